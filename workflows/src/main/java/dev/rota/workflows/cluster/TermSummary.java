@@ -1,0 +1,11 @@
+package dev.rota.workflows.cluster;
+
+/**
+ * One finished term as the API and the Temporal UI show it.
+ *
+ * @param term the term's number, counted across continue-as-new
+ * @param startedAtMillis workflow time at the start of the term, epoch milliseconds
+ * @param durationMillis workflow time the term took
+ * @param woken whether the term ran early because of a wake-up signal
+ */
+public record TermSummary(long term, long startedAtMillis, long durationMillis, boolean woken) {}

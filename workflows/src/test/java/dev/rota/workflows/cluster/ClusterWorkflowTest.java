@@ -1,0 +1,142 @@
+package dev.rota.workflows.cluster;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.rota.workflows.RotaSearchAttributes;
+import dev.rota.workflows.TaskQueues;
+import io.temporal.api.enums.v1.WorkflowIdConflictPolicy;
+import io.temporal.client.WorkflowClient;
+import io.temporal.client.WorkflowOptions;
+import io.temporal.client.WorkflowStub;
+import io.temporal.testing.TestWorkflowEnvironment;
+import io.temporal.worker.Worker;
+import java.time.Duration;
+import java.util.List;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+class ClusterWorkflowTest {
+  private static final long INTERVAL_MILLIS = 5_000;
+
+  private TestWorkflowEnvironment env;
+
+  private RecordingClusterActivities start(long intervalMillis) {
+    env = TestWorkflowEnvironment.newInstance();
+    RotaSearchAttributes.ALL.forEach(key -> env.registerSearchAttribute(key.getName(), key.getValueType()));
+    Worker worker = env.newWorker(TaskQueues.CONTROL);
+    worker.registerWorkflowImplementationTypes(ClusterWorkflowImpl.class);
+    RecordingClusterActivities activities = new RecordingClusterActivities(intervalMillis);
+    worker.registerActivitiesImplementations(activities);
+    env.start();
+    return activities;
+  }
+
+  private ClusterWorkflow startCluster() {
+    ClusterWorkflow cluster = newStub();
+    WorkflowClient.start(cluster::run, ClusterState.initial());
+    return cluster;
+  }
+
+  private ClusterWorkflow newStub() {
+    return env.getWorkflowClient()
+        .newWorkflowStub(
+            ClusterWorkflow.class,
+            WorkflowOptions.newBuilder()
+                .setWorkflowId(ClusterWorkflow.WORKFLOW_ID)
+                .setTaskQueue(TaskQueues.CONTROL)
+                .setWorkflowIdConflictPolicy(
+                    WorkflowIdConflictPolicy.WORKFLOW_ID_CONFLICT_POLICY_USE_EXISTING)
+                .build());
+  }
+
+  @AfterEach
+  void close() {
+    if (env != null) {
+      env.close();
+    }
+  }
+
+  @Test
+  void runsOneTermPerIntervalOnATimer() throws Exception {
+    RecordingClusterActivities activities = start(INTERVAL_MILLIS);
+    ClusterWorkflow cluster = startCluster();
+
+    env.sleep(Duration.ofMillis(2 * INTERVAL_MILLIS + INTERVAL_MILLIS / 2));
+
+    List<TermSummary> terms = activities.recorded();
+    assertTrue(terms.size() >= 3, "terms at 0, 1 and 2 intervals, got " + terms);
+    for (int i = 1; i < terms.size(); i++) {
+      assertEquals(i + 1, terms.get(i).term());
+      assertTrue(
+          terms.get(i).startedAtMillis() - terms.get(i - 1).startedAtMillis() >= INTERVAL_MILLIS,
+          "no term comes sooner than the interval without a wake-up: " + terms);
+      assertFalse(terms.get(i).woken());
+    }
+    assertEquals(terms.get(terms.size() - 1), cluster.lastTerm());
+    Histories.replayAndMaybeRecord(env.getWorkflowClient(), ClusterWorkflow.WORKFLOW_ID, "cluster-timer");
+  }
+
+  @Test
+  void wakeUpsArrivingDuringATermAreCoalescedIntoOneEarlyTerm() throws Exception {
+    RecordingClusterActivities activities = start(Duration.ofHours(1).toMillis());
+    activities.holdObserve();
+    ClusterWorkflow cluster = startCluster();
+    assertTrue(activities.awaitFirstObserve());
+
+    for (int i = 0; i < 5; i++) {
+      cluster.wake("vm-" + i + " submitted");
+    }
+    activities.releaseObserve();
+    env.sleep(Duration.ofMinutes(10));
+
+    List<TermSummary> terms = activities.recorded();
+    assertEquals(2, terms.size(), "the first term, then exactly one early term: " + terms);
+    assertFalse(terms.get(0).woken());
+    assertTrue(terms.get(1).woken());
+    assertTrue(
+        terms.get(1).startedAtMillis() - terms.get(0).startedAtMillis() < Duration.ofHours(1).toMillis(),
+        "the woken term did not wait for the interval");
+    Histories.replayAndMaybeRecord(env.getWorkflowClient(), ClusterWorkflow.WORKFLOW_ID, "cluster-wake");
+  }
+
+  @Test
+  void secondStartWithUseExistingJoinsTheRunningScheduler() {
+    start(INTERVAL_MILLIS);
+    ClusterWorkflow first = startCluster();
+    String firstRun = WorkflowStub.fromTyped(first).getExecution().getRunId();
+
+    ClusterWorkflow second = newStub();
+    String secondRun = WorkflowClient.start(second::run, ClusterState.initial()).getRunId();
+
+    assertEquals(firstRun, secondRun, "one open run per id is the leader election");
+  }
+
+  @Test
+  void continuesAsNewWithABoundedHistoryAndKeepsCounting() {
+    RecordingClusterActivities activities = start(1_000);
+    ClusterWorkflow cluster = startCluster();
+    String firstRun = WorkflowStub.fromTyped(cluster).getExecution().getRunId();
+
+    env.sleep(Duration.ofMinutes(6));
+
+    List<TermSummary> terms = activities.recorded();
+    assertTrue(terms.size() > 300, "enough terms to pass the per-run history bound: " + terms.size());
+    for (int i = 0; i < terms.size(); i++) {
+      assertEquals(i + 1, terms.get(i).term(), "term numbers continue across runs");
+    }
+    var client = env.getWorkflowClient();
+    String currentRun =
+        client.newUntypedWorkflowStub(ClusterWorkflow.WORKFLOW_ID).describe().getExecution().getRunId();
+    assertNotEquals(firstRun, currentRun, "the workflow continued as new");
+    int events = client.fetchHistory(ClusterWorkflow.WORKFLOW_ID).getEvents().size();
+    assertTrue(
+        events <= ClusterWorkflowImpl.HISTORY_EVENTS_PER_RUN + 50,
+        "the current run's history stays bounded: " + events);
+    assertEquals(
+        terms.get(terms.size() - 1).term(),
+        client.newWorkflowStub(ClusterWorkflow.class, ClusterWorkflow.WORKFLOW_ID).lastTerm().term());
+  }
+}

@@ -1,0 +1,33 @@
+package dev.rota.workflows.cluster;
+
+import io.temporal.client.WorkflowClient;
+import io.temporal.common.WorkflowExecutionHistory;
+import io.temporal.testing.WorkflowReplayer;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+/**
+ * Replays a history a test just produced and, when run with {@code -Drota.recordHistories=true} from
+ * the module folder, stores it under test resources, where {@link ClusterReplayTest} replays it on
+ * every later build. Record anew only for a change that is meant to be incompatible.
+ */
+final class Histories {
+  private Histories() {}
+
+  static void replayAndMaybeRecord(WorkflowClient client, String workflowId, String name)
+      throws Exception {
+    WorkflowExecutionHistory history = client.fetchHistory(workflowId);
+    WorkflowReplayer.replayWorkflowExecution(history, ClusterWorkflowImpl.class);
+    if (Boolean.getBoolean("rota.recordHistories")) {
+      Path file = Path.of("src/test/resources/histories", name + ".json");
+      try {
+        Files.createDirectories(file.getParent());
+        Files.writeString(file, history.toJson(true));
+      } catch (IOException e) {
+        throw new UncheckedIOException(e);
+      }
+    }
+  }
+}

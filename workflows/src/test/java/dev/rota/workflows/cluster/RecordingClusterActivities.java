@@ -1,0 +1,54 @@
+package dev.rota.workflows.cluster;
+
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+
+/** A fake store for the cluster workflow: remembers every recorded term; can hold observe open. */
+final class RecordingClusterActivities implements ClusterActivities {
+  private final long intervalMillis;
+  private final List<TermSummary> recorded = new CopyOnWriteArrayList<>();
+  private volatile CountDownLatch observeGate = new CountDownLatch(0);
+  private final CountDownLatch firstObserveEntered = new CountDownLatch(1);
+
+  RecordingClusterActivities(long intervalMillis) {
+    this.intervalMillis = intervalMillis;
+  }
+
+  /** Makes the next observe calls wait until {@link #releaseObserve()}. */
+  void holdObserve() {
+    observeGate = new CountDownLatch(1);
+  }
+
+  void releaseObserve() {
+    observeGate.countDown();
+  }
+
+  boolean awaitFirstObserve() throws InterruptedException {
+    return firstObserveEntered.await(10, TimeUnit.SECONDS);
+  }
+
+  List<TermSummary> recorded() {
+    return List.copyOf(recorded);
+  }
+
+  @Override
+  public TermObservation observe() {
+    firstObserveEntered.countDown();
+    try {
+      if (!observeGate.await(10, TimeUnit.SECONDS)) {
+        throw new IllegalStateException("observe was held and never released");
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException(e);
+    }
+    return new TermObservation(intervalMillis);
+  }
+
+  @Override
+  public void recordTerm(TermSummary summary) {
+    recorded.add(summary);
+  }
+}
