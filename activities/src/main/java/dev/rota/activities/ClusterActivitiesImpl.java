@@ -1,0 +1,46 @@
+package dev.rota.activities;
+
+import dev.rota.settings.SchedulerSettings;
+import dev.rota.store.ClusterStatusRepository;
+import dev.rota.store.ClusterStatusRow;
+import dev.rota.workflows.cluster.ClusterActivities;
+import dev.rota.workflows.cluster.ClusterWorkflow;
+import dev.rota.workflows.cluster.TermObservation;
+import dev.rota.workflows.cluster.TermSummary;
+import io.micronaut.transaction.annotation.Transactional;
+import jakarta.inject.Singleton;
+import java.time.Instant;
+
+@Singleton
+public class ClusterActivitiesImpl implements ClusterActivities {
+  private final SchedulerSettings scheduler;
+  private final ClusterStatusRepository status;
+
+  public ClusterActivitiesImpl(SchedulerSettings scheduler, ClusterStatusRepository status) {
+    this.scheduler = scheduler;
+    this.status = status;
+  }
+
+  @Override
+  public TermObservation observe() {
+    return new TermObservation(scheduler.interval().toMillis());
+  }
+
+  @Override
+  @Transactional
+  public void recordTerm(TermSummary summary) {
+    // Last writer wins: the embedded server forgets its workflows on restart while the database
+    // keeps this row, so a new run must be able to start again from term 1.
+    ClusterStatusRow row =
+        new ClusterStatusRow(
+            ClusterWorkflow.WORKFLOW_ID,
+            summary.term(),
+            Instant.ofEpochMilli(summary.startedAtMillis()),
+            summary.durationMillis());
+    if (status.existsById(row.id())) {
+      status.update(row);
+    } else {
+      status.save(row);
+    }
+  }
+}

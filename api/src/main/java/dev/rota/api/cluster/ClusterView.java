@@ -1,0 +1,17 @@
+package dev.rota.api.cluster;
+
+import io.micronaut.core.annotation.Nullable;
+import io.micronaut.serde.annotation.Serdeable;
+import java.time.Instant;
+
+/**
+ * {@code GET /v1/cluster}: the scheduler as the read model last saw it.
+ *
+ * @param schedulerWorkflowId the id of the cluster workflow, to look it up in the Temporal UI
+ * @param term the number of the last finished term, 0 before the first
+ * @param lastTermAt when the last term started, null before the first
+ * @param lastTermDurationMillis how long the last term took
+ */
+@Serdeable
+public record ClusterView(
+    String schedulerWorkflowId, long term, @Nullable Instant lastTermAt, long lastTermDurationMillis) {}

@@ -1,0 +1,27 @@
+package dev.rota.host;
+
+/** The few lines a started host prints: where its API, Temporal and data are. */
+final class Banner {
+  private Banner() {}
+
+  static String of(RotaHost host) {
+    StringBuilder b = new StringBuilder();
+    if (host.mode() == HostMode.DEV) {
+      b.append("Rota dev mode: auth off, listening on loopback only\n");
+      b.append("  API       ").append(host.apiUri()).append('\n');
+      b.append("  Temporal  ").append(host.temporalTarget())
+          .append(" (embedded, namespace ").append(host.namespace()).append(")\n");
+      b.append("  Data      ").append(host.dataDir().orElseThrow()).append('\n');
+    } else {
+      b.append("Rota host\n");
+      b.append("  API       ").append(host.apiUri()).append('\n');
+      b.append("  Temporal  ").append(host.temporalTarget())
+          .append(" (namespace ").append(host.namespace()).append(")\n");
+      b.append("  Database  ").append(RotaHost.withoutSecrets(
+          host.context().getProperty("datasources.default.url", String.class).orElse("?"))).append('\n');
+      // Until tokens and roles exist, say so rather than let anyone think this port is protected.
+      b.append("  Auth      not implemented yet: keep this port on a private network\n");
+    }
+    return b.toString();
+  }
+}

@@ -1,0 +1,74 @@
+package dev.rota.host;
+
+import java.io.PrintStream;
+import java.util.Map;
+import java.util.concurrent.CountDownLatch;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import sun.misc.Signal;
+
+/** {@code rota.jar [dev]}: a production host, or dev mode with everything in one process. */
+public final class Main {
+  private static final Logger log = LoggerFactory.getLogger(Main.class);
+
+  private Main() {}
+
+  public static void main(String[] args) {
+    HostMode mode;
+    if (args.length == 0) {
+      mode = HostMode.PRODUCTION;
+    } else if (args.length == 1 && args[0].equals("dev")) {
+      mode = HostMode.DEV;
+    } else if (args.length == 1 && (args[0].equals("--help") || args[0].equals("-h"))) {
+      usage(System.out);
+      return;
+    } else {
+      System.err.println("rota: unknown arguments " + String.join(" ", args) + "; run 'rota.jar dev' or 'rota.jar'");
+      System.exit(2);
+      return;
+    }
+
+    RotaHost host;
+    try {
+      host = RotaHost.start(mode, Map.of());
+    } catch (StartupException e) {
+      log.debug("start-up failed", e);
+      System.err.println("rota: cannot start: " + e.getMessage());
+      System.exit(1);
+      return;
+    }
+    System.out.print(Banner.of(host));
+    System.out.flush();
+
+    CountDownLatch stopped = new CountDownLatch(1);
+    Runnable stop =
+        () -> {
+          try {
+            host.close();
+          } catch (RuntimeException e) {
+            log.warn("error while stopping", e);
+          } finally {
+            stopped.countDown();
+          }
+        };
+    // SIGTERM and SIGINT mean a clean stop with status 0; a JVM left to its default would exit 143.
+    for (String signal : new String[] {"TERM", "INT"}) {
+      Signal.handle(new Signal(signal), s -> new Thread(() -> {
+        stop.run();
+        System.exit(0);
+      }, "rota-stop").start());
+    }
+    Runtime.getRuntime().addShutdownHook(new Thread(stop, "rota-shutdown-hook"));
+    try {
+      stopped.await();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+
+  private static void usage(PrintStream out) {
+    out.println("usage: java -jar rota.jar [dev]");
+    out.println("  dev   everything in one process: embedded Temporal, H2 in ROTA_DATA_DIR, API on 127.0.0.1");
+    out.println("  (no argument) a production host: TEMPORAL_ADDRESS, DATASOURCES_DEFAULT_URL, auth on");
+  }
+}

@@ -1,0 +1,239 @@
+package dev.rota.host;
+
+import dev.rota.host.temporal.SearchAttributeRegistrar;
+import dev.rota.host.temporal.TemporalSettings;
+import dev.rota.host.temporal.TemporalWorkers;
+import dev.rota.settings.RotaSettings;
+import dev.rota.settings.SchedulerSettings;
+import dev.rota.settings.SettingRule;
+import io.micronaut.context.ApplicationContext;
+import io.micronaut.http.server.HttpServerConfiguration;
+import io.micronaut.http.server.netty.NettyEmbeddedServer;
+import io.micronaut.jdbc.DataSourceResolver;
+import io.micronaut.runtime.server.EmbeddedServer;
+import io.temporal.api.common.v1.WorkflowExecution;
+import io.temporal.client.WorkflowClient;
+import java.io.IOException;
+import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.List;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Optional;
+import java.util.function.Supplier;
+import javax.sql.DataSource;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One Rota host: brings up settings, database, Temporal, HTTP and the Temporal worker in that order,
+ * so that the first thing that cannot start is the one named, and takes them down in reverse.
+ */
+public final class RotaHost implements AutoCloseable {
+  private static final Logger log = LoggerFactory.getLogger(RotaHost.class);
+  private static final Duration WORKER_GRACE = Duration.ofSeconds(10);
+
+  private final HostMode mode;
+  private final ApplicationContext context;
+  private final Path dataDir;
+  private EmbeddedServer server;
+  private TemporalWorkers workers;
+  private WorkflowExecution clusterExecution;
+  private boolean closed;
+
+  private RotaHost(HostMode mode, ApplicationContext context, Path dataDir) {
+    this.mode = mode;
+    this.context = context;
+    this.dataDir = dataDir;
+  }
+
+  /**
+   * Starts a host. Properties given here win over environment variables and configuration files.
+   *
+   * @throws StartupException with a one-line reason when anything cannot start; nothing is left running
+   */
+  public static RotaHost start(HostMode mode, Map<String, Object> properties) {
+    Map<String, Object> props = new HashMap<>(properties);
+    Path dataDir = mode == HostMode.DEV ? prepareDataDir(props) : null;
+    ApplicationContext context;
+    try {
+      // Starting the context opens the database pool and runs the migrations.
+      context =
+          ApplicationContext.builder()
+              .environments(mode.environment())
+              .deduceEnvironment(false)
+              .properties(props)
+              .start();
+    } catch (RuntimeException e) {
+      throw databaseFailure(e, dataDir).orElseGet(() -> StartupException.describe("configuration", e));
+    }
+    RotaHost host = new RotaHost(mode, context, dataDir);
+    try {
+      host.bringUp();
+      return host;
+    } catch (RuntimeException e) {
+      host.close();
+      throw e;
+    }
+  }
+
+  private void bringUp() {
+    step("settings", () -> {
+      List<SettingRule<?>> rules = new ArrayList<>(RotaSettings.RULES);
+      rules.addAll(TemporalSettings.RULES);
+      SettingRule.checkAll(context.getEnvironment(), context.getConversionService(), rules);
+      context.getBean(SchedulerSettings.class);
+      return context.getBean(TemporalSettings.class);
+    });
+    openDatabase();
+    step("Temporal", () -> context.getBean(WorkflowClient.class));
+    step("Temporal search attributes", () -> context.getBean(SearchAttributeRegistrar.class).registerMissing());
+    server = step("HTTP server", () -> context.getBean(EmbeddedServer.class));
+    startHttp();
+    workers = step("Temporal worker", () -> context.getBean(TemporalWorkers.class));
+    workers.start();
+    clusterExecution = step("cluster workflow", workers::startClusterWorkflow);
+  }
+
+  private void openDatabase() {
+    Optional<String> url = context.getProperty("datasources.default.url", String.class);
+    if (url.isEmpty()) {
+      throw new StartupException(
+          "no database configured: set DATASOURCES_DEFAULT_URL (e.g. jdbc:postgresql://db:5432/rota) "
+              + "with DATASOURCES_DEFAULT_USERNAME and DATASOURCES_DEFAULT_PASSWORD");
+    }
+    try {
+      // The bean is Micronaut Data's contextual proxy; the check needs the pool behind it.
+      DataSource dataSource =
+          context.getBean(DataSourceResolver.class).resolve(context.getBean(DataSource.class));
+      try (Connection connection = dataSource.getConnection()) {
+        connection.isValid(5);
+      }
+    } catch (Exception e) {
+      throw databaseFailure(e, dataDir).orElseGet(() -> StartupException.describe("database", e));
+    }
+  }
+
+  /** A failure to open or migrate the database, worded with where it is; empty for other failures. */
+  private static Optional<StartupException> databaseFailure(Throwable failure, Path dataDir) {
+    boolean database = false;
+    for (Throwable t = failure; t != null && !database; t = t.getCause() == t ? null : t.getCause()) {
+      database = t instanceof SQLException || t.getClass().getName().startsWith("org.flywaydb");
+    }
+    if (!database) {
+      return Optional.empty();
+    }
+    String where =
+        dataDir != null
+            ? "in " + dataDir
+            : "at " + withoutSecrets(Optional.ofNullable(System.getenv("DATASOURCES_DEFAULT_URL")).orElse("the configured URL"));
+    String hint = dataDir != null ? "; is another Rota using it? set ROTA_DATA_DIR to another folder" : "";
+    return Optional.of(
+        new StartupException(
+            "cannot open the database " + where + " (" + StartupException.rootMessage(failure) + ")" + hint, failure));
+  }
+
+  private void startHttp() {
+    // Worded before starting: a server that fails to bind stops the context, and its settings with it.
+    HttpServerConfiguration http = context.getBean(HttpServerConfiguration.class);
+    String where = http.getHost().orElse("0.0.0.0") + ":" + http.getPort().orElse(8080);
+    try {
+      server.start();
+    } catch (RuntimeException e) {
+      throw new StartupException(
+          "the API cannot listen on " + where + " (" + StartupException.rootMessage(e)
+              + "); set MICRONAUT_SERVER_PORT to a free port",
+          e);
+    }
+  }
+
+  private static Path prepareDataDir(Map<String, Object> props) {
+    Object configured = props.get("rota.data-dir");
+    String dir =
+        configured != null
+            ? configured.toString()
+            : Optional.ofNullable(System.getProperty("rota.data-dir"))
+                .or(() -> Optional.ofNullable(System.getenv("ROTA_DATA_DIR")))
+                .filter(s -> !s.isBlank())
+                .orElse(".rota-dev");
+    Path path = Path.of(dir).toAbsolutePath().normalize();
+    try {
+      Files.createDirectories(path);
+    } catch (IOException e) {
+      throw new StartupException("cannot create the data folder " + path + " (" + StartupException.rootMessage(e) + ")", e);
+    }
+    // H2 refuses paths that are implicitly relative, so the URL gets the absolute one.
+    props.put("rota.data-dir", path.toString());
+    return path;
+  }
+
+  /** Runs one start-up step, turning its failure into one line that names the step. */
+  private static <T> T step(String what, Supplier<T> action) {
+    try {
+      return action.get();
+    } catch (RuntimeException e) {
+      throw StartupException.describe(what, e);
+    }
+  }
+
+  static String withoutSecrets(String jdbcUrl) {
+    return jdbcUrl.replaceAll("(?i)(password|user)=[^;&]*", "$1=***");
+  }
+
+  public HostMode mode() {
+    return mode;
+  }
+
+  public ApplicationContext context() {
+    return context;
+  }
+
+  public URI apiUri() {
+    return server.getURI();
+  }
+
+  public String temporalTarget() {
+    return context.getBean(TemporalSettings.class).target();
+  }
+
+  public String namespace() {
+    return context.getBean(TemporalSettings.class).namespace();
+  }
+
+  public Optional<Path> dataDir() {
+    return Optional.ofNullable(dataDir);
+  }
+
+  public WorkflowExecution clusterExecution() {
+    return clusterExecution;
+  }
+
+  /** Stops taking requests, drains the Temporal worker, then closes Temporal, pools and files. */
+  @Override
+  public synchronized void close() {
+    if (closed) {
+      return;
+    }
+    closed = true;
+    if (server != null && server.isRunning()) {
+      // stop() would close the whole context too, Temporal's channel included, under the worker's feet.
+      if (server instanceof NettyEmbeddedServer netty) {
+        netty.stopServerOnly();
+      } else {
+        server.stop();
+      }
+    }
+    if (workers != null) {
+      workers.shutdown(WORKER_GRACE);
+    }
+    if (context.isRunning()) {
+      context.close();
+    }
+    log.debug("host closed");
+  }
+}

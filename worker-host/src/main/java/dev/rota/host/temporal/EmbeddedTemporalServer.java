@@ -1,0 +1,59 @@
+package dev.rota.host.temporal;
+
+import dev.rota.host.StartupException;
+import io.grpc.InsecureServerCredentials;
+import io.grpc.Server;
+import io.grpc.ServerBuilder;
+import io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder;
+import io.temporal.internal.testservice.GRPCServerHelper;
+import io.temporal.internal.testservice.TestServicesStarter;
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Temporal's Java test server, run in this process for dev mode, in real time. It keeps its state in
+ * memory only, so the host reconciles it with the database at start. Bound to loopback: the stock
+ * {@code TestServer.createPortBoundServer} binds every interface with no authentication.
+ */
+public final class EmbeddedTemporalServer implements AutoCloseable {
+  private final TestServicesStarter services;
+  private final Server server;
+
+  private EmbeddedTemporalServer(TestServicesStarter services, Server server) {
+    this.services = services;
+    this.server = server;
+  }
+
+  public static EmbeddedTemporalServer start(int port) {
+    // lockTimeSkipping = true: real time, as a dev server must run; 0 = start at the wall clock.
+    TestServicesStarter services = new TestServicesStarter(true, 0);
+    ServerBuilder<?> builder =
+        NettyServerBuilder.forAddress(
+            new InetSocketAddress(InetAddress.getLoopbackAddress(), port), InsecureServerCredentials.create());
+    GRPCServerHelper.registerServicesAndHealthChecks(services.getServices(), builder);
+    try {
+      return new EmbeddedTemporalServer(services, builder.build().start());
+    } catch (IOException e) {
+      services.close();
+      throw new StartupException(
+          "embedded Temporal cannot listen on 127.0.0.1:" + port
+              + " (" + StartupException.rootMessage(e) + "); set ROTA_TEMPORAL_PORT to a free port", e);
+    }
+  }
+
+  @Override
+  public void close() {
+    server.shutdown();
+    try {
+      if (!server.awaitTermination(5, TimeUnit.SECONDS)) {
+        server.shutdownNow();
+      }
+    } catch (InterruptedException e) {
+      server.shutdownNow();
+      Thread.currentThread().interrupt();
+    }
+    services.close();
+  }
+}

@@ -1,0 +1,92 @@
+package dev.rota.host.temporal;
+
+import dev.rota.settings.SchedulerSettings;
+import dev.rota.workflows.TaskQueues;
+import dev.rota.workflows.cluster.ClusterActivities;
+import dev.rota.workflows.cluster.ClusterState;
+import dev.rota.workflows.cluster.ClusterWorkflow;
+import dev.rota.workflows.cluster.ClusterWorkflowImpl;
+import io.temporal.api.common.v1.WorkflowExecution;
+import io.temporal.api.enums.v1.WorkflowIdConflictPolicy;
+import io.temporal.client.WorkflowClient;
+import io.temporal.client.WorkflowOptions;
+import io.temporal.worker.Worker;
+import io.temporal.worker.WorkerFactory;
+import io.temporal.worker.WorkerFactoryOptions;
+import jakarta.inject.Singleton;
+import java.time.Duration;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/** This host's Temporal worker, and the start of the one cluster workflow. */
+@Singleton
+public class TemporalWorkers {
+  private static final Logger log = LoggerFactory.getLogger(TemporalWorkers.class);
+
+  private final WorkflowClient client;
+  private final TemporalSettings temporal;
+  private final SchedulerSettings scheduler;
+  private final ClusterActivities clusterActivities;
+  private WorkerFactory factory;
+
+  public TemporalWorkers(
+      WorkflowClient client,
+      TemporalSettings temporal,
+      SchedulerSettings scheduler,
+      ClusterActivities clusterActivities) {
+    this.client = client;
+    this.temporal = temporal;
+    this.scheduler = scheduler;
+    this.clusterActivities = clusterActivities;
+  }
+
+  public synchronized void start() {
+    factory =
+        WorkerFactory.newInstance(
+            client,
+            WorkerFactoryOptions.newBuilder()
+                .setUsingVirtualWorkflowThreads(temporal.virtualWorkflowThreads())
+                .build());
+    Worker worker = factory.newWorker(TaskQueues.CONTROL);
+    worker.registerWorkflowImplementationTypes(ClusterWorkflowImpl.class);
+    worker.registerActivitiesImplementations(clusterActivities);
+    factory.start();
+  }
+
+  /**
+   * Starts the cluster workflow, or joins the run another host started: USE_EXISTING makes Temporal's
+   * one-open-run-per-id rule the leader election.
+   */
+  public WorkflowExecution startClusterWorkflow() {
+    ClusterWorkflow cluster =
+        client.newWorkflowStub(
+            ClusterWorkflow.class,
+            WorkflowOptions.newBuilder()
+                .setWorkflowId(ClusterWorkflow.WORKFLOW_ID)
+                .setTaskQueue(TaskQueues.CONTROL)
+                .setWorkflowIdConflictPolicy(WorkflowIdConflictPolicy.WORKFLOW_ID_CONFLICT_POLICY_USE_EXISTING)
+                .setStaticSummary("Rota scheduler: observe, health, place, reconcile")
+                .setStaticDetails(
+                    "One term at least every " + scheduler.interval().toMillis()
+                        + " ms, sooner on a wake-up signal. Query `lastTerm` for the last term's summary.")
+                .build());
+    WorkflowExecution execution = WorkflowClient.start(cluster::run, ClusterState.initial());
+    log.info("cluster workflow {} run {}", execution.getWorkflowId(), execution.getRunId());
+    return execution;
+  }
+
+  /** Stops polling and lets running tasks finish, up to the grace period. */
+  public synchronized void shutdown(Duration grace) {
+    if (factory == null) {
+      return;
+    }
+    factory.shutdown();
+    factory.awaitTermination(grace.toMillis(), TimeUnit.MILLISECONDS);
+    if (!factory.isTerminated()) {
+      log.warn("Temporal worker did not drain within {}; stopping it now", grace);
+      factory.shutdownNow();
+    }
+    factory = null;
+  }
+}
