@@ -3,6 +3,7 @@ package dev.rota.api.cluster;
 import io.micronaut.core.annotation.Nullable;
 import io.micronaut.serde.annotation.Serdeable;
 import java.time.Instant;
+import java.util.Map;
 
 /**
  * {@code GET /v1/cluster}: the scheduler as the read model last saw it.
@@ -11,7 +12,14 @@ import java.time.Instant;
  * @param term the number of the last finished term, 0 before the first
  * @param lastTermAt when the last term started, null before the first
  * @param lastTermDurationMillis how long the last term took
+ * @param workers how many workers are in each health
+ * @param vms how many VMs are in each status
  */
 @Serdeable
 public record ClusterView(
-    String schedulerWorkflowId, long term, @Nullable Instant lastTermAt, long lastTermDurationMillis) {}
+    String schedulerWorkflowId,
+    long term,
+    @Nullable Instant lastTermAt,
+    long lastTermDurationMillis,
+    Map<String, Long> workers,
+    Map<String, Long> vms) {}

@@ -6,6 +6,8 @@ import dev.rota.workflows.cluster.ClusterActivities;
 import dev.rota.workflows.cluster.ClusterState;
 import dev.rota.workflows.cluster.ClusterWorkflow;
 import dev.rota.workflows.cluster.ClusterWorkflowImpl;
+import dev.rota.workflows.vm.VmActivities;
+import dev.rota.workflows.vm.VmWorkflowImpl;
 import io.temporal.api.common.v1.WorkflowExecution;
 import io.temporal.api.enums.v1.WorkflowIdConflictPolicy;
 import io.temporal.client.WorkflowClient;
@@ -28,17 +30,20 @@ public class TemporalWorkers {
   private final TemporalSettings temporal;
   private final SchedulerSettings scheduler;
   private final ClusterActivities clusterActivities;
+  private final VmActivities vmActivities;
   private WorkerFactory factory;
 
   public TemporalWorkers(
       WorkflowClient client,
       TemporalSettings temporal,
       SchedulerSettings scheduler,
-      ClusterActivities clusterActivities) {
+      ClusterActivities clusterActivities,
+      VmActivities vmActivities) {
     this.client = client;
     this.temporal = temporal;
     this.scheduler = scheduler;
     this.clusterActivities = clusterActivities;
+    this.vmActivities = vmActivities;
   }
 
   public synchronized void start() {
@@ -49,8 +54,8 @@ public class TemporalWorkers {
                 .setUsingVirtualWorkflowThreads(temporal.virtualWorkflowThreads())
                 .build());
     Worker worker = factory.newWorker(TaskQueues.CONTROL);
-    worker.registerWorkflowImplementationTypes(ClusterWorkflowImpl.class);
-    worker.registerActivitiesImplementations(clusterActivities);
+    worker.registerWorkflowImplementationTypes(ClusterWorkflowImpl.class, VmWorkflowImpl.class);
+    worker.registerActivitiesImplementations(clusterActivities, vmActivities);
     factory.start();
   }
 

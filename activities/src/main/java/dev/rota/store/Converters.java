@@ -1,0 +1,70 @@
+package dev.rota.store;
+
+import io.micronaut.core.convert.ConversionContext;
+import io.micronaut.core.type.Argument;
+import io.micronaut.data.model.runtime.convert.AttributeConverter;
+import jakarta.inject.Singleton;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+/** Attribute converters between the rows' maps and lists and their JSON text columns. */
+public final class Converters {
+  private Converters() {}
+
+  private abstract static class Json<T> implements AttributeConverter<T, String> {
+    private final JsonColumns json;
+    private final Argument<T> type;
+    private final T empty;
+
+    Json(JsonColumns json, Argument<T> type, T empty) {
+      this.json = json;
+      this.type = type;
+      this.empty = empty;
+    }
+
+    @Override
+    public String convertToPersistedValue(T value, ConversionContext context) {
+      return json.write(value == null ? empty : value);
+    }
+
+    @Override
+    public T convertToEntityValue(String value, ConversionContext context) {
+      return value == null ? empty : json.read(value, type);
+    }
+  }
+
+  /** Resource quantities by name; sorted so that the stored text is stable. */
+  @Singleton
+  public static class Quantities extends Json<Map<String, Long>> {
+    public Quantities(JsonColumns json) {
+      super(json, Argument.mapOf(String.class, Long.class), Map.of());
+    }
+
+    @Override
+    public String convertToPersistedValue(Map<String, Long> value, ConversionContext context) {
+      return super.convertToPersistedValue(value == null ? null : new TreeMap<>(value), context);
+    }
+  }
+
+  /** Labels and environment variables; sorted so that the stored text is stable. */
+  @Singleton
+  public static class Strings extends Json<Map<String, String>> {
+    public Strings(JsonColumns json) {
+      super(json, Argument.mapOf(String.class, String.class), Map.of());
+    }
+
+    @Override
+    public String convertToPersistedValue(Map<String, String> value, ConversionContext context) {
+      return super.convertToPersistedValue(value == null ? null : new TreeMap<>(value), context);
+    }
+  }
+
+  /** Commands and runtime lists, in their order. */
+  @Singleton
+  public static class StringList extends Json<List<String>> {
+    public StringList(JsonColumns json) {
+      super(json, Argument.listOf(String.class), List.of());
+    }
+  }
+}

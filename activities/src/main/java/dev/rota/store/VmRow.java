@@ -1,0 +1,43 @@
+package dev.rota.store;
+
+import io.micronaut.core.annotation.Nullable;
+import io.micronaut.data.annotation.Id;
+import io.micronaut.data.annotation.MappedEntity;
+import io.micronaut.data.annotation.TypeDef;
+import io.micronaut.data.annotation.Version;
+import io.micronaut.data.model.DataType;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * A submitted VM: its spec as the user gave it, and the read model of its status that activities
+ * keep current. {@code seq} orders VMs by submission for "oldest first" and for list cursors.
+ */
+@MappedEntity("vms")
+public record VmRow(
+    @Id String name,
+    long seq,
+    String runtime,
+    @Nullable String image,
+    @TypeDef(type = DataType.STRING, converter = Converters.StringList.class) List<String> command,
+    @TypeDef(type = DataType.STRING, converter = Converters.Strings.class) Map<String, String> env,
+    @TypeDef(type = DataType.STRING, converter = Converters.Quantities.class) Map<String, Long> resources,
+    @TypeDef(type = DataType.STRING, converter = Converters.Strings.class) Map<String, String> labels,
+    String restartPolicy,
+    String status,
+    @Nullable String statusMessage,
+    @Nullable String worker,
+    int restartCount,
+    @Nullable Integer exitCode,
+    Instant createdAt,
+    @Nullable Instant scheduledAt,
+    @Nullable Instant startedAt,
+    @Nullable Instant finishedAt,
+    @Version long version) {
+
+  public VmRow withStatus(String newStatus, @Nullable String message) {
+    return new VmRow(name, seq, runtime, image, command, env, resources, labels, restartPolicy, newStatus,
+        message, worker, restartCount, exitCode, createdAt, scheduledAt, startedAt, finishedAt, version);
+  }
+}

@@ -1,0 +1,43 @@
+package dev.rota.store;
+
+import io.micronaut.core.annotation.Nullable;
+import io.micronaut.data.annotation.Id;
+import io.micronaut.data.annotation.MappedEntity;
+import io.micronaut.data.annotation.MappedProperty;
+import io.micronaut.data.annotation.TypeDef;
+import io.micronaut.data.annotation.Version;
+import io.micronaut.data.model.DataType;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+
+/** A registered worker machine. Heartbeats write {@code lastSeen} alone, without a new version. */
+@MappedEntity("workers")
+public record WorkerRow(
+    @Id String name,
+    String endpoint,
+    @TypeDef(type = DataType.STRING, converter = Converters.Quantities.class) Map<String, Long> resources,
+    @TypeDef(type = DataType.STRING, converter = Converters.Strings.class) Map<String, String> labels,
+    @TypeDef(type = DataType.STRING, converter = Converters.StringList.class) List<String> runtimes,
+    @Nullable String machineId,
+    boolean schedulingPaused,
+    String health,
+    @Nullable String healthMessage,
+    @Nullable Instant lastSeen,
+    Instant createdAt,
+    @Version long version) {
+
+  public WorkerRow withPaused(boolean paused) {
+    return new WorkerRow(name, endpoint, resources, labels, runtimes, machineId, paused, health,
+        healthMessage, lastSeen, createdAt, version);
+  }
+
+  /** The registration's fields replaced; pause, health and history kept. */
+  public WorkerRow reregistered(
+      String newEndpoint, Map<String, Long> newResources, Map<String, String> newLabels,
+      List<String> newRuntimes, @Nullable String newMachineId, Instant seen) {
+    return new WorkerRow(name, newEndpoint, newResources, newLabels, newRuntimes,
+        newMachineId != null ? newMachineId : machineId, schedulingPaused, health, healthMessage, seen,
+        createdAt, version);
+  }
+}

@@ -1,0 +1,52 @@
+package dev.rota.api.cluster;
+
+import dev.rota.api.JsonBodies;
+import dev.rota.api.control.ControlPlane;
+import dev.rota.store.ClusterSettingsRepository;
+import dev.rota.store.ClusterSettingsRow;
+import io.micronaut.core.annotation.Nullable;
+import io.micronaut.http.annotation.Body;
+import io.micronaut.http.annotation.Controller;
+import io.micronaut.http.annotation.Get;
+import io.micronaut.http.annotation.Put;
+import io.micronaut.scheduling.TaskExecutors;
+import io.micronaut.scheduling.annotation.ExecuteOn;
+import io.swagger.v3.oas.annotations.media.Content;
+import io.swagger.v3.oas.annotations.media.Schema;
+import io.swagger.v3.oas.annotations.parameters.RequestBody;
+
+@Controller("/v1/cluster-settings")
+@ExecuteOn(TaskExecutors.BLOCKING)
+public class ClusterSettingsController {
+  private final ClusterSettingsRepository settings;
+  private final ControlPlane control;
+
+  private final JsonBodies bodies;
+
+  public ClusterSettingsController(ClusterSettingsRepository settings, ControlPlane control, JsonBodies bodies) {
+    this.settings = settings;
+    this.control = control;
+    this.bodies = bodies;
+  }
+
+  @Get
+  public ClusterSettingsView get() {
+    return new ClusterSettingsView(current().schedulerProfile());
+  }
+
+  @Put
+  @RequestBody(content = @Content(schema = @Schema(implementation = ClusterSettingsView.class)))
+  public ClusterSettingsView put(@Body @Nullable String raw) {
+    ClusterSettingsView body = bodies.read(raw, ClusterSettingsView.class);
+    ClusterSettingsRow row = current();
+    if (!row.schedulerProfile().equals(body.schedulerProfile())) {
+      settings.update(new ClusterSettingsRow(row.id(), body.schedulerProfile(), row.version()));
+      control.wakeScheduler("scheduler profile set to " + body.schedulerProfile());
+    }
+    return body;
+  }
+
+  private ClusterSettingsRow current() {
+    return settings.findById(ClusterSettingsRow.ID).orElseThrow(() -> new IllegalStateException("cluster_settings has no default row"));
+  }
+}

@@ -1,0 +1,93 @@
+package dev.rota.api.control;
+
+import dev.rota.api.problem.Problems;
+import dev.rota.workflows.RotaSearchAttributes;
+import dev.rota.workflows.TaskQueues;
+import dev.rota.workflows.cluster.ClusterWorkflow;
+import dev.rota.workflows.model.VmStatus;
+import dev.rota.workflows.vm.VmWorkflow;
+import io.temporal.api.enums.v1.WorkflowIdConflictPolicy;
+import io.temporal.client.WorkflowClient;
+import io.temporal.client.WorkflowExecutionAlreadyStarted;
+import io.temporal.client.WorkflowNotFoundException;
+import io.temporal.client.WorkflowOptions;
+import io.temporal.client.WorkflowUpdateException;
+import io.temporal.common.SearchAttributes;
+import io.temporal.failure.ApplicationFailure;
+import jakarta.inject.Singleton;
+import java.util.function.Function;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/** What the API asks of the workflows: start a VM's, wake the scheduler, carry user actions. */
+@Singleton
+public class ControlPlane {
+  private static final Logger log = LoggerFactory.getLogger(ControlPlane.class);
+
+  private final WorkflowClient client;
+
+  public ControlPlane(WorkflowClient client) {
+    this.client = client;
+  }
+
+  /** Starts the VM's workflow; 409 if one is still open under its name (a delete in progress). */
+  public void startVm(String name, String summary) {
+    VmWorkflow vm =
+        client.newWorkflowStub(
+            VmWorkflow.class,
+            WorkflowOptions.newBuilder()
+                .setWorkflowId(VmWorkflow.workflowId(name))
+                .setTaskQueue(TaskQueues.CONTROL)
+                .setWorkflowIdConflictPolicy(WorkflowIdConflictPolicy.WORKFLOW_ID_CONFLICT_POLICY_FAIL)
+                .setTypedSearchAttributes(
+                    SearchAttributes.newBuilder()
+                        .set(RotaSearchAttributes.VM_STATUS, VmStatus.PENDING.wireName())
+                        .build())
+                .setStaticSummary(summary)
+                .build());
+    try {
+      WorkflowClient.start(vm::run, name);
+    } catch (WorkflowExecutionAlreadyStarted e) {
+      throw Problems.conflict("VM '" + name + "' is still being deleted; try again shortly");
+    }
+  }
+
+  /**
+   * Asks the scheduler for a term now. Best effort: if the signal is lost the next term still comes
+   * within the interval.
+   */
+  public void wakeScheduler(String reason) {
+    try {
+      client.newWorkflowStub(ClusterWorkflow.class, ClusterWorkflow.WORKFLOW_ID).wake(reason);
+    } catch (RuntimeException e) {
+      log.debug("could not wake the scheduler ({}): {}", reason, e.toString());
+    }
+  }
+
+  /** Runs a user action as a workflow update: the workflow decides, and a refusal is a 409. */
+  public String act(String vmName, Function<VmWorkflow, String> action) {
+    VmWorkflow vm = client.newWorkflowStub(VmWorkflow.class, VmWorkflow.workflowId(vmName));
+    try {
+      return action.apply(vm);
+    } catch (WorkflowUpdateException e) {
+      // The VM workflow's validators refuse only what its status does not allow. The failure's
+      // type does not survive a validator, so the refusal is known by its place, not its type.
+      if (e.getCause() instanceof ApplicationFailure failure) {
+        throw Problems.conflict(failure.getOriginalMessage());
+      }
+      throw e;
+    } catch (WorkflowNotFoundException e) {
+      throw Problems.unavailable("VM '" + vmName + "' has no running workflow; the host restores it at start");
+    }
+  }
+
+  /** Asks the VM's workflow to delete it; false if it has no open workflow. */
+  public boolean requestDelete(String vmName) {
+    try {
+      client.newWorkflowStub(VmWorkflow.class, VmWorkflow.workflowId(vmName)).delete();
+      return true;
+    } catch (WorkflowNotFoundException e) {
+      return false;
+    }
+  }
+}

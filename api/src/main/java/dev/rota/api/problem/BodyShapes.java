@@ -1,0 +1,111 @@
+package dev.rota.api.problem;
+
+import java.lang.reflect.ParameterizedType;
+import java.lang.reflect.RecordComponent;
+import java.lang.reflect.Type;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * Names the field a JSON body got wrong when the decoder could not say: compares each field's JSON
+ * kind (string, number, list, object, …) with what the request record declares.
+ */
+public final class BodyShapes {
+  private BodyShapes() {}
+
+  /** The first field of {@code json} whose kind does not fit {@code type}, worded for the user. */
+  public static Optional<String> explain(Class<?> type, Object json) {
+    if (!type.isRecord()) {
+      return Optional.empty();
+    }
+    if (!(json instanceof Map<?, ?> fields)) {
+      return Optional.of("the body must be a JSON object, got " + kind(json));
+    }
+    for (RecordComponent component : type.getRecordComponents()) {
+      Object value = fields.get(component.getName());
+      if (value != null) {
+        Optional<String> problem = check(component.getName(), component.getGenericType(), value);
+        if (problem.isPresent()) {
+          return problem;
+        }
+      }
+    }
+    return Optional.empty();
+  }
+
+  private static Optional<String> check(String field, Type expected, Object value) {
+    Class<?> raw = raw(expected);
+    if (List.class.isAssignableFrom(raw)) {
+      if (!(value instanceof List<?> list)) {
+        return mismatch(field, "a list", value);
+      }
+      for (int i = 0; i < list.size(); i++) {
+        Optional<String> p = check(field + "[" + i + "]", argument(expected, 0), list.get(i));
+        if (p.isPresent()) {
+          return p;
+        }
+      }
+    } else if (Map.class.isAssignableFrom(raw)) {
+      if (!(value instanceof Map<?, ?> map)) {
+        return mismatch(field, "an object", value);
+      }
+      for (Map.Entry<?, ?> e : map.entrySet()) {
+        Optional<String> p = check(field + "." + e.getKey(), argument(expected, 1), e.getValue());
+        if (p.isPresent()) {
+          return p;
+        }
+      }
+    } else if (raw == String.class && !(value instanceof String)) {
+      return mismatch(field, "a string", value);
+    } else if ((raw == Boolean.class || raw == boolean.class) && !(value instanceof Boolean)) {
+      return mismatch(field, "true or false", value);
+    } else if (Number.class.isAssignableFrom(raw) && !(value instanceof Number)) {
+      return mismatch(field, "a number", value);
+    }
+    return Optional.empty();
+  }
+
+  private static Optional<String> mismatch(String field, String wanted, Object value) {
+    return Optional.of(field + ": must be " + wanted + ", got " + kind(value));
+  }
+
+  private static String kind(Object value) {
+    if (value == null) {
+      return "null";
+    }
+    if (value instanceof String) {
+      return "a string";
+    }
+    if (value instanceof Number) {
+      return "a number";
+    }
+    if (value instanceof Boolean) {
+      return "a boolean";
+    }
+    if (value instanceof List) {
+      return "a list";
+    }
+    if (value instanceof Map) {
+      return "an object";
+    }
+    return value.getClass().getSimpleName();
+  }
+
+  private static Class<?> raw(Type type) {
+    if (type instanceof Class<?> c) {
+      return c;
+    }
+    if (type instanceof ParameterizedType p) {
+      return (Class<?>) p.getRawType();
+    }
+    return Object.class;
+  }
+
+  private static Type argument(Type type, int index) {
+    if (type instanceof ParameterizedType p && p.getActualTypeArguments().length > index) {
+      return p.getActualTypeArguments()[index];
+    }
+    return Object.class;
+  }
+}

@@ -1,0 +1,11 @@
+package dev.rota.api.problem;
+
+import io.micronaut.serde.annotation.Serdeable;
+
+/**
+ * An RFC 9457 problem: every error answer has this body, as {@code application/problem+json}.
+ *
+ * @param detail what went wrong, naming the offending field or resource
+ */
+@Serdeable
+public record Problem(String type, String title, int status, String detail) {}

@@ -1,0 +1,30 @@
+package dev.rota.api.problem;
+
+import io.micronaut.http.HttpStatus;
+import io.micronaut.http.exceptions.HttpStatusException;
+
+/** The API's own errors; the message becomes the problem's detail. */
+public final class Problems {
+  private Problems() {}
+
+  public static HttpStatusException badRequest(String field, String message) {
+    return badRequest(field + ": " + message);
+  }
+
+  /** A 400 whose detail is already worded as {@code field: what is wrong}. */
+  public static HttpStatusException badRequest(String detail) {
+    return new HttpStatusException(HttpStatus.BAD_REQUEST, detail);
+  }
+
+  public static HttpStatusException notFound(String kind, String name) {
+    return new HttpStatusException(HttpStatus.NOT_FOUND, kind + " '" + name + "' does not exist");
+  }
+
+  public static HttpStatusException conflict(String message) {
+    return new HttpStatusException(HttpStatus.CONFLICT, message);
+  }
+
+  public static HttpStatusException unavailable(String message) {
+    return new HttpStatusException(HttpStatus.SERVICE_UNAVAILABLE, message);
+  }
+}

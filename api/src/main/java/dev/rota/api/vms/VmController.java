@@ -1,0 +1,80 @@
+package dev.rota.api.vms;
+
+import dev.rota.api.JsonBodies;
+import dev.rota.api.paging.Page;
+import dev.rota.api.paging.PageRequest;
+import io.micronaut.core.annotation.Nullable;
+import io.micronaut.http.HttpResponse;
+import io.micronaut.http.HttpStatus;
+import io.micronaut.http.annotation.Body;
+import io.micronaut.http.annotation.Controller;
+import io.micronaut.http.annotation.Delete;
+import io.micronaut.http.annotation.Get;
+import io.micronaut.http.annotation.Post;
+import io.micronaut.http.annotation.QueryValue;
+import io.micronaut.http.annotation.Status;
+import io.micronaut.scheduling.TaskExecutors;
+import io.micronaut.scheduling.annotation.ExecuteOn;
+import io.swagger.v3.oas.annotations.media.Content;
+import io.swagger.v3.oas.annotations.media.Schema;
+import io.swagger.v3.oas.annotations.parameters.RequestBody;
+
+/** {@code /v1/vms}: what users submit. */
+@Controller("/v1/vms")
+@ExecuteOn(TaskExecutors.BLOCKING)
+public class VmController {
+  private final VmService service;
+  private final JsonBodies bodies;
+
+  public VmController(VmService service, JsonBodies bodies) {
+    this.service = service;
+    this.bodies = bodies;
+  }
+
+  @Post
+  @Status(HttpStatus.CREATED)
+  @RequestBody(content = @Content(schema = @Schema(implementation = VmRequest.class)))
+  public VmView create(@Body @Nullable String body) {
+    return service.create(bodies.read(body, VmRequest.class));
+  }
+
+  @Get
+  public Page<VmView> list(
+      @QueryValue @Nullable String status,
+      @QueryValue @Nullable String worker,
+      @QueryValue @Nullable Integer limit,
+      @QueryValue @Nullable String cursor) {
+    return service.list(status, worker, PageRequest.of(limit, cursor, "vms"));
+  }
+
+  @Get("/{name}")
+  public VmView get(String name) {
+    return service.get(name);
+  }
+
+  @Get("/{name}/events")
+  public Page<VmEventView> events(
+      String name, @QueryValue @Nullable Integer limit, @QueryValue @Nullable String cursor) {
+    return service.events(name, PageRequest.of(limit, cursor, "vm-events"));
+  }
+
+  @Post("/{name}/stop")
+  public HttpResponse<VmView> stop(String name) {
+    return HttpResponse.accepted().body(service.stop(name));
+  }
+
+  @Post("/{name}/start")
+  public HttpResponse<VmView> start(String name) {
+    return HttpResponse.accepted().body(service.start(name));
+  }
+
+  @Post("/{name}/restart")
+  public HttpResponse<VmView> restart(String name) {
+    return HttpResponse.accepted().body(service.restart(name));
+  }
+
+  @Delete("/{name}")
+  public HttpResponse<VmView> delete(String name) {
+    return HttpResponse.accepted().body(service.delete(name));
+  }
+}

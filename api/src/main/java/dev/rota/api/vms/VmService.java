@@ -1,0 +1,187 @@
+package dev.rota.api.vms;
+
+import dev.rota.api.Quantities;
+import dev.rota.api.control.ControlPlane;
+import dev.rota.api.paging.Page;
+import dev.rota.api.paging.PageRequest;
+import dev.rota.api.problem.Problems;
+import dev.rota.store.Sql;
+import dev.rota.store.VmEventRepository;
+import dev.rota.store.VmRepository;
+import dev.rota.store.VmRow;
+import dev.rota.workflows.model.RestartPolicy;
+import dev.rota.workflows.model.VmStatus;
+import dev.rota.workflows.model.WireName;
+import io.micronaut.core.annotation.Nullable;
+import io.micronaut.transaction.TransactionOperations;
+import jakarta.inject.Singleton;
+import java.sql.Connection;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+/** The VMs users submit: stored first, then handed to their workflow. */
+@Singleton
+public class VmService {
+  static final String PROCESS = "process";
+  static final Map<String, Long> DEFAULT_RESOURCES = new TreeMap<>(Map.of("cpu", 1L, "memory", 512L));
+  private static final String LIST = "vms";
+  private static final String EVENTS = "vm-events";
+
+  private final VmRepository vms;
+  private final VmEventRepository events;
+  private final ControlPlane control;
+  private final TransactionOperations<Connection> tx;
+  private final Clock clock;
+
+  public VmService(
+      VmRepository vms,
+      VmEventRepository events,
+      ControlPlane control,
+      TransactionOperations<Connection> tx,
+      Clock clock) {
+    this.vms = vms;
+    this.events = events;
+    this.control = control;
+    this.tx = tx;
+    this.clock = clock;
+  }
+
+  public VmView create(VmRequest request) {
+    String runtime = request.runtime() == null ? PROCESS : request.runtime();
+    List<String> command = request.command() == null ? List.of() : request.command();
+    if (runtime.equals(PROCESS) && command.isEmpty()) {
+      throw Problems.badRequest("command", "is required for the process runtime, e.g. [\"sleep\", \"3600\"]");
+    }
+    Instant now = clock.instant();
+    VmRow row =
+        new VmRow(
+            request.name(),
+            0,
+            runtime,
+            request.image(),
+            command,
+            orEmpty(request.env()),
+            request.resources() == null ? DEFAULT_RESOURCES : Quantities.parse("resources", request.resources()),
+            orEmpty(request.labels()),
+            request.restartPolicy() == null ? RestartPolicy.NEVER.wireName() : request.restartPolicy(),
+            VmStatus.PENDING.wireName(),
+            "waiting for the scheduler",
+            null,
+            0,
+            null,
+            now,
+            null,
+            null,
+            null,
+            0);
+    VmRow saved;
+    try {
+      saved =
+          tx.executeWrite(
+              status -> {
+                VmRow stored = vms.save(withSeq(row, vms.nextSeq()));
+                events.append(stored.name(), now, "created", "submitted; waiting for the scheduler");
+                return stored;
+              });
+    } catch (RuntimeException e) {
+      if (Sql.isUniqueViolation(e)) {
+        throw Problems.conflict("VM '" + request.name() + "' already exists");
+      }
+      throw e;
+    }
+    try {
+      control.startVm(saved.name(), summary(saved));
+    } catch (RuntimeException e) {
+      // Without its workflow the VM would never move: take the row back and let the user retry.
+      tx.executeWrite(status -> {
+        events.deleteAllOf(saved.name());
+        vms.deleteById(saved.name());
+        return null;
+      });
+      if (e instanceof io.micronaut.http.exceptions.HttpStatusException) {
+        throw e;
+      }
+      throw Problems.unavailable("cannot reach Temporal to start VM '" + saved.name() + "'; nothing was stored");
+    }
+    control.wakeScheduler("vm " + saved.name() + " submitted");
+    return VmView.of(saved);
+  }
+
+  public Page<VmView> list(@Nullable String status, @Nullable String worker, PageRequest page) {
+    if (status != null && WireName.parse(VmStatus.class, status).isEmpty()) {
+      throw Problems.badRequest("status", "must be one of " + WireName.allowed(VmStatus.class) + ", got \"" + status + "\"");
+    }
+    List<VmRow> rows = vms.page(page.afterNumber(), status, worker, page.fetchSize());
+    return page.page(rows, r -> Long.toString(r.seq()), VmView::of, LIST);
+  }
+
+  public VmView get(String name) {
+    return VmView.of(find(name));
+  }
+
+  public Page<VmEventView> events(String name, PageRequest page) {
+    find(name);
+    return page.page(
+        events.page(name, page.afterNumber(), page.fetchSize()), e -> Long.toString(e.id()), VmEventView::of, EVENTS);
+  }
+
+  public VmView stop(String name) {
+    find(name);
+    control.act(name, vm -> vm.stop());
+    return get(name);
+  }
+
+  public VmView start(String name) {
+    find(name);
+    control.act(name, vm -> vm.start());
+    control.wakeScheduler("vm " + name + " started");
+    return get(name);
+  }
+
+  public VmView restart(String name) {
+    find(name);
+    control.act(name, vm -> vm.restart());
+    control.wakeScheduler("vm " + name + " restarted");
+    return get(name);
+  }
+
+  /** Hands the deletion to the VM's workflow, which removes the task before the rows. */
+  public VmView delete(String name) {
+    VmRow row = find(name);
+    if (!control.requestDelete(name)) {
+      // No workflow, so no task it could have started: the rows are all there is.
+      tx.executeWrite(status -> {
+        events.deleteAllOf(name);
+        vms.deleteById(name);
+        return null;
+      });
+    }
+    return VmView.of(row);
+  }
+
+  private VmRow find(String name) {
+    return vms.findById(name).orElseThrow(() -> Problems.notFound("VM", name));
+  }
+
+  private static VmRow withSeq(VmRow r, long seq) {
+    return new VmRow(r.name(), seq, r.runtime(), r.image(), r.command(), r.env(), r.resources(), r.labels(),
+        r.restartPolicy(), r.status(), r.statusMessage(), r.worker(), r.restartCount(), r.exitCode(),
+        r.createdAt(), r.scheduledAt(), r.startedAt(), r.finishedAt(), r.version());
+  }
+
+  private static Map<String, String> orEmpty(@Nullable Map<String, String> map) {
+    return map == null ? Map.of() : new TreeMap<>(map);
+  }
+
+  /** The static summary the Temporal UI shows for the VM's workflow. */
+  private static String summary(VmRow vm) {
+    String what = vm.image() != null ? vm.image() : String.join(" ", vm.command());
+    if (what.length() > 120) {
+      what = what.substring(0, 117) + "...";
+    }
+    return vm.runtime() + ": " + what + " " + vm.resources();
+  }
+}

@@ -1,0 +1,37 @@
+package dev.rota.api.vms;
+
+import dev.rota.store.VmRow;
+import io.micronaut.core.annotation.Nullable;
+import io.micronaut.serde.annotation.Serdeable;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+
+/** A VM as API.md shows it. */
+@Serdeable
+public record VmView(
+    String name,
+    String runtime,
+    @Nullable String image,
+    List<String> command,
+    Map<String, String> env,
+    Map<String, Long> resources,
+    Map<String, String> labels,
+    String restartPolicy,
+    String status,
+    @Nullable String statusMessage,
+    @Nullable String worker,
+    int restartCount,
+    @Nullable Integer exitCode,
+    Instant createdAt,
+    @Nullable Instant scheduledAt,
+    @Nullable Instant startedAt,
+    @Nullable Instant finishedAt) {
+
+  public static VmView of(VmRow row) {
+    return new VmView(row.name(), row.runtime(), row.image(), row.command(), row.env(), row.resources(),
+        row.labels(), row.restartPolicy(), row.status(), row.statusMessage(), row.worker(),
+        row.restartCount(), row.exitCode(), row.createdAt(), row.scheduledAt(), row.startedAt(),
+        row.finishedAt());
+  }
+}

@@ -1,0 +1,72 @@
+package dev.rota.api.workers;
+
+import dev.rota.api.JsonBodies;
+import dev.rota.api.paging.Page;
+import dev.rota.api.paging.PageRequest;
+import io.micronaut.core.annotation.Nullable;
+import io.micronaut.http.HttpResponse;
+import io.micronaut.http.HttpStatus;
+import io.micronaut.http.annotation.Body;
+import io.micronaut.http.annotation.Controller;
+import io.micronaut.http.annotation.Delete;
+import io.micronaut.http.annotation.Get;
+import io.micronaut.http.annotation.Patch;
+import io.micronaut.http.annotation.Post;
+import io.micronaut.http.annotation.Put;
+import io.micronaut.http.annotation.QueryValue;
+import io.micronaut.http.annotation.Status;
+import io.micronaut.scheduling.TaskExecutors;
+import io.micronaut.scheduling.annotation.ExecuteOn;
+import io.swagger.v3.oas.annotations.media.Content;
+import io.swagger.v3.oas.annotations.media.Schema;
+import io.swagger.v3.oas.annotations.parameters.RequestBody;
+
+/** {@code /v1/workers}: the machines that run VMs. */
+@Controller("/v1/workers")
+@ExecuteOn(TaskExecutors.BLOCKING)
+public class WorkerController {
+  private final WorkerService service;
+  private final JsonBodies bodies;
+
+  public WorkerController(WorkerService service, JsonBodies bodies) {
+    this.service = service;
+    this.bodies = bodies;
+  }
+
+  /** Register or re-register (upsert by name): 201 when new, 200 when updated. */
+  @Post
+  @RequestBody(content = @Content(schema = @Schema(implementation = WorkerRequest.class)))
+  public HttpResponse<WorkerView> register(@Body @Nullable String body) {
+    WorkerService.Registration r = service.register(bodies.read(body, WorkerRequest.class));
+    return HttpResponse.<WorkerView>status(r.created() ? HttpStatus.CREATED : HttpStatus.OK).body(r.worker());
+  }
+
+  @Get
+  public Page<WorkerView> list(@QueryValue @Nullable Integer limit, @QueryValue @Nullable String cursor) {
+    return service.list(PageRequest.of(limit, cursor, "workers"));
+  }
+
+  @Get("/{name}")
+  public WorkerView get(String name) {
+    return service.get(name);
+  }
+
+  @Put("/{name}/heartbeat")
+  @Status(HttpStatus.NO_CONTENT)
+  public void heartbeat(String name) {
+    service.heartbeat(name);
+  }
+
+  /** Only {@code schedulingPaused} may change; any other field is a 400. */
+  @Patch("/{name}")
+  @RequestBody(content = @Content(schema = @Schema(example = "{\"schedulingPaused\": true}")))
+  public WorkerView patch(String name, @Body @Nullable String body) {
+    return service.patch(name, bodies.readObject(body));
+  }
+
+  @Delete("/{name}")
+  @Status(HttpStatus.NO_CONTENT)
+  public void delete(String name) {
+    service.delete(name);
+  }
+}

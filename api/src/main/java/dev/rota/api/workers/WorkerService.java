@@ -1,0 +1,161 @@
+package dev.rota.api.workers;
+
+import dev.rota.api.Quantities;
+import dev.rota.api.control.ControlPlane;
+import dev.rota.api.paging.Page;
+import dev.rota.api.paging.PageRequest;
+import dev.rota.api.problem.Problems;
+import dev.rota.store.Sql;
+import dev.rota.store.VmRepository;
+import dev.rota.store.VmRow;
+import dev.rota.store.WorkerRepository;
+import dev.rota.store.WorkerRow;
+import dev.rota.workflows.model.VmStatus;
+import dev.rota.workflows.model.WorkerHealth;
+import io.micronaut.core.annotation.Nullable;
+import jakarta.inject.Singleton;
+import java.net.URI;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.TreeMap;
+
+/** The worker registry. Registration and pauses are desired state; health is the scheduler's. */
+@Singleton
+public class WorkerService {
+  /** Statuses in which a VM holds its worker's resources. */
+  static final List<String> HOLDING =
+      List.of(VmStatus.SCHEDULED.wireName(), VmStatus.RUNNING.wireName(), VmStatus.STOPPING.wireName());
+  private static final String LIST = "workers";
+
+  private final WorkerRepository workers;
+  private final VmRepository vms;
+  private final ControlPlane control;
+  private final Clock clock;
+
+  public WorkerService(WorkerRepository workers, VmRepository vms, ControlPlane control, Clock clock) {
+    this.workers = workers;
+    this.vms = vms;
+    this.control = control;
+    this.clock = clock;
+  }
+
+  /** The result of a registration: whether it created the worker. */
+  public record Registration(WorkerView worker, boolean created) {}
+
+  public Registration register(WorkerRequest request) {
+    requireHttpUrl(request.endpoint());
+    Instant now = clock.instant();
+    Map<String, Long> resources = request.resources() == null ? Map.of() : Quantities.parse("resources", request.resources());
+    Map<String, String> labels = request.labels() == null ? Map.of() : new TreeMap<>(request.labels());
+    List<String> runtimes = request.runtimes() == null ? List.of("process") : List.copyOf(request.runtimes());
+    for (int attempt = 0; ; attempt++) {
+      var existing = workers.findById(request.name());
+      try {
+        Registration result;
+        if (existing.isPresent()) {
+          WorkerRow row = existing.get();
+          if (row.machineId() != null && request.machineId() != null && !row.machineId().equals(request.machineId())) {
+            throw Problems.conflict(
+                "worker '" + row.name() + "' is registered by another machine (machineId " + row.machineId() + ")");
+          }
+          WorkerRow updated =
+              workers.update(row.reregistered(request.endpoint(), resources, labels, runtimes, request.machineId(), now));
+          result = new Registration(view(updated), false);
+        } else {
+          WorkerRow created =
+              workers.save(
+                  new WorkerRow(request.name(), request.endpoint(), resources, labels, runtimes, request.machineId(),
+                      false, WorkerHealth.NOT_READY.wireName(), "waiting for the first readiness probe", now, now, 0));
+          result = new Registration(view(created), true);
+        }
+        control.wakeScheduler("worker " + request.name() + " registered");
+        return result;
+      } catch (RuntimeException e) {
+        // Two registrations raced (a duplicate insert or a stale version): read again, once.
+        boolean raced = Sql.isUniqueViolation(e) || e instanceof io.micronaut.data.exceptions.OptimisticLockException;
+        if (!raced || attempt > 0) {
+          throw e;
+        }
+      }
+    }
+  }
+
+  public Page<WorkerView> list(PageRequest page) {
+    List<WorkerRow> rows = workers.page(page.after() == null ? "" : page.after(), page.fetchSize());
+    Map<String, Allocation> allocations = allocations(rows.stream().map(WorkerRow::name).toList());
+    return page.page(rows, WorkerRow::name, r -> WorkerView.of(r, allocations.getOrDefault(r.name(), Allocation.NONE)), LIST);
+  }
+
+  public WorkerView get(String name) {
+    return view(find(name));
+  }
+
+  /** A heartbeat moves {@code lastSeen} only: it never undoes a pause. */
+  public void heartbeat(String name) {
+    if (workers.heartbeat(name, clock.instant()) == 0) {
+      throw Problems.notFound("worker", name);
+    }
+  }
+
+  /** {@code PATCH}: only {@code schedulingPaused} may change. */
+  public WorkerView patch(String name, Map<String, Object> body) {
+    if (body.isEmpty()) {
+      throw Problems.badRequest("schedulingPaused", "is required, true or false");
+    }
+    for (String field : new java.util.TreeSet<>(body.keySet())) {
+      if (!field.equals("schedulingPaused")) {
+        throw Problems.badRequest(field, "cannot be changed; only schedulingPaused can");
+      }
+    }
+    if (!(body.get("schedulingPaused") instanceof Boolean paused)) {
+      throw Problems.badRequest("schedulingPaused", "must be true or false, got " + body.get("schedulingPaused"));
+    }
+    WorkerRow row = find(name);
+    WorkerRow updated = row.schedulingPaused() == paused ? row : workers.update(row.withPaused(paused));
+    if (!paused) {
+      control.wakeScheduler("worker " + name + " resumed");
+    }
+    return view(updated);
+  }
+
+  public void delete(String name) {
+    WorkerRow row = find(name);
+    workers.delete(row);
+    control.wakeScheduler("worker " + name + " deleted");
+  }
+
+  private WorkerRow find(String name) {
+    return workers.findById(name).orElseThrow(() -> Problems.notFound("worker", name));
+  }
+
+  private WorkerView view(WorkerRow row) {
+    return WorkerView.of(row, allocations(List.of(row.name())).getOrDefault(row.name(), Allocation.NONE));
+  }
+
+  private Map<String, Allocation> allocations(List<String> names) {
+    Map<String, Allocation> result = new HashMap<>();
+    if (names.isEmpty()) {
+      return result;
+    }
+    for (VmRow vm : vms.findByWorkerInListAndStatusInList(names, HOLDING)) {
+      result.merge(Objects.requireNonNull(vm.worker()), Allocation.NONE.plus(vm.resources()),
+          (a, b) -> a.plus(vm.resources()));
+    }
+    return result;
+  }
+
+  private static void requireHttpUrl(String endpoint) {
+    try {
+      URI uri = new URI(endpoint);
+      if (!("http".equals(uri.getScheme()) || "https".equals(uri.getScheme())) || uri.getHost() == null) {
+        throw new IllegalArgumentException();
+      }
+    } catch (Exception e) {
+      throw Problems.badRequest("endpoint", "must be an http or https URL such as http://10.0.0.5:9101, got " + endpoint);
+    }
+  }
+}

@@ -1,0 +1,32 @@
+package dev.rota.api.workers;
+
+import dev.rota.store.WorkerRow;
+import io.micronaut.core.annotation.Nullable;
+import io.micronaut.serde.annotation.Serdeable;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+
+/** A worker as API.md shows it, with what its placed VMs hold. */
+@Serdeable
+public record WorkerView(
+    String name,
+    String endpoint,
+    Map<String, Long> resources,
+    Map<String, String> labels,
+    List<String> runtimes,
+    @Nullable String machineId,
+    boolean schedulingPaused,
+    String health,
+    @Nullable String healthMessage,
+    @Nullable Instant lastSeen,
+    Instant createdAt,
+    Map<String, Long> allocated,
+    int vmCount) {
+
+  public static WorkerView of(WorkerRow row, Allocation allocation) {
+    return new WorkerView(row.name(), row.endpoint(), row.resources(), row.labels(), row.runtimes(),
+        row.machineId(), row.schedulingPaused(), row.health(), row.healthMessage(), row.lastSeen(),
+        row.createdAt(), allocation.resources(), allocation.vmCount());
+  }
+}

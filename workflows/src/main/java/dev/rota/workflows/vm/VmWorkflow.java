@@ -1,0 +1,48 @@
+package dev.rota.workflows.vm;
+
+import io.temporal.workflow.QueryMethod;
+import io.temporal.workflow.SignalMethod;
+import io.temporal.workflow.UpdateMethod;
+import io.temporal.workflow.UpdateValidatorMethod;
+import io.temporal.workflow.WorkflowInterface;
+import io.temporal.workflow.WorkflowMethod;
+
+/** One VM's life, from submission to deletion. Its id is {@link #workflowId(String)}. */
+@WorkflowInterface
+public interface VmWorkflow {
+  static String workflowId(String vmName) {
+    return "vm-" + vmName;
+  }
+
+  @WorkflowMethod
+  void run(String vmName);
+
+  /** Stops the VM; rejected (and nothing recorded) when its status does not allow it. */
+  @UpdateMethod
+  String stop();
+
+  @UpdateValidatorMethod(updateName = "stop")
+  void validateStop();
+
+  /** Makes a stopped or failed VM pending again; rejected otherwise. */
+  @UpdateMethod
+  String start();
+
+  @UpdateValidatorMethod(updateName = "start")
+  void validateStart();
+
+  /** Ends the current task and starts the VM anew; rejected unless it is scheduled, running or failed. */
+  @UpdateMethod
+  String restart();
+
+  @UpdateValidatorMethod(updateName = "restart")
+  void validateRestart();
+
+  /** Removes the VM: its task first, then its rows; the workflow ends. */
+  @SignalMethod
+  void delete();
+
+  /** The status as this workflow has decided it. */
+  @QueryMethod
+  String status();
+}
