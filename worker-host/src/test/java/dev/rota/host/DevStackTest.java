@@ -73,6 +73,29 @@ class DevStackTest {
     assertTrue(response.body().contains("\"schedulerWorkflowId\":\"rota-cluster\""), response.body());
   }
 
+  private static HttpResponse<String> get(String path) throws Exception {
+    return HttpClient.newHttpClient()
+        .send(
+            HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + httpPort + path)).build(),
+            HttpResponse.BodyHandlers.ofString());
+  }
+
+  @Test
+  void healthReportsUpWithoutDetails() throws Exception {
+    HttpResponse<String> health = get("/health");
+    assertEquals(200, health.statusCode(), health.body());
+    assertEquals("{\"status\":\"UP\"}", health.body(), "status only, no details");
+    assertTrue(host.context().containsBean(dev.rota.host.temporal.TemporalHealthIndicator.class));
+  }
+
+  @Test
+  void devModeServesTheOpenApiDocumentAndSwaggerUi() throws Exception {
+    HttpResponse<String> document = get("/swagger/rota-1.yml");
+    assertEquals(200, document.statusCode());
+    assertTrue(document.body().contains("/v1/vms/{name}/events"), "generated from the controllers");
+    assertEquals(200, get("/swagger-ui/index.html").statusCode());
+  }
+
   @Test
   void searchAttributesWereRegisteredAtStartUp() {
     assertTrue(

@@ -1,6 +1,7 @@
 package dev.rota.api.cluster;
 
 import io.micronaut.core.annotation.Nullable;
+import com.fasterxml.jackson.annotation.JsonInclude;
 import io.micronaut.serde.annotation.Serdeable;
 import java.time.Instant;
 import java.util.Map;
@@ -15,6 +16,8 @@ import java.util.Map;
  * @param workers how many workers are in each health
  * @param vms how many VMs are in each status
  */
+// Every field of API.md's resources is present, null or empty included.
+@JsonInclude(JsonInclude.Include.ALWAYS)
 @Serdeable
 public record ClusterView(
     String schedulerWorkflowId,

@@ -34,6 +34,7 @@ public class ProblemJsonBodyProvider implements JsonErrorResponseBodyProvider<Pr
 
   private static String describe(Error error) {
     String message = DecodingMessages.clean(error.getMessage());
-    return error.getPath().filter(path -> !path.startsWith("/")).map(path -> path + ": " + message).orElse(message);
+    // A parameter that did not convert comes with the path "/limit": its name is the field.
+    return error.getPath().map(path -> path.replaceFirst("^/", "") + ": " + message).orElse(message);
   }
 }

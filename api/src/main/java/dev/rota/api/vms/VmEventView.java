@@ -1,9 +1,12 @@
 package dev.rota.api.vms;
 
 import dev.rota.store.VmEventRow;
+import com.fasterxml.jackson.annotation.JsonInclude;
 import io.micronaut.serde.annotation.Serdeable;
 import java.time.Instant;
 
+// Every field of API.md's resources is present, null or empty included.
+@JsonInclude(JsonInclude.Include.ALWAYS)
 @Serdeable
 public record VmEventView(Instant time, String type, String message) {
   public static VmEventView of(VmEventRow row) {

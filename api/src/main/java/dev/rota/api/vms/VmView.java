@@ -2,12 +2,15 @@ package dev.rota.api.vms;
 
 import dev.rota.store.VmRow;
 import io.micronaut.core.annotation.Nullable;
+import com.fasterxml.jackson.annotation.JsonInclude;
 import io.micronaut.serde.annotation.Serdeable;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 
 /** A VM as API.md shows it. */
+// Every field of API.md's resources is present, null or empty included.
+@JsonInclude(JsonInclude.Include.ALWAYS)
 @Serdeable
 public record VmView(
     String name,

@@ -2,12 +2,15 @@ package dev.rota.api.workers;
 
 import dev.rota.store.WorkerRow;
 import io.micronaut.core.annotation.Nullable;
+import com.fasterxml.jackson.annotation.JsonInclude;
 import io.micronaut.serde.annotation.Serdeable;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 
 /** A worker as API.md shows it, with what its placed VMs hold. */
+// Every field of API.md's resources is present, null or empty included.
+@JsonInclude(JsonInclude.Include.ALWAYS)
 @Serdeable
 public record WorkerView(
     String name,

@@ -1,0 +1,107 @@
+package dev.rota.store;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.micronaut.data.exceptions.OptimisticLockException;
+import jakarta.inject.Inject;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import org.junit.jupiter.api.Test;
+
+/** What the store promises, on whichever database the subclass runs against. */
+abstract class RepositoryContract {
+  @Inject WorkerRepository workers;
+  @Inject VmRepository vms;
+  @Inject VmEventRepository events;
+
+  static final Instant T0 = Instant.parse("2026-01-01T00:00:00Z");
+
+  static String unique(String prefix) {
+    return prefix + "-" + UUID.randomUUID().toString().substring(0, 8);
+  }
+
+  static WorkerRow worker(String name) {
+    return new WorkerRow(name, "http://127.0.0.1:9101", Map.of("cpu", 8L, "memory", 16384L),
+        Map.of("disk", "ssd"), List.of("process"), "m-" + name, false, "not-ready", null, T0, T0, 0);
+  }
+
+  VmRow vm(String name, String status, String worker) {
+    return new VmRow(name, vms.nextSeq(), "process", null, List.of("sleep", "1"), Map.of("A", "b"),
+        Map.of("cpu", 1L), Map.of(), "Never", status, "why", worker, 0, null, T0, null, null, null, 0);
+  }
+
+  @Test
+  void workersRoundTripTheirMapsAndLists() {
+    String name = unique("w");
+    workers.save(worker(name));
+    WorkerRow read = workers.findById(name).orElseThrow();
+    assertEquals(Map.of("cpu", 8L, "memory", 16384L), read.resources());
+    assertEquals(Map.of("disk", "ssd"), read.labels());
+    assertEquals(List.of("process"), read.runtimes());
+    assertEquals(T0, read.createdAt());
+  }
+
+  @Test
+  void aStaleWriteIsRefusedNotApplied() {
+    String name = unique("w");
+    WorkerRow v0 = workers.save(worker(name));
+    WorkerRow v1 = workers.update(v0.withPaused(true));
+    assertEquals(v0.version() + 1, v1.version());
+    assertThrows(OptimisticLockException.class, () -> workers.update(v0.withPaused(false)));
+    assertTrue(workers.findById(name).orElseThrow().schedulingPaused(), "the stale write changed nothing");
+  }
+
+  @Test
+  void aHeartbeatTouchesLastSeenOnlyAndKeepsTheVersion() {
+    String name = unique("w");
+    WorkerRow v0 = workers.save(worker(name));
+    assertEquals(1, workers.heartbeat(name, T0.plusSeconds(30)));
+    WorkerRow read = workers.findById(name).orElseThrow();
+    assertEquals(T0.plusSeconds(30), read.lastSeen());
+    assertEquals(v0.version(), read.version(), "so that it never makes the scheduler's commit stale");
+    assertEquals(0, workers.heartbeat(unique("nobody"), T0));
+  }
+
+  @Test
+  void aDuplicateNameIsAUniqueViolation() {
+    String name = unique("vm");
+    vms.save(vm(name, "pending", null));
+    RuntimeException e = assertThrows(RuntimeException.class, () -> vms.save(vm(name, "pending", null)));
+    assertTrue(Sql.isUniqueViolation(e), e.toString());
+  }
+
+  @Test
+  void vmPagesFollowSubmissionOrderAndFilter() {
+    String worker = unique("w");
+    String a = unique("a");
+    String b = unique("b");
+    String c = unique("c");
+    VmRow first = vms.save(vm(a, "pending", null));
+    vms.save(vm(b, "running", worker));
+    vms.save(vm(c, "running", worker));
+    List<String> page = vms.page(first.seq() - 1, null, null, 2).stream().map(VmRow::name).toList();
+    assertEquals(List.of(a, b), page);
+    assertEquals(List.of(b, c), vms.page(0, "running", worker, 10).stream().map(VmRow::name).toList());
+    assertEquals(List.of(a), vms.page(first.seq() - 1, "pending", null, 10).stream().map(VmRow::name).filter(a::equals).toList());
+    assertEquals(2, vms.findByWorkerInListAndStatusInList(List.of(worker), List.of("running", "scheduled")).size());
+    assertTrue(vms.countByStatus().stream().anyMatch(n -> n.label().equals("running") && n.total() >= 2));
+  }
+
+  @Test
+  void eventsKeepTheirOrderAndGoWithTheirVm() {
+    String name = unique("vm");
+    events.append(name, T0, "created", "one");
+    events.append(name, T0.plusSeconds(1), "stopped", "two");
+    events.append(unique("other"), T0, "created", "elsewhere");
+    List<VmEventRow> all = events.page(name, 0, 10);
+    assertEquals(List.of("created", "stopped"), all.stream().map(VmEventRow::type).toList());
+    assertEquals(List.of("stopped"), events.page(name, all.get(0).id(), 10).stream().map(VmEventRow::type).toList());
+    events.deleteAllOf(name);
+    assertFalse(events.page(name, 0, 10).iterator().hasNext());
+  }
+}

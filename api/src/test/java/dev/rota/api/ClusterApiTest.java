@@ -1,0 +1,46 @@
+package dev.rota.api;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.micronaut.test.extensions.junit5.annotation.MicronautTest;
+import jakarta.inject.Inject;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+@MicronautTest
+class ClusterApiTest {
+  @Inject Http http;
+
+  @Test
+  void settingsDefaultToOptimizeUtilizationAndAcceptOnlyKnownProfiles() {
+    assertEquals(Map.of("schedulerProfile", "optimize-utilization"), http.get("/v1/cluster-settings").map());
+    Http.Reply put = http.put("/v1/cluster-settings", "{\"schedulerProfile\":\"distribute-load\"}");
+    assertEquals(200, put.status(), put.toString());
+    assertEquals("distribute-load", http.get("/v1/cluster-settings").map().get("schedulerProfile"));
+
+    Http.Reply bad = http.put("/v1/cluster-settings", "{\"schedulerProfile\":\"random\"}");
+    assertEquals(400, bad.status());
+    assertTrue(bad.isProblem());
+    assertTrue(bad.detail().contains("schedulerProfile"), bad.detail());
+    assertEquals("distribute-load", http.get("/v1/cluster-settings").map().get("schedulerProfile"));
+    http.put("/v1/cluster-settings", "{\"schedulerProfile\":\"optimize-utilization\"}");
+  }
+
+  @Test
+  void clusterCountsWorkersByHealthAndVmsByStatus() {
+    http.post("/v1/workers", "{\"name\":\"count-1\",\"endpoint\":\"http://127.0.0.1:9101\"}");
+    http.post("/v1/vms", "{\"name\":\"count-vm\",\"command\":[\"true\"]}");
+    Map<String, Object> cluster = http.get("/v1/cluster").map();
+    assertEquals("rota-cluster", cluster.get("schedulerWorkflowId"));
+    assertTrue(((Map<?, ?>) cluster.get("workers")).get("not-ready") instanceof Number, cluster.toString());
+    assertTrue(((Map<?, ?>) cluster.get("vms")).get("pending") instanceof Number, cluster.toString());
+  }
+
+  @Test
+  void unknownRoutesAreProblemsToo() {
+    Http.Reply reply = http.get("/v1/nothing-here");
+    assertEquals(404, reply.status());
+    assertTrue(reply.isProblem(), reply.toString());
+  }
+}

@@ -1,0 +1,278 @@
+package dev.rota.api;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.rota.store.VmRepository;
+import dev.rota.workflows.RotaSearchAttributes;
+import dev.rota.workflows.cluster.ClusterWorkflow;
+import dev.rota.workflows.vm.VmWorkflow;
+import io.micronaut.test.extensions.junit5.annotation.MicronautTest;
+import io.temporal.api.enums.v1.WorkflowExecutionStatus;
+import io.temporal.client.WorkflowClient;
+import io.temporal.client.WorkflowNotFoundException;
+import jakarta.inject.Inject;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.Callable;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.function.BooleanSupplier;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+@MicronautTest
+class VmApiTest {
+  @Inject Http http;
+  @Inject VmRepository vms;
+  @Inject WorkflowClient temporal;
+
+  static String vm(String name) {
+    return "{\"name\":\"" + name + "\",\"command\":[\"sleep\",\"3600\"]}";
+  }
+
+  /** Waits for something the workflows do asynchronously; the bound is patience, not a timing claim. */
+  static void eventually(String what, BooleanSupplier condition) throws InterruptedException {
+    long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+    while (!condition.getAsBoolean()) {
+      if (System.nanoTime() > deadline) {
+        throw new AssertionError("never happened: " + what);
+      }
+      Thread.sleep(20);
+    }
+  }
+
+  private boolean workflowExists(String vmName) {
+    try {
+      temporal.newUntypedWorkflowStub(VmWorkflow.workflowId(vmName)).describe();
+      return true;
+    } catch (WorkflowNotFoundException e) {
+      return false;
+    }
+  }
+
+  @Test
+  void createStoresAPendingVmWithDefaultsIgnoringServerOwnedFieldsAndStartsItsWorkflow() {
+    Http.Reply reply =
+        http.post(
+            "/v1/vms",
+            "{\"name\":\"build-42\",\"command\":[\"sleep\",\"3600\"],\"env\":{\"FOO\":\"bar\"},"
+                + "\"status\":\"running\",\"worker\":\"mini-1\",\"restartCount\":7,\"exitCode\":3,"
+                + "\"createdAt\":\"2000-01-01T00:00:00Z\"}");
+    assertEquals(201, reply.status(), reply.toString());
+    Map<String, Object> body = reply.map();
+    assertEquals("pending", body.get("status"));
+    assertEquals("waiting for the scheduler", body.get("statusMessage"));
+    assertNull(body.get("worker"));
+    assertEquals(0, body.get("restartCount"));
+    assertNull(body.get("exitCode"));
+    assertEquals("process", body.get("runtime"));
+    assertEquals("Never", body.get("restartPolicy"));
+    assertEquals(Map.of("cpu", 1, "memory", 512), body.get("resources"));
+    assertEquals(Map.of("FOO", "bar"), body.get("env"));
+    assertTrue(body.containsKey("scheduledAt") && body.get("scheduledAt") == null, "every field is present");
+    assertFalse(((String) body.get("createdAt")).startsWith("2000"));
+
+    assertEquals(body, http.get("/v1/vms/build-42").map(), "what POST answered is what is stored");
+    var row = vms.findById("build-42").orElseThrow();
+    assertEquals("pending", row.status());
+    assertNull(row.worker());
+
+    var description = temporal.newUntypedWorkflowStub(VmWorkflow.workflowId("build-42")).describe();
+    assertEquals(WorkflowExecutionStatus.WORKFLOW_EXECUTION_STATUS_RUNNING, description.getStatus());
+    assertEquals("pending", description.getTypedSearchAttributes().get(RotaSearchAttributes.VM_STATUS));
+
+    Http.Reply events = http.get("/v1/vms/build-42/events");
+    assertEquals(200, events.status());
+    assertEquals("created", events.items().get(0).get("type"));
+  }
+
+  @Test
+  void createWakesTheScheduler() throws Exception {
+    ClusterWorkflow scheduler = temporal.newWorkflowStub(ClusterWorkflow.class, ClusterWorkflow.WORKFLOW_ID);
+    eventually("the first term", () -> scheduler.lastTerm() != null);
+    long before = scheduler.lastTerm().term();
+    assertEquals(201, http.post("/v1/vms", vm("wake-me")).status());
+    eventually("a woken term", () -> scheduler.lastTerm().term() > before && scheduler.lastTerm().woken());
+  }
+
+  @Test
+  void aTakenNameIs409() {
+    assertEquals(201, http.post("/v1/vms", vm("taken")).status());
+    Http.Reply second = http.post("/v1/vms", vm("taken"));
+    assertEquals(409, second.status());
+    assertTrue(second.isProblem());
+    assertTrue(second.detail().contains("'taken'"), second.detail());
+  }
+
+  @Test
+  void manyRequestsRacingForOneNameLetExactlyOneWin() throws Exception {
+    int racers = 16;
+    ExecutorService pool = Executors.newFixedThreadPool(racers);
+    try {
+      List<Callable<Integer>> calls = new ArrayList<>();
+      for (int i = 0; i < racers; i++) {
+        calls.add(() -> http.post("/v1/vms", vm("contested")).status());
+      }
+      List<Integer> statuses = new ArrayList<>();
+      for (Future<Integer> f : pool.invokeAll(calls)) {
+        statuses.add(f.get());
+      }
+      assertEquals(1, statuses.stream().filter(s -> s == 201).count(), statuses.toString());
+      assertEquals(racers - 1, statuses.stream().filter(s -> s == 409).count(), statuses.toString());
+      assertTrue(vms.findById("contested").isPresent());
+      assertTrue(workflowExists("contested"));
+    } finally {
+      pool.shutdownNow();
+    }
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @CsvSource(
+      delimiter = '|',
+      textBlock = """
+          bad name           | {"name":"Bad_Name","command":["x"]}                                  | 400 | name
+          name too long      | {"name":"aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa","command":["x"]} | 400 | name
+          missing name       | {"command":["x"]}                                                     | 400 | name
+          negative resource  | {"name":"neg","command":["x"],"resources":{"cpu":-1}}                 | 400 | resources.cpu
+          fractional         | {"name":"frac","command":["x"],"resources":{"cpu":1.5}}               | 400 | resources.cpu
+          resource as text   | {"name":"txt","command":["x"],"resources":{"cpu":"lots"}}             | 400 | resources.cpu
+          unknown policy     | {"name":"pol","command":["x"],"restartPolicy":"Sometimes"}            | 400 | restartPolicy
+          no command         | {"name":"nocmd"}                                                      | 400 | command
+          command as text    | {"name":"cmdtxt","command":"sleep 5"}                                 | 400 | command
+          env value list     | {"name":"envl","command":["x"],"env":{"A":[1]}}                       | 400 | env.A
+          malformed JSON     | {"name": "mal",                                                       | 400 | JSON
+          not an object      | [1,2]                                                                 | 400 | object
+          """)
+  void rejectedRequestsAreProblemsNamingTheFieldAndLeaveNothingBehind(
+      String why, String body, int status, String field) {
+    long before = vms.count();
+    Http.Reply reply = http.post("/v1/vms", body);
+    assertEquals(status, reply.status(), reply.toString());
+    assertTrue(reply.isProblem(), reply.toString());
+    assertEquals(status, ((Number) reply.map().get("status")).intValue());
+    assertTrue(reply.map().get("title") instanceof String);
+    assertTrue(reply.detail().contains(field), why + ": " + reply.detail());
+    assertEquals(before, vms.count(), "no row");
+    for (String name : List.of("neg", "frac", "txt", "pol", "nocmd", "cmdtxt", "envl", "mal")) {
+      assertFalse(workflowExists(name), "no workflow for " + name);
+    }
+  }
+
+  @Test
+  void aBodyOverOneMebibyteIs413AndStoresNothing() {
+    long before = vms.count();
+    String big = "{\"name\":\"big\",\"command\":[\"" + "a".repeat(2 * 1024 * 1024) + "\"]}";
+    Http.Reply reply = http.post("/v1/vms", big);
+    assertEquals(413, reply.status());
+    assertTrue(reply.isProblem(), reply.toString());
+    assertEquals(before, vms.count());
+    assertFalse(workflowExists("big"));
+  }
+
+  @Test
+  void listsPageInSubmissionOrderAndStayStableWhileVmsAreAdded() {
+    for (int i = 0; i < 5; i++) {
+      assertEquals(201, http.post("/v1/vms", vm("page-" + i)).status());
+    }
+    List<String> seen = new ArrayList<>();
+    String cursor = null;
+    int pages = 0;
+    do {
+      Http.Reply reply = http.get("/v1/vms?limit=2" + (cursor == null ? "" : "&cursor=" + cursor));
+      assertEquals(200, reply.status(), reply.toString());
+      reply.items().forEach(item -> seen.add((String) item.get("name")));
+      cursor = (String) reply.map().get("nextCursor");
+      if (pages++ == 0) {
+        // A VM submitted mid-way lands after everything already listed, so nothing repeats or skips.
+        assertEquals(201, http.post("/v1/vms", vm("page-late")).status());
+      }
+    } while (cursor != null);
+    List<String> pageVms = seen.stream().filter(n -> n.startsWith("page-")).toList();
+    assertEquals(List.of("page-0", "page-1", "page-2", "page-3", "page-4", "page-late"), pageVms);
+    assertEquals(seen.size(), new HashSet<>(seen).size(), "no VM twice: " + seen);
+  }
+
+  @Test
+  void listsFilterByStatusAndWorker() throws Exception {
+    assertEquals(201, http.post("/v1/vms", vm("filter-a")).status());
+    assertEquals(201, http.post("/v1/vms", vm("filter-b")).status());
+    assertEquals(202, http.post("/v1/vms/filter-b/stop", null).status());
+    Set<String> stopped = names(http.get("/v1/vms?status=stopped&limit=1000"));
+    assertTrue(stopped.contains("filter-b"));
+    assertFalse(stopped.contains("filter-a"));
+    assertTrue(names(http.get("/v1/vms?worker=mini-9")).isEmpty(), "no VM is on a worker yet");
+  }
+
+  private static Set<String> names(Http.Reply reply) {
+    assertEquals(200, reply.status(), reply.toString());
+    Set<String> names = new HashSet<>();
+    reply.items().forEach(i -> names.add((String) i.get("name")));
+    return names;
+  }
+
+  @ParameterizedTest
+  @CsvSource({"limit=0, limit", "limit=1001, limit", "limit=abc, limit", "cursor=zzz, cursor", "status=sleeping, status"})
+  void badListParametersAre400NamingThem(String query, String field) {
+    Http.Reply reply = http.get("/v1/vms?" + query);
+    assertEquals(400, reply.status(), reply.toString());
+    assertTrue(reply.isProblem());
+    assertTrue(reply.detail().contains(field), reply.detail());
+  }
+
+  @Test
+  void unknownVmsAre404() {
+    for (Http.Reply reply :
+        List.of(
+            http.get("/v1/vms/ghost"),
+            http.get("/v1/vms/ghost/events"),
+            http.post("/v1/vms/ghost/stop", null),
+            http.delete("/v1/vms/ghost"))) {
+      assertEquals(404, reply.status(), reply.toString());
+      assertTrue(reply.isProblem());
+      assertTrue(reply.detail().contains("'ghost'"), reply.detail());
+    }
+  }
+
+  @Test
+  void userActionsFollowTheWorkflowsDecisionAndRefusalsChangeNothing() {
+    assertEquals(201, http.post("/v1/vms", vm("acts")).status());
+    assertEquals(409, http.post("/v1/vms/acts/start", null).status(), "a pending VM cannot be started");
+    assertEquals(409, http.post("/v1/vms/acts/restart", null).status(), "nor restarted");
+    assertEquals("pending", http.get("/v1/vms/acts").map().get("status"));
+
+    Http.Reply stop = http.post("/v1/vms/acts/stop", null);
+    assertEquals(202, stop.status(), stop.toString());
+    assertEquals("stopped", stop.map().get("status"));
+    Http.Reply again = http.post("/v1/vms/acts/stop", null);
+    assertEquals(409, again.status());
+    assertTrue(again.detail().contains("stopped"), again.detail());
+
+    Http.Reply start = http.post("/v1/vms/acts/start", null);
+    assertEquals(202, start.status());
+    assertEquals("pending", start.map().get("status"));
+    List<Object> types = http.get("/v1/vms/acts/events").items().stream().map(e -> e.get("type")).toList();
+    assertEquals(List.of("created", "stopped", "started"), types);
+  }
+
+  @Test
+  void deleteEndsTheWorkflowAndThenTheVmIsGone() throws Exception {
+    assertEquals(201, http.post("/v1/vms", vm("doomed")).status());
+    assertEquals(202, http.delete("/v1/vms/doomed").status());
+    eventually("the VM is gone", () -> http.get("/v1/vms/doomed").status() == 404);
+    assertEquals(404, http.get("/v1/vms/doomed/events").status());
+    var stub = temporal.newUntypedWorkflowStub(VmWorkflow.workflowId("doomed"));
+    stub.getResult(Void.class);
+    assertEquals(WorkflowExecutionStatus.WORKFLOW_EXECUTION_STATUS_COMPLETED, stub.describe().getStatus());
+    assertEquals(201, http.post("/v1/vms", vm("doomed")).status(), "the name is free again");
+  }
+}

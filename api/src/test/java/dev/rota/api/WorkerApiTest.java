@@ -1,0 +1,146 @@
+package dev.rota.api;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.rota.store.WorkerRepository;
+import io.micronaut.test.annotation.MockBean;
+import io.micronaut.test.extensions.junit5.annotation.MicronautTest;
+import jakarta.inject.Inject;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+@MicronautTest
+class WorkerApiTest {
+  @Inject Http http;
+  @Inject WorkerRepository workers;
+  /** A clock the test moves by hand, in place of the wall clock. */
+  private final MutableClock clock = new MutableClock(Instant.parse("2026-01-01T00:00:00Z"));
+
+  @MockBean(Clock.class)
+  Clock clock() {
+    return clock;
+  }
+
+  static String worker(String name, String machineId, int cpu) {
+    return "{\"name\":\"" + name + "\",\"endpoint\":\"http://127.0.0.1:9101\",\"resources\":{\"cpu\":" + cpu
+        + ",\"memory\":16384},\"labels\":{\"disk\":\"ssd\"},\"runtimes\":[\"process\"],\"machineId\":\"" + machineId
+        + "\",\"health\":\"ready\",\"schedulingPaused\":true,\"vmCount\":9}";
+  }
+
+  @Test
+  void registrationCreatesThenUpdatesAndKeepsAPauseAndServerOwnedFields() {
+    Http.Reply created = http.post("/v1/workers", worker("mini-1", "m-1", 8));
+    assertEquals(201, created.status(), created.toString());
+    Map<String, Object> w = created.map();
+    assertEquals("not-ready", w.get("health"), "new workers wait for a readiness probe");
+    assertEquals(false, w.get("schedulingPaused"), "a registration cannot pause");
+    assertEquals(0, w.get("vmCount"));
+    assertEquals(Map.of(), w.get("allocated"));
+    assertEquals(Map.of("cpu", 8, "memory", 16384), w.get("resources"));
+
+    assertEquals(200, http.patch("/v1/workers/mini-1", "{\"schedulingPaused\":true}").status());
+    Http.Reply updated = http.post("/v1/workers", worker("mini-1", "m-1", 16));
+    assertEquals(200, updated.status(), updated.toString());
+    assertEquals(Map.of("cpu", 16, "memory", 16384), updated.map().get("resources"));
+    assertEquals(true, updated.map().get("schedulingPaused"), "re-registration keeps the pause");
+    assertEquals(w.get("createdAt"), updated.map().get("createdAt"));
+  }
+
+  @Test
+  void anotherMachineCannotClaimAName() {
+    assertEquals(201, http.post("/v1/workers", worker("mini-2", "m-2", 4)).status());
+    Http.Reply claim = http.post("/v1/workers", worker("mini-2", "m-other", 4));
+    assertEquals(409, claim.status());
+    assertTrue(claim.isProblem());
+    assertTrue(claim.detail().contains("mini-2"), claim.detail());
+    assertEquals(4L, workers.findById("mini-2").orElseThrow().resources().get("cpu"), "nothing changed");
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @CsvSource(
+      delimiter = '|',
+      textBlock = """
+          bad name          | {"name":"Mini_1","endpoint":"http://a:1"}                         | name
+          no endpoint       | {"name":"bad-1"}                                                  | endpoint
+          endpoint not url  | {"name":"bad-2","endpoint":"ftp://x"}                             | endpoint
+          negative resource | {"name":"bad-3","endpoint":"http://a:1","resources":{"cpu":-4}}   | resources.cpu
+          runtimes as text  | {"name":"bad-4","endpoint":"http://a:1","runtimes":"process"}     | runtimes
+          """)
+  void badRegistrationsAreRejectedAndStoreNothing(String why, String body, String field) {
+    long before = workers.count();
+    Http.Reply reply = http.post("/v1/workers", body);
+    assertEquals(400, reply.status(), reply.toString());
+    assertTrue(reply.isProblem());
+    assertTrue(reply.detail().contains(field), why + ": " + reply.detail());
+    assertEquals(before, workers.count());
+  }
+
+  @Test
+  void heartbeatsMoveLastSeenAndNeverUndoAPause() {
+    assertEquals(201, http.post("/v1/workers", worker("beat", "m-b", 4)).status());
+    assertEquals(200, http.patch("/v1/workers/beat", "{\"schedulingPaused\":true}").status());
+    Object seen = http.get("/v1/workers/beat").map().get("lastSeen");
+    clock.advance(Duration.ofSeconds(5));
+    assertEquals(204, http.put("/v1/workers/beat/heartbeat", null).status());
+    Map<String, Object> after = http.get("/v1/workers/beat").map();
+    assertNotEquals(seen, after.get("lastSeen"));
+    assertEquals(Instant.parse((String) seen).plusSeconds(5), Instant.parse((String) after.get("lastSeen")));
+    assertEquals(true, after.get("schedulingPaused"));
+    Http.Reply unknown = http.put("/v1/workers/nobody/heartbeat", null);
+    assertEquals(404, unknown.status(), "an unknown worker's agent re-registers on 404");
+    assertTrue(unknown.isProblem());
+  }
+
+  @Test
+  void patchChangesOnlySchedulingPaused() {
+    assertEquals(201, http.post("/v1/workers", worker("patchy", "m-p", 4)).status());
+    Http.Reply paused = http.patch("/v1/workers/patchy", "{\"schedulingPaused\":true}");
+    assertEquals(200, paused.status(), paused.toString());
+    assertEquals(true, paused.map().get("schedulingPaused"));
+
+    for (String[] bad :
+        List.of(
+            new String[] {"{\"resources\":{\"cpu\":1}}", "resources"},
+            new String[] {"{\"schedulingPaused\":false,\"labels\":{}}", "labels"},
+            new String[] {"{\"schedulingPaused\":\"no\"}", "schedulingPaused"},
+            new String[] {"{}", "schedulingPaused"},
+            new String[] {"[true]", "object"})) {
+      Http.Reply reply = http.patch("/v1/workers/patchy", bad[0]);
+      assertEquals(400, reply.status(), bad[0] + " -> " + reply);
+      assertTrue(reply.detail().contains(bad[1]), reply.detail());
+    }
+    assertEquals(true, http.get("/v1/workers/patchy").map().get("schedulingPaused"), "rejected patches change nothing");
+    assertEquals(404, http.patch("/v1/workers/nobody", "{\"schedulingPaused\":true}").status());
+  }
+
+  @Test
+  void listsPageByNameAndDeleteRemoves() {
+    for (String name : List.of("list-c", "list-a", "list-b")) {
+      assertEquals(201, http.post("/v1/workers", worker(name, "m-" + name, 2)).status());
+    }
+    List<String> names = new ArrayList<>();
+    String cursor = null;
+    do {
+      Http.Reply page = http.get("/v1/workers?limit=1" + (cursor == null ? "" : "&cursor=" + cursor));
+      assertEquals(200, page.status(), page.toString());
+      page.items().forEach(i -> names.add((String) i.get("name")));
+      cursor = (String) page.map().get("nextCursor");
+    } while (cursor != null);
+    List<String> listed = names.stream().filter(n -> n.startsWith("list-")).toList();
+    assertEquals(List.of("list-a", "list-b", "list-c"), listed);
+
+    assertEquals(204, http.delete("/v1/workers/list-b").status());
+    assertEquals(404, http.get("/v1/workers/list-b").status());
+    assertEquals(404, http.delete("/v1/workers/list-b").status());
+    assertEquals(400, http.get("/v1/workers?cursor=" + "dm1zOjE").status(), "another list's cursor is refused");
+  }
+}
