@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.rota.workflows.Histories;
 import dev.rota.workflows.RotaSearchAttributes;
 import dev.rota.workflows.TaskQueues;
 import io.temporal.api.enums.v1.WorkflowIdConflictPolicy;
@@ -76,7 +77,8 @@ class ClusterWorkflowTest {
       assertFalse(terms.get(i).woken());
     }
     assertEquals(terms.get(terms.size() - 1), cluster.lastTerm());
-    Histories.replayAndMaybeRecord(env.getWorkflowClient(), ClusterWorkflow.WORKFLOW_ID, "cluster-timer");
+    Histories.replayAndMaybeRecord(
+        env.getWorkflowClient(), ClusterWorkflow.WORKFLOW_ID, ClusterWorkflowImpl.class, "cluster-timer");
   }
 
   @Test
@@ -99,7 +101,8 @@ class ClusterWorkflowTest {
     assertTrue(
         terms.get(1).startedAtMillis() - terms.get(0).startedAtMillis() < Duration.ofHours(1).toMillis(),
         "the woken term did not wait for the interval");
-    Histories.replayAndMaybeRecord(env.getWorkflowClient(), ClusterWorkflow.WORKFLOW_ID, "cluster-wake");
+    Histories.replayAndMaybeRecord(
+        env.getWorkflowClient(), ClusterWorkflow.WORKFLOW_ID, ClusterWorkflowImpl.class, "cluster-wake");
   }
 
   @Test

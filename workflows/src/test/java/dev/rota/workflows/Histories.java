@@ -1,4 +1,4 @@
-package dev.rota.workflows.cluster;
+package dev.rota.workflows;
 
 import io.temporal.client.WorkflowClient;
 import io.temporal.common.WorkflowExecutionHistory;
@@ -10,16 +10,16 @@ import java.nio.file.Path;
 
 /**
  * Replays a history a test just produced and, when run with {@code -Drota.recordHistories=true} from
- * the module folder, stores it under test resources, where {@link ClusterReplayTest} replays it on
- * every later build. Record anew only for a change that is meant to be incompatible.
+ * the module folder, stores it under test resources, where {@link ReplayTest} replays it on every
+ * later build. Record anew only for a change that is meant to be incompatible.
  */
-final class Histories {
+public final class Histories {
   private Histories() {}
 
-  static void replayAndMaybeRecord(WorkflowClient client, String workflowId, String name)
-      throws Exception {
+  public static void replayAndMaybeRecord(
+      WorkflowClient client, String workflowId, Class<?> workflow, String name) throws Exception {
     WorkflowExecutionHistory history = client.fetchHistory(workflowId);
-    WorkflowReplayer.replayWorkflowExecution(history, ClusterWorkflowImpl.class);
+    WorkflowReplayer.replayWorkflowExecution(history, workflow);
     if (Boolean.getBoolean("rota.recordHistories")) {
       Path file = Path.of("src/test/resources/histories", name + ".json");
       try {

@@ -1,0 +1,52 @@
+package dev.rota.workflows;
+
+import static org.junit.jupiter.api.Assertions.assertFalse;
+
+import dev.rota.workflows.cluster.ClusterWorkflowImpl;
+import dev.rota.workflows.vm.VmWorkflowImpl;
+import io.temporal.testing.WorkflowReplayer;
+import java.io.IOException;
+import java.net.URISyntaxException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.DynamicTest;
+import org.junit.jupiter.api.TestFactory;
+
+/**
+ * Replays every stored history against today's workflow code; a failure is a determinism break that
+ * needs {@code Workflow.getVersion}. A file's prefix says which workflow wrote it.
+ */
+class ReplayTest {
+  private static final Map<String, Class<?>> WORKFLOWS =
+      Map.of("cluster-", ClusterWorkflowImpl.class, "vm-", VmWorkflowImpl.class);
+
+  @TestFactory
+  Stream<DynamicTest> storedHistoriesReplay() throws IOException, URISyntaxException {
+    Path folder = Path.of(getClass().getResource("/histories").toURI());
+    List<Path> files;
+    try (Stream<Path> list = Files.list(folder)) {
+      files = list.filter(p -> p.toString().endsWith(".json")).sorted().toList();
+    }
+    assertFalse(files.isEmpty(), "no stored histories under " + folder);
+    for (String prefix : WORKFLOWS.keySet()) {
+      assertFalse(
+          files.stream().noneMatch(f -> f.getFileName().toString().startsWith(prefix)),
+          "no stored history for " + WORKFLOWS.get(prefix).getSimpleName());
+    }
+    return files.stream().map(file -> DynamicTest.dynamicTest(file.getFileName().toString(), () -> replay(file)));
+  }
+
+  private static void replay(Path file) throws Exception {
+    String name = file.getFileName().toString();
+    Class<?> workflow =
+        WORKFLOWS.entrySet().stream()
+            .filter(e -> name.startsWith(e.getKey()))
+            .map(Map.Entry::getValue)
+            .findFirst()
+            .orElseThrow(() -> new AssertionError(name + " has no known workflow prefix " + WORKFLOWS.keySet()));
+    WorkflowReplayer.replayWorkflowExecution(Files.readString(file), workflow);
+  }
+}
