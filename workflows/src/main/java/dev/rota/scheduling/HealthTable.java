@@ -1,0 +1,101 @@
+package dev.rota.scheduling;
+
+import static dev.rota.workflows.model.WorkerHealth.FLAKY;
+import static dev.rota.workflows.model.WorkerHealth.LOST;
+import static dev.rota.workflows.model.WorkerHealth.NOT_READY;
+import static dev.rota.workflows.model.WorkerHealth.OFFLINE;
+import static dev.rota.workflows.model.WorkerHealth.READY;
+
+import dev.rota.workflows.model.WorkerHealth;
+import java.util.ArrayList;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * Worker health as a table, in the manner of Orchard's reconciliation table: a cell is what the term
+ * knows about a worker; the first row that matches it gives the next health. {@code null} in a row
+ * matches anything. {@code HealthTableTest} checks that every cell has a row.
+ */
+public final class HealthTable {
+  /** How old the last heartbeat is. */
+  public enum Heartbeat {
+    /** Younger than {@code lost-after}. */
+    FRESH,
+    /** Older than {@code lost-after}, younger than {@code lost-after + offline-after}. */
+    STALE,
+    /** Older than {@code lost-after + offline-after}. */
+    GONE
+  }
+
+  /** What the latest readiness probe of the agent said. */
+  public enum Probe {
+    ANSWERED,
+    /** Failed, fewer times in a row than {@code flakyAfterErrors}. */
+    FAILING,
+    /** Failed {@code flakyAfterErrors} times in a row or more. */
+    FAILING_REPEATEDLY,
+    /** Never probed yet. */
+    NOT_PROBED
+  }
+
+  /** Whether a flaky worker's cool-down is still running. */
+  public enum Cooldown {
+    ACTIVE,
+    NONE
+  }
+
+  public record Cell(WorkerHealth previous, Heartbeat heartbeat, Probe probe, Cooldown cooldown) {}
+
+  /** One rule: where it applies, the health it gives, and why, as the worker's health message says. */
+  public record Row(Set<WorkerHealth> previous, Heartbeat heartbeat, Probe probe, Cooldown cooldown, WorkerHealth next, String why) {
+    boolean matches(Cell c) {
+      return (previous == null || previous.contains(c.previous()))
+          && (heartbeat == null || heartbeat == c.heartbeat())
+          && (probe == null || probe == c.probe())
+          && (cooldown == null || cooldown == c.cooldown());
+    }
+  }
+
+  private static Row row(Set<WorkerHealth> previous, Heartbeat heartbeat, Probe probe, Cooldown cooldown, WorkerHealth next, String why) {
+    return new Row(previous, heartbeat, probe, cooldown, next, why);
+  }
+
+  private static final Set<WorkerHealth> ANY = null;
+
+  public static final List<Row> ROWS =
+      List.of(
+          //  previous health                  heartbeat        probe                       cool-down        next
+          row(ANY,                             Heartbeat.GONE,  null,                       null,            OFFLINE,   "no heartbeat for lost-after + offline-after"),
+          row(ANY,                             Heartbeat.STALE, null,                       null,            LOST,      "no heartbeat for lost-after"),
+          row(EnumSet.of(LOST, OFFLINE),       Heartbeat.FRESH, null,                       null,            READY,     "heartbeat came back"),
+          row(ANY,                             Heartbeat.FRESH, null,                       Cooldown.ACTIVE, FLAKY,     "agent errors; cooling down before the next probe"),
+          row(EnumSet.of(FLAKY),               Heartbeat.FRESH, Probe.ANSWERED,             Cooldown.NONE,   READY,     "agent answered again after the cool-down"),
+          row(EnumSet.of(FLAKY),               Heartbeat.FRESH, null,                       Cooldown.NONE,   FLAKY,     "agent still failing after the cool-down"),
+          row(EnumSet.of(READY),               Heartbeat.FRESH, Probe.FAILING_REPEATEDLY,   Cooldown.NONE,   FLAKY,     "agent failed repeatedly"),
+          row(EnumSet.of(READY),               Heartbeat.FRESH, null,                       Cooldown.NONE,   READY,     "agent answering"),
+          row(EnumSet.of(NOT_READY),           Heartbeat.FRESH, Probe.ANSWERED,             Cooldown.NONE,   READY,     "agent answered its readiness probe"),
+          row(EnumSet.of(NOT_READY),           Heartbeat.FRESH, null,                       Cooldown.NONE,   NOT_READY, "waiting for the agent's readiness probe"));
+
+  private HealthTable() {}
+
+  public static Optional<Row> lookup(Cell cell) {
+    return ROWS.stream().filter(r -> r.matches(cell)).findFirst();
+  }
+
+  /** Every cell there is, for the test that each has a row. */
+  public static List<Cell> allCells() {
+    List<Cell> cells = new ArrayList<>();
+    for (WorkerHealth previous : WorkerHealth.values()) {
+      for (Heartbeat heartbeat : Heartbeat.values()) {
+        for (Probe probe : Probe.values()) {
+          for (Cooldown cooldown : Cooldown.values()) {
+            cells.add(new Cell(previous, heartbeat, probe, cooldown));
+          }
+        }
+      }
+    }
+    return cells;
+  }
+}

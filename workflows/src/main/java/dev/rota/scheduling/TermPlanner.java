@@ -1,0 +1,73 @@
+package dev.rota.scheduling;
+
+import dev.rota.workflows.model.SchedulerProfile;
+import dev.rota.workflows.model.WorkerHealth;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+
+/**
+ * One term of the scheduler as a pure function: health first, so that placement sees this term's
+ * health, then placement, then reconciliation of expected against actual.
+ */
+public final class TermPlanner {
+  private TermPlanner() {}
+
+  /**
+   * @param tasks the task lists of the agents that answered this term, by worker; an agent missing
+   *     here did not answer and tells nothing
+   */
+  public static TermPlan plan(
+      Instant now,
+      SchedulerProfile profile,
+      HealthSettings settings,
+      List<WorkerSnapshot> workers,
+      List<VmSnapshot> vms,
+      Map<String, List<ObservedTask>> tasks) {
+    List<TermPlan.HealthChange> changes = new ArrayList<>();
+    List<Candidate> candidates = new ArrayList<>(workers.size());
+    Set<String> gone = new HashSet<>();
+    Map<String, WorkerHealth> healthOf = new HashMap<>();
+    Instant nextDeadline = null;
+    for (WorkerSnapshot w : workers) {
+      HealthVerdict verdict = HealthJudge.judge(w.probe(), now, settings);
+      healthOf.put(w.name(), verdict.health());
+      if (verdict.health() != w.worker().health()
+          || !Objects.equals(verdict.message(), w.healthMessage())
+          || !Objects.equals(verdict.flakyUntil(), w.probe().flakyUntil())) {
+        changes.add(new TermPlan.HealthChange(w.name(), verdict));
+      }
+      Candidate c = w.worker();
+      candidates.add(new Candidate(c.name(), c.capacity(), c.labels(), c.runtimes(), verdict.health(), c.paused()));
+      if (verdict.health() == WorkerHealth.OFFLINE) {
+        gone.add(w.name());
+      }
+      if (verdict.nextChange() != null && (nextDeadline == null || verdict.nextChange().isBefore(nextDeadline))) {
+        nextDeadline = verdict.nextChange();
+      }
+    }
+
+    List<Holding> holdings = new ArrayList<>();
+    List<PendingVm> pending = new ArrayList<>();
+    List<PlacedVm> placed = new ArrayList<>();
+    for (VmSnapshot vm : vms) {
+      if (vm.holds()) {
+        holdings.add(new Holding(vm.worker(), vm.request()));
+        placed.add(new PlacedVm(vm.name(), vm.status(), vm.worker(), vm.restartCount()));
+        if (!healthOf.containsKey(vm.worker())) {
+          gone.add(vm.worker()); // deregistered: as good as offline
+        }
+      } else if (vm.status() == dev.rota.workflows.model.VmStatus.PENDING) {
+        pending.add(new PendingVm(vm.name(), vm.seq(), vm.runtime(), vm.request(), vm.labels()));
+      }
+    }
+    PlacementPlan placement = Placer.place(candidates, holdings, pending, profile);
+    Reconciliation reconciliation = Reconciler.reconcile(placed, tasks, gone);
+    return new TermPlan(changes, placement, reconciliation, nextDeadline);
+  }
+}
