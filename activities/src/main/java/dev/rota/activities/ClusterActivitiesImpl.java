@@ -1,10 +1,14 @@
 package dev.rota.activities;
 
-import dev.rota.settings.SchedulerSettings;
+import dev.rota.activities.term.ActionApplier;
+import dev.rota.activities.term.TermCommitter;
+import dev.rota.activities.term.TermObserver;
 import dev.rota.store.ClusterStatusRepository;
 import dev.rota.store.ClusterStatusRow;
+import dev.rota.workflows.cluster.ApplyResult;
 import dev.rota.workflows.cluster.ClusterActivities;
 import dev.rota.workflows.cluster.ClusterWorkflow;
+import dev.rota.workflows.cluster.TermDecisions;
 import dev.rota.workflows.cluster.TermObservation;
 import dev.rota.workflows.cluster.TermSummary;
 import io.micronaut.transaction.annotation.Transactional;
@@ -13,17 +17,32 @@ import java.time.Instant;
 
 @Singleton
 public class ClusterActivitiesImpl implements ClusterActivities {
-  private final SchedulerSettings scheduler;
+  private final TermObserver observer;
+  private final TermCommitter committer;
+  private final ActionApplier applier;
   private final ClusterStatusRepository status;
 
-  public ClusterActivitiesImpl(SchedulerSettings scheduler, ClusterStatusRepository status) {
-    this.scheduler = scheduler;
+  public ClusterActivitiesImpl(
+      TermObserver observer, TermCommitter committer, ActionApplier applier, ClusterStatusRepository status) {
+    this.observer = observer;
+    this.committer = committer;
+    this.applier = applier;
     this.status = status;
   }
 
   @Override
   public TermObservation observe() {
-    return new TermObservation(scheduler.interval().toMillis());
+    return observer.observe();
+  }
+
+  @Override
+  public TermDecisions commitTerm(long observedAtMillis) {
+    return committer.commit(observedAtMillis);
+  }
+
+  @Override
+  public ApplyResult applyActions() {
+    return applier.apply();
   }
 
   @Override

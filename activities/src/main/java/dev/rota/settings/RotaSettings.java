@@ -5,7 +5,15 @@ import java.util.List;
 /** The rules for the settings of API.md that the store and activities read. */
 public final class RotaSettings {
   public static final List<SettingRule<?>> RULES =
-      List.of(SettingRule.positiveDuration("rota.scheduler.interval"));
+      List.of(
+          SettingRule.positiveDuration("rota.scheduler.interval"),
+          SettingRule.positiveDuration("rota.workers.lost-after"),
+          SettingRule.positiveDuration("rota.workers.offline-after"),
+          SettingRule.positiveDuration("rota.workers.flaky-cooldown"),
+          SettingRule.positiveDuration("rota.workers.probe-backoff-cap"),
+          SettingRule.positiveDuration("rota.agents.timeout"),
+          SettingRule.positiveDuration("rota.vms.restart-delay"),
+          SettingRule.positiveDuration("rota.vms.max-restart-delay"));
 
   private RotaSettings() {}
 }

@@ -5,6 +5,7 @@ import io.micronaut.data.annotation.Query;
 import io.micronaut.data.jdbc.annotation.JdbcRepository;
 import io.micronaut.data.model.query.builder.sql.Dialect;
 import io.micronaut.data.repository.CrudRepository;
+import java.time.Instant;
 import java.util.Collection;
 import java.util.List;
 
@@ -26,6 +27,21 @@ public interface VmRepository extends CrudRepository<VmRow, String> {
   List<VmRow> page(long afterSeq, @Nullable String status, @Nullable String worker, int limit);
 
   List<VmRow> findByWorkerInListAndStatusInList(Collection<String> worker, Collection<String> status);
+
+  /** Places a pending VM, unless it changed since the term read it. */
+  @Query("UPDATE vms SET status = 'scheduled', worker = :worker, scheduled_at = :at, status_message = :message, exit_code = NULL, version = version + 1 WHERE name = :name AND version = :version AND status = 'pending'")
+  int place(String name, long version, String worker, Instant at, String message);
+
+  /** Why a VM still waits; written only when it changed, and only while it is pending. */
+  @Query("UPDATE vms SET status_message = :message WHERE name = :name AND status = 'pending' AND (status_message IS NULL OR status_message <> :message)")
+  int explainPending(String name, String message);
+
+  @Query("UPDATE vms SET status = 'running', started_at = :at, status_message = :message, version = version + 1 WHERE name = :name AND worker = :worker AND status = 'scheduled'")
+  int markRunning(String name, String worker, Instant at, String message);
+
+  /** The VM's task ended, failed or vanished: it is {@code stopped} or {@code failed} on that worker. */
+  @Query("UPDATE vms SET status = :status, exit_code = :exitCode, finished_at = :at, status_message = :message, version = version + 1 WHERE name = :name AND worker = :worker AND status IN ('scheduled', 'running')")
+  int markEnded(String name, String worker, String status, @Nullable Integer exitCode, Instant at, String message);
 
   @Query("SELECT status AS label, COUNT(*) AS total FROM vms GROUP BY status")
   List<Count> countByStatus();

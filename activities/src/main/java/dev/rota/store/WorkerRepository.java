@@ -4,6 +4,7 @@ import io.micronaut.data.annotation.Query;
 import io.micronaut.data.jdbc.annotation.JdbcRepository;
 import io.micronaut.data.model.query.builder.sql.Dialect;
 import io.micronaut.data.repository.CrudRepository;
+import io.micronaut.core.annotation.Nullable;
 import java.time.Instant;
 import java.util.List;
 
@@ -16,6 +17,17 @@ public interface WorkerRepository extends CrudRepository<WorkerRow, String> {
   /** Records a heartbeat; no version change, so that it never races the scheduler. */
   @Query("UPDATE workers SET last_seen = :seen WHERE name = :name")
   int heartbeat(String name, Instant seen);
+
+  /** A probe that answered: resets the failure count. No version change: it is an observation. */
+  @Query("UPDATE workers SET last_probe_at = :at, last_probe_ok = TRUE, probe_failures = 0, last_probe_error = NULL WHERE name = :name")
+  int probeAnswered(String name, Instant at);
+
+  @Query("UPDATE workers SET last_probe_at = :at, last_probe_ok = FALSE, probe_failures = probe_failures + 1, last_probe_error = :error WHERE name = :name")
+  int probeFailed(String name, Instant at, String error);
+
+  /** The scheduler's health decision, applied only if nobody changed the worker since it was read. */
+  @Query("UPDATE workers SET health = :health, health_message = :message, flaky_until = :flakyUntil, version = version + 1 WHERE name = :name AND version = :version")
+  int decideHealth(String name, long version, String health, String message, @Nullable Instant flakyUntil);
 
   @Query("SELECT health AS label, COUNT(*) AS total FROM workers GROUP BY health")
   List<Count> countByHealth();

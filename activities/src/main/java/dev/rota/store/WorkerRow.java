@@ -25,11 +25,24 @@ public record WorkerRow(
     @Nullable String healthMessage,
     @Nullable Instant lastSeen,
     Instant createdAt,
+    @Nullable Instant lastProbeAt,
+    boolean lastProbeOk,
+    int probeFailures,
+    @Nullable String lastProbeError,
+    @Nullable Instant flakyUntil,
     @Version long version) {
+
+  /** A newly registered worker: not ready until its agent answers a probe. */
+  public static WorkerRow registered(
+      String name, String endpoint, Map<String, Long> resources, Map<String, String> labels, List<String> runtimes,
+      @Nullable String machineId, String health, String healthMessage, Instant now) {
+    return new WorkerRow(name, endpoint, resources, labels, runtimes, machineId, false, health, healthMessage, now,
+        now, null, false, 0, null, null, 0);
+  }
 
   public WorkerRow withPaused(boolean paused) {
     return new WorkerRow(name, endpoint, resources, labels, runtimes, machineId, paused, health,
-        healthMessage, lastSeen, createdAt, version);
+        healthMessage, lastSeen, createdAt, lastProbeAt, lastProbeOk, probeFailures, lastProbeError, flakyUntil, version);
   }
 
   /** The registration's fields replaced; pause, health and history kept. */
@@ -38,6 +51,6 @@ public record WorkerRow(
       List<String> newRuntimes, @Nullable String newMachineId, Instant seen) {
     return new WorkerRow(name, newEndpoint, newResources, newLabels, newRuntimes,
         newMachineId != null ? newMachineId : machineId, schedulingPaused, health, healthMessage, seen,
-        createdAt, version);
+        createdAt, lastProbeAt, lastProbeOk, probeFailures, lastProbeError, flakyUntil, version);
   }
 }

@@ -33,13 +33,13 @@ class ClusterStoreTest {
 
   @Test
   void recordTermKeepsTheLatestTermAndStartsOverAfterTheWorkflowWasLost() {
-    activities.recordTerm(new TermSummary(7, 1_700_000_000_000L, 12, false));
+    activities.recordTerm(new TermSummary(7, 1_700_000_000_000L, 12, false, null, null));
     var row = status.findById(ClusterWorkflow.WORKFLOW_ID).orElseThrow();
     assertEquals(7, row.term());
     assertEquals(Instant.ofEpochMilli(1_700_000_000_000L), row.lastTermAt());
     assertEquals(12, row.lastTermMillis());
 
-    activities.recordTerm(new TermSummary(1, 1_700_000_100_000L, 3, false));
+    activities.recordTerm(new TermSummary(1, 1_700_000_100_000L, 3, false, null, null));
     assertEquals(1, status.findById(ClusterWorkflow.WORKFLOW_ID).orElseThrow().term());
   }
 

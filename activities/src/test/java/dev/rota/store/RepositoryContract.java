@@ -26,8 +26,8 @@ abstract class RepositoryContract {
   }
 
   static WorkerRow worker(String name) {
-    return new WorkerRow(name, "http://127.0.0.1:9101", Map.of("cpu", 8L, "memory", 16384L),
-        Map.of("disk", "ssd"), List.of("process"), "m-" + name, false, "not-ready", null, T0, T0, 0);
+    return WorkerRow.registered(name, "http://127.0.0.1:9101", Map.of("cpu", 8L, "memory", 16384L),
+        Map.of("disk", "ssd"), List.of("process"), "m-" + name, "not-ready", null, T0);
   }
 
   VmRow vm(String name, String status, String worker) {

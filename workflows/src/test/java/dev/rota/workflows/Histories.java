@@ -10,8 +10,10 @@ import java.nio.file.Path;
 
 /**
  * Replays a history a test just produced and, when run with {@code -Drota.recordHistories=true} from
- * the module folder, stores it under test resources, where {@link ReplayTest} replays it on every
- * later build. Record anew only for a change that is meant to be incompatible.
+ * the workflows module's folder, stores it under its test resources, where {@link ReplayTest} replays
+ * it on every later build; from another module add
+ * {@code -Drota.historiesDir=../workflows/src/test/resources/histories}. Record anew only for a
+ * change that is meant to be incompatible.
  */
 public final class Histories {
   private Histories() {}
@@ -21,7 +23,7 @@ public final class Histories {
     WorkflowExecutionHistory history = client.fetchHistory(workflowId);
     WorkflowReplayer.replayWorkflowExecution(history, workflow);
     if (Boolean.getBoolean("rota.recordHistories")) {
-      Path file = Path.of("src/test/resources/histories", name + ".json");
+      Path file = Path.of(System.getProperty("rota.historiesDir", "src/test/resources/histories"), name + ".json");
       try {
         Files.createDirectories(file.getParent());
         Files.writeString(file, history.toJson(true));

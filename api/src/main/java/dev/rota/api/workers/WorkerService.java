@@ -68,8 +68,8 @@ public class WorkerService {
         } else {
           WorkerRow created =
               workers.save(
-                  new WorkerRow(request.name(), request.endpoint(), resources, labels, runtimes, request.machineId(),
-                      false, WorkerHealth.NOT_READY.wireName(), "waiting for the first readiness probe", now, now, 0));
+                  WorkerRow.registered(request.name(), request.endpoint(), resources, labels, runtimes, request.machineId(),
+                      WorkerHealth.NOT_READY.wireName(), "waiting for the agent's readiness probe", now));
           result = new Registration(view(created), true);
         }
         control.wakeScheduler("worker " + request.name() + " registered");

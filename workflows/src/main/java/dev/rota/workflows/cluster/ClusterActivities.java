@@ -5,8 +5,17 @@ import io.temporal.activity.ActivityInterface;
 /** The I/O of one term. Implementations hold no decisions: they read, write and call. */
 @ActivityInterface
 public interface ClusterActivities {
-  /** Reads the desired state the term plans from. */
+  /** Probes the agents that are due, in parallel with a deadline each, and records what they said. */
   TermObservation observe();
+
+  /**
+   * Plans the term with the pure scheduling core on the store's snapshot and commits the decisions in
+   * one transaction with optimistic checks, queueing the actions they need.
+   */
+  TermDecisions commitTerm(long observedAtMillis);
+
+  /** Carries out queued actions: starts and removes tasks on agents, notifies VM workflows. */
+  ApplyResult applyActions();
 
   /** Records the finished term in the store's read model, where the API reads it. */
   void recordTerm(TermSummary summary);

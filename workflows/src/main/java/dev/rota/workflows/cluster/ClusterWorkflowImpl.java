@@ -10,8 +10,10 @@ import java.time.Duration;
 import org.slf4j.Logger;
 
 /**
- * The term loop. Each term observes the cluster and records the term; health, placement and
- * reconciliation plug in between the two. Between terms it waits for the configured interval or a wake-up signal,
+ * The term loop: observe the agents, plan and commit (health, placement, reconciliation by the pure
+ * scheduling core, run by the commit activity on the store's snapshot so that no snapshot of the
+ * cluster passes through this history), apply the queued actions, record the term. The history grows
+ * by the same few events per term whatever the cluster's size. Between terms it waits for the configured interval or a wake-up signal,
  * whichever comes first.
  */
 public class ClusterWorkflowImpl implements ClusterWorkflow {
@@ -22,6 +24,11 @@ public class ClusterWorkflowImpl implements ClusterWorkflow {
   static final int HISTORY_EVENTS_PER_RUN = 2_000;
 
   private static final Logger log = Workflow.getLogger(ClusterWorkflowImpl.class);
+  static final String PLAN_COMMIT_APPLY = "plan-commit-apply";
+  /** A deadline closer than this is waited for this long: health is judged in whole terms. */
+  private static final Duration MIN_WAIT = Duration.ofMillis(200);
+  /** Actions an agent did not take are tried again this soon, not a whole interval later. */
+  private static final Duration RETRY_ACTIONS_AFTER = Duration.ofSeconds(1);
 
   private final ClusterActivities activities =
       Workflow.newActivityStub(
@@ -44,18 +51,30 @@ public class ClusterWorkflowImpl implements ClusterWorkflow {
     long termsDone = state.termsDone();
     lastTerm = state.lastTerm();
     wakeRequested = wakeRequested || state.wakePending();
+    // Version 1 plans and commits each term and applies its actions; runs recorded before it only
+    // observed and recorded, and must replay as they ran.
+    int version = Workflow.getVersion(PLAN_COMMIT_APPLY, Workflow.DEFAULT_VERSION, 1);
     while (true) {
       boolean woken = wakeRequested;
       wakeRequested = false;
       long term = termsDone + 1;
       long startedAt = Workflow.currentTimeMillis();
       TermObservation seen = activities.observe();
-      TermSummary summary =
-          new TermSummary(term, startedAt, Workflow.currentTimeMillis() - startedAt, woken);
+      Duration wait = Duration.ofMillis(seen.intervalMillis());
+      TermSummary summary;
+      if (version == Workflow.DEFAULT_VERSION) {
+        summary = new TermSummary(term, startedAt, Workflow.currentTimeMillis() - startedAt, woken, null, null);
+        Workflow.setCurrentDetails(details(summary, seen.intervalMillis()));
+      } else {
+        TermDecisions decided = activities.commitTerm(seen.observedAtMillis());
+        ApplyResult applied = decided.actions() > 0 ? activities.applyActions() : ApplyResult.NOTHING;
+        summary = new TermSummary(term, startedAt, Workflow.currentTimeMillis() - startedAt, woken, decided, applied);
+        wait = untilNextTerm(wait, decided, applied);
+        Workflow.setCurrentDetails(details(summary, seen, wait));
+      }
       activities.recordTerm(summary);
       lastTerm = summary;
       termsDone = term;
-      Workflow.setCurrentDetails(details(summary, seen.intervalMillis()));
 
       if (shouldContinueAsNew()) {
         // Handlers must finish first, or their work would be lost with this run.
@@ -63,8 +82,32 @@ public class ClusterWorkflowImpl implements ClusterWorkflow {
         log.debug("continuing as new after term {}", term);
         Workflow.continueAsNew(new ClusterState(termsDone, lastTerm, wakeRequested));
       }
-      waitForNextTerm(Duration.ofMillis(seen.intervalMillis()));
+      waitForNextTerm(wait);
     }
+  }
+
+  /**
+   * The interval, or less: until the nearest health deadline (a worker turning lost or offline is
+   * acted on when it happens, not up to an interval later), or soon when actions are left over.
+   */
+  private static Duration untilNextTerm(Duration interval, TermDecisions decided, ApplyResult applied) {
+    Duration wait = interval;
+    if (decided.nextDeadlineMillis() > 0) {
+      Duration toDeadline = Duration.ofMillis(decided.nextDeadlineMillis() - Workflow.currentTimeMillis());
+      wait = min(wait, max(toDeadline, MIN_WAIT));
+    }
+    if (applied.remaining() > 0) {
+      wait = min(wait, RETRY_ACTIONS_AFTER);
+    }
+    return wait;
+  }
+
+  private static Duration min(Duration a, Duration b) {
+    return a.compareTo(b) <= 0 ? a : b;
+  }
+
+  private static Duration max(Duration a, Duration b) {
+    return a.compareTo(b) >= 0 ? a : b;
   }
 
   @Override
@@ -96,6 +139,14 @@ public class ClusterWorkflowImpl implements ClusterWorkflow {
   private static boolean shouldContinueAsNew() {
     var info = Workflow.getInfo();
     return info.isContinueAsNewSuggested() || info.getHistoryLength() > HISTORY_EVENTS_PER_RUN;
+  }
+
+  private static String details(TermSummary s, TermObservation seen, Duration wait) {
+    TermDecisions d = s.decisions();
+    return "term " + s.term() + (s.woken() ? " (woken early)" : "") + ": " + seen.answered() + "/" + seen.probed()
+        + " agents answered; placed " + d.placed() + ", " + d.pending() + " pending, " + d.failures() + " failed, "
+        + d.removals() + " orphans removed, " + d.healthChanges() + " health changes; next term within "
+        + wait.toMillis() + " ms or on wake-up";
   }
 
   private static String details(TermSummary s, long intervalMillis) {

@@ -6,5 +6,8 @@ package dev.rota.workflows.cluster;
  * @param intervalMillis the configured longest wait between terms ({@code rota.scheduler.interval});
  *     read by the activity so that a host's setting reaches the running workflow deterministically,
  *     through its history
+ * @param observedAtMillis when the agents were probed; the commit trusts task lists from then on
+ * @param probed agents contacted this term
+ * @param answered agents that answered in time
  */
-public record TermObservation(long intervalMillis) {}
+public record TermObservation(long intervalMillis, long observedAtMillis, int probed, int answered) {}

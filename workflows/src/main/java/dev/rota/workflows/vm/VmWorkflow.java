@@ -38,6 +38,10 @@ public interface VmWorkflow {
   @UpdateValidatorMethod(updateName = "restart")
   void validateRestart();
 
+  /** The scheduler placed the VM, or saw its task start, end or vanish. */
+  @SignalMethod
+  void observed(VmObservation observation);
+
   /** Removes the VM: its task first, then its rows; the workflow ends. */
   @SignalMethod
   void delete();

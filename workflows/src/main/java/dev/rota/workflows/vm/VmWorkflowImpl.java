@@ -2,6 +2,7 @@ package dev.rota.workflows.vm;
 
 import dev.rota.workflows.RotaSearchAttributes;
 import dev.rota.workflows.model.VmStatus;
+import dev.rota.workflows.model.WireName;
 import io.temporal.activity.ActivityOptions;
 import io.temporal.common.RetryOptions;
 import io.temporal.failure.ApplicationFailure;
@@ -29,6 +30,7 @@ public class VmWorkflowImpl implements VmWorkflow {
 
   private final String name;
   private VmStatus status = VmStatus.PENDING;
+  private String worker;
   private boolean deleteRequested;
 
   /** Runs before any handler, so that an update in the first workflow task knows the VM. */
@@ -92,6 +94,16 @@ public class VmWorkflowImpl implements VmWorkflow {
   }
 
   @Override
+  public void observed(VmObservation observation) {
+    if (deleteRequested) {
+      return;
+    }
+    status = WireName.parse(VmStatus.class, observation.status()).orElse(status);
+    worker = observation.worker();
+    show(status);
+  }
+
+  @Override
   public void delete() {
     deleteRequested = true;
   }
@@ -108,7 +120,9 @@ public class VmWorkflowImpl implements VmWorkflow {
   }
 
   private void show(VmStatus s) {
-    Workflow.upsertTypedSearchAttributes(RotaSearchAttributes.VM_STATUS.valueSet(s.wireName()));
-    Workflow.setCurrentDetails("**" + s.wireName() + "**");
+    Workflow.upsertTypedSearchAttributes(
+        RotaSearchAttributes.VM_STATUS.valueSet(s.wireName()),
+        worker == null ? RotaSearchAttributes.WORKER.valueUnset() : RotaSearchAttributes.WORKER.valueSet(worker));
+    Workflow.setCurrentDetails("**" + s.wireName() + "**" + (worker == null ? "" : " on " + worker));
   }
 }

@@ -44,7 +44,17 @@ final class RecordingClusterActivities implements ClusterActivities {
       Thread.currentThread().interrupt();
       throw new IllegalStateException(e);
     }
-    return new TermObservation(intervalMillis);
+    return new TermObservation(intervalMillis, System.currentTimeMillis(), 0, 0);
+  }
+
+  @Override
+  public TermDecisions commitTerm(long observedAtMillis) {
+    return new TermDecisions(0, 0, 0, 0, 0, 0, 0, 0, java.util.List.of());
+  }
+
+  @Override
+  public ApplyResult applyActions() {
+    return ApplyResult.NOTHING;
   }
 
   @Override

@@ -1,0 +1,158 @@
+package dev.rota.activities.term;
+
+import dev.rota.agents.AgentClient;
+import dev.rota.agents.AgentRejectedException;
+import dev.rota.agents.TaskSpec;
+import dev.rota.settings.AgentCallSettings;
+import dev.rota.store.TermActionRepository;
+import dev.rota.store.TermActionRow;
+import dev.rota.store.VmEventRepository;
+import dev.rota.store.VmRepository;
+import dev.rota.store.VmRow;
+import dev.rota.store.WorkerRepository;
+import dev.rota.store.WorkerRow;
+import dev.rota.workflows.cluster.ApplyResult;
+import dev.rota.workflows.model.VmStatus;
+import jakarta.inject.Named;
+import jakarta.inject.Singleton;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The apply step: drains the outbox of term actions, in parallel. An action done, or one that can
+ * never succeed, leaves the outbox; one an agent did not take stays for the next term.
+ */
+@Singleton
+public class ActionApplier {
+  private static final Logger log = LoggerFactory.getLogger(ActionApplier.class);
+  static final int BATCH = 500;
+  /** An action tried this often without success is dropped; reconciliation will notice what is left. */
+  static final int MAX_ATTEMPTS = 20;
+
+  private final TermActionRepository actions;
+  private final WorkerRepository workers;
+  private final VmRepository vms;
+  private final VmEventRepository events;
+  private final AgentClient agents;
+  private final VmNotifier notifier;
+  private final ExecutorService calls;
+  private final AgentCallSettings agentCalls;
+  private final Clock clock;
+
+  public ActionApplier(
+      TermActionRepository actions,
+      WorkerRepository workers,
+      VmRepository vms,
+      VmEventRepository events,
+      AgentClient agents,
+      VmNotifier notifier,
+      @Named(AgentCalls.EXECUTOR) ExecutorService calls,
+      AgentCallSettings agentCalls,
+      Clock clock) {
+    this.actions = actions;
+    this.workers = workers;
+    this.vms = vms;
+    this.events = events;
+    this.agents = agents;
+    this.notifier = notifier;
+    this.calls = calls;
+    this.agentCalls = agentCalls;
+    this.clock = clock;
+  }
+
+  public ApplyResult apply() {
+    List<TermActionRow> batch = actions.oldest(BATCH);
+    Map<String, String> endpoints = new HashMap<>();
+    for (WorkerRow w : workers.findAll()) {
+      endpoints.put(w.name(), w.endpoint());
+    }
+    AtomicInteger started = new AtomicInteger();
+    AtomicInteger removed = new AtomicInteger();
+    AtomicInteger notified = new AtomicInteger();
+    AtomicInteger failed = new AtomicInteger();
+    // Agent calls first, in parallel; notifications after, so a VM hears of its start once it began.
+    List<Future<?>> running = new ArrayList<>();
+    for (TermActionRow a : batch) {
+      if (!a.kind().equals(TermActionRow.NOTIFY)) {
+        running.add(calls.submit(() -> carryOut(a, endpoints, started, removed, failed)));
+      }
+    }
+    awaitAll(running);
+    for (TermActionRow a : batch) {
+      if (a.kind().equals(TermActionRow.NOTIFY)) {
+        notifier.notify(a.vm());
+        actions.done(a.id());
+        notified.incrementAndGet();
+      }
+    }
+    return new ApplyResult(started.get(), removed.get(), notified.get(), failed.get(), actions.pending());
+  }
+
+  private void carryOut(
+      TermActionRow a, Map<String, String> endpoints, AtomicInteger started, AtomicInteger removed, AtomicInteger failed) {
+    String endpoint = endpoints.get(a.worker());
+    if (endpoint == null) {
+      actions.done(a.id()); // the worker is gone, and its tasks with it
+      return;
+    }
+    try {
+      if (a.kind().equals(TermActionRow.START)) {
+        VmRow vm = vms.findById(a.vm()).orElse(null);
+        if (vm == null || !a.worker().equals(vm.worker()) || !VmStatus.SCHEDULED.wireName().equals(vm.status())) {
+          actions.done(a.id()); // no longer meant to run there
+          return;
+        }
+        agents.startTask(endpoint, a.taskId(), spec(vm), agentCalls.timeout());
+        started.incrementAndGet();
+      } else {
+        agents.removeTask(endpoint, a.taskId(), agentCalls.timeout());
+        removed.incrementAndGet();
+      }
+      actions.done(a.id());
+    } catch (AgentRejectedException e) {
+      failed.incrementAndGet();
+      actions.done(a.id());
+      if (a.kind().equals(TermActionRow.START)) {
+        String message = "worker " + a.worker() + " refused task " + a.taskId() + ": " + e.getMessage();
+        if (vms.markEnded(a.vm(), a.worker(), VmStatus.FAILED.wireName(), null, clock.instant(), TermObserver.truncate(message, 2048)) == 1) {
+          events.append(a.vm(), clock.instant(), "failed", TermObserver.truncate(message, 4096));
+          notifier.notify(a.vm());
+        }
+      }
+    } catch (RuntimeException e) {
+      failed.incrementAndGet();
+      if (a.attempts() + 1 >= MAX_ATTEMPTS) {
+        log.warn("dropping {} of task {} on {} after {} attempts: {}", a.kind(), a.taskId(), a.worker(), MAX_ATTEMPTS, e.getMessage());
+        actions.done(a.id());
+      } else {
+        actions.failedOnce(a.id(), TermObserver.truncate(String.valueOf(e.getMessage()), 2048));
+      }
+    }
+  }
+
+  private static TaskSpec spec(VmRow vm) {
+    return new TaskSpec(vm.name(), vm.restartCount(), vm.runtime(), vm.image(), vm.command(), vm.env(), vm.resources());
+  }
+
+  private static void awaitAll(List<Future<?>> futures) {
+    for (Future<?> f : futures) {
+      try {
+        f.get();
+      } catch (ExecutionException e) {
+        throw new IllegalStateException("applying an action failed", e.getCause());
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new IllegalStateException("interrupted while applying actions", e);
+      }
+    }
+  }
+}

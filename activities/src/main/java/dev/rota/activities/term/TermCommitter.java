@@ -1,0 +1,211 @@
+package dev.rota.activities.term;
+
+import dev.rota.scheduling.ObservedTask;
+import dev.rota.scheduling.PlacementPlan;
+import dev.rota.scheduling.Reconciliation;
+import dev.rota.scheduling.TaskId;
+import dev.rota.scheduling.TermPlan;
+import dev.rota.scheduling.TermPlanner;
+import dev.rota.scheduling.VmSnapshot;
+import dev.rota.scheduling.WorkerSnapshot;
+import dev.rota.settings.WorkerSettings;
+import dev.rota.store.AgentTaskRepository;
+import dev.rota.store.AgentTaskRow;
+import dev.rota.store.ClusterSettingsRepository;
+import dev.rota.store.ClusterSettingsRow;
+import dev.rota.store.TermActionRepository;
+import dev.rota.store.TermActionRow;
+import dev.rota.store.VmEventRepository;
+import dev.rota.store.VmRepository;
+import dev.rota.store.VmRow;
+import dev.rota.store.WorkerRepository;
+import dev.rota.store.WorkerRow;
+import dev.rota.workflows.cluster.TermDecisions;
+import dev.rota.workflows.model.SchedulerProfile;
+import dev.rota.workflows.model.VmStatus;
+import dev.rota.workflows.model.WireName;
+import io.micronaut.transaction.TransactionOperations;
+import jakarta.inject.Singleton;
+import java.sql.Connection;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The plan-and-commit step: reads the store's snapshot (desired state and the agents' last answers),
+ * lets the pure scheduling core decide, and writes the decisions in one transaction. Each write is
+ * conditional on what the plan read (a version, or a status), so a decision that lost a race to the
+ * API changes nothing and is planned again next term.
+ */
+@Singleton
+public class TermCommitter {
+  private static final int EXAMPLES = 8;
+
+  private final WorkerRepository workers;
+  private final VmRepository vms;
+  private final AgentTaskRepository tasks;
+  private final VmEventRepository events;
+  private final TermActionRepository actions;
+  private final ClusterSettingsRepository settings;
+  private final TransactionOperations<Connection> tx;
+  private final Clock clock;
+  private final WorkerSettings health;
+
+  public TermCommitter(
+      WorkerRepository workers,
+      VmRepository vms,
+      AgentTaskRepository tasks,
+      VmEventRepository events,
+      TermActionRepository actions,
+      ClusterSettingsRepository settings,
+      TransactionOperations<Connection> tx,
+      Clock clock,
+      WorkerSettings health) {
+    this.workers = workers;
+    this.vms = vms;
+    this.tasks = tasks;
+    this.events = events;
+    this.actions = actions;
+    this.settings = settings;
+    this.tx = tx;
+    this.clock = clock;
+    this.health = health;
+  }
+
+  public TermDecisions commit(long observedAtMillis) {
+    Instant now = clock.instant();
+    Instant observedAt = Instant.ofEpochMilli(observedAtMillis);
+    Map<String, WorkerRow> workerRows = new HashMap<>();
+    List<WorkerSnapshot> workerSnapshots = new ArrayList<>();
+    List<String> answered = new ArrayList<>();
+    for (WorkerRow w : workers.findAll()) {
+      workerRows.put(w.name(), w);
+      workerSnapshots.add(Snapshots.worker(w));
+      if (w.lastProbeOk() && w.lastProbeAt() != null && !w.lastProbeAt().isBefore(observedAt)) {
+        answered.add(w.name());
+      }
+    }
+    Map<String, VmRow> vmRows = new HashMap<>();
+    List<VmSnapshot> vmSnapshots = new ArrayList<>();
+    for (VmRow v : vms.findAll()) {
+      vmRows.put(v.name(), v);
+      vmSnapshots.add(Snapshots.vm(v));
+    }
+    Map<String, List<ObservedTask>> reported = new HashMap<>();
+    answered.forEach(w -> reported.put(w, new ArrayList<>()));
+    if (!answered.isEmpty()) {
+      for (AgentTaskRow t : tasks.findByWorkerInList(answered)) {
+        reported.get(t.worker()).add(new ObservedTask(t.taskId(), t.state(), t.exitCode(), t.message()));
+      }
+    }
+    SchedulerProfile profile =
+        settings.findById(ClusterSettingsRow.ID)
+            .flatMap(s -> WireName.parse(SchedulerProfile.class, s.schedulerProfile()))
+            .orElse(SchedulerProfile.OPTIMIZE_UTILIZATION);
+
+    TermPlan plan = TermPlanner.plan(now, profile, health.health(), workerSnapshots, vmSnapshots, reported);
+    return tx.executeWrite(status -> write(plan, workerRows, vmRows, now));
+  }
+
+  private TermDecisions write(TermPlan plan, Map<String, WorkerRow> workerRows, Map<String, VmRow> vmRows, Instant now) {
+    List<String> examples = new ArrayList<>();
+    int lost = 0;
+
+    int healthChanges = 0;
+    for (TermPlan.HealthChange change : plan.healthChanges()) {
+      WorkerRow row = workerRows.get(change.worker());
+      int n = workers.decideHealth(row.name(), row.version(), change.verdict().health().wireName(),
+          truncate(change.verdict().message(), 1024), change.verdict().flakyUntil());
+      if (n == 1) {
+        healthChanges++;
+        if (change.verdict().health() != Snapshots.health(row)) {
+          example(examples, "worker " + row.name() + " " + change.verdict().health().wireName());
+        }
+      } else {
+        lost++;
+      }
+    }
+
+    int placed = 0;
+    for (PlacementPlan.Placement p : plan.placement().placed()) {
+      VmRow vm = vmRows.get(p.vm());
+      String message = "placed on " + p.worker();
+      if (vms.place(vm.name(), vm.version(), p.worker(), now, message) == 1) {
+        placed++;
+        String taskId = TaskId.of(vm.name(), vm.restartCount()).toString();
+        events.append(vm.name(), now, "scheduled", "scheduled on worker " + p.worker() + " as task " + taskId);
+        actions.add(TermActionRow.START, p.worker(), taskId, vm.name(), null, now);
+        actions.add(TermActionRow.NOTIFY, p.worker(), taskId, vm.name(), null, now);
+        example(examples, "placed " + vm.name() + " on " + p.worker());
+      } else {
+        lost++;
+      }
+    }
+    for (PlacementPlan.Unplaced u : plan.placement().pending()) {
+      vms.explainPending(u.vm(), truncate(u.reason(), 2048));
+    }
+
+    Reconciliation r = plan.reconciliation();
+    for (Reconciliation.TaskRemoval removal : r.removals()) {
+      actions.add(TermActionRow.REMOVE, removal.worker(), removal.taskId(), null, truncate(removal.why(), 2048), now);
+      example(examples, "removing task " + removal.taskId() + " from " + removal.worker() + ": " + removal.why());
+    }
+    int failures = 0;
+    for (Reconciliation.VmFailure f : r.failures()) {
+      if (vms.markEnded(f.vm(), f.worker(), VmStatus.FAILED.wireName(), null, now, truncate(f.reason(), 2048)) == 1) {
+        failures++;
+        events.append(f.vm(), now, "failed", f.reason());
+        actions.add(TermActionRow.NOTIFY, f.worker(), null, f.vm(), null, now);
+        example(examples, "failed " + f.vm() + ": " + f.reason());
+      }
+    }
+    for (Reconciliation.TaskUpdate u : r.updates()) {
+      ObservedTask t = u.task();
+      boolean changed;
+      if ("running".equals(t.state())) {
+        changed = vms.markRunning(u.vm(), u.worker(), now, "running on " + u.worker()) == 1;
+        if (changed) {
+          events.append(u.vm(), now, "started", "task " + t.id() + " running on worker " + u.worker());
+        }
+      } else {
+        boolean clean = "exited".equals(t.state()) && Integer.valueOf(0).equals(t.exitCode());
+        String outcome = clean ? VmStatus.STOPPED.wireName() : VmStatus.FAILED.wireName();
+        String message =
+            "failed".equals(t.state())
+                ? "task " + t.id() + " failed" + (t.message() == null ? "" : ": " + t.message())
+                : "task " + t.id() + " exited with code " + t.exitCode();
+        changed = vms.markEnded(u.vm(), u.worker(), outcome, t.exitCode(), now, truncate(message, 2048)) == 1;
+        if (changed) {
+          events.append(u.vm(), now, clean ? "exited" : "failed", message);
+          example(examples, u.vm() + " " + outcome + ": " + message);
+        }
+      }
+      if (changed) {
+        actions.add(TermActionRow.NOTIFY, u.worker(), t.id(), u.vm(), null, now);
+      }
+    }
+    return new TermDecisions(
+        placed,
+        plan.placement().pending().size(),
+        healthChanges,
+        r.removals().size(),
+        failures,
+        lost,
+        plan.nextDeadline() == null ? 0 : plan.nextDeadline().toEpochMilli(),
+        actions.pending(),
+        examples);
+  }
+
+  private static void example(List<String> examples, String text) {
+    if (examples.size() < EXAMPLES) {
+      examples.add(text);
+    }
+  }
+
+  private static String truncate(String s, int max) {
+    return TermObserver.truncate(s, max);
+  }
+}

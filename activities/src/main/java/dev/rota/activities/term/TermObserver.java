@@ -1,0 +1,132 @@
+package dev.rota.activities.term;
+
+import dev.rota.agents.AgentClient;
+import dev.rota.agents.AgentTask;
+import dev.rota.agents.Probe;
+import dev.rota.scheduling.HealthJudge;
+import dev.rota.settings.AgentCallSettings;
+import dev.rota.settings.SchedulerSettings;
+import dev.rota.settings.WorkerSettings;
+import dev.rota.store.AgentTaskRepository;
+import dev.rota.store.AgentTaskRow;
+import dev.rota.store.WorkerRepository;
+import dev.rota.store.WorkerRow;
+import dev.rota.workflows.cluster.TermObservation;
+import io.micronaut.transaction.TransactionOperations;
+import jakarta.inject.Named;
+import jakarta.inject.Singleton;
+import java.sql.Connection;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+
+/**
+ * The observe step: asks every agent that is due for its readiness and its tasks, all at once with a
+ * deadline each, and records the answers (actual state) in the store.
+ */
+@Singleton
+public class TermObserver {
+  private final WorkerRepository workers;
+  private final AgentTaskRepository tasks;
+  private final AgentClient agents;
+  private final ExecutorService calls;
+  private final TransactionOperations<Connection> tx;
+  private final Clock clock;
+  private final SchedulerSettings scheduler;
+  private final WorkerSettings health;
+  private final AgentCallSettings agentCalls;
+
+  public TermObserver(
+      WorkerRepository workers,
+      AgentTaskRepository tasks,
+      AgentClient agents,
+      @Named(AgentCalls.EXECUTOR) ExecutorService calls,
+      TransactionOperations<Connection> tx,
+      Clock clock,
+      SchedulerSettings scheduler,
+      WorkerSettings health,
+      AgentCallSettings agentCalls) {
+    this.workers = workers;
+    this.tasks = tasks;
+    this.agents = agents;
+    this.calls = calls;
+    this.tx = tx;
+    this.clock = clock;
+    this.scheduler = scheduler;
+    this.health = health;
+    this.agentCalls = agentCalls;
+  }
+
+  public TermObservation observe() {
+    Instant now = clock.instant();
+    Duration timeout = agentCalls.timeout();
+    Map<WorkerRow, Future<Probe>> asked = new LinkedHashMap<>();
+    for (WorkerRow w : workers.findAll()) {
+      if (HealthJudge.probeDue(Snapshots.probeState(w), now, health.health())) {
+        asked.put(w, calls.submit(() -> agents.probe(w.endpoint(), timeout)));
+      }
+    }
+    int answered = 0;
+    List<Map.Entry<WorkerRow, Probe>> results = new ArrayList<>();
+    long deadline = System.nanoTime() + timeout.toNanos() + TimeUnit.MILLISECONDS.toNanos(250);
+    for (Map.Entry<WorkerRow, Future<Probe>> e : asked.entrySet()) {
+      Probe probe = await(e.getValue(), deadline, timeout);
+      results.add(Map.entry(e.getKey(), probe));
+      if (probe.answered()) {
+        answered++;
+      }
+    }
+    tx.executeWrite(status -> {
+      for (Map.Entry<WorkerRow, Probe> r : results) {
+        record(r.getKey().name(), r.getValue(), now);
+      }
+      return null;
+    });
+    return new TermObservation(scheduler.interval().toMillis(), now.toEpochMilli(), asked.size(), answered);
+  }
+
+  /** The probe's answer, or a failure once the shared deadline passes: a hung agent delays only itself. */
+  private static Probe await(Future<Probe> future, long deadlineNanos, Duration timeout) {
+    try {
+      return future.get(Math.max(0, deadlineNanos - System.nanoTime()), TimeUnit.NANOSECONDS);
+    } catch (TimeoutException e) {
+      future.cancel(true);
+      return Probe.failed("no answer within " + timeout.toMillis() + " ms");
+    } catch (ExecutionException e) {
+      return Probe.failed(String.valueOf(e.getCause()));
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return Probe.failed("interrupted");
+    }
+  }
+
+  private void record(String worker, Probe probe, Instant now) {
+    if (!probe.answered()) {
+      workers.probeFailed(worker, now, truncate(probe.error(), 1024));
+      return;
+    }
+    workers.probeAnswered(worker, now);
+    tasks.deleteAllOf(worker);
+    Map<String, AgentTaskRow> rows = new LinkedHashMap<>();
+    for (AgentTask t : probe.tasks()) {
+      rows.putIfAbsent(truncate(t.id(), 128), AgentTaskRow.of(worker, truncate(t.id(), 128), truncate(t.state(), 16), t.exitCode(),
+          truncate(t.message(), 2048), now));
+    }
+    if (!rows.isEmpty()) {
+      tasks.saveAll(rows.values());
+    }
+  }
+
+  static String truncate(String s, int max) {
+    return s == null || s.length() <= max ? s : s.substring(0, max);
+  }
+}

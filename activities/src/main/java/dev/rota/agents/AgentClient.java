@@ -1,0 +1,19 @@
+package dev.rota.agents;
+
+import java.time.Duration;
+
+/** The controller's side of API.md's agent API. Every call is idempotent by task id. */
+public interface AgentClient {
+  /** {@code GET /healthz}, then {@code GET /v1/tasks}, within {@code timeout} altogether. */
+  Probe probe(String endpoint, Duration timeout);
+
+  /**
+   * {@code PUT /v1/tasks/{id}}: starts the task, or finds it already there.
+   *
+   * @throws AgentRejectedException on a 4xx
+   */
+  void startTask(String endpoint, String taskId, TaskSpec spec, Duration timeout);
+
+  /** {@code DELETE /v1/tasks/{id}}: ends and removes the task; a task already gone is fine. */
+  void removeTask(String endpoint, String taskId, Duration timeout);
+}

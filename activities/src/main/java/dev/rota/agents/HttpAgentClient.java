@@ -1,0 +1,115 @@
+package dev.rota.agents;
+
+import io.micronaut.core.type.Argument;
+import io.micronaut.serde.ObjectMapper;
+import jakarta.inject.Singleton;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.URI;
+import java.net.URLEncoder;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.net.http.HttpTimeoutException;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+
+/** {@link AgentClient} over real HTTP, with a deadline on every call. */
+@Singleton
+public class HttpAgentClient implements AgentClient {
+  private final HttpClient http =
+      HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).version(HttpClient.Version.HTTP_1_1).build();
+  private final ObjectMapper json;
+
+  public HttpAgentClient(ObjectMapper json) {
+    this.json = json;
+  }
+
+  @Override
+  public Probe probe(String endpoint, Duration timeout) {
+    Instant deadline = Instant.now().plus(timeout);
+    try {
+      HttpResponse<String> health = send(HttpRequest.newBuilder(uri(endpoint, "/healthz")).GET(), remaining(deadline));
+      if (health.statusCode() != 200) {
+        return Probe.failed("GET /healthz answered " + health.statusCode());
+      }
+      HttpResponse<String> tasks = send(HttpRequest.newBuilder(uri(endpoint, "/v1/tasks")).GET(), remaining(deadline));
+      if (tasks.statusCode() != 200) {
+        return Probe.failed("GET /v1/tasks answered " + tasks.statusCode());
+      }
+      return Probe.answered(json.readValue(tasks.body(), Argument.listOf(AgentTask.class)));
+    } catch (HttpTimeoutException e) {
+      return Probe.failed("no answer within " + timeout.toMillis() + " ms");
+    } catch (IOException e) {
+      return Probe.failed(e.getClass().getSimpleName() + (e.getMessage() == null ? "" : ": " + e.getMessage()));
+    } catch (IllegalArgumentException e) {
+      return Probe.failed("bad endpoint " + endpoint + ": " + e.getMessage());
+    }
+  }
+
+  @Override
+  public void startTask(String endpoint, String taskId, TaskSpec spec, Duration timeout) {
+    try {
+      HttpRequest.Builder put =
+          HttpRequest.newBuilder(uri(endpoint, "/v1/tasks/" + encode(taskId)))
+              .header("Content-Type", "application/json")
+              .PUT(HttpRequest.BodyPublishers.ofString(json.writeValueAsString(spec)));
+      expect(send(put, timeout), "PUT /v1/tasks/" + taskId, 200, 201);
+    } catch (IOException e) {
+      throw new UncheckedIOException("PUT /v1/tasks/" + taskId + " on " + endpoint + ": " + e.getMessage(), e);
+    }
+  }
+
+  @Override
+  public void removeTask(String endpoint, String taskId, Duration timeout) {
+    try {
+      HttpRequest.Builder delete = HttpRequest.newBuilder(uri(endpoint, "/v1/tasks/" + encode(taskId))).DELETE();
+      expect(send(delete, timeout), "DELETE /v1/tasks/" + taskId, 204, 200, 404);
+    } catch (IOException e) {
+      throw new UncheckedIOException("DELETE /v1/tasks/" + taskId + " on " + endpoint + ": " + e.getMessage(), e);
+    }
+  }
+
+  private HttpResponse<String> send(HttpRequest.Builder request, Duration timeout) throws IOException {
+    try {
+      return http.send(request.timeout(timeout).build(), HttpResponse.BodyHandlers.ofString());
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IOException("interrupted", e);
+    }
+  }
+
+  private static void expect(HttpResponse<String> response, String call, int... ok) {
+    for (int status : ok) {
+      if (response.statusCode() == status) {
+        return;
+      }
+    }
+    String body = response.body() == null ? "" : response.body().strip();
+    String message = call + " answered " + response.statusCode() + (body.isEmpty() ? "" : ": " + body.lines().findFirst().orElse(""));
+    if (response.statusCode() >= 400 && response.statusCode() < 500) {
+      throw new AgentRejectedException(response.statusCode(), message);
+    }
+    throw new IllegalStateException(message);
+  }
+
+  private static Duration remaining(Instant deadline) throws HttpTimeoutException {
+    Duration left = Duration.between(Instant.now(), deadline);
+    if (left.isNegative() || left.isZero()) {
+      throw new HttpTimeoutException("deadline passed");
+    }
+    return left;
+  }
+
+  private static URI uri(String endpoint, String path) {
+    String base = endpoint.endsWith("/") ? endpoint.substring(0, endpoint.length() - 1) : endpoint;
+    return URI.create(base + path);
+  }
+
+  private static String encode(String taskId) {
+    return URLEncoder.encode(taskId, StandardCharsets.UTF_8);
+  }
+
+}

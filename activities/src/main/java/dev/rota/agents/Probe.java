@@ -1,0 +1,14 @@
+package dev.rota.agents;
+
+import java.util.List;
+
+/** What probing one agent found: its task list if it answered and is ready, else why not. */
+public record Probe(boolean answered, List<AgentTask> tasks, String error) {
+  public static Probe answered(List<AgentTask> tasks) {
+    return new Probe(true, tasks, null);
+  }
+
+  public static Probe failed(String error) {
+    return new Probe(false, List.of(), error);
+  }
+}

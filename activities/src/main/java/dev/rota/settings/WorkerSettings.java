@@ -1,0 +1,25 @@
+package dev.rota.settings;
+
+import dev.rota.scheduling.HealthSettings;
+import io.micronaut.context.annotation.ConfigurationProperties;
+import io.micronaut.core.bind.annotation.Bindable;
+import java.time.Duration;
+
+/**
+ * {@code rota.workers.*}: the deadlines of worker health (API.md, Settings).
+ *
+ * @param flakyAfterErrors failed probes in a row that make a ready worker flaky
+ * @param probeBackoffCap the longest wait between probes of a worker that is not ready
+ */
+@ConfigurationProperties("rota.workers")
+public record WorkerSettings(
+    @Bindable(defaultValue = "30s") Duration lostAfter,
+    @Bindable(defaultValue = "3m") Duration offlineAfter,
+    @Bindable(defaultValue = "5m") Duration flakyCooldown,
+    @Bindable(defaultValue = "3") int flakyAfterErrors,
+    @Bindable(defaultValue = "1m") Duration probeBackoffCap) {
+
+  public HealthSettings health() {
+    return new HealthSettings(lostAfter, offlineAfter, flakyCooldown, flakyAfterErrors, probeBackoffCap);
+  }
+}

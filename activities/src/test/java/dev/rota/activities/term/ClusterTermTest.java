@@ -1,0 +1,272 @@
+package dev.rota.activities.term;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.rota.activities.ClusterActivitiesImpl;
+import dev.rota.store.VmEventRepository;
+import dev.rota.store.VmEventRow;
+import dev.rota.store.VmRepository;
+import dev.rota.store.VmRow;
+import dev.rota.store.WorkerRepository;
+import dev.rota.store.WorkerRow;
+import dev.rota.workflows.Histories;
+import dev.rota.workflows.TaskQueues;
+import dev.rota.workflows.cluster.ClusterState;
+import dev.rota.workflows.cluster.ClusterWorkflow;
+import dev.rota.workflows.cluster.ClusterWorkflowImpl;
+import dev.rota.workflows.cluster.TermSummary;
+import dev.rota.workflows.vm.VmActivities;
+import dev.rota.workflows.vm.VmWorkflowImpl;
+import io.micronaut.context.annotation.Property;
+import io.micronaut.test.extensions.junit5.annotation.MicronautTest;
+import io.temporal.api.enums.v1.WorkflowIdConflictPolicy;
+import io.temporal.api.history.v1.HistoryEvent;
+import io.temporal.client.WorkflowClient;
+import io.temporal.client.WorkflowOptions;
+import io.temporal.testing.TestWorkflowEnvironment;
+import io.temporal.worker.Worker;
+import io.temporal.worker.WorkerFactory;
+import jakarta.inject.Inject;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The cluster workflow with the real observe, commit and apply activities on H2, against a fake
+ * cluster of agents, in skipped time. Settings: a 5 s interval, lost after 30 s, offline 3 min later,
+ * flaky after 3 failed probes for a 1 min cool-down, 300 ms per agent call.
+ */
+@MicronautTest(rebuildContext = true, transactional = false)
+@Property(name = "rota.scheduler.interval", value = "5s")
+@Property(name = "rota.workers.flaky-cooldown", value = "1m")
+@Property(name = "rota.agents.timeout", value = "300ms")
+class ClusterTermTest {
+  @Inject TestWorkflowEnvironment env;
+  @Inject FakeAgents agents;
+  @Inject WorkerRepository workers;
+  @Inject VmRepository vms;
+  @Inject VmEventRepository events;
+  @Inject Clock clock;
+
+  private ClusterWorkflow startCluster(WorkflowClient client) {
+    ClusterWorkflow cluster =
+        client.newWorkflowStub(
+            ClusterWorkflow.class,
+            WorkflowOptions.newBuilder()
+                .setWorkflowId(ClusterWorkflow.WORKFLOW_ID)
+                .setTaskQueue(TaskQueues.CONTROL)
+                .setWorkflowIdConflictPolicy(WorkflowIdConflictPolicy.WORKFLOW_ID_CONFLICT_POLICY_USE_EXISTING)
+                .build());
+    WorkflowClient.start(cluster::run, ClusterState.initial());
+    return cluster;
+  }
+
+  private void worker(String name, long cpu) {
+    workers.save(WorkerRow.registered(name, FakeAgents.endpoint(name), Map.of("cpu", cpu, "memory", 65536L), Map.of(),
+        List.of("process"), null, "not-ready", "new", clock.instant()));
+  }
+
+  private void vm(String name, long cpu, String restartPolicy) {
+    vms.save(new VmRow(name, vms.nextSeq(), "process", null, List.of("sleep", "600"), Map.of(), Map.of("cpu", cpu, "memory", 512L),
+        Map.of(), restartPolicy, "pending", "waiting for the scheduler", null, 0, null, clock.instant(), null, null, null, 0));
+  }
+
+  private String health(String worker) {
+    return workers.findById(worker).orElseThrow().health();
+  }
+
+  private VmRow vmRow(String name) {
+    return vms.findById(name).orElseThrow();
+  }
+
+  private void sleepUntil(Instant t) {
+    Duration d = Duration.between(clock.instant(), t);
+    if (!d.isNegative()) {
+      env.sleep(d);
+    }
+  }
+
+  /** The JSON result of the first completed activity of a type in the cluster workflow's history. */
+  private String firstResultOf(String activityType) {
+    Map<Long, String> types = new java.util.HashMap<>();
+    for (HistoryEvent e : env.getWorkflowClient().fetchHistory(ClusterWorkflow.WORKFLOW_ID).getEvents()) {
+      if (e.hasActivityTaskScheduledEventAttributes()) {
+        types.put(e.getEventId(), e.getActivityTaskScheduledEventAttributes().getActivityType().getName());
+      } else if (e.hasActivityTaskCompletedEventAttributes()) {
+        var done = e.getActivityTaskCompletedEventAttributes();
+        if (activityType.equals(types.get(done.getScheduledEventId()))) {
+          return done.getResult().getPayloads(0).getData().toStringUtf8();
+        }
+      }
+    }
+    throw new AssertionError("no completed " + activityType);
+  }
+
+  private List<String> eventTypes(String vm) {
+    return events.page(vm, 0, 100).stream().map(VmEventRow::type).toList();
+  }
+
+  @Test
+  void pendingVmsArePlacedInTheFirstTermTheirTasksStartedAndSeenRunning() throws Exception {
+    worker("w1", 4);
+    worker("w2", 4);
+    vm("a", 1, "Never");
+    vm("b", 1, "Never");
+    vm("too-big", 16, "Never");
+    ClusterWorkflow cluster = startCluster(env.getWorkflowClient());
+    env.sleep(Duration.ofSeconds(1));
+
+    TermSummary first = cluster.lastTerm();
+    assertEquals(1, first.term());
+    assertEquals(2, first.decisions().placed(), "not-ready workers answered, turned ready and took VMs in one term");
+    assertEquals(2, first.applied().started());
+    assertEquals("ready", health("w1"));
+    assertEquals("w1", vmRow("a").worker(), "packed onto the first worker by name");
+    assertEquals("w1", vmRow("b").worker());
+    assertEquals(1, agents.starts("w1", "a.0"));
+    assertEquals("needs cpu 16; the most free on a matching worker is 4", vmRow("too-big").statusMessage());
+
+    env.sleep(Duration.ofSeconds(6));
+    assertEquals("running", vmRow("a").status());
+    assertEquals(List.of("scheduled", "started"), eventTypes("a"));
+    Histories.replayAndMaybeRecord(env.getWorkflowClient(), ClusterWorkflow.WORKFLOW_ID, ClusterWorkflowImpl.class, "cluster-place");
+  }
+
+  @Test
+  void aWorkerThatStopsHeartbeatingGoesLostThenOfflineOnTimeAndItsVmsFail() {
+    worker("w1", 4);
+    vm("a", 1, "Never");
+    startCluster(env.getWorkflowClient());
+    env.sleep(Duration.ofSeconds(6));
+    assertEquals("running", vmRow("a").status());
+
+    agents.stopHeartbeats("w1");
+    env.sleep(Duration.ofSeconds(1));
+    Instant lastSeen = workers.findById("w1").orElseThrow().lastSeen();
+
+    sleepUntil(lastSeen.plusSeconds(29));
+    assertEquals("ready", health("w1"), "not lost before lost-after");
+    sleepUntil(lastSeen.plusSeconds(31));
+    assertEquals("lost", health("w1"), "lost at lost-after (the term wakes for the deadline)");
+    assertEquals("running", vmRow("a").status(), "a lost worker keeps its VMs");
+
+    sleepUntil(lastSeen.plusSeconds(30 + 180 - 1));
+    assertEquals("lost", health("w1"));
+    sleepUntil(lastSeen.plusSeconds(30 + 180 + 1));
+    assertEquals("offline", health("w1"), "offline after offline-after more");
+    VmRow a = vmRow("a");
+    assertEquals("failed", a.status());
+    assertEquals("worker w1 went offline", a.statusMessage());
+  }
+
+  @Test
+  void anAgentThatErrsTurnsFlakyThenRecoversAfterTheCooldown() {
+    worker("w1", 4);
+    startCluster(env.getWorkflowClient());
+    env.sleep(Duration.ofSeconds(1));
+    assertEquals("ready", health("w1"));
+
+    agents.set("w1", FakeAgents.Mode.ERRORS);
+    env.sleep(Duration.ofSeconds(11)); // two failed probes: tolerated
+    assertEquals("ready", health("w1"));
+    env.sleep(Duration.ofSeconds(5)); // the third
+    WorkerRow flaky = workers.findById("w1").orElseThrow();
+    assertEquals("flaky", flaky.health());
+    assertTrue(flaky.healthMessage().contains("connection refused"), flaky.healthMessage());
+
+    agents.set("w1", FakeAgents.Mode.UP);
+    sleepUntil(flaky.flakyUntil().minusSeconds(2));
+    assertEquals("flaky", health("w1"), "the cool-down runs its course even though the agent is back");
+    sleepUntil(flaky.flakyUntil().plusSeconds(6));
+    assertEquals("ready", health("w1"), "probed again after the cool-down, and answering");
+  }
+
+  @Test
+  void anAgentThatHangsDoesNotHoldUpTheOthers() {
+    worker("w1", 4);
+    worker("w2", 4);
+    agents.set("w1", FakeAgents.Mode.HANGS);
+    vm("a", 1, "Never");
+    ClusterWorkflow cluster = startCluster(env.getWorkflowClient());
+    // Long enough for the first term, whose observation waits out the hung agent's deadline; short
+    // of the 5 s interval, so no second term.
+    env.sleep(Duration.ofSeconds(3));
+
+    String firstCommit = firstResultOf("CommitTerm");
+    assertTrue(firstCommit.contains("\"placed\":1"), "the first term placed the VM: " + firstCommit);
+    assertEquals("w2", vmRow("a").worker(), "on the agent that answered");
+    assertEquals("not-ready", health("w1"));
+    assertTrue(workers.findById("w1").orElseThrow().lastProbeError().contains("no answer within 300 ms"));
+  }
+
+  @Test
+  void tasksNobodyOwnsAreRemovedAndATaskThatExitsEndsItsVm() {
+    worker("w1", 4);
+    vm("a", 1, "Never");
+    startCluster(env.getWorkflowClient());
+    env.sleep(Duration.ofSeconds(6));
+    agents.putByHand("w1", "stray.0");
+    agents.putByHand("w1", "a.7");
+    env.sleep(Duration.ofSeconds(5));
+    assertEquals(List.of("a.0"), agents.tasks("w1"), "the stray task and the wrong generation are gone");
+
+    agents.exit("w1", "a.0", 3);
+    env.sleep(Duration.ofSeconds(5));
+    VmRow a = vmRow("a");
+    assertEquals("failed", a.status());
+    assertEquals(3, a.exitCode());
+    assertEquals("task a.0 exited with code 3", a.statusMessage());
+  }
+
+  @Test
+  void continuesAsNewUnderALongRunWithoutLosingPendingWork() {
+    worker("w1", 1000);
+    ClusterWorkflow cluster = startCluster(env.getWorkflowClient());
+    String firstRun = env.getWorkflowClient().newUntypedWorkflowStub(ClusterWorkflow.WORKFLOW_ID).describe().getExecution().getRunId();
+    env.sleep(Duration.ofMinutes(10));
+    String run = env.getWorkflowClient().newUntypedWorkflowStub(ClusterWorkflow.WORKFLOW_ID).describe().getExecution().getRunId();
+    assertNotEquals(firstRun, run, "continued as new");
+    long terms = cluster.lastTerm().term();
+    assertTrue(terms >= 100, "terms counted across runs: " + terms);
+
+    vm("late", 1, "Never");
+    env.sleep(Duration.ofSeconds(6));
+    assertEquals("w1", vmRow("late").worker(), "work submitted after continue-as-new is placed");
+    int events = env.getWorkflowClient().fetchHistory(ClusterWorkflow.WORKFLOW_ID).getEvents().size();
+    assertTrue(events <= 2_100, "history bounded: " + events);
+  }
+
+  @Test
+  void twoHostsStartingTheSchedulerShareOneRunAndPlaceEachVmOnce(
+      ClusterActivitiesImpl cluster, VmActivities vmActivities) {
+    WorkerFactory secondHost = WorkerFactory.newInstance(env.getWorkflowClient());
+    Worker second = secondHost.newWorker(TaskQueues.CONTROL);
+    second.registerWorkflowImplementationTypes(ClusterWorkflowImpl.class, VmWorkflowImpl.class);
+    second.registerActivitiesImplementations(new HeartbeatingAgents(cluster, agents, workers, clock), vmActivities);
+    secondHost.start();
+    try {
+      worker("w1", 8);
+      worker("w2", 8);
+      for (int i = 0; i < 12; i++) {
+        vm("v" + i, 1, "Never");
+      }
+      String run1 = io.temporal.client.WorkflowStub.fromTyped(startCluster(env.getWorkflowClient())).getExecution().getRunId();
+      String run2 = io.temporal.client.WorkflowStub.fromTyped(startCluster(env.getWorkflowClient())).getExecution().getRunId();
+      assertEquals(run1, run2, "one run, whichever host started it");
+      env.sleep(Duration.ofSeconds(30));
+      for (int i = 0; i < 12; i++) {
+        VmRow v = vmRow("v" + i);
+        assertEquals("running", v.status(), v.name());
+        assertEquals(1, agents.starts(v.worker(), "v" + i + ".0"), "started once: " + v.name());
+        assertEquals(1, eventTypes(v.name()).stream().filter("scheduled"::equals).count(), "placed once: " + v.name());
+      }
+    } finally {
+      secondHost.shutdownNow();
+    }
+  }
+}

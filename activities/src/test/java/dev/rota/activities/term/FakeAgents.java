@@ -1,0 +1,108 @@
+package dev.rota.activities.term;
+
+import dev.rota.agents.AgentClient;
+import dev.rota.agents.AgentTask;
+import dev.rota.agents.HttpAgentClient;
+import dev.rota.agents.Probe;
+import dev.rota.agents.TaskSpec;
+import io.micronaut.context.annotation.Replaces;
+import jakarta.inject.Singleton;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/** A cluster of agents in memory, each up, erring, or hanging on every call, as a test sets it. */
+@Singleton
+@Replaces(HttpAgentClient.class)
+public class FakeAgents implements AgentClient {
+  public enum Mode { UP, ERRORS, HANGS }
+
+  public static final class Agent {
+    volatile Mode mode = Mode.UP;
+    volatile boolean heartbeating = true;
+    final Map<String, AgentTask> tasks = new ConcurrentHashMap<>();
+    final Map<String, AtomicInteger> starts = new ConcurrentHashMap<>();
+  }
+
+  private final Map<String, Agent> agents = new ConcurrentHashMap<>();
+  private final CountDownLatch never = new CountDownLatch(1);
+
+  public static String endpoint(String worker) {
+    return "http://" + worker + ".fake:9101";
+  }
+
+  public Agent agent(String worker) {
+    return agents.computeIfAbsent(endpoint(worker), e -> new Agent());
+  }
+
+  public void set(String worker, Mode mode) {
+    agent(worker).mode = mode;
+  }
+
+  public void stopHeartbeats(String worker) {
+    agent(worker).heartbeating = false;
+  }
+
+  public boolean heartbeating(String worker) {
+    return agent(worker).heartbeating;
+  }
+
+  /** Puts a task on an agent by hand, as an operator or a crashed controller might have. */
+  public void putByHand(String worker, String taskId) {
+    agent(worker).tasks.put(taskId, new AgentTask(taskId, null, "running", null, null, null, null));
+  }
+
+  public void exit(String worker, String taskId, int code) {
+    agent(worker).tasks.computeIfPresent(taskId, (id, t) -> new AgentTask(id, t.vm(), "exited", code, t.startedAt(), null, null));
+  }
+
+  public int starts(String worker, String taskId) {
+    AtomicInteger n = agent(worker).starts.get(taskId);
+    return n == null ? 0 : n.get();
+  }
+
+  public List<String> tasks(String worker) {
+    return new ArrayList<>(agent(worker).tasks.keySet());
+  }
+
+  private Agent reach(String endpoint) {
+    Agent a = agents.computeIfAbsent(endpoint, e -> new Agent());
+    if (a.mode == Mode.HANGS) {
+      try {
+        never.await(); // until the caller gives up and interrupts
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+      throw new IllegalStateException("hung");
+    }
+    if (a.mode == Mode.ERRORS) {
+      throw new IllegalStateException("connection refused");
+    }
+    return a;
+  }
+
+  @Override
+  public Probe probe(String endpoint, Duration timeout) {
+    try {
+      return Probe.answered(List.copyOf(reach(endpoint).tasks.values()));
+    } catch (IllegalStateException e) {
+      return Probe.failed(e.getMessage());
+    }
+  }
+
+  @Override
+  public void startTask(String endpoint, String taskId, TaskSpec spec, Duration timeout) {
+    Agent a = reach(endpoint);
+    a.starts.computeIfAbsent(taskId, k -> new AtomicInteger()).incrementAndGet();
+    a.tasks.putIfAbsent(taskId, new AgentTask(taskId, spec.vm(), "running", null, null, null, null));
+  }
+
+  @Override
+  public void removeTask(String endpoint, String taskId, Duration timeout) {
+    reach(endpoint).tasks.remove(taskId);
+  }
+}

@@ -1,0 +1,53 @@
+package dev.rota.activities.term;
+
+import dev.rota.store.WorkerRepository;
+import dev.rota.store.WorkerRow;
+import dev.rota.workflows.cluster.ApplyResult;
+import dev.rota.workflows.cluster.ClusterActivities;
+import dev.rota.workflows.cluster.TermDecisions;
+import dev.rota.workflows.cluster.TermObservation;
+import dev.rota.workflows.cluster.TermSummary;
+import java.time.Clock;
+
+/**
+ * The real cluster activities, with every agent that still heartbeats doing so just before each
+ * observation: heartbeats at least once a term, in the test server's time.
+ */
+final class HeartbeatingAgents implements ClusterActivities {
+  private final ClusterActivities real;
+  private final FakeAgents agents;
+  private final WorkerRepository workers;
+  private final Clock clock;
+
+  HeartbeatingAgents(ClusterActivities real, FakeAgents agents, WorkerRepository workers, Clock clock) {
+    this.real = real;
+    this.agents = agents;
+    this.workers = workers;
+    this.clock = clock;
+  }
+
+  @Override
+  public TermObservation observe() {
+    for (WorkerRow w : workers.findAll()) {
+      if (agents.heartbeating(w.name())) {
+        workers.heartbeat(w.name(), clock.instant());
+      }
+    }
+    return real.observe();
+  }
+
+  @Override
+  public TermDecisions commitTerm(long observedAtMillis) {
+    return real.commitTerm(observedAtMillis);
+  }
+
+  @Override
+  public ApplyResult applyActions() {
+    return real.applyActions();
+  }
+
+  @Override
+  public void recordTerm(TermSummary summary) {
+    real.recordTerm(summary);
+  }
+}
