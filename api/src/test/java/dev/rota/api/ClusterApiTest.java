@@ -3,7 +3,9 @@ package dev.rota.api;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.rota.workflows.cluster.ClusterWorkflow;
 import io.micronaut.test.extensions.junit5.annotation.MicronautTest;
+import io.temporal.client.WorkflowClient;
 import jakarta.inject.Inject;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -11,6 +13,7 @@ import org.junit.jupiter.api.Test;
 @MicronautTest
 class ClusterApiTest {
   @Inject Http http;
+  @Inject WorkflowClient temporal;
 
   @Test
   void settingsDefaultToOptimizeUtilizationAndAcceptOnlyKnownProfiles() {
@@ -28,11 +31,15 @@ class ClusterApiTest {
   }
 
   @Test
-  void clusterCountsWorkersByHealthAndVmsByStatus() {
+  void clusterCountsWorkersByHealthAndVmsByStatus() throws Exception {
+    ClusterWorkflow scheduler = temporal.newWorkflowStub(ClusterWorkflow.class, ClusterWorkflow.WORKFLOW_ID);
+    VmApiTest.eventually("the first term", () -> scheduler.lastTerm() != null);
     http.post("/v1/workers", "{\"name\":\"count-1\",\"endpoint\":\"http://127.0.0.1:9101\"}");
     http.post("/v1/vms", "{\"name\":\"count-vm\",\"command\":[\"true\"]}");
     Map<String, Object> cluster = http.get("/v1/cluster").map();
     assertEquals("rota-cluster", cluster.get("schedulerWorkflowId"));
+    assertEquals("workflow", cluster.get("lastTermSource"), "the scheduler answered its query in time");
+    assertTrue(((Number) cluster.get("term")).longValue() >= 1, cluster.toString());
     assertTrue(((Map<?, ?>) cluster.get("workers")).get("not-ready") instanceof Number, cluster.toString());
     assertTrue(((Map<?, ?>) cluster.get("vms")).get("pending") instanceof Number, cluster.toString());
   }

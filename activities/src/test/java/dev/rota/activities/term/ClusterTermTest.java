@@ -242,6 +242,22 @@ class ClusterTermTest {
   }
 
   @Test
+  void historyStaysBoundedOverAThousandTermsWithAHundredWorkers() {
+    for (int i = 0; i < 100; i++) {
+      worker(String.format("w%03d", i), 8);
+    }
+    for (int i = 0; i < 200; i++) {
+      vm("v" + i, 1, "Never");
+    }
+    ClusterWorkflow cluster = startCluster(env.getWorkflowClient());
+    env.sleep(Duration.ofSeconds(5 * 1000));
+    assertTrue(cluster.lastTerm().term() >= 1000, "terms: " + cluster.lastTerm().term());
+    int events = env.getWorkflowClient().fetchHistory(ClusterWorkflow.WORKFLOW_ID).getEvents().size();
+    assertTrue(events <= 2_100, "the current run's history stays bounded: " + events);
+    assertEquals(200, vms.page(0, "running", null, 1000).size(), "and the work got done");
+  }
+
+  @Test
   void twoHostsStartingTheSchedulerShareOneRunAndPlaceEachVmOnce(
       ClusterActivitiesImpl cluster, VmActivities vmActivities) {
     WorkerFactory secondHost = WorkerFactory.newInstance(env.getWorkflowClient());

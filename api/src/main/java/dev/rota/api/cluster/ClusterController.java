@@ -1,39 +1,66 @@
 package dev.rota.api.cluster;
 
+import dev.rota.api.control.ControlPlane;
 import dev.rota.store.ClusterStatusRepository;
 import dev.rota.store.ClusterStatusRow;
 import dev.rota.store.Count;
 import dev.rota.store.VmRepository;
 import dev.rota.store.WorkerRepository;
 import dev.rota.workflows.cluster.ClusterWorkflow;
+import io.micronaut.context.annotation.Value;
 import io.micronaut.http.annotation.Controller;
 import io.micronaut.http.annotation.Get;
 import io.micronaut.scheduling.TaskExecutors;
 import io.micronaut.scheduling.annotation.ExecuteOn;
+import dev.rota.workflows.cluster.TermSummary;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
+import java.util.Optional;
 import java.util.Map;
 import java.util.TreeMap;
 
-/** The scheduler's state, answered from the database read model, never by asking Temporal. */
+/**
+ * The scheduler's state: its last term as the workflow's query tells it within a short deadline, or
+ * as the database read model has it; the counts always from the database.
+ */
 @Controller("/v1/cluster")
 @ExecuteOn(TaskExecutors.BLOCKING)
 public class ClusterController {
   private final ClusterStatusRepository status;
   private final WorkerRepository workers;
   private final VmRepository vms;
+  private final ControlPlane control;
+  private final Duration queryDeadline;
 
-  public ClusterController(ClusterStatusRepository status, WorkerRepository workers, VmRepository vms) {
+  /** @param queryDeadline how long to wait for the scheduler's query ({@code rota.api.query-deadline}) */
+  public ClusterController(
+      ClusterStatusRepository status,
+      WorkerRepository workers,
+      VmRepository vms,
+      ControlPlane control,
+      @Value("${rota.api.query-deadline:500ms}") Duration queryDeadline) {
     this.status = status;
     this.workers = workers;
     this.vms = vms;
+    this.control = control;
+    this.queryDeadline = queryDeadline;
   }
 
   @Get
   public ClusterView get() {
+    Map<String, Long> byHealth = counts(workers.countByHealth());
+    Map<String, Long> byStatus = counts(vms.countByStatus());
+    Optional<TermSummary> live = control.lastTerm(queryDeadline);
+    if (live.isPresent()) {
+      TermSummary t = live.get();
+      return new ClusterView(ClusterWorkflow.WORKFLOW_ID, t.term(), Instant.ofEpochMilli(t.startedAtMillis()),
+          t.durationMillis(), byHealth, byStatus, "workflow", t.decisions(), t.applied());
+    }
     ClusterStatusRow row =
         status.findById(ClusterWorkflow.WORKFLOW_ID).orElse(new ClusterStatusRow(ClusterWorkflow.WORKFLOW_ID, 0, null, 0));
-    return new ClusterView(
-        row.id(), row.term(), row.lastTermAt(), row.lastTermMillis(), counts(workers.countByHealth()), counts(vms.countByStatus()));
+    return new ClusterView(row.id(), row.term(), row.lastTermAt(), row.lastTermMillis(), byHealth, byStatus, "database",
+        null, null);
   }
 
   private static Map<String, Long> counts(List<Count> counts) {

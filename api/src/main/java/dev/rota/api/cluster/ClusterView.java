@@ -3,6 +3,8 @@ package dev.rota.api.cluster;
 import io.micronaut.core.annotation.Nullable;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import io.micronaut.serde.annotation.Serdeable;
+import dev.rota.workflows.cluster.ApplyResult;
+import dev.rota.workflows.cluster.TermDecisions;
 import java.time.Instant;
 import java.util.Map;
 
@@ -15,6 +17,9 @@ import java.util.Map;
  * @param lastTermDurationMillis how long the last term took
  * @param workers how many workers are in each health
  * @param vms how many VMs are in each status
+ * @param lastTermSource {@code workflow} when the scheduler answered its query in time, else
+ *     {@code database}, the read model its activities keep
+ * @param lastTermDecisions what the last term decided and carried out, when the workflow answered
  */
 // Every field of API.md's resources is present, null or empty included.
 @JsonInclude(JsonInclude.Include.ALWAYS)
@@ -25,4 +30,7 @@ public record ClusterView(
     @Nullable Instant lastTermAt,
     long lastTermDurationMillis,
     Map<String, Long> workers,
-    Map<String, Long> vms) {}
+    Map<String, Long> vms,
+    String lastTermSource,
+    @Nullable TermDecisions lastTermDecisions,
+    @Nullable ApplyResult lastTermApplied) {}

@@ -14,7 +14,17 @@ import io.temporal.client.WorkflowOptions;
 import io.temporal.client.WorkflowUpdateException;
 import io.temporal.common.SearchAttributes;
 import io.temporal.failure.ApplicationFailure;
+import dev.rota.workflows.cluster.TermSummary;
+import io.micronaut.scheduling.TaskExecutors;
+import jakarta.inject.Named;
 import jakarta.inject.Singleton;
+import java.time.Duration;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.function.Function;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -25,9 +35,11 @@ public class ControlPlane {
   private static final Logger log = LoggerFactory.getLogger(ControlPlane.class);
 
   private final WorkflowClient client;
+  private final ExecutorService queries;
 
-  public ControlPlane(WorkflowClient client) {
+  public ControlPlane(WorkflowClient client, @Named(TaskExecutors.BLOCKING) ExecutorService queries) {
     this.client = client;
+    this.queries = queries;
   }
 
   /** Starts the VM's workflow; 409 if one is still open under its name (a delete in progress). */
@@ -61,6 +73,29 @@ public class ControlPlane {
       client.newWorkflowStub(ClusterWorkflow.class, ClusterWorkflow.WORKFLOW_ID).wake(reason);
     } catch (RuntimeException e) {
       log.debug("could not wake the scheduler ({}): {}", reason, e.toString());
+    }
+  }
+
+  /**
+   * The scheduler's own account of its last term, if it answers within {@code deadline}: the query
+   * can hang while the workflow continues as new on the embedded server, so the API never waits on it
+   * for long and falls back to the database.
+   */
+  public Optional<TermSummary> lastTerm(Duration deadline) {
+    CompletableFuture<TermSummary> query =
+        CompletableFuture.supplyAsync(
+            () -> client.newWorkflowStub(ClusterWorkflow.class, ClusterWorkflow.WORKFLOW_ID).lastTerm(), queries);
+    try {
+      return Optional.ofNullable(query.get(deadline.toMillis(), TimeUnit.MILLISECONDS));
+    } catch (TimeoutException e) {
+      query.cancel(true);
+      return Optional.empty();
+    } catch (ExecutionException e) {
+      log.debug("lastTerm query failed: {}", e.getCause().toString());
+      return Optional.empty();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return Optional.empty();
     }
   }
 
