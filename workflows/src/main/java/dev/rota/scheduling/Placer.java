@@ -7,7 +7,6 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
-import java.util.TreeSet;
 import java.util.stream.Collectors;
 
 /**
@@ -18,8 +17,9 @@ import java.util.stream.Collectors;
  * it, and what one placement takes counts at once for the next.
  *
  * <p>Fast enough for 100,000 VMs on 10,000 workers: workers are grouped by the VMs' constraint
- * classes (runtime and labels) into sets ordered by preference, a worker that cannot fit even the
- * smallest request left leaves every set, and a request known not to fit a class is not tried again.
+ * classes (runtime and labels) into {@link FitTree}s ordered by preference, which find the first
+ * worker with room without walking past the full ones; a worker that cannot fit even the smallest
+ * request left leaves every tree, and a request known not to fit a class is not tried again.
  */
 public final class Placer {
   /** How many requests a class remembers as not fitting; more would cost more than they save. */
@@ -37,7 +37,8 @@ public final class Placer {
     final Candidate worker;
     final long[] capacity;
     final long[] allocated;
-    final List<TreeSet<Slot>> memberOf = new ArrayList<>();
+    final long[] free;
+    final List<FitTree<Slot>> memberOf = new ArrayList<>();
     double score;
     boolean pruned;
 
@@ -45,7 +46,16 @@ public final class Placer {
       this.worker = worker;
       this.capacity = capacity;
       this.allocated = allocated;
-      this.score = score();
+      this.free = new long[capacity.length];
+      refresh();
+    }
+
+    /** Recomputes what is free and the score after the allocation changed. */
+    void refresh() {
+      for (int r = 0; r < capacity.length; r++) {
+        free[r] = Resources.flooredSubtract(capacity[r], allocated[r]);
+      }
+      score = score();
     }
 
     /** How full the worker is: the sum over its resources of the fraction held. */
@@ -59,24 +69,16 @@ public final class Placer {
       return s;
     }
 
-    boolean fits(long[] request) {
-      for (int r = 0; r < request.length; r++) {
-        if (request[r] > Resources.flooredSubtract(capacity[r], allocated[r])) {
-          return false;
-        }
-      }
-      return true;
-    }
   }
 
   /** Workers that satisfy one runtime-and-labels combination, in the profile's order. */
   private static final class ConstraintClass {
     final List<Slot> members = new ArrayList<>();
-    final TreeSet<Slot> available;
+    final FitTree<Slot> available;
     final List<long[]> knownMisfits = new ArrayList<>();
 
     ConstraintClass(Comparator<Slot> order) {
-      this.available = new TreeSet<>(order);
+      this.available = new FitTree<>(order, s -> s.free);
     }
 
     boolean knownNotToFit(long[] request) {
@@ -94,8 +96,8 @@ public final class Placer {
     private final List<PendingVm> pending;
     private final Map<String, Integer> resourceIndex = new TreeMap<>();
     private final List<Slot> eligible = new ArrayList<>();
-    private final Map<String, ConstraintClass> classes = new HashMap<>();
-    private final Map<String, String> reasons = new HashMap<>();
+    private final Map<ClassKey, ConstraintClass> classes = new HashMap<>();
+    private final Map<ReasonKey, String> reasons = new HashMap<>();
     private final Comparator<Slot> order;
     private long[] smallestRequest;
 
@@ -154,7 +156,7 @@ public final class Placer {
         PendingVm vm = pending.get(i);
         long[] request = requests.get(i);
         ConstraintClass cls = classOf(vm);
-        Slot chosen = cls.knownNotToFit(request) ? null : firstFit(cls, request);
+        Slot chosen = cls.knownNotToFit(request) ? null : cls.available.firstFit(request);
         if (chosen == null) {
           if (cls.knownMisfits.size() < MAX_MISFITS) {
             cls.knownMisfits.add(request);
@@ -172,21 +174,12 @@ public final class Placer {
       return new PlacementPlan(placed, waiting);
     }
 
-    private Slot firstFit(ConstraintClass cls, long[] request) {
-      for (Slot s : cls.available) {
-        if (s.fits(request)) {
-          return s;
-        }
-      }
-      return null;
-    }
-
     private void take(Slot s, long[] request) {
       s.memberOf.forEach(set -> set.remove(s));
       for (int r = 0; r < request.length; r++) {
         s.allocated[r] = Resources.saturatingAdd(s.allocated[r], request[r]);
       }
-      s.score = s.score();
+      s.refresh();
       pruneIfFull(s);
       if (!s.pruned) {
         s.memberOf.forEach(set -> set.add(s));
@@ -196,8 +189,7 @@ public final class Placer {
     /** A worker that cannot fit even the smallest request of this term leaves every set for good. */
     private void pruneIfFull(Slot s) {
       for (int r = 0; r < smallestRequest.length; r++) {
-        if (smallestRequest[r] != Long.MAX_VALUE
-            && smallestRequest[r] > Resources.flooredSubtract(s.capacity[r], s.allocated[r])) {
+        if (smallestRequest[r] != Long.MAX_VALUE && smallestRequest[r] > s.free[r]) {
           s.pruned = true;
           s.memberOf.forEach(set -> set.remove(s));
           return;
@@ -205,12 +197,14 @@ public final class Placer {
       }
     }
 
-    private static String classKey(PendingVm vm) {
-      return vm.runtime() + "\u0000" + new TreeMap<>(vm.labels());
-    }
+    /** VMs alike in what workers they may go to. */
+    private record ClassKey(String runtime, Map<String, String> labels) {}
+
+    /** VMs alike in why they wait. */
+    private record ReasonKey(ClassKey cls, Map<String, Long> request) {}
 
     private ConstraintClass classOf(PendingVm vm) {
-      return classes.computeIfAbsent(classKey(vm), k -> {
+      return classes.computeIfAbsent(new ClassKey(vm.runtime(), vm.labels()), k -> {
         ConstraintClass cls = new ConstraintClass(order);
         for (Slot s : eligible) {
           if (satisfies(s.worker, vm)) {
@@ -239,8 +233,7 @@ public final class Placer {
 
     /** Why a VM still waits, naming what is missing; the same for VMs alike. */
     private String reason(PendingVm vm) {
-      String key = classKey(vm) + "\u0000" + new TreeMap<>(vm.request());
-      return reasons.computeIfAbsent(key, k -> explain(vm));
+      return reasons.computeIfAbsent(new ReasonKey(new ClassKey(vm.runtime(), vm.labels()), vm.request()), k -> explain(vm));
     }
 
     private String explain(PendingVm vm) {
@@ -268,7 +261,7 @@ public final class Placer {
         int r = resourceIndex.get(need.getKey());
         long mostFree = 0;
         for (Slot s : cls.members) {
-          mostFree = Math.max(mostFree, Resources.flooredSubtract(s.capacity[r], s.allocated[r]));
+          mostFree = Math.max(mostFree, s.free[r]);
         }
         if (need.getValue() > mostFree) {
           return "needs " + need.getKey() + " " + need.getValue() + "; the most free on a matching worker is " + mostFree;
