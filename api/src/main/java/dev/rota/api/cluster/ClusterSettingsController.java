@@ -1,5 +1,6 @@
 package dev.rota.api.cluster;
 
+import dev.rota.api.Conflicts;
 import dev.rota.api.JsonBodies;
 import dev.rota.api.control.ControlPlane;
 import dev.rota.store.ClusterSettingsRepository;
@@ -38,9 +39,16 @@ public class ClusterSettingsController {
   @RequestBody(content = @Content(schema = @Schema(implementation = ClusterSettingsView.class)))
   public ClusterSettingsView put(@Body @Nullable String raw) {
     ClusterSettingsView body = bodies.read(raw, ClusterSettingsView.class);
-    ClusterSettingsRow row = current();
-    if (!row.schedulerProfile().equals(body.schedulerProfile())) {
-      settings.update(new ClusterSettingsRow(row.id(), body.schedulerProfile(), row.version()));
+    boolean changed =
+        Conflicts.retry(() -> {
+          ClusterSettingsRow row = current();
+          if (row.schedulerProfile().equals(body.schedulerProfile())) {
+            return false;
+          }
+          settings.update(new ClusterSettingsRow(row.id(), body.schedulerProfile(), row.version()));
+          return true;
+        });
+    if (changed) {
       control.wakeScheduler("scheduler profile set to " + body.schedulerProfile());
     }
     return body;

@@ -1,5 +1,6 @@
 package dev.rota.api.workers;
 
+import dev.rota.api.Conflicts;
 import dev.rota.api.Quantities;
 import dev.rota.api.control.ControlPlane;
 import dev.rota.api.paging.Page;
@@ -52,7 +53,7 @@ public class WorkerService {
     Map<String, Long> resources = request.resources() == null ? Map.of() : Quantities.parse("resources", request.resources());
     Map<String, String> labels = request.labels() == null ? Map.of() : new TreeMap<>(request.labels());
     List<String> runtimes = request.runtimes() == null ? List.of("process") : List.copyOf(request.runtimes());
-    for (int attempt = 0; ; attempt++) {
+    for (int attempt = 1; ; attempt++) {
       var existing = workers.findById(request.name());
       try {
         Registration result;
@@ -75,9 +76,9 @@ public class WorkerService {
         control.wakeScheduler("worker " + request.name() + " registered");
         return result;
       } catch (RuntimeException e) {
-        // Two registrations raced (a duplicate insert or a stale version): read again, once.
+        // Raced with another registration (a duplicate insert) or the scheduler (a stale version): read again.
         boolean raced = Sql.isUniqueViolation(e) || e instanceof io.micronaut.data.exceptions.OptimisticLockException;
-        if (!raced || attempt > 0) {
+        if (!raced || attempt >= Conflicts.ATTEMPTS) {
           throw e;
         }
       }
@@ -114,17 +115,22 @@ public class WorkerService {
     if (!(body.get("schedulingPaused") instanceof Boolean paused)) {
       throw Problems.badRequest("schedulingPaused", "must be true or false, got " + body.get("schedulingPaused"));
     }
-    WorkerRow row = find(name);
-    WorkerRow updated = row.schedulingPaused() == paused ? row : workers.update(row.withPaused(paused));
+    // The scheduler writes health under the same version: read again and reapply when it got there first.
+    WorkerRow updated =
+        Conflicts.retry(() -> {
+          WorkerRow row = find(name);
+          return row.schedulingPaused() == paused ? row : workers.update(row.withPaused(paused));
+        });
     if (!paused) {
       control.wakeScheduler("worker " + name + " resumed");
     }
     return view(updated);
   }
 
+  /** Unconditional: a user's delete does not lose to the scheduler's health write. */
   public void delete(String name) {
-    WorkerRow row = find(name);
-    workers.delete(row);
+    find(name);
+    workers.deleteById(name);
     control.wakeScheduler("worker " + name + " deleted");
   }
 
