@@ -1,22 +1,57 @@
 package dev.rota.activities;
 
+import dev.rota.agents.AgentClient;
+import dev.rota.settings.AgentCallSettings;
+import dev.rota.settings.VmSettings;
 import dev.rota.store.VmEventRepository;
 import dev.rota.store.VmRepository;
+import dev.rota.store.VmRow;
+import dev.rota.store.WorkerRepository;
 import dev.rota.workflows.vm.VmActivities;
+import dev.rota.workflows.vm.VmRecord;
 import io.micronaut.transaction.annotation.Transactional;
 import jakarta.inject.Singleton;
 import java.time.Clock;
+import java.time.Instant;
 
 @Singleton
 public class VmActivitiesImpl implements VmActivities {
   private final VmRepository vms;
   private final VmEventRepository events;
+  private final WorkerRepository workers;
+  private final AgentClient agents;
+  private final SchedulerWaker scheduler;
+  private final VmSettings settings;
+  private final AgentCallSettings agentCalls;
   private final Clock clock;
 
-  public VmActivitiesImpl(VmRepository vms, VmEventRepository events, Clock clock) {
+  public VmActivitiesImpl(
+      VmRepository vms,
+      VmEventRepository events,
+      WorkerRepository workers,
+      AgentClient agents,
+      SchedulerWaker scheduler,
+      VmSettings settings,
+      AgentCallSettings agentCalls,
+      Clock clock) {
     this.vms = vms;
     this.events = events;
+    this.workers = workers;
+    this.agents = agents;
+    this.scheduler = scheduler;
+    this.settings = settings;
+    this.agentCalls = agentCalls;
     this.clock = clock;
+  }
+
+  @Override
+  public VmRecord load(String vmName) {
+    VmRow v = vms.findById(vmName).orElse(null);
+    if (v == null) {
+      return null;
+    }
+    return new VmRecord(v.status(), v.worker(), v.restartCount(), v.restartPolicy(), millis(v.startedAt()),
+        millis(v.finishedAt()), settings.restartDelay().toMillis(), settings.maxRestartDelay().toMillis());
   }
 
   @Override
@@ -28,9 +63,31 @@ public class VmActivitiesImpl implements VmActivities {
   }
 
   @Override
+  public void recordEvent(String vmName, String eventType, String message) {
+    events.append(vmName, clock.instant(), eventType, message);
+  }
+
+  @Override
+  public void requeue(String vmName, int restartCount, String message, String eventType) {
+    if (vms.requeue(vmName, restartCount, message) == 1) {
+      events.append(vmName, clock.instant(), eventType, message);
+      scheduler.wake("vm " + vmName + " " + eventType);
+    }
+  }
+
+  @Override
+  public void removeTask(String worker, String taskId) {
+    workers.findById(worker).ifPresent(w -> agents.removeTask(w.endpoint(), taskId, agentCalls.timeout()));
+  }
+
+  @Override
   @Transactional
   public void deleteVm(String vmName) {
     events.deleteAllOf(vmName);
     vms.deleteById(vmName);
+  }
+
+  private static long millis(Instant t) {
+    return t == null ? 0 : t.toEpochMilli();
   }
 }

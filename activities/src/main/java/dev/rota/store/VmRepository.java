@@ -43,6 +43,10 @@ public interface VmRepository extends CrudRepository<VmRow, String> {
   @Query("UPDATE vms SET status = :status, exit_code = :exitCode, finished_at = :at, status_message = :message, version = version + 1 WHERE name = :name AND worker = :worker AND status IN ('scheduled', 'running')")
   int markEnded(String name, String worker, String status, @Nullable Integer exitCode, Instant at, String message);
 
+  /** Pending again as a new generation; the VM's workflow owns this decision, so no condition. */
+  @Query("UPDATE vms SET status = 'pending', worker = NULL, restart_count = :restartCount, status_message = :message, scheduled_at = NULL, started_at = NULL, version = version + 1 WHERE name = :name")
+  int requeue(String name, int restartCount, String message);
+
   @Query("SELECT status AS label, COUNT(*) AS total FROM vms GROUP BY status")
   List<Count> countByStatus();
 }

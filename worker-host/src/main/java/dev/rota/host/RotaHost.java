@@ -44,6 +44,7 @@ public final class RotaHost implements AutoCloseable {
   private EmbeddedServer server;
   private TemporalWorkers workers;
   private WorkflowExecution clusterExecution;
+  private int restoredVms;
   private boolean closed;
 
   private RotaHost(HostMode mode, ApplicationContext context, Path dataDir) {
@@ -98,6 +99,15 @@ public final class RotaHost implements AutoCloseable {
     workers = step("Temporal worker", () -> context.getBean(TemporalWorkers.class));
     workers.start();
     clusterExecution = step("cluster workflow", workers::startClusterWorkflow);
+    restoredVms = step("restoring VM workflows", () -> context.getBean(VmWorkflowRestorer.class).restore());
+    if (restoredVms > 0) {
+      log.info("VM workflows ensured for {} VMs", restoredVms);
+    }
+  }
+
+  /** How many VMs had their workflow ensured at start. */
+  public int restoredVms() {
+    return restoredVms;
   }
 
   private void openDatabase() {

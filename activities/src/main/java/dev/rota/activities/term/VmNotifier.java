@@ -21,6 +21,10 @@ public class VmNotifier {
     this.vms = vms;
   }
 
+  static long millis(java.time.Instant t) {
+    return t == null ? 0 : t.toEpochMilli();
+  }
+
   /** Signals the VM's current status; a VM or workflow that is gone has nobody left to tell. */
   public void notify(String vmName) {
     VmRow vm = vms.findById(vmName).orElse(null);
@@ -29,7 +33,9 @@ public class VmNotifier {
     }
     try {
       client.get().newWorkflowStub(VmWorkflow.class, VmWorkflow.workflowId(vmName))
-          .observed(new VmObservation(vm.status(), vm.worker(), vm.statusMessage(), vm.exitCode()));
+          .observed(
+              new VmObservation(vm.status(), vm.worker(), vm.statusMessage(), vm.exitCode(), vm.restartCount(),
+                  millis(vm.startedAt()), millis(vm.finishedAt())));
     } catch (WorkflowNotFoundException e) {
       // Deleted meanwhile, or not restored yet: the host's start-up reconciliation covers the latter.
     }

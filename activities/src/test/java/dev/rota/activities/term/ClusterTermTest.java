@@ -18,6 +18,7 @@ import dev.rota.workflows.cluster.ClusterWorkflow;
 import dev.rota.workflows.cluster.ClusterWorkflowImpl;
 import dev.rota.workflows.cluster.TermSummary;
 import dev.rota.workflows.vm.VmActivities;
+import dev.rota.workflows.vm.VmWorkflow;
 import dev.rota.workflows.vm.VmWorkflowImpl;
 import io.micronaut.context.annotation.Property;
 import io.micronaut.test.extensions.junit5.annotation.MicronautTest;
@@ -162,6 +163,37 @@ class ClusterTermTest {
     VmRow a = vmRow("a");
     assertEquals("failed", a.status());
     assertEquals("worker w1 went offline", a.statusMessage());
+  }
+
+  @Test
+  void anOnFailureVmWhoseWorkerGoesOfflineFailsThenRunsAgainOnAnotherWorker() {
+    worker("w1", 4);
+    worker("w2", 2);
+    vm("a", 1, "OnFailure");
+    VmWorkflow a =
+        env.getWorkflowClient()
+            .newWorkflowStub(VmWorkflow.class, WorkflowOptions.newBuilder()
+                .setWorkflowId(VmWorkflow.workflowId("a")).setTaskQueue(TaskQueues.CONTROL).build());
+    WorkflowClient.start(a::run, "a");
+    startCluster(env.getWorkflowClient());
+    env.sleep(Duration.ofSeconds(6));
+    assertEquals("w1", vmRow("a").worker(), "packed onto the fuller-by-name first worker");
+    assertEquals("running", vmRow("a").status());
+
+    agents.stopHeartbeats("w1");
+    agents.set("w1", FakeAgents.Mode.ERRORS);
+    env.sleep(Duration.ofSeconds(30 + 180 + 5));
+    assertEquals("offline", health("w1"));
+    assertTrue(eventTypes("a").contains("failed"), eventTypes("a").toString());
+
+    env.sleep(Duration.ofSeconds(15 + 10));
+    VmRow moved = vmRow("a");
+    assertEquals("w2", moved.worker(), "restarted on the worker that is still there");
+    assertEquals("running", moved.status());
+    assertEquals(1, moved.restartCount());
+    assertEquals(1, agents.starts("w2", "a.1"), "the new generation's task, started once");
+    List<String> events = eventTypes("a");
+    assertEquals(List.of("scheduled", "started", "failed", "restart-scheduled", "restarted", "scheduled", "started"), events);
   }
 
   @Test

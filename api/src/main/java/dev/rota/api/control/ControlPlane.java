@@ -1,10 +1,10 @@
 package dev.rota.api.control;
 
+import dev.rota.activities.SchedulerWaker;
 import dev.rota.api.problem.Problems;
 import dev.rota.workflows.RotaSearchAttributes;
 import dev.rota.workflows.TaskQueues;
 import dev.rota.workflows.cluster.ClusterWorkflow;
-import dev.rota.workflows.model.VmStatus;
 import dev.rota.workflows.vm.VmWorkflow;
 import io.temporal.api.enums.v1.WorkflowIdConflictPolicy;
 import io.temporal.client.WorkflowClient;
@@ -36,32 +36,44 @@ public class ControlPlane {
 
   private final WorkflowClient client;
   private final ExecutorService queries;
+  private final SchedulerWaker waker;
 
-  public ControlPlane(WorkflowClient client, @Named(TaskExecutors.BLOCKING) ExecutorService queries) {
+  public ControlPlane(
+      WorkflowClient client, @Named(TaskExecutors.BLOCKING) ExecutorService queries, SchedulerWaker waker) {
     this.client = client;
     this.queries = queries;
+    this.waker = waker;
   }
 
   /** Starts the VM's workflow; 409 if one is still open under its name (a delete in progress). */
-  public void startVm(String name, String summary) {
+  public void startVm(String name, String status, String summary) {
+    try {
+      start(name, status, summary, WorkflowIdConflictPolicy.WORKFLOW_ID_CONFLICT_POLICY_FAIL);
+    } catch (WorkflowExecutionAlreadyStarted e) {
+      throw Problems.conflict("VM '" + name + "' is still being deleted; try again shortly");
+    }
+  }
+
+  /**
+   * Makes sure the VM has its workflow, joining the one that is open: what a host does at start, when
+   * the embedded server has forgotten every workflow but the database remembers every VM.
+   */
+  public void ensureVm(String name, String status, String summary) {
+    start(name, status, summary, WorkflowIdConflictPolicy.WORKFLOW_ID_CONFLICT_POLICY_USE_EXISTING);
+  }
+
+  private void start(String name, String status, String summary, WorkflowIdConflictPolicy policy) {
     VmWorkflow vm =
         client.newWorkflowStub(
             VmWorkflow.class,
             WorkflowOptions.newBuilder()
                 .setWorkflowId(VmWorkflow.workflowId(name))
                 .setTaskQueue(TaskQueues.CONTROL)
-                .setWorkflowIdConflictPolicy(WorkflowIdConflictPolicy.WORKFLOW_ID_CONFLICT_POLICY_FAIL)
-                .setTypedSearchAttributes(
-                    SearchAttributes.newBuilder()
-                        .set(RotaSearchAttributes.VM_STATUS, VmStatus.PENDING.wireName())
-                        .build())
+                .setWorkflowIdConflictPolicy(policy)
+                .setTypedSearchAttributes(SearchAttributes.newBuilder().set(RotaSearchAttributes.VM_STATUS, status).build())
                 .setStaticSummary(summary)
                 .build());
-    try {
-      WorkflowClient.start(vm::run, name);
-    } catch (WorkflowExecutionAlreadyStarted e) {
-      throw Problems.conflict("VM '" + name + "' is still being deleted; try again shortly");
-    }
+    WorkflowClient.start(vm::run, name);
   }
 
   /**
@@ -69,11 +81,7 @@ public class ControlPlane {
    * within the interval.
    */
   public void wakeScheduler(String reason) {
-    try {
-      client.newWorkflowStub(ClusterWorkflow.class, ClusterWorkflow.WORKFLOW_ID).wake(reason);
-    } catch (RuntimeException e) {
-      log.debug("could not wake the scheduler ({}): {}", reason, e.toString());
-    }
+    waker.wake(reason);
   }
 
   /**

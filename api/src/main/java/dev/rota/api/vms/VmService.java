@@ -93,7 +93,7 @@ public class VmService {
       throw e;
     }
     try {
-      control.startVm(saved.name(), summary(saved));
+      control.startVm(saved.name(), saved.status(), VmSummary.of(saved));
     } catch (RuntimeException e) {
       // Without its workflow the VM would never move: take the row back and let the user retry.
       tx.executeWrite(status -> {
@@ -176,12 +176,4 @@ public class VmService {
     return map == null ? Map.of() : new TreeMap<>(map);
   }
 
-  /** The static summary the Temporal UI shows for the VM's workflow. */
-  private static String summary(VmRow vm) {
-    String what = vm.image() != null ? vm.image() : String.join(" ", vm.command());
-    if (what.length() > 120) {
-      what = what.substring(0, 117) + "...";
-    }
-    return vm.runtime() + ": " + what + " " + vm.resources();
-  }
 }

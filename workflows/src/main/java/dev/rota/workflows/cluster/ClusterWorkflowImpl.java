@@ -1,10 +1,8 @@
 package dev.rota.workflows.cluster;
 
+import dev.rota.workflows.Timers;
 import io.temporal.activity.ActivityOptions;
 import io.temporal.common.RetryOptions;
-import io.temporal.workflow.CancellationScope;
-import io.temporal.workflow.Promise;
-import io.temporal.workflow.TimerOptions;
 import io.temporal.workflow.Workflow;
 import java.time.Duration;
 import org.slf4j.Logger;
@@ -82,7 +80,7 @@ public class ClusterWorkflowImpl implements ClusterWorkflow {
         log.debug("continuing as new after term {}", term);
         Workflow.continueAsNew(new ClusterState(termsDone, lastTerm, wakeRequested));
       }
-      waitForNextTerm(wait);
+      Timers.sleepUnless(wait, "until next term", () -> wakeRequested);
     }
   }
 
@@ -118,22 +116,6 @@ public class ClusterWorkflowImpl implements ClusterWorkflow {
   @Override
   public TermSummary lastTerm() {
     return lastTerm;
-  }
-
-  /** Sleeps until the interval ends or a wake-up arrives; the timer is cancelled if the wake-up wins. */
-  private void waitForNextTerm(Duration interval) {
-    if (wakeRequested) {
-      return;
-    }
-    CancellationScope wait =
-        Workflow.newCancellationScope(
-            () -> {
-              Promise<Void> timer =
-                  Workflow.newTimer(interval, TimerOptions.newBuilder().setSummary("until next term").build());
-              Workflow.await(() -> timer.isCompleted() || wakeRequested);
-            });
-    wait.run();
-    wait.cancel();
   }
 
   private static boolean shouldContinueAsNew() {

@@ -1,37 +1,85 @@
 package dev.rota.workflows.vm;
 
 import dev.rota.workflows.RotaSearchAttributes;
+import dev.rota.workflows.Timers;
+import dev.rota.workflows.model.RestartPolicy;
 import dev.rota.workflows.model.VmStatus;
 import dev.rota.workflows.model.WireName;
 import io.temporal.activity.ActivityOptions;
 import io.temporal.common.RetryOptions;
+import io.temporal.failure.ActivityFailure;
 import io.temporal.failure.ApplicationFailure;
+import io.temporal.workflow.CompletablePromise;
 import io.temporal.workflow.Workflow;
 import io.temporal.workflow.WorkflowInit;
 import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayDeque;
+import java.util.Deque;
 
 /**
- * The lifecycle so far: a VM waits pending for the scheduler, can be stopped and started again, and
- * is deleted on request. Placement, running and restarts join with the scheduler and agents.
+ * One VM's life. The scheduler places it and reports its task (signal {@code observed}); users stop,
+ * start and restart it (updates, decided here: a refusal changes nothing) and delete it (signal). All
+ * of it is queued and carried out by one loop, in order, so that there is one writer of the VM's
+ * lifecycle. A task that ends is restarted as its policy says, after a delay counted from the end and
+ * doubling on each failure in a row.
  */
 public class VmWorkflowImpl implements VmWorkflow {
-  private final VmActivities activities =
-      Workflow.newActivityStub(
-          VmActivities.class,
-          ActivityOptions.newBuilder()
-              .setStartToCloseTimeout(Duration.ofSeconds(30))
-              .setRetryOptions(
-                  RetryOptions.newBuilder()
-                      .setInitialInterval(Duration.ofSeconds(1))
-                      .setBackoffCoefficient(2)
-                      .setMaximumInterval(Duration.ofMinutes(1))
-                      .build())
-              .build());
+  /** Version 1: the lifecycle loop. Runs recorded before it only waited pending for deletion. */
+  static final String LIFECYCLE = "lifecycle";
+
+  private static final ActivityOptions STORE =
+      ActivityOptions.newBuilder()
+          .setStartToCloseTimeout(Duration.ofSeconds(30))
+          .setRetryOptions(
+              RetryOptions.newBuilder()
+                  .setInitialInterval(Duration.ofSeconds(1))
+                  .setBackoffCoefficient(2)
+                  .setMaximumInterval(Duration.ofMinutes(1))
+                  .build())
+          .build();
+
+  /** Removing a task gives up after a few minutes: the reconciler removes it once the agent answers. */
+  private static final ActivityOptions AGENT =
+      ActivityOptions.newBuilder()
+          .setStartToCloseTimeout(Duration.ofSeconds(30))
+          .setSummary("remove the task from its worker")
+          .setRetryOptions(
+              RetryOptions.newBuilder()
+                  .setInitialInterval(Duration.ofSeconds(1))
+                  .setBackoffCoefficient(2)
+                  .setMaximumInterval(Duration.ofSeconds(30))
+                  .setMaximumAttempts(8)
+                  .build())
+          .build();
+
+  private final VmActivities activities = Workflow.newActivityStub(VmActivities.class, STORE);
+  private final VmActivities agents = Workflow.newActivityStub(VmActivities.class, AGENT);
+
+  private sealed interface Command {}
+
+  private record Act(String action, CompletablePromise<String> done) implements Command {}
+
+  private record Observe(VmObservation observation) implements Command {}
+
+  private record Delete() implements Command {}
 
   private final String name;
+  private final Deque<Command> commands = new ArrayDeque<>();
+  private Integer version;
   private VmStatus status = VmStatus.PENDING;
   private String worker;
+  private int restartCount;
+  private RestartPolicy policy = RestartPolicy.NEVER;
+  private Duration restartDelay = Duration.ofSeconds(15);
+  private Duration maxRestartDelay = Duration.ofMinutes(5);
+  private int failuresInARow;
+  private long startedAtMillis;
+  /** When a scheduled restart is due, epoch milliseconds; 0 when none is. */
+  private long restartAtMillis;
   private boolean deleteRequested;
+  /** Whether the stored state is loaded; until then only the loop can judge an action. */
+  private boolean loaded;
 
   /** Runs before any handler, so that an update in the first workflow task knows the VM. */
   @WorkflowInit
@@ -39,58 +87,263 @@ public class VmWorkflowImpl implements VmWorkflow {
     this.name = vmName;
   }
 
+  private boolean lifecycle() {
+    if (version == null) {
+      version = Workflow.getVersion(LIFECYCLE, Workflow.DEFAULT_VERSION, 1);
+    }
+    return version >= 1;
+  }
+
+  /** For validators, which may not record a version marker: legacy only once known to be. */
+  private boolean knownLegacy() {
+    return version != null && version == Workflow.DEFAULT_VERSION;
+  }
+
   @Override
   public void run(String vmName) {
+    if (!lifecycle()) {
+      show(status);
+      Workflow.await(() -> deleteRequested);
+      Workflow.await(Workflow::isEveryHandlerFinished);
+      activities.deleteVm(name);
+      return;
+    }
+    VmRecord stored = activities.load(name);
+    if (stored == null) {
+      return; // deleted before its workflow ran
+    }
+    resume(stored);
+    while (true) {
+      if (restartAtMillis > 0) {
+        Duration wait = Duration.ofMillis(Math.max(0, restartAtMillis - Workflow.currentTimeMillis()));
+        boolean interrupted = Timers.sleepUnless(wait, "restart delay", () -> !commands.isEmpty());
+        if (!interrupted) {
+          restartNow();
+        }
+      } else {
+        Workflow.await(() -> !commands.isEmpty());
+      }
+      while (!commands.isEmpty()) {
+        if (handle(commands.poll())) {
+          Workflow.await(Workflow::isEveryHandlerFinished);
+          return;
+        }
+      }
+    }
+  }
+
+  /** Picks up where the store says the VM is: after a lost workflow, a failed VM still restarts. */
+  private void resume(VmRecord stored) {
+    status = WireName.parse(VmStatus.class, stored.status()).orElse(VmStatus.PENDING);
+    worker = stored.worker();
+    restartCount = stored.restartCount();
+    policy = WireName.parse(RestartPolicy.class, stored.restartPolicy()).orElse(RestartPolicy.NEVER);
+    restartDelay = Duration.ofMillis(stored.restartDelayMillis());
+    maxRestartDelay = Duration.ofMillis(stored.maxRestartDelayMillis());
+    startedAtMillis = stored.startedAtMillis();
+    loaded = true;
+    if (status == VmStatus.FAILED && RestartPolicies.restarts(policy, true)) {
+      scheduleRestart(stored.finishedAtMillis() > 0 ? stored.finishedAtMillis() : Workflow.currentTimeMillis());
+    }
     show(status);
-    Workflow.await(() -> deleteRequested);
-    Workflow.await(Workflow::isEveryHandlerFinished);
-    activities.deleteVm(name);
+  }
+
+  /** Carries out one command; true when the VM is deleted and the workflow ends. */
+  private boolean handle(Command command) {
+    if (command instanceof Observe o) {
+      observe(o.observation());
+    } else if (command instanceof Act a) {
+      ApplicationFailure refusal = refusal(a.action());
+      if (refusal != null) {
+        a.done().completeExceptionally(refusal);
+      } else {
+        a.done().complete(act(a.action()));
+      }
+    } else if (command instanceof Delete) {
+      restartAtMillis = 0;
+      removeTaskIfAny();
+      activities.deleteVm(name);
+      return true;
+    }
+    return false;
+  }
+
+  private void observe(VmObservation o) {
+    boolean userOwned = status == VmStatus.STOPPING || status == VmStatus.STOPPED;
+    if (o.restartCount() != restartCount || userOwned) {
+      return; // about an earlier task, or about one the user already stopped
+    }
+    VmStatus seen = WireName.parse(VmStatus.class, o.status()).orElse(status);
+    status = seen;
+    worker = o.worker();
+    if (seen == VmStatus.RUNNING) {
+      startedAtMillis = o.startedAtMillis();
+    }
+    if (seen == VmStatus.FAILED || seen == VmStatus.STOPPED) {
+      boolean failed = seen == VmStatus.FAILED;
+      if (RestartPolicies.restarts(policy, failed)) {
+        failuresInARow = RestartPolicies.consecutive(failuresInARow, startedAtMillis, o.finishedAtMillis());
+        scheduleRestart(o.finishedAtMillis() > 0 ? o.finishedAtMillis() : Workflow.currentTimeMillis());
+      } else if (failed) {
+        failuresInARow = 0;
+      }
+    }
+    show(status);
+  }
+
+  private void scheduleRestart(long endedAtMillis) {
+    Duration delay = RestartPolicies.delay(Math.max(1, failuresInARow), restartDelay, maxRestartDelay);
+    restartAtMillis = endedAtMillis + delay.toMillis();
+    activities.recordEvent(
+        name,
+        "restart-scheduled",
+        "restart " + (restartCount + 1) + " scheduled for " + Instant.ofEpochMilli(restartAtMillis) + " ("
+            + delay.toSeconds() + " s after the task ended, " + Math.max(1, failuresInARow) + " in a row)");
+  }
+
+  private void restartNow() {
+    restartAtMillis = 0;
+    requeue("restarted after the task ended (restart " + (restartCount + 1) + ")", "restarted");
+  }
+
+  private String act(String action) {
+    restartAtMillis = 0;
+    switch (action) {
+      case "stop" -> {
+        if (mayHaveTask()) {
+          status = VmStatus.STOPPING;
+          activities.recordStatus(name, status.wireName(), "stopping: removing task " + taskId() + " from " + worker, "stopping");
+          show(status);
+          removeTaskIfAny();
+        }
+        status = VmStatus.STOPPED;
+        activities.recordStatus(name, status.wireName(), "stopped by request", "stopped");
+        show(status);
+      }
+      case "start" -> {
+        failuresInARow = 0;
+        requeue("started by request", "started");
+      }
+      case "restart" -> {
+        removeTaskIfAny();
+        failuresInARow = 0;
+        requeue("restarted by request", "restarted");
+      }
+      default -> throw new IllegalArgumentException(action);
+    }
+    return status.wireName();
+  }
+
+  /** A new generation (so a new task id), pending for the scheduler. */
+  private void requeue(String why, String eventType) {
+    restartCount++;
+    worker = null;
+    status = VmStatus.PENDING;
+    activities.requeue(name, restartCount, why, eventType);
+    show(status);
+  }
+
+  private boolean mayHaveTask() {
+    return worker != null && (status == VmStatus.SCHEDULED || status == VmStatus.RUNNING || status == VmStatus.STOPPING);
+  }
+
+  private String taskId() {
+    return name + "." + restartCount;
+  }
+
+  /** Removes the task if one may exist; an unreachable agent does not stop the VM's life from moving on. */
+  private void removeTaskIfAny() {
+    if (!mayHaveTask()) {
+      return;
+    }
+    try {
+      agents.removeTask(worker, taskId());
+    } catch (ActivityFailure e) {
+      activities.recordEvent(
+          name,
+          "task-removal-failed",
+          "could not remove task " + taskId() + " from " + worker + "; the scheduler removes it when the agent answers");
+    }
+  }
+
+  // ---- handlers ----
+
+  /** Why {@code action} is not allowed now, or null: the one rule for validators and the loop. */
+  private ApplicationFailure refusal(String action) {
+    boolean allowed =
+        switch (action) {
+          case "stop" -> status != VmStatus.STOPPED && status != VmStatus.STOPPING
+              && !(knownLegacy() && status != VmStatus.PENDING);
+          case "start" -> status == VmStatus.STOPPED || status == VmStatus.FAILED;
+          case "restart" -> status == VmStatus.SCHEDULED || status == VmStatus.RUNNING || status == VmStatus.FAILED;
+          default -> false;
+        };
+    return deleteRequested || !allowed ? notAllowed(action) : null;
+  }
+
+  /** Before the stored state is loaded the loop judges; after, refusals are answered at once. */
+  private void validate(String action) {
+    if (!loaded && !knownLegacy()) {
+      return;
+    }
+    ApplicationFailure refusal = refusal(action);
+    if (refusal != null) {
+      throw refusal;
+    }
   }
 
   @Override
   public void validateStop() {
-    if (deleteRequested || status != VmStatus.PENDING) {
-      throw notAllowed("stop");
-    }
+    validate("stop");
   }
 
   @Override
   public String stop() {
-    status = VmStatus.STOPPED;
-    activities.recordStatus(name, status.wireName(), "stopped by request", "stopped");
-    show(status);
-    return status.wireName();
+    if (!lifecycle()) {
+      status = VmStatus.STOPPED;
+      activities.recordStatus(name, status.wireName(), "stopped by request", "stopped");
+      show(status);
+      return status.wireName();
+    }
+    return enqueue("stop");
   }
 
   @Override
   public void validateStart() {
-    if (deleteRequested || (status != VmStatus.STOPPED && status != VmStatus.FAILED)) {
-      throw notAllowed("start");
-    }
+    validate("start");
   }
 
   @Override
   public String start() {
-    status = VmStatus.PENDING;
-    activities.recordStatus(name, status.wireName(), "waiting for the scheduler", "started");
-    show(status);
-    return status.wireName();
+    if (!lifecycle()) {
+      status = VmStatus.PENDING;
+      activities.recordStatus(name, status.wireName(), "waiting for the scheduler", "started");
+      show(status);
+      return status.wireName();
+    }
+    return enqueue("start");
   }
 
   @Override
   public void validateRestart() {
-    if (deleteRequested
-        || (status != VmStatus.SCHEDULED && status != VmStatus.RUNNING && status != VmStatus.FAILED)) {
-      throw notAllowed("restart");
-    }
+    validate("restart");
   }
 
   @Override
   public String restart() {
-    status = VmStatus.PENDING;
-    activities.recordStatus(name, status.wireName(), "restart requested; waiting for the scheduler", "restart-requested");
-    show(status);
-    return status.wireName();
+    if (!lifecycle()) {
+      status = VmStatus.PENDING;
+      activities.recordStatus(name, status.wireName(), "restart requested; waiting for the scheduler", "restart-requested");
+      show(status);
+      return status.wireName();
+    }
+    return enqueue("restart");
+  }
+
+  private String enqueue(String action) {
+    CompletablePromise<String> done = Workflow.newPromise();
+    commands.add(new Act(action, done));
+    return done.get();
   }
 
   @Override
@@ -98,14 +351,24 @@ public class VmWorkflowImpl implements VmWorkflow {
     if (deleteRequested) {
       return;
     }
-    status = WireName.parse(VmStatus.class, observation.status()).orElse(status);
-    worker = observation.worker();
-    show(status);
+    if (!lifecycle()) {
+      status = WireName.parse(VmStatus.class, observation.status()).orElse(status);
+      worker = observation.worker();
+      show(status);
+      return;
+    }
+    commands.add(new Observe(observation));
   }
 
   @Override
   public void delete() {
+    if (deleteRequested) {
+      return;
+    }
     deleteRequested = true;
+    if (lifecycle()) {
+      commands.add(new Delete());
+    }
   }
 
   @Override
@@ -115,14 +378,17 @@ public class VmWorkflowImpl implements VmWorkflow {
 
   private ApplicationFailure notAllowed(String action) {
     String why = deleteRequested ? "it is being deleted" : "it is " + status.wireName();
-    return ApplicationFailure.newNonRetryableFailure(
-        "cannot " + action + " VM " + name + ": " + why, "NotAllowed");
+    return ApplicationFailure.newNonRetryableFailure("cannot " + action + " VM " + name + ": " + why, "NotAllowed");
   }
 
   private void show(VmStatus s) {
     Workflow.upsertTypedSearchAttributes(
         RotaSearchAttributes.VM_STATUS.valueSet(s.wireName()),
         worker == null ? RotaSearchAttributes.WORKER.valueUnset() : RotaSearchAttributes.WORKER.valueSet(worker));
-    Workflow.setCurrentDetails("**" + s.wireName() + "**" + (worker == null ? "" : " on " + worker));
+    String details = "**" + s.wireName() + "**" + (worker == null ? "" : " on " + worker) + ", restart " + restartCount;
+    if (restartAtMillis > 0) {
+      details += "; next restart at " + Instant.ofEpochMilli(restartAtMillis);
+    }
+    Workflow.setCurrentDetails(details);
   }
 }

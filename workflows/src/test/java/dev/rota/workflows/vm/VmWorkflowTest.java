@@ -7,97 +7,251 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.rota.workflows.Histories;
 import dev.rota.workflows.RotaSearchAttributes;
 import dev.rota.workflows.TaskQueues;
-import io.temporal.api.enums.v1.WorkflowExecutionStatus;
 import io.temporal.client.WorkflowClient;
 import io.temporal.client.WorkflowOptions;
 import io.temporal.client.WorkflowStub;
 import io.temporal.client.WorkflowUpdateException;
 import io.temporal.testing.TestWorkflowEnvironment;
 import io.temporal.worker.Worker;
+import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.LongSupplier;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
+/** The VM lifecycle in skipped time, against a fake store that notes each call with the server's time. */
 class VmWorkflowTest {
-  /** A fake read model: the statuses and events the workflow recorded, and whether it deleted. */
-  static final class RecordingVmActivities implements VmActivities {
-    final List<String> recorded = new CopyOnWriteArrayList<>();
-    final List<String> deleted = new CopyOnWriteArrayList<>();
+  static final long DELAY = 15_000;
+  static final long MAX_DELAY = 300_000;
+
+  record Call(String what, long atMillis) {}
+
+  static final class FakeVmStore implements VmActivities {
+    final List<Call> calls = new CopyOnWriteArrayList<>();
+    volatile VmRecord stored;
+    volatile boolean agentDown;
+    LongSupplier now;
+
+    @Override
+    public VmRecord load(String vmName) {
+      return stored;
+    }
 
     @Override
     public void recordStatus(String vmName, String status, String message, String eventType) {
-      recorded.add(status + "/" + eventType);
+      calls.add(new Call("status " + status, now.getAsLong()));
+    }
+
+    @Override
+    public void recordEvent(String vmName, String eventType, String message) {
+      calls.add(new Call("event " + eventType, now.getAsLong()));
+    }
+
+    @Override
+    public void requeue(String vmName, int restartCount, String message, String eventType) {
+      calls.add(new Call("requeue " + restartCount, now.getAsLong()));
+    }
+
+    @Override
+    public void removeTask(String worker, String taskId) {
+      if (agentDown) {
+        throw new IllegalStateException("connection refused");
+      }
+      calls.add(new Call("remove " + worker + "/" + taskId, now.getAsLong()));
     }
 
     @Override
     public void deleteVm(String vmName) {
-      deleted.add(vmName);
+      calls.add(new Call("delete", now.getAsLong()));
+    }
+
+    List<String> what() {
+      return calls.stream().map(Call::what).filter(w -> !w.startsWith("event")).toList();
+    }
+
+    long when(String what) {
+      return calls.stream().filter(c -> c.what().equals(what)).findFirst().orElseThrow(() -> new AssertionError("no " + what + " in " + calls)).atMillis();
     }
   }
 
   private TestWorkflowEnvironment env;
-  private RecordingVmActivities activities;
-
-  @BeforeEach
-  void start() {
-    env = TestWorkflowEnvironment.newInstance();
-    RotaSearchAttributes.ALL.forEach(key -> env.registerSearchAttribute(key.getName(), key.getValueType()));
-    Worker worker = env.newWorker(TaskQueues.CONTROL);
-    worker.registerWorkflowImplementationTypes(VmWorkflowImpl.class);
-    activities = new RecordingVmActivities();
-    worker.registerActivitiesImplementations(activities);
-    env.start();
-  }
+  private final FakeVmStore store = new FakeVmStore();
 
   @AfterEach
   void close() {
-    env.close();
+    if (env != null) {
+      env.close();
+    }
   }
 
-  private VmWorkflow startVm(String name) {
+  private VmWorkflow start(String status, String worker, int restartCount, String policy) {
+    env = TestWorkflowEnvironment.newInstance();
+    RotaSearchAttributes.ALL.forEach(key -> env.registerSearchAttribute(key.getName(), key.getValueType()));
+    store.now = env::currentTimeMillis;
+    store.stored = new VmRecord(status, worker, restartCount, policy, 0, 0, DELAY, MAX_DELAY);
+    Worker w = env.newWorker(TaskQueues.CONTROL);
+    w.registerWorkflowImplementationTypes(VmWorkflowImpl.class);
+    w.registerActivitiesImplementations(store);
+    env.start();
     VmWorkflow vm =
         env.getWorkflowClient()
             .newWorkflowStub(
                 VmWorkflow.class,
-                WorkflowOptions.newBuilder()
-                    .setWorkflowId(VmWorkflow.workflowId(name))
-                    .setTaskQueue(TaskQueues.CONTROL)
-                    .build());
-    WorkflowClient.start(vm::run, name);
+                WorkflowOptions.newBuilder().setWorkflowId(VmWorkflow.workflowId("a")).setTaskQueue(TaskQueues.CONTROL).build());
+    WorkflowClient.start(vm::run, "a");
     return vm;
   }
 
-  @Test
-  void aVmWaitsPendingCanBeStoppedAndStartedAndIsDeletedOnRequest() throws Exception {
-    VmWorkflow vm = startVm("life");
-    assertEquals("pending", vm.status());
-    var status = env.getWorkflowClient().newUntypedWorkflowStub("vm-life").describe();
-    assertEquals("pending", status.getTypedSearchAttributes().get(RotaSearchAttributes.VM_STATUS));
+  private long now() {
+    return env.currentTimeMillis();
+  }
 
-    assertEquals("stopped", vm.stop());
-    assertEquals("pending", vm.start());
-    assertEquals(List.of("stopped/stopped", "pending/started"), activities.recorded);
+  private void runs(VmWorkflow vm, int generation) {
+    vm.observed(new VmObservation("running", "w1", "running", null, generation, now(), 0));
+  }
 
-    vm.delete();
-    WorkflowStub.fromTyped(vm).getResult(Void.class);
-    assertEquals(List.of("life"), activities.deleted);
-    assertEquals(
-        WorkflowExecutionStatus.WORKFLOW_EXECUTION_STATUS_COMPLETED,
-        env.getWorkflowClient().newUntypedWorkflowStub("vm-life").describe().getStatus());
-    Histories.replayAndMaybeRecord(env.getWorkflowClient(), "vm-life", VmWorkflowImpl.class, "vm-lifecycle");
+  private long fails(VmWorkflow vm, int generation, int exitCode) {
+    long at = now();
+    vm.observed(new VmObservation("failed", "w1", "exited " + exitCode, exitCode, generation, 0, at));
+    return at;
+  }
+
+  private void settle() {
+    env.sleep(Duration.ofMillis(10));
   }
 
   @Test
-  void actionsTheStatusDoesNotAllowAreRefusedAndRecordNothing() {
-    VmWorkflow vm = startVm("refuse");
-    WorkflowUpdateException start = assertThrows(WorkflowUpdateException.class, vm::start);
-    assertTrue(start.getCause().getMessage().contains("it is pending"), start.getCause().getMessage());
+  void onFailureRestartsAfter15Then30Then60SecondsCountedFromTheFailureAndNeverSooner() throws Exception {
+    VmWorkflow vm = start("pending", null, 0, "OnFailure");
+    long[] expectedDelays = {15_000, 30_000, 60_000};
+    for (int generation = 0; generation < 3; generation++) {
+      runs(vm, generation);
+      settle();
+      long failedAt = fails(vm, generation, 1);
+      env.sleep(Duration.ofMillis(expectedDelays[generation] - 1_000));
+      assertEquals("failed", vm.status(), "not restarted before its delay");
+      env.sleep(Duration.ofMillis(2_000));
+      long restartedAt = store.when("requeue " + (generation + 1));
+      assertTrue(restartedAt >= failedAt + expectedDelays[generation],
+          "restart " + (generation + 1) + " came " + (restartedAt - failedAt) + " ms after the failure");
+      assertEquals("pending", vm.status());
+    }
+    Histories.replayAndMaybeRecord(env.getWorkflowClient(), "vm-a", VmWorkflowImpl.class, "vm-restarts");
+  }
+
+  @Test
+  void theDelayResetsAfterTenMinutesOfRunning() {
+    VmWorkflow vm = start("pending", null, 0, "OnFailure");
+    runs(vm, 0);
+    settle();
+    fails(vm, 0, 1);
+    env.sleep(Duration.ofSeconds(16));
+    runs(vm, 1);
+    env.sleep(Duration.ofMinutes(11));
+    long failedAt = fails(vm, 1, 1);
+    env.sleep(Duration.ofSeconds(16));
+    assertTrue(store.when("requeue 2") - failedAt < 30_000, "back to the first delay, not doubled");
+  }
+
+  @Test
+  void alwaysRestartsAfterExitZeroAndNeverStaysFailed() {
+    VmWorkflow always = start("pending", null, 0, "Always");
+    runs(always, 0);
+    settle();
+    always.observed(new VmObservation("stopped", "w1", "exited 0", 0, 0, 0, now()));
+    env.sleep(Duration.ofSeconds(16));
+    assertTrue(store.what().contains("requeue 1"), store.what().toString());
+    env.close();
+
+    store.calls.clear();
+    VmWorkflow vm = start("pending", null, 0, "Never");
+    runs(vm, 0);
+    settle();
+    fails(vm, 0, 3);
+    env.sleep(Duration.ofHours(1));
+    assertEquals("failed", vm.status());
+    assertTrue(store.what().stream().noneMatch(w -> w.startsWith("requeue")), store.what().toString());
+  }
+
+  @Test
+  void stoppingARunningVmRemovesItsTaskFirst() {
+    VmWorkflow vm = start("pending", null, 0, "Never");
+    vm.observed(new VmObservation("scheduled", "w1", "placed", null, 0, 0, 0));
+    runs(vm, 0);
+    settle();
+    assertEquals("stopped", vm.stop());
+    assertEquals(List.of("status stopping", "remove w1/a.0", "status stopped"), store.what());
+    WorkflowUpdateException again = assertThrows(WorkflowUpdateException.class, vm::stop);
+    assertTrue(again.getCause().getMessage().contains("it is stopped"), again.getCause().getMessage());
+  }
+
+  @Test
+  void aStoppedVmStartsAgainAsANewGeneration() {
+    VmWorkflow vm = start("pending", null, 0, "Never");
+    assertEquals("stopped", vm.stop());
+    assertEquals("pending", vm.start());
+    assertEquals(List.of("status stopped", "requeue 1"), store.what());
+    runs(vm, 0); // about the old generation: ignored
+    settle();
+    assertEquals("pending", vm.status());
+  }
+
+  @Test
+  void stopAndDeleteDuringTheRestartDelayCancelTheRestart() {
+    VmWorkflow vm = start("pending", null, 0, "OnFailure");
+    runs(vm, 0);
+    settle();
+    fails(vm, 0, 1);
+    env.sleep(Duration.ofSeconds(5));
+    vm.delete();
+    WorkflowStub.fromTyped(vm).getResult(Void.class);
+    env.sleep(Duration.ofMinutes(1));
+    assertEquals(List.of("delete"), store.what(), "no restart, no task to remove (it had ended)");
+  }
+
+  @Test
+  void deletingARunningVmRemovesTheTaskBeforeTheRows() {
+    VmWorkflow vm = start("pending", null, 0, "Never");
+    vm.observed(new VmObservation("scheduled", "w1", "placed", null, 0, 0, 0));
+    runs(vm, 0);
+    settle();
+    vm.delete();
+    WorkflowStub.fromTyped(vm).getResult(Void.class);
+    assertEquals(List.of("remove w1/a.0", "delete"), store.what());
+  }
+
+  @Test
+  void anUnreachableAgentDoesNotKeepADeleteFromFinishing() {
+    VmWorkflow vm = start("running", "w1", 2, "Never");
+    settle();
+    store.agentDown = true;
+    vm.delete();
+    WorkflowStub.fromTyped(vm).getResult(Void.class);
+    assertEquals(List.of("delete"), store.what());
+    assertTrue(store.calls.stream().anyMatch(c -> c.what().equals("event task-removal-failed")));
+  }
+
+  @Test
+  void actionsTheStatusDoesNotAllowAreRefusedAndChangeNothing() {
+    VmWorkflow vm = start("pending", null, 0, "Never");
+    assertThrows(WorkflowUpdateException.class, vm::start);
     assertThrows(WorkflowUpdateException.class, vm::restart);
-    vm.stop();
-    assertThrows(WorkflowUpdateException.class, vm::stop);
-    assertEquals(List.of("stopped/stopped"), activities.recorded, "refusals leave no trace");
-    assertEquals("stopped", vm.status());
+    assertEquals(List.of(), store.what());
+    assertEquals("pending", vm.status());
+  }
+
+  @Test
+  void aRestoredWorkflowResumesFromTheStoredStatus() {
+    VmWorkflow running = start("running", "w1", 3, "Never");
+    settle();
+    assertEquals("pending", running.restart(), "restart is allowed: the workflow knows it is running");
+    assertEquals(List.of("remove w1/a.3", "requeue 4"), store.what(), "the adopted task is the one removed");
+    env.close();
+
+    store.calls.clear();
+    VmWorkflow failed = start("failed", "w1", 1, "OnFailure");
+    env.sleep(Duration.ofSeconds(16));
+    assertTrue(store.what().contains("requeue 2"), "a failed VM found at start still restarts: " + store.what());
   }
 }

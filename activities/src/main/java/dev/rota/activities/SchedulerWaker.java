@@ -1,0 +1,29 @@
+package dev.rota.activities;
+
+import dev.rota.workflows.cluster.ClusterWorkflow;
+import io.temporal.client.WorkflowClient;
+import jakarta.inject.Provider;
+import jakarta.inject.Singleton;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/** Asks the scheduler for a term now, when there is new work for it. */
+@Singleton
+public class SchedulerWaker {
+  private static final Logger log = LoggerFactory.getLogger(SchedulerWaker.class);
+
+  private final Provider<WorkflowClient> client;
+
+  public SchedulerWaker(Provider<WorkflowClient> client) {
+    this.client = client;
+  }
+
+  /** Best effort: if the signal is lost, the next term still comes within the interval. */
+  public void wake(String reason) {
+    try {
+      client.get().newWorkflowStub(ClusterWorkflow.class, ClusterWorkflow.WORKFLOW_ID).wake(reason);
+    } catch (RuntimeException e) {
+      log.debug("could not wake the scheduler ({}): {}", reason, e.toString());
+    }
+  }
+}

@@ -1,0 +1,18 @@
+package dev.rota.workflows.vm;
+
+/**
+ * A VM as its workflow (re)starts from: the stored status, so that a workflow lost with the embedded
+ * server's state resumes where the VM was, and the restart settings of the host.
+ *
+ * @param startedAtMillis when its current task was seen running, 0 if not
+ * @param finishedAtMillis when its last task ended, 0 if not
+ */
+public record VmRecord(
+    String status,
+    String worker,
+    int restartCount,
+    String restartPolicy,
+    long startedAtMillis,
+    long finishedAtMillis,
+    long restartDelayMillis,
+    long maxRestartDelayMillis) {}
