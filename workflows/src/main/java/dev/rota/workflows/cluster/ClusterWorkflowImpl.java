@@ -1,8 +1,7 @@
 package dev.rota.workflows.cluster;
 
+import dev.rota.workflows.ActivityDefaults;
 import dev.rota.workflows.Timers;
-import io.temporal.activity.ActivityOptions;
-import io.temporal.common.RetryOptions;
 import io.temporal.workflow.Workflow;
 import java.time.Duration;
 import org.slf4j.Logger;
@@ -29,17 +28,7 @@ public class ClusterWorkflowImpl implements ClusterWorkflow {
   private static final Duration RETRY_ACTIONS_AFTER = Duration.ofSeconds(1);
 
   private final ClusterActivities activities =
-      Workflow.newActivityStub(
-          ClusterActivities.class,
-          ActivityOptions.newBuilder()
-              .setStartToCloseTimeout(Duration.ofSeconds(30))
-              .setRetryOptions(
-                  RetryOptions.newBuilder()
-                      .setInitialInterval(Duration.ofSeconds(1))
-                      .setBackoffCoefficient(2)
-                      .setMaximumInterval(Duration.ofSeconds(30))
-                      .build())
-              .build());
+      Workflow.newActivityStub(ClusterActivities.class, ActivityDefaults.store(Duration.ofSeconds(30)));
 
   private TermSummary lastTerm;
   private boolean wakeRequested;

@@ -1,5 +1,6 @@
 package dev.rota.workflows.vm;
 
+import dev.rota.workflows.ActivityDefaults;
 import dev.rota.workflows.RotaSearchAttributes;
 import dev.rota.workflows.Timers;
 import dev.rota.workflows.model.RestartPolicy;
@@ -28,16 +29,7 @@ public class VmWorkflowImpl implements VmWorkflow {
   /** Version 1: the lifecycle loop. Runs recorded before it only waited pending for deletion. */
   static final String LIFECYCLE = "lifecycle";
 
-  private static final ActivityOptions STORE =
-      ActivityOptions.newBuilder()
-          .setStartToCloseTimeout(Duration.ofSeconds(30))
-          .setRetryOptions(
-              RetryOptions.newBuilder()
-                  .setInitialInterval(Duration.ofSeconds(1))
-                  .setBackoffCoefficient(2)
-                  .setMaximumInterval(Duration.ofMinutes(1))
-                  .build())
-          .build();
+  private static final ActivityOptions STORE = ActivityDefaults.store(Duration.ofMinutes(1));
 
   /** Removing a task gives up after a few minutes: the reconciler removes it once the agent answers. */
   private static final ActivityOptions AGENT =
