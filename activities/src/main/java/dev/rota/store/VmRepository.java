@@ -47,6 +47,13 @@ public interface VmRepository extends CrudRepository<VmRow, String> {
   @Query("UPDATE vms SET status = 'pending', worker = NULL, restart_count = :restartCount, status_message = :message, scheduled_at = NULL, started_at = NULL, version = version + 1 WHERE name = :name")
   int requeue(String name, int restartCount, String message);
 
+  /**
+   * Gives a placement back: the task could not be started there. Pending again, and that worker
+   * avoided for this VM until {@code avoidUntil}.
+   */
+  @Query("UPDATE vms SET status = 'pending', worker = NULL, scheduled_at = NULL, status_message = :message, avoid_worker = :worker, avoid_until = :avoidUntil, version = version + 1 WHERE name = :name AND worker = :worker AND status = 'scheduled'")
+  int giveBack(String name, String worker, String message, Instant avoidUntil);
+
   @Query("SELECT status AS label, COUNT(*) AS total FROM vms GROUP BY status")
   List<Count> countByStatus();
 }

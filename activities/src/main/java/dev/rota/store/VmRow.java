@@ -34,10 +34,25 @@ public record VmRow(
     @Nullable Instant scheduledAt,
     @Nullable Instant startedAt,
     @Nullable Instant finishedAt,
+    @Nullable String avoidWorker,
+    @Nullable Instant avoidUntil,
     @Version long version) {
+
+  /** A VM as submitted: pending, generation 0, no worker. */
+  public static VmRow submitted(
+      String name, long seq, String runtime, @Nullable String image, List<String> command, Map<String, String> env,
+      Map<String, Long> resources, Map<String, String> labels, String restartPolicy, String message, Instant now) {
+    return new VmRow(name, seq, runtime, image, command, env, resources, labels, restartPolicy, "pending", message, null,
+        0, null, now, null, null, null, null, null, 0);
+  }
 
   public VmRow withStatus(String newStatus, @Nullable String message) {
     return new VmRow(name, seq, runtime, image, command, env, resources, labels, restartPolicy, newStatus,
-        message, worker, restartCount, exitCode, createdAt, scheduledAt, startedAt, finishedAt, version);
+        message, worker, restartCount, exitCode, createdAt, scheduledAt, startedAt, finishedAt, avoidWorker, avoidUntil, version);
+  }
+
+  public VmRow withSeq(long newSeq) {
+    return new VmRow(name, newSeq, runtime, image, command, env, resources, labels, restartPolicy, status,
+        statusMessage, worker, restartCount, exitCode, createdAt, scheduledAt, startedAt, finishedAt, avoidWorker, avoidUntil, version);
   }
 }

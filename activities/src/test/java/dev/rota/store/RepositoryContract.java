@@ -32,7 +32,7 @@ abstract class RepositoryContract {
 
   VmRow vm(String name, String status, String worker) {
     return new VmRow(name, vms.nextSeq(), "process", null, List.of("sleep", "1"), Map.of("A", "b"),
-        Map.of("cpu", 1L), Map.of(), "Never", status, "why", worker, 0, null, T0, null, null, null, 0);
+        Map.of("cpu", 1L), Map.of(), "Never", status, "why", worker, 0, null, T0, null, null, null, null, null, 0);
   }
 
   @Test

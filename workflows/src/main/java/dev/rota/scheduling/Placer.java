@@ -96,6 +96,7 @@ public final class Placer {
     private final List<PendingVm> pending;
     private final Map<String, Integer> resourceIndex = new TreeMap<>();
     private final List<Slot> eligible = new ArrayList<>();
+    private final Map<String, Slot> byName = new HashMap<>();
     private final Map<ClassKey, ConstraintClass> classes = new HashMap<>();
     private final Map<ReasonKey, String> reasons = new HashMap<>();
     private final Comparator<Slot> order;
@@ -122,7 +123,9 @@ public final class Placer {
       }
       for (Candidate w : this.workers) {
         if (w.takesPlacements()) {
-          eligible.add(new Slot(w, vector(w.capacity()), held.getOrDefault(w.name(), new long[resourceIndex.size()])));
+          Slot slot = new Slot(w, vector(w.capacity()), held.getOrDefault(w.name(), new long[resourceIndex.size()]));
+          eligible.add(slot);
+          byName.put(w.name(), slot);
         }
       }
     }
@@ -156,9 +159,17 @@ public final class Placer {
         PendingVm vm = pending.get(i);
         long[] request = requests.get(i);
         ConstraintClass cls = classOf(vm);
-        Slot chosen = cls.knownNotToFit(request) ? null : cls.available.firstFit(request);
+        Slot avoided = avoided(vm, cls);
+        Slot chosen;
+        if (avoided != null) {
+          cls.available.remove(avoided);
+          chosen = cls.available.firstFit(request);
+          cls.available.add(avoided);
+        } else {
+          chosen = cls.knownNotToFit(request) ? null : cls.available.firstFit(request);
+        }
         if (chosen == null) {
-          if (cls.knownMisfits.size() < MAX_MISFITS) {
+          if (avoided == null && cls.knownMisfits.size() < MAX_MISFITS) {
             cls.knownMisfits.add(request);
           }
           unplaced.add(vm);
@@ -172,6 +183,15 @@ public final class Placer {
         waiting.add(new PlacementPlan.Unplaced(vm.name(), reason(vm)));
       }
       return new PlacementPlan(placed, waiting);
+    }
+
+    /** The worker this VM avoids, if it is in the class's tree now; null otherwise. */
+    private Slot avoided(PendingVm vm, ConstraintClass cls) {
+      if (vm.avoid() == null) {
+        return null;
+      }
+      Slot s = byName.get(vm.avoid());
+      return s != null && !s.pruned && s.memberOf.contains(cls.available) ? s : null;
     }
 
     private void take(Slot s, long[] request) {
@@ -201,7 +221,7 @@ public final class Placer {
     private record ClassKey(String runtime, Map<String, String> labels) {}
 
     /** VMs alike in why they wait. */
-    private record ReasonKey(ClassKey cls, Map<String, Long> request) {}
+    private record ReasonKey(ClassKey cls, Map<String, Long> request, String avoid) {}
 
     private ConstraintClass classOf(PendingVm vm) {
       return classes.computeIfAbsent(new ClassKey(vm.runtime(), vm.labels()), k -> {
@@ -233,7 +253,9 @@ public final class Placer {
 
     /** Why a VM still waits, naming what is missing; the same for VMs alike. */
     private String reason(PendingVm vm) {
-      return reasons.computeIfAbsent(new ReasonKey(new ClassKey(vm.runtime(), vm.labels()), vm.request()), k -> explain(vm));
+      return reasons.computeIfAbsent(
+          new ReasonKey(new ClassKey(vm.runtime(), vm.labels()), vm.request(), vm.avoid()),
+          k -> vm.avoid() == null ? explain(vm) : "avoiding worker " + vm.avoid() + " for now (its task could not be started there); " + explain(vm));
     }
 
     private String explain(PendingVm vm) {

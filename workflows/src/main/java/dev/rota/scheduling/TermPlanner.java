@@ -63,7 +63,7 @@ public final class TermPlanner {
           gone.add(vm.worker()); // deregistered: as good as offline
         }
       } else if (vm.status() == dev.rota.workflows.model.VmStatus.PENDING) {
-        pending.add(new PendingVm(vm.name(), vm.seq(), vm.runtime(), vm.request(), vm.labels()));
+        pending.add(new PendingVm(vm.name(), vm.seq(), vm.runtime(), vm.request(), vm.labels(), vm.avoidWorker()));
       }
     }
     PlacementPlan placement = Placer.place(candidates, holdings, pending, profile);

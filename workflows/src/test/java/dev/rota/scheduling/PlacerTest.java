@@ -147,6 +147,18 @@ class PlacerTest {
   }
 
   @Test
+  void aVmAvoidsTheWorkerItsTaskCouldNotStartOnWithoutBlockingOthers() {
+    List<Candidate> workers = List.of(ready("w1", 8), ready("w2", 8));
+    PendingVm avoiding = new PendingVm("a", 1, "process", Map.of("cpu", 1L), Map.of(), "w1");
+    PlacementPlan plan = Placer.place(workers, List.of(), List.of(avoiding, vm("b", 2, 1)), PACK);
+    assertEquals(Map.of("a", "w2", "b", "w2"), placements(plan), "a goes elsewhere; b, like a, packs onto w2");
+
+    PlacementPlan onlyOne = Placer.place(List.of(ready("w1", 8)), List.of(), List.of(avoiding, vm("b", 2, 1)), PACK);
+    assertEquals(Map.of("b", "w1"), placements(onlyOne), "the avoidance is a's alone");
+    assertTrue(onlyOne.pending().get(0).reason().startsWith("avoiding worker w1"), onlyOne.pending().get(0).reason());
+  }
+
+  @Test
   void capacityIsNeverOversubscribedWithinATerm() {
     Random random = new Random(42);
     for (int round = 0; round < 200; round++) {

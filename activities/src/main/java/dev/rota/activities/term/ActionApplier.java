@@ -3,7 +3,9 @@ package dev.rota.activities.term;
 import dev.rota.agents.AgentClient;
 import dev.rota.agents.AgentRejectedException;
 import dev.rota.agents.TaskSpec;
+import dev.rota.activities.SchedulerWaker;
 import dev.rota.settings.AgentCallSettings;
+import dev.rota.settings.WorkerSettings;
 import dev.rota.store.TermActionRepository;
 import dev.rota.store.TermActionRow;
 import dev.rota.store.VmEventRepository;
@@ -16,6 +18,7 @@ import dev.rota.workflows.model.VmStatus;
 import jakarta.inject.Named;
 import jakarta.inject.Singleton;
 import java.time.Clock;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -37,6 +40,8 @@ public class ActionApplier {
   static final int BATCH = 500;
   /** An action tried this often without success is dropped; reconciliation will notice what is left. */
   static final int MAX_ATTEMPTS = 20;
+  /** A task start that failed this often gives its placement back, and the VM avoids that worker. */
+  static final int START_ATTEMPTS = 5;
 
   private final TermActionRepository actions;
   private final WorkerRepository workers;
@@ -46,6 +51,8 @@ public class ActionApplier {
   private final VmNotifier notifier;
   private final ExecutorService calls;
   private final AgentCallSettings agentCalls;
+  private final WorkerSettings workerSettings;
+  private final SchedulerWaker scheduler;
   private final Clock clock;
 
   public ActionApplier(
@@ -57,6 +64,8 @@ public class ActionApplier {
       VmNotifier notifier,
       @Named(AgentCalls.EXECUTOR) ExecutorService calls,
       AgentCallSettings agentCalls,
+      WorkerSettings workerSettings,
+      SchedulerWaker scheduler,
       Clock clock) {
     this.actions = actions;
     this.workers = workers;
@@ -66,6 +75,8 @@ public class ActionApplier {
     this.notifier = notifier;
     this.calls = calls;
     this.agentCalls = agentCalls;
+    this.workerSettings = workerSettings;
+    this.scheduler = scheduler;
     this.clock = clock;
   }
 
@@ -130,12 +141,29 @@ public class ActionApplier {
       }
     } catch (RuntimeException e) {
       failed.incrementAndGet();
-      if (a.attempts() + 1 >= MAX_ATTEMPTS) {
+      if (a.kind().equals(TermActionRow.START) && a.attempts() + 1 >= START_ATTEMPTS) {
+        giveBack(a, e);
+        actions.done(a.id());
+      } else if (a.attempts() + 1 >= MAX_ATTEMPTS) {
         log.warn("dropping {} of task {} on {} after {} attempts: {}", a.kind(), a.taskId(), a.worker(), MAX_ATTEMPTS, e.getMessage());
         actions.done(a.id());
       } else {
         actions.failedOnce(a.id(), TermObserver.truncate(String.valueOf(e.getMessage()), 2048));
       }
+    }
+  }
+
+  /** The worker could not start the task: the VM waits for another placement, avoiding that worker. */
+  private void giveBack(TermActionRow a, RuntimeException e) {
+    Instant now = clock.instant();
+    Instant avoidUntil = now.plus(workerSettings.flakyCooldown());
+    String message =
+        "could not start task " + a.taskId() + " on worker " + a.worker() + " after " + START_ATTEMPTS + " tries ("
+            + e.getMessage() + "); placing it elsewhere, avoiding " + a.worker() + " until " + avoidUntil;
+    if (vms.giveBack(a.vm(), a.worker(), TermObserver.truncate(message, 2048), avoidUntil) == 1) {
+      events.append(a.vm(), now, "start-failed", TermObserver.truncate(message, 4096));
+      notifier.notify(a.vm());
+      scheduler.wake("vm " + a.vm() + " given back by " + a.worker());
     }
   }
 

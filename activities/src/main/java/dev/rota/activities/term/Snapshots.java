@@ -35,7 +35,9 @@ final class Snapshots {
     return new WorkerSnapshot(c, probeState(w), w.healthMessage());
   }
 
-  static VmSnapshot vm(VmRow v) {
+  /** A VM as the core sees it at {@code now}: an avoidance that has run out is no longer one. */
+  static VmSnapshot vm(VmRow v, java.time.Instant now) {
+    String avoid = v.avoidUntil() != null && now.isBefore(v.avoidUntil()) ? v.avoidWorker() : null;
     return new VmSnapshot(
         v.name(),
         v.seq(),
@@ -45,6 +47,7 @@ final class Snapshots {
         WireName.parse(VmStatus.class, v.status()).orElse(VmStatus.PENDING),
         v.statusMessage(),
         v.worker(),
-        v.restartCount());
+        v.restartCount(),
+        avoid);
   }
 }

@@ -92,7 +92,7 @@ public class TermCommitter {
     List<VmSnapshot> vmSnapshots = new ArrayList<>();
     for (VmRow v : vms.findAll()) {
       vmRows.put(v.name(), v);
-      vmSnapshots.add(Snapshots.vm(v));
+      vmSnapshots.add(Snapshots.vm(v, now));
     }
     Map<String, List<ObservedTask>> reported = new HashMap<>();
     answered.forEach(w -> reported.put(w, new ArrayList<>()));

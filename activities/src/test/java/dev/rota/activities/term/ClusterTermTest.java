@@ -73,8 +73,8 @@ class ClusterTermTest {
   }
 
   private void vm(String name, long cpu, String restartPolicy) {
-    vms.save(new VmRow(name, vms.nextSeq(), "process", null, List.of("sleep", "600"), Map.of(), Map.of("cpu", cpu, "memory", 512L),
-        Map.of(), restartPolicy, "pending", "waiting for the scheduler", null, 0, null, clock.instant(), null, null, null, 0));
+    vms.save(VmRow.submitted(name, vms.nextSeq(), "process", null, List.of("sleep", "600"), Map.of(),
+        Map.of("cpu", cpu, "memory", 512L), Map.of(), restartPolicy, "waiting for the scheduler", clock.instant()));
   }
 
   private String health(String worker) {
@@ -194,6 +194,22 @@ class ClusterTermTest {
     assertEquals(1, agents.starts("w2", "a.1"), "the new generation's task, started once");
     List<String> events = eventTypes("a");
     assertEquals(List.of("scheduled", "started", "failed", "restart-scheduled", "restarted", "scheduled", "started"), events);
+  }
+
+  @Test
+  void aStartThatKeepsFailingGivesThePlacementBackAndTheWorkerIsAvoided() {
+    worker("w1", 8);
+    worker("w2", 4);
+    agents.set("w1", FakeAgents.Mode.NO_STARTS);
+    vm("a", 1, "Never");
+    startCluster(env.getWorkflowClient());
+    env.sleep(Duration.ofSeconds(20));
+    VmRow a = vmRow("a");
+    assertEquals("w2", a.worker(), "placed again, elsewhere");
+    assertEquals("running", a.status());
+    assertTrue(eventTypes("a").contains("start-failed"), eventTypes("a").toString());
+    assertEquals("w1", a.avoidWorker());
+    assertEquals(0, agents.tasks("w1").size());
   }
 
   @Test

@@ -19,7 +19,8 @@ import java.util.concurrent.atomic.AtomicInteger;
 @Singleton
 @Replaces(HttpAgentClient.class)
 public class FakeAgents implements AgentClient {
-  public enum Mode { UP, ERRORS, HANGS }
+  /** UP answers everything; ERRORS nothing; HANGS never returns; NO_STARTS answers probes but fails every start. */
+  public enum Mode { UP, ERRORS, HANGS, NO_STARTS }
 
   public static final class Agent {
     volatile Mode mode = Mode.UP;
@@ -97,6 +98,9 @@ public class FakeAgents implements AgentClient {
   @Override
   public void startTask(String endpoint, String taskId, TaskSpec spec, Duration timeout) {
     Agent a = reach(endpoint);
+    if (a.mode == Mode.NO_STARTS) {
+      throw new IllegalStateException("disk full");
+    }
     a.starts.computeIfAbsent(taskId, k -> new AtomicInteger()).incrementAndGet();
     a.tasks.putIfAbsent(taskId, new AgentTask(taskId, spec.vm(), "running", null, null, null, null));
   }

@@ -57,7 +57,7 @@ public class VmService {
     }
     Instant now = clock.instant();
     VmRow row =
-        new VmRow(
+        VmRow.submitted(
             request.name(),
             0,
             runtime,
@@ -67,22 +67,14 @@ public class VmService {
             request.resources() == null ? DEFAULT_RESOURCES : Quantities.parse("resources", request.resources()),
             orEmpty(request.labels()),
             request.restartPolicy() == null ? RestartPolicy.NEVER.wireName() : request.restartPolicy(),
-            VmStatus.PENDING.wireName(),
             "waiting for the scheduler",
-            null,
-            0,
-            null,
-            now,
-            null,
-            null,
-            null,
-            0);
+            now);
     VmRow saved;
     try {
       saved =
           tx.executeWrite(
               status -> {
-                VmRow stored = vms.save(withSeq(row, vms.nextSeq()));
+                VmRow stored = vms.save(row.withSeq(vms.nextSeq()));
                 events.append(stored.name(), now, "created", "submitted; waiting for the scheduler");
                 return stored;
               });
@@ -164,12 +156,6 @@ public class VmService {
 
   private VmRow find(String name) {
     return vms.findById(name).orElseThrow(() -> Problems.notFound("VM", name));
-  }
-
-  private static VmRow withSeq(VmRow r, long seq) {
-    return new VmRow(r.name(), seq, r.runtime(), r.image(), r.command(), r.env(), r.resources(), r.labels(),
-        r.restartPolicy(), r.status(), r.statusMessage(), r.worker(), r.restartCount(), r.exitCode(),
-        r.createdAt(), r.scheduledAt(), r.startedAt(), r.finishedAt(), r.version());
   }
 
   private static Map<String, String> orEmpty(@Nullable Map<String, String> map) {
