@@ -13,7 +13,9 @@ public final class RotaSettings {
           SettingRule.positiveDuration("rota.workers.probe-backoff-cap"),
           SettingRule.positiveDuration("rota.agents.timeout"),
           SettingRule.positiveDuration("rota.vms.restart-delay"),
-          SettingRule.positiveDuration("rota.vms.max-restart-delay"));
+          SettingRule.positiveDuration("rota.vms.max-restart-delay"),
+          SettingRule.positiveDuration("rota.agent.heartbeat-interval"),
+          new SettingRule<>("rota.dev.agents", Integer.class, n -> n >= 0 && n <= 100, "must be a number of agents from 0 to 100"));
 
   private RotaSettings() {}
 }

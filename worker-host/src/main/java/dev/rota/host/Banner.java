@@ -12,6 +12,9 @@ final class Banner {
       b.append("  Temporal  ").append(host.temporalTarget())
           .append(" (embedded, namespace ").append(host.namespace()).append(")\n");
       b.append("  Data      ").append(host.dataDir().orElseThrow()).append('\n');
+      for (var agent : host.devAgents()) {
+        b.append("  Agent     ").append(agent.name()).append(" on http://127.0.0.1:").append(agent.port()).append('\n');
+      }
     } else {
       b.append("Rota host\n");
       b.append("  API       ").append(host.apiUri()).append('\n');

@@ -45,6 +45,7 @@ public final class RotaHost implements AutoCloseable {
   private TemporalWorkers workers;
   private WorkflowExecution clusterExecution;
   private int restoredVms;
+  private DevAgents devAgents;
   private boolean closed;
 
   private RotaHost(HostMode mode, ApplicationContext context, Path dataDir) {
@@ -103,6 +104,16 @@ public final class RotaHost implements AutoCloseable {
     if (restoredVms > 0) {
       log.info("VM workflows ensured for {} VMs", restoredVms);
     }
+    if (mode == HostMode.DEV) {
+      int count = context.getProperty("rota.dev.agents", Integer.class).orElse(2);
+      String heartbeat = context.getProperty("rota.agent.heartbeat-interval", String.class).orElse("5s");
+      devAgents = step("dev agents", () -> DevAgents.start(count, server.getURI(), dataDir, heartbeat));
+    }
+  }
+
+  /** Dev mode's local agents; empty otherwise. */
+  public List<dev.rota.agent.Agent> devAgents() {
+    return devAgents == null ? List.of() : devAgents.agents();
   }
 
   /** How many VMs had their workflow ensured at start. */
@@ -230,6 +241,9 @@ public final class RotaHost implements AutoCloseable {
       return;
     }
     closed = true;
+    if (devAgents != null) {
+      devAgents.close();
+    }
     if (server != null && server.isRunning()) {
       // stop() would close the whole context too, Temporal's channel included, under the worker's feet.
       if (server instanceof NettyEmbeddedServer netty) {

@@ -1,0 +1,107 @@
+package dev.rota.agent;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
+import java.net.BindException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/** One agent: its task table and runtimes, its task API, its link to the controller. */
+public final class Agent implements AutoCloseable {
+  private static final Logger log = LoggerFactory.getLogger(Agent.class);
+
+  private final AgentConfig config;
+  private final ScheduledExecutorService timers;
+  private final ExecutorService requests;
+  private final AgentHttp http;
+  private final ControllerLink link;
+
+  private Agent(AgentConfig config, ScheduledExecutorService timers, ExecutorService requests, AgentHttp http, ControllerLink link) {
+    this.config = config;
+    this.timers = timers;
+    this.requests = requests;
+    this.http = http;
+    this.link = link;
+  }
+
+  /** Starts an agent; an {@link IllegalStateException} says in one line why it cannot. */
+  public static Agent start(AgentConfig config) {
+    ObjectMapper json = new ObjectMapper();
+    Path tasksDir = config.dataDir().resolve("tasks");
+    try {
+      Files.createDirectories(tasksDir);
+    } catch (IOException e) {
+      throw new IllegalStateException("cannot create the agent's data folder " + tasksDir + " (" + e.getMessage() + ")");
+    }
+    ScheduledExecutorService timers = Executors.newScheduledThreadPool(2, daemon("agent-" + config.workerName() + "-timer"));
+    ExecutorService requests = Executors.newFixedThreadPool(8, daemon("agent-" + config.workerName() + "-http"));
+    ProcessRuntime processes = new ProcessRuntime(tasksDir, json);
+    Map<String, TaskRuntime> runtimes = new LinkedHashMap<>();
+    for (String r : config.runtimes()) {
+      switch (r.strip()) {
+        case "process" -> runtimes.put("process", processes);
+        case "synthetic" -> runtimes.put("synthetic", new SyntheticRuntime(timers, config.syntheticStartDelay()));
+        default -> throw new IllegalStateException("ROTA_WORKER_RUNTIMES names " + r + "; this agent offers process and synthetic");
+      }
+    }
+    TaskTable tasks = new TaskTable(runtimes, processes, tasksDir, config.stopGrace());
+    int recovered = tasks.recover();
+    AgentHttp http;
+    try {
+      http = new AgentHttp(config.listenHost(), config.port(), tasks, json, requests);
+    } catch (BindException e) {
+      timers.shutdownNow();
+      requests.shutdownNow();
+      throw new IllegalStateException(
+          "the agent cannot listen on " + config.listenHost() + ":" + config.port() + " (" + e.getMessage() + "); set ROTA_AGENT_PORT");
+    } catch (IOException e) {
+      timers.shutdownNow();
+      requests.shutdownNow();
+      throw new IllegalStateException("the agent cannot listen on " + config.listenHost() + ":" + config.port() + " (" + e.getMessage() + ")");
+    }
+    http.start();
+    String endpoint = config.endpoint(http.port());
+    ControllerLink link = new ControllerLink(config, endpoint, json, timers);
+    link.start();
+    log.info("agent {} serving {} ({} tasks found again)", config.workerName(), endpoint, recovered);
+    return new Agent(config, timers, requests, http, link);
+  }
+
+  public int port() {
+    return http.port();
+  }
+
+  public String name() {
+    return config.workerName();
+  }
+
+  public boolean registered() {
+    return link.registered();
+  }
+
+  /** Stops serving and heartbeating; tasks keep running, to be found again by the next agent. */
+  @Override
+  public void close() {
+    link.close();
+    http.stop();
+    timers.shutdownNow();
+    requests.shutdownNow();
+  }
+
+  private static java.util.concurrent.ThreadFactory daemon(String prefix) {
+    AtomicInteger n = new AtomicInteger();
+    return r -> {
+      Thread t = new Thread(r, prefix + "-" + n.incrementAndGet());
+      t.setDaemon(true);
+      return t;
+    };
+  }
+}

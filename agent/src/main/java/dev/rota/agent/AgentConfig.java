@@ -1,0 +1,172 @@
+package dev.rota.agent;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.function.Function;
+
+/**
+ * How an agent runs, from {@code ROTA_*} environment variables or the matching flags
+ * ({@code --controller-url=…} for {@code ROTA_CONTROLLER_URL}); a flag wins over a variable.
+ *
+ * @param listenHost where the task API listens: loopback unless told otherwise
+ * @param advertiseUrl what the controller calls; by default {@code http://listenHost:port}
+ * @param resources capacity; by default the machine's cores and memory in MiB
+ * @param dataDir where tasks keep their working folders, logs and records (for adoption after restart)
+ * @param stopGrace how long a stopped process gets between SIGTERM and SIGKILL
+ * @param syntheticStartDelay how long a {@code synthetic} task takes to start
+ */
+public record AgentConfig(
+    String controllerUrl,
+    String workerName,
+    String listenHost,
+    int port,
+    String advertiseUrl,
+    Map<String, String> labels,
+    Map<String, Long> resources,
+    List<String> runtimes,
+    String token,
+    Duration heartbeatInterval,
+    Path dataDir,
+    Duration stopGrace,
+    Duration syntheticStartDelay) {
+
+  /** A setting that cannot be used; its message is the one line the agent prints. */
+  public static final class BadSetting extends RuntimeException {
+    BadSetting(String message) {
+      super(message);
+    }
+  }
+
+  public static AgentConfig from(Map<String, String> env, String[] args) {
+    Map<String, String> s = new LinkedHashMap<>();
+    env.forEach((k, v) -> {
+      if (k.startsWith("ROTA_")) {
+        s.put(k, v);
+      }
+    });
+    for (String arg : args) {
+      if (!arg.startsWith("--") || !arg.contains("=")) {
+        throw new BadSetting("unknown argument " + arg + "; flags are --name=value, e.g. --worker-name=mini-1");
+      }
+      String name = arg.substring(2, arg.indexOf('='));
+      s.put(name.equals("controller-url") || name.equals("worker-name") || name.startsWith("worker-")
+              ? "ROTA_" + name.toUpperCase().replace('-', '_')
+              : "ROTA_AGENT_" + name.toUpperCase().replace('-', '_'),
+          arg.substring(arg.indexOf('=') + 1));
+    }
+    String controller = required(s, "ROTA_CONTROLLER_URL");
+    String name = s.getOrDefault("ROTA_WORKER_NAME", hostName());
+    if (!name.matches("^[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$")) {
+      throw new BadSetting("ROTA_WORKER_NAME=" + name + " must be a DNS label (lowercase letters, digits, '-')");
+    }
+    String host = s.getOrDefault("ROTA_AGENT_LISTEN", "127.0.0.1");
+    int port = parse(s, "ROTA_AGENT_PORT", "9101", Integer::parseInt, "a port number");
+    if (port < 0 || port > 65535) {
+      throw new BadSetting("ROTA_AGENT_PORT=" + port + " must be a port number from 0 to 65535");
+    }
+    Map<String, Long> resources = new TreeMap<>();
+    resources.put("cpu", (long) Runtime.getRuntime().availableProcessors());
+    resources.put("memory", machineMemoryMib());
+    if (s.containsKey("ROTA_WORKER_RESOURCES")) {
+      resources = new TreeMap<>(pairs(s.get("ROTA_WORKER_RESOURCES"), "ROTA_WORKER_RESOURCES", v -> {
+        long n = Long.parseLong(v);
+        if (n < 0) {
+          throw new NumberFormatException();
+        }
+        return n;
+      }));
+    }
+    return new AgentConfig(
+        controller.endsWith("/") ? controller.substring(0, controller.length() - 1) : controller,
+        name,
+        host,
+        port,
+        s.get("ROTA_AGENT_ADVERTISE_URL"),
+        new TreeMap<>(pairs(s.getOrDefault("ROTA_WORKER_LABELS", ""), "ROTA_WORKER_LABELS", v -> v)),
+        resources,
+        List.of(s.getOrDefault("ROTA_WORKER_RUNTIMES", "process").split(",")),
+        s.getOrDefault("ROTA_AGENT_TOKEN", ""),
+        parse(s, "ROTA_AGENT_HEARTBEAT_INTERVAL", "5s", AgentConfig::duration, "a duration such as 5s"),
+        Path.of(s.getOrDefault("ROTA_AGENT_DATA_DIR", ".rota-agent/" + name)).toAbsolutePath().normalize(),
+        parse(s, "ROTA_AGENT_STOP_GRACE", "10s", AgentConfig::duration, "a duration such as 10s"),
+        parse(s, "ROTA_AGENT_SYNTHETIC_START_DELAY", "200ms", AgentConfig::duration, "a duration such as 200ms"));
+  }
+
+  /** The URL the controller calls, once the port is known (0 means any free port). */
+  public String endpoint(int boundPort) {
+    return advertiseUrl != null && !advertiseUrl.isBlank() ? advertiseUrl : "http://" + listenHost + ":" + boundPort;
+  }
+
+  static Duration duration(String text) {
+    String t = text.strip().toLowerCase();
+    if (t.endsWith("ms")) {
+      return Duration.ofMillis(Long.parseLong(t.substring(0, t.length() - 2)));
+    }
+    long n = Long.parseLong(t.substring(0, t.length() - 1));
+    return switch (t.charAt(t.length() - 1)) {
+      case 's' -> Duration.ofSeconds(n);
+      case 'm' -> Duration.ofMinutes(n);
+      case 'h' -> Duration.ofHours(n);
+      default -> throw new NumberFormatException(text);
+    };
+  }
+
+  private static String required(Map<String, String> s, String key) {
+    String v = s.get(key);
+    if (v == null || v.isBlank()) {
+      throw new BadSetting(key + " is not set: the agent needs the controller's URL, e.g. http://127.0.0.1:8080");
+    }
+    return v;
+  }
+
+  private static <T> T parse(Map<String, String> s, String key, String fallback, Function<String, T> parser, String what) {
+    String v = s.getOrDefault(key, fallback);
+    try {
+      T parsed = parser.apply(v);
+      if (parsed instanceof Duration d && (d.isNegative() || d.isZero())) {
+        throw new NumberFormatException();
+      }
+      return parsed;
+    } catch (RuntimeException e) {
+      throw new BadSetting(key + "=" + v + " must be " + what);
+    }
+  }
+
+  private static <T> Map<String, T> pairs(String text, String key, Function<String, T> value) {
+    Map<String, T> map = new LinkedHashMap<>();
+    for (String pair : text.split(",")) {
+      if (pair.isBlank()) {
+        continue;
+      }
+      int eq = pair.indexOf('=');
+      if (eq <= 0) {
+        throw new BadSetting(key + " must be k=v pairs separated by commas, got " + text);
+      }
+      try {
+        map.put(pair.substring(0, eq).strip(), value.apply(pair.substring(eq + 1).strip()));
+      } catch (RuntimeException e) {
+        throw new BadSetting(key + ": " + pair + " has a value that is not a whole number from 0");
+      }
+    }
+    return map;
+  }
+
+  private static String hostName() {
+    String h = System.getenv().getOrDefault("HOSTNAME", "worker");
+    return h.toLowerCase().replaceAll("[^a-z0-9-]", "-");
+  }
+
+  private static long machineMemoryMib() {
+    java.lang.management.OperatingSystemMXBean os = java.lang.management.ManagementFactory.getOperatingSystemMXBean();
+    if (os instanceof com.sun.management.OperatingSystemMXBean sun) {
+      return sun.getTotalMemorySize() / (1024 * 1024);
+    }
+    return Runtime.getRuntime().maxMemory() / (1024 * 1024);
+  }
+
+}

@@ -1,0 +1,125 @@
+package dev.rota.agent;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.sun.net.httpserver.HttpExchange;
+import com.sun.net.httpserver.HttpServer;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.InetSocketAddress;
+import java.util.Map;
+import java.util.concurrent.ExecutorService;
+
+/** API.md's agent API: {@code GET /healthz}, {@code GET /v1/tasks}, {@code PUT|DELETE /v1/tasks/{id}}. */
+final class AgentHttp {
+  static final int MAX_BODY = 1024 * 1024;
+
+  private final HttpServer server;
+  private final TaskTable tasks;
+  private final ObjectMapper json;
+
+  AgentHttp(String host, int port, TaskTable tasks, ObjectMapper json, ExecutorService executor) throws IOException {
+    this.server = HttpServer.create(new InetSocketAddress(host, port), 64);
+    this.tasks = tasks;
+    this.json = json;
+    server.setExecutor(executor);
+    server.createContext("/healthz", this::healthz);
+    server.createContext("/v1/tasks", this::tasks);
+  }
+
+  int port() {
+    return server.getAddress().getPort();
+  }
+
+  void start() {
+    server.start();
+  }
+
+  void stop() {
+    server.stop(0);
+  }
+
+  private void healthz(HttpExchange x) throws IOException {
+    send(x, 200, Map.of("status", "ready"));
+  }
+
+  private void tasks(HttpExchange x) throws IOException {
+    try {
+      String path = x.getRequestURI().getPath();
+      String method = x.getRequestMethod();
+      if (path.equals("/v1/tasks") || path.equals("/v1/tasks/")) {
+        if (!method.equals("GET")) {
+          problem(x, 405, "use GET on /v1/tasks");
+          return;
+        }
+        send(x, 200, tasks.list());
+        return;
+      }
+      String id = path.substring("/v1/tasks/".length());
+      if (!TaskTable.TASK_ID.matcher(id).matches()) {
+        problem(x, 400, "task id " + id + " is not <vm>.<restartCount>");
+        return;
+      }
+      switch (method) {
+        case "PUT" -> {
+          byte[] body = read(x.getRequestBody());
+          if (body == null) {
+            problem(x, 413, "body larger than " + MAX_BODY + " bytes");
+            return;
+          }
+          TaskSpec spec;
+          try {
+            spec = json.readValue(body, TaskSpec.class);
+          } catch (IOException e) {
+            problem(x, 400, "body is not a task spec: " + String.valueOf(e.getMessage()).lines().findFirst().orElse(""));
+            return;
+          }
+          boolean created = tasks.put(id, spec);
+          send(x, created ? 201 : 200, tasks.list().stream().filter(t -> t.id().equals(id)).findFirst().orElse(null));
+        }
+        case "DELETE" -> {
+          tasks.remove(id);
+          x.sendResponseHeaders(204, -1);
+        }
+        default -> problem(x, 405, "use PUT or DELETE on /v1/tasks/{id}");
+      }
+    } catch (IllegalArgumentException e) {
+      problem(x, 400, e.getMessage());
+    } finally {
+      x.close();
+    }
+  }
+
+  private static byte[] read(InputStream in) throws IOException {
+    byte[] body = in.readNBytes(MAX_BODY + 1);
+    return body.length > MAX_BODY ? null : body;
+  }
+
+  private void problem(HttpExchange x, int status, String detail) throws IOException {
+    byte[] body = json.writeValueAsBytes(Map.of("type", "about:blank", "status", status, "title", title(status), "detail", detail));
+    x.getResponseHeaders().set("Content-Type", "application/problem+json");
+    x.sendResponseHeaders(status, body.length);
+    try (OutputStream out = x.getResponseBody()) {
+      out.write(body);
+    }
+  }
+
+  private void send(HttpExchange x, int status, Object value) throws IOException {
+    byte[] body = json.writeValueAsBytes(value);
+    x.getResponseHeaders().set("Content-Type", "application/json");
+    x.sendResponseHeaders(status, body.length);
+    try (OutputStream out = x.getResponseBody()) {
+      out.write(body);
+    }
+  }
+
+  private static String title(int status) {
+    return switch (status) {
+      case 400 -> "Bad Request";
+      case 405 -> "Method Not Allowed";
+      case 413 -> "Request Entity Too Large";
+      default -> "Error";
+    };
+  }
+
+}

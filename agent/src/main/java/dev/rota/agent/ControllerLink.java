@@ -1,0 +1,144 @@
+package dev.rota.agent;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Locale;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The agent's side of the controller: registers its worker, then heartbeats every interval;
+ * re-registers when the controller no longer knows it (404), and keeps trying, backing off, while the
+ * controller is unreachable. Its tasks are untouched by any of this.
+ */
+final class ControllerLink {
+  private static final Logger log = LoggerFactory.getLogger(ControllerLink.class);
+  private static final Duration MAX_BACKOFF = Duration.ofSeconds(30);
+
+  private final AgentConfig config;
+  private final String endpoint;
+  private final ObjectMapper json;
+  private final ScheduledExecutorService timers;
+  private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(3)).build();
+  private volatile boolean registered;
+  private volatile int failures;
+  private volatile boolean closed;
+
+  ControllerLink(AgentConfig config, String endpoint, ObjectMapper json, ScheduledExecutorService timers) {
+    this.config = config;
+    this.endpoint = endpoint;
+    this.json = json;
+    this.timers = timers;
+  }
+
+  void start() {
+    timers.execute(this::beat);
+  }
+
+  void close() {
+    closed = true;
+  }
+
+  boolean registered() {
+    return registered;
+  }
+
+  private void beat() {
+    if (closed) {
+      return;
+    }
+    Duration next = config.heartbeatInterval();
+    try {
+      if (!registered) {
+        register();
+      } else {
+        int status = send(HttpRequest.newBuilder(uri("/v1/workers/" + config.workerName() + "/heartbeat"))
+            .PUT(HttpRequest.BodyPublishers.noBody()));
+        if (status == 404) {
+          log.info("controller does not know worker {}; registering again", config.workerName());
+          registered = false;
+          register();
+        } else if (status >= 300) {
+          throw new IOException("heartbeat answered " + status);
+        }
+      }
+      if (failures > 0) {
+        log.info("controller at {} reachable again", config.controllerUrl());
+      }
+      failures = 0;
+    } catch (IOException | RuntimeException e) {
+      if (failures++ == 0) {
+        log.warn("controller at {} unreachable ({}); retrying with back-off", config.controllerUrl(), e.getMessage());
+      }
+      long backoff = Math.min(MAX_BACKOFF.toMillis(), 1000L << Math.min(failures, 5));
+      next = Duration.ofMillis(Math.min(backoff, Math.max(config.heartbeatInterval().toMillis(), 1000)));
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return;
+    }
+    if (!closed) {
+      timers.schedule(this::beat, next.toMillis(), TimeUnit.MILLISECONDS);
+    }
+  }
+
+  private void register() throws IOException, InterruptedException {
+    Map<String, String> labels = new TreeMap<>(config.labels());
+    labels.put("rota.dev/worker", config.workerName());
+    labels.put("rota.dev/os", System.getProperty("os.name").toLowerCase(Locale.ROOT));
+    labels.put("rota.dev/arch", System.getProperty("os.arch").toLowerCase(Locale.ROOT));
+    Map<String, Object> body = new LinkedHashMap<>();
+    body.put("name", config.workerName());
+    body.put("endpoint", endpoint);
+    body.put("resources", config.resources());
+    body.put("labels", labels);
+    body.put("runtimes", config.runtimes());
+    body.put("machineId", machineId());
+    int status = send(HttpRequest.newBuilder(uri("/v1/workers"))
+        .header("Content-Type", "application/json")
+        .POST(HttpRequest.BodyPublishers.ofByteArray(json.writeValueAsBytes(body))));
+    if (status == 409) {
+      throw new IOException("the controller says another machine holds the name " + config.workerName());
+    }
+    if (status != 200 && status != 201) {
+      throw new IOException("registration answered " + status);
+    }
+    registered = true;
+    log.info("registered worker {} at {}", config.workerName(), endpoint);
+  }
+
+  private int send(HttpRequest.Builder request) throws IOException, InterruptedException {
+    if (!config.token().isBlank()) {
+      request.header("Authorization", "Bearer " + config.token());
+    }
+    return http.send(request.timeout(Duration.ofSeconds(5)).build(), HttpResponse.BodyHandlers.discarding()).statusCode();
+  }
+
+  private URI uri(String path) {
+    return URI.create(config.controllerUrl() + path);
+  }
+
+  /** Stable per machine, so that another machine cannot take over this worker's name unnoticed. */
+  private String machineId() {
+    try {
+      Path id = Path.of("/etc/machine-id");
+      if (Files.isReadable(id)) {
+        return Files.readString(id).strip() + "/" + config.workerName();
+      }
+    } catch (IOException e) {
+      // fall through
+    }
+    return System.getProperty("user.name") + "@" + System.getenv().getOrDefault("HOSTNAME", "localhost") + "/" + config.workerName();
+  }
+}

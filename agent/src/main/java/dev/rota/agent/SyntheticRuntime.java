@@ -1,0 +1,43 @@
+package dev.rota.agent;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Map;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The {@code synthetic} runtime: no process, for tests and load runs with hundreds of agents in one
+ * JVM. A task runs after a short delay, until it is removed, or exits on request: env
+ * {@code SYNTHETIC_EXIT_AFTER} (e.g. {@code 2s}) with {@code SYNTHETIC_EXIT_CODE} (default 1).
+ */
+final class SyntheticRuntime implements TaskRuntime {
+  private final ScheduledExecutorService timers;
+  private final Duration startDelay;
+
+  SyntheticRuntime(ScheduledExecutorService timers, Duration startDelay) {
+    this.timers = timers;
+    this.startDelay = startDelay;
+  }
+
+  @Override
+  public void start(Task task) {
+    Map<String, String> env = task.spec.env() == null ? Map.of() : task.spec.env();
+    task.handle = timers.schedule(() -> task.running(Instant.now()), startDelay.toMillis(), TimeUnit.MILLISECONDS);
+    String after = env.get("SYNTHETIC_EXIT_AFTER");
+    if (after != null) {
+      int code = Integer.parseInt(env.getOrDefault("SYNTHETIC_EXIT_CODE", "1"));
+      long at = startDelay.plus(AgentConfig.duration(after)).toMillis();
+      timers.schedule(() -> task.ended(code, "exited with code " + code, Instant.now()), at, TimeUnit.MILLISECONDS);
+    }
+  }
+
+  @Override
+  public void stop(Task task, Duration grace) {
+    if (task.handle instanceof ScheduledFuture<?> f) {
+      f.cancel(false);
+    }
+    task.ended(0, "removed", Instant.now());
+  }
+}

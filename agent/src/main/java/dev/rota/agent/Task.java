@@ -1,0 +1,64 @@
+package dev.rota.agent;
+
+import java.time.Instant;
+
+/** One task on this worker, as its runtime last reported it. Thread-safe: runtimes report from their threads. */
+final class Task {
+  static final String STARTING = "starting";
+  static final String RUNNING = "running";
+  static final String EXITED = "exited";
+  static final String FAILED = "failed";
+
+  final String id;
+  final TaskSpec spec;
+  private String state = STARTING;
+  private Integer exitCode;
+  private Instant startedAt;
+  private Instant finishedAt;
+  private String message;
+  /** The runtime's handle on it: a process, a scheduled future. */
+  volatile Object handle;
+
+  Task(String id, TaskSpec spec) {
+    this.id = id;
+    this.spec = spec;
+  }
+
+  synchronized void running(Instant at) {
+    if (state.equals(STARTING)) {
+      state = RUNNING;
+      startedAt = at;
+    }
+  }
+
+  synchronized void ended(Integer code, String why, Instant at) {
+    if (state.equals(EXITED) || state.equals(FAILED)) {
+      return;
+    }
+    state = EXITED;
+    exitCode = code;
+    message = why;
+    finishedAt = at;
+  }
+
+  synchronized void failed(String why, Instant at) {
+    if (state.equals(EXITED) || state.equals(FAILED)) {
+      return;
+    }
+    state = FAILED;
+    message = why;
+    finishedAt = at;
+  }
+
+  synchronized boolean ended() {
+    return state.equals(EXITED) || state.equals(FAILED);
+  }
+
+  synchronized TaskView view() {
+    return new TaskView(id, spec.vm(), state, exitCode, str(startedAt), str(finishedAt), message);
+  }
+
+  private static String str(Instant t) {
+    return t == null ? null : t.toString();
+  }
+}

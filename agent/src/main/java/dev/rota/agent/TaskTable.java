@@ -1,0 +1,99 @@
+package dev.rota.agent;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/** The tasks on this worker, by id. Every call is idempotent by task id: the controller may repeat. */
+final class TaskTable {
+  private static final Logger log = LoggerFactory.getLogger(TaskTable.class);
+  /** A VM name (a DNS label), a dot, a restart count: nothing that could climb out of the tasks folder. */
+  static final Pattern TASK_ID = Pattern.compile("^[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\\.[0-9]{1,9}$");
+
+  private final Map<String, Task> tasks = new ConcurrentHashMap<>();
+  private final Map<String, TaskRuntime> runtimes;
+  private final ProcessRuntime processes;
+  private final Path tasksDir;
+  private final Duration grace;
+
+  TaskTable(Map<String, TaskRuntime> runtimes, ProcessRuntime processes, Path tasksDir, Duration grace) {
+    this.runtimes = runtimes;
+    this.processes = processes;
+    this.tasksDir = tasksDir;
+    this.grace = grace;
+  }
+
+  /** Whether it is new: a task already here is left as it is. */
+  boolean put(String id, TaskSpec spec) {
+    String runtime = spec.runtime() == null ? "process" : spec.runtime();
+    TaskRuntime r = runtimes.get(runtime);
+    if (r == null) {
+      throw new IllegalArgumentException("runtime " + runtime + " is not offered here (" + String.join(", ", runtimes.keySet()) + ")");
+    }
+    boolean[] created = {false};
+    tasks.computeIfAbsent(id, k -> {
+      created[0] = true;
+      Task task = new Task(id, spec);
+      r.start(task);
+      return task;
+    });
+    return created[0];
+  }
+
+  void remove(String id) {
+    Task task = tasks.remove(id);
+    if (task != null) {
+      runtimes.getOrDefault(task.spec.runtime() == null ? "process" : task.spec.runtime(), processes).stop(task, grace);
+    }
+    deleteFolder(tasksDir.resolve(id));
+  }
+
+  List<TaskView> list() {
+    return tasks.values().stream().map(Task::view).sorted(Comparator.comparing(TaskView::id)).toList();
+  }
+
+  /** After a restart: processes still running are adopted, those gone are reported ended. */
+  int recover() {
+    if (!Files.isDirectory(tasksDir)) {
+      return 0;
+    }
+    int found = 0;
+    try (Stream<Path> dirs = Files.list(tasksDir)) {
+      for (Path dir : dirs.toList()) {
+        Path record = dir.resolve("task.json");
+        if (TASK_ID.matcher(dir.getFileName().toString()).matches() && Files.exists(record)) {
+          try {
+            Task task = processes.recover(record);
+            tasks.put(task.id, task);
+            found++;
+          } catch (IOException | RuntimeException e) {
+            log.warn("task record {} unreadable, left alone: {}", record, e.toString());
+          }
+        }
+      }
+    } catch (IOException e) {
+      log.warn("cannot read {}: {}", tasksDir, e.toString());
+    }
+    return found;
+  }
+
+  private static void deleteFolder(Path dir) {
+    if (!Files.exists(dir)) {
+      return;
+    }
+    try (Stream<Path> walk = Files.walk(dir)) {
+      walk.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+    } catch (IOException e) {
+      log.debug("could not delete {}: {}", dir, e.toString());
+    }
+  }
+}

@@ -1,0 +1,91 @@
+package dev.rota.host;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.function.BooleanSupplier;
+
+/** A dev stack with short deadlines and real agents, and the HTTP a user would send it. */
+final class Stack implements AutoCloseable {
+  final RotaHost host;
+  final int port;
+  private final HttpClient http = HttpClient.newHttpClient();
+  private final ObjectMapper json = new ObjectMapper();
+
+  Stack(Path dataDir) {
+    port = FreePorts.next();
+    Map<String, Object> props = DevStackTest.devProperties(port, FreePorts.next(), dataDir);
+    props.put("rota.scheduler.interval", "1s");
+    props.put("rota.workers.lost-after", "2s");
+    props.put("rota.workers.offline-after", "2s");
+    props.put("rota.vms.restart-delay", "1s");
+    props.put("rota.vms.max-restart-delay", "2s");
+    props.put("rota.agent.heartbeat-interval", "300ms");
+    props.put("rota.agents.timeout", "1s");
+    host = RotaHost.start(HostMode.DEV, props);
+  }
+
+  record Reply(int status, String body, Map<String, Object> map) {}
+
+  Reply send(String method, String url, String body) {
+    try {
+      HttpRequest.Builder b =
+          HttpRequest.newBuilder(URI.create(url))
+              .method(method, body == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(body))
+              .header("Content-Type", "application/json");
+      HttpResponse<String> r = http.send(b.build(), HttpResponse.BodyHandlers.ofString());
+      Map<String, Object> map = r.body().startsWith("{") ? json.readValue(r.body(), Map.class) : Map.of();
+      return new Reply(r.statusCode(), r.body(), map);
+    } catch (Exception e) {
+      throw new AssertionError(method + " " + url, e);
+    }
+  }
+
+  Reply api(String method, String path, String body) {
+    return send(method, "http://127.0.0.1:" + port + path, body);
+  }
+
+  Map<String, Object> vm(String name) {
+    return api("GET", "/v1/vms/" + name, null).map();
+  }
+
+  @SuppressWarnings("unchecked")
+  List<String> eventTypes(String vm) {
+    List<Map<String, Object>> items = (List<Map<String, Object>>) api("GET", "/v1/vms/" + vm + "/events", null).map().get("items");
+    return items.stream().map(e -> (String) e.get("type")).toList();
+  }
+
+  /** Processes this JVM's agents started whose command line ends with {@code args}. */
+  static List<ProcessHandle> processes(String args) {
+    return ProcessHandle.current().descendants()
+        .filter(p -> p.isAlive() && p.info().commandLine().map(c -> c.endsWith(args)).orElse(false))
+        .toList();
+  }
+
+  /** Waits for what real processes and agents do at their own pace; the bound is patience only. */
+  static void eventually(String what, BooleanSupplier condition) {
+    long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+    while (!condition.getAsBoolean()) {
+      if (System.nanoTime() > deadline) {
+        throw new AssertionError("never happened: " + what);
+      }
+      try {
+        Thread.sleep(100);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new AssertionError(e);
+      }
+    }
+  }
+
+  @Override
+  public void close() {
+    host.close();
+  }
+}
