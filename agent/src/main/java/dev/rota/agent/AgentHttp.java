@@ -13,6 +13,7 @@ import java.util.concurrent.ExecutorService;
 /** API.md's agent API: {@code GET /healthz}, {@code GET /v1/tasks}, {@code PUT|DELETE /v1/tasks/{id}}. */
 final class AgentHttp {
   static final int MAX_BODY = 1024 * 1024;
+  static final int LOG_TAIL = 64 * 1024;
 
   private final HttpServer server;
   private final TaskTable tasks;
@@ -56,6 +57,10 @@ final class AgentHttp {
         return;
       }
       String id = path.substring("/v1/tasks/".length());
+      if (id.endsWith("/logs") && method.equals("GET")) {
+        logs(x, id.substring(0, id.length() - "/logs".length()));
+        return;
+      }
       if (!TaskTable.TASK_ID.matcher(id).matches()) {
         problem(x, 400, "task id " + id + " is not <vm>.<restartCount>");
         return;
@@ -90,6 +95,26 @@ final class AgentHttp {
     }
   }
 
+  /** The tail of a task's stdout ({@code ?stream=stderr} for stderr), as plain text. */
+  private void logs(HttpExchange x, String id) throws IOException {
+    if (!TaskTable.TASK_ID.matcher(id).matches()) {
+      problem(x, 400, "task id " + id + " is not <vm>.<restartCount>");
+      return;
+    }
+    String query = x.getRequestURI().getQuery();
+    String stream = query != null && query.contains("stream=stderr") ? "stderr" : "stdout";
+    byte[] tail = tasks.logTail(id, stream, LOG_TAIL);
+    if (tail == null) {
+      problem(x, 404, "no task " + id + " here");
+      return;
+    }
+    x.getResponseHeaders().set("Content-Type", "text/plain; charset=utf-8");
+    x.sendResponseHeaders(200, tail.length == 0 ? -1 : tail.length);
+    try (OutputStream out = x.getResponseBody()) {
+      out.write(tail);
+    }
+  }
+
   private static byte[] read(InputStream in) throws IOException {
     byte[] body = in.readNBytes(MAX_BODY + 1);
     return body.length > MAX_BODY ? null : body;
@@ -116,6 +141,7 @@ final class AgentHttp {
   private static String title(int status) {
     return switch (status) {
       case 400 -> "Bad Request";
+      case 404 -> "Not Found";
       case 405 -> "Method Not Allowed";
       case 413 -> "Request Entity Too Large";
       default -> "Error";

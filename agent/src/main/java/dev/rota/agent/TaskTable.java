@@ -57,6 +57,24 @@ final class TaskTable {
     deleteFolder(tasksDir.resolve(id));
   }
 
+  /** The last {@code max} bytes a task wrote to a stream; null if no such task is here. */
+  byte[] logTail(String id, String stream, int max) throws IOException {
+    if (!tasks.containsKey(id)) {
+      return null;
+    }
+    Path file = tasksDir.resolve(id).resolve(stream + ".log");
+    if (!Files.exists(file)) {
+      return new byte[0];
+    }
+    try (java.io.RandomAccessFile f = new java.io.RandomAccessFile(file.toFile(), "r")) {
+      long start = Math.max(0, f.length() - max);
+      byte[] tail = new byte[(int) (f.length() - start)];
+      f.seek(start);
+      f.readFully(tail);
+      return tail;
+    }
+  }
+
   List<TaskView> list() {
     return tasks.values().stream().map(Task::view).sorted(Comparator.comparing(TaskView::id)).toList();
   }

@@ -1,0 +1,191 @@
+package dev.rota.agent;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.BooleanSupplier;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** One real agent on loopback (its controller unreachable: it keeps trying, tasks unaffected). */
+class AgentTest {
+  @TempDir Path data;
+  private final HttpClient http = HttpClient.newHttpClient();
+  private final ObjectMapper json = new ObjectMapper();
+  private Agent agent;
+
+  private Agent start(String... extra) {
+    Map<String, String> env = new HashMap<>();
+    env.put("ROTA_CONTROLLER_URL", "http://127.0.0.1:9");
+    env.put("ROTA_WORKER_NAME", "test-1");
+    env.put("ROTA_AGENT_PORT", "0");
+    env.put("ROTA_AGENT_DATA_DIR", data.toString());
+    env.put("ROTA_AGENT_STOP_GRACE", "300ms");
+    env.put("ROTA_WORKER_RUNTIMES", "process,synthetic");
+    env.put("ROTA_AGENT_SYNTHETIC_START_DELAY", "50ms");
+    for (int i = 0; i < extra.length; i += 2) {
+      env.put(extra[i], extra[i + 1]);
+    }
+    agent = Agent.start(AgentConfig.from(env, new String[0]));
+    return agent;
+  }
+
+  @AfterEach
+  void stop() {
+    if (agent != null) {
+      agent.close();
+    }
+  }
+
+  private HttpResponse<String> send(String method, String path, String body) throws Exception {
+    HttpRequest.Builder b =
+        HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + agent.port() + path))
+            .method(method, body == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(body));
+    return http.send(b.build(), HttpResponse.BodyHandlers.ofString());
+  }
+
+  private static String spec(String vm, String runtime, String... command) {
+    StringBuilder c = new StringBuilder();
+    for (String part : command) {
+      c.append(c.length() == 0 ? "" : ",").append('"').append(part.replace("\"", "\\\"")).append('"');
+    }
+    return "{\"vm\":\"" + vm + "\",\"restartCount\":0,\"runtime\":\"" + runtime + "\",\"command\":[" + c + "],\"env\":{\"GREETING\":\"hi\"}}";
+  }
+
+  @SuppressWarnings("unchecked")
+  private Map<String, Object> task(String id) throws Exception {
+    List<Map<String, Object>> tasks = json.readValue(send("GET", "/v1/tasks", null).body(), List.class);
+    return tasks.stream().filter(t -> id.equals(t.get("id"))).findFirst().orElse(null);
+  }
+
+  private static List<ProcessHandle> processes(String args) {
+    return ProcessHandle.current().descendants()
+        .filter(p -> p.isAlive() && p.info().commandLine().map(c -> c.endsWith(args)).orElse(false))
+        .toList();
+  }
+
+  private static void eventually(String what, BooleanSupplier condition) throws InterruptedException {
+    long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
+    while (!condition.getAsBoolean()) {
+      if (System.nanoTime() > deadline) {
+        throw new AssertionError("never happened: " + what);
+      }
+      Thread.sleep(20);
+    }
+  }
+
+  @Test
+  void putIsIdempotentAndDeleteEndsTheProcess() throws Exception {
+    start();
+    assertEquals(200, send("GET", "/healthz", null).statusCode());
+    assertEquals(201, send("PUT", "/v1/tasks/a.0", spec("a", "process", "sleep", "303")).statusCode());
+    assertEquals(200, send("PUT", "/v1/tasks/a.0", spec("a", "process", "sleep", "303")).statusCode(), "already there");
+    assertEquals("running", task("a.0").get("state"));
+    assertEquals(1, processes("sleep 303").size(), "started once");
+
+    assertEquals(204, send("DELETE", "/v1/tasks/a.0", null).statusCode());
+    assertTrue(processes("sleep 303").isEmpty());
+    assertEquals(204, send("DELETE", "/v1/tasks/a.0", null).statusCode(), "gone already is fine");
+    assertEquals(null, task("a.0"));
+  }
+
+  @Test
+  void exitCodesOutputAndTheEnvironmentReachTheController() throws Exception {
+    start();
+    send("PUT", "/v1/tasks/b.0", spec("b", "process", "sh", "-c", "echo $GREETING; exit 7"));
+    eventually("exited", () -> {
+      try {
+        return "exited".equals(task("b.0").get("state"));
+      } catch (Exception e) {
+        return false;
+      }
+    });
+    assertEquals(7, task("b.0").get("exitCode"));
+    eventually("output kept", () -> {
+      try {
+        return send("GET", "/v1/tasks/b.0/logs", null).body().equals("hi\n");
+      } catch (Exception e) {
+        return false;
+      }
+    });
+  }
+
+  @Test
+  void aCommandThatCannotStartIsFailedWithTheReason() throws Exception {
+    start();
+    assertEquals(201, send("PUT", "/v1/tasks/c.0", spec("c", "process", "no-such-binary-rota")).statusCode());
+    Map<String, Object> t = task("c.0");
+    assertEquals("failed", t.get("state"));
+    assertTrue(((String) t.get("message")).contains("cannot start no-such-binary-rota"), (String) t.get("message"));
+  }
+
+  @Test
+  void aProcessIgnoringSigtermIsKilledAfterTheGracePeriod() throws Exception {
+    start();
+    send("PUT", "/v1/tasks/d.0", spec("d", "process", "sh", "-c", "trap '' TERM; sleep 304"));
+    eventually("running", () -> !processes("sleep 304").isEmpty()); // the shell and its sleep, both ignoring SIGTERM
+    assertEquals(204, send("DELETE", "/v1/tasks/d.0", null).statusCode());
+    eventually("killed", () -> processes("sleep 304").isEmpty());
+  }
+
+  @Test
+  void badIdsAndUnknownRuntimesAreRefused() throws Exception {
+    start();
+    assertEquals(400, send("PUT", "/v1/tasks/..%2F..%2Fetc.0", spec("x", "process", "true")).statusCode());
+    assertEquals(400, send("PUT", "/v1/tasks/UPPER.0", spec("x", "process", "true")).statusCode());
+    assertEquals(400, send("PUT", "/v1/tasks/x.0", spec("x", "qemu", "true")).statusCode());
+    assertEquals(400, send("PUT", "/v1/tasks/x.0", "{not json").statusCode());
+    assertEquals("[]", send("GET", "/v1/tasks", null).body(), "nothing was created");
+  }
+
+  @Test
+  void aRestartedAgentFindsItsRunningProcessAgain() throws Exception {
+    start();
+    send("PUT", "/v1/tasks/e.0", spec("e", "process", "sleep", "305"));
+    long pid = processes("sleep 305").get(0).pid();
+    agent.close();
+
+    start();
+    Map<String, Object> t = task("e.0");
+    assertEquals("running", t.get("state"), "adopted");
+    assertEquals(List.of(pid), processes("sleep 305").stream().map(ProcessHandle::pid).toList(), "the same process, not a second");
+    assertEquals(204, send("DELETE", "/v1/tasks/e.0", null).statusCode());
+    eventually("an adopted task can still be stopped", () -> processes("sleep 305").isEmpty());
+  }
+
+  @Test
+  void syntheticTasksRunWithoutAProcessAndExitOnRequest() throws Exception {
+    start();
+    send("PUT", "/v1/tasks/f.0", "{\"vm\":\"f\",\"runtime\":\"synthetic\",\"env\":{\"SYNTHETIC_EXIT_AFTER\":\"100ms\",\"SYNTHETIC_EXIT_CODE\":\"4\"}}");
+    eventually("exited", () -> {
+      try {
+        return "exited".equals(task("f.0").get("state"));
+      } catch (Exception e) {
+        return false;
+      }
+    });
+    assertEquals(4, task("f.0").get("exitCode"));
+  }
+
+  @Test
+  void badSettingsAreNamedInOneLine() {
+    for (String[] bad : new String[][] {
+        {"ROTA_AGENT_PORT", "seventy"}, {"ROTA_WORKER_RESOURCES", "cpu=-1"}, {"ROTA_WORKER_NAME", "Bad_Name"},
+        {"ROTA_AGENT_HEARTBEAT_INTERVAL", "0s"}}) {
+      Map<String, String> env = new HashMap<>(Map.of("ROTA_CONTROLLER_URL", "http://127.0.0.1:9", bad[0], bad[1]));
+      AgentConfig.BadSetting e = org.junit.jupiter.api.Assertions.assertThrows(AgentConfig.BadSetting.class, () -> AgentConfig.from(env, new String[0]));
+      assertTrue(e.getMessage().startsWith(bad[0]) && !e.getMessage().contains("\n"), e.getMessage());
+    }
+  }
+}
