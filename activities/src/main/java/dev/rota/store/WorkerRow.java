@@ -30,6 +30,7 @@ public record WorkerRow(
     int probeFailures,
     @Nullable String lastProbeError,
     @Nullable Instant flakyUntil,
+    @Nullable String agentSecret,
     @Version long version) {
 
   /** A newly registered worker: not ready until its agent answers a probe. */
@@ -37,12 +38,19 @@ public record WorkerRow(
       String name, String endpoint, Map<String, Long> resources, Map<String, String> labels, List<String> runtimes,
       @Nullable String machineId, String health, String healthMessage, Instant now) {
     return new WorkerRow(name, endpoint, resources, labels, runtimes, machineId, false, health, healthMessage, now,
-        now, null, false, 0, null, null, 0);
+        now, null, false, 0, null, null, null, 0);
   }
 
   public WorkerRow withPaused(boolean paused) {
     return new WorkerRow(name, endpoint, resources, labels, runtimes, machineId, paused, health,
-        healthMessage, lastSeen, createdAt, lastProbeAt, lastProbeOk, probeFailures, lastProbeError, flakyUntil, version);
+        healthMessage, lastSeen, createdAt, lastProbeAt, lastProbeOk, probeFailures, lastProbeError, flakyUntil, agentSecret,
+        version);
+  }
+
+  public WorkerRow withAgentSecret(@Nullable String secret) {
+    return new WorkerRow(name, endpoint, resources, labels, runtimes, machineId, schedulingPaused, health,
+        healthMessage, lastSeen, createdAt, lastProbeAt, lastProbeOk, probeFailures, lastProbeError, flakyUntil, secret,
+        version);
   }
 
   /** The registration's fields replaced; pause, health and history kept. */
@@ -51,6 +59,6 @@ public record WorkerRow(
       List<String> newRuntimes, @Nullable String newMachineId, Instant seen) {
     return new WorkerRow(name, newEndpoint, newResources, newLabels, newRuntimes,
         newMachineId != null ? newMachineId : machineId, schedulingPaused, health, healthMessage, seen,
-        createdAt, lastProbeAt, lastProbeOk, probeFailures, lastProbeError, flakyUntil, version);
+        createdAt, lastProbeAt, lastProbeOk, probeFailures, lastProbeError, flakyUntil, agentSecret, version);
   }
 }

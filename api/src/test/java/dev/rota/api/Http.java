@@ -73,6 +73,10 @@ public class Http {
   }
 
   public Reply send(String method, String path, String body) {
+    return send(method, path, body, null);
+  }
+
+  public Reply send(String method, String path, String body, String token) {
     HttpRequest.Builder request =
         HttpRequest.newBuilder(URI.create(server.getURL() + path))
             .method(
@@ -80,6 +84,9 @@ public class Http {
                 body == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(body));
     if (body != null) {
       request.header("Content-Type", "application/json");
+    }
+    if (token != null) {
+      request.header("Authorization", "Bearer " + token);
     }
     try {
       HttpResponse<String> response = client.send(request.build(), HttpResponse.BodyHandlers.ofString());

@@ -7,7 +7,7 @@ final class Banner {
   static String of(RotaHost host) {
     StringBuilder b = new StringBuilder();
     if (host.mode() == HostMode.DEV) {
-      b.append("Rota dev mode: auth off, listening on loopback only\n");
+      b.append("Rota dev mode: ").append(host.authEnabled() ? "auth ON" : "auth off").append(", listening on loopback only\n");
       b.append("  API       ").append(host.apiUri()).append('\n');
       b.append("  Temporal  ").append(host.temporalTarget())
           .append(" (embedded, namespace ").append(host.namespace()).append(")\n");
@@ -22,8 +22,10 @@ final class Banner {
           .append(" (namespace ").append(host.namespace()).append(")\n");
       b.append("  Database  ").append(RotaHost.withoutSecrets(
           host.context().getProperty("datasources.default.url", String.class).orElse("?"))).append('\n');
-      // Until tokens and roles exist, say so rather than let anyone think this port is protected.
-      b.append("  Auth      not implemented yet: keep this port on a private network\n");
+      b.append("  Auth      ").append(host.authEnabled() ? "on" : "OFF (ROTA_AUTH_ALLOW_INSECURE): anyone who reaches this port can do anything").append('\n');
+    }
+    if (host.generatedAdminToken() != null) {
+      b.append("  Admin token (shown once; store it now): ").append(host.generatedAdminToken()).append('\n');
     }
     return b.toString();
   }

@@ -1,5 +1,7 @@
 package dev.rota.host;
 
+import dev.rota.api.auth.AdminBootstrap;
+import dev.rota.api.auth.AuthSettings;
 import dev.rota.host.temporal.SearchAttributeRegistrar;
 import dev.rota.host.temporal.TemporalSettings;
 import dev.rota.host.temporal.TemporalWorkers;
@@ -46,6 +48,7 @@ public final class RotaHost implements AutoCloseable {
   private WorkflowExecution clusterExecution;
   private int restoredVms;
   private DevAgents devAgents;
+  private String generatedAdminToken;
   private boolean closed;
 
   private RotaHost(HostMode mode, ApplicationContext context, Path dataDir) {
@@ -93,6 +96,15 @@ public final class RotaHost implements AutoCloseable {
       return context.getBean(TemporalSettings.class);
     });
     openDatabase();
+    AuthSettings auth = step("settings", () -> context.getBean(AuthSettings.class));
+    if (mode == HostMode.PRODUCTION && !auth.enabled() && !auth.allowInsecure()) {
+      throw new StartupException(
+          "refusing to run a production host with auth off (ROTA_AUTH_ENABLED=false); "
+              + "set ROTA_AUTH_ALLOW_INSECURE=true if that is really meant");
+    }
+    if (auth.enabled()) {
+      generatedAdminToken = step("bootstrap admin", () -> context.getBean(AdminBootstrap.class).ensureAdmin()).orElse(null);
+    }
     step("Temporal", () -> context.getBean(WorkflowClient.class));
     step("Temporal search attributes", () -> context.getBean(SearchAttributeRegistrar.class).registerMissing());
     server = step("HTTP server", () -> context.getBean(EmbeddedServer.class));
@@ -114,6 +126,15 @@ public final class RotaHost implements AutoCloseable {
   /** Dev mode's local agents; empty otherwise. */
   public List<dev.rota.agent.Agent> devAgents() {
     return devAgents == null ? List.of() : devAgents.agents();
+  }
+
+  /** The admin token generated at this start, to be printed once; null if none was. */
+  public String generatedAdminToken() {
+    return generatedAdminToken;
+  }
+
+  public boolean authEnabled() {
+    return context.getBean(AuthSettings.class).enabled();
   }
 
   /** How many VMs had their workflow ensured at start. */

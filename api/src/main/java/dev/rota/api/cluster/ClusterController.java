@@ -8,6 +8,8 @@ import dev.rota.store.VmRepository;
 import dev.rota.store.WorkerRepository;
 import dev.rota.workflows.cluster.ClusterWorkflow;
 import io.micronaut.context.annotation.Value;
+import dev.rota.api.auth.RequiresRole;
+import dev.rota.api.auth.Role;
 import io.micronaut.http.annotation.Controller;
 import io.micronaut.http.annotation.Get;
 import io.micronaut.scheduling.TaskExecutors;
@@ -47,6 +49,7 @@ public class ClusterController {
     this.queryDeadline = queryDeadline;
   }
 
+  @RequiresRole({Role.COMPUTE_READ})
   @Get
   public ClusterView get() {
     Map<String, Long> byHealth = counts(workers.countByHealth());

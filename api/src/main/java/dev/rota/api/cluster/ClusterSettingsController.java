@@ -7,6 +7,8 @@ import dev.rota.store.ClusterSettingsRepository;
 import dev.rota.store.ClusterSettingsRow;
 import io.micronaut.core.annotation.Nullable;
 import io.micronaut.http.annotation.Body;
+import dev.rota.api.auth.RequiresRole;
+import dev.rota.api.auth.Role;
 import io.micronaut.http.annotation.Controller;
 import io.micronaut.http.annotation.Get;
 import io.micronaut.http.annotation.Put;
@@ -30,11 +32,13 @@ public class ClusterSettingsController {
     this.bodies = bodies;
   }
 
+  @RequiresRole({Role.ADMIN_READ})
   @Get
   public ClusterSettingsView get() {
     return new ClusterSettingsView(current().schedulerProfile());
   }
 
+  @RequiresRole({Role.ADMIN_WRITE})
   @Put
   @RequestBody(content = @Content(schema = @Schema(implementation = ClusterSettingsView.class)))
   public ClusterSettingsView put(@Body @Nullable String raw) {

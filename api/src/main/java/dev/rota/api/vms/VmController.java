@@ -1,12 +1,17 @@
 package dev.rota.api.vms;
 
 import dev.rota.api.JsonBodies;
+import dev.rota.api.auth.Caller;
+import dev.rota.api.auth.WorkerScope;
 import dev.rota.api.paging.Page;
 import dev.rota.api.paging.PageRequest;
 import io.micronaut.core.annotation.Nullable;
+import io.micronaut.http.HttpRequest;
 import io.micronaut.http.HttpResponse;
 import io.micronaut.http.HttpStatus;
 import io.micronaut.http.annotation.Body;
+import dev.rota.api.auth.RequiresRole;
+import dev.rota.api.auth.Role;
 import io.micronaut.http.annotation.Controller;
 import io.micronaut.http.annotation.Delete;
 import io.micronaut.http.annotation.Get;
@@ -31,6 +36,7 @@ public class VmController {
     this.bodies = bodies;
   }
 
+  @RequiresRole({Role.COMPUTE_WRITE})
   @Post
   @Status(HttpStatus.CREATED)
   @RequestBody(content = @Content(schema = @Schema(implementation = VmRequest.class)))
@@ -38,41 +44,54 @@ public class VmController {
     return service.create(bodies.read(body, VmRequest.class));
   }
 
+  @RequiresRole({Role.COMPUTE_READ, Role.WORKER})
   @Get
   public Page<VmView> list(
+      HttpRequest<?> http,
       @QueryValue @Nullable String status,
       @QueryValue @Nullable String worker,
       @QueryValue @Nullable Integer limit,
       @QueryValue @Nullable String cursor) {
+    Caller caller = Caller.of(http);
+    if (caller.workerOnly()) {
+      // A worker token reads its own assignments only.
+      WorkerScope.require(caller, worker == null ? "" : worker);
+    }
     return service.list(status, worker, PageRequest.of(limit, cursor, "vms"));
   }
 
+  @RequiresRole({Role.COMPUTE_READ})
   @Get("/{name}")
   public VmView get(String name) {
     return service.get(name);
   }
 
+  @RequiresRole({Role.COMPUTE_READ})
   @Get("/{name}/events")
   public Page<VmEventView> events(
       String name, @QueryValue @Nullable Integer limit, @QueryValue @Nullable String cursor) {
     return service.events(name, PageRequest.of(limit, cursor, "vm-events"));
   }
 
+  @RequiresRole({Role.COMPUTE_WRITE})
   @Post("/{name}/stop")
   public HttpResponse<VmView> stop(String name) {
     return HttpResponse.accepted().body(service.stop(name));
   }
 
+  @RequiresRole({Role.COMPUTE_WRITE})
   @Post("/{name}/start")
   public HttpResponse<VmView> start(String name) {
     return HttpResponse.accepted().body(service.start(name));
   }
 
+  @RequiresRole({Role.COMPUTE_WRITE})
   @Post("/{name}/restart")
   public HttpResponse<VmView> restart(String name) {
     return HttpResponse.accepted().body(service.restart(name));
   }
 
+  @RequiresRole({Role.COMPUTE_WRITE})
   @Delete("/{name}")
   public HttpResponse<VmView> delete(String name) {
     return HttpResponse.accepted().body(service.delete(name));

@@ -1,12 +1,17 @@
 package dev.rota.api.workers;
 
 import dev.rota.api.JsonBodies;
+import dev.rota.api.auth.Caller;
+import dev.rota.api.auth.WorkerScope;
 import dev.rota.api.paging.Page;
 import dev.rota.api.paging.PageRequest;
 import io.micronaut.core.annotation.Nullable;
+import io.micronaut.http.HttpRequest;
 import io.micronaut.http.HttpResponse;
 import io.micronaut.http.HttpStatus;
 import io.micronaut.http.annotation.Body;
+import dev.rota.api.auth.RequiresRole;
+import dev.rota.api.auth.Role;
 import io.micronaut.http.annotation.Controller;
 import io.micronaut.http.annotation.Delete;
 import io.micronaut.http.annotation.Get;
@@ -33,30 +38,39 @@ public class WorkerController {
     this.bodies = bodies;
   }
 
+  @RequiresRole({Role.WORKER, Role.ADMIN_WRITE})
   /** Register or re-register (upsert by name): 201 when new, 200 when updated. */
   @Post
   @RequestBody(content = @Content(schema = @Schema(implementation = WorkerRequest.class)))
-  public HttpResponse<WorkerView> register(@Body @Nullable String body) {
-    WorkerService.Registration r = service.register(bodies.read(body, WorkerRequest.class));
+  public HttpResponse<WorkerView> register(HttpRequest<?> http, @Body @Nullable String body) {
+    WorkerRequest request = bodies.read(body, WorkerRequest.class);
+    WorkerScope.require(Caller.of(http), request.name());
+    WorkerService.Registration r = service.register(request);
     return HttpResponse.<WorkerView>status(r.created() ? HttpStatus.CREATED : HttpStatus.OK).body(r.worker());
   }
 
+  @RequiresRole({Role.COMPUTE_READ})
   @Get
   public Page<WorkerView> list(@QueryValue @Nullable Integer limit, @QueryValue @Nullable String cursor) {
     return service.list(PageRequest.of(limit, cursor, "workers"));
   }
 
+  @RequiresRole({Role.COMPUTE_READ, Role.WORKER})
   @Get("/{name}")
-  public WorkerView get(String name) {
+  public WorkerView get(HttpRequest<?> http, String name) {
+    WorkerScope.require(Caller.of(http), name);
     return service.get(name);
   }
 
+  @RequiresRole({Role.WORKER})
   @Put("/{name}/heartbeat")
   @Status(HttpStatus.NO_CONTENT)
-  public void heartbeat(String name) {
+  public void heartbeat(HttpRequest<?> http, String name) {
+    WorkerScope.require(Caller.of(http), name);
     service.heartbeat(name);
   }
 
+  @RequiresRole({Role.COMPUTE_WRITE})
   /** Only {@code schedulingPaused} may change; any other field is a 400. */
   @Patch("/{name}")
   @RequestBody(content = @Content(schema = @Schema(example = "{\"schedulingPaused\": true}")))
@@ -64,6 +78,7 @@ public class WorkerController {
     return service.patch(name, bodies.readObject(body));
   }
 
+  @RequiresRole({Role.ADMIN_WRITE})
   @Delete("/{name}")
   @Status(HttpStatus.NO_CONTENT)
   public void delete(String name) {

@@ -1,0 +1,102 @@
+package dev.rota.api.accounts;
+
+import dev.rota.api.JsonBodies;
+import dev.rota.api.auth.RequiresRole;
+import dev.rota.api.auth.Role;
+import dev.rota.api.auth.Tokens;
+import dev.rota.api.problem.Problems;
+import dev.rota.store.ServiceAccountRepository;
+import dev.rota.store.ServiceAccountRow;
+import dev.rota.store.Sql;
+import io.micronaut.core.annotation.Nullable;
+import io.micronaut.http.HttpStatus;
+import io.micronaut.http.annotation.Body;
+import io.micronaut.http.annotation.Controller;
+import io.micronaut.http.annotation.Delete;
+import io.micronaut.http.annotation.Get;
+import io.micronaut.http.annotation.Post;
+import io.micronaut.http.annotation.Status;
+import io.micronaut.scheduling.TaskExecutors;
+import io.micronaut.scheduling.annotation.ExecuteOn;
+import io.swagger.v3.oas.annotations.media.Content;
+import io.swagger.v3.oas.annotations.media.Schema;
+import io.swagger.v3.oas.annotations.parameters.RequestBody;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/** {@code /v1/service-accounts}: who may call the API, with which roles. */
+@Controller("/v1/service-accounts")
+@ExecuteOn(TaskExecutors.BLOCKING)
+public class ServiceAccountController {
+  private final ServiceAccountRepository accounts;
+  private final JsonBodies bodies;
+  private final Clock clock;
+
+  public ServiceAccountController(ServiceAccountRepository accounts, JsonBodies bodies, Clock clock) {
+    this.accounts = accounts;
+    this.bodies = bodies;
+    this.clock = clock;
+  }
+
+  /** 201 with the token, shown this once. */
+  @RequiresRole(Role.ADMIN_WRITE)
+  @Post
+  @Status(HttpStatus.CREATED)
+  @RequestBody(content = @Content(schema = @Schema(implementation = ServiceAccountRequest.class)))
+  public ServiceAccountView create(@Body @Nullable String body) {
+    ServiceAccountRequest request = bodies.read(body, ServiceAccountRequest.class);
+    List<String> roles = new ArrayList<>();
+    for (String r : request.roles()) {
+      if (Role.parse(r).isEmpty()) {
+        throw Problems.badRequest("roles", "unknown role \"" + r + "\"; roles are compute:read, compute:write, admin:read, admin:write, worker");
+      }
+      if (!roles.contains(r)) {
+        roles.add(r);
+      }
+    }
+    boolean worker = roles.contains(Role.WORKER.wireName());
+    if (worker && request.worker() == null) {
+      throw Problems.badRequest("worker", "is required with the worker role: the one worker this token may act for");
+    }
+    if (!worker && request.worker() != null) {
+      throw Problems.badRequest("worker", "goes with the worker role only");
+    }
+    String token = Tokens.generate();
+    ServiceAccountRow row = new ServiceAccountRow(request.name(), Tokens.hash(token), roles, request.worker(), clock.instant());
+    try {
+      accounts.save(row);
+    } catch (RuntimeException e) {
+      if (Sql.isUniqueViolation(e)) {
+        throw Problems.conflict("service account '" + request.name() + "' already exists");
+      }
+      throw e;
+    }
+    return ServiceAccountView.of(row, token);
+  }
+
+  @RequiresRole(Role.ADMIN_READ)
+  @Get
+  public Map<String, List<ServiceAccountView>> list() {
+    List<ServiceAccountView> items = new ArrayList<>();
+    accounts.findAll().forEach(a -> items.add(ServiceAccountView.of(a, null)));
+    items.sort(java.util.Comparator.comparing(ServiceAccountView::name));
+    return Map.of("items", items);
+  }
+
+  @RequiresRole(Role.ADMIN_READ)
+  @Get("/{name}")
+  public ServiceAccountView get(String name) {
+    return ServiceAccountView.of(accounts.findById(name).orElseThrow(() -> Problems.notFound("service account", name)), null);
+  }
+
+  /** 204; the token stops working at once (it is looked up on every request). */
+  @RequiresRole(Role.ADMIN_WRITE)
+  @Delete("/{name}")
+  @Status(HttpStatus.NO_CONTENT)
+  public void delete(String name) {
+    accounts.findById(name).orElseThrow(() -> Problems.notFound("service account", name));
+    accounts.deleteById(name);
+  }
+}

@@ -1,0 +1,17 @@
+package dev.rota.api.accounts;
+
+import dev.rota.api.Names;
+import io.micronaut.core.annotation.Nullable;
+import io.micronaut.serde.annotation.Serdeable;
+import jakarta.validation.constraints.NotEmpty;
+import jakarta.validation.constraints.NotNull;
+import jakarta.validation.constraints.Pattern;
+import jakarta.validation.constraints.Size;
+import java.util.List;
+
+/** {@code POST /v1/service-accounts}. */
+@Serdeable
+public record ServiceAccountRequest(
+    @NotNull @Pattern(regexp = Names.DNS_LABEL, message = Names.DNS_LABEL_MESSAGE) String name,
+    @NotEmpty @Size(max = 5) List<@NotNull String> roles,
+    @Nullable @Pattern(regexp = Names.DNS_LABEL, message = Names.DNS_LABEL_MESSAGE) String worker) {}

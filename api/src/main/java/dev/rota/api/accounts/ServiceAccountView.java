@@ -1,0 +1,19 @@
+package dev.rota.api.accounts;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+import dev.rota.store.ServiceAccountRow;
+import io.micronaut.core.annotation.Nullable;
+import io.micronaut.serde.annotation.Serdeable;
+import java.time.Instant;
+import java.util.List;
+
+/** A service account; {@code token} only in the answer to its creation, never again. */
+@JsonInclude(JsonInclude.Include.NON_NULL)
+@Serdeable
+public record ServiceAccountView(
+    String name, List<String> roles, @Nullable String worker, Instant createdAt, @Nullable String token) {
+
+  static ServiceAccountView of(ServiceAccountRow row, @Nullable String token) {
+    return new ServiceAccountView(row.name(), row.roles(), row.worker(), row.createdAt(), token);
+  }
+}

@@ -1,0 +1,90 @@
+package dev.rota.api.auth;
+
+import dev.rota.store.ServiceAccountRepository;
+import dev.rota.store.ServiceAccountRow;
+import io.micronaut.core.annotation.Nullable;
+import io.micronaut.http.HttpRequest;
+import io.micronaut.http.HttpResponse;
+import io.micronaut.http.HttpStatus;
+import io.micronaut.http.annotation.RequestFilter;
+import io.micronaut.http.annotation.ServerFilter;
+import io.micronaut.http.server.exceptions.response.ErrorContext;
+import io.micronaut.http.server.exceptions.response.ErrorResponseProcessor;
+import io.micronaut.scheduling.TaskExecutors;
+import io.micronaut.scheduling.annotation.ExecuteOn;
+import io.micronaut.web.router.RouteAttributes;
+import io.micronaut.web.router.RouteMatch;
+import java.util.EnumSet;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * Every request but {@code /health} needs a bearer token whose account holds one of the route's
+ * roles (its {@link RequiresRole}); 401 without a valid token, 403 without the role. A route without
+ * {@code RequiresRole} is closed to all. Worker scoping (a worker token acting for its own worker
+ * only) is for the controllers, which know the worker in question.
+ */
+@ServerFilter(ServerFilter.MATCH_ALL_PATTERN)
+public class AuthFilter {
+  private final AuthSettings settings;
+  private final ServiceAccountRepository accounts;
+  private final ErrorResponseProcessor<?> problems;
+
+  public AuthFilter(AuthSettings settings, ServiceAccountRepository accounts, ErrorResponseProcessor<?> problems) {
+    this.settings = settings;
+    this.accounts = accounts;
+    this.problems = problems;
+  }
+
+  /** Null lets the request through; a response ends it. */
+  @RequestFilter
+  @ExecuteOn(TaskExecutors.BLOCKING)
+  @Nullable
+  public HttpResponse<?> authenticate(HttpRequest<?> request) {
+    if (!settings.enabled() || isOpen(request.getPath())) {
+      return null;
+    }
+    Optional<String> token =
+        request.getHeaders().getAuthorization().filter(h -> h.startsWith("Bearer ")).map(h -> h.substring(7).strip());
+    if (token.isEmpty() || token.get().isEmpty()) {
+      return refuse(request, HttpStatus.UNAUTHORIZED, "this call needs a bearer token: Authorization: Bearer <token>");
+    }
+    String hash = Tokens.hash(token.get());
+    Optional<ServiceAccountRow> account = accounts.findByTokenHash(hash).filter(a -> Tokens.sameHash(a.tokenHash(), hash));
+    if (account.isEmpty()) {
+      return refuse(request, HttpStatus.UNAUTHORIZED, "the bearer token is not valid (unknown, or its account was deleted)");
+    }
+    Set<Role> roles = EnumSet.noneOf(Role.class);
+    account.get().roles().forEach(r -> Role.parse(r).ifPresent(roles::add));
+    Caller caller = new Caller(account.get().name(), roles, account.get().worker());
+    Optional<RouteMatch<?>> route = RouteAttributes.getRouteMatch(request);
+    Role[] needed = route.map(m -> m.getAnnotationMetadata().enumValues(RequiresRole.class, Role.class)).orElse(new Role[0]);
+    for (Role role : needed) {
+      if (roles.contains(role)) {
+        request.setAttribute(Caller.ATTRIBUTE, caller);
+        return null;
+      }
+    }
+    if (route.isEmpty()) {
+      return null; // no such route: the router answers 404
+    }
+    return refuse(request, HttpStatus.FORBIDDEN,
+        "account " + caller.name() + " lacks the role for this call (needs one of " + names(needed) + ")");
+  }
+
+  private static boolean isOpen(String path) {
+    return path.equals("/health") || path.startsWith("/health/");
+  }
+
+  private static String names(Role[] roles) {
+    StringBuilder b = new StringBuilder();
+    for (Role r : roles) {
+      b.append(b.length() == 0 ? "" : ", ").append(r.wireName());
+    }
+    return b.length() == 0 ? "a role no account has" : b.toString();
+  }
+
+  private HttpResponse<?> refuse(HttpRequest<?> request, HttpStatus status, String detail) {
+    return problems.processResponse(ErrorContext.builder(request).errorMessage(detail).build(), HttpResponse.status(status));
+  }
+}

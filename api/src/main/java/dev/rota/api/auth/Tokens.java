@@ -1,0 +1,38 @@
+package dev.rota.api.auth;
+
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.security.SecureRandom;
+import java.util.Base64;
+import java.util.HexFormat;
+
+/**
+ * Bearer tokens: 256 random bits, stored only as their SHA-256. A slow password hash would add
+ * nothing here: the tokens are random, not chosen by people, so there is nothing to guess.
+ */
+public final class Tokens {
+  private static final SecureRandom RANDOM = new SecureRandom();
+  private static final String PREFIX = "rota_";
+
+  private Tokens() {}
+
+  public static String generate() {
+    byte[] bytes = new byte[32];
+    RANDOM.nextBytes(bytes);
+    return PREFIX + Base64.getUrlEncoder().withoutPadding().encodeToString(bytes);
+  }
+
+  public static String hash(String token) {
+    try {
+      return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(token.getBytes(StandardCharsets.UTF_8)));
+    } catch (NoSuchAlgorithmException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
+  /** Comparison in constant time, so that a match cannot be found byte by byte. */
+  public static boolean sameHash(String a, String b) {
+    return MessageDigest.isEqual(a.getBytes(StandardCharsets.US_ASCII), b.getBytes(StandardCharsets.US_ASCII));
+  }
+}
