@@ -1,9 +1,9 @@
 package dev.rota.api.vms;
 
+import dev.rota.api.Limits;
 import dev.rota.api.Names;
 import io.micronaut.core.annotation.Nullable;
 import io.micronaut.serde.annotation.Serdeable;
-import jakarta.validation.constraints.NotBlank;
 import jakarta.validation.constraints.NotNull;
 import jakarta.validation.constraints.Pattern;
 import jakarta.validation.constraints.Size;
@@ -19,8 +19,10 @@ public record VmRequest(
     @NotNull @Pattern(regexp = Names.DNS_LABEL, message = Names.DNS_LABEL_MESSAGE) String name,
     @Nullable @Pattern(regexp = "^[a-z0-9][a-z0-9-]{0,62}$", message = "must be a runtime name such as process") String runtime,
     @Nullable @Size(max = 2048) String image,
-    @Nullable List<@NotNull String> command,
-    @Nullable Map<@NotBlank String, @NotNull String> env,
-    @Nullable Map<@NotBlank String, @NotNull Object> resources,
-    @Nullable Map<@NotBlank String, @NotNull String> labels,
+    @Nullable @Size(max = 256) List<@NotNull @Size(max = 8192) String> command,
+    @Nullable @Size(max = 128)
+        Map<@NotNull @Pattern(regexp = "^[A-Za-z_][A-Za-z0-9_]{0,255}$", message = "must be an environment variable name") String,
+            @NotNull @Size(max = 32768) String> env,
+    @Nullable @Size(max = 32) Map<@NotNull @Pattern(regexp = Limits.RESOURCE_NAME, message = Limits.RESOURCE_MESSAGE) String, @NotNull Object> resources,
+    @Nullable @Size(max = 64) Map<@NotNull @Pattern(regexp = Limits.LABEL_KEY, message = Limits.LABEL_MESSAGE) String, @NotNull @Size(max = 253) String> labels,
     @Nullable @Pattern(regexp = "^(Never|OnFailure|Always)$", message = "must be one of \"Never\", \"OnFailure\", \"Always\"") String restartPolicy) {}

@@ -1,5 +1,6 @@
 package dev.rota.api.workers;
 
+import dev.rota.api.Limits;
 import dev.rota.api.Names;
 import io.micronaut.core.annotation.Nullable;
 import io.micronaut.serde.annotation.Serdeable;
@@ -15,7 +16,7 @@ import java.util.Map;
 public record WorkerRequest(
     @NotNull @Pattern(regexp = Names.DNS_LABEL, message = Names.DNS_LABEL_MESSAGE) String name,
     @NotBlank @Size(max = 2048) String endpoint,
-    @Nullable Map<@NotBlank String, @NotNull Object> resources,
-    @Nullable Map<@NotBlank String, @NotNull String> labels,
-    @Nullable List<@NotBlank String> runtimes,
+    @Nullable @Size(max = 32) Map<@NotNull @Pattern(regexp = Limits.RESOURCE_NAME, message = Limits.RESOURCE_MESSAGE) String, @NotNull Object> resources,
+    @Nullable @Size(max = 64) Map<@NotNull @Pattern(regexp = Limits.LABEL_KEY, message = Limits.LABEL_MESSAGE) String, @NotNull @Size(max = 253) String> labels,
+    @Nullable @Size(max = 16) List<@NotNull @Pattern(regexp = "^[a-z0-9][a-z0-9-]{0,62}$", message = "must be a runtime name such as process") String> runtimes,
     @Nullable @Size(max = 255) String machineId) {}
