@@ -1,5 +1,6 @@
 package dev.rota.activities;
 
+import dev.rota.agents.AgentAddress;
 import dev.rota.agents.AgentClient;
 import dev.rota.settings.AgentCallSettings;
 import dev.rota.settings.VmSettings;
@@ -77,7 +78,7 @@ public class VmActivitiesImpl implements VmActivities {
 
   @Override
   public void removeTask(String worker, String taskId) {
-    workers.findById(worker).ifPresent(w -> agents.removeTask(w.endpoint(), taskId, agentCalls.timeout()));
+    workers.findById(worker).ifPresent(w -> agents.removeTask(new AgentAddress(w.endpoint(), w.agentSecret()), taskId, agentCalls.timeout()));
   }
 
   @Override

@@ -2,18 +2,21 @@ package dev.rota.agents;
 
 import java.time.Duration;
 
-/** The controller's side of API.md's agent API. Every call is idempotent by task id. */
+/**
+ * The controller's side of API.md's agent API. Every call is idempotent by task id and carries the
+ * agent's secret, without which the agent refuses it.
+ */
 public interface AgentClient {
   /** {@code GET /healthz}, then {@code GET /v1/tasks}, within {@code timeout} altogether. */
-  Probe probe(String endpoint, Duration timeout);
+  Probe probe(AgentAddress agent, Duration timeout);
 
   /**
    * {@code PUT /v1/tasks/{id}}: starts the task, or finds it already there.
    *
    * @throws AgentRejectedException on a 4xx
    */
-  void startTask(String endpoint, String taskId, TaskSpec spec, Duration timeout);
+  void startTask(AgentAddress agent, String taskId, TaskSpec spec, Duration timeout);
 
   /** {@code DELETE /v1/tasks/{id}}: ends and removes the task; a task already gone is fine. */
-  void removeTask(String endpoint, String taskId, Duration timeout);
+  void removeTask(AgentAddress agent, String taskId, Duration timeout);
 }

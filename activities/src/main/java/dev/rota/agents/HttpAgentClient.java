@@ -28,14 +28,15 @@ public class HttpAgentClient implements AgentClient {
   }
 
   @Override
-  public Probe probe(String endpoint, Duration timeout) {
+  public Probe probe(AgentAddress agent, Duration timeout) {
+    String endpoint = agent.endpoint();
     Instant deadline = Instant.now().plus(timeout);
     try {
       HttpResponse<String> health = send(HttpRequest.newBuilder(uri(endpoint, "/healthz")).GET(), remaining(deadline));
       if (health.statusCode() != 200) {
         return Probe.failed("GET /healthz answered " + health.statusCode());
       }
-      HttpResponse<String> tasks = send(HttpRequest.newBuilder(uri(endpoint, "/v1/tasks")).GET(), remaining(deadline));
+      HttpResponse<String> tasks = send(authorized(HttpRequest.newBuilder(uri(endpoint, "/v1/tasks")).GET(), agent), remaining(deadline));
       if (tasks.statusCode() != 200) {
         return Probe.failed("GET /v1/tasks answered " + tasks.statusCode());
       }
@@ -50,10 +51,11 @@ public class HttpAgentClient implements AgentClient {
   }
 
   @Override
-  public void startTask(String endpoint, String taskId, TaskSpec spec, Duration timeout) {
+  public void startTask(AgentAddress agent, String taskId, TaskSpec spec, Duration timeout) {
+    String endpoint = agent.endpoint();
     try {
       HttpRequest.Builder put =
-          HttpRequest.newBuilder(uri(endpoint, "/v1/tasks/" + encode(taskId)))
+          authorized(HttpRequest.newBuilder(uri(endpoint, "/v1/tasks/" + encode(taskId))), agent)
               .header("Content-Type", "application/json")
               .PUT(HttpRequest.BodyPublishers.ofString(json.writeValueAsString(spec)));
       expect(send(put, timeout), "PUT /v1/tasks/" + taskId, 200, 201);
@@ -63,13 +65,18 @@ public class HttpAgentClient implements AgentClient {
   }
 
   @Override
-  public void removeTask(String endpoint, String taskId, Duration timeout) {
+  public void removeTask(AgentAddress agent, String taskId, Duration timeout) {
+    String endpoint = agent.endpoint();
     try {
-      HttpRequest.Builder delete = HttpRequest.newBuilder(uri(endpoint, "/v1/tasks/" + encode(taskId))).DELETE();
+      HttpRequest.Builder delete = authorized(HttpRequest.newBuilder(uri(endpoint, "/v1/tasks/" + encode(taskId))), agent).DELETE();
       expect(send(delete, timeout), "DELETE /v1/tasks/" + taskId, 204, 200, 404);
     } catch (IOException e) {
       throw new UncheckedIOException("DELETE /v1/tasks/" + taskId + " on " + endpoint + ": " + e.getMessage(), e);
     }
+  }
+
+  private static HttpRequest.Builder authorized(HttpRequest.Builder request, AgentAddress agent) {
+    return agent.secret() == null ? request : request.header("Authorization", "Bearer " + agent.secret());
   }
 
   private HttpResponse<String> send(HttpRequest.Builder request, Duration timeout) throws IOException {

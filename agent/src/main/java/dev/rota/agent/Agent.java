@@ -56,7 +56,7 @@ public final class Agent implements AutoCloseable {
     int recovered = tasks.recover();
     AgentHttp http;
     try {
-      http = new AgentHttp(config.listenHost(), config.port(), tasks, json, requests);
+      http = new AgentHttp(config.listenHost(), config.port(), tasks, json, requests, config.secret());
     } catch (BindException e) {
       timers.shutdownNow();
       requests.shutdownNow();
@@ -81,6 +81,11 @@ public final class Agent implements AutoCloseable {
 
   public String name() {
     return config.workerName();
+  }
+
+  /** What the controller presents to this agent; for in-process callers such as tests. */
+  public String secret() {
+    return config.secret();
   }
 
   public boolean registered() {

@@ -19,6 +19,7 @@ import java.util.function.Function;
  * @param dataDir where tasks keep their working folders, logs and records (for adoption after restart)
  * @param stopGrace how long a stopped process gets between SIGTERM and SIGKILL
  * @param syntheticStartDelay how long a {@code synthetic} task takes to start
+ * @param secret what a caller of the task API must present as its bearer token
  */
 public record AgentConfig(
     String controllerUrl,
@@ -30,6 +31,7 @@ public record AgentConfig(
     Map<String, Long> resources,
     List<String> runtimes,
     String token,
+    String secret,
     Duration heartbeatInterval,
     Path dataDir,
     Duration stopGrace,
@@ -91,10 +93,27 @@ public record AgentConfig(
         resources,
         List.of(s.getOrDefault("ROTA_WORKER_RUNTIMES", "process").split(",")),
         s.getOrDefault("ROTA_AGENT_TOKEN", ""),
+        secret(s.get("ROTA_AGENT_SECRET")),
         parse(s, "ROTA_AGENT_HEARTBEAT_INTERVAL", "5s", AgentConfig::duration, "a duration such as 5s"),
         Path.of(s.getOrDefault("ROTA_AGENT_DATA_DIR", ".rota-agent/" + name)).toAbsolutePath().normalize(),
         parse(s, "ROTA_AGENT_STOP_GRACE", "10s", AgentConfig::duration, "a duration such as 10s"),
         parse(s, "ROTA_AGENT_SYNTHETIC_START_DELAY", "200ms", AgentConfig::duration, "a duration such as 200ms"));
+  }
+
+  /**
+   * What the controller must present to call the task API: {@code ROTA_AGENT_SECRET}, or 256 random
+   * bits chosen at start and sent with the registration.
+   */
+  private static String secret(String given) {
+    if (given != null && !given.isBlank()) {
+      if (given.length() < 20) {
+        throw new BadSetting("ROTA_AGENT_SECRET must be at least 20 characters");
+      }
+      return given;
+    }
+    byte[] bytes = new byte[32];
+    new java.security.SecureRandom().nextBytes(bytes);
+    return java.util.Base64.getUrlEncoder().withoutPadding().encodeToString(bytes);
   }
 
   /** The URL the controller calls, once the port is known (0 means any free port). */

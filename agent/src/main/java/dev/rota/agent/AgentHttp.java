@@ -19,10 +19,13 @@ final class AgentHttp {
   private final TaskTable tasks;
   private final ObjectMapper json;
 
-  AgentHttp(String host, int port, TaskTable tasks, ObjectMapper json, ExecutorService executor) throws IOException {
+  private final byte[] secret;
+
+  AgentHttp(String host, int port, TaskTable tasks, ObjectMapper json, ExecutorService executor, String secret) throws IOException {
     this.server = HttpServer.create(new InetSocketAddress(host, port), 64);
     this.tasks = tasks;
     this.json = json;
+    this.secret = ("Bearer " + secret).getBytes(java.nio.charset.StandardCharsets.UTF_8);
     server.setExecutor(executor);
     server.createContext("/healthz", this::healthz);
     server.createContext("/v1/tasks", this::tasks);
@@ -44,8 +47,19 @@ final class AgentHttp {
     send(x, 200, Map.of("status", "ready"));
   }
 
+  /** Only the controller, which holds this agent's secret, may see or change its tasks. */
+  private boolean authorized(HttpExchange x) {
+    String given = x.getRequestHeaders().getFirst("Authorization");
+    return given != null
+        && java.security.MessageDigest.isEqual(given.getBytes(java.nio.charset.StandardCharsets.UTF_8), secret);
+  }
+
   private void tasks(HttpExchange x) throws IOException {
     try {
+      if (!authorized(x)) {
+        problem(x, 401, "the task API needs this agent's secret as a bearer token");
+        return;
+      }
       String path = x.getRequestURI().getPath();
       String method = x.getRequestMethod();
       if (path.equals("/v1/tasks") || path.equals("/v1/tasks/")) {
@@ -141,6 +155,7 @@ final class AgentHttp {
   private static String title(int status) {
     return switch (status) {
       case 400 -> "Bad Request";
+      case 401 -> "Unauthorized";
       case 404 -> "Not Found";
       case 405 -> "Method Not Allowed";
       case 413 -> "Request Entity Too Large";

@@ -105,6 +105,7 @@ final class ControllerLink {
     body.put("labels", labels);
     body.put("runtimes", config.runtimes());
     body.put("machineId", machineId());
+    body.put("agentSecret", config.secret());
     int status = send(HttpRequest.newBuilder(uri("/v1/workers"))
         .header("Content-Type", "application/json")
         .POST(HttpRequest.BodyPublishers.ofByteArray(json.writeValueAsBytes(body))));

@@ -49,10 +49,31 @@ class AgentTest {
   }
 
   private HttpResponse<String> send(String method, String path, String body) throws Exception {
+    return send(method, path, body, "Bearer " + agent.secret());
+  }
+
+  private HttpResponse<String> send(String method, String path, String body, String authorization) throws Exception {
     HttpRequest.Builder b =
         HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + agent.port() + path))
             .method(method, body == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(body));
+    if (authorization != null) {
+      b.header("Authorization", authorization);
+    }
     return http.send(b.build(), HttpResponse.BodyHandlers.ofString());
+  }
+
+  @Test
+  void anyoneWithoutTheSecretIsRefused() throws Exception {
+    start("ROTA_AGENT_SECRET", "a-fixed-secret-for-this-test");
+    assertEquals(200, send("GET", "/healthz", null, null).statusCode(), "readiness is no secret");
+    for (String authorization : new String[] {null, "Bearer wrong-secret-xxxxxxxxxxxxxxxx", "a-fixed-secret-for-this-test"}) {
+      assertEquals(401, send("GET", "/v1/tasks", null, authorization).statusCode(), String.valueOf(authorization));
+      assertEquals(401, send("PUT", "/v1/tasks/z.0", spec("z", "process", "sleep", "306"), authorization).statusCode());
+      assertEquals(401, send("DELETE", "/v1/tasks/z.0", null, authorization).statusCode());
+    }
+    assertTrue(processes("sleep 306").isEmpty(), "nothing was started");
+    assertEquals(201, send("PUT", "/v1/tasks/z.0", spec("z", "process", "sleep", "306"), "Bearer a-fixed-secret-for-this-test").statusCode());
+    assertEquals(204, send("DELETE", "/v1/tasks/z.0", null).statusCode());
   }
 
   private static String spec(String vm, String runtime, String... command) {

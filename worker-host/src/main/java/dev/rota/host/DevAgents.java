@@ -21,7 +21,10 @@ final class DevAgents implements AutoCloseable {
     this.agents = agents;
   }
 
-  static DevAgents start(int count, URI api, Path dataDir, String heartbeatInterval) {
+  /**
+   * @param tokenFor a worker-scoped token for the named worker when auth is on, else null
+   */
+  static DevAgents start(int count, URI api, Path dataDir, String heartbeatInterval, java.util.function.Function<String, String> tokenFor) {
     List<Agent> started = new ArrayList<>();
     try {
       for (int i = 1; i <= count; i++) {
@@ -32,6 +35,10 @@ final class DevAgents implements AutoCloseable {
         env.put("ROTA_AGENT_DATA_DIR", dataDir.resolve("agents").resolve("dev-" + i).toString());
         env.put("ROTA_AGENT_HEARTBEAT_INTERVAL", heartbeatInterval);
         env.put("ROTA_WORKER_RUNTIMES", "process,synthetic");
+        String token = tokenFor.apply("dev-" + i);
+        if (token != null) {
+          env.put("ROTA_AGENT_TOKEN", token);
+        }
         started.add(Agent.start(AgentConfig.from(env, new String[0])));
       }
       return new DevAgents(started);

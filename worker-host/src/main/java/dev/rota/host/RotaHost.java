@@ -2,6 +2,7 @@ package dev.rota.host;
 
 import dev.rota.api.auth.AdminBootstrap;
 import dev.rota.api.auth.AuthSettings;
+import dev.rota.api.auth.WorkerTokens;
 import dev.rota.host.temporal.SearchAttributeRegistrar;
 import dev.rota.host.temporal.TemporalSettings;
 import dev.rota.host.temporal.TemporalWorkers;
@@ -119,7 +120,9 @@ public final class RotaHost implements AutoCloseable {
     if (mode == HostMode.DEV) {
       int count = context.getProperty("rota.dev.agents", Integer.class).orElse(2);
       String heartbeat = context.getProperty("rota.agent.heartbeat-interval", String.class).orElse("5s");
-      devAgents = step("dev agents", () -> DevAgents.start(count, server.getURI(), dataDir, heartbeat));
+      java.util.function.Function<String, String> tokens =
+          authEnabled() ? worker -> context.getBean(WorkerTokens.class).issue(worker) : worker -> null;
+      devAgents = step("dev agents", () -> DevAgents.start(count, server.getURI(), dataDir, heartbeat, tokens));
     }
   }
 

@@ -14,6 +14,17 @@ import org.junit.jupiter.api.io.TempDir;
 class BadSettingsTest {
   @TempDir Path dataDir;
 
+  @org.junit.jupiter.api.Test
+  void aProductionHostWithAuthOffRefusesToStartUnlessTold() {
+    Map<String, Object> props = new java.util.HashMap<>();
+    props.put("datasources.default.url", "jdbc:h2:mem:prod-auth;MODE=PostgreSQL;DATABASE_TO_LOWER=TRUE;DB_CLOSE_DELAY=-1");
+    props.put("datasources.default.driver-class-name", "org.h2.Driver");
+    props.put("micronaut.server.port", FreePorts.next());
+    props.put("rota.auth.enabled", "false");
+    StartupException e = assertThrows(StartupException.class, () -> RotaHost.start(HostMode.PRODUCTION, props));
+    assertTrue(e.getMessage().contains("ROTA_AUTH_ALLOW_INSECURE"), e.getMessage());
+  }
+
   @ParameterizedTest
   @CsvSource({
     "rota.scheduler.interval, abc",

@@ -67,10 +67,11 @@ class EndToEndTest {
     Agent agent = stack.host.devAgents().get(1);
     String base = "http://127.0.0.1:" + agent.port();
     Stack.Reply put =
-        stack.send("PUT", base + "/v1/tasks/stray.0", "{\"vm\":\"stray\",\"runtime\":\"process\",\"command\":[\"sleep\",\"301\"]}");
+        stack.send("PUT", base + "/v1/tasks/stray.0", "{\"vm\":\"stray\",\"runtime\":\"process\",\"command\":[\"sleep\",\"301\"]}",
+            agent.secret());
     assertEquals(201, put.status(), put.body());
     assertEquals(1, Stack.processes("sleep 301").size());
-    eventually("removed by the scheduler", () -> !stack.send("GET", base + "/v1/tasks", null).body().contains("stray.0"));
+    eventually("removed by the scheduler", () -> !stack.send("GET", base + "/v1/tasks", null, agent.secret()).body().contains("stray.0"));
     eventually("and its process ended", () -> Stack.processes("sleep 301").isEmpty());
   }
 }

@@ -34,11 +34,18 @@ final class Stack implements AutoCloseable {
   record Reply(int status, String body, Map<String, Object> map) {}
 
   Reply send(String method, String url, String body) {
+    return send(method, url, body, null);
+  }
+
+  Reply send(String method, String url, String body, String bearer) {
     try {
       HttpRequest.Builder b =
           HttpRequest.newBuilder(URI.create(url))
               .method(method, body == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(body))
               .header("Content-Type", "application/json");
+      if (bearer != null) {
+        b.header("Authorization", "Bearer " + bearer);
+      }
       HttpResponse<String> r = http.send(b.build(), HttpResponse.BodyHandlers.ofString());
       Map<String, Object> map = r.body().startsWith("{") ? json.readValue(r.body(), Map.class) : Map.of();
       return new Reply(r.statusCode(), r.body(), map);

@@ -1,5 +1,6 @@
 package dev.rota.activities.term;
 
+import dev.rota.agents.AgentAddress;
 import dev.rota.agents.AgentClient;
 import dev.rota.agents.AgentRejectedException;
 import dev.rota.agents.TaskSpec;
@@ -82,9 +83,9 @@ public class ActionApplier {
 
   public ApplyResult apply() {
     List<TermActionRow> batch = actions.oldest(BATCH);
-    Map<String, String> endpoints = new HashMap<>();
+    Map<String, AgentAddress> endpoints = new HashMap<>();
     for (WorkerRow w : workers.findAll()) {
-      endpoints.put(w.name(), w.endpoint());
+      endpoints.put(w.name(), new AgentAddress(w.endpoint(), w.agentSecret()));
     }
     AtomicInteger started = new AtomicInteger();
     AtomicInteger removed = new AtomicInteger();
@@ -109,8 +110,8 @@ public class ActionApplier {
   }
 
   private void carryOut(
-      TermActionRow a, Map<String, String> endpoints, AtomicInteger started, AtomicInteger removed, AtomicInteger failed) {
-    String endpoint = endpoints.get(a.worker());
+      TermActionRow a, Map<String, AgentAddress> endpoints, AtomicInteger started, AtomicInteger removed, AtomicInteger failed) {
+    AgentAddress endpoint = endpoints.get(a.worker());
     if (endpoint == null) {
       actions.done(a.id()); // the worker is gone, and its tasks with it
       return;

@@ -1,5 +1,6 @@
 package dev.rota.activities.term;
 
+import dev.rota.agents.AgentAddress;
 import dev.rota.agents.AgentClient;
 import dev.rota.agents.AgentTask;
 import dev.rota.agents.Probe;
@@ -72,7 +73,7 @@ public class TermObserver {
     Map<WorkerRow, Future<Probe>> asked = new LinkedHashMap<>();
     for (WorkerRow w : workers.findAll()) {
       if (HealthJudge.probeDue(Snapshots.probeState(w), now, health.health())) {
-        asked.put(w, calls.submit(() -> agents.probe(w.endpoint(), timeout)));
+        asked.put(w, calls.submit(() -> agents.probe(new AgentAddress(w.endpoint(), w.agentSecret()), timeout)));
       }
     }
     int answered = 0;

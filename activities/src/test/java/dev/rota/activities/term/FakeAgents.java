@@ -1,5 +1,6 @@
 package dev.rota.activities.term;
 
+import dev.rota.agents.AgentAddress;
 import dev.rota.agents.AgentClient;
 import dev.rota.agents.AgentTask;
 import dev.rota.agents.HttpAgentClient;
@@ -87,7 +88,8 @@ public class FakeAgents implements AgentClient {
   }
 
   @Override
-  public Probe probe(String endpoint, Duration timeout) {
+  public Probe probe(AgentAddress agent, Duration timeout) {
+    String endpoint = agent.endpoint();
     try {
       return Probe.answered(List.copyOf(reach(endpoint).tasks.values()));
     } catch (IllegalStateException e) {
@@ -96,7 +98,8 @@ public class FakeAgents implements AgentClient {
   }
 
   @Override
-  public void startTask(String endpoint, String taskId, TaskSpec spec, Duration timeout) {
+  public void startTask(AgentAddress agent, String taskId, TaskSpec spec, Duration timeout) {
+    String endpoint = agent.endpoint();
     Agent a = reach(endpoint);
     if (a.mode == Mode.NO_STARTS) {
       throw new IllegalStateException("disk full");
@@ -106,7 +109,8 @@ public class FakeAgents implements AgentClient {
   }
 
   @Override
-  public void removeTask(String endpoint, String taskId, Duration timeout) {
+  public void removeTask(AgentAddress agent, String taskId, Duration timeout) {
+    String endpoint = agent.endpoint();
     reach(endpoint).tasks.remove(taskId);
   }
 }

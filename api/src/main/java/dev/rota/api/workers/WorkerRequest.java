@@ -11,7 +11,10 @@ import jakarta.validation.constraints.Size;
 import java.util.List;
 import java.util.Map;
 
-/** {@code POST /v1/workers}: an agent registering its machine. Server-owned fields are ignored. */
+/**
+ * {@code POST /v1/workers}: an agent registering its machine. Server-owned fields are ignored.
+ * {@code agentSecret} is what the controller must present to the agent; it is stored, never shown.
+ */
 @Serdeable
 public record WorkerRequest(
     @NotNull @Pattern(regexp = Names.DNS_LABEL, message = Names.DNS_LABEL_MESSAGE) String name,
@@ -19,4 +22,5 @@ public record WorkerRequest(
     @Nullable @Size(max = 32) Map<@NotNull @Pattern(regexp = Limits.RESOURCE_NAME, message = Limits.RESOURCE_MESSAGE) String, @NotNull Object> resources,
     @Nullable @Size(max = 64) Map<@NotNull @Pattern(regexp = Limits.LABEL_KEY, message = Limits.LABEL_MESSAGE) String, @NotNull @Size(max = 253) String> labels,
     @Nullable @Size(max = 16) List<@NotNull @Pattern(regexp = "^[a-z0-9][a-z0-9-]{0,62}$", message = "must be a runtime name such as process") String> runtimes,
-    @Nullable @Size(max = 255) String machineId) {}
+    @Nullable @Size(max = 255) String machineId,
+    @Nullable @Size(min = 20, max = 128) String agentSecret) {}

@@ -64,13 +64,16 @@ public class WorkerService {
                 "worker '" + row.name() + "' is registered by another machine (machineId " + row.machineId() + ")");
           }
           WorkerRow updated =
-              workers.update(row.reregistered(request.endpoint(), resources, labels, runtimes, request.machineId(), now));
+              workers.update(
+                  row.reregistered(request.endpoint(), resources, labels, runtimes, request.machineId(), now)
+                      .withAgentSecret(request.agentSecret()));
           result = new Registration(view(updated), false);
         } else {
           WorkerRow created =
               workers.save(
                   WorkerRow.registered(request.name(), request.endpoint(), resources, labels, runtimes, request.machineId(),
-                      WorkerHealth.NOT_READY.wireName(), "waiting for the agent's readiness probe", now));
+                      WorkerHealth.NOT_READY.wireName(), "waiting for the agent's readiness probe", now)
+                      .withAgentSecret(request.agentSecret()));
           result = new Registration(view(created), true);
         }
         control.wakeScheduler("worker " + request.name() + " registered");
