@@ -10,6 +10,7 @@ import dev.rota.workflows.cluster.ClusterActivities;
 import dev.rota.workflows.cluster.ClusterWorkflow;
 import dev.rota.workflows.cluster.TermDecisions;
 import dev.rota.workflows.cluster.TermObservation;
+import dev.rota.workflows.cluster.TermOutcome;
 import dev.rota.workflows.cluster.TermSummary;
 import io.micronaut.transaction.annotation.Transactional;
 import jakarta.inject.Singleton;
@@ -21,13 +22,16 @@ public class ClusterActivitiesImpl implements ClusterActivities {
   private final TermCommitter committer;
   private final ActionApplier applier;
   private final ClusterStatusRepository status;
+  private final java.time.Clock clock;
 
   public ClusterActivitiesImpl(
-      TermObserver observer, TermCommitter committer, ActionApplier applier, ClusterStatusRepository status) {
+      TermObserver observer, TermCommitter committer, ActionApplier applier, ClusterStatusRepository status,
+      java.time.Clock clock) {
     this.observer = observer;
     this.committer = committer;
     this.applier = applier;
     this.status = status;
+    this.clock = clock;
   }
 
   @Override
@@ -38,6 +42,15 @@ public class ClusterActivitiesImpl implements ClusterActivities {
   @Override
   public TermDecisions commitTerm(long observedAtMillis) {
     return committer.commit(observedAtMillis);
+  }
+
+  @Override
+  public TermOutcome term(long term, long startedAtMillis, boolean woken) {
+    TermObservation seen = observer.observe();
+    TermDecisions decided = committer.commit(seen.observedAtMillis());
+    recordTerm(new TermSummary(term, startedAtMillis, Math.max(0, clock.millis() - startedAtMillis), woken, decided,
+        ApplyResult.NOTHING));
+    return new TermOutcome(seen, decided);
   }
 
   @Override

@@ -7,6 +7,7 @@ public final class RotaSettings {
   public static final List<SettingRule<?>> RULES =
       List.of(
           SettingRule.positiveDuration("rota.scheduler.interval"),
+          SettingRule.positiveDuration("rota.scheduler.idle-interval"),
           SettingRule.positiveDuration("rota.workers.lost-after"),
           SettingRule.positiveDuration("rota.workers.offline-after"),
           SettingRule.positiveDuration("rota.workers.flaky-cooldown"),

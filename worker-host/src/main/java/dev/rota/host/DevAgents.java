@@ -24,7 +24,9 @@ final class DevAgents implements AutoCloseable {
   /**
    * @param tokenFor a worker-scoped token for the named worker when auth is on, else null
    */
-  static DevAgents start(int count, URI api, Path dataDir, String heartbeatInterval, java.util.function.Function<String, String> tokenFor) {
+  static DevAgents start(
+      int count, URI api, Path dataDir, String heartbeatInterval, String resources,
+      java.util.function.Function<String, String> tokenFor) {
     List<Agent> started = new ArrayList<>();
     try {
       for (int i = 1; i <= count; i++) {
@@ -35,6 +37,9 @@ final class DevAgents implements AutoCloseable {
         env.put("ROTA_AGENT_DATA_DIR", dataDir.resolve("agents").resolve("dev-" + i).toString());
         env.put("ROTA_AGENT_HEARTBEAT_INTERVAL", heartbeatInterval);
         env.put("ROTA_WORKER_RUNTIMES", "process,synthetic");
+        if (resources != null && !resources.isBlank()) {
+          env.put("ROTA_WORKER_RESOURCES", resources);
+        }
         String token = tokenFor.apply("dev-" + i);
         if (token != null) {
           env.put("ROTA_AGENT_TOKEN", token);

@@ -122,7 +122,8 @@ public final class RotaHost implements AutoCloseable {
       String heartbeat = context.getProperty("rota.agent.heartbeat-interval", String.class).orElse("5s");
       java.util.function.Function<String, String> tokens =
           authEnabled() ? worker -> context.getBean(WorkerTokens.class).issue(worker) : worker -> null;
-      devAgents = step("dev agents", () -> DevAgents.start(count, server.getURI(), dataDir, heartbeat, tokens));
+      String resources = context.getProperty("rota.dev.agent-resources", String.class).orElse(null);
+      devAgents = step("dev agents", () -> DevAgents.start(count, server.getURI(), dataDir, heartbeat, resources, tokens));
     }
   }
 

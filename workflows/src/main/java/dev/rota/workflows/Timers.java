@@ -23,6 +23,8 @@ public final class Timers {
         Workflow.newCancellationScope(
             () -> {
               Promise<Void> timer = Workflow.newTimer(duration, TimerOptions.newBuilder().setSummary(summary).build());
+              // A timer cancelled on wake-up fails its promise; read it, so that is not reported as lost.
+              timer.exceptionally(cancelled -> null);
               Workflow.await(() -> timer.isCompleted() || wakeUp.get());
             });
     wait.run();

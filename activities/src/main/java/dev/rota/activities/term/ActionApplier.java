@@ -99,13 +99,17 @@ public class ActionApplier {
       }
     }
     awaitAll(running);
+    List<Future<?>> notifying = new ArrayList<>();
     for (TermActionRow a : batch) {
       if (a.kind().equals(TermActionRow.NOTIFY)) {
-        notifier.notify(a.vm());
-        actions.done(a.id());
-        notified.incrementAndGet();
+        notifying.add(calls.submit(() -> {
+          notifier.notify(a.vm());
+          actions.done(a.id());
+          notified.incrementAndGet();
+        }));
       }
     }
+    awaitAll(notifying);
     return new ApplyResult(started.get(), removed.get(), notified.get(), failed.get(), actions.pending());
   }
 

@@ -92,7 +92,8 @@ public class TermObserver {
       }
       return null;
     });
-    return new TermObservation(scheduler.interval().toMillis(), now.toEpochMilli(), asked.size(), answered);
+    return new TermObservation(
+        scheduler.interval().toMillis(), now.toEpochMilli(), asked.size(), answered, scheduler.idleInterval().toMillis());
   }
 
   /** The probe's answer, or a failure once the shared deadline passes: a hung agent delays only itself. */

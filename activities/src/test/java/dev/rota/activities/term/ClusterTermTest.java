@@ -44,6 +44,8 @@ import org.junit.jupiter.api.Test;
  */
 @MicronautTest(rebuildContext = true, transactional = false)
 @Property(name = "rota.scheduler.interval", value = "5s")
+// These scenarios count terms at the interval; quiet-cluster stretching is tested in ClusterWorkflowTest.
+@Property(name = "rota.scheduler.idle-interval", value = "5s")
 @Property(name = "rota.workers.flaky-cooldown", value = "1m")
 @Property(name = "rota.agents.timeout", value = "300ms")
 class ClusterTermTest {
@@ -122,10 +124,8 @@ class ClusterTermTest {
     ClusterWorkflow cluster = startCluster(env.getWorkflowClient());
     env.sleep(Duration.ofSeconds(1));
 
-    TermSummary first = cluster.lastTerm();
-    assertEquals(1, first.term());
-    assertEquals(2, first.decisions().placed(), "not-ready workers answered, turned ready and took VMs in one term");
-    assertEquals(2, first.applied().started());
+    assertTrue(firstResultOf("Term").contains("\"placed\":2"), "not-ready workers answered, turned ready and took VMs in one term");
+    assertTrue(firstResultOf("ApplyActions").contains("\"started\":2"), firstResultOf("ApplyActions"));
     assertEquals("ready", health("w1"));
     assertEquals("w1", vmRow("a").worker(), "packed onto the first worker by name");
     assertEquals("w1", vmRow("b").worker());
@@ -135,7 +135,7 @@ class ClusterTermTest {
     env.sleep(Duration.ofSeconds(6));
     assertEquals("running", vmRow("a").status());
     assertEquals(List.of("scheduled", "started"), eventTypes("a"));
-    Histories.replayAndMaybeRecord(env.getWorkflowClient(), ClusterWorkflow.WORKFLOW_ID, ClusterWorkflowImpl.class, "cluster-place");
+    Histories.replayAndMaybeRecord(env.getWorkflowClient(), ClusterWorkflow.WORKFLOW_ID, ClusterWorkflowImpl.class, "cluster-one-activity-term");
   }
 
   @Test
@@ -245,7 +245,7 @@ class ClusterTermTest {
     // of the 5 s interval, so no second term.
     env.sleep(Duration.ofSeconds(3));
 
-    String firstCommit = firstResultOf("CommitTerm");
+    String firstCommit = firstResultOf("Term");
     assertTrue(firstCommit.contains("\"placed\":1"), "the first term placed the VM: " + firstCommit);
     assertEquals("w2", vmRow("a").worker(), "on the agent that answered");
     assertEquals("not-ready", health("w1"));
@@ -276,7 +276,7 @@ class ClusterTermTest {
     worker("w1", 1000);
     ClusterWorkflow cluster = startCluster(env.getWorkflowClient());
     String firstRun = env.getWorkflowClient().newUntypedWorkflowStub(ClusterWorkflow.WORKFLOW_ID).describe().getExecution().getRunId();
-    env.sleep(Duration.ofMinutes(10));
+    env.sleep(Duration.ofMinutes(30));
     String run = env.getWorkflowClient().newUntypedWorkflowStub(ClusterWorkflow.WORKFLOW_ID).describe().getExecution().getRunId();
     assertNotEquals(firstRun, run, "continued as new");
     long terms = cluster.lastTerm().term();

@@ -6,6 +6,7 @@ import dev.rota.workflows.cluster.ApplyResult;
 import dev.rota.workflows.cluster.ClusterActivities;
 import dev.rota.workflows.cluster.TermDecisions;
 import dev.rota.workflows.cluster.TermObservation;
+import dev.rota.workflows.cluster.TermOutcome;
 import dev.rota.workflows.cluster.TermSummary;
 import java.time.Clock;
 
@@ -26,14 +27,24 @@ final class HeartbeatingAgents implements ClusterActivities {
     this.clock = clock;
   }
 
-  @Override
-  public TermObservation observe() {
+  private void heartbeat() {
     for (WorkerRow w : workers.findAll()) {
       if (agents.heartbeating(w.name())) {
         workers.heartbeat(w.name(), clock.instant());
       }
     }
+  }
+
+  @Override
+  public TermObservation observe() {
+    heartbeat();
     return real.observe();
+  }
+
+  @Override
+  public TermOutcome term(long term, long startedAtMillis, boolean woken) {
+    heartbeat();
+    return real.term(term, startedAtMillis, woken);
   }
 
   @Override

@@ -22,6 +22,10 @@ public class ClusterWorkflowImpl implements ClusterWorkflow {
 
   private static final Logger log = Workflow.getLogger(ClusterWorkflowImpl.class);
   static final String PLAN_COMMIT_APPLY = "plan-commit-apply";
+  static final String OBSERVE_STARTS_SOON = "observe-starts-soon";
+  static final String ONE_ACTIVITY_TERM = "one-activity-term";
+  /** How soon a term that started tasks is followed by one that sees them run. */
+  private static final Duration OBSERVE_STARTS_AFTER = Duration.ofMillis(300);
   /** A deadline closer than this is waited for this long: health is judged in whole terms. */
   private static final Duration MIN_WAIT = Duration.ofMillis(200);
   /** Actions an agent did not take are tried again this soon, not a whole interval later. */
@@ -31,6 +35,7 @@ public class ClusterWorkflowImpl implements ClusterWorkflow {
       Workflow.newActivityStub(ClusterActivities.class, ActivityDefaults.store(Duration.ofSeconds(30)));
 
   private TermSummary lastTerm;
+  private Integer observeStartsVersion;
   private boolean wakeRequested;
 
   @Override
@@ -41,7 +46,12 @@ public class ClusterWorkflowImpl implements ClusterWorkflow {
     // Version 1 plans and commits each term and applies its actions; runs recorded before it only
     // observed and recorded, and must replay as they ran.
     int version = Workflow.getVersion(PLAN_COMMIT_APPLY, Workflow.DEFAULT_VERSION, 1);
+    boolean oneActivityTerms = version >= 1 && Workflow.getVersion(ONE_ACTIVITY_TERM, Workflow.DEFAULT_VERSION, 1) >= 1;
     while (true) {
+      if (oneActivityTerms) {
+        termsDone = oneActivityTerm(termsDone + 1);
+        continue;
+      }
       boolean woken = wakeRequested;
       wakeRequested = false;
       long term = termsDone + 1;
@@ -56,7 +66,7 @@ public class ClusterWorkflowImpl implements ClusterWorkflow {
         TermDecisions decided = activities.commitTerm(seen.observedAtMillis());
         ApplyResult applied = decided.actions() > 0 ? activities.applyActions() : ApplyResult.NOTHING;
         summary = new TermSummary(term, startedAt, Workflow.currentTimeMillis() - startedAt, woken, decided, applied);
-        wait = untilNextTerm(wait, decided, applied);
+        wait = untilNextTerm(wait, decided, applied, observeStartsSoon());
         Workflow.setCurrentDetails(details(summary, seen, wait));
       }
       activities.recordTerm(summary);
@@ -73,12 +83,50 @@ public class ClusterWorkflowImpl implements ClusterWorkflow {
     }
   }
 
+  /** Consecutive terms in which nothing changed; the wait grows with them, up to the idle interval. */
+  private int quietTerms;
+
+  /** One term as one activity (plus apply when there is work); returns the term's number. */
+  private long oneActivityTerm(long term) {
+    boolean woken = wakeRequested;
+    wakeRequested = false;
+    long startedAt = Workflow.currentTimeMillis();
+    TermOutcome outcome = activities.term(term, startedAt, woken);
+    TermDecisions decided = outcome.decisions();
+    ApplyResult applied = decided.actions() > 0 ? activities.applyActions() : ApplyResult.NOTHING;
+    TermSummary summary = new TermSummary(term, startedAt, Workflow.currentTimeMillis() - startedAt, woken, decided, applied);
+    if (applied != ApplyResult.NOTHING) {
+      activities.recordTerm(summary);
+    }
+    lastTerm = summary;
+    quietTerms = outcome.quiet() && !woken ? quietTerms + 1 : 0;
+    Duration interval = Duration.ofMillis(outcome.observation().intervalMillis());
+    Duration stretched = interval;
+    long idle = outcome.observation().idleIntervalMillis();
+    for (int i = 0; i < quietTerms && idle > 0 && stretched.toMillis() < idle; i++) {
+      stretched = min(stretched.multipliedBy(2), Duration.ofMillis(idle));
+    }
+    Duration wait = untilNextTerm(stretched, decided, applied, true);
+    Workflow.setCurrentDetails(details(summary, outcome.observation(), wait));
+    if (shouldContinueAsNew()) {
+      Workflow.await(Workflow::isEveryHandlerFinished);
+      Workflow.continueAsNew(new ClusterState(term, lastTerm, wakeRequested));
+    }
+    Timers.sleepUnless(wait, quietTerms > 0 ? "quiet: until next term" : "until next term", () -> wakeRequested);
+    return term;
+  }
+
   /**
    * The interval, or less: until the nearest health deadline (a worker turning lost or offline is
    * acted on when it happens, not up to an interval later), or soon when actions are left over.
    */
-  private static Duration untilNextTerm(Duration interval, TermDecisions decided, ApplyResult applied) {
+  private static Duration untilNextTerm(
+      Duration interval, TermDecisions decided, ApplyResult applied, boolean observeStarts) {
     Duration wait = interval;
+    if (observeStarts && applied.started() > 0) {
+      // Tasks were just started: see them running (or failing) soon, not an interval later.
+      wait = min(wait, OBSERVE_STARTS_AFTER);
+    }
     if (decided.nextDeadlineMillis() > 0) {
       Duration toDeadline = Duration.ofMillis(decided.nextDeadlineMillis() - Workflow.currentTimeMillis());
       wait = min(wait, max(toDeadline, MIN_WAIT));
@@ -87,6 +135,14 @@ public class ClusterWorkflowImpl implements ClusterWorkflow {
       wait = min(wait, RETRY_ACTIONS_AFTER);
     }
     return wait;
+  }
+
+  /** Version 2 of the term: a term that started tasks is followed by one within a second. */
+  private boolean observeStartsSoon() {
+    if (observeStartsVersion == null) {
+      observeStartsVersion = Workflow.getVersion(OBSERVE_STARTS_SOON, Workflow.DEFAULT_VERSION, 1);
+    }
+    return observeStartsVersion >= 1;
   }
 
   private static Duration min(Duration a, Duration b) {

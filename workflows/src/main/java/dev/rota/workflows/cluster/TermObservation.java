@@ -9,5 +9,11 @@ package dev.rota.workflows.cluster;
  * @param observedAtMillis when the agents were probed; the commit trusts task lists from then on
  * @param probed agents contacted this term
  * @param answered agents that answered in time
+ * @param idleIntervalMillis the longest wait when nothing changes ({@code rota.scheduler.idle-interval});
+ *     0 in observations recorded before it existed
  */
-public record TermObservation(long intervalMillis, long observedAtMillis, int probed, int answered) {}
+public record TermObservation(long intervalMillis, long observedAtMillis, int probed, int answered, long idleIntervalMillis) {
+  public TermObservation(long intervalMillis, long observedAtMillis, int probed, int answered) {
+    this(intervalMillis, observedAtMillis, probed, answered, 0);
+  }
+}

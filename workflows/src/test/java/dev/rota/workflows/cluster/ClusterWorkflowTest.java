@@ -76,7 +76,7 @@ class ClusterWorkflowTest {
           "no term comes sooner than the interval without a wake-up: " + terms);
       assertFalse(terms.get(i).woken());
     }
-    assertEquals(terms.get(terms.size() - 1), cluster.lastTerm());
+    assertEquals(terms.get(terms.size() - 1).term(), cluster.lastTerm().term());
     Histories.replayAndMaybeRecord(
         env.getWorkflowClient(), ClusterWorkflow.WORKFLOW_ID, ClusterWorkflowImpl.class, "cluster-timer");
   }
@@ -103,6 +103,25 @@ class ClusterWorkflowTest {
         "the woken term did not wait for the interval");
     Histories.replayAndMaybeRecord(
         env.getWorkflowClient(), ClusterWorkflow.WORKFLOW_ID, ClusterWorkflowImpl.class, "cluster-wake");
+  }
+
+  @Test
+  void aQuietClusterWaitsLongerAndLongerUpToTheIdleIntervalAndAWakeUpEndsIt() {
+    RecordingClusterActivities activities = start(INTERVAL_MILLIS);
+    activities.idleInterval(30_000);
+    ClusterWorkflow cluster = startCluster();
+    env.sleep(Duration.ofMinutes(3));
+    List<TermSummary> quiet = activities.recorded();
+    // 5 s, then 10, 20, 30, 30, …: about 9 terms in 3 minutes instead of 36.
+    assertTrue(quiet.size() <= 10, "quiet terms in 3 min: " + quiet.size());
+    for (int i = 4; i < quiet.size(); i++) {
+      assertTrue(quiet.get(i).startedAtMillis() - quiet.get(i - 1).startedAtMillis() >= 30_000, "capped at the idle interval");
+    }
+    int before = quiet.size();
+    cluster.wake("new work");
+    env.sleep(Duration.ofSeconds(1));
+    assertEquals(before + 1, activities.recorded().size(), "a wake-up still brings a term at once");
+    assertTrue(activities.recorded().get(before).woken());
   }
 
   @Test

@@ -8,12 +8,18 @@ import java.util.concurrent.TimeUnit;
 /** A fake store for the cluster workflow: remembers every recorded term; can hold observe open. */
 final class RecordingClusterActivities implements ClusterActivities {
   private final long intervalMillis;
+  private volatile long idleIntervalMillis;
   private final List<TermSummary> recorded = new CopyOnWriteArrayList<>();
   private volatile CountDownLatch observeGate = new CountDownLatch(0);
   private final CountDownLatch firstObserveEntered = new CountDownLatch(1);
 
   RecordingClusterActivities(long intervalMillis) {
     this.intervalMillis = intervalMillis;
+  }
+
+  /** Lets quiet terms stretch the wait up to this. */
+  void idleInterval(long millis) {
+    idleIntervalMillis = millis;
   }
 
   /** Makes the next observe calls wait until {@link #releaseObserve()}. */
@@ -44,7 +50,15 @@ final class RecordingClusterActivities implements ClusterActivities {
       Thread.currentThread().interrupt();
       throw new IllegalStateException(e);
     }
-    return new TermObservation(intervalMillis, System.currentTimeMillis(), 0, 0);
+    return new TermObservation(intervalMillis, System.currentTimeMillis(), 0, 0, idleIntervalMillis);
+  }
+
+  @Override
+  public TermOutcome term(long term, long startedAtMillis, boolean woken) {
+    TermObservation seen = observe();
+    TermDecisions nothing = commitTerm(seen.observedAtMillis());
+    recorded.add(new TermSummary(term, startedAtMillis, 0, woken, nothing, ApplyResult.NOTHING));
+    return new TermOutcome(seen, nothing);
   }
 
   @Override

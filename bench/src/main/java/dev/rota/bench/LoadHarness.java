@@ -1,0 +1,302 @@
+package dev.rota.bench;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.rota.agent.Agent;
+import dev.rota.host.HostMode;
+import dev.rota.host.RotaHost;
+import dev.rota.workflows.cluster.ClusterWorkflow;
+import dev.rota.workflows.vm.VmWorkflow;
+import io.temporal.api.enums.v1.EventType;
+import io.temporal.api.history.v1.HistoryEvent;
+import io.temporal.client.WorkflowClient;
+import java.io.IOException;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.EnumMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+
+/**
+ * End-to-end load: a dev stack with N synthetic agents in this JVM, V VMs submitted through the REST
+ * API from several client threads, then an idle minute, then 10% of the agents killed. Temporal cost
+ * is counted from the workflow histories (events by type, within each phase's time window).
+ *
+ * <pre>java -cp bench/target/rota-bench.jar dev.rota.bench.LoadHarness 10x100 100x1000 [500x5000]</pre>
+ */
+public final class LoadHarness {
+  private static final int CLIENT_THREADS = 8;
+  private static final Duration IDLE = Duration.ofSeconds(60);
+  /** Shortened so that the failure phase fits a run; reported with the figures. */
+  static final Map<String, Object> SETTINGS =
+      Map.of(
+          "rota.workers.lost-after", "5s",
+          "rota.workers.offline-after", "5s",
+          "rota.vms.restart-delay", "1s",
+          "rota.agent.heartbeat-interval", "2s",
+          "rota.dev.agent-resources", "cpu=64,memory=262144");
+
+  private final HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
+  private final ObjectMapper json = new ObjectMapper();
+
+  public static void main(String[] args) throws Exception {
+    List<String> sizes = args.length == 0 ? List.of("10x100", "100x1000") : List.of(args);
+    List<Map<String, Object>> results = new ArrayList<>();
+    for (String size : sizes) {
+      String[] p = size.split("x");
+      results.add(new LoadHarness().run(Integer.parseInt(p[0]), Integer.parseInt(p[1])));
+    }
+    Path out = Path.of("bench/target/load-" + Instant.now().toString().replace(':', '-') + ".json");
+    Files.createDirectories(out.getParent());
+    Files.writeString(out, new ObjectMapper().writerWithDefaultPrettyPrinter().writeValueAsString(
+        Map.of("machine", machine(), "settings", SETTINGS, "runs", results)));
+    printTable(results);
+    System.out.println("JSON: " + out.toAbsolutePath());
+    System.exit(0);
+  }
+
+  Map<String, Object> run(int workers, int vms) throws Exception {
+    Path data = Files.createTempDirectory("rota-load");
+    int port = freePort();
+    Map<String, Object> props = new java.util.HashMap<>(SETTINGS);
+    props.put("micronaut.server.port", port);
+    props.put("rota.temporal.port", freePort());
+    props.put("rota.data-dir", data.toString());
+    props.put("rota.dev.agents", workers);
+    Map<String, Object> r = new LinkedHashMap<>();
+    r.put("workers", workers);
+    r.put("vms", vms);
+    System.out.printf("== %d workers x %d VMs%n", workers, vms);
+    try (RotaHost host = RotaHost.start(HostMode.DEV, props)) {
+      String api = "http://127.0.0.1:" + port;
+      WorkflowClient temporal = host.context().getBean(WorkflowClient.class);
+      await("all agents ready", () -> count(api, "workers", "ready") == workers, Duration.ofMinutes(3));
+      Set<String> clusterRuns = new HashSet<>();
+      clusterRuns.add(clusterRun(temporal));
+
+      // Submit and run.
+      Instant start = Instant.now();
+      ExecutorService clients = Executors.newFixedThreadPool(CLIENT_THREADS);
+      List<Future<Integer>> posts = new ArrayList<>();
+      for (int i = 0; i < vms; i++) {
+        String body = "{\"name\":\"load-" + i + "\",\"runtime\":\"synthetic\",\"resources\":{\"cpu\":1,\"memory\":256},\"restartPolicy\":\"OnFailure\"}";
+        posts.add(clients.submit(() -> post(api + "/v1/vms", body)));
+      }
+      for (Future<Integer> f : posts) {
+        if (f.get() != 201) {
+          throw new IllegalStateException("a submit answered " + f.get());
+        }
+      }
+      clients.shutdown();
+      Instant submitted = Instant.now();
+      await("all running", () -> count(api, "vms", "running") == vms, Duration.ofMinutes(10));
+      Instant allRunning = Instant.now();
+      clusterRuns.add(clusterRun(temporal));
+      double seconds = Duration.between(start, allRunning).toMillis() / 1000.0;
+      r.put("submitSeconds", Duration.between(start, submitted).toMillis() / 1000.0);
+      r.put("allRunningSeconds", seconds);
+      r.put("vmsPerSecond", Math.round(vms / seconds * 10) / 10.0);
+      r.put("submitToRunningMillis", latencies(api));
+
+      Map<EventType, Long> placeCost = cost(temporal, clusterRuns, vms, start, allRunning);
+      r.put("actionsPerVm", Math.round(actions(placeCost) / (double) vms * 100) / 100.0);
+      r.put("actionsByKindPerVm", perVm(placeCost, vms));
+      r.put("clusterEventsPerTerm", clusterEventsPerTerm(temporal, clusterRuns, start, allRunning));
+
+      // Idle: every VM running, nothing changing.
+      Instant idleStart = Instant.now();
+      Thread.sleep(IDLE.toMillis());
+      Instant idleEnd = Instant.now();
+      clusterRuns.add(clusterRun(temporal));
+      Map<EventType, Long> idleCost = cost(temporal, clusterRuns, vms, idleStart, idleEnd);
+      r.put("idleActionsPerMinute", Math.round(actions(idleCost) * 60_000.0 / Duration.between(idleStart, idleEnd).toMillis()));
+
+      // Failure: kill a tenth of the agents; their VMs must run elsewhere.
+      List<Agent> agents = host.devAgents();
+      int kill = Math.max(1, workers / 10);
+      Set<String> killed = new HashSet<>();
+      for (int i = 0; i < kill; i++) {
+        agents.get(i).close();
+        killed.add(agents.get(i).name());
+      }
+      Instant killedAt = Instant.now();
+      await("VMs moved off the dead workers", () -> {
+        try {
+          return count(api, "vms", "running") == vms && onWorkers(api, killed) == 0;
+        } catch (Exception e) {
+          return false;
+        }
+      }, Duration.ofMinutes(10));
+      r.put("failoverSeconds", Duration.between(killedAt, Instant.now()).toMillis() / 1000.0);
+      r.put("killedAgents", kill);
+    }
+    System.out.println(json.writerWithDefaultPrettyPrinter().writeValueAsString(r));
+    return r;
+  }
+
+  private static String clusterRun(WorkflowClient temporal) {
+    return temporal.newUntypedWorkflowStub(ClusterWorkflow.WORKFLOW_ID).describe().getExecution().getRunId();
+  }
+
+  /** Events that cost an action, by kind, in every VM workflow and every cluster run seen, within the window. */
+  private static Map<EventType, Long> cost(WorkflowClient temporal, Set<String> clusterRuns, int vms, Instant from, Instant to) {
+    Map<EventType, Long> counts = new EnumMap<>(EventType.class);
+    for (String run : clusterRuns) {
+      count(temporal.fetchHistory(ClusterWorkflow.WORKFLOW_ID, run).getEvents(), from, to, counts);
+    }
+    for (int i = 0; i < vms; i++) {
+      count(temporal.fetchHistory(VmWorkflow.workflowId("load-" + i)).getEvents(), from, to, counts);
+    }
+    return counts;
+  }
+
+  private static final Set<EventType> ACTIONS =
+      Set.of(
+          EventType.EVENT_TYPE_WORKFLOW_EXECUTION_STARTED,
+          EventType.EVENT_TYPE_WORKFLOW_EXECUTION_SIGNALED,
+          EventType.EVENT_TYPE_ACTIVITY_TASK_SCHEDULED,
+          EventType.EVENT_TYPE_TIMER_STARTED,
+          EventType.EVENT_TYPE_WORKFLOW_EXECUTION_UPDATE_ACCEPTED);
+
+  private static void count(List<HistoryEvent> events, Instant from, Instant to, Map<EventType, Long> counts) {
+    for (HistoryEvent e : events) {
+      Instant t = Instant.ofEpochSecond(e.getEventTime().getSeconds(), e.getEventTime().getNanos());
+      if (ACTIONS.contains(e.getEventType()) && !t.isBefore(from) && !t.isAfter(to)) {
+        counts.merge(e.getEventType(), 1L, Long::sum);
+      }
+    }
+  }
+
+  private static long actions(Map<EventType, Long> counts) {
+    return counts.values().stream().mapToLong(Long::longValue).sum();
+  }
+
+  private static Map<String, Double> perVm(Map<EventType, Long> counts, int vms) {
+    Map<String, Double> m = new LinkedHashMap<>();
+    counts.forEach((k, v) -> m.put(k.name().replace("EVENT_TYPE_", "").toLowerCase(), Math.round(v * 100.0 / vms) / 100.0));
+    return m;
+  }
+
+  private static double clusterEventsPerTerm(WorkflowClient temporal, Set<String> runs, Instant from, Instant to) {
+    long events = 0;
+    long terms = 0;
+    for (String run : runs) {
+      for (HistoryEvent e : temporal.fetchHistory(ClusterWorkflow.WORKFLOW_ID, run).getEvents()) {
+        Instant t = Instant.ofEpochSecond(e.getEventTime().getSeconds(), e.getEventTime().getNanos());
+        if (!t.isBefore(from) && !t.isAfter(to)) {
+          events++;
+          if (e.getEventType() == EventType.EVENT_TYPE_TIMER_STARTED) {
+            terms++;
+          }
+        }
+      }
+    }
+    return terms == 0 ? 0 : Math.round(events * 10.0 / terms) / 10.0;
+  }
+
+  @SuppressWarnings("unchecked")
+  private Map<String, Object> latencies(String api) throws Exception {
+    List<Long> millis = new ArrayList<>();
+    String cursor = null;
+    do {
+      Map<String, Object> page = get(api + "/v1/vms?limit=1000" + (cursor == null ? "" : "&cursor=" + cursor));
+      for (Map<String, Object> vm : (List<Map<String, Object>>) page.get("items")) {
+        millis.add(Duration.between(Instant.parse((String) vm.get("createdAt")), Instant.parse((String) vm.get("startedAt"))).toMillis());
+      }
+      cursor = (String) page.get("nextCursor");
+    } while (cursor != null);
+    Collections.sort(millis);
+    Map<String, Object> m = new LinkedHashMap<>();
+    m.put("p50", pct(millis, 50));
+    m.put("p95", pct(millis, 95));
+    m.put("p99", pct(millis, 99));
+    m.put("max", millis.get(millis.size() - 1));
+    return m;
+  }
+
+  private static long pct(List<Long> sorted, int p) {
+    return sorted.get(Math.min(sorted.size() - 1, (int) Math.ceil(p / 100.0 * sorted.size()) - 1));
+  }
+
+  @SuppressWarnings("unchecked")
+  private long onWorkers(String api, Set<String> workers) throws Exception {
+    long n = 0;
+    for (String w : workers) {
+      n += ((List<?>) get(api + "/v1/vms?status=running&limit=1000&worker=" + w).get("items")).size();
+    }
+    return n;
+  }
+
+  @SuppressWarnings("unchecked")
+  private long count(String api, String kind, String key) {
+    try {
+      Map<String, Object> counts = (Map<String, Object>) get(api + "/v1/cluster").get(kind);
+      Object n = counts.get(key);
+      return n == null ? 0 : ((Number) n).longValue();
+    } catch (Exception e) {
+      return -1;
+    }
+  }
+
+  private int post(String url, String body) throws IOException, InterruptedException {
+    return http.send(HttpRequest.newBuilder(URI.create(url)).header("Content-Type", "application/json")
+        .POST(HttpRequest.BodyPublishers.ofString(body)).build(), HttpResponse.BodyHandlers.discarding()).statusCode();
+  }
+
+  @SuppressWarnings("unchecked")
+  private Map<String, Object> get(String url) throws IOException, InterruptedException {
+    return json.readValue(http.send(HttpRequest.newBuilder(URI.create(url)).build(), HttpResponse.BodyHandlers.ofString()).body(), Map.class);
+  }
+
+  private static void await(String what, java.util.function.BooleanSupplier done, Duration patience) throws InterruptedException {
+    long deadline = System.nanoTime() + patience.toNanos();
+    while (!done.getAsBoolean()) {
+      if (System.nanoTime() > deadline) {
+        throw new IllegalStateException("gave up waiting: " + what);
+      }
+      Thread.sleep(50);
+    }
+  }
+
+  private static int freePort() throws IOException {
+    try (ServerSocket s = new ServerSocket(0)) {
+      return s.getLocalPort();
+    }
+  }
+
+  private static Map<String, Object> machine() {
+    return Map.of(
+        "cores", Runtime.getRuntime().availableProcessors(),
+        "maxHeapMiB", Runtime.getRuntime().maxMemory() / (1024 * 1024),
+        "java", System.getProperty("java.version"),
+        "os", System.getProperty("os.name") + " " + System.getProperty("os.arch"));
+  }
+
+  @SuppressWarnings("unchecked")
+  private static void printTable(List<Map<String, Object>> runs) {
+    System.out.println();
+    System.out.printf("%-14s %9s %8s %8s %8s %8s %8s %9s %9s %10s %9s%n",
+        "workers x VMs", "all run s", "VMs/s", "p50 ms", "p95 ms", "p99 ms", "max ms", "act/VM", "ev/term", "idle act/m", "failover s");
+    for (Map<String, Object> r : runs) {
+      Map<String, Object> l = (Map<String, Object>) r.get("submitToRunningMillis");
+      System.out.printf("%-14s %9s %8s %8s %8s %8s %8s %9s %9s %10s %9s%n",
+          r.get("workers") + " x " + r.get("vms"), r.get("allRunningSeconds"), r.get("vmsPerSecond"), l.get("p50"), l.get("p95"),
+          l.get("p99"), l.get("max"), r.get("actionsPerVm"), r.get("clusterEventsPerTerm"), r.get("idleActionsPerMinute"),
+          r.get("failoverSeconds"));
+    }
+  }
+}
