@@ -50,6 +50,15 @@ public final class LoadHarness {
           "rota.agent.heartbeat-interval", "2s",
           "rota.dev.agent-resources", "cpu=64,memory=262144");
 
+  /** The harness's settings, with any {@code -Drota.…=…} given on the command line in their place. */
+  static Map<String, Object> settings() {
+    Map<String, Object> s = new java.util.TreeMap<>(SETTINGS);
+    System.getProperties().stringPropertyNames().stream()
+        .filter(k -> k.startsWith("rota."))
+        .forEach(k -> s.put(k, System.getProperty(k)));
+    return s;
+  }
+
   private final HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
   private final ObjectMapper json = new ObjectMapper();
 
@@ -63,7 +72,7 @@ public final class LoadHarness {
     Path out = Path.of("bench/target/load-" + Instant.now().toString().replace(':', '-') + ".json");
     Files.createDirectories(out.getParent());
     Files.writeString(out, new ObjectMapper().writerWithDefaultPrettyPrinter().writeValueAsString(
-        Map.of("machine", machine(), "settings", SETTINGS, "runs", results)));
+        Map.of("machine", machine(), "settings", settings(), "runs", results)));
     printTable(results);
     System.out.println("JSON: " + out.toAbsolutePath());
     System.exit(0);
@@ -72,7 +81,7 @@ public final class LoadHarness {
   Map<String, Object> run(int workers, int vms) throws Exception {
     Path data = Files.createTempDirectory("rota-load");
     int port = freePort();
-    Map<String, Object> props = new java.util.HashMap<>(SETTINGS);
+    Map<String, Object> props = new java.util.HashMap<>(settings());
     props.put("micronaut.server.port", port);
     props.put("rota.temporal.port", freePort());
     props.put("rota.data-dir", data.toString());
