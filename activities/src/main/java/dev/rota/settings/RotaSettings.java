@@ -16,7 +16,7 @@ public final class RotaSettings {
           SettingRule.positiveDuration("rota.vms.restart-delay"),
           SettingRule.positiveDuration("rota.vms.max-restart-delay"),
           SettingRule.positiveDuration("rota.agent.heartbeat-interval"),
-          new SettingRule<>("rota.dev.agents", Integer.class, n -> n >= 0 && n <= 100, "must be a number of agents from 0 to 100"));
+          new SettingRule<>("rota.dev.agents", Integer.class, n -> n >= 0 && n <= 1000, "must be a number of agents from 0 to 1000"));
 
   private RotaSettings() {}
 }
