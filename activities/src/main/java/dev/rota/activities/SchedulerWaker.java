@@ -1,6 +1,7 @@
 package dev.rota.activities;
 
 import dev.rota.workflows.cluster.ClusterWorkflow;
+import dev.rota.store.ClusterStatusRepository;
 import io.temporal.client.WorkflowClient;
 import jakarta.inject.Provider;
 import jakarta.inject.Singleton;
@@ -13,14 +14,22 @@ public class SchedulerWaker {
   private static final Logger log = LoggerFactory.getLogger(SchedulerWaker.class);
 
   private final Provider<WorkflowClient> client;
+  private final ClusterStatusRepository status;
 
-  public SchedulerWaker(Provider<WorkflowClient> client) {
+  public SchedulerWaker(Provider<WorkflowClient> client, ClusterStatusRepository status) {
     this.client = client;
+    this.status = status;
   }
 
-  /** Best effort: if the signal is lost, the next term still comes within the interval. */
+  /**
+   * Best effort: if the signal is lost, the next term still comes within the interval. A wake-up
+   * already pending (signalled, its term not yet begun) makes this one unnecessary.
+   */
   public void wake(String reason) {
     try {
+      if (status.claimWake(ClusterWorkflow.WORKFLOW_ID) == 0) {
+        return;
+      }
       client.get().newWorkflowStub(ClusterWorkflow.class, ClusterWorkflow.WORKFLOW_ID).wake(reason);
     } catch (RuntimeException e) {
       log.debug("could not wake the scheduler ({}): {}", reason, e.toString());

@@ -1,9 +1,18 @@
 package dev.rota.store;
 
+import io.micronaut.data.annotation.Query;
 import io.micronaut.data.jdbc.annotation.JdbcRepository;
 import io.micronaut.data.model.query.builder.sql.Dialect;
 import io.micronaut.data.repository.CrudRepository;
 
 /** PostgreSQL dialect everywhere: H2 runs in PostgreSQL mode, so one set of queries serves both. */
 @JdbcRepository(dialect = Dialect.POSTGRES)
-public interface ClusterStatusRepository extends CrudRepository<ClusterStatusRow, String> {}
+public interface ClusterStatusRepository extends CrudRepository<ClusterStatusRow, String> {
+  /** Marks a wake-up pending; true only for the caller that marked it, who then sends the signal. */
+  @Query("UPDATE cluster_status SET wake_pending = TRUE WHERE id = :id AND wake_pending = FALSE")
+  int claimWake(String id);
+
+  /** At the start of a term, before its snapshot: anything changed after this wakes it again. */
+  @Query("UPDATE cluster_status SET wake_pending = FALSE WHERE id = :id")
+  int clearWake(String id);
+}

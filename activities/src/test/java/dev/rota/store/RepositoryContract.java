@@ -35,6 +35,19 @@ abstract class RepositoryContract {
         Map.of("cpu", 1L), Map.of(), "Never", status, "why", worker, 0, null, T0, null, null, null, null, null, 0);
   }
 
+  @Inject ClusterStatusRepository status;
+
+  @Test
+  void aWakeUpIsClaimedOnceUntilATermClearsIt() {
+    String id = dev.rota.workflows.cluster.ClusterWorkflow.WORKFLOW_ID;
+    status.clearWake(id);
+    assertEquals(1, status.claimWake(id), "the first claims it and signals");
+    assertEquals(0, status.claimWake(id), "the rest see it pending and do not");
+    assertEquals(0, status.claimWake(id));
+    status.clearWake(id);
+    assertEquals(1, status.claimWake(id), "after a term began, a change wakes it again");
+  }
+
   @Test
   void workersRoundTripTheirMapsAndLists() {
     String name = unique("w");

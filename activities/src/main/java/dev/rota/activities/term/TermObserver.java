@@ -9,6 +9,8 @@ import dev.rota.settings.AgentCallSettings;
 import dev.rota.settings.SchedulerSettings;
 import dev.rota.settings.WorkerSettings;
 import dev.rota.store.AgentTaskRepository;
+import dev.rota.store.ClusterStatusRepository;
+import dev.rota.workflows.cluster.ClusterWorkflow;
 import dev.rota.store.AgentTaskRow;
 import dev.rota.store.WorkerRepository;
 import dev.rota.store.WorkerRow;
@@ -45,6 +47,7 @@ public class TermObserver {
   private final SchedulerSettings scheduler;
   private final WorkerSettings health;
   private final AgentCallSettings agentCalls;
+  private final ClusterStatusRepository wakes;
 
   public TermObserver(
       WorkerRepository workers,
@@ -55,7 +58,8 @@ public class TermObserver {
       Clock clock,
       SchedulerSettings scheduler,
       WorkerSettings health,
-      AgentCallSettings agentCalls) {
+      AgentCallSettings agentCalls,
+      ClusterStatusRepository wakes) {
     this.workers = workers;
     this.tasks = tasks;
     this.agents = agents;
@@ -65,9 +69,11 @@ public class TermObserver {
     this.scheduler = scheduler;
     this.health = health;
     this.agentCalls = agentCalls;
+    this.wakes = wakes;
   }
 
   public TermObservation observe() {
+    wakes.clearWake(ClusterWorkflow.WORKFLOW_ID);
     Instant now = clock.instant();
     Duration timeout = agentCalls.timeout();
     Map<WorkerRow, Future<Probe>> asked = new LinkedHashMap<>();
