@@ -151,8 +151,8 @@ public class WorkerService {
       return result;
     }
     for (VmRow vm : vms.findByWorkerInListAndStatusInList(names, HOLDING)) {
-      result.merge(Objects.requireNonNull(vm.worker()), Allocation.NONE.plus(vm.resources()),
-          (a, b) -> a.plus(vm.resources()));
+      String worker = Objects.requireNonNull(vm.worker());
+      result.put(worker, result.getOrDefault(worker, Allocation.NONE).plus(vm.resources()));
     }
     return result;
   }
