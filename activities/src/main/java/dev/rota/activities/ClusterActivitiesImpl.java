@@ -15,9 +15,12 @@ import dev.rota.workflows.cluster.TermSummary;
 import io.micronaut.transaction.annotation.Transactional;
 import jakarta.inject.Singleton;
 import java.time.Instant;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 @Singleton
 public class ClusterActivitiesImpl implements ClusterActivities {
+  private static final Logger log = LoggerFactory.getLogger(ClusterActivitiesImpl.class);
   private final TermObserver observer;
   private final TermCommitter committer;
   private final ActionApplier applier;
@@ -46,16 +49,40 @@ public class ClusterActivitiesImpl implements ClusterActivities {
 
   @Override
   public TermOutcome term(long term, long startedAtMillis, boolean woken) {
+    TermOutcome outcome = observeAndCommit(term);
+    recordTerm(new TermSummary(term, startedAtMillis, Math.max(0, clock.millis() - startedAtMillis), woken,
+        outcome.decisions(), ApplyResult.NOTHING));
+    return outcome;
+  }
+
+  @Override
+  public TermOutcome termAndApply(long term, long startedAtMillis, boolean woken) {
+    TermOutcome outcome = observeAndCommit(term);
+    ApplyResult applied = outcome.decisions().actions() > 0 ? applyActions() : ApplyResult.NOTHING;
+    recordTerm(new TermSummary(term, startedAtMillis, Math.max(0, clock.millis() - startedAtMillis), woken,
+        outcome.decisions(), applied));
+    return new TermOutcome(outcome.observation(), outcome.decisions(), applied);
+  }
+
+  private TermOutcome observeAndCommit(long term) {
+    long began = clock.millis();
     TermObservation seen = observer.observe();
+    long observed = clock.millis();
     TermDecisions decided = committer.commit(seen.observedAtMillis());
-    recordTerm(new TermSummary(term, startedAtMillis, Math.max(0, clock.millis() - startedAtMillis), woken, decided,
-        ApplyResult.NOTHING));
+    if (log.isDebugEnabled()) {
+      log.debug("term {}: observed {}/{} agents in {} ms, planned and committed in {} ms: {} placed, {} pending, {} actions",
+          term, seen.answered(), seen.probed(), observed - began, clock.millis() - observed, decided.placed(),
+          decided.pending(), decided.actions());
+    }
     return new TermOutcome(seen, decided);
   }
 
   @Override
   public ApplyResult applyActions() {
-    return applier.apply();
+    long began = clock.millis();
+    ApplyResult applied = applier.apply();
+    log.debug("applied in {} ms: {}", clock.millis() - began, applied);
+    return applied;
   }
 
   @Override

@@ -23,8 +23,12 @@ public final class Agent implements AutoCloseable {
   private final ExecutorService requests;
   private final AgentHttp http;
   private final ControllerLink link;
+  private final TaskReporter reporter;
 
-  private Agent(AgentConfig config, ScheduledExecutorService timers, ExecutorService requests, AgentHttp http, ControllerLink link) {
+  private Agent(
+      AgentConfig config, ScheduledExecutorService timers, ExecutorService requests, AgentHttp http, ControllerLink link,
+      TaskReporter reporter) {
+    this.reporter = reporter;
     this.config = config;
     this.timers = timers;
     this.requests = requests;
@@ -52,7 +56,9 @@ public final class Agent implements AutoCloseable {
         default -> throw new IllegalStateException("ROTA_WORKER_RUNTIMES names " + r + "; this agent offers process and synthetic");
       }
     }
-    TaskTable tasks = new TaskTable(runtimes, processes, tasksDir, config.stopGrace());
+    ControllerClient controller = new ControllerClient(config, json);
+    TaskReporter reporter = new TaskReporter(controller, config.workerName(), timers, config.heartbeatInterval());
+    TaskTable tasks = new TaskTable(runtimes, processes, tasksDir, config.stopGrace(), reporter::changed);
     int recovered = tasks.recover();
     AgentHttp http;
     try {
@@ -69,10 +75,11 @@ public final class Agent implements AutoCloseable {
     }
     http.start();
     String endpoint = config.endpoint(http.port());
-    ControllerLink link = new ControllerLink(config, endpoint, json, timers);
+    ControllerLink link = new ControllerLink(config, endpoint, controller, timers);
     link.start();
+    reporter.start();
     log.info("agent {} serving {} ({} tasks found again)", config.workerName(), endpoint, recovered);
-    return new Agent(config, timers, requests, http, link);
+    return new Agent(config, timers, requests, http, link, reporter);
   }
 
   public int port() {
@@ -92,10 +99,11 @@ public final class Agent implements AutoCloseable {
     return link.registered();
   }
 
-  /** Stops serving and heartbeating; tasks keep running, to be found again by the next agent. */
+  /** Stops serving, heartbeating and reporting; tasks keep running, to be found again by the next agent. */
   @Override
   public void close() {
     link.close();
+    reporter.close();
     http.stop();
     timers.shutdownNow();
     requests.shutdownNow();

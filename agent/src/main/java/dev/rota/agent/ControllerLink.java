@@ -1,11 +1,6 @@
 package dev.rota.agent;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -29,17 +24,16 @@ final class ControllerLink {
 
   private final AgentConfig config;
   private final String endpoint;
-  private final ObjectMapper json;
+  private final ControllerClient controller;
   private final ScheduledExecutorService timers;
-  private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(3)).build();
   private volatile boolean registered;
   private volatile int failures;
   private volatile boolean closed;
 
-  ControllerLink(AgentConfig config, String endpoint, ObjectMapper json, ScheduledExecutorService timers) {
+  ControllerLink(AgentConfig config, String endpoint, ControllerClient controller, ScheduledExecutorService timers) {
     this.config = config;
     this.endpoint = endpoint;
-    this.json = json;
+    this.controller = controller;
     this.timers = timers;
   }
 
@@ -64,8 +58,7 @@ final class ControllerLink {
       if (!registered) {
         register();
       } else {
-        int status = send(HttpRequest.newBuilder(uri("/v1/workers/" + config.workerName() + "/heartbeat"))
-            .PUT(HttpRequest.BodyPublishers.noBody()));
+        int status = controller.send("PUT", "/v1/workers/" + config.workerName() + "/heartbeat", null);
         if (status == 404) {
           log.info("controller does not know worker {}; registering again", config.workerName());
           registered = false;
@@ -106,9 +99,7 @@ final class ControllerLink {
     body.put("runtimes", config.runtimes());
     body.put("machineId", machineId());
     body.put("agentSecret", config.secret());
-    int status = send(HttpRequest.newBuilder(uri("/v1/workers"))
-        .header("Content-Type", "application/json")
-        .POST(HttpRequest.BodyPublishers.ofByteArray(json.writeValueAsBytes(body))));
+    int status = controller.send("POST", "/v1/workers", body);
     if (status == 409) {
       throw new IOException("the controller says another machine holds the name " + config.workerName());
     }
@@ -117,17 +108,6 @@ final class ControllerLink {
     }
     registered = true;
     log.info("registered worker {} at {}", config.workerName(), endpoint);
-  }
-
-  private int send(HttpRequest.Builder request) throws IOException, InterruptedException {
-    if (!config.token().isBlank()) {
-      request.header("Authorization", "Bearer " + config.token());
-    }
-    return http.send(request.timeout(Duration.ofSeconds(5)).build(), HttpResponse.BodyHandlers.discarding()).statusCode();
-  }
-
-  private URI uri(String path) {
-    return URI.create(config.controllerUrl() + path);
   }
 
   /** Stable per machine, so that another machine cannot take over this worker's name unnoticed. */

@@ -86,9 +86,9 @@ final class ProcessRuntime implements TaskRuntime {
    * Finds a task again after the agent restarted: adopted if its process still runs (same pid and
    * start time, so a reused pid is not mistaken for it), reported ended otherwise.
    */
-  Task recover(Path record) throws IOException {
+  Task recover(Path record, java.util.function.Consumer<TaskView> changes) throws IOException {
     ProcessRecord r = json.readValue(record.toFile(), ProcessRecord.class);
-    Task task = new Task(r.id(), r.spec());
+    Task task = new Task(r.id(), r.spec(), changes);
     ProcessHandle handle = ProcessHandle.of(r.pid()).orElse(null);
     boolean same =
         handle != null && handle.isAlive()

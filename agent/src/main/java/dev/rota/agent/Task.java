@@ -1,6 +1,7 @@
 package dev.rota.agent;
 
 import java.time.Instant;
+import java.util.function.Consumer;
 
 /** One task on this worker, as its runtime last reported it. Thread-safe: runtimes report from their threads. */
 final class Task {
@@ -16,18 +17,24 @@ final class Task {
   private Instant startedAt;
   private Instant finishedAt;
   private String message;
+  /** Hears of every change of state, with the task as it now is. */
+  private final Consumer<TaskView> changes;
+  /** Set when the controller removed it: how it then ends is what was asked for, not news. */
+  private boolean removed;
   /** The runtime's handle on it: a process, a scheduled future. */
   volatile Object handle;
 
-  Task(String id, TaskSpec spec) {
+  Task(String id, TaskSpec spec, Consumer<TaskView> changes) {
     this.id = id;
     this.spec = spec;
+    this.changes = changes;
   }
 
   synchronized void running(Instant at) {
     if (state.equals(STARTING)) {
       state = RUNNING;
       startedAt = at;
+      tell();
     }
   }
 
@@ -39,6 +46,7 @@ final class Task {
     exitCode = code;
     message = why;
     finishedAt = at;
+    tell();
   }
 
   synchronized void failed(String why, Instant at) {
@@ -48,6 +56,17 @@ final class Task {
     state = FAILED;
     message = why;
     finishedAt = at;
+    tell();
+  }
+
+  synchronized void removed() {
+    removed = true;
+  }
+
+  private void tell() {
+    if (!removed) {
+      changes.accept(view());
+    }
   }
 
   synchronized boolean ended() {

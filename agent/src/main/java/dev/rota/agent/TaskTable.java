@@ -8,6 +8,7 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Consumer;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
 import org.slf4j.Logger;
@@ -24,8 +25,10 @@ final class TaskTable {
   private final ProcessRuntime processes;
   private final Path tasksDir;
   private final Duration grace;
+  private final Consumer<TaskView> changes;
 
-  TaskTable(Map<String, TaskRuntime> runtimes, ProcessRuntime processes, Path tasksDir, Duration grace) {
+  TaskTable(Map<String, TaskRuntime> runtimes, ProcessRuntime processes, Path tasksDir, Duration grace, Consumer<TaskView> changes) {
+    this.changes = changes;
     this.runtimes = runtimes;
     this.processes = processes;
     this.tasksDir = tasksDir;
@@ -42,7 +45,7 @@ final class TaskTable {
     boolean[] created = {false};
     tasks.computeIfAbsent(id, k -> {
       created[0] = true;
-      Task task = new Task(id, spec);
+      Task task = new Task(id, spec, changes);
       r.start(task);
       return task;
     });
@@ -52,6 +55,7 @@ final class TaskTable {
   void remove(String id) {
     Task task = tasks.remove(id);
     if (task != null) {
+      task.removed();
       runtimes.getOrDefault(task.spec.runtime() == null ? "process" : task.spec.runtime(), processes).stop(task, grace);
     }
     deleteFolder(tasksDir.resolve(id));
@@ -90,7 +94,7 @@ final class TaskTable {
         Path record = dir.resolve("task.json");
         if (TASK_ID.matcher(dir.getFileName().toString()).matches() && Files.exists(record)) {
           try {
-            Task task = processes.recover(record);
+            Task task = processes.recover(record, changes);
             tasks.put(task.id, task);
             found++;
           } catch (IOException | RuntimeException e) {

@@ -200,6 +200,50 @@ class AgentTest {
   }
 
   @Test
+  @SuppressWarnings("unchecked")
+  void taskStateChangesAreReportedToTheControllerAndRetriedWhenItCannotTakeThem() throws Exception {
+    List<String> delivered = new java.util.concurrent.CopyOnWriteArrayList<>();
+    java.util.concurrent.atomic.AtomicInteger reports = new java.util.concurrent.atomic.AtomicInteger();
+    com.sun.net.httpserver.HttpServer controller =
+        com.sun.net.httpserver.HttpServer.create(new java.net.InetSocketAddress("127.0.0.1", 0), 0);
+    controller.createContext("/", x -> {
+      String body = new String(x.getRequestBody().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+      int status = x.getRequestMethod().equals("POST") ? 201 : 204;
+      if (x.getRequestURI().getPath().equals("/v1/workers/test-1/tasks")) {
+        // The first report meets a controller that is restarting; it must come again.
+        if (reports.incrementAndGet() == 1) {
+          status = 503;
+        } else {
+          delivered.add(body);
+        }
+      }
+      x.sendResponseHeaders(status, -1);
+      x.close();
+    });
+    controller.start();
+    try {
+      start("ROTA_CONTROLLER_URL", "http://127.0.0.1:" + controller.getAddress().getPort());
+      send("PUT", "/v1/tasks/g.0", "{\"vm\":\"g\",\"runtime\":\"synthetic\"}");
+      // Nothing else changes while the task runs, so only a retry can bring the refused report.
+      eventually("the start reported, after a refusal", () -> delivered.stream().anyMatch(b -> b.contains("\"running\"")));
+      assertTrue(reports.get() >= 2);
+      assertEquals(204, send("DELETE", "/v1/tasks/g.0", null).statusCode());
+      send("PUT", "/v1/tasks/h.0", "{\"vm\":\"h\",\"runtime\":\"synthetic\",\"env\":{\"SYNTHETIC_EXIT_AFTER\":\"100ms\",\"SYNTHETIC_EXIT_CODE\":\"4\"}}");
+      eventually("the exit reported", () -> delivered.stream().anyMatch(b -> b.contains("\"exited\"")));
+      Map<String, Object> last = json.readValue(delivered.get(delivered.size() - 1), Map.class);
+      List<Map<String, Object>> tasks = (List<Map<String, Object>>) last.get("tasks");
+      assertEquals(1, tasks.size(), last.toString());
+      assertEquals("h.0", tasks.get(0).get("id"));
+      assertEquals("h", tasks.get(0).get("vm"));
+      assertEquals(4, tasks.get(0).get("exitCode"));
+      assertTrue(delivered.stream().noneMatch(b -> b.contains("g.0") && b.contains("\"exited\"")),
+          "a task the controller removed ends as asked; that is not reported: " + delivered);
+    } finally {
+      controller.stop(0);
+    }
+  }
+
+  @Test
   void badSettingsAreNamedInOneLine() {
     for (String[] bad : new String[][] {
         {"ROTA_AGENT_PORT", "seventy"}, {"ROTA_WORKER_RESOURCES", "cpu=-1"}, {"ROTA_WORKER_NAME", "Bad_Name"},

@@ -45,6 +45,7 @@ class AuthApiTest {
           new Call("GET", "/v1/workers", null, Set.of("compute:read")),
           new Call("GET", "/v1/workers/mini-1", null, Set.of("compute:read", "worker")),
           new Call("PUT", "/v1/workers/mini-1/heartbeat", null, Set.of("worker")),
+          new Call("PUT", "/v1/workers/mini-1/tasks", "{\"tasks\":[]}", Set.of("worker")),
           new Call("PATCH", "/v1/workers/mini-1", "{\"schedulingPaused\":false}", Set.of("compute:write")),
           new Call("DELETE", "/v1/workers/nobody", null, Set.of("admin:write")),
           new Call("POST", "/v1/vms", "{\"name\":\"vm-%d\",\"command\":[\"true\"]}", Set.of("compute:write")),
@@ -105,6 +106,8 @@ class AuthApiTest {
     assertTrue(other.detail().contains("mini-1 only"), other.detail());
     assertEquals(403, http.send("PUT", "/v1/workers/mini-2/heartbeat", null, worker).status());
     assertEquals(204, http.send("PUT", "/v1/workers/mini-1/heartbeat", null, worker).status());
+    assertEquals(403, http.send("PUT", "/v1/workers/mini-2/tasks", "{\"tasks\":[]}", worker).status());
+    assertEquals(204, http.send("PUT", "/v1/workers/mini-1/tasks", "{\"tasks\":[]}", worker).status());
     assertEquals(403, http.send("GET", "/v1/workers/mini-2", null, worker).status());
     assertEquals(403, http.send("GET", "/v1/vms", null, worker).status(), "not every worker's assignments");
     assertEquals(403, http.send("GET", "/v1/vms?worker=mini-2", null, worker).status());

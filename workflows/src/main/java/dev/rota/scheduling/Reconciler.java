@@ -30,26 +30,13 @@ public final class Reconciler {
       for (ObservedTask task : entry.getValue()) {
         Optional<TaskId> id = TaskId.parse(task.id());
         PlacedVm vm = id.map(i -> byName.get(i.vm())).orElse(null);
-        String why = null;
-        if (id.isEmpty()) {
-          why = "not a task id Rota makes";
-        } else if (vm == null) {
-          why = "no VM " + id.get().vm() + " is placed";
-        } else if (!vm.worker().equals(worker)) {
-          why = "VM " + vm.name() + " is placed on " + vm.worker();
-        } else if (vm.restartCount() != id.get().restartCount()) {
-          why = "VM " + vm.name() + " is at restart " + vm.restartCount();
-        }
+        String why = whyNotItsTask(id, vm, worker);
         if (why != null) {
           removals.add(new Reconciliation.TaskRemoval(worker, task.id(), why));
           continue;
         }
         found.put(vm.name(), true);
-        boolean started = vm.status() == VmStatus.SCHEDULED && "running".equals(task.state());
-        boolean ended = (vm.status() == VmStatus.SCHEDULED || vm.status() == VmStatus.RUNNING) && task.ended();
-        if (started || ended) {
-          updates.add(new Reconciliation.TaskUpdate(vm.name(), worker, task));
-        }
+        change(vm, worker, task).ifPresent(updates::add);
       }
     }
 
@@ -68,5 +55,40 @@ public final class Reconciler {
       }
     }
     return new Reconciliation(removals, failures, updates);
+  }
+
+  /**
+   * What one task's state, reported by its agent between terms, means for its VM: an update when the
+   * task is the VM's current one on that worker and it started or ended; nothing otherwise (a task
+   * that is not the VM's is left to the next term's reconciliation, which removes it).
+   *
+   * @param vm the VM the task id names, or null when there is none
+   */
+  public static Optional<Reconciliation.TaskUpdate> reported(PlacedVm vm, String worker, ObservedTask task) {
+    if (vm == null || whyNotItsTask(TaskId.parse(task.id()), vm, worker) != null) {
+      return Optional.empty();
+    }
+    return change(vm, worker, task);
+  }
+
+  /** Why a task on {@code worker} is not the current task of {@code vm}; null when it is. */
+  private static String whyNotItsTask(Optional<TaskId> id, PlacedVm vm, String worker) {
+    if (id.isEmpty()) {
+      return "not a task id Rota makes";
+    } else if (vm == null || !vm.name().equals(id.get().vm())) {
+      return "no VM " + id.get().vm() + " is placed";
+    } else if (!worker.equals(vm.worker())) {
+      return "VM " + vm.name() + " is placed on " + vm.worker();
+    } else if (vm.restartCount() != id.get().restartCount()) {
+      return "VM " + vm.name() + " is at restart " + vm.restartCount();
+    }
+    return null;
+  }
+
+  /** A scheduled VM whose task runs has started; a scheduled or running VM whose task ended has ended. */
+  private static Optional<Reconciliation.TaskUpdate> change(PlacedVm vm, String worker, ObservedTask task) {
+    boolean started = vm.status() == VmStatus.SCHEDULED && "running".equals(task.state());
+    boolean ended = (vm.status() == VmStatus.SCHEDULED || vm.status() == VmStatus.RUNNING) && task.ended();
+    return started || ended ? Optional.of(new Reconciliation.TaskUpdate(vm.name(), worker, task)) : Optional.empty();
   }
 }

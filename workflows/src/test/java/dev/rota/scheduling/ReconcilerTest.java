@@ -66,6 +66,22 @@ class ReconcilerTest {
   }
 
   @Test
+  void aReportBetweenTermsUpdatesOnlyTheVmsCurrentTaskOnItsOwnWorker() {
+    PlacedVm scheduled = new PlacedVm("a", VmStatus.SCHEDULED, "w1", 1);
+    PlacedVm running = new PlacedVm("a", VmStatus.RUNNING, "w1", 1);
+    ObservedTask exited = new ObservedTask("a.1", "exited", 3, "exited with code 3");
+
+    assertEquals("a", Reconciler.reported(scheduled, "w1", running("a.1")).orElseThrow().vm());
+    assertEquals(exited, Reconciler.reported(running, "w1", exited).orElseThrow().task());
+    assertTrue(Reconciler.reported(running, "w1", running("a.1")).isEmpty(), "already running: nothing to change");
+    assertTrue(Reconciler.reported(scheduled, "w2", running("a.1")).isEmpty(), "another worker cannot speak for w1's VM");
+    assertTrue(Reconciler.reported(scheduled, "w1", running("a.0")).isEmpty(), "an old generation changes nothing");
+    assertTrue(Reconciler.reported(scheduled, "w1", running("b.1")).isEmpty(), "a task id naming another VM");
+    assertTrue(Reconciler.reported(null, "w1", running("a.1")).isEmpty(), "no VM placed");
+    assertTrue(Reconciler.reported(new PlacedVm("a", VmStatus.STOPPED, "w1", 1), "w1", exited).isEmpty(), "already ended");
+  }
+
+  @Test
   void taskIdsCarryTheVmAndItsRestartCount() {
     assertEquals("build-42.3", TaskId.of("build-42", 3).toString());
     assertEquals(TaskId.of("build-42", 3), TaskId.parse("build-42.3").orElseThrow());

@@ -39,6 +39,8 @@ import org.slf4j.LoggerFactory;
 public class ActionApplier {
   private static final Logger log = LoggerFactory.getLogger(ActionApplier.class);
   static final int BATCH = 500;
+  /** How long one apply pass may go on taking further batches. */
+  static final java.time.Duration PASS_BUDGET = java.time.Duration.ofSeconds(10);
   /** An action tried this often without success is dropped; reconciliation will notice what is left. */
   static final int MAX_ATTEMPTS = 20;
   /** A task start that failed this often gives its placement back, and the VM avoids that worker. */
@@ -81,8 +83,13 @@ public class ActionApplier {
     this.clock = clock;
   }
 
+  /**
+   * One pass over the outbox, oldest first, in batches: each action is tried once, so one an agent
+   * did not take waits for the next term instead of being retried at once. The pass stops early
+   * when it has taken {@link #PASS_BUDGET}, leaving the rest for the next term, well inside the
+   * activity's timeout.
+   */
   public ApplyResult apply() {
-    List<TermActionRow> batch = actions.oldest(BATCH);
     Map<String, AgentAddress> endpoints = new HashMap<>();
     for (WorkerRow w : workers.findAll()) {
       endpoints.put(w.name(), new AgentAddress(w.endpoint(), w.agentSecret()));
@@ -91,6 +98,23 @@ public class ActionApplier {
     AtomicInteger removed = new AtomicInteger();
     AtomicInteger notified = new AtomicInteger();
     AtomicInteger failed = new AtomicInteger();
+    long deadline = System.nanoTime() + PASS_BUDGET.toNanos();
+    long after = 0;
+    List<TermActionRow> batch = actions.after(after, BATCH);
+    while (!batch.isEmpty()) {
+      applyBatch(batch, endpoints, started, removed, notified, failed);
+      if (batch.size() < BATCH || System.nanoTime() > deadline) {
+        break;
+      }
+      after = batch.get(batch.size() - 1).id();
+      batch = actions.after(after, BATCH);
+    }
+    return new ApplyResult(started.get(), removed.get(), notified.get(), failed.get(), actions.pending());
+  }
+
+  private void applyBatch(
+      List<TermActionRow> batch, Map<String, AgentAddress> endpoints, AtomicInteger started, AtomicInteger removed,
+      AtomicInteger notified, AtomicInteger failed) {
     // Agent calls first, in parallel; notifications after, so a VM hears of its start once it began.
     List<Future<?>> running = new ArrayList<>();
     for (TermActionRow a : batch) {
@@ -110,7 +134,6 @@ public class ActionApplier {
       }
     }
     awaitAll(notifying);
-    return new ApplyResult(started.get(), removed.get(), notified.get(), failed.get(), actions.pending());
   }
 
   private void carryOut(

@@ -33,6 +33,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * The plan-and-commit step: reads the store's snapshot (desired state and the agents' last answers),
@@ -53,6 +54,7 @@ public class TermCommitter {
   private final TransactionOperations<Connection> tx;
   private final Clock clock;
   private final WorkerSettings health;
+  private final TaskUpdateWriter updates;
 
   public TermCommitter(
       WorkerRepository workers,
@@ -63,7 +65,8 @@ public class TermCommitter {
       ClusterSettingsRepository settings,
       TransactionOperations<Connection> tx,
       Clock clock,
-      WorkerSettings health) {
+      WorkerSettings health,
+      TaskUpdateWriter updates) {
     this.workers = workers;
     this.vms = vms;
     this.tasks = tasks;
@@ -73,6 +76,7 @@ public class TermCommitter {
     this.tx = tx;
     this.clock = clock;
     this.health = health;
+    this.updates = updates;
   }
 
   public TermDecisions commit(long observedAtMillis) {
@@ -163,28 +167,12 @@ public class TermCommitter {
       }
     }
     for (Reconciliation.TaskUpdate u : r.updates()) {
-      ObservedTask t = u.task();
-      boolean changed;
-      if ("running".equals(t.state())) {
-        changed = vms.markRunning(u.vm(), u.worker(), now, "running on " + u.worker()) == 1;
-        if (changed) {
-          events.append(u.vm(), now, "started", "task " + t.id() + " running on worker " + u.worker());
+      Optional<String> changed = updates.write(u, now);
+      if (changed.isPresent()) {
+        actions.add(TermActionRow.NOTIFY, u.worker(), u.task().id(), u.vm(), null, now);
+        if (u.task().ended()) {
+          example(examples, changed.get());
         }
-      } else {
-        boolean clean = "exited".equals(t.state()) && Integer.valueOf(0).equals(t.exitCode());
-        String outcome = clean ? VmStatus.STOPPED.wireName() : VmStatus.FAILED.wireName();
-        String message =
-            "failed".equals(t.state())
-                ? "task " + t.id() + " failed" + (t.message() == null ? "" : ": " + t.message())
-                : "task " + t.id() + " exited with code " + t.exitCode();
-        changed = vms.markEnded(u.vm(), u.worker(), outcome, t.exitCode(), now, truncate(message, 2048)) == 1;
-        if (changed) {
-          events.append(u.vm(), now, clean ? "exited" : "failed", message);
-          example(examples, u.vm() + " " + outcome + ": " + message);
-        }
-      }
-      if (changed) {
-        actions.add(TermActionRow.NOTIFY, u.worker(), t.id(), u.vm(), null, now);
       }
     }
     return new TermDecisions(

@@ -2,6 +2,7 @@ package dev.rota.activities.term;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.rota.activities.ClusterActivitiesImpl;
@@ -70,7 +71,11 @@ class ClusterTermTest {
   }
 
   private void worker(String name, long cpu) {
-    workers.save(WorkerRow.registered(name, FakeAgents.endpoint(name), Map.of("cpu", cpu, "memory", 65536L), Map.of(),
+    worker(name, cpu, 65536L);
+  }
+
+  private void worker(String name, long cpu, long memory) {
+    workers.save(WorkerRow.registered(name, FakeAgents.endpoint(name), Map.of("cpu", cpu, "memory", memory), Map.of(),
         List.of("process"), null, "not-ready", "new", clock.instant()));
   }
 
@@ -96,6 +101,15 @@ class ClusterTermTest {
 
   /** The JSON result of the first completed activity of a type in the cluster workflow's history. */
   private String firstResultOf(String activityType) {
+    String result = completedResultOf(activityType);
+    if (result == null) {
+      throw new AssertionError("no completed " + activityType);
+    }
+    return result;
+  }
+
+  /** The JSON result of the first completed activity of a type, or null while there is none. */
+  private String completedResultOf(String activityType) {
     Map<Long, String> types = new java.util.HashMap<>();
     for (HistoryEvent e : env.getWorkflowClient().fetchHistory(ClusterWorkflow.WORKFLOW_ID).getEvents()) {
       if (e.hasActivityTaskScheduledEventAttributes()) {
@@ -107,7 +121,7 @@ class ClusterTermTest {
         }
       }
     }
-    throw new AssertionError("no completed " + activityType);
+    return null;
   }
 
   private List<String> eventTypes(String vm) {
@@ -124,8 +138,8 @@ class ClusterTermTest {
     ClusterWorkflow cluster = startCluster(env.getWorkflowClient());
     env.sleep(Duration.ofSeconds(1));
 
-    assertTrue(firstResultOf("Term").contains("\"placed\":2"), "not-ready workers answered, turned ready and took VMs in one term");
-    assertTrue(firstResultOf("ApplyActions").contains("\"started\":2"), firstResultOf("ApplyActions"));
+    assertTrue(firstResultOf("TermAndApply").contains("\"placed\":2"), "not-ready workers answered, turned ready and took VMs in one term");
+    assertTrue(firstResultOf("TermAndApply").contains("\"started\":2"), "and started both in the same activity: " + firstResultOf("TermAndApply"));
     assertEquals("ready", health("w1"));
     assertEquals("w1", vmRow("a").worker(), "packed onto the first worker by name");
     assertEquals("w1", vmRow("b").worker());
@@ -135,7 +149,27 @@ class ClusterTermTest {
     env.sleep(Duration.ofSeconds(6));
     assertEquals("running", vmRow("a").status());
     assertEquals(List.of("scheduled", "started"), eventTypes("a"));
-    Histories.replayAndMaybeRecord(env.getWorkflowClient(), ClusterWorkflow.WORKFLOW_ID, ClusterWorkflowImpl.class, "cluster-one-activity-term");
+    Histories.replayAndMaybeRecord(env.getWorkflowClient(), ClusterWorkflow.WORKFLOW_ID, ClusterWorkflowImpl.class, "cluster-term-applies");
+  }
+
+  @Test
+  void aTermAppliesEveryActionItQueuedNotJustOneBatch() {
+    worker("big", 2000, 2000 * 512L);
+    int count = ActionApplier.BATCH + 100;
+    for (int i = 0; i < count; i++) {
+      vm("many-" + i, 1, "Never");
+    }
+    startCluster(env.getWorkflowClient());
+    // The term takes real time (1,200 agent calls and notifications), and test time runs on meanwhile.
+    String first = null;
+    for (int waited = 0; first == null && waited < 60; waited++) {
+      env.sleep(Duration.ofSeconds(1));
+      first = completedResultOf("TermAndApply");
+    }
+    assertNotNull(first, "the first term completed");
+    assertTrue(first.contains("\"placed\":" + count), first);
+    assertTrue(first.contains("\"started\":" + count), "every task started in the term that placed it: " + first);
+    assertEquals(count, agents.tasks("big").size());
   }
 
   @Test
@@ -245,7 +279,7 @@ class ClusterTermTest {
     // of the 5 s interval, so no second term.
     env.sleep(Duration.ofSeconds(3));
 
-    String firstCommit = firstResultOf("Term");
+    String firstCommit = firstResultOf("TermAndApply");
     assertTrue(firstCommit.contains("\"placed\":1"), "the first term placed the VM: " + firstCommit);
     assertEquals("w2", vmRow("a").worker(), "on the agent that answered");
     assertEquals("not-ready", health("w1"));

@@ -48,6 +48,12 @@ final class HeartbeatingAgents implements ClusterActivities {
   }
 
   @Override
+  public TermOutcome termAndApply(long term, long startedAtMillis, boolean woken) {
+    heartbeat();
+    return real.termAndApply(term, startedAtMillis, woken);
+  }
+
+  @Override
   public TermDecisions commitTerm(long observedAtMillis) {
     return real.commitTerm(observedAtMillis);
   }

@@ -56,6 +56,19 @@ public final class BodyShapes {
           return p;
         }
       }
+    } else if (raw.isRecord()) {
+      if (!(value instanceof Map<?, ?> fields)) {
+        return mismatch(field, "an object", value);
+      }
+      for (RecordComponent component : raw.getRecordComponents()) {
+        Object inner = fields.get(component.getName());
+        if (inner != null) {
+          Optional<String> p = check(field + "." + component.getName(), component.getGenericType(), inner);
+          if (p.isPresent()) {
+            return p;
+          }
+        }
+      }
     } else if (raw == String.class && !(value instanceof String)) {
       return mismatch(field, "a string", value);
     } else if ((raw == Boolean.class || raw == boolean.class) && !(value instanceof Boolean)) {

@@ -70,6 +70,19 @@ public class WorkerController {
     service.heartbeat(name);
   }
 
+  @RequiresRole({Role.WORKER})
+  /**
+   * Task states that changed since the agent last said, so that a VM is running (or failed) as soon
+   * as its agent knows; the scheduler's probes remain the check. Counts as a heartbeat.
+   */
+  @Put("/{name}/tasks")
+  @Status(HttpStatus.NO_CONTENT)
+  @RequestBody(content = @Content(schema = @Schema(implementation = TaskReportRequest.class)))
+  public void reportTasks(HttpRequest<?> http, String name, @Body @Nullable String body) {
+    WorkerScope.require(Caller.of(http), name);
+    service.reportTasks(name, bodies.read(body, TaskReportRequest.class));
+  }
+
   @RequiresRole({Role.COMPUTE_WRITE})
   /** Only {@code schedulingPaused} may change; any other field is a 400. */
   @Patch("/{name}")

@@ -1,11 +1,13 @@
 package dev.rota.api.workers;
 
+import dev.rota.activities.term.TaskReports;
 import dev.rota.api.Conflicts;
 import dev.rota.api.Quantities;
 import dev.rota.api.control.ControlPlane;
 import dev.rota.api.paging.Page;
 import dev.rota.api.paging.PageRequest;
 import dev.rota.api.problem.Problems;
+import dev.rota.scheduling.ObservedTask;
 import dev.rota.store.Sql;
 import dev.rota.store.VmRepository;
 import dev.rota.store.VmRow;
@@ -35,10 +37,13 @@ public class WorkerService {
   private final WorkerRepository workers;
   private final VmRepository vms;
   private final ControlPlane control;
+  private final TaskReports taskReports;
   private final Clock clock;
 
-  public WorkerService(WorkerRepository workers, VmRepository vms, ControlPlane control, Clock clock) {
+  public WorkerService(
+      WorkerRepository workers, VmRepository vms, ControlPlane control, TaskReports taskReports, Clock clock) {
     this.workers = workers;
+    this.taskReports = taskReports;
     this.vms = vms;
     this.control = control;
     this.clock = clock;
@@ -103,6 +108,14 @@ public class WorkerService {
     if (workers.heartbeat(name, clock.instant()) == 0) {
       throw Problems.notFound("worker", name);
     }
+  }
+
+  /** Task states from the worker's agent; the worker must be known, or its agent registers again. */
+  public void reportTasks(String name, TaskReportRequest report) {
+    heartbeat(name);
+    taskReports.accept(name, report.tasks().stream()
+        .map(t -> new ObservedTask(t.id(), t.state(), t.exitCode(), t.message()))
+        .toList());
   }
 
   /** {@code PATCH}: only {@code schedulingPaused} may change. */

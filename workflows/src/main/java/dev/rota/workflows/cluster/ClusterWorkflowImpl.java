@@ -24,6 +24,7 @@ public class ClusterWorkflowImpl implements ClusterWorkflow {
   static final String PLAN_COMMIT_APPLY = "plan-commit-apply";
   static final String OBSERVE_STARTS_SOON = "observe-starts-soon";
   static final String ONE_ACTIVITY_TERM = "one-activity-term";
+  static final String TERM_APPLIES = "term-applies";
   /** How soon a term that started tasks is followed by one that sees them run. */
   private static final Duration OBSERVE_STARTS_AFTER = Duration.ofMillis(300);
   /** A deadline closer than this is waited for this long: health is judged in whole terms. */
@@ -47,9 +48,12 @@ public class ClusterWorkflowImpl implements ClusterWorkflow {
     // observed and recorded, and must replay as they ran.
     int version = Workflow.getVersion(PLAN_COMMIT_APPLY, Workflow.DEFAULT_VERSION, 1);
     boolean oneActivityTerms = version >= 1 && Workflow.getVersion(ONE_ACTIVITY_TERM, Workflow.DEFAULT_VERSION, 1) >= 1;
+    // Version 1 of term-applies: the term activity also applies and records; runs before it applied
+    // in a second activity.
+    boolean termApplies = oneActivityTerms && Workflow.getVersion(TERM_APPLIES, Workflow.DEFAULT_VERSION, 1) >= 1;
     while (true) {
       if (oneActivityTerms) {
-        termsDone = oneActivityTerm(termsDone + 1);
+        termsDone = oneActivityTerm(termsDone + 1, termApplies);
         continue;
       }
       boolean woken = wakeRequested;
@@ -86,16 +90,24 @@ public class ClusterWorkflowImpl implements ClusterWorkflow {
   /** Consecutive terms in which nothing changed; the wait grows with them, up to the idle interval. */
   private int quietTerms;
 
-  /** One term as one activity (plus apply when there is work); returns the term's number. */
-  private long oneActivityTerm(long term) {
+  /**
+   * One term as one activity (before term-applies, plus apply and record when there is work); returns
+   * the term's number.
+   */
+  private long oneActivityTerm(long term, boolean termApplies) {
     boolean woken = wakeRequested;
     wakeRequested = false;
     long startedAt = Workflow.currentTimeMillis();
-    TermOutcome outcome = activities.term(term, startedAt, woken);
+    TermOutcome outcome = termApplies ? activities.termAndApply(term, startedAt, woken) : activities.term(term, startedAt, woken);
     TermDecisions decided = outcome.decisions();
-    ApplyResult applied = decided.actions() > 0 ? activities.applyActions() : ApplyResult.NOTHING;
+    ApplyResult applied;
+    if (termApplies) {
+      applied = outcome.applied();
+    } else {
+      applied = decided.actions() > 0 ? activities.applyActions() : ApplyResult.NOTHING;
+    }
     TermSummary summary = new TermSummary(term, startedAt, Workflow.currentTimeMillis() - startedAt, woken, decided, applied);
-    if (applied != ApplyResult.NOTHING) {
+    if (!termApplies && applied != ApplyResult.NOTHING) {
       activities.recordTerm(summary);
     }
     lastTerm = summary;

@@ -1,7 +1,15 @@
 package dev.rota.workflows.cluster;
 
-/** What one observe-plan-commit-record activity saw and decided. */
-public record TermOutcome(TermObservation observation, TermDecisions decisions) {
+/**
+ * What one term activity saw, decided and, when it also applies its actions, carried out.
+ *
+ * @param applied what the apply step did; null from an activity that leaves applying to another
+ */
+public record TermOutcome(TermObservation observation, TermDecisions decisions, ApplyResult applied) {
+  public TermOutcome(TermObservation observation, TermDecisions decisions) {
+    this(observation, decisions, null);
+  }
+
   /** Nothing changed and nothing is left to do: the scheduler may wait longer before the next term. */
   public boolean quiet() {
     return decisions.placed() == 0 && decisions.healthChanges() == 0 && decisions.failures() == 0

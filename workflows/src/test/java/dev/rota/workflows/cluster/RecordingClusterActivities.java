@@ -62,6 +62,12 @@ final class RecordingClusterActivities implements ClusterActivities {
   }
 
   @Override
+  public TermOutcome termAndApply(long term, long startedAtMillis, boolean woken) {
+    TermOutcome outcome = term(term, startedAtMillis, woken);
+    return new TermOutcome(outcome.observation(), outcome.decisions(), ApplyResult.NOTHING);
+  }
+
+  @Override
   public TermDecisions commitTerm(long observedAtMillis) {
     return new TermDecisions(0, 0, 0, 0, 0, 0, 0, 0, java.util.List.of());
   }

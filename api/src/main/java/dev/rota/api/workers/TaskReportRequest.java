@@ -1,0 +1,26 @@
+package dev.rota.api.workers;
+
+import io.micronaut.core.annotation.Nullable;
+import io.micronaut.serde.annotation.Serdeable;
+import jakarta.validation.Valid;
+import jakarta.validation.constraints.NotNull;
+import jakarta.validation.constraints.Pattern;
+import jakarta.validation.constraints.Size;
+import java.util.List;
+
+/**
+ * {@code PUT /v1/workers/{name}/tasks}: an agent reporting tasks whose state changed, each as its
+ * {@code GET /v1/tasks} lists it.
+ */
+@Serdeable
+public record TaskReportRequest(@NotNull @Size(max = 1000) List<@NotNull @Valid ReportedTask> tasks) {
+  @Serdeable
+  public record ReportedTask(
+      @NotNull @Size(max = 128) String id,
+      @Nullable @Size(max = 63) String vm,
+      @NotNull @Pattern(regexp = "^(starting|running|exited|failed)$", message = "must be starting, running, exited or failed") String state,
+      @Nullable Integer exitCode,
+      @Nullable @Size(max = 64) String startedAt,
+      @Nullable @Size(max = 64) String finishedAt,
+      @Nullable @Size(max = 4096) String message) {}
+}
