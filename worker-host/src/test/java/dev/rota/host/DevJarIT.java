@@ -70,6 +70,32 @@ class DevJarIT {
     }
   }
 
+  @Test
+  void theAdminTokenFromTheEnvironmentIsTheBootstrapAdminsAndNoneIsGenerated() throws Exception {
+    int http = FreePorts.next();
+    String token = "compose-" + "x".repeat(24);
+    Map<String, String> env =
+        Map.of(
+            "MICRONAUT_SERVER_PORT", String.valueOf(http),
+            "ROTA_TEMPORAL_PORT", String.valueOf(FreePorts.next()),
+            "ROTA_DATA_DIR", work.resolve("auth-data").toString(),
+            "ROTA_DEV_AGENTS", "0",
+            "ROTA_AUTH_ENABLED", "true",
+            "ROTA_BOOTSTRAP_ADMIN_TOKEN", token);
+    Process host = start(env, "auth");
+    try {
+      waitForOutput(host, work.resolve("auth.out"), "  Data ");
+      assertTrue(!Files.readString(work.resolve("auth.out")).contains("Admin token"), "no token generated when one is given");
+      HttpClient client = HttpClient.newHttpClient();
+      URI cluster = URI.create("http://127.0.0.1:" + http + "/v1/cluster");
+      assertEquals(401, client.send(HttpRequest.newBuilder(cluster).build(), HttpResponse.BodyHandlers.discarding()).statusCode());
+      assertEquals(200, client.send(HttpRequest.newBuilder(cluster).header("Authorization", "Bearer " + token).build(),
+          HttpResponse.BodyHandlers.discarding()).statusCode(), "ROTA_BOOTSTRAP_ADMIN_TOKEN is the admin's token");
+    } finally {
+      host.destroyForcibly();
+    }
+  }
+
   private Process start(Map<String, String> env, String name) throws IOException {
     ProcessBuilder builder =
         new ProcessBuilder(
