@@ -9,10 +9,11 @@ import java.util.List;
 
 @JdbcRepository(dialect = Dialect.POSTGRES)
 public interface AgentTaskRepository extends GenericRepository<AgentTaskRow, String> {
-  @Query("DELETE FROM agent_tasks WHERE worker = :worker")
-  void deleteAllOf(String worker);
-
   <S extends AgentTaskRow> List<S> saveAll(Iterable<S> rows);
+
+  <S extends AgentTaskRow> List<S> updateAll(Iterable<S> rows);
+
+  void deleteByIdInList(Collection<String> id);
 
   List<AgentTaskRow> findByWorkerInList(Collection<String> worker);
 }

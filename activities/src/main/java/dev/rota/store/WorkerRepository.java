@@ -18,9 +18,9 @@ public interface WorkerRepository extends CrudRepository<WorkerRow, String> {
   @Query("UPDATE workers SET last_seen = :seen WHERE name = :name")
   int heartbeat(String name, Instant seen);
 
-  /** A probe that answered: resets the failure count. No version change: it is an observation. */
-  @Query("UPDATE workers SET last_probe_at = :at, last_probe_ok = TRUE, probe_failures = 0, last_probe_error = NULL WHERE name = :name")
-  int probeAnswered(String name, Instant at);
+  /** Probes that answered: each resets its worker's failure count. No version change: they are observations. */
+  @Query("UPDATE workers SET last_probe_at = :at, last_probe_ok = TRUE, probe_failures = 0, last_probe_error = NULL WHERE name IN (:names)")
+  int probesAnswered(java.util.Collection<String> names, Instant at);
 
   @Query("UPDATE workers SET last_probe_at = :at, last_probe_ok = FALSE, probe_failures = probe_failures + 1, last_probe_error = :error WHERE name = :name")
   int probeFailed(String name, Instant at, String error);

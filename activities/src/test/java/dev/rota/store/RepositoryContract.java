@@ -36,6 +36,43 @@ abstract class RepositoryContract {
   }
 
   @Inject ClusterStatusRepository status;
+  @Inject AgentTaskRepository agentTasks;
+
+  @Test
+  void probesAnsweredResetManyWorkersInOneStatement() {
+    String a = unique("w");
+    String b = unique("w");
+    String untouched = unique("w");
+    for (String name : List.of(a, b, untouched)) {
+      workers.save(worker(name));
+      workers.probeFailed(name, T0, "refused");
+    }
+    assertEquals(2, workers.probesAnswered(List.of(a, b), T0.plusSeconds(5)));
+    WorkerRow read = workers.findById(a).orElseThrow();
+    assertTrue(read.lastProbeOk());
+    assertEquals(0, read.probeFailures());
+    assertEquals(null, read.lastProbeError());
+    assertEquals(T0.plusSeconds(5), read.lastProbeAt());
+    assertEquals(1, workers.findById(untouched).orElseThrow().probeFailures(), "only the named workers");
+  }
+
+  @Test
+  void agentTaskRowsAreAddedChangedAndRemovedOneByOne() {
+    String w = unique("w");
+    workers.save(worker(w));
+    AgentTaskRow a = AgentTaskRow.of(w, "a.0", "starting", null, null, T0);
+    AgentTaskRow b = AgentTaskRow.of(w, "b.0", "running", null, null, T0);
+    agentTasks.saveAll(List.of(a, b));
+    agentTasks.updateAll(List.of(AgentTaskRow.of(w, "a.0", "exited", 3, "exited with code 3", T0.plusSeconds(1))));
+    agentTasks.deleteByIdInList(List.of(b.id()));
+    List<AgentTaskRow> read = agentTasks.findByWorkerInList(List.of(w));
+    assertEquals(1, read.size(), read.toString());
+    assertEquals("exited", read.get(0).state());
+    assertEquals(3, read.get(0).exitCode());
+    assertTrue(read.get(0).sameReport(AgentTaskRow.of(w, "a.0", "exited", 3, "exited with code 3", T0.plusSeconds(9))),
+        "the same report whenever it was seen");
+    assertFalse(read.get(0).sameReport(a));
+  }
 
   @Test
   void aWakeUpIsClaimedOnceUntilATermClearsIt() {

@@ -23,6 +23,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -93,8 +94,17 @@ public class TermObserver {
       }
     }
     tx.executeWrite(status -> {
+      Map<String, List<AgentTask>> lists = new LinkedHashMap<>();
       for (Map.Entry<WorkerRow, Probe> r : results) {
-        record(r.getKey().name(), r.getValue(), now);
+        if (r.getValue().answered()) {
+          lists.put(r.getKey().name(), r.getValue().tasks());
+        } else {
+          workers.probeFailed(r.getKey().name(), now, truncate(r.getValue().error(), 1024));
+        }
+      }
+      if (!lists.isEmpty()) {
+        workers.probesAnswered(lists.keySet(), now);
+        store(lists, now);
       }
       return null;
     });
@@ -117,20 +127,43 @@ public class TermObserver {
     }
   }
 
-  private void record(String worker, Probe probe, Instant now) {
-    if (!probe.answered()) {
-      workers.probeFailed(worker, now, truncate(probe.error(), 1024));
-      return;
+  /**
+   * Brings the stored task lists of the agents that answered up to date, writing only what changed:
+   * in a steady cluster an agent's list is the same term after term, and rewriting it was most of a
+   * term's database work.
+   */
+  private void store(Map<String, List<AgentTask>> lists, Instant now) {
+    Map<String, AgentTaskRow> stored = new HashMap<>();
+    for (AgentTaskRow row : tasks.findByWorkerInList(lists.keySet())) {
+      stored.put(row.id(), row);
     }
-    workers.probeAnswered(worker, now);
-    tasks.deleteAllOf(worker);
-    Map<String, AgentTaskRow> rows = new LinkedHashMap<>();
-    for (AgentTask t : probe.tasks()) {
-      rows.putIfAbsent(truncate(t.id(), 128), AgentTaskRow.of(worker, truncate(t.id(), 128), truncate(t.state(), 16), t.exitCode(),
-          truncate(t.message(), 2048), now));
+    Map<String, AgentTaskRow> reported = new LinkedHashMap<>();
+    for (Map.Entry<String, List<AgentTask>> list : lists.entrySet()) {
+      for (AgentTask t : list.getValue()) {
+        AgentTaskRow row = AgentTaskRow.of(list.getKey(), truncate(t.id(), 128), truncate(t.state(), 16), t.exitCode(),
+            truncate(t.message(), 2048), now);
+        reported.putIfAbsent(row.id(), row);
+      }
     }
-    if (!rows.isEmpty()) {
-      tasks.saveAll(rows.values());
+    List<AgentTaskRow> added = new ArrayList<>();
+    List<AgentTaskRow> changed = new ArrayList<>();
+    for (AgentTaskRow row : reported.values()) {
+      AgentTaskRow before = stored.get(row.id());
+      if (before == null) {
+        added.add(row);
+      } else if (!before.sameReport(row)) {
+        changed.add(row);
+      }
+    }
+    List<String> gone = stored.keySet().stream().filter(id -> !reported.containsKey(id)).toList();
+    if (!gone.isEmpty()) {
+      tasks.deleteByIdInList(gone);
+    }
+    if (!added.isEmpty()) {
+      tasks.saveAll(added);
+    }
+    if (!changed.isEmpty()) {
+      tasks.updateAll(changed);
     }
   }
 
