@@ -19,4 +19,11 @@ public interface AgentClient {
 
   /** {@code DELETE /v1/tasks/{id}}: ends and removes the task; a task already gone is fine. */
   void removeTask(AgentAddress agent, String taskId, Duration timeout);
+
+  /**
+   * {@code GET /v1/tasks/{id}/logs?stream=}: the tail of a task's stdout or stderr, as text.
+   *
+   * @throws AgentRejectedException on a 4xx (404: the task is not on that agent)
+   */
+  String logs(AgentAddress agent, String taskId, String stream, Duration timeout);
 }

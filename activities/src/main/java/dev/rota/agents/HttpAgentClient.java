@@ -75,6 +75,23 @@ public class HttpAgentClient implements AgentClient {
     }
   }
 
+  @Override
+  public String logs(AgentAddress agent, String taskId, String stream, Duration timeout) {
+    String endpoint = agent.endpoint();
+    String call = "GET /v1/tasks/" + taskId + "/logs";
+    try {
+      HttpRequest.Builder get =
+          authorized(HttpRequest.newBuilder(uri(endpoint, "/v1/tasks/" + encode(taskId) + "/logs?stream=" + encode(stream))), agent).GET();
+      HttpResponse<String> response = send(get, timeout);
+      expect(response, call, 200);
+      return response.body();
+    } catch (HttpTimeoutException e) {
+      throw new IllegalStateException(call + " on " + endpoint + ": no answer within " + timeout.toMillis() + " ms", e);
+    } catch (IOException e) {
+      throw new UncheckedIOException(call + " on " + endpoint + ": " + e.getMessage(), e);
+    }
+  }
+
   private static HttpRequest.Builder authorized(HttpRequest.Builder request, AgentAddress agent) {
     return agent.secret() == null ? request : request.header("Authorization", "Bearer " + agent.secret());
   }

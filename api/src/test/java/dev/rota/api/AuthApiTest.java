@@ -52,6 +52,7 @@ class AuthApiTest {
           new Call("GET", "/v1/vms?worker=mini-1", null, Set.of("compute:read", "worker")),
           new Call("GET", "/v1/vms/nobody", null, Set.of("compute:read")),
           new Call("GET", "/v1/vms/nobody/events", null, Set.of("compute:read")),
+          new Call("GET", "/v1/vms/nobody/logs", null, Set.of("compute:read")),
           new Call("POST", "/v1/vms/nobody/stop", null, Set.of("compute:write")),
           new Call("POST", "/v1/vms/nobody/start", null, Set.of("compute:write")),
           new Call("POST", "/v1/vms/nobody/restart", null, Set.of("compute:write")),

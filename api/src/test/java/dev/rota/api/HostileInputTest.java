@@ -98,7 +98,7 @@ class HostileInputTest {
     String[] weird = {"..", "%2e%2e%2f", "%00", "a".repeat(300), "UPPER", "x y", "%ff%fe", "\u00e9", "fz-" + junk(3).replaceAll("[^a-z]", "")};
     String segment = java.net.URLEncoder.encode(weird[random.nextInt(weird.length)], java.nio.charset.StandardCharsets.UTF_8);
     String[] templates = {
-        "/v1/vms/%s", "/v1/vms/%s/events", "/v1/vms/%s/stop", "/v1/vms/%s/start", "/v1/vms/%s/restart",
+        "/v1/vms/%s", "/v1/vms/%s/events", "/v1/vms/%s/logs", "/v1/vms/talker/logs?stream=%s", "/v1/vms/%s/stop", "/v1/vms/%s/start", "/v1/vms/%s/restart",
         "/v1/workers/%s", "/v1/workers/%s/heartbeat", "/v1/workers/%s/tasks", "/v1/vms?limit=%s", "/v1/vms?cursor=%s", "/v1/vms?status=%s",
         "/v1/workers?limit=%s", "/v1/service-accounts/%s"};
     return String.format(templates[random.nextInt(templates.length)], segment);

@@ -46,6 +46,27 @@ class EndToEndTest {
   }
 
   @Test
+  void aVmsOutputIsServedThroughTheApiFromItsWorker() {
+    stack.api("POST", "/v1/vms",
+        "{\"name\":\"talker\",\"command\":[\"sh\",\"-c\",\"echo to-stdout; echo to-stderr >&2; sleep 300\"]}");
+    eventually("running", () -> "running".equals(stack.vm("talker").get("status")));
+    eventually("stdout passed through", () -> stack.api("GET", "/v1/vms/talker/logs", null).body().contains("to-stdout"));
+    Stack.Reply stderr = stack.api("GET", "/v1/vms/talker/logs?stream=stderr", null);
+    assertEquals(200, stderr.status());
+    assertEquals("to-stderr\n", stderr.body());
+
+    Stack.Reply bad = stack.api("GET", "/v1/vms/talker/logs?stream=stdin", null);
+    assertEquals(400, bad.status());
+    assertTrue(bad.body().contains("stream: must be stdout or stderr"), bad.body());
+    assertEquals(404, stack.api("GET", "/v1/vms/nobody/logs", null).status());
+    stack.api("POST", "/v1/vms/talker/stop", null);
+    eventually("stopped", () -> "stopped".equals(stack.vm("talker").get("status")));
+    Stack.Reply gone = stack.api("GET", "/v1/vms/talker/logs", null);
+    assertEquals(409, gone.status(), "its task was removed with the stop: " + gone.body());
+    assertTrue(gone.body().contains("talker.0"), gone.body());
+  }
+
+  @Test
   void aCommandExitingThreeUnderNeverEndsFailedWithExitCodeThree() {
     stack.api("POST", "/v1/vms", "{\"name\":\"exit-three\",\"command\":[\"sh\",\"-c\",\"exit 3\"],\"restartPolicy\":\"Never\"}");
     eventually("failed", () -> "failed".equals(stack.vm("exit-three").get("status")));

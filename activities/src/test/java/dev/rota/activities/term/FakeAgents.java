@@ -113,4 +113,12 @@ public class FakeAgents implements AgentClient {
     String endpoint = agent.endpoint();
     reach(endpoint).tasks.remove(taskId);
   }
+
+  @Override
+  public String logs(AgentAddress agent, String taskId, String stream, Duration timeout) {
+    if (!reach(agent.endpoint()).tasks.containsKey(taskId)) {
+      throw new dev.rota.agents.AgentRejectedException(404, "no task " + taskId + " here");
+    }
+    return "";
+  }
 }

@@ -24,6 +24,11 @@ public final class Problems {
     return new HttpStatusException(HttpStatus.CONFLICT, message);
   }
 
+  /** Something the request needs from elsewhere (an agent) did not answer as it should. */
+  public static HttpStatusException badGateway(String message) {
+    return new HttpStatusException(HttpStatus.BAD_GATEWAY, message);
+  }
+
   public static HttpStatusException unavailable(String message) {
     return new HttpStatusException(HttpStatus.SERVICE_UNAVAILABLE, message);
   }

@@ -9,6 +9,7 @@ import io.micronaut.core.annotation.Nullable;
 import io.micronaut.http.HttpRequest;
 import io.micronaut.http.HttpResponse;
 import io.micronaut.http.HttpStatus;
+import io.micronaut.http.MediaType;
 import io.micronaut.http.annotation.Body;
 import dev.rota.api.auth.RequiresRole;
 import dev.rota.api.auth.Role;
@@ -31,8 +32,11 @@ public class VmController {
   private final VmService service;
   private final JsonBodies bodies;
 
-  public VmController(VmService service, JsonBodies bodies) {
+  private final VmLogs logs;
+
+  public VmController(VmService service, JsonBodies bodies, VmLogs logs) {
     this.service = service;
+    this.logs = logs;
     this.bodies = bodies;
   }
 
@@ -64,6 +68,13 @@ public class VmController {
   @Get("/{name}")
   public VmView get(String name) {
     return service.get(name);
+  }
+
+  @RequiresRole({Role.COMPUTE_READ})
+  /** The tail (64 KiB) of the current task's stdout, or stderr with {@code ?stream=stderr}, as plain text. */
+  @Get(value = "/{name}/logs", produces = MediaType.TEXT_PLAIN)
+  public String logs(String name, @QueryValue @Nullable String stream) {
+    return logs.tail(name, stream);
   }
 
   @RequiresRole({Role.COMPUTE_READ})
