@@ -1,5 +1,6 @@
 package dev.rota.activities;
 
+import dev.rota.store.Columns;
 import dev.rota.agents.AgentAddress;
 import dev.rota.agents.AgentClient;
 import dev.rota.settings.AgentCallSettings;
@@ -51,8 +52,8 @@ public class VmActivitiesImpl implements VmActivities {
     if (v == null) {
       return null;
     }
-    return new VmRecord(v.status(), v.worker(), v.restartCount(), v.restartPolicy(), millis(v.startedAt()),
-        millis(v.finishedAt()), settings.restartDelay().toMillis(), settings.maxRestartDelay().toMillis());
+    return new VmRecord(v.status(), v.worker(), v.restartCount(), v.restartPolicy(), Columns.millis(v.startedAt()),
+        Columns.millis(v.finishedAt()), settings.restartDelay().toMillis(), settings.maxRestartDelay().toMillis());
   }
 
   @Override
@@ -88,7 +89,4 @@ public class VmActivitiesImpl implements VmActivities {
     vms.deleteById(vmName);
   }
 
-  private static long millis(Instant t) {
-    return t == null ? 0 : t.toEpochMilli();
-  }
 }

@@ -1,6 +1,7 @@
 package dev.rota.api;
 
 import io.micronaut.data.exceptions.OptimisticLockException;
+import java.util.function.Predicate;
 import java.util.function.Supplier;
 
 /**
@@ -13,11 +14,16 @@ public final class Conflicts {
   private Conflicts() {}
 
   public static <T> T retry(Supplier<T> readModifyWrite) {
+    return retry(readModifyWrite, e -> e instanceof OptimisticLockException);
+  }
+
+  /** {@link #retry(Supplier)}, for any failure {@code raced} says was a lost race. */
+  public static <T> T retry(Supplier<T> readModifyWrite, Predicate<RuntimeException> raced) {
     for (int attempt = 1; ; attempt++) {
       try {
         return readModifyWrite.get();
-      } catch (OptimisticLockException e) {
-        if (attempt >= ATTEMPTS) {
+      } catch (RuntimeException e) {
+        if (!raced.test(e) || attempt >= ATTEMPTS) {
           throw e;
         }
       }

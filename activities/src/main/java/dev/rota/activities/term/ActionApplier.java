@@ -1,5 +1,6 @@
 package dev.rota.activities.term;
 
+import dev.rota.store.Columns;
 import dev.rota.agents.AgentAddress;
 import dev.rota.agents.AgentClient;
 import dev.rota.agents.AgentRejectedException;
@@ -162,8 +163,8 @@ public class ActionApplier {
       actions.done(a.id());
       if (a.kind().equals(TermActionRow.START)) {
         String message = "worker " + a.worker() + " refused task " + a.taskId() + ": " + e.getMessage();
-        if (vms.markEnded(a.vm(), a.worker(), VmStatus.FAILED.wireName(), null, clock.instant(), TermObserver.truncate(message, 2048)) == 1) {
-          events.append(a.vm(), clock.instant(), "failed", TermObserver.truncate(message, 4096));
+        if (vms.markEnded(a.vm(), a.worker(), VmStatus.FAILED.wireName(), null, clock.instant(), Columns.truncate(message, 2048)) == 1) {
+          events.append(a.vm(), clock.instant(), "failed", Columns.truncate(message, 4096));
           notifier.notify(a.vm());
         }
       }
@@ -176,7 +177,7 @@ public class ActionApplier {
         log.warn("dropping {} of task {} on {} after {} attempts: {}", a.kind(), a.taskId(), a.worker(), MAX_ATTEMPTS, e.getMessage());
         actions.done(a.id());
       } else {
-        actions.failedOnce(a.id(), TermObserver.truncate(String.valueOf(e.getMessage()), 2048));
+        actions.failedOnce(a.id(), Columns.truncate(String.valueOf(e.getMessage()), 2048));
       }
     }
   }
@@ -188,8 +189,8 @@ public class ActionApplier {
     String message =
         "could not start task " + a.taskId() + " on worker " + a.worker() + " after " + START_ATTEMPTS + " tries ("
             + e.getMessage() + "); placing it elsewhere, avoiding " + a.worker() + " until " + avoidUntil;
-    if (vms.giveBack(a.vm(), a.worker(), TermObserver.truncate(message, 2048), avoidUntil) == 1) {
-      events.append(a.vm(), now, "start-failed", TermObserver.truncate(message, 4096));
+    if (vms.giveBack(a.vm(), a.worker(), Columns.truncate(message, 2048), avoidUntil) == 1) {
+      events.append(a.vm(), now, "start-failed", Columns.truncate(message, 4096));
       notifier.notify(a.vm());
       scheduler.wake("vm " + a.vm() + " given back by " + a.worker());
     }

@@ -1,5 +1,6 @@
 package dev.rota.activities.term;
 
+import dev.rota.store.Columns;
 import dev.rota.scheduling.ObservedTask;
 import dev.rota.scheduling.Reconciliation;
 import dev.rota.store.VmEventRepository;
@@ -40,10 +41,10 @@ public class TaskUpdateWriter {
         "failed".equals(t.state())
             ? "task " + t.id() + " failed" + (t.message() == null ? "" : ": " + t.message())
             : "task " + t.id() + " exited with code " + t.exitCode();
-    if (vms.markEnded(u.vm(), u.worker(), outcome, t.exitCode(), now, TermObserver.truncate(message, 2048)) != 1) {
+    if (vms.markEnded(u.vm(), u.worker(), outcome, t.exitCode(), now, Columns.truncate(message, 2048)) != 1) {
       return Optional.empty();
     }
-    events.append(u.vm(), now, clean ? "exited" : "failed", TermObserver.truncate(message, 4096));
+    events.append(u.vm(), now, clean ? "exited" : "failed", Columns.truncate(message, 4096));
     return Optional.of(u.vm() + " " + outcome + ": " + message);
   }
 }

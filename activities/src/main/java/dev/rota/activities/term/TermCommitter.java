@@ -1,5 +1,6 @@
 package dev.rota.activities.term;
 
+import dev.rota.store.Columns;
 import dev.rota.scheduling.ObservedTask;
 import dev.rota.scheduling.PlacementPlan;
 import dev.rota.scheduling.Reconciliation;
@@ -122,7 +123,7 @@ public class TermCommitter {
     for (TermPlan.HealthChange change : plan.healthChanges()) {
       WorkerRow row = workerRows.get(change.worker());
       int n = workers.decideHealth(row.name(), row.version(), change.verdict().health().wireName(),
-          truncate(change.verdict().message(), 1024), change.verdict().flakyUntil());
+          Columns.truncate(change.verdict().message(), 1024), change.verdict().flakyUntil());
       if (n == 1) {
         healthChanges++;
         if (change.verdict().health() != Snapshots.health(row)) {
@@ -149,17 +150,17 @@ public class TermCommitter {
       }
     }
     for (PlacementPlan.Unplaced u : plan.placement().pending()) {
-      vms.explainPending(u.vm(), truncate(u.reason(), 2048));
+      vms.explainPending(u.vm(), Columns.truncate(u.reason(), 2048));
     }
 
     Reconciliation r = plan.reconciliation();
     for (Reconciliation.TaskRemoval removal : r.removals()) {
-      actions.add(TermActionRow.REMOVE, removal.worker(), removal.taskId(), null, truncate(removal.why(), 2048), now);
+      actions.add(TermActionRow.REMOVE, removal.worker(), removal.taskId(), null, Columns.truncate(removal.why(), 2048), now);
       example(examples, "removing task " + removal.taskId() + " from " + removal.worker() + ": " + removal.why());
     }
     int failures = 0;
     for (Reconciliation.VmFailure f : r.failures()) {
-      if (vms.markEnded(f.vm(), f.worker(), VmStatus.FAILED.wireName(), null, now, truncate(f.reason(), 2048)) == 1) {
+      if (vms.markEnded(f.vm(), f.worker(), VmStatus.FAILED.wireName(), null, now, Columns.truncate(f.reason(), 2048)) == 1) {
         failures++;
         events.append(f.vm(), now, "failed", f.reason());
         actions.add(TermActionRow.NOTIFY, f.worker(), null, f.vm(), null, now);
@@ -193,7 +194,4 @@ public class TermCommitter {
     }
   }
 
-  private static String truncate(String s, int max) {
-    return TermObserver.truncate(s, max);
-  }
 }

@@ -1,5 +1,6 @@
 package dev.rota.activities.term;
 
+import dev.rota.store.Columns;
 import dev.rota.agents.AgentAddress;
 import dev.rota.agents.AgentClient;
 import dev.rota.agents.AgentTask;
@@ -99,7 +100,7 @@ public class TermObserver {
         if (r.getValue().answered()) {
           lists.put(r.getKey().name(), r.getValue().tasks());
         } else {
-          workers.probeFailed(r.getKey().name(), now, truncate(r.getValue().error(), 1024));
+          workers.probeFailed(r.getKey().name(), now, Columns.truncate(r.getValue().error(), 1024));
         }
       }
       if (!lists.isEmpty()) {
@@ -140,8 +141,8 @@ public class TermObserver {
     Map<String, AgentTaskRow> reported = new LinkedHashMap<>();
     for (Map.Entry<String, List<AgentTask>> list : lists.entrySet()) {
       for (AgentTask t : list.getValue()) {
-        AgentTaskRow row = AgentTaskRow.of(list.getKey(), truncate(t.id(), 128), truncate(t.state(), 16), t.exitCode(),
-            truncate(t.message(), 2048), now);
+        AgentTaskRow row = AgentTaskRow.of(list.getKey(), Columns.truncate(t.id(), 128), Columns.truncate(t.state(), 16), t.exitCode(),
+            Columns.truncate(t.message(), 2048), now);
         reported.putIfAbsent(row.id(), row);
       }
     }
@@ -167,7 +168,4 @@ public class TermObserver {
     }
   }
 
-  static String truncate(String s, int max) {
-    return s == null || s.length() <= max ? s : s.substring(0, max);
-  }
 }

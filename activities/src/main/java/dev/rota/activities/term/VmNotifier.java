@@ -1,5 +1,6 @@
 package dev.rota.activities.term;
 
+import dev.rota.store.Columns;
 import dev.rota.store.VmRepository;
 import dev.rota.store.VmRow;
 import dev.rota.workflows.vm.VmObservation;
@@ -21,10 +22,6 @@ public class VmNotifier {
     this.vms = vms;
   }
 
-  static long millis(java.time.Instant t) {
-    return t == null ? 0 : t.toEpochMilli();
-  }
-
   /** Signals the VM's current status; a VM or workflow that is gone has nobody left to tell. */
   public void notify(String vmName) {
     VmRow vm = vms.findById(vmName).orElse(null);
@@ -35,7 +32,7 @@ public class VmNotifier {
       client.get().newWorkflowStub(VmWorkflow.class, VmWorkflow.workflowId(vmName))
           .observed(
               new VmObservation(vm.status(), vm.worker(), vm.statusMessage(), vm.exitCode(), vm.restartCount(),
-                  millis(vm.startedAt()), millis(vm.finishedAt())));
+                  Columns.millis(vm.startedAt()), Columns.millis(vm.finishedAt())));
     } catch (WorkflowNotFoundException e) {
       // Deleted meanwhile, or not restored yet: the host's start-up reconciliation covers the latter.
     }

@@ -58,39 +58,30 @@ public class WorkerService {
     Map<String, Long> resources = request.resources() == null ? Map.of() : Quantities.parse("resources", request.resources());
     Map<String, String> labels = request.labels() == null ? Map.of() : new TreeMap<>(request.labels());
     List<String> runtimes = request.runtimes() == null ? List.of("process") : List.copyOf(request.runtimes());
-    for (int attempt = 1; ; attempt++) {
+    // Raced with another registration (a duplicate insert) or the scheduler (a stale version): read again.
+    Registration result = Conflicts.retry(() -> {
       var existing = workers.findById(request.name());
-      try {
-        Registration result;
-        if (existing.isPresent()) {
-          WorkerRow row = existing.get();
-          if (row.machineId() != null && request.machineId() != null && !row.machineId().equals(request.machineId())) {
-            throw Problems.conflict(
-                "worker '" + row.name() + "' is registered by another machine (machineId " + row.machineId() + ")");
-          }
-          WorkerRow updated =
-              workers.update(
-                  row.reregistered(request.endpoint(), resources, labels, runtimes, request.machineId(), now)
-                      .withAgentSecret(request.agentSecret()));
-          result = new Registration(view(updated), false);
-        } else {
-          WorkerRow created =
-              workers.save(
-                  WorkerRow.registered(request.name(), request.endpoint(), resources, labels, runtimes, request.machineId(),
-                      WorkerHealth.NOT_READY.wireName(), "waiting for the agent's readiness probe", now)
-                      .withAgentSecret(request.agentSecret()));
-          result = new Registration(view(created), true);
+      if (existing.isPresent()) {
+        WorkerRow row = existing.get();
+        if (row.machineId() != null && request.machineId() != null && !row.machineId().equals(request.machineId())) {
+          throw Problems.conflict(
+              "worker '" + row.name() + "' is registered by another machine (machineId " + row.machineId() + ")");
         }
-        control.wakeScheduler("worker " + request.name() + " registered");
-        return result;
-      } catch (RuntimeException e) {
-        // Raced with another registration (a duplicate insert) or the scheduler (a stale version): read again.
-        boolean raced = Sql.isUniqueViolation(e) || e instanceof io.micronaut.data.exceptions.OptimisticLockException;
-        if (!raced || attempt >= Conflicts.ATTEMPTS) {
-          throw e;
-        }
+        WorkerRow updated =
+            workers.update(
+                row.reregistered(request.endpoint(), resources, labels, runtimes, request.machineId(), now)
+                    .withAgentSecret(request.agentSecret()));
+        return new Registration(view(updated), false);
       }
-    }
+      WorkerRow created =
+          workers.save(
+              WorkerRow.registered(request.name(), request.endpoint(), resources, labels, runtimes, request.machineId(),
+                  WorkerHealth.NOT_READY.wireName(), "waiting for the agent's readiness probe", now)
+                  .withAgentSecret(request.agentSecret()));
+      return new Registration(view(created), true);
+    }, e -> Sql.isUniqueViolation(e) || e instanceof io.micronaut.data.exceptions.OptimisticLockException);
+    control.wakeScheduler("worker " + request.name() + " registered");
+    return result;
   }
 
   public Page<WorkerView> list(PageRequest page) {

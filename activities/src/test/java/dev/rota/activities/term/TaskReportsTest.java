@@ -1,0 +1,79 @@
+package dev.rota.activities.term;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.rota.scheduling.ObservedTask;
+import dev.rota.store.TermActionRepository;
+import dev.rota.store.TermActionRow;
+import dev.rota.store.VmRepository;
+import dev.rota.store.VmRow;
+import dev.rota.store.WorkerRepository;
+import dev.rota.store.WorkerRow;
+import io.micronaut.test.annotation.MockBean;
+import io.micronaut.test.extensions.junit5.annotation.MicronautTest;
+import jakarta.inject.Inject;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import org.junit.jupiter.api.Test;
+
+/** What a task report leaves behind when the VM's workflow can, or cannot, be told at once. */
+@MicronautTest(transactional = false)
+class TaskReportsTest {
+  @Inject TaskReports reports;
+  @Inject WorkerRepository workers;
+  @Inject VmRepository vms;
+  @Inject TermActionRepository actions;
+
+  /** VMs whose workflow cannot be reached (Temporal down, this host dying): their notify throws. */
+  private final Set<String> unreachable = ConcurrentHashMap.newKeySet();
+  private final Set<String> told = ConcurrentHashMap.newKeySet();
+
+  @MockBean(VmNotifier.class)
+  VmNotifier notifier() {
+    return new VmNotifier(null, null) {
+      @Override
+      public void notify(String vm) {
+        if (unreachable.contains(vm)) {
+          throw new IllegalStateException("Temporal unreachable");
+        }
+        told.add(vm);
+      }
+    };
+  }
+
+  private void placed(String vm, String worker) {
+    Instant now = Instant.parse("2026-01-01T00:00:00Z");
+    VmRow row = vms.save(VmRow.submitted(vm, vms.nextSeq(), "process", null, List.of("sleep", "60"), Map.of(),
+        Map.of("cpu", 1L), Map.of(), "Never", "waiting", now));
+    assertEquals(1, vms.place(vm, row.version(), worker, now, "placed on " + worker));
+  }
+
+  private List<TermActionRow> notificationsFor(String vm) {
+    return actions.after(0, 10_000).stream().filter(a -> a.kind().equals(TermActionRow.NOTIFY) && vm.equals(a.vm())).toList();
+  }
+
+  @Test
+  void aVmWhoseWorkflowCannotBeToldNowIsLeftInTheOutboxForTheScheduler() {
+    workers.save(WorkerRow.registered("tr-w", "http://127.0.0.1:1", Map.of("cpu", 4L), Map.of(), List.of("process"), null,
+        "ready", "ready", Instant.parse("2026-01-01T00:00:00Z")));
+    placed("tr-told", "tr-w");
+    placed("tr-later", "tr-w");
+    unreachable.add("tr-later");
+
+    int changed = reports.accept("tr-w", List.of(
+        new ObservedTask("tr-told.0", "running", null, null),
+        new ObservedTask("tr-later.0", "exited", 2, "exited with code 2"),
+        new ObservedTask("stray.0", "running", null, null)));
+
+    assertEquals(2, changed, "both VMs changed; a task no VM owns changes nothing");
+    assertEquals("running", vms.findById("tr-told").orElseThrow().status());
+    assertEquals("failed", vms.findById("tr-later").orElseThrow().status());
+    assertTrue(told.contains("tr-told"));
+    assertTrue(notificationsFor("tr-told").isEmpty(), "told at once: nothing left for the scheduler");
+    assertEquals(1, notificationsFor("tr-later").size(), "not told: the scheduler's apply will tell it");
+  }
+}
