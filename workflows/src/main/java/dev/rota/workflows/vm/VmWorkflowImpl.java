@@ -28,6 +28,7 @@ import java.util.Deque;
 public class VmWorkflowImpl implements VmWorkflow {
   /** Version 1: the lifecycle loop. Runs recorded before it only waited pending for deletion. */
   static final String LIFECYCLE = "lifecycle";
+  static final String RESTART_REQUEUES_FIRST = "restart-requeues-first";
 
   private static final ActivityOptions STORE = ActivityDefaults.store(Duration.ofMinutes(1));
 
@@ -217,9 +218,20 @@ public class VmWorkflowImpl implements VmWorkflow {
         requeue("started by request", "started");
       }
       case "restart" -> {
-        removeTaskIfAny();
         failuresInARow = 0;
-        requeue("restarted by request", "restarted");
+        if (Workflow.getVersion(RESTART_REQUEUES_FIRST, Workflow.DEFAULT_VERSION, 1) >= 1) {
+          // The new generation first: while the row still said running, a term seeing the task gone
+          // would call the VM failed ("vanished"); once it is pending, the old task is just an orphan.
+          String oldWorker = mayHaveTask() ? worker : null;
+          String oldTask = taskId();
+          requeue("restarted by request", "restarted");
+          if (oldWorker != null) {
+            removeTask(oldWorker, oldTask);
+          }
+        } else {
+          removeTaskIfAny();
+          requeue("restarted by request", "restarted");
+        }
       }
       default -> throw new IllegalArgumentException(action);
     }
@@ -245,16 +257,19 @@ public class VmWorkflowImpl implements VmWorkflow {
 
   /** Removes the task if one may exist; an unreachable agent does not stop the VM's life from moving on. */
   private void removeTaskIfAny() {
-    if (!mayHaveTask()) {
-      return;
+    if (mayHaveTask()) {
+      removeTask(worker, taskId());
     }
+  }
+
+  private void removeTask(String onWorker, String task) {
     try {
-      agents.removeTask(worker, taskId());
+      agents.removeTask(onWorker, task);
     } catch (ActivityFailure e) {
       activities.recordEvent(
           name,
           "task-removal-failed",
-          "could not remove task " + taskId() + " from " + worker + "; the scheduler removes it when the agent answers");
+          "could not remove task " + task + " from " + onWorker + "; the scheduler removes it when the agent answers");
     }
   }
 

@@ -242,11 +242,22 @@ class VmWorkflowTest {
   }
 
   @Test
+  void aUserRestartQueuesTheNewGenerationBeforeRemovingTheOldTask() throws Exception {
+    VmWorkflow vm = start("running", "w1", 0, "Never");
+    settle();
+    assertEquals("pending", vm.restart());
+    assertEquals(List.of("requeue 1", "remove w1/a.0"), store.what(),
+        "while the row still said running, a term seeing the task gone would have called the VM failed");
+    Histories.replayAndMaybeRecord(env.getWorkflowClient(), "vm-a", VmWorkflowImpl.class, "vm-restart-action");
+  }
+
+  @Test
   void aRestoredWorkflowResumesFromTheStoredStatus() {
     VmWorkflow running = start("running", "w1", 3, "Never");
     settle();
     assertEquals("pending", running.restart(), "restart is allowed: the workflow knows it is running");
-    assertEquals(List.of("remove w1/a.3", "requeue 4"), store.what(), "the adopted task is the one removed");
+    assertEquals(List.of("requeue 4", "remove w1/a.3"), store.what(),
+        "the adopted task is the one removed, after the new generation is queued, so no term calls it vanished");
     env.close();
 
     store.calls.clear();
