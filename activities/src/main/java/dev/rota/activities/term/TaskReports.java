@@ -1,5 +1,6 @@
 package dev.rota.activities.term;
 
+import dev.rota.activities.SchedulerWaker;
 import dev.rota.scheduling.ObservedTask;
 import dev.rota.scheduling.PlacedVm;
 import dev.rota.scheduling.Reconciler;
@@ -37,12 +38,14 @@ public class TaskReports {
   private final TaskUpdateWriter updates;
   private final TermActionRepository actions;
   private final VmNotifier notifier;
+  private final SchedulerWaker scheduler;
   private final TransactionOperations<Connection> tx;
   private final Clock clock;
 
   public TaskReports(
       VmRepository vms, TaskUpdateWriter updates, TermActionRepository actions, VmNotifier notifier,
-      TransactionOperations<Connection> tx, Clock clock) {
+      SchedulerWaker scheduler, TransactionOperations<Connection> tx, Clock clock) {
+    this.scheduler = scheduler;
     this.vms = vms;
     this.updates = updates;
     this.actions = actions;
@@ -74,13 +77,18 @@ public class TaskReports {
       }
       return done;
     });
+    boolean leftForTheScheduler = false;
     for (Changed c : changed) {
       try {
         notifier.notify(c.vm());
         actions.done(c.notification());
       } catch (RuntimeException e) {
         log.debug("VM {} will hear of its task from the scheduler's outbox: {}", c.vm(), e.toString());
+        leftForTheScheduler = true;
       }
+    }
+    if (leftForTheScheduler) {
+      scheduler.wake("task reports from " + worker + " left notifications in the outbox");
     }
     return changed.size();
   }

@@ -32,6 +32,18 @@ class TaskReportsTest {
   private final Set<String> unreachable = ConcurrentHashMap.newKeySet();
   private final Set<String> told = ConcurrentHashMap.newKeySet();
 
+  private final List<String> wakes = new java.util.concurrent.CopyOnWriteArrayList<>();
+
+  @MockBean(dev.rota.activities.SchedulerWaker.class)
+  dev.rota.activities.SchedulerWaker waker() {
+    return new dev.rota.activities.SchedulerWaker(null, null) {
+      @Override
+      public void wake(String reason) {
+        wakes.add(reason);
+      }
+    };
+  }
+
   @MockBean(VmNotifier.class)
   VmNotifier notifier() {
     return new VmNotifier(null, null) {
@@ -75,5 +87,6 @@ class TaskReportsTest {
     assertTrue(told.contains("tr-told"));
     assertTrue(notificationsFor("tr-told").isEmpty(), "told at once: nothing left for the scheduler");
     assertEquals(1, notificationsFor("tr-later").size(), "not told: the scheduler's apply will tell it");
+    assertEquals(1, wakes.size(), "and the scheduler is woken to do so: " + wakes);
   }
 }
