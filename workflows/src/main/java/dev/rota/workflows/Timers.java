@@ -9,15 +9,29 @@ import java.util.function.Supplier;
 
 /** Waiting in workflow code, legibly: every timer has a summary in the Temporal UI. */
 public final class Timers {
+  /**
+   * Version 1: a timer overtaken by a wake-up is left to fire, not cancelled. Cancelling races the
+   * timer firing during the same workflow task, and Temporal's in-process test server (the embedded
+   * server of dev mode) then refuses the task for good ("invalid history builder state for action",
+   * temporalio/sdk-java#2606), leaving the workflow stuck. A timer left to fire costs one empty
+   * workflow task later and no Temporal action (the action is starting it).
+   */
+  static final String LEAVE_TIMERS_TO_FIRE = "leave-timers-to-fire";
+
   private Timers() {}
 
   /**
-   * Sleeps for {@code duration} unless {@code wakeUp} becomes true first, in which case the timer is
-   * cancelled. Returns whether it was woken.
+   * Sleeps for {@code duration} unless {@code wakeUp} becomes true first. Returns whether it was
+   * woken.
    */
   public static boolean sleepUnless(Duration duration, String summary, Supplier<Boolean> wakeUp) {
     if (wakeUp.get()) {
       return true;
+    }
+    if (Workflow.getVersion(LEAVE_TIMERS_TO_FIRE, Workflow.DEFAULT_VERSION, 1) >= 1) {
+      Promise<Void> timer = Workflow.newTimer(duration, TimerOptions.newBuilder().setSummary(summary).build());
+      Workflow.await(() -> timer.isCompleted() || wakeUp.get());
+      return wakeUp.get();
     }
     CancellationScope wait =
         Workflow.newCancellationScope(

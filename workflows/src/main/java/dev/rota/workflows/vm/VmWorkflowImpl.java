@@ -29,6 +29,7 @@ public class VmWorkflowImpl implements VmWorkflow {
   /** Version 1: the lifecycle loop. Runs recorded before it only waited pending for deletion. */
   static final String LIFECYCLE = "lifecycle";
   static final String RESTART_REQUEUES_FIRST = "restart-requeues-first";
+  static final String ENDS_HEARD_ONCE = "ends-heard-once";
 
   private static final ActivityOptions STORE = ActivityDefaults.store(Duration.ofMinutes(1));
 
@@ -167,6 +168,13 @@ public class VmWorkflowImpl implements VmWorkflow {
       return; // about an earlier task, or about one the user already stopped
     }
     VmStatus seen = WireName.parse(VmStatus.class, o.status()).orElse(status);
+    boolean ended = seen == VmStatus.FAILED || seen == VmStatus.STOPPED;
+    if (ended && seen == status && Workflow.getVersion(ENDS_HEARD_ONCE, Workflow.DEFAULT_VERSION, 1) >= 1) {
+      // Observations are snapshots of the VM's row, and one end can reach this workflow twice (an
+      // agent's report, then the scheduler's notification of the placement that read the row later):
+      // the end is counted, and its restart scheduled, once.
+      return;
+    }
     status = seen;
     worker = o.worker();
     if (seen == VmStatus.RUNNING) {

@@ -106,6 +106,33 @@ class ClusterWorkflowTest {
   }
 
   @Test
+  void aWakeUpDuringTheWaitLeavesTheTimerToFireAndItStartsNoExtraTerm() throws Exception {
+    long hour = Duration.ofHours(1).toMillis();
+    RecordingClusterActivities activities = start(hour);
+    ClusterWorkflow cluster = startCluster();
+    env.sleep(Duration.ofMinutes(1));
+    assertEquals(1, activities.recorded().size());
+    cluster.wake("vm-a submitted");
+    env.sleep(Duration.ofMinutes(1));
+    assertEquals(2, activities.recorded().size(), "woken early");
+    // The first wait's timer fires at one hour, the woken term's own at one hour and a minute.
+    env.sleep(Duration.ofMinutes(150));
+
+    List<TermSummary> terms = activities.recorded();
+    for (int i = 2; i < terms.size(); i++) {
+      assertTrue(terms.get(i).startedAtMillis() - terms.get(i - 1).startedAtMillis() >= hour,
+          "a left timer firing started no term: " + terms);
+    }
+    assertEquals(4, terms.size(), terms.toString());
+    var events = env.getWorkflowClient().fetchHistory(ClusterWorkflow.WORKFLOW_ID).getEvents();
+    assertTrue(events.stream().noneMatch(e -> e.getEventType() == io.temporal.api.enums.v1.EventType.EVENT_TYPE_TIMER_CANCELED),
+        "no timer is cancelled (the embedded server can refuse a cancel racing the timer)");
+    assertTrue(events.stream().filter(e -> e.getEventType() == io.temporal.api.enums.v1.EventType.EVENT_TYPE_TIMER_FIRED).count() >= 3);
+    Histories.replayAndMaybeRecord(
+        env.getWorkflowClient(), ClusterWorkflow.WORKFLOW_ID, ClusterWorkflowImpl.class, "cluster-timer-left-to-fire");
+  }
+
+  @Test
   void aQuietClusterWaitsLongerAndLongerUpToTheIdleIntervalAndAWakeUpEndsIt() {
     RecordingClusterActivities activities = start(INTERVAL_MILLIS);
     activities.idleInterval(30_000);

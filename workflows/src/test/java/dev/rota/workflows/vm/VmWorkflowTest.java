@@ -141,6 +141,20 @@ class VmWorkflowTest {
   }
 
   @Test
+  void theSameEndHeardTwiceIsCountedAndRestartedOnce() throws Exception {
+    VmWorkflow vm = start("pending", null, 0, "OnFailure");
+    runs(vm, 0);
+    settle();
+    long failedAt = fails(vm, 0, 1);
+    settle();
+    fails(vm, 0, 1); // the same end again, as a later snapshot of the row
+    env.sleep(Duration.ofSeconds(16));
+    assertEquals(1, store.calls.stream().filter(c -> c.what().equals("event restart-scheduled")).count(), store.calls.toString());
+    assertTrue(store.when("requeue 1") - failedAt < 30_000, "the first delay, not doubled by the repeat");
+    Histories.replayAndMaybeRecord(env.getWorkflowClient(), "vm-a", VmWorkflowImpl.class, "vm-end-heard-twice");
+  }
+
+  @Test
   void theDelayResetsAfterTenMinutesOfRunning() {
     VmWorkflow vm = start("pending", null, 0, "OnFailure");
     runs(vm, 0);
