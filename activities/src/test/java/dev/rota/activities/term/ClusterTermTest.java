@@ -108,6 +108,21 @@ class ClusterTermTest {
     return result;
   }
 
+  /**
+   * The first completed result of an activity type, once there is one. A term takes real time (agent
+   * calls, the database) while test time runs on, more of it on a slower machine: step through skipped
+   * time, a little at a time, rather than assume one second is always enough.
+   */
+  private String awaitFirstResultOf(String activityType) {
+    String result = completedResultOf(activityType);
+    for (int step = 0; result == null && step < 600; step++) {
+      env.sleep(Duration.ofMillis(100));
+      result = completedResultOf(activityType);
+    }
+    assertNotNull(result, "a " + activityType + " completed");
+    return result;
+  }
+
   /** The JSON result of the first completed activity of a type, or null while there is none. */
   private String completedResultOf(String activityType) {
     Map<Long, String> types = new java.util.HashMap<>();
@@ -136,7 +151,7 @@ class ClusterTermTest {
     vm("b", 1, "Never");
     vm("too-big", 16, "Never");
     ClusterWorkflow cluster = startCluster(env.getWorkflowClient());
-    env.sleep(Duration.ofSeconds(1));
+    awaitFirstResultOf("TermAndApply");
 
     assertTrue(firstResultOf("TermAndApply").contains("\"placed\":2"), "not-ready workers answered, turned ready and took VMs in one term");
     assertTrue(firstResultOf("TermAndApply").contains("\"started\":2"), "and started both in the same activity: " + firstResultOf("TermAndApply"));
@@ -160,13 +175,7 @@ class ClusterTermTest {
       vm("many-" + i, 1, "Never");
     }
     startCluster(env.getWorkflowClient());
-    // The term takes real time (1,200 agent calls and notifications), and test time runs on meanwhile.
-    String first = null;
-    for (int waited = 0; first == null && waited < 60; waited++) {
-      env.sleep(Duration.ofSeconds(1));
-      first = completedResultOf("TermAndApply");
-    }
-    assertNotNull(first, "the first term completed");
+    String first = awaitFirstResultOf("TermAndApply");
     assertTrue(first.contains("\"placed\":" + count), first);
     assertTrue(first.contains("\"started\":" + count), "every task started in the term that placed it: " + first);
     assertEquals(count, agents.tasks("big").size());
@@ -279,7 +288,7 @@ class ClusterTermTest {
     // of the 5 s interval, so no second term.
     env.sleep(Duration.ofSeconds(3));
 
-    String firstCommit = firstResultOf("TermAndApply");
+    String firstCommit = awaitFirstResultOf("TermAndApply");
     assertTrue(firstCommit.contains("\"placed\":1"), "the first term placed the VM: " + firstCommit);
     assertEquals("w2", vmRow("a").worker(), "on the agent that answered");
     assertEquals("not-ready", health("w1"));
