@@ -48,6 +48,8 @@ class RestartTest {
       HttpResponse<String> start = send(http, "POST", "/v1/vms/stopped-one/start", null);
       assertEquals(202, start.statusCode(), "the restored workflow knows it is stopped: " + start.body());
       assertEquals(409, send(http, "POST", "/v1/vms/keep-me/start", null).statusCode(), "and this one pending");
+    } finally {
+      Stack.endTasks(dataDir);
     }
   }
 }

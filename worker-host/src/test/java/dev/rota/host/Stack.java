@@ -15,10 +15,12 @@ import java.util.function.BooleanSupplier;
 final class Stack implements AutoCloseable {
   final RotaHost host;
   final int port;
+  private final Path dataDir;
   private final HttpClient http = HttpClient.newHttpClient();
   private final ObjectMapper json = new ObjectMapper();
 
   Stack(Path dataDir) {
+    this.dataDir = dataDir;
     port = FreePorts.next();
     Map<String, Object> props = DevStackTest.devProperties(port, FreePorts.next(), dataDir);
     props.put("rota.scheduler.interval", "1s");
@@ -91,8 +93,48 @@ final class Stack implements AutoCloseable {
     }
   }
 
+  /** Stops the host, then ends its tasks' processes ({@link #endTasks}). */
   @Override
   public void close() {
     host.close();
+    endTasks(dataDir);
+  }
+
+  /**
+   * Tasks outlive their agents, as on a real machine; a test ends them too, and waits until each
+   * ended process has had its exit recorded in its task folder under {@code dataDir}, so that the
+   * test's temporary folder is not being written while JUnit removes it.
+   */
+  static void endTasks(Path dataDir) {
+    List<ProcessHandle> left = ProcessHandle.current().descendants().toList();
+    left.forEach(ProcessHandle::destroyForcibly);
+    for (ProcessHandle p : left) {
+      p.onExit().completeOnTimeout(p, 5, java.util.concurrent.TimeUnit.SECONDS).join();
+    }
+    long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+    while (System.nanoTime() < deadline && !exitsRecorded(dataDir)) {
+      sleep(50);
+    }
+  }
+
+  /** Every task folder with a process record also has its exit code (or was already removed). */
+  private static boolean exitsRecorded(Path dataDir) {
+    Path agents = dataDir.resolve("agents");
+    if (!java.nio.file.Files.isDirectory(agents)) {
+      return true;
+    }
+    try (var records = java.nio.file.Files.find(agents, 4, (f, a) -> f.getFileName().toString().equals("task.json"))) {
+      return records.allMatch(r -> java.nio.file.Files.exists(r.resolveSibling("exit-code")) || !java.nio.file.Files.exists(r));
+    } catch (java.io.IOException | java.io.UncheckedIOException e) {
+      return false; // a folder went away while it was read: look again
+    }
+  }
+
+  private static void sleep(long millis) {
+    try {
+      Thread.sleep(millis);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
   }
 }
