@@ -32,7 +32,8 @@ final class TaskReporter {
   private final AtomicBoolean due = new AtomicBoolean();
   private volatile boolean started;
   private volatile boolean closed;
-  private int failures;
+  /** Sends run on the shared timer threads, at most one per change or retry; two may overlap, which is harmless. */
+  private final java.util.concurrent.atomic.AtomicInteger failures = new java.util.concurrent.atomic.AtomicInteger();
 
   TaskReporter(ControllerClient controller, String workerName, ScheduledExecutorService timers, Duration maxBackoff) {
     this.controller = controller;
@@ -94,13 +95,13 @@ final class TaskReporter {
       if (status != 204) {
         log.warn("the controller refused a task report ({}); the scheduler's probes will see these tasks", status);
       }
-      failures = 0;
+      failures.set(0);
       if (!unsent.isEmpty()) {
         sendSoon(0);
       }
       return;
     }
-    failures++;
-    sendSoon(Math.min(maxBackoff.toMillis(), 100L << Math.min(failures, 10)));
+    int failed = failures.incrementAndGet();
+    sendSoon(Math.min(maxBackoff.toMillis(), 100L << Math.min(failed, 10)));
   }
 }
