@@ -14,7 +14,6 @@ import dev.rota.workflows.vm.VmRecord;
 import io.micronaut.transaction.annotation.Transactional;
 import jakarta.inject.Singleton;
 import java.time.Clock;
-import java.time.Instant;
 
 @Singleton
 public class VmActivitiesImpl implements VmActivities {

@@ -14,7 +14,6 @@ import java.net.http.HttpTimeoutException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.List;
 
 /** {@link AgentClient} over real HTTP, with a deadline on every call. */
 @Singleton

@@ -17,7 +17,6 @@ import dev.rota.workflows.TaskQueues;
 import dev.rota.workflows.cluster.ClusterState;
 import dev.rota.workflows.cluster.ClusterWorkflow;
 import dev.rota.workflows.cluster.ClusterWorkflowImpl;
-import dev.rota.workflows.cluster.TermSummary;
 import dev.rota.workflows.vm.VmActivities;
 import dev.rota.workflows.vm.VmWorkflow;
 import dev.rota.workflows.vm.VmWorkflowImpl;

@@ -15,7 +15,6 @@ import dev.rota.store.WorkerRepository;
 import dev.rota.store.WorkerRow;
 import dev.rota.workflows.model.VmStatus;
 import dev.rota.workflows.model.WorkerHealth;
-import io.micronaut.core.annotation.Nullable;
 import jakarta.inject.Singleton;
 import java.net.URI;
 import java.time.Clock;
