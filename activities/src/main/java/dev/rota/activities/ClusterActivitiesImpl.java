@@ -50,8 +50,7 @@ public class ClusterActivitiesImpl implements ClusterActivities {
   @Override
   public TermOutcome term(long term, long startedAtMillis, boolean woken) {
     TermOutcome outcome = observeAndCommit(term);
-    recordTerm(new TermSummary(term, startedAtMillis, Math.max(0, clock.millis() - startedAtMillis), woken,
-        outcome.decisions(), ApplyResult.NOTHING));
+    recordTerm(term, startedAtMillis, woken, outcome.decisions(), ApplyResult.NOTHING);
     return outcome;
   }
 
@@ -59,9 +58,12 @@ public class ClusterActivitiesImpl implements ClusterActivities {
   public TermOutcome termAndApply(long term, long startedAtMillis, boolean woken) {
     TermOutcome outcome = observeAndCommit(term);
     ApplyResult applied = outcome.decisions().actions() > 0 ? applyActions() : ApplyResult.NOTHING;
-    recordTerm(new TermSummary(term, startedAtMillis, Math.max(0, clock.millis() - startedAtMillis), woken,
-        outcome.decisions(), applied));
+    recordTerm(term, startedAtMillis, woken, outcome.decisions(), applied);
     return new TermOutcome(outcome.observation(), outcome.decisions(), applied);
+  }
+
+  private void recordTerm(long term, long startedAtMillis, boolean woken, TermDecisions decided, ApplyResult applied) {
+    recordTerm(new TermSummary(term, startedAtMillis, Math.max(0, clock.millis() - startedAtMillis), woken, decided, applied));
   }
 
   private TermOutcome observeAndCommit(long term) {

@@ -11,7 +11,6 @@ import dev.rota.workflows.vm.VmWorkflowImpl;
 import io.micronaut.context.annotation.Bean;
 import io.micronaut.context.annotation.Factory;
 import io.temporal.client.WorkflowClient;
-import io.temporal.client.WorkflowOptions;
 import io.temporal.testing.TestWorkflowEnvironment;
 import io.temporal.worker.Worker;
 import jakarta.inject.Singleton;
@@ -32,10 +31,7 @@ class TemporalTestFactory {
         env.getWorkflowClient()
             .newWorkflowStub(
                 ClusterWorkflow.class,
-                WorkflowOptions.newBuilder()
-                    .setWorkflowId(ClusterWorkflow.WORKFLOW_ID)
-                    .setTaskQueue(TaskQueues.CONTROL)
-                    .build());
+                ClusterWorkflow.startOptions().build());
     WorkflowClient.start(scheduler::run, ClusterState.initial());
     return env;
   }

@@ -1,6 +1,7 @@
 package dev.rota.activities.term;
 
 import dev.rota.scheduling.Candidate;
+import dev.rota.scheduling.PlacedVm;
 import dev.rota.scheduling.VmSnapshot;
 import dev.rota.scheduling.WorkerProbeState;
 import dev.rota.scheduling.WorkerSnapshot;
@@ -44,10 +45,19 @@ final class Snapshots {
         v.runtime(),
         v.resources(),
         v.labels(),
-        WireName.parse(VmStatus.class, v.status()).orElse(VmStatus.PENDING),
+        status(v),
         v.statusMessage(),
         v.worker(),
         v.restartCount(),
         avoid);
+  }
+
+  /** The VM as reconciliation sees it; null when it is on no worker. */
+  static PlacedVm placed(VmRow v) {
+    return v.worker() == null ? null : new PlacedVm(v.name(), status(v), v.worker(), v.restartCount());
+  }
+
+  static VmStatus status(VmRow v) {
+    return WireName.parse(VmStatus.class, v.status()).orElse(VmStatus.PENDING);
   }
 }

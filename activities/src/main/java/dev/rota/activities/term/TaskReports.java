@@ -9,9 +9,6 @@ import dev.rota.scheduling.TaskId;
 import dev.rota.store.TermActionRepository;
 import dev.rota.store.TermActionRow;
 import dev.rota.store.VmRepository;
-import dev.rota.store.VmRow;
-import dev.rota.workflows.model.VmStatus;
-import dev.rota.workflows.model.WireName;
 import io.micronaut.transaction.TransactionOperations;
 import jakarta.inject.Singleton;
 import java.sql.Connection;
@@ -67,7 +64,7 @@ public class TaskReports {
         if (id.isEmpty()) {
           continue;
         }
-        PlacedVm vm = vms.findById(id.get().vm()).map(TaskReports::placed).orElse(null);
+        PlacedVm vm = vms.findById(id.get().vm()).map(Snapshots::placed).orElse(null);
         Optional<Reconciliation.TaskUpdate> update = Reconciler.reported(vm, worker, task);
         if (update.isPresent() && updates.write(update.get(), now).isPresent()) {
           long notification = actions.nextId();
@@ -91,14 +88,5 @@ public class TaskReports {
       scheduler.wake("task reports from " + worker + " left notifications in the outbox");
     }
     return changed.size();
-  }
-
-  /** The VM as the reconciliation rule sees it; null when it is on no worker. */
-  private static PlacedVm placed(VmRow v) {
-    if (v.worker() == null) {
-      return null;
-    }
-    VmStatus status = WireName.parse(VmStatus.class, v.status()).orElse(VmStatus.PENDING);
-    return new PlacedVm(v.name(), status, v.worker(), v.restartCount());
   }
 }

@@ -22,7 +22,6 @@ import dev.rota.workflows.vm.VmWorkflow;
 import dev.rota.workflows.vm.VmWorkflowImpl;
 import io.micronaut.context.annotation.Property;
 import io.micronaut.test.extensions.junit5.annotation.MicronautTest;
-import io.temporal.api.enums.v1.WorkflowIdConflictPolicy;
 import io.temporal.api.history.v1.HistoryEvent;
 import io.temporal.client.WorkflowClient;
 import io.temporal.client.WorkflowOptions;
@@ -60,11 +59,7 @@ class ClusterTermTest {
     ClusterWorkflow cluster =
         client.newWorkflowStub(
             ClusterWorkflow.class,
-            WorkflowOptions.newBuilder()
-                .setWorkflowId(ClusterWorkflow.WORKFLOW_ID)
-                .setTaskQueue(TaskQueues.CONTROL)
-                .setWorkflowIdConflictPolicy(WorkflowIdConflictPolicy.WORKFLOW_ID_CONFLICT_POLICY_USE_EXISTING)
-                .build());
+            ClusterWorkflow.startOptions().build());
     WorkflowClient.start(cluster::run, ClusterState.initial());
     return cluster;
   }
@@ -96,15 +91,6 @@ class ClusterTermTest {
     if (!d.isNegative()) {
       env.sleep(d);
     }
-  }
-
-  /** The JSON result of the first completed activity of a type in the cluster workflow's history. */
-  private String firstResultOf(String activityType) {
-    String result = completedResultOf(activityType);
-    if (result == null) {
-      throw new AssertionError("no completed " + activityType);
-    }
-    return result;
   }
 
   /**
@@ -150,10 +136,10 @@ class ClusterTermTest {
     vm("b", 1, "Never");
     vm("too-big", 16, "Never");
     ClusterWorkflow cluster = startCluster(env.getWorkflowClient());
-    awaitFirstResultOf("TermAndApply");
+    String first = awaitFirstResultOf("TermAndApply");
 
-    assertTrue(firstResultOf("TermAndApply").contains("\"placed\":2"), "not-ready workers answered, turned ready and took VMs in one term");
-    assertTrue(firstResultOf("TermAndApply").contains("\"started\":2"), "and started both in the same activity: " + firstResultOf("TermAndApply"));
+    assertTrue(first.contains("\"placed\":2"), "not-ready workers answered, turned ready and took VMs in one term");
+    assertTrue(first.contains("\"started\":2"), "and started both in the same activity: " + first);
     assertEquals("ready", health("w1"));
     assertEquals("w1", vmRow("a").worker(), "packed onto the first worker by name");
     assertEquals("w1", vmRow("b").worker());

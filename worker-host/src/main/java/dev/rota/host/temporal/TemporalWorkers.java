@@ -9,9 +9,7 @@ import dev.rota.workflows.cluster.ClusterWorkflowImpl;
 import dev.rota.workflows.vm.VmActivities;
 import dev.rota.workflows.vm.VmWorkflowImpl;
 import io.temporal.api.common.v1.WorkflowExecution;
-import io.temporal.api.enums.v1.WorkflowIdConflictPolicy;
 import io.temporal.client.WorkflowClient;
-import io.temporal.client.WorkflowOptions;
 import io.temporal.worker.Worker;
 import io.temporal.worker.WorkerFactory;
 import io.temporal.worker.WorkerFactoryOptions;
@@ -67,10 +65,7 @@ public class TemporalWorkers {
     ClusterWorkflow cluster =
         client.newWorkflowStub(
             ClusterWorkflow.class,
-            WorkflowOptions.newBuilder()
-                .setWorkflowId(ClusterWorkflow.WORKFLOW_ID)
-                .setTaskQueue(TaskQueues.CONTROL)
-                .setWorkflowIdConflictPolicy(WorkflowIdConflictPolicy.WORKFLOW_ID_CONFLICT_POLICY_USE_EXISTING)
+            ClusterWorkflow.startOptions()
                 .setStaticSummary("Rota scheduler: observe, health, place, reconcile")
                 .setStaticDetails(
                     "One term at least every " + scheduler.interval().toMillis()

@@ -1,5 +1,8 @@
 package dev.rota.workflows.cluster;
 
+import dev.rota.workflows.TaskQueues;
+import io.temporal.api.enums.v1.WorkflowIdConflictPolicy;
+import io.temporal.client.WorkflowOptions;
 import io.temporal.workflow.QueryMethod;
 import io.temporal.workflow.SignalMethod;
 import io.temporal.workflow.WorkflowInterface;
@@ -14,6 +17,14 @@ import io.temporal.workflow.WorkflowMethod;
 public interface ClusterWorkflow {
   /** The fixed id of the one cluster workflow. */
   String WORKFLOW_ID = "rota-cluster";
+
+  /** How every host (and every test) starts it: the fixed id, the control queue, USE_EXISTING. */
+  static WorkflowOptions.Builder startOptions() {
+    return WorkflowOptions.newBuilder()
+        .setWorkflowId(WORKFLOW_ID)
+        .setTaskQueue(TaskQueues.CONTROL)
+        .setWorkflowIdConflictPolicy(WorkflowIdConflictPolicy.WORKFLOW_ID_CONFLICT_POLICY_USE_EXISTING);
+  }
 
   /** Runs terms forever, continuing as new when Temporal suggests it. */
   @WorkflowMethod

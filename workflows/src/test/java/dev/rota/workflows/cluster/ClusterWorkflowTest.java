@@ -8,9 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.rota.workflows.Histories;
 import dev.rota.workflows.RotaSearchAttributes;
 import dev.rota.workflows.TaskQueues;
-import io.temporal.api.enums.v1.WorkflowIdConflictPolicy;
 import io.temporal.client.WorkflowClient;
-import io.temporal.client.WorkflowOptions;
 import io.temporal.client.WorkflowStub;
 import io.temporal.testing.TestWorkflowEnvironment;
 import io.temporal.worker.Worker;
@@ -45,12 +43,7 @@ class ClusterWorkflowTest {
     return env.getWorkflowClient()
         .newWorkflowStub(
             ClusterWorkflow.class,
-            WorkflowOptions.newBuilder()
-                .setWorkflowId(ClusterWorkflow.WORKFLOW_ID)
-                .setTaskQueue(TaskQueues.CONTROL)
-                .setWorkflowIdConflictPolicy(
-                    WorkflowIdConflictPolicy.WORKFLOW_ID_CONFLICT_POLICY_USE_EXISTING)
-                .build());
+            ClusterWorkflow.startOptions().build());
   }
 
   @AfterEach
