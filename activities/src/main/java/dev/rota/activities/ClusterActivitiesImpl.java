@@ -26,10 +26,12 @@ public class ClusterActivitiesImpl implements ClusterActivities {
   private final ActionApplier applier;
   private final ClusterStatusRepository status;
   private final java.time.Clock clock;
+  private final Heartbeats heartbeats;
 
   public ClusterActivitiesImpl(
       TermObserver observer, TermCommitter committer, ActionApplier applier, ClusterStatusRepository status,
-      java.time.Clock clock) {
+      java.time.Clock clock, Heartbeats heartbeats) {
+    this.heartbeats = heartbeats;
     this.observer = observer;
     this.committer = committer;
     this.applier = applier;
@@ -56,10 +58,12 @@ public class ClusterActivitiesImpl implements ClusterActivities {
 
   @Override
   public TermOutcome termAndApply(long term, long startedAtMillis, boolean woken) {
-    TermOutcome outcome = observeAndCommit(term);
-    ApplyResult applied = outcome.decisions().actions() > 0 ? applyActions() : ApplyResult.NOTHING;
-    recordTerm(term, startedAtMillis, woken, outcome.decisions(), applied);
-    return new TermOutcome(outcome.observation(), outcome.decisions(), applied);
+    try (Heartbeats.Beating alive = heartbeats.whileRunning()) {
+      TermOutcome outcome = observeAndCommit(term);
+      ApplyResult applied = outcome.decisions().actions() > 0 ? applyActions() : ApplyResult.NOTHING;
+      recordTerm(term, startedAtMillis, woken, outcome.decisions(), applied);
+      return new TermOutcome(outcome.observation(), outcome.decisions(), applied);
+    }
   }
 
   private void recordTerm(long term, long startedAtMillis, boolean woken, TermDecisions decided, ApplyResult applied) {

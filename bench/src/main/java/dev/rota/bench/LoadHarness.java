@@ -55,6 +55,8 @@ public final class LoadHarness {
   /** The harness's settings, with any {@code -Drota.…=…} given on the command line in their place. */
   static Map<String, Object> settings() {
     Map<String, Object> s = new java.util.TreeMap<>(SETTINGS);
+    // The embedded server unless -Drota.temporal.dev-server=cli asks for the real one.
+    s.put("rota.temporal.dev-server", "embedded");
     System.getProperties().stringPropertyNames().stream()
         .filter(k -> k.startsWith("rota."))
         .forEach(k -> s.put(k, System.getProperty(k)));

@@ -9,8 +9,11 @@ final class Banner {
     if (host.mode() == HostMode.DEV) {
       b.append("Rota dev mode: ").append(host.authEnabled() ? "auth ON" : "auth off").append(", listening on loopback only\n");
       b.append("  API       ").append(host.apiUri()).append('\n');
+      var temporal = host.localTemporal().orElseThrow();
       b.append("  Temporal  ").append(host.temporalTarget())
-          .append(" (embedded, namespace ").append(host.namespace()).append(")\n");
+          .append(" (namespace ").append(host.namespace()).append("; ").append(temporal.description()).append(")\n");
+      temporal.webUi().ifPresent(ui -> b.append("  Web UI    ").append(ui).append("/namespaces/")
+          .append(host.namespace()).append("/workflows\n"));
       b.append("  Data      ").append(host.dataDir().orElseThrow()).append('\n');
       for (var agent : host.devAgents()) {
         b.append("  Agent     ").append(agent.name()).append(" on http://127.0.0.1:").append(agent.port()).append('\n');

@@ -3,6 +3,7 @@ package dev.rota.host;
 import dev.rota.api.auth.AdminBootstrap;
 import dev.rota.api.auth.AuthSettings;
 import dev.rota.api.auth.WorkerTokens;
+import dev.rota.host.temporal.LocalTemporalServer;
 import dev.rota.host.temporal.SearchAttributeRegistrar;
 import dev.rota.host.temporal.TemporalSettings;
 import dev.rota.host.temporal.TemporalWorkers;
@@ -245,6 +246,11 @@ public final class RotaHost implements AutoCloseable {
 
   public String temporalTarget() {
     return context.getBean(TemporalSettings.class).target();
+  }
+
+  /** The Temporal server dev mode runs for itself; empty for a host that connects to one. */
+  public Optional<LocalTemporalServer> localTemporal() {
+    return mode == HostMode.DEV ? context.findBean(LocalTemporalServer.class) : Optional.empty();
   }
 
   public String namespace() {

@@ -31,6 +31,9 @@ class BadSettingsTest {
     "rota.scheduler.interval, -5s",
     "rota.scheduler.interval, 0s",
     "rota.temporal.port, seven",
+    "rota.temporal.dev-server, sometimes",
+    "rota.temporal.ui-port, 70000",
+    "rota.temporal.sticky-timeout, 0s",
   })
   void namesTheSettingAndItsValue(String property, String value) {
     int http = FreePorts.next();

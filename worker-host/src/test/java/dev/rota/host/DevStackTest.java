@@ -35,6 +35,8 @@ class DevStackTest {
     props.put("micronaut.server.port", http);
     props.put("rota.temporal.port", temporal);
     props.put("rota.data-dir", dir.toString());
+    // The same server wherever the suite runs, whether or not a Temporal CLI is on the PATH.
+    props.put("rota.temporal.dev-server", "embedded");
     return props;
   }
 

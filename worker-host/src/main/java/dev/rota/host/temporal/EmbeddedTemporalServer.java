@@ -10,6 +10,7 @@ import io.temporal.internal.testservice.TestServicesStarter;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
+import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -17,7 +18,7 @@ import java.util.concurrent.TimeUnit;
  * memory only, so the host reconciles it with the database at start. Bound to loopback: the stock
  * {@code TestServer.createPortBoundServer} binds every interface with no authentication.
  */
-public final class EmbeddedTemporalServer implements AutoCloseable {
+public final class EmbeddedTemporalServer implements LocalTemporalServer {
   private final TestServicesStarter services;
   private final Server server;
 
@@ -41,6 +42,17 @@ public final class EmbeddedTemporalServer implements AutoCloseable {
           "embedded Temporal cannot listen on 127.0.0.1:" + port
               + " (" + StartupException.rootMessage(e) + "); set ROTA_TEMPORAL_PORT to a free port", e);
     }
+  }
+
+  @Override
+  public String description() {
+    return "embedded Java test server: no Web UI, nothing kept across restarts; "
+        + "'.ci/temporal install' gets the real one";
+  }
+
+  @Override
+  public Optional<String> webUi() {
+    return Optional.empty();
   }
 
   @Override

@@ -4,6 +4,9 @@ import dev.rota.host.StartupException;
 import io.micronaut.context.annotation.Bean;
 import io.micronaut.context.annotation.Factory;
 import io.micronaut.context.annotation.Requires;
+import io.micronaut.context.env.Environment;
+import dev.rota.workflows.RotaSearchAttributes;
+import java.nio.file.Path;
 import io.temporal.authorization.AuthorizationTokenSupplier;
 import io.temporal.client.WorkflowClient;
 import io.temporal.client.WorkflowClientOptions;
@@ -20,18 +23,38 @@ import java.util.Optional;
 @Factory
 public class TemporalFactory {
 
+  /**
+   * Dev mode's own server on 127.0.0.1: the real one from the Temporal CLI when one is found (or
+   * required), else the Java test server in this process.
+   */
   @Singleton
   @Requires(property = "rota.temporal.embedded", value = "true")
   @Bean(preDestroy = "close")
-  EmbeddedTemporalServer embeddedTemporalServer(TemporalSettings settings) {
-    return EmbeddedTemporalServer.start(settings.port());
+  LocalTemporalServer localTemporalServer(TemporalSettings settings, Environment environment) {
+    Optional<Path> cli =
+        settings.devServer().equals("embedded")
+            ? Optional.empty()
+            : TemporalCli.find(settings.cli(), System.getenv("PATH"));
+    if (cli.isEmpty()) {
+      if (settings.devServer().equals("cli")) {
+        throw new StartupException(
+            "ROTA_DEV_TEMPORAL=cli but no Temporal CLI was found (ROTA_TEMPORAL_CLI is not set and no 'temporal' "
+                + "is on the PATH); '.ci/temporal install' installs one");
+      }
+      return EmbeddedTemporalServer.start(settings.port());
+    }
+    Path dataDir =
+        Path.of(environment.getProperty("rota.data-dir", String.class).orElseThrow(
+            () -> new StartupException("dev mode has no data folder (rota.data-dir)")));
+    return CliTemporalServer.start(
+        cli.get(), settings.port(), settings.uiPortOrDefault(), dataDir, RotaSearchAttributes.ALL);
   }
 
   /** Connected eagerly, so that an unreachable frontend fails the start instead of the first call. */
   @Singleton
   @Bean(preDestroy = "shutdown")
   WorkflowServiceStubs workflowServiceStubs(
-      TemporalSettings settings, Optional<EmbeddedTemporalServer> embedded) {
+      TemporalSettings settings, Optional<LocalTemporalServer> local) {
     WorkflowServiceStubsOptions.Builder options =
         WorkflowServiceStubsOptions.newBuilder().setTarget(settings.target());
     if (!settings.embedded()) {

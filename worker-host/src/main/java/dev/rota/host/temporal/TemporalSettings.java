@@ -19,6 +19,13 @@ import java.util.List;
  * @param apiKey an API key, sent over TLS ({@code TEMPORAL_API_KEY})
  * @param connectTimeout how long start-up waits for the frontend to answer
  * @param virtualWorkflowThreads run workflow threads as virtual threads (needs JDK 21+)
+ * @param devServer which server dev mode runs: {@code cli} (the real one, from the Temporal CLI),
+ *     {@code embedded} (the Java test server), or {@code auto}: the CLI when one is found
+ *     ({@code ROTA_DEV_TEMPORAL})
+ * @param cli the Temporal CLI to run; by default {@code temporal} on the PATH ({@code ROTA_TEMPORAL_CLI})
+ * @param uiPort the CLI dev server's Web UI port; 0 means {@code port + 1000} ({@code ROTA_TEMPORAL_UI_PORT})
+ * @param stickyTimeout how long a workflow task waits for the host that ran the workflow last (its
+ *     cache) before any host may take it: what a host that died costs each of its workflows
  */
 @ConfigurationProperties("rota.temporal")
 public record TemporalSettings(
@@ -30,10 +37,28 @@ public record TemporalSettings(
     @Nullable String tlsKey,
     @Nullable String apiKey,
     @Bindable(defaultValue = "10s") Duration connectTimeout,
-    @Bindable(defaultValue = "false") boolean virtualWorkflowThreads) {
+    @Bindable(defaultValue = "false") boolean virtualWorkflowThreads,
+    @Bindable(defaultValue = "auto") String devServer,
+    @Nullable String cli,
+    @Bindable(defaultValue = "0") int uiPort,
+    @Bindable(defaultValue = "2s") Duration stickyTimeout) {
 
   public static final List<SettingRule<?>> RULES =
-      List.of(SettingRule.port("rota.temporal.port"), SettingRule.positiveDuration("rota.temporal.connect-timeout"));
+      List.of(
+          SettingRule.port("rota.temporal.port"),
+          SettingRule.positiveDuration("rota.temporal.connect-timeout"),
+          SettingRule.positiveDuration("rota.temporal.sticky-timeout"),
+          new SettingRule<>(
+              "rota.temporal.ui-port", Integer.class, p -> p >= 0 && p < 65536,
+              "must be a port number from 1 to 65535 (0: ROTA_TEMPORAL_PORT + 1000)"),
+          new SettingRule<>(
+              "rota.temporal.dev-server", String.class, v -> List.of("auto", "embedded", "cli").contains(v),
+              "must be auto, embedded or cli"));
+
+  /** The Web UI's port when dev mode runs the CLI's server. */
+  public int uiPortOrDefault() {
+    return uiPort > 0 ? uiPort : port + 1000;
+  }
 
   /** The address clients dial: the embedded server's when embedded. */
   public String target() {

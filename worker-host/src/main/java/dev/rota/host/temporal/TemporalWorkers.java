@@ -13,6 +13,7 @@ import io.temporal.client.WorkflowClient;
 import io.temporal.worker.Worker;
 import io.temporal.worker.WorkerFactory;
 import io.temporal.worker.WorkerFactoryOptions;
+import io.temporal.worker.WorkerOptions;
 import jakarta.inject.Singleton;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
@@ -51,7 +52,12 @@ public class TemporalWorkers {
             WorkerFactoryOptions.newBuilder()
                 .setUsingVirtualWorkflowThreads(temporal.virtualWorkflowThreads())
                 .build());
-    Worker worker = factory.newWorker(TaskQueues.CONTROL);
+    // A workflow task first waits for the host that ran that workflow last; when that host has died,
+    // every one of its workflows (the scheduler's among them) waits this long before another host takes it.
+    Worker worker =
+        factory.newWorker(
+            TaskQueues.CONTROL,
+            WorkerOptions.newBuilder().setStickyQueueScheduleToStartTimeout(temporal.stickyTimeout()).build());
     worker.registerWorkflowImplementationTypes(ClusterWorkflowImpl.class, VmWorkflowImpl.class);
     worker.registerActivitiesImplementations(clusterActivities, vmActivities);
     factory.start();

@@ -2,6 +2,7 @@ package dev.rota.workflows.cluster;
 
 import dev.rota.workflows.ActivityDefaults;
 import dev.rota.workflows.Timers;
+import io.temporal.activity.ActivityOptions;
 import io.temporal.workflow.Workflow;
 import java.time.Duration;
 import org.slf4j.Logger;
@@ -34,6 +35,16 @@ public class ClusterWorkflowImpl implements ClusterWorkflow {
 
   private final ClusterActivities activities =
       Workflow.newActivityStub(ClusterActivities.class, ActivityDefaults.store(Duration.ofSeconds(30)));
+  /**
+   * The term heartbeats, so that when the host running it dies another host runs the term again within
+   * seconds, not after the 30 s start-to-close timeout.
+   */
+  private final ClusterActivities terms =
+      Workflow.newActivityStub(
+          ClusterActivities.class,
+          ActivityOptions.newBuilder(ActivityDefaults.heartbeating(Duration.ofSeconds(30)))
+              .setSummary("term: observe agents, judge health, place, reconcile, apply")
+              .build());
 
   private TermSummary lastTerm;
   private Integer observeStartsVersion;
@@ -98,7 +109,7 @@ public class ClusterWorkflowImpl implements ClusterWorkflow {
     boolean woken = wakeRequested;
     wakeRequested = false;
     long startedAt = Workflow.currentTimeMillis();
-    TermOutcome outcome = termApplies ? activities.termAndApply(term, startedAt, woken) : activities.term(term, startedAt, woken);
+    TermOutcome outcome = termApplies ? terms.termAndApply(term, startedAt, woken) : activities.term(term, startedAt, woken);
     TermDecisions decided = outcome.decisions();
     ApplyResult applied;
     if (termApplies) {

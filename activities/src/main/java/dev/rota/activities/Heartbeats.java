@@ -1,0 +1,68 @@
+package dev.rota.activities;
+
+import io.temporal.activity.Activity;
+import io.temporal.activity.ActivityExecutionContext;
+import jakarta.annotation.PreDestroy;
+import jakarta.inject.Singleton;
+import java.time.Duration;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Heartbeats long activities from beside them while they run, so that Temporal notices within an
+ * activity's heartbeat timeout that the host running it died, and retries it on another host, instead
+ * of waiting out the whole start-to-close timeout. The beats carry no progress: they prove only that
+ * the host is alive, which a step blocked on a slow agent cannot prove itself.
+ */
+@Singleton
+public class Heartbeats implements AutoCloseable {
+  private static final Logger log = LoggerFactory.getLogger(Heartbeats.class);
+  /** The SDK sends at most one beat per 80% of the heartbeat timeout, so beating often costs nothing. */
+  private static final Duration EVERY = Duration.ofSeconds(1);
+
+  private final ScheduledExecutorService timer =
+      Executors.newSingleThreadScheduledExecutor(
+          r -> {
+            Thread t = new Thread(r, "rota-activity-heartbeats");
+            t.setDaemon(true);
+            return t;
+          });
+
+  /** Beating for one activity; closing it stops the beats. */
+  public interface Beating extends AutoCloseable {
+    @Override
+    void close();
+  }
+
+  /** Beats for the activity running on this thread until closed; does nothing outside an activity. */
+  public Beating whileRunning() {
+    ActivityExecutionContext context;
+    try {
+      context = Activity.getExecutionContext();
+    } catch (IllegalStateException notInAnActivity) {
+      return () -> {};
+    }
+    ScheduledFuture<?> beating =
+        timer.scheduleAtFixedRate(() -> beat(context), 0, EVERY.toMillis(), TimeUnit.MILLISECONDS);
+    return () -> beating.cancel(false);
+  }
+
+  private static void beat(ActivityExecutionContext context) {
+    try {
+      context.heartbeat(null);
+    } catch (RuntimeException e) {
+      // A cancelled or timed-out activity refuses beats; its own thread learns of it when it completes.
+      log.debug("heartbeat refused: {}", e.toString());
+    }
+  }
+
+  @Override
+  @PreDestroy
+  public void close() {
+    timer.shutdownNow();
+  }
+}

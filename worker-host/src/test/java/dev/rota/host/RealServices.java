@@ -1,0 +1,112 @@
+package dev.rota.host;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.List;
+import java.util.Optional;
+import java.util.UUID;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Assumptions;
+
+/**
+ * The real services the integration tests run Rota against, set up by the project's own scripts: the
+ * Temporal server from the official CLI ({@code .ci/temporal}, one fresh server per test class) and
+ * PostgreSQL ({@code ROTA_TEST_POSTGRES_URL}, or one started by {@code .ci/postgres} for this JVM; a
+ * fresh database per test class). A test that cannot have them is skipped, saying why.
+ */
+final class RealServices {
+  private static final Path ROOT = Path.of(System.getProperty("rota.root", "..")).toAbsolutePath().normalize();
+  private static String postgresServer;
+
+  private RealServices() {}
+
+  /** A running Temporal dev server of the pinned CLI version; stop it with {@link Temporal#close()}. */
+  record Temporal(String address, String webUi, Path dir) implements AutoCloseable {
+    @Override
+    public void close() {
+      script(".ci/temporal", "stop", dir.toString());
+    }
+  }
+
+  static Temporal temporal() throws IOException {
+    Path dir = Files.createTempDirectory("rota-it-temporal");
+    Script started = script(".ci/temporal", "start", dir.toString());
+    Assumptions.assumeTrue(
+        started.ok(),
+        "no Temporal CLI could be had (" + started.lastLine() + "): the real-server tests are skipped");
+    return new Temporal(started.lastLine(), Files.readString(dir.resolve("ui-url")).strip(), dir);
+  }
+
+  /** The installed CLI (installing it when missing), for running its commands in a test. */
+  static Path temporalCli() {
+    Script installed = script(".ci/temporal", "install");
+    Assumptions.assumeTrue(installed.ok(), "no Temporal CLI could be had (" + installed.lastLine() + ")");
+    return Path.of(installed.lastLine());
+  }
+
+  /** The JDBC URL of a new, empty database. */
+  static synchronized String newPostgresDatabase() throws SQLException, IOException {
+    if (postgresServer == null) {
+      postgresServer =
+          Optional.ofNullable(System.getenv("ROTA_TEST_POSTGRES_URL")).filter(s -> !s.isBlank()).orElse(null);
+    }
+    if (postgresServer == null) {
+      Path dir = Files.createTempDirectory(Path.of("/tmp"), "rota-it-postgres");
+      Script started = script(".ci/postgres", "start", dir.toString());
+      Assumptions.assumeTrue(
+          started.ok(), "no PostgreSQL could be had (" + started.lastLine() + "): the production-host tests are skipped");
+      postgresServer = started.lastLine();
+      Runtime.getRuntime().addShutdownHook(new Thread(() -> script(".ci/postgres", "stop", dir.toString())));
+    }
+    String name = "rota_it_" + UUID.randomUUID().toString().replace("-", "").substring(0, 12);
+    try (Connection c = DriverManager.getConnection(postgresServer);
+        Statement s = c.createStatement()) {
+      s.execute("CREATE DATABASE " + name);
+    }
+    return postgresServer.replaceFirst("/[^/?]+(\\?|$)", "/" + name + "$1");
+  }
+
+  /** What a script printed: its stdout's lines, and the last line it said on stderr. */
+  record Script(int exit, List<String> lines, String said) {
+    boolean ok() {
+      return exit == 0 && !lines.isEmpty();
+    }
+
+    /** The answer on success; on failure, why. */
+    String lastLine() {
+      return ok() || said.isBlank() ? (lines.isEmpty() ? "no output" : lines.get(lines.size() - 1)) : said;
+    }
+  }
+
+  /** Runs one of the project's scripts; stdout's lines, stderr to this JVM's. */
+  private static Script script(String path, String... args) {
+    List<String> command = new java.util.ArrayList<>(List.of("bash", ROOT.resolve(path).toString()));
+    command.addAll(List.of(args));
+    try {
+      Path stderr = Files.createTempFile("rota-it-script", ".err");
+      Process p =
+          new ProcessBuilder(command)
+              .directory(ROOT.toFile())
+              .redirectError(stderr.toFile())
+              .start();
+      List<String> lines = new String(p.getInputStream().readAllBytes()).lines().toList();
+      if (!p.waitFor(10, TimeUnit.MINUTES)) {
+        p.destroyForcibly();
+        return new Script(-1, List.of(), path + " took over 10 minutes");
+      }
+      List<String> said = Files.readAllLines(stderr);
+      Files.delete(stderr);
+      return new Script(p.exitValue(), lines, said.isEmpty() ? "" : said.get(said.size() - 1));
+    } catch (IOException e) {
+      return new Script(-1, List.of(), e.toString());
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return new Script(-1, List.of(), "interrupted");
+    }
+  }
+}
