@@ -51,17 +51,17 @@ class EndToEndTest {
         "{\"name\":\"talker\",\"command\":[\"sh\",\"-c\",\"echo to-stdout; echo to-stderr >&2; sleep 300\"]}");
     eventually("running", () -> "running".equals(stack.vm("talker").get("status")));
     eventually("stdout passed through", () -> stack.api("GET", "/v1/vms/talker/logs", null).body().contains("to-stdout"));
-    Stack.Reply stderr = stack.api("GET", "/v1/vms/talker/logs?stream=stderr", null);
+    RotaClient.Reply stderr = stack.api("GET", "/v1/vms/talker/logs?stream=stderr", null);
     assertEquals(200, stderr.status());
     assertEquals("to-stderr\n", stderr.body());
 
-    Stack.Reply bad = stack.api("GET", "/v1/vms/talker/logs?stream=stdin", null);
+    RotaClient.Reply bad = stack.api("GET", "/v1/vms/talker/logs?stream=stdin", null);
     assertEquals(400, bad.status());
     assertTrue(bad.body().contains("stream: must be stdout or stderr"), bad.body());
     assertEquals(404, stack.api("GET", "/v1/vms/nobody/logs", null).status());
     stack.api("POST", "/v1/vms/talker/stop", null);
     eventually("stopped", () -> "stopped".equals(stack.vm("talker").get("status")));
-    Stack.Reply gone = stack.api("GET", "/v1/vms/talker/logs", null);
+    RotaClient.Reply gone = stack.api("GET", "/v1/vms/talker/logs", null);
     assertEquals(409, gone.status(), "its task was removed with the stop: " + gone.body());
     assertTrue(gone.body().contains("talker.0"), gone.body());
   }
@@ -92,7 +92,7 @@ class EndToEndTest {
   void aTaskPutOnAnAgentByHandIsRemovedAsAnOrphan() {
     Agent agent = stack.host.devAgents().get(1);
     String base = "http://127.0.0.1:" + agent.port();
-    Stack.Reply put =
+    RotaClient.Reply put =
         stack.send("PUT", base + "/v1/tasks/stray.0", "{\"vm\":\"stray\",\"runtime\":\"process\",\"command\":[\"sleep\",\"301\"]}",
             agent.secret());
     assertEquals(201, put.status(), put.body());

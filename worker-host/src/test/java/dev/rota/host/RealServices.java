@@ -49,6 +49,14 @@ final class RealServices {
     return Path.of(installed.lastLine());
   }
 
+  /** Debian's chromium and chromedriver, installed by {@code .ci/chromium} when missing. */
+  static Path chromium() {
+    Script installed = script(".ci/chromium", "install");
+    Assumptions.assumeTrue(
+        installed.ok(), "no Chromium could be had (" + installed.lastLine() + "): the Web UI test is skipped");
+    return Path.of(installed.lastLine());
+  }
+
   /** The JDBC URL of a new, empty database. */
   static synchronized String newPostgresDatabase() throws SQLException, IOException {
     if (postgresServer == null) {

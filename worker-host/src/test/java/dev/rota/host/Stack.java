@@ -13,11 +13,11 @@ import java.util.function.BooleanSupplier;
 
 /** A dev stack with short deadlines and real agents, and the HTTP a user would send it. */
 final class Stack implements AutoCloseable {
+
   final RotaHost host;
   final int port;
   private final Path dataDir;
-  private final HttpClient http = HttpClient.newHttpClient();
-  private final ObjectMapper json = new ObjectMapper();
+  private final RotaClient client;
 
   Stack(Path dataDir) {
     this.dataDir = dataDir;
@@ -31,43 +31,27 @@ final class Stack implements AutoCloseable {
     props.put("rota.agent.heartbeat-interval", "300ms");
     props.put("rota.agents.timeout", "1s");
     host = RotaHost.start(HostMode.DEV, props);
+    client = new RotaClient("http://127.0.0.1:" + port, null);
   }
 
-  record Reply(int status, String body, Map<String, Object> map) {}
-
-  Reply send(String method, String url, String body) {
-    return send(method, url, body, null);
+  RotaClient.Reply send(String method, String url, String body) {
+    return client.send(method, url, body, null);
   }
 
-  Reply send(String method, String url, String body, String bearer) {
-    try {
-      HttpRequest.Builder b =
-          HttpRequest.newBuilder(URI.create(url))
-              .method(method, body == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(body))
-              .header("Content-Type", "application/json");
-      if (bearer != null) {
-        b.header("Authorization", "Bearer " + bearer);
-      }
-      HttpResponse<String> r = http.send(b.build(), HttpResponse.BodyHandlers.ofString());
-      Map<String, Object> map = r.body().startsWith("{") ? json.readValue(r.body(), Map.class) : Map.of();
-      return new Reply(r.statusCode(), r.body(), map);
-    } catch (Exception e) {
-      throw new AssertionError(method + " " + url, e);
-    }
+  RotaClient.Reply send(String method, String url, String body, String bearer) {
+    return client.send(method, url, body, bearer);
   }
 
-  Reply api(String method, String path, String body) {
-    return send(method, "http://127.0.0.1:" + port + path, body);
+  RotaClient.Reply api(String method, String path, String body) {
+    return client.api(method, path, body);
   }
 
   Map<String, Object> vm(String name) {
-    return api("GET", "/v1/vms/" + name, null).map();
+    return client.vm(name);
   }
 
-  @SuppressWarnings("unchecked")
   List<String> eventTypes(String vm) {
-    List<Map<String, Object>> items = (List<Map<String, Object>>) api("GET", "/v1/vms/" + vm + "/events", null).map().get("items");
-    return items.stream().map(e -> (String) e.get("type")).toList();
+    return client.eventTypes(vm);
   }
 
   /** Processes this JVM's agents started whose command line ends with {@code args}. */

@@ -72,8 +72,17 @@ public class ControlPlane {
                 .setWorkflowIdConflictPolicy(policy)
                 .setTypedSearchAttributes(SearchAttributes.newBuilder().set(RotaSearchAttributes.VM_STATUS, status).build())
                 .setStaticSummary(summary)
+                .setStaticDetails(staticDetails(name))
                 .build());
     WorkflowClient.start(vm::run, name);
+  }
+
+  /** What the Temporal UI shows under Details for every VM workflow: where to look next. */
+  static String staticDetails(String name) {
+    return "Lifecycle of VM `" + name + "`: pending, scheduled, running; failed or stopped; restarts by its policy.\n\n"
+        + "- Current details: its status, worker and restart count\n"
+        + "- Query `status`; search attributes `RotaVmStatus`, `RotaWorker`\n"
+        + "- Its events: `GET /v1/vms/" + name + "/events`";
   }
 
   /**

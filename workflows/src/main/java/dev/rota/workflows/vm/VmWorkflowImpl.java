@@ -30,6 +30,10 @@ public class VmWorkflowImpl implements VmWorkflow {
   static final String LIFECYCLE = "lifecycle";
   static final String RESTART_REQUEUES_FIRST = "restart-requeues-first";
   static final String ENDS_HEARD_ONCE = "ends-heard-once";
+  /** Version 1: a deleted VM's closed workflow says so, instead of keeping its last status for ever. */
+  static final String DELETED_SHOWN = "deleted-shown";
+  /** What {@code RotaVmStatus} says of a VM that was deleted (its workflow is closed). */
+  public static final String DELETED = "deleted";
 
   private static final ActivityOptions STORE = ActivityDefaults.store(Duration.ofMinutes(1));
 
@@ -157,6 +161,12 @@ public class VmWorkflowImpl implements VmWorkflow {
       restartAtMillis = 0;
       removeTaskIfAny();
       activities.deleteVm(name);
+      if (Workflow.getVersion(DELETED_SHOWN, Workflow.DEFAULT_VERSION, 1) >= 1) {
+        // Otherwise a deleted running VM stays in `RotaVmStatus = 'running'` and `RotaWorker = 'w'` lists.
+        Workflow.upsertTypedSearchAttributes(
+            RotaSearchAttributes.VM_STATUS.valueSet(DELETED), RotaSearchAttributes.WORKER.valueUnset());
+        Workflow.setCurrentDetails("**" + DELETED + "**");
+      }
       return true;
     }
     return false;

@@ -236,6 +236,37 @@ class VmWorkflowTest {
   }
 
   @Test
+  void aDeletedVmLeavesNoStatusOrWorkerThatVisibilityQueriesWouldList() throws Exception {
+    VmWorkflow vm = start("running", "w1", 0, "Never");
+    // Until its first workflow task has loaded the stored record, the workflow answers queries as new.
+    for (int i = 0; i < 100 && !"running".equals(vm.status()); i++) {
+      settle();
+    }
+    assertEquals("running", vm.status());
+    assertEquals("running", searchAttribute("vm-a", "RotaVmStatus"));
+    assertEquals("w1", searchAttribute("vm-a", "RotaWorker"));
+    vm.delete();
+    WorkflowStub.fromTyped(vm).getResult(Void.class);
+    assertEquals("deleted", searchAttribute("vm-a", "RotaVmStatus"));
+    assertEquals(null, searchAttribute("vm-a", "RotaWorker"));
+    Histories.replayAndMaybeRecord(env.getWorkflowClient(), "vm-a", VmWorkflowImpl.class, "vm-deleted-shown");
+  }
+
+  /** A search attribute's value as the workflow last upserted it; null when unset. */
+  private String searchAttribute(String workflowId, String name) {
+    String value = null;
+    for (var event : env.getWorkflowClient().fetchHistory(workflowId).getEvents()) {
+      var fields = event.getUpsertWorkflowSearchAttributesEventAttributes().getSearchAttributes().getIndexedFieldsMap();
+      if (event.hasUpsertWorkflowSearchAttributesEventAttributes() && fields.containsKey(name)) {
+        value =
+            io.temporal.common.converter.DefaultDataConverter.STANDARD_INSTANCE.fromPayload(
+                fields.get(name), String.class, String.class);
+      }
+    }
+    return value;
+  }
+
+  @Test
   void anUnreachableAgentDoesNotKeepADeleteFromFinishing() {
     VmWorkflow vm = start("running", "w1", 2, "Never");
     settle();

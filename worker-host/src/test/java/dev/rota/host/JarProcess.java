@@ -1,0 +1,113 @@
+package dev.rota.host;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * A shipped jar ({@code rota.jar}, {@code rota-agent.jar}) run as its own process, as users run it,
+ * with its output in a file. The waits below are patience for real processes, not assertions of speed.
+ */
+final class JarProcess implements AutoCloseable {
+  static final Duration PATIENCE = Duration.ofSeconds(90);
+
+  private final String name;
+  private final List<String> command;
+  private final Map<String, String> env;
+  private final Path dir;
+  private Process process;
+  private Path out;
+  private int starts;
+
+  private JarProcess(String name, List<String> command, Map<String, String> env, Path dir) {
+    this.name = name;
+    this.command = command;
+    this.env = env;
+    this.dir = dir;
+  }
+
+  /** {@code java -jar <rota.jar>} with no argument: a production host. */
+  static JarProcess host(String name, Map<String, String> env, Path dir) {
+    return new JarProcess(name, java(System.getProperty("rota.jar")), env, dir);
+  }
+
+  static JarProcess agent(String name, Map<String, String> env, Path dir) {
+    return new JarProcess(name, java(System.getProperty("rota.agent.jar")), env, dir);
+  }
+
+  private static List<String> java(String jar) {
+    if (jar == null || !Files.exists(Path.of(jar))) {
+      throw new IllegalStateException("no jar at " + jar + "; run these tests with 'mvn verify'");
+    }
+    return List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx512m", "-jar", jar);
+  }
+
+  /** Starts (or starts again) the process, its output going to a new file. */
+  JarProcess start() throws IOException {
+    starts++;
+    out = dir.resolve(name + "-" + starts + ".out");
+    ProcessBuilder builder =
+        new ProcessBuilder(new ArrayList<>(command))
+            .directory(dir.toFile())
+            .redirectErrorStream(true)
+            .redirectOutput(out.toFile());
+    builder.environment().putAll(env);
+    process = builder.start();
+    return this;
+  }
+
+  /** Waits until its output holds {@code marker}; fails with the output if it exits first. */
+  JarProcess awaitOutput(String marker) throws Exception {
+    Instant deadline = Instant.now().plus(PATIENCE);
+    while (Instant.now().isBefore(deadline)) {
+      if (output().contains(marker)) {
+        return this;
+      }
+      if (!process.isAlive()) {
+        throw new AssertionError(name + " exited with " + process.exitValue() + ":\n" + output());
+      }
+      Thread.sleep(100);
+    }
+    throw new AssertionError(name + " printed no '" + marker + "' within " + PATIENCE + ":\n" + output());
+  }
+
+  String output() throws IOException {
+    return out != null && Files.exists(out) ? Files.readString(out) : "";
+  }
+
+  long pid() {
+    return process.pid();
+  }
+
+  boolean alive() {
+    return process != null && process.isAlive();
+  }
+
+  /** SIGKILL: no shutdown hook, no draining, nothing flushed. */
+  void kill() throws InterruptedException {
+    process.destroyForcibly();
+    process.waitFor(PATIENCE.toSeconds(), TimeUnit.SECONDS);
+  }
+
+  /** SIGTERM, and its exit code once it has stopped. */
+  int stop() throws InterruptedException {
+    process.destroy();
+    if (!process.waitFor(PATIENCE.toSeconds(), TimeUnit.SECONDS)) {
+      throw new AssertionError(name + " did not stop within " + PATIENCE + " of SIGTERM");
+    }
+    return process.exitValue();
+  }
+
+  @Override
+  public void close() throws InterruptedException {
+    if (alive()) {
+      kill();
+    }
+  }
+}

@@ -1,0 +1,139 @@
+package dev.rota.host;
+
+import static dev.rota.host.Stack.eventually;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import io.temporal.client.WorkflowClient;
+import io.temporal.client.WorkflowClientOptions;
+import io.temporal.serviceclient.WorkflowServiceStubs;
+import io.temporal.serviceclient.WorkflowServiceStubsOptions;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+
+/**
+ * Rota as production runs it, on this machine: the real Temporal server (the CLI's), PostgreSQL, any
+ * number of {@code rota.jar} hosts with auth on, and {@code rota-agent.jar} agents with worker tokens,
+ * each its own process. Agent {@code i} talks to host {@code i % hosts}.
+ */
+final class ProductionStack implements AutoCloseable {
+  final RealServices.Temporal temporal;
+  final String adminToken = "it-admin-" + UUID.randomUUID();
+  private final Path dir;
+  private final List<JarProcess> hosts = new ArrayList<>();
+  private final List<Integer> hostPorts = new ArrayList<>();
+  private final List<JarProcess> agents = new ArrayList<>();
+  private final WorkflowServiceStubs stubs;
+  final WorkflowClient temporalClient;
+
+  private ProductionStack(RealServices.Temporal temporal, Path dir) {
+    this.temporal = temporal;
+    this.dir = dir;
+    this.stubs =
+        WorkflowServiceStubs.newServiceStubs(WorkflowServiceStubsOptions.newBuilder().setTarget(temporal.address()).build());
+    this.temporalClient = WorkflowClient.newInstance(stubs, WorkflowClientOptions.newBuilder().setNamespace("default").build());
+  }
+
+  /**
+   * Starts the services, {@code hostCount} hosts (each waited for) and {@code agentCount} agents
+   * (waited for until every worker is ready). {@code settings} are extra environment for the hosts.
+   */
+  static ProductionStack start(Path dir, int hostCount, int agentCount, Map<String, String> settings) throws Exception {
+    RealServices.Temporal temporal = RealServices.temporal();
+    ProductionStack stack = new ProductionStack(temporal, dir);
+    try {
+      String database = RealServices.newPostgresDatabase();
+      for (int i = 0; i < hostCount; i++) {
+        int port = FreePorts.next();
+        Map<String, String> env = new HashMap<>(settings);
+        env.put("TEMPORAL_ADDRESS", temporal.address());
+        env.put("DATASOURCES_DEFAULT_URL", database);
+        env.put("DATASOURCES_DEFAULT_USERNAME", "rota");
+        env.put("MICRONAUT_SERVER_HOST", "127.0.0.1");
+        env.put("MICRONAUT_SERVER_PORT", String.valueOf(port));
+        env.put("ROTA_BOOTSTRAP_ADMIN_TOKEN", stack.adminToken);
+        stack.hostPorts.add(port);
+        stack.hosts.add(JarProcess.host("host-" + (i + 1), env, dir).start().awaitOutput("  Auth "));
+      }
+      for (int i = 0; i < agentCount; i++) {
+        stack.startAgent("w" + (i + 1), i % hostCount);
+      }
+      eventually("every worker ready", () -> stack.admin(0).items("/v1/workers").stream()
+          .filter(w -> "ready".equals(w.get("health"))).count() == agentCount);
+      return stack;
+    } catch (Throwable t) {
+      stack.close();
+      throw t;
+    }
+  }
+
+  private void startAgent(String worker, int host) throws Exception {
+    RotaClient.Reply account =
+        admin(host).api("POST", "/v1/service-accounts",
+            "{\"name\":\"agent-" + worker + "\",\"roles\":[\"worker\"],\"worker\":\"" + worker + "\"}");
+    assertEquals(201, account.status(), account.body());
+    Path data = Files.createDirectories(dir.resolve("agent-" + worker));
+    Map<String, String> env =
+        Map.of(
+            "ROTA_CONTROLLER_URL", "http://127.0.0.1:" + hostPorts.get(host),
+            "ROTA_WORKER_NAME", worker,
+            "ROTA_AGENT_PORT", String.valueOf(FreePorts.next()),
+            "ROTA_AGENT_TOKEN", (String) account.map().get("token"),
+            "ROTA_AGENT_DATA_DIR", data.toString(),
+            "ROTA_WORKER_RESOURCES", "cpu=200,memory=200000",
+            "ROTA_AGENT_HEARTBEAT_INTERVAL", "1s",
+            "ROTA_AGENT_STOP_GRACE", "2s");
+    agents.add(JarProcess.agent("agent-" + worker, env, dir).start().awaitOutput("serving"));
+  }
+
+  /** The API of host {@code i} with the admin's token. */
+  RotaClient admin(int i) {
+    return new RotaClient("http://127.0.0.1:" + hostPorts.get(i), adminToken);
+  }
+
+  JarProcess host(int i) {
+    return hosts.get(i);
+  }
+
+  int hostCount() {
+    return hosts.size();
+  }
+
+  /** The host whose process has this pid (Temporal's worker identity is {@code pid@hostname}); -1 if none. */
+  int hostWithPid(long pid) {
+    for (int i = 0; i < hosts.size(); i++) {
+      if (hosts.get(i).alive() && hosts.get(i).pid() == pid) {
+        return i;
+      }
+    }
+    return -1;
+  }
+
+  /** Starts host {@code i} again, on its port and settings, and waits for its banner. */
+  void restartHost(int i) throws Exception {
+    hosts.get(i).start().awaitOutput("  Auth ");
+  }
+
+  /** Ends the agents' tasks too: tasks outlive their agents, as on a real machine. */
+  @Override
+  public void close() throws Exception {
+    for (JarProcess host : hosts) {
+      host.close();
+    }
+    List<ProcessHandle> tasks = agents.stream()
+        .filter(JarProcess::alive)
+        .flatMap(a -> ProcessHandle.of(a.pid()).stream())
+        .flatMap(ProcessHandle::descendants)
+        .toList();
+    for (JarProcess agent : agents) {
+      agent.close();
+    }
+    tasks.forEach(ProcessHandle::destroyForcibly);
+    stubs.shutdownNow();
+    temporal.close();
+  }
+}

@@ -1,0 +1,62 @@
+package dev.rota.host;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+
+/** The HTTP a user (or script) sends Rota's API, with an optional bearer token. */
+final class RotaClient {
+  private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+  private final ObjectMapper json = new ObjectMapper();
+  private final String base;
+  private final String token;
+
+  RotaClient(String base, String token) {
+    this.base = base;
+    this.token = token;
+  }
+
+  record Reply(int status, String body, Map<String, Object> map) {}
+
+  Reply send(String method, String url, String body, String bearer) {
+    try {
+      HttpRequest.Builder b =
+          HttpRequest.newBuilder(URI.create(url))
+              .timeout(Duration.ofSeconds(30))
+              .method(method, body == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(body))
+              .header("Content-Type", "application/json");
+      if (bearer != null) {
+        b.header("Authorization", "Bearer " + bearer);
+      }
+      HttpResponse<String> r = http.send(b.build(), HttpResponse.BodyHandlers.ofString());
+      @SuppressWarnings("unchecked")
+      Map<String, Object> map = r.body().startsWith("{") ? json.readValue(r.body(), Map.class) : Map.of();
+      return new Reply(r.statusCode(), r.body(), map);
+    } catch (Exception e) {
+      throw new AssertionError(method + " " + url, e);
+    }
+  }
+
+  /** A call to this client's API with its token. */
+  Reply api(String method, String path, String body) {
+    return send(method, base + path, body, token);
+  }
+
+  Map<String, Object> vm(String name) {
+    return api("GET", "/v1/vms/" + name, null).map();
+  }
+
+  @SuppressWarnings("unchecked")
+  List<Map<String, Object>> items(String path) {
+    return (List<Map<String, Object>>) api("GET", path, null).map().get("items");
+  }
+
+  List<String> eventTypes(String vm) {
+    return items("/v1/vms/" + vm + "/events?limit=1000").stream().map(e -> (String) e.get("type")).toList();
+  }
+}
