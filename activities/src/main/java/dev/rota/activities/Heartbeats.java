@@ -46,8 +46,9 @@ public class Heartbeats implements AutoCloseable {
     } catch (IllegalStateException notInAnActivity) {
       return () -> {};
     }
+    // The first beat after a second: a quick term (most are) sends none, and costs no Temporal action.
     ScheduledFuture<?> beating =
-        timer.scheduleAtFixedRate(() -> beat(context), 0, EVERY.toMillis(), TimeUnit.MILLISECONDS);
+        timer.scheduleAtFixedRate(() -> beat(context), EVERY.toMillis(), EVERY.toMillis(), TimeUnit.MILLISECONDS);
     return () -> beating.cancel(false);
   }
 

@@ -17,7 +17,6 @@ import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestMethodOrder;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * A production host ({@code rota.jar}, no {@code dev}) on the real Temporal server and PostgreSQL,
@@ -25,7 +24,6 @@ import org.junit.jupiter.api.io.TempDir;
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class ProductionHostIT {
-  @TempDir static Path dir;
   private static ProductionStack stack;
   private static RotaClient api;
 
@@ -33,7 +31,7 @@ class ProductionHostIT {
   static void start() throws Exception {
     stack =
         ProductionStack.start(
-            dir, 1, 2,
+            ProductionStack.folder("production-host"), 1, 2,
             Map.of(
                 "ROTA_SCHEDULER_INTERVAL", "1s",
                 "ROTA_VMS_RESTART_DELAY", "1s",

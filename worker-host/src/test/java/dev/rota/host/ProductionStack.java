@@ -90,6 +90,15 @@ final class ProductionStack implements AutoCloseable {
     agents.add(JarProcess.agent("agent-" + worker, env, dir).start().awaitOutput("serving"));
   }
 
+  /**
+   * A new folder for one test's processes (their output, the agents' tasks) under {@code target/it},
+   * kept after the test so that a failure can be read from the logs there.
+   */
+  static Path folder(String test) throws java.io.IOException {
+    Path it = Files.createDirectories(Path.of("target", "it").toAbsolutePath());
+    return Files.createTempDirectory(it, test + "-");
+  }
+
   /** The API of host {@code i} with the admin's token. */
   RotaClient admin(int i) {
     return new RotaClient("http://127.0.0.1:" + hostPorts.get(i), adminToken);

@@ -6,10 +6,10 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import dev.rota.workflows.cluster.ClusterWorkflow;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * What the Temporal Web UI shows of Rota, read in headless Chromium as a person reads it: the
@@ -20,13 +20,11 @@ import org.junit.jupiter.api.io.TempDir;
 class TemporalWebUiIT {
   private static final Path SCREENSHOTS = Path.of("target", "ui-screenshots");
 
-  @TempDir Path dir;
-
   @Test
   void theSchedulerAndAVmAreLegibleInTheWebUi() throws Exception {
     Path chromium = RealServices.chromium();
-    try (ProductionStack stack = ProductionStack.start(dir, 1, 1, Map.of());
-        WebUi ui = WebUi.open(chromium, dir.resolve("chromium-profile"), SCREENSHOTS)) {
+    try (ProductionStack stack = ProductionStack.start(ProductionStack.folder("web-ui"), 1, 1, Map.of());
+        WebUi ui = WebUi.open(chromium, Files.createTempDirectory("rota-it-chromium"), SCREENSHOTS)) {
       RotaClient api = stack.admin(0);
       RotaClient.Reply created = api.api("POST", "/v1/vms", "{\"name\":\"web-1\",\"command\":[\"sleep\",\"3741\"]}");
       assertEquals(201, created.status(), created.body());
@@ -37,29 +35,23 @@ class TemporalWebUiIT {
       ui.show(cluster + "/user-metadata", "the scheduler's summary, details and current details", text ->
           text.contains("Rota scheduler: observe, health, place, reconcile")
               && text.contains("One term at least every")
-              && text.matches("(?s).*term \\d+.*agents answered; placed.*"));
-      ui.screenshot("cluster-user-metadata");
+              && text.matches("(?s).*term \\d+.*agents answered; placed.*"), "cluster-user-metadata");
       ui.show(cluster + "/history", "the scheduler's terms as activities and timers", text ->
-          text.contains("Activity Task Scheduled") && text.contains("Timer Started"));
-      ui.screenshot("cluster-history");
+          text.contains("Activity Task Scheduled") && text.contains("Timer Started"), "cluster-history");
 
       String vm = base + "vm-web-1/" + runId(stack, "vm-web-1");
       ui.show(vm + "/user-metadata", "the VM's summary, details and current details", text ->
           text.contains("process: sleep 3741")
               && text.contains("Lifecycle of VM web-1")
-              && text.contains("running on w1, restart 0"));
-      ui.screenshot("vm-user-metadata");
+              && text.contains("running on w1, restart 0"), "vm-user-metadata");
       ui.show(vm + "/search-attributes", "the VM's search attributes", text ->
-          text.contains("\"RotaVmStatus\": \"running\"") && text.contains("\"RotaWorker\": \"w1\""));
-      ui.screenshot("vm-search-attributes");
+          text.contains("\"RotaVmStatus\": \"running\"") && text.contains("\"RotaWorker\": \"w1\""), "vm-search-attributes");
       ui.show(vm + "/history", "the VM's lifecycle events", text ->
-          text.contains("Workflow Execution Signaled") && text.contains("Upsert Workflow Search Attributes"));
-      ui.screenshot("vm-history");
+          text.contains("Workflow Execution Signaled") && text.contains("Upsert Workflow Search Attributes"), "vm-history");
 
       String query = URLEncoder.encode("RotaVmStatus = 'running'", StandardCharsets.UTF_8).replace("+", "%20");
       ui.show(stack.temporal.webUi() + "/namespaces/default/workflows?query=" + query,
-          "the running VMs listed by their search attribute", text -> text.contains("vm-web-1") && !text.contains("rota-cluster"));
-      ui.screenshot("workflows-running-vms");
+          "the running VMs listed by their search attribute", text -> text.contains("vm-web-1") && !text.contains("rota-cluster"), "workflows-running-vms");
     }
   }
 

@@ -45,8 +45,11 @@ final class WebUi implements AutoCloseable {
     return new WebUi(new ChromeDriver(service, options), screenshots);
   }
 
-  /** Opens {@code url} and waits until the page's text, with its iframes', satisfies {@code shown}. */
-  String show(String url, String what, Predicate<String> shown) {
+  /**
+   * Opens {@code url}, waits until the page's text, with its iframes', satisfies {@code shown}, and
+   * keeps a screenshot of it as {@code <screenshot>.png}.
+   */
+  String show(String url, String what, Predicate<String> shown, String screenshot) throws Exception {
     driver.get(url);
     String[] last = {""};
     try {
@@ -57,6 +60,7 @@ final class WebUi implements AutoCloseable {
     } catch (org.openqa.selenium.TimeoutException e) {
       throw new AssertionError("the Web UI never showed " + what + " at " + url + "; it showed:\n" + last[0], e);
     }
+    Files.write(screenshots.resolve(screenshot + ".png"), ((TakesScreenshot) driver).getScreenshotAs(OutputType.BYTES));
     return last[0];
   }
 
@@ -75,12 +79,6 @@ final class WebUi implements AutoCloseable {
       }
     }
     return String.join("\n", parts);
-  }
-
-  Path screenshot(String name) throws Exception {
-    Path file = screenshots.resolve(name + ".png");
-    Files.write(file, ((TakesScreenshot) driver).getScreenshotAs(OutputType.BYTES));
-    return file;
   }
 
   @Override

@@ -4,6 +4,7 @@ import dev.rota.activities.SchedulerWaker;
 import dev.rota.api.problem.Problems;
 import dev.rota.workflows.RotaSearchAttributes;
 import dev.rota.workflows.TaskQueues;
+import dev.rota.workflows.WorkflowDefaults;
 import dev.rota.workflows.cluster.ClusterWorkflow;
 import dev.rota.workflows.vm.VmWorkflow;
 import io.temporal.api.enums.v1.WorkflowIdConflictPolicy;
@@ -69,6 +70,7 @@ public class ControlPlane {
             WorkflowOptions.newBuilder()
                 .setWorkflowId(VmWorkflow.workflowId(name))
                 .setTaskQueue(TaskQueues.CONTROL)
+                .setWorkflowTaskTimeout(WorkflowDefaults.WORKFLOW_TASK_TIMEOUT)
                 .setWorkflowIdConflictPolicy(policy)
                 .setTypedSearchAttributes(SearchAttributes.newBuilder().set(RotaSearchAttributes.VM_STATUS, status).build())
                 .setStaticSummary(summary)

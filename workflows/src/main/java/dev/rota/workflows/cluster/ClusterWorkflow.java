@@ -1,6 +1,7 @@
 package dev.rota.workflows.cluster;
 
 import dev.rota.workflows.TaskQueues;
+import dev.rota.workflows.WorkflowDefaults;
 import io.temporal.api.enums.v1.WorkflowIdConflictPolicy;
 import io.temporal.client.WorkflowOptions;
 import io.temporal.workflow.QueryMethod;
@@ -23,6 +24,7 @@ public interface ClusterWorkflow {
     return WorkflowOptions.newBuilder()
         .setWorkflowId(WORKFLOW_ID)
         .setTaskQueue(TaskQueues.CONTROL)
+        .setWorkflowTaskTimeout(WorkflowDefaults.WORKFLOW_TASK_TIMEOUT)
         .setWorkflowIdConflictPolicy(WorkflowIdConflictPolicy.WORKFLOW_ID_CONFLICT_POLICY_USE_EXISTING);
   }
 
