@@ -1,2 +1,3 @@
--- Temporal's auto-setup creates its own databases (temporal, temporal_visibility); Rota's is this one.
+-- Temporal's schema step (temporal-setup.sh schema) creates its own databases (temporal,
+-- temporal_visibility); Rota's is this one.
 CREATE DATABASE rota;

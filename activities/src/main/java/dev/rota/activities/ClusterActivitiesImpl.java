@@ -57,6 +57,7 @@ public class ClusterActivitiesImpl implements ClusterActivities {
   }
 
   @Override
+  @SuppressWarnings("try") // the beats need the resource, not the body
   public TermOutcome termAndApply(long term, long startedAtMillis, boolean woken) {
     try (Heartbeats.Beating alive = heartbeats.whileRunning()) {
       TermOutcome outcome = observeAndCommit(term);

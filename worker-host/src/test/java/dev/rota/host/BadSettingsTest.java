@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Path;
 import java.util.Map;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.api.io.TempDir;
@@ -42,6 +43,16 @@ class BadSettingsTest {
     StartupException e = assertThrows(StartupException.class, () -> RotaHost.start(HostMode.DEV, props));
     assertTrue(e.getMessage().contains(property), e.getMessage());
     assertTrue(e.getMessage().contains(value), e.getMessage());
+    assertFalse(e.getMessage().contains("\n"), "one line");
+  }
+
+  @Test
+  void aRequiredTemporalCliThatIsNotThereIsSaidInOneLine() {
+    Map<String, Object> props = DevStackTest.devProperties(FreePorts.next(), FreePorts.next(), dataDir);
+    props.put("rota.temporal.dev-server", "cli");
+    props.put("rota.temporal.cli", dataDir.resolve("no-such-temporal").toString());
+    StartupException e = assertThrows(StartupException.class, () -> RotaHost.start(HostMode.DEV, props));
+    assertTrue(e.getMessage().contains("ROTA_TEMPORAL_CLI="), e.getMessage());
     assertFalse(e.getMessage().contains("\n"), "one line");
   }
 }

@@ -37,6 +37,13 @@ final class JarProcess implements AutoCloseable {
     return new JarProcess(name, java(System.getProperty("rota.jar")), env, dir);
   }
 
+  /** {@code java -jar <rota.jar> dev}. */
+  static JarProcess dev(String name, Map<String, String> env, Path dir) {
+    List<String> command = new ArrayList<>(java(System.getProperty("rota.jar")));
+    command.add("dev");
+    return new JarProcess(name, command, env, dir);
+  }
+
   static JarProcess agent(String name, Map<String, String> env, Path dir) {
     return new JarProcess(name, java(System.getProperty("rota.agent.jar")), env, dir);
   }

@@ -14,7 +14,7 @@ import org.junit.jupiter.api.Test;
 /**
  * What the Temporal Web UI shows of Rota, read in headless Chromium as a person reads it: the
  * scheduler's and a VM's workflow pages (static summary and details, current details, search
- * attributes) and a search-attribute query. Screenshots are kept in
+ * attributes, why a VM waits) and a search-attribute query. Screenshots are kept in
  * {@code worker-host/target/ui-screenshots/} (README's Temporal UI guide uses them).
  */
 class TemporalWebUiIT {
@@ -29,13 +29,17 @@ class TemporalWebUiIT {
       RotaClient.Reply created = api.api("POST", "/v1/vms", "{\"name\":\"web-1\",\"command\":[\"sleep\",\"3741\"]}");
       assertEquals(201, created.status(), created.body());
       eventually("web-1 running", () -> "running".equals(api.vm("web-1").get("status")));
+      RotaClient.Reply waits =
+          api.api("POST", "/v1/vms", "{\"name\":\"web-waits\",\"command\":[\"sleep\",\"3742\"],\"labels\":{\"disk\":\"nvme\"}}");
+      assertEquals(201, waits.status(), waits.body());
 
       String base = stack.temporal.webUi() + "/namespaces/default/workflows/";
       String cluster = base + ClusterWorkflow.WORKFLOW_ID + "/" + runId(stack, ClusterWorkflow.WORKFLOW_ID);
       ui.show(cluster + "/user-metadata", "the scheduler's summary, details and current details", text ->
           text.contains("Rota scheduler: observe, health, place, reconcile")
               && text.contains("One term at least every")
-              && text.matches("(?s).*term \\d+.*agents answered; placed.*"), "cluster-user-metadata");
+              && text.matches("(?s).*term \\d+.*agents answered; placed.*")
+              && text.contains("pending web-waits: ") && text.contains("disk=nvme"), "cluster-user-metadata");
       ui.show(cluster + "/history", "the scheduler's terms as activities and timers", text ->
           text.contains("Activity Task Scheduled") && text.contains("Timer Started"), "cluster-history");
 

@@ -23,6 +23,7 @@ import org.openqa.selenium.support.ui.WebDriverWait;
  */
 final class WebUi implements AutoCloseable {
   private static final Duration PATIENCE = Duration.ofSeconds(45);
+  private static final Duration RELOAD_AFTER = Duration.ofSeconds(3);
   private final ChromeDriver driver;
   private final Path screenshots;
 
@@ -52,10 +53,19 @@ final class WebUi implements AutoCloseable {
   String show(String url, String what, Predicate<String> shown, String screenshot) throws Exception {
     driver.get(url);
     String[] last = {""};
+    long[] loadedAt = {System.nanoTime()};
     try {
       new WebDriverWait(driver, PATIENCE, Duration.ofMillis(250)).until(d -> {
         last[0] = text();
-        return shown.test(last[0]);
+        if (shown.test(last[0])) {
+          return true;
+        }
+        // The UI reads a workflow's details once per load ("press R for freshness"): load it again.
+        if (System.nanoTime() - loadedAt[0] > RELOAD_AFTER.toNanos()) {
+          driver.navigate().refresh();
+          loadedAt[0] = System.nanoTime();
+        }
+        return false;
       });
     } catch (org.openqa.selenium.TimeoutException e) {
       throw new AssertionError("the Web UI never showed " + what + " at " + url + "; it showed:\n" + last[0], e);

@@ -176,6 +176,10 @@ public class TermCommitter {
         }
       }
     }
+    // Last, so that they never crowd out what the term did: why VMs still wait (the UI shows these).
+    for (PlacementPlan.Unplaced u : plan.placement().pending()) {
+      example(examples, "pending " + u.vm() + ": " + u.reason());
+    }
     return new TermDecisions(
         placed,
         plan.placement().pending().size(),

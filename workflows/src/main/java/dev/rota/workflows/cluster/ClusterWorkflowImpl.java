@@ -196,7 +196,8 @@ public class ClusterWorkflowImpl implements ClusterWorkflow {
     return "term " + s.term() + (s.woken() ? " (woken early)" : "") + ": " + seen.answered() + "/" + seen.probed()
         + " agents answered; placed " + d.placed() + ", " + d.pending() + " pending, " + d.failures() + " failed, "
         + d.removals() + " orphans removed, " + d.healthChanges() + " health changes; next term within "
-        + wait.toMillis() + " ms or on wake-up";
+        + wait.toMillis() + " ms or on wake-up"
+        + (d.examples() == null || d.examples().isEmpty() ? "" : "\n\n- " + String.join("\n- ", d.examples()));
   }
 
   private static String details(TermSummary s, long intervalMillis) {
