@@ -4,9 +4,11 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
@@ -16,7 +18,13 @@ import java.util.concurrent.TimeoutException;
  * a record (pid and start time) so that an agent started again finds its processes.
  */
 final class ProcessRuntime implements TaskRuntime {
-  /** What the agent remembers of a task's process across its own restart. */
+  /**
+   * Set in every task's environment: its folder (where its output is kept). It also lets an agent find
+   * a process it started but had not recorded when it was killed.
+   */
+  static final String TASK_DIR_VARIABLE = "ROTA_TASK_DIR";
+
+  /** What the agent remembers of a task's process across its own restart; pid 0 while starting. */
   record ProcessRecord(String id, TaskSpec spec, long pid, String processStart, String startedAt) {}
 
   private final Path tasksDir;
@@ -41,19 +49,24 @@ final class ProcessRuntime implements TaskRuntime {
     try {
       Path dir = folder(task.id);
       Files.createDirectories(dir);
+      // Recorded before the process exists, and the process tagged with its folder: an agent killed
+      // between starting it and recording its pid finds it by the tag, instead of starting it twice.
+      writeRecord(dir, new ProcessRecord(task.id, task.spec, 0, "", ""));
       ProcessBuilder builder = new ProcessBuilder(command).directory(dir.toFile());
       if (task.spec.env() != null) {
         builder.environment().putAll(task.spec.env());
       }
+      builder.environment().put(TASK_DIR_VARIABLE, dir.toString());
       Process process = builder.start();
       BoundedLog.follow(process.getInputStream(), dir.resolve("stdout.log"), "task-" + task.id + "-stdout");
       BoundedLog.follow(process.getErrorStream(), dir.resolve("stderr.log"), "task-" + task.id + "-stderr");
       process.getOutputStream().close();
       task.handle = process.toHandle();
       Instant now = Instant.now();
-      task.running(now);
       String processStart = process.toHandle().info().startInstant().map(Instant::toString).orElse("");
-      json.writeValue(dir.resolve("task.json").toFile(), new ProcessRecord(task.id, task.spec, process.pid(), processStart, now.toString()));
+      writeRecord(dir, new ProcessRecord(task.id, task.spec, process.pid(), processStart, now.toString()));
+      // Running only once recorded: what the controller is told has started, a restarted agent finds.
+      task.running(now);
       process.onExit().thenAccept(p -> {
         int code = p.exitValue();
         writeExit(dir, code);
@@ -88,6 +101,17 @@ final class ProcessRuntime implements TaskRuntime {
    */
   Task recover(Path record, java.util.function.Consumer<TaskView> changes) throws IOException {
     ProcessRecord r = json.readValue(record.toFile(), ProcessRecord.class);
+    if (r.pid() == 0) {
+      // The agent stopped between recording the task and recording its process.
+      Optional<ProcessHandle> started = TaggedProcesses.find(TASK_DIR_VARIABLE, record.getParent().toString());
+      if (started.isEmpty()) {
+        return null; // never started: forgotten, so that a start request starts it
+      }
+      ProcessHandle p = started.get();
+      r = new ProcessRecord(r.id(), r.spec(), p.pid(), p.info().startInstant().map(Instant::toString).orElse(""),
+          p.info().startInstant().orElse(Instant.now()).toString());
+      writeRecord(record.getParent(), r);
+    }
     Task task = new Task(r.id(), r.spec(), changes);
     ProcessHandle handle = ProcessHandle.of(r.pid()).orElse(null);
     boolean same =
@@ -108,6 +132,13 @@ final class ProcessRuntime implements TaskRuntime {
       task.failed("the process ended while the agent was down; exit code unknown", Instant.now());
     }
     return task;
+  }
+
+  /** Replaced whole or not at all: a record half written by an agent killed mid-write would be lost. */
+  private void writeRecord(Path dir, ProcessRecord record) throws IOException {
+    Path part = dir.resolve("task.json.part");
+    json.writeValue(part.toFile(), record);
+    Files.move(part, dir.resolve("task.json"), StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
   }
 
   private static void writeExit(Path dir, int code) {

@@ -95,6 +95,10 @@ final class TaskTable {
         if (TASK_ID.matcher(dir.getFileName().toString()).matches() && Files.exists(record)) {
           try {
             Task task = processes.recover(record, changes);
+            if (task == null) {
+              deleteFolder(dir);
+              continue;
+            }
             tasks.put(task.id, task);
             found++;
           } catch (IOException | RuntimeException e) {

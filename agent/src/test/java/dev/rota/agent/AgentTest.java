@@ -8,6 +8,7 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.HashMap;
@@ -183,6 +184,41 @@ class AgentTest {
     assertEquals(List.of(pid), processes("sleep 305").stream().map(ProcessHandle::pid).toList(), "the same process, not a second");
     assertEquals(204, send("DELETE", "/v1/tasks/e.0", null).statusCode());
     eventually("an adopted task can still be stopped", () -> processes("sleep 305").isEmpty());
+  }
+
+  @Test
+  void aProcessStartedButNotYetRecordedWhenTheAgentDiedIsAdoptedNotStartedAgain() throws Exception {
+    Path folder = recordedButNotStarted("g.0", "sleep", "307");
+    ProcessBuilder started = new ProcessBuilder("sleep", "307");
+    started.environment().put("ROTA_TASK_DIR", folder.toString());
+    long pid = started.start().pid();
+
+    start();
+    assertEquals("running", task("g.0").get("state"), "adopted by its tag");
+    assertEquals(200, send("PUT", "/v1/tasks/g.0", spec("g", "process", "sleep", "307")).statusCode(), "already there");
+    assertEquals(List.of(pid), processes("sleep 307").stream().map(ProcessHandle::pid).toList(), "the same process, not a second");
+    assertEquals(204, send("DELETE", "/v1/tasks/g.0", null).statusCode());
+    eventually("an adopted task can still be stopped", () -> processes("sleep 307").isEmpty());
+  }
+
+  @Test
+  void aTaskRecordedButNeverStartedIsForgottenSoThatAStartStartsIt() throws Exception {
+    recordedButNotStarted("h.0", "sleep", "308");
+    start();
+    assertEquals(null, task("h.0"), "no process was found: not a task");
+    assertEquals(201, send("PUT", "/v1/tasks/h.0", spec("h", "process", "sleep", "308")).statusCode());
+    eventually("started", () -> processes("sleep 308").size() == 1);
+    assertEquals(204, send("DELETE", "/v1/tasks/h.0", null).statusCode());
+  }
+
+  /** What an agent killed between recording a task and starting its process leaves in its folder. */
+  private Path recordedButNotStarted(String id, String... command) throws Exception {
+    Path folder = Files.createDirectories(data.resolve("tasks").resolve(id));
+    Map<String, Object> spec = Map.of("vm", id.substring(0, id.indexOf('.')), "restartCount", 0, "runtime", "process",
+        "command", List.of(command));
+    Files.writeString(folder.resolve("task.json"),
+        json.writeValueAsString(Map.of("id", id, "spec", spec, "pid", 0, "processStart", "", "startedAt", "")));
+    return folder;
   }
 
   @Test

@@ -10,16 +10,10 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 
@@ -48,30 +42,19 @@ class TwoHostsIT {
       int survivor = 1 - holder;
       RotaClient api = stack.admin(survivor);
 
-      Set<String> acked = ConcurrentHashMap.newKeySet();
-      CountDownLatch firstAcks = new CountDownLatch(BURST / 10);
-      ExecutorService clients = Executors.newFixedThreadPool(CLIENTS);
-      for (int i = 0; i < BURST; i++) {
-        int n = i;
-        clients.submit(() -> {
-          if (submit(stack.admin(n % 2), "burst-" + n, 400_000 + n)) {
-            acked.add("burst-" + n);
-            firstAcks.countDown();
-          }
-        });
-      }
-      assertTrue(firstAcks.await(JarProcess.PATIENCE.toSeconds(), TimeUnit.SECONDS), "the burst is under way");
+      Vms.Burst burst = Vms.burst(BURST, CLIENTS, "burst", 400_000, n -> stack.admin(n % 2));
+      Set<String> acked = burst.acked;
+      burst.awaitFirstTenth();
       Instant killedAt = Instant.now();
       stack.host(holder).kill();
-      clients.shutdown();
-      assertTrue(clients.awaitTermination(JarProcess.PATIENCE.toSeconds(), TimeUnit.SECONDS));
+      burst.finish();
 
       eventually("the surviving host runs terms", () -> lastTermAt(api).isAfter(killedAt));
       Duration resumed = Duration.between(killedAt, lastTermAt(api));
-      eventually("every acknowledged VM running", () -> running(api).containsAll(acked));
+      eventually("every acknowledged VM running", () -> Vms.running(api).containsAll(acked));
       Duration allRunning = Duration.between(killedAt, Instant.now());
       String timedOut = timeouts(stack);
-      Map<String, Long> pids = onlyOneProcessEachAndPlacedOnce(api, acked);
+      Map<String, Long> pids = Vms.onlyOneProcessEachAndPlacedOnce(api, acked);
 
       // A rolling restart: the killed host comes back, then each host is stopped and started in turn
       // while submissions go to the other.
@@ -80,13 +63,13 @@ class TwoHostsIT {
       for (int host : List.of(survivor, holder)) {
         assertEquals(0, stack.host(host).stop(), "a host stops cleanly on SIGTERM");
         for (int k = 0; k < 5; k++, more++) {
-          assertTrue(submit(stack.admin(1 - host), "rolling-" + more, 500_000 + more));
+          assertTrue(Vms.submit(stack.admin(1 - host), "rolling-" + more, 500_000 + more));
           acked.add("rolling-" + more);
         }
         stack.restartHost(host);
       }
-      eventually("every acknowledged VM running after the rolling restart", () -> running(api).containsAll(acked));
-      Map<String, Long> after = onlyOneProcessEachAndPlacedOnce(api, acked);
+      eventually("every acknowledged VM running after the rolling restart", () -> Vms.running(api).containsAll(acked));
+      Map<String, Long> after = Vms.onlyOneProcessEachAndPlacedOnce(api, acked);
       pids.forEach((vm, pid) -> assertEquals(pid, after.get(vm), vm + " kept its process through the restarts"));
       eventually("every VM the API lists is running, acknowledged or not",
           () -> api.items("/v1/vms?limit=1000").stream().allMatch(vm -> "running".equals(vm.get("status"))));
@@ -131,46 +114,9 @@ class TwoHostsIT {
         .toString();
   }
 
-  /** Whether the API acknowledged the VM (201); a host killed mid-request acknowledges nothing. */
-  private static boolean submit(RotaClient api, String name, int sleep) {
-    try {
-      return api.api("POST", "/v1/vms", "{\"name\":\"" + name + "\",\"command\":[\"sleep\",\"" + sleep + "\"]}").status() == 201;
-    } catch (AssertionError connectionRefusedOrReset) {
-      return false;
-    }
-  }
-
   private static Instant lastTermAt(RotaClient api) {
     Object at = api.api("GET", "/v1/cluster", null).map().get("lastTermAt");
     return at == null ? Instant.EPOCH : Instant.parse((String) at);
   }
 
-  private static Set<String> running(RotaClient api) {
-    return api.items("/v1/vms?status=running&limit=1000").stream().map(vm -> (String) vm.get("name")).collect(Collectors.toSet());
-  }
-
-  /**
-   * Each VM has exactly one process (its {@code sleep N} is its own), its first placement is its
-   * only one, and it never restarted; returns each VM's pid.
-   */
-  private static Map<String, Long> onlyOneProcessEachAndPlacedOnce(RotaClient api, Set<String> vms) {
-    Map<String, List<Long>> sleeping = new TreeMap<>();
-    // The command line names the executable by its path: /usr/bin/sleep 400059.
-    java.util.regex.Pattern sleep = java.util.regex.Pattern.compile("(?:^|/)sleep (\\d+)$");
-    ProcessHandle.current().descendants().filter(ProcessHandle::isAlive).forEach(p ->
-        p.info().commandLine().map(sleep::matcher).filter(java.util.regex.Matcher::find).ifPresent(m ->
-            sleeping.computeIfAbsent(m.group(1), k -> new ArrayList<>()).add(p.pid())));
-    Map<String, Long> pids = new TreeMap<>();
-    for (String vm : vms) {
-      Map<String, Object> row = api.vm(vm);
-      String arg = String.valueOf(((List<?>) row.get("command")).get(1));
-      List<Long> processes = sleeping.getOrDefault(arg, List.of());
-      assertEquals(1, processes.size(), vm + " has exactly one process: " + processes + "; " + row + "; " + api.eventTypes(vm)
-          + "; " + sleeping.size() + " VM processes in all");
-      assertEquals(0, ((Number) row.get("restartCount")).intValue(), vm + " never restarted");
-      assertEquals(1, api.eventTypes(vm).stream().filter("scheduled"::equals).count(), vm + " placed once: " + api.eventTypes(vm));
-      pids.put(vm, processes.get(0));
-    }
-    return pids;
-  }
 }

@@ -1,0 +1,63 @@
+package dev.rota.host;
+
+import static dev.rota.host.Stack.eventually;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Set;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * What the API acknowledged survives the host being killed: {@code rota.jar dev} (three agents) is
+ * killed with SIGKILL during a burst of 150 submissions from 8 clients and started again on its data
+ * folder; every VM answered 201 exists, runs, and runs exactly once. On both of dev mode's servers: the
+ * embedded one forgets its workflows (the host gives them back from the database), the CLI's keeps them.
+ */
+class DurableAcksIT {
+  private static final int BURST = 150;
+  private static final int FIRST_SLEEP = 600_000;
+
+  @ParameterizedTest
+  @ValueSource(strings = {"embedded", "cli"})
+  void everyAcknowledgedVmSurvivesASigkillOfTheHostAndRunsOnce(String server) throws Exception {
+    Map<String, String> env = new HashMap<>();
+    if (server.equals("cli")) {
+      env.put("ROTA_TEMPORAL_CLI", RealServices.temporalCli().toString());
+    }
+    Path dir = ProductionStack.folder("durable-acks-" + server);
+    int http = FreePorts.next();
+    env.putAll(Map.of(
+        "ROTA_DEV_TEMPORAL", server,
+        "MICRONAUT_SERVER_PORT", String.valueOf(http),
+        "ROTA_TEMPORAL_PORT", String.valueOf(FreePorts.next()),
+        "ROTA_TEMPORAL_UI_PORT", String.valueOf(FreePorts.next()),
+        "ROTA_DATA_DIR", dir.resolve("data").toString(),
+        "ROTA_DEV_AGENTS", "3",
+        "ROTA_DEV_AGENT_RESOURCES", "cpu=100,memory=100000"));
+    RotaClient api = new RotaClient("http://127.0.0.1:" + http, null);
+    JarProcess dev = JarProcess.dev("dev", env, dir);
+    try {
+      dev.start().awaitOutput("  Data ");
+      Vms.Burst burst = Vms.burst(BURST, 8, "acked", FIRST_SLEEP, n -> api);
+      burst.awaitFirstThird();
+      dev.kill();
+      burst.finish();
+      Set<String> acked = burst.acked;
+
+      dev.start().awaitOutput("  Data ");
+      for (String vm : acked) {
+        assertEquals(200, api.api("GET", "/v1/vms/" + vm, null).status(), vm + " was acknowledged, and is kept");
+      }
+      eventually("every acknowledged VM running", () -> Vms.running(api).containsAll(acked));
+      Vms.onlyOneProcessEachAndPlacedOnce(api, acked);
+      System.out.printf("%s: %d of %d submissions acknowledged before the SIGKILL; all kept, each running once%n",
+          server, acked.size(), BURST);
+    } finally {
+      dev.close();
+      Vms.endProcesses(FIRST_SLEEP, FIRST_SLEEP + BURST);
+    }
+  }
+}

@@ -1,0 +1,127 @@
+package dev.rota.host;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.function.IntFunction;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Collectors;
+
+/**
+ * Bursts of VMs as users submit them, and the checks that what was acknowledged runs exactly once.
+ * Each VM is {@code sleep <n>} with its own {@code n}, so that its process can be told from all others.
+ */
+final class Vms {
+  /** The command line names the executable by its path: {@code /usr/bin/sleep 400059}. */
+  private static final Pattern SLEEP = Pattern.compile("(?:^|/)sleep (\\d+)$");
+
+  private Vms() {}
+
+  /** A burst under way: VMs {@code <prefix>-<i>}, each sent to {@code apiFor.apply(i)}. */
+  static final class Burst {
+    final Set<String> acked = ConcurrentHashMap.newKeySet();
+    private final CountDownLatch firstAcks;
+    private final CountDownLatch thirdAcks;
+    private final ExecutorService clients;
+
+    private Burst(int count, int clients, String prefix, int firstSleep, IntFunction<RotaClient> apiFor) {
+      this.firstAcks = new CountDownLatch(Math.max(1, count / 10));
+      this.thirdAcks = new CountDownLatch(Math.max(1, count / 3));
+      this.clients = Executors.newFixedThreadPool(clients);
+      for (int i = 0; i < count; i++) {
+        int n = i;
+        this.clients.submit(() -> {
+          if (submit(apiFor.apply(n), prefix + "-" + n, firstSleep + n)) {
+            acked.add(prefix + "-" + n);
+            firstAcks.countDown();
+            thirdAcks.countDown();
+          }
+        });
+      }
+    }
+
+    /** Waits until a tenth of the burst was acknowledged: "one second in". */
+    void awaitFirstTenth() throws InterruptedException {
+      if (!firstAcks.await(JarProcess.PATIENCE.toSeconds(), TimeUnit.SECONDS)) {
+        throw new AssertionError("the burst never got under way");
+      }
+    }
+
+    /** Waits until a third of the burst was acknowledged: well under way, submissions coming fast. */
+    void awaitFirstThird() throws InterruptedException {
+      if (!thirdAcks.await(JarProcess.PATIENCE.toSeconds(), TimeUnit.SECONDS)) {
+        throw new AssertionError("the burst never got a third of the way");
+      }
+    }
+
+    /** Waits until every request was answered or refused. */
+    void finish() throws InterruptedException {
+      clients.shutdown();
+      if (!clients.awaitTermination(JarProcess.PATIENCE.toSeconds(), TimeUnit.SECONDS)) {
+        throw new AssertionError("the burst's clients never finished");
+      }
+    }
+  }
+
+  static Burst burst(int count, int clients, String prefix, int firstSleep, IntFunction<RotaClient> apiFor) {
+    return new Burst(count, clients, prefix, firstSleep, apiFor);
+  }
+
+  /** Whether the API acknowledged the VM (201); a host killed mid-request acknowledges nothing. */
+  static boolean submit(RotaClient api, String name, int sleep) {
+    try {
+      return api.api("POST", "/v1/vms", "{\"name\":\"" + name + "\",\"command\":[\"sleep\",\"" + sleep + "\"]}").status() == 201;
+    } catch (AssertionError connectionRefusedOrReset) {
+      return false;
+    }
+  }
+
+  static Set<String> running(RotaClient api) {
+    return api.items("/v1/vms?status=running&limit=1000").stream().map(vm -> (String) vm.get("name")).collect(Collectors.toSet());
+  }
+
+  /**
+   * Each VM has exactly one process on this machine (a killed host's tasks are no longer its
+   * descendants, so all processes are looked at), its first placement is its only one, and it never
+   * restarted; returns each VM's pid.
+   */
+  static Map<String, Long> onlyOneProcessEachAndPlacedOnce(RotaClient api, Set<String> vms) {
+    Map<String, List<Long>> sleeping = sleeping();
+    Map<String, Long> pids = new TreeMap<>();
+    for (String vm : vms) {
+      Map<String, Object> row = api.vm(vm);
+      String arg = String.valueOf(((List<?>) row.get("command")).get(1));
+      List<Long> processes = sleeping.getOrDefault(arg, List.of());
+      assertEquals(1, processes.size(), vm + " has exactly one process: " + processes + "; " + row + "; " + api.eventTypes(vm));
+      assertEquals(0, ((Number) row.get("restartCount")).intValue(), vm + " never restarted");
+      assertEquals(1, api.eventTypes(vm).stream().filter("scheduled"::equals).count(), vm + " placed once: " + api.eventTypes(vm));
+      pids.put(vm, processes.get(0));
+    }
+    return pids;
+  }
+
+  /** Ends every VM process whose {@code sleep} argument is in [from, to). */
+  static void endProcesses(int from, int to) {
+    ProcessHandle.allProcesses().forEach(p -> p.info().commandLine().map(SLEEP::matcher).filter(Matcher::find)
+        .filter(m -> Integer.parseInt(m.group(1)) >= from && Integer.parseInt(m.group(1)) < to)
+        .ifPresent(m -> p.destroyForcibly()));
+  }
+
+  private static Map<String, List<Long>> sleeping() {
+    Map<String, List<Long>> sleeping = new TreeMap<>();
+    ProcessHandle.allProcesses().filter(ProcessHandle::isAlive).forEach(p ->
+        p.info().commandLine().map(SLEEP::matcher).filter(Matcher::find).ifPresent(m ->
+            sleeping.computeIfAbsent(m.group(1), k -> new ArrayList<>()).add(p.pid())));
+    return sleeping;
+  }
+}
