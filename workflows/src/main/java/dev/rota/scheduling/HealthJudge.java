@@ -9,7 +9,16 @@ public final class HealthJudge {
   private HealthJudge() {}
 
   public static HealthVerdict judge(WorkerProbeState w, Instant now, HealthSettings s) {
-    HealthTable.Cell cell = cellOf(w, now, s);
+    return judge(w, now, s, null);
+  }
+
+  /**
+   * @param listeningSince when the scheduler came back after not listening for longer than a worker
+   *     may be silent (every host down, or the scheduler stopped), or null: a worker is judged on what
+   *     it has had a chance to say since, not on the silence the outage imposed on it
+   */
+  public static HealthVerdict judge(WorkerProbeState w, Instant now, HealthSettings s, Instant listeningSince) {
+    HealthTable.Cell cell = cellOf(w, now, s, listeningSince);
     HealthTable.Row row =
         HealthTable.lookup(cell).orElseThrow(() -> new IllegalStateException("no health rule for " + cell));
     WorkerHealth next = row.next();
@@ -17,11 +26,16 @@ public final class HealthJudge {
     if (next == WorkerHealth.FLAKY) {
       flakyUntil = cell.cooldown() == HealthTable.Cooldown.ACTIVE ? w.flakyUntil() : now.plus(s.flakyCooldown());
     }
-    return new HealthVerdict(next, message(row, w, flakyUntil), flakyUntil, nextChange(w, next, flakyUntil, s));
+    return new HealthVerdict(
+        next, message(row, w, flakyUntil, listeningSince), flakyUntil, nextChange(w, next, flakyUntil, s, listeningSince));
   }
 
   static HealthTable.Cell cellOf(WorkerProbeState w, Instant now, HealthSettings s) {
-    Duration silence = Duration.between(w.lastSeen(), now);
+    return cellOf(w, now, s, null);
+  }
+
+  static HealthTable.Cell cellOf(WorkerProbeState w, Instant now, HealthSettings s, Instant listeningSince) {
+    Duration silence = Duration.between(heardOrListening(w, listeningSince), now);
     HealthTable.Heartbeat heartbeat =
         silence.compareTo(s.lostAfter().plus(s.offlineAfter())) >= 0
             ? HealthTable.Heartbeat.GONE
@@ -63,8 +77,14 @@ public final class HealthJudge {
     return d.compareTo(s.probeBackoffCap()) > 0 ? s.probeBackoffCap() : d;
   }
 
-  private static Instant nextChange(WorkerProbeState w, WorkerHealth next, Instant flakyUntil, HealthSettings s) {
-    Instant lost = w.lastSeen().plus(s.lostAfter());
+  /** Its last heartbeat, or when the scheduler started listening again if that is later. */
+  private static Instant heardOrListening(WorkerProbeState w, Instant listeningSince) {
+    return listeningSince != null && listeningSince.isAfter(w.lastSeen()) ? listeningSince : w.lastSeen();
+  }
+
+  private static Instant nextChange(
+      WorkerProbeState w, WorkerHealth next, Instant flakyUntil, HealthSettings s, Instant listeningSince) {
+    Instant lost = heardOrListening(w, listeningSince).plus(s.lostAfter());
     Instant offline = lost.plus(s.offlineAfter());
     Instant earliest =
         switch (next) {
@@ -85,10 +105,14 @@ public final class HealthJudge {
     return a == null ? b : b == null ? a : a.isBefore(b) ? a : b;
   }
 
-  private static String message(HealthTable.Row row, WorkerProbeState w, Instant flakyUntil) {
+  private static String message(HealthTable.Row row, WorkerProbeState w, Instant flakyUntil, Instant listeningSince) {
     String why = row.why();
+    String since =
+        heardOrListening(w, listeningSince).equals(w.lastSeen())
+            ? ""
+            : "; none since the scheduler came back at " + listeningSince;
     return switch (row.next()) {
-      case OFFLINE, LOST -> why + " (last heartbeat " + w.lastSeen() + ")";
+      case OFFLINE, LOST -> why + " (last heartbeat " + w.lastSeen() + since + ")";
       case FLAKY -> why + (w.lastProbeError() == null ? "" : ": " + w.lastProbeError()) + "; probed again at " + flakyUntil;
       case NOT_READY -> why + (w.probeFailures() > 0 ? " (" + w.probeFailures() + " failed: " + w.lastProbeError() + ")" : "");
       case READY -> why;

@@ -18,12 +18,25 @@ import java.util.Set;
 public final class TermPlanner {
   private TermPlanner() {}
 
+  public static TermPlan plan(
+      Instant now,
+      SchedulerProfile profile,
+      HealthSettings settings,
+      List<WorkerSnapshot> workers,
+      List<VmSnapshot> vms,
+      Map<String, List<ObservedTask>> tasks) {
+    return plan(now, null, profile, settings, workers, vms, tasks);
+  }
+
   /**
+   * @param listeningSince when the scheduler came back after an outage, or null: workers are judged
+   *     on what they could say since ({@link HealthJudge#judge(WorkerProbeState, Instant, HealthSettings, Instant)})
    * @param tasks the task lists of the agents that answered this term, by worker; an agent missing
    *     here did not answer and tells nothing
    */
   public static TermPlan plan(
       Instant now,
+      Instant listeningSince,
       SchedulerProfile profile,
       HealthSettings settings,
       List<WorkerSnapshot> workers,
@@ -35,7 +48,7 @@ public final class TermPlanner {
     Map<String, WorkerHealth> healthOf = new HashMap<>();
     Instant nextDeadline = null;
     for (WorkerSnapshot w : workers) {
-      HealthVerdict verdict = HealthJudge.judge(w.probe(), now, settings);
+      HealthVerdict verdict = HealthJudge.judge(w.probe(), now, settings, listeningSince);
       healthOf.put(w.name(), verdict.health());
       if (verdict.health() != w.worker().health()
           || !Objects.equals(verdict.message(), w.healthMessage())

@@ -77,4 +77,23 @@ class HealthJudgeTest {
     HealthVerdict lost = HealthJudge.judge(state(WorkerHealth.READY, 40, true, 0, null), T, S);
     assertEquals(T.minusSeconds(40).plus(Duration.ofSeconds(210)), lost.nextChange(), "offline 3 min after lost");
   }
+
+  @Test
+  void afterAnOutageAWorkerIsJudgedOnWhatItCouldSaySinceTheSchedulerCameBack() {
+    // Silent for 5 min, all of it while no host listened: the scheduler came back 10 s ago.
+    WorkerProbeState silent = state(WorkerHealth.READY, 300, true, 0, null);
+    Instant back = T.minusSeconds(10);
+    assertEquals(WorkerHealth.OFFLINE, HealthJudge.judge(silent, T, S).health(), "without grace: offline at once");
+    HealthVerdict graced = HealthJudge.judge(silent, T, S, back);
+    assertEquals(WorkerHealth.READY, graced.health(), "it has had 10 s to speak, not 5 min");
+    assertEquals(back.plusSeconds(30), graced.nextChange(), "lost 30 s after the scheduler came back, if still silent");
+
+    HealthVerdict lost = HealthJudge.judge(silent, back.plusSeconds(30), S, back);
+    assertEquals(WorkerHealth.LOST, lost.health());
+    assertTrue(lost.message().contains("none since the scheduler came back at " + back), lost.message());
+    assertEquals(WorkerHealth.OFFLINE, HealthJudge.judge(state(WorkerHealth.LOST, 300, true, 0, null), back.plusSeconds(210), S, back).health());
+
+    WorkerProbeState heard = state(WorkerHealth.READY, 5, true, 0, null);
+    assertEquals(T.plusSeconds(25), HealthJudge.judge(heard, T, S, back).nextChange(), "a heartbeat since counts as before");
+  }
 }

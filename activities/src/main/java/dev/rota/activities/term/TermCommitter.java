@@ -56,6 +56,7 @@ public class TermCommitter {
   private final Clock clock;
   private final WorkerSettings health;
   private final TaskUpdateWriter updates;
+  private final ListeningSince listening;
 
   public TermCommitter(
       WorkerRepository workers,
@@ -67,7 +68,9 @@ public class TermCommitter {
       TransactionOperations<Connection> tx,
       Clock clock,
       WorkerSettings health,
-      TaskUpdateWriter updates) {
+      TaskUpdateWriter updates,
+      ListeningSince listening) {
+    this.listening = listening;
     this.workers = workers;
     this.vms = vms;
     this.tasks = tasks;
@@ -111,7 +114,8 @@ public class TermCommitter {
             .flatMap(s -> WireName.parse(SchedulerProfile.class, s.schedulerProfile()))
             .orElse(SchedulerProfile.OPTIMIZE_UTILIZATION);
 
-    TermPlan plan = TermPlanner.plan(now, profile, health.health(), workerSnapshots, vmSnapshots, reported);
+    TermPlan plan =
+        TermPlanner.plan(now, listening.at(now), profile, health.health(), workerSnapshots, vmSnapshots, reported);
     return tx.executeWrite(status -> write(plan, workerRows, vmRows, now));
   }
 

@@ -54,6 +54,7 @@ class ClusterTermTest {
   @Inject VmRepository vms;
   @Inject VmEventRepository events;
   @Inject Clock clock;
+  @Inject dev.rota.store.ClusterStatusRepository status;
 
   private ClusterWorkflow startCluster(WorkflowClient client) {
     ClusterWorkflow cluster =
@@ -191,6 +192,56 @@ class ClusterTermTest {
     VmRow a = vmRow("a");
     assertEquals("failed", a.status());
     assertEquals("worker w1 went offline", a.statusMessage());
+  }
+
+  @Test
+  void afterAnOutageLongerThanLostAndOfflineTheFirstTermsBackFailNothingAndSilenceCountsFromTheReturn() {
+    worker("w1", 4);
+    worker("w2", 4);
+    vm("a", 3, "Never");
+    vm("b", 3, "Never");
+    ClusterWorkflow cluster = startCluster(env.getWorkflowClient());
+    env.sleep(Duration.ofSeconds(6));
+    assertEquals("running", vmRow("a").status());
+    assertEquals("running", vmRow("b").status());
+    String silentWorker = vmRow("b").worker();
+    String otherWorker = vmRow("a").worker();
+
+    // Every host down for 5 minutes, longer than lost-after plus offline-after: no term runs, and no
+    // heartbeat can arrive. One agent will not heartbeat again.
+    io.temporal.client.WorkflowStub.fromTyped(cluster).terminate("every host down");
+    agents.stopHeartbeats(silentWorker);
+    env.sleep(Duration.ofMinutes(5));
+    Instant back = clock.instant();
+    startCluster(env.getWorkflowClient());
+    awaitTermSince(back);
+    assertEquals("ready", health(otherWorker));
+    assertEquals("ready", health(silentWorker), "judged on the moments since the scheduler came back, not the outage");
+    assertEquals("running", vmRow("a").status());
+    assertEquals("running", vmRow("b").status(), "no VM fails for an outage of the control plane");
+
+    sleepUntil(back.plusSeconds(29));
+    assertEquals("ready", health(silentWorker));
+    sleepUntil(back.plusSeconds(31));
+    assertEquals("lost", health(silentWorker), "lost once it has been silent lost-after since the return");
+    assertTrue(workers.findById(silentWorker).orElseThrow().healthMessage().contains("since the scheduler came back"));
+    sleepUntil(back.plusSeconds(30 + 180 + 1));
+    assertEquals("offline", health(silentWorker));
+    assertEquals("failed", vmRow("b").status());
+    assertEquals("ready", health(otherWorker));
+    assertEquals("running", vmRow("a").status());
+  }
+
+  /** Steps through skipped time until a term that started at or after {@code t} has been recorded. */
+  private void awaitTermSince(Instant t) {
+    for (int step = 0; step < 600; step++) {
+      var row = status.findById(ClusterWorkflow.WORKFLOW_ID);
+      if (row.isPresent() && row.get().lastTermAt() != null && !row.get().lastTermAt().isBefore(t)) {
+        return;
+      }
+      env.sleep(Duration.ofMillis(100));
+    }
+    throw new AssertionError("no term since " + t);
   }
 
   @Test
