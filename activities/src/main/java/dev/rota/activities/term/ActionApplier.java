@@ -18,7 +18,9 @@ import dev.rota.store.WorkerRow;
 import dev.rota.workflows.cluster.ApplyResult;
 import dev.rota.workflows.model.VmStatus;
 import jakarta.inject.Named;
+import io.micronaut.transaction.TransactionOperations;
 import jakarta.inject.Singleton;
+import java.sql.Connection;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -58,6 +60,7 @@ public class ActionApplier {
   private final WorkerSettings workerSettings;
   private final SchedulerWaker scheduler;
   private final Clock clock;
+  private final TransactionOperations<Connection> tx;
 
   public ActionApplier(
       TermActionRepository actions,
@@ -70,7 +73,9 @@ public class ActionApplier {
       AgentCallSettings agentCalls,
       WorkerSettings workerSettings,
       SchedulerWaker scheduler,
-      Clock clock) {
+      Clock clock,
+      TransactionOperations<Connection> tx) {
+    this.tx = tx;
     this.actions = actions;
     this.workers = workers;
     this.vms = vms;
@@ -128,7 +133,14 @@ public class ActionApplier {
     for (TermActionRow a : batch) {
       if (a.kind().equals(TermActionRow.NOTIFY)) {
         notifying.add(calls.submit(() -> {
-          notifier.notify(a.vm());
+          try {
+            notifier.notify(a.vm());
+          } catch (RuntimeException e) {
+            // Left in the outbox: the next pass tells the workflow (at least once; it applies it once).
+            log.debug("could not tell VM {}'s workflow: {}", a.vm(), e.toString());
+            failed.incrementAndGet();
+            return;
+          }
           actions.done(a.id());
           notified.incrementAndGet();
         }));
@@ -160,19 +172,15 @@ public class ActionApplier {
       actions.done(a.id());
     } catch (AgentRejectedException e) {
       failed.incrementAndGet();
-      actions.done(a.id());
       if (a.kind().equals(TermActionRow.START)) {
-        String message = "worker " + a.worker() + " refused task " + a.taskId() + ": " + e.getMessage();
-        if (vms.markEnded(a.vm(), a.worker(), VmStatus.FAILED.wireName(), null, clock.instant(), Columns.truncate(message, 2048)) == 1) {
-          events.append(a.vm(), clock.instant(), "failed", Columns.truncate(message, 4096));
-          notifier.notify(a.vm());
-        }
+        refused(a, e);
+      } else {
+        actions.done(a.id());
       }
     } catch (RuntimeException e) {
       failed.incrementAndGet();
       if (a.kind().equals(TermActionRow.START) && a.attempts() + 1 >= START_ATTEMPTS) {
         giveBack(a, e);
-        actions.done(a.id());
       } else if (a.attempts() + 1 >= MAX_ATTEMPTS) {
         log.warn("dropping {} of task {} on {} after {} attempts: {}", a.kind(), a.taskId(), a.worker(), MAX_ATTEMPTS, e.getMessage());
         actions.done(a.id());
@@ -182,16 +190,45 @@ public class ActionApplier {
     }
   }
 
-  /** The worker could not start the task: the VM waits for another placement, avoiding that worker. */
+  /**
+   * The agent refused the task (a 4xx: retrying cannot help): the VM failed. The failure, its event,
+   * the end of the start action and the news for the VM's workflow are one transaction, and the news
+   * goes through the outbox: a signal that fails is sent again, and the workflow's restart policy
+   * (OnFailure) is never left unheard.
+   */
+  private void refused(TermActionRow a, AgentRejectedException e) {
+    String message = "worker " + a.worker() + " refused task " + a.taskId() + ": " + e.getMessage();
+    Instant now = clock.instant();
+    tx.executeWrite(status -> {
+      actions.done(a.id());
+      if (vms.markEnded(a.vm(), a.worker(), VmStatus.FAILED.wireName(), null, now, Columns.truncate(message, 2048)) == 1) {
+        events.append(a.vm(), now, "failed", Columns.truncate(message, 4096));
+        actions.add(TermActionRow.NOTIFY, a.worker(), a.taskId(), a.vm(), null, now);
+      }
+      return null;
+    });
+  }
+
+  /**
+   * The worker could not start the task: the VM waits for another placement, avoiding that worker. As
+   * with a refusal, the news for its workflow goes through the outbox in the same transaction.
+   */
   private void giveBack(TermActionRow a, RuntimeException e) {
     Instant now = clock.instant();
     Instant avoidUntil = now.plus(workerSettings.flakyCooldown());
     String message =
         "could not start task " + a.taskId() + " on worker " + a.worker() + " after " + START_ATTEMPTS + " tries ("
             + e.getMessage() + "); placing it elsewhere, avoiding " + a.worker() + " until " + avoidUntil;
-    if (vms.giveBack(a.vm(), a.worker(), Columns.truncate(message, 2048), avoidUntil) == 1) {
+    boolean givenBack = tx.executeWrite(status -> {
+      actions.done(a.id());
+      if (vms.giveBack(a.vm(), a.worker(), Columns.truncate(message, 2048), avoidUntil) != 1) {
+        return false;
+      }
       events.append(a.vm(), now, "start-failed", Columns.truncate(message, 4096));
-      notifier.notify(a.vm());
+      actions.add(TermActionRow.NOTIFY, a.worker(), a.taskId(), a.vm(), null, now);
+      return true;
+    });
+    if (givenBack) {
       scheduler.wake("vm " + a.vm() + " given back by " + a.worker());
     }
   }

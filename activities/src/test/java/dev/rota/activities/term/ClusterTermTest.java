@@ -47,6 +47,7 @@ import org.junit.jupiter.api.Test;
 @Property(name = "rota.scheduler.idle-interval", value = "5s")
 @Property(name = "rota.workers.flaky-cooldown", value = "1m")
 @Property(name = "rota.agents.timeout", value = "300ms")
+@Property(name = FailingNotifier.ENABLED, value = "true")
 class ClusterTermTest {
   @Inject TestWorkflowEnvironment env;
   @Inject FakeAgents agents;
@@ -55,6 +56,7 @@ class ClusterTermTest {
   @Inject VmEventRepository events;
   @Inject Clock clock;
   @Inject dev.rota.store.ClusterStatusRepository status;
+  @Inject FailingNotifier notifier;
 
   private ClusterWorkflow startCluster(WorkflowClient client) {
     ClusterWorkflow cluster =
@@ -232,6 +234,14 @@ class ClusterTermTest {
     assertEquals("running", vmRow("a").status());
   }
 
+  private void startVmWorkflow(String vm) {
+    VmWorkflow workflow =
+        env.getWorkflowClient()
+            .newWorkflowStub(VmWorkflow.class, WorkflowOptions.newBuilder()
+                .setWorkflowId(VmWorkflow.workflowId(vm)).setTaskQueue(TaskQueues.CONTROL).build());
+    WorkflowClient.start(workflow::run, vm);
+  }
+
   /** Steps through skipped time until a term that started at or after {@code t} has been recorded. */
   private void awaitTermSince(Instant t) {
     for (int step = 0; step < 600; step++) {
@@ -245,15 +255,35 @@ class ClusterTermTest {
   }
 
   @Test
+  void aRefusedStartFailsTheVmAndItsWorkflowHearsItThroughTheOutboxEvenWhenTheSignalFailsOnce() {
+    worker("w1", 4);
+    // The first start fails for a while (the placement's notification goes out meanwhile), then the
+    // agent refuses it for good, and the first signal of that fails.
+    agents.set("w1", FakeAgents.Mode.NO_STARTS);
+    vm("a", 1, "OnFailure");
+    startVmWorkflow("a");
+    startCluster(env.getWorkflowClient());
+    env.sleep(Duration.ofSeconds(2));
+    assertEquals("scheduled", vmRow("a").status());
+    notifier.failNext("a", 1);
+    agents.set("w1", FakeAgents.Mode.REFUSES_STARTS);
+    env.sleep(Duration.ofSeconds(3));
+    assertTrue(eventTypes("a").contains("failed"), "the refused start failed the VM: " + eventTypes("a"));
+    assertTrue(vmRow("a").statusMessage().contains("refused task a.0"), vmRow("a").statusMessage());
+    assertEquals(1, notifier.failed("a"), "the first signal of it failed");
+
+    agents.set("w1", FakeAgents.Mode.UP);
+    env.sleep(Duration.ofSeconds(30)); // the restart delay is 15 s
+    assertTrue(vmRow("a").restartCount() >= 1, "the workflow heard of the failure and restarted it: " + eventTypes("a"));
+    assertEquals("running", vmRow("a").status());
+  }
+
+  @Test
   void anOnFailureVmWhoseWorkerGoesOfflineFailsThenRunsAgainOnAnotherWorker() {
     worker("w1", 4);
     worker("w2", 2);
     vm("a", 1, "OnFailure");
-    VmWorkflow a =
-        env.getWorkflowClient()
-            .newWorkflowStub(VmWorkflow.class, WorkflowOptions.newBuilder()
-                .setWorkflowId(VmWorkflow.workflowId("a")).setTaskQueue(TaskQueues.CONTROL).build());
-    WorkflowClient.start(a::run, "a");
+    startVmWorkflow("a");
     startCluster(env.getWorkflowClient());
     env.sleep(Duration.ofSeconds(6));
     assertEquals("w1", vmRow("a").worker(), "packed onto the fuller-by-name first worker");

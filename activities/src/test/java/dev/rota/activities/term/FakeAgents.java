@@ -20,8 +20,11 @@ import java.util.concurrent.atomic.AtomicInteger;
 @Singleton
 @Replaces(HttpAgentClient.class)
 public class FakeAgents implements AgentClient {
-  /** UP answers everything; ERRORS nothing; HANGS never returns; NO_STARTS answers probes but fails every start. */
-  public enum Mode { UP, ERRORS, HANGS, NO_STARTS }
+  /**
+   * UP answers everything; ERRORS nothing; HANGS never returns; NO_STARTS answers probes but fails every
+   * start; REFUSES_STARTS refuses every start as a bad request (4xx: retrying cannot help).
+   */
+  public enum Mode { UP, ERRORS, HANGS, NO_STARTS, REFUSES_STARTS }
 
   public static final class Agent {
     volatile Mode mode = Mode.UP;
@@ -103,6 +106,9 @@ public class FakeAgents implements AgentClient {
     Agent a = reach(endpoint);
     if (a.mode == Mode.NO_STARTS) {
       throw new IllegalStateException("disk full");
+    }
+    if (a.mode == Mode.REFUSES_STARTS) {
+      throw new dev.rota.agents.AgentRejectedException(400, "command: not allowed on this worker");
     }
     a.starts.computeIfAbsent(taskId, k -> new AtomicInteger()).incrementAndGet();
     a.tasks.putIfAbsent(taskId, new AgentTask(taskId, spec.vm(), "running", null, null, null, null));
