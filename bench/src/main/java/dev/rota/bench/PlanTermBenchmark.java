@@ -93,6 +93,6 @@ public class PlanTermBenchmark {
 
   @Benchmark
   public TermPlan planOneTerm() {
-    return TermPlanner.plan(now, schedulerProfile, HealthSettings.defaults(), workers, vms, tasks);
+    return TermPlanner.plan(now, null, schedulerProfile, HealthSettings.defaults(), workers, vms, tasks);
   }
 }

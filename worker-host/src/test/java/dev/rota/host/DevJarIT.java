@@ -4,18 +4,14 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
@@ -27,8 +23,6 @@ import org.junit.jupiter.api.io.TempDir;
  * nothing about speed.
  */
 class DevJarIT {
-  private static final Duration PATIENCE = Duration.ofSeconds(90);
-
   @TempDir Path work;
 
   @Test
@@ -41,32 +35,25 @@ class DevJarIT {
             "ROTA_TEMPORAL_PORT", String.valueOf(temporal),
             "ROTA_DATA_DIR", work.resolve("data").toString());
 
-    Process first = start(env, "first");
-    try {
-      waitForOutput(first, work.resolve("first.out"), "  Data ");
-      String banner = Files.readString(work.resolve("first.out"));
+    try (JarProcess first = JarProcess.dev("first", env, work)) {
+      String banner = first.start().awaitOutput("  Data ").output();
       assertTrue(banner.contains("API       http://127.0.0.1:" + http), banner);
       assertTrue(banner.contains("Temporal  127.0.0.1:" + temporal), banner);
       assertTrue(banner.contains("Data      " + work.resolve("data")), banner);
 
       assertTrue(termReported(http) >= 1, "the cluster workflow ran a term and the API shows it");
 
-      Process second = start(env, "second");
-      assertTrue(second.waitFor(PATIENCE.toSeconds(), TimeUnit.SECONDS), "the second copy gives up");
-      assertNotEquals(0, second.exitValue());
-      List<String> lines =
-          Files.readAllLines(work.resolve("second.out")).stream().filter(l -> !l.isBlank()).toList();
-      assertEquals(1, lines.size(), "one line, no stack trace: " + lines);
-      assertTrue(lines.get(0).startsWith("rota: cannot start: "), lines.get(0));
-      assertTrue(lines.get(0).contains(work.resolve("data").toString()), lines.get(0));
+      try (JarProcess second = JarProcess.dev("second", env, work)) {
+        assertNotEquals(0, second.start().awaitExit(), "the second copy gives up");
+        List<String> lines = second.output().lines().filter(l -> !l.isBlank()).toList();
+        assertEquals(1, lines.size(), "one line, no stack trace: " + lines);
+        assertTrue(lines.get(0).startsWith("rota: cannot start: "), lines.get(0));
+        assertTrue(lines.get(0).contains(work.resolve("data").toString()), lines.get(0));
+      }
 
-      first.destroy(); // SIGTERM
-      assertTrue(first.waitFor(PATIENCE.toSeconds(), TimeUnit.SECONDS), "stops on SIGTERM");
-      assertEquals(0, first.exitValue(), "a clean stop exits 0");
-      String log = Files.readString(work.resolve("first.out"));
+      assertEquals(0, first.stop(), "a clean stop on SIGTERM exits 0");
+      String log = first.output();
       assertTrue(!log.contains("Exception"), "a clean stop logs no exception:\n" + log);
-    } finally {
-      first.destroyForcibly();
     }
   }
 
@@ -82,52 +69,20 @@ class DevJarIT {
             "ROTA_DEV_AGENTS", "0",
             "ROTA_AUTH_ENABLED", "true",
             "ROTA_BOOTSTRAP_ADMIN_TOKEN", token);
-    Process host = start(env, "auth");
-    try {
-      waitForOutput(host, work.resolve("auth.out"), "  Data ");
-      assertTrue(!Files.readString(work.resolve("auth.out")).contains("Admin token"), "no token generated when one is given");
+    try (JarProcess host = JarProcess.dev("auth", env, work)) {
+      assertTrue(!host.start().awaitOutput("  Data ").output().contains("Admin token"), "no token generated when one is given");
       HttpClient client = HttpClient.newHttpClient();
       URI cluster = URI.create("http://127.0.0.1:" + http + "/v1/cluster");
       assertEquals(401, client.send(HttpRequest.newBuilder(cluster).build(), HttpResponse.BodyHandlers.discarding()).statusCode());
       assertEquals(200, client.send(HttpRequest.newBuilder(cluster).header("Authorization", "Bearer " + token).build(),
           HttpResponse.BodyHandlers.discarding()).statusCode(), "ROTA_BOOTSTRAP_ADMIN_TOKEN is the admin's token");
-    } finally {
-      host.destroyForcibly();
     }
-  }
-
-  private Process start(Map<String, String> env, String name) throws IOException {
-    ProcessBuilder builder =
-        new ProcessBuilder(
-                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-jar",
-                System.getProperty("rota.jar"),
-                "dev")
-            .directory(work.toFile())
-            .redirectErrorStream(true)
-            .redirectOutput(work.resolve(name + ".out").toFile());
-    builder.environment().putAll(env);
-    return builder.start();
-  }
-
-  private static void waitForOutput(Process process, Path out, String marker) throws Exception {
-    Instant deadline = Instant.now().plus(PATIENCE);
-    while (Instant.now().isBefore(deadline)) {
-      if (Files.exists(out) && Files.readString(out).contains(marker)) {
-        return;
-      }
-      if (!process.isAlive()) {
-        throw new AssertionError("exited with " + process.exitValue() + ":\n" + Files.readString(out));
-      }
-      Thread.sleep(200);
-    }
-    throw new AssertionError("no '" + marker + "' within " + PATIENCE + ":\n" + Files.readString(out));
   }
 
   private static long termReported(int port) throws Exception {
     HttpClient client = HttpClient.newHttpClient();
     Pattern term = Pattern.compile("\"term\":(\\d+)");
-    Instant deadline = Instant.now().plus(PATIENCE);
+    Instant deadline = Instant.now().plus(JarProcess.PATIENCE);
     while (Instant.now().isBefore(deadline)) {
       HttpResponse<String> response =
           client.send(

@@ -102,6 +102,14 @@ final class JarProcess implements AutoCloseable {
     process.waitFor(PATIENCE.toSeconds(), TimeUnit.SECONDS);
   }
 
+  /** Its exit code once it has ended by itself. */
+  int awaitExit() throws InterruptedException {
+    if (!process.waitFor(PATIENCE.toSeconds(), TimeUnit.SECONDS)) {
+      throw new AssertionError(name + " did not exit within " + PATIENCE);
+    }
+    return process.exitValue();
+  }
+
   /** SIGTERM, and its exit code once it has stopped. */
   int stop() throws InterruptedException {
     process.destroy();

@@ -8,10 +8,6 @@ import java.time.Instant;
 public final class HealthJudge {
   private HealthJudge() {}
 
-  public static HealthVerdict judge(WorkerProbeState w, Instant now, HealthSettings s) {
-    return judge(w, now, s, null);
-  }
-
   /**
    * @param listeningSince when the scheduler came back after not listening for longer than a worker
    *     may be silent (every host down, or the scheduler stopped), or null: a worker is judged on what
@@ -28,10 +24,6 @@ public final class HealthJudge {
     }
     return new HealthVerdict(
         next, message(row, w, flakyUntil, listeningSince), flakyUntil, nextChange(w, next, flakyUntil, s, listeningSince));
-  }
-
-  static HealthTable.Cell cellOf(WorkerProbeState w, Instant now, HealthSettings s) {
-    return cellOf(w, now, s, null);
   }
 
   static HealthTable.Cell cellOf(WorkerProbeState w, Instant now, HealthSettings s, Instant listeningSince) {

@@ -18,16 +18,6 @@ import java.util.Set;
 public final class TermPlanner {
   private TermPlanner() {}
 
-  public static TermPlan plan(
-      Instant now,
-      SchedulerProfile profile,
-      HealthSettings settings,
-      List<WorkerSnapshot> workers,
-      List<VmSnapshot> vms,
-      Map<String, List<ObservedTask>> tasks) {
-    return plan(now, null, profile, settings, workers, vms, tasks);
-  }
-
   /**
    * @param listeningSince when the scheduler came back after an outage, or null: workers are judged
    *     on what they could say since ({@link HealthJudge#judge(WorkerProbeState, Instant, HealthSettings, Instant)})

@@ -44,14 +44,14 @@ class HealthJudgeTest {
   void transitions(String from, long silent, Boolean probeOk, int failures, Long flakyInSeconds, String to) {
     WorkerHealth previous = dev.rota.workflows.model.WireName.parse(WorkerHealth.class, from).orElseThrow();
     Instant flakyUntil = flakyInSeconds == null ? null : T.plusSeconds(flakyInSeconds);
-    HealthVerdict v = HealthJudge.judge(state(previous, silent, probeOk, failures, flakyUntil), T, S);
+    HealthVerdict v = HealthJudge.judge(state(previous, silent, probeOk, failures, flakyUntil), T, S, null);
     assertEquals(to, v.health().wireName(), v.message());
     assertFalse(v.message().isBlank());
   }
 
   @Test
   void aWorkerTurningFlakyCoolsDownForTheConfiguredTimeThenIsProbedAgain() {
-    HealthVerdict v = HealthJudge.judge(state(WorkerHealth.READY, 0, false, 3, null), T, S);
+    HealthVerdict v = HealthJudge.judge(state(WorkerHealth.READY, 0, false, 3, null), T, S, null);
     assertEquals(T.plus(S.flakyCooldown()), v.flakyUntil());
     assertTrue(v.message().contains("connection refused"), v.message());
     WorkerProbeState cooling = state(WorkerHealth.FLAKY, 0, false, 3, v.flakyUntil());
@@ -72,9 +72,9 @@ class HealthJudgeTest {
 
   @Test
   void theNextChangeIsTheNearestDeadline() {
-    HealthVerdict ready = HealthJudge.judge(state(WorkerHealth.READY, 10, true, 0, null), T, S);
+    HealthVerdict ready = HealthJudge.judge(state(WorkerHealth.READY, 10, true, 0, null), T, S, null);
     assertEquals(T.plusSeconds(20), ready.nextChange(), "lost 30 s after the last heartbeat");
-    HealthVerdict lost = HealthJudge.judge(state(WorkerHealth.READY, 40, true, 0, null), T, S);
+    HealthVerdict lost = HealthJudge.judge(state(WorkerHealth.READY, 40, true, 0, null), T, S, null);
     assertEquals(T.minusSeconds(40).plus(Duration.ofSeconds(210)), lost.nextChange(), "offline 3 min after lost");
   }
 
@@ -83,7 +83,7 @@ class HealthJudgeTest {
     // Silent for 5 min, all of it while no host listened: the scheduler came back 10 s ago.
     WorkerProbeState silent = state(WorkerHealth.READY, 300, true, 0, null);
     Instant back = T.minusSeconds(10);
-    assertEquals(WorkerHealth.OFFLINE, HealthJudge.judge(silent, T, S).health(), "without grace: offline at once");
+    assertEquals(WorkerHealth.OFFLINE, HealthJudge.judge(silent, T, S, null).health(), "without grace: offline at once");
     HealthVerdict graced = HealthJudge.judge(silent, T, S, back);
     assertEquals(WorkerHealth.READY, graced.health(), "it has had 10 s to speak, not 5 min");
     assertEquals(back.plusSeconds(30), graced.nextChange(), "lost 30 s after the scheduler came back, if still silent");

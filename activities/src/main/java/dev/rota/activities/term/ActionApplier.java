@@ -17,8 +17,8 @@ import dev.rota.store.WorkerRepository;
 import dev.rota.store.WorkerRow;
 import dev.rota.workflows.cluster.ApplyResult;
 import dev.rota.workflows.model.VmStatus;
-import jakarta.inject.Named;
 import io.micronaut.transaction.TransactionOperations;
+import jakarta.inject.Named;
 import jakarta.inject.Singleton;
 import java.sql.Connection;
 import java.time.Clock;
@@ -31,6 +31,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.IntSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -190,47 +191,42 @@ public class ActionApplier {
     }
   }
 
-  /**
-   * The agent refused the task (a 4xx: retrying cannot help): the VM failed. The failure, its event,
-   * the end of the start action and the news for the VM's workflow are one transaction, and the news
-   * goes through the outbox: a signal that fails is sent again, and the workflow's restart policy
-   * (OnFailure) is never left unheard.
-   */
+  /** The agent refused the task (a 4xx: retrying cannot help): the VM failed. */
   private void refused(TermActionRow a, AgentRejectedException e) {
     String message = "worker " + a.worker() + " refused task " + a.taskId() + ": " + e.getMessage();
     Instant now = clock.instant();
-    tx.executeWrite(status -> {
-      actions.done(a.id());
-      if (vms.markEnded(a.vm(), a.worker(), VmStatus.FAILED.wireName(), null, now, Columns.truncate(message, 2048)) == 1) {
-        events.append(a.vm(), now, "failed", Columns.truncate(message, 4096));
-        actions.add(TermActionRow.NOTIFY, a.worker(), a.taskId(), a.vm(), null, now);
-      }
-      return null;
-    });
+    endStart(a, now, "failed", message,
+        () -> vms.markEnded(a.vm(), a.worker(), VmStatus.FAILED.wireName(), null, now, Columns.truncate(message, 2048)));
   }
 
-  /**
-   * The worker could not start the task: the VM waits for another placement, avoiding that worker. As
-   * with a refusal, the news for its workflow goes through the outbox in the same transaction.
-   */
+  /** The worker could not start the task: the VM waits for another placement, avoiding that worker. */
   private void giveBack(TermActionRow a, RuntimeException e) {
     Instant now = clock.instant();
     Instant avoidUntil = now.plus(workerSettings.flakyCooldown());
     String message =
         "could not start task " + a.taskId() + " on worker " + a.worker() + " after " + START_ATTEMPTS + " tries ("
             + e.getMessage() + "); placing it elsewhere, avoiding " + a.worker() + " until " + avoidUntil;
-    boolean givenBack = tx.executeWrite(status -> {
+    if (endStart(a, now, "start-failed", message,
+        () -> vms.giveBack(a.vm(), a.worker(), Columns.truncate(message, 2048), avoidUntil))) {
+      scheduler.wake("vm " + a.vm() + " given back by " + a.worker());
+    }
+  }
+
+  /**
+   * Ends a start action that did not start, and, if the VM's row took {@code change}, records its event
+   * and the news for its workflow, all in one transaction. The news goes through the outbox: a signal
+   * that fails is sent again, so the workflow's restart policy (OnFailure) is never left unheard.
+   */
+  private boolean endStart(TermActionRow a, Instant now, String event, String message, IntSupplier change) {
+    return tx.executeWrite(status -> {
       actions.done(a.id());
-      if (vms.giveBack(a.vm(), a.worker(), Columns.truncate(message, 2048), avoidUntil) != 1) {
+      if (change.getAsInt() != 1) {
         return false;
       }
-      events.append(a.vm(), now, "start-failed", Columns.truncate(message, 4096));
+      events.append(a.vm(), now, event, Columns.truncate(message, 4096));
       actions.add(TermActionRow.NOTIFY, a.worker(), a.taskId(), a.vm(), null, now);
       return true;
     });
-    if (givenBack) {
-      scheduler.wake("vm " + a.vm() + " given back by " + a.worker());
-    }
   }
 
   private static TaskSpec spec(VmRow vm) {

@@ -182,6 +182,9 @@ public class TermCommitter {
     }
     // Last, so that they never crowd out what the term did: why VMs still wait (the UI shows these).
     for (PlacementPlan.Unplaced u : plan.placement().pending()) {
+      if (examples.size() >= EXAMPLES) {
+        break; // thousands may wait: no string is built for one that will not be shown
+      }
       example(examples, "pending " + u.vm() + ": " + u.reason());
     }
     return new TermDecisions(

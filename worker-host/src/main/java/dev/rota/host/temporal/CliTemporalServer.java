@@ -169,10 +169,14 @@ public final class CliTemporalServer implements LocalTemporalServer {
     process.destroy();
     try {
       process.onExit().get(grace.toMillis(), TimeUnit.MILLISECONDS);
-    } catch (Exception e) {
-      process.destroyForcibly();
-      process.onExit().orTimeout(5, TimeUnit.SECONDS).exceptionally(t -> null).join();
+      return;
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
+      log.debug("{} did not stop within {}: {}", process.pid(), grace, e.toString());
     }
+    process.destroyForcibly();
+    process.onExit().orTimeout(5, TimeUnit.SECONDS).exceptionally(t -> null).join();
   }
 
   private static String version(Path cli) {

@@ -1,12 +1,11 @@
 package dev.rota.host.temporal;
 
 import dev.rota.host.StartupException;
+import dev.rota.workflows.RotaSearchAttributes;
 import io.micronaut.context.annotation.Bean;
 import io.micronaut.context.annotation.Factory;
 import io.micronaut.context.annotation.Requires;
 import io.micronaut.context.env.Environment;
-import dev.rota.workflows.RotaSearchAttributes;
-import java.nio.file.Path;
 import io.temporal.authorization.AuthorizationTokenSupplier;
 import io.temporal.client.WorkflowClient;
 import io.temporal.client.WorkflowClientOptions;
@@ -17,6 +16,7 @@ import jakarta.inject.Singleton;
 import java.io.FileInputStream;
 import java.io.IOException;
 import java.io.InputStream;
+import java.nio.file.Path;
 import java.util.Optional;
 
 /** The connection to Temporal: the embedded server in dev mode, a real frontend otherwise. */
