@@ -10,10 +10,12 @@ import dev.rota.store.VmRepository;
 import dev.rota.store.VmRow;
 import dev.rota.store.WorkerRepository;
 import dev.rota.workflows.vm.VmActivities;
+import dev.rota.workflows.vm.VmLifecycle;
 import dev.rota.workflows.vm.VmRecord;
 import io.micronaut.transaction.annotation.Transactional;
 import jakarta.inject.Singleton;
 import java.time.Clock;
+import java.time.Instant;
 
 @Singleton
 public class VmActivitiesImpl implements VmActivities {
@@ -52,15 +54,25 @@ public class VmActivitiesImpl implements VmActivities {
       return null;
     }
     return new VmRecord(v.status(), v.worker(), v.restartCount(), v.restartPolicy(), Columns.millis(v.startedAt()),
-        Columns.millis(v.finishedAt()), settings.restartDelay().toMillis(), settings.maxRestartDelay().toMillis());
+        Columns.millis(v.finishedAt()), settings.restartDelay().toMillis(), settings.maxRestartDelay().toMillis(),
+        v.taskEventId());
   }
 
   @Override
   @Transactional
   public void recordStatus(String vmName, String status, String message, String eventType) {
-    // A version conflict throws, and the activity's retry reads the row afresh.
-    vms.findById(vmName).ifPresent(row -> vms.update(row.withStatus(status, message)));
+    vms.recordStatus(vmName, status, message);
     events.append(vmName, clock.instant(), eventType, message);
+  }
+
+  @Override
+  public void recordLifecycle(VmLifecycle l) {
+    vms.recordLifecycle(l.vm(), l.restartCount(), l.status(), l.worker(), l.message(), l.exitCode(), l.taskEventId(),
+        instant(l.scheduledAtMillis()), instant(l.startedAtMillis()), instant(l.finishedAtMillis()));
+  }
+
+  private static Instant instant(long millis) {
+    return millis == 0 ? null : Instant.ofEpochMilli(millis);
   }
 
   @Override

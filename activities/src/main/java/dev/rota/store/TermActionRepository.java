@@ -11,18 +11,22 @@ import java.util.List;
 @JdbcRepository(dialect = Dialect.POSTGRES)
 public interface TermActionRepository extends GenericRepository<TermActionRow, Long> {
   @Query("""
-      INSERT INTO term_actions (id, kind, worker, task_id, vm, detail, created_at, attempts)
-      VALUES (nextval('term_action_seq'), :kind, :worker, :taskId, :vm, :detail, :createdAt, 0)""")
-  void add(String kind, @Nullable String worker, @Nullable String taskId, @Nullable String vm, @Nullable String detail, Instant createdAt);
+      INSERT INTO term_actions (id, kind, worker, task_id, vm, detail, created_at, attempts, vm_seq)
+      VALUES (nextval('term_action_seq'), :kind, :worker, :taskId, :vm, :detail, :createdAt, 0, :vmSeq)""")
+  void add(
+      String kind, String worker, String taskId, @Nullable String vm, @Nullable Long vmSeq, @Nullable String detail,
+      Instant createdAt);
 
   @Query("SELECT nextval('term_action_seq')")
   long nextId();
 
-  /** {@link #add} with an id taken from {@link #nextId}, for a writer that carries the action out itself. */
+  /** A task event for a VM's workflow, with an id taken from {@link #nextId}. */
   @Query("""
-      INSERT INTO term_actions (id, kind, worker, task_id, vm, detail, created_at, attempts)
-      VALUES (:id, :kind, :worker, :taskId, :vm, NULL, :createdAt, 0)""")
-  void addWithId(long id, String kind, @Nullable String worker, @Nullable String taskId, @Nullable String vm, Instant createdAt);
+      INSERT INTO term_actions (id, kind, worker, task_id, vm, detail, created_at, attempts, vm_seq, event, exit_code, started_at)
+      VALUES (:id, 'notify', :worker, :taskId, :vm, :message, :at, 0, :vmSeq, :event, :exitCode, :startedAt)""")
+  void addEvent(
+      long id, String worker, String taskId, String vm, long vmSeq, String event, @Nullable Integer exitCode,
+      String message, Instant at, @Nullable Instant startedAt);
 
   /** The oldest actions after {@code afterId}: one pass over the outbox tries each action once. */
   @Query("SELECT * FROM term_actions WHERE id > :afterId ORDER BY id LIMIT :limit")
@@ -33,6 +37,13 @@ public interface TermActionRepository extends GenericRepository<TermActionRow, L
 
   @Query("UPDATE term_actions SET attempts = attempts + 1, detail = :detail WHERE id = :id")
   void failedOnce(long id, String detail);
+
+  @Query("UPDATE term_actions SET attempts = attempts + 1 WHERE id = :id")
+  void triedOnce(long id);
+
+  /** Actions tried fewer than {@code attempts} times: worth trying again soon rather than next interval. */
+  @Query("SELECT COUNT(*) FROM term_actions WHERE attempts < :attempts")
+  long pendingTriedFewerThan(int attempts);
 
   @Query("SELECT COUNT(*) FROM term_actions")
   long pending();

@@ -8,7 +8,13 @@ import java.time.Instant;
 /**
  * One action a committed term decided.
  *
- * @param kind {@code start} a task, {@code remove} a task, or {@code notify} a VM workflow
+ * @param kind {@code start} a task, {@code remove} a task, or {@code notify} a VM workflow of a task event
+ * @param vmSeq the submission of the VM the task is of (so that a VM submitted again under the same
+ *     name is not told of its predecessor's tasks); null in rows from before task events
+ * @param event for {@code notify}, a task event's wire name; null in rows from before task events,
+ *     which tell the workflow the VM's row as it is
+ * @param detail why, for {@code remove}; the event's message, for {@code notify}
+ * @param createdAt when it was decided; for an event, when it was observed
  */
 @MappedEntity("term_actions")
 public record TermActionRow(
@@ -19,7 +25,11 @@ public record TermActionRow(
     @Nullable String vm,
     @Nullable String detail,
     Instant createdAt,
-    int attempts) {
+    int attempts,
+    @Nullable Long vmSeq,
+    @Nullable String event,
+    @Nullable Integer exitCode,
+    @Nullable Instant startedAt) {
 
   public static final String START = "start";
   public static final String REMOVE = "remove";

@@ -28,31 +28,36 @@ public interface VmRepository extends CrudRepository<VmRow, String> {
 
   List<VmRow> findByWorkerInListAndStatusInList(Collection<String> worker, Collection<String> status);
 
-  /** Places a pending VM, unless it changed since the term read it. */
-  @Query("UPDATE vms SET status = 'scheduled', worker = :worker, scheduled_at = :at, status_message = :message, exit_code = NULL, version = version + 1 WHERE name = :name AND version = :version AND status = 'pending'")
-  int place(String name, long version, String worker, Instant at, String message);
+  /** Why a VM still waits (the scheduler's); written only when it changed, and only while it is pending. */
+  @Query("UPDATE vms SET pending_reason = :reason WHERE name = :name AND status = 'pending' AND (pending_reason IS NULL OR pending_reason <> :reason)")
+  int explainPending(String name, String reason);
 
-  /** Why a VM still waits; written only when it changed, and only while it is pending. */
-  @Query("UPDATE vms SET status_message = :message WHERE name = :name AND status = 'pending' AND (status_message IS NULL OR status_message <> :message)")
-  int explainPending(String name, String message);
+  /** It waits no longer: the scheduler placed it. */
+  @Query("UPDATE vms SET pending_reason = NULL WHERE name = :name AND pending_reason IS NOT NULL")
+  int placed(String name);
 
-  @Query("UPDATE vms SET status = 'running', started_at = :at, status_message = :message, version = version + 1 WHERE name = :name AND worker = :worker AND status = 'scheduled'")
-  int markRunning(String name, String worker, Instant at, String message);
+  /** Its task could not be started on {@code worker}: the scheduler avoids that worker for it until {@code until}. */
+  @Query("UPDATE vms SET avoid_worker = :worker, avoid_until = :until WHERE name = :name")
+  int avoid(String name, String worker, Instant until);
 
-  /** The VM's task ended, failed or vanished: it is {@code stopped} or {@code failed} on that worker. */
-  @Query("UPDATE vms SET status = :status, exit_code = :exitCode, finished_at = :at, status_message = :message, version = version + 1 WHERE name = :name AND worker = :worker AND status IN ('scheduled', 'running')")
-  int markEnded(String name, String worker, String status, @Nullable Integer exitCode, Instant at, String message);
+  /** A status its workflow decided (stopping, stopped), with why. */
+  @Query("UPDATE vms SET status = :status, status_message = :message, version = version + 1 WHERE name = :name")
+  int recordStatus(String name, String status, String message);
+
+  /** What task events made of the VM, as its workflow decided; only for the generation it names. */
+  @Query("""
+      UPDATE vms SET status = :status, worker = :worker, status_message = :message, exit_code = :exitCode,
+        task_event_id = :taskEventId, scheduled_at = :scheduledAt, started_at = :startedAt, finished_at = :finishedAt,
+        version = version + 1
+      WHERE name = :name AND restart_count = :restartCount""")
+  int recordLifecycle(
+      String name, int restartCount, String status, @Nullable String worker, @Nullable String message,
+      @Nullable Integer exitCode, long taskEventId, @Nullable Instant scheduledAt, @Nullable Instant startedAt,
+      @Nullable Instant finishedAt);
 
   /** Pending again as a new generation; the VM's workflow owns this decision, so no condition. */
-  @Query("UPDATE vms SET status = 'pending', worker = NULL, restart_count = :restartCount, status_message = :message, scheduled_at = NULL, started_at = NULL, version = version + 1 WHERE name = :name")
+  @Query("UPDATE vms SET status = 'pending', worker = NULL, restart_count = :restartCount, status_message = :message, exit_code = NULL, scheduled_at = NULL, started_at = NULL, version = version + 1 WHERE name = :name")
   int requeue(String name, int restartCount, String message);
-
-  /**
-   * Gives a placement back: the task could not be started there. Pending again, and that worker
-   * avoided for this VM until {@code avoidUntil}.
-   */
-  @Query("UPDATE vms SET status = 'pending', worker = NULL, scheduled_at = NULL, status_message = :message, avoid_worker = :worker, avoid_until = :avoidUntil, version = version + 1 WHERE name = :name AND worker = :worker AND status = 'scheduled'")
-  int giveBack(String name, String worker, String message, Instant avoidUntil);
 
   @Query("SELECT status AS label, COUNT(*) AS total FROM vms GROUP BY status")
   List<Count> countByStatus();

@@ -11,8 +11,10 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * A submitted VM: its spec as the user gave it, and the read model of its status that activities
- * keep current. {@code seq} orders VMs by submission for "oldest first" and for list cursors.
+ * A submitted VM: its spec as the user gave it (the API's), the read model of its lifecycle (status,
+ * worker, message, exit code, times, generation: its workflow's alone), and what the scheduler notes
+ * for placing it (the worker to avoid, why it waits). {@code seq} orders VMs by submission for
+ * "oldest first" and for list cursors, and tells a VM from an earlier one of its name.
  */
 @MappedEntity("vms")
 public record VmRow(
@@ -36,6 +38,8 @@ public record VmRow(
     @Nullable Instant finishedAt,
     @Nullable String avoidWorker,
     @Nullable Instant avoidUntil,
+    @Nullable String pendingReason,
+    long taskEventId,
     @Version long version) {
 
   /** A VM as submitted: pending, generation 0, no worker. */
@@ -43,16 +47,11 @@ public record VmRow(
       String name, long seq, String runtime, @Nullable String image, List<String> command, Map<String, String> env,
       Map<String, Long> resources, Map<String, String> labels, String restartPolicy, String message, Instant now) {
     return new VmRow(name, seq, runtime, image, command, env, resources, labels, restartPolicy, "pending", message, null,
-        0, null, now, null, null, null, null, null, 0);
-  }
-
-  public VmRow withStatus(String newStatus, @Nullable String message) {
-    return new VmRow(name, seq, runtime, image, command, env, resources, labels, restartPolicy, newStatus,
-        message, worker, restartCount, exitCode, createdAt, scheduledAt, startedAt, finishedAt, avoidWorker, avoidUntil, version);
+        0, null, now, null, null, null, null, null, null, 0, 0);
   }
 
   public VmRow withSeq(long newSeq) {
     return new VmRow(name, newSeq, runtime, image, command, env, resources, labels, restartPolicy, status,
-        statusMessage, worker, restartCount, exitCode, createdAt, scheduledAt, startedAt, finishedAt, avoidWorker, avoidUntil, version);
+        statusMessage, worker, restartCount, exitCode, createdAt, scheduledAt, startedAt, finishedAt, avoidWorker, avoidUntil, pendingReason, taskEventId, version);
   }
 }

@@ -32,10 +32,53 @@ abstract class RepositoryContract {
 
   VmRow vm(String name, String status, String worker) {
     return new VmRow(name, vms.nextSeq(), "process", null, List.of("sleep", "1"), Map.of("A", "b"),
-        Map.of("cpu", 1L), Map.of(), "Never", status, "why", worker, 0, null, T0, null, null, null, null, null, 0);
+        Map.of("cpu", 1L), Map.of(), "Never", status, "why", worker, 0, null, T0, null, null, null, null, null, null, 0, 0);
   }
 
   @Inject ClusterStatusRepository status;
+  @Inject VmTaskRepository tasks;
+
+  @Test
+  void aTaskIsPlacedOnceOnlyWhileItsVmWantsItAndMovesOnOnceFromALiveState() {
+    VmRow a = vms.save(vm(unique("a"), "pending", null));
+    String id = VmTaskRow.id(a.seq(), a.name() + ".0");
+    assertEquals(0, tasks.place(id, a.name(), a.seq() + 1000, 0, "w1", T0), "another submission of that name");
+    assertEquals(0, tasks.place(id, a.name(), a.seq(), 1, "w1", T0), "another generation");
+    assertEquals(1, tasks.place(id, a.name(), a.seq(), 0, "w1", T0));
+    assertEquals(0, tasks.place(id, a.name(), a.seq(), 0, "w2", T0), "placed already");
+    assertEquals(1, tasks.started(id, T0.plusSeconds(1), "running"));
+    assertEquals(0, tasks.started(id, T0.plusSeconds(2), "running"), "once");
+    assertEquals(0, tasks.givenBack(id), "only a task that never started is given back");
+    assertEquals(1, tasks.ended(id, "exited", 3, "exited with code 3", T0.plusSeconds(3)));
+    assertEquals(0, tasks.ended(id, "vanished", null, "vanished", T0.plusSeconds(4)), "ended once");
+    VmTaskRow read = tasks.findById(id).orElseThrow();
+    assertEquals("exited", read.state());
+    assertEquals(3, read.exitCode());
+    assertEquals(T0.plusSeconds(1), read.startedAt());
+    assertEquals(a.name() + ".0", read.taskId());
+
+    VmRow stopped = vms.save(vm(unique("s"), "stopped", null));
+    assertEquals(0, tasks.place(VmTaskRow.id(stopped.seq(), stopped.name() + ".0"), stopped.name(), stopped.seq(), 0, "w1", T0),
+        "a stop that won the race wins");
+    assertEquals(1, tasks.forget(id));
+  }
+
+  @Test
+  void theWorkflowsLifecycleWriteIsForItsGenerationAndThePendingReasonOnlyWhilePending() {
+    VmRow a = vms.save(vm(unique("a"), "pending", null));
+    assertEquals(1, vms.explainPending(a.name(), "no worker"));
+    assertEquals(0, vms.explainPending(a.name(), "no worker"), "written only when it changed");
+    assertEquals(0, vms.recordLifecycle(a.name(), 1, "running", "w1", "running", null, 5, T0, T0, null), "another generation");
+    assertEquals(1, vms.recordLifecycle(a.name(), 0, "running", "w1", "running", null, 5, T0, T0, null));
+    assertEquals(0, vms.explainPending(a.name(), "no worker at all"), "not pending");
+    VmRow read = vms.findById(a.name()).orElseThrow();
+    assertEquals("running", read.status());
+    assertEquals("w1", read.worker());
+    assertEquals(5, read.taskEventId());
+    assertEquals("no worker", read.pendingReason());
+    assertEquals(1, vms.placed(a.name()));
+    assertEquals(null, vms.findById(a.name()).orElseThrow().pendingReason());
+  }
   @Inject AgentTaskRepository agentTasks;
 
   @Test

@@ -4,13 +4,19 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.rota.activities.term.TaskObservations;
+import dev.rota.activities.term.VmNotifier;
+import dev.rota.store.TermActionRepository;
+import dev.rota.store.TermActionRow;
 import dev.rota.store.VmRepository;
 import dev.rota.store.VmRow;
 import dev.rota.workflows.vm.VmWorkflow;
 import io.micronaut.test.extensions.junit5.annotation.MicronautTest;
 import io.temporal.api.enums.v1.EventType;
 import io.temporal.client.WorkflowClient;
+import io.micronaut.transaction.TransactionOperations;
 import jakarta.inject.Inject;
+import java.sql.Connection;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
@@ -22,6 +28,10 @@ class TaskReportApiTest {
   @Inject Http http;
   @Inject VmRepository vms;
   @Inject WorkflowClient temporal;
+  @Inject TaskObservations observations;
+  @Inject VmNotifier notifier;
+  @Inject TermActionRepository actions;
+  @Inject TransactionOperations<Connection> tx;
 
   private static String report(String id, String state, Integer exitCode) {
     return "{\"tasks\":[{\"id\":\"" + id + "\",\"vm\":\"" + id.substring(0, id.indexOf('.')) + "\",\"state\":\"" + state
@@ -38,15 +48,22 @@ class TaskReportApiTest {
         .count();
   }
 
-  /** A VM placed on {@code worker} by hand, as a term would, without waiting for the scheduler. */
-  private void placed(String vm, String worker) {
+  /** A VM placed on {@code worker} by hand, as a term would, its workflow told, without waiting for the scheduler. */
+  private void placed(String vm, String worker) throws InterruptedException {
     assertEquals(201, http.post("/v1/vms", "{\"name\":\"" + vm + "\",\"command\":[\"sleep\",\"60\"]}").status());
     VmRow row = vms.findById(vm).orElseThrow();
-    assertEquals(1, vms.place(vm, row.version(), worker, Instant.now(), "placed on " + worker));
+    TermActionRow news = tx.executeWrite(s -> observations.place(vm, row.seq(), 0, worker, Instant.now()).orElseThrow());
+    notifier.notify(news);
+    actions.after(0, 100_000).stream().filter(a -> vm.equals(a.vm())).forEach(a -> actions.done(a.id()));
+    VmApiTest.eventually(vm + " scheduled", () -> "scheduled".equals(status(vm)));
+  }
+
+  private boolean statusIs(String vm, String expected) {
+    return expected.equals(status(vm));
   }
 
   @Test
-  void theVmsOwnAgentReportingItsTaskRunningMakesItRunningAtOnce() {
+  void theVmsOwnAgentReportingItsTaskRunningMakesItRunningAtOnce() throws InterruptedException {
     for (String w : List.of("rep-1", "rep-2")) {
       assertEquals(201, http.post("/v1/workers", "{\"name\":\"" + w + "\",\"endpoint\":\"http://127.0.0.1:1\"}").status());
     }
@@ -59,18 +76,19 @@ class TaskReportApiTest {
     assertEquals("scheduled", status("rep-a"), "a task of another restart generation changes nothing");
 
     assertEquals(204, http.put("/v1/workers/rep-1/tasks", report("rep-a.0", "running", null)).status());
+    VmApiTest.eventually("rep-a running, as its workflow records it", () -> statusIs("rep-a", "running"));
     Map<String, Object> vm = http.get("/v1/vms/rep-a").map();
-    assertEquals("running", vm.get("status"));
     assertEquals("rep-1", vm.get("worker"));
     assertNotNull(vm.get("startedAt"));
     List<Object> types = http.get("/v1/vms/rep-a/events").items().stream().map(e -> e.get("type")).toList();
-    assertEquals(List.of("created", "started"), types);
+    assertEquals(List.of("created", "scheduled", "started"), types);
     assertEquals(signalsBefore + 1, observedSignals("rep-a"), "the VM's workflow was told, once");
 
     assertEquals(204, http.put("/v1/workers/rep-1/tasks", report("rep-a.0", "running", null)).status());
     assertEquals(signalsBefore + 1, observedSignals("rep-a"), "a repeated report changes nothing and tells nobody");
 
     assertEquals(204, http.put("/v1/workers/rep-1/tasks", report("rep-a.0", "exited", 3)).status());
+    VmApiTest.eventually("rep-a failed", () -> statusIs("rep-a", "failed"));
     vm = http.get("/v1/vms/rep-a").map();
     assertEquals("failed", vm.get("status"));
     assertEquals(3, vm.get("exitCode"));
@@ -78,7 +96,7 @@ class TaskReportApiTest {
   }
 
   @Test
-  void badReportsAre400NamingTheFieldAndChangeNothing() {
+  void badReportsAre400NamingTheFieldAndChangeNothing() throws InterruptedException {
     assertEquals(201, http.post("/v1/workers", "{\"name\":\"rep-3\",\"endpoint\":\"http://127.0.0.1:1\"}").status());
     placed("rep-b", "rep-3");
     for (String[] bad :

@@ -4,11 +4,13 @@ import dev.rota.scheduling.Candidate;
 import dev.rota.scheduling.HealthSettings;
 import dev.rota.scheduling.ObservedTask;
 import dev.rota.scheduling.TermPlan;
+import dev.rota.scheduling.PlacedTask;
 import dev.rota.scheduling.TermPlanner;
 import dev.rota.scheduling.VmSnapshot;
 import dev.rota.scheduling.WorkerProbeState;
 import dev.rota.scheduling.WorkerSnapshot;
 import dev.rota.workflows.model.SchedulerProfile;
+import dev.rota.workflows.model.TaskState;
 import dev.rota.workflows.model.VmStatus;
 import dev.rota.workflows.model.WorkerHealth;
 import java.time.Instant;
@@ -52,6 +54,7 @@ public class PlanTermBenchmark {
   private final Instant now = Instant.parse("2026-01-01T00:00:00Z");
   private List<WorkerSnapshot> workers;
   private List<VmSnapshot> vms;
+  private List<PlacedTask> placed;
   private Map<String, List<ObservedTask>> tasks;
   private SchedulerProfile schedulerProfile;
 
@@ -73,17 +76,19 @@ public class PlanTermBenchmark {
     }
     vms = new ArrayList<>(vmCount);
     tasks = new HashMap<>();
+    placed = new ArrayList<>();
     for (int i = 0; i < vmCount; i++) {
       long cpu = 1 + random.nextInt(8);
       Map<String, Long> request = Map.of("cpu", cpu, "memory", cpu * 1024);
       String name = String.format("vm%06d", i);
       if (i % 2 == 0) {
         String worker = workers.get(random.nextInt(workerCount)).name();
-        vms.add(new VmSnapshot(name, i, "process", request, Map.of(), VmStatus.RUNNING, null, worker, 0));
+        vms.add(new VmSnapshot(name, i, "process", request, Map.of(), VmStatus.RUNNING, 0));
+        placed.add(new PlacedTask(name, i, 0, worker, TaskState.RUNNING));
         tasks.computeIfAbsent(worker, k -> new ArrayList<>()).add(new ObservedTask(name + ".0", "running", null, null));
       } else {
         Map<String, String> labels = random.nextInt(10) == 0 ? Map.of("zone", "nowhere") : Map.of("zone", zones[random.nextInt(3)]);
-        vms.add(new VmSnapshot(name, i, "process", request, labels, VmStatus.PENDING, null, null, 0));
+        vms.add(new VmSnapshot(name, i, "process", request, labels, VmStatus.PENDING, 0));
       }
     }
     for (WorkerSnapshot w : workers) {
@@ -93,6 +98,6 @@ public class PlanTermBenchmark {
 
   @Benchmark
   public TermPlan planOneTerm() {
-    return TermPlanner.plan(now, null, schedulerProfile, HealthSettings.defaults(), workers, vms, tasks);
+    return TermPlanner.plan(now, null, schedulerProfile, HealthSettings.defaults(), workers, vms, placed, tasks);
   }
 }

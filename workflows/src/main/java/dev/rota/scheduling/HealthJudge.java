@@ -32,6 +32,9 @@ public final class HealthJudge {
         silence.compareTo(s.lostAfter().plus(s.offlineAfter())) >= 0
             ? HealthTable.Heartbeat.GONE
             : silence.compareTo(s.lostAfter()) >= 0 ? HealthTable.Heartbeat.STALE : HealthTable.Heartbeat.FRESH;
+    if (heartbeat == HealthTable.Heartbeat.FRESH && graced(w, listeningSince) && !answeredSince(w, listeningSince)) {
+      heartbeat = HealthTable.Heartbeat.QUIET;
+    }
     HealthTable.Probe probe;
     if (w.lastProbeAt() == null) {
       probe = HealthTable.Probe.NOT_PROBED;
@@ -69,9 +72,19 @@ public final class HealthJudge {
     return d.compareTo(s.probeBackoffCap()) > 0 ? s.probeBackoffCap() : d;
   }
 
+  /** Whether the outage's grace is what keeps it from being judged on its last heartbeat. */
+  private static boolean graced(WorkerProbeState w, Instant listeningSince) {
+    return listeningSince != null && listeningSince.isAfter(w.lastSeen());
+  }
+
+  /** A successful probe since the scheduler came back: a sign of life, as a heartbeat is. */
+  private static boolean answeredSince(WorkerProbeState w, Instant listeningSince) {
+    return w.lastProbeOk() && w.lastProbeAt() != null && !w.lastProbeAt().isBefore(listeningSince);
+  }
+
   /** Its last heartbeat, or when the scheduler started listening again if that is later. */
   private static Instant heardOrListening(WorkerProbeState w, Instant listeningSince) {
-    return listeningSince != null && listeningSince.isAfter(w.lastSeen()) ? listeningSince : w.lastSeen();
+    return graced(w, listeningSince) ? listeningSince : w.lastSeen();
   }
 
   private static Instant nextChange(

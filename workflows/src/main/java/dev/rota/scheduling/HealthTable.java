@@ -26,7 +26,14 @@ public final class HealthTable {
     /** Older than {@code lost-after}, younger than {@code lost-after + offline-after}. */
     STALE,
     /** Older than {@code lost-after + offline-after}. */
-    GONE
+    GONE,
+    /**
+     * After a control-plane outage: nothing heard since the scheduler came back, less than
+     * {@code lost-after} ago, and silent before it. Neither a heartbeat nor a successful probe since
+     * the return (either is a sign of life, and makes it {@code FRESH}): the worker's health stays as
+     * it was, neither worse for a silence the outage imposed nor better without a word.
+     */
+    QUIET
   }
 
   /** What the latest readiness probe of the agent said. */
@@ -70,6 +77,11 @@ public final class HealthTable {
           row(ANY,                             Heartbeat.GONE,  null,                       null,            OFFLINE,   "no heartbeat for lost-after + offline-after"),
           row(ANY,                             Heartbeat.STALE, null,                       null,            LOST,      "no heartbeat for lost-after"),
           row(EnumSet.of(LOST, OFFLINE),       Heartbeat.FRESH, null,                       null,            READY,     "heartbeat came back"),
+          row(EnumSet.of(LOST),                Heartbeat.QUIET, null,                       null,            LOST,      "silent before the scheduler came back, and not heard from since"),
+          row(EnumSet.of(OFFLINE),             Heartbeat.QUIET, null,                       null,            OFFLINE,   "silent before the scheduler came back, and not heard from since"),
+          row(EnumSet.of(READY),               Heartbeat.QUIET, null,                       null,            READY,     "not heard from since the scheduler came back, a moment ago"),
+          row(EnumSet.of(NOT_READY),           Heartbeat.QUIET, null,                       null,            NOT_READY, "waiting for the agent's readiness probe"),
+          row(EnumSet.of(FLAKY),               Heartbeat.QUIET, null,                       null,            FLAKY,     "agent errors; not heard from since the scheduler came back"),
           row(ANY,                             Heartbeat.FRESH, null,                       Cooldown.ACTIVE, FLAKY,     "agent errors; cooling down before the next probe"),
           row(EnumSet.of(FLAKY),               Heartbeat.FRESH, Probe.ANSWERED,             Cooldown.NONE,   READY,     "agent answered again after the cool-down"),
           row(EnumSet.of(FLAKY),               Heartbeat.FRESH, null,                       Cooldown.NONE,   FLAKY,     "agent still failing after the cool-down"),

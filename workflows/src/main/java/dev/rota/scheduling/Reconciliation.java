@@ -1,18 +1,19 @@
 package dev.rota.scheduling;
 
+import dev.rota.workflows.model.TaskState;
 import java.util.List;
 
 /**
- * Expected against actual: tasks to remove from agents, VMs whose task is gone, and task states the
- * VMs' records have not caught up with.
+ * Expected against actual: tasks to remove from agents, tasks whose observed state changed, and task
+ * records nobody needs any more.
  */
-public record Reconciliation(List<TaskRemoval> removals, List<VmFailure> failures, List<TaskUpdate> updates) {
-  /** A task no VM owns on that worker, or of an old restart generation. */
+public record Reconciliation(List<TaskRemoval> removals, List<TaskTransition> transitions, List<PlacedTask> forgotten) {
+  /** A task no VM wants on that worker: unknown, of an old generation, or of a VM stopped or gone. */
   public record TaskRemoval(String worker, String taskId, String why) {}
 
-  /** A VM that failed without its task saying so: vanished, or its worker went offline. */
-  public record VmFailure(String vm, String worker, String reason) {}
-
-  /** A task that started or ended, for its VM. */
-  public record TaskUpdate(String vm, String worker, ObservedTask task) {}
+  /**
+   * A task reached a new state: started, ended (with its exit code, or why), vanished, or lost with
+   * its worker. The VM's workflow hears of it and decides what it means for the VM.
+   */
+  public record TaskTransition(PlacedTask task, TaskState to, Integer exitCode, String message) {}
 }

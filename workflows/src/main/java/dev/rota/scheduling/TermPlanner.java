@@ -21,7 +21,9 @@ public final class TermPlanner {
   /**
    * @param listeningSince when the scheduler came back after an outage, or null: workers are judged
    *     on what they could say since ({@link HealthJudge#judge(WorkerProbeState, Instant, HealthSettings, Instant)})
-   * @param tasks the task lists of the agents that answered this term, by worker; an agent missing
+   * @param vms every VM, as its workflow last recorded it
+   * @param tasks every task placed and not yet forgotten, as last observed
+   * @param reported the task lists of the agents that answered this term, by worker; an agent missing
    *     here did not answer and tells nothing
    */
   public static TermPlan plan(
@@ -31,7 +33,8 @@ public final class TermPlanner {
       HealthSettings settings,
       List<WorkerSnapshot> workers,
       List<VmSnapshot> vms,
-      Map<String, List<ObservedTask>> tasks) {
+      List<PlacedTask> tasks,
+      Map<String, List<ObservedTask>> reported) {
     List<TermPlan.HealthChange> changes = new ArrayList<>();
     List<Candidate> candidates = new ArrayList<>(workers.size());
     Set<String> gone = new HashSet<>();
@@ -55,22 +58,34 @@ public final class TermPlanner {
       }
     }
 
+    Map<String, VmSnapshot> vmByName = new HashMap<>();
+    vms.forEach(vm -> vmByName.put(vm.name(), vm));
     List<Holding> holdings = new ArrayList<>();
-    List<PendingVm> pending = new ArrayList<>();
-    List<PlacedVm> placed = new ArrayList<>();
-    for (VmSnapshot vm : vms) {
-      if (vm.holds()) {
-        holdings.add(new Holding(vm.worker(), vm.request()));
-        placed.add(new PlacedVm(vm.name(), vm.status(), vm.worker(), vm.restartCount()));
-        if (!healthOf.containsKey(vm.worker())) {
-          gone.add(vm.worker()); // deregistered: as good as offline
+    Set<String> placedTasks = new HashSet<>();
+    for (PlacedTask t : tasks) {
+      VmSnapshot vm = vmByName.get(t.vm());
+      boolean ofThisVm = vm != null && vm.seq() == t.vmSeq();
+      if (ofThisVm) {
+        placedTasks.add(t.vm() + "." + t.generation());
+      }
+      if (t.state().live()) {
+        if (ofThisVm) {
+          holdings.add(new Holding(t.worker(), vm.request()));
         }
-      } else if (vm.status() == dev.rota.workflows.model.VmStatus.PENDING) {
+        if (!healthOf.containsKey(t.worker())) {
+          gone.add(t.worker()); // deregistered: as good as offline
+        }
+      }
+    }
+    List<PendingVm> pending = new ArrayList<>();
+    for (VmSnapshot vm : vms) {
+      // Wanted and not placed: a task of its generation, live or ended, is the workflow's to hear of.
+      if (vm.wantsTask() && !placedTasks.contains(vm.name() + "." + vm.restartCount())) {
         pending.add(new PendingVm(vm.name(), vm.seq(), vm.runtime(), vm.request(), vm.labels(), vm.avoidWorker()));
       }
     }
     PlacementPlan placement = Placer.place(candidates, holdings, pending, profile);
-    Reconciliation reconciliation = Reconciler.reconcile(placed, tasks, gone);
+    Reconciliation reconciliation = Reconciler.reconcile(vms, tasks, reported, gone);
     return new TermPlan(changes, placement, reconciliation, nextDeadline);
   }
 }

@@ -4,8 +4,10 @@ import dev.rota.workflows.model.VmStatus;
 import java.util.Map;
 
 /**
- * A VM at the start of a term, as the store has it.
+ * A VM at the start of a term, as the store has it: its spec, and its status and generation as its
+ * workflow decided them.
  *
+ * @param seq its submission: orders VMs oldest first, and tells a VM from an earlier one of its name
  * @param avoidWorker a worker it is not to be placed on for now, or null
  */
 public record VmSnapshot(
@@ -15,20 +17,20 @@ public record VmSnapshot(
     Map<String, Long> request,
     Map<String, String> labels,
     VmStatus status,
-    String statusMessage,
-    String worker,
     int restartCount,
     String avoidWorker) {
 
   public VmSnapshot(
       String name, long seq, String runtime, Map<String, Long> request, Map<String, String> labels, VmStatus status,
-      String statusMessage, String worker, int restartCount) {
-    this(name, seq, runtime, request, labels, status, statusMessage, worker, restartCount, null);
+      int restartCount) {
+    this(name, seq, runtime, request, labels, status, restartCount, null);
   }
 
-  /** Whether it holds its worker's resources. */
-  public boolean holds() {
-    return worker != null
-        && (status == VmStatus.SCHEDULED || status == VmStatus.RUNNING || status == VmStatus.STOPPING);
+  /**
+   * Whether its workflow wants a task of generation {@code restartCount} to run: it has not decided
+   * that the task ended or is to stop. Placed or not is the tasks' to say, not the status's.
+   */
+  public boolean wantsTask() {
+    return status == VmStatus.PENDING || status == VmStatus.SCHEDULED || status == VmStatus.RUNNING;
   }
 }

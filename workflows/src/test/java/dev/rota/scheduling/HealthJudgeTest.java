@@ -96,4 +96,23 @@ class HealthJudgeTest {
     WorkerProbeState heard = state(WorkerHealth.READY, 5, true, 0, null);
     assertEquals(T.plusSeconds(25), HealthJudge.judge(heard, T, S, back).nextChange(), "a heartbeat since counts as before");
   }
+
+  @Test
+  void theGraceMakesNoWorkerBetterWithoutASignOfLifeAndASuccessfulProbeIsOne() {
+    Instant back = T.minusSeconds(10);
+    // Lost and offline before the outage, not probed (nobody calls them), not heard from since.
+    WorkerProbeState lost = new WorkerProbeState("w", WorkerHealth.LOST, T.minusSeconds(400), T.minusSeconds(380), true, 0, null, null);
+    WorkerProbeState offline = new WorkerProbeState("w", WorkerHealth.OFFLINE, T.minusSeconds(900), null, false, 0, null, null);
+    assertEquals(WorkerHealth.LOST, HealthJudge.judge(lost, T, S, back).health(), "not offline for the outage, nor ready unheard");
+    assertEquals(WorkerHealth.OFFLINE, HealthJudge.judge(offline, T, S, back).health(), "not ready without a word");
+    assertEquals(WorkerHealth.LOST, HealthJudge.judge(lost, back.plusSeconds(29), S, back).health());
+    assertEquals(WorkerHealth.OFFLINE, HealthJudge.judge(lost, back.plusSeconds(210), S, back).health(),
+        "offline once silent lost-after plus offline-after since the return");
+
+    // Not ready before the outage: its probe answered since the return is a sign of life.
+    WorkerProbeState answered = new WorkerProbeState("w", WorkerHealth.NOT_READY, T.minusSeconds(300), T.minusSeconds(2), true, 0, null, null);
+    assertEquals(WorkerHealth.READY, HealthJudge.judge(answered, T, S, back).health());
+    WorkerProbeState answeredBefore = new WorkerProbeState("w", WorkerHealth.NOT_READY, T.minusSeconds(300), T.minusSeconds(20), true, 0, null, null);
+    assertEquals(WorkerHealth.NOT_READY, HealthJudge.judge(answeredBefore, T, S, back).health(), "an answer from before the outage is not one");
+  }
 }

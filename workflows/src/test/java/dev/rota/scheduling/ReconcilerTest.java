@@ -3,6 +3,7 @@ package dev.rota.scheduling;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.rota.workflows.model.TaskState;
 import dev.rota.workflows.model.VmStatus;
 import java.util.List;
 import java.util.Map;
@@ -14,71 +15,124 @@ class ReconcilerTest {
     return new ObservedTask(id, "running", null, null);
   }
 
+  static VmSnapshot vm(String name, long seq, VmStatus status, int generation) {
+    return new VmSnapshot(name, seq, "process", Map.of("cpu", 1L), Map.of(), status, generation);
+  }
+
+  static PlacedTask task(String vm, long seq, int generation, String worker, TaskState state) {
+    return new PlacedTask(vm, seq, generation, worker, state);
+  }
+
+  private static List<String> transitions(Reconciliation r) {
+    return r.transitions().stream().map(t -> t.task().taskId() + ":" + t.to().wireName()).toList();
+  }
+
   @Test
-  void tasksNoVmOwnsAreRemoved() {
-    List<PlacedVm> placed = List.of(new PlacedVm("a", VmStatus.RUNNING, "w1", 0));
+  void tasksNoVmWantsOnThatWorkerAreRemoved() {
     Reconciliation r =
         Reconciler.reconcile(
-            placed,
+            List.of(vm("a", 1, VmStatus.RUNNING, 0)),
+            List.of(task("a", 1, 0, "w1", TaskState.RUNNING)),
             Map.of("w1", List.of(running("a.0"), running("ghost.0"), running("not-ours")), "w2", List.of(running("a.0"))),
             Set.of());
-    List<String> removed = r.removals().stream().map(x -> x.worker() + "/" + x.taskId()).sorted().toList();
-    assertEquals(List.of("w1/ghost.0", "w1/not-ours", "w2/a.0"), removed);
-    assertTrue(r.failures().isEmpty());
+    List<String> removed = r.removals().stream().map(x -> x.worker() + "/" + x.taskId() + ": " + x.why()).sorted().toList();
+    assertEquals(List.of(
+        "w1/ghost.0: no VM ghost exists",
+        "w1/not-ours: not a task id Rota makes",
+        "w2/a.0: VM a has no task a.0 on this worker"), removed);
+    assertTrue(r.transitions().isEmpty() && r.forgotten().isEmpty());
   }
 
   @Test
-  void aTaskOfAnOldRestartGenerationIsRemoved() {
-    List<PlacedVm> placed = List.of(new PlacedVm("a", VmStatus.SCHEDULED, "w1", 2));
-    Reconciliation r = Reconciler.reconcile(placed, Map.of("w1", List.of(running("a.1"), running("a.2"))), Set.of());
-    assertEquals(List.of("a.1"), r.removals().stream().map(Reconciliation.TaskRemoval::taskId).toList());
+  void aTaskOfAnOldGenerationOrOfAStoppedVmIsRemovedAndForgottenOnceGone() {
+    List<VmSnapshot> vms = List.of(vm("a", 1, VmStatus.SCHEDULED, 2), vm("b", 2, VmStatus.STOPPED, 0));
+    List<PlacedTask> tasks = List.of(
+        task("a", 1, 1, "w1", TaskState.RUNNING), task("a", 1, 2, "w1", TaskState.SCHEDULED),
+        task("b", 2, 0, "w1", TaskState.RUNNING));
+    Reconciliation listed = Reconciler.reconcile(vms, tasks, Map.of("w1", List.of(running("a.1"), running("b.0"))), Set.of());
+    assertEquals(List.of("a.1: VM a is at restart 2", "b.0: VM b is stopped"),
+        listed.removals().stream().map(x -> x.taskId() + ": " + x.why()).toList());
+    assertTrue(listed.forgotten().isEmpty(), "still on the agent: still holding its resources");
+
+    Reconciliation gone = Reconciler.reconcile(vms, tasks, Map.of("w1", List.of()), Set.of());
+    assertEquals(List.of("a.1", "b.0"), gone.forgotten().stream().map(PlacedTask::taskId).toList());
+    assertTrue(gone.transitions().isEmpty(), "a scheduled task may not have started yet");
   }
 
   @Test
-  void aRunningVmWhoseTaskVanishedFromAReachableAgentFails() {
-    List<PlacedVm> placed = List.of(new PlacedVm("a", VmStatus.RUNNING, "w1", 0), new PlacedVm("b", VmStatus.SCHEDULED, "w1", 0));
-    Reconciliation r = Reconciler.reconcile(placed, Map.of("w1", List.of()), Set.of());
-    assertEquals(1, r.failures().size(), "a scheduled VM's task may not have started yet");
-    assertEquals("task a.0 vanished from worker w1", r.failures().get(0).reason());
+  void aWantedRunningTaskGoneFromAnAgentThatAnsweredVanishes() {
+    Reconciliation r =
+        Reconciler.reconcile(
+            List.of(vm("a", 1, VmStatus.RUNNING, 0), vm("b", 2, VmStatus.SCHEDULED, 0)),
+            List.of(task("a", 1, 0, "w1", TaskState.RUNNING), task("b", 2, 0, "w1", TaskState.SCHEDULED)),
+            Map.of("w1", List.of()),
+            Set.of());
+    assertEquals(List.of("a.0:vanished"), transitions(r));
+    assertEquals("task a.0 vanished from worker w1", r.transitions().get(0).message());
   }
 
   @Test
   void anAgentThatDidNotAnswerTellsNothing() {
-    List<PlacedVm> placed = List.of(new PlacedVm("a", VmStatus.RUNNING, "w1", 0));
-    Reconciliation r = Reconciler.reconcile(placed, Map.of(), Set.of());
-    assertTrue(r.failures().isEmpty() && r.removals().isEmpty());
+    Reconciliation r =
+        Reconciler.reconcile(List.of(vm("a", 1, VmStatus.RUNNING, 0)), List.of(task("a", 1, 0, "w1", TaskState.RUNNING)),
+            Map.of(), Set.of());
+    assertTrue(r.transitions().isEmpty() && r.removals().isEmpty() && r.forgotten().isEmpty());
   }
 
   @Test
-  void vmsOnAnOfflineWorkerFailNamingIt() {
-    List<PlacedVm> placed =
-        List.of(new PlacedVm("a", VmStatus.RUNNING, "w1", 0), new PlacedVm("b", VmStatus.STOPPING, "w1", 0));
-    Reconciliation r = Reconciler.reconcile(placed, Map.of(), Set.of("w1"));
-    assertEquals(List.of("worker w1 went offline"), r.failures().stream().map(Reconciliation.VmFailure::reason).toList());
+  void liveTasksOnAnOfflineWorkerAreLostNamingItAndUnwantedOnesForgotten() {
+    Reconciliation r =
+        Reconciler.reconcile(
+            List.of(vm("a", 1, VmStatus.RUNNING, 0), vm("b", 2, VmStatus.STOPPING, 0), vm("c", 3, VmStatus.FAILED, 0)),
+            List.of(task("a", 1, 0, "w1", TaskState.RUNNING), task("b", 2, 0, "w1", TaskState.RUNNING),
+                task("c", 3, 0, "w1", TaskState.EXITED)),
+            Map.of(),
+            Set.of("w1"));
+    assertEquals(List.of("a.0:lost"), transitions(r));
+    assertEquals("worker w1 went offline", r.transitions().get(0).message());
+    assertEquals(List.of("b.0"), r.forgotten().stream().map(PlacedTask::taskId).toList(),
+        "c's ended task of its current generation is kept: it is neither placed again nor reported twice");
   }
 
   @Test
-  void startedAndEndedTasksAreReportedForTheirVm() {
-    List<PlacedVm> placed = List.of(new PlacedVm("a", VmStatus.SCHEDULED, "w1", 0), new PlacedVm("b", VmStatus.RUNNING, "w1", 1));
+  void startedAndEndedTasksMoveOnOnceAndOnlyFromALiveState() {
+    List<VmSnapshot> vms = List.of(vm("a", 1, VmStatus.PENDING, 0), vm("b", 2, VmStatus.RUNNING, 1), vm("c", 3, VmStatus.RUNNING, 0));
+    List<PlacedTask> tasks = List.of(task("a", 1, 0, "w1", TaskState.SCHEDULED), task("b", 2, 1, "w1", TaskState.RUNNING),
+        task("c", 3, 0, "w1", TaskState.EXITED));
     ObservedTask exited = new ObservedTask("b.1", "exited", 3, null);
-    Reconciliation r = Reconciler.reconcile(placed, Map.of("w1", List.of(running("a.0"), exited)), Set.of());
-    assertEquals(List.of("a:running", "b:exited"), r.updates().stream().map(u -> u.vm() + ":" + u.task().state()).toList());
+    ObservedTask failed = new ObservedTask("c.0", "failed", null, "no such image");
+    Reconciliation r = Reconciler.reconcile(vms, tasks, Map.of("w1", List.of(running("a.0"), exited, failed)), Set.of());
+    assertEquals(List.of("a.0:running", "b.1:exited"), transitions(r),
+        "a's workflow has not heard of the placement yet, and still wants the task; c's end was recorded before");
+    assertEquals(3, r.transitions().get(1).exitCode());
+    assertEquals("task b.1 exited with code 3", r.transitions().get(1).message());
   }
 
   @Test
-  void aReportBetweenTermsUpdatesOnlyTheVmsCurrentTaskOnItsOwnWorker() {
-    PlacedVm scheduled = new PlacedVm("a", VmStatus.SCHEDULED, "w1", 1);
-    PlacedVm running = new PlacedVm("a", VmStatus.RUNNING, "w1", 1);
+  void aVmSubmittedAgainUnderItsNameIsNotTheOldSubmissionsTask() {
+    // "a" was deleted and submitted again (seq 9): the old submission's task a.0 is not the new one's.
+    List<VmSnapshot> vms = List.of(vm("a", 9, VmStatus.PENDING, 0));
+    List<PlacedTask> tasks = List.of(task("a", 4, 0, "w1", TaskState.RUNNING));
+    Reconciliation r = Reconciler.reconcile(vms, tasks, Map.of("w1", List.of(running("a.0"))), Set.of());
+    assertEquals(List.of("a.0"), r.removals().stream().map(Reconciliation.TaskRemoval::taskId).toList());
+    assertTrue(r.transitions().isEmpty());
+  }
+
+  @Test
+  void aReportBetweenTermsMovesOnlyTheVmsCurrentTaskOnItsOwnWorker() {
+    VmSnapshot a = vm("a", 1, VmStatus.RUNNING, 1);
+    PlacedTask scheduled = task("a", 1, 1, "w1", TaskState.SCHEDULED);
+    PlacedTask running = task("a", 1, 1, "w1", TaskState.RUNNING);
     ObservedTask exited = new ObservedTask("a.1", "exited", 3, "exited with code 3");
 
-    assertEquals("a", Reconciler.reported(scheduled, "w1", running("a.1")).orElseThrow().vm());
-    assertEquals(exited, Reconciler.reported(running, "w1", exited).orElseThrow().task());
-    assertTrue(Reconciler.reported(running, "w1", running("a.1")).isEmpty(), "already running: nothing to change");
-    assertTrue(Reconciler.reported(scheduled, "w2", running("a.1")).isEmpty(), "another worker cannot speak for w1's VM");
-    assertTrue(Reconciler.reported(scheduled, "w1", running("a.0")).isEmpty(), "an old generation changes nothing");
-    assertTrue(Reconciler.reported(scheduled, "w1", running("b.1")).isEmpty(), "a task id naming another VM");
-    assertTrue(Reconciler.reported(null, "w1", running("a.1")).isEmpty(), "no VM placed");
-    assertTrue(Reconciler.reported(new PlacedVm("a", VmStatus.STOPPED, "w1", 1), "w1", exited).isEmpty(), "already ended");
+    assertEquals(TaskState.RUNNING, Reconciler.reported(scheduled, a, "w1", running("a.1")).orElseThrow().to());
+    assertEquals(TaskState.EXITED, Reconciler.reported(running, a, "w1", exited).orElseThrow().to());
+    assertTrue(Reconciler.reported(running, a, "w1", running("a.1")).isEmpty(), "already running: nothing to change");
+    assertTrue(Reconciler.reported(scheduled, a, "w2", running("a.1")).isEmpty(), "another worker cannot speak for w1's task");
+    assertTrue(Reconciler.reported(scheduled, a, "w1", running("a.0")).isEmpty(), "another generation changes nothing");
+    assertTrue(Reconciler.reported(null, a, "w1", running("a.1")).isEmpty(), "nothing placed");
+    assertTrue(Reconciler.reported(running.withState(TaskState.EXITED), a, "w1", exited).isEmpty(), "already ended");
+    assertTrue(Reconciler.reported(running, vm("a", 1, VmStatus.STOPPING, 1), "w1", exited).isEmpty(), "the user stopped it");
   }
 
   @Test

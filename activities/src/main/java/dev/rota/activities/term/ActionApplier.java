@@ -10,13 +10,14 @@ import dev.rota.settings.AgentCallSettings;
 import dev.rota.settings.WorkerSettings;
 import dev.rota.store.TermActionRepository;
 import dev.rota.store.TermActionRow;
-import dev.rota.store.VmEventRepository;
 import dev.rota.store.VmRepository;
 import dev.rota.store.VmRow;
+import dev.rota.store.VmTaskRepository;
+import dev.rota.store.VmTaskRow;
 import dev.rota.store.WorkerRepository;
 import dev.rota.store.WorkerRow;
 import dev.rota.workflows.cluster.ApplyResult;
-import dev.rota.workflows.model.VmStatus;
+import dev.rota.workflows.model.TaskState;
 import io.micronaut.transaction.TransactionOperations;
 import jakarta.inject.Named;
 import jakarta.inject.Singleton;
@@ -31,7 +32,8 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.function.IntSupplier;
+import java.util.Optional;
+import java.util.function.Function;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -53,7 +55,8 @@ public class ActionApplier {
   private final TermActionRepository actions;
   private final WorkerRepository workers;
   private final VmRepository vms;
-  private final VmEventRepository events;
+  private final VmTaskRepository tasks;
+  private final TaskObservations observations;
   private final AgentClient agents;
   private final VmNotifier notifier;
   private final ExecutorService calls;
@@ -67,7 +70,8 @@ public class ActionApplier {
       TermActionRepository actions,
       WorkerRepository workers,
       VmRepository vms,
-      VmEventRepository events,
+      VmTaskRepository tasks,
+      TaskObservations observations,
       AgentClient agents,
       VmNotifier notifier,
       @Named(AgentCalls.EXECUTOR) ExecutorService calls,
@@ -80,7 +84,8 @@ public class ActionApplier {
     this.actions = actions;
     this.workers = workers;
     this.vms = vms;
-    this.events = events;
+    this.tasks = tasks;
+    this.observations = observations;
     this.agents = agents;
     this.notifier = notifier;
     this.calls = calls;
@@ -116,7 +121,9 @@ public class ActionApplier {
       after = batch.get(batch.size() - 1).id();
       batch = actions.after(after, BATCH);
     }
-    return new ApplyResult(started.get(), removed.get(), notified.get(), failed.get(), actions.pending());
+    // An action that failed this often (news for a VM whose workflow is missing) waits for the next
+    // interval's term rather than bringing terms every second.
+    return new ApplyResult(started.get(), removed.get(), notified.get(), failed.get(), actions.pendingTriedFewerThan(MAX_ATTEMPTS));
   }
 
   private void applyBatch(
@@ -135,11 +142,17 @@ public class ActionApplier {
       if (a.kind().equals(TermActionRow.NOTIFY)) {
         notifying.add(calls.submit(() -> {
           try {
-            notifier.notify(a.vm());
+            notifier.notify(a);
           } catch (RuntimeException e) {
             // Left in the outbox: the next pass tells the workflow (at least once; it applies it once).
             log.debug("could not tell VM {}'s workflow: {}", a.vm(), e.toString());
             failed.incrementAndGet();
+            // Never dropped while its VM exists: the news is a fact the workflow has no other way to learn.
+            if (a.attempts() + 1 == MAX_ATTEMPTS) {
+              log.warn("VM {} has not been told of task {} ({}) after {} attempts, and will be: {}", a.vm(), a.taskId(),
+                  a.event(), MAX_ATTEMPTS, e.getMessage());
+            }
+            actions.triedOnce(a.id()); // its detail is the event's message: kept as it is
             return;
           }
           actions.done(a.id());
@@ -160,7 +173,9 @@ public class ActionApplier {
     try {
       if (a.kind().equals(TermActionRow.START)) {
         VmRow vm = vms.findById(a.vm()).orElse(null);
-        if (vm == null || !a.worker().equals(vm.worker()) || !VmStatus.SCHEDULED.wireName().equals(vm.status())) {
+        VmTaskRow task = taskOf(a, vm);
+        if (vm == null || task == null || !TaskState.SCHEDULED.wireName().equals(task.state())
+            || !Snapshots.task(task).wantedBy(Snapshots.vm(vm, clock.instant()))) {
           actions.done(a.id()); // no longer meant to run there
           return;
         }
@@ -191,12 +206,11 @@ public class ActionApplier {
     }
   }
 
-  /** The agent refused the task (a 4xx: retrying cannot help): the VM failed. */
+  /** The agent refused the task (a 4xx: retrying cannot help): the task failed. */
   private void refused(TermActionRow a, AgentRejectedException e) {
     String message = "worker " + a.worker() + " refused task " + a.taskId() + ": " + e.getMessage();
     Instant now = clock.instant();
-    endStart(a, now, "failed", message,
-        () -> vms.markEnded(a.vm(), a.worker(), VmStatus.FAILED.wireName(), null, now, Columns.truncate(message, 2048)));
+    endStart(a, task -> observations.reached(task, TaskState.FAILED, null, message, now));
   }
 
   /** The worker could not start the task: the VM waits for another placement, avoiding that worker. */
@@ -206,27 +220,28 @@ public class ActionApplier {
     String message =
         "could not start task " + a.taskId() + " on worker " + a.worker() + " after " + START_ATTEMPTS + " tries ("
             + e.getMessage() + "); placing it elsewhere, avoiding " + a.worker() + " until " + avoidUntil;
-    if (endStart(a, now, "start-failed", message,
-        () -> vms.giveBack(a.vm(), a.worker(), Columns.truncate(message, 2048), avoidUntil))) {
+    if (endStart(a, task -> observations.givenBack(task, message, avoidUntil, now))) {
       scheduler.wake("vm " + a.vm() + " given back by " + a.worker());
     }
   }
 
   /**
-   * Ends a start action that did not start, and, if the VM's row took {@code change}, records its event
-   * and the news for its workflow, all in one transaction. The news goes through the outbox: a signal
-   * that fails is sent again, so the workflow's restart policy (OnFailure) is never left unheard.
+   * Ends a start action that did not start, and records what that means for its task (and so the
+   * news for the VM's workflow, through the outbox) in the same transaction: a signal that fails is
+   * sent again, so the workflow's restart policy (OnFailure) is never left unheard.
    */
-  private boolean endStart(TermActionRow a, Instant now, String event, String message, IntSupplier change) {
+  private boolean endStart(TermActionRow a, Function<VmTaskRow, Optional<TermActionRow>> change) {
     return tx.executeWrite(status -> {
       actions.done(a.id());
-      if (change.getAsInt() != 1) {
-        return false;
-      }
-      events.append(a.vm(), now, event, Columns.truncate(message, 4096));
-      actions.add(TermActionRow.NOTIFY, a.worker(), a.taskId(), a.vm(), null, now);
-      return true;
+      VmTaskRow task = taskOf(a, vms.findById(a.vm()).orElse(null));
+      return task != null && change.apply(task).isPresent();
     });
+  }
+
+  /** The placed task an action is about, on the action's worker; null when there is none (any more). */
+  private VmTaskRow taskOf(TermActionRow a, VmRow vm) {
+    long vmSeq = a.vmSeq() != null ? a.vmSeq() : vm == null ? -1 : vm.seq();
+    return tasks.findById(VmTaskRow.id(vmSeq, a.taskId())).filter(t -> t.worker().equals(a.worker())).orElse(null);
   }
 
   private static TaskSpec spec(VmRow vm) {

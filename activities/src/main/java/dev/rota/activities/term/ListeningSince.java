@@ -26,7 +26,10 @@ public class ListeningSince {
     this.workers = workers;
   }
 
-  /** For the term starting {@code now}: when the scheduler came back, or null if it never was away. */
+  /**
+   * For the term that started observing at {@code now}: when the scheduler came back, or null if it
+   * never was away. The term's own probes are since then: an agent answering one has spoken.
+   */
   public Instant at(Instant now) {
     String id = ClusterWorkflow.WORKFLOW_ID;
     Instant previousEnd =

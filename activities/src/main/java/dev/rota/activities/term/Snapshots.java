@@ -1,12 +1,14 @@
 package dev.rota.activities.term;
 
 import dev.rota.scheduling.Candidate;
-import dev.rota.scheduling.PlacedVm;
+import dev.rota.scheduling.PlacedTask;
 import dev.rota.scheduling.VmSnapshot;
 import dev.rota.scheduling.WorkerProbeState;
 import dev.rota.scheduling.WorkerSnapshot;
 import dev.rota.store.VmRow;
+import dev.rota.store.VmTaskRow;
 import dev.rota.store.WorkerRow;
+import dev.rota.workflows.model.TaskState;
 import dev.rota.workflows.model.VmStatus;
 import dev.rota.workflows.model.WireName;
 import dev.rota.workflows.model.WorkerHealth;
@@ -40,21 +42,12 @@ final class Snapshots {
   static VmSnapshot vm(VmRow v, java.time.Instant now) {
     String avoid = v.avoidUntil() != null && now.isBefore(v.avoidUntil()) ? v.avoidWorker() : null;
     return new VmSnapshot(
-        v.name(),
-        v.seq(),
-        v.runtime(),
-        v.resources(),
-        v.labels(),
-        status(v),
-        v.statusMessage(),
-        v.worker(),
-        v.restartCount(),
-        avoid);
+        v.name(), v.seq(), v.runtime(), v.resources(), v.labels(), status(v), v.restartCount(), avoid);
   }
 
-  /** The VM as reconciliation sees it; null when it is on no worker. */
-  static PlacedVm placed(VmRow v) {
-    return v.worker() == null ? null : new PlacedVm(v.name(), status(v), v.worker(), v.restartCount());
+  static PlacedTask task(VmTaskRow t) {
+    return new PlacedTask(t.vm(), t.vmSeq(), t.generation(), t.worker(),
+        WireName.parse(TaskState.class, t.state()).orElse(TaskState.LOST));
   }
 
   static VmStatus status(VmRow v) {

@@ -2,13 +2,14 @@ package dev.rota.activities.term;
 
 import dev.rota.activities.SchedulerWaker;
 import dev.rota.scheduling.ObservedTask;
-import dev.rota.scheduling.PlacedVm;
 import dev.rota.scheduling.Reconciler;
-import dev.rota.scheduling.Reconciliation;
 import dev.rota.scheduling.TaskId;
 import dev.rota.store.TermActionRepository;
 import dev.rota.store.TermActionRow;
 import dev.rota.store.VmRepository;
+import dev.rota.store.VmRow;
+import dev.rota.store.VmTaskRepository;
+import dev.rota.store.VmTaskRow;
 import io.micronaut.transaction.TransactionOperations;
 import jakarta.inject.Singleton;
 import java.sql.Connection;
@@ -23,16 +24,18 @@ import org.slf4j.LoggerFactory;
 /**
  * Task states an agent reports as they change, between the scheduler's probes (as Nomad's clients
  * push allocation updates): a VM is {@code running} as soon as its agent says so, not a term later.
- * The same rule as the term's reconciliation decides ({@link Reconciler#reported}); a report that
- * is not about the VM's current task on that worker changes nothing. The VM's workflow is told at
- * once, and through the scheduler's outbox should this process die before it could.
+ * The same rule as the term's reconciliation decides ({@link Reconciler#reported}), and the same
+ * writer records it ({@link TaskObservations}); a report that is not about the VM's current task on
+ * that worker changes nothing. The VM's workflow is told at once, and through the scheduler's outbox
+ * should this process die before it could.
  */
 @Singleton
 public class TaskReports {
   private static final Logger log = LoggerFactory.getLogger(TaskReports.class);
 
   private final VmRepository vms;
-  private final TaskUpdateWriter updates;
+  private final VmTaskRepository placed;
+  private final TaskObservations observations;
   private final TermActionRepository actions;
   private final VmNotifier notifier;
   private final SchedulerWaker scheduler;
@@ -40,53 +43,49 @@ public class TaskReports {
   private final Clock clock;
 
   public TaskReports(
-      VmRepository vms, TaskUpdateWriter updates, TermActionRepository actions, VmNotifier notifier,
-      SchedulerWaker scheduler, TransactionOperations<Connection> tx, Clock clock) {
-    this.scheduler = scheduler;
+      VmRepository vms, VmTaskRepository placed, TaskObservations observations, TermActionRepository actions,
+      VmNotifier notifier, SchedulerWaker scheduler, TransactionOperations<Connection> tx, Clock clock) {
     this.vms = vms;
-    this.updates = updates;
+    this.placed = placed;
+    this.observations = observations;
     this.actions = actions;
     this.notifier = notifier;
+    this.scheduler = scheduler;
     this.tx = tx;
     this.clock = clock;
   }
 
-  /** A VM whose record changed, and the outbox notification that stands in until it is told. */
-  private record Changed(String vm, long notification) {}
-
-  /** Applies {@code worker}'s reports; returns how many VMs changed. */
+  /** Applies {@code worker}'s reports; returns how many tasks changed. */
   public int accept(String worker, List<ObservedTask> tasks) {
     Instant now = clock.instant();
-    List<Changed> changed = tx.executeWrite(status -> {
-      List<Changed> done = new ArrayList<>();
+    List<TermActionRow> news = tx.executeWrite(status -> {
+      List<TermActionRow> told = new ArrayList<>();
       for (ObservedTask task : tasks) {
         Optional<TaskId> id = TaskId.parse(task.id());
-        if (id.isEmpty()) {
+        VmRow vm = id.flatMap(i -> vms.findById(i.vm())).orElse(null);
+        if (vm == null) {
           continue;
         }
-        PlacedVm vm = vms.findById(id.get().vm()).map(Snapshots::placed).orElse(null);
-        Optional<Reconciliation.TaskUpdate> update = Reconciler.reported(vm, worker, task);
-        if (update.isPresent() && updates.write(update.get(), now).isPresent()) {
-          long notification = actions.nextId();
-          actions.addWithId(notification, TermActionRow.NOTIFY, worker, task.id(), vm.name(), now);
-          done.add(new Changed(vm.name(), notification));
-        }
+        VmTaskRow row = placed.findById(VmTaskRow.id(vm.seq(), task.id())).orElse(null);
+        Reconciler.reported(row == null ? null : Snapshots.task(row), Snapshots.vm(vm, now), worker, task)
+            .flatMap(t -> observations.reached(row, t.to(), t.exitCode(), t.message(), now))
+            .ifPresent(told::add);
       }
-      return done;
+      return told;
     });
     boolean leftForTheScheduler = false;
-    for (Changed c : changed) {
+    for (TermActionRow event : news) {
       try {
-        notifier.notify(c.vm());
-        actions.done(c.notification());
+        notifier.notify(event);
+        actions.done(event.id());
       } catch (RuntimeException e) {
-        log.debug("VM {} will hear of its task from the scheduler's outbox: {}", c.vm(), e.toString());
+        log.debug("VM {} will hear of its task from the scheduler's outbox: {}", event.vm(), e.toString());
         leftForTheScheduler = true;
       }
     }
     if (leftForTheScheduler) {
       scheduler.wake("task reports from " + worker + " left notifications in the outbox");
     }
-    return changed.size();
+    return news.size();
   }
 }

@@ -4,7 +4,7 @@ import dev.rota.store.Columns;
 import dev.rota.scheduling.ObservedTask;
 import dev.rota.scheduling.PlacementPlan;
 import dev.rota.scheduling.Reconciliation;
-import dev.rota.scheduling.TaskId;
+import dev.rota.scheduling.PlacedTask;
 import dev.rota.scheduling.TermPlan;
 import dev.rota.scheduling.TermPlanner;
 import dev.rota.scheduling.VmSnapshot;
@@ -16,14 +16,15 @@ import dev.rota.store.ClusterSettingsRepository;
 import dev.rota.store.ClusterSettingsRow;
 import dev.rota.store.TermActionRepository;
 import dev.rota.store.TermActionRow;
-import dev.rota.store.VmEventRepository;
 import dev.rota.store.VmRepository;
 import dev.rota.store.VmRow;
+import dev.rota.store.VmTaskRepository;
+import dev.rota.store.VmTaskRow;
 import dev.rota.store.WorkerRepository;
 import dev.rota.store.WorkerRow;
 import dev.rota.workflows.cluster.TermDecisions;
 import dev.rota.workflows.model.SchedulerProfile;
-import dev.rota.workflows.model.VmStatus;
+import dev.rota.workflows.model.TaskState;
 import dev.rota.workflows.model.WireName;
 import io.micronaut.transaction.TransactionOperations;
 import jakarta.inject.Singleton;
@@ -34,7 +35,6 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 
 /**
  * The plan-and-commit step: reads the store's snapshot (desired state and the agents' last answers),
@@ -49,38 +49,38 @@ public class TermCommitter {
   private final WorkerRepository workers;
   private final VmRepository vms;
   private final AgentTaskRepository tasks;
-  private final VmEventRepository events;
   private final TermActionRepository actions;
   private final ClusterSettingsRepository settings;
   private final TransactionOperations<Connection> tx;
   private final Clock clock;
   private final WorkerSettings health;
-  private final TaskUpdateWriter updates;
+  private final VmTaskRepository placedTasks;
+  private final TaskObservations observations;
   private final ListeningSince listening;
 
   public TermCommitter(
       WorkerRepository workers,
       VmRepository vms,
       AgentTaskRepository tasks,
-      VmEventRepository events,
       TermActionRepository actions,
       ClusterSettingsRepository settings,
       TransactionOperations<Connection> tx,
       Clock clock,
       WorkerSettings health,
-      TaskUpdateWriter updates,
+      VmTaskRepository placedTasks,
+      TaskObservations observations,
       ListeningSince listening) {
     this.listening = listening;
     this.workers = workers;
     this.vms = vms;
     this.tasks = tasks;
-    this.events = events;
     this.actions = actions;
     this.settings = settings;
     this.tx = tx;
     this.clock = clock;
     this.health = health;
-    this.updates = updates;
+    this.placedTasks = placedTasks;
+    this.observations = observations;
   }
 
   public TermDecisions commit(long observedAtMillis) {
@@ -102,6 +102,10 @@ public class TermCommitter {
       vmRows.put(v.name(), v);
       vmSnapshots.add(Snapshots.vm(v, now));
     }
+    Map<PlacedTask, VmTaskRow> taskRows = new HashMap<>();
+    for (VmTaskRow t : placedTasks.findAll()) {
+      taskRows.put(Snapshots.task(t), t);
+    }
     Map<String, List<ObservedTask>> reported = new HashMap<>();
     answered.forEach(w -> reported.put(w, new ArrayList<>()));
     if (!answered.isEmpty()) {
@@ -115,11 +119,14 @@ public class TermCommitter {
             .orElse(SchedulerProfile.OPTIMIZE_UTILIZATION);
 
     TermPlan plan =
-        TermPlanner.plan(now, listening.at(now), profile, health.health(), workerSnapshots, vmSnapshots, reported);
-    return tx.executeWrite(status -> write(plan, workerRows, vmRows, now));
+        TermPlanner.plan(now, listening.at(observedAt), profile, health.health(), workerSnapshots, vmSnapshots,
+            List.copyOf(taskRows.keySet()), reported);
+    return tx.executeWrite(status -> write(plan, workerRows, vmRows, taskRows, now));
   }
 
-  private TermDecisions write(TermPlan plan, Map<String, WorkerRow> workerRows, Map<String, VmRow> vmRows, Instant now) {
+  private TermDecisions write(
+      TermPlan plan, Map<String, WorkerRow> workerRows, Map<String, VmRow> vmRows, Map<PlacedTask, VmTaskRow> taskRows,
+      Instant now) {
     List<String> examples = new ArrayList<>();
     int lost = 0;
 
@@ -141,13 +148,8 @@ public class TermCommitter {
     int placed = 0;
     for (PlacementPlan.Placement p : plan.placement().placed()) {
       VmRow vm = vmRows.get(p.vm());
-      String message = "placed on " + p.worker();
-      if (vms.place(vm.name(), vm.version(), p.worker(), now, message) == 1) {
+      if (observations.place(vm.name(), vm.seq(), vm.restartCount(), p.worker(), now).isPresent()) {
         placed++;
-        String taskId = TaskId.of(vm.name(), vm.restartCount()).toString();
-        events.append(vm.name(), now, "scheduled", "scheduled on worker " + p.worker() + " as task " + taskId);
-        actions.add(TermActionRow.START, p.worker(), taskId, vm.name(), null, now);
-        actions.add(TermActionRow.NOTIFY, p.worker(), taskId, vm.name(), null, now);
         example(examples, "placed " + vm.name() + " on " + p.worker());
       } else {
         lost++;
@@ -159,26 +161,24 @@ public class TermCommitter {
 
     Reconciliation r = plan.reconciliation();
     for (Reconciliation.TaskRemoval removal : r.removals()) {
-      actions.add(TermActionRow.REMOVE, removal.worker(), removal.taskId(), null, Columns.truncate(removal.why(), 2048), now);
+      actions.add(TermActionRow.REMOVE, removal.worker(), removal.taskId(), null, null, Columns.truncate(removal.why(), 2048), now);
       example(examples, "removing task " + removal.taskId() + " from " + removal.worker() + ": " + removal.why());
     }
     int failures = 0;
-    for (Reconciliation.VmFailure f : r.failures()) {
-      if (vms.markEnded(f.vm(), f.worker(), VmStatus.FAILED.wireName(), null, now, Columns.truncate(f.reason(), 2048)) == 1) {
-        failures++;
-        events.append(f.vm(), now, "failed", f.reason());
-        actions.add(TermActionRow.NOTIFY, f.worker(), null, f.vm(), null, now);
-        example(examples, "failed " + f.vm() + ": " + f.reason());
+    for (Reconciliation.TaskTransition t : r.transitions()) {
+      if (observations.reached(taskRows.get(t.task()), t.to(), t.exitCode(), t.message(), now).isPresent()) {
+        if (t.to() == TaskState.VANISHED || t.to() == TaskState.LOST) {
+          failures++; // ended without its agent saying how
+        }
+        if (!t.to().live()) {
+          example(examples, t.message());
+        }
+      } else {
+        lost++;
       }
     }
-    for (Reconciliation.TaskUpdate u : r.updates()) {
-      Optional<String> changed = updates.write(u, now);
-      if (changed.isPresent()) {
-        actions.add(TermActionRow.NOTIFY, u.worker(), u.task().id(), u.vm(), null, now);
-        if (u.task().ended()) {
-          example(examples, changed.get());
-        }
-      }
+    for (PlacedTask gone : r.forgotten()) {
+      placedTasks.forget(taskRows.get(gone).id());
     }
     // Last, so that they never crowd out what the term did: why VMs still wait (the UI shows these).
     for (PlacementPlan.Unplaced u : plan.placement().pending()) {

@@ -1,8 +1,10 @@
 package dev.rota.activities.term;
 
 import dev.rota.store.Columns;
+import dev.rota.store.TermActionRow;
 import dev.rota.store.VmRepository;
 import dev.rota.store.VmRow;
+import dev.rota.workflows.vm.TaskEvent;
 import dev.rota.workflows.vm.VmObservation;
 import dev.rota.workflows.vm.VmWorkflow;
 import io.temporal.client.WorkflowClient;
@@ -10,7 +12,7 @@ import io.temporal.client.WorkflowNotFoundException;
 import jakarta.inject.Provider;
 import jakarta.inject.Singleton;
 
-/** Tells a VM's workflow what the scheduler committed about it. */
+/** Tells a VM's workflow a task event from the outbox. */
 @Singleton
 public class VmNotifier {
   private final Provider<WorkflowClient> client;
@@ -22,19 +24,28 @@ public class VmNotifier {
     this.vms = vms;
   }
 
-  /** Signals the VM's current status; a VM or workflow that is gone has nobody left to tell. */
-  public void notify(String vmName) {
-    VmRow vm = vms.findById(vmName).orElse(null);
-    if (vm == null) {
+  /**
+   * Signals the event; a VM that is gone, or was submitted again since, has nobody left to tell. Throws
+   * when the workflow could not be told, so that the event stays in the outbox: also when the VM
+   * exists but its workflow does not yet (being started, or being restored after Temporal lost it).
+   */
+  public void notify(TermActionRow news) {
+    VmRow vm = vms.findById(news.vm()).orElse(null);
+    if (vm == null || (news.vmSeq() != null && news.vmSeq() != vm.seq())) {
       return;
     }
+    VmWorkflow workflow = client.get().newWorkflowStub(VmWorkflow.class, VmWorkflow.workflowId(news.vm()));
     try {
-      client.get().newWorkflowStub(VmWorkflow.class, VmWorkflow.workflowId(vmName))
-          .observed(
-              new VmObservation(vm.status(), vm.worker(), vm.statusMessage(), vm.exitCode(), vm.restartCount(),
-                  Columns.millis(vm.startedAt()), Columns.millis(vm.finishedAt())));
+      if (news.event() == null) {
+        // Queued before task events: the row was written by the term that queued it.
+        workflow.observed(new VmObservation(vm.status(), vm.worker(), vm.statusMessage(), vm.exitCode(),
+            vm.restartCount(), Columns.millis(vm.startedAt()), Columns.millis(vm.finishedAt())));
+      } else {
+        workflow.taskEvent(new TaskEvent(news.id(), news.taskId(), news.worker(), news.event(), news.exitCode(),
+            news.detail(), Columns.millis(news.createdAt()), Columns.millis(news.startedAt())));
+      }
     } catch (WorkflowNotFoundException e) {
-      // Deleted meanwhile, or not restored yet: the host's start-up reconciliation covers the latter.
+      throw new IllegalStateException("VM " + news.vm() + " has no open workflow to tell yet", e);
     }
   }
 }

@@ -10,6 +10,8 @@ import dev.rota.store.VmEventRepository;
 import dev.rota.store.VmEventRow;
 import dev.rota.store.VmRepository;
 import dev.rota.store.VmRow;
+import dev.rota.store.VmTaskRepository;
+import dev.rota.store.VmTaskRow;
 import dev.rota.store.WorkerRepository;
 import dev.rota.store.WorkerRow;
 import dev.rota.workflows.Histories;
@@ -57,6 +59,7 @@ class ClusterTermTest {
   @Inject Clock clock;
   @Inject dev.rota.store.ClusterStatusRepository status;
   @Inject FailingNotifier notifier;
+  @Inject VmTaskRepository tasks;
 
   private ClusterWorkflow startCluster(WorkflowClient client) {
     ClusterWorkflow cluster =
@@ -76,9 +79,22 @@ class ClusterTermTest {
         List.of("process"), null, "not-ready", "new", clock.instant()));
   }
 
+  /** A VM as the API submits it: its row, then its workflow, which records its lifecycle from the task events. */
   private void vm(String name, long cpu, String restartPolicy) {
+    vmRowOnly(name, cpu, restartPolicy);
+    startVmWorkflow(name);
+  }
+
+  /** Only the row: for scenarios about the scheduler alone, whose news then waits in the outbox. */
+  private void vmRowOnly(String name, long cpu, String restartPolicy) {
     vms.save(VmRow.submitted(name, vms.nextSeq(), "process", null, List.of("sleep", "600"), Map.of(),
         Map.of("cpu", cpu, "memory", 512L), Map.of(), restartPolicy, "waiting for the scheduler", clock.instant()));
+  }
+
+  /** The worker the scheduler placed the VM's current task on, or null. */
+  private String placedOn(String vm) {
+    VmRow row = vmRow(vm);
+    return tasks.findById(VmTaskRow.id(row.seq(), vm + "." + row.restartCount())).map(VmTaskRow::worker).orElse(null);
   }
 
   private String health(String worker) {
@@ -144,10 +160,10 @@ class ClusterTermTest {
     assertTrue(first.contains("\"placed\":2"), "not-ready workers answered, turned ready and took VMs in one term");
     assertTrue(first.contains("\"started\":2"), "and started both in the same activity: " + first);
     assertEquals("ready", health("w1"));
-    assertEquals("w1", vmRow("a").worker(), "packed onto the first worker by name");
-    assertEquals("w1", vmRow("b").worker());
+    assertEquals("w1", placedOn("a"), "packed onto the first worker by name");
+    assertEquals("w1", placedOn("b"));
     assertEquals(1, agents.starts("w1", "a.0"));
-    assertEquals("needs cpu 16; the most free on a matching worker is 4", vmRow("too-big").statusMessage());
+    assertEquals("needs cpu 16; the most free on a matching worker is 4", vmRow("too-big").pendingReason());
 
     env.sleep(Duration.ofSeconds(6));
     assertEquals("running", vmRow("a").status());
@@ -160,7 +176,7 @@ class ClusterTermTest {
     worker("big", 2000, 2000 * 512L);
     int count = ActionApplier.BATCH + 100;
     for (int i = 0; i < count; i++) {
-      vm("many-" + i, 1, "Never");
+      vmRowOnly("many-" + i, 1, "Never");
     }
     startCluster(env.getWorkflowClient());
     String first = awaitFirstResultOf("TermAndApply");
@@ -261,7 +277,6 @@ class ClusterTermTest {
     // agent refuses it for good, and the first signal of that fails.
     agents.set("w1", FakeAgents.Mode.NO_STARTS);
     vm("a", 1, "OnFailure");
-    startVmWorkflow("a");
     startCluster(env.getWorkflowClient());
     env.sleep(Duration.ofSeconds(2));
     assertEquals("scheduled", vmRow("a").status());
@@ -279,11 +294,29 @@ class ClusterTermTest {
   }
 
   @Test
+  void aVmWhoseWorkflowStartsLateHearsWhatItsTaskDidMeanwhileAndTheStatusIsOnlyItsWorkflows() {
+    worker("w1", 4);
+    vmRowOnly("a", 1, "Never"); // as when a host dies between storing a VM and starting its workflow
+    startCluster(env.getWorkflowClient());
+    env.sleep(Duration.ofSeconds(6));
+    assertEquals("w1", placedOn("a"), "placed and started by the scheduler");
+    assertEquals(1, agents.starts("w1", "a.0"));
+    assertEquals("pending", vmRow("a").status(), "the scheduler does not write a VM's status; its workflow does");
+
+    startVmWorkflow("a"); // as the next host's start-up restores it
+    env.sleep(Duration.ofSeconds(11));
+    VmRow a = vmRow("a");
+    assertEquals("running", a.status(), "the task events waited in the outbox for it");
+    assertEquals("w1", a.worker());
+    assertNotNull(a.startedAt());
+    assertTrue(a.taskEventId() > 0);
+  }
+
+  @Test
   void anOnFailureVmWhoseWorkerGoesOfflineFailsThenRunsAgainOnAnotherWorker() {
     worker("w1", 4);
     worker("w2", 2);
     vm("a", 1, "OnFailure");
-    startVmWorkflow("a");
     startCluster(env.getWorkflowClient());
     env.sleep(Duration.ofSeconds(6));
     assertEquals("w1", vmRow("a").worker(), "packed onto the fuller-by-name first worker");
@@ -356,7 +389,7 @@ class ClusterTermTest {
 
     String firstCommit = awaitFirstResultOf("TermAndApply");
     assertTrue(firstCommit.contains("\"placed\":1"), "the first term placed the VM: " + firstCommit);
-    assertEquals("w2", vmRow("a").worker(), "on the agent that answered");
+    assertEquals("w2", placedOn("a"), "on the agent that answered");
     assertEquals("not-ready", health("w1"));
     assertTrue(workers.findById("w1").orElseThrow().lastProbeError().contains("no answer within 300 ms"));
   }

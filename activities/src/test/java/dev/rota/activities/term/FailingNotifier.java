@@ -1,5 +1,6 @@
 package dev.rota.activities.term;
 
+import dev.rota.store.TermActionRow;
 import dev.rota.store.VmRepository;
 import io.micronaut.context.annotation.Replaces;
 import io.micronaut.context.annotation.Requires;
@@ -35,12 +36,12 @@ public class FailingNotifier extends VmNotifier {
   }
 
   @Override
-  public void notify(String vmName) {
-    AtomicInteger left = failuresLeft.get(vmName);
+  public void notify(TermActionRow news) {
+    AtomicInteger left = failuresLeft.get(news.vm());
     if (left != null && left.getAndDecrement() > 0) {
-      failed.computeIfAbsent(vmName, k -> new AtomicInteger()).incrementAndGet();
+      failed.computeIfAbsent(news.vm(), k -> new AtomicInteger()).incrementAndGet();
       throw new IllegalStateException("UNAVAILABLE: cannot reach Temporal");
     }
-    super.notify(vmName);
+    super.notify(news);
   }
 }

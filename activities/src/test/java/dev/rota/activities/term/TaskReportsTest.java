@@ -8,6 +8,7 @@ import dev.rota.store.TermActionRepository;
 import dev.rota.store.TermActionRow;
 import dev.rota.store.VmRepository;
 import dev.rota.store.VmRow;
+import dev.rota.store.VmTaskRow;
 import dev.rota.store.WorkerRepository;
 import dev.rota.store.WorkerRow;
 import io.micronaut.test.annotation.MockBean;
@@ -27,6 +28,8 @@ class TaskReportsTest {
   @Inject WorkerRepository workers;
   @Inject VmRepository vms;
   @Inject TermActionRepository actions;
+  @Inject TaskObservations observations;
+  @Inject dev.rota.store.VmTaskRepository tasks;
 
   /** VMs whose workflow cannot be reached (Temporal down, this host dying): their notify throws. */
   private final Set<String> unreachable = ConcurrentHashMap.newKeySet();
@@ -48,24 +51,31 @@ class TaskReportsTest {
   VmNotifier notifier() {
     return new VmNotifier(null, null) {
       @Override
-      public void notify(String vm) {
-        if (unreachable.contains(vm)) {
+      public void notify(TermActionRow news) {
+        if (unreachable.contains(news.vm())) {
           throw new IllegalStateException("Temporal unreachable");
         }
-        told.add(vm);
+        told.add(news.vm() + " " + news.event());
       }
     };
   }
 
+  /** Submitted and placed, the placement's start and news already carried out. */
   private void placed(String vm, String worker) {
     Instant now = Instant.parse("2026-01-01T00:00:00Z");
     VmRow row = vms.save(VmRow.submitted(vm, vms.nextSeq(), "process", null, List.of("sleep", "60"), Map.of(),
         Map.of("cpu", 1L), Map.of(), "Never", "waiting", now));
-    assertEquals(1, vms.place(vm, row.version(), worker, now, "placed on " + worker));
+    assertTrue(observations.place(vm, row.seq(), 0, worker, now).isPresent());
+    actions.after(0, 10_000).stream().filter(a -> vm.equals(a.vm())).forEach(a -> actions.done(a.id()));
   }
 
   private List<TermActionRow> notificationsFor(String vm) {
     return actions.after(0, 10_000).stream().filter(a -> a.kind().equals(TermActionRow.NOTIFY) && vm.equals(a.vm())).toList();
+  }
+
+  private String taskState(String vm) {
+    VmRow row = vms.findById(vm).orElseThrow();
+    return tasks.findById(VmTaskRow.id(row.seq(), vm + ".0")).orElseThrow().state();
   }
 
   @Test
@@ -81,12 +91,17 @@ class TaskReportsTest {
         new ObservedTask("tr-later.0", "exited", 2, "exited with code 2"),
         new ObservedTask("stray.0", "running", null, null)));
 
-    assertEquals(2, changed, "both VMs changed; a task no VM owns changes nothing");
-    assertEquals("running", vms.findById("tr-told").orElseThrow().status());
-    assertEquals("failed", vms.findById("tr-later").orElseThrow().status());
-    assertTrue(told.contains("tr-told"));
+    assertEquals(2, changed, "both tasks changed; a task no VM owns changes nothing");
+    assertEquals("running", taskState("tr-told"));
+    assertEquals("exited", taskState("tr-later"));
+    assertEquals("pending", vms.findById("tr-told").orElseThrow().status(), "the VM's status is its workflow's to write");
+    assertTrue(told.contains("tr-told started"), told.toString());
     assertTrue(notificationsFor("tr-told").isEmpty(), "told at once: nothing left for the scheduler");
-    assertEquals(1, notificationsFor("tr-later").size(), "not told: the scheduler's apply will tell it");
+    List<TermActionRow> left = notificationsFor("tr-later");
+    assertEquals(1, left.size(), "not told: the scheduler's apply will tell it");
+    assertEquals("exited", left.get(0).event());
+    assertEquals(2, left.get(0).exitCode());
+    assertEquals("task tr-later.0 exited with code 2", left.get(0).detail());
     assertEquals(1, wakes.size(), "and the scheduler is woken to do so: " + wakes);
   }
 }

@@ -1,6 +1,7 @@
 package dev.rota.api.vms;
 
 import dev.rota.store.VmRow;
+import dev.rota.workflows.model.VmStatus;
 import io.micronaut.core.annotation.Nullable;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import io.micronaut.serde.annotation.Serdeable;
@@ -33,8 +34,14 @@ public record VmView(
 
   public static VmView of(VmRow row) {
     return new VmView(row.name(), row.runtime(), row.image(), row.command(), row.env(), row.resources(),
-        row.labels(), row.restartPolicy(), row.status(), row.statusMessage(), row.worker(),
+        row.labels(), row.restartPolicy(), row.status(), message(row), row.worker(),
         row.restartCount(), row.exitCode(), row.createdAt(), row.scheduledAt(), row.startedAt(),
         row.finishedAt());
+  }
+
+  /** A pending VM says why it waits, as the scheduler last explained it; any other, what its workflow said. */
+  private static String message(VmRow row) {
+    boolean pending = VmStatus.PENDING.wireName().equals(row.status());
+    return pending && row.pendingReason() != null ? row.pendingReason() : row.statusMessage();
   }
 }

@@ -11,6 +11,12 @@ public interface VmActivities {
   /** Records a new status in the read model and appends an event of the given type. */
   void recordStatus(String vmName, String status, String message, String eventType);
 
+  /**
+   * Records what a task event made of the VM: status, worker, message, exit code and times, for the
+   * generation it names (a record about an earlier generation changes nothing).
+   */
+  void recordLifecycle(VmLifecycle lifecycle);
+
   /** Appends an event without changing the status. */
   void recordEvent(String vmName, String eventType, String message);
 

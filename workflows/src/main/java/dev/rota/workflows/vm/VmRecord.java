@@ -6,6 +6,7 @@ package dev.rota.workflows.vm;
  *
  * @param startedAtMillis when its current task was seen running, 0 if not
  * @param finishedAtMillis when its last task ended, 0 if not
+ * @param taskEventId the last task event its workflow applied (0 in records from before there were any)
  */
 public record VmRecord(
     String status,
@@ -15,4 +16,5 @@ public record VmRecord(
     long startedAtMillis,
     long finishedAtMillis,
     long restartDelayMillis,
-    long maxRestartDelayMillis) {}
+    long maxRestartDelayMillis,
+    long taskEventId) {}

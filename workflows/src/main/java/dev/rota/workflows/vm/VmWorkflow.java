@@ -38,7 +38,14 @@ public interface VmWorkflow {
   @UpdateValidatorMethod(updateName = "restart")
   void validateRestart();
 
-  /** The scheduler placed the VM, or saw its task start, end or vanish. */
+  /** The scheduler placed the VM's task, or saw it start, end, vanish or be lost with its worker. */
+  @SignalMethod
+  void taskEvent(TaskEvent event);
+
+  /**
+   * A snapshot of the VM's row, as schedulers before typed task events sent it. Kept for runs that
+   * were signalled so; new ones are sent {@link #taskEvent}.
+   */
   @SignalMethod
   void observed(VmObservation observation);
 

@@ -3,7 +3,9 @@ package dev.rota.workflows.vm;
 import dev.rota.workflows.ActivityDefaults;
 import dev.rota.workflows.RotaSearchAttributes;
 import dev.rota.workflows.Timers;
+import dev.rota.scheduling.TaskId;
 import dev.rota.workflows.model.RestartPolicy;
+import dev.rota.workflows.model.TaskEventType;
 import dev.rota.workflows.model.VmStatus;
 import dev.rota.workflows.model.WireName;
 import io.temporal.activity.ActivityOptions;
@@ -62,6 +64,8 @@ public class VmWorkflowImpl implements VmWorkflow {
 
   private record Delete() implements Command {}
 
+  private record Hear(TaskEvent event) implements Command {}
+
   private final String name;
   private final Deque<Command> commands = new ArrayDeque<>();
   private Integer version;
@@ -73,6 +77,14 @@ public class VmWorkflowImpl implements VmWorkflow {
   private Duration maxRestartDelay = Duration.ofMinutes(5);
   private int failuresInARow;
   private long startedAtMillis;
+  private long scheduledAtMillis;
+  private long finishedAtMillis;
+  private Integer exitCode;
+  private String message;
+  /** The last task event applied; events are applied in the order of their ids, each once. */
+  private long lastTaskEventId;
+  /** Whether a task event changed the lifecycle since it was last recorded. */
+  private boolean unrecorded;
   /** When a scheduled restart is due, epoch milliseconds; 0 when none is. */
   private long restartAtMillis;
   private boolean deleteRequested;
@@ -122,11 +134,16 @@ public class VmWorkflowImpl implements VmWorkflow {
         Workflow.await(() -> !commands.isEmpty());
       }
       while (!commands.isEmpty()) {
-        if (handle(commands.poll())) {
+        Command next = commands.poll();
+        if (!(next instanceof Hear)) {
+          recordHeard(); // what the task events made of the VM is recorded before anything else changes it
+        }
+        if (handle(next)) {
           Workflow.await(Workflow::isEveryHandlerFinished);
           return;
         }
       }
+      recordHeard(); // once for every event that arrived together
     }
   }
 
@@ -139,6 +156,8 @@ public class VmWorkflowImpl implements VmWorkflow {
     restartDelay = Duration.ofMillis(stored.restartDelayMillis());
     maxRestartDelay = Duration.ofMillis(stored.maxRestartDelayMillis());
     startedAtMillis = stored.startedAtMillis();
+    finishedAtMillis = stored.finishedAtMillis();
+    lastTaskEventId = stored.taskEventId();
     loaded = true;
     if (status == VmStatus.FAILED && RestartPolicies.restarts(policy, true)) {
       scheduleRestart(stored.finishedAtMillis() > 0 ? stored.finishedAtMillis() : Workflow.currentTimeMillis());
@@ -150,6 +169,8 @@ public class VmWorkflowImpl implements VmWorkflow {
   private boolean handle(Command command) {
     if (command instanceof Observe o) {
       observe(o.observation());
+    } else if (command instanceof Hear h) {
+      hear(h.event());
     } else if (command instanceof Act a) {
       ApplicationFailure refusal = refusal(a.action());
       if (refusal != null) {
@@ -191,15 +212,74 @@ public class VmWorkflowImpl implements VmWorkflow {
       startedAtMillis = o.startedAtMillis();
     }
     if (seen == VmStatus.FAILED || seen == VmStatus.STOPPED) {
-      boolean failed = seen == VmStatus.FAILED;
-      if (RestartPolicies.restarts(policy, failed)) {
-        failuresInARow = RestartPolicies.consecutive(failuresInARow, startedAtMillis, o.finishedAtMillis());
-        scheduleRestart(o.finishedAtMillis() > 0 ? o.finishedAtMillis() : Workflow.currentTimeMillis());
-      } else if (failed) {
-        failuresInARow = 0;
-      }
+      afterEnd(seen == VmStatus.FAILED, o.finishedAtMillis());
     }
     show(status);
+  }
+
+  /**
+   * Applies what the scheduler observed of a task: only an event about the current task, not one
+   * the user's stop already overtook, and only one newer than the last applied (a repeat delivery,
+   * or an event a later one overtook, changes nothing). The lifecycle is recorded once the events
+   * that arrived together are applied.
+   */
+  private void hear(TaskEvent e) {
+    TaskEventType type = WireName.parse(TaskEventType.class, e.type()).orElse(null);
+    int generation = TaskId.parse(e.taskId()).map(TaskId::restartCount).orElse(-1);
+    boolean userOwned = status == VmStatus.STOPPING || status == VmStatus.STOPPED;
+    if (type == null || generation != restartCount || userOwned || e.id() <= lastTaskEventId) {
+      return;
+    }
+    lastTaskEventId = e.id();
+    worker = type == TaskEventType.GIVEN_BACK ? null : e.worker();
+    message = e.message();
+    switch (type) {
+      case PLACED -> {
+        status = VmStatus.SCHEDULED;
+        scheduledAtMillis = e.atMillis();
+        exitCode = null;
+      }
+      case STARTED -> {
+        status = VmStatus.RUNNING;
+        startedAtMillis = e.atMillis();
+      }
+      case GIVEN_BACK -> {
+        status = VmStatus.PENDING;
+        scheduledAtMillis = 0;
+      }
+      default -> {
+        boolean failed = !(type == TaskEventType.EXITED && Integer.valueOf(0).equals(e.exitCode()));
+        status = failed ? VmStatus.FAILED : VmStatus.STOPPED;
+        exitCode = e.exitCode();
+        finishedAtMillis = e.atMillis();
+        startedAtMillis = e.startedAtMillis(); // of this task: 0 if it never ran
+        unrecorded = true;
+        recordHeard(); // the end first, then the restart it leads to
+        afterEnd(failed, finishedAtMillis);
+        show(status);
+        return;
+      }
+    }
+    unrecorded = true;
+    show(status);
+  }
+
+  private void recordHeard() {
+    if (unrecorded) {
+      unrecorded = false;
+      activities.recordLifecycle(new VmLifecycle(name, restartCount, status.wireName(), worker, message, exitCode,
+          lastTaskEventId, scheduledAtMillis, startedAtMillis, finishedAtMillis));
+    }
+  }
+
+  /** What an ended task means under the restart policy: a restart after a delay, or nothing. */
+  private void afterEnd(boolean failed, long endedAtMillis) {
+    if (RestartPolicies.restarts(policy, failed)) {
+      failuresInARow = RestartPolicies.consecutive(failuresInARow, startedAtMillis, endedAtMillis);
+      scheduleRestart(endedAtMillis > 0 ? endedAtMillis : Workflow.currentTimeMillis());
+    } else if (failed) {
+      failuresInARow = 0;
+    }
   }
 
   private void scheduleRestart(long endedAtMillis) {
@@ -383,6 +463,14 @@ public class VmWorkflowImpl implements VmWorkflow {
       return;
     }
     commands.add(new Observe(observation));
+  }
+
+  @Override
+  public void taskEvent(TaskEvent event) {
+    if (deleteRequested || !lifecycle()) {
+      return;
+    }
+    commands.add(new Hear(event));
   }
 
   @Override

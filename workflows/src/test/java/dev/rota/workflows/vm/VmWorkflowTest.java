@@ -29,6 +29,7 @@ class VmWorkflowTest {
 
   static final class FakeVmStore implements VmActivities {
     final List<Call> calls = new CopyOnWriteArrayList<>();
+    final List<VmLifecycle> lifecycles = new CopyOnWriteArrayList<>();
     volatile VmRecord stored;
     volatile boolean agentDown;
     LongSupplier now;
@@ -41,6 +42,12 @@ class VmWorkflowTest {
     @Override
     public void recordStatus(String vmName, String status, String message, String eventType) {
       calls.add(new Call("status " + status, now.getAsLong()));
+    }
+
+    @Override
+    public void recordLifecycle(VmLifecycle lifecycle) {
+      lifecycles.add(lifecycle);
+      calls.add(new Call("lifecycle " + lifecycle.status(), now.getAsLong()));
     }
 
     @Override
@@ -66,8 +73,9 @@ class VmWorkflowTest {
       calls.add(new Call("delete", now.getAsLong()));
     }
 
+    /** What it did besides logging events and recording what task events made of the VM. */
     List<String> what() {
-      return calls.stream().map(Call::what).filter(w -> !w.startsWith("event")).toList();
+      return calls.stream().map(Call::what).filter(w -> !w.startsWith("event") && !w.startsWith("lifecycle")).toList();
     }
 
     long when(String what) {
@@ -86,10 +94,14 @@ class VmWorkflowTest {
   }
 
   private VmWorkflow start(String status, String worker, int restartCount, String policy) {
+    return start(new VmRecord(status, worker, restartCount, policy, 0, 0, DELAY, MAX_DELAY, 0));
+  }
+
+  private VmWorkflow start(VmRecord stored) {
     env = TestWorkflowEnvironment.newInstance();
     RotaSearchAttributes.ALL.forEach(key -> env.registerSearchAttribute(key.getName(), key.getValueType()));
     store.now = env::currentTimeMillis;
-    store.stored = new VmRecord(status, worker, restartCount, policy, 0, 0, DELAY, MAX_DELAY);
+    store.stored = stored;
     Worker w = env.newWorker(TaskQueues.CONTROL);
     w.registerWorkflowImplementationTypes(VmWorkflowImpl.class);
     w.registerActivitiesImplementations(store);
@@ -107,14 +119,37 @@ class VmWorkflowTest {
     return env.currentTimeMillis();
   }
 
+  /** Outbox ids: increasing, as the scheduler's commits draw them. */
+  private long lastEventId;
+
+  private TaskEvent event(int generation, String type, Integer exitCode) {
+    return new TaskEvent(++lastEventId, "a." + generation, "w1", type, exitCode, "task a." + generation + " " + type, now(),
+        "exited".equals(type) || "failed".equals(type) ? startedAt : 0);
+  }
+
+  private long startedAt;
+
+  private void placed(VmWorkflow vm, int generation) {
+    vm.taskEvent(event(generation, "placed", null));
+  }
+
   private void runs(VmWorkflow vm, int generation) {
-    vm.observed(new VmObservation("running", "w1", "running", null, generation, now(), 0));
+    startedAt = now();
+    vm.taskEvent(event(generation, "started", null));
   }
 
   private long fails(VmWorkflow vm, int generation, int exitCode) {
     long at = now();
-    vm.observed(new VmObservation("failed", "w1", "exited " + exitCode, exitCode, generation, 0, at));
+    vm.taskEvent(event(generation, "exited", exitCode));
     return at;
+  }
+
+  /** Until its first workflow task has loaded the stored record, the workflow answers queries as new. */
+  private void awaitStatus(VmWorkflow vm, String status) {
+    for (int i = 0; i < 100 && !status.equals(vm.status()); i++) {
+      settle();
+    }
+    assertEquals(status, vm.status());
   }
 
   private void settle() {
@@ -141,17 +176,82 @@ class VmWorkflowTest {
   }
 
   @Test
-  void theSameEndHeardTwiceIsCountedAndRestartedOnce() throws Exception {
+  void theSameEventDeliveredTwiceIsAppliedOnce() throws Exception {
     VmWorkflow vm = start("pending", null, 0, "OnFailure");
+    placed(vm, 0);
+    settle();
     runs(vm, 0);
     settle();
-    long failedAt = fails(vm, 0, 1);
+    long failedAt = now();
+    TaskEvent end = event(0, "exited", 1);
+    vm.taskEvent(end);
     settle();
-    fails(vm, 0, 1); // the same end again, as a later snapshot of the row
+    vm.taskEvent(end); // delivered again: the outbox sends at least once
     env.sleep(Duration.ofSeconds(16));
     assertEquals(1, store.calls.stream().filter(c -> c.what().equals("event restart-scheduled")).count(), store.calls.toString());
     assertTrue(store.when("requeue 1") - failedAt < 30_000, "the first delay, not doubled by the repeat");
-    Histories.replayAndMaybeRecord(env.getWorkflowClient(), "vm-a", VmWorkflowImpl.class, "vm-end-heard-twice");
+    // Events that arrive together are recorded together: how many writes precede the end varies.
+    List<VmLifecycle> ends = store.lifecycles.stream().filter(l -> l.status().equals("failed")).toList();
+    assertEquals(1, ends.size(), store.lifecycles.toString());
+    VmLifecycle failed = ends.get(0);
+    assertEquals(1, failed.exitCode());
+    assertEquals("w1", failed.worker());
+    assertEquals(end.id(), failed.taskEventId(), "recorded with the event, so that a restored workflow applies none twice");
+    Histories.replayAndMaybeRecord(env.getWorkflowClient(), "vm-a", VmWorkflowImpl.class, "vm-task-events");
+  }
+
+  @Test
+  void anEventOvertakenByALaterOneChangesNothing() {
+    VmWorkflow vm = start("pending", null, 0, "Never");
+    TaskEvent placedEvent = event(0, "placed", null);
+    TaskEvent started = event(0, "started", null);
+    TaskEvent exited = event(0, "exited", 0);
+    vm.taskEvent(exited); // delivered in parallel: the end overtook the start and the placement
+    vm.taskEvent(started);
+    vm.taskEvent(placedEvent);
+    awaitStatus(vm, "stopped"); // exit code 0 under Never
+    for (int i = 0; i < 100 && store.lifecycles.isEmpty(); i++) {
+      settle(); // the record is written by an activity after the workflow task that decided it
+    }
+    assertEquals(List.of("stopped"), store.lifecycles.stream().map(VmLifecycle::status).toList());
+  }
+
+  @Test
+  void eventsOfAnotherGenerationAreIgnored() {
+    VmWorkflow vm = start("running", "w1", 2, "Never");
+    awaitStatus(vm, "running");
+    runs(vm, 1);
+    fails(vm, 1, 3);
+    vm.taskEvent(new TaskEvent(++lastEventId, "not-a-task-id", "w1", "exited", 3, "?", now(), 0));
+    settle();
+    assertEquals("running", vm.status());
+    assertTrue(store.lifecycles.isEmpty(), store.lifecycles.toString());
+  }
+
+  @Test
+  void aGivenBackTaskMakesTheVmPendingAndItsNextPlacementCounts() {
+    VmWorkflow vm = start("pending", null, 0, "Never");
+    placed(vm, 0);
+    awaitStatus(vm, "scheduled");
+    vm.taskEvent(event(0, "given-back", null));
+    awaitStatus(vm, "pending");
+    vm.taskEvent(new TaskEvent(++lastEventId, "a.0", "w2", "placed", null, "placed on w2", now(), 0));
+    awaitStatus(vm, "scheduled");
+    for (int i = 0; i < 100 && store.lifecycles.stream().noneMatch(l -> "w2".equals(l.worker())); i++) {
+      settle(); // recorded by an activity after the workflow task that decided it
+    }
+    assertTrue(store.lifecycles.stream().anyMatch(l -> "w2".equals(l.worker()) && l.status().equals("scheduled")),
+        "placed again, elsewhere: same task id, a later event: " + store.lifecycles);
+  }
+
+  @Test
+  void aWorkflowResumedFromTheStoreAppliesNoEventTwice() {
+    VmWorkflow vm = start(new VmRecord("failed", "w1", 0, "Never", 0, 1, DELAY, MAX_DELAY, 7));
+    awaitStatus(vm, "failed");
+    vm.taskEvent(new TaskEvent(7, "a.0", "w1", "started", null, "again", now(), 0));
+    settle();
+    assertEquals("failed", vm.status(), "event 7 was applied before the workflow was lost");
+    assertTrue(store.lifecycles.isEmpty());
   }
 
   @Test
@@ -173,7 +273,7 @@ class VmWorkflowTest {
     VmWorkflow always = start("pending", null, 0, "Always");
     runs(always, 0);
     settle();
-    always.observed(new VmObservation("stopped", "w1", "exited 0", 0, 0, 0, now()));
+    fails(always, 0, 0);
     env.sleep(Duration.ofSeconds(16));
     assertTrue(store.what().contains("requeue 1"), store.what().toString());
     env.close();
@@ -191,7 +291,7 @@ class VmWorkflowTest {
   @Test
   void stoppingARunningVmRemovesItsTaskFirst() {
     VmWorkflow vm = start("pending", null, 0, "Never");
-    vm.observed(new VmObservation("scheduled", "w1", "placed", null, 0, 0, 0));
+    placed(vm, 0);
     runs(vm, 0);
     settle();
     assertEquals("stopped", vm.stop());
@@ -227,7 +327,7 @@ class VmWorkflowTest {
   @Test
   void deletingARunningVmRemovesTheTaskBeforeTheRows() {
     VmWorkflow vm = start("pending", null, 0, "Never");
-    vm.observed(new VmObservation("scheduled", "w1", "placed", null, 0, 0, 0));
+    placed(vm, 0);
     runs(vm, 0);
     settle();
     vm.delete();
@@ -238,11 +338,7 @@ class VmWorkflowTest {
   @Test
   void aDeletedVmLeavesNoStatusOrWorkerThatVisibilityQueriesWouldList() throws Exception {
     VmWorkflow vm = start("running", "w1", 0, "Never");
-    // Until its first workflow task has loaded the stored record, the workflow answers queries as new.
-    for (int i = 0; i < 100 && !"running".equals(vm.status()); i++) {
-      settle();
-    }
-    assertEquals("running", vm.status());
+    awaitStatus(vm, "running");
     assertEquals("running", searchAttribute("vm-a", "RotaVmStatus"));
     assertEquals("w1", searchAttribute("vm-a", "RotaWorker"));
     vm.delete();

@@ -1,0 +1,48 @@
+package dev.rota.store;
+
+import io.micronaut.core.annotation.Nullable;
+import io.micronaut.data.annotation.Query;
+import io.micronaut.data.jdbc.annotation.JdbcRepository;
+import io.micronaut.data.model.query.builder.sql.Dialect;
+import io.micronaut.data.repository.GenericRepository;
+import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * The scheduler's record of the tasks it placed. Every state change is conditional on the state it
+ * changes from, so the term and an agent's report racing over one task change it once.
+ */
+@JdbcRepository(dialect = Dialect.POSTGRES)
+public interface VmTaskRepository extends GenericRepository<VmTaskRow, String> {
+  List<VmTaskRow> findAll();
+
+  Optional<VmTaskRow> findById(String id);
+
+  /**
+   * Places generation {@code generation} of the VM's submission {@code vmSeq} on {@code worker}, if
+   * it has no task yet and its workflow still wants it (a stop or restart that won the race wins).
+   */
+  @Query("""
+      INSERT INTO vm_tasks (id, vm, vm_seq, generation, worker, state, placed_at)
+      SELECT :id, :vm, :vmSeq, :generation, :worker, 'scheduled', :at FROM vms
+      WHERE name = :vm AND seq = :vmSeq AND restart_count = :generation AND status IN ('pending', 'scheduled', 'running')
+        AND NOT EXISTS (SELECT 1 FROM vm_tasks WHERE id = :id)""")
+  int place(String id, String vm, long vmSeq, int generation, String worker, Instant at);
+
+  @Query("UPDATE vm_tasks SET state = 'running', started_at = :at, message = :message WHERE id = :id AND state = 'scheduled'")
+  int started(String id, Instant at, String message);
+
+  /** The task ended, failed, vanished or was lost: once, from a live state. */
+  @Query("""
+      UPDATE vm_tasks SET state = :state, exit_code = :exitCode, message = :message, ended_at = :at
+      WHERE id = :id AND state IN ('scheduled', 'running')""")
+  int ended(String id, String state, @Nullable Integer exitCode, String message, Instant at);
+
+  /** The worker could not start it: the record goes, so that the VM is placed again. */
+  @Query("DELETE FROM vm_tasks WHERE id = :id AND state = 'scheduled'")
+  int givenBack(String id);
+
+  @Query("DELETE FROM vm_tasks WHERE id = :id")
+  int forget(String id);
+}
