@@ -1,6 +1,7 @@
 package dev.rota.workflows;
 
 import io.temporal.activity.ActivityOptions;
+import io.temporal.activity.LocalActivityOptions;
 import io.temporal.common.RetryOptions;
 import java.time.Duration;
 
@@ -22,15 +23,30 @@ public final class ActivityDefaults {
     return ActivityOptions.newBuilder(store(maxBackoff)).setHeartbeatTimeout(HEARTBEAT_TIMEOUT).build();
   }
 
+  /**
+   * As {@link #store}, run in the workflow's own task: no round trip through the task queue and no
+   * activity events, for short writes that the workflow waits on often (the VM's read model).
+   */
+  public static LocalActivityOptions storeLocal(Duration maxBackoff) {
+    return LocalActivityOptions.newBuilder()
+        .setStartToCloseTimeout(Duration.ofSeconds(10))
+        .setRetryOptions(forever(maxBackoff))
+        .build();
+  }
+
   public static ActivityOptions store(Duration maxBackoff) {
     return ActivityOptions.newBuilder()
         .setStartToCloseTimeout(Duration.ofSeconds(30))
-        .setRetryOptions(
-            RetryOptions.newBuilder()
-                .setInitialInterval(Duration.ofSeconds(1))
-                .setBackoffCoefficient(2)
-                .setMaximumInterval(maxBackoff)
-                .build())
+        .setRetryOptions(forever(maxBackoff))
+        .build();
+  }
+
+  /** From 1 s, doubling up to {@code maxBackoff}, without end: the store coming back is what they wait for. */
+  private static RetryOptions forever(Duration maxBackoff) {
+    return RetryOptions.newBuilder()
+        .setInitialInterval(Duration.ofSeconds(1))
+        .setBackoffCoefficient(2)
+        .setMaximumInterval(maxBackoff)
         .build();
   }
 }

@@ -3,6 +3,7 @@ package dev.rota.activities.term;
 import dev.rota.activities.SchedulerWaker;
 import dev.rota.scheduling.ObservedTask;
 import dev.rota.scheduling.Reconciler;
+import dev.rota.scheduling.Reconciliation;
 import dev.rota.scheduling.TaskId;
 import dev.rota.store.TermActionRepository;
 import dev.rota.store.TermActionRow;
@@ -17,7 +18,9 @@ import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
+import java.util.TreeMap;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -55,21 +58,27 @@ public class TaskReports {
     this.clock = clock;
   }
 
+  private record Change(VmTaskRow row, Reconciliation.TaskTransition transition) {}
+
   /** Applies {@code worker}'s reports; returns how many tasks changed. */
   public int accept(String worker, List<ObservedTask> tasks) {
     Instant now = clock.instant();
     List<TermActionRow> news = tx.executeWrite(status -> {
-      List<TermActionRow> told = new ArrayList<>();
+      // Changed in the order of the records' ids, as the term changes them: no deadlock between the two.
+      Map<String, Change> changes = new TreeMap<>();
       for (ObservedTask task : tasks) {
         Optional<TaskId> id = TaskId.parse(task.id());
         VmRow vm = id.flatMap(i -> vms.findById(i.vm())).orElse(null);
-        if (vm == null) {
-          continue;
+        VmTaskRow row = vm == null ? null : placed.findById(VmTaskRow.id(vm.seq(), task.id())).orElse(null);
+        if (row != null) {
+          Reconciler.reported(Snapshots.task(row), Snapshots.vm(vm, now), worker, task)
+              .ifPresent(t -> changes.put(row.id(), new Change(row, t)));
         }
-        VmTaskRow row = placed.findById(VmTaskRow.id(vm.seq(), task.id())).orElse(null);
-        Reconciler.reported(row == null ? null : Snapshots.task(row), Snapshots.vm(vm, now), worker, task)
-            .flatMap(t -> observations.reached(row, t.to(), t.exitCode(), t.message(), now))
-            .ifPresent(told::add);
+      }
+      List<TermActionRow> told = new ArrayList<>();
+      for (Change c : changes.values()) {
+        Reconciliation.TaskTransition t = c.transition();
+        observations.reached(c.row(), t.to(), t.exitCode(), t.message(), now).ifPresent(told::add);
       }
       return told;
     });

@@ -35,6 +35,8 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
+import java.util.TreeSet;
 
 /**
  * The plan-and-commit step: reads the store's snapshot (desired state and the agents' last answers),
@@ -164,9 +166,18 @@ public class TermCommitter {
       actions.add(TermActionRow.REMOVE, removal.worker(), removal.taskId(), null, null, Columns.truncate(removal.why(), 2048), now);
       example(examples, "removing task " + removal.taskId() + " from " + removal.worker() + ": " + removal.why());
     }
+    // Task records change in the order of their ids, as agents' reports change them: two writers that
+    // take row locks in one order cannot deadlock.
+    Map<String, Reconciliation.TaskTransition> transitions = new TreeMap<>();
+    r.transitions().forEach(t -> transitions.put(taskRows.get(t.task()).id(), t));
+    Map<String, PlacedTask> forgotten = new TreeMap<>();
+    r.forgotten().forEach(t -> forgotten.put(taskRows.get(t).id(), t));
     int failures = 0;
-    for (Reconciliation.TaskTransition t : r.transitions()) {
-      if (observations.reached(taskRows.get(t.task()), t.to(), t.exitCode(), t.message(), now).isPresent()) {
+    for (String id : new TreeSet<>(union(transitions.keySet(), forgotten.keySet()))) {
+      Reconciliation.TaskTransition t = transitions.get(id);
+      if (t == null) {
+        placedTasks.forget(id);
+      } else if (observations.reached(taskRows.get(t.task()), t.to(), t.exitCode(), t.message(), now).isPresent()) {
         if (t.to() == TaskState.VANISHED || t.to() == TaskState.LOST) {
           failures++; // ended without its agent saying how
         }
@@ -176,9 +187,6 @@ public class TermCommitter {
       } else {
         lost++;
       }
-    }
-    for (PlacedTask gone : r.forgotten()) {
-      placedTasks.forget(taskRows.get(gone).id());
     }
     // Last, so that they never crowd out what the term did: why VMs still wait (the UI shows these).
     for (PlacementPlan.Unplaced u : plan.placement().pending()) {
@@ -197,6 +205,12 @@ public class TermCommitter {
         plan.nextDeadline() == null ? 0 : plan.nextDeadline().toEpochMilli(),
         actions.pending(),
         examples);
+  }
+
+  private static List<String> union(java.util.Collection<String> a, java.util.Collection<String> b) {
+    List<String> all = new ArrayList<>(a);
+    all.addAll(b);
+    return all;
   }
 
   private static void example(List<String> examples, String text) {

@@ -55,6 +55,9 @@ public class VmWorkflowImpl implements VmWorkflow {
 
   private final VmActivities activities = Workflow.newActivityStub(VmActivities.class, STORE);
   private final VmActivities agents = Workflow.newActivityStub(VmActivities.class, AGENT);
+  /** The read model of what task events made of the VM: written often, quickly, within the workflow task. */
+  private final VmActivities readModel =
+      Workflow.newLocalActivityStub(VmActivities.class, ActivityDefaults.storeLocal(Duration.ofMinutes(1)));
 
   private sealed interface Command {}
 
@@ -267,7 +270,7 @@ public class VmWorkflowImpl implements VmWorkflow {
   private void recordHeard() {
     if (unrecorded) {
       unrecorded = false;
-      activities.recordLifecycle(new VmLifecycle(name, restartCount, status.wireName(), worker, message, exitCode,
+      readModel.recordLifecycle(new VmLifecycle(name, restartCount, status.wireName(), worker, message, exitCode,
           lastTaskEventId, scheduledAtMillis, startedAtMillis, finishedAtMillis));
     }
   }
