@@ -68,13 +68,11 @@ public final class TermPlanner {
       if (ofThisVm) {
         placedTasks.add(t.vm() + "." + t.generation());
       }
-      if (t.state().live()) {
-        if (ofThisVm) {
-          holdings.add(new Holding(t.worker(), vm.request()));
-        }
-        if (!healthOf.containsKey(t.worker())) {
-          gone.add(t.worker()); // deregistered: as good as offline
-        }
+      if (t.state().live() && ofThisVm) {
+        holdings.add(new Holding(t.worker(), vm.request()));
+      }
+      if (!healthOf.containsKey(t.worker())) {
+        gone.add(t.worker()); // deregistered: as good as offline, and no agent will list its tasks again
       }
     }
     List<PendingVm> pending = new ArrayList<>();
