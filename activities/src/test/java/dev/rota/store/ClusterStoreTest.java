@@ -3,7 +3,8 @@ package dev.rota.store;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.rota.activities.ClusterActivitiesImpl;
+import dev.rota.activities.term.TermObserver;
+import dev.rota.activities.term.TermRecorder;
 import dev.rota.workflows.cluster.ClusterWorkflow;
 import dev.rota.workflows.cluster.TermSummary;
 import io.micronaut.test.extensions.junit5.annotation.MicronautTest;
@@ -18,7 +19,8 @@ import org.junit.jupiter.api.Test;
 @MicronautTest
 class ClusterStoreTest {
   @Inject DataSource dataSource;
-  @Inject ClusterActivitiesImpl activities;
+  @Inject TermRecorder recorder;
+  @Inject TermObserver observer;
   @Inject ClusterStatusRepository status;
 
   @Test
@@ -33,18 +35,18 @@ class ClusterStoreTest {
 
   @Test
   void recordTermKeepsTheLatestTermAndStartsOverAfterTheWorkflowWasLost() {
-    activities.recordTerm(new TermSummary(7, 1_700_000_000_000L, 12, false, null, null));
+    recorder.record(new TermSummary(7, 1_700_000_000_000L, 12, false, null, null));
     var row = status.findById(ClusterWorkflow.WORKFLOW_ID).orElseThrow();
     assertEquals(7, row.term());
     assertEquals(Instant.ofEpochMilli(1_700_000_000_000L), row.lastTermAt());
     assertEquals(12, row.lastTermMillis());
 
-    activities.recordTerm(new TermSummary(1, 1_700_000_100_000L, 3, false, null, null));
+    recorder.record(new TermSummary(1, 1_700_000_100_000L, 3, false, null, null));
     assertEquals(1, status.findById(ClusterWorkflow.WORKFLOW_ID).orElseThrow().term());
   }
 
   @Test
   void observeReportsTheConfiguredInterval() {
-    assertEquals(5_000, activities.observe().intervalMillis());
+    assertEquals(5_000, observer.observe().intervalMillis());
   }
 }

@@ -1,6 +1,5 @@
 package dev.rota.workflows;
 
-import io.temporal.workflow.CancellationScope;
 import io.temporal.workflow.Promise;
 import io.temporal.workflow.TimerOptions;
 import io.temporal.workflow.Workflow;
@@ -9,15 +8,6 @@ import java.util.function.Supplier;
 
 /** Waiting in workflow code, legibly: every timer has a summary in the Temporal UI. */
 public final class Timers {
-  /**
-   * Version 1: a timer overtaken by a wake-up is left to fire, not cancelled. Cancelling races the
-   * timer firing during the same workflow task, and Temporal's in-process test server (the embedded
-   * server of dev mode) then refuses the task for good ("invalid history builder state for action",
-   * temporalio/sdk-java#2606), leaving the workflow stuck. A timer left to fire costs one empty
-   * workflow task later and no Temporal action (the action is starting it).
-   */
-  static final String LEAVE_TIMERS_TO_FIRE = "leave-timers-to-fire";
-
   private Timers() {}
 
   /**
@@ -28,21 +18,13 @@ public final class Timers {
     if (wakeUp.get()) {
       return true;
     }
-    if (Workflow.getVersion(LEAVE_TIMERS_TO_FIRE, Workflow.DEFAULT_VERSION, 1) >= 1) {
-      Promise<Void> timer = Workflow.newTimer(duration, TimerOptions.newBuilder().setSummary(summary).build());
-      Workflow.await(() -> timer.isCompleted() || wakeUp.get());
-      return wakeUp.get();
-    }
-    CancellationScope wait =
-        Workflow.newCancellationScope(
-            () -> {
-              Promise<Void> timer = Workflow.newTimer(duration, TimerOptions.newBuilder().setSummary(summary).build());
-              // A timer cancelled on wake-up fails its promise; read it, so that is not reported as lost.
-              timer.exceptionally(cancelled -> null);
-              Workflow.await(() -> timer.isCompleted() || wakeUp.get());
-            });
-    wait.run();
-    wait.cancel();
+    // A timer overtaken by a wake-up is left to fire, not cancelled. Cancelling races the timer firing
+    // during the same workflow task, and Temporal's in-process test server (the embedded server of dev
+    // mode) then refuses the task for good ("invalid history builder state for action",
+    // temporalio/sdk-java#2606), leaving the workflow stuck. A timer left to fire costs one empty
+    // workflow task later and no Temporal action (the action is starting it).
+    Promise<Void> timer = Workflow.newTimer(duration, TimerOptions.newBuilder().setSummary(summary).build());
+    Workflow.await(() -> timer.isCompleted() || wakeUp.get());
     return wakeUp.get();
   }
 }

@@ -5,7 +5,6 @@ import dev.rota.store.TermActionRow;
 import dev.rota.store.VmRepository;
 import dev.rota.store.VmRow;
 import dev.rota.workflows.vm.TaskEvent;
-import dev.rota.workflows.vm.VmObservation;
 import dev.rota.workflows.vm.VmWorkflow;
 import io.temporal.client.WorkflowClient;
 import io.temporal.client.WorkflowNotFoundException;
@@ -31,19 +30,13 @@ public class VmNotifier {
    */
   public void notify(TermActionRow news) {
     VmRow vm = vms.findById(news.vm()).orElse(null);
-    if (vm == null || (news.vmSeq() != null && news.vmSeq() != vm.seq())) {
+    if (vm == null || news.vmSeq() == null || news.vmSeq() != vm.seq()) {
       return;
     }
     VmWorkflow workflow = client.get().newWorkflowStub(VmWorkflow.class, VmWorkflow.workflowId(news.vm()));
     try {
-      if (news.event() == null) {
-        // Queued before task events: the row was written by the term that queued it.
-        workflow.observed(new VmObservation(vm.status(), vm.worker(), vm.statusMessage(), vm.exitCode(),
-            vm.restartCount(), Columns.millis(vm.startedAt()), Columns.millis(vm.finishedAt())));
-      } else {
-        workflow.taskEvent(new TaskEvent(news.id(), news.taskId(), news.worker(), news.event(), news.exitCode(),
-            news.detail(), Columns.millis(news.createdAt()), Columns.millis(news.startedAt())));
-      }
+      workflow.taskEvent(new TaskEvent(news.id(), news.taskId(), news.worker(), news.event(), news.exitCode(),
+          news.detail(), Columns.millis(news.createdAt()), Columns.millis(news.startedAt())));
     } catch (WorkflowNotFoundException e) {
       throw new IllegalStateException("VM " + news.vm() + " has no open workflow to tell yet", e);
     }

@@ -36,35 +36,8 @@ final class HeartbeatingAgents implements ClusterActivities {
   }
 
   @Override
-  public TermObservation observe() {
-    heartbeat();
-    return real.observe();
-  }
-
-  @Override
-  public TermOutcome term(long term, long startedAtMillis, boolean woken) {
-    heartbeat();
-    return real.term(term, startedAtMillis, woken);
-  }
-
-  @Override
   public TermOutcome termAndApply(long term, long startedAtMillis, boolean woken) {
     heartbeat();
     return real.termAndApply(term, startedAtMillis, woken);
-  }
-
-  @Override
-  public TermDecisions commitTerm(long observedAtMillis) {
-    return real.commitTerm(observedAtMillis);
-  }
-
-  @Override
-  public ApplyResult applyActions() {
-    return real.applyActions();
-  }
-
-  @Override
-  public void recordTerm(TermSummary summary) {
-    real.recordTerm(summary);
   }
 }

@@ -5,14 +5,14 @@ import dev.rota.workflows.Timers;
 import io.temporal.activity.ActivityOptions;
 import io.temporal.workflow.Workflow;
 import java.time.Duration;
-import org.slf4j.Logger;
 
 /**
- * The term loop: observe the agents, plan and commit (health, placement, reconciliation by the pure
- * scheduling core, run by the commit activity on the store's snapshot so that no snapshot of the
+ * The term loop. Each term is one activity: observe the agents, plan and commit (health, placement,
+ * reconciliation by the pure scheduling core on the store's snapshot, so that no snapshot of the
  * cluster passes through this history), apply the queued actions, record the term. The history grows
- * by the same few events per term whatever the cluster's size. Between terms it waits for the configured interval or a wake-up signal,
- * whichever comes first.
+ * by the same few events per term whatever the cluster's size. Between terms it waits for the
+ * interval (longer while nothing changes, up to the idle interval), the nearest health deadline, or
+ * a wake-up signal, whichever comes first.
  */
 public class ClusterWorkflowImpl implements ClusterWorkflow {
   /**
@@ -21,11 +21,6 @@ public class ClusterWorkflowImpl implements ClusterWorkflow {
    */
   static final int HISTORY_EVENTS_PER_RUN = 2_000;
 
-  private static final Logger log = Workflow.getLogger(ClusterWorkflowImpl.class);
-  static final String PLAN_COMMIT_APPLY = "plan-commit-apply";
-  static final String OBSERVE_STARTS_SOON = "observe-starts-soon";
-  static final String ONE_ACTIVITY_TERM = "one-activity-term";
-  static final String TERM_APPLIES = "term-applies";
   /** How soon a term that started tasks is followed by one that sees them run. */
   private static final Duration OBSERVE_STARTS_AFTER = Duration.ofMillis(300);
   /** A deadline closer than this is waited for this long: health is judged in whole terms. */
@@ -33,8 +28,6 @@ public class ClusterWorkflowImpl implements ClusterWorkflow {
   /** Actions an agent did not take are tried again this soon, not a whole interval later. */
   private static final Duration RETRY_ACTIONS_AFTER = Duration.ofSeconds(1);
 
-  private final ClusterActivities activities =
-      Workflow.newActivityStub(ClusterActivities.class, ActivityDefaults.store(Duration.ofSeconds(30)));
   /**
    * The term heartbeats, so that when the host running it dies another host runs the term again within
    * seconds, not after the 30 s start-to-close timeout.
@@ -47,81 +40,36 @@ public class ClusterWorkflowImpl implements ClusterWorkflow {
               .build());
 
   private TermSummary lastTerm;
-  private Integer observeStartsVersion;
   private boolean wakeRequested;
-
-  @Override
-  public void run(ClusterState state) {
-    long termsDone = state.termsDone();
-    lastTerm = state.lastTerm();
-    wakeRequested = wakeRequested || state.wakePending();
-    // Version 1 plans and commits each term and applies its actions; runs recorded before it only
-    // observed and recorded, and must replay as they ran.
-    int version = Workflow.getVersion(PLAN_COMMIT_APPLY, Workflow.DEFAULT_VERSION, 1);
-    boolean oneActivityTerms = version >= 1 && Workflow.getVersion(ONE_ACTIVITY_TERM, Workflow.DEFAULT_VERSION, 1) >= 1;
-    // Version 1 of term-applies: the term activity also applies and records; runs before it applied
-    // in a second activity.
-    boolean termApplies = oneActivityTerms && Workflow.getVersion(TERM_APPLIES, Workflow.DEFAULT_VERSION, 1) >= 1;
-    while (true) {
-      if (oneActivityTerms) {
-        termsDone = oneActivityTerm(termsDone + 1, termApplies);
-        continue;
-      }
-      boolean woken = wakeRequested;
-      wakeRequested = false;
-      long term = termsDone + 1;
-      long startedAt = Workflow.currentTimeMillis();
-      TermObservation seen = activities.observe();
-      Duration wait = Duration.ofMillis(seen.intervalMillis());
-      TermSummary summary;
-      if (version == Workflow.DEFAULT_VERSION) {
-        summary = new TermSummary(term, startedAt, Workflow.currentTimeMillis() - startedAt, woken, null, null);
-        Workflow.setCurrentDetails(details(summary, seen.intervalMillis()));
-      } else {
-        TermDecisions decided = activities.commitTerm(seen.observedAtMillis());
-        ApplyResult applied = decided.actions() > 0 ? activities.applyActions() : ApplyResult.NOTHING;
-        summary = new TermSummary(term, startedAt, Workflow.currentTimeMillis() - startedAt, woken, decided, applied);
-        wait = untilNextTerm(wait, decided, applied, observeStartsSoon());
-        Workflow.setCurrentDetails(details(summary, seen, wait));
-      }
-      activities.recordTerm(summary);
-      lastTerm = summary;
-      termsDone = term;
-
-      if (shouldContinueAsNew()) {
-        // Handlers must finish first, or their work would be lost with this run.
-        Workflow.await(Workflow::isEveryHandlerFinished);
-        log.debug("continuing as new after term {}", term);
-        Workflow.continueAsNew(new ClusterState(termsDone, lastTerm, wakeRequested));
-      }
-      Timers.sleepUnless(wait, "until next term", () -> wakeRequested);
-    }
-  }
-
   /** Consecutive terms in which nothing changed; the wait grows with them, up to the idle interval. */
   private int quietTerms;
 
-  /**
-   * One term as one activity (before term-applies, plus apply and record when there is work); returns
-   * the term's number.
-   */
-  private long oneActivityTerm(long term, boolean termApplies) {
+  @Override
+  public void run(ClusterState state) {
+    long term = state.termsDone();
+    lastTerm = state.lastTerm();
+    wakeRequested = wakeRequested || state.wakePending();
+    while (true) {
+      term++;
+      Duration wait = term(term);
+      if (shouldContinueAsNew()) {
+        // Handlers must finish first, or their work would be lost with this run.
+        Workflow.await(Workflow::isEveryHandlerFinished);
+        Workflow.continueAsNew(new ClusterState(term, lastTerm, wakeRequested));
+      }
+      Timers.sleepUnless(wait, quietTerms > 0 ? "quiet: until next term" : "until next term", () -> wakeRequested);
+    }
+  }
+
+  /** One term, one activity (observe, plan, commit, apply, record); returns how long to wait for the next. */
+  private Duration term(long term) {
     boolean woken = wakeRequested;
     wakeRequested = false;
     long startedAt = Workflow.currentTimeMillis();
-    TermOutcome outcome = termApplies ? terms.termAndApply(term, startedAt, woken) : activities.term(term, startedAt, woken);
+    TermOutcome outcome = terms.termAndApply(term, startedAt, woken);
     TermDecisions decided = outcome.decisions();
-    ApplyResult applied;
-    if (termApplies) {
-      applied = outcome.applied();
-    } else {
-      applied = decided.actions() > 0 ? activities.applyActions() : ApplyResult.NOTHING;
-    }
-    TermSummary summary = new TermSummary(term, startedAt, Workflow.currentTimeMillis() - startedAt, woken, decided, applied);
-    if (!termApplies && applied != ApplyResult.NOTHING) {
-      activities.recordTerm(summary);
-    }
-    lastTerm = summary;
+    ApplyResult applied = outcome.applied();
+    lastTerm = new TermSummary(term, startedAt, Workflow.currentTimeMillis() - startedAt, woken, decided, applied);
     quietTerms = outcome.quiet() && !woken ? quietTerms + 1 : 0;
     Duration interval = Duration.ofMillis(outcome.observation().intervalMillis());
     Duration stretched = interval;
@@ -129,24 +77,18 @@ public class ClusterWorkflowImpl implements ClusterWorkflow {
     for (int i = 0; i < quietTerms && idle > 0 && stretched.toMillis() < idle; i++) {
       stretched = min(stretched.multipliedBy(2), Duration.ofMillis(idle));
     }
-    Duration wait = untilNextTerm(stretched, decided, applied, true);
-    Workflow.setCurrentDetails(details(summary, outcome.observation(), wait));
-    if (shouldContinueAsNew()) {
-      Workflow.await(Workflow::isEveryHandlerFinished);
-      Workflow.continueAsNew(new ClusterState(term, lastTerm, wakeRequested));
-    }
-    Timers.sleepUnless(wait, quietTerms > 0 ? "quiet: until next term" : "until next term", () -> wakeRequested);
-    return term;
+    Duration wait = untilNextTerm(stretched, decided, applied);
+    Workflow.setCurrentDetails(details(lastTerm, outcome.observation(), wait));
+    return wait;
   }
 
   /**
    * The interval, or less: until the nearest health deadline (a worker turning lost or offline is
    * acted on when it happens, not up to an interval later), or soon when actions are left over.
    */
-  private static Duration untilNextTerm(
-      Duration interval, TermDecisions decided, ApplyResult applied, boolean observeStarts) {
+  private static Duration untilNextTerm(Duration interval, TermDecisions decided, ApplyResult applied) {
     Duration wait = interval;
-    if (observeStarts && applied.started() > 0) {
+    if (applied.started() > 0) {
       // Tasks were just started: see them running (or failing) soon, not an interval later.
       wait = min(wait, OBSERVE_STARTS_AFTER);
     }
@@ -158,14 +100,6 @@ public class ClusterWorkflowImpl implements ClusterWorkflow {
       wait = min(wait, RETRY_ACTIONS_AFTER);
     }
     return wait;
-  }
-
-  /** Version 2 of the term: a term that started tasks is followed by one within a second. */
-  private boolean observeStartsSoon() {
-    if (observeStartsVersion == null) {
-      observeStartsVersion = Workflow.getVersion(OBSERVE_STARTS_SOON, Workflow.DEFAULT_VERSION, 1);
-    }
-    return observeStartsVersion >= 1;
   }
 
   private static Duration min(Duration a, Duration b) {
@@ -198,10 +132,5 @@ public class ClusterWorkflowImpl implements ClusterWorkflow {
         + d.removals() + " orphans removed, " + d.healthChanges() + " health changes; next term within "
         + wait.toMillis() + " ms or on wake-up"
         + (d.examples() == null || d.examples().isEmpty() ? "" : "\n\n- " + String.join("\n- ", d.examples()));
-  }
-
-  private static String details(TermSummary s, long intervalMillis) {
-    return "term " + s.term() + " done" + (s.woken() ? " (woken early)" : "") + "; next within "
-        + Duration.ofMillis(intervalMillis).toMillis() + " ms or on wake-up";
   }
 }

@@ -42,13 +42,6 @@ public interface VmWorkflow {
   @SignalMethod
   void taskEvent(TaskEvent event);
 
-  /**
-   * A snapshot of the VM's row, as schedulers before typed task events sent it. Kept for runs that
-   * were signalled so; new ones are sent {@link #taskEvent}.
-   */
-  @SignalMethod
-  void observed(VmObservation observation);
-
   /** Removes the VM: its task first, then its rows; the workflow ends. */
   @SignalMethod
   void delete();

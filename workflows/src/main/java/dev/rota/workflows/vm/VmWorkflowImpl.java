@@ -28,12 +28,6 @@ import java.util.Deque;
  * doubling on each failure in a row.
  */
 public class VmWorkflowImpl implements VmWorkflow {
-  /** Version 1: the lifecycle loop. Runs recorded before it only waited pending for deletion. */
-  static final String LIFECYCLE = "lifecycle";
-  static final String RESTART_REQUEUES_FIRST = "restart-requeues-first";
-  static final String ENDS_HEARD_ONCE = "ends-heard-once";
-  /** Version 1: a deleted VM's closed workflow says so, instead of keeping its last status for ever. */
-  static final String DELETED_SHOWN = "deleted-shown";
   /** What {@code RotaVmStatus} says of a VM that was deleted (its workflow is closed). */
   public static final String DELETED = "deleted";
 
@@ -63,15 +57,12 @@ public class VmWorkflowImpl implements VmWorkflow {
 
   private record Act(String action, CompletablePromise<String> done) implements Command {}
 
-  private record Observe(VmObservation observation) implements Command {}
-
   private record Delete() implements Command {}
 
   private record Hear(TaskEvent event) implements Command {}
 
   private final String name;
   private final Deque<Command> commands = new ArrayDeque<>();
-  private Integer version;
   private VmStatus status = VmStatus.PENDING;
   private String worker;
   private int restartCount;
@@ -100,27 +91,8 @@ public class VmWorkflowImpl implements VmWorkflow {
     this.name = vmName;
   }
 
-  private boolean lifecycle() {
-    if (version == null) {
-      version = Workflow.getVersion(LIFECYCLE, Workflow.DEFAULT_VERSION, 1);
-    }
-    return version >= 1;
-  }
-
-  /** For validators, which may not record a version marker: legacy only once known to be. */
-  private boolean knownLegacy() {
-    return version != null && version == Workflow.DEFAULT_VERSION;
-  }
-
   @Override
   public void run(String vmName) {
-    if (!lifecycle()) {
-      show(status);
-      Workflow.await(() -> deleteRequested);
-      Workflow.await(Workflow::isEveryHandlerFinished);
-      activities.deleteVm(name);
-      return;
-    }
     VmRecord stored = activities.load(name);
     if (stored == null) {
       return; // deleted before its workflow ran
@@ -170,9 +142,7 @@ public class VmWorkflowImpl implements VmWorkflow {
 
   /** Carries out one command; true when the VM is deleted and the workflow ends. */
   private boolean handle(Command command) {
-    if (command instanceof Observe o) {
-      observe(o.observation());
-    } else if (command instanceof Hear h) {
+    if (command instanceof Hear h) {
       hear(h.event());
     } else if (command instanceof Act a) {
       ApplicationFailure refusal = refusal(a.action());
@@ -185,39 +155,13 @@ public class VmWorkflowImpl implements VmWorkflow {
       restartAtMillis = 0;
       removeTaskIfAny();
       activities.deleteVm(name);
-      if (Workflow.getVersion(DELETED_SHOWN, Workflow.DEFAULT_VERSION, 1) >= 1) {
-        // Otherwise a deleted running VM stays in `RotaVmStatus = 'running'` and `RotaWorker = 'w'` lists.
-        Workflow.upsertTypedSearchAttributes(
-            RotaSearchAttributes.VM_STATUS.valueSet(DELETED), RotaSearchAttributes.WORKER.valueUnset());
-        Workflow.setCurrentDetails("**" + DELETED + "**");
-      }
+      // Otherwise a deleted running VM stays in `RotaVmStatus = 'running'` and `RotaWorker = 'w'` lists.
+      Workflow.upsertTypedSearchAttributes(
+          RotaSearchAttributes.VM_STATUS.valueSet(DELETED), RotaSearchAttributes.WORKER.valueUnset());
+      Workflow.setCurrentDetails("**" + DELETED + "**");
       return true;
     }
     return false;
-  }
-
-  private void observe(VmObservation o) {
-    boolean userOwned = status == VmStatus.STOPPING || status == VmStatus.STOPPED;
-    if (o.restartCount() != restartCount || userOwned) {
-      return; // about an earlier task, or about one the user already stopped
-    }
-    VmStatus seen = WireName.parse(VmStatus.class, o.status()).orElse(status);
-    boolean ended = seen == VmStatus.FAILED || seen == VmStatus.STOPPED;
-    if (ended && seen == status && Workflow.getVersion(ENDS_HEARD_ONCE, Workflow.DEFAULT_VERSION, 1) >= 1) {
-      // Observations are snapshots of the VM's row, and one end can reach this workflow twice (an
-      // agent's report, then the scheduler's notification of the placement that read the row later):
-      // the end is counted, and its restart scheduled, once.
-      return;
-    }
-    status = seen;
-    worker = o.worker();
-    if (seen == VmStatus.RUNNING) {
-      startedAtMillis = o.startedAtMillis();
-    }
-    if (seen == VmStatus.FAILED || seen == VmStatus.STOPPED) {
-      afterEnd(seen == VmStatus.FAILED, o.finishedAtMillis());
-    }
-    show(status);
   }
 
   /**
@@ -320,18 +264,13 @@ public class VmWorkflowImpl implements VmWorkflow {
       }
       case "restart" -> {
         failuresInARow = 0;
-        if (Workflow.getVersion(RESTART_REQUEUES_FIRST, Workflow.DEFAULT_VERSION, 1) >= 1) {
-          // The new generation first: while the row still said running, a term seeing the task gone
-          // would call the VM failed ("vanished"); once it is pending, the old task is just an orphan.
-          String oldWorker = mayHaveTask() ? worker : null;
-          String oldTask = taskId();
-          requeue("restarted by request", "restarted");
-          if (oldWorker != null) {
-            removeTask(oldWorker, oldTask);
-          }
-        } else {
-          removeTaskIfAny();
-          requeue("restarted by request", "restarted");
+        // The new generation first: while the VM still wanted the old task, a term seeing it gone would
+        // call it vanished; once the VM is at the next generation, the old task is just one to remove.
+        String oldWorker = mayHaveTask() ? worker : null;
+        String oldTask = taskId();
+        requeue("restarted by request", "restarted");
+        if (oldWorker != null) {
+          removeTask(oldWorker, oldTask);
         }
       }
       default -> throw new IllegalArgumentException(action);
@@ -380,8 +319,7 @@ public class VmWorkflowImpl implements VmWorkflow {
   private ApplicationFailure refusal(String action) {
     boolean allowed =
         switch (action) {
-          case "stop" -> status != VmStatus.STOPPED && status != VmStatus.STOPPING
-              && !(knownLegacy() && status != VmStatus.PENDING);
+          case "stop" -> status != VmStatus.STOPPED && status != VmStatus.STOPPING;
           case "start" -> status == VmStatus.STOPPED || status == VmStatus.FAILED;
           case "restart" -> status == VmStatus.SCHEDULED || status == VmStatus.RUNNING || status == VmStatus.FAILED;
           default -> false;
@@ -391,7 +329,7 @@ public class VmWorkflowImpl implements VmWorkflow {
 
   /** Before the stored state is loaded the loop judges; after, refusals are answered at once. */
   private void validate(String action) {
-    if (!loaded && !knownLegacy()) {
+    if (!loaded) {
       return;
     }
     ApplicationFailure refusal = refusal(action);
@@ -407,12 +345,6 @@ public class VmWorkflowImpl implements VmWorkflow {
 
   @Override
   public String stop() {
-    if (!lifecycle()) {
-      status = VmStatus.STOPPED;
-      activities.recordStatus(name, status.wireName(), "stopped by request", "stopped");
-      show(status);
-      return status.wireName();
-    }
     return enqueue("stop");
   }
 
@@ -423,12 +355,6 @@ public class VmWorkflowImpl implements VmWorkflow {
 
   @Override
   public String start() {
-    if (!lifecycle()) {
-      status = VmStatus.PENDING;
-      activities.recordStatus(name, status.wireName(), "waiting for the scheduler", "started");
-      show(status);
-      return status.wireName();
-    }
     return enqueue("start");
   }
 
@@ -439,12 +365,6 @@ public class VmWorkflowImpl implements VmWorkflow {
 
   @Override
   public String restart() {
-    if (!lifecycle()) {
-      status = VmStatus.PENDING;
-      activities.recordStatus(name, status.wireName(), "restart requested; waiting for the scheduler", "restart-requested");
-      show(status);
-      return status.wireName();
-    }
     return enqueue("restart");
   }
 
@@ -455,22 +375,8 @@ public class VmWorkflowImpl implements VmWorkflow {
   }
 
   @Override
-  public void observed(VmObservation observation) {
-    if (deleteRequested) {
-      return;
-    }
-    if (!lifecycle()) {
-      status = WireName.parse(VmStatus.class, observation.status()).orElse(status);
-      worker = observation.worker();
-      show(status);
-      return;
-    }
-    commands.add(new Observe(observation));
-  }
-
-  @Override
   public void taskEvent(TaskEvent event) {
-    if (deleteRequested || !lifecycle()) {
+    if (deleteRequested) {
       return;
     }
     commands.add(new Hear(event));
@@ -482,9 +388,7 @@ public class VmWorkflowImpl implements VmWorkflow {
       return;
     }
     deleteRequested = true;
-    if (lifecycle()) {
-      commands.add(new Delete());
-    }
+    commands.add(new Delete());
   }
 
   @Override

@@ -5,7 +5,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
-/** A fake store for the cluster workflow: remembers every recorded term; can hold observe open. */
+/** A fake term for the cluster workflow: remembers every term; can hold its observation open. */
 final class RecordingClusterActivities implements ClusterActivities {
   private final long intervalMillis;
   private volatile long idleIntervalMillis;
@@ -39,8 +39,7 @@ final class RecordingClusterActivities implements ClusterActivities {
     return List.copyOf(recorded);
   }
 
-  @Override
-  public TermObservation observe() {
+  private TermObservation observe() {
     firstObserveEntered.countDown();
     try {
       if (!observeGate.await(10, TimeUnit.SECONDS)) {
@@ -54,31 +53,10 @@ final class RecordingClusterActivities implements ClusterActivities {
   }
 
   @Override
-  public TermOutcome term(long term, long startedAtMillis, boolean woken) {
-    TermObservation seen = observe();
-    TermDecisions nothing = commitTerm(seen.observedAtMillis());
-    recorded.add(new TermSummary(term, startedAtMillis, 0, woken, nothing, ApplyResult.NOTHING));
-    return new TermOutcome(seen, nothing);
-  }
-
-  @Override
   public TermOutcome termAndApply(long term, long startedAtMillis, boolean woken) {
-    TermOutcome outcome = term(term, startedAtMillis, woken);
-    return new TermOutcome(outcome.observation(), outcome.decisions(), ApplyResult.NOTHING);
-  }
-
-  @Override
-  public TermDecisions commitTerm(long observedAtMillis) {
-    return new TermDecisions(0, 0, 0, 0, 0, 0, 0, 0, java.util.List.of());
-  }
-
-  @Override
-  public ApplyResult applyActions() {
-    return ApplyResult.NOTHING;
-  }
-
-  @Override
-  public void recordTerm(TermSummary summary) {
-    recorded.add(summary);
+    TermObservation seen = observe();
+    TermDecisions nothing = new TermDecisions(0, 0, 0, 0, 0, 0, 0, 0, List.of());
+    recorded.add(new TermSummary(term, startedAtMillis, 0, woken, nothing, ApplyResult.NOTHING));
+    return new TermOutcome(seen, nothing, ApplyResult.NOTHING);
   }
 }
