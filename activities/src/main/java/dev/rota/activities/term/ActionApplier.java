@@ -17,7 +17,7 @@ import dev.rota.store.VmTaskRow;
 import dev.rota.store.WorkerRepository;
 import dev.rota.store.WorkerRow;
 import dev.rota.workflows.cluster.ApplyResult;
-import dev.rota.workflows.model.TaskState;
+import dev.rota.model.TaskState;
 import io.micronaut.transaction.TransactionOperations;
 import jakarta.inject.Named;
 import jakarta.inject.Singleton;

@@ -8,10 +8,10 @@ import dev.rota.scheduling.WorkerSnapshot;
 import dev.rota.store.VmRow;
 import dev.rota.store.VmTaskRow;
 import dev.rota.store.WorkerRow;
-import dev.rota.workflows.model.TaskState;
-import dev.rota.workflows.model.VmStatus;
-import dev.rota.workflows.model.WireName;
-import dev.rota.workflows.model.WorkerHealth;
+import dev.rota.model.TaskState;
+import dev.rota.model.VmStatus;
+import dev.rota.model.WireName;
+import dev.rota.model.WorkerHealth;
 
 /** Rows of the store as the scheduling core's snapshot types. */
 final class Snapshots {

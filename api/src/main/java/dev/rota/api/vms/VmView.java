@@ -1,7 +1,7 @@
 package dev.rota.api.vms;
 
 import dev.rota.store.VmRow;
-import dev.rota.workflows.model.VmStatus;
+import dev.rota.model.VmStatus;
 import io.micronaut.core.annotation.Nullable;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import io.micronaut.serde.annotation.Serdeable;

@@ -1,0 +1,47 @@
+package dev.rota.model;
+
+/**
+ * What the scheduler tells a VM's workflow about its task. Each is sent through the outbox in the
+ * transaction that observed it, at least once; the workflow applies each at most once.
+ */
+public enum TaskEventType implements WireName {
+  /** The term placed the task on a worker. */
+  PLACED("placed"),
+  STARTED("started"),
+  /** Ended by itself; the exit code says how. */
+  EXITED("exited"),
+  /** The agent could not run it, or refused it; the message says why. */
+  FAILED("failed"),
+  VANISHED("vanished"),
+  WORKER_OFFLINE("worker-offline"),
+  /** The worker could not start it after several tries: the VM waits for another placement. */
+  GIVEN_BACK("given-back");
+
+  private final String wireName;
+
+  TaskEventType(String wireName) {
+    this.wireName = wireName;
+  }
+
+  @Override
+  public String wireName() {
+    return wireName;
+  }
+
+  /** The event that reports a task reaching {@code state}. */
+  public static TaskEventType reaching(TaskState state) {
+    return switch (state) {
+      case SCHEDULED -> PLACED;
+      case RUNNING -> STARTED;
+      case EXITED -> EXITED;
+      case FAILED -> FAILED;
+      case VANISHED -> VANISHED;
+      case LOST -> WORKER_OFFLINE;
+    };
+  }
+
+  /** Whether the task ended with it. */
+  public boolean ends() {
+    return this == EXITED || this == FAILED || this == VANISHED || this == WORKER_OFFLINE;
+  }
+}

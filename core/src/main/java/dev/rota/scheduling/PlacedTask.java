@@ -1,0 +1,22 @@
+package dev.rota.scheduling;
+
+import dev.rota.model.TaskState;
+
+/**
+ * A task the scheduler placed, and its state as last observed. It belongs to one submission of a VM
+ * ({@code vmSeq}: a VM deleted and submitted again under its name is another) and one generation.
+ */
+public record PlacedTask(String vm, long vmSeq, int generation, String worker, TaskState state) {
+  public String taskId() {
+    return TaskId.of(vm, generation).toString();
+  }
+
+  /** Whether this is the task {@code v} wants now: its submission, its generation, and it wants one. */
+  public boolean wantedBy(VmSnapshot v) {
+    return v != null && v.seq() == vmSeq && v.restartCount() == generation && v.wantsTask();
+  }
+
+  public PlacedTask withState(TaskState newState) {
+    return new PlacedTask(vm, vmSeq, generation, worker, newState);
+  }
+}

@@ -1,0 +1,19 @@
+package dev.rota.scheduling;
+
+import dev.rota.model.TaskState;
+import java.util.List;
+
+/**
+ * Expected against actual: tasks to remove from agents, tasks whose observed state changed, and task
+ * records nobody needs any more.
+ */
+public record Reconciliation(List<TaskRemoval> removals, List<TaskTransition> transitions, List<PlacedTask> forgotten) {
+  /** A task no VM wants on that worker: unknown, of an old generation, or of a VM stopped or gone. */
+  public record TaskRemoval(String worker, String taskId, String why) {}
+
+  /**
+   * A task reached a new state: started, ended (with its exit code, or why), vanished, or lost with
+   * its worker. The VM's workflow hears of it and decides what it means for the VM.
+   */
+  public record TaskTransition(PlacedTask task, TaskState to, Integer exitCode, String message) {}
+}

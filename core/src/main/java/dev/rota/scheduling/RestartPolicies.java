@@ -1,0 +1,36 @@
+package dev.rota.scheduling;
+
+import dev.rota.model.RestartPolicy;
+import java.time.Duration;
+
+/** When a VM whose task ended runs again, and after how long. Pure: the workflow calls it. */
+public final class RestartPolicies {
+  /** A task that ran this long before failing starts the delays from the beginning. */
+  public static final Duration RESET_AFTER = Duration.ofMinutes(10);
+
+  private RestartPolicies() {}
+
+  /** Whether a task that ended this way is restarted: OnFailure after a failure, Always after any end. */
+  public static boolean restarts(RestartPolicy policy, boolean failed) {
+    return switch (policy) {
+      case NEVER -> false;
+      case ON_FAILURE -> failed;
+      case ALWAYS -> true;
+    };
+  }
+
+  /** The delay before restart number {@code consecutive} (1 for the first): doubling, capped. */
+  public static Duration delay(int consecutive, Duration base, Duration max) {
+    Duration d = base;
+    for (int i = 1; i < consecutive && d.compareTo(max) < 0; i++) {
+      d = d.multipliedBy(2);
+    }
+    return d.compareTo(max) > 0 ? max : d;
+  }
+
+  /** Consecutive failures counting this one: back to 1 when the task had run long enough. */
+  public static int consecutive(int before, long startedAtMillis, long endedAtMillis) {
+    boolean ranLong = startedAtMillis > 0 && endedAtMillis - startedAtMillis >= RESET_AFTER.toMillis();
+    return ranLong ? 1 : before + 1;
+  }
+}

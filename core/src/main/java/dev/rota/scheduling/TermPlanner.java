@@ -1,0 +1,89 @@
+package dev.rota.scheduling;
+
+import dev.rota.model.SchedulerProfile;
+import dev.rota.model.WorkerHealth;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+
+/**
+ * One term of the scheduler as a pure function: health first, so that placement sees this term's
+ * health, then placement, then reconciliation of expected against actual.
+ */
+public final class TermPlanner {
+  private TermPlanner() {}
+
+  /**
+   * @param listeningSince when the scheduler came back after an outage, or null: workers are judged
+   *     on what they could say since ({@link HealthJudge#judge(WorkerProbeState, Instant, HealthSettings, Instant)})
+   * @param vms every VM, as its workflow last recorded it
+   * @param tasks every task placed and not yet forgotten, as last observed
+   * @param reported the task lists of the agents that answered this term, by worker; an agent missing
+   *     here did not answer and tells nothing
+   */
+  public static TermPlan plan(
+      Instant now,
+      Instant listeningSince,
+      SchedulerProfile profile,
+      HealthSettings settings,
+      List<WorkerSnapshot> workers,
+      List<VmSnapshot> vms,
+      List<PlacedTask> tasks,
+      Map<String, List<ObservedTask>> reported) {
+    List<TermPlan.HealthChange> changes = new ArrayList<>();
+    List<Candidate> candidates = new ArrayList<>(workers.size());
+    Set<String> gone = new HashSet<>();
+    Map<String, WorkerHealth> healthOf = new HashMap<>();
+    Instant nextDeadline = null;
+    for (WorkerSnapshot w : workers) {
+      HealthVerdict verdict = HealthJudge.judge(w.probe(), now, settings, listeningSince);
+      healthOf.put(w.name(), verdict.health());
+      if (verdict.health() != w.worker().health()
+          || !Objects.equals(verdict.message(), w.healthMessage())
+          || !Objects.equals(verdict.flakyUntil(), w.probe().flakyUntil())) {
+        changes.add(new TermPlan.HealthChange(w.name(), verdict));
+      }
+      Candidate c = w.worker();
+      candidates.add(new Candidate(c.name(), c.capacity(), c.labels(), c.runtimes(), verdict.health(), c.paused()));
+      if (verdict.health() == WorkerHealth.OFFLINE) {
+        gone.add(w.name());
+      }
+      if (verdict.nextChange() != null && (nextDeadline == null || verdict.nextChange().isBefore(nextDeadline))) {
+        nextDeadline = verdict.nextChange();
+      }
+    }
+
+    Map<String, VmSnapshot> vmByName = new HashMap<>();
+    vms.forEach(vm -> vmByName.put(vm.name(), vm));
+    List<Holding> holdings = new ArrayList<>();
+    Set<String> placedTasks = new HashSet<>();
+    for (PlacedTask t : tasks) {
+      VmSnapshot vm = vmByName.get(t.vm());
+      boolean ofThisVm = vm != null && vm.seq() == t.vmSeq();
+      if (ofThisVm) {
+        placedTasks.add(t.vm() + "." + t.generation());
+      }
+      if (t.state().live() && ofThisVm) {
+        holdings.add(new Holding(t.worker(), vm.request()));
+      }
+      if (!healthOf.containsKey(t.worker())) {
+        gone.add(t.worker()); // deregistered: as good as offline, and no agent will list its tasks again
+      }
+    }
+    List<PendingVm> pending = new ArrayList<>();
+    for (VmSnapshot vm : vms) {
+      // Wanted and not placed: a task of its generation, live or ended, is the workflow's to hear of.
+      if (vm.wantsTask() && !placedTasks.contains(vm.name() + "." + vm.restartCount())) {
+        pending.add(new PendingVm(vm.name(), vm.seq(), vm.runtime(), vm.request(), vm.labels(), vm.avoidWorker()));
+      }
+    }
+    PlacementPlan placement = Placer.place(candidates, holdings, pending, profile);
+    Reconciliation reconciliation = Reconciler.reconcile(vms, tasks, reported, gone);
+    return new TermPlan(changes, placement, reconciliation, nextDeadline);
+  }
+}

@@ -1,0 +1,36 @@
+package dev.rota.scheduling;
+
+import dev.rota.model.VmStatus;
+import java.util.Map;
+
+/**
+ * A VM at the start of a term, as the store has it: its spec, and its status and generation as its
+ * workflow decided them.
+ *
+ * @param seq its submission: orders VMs oldest first, and tells a VM from an earlier one of its name
+ * @param avoidWorker a worker it is not to be placed on for now, or null
+ */
+public record VmSnapshot(
+    String name,
+    long seq,
+    String runtime,
+    Map<String, Long> request,
+    Map<String, String> labels,
+    VmStatus status,
+    int restartCount,
+    String avoidWorker) {
+
+  public VmSnapshot(
+      String name, long seq, String runtime, Map<String, Long> request, Map<String, String> labels, VmStatus status,
+      int restartCount) {
+    this(name, seq, runtime, request, labels, status, restartCount, null);
+  }
+
+  /**
+   * Whether its workflow wants a task of generation {@code restartCount} to run: it has not decided
+   * that the task ended or is to stop. Placed or not is the tasks' to say, not the status's.
+   */
+  public boolean wantsTask() {
+    return status == VmStatus.PENDING || status == VmStatus.SCHEDULED || status == VmStatus.RUNNING;
+  }
+}

@@ -1,0 +1,146 @@
+package dev.rota.scheduling;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.rota.model.TaskState;
+import dev.rota.model.VmStatus;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+
+class ReconcilerTest {
+  static ObservedTask running(String id) {
+    return new ObservedTask(id, "running", null, null);
+  }
+
+  static VmSnapshot vm(String name, long seq, VmStatus status, int generation) {
+    return new VmSnapshot(name, seq, "process", Map.of("cpu", 1L), Map.of(), status, generation);
+  }
+
+  static PlacedTask task(String vm, long seq, int generation, String worker, TaskState state) {
+    return new PlacedTask(vm, seq, generation, worker, state);
+  }
+
+  private static List<String> transitions(Reconciliation r) {
+    return r.transitions().stream().map(t -> t.task().taskId() + ":" + t.to().wireName()).toList();
+  }
+
+  @Test
+  void tasksNoVmWantsOnThatWorkerAreRemoved() {
+    Reconciliation r =
+        Reconciler.reconcile(
+            List.of(vm("a", 1, VmStatus.RUNNING, 0)),
+            List.of(task("a", 1, 0, "w1", TaskState.RUNNING)),
+            Map.of("w1", List.of(running("a.0"), running("ghost.0"), running("not-ours")), "w2", List.of(running("a.0"))),
+            Set.of());
+    List<String> removed = r.removals().stream().map(x -> x.worker() + "/" + x.taskId() + ": " + x.why()).sorted().toList();
+    assertEquals(List.of(
+        "w1/ghost.0: no VM ghost exists",
+        "w1/not-ours: not a task id Rota makes",
+        "w2/a.0: VM a has no task a.0 on this worker"), removed);
+    assertTrue(r.transitions().isEmpty() && r.forgotten().isEmpty());
+  }
+
+  @Test
+  void aTaskOfAnOldGenerationOrOfAStoppedVmIsRemovedAndForgottenOnceGone() {
+    List<VmSnapshot> vms = List.of(vm("a", 1, VmStatus.SCHEDULED, 2), vm("b", 2, VmStatus.STOPPED, 0));
+    List<PlacedTask> tasks = List.of(
+        task("a", 1, 1, "w1", TaskState.RUNNING), task("a", 1, 2, "w1", TaskState.SCHEDULED),
+        task("b", 2, 0, "w1", TaskState.RUNNING));
+    Reconciliation listed = Reconciler.reconcile(vms, tasks, Map.of("w1", List.of(running("a.1"), running("b.0"))), Set.of());
+    assertEquals(List.of("a.1: VM a is at restart 2", "b.0: VM b is stopped"),
+        listed.removals().stream().map(x -> x.taskId() + ": " + x.why()).toList());
+    assertTrue(listed.forgotten().isEmpty(), "still on the agent: still holding its resources");
+
+    Reconciliation gone = Reconciler.reconcile(vms, tasks, Map.of("w1", List.of()), Set.of());
+    assertEquals(List.of("a.1", "b.0"), gone.forgotten().stream().map(PlacedTask::taskId).toList());
+    assertTrue(gone.transitions().isEmpty(), "a scheduled task may not have started yet");
+  }
+
+  @Test
+  void aWantedRunningTaskGoneFromAnAgentThatAnsweredVanishes() {
+    Reconciliation r =
+        Reconciler.reconcile(
+            List.of(vm("a", 1, VmStatus.RUNNING, 0), vm("b", 2, VmStatus.SCHEDULED, 0)),
+            List.of(task("a", 1, 0, "w1", TaskState.RUNNING), task("b", 2, 0, "w1", TaskState.SCHEDULED)),
+            Map.of("w1", List.of()),
+            Set.of());
+    assertEquals(List.of("a.0:vanished"), transitions(r));
+    assertEquals("task a.0 vanished from worker w1", r.transitions().get(0).message());
+  }
+
+  @Test
+  void anAgentThatDidNotAnswerTellsNothing() {
+    Reconciliation r =
+        Reconciler.reconcile(List.of(vm("a", 1, VmStatus.RUNNING, 0)), List.of(task("a", 1, 0, "w1", TaskState.RUNNING)),
+            Map.of(), Set.of());
+    assertTrue(r.transitions().isEmpty() && r.removals().isEmpty() && r.forgotten().isEmpty());
+  }
+
+  @Test
+  void liveTasksOnAnOfflineWorkerAreLostNamingItAndUnwantedOnesForgotten() {
+    Reconciliation r =
+        Reconciler.reconcile(
+            List.of(vm("a", 1, VmStatus.RUNNING, 0), vm("b", 2, VmStatus.STOPPING, 0), vm("c", 3, VmStatus.FAILED, 0)),
+            List.of(task("a", 1, 0, "w1", TaskState.RUNNING), task("b", 2, 0, "w1", TaskState.RUNNING),
+                task("c", 3, 0, "w1", TaskState.EXITED)),
+            Map.of(),
+            Set.of("w1"));
+    assertEquals(List.of("a.0:lost"), transitions(r));
+    assertEquals("worker w1 went offline", r.transitions().get(0).message());
+    assertEquals(List.of("b.0"), r.forgotten().stream().map(PlacedTask::taskId).toList(),
+        "c's ended task of its current generation is kept: it is neither placed again nor reported twice");
+  }
+
+  @Test
+  void startedAndEndedTasksMoveOnOnceAndOnlyFromALiveState() {
+    List<VmSnapshot> vms = List.of(vm("a", 1, VmStatus.PENDING, 0), vm("b", 2, VmStatus.RUNNING, 1), vm("c", 3, VmStatus.RUNNING, 0));
+    List<PlacedTask> tasks = List.of(task("a", 1, 0, "w1", TaskState.SCHEDULED), task("b", 2, 1, "w1", TaskState.RUNNING),
+        task("c", 3, 0, "w1", TaskState.EXITED));
+    ObservedTask exited = new ObservedTask("b.1", "exited", 3, null);
+    ObservedTask failed = new ObservedTask("c.0", "failed", null, "no such image");
+    Reconciliation r = Reconciler.reconcile(vms, tasks, Map.of("w1", List.of(running("a.0"), exited, failed)), Set.of());
+    assertEquals(List.of("a.0:running", "b.1:exited"), transitions(r),
+        "a's workflow has not heard of the placement yet, and still wants the task; c's end was recorded before");
+    assertEquals(3, r.transitions().get(1).exitCode());
+    assertEquals("task b.1 exited with code 3", r.transitions().get(1).message());
+  }
+
+  @Test
+  void aVmSubmittedAgainUnderItsNameIsNotTheOldSubmissionsTask() {
+    // "a" was deleted and submitted again (seq 9): the old submission's task a.0 is not the new one's.
+    List<VmSnapshot> vms = List.of(vm("a", 9, VmStatus.PENDING, 0));
+    List<PlacedTask> tasks = List.of(task("a", 4, 0, "w1", TaskState.RUNNING));
+    Reconciliation r = Reconciler.reconcile(vms, tasks, Map.of("w1", List.of(running("a.0"))), Set.of());
+    assertEquals(List.of("a.0"), r.removals().stream().map(Reconciliation.TaskRemoval::taskId).toList());
+    assertTrue(r.transitions().isEmpty());
+  }
+
+  @Test
+  void aReportBetweenTermsMovesOnlyTheVmsCurrentTaskOnItsOwnWorker() {
+    VmSnapshot a = vm("a", 1, VmStatus.RUNNING, 1);
+    PlacedTask scheduled = task("a", 1, 1, "w1", TaskState.SCHEDULED);
+    PlacedTask running = task("a", 1, 1, "w1", TaskState.RUNNING);
+    ObservedTask exited = new ObservedTask("a.1", "exited", 3, "exited with code 3");
+
+    assertEquals(TaskState.RUNNING, Reconciler.reported(scheduled, a, "w1", running("a.1")).orElseThrow().to());
+    assertEquals(TaskState.EXITED, Reconciler.reported(running, a, "w1", exited).orElseThrow().to());
+    assertTrue(Reconciler.reported(running, a, "w1", running("a.1")).isEmpty(), "already running: nothing to change");
+    assertTrue(Reconciler.reported(scheduled, a, "w2", running("a.1")).isEmpty(), "another worker cannot speak for w1's task");
+    assertTrue(Reconciler.reported(scheduled, a, "w1", running("a.0")).isEmpty(), "another generation changes nothing");
+    assertTrue(Reconciler.reported(null, a, "w1", running("a.1")).isEmpty(), "nothing placed");
+    assertTrue(Reconciler.reported(running.withState(TaskState.EXITED), a, "w1", exited).isEmpty(), "already ended");
+    assertTrue(Reconciler.reported(running, vm("a", 1, VmStatus.STOPPING, 1), "w1", exited).isEmpty(), "the user stopped it");
+  }
+
+  @Test
+  void taskIdsCarryTheVmAndItsRestartCount() {
+    assertEquals("build-42.3", TaskId.of("build-42", 3).toString());
+    assertEquals(TaskId.of("build-42", 3), TaskId.parse("build-42.3").orElseThrow());
+    for (String bad : List.of("build-42", ".3", "a.", "a.b.3", "a.-1", "a.x")) {
+      assertTrue(TaskId.parse(bad).isEmpty(), bad);
+    }
+  }
+}

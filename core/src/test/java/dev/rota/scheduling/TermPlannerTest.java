@@ -1,0 +1,72 @@
+package dev.rota.scheduling;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.rota.model.SchedulerProfile;
+import dev.rota.model.TaskState;
+import dev.rota.model.VmStatus;
+import dev.rota.model.WorkerHealth;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/** What a term places, given the VMs as their workflows recorded them and the tasks as the scheduler observed them. */
+class TermPlannerTest {
+  static final Instant T = Instant.parse("2026-01-01T00:10:00Z");
+
+  static WorkerSnapshot worker(String name, long cpu) {
+    Candidate c = Fixtures.ready(name, cpu);
+    return new WorkerSnapshot(c, new WorkerProbeState(name, WorkerHealth.READY, T, T, true, 0, null, null), "agent answering");
+  }
+
+  static VmSnapshot vm(String name, long seq, VmStatus status, int generation, long cpu) {
+    return new VmSnapshot(name, seq, "process", Map.of("cpu", cpu, "memory", 512L), Map.of(), status, generation);
+  }
+
+  private static TermPlan plan(List<WorkerSnapshot> workers, List<VmSnapshot> vms, List<PlacedTask> tasks) {
+    Map<String, List<ObservedTask>> reported = Map.of();
+    return TermPlanner.plan(T, null, SchedulerProfile.OPTIMIZE_UTILIZATION, HealthSettings.defaults(), workers, vms, tasks, reported);
+  }
+
+  private static List<String> placed(TermPlan p) {
+    return p.placement().placed().stream().map(x -> x.vm() + "@" + x.worker()).toList();
+  }
+
+  @Test
+  void aVmIsPlacedWhenItsWorkflowWantsATaskAndItsGenerationHasNone() {
+    List<VmSnapshot> vms = List.of(
+        vm("new", 1, VmStatus.PENDING, 0, 1),
+        vm("heard-of", 2, VmStatus.SCHEDULED, 0, 1), // its workflow heard of a placement the store no longer has: given back
+        vm("not-heard", 3, VmStatus.PENDING, 0, 1), // placed; its workflow has not heard yet
+        vm("ended", 4, VmStatus.RUNNING, 0, 1), // its task ended; its workflow has not heard yet
+        vm("restarted", 5, VmStatus.PENDING, 1, 1),
+        vm("stopped", 6, VmStatus.STOPPED, 0, 1));
+    List<PlacedTask> tasks = List.of(
+        new PlacedTask("not-heard", 3, 0, "w1", TaskState.SCHEDULED),
+        new PlacedTask("ended", 4, 0, "w1", TaskState.EXITED),
+        new PlacedTask("restarted", 5, 0, "w1", TaskState.EXITED));
+    assertEquals(List.of("new@w1", "heard-of@w1", "restarted@w1"), placed(plan(List.of(worker("w1", 8)), vms, tasks)));
+  }
+
+  @Test
+  void liveTasksHoldTheirWorkersResourcesEvenOfAnOldGenerationAndEndedOnesDoNot() {
+    List<VmSnapshot> vms = List.of(vm("old", 1, VmStatus.PENDING, 1, 3), vm("b", 2, VmStatus.PENDING, 0, 2));
+    List<PlacedTask> stillRunning = List.of(new PlacedTask("old", 1, 0, "w1", TaskState.RUNNING));
+    TermPlan p = plan(List.of(worker("w1", 4)), vms, stillRunning);
+    assertEquals(List.of(), placed(p), "generation 0 still runs (its removal is under way): 3 of 4 cpus are taken");
+    List<PlacedTask> ended = List.of(new PlacedTask("old", 1, 0, "w1", TaskState.FAILED));
+    assertEquals(List.of("old@w1"), placed(plan(List.of(worker("w1", 4)), vms, ended)));
+  }
+
+  @Test
+  void theTasksOfARemovedWorkerAreLostOrForgotten() {
+    List<VmSnapshot> vms = List.of(vm("a", 1, VmStatus.RUNNING, 0, 1), vm("b", 2, VmStatus.FAILED, 1, 1));
+    List<PlacedTask> tasks = List.of(new PlacedTask("a", 1, 0, "gone", TaskState.RUNNING), new PlacedTask("b", 2, 0, "gone", TaskState.EXITED));
+    Reconciliation r = plan(List.of(worker("w1", 4)), vms, tasks).reconciliation();
+    assertEquals(List.of("a.0:lost"), r.transitions().stream().map(t -> t.task().taskId() + ":" + t.to().wireName()).toList());
+    assertEquals(List.of("b.0"), r.forgotten().stream().map(PlacedTask::taskId).toList(), "an old generation's record on a worker nobody will hear from");
+    assertTrue(r.removals().isEmpty());
+  }
+}
