@@ -13,22 +13,9 @@ import java.util.TreeMap;
 
 /**
  * Compares the tasks the scheduler placed (and what it last saw of them) with the task lists of the
- * agents that answered this term. An agent that did not answer tells nothing: its tasks are neither
- * removed nor missed until it answers or its worker goes offline.
- *
- * <p>The table, for a placed task on its worker:
- *
- * <pre>
- *   agent says        | wanted (its VM's current task)        | not wanted
- *   ------------------+---------------------------------------+------------------------
- *   running           | scheduled: started                    | remove it
- *   exited / failed   | scheduled or running: ended so         | remove it
- *   not listed        | running: vanished; scheduled: wait    | forget it
- *   worker offline    | live: lost                            | forget it
- * </pre>
- *
- * A task the agent lists that nobody placed there is removed. An ended record of a VM's current
- * generation is kept, so that it is neither placed again nor reported twice.
+ * agents that answered this term, cell by cell of {@link ReconcileTable}: for each task, whether its
+ * VM wants it, the scheduler's record, and what its agent says. An agent that did not answer tells
+ * nothing: its tasks are neither removed nor missed until it answers or its worker goes offline.
  */
 public final class Reconciler {
   private Reconciler() {}
@@ -51,6 +38,7 @@ public final class Reconciler {
     }
     List<Reconciliation.TaskRemoval> removals = new ArrayList<>();
     List<Reconciliation.TaskTransition> transitions = new ArrayList<>();
+    List<PlacedTask> forgotten = new ArrayList<>();
     Set<PlacedTask> listed = new HashSet<>();
 
     for (Map.Entry<String, List<ObservedTask>> entry : new TreeMap<>(reported).entrySet()) {
@@ -58,77 +46,90 @@ public final class Reconciler {
       for (ObservedTask seen : entry.getValue()) {
         PlacedTask task = placedHere.get(worker + "/" + seen.id());
         VmSnapshot vm = task == null ? null : vmByName.get(task.vm());
-        if (task == null || !task.wantedBy(vm)) {
-          removals.add(new Reconciliation.TaskRemoval(worker, seen.id(), whyUnwanted(seen.id(), task, vm, vmByName)));
-          if (task != null) {
-            listed.add(task);
-          }
-          continue;
+        if (task != null) {
+          listed.add(task);
         }
-        listed.add(task);
-        step(task, seen).ifPresent(transitions::add);
+        ReconcileTable.Row rule = ReconcileTable.decide(cell(task, vm, seenOf(seen)));
+        switch (rule.action()) {
+          case REMOVE -> removals.add(new Reconciliation.TaskRemoval(worker, seen.id(), whyUnwanted(seen.id(), task, vm, vmByName)));
+          case STARTED, ENDED -> transitions.add(transition(task, seen));
+          default -> { }
+        }
       }
     }
 
-    List<PlacedTask> forgotten = new ArrayList<>();
     for (PlacedTask task : tasks.stream().sorted(Comparator.comparing(PlacedTask::taskId)).toList()) {
       if (listed.contains(task)) {
         continue;
       }
-      VmSnapshot vm = vmByName.get(task.vm());
-      boolean wanted = task.wantedBy(vm);
-      boolean silent = gone.contains(task.worker());
-      boolean absent = silent || reported.containsKey(task.worker());
-      if (!absent) {
-        continue; // its agent did not answer: nothing is known
-      }
-      if (wanted && task.state() == TaskState.RUNNING && !silent) {
-        transitions.add(new Reconciliation.TaskTransition(task, TaskState.VANISHED, null,
+      ReconcileTable.Seen seen =
+          gone.contains(task.worker())
+              ? ReconcileTable.Seen.SILENT
+              : reported.containsKey(task.worker()) ? ReconcileTable.Seen.ABSENT : ReconcileTable.Seen.UNKNOWN;
+      ReconcileTable.Row rule = ReconcileTable.decide(cell(task, vmByName.get(task.vm()), seen));
+      switch (rule.action()) {
+        case FORGET -> forgotten.add(task);
+        case VANISHED -> transitions.add(new Reconciliation.TaskTransition(task, TaskState.VANISHED, null,
             "task " + task.taskId() + " vanished from worker " + task.worker()));
-      } else if (wanted && task.state().live() && silent) {
-        transitions.add(new Reconciliation.TaskTransition(task, TaskState.LOST, null, "worker " + task.worker() + " went offline"));
-      } else if (!wanted && (task.state().live() || movedOn(task, vm))) {
-        forgotten.add(task);
+        case LOST -> transitions.add(new Reconciliation.TaskTransition(task, TaskState.LOST, null,
+            "worker " + task.worker() + " went offline"));
+        default -> { }
       }
     }
     return new Reconciliation(removals, transitions, forgotten);
   }
 
   /**
-   * What one task's state, as its agent reports it, changes for the task the scheduler placed: a
-   * wanted task that started or ended moves on; anything else changes nothing here (a task nobody
-   * wants is the term's to remove).
+   * What one task's state, as its agent reports it between terms, changes for the task the scheduler
+   * placed: the same table, of which only a start or an end is acted on here (a task nobody wants is
+   * the term's to remove).
    *
    * @param task the placed task the report is about, or null when none is
    * @param vm the VM the task is of, or null when there is none
    */
   public static Optional<Reconciliation.TaskTransition> reported(PlacedTask task, VmSnapshot vm, String worker, ObservedTask seen) {
-    if (task == null || !task.wantedBy(vm) || !task.worker().equals(worker) || !task.taskId().equals(seen.id())) {
+    if (task == null || !task.worker().equals(worker) || !task.taskId().equals(seen.id())) {
       return Optional.empty();
     }
-    return step(task, seen);
+    ReconcileTable.Action action = ReconcileTable.decide(cell(task, vm, seenOf(seen))).action();
+    return action == ReconcileTable.Action.STARTED || action == ReconcileTable.Action.ENDED
+        ? Optional.of(transition(task, seen))
+        : Optional.empty();
   }
 
-  /** A scheduled task seen running has started; a live task seen ended has ended, as the agent says. */
-  private static Optional<Reconciliation.TaskTransition> step(PlacedTask task, ObservedTask seen) {
-    if (task.state() == TaskState.SCHEDULED && "running".equals(seen.state())) {
-      return Optional.of(new Reconciliation.TaskTransition(task, TaskState.RUNNING, null,
-          "task " + task.taskId() + " running on worker " + task.worker()));
+  static ReconcileTable.Cell cell(PlacedTask task, VmSnapshot vm, ReconcileTable.Seen seen) {
+    if (task == null) {
+      return new ReconcileTable.Cell(ReconcileTable.Want.UNWANTED, ReconcileTable.Record.NONE, seen);
     }
-    if (task.state().live() && seen.ended()) {
-      if ("exited".equals(seen.state())) {
-        return Optional.of(new Reconciliation.TaskTransition(task, TaskState.EXITED, seen.exitCode(),
-            "task " + task.taskId() + " exited with code " + seen.exitCode()));
-      }
-      return Optional.of(new Reconciliation.TaskTransition(task, TaskState.FAILED, seen.exitCode(),
-          "task " + task.taskId() + " failed" + (seen.message() == null ? "" : ": " + seen.message())));
-    }
-    return Optional.empty();
+    ReconcileTable.Want want = task.wantedBy(vm) ? ReconcileTable.Want.WANTED : ReconcileTable.Want.UNWANTED;
+    ReconcileTable.Record record =
+        switch (task.state()) {
+          case SCHEDULED -> ReconcileTable.Record.SCHEDULED;
+          case RUNNING -> ReconcileTable.Record.RUNNING;
+          default -> ReconcileTable.Record.ENDED;
+        };
+    return new ReconcileTable.Cell(want, record, seen);
   }
 
-  /** Whether the VM went on to another generation or submission, or is gone: the record says nothing any more. */
-  private static boolean movedOn(PlacedTask task, VmSnapshot vm) {
-    return vm == null || vm.seq() != task.vmSeq() || vm.restartCount() > task.generation();
+  static ReconcileTable.Seen seenOf(ObservedTask task) {
+    if (task.ended()) {
+      return ReconcileTable.Seen.ENDED;
+    }
+    return "running".equals(task.state()) ? ReconcileTable.Seen.RUNNING : ReconcileTable.Seen.STARTING;
+  }
+
+  /** The transition a listed task makes: started, or ended as its agent says. */
+  private static Reconciliation.TaskTransition transition(PlacedTask task, ObservedTask seen) {
+    if (!seen.ended()) {
+      return new Reconciliation.TaskTransition(task, TaskState.RUNNING, null,
+          "task " + task.taskId() + " running on worker " + task.worker());
+    }
+    if ("exited".equals(seen.state())) {
+      return new Reconciliation.TaskTransition(task, TaskState.EXITED, seen.exitCode(),
+          "task " + task.taskId() + " exited with code " + seen.exitCode());
+    }
+    return new Reconciliation.TaskTransition(task, TaskState.FAILED, seen.exitCode(),
+        "task " + task.taskId() + " failed" + (seen.message() == null ? "" : ": " + seen.message()));
   }
 
   private static String whyUnwanted(String id, PlacedTask task, VmSnapshot vm, Map<String, VmSnapshot> vmByName) {

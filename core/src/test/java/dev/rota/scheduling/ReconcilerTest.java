@@ -83,15 +83,16 @@ class ReconcilerTest {
   void liveTasksOnAnOfflineWorkerAreLostNamingItAndUnwantedOnesForgotten() {
     Reconciliation r =
         Reconciler.reconcile(
-            List.of(vm("a", 1, VmStatus.RUNNING, 0), vm("b", 2, VmStatus.STOPPING, 0), vm("c", 3, VmStatus.FAILED, 0)),
+            List.of(vm("a", 1, VmStatus.RUNNING, 0), vm("b", 2, VmStatus.STOPPING, 0), vm("c", 3, VmStatus.FAILED, 0),
+                vm("d", 4, VmStatus.RUNNING, 0)),
             List.of(task("a", 1, 0, "w1", TaskState.RUNNING), task("b", 2, 0, "w1", TaskState.RUNNING),
-                task("c", 3, 0, "w1", TaskState.EXITED)),
+                task("c", 3, 0, "w1", TaskState.EXITED), task("d", 4, 0, "w1", TaskState.EXITED)),
             Map.of(),
             Set.of("w1"));
     assertEquals(List.of("a.0:lost"), transitions(r));
     assertEquals("worker w1 went offline", r.transitions().get(0).message());
-    assertEquals(List.of("b.0"), r.forgotten().stream().map(PlacedTask::taskId).toList(),
-        "c's ended task of its current generation is kept: it is neither placed again nor reported twice");
+    assertEquals(List.of("b.0", "c.0"), r.forgotten().stream().map(PlacedTask::taskId).toList(),
+        "d's end is recorded and its workflow not told yet: its record stays, so it is neither placed again nor lost too");
   }
 
   @Test

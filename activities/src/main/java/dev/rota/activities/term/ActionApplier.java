@@ -4,6 +4,7 @@ import dev.rota.store.Columns;
 import dev.rota.agents.AgentAddress;
 import dev.rota.agents.AgentClient;
 import dev.rota.agents.AgentRejectedException;
+import dev.rota.scheduling.ActionRetries;
 import dev.rota.agents.TaskSpec;
 import dev.rota.activities.SchedulerWaker;
 import dev.rota.settings.AgentCallSettings;
@@ -47,10 +48,6 @@ public class ActionApplier {
   static final int BATCH = 500;
   /** How long one apply pass may go on taking further batches. */
   static final java.time.Duration PASS_BUDGET = java.time.Duration.ofSeconds(10);
-  /** An action tried this often without success is dropped; reconciliation will notice what is left. */
-  static final int MAX_ATTEMPTS = 20;
-  /** A task start that failed this often gives its placement back, and the VM avoids that worker. */
-  static final int START_ATTEMPTS = 5;
 
   private final TermActionRepository actions;
   private final WorkerRepository workers;
@@ -123,7 +120,7 @@ public class ActionApplier {
     }
     // An action that failed this often (news for a VM whose workflow is missing) waits for the next
     // interval's term rather than bringing terms every second.
-    return new ApplyResult(started.get(), removed.get(), notified.get(), failed.get(), actions.pendingTriedFewerThan(MAX_ATTEMPTS));
+    return new ApplyResult(started.get(), removed.get(), notified.get(), failed.get(), actions.pendingTriedFewerThan(ActionRetries.MAX_ATTEMPTS));
   }
 
   private void applyBatch(
@@ -147,12 +144,11 @@ public class ActionApplier {
             // Left in the outbox: the next pass tells the workflow (at least once; it applies it once).
             log.debug("could not tell VM {}'s workflow: {}", a.vm(), e.toString());
             failed.incrementAndGet();
-            // Never dropped while its VM exists: the news is a fact the workflow has no other way to learn.
-            if (a.attempts() + 1 == MAX_ATTEMPTS) {
+            if (a.attempts() + 1 == ActionRetries.MAX_ATTEMPTS) {
               log.warn("VM {} has not been told of task {} ({}) after {} attempts, and will be: {}", a.vm(), a.taskId(),
-                  a.event(), MAX_ATTEMPTS, e.getMessage());
+                  a.event(), ActionRetries.MAX_ATTEMPTS, e.getMessage());
             }
-            actions.triedOnce(a.id()); // its detail is the event's message: kept as it is
+            actions.triedOnce(a.id()); // never dropped (ActionRetries); its detail is the event's message
             return;
           }
           actions.done(a.id());
@@ -186,28 +182,27 @@ public class ActionApplier {
         removed.incrementAndGet();
       }
       actions.done(a.id());
-    } catch (AgentRejectedException e) {
-      failed.incrementAndGet();
-      if (a.kind().equals(TermActionRow.START)) {
-        refused(a, e);
-      } else {
-        actions.done(a.id());
-      }
     } catch (RuntimeException e) {
       failed.incrementAndGet();
-      if (a.kind().equals(TermActionRow.START) && a.attempts() + 1 >= START_ATTEMPTS) {
-        giveBack(a, e);
-      } else if (a.attempts() + 1 >= MAX_ATTEMPTS) {
-        log.warn("dropping {} of task {} on {} after {} attempts: {}", a.kind(), a.taskId(), a.worker(), MAX_ATTEMPTS, e.getMessage());
-        actions.done(a.id());
-      } else {
-        actions.failedOnce(a.id(), Columns.truncate(String.valueOf(e.getMessage()), 2048));
+      boolean refused = e instanceof AgentRejectedException;
+      ActionRetries.Kind kind = a.kind().equals(TermActionRow.START) ? ActionRetries.Kind.START : ActionRetries.Kind.REMOVE;
+      switch (ActionRetries.afterFailure(kind, refused, a.attempts())) {
+        case FAIL_TASK -> refused(a, e);
+        case GIVE_BACK -> giveBack(a, e);
+        case DROP -> {
+          if (!refused) {
+            log.warn("dropping {} of task {} on {} after {} attempts: {}", a.kind(), a.taskId(), a.worker(),
+                ActionRetries.MAX_ATTEMPTS, e.getMessage());
+          }
+          actions.done(a.id());
+        }
+        case RETRY -> actions.failedOnce(a.id(), Columns.truncate(String.valueOf(e.getMessage()), 2048));
       }
     }
   }
 
   /** The agent refused the task (a 4xx: retrying cannot help): the task failed. */
-  private void refused(TermActionRow a, AgentRejectedException e) {
+  private void refused(TermActionRow a, RuntimeException e) {
     String message = "worker " + a.worker() + " refused task " + a.taskId() + ": " + e.getMessage();
     Instant now = clock.instant();
     endStart(a, task -> observations.reached(task, TaskState.FAILED, null, message, now));
@@ -218,7 +213,7 @@ public class ActionApplier {
     Instant now = clock.instant();
     Instant avoidUntil = now.plus(workerSettings.flakyCooldown());
     String message =
-        "could not start task " + a.taskId() + " on worker " + a.worker() + " after " + START_ATTEMPTS + " tries ("
+        "could not start task " + a.taskId() + " on worker " + a.worker() + " after " + ActionRetries.START_ATTEMPTS + " tries ("
             + e.getMessage() + "); placing it elsewhere, avoiding " + a.worker() + " until " + avoidUntil;
     if (endStart(a, task -> observations.givenBack(task, message, avoidUntil, now))) {
       scheduler.wake("vm " + a.vm() + " given back by " + a.worker());

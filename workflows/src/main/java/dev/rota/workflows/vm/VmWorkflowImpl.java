@@ -4,6 +4,7 @@ import dev.rota.workflows.ActivityDefaults;
 import dev.rota.workflows.RotaSearchAttributes;
 import dev.rota.workflows.Timers;
 import dev.rota.scheduling.RestartPolicies;
+import dev.rota.scheduling.StatusRule;
 import dev.rota.scheduling.TaskId;
 import dev.rota.model.RestartPolicy;
 import dev.rota.model.TaskEventType;
@@ -181,34 +182,23 @@ public class VmWorkflowImpl implements VmWorkflow {
     lastTaskEventId = e.id();
     worker = type == TaskEventType.GIVEN_BACK ? null : e.worker();
     message = e.message();
+    status = StatusRule.after(type, e.exitCode());
+    unrecorded = true;
     switch (type) {
       case PLACED -> {
-        status = VmStatus.SCHEDULED;
         scheduledAtMillis = e.atMillis();
         exitCode = null;
       }
-      case STARTED -> {
-        status = VmStatus.RUNNING;
-        startedAtMillis = e.atMillis();
-      }
-      case GIVEN_BACK -> {
-        status = VmStatus.PENDING;
-        scheduledAtMillis = 0;
-      }
+      case STARTED -> startedAtMillis = e.atMillis();
+      case GIVEN_BACK -> scheduledAtMillis = 0;
       default -> {
-        boolean failed = !(type == TaskEventType.EXITED && Integer.valueOf(0).equals(e.exitCode()));
-        status = failed ? VmStatus.FAILED : VmStatus.STOPPED;
         exitCode = e.exitCode();
         finishedAtMillis = e.atMillis();
         startedAtMillis = e.startedAtMillis(); // of this task: 0 if it never ran
-        unrecorded = true;
         recordHeard(); // the end first, then the restart it leads to
-        afterEnd(failed, finishedAtMillis);
-        show(status);
-        return;
+        afterEnd(status == VmStatus.FAILED, finishedAtMillis);
       }
     }
-    unrecorded = true;
     show(status);
   }
 

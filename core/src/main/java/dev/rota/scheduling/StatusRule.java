@@ -1,0 +1,19 @@
+package dev.rota.scheduling;
+
+import dev.rota.model.TaskEventType;
+import dev.rota.model.VmStatus;
+
+/** What a task event makes of its VM's status, the exit-code rule among them. The VM's workflow applies it. */
+public final class StatusRule {
+  private StatusRule() {}
+
+  public static VmStatus after(TaskEventType event, Integer exitCode) {
+    return switch (event) {
+      case PLACED -> VmStatus.SCHEDULED;
+      case STARTED -> VmStatus.RUNNING;
+      case GIVEN_BACK -> VmStatus.PENDING; // to be placed again, elsewhere
+      case EXITED -> Integer.valueOf(0).equals(exitCode) ? VmStatus.STOPPED : VmStatus.FAILED;
+      case FAILED, VANISHED, WORKER_OFFLINE -> VmStatus.FAILED;
+    };
+  }
+}
