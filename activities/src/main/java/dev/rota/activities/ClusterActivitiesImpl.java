@@ -9,6 +9,7 @@ import dev.rota.workflows.cluster.ClusterActivities;
 import dev.rota.workflows.cluster.TermDecisions;
 import dev.rota.workflows.cluster.TermObservation;
 import dev.rota.workflows.cluster.TermOutcome;
+import dev.rota.workflows.cluster.TermStart;
 import dev.rota.workflows.cluster.TermSummary;
 import jakarta.inject.Singleton;
 import org.slf4j.Logger;
@@ -37,17 +38,18 @@ public class ClusterActivitiesImpl implements ClusterActivities {
 
   @Override
   @SuppressWarnings("try") // the beats need the resource, not the body
-  public TermOutcome termAndApply(long term, long startedAtMillis, boolean woken) {
+  public TermOutcome termAndApply(TermStart start) {
     try (Heartbeats.Beating alive = heartbeats.whileRunning()) {
-      TermOutcome outcome = observeAndCommit(term);
+      TermOutcome outcome = observeAndCommit(start.term());
       ApplyResult applied = outcome.decisions().actions() > 0 ? apply() : ApplyResult.NOTHING;
-      recordTerm(term, startedAtMillis, woken, outcome.decisions(), applied);
+      recordTerm(start, outcome.decisions(), applied);
       return new TermOutcome(outcome.observation(), outcome.decisions(), applied);
     }
   }
 
-  private void recordTerm(long term, long startedAtMillis, boolean woken, TermDecisions decided, ApplyResult applied) {
-    recorder.record(new TermSummary(term, startedAtMillis, Math.max(0, clock.millis() - startedAtMillis), woken, decided, applied));
+  private void recordTerm(TermStart start, TermDecisions decided, ApplyResult applied) {
+    long took = Math.max(0, clock.millis() - start.startedAtMillis());
+    recorder.record(new TermSummary(start.term(), start.startedAtMillis(), took, start.woken(), decided, applied));
   }
 
   private TermOutcome observeAndCommit(long term) {

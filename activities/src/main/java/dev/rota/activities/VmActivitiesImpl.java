@@ -11,6 +11,7 @@ import dev.rota.store.VmRow;
 import dev.rota.store.WorkerRepository;
 import dev.rota.workflows.vm.VmActivities;
 import dev.rota.workflows.vm.VmLifecycle;
+import dev.rota.workflows.vm.VmReadModel;
 import dev.rota.workflows.vm.VmRecord;
 import io.micronaut.transaction.annotation.Transactional;
 import jakarta.inject.Singleton;
@@ -18,7 +19,7 @@ import java.time.Clock;
 import java.time.Instant;
 
 @Singleton
-public class VmActivitiesImpl implements VmActivities {
+public class VmActivitiesImpl implements VmActivities, VmReadModel {
   private final VmRepository vms;
   private final VmEventRepository events;
   private final WorkerRepository workers;
@@ -48,8 +49,8 @@ public class VmActivitiesImpl implements VmActivities {
   }
 
   @Override
-  public VmRecord load(String vmName) {
-    VmRow v = vms.findById(vmName).orElse(null);
+  public VmRecord load(VmRef vm) {
+    VmRow v = vms.findById(vm.vm()).orElse(null);
     if (v == null) {
       return null;
     }
@@ -60,9 +61,9 @@ public class VmActivitiesImpl implements VmActivities {
 
   @Override
   @Transactional
-  public void recordStatus(String vmName, String status, String message, String eventType) {
-    vms.recordStatus(vmName, status, message);
-    events.append(vmName, clock.instant(), eventType, message);
+  public void recordStatus(StatusChange change) {
+    vms.recordStatus(change.vm(), change.status(), change.message());
+    events.append(change.vm(), clock.instant(), change.eventType(), change.message());
   }
 
   @Override
@@ -76,28 +77,29 @@ public class VmActivitiesImpl implements VmActivities {
   }
 
   @Override
-  public void recordEvent(String vmName, String eventType, String message) {
-    events.append(vmName, clock.instant(), eventType, message);
+  public void recordEvent(VmEvent event) {
+    events.append(event.vm(), clock.instant(), event.type(), event.message());
   }
 
   @Override
-  public void requeue(String vmName, int restartCount, String message, String eventType) {
-    if (vms.requeue(vmName, restartCount, message) == 1) {
-      events.append(vmName, clock.instant(), eventType, message);
-      scheduler.wake("vm " + vmName + " " + eventType);
+  public void requeue(Requeue r) {
+    if (vms.requeue(r.vm(), r.restartCount(), r.message()) == 1) {
+      events.append(r.vm(), clock.instant(), r.eventType(), r.message());
+      scheduler.wake("vm " + r.vm() + " " + r.eventType());
     }
   }
 
   @Override
-  public void removeTask(String worker, String taskId) {
-    workers.findById(worker).ifPresent(w -> agents.removeTask(new AgentAddress(w.endpoint(), w.agentSecret()), taskId, agentCalls.timeout()));
+  public void removeTask(WorkerTask task) {
+    workers.findById(task.worker())
+        .ifPresent(w -> agents.removeTask(new AgentAddress(w.endpoint(), w.agentSecret()), task.taskId(), agentCalls.timeout()));
   }
 
   @Override
   @Transactional
-  public void deleteVm(String vmName) {
-    events.deleteAllOf(vmName);
-    vms.deleteById(vmName);
+  public void deleteVm(VmRef vm) {
+    events.deleteAllOf(vm.vm());
+    vms.deleteById(vm.vm());
   }
 
 }

@@ -2,12 +2,9 @@ package dev.rota.activities.term;
 
 import dev.rota.store.WorkerRepository;
 import dev.rota.store.WorkerRow;
-import dev.rota.workflows.cluster.ApplyResult;
 import dev.rota.workflows.cluster.ClusterActivities;
-import dev.rota.workflows.cluster.TermDecisions;
-import dev.rota.workflows.cluster.TermObservation;
 import dev.rota.workflows.cluster.TermOutcome;
-import dev.rota.workflows.cluster.TermSummary;
+import dev.rota.workflows.cluster.TermStart;
 import java.time.Clock;
 
 /**
@@ -36,8 +33,8 @@ final class HeartbeatingAgents implements ClusterActivities {
   }
 
   @Override
-  public TermOutcome termAndApply(long term, long startedAtMillis, boolean woken) {
+  public TermOutcome termAndApply(TermStart start) {
     heartbeat();
-    return real.termAndApply(term, startedAtMillis, woken);
+    return real.termAndApply(start);
   }
 }

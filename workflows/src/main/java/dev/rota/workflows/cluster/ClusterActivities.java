@@ -11,5 +11,5 @@ public interface ClusterActivities {
    * with optimistic checks, carry out the queued actions (when there are any), and record the term.
    * One workflow round trip per term; it heartbeats while it runs.
    */
-  TermOutcome termAndApply(long term, long startedAtMillis, boolean woken);
+  TermOutcome termAndApply(TermStart start);
 }

@@ -66,7 +66,7 @@ public class ClusterWorkflowImpl implements ClusterWorkflow {
     boolean woken = wakeRequested;
     wakeRequested = false;
     long startedAt = Workflow.currentTimeMillis();
-    TermOutcome outcome = terms.termAndApply(term, startedAt, woken);
+    TermOutcome outcome = terms.termAndApply(new TermStart(term, startedAt, woken));
     TermDecisions decided = outcome.decisions();
     ApplyResult applied = outcome.applied();
     lastTerm = new TermSummary(term, startedAt, Workflow.currentTimeMillis() - startedAt, woken, decided, applied);

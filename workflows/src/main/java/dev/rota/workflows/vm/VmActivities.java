@@ -2,33 +2,42 @@ package dev.rota.workflows.vm;
 
 import io.temporal.activity.ActivityInterface;
 
-/** The VM workflow's I/O: the read model, the events log, and removing its task from its worker. */
+/**
+ * The VM workflow's I/O: the read model, the events log, and removing its task from its worker. Each
+ * takes one record, so that a field can be added without a new method.
+ */
 @ActivityInterface
 public interface VmActivities {
+  /** The VM as an activity's argument. */
+  record VmRef(String vm) {}
+
+  /** A status its workflow decided, why, and the type of the event that says so. */
+  record StatusChange(String vm, String status, String message, String eventType) {}
+
+  /** A line in the VM's events. */
+  record VmEvent(String vm, String type, String message) {}
+
+  /** Pending again as generation {@code restartCount}, a new task id. */
+  record Requeue(String vm, int restartCount, String message, String eventType) {}
+
+  /** A task on a worker. */
+  record WorkerTask(String worker, String taskId) {}
+
   /** The VM's stored state, or null if its row is gone. */
-  VmRecord load(String vmName);
+  VmRecord load(VmRef vm);
 
   /** Records a new status in the read model and appends an event of the given type. */
-  void recordStatus(String vmName, String status, String message, String eventType);
-
-  /**
-   * Records what a task event made of the VM: status, worker, message, exit code and times, for the
-   * generation it names (a record about an earlier generation changes nothing).
-   */
-  void recordLifecycle(VmLifecycle lifecycle);
+  void recordStatus(StatusChange change);
 
   /** Appends an event without changing the status. */
-  void recordEvent(String vmName, String eventType, String message);
+  void recordEvent(VmEvent event);
 
-  /**
-   * Makes the VM pending again as generation {@code restartCount} (a new task id), records why, and
-   * wakes the scheduler.
-   */
-  void requeue(String vmName, int restartCount, String message, String eventType);
+  /** Makes the VM pending again as a new generation, records why, and wakes the scheduler. */
+  void requeue(Requeue requeue);
 
   /** Ends and removes the task from its worker; a worker or task already gone is fine. */
-  void removeTask(String worker, String taskId);
+  void removeTask(WorkerTask task);
 
   /** Deletes the VM's rows and events. Idempotent. */
-  void deleteVm(String vmName);
+  void deleteVm(VmRef vm);
 }

@@ -21,6 +21,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayDeque;
 import java.util.Deque;
+import java.util.Map;
 
 /**
  * One VM's life. The scheduler places it and reports its task (signal {@code observed}); users stop,
@@ -49,11 +50,11 @@ public class VmWorkflowImpl implements VmWorkflow {
                   .build())
           .build();
 
-  private final VmActivities activities = Workflow.newActivityStub(VmActivities.class, STORE);
-  private final VmActivities agents = Workflow.newActivityStub(VmActivities.class, AGENT);
-  /** The read model of what task events made of the VM: written often, quickly, within the workflow task. */
-  private final VmActivities readModel =
-      Workflow.newLocalActivityStub(VmActivities.class, ActivityDefaults.storeLocal(Duration.ofMinutes(1)));
+  private final VmActivities activities =
+      Workflow.newActivityStub(VmActivities.class, STORE, Map.of("RemoveTask", AGENT));
+  /** Written often, quickly, within the workflow task. */
+  private final VmReadModel readModel =
+      Workflow.newLocalActivityStub(VmReadModel.class, ActivityDefaults.storeLocal(Duration.ofMinutes(1)));
 
   private sealed interface Command {}
 
@@ -95,7 +96,7 @@ public class VmWorkflowImpl implements VmWorkflow {
 
   @Override
   public void run(String vmName) {
-    VmRecord stored = activities.load(name);
+    VmRecord stored = activities.load(new VmActivities.VmRef(name));
     if (stored == null) {
       return; // deleted before its workflow ran
     }
@@ -156,7 +157,7 @@ public class VmWorkflowImpl implements VmWorkflow {
     } else if (command instanceof Delete) {
       restartAtMillis = 0;
       removeTaskIfAny();
-      activities.deleteVm(name);
+      activities.deleteVm(new VmActivities.VmRef(name));
       // Otherwise a deleted running VM stays in `RotaVmStatus = 'running'` and `RotaWorker = 'w'` lists.
       Workflow.upsertTypedSearchAttributes(
           RotaSearchAttributes.VM_STATUS.valueSet(DELETED), RotaSearchAttributes.WORKER.valueUnset());
@@ -223,11 +224,11 @@ public class VmWorkflowImpl implements VmWorkflow {
   private void scheduleRestart(long endedAtMillis) {
     Duration delay = RestartPolicies.delay(Math.max(1, failuresInARow), restartDelay, maxRestartDelay);
     restartAtMillis = endedAtMillis + delay.toMillis();
-    activities.recordEvent(
+    activities.recordEvent(new VmActivities.VmEvent(
         name,
         "restart-scheduled",
         "restart " + (restartCount + 1) + " scheduled for " + Instant.ofEpochMilli(restartAtMillis) + " ("
-            + delay.toSeconds() + " s after the task ended, " + Math.max(1, failuresInARow) + " in a row)");
+            + delay.toSeconds() + " s after the task ended, " + Math.max(1, failuresInARow) + " in a row)"));
   }
 
   private void restartNow() {
@@ -241,12 +242,13 @@ public class VmWorkflowImpl implements VmWorkflow {
       case "stop" -> {
         if (mayHaveTask()) {
           status = VmStatus.STOPPING;
-          activities.recordStatus(name, status.wireName(), "stopping: removing task " + taskId() + " from " + worker, "stopping");
+          activities.recordStatus(new VmActivities.StatusChange(
+              name, status.wireName(), "stopping: removing task " + taskId() + " from " + worker, "stopping"));
           show(status);
           removeTaskIfAny();
         }
         status = VmStatus.STOPPED;
-        activities.recordStatus(name, status.wireName(), "stopped by request", "stopped");
+        activities.recordStatus(new VmActivities.StatusChange(name, status.wireName(), "stopped by request", "stopped"));
         show(status);
       }
       case "start" -> {
@@ -274,7 +276,7 @@ public class VmWorkflowImpl implements VmWorkflow {
     restartCount++;
     worker = null;
     status = VmStatus.PENDING;
-    activities.requeue(name, restartCount, why, eventType);
+    activities.requeue(new VmActivities.Requeue(name, restartCount, why, eventType));
     show(status);
   }
 
@@ -295,12 +297,12 @@ public class VmWorkflowImpl implements VmWorkflow {
 
   private void removeTask(String onWorker, String task) {
     try {
-      agents.removeTask(onWorker, task);
+      activities.removeTask(new VmActivities.WorkerTask(onWorker, task));
     } catch (ActivityFailure e) {
-      activities.recordEvent(
+      activities.recordEvent(new VmActivities.VmEvent(
           name,
           "task-removal-failed",
-          "could not remove task " + task + " from " + onWorker + "; the scheduler removes it when the agent answers");
+          "could not remove task " + task + " from " + onWorker + "; the scheduler removes it when the agent answers"));
     }
   }
 

@@ -53,10 +53,10 @@ final class RecordingClusterActivities implements ClusterActivities {
   }
 
   @Override
-  public TermOutcome termAndApply(long term, long startedAtMillis, boolean woken) {
+  public TermOutcome termAndApply(TermStart start) {
     TermObservation seen = observe();
     TermDecisions nothing = new TermDecisions(0, 0, 0, 0, 0, 0, 0, 0, List.of());
-    recorded.add(new TermSummary(term, startedAtMillis, 0, woken, nothing, ApplyResult.NOTHING));
+    recorded.add(new TermSummary(start.term(), start.startedAtMillis(), 0, start.woken(), nothing, ApplyResult.NOTHING));
     return new TermOutcome(seen, nothing, ApplyResult.NOTHING);
   }
 }

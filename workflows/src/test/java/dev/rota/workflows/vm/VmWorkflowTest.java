@@ -27,7 +27,7 @@ class VmWorkflowTest {
 
   record Call(String what, long atMillis) {}
 
-  static final class FakeVmStore implements VmActivities {
+  static final class FakeVmStore implements VmActivities, VmReadModel {
     final List<Call> calls = new CopyOnWriteArrayList<>();
     final List<VmLifecycle> lifecycles = new CopyOnWriteArrayList<>();
     volatile VmRecord stored;
@@ -35,13 +35,13 @@ class VmWorkflowTest {
     LongSupplier now;
 
     @Override
-    public VmRecord load(String vmName) {
+    public VmRecord load(VmRef vm) {
       return stored;
     }
 
     @Override
-    public void recordStatus(String vmName, String status, String message, String eventType) {
-      calls.add(new Call("status " + status, now.getAsLong()));
+    public void recordStatus(StatusChange change) {
+      calls.add(new Call("status " + change.status(), now.getAsLong()));
     }
 
     @Override
@@ -51,25 +51,25 @@ class VmWorkflowTest {
     }
 
     @Override
-    public void recordEvent(String vmName, String eventType, String message) {
-      calls.add(new Call("event " + eventType, now.getAsLong()));
+    public void recordEvent(VmEvent event) {
+      calls.add(new Call("event " + event.type(), now.getAsLong()));
     }
 
     @Override
-    public void requeue(String vmName, int restartCount, String message, String eventType) {
-      calls.add(new Call("requeue " + restartCount, now.getAsLong()));
+    public void requeue(Requeue requeue) {
+      calls.add(new Call("requeue " + requeue.restartCount(), now.getAsLong()));
     }
 
     @Override
-    public void removeTask(String worker, String taskId) {
+    public void removeTask(WorkerTask task) {
       if (agentDown) {
         throw new IllegalStateException("connection refused");
       }
-      calls.add(new Call("remove " + worker + "/" + taskId, now.getAsLong()));
+      calls.add(new Call("remove " + task.worker() + "/" + task.taskId(), now.getAsLong()));
     }
 
     @Override
-    public void deleteVm(String vmName) {
+    public void deleteVm(VmRef vm) {
       calls.add(new Call("delete", now.getAsLong()));
     }
 
