@@ -1,7 +1,10 @@
 package dev.rota.agents;
 
+import dev.rota.agentapi.TaskSpec;
+import dev.rota.agentapi.TaskView;
 import io.micronaut.core.type.Argument;
 import io.micronaut.serde.ObjectMapper;
+import io.micronaut.serde.annotation.SerdeImport;
 import jakarta.inject.Singleton;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -16,6 +19,9 @@ import java.time.Duration;
 import java.time.Instant;
 
 /** {@link AgentClient} over real HTTP, with a deadline on every call. */
+// The agent's wire types are plain records shared with the agent (module agent-api): serde imports them.
+@SerdeImport(TaskSpec.class)
+@SerdeImport(TaskView.class)
 @Singleton
 public class HttpAgentClient implements AgentClient {
   private final HttpClient http =
@@ -39,7 +45,7 @@ public class HttpAgentClient implements AgentClient {
       if (tasks.statusCode() != 200) {
         return Probe.failed("GET /v1/tasks answered " + tasks.statusCode());
       }
-      return Probe.answered(json.readValue(tasks.body(), Argument.listOf(AgentTask.class)));
+      return Probe.answered(json.readValue(tasks.body(), Argument.listOf(TaskView.class)));
     } catch (HttpTimeoutException e) {
       return Probe.failed("no answer within " + timeout.toMillis() + " ms");
     } catch (IOException e) {

@@ -1,10 +1,11 @@
 package dev.rota.agents;
 
+import dev.rota.agentapi.TaskView;
 import java.util.List;
 
 /** What probing one agent found: its task list if it answered and is ready, else why not. */
-public record Probe(boolean answered, List<AgentTask> tasks, String error) {
-  public static Probe answered(List<AgentTask> tasks) {
+public record Probe(boolean answered, List<TaskView> tasks, String error) {
+  public static Probe answered(List<TaskView> tasks) {
     return new Probe(true, tasks, null);
   }
 

@@ -1,5 +1,6 @@
 package dev.rota.agent;
 
+import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
 import java.net.BindException;
@@ -38,7 +39,8 @@ public final class Agent implements AutoCloseable {
 
   /** Starts an agent; an {@link IllegalStateException} says in one line why it cannot. */
   public static Agent start(AgentConfig config) {
-    ObjectMapper json = new ObjectMapper();
+    // The controller may send fields this agent does not know yet (a newer TaskSpec): they are ignored.
+    ObjectMapper json = new ObjectMapper().configure(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES, false);
     Path tasksDir = config.dataDir().resolve("tasks");
     try {
       Files.createDirectories(tasksDir);

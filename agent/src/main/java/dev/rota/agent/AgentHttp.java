@@ -1,5 +1,6 @@
 package dev.rota.agent;
 
+import dev.rota.agentapi.TaskSpec;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;

@@ -1,5 +1,7 @@
 package dev.rota.agent;
 
+import dev.rota.agentapi.TaskSpec;
+import dev.rota.agentapi.TaskView;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
 import java.nio.file.Files;

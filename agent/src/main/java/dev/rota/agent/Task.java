@@ -1,14 +1,17 @@
 package dev.rota.agent;
 
+import dev.rota.agentapi.AgentTaskState;
+import dev.rota.agentapi.TaskSpec;
+import dev.rota.agentapi.TaskView;
 import java.time.Instant;
 import java.util.function.Consumer;
 
 /** One task on this worker, as its runtime last reported it. Thread-safe: runtimes report from their threads. */
 final class Task {
-  static final String STARTING = "starting";
-  static final String RUNNING = "running";
-  static final String EXITED = "exited";
-  static final String FAILED = "failed";
+  static final String STARTING = AgentTaskState.STARTING.wireName();
+  static final String RUNNING = AgentTaskState.RUNNING.wireName();
+  static final String EXITED = AgentTaskState.EXITED.wireName();
+  static final String FAILED = AgentTaskState.FAILED.wireName();
 
   final String id;
   final TaskSpec spec;

@@ -1,5 +1,6 @@
 package dev.rota.agent;
 
+import dev.rota.agentapi.TaskView;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.List;

@@ -1,5 +1,7 @@
 package dev.rota.agent;
 
+import dev.rota.agentapi.TaskSpec;
+import dev.rota.agentapi.TaskView;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -1,12 +1,22 @@
 package dev.rota.scheduling;
 
+import dev.rota.agentapi.AgentTaskState;
+
 /**
  * A task as its agent reported it.
  *
- * @param state {@code starting}, {@code running}, {@code exited} or {@code failed}
+ * @param state an {@link AgentTaskState}'s wire name
  */
 public record ObservedTask(String id, String state, Integer exitCode, String message) {
   public boolean ended() {
-    return "exited".equals(state) || "failed".equals(state);
+    return AgentTaskState.parse(state).map(AgentTaskState::ended).orElse(false);
+  }
+
+  public boolean running() {
+    return AgentTaskState.RUNNING.wireName().equals(state);
+  }
+
+  public boolean exited() {
+    return AgentTaskState.EXITED.wireName().equals(state);
   }
 }

@@ -1,5 +1,6 @@
 package dev.rota.scheduling;
 
+import dev.rota.agentapi.TaskId;
 import dev.rota.model.TaskState;
 
 /**

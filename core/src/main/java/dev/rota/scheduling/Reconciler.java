@@ -1,5 +1,6 @@
 package dev.rota.scheduling;
 
+import dev.rota.agentapi.TaskId;
 import dev.rota.model.TaskState;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -115,7 +116,7 @@ public final class Reconciler {
     if (task.ended()) {
       return ReconcileTable.Seen.ENDED;
     }
-    return "running".equals(task.state()) ? ReconcileTable.Seen.RUNNING : ReconcileTable.Seen.STARTING;
+    return task.running() ? ReconcileTable.Seen.RUNNING : ReconcileTable.Seen.STARTING;
   }
 
   /** The transition a listed task makes: started, or ended as its agent says. */
@@ -124,7 +125,7 @@ public final class Reconciler {
       return new Reconciliation.TaskTransition(task, TaskState.RUNNING, null,
           "task " + task.taskId() + " running on worker " + task.worker());
     }
-    if ("exited".equals(seen.state())) {
+    if (seen.exited()) {
       return new Reconciliation.TaskTransition(task, TaskState.EXITED, seen.exitCode(),
           "task " + task.taskId() + " exited with code " + seen.exitCode());
     }

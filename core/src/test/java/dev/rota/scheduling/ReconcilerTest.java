@@ -135,13 +135,4 @@ class ReconcilerTest {
     assertTrue(Reconciler.reported(running.withState(TaskState.EXITED), a, "w1", exited).isEmpty(), "already ended");
     assertTrue(Reconciler.reported(running, vm("a", 1, VmStatus.STOPPING, 1), "w1", exited).isEmpty(), "the user stopped it");
   }
-
-  @Test
-  void taskIdsCarryTheVmAndItsRestartCount() {
-    assertEquals("build-42.3", TaskId.of("build-42", 3).toString());
-    assertEquals(TaskId.of("build-42", 3), TaskId.parse("build-42.3").orElseThrow());
-    for (String bad : List.of("build-42", ".3", "a.", "a.b.3", "a.-1", "a.x")) {
-      assertTrue(TaskId.parse(bad).isEmpty(), bad);
-    }
-  }
 }

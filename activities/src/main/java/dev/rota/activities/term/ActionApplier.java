@@ -5,7 +5,7 @@ import dev.rota.agents.AgentAddress;
 import dev.rota.agents.AgentClient;
 import dev.rota.agents.AgentRejectedException;
 import dev.rota.scheduling.ActionRetries;
-import dev.rota.agents.TaskSpec;
+import dev.rota.agentapi.TaskSpec;
 import dev.rota.activities.SchedulerWaker;
 import dev.rota.settings.AgentCallSettings;
 import dev.rota.settings.WorkerSettings;

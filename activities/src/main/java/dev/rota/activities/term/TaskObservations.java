@@ -1,6 +1,6 @@
 package dev.rota.activities.term;
 
-import dev.rota.scheduling.TaskId;
+import dev.rota.agentapi.TaskId;
 import dev.rota.store.Columns;
 import dev.rota.store.TermActionRepository;
 import dev.rota.store.TermActionRow;

@@ -4,7 +4,7 @@ import dev.rota.activities.SchedulerWaker;
 import dev.rota.scheduling.ObservedTask;
 import dev.rota.scheduling.Reconciler;
 import dev.rota.scheduling.Reconciliation;
-import dev.rota.scheduling.TaskId;
+import dev.rota.agentapi.TaskId;
 import dev.rota.store.TermActionRepository;
 import dev.rota.store.TermActionRow;
 import dev.rota.store.VmRepository;

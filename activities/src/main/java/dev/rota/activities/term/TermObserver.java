@@ -3,7 +3,7 @@ package dev.rota.activities.term;
 import dev.rota.store.Columns;
 import dev.rota.agents.AgentAddress;
 import dev.rota.agents.AgentClient;
-import dev.rota.agents.AgentTask;
+import dev.rota.agentapi.TaskView;
 import dev.rota.agents.Probe;
 import dev.rota.scheduling.HealthJudge;
 import dev.rota.settings.AgentCallSettings;
@@ -95,7 +95,7 @@ public class TermObserver {
       }
     }
     tx.executeWrite(status -> {
-      Map<String, List<AgentTask>> lists = new LinkedHashMap<>();
+      Map<String, List<TaskView>> lists = new LinkedHashMap<>();
       for (Map.Entry<WorkerRow, Probe> r : results) {
         if (r.getValue().answered()) {
           lists.put(r.getKey().name(), r.getValue().tasks());
@@ -133,14 +133,14 @@ public class TermObserver {
    * in a steady cluster an agent's list is the same term after term, and rewriting it was most of a
    * term's database work.
    */
-  private void store(Map<String, List<AgentTask>> lists, Instant now) {
+  private void store(Map<String, List<TaskView>> lists, Instant now) {
     Map<String, AgentTaskRow> stored = new HashMap<>();
     for (AgentTaskRow row : tasks.findByWorkerInList(lists.keySet())) {
       stored.put(row.id(), row);
     }
     Map<String, AgentTaskRow> reported = new LinkedHashMap<>();
-    for (Map.Entry<String, List<AgentTask>> list : lists.entrySet()) {
-      for (AgentTask t : list.getValue()) {
+    for (Map.Entry<String, List<TaskView>> list : lists.entrySet()) {
+      for (TaskView t : list.getValue()) {
         AgentTaskRow row = AgentTaskRow.of(list.getKey(), Columns.truncate(t.id(), 128), Columns.truncate(t.state(), 16), t.exitCode(),
             Columns.truncate(t.message(), 2048), now);
         reported.putIfAbsent(row.id(), row);

@@ -2,10 +2,10 @@ package dev.rota.activities.term;
 
 import dev.rota.agents.AgentAddress;
 import dev.rota.agents.AgentClient;
-import dev.rota.agents.AgentTask;
+import dev.rota.agentapi.TaskView;
 import dev.rota.agents.HttpAgentClient;
 import dev.rota.agents.Probe;
-import dev.rota.agents.TaskSpec;
+import dev.rota.agentapi.TaskSpec;
 import io.micronaut.context.annotation.Replaces;
 import jakarta.inject.Singleton;
 import java.time.Duration;
@@ -29,7 +29,7 @@ public class FakeAgents implements AgentClient {
   public static final class Agent {
     volatile Mode mode = Mode.UP;
     volatile boolean heartbeating = true;
-    final Map<String, AgentTask> tasks = new ConcurrentHashMap<>();
+    final Map<String, TaskView> tasks = new ConcurrentHashMap<>();
     final Map<String, AtomicInteger> starts = new ConcurrentHashMap<>();
   }
 
@@ -58,11 +58,11 @@ public class FakeAgents implements AgentClient {
 
   /** Puts a task on an agent by hand, as an operator or a crashed controller might have. */
   public void putByHand(String worker, String taskId) {
-    agent(worker).tasks.put(taskId, new AgentTask(taskId, null, "running", null, null, null, null));
+    agent(worker).tasks.put(taskId, new TaskView(taskId, null, "running", null, null, null, null));
   }
 
   public void exit(String worker, String taskId, int code) {
-    agent(worker).tasks.computeIfPresent(taskId, (id, t) -> new AgentTask(id, t.vm(), "exited", code, t.startedAt(), null, null));
+    agent(worker).tasks.computeIfPresent(taskId, (id, t) -> new TaskView(id, t.vm(), "exited", code, t.startedAt(), null, null));
   }
 
   public int starts(String worker, String taskId) {
@@ -111,7 +111,7 @@ public class FakeAgents implements AgentClient {
       throw new dev.rota.agents.AgentRejectedException(400, "command: not allowed on this worker");
     }
     a.starts.computeIfAbsent(taskId, k -> new AtomicInteger()).incrementAndGet();
-    a.tasks.putIfAbsent(taskId, new AgentTask(taskId, spec.vm(), "running", null, null, null, null));
+    a.tasks.putIfAbsent(taskId, new TaskView(taskId, spec.vm(), "running", null, null, null, null));
   }
 
   @Override

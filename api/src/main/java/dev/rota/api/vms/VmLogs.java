@@ -4,7 +4,7 @@ import dev.rota.agents.AgentAddress;
 import dev.rota.agents.AgentClient;
 import dev.rota.agents.AgentRejectedException;
 import dev.rota.api.problem.Problems;
-import dev.rota.scheduling.TaskId;
+import dev.rota.agentapi.TaskId;
 import dev.rota.settings.AgentCallSettings;
 import dev.rota.store.VmRepository;
 import dev.rota.store.VmRow;

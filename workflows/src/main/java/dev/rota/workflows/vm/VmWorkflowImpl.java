@@ -5,7 +5,7 @@ import dev.rota.workflows.RotaSearchAttributes;
 import dev.rota.workflows.Timers;
 import dev.rota.scheduling.RestartPolicies;
 import dev.rota.scheduling.StatusRule;
-import dev.rota.scheduling.TaskId;
+import dev.rota.agentapi.TaskId;
 import dev.rota.model.RestartPolicy;
 import dev.rota.model.TaskEventType;
 import dev.rota.model.VmStatus;

@@ -1,4 +1,4 @@
-package dev.rota.scheduling;
+package dev.rota.agentapi;
 
 import java.util.Optional;
 

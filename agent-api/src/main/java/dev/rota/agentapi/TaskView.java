@@ -1,0 +1,13 @@
+package dev.rota.agentapi;
+
+/**
+ * One task as an agent's {@code GET /v1/tasks} lists it, and as it reports changes to the controller.
+ *
+ * @param state a {@link AgentTaskState}'s wire name
+ * @param exitCode once it exited, else null
+ * @param startedAt ISO-8601, or null
+ * @param finishedAt ISO-8601, or null
+ * @param message why it failed, or null
+ */
+public record TaskView(
+    String id, String vm, String state, Integer exitCode, String startedAt, String finishedAt, String message) {}
