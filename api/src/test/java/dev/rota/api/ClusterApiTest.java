@@ -1,5 +1,6 @@
 package dev.rota.api;
 
+import static dev.rota.testing.Eventually.eventually;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -33,7 +34,7 @@ class ClusterApiTest {
   @Test
   void clusterCountsWorkersByHealthAndVmsByStatus() throws Exception {
     ClusterWorkflow scheduler = temporal.newWorkflowStub(ClusterWorkflow.class, ClusterWorkflow.WORKFLOW_ID);
-    VmApiTest.eventually("the first term", () -> scheduler.lastTerm() != null);
+    eventually("the first term", () -> scheduler.lastTerm() != null);
     http.post("/v1/workers", "{\"name\":\"count-1\",\"endpoint\":\"http://127.0.0.1:9101\"}");
     http.post("/v1/vms", "{\"name\":\"count-vm\",\"command\":[\"true\"]}");
     Map<String, Object> cluster = http.get("/v1/cluster").map();

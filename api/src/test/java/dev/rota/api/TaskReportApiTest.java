@@ -1,5 +1,6 @@
 package dev.rota.api;
 
+import static dev.rota.testing.Eventually.eventually;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -55,7 +56,7 @@ class TaskReportApiTest {
     TermActionRow news = tx.executeWrite(s -> observations.place(vm, row.seq(), 0, worker, Instant.now()).orElseThrow());
     notifier.notify(news);
     actions.after(0, 100_000).stream().filter(a -> vm.equals(a.vm())).forEach(a -> actions.done(a.id()));
-    VmApiTest.eventually(vm + " scheduled", () -> "scheduled".equals(status(vm)));
+    eventually(vm + " scheduled", () -> "scheduled".equals(status(vm)));
   }
 
   private boolean statusIs(String vm, String expected) {
@@ -76,7 +77,7 @@ class TaskReportApiTest {
     assertEquals("scheduled", status("rep-a"), "a task of another restart generation changes nothing");
 
     assertEquals(204, http.put("/v1/workers/rep-1/tasks", report("rep-a.0", "running", null)).status());
-    VmApiTest.eventually("rep-a running, as its workflow records it", () -> statusIs("rep-a", "running"));
+    eventually("rep-a running, as its workflow records it", () -> statusIs("rep-a", "running"));
     Map<String, Object> vm = http.get("/v1/vms/rep-a").map();
     assertEquals("rep-1", vm.get("worker"));
     assertNotNull(vm.get("startedAt"));
@@ -88,7 +89,7 @@ class TaskReportApiTest {
     assertEquals(signalsBefore + 1, observedSignals("rep-a"), "a repeated report changes nothing and tells nobody");
 
     assertEquals(204, http.put("/v1/workers/rep-1/tasks", report("rep-a.0", "exited", 3)).status());
-    VmApiTest.eventually("rep-a failed", () -> statusIs("rep-a", "failed"));
+    eventually("rep-a failed", () -> statusIs("rep-a", "failed"));
     vm = http.get("/v1/vms/rep-a").map();
     assertEquals("failed", vm.get("status"));
     assertEquals(3, vm.get("exitCode"));

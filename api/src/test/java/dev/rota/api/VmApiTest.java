@@ -1,5 +1,6 @@
 package dev.rota.api;
 
+import static dev.rota.testing.Eventually.eventually;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
@@ -25,7 +26,6 @@ import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
-import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -38,17 +38,6 @@ class VmApiTest {
 
   static String vm(String name) {
     return "{\"name\":\"" + name + "\",\"command\":[\"sleep\",\"3600\"]}";
-  }
-
-  /** Waits for something the workflows do asynchronously; the bound is patience, not a timing claim. */
-  static void eventually(String what, BooleanSupplier condition) throws InterruptedException {
-    long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
-    while (!condition.getAsBoolean()) {
-      if (System.nanoTime() > deadline) {
-        throw new AssertionError("never happened: " + what);
-      }
-      Thread.sleep(20);
-    }
   }
 
   private boolean workflowExists(String vmName) {

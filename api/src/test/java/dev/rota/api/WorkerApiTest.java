@@ -1,5 +1,6 @@
 package dev.rota.api;
 
+import dev.rota.testing.TestClock;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -23,7 +24,7 @@ class WorkerApiTest {
   @Inject Http http;
   @Inject WorkerRepository workers;
   /** A clock the test moves by hand, in place of the wall clock. */
-  private final MutableClock clock = new MutableClock(Instant.parse("2026-01-01T00:00:00Z"));
+  private final TestClock clock = TestClock.standingAt(Instant.parse("2026-01-01T00:00:00Z"));
 
   @MockBean(Clock.class)
   Clock clock() {

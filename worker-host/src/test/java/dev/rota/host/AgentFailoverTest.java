@@ -1,6 +1,6 @@
 package dev.rota.host;
 
-import static dev.rota.host.Stack.eventually;
+import static dev.rota.testing.Eventually.eventually;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 

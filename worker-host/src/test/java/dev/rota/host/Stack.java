@@ -9,7 +9,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import java.util.function.BooleanSupplier;
 
 /** A dev stack with short deadlines and real agents, and the HTTP a user would send it. */
 final class Stack implements AutoCloseable {
@@ -59,22 +58,6 @@ final class Stack implements AutoCloseable {
     return ProcessHandle.current().descendants()
         .filter(p -> p.isAlive() && p.info().commandLine().map(c -> c.endsWith(args)).orElse(false))
         .toList();
-  }
-
-  /** Waits for what real processes and agents do at their own pace; the bound is patience only. */
-  static void eventually(String what, BooleanSupplier condition) {
-    long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
-    while (!condition.getAsBoolean()) {
-      if (System.nanoTime() > deadline) {
-        throw new AssertionError("never happened: " + what);
-      }
-      try {
-        Thread.sleep(100);
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        throw new AssertionError(e);
-      }
-    }
   }
 
   /** Stops the host, then ends its tasks' processes ({@link #endTasks}). */

@@ -1,18 +1,17 @@
 package dev.rota.workflows.vm;
 
+import dev.rota.testing.TemporalTestEnvironments;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.rota.workflows.Histories;
-import dev.rota.workflows.RotaSearchAttributes;
 import dev.rota.workflows.TaskQueues;
 import io.temporal.client.WorkflowClient;
 import io.temporal.client.WorkflowOptions;
 import io.temporal.client.WorkflowStub;
 import io.temporal.client.WorkflowUpdateException;
 import io.temporal.testing.TestWorkflowEnvironment;
-import io.temporal.worker.Worker;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -98,14 +97,9 @@ class VmWorkflowTest {
   }
 
   private VmWorkflow start(VmRecord stored) {
-    env = TestWorkflowEnvironment.newInstance();
-    RotaSearchAttributes.ALL.forEach(key -> env.registerSearchAttribute(key.getName(), key.getValueType()));
-    store.now = env::currentTimeMillis;
     store.stored = stored;
-    Worker w = env.newWorker(TaskQueues.CONTROL);
-    w.registerWorkflowImplementationTypes(VmWorkflowImpl.class);
-    w.registerActivitiesImplementations(store);
-    env.start();
+    env = TemporalTestEnvironments.started(store);
+    store.now = env::currentTimeMillis;
     VmWorkflow vm =
         env.getWorkflowClient()
             .newWorkflowStub(
