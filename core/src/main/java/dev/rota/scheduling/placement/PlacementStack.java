@@ -1,0 +1,19 @@
+package dev.rota.scheduling.placement;
+
+import java.util.List;
+
+/**
+ * What decides where a VM may go and where it goes, in order: the feasibility checks that depend only
+ * on the worker and the kind of VM, then the VM's own avoidance, then room, then the profile's ranker
+ * ({@link Ranker#of}). A VM that waits is told why by the first of them that refused every worker.
+ */
+public final class PlacementStack {
+  private PlacementStack() {}
+
+  /** Adding a check is one class and one line here. */
+  public static final List<FeasibilityCheck> CHECKS = List.of(new ReadyAndUnpaused(), new OffersRuntime(), new HasLabels());
+
+  public static final AvoidsWorker AVOIDS = new AvoidsWorker();
+
+  public static final FitsResources RESOURCES = new FitsResources();
+}
