@@ -28,6 +28,8 @@ public class VmActivitiesImpl implements VmActivities, VmReadModel {
   private final VmSettings settings;
   private final AgentCallSettings agentCalls;
   private final Clock clock;
+  private final VmSubmissions submissions;
+  private final ControlWorkflows workflows;
 
   public VmActivitiesImpl(
       VmRepository vms,
@@ -37,7 +39,9 @@ public class VmActivitiesImpl implements VmActivities, VmReadModel {
       SchedulerWaker scheduler,
       VmSettings settings,
       AgentCallSettings agentCalls,
-      Clock clock) {
+      Clock clock,
+      VmSubmissions submissions,
+      ControlWorkflows workflows) {
     this.vms = vms;
     this.events = events;
     this.workers = workers;
@@ -46,6 +50,8 @@ public class VmActivitiesImpl implements VmActivities, VmReadModel {
     this.settings = settings;
     this.agentCalls = agentCalls;
     this.clock = clock;
+    this.submissions = submissions;
+    this.workflows = workflows;
   }
 
   @Override
@@ -83,7 +89,7 @@ public class VmActivitiesImpl implements VmActivities, VmReadModel {
 
   @Override
   public void requeue(Requeue r) {
-    if (vms.requeue(r.vm(), r.restartCount(), r.message()) == 1) {
+    if (vms.requeue(r.vm(), r.restartCount(), r.message(), r.failedOn()) == 1) {
       events.append(r.vm(), clock.instant(), r.eventType(), r.message());
       scheduler.wake("vm " + r.vm() + " " + r.eventType());
     }
@@ -95,11 +101,14 @@ public class VmActivitiesImpl implements VmActivities, VmReadModel {
         .ifPresent(w -> agents.removeTask(new AgentAddress(w.endpoint(), w.agentSecret()), task.taskId(), agentCalls.timeout()));
   }
 
+  /** Removes the VM's rows; a replica's set hears of it at once, so that it can replace or forget it. */
   @Override
-  @Transactional
   public void deleteVm(VmRef vm) {
-    events.deleteAllOf(vm.vm());
-    vms.deleteById(vm.vm());
+    String set = vms.findById(vm.vm()).map(VmRow::vmSet).orElse(null);
+    submissions.remove(vm.vm());
+    if (set != null) {
+      workflows.setChanged(set);
+    }
   }
 
 }

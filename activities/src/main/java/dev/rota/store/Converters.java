@@ -67,4 +67,12 @@ public final class Converters {
       super(json, Argument.listOf(String.class), List.of());
     }
   }
+
+  /** A VM set's template, as one JSON document. */
+  @Singleton
+  public static class Template extends Json<VmTemplate> {
+    public Template(JsonColumns json) {
+      super(json, Argument.of(VmTemplate.class), null);
+    }
+  }
 }

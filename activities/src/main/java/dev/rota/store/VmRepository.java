@@ -15,16 +15,29 @@ public interface VmRepository extends CrudRepository<VmRow, String> {
   long nextSeq();
 
   /**
-   * A page of VMs in submission order after {@code afterSeq}, optionally only one status or one
-   * worker. Ordering by the submission sequence keeps pages stable while VMs are added.
+   * A page of VMs in submission order after {@code afterSeq}, optionally only one status, one
+   * worker or one set's. Ordering by the submission sequence keeps pages stable while VMs are added.
    */
   @Query("""
       SELECT * FROM vms
       WHERE seq > :afterSeq
         AND (CAST(:status AS VARCHAR) IS NULL OR status = :status)
         AND (CAST(:worker AS VARCHAR) IS NULL OR worker = :worker)
+        AND (CAST(:vmSet AS VARCHAR) IS NULL OR vm_set = :vmSet)
       ORDER BY seq LIMIT :limit""")
-  List<VmRow> page(long afterSeq, @Nullable String status, @Nullable String worker, int limit);
+  List<VmRow> page(long afterSeq, @Nullable String status, @Nullable String worker, @Nullable String vmSet, int limit);
+
+  /** A set's replicas, lowest ordinal first. */
+  @Query("SELECT * FROM vms WHERE vm_set = :vmSet ORDER BY set_ordinal")
+  List<VmRow> replicasOf(String vmSet);
+
+  /** How many of a set's replicas are in each status. */
+  @Query("SELECT status AS label, COUNT(*) AS total FROM vms WHERE vm_set = :vmSet GROUP BY status")
+  List<Count> countReplicasByStatus(String vmSet);
+
+  /** The pending replica of a set with the lowest ordinal: its reason speaks for the set's waiting ones. */
+  @Query("SELECT * FROM vms WHERE vm_set = :vmSet AND status = 'pending' ORDER BY set_ordinal LIMIT 1")
+  java.util.Optional<VmRow> firstPendingReplica(String vmSet);
 
   List<VmRow> findByWorkerInListAndStatusInList(Collection<String> worker, Collection<String> status);
 
@@ -55,9 +68,12 @@ public interface VmRepository extends CrudRepository<VmRow, String> {
       @Nullable Integer exitCode, long taskEventId, @Nullable Instant scheduledAt, @Nullable Instant startedAt,
       @Nullable Instant finishedAt);
 
-  /** Pending again as a new generation; the VM's workflow owns this decision, so no condition. */
-  @Query("UPDATE vms SET status = 'pending', worker = NULL, restart_count = :restartCount, status_message = :message, exit_code = NULL, scheduled_at = NULL, started_at = NULL, version = version + 1 WHERE name = :name")
-  int requeue(String name, int restartCount, String message);
+  /**
+   * Pending again as a new generation, preferring a worker other than {@code failedOn} (null: any);
+   * the VM's workflow owns this decision, so no condition.
+   */
+  @Query("UPDATE vms SET status = 'pending', worker = NULL, restart_count = :restartCount, status_message = :message, exit_code = NULL, scheduled_at = NULL, started_at = NULL, failed_on = :failedOn, version = version + 1 WHERE name = :name")
+  int requeue(String name, int restartCount, String message, @Nullable String failedOn);
 
   @Query("SELECT status AS label, COUNT(*) AS total FROM vms GROUP BY status")
   List<Count> countByStatus();

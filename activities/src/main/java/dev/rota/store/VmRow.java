@@ -40,18 +40,33 @@ public record VmRow(
     @Nullable Instant avoidUntil,
     @Nullable String pendingReason,
     long taskEventId,
+    @Nullable String vmSet,
+    @Nullable Integer setOrdinal,
+    @Nullable String failedOn,
     @Version long version) {
 
   /** A VM as submitted: pending, generation 0, no worker. */
-  public static VmRow submitted(
-      String name, long seq, String runtime, @Nullable String image, List<String> command, Map<String, String> env,
-      Map<String, Long> resources, Map<String, String> labels, String restartPolicy, String message, Instant now) {
-    return new VmRow(name, seq, runtime, image, command, env, resources, labels, restartPolicy, "pending", message, null,
-        0, null, now, null, null, null, null, null, null, 0, 0);
+  public static VmRow submitted(String name, long seq, VmTemplate spec, String message, Instant now) {
+    return replica(name, seq, spec, null, null, message, now);
+  }
+
+  /** Replica {@code ordinal} of set {@code vmSet} as its set made it; a VM of no set when {@code vmSet} is null. */
+  public static VmRow replica(
+      String name, long seq, VmTemplate spec, @Nullable String vmSet, @Nullable Integer ordinal, String message,
+      Instant now) {
+    return new VmRow(name, seq, spec.runtime(), spec.image(), spec.command(), spec.env(), spec.resources(),
+        spec.labels(), spec.restartPolicy(), "pending", message, null, 0, null, now, null, null, null, null, null, null,
+        0, vmSet, ordinal, null, 0);
+  }
+
+  /** What it runs and asks for. */
+  public VmTemplate spec() {
+    return new VmTemplate(runtime, image, command, env, resources, labels, restartPolicy);
   }
 
   public VmRow withSeq(long newSeq) {
     return new VmRow(name, newSeq, runtime, image, command, env, resources, labels, restartPolicy, status,
-        statusMessage, worker, restartCount, exitCode, createdAt, scheduledAt, startedAt, finishedAt, avoidWorker, avoidUntil, pendingReason, taskEventId, version);
+        statusMessage, worker, restartCount, exitCode, createdAt, scheduledAt, startedAt, finishedAt, avoidWorker,
+        avoidUntil, pendingReason, taskEventId, vmSet, setOrdinal, failedOn, version);
   }
 }

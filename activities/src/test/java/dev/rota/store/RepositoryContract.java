@@ -32,7 +32,7 @@ abstract class RepositoryContract {
 
   VmRow vm(String name, String status, String worker) {
     return new VmRow(name, vms.nextSeq(), "process", null, List.of("sleep", "1"), Map.of("A", "b"),
-        Map.of("cpu", 1L), Map.of(), "Never", status, "why", worker, 0, null, T0, null, null, null, null, null, null, 0, 0);
+        Map.of("cpu", 1L), Map.of(), "Never", status, "why", worker, 0, null, T0, null, null, null, null, null, null, 0, null, null, null, 0);
   }
 
   @Inject ClusterStatusRepository status;
@@ -177,12 +177,43 @@ abstract class RepositoryContract {
     VmRow first = vms.save(vm(a, "pending", null));
     vms.save(vm(b, "running", worker));
     vms.save(vm(c, "running", worker));
-    List<String> page = vms.page(first.seq() - 1, null, null, 2).stream().map(VmRow::name).toList();
+    List<String> page = vms.page(first.seq() - 1, null, null, null, 2).stream().map(VmRow::name).toList();
     assertEquals(List.of(a, b), page);
-    assertEquals(List.of(b, c), vms.page(0, "running", worker, 10).stream().map(VmRow::name).toList());
-    assertEquals(List.of(a), vms.page(first.seq() - 1, "pending", null, 10).stream().map(VmRow::name).filter(a::equals).toList());
+    assertEquals(List.of(b, c), vms.page(0, "running", worker, null, 10).stream().map(VmRow::name).toList());
+    assertEquals(List.of(a), vms.page(first.seq() - 1, "pending", null, null, 10).stream().map(VmRow::name).filter(a::equals).toList());
     assertEquals(2, vms.findByWorkerInListAndStatusInList(List.of(worker), List.of("running", "scheduled")).size());
     assertTrue(vms.countByStatus().stream().anyMatch(n -> n.label().equals("running") && n.total() >= 2));
+  }
+
+  @Inject VmSetRepository sets;
+
+  @Test
+  void aSetKeepsItsTemplateAndItsReplicasAreFoundByIt() {
+    String set = unique("set");
+    VmTemplate template = new VmTemplate("process", null, List.of("sleep", "1"), Map.of("A", "b"),
+        Map.of("cpu", 2L, "memory", 256L), Map.of("disk", "ssd"), "OnFailure");
+    sets.save(VmSetRow.created(set, sets.nextSeq(), 3, template, "label:zone", 1, T0));
+    assertEquals(template, sets.findById(set).orElseThrow().template(), "the template round-trips as JSON");
+    for (int i = 2; i >= 0; i--) {
+      vms.save(VmRow.replica(VmSetRow.replicaName(set, i), vms.nextSeq(), template, set, i, "waiting", T0));
+    }
+    vms.save(vm(unique("loner"), "pending", null));
+    assertEquals(List.of(set + "-0", set + "-1", set + "-2"), vms.replicasOf(set).stream().map(VmRow::name).toList());
+    assertEquals(3, vms.page(0, null, null, set, 10).size());
+    assertEquals(set + "-0", vms.firstPendingReplica(set).orElseThrow().name());
+    assertEquals(List.of(new Count("pending", 3)), vms.countReplicasByStatus(set));
+    assertTrue(sets.spreads().contains(new VmSetRepository.SetSpread(set, "label:zone")));
+
+    assertEquals(1, sets.recordMessage(set, "name taken"));
+    assertEquals(0, sets.recordMessage(set, "name taken"), "written only when it changed");
+    assertEquals(1, sets.recordMessage(set, null));
+    assertEquals(1, sets.resize(set, 5));
+    sets.markDeleting(set);
+    assertEquals(0, sets.resize(set, 7), "no scaling a set being deleted");
+    VmSetRow row = sets.findById(set).orElseThrow();
+    assertEquals(5, row.replicas());
+    assertTrue(row.deleting());
+    assertEquals(null, row.message());
   }
 
   @Test

@@ -29,22 +29,41 @@ public class JsonBodies {
   }
 
   public <T> T read(@Nullable String body, Class<T> type) {
-    Object parsed = parse(body);
+    return bind(body, parse(body), type, "");
+  }
+
+  /**
+   * A part of a body already read (a set's {@code template}) bound to {@code type}, each rejection
+   * naming its field under {@code field}: {@code template.command}.
+   */
+  public <T> T readPart(String field, Object part, Class<T> type) {
+    if (!(part instanceof Map<?, ?>)) {
+      throw Problems.badRequest(field, "must be a JSON object");
+    }
+    try {
+      String text = json.writeValueAsString(part);
+      return bind(text, part, type, field + ".");
+    } catch (IOException e) {
+      throw Problems.badRequest(field, firstLine(e.getMessage()));
+    }
+  }
+
+  private <T> T bind(String body, Object parsed, Class<T> type, String prefix) {
     BodyShapes.explain(type, parsed).ifPresent(problem -> {
-      throw Problems.badRequest(problem);
+      throw Problems.badRequest(prefix + problem);
     });
     T value;
     try {
       value = json.readValue(body, type);
     } catch (IOException e) {
-      throw Problems.badRequest("body: " + firstLine(e.getMessage()));
+      throw Problems.badRequest((prefix.isEmpty() ? "body: " : prefix) + firstLine(e.getMessage()));
     }
     Set<ConstraintViolation<T>> violations = validator.validate(value);
     if (!violations.isEmpty()) {
       throw Problems.badRequest(
           violations.stream()
               .sorted(Comparator.comparing(v -> v.getPropertyPath().toString()))
-              .map(v -> field(v.getPropertyPath().toString()) + ": " + v.getMessage())
+              .map(v -> prefix + field(v.getPropertyPath().toString()) + ": " + v.getMessage())
               .collect(Collectors.joining("; ")));
     }
     return value;

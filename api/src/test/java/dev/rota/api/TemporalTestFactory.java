@@ -5,6 +5,7 @@ import dev.rota.workflows.cluster.ClusterActivities;
 import dev.rota.workflows.cluster.ClusterState;
 import dev.rota.workflows.cluster.ClusterWorkflow;
 import dev.rota.workflows.vm.VmActivities;
+import dev.rota.workflows.vmset.VmSetActivities;
 import io.micronaut.context.annotation.Bean;
 import io.micronaut.context.annotation.Factory;
 import io.temporal.client.WorkflowClient;
@@ -16,8 +17,8 @@ import jakarta.inject.Singleton;
 class TemporalTestFactory {
   @Singleton
   @Bean(preDestroy = "close")
-  TestWorkflowEnvironment testWorkflowEnvironment(ClusterActivities cluster, VmActivities vm) {
-    TestWorkflowEnvironment env = TemporalTestEnvironments.started(cluster, vm);
+  TestWorkflowEnvironment testWorkflowEnvironment(ClusterActivities cluster, VmActivities vm, VmSetActivities sets) {
+    TestWorkflowEnvironment env = TemporalTestEnvironments.started(cluster, vm, sets);
     ClusterWorkflow scheduler =
         env.getWorkflowClient()
             .newWorkflowStub(

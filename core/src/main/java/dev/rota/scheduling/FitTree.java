@@ -3,6 +3,7 @@ package dev.rota.scheduling;
 import java.util.Comparator;
 import java.util.SplittableRandom;
 import java.util.function.Function;
+import java.util.function.Predicate;
 
 /**
  * Workers in the profile's order, able to answer "the first one in order with this much free" without
@@ -67,21 +68,29 @@ final class FitTree<T> {
 
   /** The first item in order whose free amounts cover {@code request}, or null. */
   T firstFit(long[] request) {
-    return firstFit(root, request);
+    return firstFit(root, request, null);
   }
 
-  private T firstFit(Node n, long[] request) {
+  /**
+   * The first item in order whose free amounts cover {@code request} and that {@code admits}, or null:
+   * for what is decided per VM (a worker it avoids, where its set's replicas are).
+   */
+  T firstFit(long[] request, Predicate<T> admits) {
+    return firstFit(root, request, admits);
+  }
+
+  private T firstFit(Node n, long[] request, Predicate<T> admits) {
     if (n == null || !covers(n.mostFree, request)) {
       return null;
     }
-    T found = firstFit(n.left, request);
+    T found = firstFit(n.left, request, admits);
     if (found != null) {
       return found;
     }
-    if (covers(free.apply(n.item), request)) {
+    if (covers(free.apply(n.item), request) && (admits == null || admits.test(n.item))) {
       return n.item;
     }
-    return firstFit(n.right, request);
+    return firstFit(n.right, request, admits);
   }
 
   private static boolean covers(long[] available, long[] request) {

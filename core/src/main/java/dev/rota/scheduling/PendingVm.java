@@ -1,5 +1,6 @@
 package dev.rota.scheduling;
 
+import dev.rota.model.Spread;
 import java.util.Map;
 
 /**
@@ -7,11 +8,25 @@ import java.util.Map;
  *
  * @param seq its place in submission order: older VMs are placed first
  * @param avoid a worker not to place it on (its task could not be started there lately), or null
+ * @param set the VM set it is a replica of, or null
+ * @param spread how its set spreads its replicas; {@link Spread#NONE} for a VM of no set
+ * @param failedOn the worker its last task failed on: taken only when no other worker may take it, or null
  */
 public record PendingVm(
-    String name, long seq, String runtime, Map<String, Long> request, Map<String, String> labels, String avoid) {
+    String name, long seq, String runtime, Map<String, Long> request, Map<String, String> labels, String avoid,
+    String set, Spread spread, String failedOn) {
+
+  public PendingVm(
+      String name, long seq, String runtime, Map<String, Long> request, Map<String, String> labels, String avoid) {
+    this(name, seq, runtime, request, labels, avoid, null, Spread.NONE, null);
+  }
 
   public PendingVm(String name, long seq, String runtime, Map<String, Long> request, Map<String, String> labels) {
     this(name, seq, runtime, request, labels, null);
+  }
+
+  /** Whether where its set's other replicas are decides where it may go. */
+  public boolean spreads() {
+    return set != null && !(spread instanceof Spread.None);
   }
 }

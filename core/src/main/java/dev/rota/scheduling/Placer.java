@@ -4,17 +4,21 @@ import dev.rota.model.SchedulerProfile;
 import dev.rota.scheduling.placement.FeasibilityCheck;
 import dev.rota.scheduling.placement.PlacementStack;
 import dev.rota.scheduling.placement.Ranker;
+import dev.rota.scheduling.placement.SpreadsReplicas;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.function.Predicate;
 
 /**
  * Places pending VMs on workers, oldest first, through the {@link PlacementStack}: a worker qualifies
  * when every feasibility check admits it (ready and unpaused, offers the runtime, carries the labels),
- * the VM does not avoid it, and it has every requested resource free; the profile's {@link Ranker}
+ * the VM does not avoid it, a replica's set spread allows it ({@link SpreadsReplicas}), and it has every
+ * requested resource free; a restart after a failure prefers a worker other than the one it failed on;
+ * the profile's {@link Ranker}
  * picks among those, ties to the name that sorts first. A VM that fits nowhere does not hold up the
  * ones behind it, and what one placement takes counts at once for the next. Why a VM waits is read
  * from what the checks recorded.
@@ -86,6 +90,13 @@ public final class Placer {
       this.available = new FitTree<>(order, s -> s.free);
     }
 
+    /** The workers of the class as placement sees them. */
+    List<Candidate> candidates() {
+      List<Candidate> all = new ArrayList<>(members.size());
+      members.forEach(s -> all.add(s.worker));
+      return all;
+    }
+
     boolean knownNotToFit(long[] request) {
       for (long[] misfit : knownMisfits) {
         if (dominates(request, misfit)) {
@@ -105,10 +116,12 @@ public final class Placer {
     private final Map<ClassKey, ConstraintClass> classes = new HashMap<>();
     private final Map<ReasonKey, String> reasons = new HashMap<>();
     private final Comparator<Slot> order;
+    private final SpreadsReplicas spreads;
     private long[] smallestRequest;
 
     Run(List<Candidate> workers, List<Holding> holdings, List<PendingVm> pending, SchedulerProfile profile) {
       this.workers = workers.stream().sorted(Comparator.comparing(Candidate::name)).toList();
+      this.spreads = new SpreadsReplicas(holdings);
       this.pending = pending.stream().sorted(Comparator.comparingLong(PendingVm::seq).thenComparing(PendingVm::name)).toList();
       Ranker ranker = Ranker.of(profile);
       Comparator<Slot> byScore = (a, b) -> ranker.compare(a.score, b.score);
@@ -163,22 +176,30 @@ public final class Placer {
         PendingVm vm = pending.get(i);
         long[] request = requests.get(i);
         ConstraintClass cls = classOf(vm);
-        Slot avoided = avoided(vm, cls);
+        Predicate<Slot> admits = perVm(vm, cls);
         Slot chosen;
-        if (avoided != null) {
-          cls.available.remove(avoided);
-          chosen = cls.available.firstFit(request);
-          cls.available.add(avoided);
+        if (vm.failedOn() != null) {
+          // A restart after a failure prefers any other worker, and takes that one only if none has room.
+          Predicate<Slot> elsewhere = s -> !s.worker.name().equals(vm.failedOn());
+          chosen = cls.available.firstFit(request, admits == null ? elsewhere : admits.and(elsewhere));
+          if (chosen == null) {
+            chosen = cls.available.firstFit(request, admits);
+          }
+        } else if (admits != null) {
+          chosen = cls.available.firstFit(request, admits);
         } else {
           chosen = cls.knownNotToFit(request) ? null : cls.available.firstFit(request);
         }
         if (chosen == null) {
-          if (avoided == null && cls.knownMisfits.size() < MAX_MISFITS) {
+          if (admits == null && vm.failedOn() == null && cls.knownMisfits.size() < MAX_MISFITS) {
             cls.knownMisfits.add(request);
           }
           unplaced.add(vm);
         } else {
           take(chosen, request);
+          if (vm.set() != null) {
+            spreads.placed(vm.set(), chosen.worker.name());
+          }
           placed.add(new PlacementPlan.Placement(vm.name(), chosen.worker.name()));
         }
       }
@@ -189,15 +210,18 @@ public final class Placer {
       return new PlacementPlan(placed, waiting);
     }
 
-    /** The worker this VM avoids, if it is in the class's tree now; null otherwise. */
-    private Slot avoided(PendingVm vm, ConstraintClass cls) {
-      if (vm.avoid() == null) {
-        return null;
+    /**
+     * What is decided for this VM alone, over the workers its class admits: the worker it avoids, and
+     * where its set's replicas are; null when nothing is, which lets the class's memory of misfits serve.
+     */
+    private Predicate<Slot> perVm(PendingVm vm, ConstraintClass cls) {
+      Predicate<Slot> admits = vm.avoid() == null ? null : s -> PlacementStack.AVOIDS.admits(s.worker.name(), vm);
+      Predicate<String> spread = spreads.admits(vm, cls.candidates());
+      if (spread == null) {
+        return admits;
       }
-      Slot s = byName.get(vm.avoid());
-      return s != null && !PlacementStack.AVOIDS.admits(s.worker.name(), vm) && !s.pruned && s.memberOf.contains(cls.available)
-          ? s
-          : null;
+      Predicate<Slot> bySpread = s -> spread.test(s.worker.name());
+      return admits == null ? bySpread : admits.and(bySpread);
     }
 
     private void take(Slot s, long[] request) {
@@ -227,7 +251,7 @@ public final class Placer {
     private record ClassKey(String runtime, Map<String, String> labels) {}
 
     /** VMs alike in why they wait. */
-    private record ReasonKey(ClassKey cls, Map<String, Long> request, String avoid) {}
+    private record ReasonKey(ClassKey cls, Map<String, Long> request, String avoid, String spreadingSet) {}
 
     private ConstraintClass classOf(PendingVm vm) {
       return classes.computeIfAbsent(new ClassKey(vm.runtime(), vm.labels()), k -> {
@@ -263,13 +287,23 @@ public final class Placer {
     /** Why a VM still waits, naming what is missing; the same for VMs alike. */
     private String reason(PendingVm vm) {
       return reasons.computeIfAbsent(
-          new ReasonKey(new ClassKey(vm.runtime(), vm.labels()), vm.request(), vm.avoid()),
+          new ReasonKey(new ClassKey(vm.runtime(), vm.labels()), vm.request(), vm.avoid(), vm.spreads() ? vm.set() : null),
           k -> PlacementStack.AVOIDS.why(vm) + explain(vm));
     }
 
-    /** The first check that let no worker through says why; if some did, there was no room on them. */
+    /**
+     * The first check that let no worker through says why; if some did and one had room but the
+     * replica's spread sent it elsewhere, the spread; otherwise there was no room on them.
+     */
     private String explain(PendingVm vm) {
       ConstraintClass cls = classOf(vm);
+      if (vm.spreads() && cls.tallies.get(cls.tallies.size() - 1).admittedCount() > 0) {
+        Predicate<Slot> avoidOnly =
+            vm.avoid() == null ? null : s -> PlacementStack.AVOIDS.admits(s.worker.name(), vm);
+        if (cls.available.firstFit(vector(vm.request()), avoidOnly) != null) {
+          return spreads.why(vm, cls.candidates());
+        }
+      }
       for (int i = 0; i < PlacementStack.CHECKS.size(); i++) {
         FeasibilityCheck.Tally tally = cls.tallies.get(i);
         if (tally.admittedCount() == 0) {

@@ -69,7 +69,7 @@ public final class TermPlanner {
         placedTasks.add(t.vm() + "." + t.generation());
       }
       if (t.state().live() && ofThisVm) {
-        holdings.add(new Holding(t.worker(), vm.request()));
+        holdings.add(new Holding(t.worker(), vm.request(), vm.set()));
       }
       if (!healthOf.containsKey(t.worker())) {
         gone.add(t.worker()); // deregistered: as good as offline, and no agent will list its tasks again
@@ -79,7 +79,8 @@ public final class TermPlanner {
     for (VmSnapshot vm : vms) {
       // Wanted and not placed: a task of its generation, live or ended, is the workflow's to hear of.
       if (vm.wantsTask() && !placedTasks.contains(vm.name() + "." + vm.restartCount())) {
-        pending.add(new PendingVm(vm.name(), vm.seq(), vm.runtime(), vm.request(), vm.labels(), vm.avoidWorker()));
+        pending.add(new PendingVm(vm.name(), vm.seq(), vm.runtime(), vm.request(), vm.labels(), vm.avoidWorker(),
+            vm.set(), vm.spread(), vm.failedOn()));
       }
     }
     PlacementPlan placement = Placer.place(candidates, holdings, pending, profile);

@@ -1,5 +1,6 @@
 package dev.rota.scheduling;
 
+import dev.rota.model.Spread;
 import dev.rota.model.VmStatus;
 import java.util.Map;
 
@@ -9,6 +10,9 @@ import java.util.Map;
  *
  * @param seq its submission: orders VMs oldest first, and tells a VM from an earlier one of its name
  * @param avoidWorker a worker it is not to be placed on for now, or null
+ * @param set the VM set it is a replica of, or null
+ * @param spread how that set spreads its replicas, as the set asks now
+ * @param failedOn the worker its last task failed on, which its restart prefers to avoid, or null
  */
 public record VmSnapshot(
     String name,
@@ -18,7 +22,16 @@ public record VmSnapshot(
     Map<String, String> labels,
     VmStatus status,
     int restartCount,
-    String avoidWorker) {
+    String avoidWorker,
+    String set,
+    Spread spread,
+    String failedOn) {
+
+  public VmSnapshot(
+      String name, long seq, String runtime, Map<String, Long> request, Map<String, String> labels, VmStatus status,
+      int restartCount, String avoidWorker) {
+    this(name, seq, runtime, request, labels, status, restartCount, avoidWorker, null, Spread.NONE, null);
+  }
 
   public VmSnapshot(
       String name, long seq, String runtime, Map<String, Long> request, Map<String, String> labels, VmStatus status,

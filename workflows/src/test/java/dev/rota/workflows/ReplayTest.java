@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 
 import dev.rota.workflows.cluster.ClusterWorkflowImpl;
 import dev.rota.workflows.vm.VmWorkflowImpl;
+import dev.rota.workflows.vmset.VmSetWorkflowImpl;
 import io.temporal.testing.WorkflowReplayer;
 import java.io.IOException;
 import java.net.URISyntaxException;
@@ -21,7 +22,7 @@ import org.junit.jupiter.api.TestFactory;
  */
 class ReplayTest {
   private static final Map<String, Class<?>> WORKFLOWS =
-      Map.of("cluster-", ClusterWorkflowImpl.class, "vm-", VmWorkflowImpl.class);
+      Map.of("cluster-", ClusterWorkflowImpl.class, "vm-", VmWorkflowImpl.class, "vmset-", VmSetWorkflowImpl.class);
 
   @TestFactory
   Stream<DynamicTest> storedHistoriesReplay() throws IOException, URISyntaxException {

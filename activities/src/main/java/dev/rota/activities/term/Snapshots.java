@@ -8,7 +8,9 @@ import dev.rota.scheduling.WorkerSnapshot;
 import dev.rota.store.VmRow;
 import dev.rota.store.VmTaskRow;
 import dev.rota.store.WorkerRow;
+import dev.rota.model.Spread;
 import dev.rota.model.TaskState;
+import java.util.Map;
 import dev.rota.model.VmStatus;
 import dev.rota.model.WireName;
 import dev.rota.model.WorkerHealth;
@@ -38,11 +40,20 @@ final class Snapshots {
     return new WorkerSnapshot(c, probeState(w), w.healthMessage());
   }
 
-  /** A VM as the core sees it at {@code now}: an avoidance that has run out is no longer one. */
+  /**
+   * A VM as the core sees it at {@code now}: an avoidance that has run out is no longer one; a replica
+   * spreads as its set asks now ({@code spreads}, by set).
+   */
   static VmSnapshot vm(VmRow v, java.time.Instant now) {
+    return vm(v, now, Map.of());
+  }
+
+  static VmSnapshot vm(VmRow v, java.time.Instant now, Map<String, Spread> spreads) {
     String avoid = v.avoidUntil() != null && now.isBefore(v.avoidUntil()) ? v.avoidWorker() : null;
+    Spread spread = v.vmSet() == null ? Spread.NONE : spreads.getOrDefault(v.vmSet(), Spread.NONE);
     return new VmSnapshot(
-        v.name(), v.seq(), v.runtime(), v.resources(), v.labels(), status(v), v.restartCount(), avoid);
+        v.name(), v.seq(), v.runtime(), v.resources(), v.labels(), status(v), v.restartCount(), avoid, v.vmSet(), spread,
+        v.failedOn());
   }
 
   static PlacedTask task(VmTaskRow t) {

@@ -18,6 +18,8 @@ import dev.rota.store.TermActionRepository;
 import dev.rota.store.TermActionRow;
 import dev.rota.store.VmRepository;
 import dev.rota.store.VmRow;
+import dev.rota.store.VmSetRepository;
+import dev.rota.model.Spread;
 import dev.rota.store.VmTaskRepository;
 import dev.rota.store.VmTaskRow;
 import dev.rota.store.WorkerRepository;
@@ -59,6 +61,7 @@ public class TermCommitter {
   private final VmTaskRepository placedTasks;
   private final TaskObservations observations;
   private final ListeningSince listening;
+  private final VmSetRepository sets;
 
   public TermCommitter(
       WorkerRepository workers,
@@ -71,8 +74,10 @@ public class TermCommitter {
       WorkerSettings health,
       VmTaskRepository placedTasks,
       TaskObservations observations,
-      ListeningSince listening) {
+      ListeningSince listening,
+      VmSetRepository sets) {
     this.listening = listening;
+    this.sets = sets;
     this.workers = workers;
     this.vms = vms;
     this.tasks = tasks;
@@ -98,11 +103,15 @@ public class TermCommitter {
         answered.add(w.name());
       }
     }
+    Map<String, Spread> spreads = new HashMap<>();
+    for (VmSetRepository.SetSpread s : sets.spreads()) {
+      spreads.put(s.name(), Spread.parse(s.spread()).orElse(Spread.NONE));
+    }
     Map<String, VmRow> vmRows = new HashMap<>();
     List<VmSnapshot> vmSnapshots = new ArrayList<>();
     for (VmRow v : vms.findAll()) {
       vmRows.put(v.name(), v);
-      vmSnapshots.add(Snapshots.vm(v, now));
+      vmSnapshots.add(Snapshots.vm(v, now, spreads));
     }
     Map<PlacedTask, VmTaskRow> taskRows = new HashMap<>();
     for (VmTaskRow t : placedTasks.findAll()) {

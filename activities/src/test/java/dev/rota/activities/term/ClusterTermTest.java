@@ -10,6 +10,8 @@ import dev.rota.store.VmEventRepository;
 import dev.rota.store.VmEventRow;
 import dev.rota.store.VmRepository;
 import dev.rota.store.VmRow;
+import dev.rota.store.VmTemplate;
+import dev.rota.store.VmSetRow;
 import dev.rota.store.VmTaskRepository;
 import dev.rota.store.VmTaskRow;
 import dev.rota.store.WorkerRepository;
@@ -60,6 +62,7 @@ class ClusterTermTest {
   @Inject dev.rota.store.ClusterStatusRepository status;
   @Inject FailingNotifier notifier;
   @Inject VmTaskRepository tasks;
+  @Inject dev.rota.store.VmSetRepository sets;
 
   private ClusterWorkflow startCluster(WorkflowClient client) {
     ClusterWorkflow cluster =
@@ -87,8 +90,8 @@ class ClusterTermTest {
 
   /** Only the row: for scenarios about the scheduler alone, whose news then waits in the outbox. */
   private void vmRowOnly(String name, long cpu, String restartPolicy) {
-    vms.save(VmRow.submitted(name, vms.nextSeq(), "process", null, List.of("sleep", "600"), Map.of(),
-        Map.of("cpu", cpu, "memory", 512L), Map.of(), restartPolicy, "waiting for the scheduler", clock.instant()));
+    vms.save(VmRow.submitted(name, vms.nextSeq(), new VmTemplate("process", null, List.of("sleep", "600"), Map.of(),
+        Map.of("cpu", cpu, "memory", 512L), Map.of(), restartPolicy), "waiting for the scheduler", clock.instant()));
   }
 
   /** The worker the scheduler placed the VM's current task on, or null. */
@@ -187,6 +190,27 @@ class ClusterTermTest {
     awaitStatus("a", "running");
     assertEquals(List.of("scheduled", "started"), eventTypes("a"));
     Histories.replayAndMaybeRecord(env.getWorkflowClient(), ClusterWorkflow.WORKFLOW_ID, ClusterWorkflowImpl.class, "cluster-term-applies");
+  }
+
+  @Test
+  void aSetsReplicasAreSpreadAsItsRowSaysAndTheOneThatCannotBeWaitsWithTheReason() {
+    worker("w1", 4);
+    worker("w2", 4);
+    VmTemplate template = new VmTemplate("process", null, List.of("sleep", "600"), Map.of(), Map.of("cpu", 1L, "memory", 512L),
+        Map.of(), "Never");
+    sets.save(VmSetRow.created("web", sets.nextSeq(), 3, template, "distinct-workers", 1, clock.instant()));
+    for (int i = 0; i < 3; i++) {
+      vms.save(VmRow.replica("web-" + i, vms.nextSeq(), template, "web", i, "waiting for the scheduler", clock.instant()));
+      startVmWorkflow("web-" + i);
+    }
+    startCluster(env.getWorkflowClient());
+    String first = awaitFirstResultOf("TermAndApply");
+    assertTrue(first.contains("\"placed\":2"), first);
+    assertEquals("w1", placedOn("web-0"), "packing would have put all three on w1");
+    assertEquals("w2", placedOn("web-1"));
+    assertEquals(null, placedOn("web-2"));
+    assertEquals("distinct-workers: every worker with room for it already runs a replica of set web",
+        vmRow("web-2").pendingReason());
   }
 
   @Test
@@ -467,7 +491,7 @@ class ClusterTermTest {
     assertTrue(cluster.lastTerm().term() >= 1000, "terms: " + cluster.lastTerm().term());
     int events = env.getWorkflowClient().fetchHistory(ClusterWorkflow.WORKFLOW_ID).getEvents().size();
     assertTrue(events <= 2_100, "the current run's history stays bounded: " + events);
-    assertEquals(200, vms.page(0, "running", null, 1000).size(), "and the work got done");
+    assertEquals(200, vms.page(0, "running", null, null, 1000).size(), "and the work got done");
   }
 
   @Test

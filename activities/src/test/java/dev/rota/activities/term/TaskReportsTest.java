@@ -8,6 +8,7 @@ import dev.rota.store.TermActionRepository;
 import dev.rota.store.TermActionRow;
 import dev.rota.store.VmRepository;
 import dev.rota.store.VmRow;
+import dev.rota.store.VmTemplate;
 import dev.rota.store.VmTaskRow;
 import dev.rota.store.WorkerRepository;
 import dev.rota.store.WorkerRow;
@@ -63,8 +64,8 @@ class TaskReportsTest {
   /** Submitted and placed, the placement's start and news already carried out. */
   private void placed(String vm, String worker) {
     Instant now = Instant.parse("2026-01-01T00:00:00Z");
-    VmRow row = vms.save(VmRow.submitted(vm, vms.nextSeq(), "process", null, List.of("sleep", "60"), Map.of(),
-        Map.of("cpu", 1L), Map.of(), "Never", "waiting", now));
+    VmRow row = vms.save(VmRow.submitted(vm, vms.nextSeq(), new VmTemplate("process", null, List.of("sleep", "60"),
+        Map.of(), Map.of("cpu", 1L), Map.of(), "Never"), "waiting", now));
     assertTrue(observations.place(vm, row.seq(), 0, worker, now).isPresent());
     actions.after(0, 10_000).stream().filter(a -> vm.equals(a.vm())).forEach(a -> actions.done(a.id()));
   }

@@ -1,19 +1,15 @@
 package dev.rota.api.control;
 
+import dev.rota.activities.ControlWorkflows;
 import dev.rota.activities.SchedulerWaker;
+import dev.rota.store.VmRow;
 import dev.rota.api.problem.Problems;
-import dev.rota.workflows.RotaSearchAttributes;
-import dev.rota.workflows.TaskQueues;
-import dev.rota.workflows.WorkflowDefaults;
 import dev.rota.workflows.cluster.ClusterWorkflow;
 import dev.rota.workflows.vm.VmWorkflow;
-import io.temporal.api.enums.v1.WorkflowIdConflictPolicy;
 import io.temporal.client.WorkflowClient;
 import io.temporal.client.WorkflowExecutionAlreadyStarted;
 import io.temporal.client.WorkflowNotFoundException;
-import io.temporal.client.WorkflowOptions;
 import io.temporal.client.WorkflowUpdateException;
-import io.temporal.common.SearchAttributes;
 import io.temporal.failure.ApplicationFailure;
 import dev.rota.workflows.cluster.TermSummary;
 import io.micronaut.scheduling.TaskExecutors;
@@ -30,7 +26,7 @@ import java.util.function.Function;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-/** What the API asks of the workflows: start a VM's, wake the scheduler, carry user actions. */
+/** What the API asks of the workflows: start a VM's or a set's, wake the scheduler, carry user actions. */
 @Singleton
 public class ControlPlane {
   private static final Logger log = LoggerFactory.getLogger(ControlPlane.class);
@@ -38,53 +34,52 @@ public class ControlPlane {
   private final WorkflowClient client;
   private final ExecutorService queries;
   private final SchedulerWaker waker;
+  private final ControlWorkflows workflows;
 
   public ControlPlane(
-      WorkflowClient client, @Named(TaskExecutors.BLOCKING) ExecutorService queries, SchedulerWaker waker) {
+      WorkflowClient client,
+      @Named(TaskExecutors.BLOCKING) ExecutorService queries,
+      SchedulerWaker waker,
+      ControlWorkflows workflows) {
     this.client = client;
     this.queries = queries;
     this.waker = waker;
+    this.workflows = workflows;
   }
 
   /** Starts the VM's workflow; 409 if one is still open under its name (a delete in progress). */
-  public void startVm(String name, String status, String summary) {
+  public void startVm(VmRow vm) {
     try {
-      start(name, status, summary, WorkflowIdConflictPolicy.WORKFLOW_ID_CONFLICT_POLICY_FAIL);
+      workflows.startVm(vm, false);
     } catch (WorkflowExecutionAlreadyStarted e) {
-      throw Problems.conflict("VM '" + name + "' is still being deleted; try again shortly");
+      throw Problems.conflict("VM '" + vm.name() + "' is still being deleted; try again shortly");
     }
   }
 
-  /**
-   * Makes sure the VM has its workflow, joining the one that is open: what a host does at start, when
-   * the embedded server has forgotten every workflow but the database remembers every VM.
-   */
-  public void ensureVm(String name, String status, String summary) {
-    start(name, status, summary, WorkflowIdConflictPolicy.WORKFLOW_ID_CONFLICT_POLICY_USE_EXISTING);
+  /** Makes sure the VM has its workflow, joining the one that is open (a host restoring VMs at start). */
+  public void ensureVm(VmRow vm) {
+    workflows.startVm(vm, true);
   }
 
-  private void start(String name, String status, String summary, WorkflowIdConflictPolicy policy) {
-    VmWorkflow vm =
-        client.newWorkflowStub(
-            VmWorkflow.class,
-            WorkflowOptions.newBuilder()
-                .setWorkflowId(VmWorkflow.workflowId(name))
-                .setTaskQueue(TaskQueues.CONTROL)
-                .setWorkflowTaskTimeout(WorkflowDefaults.WORKFLOW_TASK_TIMEOUT)
-                .setWorkflowIdConflictPolicy(policy)
-                .setTypedSearchAttributes(SearchAttributes.newBuilder().set(RotaSearchAttributes.VM_STATUS, status).build())
-                .setStaticSummary(summary)
-                .setStaticDetails(staticDetails(name))
-                .build());
-    WorkflowClient.start(vm::run, name);
+  /** Starts the set's workflow; 409 if one is still open under its name (a delete in progress). */
+  public void startSet(String name, int replicas) {
+    try {
+      workflows.startSet(name, replicas, false);
+    } catch (WorkflowExecutionAlreadyStarted e) {
+      throw Problems.conflict("VM set '" + name + "' is still being deleted; try again shortly");
+    }
   }
 
-  /** What the Temporal UI shows under Details for every VM workflow: where to look next. */
-  static String staticDetails(String name) {
-    return "Lifecycle of VM `" + name + "`: pending, scheduled, running; failed or stopped; restarts by its policy.\n\n"
-        + "- Current details: its status, worker and restart count\n"
-        + "- Query `status`; search attributes `RotaVmStatus`, `RotaWorker`\n"
-        + "- Its events: `GET /v1/vms/" + name + "/events`";
+  /** Makes sure the set has its workflow, joining the one that is open. */
+  public void ensureSet(String name, int replicas) {
+    workflows.startSet(name, replicas, true);
+  }
+
+  /** Tells the set's workflow its row changed, starting it if it has none (its host died before it could). */
+  public void setChanged(String name, int replicas) {
+    if (!workflows.setChanged(name)) {
+      ensureSet(name, replicas);
+    }
   }
 
   /**
@@ -137,11 +132,6 @@ public class ControlPlane {
 
   /** Asks the VM's workflow to delete it; false if it has no open workflow. */
   public boolean requestDelete(String vmName) {
-    try {
-      client.newWorkflowStub(VmWorkflow.class, VmWorkflow.workflowId(vmName)).delete();
-      return true;
-    } catch (WorkflowNotFoundException e) {
-      return false;
-    }
+    return workflows.requestVmDelete(vmName);
   }
 }

@@ -54,6 +54,7 @@ public class VmController {
       HttpRequest<?> http,
       @QueryValue @Nullable String status,
       @QueryValue @Nullable String worker,
+      @QueryValue @Nullable String set,
       @QueryValue @Nullable Integer limit,
       @QueryValue @Nullable String cursor) {
     Caller caller = Caller.of(http);
@@ -61,7 +62,7 @@ public class VmController {
       // A worker token reads its own assignments only.
       WorkerScope.require(caller, worker == null ? "" : worker);
     }
-    return service.list(status, worker, PageRequest.of(limit, cursor, "vms"));
+    return service.list(status, worker, set, PageRequest.of(limit, cursor, "vms"));
   }
 
   @RequiresRole({Role.COMPUTE_READ})

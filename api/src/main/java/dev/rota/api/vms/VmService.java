@@ -9,15 +9,14 @@ import dev.rota.store.Sql;
 import dev.rota.store.VmEventRepository;
 import dev.rota.store.VmRepository;
 import dev.rota.store.VmRow;
+import dev.rota.store.VmTemplate;
+import dev.rota.activities.VmSubmissions;
 import dev.rota.model.RestartPolicy;
 import dev.rota.model.VmStatus;
 import dev.rota.model.WireName;
 import io.micronaut.core.annotation.Nullable;
-import io.micronaut.transaction.TransactionOperations;
 import jakarta.inject.Singleton;
-import java.sql.Connection;
 import java.time.Clock;
-import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -32,52 +31,24 @@ public class VmService {
 
   private final VmRepository vms;
   private final VmEventRepository events;
+  private final VmSubmissions submissions;
   private final ControlPlane control;
-  private final TransactionOperations<Connection> tx;
   private final Clock clock;
 
   public VmService(
-      VmRepository vms,
-      VmEventRepository events,
-      ControlPlane control,
-      TransactionOperations<Connection> tx,
-      Clock clock) {
+      VmRepository vms, VmEventRepository events, VmSubmissions submissions, ControlPlane control, Clock clock) {
     this.vms = vms;
     this.events = events;
+    this.submissions = submissions;
     this.control = control;
-    this.tx = tx;
     this.clock = clock;
   }
 
   public VmView create(VmRequest request) {
-    String runtime = request.runtime() == null ? PROCESS : request.runtime();
-    List<String> command = request.command() == null ? List.of() : request.command();
-    if (runtime.equals(PROCESS) && command.isEmpty()) {
-      throw Problems.badRequest("command", "is required for the process runtime, e.g. [\"sleep\", \"3600\"]");
-    }
-    Instant now = clock.instant();
-    VmRow row =
-        VmRow.submitted(
-            request.name(),
-            0,
-            runtime,
-            request.image(),
-            command,
-            orEmpty(request.env()),
-            request.resources() == null ? DEFAULT_RESOURCES : Quantities.parse("resources", request.resources()),
-            orEmpty(request.labels()),
-            request.restartPolicy() == null ? RestartPolicy.NEVER.wireName() : request.restartPolicy(),
-            "waiting for the scheduler",
-            now);
+    VmRow row = VmRow.submitted(request.name(), 0, spec(request, ""), "waiting for the scheduler", clock.instant());
     VmRow saved;
     try {
-      saved =
-          tx.executeWrite(
-              status -> {
-                VmRow stored = vms.save(row.withSeq(vms.nextSeq()));
-                events.append(stored.name(), now, "created", "submitted; waiting for the scheduler");
-                return stored;
-              });
+      saved = submissions.store(row, "submitted; waiting for the scheduler");
     } catch (RuntimeException e) {
       if (Sql.isUniqueViolation(e)) {
         throw Problems.conflict("VM '" + request.name() + "' already exists");
@@ -85,14 +56,10 @@ public class VmService {
       throw e;
     }
     try {
-      control.startVm(saved.name(), saved.status(), VmSummary.of(saved));
+      control.startVm(saved);
     } catch (RuntimeException e) {
       // Without its workflow the VM would never move: take the row back and let the user retry.
-      tx.executeWrite(status -> {
-        events.deleteAllOf(saved.name());
-        vms.deleteById(saved.name());
-        return null;
-      });
+      submissions.remove(saved.name());
       if (e instanceof io.micronaut.http.exceptions.HttpStatusException) {
         throw e;
       }
@@ -102,11 +69,31 @@ public class VmService {
     return VmView.of(saved);
   }
 
-  public Page<VmView> list(@Nullable String status, @Nullable String worker, PageRequest page) {
+  /**
+   * What a request asks a VM to run, defaults filled in: a VM's, or (with {@code field} "template.") a
+   * set's template, checked alike and named by where the user wrote them.
+   */
+  public static VmTemplate spec(VmRequest request, String field) {
+    String runtime = request.runtime() == null ? PROCESS : request.runtime();
+    List<String> command = request.command() == null ? List.of() : request.command();
+    if (runtime.equals(PROCESS) && command.isEmpty()) {
+      throw Problems.badRequest(field + "command", "is required for the process runtime, e.g. [\"sleep\", \"3600\"]");
+    }
+    return new VmTemplate(
+        runtime,
+        request.image(),
+        command,
+        orEmpty(request.env()),
+        request.resources() == null ? DEFAULT_RESOURCES : Quantities.parse(field + "resources", request.resources()),
+        orEmpty(request.labels()),
+        request.restartPolicy() == null ? RestartPolicy.NEVER.wireName() : request.restartPolicy());
+  }
+
+  public Page<VmView> list(@Nullable String status, @Nullable String worker, @Nullable String set, PageRequest page) {
     if (status != null && WireName.parse(VmStatus.class, status).isEmpty()) {
       throw Problems.badRequest("status", "must be one of " + WireName.allowed(VmStatus.class) + ", got \"" + status + "\"");
     }
-    List<VmRow> rows = vms.page(page.afterNumber(), status, worker, page.fetchSize());
+    List<VmRow> rows = vms.page(page.afterNumber(), status, worker, set, page.fetchSize());
     return page.page(rows, r -> Long.toString(r.seq()), VmView::of, LIST);
   }
 
@@ -145,11 +132,7 @@ public class VmService {
     VmRow row = find(name);
     if (!control.requestDelete(name)) {
       // No workflow, so no task it could have started: the rows are all there is.
-      tx.executeWrite(status -> {
-        events.deleteAllOf(name);
-        vms.deleteById(name);
-        return null;
-      });
+      submissions.remove(name);
     }
     return VmView.of(row);
   }

@@ -9,7 +9,7 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 
-/** A VM as API.md shows it. */
+/** A VM as API.md shows it, and the set it is a replica of (null for a VM submitted on its own). */
 // Every field of API.md's resources is present, null or empty included.
 @JsonInclude(JsonInclude.Include.ALWAYS)
 @Serdeable
@@ -30,13 +30,14 @@ public record VmView(
     Instant createdAt,
     @Nullable Instant scheduledAt,
     @Nullable Instant startedAt,
-    @Nullable Instant finishedAt) {
+    @Nullable Instant finishedAt,
+    @Nullable String set) {
 
   public static VmView of(VmRow row) {
     return new VmView(row.name(), row.runtime(), row.image(), row.command(), row.env(), row.resources(),
         row.labels(), row.restartPolicy(), row.status(), message(row), row.worker(),
         row.restartCount(), row.exitCode(), row.createdAt(), row.scheduledAt(), row.startedAt(),
-        row.finishedAt());
+        row.finishedAt(), row.vmSet());
   }
 
   /** A pending VM says why it waits, as the scheduler last explained it; any other, what its workflow said. */

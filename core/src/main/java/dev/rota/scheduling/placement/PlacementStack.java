@@ -4,7 +4,8 @@ import java.util.List;
 
 /**
  * What decides where a VM may go and where it goes, in order: the feasibility checks that depend only
- * on the worker and the kind of VM, then the VM's own avoidance, then room, then the profile's ranker
+ * on the worker and the kind of VM, then what is decided per VM (the worker it avoids, where its set's
+ * replicas are: {@link SpreadsReplicas}), then room, then the profile's ranker
  * ({@link Ranker#of}). A VM that waits is told why by the first of them that refused every worker.
  */
 public final class PlacementStack {

@@ -5,9 +5,9 @@ import dev.rota.workflows.TaskQueues;
 import dev.rota.workflows.cluster.ClusterActivities;
 import dev.rota.workflows.cluster.ClusterState;
 import dev.rota.workflows.cluster.ClusterWorkflow;
-import dev.rota.workflows.cluster.ClusterWorkflowImpl;
 import dev.rota.workflows.vm.VmActivities;
-import dev.rota.workflows.vm.VmWorkflowImpl;
+import dev.rota.workflows.RotaWorkflows;
+import dev.rota.workflows.vmset.VmSetActivities;
 import io.temporal.api.common.v1.WorkflowExecution;
 import io.temporal.client.WorkflowClient;
 import io.temporal.worker.Worker;
@@ -30,6 +30,7 @@ public class TemporalWorkers {
   private final SchedulerSettings scheduler;
   private final ClusterActivities clusterActivities;
   private final VmActivities vmActivities;
+  private final VmSetActivities vmSetActivities;
   private WorkerFactory factory;
 
   public TemporalWorkers(
@@ -37,12 +38,14 @@ public class TemporalWorkers {
       TemporalSettings temporal,
       SchedulerSettings scheduler,
       ClusterActivities clusterActivities,
-      VmActivities vmActivities) {
+      VmActivities vmActivities,
+      VmSetActivities vmSetActivities) {
     this.client = client;
     this.temporal = temporal;
     this.scheduler = scheduler;
     this.clusterActivities = clusterActivities;
     this.vmActivities = vmActivities;
+    this.vmSetActivities = vmSetActivities;
   }
 
   public synchronized void start() {
@@ -58,8 +61,8 @@ public class TemporalWorkers {
         factory.newWorker(
             TaskQueues.CONTROL,
             WorkerOptions.newBuilder().setStickyQueueScheduleToStartTimeout(temporal.stickyTimeout()).build());
-    worker.registerWorkflowImplementationTypes(ClusterWorkflowImpl.class, VmWorkflowImpl.class);
-    worker.registerActivitiesImplementations(clusterActivities, vmActivities);
+    worker.registerWorkflowImplementationTypes(RotaWorkflows.IMPLEMENTATIONS);
+    worker.registerActivitiesImplementations(clusterActivities, vmActivities, vmSetActivities);
     factory.start();
   }
 

@@ -18,7 +18,8 @@ public interface VmActivities {
   record VmEvent(String vm, String type, String message) {}
 
   /** Pending again as generation {@code restartCount}, a new task id. */
-  record Requeue(String vm, int restartCount, String message, String eventType) {}
+  /** @param failedOn the worker the ended task failed on, which the restart prefers to avoid; null for none */
+  record Requeue(String vm, int restartCount, String message, String eventType, String failedOn) {}
 
   /** A task on a worker. */
   record WorkerTask(String worker, String taskId) {}

@@ -233,7 +233,9 @@ public class VmWorkflowImpl implements VmWorkflow {
 
   private void restartNow() {
     restartAtMillis = 0;
-    requeue("restarted after the task ended (restart " + (restartCount + 1) + ")", "restarted");
+    String failedOn = status == VmStatus.FAILED ? worker : null;
+    requeue("restarted after the task ended (restart " + (restartCount + 1) + ")"
+        + (failedOn != null ? "; preferring a worker other than " + failedOn : ""), "restarted", failedOn);
   }
 
   private String act(String action) {
@@ -273,10 +275,14 @@ public class VmWorkflowImpl implements VmWorkflow {
 
   /** A new generation (so a new task id), pending for the scheduler. */
   private void requeue(String why, String eventType) {
+    requeue(why, eventType, null);
+  }
+
+  private void requeue(String why, String eventType, String failedOn) {
     restartCount++;
     worker = null;
     status = VmStatus.PENDING;
-    activities.requeue(new VmActivities.Requeue(name, restartCount, why, eventType));
+    activities.requeue(new VmActivities.Requeue(name, restartCount, why, eventType, failedOn));
     show(status);
   }
 

@@ -57,7 +57,11 @@ class VmWorkflowTest {
     @Override
     public void requeue(Requeue requeue) {
       calls.add(new Call("requeue " + requeue.restartCount(), now.getAsLong()));
+      avoiding.put(requeue.restartCount(), String.valueOf(requeue.failedOn()));
     }
+
+    /** By generation, the worker its requeue asked the scheduler to prefer to avoid ("null": none). */
+    final java.util.Map<Integer, String> avoiding = new java.util.concurrent.ConcurrentHashMap<>();
 
     @Override
     public void removeTask(WorkerTask task) {
@@ -165,6 +169,7 @@ class VmWorkflowTest {
       assertTrue(restartedAt >= failedAt + expectedDelays[generation],
           "restart " + (generation + 1) + " came " + (restartedAt - failedAt) + " ms after the failure");
       assertEquals("pending", vm.status());
+      assertEquals("w1", store.avoiding.get(generation + 1), "the restart prefers a worker other than the one it failed on");
     }
     Histories.replayAndMaybeRecord(env.getWorkflowClient(), "vm-a", VmWorkflowImpl.class, "vm-restarts");
   }
@@ -270,6 +275,7 @@ class VmWorkflowTest {
     fails(always, 0, 0);
     env.sleep(Duration.ofSeconds(16));
     assertTrue(store.what().contains("requeue 1"), store.what().toString());
+    assertEquals("null", store.avoiding.get(1), "after exit 0 nothing counts against the worker");
     env.close();
 
     store.calls.clear();

@@ -1,4 +1,4 @@
-package dev.rota.api.vms;
+package dev.rota.activities;
 
 import dev.rota.store.VmRow;
 

@@ -1,0 +1,99 @@
+package dev.rota.activities;
+
+import dev.rota.store.VmRow;
+import dev.rota.workflows.RotaSearchAttributes;
+import dev.rota.workflows.TaskQueues;
+import dev.rota.workflows.WorkflowDefaults;
+import dev.rota.workflows.vm.VmWorkflow;
+import dev.rota.workflows.vmset.VmSetWorkflow;
+import io.temporal.api.enums.v1.WorkflowIdConflictPolicy;
+import io.temporal.client.WorkflowClient;
+import io.temporal.client.WorkflowNotFoundException;
+import io.temporal.client.WorkflowOptions;
+import io.temporal.common.SearchAttributes;
+import jakarta.inject.Provider;
+import jakarta.inject.Singleton;
+
+/**
+ * Starting and signalling the VM and VM-set workflows, for whoever stores a VM or a set (the API, a
+ * set's workflow) or restores them (a host at start).
+ */
+@Singleton
+public class ControlWorkflows {
+  private final Provider<WorkflowClient> client;
+
+  public ControlWorkflows(Provider<WorkflowClient> client) {
+    this.client = client;
+  }
+
+  /**
+   * Starts the VM's workflow. With {@code joinOpen} false, a workflow still open under its name (a
+   * delete in progress) is {@link io.temporal.client.WorkflowExecutionAlreadyStarted}; with true it is
+   * joined: what a host does at start, when the embedded server has forgotten every workflow but the
+   * database remembers every VM.
+   */
+  public void startVm(VmRow vm, boolean joinOpen) {
+    VmWorkflow stub =
+        client.get().newWorkflowStub(
+            VmWorkflow.class,
+            options(VmWorkflow.workflowId(vm.name()), joinOpen)
+                .setTypedSearchAttributes(
+                    SearchAttributes.newBuilder().set(RotaSearchAttributes.VM_STATUS, vm.status()).build())
+                .setStaticSummary(VmSummary.of(vm))
+                .setStaticDetails(vmDetails(vm.name()))
+                .build());
+    WorkflowClient.start(stub::run, vm.name());
+  }
+
+  /** What the Temporal UI shows under Details for every VM workflow: where to look next. */
+  static String vmDetails(String name) {
+    return "Lifecycle of VM `" + name + "`: pending, scheduled, running; failed or stopped; restarts by its policy.\n\n"
+        + "- Current details: its status, worker and restart count\n"
+        + "- Query `status`; search attributes `RotaVmStatus`, `RotaWorker`\n"
+        + "- Its events: `GET /v1/vms/" + name + "/events`";
+  }
+
+  /** Asks the VM's workflow to delete it; false if it has no open workflow. */
+  public boolean requestVmDelete(String vmName) {
+    try {
+      client.get().newWorkflowStub(VmWorkflow.class, VmWorkflow.workflowId(vmName)).delete();
+      return true;
+    } catch (WorkflowNotFoundException e) {
+      return false;
+    }
+  }
+
+  /** Starts the set's workflow; {@code joinOpen} as for {@link #startVm}. */
+  public void startSet(String setName, int replicas, boolean joinOpen) {
+    VmSetWorkflow stub =
+        client.get().newWorkflowStub(
+            VmSetWorkflow.class,
+            options(VmSetWorkflow.workflowId(setName), joinOpen)
+                .setStaticSummary("VM set " + setName + ": " + replicas + " replicas when created")
+                .setStaticDetails("Keeps the replicas `" + setName + "-0` … matching `GET /v1/vm-sets/" + setName
+                    + "`: submits the missing, deletes the surplus (highest ordinals first), looks again every minute."
+                    + "\n\n- Current details: its last pass\n- Query `progress`")
+                .build());
+    WorkflowClient.start(stub::run, setName);
+  }
+
+  /** Tells the set's workflow to look again now; false if it has no open workflow. */
+  public boolean setChanged(String setName) {
+    try {
+      client.get().newWorkflowStub(VmSetWorkflow.class, VmSetWorkflow.workflowId(setName)).changed();
+      return true;
+    } catch (WorkflowNotFoundException e) {
+      return false;
+    }
+  }
+
+  private static WorkflowOptions.Builder options(String workflowId, boolean joinOpen) {
+    return WorkflowOptions.newBuilder()
+        .setWorkflowId(workflowId)
+        .setTaskQueue(TaskQueues.CONTROL)
+        .setWorkflowTaskTimeout(WorkflowDefaults.WORKFLOW_TASK_TIMEOUT)
+        .setWorkflowIdConflictPolicy(joinOpen
+            ? WorkflowIdConflictPolicy.WORKFLOW_ID_CONFLICT_POLICY_USE_EXISTING
+            : WorkflowIdConflictPolicy.WORKFLOW_ID_CONFLICT_POLICY_FAIL);
+  }
+}

@@ -1,0 +1,40 @@
+package dev.rota.store;
+
+import io.micronaut.core.annotation.Nullable;
+import io.micronaut.data.annotation.Query;
+import io.micronaut.data.jdbc.annotation.JdbcRepository;
+import io.micronaut.data.model.query.builder.sql.Dialect;
+import io.micronaut.data.repository.CrudRepository;
+import java.util.List;
+
+@JdbcRepository(dialect = Dialect.POSTGRES)
+public interface VmSetRepository extends CrudRepository<VmSetRow, String> {
+  @Query("SELECT nextval('vm_seq')")
+  long nextSeq();
+
+  /** A page of sets in creation order after {@code afterSeq}. */
+  @Query("SELECT * FROM vm_sets WHERE seq > :afterSeq ORDER BY seq LIMIT :limit")
+  List<VmSetRow> page(long afterSeq, int limit);
+
+  /** The user asked for it to go; unconditional, as asking twice is asking once. */
+  @Query("UPDATE vm_sets SET deleting = TRUE, version = version + 1 WHERE name = :name")
+  int markDeleting(String name);
+
+  /** The replica count alone (PATCH), unless the set is being deleted. */
+  @Query("UPDATE vm_sets SET replicas = :replicas, version = version + 1 WHERE name = :name AND deleting = FALSE")
+  int resize(String name, int replicas);
+
+  /** Its workflow's word on what keeps the replicas from matching, written only when it changed. */
+  @Query("""
+      UPDATE vm_sets SET message = :message
+      WHERE name = :name AND ((message IS NULL AND CAST(:message AS VARCHAR) IS NOT NULL)
+        OR (message IS NOT NULL AND (CAST(:message AS VARCHAR) IS NULL OR message <> :message)))""")
+  int recordMessage(String name, @Nullable String message);
+
+  /** Each set's spread, for the scheduler's term: the templates are not its business. */
+  @Query("SELECT name, spread FROM vm_sets")
+  List<SetSpread> spreads();
+
+  @io.micronaut.core.annotation.Introspected
+  record SetSpread(String name, String spread) {}
+}

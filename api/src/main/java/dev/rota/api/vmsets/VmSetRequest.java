@@ -1,0 +1,32 @@
+package dev.rota.api.vmsets;
+
+import io.micronaut.core.annotation.Nullable;
+import io.micronaut.serde.annotation.Serdeable;
+import jakarta.validation.constraints.Max;
+import jakarta.validation.constraints.Min;
+import jakarta.validation.constraints.NotNull;
+import jakarta.validation.constraints.Pattern;
+import java.util.Map;
+
+/**
+ * {@code POST /v1/vm-sets} and {@code PUT /v1/vm-sets/{name}}. The template is a VM as {@code POST
+ * /v1/vms} takes it, without a name (each replica's is {@code <set>-<ordinal>}), and is checked as one;
+ * the spread is a string or an object, so both are read by the service.
+ */
+@Serdeable
+public record VmSetRequest(
+    @NotNull @Pattern(regexp = VmSetRequest.NAME, message = VmSetRequest.NAME_MESSAGE) String name,
+    @NotNull @Min(0) @Max(VmSetRequest.MAX_REPLICAS) Integer replicas,
+    @NotNull Map<String, Object> template,
+    @Nullable Object spread,
+    @Nullable @Min(0) @Max(VmSetRequest.MAX_REPLICAS) Integer maxUnavailable) {
+
+  public static final int MAX_REPLICAS = 10_000;
+
+  /** A DNS label short enough that {@code <set>-9999} still is one. */
+  public static final String NAME = "^[a-z0-9]([a-z0-9-]{0,56}[a-z0-9])?$";
+
+  public static final String NAME_MESSAGE =
+      "must be a DNS label of at most 58 characters (lowercase letters, digits or '-', starting and ending with a"
+          + " letter or digit), so that its replicas' names <set>-<ordinal> are DNS labels too";
+}

@@ -1,0 +1,181 @@
+package dev.rota.api;
+
+import static dev.rota.testing.Eventually.eventually;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.rota.workflows.vm.VmWorkflow;
+import dev.rota.workflows.vmset.VmSetWorkflow;
+import io.micronaut.test.extensions.junit5.annotation.MicronautTest;
+import io.temporal.api.enums.v1.WorkflowExecutionStatus;
+import io.temporal.client.WorkflowClient;
+import jakarta.inject.Inject;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+/** {@code /v1/vm-sets} against the real set and VM workflows on Temporal's test server. */
+@MicronautTest
+class VmSetApiTest {
+  @Inject Http http;
+  @Inject WorkflowClient temporal;
+
+  static String set(String name, int replicas, String spread) {
+    return "{\"name\":\"" + name + "\",\"replicas\":" + replicas + ",\"template\":{\"command\":[\"sleep\",\"3600\"],"
+        + "\"resources\":{\"cpu\":2}},\"spread\":" + spread + "}";
+  }
+
+  private List<String> replicas(String set) {
+    return http.get("/v1/vms?set=" + set).items().stream().map(vm -> (String) vm.get("name")).sorted().toList();
+  }
+
+  private WorkflowExecutionStatus workflowStatus(String id) {
+    return temporal.newUntypedWorkflowStub(id).describe().getStatus();
+  }
+
+  @Test
+  @SuppressWarnings("unchecked")
+  void aSetMakesItsReplicasAsVmsOfTheirOwnAndSaysWhyTheyWait() {
+    Http.Reply created = http.post("/v1/vm-sets", set("web", 3, "\"distinct-workers\""));
+    assertEquals(201, created.status(), created.toString());
+    Map<String, Object> body = created.map();
+    assertEquals(3, body.get("replicas"));
+    assertEquals("distinct-workers", body.get("spread"));
+    assertEquals(1, body.get("maxUnavailable"), "the default");
+    Map<String, Object> template = (Map<String, Object>) body.get("template");
+    assertEquals(Map.of("cpu", 2), template.get("resources"));
+    assertEquals("Never", template.get("restartPolicy"), "defaults filled in as for a VM");
+
+    eventually("three replicas", () -> replicas("web").equals(List.of("web-0", "web-1", "web-2")));
+    Map<String, Object> replica = http.get("/v1/vms/web-1").map();
+    assertEquals("web", replica.get("set"));
+    assertEquals(Map.of("cpu", 2), replica.get("resources"));
+    assertNull(http.get("/v1/vms?set=web").items().stream().filter(v -> !"web".equals(v.get("set"))).findAny().orElse(null));
+    eventually("each with its workflow", () -> List.of("web-0", "web-1", "web-2").stream()
+        .allMatch(vm -> workflowStatus(VmWorkflow.workflowId(vm)) == WorkflowExecutionStatus.WORKFLOW_EXECUTION_STATUS_RUNNING));
+    assertEquals(WorkflowExecutionStatus.WORKFLOW_EXECUTION_STATUS_RUNNING, workflowStatus(VmSetWorkflow.workflowId("web")));
+
+    eventually("a status that explains the waiting", () -> {
+      Map<String, Object> status = (Map<String, Object>) http.get("/v1/vm-sets/web").map().get("status");
+      return status.get("desired").equals(3) && status.get("running").equals(0) && status.get("pending").equals(3)
+          && ((String) status.get("message")).startsWith("0 of 3 running; 3 pending, web-0: ");
+    });
+    assertTrue(http.get("/v1/vm-sets").items().stream().anyMatch(s -> "web".equals(s.get("name"))));
+  }
+
+  @Test
+  void scalingDownRemovesTheHighestOrdinalsAndScalingUpAddsTheLowestMissing() {
+    assertEquals(201, http.post("/v1/vm-sets", set("scale", 4, "\"none\"")).status());
+    eventually("four replicas", () -> replicas("scale").size() == 4);
+    Http.Reply down = http.patch("/v1/vm-sets/scale", "{\"replicas\": 1}");
+    assertEquals(200, down.status(), down.toString());
+    assertEquals(1, down.map().get("replicas"));
+    eventually("the three highest gone", () -> replicas("scale").equals(List.of("scale-0")));
+    eventually("and their workflows closed", () ->
+        workflowStatus(VmWorkflow.workflowId("scale-3")) == WorkflowExecutionStatus.WORKFLOW_EXECUTION_STATUS_COMPLETED);
+
+    assertEquals(200, http.patch("/v1/vm-sets/scale", "{\"replicas\": 2}").status());
+    eventually("scale-1 back", () -> replicas("scale").equals(List.of("scale-0", "scale-1")));
+  }
+
+  @Test
+  void aReplicaDeletedBehindTheSetsBackIsReplaced() {
+    assertEquals(201, http.post("/v1/vm-sets", set("heal", 2, "\"none\"")).status());
+    eventually("two replicas", () -> replicas("heal").size() == 2);
+    List<Map<String, Object>> before = http.get("/v1/vms/heal-1/events").items();
+    assertEquals(202, http.delete("/v1/vms/heal-1").status());
+    eventually("heal-1 made again, a new VM", () -> {
+      Http.Reply again = http.get("/v1/vms/heal-1/events");
+      return again.status() == 200 && !again.items().get(0).equals(before.get(0));
+    });
+  }
+
+  @Test
+  void deletingASetDeletesItsVmsThenItselfAndEndsItsWorkflow() {
+    assertEquals(201, http.post("/v1/vm-sets", set("gone", 2, "{\"label\":\"zone\"}")).status());
+    assertEquals(Map.of("label", "zone"), http.get("/v1/vm-sets/gone").map().get("spread"));
+    eventually("two replicas", () -> replicas("gone").size() == 2);
+    Http.Reply deleted = http.delete("/v1/vm-sets/gone");
+    assertEquals(202, deleted.status(), deleted.toString());
+    assertEquals(409, http.patch("/v1/vm-sets/gone", "{\"replicas\": 5}").status(), "no scaling a set being deleted");
+    eventually("the set gone", () -> http.get("/v1/vm-sets/gone").status() == 404);
+    assertEquals(List.of(), replicas("gone"));
+    assertEquals(WorkflowExecutionStatus.WORKFLOW_EXECUTION_STATUS_COMPLETED, workflowStatus(VmSetWorkflow.workflowId("gone")));
+    assertEquals(201, http.post("/v1/vm-sets", set("gone", 1, "\"none\"")).status(), "and its name is free again");
+  }
+
+  @Test
+  void aReplicaNameTakenByAnotherVmIsNamedAndTheOthersAreMade() {
+    assertEquals(201, http.post("/v1/vms", "{\"name\":\"taken-1\",\"command\":[\"sleep\",\"1\"]}").status());
+    assertEquals(201, http.post("/v1/vm-sets", set("taken", 3, "\"none\"")).status());
+    eventually("the others made", () -> replicas("taken").equals(List.of("taken-0", "taken-2")));
+    eventually("the set says which name is taken", () -> {
+      @SuppressWarnings("unchecked")
+      Map<String, Object> status = (Map<String, Object>) http.get("/v1/vm-sets/taken").map().get("status");
+      return String.valueOf(status.get("message")).contains("taken-1");
+    });
+    assertNull(http.get("/v1/vms/taken-1").map().get("set"), "the VM of that name is left alone");
+  }
+
+  @Test
+  void putReplacesWhatTheSetAsksForAndANameTakenOrMismatchedIsRefused() {
+    assertEquals(201, http.post("/v1/vm-sets", set("put", 1, "\"none\"")).status());
+    assertEquals(409, http.post("/v1/vm-sets", set("put", 1, "\"none\"")).status());
+    Http.Reply replaced = http.put("/v1/vm-sets/put", set("put", 2, "{\"label\":\"rack\"}"));
+    assertEquals(200, replaced.status(), replaced.toString());
+    assertEquals(Map.of("label", "rack"), replaced.map().get("spread"));
+    eventually("scaled by PUT", () -> replicas("put").size() == 2);
+    Http.Reply mismatch = http.put("/v1/vm-sets/put", set("other", 2, "\"none\""));
+    assertEquals(400, mismatch.status());
+    assertTrue(mismatch.detail().startsWith("name:"), mismatch.detail());
+    assertEquals(404, http.put("/v1/vm-sets/nope", set("nope", 2, "\"none\"")).status());
+    assertEquals(404, http.patch("/v1/vm-sets/nope", "{\"replicas\": 2}").status());
+    assertEquals(404, http.delete("/v1/vm-sets/nope").status());
+  }
+
+  @ParameterizedTest
+  @CsvSource(delimiter = '|', value = {
+    "{\"name\":\"bad\",\"replicas\":2,\"template\":{\"runtime\":\"process\"}}|template.command",
+    "{\"name\":\"bad\",\"replicas\":2,\"template\":{\"command\":[\"x\"],\"resources\":{\"cpu\":-1}}}|template.resources.cpu",
+    "{\"name\":\"bad\",\"replicas\":2,\"template\":{\"command\":[\"x\"],\"restartPolicy\":\"Sometimes\"}}|template.restartPolicy",
+    "{\"name\":\"bad\",\"replicas\":2,\"template\":{\"command\":\"x\"}}|template.command",
+    "{\"name\":\"bad\",\"replicas\":2,\"template\":[]}|template",
+    "{\"name\":\"bad\",\"replicas\":-1,\"template\":{\"command\":[\"x\"]}}|replicas",
+    "{\"name\":\"bad\",\"replicas\":10001,\"template\":{\"command\":[\"x\"]}}|replicas",
+    "{\"name\":\"bad\",\"template\":{\"command\":[\"x\"]}}|replicas",
+    "{\"name\":\"bad\",\"replicas\":2,\"template\":{\"command\":[\"x\"]},\"spread\":\"everywhere\"}|spread",
+    "{\"name\":\"bad\",\"replicas\":2,\"template\":{\"command\":[\"x\"]},\"spread\":{\"label\":\"\"}}|spread",
+    "{\"name\":\"bad\",\"replicas\":2,\"template\":{\"command\":[\"x\"]},\"spread\":{\"zone\":\"a\"}}|spread",
+    "{\"name\":\"bad\",\"replicas\":2,\"template\":{\"command\":[\"x\"]},\"maxUnavailable\":-1}|maxUnavailable",
+    "{\"name\":\"abcdefghij-abcdefghij-abcdefghij-abcdefghij-abcdefghij-abcdefghij\",\"replicas\":2,\"template\":{\"command\":[\"x\"]}}|name",
+    "{\"name\":\"Bad\",\"replicas\":2,\"template\":{\"command\":[\"x\"]}}|name",
+  })
+  void badInputNamesItsFieldAndChangesNothing(String body, String field) {
+    Http.Reply reply = http.post("/v1/vm-sets", body);
+    assertEquals(400, reply.status(), reply.toString());
+    assertTrue(reply.isProblem());
+    assertTrue(reply.detail().startsWith(field + ":"), reply.detail());
+    assertEquals(404, http.get("/v1/vm-sets/bad").status(), "nothing stored");
+    assertEquals(List.of(), replicas("bad"));
+  }
+
+  @ParameterizedTest
+  @CsvSource(delimiter = '|', value = {
+    "{}|replicas",
+    "{\"replicas\":\"3\"}|replicas",
+    "{\"replicas\":2.5}|replicas",
+    "{\"replicas\":3,\"spread\":\"none\"}|spread",
+  })
+  void patchChangesOnlyTheReplicaCount(String body, String field) {
+    if (http.get("/v1/vm-sets/patchy").status() == 404) {
+      assertEquals(201, http.post("/v1/vm-sets", set("patchy", 1, "\"none\"")).status());
+    }
+    Http.Reply reply = http.patch("/v1/vm-sets/patchy", body);
+    assertEquals(400, reply.status(), reply.toString());
+    assertTrue(reply.detail().startsWith(field + ":"), reply.detail());
+    assertEquals(1, http.get("/v1/vm-sets/patchy").map().get("replicas"), "unchanged");
+  }
+}
