@@ -90,11 +90,15 @@ public final class Placer {
       this.available = new FitTree<>(order, s -> s.free);
     }
 
-    /** The workers of the class as placement sees them. */
+    private List<Candidate> candidates;
+
+    /** The workers of the class as placement sees them; its members are all known once it is made. */
     List<Candidate> candidates() {
-      List<Candidate> all = new ArrayList<>(members.size());
-      members.forEach(s -> all.add(s.worker));
-      return all;
+      if (candidates == null) {
+        candidates = new ArrayList<>(members.size());
+        members.forEach(s -> candidates.add(s.worker));
+      }
+      return candidates;
     }
 
     boolean knownNotToFit(long[] request) {
@@ -177,23 +181,12 @@ public final class Placer {
         long[] request = requests.get(i);
         ConstraintClass cls = classOf(vm);
         Predicate<Slot> admits = perVm(vm, cls);
-        Slot chosen;
-        if (vm.failedOn() != null) {
-          // A restart after a failure prefers any other worker, and takes that one only if none has room.
-          Predicate<Slot> elsewhere = s -> !s.worker.name().equals(vm.failedOn());
-          chosen = cls.available.firstFit(request, admits == null ? elsewhere : admits.and(elsewhere));
-          if (chosen == null) {
-            chosen = cls.available.firstFit(request, admits);
-          }
-        } else if (admits != null) {
-          chosen = cls.available.firstFit(request, admits);
-        } else {
-          chosen = cls.knownNotToFit(request) ? null : cls.available.firstFit(request);
+        // A restart after a failure prefers any other worker, and takes that one only if none has room.
+        Slot chosen = vm.failedOn() == null ? null : cls.available.firstFit(request, elsewhere(vm, admits));
+        if (chosen == null) {
+          chosen = firstFit(cls, request, admits);
         }
         if (chosen == null) {
-          if (admits == null && vm.failedOn() == null && cls.knownMisfits.size() < MAX_MISFITS) {
-            cls.knownMisfits.add(request);
-          }
           unplaced.add(vm);
         } else {
           take(chosen, request);
@@ -211,11 +204,36 @@ public final class Placer {
     }
 
     /**
+     * The first worker of the class with room that {@code admits} (null: any); a request known not to
+     * fit the class is not tried again, and one that does not fit is remembered.
+     */
+    private Slot firstFit(ConstraintClass cls, long[] request, Predicate<Slot> admits) {
+      if (admits != null) {
+        return cls.available.firstFit(request, admits);
+      }
+      Slot chosen = cls.knownNotToFit(request) ? null : cls.available.firstFit(request);
+      if (chosen == null && cls.knownMisfits.size() < MAX_MISFITS) {
+        cls.knownMisfits.add(request);
+      }
+      return chosen;
+    }
+
+    /** The workers the VM does not avoid; null when it avoids none. */
+    private static Predicate<Slot> avoiding(PendingVm vm) {
+      return vm.avoid() == null ? null : s -> PlacementStack.AVOIDS.admits(s.worker.name(), vm);
+    }
+
+    private static Predicate<Slot> elsewhere(PendingVm vm, Predicate<Slot> admits) {
+      Predicate<Slot> notThere = s -> !s.worker.name().equals(vm.failedOn());
+      return admits == null ? notThere : admits.and(notThere);
+    }
+
+    /**
      * What is decided for this VM alone, over the workers its class admits: the worker it avoids, and
      * where its set's replicas are; null when nothing is, which lets the class's memory of misfits serve.
      */
     private Predicate<Slot> perVm(PendingVm vm, ConstraintClass cls) {
-      Predicate<Slot> admits = vm.avoid() == null ? null : s -> PlacementStack.AVOIDS.admits(s.worker.name(), vm);
+      Predicate<Slot> admits = avoiding(vm);
       Predicate<String> spread = spreads.admits(vm, cls.candidates());
       if (spread == null) {
         return admits;
@@ -298,9 +316,7 @@ public final class Placer {
     private String explain(PendingVm vm) {
       ConstraintClass cls = classOf(vm);
       if (vm.spreads() && cls.tallies.get(cls.tallies.size() - 1).admittedCount() > 0) {
-        Predicate<Slot> avoidOnly =
-            vm.avoid() == null ? null : s -> PlacementStack.AVOIDS.admits(s.worker.name(), vm);
-        if (cls.available.firstFit(vector(vm.request()), avoidOnly) != null) {
+        if (cls.available.firstFit(vector(vm.request()), avoiding(vm)) != null) {
           return spreads.why(vm, cls.candidates());
         }
       }
