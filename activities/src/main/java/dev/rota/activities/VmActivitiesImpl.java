@@ -62,7 +62,7 @@ public class VmActivitiesImpl implements VmActivities, VmReadModel {
     }
     return new VmRecord(v.status(), v.worker(), v.restartCount(), v.restartPolicy(), Columns.millis(v.startedAt()),
         Columns.millis(v.finishedAt()), settings.restartDelay().toMillis(), settings.maxRestartDelay().toMillis(),
-        v.taskEventId());
+        v.taskEventId(), v.movingFrom());
   }
 
   @Override

@@ -16,6 +16,8 @@ public final class RotaSettings {
           SettingRule.positiveDuration("rota.vms.restart-delay"),
           SettingRule.positiveDuration("rota.vms.max-restart-delay"),
           SettingRule.positiveDuration("rota.agent.heartbeat-interval"),
+          new SettingRule<>("rota.scheduler.rebalance-moves-per-term", Integer.class, n -> n >= 0,
+              SchedulerSettings.REBALANCE_EXPECTATION),
           new SettingRule<>("rota.dev.agents", Integer.class, n -> n >= 0 && n <= 1000, "must be a number of agents from 0 to 1000"));
 
   private RotaSettings() {}

@@ -72,8 +72,24 @@ public interface VmRepository extends CrudRepository<VmRow, String> {
    * Pending again as a new generation, preferring a worker other than {@code failedOn} (null: any);
    * the VM's workflow owns this decision, so no condition.
    */
-  @Query("UPDATE vms SET status = 'pending', worker = NULL, restart_count = :restartCount, status_message = :message, exit_code = NULL, scheduled_at = NULL, started_at = NULL, failed_on = :failedOn, version = version + 1 WHERE name = :name")
+  @Query("UPDATE vms SET status = 'pending', worker = NULL, restart_count = :restartCount, status_message = :message, exit_code = NULL, scheduled_at = NULL, started_at = NULL, failed_on = :failedOn, moving_from = NULL, version = version + 1 WHERE name = :name")
   int requeue(String name, int restartCount, String message, @Nullable String failedOn);
+
+  /**
+   * A move begins: the next generation is the VM's task, to be placed elsewhere, while the running one
+   * stays on {@code from} until it has started; only if the VM is still at {@code generation}, running
+   * there, and not already moving.
+   */
+  @Query("""
+      UPDATE vms SET restart_count = :generation + 1, moving_from = :from, status_message = :message,
+        version = version + 1
+      WHERE name = :name AND seq = :seq AND restart_count = :generation AND status = 'running' AND worker = :from
+        AND moving_from IS NULL""")
+  int startMove(String name, long seq, int generation, String from, String message);
+
+  /** The move's new copy is running: the old one is no longer kept. */
+  @Query("UPDATE vms SET moving_from = NULL WHERE name = :name AND restart_count = :generation AND moving_from IS NOT NULL")
+  int moved(String name, int generation);
 
   @Query("SELECT status AS label, COUNT(*) AS total FROM vms GROUP BY status")
   List<Count> countByStatus();

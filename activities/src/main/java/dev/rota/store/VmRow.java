@@ -43,6 +43,7 @@ public record VmRow(
     @Nullable String vmSet,
     @Nullable Integer setOrdinal,
     @Nullable String failedOn,
+    @Nullable String movingFrom,
     @Version long version) {
 
   /** A VM as submitted: pending, generation 0, no worker. */
@@ -56,7 +57,7 @@ public record VmRow(
       Instant now) {
     return new VmRow(name, seq, spec.runtime(), spec.image(), spec.command(), spec.env(), spec.resources(),
         spec.labels(), spec.restartPolicy(), "pending", message, null, 0, null, now, null, null, null, null, null, null,
-        0, vmSet, ordinal, null, 0);
+        0, vmSet, ordinal, null, null, 0);
   }
 
   /** What it runs and asks for. */
@@ -67,6 +68,6 @@ public record VmRow(
   public VmRow withSeq(long newSeq) {
     return new VmRow(name, newSeq, runtime, image, command, env, resources, labels, restartPolicy, status,
         statusMessage, worker, restartCount, exitCode, createdAt, scheduledAt, startedAt, finishedAt, avoidWorker,
-        avoidUntil, pendingReason, taskEventId, vmSet, setOrdinal, failedOn, version);
+        avoidUntil, pendingReason, taskEventId, vmSet, setOrdinal, failedOn, movingFrom, version);
   }
 }

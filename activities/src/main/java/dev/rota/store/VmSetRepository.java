@@ -31,10 +31,13 @@ public interface VmSetRepository extends CrudRepository<VmSetRow, String> {
         OR (message IS NOT NULL AND (CAST(:message AS VARCHAR) IS NULL OR message <> :message)))""")
   int recordMessage(String name, @Nullable String message);
 
-  /** Each set's spread, for the scheduler's term: the templates are not its business. */
-  @Query("SELECT name, spread FROM vm_sets")
-  List<SetSpread> spreads();
+  /**
+   * Each set's spread and what rebalancing needs of it, for the scheduler's term: the templates are
+   * not its business.
+   */
+  @Query("SELECT name, spread, replicas, max_unavailable, deleting FROM vm_sets")
+  List<SetShape> shapes();
 
   @io.micronaut.core.annotation.Introspected
-  record SetSpread(String name, String spread) {}
+  record SetShape(String name, String spread, int replicas, int maxUnavailable, boolean deleting) {}
 }

@@ -32,7 +32,7 @@ abstract class RepositoryContract {
 
   VmRow vm(String name, String status, String worker) {
     return new VmRow(name, vms.nextSeq(), "process", null, List.of("sleep", "1"), Map.of("A", "b"),
-        Map.of("cpu", 1L), Map.of(), "Never", status, "why", worker, 0, null, T0, null, null, null, null, null, null, 0, null, null, null, 0);
+        Map.of("cpu", 1L), Map.of(), "Never", status, "why", worker, 0, null, T0, null, null, null, null, null, null, 0, null, null, null, null, 0);
   }
 
   @Inject ClusterStatusRepository status;
@@ -188,6 +188,28 @@ abstract class RepositoryContract {
   @Inject VmSetRepository sets;
 
   @Test
+  void aMoveBeginsOnlyFromTheGenerationRunningWhereThePlanSawIt() {
+    VmRow row = vm(unique("mover"), "running", "w1");
+    vms.save(row);
+    assertEquals(0, vms.startMove(row.name(), row.seq(), 0, "w2", "moving"), "not running there");
+    assertEquals(0, vms.startMove(row.name(), row.seq() + 1, 0, "w1", "moving"), "another submission");
+    assertEquals(1, vms.startMove(row.name(), row.seq(), 0, "w1", "moving to w3"));
+    assertEquals(0, vms.startMove(row.name(), row.seq(), 0, "w1", "moving to w3"), "once");
+    VmRow moving = vms.findById(row.name()).orElseThrow();
+    assertEquals(1, moving.restartCount());
+    assertEquals("w1", moving.movingFrom());
+    assertEquals("running", moving.status(), "it runs on, on its old copy");
+
+    assertEquals(0, vms.moved(row.name(), 0), "only the new generation's start ends the move");
+    assertEquals(1, vms.moved(row.name(), 1));
+    assertEquals(null, vms.findById(row.name()).orElseThrow().movingFrom());
+
+    vms.startMove(row.name(), row.seq(), 1, "w1", "moving again");
+    vms.requeue(row.name(), 3, "restarted", null);
+    assertEquals(null, vms.findById(row.name()).orElseThrow().movingFrom(), "a restart ends a move");
+  }
+
+  @Test
   void aSetKeepsItsTemplateAndItsReplicasAreFoundByIt() {
     String set = unique("set");
     VmTemplate template = new VmTemplate("process", null, List.of("sleep", "1"), Map.of("A", "b"),
@@ -202,7 +224,7 @@ abstract class RepositoryContract {
     assertEquals(3, vms.page(0, null, null, set, 10).size());
     assertEquals(set + "-0", vms.firstPendingReplica(set).orElseThrow().name());
     assertEquals(List.of(new Count("pending", 3)), vms.countReplicasByStatus(set));
-    assertTrue(sets.spreads().contains(new VmSetRepository.SetSpread(set, "label:zone")));
+    assertTrue(sets.shapes().contains(new VmSetRepository.SetShape(set, "label:zone", 3, 1, false)));
 
     assertEquals(1, sets.recordMessage(set, "name taken"));
     assertEquals(0, sets.recordMessage(set, "name taken"), "written only when it changed");

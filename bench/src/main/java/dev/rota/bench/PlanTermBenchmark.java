@@ -1,21 +1,12 @@
 package dev.rota.bench;
 
 import dev.rota.scheduling.Candidate;
-import dev.rota.scheduling.HealthSettings;
-import dev.rota.scheduling.ObservedTask;
 import dev.rota.scheduling.TermPlan;
-import dev.rota.scheduling.PlacedTask;
-import dev.rota.scheduling.TermPlanner;
+import dev.rota.scheduling.Rebalancing;
 import dev.rota.scheduling.VmSnapshot;
-import dev.rota.scheduling.WorkerProbeState;
-import dev.rota.scheduling.WorkerSnapshot;
 import dev.rota.model.SchedulerProfile;
-import dev.rota.model.TaskState;
 import dev.rota.model.VmStatus;
 import dev.rota.model.WorkerHealth;
-import java.time.Instant;
-import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
@@ -44,60 +35,45 @@ import org.openjdk.jmh.annotations.Warmup;
 @Warmup(iterations = 3, time = 2)
 @Measurement(iterations = 5, time = 2)
 @Fork(value = 1, jvmArgs = {"-Xms2g", "-Xmx2g"})
-public class PlanTermBenchmark {
+public class PlanTermBenchmark extends TermInputs {
   @Param({"1000x10000", "10000x100000"})
   public String size;
 
   @Param({"optimize-utilization", "distribute-load"})
   public String profile;
 
-  private final Instant now = Instant.parse("2026-01-01T00:00:00Z");
-  private List<WorkerSnapshot> workers;
-  private List<VmSnapshot> vms;
-  private List<PlacedTask> placed;
-  private Map<String, List<ObservedTask>> tasks;
   private SchedulerProfile schedulerProfile;
 
   @Setup
   public void build() {
+    clear();
     String[] parts = size.split("x");
     int workerCount = Integer.parseInt(parts[0]);
     int vmCount = Integer.parseInt(parts[1]);
     schedulerProfile = profile.equals("distribute-load") ? SchedulerProfile.DISTRIBUTE_LOAD : SchedulerProfile.OPTIMIZE_UTILIZATION;
     Random random = new Random(7);
     String[] zones = {"a", "b", "c"};
-    workers = new ArrayList<>(workerCount);
     for (int i = 0; i < workerCount; i++) {
       long cpu = 16L << random.nextInt(3);
-      Candidate c = new Candidate(String.format("w%05d", i), Map.of("cpu", cpu, "memory", cpu * 4096),
-          Map.of("zone", zones[i % 3]), List.of("process"), WorkerHealth.READY, false);
-      WorkerProbeState probe = new WorkerProbeState(c.name(), WorkerHealth.READY, now.minusSeconds(2), now, true, 0, null, null);
-      workers.add(new WorkerSnapshot(c, probe, "agent answering"));
+      worker(new Candidate(String.format("w%05d", i), Map.of("cpu", cpu, "memory", cpu * 4096),
+          Map.of("zone", zones[i % 3]), List.of("process"), WorkerHealth.READY, false));
     }
-    vms = new ArrayList<>(vmCount);
-    tasks = new HashMap<>();
-    placed = new ArrayList<>();
     for (int i = 0; i < vmCount; i++) {
       long cpu = 1 + random.nextInt(8);
       Map<String, Long> request = Map.of("cpu", cpu, "memory", cpu * 1024);
       String name = String.format("vm%06d", i);
       if (i % 2 == 0) {
-        String worker = workers.get(random.nextInt(workerCount)).name();
-        vms.add(new VmSnapshot(name, i, "process", request, Map.of(), VmStatus.RUNNING, 0));
-        placed.add(new PlacedTask(name, i, 0, worker, TaskState.RUNNING));
-        tasks.computeIfAbsent(worker, k -> new ArrayList<>()).add(new ObservedTask(name + ".0", "running", null, null));
+        running(new VmSnapshot(name, i, "process", request, Map.of(), VmStatus.RUNNING, 0),
+            workers.get(random.nextInt(workerCount)).name());
       } else {
         Map<String, String> labels = random.nextInt(10) == 0 ? Map.of("zone", "nowhere") : Map.of("zone", zones[random.nextInt(3)]);
         vms.add(new VmSnapshot(name, i, "process", request, labels, VmStatus.PENDING, 0));
       }
     }
-    for (WorkerSnapshot w : workers) {
-      tasks.putIfAbsent(w.name(), List.of());
-    }
   }
 
   @Benchmark
   public TermPlan planOneTerm() {
-    return TermPlanner.plan(now, null, schedulerProfile, HealthSettings.defaults(), workers, vms, placed, tasks);
+    return plan(schedulerProfile, Rebalancing.OFF);
   }
 }

@@ -15,7 +15,12 @@ public enum TaskEventType implements WireName {
   VANISHED("vanished"),
   WORKER_OFFLINE("worker-offline"),
   /** The worker could not start it after several tries: the VM waits for another placement. */
-  GIVEN_BACK("given-back");
+  GIVEN_BACK("given-back"),
+  /**
+   * The term moved the VM: its next generation is placed on another worker while the running task
+   * stays until the new one has started.
+   */
+  MOVED("moved");
 
   private final String wireName;
 

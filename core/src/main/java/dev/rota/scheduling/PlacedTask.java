@@ -17,6 +17,15 @@ public record PlacedTask(String vm, long vmSeq, int generation, String worker, T
     return v != null && v.seq() == vmSeq && v.restartCount() == generation && v.wantsTask();
   }
 
+  /**
+   * Whether this is the task a moving {@code v} still runs on until its new copy starts: the
+   * generation before its current one, on the worker it moves from.
+   */
+  public boolean keptBy(VmSnapshot v) {
+    return v != null && v.moving() && v.seq() == vmSeq && v.restartCount() - 1 == generation
+        && worker.equals(v.movingFrom());
+  }
+
   public PlacedTask withState(TaskState newState) {
     return new PlacedTask(vm, vmSeq, generation, worker, newState);
   }

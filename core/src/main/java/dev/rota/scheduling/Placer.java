@@ -67,13 +67,7 @@ public final class Placer {
 
     /** How full the worker is: the sum over its resources of the fraction held. */
     double score() {
-      double s = 0;
-      for (int r = 0; r < capacity.length; r++) {
-        if (capacity[r] > 0) {
-          s += (double) allocated[r] / capacity[r];
-        }
-      }
-      return s;
+      return Resources.fullness(allocated, capacity);
     }
 
   }
@@ -114,7 +108,7 @@ public final class Placer {
   private static final class Run {
     private final List<Candidate> workers;
     private final List<PendingVm> pending;
-    private final Map<String, Integer> resourceIndex = new TreeMap<>();
+    private final ResourceIndex resources = new ResourceIndex();
     private final Map<String, long[]> held = new HashMap<>();
     private final Map<String, Slot> byName = new HashMap<>();
     private final Map<ClassKey, ConstraintClass> classes = new HashMap<>();
@@ -130,12 +124,12 @@ public final class Placer {
       Ranker ranker = Ranker.of(profile);
       Comparator<Slot> byScore = (a, b) -> ranker.compare(a.score, b.score);
       this.order = byScore.thenComparing(s -> s.worker.name());
-      this.workers.forEach(w -> w.capacity().keySet().forEach(this::index));
-      this.pending.forEach(v -> v.request().keySet().forEach(this::index));
+      this.workers.forEach(w -> w.capacity().keySet().forEach(resources::add));
+      this.pending.forEach(v -> v.request().keySet().forEach(resources::add));
       for (Holding h : holdings) {
-        long[] sum = held.computeIfAbsent(h.worker(), k -> new long[resourceIndex.size()]);
+        long[] sum = held.computeIfAbsent(h.worker(), k -> resources.zero());
         h.request().forEach((name, amount) -> {
-          Integer r = resourceIndex.get(name);
+          Integer r = resources.of(name);
           if (r != null) {
             sum[r] = Resources.saturatingAdd(sum[r], amount);
           }
@@ -146,28 +140,18 @@ public final class Placer {
     /** The worker's slot in this run, made when a class first admits it. */
     private Slot slotOf(Candidate w) {
       return byName.computeIfAbsent(w.name(), name -> {
-        Slot slot = new Slot(w, vector(w.capacity()), held.getOrDefault(name, new long[resourceIndex.size()]));
+        Slot slot = new Slot(w, resources.vector(w.capacity()), held.getOrDefault(name, resources.zero()));
         pruneIfFull(slot);
         return slot;
       });
     }
 
-    private void index(String resource) {
-      resourceIndex.putIfAbsent(resource, resourceIndex.size());
-    }
-
-    private long[] vector(Map<String, Long> amounts) {
-      long[] v = new long[resourceIndex.size()];
-      amounts.forEach((name, amount) -> v[resourceIndex.get(name)] = amount);
-      return v;
-    }
-
     PlacementPlan run() {
-      smallestRequest = new long[resourceIndex.size()];
+      smallestRequest = resources.zero();
       java.util.Arrays.fill(smallestRequest, Long.MAX_VALUE);
       List<long[]> requests = new ArrayList<>(pending.size());
       for (PendingVm vm : pending) {
-        long[] request = vector(vm.request());
+        long[] request = resources.vector(vm.request());
         requests.add(request);
         for (int r = 0; r < request.length; r++) {
           smallestRequest[r] = Math.min(smallestRequest[r], request[r]);
@@ -316,7 +300,7 @@ public final class Placer {
     private String explain(PendingVm vm) {
       ConstraintClass cls = classOf(vm);
       if (vm.spreads() && cls.tallies.get(cls.tallies.size() - 1).admittedCount() > 0) {
-        if (cls.available.firstFit(vector(vm.request()), avoiding(vm)) != null) {
+        if (cls.available.firstFit(resources.vector(vm.request()), avoiding(vm)) != null) {
           return spreads.why(vm, cls.candidates());
         }
       }
@@ -327,7 +311,7 @@ public final class Placer {
         }
       }
       return PlacementStack.RESOURCES.whyNone(vm.request(), resource -> {
-        int r = resourceIndex.get(resource);
+        int r = resources.of(resource);
         long mostFree = 0;
         for (Slot s : cls.members) {
           mostFree = Math.max(mostFree, s.free[r]);

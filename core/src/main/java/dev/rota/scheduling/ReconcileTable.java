@@ -15,6 +15,8 @@ public final class ReconcileTable {
   public enum Want {
     /** Its VM's current submission and generation, and its workflow wants a task running. */
     WANTED,
+    /** The previous task of a VM that is moving: it runs until the new copy has started. */
+    KEPT,
     /** Its VM is gone, stopped, failed or at a later generation, or nobody placed it there. */
     UNWANTED
   }
@@ -86,6 +88,10 @@ public final class ReconcileTable {
           row(ANY_WANT,        Record.NONE,      Seen.ABSENT,      Action.NOTHING,  "neither placed nor there"),
           row(ANY_WANT,        Record.NONE,      Seen.SILENT,      Action.NOTHING,  "neither placed nor there"),
           row(ANY_WANT,        Record.NONE,      ANY_SEEN,         Action.REMOVE,   "nobody placed it there"),
+          row(Want.KEPT,       ANY_RECORD,       Seen.ABSENT,      Action.FORGET,   "a moving VM's old copy, gone"),
+          row(Want.KEPT,       ANY_RECORD,       Seen.SILENT,      Action.FORGET,   "a moving VM's old copy, gone with its worker"),
+          row(Want.KEPT,       ANY_RECORD,       Seen.ENDED,       Action.REMOVE,   "a moving VM's old copy ended: nothing to keep"),
+          row(Want.KEPT,       ANY_RECORD,       ANY_SEEN,         Action.NOTHING,  "a moving VM's old copy runs until the new one has started"),
           row(Want.UNWANTED,   ANY_RECORD,       Seen.ABSENT,      Action.FORGET,   "gone, and nobody wants it"),
           row(Want.UNWANTED,   ANY_RECORD,       Seen.SILENT,      Action.FORGET,   "gone with its worker, and nobody wants it"),
           row(Want.UNWANTED,   ANY_RECORD,       ANY_SEEN,         Action.REMOVE,   "its VM no longer wants it"),

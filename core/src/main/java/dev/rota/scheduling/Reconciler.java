@@ -102,7 +102,10 @@ public final class Reconciler {
     if (task == null) {
       return new ReconcileTable.Cell(ReconcileTable.Want.UNWANTED, ReconcileTable.Record.NONE, seen);
     }
-    ReconcileTable.Want want = task.wantedBy(vm) ? ReconcileTable.Want.WANTED : ReconcileTable.Want.UNWANTED;
+    ReconcileTable.Want want =
+        task.wantedBy(vm)
+            ? ReconcileTable.Want.WANTED
+            : task.keptBy(vm) ? ReconcileTable.Want.KEPT : ReconcileTable.Want.UNWANTED;
     ReconcileTable.Record record =
         switch (task.state()) {
           case SCHEDULED -> ReconcileTable.Record.SCHEDULED;

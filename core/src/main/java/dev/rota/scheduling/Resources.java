@@ -44,4 +44,18 @@ public final class Resources {
     }
     return true;
   }
+
+  /**
+   * How full a worker is: the sum over its resources of the fraction held (what the profiles rank
+   * workers by); a resource it offers none of counts for nothing.
+   */
+  public static double fullness(long[] allocated, long[] capacity) {
+    double s = 0;
+    for (int r = 0; r < capacity.length; r++) {
+      if (capacity[r] > 0) {
+        s += (double) allocated[r] / capacity[r];
+      }
+    }
+    return s;
+  }
 }

@@ -12,6 +12,7 @@ public final class StatusRule {
       case PLACED -> VmStatus.SCHEDULED;
       case STARTED -> VmStatus.RUNNING;
       case GIVEN_BACK -> VmStatus.PENDING; // to be placed again, elsewhere
+      case MOVED -> VmStatus.RUNNING; // on its old copy, until the new one has started
       case EXITED -> Integer.valueOf(0).equals(exitCode) ? VmStatus.STOPPED : VmStatus.FAILED;
       case FAILED, VANISHED, WORKER_OFFLINE -> VmStatus.FAILED;
     };

@@ -1,6 +1,7 @@
 package dev.rota.scheduling;
 
 import dev.rota.model.SchedulerProfile;
+import dev.rota.model.TaskState;
 import dev.rota.model.WorkerHealth;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -25,6 +26,8 @@ public final class TermPlanner {
    * @param tasks every task placed and not yet forgotten, as last observed
    * @param reported the task lists of the agents that answered this term, by worker; an agent missing
    *     here did not answer and tells nothing
+   * @param rebalancing what moves of VM sets' replicas this term may make once placement is done
+   *     ({@link Rebalancer}); {@link Rebalancing#OFF} for none
    */
   public static TermPlan plan(
       Instant now,
@@ -34,7 +37,8 @@ public final class TermPlanner {
       List<WorkerSnapshot> workers,
       List<VmSnapshot> vms,
       List<PlacedTask> tasks,
-      Map<String, List<ObservedTask>> reported) {
+      Map<String, List<ObservedTask>> reported,
+      Rebalancing rebalancing) {
     List<TermPlan.HealthChange> changes = new ArrayList<>();
     List<Candidate> candidates = new ArrayList<>(workers.size());
     Set<String> gone = new HashSet<>();
@@ -61,6 +65,9 @@ public final class TermPlanner {
     Map<String, VmSnapshot> vmByName = new HashMap<>();
     vms.forEach(vm -> vmByName.put(vm.name(), vm));
     List<Holding> holdings = new ArrayList<>();
+    List<Holding> current = new ArrayList<>();
+    List<Holding> leaving = new ArrayList<>();
+    Map<String, String> runsOn = new HashMap<>();
     Set<String> placedTasks = new HashSet<>();
     for (PlacedTask t : tasks) {
       VmSnapshot vm = vmByName.get(t.vm());
@@ -69,7 +76,13 @@ public final class TermPlanner {
         placedTasks.add(t.vm() + "." + t.generation());
       }
       if (t.state().live() && ofThisVm) {
-        holdings.add(new Holding(t.worker(), vm.request(), vm.set()));
+        Holding held = new Holding(t.worker(), vm.request(), vm.set());
+        holdings.add(held);
+        boolean isCurrent = t.generation() == vm.restartCount();
+        (isCurrent ? current : leaving).add(isCurrent ? held : new Holding(t.worker(), vm.request()));
+        if (isCurrent && t.state() == TaskState.RUNNING) {
+          runsOn.put(vm.name(), t.worker());
+        }
       }
       if (!healthOf.containsKey(t.worker())) {
         gone.add(t.worker()); // deregistered: as good as offline, and no agent will list its tasks again
@@ -84,7 +97,14 @@ public final class TermPlanner {
       }
     }
     PlacementPlan placement = Placer.place(candidates, holdings, pending, profile);
+    Map<String, PendingVm> pendingByName = new HashMap<>();
+    pending.forEach(p -> pendingByName.put(p.name(), p));
+    for (PlacementPlan.Placement p : placement.placed()) {
+      PendingVm vm = pendingByName.get(p.vm());
+      current.add(new Holding(p.worker(), vm.request(), vm.set()));
+    }
+    List<Move> moves = Rebalancer.plan(candidates, current, leaving, vms, runsOn, rebalancing, profile);
     Reconciliation reconciliation = Reconciler.reconcile(vms, tasks, reported, gone);
-    return new TermPlan(changes, placement, reconciliation, nextDeadline);
+    return new TermPlan(changes, placement, reconciliation, moves, nextDeadline);
   }
 }

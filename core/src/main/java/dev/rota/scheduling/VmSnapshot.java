@@ -13,6 +13,8 @@ import java.util.Map;
  * @param set the VM set it is a replica of, or null
  * @param spread how that set spreads its replicas, as the set asks now
  * @param failedOn the worker its last task failed on, which its restart prefers to avoid, or null
+ * @param movingFrom the worker its previous task runs on while the task of {@code restartCount}, a
+ *     move's new copy, has not yet started; null when it is not moving
  */
 public record VmSnapshot(
     String name,
@@ -25,12 +27,13 @@ public record VmSnapshot(
     String avoidWorker,
     String set,
     Spread spread,
-    String failedOn) {
+    String failedOn,
+    String movingFrom) {
 
   public VmSnapshot(
       String name, long seq, String runtime, Map<String, Long> request, Map<String, String> labels, VmStatus status,
       int restartCount, String avoidWorker) {
-    this(name, seq, runtime, request, labels, status, restartCount, avoidWorker, null, Spread.NONE, null);
+    this(name, seq, runtime, request, labels, status, restartCount, avoidWorker, null, Spread.NONE, null, null);
   }
 
   public VmSnapshot(
@@ -45,5 +48,10 @@ public record VmSnapshot(
    */
   public boolean wantsTask() {
     return status == VmStatus.PENDING || status == VmStatus.SCHEDULED || status == VmStatus.RUNNING;
+  }
+
+  /** Whether a move's new copy is on its way while the previous task still runs. */
+  public boolean moving() {
+    return movingFrom != null && wantsTask();
   }
 }

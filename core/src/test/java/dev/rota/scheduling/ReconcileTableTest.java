@@ -19,7 +19,7 @@ class ReconcileTableTest {
     for (Cell cell : ReconcileTable.allCells()) {
       assertTrue(ReconcileTable.lookup(cell).isPresent(), "no rule for " + cell);
     }
-    assertEquals(2 * 4 * 6, ReconcileTable.allCells().size());
+    assertEquals(3 * 4 * 6, ReconcileTable.allCells().size());
   }
 
   @Test
@@ -47,6 +47,10 @@ class ReconcileTableTest {
       if (cell.record() == Record.ENDED || cell.record() == Record.NONE) {
         assertTrue(EnumSet.of(Action.NOTHING, Action.REMOVE, Action.FORGET).contains(action),
             "a task's end is told once, and only a placed task's: " + cell);
+      }
+      if (cell.want() == Want.KEPT && EnumSet.of(Seen.STARTING, Seen.RUNNING).contains(cell.seen())
+          && cell.record() != Record.NONE) {
+        assertEquals(Action.NOTHING, action, "a moving VM's old copy runs on until its new one has started: " + cell);
       }
       boolean listed = EnumSet.of(Seen.STARTING, Seen.RUNNING, Seen.ENDED).contains(cell.seen());
       if (action == Action.REMOVE) {

@@ -135,4 +135,29 @@ class ReconcilerTest {
     assertTrue(Reconciler.reported(running.withState(TaskState.EXITED), a, "w1", exited).isEmpty(), "already ended");
     assertTrue(Reconciler.reported(running, vm("a", 1, VmStatus.STOPPING, 1), "w1", exited).isEmpty(), "the user stopped it");
   }
+
+  @Test
+  void aMovingVmsOldCopyRunsUntilItsNewOneHasStartedAndIsThenRemoved() {
+    VmSnapshot moving = new VmSnapshot("web-0", 1, "process", Map.of("cpu", 1L), Map.of(), VmStatus.RUNNING, 1, null,
+        "web", dev.rota.model.Spread.NONE, null, "w1");
+    List<PlacedTask> tasks = List.of(task("web-0", 1, 0, "w1", TaskState.RUNNING), task("web-0", 1, 1, "w2", TaskState.SCHEDULED));
+    Map<String, List<ObservedTask>> reported = Map.of(
+        "w1", List.of(running("web-0.0")), "w2", List.of(new ObservedTask("web-0.1", "starting", null, null)));
+
+    Reconciliation underWay = Reconciler.reconcile(List.of(moving), tasks, reported, Set.of());
+    assertTrue(underWay.removals().isEmpty(), "the old copy is kept: " + underWay.removals());
+    assertTrue(underWay.transitions().isEmpty() && underWay.forgotten().isEmpty());
+
+    VmSnapshot moved = new VmSnapshot("web-0", 1, "process", Map.of("cpu", 1L), Map.of(), VmStatus.RUNNING, 1, null,
+        "web", dev.rota.model.Spread.NONE, null, null);
+    List<PlacedTask> started = List.of(tasks.get(0), task("web-0", 1, 1, "w2", TaskState.RUNNING));
+    Reconciliation done = Reconciler.reconcile(List.of(moved), started,
+        Map.of("w1", List.of(running("web-0.0")), "w2", List.of(running("web-0.1"))), Set.of());
+    assertEquals(List.of("w1/web-0.0"), done.removals().stream().map(x -> x.worker() + "/" + x.taskId()).toList());
+
+    Reconciliation oldGone = Reconciler.reconcile(List.of(moving), tasks, Map.of("w1", List.of(), "w2", List.of()), Set.of());
+    assertEquals(List.of("web-0.0"), oldGone.forgotten().stream().map(PlacedTask::taskId).toList(),
+        "an old copy gone is forgotten; the new one may not have started yet");
+    assertTrue(oldGone.transitions().isEmpty());
+  }
 }

@@ -27,7 +27,8 @@ class TermPlannerTest {
 
   private static TermPlan plan(List<WorkerSnapshot> workers, List<VmSnapshot> vms, List<PlacedTask> tasks) {
     Map<String, List<ObservedTask>> reported = Map.of();
-    return TermPlanner.plan(T, null, SchedulerProfile.OPTIMIZE_UTILIZATION, HealthSettings.defaults(), workers, vms, tasks, reported);
+    return TermPlanner.plan(T, null, SchedulerProfile.OPTIMIZE_UTILIZATION, HealthSettings.defaults(), workers, vms, tasks, reported,
+        Rebalancing.OFF);
   }
 
   private static List<String> placed(TermPlan p) {

@@ -35,6 +35,8 @@ class BadSettingsTest {
     "rota.temporal.dev-server, sometimes",
     "rota.temporal.ui-port, 70000",
     "rota.temporal.sticky-timeout, 0s",
+    "rota.scheduler.rebalance-moves-per-term, -1",
+    "rota.scheduler.rebalance-moves-per-term, many",
   })
   void namesTheSettingAndItsValue(String property, String value) {
     int http = FreePorts.next();

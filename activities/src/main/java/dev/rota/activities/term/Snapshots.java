@@ -53,7 +53,7 @@ final class Snapshots {
     Spread spread = v.vmSet() == null ? Spread.NONE : spreads.getOrDefault(v.vmSet(), Spread.NONE);
     return new VmSnapshot(
         v.name(), v.seq(), v.runtime(), v.resources(), v.labels(), status(v), v.restartCount(), avoid, v.vmSet(), spread,
-        v.failedOn());
+        v.failedOn(), v.movingFrom());
   }
 
   static PlacedTask task(VmTaskRow t) {

@@ -10,6 +10,7 @@ import dev.rota.store.VmTaskRepository;
 import dev.rota.store.VmTaskRow;
 import dev.rota.model.TaskEventType;
 import dev.rota.model.TaskState;
+import dev.rota.scheduling.Move;
 import jakarta.inject.Singleton;
 import java.time.Instant;
 import java.util.Optional;
@@ -49,6 +50,27 @@ public class TaskObservations {
     return Optional.of(tell(vm, vmSeq, taskId, worker, TaskEventType.PLACED, "scheduled", null, message, now, null));
   }
 
+  /**
+   * Moves a replica: its next generation becomes its task, placed on the move's target with the action
+   * that starts it, while the running one stays until the new one has started; empty when the VM has
+   * moved on since the plan (restarted, stopped, moving already).
+   */
+  public Optional<TermActionRow> move(Move move, Instant now) {
+    int next = move.generation() + 1;
+    String message = "moving from worker " + move.from() + " to " + move.to() + " (" + move.why() + ")";
+    if (vms.startMove(move.vm(), move.seq(), move.generation(), move.from(), Columns.truncate(message, 2048)) != 1) {
+      return Optional.empty();
+    }
+    String taskId = TaskId.of(move.vm(), next).toString();
+    // The workflow hears of the new generation either way; were its task somehow placed already, the
+    // VM would wait for a placement as any pending one does.
+    if (tasks.place(VmTaskRow.id(move.seq(), taskId), move.vm(), move.seq(), next, move.to(), now) == 1) {
+      outbox.add(TermActionRow.START, move.to(), taskId, move.vm(), move.seq(), null, now);
+    }
+    return Optional.of(tell(move.vm(), move.seq(), taskId, move.to(), TaskEventType.MOVED, "moving", null, message, now,
+        null));
+  }
+
   /** The task reached {@code to}; empty when it had already moved on (the other observer was first). */
   public Optional<TermActionRow> reached(VmTaskRow task, TaskState to, Integer exitCode, String message, Instant now) {
     String text = Columns.truncate(message, 2048);
@@ -58,6 +80,9 @@ public class TaskObservations {
             : tasks.ended(task.id(), to.wireName(), exitCode, text, now);
     if (changed != 1) {
       return Optional.empty();
+    }
+    if (to == TaskState.RUNNING) {
+      vms.moved(task.vm(), task.generation()); // a move's new copy runs: its old one is no longer kept
     }
     boolean clean = to == TaskState.EXITED && Integer.valueOf(0).equals(exitCode);
     String logType = to == TaskState.RUNNING ? "started" : clean ? "exited" : "failed";

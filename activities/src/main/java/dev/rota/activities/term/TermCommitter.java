@@ -4,11 +4,15 @@ import dev.rota.store.Columns;
 import dev.rota.scheduling.ObservedTask;
 import dev.rota.scheduling.PlacementPlan;
 import dev.rota.scheduling.Reconciliation;
+import dev.rota.scheduling.Move;
 import dev.rota.scheduling.PlacedTask;
+import dev.rota.scheduling.Rebalancing;
+import dev.rota.scheduling.SetSnapshot;
 import dev.rota.scheduling.TermPlan;
 import dev.rota.scheduling.TermPlanner;
 import dev.rota.scheduling.VmSnapshot;
 import dev.rota.scheduling.WorkerSnapshot;
+import dev.rota.settings.SchedulerSettings;
 import dev.rota.settings.WorkerSettings;
 import dev.rota.store.AgentTaskRepository;
 import dev.rota.store.AgentTaskRow;
@@ -62,6 +66,7 @@ public class TermCommitter {
   private final TaskObservations observations;
   private final ListeningSince listening;
   private final VmSetRepository sets;
+  private final SchedulerSettings scheduler;
 
   public TermCommitter(
       WorkerRepository workers,
@@ -75,7 +80,9 @@ public class TermCommitter {
       VmTaskRepository placedTasks,
       TaskObservations observations,
       ListeningSince listening,
-      VmSetRepository sets) {
+      VmSetRepository sets,
+      SchedulerSettings scheduler) {
+    this.scheduler = scheduler;
     this.listening = listening;
     this.sets = sets;
     this.workers = workers;
@@ -104,8 +111,12 @@ public class TermCommitter {
       }
     }
     Map<String, Spread> spreads = new HashMap<>();
-    for (VmSetRepository.SetSpread s : sets.spreads()) {
+    Map<String, SetSnapshot> movable = new HashMap<>();
+    for (VmSetRepository.SetShape s : sets.shapes()) {
       spreads.put(s.name(), Spread.parse(s.spread()).orElse(Spread.NONE));
+      if (!s.deleting()) {
+        movable.put(s.name(), new SetSnapshot(s.name(), s.replicas(), s.maxUnavailable()));
+      }
     }
     Map<String, VmRow> vmRows = new HashMap<>();
     List<VmSnapshot> vmSnapshots = new ArrayList<>();
@@ -131,7 +142,7 @@ public class TermCommitter {
 
     TermPlan plan =
         TermPlanner.plan(now, listening.at(observedAt), profile, health.health(), workerSnapshots, vmSnapshots,
-            List.copyOf(taskRows.keySet()), reported);
+            List.copyOf(taskRows.keySet()), reported, new Rebalancing(scheduler.rebalanceMovesPerTerm(), movable));
     return tx.executeWrite(status -> write(plan, workerRows, vmRows, taskRows, now));
   }
 
@@ -168,6 +179,15 @@ public class TermCommitter {
     }
     for (PlacementPlan.Unplaced u : plan.placement().pending()) {
       vms.explainPending(u.vm(), Columns.truncate(u.reason(), 2048));
+    }
+    int moved = 0;
+    for (Move m : plan.moves()) {
+      if (observations.move(m, now).isPresent()) {
+        moved++;
+        example(examples, "moving " + m.vm() + " from " + m.from() + " to " + m.to() + ": " + m.why());
+      } else {
+        lost++;
+      }
     }
 
     Reconciliation r = plan.reconciliation();
@@ -206,6 +226,7 @@ public class TermCommitter {
     }
     return new TermDecisions(
         placed,
+        moved,
         plan.placement().pending().size(),
         healthChanges,
         r.removals().size(),

@@ -63,6 +63,7 @@ class ClusterTermTest {
   @Inject FailingNotifier notifier;
   @Inject VmTaskRepository tasks;
   @Inject dev.rota.store.VmSetRepository sets;
+  @Inject dev.rota.store.ClusterSettingsRepository clusterSettings;
 
   private ClusterWorkflow startCluster(WorkflowClient client) {
     ClusterWorkflow cluster =
@@ -92,6 +93,17 @@ class ClusterTermTest {
   private void vmRowOnly(String name, long cpu, String restartPolicy) {
     vms.save(VmRow.submitted(name, vms.nextSeq(), new VmTemplate("process", null, List.of("sleep", "600"), Map.of(),
         Map.of("cpu", cpu, "memory", 512L), Map.of(), restartPolicy), "waiting for the scheduler", clock.instant()));
+  }
+
+  /** A set's row and its replicas (1 cpu each) as its workflow makes them, each with its workflow. */
+  private void set(String name, int replicas, String spread, int maxUnavailable) {
+    VmTemplate template = new VmTemplate("process", null, List.of("sleep", "600"), Map.of(), Map.of("cpu", 1L, "memory", 512L),
+        Map.of(), "Never");
+    sets.save(VmSetRow.created(name, sets.nextSeq(), replicas, template, spread, maxUnavailable, clock.instant()));
+    for (int i = 0; i < replicas; i++) {
+      vms.save(VmRow.replica(name + "-" + i, vms.nextSeq(), template, name, i, "waiting for the scheduler", clock.instant()));
+      startVmWorkflow(name + "-" + i);
+    }
   }
 
   /** The worker the scheduler placed the VM's current task on, or null. */
@@ -196,13 +208,7 @@ class ClusterTermTest {
   void aSetsReplicasAreSpreadAsItsRowSaysAndTheOneThatCannotBeWaitsWithTheReason() {
     worker("w1", 4);
     worker("w2", 4);
-    VmTemplate template = new VmTemplate("process", null, List.of("sleep", "600"), Map.of(), Map.of("cpu", 1L, "memory", 512L),
-        Map.of(), "Never");
-    sets.save(VmSetRow.created("web", sets.nextSeq(), 3, template, "distinct-workers", 1, clock.instant()));
-    for (int i = 0; i < 3; i++) {
-      vms.save(VmRow.replica("web-" + i, vms.nextSeq(), template, "web", i, "waiting for the scheduler", clock.instant()));
-      startVmWorkflow("web-" + i);
-    }
+    set("web", 3, "distinct-workers", 1);
     startCluster(env.getWorkflowClient());
     String first = awaitFirstResultOf("TermAndApply");
     assertTrue(first.contains("\"placed\":2"), first);
@@ -211,6 +217,34 @@ class ClusterTermTest {
     assertEquals(null, placedOn("web-2"));
     assertEquals("distinct-workers: every worker with room for it already runs a replica of set web",
         vmRow("web-2").pendingReason());
+  }
+
+  @Test
+  void aWorkerJoiningTakesItsShareOfASetUnderDistributeLoadAndEveryReplicaRunsThroughout() {
+    var profile = clusterSettings.findById(dev.rota.store.ClusterSettingsRow.ID).orElseThrow();
+    clusterSettings.update(new dev.rota.store.ClusterSettingsRow(profile.id(), "distribute-load", profile.version()));
+    worker("w1", 8);
+    set("web", 4, "none", 2);
+    startCluster(env.getWorkflowClient());
+    for (int i = 0; i < 4; i++) {
+      assertEquals("w1", awaitStatus("web-" + i, "running").worker());
+    }
+
+    worker("w2", 8);
+    VmRow moved = awaitVm("web-3", v -> "w2".equals(v.worker()) && "running".equals(v.status()), "moved to w2");
+    VmRow alsoMoved = awaitVm("web-2", v -> "w2".equals(v.worker()) && "running".equals(v.status()), "moved to w2");
+    assertEquals(1, moved.restartCount(), "a move is the next generation");
+    assertEquals(1, alsoMoved.restartCount());
+    for (int i = 0; i < 2; i++) {
+      VmRow stayed = vmRow("web-" + i);
+      assertEquals("w1", stayed.worker(), "two stay: 2 and 2 is balanced");
+      assertEquals(0, stayed.restartCount(), "and were not touched");
+    }
+    awaitVm("web-3", v -> !agents.tasks("w1").contains("web-3.0"), "its old copy removed once the new one ran");
+    assertEquals(List.of("web-0.0", "web-1.0"), agents.tasks("w1").stream().sorted().toList());
+    assertEquals(List.of("web-2.1", "web-3.1"), agents.tasks("w2").stream().sorted().toList());
+    assertEquals(List.of("scheduled", "started", "moving", "started"), eventTypes("web-3"), "never down on the way");
+    assertTrue(vms.findAll().stream().noneMatch(v -> v.movingFrom() != null), "no move left under way");
   }
 
   @Test

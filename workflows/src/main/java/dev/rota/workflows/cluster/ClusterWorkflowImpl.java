@@ -128,7 +128,7 @@ public class ClusterWorkflowImpl implements ClusterWorkflow {
   private static String details(TermSummary s, TermObservation seen, Duration wait) {
     TermDecisions d = s.decisions();
     return "term " + s.term() + (s.woken() ? " (woken early)" : "") + ": " + seen.answered() + "/" + seen.probed()
-        + " agents answered; placed " + d.placed() + ", " + d.pending() + " pending, " + d.failures() + " failed, "
+        + " agents answered; placed " + d.placed() + ", moved " + d.moved() + ", " + d.pending() + " pending, " + d.failures() + " failed, "
         + d.removals() + " orphans removed, " + d.healthChanges() + " health changes; next term within "
         + wait.toMillis() + " ms or on wake-up"
         + (d.examples() == null || d.examples().isEmpty() ? "" : "\n\n- " + String.join("\n- ", d.examples()));

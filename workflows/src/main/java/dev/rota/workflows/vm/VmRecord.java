@@ -7,6 +7,7 @@ package dev.rota.workflows.vm;
  * @param startedAtMillis when its current task was seen running, 0 if not
  * @param finishedAtMillis when its last task ended, 0 if not
  * @param taskEventId the last task event its workflow applied (0 in records from before there were any)
+ * @param movingFrom the worker its previous task still runs on while a move's new copy starts, or null
  */
 public record VmRecord(
     String status,
@@ -17,4 +18,5 @@ public record VmRecord(
     long finishedAtMillis,
     long restartDelayMillis,
     long maxRestartDelayMillis,
-    long taskEventId) {}
+    long taskEventId,
+    String movingFrom) {}

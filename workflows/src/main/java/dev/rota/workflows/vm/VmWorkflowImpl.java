@@ -20,6 +20,8 @@ import io.temporal.workflow.WorkflowInit;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Deque;
 import java.util.Map;
 
@@ -28,7 +30,8 @@ import java.util.Map;
  * start and restart it (updates, decided here: a refusal changes nothing) and delete it (signal). All
  * of it is queued and carried out by one loop, in order, so that there is one writer of the VM's
  * lifecycle. A task that ends is restarted as its policy says, after a delay counted from the end and
- * doubling on each failure in a row.
+ * doubling on each failure in a row. The scheduler may move a running replica (event {@code moved}):
+ * the VM stays running on its old task, at the next generation, until the new copy has started.
  */
 public class VmWorkflowImpl implements VmWorkflow {
   /** What {@code RotaVmStatus} says of a VM that was deleted (its workflow is closed). */
@@ -85,6 +88,10 @@ public class VmWorkflowImpl implements VmWorkflow {
   /** When a scheduled restart is due, epoch milliseconds; 0 when none is. */
   private long restartAtMillis;
   private boolean deleteRequested;
+  /** While a move's new copy starts: the worker the previous generation's task still runs on; else null. */
+  private String movingFrom;
+  /** While moving, the worker the new copy is placed on; null until it is (again) placed. */
+  private String movingTo;
   /** Whether the stored state is loaded; until then only the loop can judge an action. */
   private boolean loaded;
 
@@ -136,6 +143,7 @@ public class VmWorkflowImpl implements VmWorkflow {
     startedAtMillis = stored.startedAtMillis();
     finishedAtMillis = stored.finishedAtMillis();
     lastTaskEventId = stored.taskEventId();
+    movingFrom = status == VmStatus.RUNNING ? stored.movingFrom() : null;
     loaded = true;
     if (status == VmStatus.FAILED && RestartPolicies.restarts(policy, true)) {
       scheduleRestart(stored.finishedAtMillis() > 0 ? stored.finishedAtMillis() : Workflow.currentTimeMillis());
@@ -177,14 +185,27 @@ public class VmWorkflowImpl implements VmWorkflow {
     TaskEventType type = WireName.parse(TaskEventType.class, e.type()).orElse(null);
     int generation = TaskId.parse(e.taskId()).map(TaskId::restartCount).orElse(-1);
     boolean userOwned = status == VmStatus.STOPPING || status == VmStatus.STOPPED;
-    if (type == null || generation != restartCount || userOwned || e.id() <= lastTaskEventId) {
+    boolean ours = generation == restartCount || (type == TaskEventType.MOVED && generation == restartCount + 1);
+    if (type == null || !ours || userOwned || e.id() <= lastTaskEventId) {
       return;
     }
     lastTaskEventId = e.id();
-    worker = type == TaskEventType.GIVEN_BACK ? null : e.worker();
     message = e.message();
-    status = StatusRule.after(type, e.exitCode());
     unrecorded = true;
+    if (type == TaskEventType.MOVED) {
+      moved(e, generation);
+      show(status);
+      return;
+    }
+    if (movingFrom != null && (type == TaskEventType.PLACED || type == TaskEventType.GIVEN_BACK)) {
+      movingTo = type == TaskEventType.PLACED ? e.worker() : null; // still running on the old copy meanwhile
+      show(status);
+      return;
+    }
+    movingFrom = null; // the new copy started, or ended: either way the old one is not kept any more
+    movingTo = null;
+    worker = type == TaskEventType.GIVEN_BACK ? null : e.worker();
+    status = StatusRule.after(type, e.exitCode());
     switch (type) {
       case PLACED -> {
         scheduledAtMillis = e.atMillis();
@@ -201,6 +222,27 @@ public class VmWorkflowImpl implements VmWorkflow {
       }
     }
     show(status);
+  }
+
+  /**
+   * The scheduler made {@code generation} the VM's task, on another worker. A running VM keeps running
+   * on its old task until the new one has started; one whose task ended meanwhile, or that a restart
+   * took to this generation already, just has its task placed.
+   */
+  private void moved(TaskEvent e, int generation) {
+    if (generation == restartCount + 1 && status == VmStatus.RUNNING) {
+      movingFrom = worker;
+      movingTo = e.worker();
+    } else {
+      restartAtMillis = 0;
+      movingFrom = null;
+      movingTo = null;
+      worker = e.worker();
+      status = VmStatus.SCHEDULED;
+      scheduledAtMillis = e.atMillis();
+      exitCode = null;
+    }
+    restartCount = generation;
   }
 
   private void recordHeard() {
@@ -261,12 +303,9 @@ public class VmWorkflowImpl implements VmWorkflow {
         failuresInARow = 0;
         // The new generation first: while the VM still wanted the old task, a term seeing it gone would
         // call it vanished; once the VM is at the next generation, the old task is just one to remove.
-        String oldWorker = mayHaveTask() ? worker : null;
-        String oldTask = taskId();
+        List<VmActivities.WorkerTask> old = tasksHeld();
         requeue("restarted by request", "restarted");
-        if (oldWorker != null) {
-          removeTask(oldWorker, oldTask);
-        }
+        old.forEach(this::removeTask);
       }
       default -> throw new IllegalArgumentException(action);
     }
@@ -281,6 +320,8 @@ public class VmWorkflowImpl implements VmWorkflow {
   private void requeue(String why, String eventType, String failedOn) {
     restartCount++;
     worker = null;
+    movingFrom = null;
+    movingTo = null;
     status = VmStatus.PENDING;
     activities.requeue(new VmActivities.Requeue(name, restartCount, why, eventType, failedOn));
     show(status);
@@ -294,21 +335,34 @@ public class VmWorkflowImpl implements VmWorkflow {
     return name + "." + restartCount;
   }
 
-  /** Removes the task if one may exist; an unreachable agent does not stop the VM's life from moving on. */
-  private void removeTaskIfAny() {
-    if (mayHaveTask()) {
-      removeTask(worker, taskId());
+  /** The tasks the VM may have: its current one, and while it moves, the old copy as well. */
+  private List<VmActivities.WorkerTask> tasksHeld() {
+    List<VmActivities.WorkerTask> held = new ArrayList<>();
+    if (movingFrom != null) {
+      if (movingTo != null) {
+        held.add(new VmActivities.WorkerTask(movingTo, taskId()));
+      }
+      held.add(new VmActivities.WorkerTask(movingFrom, name + "." + (restartCount - 1)));
+    } else if (mayHaveTask()) {
+      held.add(new VmActivities.WorkerTask(worker, taskId()));
     }
+    return held;
   }
 
-  private void removeTask(String onWorker, String task) {
+  /** Removes the tasks it may have; an unreachable agent does not stop the VM's life from moving on. */
+  private void removeTaskIfAny() {
+    tasksHeld().forEach(this::removeTask);
+  }
+
+  private void removeTask(VmActivities.WorkerTask task) {
     try {
-      activities.removeTask(new VmActivities.WorkerTask(onWorker, task));
+      activities.removeTask(task);
     } catch (ActivityFailure e) {
       activities.recordEvent(new VmActivities.VmEvent(
           name,
           "task-removal-failed",
-          "could not remove task " + task + " from " + onWorker + "; the scheduler removes it when the agent answers"));
+          "could not remove task " + task.taskId() + " from " + task.worker()
+              + "; the scheduler removes it when the agent answers"));
     }
   }
 
@@ -404,7 +458,8 @@ public class VmWorkflowImpl implements VmWorkflow {
     Workflow.upsertTypedSearchAttributes(
         RotaSearchAttributes.VM_STATUS.valueSet(s.wireName()),
         worker == null ? RotaSearchAttributes.WORKER.valueUnset() : RotaSearchAttributes.WORKER.valueSet(worker));
-    String details = "**" + s.wireName() + "**" + (worker == null ? "" : " on " + worker) + ", restart " + restartCount;
+    String details = "**" + s.wireName() + "**" + (worker == null ? "" : " on " + worker) + ", restart " + restartCount
+        + (movingFrom == null ? "" : "; moving" + (movingTo == null ? "" : " to " + movingTo));
     if (restartAtMillis > 0) {
       details += "; next restart at " + Instant.ofEpochMilli(restartAtMillis);
     }

@@ -55,7 +55,7 @@ final class RecordingClusterActivities implements ClusterActivities {
   @Override
   public TermOutcome termAndApply(TermStart start) {
     TermObservation seen = observe();
-    TermDecisions nothing = new TermDecisions(0, 0, 0, 0, 0, 0, 0, 0, List.of());
+    TermDecisions nothing = new TermDecisions(0, 0, 0, 0, 0, 0, 0, 0, 0, List.of());
     recorded.add(new TermSummary(start.term(), start.startedAtMillis(), 0, start.woken(), nothing, ApplyResult.NOTHING));
     return new TermOutcome(seen, nothing, ApplyResult.NOTHING);
   }

@@ -97,7 +97,7 @@ class VmWorkflowTest {
   }
 
   private VmWorkflow start(String status, String worker, int restartCount, String policy) {
-    return start(new VmRecord(status, worker, restartCount, policy, 0, 0, DELAY, MAX_DELAY, 0));
+    return start(new VmRecord(status, worker, restartCount, policy, 0, 0, DELAY, MAX_DELAY, 0, null));
   }
 
   private VmWorkflow start(VmRecord stored) {
@@ -245,7 +245,7 @@ class VmWorkflowTest {
 
   @Test
   void aWorkflowResumedFromTheStoreAppliesNoEventTwice() {
-    VmWorkflow vm = start(new VmRecord("failed", "w1", 0, "Never", 0, 1, DELAY, MAX_DELAY, 7));
+    VmWorkflow vm = start(new VmRecord("failed", "w1", 0, "Never", 0, 1, DELAY, MAX_DELAY, 7, null));
     awaitStatus(vm, "failed");
     vm.taskEvent(new TaskEvent(7, "a.0", "w1", "started", null, "again", now(), 0));
     settle();
@@ -286,6 +286,81 @@ class VmWorkflowTest {
     env.sleep(Duration.ofHours(1));
     assertEquals("failed", vm.status());
     assertTrue(store.what().stream().noneMatch(w -> w.startsWith("requeue")), store.what().toString());
+  }
+
+  private void on(VmWorkflow vm, int generation, String worker, String type) {
+    vm.taskEvent(new TaskEvent(++lastEventId, "a." + generation, worker, type, null, type + " on " + worker, now(), 0));
+  }
+
+  private VmLifecycle lastLifecycle() {
+    return store.lifecycles.get(store.lifecycles.size() - 1);
+  }
+
+  /** The workflow records what events made of the VM by a local activity, after the task that heard them. */
+  private VmLifecycle awaitLifecycle(java.util.function.Predicate<VmLifecycle> recorded) {
+    for (int i = 0; i < 100 && (store.lifecycles.isEmpty() || !recorded.test(lastLifecycle())); i++) {
+      settle();
+    }
+    return lastLifecycle();
+  }
+
+  /** A VM running generation 0 on w1. */
+  private VmWorkflow running(String policy) {
+    VmWorkflow vm = start("pending", null, 0, policy);
+    placed(vm, 0);
+    runs(vm, 0);
+    return vm;
+  }
+
+  @Test
+  void aMovedVmRunsOnItsOldCopyUntilTheNewOneStarts() {
+    VmWorkflow vm = running("Always");
+    on(vm, 1, "w2", "moved");
+    VmLifecycle moving = awaitLifecycle(l -> l.restartCount() == 1);
+    assertEquals("running", moving.status());
+    assertEquals("w1", moving.worker(), "it runs on the old copy meanwhile");
+
+    on(vm, 1, "w2", "given-back"); // the new copy could not be started there
+    on(vm, 1, "w3", "placed");
+    VmLifecycle replaced = awaitLifecycle(l -> l.message().contains("w3"));
+    assertEquals("running", replaced.status(), "neither a given-back nor a placement of the new copy stops it running");
+    assertEquals("w1", replaced.worker());
+
+    on(vm, 1, "w3", "started");
+    VmLifecycle started = awaitLifecycle(l -> "w3".equals(l.worker()));
+    assertEquals("running", started.status());
+    assertEquals(List.of(), store.what(), "the scheduler removes the old copy: no requeue, no removal from here");
+  }
+
+  @Test
+  void stoppingAMovingVmRemovesBothCopies() {
+    VmWorkflow vm = running("Never");
+    on(vm, 1, "w2", "moved");
+    awaitLifecycle(l -> l.restartCount() == 1);
+    assertEquals("stopped", vm.stop());
+    assertEquals(List.of("status stopping", "remove w2/a.1", "remove w1/a.0", "status stopped"), store.what());
+  }
+
+  @Test
+  void aMoveThatFindsTheVmNoLongerRunningJustPlacesItsTask() {
+    VmWorkflow vm = running("OnFailure");
+    fails(vm, 0, 3); // the old copy failed after the term decided the move
+    on(vm, 1, "w2", "moved");
+    awaitStatus(vm, "scheduled");
+    settle();
+    assertEquals(1, lastLifecycle().restartCount());
+    assertEquals("w2", lastLifecycle().worker());
+    env.sleep(Duration.ofMinutes(2));
+    assertTrue(store.what().stream().noneMatch(w -> w.startsWith("requeue")), "the restart is the move's: " + store.what());
+  }
+
+  @Test
+  void aMoveOfAGenerationTheVmIsNotNextToIsIgnored() {
+    VmWorkflow vm = running("Never");
+    on(vm, 2, "w2", "moved");
+    on(vm, 0, "w1", "vanished"); // a later event, so that the one before it has surely been heard
+    awaitStatus(vm, "failed");
+    assertTrue(store.lifecycles.stream().allMatch(l -> l.restartCount() == 0), "never at generation 2: " + store.lifecycles);
   }
 
   @Test

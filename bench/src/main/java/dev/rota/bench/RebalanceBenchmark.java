@@ -1,0 +1,72 @@
+package dev.rota.bench;
+
+import dev.rota.model.SchedulerProfile;
+import dev.rota.model.Spread;
+import dev.rota.model.VmStatus;
+import dev.rota.model.WorkerHealth;
+import dev.rota.scheduling.Candidate;
+import dev.rota.scheduling.Rebalancing;
+import dev.rota.scheduling.SetSnapshot;
+import dev.rota.scheduling.TermPlan;
+import dev.rota.scheduling.VmSnapshot;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Measurement;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.Warmup;
+
+/**
+ * A whole term under {@code distribute-load} with rebalancing on, on go-orchestrator's scenarios:
+ * single-instance tasks (VM sets of one replica), all running and reported, evenly on the first
+ * workers; {@code joined} adds empty workers, which the term fills (its move counts are asserted in
+ * {@code RebalancerTest}); {@code idle} adds none, so the term finds nothing to move.
+ */
+@State(Scope.Benchmark)
+@BenchmarkMode(Mode.AverageTime)
+@OutputTimeUnit(TimeUnit.MILLISECONDS)
+@Warmup(iterations = 3, time = 2)
+@Measurement(iterations = 5, time = 2)
+@Fork(value = 1, jvmArgs = {"-Xms2g", "-Xmx2g"})
+public class RebalanceBenchmark extends TermInputs {
+  /** workers + joining x tasks. */
+  @Param({"idle-1000+0x10000", "joined-1000+100x10000", "joined-10+2x100"})
+  public String scenario;
+
+  private Rebalancing rebalancing;
+
+  @Setup
+  public void build() {
+    clear();
+    String[] sizes = scenario.substring(scenario.indexOf('-') + 1).split("[+x]");
+    int existing = Integer.parseInt(sizes[0]);
+    int joining = Integer.parseInt(sizes[1]);
+    int taskCount = Integer.parseInt(sizes[2]);
+    for (int i = 0; i < existing + joining; i++) {
+      worker(new Candidate(String.format("w%05d", i), Map.of("cpu", 64L, "memory", 65536L), Map.of(),
+          List.of("process"), WorkerHealth.READY, false));
+    }
+    Map<String, SetSnapshot> sets = new HashMap<>();
+    for (int i = 0; i < taskCount; i++) {
+      String set = String.format("task%06d", i);
+      sets.put(set, new SetSnapshot(set, 1, 1));
+      running(new VmSnapshot(set + "-0", i, "process", Map.of("cpu", 1L, "memory", 512L), Map.of(), VmStatus.RUNNING, 0,
+          null, set, Spread.NONE, null, null), workers.get(i % existing).name());
+    }
+    rebalancing = new Rebalancing(1000, sets);
+  }
+
+  @Benchmark
+  public TermPlan planOneTerm() {
+    return plan(SchedulerProfile.DISTRIBUTE_LOAD, rebalancing);
+  }
+}

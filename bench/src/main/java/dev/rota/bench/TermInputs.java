@@ -1,0 +1,54 @@
+package dev.rota.bench;
+
+import dev.rota.model.SchedulerProfile;
+import dev.rota.model.TaskState;
+import dev.rota.model.WorkerHealth;
+import dev.rota.scheduling.Candidate;
+import dev.rota.scheduling.HealthSettings;
+import dev.rota.scheduling.ObservedTask;
+import dev.rota.scheduling.PlacedTask;
+import dev.rota.scheduling.Rebalancing;
+import dev.rota.scheduling.TermPlan;
+import dev.rota.scheduling.TermPlanner;
+import dev.rota.scheduling.VmSnapshot;
+import dev.rota.scheduling.WorkerProbeState;
+import dev.rota.scheduling.WorkerSnapshot;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/** What one term plans from, built by a benchmark's set-up: ready workers whose agents all answered. */
+abstract class TermInputs {
+  protected final Instant now = Instant.parse("2026-01-01T00:00:00Z");
+  protected final List<WorkerSnapshot> workers = new ArrayList<>();
+  protected final List<VmSnapshot> vms = new ArrayList<>();
+  protected final List<PlacedTask> placed = new ArrayList<>();
+  protected final Map<String, List<ObservedTask>> reported = new HashMap<>();
+
+  protected void clear() {
+    workers.clear();
+    vms.clear();
+    placed.clear();
+    reported.clear();
+  }
+
+  /** A ready worker that answered this term, listing no task yet. */
+  protected void worker(Candidate c) {
+    WorkerProbeState probe = new WorkerProbeState(c.name(), WorkerHealth.READY, now.minusSeconds(2), now, true, 0, null, null);
+    workers.add(new WorkerSnapshot(c, probe, "agent answering"));
+    reported.put(c.name(), new ArrayList<>());
+  }
+
+  /** A VM running generation 0 on {@code worker}, as placed and as its agent lists it. */
+  protected void running(VmSnapshot vm, String worker) {
+    vms.add(vm);
+    placed.add(new PlacedTask(vm.name(), vm.seq(), 0, worker, TaskState.RUNNING));
+    reported.get(worker).add(new ObservedTask(vm.name() + ".0", "running", null, null));
+  }
+
+  protected TermPlan plan(SchedulerProfile profile, Rebalancing rebalancing) {
+    return TermPlanner.plan(now, null, profile, HealthSettings.defaults(), workers, vms, placed, reported, rebalancing);
+  }
+}
