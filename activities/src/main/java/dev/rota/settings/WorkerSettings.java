@@ -10,6 +10,8 @@ import java.time.Duration;
  *
  * @param flakyAfterErrors failed probes in a row that make a ready worker flaky
  * @param probeBackoffCap the longest wait between probes of a worker that is not ready
+ * @param flakyAfterTaskFailures tasks failing on a worker within {@code taskFailureWindow} that make it
+ *     flaky; 0: never
  */
 @ConfigurationProperties("rota.workers")
 public record WorkerSettings(
@@ -17,9 +19,12 @@ public record WorkerSettings(
     @Bindable(defaultValue = "3m") Duration offlineAfter,
     @Bindable(defaultValue = "5m") Duration flakyCooldown,
     @Bindable(defaultValue = "3") int flakyAfterErrors,
-    @Bindable(defaultValue = "1m") Duration probeBackoffCap) {
+    @Bindable(defaultValue = "1m") Duration probeBackoffCap,
+    @Bindable(defaultValue = "5") int flakyAfterTaskFailures,
+    @Bindable(defaultValue = "10m") Duration taskFailureWindow) {
 
   public HealthSettings health() {
-    return new HealthSettings(lostAfter, offlineAfter, flakyCooldown, flakyAfterErrors, probeBackoffCap);
+    return new HealthSettings(lostAfter, offlineAfter, flakyCooldown, flakyAfterErrors, probeBackoffCap,
+        flakyAfterTaskFailures, taskFailureWindow);
   }
 }

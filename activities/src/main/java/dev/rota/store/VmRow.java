@@ -44,6 +44,8 @@ public record VmRow(
     @Nullable Integer setOrdinal,
     @Nullable String failedOn,
     @Nullable String movingFrom,
+    @Nullable Integer maxRestarts,
+    @Nullable Integer restartWindowSeconds,
     @Version long version) {
 
   /** A VM as submitted: pending, generation 0, no worker. */
@@ -57,17 +59,18 @@ public record VmRow(
       Instant now) {
     return new VmRow(name, seq, spec.runtime(), spec.image(), spec.command(), spec.env(), spec.resources(),
         spec.labels(), spec.restartPolicy(), "pending", message, null, 0, null, now, null, null, null, null, null, null,
-        0, vmSet, ordinal, null, null, 0);
+        0, vmSet, ordinal, null, null, spec.maxRestarts(), spec.restartWindowSeconds(), 0);
   }
 
   /** What it runs and asks for. */
   public VmTemplate spec() {
-    return new VmTemplate(runtime, image, command, env, resources, labels, restartPolicy);
+    return new VmTemplate(runtime, image, command, env, resources, labels, restartPolicy, maxRestarts, restartWindowSeconds);
   }
 
   public VmRow withSeq(long newSeq) {
     return new VmRow(name, newSeq, runtime, image, command, env, resources, labels, restartPolicy, status,
         statusMessage, worker, restartCount, exitCode, createdAt, scheduledAt, startedAt, finishedAt, avoidWorker,
-        avoidUntil, pendingReason, taskEventId, vmSet, setOrdinal, failedOn, movingFrom, version);
+        avoidUntil, pendingReason, taskEventId, vmSet, setOrdinal, failedOn, movingFrom, maxRestarts, restartWindowSeconds,
+        version);
   }
 }

@@ -8,6 +8,10 @@ import java.util.Map;
 /**
  * What a VM runs and asks for, without its name: a submitted VM's spec, and a VM set's template, from
  * which each of its replicas is made alike.
+ *
+ * @param maxRestarts restarts after failures allowed within {@code restartWindowSeconds}, after which
+ *     the VM stays failed; null for no limit
+ * @param restartWindowSeconds the window {@code maxRestarts} counts in; null when there is no limit
  */
 @Serdeable
 public record VmTemplate(
@@ -17,4 +21,13 @@ public record VmTemplate(
     Map<String, String> env,
     Map<String, Long> resources,
     Map<String, String> labels,
-    String restartPolicy) {}
+    String restartPolicy,
+    @Nullable Integer maxRestarts,
+    @Nullable Integer restartWindowSeconds) {
+
+  public VmTemplate(
+      String runtime, String image, List<String> command, Map<String, String> env, Map<String, Long> resources,
+      Map<String, String> labels, String restartPolicy) {
+    this(runtime, image, command, env, resources, labels, restartPolicy, null, null);
+  }
+}

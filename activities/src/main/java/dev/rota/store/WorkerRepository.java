@@ -31,4 +31,21 @@ public interface WorkerRepository extends CrudRepository<WorkerRow, String> {
 
   @Query("SELECT health AS label, COUNT(*) AS total FROM workers GROUP BY health")
   List<Count> countByHealth();
+
+  /** A task failed on {@code worker}: one more toward making it flaky. */
+  @Query("INSERT INTO worker_task_failures (worker, failed_at) VALUES (:worker, :at)")
+  int taskFailed(String worker, Instant at);
+
+  /**
+   * Task failures per worker since {@code since} and since the worker's last cool-down (a worker made
+   * flaky by them starts afresh once it is back).
+   */
+  @Query("""
+      SELECT f.worker AS label, COUNT(*) AS total FROM worker_task_failures f JOIN workers w ON w.name = f.worker
+      WHERE f.failed_at > :since AND (w.flaky_until IS NULL OR f.failed_at > w.flaky_until)
+      GROUP BY f.worker""")
+  List<Count> taskFailuresSince(Instant since);
+
+  @Query("DELETE FROM worker_task_failures WHERE failed_at <= :before")
+  int forgetTaskFailures(Instant before);
 }

@@ -32,7 +32,7 @@ abstract class RepositoryContract {
 
   VmRow vm(String name, String status, String worker) {
     return new VmRow(name, vms.nextSeq(), "process", null, List.of("sleep", "1"), Map.of("A", "b"),
-        Map.of("cpu", 1L), Map.of(), "Never", status, "why", worker, 0, null, T0, null, null, null, null, null, null, 0, null, null, null, null, 0);
+        Map.of("cpu", 1L), Map.of(), "Never", status, "why", worker, 0, null, T0, null, null, null, null, null, null, 0, null, null, null, null, null, null, 0);
   }
 
   @Inject ClusterStatusRepository status;
@@ -186,6 +186,25 @@ abstract class RepositoryContract {
   }
 
   @Inject VmSetRepository sets;
+
+  @Test
+  void taskFailuresCountPerWorkerWithinTheWindowAndSinceItsLastCoolDown() {
+    String w = unique("failing");
+    WorkerRow row = workers.save(worker(w));
+    for (int minutes : new int[] {1, 5, 20}) {
+      workers.taskFailed(w, T0.minusSeconds(minutes * 60L));
+    }
+    java.util.function.Supplier<Long> counted = () -> workers.taskFailuresSince(T0.minusSeconds(600)).stream()
+        .filter(c -> c.label().equals(w)).mapToLong(Count::total).sum();
+    assertEquals(2, counted.get(), "the one 20 minutes ago is outside ten minutes");
+
+    workers.decideHealth(w, row.version(), "ready", "cooled down", T0.minusSeconds(180));
+    assertEquals(1, counted.get(), "only what failed since its cool-down ended counts");
+
+    workers.forgetTaskFailures(T0.minusSeconds(600));
+    workers.decideHealth(w, row.version() + 1, "ready", "answering", null);
+    assertEquals(2, counted.get(), "the old one is gone; the two within the window remain");
+  }
 
   @Test
   void aMoveBeginsOnlyFromTheGenerationRunningWhereThePlanSawIt() {

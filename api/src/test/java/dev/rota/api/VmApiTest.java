@@ -66,6 +66,7 @@ class VmApiTest {
     assertNull(body.get("exitCode"));
     assertEquals("process", body.get("runtime"));
     assertEquals("Never", body.get("restartPolicy"));
+    assertTrue(body.containsKey("maxRestarts") && body.get("maxRestarts") == null, "no limit unless asked");
     assertEquals(Map.of("cpu", 1, "memory", 512), body.get("resources"));
     assertEquals(Map.of("FOO", "bar"), body.get("env"));
     assertTrue(body.containsKey("scheduledAt") && body.get("scheduledAt") == null, "every field is present");
@@ -141,6 +142,9 @@ class VmApiTest {
           fractional         | {"name":"frac","command":["x"],"resources":{"cpu":1.5}}               | 400 | resources.cpu
           resource as text   | {"name":"txt","command":["x"],"resources":{"cpu":"lots"}}             | 400 | resources.cpu
           unknown policy     | {"name":"pol","command":["x"],"restartPolicy":"Sometimes"}            | 400 | restartPolicy
+          negative maxRestarts | {"name":"mr","command":["x"],"maxRestarts":-1}                      | 400 | maxRestarts
+          window alone       | {"name":"win","command":["x"],"restartWindowSeconds":60}              | 400 | restartWindowSeconds
+          zero window        | {"name":"win0","command":["x"],"maxRestarts":3,"restartWindowSeconds":0} | 400 | restartWindowSeconds
           no command         | {"name":"nocmd"}                                                      | 400 | command
           command as text    | {"name":"cmdtxt","command":"sleep 5"}                                 | 400 | command
           env value list     | {"name":"envl","command":["x"],"env":{"A":[1]}}                       | 400 | env.A
@@ -157,7 +161,7 @@ class VmApiTest {
     assertTrue(reply.map().get("title") instanceof String);
     assertTrue(reply.detail().contains(field), why + ": " + reply.detail());
     assertEquals(before, vms.count(), "no row");
-    for (String name : List.of("neg", "frac", "txt", "pol", "nocmd", "cmdtxt", "envl", "mal")) {
+    for (String name : List.of("neg", "frac", "txt", "pol", "mr", "win", "win0", "nocmd", "cmdtxt", "envl", "mal")) {
       assertFalse(workflowExists(name), "no workflow for " + name);
     }
   }
@@ -268,5 +272,18 @@ class VmApiTest {
     stub.getResult(Void.class);
     assertEquals(WorkflowExecutionStatus.WORKFLOW_EXECUTION_STATUS_COMPLETED, stub.describe().getStatus());
     assertEquals(201, http.post("/v1/vms", vm("doomed")).status(), "the name is free again");
+  }
+
+  @Test
+  void maxRestartsIsKeptWithItsWindowAnHourUnlessGiven() {
+    Http.Reply reply = http.post("/v1/vms", "{\"name\":\"capped\",\"command\":[\"false\"],\"restartPolicy\":\"OnFailure\",\"maxRestarts\":3}");
+    assertEquals(201, reply.status(), reply.toString());
+    assertEquals(3, reply.map().get("maxRestarts"));
+    assertEquals(3600, reply.map().get("restartWindowSeconds"));
+    assertEquals(3, vms.findById("capped").orElseThrow().maxRestarts());
+
+    Http.Reply windowed = http.post("/v1/vms",
+        "{\"name\":\"capped-2\",\"command\":[\"false\"],\"maxRestarts\":0,\"restartWindowSeconds\":600}");
+    assertEquals(600, windowed.map().get("restartWindowSeconds"));
   }
 }

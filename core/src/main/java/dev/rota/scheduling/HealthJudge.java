@@ -23,7 +23,7 @@ public final class HealthJudge {
       flakyUntil = cell.cooldown() == HealthTable.Cooldown.ACTIVE ? w.flakyUntil() : now.plus(s.flakyCooldown());
     }
     return new HealthVerdict(
-        next, message(row, w, flakyUntil, listeningSince), flakyUntil, nextChange(w, next, flakyUntil, s, listeningSince));
+        next, message(row, cell, w, s, flakyUntil, listeningSince), flakyUntil, nextChange(w, next, flakyUntil, s, listeningSince));
   }
 
   static HealthTable.Cell cellOf(WorkerProbeState w, Instant now, HealthSettings s, Instant listeningSince) {
@@ -39,7 +39,8 @@ public final class HealthJudge {
     if (w.lastProbeAt() == null) {
       probe = HealthTable.Probe.NOT_PROBED;
     } else if (w.lastProbeOk()) {
-      probe = HealthTable.Probe.ANSWERED;
+      boolean tasksFailing = s.flakyAfterTaskFailures() > 0 && w.taskFailures() >= s.flakyAfterTaskFailures();
+      probe = tasksFailing ? HealthTable.Probe.TASKS_FAILING : HealthTable.Probe.ANSWERED;
     } else {
       probe = w.probeFailures() >= s.flakyAfterErrors() ? HealthTable.Probe.FAILING_REPEATEDLY : HealthTable.Probe.FAILING;
     }
@@ -110,8 +111,14 @@ public final class HealthJudge {
     return a == null ? b : b == null ? a : a.isBefore(b) ? a : b;
   }
 
-  private static String message(HealthTable.Row row, WorkerProbeState w, Instant flakyUntil, Instant listeningSince) {
+  private static String message(
+      HealthTable.Row row, HealthTable.Cell cell, WorkerProbeState w, HealthSettings s, Instant flakyUntil,
+      Instant listeningSince) {
     String why = row.why();
+    if (cell.probe() == HealthTable.Probe.TASKS_FAILING && row.next() == WorkerHealth.FLAKY) {
+      return why + " (" + w.taskFailures() + " within " + s.taskFailureWindow().toMinutes() + " min); probed again at "
+          + flakyUntil;
+    }
     String since =
         heardOrListening(w, listeningSince).equals(w.lastSeen())
             ? ""

@@ -10,9 +10,18 @@ import java.time.Duration;
  * @param flakyCooldown how long a worker whose agent errs stays flaky before it is probed again
  * @param flakyAfterErrors consecutive failed probes of a ready worker that make it flaky
  * @param probeBackoffCap the longest wait between probes of a worker that is not ready
+ * @param flakyAfterTaskFailures tasks failing on a ready worker within {@code taskFailureWindow} that
+ *     make it flaky (Scoot); 0: task failures never do
+ * @param taskFailureWindow how far back task failures count
  */
 public record HealthSettings(
-    Duration lostAfter, Duration offlineAfter, Duration flakyCooldown, int flakyAfterErrors, Duration probeBackoffCap) {
+    Duration lostAfter, Duration offlineAfter, Duration flakyCooldown, int flakyAfterErrors, Duration probeBackoffCap,
+    int flakyAfterTaskFailures, Duration taskFailureWindow) {
+
+  public HealthSettings(
+      Duration lostAfter, Duration offlineAfter, Duration flakyCooldown, int flakyAfterErrors, Duration probeBackoffCap) {
+    this(lostAfter, offlineAfter, flakyCooldown, flakyAfterErrors, probeBackoffCap, 5, Duration.ofMinutes(10));
+  }
 
   public static HealthSettings defaults() {
     return new HealthSettings(

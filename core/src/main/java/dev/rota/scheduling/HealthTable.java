@@ -43,6 +43,8 @@ public final class HealthTable {
     FAILING,
     /** Failed {@code flakyAfterErrors} times in a row or more. */
     FAILING_REPEATEDLY,
+    /** Answered, but {@code flakyAfterTaskFailures} tasks or more failed on it lately (Scoot's flaky node). */
+    TASKS_FAILING,
     /** Never probed yet. */
     NOT_PROBED
   }
@@ -86,6 +88,7 @@ public final class HealthTable {
           row(EnumSet.of(FLAKY),               Heartbeat.FRESH, Probe.ANSWERED,             Cooldown.NONE,   READY,     "agent answered again after the cool-down"),
           row(EnumSet.of(FLAKY),               Heartbeat.FRESH, null,                       Cooldown.NONE,   FLAKY,     "agent still failing after the cool-down"),
           row(EnumSet.of(READY),               Heartbeat.FRESH, Probe.FAILING_REPEATEDLY,   Cooldown.NONE,   FLAKY,     "agent failed repeatedly"),
+          row(EnumSet.of(READY, NOT_READY),    Heartbeat.FRESH, Probe.TASKS_FAILING,        Cooldown.NONE,   FLAKY,     "tasks failed on it repeatedly"),
           row(EnumSet.of(READY),               Heartbeat.FRESH, null,                       Cooldown.NONE,   READY,     "agent answering"),
           row(EnumSet.of(NOT_READY),           Heartbeat.FRESH, Probe.ANSWERED,             Cooldown.NONE,   READY,     "agent answered its readiness probe"),
           row(EnumSet.of(NOT_READY),           Heartbeat.FRESH, null,                       Cooldown.NONE,   NOT_READY, "waiting for the agent's readiness probe"));

@@ -33,4 +33,17 @@ public final class RestartPolicies {
     boolean ranLong = startedAtMillis > 0 && endedAtMillis - startedAtMillis >= RESET_AFTER.toMillis();
     return ranLong ? 1 : before + 1;
   }
+
+  /**
+   * Whether a VM allowed {@code maxRestarts} restarts after failures within {@code window} (Nomad's
+   * reschedule {@code attempts} and {@code interval}) has used them up at {@code now}, given when it
+   * restarted after failures before; null {@code maxRestarts}: never.
+   */
+  public static boolean exhausted(Integer maxRestarts, Duration window, java.util.List<Long> restartedAtMillis, long now) {
+    if (maxRestarts == null) {
+      return false;
+    }
+    long since = now - window.toMillis();
+    return restartedAtMillis.stream().filter(t -> t > since).count() >= maxRestarts;
+  }
 }

@@ -13,6 +13,8 @@ import java.time.Instant;
  * @param probeFailures failed probes in a row
  * @param lastProbeError what the last failed probe said
  * @param flakyUntil the end of its flaky cool-down, null if none
+ * @param taskFailures tasks that failed on it (its agent said so, or they vanished) within the
+ *     task-failure window and since its last cool-down ended
  */
 public record WorkerProbeState(
     String name,
@@ -22,4 +24,12 @@ public record WorkerProbeState(
     boolean lastProbeOk,
     int probeFailures,
     String lastProbeError,
-    Instant flakyUntil) {}
+    Instant flakyUntil,
+    int taskFailures) {
+
+  public WorkerProbeState(
+      String name, WorkerHealth health, Instant lastSeen, Instant lastProbeAt, boolean lastProbeOk, int probeFailures,
+      String lastProbeError, Instant flakyUntil) {
+    this(name, health, lastSeen, lastProbeAt, lastProbeOk, probeFailures, lastProbeError, flakyUntil, 0);
+  }
+}

@@ -25,6 +25,7 @@ class DecisionRulesTest {
           failed,          0,   failed
           vanished,        -,   failed
           worker-offline,  -,   failed
+          moved,           -,   running
           """)
   void aTaskEventMakesItsVmsStatus(String event, Integer exitCode, String status) {
     TaskEventType type = dev.rota.model.WireName.parse(TaskEventType.class, event).orElseThrow();
@@ -53,5 +54,16 @@ class DecisionRulesTest {
       VmStatus status = StatusRule.after(type, 0);
       assertEquals(type.ends(), status == VmStatus.STOPPED || status == VmStatus.FAILED, type.toString());
     }
+  }
+
+  @org.junit.jupiter.api.Test
+  void maxRestartsCountsOnlyTheRestartsWithinTheWindow() {
+    java.time.Duration hour = java.time.Duration.ofHours(1);
+    long now = 10 * 3_600_000L;
+    java.util.List<Long> two = java.util.List.of(now - 3_700_000L, now - 600_000L, now - 60_000L);
+    assertEquals(false, RestartPolicies.exhausted(null, hour, two, now), "no maximum: never");
+    assertEquals(false, RestartPolicies.exhausted(3, hour, two, now), "the first was more than an hour ago");
+    assertEquals(true, RestartPolicies.exhausted(2, hour, two, now));
+    assertEquals(true, RestartPolicies.exhausted(0, hour, java.util.List.of(), now), "0: no restart at all");
   }
 }

@@ -115,4 +115,20 @@ class HealthJudgeTest {
     WorkerProbeState answeredBefore = new WorkerProbeState("w", WorkerHealth.NOT_READY, T.minusSeconds(300), T.minusSeconds(20), true, 0, null, null);
     assertEquals(WorkerHealth.NOT_READY, HealthJudge.judge(answeredBefore, T, S, back).health(), "an answer from before the outage is not one");
   }
+
+  @Test
+  void tasksFailingOnAnAnsweringWorkerMakeItFlakyForTheCoolDown() {
+    WorkerProbeState failing = new WorkerProbeState("w", WorkerHealth.READY, T, T, true, 0, null, null, 5);
+    HealthVerdict v = HealthJudge.judge(failing, T, S, null);
+    assertEquals(WorkerHealth.FLAKY, v.health());
+    assertEquals(T.plus(S.flakyCooldown()), v.flakyUntil());
+    assertTrue(v.message().startsWith("tasks failed on it repeatedly (5 within 10 min)"), v.message());
+
+    WorkerProbeState fewer = new WorkerProbeState("w", WorkerHealth.READY, T, T, true, 0, null, null, 4);
+    assertEquals(WorkerHealth.READY, HealthJudge.judge(fewer, T, S, null).health());
+
+    HealthSettings off = new HealthSettings(S.lostAfter(), S.offlineAfter(), S.flakyCooldown(), S.flakyAfterErrors(),
+        S.probeBackoffCap(), 0, S.taskFailureWindow());
+    assertEquals(WorkerHealth.READY, HealthJudge.judge(failing, T, off, null).health(), "0 turns it off");
+  }
 }

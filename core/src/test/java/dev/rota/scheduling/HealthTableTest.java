@@ -15,7 +15,7 @@ class HealthTableTest {
     for (HealthTable.Cell cell : HealthTable.allCells()) {
       assertTrue(HealthTable.lookup(cell).isPresent(), "no rule for " + cell);
     }
-    assertEquals(5 * 4 * 4 * 2, HealthTable.allCells().size());
+    assertEquals(5 * 4 * 5 * 2, HealthTable.allCells().size());
   }
 
   @Test

@@ -24,6 +24,11 @@ final class Snapshots {
   }
 
   static WorkerProbeState probeState(WorkerRow w) {
+    return probeState(w, 0);
+  }
+
+  /** @param taskFailures tasks failed on it lately, as {@code WorkerRepository.taskFailuresSince} counts them */
+  static WorkerProbeState probeState(WorkerRow w, int taskFailures) {
     return new WorkerProbeState(
         w.name(),
         health(w),
@@ -32,12 +37,13 @@ final class Snapshots {
         w.lastProbeOk(),
         w.probeFailures(),
         w.lastProbeError(),
-        w.flakyUntil());
+        w.flakyUntil(),
+        taskFailures);
   }
 
-  static WorkerSnapshot worker(WorkerRow w) {
+  static WorkerSnapshot worker(WorkerRow w, int taskFailures) {
     Candidate c = new Candidate(w.name(), w.resources(), w.labels(), w.runtimes(), health(w), w.schedulingPaused());
-    return new WorkerSnapshot(c, probeState(w), w.healthMessage());
+    return new WorkerSnapshot(c, probeState(w, taskFailures), w.healthMessage());
   }
 
   /**

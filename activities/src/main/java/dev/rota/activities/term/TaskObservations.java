@@ -8,6 +8,7 @@ import dev.rota.store.VmEventRepository;
 import dev.rota.store.VmRepository;
 import dev.rota.store.VmTaskRepository;
 import dev.rota.store.VmTaskRow;
+import dev.rota.store.WorkerRepository;
 import dev.rota.model.TaskEventType;
 import dev.rota.model.TaskState;
 import dev.rota.scheduling.Move;
@@ -27,8 +28,12 @@ public class TaskObservations {
   private final VmRepository vms;
   private final VmEventRepository events;
   private final TermActionRepository outbox;
+  private final WorkerRepository workers;
 
-  public TaskObservations(VmTaskRepository tasks, VmRepository vms, VmEventRepository events, TermActionRepository outbox) {
+  public TaskObservations(
+      VmTaskRepository tasks, VmRepository vms, VmEventRepository events, TermActionRepository outbox,
+      WorkerRepository workers) {
+    this.workers = workers;
     this.tasks = tasks;
     this.vms = vms;
     this.events = events;
@@ -83,6 +88,8 @@ public class TaskObservations {
     }
     if (to == TaskState.RUNNING) {
       vms.moved(task.vm(), task.generation()); // a move's new copy runs: its old one is no longer kept
+    } else if (to == TaskState.FAILED || to == TaskState.VANISHED) {
+      workers.taskFailed(task.worker(), now); // the worker's doing, not the VM's: toward making it flaky
     }
     boolean clean = to == TaskState.EXITED && Integer.valueOf(0).equals(exitCode);
     String logType = to == TaskState.RUNNING ? "started" : clean ? "exited" : "failed";

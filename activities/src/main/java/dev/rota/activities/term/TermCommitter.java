@@ -103,9 +103,12 @@ public class TermCommitter {
     Map<String, WorkerRow> workerRows = new HashMap<>();
     List<WorkerSnapshot> workerSnapshots = new ArrayList<>();
     List<String> answered = new ArrayList<>();
+    Map<String, Integer> taskFailures = new HashMap<>();
+    workers.taskFailuresSince(now.minus(health.taskFailureWindow()))
+        .forEach(c -> taskFailures.put(c.label(), (int) c.total()));
     for (WorkerRow w : workers.findAll()) {
       workerRows.put(w.name(), w);
-      workerSnapshots.add(Snapshots.worker(w));
+      workerSnapshots.add(Snapshots.worker(w, taskFailures.getOrDefault(w.name(), 0)));
       if (w.lastProbeOk() && w.lastProbeAt() != null && !w.lastProbeAt().isBefore(observedAt)) {
         answered.add(w.name());
       }
@@ -151,6 +154,7 @@ public class TermCommitter {
       Instant now) {
     List<String> examples = new ArrayList<>();
     int lost = 0;
+    workers.forgetTaskFailures(now.minus(health.taskFailureWindow()));
 
     int healthChanges = 0;
     for (TermPlan.HealthChange change : plan.healthChanges()) {

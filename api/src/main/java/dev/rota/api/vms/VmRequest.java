@@ -4,6 +4,8 @@ import dev.rota.api.Limits;
 import dev.rota.api.Names;
 import io.micronaut.core.annotation.Nullable;
 import io.micronaut.serde.annotation.Serdeable;
+import jakarta.validation.constraints.Max;
+import jakarta.validation.constraints.Min;
 import jakarta.validation.constraints.NotNull;
 import jakarta.validation.constraints.Pattern;
 import jakarta.validation.constraints.Size;
@@ -25,4 +27,12 @@ public record VmRequest(
             @NotNull @Size(max = 32768) String> env,
     @Nullable @Size(max = 32) Map<@NotNull @Pattern(regexp = Limits.RESOURCE_NAME, message = Limits.RESOURCE_MESSAGE) String, @NotNull Object> resources,
     @Nullable @Size(max = 64) Map<@NotNull @Pattern(regexp = Limits.LABEL_KEY, message = Limits.LABEL_MESSAGE) String, @NotNull @Size(max = 253) String> labels,
-    @Nullable @Pattern(regexp = "^(Never|OnFailure|Always)$", message = "must be one of \"Never\", \"OnFailure\", \"Always\"") String restartPolicy) {}
+    @Nullable @Pattern(regexp = "^(Never|OnFailure|Always)$", message = "must be one of \"Never\", \"OnFailure\", \"Always\"") String restartPolicy,
+    @Nullable @Min(0) @Max(VmRequest.MAX_RESTARTS) Integer maxRestarts,
+    @Nullable @Min(1) @Max(VmRequest.MAX_RESTART_WINDOW_SECONDS) Integer restartWindowSeconds) {
+  public static final int MAX_RESTARTS = 10_000;
+  /** Thirty days. */
+  public static final int MAX_RESTART_WINDOW_SECONDS = 2_592_000;
+  /** The window {@code maxRestarts} counts in when none is given: an hour. */
+  public static final int DEFAULT_RESTART_WINDOW_SECONDS = 3600;
+}

@@ -79,6 +79,9 @@ public class VmService {
     if (runtime.equals(PROCESS) && command.isEmpty()) {
       throw Problems.badRequest(field + "command", "is required for the process runtime, e.g. [\"sleep\", \"3600\"]");
     }
+    if (request.restartWindowSeconds() != null && request.maxRestarts() == null) {
+      throw Problems.badRequest(field + "restartWindowSeconds", "is the window maxRestarts counts in: give maxRestarts too");
+    }
     return new VmTemplate(
         runtime,
         request.image(),
@@ -86,7 +89,11 @@ public class VmService {
         orEmpty(request.env()),
         request.resources() == null ? DEFAULT_RESOURCES : Quantities.parse(field + "resources", request.resources()),
         orEmpty(request.labels()),
-        request.restartPolicy() == null ? RestartPolicy.NEVER.wireName() : request.restartPolicy());
+        request.restartPolicy() == null ? RestartPolicy.NEVER.wireName() : request.restartPolicy(),
+        request.maxRestarts(),
+        request.maxRestarts() == null
+            ? null
+            : request.restartWindowSeconds() == null ? VmRequest.DEFAULT_RESTART_WINDOW_SECONDS : request.restartWindowSeconds());
   }
 
   public Page<VmView> list(@Nullable String status, @Nullable String worker, @Nullable String set, PageRequest page) {

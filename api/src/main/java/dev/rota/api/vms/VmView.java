@@ -22,6 +22,8 @@ public record VmView(
     Map<String, Long> resources,
     Map<String, String> labels,
     String restartPolicy,
+    @Nullable Integer maxRestarts,
+    @Nullable Integer restartWindowSeconds,
     String status,
     @Nullable String statusMessage,
     @Nullable String worker,
@@ -35,7 +37,7 @@ public record VmView(
 
   public static VmView of(VmRow row) {
     return new VmView(row.name(), row.runtime(), row.image(), row.command(), row.env(), row.resources(),
-        row.labels(), row.restartPolicy(), row.status(), message(row), row.worker(),
+        row.labels(), row.restartPolicy(), row.maxRestarts(), row.restartWindowSeconds(), row.status(), message(row), row.worker(),
         row.restartCount(), row.exitCode(), row.createdAt(), row.scheduledAt(), row.startedAt(),
         row.finishedAt(), row.vmSet());
   }

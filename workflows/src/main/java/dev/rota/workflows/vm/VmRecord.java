@@ -8,6 +8,7 @@ package dev.rota.workflows.vm;
  * @param finishedAtMillis when its last task ended, 0 if not
  * @param taskEventId the last task event its workflow applied (0 in records from before there were any)
  * @param movingFrom the worker its previous task still runs on while a move's new copy starts, or null
+ * @param maxRestarts restarts after failures allowed within {@code restartWindowMillis}; null: no limit
  */
 public record VmRecord(
     String status,
@@ -19,4 +20,6 @@ public record VmRecord(
     long restartDelayMillis,
     long maxRestartDelayMillis,
     long taskEventId,
-    String movingFrom) {}
+    String movingFrom,
+    Integer maxRestarts,
+    long restartWindowMillis) {}

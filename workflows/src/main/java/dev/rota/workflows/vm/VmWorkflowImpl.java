@@ -76,6 +76,11 @@ public class VmWorkflowImpl implements VmWorkflow {
   private Duration restartDelay = Duration.ofSeconds(15);
   private Duration maxRestartDelay = Duration.ofMinutes(5);
   private int failuresInARow;
+  /** Restarts after failures allowed within {@link #restartWindow}; null: no limit. */
+  private Integer maxRestarts;
+  private Duration restartWindow = Duration.ZERO;
+  /** When it restarted after failures, newest last, as far back as the window reaches. */
+  private final List<Long> restartsAfterFailure = new ArrayList<>();
   private long startedAtMillis;
   private long scheduledAtMillis;
   private long finishedAtMillis;
@@ -140,6 +145,8 @@ public class VmWorkflowImpl implements VmWorkflow {
     policy = WireName.parse(RestartPolicy.class, stored.restartPolicy()).orElse(RestartPolicy.NEVER);
     restartDelay = Duration.ofMillis(stored.restartDelayMillis());
     maxRestartDelay = Duration.ofMillis(stored.maxRestartDelayMillis());
+    maxRestarts = stored.maxRestarts();
+    restartWindow = Duration.ofMillis(stored.restartWindowMillis());
     startedAtMillis = stored.startedAtMillis();
     finishedAtMillis = stored.finishedAtMillis();
     lastTaskEventId = stored.taskEventId();
@@ -253,14 +260,34 @@ public class VmWorkflowImpl implements VmWorkflow {
     }
   }
 
-  /** What an ended task means under the restart policy: a restart after a delay, or nothing. */
+  /**
+   * What an ended task means under the restart policy: a restart after a delay, or nothing; after a
+   * failure, nothing either once {@code maxRestarts} are used up within the window.
+   */
   private void afterEnd(boolean failed, long endedAtMillis) {
+    if (failed && RestartPolicies.restarts(policy, true)) {
+      long now = Workflow.currentTimeMillis();
+      restartsAfterFailure.removeIf(t -> t <= now - restartWindow.toMillis());
+      if (RestartPolicies.exhausted(maxRestarts, restartWindow, restartsAfterFailure, now)) {
+        giveUp();
+        return;
+      }
+      restartsAfterFailure.add(now);
+    }
     if (RestartPolicies.restarts(policy, failed)) {
       failuresInARow = RestartPolicies.consecutive(failuresInARow, startedAtMillis, endedAtMillis);
       scheduleRestart(endedAtMillis > 0 ? endedAtMillis : Workflow.currentTimeMillis());
     } else if (failed) {
       failuresInARow = 0;
     }
+  }
+
+  /** It stays failed, saying why; a user's start begins the count afresh. */
+  private void giveUp() {
+    failuresInARow = 0;
+    message = (message == null ? "failed" : message) + "; not restarted: " + maxRestarts + " restart"
+        + (maxRestarts == 1 ? "" : "s") + " after failures within " + restartWindow.toSeconds() + " s used up (maxRestarts)";
+    activities.recordStatus(new VmActivities.StatusChange(name, status.wireName(), message, "restarts-exhausted"));
   }
 
   private void scheduleRestart(long endedAtMillis) {
@@ -297,6 +324,7 @@ public class VmWorkflowImpl implements VmWorkflow {
       }
       case "start" -> {
         failuresInARow = 0;
+        restartsAfterFailure.clear();
         requeue("started by request", "started");
       }
       case "restart" -> {

@@ -97,7 +97,7 @@ class VmWorkflowTest {
   }
 
   private VmWorkflow start(String status, String worker, int restartCount, String policy) {
-    return start(new VmRecord(status, worker, restartCount, policy, 0, 0, DELAY, MAX_DELAY, 0, null));
+    return start(new VmRecord(status, worker, restartCount, policy, 0, 0, DELAY, MAX_DELAY, 0, null, null, 0));
   }
 
   private VmWorkflow start(VmRecord stored) {
@@ -175,6 +175,48 @@ class VmWorkflowTest {
   }
 
   @Test
+  void afterMaxRestartsWithinTheWindowItStaysFailedSayingWhyUntilStartedByHand() {
+    VmWorkflow vm = start(new VmRecord("pending", null, 0, "OnFailure", 0, 0, DELAY, MAX_DELAY, 0, null, 2,
+        Duration.ofHours(1).toMillis()));
+    for (int generation = 0; generation < 2; generation++) {
+      runs(vm, generation);
+      settle();
+      fails(vm, generation, 1);
+      env.sleep(Duration.ofMinutes(2));
+      assertEquals("pending", vm.status(), "restart " + (generation + 1) + " of 2");
+    }
+    runs(vm, 2);
+    settle();
+    fails(vm, 2, 1);
+    env.sleep(Duration.ofMinutes(30));
+    assertEquals("failed", vm.status());
+    assertEquals(List.of("requeue 1", "requeue 2", "status failed"), store.what(), "no third restart within the hour");
+
+    assertEquals("pending", vm.start(), "a start by hand begins the count afresh");
+    runs(vm, 3);
+    settle();
+    fails(vm, 3, 1);
+    env.sleep(Duration.ofMinutes(2));
+    assertEquals("pending", vm.status());
+  }
+
+  @Test
+  void failuresOlderThanTheWindowDoNotCountTowardMaxRestarts() {
+    VmWorkflow vm = start(new VmRecord("pending", null, 0, "OnFailure", 0, 0, DELAY, MAX_DELAY, 0, null, 1,
+        Duration.ofMinutes(10).toMillis()));
+    runs(vm, 0);
+    settle();
+    fails(vm, 0, 1);
+    env.sleep(Duration.ofMinutes(11));
+    assertEquals("pending", vm.status());
+    runs(vm, 1);
+    settle();
+    fails(vm, 1, 1);
+    env.sleep(Duration.ofMinutes(2));
+    assertEquals("pending", vm.status(), "the first restart fell out of the ten minutes");
+  }
+
+  @Test
   void theSameEventDeliveredTwiceIsAppliedOnce() throws Exception {
     VmWorkflow vm = start("pending", null, 0, "OnFailure");
     placed(vm, 0);
@@ -245,7 +287,7 @@ class VmWorkflowTest {
 
   @Test
   void aWorkflowResumedFromTheStoreAppliesNoEventTwice() {
-    VmWorkflow vm = start(new VmRecord("failed", "w1", 0, "Never", 0, 1, DELAY, MAX_DELAY, 7, null));
+    VmWorkflow vm = start(new VmRecord("failed", "w1", 0, "Never", 0, 1, DELAY, MAX_DELAY, 7, null, null, 0));
     awaitStatus(vm, "failed");
     vm.taskEvent(new TaskEvent(7, "a.0", "w1", "started", null, "again", now(), 0));
     settle();
