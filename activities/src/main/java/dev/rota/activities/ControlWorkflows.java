@@ -55,12 +55,7 @@ public class ControlWorkflows {
 
   /** Asks the VM's workflow to delete it; false if it has no open workflow. */
   public boolean requestVmDelete(String vmName) {
-    try {
-      client.get().newWorkflowStub(VmWorkflow.class, VmWorkflow.workflowId(vmName)).delete();
-      return true;
-    } catch (WorkflowNotFoundException e) {
-      return false;
-    }
+    return signalIfOpen(() -> client.get().newWorkflowStub(VmWorkflow.class, VmWorkflow.workflowId(vmName)).delete());
   }
 
   /** Starts the set's workflow; {@code joinOpen} as for {@link #startVm}. */
@@ -79,8 +74,14 @@ public class ControlWorkflows {
 
   /** Tells the set's workflow to look again now; false if it has no open workflow. */
   public boolean setChanged(String setName) {
+    return signalIfOpen(
+        () -> client.get().newWorkflowStub(VmSetWorkflow.class, VmSetWorkflow.workflowId(setName)).changed());
+  }
+
+  /** Sends a signal; false if the workflow has no open run to take it. */
+  private static boolean signalIfOpen(Runnable signal) {
     try {
-      client.get().newWorkflowStub(VmSetWorkflow.class, VmSetWorkflow.workflowId(setName)).changed();
+      signal.run();
       return true;
     } catch (WorkflowNotFoundException e) {
       return false;

@@ -111,21 +111,25 @@ public final class HealthJudge {
     return a == null ? b : b == null ? a : a.isBefore(b) ? a : b;
   }
 
+  /** What made it flaky: the tasks that failed on it, or what its agent's last failed probe said. */
+  private static String flakyBecause(HealthTable.Cell cell, WorkerProbeState w, HealthSettings s) {
+    if (cell.probe() == HealthTable.Probe.TASKS_FAILING) {
+      return " (" + w.taskFailures() + " within " + s.taskFailureWindow().toMinutes() + " min)";
+    }
+    return w.lastProbeError() == null ? "" : ": " + w.lastProbeError();
+  }
+
   private static String message(
       HealthTable.Row row, HealthTable.Cell cell, WorkerProbeState w, HealthSettings s, Instant flakyUntil,
       Instant listeningSince) {
     String why = row.why();
-    if (cell.probe() == HealthTable.Probe.TASKS_FAILING && row.next() == WorkerHealth.FLAKY) {
-      return why + " (" + w.taskFailures() + " within " + s.taskFailureWindow().toMinutes() + " min); probed again at "
-          + flakyUntil;
-    }
     String since =
         heardOrListening(w, listeningSince).equals(w.lastSeen())
             ? ""
             : "; none since the scheduler came back at " + listeningSince;
     return switch (row.next()) {
       case OFFLINE, LOST -> why + " (last heartbeat " + w.lastSeen() + since + ")";
-      case FLAKY -> why + (w.lastProbeError() == null ? "" : ": " + w.lastProbeError()) + "; probed again at " + flakyUntil;
+      case FLAKY -> why + flakyBecause(cell, w, s) + "; probed again at " + flakyUntil;
       case NOT_READY -> why + (w.probeFailures() > 0 ? " (" + w.probeFailures() + " failed: " + w.lastProbeError() + ")" : "");
       case READY -> why;
     };

@@ -113,6 +113,8 @@ public final class Rebalancer {
     /** Replicas of each set on each worker, moves counted as done. */
     private final Map<String, Map<String, Integer>> perSet = new HashMap<>();
     private final Map<String, Spread> spreads = new TreeMap<>();
+    /** The class of the first replica of each set that may move: whose workers a label spread counts over. */
+    private final Map<String, ClassKey> classOfSet = new HashMap<>();
     /** How many more moves each set may have under way. */
     private final Map<String, Integer> allowance = new HashMap<>();
     private final Map<ClassKey, Set<String>> admitted = new HashMap<>();
@@ -167,6 +169,7 @@ public final class Rebalancer {
           PendingVm asPending = new PendingVm(vm.name(), vm.seq(), vm.runtime(), vm.request(), vm.labels(),
               vm.avoidWorker(), vm.set(), vm.spread(), null);
           n.replicas.add(new Replica(vm, asPending, resources.vector(vm.request())));
+          classOfSet.putIfAbsent(vm.set(), new ClassKey(vm.runtime(), vm.labels()));
         }
       }
       nodes.values().forEach(n -> n.replicas.sort(Comparator.comparing((Replica r) -> r.vm().name()).reversed()));
@@ -239,7 +242,7 @@ public final class Rebalancer {
 
     private void mendLabelSpread(String set, String key) {
       while (mayMove(set)) {
-        Map<String, Integer> perValue = perValue(set, key, anyClassOf(set));
+        Map<String, Integer> perValue = perValue(set, key, classOfSet.get(set));
         if (perValue.size() < 2) {
           return;
         }
@@ -275,18 +278,6 @@ public final class Rebalancer {
         }
       }
       return false;
-    }
-
-    /** The class of some replica of {@code set} that may move, or null when none may. */
-    private ClassKey anyClassOf(String set) {
-      for (Node n : nodes.values()) {
-        for (Replica r : n.replicas) {
-          if (set.equals(r.set())) {
-            return new ClassKey(r.vm().runtime(), r.vm().labels());
-          }
-        }
-      }
-      return null;
     }
 
     /** Replicas of {@code set} per value of {@code key}, over the workers the set's VMs may go to. */

@@ -78,10 +78,13 @@ public final class TermPlanner {
       if (t.state().live() && ofThisVm) {
         Holding held = new Holding(t.worker(), vm.request(), vm.set());
         holdings.add(held);
-        boolean isCurrent = t.generation() == vm.restartCount();
-        (isCurrent ? current : leaving).add(isCurrent ? held : new Holding(t.worker(), vm.request()));
-        if (isCurrent && t.state() == TaskState.RUNNING) {
-          runsOn.put(vm.name(), t.worker());
+        if (t.generation() != vm.restartCount()) {
+          leaving.add(new Holding(t.worker(), vm.request())); // a moved VM's old copy, or one to be removed
+        } else {
+          current.add(held);
+          if (t.state() == TaskState.RUNNING) {
+            runsOn.put(vm.name(), t.worker());
+          }
         }
       }
       if (!healthOf.containsKey(t.worker())) {

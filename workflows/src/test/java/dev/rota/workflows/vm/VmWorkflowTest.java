@@ -407,9 +407,7 @@ class VmWorkflowTest {
 
   @Test
   void stoppingARunningVmRemovesItsTaskFirst() {
-    VmWorkflow vm = start("pending", null, 0, "Never");
-    placed(vm, 0);
-    runs(vm, 0);
+    VmWorkflow vm = running("Never");
     settle();
     assertEquals("stopped", vm.stop());
     assertEquals(List.of("status stopping", "remove w1/a.0", "status stopped"), store.what());
@@ -443,9 +441,7 @@ class VmWorkflowTest {
 
   @Test
   void deletingARunningVmRemovesTheTaskBeforeTheRows() {
-    VmWorkflow vm = start("pending", null, 0, "Never");
-    placed(vm, 0);
-    runs(vm, 0);
+    VmWorkflow vm = running("Never");
     settle();
     vm.delete();
     WorkflowStub.fromTyped(vm).getResult(Void.class);
