@@ -18,6 +18,19 @@ public interface WorkerRepository extends CrudRepository<WorkerRow, String> {
   @Query("UPDATE workers SET last_seen = :seen WHERE name = :name")
   int heartbeat(String name, Instant seen);
 
+  /** A heartbeat with the images the agent holds now (JSON, see {@link WorkerImages}); no version change either. */
+  @Query("UPDATE workers SET last_seen = :seen, images = :images WHERE name = :name")
+  int heartbeatHolding(String name, Instant seen, String images);
+
+  @Query("UPDATE workers SET images = :images WHERE name = :name")
+  int holding(String name, String images);
+
+  @Query("SELECT name, images FROM workers WHERE images IS NOT NULL")
+  List<WorkerImagesRow> allImages();
+
+  @Query("SELECT name, images FROM workers WHERE images IS NOT NULL AND name IN (:names)")
+  List<WorkerImagesRow> imagesOf(java.util.Collection<String> names);
+
   /** Probes that answered: each resets its worker's failure count. No version change: they are observations. */
   @Query("UPDATE workers SET last_probe_at = :at, last_probe_ok = TRUE, probe_failures = 0, last_probe_error = NULL WHERE name IN (:names)")
   int probesAnswered(java.util.Collection<String> names, Instant at);

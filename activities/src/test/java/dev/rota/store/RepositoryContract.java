@@ -206,6 +206,26 @@ abstract class RepositoryContract {
     assertEquals(2, counted.get(), "the old one is gone; the two within the window remain");
   }
 
+  @Inject WorkerImages images;
+
+  @Test
+  void heldImagesComeWithAHeartbeatAndNoRegistrationWrittenFromAnOlderReadUndoesThem() {
+    String w = unique("holder");
+    WorkerRow row = workers.save(worker(w));
+    assertEquals(Map.of(), images.of(List.of(w)), "its agent said nothing yet");
+    Map<String, Instant> held = Map.of("ghcr.io/acme/a:1", T0.minusSeconds(60), "b:2", T0);
+    assertEquals(1, images.heartbeat(w, T0.plusSeconds(5), held));
+    assertEquals(held, images.of(List.of(w)).get(w));
+    assertEquals(held, images.all().get(w));
+    assertEquals(T0.plusSeconds(5), workers.findById(w).orElseThrow().lastSeen());
+
+    workers.update(row.withPaused(true));
+    assertEquals(held, images.of(List.of(w)).get(w), "a pause written from the row read before is no report of images");
+    images.held(w, Map.of());
+    assertEquals(Map.of(), images.of(List.of(w)).get(w), "it holds none now");
+    assertEquals(0, images.heartbeat(unique("nobody"), T0, held));
+  }
+
   @Test
   void aMoveBeginsOnlyFromTheGenerationRunningWhereThePlanSawIt() {
     VmRow row = vm(unique("mover"), "running", "w1");

@@ -60,7 +60,8 @@ public final class Agent implements AutoCloseable {
     }
     ControllerClient controller = new ControllerClient(config, json);
     TaskReporter reporter = new TaskReporter(controller, config.workerName(), timers, config.heartbeatInterval());
-    TaskTable tasks = new TaskTable(runtimes, processes, tasksDir, config.stopGrace(), reporter::changed);
+    HeldImages images = new HeldImages(config.dataDir().resolve("images.json"), json, java.time.Clock.systemUTC());
+    TaskTable tasks = new TaskTable(runtimes, processes, tasksDir, config.stopGrace(), reporter::changed, images);
     int recovered = tasks.recover();
     AgentHttp http;
     try {
@@ -77,7 +78,7 @@ public final class Agent implements AutoCloseable {
     }
     http.start();
     String endpoint = config.endpoint(http.port());
-    ControllerLink link = new ControllerLink(config, endpoint, controller, timers);
+    ControllerLink link = new ControllerLink(config, endpoint, controller, timers, images);
     link.start();
     reporter.start();
     log.info("agent {} serving {} ({} tasks found again)", config.workerName(), endpoint, recovered);

@@ -14,7 +14,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The agent's side of the controller: registers its worker, then heartbeats every interval;
+ * The agent's side of the controller: registers its worker, then heartbeats every interval, saying
+ * what images it holds whenever that changed;
  * re-registers when the controller no longer knows it (404), and keeps trying, backing off, while the
  * controller is unreachable. Its tasks are untouched by any of this.
  */
@@ -26,11 +27,16 @@ final class ControllerLink {
   private final String endpoint;
   private final ControllerClient controller;
   private final ScheduledExecutorService timers;
+  private final HeldImages images;
+  /** The version of the held images the controller last accepted; -1 before it accepted any. */
+  private volatile long imagesSaid = -1;
   private volatile boolean registered;
   private volatile int failures;
   private volatile boolean closed;
 
-  ControllerLink(AgentConfig config, String endpoint, ControllerClient controller, ScheduledExecutorService timers) {
+  ControllerLink(
+      AgentConfig config, String endpoint, ControllerClient controller, ScheduledExecutorService timers, HeldImages images) {
+    this.images = images;
     this.config = config;
     this.endpoint = endpoint;
     this.controller = controller;
@@ -58,7 +64,14 @@ final class ControllerLink {
       if (!registered) {
         register();
       } else {
-        int status = controller.send("PUT", "/v1/workers/" + config.workerName() + "/heartbeat", null);
+        // The images go along only when they changed since the controller last took them.
+        HeldImages.Report held = images.report();
+        boolean news = held.version() != imagesSaid;
+        int status = controller.send("PUT", "/v1/workers/" + config.workerName() + "/heartbeat",
+            news ? Map.of("images", held.images()) : null);
+        if (status < 300 && news) {
+          imagesSaid = held.version();
+        }
         if (status == 404) {
           log.info("controller does not know worker {}; registering again", config.workerName());
           registered = false;
@@ -99,6 +112,8 @@ final class ControllerLink {
     body.put("runtimes", config.runtimes());
     body.put("machineId", machineId());
     body.put("agentSecret", config.secret());
+    HeldImages.Report held = images.report();
+    body.put("images", held.images());
     int status = controller.send("POST", "/v1/workers", body);
     if (status == 409) {
       throw new IOException("the controller says another machine holds the name " + config.workerName());
@@ -107,6 +122,7 @@ final class ControllerLink {
       throw new IOException("registration answered " + status);
     }
     registered = true;
+    imagesSaid = held.version();
     log.info("registered worker {} at {}", config.workerName(), endpoint);
   }
 

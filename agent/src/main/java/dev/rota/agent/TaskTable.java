@@ -28,9 +28,13 @@ final class TaskTable {
   private final Path tasksDir;
   private final Duration grace;
   private final Consumer<TaskView> changes;
+  private final HeldImages images;
 
-  TaskTable(Map<String, TaskRuntime> runtimes, ProcessRuntime processes, Path tasksDir, Duration grace, Consumer<TaskView> changes) {
+  TaskTable(
+      Map<String, TaskRuntime> runtimes, ProcessRuntime processes, Path tasksDir, Duration grace, Consumer<TaskView> changes,
+      HeldImages images) {
     this.changes = changes;
+    this.images = images;
     this.runtimes = runtimes;
     this.processes = processes;
     this.tasksDir = tasksDir;
@@ -51,6 +55,9 @@ final class TaskTable {
       r.start(task);
       return task;
     });
+    if (created[0]) {
+      images.used(spec.image());
+    }
     return created[0];
   }
 

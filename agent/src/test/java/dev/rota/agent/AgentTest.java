@@ -230,23 +230,16 @@ class AgentTest {
   void taskStateChangesAreReportedToTheControllerAndRetriedWhenItCannotTakeThem() throws Exception {
     List<String> delivered = new java.util.concurrent.CopyOnWriteArrayList<>();
     java.util.concurrent.atomic.AtomicInteger reports = new java.util.concurrent.atomic.AtomicInteger();
-    com.sun.net.httpserver.HttpServer controller =
-        com.sun.net.httpserver.HttpServer.create(new java.net.InetSocketAddress("127.0.0.1", 0), 0);
-    controller.createContext("/", x -> {
-      String body = new String(x.getRequestBody().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
-      int status = x.getRequestMethod().equals("POST") ? 201 : 204;
-      if (x.getRequestURI().getPath().equals("/v1/workers/test-1/tasks")) {
+    com.sun.net.httpserver.HttpServer controller = controller((method, path, body) -> {
+      if (path.equals("/v1/workers/test-1/tasks")) {
         // The first report meets a controller that is restarting; it must come again.
         if (reports.incrementAndGet() == 1) {
-          status = 503;
-        } else {
-          delivered.add(body);
+          return 503;
         }
+        delivered.add(body);
       }
-      x.sendResponseHeaders(status, -1);
-      x.close();
+      return method.equals("POST") ? 201 : 204;
     });
-    controller.start();
     try {
       start("ROTA_CONTROLLER_URL", "http://127.0.0.1:" + controller.getAddress().getPort());
       send("PUT", "/v1/tasks/g.0", "{\"vm\":\"g\",\"runtime\":\"synthetic\"}");
@@ -267,6 +260,72 @@ class AgentTest {
     } finally {
       controller.stop(0);
     }
+  }
+
+  @Test
+  @SuppressWarnings("unchecked")
+  void theImagesItsTasksRanAreSaidOnceEachTimeTheyChangeAndRememberedAcrossARestart() throws Exception {
+    List<String> registrations = new java.util.concurrent.CopyOnWriteArrayList<>();
+    List<String> heartbeats = new java.util.concurrent.CopyOnWriteArrayList<>();
+    java.util.concurrent.atomic.AtomicBoolean refusedOne = new java.util.concurrent.atomic.AtomicBoolean();
+    com.sun.net.httpserver.HttpServer controller = controller((method, path, body) -> {
+      if (method.equals("POST")) {
+        registrations.add(body);
+        return 201;
+      }
+      if (path.endsWith("/heartbeat")) {
+        // The first heartbeat with news meets a controller that cannot take it: the news must come again.
+        if (!body.isEmpty() && refusedOne.compareAndSet(false, true)) {
+          return 503;
+        }
+        heartbeats.add(body);
+      }
+      return 204;
+    });
+    String url = "http://127.0.0.1:" + controller.getAddress().getPort();
+    try {
+      start("ROTA_CONTROLLER_URL", url, "ROTA_AGENT_HEARTBEAT_INTERVAL", "50ms");
+      eventually("registered", () -> registrations.size() == 1);
+      assertEquals(List.of(), json.readValue(registrations.get(0), Map.class).get("images"), "nothing run, nothing held");
+      eventually("bare heartbeats", () -> heartbeats.size() >= 2);
+      assertTrue(heartbeats.stream().allMatch(String::isEmpty), "nothing new to say: " + heartbeats);
+
+      send("PUT", "/v1/tasks/i.0", "{\"vm\":\"i\",\"runtime\":\"synthetic\",\"image\":\"ghcr.io/acme/a:1\"}");
+      eventually("the image said", () -> heartbeats.stream().anyMatch(b -> b.contains("ghcr.io/acme/a:1")));
+      assertTrue(refusedOne.get(), "after a refusal");
+      int said = heartbeats.size();
+      eventually("bare heartbeats again", () -> heartbeats.size() >= said + 2);
+      assertEquals(1, heartbeats.stream().filter(b -> !b.isEmpty()).count(), "said once: " + heartbeats);
+      Map<String, Object> news = json.readValue(heartbeats.stream().filter(b -> !b.isEmpty()).findFirst().orElseThrow(), Map.class);
+      List<Map<String, Object>> images = (List<Map<String, Object>>) news.get("images");
+      assertEquals("ghcr.io/acme/a:1", images.get(0).get("image"));
+      java.time.Instant.parse((String) images.get(0).get("lastUsedAt"));
+      agent.close();
+
+      start("ROTA_CONTROLLER_URL", url, "ROTA_AGENT_HEARTBEAT_INTERVAL", "50ms");
+      eventually("registered again", () -> registrations.size() == 2);
+      assertEquals(images, json.readValue(registrations.get(1), Map.class).get("images"), "remembered on disk");
+    } finally {
+      controller.stop(0);
+    }
+  }
+
+  /** How the stand-in controller answers a call: its status. */
+  private interface Answer {
+    int status(String method, String path, String body);
+  }
+
+  /** A controller on loopback that answers each call as {@code answer} says, bodies unread by the agent. */
+  private static com.sun.net.httpserver.HttpServer controller(Answer answer) throws java.io.IOException {
+    com.sun.net.httpserver.HttpServer controller =
+        com.sun.net.httpserver.HttpServer.create(new java.net.InetSocketAddress("127.0.0.1", 0), 0);
+    controller.createContext("/", x -> {
+      String body = new String(x.getRequestBody().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+      x.sendResponseHeaders(answer.status(x.getRequestMethod(), x.getRequestURI().getPath(), body), -1);
+      x.close();
+    });
+    controller.start();
+    return controller;
   }
 
   @Test

@@ -75,6 +75,8 @@ class WorkerApiTest {
           endpoint not url  | {"name":"bad-2","endpoint":"ftp://x"}                             | endpoint
           negative resource | {"name":"bad-3","endpoint":"http://a:1","resources":{"cpu":-4}}   | resources.cpu
           runtimes as text  | {"name":"bad-4","endpoint":"http://a:1","runtimes":"process"}     | runtimes
+          image time        | {"name":"bad-5","endpoint":"http://a:1","images":[{"image":"a:1","lastUsedAt":"yesterday"}]} | images.0.lastUsedAt
+          image blank       | {"name":"bad-6","endpoint":"http://a:1","images":[{"image":"","lastUsedAt":"2026-01-01T00:00:00Z"}]} | images.0.image
           """)
   void badRegistrationsAreRejectedAndStoreNothing(String why, String body, String field) {
     long before = workers.count();
@@ -99,6 +101,41 @@ class WorkerApiTest {
     Http.Reply unknown = http.put("/v1/workers/nobody/heartbeat", null);
     assertEquals(404, unknown.status(), "an unknown worker's agent re-registers on 404");
     assertTrue(unknown.isProblem());
+  }
+
+  @Test
+  void theImagesAnAgentHoldsComeWithItsRegistrationOrHeartbeatAndShowMostRecentFirst() {
+    String registration = worker("holder", "m-h", 4).replace("\"vmCount\":9",
+        "\"images\":[{\"image\":\"ghcr.io/acme/a:1\",\"lastUsedAt\":\"2025-12-31T10:00:00Z\"}]");
+    Http.Reply created = http.post("/v1/workers", registration);
+    assertEquals(201, created.status(), created.toString());
+    assertEquals(List.of(Map.of("image", "ghcr.io/acme/a:1", "lastUsedAt", "2025-12-31T10:00:00Z")),
+        created.map().get("images"));
+
+    assertEquals(204, http.put("/v1/workers/holder/heartbeat", null).status());
+    assertEquals(1, ((List<?>) http.get("/v1/workers/holder").map().get("images")).size(), "a bare heartbeat keeps them");
+
+    clock.advance(Duration.ofSeconds(5));
+    String held = "{\"images\":[{\"image\":\"ghcr.io/acme/a:1\",\"lastUsedAt\":\"2025-12-31T10:00:00Z\"},"
+        + "{\"image\":\"ghcr.io/acme/b:2\",\"lastUsedAt\":\"2025-12-31T23:00:00Z\"}]}";
+    assertEquals(204, http.put("/v1/workers/holder/heartbeat", held).status());
+    Map<String, Object> after = http.get("/v1/workers/holder").map();
+    assertEquals(List.of(
+        Map.of("image", "ghcr.io/acme/b:2", "lastUsedAt", "2025-12-31T23:00:00Z"),
+        Map.of("image", "ghcr.io/acme/a:1", "lastUsedAt", "2025-12-31T10:00:00Z")), after.get("images"));
+    assertEquals(Instant.parse((String) created.map().get("lastSeen")).plusSeconds(5), Instant.parse((String) after.get("lastSeen")),
+        "it is a heartbeat all the same");
+
+    Http.Reply bad = http.put("/v1/workers/holder/heartbeat", "{\"images\":[{\"image\":\"c:3\",\"lastUsedAt\":\"soon\"}]}");
+    assertEquals(400, bad.status(), bad.toString());
+    assertTrue(bad.isProblem());
+    assertTrue(bad.detail().contains("images.0.lastUsedAt"), bad.detail());
+    assertEquals(after.get("images"), http.get("/v1/workers/holder").map().get("images"), "nothing changed");
+    assertEquals(after.get("lastSeen"), http.get("/v1/workers/holder").map().get("lastSeen"));
+
+    assertEquals(204, http.put("/v1/workers/holder/heartbeat", "{\"images\":[]}").status());
+    assertEquals(List.of(), http.get("/v1/workers/holder").map().get("images"), "it holds none any more");
+    assertEquals(404, http.put("/v1/workers/nobody/heartbeat", held).status());
   }
 
   @Test

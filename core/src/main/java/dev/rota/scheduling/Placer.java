@@ -5,6 +5,7 @@ import dev.rota.scheduling.placement.FeasibilityCheck;
 import dev.rota.scheduling.placement.PlacementStack;
 import dev.rota.scheduling.placement.Ranker;
 import dev.rota.scheduling.placement.SpreadsReplicas;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
@@ -18,8 +19,9 @@ import java.util.function.Predicate;
  * when every feasibility check admits it (ready and unpaused, offers the runtime, carries the labels),
  * the VM does not avoid it, a replica's set spread allows it ({@link SpreadsReplicas}), and it has every
  * requested resource free; a restart after a failure prefers a worker other than the one it failed on;
- * the profile's {@link Ranker}
- * picks among those, ties to the name that sorts first. A VM that fits nowhere does not hold up the
+ * then a worker that holds the VM's image, the one whose task used it most recently first (Scoot's
+ * snapshot groups: it need not fetch it); then the profile's {@link Ranker} picks, ties to the name
+ * that sorts first. A VM that fits nowhere does not hold up the
  * ones behind it, and what one placement takes counts at once for the next. Why a VM waits is read
  * from what the checks recorded.
  *
@@ -95,6 +97,41 @@ public final class Placer {
       return candidates;
     }
 
+    /** The class's workers by the images they hold; made when a VM of the class first has an image. */
+    private Map<String, List<Slot>> holdersByImage;
+    private final Map<String, FitTree<Slot>> holderTrees = new HashMap<>();
+
+    /**
+     * The class's workers that hold {@code image}, the most recent user of it first, then in the
+     * profile's order; null when none does (or the VM has no image).
+     */
+    FitTree<Slot> holders(String image, Comparator<Slot> order) {
+      if (image == null) {
+        return null;
+      }
+      if (holdersByImage == null) {
+        holdersByImage = new HashMap<>();
+        for (Slot s : members) {
+          s.worker.images().keySet().forEach(held -> holdersByImage.computeIfAbsent(held, k -> new ArrayList<>()).add(s));
+        }
+      }
+      List<Slot> holding = holdersByImage.get(image);
+      if (holding == null) {
+        return null;
+      }
+      return holderTrees.computeIfAbsent(image, k -> {
+        Comparator<Slot> recentFirst = Comparator.comparing((Slot s) -> s.worker.lastUsed(image)).reversed();
+        FitTree<Slot> tree = new FitTree<>(recentFirst.thenComparing(order), s -> s.free);
+        for (Slot s : holding) {
+          s.memberOf.add(tree);
+          if (!s.pruned) {
+            tree.add(s);
+          }
+        }
+        return tree;
+      });
+    }
+
     boolean knownNotToFit(long[] request) {
       for (long[] misfit : knownMisfits) {
         if (dominates(request, misfit)) {
@@ -165,8 +202,19 @@ public final class Placer {
         long[] request = requests.get(i);
         ConstraintClass cls = classOf(vm);
         Predicate<Slot> admits = perVm(vm, cls);
-        // A restart after a failure prefers any other worker, and takes that one only if none has room.
-        Slot chosen = vm.failedOn() == null ? null : cls.available.firstFit(request, elsewhere(vm, admits));
+        FitTree<Slot> holders = cls.holders(vm.image(), order);
+        Slot chosen = null;
+        if (vm.failedOn() != null) {
+          // A restart after a failure prefers any other worker, and takes that one only if none has room.
+          Predicate<Slot> elsewhere = elsewhere(vm, admits);
+          chosen = holders == null ? null : holders.firstFit(request, elsewhere);
+          if (chosen == null) {
+            chosen = cls.available.firstFit(request, elsewhere);
+          }
+        }
+        if (chosen == null && holders != null) {
+          chosen = holders.firstFit(request, admits);
+        }
         if (chosen == null) {
           chosen = firstFit(cls, request, admits);
         }
@@ -177,7 +225,9 @@ public final class Placer {
           if (vm.set() != null) {
             spreads.placed(vm.set(), chosen.worker.name());
           }
-          placed.add(new PlacementPlan.Placement(vm.name(), chosen.worker.name()));
+          Instant used = chosen.worker.lastUsed(vm.image());
+          String why = used == null ? null : "holds image " + vm.image() + ", last used " + used;
+          placed.add(new PlacementPlan.Placement(vm.name(), chosen.worker.name(), why));
         }
       }
       List<PlacementPlan.Unplaced> waiting = new ArrayList<>(unplaced.size());

@@ -52,8 +52,7 @@ public final class TermPlanner {
           || !Objects.equals(verdict.flakyUntil(), w.probe().flakyUntil())) {
         changes.add(new TermPlan.HealthChange(w.name(), verdict));
       }
-      Candidate c = w.worker();
-      candidates.add(new Candidate(c.name(), c.capacity(), c.labels(), c.runtimes(), verdict.health(), c.paused()));
+      candidates.add(w.worker().withHealth(verdict.health()));
       if (verdict.health() == WorkerHealth.OFFLINE) {
         gone.add(w.name());
       }
@@ -96,7 +95,7 @@ public final class TermPlanner {
       // Wanted and not placed: a task of its generation, live or ended, is the workflow's to hear of.
       if (vm.wantsTask() && !placedTasks.contains(vm.name() + "." + vm.restartCount())) {
         pending.add(new PendingVm(vm.name(), vm.seq(), vm.runtime(), vm.request(), vm.labels(), vm.avoidWorker(),
-            vm.set(), vm.spread(), vm.failedOn()));
+            vm.set(), vm.spread(), vm.failedOn(), vm.image()));
       }
     }
     PlacementPlan placement = Placer.place(candidates, holdings, pending, profile);

@@ -15,6 +15,7 @@ import java.util.Map;
  * @param failedOn the worker its last task failed on, which its restart prefers to avoid, or null
  * @param movingFrom the worker its previous task runs on while the task of {@code restartCount}, a
  *     move's new copy, has not yet started; null when it is not moving
+ * @param image the image it runs, or null
  */
 public record VmSnapshot(
     String name,
@@ -28,12 +29,19 @@ public record VmSnapshot(
     String set,
     Spread spread,
     String failedOn,
-    String movingFrom) {
+    String movingFrom,
+    String image) {
+
+  public VmSnapshot(
+      String name, long seq, String runtime, Map<String, Long> request, Map<String, String> labels, VmStatus status,
+      int restartCount, String avoidWorker, String set, Spread spread, String failedOn, String movingFrom) {
+    this(name, seq, runtime, request, labels, status, restartCount, avoidWorker, set, spread, failedOn, movingFrom, null);
+  }
 
   public VmSnapshot(
       String name, long seq, String runtime, Map<String, Long> request, Map<String, String> labels, VmStatus status,
       int restartCount, String avoidWorker) {
-    this(name, seq, runtime, request, labels, status, restartCount, avoidWorker, null, Spread.NONE, null, null);
+    this(name, seq, runtime, request, labels, status, restartCount, avoidWorker, null, Spread.NONE, null, null, null);
   }
 
   public VmSnapshot(

@@ -41,8 +41,10 @@ final class Snapshots {
         taskFailures);
   }
 
-  static WorkerSnapshot worker(WorkerRow w, int taskFailures) {
-    Candidate c = new Candidate(w.name(), w.resources(), w.labels(), w.runtimes(), health(w), w.schedulingPaused());
+  /** @param images what its agent holds, by image, with when each was last used */
+  static WorkerSnapshot worker(WorkerRow w, int taskFailures, Map<String, java.time.Instant> images) {
+    Candidate c =
+        new Candidate(w.name(), w.resources(), w.labels(), w.runtimes(), health(w), w.schedulingPaused(), images);
     return new WorkerSnapshot(c, probeState(w, taskFailures), w.healthMessage());
   }
 
@@ -59,7 +61,7 @@ final class Snapshots {
     Spread spread = v.vmSet() == null ? Spread.NONE : spreads.getOrDefault(v.vmSet(), Spread.NONE);
     return new VmSnapshot(
         v.name(), v.seq(), v.runtime(), v.resources(), v.labels(), status(v), v.restartCount(), avoid, v.vmSet(), spread,
-        v.failedOn(), v.movingFrom());
+        v.failedOn(), v.movingFrom(), v.image());
   }
 
   static PlacedTask task(VmTaskRow t) {

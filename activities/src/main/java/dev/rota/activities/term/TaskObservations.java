@@ -43,15 +43,17 @@ public class TaskObservations {
   /**
    * Places generation {@code generation} of the VM's submission {@code vmSeq} on {@code worker}, with
    * the action that starts it; empty when the VM's workflow no longer wants it or it is placed.
+   *
+   * @param why what made the worker the choice (it holds the image), for the event; null for nothing more
    */
-  public Optional<TermActionRow> place(String vm, long vmSeq, int generation, String worker, Instant now) {
+  public Optional<TermActionRow> place(String vm, long vmSeq, int generation, String worker, String why, Instant now) {
     String taskId = TaskId.of(vm, generation).toString();
     if (tasks.place(VmTaskRow.id(vmSeq, taskId), vm, vmSeq, generation, worker, now) != 1) {
       return Optional.empty();
     }
     vms.placed(vm);
     outbox.add(TermActionRow.START, worker, taskId, vm, vmSeq, null, now);
-    String message = "scheduled on worker " + worker + " as task " + taskId;
+    String message = "scheduled on worker " + worker + " as task " + taskId + (why == null ? "" : " (" + why + ")");
     return Optional.of(tell(vm, vmSeq, taskId, worker, TaskEventType.PLACED, "scheduled", null, message, now, null));
   }
 

@@ -26,6 +26,7 @@ import dev.rota.store.VmSetRepository;
 import dev.rota.model.Spread;
 import dev.rota.store.VmTaskRepository;
 import dev.rota.store.VmTaskRow;
+import dev.rota.store.WorkerImages;
 import dev.rota.store.WorkerRepository;
 import dev.rota.store.WorkerRow;
 import dev.rota.workflows.cluster.TermDecisions;
@@ -67,6 +68,7 @@ public class TermCommitter {
   private final ListeningSince listening;
   private final VmSetRepository sets;
   private final SchedulerSettings scheduler;
+  private final WorkerImages workerImages;
 
   public TermCommitter(
       WorkerRepository workers,
@@ -81,8 +83,10 @@ public class TermCommitter {
       TaskObservations observations,
       ListeningSince listening,
       VmSetRepository sets,
-      SchedulerSettings scheduler) {
+      SchedulerSettings scheduler,
+      WorkerImages workerImages) {
     this.scheduler = scheduler;
+    this.workerImages = workerImages;
     this.listening = listening;
     this.sets = sets;
     this.workers = workers;
@@ -106,9 +110,10 @@ public class TermCommitter {
     Map<String, Integer> taskFailures = new HashMap<>();
     workers.taskFailuresSince(now.minus(health.taskFailureWindow()))
         .forEach(c -> taskFailures.put(c.label(), (int) c.total()));
+    Map<String, Map<String, Instant>> images = workerImages.all();
     for (WorkerRow w : workers.findAll()) {
       workerRows.put(w.name(), w);
-      workerSnapshots.add(Snapshots.worker(w, taskFailures.getOrDefault(w.name(), 0)));
+      workerSnapshots.add(Snapshots.worker(w, taskFailures.getOrDefault(w.name(), 0), images.getOrDefault(w.name(), Map.of())));
       if (w.lastProbeOk() && w.lastProbeAt() != null && !w.lastProbeAt().isBefore(observedAt)) {
         answered.add(w.name());
       }
@@ -174,7 +179,7 @@ public class TermCommitter {
     int placed = 0;
     for (PlacementPlan.Placement p : plan.placement().placed()) {
       VmRow vm = vmRows.get(p.vm());
-      if (observations.place(vm.name(), vm.seq(), vm.restartCount(), p.worker(), now).isPresent()) {
+      if (observations.place(vm.name(), vm.seq(), vm.restartCount(), p.worker(), p.why(), now).isPresent()) {
         placed++;
         example(examples, "placed " + vm.name() + " on " + p.worker());
       } else {

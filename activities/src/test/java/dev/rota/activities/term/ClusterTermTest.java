@@ -64,6 +64,7 @@ class ClusterTermTest {
   @Inject VmTaskRepository tasks;
   @Inject dev.rota.store.VmSetRepository sets;
   @Inject dev.rota.store.ClusterSettingsRepository clusterSettings;
+  @Inject dev.rota.store.WorkerImages workerImages;
 
   private ClusterWorkflow startCluster(WorkflowClient client) {
     ClusterWorkflow cluster =
@@ -202,6 +203,28 @@ class ClusterTermTest {
     awaitStatus("a", "running");
     assertEquals(List.of("scheduled", "started"), eventTypes("a"));
     Histories.replayAndMaybeRecord(env.getWorkflowClient(), ClusterWorkflow.WORKFLOW_ID, ClusterWorkflowImpl.class, "cluster-term-applies");
+  }
+
+  @Test
+  void aVmGoesToTheWorkerWhoseAgentHoldsItsImageAndItsEventSaysSo() {
+    String image = "ghcr.io/acme/build:7";
+    Instant used = clock.instant().minusSeconds(3600);
+    worker("w1", 4);
+    worker("w2", 4);
+    workerImages.held("w2", Map.of(image, used, "ghcr.io/acme/other:1", clock.instant()));
+    vm("plain", 1, "Never");
+    vms.save(VmRow.submitted("imaged", vms.nextSeq(), new VmTemplate("process", image, List.of("sleep", "600"), Map.of(),
+        Map.of("cpu", 1L, "memory", 512L), Map.of(), "Never"), "waiting for the scheduler", clock.instant()));
+    startVmWorkflow("imaged");
+    startCluster(env.getWorkflowClient());
+    awaitFirstResultOf("TermAndApply");
+
+    assertEquals("w1", placedOn("plain"), "packed onto the first worker by name");
+    assertEquals("w2", placedOn("imaged"), "the worker holding its image, though w1 is fuller");
+    assertEquals(image, agents.spec("w2", "imaged.0").image(), "the agent is told which image to run");
+    VmEventRow scheduled = events.page("imaged", 0, 100).get(0);
+    assertEquals("scheduled on worker w2 as task imaged.0 (holds image " + image + ", last used " + used + ")",
+        scheduled.message());
   }
 
   @Test
@@ -450,6 +473,32 @@ class ClusterTermTest {
     assertEquals("flaky", health("w1"), "the cool-down runs its course even though the agent is back");
     sleepUntil(flaky.flakyUntil().plusSeconds(6));
     assertEquals("ready", health("w1"), "probed again after the cool-down, and answering");
+  }
+
+  @Test
+  void aWorkerWhoseTasksKeepFailingTurnsFlakyAndNewVmsGoElsewhere() {
+    worker("w1", 8);
+    worker("w2", 8);
+    agents.set("w1", FakeAgents.Mode.TASKS_FAIL);
+    for (int i = 0; i < 5; i++) {
+      vm("f" + i, 1, "Never");
+    }
+    startCluster(env.getWorkflowClient());
+    awaitFirstResultOf("TermAndApply");
+    for (int i = 0; i < 5; i++) {
+      assertEquals("w1", placedOn("f" + i), "packed onto the first worker by name");
+    }
+    for (int i = 0; i < 5; i++) {
+      assertTrue(awaitStatus("f" + i, "failed").statusMessage().contains("image not found"));
+    }
+    awaitVm("f0", v -> "flaky".equals(health("w1")), "w1 flaky");
+    WorkerRow w1 = workers.findById("w1").orElseThrow();
+    assertTrue(w1.healthMessage().contains("tasks failed on it repeatedly (5 within 10 min)"), w1.healthMessage());
+    assertEquals("ready", health("w2"));
+
+    vm("after", 1, "Never");
+    awaitVm("after", v -> placedOn("after") != null, "placed");
+    assertEquals("w2", placedOn("after"), "the flaky worker takes nothing new, though it sorts first and is fuller");
   }
 
   @Test

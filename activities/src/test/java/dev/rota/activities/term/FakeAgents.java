@@ -24,13 +24,15 @@ public class FakeAgents implements AgentClient {
    * UP answers everything; ERRORS nothing; HANGS never returns; NO_STARTS answers probes but fails every
    * start; REFUSES_STARTS refuses every start as a bad request (4xx: retrying cannot help).
    */
-  public enum Mode { UP, ERRORS, HANGS, NO_STARTS, REFUSES_STARTS }
+  /** {@code TASKS_FAIL}: tasks start, then are reported failed by the agent at once. */
+  public enum Mode { UP, ERRORS, HANGS, NO_STARTS, REFUSES_STARTS, TASKS_FAIL }
 
   public static final class Agent {
     volatile Mode mode = Mode.UP;
     volatile boolean heartbeating = true;
     final Map<String, TaskView> tasks = new ConcurrentHashMap<>();
     final Map<String, AtomicInteger> starts = new ConcurrentHashMap<>();
+    final Map<String, TaskSpec> specs = new ConcurrentHashMap<>();
   }
 
   private final Map<String, Agent> agents = new ConcurrentHashMap<>();
@@ -68,6 +70,11 @@ public class FakeAgents implements AgentClient {
   public int starts(String worker, String taskId) {
     AtomicInteger n = agent(worker).starts.get(taskId);
     return n == null ? 0 : n.get();
+  }
+
+  /** The spec the controller last started the task with, or null. */
+  public TaskSpec spec(String worker, String taskId) {
+    return agent(worker).specs.get(taskId);
   }
 
   public List<String> tasks(String worker) {
@@ -111,7 +118,10 @@ public class FakeAgents implements AgentClient {
       throw new dev.rota.agents.AgentRejectedException(400, "command: not allowed on this worker");
     }
     a.starts.computeIfAbsent(taskId, k -> new AtomicInteger()).incrementAndGet();
-    a.tasks.putIfAbsent(taskId, new TaskView(taskId, spec.vm(), "running", null, null, null, null));
+    a.specs.put(taskId, spec);
+    a.tasks.putIfAbsent(taskId, a.mode == Mode.TASKS_FAIL
+        ? new TaskView(taskId, spec.vm(), "failed", null, null, null, "image not found")
+        : new TaskView(taskId, spec.vm(), "running", null, null, null, null));
   }
 
   @Override

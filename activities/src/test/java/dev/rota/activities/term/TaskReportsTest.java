@@ -66,7 +66,7 @@ class TaskReportsTest {
     Instant now = Instant.parse("2026-01-01T00:00:00Z");
     VmRow row = vms.save(VmRow.submitted(vm, vms.nextSeq(), new VmTemplate("process", null, List.of("sleep", "60"),
         Map.of(), Map.of("cpu", 1L), Map.of(), "Never"), "waiting", now));
-    assertTrue(observations.place(vm, row.seq(), 0, worker, now).isPresent());
+    assertTrue(observations.place(vm, row.seq(), 0, worker, null, now).isPresent());
     actions.after(0, 10_000).stream().filter(a -> vm.equals(a.vm())).forEach(a -> actions.done(a.id()));
   }
 

@@ -63,11 +63,17 @@ public class WorkerController {
   }
 
   @RequiresRole({Role.WORKER})
+  /** The agent is alive; a body, when sent, says what images it holds now ({@link HeartbeatRequest}). */
   @Put("/{name}/heartbeat")
   @Status(HttpStatus.NO_CONTENT)
-  public void heartbeat(HttpRequest<?> http, String name) {
+  @RequestBody(required = false, content = @Content(schema = @Schema(implementation = HeartbeatRequest.class)))
+  public void heartbeat(HttpRequest<?> http, String name, @Body @Nullable String body) {
     WorkerScope.require(Caller.of(http), name);
-    service.heartbeat(name);
+    if (body == null || body.isBlank()) {
+      service.heartbeat(name);
+    } else {
+      service.heartbeat(name, bodies.read(body, HeartbeatRequest.class));
+    }
   }
 
   @RequiresRole({Role.WORKER})

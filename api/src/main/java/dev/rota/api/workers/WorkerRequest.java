@@ -4,6 +4,7 @@ import dev.rota.api.Limits;
 import dev.rota.api.Names;
 import io.micronaut.core.annotation.Nullable;
 import io.micronaut.serde.annotation.Serdeable;
+import jakarta.validation.Valid;
 import jakarta.validation.constraints.NotBlank;
 import jakarta.validation.constraints.NotNull;
 import jakarta.validation.constraints.Pattern;
@@ -14,6 +15,7 @@ import java.util.Map;
 /**
  * {@code POST /v1/workers}: an agent registering its machine. Server-owned fields are ignored.
  * {@code agentSecret} is what the controller must present to the agent; it is stored, never shown.
+ * {@code images}, when given, is what the agent holds now, as in a heartbeat.
  */
 @Serdeable
 public record WorkerRequest(
@@ -23,4 +25,5 @@ public record WorkerRequest(
     @Nullable @Size(max = 64) Map<@NotNull @Pattern(regexp = Limits.LABEL_KEY, message = Limits.LABEL_MESSAGE) String, @NotNull @Size(max = 253) String> labels,
     @Nullable @Size(max = 16) List<@NotNull @Pattern(regexp = "^[a-z0-9][a-z0-9-]{0,62}$", message = "must be a runtime name such as process") String> runtimes,
     @Nullable @Size(max = 255) String machineId,
-    @Nullable @Size(min = 20, max = 128) String agentSecret) {}
+    @Nullable @Size(min = 20, max = 128) String agentSecret,
+    @Nullable @Size(max = HeldImage.MAX) List<@NotNull @Valid HeldImage> images) {}

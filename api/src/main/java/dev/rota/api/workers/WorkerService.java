@@ -11,6 +11,7 @@ import dev.rota.scheduling.ObservedTask;
 import dev.rota.store.Sql;
 import dev.rota.store.VmRepository;
 import dev.rota.store.VmRow;
+import dev.rota.store.WorkerImages;
 import dev.rota.store.WorkerRepository;
 import dev.rota.store.WorkerRow;
 import dev.rota.model.VmStatus;
@@ -37,11 +38,14 @@ public class WorkerService {
   private final VmRepository vms;
   private final ControlPlane control;
   private final TaskReports taskReports;
+  private final WorkerImages images;
   private final Clock clock;
 
   public WorkerService(
-      WorkerRepository workers, VmRepository vms, ControlPlane control, TaskReports taskReports, Clock clock) {
+      WorkerRepository workers, VmRepository vms, ControlPlane control, TaskReports taskReports, WorkerImages images,
+      Clock clock) {
     this.workers = workers;
+    this.images = images;
     this.taskReports = taskReports;
     this.vms = vms;
     this.control = control;
@@ -57,6 +61,7 @@ public class WorkerService {
     Map<String, Long> resources = request.resources() == null ? Map.of() : Quantities.parse("resources", request.resources());
     Map<String, String> labels = request.labels() == null ? Map.of() : new TreeMap<>(request.labels());
     List<String> runtimes = request.runtimes() == null ? List.of("process") : List.copyOf(request.runtimes());
+    Map<String, Instant> held = request.images() == null ? null : HeldImage.parse(request.images());
     // Raced with another registration (a duplicate insert) or the scheduler (a stale version): read again.
     Registration result = Conflicts.retry(() -> {
       var existing = workers.findById(request.name());
@@ -70,14 +75,14 @@ public class WorkerService {
             workers.update(
                 row.reregistered(request.endpoint(), resources, labels, runtimes, request.machineId(), now)
                     .withAgentSecret(request.agentSecret()));
-        return new Registration(view(updated), false);
+        return new Registration(viewHolding(updated, held), false);
       }
       WorkerRow created =
           workers.save(
               WorkerRow.registered(request.name(), request.endpoint(), resources, labels, runtimes, request.machineId(),
                   WorkerHealth.NOT_READY.wireName(), "waiting for the agent's readiness probe", now)
                   .withAgentSecret(request.agentSecret()));
-      return new Registration(view(created), true);
+      return new Registration(viewHolding(created, held), true);
     }, e -> Sql.isUniqueViolation(e) || e instanceof io.micronaut.data.exceptions.OptimisticLockException);
     control.wakeScheduler("worker " + request.name() + " registered");
     return result;
@@ -86,7 +91,9 @@ public class WorkerService {
   public Page<WorkerView> list(PageRequest page) {
     List<WorkerRow> rows = workers.page(page.after() == null ? "" : page.after(), page.fetchSize());
     Map<String, Allocation> allocations = allocations(rows.stream().map(WorkerRow::name).toList());
-    return page.page(rows, WorkerRow::name, r -> WorkerView.of(r, allocations.getOrDefault(r.name(), Allocation.NONE)), LIST);
+    Map<String, Map<String, Instant>> held = images.of(rows.stream().map(WorkerRow::name).toList());
+    return page.page(rows, WorkerRow::name,
+        r -> WorkerView.of(r, allocations.getOrDefault(r.name(), Allocation.NONE), held.getOrDefault(r.name(), Map.of())), LIST);
   }
 
   public WorkerView get(String name) {
@@ -96,6 +103,15 @@ public class WorkerService {
   /** A heartbeat moves {@code lastSeen} only: it never undoes a pause. */
   public void heartbeat(String name) {
     if (workers.heartbeat(name, clock.instant()) == 0) {
+      throw Problems.notFound("worker", name);
+    }
+  }
+
+  /** A heartbeat that may say what images the worker holds now; without them, the same as above. */
+  public void heartbeat(String name, HeartbeatRequest request) {
+    if (request.images() == null) {
+      heartbeat(name);
+    } else if (images.heartbeat(name, clock.instant(), HeldImage.parse(request.images())) == 0) {
       throw Problems.notFound("worker", name);
     }
   }
@@ -145,7 +161,16 @@ public class WorkerService {
   }
 
   private WorkerView view(WorkerRow row) {
-    return WorkerView.of(row, allocations(List.of(row.name())).getOrDefault(row.name(), Allocation.NONE));
+    return viewHolding(row, null);
+  }
+
+  /** @param held what its agent just said it holds, written first; null: as stored */
+  private WorkerView viewHolding(WorkerRow row, Map<String, Instant> held) {
+    if (held != null) {
+      images.held(row.name(), held);
+    }
+    Map<String, Instant> shown = held != null ? held : images.of(List.of(row.name())).getOrDefault(row.name(), Map.of());
+    return WorkerView.of(row, allocations(List.of(row.name())).getOrDefault(row.name(), Allocation.NONE), shown);
   }
 
   private Map<String, Allocation> allocations(List<String> names) {

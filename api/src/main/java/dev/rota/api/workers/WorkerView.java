@@ -8,7 +8,7 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 
-/** A worker as API.md shows it, with what its placed VMs hold. */
+/** A worker as API.md shows it, with what its placed VMs hold and the images its agent holds, most recently used first. */
 // Every field of API.md's resources is present, null or empty included.
 @JsonInclude(JsonInclude.Include.ALWAYS)
 @Serdeable
@@ -25,11 +25,12 @@ public record WorkerView(
     @Nullable Instant lastSeen,
     Instant createdAt,
     Map<String, Long> allocated,
-    int vmCount) {
+    int vmCount,
+    List<HeldImage> images) {
 
-  public static WorkerView of(WorkerRow row, Allocation allocation) {
+  public static WorkerView of(WorkerRow row, Allocation allocation, Map<String, Instant> images) {
     return new WorkerView(row.name(), row.endpoint(), row.resources(), row.labels(), row.runtimes(),
         row.machineId(), row.schedulingPaused(), row.health(), row.healthMessage(), row.lastSeen(),
-        row.createdAt(), allocation.resources(), allocation.vmCount());
+        row.createdAt(), allocation.resources(), allocation.vmCount(), HeldImage.shown(images));
   }
 }

@@ -1,0 +1,104 @@
+package dev.rota.agent;
+
+import com.fasterxml.jackson.core.type.TypeReference;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The images this worker holds, each with when a task last used it, which the controller's placement
+ * prefers (Scoot's snapshot groups). The process runtime fetches nothing, so what it holds is what its
+ * tasks ran: the {@link #MAX} most recent images, kept on disk so that a restarted agent still knows
+ * them. Every change moves {@link #version()}, by which the link to the controller tells what it has
+ * not yet said.
+ */
+final class HeldImages {
+  private static final Logger log = LoggerFactory.getLogger(HeldImages.class);
+  /** As many as a worker's image cache usually keeps warm; the controller takes up to 64. */
+  static final int MAX = 32;
+
+  /** What is held at one version, most recently used first, as the controller's API spells it. */
+  record Report(long version, List<Map<String, String>> images) {}
+
+  private final Path file;
+  private final ObjectMapper json;
+  private final Clock clock;
+  private final Map<String, Instant> lastUsed = new HashMap<>();
+  private long version;
+
+  HeldImages(Path file, ObjectMapper json, Clock clock) {
+    this.file = file;
+    this.json = json;
+    this.clock = clock;
+    load();
+  }
+
+  /** A task of {@code image} starts here now; null (a process task without one) is nothing. */
+  synchronized void used(String image) {
+    if (image == null || image.isBlank()) {
+      return;
+    }
+    lastUsed.put(image, clock.instant());
+    while (lastUsed.size() > MAX) {
+      lastUsed.entrySet().stream().min(Map.Entry.comparingByValue()).ifPresent(e -> lastUsed.remove(e.getKey()));
+    }
+    version++;
+    save();
+  }
+
+  synchronized Report report() {
+    List<Map<String, String>> images = new ArrayList<>(lastUsed.size());
+    lastUsed.entrySet().stream()
+        .sorted(Map.Entry.<String, Instant>comparingByValue(Comparator.reverseOrder()).thenComparing(Map.Entry.comparingByKey()))
+        .forEach(e -> {
+          Map<String, String> one = new LinkedHashMap<>();
+          one.put("image", e.getKey());
+          one.put("lastUsedAt", e.getValue().toString());
+          images.add(one);
+        });
+    return new Report(version, images);
+  }
+
+  synchronized long version() {
+    return version;
+  }
+
+  private void load() {
+    if (!Files.exists(file)) {
+      return;
+    }
+    try {
+      Map<String, String> stored = json.readValue(file.toFile(), new TypeReference<Map<String, String>>() {});
+      stored.forEach((image, at) -> lastUsed.put(image, Instant.parse(at)));
+    } catch (IOException | RuntimeException e) {
+      // Only a preference is lost: the images are learnt again as tasks run.
+      log.warn("held images record {} unreadable, starting without it: {}", file, e.toString());
+      lastUsed.clear();
+    }
+  }
+
+  /** Written whole to a temporary file and moved over the record, so a crash leaves one or the other. */
+  private void save() {
+    Map<String, String> stored = new LinkedHashMap<>();
+    lastUsed.forEach((image, at) -> stored.put(image, at.toString()));
+    Path temporary = file.resolveSibling(file.getFileName() + ".tmp");
+    try {
+      json.writeValue(temporary.toFile(), stored);
+      Files.move(temporary, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+    } catch (IOException e) {
+      log.warn("cannot record held images in {}: {}", file, e.toString());
+    }
+  }
+}
