@@ -20,11 +20,7 @@ class EndToEndTest {
 
   @BeforeAll
   static void start() {
-    stack = new Stack(dataDir);
-    eventually("both agents ready", () -> {
-      Map<String, Object> cluster = stack.api("GET", "/v1/cluster", null).map();
-      return Integer.valueOf(2).equals(((Map<?, ?>) cluster.get("workers")).get("ready"));
-    });
+    stack = Stack.withAgentsReady(dataDir);
   }
 
   @AfterAll

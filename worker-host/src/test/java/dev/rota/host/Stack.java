@@ -33,6 +33,16 @@ final class Stack implements AutoCloseable {
     client = new RotaClient("http://127.0.0.1:" + port, null);
   }
 
+  /** A stack whose two agents are both ready, as the tests that place VMs need it. */
+  static Stack withAgentsReady(Path dataDir) {
+    Stack stack = new Stack(dataDir);
+    dev.rota.testing.Eventually.eventually("both agents ready", () -> {
+      Map<String, Object> cluster = stack.api("GET", "/v1/cluster", null).map();
+      return Integer.valueOf(2).equals(((Map<?, ?>) cluster.get("workers")).get("ready"));
+    });
+    return stack;
+  }
+
   RotaClient.Reply send(String method, String url, String body) {
     return client.send(method, url, body, null);
   }

@@ -1,0 +1,154 @@
+package dev.rota.cli;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import com.fasterxml.jackson.dataformat.yaml.YAMLGenerator;
+import java.io.PrintWriter;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.Function;
+
+/** What a command prints: a table by default (kubectl's), or the API's own JSON, or YAML, whole. */
+final class Output {
+  enum Format { TABLE, JSON, YAML }
+
+  /** A table column: its header and how a row's value is read from the API's JSON. */
+  record Column(String header, Function<JsonNode, String> value) {
+    static Column field(String header, String field) {
+      return new Column(header, n -> text(n.path(field)));
+    }
+  }
+
+  private static final int MAX_CELL = 60;
+
+  private final Format format;
+  private final PrintWriter out;
+  private final PrintWriter err;
+  private final ObjectMapper json;
+  private final ObjectMapper yaml =
+      new ObjectMapper(new YAMLFactory().disable(YAMLGenerator.Feature.WRITE_DOC_START_MARKER)
+          .enable(YAMLGenerator.Feature.MINIMIZE_QUOTES));
+
+  Output(Format format, PrintWriter out, PrintWriter err, ObjectMapper json) {
+    this.format = format;
+    this.out = out;
+    this.err = err;
+    this.json = json;
+  }
+
+  /** A list: a row each, or as {@code {"items": [...]}} in JSON and YAML. */
+  void list(String what, List<JsonNode> items, List<Column> columns) {
+    if (format == Format.TABLE) {
+      if (items.isEmpty()) {
+        err.println("no " + what + " found");
+        err.flush();
+        return;
+      }
+      table(items, columns);
+      return;
+    }
+    ArrayNode array = json.createArrayNode();
+    items.forEach(array::add);
+    whole(json.createObjectNode().set("items", array));
+  }
+
+  /** One resource: a one-row table, or whole. */
+  void one(JsonNode item, List<Column> columns) {
+    if (format == Format.TABLE) {
+      table(List.of(item), columns);
+    } else {
+      whole(item);
+    }
+  }
+
+  /** A result that has no table (a token, settings): whole in every format, YAML for tables. */
+  void value(JsonNode value) {
+    if (format == Format.JSON) {
+      whole(value);
+    } else {
+      write(yaml, value);
+    }
+  }
+
+  /** A line for people; not printed when a script asked for JSON or YAML, whose output stays parseable. */
+  void say(String line) {
+    if (format == Format.TABLE) {
+      out.println(line);
+      out.flush();
+    }
+  }
+
+  private void whole(JsonNode value) {
+    write(format == Format.YAML ? yaml : json, value);
+  }
+
+  private void write(ObjectMapper mapper, JsonNode value) {
+    try {
+      String text = mapper.writerWithDefaultPrettyPrinter().writeValueAsString(value);
+      out.print(text.endsWith("\n") ? text : text + "\n");
+      out.flush();
+    } catch (JsonProcessingException e) {
+      throw new CliException(ExitCodes.FAILED, "cannot print the answer: " + e.getMessage());
+    }
+  }
+
+  private void table(List<JsonNode> items, List<Column> columns) {
+    List<String[]> rows = new ArrayList<>();
+    String[] header = columns.stream().map(Column::header).toArray(String[]::new);
+    rows.add(header);
+    for (JsonNode item : items) {
+      String[] row = new String[columns.size()];
+      for (int i = 0; i < row.length; i++) {
+        // The last column (a message, mostly) runs on: nothing after it needs aligning.
+        row[i] = cell(columns.get(i).value().apply(item), i < row.length - 1 ? MAX_CELL : Integer.MAX_VALUE);
+      }
+      rows.add(row);
+    }
+    int[] widths = new int[header.length];
+    for (String[] row : rows) {
+      for (int i = 0; i < row.length; i++) {
+        widths[i] = Math.max(widths[i], row[i].length());
+      }
+    }
+    for (String[] row : rows) {
+      StringBuilder line = new StringBuilder();
+      for (int i = 0; i < row.length; i++) {
+        line.append(row[i]);
+        if (i < row.length - 1) {
+          line.append(" ".repeat(widths[i] - row[i].length() + 3));
+        }
+      }
+      out.println(line.toString().stripTrailing());
+    }
+    out.flush();
+  }
+
+  private static String cell(String value, int max) {
+    if (value == null || value.isEmpty()) {
+      return "-";
+    }
+    String one = value.replaceAll("\\s*\\R\\s*", " ");
+    return one.length() > max ? one.substring(0, max - 1) + "…" : one;
+  }
+
+  /** A JSON value as a cell: text as it is, maps as {@code k=v,k=v}, nothing as null. */
+  static String text(JsonNode n) {
+    if (n == null || n.isMissingNode() || n.isNull()) {
+      return null;
+    }
+    if (n.isObject()) {
+      List<String> pairs = new ArrayList<>();
+      n.fields().forEachRemaining(e -> pairs.add(e.getKey() + "=" + text(e.getValue())));
+      return String.join(",", pairs);
+    }
+    if (n.isArray()) {
+      List<String> parts = new ArrayList<>();
+      n.forEach(e -> parts.add(text(e)));
+      return String.join(" ", parts);
+    }
+    return n.asText();
+  }
+}

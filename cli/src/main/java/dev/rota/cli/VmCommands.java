@@ -1,0 +1,182 @@
+package dev.rota.cli;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.ParentCommand;
+
+/** {@code rota vm ...}: the VMs users submit (API.md's VMs). */
+@Command(
+    name = "vm",
+    description = "Create, list, inspect, stop, start, restart and delete VMs.",
+    subcommands = VmCommands.Create.class)
+final class VmCommands extends Noun {
+  static final List<Output.Column> COLUMNS = List.of(
+      Output.Column.field("NAME", "name"),
+      Output.Column.field("STATUS", "status"),
+      Output.Column.field("WORKER", "worker"),
+      Output.Column.field("RESTARTS", "restartCount"),
+      Output.Column.field("SET", "set"),
+      Output.Column.field("MESSAGE", "statusMessage"));
+
+  static String path(String name) {
+    return "/v1/vms/" + ApiClient.segment(name);
+  }
+
+  /** Options every command that can wait shares. */
+  static final class WaitOptions {
+    @Option(names = "--wait", description = "wait until it is done, showing progress")
+    boolean wait;
+
+    @Option(names = "--timeout", paramLabel = "DURATION", defaultValue = "5m", description = "how long --wait waits (default 5m)")
+    String timeout;
+  }
+
+  /** Waits until the VM runs (a restart: its next generation runs); its failure ends the wait. */
+  static void awaitRunning(RotaCli root, ApiClient api, String name, int afterRestarts, WaitOptions w) {
+    root.waiter(Waiter.parse(w.timeout)).until("vm " + name, () -> {
+      JsonNode vm = api.get(path(name));
+      String status = vm.path("status").asText();
+      String progress = status + (vm.hasNonNull("worker") ? " on " + vm.get("worker").asText() : "")
+          + (vm.hasNonNull("statusMessage") ? ": " + vm.get("statusMessage").asText() : "");
+      boolean current = vm.path("restartCount").asInt() >= afterRestarts;
+      if (current && status.equals("running")) {
+        return Waiter.Look.done(progress);
+      }
+      return current && status.equals("failed") ? Waiter.Look.failed(progress) : Waiter.Look.waiting(progress);
+    });
+  }
+
+  @Command(name = "create", description = "Submit a VM: rota vm create build-42 --cpu 2 -- sleep 3600")
+  static final class Create implements Callable<Integer> {
+    @ParentCommand VmCommands vm;
+    @Parameters(index = "0", paramLabel = "NAME", arity = "0..1", description = "its name (or the file's)") String name;
+    @Mixin VmSpecOptions spec;
+    @Mixin WaitOptions wait;
+    @Parameters(index = "1..*", paramLabel = "COMMAND", description = "the command and its arguments, after --") List<String> command;
+
+    @Override
+    public Integer call() {
+      ObjectNode body = spec.spec(vm.root.json, System.in, command);
+      if (name != null) {
+        body.put("name", name);
+      }
+      if (!body.hasNonNull("name")) {
+        throw new CliException(ExitCodes.USAGE, "a VM needs a NAME (or a name in its file)");
+      }
+      ApiClient api = vm.root.api();
+      JsonNode created = api.post("/v1/vms", body);
+      if (wait.wait) {
+        awaitRunning(vm.root, api, created.path("name").asText(), 0, wait);
+        created = api.get(path(created.path("name").asText()));
+      }
+      vm.root.output().one(created, COLUMNS);
+      return ExitCodes.OK;
+    }
+  }
+
+  @Command(name = "list", description = "List VMs, oldest name first.")
+  int list(
+      @Option(names = "--status", description = "only VMs in this status") String status,
+      @Option(names = "--worker", description = "only VMs on this worker") String worker,
+      @Option(names = "--set", description = "only replicas of this VM set") String set,
+      @Option(names = "--limit", description = "at most this many") Integer limit) {
+    Map<String, String> query = new LinkedHashMap<>();
+    query.put("status", status);
+    query.put("worker", worker);
+    query.put("set", set);
+    return listed("vms", "/v1/vms", query, limit, COLUMNS);
+  }
+
+  @Command(name = "get", description = "Show one VM (-o yaml for all of it).")
+  int get(@Parameters(paramLabel = "NAME") String name) {
+    return shown(root.api().get(path(name)), COLUMNS);
+  }
+
+  @Command(name = "events", description = "What happened to a VM, oldest first.")
+  int events(@Parameters(paramLabel = "NAME") String name) {
+    return listed("events", path(name) + "/events", Map.of(), null, List.of(
+        Output.Column.field("TIME", "time"), Output.Column.field("TYPE", "type"), Output.Column.field("MESSAGE", "message")));
+  }
+
+  @Command(name = "logs", description = "The VM's output (the last 64 KiB), -f to follow it.")
+  int logs(
+      @Parameters(paramLabel = "NAME") String name,
+      @Option(names = {"-f", "--follow"}, description = "keep printing what it writes, until interrupted") boolean follow,
+      @Option(names = "--stderr", description = "its stderr instead of stdout") boolean stderr) throws InterruptedException {
+    ApiClient api = root.api();
+    String path = path(name) + "/logs" + (stderr ? "?stream=stderr" : "");
+    LogFollower follower = new LogFollower();
+    do {
+      if (follower.started()) {
+        root.pause.sleep(1000);
+      }
+      root.out.print(follower.next(api.text(path)));
+      root.out.flush();
+    } while (follow);
+    return ExitCodes.OK;
+  }
+
+  @Command(name = "stop", description = "End the VM's task; it stays, stopped.")
+  int stop(@Parameters(paramLabel = "NAME") String name, @Mixin WaitOptions wait) {
+    ApiClient api = root.api();
+    JsonNode answer = api.post(path(name) + "/stop", null);
+    if (wait.wait) {
+      root.waiter(Waiter.parse(wait.timeout)).until("vm " + name, () -> {
+        String status = api.get(path(name)).path("status").asText();
+        return status.equals("stopped") || status.equals("failed") ? Waiter.Look.done(status) : Waiter.Look.waiting(status);
+      });
+      answer = api.get(path(name));
+    }
+    return shown(answer, COLUMNS);
+  }
+
+  @Command(name = "start", description = "Run a stopped or failed VM again.")
+  int start(@Parameters(paramLabel = "NAME") String name, @Mixin WaitOptions wait) {
+    return runAgain(name, "start", wait);
+  }
+
+  @Command(name = "restart", description = "Stop the VM's task and run a new one.")
+  int restart(@Parameters(paramLabel = "NAME") String name, @Mixin WaitOptions wait) {
+    return runAgain(name, "restart", wait);
+  }
+
+  /** {@code start} or {@code restart}; a wait is for a generation after the one before the call. */
+  private int runAgain(String name, String verb, WaitOptions wait) {
+    ApiClient api = root.api();
+    int before = wait.wait ? api.get(path(name)).path("restartCount").asInt() : 0;
+    JsonNode answer = api.post(path(name) + "/" + verb, null);
+    if (wait.wait) {
+      awaitRunning(root, api, name, verb.equals("restart") ? before + 1 : answer.path("restartCount").asInt(), wait);
+      answer = api.get(path(name));
+    }
+    return shown(answer, COLUMNS);
+  }
+
+  @Command(name = "delete", description = "Remove the VM's task, then the VM.")
+  int delete(@Parameters(paramLabel = "NAME") String name, @Mixin WaitOptions wait) {
+    ApiClient api = root.api();
+    api.delete(path(name));
+    if (wait.wait) {
+      root.waiter(Waiter.parse(wait.timeout)).until("vm " + name, () -> {
+        try {
+          return Waiter.Look.waiting(api.get(path(name)).path("status").asText() + ", being deleted");
+        } catch (CliException e) {
+          if (e.exitCode() == ExitCodes.NOT_FOUND) {
+            return Waiter.Look.done("deleted");
+          }
+          throw e;
+        }
+      });
+    }
+    root.output().say("vm " + name + (wait.wait ? " deleted" : " being deleted"));
+    return ExitCodes.OK;
+  }
+}

@@ -1,0 +1,103 @@
+package dev.rota.cli;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.ParentCommand;
+
+/** {@code rota vm-set ...}: N replicas of one VM spec, spread over workers. */
+@Command(
+    name = "vm-set",
+    description = "Create, list, inspect, scale and delete VM sets.",
+    subcommands = VmSetCommands.Create.class)
+final class VmSetCommands extends Noun {
+  static final List<Output.Column> COLUMNS = List.of(
+      Output.Column.field("NAME", "name"),
+      new Output.Column("DESIRED", s -> Output.text(s.path("status").path("desired"))),
+      new Output.Column("RUNNING", s -> Output.text(s.path("status").path("running"))),
+      new Output.Column("PENDING", s -> Output.text(s.path("status").path("pending"))),
+      new Output.Column("SPREAD", s -> s.path("spread").isObject()
+          ? "label:" + s.path("spread").path("label").asText() : Output.text(s.path("spread"))),
+      new Output.Column("MESSAGE", s -> Output.text(s.path("status").path("message"))));
+
+  static String path(String name) {
+    return "/v1/vm-sets/" + ApiClient.segment(name);
+  }
+
+  /** {@code none}, {@code distinct-workers}, or {@code label:zone} as the API spells it. */
+  static Object spread(String text) {
+    return text.startsWith("label:") ? Map.of("label", text.substring("label:".length())) : text;
+  }
+
+  /** Until as many replicas run as the set wants. */
+  static JsonNode awaitReplicas(RotaCli root, ApiClient api, String name, VmCommands.WaitOptions w) {
+    root.waiter(Waiter.parse(w.timeout)).until("vm-set " + name, () -> {
+      JsonNode status = api.get(path(name)).path("status");
+      String progress = status.path("running").asInt() + "/" + status.path("desired").asInt() + " running"
+          + (status.hasNonNull("message") ? ": " + status.get("message").asText() : "");
+      return status.path("running").asInt() == status.path("desired").asInt() ? Waiter.Look.done(progress) : Waiter.Look.waiting(progress);
+    });
+    return api.get(path(name));
+  }
+
+  @Command(name = "create", description = "Create a set: rota vm-set create web --replicas 3 --spread distinct-workers -- sleep 3600")
+  static final class Create implements Callable<Integer> {
+    @ParentCommand VmSetCommands sets;
+    @Parameters(index = "0", paramLabel = "NAME") String name;
+    @Option(names = "--replicas", required = true, description = "how many VMs") int replicas;
+    @Option(names = "--spread", defaultValue = "none", description = "none, distinct-workers or label:KEY (e.g. label:zone)") String spread;
+    @Option(names = "--max-unavailable", description = "replicas that may be down while rebalancing (default 1)") Integer maxUnavailable;
+    @Mixin VmSpecOptions template;
+    @Mixin VmCommands.WaitOptions wait;
+    @Parameters(index = "1..*", paramLabel = "COMMAND", description = "the command and its arguments, after --") List<String> command;
+
+    @Override
+    public Integer call() {
+      ObjectNode body = sets.root.json.createObjectNode();
+      body.put("name", name);
+      body.put("replicas", replicas);
+      body.set("template", template.spec(sets.root.json, System.in, command));
+      body.set("spread", sets.root.json.valueToTree(spread(spread)));
+      if (maxUnavailable != null) {
+        body.put("maxUnavailable", maxUnavailable);
+      }
+      ApiClient api = sets.root.api();
+      JsonNode created = api.post("/v1/vm-sets", body);
+      sets.root.output().one(wait.wait ? awaitReplicas(sets.root, api, name, wait) : created, COLUMNS);
+      return ExitCodes.OK;
+    }
+  }
+
+  @Command(name = "list", description = "List VM sets.")
+  int list(@Option(names = "--limit", description = "at most this many") Integer limit) {
+    return listed("vm-sets", "/v1/vm-sets", Map.of(), limit, COLUMNS);
+  }
+
+  @Command(name = "get", description = "Show one VM set (-o yaml for its template).")
+  int get(@Parameters(paramLabel = "NAME") String name) {
+    return shown(root.api().get(path(name)), COLUMNS);
+  }
+
+  @Command(name = "scale", description = "Change how many replicas: rota vm-set scale web 5")
+  int scale(
+      @Parameters(index = "0", paramLabel = "NAME") String name,
+      @Parameters(index = "1", paramLabel = "REPLICAS") int replicas,
+      @Mixin VmCommands.WaitOptions wait) {
+    ApiClient api = root.api();
+    JsonNode scaled = api.patch(path(name), Map.of("replicas", replicas));
+    return shown(wait.wait ? awaitReplicas(root, api, name, wait) : scaled, COLUMNS);
+  }
+
+  @Command(name = "delete", description = "Delete the set and its VMs.")
+  int delete(@Parameters(paramLabel = "NAME") String name) {
+    root.api().delete(path(name));
+    root.output().say("vm-set " + name + " being deleted");
+    return ExitCodes.OK;
+  }
+}

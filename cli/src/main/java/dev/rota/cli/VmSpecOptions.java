@@ -1,0 +1,108 @@
+package dev.rota.cli;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import picocli.CommandLine.Option;
+
+/**
+ * A VM's spec on the command line, for {@code vm create} and a set's template: flags for the usual
+ * fields, the command after them, or a whole spec from a JSON or YAML file that flags then amend.
+ * Fields left out are the server's to default (API.md), so the CLI never second-guesses them.
+ */
+final class VmSpecOptions {
+  @Option(names = {"-f", "--file"}, paramLabel = "FILE", description = "a VM spec in JSON or YAML (- for stdin); flags amend it")
+  String file;
+
+  @Option(names = "--image", description = "the image, for image-based runtimes (and image affinity)")
+  String image;
+
+  @Option(names = "--runtime", description = "process (default) or another the workers offer")
+  String runtime;
+
+  @Option(names = "--cpu", description = "CPUs to reserve (default 1)")
+  Long cpu;
+
+  @Option(names = "--memory", paramLabel = "MiB", description = "memory to reserve in MiB (default 512)")
+  Long memory;
+
+  @Option(names = {"-l", "--label"}, paramLabel = "KEY=VALUE", description = "a label the worker must carry; repeatable")
+  Map<String, String> labels = new LinkedHashMap<>();
+
+  @Option(names = {"-e", "--env"}, paramLabel = "NAME=VALUE", description = "an environment variable; repeatable")
+  Map<String, String> env = new LinkedHashMap<>();
+
+  @Option(names = "--restart", paramLabel = "POLICY", description = "Never (default), OnFailure or Always")
+  String restartPolicy;
+
+  @Option(names = "--max-restarts", paramLabel = "N", description = "restarts after failures allowed within the window")
+  Integer maxRestarts;
+
+  @Option(names = "--restart-window", paramLabel = "SECONDS", description = "the window for --max-restarts (default 3600)")
+  Integer restartWindowSeconds;
+
+  /**
+   * The spec as the API takes it; {@code stdin} serves {@code -f -}. The command is the caller's
+   * positional parameters (a mixin's own could not follow the command's NAME).
+   */
+  ObjectNode spec(ObjectMapper json, java.io.InputStream stdin, List<String> command) {
+    ObjectNode spec = file == null ? json.createObjectNode() : read(json, stdin);
+    putIfSet(spec, "image", image);
+    putIfSet(spec, "runtime", runtime);
+    if (cpu != null || memory != null) {
+      ObjectNode resources = spec.has("resources") && spec.get("resources").isObject()
+          ? (ObjectNode) spec.get("resources") : spec.putObject("resources");
+      if (cpu != null) {
+        resources.put("cpu", cpu);
+      }
+      if (memory != null) {
+        resources.put("memory", memory);
+      }
+    }
+    if (!labels.isEmpty()) {
+      spec.set("labels", json.valueToTree(labels));
+    }
+    if (!env.isEmpty()) {
+      spec.set("env", json.valueToTree(env));
+    }
+    putIfSet(spec, "restartPolicy", restartPolicy);
+    if (maxRestarts != null) {
+      spec.put("maxRestarts", maxRestarts);
+    }
+    if (restartWindowSeconds != null) {
+      spec.put("restartWindowSeconds", restartWindowSeconds);
+    }
+    if (command != null && !command.isEmpty()) {
+      spec.set("command", json.valueToTree(command));
+    }
+    return spec;
+  }
+
+  private ObjectNode read(ObjectMapper json, java.io.InputStream stdin) {
+    try {
+      byte[] bytes = file.equals("-") ? stdin.readAllBytes() : Files.readAllBytes(Path.of(file));
+      String text = new String(bytes, java.nio.charset.StandardCharsets.UTF_8).strip();
+      ObjectMapper reader = text.startsWith("{") ? json : new ObjectMapper(new YAMLFactory());
+      JsonNode node = reader.readTree(text);
+      if (!(node instanceof ObjectNode o)) {
+        throw new CliException(ExitCodes.USAGE, file + " is not a VM spec (a JSON or YAML object)");
+      }
+      return o;
+    } catch (IOException e) {
+      throw new CliException(ExitCodes.USAGE, "cannot read " + file + " (" + e.getMessage().lines().findFirst().orElse("") + ")");
+    }
+  }
+
+  private static void putIfSet(ObjectNode spec, String field, String value) {
+    if (value != null) {
+      spec.put(field, value);
+    }
+  }
+}

@@ -1,0 +1,297 @@
+package dev.rota.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+/** The CLI as a script sees it: what it asks the API, what it prints, and what it exits with. */
+class RotaCliTest {
+  @TempDir Path home;
+  private StandInApi api;
+  private final ObjectMapper json = new ObjectMapper();
+  private final Map<String, String> env = new HashMap<>();
+  /** Time for --wait: it moves only when the CLI pauses between polls, so nothing here waits for real. */
+  private Instant now = Instant.parse("2026-11-23T07:00:00Z");
+
+  record Result(int code, String out, String err) {}
+
+  private static String vm(String name, String status, String worker, int restarts, String message) {
+    return "{\"name\":\"" + name + "\",\"status\":\"" + status + "\",\"worker\":" + (worker == null ? "null" : "\"" + worker + "\"")
+        + ",\"restartCount\":" + restarts + ",\"statusMessage\":" + (message == null ? "null" : "\"" + message + "\"") + ",\"set\":null}";
+  }
+
+  @BeforeEach
+  void standIn() throws Exception {
+    api = new StandInApi();
+    env.put("ROTA_CONFIG", home.resolve("config.json").toString());
+    env.put("ROTA_SERVER", api.url());
+  }
+
+  @AfterEach
+  void stop() {
+    api.close();
+  }
+
+  private Result run(String... args) {
+    StringWriter out = new StringWriter();
+    StringWriter err = new StringWriter();
+    Clock clock = new Clock() {
+      @Override public java.time.ZoneId getZone() { return ZoneOffset.UTC; }
+      @Override public Clock withZone(java.time.ZoneId zone) { return this; }
+      @Override public Instant instant() { return now; }
+    };
+    int code = RotaCli.run(args, env, new PrintWriter(out), new PrintWriter(err), clock,
+        millis -> now = now.plusMillis(millis), false);
+    return new Result(code, out.toString(), err.toString());
+  }
+
+  @Test
+  void createSendsTheSpecFromFlagsAndPrintsTheVmAsATable() throws Exception {
+    api.on("POST /v1/vms", StandInApi.Reply.json(201, vm("build-42", "pending", null, 0, "waiting for the scheduler")));
+    Result r = run("vm", "create", "build-42", "--cpu", "2", "--memory", "1024", "-l", "disk=ssd", "-e", "A=b",
+        "--restart", "OnFailure", "--image", "ghcr.io/acme/build:7", "--", "sleep", "3600");
+    assertEquals(0, r.code(), r.err());
+    JsonNode sent = json.readTree(api.last().body());
+    assertEquals(json.readTree("""
+        {"name":"build-42","image":"ghcr.io/acme/build:7","resources":{"cpu":2,"memory":1024},"labels":{"disk":"ssd"},
+         "env":{"A":"b"},"restartPolicy":"OnFailure","command":["sleep","3600"]}"""), sent);
+    assertEquals(List.of(
+        "NAME       STATUS    WORKER   RESTARTS   SET   MESSAGE",
+        "build-42   pending   -        0          -     waiting for the scheduler"), r.out().lines().toList());
+  }
+
+  @Test
+  void aSpecFileIsAmendedByFlags() throws Exception {
+    Path spec = Files.writeString(home.resolve("vm.yaml"), """
+        name: from-file
+        command: [sleep, "60"]
+        resources: {cpu: 1, memory: 256}
+        """);
+    api.on("POST /v1/vms", StandInApi.Reply.json(201, vm("from-file", "pending", null, 0, "waiting")));
+    assertEquals(0, run("vm", "create", "-f", spec.toString(), "--cpu", "4").code());
+    assertEquals(json.readTree("{\"name\":\"from-file\",\"command\":[\"sleep\",\"60\"],\"resources\":{\"cpu\":4,\"memory\":256}}"),
+        json.readTree(api.last().body()));
+  }
+
+  @Test
+  void listFollowsEveryPageAndFiltersAndPrintsJsonOrYamlWhole() throws Exception {
+    api.on("GET /v1/vms?status=running",
+        StandInApi.Reply.json(200, "{\"items\":[" + vm("a", "running", "w1", 0, null) + "],\"nextCursor\":\"c1\"}"));
+    api.on("GET /v1/vms?status=running&cursor=c1",
+        StandInApi.Reply.json(200, "{\"items\":[" + vm("b", "running", "w2", 1, null) + "],\"nextCursor\":null}"));
+    Result table = run("vm", "list", "--status", "running");
+    assertEquals(0, table.code(), table.err());
+    assertEquals(3, table.out().lines().count(), table.out());
+    assertTrue(table.out().lines().skip(2).findFirst().orElseThrow().matches("b +running +w2 +1 .*"), table.out());
+
+    Result asJson = run("vm", "list", "--status", "running", "-o", "json");
+    JsonNode items = json.readTree(asJson.out()).get("items");
+    assertEquals(List.of("a", "b"), List.of(items.get(0).get("name").asText(), items.get(1).get("name").asText()));
+
+    Result asYaml = run("-o", "yaml", "vm", "list", "--status", "running");
+    assertEquals(json.readTree(asJson.out()), new ObjectMapper(new YAMLFactory()).readTree(asYaml.out()), "the same, as YAML");
+  }
+
+  @ParameterizedTest(name = "{0} -> exit {1}")
+  @CsvSource({"400, 2", "401, 5", "403, 5", "404, 3", "409, 4", "500, 1", "503, 1"})
+  void everyRefusalIsOneLineFromTheProblemAndItsOwnExitCode(int status, int exit) {
+    api.on("POST /v1/vms/x/stop", StandInApi.Reply.problem(status, "command: is required\\nfor the process runtime"));
+    Result r = run("vm", "stop", "x");
+    assertEquals(exit, r.code());
+    assertEquals("rota: " + status + ": command: is required for the process runtime\n", r.err());
+    assertEquals("", r.out(), "nothing on stdout for a script to mistake for an answer");
+  }
+
+  @Test
+  void aServerThatDoesNotAnswerIsNamedWithExit6() throws Exception {
+    String url = api.url();
+    api.close();
+    env.put("ROTA_SERVER", url);
+    Result r = run("vm", "list");
+    assertEquals(ExitCodes.UNREACHABLE, r.code());
+    assertEquals(1, r.err().lines().count(), r.err());
+    assertTrue(r.err().contains("cannot reach the Rota server at " + url), r.err());
+  }
+
+  @Test
+  void aBadCommandLineIsOneLineWithExit2AndNoRequest() {
+    Result r = run("vm", "create", "x", "--cpu", "lots");
+    assertEquals(ExitCodes.USAGE, r.code());
+    assertEquals(1, r.err().lines().count(), r.err());
+    assertTrue(r.err().contains("--cpu") && r.err().contains("rota vm create --help"), r.err());
+    assertTrue(api.requests.isEmpty());
+    assertEquals(ExitCodes.USAGE, run("vm", "fly").code());
+    Result noVerb = run("vm");
+    assertEquals(ExitCodes.USAGE, noVerb.code());
+    assertTrue(noVerb.err().startsWith("rota: a verb is needed: create, delete, events, get, list"), noVerb.err());
+    Result help = run("worker", "pause", "--help");
+    assertEquals(ExitCodes.OK, help.code());
+    assertTrue(help.out().startsWith("Usage: rota worker pause"), help.out());
+  }
+
+  @Test
+  void waitShowsEachStepOnItsOwnLineOffATerminalAndEndsWhenRunning() {
+    api.on("POST /v1/vms", StandInApi.Reply.json(201, vm("w", "pending", null, 0, "waiting for the scheduler")));
+    api.on("GET /v1/vms/w",
+        StandInApi.Reply.json(200, vm("w", "pending", null, 0, "waiting for the scheduler")),
+        StandInApi.Reply.json(200, vm("w", "scheduled", "mini-1", 0, null)),
+        StandInApi.Reply.json(200, vm("w", "scheduled", "mini-1", 0, null)),
+        StandInApi.Reply.json(200, vm("w", "running", "mini-1", 0, null)));
+    Result r = run("vm", "create", "w", "--wait", "--", "sleep", "60");
+    assertEquals(0, r.code(), r.err());
+    assertEquals(List.of("vm w: pending: waiting for the scheduler", "vm w: scheduled on mini-1", "vm w: running on mini-1"),
+        r.err().lines().toList());
+    assertTrue(r.out().contains("running"), r.out());
+  }
+
+  @Test
+  void waitEndsWithExit8WhenTheVmFailsAndExit7WhenTimeRunsOut() {
+    api.on("POST /v1/vms/f/start", StandInApi.Reply.json(202, vm("f", "pending", null, 1, "waiting")));
+    api.on("GET /v1/vms/f", StandInApi.Reply.json(200, vm("f", "pending", null, 1, "waiting")),
+        StandInApi.Reply.json(200, vm("f", "failed", "w1", 1, "exited with code 3")));
+    Result failed = run("vm", "start", "f", "--wait");
+    assertEquals(ExitCodes.WAIT_FAILED, failed.code());
+    assertTrue(failed.err().endsWith("rota: vm f failed: failed on w1: exited with code 3\n"), failed.err());
+
+    api.on("POST /v1/vms/s/start", StandInApi.Reply.json(202, vm("s", "pending", null, 0, "no room")));
+    api.on("GET /v1/vms/s", StandInApi.Reply.json(200, vm("s", "pending", null, 0, "no room")));
+    Instant before = now;
+    Result late = run("vm", "start", "s", "--wait", "--timeout", "3s");
+    assertEquals(ExitCodes.TIMED_OUT, late.code());
+    assertTrue(late.err().contains("rota: vm s: not done after 3s (still pending: no room)"), late.err());
+    assertEquals(Duration.ofSeconds(3), Duration.between(before, now), "polled until the timeout, not beyond");
+  }
+
+  @Test
+  void aRestartWaitsForTheNextGenerationNotTheOneAlreadyRunning() {
+    api.on("POST /v1/vms/r/restart", StandInApi.Reply.json(202, vm("r", "running", "w1", 2, null)));
+    api.on("GET /v1/vms/r",
+        StandInApi.Reply.json(200, vm("r", "running", "w1", 2, null)),
+        StandInApi.Reply.json(200, vm("r", "running", "w1", 2, null)),
+        StandInApi.Reply.json(200, vm("r", "pending", null, 3, "waiting")),
+        StandInApi.Reply.json(200, vm("r", "running", "w2", 3, null)));
+    Result r = run("vm", "restart", "r", "--wait");
+    assertEquals(0, r.code(), r.err());
+    assertTrue(r.err().lines().toList().contains("vm r: running on w2"), r.err());
+  }
+
+  @Test
+  void contextsLiveInTheConfigFileAndTheEnvironmentAndFlagsWin() throws Exception {
+    env.remove("ROTA_SERVER");
+    try (StandInApi other = new StandInApi()) {
+      other.on("GET /v1/workers", StandInApi.Reply.json(200, "{\"items\":[],\"nextCursor\":null}"));
+      api.on("GET /v1/workers", StandInApi.Reply.json(200, "{\"items\":[],\"nextCursor\":null}"));
+      assertEquals(0, run("context", "set", "one", "--server", api.url(), "--token", "t-one").code());
+      assertEquals(0, run("context", "set", "two", "--server", other.url() + "/").code());
+      Path config = Path.of(env.get("ROTA_CONFIG"));
+      assertEquals("rw-------", PosixFilePermissions.toString(Files.getPosixFilePermissions(config)), "it holds tokens");
+
+      assertEquals(0, run("worker", "list").code());
+      assertEquals("Bearer t-one", api.last().authorization(), "the first context made is the one in use");
+      assertEquals(0, run("context", "use", "two").code());
+      assertEquals(0, run("worker", "list").code());
+      assertEquals(1, other.requests.size());
+      assertEquals(null, other.last().authorization());
+
+      Result list = run("context", "list");
+      assertTrue(list.out().contains("*         two") && !list.out().contains("t-one"), list.out());
+
+      env.put("ROTA_SERVER", api.url());
+      env.put("ROTA_TOKEN", "t-env");
+      assertEquals(0, run("worker", "list").code());
+      assertEquals("Bearer t-env", api.last().authorization(), "ROTA_SERVER and ROTA_TOKEN over the context");
+      assertEquals(0, run("worker", "list", "--server", other.url(), "--token", "t-flag").code());
+      assertEquals("Bearer t-flag", other.last().authorization(), "flags over both");
+
+      assertEquals(ExitCodes.USAGE, run("worker", "list", "--context", "three").code());
+      assertEquals(ExitCodes.NOT_FOUND, run("context", "use", "three").code());
+    }
+  }
+
+  @Test
+  void workersShowWhatTheyHoldAgainstWhatTheyHaveAndPauseByPatch() throws Exception {
+    String worker = "{\"name\":\"mini-1\",\"health\":\"ready\",\"schedulingPaused\":true,\"vmCount\":2,"
+        + "\"resources\":{\"cpu\":8,\"memory\":16384},\"allocated\":{\"cpu\":3,\"memory\":1024},\"healthMessage\":\"answering\"}";
+    api.on("PATCH /v1/workers/mini-1", StandInApi.Reply.json(200, worker));
+    Result r = run("worker", "pause", "mini-1");
+    assertEquals(0, r.code(), r.err());
+    assertEquals(json.readTree("{\"schedulingPaused\":true}"), json.readTree(api.last().body()));
+    assertTrue(r.out().lines().toList().get(1).matches("mini-1 +ready +true +2 +3/8 +1024/16384 +answering"), r.out());
+  }
+
+  @Test
+  void aSetIsCreatedWithItsTemplateAndSpreadAndScaledByPatch() throws Exception {
+    String set = "{\"name\":\"web\",\"spread\":{\"label\":\"zone\"},\"status\":{\"desired\":3,\"running\":1,\"pending\":2,\"message\":\"2 pending\"}}";
+    api.on("POST /v1/vm-sets", StandInApi.Reply.json(201, set));
+    Result r = run("vm-set", "create", "web", "--replicas", "3", "--spread", "label:zone", "--cpu", "1", "--", "sleep", "60");
+    assertEquals(0, r.code(), r.err());
+    assertEquals(json.readTree("""
+        {"name":"web","replicas":3,"template":{"resources":{"cpu":1},"command":["sleep","60"]},"spread":{"label":"zone"}}"""),
+        json.readTree(api.last().body()));
+    assertTrue(r.out().lines().toList().get(1).matches("web +3 +1 +2 +label:zone +2 pending"), r.out());
+
+    api.on("PATCH /v1/vm-sets/web", StandInApi.Reply.json(200, set));
+    assertEquals(0, run("vm-set", "scale", "web", "5").code());
+    assertEquals(json.readTree("{\"replicas\":5}"), json.readTree(api.last().body()));
+  }
+
+  @Test
+  void anAccountsTokenIsShownOnceAndJsonStaysParseable() throws Exception {
+    String account = "{\"name\":\"ci\",\"roles\":[\"compute:write\"],\"worker\":null,\"createdAt\":\"2026-11-23T07:00:00Z\",\"token\":\"rota_abc\"}";
+    api.on("POST /v1/service-accounts", StandInApi.Reply.json(201, account));
+    Result table = run("account", "create", "ci", "--role", "compute:write");
+    assertTrue(table.out().endsWith("token (shown this once): rota_abc\n"), table.out());
+    Result asJson = run("account", "create", "ci", "--role", "compute:write", "-o", "json");
+    assertEquals("rota_abc", json.readTree(asJson.out()).get("token").asText());
+    assertEquals(json.readTree("{\"name\":\"ci\",\"roles\":[\"compute:write\"]}"), json.readTree(api.last().body()));
+  }
+
+  @Test
+  void deleteWaitsUntilTheVmIsGone() {
+    api.on("DELETE /v1/vms/d", StandInApi.Reply.json(202, ""));
+    api.on("GET /v1/vms/d", StandInApi.Reply.json(200, vm("d", "stopping", "w1", 0, null)),
+        StandInApi.Reply.problem(404, "vm 'd' not found"));
+    Result r = run("vm", "delete", "d", "--wait");
+    assertEquals(0, r.code(), r.err());
+    assertEquals("vm d deleted\n", r.out());
+  }
+
+  @Test
+  void logsPrintTheTailAndFollowingPrintsOnlyWhatIsNew() {
+    api.on("GET /v1/vms/l/logs", new StandInApi.Reply(200, "text/plain", "one\ntwo\n"));
+    Result r = run("vm", "logs", "l");
+    assertEquals("one\ntwo\n", r.out());
+
+    LogFollower f = new LogFollower();
+    assertEquals("a\n", f.next("a\n"));
+    assertEquals("", f.next("a\n"));
+    assertEquals("b\n", f.next("a\nb\n"));
+    String previous = "x".repeat(2000) + "\ntail-1\n";
+    f.next(previous);
+    assertEquals("tail-2\n", f.next((previous + "tail-2\n").substring(100)),
+        "the window slid past the start; what follows the previous end is new");
+    assertFalse(f.next("restarted\n").isEmpty(), "output that does not continue the previous is shown whole");
+  }
+}

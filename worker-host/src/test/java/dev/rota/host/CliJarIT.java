@@ -1,0 +1,100 @@
+package dev.rota.host;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@code rota-cli.jar} as its own process, as an operator runs it, against dev mode with its two real
+ * agents: a VM created with {@code --wait} runs as a real process, is listed, stopped and deleted; a
+ * refusal is one line with its exit code.
+ */
+class CliJarIT {
+  @TempDir static Path dir;
+  static Stack stack;
+  private final ObjectMapper json = new ObjectMapper();
+
+  record Run(int code, String out, String err) {}
+
+  @BeforeAll
+  static void start() {
+    stack = Stack.withAgentsReady(dir.resolve("data"));
+  }
+
+  @AfterAll
+  static void stop() {
+    if (stack != null) {
+      stack.close();
+    }
+  }
+
+  private Run rota(String... args) throws IOException, InterruptedException {
+    String jar = System.getProperty("rota.cli.jar");
+    if (jar == null || !Files.exists(Path.of(jar))) {
+      throw new IllegalStateException("no jar at " + jar + "; run these tests with 'mvn verify'");
+    }
+    List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-jar", jar));
+    command.addAll(List.of(args));
+    ProcessBuilder pb = new ProcessBuilder(command);
+    pb.environment().put("ROTA_SERVER", "http://127.0.0.1:" + stack.port);
+    pb.environment().put("ROTA_CONFIG", dir.resolve("config.json").toString());
+    pb.environment().remove("ROTA_TOKEN");
+    Path out = Files.createTempFile(dir, "out", ".txt");
+    Path err = Files.createTempFile(dir, "err", ".txt");
+    pb.redirectOutput(out.toFile()).redirectError(err.toFile());
+    Process p = pb.start();
+    assertTrue(p.waitFor(JarProcess.PATIENCE.toSeconds(), TimeUnit.SECONDS), "rota " + String.join(" ", args) + " ended");
+    return new Run(p.exitValue(), Files.readString(out, StandardCharsets.UTF_8), Files.readString(err, StandardCharsets.UTF_8));
+  }
+
+  @Test
+  void aVmCreatedWithWaitRunsIsListedStoppedAndDeletedFromTheCommandLine() throws Exception {
+    Run created = rota("vm", "create", "cli-vm", "--cpu", "1", "--wait", "--", "sleep", "311");
+    assertEquals(0, created.code(), created.err());
+    assertTrue(created.out().lines().skip(1).findFirst().orElseThrow().matches("cli-vm +running +dev-\\S+ +0 .*"), created.out());
+    assertTrue(created.err().contains("vm cli-vm: running on dev-"), "progress on stderr: " + created.err());
+    assertEquals(1, Stack.processes("sleep 311").size(), "a real process");
+
+    JsonNode listed = json.readTree(rota("vm", "list", "-o", "json").out());
+    assertEquals("running", listed.get("items").get(0).get("status").asText());
+    Run workers = rota("worker", "list");
+    assertEquals(3, workers.out().lines().count(), workers.out());
+    assertTrue(workers.out().lines().skip(1).allMatch(l -> l.matches("dev-\\S+ +ready +false .*")), workers.out());
+
+    Run stopped = rota("vm", "stop", "cli-vm", "--wait");
+    assertEquals(0, stopped.code(), stopped.err());
+    assertTrue(stopped.out().contains("stopped"), stopped.out());
+    Run again = rota("vm", "stop", "cli-vm");
+    assertEquals(4, again.code(), "a conflict: " + again.err());
+    assertEquals(1, again.err().lines().count(), again.err());
+
+    Run deleted = rota("vm", "delete", "cli-vm", "--wait");
+    assertEquals(0, deleted.code(), deleted.err());
+    assertEquals("vm cli-vm deleted\n", deleted.out());
+    Run gone = rota("vm", "get", "cli-vm");
+    assertEquals(3, gone.code());
+    assertTrue(gone.err().startsWith("rota: 404: "), gone.err());
+  }
+
+  @Test
+  void badInputIsRefusedByTheServerInOneLineWithExit2() throws Exception {
+    Run bad = rota("vm", "create", "no-command");
+    assertEquals(2, bad.code(), bad.err());
+    assertEquals(1, bad.err().lines().count(), bad.err());
+    assertTrue(bad.err().startsWith("rota: 400: ") && bad.err().contains("command"), bad.err());
+    assertEquals(404, stack.api("GET", "/v1/vms/no-command", null).status(), "nothing was made");
+  }
+}
