@@ -5,7 +5,6 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -71,10 +70,6 @@ final class HeldImages {
     return new Report(version, images);
   }
 
-  synchronized long version() {
-    return version;
-  }
-
   private void load() {
     if (!Files.exists(file)) {
       return;
@@ -89,14 +84,11 @@ final class HeldImages {
     }
   }
 
-  /** Written whole to a temporary file and moved over the record, so a crash leaves one or the other. */
   private void save() {
     Map<String, String> stored = new LinkedHashMap<>();
     lastUsed.forEach((image, at) -> stored.put(image, at.toString()));
-    Path temporary = file.resolveSibling(file.getFileName() + ".tmp");
     try {
-      json.writeValue(temporary.toFile(), stored);
-      Files.move(temporary, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+      JsonFiles.writeWhole(json, file, stored);
     } catch (IOException e) {
       log.warn("cannot record held images in {}: {}", file, e.toString());
     }

@@ -6,7 +6,6 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -138,9 +137,7 @@ final class ProcessRuntime implements TaskRuntime {
 
   /** Replaced whole or not at all: a record half written by an agent killed mid-write would be lost. */
   private void writeRecord(Path dir, ProcessRecord record) throws IOException {
-    Path part = dir.resolve("task.json.part");
-    json.writeValue(part.toFile(), record);
-    Files.move(part, dir.resolve("task.json"), StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+    JsonFiles.writeWhole(json, dir.resolve("task.json"), record);
   }
 
   private static void writeExit(Path dir, int code) {

@@ -23,8 +23,12 @@ import org.junit.jupiter.params.provider.CsvSource;
 class WorkerApiTest {
   @Inject Http http;
   @Inject WorkerRepository workers;
-  /** A clock the test moves by hand, in place of the wall clock. */
-  private final TestClock clock = TestClock.standingAt(Instant.parse("2026-01-01T00:00:00Z"));
+  /**
+   * A clock the tests move by hand, in place of the wall clock. One for the class: the context may keep
+   * the mock bean an earlier test instance made, so a clock of each instance's own could be one the
+   * server never reads. The tests only ever compare times before and after a move.
+   */
+  private static final TestClock clock = TestClock.standingAt(Instant.parse("2026-01-01T00:00:00Z"));
 
   @MockBean(Clock.class)
   Clock clock() {

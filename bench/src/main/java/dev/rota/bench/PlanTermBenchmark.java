@@ -10,18 +10,11 @@ import dev.rota.model.WorkerHealth;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
-import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
-import org.openjdk.jmh.annotations.BenchmarkMode;
-import org.openjdk.jmh.annotations.Fork;
-import org.openjdk.jmh.annotations.Measurement;
-import org.openjdk.jmh.annotations.Mode;
-import org.openjdk.jmh.annotations.OutputTimeUnit;
 import org.openjdk.jmh.annotations.Param;
 import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
-import org.openjdk.jmh.annotations.Warmup;
 
 /**
  * One scheduler term (health of every worker, placement of the pending VMs, reconciliation of every
@@ -30,11 +23,6 @@ import org.openjdk.jmh.annotations.Warmup;
  * VMs ask for a label no worker carries, so the reasons path is measured too.
  */
 @State(Scope.Benchmark)
-@BenchmarkMode(Mode.AverageTime)
-@OutputTimeUnit(TimeUnit.MILLISECONDS)
-@Warmup(iterations = 3, time = 2)
-@Measurement(iterations = 5, time = 2)
-@Fork(value = 1, jvmArgs = {"-Xms2g", "-Xmx2g"})
 public class PlanTermBenchmark extends TermInputs {
   @Param({"1000x10000", "10000x100000"})
   public String size;

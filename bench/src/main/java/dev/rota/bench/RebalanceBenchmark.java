@@ -12,18 +12,11 @@ import dev.rota.scheduling.VmSnapshot;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
-import org.openjdk.jmh.annotations.BenchmarkMode;
-import org.openjdk.jmh.annotations.Fork;
-import org.openjdk.jmh.annotations.Measurement;
-import org.openjdk.jmh.annotations.Mode;
-import org.openjdk.jmh.annotations.OutputTimeUnit;
 import org.openjdk.jmh.annotations.Param;
 import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
-import org.openjdk.jmh.annotations.Warmup;
 
 /**
  * A whole term under {@code distribute-load} with rebalancing on, on go-orchestrator's scenarios:
@@ -32,11 +25,6 @@ import org.openjdk.jmh.annotations.Warmup;
  * {@code RebalancerTest}); {@code idle} adds none, so the term finds nothing to move.
  */
 @State(Scope.Benchmark)
-@BenchmarkMode(Mode.AverageTime)
-@OutputTimeUnit(TimeUnit.MILLISECONDS)
-@Warmup(iterations = 3, time = 2)
-@Measurement(iterations = 5, time = 2)
-@Fork(value = 1, jvmArgs = {"-Xms2g", "-Xmx2g"})
 public class RebalanceBenchmark extends TermInputs {
   /** workers + joining x tasks. */
   @Param({"idle-1000+0x10000", "joined-1000+100x10000", "joined-10+2x100"})

@@ -18,8 +18,24 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Measurement;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Warmup;
 
-/** What one term plans from, built by a benchmark's set-up: ready workers whose agents all answered. */
+/**
+ * What one term plans from, built by a benchmark's set-up: ready workers whose agents all answered.
+ * The measuring is the same for every plan benchmark, so it is said here once (JMH reads it from the
+ * superclass).
+ */
+@BenchmarkMode(Mode.AverageTime)
+@OutputTimeUnit(TimeUnit.MILLISECONDS)
+@Warmup(iterations = 3, time = 2)
+@Measurement(iterations = 5, time = 2)
+@Fork(value = 1, jvmArgs = {"-Xms2g", "-Xmx2g"})
 abstract class TermInputs {
   protected final Instant now = Instant.parse("2026-01-01T00:00:00Z");
   protected final List<WorkerSnapshot> workers = new ArrayList<>();

@@ -93,10 +93,6 @@ final class ApiClient {
     return URLEncoder.encode(name, StandardCharsets.UTF_8).replace("+", "%20");
   }
 
-  String server() {
-    return context.server();
-  }
-
   private JsonNode send(String method, String path, Object body) {
     HttpResponse<String> reply = exchange(method, path, body);
     String text = reply.body();

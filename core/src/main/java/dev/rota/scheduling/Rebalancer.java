@@ -3,7 +3,6 @@ package dev.rota.scheduling;
 import dev.rota.model.SchedulerProfile;
 import dev.rota.model.Spread;
 import dev.rota.model.VmStatus;
-import dev.rota.scheduling.placement.FeasibilityCheck;
 import dev.rota.scheduling.placement.PlacementStack;
 import dev.rota.scheduling.placement.Ranker;
 import java.util.ArrayList;
@@ -59,7 +58,7 @@ public final class Rebalancer {
   public static List<Move> plan(
       List<Candidate> workers, List<Holding> holdings, List<Holding> leaving, List<VmSnapshot> vms,
       Map<String, String> runsOn, Rebalancing rebalancing, SchedulerProfile profile) {
-    if (rebalancing.movesPerTerm() == 0 || rebalancing.sets().isEmpty()) {
+    if (!rebalancing.active()) {
       return List.of();
     }
     return new Run(workers, holdings, leaving, vms, runsOn, rebalancing, profile).run();
@@ -95,8 +94,8 @@ public final class Rebalancer {
     }
   }
 
-  /** A running replica that may move: as placement would see it, and what it asks for. */
-  private record Replica(VmSnapshot vm, PendingVm asPending, long[] request) {
+  /** A running replica that may move: as placement would see it, its class, and what it asks for. */
+  private record Replica(VmSnapshot vm, PendingVm asPending, ClassKey cls, long[] request) {
     String set() {
       return vm.set();
     }
@@ -168,8 +167,9 @@ public final class Rebalancer {
         if (n != null && n.worker.takesPlacements() && movable(vm)) {
           PendingVm asPending = new PendingVm(vm.name(), vm.seq(), vm.runtime(), vm.request(), vm.labels(),
               vm.avoidWorker(), vm.set(), vm.spread(), null);
-          n.replicas.add(new Replica(vm, asPending, resources.vector(vm.request())));
-          classOfSet.putIfAbsent(vm.set(), new ClassKey(vm.runtime(), vm.labels()));
+          ClassKey cls = new ClassKey(vm.runtime(), vm.labels());
+          n.replicas.add(new Replica(vm, asPending, cls, resources.vector(vm.request())));
+          classOfSet.putIfAbsent(vm.set(), cls);
         }
       }
       nodes.values().forEach(n -> n.replicas.sort(Comparator.comparing((Replica r) -> r.vm().name()).reversed()));
@@ -362,7 +362,7 @@ public final class Rebalancer {
       Replica best = null;
       int bestCrowding = Integer.MIN_VALUE;
       for (Replica r : from.replicas) {
-        if (!mayMove(r.set()) || to.fullness + added(to, r.request()) >= from.fullness - EPSILON
+        if (!mayMove(r.set()) || to.fullness + Resources.fullness(r.request(), to.capacity) >= from.fullness - EPSILON
             || !mayGo(r, from, to)) {
           continue;
         }
@@ -401,16 +401,6 @@ public final class Rebalancer {
       return least;
     }
 
-    private static double added(Node to, long[] request) {
-      double d = 0;
-      for (int r = 0; r < request.length; r++) {
-        if (to.capacity[r] > 0) {
-          d += (double) request[r] / to.capacity[r];
-        }
-      }
-      return d;
-    }
-
     // ---- shared ----
 
     /** The worker the profile's ranker prefers among those {@code r} may go to that {@code also} admits. */
@@ -427,7 +417,7 @@ public final class Rebalancer {
     /** Whether the replica may run on {@code to} instead of {@code from}, with its old copy still there. */
     private boolean mayGo(Replica r, Node from, Node to) {
       return to != from
-          && admitted(new ClassKey(r.vm().runtime(), r.vm().labels())).contains(to.name())
+          && admitted(r.cls()).contains(to.name())
           && PlacementStack.AVOIDS.admits(to.name(), r.asPending())
           && fits(to, r.request())
           && spreadAllows(r, from, to);
@@ -448,8 +438,7 @@ public final class Rebalancer {
         if (there == null || there.equals(here)) {
           return there != null;
         }
-        ClassKey cls = new ClassKey(r.vm().runtime(), r.vm().labels());
-        return onValue(r.set(), byLabel.key(), there, cls) < onValue(r.set(), byLabel.key(), here, cls);
+        return onValue(r.set(), byLabel.key(), there, r.cls()) < onValue(r.set(), byLabel.key(), here, r.cls());
       }
       return true;
     }
@@ -460,11 +449,7 @@ public final class Rebalancer {
         PendingVm like = new PendingVm("", 0, k.runtime(), Map.of(), k.labels());
         Set<String> names = new HashSet<>();
         for (Node n : targets) {
-          boolean all = true;
-          for (FeasibilityCheck check : PlacementStack.CHECKS) {
-            all &= check.admits(n.worker, like, new FeasibilityCheck.Tally());
-          }
-          if (all) {
+          if (PlacementStack.feasible(n.worker, like)) {
             names.add(n.name());
           }
         }

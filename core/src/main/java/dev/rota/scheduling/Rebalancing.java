@@ -17,4 +17,9 @@ public record Rebalancing(int movesPerTerm, Map<String, SetSnapshot> sets) {
     }
     sets = Map.copyOf(sets);
   }
+
+  /** Whether any move may be made at all: a budget, and a set whose replicas may move. */
+  public boolean active() {
+    return movesPerTerm > 0 && !sets.isEmpty();
+  }
 }

@@ -99,13 +99,17 @@ public final class TermPlanner {
       }
     }
     PlacementPlan placement = Placer.place(candidates, holdings, pending, profile);
-    Map<String, PendingVm> pendingByName = new HashMap<>();
-    pending.forEach(p -> pendingByName.put(p.name(), p));
-    for (PlacementPlan.Placement p : placement.placed()) {
-      PendingVm vm = pendingByName.get(p.vm());
-      current.add(new Holding(p.worker(), vm.request(), vm.set()));
+    List<Move> moves = List.of();
+    if (rebalancing.active()) {
+      // What this term placed counts as held where it went: the rebalancer balances what will be.
+      Map<String, PendingVm> pendingByName = new HashMap<>();
+      pending.forEach(p -> pendingByName.put(p.name(), p));
+      for (PlacementPlan.Placement p : placement.placed()) {
+        PendingVm vm = pendingByName.get(p.vm());
+        current.add(new Holding(p.worker(), vm.request(), vm.set()));
+      }
+      moves = Rebalancer.plan(candidates, current, leaving, vms, runsOn, rebalancing, profile);
     }
-    List<Move> moves = Rebalancer.plan(candidates, current, leaving, vms, runsOn, rebalancing, profile);
     Reconciliation reconciliation = Reconciler.reconcile(vms, tasks, reported, gone);
     return new TermPlan(changes, placement, reconciliation, moves, nextDeadline);
   }

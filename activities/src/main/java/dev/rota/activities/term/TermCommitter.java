@@ -104,20 +104,6 @@ public class TermCommitter {
   public TermDecisions commit(long observedAtMillis) {
     Instant now = clock.instant();
     Instant observedAt = Instant.ofEpochMilli(observedAtMillis);
-    Map<String, WorkerRow> workerRows = new HashMap<>();
-    List<WorkerSnapshot> workerSnapshots = new ArrayList<>();
-    List<String> answered = new ArrayList<>();
-    Map<String, Integer> taskFailures = new HashMap<>();
-    workers.taskFailuresSince(now.minus(health.taskFailureWindow()))
-        .forEach(c -> taskFailures.put(c.label(), (int) c.total()));
-    Map<String, Map<String, Instant>> images = workerImages.all();
-    for (WorkerRow w : workers.findAll()) {
-      workerRows.put(w.name(), w);
-      workerSnapshots.add(Snapshots.worker(w, taskFailures.getOrDefault(w.name(), 0), images.getOrDefault(w.name(), Map.of())));
-      if (w.lastProbeOk() && w.lastProbeAt() != null && !w.lastProbeAt().isBefore(observedAt)) {
-        answered.add(w.name());
-      }
-    }
     Map<String, Spread> spreads = new HashMap<>();
     Map<String, SetSnapshot> movable = new HashMap<>();
     for (VmSetRepository.SetShape s : sets.shapes()) {
@@ -128,9 +114,28 @@ public class TermCommitter {
     }
     Map<String, VmRow> vmRows = new HashMap<>();
     List<VmSnapshot> vmSnapshots = new ArrayList<>();
+    boolean imageWanted = false;
     for (VmRow v : vms.findAll()) {
       vmRows.put(v.name(), v);
-      vmSnapshots.add(Snapshots.vm(v, now, spreads));
+      VmSnapshot snapshot = Snapshots.vm(v, now, spreads);
+      vmSnapshots.add(snapshot);
+      // Only a VM that may be placed this term looks for the image's holders (a running one may too,
+      // should its task be gone); with none, the workers' images are not read at all.
+      imageWanted |= v.image() != null && snapshot.wantsTask();
+    }
+    Map<String, WorkerRow> workerRows = new HashMap<>();
+    List<WorkerSnapshot> workerSnapshots = new ArrayList<>();
+    List<String> answered = new ArrayList<>();
+    Map<String, Integer> taskFailures = new HashMap<>();
+    workers.taskFailuresSince(now.minus(health.taskFailureWindow()))
+        .forEach(c -> taskFailures.put(c.label(), (int) c.total()));
+    Map<String, Map<String, Instant>> images = imageWanted ? workerImages.all() : Map.of();
+    for (WorkerRow w : workers.findAll()) {
+      workerRows.put(w.name(), w);
+      workerSnapshots.add(Snapshots.worker(w, taskFailures.getOrDefault(w.name(), 0), images.getOrDefault(w.name(), Map.of())));
+      if (w.lastProbeOk() && w.lastProbeAt() != null && !w.lastProbeAt().isBefore(observedAt)) {
+        answered.add(w.name());
+      }
     }
     Map<PlacedTask, VmTaskRow> taskRows = new HashMap<>();
     for (VmTaskRow t : placedTasks.findAll()) {

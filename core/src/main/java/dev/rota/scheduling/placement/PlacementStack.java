@@ -1,5 +1,7 @@
 package dev.rota.scheduling.placement;
 
+import dev.rota.scheduling.Candidate;
+import dev.rota.scheduling.PendingVm;
 import java.util.List;
 
 /**
@@ -17,4 +19,14 @@ public final class PlacementStack {
   public static final AvoidsWorker AVOIDS = new AvoidsWorker();
 
   public static final FitsResources RESOURCES = new FitsResources();
+
+  /** Whether every check admits {@code worker} for VMs like {@code vm}, when why not does not matter. */
+  public static boolean feasible(Candidate worker, PendingVm vm) {
+    for (FeasibilityCheck check : CHECKS) {
+      if (!check.admits(worker, vm, new FeasibilityCheck.Tally())) {
+        return false;
+      }
+    }
+    return true;
+  }
 }

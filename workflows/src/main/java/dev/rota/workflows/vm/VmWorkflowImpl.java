@@ -79,7 +79,7 @@ public class VmWorkflowImpl implements VmWorkflow {
   /** Restarts after failures allowed within {@link #restartWindow}; null: no limit. */
   private Integer maxRestarts;
   private Duration restartWindow = Duration.ZERO;
-  /** When it restarted after failures, newest last, as far back as the window reaches. */
+  /** When it restarted after failures, newest last: the newest {@link #maxRestarts} alone decide. */
   private final List<Long> restartsAfterFailure = new ArrayList<>();
   private long startedAtMillis;
   private long scheduledAtMillis;
@@ -265,14 +265,16 @@ public class VmWorkflowImpl implements VmWorkflow {
    * failure, nothing either once {@code maxRestarts} are used up within the window.
    */
   private void afterEnd(boolean failed, long endedAtMillis) {
-    if (failed && RestartPolicies.restarts(policy, true)) {
+    if (failed && maxRestarts != null && RestartPolicies.restarts(policy, true)) {
       long now = Workflow.currentTimeMillis();
-      restartsAfterFailure.removeIf(t -> t <= now - restartWindow.toMillis());
       if (RestartPolicies.exhausted(maxRestarts, restartWindow, restartsAfterFailure, now)) {
         giveUp();
         return;
       }
       restartsAfterFailure.add(now);
+      if (restartsAfterFailure.size() > maxRestarts) {
+        restartsAfterFailure.remove(0); // older than the newest maxRestarts: it can no longer tip the count
+      }
     }
     if (RestartPolicies.restarts(policy, failed)) {
       failuresInARow = RestartPolicies.consecutive(failuresInARow, startedAtMillis, endedAtMillis);
