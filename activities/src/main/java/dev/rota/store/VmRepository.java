@@ -87,6 +87,16 @@ public interface VmRepository extends CrudRepository<VmRow, String> {
         AND moving_from IS NULL""")
   int startMove(String name, long seq, int generation, String from, String message);
 
+  /**
+   * The term tells the VM's workflow that its worker's drain deadline passed: once per generation, and
+   * only while that generation is placed there.
+   */
+  @Query("""
+      UPDATE vms SET evicted_generation = :generation
+      WHERE name = :name AND seq = :seq AND restart_count = :generation AND status IN ('scheduled', 'running')
+        AND (evicted_generation IS NULL OR evicted_generation <> :generation)""")
+  int evicted(String name, long seq, int generation);
+
   /** The move's new copy is running: the old one is no longer kept. */
   @Query("UPDATE vms SET moving_from = NULL WHERE name = :name AND restart_count = :generation AND moving_from IS NOT NULL")
   int moved(String name, int generation);

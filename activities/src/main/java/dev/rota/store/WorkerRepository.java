@@ -42,6 +42,10 @@ public interface WorkerRepository extends CrudRepository<WorkerRow, String> {
   @Query("UPDATE workers SET health = :health, health_message = :message, flaky_until = :flakyUntil, version = version + 1 WHERE name = :name AND version = :version")
   int decideHealth(String name, long version, String health, String message, @Nullable Instant flakyUntil);
 
+  /** The term's line on what a draining worker still holds; an observation, so no version change. */
+  @Query("UPDATE workers SET drain_progress = :progress WHERE name = :name AND drain_deadline IS NOT NULL")
+  int drainProgress(String name, String progress);
+
   @Query("SELECT health AS label, COUNT(*) AS total FROM workers GROUP BY health")
   List<Count> countByHealth();
 

@@ -11,7 +11,10 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 
-/** A registered worker machine. Heartbeats write {@code lastSeen} alone, without a new version. */
+/**
+ * A registered worker machine. Heartbeats write {@code lastSeen} alone, without a new version; the
+ * term writes {@code drainProgress} alone too.
+ */
 @MappedEntity("workers")
 public record WorkerRow(
     @Id String name,
@@ -31,6 +34,9 @@ public record WorkerRow(
     @Nullable String lastProbeError,
     @Nullable Instant flakyUntil,
     @Nullable String agentSecret,
+    @Nullable Instant drainDeadline,
+    @Nullable Instant drainStartedAt,
+    @Nullable String drainProgress,
     @Version long version) {
 
   /** A newly registered worker: not ready until its agent answers a probe. */
@@ -38,19 +44,30 @@ public record WorkerRow(
       String name, String endpoint, Map<String, Long> resources, Map<String, String> labels, List<String> runtimes,
       @Nullable String machineId, String health, String healthMessage, Instant now) {
     return new WorkerRow(name, endpoint, resources, labels, runtimes, machineId, false, health, healthMessage, now,
-        now, null, false, 0, null, null, null, 0);
+        now, null, false, 0, null, null, null, null, null, null, 0);
   }
 
   public WorkerRow withPaused(boolean paused) {
     return new WorkerRow(name, endpoint, resources, labels, runtimes, machineId, paused, health,
         healthMessage, lastSeen, createdAt, lastProbeAt, lastProbeOk, probeFailures, lastProbeError, flakyUntil, agentSecret,
-        version);
+        drainDeadline, drainStartedAt, drainProgress, version);
+  }
+
+  /**
+   * Drained until {@code deadline} (paused meanwhile); a drain under way keeps when it started. A null
+   * deadline ends the drain, leaving the pause as it is.
+   */
+  public WorkerRow withDrain(@Nullable Instant deadline, Instant now) {
+    Instant started = deadline == null ? null : drainStartedAt != null ? drainStartedAt : now;
+    return new WorkerRow(name, endpoint, resources, labels, runtimes, machineId, schedulingPaused || deadline != null,
+        health, healthMessage, lastSeen, createdAt, lastProbeAt, lastProbeOk, probeFailures, lastProbeError, flakyUntil,
+        agentSecret, deadline, started, deadline == null ? null : drainProgress, version);
   }
 
   public WorkerRow withAgentSecret(@Nullable String secret) {
     return new WorkerRow(name, endpoint, resources, labels, runtimes, machineId, schedulingPaused, health,
         healthMessage, lastSeen, createdAt, lastProbeAt, lastProbeOk, probeFailures, lastProbeError, flakyUntil, secret,
-        version);
+        drainDeadline, drainStartedAt, drainProgress, version);
   }
 
   /** The registration's fields replaced; pause, health and history kept. */
@@ -59,6 +76,7 @@ public record WorkerRow(
       List<String> newRuntimes, @Nullable String newMachineId, Instant seen) {
     return new WorkerRow(name, newEndpoint, newResources, newLabels, newRuntimes,
         newMachineId != null ? newMachineId : machineId, schedulingPaused, health, healthMessage, seen,
-        createdAt, lastProbeAt, lastProbeOk, probeFailures, lastProbeError, flakyUntil, agentSecret, version);
+        createdAt, lastProbeAt, lastProbeOk, probeFailures, lastProbeError, flakyUntil, agentSecret, drainDeadline,
+        drainStartedAt, drainProgress, version);
   }
 }

@@ -249,6 +249,34 @@ abstract class RepositoryContract {
   }
 
   @Test
+  void aDrainRoundTripsItsProgressIsWrittenOnlyWhileDrainingAndAnEvictionIsToldOncePerGeneration() {
+    String name = unique("drained");
+    workers.save(worker(name));
+    assertEquals(0, workers.drainProgress(name, "drained: no VMs left"), "not draining");
+    Instant deadline = T0.plusSeconds(3600);
+    workers.update(workers.findById(name).orElseThrow().withDrain(deadline, T0));
+    assertEquals(1, workers.drainProgress(name, "draining until " + deadline + ": 1 VM left"));
+    WorkerRow draining = workers.findById(name).orElseThrow();
+    assertEquals(deadline, draining.drainDeadline());
+    assertEquals(T0, draining.drainStartedAt());
+    assertTrue(draining.schedulingPaused());
+    assertEquals("draining until " + deadline + ": 1 VM left", draining.drainProgress());
+    workers.update(draining.withPaused(false).withDrain(null, T0));
+    WorkerRow resumed = workers.findById(name).orElseThrow();
+    assertEquals(null, resumed.drainDeadline());
+    assertEquals(null, resumed.drainProgress());
+    assertFalse(resumed.schedulingPaused());
+
+    VmRow row = vm(unique("evicted"), "running", name);
+    vms.save(row);
+    assertEquals(0, vms.evicted(row.name(), row.seq(), 1), "not its generation");
+    assertEquals(1, vms.evicted(row.name(), row.seq(), 0));
+    assertEquals(0, vms.evicted(row.name(), row.seq(), 0), "told once");
+    vms.requeue(row.name(), 1, "restarted", null);
+    assertEquals(0, vms.evicted(row.name(), row.seq(), 1), "pending: not on any worker");
+  }
+
+  @Test
   void aSetKeepsItsTemplateAndItsReplicasAreFoundByIt() {
     String set = unique("set");
     VmTemplate template = new VmTemplate("process", null, List.of("sleep", "1"), Map.of("A", "b"),

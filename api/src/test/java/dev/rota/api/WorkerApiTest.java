@@ -165,6 +165,48 @@ class WorkerApiTest {
   }
 
   @Test
+  void aDrainPausesTheWorkerKeepsItsStartAcrossANewDeadlineAndAResumeEndsIt() {
+    assertEquals(201, http.post("/v1/workers", worker("drainy", "m-d", 4)).status());
+    Instant asked = clock.instant();
+    Http.Reply drained = http.post("/v1/workers/drainy/drain", "{\"deadline\":\"2026-01-01T02:00:00+01:00\"}");
+    assertEquals(200, drained.status(), drained.toString());
+    assertEquals(true, drained.map().get("schedulingPaused"), "a draining worker takes no new VMs");
+    @SuppressWarnings("unchecked")
+    Map<String, Object> drain = (Map<String, Object>) drained.map().get("drain");
+    assertEquals("2026-01-01T01:00:00Z", drain.get("deadline"), "any RFC 3339 offset, shown in UTC");
+    assertEquals(asked.toString(), drain.get("startedAt"));
+    assertEquals("drained", drain.get("state"), "nothing runs on it");
+
+    clock.advance(Duration.ofMinutes(5));
+    Http.Reply again = http.post("/v1/workers/drainy/drain", "");
+    @SuppressWarnings("unchecked")
+    Map<String, Object> later = (Map<String, Object>) again.map().get("drain");
+    assertEquals(clock.instant().plus(Duration.ofHours(1)).toString(), later.get("deadline"), "an hour by default");
+    assertEquals(asked.toString(), later.get("startedAt"), "the drain under way goes on");
+
+    Http.Reply resumed = http.patch("/v1/workers/drainy", "{\"schedulingPaused\":false}");
+    assertEquals(false, resumed.map().get("schedulingPaused"));
+    assertEquals(null, resumed.map().get("drain"), "a resume ends the drain");
+    assertTrue(resumed.map().containsKey("drain"), "shown as null, as every field of the resource");
+    assertEquals(null, workers.findById("drainy").orElseThrow().drainStartedAt());
+  }
+
+  @Test
+  void aBadDrainIsA400NamingTheDeadlineAndChangesNothing() {
+    assertEquals(201, http.post("/v1/workers", worker("undrained", "m-u", 4)).status());
+    for (String bad : List.of("{\"deadline\":\"tomorrow\"}", "{\"deadline\":7}", "{\"deadline\":\"1h\",\"force\":true}")) {
+      Http.Reply reply = http.post("/v1/workers/undrained/drain", bad);
+      assertEquals(400, reply.status(), bad + " -> " + reply);
+      assertTrue(reply.isProblem());
+      assertTrue(reply.detail().contains("deadline") || reply.detail().contains("force"), reply.detail());
+    }
+    Map<String, Object> w = http.get("/v1/workers/undrained").map();
+    assertEquals(false, w.get("schedulingPaused"));
+    assertEquals(null, w.get("drain"));
+    assertEquals(404, http.post("/v1/workers/nobody/drain", "").status());
+  }
+
+  @Test
   void listsPageByNameAndDeleteRemoves() {
     for (String name : List.of("list-c", "list-a", "list-b")) {
       assertEquals(201, http.post("/v1/workers", worker(name, "m-" + name, 2)).status());

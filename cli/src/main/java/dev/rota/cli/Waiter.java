@@ -84,6 +84,11 @@ final class Waiter {
 
   /** {@code 30s}, {@code 5m}, {@code 1h}, or ISO-8601 ({@code PT5M}). */
   static Duration parse(String text) {
+    return parse("--timeout", text);
+  }
+
+  /** A duration as a user writes one for {@code option}: 30s, 5m, 1h, or ISO-8601's PT90S. */
+  static Duration parse(String option, String text) {
     try {
       if (text.matches("\\d+[smh]")) {
         long n = Long.parseLong(text.substring(0, text.length() - 1));
@@ -95,7 +100,7 @@ final class Waiter {
       }
       return Duration.parse(text);
     } catch (RuntimeException e) {
-      throw new CliException(ExitCodes.USAGE, "--timeout " + text + " is not a duration such as 30s, 5m or 1h");
+      throw new CliException(ExitCodes.USAGE, option + " " + text + " is not a duration such as 30s, 5m or 1h");
     }
   }
 }

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import java.util.List;
 import java.util.Map;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.ParentCommand;
@@ -11,12 +12,13 @@ import picocli.CommandLine.ParentCommand;
 /** {@code rota worker ...}: the machines that run VMs. */
 @Command(
     name = "worker",
-    description = "List and inspect workers; pause and resume their scheduling.")
+    description = "List and inspect workers; pause, drain and resume their scheduling.")
 final class WorkerCommands extends Noun {
   static final List<Output.Column> COLUMNS = List.of(
       Output.Column.field("NAME", "name"),
       Output.Column.field("HEALTH", "health"),
       Output.Column.field("PAUSED", "schedulingPaused"),
+      new Output.Column("DRAIN", w -> Output.text(w.path("drain").path("state"))),
       Output.Column.field("VMS", "vmCount"),
       new Output.Column("CPU", w -> used(w, "cpu")),
       new Output.Column("MEMORY", w -> used(w, "memory")),
@@ -51,8 +53,35 @@ final class WorkerCommands extends Noun {
     return shown(root.api().patch(path(name), Map.of("schedulingPaused", false)), COLUMNS);
   }
 
-  private int show(JsonNode worker) {
-    root.output().one(worker, COLUMNS);
-    return ExitCodes.OK;
+  @Command(name = "drain", description = "Take its VMs off it and give it no new ones (kubectl drain, nomad node drain): "
+      + "those with a restart policy start elsewhere first, the rest stop at the deadline; resume ends it.")
+  int drain(
+      @Parameters(paramLabel = "NAME") String name,
+      @Option(names = "--deadline", paramLabel = "DURATION|TIME", defaultValue = "1h",
+          description = "when what is left stops: a duration from now (30m, 1h) or an RFC 3339 time (default 1h)")
+      String deadline,
+      @Mixin VmCommands.WaitOptions wait) {
+    JsonNode worker = root.api().post(path(name) + "/drain", Map.of("deadline", deadlineTime(deadline)));
+    if (wait.wait) {
+      root.waiter(Waiter.parse(wait.timeout)).until("worker " + name, () -> {
+        JsonNode now = root.api().get(path(name));
+        JsonNode drain = now.path("drain");
+        if (drain.isMissingNode() || drain.isNull()) {
+          return Waiter.Look.failed("its drain was ended by a resume");
+        }
+        String progress = drain.hasNonNull("progress") ? drain.get("progress").asText() : "draining";
+        return "drained".equals(drain.path("state").asText()) ? Waiter.Look.done("drained") : Waiter.Look.waiting(progress);
+      });
+      worker = root.api().get(path(name));
+    }
+    return shown(worker, COLUMNS);
+  }
+
+  /** A duration counts from now; anything else is the time itself, for the server to judge. */
+  private String deadlineTime(String deadline) {
+    if (deadline.matches("\\d+[smh]") || deadline.startsWith("P") || deadline.startsWith("p")) {
+      return root.clock.instant().plus(Waiter.parse("--deadline", deadline)).toString();
+    }
+    return deadline;
   }
 }

@@ -238,7 +238,30 @@ class RotaCliTest {
     Result r = run("worker", "pause", "mini-1");
     assertEquals(0, r.code(), r.err());
     assertEquals(json.readTree("{\"schedulingPaused\":true}"), json.readTree(api.last().body()));
-    assertTrue(r.out().lines().toList().get(1).matches("mini-1 +ready +true +2 +3/8 +1024/16384 +answering"), r.out());
+    assertTrue(r.out().lines().toList().get(1).matches("mini-1 +ready +true +- +2 +3/8 +1024/16384 +answering"), r.out());
+  }
+
+  private static String draining(String state, String progress) {
+    return "{\"name\":\"mini-1\",\"health\":\"ready\",\"schedulingPaused\":true,\"vmCount\":1,"
+        + "\"drain\":{\"deadline\":\"2026-11-23T07:30:00Z\",\"startedAt\":\"2026-11-23T07:00:00Z\",\"state\":\"" + state
+        + "\",\"progress\":\"" + progress + "\"}}";
+  }
+
+  @Test
+  void drainSendsTheDeadlineADurationMakesFromNowAndWaitsUntilDrained() throws Exception {
+    api.on("POST /v1/workers/mini-1/drain", StandInApi.Reply.json(200, draining("draining", "1 VM left")));
+    api.on("GET /v1/workers/mini-1",
+        StandInApi.Reply.json(200, draining("draining", "draining until 2026-11-23T07:30:00Z: 1 VM left; 1 moving")),
+        StandInApi.Reply.json(200, draining("drained", "drained: no VMs left")));
+    Result r = run("worker", "drain", "mini-1", "--deadline", "30m", "--wait");
+    assertEquals(0, r.code(), r.err());
+    assertEquals(json.readTree("{\"deadline\":\"2026-11-23T07:30:00Z\"}"), json.readTree(api.requests.get(0).body()));
+    assertTrue(r.err().contains("1 VM left; 1 moving"), "its progress while it waits: " + r.err());
+    assertTrue(r.out().lines().toList().get(1).matches("mini-1 +ready +true +drained .*"), r.out());
+
+    assertEquals(0, run("worker", "drain", "mini-1", "--deadline", "2026-11-24T00:00:00+01:00").code());
+    assertEquals(json.readTree("{\"deadline\":\"2026-11-24T00:00:00+01:00\"}"), json.readTree(api.last().body()),
+        "a time goes as written, for the server to judge");
   }
 
   @Test

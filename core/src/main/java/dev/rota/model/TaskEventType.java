@@ -20,7 +20,12 @@ public enum TaskEventType implements WireName {
    * The term moved the VM: its next generation is placed on another worker while the running task
    * stays until the new one has started.
    */
-  MOVED("moved");
+  MOVED("moved"),
+  /**
+   * The deadline of its worker's drain passed with the task still there: the workflow stops the VM, or
+   * with a restart policy starts it again elsewhere.
+   */
+  DRAINED("drained");
 
   private final String wireName;
 
@@ -45,8 +50,8 @@ public enum TaskEventType implements WireName {
     };
   }
 
-  /** Whether the task ended with it. */
+  /** Whether the task ended with it, or is ended for it (a drained VM's task is removed). */
   public boolean ends() {
-    return this == EXITED || this == FAILED || this == VANISHED || this == WORKER_OFFLINE;
+    return this == EXITED || this == FAILED || this == VANISHED || this == WORKER_OFFLINE || this == DRAINED;
   }
 }

@@ -160,15 +160,14 @@ public final class Rebalancer {
         }
       }
       nodes.values().forEach(Node::refresh);
-      countAllowances(vms);
+      allowance.putAll(SetAllowances.of(vms, rebalancing.sets()));
+      vms.stream().filter(v -> v.set() != null).forEach(v -> spreads.putIfAbsent(v.set(), v.spread()));
       for (VmSnapshot vm : vms) {
         String on = runsOn.get(vm.name());
         Node n = on == null ? null : nodes.get(on);
         if (n != null && n.worker.takesPlacements() && movable(vm)) {
-          PendingVm asPending = new PendingVm(vm.name(), vm.seq(), vm.runtime(), vm.request(), vm.labels(),
-              vm.avoidWorker(), vm.set(), vm.spread(), null);
           ClassKey cls = new ClassKey(vm.runtime(), vm.labels());
-          n.replicas.add(new Replica(vm, asPending, cls, resources.vector(vm.request())));
+          n.replicas.add(new Replica(vm, vm.asPending(), cls, resources.vector(vm.request())));
           classOfSet.putIfAbsent(vm.set(), cls);
         }
       }
@@ -178,31 +177,6 @@ public final class Rebalancer {
     private boolean movable(VmSnapshot vm) {
       return vm.set() != null && rebalancing.sets().containsKey(vm.set()) && vm.status() == VmStatus.RUNNING
           && vm.movingFrom() == null;
-    }
-
-    /**
-     * A set may have {@code maxUnavailable} replicas away: those missing (not running) and those being
-     * moved, whose new copy might fail.
-     */
-    private void countAllowances(List<VmSnapshot> vms) {
-      Map<String, Integer> running = new HashMap<>();
-      Map<String, Integer> moving = new HashMap<>();
-      for (VmSnapshot vm : vms) {
-        if (vm.set() == null) {
-          continue;
-        }
-        spreads.putIfAbsent(vm.set(), vm.spread());
-        if (vm.status() == VmStatus.RUNNING) {
-          running.merge(vm.set(), 1, Integer::sum);
-        }
-        if (vm.moving()) {
-          moving.merge(vm.set(), 1, Integer::sum);
-        }
-      }
-      rebalancing.sets().forEach((name, set) -> {
-        int missing = Math.max(0, set.replicas() - running.getOrDefault(name, 0));
-        allowance.put(name, set.maxUnavailable() - missing - moving.getOrDefault(name, 0));
-      });
     }
 
     List<Move> run() {

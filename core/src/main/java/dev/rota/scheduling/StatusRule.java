@@ -15,6 +15,7 @@ public final class StatusRule {
       case MOVED -> VmStatus.RUNNING; // on its old copy, until the new one has started
       case EXITED -> Integer.valueOf(0).equals(exitCode) ? VmStatus.STOPPED : VmStatus.FAILED;
       case FAILED, VANISHED, WORKER_OFFLINE -> VmStatus.FAILED;
+      case DRAINED -> VmStatus.STOPPED; // unless a restart policy starts it again elsewhere
     };
   }
 }

@@ -2,17 +2,22 @@ package dev.rota.scheduling;
 
 import java.time.Instant;
 import java.util.List;
+import java.util.Map;
 
 /**
  * Everything one term decided.
  *
  * @param healthChanges workers whose health, message or cool-down changed
- * @param moves replicas to move, their new copy placed now and the old one removed once it runs
- * @param nextDeadline the earliest time a worker's health could change with no new input
+ * @param moves VMs to move, off draining workers and to rebalance, their new copy placed now and the old
+ *     one removed once it runs
+ * @param evictions VMs still on a draining worker whose deadline passed
+ * @param drainProgress what each draining worker still holds, by worker
+ * @param nextDeadline the earliest time a worker's health could change, or a drain's deadline pass,
+ *     with no new input
  */
 public record TermPlan(
     List<HealthChange> healthChanges, PlacementPlan placement, Reconciliation reconciliation, List<Move> moves,
-    Instant nextDeadline) {
+    List<Drainer.Eviction> evictions, Map<String, String> drainProgress, Instant nextDeadline) {
 
   public record HealthChange(String worker, HealthVerdict verdict) {}
 }

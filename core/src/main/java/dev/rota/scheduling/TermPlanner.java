@@ -14,7 +14,8 @@ import java.util.Set;
 
 /**
  * One term of the scheduler as a pure function: health first, so that placement sees this term's
- * health, then placement, then reconciliation of expected against actual.
+ * health, then placement, then what draining takes off workers or else rebalancing moves, then
+ * reconciliation of expected against actual.
  */
 public final class TermPlanner {
   private TermPlanner() {}
@@ -43,8 +44,13 @@ public final class TermPlanner {
     List<Candidate> candidates = new ArrayList<>(workers.size());
     Set<String> gone = new HashSet<>();
     Map<String, WorkerHealth> healthOf = new HashMap<>();
+    Map<String, Instant> drains = new HashMap<>();
     Instant nextDeadline = null;
     for (WorkerSnapshot w : workers) {
+      if (w.drainDeadline() != null) {
+        drains.put(w.name(), w.drainDeadline());
+        nextDeadline = earlier(nextDeadline, w.drainDeadline().isAfter(now) ? w.drainDeadline() : null);
+      }
       HealthVerdict verdict = HealthJudge.judge(w.probe(), now, settings, listeningSince);
       healthOf.put(w.name(), verdict.health());
       if (verdict.health() != w.worker().health()
@@ -56,9 +62,7 @@ public final class TermPlanner {
       if (verdict.health() == WorkerHealth.OFFLINE) {
         gone.add(w.name());
       }
-      if (verdict.nextChange() != null && (nextDeadline == null || verdict.nextChange().isBefore(nextDeadline))) {
-        nextDeadline = verdict.nextChange();
-      }
+      nextDeadline = earlier(nextDeadline, verdict.nextChange());
     }
 
     Map<String, VmSnapshot> vmByName = new HashMap<>();
@@ -67,6 +71,8 @@ public final class TermPlanner {
     List<Holding> current = new ArrayList<>();
     List<Holding> leaving = new ArrayList<>();
     Map<String, String> runsOn = new HashMap<>();
+    List<Drainer.Resident> residents = new ArrayList<>();
+    Map<String, Integer> leavingDrained = new HashMap<>();
     Set<String> placedTasks = new HashSet<>();
     for (PlacedTask t : tasks) {
       VmSnapshot vm = vmByName.get(t.vm());
@@ -77,10 +83,17 @@ public final class TermPlanner {
       if (t.state().live() && ofThisVm) {
         Holding held = new Holding(t.worker(), vm.request(), vm.set());
         holdings.add(held);
+        boolean draining = drains.containsKey(t.worker());
         if (t.generation() != vm.restartCount()) {
           leaving.add(new Holding(t.worker(), vm.request())); // a moved VM's old copy, or one to be removed
+          if (draining) {
+            leavingDrained.merge(t.worker(), 1, Integer::sum);
+          }
         } else {
           current.add(held);
+          if (draining) {
+            residents.add(new Drainer.Resident(vm, t.worker(), t.state()));
+          }
           if (t.state() == TaskState.RUNNING) {
             runsOn.put(vm.name(), t.worker());
           }
@@ -94,23 +107,34 @@ public final class TermPlanner {
     for (VmSnapshot vm : vms) {
       // Wanted and not placed: a task of its generation, live or ended, is the workflow's to hear of.
       if (vm.wantsTask() && !placedTasks.contains(vm.name() + "." + vm.restartCount())) {
-        pending.add(new PendingVm(vm.name(), vm.seq(), vm.runtime(), vm.request(), vm.labels(), vm.avoidWorker(),
-            vm.set(), vm.spread(), vm.failedOn(), vm.image()));
+        pending.add(vm.asPending());
       }
     }
     PlacementPlan placement = Placer.place(candidates, holdings, pending, profile);
-    List<Move> moves = List.of();
-    if (rebalancing.active()) {
-      // What this term placed counts as held where it went: the rebalancer balances what will be.
+    if (!drains.isEmpty() || rebalancing.active()) {
+      // What this term placed counts as held where it went: moves go by what will be.
       Map<String, PendingVm> pendingByName = new HashMap<>();
       pending.forEach(p -> pendingByName.put(p.name(), p));
       for (PlacementPlan.Placement p : placement.placed()) {
         PendingVm vm = pendingByName.get(p.vm());
-        current.add(new Holding(p.worker(), vm.request(), vm.set()));
+        Holding placed = new Holding(p.worker(), vm.request(), vm.set());
+        holdings.add(placed);
+        current.add(placed);
       }
+    }
+    residents.sort(java.util.Comparator.comparingLong((Drainer.Resident r) -> r.vm().seq()));
+    Drainer.Outcome drain = Drainer.plan(now, drains, candidates, holdings, residents, leavingDrained,
+        SetAllowances.of(vms, rebalancing.sets()), profile);
+    List<Move> moves = drain.moves();
+    if (moves.isEmpty()) {
+      // A term that drains does not also rebalance: the next one balances what the drain left.
       moves = Rebalancer.plan(candidates, current, leaving, vms, runsOn, rebalancing, profile);
     }
     Reconciliation reconciliation = Reconciler.reconcile(vms, tasks, reported, gone);
-    return new TermPlan(changes, placement, reconciliation, moves, nextDeadline);
+    return new TermPlan(changes, placement, reconciliation, moves, drain.evictions(), drain.progress(), nextDeadline);
+  }
+
+  private static Instant earlier(Instant a, Instant b) {
+    return a == null || (b != null && b.isBefore(a)) ? b : a;
   }
 }

@@ -1,5 +1,6 @@
 package dev.rota.scheduling;
 
+import dev.rota.model.RestartPolicy;
 import dev.rota.model.Spread;
 import dev.rota.model.VmStatus;
 import java.util.Map;
@@ -16,6 +17,8 @@ import java.util.Map;
  * @param movingFrom the worker its previous task runs on while the task of {@code restartCount}, a
  *     move's new copy, has not yet started; null when it is not moving
  * @param image the image it runs, or null
+ * @param restartPolicy when its workflow starts it again: a VM with a policy is moved off a draining
+ *     worker, one without waits there for the drain's deadline
  */
 public record VmSnapshot(
     String name,
@@ -30,7 +33,15 @@ public record VmSnapshot(
     Spread spread,
     String failedOn,
     String movingFrom,
-    String image) {
+    String image,
+    RestartPolicy restartPolicy) {
+
+  public VmSnapshot(
+      String name, long seq, String runtime, Map<String, Long> request, Map<String, String> labels, VmStatus status,
+      int restartCount, String avoidWorker, String set, Spread spread, String failedOn, String movingFrom, String image) {
+    this(name, seq, runtime, request, labels, status, restartCount, avoidWorker, set, spread, failedOn, movingFrom, image,
+        RestartPolicy.NEVER);
+  }
 
   public VmSnapshot(
       String name, long seq, String runtime, Map<String, Long> request, Map<String, String> labels, VmStatus status,
@@ -56,6 +67,16 @@ public record VmSnapshot(
    */
   public boolean wantsTask() {
     return status == VmStatus.PENDING || status == VmStatus.SCHEDULED || status == VmStatus.RUNNING;
+  }
+
+  /** Whether its workflow starts it again after its task ends some way: then it is moved rather than stopped. */
+  public boolean restarts() {
+    return restartPolicy != RestartPolicy.NEVER;
+  }
+
+  /** As placement sees it while it waits for a worker. */
+  public PendingVm asPending() {
+    return new PendingVm(name, seq, runtime, request, labels, avoidWorker, set, spread, failedOn, image);
   }
 
   /** Whether a move's new copy is on its way while the previous task still runs. */

@@ -1,6 +1,8 @@
 package dev.rota.host;
 
+import static dev.rota.testing.Eventually.eventually;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -87,6 +89,32 @@ class CliJarIT {
     Run gone = rota("vm", "get", "cli-vm");
     assertEquals(3, gone.code());
     assertTrue(gone.err().startsWith("rota: 404: "), gone.err());
+  }
+
+  @Test
+  void aDrainedWorkersVmRunsOnTheOtherWorkerAndItsOldProcessEnds() throws Exception {
+    Run created = rota("vm", "create", "cli-drained", "--cpu", "1", "--restart", "Always", "--wait", "-o", "json",
+        "--", "sleep", "312");
+    assertEquals(0, created.code(), created.err());
+    String from = json.readTree(created.out()).get("worker").asText();
+    long oldPid = Stack.processes("sleep 312").get(0).pid();
+
+    Run drained = rota("worker", "drain", from, "--deadline", "10m", "--wait");
+    assertEquals(0, drained.code(), drained.err());
+    assertTrue(drained.out().lines().skip(1).findFirst().orElseThrow().matches(from + " +ready +true +drained .*"), drained.out());
+    JsonNode vm = json.readTree(rota("vm", "get", "cli-drained", "-o", "json").out());
+    assertEquals("running", vm.get("status").asText());
+    assertNotEquals(from, vm.get("worker").asText(), "moved to the other worker");
+    assertEquals(1, vm.get("restartCount").asInt(), "as its next generation");
+    eventually("the old copy's process ended", () -> Stack.processes("sleep 312").stream().noneMatch(p -> p.pid() == oldPid));
+    assertEquals(1, Stack.processes("sleep 312").size(), "one copy runs");
+    Run events = rota("vm", "events", "cli-drained");
+    assertTrue(events.out().contains("worker " + from + " is draining"), events.out());
+
+    Run resumed = rota("worker", "resume", from);
+    assertEquals(0, resumed.code(), resumed.err());
+    assertTrue(resumed.out().lines().skip(1).findFirst().orElseThrow().matches(from + " +ready +false +- .*"), resumed.out());
+    assertEquals(0, rota("vm", "delete", "cli-drained", "--wait").code());
   }
 
   @Test

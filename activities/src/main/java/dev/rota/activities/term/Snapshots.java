@@ -8,6 +8,7 @@ import dev.rota.scheduling.WorkerSnapshot;
 import dev.rota.store.VmRow;
 import dev.rota.store.VmTaskRow;
 import dev.rota.store.WorkerRow;
+import dev.rota.model.RestartPolicy;
 import dev.rota.model.Spread;
 import dev.rota.model.TaskState;
 import java.util.Map;
@@ -45,7 +46,7 @@ final class Snapshots {
   static WorkerSnapshot worker(WorkerRow w, int taskFailures, Map<String, java.time.Instant> images) {
     Candidate c =
         new Candidate(w.name(), w.resources(), w.labels(), w.runtimes(), health(w), w.schedulingPaused(), images);
-    return new WorkerSnapshot(c, probeState(w, taskFailures), w.healthMessage());
+    return new WorkerSnapshot(c, probeState(w, taskFailures), w.healthMessage(), w.drainDeadline());
   }
 
   /**
@@ -61,7 +62,8 @@ final class Snapshots {
     Spread spread = v.vmSet() == null ? Spread.NONE : spreads.getOrDefault(v.vmSet(), Spread.NONE);
     return new VmSnapshot(
         v.name(), v.seq(), v.runtime(), v.resources(), v.labels(), status(v), v.restartCount(), avoid, v.vmSet(), spread,
-        v.failedOn(), v.movingFrom(), v.image());
+        v.failedOn(), v.movingFrom(), v.image(),
+        WireName.parse(RestartPolicy.class, v.restartPolicy()).orElse(RestartPolicy.NEVER));
   }
 
   static PlacedTask task(VmTaskRow t) {

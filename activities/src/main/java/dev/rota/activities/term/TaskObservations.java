@@ -11,6 +11,7 @@ import dev.rota.store.VmTaskRow;
 import dev.rota.store.WorkerRepository;
 import dev.rota.model.TaskEventType;
 import dev.rota.model.TaskState;
+import dev.rota.scheduling.Drainer;
 import dev.rota.scheduling.Move;
 import jakarta.inject.Singleton;
 import java.time.Instant;
@@ -76,6 +77,19 @@ public class TaskObservations {
     }
     return Optional.of(tell(move.vm(), move.seq(), taskId, move.to(), TaskEventType.MOVED, "moving", null, message, now,
         null));
+  }
+
+  /**
+   * Tells the VM's workflow that its task is on a worker whose drain deadline passed; empty when it was
+   * told already or has moved on since the plan.
+   */
+  public Optional<TermActionRow> evict(Drainer.Eviction e, Instant now) {
+    if (vms.evicted(e.vm(), e.seq(), e.generation()) != 1) {
+      return Optional.empty();
+    }
+    String message = "worker " + e.worker() + " was drained: its deadline " + e.deadline() + " passed";
+    return Optional.of(tell(e.vm(), e.seq(), TaskId.of(e.vm(), e.generation()).toString(), e.worker(),
+        TaskEventType.DRAINED, "drained", null, message, now, null));
   }
 
   /** The task reached {@code to}; empty when it had already moved on (the other observer was first). */

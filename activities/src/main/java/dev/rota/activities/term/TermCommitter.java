@@ -4,6 +4,7 @@ import dev.rota.store.Columns;
 import dev.rota.scheduling.ObservedTask;
 import dev.rota.scheduling.PlacementPlan;
 import dev.rota.scheduling.Reconciliation;
+import dev.rota.scheduling.Drainer;
 import dev.rota.scheduling.Move;
 import dev.rota.scheduling.PlacedTask;
 import dev.rota.scheduling.Rebalancing;
@@ -203,6 +204,19 @@ public class TermCommitter {
         lost++;
       }
     }
+
+    for (Drainer.Eviction e : plan.evictions()) {
+      if (observations.evict(e, now).isPresent()) {
+        example(examples, "evicting " + e.vm() + " from drained worker " + e.worker());
+      }
+    }
+    plan.drainProgress().forEach((worker, progress) -> {
+      String line = Columns.truncate(progress, 1024);
+      if (!line.equals(workerRows.get(worker).drainProgress())) {
+        workers.drainProgress(worker, line);
+        example(examples, "worker " + worker + " " + line);
+      }
+    });
 
     Reconciliation r = plan.reconciliation();
     for (Reconciliation.TaskRemoval removal : r.removals()) {

@@ -271,6 +271,41 @@ class ClusterTermTest {
   }
 
   @Test
+  void aDrainMovesWhatRestartsStartingItElsewhereFirstThenStopsTheRestAtTheDeadline() {
+    worker("w1", 8);
+    vm("svc", 1, "Always");
+    vm("once", 1, "Never");
+    startCluster(env.getWorkflowClient());
+    assertEquals("w1", awaitStatus("svc", "running").worker());
+    assertEquals("w1", awaitStatus("once", "running").worker());
+    worker("w2", 8);
+    awaitVm("svc", v -> "ready".equals(health("w2")), "w2 ready");
+
+    Instant deadline = clock.instant().plus(Duration.ofMinutes(2));
+    workers.update(workers.findById("w1").orElseThrow().withDrain(deadline, clock.instant()));
+    VmRow moved = awaitVm("svc", v -> "w2".equals(v.worker()) && "running".equals(v.status()), "moved to w2");
+    assertEquals(1, moved.restartCount(), "a move is the next generation");
+    awaitVm("svc", v -> !agents.tasks("w1").contains("svc.0"), "its old copy removed once the new one ran");
+    assertEquals(List.of("scheduled", "started", "moving", "started"), eventTypes("svc"), "never down on the way");
+    assertTrue(events.page("svc", 0, 100).get(2).message().contains("worker w1 is draining, deadline " + deadline));
+    awaitVm("once", v -> workers.findById("w1").orElseThrow().drainProgress() != null
+        && workers.findById("w1").orElseThrow().drainProgress().contains("1 VM left"), "progress on w1");
+    assertEquals("draining until " + deadline + ": 1 VM left; 1 without a restart policy, stopped at the deadline",
+        workers.findById("w1").orElseThrow().drainProgress());
+    assertEquals("running", vmRow("once").status(), "nothing would start it again: it stays until the deadline");
+    assertEquals("w1", vmRow("once").worker());
+
+    sleepUntil(deadline);
+    VmRow once = awaitStatus("once", "stopped");
+    assertEquals("stopped: worker w1 was drained (restartPolicy Never)", once.statusMessage());
+    assertTrue(agents.tasks("w1").isEmpty(), "nothing left on w1: " + agents.tasks("w1"));
+    assertEquals(List.of("scheduled", "started", "drained", "stopping", "stopped"), eventTypes("once"));
+    awaitVm("once", v -> "drained: no VMs left".equals(workers.findById("w1").orElseThrow().drainProgress()), "w1 drained");
+    assertEquals("w2", placedOn("svc"));
+    assertTrue(workers.findById("w1").orElseThrow().schedulingPaused(), "a drained worker stays out of placement until resumed");
+  }
+
+  @Test
   void aTermAppliesEveryActionItQueuedNotJustOneBatch() {
     worker("big", 2000, 2000 * 512L);
     int count = ActionApplier.BATCH + 100;

@@ -97,6 +97,17 @@ public class WorkerController {
     return service.patch(name, bodies.readObject(body));
   }
 
+  @RequiresRole({Role.COMPUTE_WRITE})
+  /**
+   * Drain the worker: no new VMs; those with a restart policy move elsewhere (started there first), the
+   * rest stop at the deadline (default: an hour from now). Progress shows as the worker's {@code drain}.
+   */
+  @Post("/{name}/drain")
+  @RequestBody(required = false, content = @Content(schema = @Schema(implementation = DrainRequest.class)))
+  public WorkerView drain(String name, @Body @Nullable String body) {
+    return service.drain(name, body == null || body.isBlank() ? new DrainRequest(null) : bodies.read(body, DrainRequest.class));
+  }
+
   @RequiresRole({Role.ADMIN_WRITE})
   @Delete("/{name}")
   @Status(HttpStatus.NO_CONTENT)

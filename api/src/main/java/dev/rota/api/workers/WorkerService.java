@@ -138,14 +138,29 @@ public class WorkerService {
       throw Problems.badRequest("schedulingPaused", "must be true or false, got " + body.get("schedulingPaused"));
     }
     // The scheduler writes health under the same version: read again and reapply when it got there first.
+    // A resume ends a drain as well (kubectl uncordon).
     WorkerRow updated =
         Conflicts.retry(() -> {
           WorkerRow row = find(name);
-          return row.schedulingPaused() == paused ? row : workers.update(row.withPaused(paused));
+          WorkerRow changed = paused ? row.withPaused(true) : row.withPaused(false).withDrain(null, clock.instant());
+          return changed.equals(row) ? row : workers.update(changed);
         });
     if (!paused) {
       control.wakeScheduler("worker " + name + " resumed");
     }
+    return view(updated);
+  }
+
+  /**
+   * Drains the worker: it takes no new VMs; the scheduler moves those with a restart policy elsewhere
+   * (each started there before its old task goes) and, at the deadline, evicts what is left. Asked
+   * again, the deadline is the new one; a resume ends it.
+   */
+  public WorkerView drain(String name, DrainRequest request) {
+    Instant now = clock.instant();
+    Instant deadline = request.deadlineFrom(now);
+    WorkerRow updated = Conflicts.retry(() -> workers.update(find(name).withDrain(deadline, now)));
+    control.wakeScheduler("worker " + name + " draining");
     return view(updated);
   }
 

@@ -8,7 +8,10 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 
-/** A worker as API.md shows it, with what its placed VMs hold and the images its agent holds, most recently used first. */
+/**
+ * A worker as API.md shows it, with what its placed VMs hold, the images its agent holds (most recently
+ * used first), and its drain, if one was asked for and not ended by a resume.
+ */
 // Every field of API.md's resources is present, null or empty included.
 @JsonInclude(JsonInclude.Include.ALWAYS)
 @Serdeable
@@ -26,11 +29,13 @@ public record WorkerView(
     Instant createdAt,
     Map<String, Long> allocated,
     int vmCount,
-    List<HeldImage> images) {
+    List<HeldImage> images,
+    @Nullable DrainView drain) {
 
   public static WorkerView of(WorkerRow row, Allocation allocation, Map<String, Instant> images) {
     return new WorkerView(row.name(), row.endpoint(), row.resources(), row.labels(), row.runtimes(),
         row.machineId(), row.schedulingPaused(), row.health(), row.healthMessage(), row.lastSeen(),
-        row.createdAt(), allocation.resources(), allocation.vmCount(), HeldImage.shown(images));
+        row.createdAt(), allocation.resources(), allocation.vmCount(), HeldImage.shown(images),
+        DrainView.of(row, allocation.vmCount()));
   }
 }

@@ -31,7 +31,9 @@ import java.util.Map;
  * of it is queued and carried out by one loop, in order, so that there is one writer of the VM's
  * lifecycle. A task that ends is restarted as its policy says, after a delay counted from the end and
  * doubling on each failure in a row. The scheduler may move a running replica (event {@code moved}):
- * the VM stays running on its old task, at the next generation, until the new copy has started.
+ * the VM stays running on its old task, at the next generation, until the new copy has started. When
+ * its worker's drain deadline passes with the task still there (event {@code drained}), it stops, or
+ * with a restart policy starts again elsewhere.
  */
 public class VmWorkflowImpl implements VmWorkflow {
   /** What {@code RotaVmStatus} says of a VM that was deleted (its workflow is closed). */
@@ -204,6 +206,10 @@ public class VmWorkflowImpl implements VmWorkflow {
       show(status);
       return;
     }
+    if (type == TaskEventType.DRAINED && Workflow.getVersion("drain-eviction", Workflow.DEFAULT_VERSION, 1) == 1) {
+      drained(e);
+      return;
+    }
     if (movingFrom != null && (type == TaskEventType.PLACED || type == TaskEventType.GIVEN_BACK)) {
       movingTo = type == TaskEventType.PLACED ? e.worker() : null; // still running on the old copy meanwhile
       show(status);
@@ -250,6 +256,24 @@ public class VmWorkflowImpl implements VmWorkflow {
       exitCode = null;
     }
     restartCount = generation;
+  }
+
+  /**
+   * Its worker's drain deadline passed with its task still there: with a restart policy it starts again
+   * elsewhere at once (a drain is no failure of the VM's), else it stops.
+   */
+  private void drained(TaskEvent e) {
+    recordHeard(); // the event is applied before the lifecycle moves on
+    restartAtMillis = 0;
+    String why = "worker " + e.worker() + " was drained";
+    if (policy != RestartPolicy.NEVER) {
+      List<VmActivities.WorkerTask> old = tasksHeld();
+      requeue("started again elsewhere: " + why + " (restart " + (restartCount + 1) + ", restartPolicy "
+          + policy.wireName() + ")", "restarted");
+      old.forEach(this::removeTask);
+    } else {
+      stopNow("stopped: " + why + " (restartPolicy Never)");
+    }
   }
 
   private void recordHeard() {
@@ -312,18 +336,7 @@ public class VmWorkflowImpl implements VmWorkflow {
   private String act(String action) {
     restartAtMillis = 0;
     switch (action) {
-      case "stop" -> {
-        if (mayHaveTask()) {
-          status = VmStatus.STOPPING;
-          activities.recordStatus(new VmActivities.StatusChange(
-              name, status.wireName(), "stopping: removing task " + taskId() + " from " + worker, "stopping"));
-          show(status);
-          removeTaskIfAny();
-        }
-        status = VmStatus.STOPPED;
-        activities.recordStatus(new VmActivities.StatusChange(name, status.wireName(), "stopped by request", "stopped"));
-        show(status);
-      }
+      case "stop" -> stopNow("stopped by request");
       case "start" -> {
         failuresInARow = 0;
         restartsAfterFailure.clear();
@@ -340,6 +353,20 @@ public class VmWorkflowImpl implements VmWorkflow {
       default -> throw new IllegalArgumentException(action);
     }
     return status.wireName();
+  }
+
+  /** Removes its task, if it may have one, and stops it, saying {@code why}. */
+  private void stopNow(String why) {
+    if (mayHaveTask()) {
+      status = VmStatus.STOPPING;
+      activities.recordStatus(new VmActivities.StatusChange(
+          name, status.wireName(), "stopping: removing task " + taskId() + " from " + worker, "stopping"));
+      show(status);
+      removeTaskIfAny();
+    }
+    status = VmStatus.STOPPED;
+    activities.recordStatus(new VmActivities.StatusChange(name, status.wireName(), why, "stopped"));
+    show(status);
   }
 
   /** A new generation (so a new task id), pending for the scheduler. */

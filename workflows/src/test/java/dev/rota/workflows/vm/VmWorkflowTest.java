@@ -406,6 +406,35 @@ class VmWorkflowTest {
   }
 
   @Test
+  void aVmWithoutARestartPolicyLeftOnADrainedWorkerStopsAndStaysStopped() {
+    VmWorkflow vm = running("Never");
+    on(vm, 0, "w1", "drained");
+    awaitStatus(vm, "stopped");
+    assertEquals(List.of("status stopping", "remove w1/a.0", "status stopped"), store.what());
+    env.sleep(Duration.ofHours(1));
+    assertEquals("stopped", vm.status());
+    on(vm, 0, "w1", "drained"); // told again: a stopped VM is the user's
+    env.sleep(Duration.ofMinutes(1));
+    assertEquals(List.of("status stopping", "remove w1/a.0", "status stopped"), store.what());
+  }
+
+  @Test
+  void aVmWithARestartPolicyLeftOnADrainedWorkerStartsAgainAtOnceAndNotAsAFailure() throws Exception {
+    VmWorkflow vm = running("OnFailure");
+    on(vm, 0, "w1", "drained");
+    awaitStatus(vm, "pending");
+    for (int i = 0; i < 100 && store.what().size() < 2; i++) {
+      settle();
+    }
+    assertEquals(List.of("requeue 1", "remove w1/a.0"), store.what(), "no restart delay: the new generation first");
+    assertEquals("null", store.avoiding.get(1), "a drain counts against neither the VM nor the worker");
+    on(vm, 0, "w1", "drained"); // a repeat of an older generation's eviction changes nothing
+    env.sleep(Duration.ofMinutes(1));
+    assertEquals(List.of("requeue 1", "remove w1/a.0"), store.what());
+    Histories.replayAndMaybeRecord(env.getWorkflowClient(), "vm-a", VmWorkflowImpl.class, "vm-drained");
+  }
+
+    @Test
   void stoppingARunningVmRemovesItsTaskFirst() {
     VmWorkflow vm = running("Never");
     settle();

@@ -1,0 +1,31 @@
+package dev.rota.api.workers;
+
+import dev.rota.api.problem.Problems;
+import io.micronaut.core.annotation.Nullable;
+import io.micronaut.serde.annotation.Serdeable;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.OffsetDateTime;
+import java.time.format.DateTimeParseException;
+
+/**
+ * {@code POST /v1/workers/{name}/drain}'s body, optional: when what is still on the worker is stopped
+ * (or, with a restart policy, started elsewhere). A deadline already passed evicts at once (Nomad's
+ * {@code -force}).
+ */
+@Serdeable
+public record DrainRequest(@Nullable String deadline) {
+  /** Nomad's default deadline. */
+  static final Duration DEFAULT_DEADLINE = Duration.ofHours(1);
+
+  Instant deadlineFrom(Instant now) {
+    if (deadline == null) {
+      return now.plus(DEFAULT_DEADLINE);
+    }
+    try {
+      return OffsetDateTime.parse(deadline).toInstant();
+    } catch (DateTimeParseException e) {
+      throw Problems.badRequest("deadline", "must be an RFC 3339 time such as 2026-11-23T18:00:00Z, got " + deadline);
+    }
+  }
+}
