@@ -42,7 +42,7 @@ public class ControlWorkflows {
                 .setStaticSummary(VmSummary.of(vm))
                 .setStaticDetails(vmDetails(vm.name()))
                 .build());
-    WorkflowClient.start(stub::run, vm.name());
+    WorkflowClient.start(stub::run, vm.name(), null);
   }
 
   /** What the Temporal UI shows under Details for every VM workflow: where to look next. */

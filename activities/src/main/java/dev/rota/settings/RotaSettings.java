@@ -13,6 +13,8 @@ public final class RotaSettings {
           SettingRule.positiveDuration("rota.workers.flaky-cooldown"),
           SettingRule.positiveDuration("rota.workers.probe-backoff-cap"),
           SettingRule.positiveDuration("rota.workers.task-failure-window"),
+          new SettingRule<>("rota.workers.remove-offline-after", java.time.Duration.class, d -> !d.isNegative(),
+              "must be a duration such as 24h (0s: offline workers are never removed)"),
           new SettingRule<>("rota.workers.flaky-after-task-failures", Integer.class, n -> n >= 0,
               "must be 0 or more task failures (0: task failures never make a worker flaky)"),
           SettingRule.positiveDuration("rota.agents.timeout"),

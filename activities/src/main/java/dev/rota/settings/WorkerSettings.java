@@ -12,6 +12,7 @@ import java.time.Duration;
  * @param probeBackoffCap the longest wait between probes of a worker that is not ready
  * @param flakyAfterTaskFailures tasks failing on a worker within {@code taskFailureWindow} that make it
  *     flaky; 0: never
+ * @param removeOfflineAfter offline this much longer, a worker is removed; 0s: never
  */
 @ConfigurationProperties("rota.workers")
 public record WorkerSettings(
@@ -21,10 +22,11 @@ public record WorkerSettings(
     @Bindable(defaultValue = "3") int flakyAfterErrors,
     @Bindable(defaultValue = "1m") Duration probeBackoffCap,
     @Bindable(defaultValue = "5") int flakyAfterTaskFailures,
-    @Bindable(defaultValue = "10m") Duration taskFailureWindow) {
+    @Bindable(defaultValue = "10m") Duration taskFailureWindow,
+    @Bindable(defaultValue = "24h") Duration removeOfflineAfter) {
 
   public HealthSettings health() {
     return new HealthSettings(lostAfter, offlineAfter, flakyCooldown, flakyAfterErrors, probeBackoffCap,
-        flakyAfterTaskFailures, taskFailureWindow);
+        flakyAfterTaskFailures, taskFailureWindow, removeOfflineAfter);
   }
 }

@@ -15,4 +15,6 @@ public interface AgentTaskRepository extends GenericRepository<AgentTaskRow, Str
   void deleteByIdInList(Collection<String> id);
 
   List<AgentTaskRow> findByWorkerInList(Collection<String> worker);
+
+  int deleteByWorker(String worker);
 }

@@ -46,6 +46,7 @@ public record VmRow(
     @Nullable String movingFrom,
     @Nullable Integer maxRestarts,
     @Nullable Integer restartWindowSeconds,
+    @Nullable Integer ttlSecondsAfterFinished,
     @Version long version) {
 
   /** A VM as submitted: pending, generation 0, no worker. */
@@ -59,18 +60,20 @@ public record VmRow(
       Instant now) {
     return new VmRow(name, seq, spec.runtime(), spec.image(), spec.command(), spec.env(), spec.resources(),
         spec.labels(), spec.restartPolicy(), "pending", message, null, 0, null, now, null, null, null, null, null, null,
-        0, vmSet, ordinal, null, null, spec.maxRestarts(), spec.restartWindowSeconds(), 0);
+        0, vmSet, ordinal, null, null, spec.maxRestarts(), spec.restartWindowSeconds(),
+        spec.ttlSecondsAfterFinished(), 0);
   }
 
   /** What it runs and asks for. */
   public VmTemplate spec() {
-    return new VmTemplate(runtime, image, command, env, resources, labels, restartPolicy, maxRestarts, restartWindowSeconds);
+    return new VmTemplate(runtime, image, command, env, resources, labels, restartPolicy, maxRestarts, restartWindowSeconds,
+        ttlSecondsAfterFinished);
   }
 
   public VmRow withSeq(long newSeq) {
     return new VmRow(name, newSeq, runtime, image, command, env, resources, labels, restartPolicy, status,
         statusMessage, worker, restartCount, exitCode, createdAt, scheduledAt, startedAt, finishedAt, avoidWorker,
         avoidUntil, pendingReason, taskEventId, vmSet, setOrdinal, failedOn, movingFrom, maxRestarts, restartWindowSeconds,
-        version);
+        ttlSecondsAfterFinished, version);
   }
 }

@@ -12,6 +12,8 @@ import java.util.Map;
  * @param maxRestarts restarts after failures allowed within {@code restartWindowSeconds}, after which
  *     the VM stays failed; null for no limit
  * @param restartWindowSeconds the window {@code maxRestarts} counts in; null when there is no limit
+ * @param ttlSecondsAfterFinished how long after it finished (stopped, or failed for good) the VM is
+ *     deleted; null: kept until deleted by hand
  */
 @Serdeable
 public record VmTemplate(
@@ -23,11 +25,18 @@ public record VmTemplate(
     Map<String, String> labels,
     String restartPolicy,
     @Nullable Integer maxRestarts,
-    @Nullable Integer restartWindowSeconds) {
+    @Nullable Integer restartWindowSeconds,
+    @Nullable Integer ttlSecondsAfterFinished) {
+
+  public VmTemplate(
+      String runtime, String image, List<String> command, Map<String, String> env, Map<String, Long> resources,
+      Map<String, String> labels, String restartPolicy, Integer maxRestarts, Integer restartWindowSeconds) {
+    this(runtime, image, command, env, resources, labels, restartPolicy, maxRestarts, restartWindowSeconds, null);
+  }
 
   public VmTemplate(
       String runtime, String image, List<String> command, Map<String, String> env, Map<String, Long> resources,
       Map<String, String> labels, String restartPolicy) {
-    this(runtime, image, command, env, resources, labels, restartPolicy, null, null);
+    this(runtime, image, command, env, resources, labels, restartPolicy, null, null, null);
   }
 }

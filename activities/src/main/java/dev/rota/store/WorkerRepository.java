@@ -63,6 +63,13 @@ public interface WorkerRepository extends CrudRepository<WorkerRow, String> {
       GROUP BY f.worker""")
   List<Count> taskFailuresSince(Instant since);
 
+  @Query("DELETE FROM worker_task_failures WHERE worker = :worker")
+  int forgetTaskFailuresOf(String worker);
+
+  /** Removes a worker still offline and not heard from since {@code lastSeen}, as the term read it. */
+  @Query("DELETE FROM workers WHERE name = :name AND health = 'offline' AND COALESCE(last_seen, created_at) = :lastSeen")
+  int deleteIfSilentSince(String name, Instant lastSeen);
+
   @Query("DELETE FROM worker_task_failures WHERE failed_at <= :before")
   int forgetTaskFailures(Instant before);
 }

@@ -32,7 +32,7 @@ abstract class RepositoryContract {
 
   VmRow vm(String name, String status, String worker) {
     return new VmRow(name, vms.nextSeq(), "process", null, List.of("sleep", "1"), Map.of("A", "b"),
-        Map.of("cpu", 1L), Map.of(), "Never", status, "why", worker, 0, null, T0, null, null, null, null, null, null, 0, null, null, null, null, null, null, 0);
+        Map.of("cpu", 1L), Map.of(), "Never", status, "why", worker, 0, null, T0, null, null, null, null, null, null, 0, null, null, null, null, null, null, null, 0);
   }
 
   @Inject ClusterStatusRepository status;
@@ -316,5 +316,20 @@ abstract class RepositoryContract {
     assertEquals(List.of("stopped"), events.page(name, all.get(0).id(), 10).stream().map(VmEventRow::type).toList());
     events.deleteAllOf(name);
     assertFalse(events.page(name, 0, 10).iterator().hasNext());
+  }
+
+  @Test
+  void aVmKeepsOnlyItsNewestEventsAndOthersKeepTheirs() {
+    String name = unique("chatty");
+    String quiet = unique("quiet");
+    events.append(quiet, T0, "created", "kept");
+    for (int i = 0; i < VmEventRepository.KEPT_PER_VM + 5; i++) {
+      events.append(name, T0.plusSeconds(i), "restarted", "restart " + i);
+    }
+    List<VmEventRow> kept = events.page(name, 0, VmEventRepository.KEPT_PER_VM + 10);
+    assertEquals(VmEventRepository.KEPT_PER_VM, kept.size());
+    assertEquals("restart 5", kept.get(0).message(), "the oldest went");
+    assertEquals("restart " + (VmEventRepository.KEPT_PER_VM + 4), kept.get(kept.size() - 1).message());
+    assertEquals(1, events.page(quiet, 0, 10).size());
   }
 }

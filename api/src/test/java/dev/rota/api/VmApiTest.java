@@ -67,6 +67,7 @@ class VmApiTest {
     assertEquals("process", body.get("runtime"));
     assertEquals("Never", body.get("restartPolicy"));
     assertTrue(body.containsKey("maxRestarts") && body.get("maxRestarts") == null, "no limit unless asked");
+    assertTrue(body.containsKey("ttlSecondsAfterFinished") && body.get("ttlSecondsAfterFinished") == null, "kept unless asked");
     assertEquals(Map.of("cpu", 1, "memory", 512), body.get("resources"));
     assertEquals(Map.of("FOO", "bar"), body.get("env"));
     assertTrue(body.containsKey("scheduledAt") && body.get("scheduledAt") == null, "every field is present");
@@ -145,6 +146,9 @@ class VmApiTest {
           negative maxRestarts | {"name":"mr","command":["x"],"maxRestarts":-1}                      | 400 | maxRestarts
           window alone       | {"name":"win","command":["x"],"restartWindowSeconds":60}              | 400 | restartWindowSeconds
           zero window        | {"name":"win0","command":["x"],"maxRestarts":3,"restartWindowSeconds":0} | 400 | restartWindowSeconds
+          negative ttl       | {"name":"ttl","command":["x"],"ttlSecondsAfterFinished":-1}           | 400 | ttlSecondsAfterFinished
+          ttl over a year    | {"name":"ttl2","command":["x"],"ttlSecondsAfterFinished":31536001}    | 400 | ttlSecondsAfterFinished
+          ttl as text        | {"name":"ttl3","command":["x"],"ttlSecondsAfterFinished":"1h"}        | 400 | ttlSecondsAfterFinished
           no command         | {"name":"nocmd"}                                                      | 400 | command
           command as text    | {"name":"cmdtxt","command":"sleep 5"}                                 | 400 | command
           env value list     | {"name":"envl","command":["x"],"env":{"A":[1]}}                       | 400 | env.A
@@ -285,5 +289,13 @@ class VmApiTest {
     Http.Reply windowed = http.post("/v1/vms",
         "{\"name\":\"capped-2\",\"command\":[\"false\"],\"maxRestarts\":0,\"restartWindowSeconds\":600}");
     assertEquals(600, windowed.map().get("restartWindowSeconds"));
+  }
+
+  @Test
+  void ttlSecondsAfterFinishedIsKeptAndShown() {
+    Http.Reply reply = http.post("/v1/vms", "{\"name\":\"short-lived\",\"command\":[\"true\"],\"ttlSecondsAfterFinished\":0}");
+    assertEquals(201, reply.status(), reply.toString());
+    assertEquals(0, reply.map().get("ttlSecondsAfterFinished"), "0: deleted as soon as it finishes");
+    assertEquals(0, vms.findById("short-lived").orElseThrow().ttlSecondsAfterFinished());
   }
 }

@@ -179,4 +179,19 @@ class VmSetApiTest {
     assertTrue(reply.detail().startsWith(field + ":"), reply.detail());
     assertEquals(1, http.get("/v1/vm-sets/patchy").map().get("replicas"), "unchanged");
   }
+
+  @Test
+  @SuppressWarnings("unchecked")
+  void aTemplatesTtlGoesToEveryReplica() {
+    Http.Reply created = http.post("/v1/vm-sets",
+        "{\"name\":\"jobs\",\"replicas\":1,\"template\":{\"command\":[\"true\"],\"ttlSecondsAfterFinished\":30}}");
+    assertEquals(201, created.status(), created.toString());
+    assertEquals(30, ((Map<String, Object>) created.map().get("template")).get("ttlSecondsAfterFinished"));
+    eventually("its replica", () -> replicas("jobs").equals(List.of("jobs-0")));
+    assertEquals(30, http.get("/v1/vms/jobs-0").map().get("ttlSecondsAfterFinished"));
+    Http.Reply bad = http.post("/v1/vm-sets",
+        "{\"name\":\"jobs-2\",\"replicas\":1,\"template\":{\"command\":[\"true\"],\"ttlSecondsAfterFinished\":-5}}");
+    assertEquals(400, bad.status());
+    assertTrue(bad.detail().startsWith("template.ttlSecondsAfterFinished:"), bad.detail());
+  }
 }

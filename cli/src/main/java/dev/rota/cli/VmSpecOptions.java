@@ -48,6 +48,10 @@ final class VmSpecOptions {
   @Option(names = "--restart-window", paramLabel = "SECONDS", description = "the window for --max-restarts (default 3600)")
   Integer restartWindowSeconds;
 
+  @Option(names = "--ttl", paramLabel = "DURATION",
+      description = "delete it this long after it finished, stopped or failed for good (30s, 10m, 1h; 0s at once)")
+  String ttl;
+
   /**
    * The spec as the API takes it; {@code stdin} serves {@code -f -}. The command is the caller's
    * positional parameters (a mixin's own could not follow the command's NAME).
@@ -78,6 +82,9 @@ final class VmSpecOptions {
     }
     if (restartWindowSeconds != null) {
       spec.put("restartWindowSeconds", restartWindowSeconds);
+    }
+    if (ttl != null) {
+      spec.put("ttlSecondsAfterFinished", Waiter.parse("--ttl", ttl).toSeconds());
     }
     if (command != null && !command.isEmpty()) {
       spec.set("command", json.valueToTree(command));

@@ -71,12 +71,12 @@ class RotaCliTest {
   void createSendsTheSpecFromFlagsAndPrintsTheVmAsATable() throws Exception {
     api.on("POST /v1/vms", StandInApi.Reply.json(201, vm("build-42", "pending", null, 0, "waiting for the scheduler")));
     Result r = run("vm", "create", "build-42", "--cpu", "2", "--memory", "1024", "-l", "disk=ssd", "-e", "A=b",
-        "--restart", "OnFailure", "--image", "ghcr.io/acme/build:7", "--", "sleep", "3600");
+        "--restart", "OnFailure", "--image", "ghcr.io/acme/build:7", "--ttl", "10m", "--", "sleep", "3600");
     assertEquals(0, r.code(), r.err());
     JsonNode sent = json.readTree(api.last().body());
     assertEquals(json.readTree("""
         {"name":"build-42","image":"ghcr.io/acme/build:7","resources":{"cpu":2,"memory":1024},"labels":{"disk":"ssd"},
-         "env":{"A":"b"},"restartPolicy":"OnFailure","command":["sleep","3600"]}"""), sent);
+         "env":{"A":"b"},"restartPolicy":"OnFailure","ttlSecondsAfterFinished":600,"command":["sleep","3600"]}"""), sent);
     assertEquals(List.of(
         "NAME       STATUS    WORKER   RESTARTS   SET   MESSAGE",
         "build-42   pending   -        0          -     waiting for the scheduler"), r.out().lines().toList());

@@ -13,10 +13,32 @@ import java.time.Duration;
  * @param flakyAfterTaskFailures tasks failing on a ready worker within {@code taskFailureWindow} that
  *     make it flaky (Scoot); 0: task failures never do
  * @param taskFailureWindow how far back task failures count
+ * @param removeOfflineAfter offline this much longer, a worker is removed (Nomad's node GC); zero: never
  */
 public record HealthSettings(
     Duration lostAfter, Duration offlineAfter, Duration flakyCooldown, int flakyAfterErrors, Duration probeBackoffCap,
-    int flakyAfterTaskFailures, Duration taskFailureWindow) {
+    int flakyAfterTaskFailures, Duration taskFailureWindow, Duration removeOfflineAfter) {
+  public static final Duration REMOVE_OFFLINE_AFTER = Duration.ofHours(24);
+
+  public HealthSettings(
+      Duration lostAfter, Duration offlineAfter, Duration flakyCooldown, int flakyAfterErrors, Duration probeBackoffCap,
+      int flakyAfterTaskFailures, Duration taskFailureWindow) {
+    this(lostAfter, offlineAfter, flakyCooldown, flakyAfterErrors, probeBackoffCap, flakyAfterTaskFailures,
+        taskFailureWindow, REMOVE_OFFLINE_AFTER);
+  }
+
+  /**
+   * When a worker last heard from at {@code lastSeen} is removed if it stays silent: {@code
+   * removeOfflineAfter} after it went offline, counted as its health is from the scheduler's return
+   * after an outage ({@code listeningSince}, or null); null: never.
+   */
+  public java.time.Instant removalAt(java.time.Instant lastSeen, java.time.Instant listeningSince) {
+    if (removeOfflineAfter.isZero()) {
+      return null;
+    }
+    java.time.Instant silentSince = listeningSince != null && listeningSince.isAfter(lastSeen) ? listeningSince : lastSeen;
+    return silentSince.plus(lostAfter).plus(offlineAfter).plus(removeOfflineAfter);
+  }
 
   public HealthSettings(
       Duration lostAfter, Duration offlineAfter, Duration flakyCooldown, int flakyAfterErrors, Duration probeBackoffCap) {

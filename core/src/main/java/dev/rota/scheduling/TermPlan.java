@@ -12,12 +12,17 @@ import java.util.Map;
  *     one removed once it runs
  * @param evictions VMs still on a draining worker whose deadline passed
  * @param drainProgress what each draining worker still holds, by worker
+ * @param removals workers offline longer than {@code removeOfflineAfter}, to be removed
  * @param nextDeadline the earliest time a worker's health could change, or a drain's deadline pass,
  *     with no new input
  */
 public record TermPlan(
     List<HealthChange> healthChanges, PlacementPlan placement, Reconciliation reconciliation, List<Move> moves,
-    List<Drainer.Eviction> evictions, Map<String, String> drainProgress, Instant nextDeadline) {
+    List<Drainer.Eviction> evictions, Map<String, String> drainProgress, List<WorkerRemoval> removals,
+    Instant nextDeadline) {
+
+  /** A worker to remove, if it was not heard from since {@code lastSeen}. */
+  public record WorkerRemoval(String worker, Instant lastSeen) {}
 
   public record HealthChange(String worker, HealthVerdict verdict) {}
 }

@@ -45,6 +45,7 @@ public final class TermPlanner {
     Set<String> gone = new HashSet<>();
     Map<String, WorkerHealth> healthOf = new HashMap<>();
     Map<String, Instant> drains = new HashMap<>();
+    List<TermPlan.WorkerRemoval> removals = new ArrayList<>();
     Instant nextDeadline = null;
     for (WorkerSnapshot w : workers) {
       if (w.drainDeadline() != null) {
@@ -61,6 +62,12 @@ public final class TermPlanner {
       candidates.add(w.worker().withHealth(verdict.health()));
       if (verdict.health() == WorkerHealth.OFFLINE) {
         gone.add(w.name());
+        Instant removalAt = settings.removalAt(w.probe().lastSeen(), listeningSince);
+        if (removalAt != null && !now.isBefore(removalAt)) {
+          removals.add(new TermPlan.WorkerRemoval(w.name(), w.probe().lastSeen()));
+        } else {
+          nextDeadline = earlier(nextDeadline, removalAt);
+        }
       }
       nextDeadline = earlier(nextDeadline, verdict.nextChange());
     }
@@ -131,7 +138,8 @@ public final class TermPlanner {
       moves = Rebalancer.plan(candidates, current, leaving, vms, runsOn, rebalancing, profile);
     }
     Reconciliation reconciliation = Reconciler.reconcile(vms, tasks, reported, gone);
-    return new TermPlan(changes, placement, reconciliation, moves, drain.evictions(), drain.progress(), nextDeadline);
+    return new TermPlan(changes, placement, reconciliation, moves, drain.evictions(), drain.progress(), removals,
+        nextDeadline);
   }
 
   private static Instant earlier(Instant a, Instant b) {

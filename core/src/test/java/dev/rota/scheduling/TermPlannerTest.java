@@ -70,4 +70,32 @@ class TermPlannerTest {
     assertEquals(List.of("b.0"), r.forgotten().stream().map(PlacedTask::taskId).toList(), "an old generation's record on a worker nobody will hear from");
     assertTrue(r.removals().isEmpty());
   }
+
+  private static TermPlan planAt(Instant now, Instant listeningSince, HealthSettings settings, WorkerSnapshot w) {
+    return TermPlanner.plan(now, listeningSince, SchedulerProfile.OPTIMIZE_UTILIZATION, settings, List.of(w), List.of(),
+        List.of(), Map.of(), Rebalancing.OFF);
+  }
+
+  @Test
+  void aWorkerOfflineLongerThanRemoveOfflineAfterIsRemovedIfStillSilent() {
+    HealthSettings settings = HealthSettings.defaults(); // lost 30 s, offline 3 min later, removed 24 h after that
+    Instant lastSeen = T;
+    Candidate c = Fixtures.health(Fixtures.ready("gone", 4), WorkerHealth.OFFLINE);
+    WorkerSnapshot w = new WorkerSnapshot(c,
+        new WorkerProbeState("gone", WorkerHealth.OFFLINE, lastSeen, lastSeen, false, 9, "refused", null), "offline");
+    Instant due = lastSeen.plusSeconds(30 + 180).plus(java.time.Duration.ofHours(24));
+    TermPlan before = planAt(due.minusSeconds(1), null, settings, w);
+    assertEquals(List.of(), before.removals());
+    assertEquals(due, before.nextDeadline(), "the term wakes for it");
+    assertEquals(List.of(new TermPlan.WorkerRemoval("gone", lastSeen)), planAt(due, null, settings, w).removals(),
+        "with the last heartbeat it was judged on: one heard from meanwhile stays");
+
+    Instant back = lastSeen.plus(java.time.Duration.ofHours(2)); // the scheduler was down two hours
+    assertEquals(List.of(), planAt(due, back, settings, w).removals(), "silence counts from the scheduler's return");
+    assertEquals(1, planAt(due.plus(java.time.Duration.ofHours(2)), back, settings, w).removals().size());
+
+    HealthSettings never = new HealthSettings(settings.lostAfter(), settings.offlineAfter(), settings.flakyCooldown(),
+        settings.flakyAfterErrors(), settings.probeBackoffCap(), 5, java.time.Duration.ofMinutes(10), java.time.Duration.ZERO);
+    assertEquals(List.of(), planAt(due.plus(java.time.Duration.ofDays(365)), null, never, w).removals(), "0: never");
+  }
 }

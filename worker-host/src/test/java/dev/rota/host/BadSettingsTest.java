@@ -37,6 +37,8 @@ class BadSettingsTest {
     "rota.temporal.sticky-timeout, 0s",
     "rota.scheduler.rebalance-moves-per-term, -1",
     "rota.scheduler.rebalance-moves-per-term, many",
+    "rota.workers.remove-offline-after, -1h",
+    "rota.workers.remove-offline-after, a day",
   })
   void namesTheSettingAndItsValue(String property, String value) {
     int http = FreePorts.next();

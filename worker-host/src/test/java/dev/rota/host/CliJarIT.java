@@ -58,7 +58,12 @@ class CliJarIT {
     Path err = Files.createTempFile(dir, "err", ".txt");
     pb.redirectOutput(out.toFile()).redirectError(err.toFile());
     Process p = pb.start();
-    assertTrue(p.waitFor(JarProcess.PATIENCE.toSeconds(), TimeUnit.SECONDS), "rota " + String.join(" ", args) + " ended");
+    if (!p.waitFor(JarProcess.PATIENCE.toSeconds(), TimeUnit.SECONDS)) {
+      p.destroyForcibly().waitFor();
+      throw new AssertionError("rota " + String.join(" ", args) + " did not end; its stderr: "
+          + Files.readString(err, StandardCharsets.UTF_8) + "; workers: " + stack.api("GET", "/v1/workers", null)
+          + "; vms: " + stack.api("GET", "/v1/vms", null));
+    }
     return new Run(p.exitValue(), Files.readString(out, StandardCharsets.UTF_8), Files.readString(err, StandardCharsets.UTF_8));
   }
 

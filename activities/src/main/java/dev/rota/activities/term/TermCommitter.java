@@ -28,6 +28,7 @@ import dev.rota.model.Spread;
 import dev.rota.store.VmTaskRepository;
 import dev.rota.store.VmTaskRow;
 import dev.rota.store.WorkerImages;
+import dev.rota.store.WorkerRemoval;
 import dev.rota.store.WorkerRepository;
 import dev.rota.store.WorkerRow;
 import dev.rota.workflows.cluster.TermDecisions;
@@ -70,6 +71,7 @@ public class TermCommitter {
   private final VmSetRepository sets;
   private final SchedulerSettings scheduler;
   private final WorkerImages workerImages;
+  private final WorkerRemoval workerRemoval;
 
   public TermCommitter(
       WorkerRepository workers,
@@ -85,7 +87,9 @@ public class TermCommitter {
       ListeningSince listening,
       VmSetRepository sets,
       SchedulerSettings scheduler,
-      WorkerImages workerImages) {
+      WorkerImages workerImages,
+      WorkerRemoval workerRemoval) {
+    this.workerRemoval = workerRemoval;
     this.scheduler = scheduler;
     this.workerImages = workerImages;
     this.listening = listening;
@@ -217,6 +221,12 @@ public class TermCommitter {
         example(examples, "worker " + worker + " " + line);
       }
     });
+
+    for (TermPlan.WorkerRemoval removal : plan.removals()) {
+      if (workerRemoval.removeIfSilentSince(removal.worker(), removal.lastSeen())) {
+        example(examples, "removed worker " + removal.worker() + ": offline, last heard from " + removal.lastSeen());
+      }
+    }
 
     Reconciliation r = plan.reconciliation();
     for (Reconciliation.TaskRemoval removal : r.removals()) {

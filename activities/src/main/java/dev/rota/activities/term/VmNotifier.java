@@ -1,6 +1,7 @@
 package dev.rota.activities.term;
 
 import dev.rota.store.Columns;
+import dev.rota.store.TermActionRepository;
 import dev.rota.store.TermActionRow;
 import dev.rota.store.VmRepository;
 import dev.rota.store.VmRow;
@@ -11,22 +12,30 @@ import io.temporal.client.WorkflowNotFoundException;
 import jakarta.inject.Provider;
 import jakarta.inject.Singleton;
 
-/** Tells a VM's workflow a task event from the outbox. */
+/**
+ * Tells a VM's workflow a task event from the outbox, after the VM's earlier events still there: the
+ * workflow applies an event only after those before it (a new copy's start heard before the move that
+ * made it would be an event of a generation it does not know yet, and lost), and events are written
+ * by more than one writer (the term, agents' reports) and carried by more than one thread.
+ */
 @Singleton
 public class VmNotifier {
   private final Provider<WorkflowClient> client;
   private final VmRepository vms;
+  private final TermActionRepository outbox;
 
   /** The client is looked up on first use: the Temporal worker that runs these activities needs it too. */
-  public VmNotifier(Provider<WorkflowClient> client, VmRepository vms) {
+  public VmNotifier(Provider<WorkflowClient> client, VmRepository vms, TermActionRepository outbox) {
     this.client = client;
     this.vms = vms;
+    this.outbox = outbox;
   }
 
   /**
-   * Signals the event; a VM that is gone, or was submitted again since, has nobody left to tell. Throws
-   * when the workflow could not be told, so that the event stays in the outbox: also when the VM
-   * exists but its workflow does not yet (being started, or being restored after Temporal lost it).
+   * Signals the event, the VM's earlier ones in the outbox first (each taken out once told); a VM that
+   * is gone, or was submitted again since, has nobody left to tell. Throws when the workflow could not
+   * be told, so that the event stays in the outbox: also when the VM exists but its workflow does not
+   * yet (being started, or being restored after Temporal lost it).
    */
   public void notify(TermActionRow news) {
     VmRow vm = vms.findById(news.vm()).orElse(null);
@@ -34,6 +43,16 @@ public class VmNotifier {
       return;
     }
     VmWorkflow workflow = client.get().newWorkflowStub(VmWorkflow.class, VmWorkflow.workflowId(news.vm()));
+    for (TermActionRow earlier : outbox.eventsBefore(news.vm(), news.id())) {
+      if (earlier.vmSeq() != null && earlier.vmSeq() == vm.seq()) {
+        signal(workflow, earlier);
+      }
+      outbox.done(earlier.id());
+    }
+    signal(workflow, news);
+  }
+
+  private static void signal(VmWorkflow workflow, TermActionRow news) {
     try {
       workflow.taskEvent(new TaskEvent(news.id(), news.taskId(), news.worker(), news.event(), news.exitCode(),
           news.detail(), Columns.millis(news.createdAt()), Columns.millis(news.startedAt())));

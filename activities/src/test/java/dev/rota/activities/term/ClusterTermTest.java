@@ -9,6 +9,7 @@ import dev.rota.activities.ClusterActivitiesImpl;
 import dev.rota.store.VmEventRepository;
 import dev.rota.store.VmEventRow;
 import dev.rota.store.VmRepository;
+import dev.rota.store.TermActionRow;
 import dev.rota.store.VmRow;
 import dev.rota.store.VmTemplate;
 import dev.rota.store.VmSetRow;
@@ -43,13 +44,15 @@ import org.junit.jupiter.api.Test;
 /**
  * The cluster workflow with the real observe, commit and apply activities on H2, against a fake
  * cluster of agents, in skipped time. Settings: a 5 s interval, lost after 30 s, offline 3 min later,
- * flaky after 3 failed probes for a 1 min cool-down, 300 ms per agent call.
+ * flaky after 3 failed probes for a 1 min cool-down, offline workers removed 10 min later, 300 ms per
+ * agent call.
  */
 @MicronautTest(rebuildContext = true, transactional = false)
 @Property(name = "rota.scheduler.interval", value = "5s")
 // These scenarios count terms at the interval; quiet-cluster stretching is tested in ClusterWorkflowTest.
 @Property(name = "rota.scheduler.idle-interval", value = "5s")
 @Property(name = "rota.workers.flaky-cooldown", value = "1m")
+@Property(name = "rota.workers.remove-offline-after", value = "10m")
 @Property(name = "rota.agents.timeout", value = "300ms")
 @Property(name = FailingNotifier.ENABLED, value = "true")
 class ClusterTermTest {
@@ -62,6 +65,8 @@ class ClusterTermTest {
   @Inject dev.rota.store.ClusterStatusRepository status;
   @Inject FailingNotifier notifier;
   @Inject VmTaskRepository tasks;
+  @Inject dev.rota.store.TermActionRepository outbox;
+  @Inject dev.rota.store.AgentTaskRepository agentTasks;
   @Inject dev.rota.store.VmSetRepository sets;
   @Inject dev.rota.store.ClusterSettingsRepository clusterSettings;
   @Inject dev.rota.store.WorkerImages workerImages;
@@ -305,6 +310,36 @@ class ClusterTermTest {
     assertTrue(workers.findById("w1").orElseThrow().schedulingPaused(), "a drained worker stays out of placement until resumed");
   }
 
+  private long outboxEvent(VmRow vm, String taskId, String worker, String event) {
+    long id = outbox.nextId();
+    outbox.addEvent(id, worker, taskId, vm.name(), vm.seq(), event, null, event + " on " + worker, clock.instant(), null);
+    return id;
+  }
+
+  @Test
+  void aVmsEarlierEventsStillInTheOutboxAreToldBeforeALaterOneDeliveredAhead() {
+    vm("m", 1, "Always"); // its row and workflow; no scheduler runs
+    VmRow row = vmRow("m");
+    outboxEvent(row, "m.0", "w1", "placed");
+    long started = outboxEvent(row, "m.0", "w1", "started");
+    notifier.notify(outbox.after(started - 1, 1).get(0)); // the placement goes ahead of it
+    awaitStatus("m", "running");
+    assertEquals(List.of(started), outbox.after(0, 10).stream().map(TermActionRow::id).toList());
+    outbox.done(started);
+
+    // A move, as a term writes it; then an agent's report of the new copy's start overtakes the move's
+    // news (the term sends that, and the start, at once).
+    assertEquals(1, vms.startMove("m", row.seq(), 0, "w1", "moving from worker w1 to w2"));
+    outboxEvent(row, "m.1", "w2", "moved");
+    long startedThere = outboxEvent(row, "m.1", "w2", "started");
+    notifier.notify(outbox.after(startedThere - 1, 1).get(0));
+    VmRow after = awaitVm("m", v -> "w2".equals(v.worker()), "on w2");
+    assertEquals("running", after.status());
+    assertEquals(1, after.restartCount(), "the move, then its new copy's start: nothing lost");
+    assertEquals(List.of(startedThere), outbox.after(0, 10).stream().map(TermActionRow::id).toList(),
+        "those told ahead of it are out of the outbox; its own is its caller's to take out");
+  }
+
   @Test
   void aTermAppliesEveryActionItQueuedNotJustOneBatch() {
     worker("big", 2000, 2000 * 512L);
@@ -344,6 +379,13 @@ class ClusterTermTest {
     VmRow a = awaitStatus("a", "failed");
     assertEquals("failed", a.status());
     assertEquals("worker w1 went offline", a.statusMessage());
+
+    sleepUntil(lastSeen.plusSeconds(30 + 180 + 600 - 1));
+    assertTrue(workers.findById("w1").isPresent(), "kept until offline for remove-offline-after");
+    sleepUntil(lastSeen.plusSeconds(30 + 180 + 600 + 1));
+    awaitVm("a", v -> workers.findById("w1").isEmpty(), "w1 removed (the term wakes for it)");
+    assertTrue(agentTasks.findByWorkerInList(List.of("w1")).isEmpty(), "what its agent said went with it");
+    assertEquals("failed", vmRow("a").status(), "its VM stays as it was: failed, naming the worker");
   }
 
   @Test
@@ -389,7 +431,7 @@ class ClusterTermTest {
         env.getWorkflowClient()
             .newWorkflowStub(VmWorkflow.class, WorkflowOptions.newBuilder()
                 .setWorkflowId(VmWorkflow.workflowId(vm)).setTaskQueue(TaskQueues.CONTROL).build());
-    WorkflowClient.start(workflow::run, vm);
+    WorkflowClient.start(workflow::run, vm, null);
   }
 
   /** Steps through skipped time until a term that started at or after {@code t} has been recorded. */

@@ -50,7 +50,7 @@ class TaskReportsTest {
 
   @MockBean(VmNotifier.class)
   VmNotifier notifier() {
-    return new VmNotifier(null, null) {
+    return new VmNotifier(null, null, null) {
       @Override
       public void notify(TermActionRow news) {
         if (unreachable.contains(news.vm())) {

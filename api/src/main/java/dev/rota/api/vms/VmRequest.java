@@ -29,7 +29,10 @@ public record VmRequest(
     @Nullable @Size(max = 64) Map<@NotNull @Pattern(regexp = Limits.LABEL_KEY, message = Limits.LABEL_MESSAGE) String, @NotNull @Size(max = 253) String> labels,
     @Nullable @Pattern(regexp = "^(Never|OnFailure|Always)$", message = "must be one of \"Never\", \"OnFailure\", \"Always\"") String restartPolicy,
     @Nullable @Min(0) @Max(VmRequest.MAX_RESTARTS) Integer maxRestarts,
-    @Nullable @Min(1) @Max(VmRequest.MAX_RESTART_WINDOW_SECONDS) Integer restartWindowSeconds) {
+    @Nullable @Min(1) @Max(VmRequest.MAX_RESTART_WINDOW_SECONDS) Integer restartWindowSeconds,
+    @Nullable @Min(0) @Max(VmRequest.MAX_TTL_SECONDS) Integer ttlSecondsAfterFinished) {
+  /** A year. */
+  public static final int MAX_TTL_SECONDS = 31_536_000;
   public static final int MAX_RESTARTS = 10_000;
   /** Thirty days. */
   public static final int MAX_RESTART_WINDOW_SECONDS = 2_592_000;

@@ -93,7 +93,8 @@ public class VmService {
         request.maxRestarts(),
         request.maxRestarts() == null
             ? null
-            : request.restartWindowSeconds() == null ? VmRequest.DEFAULT_RESTART_WINDOW_SECONDS : request.restartWindowSeconds());
+            : request.restartWindowSeconds() == null ? VmRequest.DEFAULT_RESTART_WINDOW_SECONDS : request.restartWindowSeconds(),
+        request.ttlSecondsAfterFinished());
   }
 
   public Page<VmView> list(@Nullable String status, @Nullable String worker, @Nullable String set, PageRequest page) {

@@ -24,6 +24,7 @@ public record VmView(
     String restartPolicy,
     @Nullable Integer maxRestarts,
     @Nullable Integer restartWindowSeconds,
+    @Nullable Integer ttlSecondsAfterFinished,
     String status,
     @Nullable String statusMessage,
     @Nullable String worker,
@@ -37,7 +38,8 @@ public record VmView(
 
   public static VmView of(VmRow row) {
     return new VmView(row.name(), row.runtime(), row.image(), row.command(), row.env(), row.resources(),
-        row.labels(), row.restartPolicy(), row.maxRestarts(), row.restartWindowSeconds(), row.status(), message(row), row.worker(),
+        row.labels(), row.restartPolicy(), row.maxRestarts(), row.restartWindowSeconds(),
+        row.ttlSecondsAfterFinished(), row.status(), message(row), row.worker(),
         row.restartCount(), row.exitCode(), row.createdAt(), row.scheduledAt(), row.startedAt(),
         row.finishedAt(), row.vmSet());
   }

@@ -12,6 +12,7 @@ import dev.rota.store.Sql;
 import dev.rota.store.VmRepository;
 import dev.rota.store.VmRow;
 import dev.rota.store.WorkerImages;
+import dev.rota.store.WorkerRemoval;
 import dev.rota.store.WorkerRepository;
 import dev.rota.store.WorkerRow;
 import dev.rota.model.VmStatus;
@@ -39,11 +40,13 @@ public class WorkerService {
   private final ControlPlane control;
   private final TaskReports taskReports;
   private final WorkerImages images;
+  private final WorkerRemoval removal;
   private final Clock clock;
 
   public WorkerService(
       WorkerRepository workers, VmRepository vms, ControlPlane control, TaskReports taskReports, WorkerImages images,
-      Clock clock) {
+      WorkerRemoval removal, Clock clock) {
+    this.removal = removal;
     this.workers = workers;
     this.images = images;
     this.taskReports = taskReports;
@@ -167,7 +170,7 @@ public class WorkerService {
   /** Unconditional: a user's delete does not lose to the scheduler's health write. */
   public void delete(String name) {
     find(name);
-    workers.deleteById(name);
+    removal.remove(name);
     control.wakeScheduler("worker " + name + " deleted");
   }
 

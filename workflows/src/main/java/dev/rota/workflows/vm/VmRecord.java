@@ -9,6 +9,8 @@ package dev.rota.workflows.vm;
  * @param taskEventId the last task event its workflow applied (0 in records from before there were any)
  * @param movingFrom the worker its previous task still runs on while a move's new copy starts, or null
  * @param maxRestarts restarts after failures allowed within {@code restartWindowMillis}; null: no limit
+ * @param ttlSecondsAfterFinished how long after it finished the VM is deleted; null (also in records
+ *     from before there was one): kept
  */
 public record VmRecord(
     String status,
@@ -22,4 +24,5 @@ public record VmRecord(
     long taskEventId,
     String movingFrom,
     Integer maxRestarts,
-    long restartWindowMillis) {}
+    long restartWindowMillis,
+    Integer ttlSecondsAfterFinished) {}

@@ -14,8 +14,12 @@ public interface VmWorkflow {
     return "vm-" + vmName;
   }
 
+  /**
+   * @param carried what the run before this one handed on when it continued as new; null for the
+   *     first run, which starts from the store
+   */
   @WorkflowMethod
-  void run(String vmName);
+  void run(String vmName, VmCarry carried);
 
   /** Stops the VM; rejected (and nothing recorded) when its status does not allow it. */
   @UpdateMethod

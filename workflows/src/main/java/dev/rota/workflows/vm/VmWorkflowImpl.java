@@ -41,6 +41,12 @@ public class VmWorkflowImpl implements VmWorkflow {
 
   private static final ActivityOptions STORE = ActivityDefaults.store(Duration.ofMinutes(1));
 
+  /**
+   * Past this many events an idle run hands its state to a new one (continue-as-new): a VM that
+   * restarts every few seconds for a year would otherwise reach Temporal's limit on a history.
+   */
+  static final int HISTORY_LIMIT = 1_000;
+
   /** Removing a task gives up after a few minutes: the reconciler removes it once the agent answers. */
   private static final ActivityOptions AGENT =
       ActivityOptions.newBuilder()
@@ -101,26 +107,39 @@ public class VmWorkflowImpl implements VmWorkflow {
   private String movingTo;
   /** Whether the stored state is loaded; until then only the loop can judge an action. */
   private boolean loaded;
+  /** How long after it finished the VM is deleted; null: kept. */
+  private Integer ttlSecondsAfterFinished;
+  /** When it last became finished (stopped, or failed for good); 0 while it is not. */
+  private long finishedSinceMillis;
 
   /** Runs before any handler, so that an update in the first workflow task knows the VM. */
   @WorkflowInit
-  public VmWorkflowImpl(String vmName) {
+  public VmWorkflowImpl(String vmName, VmCarry carried) {
     this.name = vmName;
   }
 
   @Override
-  public void run(String vmName) {
+  public void run(String vmName, VmCarry carried) {
     VmRecord stored = activities.load(new VmActivities.VmRef(name));
     if (stored == null) {
       return; // deleted before its workflow ran
     }
-    resume(stored);
+    resume(stored, carried);
     while (true) {
       if (restartAtMillis > 0) {
         Duration wait = Duration.ofMillis(Math.max(0, restartAtMillis - Workflow.currentTimeMillis()));
         boolean interrupted = Timers.sleepUnless(wait, "restart delay", () -> !commands.isEmpty());
         if (!interrupted) {
           restartNow();
+        }
+      } else if (expires()) {
+        long expiresAt = finishedSinceMillis + ttlSecondsAfterFinished * 1000L;
+        Duration wait = Duration.ofMillis(Math.max(0, expiresAt - Workflow.currentTimeMillis()));
+        if (!Timers.sleepUnless(wait, "ttlSecondsAfterFinished", () -> !commands.isEmpty())) {
+          deleteRequested = true; // from here on, actions are refused as for a delete
+          deleteNow("deleted " + ttlSecondsAfterFinished + " s after it finished (ttlSecondsAfterFinished)");
+          Workflow.await(Workflow::isEveryHandlerFinished);
+          return;
         }
       } else {
         Workflow.await(() -> !commands.isEmpty());
@@ -136,11 +155,63 @@ public class VmWorkflowImpl implements VmWorkflow {
         }
       }
       recordHeard(); // once for every event that arrived together
+      if (historyFull()) {
+        Workflow.await(Workflow::isEveryHandlerFinished);
+        if (commands.isEmpty()) {
+          Workflow.continueAsNew(name, carry());
+        }
+      }
     }
   }
 
-  /** Picks up where the store says the VM is: after a lost workflow, a failed VM still restarts. */
-  private void resume(VmRecord stored) {
+  /**
+   * Whether the VM is finished (stopped, or failed with no restart coming) and has a TTL, noting when it
+   * became finished; a VM that runs again starts the count afresh when it next finishes.
+   */
+  private boolean expires() {
+    boolean finished = (status == VmStatus.STOPPED || status == VmStatus.FAILED) && restartAtMillis == 0;
+    if (!finished) {
+      finishedSinceMillis = 0;
+      return false;
+    }
+    if (ttlSecondsAfterFinished == null || Workflow.getVersion("ttl-after-finished", Workflow.DEFAULT_VERSION, 1) != 1) {
+      return false;
+    }
+    if (finishedSinceMillis == 0) {
+      finishedSinceMillis = Workflow.currentTimeMillis();
+    }
+    return true;
+  }
+
+  /** Whether this run's history is long enough to continue as new, with nothing left to carry out. */
+  private boolean historyFull() {
+    return commands.isEmpty() && Workflow.getInfo().getHistoryLength() > HISTORY_LIMIT
+        && Workflow.getVersion("continue-as-new", Workflow.DEFAULT_VERSION, 1) == 1;
+  }
+
+  private VmCarry carry() {
+    return new VmCarry(status.wireName(), worker, restartCount, message, exitCode, lastTaskEventId, scheduledAtMillis,
+        startedAtMillis, finishedAtMillis, failuresInARow, List.copyOf(restartsAfterFailure), restartAtMillis,
+        movingFrom, movingTo, finishedSinceMillis);
+  }
+
+  /**
+   * Picks up where the run before left off, or else where the store says the VM is: after a lost
+   * workflow, a failed VM still restarts.
+   */
+  private void resume(VmRecord stored, VmCarry carried) {
+    ttlSecondsAfterFinished = stored.ttlSecondsAfterFinished();
+    if (carried != null) {
+      policy = WireName.parse(RestartPolicy.class, stored.restartPolicy()).orElse(RestartPolicy.NEVER);
+      restartDelay = Duration.ofMillis(stored.restartDelayMillis());
+      maxRestartDelay = Duration.ofMillis(stored.maxRestartDelayMillis());
+      maxRestarts = stored.maxRestarts();
+      restartWindow = Duration.ofMillis(stored.restartWindowMillis());
+      takeOver(carried);
+      loaded = true;
+      show(status);
+      return;
+    }
     status = WireName.parse(VmStatus.class, stored.status()).orElse(VmStatus.PENDING);
     worker = stored.worker();
     restartCount = stored.restartCount();
@@ -157,7 +228,28 @@ public class VmWorkflowImpl implements VmWorkflow {
     if (status == VmStatus.FAILED && RestartPolicies.restarts(policy, true)) {
       scheduleRestart(stored.finishedAtMillis() > 0 ? stored.finishedAtMillis() : Workflow.currentTimeMillis());
     }
+    if (ttlSecondsAfterFinished != null && stored.finishedAtMillis() > 0) {
+      finishedSinceMillis = stored.finishedAtMillis(); // a finished VM's TTL counts from its end, not from now
+    }
     show(status);
+  }
+
+  private void takeOver(VmCarry c) {
+    status = WireName.parse(VmStatus.class, c.status()).orElse(VmStatus.PENDING);
+    worker = c.worker();
+    restartCount = c.restartCount();
+    message = c.message();
+    exitCode = c.exitCode();
+    lastTaskEventId = c.lastTaskEventId();
+    scheduledAtMillis = c.scheduledAtMillis();
+    startedAtMillis = c.startedAtMillis();
+    finishedAtMillis = c.finishedAtMillis();
+    failuresInARow = c.failuresInARow();
+    restartsAfterFailure.addAll(c.restartsAfterFailure());
+    restartAtMillis = c.restartAtMillis();
+    movingFrom = c.movingFrom();
+    movingTo = c.movingTo();
+    finishedSinceMillis = c.finishedSinceMillis();
   }
 
   /** Carries out one command; true when the VM is deleted and the workflow ends. */
@@ -172,13 +264,7 @@ public class VmWorkflowImpl implements VmWorkflow {
         a.done().complete(act(a.action()));
       }
     } else if (command instanceof Delete) {
-      restartAtMillis = 0;
-      removeTaskIfAny();
-      activities.deleteVm(new VmActivities.VmRef(name));
-      // Otherwise a deleted running VM stays in `RotaVmStatus = 'running'` and `RotaWorker = 'w'` lists.
-      Workflow.upsertTypedSearchAttributes(
-          RotaSearchAttributes.VM_STATUS.valueSet(DELETED), RotaSearchAttributes.WORKER.valueUnset());
-      Workflow.setCurrentDetails("**" + DELETED + "**");
+      deleteNow(null);
       return true;
     }
     return false;
@@ -353,6 +439,17 @@ public class VmWorkflowImpl implements VmWorkflow {
       default -> throw new IllegalArgumentException(action);
     }
     return status.wireName();
+  }
+
+  /** Removes its task, if it may have one, then its rows; {@code why} it went, for the Temporal UI, or null. */
+  private void deleteNow(String why) {
+    restartAtMillis = 0;
+    removeTaskIfAny();
+    activities.deleteVm(new VmActivities.VmRef(name));
+    // Otherwise a deleted running VM stays in `RotaVmStatus = 'running'` and `RotaWorker = 'w'` lists.
+    Workflow.upsertTypedSearchAttributes(
+        RotaSearchAttributes.VM_STATUS.valueSet(DELETED), RotaSearchAttributes.WORKER.valueUnset());
+    Workflow.setCurrentDetails("**" + DELETED + "**" + (why == null ? "" : ": " + why));
   }
 
   /** Removes its task, if it may have one, and stops it, saying {@code why}. */

@@ -97,7 +97,7 @@ class VmWorkflowTest {
   }
 
   private VmWorkflow start(String status, String worker, int restartCount, String policy) {
-    return start(new VmRecord(status, worker, restartCount, policy, 0, 0, DELAY, MAX_DELAY, 0, null, null, 0));
+    return start(new VmRecord(status, worker, restartCount, policy, 0, 0, DELAY, MAX_DELAY, 0, null, null, 0, null));
   }
 
   private VmWorkflow start(VmRecord stored) {
@@ -109,7 +109,7 @@ class VmWorkflowTest {
             .newWorkflowStub(
                 VmWorkflow.class,
                 WorkflowOptions.newBuilder().setWorkflowId(VmWorkflow.workflowId("a")).setTaskQueue(TaskQueues.CONTROL).build());
-    WorkflowClient.start(vm::run, "a");
+    WorkflowClient.start(vm::run, "a", null);
     return vm;
   }
 
@@ -177,7 +177,7 @@ class VmWorkflowTest {
   @Test
   void afterMaxRestartsWithinTheWindowItStaysFailedSayingWhyUntilStartedByHand() {
     VmWorkflow vm = start(new VmRecord("pending", null, 0, "OnFailure", 0, 0, DELAY, MAX_DELAY, 0, null, 2,
-        Duration.ofHours(1).toMillis()));
+        Duration.ofHours(1).toMillis(), null));
     for (int generation = 0; generation < 2; generation++) {
       runs(vm, generation);
       settle();
@@ -203,7 +203,7 @@ class VmWorkflowTest {
   @Test
   void failuresOlderThanTheWindowDoNotCountTowardMaxRestarts() {
     VmWorkflow vm = start(new VmRecord("pending", null, 0, "OnFailure", 0, 0, DELAY, MAX_DELAY, 0, null, 1,
-        Duration.ofMinutes(10).toMillis()));
+        Duration.ofMinutes(10).toMillis(), null));
     runs(vm, 0);
     settle();
     fails(vm, 0, 1);
@@ -287,7 +287,7 @@ class VmWorkflowTest {
 
   @Test
   void aWorkflowResumedFromTheStoreAppliesNoEventTwice() {
-    VmWorkflow vm = start(new VmRecord("failed", "w1", 0, "Never", 0, 1, DELAY, MAX_DELAY, 7, null, null, 0));
+    VmWorkflow vm = start(new VmRecord("failed", "w1", 0, "Never", 0, 1, DELAY, MAX_DELAY, 7, null, null, 0, null));
     awaitStatus(vm, "failed");
     vm.taskEvent(new TaskEvent(7, "a.0", "w1", "started", null, "again", now(), 0));
     settle();
@@ -434,7 +434,111 @@ class VmWorkflowTest {
     Histories.replayAndMaybeRecord(env.getWorkflowClient(), "vm-a", VmWorkflowImpl.class, "vm-drained");
   }
 
-    @Test
+    private VmWorkflow startWithTtl(String policy, Integer maxRestarts, int ttlSeconds) {
+    return start(new VmRecord("pending", null, 0, policy, 0, 0, DELAY, MAX_DELAY, 0, null, maxRestarts,
+        maxRestarts == null ? 0 : Duration.ofHours(1).toMillis(), ttlSeconds));
+  }
+
+  /** Whether the VM's workflow (its latest run) has completed. */
+  private boolean completed() {
+    var events = env.getWorkflowClient().fetchHistory(VmWorkflow.workflowId("a")).getEvents();
+    return events.get(events.size() - 1).hasWorkflowExecutionCompletedEventAttributes();
+  }
+
+  private void awaitDeleted() {
+    for (int i = 0; i < 100 && !(store.what().contains("delete") && completed()); i++) {
+      settle();
+    }
+    assertTrue(store.what().contains("delete"), store.what().toString());
+    assertTrue(completed(), "its workflow completed");
+  }
+
+  @Test
+  void aStoppedVmWithATtlIsDeletedThatLongAfterAndItsWorkflowCompletes() throws Exception {
+    VmWorkflow vm = startWithTtl("Never", null, 600);
+    placed(vm, 0);
+    runs(vm, 0);
+    settle();
+    assertEquals("stopped", vm.stop());
+    env.sleep(Duration.ofSeconds(599));
+    assertEquals("stopped", vm.status());
+    assertEquals(List.of("status stopping", "remove w1/a.0", "status stopped"), store.what(), "not before its TTL");
+    env.sleep(Duration.ofSeconds(2));
+    awaitDeleted();
+    assertEquals(List.of("status stopping", "remove w1/a.0", "status stopped", "delete"), store.what());
+    Histories.replayAndMaybeRecord(env.getWorkflowClient(), "vm-a", VmWorkflowImpl.class, "vm-ttl");
+  }
+
+  @Test
+  void aStartWithinTheTtlKeepsTheVmAndItsNextFinishCountsAfresh() {
+    VmWorkflow vm = startWithTtl("Never", null, 600);
+    runs(vm, 0);
+    settle();
+    fails(vm, 0, 3);
+    env.sleep(Duration.ofSeconds(300));
+    assertEquals("failed", vm.status());
+    assertEquals("pending", vm.start());
+    env.sleep(Duration.ofHours(1));
+    assertEquals("pending", vm.status(), "a VM that waits for a worker is not finished");
+    runs(vm, 1);
+    settle();
+    fails(vm, 1, 0);
+    env.sleep(Duration.ofSeconds(599));
+    assertTrue(store.what().stream().noneMatch(w -> w.equals("delete")), "600 s from its second finish: " + store.what());
+    env.sleep(Duration.ofSeconds(2));
+    awaitDeleted();
+  }
+
+  @Test
+  void aVmWhoseRestartIsComingIsNotFinishedUntilItsRestartsAreUsedUp() {
+    VmWorkflow vm = startWithTtl("OnFailure", 1, 10);
+    runs(vm, 0);
+    settle();
+    fails(vm, 0, 1);
+    env.sleep(Duration.ofSeconds(16)); // past the TTL, but its restart was due at 15 s
+    assertEquals(List.of("requeue 1"), store.what());
+    runs(vm, 1);
+    settle();
+    fails(vm, 1, 1); // its one restart used: failed for good
+    env.sleep(Duration.ofSeconds(9));
+    assertEquals(List.of("requeue 1", "status failed"), store.what());
+    env.sleep(Duration.ofSeconds(2));
+    awaitDeleted();
+  }
+
+  @Test
+  void aLongLivedVmContinuesAsNewKeepingWhatTheStoreDoesNotHold() throws Exception {
+    VmWorkflow vm = start("pending", null, 0, "OnFailure");
+    int generation = 0;
+    for (; generation < 200 && !continued(); generation++) {
+      runs(vm, generation);
+      settle();
+      fails(vm, generation, 1);
+      env.sleep(Duration.ofMillis(MAX_DELAY + 1_000));
+      assertEquals("pending", vm.status());
+    }
+    assertTrue(continued(), "continued as new after " + generation + " restarts");
+    assertTrue(generation > 10, "not before its history is long: " + generation);
+    int before = store.what().size();
+    runs(vm, generation);
+    settle();
+    long failedAt = fails(vm, generation, 1);
+    env.sleep(Duration.ofSeconds(16));
+    assertEquals(before, store.what().size(), "the failures in a row came along: the delay is still the longest");
+    env.sleep(Duration.ofMillis(MAX_DELAY - 16_000 + 1_000));
+    assertTrue(store.when("requeue " + (generation + 1)) >= failedAt + MAX_DELAY);
+    vm.taskEvent(new TaskEvent(lastEventId, "a." + (generation + 1), "w1", "started", null, "an old event again", now(), 0));
+    settle();
+    assertEquals("pending", vm.status(), "an event applied by the run before is not applied again");
+    Histories.replayAndMaybeRecord(env.getWorkflowClient(), "vm-a", VmWorkflowImpl.class, "vm-continued");
+  }
+
+  private boolean continued() {
+    var started = env.getWorkflowClient().fetchHistory(VmWorkflow.workflowId("a")).getEvents().get(0);
+    return !started.getWorkflowExecutionStartedEventAttributes().getContinuedExecutionRunId().isEmpty();
+  }
+
+  @Test
   void stoppingARunningVmRemovesItsTaskFirst() {
     VmWorkflow vm = running("Never");
     settle();
