@@ -1,6 +1,7 @@
 #!/bin/sh
 # Gives each agent named in $WORKERS a service account with the worker role, scoped to that worker,
-# and writes its token to $TOKENS_DIR/<worker> (default /tokens), where the agent's entrypoint reads it. A token already
+# and writes its token to $TOKENS_DIR/<worker> (default /tokens), where the agent's entrypoint reads it;
+# and Prometheus a compute:read account, its token in $TOKENS_DIR/prometheus. A token already
 # written is kept; run `docker compose down -v` to start over.
 set -eu
 api=${ROTA_API:-http://rota:8080}
@@ -28,3 +29,18 @@ for worker in $WORKERS; do
   mv "$dir/$worker.tmp" "$dir/$worker"
   echo "worker-tokens: token for $worker written"
 done
+
+# Prometheus scrapes /metrics with a compute:read account of its own.
+if [ ! -s "$dir/prometheus" ]; then
+  curl -fsS -X DELETE -H "$auth" "$api/v1/service-accounts/prometheus" >/dev/null 2>&1 || true
+  reply=$(curl -fsS -X POST -H "$auth" -H 'Content-Type: application/json' \
+    -d '{"name":"prometheus","roles":["compute:read"]}' "$api/v1/service-accounts")
+  token=$(printf '%s' "$reply" | sed -n 's/.*"token" *: *"\([^"]*\)".*/\1/p')
+  if [ -z "$token" ]; then
+    echo "worker-tokens: no token in the answer for prometheus: $reply" >&2
+    exit 1
+  fi
+  printf '%s' "$token" > "$dir/prometheus.tmp"
+  mv "$dir/prometheus.tmp" "$dir/prometheus"
+  echo "worker-tokens: token for prometheus written"
+fi

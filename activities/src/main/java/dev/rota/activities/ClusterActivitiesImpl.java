@@ -4,6 +4,7 @@ import dev.rota.activities.term.ActionApplier;
 import dev.rota.activities.term.TermCommitter;
 import dev.rota.activities.term.TermObserver;
 import dev.rota.activities.term.TermRecorder;
+import dev.rota.metrics.SchedulerMetrics;
 import dev.rota.workflows.cluster.ApplyResult;
 import dev.rota.workflows.cluster.ClusterActivities;
 import dev.rota.workflows.cluster.TermDecisions;
@@ -24,10 +25,12 @@ public class ClusterActivitiesImpl implements ClusterActivities {
   private final TermRecorder recorder;
   private final java.time.Clock clock;
   private final Heartbeats heartbeats;
+  private final SchedulerMetrics metrics;
 
   public ClusterActivitiesImpl(
       TermObserver observer, TermCommitter committer, ActionApplier applier, TermRecorder recorder,
-      java.time.Clock clock, Heartbeats heartbeats) {
+      java.time.Clock clock, Heartbeats heartbeats, SchedulerMetrics metrics) {
+    this.metrics = metrics;
     this.heartbeats = heartbeats;
     this.observer = observer;
     this.committer = committer;
@@ -50,6 +53,7 @@ public class ClusterActivitiesImpl implements ClusterActivities {
   private void recordTerm(TermStart start, TermDecisions decided, ApplyResult applied) {
     long took = Math.max(0, clock.millis() - start.startedAtMillis());
     recorder.record(new TermSummary(start.term(), start.startedAtMillis(), took, start.woken(), decided, applied));
+    metrics.term(decided, java.time.Duration.ofMillis(took));
   }
 
   private TermOutcome observeAndCommit(long term) {

@@ -1,5 +1,6 @@
 package dev.rota.activities;
 
+import dev.rota.metrics.SchedulerMetrics;
 import dev.rota.store.Columns;
 import dev.rota.agents.AgentAddress;
 import dev.rota.agents.AgentClient;
@@ -31,6 +32,8 @@ public class VmActivitiesImpl implements VmActivities, VmReadModel {
   private final VmSubmissions submissions;
   private final ControlWorkflows workflows;
 
+  private final SchedulerMetrics metrics;
+
   public VmActivitiesImpl(
       VmRepository vms,
       VmEventRepository events,
@@ -41,7 +44,9 @@ public class VmActivitiesImpl implements VmActivities, VmReadModel {
       AgentCallSettings agentCalls,
       Clock clock,
       VmSubmissions submissions,
-      ControlWorkflows workflows) {
+      ControlWorkflows workflows,
+      SchedulerMetrics metrics) {
+    this.metrics = metrics;
     this.vms = vms;
     this.events = events;
     this.workers = workers;
@@ -92,6 +97,9 @@ public class VmActivitiesImpl implements VmActivities, VmReadModel {
   public void requeue(Requeue r) {
     if (vms.requeue(r.vm(), r.restartCount(), r.message(), r.failedOn()) == 1) {
       events.append(r.vm(), clock.instant(), r.eventType(), r.message());
+      if (r.eventType().equals("restarted")) {
+        metrics.restarted(r.failedOn() != null);
+      }
       scheduler.wake("vm " + r.vm() + " " + r.eventType());
     }
   }

@@ -9,6 +9,10 @@ public enum VmStatus implements WireName {
   STOPPED("stopped"),
   FAILED("failed");
 
+  /** The statuses in which a VM holds its worker's resources, as stored. */
+  public static final java.util.List<String> HOLDING_WORKER =
+      java.util.List.of(SCHEDULED.wireName, RUNNING.wireName, STOPPING.wireName);
+
   private final String wireName;
 
   VmStatus(String wireName) {

@@ -14,34 +14,18 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * {@code rota-cli.jar} as its own process, as an operator runs it, against dev mode with its two real
  * agents: a VM created with {@code --wait} runs as a real process, is listed, stopped and deleted; a
  * refusal is one line with its exit code.
  */
-class CliJarIT {
-  @TempDir static Path dir;
-  static Stack stack;
+class CliJarIT extends SharedDevStack {
   private final ObjectMapper json = new ObjectMapper();
 
   record Run(int code, String out, String err) {}
 
-  @BeforeAll
-  static void start() {
-    stack = Stack.withAgentsReady(dir.resolve("data"));
-  }
-
-  @AfterAll
-  static void stop() {
-    if (stack != null) {
-      stack.close();
-    }
-  }
 
   private Run rota(String... args) throws IOException, InterruptedException {
     String jar = System.getProperty("rota.cli.jar");

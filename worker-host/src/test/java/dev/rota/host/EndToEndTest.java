@@ -5,30 +5,12 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.rota.agent.Agent;
-import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /** Dev mode with its two real agents running real processes on loopback. */
-class EndToEndTest {
-  @TempDir static Path dataDir;
-  static Stack stack;
-
-  @BeforeAll
-  static void start() {
-    stack = Stack.withAgentsReady(dataDir);
-  }
-
-  @AfterAll
-  static void stop() {
-    if (stack != null) {
-      stack.close();
-    }
-  }
+class EndToEndTest extends SharedDevStack {
 
   @Test
   void aSleepVmRunsAsARealProcessAndDeletingItKillsTheProcess() {

@@ -110,6 +110,20 @@ class ProductionHostIT {
     eventually("a deleted VM's closed workflow says so", () -> workflows("RotaVmStatus = 'deleted'").contains("seen-gone"));
   }
 
+  @Test
+  @Order(4)
+  void prometheusScrapesMetricsWithAComputeReadTokenAndNothingElseGetsThem() {
+    RotaClient.Reply account = api.api("POST", "/v1/service-accounts",
+        "{\"name\":\"prometheus\",\"roles\":[\"compute:read\"]}");
+    assertEquals(201, account.status(), account.body());
+    RotaClient scraper = new RotaClient(api.base(), (String) account.map().get("token"));
+    RotaClient.Reply scraped = scraper.api("GET", "/metrics", null);
+    assertEquals(200, scraped.status(), scraped.body());
+    assertTrue(scraped.body().contains("rota_workers{health=\"ready\"} 2.0"), "both agents: " + scraped.body());
+    assertTrue(scraped.body().contains("rota_vms{status=\"running\"} 4.0"), "the four VMs the test before left");
+    assertEquals(401, new RotaClient(api.base(), null).api("GET", "/metrics", null).status(), "no token, no metrics");
+  }
+
   private static void create(String body) {
     RotaClient.Reply created = api.api("POST", "/v1/vms", body);
     assertEquals(201, created.status(), created.body());

@@ -42,6 +42,10 @@ final class RotaClient {
     }
   }
 
+  String base() {
+    return base;
+  }
+
   /** A call to this client's API with its token. */
   Reply api(String method, String path, String body) {
     return send(method, base + path, body, token);

@@ -11,6 +11,7 @@ import dev.rota.store.VmTaskRow;
 import dev.rota.store.WorkerRepository;
 import dev.rota.model.TaskEventType;
 import dev.rota.model.TaskState;
+import dev.rota.metrics.SchedulerMetrics;
 import dev.rota.scheduling.Drainer;
 import dev.rota.scheduling.Move;
 import jakarta.inject.Singleton;
@@ -30,10 +31,12 @@ public class TaskObservations {
   private final VmEventRepository events;
   private final TermActionRepository outbox;
   private final WorkerRepository workers;
+  private final SchedulerMetrics metrics;
 
   public TaskObservations(
       VmTaskRepository tasks, VmRepository vms, VmEventRepository events, TermActionRepository outbox,
-      WorkerRepository workers) {
+      WorkerRepository workers, SchedulerMetrics metrics) {
+    this.metrics = metrics;
     this.workers = workers;
     this.tasks = tasks;
     this.vms = vms;
@@ -104,6 +107,10 @@ public class TaskObservations {
     }
     if (to == TaskState.RUNNING) {
       vms.moved(task.vm(), task.generation()); // a move's new copy runs: its old one is no longer kept
+      if (task.generation() == 0) {
+        vms.findById(task.vm()).filter(v -> v.seq() == task.vmSeq())
+            .ifPresent(v -> metrics.firstRun(java.time.Duration.between(v.createdAt(), now)));
+      }
     } else if (to == TaskState.FAILED || to == TaskState.VANISHED) {
       workers.taskFailed(task.worker(), now); // the worker's doing, not the VM's: toward making it flaky
     }

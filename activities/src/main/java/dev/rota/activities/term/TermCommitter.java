@@ -29,6 +29,7 @@ import dev.rota.store.VmTaskRepository;
 import dev.rota.store.VmTaskRow;
 import dev.rota.store.WorkerImages;
 import dev.rota.store.WorkerRemoval;
+import dev.rota.metrics.SchedulerMetrics;
 import dev.rota.store.WorkerRepository;
 import dev.rota.store.WorkerRow;
 import dev.rota.workflows.cluster.TermDecisions;
@@ -72,6 +73,7 @@ public class TermCommitter {
   private final SchedulerSettings scheduler;
   private final WorkerImages workerImages;
   private final WorkerRemoval workerRemoval;
+  private final SchedulerMetrics metrics;
 
   public TermCommitter(
       WorkerRepository workers,
@@ -88,7 +90,9 @@ public class TermCommitter {
       VmSetRepository sets,
       SchedulerSettings scheduler,
       WorkerImages workerImages,
-      WorkerRemoval workerRemoval) {
+      WorkerRemoval workerRemoval,
+      SchedulerMetrics metrics) {
+    this.metrics = metrics;
     this.workerRemoval = workerRemoval;
     this.scheduler = scheduler;
     this.workerImages = workerImages;
@@ -211,6 +215,7 @@ public class TermCommitter {
 
     for (Drainer.Eviction e : plan.evictions()) {
       if (observations.evict(e, now).isPresent()) {
+        metrics.evicted();
         example(examples, "evicting " + e.vm() + " from drained worker " + e.worker());
       }
     }

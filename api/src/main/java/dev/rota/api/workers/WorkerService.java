@@ -31,8 +31,7 @@ import java.util.TreeMap;
 @Singleton
 public class WorkerService {
   /** Statuses in which a VM holds its worker's resources. */
-  static final List<String> HOLDING =
-      List.of(VmStatus.SCHEDULED.wireName(), VmStatus.RUNNING.wireName(), VmStatus.STOPPING.wireName());
+  static final List<String> HOLDING = VmStatus.HOLDING_WORKER;
   private static final String LIST = "workers";
 
   private final WorkerRepository workers;

@@ -7,7 +7,11 @@ import io.micronaut.context.annotation.Factory;
 import io.micronaut.context.annotation.Requires;
 import io.micronaut.context.env.Environment;
 import io.temporal.authorization.AuthorizationTokenSupplier;
+import com.uber.m3.tally.RootScopeBuilder;
+import com.uber.m3.tally.Scope;
+import io.micrometer.core.instrument.MeterRegistry;
 import io.temporal.client.WorkflowClient;
+import io.temporal.common.reporter.MicrometerClientStatsReporter;
 import io.temporal.client.WorkflowClientOptions;
 import io.temporal.serviceclient.SimpleSslContextBuilder;
 import io.temporal.serviceclient.WorkflowServiceStubs;
@@ -54,9 +58,13 @@ public class TemporalFactory {
   @Singleton
   @Bean(preDestroy = "shutdown")
   WorkflowServiceStubs workflowServiceStubs(
-      TemporalSettings settings, Optional<LocalTemporalServer> local) {
+      TemporalSettings settings, Optional<LocalTemporalServer> local, MeterRegistry meters) {
+    // The SDK's client and worker meters (temporal_*), into the registry /metrics serves.
+    Scope metrics = new RootScopeBuilder()
+        .reporter(new MicrometerClientStatsReporter(meters))
+        .reportEvery(com.uber.m3.util.Duration.ofSeconds(10));
     WorkflowServiceStubsOptions.Builder options =
-        WorkflowServiceStubsOptions.newBuilder().setTarget(settings.target());
+        WorkflowServiceStubsOptions.newBuilder().setTarget(settings.target()).setMetricsScope(metrics);
     if (!settings.embedded()) {
       configureSecurity(settings, options);
     }
