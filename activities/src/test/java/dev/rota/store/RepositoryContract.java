@@ -18,6 +18,7 @@ abstract class RepositoryContract {
   @Inject WorkerRepository workers;
   @Inject VmRepository vms;
   @Inject VmEventRepository events;
+  @Inject ChangeRepository changes;
 
   static final Instant T0 = Instant.parse("2026-01-01T00:00:00Z");
 
@@ -331,5 +332,35 @@ abstract class RepositoryContract {
     assertEquals("restart 5", kept.get(0).message(), "the oldest went");
     assertEquals("restart " + (VmEventRepository.KEPT_PER_VM + 4), kept.get(kept.size() - 1).message());
     assertEquals(1, events.page(quiet, 0, 10).size());
+  }
+
+  @Test
+  void everyWriteToAVmOrAWorkerIsInTheChangeFeedButAHeartbeatOrAWriteOfNothingIsNot() {
+    long before = changes.lastId() == null ? 0 : changes.lastId();
+    String w = unique("fed");
+    workers.save(worker(w));
+    workers.heartbeat(w, T0.plusSeconds(5));
+    workers.probesAnswered(List.of(w), T0.plusSeconds(6));
+    WorkerRow row = workers.findById(w).orElseThrow();
+    workers.decideHealth(w, row.version(), "ready", "agent answering", null);
+    VmRow vm = vm(unique("fed-vm"), "pending", null);
+    vms.save(vm);
+    vms.explainPending(vm.name(), "no room");
+    vms.explainPending(vm.name(), "no room"); // the same reason: nothing written
+    vms.recordStatus(vm.name(), "stopped", "stopped by request");
+    vms.deleteById(vm.name());
+    workers.deleteById(w);
+
+    List<String> seen = changes.after(before, "worker", 100).stream().filter(c -> c.name().equals(w))
+        .map(c -> c.deleted() ? "deleted" : "written").toList();
+    assertEquals(List.of("written", "written", "deleted"), seen, "registered, health decided, deleted; no heartbeat");
+    List<String> vmSeen = changes.after(before, "vm", 100).stream().filter(c -> c.name().equals(vm.name()))
+        .map(c -> c.deleted() ? "deleted" : "written").toList();
+    assertEquals(List.of("written", "written", "written", "deleted"), vmSeen, "submitted, explained once, stopped, deleted");
+    List<Long> ids = changes.idsAfter(before, 100);
+    assertEquals(ids.stream().sorted().toList(), ids, "in id order");
+    assertTrue(changes.forgetBefore(java.time.Instant.now().plusSeconds(60)) >= 6);
+    assertEquals(List.of(), changes.after(before, "vm", 100).stream().filter(c -> c.name().equals(vm.name())).toList());
+    assertEquals(changes.lastId(), changes.firstId(), "the newest is kept: it says how far the feed has come");
   }
 }

@@ -79,6 +79,7 @@ public class Http {
   public Reply send(String method, String path, String body, String token) {
     HttpRequest.Builder request =
         HttpRequest.newBuilder(URI.create(server.getURL() + path))
+            .timeout(java.time.Duration.ofSeconds(60)) // an answer that never ends (a watch) fails the test, not hangs it
             .method(
                 method,
                 body == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(body));
@@ -101,5 +102,48 @@ public class Http {
       Thread.currentThread().interrupt();
       throw new AssertionError(e);
     }
+  }
+
+  /** A stream of NDJSON lines (a watch), read as they come; closing it ends the request. */
+  public final class Lines implements AutoCloseable {
+    private final java.util.concurrent.BlockingQueue<String> lines = new java.util.concurrent.LinkedBlockingQueue<>();
+    private final java.util.concurrent.CompletableFuture<HttpResponse<java.util.stream.Stream<String>>> response;
+    public final int status;
+    public final String contentType;
+
+    Lines(String path) throws Exception {
+      response = client.sendAsync(HttpRequest.newBuilder(URI.create(server.getURL() + path)).GET().build(),
+          HttpResponse.BodyHandlers.ofLines());
+      HttpResponse<java.util.stream.Stream<String>> r = response.get(30, java.util.concurrent.TimeUnit.SECONDS);
+      status = r.statusCode();
+      contentType = r.headers().firstValue("Content-Type").orElse("");
+      Thread reader = new Thread(() -> r.body().forEach(lines::add), "lines " + path);
+      reader.setDaemon(true);
+      reader.start();
+    }
+
+    /** The next line as JSON; fails when none comes within 30 s. */
+    public Map<String, Object> next() throws Exception {
+      String line = lines.poll(30, java.util.concurrent.TimeUnit.SECONDS);
+      if (line == null) {
+        throw new AssertionError("no line within 30 s");
+      }
+      return json.readValue(line, Argument.mapOf(String.class, Object.class));
+    }
+
+    /** The next line that is not a bookmark. */
+    public Map<String, Object> nextChange() throws Exception {
+      Map<String, Object> line = next();
+      return "bookmark".equals(line.get("type")) ? nextChange() : line;
+    }
+
+    @Override
+    public void close() {
+      response.thenAccept(r -> r.body().close());
+    }
+  }
+
+  public Lines lines(String path) throws Exception {
+    return new Lines(path);
   }
 }

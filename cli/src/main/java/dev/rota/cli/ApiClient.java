@@ -53,6 +53,38 @@ final class ApiClient {
     return send("DELETE", path, null);
   }
 
+  /**
+   * A watch's NDJSON lines as they come, each to {@code line}, until the server ends the stream; a
+   * refusal (a 410 among them) is a {@link CliException} as for any call.
+   */
+  void stream(String path, java.util.function.Consumer<JsonNode> line) {
+    HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(context.server() + path)).GET();
+    if (context.token() != null && !context.token().isBlank()) {
+      request.header("Authorization", "Bearer " + context.token());
+    }
+    try {
+      HttpResponse<java.util.stream.Stream<String>> reply = http.send(request.build(), HttpResponse.BodyHandlers.ofLines());
+      if (reply.statusCode() >= 400) {
+        String body = reply.body().collect(java.util.stream.Collectors.joining("\n"));
+        throw new CliException(ExitCodes.forStatus(reply.statusCode()), problem(reply.statusCode(), body));
+      }
+      try (java.util.stream.Stream<String> lines = reply.body()) {
+        lines.filter(l -> !l.isBlank()).forEach(l -> {
+          try {
+            line.accept(json.readTree(l));
+          } catch (IOException e) {
+            throw new java.io.UncheckedIOException(e);
+          }
+        });
+      }
+    } catch (IOException | java.io.UncheckedIOException e) {
+      throw new CliException(ExitCodes.UNREACHABLE, "the watch on " + context.server() + " ended (" + e.getMessage() + ")");
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new CliException(ExitCodes.FAILED, "interrupted");
+    }
+  }
+
   /** A plain-text answer (logs), as it came. */
   String text(String path) {
     HttpResponse<String> reply = exchange("GET", path, null);
@@ -136,15 +168,19 @@ final class ApiClient {
 
   /** A problem+json's detail (its title when it has none), on one line; else the status alone. */
   private String problem(HttpResponse<String> reply) {
+    return problem(reply.statusCode(), reply.body());
+  }
+
+  private String problem(int status, String body) {
     String said = null;
     try {
-      JsonNode p = json.readTree(reply.body());
+      JsonNode p = json.readTree(body);
       said = p.hasNonNull("detail") ? p.get("detail").asText() : p.hasNonNull("title") ? p.get("title").asText() : null;
     } catch (IOException | RuntimeException e) {
       // not JSON: the status says it
     }
-    String line = said == null || said.isBlank() ? "the server answered " + reply.statusCode() : said;
-    return reply.statusCode() + ": " + line.replaceAll("\\s*\\R\\s*", " ").strip();
+    String line = said == null || said.isBlank() ? "the server answered " + status : said;
+    return status + ": " + line.replaceAll("\\s*\\R\\s*", " ").strip();
   }
 
   private static String reason(IOException e) {

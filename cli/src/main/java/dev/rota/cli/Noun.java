@@ -28,6 +28,56 @@ abstract class Noun implements Runnable {
     return ExitCodes.OK;
   }
 
+  /**
+   * A watch: the current list, then a row per change (its event first) as the server streams them, for
+   * as long as it runs; a stream that ends or breaks is resumed from its last resourceVersion, and one
+   * the server no longer keeps (410) is listed again.
+   */
+  int watched(String path, List<Output.Column> columns) {
+    String[] resourceVersion = {null};
+    while (true) {
+      List<JsonNode> snapshot = new java.util.ArrayList<>();
+      try {
+        root.api().stream(path + "?watch=true" + (resourceVersion[0] == null ? "" : "&resourceVersion=" + resourceVersion[0]),
+            line -> {
+              resourceVersion[0] = line.path("resourceVersion").asText(resourceVersion[0]);
+              switch (line.path("type").asText()) {
+                case "snapshot" -> snapshot.add(line.path("object"));
+                case "synced" -> {
+                  if (root.output().isTable()) {
+                    root.output().list(path.substring(path.lastIndexOf('/') + 1), snapshot, columns);
+                  } else {
+                    snapshot.forEach(o -> root.output().watched(root.json.createObjectNode()
+                        .put("type", "snapshot").put("resourceVersion", resourceVersion[0]).set("object", o), columns));
+                  }
+                }
+                case "upsert", "delete" -> root.output().watched(line, columns);
+                default -> { } // a bookmark: only its resourceVersion matters
+              }
+            });
+      } catch (CliException e) {
+        if (e.getMessage().startsWith("410:")) {
+          root.err.println("rota: the server no longer keeps changes from there; listing again");
+          root.err.flush();
+          resourceVersion[0] = null;
+        } else if (e.exitCode() != ExitCodes.UNREACHABLE) {
+          throw e;
+        } else {
+          pause();
+        }
+      }
+    }
+  }
+
+  private void pause() {
+    try {
+      root.pause.sleep(1000);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new CliException(ExitCodes.FAILED, "interrupted");
+    }
+  }
+
   /** One resource as a one-row table (or whole). */
   int shown(JsonNode resource, List<Output.Column> columns) {
     root.output().one(resource, columns);

@@ -39,6 +39,10 @@ final class Output {
     this.json = json;
   }
 
+  boolean isTable() {
+    return format == Format.TABLE;
+  }
+
   /** A list: a row each, or as {@code {"items": [...]}} in JSON and YAML. */
   void list(String what, List<JsonNode> items, List<Column> columns) {
     if (format == Format.TABLE) {
@@ -53,6 +57,29 @@ final class Output {
     ArrayNode array = json.createArrayNode();
     items.forEach(array::add);
     whole(json.createObjectNode().set("items", array));
+  }
+
+  /**
+   * One line of a watch: in a table, a row of the columns after the event (the snapshot is a table of
+   * its own, {@link #list}); in JSON or YAML, the line as the server sent it, one a line.
+   */
+  void watched(JsonNode line, List<Column> columns) {
+    if (format != Format.TABLE) {
+      try {
+        out.println(json.writeValueAsString(line));
+      } catch (JsonProcessingException e) {
+        throw new CliException(ExitCodes.FAILED, "cannot print the answer: " + e.getMessage());
+      }
+      out.flush();
+      return;
+    }
+    JsonNode object = line.path("object");
+    StringBuilder row = new StringBuilder(line.path("type").asText().toUpperCase(java.util.Locale.ROOT));
+    for (int i = 0; i < columns.size(); i++) {
+      row.append("   ").append(cell(columns.get(i).value().apply(object), i < columns.size() - 1 ? MAX_CELL : Integer.MAX_VALUE));
+    }
+    out.println(row.toString().stripTrailing());
+    out.flush();
   }
 
   /** One resource: a one-row table, or whole. */

@@ -87,7 +87,14 @@ final class VmCommands extends Noun {
       @Option(names = "--status", description = "only VMs in this status") String status,
       @Option(names = "--worker", description = "only VMs on this worker") String worker,
       @Option(names = "--set", description = "only replicas of this VM set") String set,
-      @Option(names = "--limit", description = "at most this many") Integer limit) {
+      @Option(names = "--limit", description = "at most this many") Integer limit,
+      @Option(names = {"-w", "--watch"}, description = "then a row per change, as it happens, until interrupted") boolean watch) {
+    if (watch) {
+      if (status != null || worker != null || set != null || limit != null) {
+        throw new CliException(ExitCodes.USAGE, "--watch shows every VM: it does not go with --status, --worker, --set or --limit");
+      }
+      return watched("/v1/vms", COLUMNS);
+    }
     Map<String, String> query = new LinkedHashMap<>();
     query.put("status", status);
     query.put("worker", worker);

@@ -34,7 +34,12 @@ final class WorkerCommands extends Noun {
   }
 
   @Command(name = "list", description = "List workers by name.")
-  int list(@Option(names = "--limit", description = "at most this many") Integer limit) {
+  int list(
+      @Option(names = "--limit", description = "at most this many") Integer limit,
+      @Option(names = {"-w", "--watch"}, description = "then a row per change, as it happens, until interrupted") boolean watch) {
+    if (watch) {
+      return watched("/v1/workers", COLUMNS);
+    }
     return listed("workers", "/v1/workers", Map.of(), limit, COLUMNS);
   }
 

@@ -241,6 +241,28 @@ class RotaCliTest {
     assertTrue(r.out().lines().toList().get(1).matches("mini-1 +ready +true +- +2 +3/8 +1024/16384 +answering"), r.out());
   }
 
+  @Test
+  void listWatchShowsTheListThenARowPerChangeResumesAndListsAgainWhenTold() {
+    String stream = "{\"type\":\"snapshot\",\"resourceVersion\":\"7\",\"object\":" + vm("a", "running", "w1", 0, null) + "}\n"
+        + "{\"type\":\"synced\",\"resourceVersion\":\"7\"}\n"
+        + "{\"type\":\"upsert\",\"resourceVersion\":\"8\",\"object\":" + vm("b", "pending", null, 0, "waiting") + "}\n"
+        + "{\"type\":\"delete\",\"resourceVersion\":\"9\",\"object\":{\"name\":\"a\"}}\n";
+    api.on("GET /v1/vms?watch=true", StandInApi.Reply.json(200, stream), StandInApi.Reply.problem(404, "gone for the test"));
+    api.on("GET /v1/vms?watch=true&resourceVersion=9",
+        StandInApi.Reply.problem(410, "resourceVersion: 9 is older than the changes kept (60 min)"));
+    Result r = run("vm", "list", "--watch");
+    assertEquals(ExitCodes.NOT_FOUND, r.code(), "the stand-in ends it with a 404: " + r.err());
+    List<String> out = r.out().lines().toList();
+    assertTrue(out.get(0).startsWith("NAME"), r.out());
+    assertTrue(out.get(1).matches("a +running +w1 .*"), r.out());
+    assertTrue(out.get(2).matches("UPSERT +b +pending +- .*waiting"), r.out());
+    assertTrue(out.get(3).startsWith("DELETE   a"), r.out());
+    assertEquals(List.of("/v1/vms?watch=true", "/v1/vms?watch=true&resourceVersion=9", "/v1/vms?watch=true"),
+        api.requests.stream().map(StandInApi.Request::target).toList(), "resumed from the last line, then listed again");
+    assertTrue(r.err().contains("listing again"), r.err());
+    assertEquals(ExitCodes.USAGE, run("vm", "list", "--watch", "--status", "running").code());
+  }
+
   private static String draining(String state, String progress) {
     return "{\"name\":\"mini-1\",\"health\":\"ready\",\"schedulingPaused\":true,\"vmCount\":1,"
         + "\"drain\":{\"deadline\":\"2026-11-23T07:30:00Z\",\"startedAt\":\"2026-11-23T07:00:00Z\",\"state\":\"" + state

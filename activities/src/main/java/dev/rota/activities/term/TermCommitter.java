@@ -29,6 +29,7 @@ import dev.rota.store.VmTaskRepository;
 import dev.rota.store.VmTaskRow;
 import dev.rota.store.WorkerImages;
 import dev.rota.store.WorkerRemoval;
+import dev.rota.store.ChangeRepository;
 import dev.rota.metrics.SchedulerMetrics;
 import dev.rota.store.WorkerRepository;
 import dev.rota.store.WorkerRow;
@@ -74,6 +75,7 @@ public class TermCommitter {
   private final WorkerImages workerImages;
   private final WorkerRemoval workerRemoval;
   private final SchedulerMetrics metrics;
+  private final ChangeRepository changes;
 
   public TermCommitter(
       WorkerRepository workers,
@@ -91,7 +93,9 @@ public class TermCommitter {
       SchedulerSettings scheduler,
       WorkerImages workerImages,
       WorkerRemoval workerRemoval,
-      SchedulerMetrics metrics) {
+      SchedulerMetrics metrics,
+      ChangeRepository changes) {
+    this.changes = changes;
     this.metrics = metrics;
     this.workerRemoval = workerRemoval;
     this.scheduler = scheduler;
@@ -174,6 +178,7 @@ public class TermCommitter {
     List<String> examples = new ArrayList<>();
     int lost = 0;
     workers.forgetTaskFailures(now.minus(health.taskFailureWindow()));
+    changes.forgetBefore(now.minus(ChangeRepository.RETAINED));
 
     int healthChanges = 0;
     for (TermPlan.HealthChange change : plan.healthChanges()) {

@@ -29,6 +29,11 @@ public final class Problems {
     return new HttpStatusException(HttpStatus.BAD_GATEWAY, message);
   }
 
+  /** A 410: what was asked for is no longer kept (a watch's resourceVersion older than the feed). */
+  public static HttpStatusException gone(String field, String message) {
+    return new HttpStatusException(HttpStatus.GONE, field + ": " + message);
+  }
+
   public static HttpStatusException unavailable(String message) {
     return new HttpStatusException(HttpStatus.SERVICE_UNAVAILABLE, message);
   }

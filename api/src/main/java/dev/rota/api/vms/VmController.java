@@ -22,6 +22,7 @@ import io.micronaut.http.annotation.Status;
 import io.micronaut.scheduling.TaskExecutors;
 import io.micronaut.scheduling.annotation.ExecuteOn;
 import io.swagger.v3.oas.annotations.media.Content;
+import dev.rota.api.watch.WatchStreams;
 import io.swagger.v3.oas.annotations.media.Schema;
 import io.swagger.v3.oas.annotations.parameters.RequestBody;
 
@@ -33,8 +34,10 @@ public class VmController {
   private final JsonBodies bodies;
 
   private final VmLogs logs;
+  private final WatchStreams watches;
 
-  public VmController(VmService service, JsonBodies bodies, VmLogs logs) {
+  public VmController(VmService service, JsonBodies bodies, VmLogs logs, WatchStreams watches) {
+    this.watches = watches;
     this.service = service;
     this.logs = logs;
     this.bodies = bodies;
@@ -48,21 +51,35 @@ public class VmController {
     return service.create(bodies.read(body, VmRequest.class));
   }
 
+  /**
+   * A page of VMs; with {@code watch=true}, a stream of every VM and then of each change as NDJSON
+   * ({@link WatchStreams}), from {@code resourceVersion} when given.
+   */
   @RequiresRole({Role.COMPUTE_READ, Role.WORKER})
-  @Get
-  public Page<VmView> list(
+  @Get(produces = {MediaType.APPLICATION_JSON, WatchStreams.NDJSON})
+  public HttpResponse<?> list(
       HttpRequest<?> http,
       @QueryValue @Nullable String status,
       @QueryValue @Nullable String worker,
       @QueryValue @Nullable String set,
       @QueryValue @Nullable Integer limit,
-      @QueryValue @Nullable String cursor) {
+      @QueryValue @Nullable String cursor,
+      @QueryValue @Nullable Boolean watch,
+      @QueryValue @Nullable String resourceVersion) {
     Caller caller = Caller.of(http);
+    if (Boolean.TRUE.equals(watch)) {
+      WatchStreams.refuseFilters(status, worker, set, limit, cursor);
+      if (caller.workerOnly()) {
+        throw new io.micronaut.http.exceptions.HttpStatusException(HttpStatus.FORBIDDEN, "a worker token cannot watch every VM");
+      }
+      return HttpResponse.ok(watches.watch(new WatchStreams.Kind<>("vm", service::all, service::view, VmView::name),
+          resourceVersion)).contentType(WatchStreams.NDJSON);
+    }
     if (caller.workerOnly()) {
       // A worker token reads its own assignments only.
       WorkerScope.require(caller, worker == null ? "" : worker);
     }
-    return service.list(status, worker, set, PageRequest.of(limit, cursor, "vms"));
+    return HttpResponse.ok(service.list(status, worker, set, PageRequest.of(limit, cursor, "vms")));
   }
 
   @RequiresRole({Role.COMPUTE_READ})

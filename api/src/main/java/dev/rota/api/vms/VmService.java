@@ -109,6 +109,19 @@ public class VmService {
     return VmView.of(find(name));
   }
 
+  /** Every VM as shown, oldest first: a watch's snapshot. */
+  public List<VmView> all() {
+    List<VmRow> rows = new java.util.ArrayList<>();
+    vms.findAll().forEach(rows::add);
+    rows.sort(java.util.Comparator.comparingLong(VmRow::seq));
+    return rows.stream().map(VmView::of).toList();
+  }
+
+  /** The VM as shown, if it exists. */
+  public java.util.Optional<VmView> view(String name) {
+    return vms.findById(name).map(VmView::of);
+  }
+
   public Page<VmEventView> events(String name, PageRequest page) {
     find(name);
     return page.page(

@@ -5,6 +5,7 @@ import dev.rota.api.auth.Caller;
 import dev.rota.api.auth.WorkerScope;
 import dev.rota.api.paging.Page;
 import dev.rota.api.paging.PageRequest;
+import dev.rota.api.watch.WatchStreams;
 import io.micronaut.core.annotation.Nullable;
 import io.micronaut.http.HttpRequest;
 import io.micronaut.http.HttpResponse;
@@ -32,8 +33,10 @@ import io.swagger.v3.oas.annotations.parameters.RequestBody;
 public class WorkerController {
   private final WorkerService service;
   private final JsonBodies bodies;
+  private final WatchStreams watches;
 
-  public WorkerController(WorkerService service, JsonBodies bodies) {
+  public WorkerController(WorkerService service, JsonBodies bodies, WatchStreams watches) {
+    this.watches = watches;
     this.service = service;
     this.bodies = bodies;
   }
@@ -49,10 +52,18 @@ public class WorkerController {
     return HttpResponse.<WorkerView>status(r.created() ? HttpStatus.CREATED : HttpStatus.OK).body(r.worker());
   }
 
+  /** A page of workers; with {@code watch=true}, a stream of every worker and then of each change (NDJSON). */
   @RequiresRole({Role.COMPUTE_READ})
-  @Get
-  public Page<WorkerView> list(@QueryValue @Nullable Integer limit, @QueryValue @Nullable String cursor) {
-    return service.list(PageRequest.of(limit, cursor, "workers"));
+  @Get(produces = {io.micronaut.http.MediaType.APPLICATION_JSON, WatchStreams.NDJSON})
+  public HttpResponse<?> list(
+      @QueryValue @Nullable Integer limit, @QueryValue @Nullable String cursor, @QueryValue @Nullable Boolean watch,
+      @QueryValue @Nullable String resourceVersion) {
+    if (Boolean.TRUE.equals(watch)) {
+      WatchStreams.refuseFilters(null, null, null, limit, cursor);
+      return HttpResponse.ok(watches.watch(new WatchStreams.Kind<>("worker", service::all, service::view, WorkerView::name),
+          resourceVersion)).contentType(WatchStreams.NDJSON);
+    }
+    return HttpResponse.ok(service.list(PageRequest.of(limit, cursor, "workers")));
   }
 
   @RequiresRole({Role.COMPUTE_READ, Role.WORKER})

@@ -92,10 +92,31 @@ public class WorkerService {
 
   public Page<WorkerView> list(PageRequest page) {
     List<WorkerRow> rows = workers.page(page.after() == null ? "" : page.after(), page.fetchSize());
-    Map<String, Allocation> allocations = allocations(rows.stream().map(WorkerRow::name).toList());
-    Map<String, Map<String, Instant>> held = images.of(rows.stream().map(WorkerRow::name).toList());
-    return page.page(rows, WorkerRow::name,
-        r -> WorkerView.of(r, allocations.getOrDefault(r.name(), Allocation.NONE), held.getOrDefault(r.name(), Map.of())), LIST);
+    Map<String, WorkerView> shown = new HashMap<>();
+    views(rows).forEach(v -> shown.put(v.name(), v));
+    return page.page(rows, WorkerRow::name, r -> shown.get(r.name()), LIST);
+  }
+
+  /** Every worker as shown: a watch's snapshot. */
+  public List<WorkerView> all() {
+    List<WorkerRow> rows = new java.util.ArrayList<>();
+    workers.findAll().forEach(rows::add);
+    rows.sort(java.util.Comparator.comparing(WorkerRow::name));
+    return views(rows);
+  }
+
+  /** The worker as shown, if it exists. */
+  public java.util.Optional<WorkerView> view(String name) {
+    return workers.findById(name).map(this::view);
+  }
+
+  private List<WorkerView> views(List<WorkerRow> rows) {
+    List<String> names = rows.stream().map(WorkerRow::name).toList();
+    Map<String, Allocation> allocations = allocations(names);
+    Map<String, Map<String, Instant>> held = images.of(names);
+    return rows.stream()
+        .map(r -> WorkerView.of(r, allocations.getOrDefault(r.name(), Allocation.NONE), held.getOrDefault(r.name(), Map.of())))
+        .toList();
   }
 
   public WorkerView get(String name) {

@@ -1,0 +1,211 @@
+package dev.rota.api.watch;
+
+import dev.rota.api.problem.Problems;
+import dev.rota.store.ChangeRepository;
+import dev.rota.store.ChangeRow;
+import io.micronaut.json.JsonMapper;
+import jakarta.inject.Singleton;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.HashMap;
+import java.util.LinkedHashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.function.Function;
+import java.util.function.Supplier;
+import reactor.core.publisher.Flux;
+import reactor.core.publisher.FluxSink;
+
+/**
+ * Watches (Kubernetes' {@code ?watch=true}) over the change feed, as NDJSON: one JSON object a line.
+ *
+ * <ul>
+ *   <li>Without a {@code resourceVersion}: every current object as {@code snapshot}, then {@code synced};
+ *       with one: only what changed after it.
+ *   <li>Then {@code upsert} (the object as it is now) or {@code delete} ({@code {"name"}}) for each
+ *       change, and {@code bookmark} when quiet for a while; every line carries a {@code resourceVersion}
+ *       to resume from. An object changed several times may be sent once, as it is now.
+ *   <li>A {@code resourceVersion} older than the retained feed (an hour) is a 410: list again.
+ * </ul>
+ *
+ * <p>Change ids are drawn when a write happens, not when it commits, so a later id can be visible before
+ * an earlier one: a watch advances its {@code resourceVersion} only over ids that are all visible, and
+ * waits up to {@link #HOLE_WAIT} for a missing one (a transaction still open) before taking it for rolled
+ * back. Resuming from any line's {@code resourceVersion} therefore misses nothing; it may repeat.
+ */
+@Singleton
+public class WatchStreams {
+  public static final String NDJSON = "application/x-ndjson";
+  static final Duration POLL = Duration.ofMillis(250);
+  static final Duration HOLE_WAIT = Duration.ofSeconds(2);
+  static final Duration BOOKMARK_EVERY = Duration.ofSeconds(10);
+  private static final int BATCH = 1000;
+
+  private final ChangeRepository changes;
+  private final JsonMapper json;
+  private final Clock clock;
+
+  public WatchStreams(ChangeRepository changes, JsonMapper json, Clock clock) {
+    this.changes = changes;
+    this.json = json;
+    this.clock = clock;
+  }
+
+  /** How to show one kind of object. */
+  public record Kind<T>(String name, Supplier<List<T>> all, Function<String, Optional<T>> find, Function<T, String> nameOf) {}
+
+  /** Checked before any line is sent: a bad or too old {@code resourceVersion} is an answer of its own. */
+  public <T> Flux<byte[]> watch(Kind<T> kind, String resourceVersion) {
+    Long from = parse(resourceVersion);
+    if (from != null) {
+      Long first = changes.firstId();
+      if (first != null && from < first - 1) {
+        throw Problems.gone("resourceVersion",
+            resourceVersion + " is older than the changes kept (" + ChangeRepository.RETAINED.toMinutes()
+                + " min); list again, or watch without it for a new snapshot");
+      }
+    }
+    return Flux.create(sink -> {
+      Thread t = new Thread(() -> run(kind, from, sink), "watch-" + kind.name());
+      t.setDaemon(true);
+      sink.onDispose(t::interrupt);
+      t.start();
+    });
+  }
+
+  /** A watch streams everything of its kind; a list's filters and paging do not apply to it. */
+  public static void refuseFilters(String status, String worker, String set, Integer limit, String cursor) {
+    Map<String, Object> given = new LinkedHashMap<>();
+    given.put("status", status);
+    given.put("worker", worker);
+    given.put("set", set);
+    given.put("limit", limit);
+    given.put("cursor", cursor);
+    given.forEach((field, value) -> {
+      if (value != null) {
+        throw Problems.badRequest(field, "does not go with watch=true: a watch streams every object and each change");
+      }
+    });
+  }
+
+  private static Long parse(String resourceVersion) {
+    if (resourceVersion == null || resourceVersion.isBlank()) {
+      return null;
+    }
+    try {
+      long n = Long.parseLong(resourceVersion);
+      if (n >= 0) {
+        return n;
+      }
+    } catch (NumberFormatException e) {
+      // said below
+    }
+    throw Problems.badRequest("resourceVersion", "must be a resourceVersion a list or watch line gave, got " + resourceVersion);
+  }
+
+  private <T> void run(Kind<T> kind, Long from, FluxSink<byte[]> sink) {
+    try {
+      long mark;
+      if (from == null) {
+        mark = visibleMark();
+        for (T object : kind.all().get()) {
+          sink.next(line("snapshot", mark, object));
+        }
+        sink.next(line("synced", mark, null));
+      } else {
+        mark = from;
+      }
+      Map<Long, Instant> holes = new HashMap<>();
+      Instant lastSent = clock.instant();
+      while (!sink.isCancelled() && !Thread.currentThread().isInterrupted()) {
+        long resolved = resolve(mark, holes);
+        if (resolved > mark) {
+          LinkedHashSet<String> names = new LinkedHashSet<>();
+          for (ChangeRow c : changes.after(mark, kind.name(), Integer.MAX_VALUE)) {
+            if (c.id() <= resolved) {
+              names.remove(c.name()); // in the order of each one's last change
+              names.add(c.name());
+            }
+          }
+          for (String name : names) {
+            Optional<T> now = kind.find().apply(name);
+            sink.next(now.isPresent() ? line("upsert", resolved, now.get()) : line("delete", resolved, Map.of("name", name)));
+          }
+          mark = resolved;
+          if (!names.isEmpty()) {
+            lastSent = clock.instant();
+          }
+        }
+        if (Duration.between(lastSent, clock.instant()).compareTo(BOOKMARK_EVERY) >= 0) {
+          sink.next(line("bookmark", mark, null));
+          lastSent = clock.instant();
+        }
+        Thread.sleep(POLL.toMillis());
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    } catch (RuntimeException e) {
+      sink.error(e); // the client resumes from the last resourceVersion it got
+      return;
+    }
+    sink.complete();
+  }
+
+  /**
+   * Where a new watch starts: the newest change id below which every id is visible now, so that a
+   * change committed after its snapshot was read is still sent (perhaps twice, never not).
+   */
+  private long visibleMark() {
+    Long last = changes.lastId();
+    if (last == null) {
+      return 0;
+    }
+    List<Long> recent = changes.idsAfter(Math.max(0, last - BATCH), BATCH + 1);
+    for (int i = 1; i < recent.size(); i++) {
+      if (recent.get(i) != recent.get(i - 1) + 1) {
+        return recent.get(i - 1);
+      }
+    }
+    return last;
+  }
+
+  /** The highest id above {@code mark} up to which every id is visible or waited for long enough. */
+  private long resolve(long mark, Map<Long, Instant> holes) {
+    long resolved = mark;
+    Instant now = clock.instant();
+    for (long id : changes.idsAfter(mark, BATCH)) {
+      if (id != resolved + 1) {
+        Instant seen = holes.computeIfAbsent(resolved + 1, k -> now);
+        if (Duration.between(seen, now).compareTo(HOLE_WAIT) < 0) {
+          break; // a transaction that drew an earlier id may not have committed yet
+        }
+        holes.remove(resolved + 1);
+      }
+      resolved = id;
+    }
+    return resolved;
+  }
+
+  private byte[] line(String type, long resourceVersion, Object object) {
+    Map<String, Object> line = new LinkedHashMap<>();
+    line.put("type", type);
+    line.put("resourceVersion", Long.toString(resourceVersion));
+    if (object != null) {
+      line.put("object", object);
+    }
+    try {
+      byte[] body = json.writeValueAsBytes(line);
+      byte[] withNewline = new byte[body.length + 1];
+      System.arraycopy(body, 0, withNewline, 0, body.length);
+      withNewline[body.length] = '\n';
+      return withNewline;
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+}
