@@ -4,7 +4,8 @@ import dev.rota.model.VmStatus;
 import dev.rota.model.WorkerHealth;
 import dev.rota.store.Count;
 import dev.rota.store.VmRepository;
-import dev.rota.store.VmRow;
+import dev.rota.store.Allocation;
+import dev.rota.store.WorkerAllocations;
 import dev.rota.store.WorkerRepository;
 import dev.rota.store.WorkerRow;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -12,7 +13,6 @@ import io.micrometer.core.instrument.MultiGauge;
 import io.micrometer.core.instrument.Tags;
 import jakarta.inject.Singleton;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -27,13 +27,15 @@ public class ClusterGauges {
 
   private final WorkerRepository workers;
   private final VmRepository vms;
+  private final WorkerAllocations allocations;
   private final MultiGauge byHealth;
   private final MultiGauge byStatus;
   private final MultiGauge capacity;
   private final MultiGauge allocated;
   private final MultiGauge free;
 
-  public ClusterGauges(WorkerRepository workers, VmRepository vms, MeterRegistry registry) {
+  public ClusterGauges(WorkerRepository workers, VmRepository vms, WorkerAllocations allocations, MeterRegistry registry) {
+    this.allocations = allocations;
     this.workers = workers;
     this.vms = vms;
     this.byHealth = MultiGauge.builder("rota.workers").description("Workers by health").register(registry);
@@ -53,18 +55,12 @@ public class ClusterGauges {
 
     List<WorkerRow> all = new ArrayList<>();
     workers.findAll().forEach(all::add);
-    Map<String, Map<String, Long>> held = new HashMap<>();
-    if (!all.isEmpty()) {
-      for (VmRow vm : vms.findByWorkerInListAndStatusInList(all.stream().map(WorkerRow::name).toList(), VmStatus.HOLDING_WORKER)) {
-        Map<String, Long> sum = held.computeIfAbsent(vm.worker(), w -> new TreeMap<>());
-        vm.resources().forEach((r, n) -> sum.merge(r, n, Long::sum));
-      }
-    }
+    Map<String, Allocation> held = allocations.of(all.stream().map(WorkerRow::name).toList());
     List<MultiGauge.Row<?>> capacityRows = new ArrayList<>();
     List<MultiGauge.Row<?>> allocatedRows = new ArrayList<>();
     List<MultiGauge.Row<?>> freeRows = new ArrayList<>();
     for (WorkerRow w : all) {
-      Map<String, Long> holds = held.getOrDefault(w.name(), Map.of());
+      Map<String, Long> holds = held.getOrDefault(w.name(), Allocation.NONE).resources();
       TreeSet<String> resources = new TreeSet<>(w.resources().keySet());
       resources.addAll(holds.keySet());
       for (String r : resources) {

@@ -104,6 +104,9 @@ class VmSetApiTest {
     assertEquals(409, http.patch("/v1/vm-sets/gone", "{\"replicas\": 5}").status(), "no scaling a set being deleted");
     eventually("the set gone", () -> http.get("/v1/vm-sets/gone").status() == 404);
     assertEquals(List.of(), replicas("gone"));
+    // The set's workflow deletes the row in its last activity and completes once it has the answer.
+    eventually("its workflow completed", () ->
+        workflowStatus(VmSetWorkflow.workflowId("gone")) == WorkflowExecutionStatus.WORKFLOW_EXECUTION_STATUS_COMPLETED);
     assertEquals(WorkflowExecutionStatus.WORKFLOW_EXECUTION_STATUS_COMPLETED, workflowStatus(VmSetWorkflow.workflowId("gone")));
     assertEquals(201, http.post("/v1/vm-sets", set("gone", 1, "\"none\"")).status(), "and its name is free again");
   }

@@ -9,13 +9,12 @@ import dev.rota.api.paging.PageRequest;
 import dev.rota.api.problem.Problems;
 import dev.rota.scheduling.ObservedTask;
 import dev.rota.store.Sql;
-import dev.rota.store.VmRepository;
-import dev.rota.store.VmRow;
 import dev.rota.store.WorkerImages;
 import dev.rota.store.WorkerRemoval;
+import dev.rota.store.Allocation;
+import dev.rota.store.WorkerAllocations;
 import dev.rota.store.WorkerRepository;
 import dev.rota.store.WorkerRow;
-import dev.rota.model.VmStatus;
 import dev.rota.model.WorkerHealth;
 import jakarta.inject.Singleton;
 import java.net.URI;
@@ -24,32 +23,29 @@ import java.time.Instant;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Objects;
 import java.util.TreeMap;
 
 /** The worker registry. Registration and pauses are desired state; health is the scheduler's. */
 @Singleton
 public class WorkerService {
-  /** Statuses in which a VM holds its worker's resources. */
-  static final List<String> HOLDING = VmStatus.HOLDING_WORKER;
   private static final String LIST = "workers";
 
   private final WorkerRepository workers;
-  private final VmRepository vms;
   private final ControlPlane control;
   private final TaskReports taskReports;
   private final WorkerImages images;
   private final WorkerRemoval removal;
+  private final WorkerAllocations allocations;
   private final Clock clock;
 
   public WorkerService(
-      WorkerRepository workers, VmRepository vms, ControlPlane control, TaskReports taskReports, WorkerImages images,
-      WorkerRemoval removal, Clock clock) {
+      WorkerRepository workers, ControlPlane control, TaskReports taskReports, WorkerImages images,
+      WorkerRemoval removal, WorkerAllocations allocations, Clock clock) {
+    this.allocations = allocations;
     this.removal = removal;
     this.workers = workers;
     this.images = images;
     this.taskReports = taskReports;
-    this.vms = vms;
     this.control = control;
     this.clock = clock;
   }
@@ -212,15 +208,7 @@ public class WorkerService {
   }
 
   private Map<String, Allocation> allocations(List<String> names) {
-    Map<String, Allocation> result = new HashMap<>();
-    if (names.isEmpty()) {
-      return result;
-    }
-    for (VmRow vm : vms.findByWorkerInListAndStatusInList(names, HOLDING)) {
-      String worker = Objects.requireNonNull(vm.worker());
-      result.put(worker, result.getOrDefault(worker, Allocation.NONE).plus(vm.resources()));
-    }
-    return result;
+    return allocations.of(names);
   }
 
   private static void requireHttpUrl(String endpoint) {

@@ -1,5 +1,6 @@
 package dev.rota.api.workers;
 
+import dev.rota.store.Allocation;
 import dev.rota.store.WorkerRow;
 import io.micronaut.core.annotation.Nullable;
 import com.fasterxml.jackson.annotation.JsonInclude;

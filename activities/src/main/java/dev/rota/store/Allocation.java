@@ -1,4 +1,4 @@
-package dev.rota.api.workers;
+package dev.rota.store;
 
 import dev.rota.scheduling.Resources;
 import java.util.Map;
