@@ -1,5 +1,6 @@
 package dev.rota.activities;
 
+import dev.rota.settings.VmSettings;
 import dev.rota.store.VmRow;
 import dev.rota.workflows.RotaSearchAttributes;
 import dev.rota.workflows.TaskQueues;
@@ -21,16 +22,19 @@ import jakarta.inject.Singleton;
 @Singleton
 public class ControlWorkflows {
   private final Provider<WorkflowClient> client;
+  private final VmSettings settings;
 
-  public ControlWorkflows(Provider<WorkflowClient> client) {
+  public ControlWorkflows(Provider<WorkflowClient> client, VmSettings settings) {
     this.client = client;
+    this.settings = settings;
   }
 
   /**
    * Starts the VM's workflow. With {@code joinOpen} false, a workflow still open under its name (a
    * delete in progress) is {@link io.temporal.client.WorkflowExecutionAlreadyStarted}; with true it is
    * joined: what a host does at start, when the embedded server has forgotten every workflow but the
-   * database remembers every VM.
+   * database remembers every VM. A VM just submitted is handed to its workflow as stored, so that its
+   * first run reads nothing back; a joined or restored one reads the store, which may be newer.
    */
   public void startVm(VmRow vm, boolean joinOpen) {
     VmWorkflow stub =
@@ -42,7 +46,7 @@ public class ControlWorkflows {
                 .setStaticSummary(VmSummary.of(vm))
                 .setStaticDetails(vmDetails(vm.name()))
                 .build());
-    WorkflowClient.start(stub::run, vm.name(), null);
+    WorkflowClient.start(stub::run, vm.name(), null, joinOpen ? null : VmActivitiesImpl.record(vm, settings));
   }
 
   /** What the Temporal UI shows under Details for every VM workflow: where to look next. */

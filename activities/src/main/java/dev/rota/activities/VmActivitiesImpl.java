@@ -6,6 +6,7 @@ import dev.rota.agents.AgentAddress;
 import dev.rota.agents.AgentClient;
 import dev.rota.settings.AgentCallSettings;
 import dev.rota.settings.VmSettings;
+import dev.rota.store.GroupCommit;
 import dev.rota.store.VmEventRepository;
 import dev.rota.store.VmRepository;
 import dev.rota.store.VmRow;
@@ -33,6 +34,7 @@ public class VmActivitiesImpl implements VmActivities, VmReadModel {
   private final ControlWorkflows workflows;
 
   private final SchedulerMetrics metrics;
+  private final GroupCommit commits;
 
   public VmActivitiesImpl(
       VmRepository vms,
@@ -45,8 +47,10 @@ public class VmActivitiesImpl implements VmActivities, VmReadModel {
       Clock clock,
       VmSubmissions submissions,
       ControlWorkflows workflows,
-      SchedulerMetrics metrics) {
+      SchedulerMetrics metrics,
+      GroupCommit commits) {
     this.metrics = metrics;
+    this.commits = commits;
     this.vms = vms;
     this.events = events;
     this.workers = workers;
@@ -61,10 +65,11 @@ public class VmActivitiesImpl implements VmActivities, VmReadModel {
 
   @Override
   public VmRecord load(VmRef vm) {
-    VmRow v = vms.findById(vm.vm()).orElse(null);
-    if (v == null) {
-      return null;
-    }
+    return vms.findById(vm.vm()).map(v -> record(v, settings)).orElse(null);
+  }
+
+  /** The VM as its workflow starts from: its row, and this host's restart settings. */
+  static VmRecord record(VmRow v, VmSettings settings) {
     return new VmRecord(v.status(), v.worker(), v.restartCount(), v.restartPolicy(), Columns.millis(v.startedAt()),
         Columns.millis(v.finishedAt()), settings.restartDelay().toMillis(), settings.maxRestartDelay().toMillis(),
         v.taskEventId(), v.movingFrom(), v.maxRestarts(),
@@ -80,8 +85,8 @@ public class VmActivitiesImpl implements VmActivities, VmReadModel {
 
   @Override
   public void recordLifecycle(VmLifecycle l) {
-    vms.recordLifecycle(l.vm(), l.restartCount(), l.status(), l.worker(), l.message(), l.exitCode(), l.taskEventId(),
-        instant(l.scheduledAtMillis()), instant(l.startedAtMillis()), instant(l.finishedAtMillis()));
+    commits.write(GroupCommit.vm(l.vm()), () -> vms.recordLifecycle(l.vm(), l.restartCount(), l.status(), l.worker(), l.message(), l.exitCode(), l.taskEventId(),
+        instant(l.scheduledAtMillis()), instant(l.startedAtMillis()), instant(l.finishedAtMillis())));
   }
 
   private static Instant instant(long millis) {

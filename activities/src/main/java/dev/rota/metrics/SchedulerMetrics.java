@@ -9,7 +9,7 @@ import java.time.Duration;
 
 /**
  * What the scheduler did, as Prometheus counts it: terms and how long they took, placements, moves,
- * evictions, lost races, restarts, and how long VMs took from submission to running.
+ * failovers, evictions, lost races, restarts, and how long VMs took from submission to running.
  */
 @Singleton
 public class SchedulerMetrics {
@@ -20,6 +20,7 @@ public class SchedulerMetrics {
   private final Counter moves;
   private final Counter lostRaces;
   private final Counter evictions;
+  private final Counter failovers;
 
   public SchedulerMetrics(MeterRegistry registry) {
     this.registry = registry;
@@ -43,6 +44,9 @@ public class SchedulerMetrics {
         .register(registry);
     this.evictions = Counter.builder("rota.evictions")
         .description("VMs still on a drained worker at its deadline").register(registry);
+    this.failovers = Counter.builder("rota.failovers")
+        .description("VMs placed elsewhere in the term that saw their worker go offline (also counted as placements)")
+        .register(registry);
   }
 
   public void term(TermDecisions decided, Duration took) {
@@ -50,6 +54,10 @@ public class SchedulerMetrics {
     placements.increment(decided.placed());
     moves.increment(decided.moved());
     lostRaces.increment(decided.lostRaces());
+  }
+
+  public void failedOver() {
+    failovers.increment();
   }
 
   public void evicted() {

@@ -15,6 +15,8 @@ public final class RotaSettings {
           SettingRule.positiveDuration("rota.workers.task-failure-window"),
           new SettingRule<>("rota.workers.remove-offline-after", java.time.Duration.class, d -> !d.isNegative(),
               "must be a duration such as 24h (0s: offline workers are never removed)"),
+          new SettingRule<>("rota.workers.probe-interval", java.time.Duration.class, d -> !d.isNegative(),
+              "must be a duration such as 10s (0s: every ready worker is probed every term)"),
           new SettingRule<>("rota.workers.flaky-after-task-failures", Integer.class, n -> n >= 0,
               "must be 0 or more task failures (0: task failures never make a worker flaky)"),
           SettingRule.positiveDuration("rota.agents.timeout"),

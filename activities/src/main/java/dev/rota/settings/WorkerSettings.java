@@ -13,6 +13,7 @@ import java.time.Duration;
  * @param flakyAfterTaskFailures tasks failing on a worker within {@code taskFailureWindow} that make it
  *     flaky; 0: never
  * @param removeOfflineAfter offline this much longer, a worker is removed; 0s: never
+ * @param probeInterval how often a ready worker's whole task list is checked; 0s: every term
  */
 @ConfigurationProperties("rota.workers")
 public record WorkerSettings(
@@ -23,10 +24,11 @@ public record WorkerSettings(
     @Bindable(defaultValue = "1m") Duration probeBackoffCap,
     @Bindable(defaultValue = "5") int flakyAfterTaskFailures,
     @Bindable(defaultValue = "10m") Duration taskFailureWindow,
-    @Bindable(defaultValue = "24h") Duration removeOfflineAfter) {
+    @Bindable(defaultValue = "24h") Duration removeOfflineAfter,
+    @Bindable(defaultValue = "10s") Duration probeInterval) {
 
   public HealthSettings health() {
     return new HealthSettings(lostAfter, offlineAfter, flakyCooldown, flakyAfterErrors, probeBackoffCap,
-        flakyAfterTaskFailures, taskFailureWindow, removeOfflineAfter);
+        flakyAfterTaskFailures, taskFailureWindow, removeOfflineAfter, probeInterval);
   }
 }

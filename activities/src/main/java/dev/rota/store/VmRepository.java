@@ -41,6 +41,8 @@ public interface VmRepository extends CrudRepository<VmRow, String> {
 
   List<VmRow> findByWorkerInListAndStatusInList(Collection<String> worker, Collection<String> status);
 
+  List<VmRow> findByNameInList(Collection<String> names);
+
   /** Why a VM still waits (the scheduler's); written only when it changed, and only while it is pending. */
   @Query("UPDATE vms SET pending_reason = :reason WHERE name = :name AND status = 'pending' AND (pending_reason IS NULL OR pending_reason <> :reason)")
   int explainPending(String name, String reason);
@@ -86,6 +88,18 @@ public interface VmRepository extends CrudRepository<VmRow, String> {
       WHERE name = :name AND seq = :seq AND restart_count = :generation AND status = 'running' AND worker = :from
         AND moving_from IS NULL""")
   int startMove(String name, long seq, int generation, String from, String message);
+
+  /**
+   * The term fails the VM over from its offline worker {@code from}: its next generation is its task,
+   * which the term places elsewhere (its workflow records the rest when it hears). Only while it still
+   * wants that task there and is not moving.
+   */
+  @Query("""
+      UPDATE vms SET restart_count = :generation + 1, pending_reason = NULL, status_message = :message,
+        version = version + 1
+      WHERE name = :name AND seq = :seq AND restart_count = :generation AND status IN ('scheduled', 'running')
+        AND worker = :from AND moving_from IS NULL""")
+  int failOver(String name, long seq, int generation, String from, String message);
 
   /**
    * The term tells the VM's workflow that its worker's drain deadline passed: once per generation, and

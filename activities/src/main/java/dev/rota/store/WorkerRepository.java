@@ -31,9 +31,12 @@ public interface WorkerRepository extends CrudRepository<WorkerRow, String> {
   @Query("SELECT name, images FROM workers WHERE images IS NOT NULL AND name IN (:names)")
   List<WorkerImagesRow> imagesOf(java.util.Collection<String> names);
 
-  /** Probes that answered: each resets its worker's failure count. No version change: they are observations. */
-  @Query("UPDATE workers SET last_probe_at = :at, last_probe_ok = TRUE, probe_failures = 0, last_probe_error = NULL WHERE name IN (:names)")
-  int probesAnswered(java.util.Collection<String> names, Instant at);
+  /**
+   * A probe that answered resets its worker's failure count. No version change: it is an observation.
+   * One row per statement, so that a term locks workers' rows in the order it chooses (by name).
+   */
+  @Query("UPDATE workers SET last_probe_at = :at, last_probe_ok = TRUE, probe_failures = 0, last_probe_error = NULL WHERE name = :name")
+  int probeAnswered(String name, Instant at);
 
   @Query("UPDATE workers SET last_probe_at = :at, last_probe_ok = FALSE, probe_failures = probe_failures + 1, last_probe_error = :error WHERE name = :name")
   int probeFailed(String name, Instant at, String error);

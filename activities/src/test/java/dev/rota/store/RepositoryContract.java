@@ -83,7 +83,7 @@ abstract class RepositoryContract {
   @Inject AgentTaskRepository agentTasks;
 
   @Test
-  void probesAnsweredResetManyWorkersInOneStatement() {
+  void aProbeAnsweredResetsItsWorkerOnly() {
     String a = unique("w");
     String b = unique("w");
     String untouched = unique("w");
@@ -91,13 +91,14 @@ abstract class RepositoryContract {
       workers.save(worker(name));
       workers.probeFailed(name, T0, "refused");
     }
-    assertEquals(2, workers.probesAnswered(List.of(a, b), T0.plusSeconds(5)));
+    assertEquals(1, workers.probeAnswered(a, T0.plusSeconds(5)));
+    assertEquals(1, workers.probeAnswered(b, T0.plusSeconds(5)));
     WorkerRow read = workers.findById(a).orElseThrow();
     assertTrue(read.lastProbeOk());
     assertEquals(0, read.probeFailures());
     assertEquals(null, read.lastProbeError());
     assertEquals(T0.plusSeconds(5), read.lastProbeAt());
-    assertEquals(1, workers.findById(untouched).orElseThrow().probeFailures(), "only the named workers");
+    assertEquals(1, workers.findById(untouched).orElseThrow().probeFailures(), "only the named worker");
   }
 
   @Test
@@ -340,7 +341,7 @@ abstract class RepositoryContract {
     String w = unique("fed");
     workers.save(worker(w));
     workers.heartbeat(w, T0.plusSeconds(5));
-    workers.probesAnswered(List.of(w), T0.plusSeconds(6));
+    workers.probeAnswered(w, T0.plusSeconds(6));
     WorkerRow row = workers.findById(w).orElseThrow();
     workers.decideHealth(w, row.version(), "ready", "agent answering", null);
     VmRow vm = vm(unique("fed-vm"), "pending", null);

@@ -111,6 +111,43 @@ class VmApiTest {
   }
 
   @Test
+  void aBatchCreatesEveryVmInOrderEachWithItsWorkflow() {
+    Http.Reply reply = http.post("/v1/vms/batch", "{\"items\":[" + vm("batch-a") + ","
+        + "{\"name\":\"batch-b\",\"runtime\":\"synthetic\",\"restartPolicy\":\"OnFailure\"}]}");
+    assertEquals(201, reply.status(), reply.toString());
+    @SuppressWarnings("unchecked")
+    List<Map<String, Object>> items = (List<Map<String, Object>>) reply.map().get("items");
+    assertEquals(List.of("batch-a", "batch-b"), items.stream().map(i -> i.get("name")).toList());
+    assertEquals("pending", items.get(1).get("status"));
+    assertEquals("OnFailure", items.get(1).get("restartPolicy"));
+    assertEquals("OnFailure", http.get("/v1/vms/batch-b").map().get("restartPolicy"));
+    assertTrue(workflowExists("batch-a") && workflowExists("batch-b"));
+    assertTrue(vms.findById("batch-a").orElseThrow().seq() < vms.findById("batch-b").orElseThrow().seq(),
+        "placed oldest first, in the order asked");
+  }
+
+  @Test
+  void aBatchWithOneBadItemIsRejectedNamingItAndCreatesNothing() {
+    Http.Reply bad = http.post("/v1/vms/batch", "{\"items\":[" + vm("whole-a") + ",{\"name\":\"whole-b\"}]}");
+    assertEquals(400, bad.status(), bad.toString());
+    assertTrue(bad.isProblem());
+    assertTrue(bad.detail().contains("items[1].command"), bad.detail());
+    Http.Reply twice = http.post("/v1/vms/batch", "{\"items\":[" + vm("whole-a") + "," + vm("whole-a") + "]}");
+    assertEquals(400, twice.status());
+    assertTrue(twice.detail().contains("items[1].name"), twice.detail());
+    Http.Reply shape = http.post("/v1/vms/batch", "{\"items\":[" + vm("whole-a") + ",{\"name\":\"Not A Name\",\"command\":[\"x\"]}]}");
+    assertEquals(400, shape.status());
+    assertTrue(shape.detail().contains("items[1].name"), shape.detail());
+    assertEquals(400, http.post("/v1/vms/batch", "{\"items\":[]}").status());
+    assertEquals(201, http.post("/v1/vms", vm("whole-taken")).status());
+    Http.Reply taken = http.post("/v1/vms/batch", "{\"items\":[" + vm("whole-a") + "," + vm("whole-taken") + "]}");
+    assertEquals(409, taken.status());
+    assertTrue(taken.detail().contains("'whole-taken'") && taken.detail().contains("items[1]"), taken.detail());
+    assertTrue(vms.findById("whole-a").isEmpty(), "all or nothing");
+    assertFalse(workflowExists("whole-a"));
+  }
+
+  @Test
   void manyRequestsRacingForOneNameLetExactlyOneWin() throws Exception {
     int racers = 16;
     ExecutorService pool = Executors.newFixedThreadPool(racers);

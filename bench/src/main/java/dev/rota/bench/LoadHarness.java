@@ -40,6 +40,8 @@ import java.util.concurrent.Future;
  */
 public final class LoadHarness {
   private static final int CLIENT_THREADS = 8;
+  /** VMs per request: 1 submits each with POST /v1/vms; more, with POST /v1/vms/batch ({@code -Dbench.batch=100}). */
+  private static final int BATCH = Integer.getInteger("bench.batch", 1);
   /** The activity types that each begin one term, old and new. */
   private static final Set<String> TERM_ACTIVITIES = Set.of("Observe", "Term", "TermAndApply");
   private static final Duration IDLE = Duration.ofSeconds(60);
@@ -93,7 +95,7 @@ public final class LoadHarness {
     Map<String, Object> r = new LinkedHashMap<>();
     r.put("workers", workers);
     r.put("vms", vms);
-    System.out.printf("== %d workers x %d VMs%n", workers, vms);
+    System.out.printf("== %d workers x %d VMs, API on http://127.0.0.1:%d%n", workers, vms, port);
     try (RotaHost host = RotaHost.start(HostMode.DEV, props)) {
       String api = "http://127.0.0.1:" + port;
       WorkflowClient temporal = host.context().getBean(WorkflowClient.class);
@@ -101,13 +103,18 @@ public final class LoadHarness {
       Set<String> clusterRuns = new HashSet<>();
       clusterRuns.add(clusterRun(temporal));
 
-      // Submit and run.
+      // Submit and run: one VM per request, or BATCH per request to POST /v1/vms/batch.
       Instant start = Instant.now();
       ExecutorService clients = Executors.newFixedThreadPool(CLIENT_THREADS);
       List<Future<Integer>> posts = new ArrayList<>();
-      for (int i = 0; i < vms; i++) {
-        String body = "{\"name\":\"load-" + i + "\",\"runtime\":\"synthetic\",\"resources\":{\"cpu\":1,\"memory\":256},\"restartPolicy\":\"OnFailure\"}";
-        posts.add(clients.submit(() -> post(api + "/v1/vms", body)));
+      for (int first = 0; first < vms; first += BATCH) {
+        List<String> items = new ArrayList<>();
+        for (int i = first; i < Math.min(vms, first + BATCH); i++) {
+          items.add("{\"name\":\"load-" + i + "\",\"runtime\":\"synthetic\",\"resources\":{\"cpu\":1,\"memory\":256},\"restartPolicy\":\"OnFailure\"}");
+        }
+        posts.add(clients.submit(() -> BATCH == 1
+            ? post(api + "/v1/vms", items.get(0))
+            : post(api + "/v1/vms/batch", "{\"items\":[" + String.join(",", items) + "]}")));
       }
       for (Future<Integer> f : posts) {
         if (f.get() != 201) {
@@ -121,6 +128,8 @@ public final class LoadHarness {
       clusterRuns.add(clusterRun(temporal));
       double seconds = Duration.between(start, allRunning).toMillis() / 1000.0;
       r.put("submitSeconds", Duration.between(start, submitted).toMillis() / 1000.0);
+      r.put("submittedPerSecond", Math.round(vms * 1000.0 / Math.max(1, Duration.between(start, submitted).toMillis())));
+      r.put("batch", BATCH);
       r.put("allRunningSeconds", seconds);
       r.put("vmsPerSecond", Math.round(vms / seconds * 10) / 10.0);
       r.put("submitToRunningMillis", latencies(api));
@@ -147,6 +156,8 @@ public final class LoadHarness {
         killed.add(agents.get(i).name());
       }
       Instant killedAt = Instant.now();
+      // Offline is judged from the last heartbeat: the bound is that deadline plus two terms.
+      Instant offlineAt = lastSeen(api, killed).plus(duration("rota.workers.lost-after")).plus(duration("rota.workers.offline-after"));
       await("VMs moved off the dead workers", () -> {
         try {
           return count(api, "vms", "running") == vms && onWorkers(api, killed) == 0;
@@ -154,12 +165,44 @@ public final class LoadHarness {
           return false;
         }
       }, Duration.ofMinutes(10));
-      r.put("failoverSeconds", Duration.between(killedAt, Instant.now()).toMillis() / 1000.0);
+      Instant movedAt = Instant.now();
+      r.put("failoverSeconds", Duration.between(killedAt, movedAt).toMillis() / 1000.0);
+      r.put("failoverAfterOfflineSeconds", Duration.between(offlineAt, movedAt).toMillis() / 1000.0);
+      r.put("termIntervalSeconds", duration("rota.scheduler.interval").toMillis() / 1000.0);
       r.put("killedAgents", kill);
     }
     System.out.println(json.writerWithDefaultPrettyPrinter().writeValueAsString(r));
     return r;
   }
+
+  /** The latest heartbeat of {@code workers}, as the API shows it. */
+  @SuppressWarnings("unchecked")
+  private Instant lastSeen(String api, Set<String> workers) throws Exception {
+    Instant latest = Instant.EPOCH;
+    for (String w : workers) {
+      Instant seen = Instant.parse((String) get(api + "/v1/workers/" + w).get("lastSeen"));
+      latest = seen.isAfter(latest) ? seen : latest;
+    }
+    return latest;
+  }
+
+  /** A duration setting as this run has it ({@code 5s}, {@code 3m}). */
+  private static Duration duration(String key) {
+    Object v = settings().getOrDefault(key, DEFAULTS.get(key));
+    String text = String.valueOf(v).trim();
+    long n = Long.parseLong(text.replaceAll("[a-z]+$", ""));
+    return switch (text.replaceAll("^[0-9]+", "")) {
+      case "ms" -> Duration.ofMillis(n);
+      case "s" -> Duration.ofSeconds(n);
+      case "m" -> Duration.ofMinutes(n);
+      case "h" -> Duration.ofHours(n);
+      default -> throw new IllegalArgumentException(key + "=" + text);
+    };
+  }
+
+  /** The product's defaults of the settings the harness reads back (API.md). */
+  private static final Map<String, String> DEFAULTS =
+      Map.of("rota.scheduler.interval", "5s", "rota.workers.lost-after", "30s", "rota.workers.offline-after", "3m");
 
   private static String clusterRun(WorkflowClient temporal) {
     return temporal.newUntypedWorkflowStub(ClusterWorkflow.WORKFLOW_ID).describe().getExecution().getRunId();
@@ -304,14 +347,16 @@ public final class LoadHarness {
   @SuppressWarnings("unchecked")
   private static void printTable(List<Map<String, Object>> runs) {
     System.out.println();
-    System.out.printf("%-14s %9s %8s %8s %8s %8s %8s %9s %9s %10s %9s%n",
-        "workers x VMs", "all run s", "VMs/s", "p50 ms", "p95 ms", "p99 ms", "max ms", "act/VM", "ev/term", "idle act/m", "failover s");
+    System.out.printf("%-14s %6s %9s %8s %9s %8s %8s %8s %8s %9s %9s %10s %9s %9s%n",
+        "workers x VMs", "batch", "submit/s", "all run s", "VMs/s", "p50 ms", "p95 ms", "p99 ms", "max ms", "act/VM", "ev/term",
+        "idle act/m", "failover s", "after off");
     for (Map<String, Object> r : runs) {
       Map<String, Object> l = (Map<String, Object>) r.get("submitToRunningMillis");
-      System.out.printf("%-14s %9s %8s %8s %8s %8s %8s %9s %9s %10s %9s%n",
-          r.get("workers") + " x " + r.get("vms"), r.get("allRunningSeconds"), r.get("vmsPerSecond"), l.get("p50"), l.get("p95"),
-          l.get("p99"), l.get("max"), r.get("actionsPerVm"), r.get("clusterEventsPerTerm"), r.get("idleActionsPerMinute"),
-          r.get("failoverSeconds"));
+      System.out.printf("%-14s %6s %9s %8s %9s %8s %8s %8s %8s %9s %9s %10s %9s %9s%n",
+          r.get("workers") + " x " + r.get("vms"), r.get("batch"), r.get("submittedPerSecond"), r.get("allRunningSeconds"),
+          r.get("vmsPerSecond"), l.get("p50"), l.get("p95"), l.get("p99"), l.get("max"), r.get("actionsPerVm"),
+          r.get("clusterEventsPerTerm"), r.get("idleActionsPerMinute"), r.get("failoverSeconds"),
+          r.get("failoverAfterOfflineSeconds"));
     }
   }
 }

@@ -25,7 +25,12 @@ public enum TaskEventType implements WireName {
    * The deadline of its worker's drain passed with the task still there: the workflow stops the VM, or
    * with a restart policy starts it again elsewhere.
    */
-  DRAINED("drained");
+  DRAINED("drained"),
+  /**
+   * Its worker went offline with the task, and the term placed the next generation elsewhere at once
+   * (the VM has a restart policy): the VM is scheduled there, not failed.
+   */
+  FAILED_OVER("failed-over");
 
   private final String wireName;
 

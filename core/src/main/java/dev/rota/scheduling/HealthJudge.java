@@ -50,13 +50,14 @@ public final class HealthJudge {
   }
 
   /**
-   * Whether the agent should be contacted this term: a ready worker every term (its task list is
-   * reconciled), one not ready with doubling back-off, a flaky one once its cool-down ends, and a
-   * lost or offline one never (it has stopped heartbeating).
+   * Whether the agent should be contacted this term: a ready worker once its probe interval has
+   * passed (its task list is reconciled; changes it reports itself meanwhile), one not ready with
+   * doubling back-off, a flaky one once its cool-down ends, and a lost or offline one never (it has
+   * stopped heartbeating).
    */
   public static boolean probeDue(WorkerProbeState w, Instant now, HealthSettings s) {
     return switch (w.health()) {
-      case READY -> true;
+      case READY -> w.lastProbeAt() == null || !now.isBefore(w.lastProbeAt().plus(s.probeInterval()));
       case NOT_READY -> w.lastProbeAt() == null || !now.isBefore(w.lastProbeAt().plus(backoff(w.probeFailures(), s)));
       case FLAKY -> w.flakyUntil() == null || !now.isBefore(w.flakyUntil());
       case LOST, OFFLINE -> false;

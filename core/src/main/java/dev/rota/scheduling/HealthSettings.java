@@ -14,11 +14,22 @@ import java.time.Duration;
  *     make it flaky (Scoot); 0: task failures never do
  * @param taskFailureWindow how far back task failures count
  * @param removeOfflineAfter offline this much longer, a worker is removed (Nomad's node GC); zero: never
+ * @param probeInterval how often a ready worker's agent is asked for its whole task list: its agent
+ *     reports each change as it happens, so the probe is the check that nothing was missed, not the
+ *     way changes are heard; zero: every term
  */
 public record HealthSettings(
     Duration lostAfter, Duration offlineAfter, Duration flakyCooldown, int flakyAfterErrors, Duration probeBackoffCap,
-    int flakyAfterTaskFailures, Duration taskFailureWindow, Duration removeOfflineAfter) {
+    int flakyAfterTaskFailures, Duration taskFailureWindow, Duration removeOfflineAfter, Duration probeInterval) {
   public static final Duration REMOVE_OFFLINE_AFTER = Duration.ofHours(24);
+  public static final Duration PROBE_INTERVAL = Duration.ofSeconds(10);
+
+  public HealthSettings(
+      Duration lostAfter, Duration offlineAfter, Duration flakyCooldown, int flakyAfterErrors, Duration probeBackoffCap,
+      int flakyAfterTaskFailures, Duration taskFailureWindow, Duration removeOfflineAfter) {
+    this(lostAfter, offlineAfter, flakyCooldown, flakyAfterErrors, probeBackoffCap, flakyAfterTaskFailures,
+        taskFailureWindow, removeOfflineAfter, PROBE_INTERVAL);
+  }
 
   public HealthSettings(
       Duration lostAfter, Duration offlineAfter, Duration flakyCooldown, int flakyAfterErrors, Duration probeBackoffCap,

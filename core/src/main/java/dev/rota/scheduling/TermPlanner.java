@@ -81,6 +81,7 @@ public final class TermPlanner {
     List<Drainer.Resident> residents = new ArrayList<>();
     Map<String, Integer> leavingDrained = new HashMap<>();
     Set<String> placedTasks = new HashSet<>();
+    Map<String, PlacedTask> lostWithWorker = new HashMap<>();
     for (PlacedTask t : tasks) {
       VmSnapshot vm = vmByName.get(t.vm());
       boolean ofThisVm = vm != null && vm.seq() == t.vmSeq();
@@ -109,11 +110,16 @@ public final class TermPlanner {
       if (!healthOf.containsKey(t.worker())) {
         gone.add(t.worker()); // deregistered: as good as offline, and no agent will list its tasks again
       }
+      if (ofThisVm && t.state().live() && t.generation() == vm.restartCount() && gone.contains(t.worker())
+          && vm.wantsTask() && vm.restarts() && !vm.moving()) {
+        lostWithWorker.put(vm.name(), t);
+      }
     }
     List<PendingVm> pending = new ArrayList<>();
     for (VmSnapshot vm : vms) {
       // Wanted and not placed: a task of its generation, live or ended, is the workflow's to hear of.
-      if (vm.wantsTask() && !placedTasks.contains(vm.name() + "." + vm.restartCount())) {
+      if (vm.wantsTask() && !placedTasks.contains(vm.name() + "." + vm.restartCount())
+          || lostWithWorker.containsKey(vm.name())) {
         pending.add(vm.asPending());
       }
     }
@@ -138,8 +144,41 @@ public final class TermPlanner {
       moves = Rebalancer.plan(candidates, current, leaving, vms, runsOn, rebalancing, profile);
     }
     Reconciliation reconciliation = Reconciler.reconcile(vms, tasks, reported, gone);
+    if (!lostWithWorker.isEmpty()) {
+      return failingOver(changes, placement, reconciliation, moves, drain, removals, nextDeadline, lostWithWorker);
+    }
     return new TermPlan(changes, placement, reconciliation, moves, drain.evictions(), drain.progress(), removals,
-        nextDeadline);
+        List.of(), nextDeadline);
+  }
+
+  /**
+   * The term as planned, with the VMs lost with their worker that placement found room for made
+   * failovers (their lost task is part of the failover, not news of its own); those it found none
+   * for are left to their workflows, which hear of the loss and restart them as their policy says.
+   */
+  private static TermPlan failingOver(
+      List<TermPlan.HealthChange> changes, PlacementPlan placement, Reconciliation reconciliation, List<Move> moves,
+      Drainer.Outcome drain, List<TermPlan.WorkerRemoval> removals, Instant nextDeadline,
+      Map<String, PlacedTask> lostWithWorker) {
+    List<PlacementPlan.Placement> placed = new ArrayList<>();
+    List<TermPlan.Failover> failovers = new ArrayList<>();
+    Set<PlacedTask> replaced = new HashSet<>();
+    for (PlacementPlan.Placement p : placement.placed()) {
+      PlacedTask lost = lostWithWorker.get(p.vm());
+      if (lost == null) {
+        placed.add(p);
+      } else {
+        failovers.add(new TermPlan.Failover(p.vm(), lost.vmSeq(), lost.generation(), lost.worker(), p.worker(), p.why()));
+        replaced.add(lost);
+      }
+    }
+    List<PlacementPlan.Unplaced> waiting =
+        placement.pending().stream().filter(u -> !lostWithWorker.containsKey(u.vm())).toList();
+    Reconciliation rest = new Reconciliation(reconciliation.removals(),
+        reconciliation.transitions().stream().filter(t -> !replaced.contains(t.task())).toList(),
+        reconciliation.forgotten());
+    return new TermPlan(changes, new PlacementPlan(placed, waiting), rest, moves, drain.evictions(), drain.progress(),
+        removals, failovers, nextDeadline);
   }
 
   private static Instant earlier(Instant a, Instant b) {

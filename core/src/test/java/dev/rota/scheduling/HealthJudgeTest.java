@@ -60,6 +60,19 @@ class HealthJudgeTest {
   }
 
   @Test
+  void aReadyWorkerIsProbedOncePerProbeIntervalOrEveryTermWithZero() {
+    WorkerProbeState probed = new WorkerProbeState("w", WorkerHealth.READY, T, T, true, 0, null, null);
+    assertEquals(Duration.ofSeconds(10), S.probeInterval(), "the default");
+    assertFalse(HealthJudge.probeDue(probed, T.plusSeconds(9), S), "its agent reports changes itself meanwhile");
+    assertTrue(HealthJudge.probeDue(probed, T.plusSeconds(10), S));
+    assertTrue(HealthJudge.probeDue(new WorkerProbeState("w", WorkerHealth.READY, T, null, false, 0, null, null), T, S),
+        "never probed: at once");
+    HealthSettings everyTerm = new HealthSettings(S.lostAfter(), S.offlineAfter(), S.flakyCooldown(), S.flakyAfterErrors(),
+        S.probeBackoffCap(), S.flakyAfterTaskFailures(), S.taskFailureWindow(), S.removeOfflineAfter(), Duration.ZERO);
+    assertTrue(HealthJudge.probeDue(probed, T, everyTerm));
+  }
+
+  @Test
   void notReadyWorkersAreProbedWithDoublingBackoffUpToTheCap() {
     assertEquals(Duration.ofSeconds(1), HealthJudge.backoff(1, S));
     assertEquals(Duration.ofSeconds(8), HealthJudge.backoff(4, S));

@@ -3,6 +3,7 @@ package dev.rota.scheduling;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.rota.model.RestartPolicy;
 import dev.rota.model.SchedulerProfile;
 import dev.rota.model.TaskState;
 import dev.rota.model.VmStatus;
@@ -69,6 +70,38 @@ class TermPlannerTest {
     assertEquals(List.of("a.0:lost"), r.transitions().stream().map(t -> t.task().taskId() + ":" + t.to().wireName()).toList());
     assertEquals(List.of("b.0"), r.forgotten().stream().map(PlacedTask::taskId).toList(), "an old generation's record on a worker nobody will hear from");
     assertTrue(r.removals().isEmpty());
+  }
+
+  static VmSnapshot restarting(String name, long seq, long cpu) {
+    return new VmSnapshot(name, seq, "process", Map.of("cpu", cpu, "memory", 512L), Map.of(), VmStatus.RUNNING, 0, null,
+        null, dev.rota.model.Spread.NONE, null, null, null, RestartPolicy.ON_FAILURE);
+  }
+
+  @Test
+  void vmsLostWithAWorkerGoingOfflineThatWouldRestartAreFailedOverInThatTermAndTheOthersAreLost() {
+    HealthSettings settings = HealthSettings.defaults();
+    Instant lastSeen = T.minus(settings.lostAfter()).minus(settings.offlineAfter()).minusSeconds(1);
+    WorkerSnapshot dying = new WorkerSnapshot(Fixtures.health(Fixtures.ready("dead", 8), WorkerHealth.LOST),
+        new WorkerProbeState("dead", WorkerHealth.LOST, lastSeen, lastSeen, false, 3, "refused", null), "lost");
+    List<VmSnapshot> vms = List.of(
+        restarting("a", 1, 1),
+        vm("never", 2, VmStatus.RUNNING, 0, 1), // restartPolicy Never: its workflow hears it failed
+        restarting("huge", 3, 16), // no room anywhere now: its workflow hears, and restarts it as its policy says
+        restarting("elsewhere", 4, 1));
+    List<PlacedTask> tasks = List.of(
+        new PlacedTask("a", 1, 0, "dead", TaskState.RUNNING),
+        new PlacedTask("never", 2, 0, "dead", TaskState.RUNNING),
+        new PlacedTask("huge", 3, 0, "dead", TaskState.RUNNING),
+        new PlacedTask("elsewhere", 4, 0, "w1", TaskState.RUNNING));
+    TermPlan p = TermPlanner.plan(T, null, SchedulerProfile.OPTIMIZE_UTILIZATION, settings, List.of(dying, worker("w1", 4)),
+        vms, tasks, Map.of(), Rebalancing.OFF);
+
+    assertEquals(List.of(new TermPlan.Failover("a", 1, 0, "dead", "w1", null)), p.failovers());
+    assertEquals(List.of("huge.0:lost", "never.0:lost"),
+        p.reconciliation().transitions().stream().map(t -> t.task().taskId() + ":" + t.to().wireName()).sorted().toList(),
+        "a failed-over VM's lost task is part of its failover, not news of its own");
+    assertEquals(List.of(), placed(p), "a failover is not a placement of a pending VM");
+    assertEquals(List.of(), p.placement().pending(), "a VM left to its workflow is not explained as pending");
   }
 
   private static TermPlan planAt(Instant now, Instant listeningSince, HealthSettings settings, WorkerSnapshot w) {

@@ -1,5 +1,7 @@
 package dev.rota.activities.term;
 
+import dev.rota.scheduling.TermPlan;
+
 import dev.rota.agentapi.TaskId;
 import dev.rota.store.Columns;
 import dev.rota.store.TermActionRepository;
@@ -80,6 +82,29 @@ public class TaskObservations {
     }
     return Optional.of(tell(move.vm(), move.seq(), taskId, move.to(), TaskEventType.MOVED, "moving", null, message, now,
         null));
+  }
+
+  /**
+   * A failover: the VM's task is lost with its offline worker, and its next generation is placed on the
+   * failover's target with the action that starts it, in the term that saw the worker go; empty when
+   * the VM has moved on since the plan. Its workflow hears one event, of the new generation.
+   */
+  public Optional<TermActionRow> failOver(TermPlan.Failover f, Instant now) {
+    int next = f.generation() + 1;
+    String lostTask = TaskId.of(f.vm(), f.generation()).toString();
+    String taskId = TaskId.of(f.vm(), next).toString();
+    String message = "worker " + f.from() + " went offline with task " + lostTask + "; failed over to worker " + f.to()
+        + " as task " + taskId + (f.why() == null ? "" : " (" + f.why() + ")");
+    if (vms.failOver(f.vm(), f.seq(), f.generation(), f.from(), Columns.truncate(message, 2048)) != 1) {
+      return Optional.empty();
+    }
+    tasks.ended(VmTaskRow.id(f.seq(), lostTask), TaskState.LOST.wireName(), null,
+        "lost with worker " + f.from() + ", which went offline", now);
+    if (tasks.place(VmTaskRow.id(f.seq(), taskId), f.vm(), f.seq(), next, f.to(), now) == 1) {
+      outbox.add(TermActionRow.START, f.to(), taskId, f.vm(), f.seq(), null, now);
+    }
+    return Optional.of(tell(f.vm(), f.seq(), taskId, f.to(), TaskEventType.FAILED_OVER, "failed-over", null, message,
+        now, null));
   }
 
   /**

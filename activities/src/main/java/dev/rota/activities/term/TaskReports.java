@@ -5,15 +5,15 @@ import dev.rota.scheduling.ObservedTask;
 import dev.rota.scheduling.Reconciler;
 import dev.rota.scheduling.Reconciliation;
 import dev.rota.agentapi.TaskId;
+import dev.rota.store.GroupCommit;
 import dev.rota.store.TermActionRepository;
 import dev.rota.store.TermActionRow;
 import dev.rota.store.VmRepository;
 import dev.rota.store.VmRow;
 import dev.rota.store.VmTaskRepository;
 import dev.rota.store.VmTaskRow;
-import io.micronaut.transaction.TransactionOperations;
+import dev.rota.store.WorkerRepository;
 import jakarta.inject.Singleton;
-import java.sql.Connection;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -42,28 +42,36 @@ public class TaskReports {
   private final TermActionRepository actions;
   private final VmNotifier notifier;
   private final SchedulerWaker scheduler;
-  private final TransactionOperations<Connection> tx;
+  private final WorkerRepository workers;
+  private final GroupCommit commits;
   private final Clock clock;
 
   public TaskReports(
       VmRepository vms, VmTaskRepository placed, TaskObservations observations, TermActionRepository actions,
-      VmNotifier notifier, SchedulerWaker scheduler, TransactionOperations<Connection> tx, Clock clock) {
+      VmNotifier notifier, SchedulerWaker scheduler, WorkerRepository workers, GroupCommit commits, Clock clock) {
     this.vms = vms;
     this.placed = placed;
     this.observations = observations;
     this.actions = actions;
     this.notifier = notifier;
     this.scheduler = scheduler;
-    this.tx = tx;
+    this.workers = workers;
+    this.commits = commits;
     this.clock = clock;
   }
 
   private record Change(VmTaskRow row, Reconciliation.TaskTransition transition) {}
 
-  /** Applies {@code worker}'s reports; returns how many tasks changed. */
-  public int accept(String worker, List<ObservedTask> tasks) {
+  /**
+   * Applies {@code worker}'s reports, which count as its heartbeat; returns how many tasks changed, or
+   * nothing when no such worker is registered (its agent registers again).
+   */
+  public Optional<Integer> accept(String worker, List<ObservedTask> tasks) {
     Instant now = clock.instant();
-    List<TermActionRow> news = tx.executeWrite(status -> {
+    List<TermActionRow> news = commits.write(GroupCommit.worker(worker), () -> {
+      if (workers.heartbeat(worker, now) == 0) {
+        return null;
+      }
       // Changed in the order of the records' ids, as the term changes them: no deadlock between the two.
       Map<String, Change> changes = new TreeMap<>();
       for (ObservedTask task : tasks) {
@@ -82,6 +90,9 @@ public class TaskReports {
       }
       return told;
     });
+    if (news == null) {
+      return Optional.empty();
+    }
     boolean leftForTheScheduler = false;
     for (TermActionRow event : news) {
       try {
@@ -95,6 +106,6 @@ public class TaskReports {
     if (leftForTheScheduler) {
       scheduler.wake("task reports from " + worker + " left notifications in the outbox");
     }
-    return news.size();
+    return Optional.of(news.size());
   }
 }

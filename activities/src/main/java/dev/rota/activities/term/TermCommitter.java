@@ -181,7 +181,9 @@ public class TermCommitter {
     changes.forgetBefore(now.minus(ChangeRepository.RETAINED));
 
     int healthChanges = 0;
-    for (TermPlan.HealthChange change : plan.healthChanges()) {
+    List<TermPlan.HealthChange> byName = new ArrayList<>(plan.healthChanges());
+    byName.sort(java.util.Comparator.comparing(TermPlan.HealthChange::worker)); // in the heartbeats' lock order
+    for (TermPlan.HealthChange change : byName) {
       WorkerRow row = workerRows.get(change.worker());
       int n = workers.decideHealth(row.name(), row.version(), change.verdict().health().wireName(),
           Columns.truncate(change.verdict().message(), 1024), change.verdict().flakyUntil());
@@ -201,6 +203,15 @@ public class TermCommitter {
       if (observations.place(vm.name(), vm.seq(), vm.restartCount(), p.worker(), p.why(), now).isPresent()) {
         placed++;
         example(examples, "placed " + vm.name() + " on " + p.worker());
+      } else {
+        lost++;
+      }
+    }
+    for (TermPlan.Failover f : plan.failovers()) {
+      if (observations.failOver(f, now).isPresent()) {
+        placed++;
+        metrics.failedOver();
+        example(examples, "failed " + f.vm() + " over from offline worker " + f.from() + " to " + f.to());
       } else {
         lost++;
       }

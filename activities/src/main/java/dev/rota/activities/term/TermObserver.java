@@ -94,17 +94,19 @@ public class TermObserver {
         answered++;
       }
     }
+    // Rows are locked in the order of their names, as heartbeats committed together lock them: no deadlock.
+    results.sort(Map.Entry.comparingByKey(java.util.Comparator.comparing(WorkerRow::name)));
     tx.executeWrite(status -> {
       Map<String, List<TaskView>> lists = new LinkedHashMap<>();
       for (Map.Entry<WorkerRow, Probe> r : results) {
         if (r.getValue().answered()) {
+          workers.probeAnswered(r.getKey().name(), now);
           lists.put(r.getKey().name(), r.getValue().tasks());
         } else {
           workers.probeFailed(r.getKey().name(), now, Columns.truncate(r.getValue().error(), 1024));
         }
       }
       if (!lists.isEmpty()) {
-        workers.probesAnswered(lists.keySet(), now);
         store(lists, now);
       }
       return null;

@@ -90,7 +90,7 @@ class TaskReportsTest {
     int changed = reports.accept("tr-w", List.of(
         new ObservedTask("tr-told.0", "running", null, null),
         new ObservedTask("tr-later.0", "exited", 2, "exited with code 2"),
-        new ObservedTask("stray.0", "running", null, null)));
+        new ObservedTask("stray.0", "running", null, null))).orElseThrow();
 
     assertEquals(2, changed, "both tasks changed; a task no VM owns changes nothing");
     assertEquals("running", taskState("tr-told"));

@@ -16,6 +16,11 @@ import io.micronaut.scheduling.TaskExecutors;
 import jakarta.inject.Named;
 import jakarta.inject.Singleton;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.function.BiFunction;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
@@ -35,6 +40,12 @@ public class ControlPlane {
   private final ExecutorService queries;
   private final SchedulerWaker waker;
   private final ControlWorkflows workflows;
+  /** Workflow starts of a batch in flight at once: enough to keep the server busy, not a thread per VM. */
+  private final ExecutorService starters = Executors.newFixedThreadPool(16, r -> {
+    Thread t = new Thread(r, "workflow-starter");
+    t.setDaemon(true);
+    return t;
+  });
 
   public ControlPlane(
       WorkflowClient client,
@@ -54,6 +65,40 @@ public class ControlPlane {
     } catch (WorkflowExecutionAlreadyStarted e) {
       throw Problems.conflict("VM '" + vm.name() + "' is still being deleted; try again shortly");
     }
+  }
+
+  /**
+   * Starts every VM's workflow, several at a time; when one does not start, {@code undo} is told which
+   * and why once the rest are done, and what it returns is thrown.
+   */
+  public void startVms(List<VmRow> vms, BiFunction<VmRow, RuntimeException, RuntimeException> undo) {
+    List<Future<?>> starts = new ArrayList<>(vms.size());
+    for (VmRow vm : vms) {
+      starts.add(starters.submit(() -> startVm(vm)));
+    }
+    VmRow failed = null;
+    RuntimeException cause = null;
+    for (int i = 0; i < starts.size(); i++) {
+      try {
+        starts.get(i).get();
+      } catch (ExecutionException e) {
+        if (failed == null) {
+          failed = vms.get(i);
+          cause = e.getCause() instanceof RuntimeException r ? r : new IllegalStateException(e.getCause());
+        }
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new IllegalStateException("interrupted while starting workflows", e);
+      }
+    }
+    if (failed != null) {
+      throw undo.apply(failed, cause);
+    }
+  }
+
+  @jakarta.annotation.PreDestroy
+  void close() {
+    starters.shutdownNow();
   }
 
   /** Makes sure the VM has its workflow, joining the one that is open (a host restoring VMs at start). */

@@ -1,5 +1,9 @@
 package dev.rota.api.vms;
 
+import dev.rota.api.problem.Problems;
+
+import java.util.List;
+
 import dev.rota.api.JsonBodies;
 import dev.rota.api.auth.Caller;
 import dev.rota.api.auth.WorkerScope;
@@ -49,6 +53,27 @@ public class VmController {
   @RequestBody(content = @Content(schema = @Schema(implementation = VmRequest.class)))
   public VmView create(@Body @Nullable String body) {
     return service.create(bodies.read(body, VmRequest.class));
+  }
+
+  /**
+   * Up to {@link VmBatch#MAX_ITEMS} VMs in one request, all or none: what a client submitting many
+   * pays once instead of per VM (a request, a transaction, a wake-up of the scheduler), each VM still
+   * with a workflow of its own.
+   */
+  @RequiresRole({Role.COMPUTE_WRITE})
+  @Post("/batch")
+  @Status(HttpStatus.CREATED)
+  @RequestBody(content = @Content(schema = @Schema(implementation = VmBatch.Request.class)))
+  public VmBatch createAll(@Body @Nullable String body) {
+    Object items = bodies.readObject(body).get("items");
+    if (!(items instanceof List<?> list) || list.isEmpty() || list.size() > VmBatch.MAX_ITEMS) {
+      throw Problems.badRequest("items", "is required: a list of 1 to " + VmBatch.MAX_ITEMS + " VMs as POST /v1/vms takes them");
+    }
+    List<VmRequest> requests = new java.util.ArrayList<>(list.size());
+    for (int i = 0; i < list.size(); i++) {
+      requests.add(bodies.readPart("items[" + i + "]", list.get(i), VmRequest.class));
+    }
+    return new VmBatch(service.createAll(requests));
   }
 
   /**

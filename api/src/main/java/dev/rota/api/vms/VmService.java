@@ -70,6 +70,53 @@ public class VmService {
   }
 
   /**
+   * Creates every VM of a batch, or none: all are checked first (a rejection names its item, {@code
+   * items[3].command}), stored in one transaction, and handed to their workflows, started in parallel;
+   * the scheduler is woken once. Should a workflow not start, the batch is taken back whole.
+   */
+  public List<VmView> createAll(List<VmRequest> requests) {
+    List<VmRow> rows = new java.util.ArrayList<>(requests.size());
+    Map<String, Integer> byName = new java.util.HashMap<>();
+    for (int i = 0; i < requests.size(); i++) {
+      VmRequest request = requests.get(i);
+      Integer earlier = byName.putIfAbsent(request.name(), i);
+      if (earlier != null) {
+        throw Problems.badRequest("items[" + i + "].name", "\"" + request.name() + "\" is items[" + earlier + "]'s name too");
+      }
+      rows.add(VmRow.submitted(request.name(), 0, spec(request, "items[" + i + "]."), "waiting for the scheduler",
+          clock.instant()));
+    }
+    vms.findByNameInList(byName.keySet()).stream().findFirst().ifPresent(taken -> {
+      throw Problems.conflict("VM '" + taken.name() + "' (items[" + byName.get(taken.name()) + "]) already exists; nothing was created");
+    });
+    List<VmRow> saved;
+    try {
+      saved = submissions.storeAll(rows, "submitted; waiting for the scheduler");
+    } catch (RuntimeException e) {
+      if (Sql.isUniqueViolation(e)) {
+        throw Problems.conflict("a VM of this batch was created meanwhile; nothing was created");
+      }
+      throw e;
+    }
+    control.startVms(saved, (failed, e) -> takeBack(saved, failed, e));
+    control.wakeScheduler(saved.size() + " vms submitted");
+    return saved.stream().map(VmView::of).toList();
+  }
+
+  /** A workflow of the batch did not start: the VMs whose did are deleted by them, the rest removed here. */
+  private RuntimeException takeBack(List<VmRow> batch, VmRow failed, RuntimeException cause) {
+    for (VmRow vm : batch) {
+      if (!control.requestDelete(vm.name())) {
+        submissions.remove(vm.name());
+      }
+    }
+    if (cause instanceof io.micronaut.http.exceptions.HttpStatusException status) {
+      return Problems.conflict(status.getMessage() + " (items[" + batch.indexOf(failed) + "]); nothing was created");
+    }
+    return Problems.unavailable("cannot reach Temporal to start VM '" + failed.name() + "'; nothing was created");
+  }
+
+  /**
    * What a request asks a VM to run, defaults filled in: a VM's, or (with {@code field} "template.") a
    * set's template, checked alike and named by where the user wrote them.
    */

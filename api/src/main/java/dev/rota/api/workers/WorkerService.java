@@ -8,6 +8,7 @@ import dev.rota.api.paging.Page;
 import dev.rota.api.paging.PageRequest;
 import dev.rota.api.problem.Problems;
 import dev.rota.scheduling.ObservedTask;
+import dev.rota.store.GroupCommit;
 import dev.rota.store.Sql;
 import dev.rota.store.WorkerImages;
 import dev.rota.store.WorkerRemoval;
@@ -37,10 +38,12 @@ public class WorkerService {
   private final WorkerRemoval removal;
   private final WorkerAllocations allocations;
   private final Clock clock;
+  private final GroupCommit commits;
 
   public WorkerService(
       WorkerRepository workers, ControlPlane control, TaskReports taskReports, WorkerImages images,
-      WorkerRemoval removal, WorkerAllocations allocations, Clock clock) {
+      WorkerRemoval removal, WorkerAllocations allocations, Clock clock, GroupCommit commits) {
+    this.commits = commits;
     this.allocations = allocations;
     this.removal = removal;
     this.workers = workers;
@@ -121,7 +124,8 @@ public class WorkerService {
 
   /** A heartbeat moves {@code lastSeen} only: it never undoes a pause. */
   public void heartbeat(String name) {
-    if (workers.heartbeat(name, clock.instant()) == 0) {
+    Instant now = clock.instant();
+    if (commits.write(GroupCommit.worker(name), () -> workers.heartbeat(name, now)) == 0) {
       throw Problems.notFound("worker", name);
     }
   }
@@ -130,17 +134,24 @@ public class WorkerService {
   public void heartbeat(String name, HeartbeatRequest request) {
     if (request.images() == null) {
       heartbeat(name);
-    } else if (images.heartbeat(name, clock.instant(), HeldImage.parse(request.images())) == 0) {
+    } else if (heartbeatHolding(name, HeldImage.parse(request.images())) == 0) {
       throw Problems.notFound("worker", name);
     }
   }
 
-  /** Task states from the worker's agent; the worker must be known, or its agent registers again. */
+  private int heartbeatHolding(String name, Map<String, Instant> held) {
+    Instant now = clock.instant();
+    return commits.write(GroupCommit.worker(name), () -> images.heartbeat(name, now, held));
+  }
+
+  /** Task states from the worker's agent, counting as a heartbeat; the worker must be known, or its agent registers again. */
   public void reportTasks(String name, TaskReportRequest report) {
-    heartbeat(name);
-    taskReports.accept(name, report.tasks().stream()
+    List<ObservedTask> tasks = report.tasks().stream()
         .map(t -> new ObservedTask(t.id(), t.state(), t.exitCode(), t.message()))
-        .toList());
+        .toList();
+    if (taskReports.accept(name, tasks).isEmpty()) {
+      throw Problems.notFound("worker", name);
+    }
   }
 
   /** {@code PATCH}: only {@code schedulingPaused} may change. */

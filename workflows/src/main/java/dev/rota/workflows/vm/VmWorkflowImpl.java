@@ -114,13 +114,13 @@ public class VmWorkflowImpl implements VmWorkflow {
 
   /** Runs before any handler, so that an update in the first workflow task knows the VM. */
   @WorkflowInit
-  public VmWorkflowImpl(String vmName, VmCarry carried) {
+  public VmWorkflowImpl(String vmName, VmCarry carried, VmRecord submitted) {
     this.name = vmName;
   }
 
   @Override
-  public void run(String vmName, VmCarry carried) {
-    VmRecord stored = activities.load(new VmActivities.VmRef(name));
+  public void run(String vmName, VmCarry carried, VmRecord submitted) {
+    VmRecord stored = submitted != null && carried == null ? submitted : activities.load(new VmActivities.VmRef(name));
     if (stored == null) {
       return; // deleted before its workflow ran
     }
@@ -158,7 +158,7 @@ public class VmWorkflowImpl implements VmWorkflow {
       if (historyFull()) {
         Workflow.await(Workflow::isEveryHandlerFinished);
         if (commands.isEmpty()) {
-          Workflow.continueAsNew(name, carry());
+          Workflow.continueAsNew(name, carry(), null);
         }
       }
     }
@@ -280,13 +280,19 @@ public class VmWorkflowImpl implements VmWorkflow {
     TaskEventType type = WireName.parse(TaskEventType.class, e.type()).orElse(null);
     int generation = TaskId.parse(e.taskId()).map(TaskId::restartCount).orElse(-1);
     boolean userOwned = status == VmStatus.STOPPING || status == VmStatus.STOPPED;
-    boolean ours = generation == restartCount || (type == TaskEventType.MOVED && generation == restartCount + 1);
+    boolean ahead = type == TaskEventType.MOVED || type == TaskEventType.FAILED_OVER; // of the next generation
+    boolean ours = generation == restartCount || (ahead && generation == restartCount + 1);
     if (type == null || !ours || userOwned || e.id() <= lastTaskEventId) {
       return;
     }
     lastTaskEventId = e.id();
     message = e.message();
     unrecorded = true;
+    if (type == TaskEventType.FAILED_OVER) {
+      failedOver(e, generation);
+      show(status);
+      return;
+    }
     if (type == TaskEventType.MOVED) {
       moved(e, generation);
       show(status);
@@ -333,14 +339,30 @@ public class VmWorkflowImpl implements VmWorkflow {
       movingFrom = worker;
       movingTo = e.worker();
     } else {
-      restartAtMillis = 0;
-      movingFrom = null;
-      movingTo = null;
-      worker = e.worker();
-      status = VmStatus.SCHEDULED;
-      scheduledAtMillis = e.atMillis();
-      exitCode = null;
+      scheduledOn(e);
     }
+    restartCount = generation;
+  }
+
+  /** Its task is the one the event placed: scheduled on that worker, no restart due, not moving. */
+  private void scheduledOn(TaskEvent e) {
+    restartAtMillis = 0;
+    movingFrom = null;
+    movingTo = null;
+    worker = e.worker();
+    status = VmStatus.SCHEDULED;
+    scheduledAtMillis = e.atMillis();
+    exitCode = null;
+  }
+
+  /**
+   * Its worker went offline with its task, and the scheduler placed {@code generation} elsewhere in the
+   * same term, as its restart policy would have: it is scheduled there at once, with no restart delay
+   * and no failure counted (its worker failed, not it).
+   */
+  private void failedOver(TaskEvent e, int generation) {
+    scheduledOn(e);
+    startedAtMillis = 0;
     restartCount = generation;
   }
 

@@ -33,8 +33,11 @@ class VmWorkflowTest {
     volatile boolean agentDown;
     LongSupplier now;
 
+    final java.util.concurrent.atomic.AtomicInteger loads = new java.util.concurrent.atomic.AtomicInteger();
+
     @Override
     public VmRecord load(VmRef vm) {
+      loads.incrementAndGet();
       return stored;
     }
 
@@ -101,6 +104,11 @@ class VmWorkflowTest {
   }
 
   private VmWorkflow start(VmRecord stored) {
+    return start(stored, false);
+  }
+
+  /** With {@code handedOver}, the VM is passed to its workflow as its submitter does, not read back. */
+  private VmWorkflow start(VmRecord stored, boolean handedOver) {
     store.stored = stored;
     env = TemporalTestEnvironments.started(store);
     store.now = env::currentTimeMillis;
@@ -109,7 +117,7 @@ class VmWorkflowTest {
             .newWorkflowStub(
                 VmWorkflow.class,
                 WorkflowOptions.newBuilder().setWorkflowId(VmWorkflow.workflowId("a")).setTaskQueue(TaskQueues.CONTROL).build());
-    WorkflowClient.start(vm::run, "a", null);
+    WorkflowClient.start(vm::run, "a", null, handedOver ? stored : null);
     return vm;
   }
 
@@ -233,6 +241,45 @@ class VmWorkflowTest {
     fails(vm, 1, 1);
     env.sleep(Duration.ofMinutes(2));
     assertEquals("pending", vm.status(), "the first restart fell out of the ten minutes");
+  }
+
+  @Test
+  void aVmHandedOverAtSubmissionStartsWithoutReadingTheStoreAndRunsAsOneReadBack() throws Exception {
+    VmWorkflow vm = start(new VmRecord("pending", null, 0, "OnFailure", 0, 0, DELAY, MAX_DELAY, 0, null, null, 0, null), true);
+    placed(vm, 0);
+    settle();
+    runs(vm, 0);
+    settle();
+    assertEquals("running", vm.status());
+    fails(vm, 0, 1);
+    env.sleep(Duration.ofMillis(DELAY + 1_000));
+    assertEquals("pending", vm.status(), "its restart policy came with it");
+    assertEquals(0, store.loads.get(), "one Temporal action fewer per VM: no activity to read back what was just written");
+    Histories.replayAndMaybeRecord(env.getWorkflowClient(), "vm-a", VmWorkflowImpl.class, "vm-submitted");
+  }
+
+  @Test
+  void aVmFailedOverByTheSchedulerIsScheduledOnItsNewWorkerAtOnceAndTheLossOfItsOldTaskChangesNothing() throws Exception {
+    VmWorkflow vm = start("pending", null, 0, "OnFailure");
+    placed(vm, 0);
+    settle();
+    runs(vm, 0);
+    settle();
+    tell(vm, new TaskEvent(++lastEventId, "a.1", "w2", "failed-over", null,
+        "worker w1 went offline with task a.0; failed over to worker w2 as task a.1", now(), 0));
+    settle();
+    assertEquals("scheduled", vm.status());
+    tell(vm, new TaskEvent(++lastEventId, "a.0", "w1", "worker-offline", null, "lost with worker w1", now(), startedAt));
+    env.sleep(Duration.ofMinutes(5));
+    assertEquals("scheduled", vm.status(), "an event of the generation before changes nothing");
+    assertEquals(List.of(), store.what(), "no restart delay, no requeue: the scheduler placed it already");
+    VmLifecycle last = store.lifecycles.get(store.lifecycles.size() - 1);
+    assertEquals("w2", last.worker());
+    assertEquals(1, last.restartCount());
+    tell(vm, new TaskEvent(++lastEventId, "a.1", "w2", "started", null, "task a.1 running on worker w2", now(), 0));
+    settle();
+    assertEquals("running", vm.status());
+    Histories.replayAndMaybeRecord(env.getWorkflowClient(), "vm-a", VmWorkflowImpl.class, "vm-failed-over");
   }
 
   @Test

@@ -1,0 +1,170 @@
+package dev.rota.store;
+
+import io.micronaut.transaction.TransactionOperations;
+import jakarta.annotation.PreDestroy;
+import jakarta.inject.Singleton;
+import java.sql.Connection;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.function.Supplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Small writes from many threads (heartbeats, a VM workflow's read model, submissions, agents' task
+ * reports) committed together: one writer thread takes whatever is queued and runs it in one
+ * transaction, and each caller returns once the transaction holding its write has committed, as it
+ * would with a transaction of its own. A commit is the expensive part of a small write (the embedded
+ * H2 writes a chunk of pages to its file on every commit, PostgreSQL flushes its log), so a thousand
+ * heartbeats a second cost a few commits instead of a thousand. A write that fails in a batch fails
+ * the batch, which is then run again one write per transaction, so that each caller gets its own
+ * answer (a name already taken fails that submission only).
+ */
+@Singleton
+public class GroupCommit {
+  private static final Logger log = LoggerFactory.getLogger(GroupCommit.class);
+  /** At most this many writes per transaction, so that one commit never holds row locks for long. */
+  static final int MAX_BATCH = 500;
+
+  private record Write<T>(String key, Supplier<T> work, CompletableFuture<T> done) {
+    void run() {
+      done.complete(work.get());
+    }
+  }
+
+  /** Queued by {@link #close}: the writer commits what came before it and stops. */
+  private static final Write<Object> STOP = new Write<>("", () -> null, new CompletableFuture<>());
+
+  private static final Comparator<Write<?>> BY_KEY = Comparator.comparing(Write::key);
+
+  private final TransactionOperations<Connection> tx;
+  private final BlockingQueue<Write<?>> queue = new LinkedBlockingQueue<>();
+  private final Thread writer;
+  private volatile boolean closed;
+
+  public GroupCommit(TransactionOperations<Connection> tx) {
+    this.tx = tx;
+    this.writer = new Thread(this::writeForever, "group-commit");
+    this.writer.setDaemon(true);
+    this.writer.start();
+  }
+
+  /**
+   * Runs {@code work} (store calls, no I/O of other kinds) in a transaction shared with other callers'
+   * and returns its result once that transaction committed; rethrows what {@code work} threw. The
+   * writes of a batch run in the order of their {@code lockKey}s, the row they lock first (e.g.
+   * {@code "workers/" + name}), as the scheduler's own transactions take them: two transactions that
+   * take row locks in one order cannot deadlock.
+   */
+  public <T> T write(String lockKey, Supplier<T> work) {
+    if (closed) {
+      return tx.executeWrite(status -> work.get());
+    }
+    Write<T> w = new Write<>(lockKey, work, new CompletableFuture<>());
+    queue.add(w);
+    while (true) {
+      try {
+        return w.done().get(1, TimeUnit.SECONDS);
+      } catch (TimeoutException e) {
+        if (!writer.isAlive() && queue.remove(w)) {
+          return tx.executeWrite(status -> work.get()); // queued as the writer stopped
+        }
+      } catch (ExecutionException e) {
+        if (e.getCause() instanceof RuntimeException r) {
+          throw r;
+        }
+        if (e.getCause() instanceof Error err) {
+          throw err;
+        }
+        throw new IllegalStateException(e.getCause());
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new IllegalStateException("interrupted while waiting for a commit", e);
+      }
+    }
+  }
+
+  /** The lock key of a write that first locks worker {@code name}'s row. */
+  public static String worker(String name) {
+    return "workers/" + name;
+  }
+
+  /** The lock key of a write that first locks VM {@code name}'s row. */
+  public static String vm(String name) {
+    return "vms/" + name;
+  }
+
+  private void writeForever() {
+    List<Write<?>> batch = new ArrayList<>();
+    boolean stopping = false;
+    while (!stopping) {
+      try {
+        batch.add(queue.take());
+        queue.drainTo(batch, MAX_BATCH - 1);
+        stopping = batch.remove(STOP);
+        batch.sort(BY_KEY);
+        commit(batch);
+      } catch (InterruptedException e) {
+        log.warn("group commit writer interrupted; carrying on");
+      } catch (RuntimeException | Error e) {
+        batch.forEach(w -> w.done().completeExceptionally(e));
+      } finally {
+        batch.clear();
+      }
+    }
+    List<Write<?>> rest = new ArrayList<>();
+    queue.drainTo(rest);
+    rest.sort(BY_KEY);
+    commit(rest);
+  }
+
+  private void commit(List<Write<?>> batch) {
+    if (batch.isEmpty()) {
+      return;
+    }
+    if (batch.size() > 1) {
+      try {
+        List<Write<?>> results = new ArrayList<>(batch.size());
+        tx.executeWrite(status -> {
+          // Completed only after the commit: a caller must never see its write before it is durable.
+          for (Write<?> w : batch) {
+            results.add(staged(w));
+          }
+          return null;
+        });
+        results.forEach(Write::run);
+        return;
+      } catch (RuntimeException e) {
+        log.debug("a batch of {} writes failed ({}); committing them one by one", batch.size(), e.toString());
+      }
+    }
+    for (Write<?> w : batch) {
+      try {
+        Write<?> staged = tx.executeWrite(status -> staged(w));
+        staged.run();
+      } catch (RuntimeException | Error e) {
+        w.done().completeExceptionally(e);
+      }
+    }
+  }
+
+  /** Does the work now and keeps its result to hand over after the commit. */
+  private static <T> Write<T> staged(Write<T> w) {
+    T result = w.work().get();
+    return new Write<>(w.key(), () -> result, w.done());
+  }
+
+  @PreDestroy
+  void close() throws InterruptedException {
+    closed = true;
+    queue.add(STOP);
+    writer.join(10_000);
+  }
+}
