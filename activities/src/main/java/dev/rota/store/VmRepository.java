@@ -97,7 +97,7 @@ public interface VmRepository extends CrudRepository<VmRow, String> {
   @Query("""
       UPDATE vms SET restart_count = :generation + 1, pending_reason = NULL, status_message = :message,
         version = version + 1
-      WHERE name = :name AND seq = :seq AND restart_count = :generation AND status IN ('scheduled', 'running')
+      WHERE name = :name AND seq = :seq AND restart_count = :generation AND status NOT IN ('pending', 'stopping', 'stopped', 'failed')
         AND worker = :from AND moving_from IS NULL""")
   int failOver(String name, long seq, int generation, String from, String message);
 
@@ -107,7 +107,7 @@ public interface VmRepository extends CrudRepository<VmRow, String> {
    */
   @Query("""
       UPDATE vms SET evicted_generation = :generation
-      WHERE name = :name AND seq = :seq AND restart_count = :generation AND status IN ('scheduled', 'running')
+      WHERE name = :name AND seq = :seq AND restart_count = :generation AND status NOT IN ('pending', 'stopping', 'stopped', 'failed')
         AND (evicted_generation IS NULL OR evicted_generation <> :generation)""")
   int evicted(String name, long seq, int generation);
 

@@ -22,11 +22,13 @@ public interface VmTaskRepository extends GenericRepository<VmTaskRow, String> {
   /**
    * Places generation {@code generation} of the VM's submission {@code vmSeq} on {@code worker}, if
    * it has no task yet and its workflow still wants it (a stop or restart that won the race wins).
+   * The statuses are named by those left out: with {@code status IN (…)} H2 looked the VM up by its
+   * (status, seq) index, walking every pending VM for each placement, not by its name.
    */
   @Query("""
       INSERT INTO vm_tasks (id, vm, vm_seq, generation, worker, state, placed_at)
       SELECT :id, :vm, :vmSeq, :generation, :worker, 'scheduled', :at FROM vms
-      WHERE name = :vm AND seq = :vmSeq AND restart_count = :generation AND status IN ('pending', 'scheduled', 'running')
+      WHERE name = :vm AND seq = :vmSeq AND restart_count = :generation AND status NOT IN ('stopping', 'stopped', 'failed')
         AND NOT EXISTS (SELECT 1 FROM vm_tasks WHERE id = :id)""")
   int place(String id, String vm, long vmSeq, int generation, String worker, Instant at);
 

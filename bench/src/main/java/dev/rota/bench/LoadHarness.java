@@ -52,7 +52,9 @@ public final class LoadHarness {
           "rota.workers.offline-after", "5s",
           "rota.vms.restart-delay", "1s",
           "rota.agent.heartbeat-interval", "2s",
-          "rota.dev.agent-resources", "cpu=64,memory=262144");
+          "rota.dev.agent-resources", "cpu=64,memory=262144",
+          // A synthetic task starts at once: submit-to-running is Rota's own time, not a VM's boot.
+          "rota.dev.agent-synthetic-start-delay", "1ms");
 
   /** The harness's settings, with any {@code -Drota.…=…} given on the command line in their place. */
   static Map<String, Object> settings() {

@@ -22,10 +22,11 @@ final class DevAgents implements AutoCloseable {
   }
 
   /**
+   * @param syntheticStartDelay how long their {@code synthetic} tasks take to start, or null for the agent's default
    * @param tokenFor a worker-scoped token for the named worker when auth is on, else null
    */
   static DevAgents start(
-      int count, URI api, Path dataDir, String heartbeatInterval, String resources,
+      int count, URI api, Path dataDir, String heartbeatInterval, String resources, String syntheticStartDelay,
       java.util.function.Function<String, String> tokenFor) {
     List<Agent> started = new ArrayList<>();
     try {
@@ -39,6 +40,9 @@ final class DevAgents implements AutoCloseable {
         env.put("ROTA_WORKER_RUNTIMES", "process,synthetic");
         if (resources != null && !resources.isBlank()) {
           env.put("ROTA_WORKER_RESOURCES", resources);
+        }
+        if (syntheticStartDelay != null) {
+          env.put("ROTA_AGENT_SYNTHETIC_START_DELAY", syntheticStartDelay);
         }
         String token = tokenFor.apply("dev-" + i);
         if (token != null) {

@@ -124,7 +124,9 @@ public final class RotaHost implements AutoCloseable {
       java.util.function.Function<String, String> tokens =
           authEnabled() ? worker -> context.getBean(WorkerTokens.class).issue(worker) : worker -> null;
       String resources = context.getProperty("rota.dev.agent-resources", String.class).orElse(null);
-      devAgents = step("dev agents", () -> DevAgents.start(count, server.getURI(), dataDir, heartbeat, resources, tokens));
+      String syntheticStart = context.getProperty("rota.dev.agent-synthetic-start-delay", String.class).orElse(null);
+      devAgents = step("dev agents",
+          () -> DevAgents.start(count, server.getURI(), dataDir, heartbeat, resources, syntheticStart, tokens));
     }
   }
 

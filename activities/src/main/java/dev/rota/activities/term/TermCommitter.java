@@ -180,23 +180,6 @@ public class TermCommitter {
     workers.forgetTaskFailures(now.minus(health.taskFailureWindow()));
     changes.forgetBefore(now.minus(ChangeRepository.RETAINED));
 
-    int healthChanges = 0;
-    List<TermPlan.HealthChange> byName = new ArrayList<>(plan.healthChanges());
-    byName.sort(java.util.Comparator.comparing(TermPlan.HealthChange::worker)); // in the heartbeats' lock order
-    for (TermPlan.HealthChange change : byName) {
-      WorkerRow row = workerRows.get(change.worker());
-      int n = workers.decideHealth(row.name(), row.version(), change.verdict().health().wireName(),
-          Columns.truncate(change.verdict().message(), 1024), change.verdict().flakyUntil());
-      if (n == 1) {
-        healthChanges++;
-        if (change.verdict().health() != Snapshots.health(row)) {
-          example(examples, "worker " + row.name() + " " + change.verdict().health().wireName());
-        }
-      } else {
-        lost++;
-      }
-    }
-
     int placed = 0;
     for (PlacementPlan.Placement p : plan.placement().placed()) {
       VmRow vm = vmRows.get(p.vm());
@@ -275,6 +258,29 @@ public class TermCommitter {
       } else {
         lost++;
       }
+    }
+    // Workers' rows are locked last, and by name as heartbeats lock them: a heartbeat never waits for a
+    // whole term's placements. Their examples still come first.
+    List<String> healthExamples = new ArrayList<>();
+    int healthChanges = 0;
+    List<TermPlan.HealthChange> byName = new ArrayList<>(plan.healthChanges());
+    byName.sort(java.util.Comparator.comparing(TermPlan.HealthChange::worker));
+    for (TermPlan.HealthChange change : byName) {
+      WorkerRow row = workerRows.get(change.worker());
+      int n = workers.decideHealth(row.name(), row.version(), change.verdict().health().wireName(),
+          Columns.truncate(change.verdict().message(), 1024), change.verdict().flakyUntil());
+      if (n == 1) {
+        healthChanges++;
+        if (change.verdict().health() != Snapshots.health(row)) {
+          example(healthExamples, "worker " + row.name() + " " + change.verdict().health().wireName());
+        }
+      } else {
+        lost++;
+      }
+    }
+    examples.addAll(0, healthExamples);
+    while (examples.size() > EXAMPLES) {
+      examples.remove(examples.size() - 1);
     }
     // Last, so that they never crowd out what the term did: why VMs still wait (the UI shows these).
     for (PlacementPlan.Unplaced u : plan.placement().pending()) {
