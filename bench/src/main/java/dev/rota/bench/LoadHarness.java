@@ -328,7 +328,7 @@ public final class LoadHarness {
       if (System.nanoTime() > deadline) {
         throw new IllegalStateException("gave up waiting: " + what);
       }
-      Thread.sleep(50);
+      Thread.sleep(200); // the API is polled, and a poll costs the host: 5 a second is enough
     }
   }
 

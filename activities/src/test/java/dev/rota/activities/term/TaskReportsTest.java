@@ -105,4 +105,11 @@ class TaskReportsTest {
     assertEquals("task tr-later.0 exited with code 2", left.get(0).detail());
     assertEquals(1, wakes.size(), "and the scheduler is woken to do so: " + wakes);
   }
+
+  @Test
+  void aReportFromAWorkerNotRegisteredChangesNothingAndSaysSoSoThatItsAgentRegistersAgain() {
+    placed("tr-orphan", "tr-w0");
+    assertTrue(reports.accept("tr-nobody", List.of(new ObservedTask("tr-orphan.0", "running", null, null))).isEmpty());
+    assertEquals("scheduled", taskState("tr-orphan"));
+  }
 }

@@ -1,0 +1,50 @@
+package dev.rota.store;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.micronaut.test.extensions.junit5.annotation.MicronautTest;
+import jakarta.inject.Inject;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import org.junit.jupiter.api.Test;
+
+/** Writes committed together: each caller answered after its own write is stored, a failing one alone failing. */
+@MicronautTest(transactional = false)
+class GroupCommitTest {
+  @Inject GroupCommit commits;
+  @Inject WorkerRepository workers;
+
+  @Test
+  void manyWritersAreEachStoredAndOneThatFailsFailsAloneWithItsOwnError() throws Exception {
+    workers.save(RepositoryContract.worker("gc-taken"));
+    ExecutorService writers = Executors.newFixedThreadPool(16);
+    try {
+      List<Future<WorkerRow>> saved = new ArrayList<>();
+      for (int i = 0; i < 200; i++) {
+        String name = i == 100 ? "gc-taken" : "gc-" + i;
+        saved.add(writers.submit(() -> commits.write(GroupCommit.worker(name), () -> workers.save(RepositoryContract.worker(name)))));
+      }
+      int failed = 0;
+      for (int i = 0; i < saved.size(); i++) {
+        try {
+          WorkerRow row = saved.get(i).get();
+          assertTrue(workers.findById(row.name()).isPresent(), "committed before its writer was answered: " + row.name());
+        } catch (ExecutionException e) {
+          failed++;
+          assertEquals(100, i, "only the write of a taken name fails: " + e.getCause());
+          assertTrue(Sql.isUniqueViolation((RuntimeException) e.getCause()), e.getCause().toString());
+        }
+      }
+      assertEquals(1, failed);
+      assertEquals(1, commits.write(GroupCommit.worker("gc-0"), () -> workers.heartbeat("gc-0", RepositoryContract.T0)),
+          "the writer goes on after a failed batch");
+    } finally {
+      writers.shutdownNow();
+    }
+  }
+}
