@@ -28,6 +28,8 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Future;
@@ -79,16 +81,35 @@ public class TermObserver {
     Instant now = clock.instant();
     Duration timeout = agentCalls.timeout();
     Map<WorkerRow, Future<Probe>> asked = new LinkedHashMap<>();
+    Set<String> sent = ConcurrentHashMap.newKeySet();
     for (WorkerRow w : workers.findAll()) {
       if (HealthJudge.probeDue(Snapshots.probeState(w), now, health.health())) {
-        asked.put(w, calls.submit(() -> agents.probe(new AgentAddress(w.endpoint(), w.agentSecret()), timeout)));
+        asked.put(w, calls.submit(() -> {
+          sent.add(w.name());
+          return agents.probe(new AgentAddress(w.endpoint(), w.agentSecret()), timeout);
+        }));
       }
     }
     int answered = 0;
     List<Map.Entry<WorkerRow, Probe>> results = new ArrayList<>();
     long deadline = System.nanoTime() + timeout.toNanos() + TimeUnit.MILLISECONDS.toNanos(250);
+    for (Future<Probe> f : asked.values()) {
+      if (!finishedBy(f, deadline)) {
+        break;
+      }
+    }
+    // What is left stops now: the calls still queued first (the newest), then those under way, so that
+    // no queued call takes the thread an interrupted one gives back.
+    List<Future<Probe>> newestFirst = new ArrayList<>(asked.values());
+    java.util.Collections.reverse(newestFirst);
+    newestFirst.forEach(f -> f.cancel(true));
     for (Map.Entry<WorkerRow, Future<Probe>> e : asked.entrySet()) {
-      Probe probe = await(e.getValue(), deadline, timeout);
+      if (e.getValue().isCancelled() && !sent.contains(e.getKey().name())) {
+        // Never sent: the calls ahead of it took the time (a loaded host, many agents due at once). That
+        // says nothing of the agent; it is still due, and asked next term.
+        continue;
+      }
+      Probe probe = outcome(e.getValue(), timeout);
       results.add(Map.entry(e.getKey(), probe));
       if (probe.answered()) {
         answered++;
@@ -112,16 +133,31 @@ public class TermObserver {
       return null;
     });
     return new TermObservation(
-        scheduler.interval().toMillis(), now.toEpochMilli(), asked.size(), answered, scheduler.idleInterval().toMillis());
+        scheduler.interval().toMillis(), now.toEpochMilli(), results.size(), answered, scheduler.idleInterval().toMillis());
   }
 
-  /** The probe's answer, or a failure once the shared deadline passes: a hung agent delays only itself. */
-  private static Probe await(Future<Probe> future, long deadlineNanos, Duration timeout) {
+  /** Whether the call finished (either way) by the shared deadline: a hung agent delays only itself. */
+  private static boolean finishedBy(Future<Probe> future, long deadlineNanos) {
     try {
-      return future.get(Math.max(0, deadlineNanos - System.nanoTime()), TimeUnit.NANOSECONDS);
+      future.get(Math.max(0, deadlineNanos - System.nanoTime()), TimeUnit.NANOSECONDS);
+      return true;
     } catch (TimeoutException e) {
-      future.cancel(true);
+      return false;
+    } catch (ExecutionException | java.util.concurrent.CancellationException e) {
+      return true;
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return false;
+    }
+  }
+
+  /** The probe's answer, or a failure: stopped at the deadline, or failed. */
+  private static Probe outcome(Future<Probe> future, Duration timeout) {
+    if (future.isCancelled()) {
       return Probe.failed("no answer within " + timeout.toMillis() + " ms");
+    }
+    try {
+      return future.get();
     } catch (ExecutionException e) {
       return Probe.failed(String.valueOf(e.getCause()));
     } catch (InterruptedException e) {
