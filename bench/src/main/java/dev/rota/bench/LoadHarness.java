@@ -71,6 +71,16 @@ public final class LoadHarness {
   private final ObjectMapper json = new ObjectMapper();
 
   public static void main(String[] args) throws Exception {
+    try {
+      measure(args);
+    } catch (Exception | Error e) {
+      // A host that could not start leaves threads behind that would keep this JVM waiting for good.
+      e.printStackTrace();
+      System.exit(1);
+    }
+  }
+
+  private static void measure(String[] args) throws Exception {
     List<String> sizes = args.length == 0 ? List.of("10x100", "100x1000") : List.of(args);
     List<Map<String, Object>> results = new ArrayList<>();
     for (String size : sizes) {
