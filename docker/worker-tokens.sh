@@ -11,36 +11,30 @@ until curl -fsS "$api/health" >/dev/null 2>&1; do
   echo "worker-tokens: waiting for $api/health"
   sleep 2
 done
+# account NAME FILE FIELDS: (re)creates service account NAME with the JSON FIELDS (its roles) and writes
+# its token to $dir/FILE. An account left from an earlier stack whose token was lost is replaced.
+account() {
+  curl -fsS -X DELETE -H "$auth" "$api/v1/service-accounts/$1" >/dev/null 2>&1 || true
+  reply=$(curl -fsS -X POST -H "$auth" -H 'Content-Type: application/json' \
+    -d "{\"name\":\"$1\",$3}" "$api/v1/service-accounts")
+  token=$(printf '%s' "$reply" | sed -n 's/.*"token" *: *"\([^"]*\)".*/\1/p')
+  if [ -z "$token" ]; then
+    echo "worker-tokens: no token in the answer for $1: $reply" >&2
+    exit 1
+  fi
+  printf '%s' "$token" > "$dir/$2.tmp"
+  mv "$dir/$2.tmp" "$dir/$2"
+  echo "worker-tokens: token for $2 written"
+}
+
 for worker in $WORKERS; do
   if [ -s "$dir/$worker" ]; then
     continue
   fi
-  # An account left from an earlier stack whose token was lost: replace it.
-  curl -fsS -X DELETE -H "$auth" "$api/v1/service-accounts/agent-$worker" >/dev/null 2>&1 || true
-  reply=$(curl -fsS -X POST -H "$auth" -H 'Content-Type: application/json' \
-    -d "{\"name\":\"agent-$worker\",\"roles\":[\"worker\"],\"worker\":\"$worker\"}" \
-    "$api/v1/service-accounts")
-  token=$(printf '%s' "$reply" | sed -n 's/.*"token" *: *"\([^"]*\)".*/\1/p')
-  if [ -z "$token" ]; then
-    echo "worker-tokens: no token in the answer for $worker: $reply" >&2
-    exit 1
-  fi
-  printf '%s' "$token" > "$dir/$worker.tmp"
-  mv "$dir/$worker.tmp" "$dir/$worker"
-  echo "worker-tokens: token for $worker written"
+  account "agent-$worker" "$worker" "\"roles\":[\"worker\"],\"worker\":\"$worker\""
 done
 
 # Prometheus scrapes /metrics with a compute:read account of its own.
 if [ ! -s "$dir/prometheus" ]; then
-  curl -fsS -X DELETE -H "$auth" "$api/v1/service-accounts/prometheus" >/dev/null 2>&1 || true
-  reply=$(curl -fsS -X POST -H "$auth" -H 'Content-Type: application/json' \
-    -d '{"name":"prometheus","roles":["compute:read"]}' "$api/v1/service-accounts")
-  token=$(printf '%s' "$reply" | sed -n 's/.*"token" *: *"\([^"]*\)".*/\1/p')
-  if [ -z "$token" ]; then
-    echo "worker-tokens: no token in the answer for prometheus: $reply" >&2
-    exit 1
-  fi
-  printf '%s' "$token" > "$dir/prometheus.tmp"
-  mv "$dir/prometheus.tmp" "$dir/prometheus"
-  echo "worker-tokens: token for prometheus written"
+  account prometheus prometheus '"roles":["compute:read"]'
 fi

@@ -54,13 +54,22 @@ public class TaskObservations {
    */
   public Optional<TermActionRow> place(String vm, long vmSeq, int generation, String worker, String why, Instant now) {
     String taskId = TaskId.of(vm, generation).toString();
-    if (tasks.place(VmTaskRow.id(vmSeq, taskId), vm, vmSeq, generation, worker, now) != 1) {
+    if (!placeTask(vm, vmSeq, generation, worker, now)) {
       return Optional.empty();
     }
     vms.placed(vm);
-    outbox.add(TermActionRow.START, worker, taskId, vm, vmSeq, null, now);
     String message = "scheduled on worker " + worker + " as task " + taskId + (why == null ? "" : " (" + why + ")");
     return Optional.of(tell(vm, vmSeq, taskId, worker, TaskEventType.PLACED, "scheduled", null, message, now, null));
+  }
+
+  /** Records the task placed on {@code worker} with the action that starts it; false when it cannot be (placed already, or unwanted). */
+  private boolean placeTask(String vm, long vmSeq, int generation, String worker, Instant now) {
+    String taskId = TaskId.of(vm, generation).toString();
+    if (tasks.place(VmTaskRow.id(vmSeq, taskId), vm, vmSeq, generation, worker, now) != 1) {
+      return false;
+    }
+    outbox.add(TermActionRow.START, worker, taskId, vm, vmSeq, null, now);
+    return true;
   }
 
   /**
@@ -77,9 +86,7 @@ public class TaskObservations {
     String taskId = TaskId.of(move.vm(), next).toString();
     // The workflow hears of the new generation either way; were its task somehow placed already, the
     // VM would wait for a placement as any pending one does.
-    if (tasks.place(VmTaskRow.id(move.seq(), taskId), move.vm(), move.seq(), next, move.to(), now) == 1) {
-      outbox.add(TermActionRow.START, move.to(), taskId, move.vm(), move.seq(), null, now);
-    }
+    placeTask(move.vm(), move.seq(), next, move.to(), now);
     return Optional.of(tell(move.vm(), move.seq(), taskId, move.to(), TaskEventType.MOVED, "moving", null, message, now,
         null));
   }
@@ -100,9 +107,7 @@ public class TaskObservations {
     }
     tasks.ended(VmTaskRow.id(f.seq(), lostTask), TaskState.LOST.wireName(), null,
         "lost with worker " + f.from() + ", which went offline", now);
-    if (tasks.place(VmTaskRow.id(f.seq(), taskId), f.vm(), f.seq(), next, f.to(), now) == 1) {
-      outbox.add(TermActionRow.START, f.to(), taskId, f.vm(), f.seq(), null, now);
-    }
+    placeTask(f.vm(), f.seq(), next, f.to(), now);
     return Optional.of(tell(f.vm(), f.seq(), taskId, f.to(), TaskEventType.FAILED_OVER, "failed-over", null, message,
         now, null));
   }

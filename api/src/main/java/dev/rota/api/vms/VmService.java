@@ -105,11 +105,7 @@ public class VmService {
 
   /** A workflow of the batch did not start: the VMs whose did are deleted by them, the rest removed here. */
   private RuntimeException takeBack(List<VmRow> batch, VmRow failed, RuntimeException cause) {
-    for (VmRow vm : batch) {
-      if (!control.requestDelete(vm.name())) {
-        submissions.remove(vm.name());
-      }
-    }
+    batch.forEach(vm -> deleteNow(vm.name()));
     if (cause instanceof io.micronaut.http.exceptions.HttpStatusException status) {
       return Problems.conflict(status.getMessage() + " (items[" + batch.indexOf(failed) + "]); nothing was created");
     }
@@ -198,11 +194,15 @@ public class VmService {
   /** Hands the deletion to the VM's workflow, which removes the task before the rows. */
   public VmView delete(String name) {
     VmRow row = find(name);
+    deleteNow(name);
+    return VmView.of(row);
+  }
+
+  private void deleteNow(String name) {
     if (!control.requestDelete(name)) {
       // No workflow, so no task it could have started: the rows are all there is.
       submissions.remove(name);
     }
-    return VmView.of(row);
   }
 
   private VmRow find(String name) {
