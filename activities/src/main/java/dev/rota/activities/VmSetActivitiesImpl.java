@@ -91,7 +91,8 @@ public class VmSetActivitiesImpl implements VmSetActivities {
     }
     String message = taken.isEmpty()
         ? null
-        : "VM names taken by VMs not of this set: " + String.join(", ", taken) + "; those replicas are made once the names are free";
+        : taken.size() + " VM names taken by VMs not of this set (" + String.join(", ", taken.subList(0, Math.min(5, taken.size())))
+            + (taken.size() > 5 ? ", …" : "") + "); those replicas are made once the names are free";
     sets.recordMessage(set.name(), message);
     return new SetProgress(
         false, removing == 0 && !nameStillClosing, wanted, members.size() + created, created, removing, message);

@@ -28,6 +28,14 @@ public record VmTemplate(
     @Nullable Integer restartWindowSeconds,
     @Nullable Integer ttlSecondsAfterFinished) {
 
+  /** A template read back from its JSON has no empty lists or maps: they were left out when written. */
+  public VmTemplate {
+    command = command == null ? List.of() : command;
+    env = env == null ? Map.of() : env;
+    resources = resources == null ? Map.of() : resources;
+    labels = labels == null ? Map.of() : labels;
+  }
+
   public VmTemplate(
       String runtime, String image, List<String> command, Map<String, String> env, Map<String, Long> resources,
       Map<String, String> labels, String restartPolicy, Integer maxRestarts, Integer restartWindowSeconds) {

@@ -29,7 +29,13 @@ public class JsonBodies {
   }
 
   public <T> T read(@Nullable String body, Class<T> type) {
-    return bind(body, parse(body), type, "");
+    Object parsed = readObject(body);
+    try {
+      // Bound from the parsed tree, where 5.0 is already the whole number 5.
+      return bind(json.writeValueAsString(parsed), parsed, type, "");
+    } catch (IOException e) {
+      throw Problems.badRequest("body: " + firstLine(e.getMessage()));
+    }
   }
 
   /**
@@ -84,7 +90,7 @@ public class JsonBodies {
       throw Problems.badRequest("body: is required, a JSON object");
     }
     try {
-      return json.readValue(body, Argument.OBJECT_ARGUMENT);
+      return WholeNumbers.normalize(json.readValue(body, Argument.OBJECT_ARGUMENT));
     } catch (IOException e) {
       throw Problems.badRequest("body: is not valid JSON (" + firstLine(e.getMessage()) + ")");
     }

@@ -15,5 +15,17 @@ public final class Limits {
 
   public static final String LABEL_MESSAGE = "must be a label key such as disk or rota.dev/os";
 
+  /**
+   * An agent's endpoint: http or https, a host name or an IPv4 address, an optional port and path. What
+   * this admits, {@link java.net.URI} reads with its host, so the document's pattern is the whole rule.
+   */
+  public static final String HTTP_URL =
+      "^https?://((25[0-5]|2[0-4][0-9]|1[0-9]{2}|[1-9]?[0-9])(\\.(25[0-5]|2[0-4][0-9]|1[0-9]{2}|[1-9]?[0-9])){3}"
+          + "|([A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?\\.)*[A-Za-z]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?)"
+          + "(:([1-9][0-9]{0,3}|[1-5][0-9]{4}|6[0-4][0-9]{3}|65[0-4][0-9]{2}|655[0-2][0-9]|6553[0-5]))?"
+          + "(/[A-Za-z0-9._~-]*)*$";
+
+  public static final String HTTP_URL_MESSAGE = "must be an http or https URL such as http://10.0.0.5:9101";
+
   private Limits() {}
 }

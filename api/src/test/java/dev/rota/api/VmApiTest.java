@@ -133,7 +133,7 @@ class VmApiTest {
     assertTrue(bad.isProblem());
     assertTrue(bad.detail().contains("items[1].command"), bad.detail());
     Http.Reply twice = http.post("/v1/vms/batch", "{\"items\":[" + vm("whole-a") + "," + vm("whole-a") + "]}");
-    assertEquals(400, twice.status());
+    assertEquals(409, twice.status(), "a name twice in one batch is taken, as by a VM that exists");
     assertTrue(twice.detail().contains("items[1].name"), twice.detail());
     Http.Reply shape = http.post("/v1/vms/batch", "{\"items\":[" + vm("whole-a") + ",{\"name\":\"Not A Name\",\"command\":[\"x\"]}]}");
     assertEquals(400, shape.status());
@@ -260,7 +260,7 @@ class VmApiTest {
   }
 
   @ParameterizedTest
-  @CsvSource({"limit=0, limit", "limit=1001, limit", "limit=abc, limit", "cursor=zzz, cursor", "status=sleeping, status"})
+  @CsvSource({"limit=0, limit", "limit=1001, limit", "limit=abc, limit", "cursor=zzz, cursor", "cursor=-1, cursor", "status=sleeping, status"})
   void badListParametersAre400NamingThem(String query, String field) {
     Http.Reply reply = http.get("/v1/vms?" + query);
     assertEquals(400, reply.status(), reply.toString());

@@ -22,11 +22,13 @@ final class DevAgents implements AutoCloseable {
   }
 
   /**
+   * @param runtimes the runtimes they offer, e.g. {@code synthetic} alone for a host whose VMs must run nothing real
    * @param syntheticStartDelay how long their {@code synthetic} tasks take to start, or null for the agent's default
    * @param tokenFor a worker-scoped token for the named worker when auth is on, else null
    */
   static DevAgents start(
-      int count, URI api, Path dataDir, String heartbeatInterval, String resources, String syntheticStartDelay,
+      int count, URI api, Path dataDir, String heartbeatInterval, String resources, String runtimes,
+      String syntheticStartDelay,
       java.util.function.Function<String, String> tokenFor) {
     List<Agent> started = new ArrayList<>();
     try {
@@ -37,7 +39,7 @@ final class DevAgents implements AutoCloseable {
         env.put("ROTA_AGENT_PORT", "0");
         env.put("ROTA_AGENT_DATA_DIR", dataDir.resolve("agents").resolve("dev-" + i).toString());
         env.put("ROTA_AGENT_HEARTBEAT_INTERVAL", heartbeatInterval);
-        env.put("ROTA_WORKER_RUNTIMES", "process,synthetic");
+        env.put("ROTA_WORKER_RUNTIMES", runtimes);
         if (resources != null && !resources.isBlank()) {
           env.put("ROTA_WORKER_RESOURCES", resources);
         }

@@ -125,8 +125,9 @@ public final class RotaHost implements AutoCloseable {
           authEnabled() ? worker -> context.getBean(WorkerTokens.class).issue(worker) : worker -> null;
       String resources = context.getProperty("rota.dev.agent-resources", String.class).orElse(null);
       String syntheticStart = context.getProperty("rota.dev.agent-synthetic-start-delay", String.class).orElse(null);
+      String runtimes = context.getProperty("rota.dev.agent-runtimes", String.class).orElse("process,synthetic");
       devAgents = step("dev agents",
-          () -> DevAgents.start(count, server.getURI(), dataDir, heartbeat, resources, syntheticStart, tokens));
+          () -> DevAgents.start(count, server.getURI(), dataDir, heartbeat, resources, runtimes, syntheticStart, tokens));
     }
   }
 

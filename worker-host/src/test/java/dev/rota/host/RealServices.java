@@ -49,6 +49,25 @@ final class RealServices {
     return Path.of(installed.lastLine());
   }
 
+  /** The installed CLI (installing it when missing), or empty when none can be had. */
+  static Optional<Path> installedTemporalCli() {
+    Script installed = script(".ci/temporal", "install");
+    return installed.ok() ? Optional.of(Path.of(installed.lastLine())) : Optional.empty();
+  }
+
+  /** Schemathesis's {@code st}, installed by {@code .ci/schemathesis} (from PyPI) when missing. */
+  static Path schemathesis() {
+    Script installed = script(".ci/schemathesis", "install");
+    Assumptions.assumeTrue(
+        installed.ok(), "no Schemathesis could be had (" + installed.lastLine() + "): the API fuzz test is skipped");
+    return Path.of(installed.lastLine());
+  }
+
+  /** The project's root folder. */
+  static Path root() {
+    return ROOT;
+  }
+
   /** Debian's chromium and chromedriver, installed by {@code .ci/chromium} when missing. */
   static Path chromium() {
     Script installed = script(".ci/chromium", "install");

@@ -1,5 +1,7 @@
 package dev.rota.api.accounts;
 
+import dev.rota.api.problem.ProblemAnswers;
+import io.swagger.v3.oas.annotations.Operation;
 import dev.rota.api.JsonBodies;
 import dev.rota.api.auth.RequiresRole;
 import dev.rota.api.auth.Role;
@@ -27,6 +29,7 @@ import java.util.List;
 import java.util.Map;
 
 /** {@code /v1/service-accounts}: who may call the API, with which roles. */
+@ProblemAnswers.Guarded
 @Controller("/v1/service-accounts")
 @ExecuteOn(TaskExecutors.BLOCKING)
 public class ServiceAccountController {
@@ -44,7 +47,10 @@ public class ServiceAccountController {
   @RequiresRole(Role.ADMIN_WRITE)
   @Post
   @Status(HttpStatus.CREATED)
-  @RequestBody(content = @Content(schema = @Schema(implementation = ServiceAccountRequest.class)))
+  @RequestBody(required = true, content = @Content(schema = @Schema(implementation = ServiceAccountRequest.class)))
+  @Operation(operationId = "createServiceAccount")
+  @ProblemAnswers.Invalid
+  @ProblemAnswers.Conflicting
   public ServiceAccountView create(@Body @Nullable String body) {
     ServiceAccountRequest request = bodies.read(body, ServiceAccountRequest.class);
     List<String> roles = new ArrayList<>();
@@ -78,6 +84,7 @@ public class ServiceAccountController {
 
   @RequiresRole(Role.ADMIN_READ)
   @Get
+  @Operation(operationId = "listServiceAccounts")
   public Map<String, List<ServiceAccountView>> list() {
     List<ServiceAccountView> items = new ArrayList<>();
     accounts.findAll().forEach(a -> items.add(ServiceAccountView.of(a, null)));
@@ -87,6 +94,8 @@ public class ServiceAccountController {
 
   @RequiresRole(Role.ADMIN_READ)
   @Get("/{name}")
+  @Operation(operationId = "getServiceAccount")
+  @ProblemAnswers.Missing
   public ServiceAccountView get(String name) {
     return ServiceAccountView.of(accounts.findById(name).orElseThrow(() -> Problems.notFound("service account", name)), null);
   }
@@ -95,6 +104,8 @@ public class ServiceAccountController {
   @RequiresRole(Role.ADMIN_WRITE)
   @Delete("/{name}")
   @Status(HttpStatus.NO_CONTENT)
+  @Operation(operationId = "deleteServiceAccount")
+  @ProblemAnswers.Missing
   public void delete(String name) {
     accounts.findById(name).orElseThrow(() -> Problems.notFound("service account", name));
     accounts.deleteById(name);

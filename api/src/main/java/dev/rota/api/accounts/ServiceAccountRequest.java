@@ -13,5 +13,8 @@ import java.util.List;
 @Serdeable
 public record ServiceAccountRequest(
     @NotNull @Pattern(regexp = Names.DNS_LABEL, message = Names.DNS_LABEL_MESSAGE) String name,
-    @NotEmpty @Size(max = 5) List<@NotNull String> roles,
-    @Nullable @Pattern(regexp = Names.DNS_LABEL, message = Names.DNS_LABEL_MESSAGE) String worker) {}
+    @NotEmpty @Size(max = 5) List<@NotNull @Pattern(regexp = ServiceAccountRequest.ROLE, message = ServiceAccountRequest.ROLE_MESSAGE) String> roles,
+    @Nullable @Pattern(regexp = Names.DNS_LABEL, message = Names.DNS_LABEL_MESSAGE) String worker) {
+  public static final String ROLE = "^(compute:read|compute:write|admin:read|admin:write|worker)$";
+  public static final String ROLE_MESSAGE = "must be a role: compute:read, compute:write, admin:read, admin:write or worker";
+}

@@ -19,7 +19,7 @@ import java.util.Optional;
 import java.util.Set;
 
 /**
- * Every request but {@code /health} needs a bearer token whose account holds one of the route's
+ * Every request but {@code /health} and the OpenAPI document needs a bearer token whose account holds one of the route's
  * roles (its {@link RequiresRole}); 401 without a valid token, 403 without the role. A route without
  * {@code RequiresRole} is closed to all. Worker scoping (a worker token acting for its own worker
  * only) is for the controllers, which know the worker in question.
@@ -73,7 +73,7 @@ public class AuthFilter {
   }
 
   private static boolean isOpen(String path) {
-    return path.equals("/health") || path.startsWith("/health/");
+    return path.equals("/health") || path.startsWith("/health/") || path.equals("/openapi.yml") || path.equals("/swagger/rota-1.yml");
   }
 
   private static String names(Role[] roles) {

@@ -1,5 +1,7 @@
 package dev.rota.api.cluster;
 
+import dev.rota.api.problem.ProblemAnswers;
+import io.swagger.v3.oas.annotations.Operation;
 import dev.rota.api.control.ControlPlane;
 import dev.rota.store.ClusterStatusRepository;
 import dev.rota.store.ClusterStatusRow;
@@ -26,6 +28,7 @@ import java.util.TreeMap;
  * The scheduler's state: its last term as the workflow's query tells it within a short deadline, or
  * as the database read model has it; the counts always from the database.
  */
+@ProblemAnswers.Guarded
 @Controller("/v1/cluster")
 @ExecuteOn(TaskExecutors.BLOCKING)
 public class ClusterController {
@@ -51,6 +54,7 @@ public class ClusterController {
 
   @RequiresRole({Role.COMPUTE_READ})
   @Get
+  @Operation(operationId = "getCluster")
   public ClusterView get() {
     Map<String, Long> byHealth = counts(workers.countByHealth());
     Map<String, Long> byStatus = counts(vms.countByStatus());

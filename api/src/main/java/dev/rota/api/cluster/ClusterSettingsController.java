@@ -1,5 +1,7 @@
 package dev.rota.api.cluster;
 
+import dev.rota.api.problem.ProblemAnswers;
+import io.swagger.v3.oas.annotations.Operation;
 import dev.rota.api.Conflicts;
 import dev.rota.api.JsonBodies;
 import dev.rota.api.control.ControlPlane;
@@ -18,6 +20,7 @@ import io.swagger.v3.oas.annotations.media.Content;
 import io.swagger.v3.oas.annotations.media.Schema;
 import io.swagger.v3.oas.annotations.parameters.RequestBody;
 
+@ProblemAnswers.Guarded
 @Controller("/v1/cluster-settings")
 @ExecuteOn(TaskExecutors.BLOCKING)
 public class ClusterSettingsController {
@@ -34,13 +37,17 @@ public class ClusterSettingsController {
 
   @RequiresRole({Role.ADMIN_READ})
   @Get
+  @Operation(operationId = "getClusterSettings")
   public ClusterSettingsView get() {
     return new ClusterSettingsView(current().schedulerProfile());
   }
 
   @RequiresRole({Role.ADMIN_WRITE})
   @Put
-  @RequestBody(content = @Content(schema = @Schema(implementation = ClusterSettingsView.class)))
+  @RequestBody(required = true, content = @Content(schema = @Schema(implementation = ClusterSettingsView.class)))
+  @Operation(operationId = "putClusterSettings")
+  @ProblemAnswers.Invalid
+  @ProblemAnswers.Conflicting
   public ClusterSettingsView put(@Body @Nullable String raw) {
     ClusterSettingsView body = bodies.read(raw, ClusterSettingsView.class);
     boolean changed =

@@ -6,7 +6,11 @@ import dev.rota.store.VmRow;
 import dev.rota.api.problem.Problems;
 import dev.rota.workflows.cluster.ClusterWorkflow;
 import dev.rota.workflows.vm.VmWorkflow;
+import io.temporal.client.UpdateOptions;
 import io.temporal.client.WorkflowClient;
+import io.temporal.client.WorkflowUpdateHandle;
+import io.temporal.client.WorkflowUpdateStage;
+import io.temporal.workflow.Functions;
 import io.temporal.client.WorkflowExecutionAlreadyStarted;
 import io.temporal.client.WorkflowNotFoundException;
 import io.temporal.client.WorkflowUpdateException;
@@ -47,11 +51,31 @@ public class ControlPlane {
     return t;
   });
 
+  private final Duration actionWait;
+
+  /** How long a user action may wait for its VM's workflow to accept it (or refuse it). */
+  static final Duration ACCEPT_DEADLINE = Duration.ofSeconds(5);
+
+  /** Asks VM workflows to accept user actions, so that a request waits a bounded time: bounded itself. */
+  private final ExecutorService updates = new java.util.concurrent.ThreadPoolExecutor(
+      4, 32, 30, TimeUnit.SECONDS, new java.util.concurrent.ArrayBlockingQueue<>(256), r -> {
+        Thread t = new Thread(r, "vm-action");
+        t.setDaemon(true);
+        return t;
+      });
+
+  /**
+   * @param actionWait how long a user action waits for its VM's workflow to carry it out before the
+   *     API answers 202 anyway ({@code rota.api.action-wait}): the workflow has accepted it, and may be
+   *     busy, e.g. retrying a call to an agent that does not answer
+   */
   public ControlPlane(
       WorkflowClient client,
       @Named(TaskExecutors.BLOCKING) ExecutorService queries,
       SchedulerWaker waker,
-      ControlWorkflows workflows) {
+      ControlWorkflows workflows,
+      @io.micronaut.context.annotation.Value("${rota.api.action-wait:2s}") Duration actionWait) {
+    this.actionWait = actionWait;
     this.client = client;
     this.queries = queries;
     this.waker = waker;
@@ -158,21 +182,76 @@ public class ControlPlane {
     }
   }
 
-  /** Runs a user action as a workflow update: the workflow decides, and a refusal is a 409. */
-  public String act(String vmName, Function<VmWorkflow, String> action) {
+  /**
+   * Runs a user action as a workflow update: the workflow decides, and a refusal is a 409. Once the
+   * workflow has accepted it, the action is in its history and will happen: the call waits for it up
+   * to {@code actionWait}, then returns, so that a workflow busy with something slow does not hold
+   * the request (and its thread).
+   */
+  public void act(String vmName, Function<VmWorkflow, Functions.Func<String>> action) {
     VmWorkflow vm = client.newWorkflowStub(VmWorkflow.class, VmWorkflow.workflowId(vmName));
+    WorkflowUpdateHandle<String> accepted;
+    Future<WorkflowUpdateHandle<String>> asking;
     try {
-      return action.apply(vm);
-    } catch (WorkflowUpdateException e) {
+      asking = updates.submit(() -> WorkflowClient.startUpdate(
+          action.apply(vm), UpdateOptions.<String>newBuilder().setWaitForStage(WorkflowUpdateStage.ACCEPTED).build()));
+    } catch (java.util.concurrent.RejectedExecutionException e) {
+      throw Problems.unavailable("too many VM actions waiting for their workflows; try again shortly");
+    }
+    try {
+      accepted = asking.get(ACCEPT_DEADLINE.toMillis(), TimeUnit.MILLISECONDS);
+    } catch (TimeoutException e) {
+      asking.cancel(true);
+      // An update to a workflow that has just closed (its VM deleted) is never answered by the
+      // embedded server; the real one refuses it at once.
+      if (closed(VmWorkflow.workflowId(vmName))) {
+        throw Problems.conflict("VM '" + vmName + "' is being deleted");
+      }
+      throw Problems.unavailable("the workflow of VM '" + vmName + "' did not take the action within " + ACCEPT_DEADLINE.toSeconds()
+          + " s; nothing was done, try again");
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw Problems.unavailable("interrupted while asking the workflow of VM '" + vmName + "'");
+    } catch (ExecutionException e) {
+      throw answer(vmName, e.getCause());
+    }
+    try {
+      accepted.getResultAsync().get(actionWait.toMillis(), TimeUnit.MILLISECONDS);
+    } catch (TimeoutException e) {
+      log.debug("vm {}: action accepted, not carried out within {}", vmName, actionWait);
+    } catch (ExecutionException e) {
+      // A validator's refusal comes back as the update's outcome, at once.
+      throw answer(vmName, e.getCause());
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+
+  private boolean closed(String workflowId) {
+    try {
+      var described = client.getWorkflowServiceStubs().blockingStub().describeWorkflowExecution(
+          io.temporal.api.workflowservice.v1.DescribeWorkflowExecutionRequest.newBuilder()
+              .setNamespace(client.getOptions().getNamespace())
+              .setExecution(io.temporal.api.common.v1.WorkflowExecution.newBuilder().setWorkflowId(workflowId))
+              .build());
+      return described.getWorkflowExecutionInfo().getStatus()
+          != io.temporal.api.enums.v1.WorkflowExecutionStatus.WORKFLOW_EXECUTION_STATUS_RUNNING;
+    } catch (RuntimeException e) {
+      return false;
+    }
+  }
+
+  /** What the API answers when asking a VM's workflow failed. */
+  private static RuntimeException answer(String vmName, Throwable failure) {
+    if (failure instanceof WorkflowUpdateException refused) {
       // The VM workflow's validators refuse only what its status does not allow. The failure's
       // type does not survive a validator, so the refusal is known by its place, not its type.
-      if (e.getCause() instanceof ApplicationFailure failure) {
-        throw Problems.conflict(failure.getOriginalMessage());
-      }
-      throw e;
-    } catch (WorkflowNotFoundException e) {
-      throw Problems.unavailable("VM '" + vmName + "' has no running workflow; the host restores it at start");
+      return refused.getCause() instanceof ApplicationFailure f ? Problems.conflict(f.getOriginalMessage()) : refused;
     }
+    if (failure instanceof WorkflowNotFoundException) {
+      return Problems.unavailable("VM '" + vmName + "' has no running workflow; the host restores it at start");
+    }
+    return failure instanceof RuntimeException r ? r : new IllegalStateException(failure);
   }
 
   /** Asks the VM's workflow to delete it; false if it has no open workflow. */

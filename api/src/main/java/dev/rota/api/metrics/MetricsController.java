@@ -1,5 +1,7 @@
 package dev.rota.api.metrics;
 
+import dev.rota.api.problem.ProblemAnswers;
+import io.swagger.v3.oas.annotations.Operation;
 import dev.rota.api.auth.RequiresRole;
 import dev.rota.api.auth.Role;
 import dev.rota.metrics.ClusterGauges;
@@ -14,6 +16,7 @@ import io.micronaut.scheduling.annotation.ExecuteOn;
  * the store now, alike on every host), what the scheduler did while it ran here, the Temporal SDK's
  * client and worker meters, and the JVM's. With auth on, a compute:read token scrapes it.
  */
+@ProblemAnswers.Guarded
 @Controller("/metrics")
 @ExecuteOn(TaskExecutors.BLOCKING)
 public class MetricsController {
@@ -30,6 +33,7 @@ public class MetricsController {
 
   @RequiresRole({Role.COMPUTE_READ, Role.ADMIN_READ})
   @Get(produces = TEXT_FORMAT)
+  @Operation(operationId = "scrapeMetrics")
   public String scrape() {
     gauges.refresh();
     return registry.scrape();

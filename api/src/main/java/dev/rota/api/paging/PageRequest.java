@@ -2,25 +2,38 @@ package dev.rota.api.paging;
 
 import dev.rota.api.problem.Problems;
 import io.micronaut.core.annotation.Nullable;
-import java.nio.charset.StandardCharsets;
-import java.util.Base64;
 import java.util.List;
 import java.util.function.Function;
 
 /**
- * {@code limit} and {@code cursor} of a list call. A cursor is opaque to clients: the sort key of
- * the last item served, tagged with the list it belongs to.
+ * {@code limit} and {@code cursor} of a list call. A cursor is where the next page starts: the sort
+ * key of the last item served, as the list's {@code nextCursor} gave it (a number for lists in
+ * creation order, a name for lists by name). Any cursor of that form is a position a client may
+ * start from, so the document can say exactly which cursors are valid.
  */
 public record PageRequest(int limit, @Nullable String after) {
   public static final int DEFAULT_LIMIT = 100;
   public static final int MAX_LIMIT = 1000;
+  /** The form of a cursor into a list in creation order (empty: the first page); the document's pattern for it. */
+  public static final String NUMBERED_CURSOR = "^([0-9]{1,18})?$";
 
-  public static PageRequest of(@Nullable Integer limit, @Nullable String cursor, String list) {
-    int n = limit == null ? DEFAULT_LIMIT : limit;
-    if (n < 1 || n > MAX_LIMIT) {
-      throw Problems.badRequest("limit", "must be between 1 and " + MAX_LIMIT + ", got " + n);
+  /**
+   * Read from the query's text, not bound to an {@code Integer}, because binding takes {@code limit=}
+   * for no limit at all; a cursor given empty is no cursor (the first page).
+   */
+  public static PageRequest of(@Nullable String limit, @Nullable String cursor) {
+    int n = limit == null ? DEFAULT_LIMIT : parseLimit(limit);
+    return new PageRequest(n, cursor == null || cursor.isEmpty() ? null : cursor);
+  }
+
+  private static int parseLimit(String limit) {
+    if (limit.matches("^[0-9]{1,4}$")) {
+      int n = Integer.parseInt(limit);
+      if (n >= 1 && n <= MAX_LIMIT) {
+        return n;
+      }
     }
-    return new PageRequest(n, cursor == null || cursor.isEmpty() ? null : decode(cursor, list));
+    throw Problems.badRequest("limit", "must be a whole number from 1 to " + MAX_LIMIT + ", got \"" + limit + "\"");
   }
 
   /** The sort key after which this page starts, as a number; {@code 0} for the first page. */
@@ -28,11 +41,24 @@ public record PageRequest(int limit, @Nullable String after) {
     if (after == null) {
       return 0;
     }
-    try {
-      return Long.parseLong(after);
-    } catch (NumberFormatException e) {
-      throw badCursor();
+    if (!after.matches(NUMBERED_CURSOR)) {
+      throw Problems.badRequest("cursor", "must be a nextCursor this list gave (digits), got \"" + after + "\"");
     }
+    return Long.parseLong(after);
+  }
+
+  /** The most a cursor into a list by name may be: the longest name. */
+  public static final int MAX_NAME_CURSOR = 253;
+
+  /** The name after which this page starts; empty for the first page. */
+  public String afterName() {
+    if (after == null) {
+      return "";
+    }
+    if (after.length() > MAX_NAME_CURSOR) {
+      throw Problems.badRequest("cursor", "must be a nextCursor this list gave (a name), got one of " + after.length() + " characters");
+    }
+    return after;
   }
 
   /** Asks for one more row than the limit, to know whether a next page exists. */
@@ -41,31 +67,10 @@ public record PageRequest(int limit, @Nullable String after) {
   }
 
   /** The page from rows fetched with {@link #fetchSize()}. */
-  public <R, T> Page<T> page(List<R> rows, Function<R, String> sortKey, Function<R, T> view, String list) {
+  public <R, T> Page<T> page(List<R> rows, Function<R, String> sortKey, Function<R, T> view) {
     boolean more = rows.size() > limit;
     List<R> served = more ? rows.subList(0, limit) : rows;
-    String next = more ? encode(sortKey.apply(served.get(served.size() - 1)), list) : null;
+    String next = more ? sortKey.apply(served.get(served.size() - 1)) : null;
     return new Page<>(served.stream().map(view).toList(), next);
-  }
-
-  static String encode(String key, String list) {
-    return Base64.getUrlEncoder().withoutPadding().encodeToString((list + ":" + key).getBytes(StandardCharsets.UTF_8));
-  }
-
-  private static String decode(String cursor, String list) {
-    String text;
-    try {
-      text = new String(Base64.getUrlDecoder().decode(cursor), StandardCharsets.UTF_8);
-    } catch (IllegalArgumentException e) {
-      throw badCursor();
-    }
-    if (!text.startsWith(list + ":")) {
-      throw badCursor();
-    }
-    return text.substring(list.length() + 1);
-  }
-
-  private static RuntimeException badCursor() {
-    return Problems.badRequest("cursor", "not a cursor this list issued; start again without one");
   }
 }

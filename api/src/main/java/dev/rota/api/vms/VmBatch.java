@@ -11,5 +11,5 @@ public record VmBatch(List<VmView> items) {
 
   /** What {@code POST /v1/vms/batch} takes (for the API's description; the body is read item by item). */
   @Serdeable
-  public record Request(List<VmRequest> items) {}
+  public record Request(@jakarta.validation.constraints.NotNull @jakarta.validation.constraints.Size(min = 1, max = MAX_ITEMS) List<VmRequest> items) {}
 }

@@ -1,5 +1,8 @@
 package dev.rota.api.vms;
 
+import dev.rota.api.problem.ProblemAnswers;
+import io.swagger.v3.oas.annotations.Operation;
+import io.swagger.v3.oas.annotations.responses.ApiResponse;
 import dev.rota.api.problem.Problems;
 
 import java.util.List;
@@ -31,6 +34,7 @@ import io.swagger.v3.oas.annotations.media.Schema;
 import io.swagger.v3.oas.annotations.parameters.RequestBody;
 
 /** {@code /v1/vms}: what users submit. */
+@ProblemAnswers.Guarded
 @Controller("/v1/vms")
 @ExecuteOn(TaskExecutors.BLOCKING)
 public class VmController {
@@ -50,7 +54,10 @@ public class VmController {
   @RequiresRole({Role.COMPUTE_WRITE})
   @Post
   @Status(HttpStatus.CREATED)
-  @RequestBody(content = @Content(schema = @Schema(implementation = VmRequest.class)))
+  @RequestBody(required = true, content = @Content(schema = @Schema(implementation = VmRequest.class)))
+  @Operation(operationId = "createVm")
+  @ProblemAnswers.Invalid
+  @ProblemAnswers.Conflicting
   public VmView create(@Body @Nullable String body) {
     return service.create(bodies.read(body, VmRequest.class));
   }
@@ -63,7 +70,10 @@ public class VmController {
   @RequiresRole({Role.COMPUTE_WRITE})
   @Post("/batch")
   @Status(HttpStatus.CREATED)
-  @RequestBody(content = @Content(schema = @Schema(implementation = VmBatch.Request.class)))
+  @RequestBody(required = true, content = @Content(schema = @Schema(implementation = VmBatch.Request.class)))
+  @Operation(operationId = "createVms")
+  @ProblemAnswers.Invalid
+  @ProblemAnswers.Conflicting
   public VmBatch createAll(@Body @Nullable String body) {
     Object items = bodies.readObject(body).get("items");
     if (!(items instanceof List<?> list) || list.isEmpty() || list.size() > VmBatch.MAX_ITEMS) {
@@ -82,33 +92,41 @@ public class VmController {
    */
   @RequiresRole({Role.COMPUTE_READ, Role.WORKER})
   @Get(produces = {MediaType.APPLICATION_JSON, WatchStreams.NDJSON})
+  @Operation(operationId = "listVms")
+  @ProblemAnswers.Invalid
+  @ProblemAnswers.Expired
   public HttpResponse<?> list(
       HttpRequest<?> http,
-      @QueryValue @Nullable String status,
+      @QueryValue @Nullable @Schema(allowableValues = {"pending", "scheduled", "running", "stopping", "stopped", "failed"}) String status,
       @QueryValue @Nullable String worker,
       @QueryValue @Nullable String set,
-      @QueryValue @Nullable Integer limit,
-      @QueryValue @Nullable String cursor,
-      @QueryValue @Nullable Boolean watch,
-      @QueryValue @Nullable String resourceVersion) {
+      @QueryValue @Nullable @Schema(type = "integer", minimum = "1", maximum = "1000", description = "items per page, 100 when not given") String limit,
+      @QueryValue @Nullable @Schema(pattern = PageRequest.NUMBERED_CURSOR, description = "the nextCursor of the page before") String cursor,
+      @QueryValue @Nullable @Schema(type = "boolean", description = "true: a stream of every object, then of each change (NDJSON)") String watch,
+      @QueryValue @Nullable @Schema(pattern = WatchStreams.RESOURCE_VERSION, description = "watch from after this resourceVersion, which a list or a watch line gave") String resourceVersion,
+      @QueryValue @Nullable @Schema(type = "integer", minimum = "1", maximum = "86400", description = "with watch=true: end the stream after this many seconds") String timeoutSeconds) {
     Caller caller = Caller.of(http);
-    if (Boolean.TRUE.equals(watch)) {
+    java.time.Duration timeout = WatchStreams.timeout(timeoutSeconds);
+    WatchStreams.resourceVersion(resourceVersion);
+    if (WatchStreams.requested(watch)) {
       WatchStreams.refuseFilters(status, worker, set, limit, cursor);
       if (caller.workerOnly()) {
         throw new io.micronaut.http.exceptions.HttpStatusException(HttpStatus.FORBIDDEN, "a worker token cannot watch every VM");
       }
       return HttpResponse.ok(watches.watch(new WatchStreams.Kind<>("vm", service::all, service::view, VmView::name),
-          resourceVersion)).contentType(WatchStreams.NDJSON);
+          resourceVersion, timeout)).contentType(WatchStreams.NDJSON);
     }
     if (caller.workerOnly()) {
       // A worker token reads its own assignments only.
       WorkerScope.require(caller, worker == null ? "" : worker);
     }
-    return HttpResponse.ok(service.list(status, worker, set, PageRequest.of(limit, cursor, "vms")));
+    return HttpResponse.ok(service.list(status, worker, set, PageRequest.of(limit, cursor)));
   }
 
   @RequiresRole({Role.COMPUTE_READ})
   @Get("/{name}")
+  @Operation(operationId = "getVm")
+  @ProblemAnswers.Missing
   public VmView get(String name) {
     return service.get(name);
   }
@@ -116,37 +134,65 @@ public class VmController {
   @RequiresRole({Role.COMPUTE_READ})
   /** The tail (64 KiB) of the current task's stdout, or stderr with {@code ?stream=stderr}, as plain text. */
   @Get(value = "/{name}/logs", produces = MediaType.TEXT_PLAIN)
-  public String logs(String name, @QueryValue @Nullable String stream) {
+  @Operation(operationId = "getVmLogs")
+  @ProblemAnswers.Invalid
+  @ProblemAnswers.Missing
+  @ProblemAnswers.Conflicting
+  @ProblemAnswers.AgentFailed
+  public String logs(String name, @QueryValue @Nullable @Schema(allowableValues = {"stdout", "stderr"}, description = "stdout when not given") String stream) {
     return logs.tail(name, stream);
   }
 
   @RequiresRole({Role.COMPUTE_READ})
   @Get("/{name}/events")
+  @Operation(operationId = "listVmEvents")
+  @ProblemAnswers.Invalid
+  @ProblemAnswers.Missing
   public Page<VmEventView> events(
-      String name, @QueryValue @Nullable Integer limit, @QueryValue @Nullable String cursor) {
-    return service.events(name, PageRequest.of(limit, cursor, "vm-events"));
+      String name, @QueryValue @Nullable @Schema(type = "integer", minimum = "1", maximum = "1000", description = "items per page, 100 when not given") String limit, @QueryValue @Nullable @Schema(pattern = PageRequest.NUMBERED_CURSOR, description = "the nextCursor of the page before") String cursor) {
+    return service.events(name, PageRequest.of(limit, cursor));
   }
 
   @RequiresRole({Role.COMPUTE_WRITE})
   @Post("/{name}/stop")
+  @Operation(operationId = "stopVm")
+  @ProblemAnswers.Missing
+  @ProblemAnswers.Conflicting
+  @ApiResponse(responseCode = "202", description = "accepted: the change is under way; the body is the VM as it is now",
+      content = @Content(mediaType = "application/json", schema = @Schema(implementation = VmView.class)))
   public HttpResponse<VmView> stop(String name) {
     return HttpResponse.accepted().body(service.stop(name));
   }
 
   @RequiresRole({Role.COMPUTE_WRITE})
   @Post("/{name}/start")
+  @Operation(operationId = "startVm")
+  @ProblemAnswers.Missing
+  @ProblemAnswers.Conflicting
+  @ApiResponse(responseCode = "202", description = "accepted: the change is under way; the body is the VM as it is now",
+      content = @Content(mediaType = "application/json", schema = @Schema(implementation = VmView.class)))
   public HttpResponse<VmView> start(String name) {
     return HttpResponse.accepted().body(service.start(name));
   }
 
   @RequiresRole({Role.COMPUTE_WRITE})
   @Post("/{name}/restart")
+  @Operation(operationId = "restartVm")
+  @ProblemAnswers.Missing
+  @ProblemAnswers.Conflicting
+  @ApiResponse(responseCode = "202", description = "accepted: the change is under way; the body is the VM as it is now",
+      content = @Content(mediaType = "application/json", schema = @Schema(implementation = VmView.class)))
   public HttpResponse<VmView> restart(String name) {
     return HttpResponse.accepted().body(service.restart(name));
   }
 
   @RequiresRole({Role.COMPUTE_WRITE})
   @Delete("/{name}")
+  @Operation(operationId = "deleteVm")
+  @ProblemAnswers.Missing
+  @ProblemAnswers.Conflicting
+  @ApiResponse(responseCode = "202", description = "accepted: the change is under way; the body is the VM as it is now",
+      content = @Content(mediaType = "application/json", schema = @Schema(implementation = VmView.class)))
   public HttpResponse<VmView> delete(String name) {
     return HttpResponse.accepted().body(service.delete(name));
   }

@@ -26,8 +26,6 @@ import java.util.TreeMap;
 public class VmService {
   static final String PROCESS = "process";
   static final Map<String, Long> DEFAULT_RESOURCES = new TreeMap<>(Map.of("cpu", 1L, "memory", 512L));
-  private static final String LIST = "vms";
-  private static final String EVENTS = "vm-events";
 
   private final VmRepository vms;
   private final VmEventRepository events;
@@ -81,7 +79,8 @@ public class VmService {
       VmRequest request = requests.get(i);
       Integer earlier = byName.putIfAbsent(request.name(), i);
       if (earlier != null) {
-        throw Problems.badRequest("items[" + i + "].name", "\"" + request.name() + "\" is items[" + earlier + "]'s name too");
+        // A name taken, if by the same batch: a conflict, as with a VM that exists.
+        throw Problems.conflict("items[" + i + "].name: \"" + request.name() + "\" is items[" + earlier + "]'s name too; nothing was created");
       }
       rows.add(VmRow.submitted(request.name(), 0, spec(request, "items[" + i + "]."), "waiting for the scheduler",
           clock.instant()));
@@ -145,7 +144,7 @@ public class VmService {
       throw Problems.badRequest("status", "must be one of " + WireName.allowed(VmStatus.class) + ", got \"" + status + "\"");
     }
     List<VmRow> rows = vms.page(page.afterNumber(), status, worker, set, page.fetchSize());
-    return page.page(rows, r -> Long.toString(r.seq()), VmView::of, LIST);
+    return page.page(rows, r -> Long.toString(r.seq()), VmView::of);
   }
 
   public VmView get(String name) {
@@ -168,25 +167,25 @@ public class VmService {
   public Page<VmEventView> events(String name, PageRequest page) {
     find(name);
     return page.page(
-        events.page(name, page.afterNumber(), page.fetchSize()), e -> Long.toString(e.id()), VmEventView::of, EVENTS);
+        events.page(name, page.afterNumber(), page.fetchSize()), e -> Long.toString(e.id()), VmEventView::of);
   }
 
   public VmView stop(String name) {
     find(name);
-    control.act(name, vm -> vm.stop());
+    control.act(name, vm -> vm::stop);
     return get(name);
   }
 
   public VmView start(String name) {
     find(name);
-    control.act(name, vm -> vm.start());
+    control.act(name, vm -> vm::start);
     control.wakeScheduler("vm " + name + " started");
     return get(name);
   }
 
   public VmView restart(String name) {
     find(name);
-    control.act(name, vm -> vm.restart());
+    control.act(name, vm -> vm::restart);
     control.wakeScheduler("vm " + name + " restarted");
     return get(name);
   }

@@ -1,5 +1,8 @@
 package dev.rota.api.vmsets;
 
+import dev.rota.api.problem.ProblemAnswers;
+import io.swagger.v3.oas.annotations.Operation;
+import io.swagger.v3.oas.annotations.responses.ApiResponse;
 import dev.rota.api.JsonBodies;
 import dev.rota.api.auth.RequiresRole;
 import dev.rota.api.auth.Role;
@@ -24,6 +27,7 @@ import io.swagger.v3.oas.annotations.media.Schema;
 import io.swagger.v3.oas.annotations.parameters.RequestBody;
 
 /** {@code /v1/vm-sets}: N replicas of one template, each a VM of its own. */
+@ProblemAnswers.Guarded
 @Controller("/v1/vm-sets")
 @ExecuteOn(TaskExecutors.BLOCKING)
 public class VmSetController {
@@ -38,39 +42,61 @@ public class VmSetController {
   @RequiresRole({Role.COMPUTE_WRITE})
   @Post
   @Status(HttpStatus.CREATED)
-  @RequestBody(content = @Content(schema = @Schema(implementation = VmSetRequest.class)))
+  @RequestBody(required = true, content = @Content(schema = @Schema(implementation = VmSetRequest.class)))
+  @Operation(operationId = "createVmSet")
+  @ProblemAnswers.Invalid
+  @ProblemAnswers.Conflicting
   public VmSetView create(@Body @Nullable String body) {
     return service.create(bodies.read(body, VmSetRequest.class));
   }
 
   @RequiresRole({Role.COMPUTE_READ})
   @Get
-  public Page<VmSetView> list(@QueryValue @Nullable Integer limit, @QueryValue @Nullable String cursor) {
-    return service.list(PageRequest.of(limit, cursor, "vm-sets"));
+  @Operation(operationId = "listVmSets")
+  @ProblemAnswers.Invalid
+  public Page<VmSetView> list(
+      @QueryValue @Nullable @Schema(type = "integer", minimum = "1", maximum = "1000", description = "items per page, 100 when not given") String limit,
+      @QueryValue @Nullable @Schema(pattern = PageRequest.NUMBERED_CURSOR, description = "the nextCursor of the page before") String cursor) {
+    return service.list(PageRequest.of(limit, cursor));
   }
 
   @RequiresRole({Role.COMPUTE_READ})
   @Get("/{name}")
+  @Operation(operationId = "getVmSet")
+  @ProblemAnswers.Missing
   public VmSetView get(String name) {
     return service.get(name);
   }
 
   @RequiresRole({Role.COMPUTE_WRITE})
   @Put("/{name}")
-  @RequestBody(content = @Content(schema = @Schema(implementation = VmSetRequest.class)))
+  @RequestBody(required = true, content = @Content(schema = @Schema(implementation = VmSetRequest.class)))
+  @Operation(operationId = "replaceVmSet")
+  @ProblemAnswers.Invalid
+  @ProblemAnswers.Missing
+  @ProblemAnswers.Conflicting
   public VmSetView replace(String name, @Body @Nullable String body) {
     return service.replace(name, bodies.read(body, VmSetRequest.class));
   }
 
   @RequiresRole({Role.COMPUTE_WRITE})
   @Patch("/{name}")
-  @RequestBody(content = @Content(schema = @Schema(example = "{\"replicas\": 5}")))
+  @RequestBody(required = true, content = @Content(schema = @Schema(implementation = VmSetPatch.class)))
+  @Operation(operationId = "patchVmSet")
+  @ProblemAnswers.Invalid
+  @ProblemAnswers.Missing
+  @ProblemAnswers.Conflicting
   public VmSetView patch(String name, @Body @Nullable String body) {
     return service.patch(name, bodies.readObject(body));
   }
 
   @RequiresRole({Role.COMPUTE_WRITE})
   @Delete("/{name}")
+  @Operation(operationId = "deleteVmSet")
+  @ProblemAnswers.Missing
+  @ProblemAnswers.Conflicting
+  @ApiResponse(responseCode = "202", description = "accepted: the change is under way; the body is the VM set as it is now",
+      content = @Content(mediaType = "application/json", schema = @Schema(implementation = VmSetView.class)))
   public HttpResponse<VmSetView> delete(String name) {
     return HttpResponse.accepted().body(service.delete(name));
   }

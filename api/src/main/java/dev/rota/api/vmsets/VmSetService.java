@@ -30,7 +30,6 @@ import java.util.TreeSet;
  */
 @Singleton
 public class VmSetService {
-  private static final String LIST = "vm-sets";
   private static final String SPREAD_MESSAGE =
       "must be \"none\", \"distinct-workers\" or {\"label\": \"<worker label key>\"}";
 
@@ -109,7 +108,7 @@ public class VmSetService {
   }
 
   public Page<VmSetView> list(PageRequest page) {
-    return page.page(sets.page(page.afterNumber(), page.fetchSize()), s -> Long.toString(s.seq()), this::view, LIST);
+    return page.page(sets.page(page.afterNumber(), page.fetchSize()), s -> Long.toString(s.seq()), this::view);
   }
 
   public VmSetView get(String name) {

@@ -41,6 +41,8 @@ import reactor.core.publisher.FluxSink;
 @Singleton
 public class WatchStreams {
   public static final String NDJSON = "application/x-ndjson";
+  /** The form of a resourceVersion (empty: none); the document's pattern for it. */
+  public static final String RESOURCE_VERSION = "^([0-9]{1,18})?$";
   static final Duration POLL = Duration.ofMillis(250);
   static final Duration HOLE_WAIT = Duration.ofSeconds(2);
   static final Duration BOOKMARK_EVERY = Duration.ofSeconds(10);
@@ -58,6 +60,33 @@ public class WatchStreams {
 
   /** How to show one kind of object. */
   public record Kind<T>(String name, Supplier<List<T>> all, Function<String, Optional<T>> find, Function<T, String> nameOf) {}
+
+  /** The longest {@code timeoutSeconds} a watch may ask for: a day. */
+  public static final int MAX_TIMEOUT_SECONDS = 86_400;
+
+  /**
+   * {@code timeoutSeconds} as the query gave it: how long a watch lasts before the stream ends (and the
+   * client watches again from its last resourceVersion), as in Kubernetes; null for as long as the
+   * client stays.
+   */
+  public static Duration timeout(@io.micronaut.core.annotation.Nullable String timeoutSeconds) {
+    if (timeoutSeconds == null) {
+      return null;
+    }
+    if (timeoutSeconds.matches("^[0-9]{1,5}$")) {
+      int n = Integer.parseInt(timeoutSeconds);
+      if (n >= 1 && n <= MAX_TIMEOUT_SECONDS) {
+        return Duration.ofSeconds(n);
+      }
+    }
+    throw Problems.badRequest("timeoutSeconds", "must be a whole number from 1 to " + MAX_TIMEOUT_SECONDS + ", got \"" + timeoutSeconds + "\"");
+  }
+
+  /** A watch that ends after {@code timeout} (null: never). */
+  public <T> Flux<byte[]> watch(Kind<T> kind, String resourceVersion, @io.micronaut.core.annotation.Nullable Duration timeout) {
+    Flux<byte[]> stream = watch(kind, resourceVersion);
+    return timeout == null ? stream : stream.take(timeout);
+  }
 
   /** Checked before any line is sent: a bad or too old {@code resourceVersion} is an answer of its own. */
   public <T> Flux<byte[]> watch(Kind<T> kind, String resourceVersion) {
@@ -78,8 +107,19 @@ public class WatchStreams {
     });
   }
 
+  /** {@code watch} as the query gave it: absent, true or false; anything else is a 400. */
+  public static boolean requested(@io.micronaut.core.annotation.Nullable String watch) {
+    if (watch == null || watch.equals("false")) {
+      return false;
+    }
+    if (watch.equals("true")) {
+      return true;
+    }
+    throw Problems.badRequest("watch", "must be true or false, got \"" + watch + "\"");
+  }
+
   /** A watch streams everything of its kind; a list's filters and paging do not apply to it. */
-  public static void refuseFilters(String status, String worker, String set, Integer limit, String cursor) {
+  public static void refuseFilters(String status, String worker, String set, String limit, String cursor) {
     Map<String, Object> given = new LinkedHashMap<>();
     given.put("status", status);
     given.put("worker", worker);
@@ -93,17 +133,17 @@ public class WatchStreams {
     });
   }
 
+  /** {@code resourceVersion} as the query gave it; a 400 when it is not one, watch or not. */
+  public static Long resourceVersion(String resourceVersion) {
+    return parse(resourceVersion);
+  }
+
   private static Long parse(String resourceVersion) {
-    if (resourceVersion == null || resourceVersion.isBlank()) {
+    if (resourceVersion == null || resourceVersion.isEmpty()) {
       return null;
     }
-    try {
-      long n = Long.parseLong(resourceVersion);
-      if (n >= 0) {
-        return n;
-      }
-    } catch (NumberFormatException e) {
-      // said below
+    if (resourceVersion.matches(RESOURCE_VERSION)) {
+      return Long.parseLong(resourceVersion);
     }
     throw Problems.badRequest("resourceVersion", "must be a resourceVersion a list or watch line gave, got " + resourceVersion);
   }

@@ -1,12 +1,11 @@
 package dev.rota.api.workers;
 
+import dev.rota.api.Rfc3339;
 import dev.rota.api.problem.Problems;
 import io.micronaut.core.annotation.Nullable;
 import io.micronaut.serde.annotation.Serdeable;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.OffsetDateTime;
-import java.time.format.DateTimeParseException;
 
 /**
  * {@code POST /v1/workers/{name}/drain}'s body, optional: when what is still on the worker is stopped
@@ -14,7 +13,7 @@ import java.time.format.DateTimeParseException;
  * {@code -force}).
  */
 @Serdeable
-public record DrainRequest(@Nullable String deadline) {
+public record DrainRequest(@Nullable @io.swagger.v3.oas.annotations.media.Schema(format = "date-time", pattern = Rfc3339.PATTERN) String deadline) {
   /** Nomad's default deadline. */
   static final Duration DEFAULT_DEADLINE = Duration.ofHours(1);
 
@@ -22,10 +21,7 @@ public record DrainRequest(@Nullable String deadline) {
     if (deadline == null) {
       return now.plus(DEFAULT_DEADLINE);
     }
-    try {
-      return OffsetDateTime.parse(deadline).toInstant();
-    } catch (DateTimeParseException e) {
-      throw Problems.badRequest("deadline", "must be an RFC 3339 time such as 2026-11-23T18:00:00Z, got " + deadline);
-    }
+    return Rfc3339.parse(deadline).orElseThrow(
+        () -> Problems.badRequest("deadline", "must be an RFC 3339 time such as 2026-11-23T18:00:00Z, got " + deadline));
   }
 }

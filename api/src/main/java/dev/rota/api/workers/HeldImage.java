@@ -1,12 +1,12 @@
 package dev.rota.api.workers;
 
+import dev.rota.api.Rfc3339;
 import dev.rota.api.problem.Problems;
 import io.micronaut.serde.annotation.Serdeable;
 import jakarta.validation.constraints.NotBlank;
 import jakarta.validation.constraints.NotNull;
 import jakarta.validation.constraints.Size;
 import java.time.Instant;
-import java.time.format.DateTimeParseException;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
@@ -16,10 +16,12 @@ import java.util.Map;
  * An image a worker's agent holds, and when a task last used it: in a registration or heartbeat
  * ({@code images}), and in the worker as shown.
  *
- * @param lastUsedAt ISO-8601
+ * @param lastUsedAt an RFC 3339 time
  */
 @Serdeable
-public record HeldImage(@NotBlank @Size(max = 2048) String image, @NotNull @Size(max = 64) String lastUsedAt) {
+public record HeldImage(
+    @NotBlank @Size(max = 2048) String image,
+    @NotNull @Size(max = 64) @io.swagger.v3.oas.annotations.media.Schema(format = "date-time", pattern = Rfc3339.PATTERN) String lastUsedAt) {
   /** The most an agent may report; an agent keeps its 32 most recent by default. */
   public static final int MAX = 64;
 
@@ -28,13 +30,9 @@ public record HeldImage(@NotBlank @Size(max = 2048) String image, @NotNull @Size
     Map<String, Instant> byImage = new HashMap<>();
     for (int i = 0; i < images.size(); i++) {
       HeldImage held = images.get(i);
-      Instant used;
-      try {
-        used = Instant.parse(held.lastUsedAt());
-      } catch (DateTimeParseException e) {
-        throw Problems.badRequest("images." + i + ".lastUsedAt",
-            "must be an ISO-8601 time such as 2026-11-23T07:00:00Z, got " + held.lastUsedAt());
-      }
+      int at = i;
+      Instant used = Rfc3339.parse(held.lastUsedAt()).orElseThrow(() -> Problems.badRequest("images." + at + ".lastUsedAt",
+          "must be an RFC 3339 time such as 2026-11-23T07:00:00Z, got " + held.lastUsedAt()));
       byImage.merge(held.image(), used, (a, b) -> a.isAfter(b) ? a : b);
     }
     return byImage;

@@ -1,5 +1,8 @@
 package dev.rota.api.workers;
 
+import dev.rota.api.problem.ProblemAnswers;
+import io.swagger.v3.oas.annotations.responses.ApiResponse;
+import io.swagger.v3.oas.annotations.Operation;
 import dev.rota.api.JsonBodies;
 import dev.rota.api.auth.Caller;
 import dev.rota.api.auth.WorkerScope;
@@ -28,6 +31,7 @@ import io.swagger.v3.oas.annotations.media.Schema;
 import io.swagger.v3.oas.annotations.parameters.RequestBody;
 
 /** {@code /v1/workers}: the machines that run VMs. */
+@ProblemAnswers.Guarded
 @Controller("/v1/workers")
 @ExecuteOn(TaskExecutors.BLOCKING)
 public class WorkerController {
@@ -44,7 +48,14 @@ public class WorkerController {
   @RequiresRole({Role.WORKER, Role.ADMIN_WRITE})
   /** Register or re-register (upsert by name): 201 when new, 200 when updated. */
   @Post
-  @RequestBody(content = @Content(schema = @Schema(implementation = WorkerRequest.class)))
+  @RequestBody(required = true, content = @Content(schema = @Schema(implementation = WorkerRequest.class)))
+  @Operation(operationId = "registerWorker")
+  @ApiResponse(responseCode = "201", description = "registered: a worker of this name is new",
+      content = @Content(mediaType = "application/json", schema = @Schema(implementation = WorkerView.class)))
+  @ApiResponse(responseCode = "200", description = "registered again: the worker's endpoint, resources and labels updated",
+      content = @Content(mediaType = "application/json", schema = @Schema(implementation = WorkerView.class)))
+  @ProblemAnswers.Invalid
+  @ProblemAnswers.Conflicting
   public HttpResponse<WorkerView> register(HttpRequest<?> http, @Body @Nullable String body) {
     WorkerRequest request = bodies.read(body, WorkerRequest.class);
     WorkerScope.require(Caller.of(http), request.name());
@@ -55,19 +66,29 @@ public class WorkerController {
   /** A page of workers; with {@code watch=true}, a stream of every worker and then of each change (NDJSON). */
   @RequiresRole({Role.COMPUTE_READ})
   @Get(produces = {io.micronaut.http.MediaType.APPLICATION_JSON, WatchStreams.NDJSON})
+  @Operation(operationId = "listWorkers")
+  @ProblemAnswers.Invalid
+  @ProblemAnswers.Expired
   public HttpResponse<?> list(
-      @QueryValue @Nullable Integer limit, @QueryValue @Nullable String cursor, @QueryValue @Nullable Boolean watch,
-      @QueryValue @Nullable String resourceVersion) {
-    if (Boolean.TRUE.equals(watch)) {
+      @QueryValue @Nullable @Schema(type = "integer", minimum = "1", maximum = "1000", description = "items per page, 100 when not given") String limit,
+      @QueryValue @Nullable @Schema(maxLength = PageRequest.MAX_NAME_CURSOR, description = "the nextCursor of the page before: the last name it listed") String cursor,
+      @QueryValue @Nullable @Schema(type = "boolean", description = "true: a stream of every object, then of each change (NDJSON)") String watch,
+      @QueryValue @Nullable @Schema(pattern = WatchStreams.RESOURCE_VERSION, description = "watch from after this resourceVersion, which a list or a watch line gave") String resourceVersion,
+      @QueryValue @Nullable @Schema(type = "integer", minimum = "1", maximum = "86400", description = "with watch=true: end the stream after this many seconds") String timeoutSeconds) {
+    java.time.Duration timeout = WatchStreams.timeout(timeoutSeconds);
+    WatchStreams.resourceVersion(resourceVersion);
+    if (WatchStreams.requested(watch)) {
       WatchStreams.refuseFilters(null, null, null, limit, cursor);
       return HttpResponse.ok(watches.watch(new WatchStreams.Kind<>("worker", service::all, service::view, WorkerView::name),
-          resourceVersion)).contentType(WatchStreams.NDJSON);
+          resourceVersion, timeout)).contentType(WatchStreams.NDJSON);
     }
-    return HttpResponse.ok(service.list(PageRequest.of(limit, cursor, "workers")));
+    return HttpResponse.ok(service.list(PageRequest.of(limit, cursor)));
   }
 
   @RequiresRole({Role.COMPUTE_READ, Role.WORKER})
   @Get("/{name}")
+  @Operation(operationId = "getWorker")
+  @ProblemAnswers.Missing
   public WorkerView get(HttpRequest<?> http, String name) {
     WorkerScope.require(Caller.of(http), name);
     return service.get(name);
@@ -78,6 +99,9 @@ public class WorkerController {
   @Put("/{name}/heartbeat")
   @Status(HttpStatus.NO_CONTENT)
   @RequestBody(required = false, content = @Content(schema = @Schema(implementation = HeartbeatRequest.class)))
+  @Operation(operationId = "heartbeat")
+  @ProblemAnswers.Invalid
+  @ProblemAnswers.Missing
   public void heartbeat(HttpRequest<?> http, String name, @Body @Nullable String body) {
     WorkerScope.require(Caller.of(http), name);
     if (body == null || body.isBlank()) {
@@ -94,7 +118,10 @@ public class WorkerController {
    */
   @Put("/{name}/tasks")
   @Status(HttpStatus.NO_CONTENT)
-  @RequestBody(content = @Content(schema = @Schema(implementation = TaskReportRequest.class)))
+  @RequestBody(required = true, content = @Content(schema = @Schema(implementation = TaskReportRequest.class)))
+  @Operation(operationId = "reportTasks")
+  @ProblemAnswers.Invalid
+  @ProblemAnswers.Missing
   public void reportTasks(HttpRequest<?> http, String name, @Body @Nullable String body) {
     WorkerScope.require(Caller.of(http), name);
     service.reportTasks(name, bodies.read(body, TaskReportRequest.class));
@@ -103,7 +130,11 @@ public class WorkerController {
   @RequiresRole({Role.COMPUTE_WRITE})
   /** Only {@code schedulingPaused} may change; any other field is a 400. */
   @Patch("/{name}")
-  @RequestBody(content = @Content(schema = @Schema(example = "{\"schedulingPaused\": true}")))
+  @RequestBody(required = true, content = @Content(schema = @Schema(implementation = WorkerPatch.class)))
+  @Operation(operationId = "patchWorker")
+  @ProblemAnswers.Invalid
+  @ProblemAnswers.Missing
+  @ProblemAnswers.Conflicting
   public WorkerView patch(String name, @Body @Nullable String body) {
     return service.patch(name, bodies.readObject(body));
   }
@@ -115,6 +146,10 @@ public class WorkerController {
    */
   @Post("/{name}/drain")
   @RequestBody(required = false, content = @Content(schema = @Schema(implementation = DrainRequest.class)))
+  @Operation(operationId = "drainWorker")
+  @ProblemAnswers.Invalid
+  @ProblemAnswers.Missing
+  @ProblemAnswers.Conflicting
   public WorkerView drain(String name, @Body @Nullable String body) {
     return service.drain(name, body == null || body.isBlank() ? new DrainRequest(null) : bodies.read(body, DrainRequest.class));
   }
@@ -122,6 +157,9 @@ public class WorkerController {
   @RequiresRole({Role.ADMIN_WRITE})
   @Delete("/{name}")
   @Status(HttpStatus.NO_CONTENT)
+  @Operation(operationId = "deleteWorker")
+  @ProblemAnswers.Missing
+  @ProblemAnswers.Conflicting
   public void delete(String name) {
     service.delete(name);
   }

@@ -5,7 +5,6 @@ import dev.rota.api.Names;
 import io.micronaut.core.annotation.Nullable;
 import io.micronaut.serde.annotation.Serdeable;
 import jakarta.validation.Valid;
-import jakarta.validation.constraints.NotBlank;
 import jakarta.validation.constraints.NotNull;
 import jakarta.validation.constraints.Pattern;
 import jakarta.validation.constraints.Size;
@@ -20,7 +19,7 @@ import java.util.Map;
 @Serdeable
 public record WorkerRequest(
     @NotNull @Pattern(regexp = Names.DNS_LABEL, message = Names.DNS_LABEL_MESSAGE) String name,
-    @NotBlank @Size(max = 2048) String endpoint,
+    @NotNull @Size(max = 2048) @Pattern(regexp = Limits.HTTP_URL, message = Limits.HTTP_URL_MESSAGE) String endpoint,
     @Nullable @Size(max = 32) Map<@NotNull @Pattern(regexp = Limits.RESOURCE_NAME, message = Limits.RESOURCE_MESSAGE) String, @NotNull Object> resources,
     @Nullable @Size(max = 64) Map<@NotNull @Pattern(regexp = Limits.LABEL_KEY, message = Limits.LABEL_MESSAGE) String, @NotNull @Size(max = 253) String> labels,
     @Nullable @Size(max = 16) List<@NotNull @Pattern(regexp = "^[a-z0-9][a-z0-9-]{0,62}$", message = "must be a runtime name such as process") String> runtimes,

@@ -29,7 +29,6 @@ import java.util.TreeMap;
 /** The worker registry. Registration and pauses are desired state; health is the scheduler's. */
 @Singleton
 public class WorkerService {
-  private static final String LIST = "workers";
 
   private final WorkerRepository workers;
   private final ControlPlane control;
@@ -90,10 +89,10 @@ public class WorkerService {
   }
 
   public Page<WorkerView> list(PageRequest page) {
-    List<WorkerRow> rows = workers.page(page.after() == null ? "" : page.after(), page.fetchSize());
+    List<WorkerRow> rows = workers.page(page.afterName(), page.fetchSize());
     Map<String, WorkerView> shown = new HashMap<>();
     views(rows).forEach(v -> shown.put(v.name(), v));
-    return page.page(rows, WorkerRow::name, r -> shown.get(r.name()), LIST);
+    return page.page(rows, WorkerRow::name, r -> shown.get(r.name()));
   }
 
   /** Every worker as shown: a watch's snapshot. */

@@ -1,0 +1,122 @@
+"""Hooks for fuzzing Rota (schemathesis.toml): one check of Rota's own, and rules for calls."""
+import os
+import re
+
+from urllib.parse import quote
+
+import requests
+import schemathesis
+
+# A watch streams every object and each change: a list's filters and paging are a 400 with it
+# (VmApiTest, WorkerApiTest), a rule across parameters that the document can only say in words.
+LIST_ONLY = ("status", "worker", "set", "limit", "cursor")
+WRITES = ("POST", "PUT", "PATCH", "DELETE")
+BASE = os.environ.get("ROTA_FUZZ_URL", "http://127.0.0.1:8080")
+TOKEN = os.environ.get("ROTA_FUZZ_TOKEN", "")
+_before = {}
+
+
+def _get(path):
+    """The object at path as users asked for it, or None when there is none."""
+    headers = {"Authorization": "Bearer " + TOKEN} if TOKEN else {}
+    reply = requests.get(BASE + path, headers=headers, timeout=30)
+    if reply.status_code == 404:
+        return None
+    reply.raise_for_status()
+    return reply.json()
+
+
+# What users asked for, per kind; what Rota changes by itself (status, health, times) is left out.
+ASKED = {
+    "vms": ("runtime", "image", "command", "env", "resources", "labels", "restartPolicy", "maxRestarts"),
+    "vm-sets": ("replicas", "template", "spread", "maxUnavailable"),
+    "workers": ("endpoint", "resources", "labels", "runtimes", "schedulingPaused"),
+    "service-accounts": ("roles", "worker"),
+}
+
+
+def _targets(case):
+    """The stored objects a write names: in its path, or (a create) in its body. Few, so cheap to read."""
+    parts = case.path.strip("/").split("/")  # v1, kind, {name}, action
+    if len(parts) < 2 or parts[0] != "v1":
+        return []
+    kind = parts[1]
+    if kind == "cluster-settings":
+        return [("cluster-settings", None)]
+    if kind not in ASKED:
+        return []
+    if len(parts) >= 3 and parts[2] == "{name}":
+        name = (case.path_parameters or {}).get("name")
+        return [(kind, name)] if isinstance(name, str) else []
+    body = case.body if isinstance(case.body, dict) else {}
+    if len(parts) == 3 and parts[2] == "batch":
+        items = body.get("items") if isinstance(body.get("items"), list) else []
+        return [(kind, i["name"]) for i in items[:50] if isinstance(i, dict) and isinstance(i.get("name"), str)]
+    return [(kind, body["name"])] if isinstance(body.get("name"), str) else []
+
+
+def _read(kind, name):
+    if kind == "cluster-settings":
+        return _get("/v1/cluster-settings")
+    if not name or "/" in name or name in (".", ".."):
+        return None
+    found = _get(f"/v1/{kind}/{quote(name, safe='')}")
+    return None if found is None else {k: found.get(k) for k in ASKED[kind]}
+
+
+def _keep_small(case):
+    """At most 5 VMs a request: a batch of 1,000 or a set of 10,000 replicas is a load test (bench/), not a
+    fuzz case, and on two cores it would leave every later call waiting behind thousands of workflows."""
+    body = case.body if isinstance(case.body, dict) else None
+    if body is None:
+        return
+    if isinstance(body.get("items"), list) and len(body["items"]) > 5:
+        body["items"] = body["items"][:5]
+    for field in ("replicas", "maxUnavailable"):
+        if isinstance(body.get(field), (int, float)) and not isinstance(body.get(field), bool) and body[field] > 5:
+            body[field] = 5
+
+
+SET_NAME = re.compile(r"^[a-z0-9]([a-z0-9-]{0,56}[a-z0-9])?$")
+
+
+def _same_set_name(case):
+    """PUT /v1/vm-sets/{name} names the set twice; a valid body name is made the path's, so that most
+    valid bodies reach the API's logic instead of its 400 for two names (schemathesis.toml)."""
+    name = (case.path_parameters or {}).get("name")
+    if case.method.upper() == "PUT" and case.path == "/v1/vm-sets/{name}" and isinstance(case.body, dict) \
+            and isinstance(name, str) and SET_NAME.match(name) and isinstance(case.body.get("name"), str) \
+            and SET_NAME.match(case.body["name"]):
+        case.body["name"] = name
+
+
+@schemathesis.hook
+def before_call(ctx, case, **kwargs):
+    if case.query and str(case.query.get("watch")).lower() == "true":
+        for name in LIST_ONLY:
+            case.query.pop(name, None)
+        # A watch lasts until the client leaves: bound it, so that the fuzzer reads a whole stream.
+        case.query["timeoutSeconds"] = 1
+    _keep_small(case)
+    _same_set_name(case)
+    if case.method.upper() in WRITES:
+        _before[id(case)] = {t: _read(*t) for t in _targets(case)}
+
+
+@schemathesis.check
+def rejected_write_changes_nothing(ctx, response, case):
+    """A write answered 4xx stored nothing: what it named was not made, and what was there did not change.
+
+    A removal is not counted: a delete accepted earlier may finish meanwhile.
+    """
+    before = _before.pop(id(case), None)
+    if not before or not (400 <= response.status_code < 500) or response.status_code == 429:
+        return None
+    for (kind, name), was in before.items():
+        now = _read(kind, name)
+        if was is None and now is not None:
+            raise AssertionError(f"{case.method} {case.path} was refused ({response.status_code}) yet {kind} {name!r} now exists")
+        if was is not None and now is not None and now != was:
+            raise AssertionError(
+                f"{case.method} {case.path} was refused ({response.status_code}) yet changed {kind} {name!r}: {was} -> {now}")
+    return None
