@@ -34,6 +34,11 @@ public final class Problems {
     return new HttpStatusException(HttpStatus.GONE, field + ": " + message);
   }
 
+  /** A 429: this host keeps no more of what was asked for (a watch) now. */
+  public static HttpStatusException tooMany(String message) {
+    return new HttpStatusException(HttpStatus.TOO_MANY_REQUESTS, message);
+  }
+
   public static HttpStatusException unavailable(String message) {
     return new HttpStatusException(HttpStatus.SERVICE_UNAVAILABLE, message);
   }

@@ -51,8 +51,18 @@ public class WatchStreams {
   private final ChangeRepository changes;
   private final JsonMapper json;
   private final Clock clock;
+  private final java.util.concurrent.Semaphore open;
+  private final int maxWatches;
 
-  public WatchStreams(ChangeRepository changes, JsonMapper json, Clock clock) {
+  /**
+   * @param maxWatches how many watches may be open at once on this host ({@code rota.api.max-watches}):
+   *     each holds a thread; one more is a 429
+   */
+  public WatchStreams(
+      ChangeRepository changes, JsonMapper json, Clock clock,
+      @io.micronaut.context.annotation.Value("${rota.api.max-watches:256}") int maxWatches) {
+    this.maxWatches = maxWatches;
+    this.open = new java.util.concurrent.Semaphore(maxWatches);
     this.changes = changes;
     this.json = json;
     this.clock = clock;
@@ -99,12 +109,16 @@ public class WatchStreams {
                 + " min); list again, or watch without it for a new snapshot");
       }
     }
-    return Flux.create(sink -> {
+    if (!open.tryAcquire()) {
+      throw Problems.tooMany(maxWatches + " watches are open on this host, the most it keeps; try again later");
+    }
+    Flux<byte[]> stream = Flux.create(sink -> {
       Thread t = new Thread(() -> run(kind, from, sink), "watch-" + kind.name());
       t.setDaemon(true);
       sink.onDispose(t::interrupt);
       t.start();
     });
+    return stream.doFinally(end -> open.release());
   }
 
   /** {@code watch} as the query gave it: absent, true or false; anything else is a 400. */
