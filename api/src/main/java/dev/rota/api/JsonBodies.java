@@ -29,13 +29,10 @@ public class JsonBodies {
   }
 
   public <T> T read(@Nullable String body, Class<T> type) {
-    Object parsed = readObject(body);
-    try {
-      // Bound from the parsed tree, where 5.0 is already the whole number 5.
-      return bind(json.writeValueAsString(parsed), parsed, type, "");
-    } catch (IOException e) {
-      throw Problems.badRequest("body: " + firstLine(e.getMessage()));
-    }
+    Object sent = parse(body);
+    Map<String, Object> parsed = object(WholeNumbers.normalize(sent));
+    // Bound from the text as sent, unless it wrote a whole number as 5.0: then from the tree, where it is 5.
+    return bind(parsed == sent ? body : text(parsed, "body"), parsed, type, "");
   }
 
   /**
@@ -46,9 +43,12 @@ public class JsonBodies {
     if (!(part instanceof Map<?, ?>)) {
       throw Problems.badRequest(field, "must be a JSON object");
     }
+    return bind(text(part, field), part, type, field + ".");
+  }
+
+  private String text(Object tree, String field) {
     try {
-      String text = json.writeValueAsString(part);
-      return bind(text, part, type, field + ".");
+      return json.writeValueAsString(tree);
     } catch (IOException e) {
       throw Problems.badRequest(field, firstLine(e.getMessage()));
     }
@@ -75,10 +75,13 @@ public class JsonBodies {
     return value;
   }
 
-  /** A body that must be a JSON object, read as one. */
-  @SuppressWarnings("unchecked")
+  /** A body that must be a JSON object, read as one, its whole numbers as integers (5.0 is 5). */
   public Map<String, Object> readObject(@Nullable String body) {
-    Object parsed = parse(body);
+    return object(WholeNumbers.normalize(parse(body)));
+  }
+
+  @SuppressWarnings("unchecked")
+  private static Map<String, Object> object(Object parsed) {
     if (!(parsed instanceof Map<?, ?>)) {
       throw Problems.badRequest("body: must be a JSON object");
     }
@@ -90,7 +93,7 @@ public class JsonBodies {
       throw Problems.badRequest("body: is required, a JSON object");
     }
     try {
-      return WholeNumbers.normalize(json.readValue(body, Argument.OBJECT_ARGUMENT));
+      return json.readValue(body, Argument.OBJECT_ARGUMENT);
     } catch (IOException e) {
       throw Problems.badRequest("body: is not valid JSON (" + firstLine(e.getMessage()) + ")");
     }

@@ -13,6 +13,9 @@ public final class Limits {
   /** Kubernetes-style label keys: an optional DNS prefix and a name, e.g. {@code rota.dev/os}. */
   public static final String LABEL_KEY = "^([a-z0-9]([a-z0-9.-]{0,251}[a-z0-9])?/)?[A-Za-z0-9]([A-Za-z0-9._-]{0,61}[A-Za-z0-9])?$";
 
+  /** An environment variable's name, as a VM's {@code env} keys. */
+  public static final String ENV_NAME = "^[A-Za-z_][A-Za-z0-9_]{0,255}$";
+
   public static final String LABEL_MESSAGE = "must be a label key such as disk or rota.dev/os";
 
   /**

@@ -15,17 +15,28 @@ import java.util.Map;
 final class WholeNumbers {
   private WholeNumbers() {}
 
+  /** The node with its whole numbers as integers; the very same node when it had none written as 5.0. */
   @SuppressWarnings("unchecked")
   static Object normalize(Object node) {
     if (node instanceof Map<?, ?> map) {
       Map<String, Object> out = new LinkedHashMap<>();
-      ((Map<String, Object>) map).forEach((k, v) -> out.put(k, normalize(v)));
-      return out;
+      boolean changed = false;
+      for (Map.Entry<String, Object> e : ((Map<String, Object>) map).entrySet()) {
+        Object v = normalize(e.getValue());
+        changed |= v != e.getValue();
+        out.put(e.getKey(), v);
+      }
+      return changed ? out : node;
     }
     if (node instanceof List<?> list) {
       List<Object> out = new ArrayList<>(list.size());
-      list.forEach(v -> out.add(normalize(v)));
-      return out;
+      boolean changed = false;
+      for (Object item : list) {
+        Object v = normalize(item);
+        changed |= v != item;
+        out.add(v);
+      }
+      return changed ? out : node;
     }
     if (node instanceof Double || node instanceof Float || node instanceof BigDecimal) {
       return whole((Number) node);

@@ -54,10 +54,7 @@ public class ServiceAccountController {
   public ServiceAccountView create(@Body @Nullable String body) {
     ServiceAccountRequest request = bodies.read(body, ServiceAccountRequest.class);
     List<String> roles = new ArrayList<>();
-    for (String r : request.roles()) {
-      if (Role.parse(r).isEmpty()) {
-        throw Problems.badRequest("roles", "unknown role \"" + r + "\"; roles are compute:read, compute:write, admin:read, admin:write, worker");
-      }
+    for (String r : request.roles()) { // each a role: ServiceAccountRequest.ROLE
       if (!roles.contains(r)) {
         roles.add(r);
       }

@@ -16,8 +16,6 @@ import io.temporal.client.WorkflowNotFoundException;
 import io.temporal.client.WorkflowUpdateException;
 import io.temporal.failure.ApplicationFailure;
 import dev.rota.workflows.cluster.TermSummary;
-import io.micronaut.scheduling.TaskExecutors;
-import jakarta.inject.Named;
 import jakarta.inject.Singleton;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -26,7 +24,6 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.function.BiFunction;
 import java.util.Optional;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -41,7 +38,6 @@ public class ControlPlane {
   private static final Logger log = LoggerFactory.getLogger(ControlPlane.class);
 
   private final WorkflowClient client;
-  private final ExecutorService queries;
   private final SchedulerWaker waker;
   private final ControlWorkflows workflows;
   /** Workflow starts of a batch in flight at once: enough to keep the server busy, not a thread per VM. */
@@ -56,10 +52,13 @@ public class ControlPlane {
   /** How long a user action may wait for its VM's workflow to accept it (or refuse it). */
   static final Duration ACCEPT_DEADLINE = Duration.ofSeconds(5);
 
-  /** Asks VM workflows to accept user actions, so that a request waits a bounded time: bounded itself. */
-  private final ExecutorService updates = new java.util.concurrent.ThreadPoolExecutor(
+  /**
+   * Runs the calls to Temporal a request waits on with a deadline (the scheduler's query, a VM action's
+   * update), so that the request stops waiting while the call goes on: bounded itself.
+   */
+  private final ExecutorService calls = new java.util.concurrent.ThreadPoolExecutor(
       4, 32, 30, TimeUnit.SECONDS, new java.util.concurrent.ArrayBlockingQueue<>(256), r -> {
-        Thread t = new Thread(r, "vm-action");
+        Thread t = new Thread(r, "temporal-call");
         t.setDaemon(true);
         return t;
       });
@@ -71,13 +70,11 @@ public class ControlPlane {
    */
   public ControlPlane(
       WorkflowClient client,
-      @Named(TaskExecutors.BLOCKING) ExecutorService queries,
       SchedulerWaker waker,
       ControlWorkflows workflows,
       @io.micronaut.context.annotation.Value("${rota.api.action-wait:2s}") Duration actionWait) {
     this.actionWait = actionWait;
     this.client = client;
-    this.queries = queries;
     this.waker = waker;
     this.workflows = workflows;
   }
@@ -123,6 +120,7 @@ public class ControlPlane {
   @jakarta.annotation.PreDestroy
   void close() {
     starters.shutdownNow();
+    calls.shutdownNow();
   }
 
   /** Makes sure the VM has its workflow, joining the one that is open (a host restoring VMs at start). */
@@ -165,13 +163,10 @@ public class ControlPlane {
    * for long and falls back to the database.
    */
   public Optional<TermSummary> lastTerm(Duration deadline) {
-    CompletableFuture<TermSummary> query =
-        CompletableFuture.supplyAsync(
-            () -> client.newWorkflowStub(ClusterWorkflow.class, ClusterWorkflow.WORKFLOW_ID).lastTerm(), queries);
     try {
-      return Optional.ofNullable(query.get(deadline.toMillis(), TimeUnit.MILLISECONDS));
-    } catch (TimeoutException e) {
-      query.cancel(true);
+      return Optional.ofNullable(
+          within(deadline, () -> client.newWorkflowStub(ClusterWorkflow.class, ClusterWorkflow.WORKFLOW_ID).lastTerm()));
+    } catch (TimeoutException | java.util.concurrent.RejectedExecutionException e) {
       return Optional.empty();
     } catch (ExecutionException e) {
       log.debug("lastTerm query failed: {}", e.getCause().toString());
@@ -191,17 +186,12 @@ public class ControlPlane {
   public void act(String vmName, Function<VmWorkflow, Functions.Func<String>> action) {
     VmWorkflow vm = client.newWorkflowStub(VmWorkflow.class, VmWorkflow.workflowId(vmName));
     WorkflowUpdateHandle<String> accepted;
-    Future<WorkflowUpdateHandle<String>> asking;
     try {
-      asking = updates.submit(() -> WorkflowClient.startUpdate(
+      accepted = within(ACCEPT_DEADLINE, () -> WorkflowClient.startUpdate(
           action.apply(vm), UpdateOptions.<String>newBuilder().setWaitForStage(WorkflowUpdateStage.ACCEPTED).build()));
     } catch (java.util.concurrent.RejectedExecutionException e) {
-      throw Problems.unavailable("too many VM actions waiting for their workflows; try again shortly");
-    }
-    try {
-      accepted = asking.get(ACCEPT_DEADLINE.toMillis(), TimeUnit.MILLISECONDS);
+      throw Problems.unavailable("too many calls to Temporal waiting; try again shortly");
     } catch (TimeoutException e) {
-      asking.cancel(true);
       // An update to a workflow that has just closed (its VM deleted) is never answered by the
       // embedded server; the real one refuses it at once.
       if (closed(VmWorkflow.workflowId(vmName))) {
@@ -224,6 +214,18 @@ public class ControlPlane {
       throw answer(vmName, e.getCause());
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
+    }
+  }
+
+  /** The call's answer if it comes within {@code deadline}; else it is cancelled and this throws. */
+  private <T> T within(Duration deadline, java.util.concurrent.Callable<T> call)
+      throws TimeoutException, ExecutionException, InterruptedException {
+    Future<T> answer = calls.submit(call);
+    try {
+      return answer.get(deadline.toMillis(), TimeUnit.MILLISECONDS);
+    } catch (TimeoutException e) {
+      answer.cancel(true);
+      throw e;
     }
   }
 

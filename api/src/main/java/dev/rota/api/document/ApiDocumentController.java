@@ -31,22 +31,34 @@ public class ApiDocumentController {
     this.document = render();
   }
 
-  @Get("/openapi.yml")
+  @Get(uris = {"/openapi.yml", "/swagger/rota-1.yml"})
   @Produces("application/yaml")
-  public String openapi() {
+  public String document() {
     return document;
   }
 
-  @Get("/swagger/rota-1.yml")
-  @Produces("application/yaml")
-  public String swagger() {
-    return document;
-  }
+  /** The patterns the overlay names as {@code {{NAME}}}: the ones the API checks with. */
+  static final Map<String, String> PATTERNS = Map.of(
+      "ENV_NAME", dev.rota.api.Limits.ENV_NAME,
+      "RESOURCE_NAME", dev.rota.api.Limits.RESOURCE_NAME,
+      "LABEL_KEY", dev.rota.api.Limits.LABEL_KEY,
+      "ROLES_BUT_WORKER", dev.rota.api.accounts.ServiceAccountRequest.ROLES_BUT_WORKER);
 
   /** The document as served; fails at start, naming the stray, when the overlay does not fit. */
   static String render() {
     Yaml yaml = new Yaml(new SafeConstructor(new LoaderOptions()), new Representer(dumperOptions()), dumperOptions());
-    Map<String, Object> merged = OpenApiOverlay.apply(OpenApi31.from30(load(yaml, GENERATED)), load(yaml, OVERLAY));
+    String overlay = read(OVERLAY);
+    for (Map.Entry<String, String> p : PATTERNS.entrySet()) {
+      // Inside a double-quoted YAML string, where a backslash or a quote would need escaping.
+      if (p.getValue().contains("\\") || p.getValue().contains("\"")) {
+        throw new IllegalStateException(p.getKey() + " cannot go into the overlay as it is: " + p.getValue());
+      }
+      overlay = overlay.replace("{{" + p.getKey() + "}}", p.getValue());
+    }
+    if (overlay.contains("{{")) {
+      throw new IllegalStateException(OVERLAY + " names a pattern PATTERNS does not have: " + overlay.substring(overlay.indexOf("{{")).lines().findFirst().orElse(""));
+    }
+    Map<String, Object> merged = OpenApiOverlay.apply(OpenApi31.from30(yaml.load(read(GENERATED))), yaml.load(overlay));
     return yaml.dump(merged);
   }
 
@@ -57,12 +69,12 @@ public class ApiDocumentController {
     return options;
   }
 
-  private static Map<String, Object> load(Yaml yaml, String resource) {
+  private static String read(String resource) {
     try (InputStream in = ApiDocumentController.class.getClassLoader().getResourceAsStream(resource)) {
       if (in == null) {
         throw new IllegalStateException(resource + " is not on the classpath");
       }
-      return yaml.load(in);
+      return new String(in.readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }

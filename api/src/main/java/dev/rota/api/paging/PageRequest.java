@@ -1,5 +1,6 @@
 package dev.rota.api.paging;
 
+import dev.rota.api.QueryValues;
 import dev.rota.api.problem.Problems;
 import io.micronaut.core.annotation.Nullable;
 import java.util.List;
@@ -17,23 +18,10 @@ public record PageRequest(int limit, @Nullable String after) {
   /** The form of a cursor into a list in creation order (empty: the first page); the document's pattern for it. */
   public static final String NUMBERED_CURSOR = "^([0-9]{1,18})?$";
 
-  /**
-   * Read from the query's text, not bound to an {@code Integer}, because binding takes {@code limit=}
-   * for no limit at all; a cursor given empty is no cursor (the first page).
-   */
+  /** From the query's text ({@link QueryValues}); a cursor given empty is no cursor (the first page). */
   public static PageRequest of(@Nullable String limit, @Nullable String cursor) {
-    int n = limit == null ? DEFAULT_LIMIT : parseLimit(limit);
+    int n = limit == null ? DEFAULT_LIMIT : QueryValues.wholeNumber("limit", limit, 1, MAX_LIMIT);
     return new PageRequest(n, cursor == null || cursor.isEmpty() ? null : cursor);
-  }
-
-  private static int parseLimit(String limit) {
-    if (limit.matches("^[0-9]{1,4}$")) {
-      int n = Integer.parseInt(limit);
-      if (n >= 1 && n <= MAX_LIMIT) {
-        return n;
-      }
-    }
-    throw Problems.badRequest("limit", "must be a whole number from 1 to " + MAX_LIMIT + ", got \"" + limit + "\"");
   }
 
   /** The sort key after which this page starts, as a number; {@code 0} for the first page. */

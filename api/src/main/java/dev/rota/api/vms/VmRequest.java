@@ -23,7 +23,7 @@ public record VmRequest(
     @Nullable @Size(max = 2048) String image,
     @Nullable @Size(max = 256) List<@NotNull @Size(max = 8192) String> command,
     @Nullable @Size(max = 128)
-        Map<@NotNull @Pattern(regexp = "^[A-Za-z_][A-Za-z0-9_]{0,255}$", message = "must be an environment variable name") String,
+        Map<@NotNull @Pattern(regexp = Limits.ENV_NAME, message = "must be an environment variable name") String,
             @NotNull @Size(max = 32768) String> env,
     @Nullable @Size(max = 32) Map<@NotNull @Pattern(regexp = Limits.RESOURCE_NAME, message = Limits.RESOURCE_MESSAGE) String, @NotNull Object> resources,
     @Nullable @Size(max = 64) Map<@NotNull @Pattern(regexp = Limits.LABEL_KEY, message = Limits.LABEL_MESSAGE) String, @NotNull @Size(max = 253) String> labels,

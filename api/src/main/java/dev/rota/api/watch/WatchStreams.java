@@ -1,5 +1,6 @@
 package dev.rota.api.watch;
 
+import dev.rota.api.QueryValues;
 import dev.rota.api.problem.Problems;
 import dev.rota.store.ChangeRepository;
 import dev.rota.store.ChangeRow;
@@ -83,13 +84,7 @@ public class WatchStreams {
     if (timeoutSeconds == null) {
       return null;
     }
-    if (timeoutSeconds.matches("^[0-9]{1,5}$")) {
-      int n = Integer.parseInt(timeoutSeconds);
-      if (n >= 1 && n <= MAX_TIMEOUT_SECONDS) {
-        return Duration.ofSeconds(n);
-      }
-    }
-    throw Problems.badRequest("timeoutSeconds", "must be a whole number from 1 to " + MAX_TIMEOUT_SECONDS + ", got \"" + timeoutSeconds + "\"");
+    return Duration.ofSeconds(QueryValues.wholeNumber("timeoutSeconds", timeoutSeconds, 1, MAX_TIMEOUT_SECONDS));
   }
 
   /** A watch that ends after {@code timeout} (null: never). */
@@ -100,7 +95,7 @@ public class WatchStreams {
 
   /** Checked before any line is sent: a bad or too old {@code resourceVersion} is an answer of its own. */
   public <T> Flux<byte[]> watch(Kind<T> kind, String resourceVersion) {
-    Long from = parse(resourceVersion);
+    Long from = resourceVersion(resourceVersion);
     if (from != null) {
       Long first = changes.firstId();
       if (first != null && from < first - 1) {
@@ -147,12 +142,8 @@ public class WatchStreams {
     });
   }
 
-  /** {@code resourceVersion} as the query gave it; a 400 when it is not one, watch or not. */
+  /** {@code resourceVersion} as the query gave it, null for none; a 400 when it is not one, watch or not. */
   public static Long resourceVersion(String resourceVersion) {
-    return parse(resourceVersion);
-  }
-
-  private static Long parse(String resourceVersion) {
     if (resourceVersion == null || resourceVersion.isEmpty()) {
       return null;
     }
