@@ -43,10 +43,15 @@ final class ProductionStack implements AutoCloseable {
    * (waited for until every worker is ready). {@code settings} are extra environment for the hosts.
    */
   static ProductionStack start(Path dir, int hostCount, int agentCount, Map<String, String> settings) throws Exception {
+    return start(dir, hostCount, agentCount, settings, RealServices.newPostgresDatabase());
+  }
+
+  /** {@link #start(Path, int, int, Map)} on the database at this JDBC URL. */
+  static ProductionStack start(Path dir, int hostCount, int agentCount, Map<String, String> settings, String database)
+      throws Exception {
     RealServices.Temporal temporal = RealServices.temporal();
     ProductionStack stack = new ProductionStack(temporal, dir);
     try {
-      String database = RealServices.newPostgresDatabase();
       for (int i = 0; i < hostCount; i++) {
         int port = FreePorts.next();
         Map<String, String> env = new HashMap<>(settings);

@@ -27,6 +27,16 @@ final class RealServices {
 
   /** A running Temporal dev server of the pinned CLI version; stop it with {@link Temporal#close()}. */
   record Temporal(String address, String webUi, Path dir) implements AutoCloseable {
+    /** Stops the server, keeping its SQLite file: an outage. */
+    void halt() {
+      assertOk(script(".ci/temporal", "halt", dir.toString()));
+    }
+
+    /** Starts the halted server again on its port and state. */
+    void resume() {
+      assertOk(script(".ci/temporal", "resume", dir.toString()));
+    }
+
     @Override
     public void close() {
       script(".ci/temporal", "stop", dir.toString());
@@ -77,6 +87,39 @@ final class RealServices {
     Assumptions.assumeTrue(
         installed.ok(), "no Chromium could be had (" + installed.lastLine() + "): the Web UI test is skipped");
     return Path.of(installed.lastLine());
+  }
+
+  /**
+   * A PostgreSQL server of its own (not the one the other tests share), for a test that stops it: its
+   * JDBC URL, and the folder {@code .ci/postgres} keeps it in.
+   */
+  record Postgres(String url, Path dir) implements AutoCloseable {
+    static Postgres start() throws IOException {
+      Path dir = Files.createTempDirectory(Path.of("/tmp"), "rota-it-postgres-own");
+      Script started = script(".ci/postgres", "start", dir.toString());
+      Assumptions.assumeTrue(started.ok(), "no PostgreSQL could be had (" + started.lastLine() + ")");
+      return new Postgres(started.lastLine(), dir);
+    }
+
+    /** Stops the server at once, as a machine losing power would, keeping its files: an outage. */
+    void halt() {
+      assertOk(script(".ci/postgres", "halt", dir.toString()));
+    }
+
+    void resume() {
+      assertOk(script(".ci/postgres", "resume", dir.toString()));
+    }
+
+    @Override
+    public void close() {
+      script(".ci/postgres", "stop", dir.toString());
+    }
+  }
+
+  private static void assertOk(Script script) {
+    if (script.exit() != 0) {
+      throw new AssertionError("script failed: " + script.said());
+    }
   }
 
   /** The JDBC URL of a new, empty database. */

@@ -21,7 +21,12 @@ final class RotaClient {
     this.token = token;
   }
 
-  record Reply(int status, String body, Map<String, Object> map) {}
+  record Reply(int status, String body, Map<String, Object> map, String contentType) {
+    /** An error answered as API.md says: a problem, as JSON. */
+    boolean problem() {
+      return contentType.startsWith("application/problem+json") && map.containsKey("detail");
+    }
+  }
 
   Reply send(String method, String url, String body, String bearer) {
     try {
@@ -36,7 +41,7 @@ final class RotaClient {
       HttpResponse<String> r = http.send(b.build(), HttpResponse.BodyHandlers.ofString());
       @SuppressWarnings("unchecked")
       Map<String, Object> map = r.body().startsWith("{") ? json.readValue(r.body(), Map.class) : Map.of();
-      return new Reply(r.statusCode(), r.body(), map);
+      return new Reply(r.statusCode(), r.body(), map, r.headers().firstValue("Content-Type").orElse(""));
     } catch (Exception e) {
       throw new AssertionError(method + " " + url, e);
     }

@@ -73,6 +73,74 @@ final class Vms {
     }
   }
 
+  /**
+   * Users submitting VMs {@code <prefix>-<i>} without pause from several clients until {@link #close()}:
+   * every answer is kept, with when it came, and so is every exception a client met.
+   */
+  static final class Load implements AutoCloseable {
+    /** One answer: the VM it was for, and when it came (nanoTime). */
+    record Answer(String vm, RotaClient.Reply reply, long at) {}
+
+    final Set<String> acked = ConcurrentHashMap.newKeySet();
+    final java.util.Queue<Answer> answers = new java.util.concurrent.ConcurrentLinkedQueue<>();
+    final java.util.Queue<Throwable> failures = new java.util.concurrent.ConcurrentLinkedQueue<>();
+    private final java.util.concurrent.atomic.AtomicInteger next = new java.util.concurrent.atomic.AtomicInteger();
+    private final ExecutorService clients;
+    private volatile boolean running = true;
+
+    private Load(RotaClient api, int clients, String prefix, int firstSleep) {
+      this.clients = Executors.newFixedThreadPool(clients);
+      for (int c = 0; c < clients; c++) {
+        this.clients.submit(() -> {
+          while (running) {
+            int n = next.getAndIncrement();
+            String vm = prefix + "-" + n;
+            try {
+              RotaClient.Reply reply = api.api("POST", "/v1/vms",
+                  "{\"name\":\"" + vm + "\",\"command\":[\"sleep\",\"" + (firstSleep + n) + "\"]}");
+              answers.add(new Answer(vm, reply, System.nanoTime()));
+              if (reply.status() == 201) {
+                acked.add(vm);
+              }
+            } catch (Throwable t) {
+              failures.add(t);
+            }
+          }
+        });
+      }
+    }
+
+    /** Waits until {@code more} VMs more than now were acknowledged. */
+    void awaitMoreAcked(int more) {
+      int target = acked.size() + more;
+      dev.rota.testing.Eventually.eventually(more + " more VMs acknowledged", JarProcess.PATIENCE, () -> acked.size() >= target);
+    }
+
+    /** The answers that came between two instants (nanoTime). */
+    List<Answer> between(long from, long to) {
+      return answers.stream().filter(a -> a.at() >= from && a.at() <= to).toList();
+    }
+
+    /** How many VMs were asked for: their sleeps are {@code firstSleep} onwards, this many. */
+    int asked() {
+      return next.get();
+    }
+
+    /** Stops submitting and waits for the requests under way. */
+    @Override
+    public void close() throws InterruptedException {
+      running = false;
+      clients.shutdown();
+      if (!clients.awaitTermination(JarProcess.PATIENCE.toSeconds(), TimeUnit.SECONDS)) {
+        throw new AssertionError("the load's clients never finished");
+      }
+    }
+  }
+
+  static Load load(RotaClient api, int clients, String prefix, int firstSleep) {
+    return new Load(api, clients, prefix, firstSleep);
+  }
+
   static Burst burst(int count, int clients, String prefix, int firstSleep, IntFunction<RotaClient> apiFor) {
     return new Burst(count, clients, prefix, firstSleep, apiFor);
   }

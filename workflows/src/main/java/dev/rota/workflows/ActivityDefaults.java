@@ -30,7 +30,10 @@ public final class ActivityDefaults {
   public static LocalActivityOptions storeLocal(Duration maxBackoff) {
     return LocalActivityOptions.newBuilder()
         .setStartToCloseTimeout(Duration.ofSeconds(10))
-        .setRetryOptions(forever(maxBackoff))
+        // The SDK takes a local activity's policy without a maximum of attempts (and without a
+        // schedule-to-close timeout) for no policy, and fails the workflow on its first failure: found
+        // with PostgreSQL stopped under load. A maximum no run reaches is "forever" it honours.
+        .setRetryOptions(RetryOptions.newBuilder(forever(maxBackoff)).setMaximumAttempts(Integer.MAX_VALUE).build())
         .build();
   }
 

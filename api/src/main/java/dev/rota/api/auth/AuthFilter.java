@@ -72,7 +72,8 @@ public class AuthFilter {
         "account " + caller.name() + " lacks the role for this call (needs one of " + names(needed) + ")");
   }
 
-  private static boolean isOpen(String path) {
+  /** The calls anyone may make: the health check and the API document. */
+  public static boolean isOpen(String path) {
     return path.equals("/health") || path.startsWith("/health/") || path.equals("/openapi.yml") || path.equals("/swagger/rota-1.yml");
   }
 

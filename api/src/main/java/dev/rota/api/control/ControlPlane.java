@@ -49,8 +49,19 @@ public class ControlPlane {
 
   private final Duration actionWait;
 
-  /** How long a user action may wait for its VM's workflow to accept it (or refuse it). */
-  static final Duration ACCEPT_DEADLINE = Duration.ofSeconds(5);
+  /**
+   * How long a request waits on Temporal: for a workflow to start or take a signal, for a VM's
+   * workflow to accept (or refuse) a user action. The SDK would retry an unreachable server for a
+   * minute; with the server down the request answers 503 after this.
+   */
+  static final Duration TEMPORAL_DEADLINE = Duration.ofSeconds(5);
+
+  private final java.util.concurrent.ScheduledExecutorService deadlines =
+      Executors.newSingleThreadScheduledExecutor(r -> {
+        Thread t = new Thread(r, "temporal-deadline");
+        t.setDaemon(true);
+        return t;
+      });
 
   /**
    * Runs the calls to Temporal a request waits on with a deadline (the scheduler's query, a VM action's
@@ -82,7 +93,7 @@ public class ControlPlane {
   /** Starts the VM's workflow; 409 if one is still open under its name (a delete in progress). */
   public void startVm(VmRow vm) {
     try {
-      workflows.startVm(vm, false);
+      bounded(() -> workflows.startVm(vm, false));
     } catch (WorkflowExecutionAlreadyStarted e) {
       throw Problems.conflict("VM '" + vm.name() + "' is still being deleted; try again shortly");
     }
@@ -121,6 +132,7 @@ public class ControlPlane {
   void close() {
     starters.shutdownNow();
     calls.shutdownNow();
+    deadlines.shutdownNow();
   }
 
   /** Makes sure the VM has its workflow, joining the one that is open (a host restoring VMs at start). */
@@ -131,7 +143,7 @@ public class ControlPlane {
   /** Starts the set's workflow; 409 if one is still open under its name (a delete in progress). */
   public void startSet(String name, int replicas) {
     try {
-      workflows.startSet(name, replicas, false);
+      bounded(() -> workflows.startSet(name, replicas, false));
     } catch (WorkflowExecutionAlreadyStarted e) {
       throw Problems.conflict("VM set '" + name + "' is still being deleted; try again shortly");
     }
@@ -144,9 +156,11 @@ public class ControlPlane {
 
   /** Tells the set's workflow its row changed, starting it if it has none (its host died before it could). */
   public void setChanged(String name, int replicas) {
-    if (!workflows.setChanged(name)) {
-      ensureSet(name, replicas);
-    }
+    bounded(() -> {
+      if (!workflows.setChanged(name)) {
+        ensureSet(name, replicas);
+      }
+    });
   }
 
   /**
@@ -154,7 +168,7 @@ public class ControlPlane {
    * within the interval.
    */
   public void wakeScheduler(String reason) {
-    waker.wake(reason);
+    bounded(() -> waker.wake(reason));
   }
 
   /**
@@ -187,7 +201,7 @@ public class ControlPlane {
     VmWorkflow vm = client.newWorkflowStub(VmWorkflow.class, VmWorkflow.workflowId(vmName));
     WorkflowUpdateHandle<String> accepted;
     try {
-      accepted = within(ACCEPT_DEADLINE, () -> WorkflowClient.startUpdate(
+      accepted = within(TEMPORAL_DEADLINE, () -> WorkflowClient.startUpdate(
           action.apply(vm), UpdateOptions.<String>newBuilder().setWaitForStage(WorkflowUpdateStage.ACCEPTED).build()));
     } catch (java.util.concurrent.RejectedExecutionException e) {
       throw Problems.unavailable("too many calls to Temporal waiting; try again shortly");
@@ -197,7 +211,7 @@ public class ControlPlane {
       if (closed(VmWorkflow.workflowId(vmName))) {
         throw Problems.conflict("VM '" + vmName + "' is being deleted");
       }
-      throw Problems.unavailable("the workflow of VM '" + vmName + "' did not take the action within " + ACCEPT_DEADLINE.toSeconds()
+      throw Problems.unavailable("the workflow of VM '" + vmName + "' did not take the action within " + TEMPORAL_DEADLINE.toSeconds()
           + " s; nothing was done, try again");
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
@@ -258,6 +272,29 @@ public class ControlPlane {
 
   /** Asks the VM's workflow to delete it; false if it has no open workflow. */
   public boolean requestDelete(String vmName) {
-    return workflows.requestVmDelete(vmName);
+    return bounded(() -> workflows.requestVmDelete(vmName));
+  }
+
+  /**
+   * Runs calls to Temporal on this thread with a gRPC deadline of {@link #TEMPORAL_DEADLINE}, which
+   * the SDK's retries honour: past it, the call fails with DEADLINE_EXCEEDED (a 503).
+   */
+  private <T> T bounded(java.util.function.Supplier<T> calls) {
+    io.grpc.Context.CancellableContext context =
+        io.grpc.Context.current().withDeadlineAfter(TEMPORAL_DEADLINE.toMillis(), TimeUnit.MILLISECONDS, deadlines);
+    io.grpc.Context previous = context.attach();
+    try {
+      return calls.get();
+    } finally {
+      context.detach(previous);
+      context.cancel(null);
+    }
+  }
+
+  private void bounded(Runnable calls) {
+    bounded(() -> {
+      calls.run();
+      return null;
+    });
   }
 }

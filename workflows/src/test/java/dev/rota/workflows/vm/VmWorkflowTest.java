@@ -46,8 +46,14 @@ class VmWorkflowTest {
       calls.add(new Call("status " + change.status(), now.getAsLong()));
     }
 
+    /** How many writes of the read model fail before they succeed: the database away for a while. */
+    final java.util.concurrent.atomic.AtomicInteger lifecycleFailures = new java.util.concurrent.atomic.AtomicInteger();
+
     @Override
     public void recordLifecycle(VmLifecycle lifecycle) {
+      if (lifecycleFailures.getAndUpdate(n -> Math.max(0, n - 1)) > 0) {
+        throw new IllegalStateException("Failed to obtain JDBC Connection");
+      }
       lifecycles.add(lifecycle);
       calls.add(new Call("lifecycle " + lifecycle.status(), now.getAsLong()));
     }
@@ -241,6 +247,29 @@ class VmWorkflowTest {
     fails(vm, 1, 1);
     env.sleep(Duration.ofMinutes(2));
     assertEquals("pending", vm.status(), "the first restart fell out of the ten minutes");
+  }
+
+  /**
+   * The read model is written by a local activity, which the SDK does not retry when its retry policy
+   * has no maximum of attempts and no schedule-to-close timeout: one failed write (the database away
+   * for a moment) failed the whole workflow and left its VM without one, for good.
+   */
+  @Test
+  void aReadModelWriteThatFailsWhileTheDatabaseIsAwayIsRetriedAndTheWorkflowGoesOn() {
+    store.lifecycleFailures.set(2);
+    VmWorkflow vm = start("pending", null, 0, "Never");
+    placed(vm, 0);
+    settle();
+    runs(vm, 0);
+    for (int i = 0; i < 500 && store.lifecycles.stream().noneMatch(l -> l.status().equals("running")); i++) {
+      settle();
+    }
+    assertEquals(0, store.lifecycleFailures.get(), "both failures met");
+    assertTrue(store.lifecycles.stream().anyMatch(l -> l.status().equals("running")), "recorded once the database was back");
+    assertEquals(io.temporal.api.enums.v1.WorkflowExecutionStatus.WORKFLOW_EXECUTION_STATUS_RUNNING,
+        env.getWorkflowClient().newUntypedWorkflowStub(VmWorkflow.workflowId("a")).describe().getStatus(),
+        "the workflow goes on");
+    assertEquals("running", vm.status());
   }
 
   @Test

@@ -1,0 +1,90 @@
+package dev.rota.api.problem;
+
+import io.grpc.Status;
+import io.grpc.StatusRuntimeException;
+import io.micronaut.http.HttpRequest;
+import io.micronaut.http.HttpResponse;
+import io.micronaut.http.HttpStatus;
+import io.micronaut.http.annotation.Produces;
+import io.micronaut.http.server.exceptions.ExceptionHandler;
+import io.micronaut.http.server.exceptions.response.ErrorContext;
+import io.micronaut.http.server.exceptions.response.ErrorResponseProcessor;
+import jakarta.inject.Singleton;
+import java.net.ConnectException;
+import java.sql.SQLException;
+import java.sql.SQLTransientConnectionException;
+import java.util.Optional;
+import java.util.Set;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * An exception no other handler claims: when it comes from the database or Temporal being out of reach,
+ * a 503 the client can retry (the request's transaction did not commit, so nothing was changed); else
+ * the 500 Micronaut would have answered. Outages are expected and logged once per request at WARN,
+ * without a stack trace; anything else is a defect and logged at ERROR with one.
+ */
+@Produces
+@Singleton
+public class OutageHandler implements ExceptionHandler<RuntimeException, HttpResponse<?>> {
+  static final String RETRY_AFTER_SECONDS = "5";
+  private static final Logger LOG = LoggerFactory.getLogger(OutageHandler.class);
+  /** Temporal's answers that mean "not reachable now", as opposed to "refused". */
+  private static final Set<Status.Code> TEMPORAL_OUT =
+      Set.of(Status.Code.UNAVAILABLE, Status.Code.DEADLINE_EXCEEDED, Status.Code.RESOURCE_EXHAUSTED);
+
+  private final ErrorResponseProcessor<?> problems;
+
+  public OutageHandler(ErrorResponseProcessor<?> problems) {
+    this.problems = problems;
+  }
+
+  @Override
+  public HttpResponse<?> handle(HttpRequest request, RuntimeException exception) {
+    Optional<String> outage = outage(exception);
+    if (outage.isEmpty()) {
+      LOG.error("unexpected error answering {} {}", request.getMethod(), request.getPath(), exception);
+      return problems.processResponse(
+          ErrorContext.builder(request).cause(exception).errorMessage("Internal Server Error: " + exception.getMessage()).build(),
+          HttpResponse.status(HttpStatus.INTERNAL_SERVER_ERROR));
+    }
+    LOG.warn("{} {} answered 503: {} ({})", request.getMethod(), request.getPath(), outage.get(), rootCause(exception));
+    return problems.processResponse(
+        ErrorContext.builder(request).cause(exception)
+            .errorMessage(outage.get() + "; nothing was changed, try again shortly").build(),
+        HttpResponse.status(HttpStatus.SERVICE_UNAVAILABLE).header("Retry-After", RETRY_AFTER_SECONDS));
+  }
+
+  /** What is out of reach, if the exception (or one of its causes) says a service is. */
+  static Optional<String> outage(Throwable exception) {
+    for (Throwable t = exception; t != null; t = t.getCause() == t ? null : t.getCause()) {
+      if (t instanceof SQLTransientConnectionException || t instanceof ConnectException || connectionLost(t)) {
+        return Optional.of("the database cannot be reached");
+      }
+      if (t instanceof StatusRuntimeException grpc && TEMPORAL_OUT.contains(grpc.getStatus().getCode())) {
+        return Optional.of("Temporal cannot be reached");
+      }
+    }
+    return Optional.empty();
+  }
+
+  /**
+   * SQL state class 08 is "connection exception", 57P01 to 57P03 the server shutting down or starting;
+   * a pooled connection the server dropped says only that it is closed.
+   */
+  private static boolean connectionLost(Throwable t) {
+    if (!(t instanceof SQLException sql)) {
+      return false;
+    }
+    String state = sql.getSQLState() == null ? "" : sql.getSQLState();
+    return state.startsWith("08") || state.startsWith("57P") || "Connection is closed".equals(sql.getMessage());
+  }
+
+  private static String rootCause(Throwable exception) {
+    Throwable root = exception;
+    while (root.getCause() != null && root.getCause() != root) {
+      root = root.getCause();
+    }
+    return root.toString();
+  }
+}

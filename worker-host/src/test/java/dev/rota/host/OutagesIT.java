@@ -1,0 +1,138 @@
+package dev.rota.host;
+
+import static dev.rota.testing.Eventually.eventually;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
+
+/**
+ * Production mode (a {@code rota.jar} host, two agents, PostgreSQL and the real Temporal server) while
+ * users submit VMs from eight clients without pause, and first the database, then Temporal, goes away
+ * for 20 s and comes back: while it is away the API answers 503 problems (never a 500, never a dropped
+ * connection) and stores nothing it refused; everything it acknowledged, before, during or after, runs
+ * exactly once; and the scheduler takes up the work by itself, with nobody restarting anything.
+ */
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+class OutagesIT {
+  /** How long each service stays away: longer than a request waits for it, so that the API must answer. */
+  private static final Duration OUTAGE = Duration.ofSeconds(20);
+  private static final int CLIENTS = 8;
+  private static final int ACKS_AROUND_OUTAGE = 40;
+
+  private static RealServices.Postgres postgres;
+  private static ProductionStack stack;
+  private static RotaClient api;
+
+  @BeforeAll
+  static void start() throws Exception {
+    postgres = RealServices.Postgres.start();
+    stack = ProductionStack.start(ProductionStack.folder("outages"), 1, 2, Map.of("ROTA_SCHEDULER_INTERVAL", "1s"), postgres.url());
+    api = stack.admin(0);
+  }
+
+  @AfterAll
+  static void stop() throws Exception {
+    try {
+      if (stack != null) {
+        stack.close();
+      }
+    } finally {
+      Vms.endProcesses(700_000, 800_000);
+      if (postgres != null) {
+        postgres.close();
+      }
+    }
+  }
+
+  @Test
+  @Order(1)
+  void theDatabaseStoppedDuringABurst() throws Exception {
+    Set<String> refused = outage("db", 700_000, postgres::halt, postgres::resume, () -> {
+      RotaClient.Reply listed = api.api("GET", "/v1/vms", null);
+      assertEquals(503, listed.status(), "a read needs the database too: " + listed.body());
+      assertTrue(listed.problem(), listed.contentType() + " " + listed.body());
+    });
+    for (String vm : refused) {
+      assertEquals(404, api.api("GET", "/v1/vms/" + vm, null).status(), vm + " was refused (503), and is not stored");
+    }
+  }
+
+  @Test
+  @Order(2)
+  void theTemporalServerRestartedOnItsStateDuringABurst() throws Exception {
+    Set<String> refused = outage("temporal", 750_000, stack.temporal::halt, stack.temporal::resume, () -> {
+      RotaClient.Reply listed = api.api("GET", "/v1/vms?limit=1", null);
+      assertEquals(200, listed.status(), "reads come from the database, which is up: " + listed.body());
+    });
+    for (String vm : refused) {
+      assertEquals(404, api.api("GET", "/v1/vms/" + vm, null).status(), vm + " was refused (503), and is not stored");
+    }
+    eventually("the first outage's VMs still running", () -> Vms.running(api).stream().filter(vm -> vm.startsWith("db-")).count()
+        >= ACKS_AROUND_OUTAGE * 2);
+  }
+
+  /**
+   * Runs the load, takes the service away once {@link #ACKS_AROUND_OUTAGE} VMs were acknowledged, runs
+   * {@code whileAway} and holds the outage for {@link #OUTAGE}, brings the service back and keeps the
+   * load on until as many more were acknowledged; then checks every answer and every acknowledged VM.
+   * Returns the VMs refused with a 503.
+   */
+  private static Set<String> outage(String prefix, int firstSleep, Runnable takeAway, Runnable bringBack, Runnable whileAway)
+      throws Exception {
+    long away;
+    long back;
+    Vms.Load load = Vms.load(api, CLIENTS, prefix, firstSleep);
+    try {
+      load.awaitMoreAcked(ACKS_AROUND_OUTAGE);
+      away = System.nanoTime();
+      takeAway.run();
+      whileAway.run();
+      hold(away);
+      bringBack.run();
+      back = System.nanoTime();
+      load.awaitMoreAcked(ACKS_AROUND_OUTAGE);
+    } finally {
+      load.close();
+    }
+    assertTrue(load.failures.isEmpty(), "every request was answered: " + load.failures);
+    List<Vms.Load.Answer> answers = List.copyOf(load.answers);
+    for (Vms.Load.Answer a : answers) {
+      assertTrue(a.reply().status() == 201 || (a.reply().status() == 503 && a.reply().problem()),
+          a.vm() + ": acknowledged, or a 503 problem: " + a.reply().status() + " " + a.reply().body());
+    }
+    List<Vms.Load.Answer> during = load.between(away, back);
+    assertTrue(during.stream().anyMatch(a -> a.reply().status() == 503), "the outage was answered with 503s: " + during.size());
+    Set<String> refused = answers.stream().filter(a -> a.reply().status() == 503).map(Vms.Load.Answer::vm)
+        .collect(Collectors.toCollection(TreeSet::new));
+    Set<String> acked = Set.copyOf(load.acked);
+    assertTrue(load.between(back, Long.MAX_VALUE).stream().anyMatch(a -> a.reply().status() == 201), "acknowledged again once back");
+
+    eventually("every acknowledged VM running, the scheduler having resumed by itself", JarProcess.PATIENCE,
+        () -> Vms.running(api).containsAll(acked));
+    Vms.onlyOneProcessEachAndPlacedOnce(api, acked);
+    eventually("both workers ready again", () -> api.items("/v1/workers").stream().filter(w -> "ready".equals(w.get("health"))).count() == 2);
+    System.out.printf("%s outage: %d answers (%d during it), %d acknowledged, %d refused with 503; all acknowledged running once%n",
+        prefix, answers.size(), during.size(), acked.size(), refused.size());
+    return refused;
+  }
+
+  /** The outage itself: the service stays away this long, whatever the load does meanwhile. */
+  private static void hold(long since) throws InterruptedException {
+    long left = OUTAGE.toNanos() - (System.nanoTime() - since);
+    if (left > 0) {
+      Thread.sleep(left / 1_000_000);
+    }
+  }
+}
