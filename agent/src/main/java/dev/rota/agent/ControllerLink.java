@@ -81,12 +81,13 @@ final class ControllerLink {
         }
       }
       if (failures > 0) {
-        log.info("controller at {} reachable again", config.controllerUrl());
+        log.info("controller at {} takes heartbeats again", config.controllerUrl());
       }
       failures = 0;
     } catch (IOException | RuntimeException e) {
       if (failures++ == 0) {
-        log.warn("controller at {} unreachable ({}); retrying with back-off", config.controllerUrl(), e.getMessage());
+        // Unreachable, or answering that it cannot take it now (a 429 or 503 of a busy or cut-off host).
+        log.warn("controller at {} did not take the heartbeat ({}); retrying with back-off", config.controllerUrl(), e.getMessage());
       }
       long backoff = Math.min(MAX_BACKOFF.toMillis(), 1000L << Math.min(failures, 5));
       next = Duration.ofMillis(Math.min(backoff, Math.max(config.heartbeatInterval().toMillis(), 1000)));

@@ -24,7 +24,11 @@ public class Http {
     this.json = json;
   }
 
-  public record Reply(int status, String contentType, String body, ObjectMapper json) {
+  public record Reply(int status, String contentType, String body, ObjectMapper json, java.net.http.HttpHeaders headers) {
+    public String header(String name) {
+      return headers.firstValue(name).orElse(null);
+    }
+
     public Map<String, Object> map() {
       try {
         return json.readValue(body, Argument.mapOf(String.class, Object.class));
@@ -95,7 +99,8 @@ public class Http {
           response.statusCode(),
           response.headers().firstValue("content-type").orElse(""),
           response.body(),
-          json);
+          json,
+          response.headers());
     } catch (IOException e) {
       throw new AssertionError(method + " " + path + " failed", e);
     } catch (InterruptedException e) {

@@ -22,6 +22,7 @@ class WatchLimitTest {
       assertEquals(429, second.status(), second.toString());
       assertTrue(second.isProblem());
       assertTrue(second.detail().contains("1 watches are open"), second.detail());
+      assertEquals("1", second.header("Retry-After"), "says when to try again");
       assertEquals(200, http.get("/v1/vms").status(), "a list is no watch");
     }
     // The closed stream gives its place back (the server notices the client left).

@@ -21,10 +21,18 @@ final class RotaClient {
     this.token = token;
   }
 
-  record Reply(int status, String body, Map<String, Object> map, String contentType) {
+  record Reply(int status, String body, Map<String, Object> map, java.net.http.HttpHeaders headers) {
+    String header(String name) {
+      return headers.firstValue(name).orElse("");
+    }
+
+    String contentType() {
+      return header("Content-Type");
+    }
+
     /** An error answered as API.md says: a problem, as JSON. */
     boolean problem() {
-      return contentType.startsWith("application/problem+json") && map.containsKey("detail");
+      return contentType().startsWith("application/problem+json") && map.containsKey("detail");
     }
   }
 
@@ -41,7 +49,7 @@ final class RotaClient {
       HttpResponse<String> r = http.send(b.build(), HttpResponse.BodyHandlers.ofString());
       @SuppressWarnings("unchecked")
       Map<String, Object> map = r.body().startsWith("{") ? json.readValue(r.body(), Map.class) : Map.of();
-      return new Reply(r.statusCode(), r.body(), map, r.headers().firstValue("Content-Type").orElse(""));
+      return new Reply(r.statusCode(), r.body(), map, r.headers());
     } catch (Exception e) {
       throw new AssertionError(method + " " + url, e);
     }

@@ -130,11 +130,13 @@ class ClusterTermTest {
 
   /**
    * The VM's row once its workflow has recorded what it heard: the lifecycle is written by the VM's
-   * workflow after the term that observed it, so step through skipped time a little at a time.
+   * workflow after the term that observed it, so step through skipped time a little at a time. While
+   * an activity runs the test server does not skip, and a step takes its 100 ms in real time: 300 steps
+   * are patience for a busy machine (it once ran out at 100, with a second build beside it).
    */
   private VmRow awaitVm(String name, java.util.function.Predicate<VmRow> condition, String what) {
     VmRow row = vmRow(name);
-    for (int step = 0; !condition.test(row) && step < 100; step++) {
+    for (int step = 0; !condition.test(row) && step < 300; step++) {
       env.sleep(Duration.ofMillis(100));
       row = vmRow(name);
     }

@@ -1,5 +1,6 @@
 package dev.rota.api.auth;
 
+import dev.rota.api.throttle.Callers;
 import dev.rota.store.ServiceAccountRepository;
 import dev.rota.store.ServiceAccountRow;
 import io.micronaut.core.annotation.Nullable;
@@ -29,9 +30,12 @@ public class AuthFilter {
   private final AuthSettings settings;
   private final ServiceAccountRepository accounts;
   private final ErrorResponseProcessor<?> problems;
+  private final Callers callers;
 
-  public AuthFilter(AuthSettings settings, ServiceAccountRepository accounts, ErrorResponseProcessor<?> problems) {
+  public AuthFilter(
+      AuthSettings settings, ServiceAccountRepository accounts, ErrorResponseProcessor<?> problems, Callers callers) {
     this.settings = settings;
+    this.callers = callers;
     this.accounts = accounts;
     this.problems = problems;
   }
@@ -44,9 +48,8 @@ public class AuthFilter {
     if (!settings.enabled() || isOpen(request.getPath())) {
       return null;
     }
-    Optional<String> token =
-        request.getHeaders().getAuthorization().filter(h -> h.startsWith("Bearer ")).map(h -> h.substring(7).strip());
-    if (token.isEmpty() || token.get().isEmpty()) {
+    Optional<String> token = Tokens.bearer(request);
+    if (token.isEmpty()) {
       return refuse(request, HttpStatus.UNAUTHORIZED, "this call needs a bearer token: Authorization: Bearer <token>");
     }
     String hash = Tokens.hash(token.get());
@@ -54,6 +57,7 @@ public class AuthFilter {
     if (account.isEmpty()) {
       return refuse(request, HttpStatus.UNAUTHORIZED, "the bearer token is not valid (unknown, or its account was deleted)");
     }
+    callers.authenticated(hash);
     Set<Role> roles = EnumSet.noneOf(Role.class);
     account.get().roles().forEach(r -> Role.parse(r).ifPresent(roles::add));
     Caller caller = new Caller(account.get().name(), roles, account.get().worker());

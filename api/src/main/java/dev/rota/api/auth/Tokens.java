@@ -31,6 +31,14 @@ public final class Tokens {
     }
   }
 
+  /** The request's bearer token, if it has a non-empty one. */
+  public static java.util.Optional<String> bearer(io.micronaut.http.HttpRequest<?> request) {
+    return request.getHeaders().getAuthorization()
+        .filter(h -> h.startsWith("Bearer "))
+        .map(h -> h.substring(7).strip())
+        .filter(t -> !t.isEmpty());
+  }
+
   /** Comparison in constant time, so that a match cannot be found byte by byte. */
   public static boolean sameHash(String a, String b) {
     return MessageDigest.isEqual(a.getBytes(StandardCharsets.US_ASCII), b.getBytes(StandardCharsets.US_ASCII));

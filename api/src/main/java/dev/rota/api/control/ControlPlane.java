@@ -171,16 +171,47 @@ public class ControlPlane {
     bounded(() -> waker.wake(reason));
   }
 
+  /** How long the scheduler's answer is reused; and how long a query may stay unanswered before another. */
+  static final Duration TERM_FRESH = Duration.ofSeconds(1);
+  static final Duration TERM_QUERY_GIVEN_UP = Duration.ofSeconds(10);
+
+  private final Object termLock = new Object();
+  /** The query under way, when it began, and the last answer and when it came; guarded by termLock. */
+  private Future<TermSummary> termQuery;
+  private long termQueryAt;
+  private TermSummary lastAnswer;
+  private long lastAnswerAt;
+
   /**
    * The scheduler's own account of its last term, if it answers within {@code deadline}: the query
    * can hang while the workflow continues as new on the embedded server, so the API never waits on it
-   * for long and falls back to the database.
+   * for long and falls back to the database. A query takes the workflow's lock as its tasks do: however
+   * many clients ask (a thousand at once made the scheduler's own task wait past its timeout), a host
+   * asks one query at a time and reuses the answer for {@link #TERM_FRESH}.
    */
   public Optional<TermSummary> lastTerm(Duration deadline) {
+    Future<TermSummary> query;
+    synchronized (termLock) {
+      long now = System.nanoTime();
+      if (lastAnswer != null && now - lastAnswerAt < TERM_FRESH.toNanos()) {
+        return Optional.of(lastAnswer);
+      }
+      if (termQuery != null && !termQuery.isDone() && now - termQueryAt > TERM_QUERY_GIVEN_UP.toNanos()) {
+        termQuery.cancel(true);
+      }
+      if (termQuery == null || termQuery.isDone()) {
+        try {
+          termQuery = calls.submit(this::askScheduler);
+          termQueryAt = now;
+        } catch (java.util.concurrent.RejectedExecutionException e) {
+          return Optional.empty();
+        }
+      }
+      query = termQuery;
+    }
     try {
-      return Optional.ofNullable(
-          within(deadline, () -> client.newWorkflowStub(ClusterWorkflow.class, ClusterWorkflow.WORKFLOW_ID).lastTerm()));
-    } catch (TimeoutException | java.util.concurrent.RejectedExecutionException e) {
+      return Optional.ofNullable(query.get(deadline.toMillis(), TimeUnit.MILLISECONDS));
+    } catch (TimeoutException | java.util.concurrent.CancellationException e) {
       return Optional.empty();
     } catch (ExecutionException e) {
       log.debug("lastTerm query failed: {}", e.getCause().toString());
@@ -189,6 +220,15 @@ public class ControlPlane {
       Thread.currentThread().interrupt();
       return Optional.empty();
     }
+  }
+
+  private TermSummary askScheduler() {
+    TermSummary answer = client.newWorkflowStub(ClusterWorkflow.class, ClusterWorkflow.WORKFLOW_ID).lastTerm();
+    synchronized (termLock) {
+      lastAnswer = answer;
+      lastAnswerAt = System.nanoTime();
+    }
+    return answer;
   }
 
   /**

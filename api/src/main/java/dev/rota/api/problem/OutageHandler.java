@@ -27,7 +27,7 @@ import org.slf4j.LoggerFactory;
 @Produces
 @Singleton
 public class OutageHandler implements ExceptionHandler<RuntimeException, HttpResponse<?>> {
-  static final String RETRY_AFTER_SECONDS = "5";
+  static final long RETRY_AFTER_SECONDS = 5;
   private static final Logger LOG = LoggerFactory.getLogger(OutageHandler.class);
   /** Temporal's answers that mean "not reachable now", as opposed to "refused". */
   private static final Set<Status.Code> TEMPORAL_OUT =
@@ -49,10 +49,8 @@ public class OutageHandler implements ExceptionHandler<RuntimeException, HttpRes
           HttpResponse.status(HttpStatus.INTERNAL_SERVER_ERROR));
     }
     LOG.warn("{} {} answered 503: {} ({})", request.getMethod(), request.getPath(), outage.get(), rootCause(exception));
-    return problems.processResponse(
-        ErrorContext.builder(request).cause(exception)
-            .errorMessage(outage.get() + "; nothing was changed, try again shortly").build(),
-        HttpResponse.status(HttpStatus.SERVICE_UNAVAILABLE).header("Retry-After", RETRY_AFTER_SECONDS));
+    return RetryLater.answer(problems, request, HttpStatus.SERVICE_UNAVAILABLE, RETRY_AFTER_SECONDS,
+        outage.get() + "; nothing was changed, try again shortly");
   }
 
   /** What is out of reach, if the exception (or one of its causes) says a service is. */

@@ -34,9 +34,9 @@ public final class Problems {
     return new HttpStatusException(HttpStatus.GONE, field + ": " + message);
   }
 
-  /** A 429: this host keeps no more of what was asked for (a watch) now. */
+  /** A 429: this host keeps no more of what was asked for (a watch) now; try again in a second or more. */
   public static HttpStatusException tooMany(String message) {
-    return new HttpStatusException(HttpStatus.TOO_MANY_REQUESTS, message);
+    return new RetryLater(HttpStatus.TOO_MANY_REQUESTS, 1, message);
   }
 
   public static HttpStatusException unavailable(String message) {

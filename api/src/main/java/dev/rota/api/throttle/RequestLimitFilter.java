@@ -1,0 +1,89 @@
+package dev.rota.api.throttle;
+
+import dev.rota.api.auth.AuthFilter;
+import io.micronaut.context.annotation.Value;
+import io.micronaut.core.async.publisher.Publishers;
+import io.micronaut.http.HttpRequest;
+import io.micronaut.http.HttpStatus;
+import io.micronaut.http.MutableHttpResponse;
+import io.micronaut.http.annotation.Filter;
+import io.micronaut.http.filter.HttpServerFilter;
+import io.micronaut.http.filter.ServerFilterChain;
+import io.micronaut.http.filter.ServerFilterPhase;
+import dev.rota.api.problem.RetryLater;
+import io.micronaut.http.server.exceptions.response.ErrorResponseProcessor;
+import java.time.Duration;
+import java.util.Optional;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.reactivestreams.Publisher;
+import reactor.core.publisher.Flux;
+
+/**
+ * The bounds on what callers may ask of a host, checked before anything else (before a token is looked
+ * up in the database): each caller's rate ({@link Callers}: a token, or an address; {@code
+ * rota.api.rate-limit} requests a second after bursts of {@code rota.api.rate-burst}) and the requests
+ * the host works on at once ({@code rota.api.max-in-flight}; watches have their own bound). Past a
+ * bound, a 429 problem with Retry-After, at once: nothing waits in a queue, nothing was done. With auth
+ * off only the in-flight bound applies.
+ */
+@Filter(Filter.MATCH_ALL_PATTERN)
+public class RequestLimitFilter implements HttpServerFilter {
+  private final Callers callers;
+  private final ErrorResponseProcessor<?> problems;
+  private final TokenBuckets rates;
+  private final int burst;
+  private final String perSecond;
+  private final int maxInFlight;
+  private final AtomicInteger inFlight = new AtomicInteger();
+
+  public RequestLimitFilter(
+      Callers callers,
+      ErrorResponseProcessor<?> problems,
+      @Value("${rota.api.rate-limit:100}") double perSecond,
+      @Value("${rota.api.rate-burst:200}") int burst,
+      @Value("${rota.api.max-in-flight:64}") int maxInFlight) {
+    this.callers = callers;
+    this.problems = problems;
+    this.rates = new TokenBuckets(perSecond, burst, 10_000);
+    this.burst = burst;
+    this.perSecond = perSecond % 1 == 0 ? String.valueOf((long) perSecond) : String.valueOf(perSecond);
+    this.maxInFlight = maxInFlight;
+  }
+
+  @Override
+  public int getOrder() {
+    return ServerFilterPhase.FIRST.order();
+  }
+
+  @Override
+  public Publisher<MutableHttpResponse<?>> doFilter(HttpRequest<?> request, ServerFilterChain chain) {
+    if (AuthFilter.isOpen(request.getPath())) {
+      return chain.proceed(request);
+    }
+    Optional<String> caller = callers.of(request);
+    if (caller.isPresent()) {
+      Optional<Duration> wait = rates.take(caller.get(), System.nanoTime());
+      if (wait.isPresent()) {
+        return Publishers.just(tooMany(request, wait.get(),
+            (caller.get().startsWith("token") ? "this token" : "this address (without a known token)") + " sent more than its "
+                + "share: bursts of " + burst + ", then " + perSecond + " requests a second"));
+      }
+    }
+    if ("true".equals(request.getParameters().get("watch"))) {
+      return chain.proceed(request); // a watch is held open for long; WatchStreams bounds them apart
+    }
+    if (inFlight.incrementAndGet() > maxInFlight) {
+      inFlight.decrementAndGet();
+      return Publishers.just(tooMany(request, Duration.ofSeconds(1),
+          "this host is answering " + maxInFlight + " requests, the most it takes at once"));
+    }
+    return Flux.from(chain.proceed(request)).doFinally(signal -> inFlight.decrementAndGet());
+  }
+
+  private MutableHttpResponse<?> tooMany(HttpRequest<?> request, Duration wait, String detail) {
+    long seconds = Math.max(1, (wait.toMillis() + 999) / 1000);
+    return RetryLater.answer(problems, request, HttpStatus.TOO_MANY_REQUESTS, seconds,
+        detail + "; retry after " + seconds + " s, nothing was done");
+  }
+
+}
