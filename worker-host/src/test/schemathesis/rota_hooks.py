@@ -1,6 +1,7 @@
 """Hooks for fuzzing Rota (schemathesis.toml): one check of Rota's own, and rules for calls."""
 import os
 import re
+import time
 
 from urllib.parse import quote
 
@@ -20,6 +21,12 @@ def _get(path):
     """The object at path as users asked for it, or None when there is none."""
     headers = {"Authorization": "Bearer " + TOKEN} if TOKEN else {}
     reply = requests.get(BASE + path, headers=headers, timeout=30)
+    for _ in range(5):
+        if reply.status_code != 429:
+            break
+        # Past the token's rate: as a client should, wait as long as Retry-After says.
+        time.sleep(int(reply.headers.get("Retry-After", "1")))
+        reply = requests.get(BASE + path, headers=headers, timeout=30)
     if reply.status_code == 404:
         return None
     reply.raise_for_status()

@@ -112,7 +112,7 @@ public class VmActivitiesImpl implements VmActivities, VmReadModel {
   @Override
   public void removeTask(WorkerTask task) {
     workers.findById(task.worker())
-        .ifPresent(w -> agents.removeTask(new AgentAddress(w.endpoint(), w.agentSecret()), task.taskId(), agentCalls.timeout()));
+        .ifPresent(w -> agents.removeTask(w.agent(), task.taskId(), agentCalls.timeout()));
   }
 
   /** Removes the VM's rows; a replica's set hears of it at once, so that it can replace or forget it. */

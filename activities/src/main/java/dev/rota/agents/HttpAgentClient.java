@@ -1,5 +1,6 @@
 package dev.rota.agents;
 
+import dev.rota.agentapi.PinnedCertificates;
 import dev.rota.agentapi.TaskSpec;
 import dev.rota.agentapi.TaskView;
 import io.micronaut.core.type.Argument;
@@ -24,8 +25,12 @@ import java.time.Instant;
 @SerdeImport(TaskView.class)
 @Singleton
 public class HttpAgentClient implements AgentClient {
-  private final HttpClient http =
-      HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).version(HttpClient.Version.HTTP_1_1).build();
+  private final PinnedCertificates pins = new PinnedCertificates();
+  private final HttpClient http = HttpClient.newBuilder()
+      .connectTimeout(Duration.ofSeconds(2))
+      .version(HttpClient.Version.HTTP_1_1)
+      .sslContext(pins.context())
+      .build();
   private final ObjectMapper json;
 
   public HttpAgentClient(ObjectMapper json) {
@@ -37,11 +42,11 @@ public class HttpAgentClient implements AgentClient {
     String endpoint = agent.endpoint();
     Instant deadline = Instant.now().plus(timeout);
     try {
-      HttpResponse<String> health = send(HttpRequest.newBuilder(uri(endpoint, "/healthz")).GET(), remaining(deadline));
+      HttpResponse<String> health = send(agent, HttpRequest.newBuilder(uri(endpoint, "/healthz")).GET(), remaining(deadline));
       if (health.statusCode() != 200) {
         return Probe.failed("GET /healthz answered " + health.statusCode());
       }
-      HttpResponse<String> tasks = send(authorized(HttpRequest.newBuilder(uri(endpoint, "/v1/tasks")).GET(), agent), remaining(deadline));
+      HttpResponse<String> tasks = send(agent, authorized(HttpRequest.newBuilder(uri(endpoint, "/v1/tasks")).GET(), agent), remaining(deadline));
       if (tasks.statusCode() != 200) {
         return Probe.failed("GET /v1/tasks answered " + tasks.statusCode());
       }
@@ -63,7 +68,7 @@ public class HttpAgentClient implements AgentClient {
           authorized(HttpRequest.newBuilder(uri(endpoint, "/v1/tasks/" + encode(taskId))), agent)
               .header("Content-Type", "application/json")
               .PUT(HttpRequest.BodyPublishers.ofString(json.writeValueAsString(spec)));
-      expect(send(put, timeout), "PUT /v1/tasks/" + taskId, 200, 201);
+      expect(send(agent, put, timeout), "PUT /v1/tasks/" + taskId, 200, 201);
     } catch (IOException e) {
       throw new UncheckedIOException("PUT /v1/tasks/" + taskId + " on " + endpoint + ": " + e.getMessage(), e);
     }
@@ -74,7 +79,7 @@ public class HttpAgentClient implements AgentClient {
     String endpoint = agent.endpoint();
     try {
       HttpRequest.Builder delete = authorized(HttpRequest.newBuilder(uri(endpoint, "/v1/tasks/" + encode(taskId))), agent).DELETE();
-      expect(send(delete, timeout), "DELETE /v1/tasks/" + taskId, 204, 200, 404);
+      expect(send(agent, delete, timeout), "DELETE /v1/tasks/" + taskId, 204, 200, 404);
     } catch (IOException e) {
       throw new UncheckedIOException("DELETE /v1/tasks/" + taskId + " on " + endpoint + ": " + e.getMessage(), e);
     }
@@ -87,7 +92,7 @@ public class HttpAgentClient implements AgentClient {
     try {
       HttpRequest.Builder get =
           authorized(HttpRequest.newBuilder(uri(endpoint, "/v1/tasks/" + encode(taskId) + "/logs?stream=" + encode(stream))), agent).GET();
-      HttpResponse<String> response = send(get, timeout);
+      HttpResponse<String> response = send(agent, get, timeout);
       expect(response, call, 200);
       return response.body();
     } catch (HttpTimeoutException e) {
@@ -101,9 +106,22 @@ public class HttpAgentClient implements AgentClient {
     return agent.secret() == null ? request : request.header("Authorization", "Bearer " + agent.secret());
   }
 
-  private HttpResponse<String> send(HttpRequest.Builder request, Duration timeout) throws IOException {
+  private HttpResponse<String> send(AgentAddress agent, HttpRequest.Builder request, Duration timeout) throws IOException {
+    HttpRequest built = request.timeout(timeout).build();
+    if (built.uri().getScheme().equals("https")) {
+      if (agent.certificateSha256() == null) {
+        throw new IOException("no certificate pinned for " + agent.endpoint() + ": its agent registered without one");
+      }
+      pins.expect(built.uri().getHost() + ":" + port(built.uri()), agent.certificateSha256());
+    }
     try {
-      return http.send(request.timeout(timeout).build(), HttpResponse.BodyHandlers.ofString());
+      HttpResponse<String> response = http.send(built, HttpResponse.BodyHandlers.ofString());
+      if (agent.certificateSha256() != null) {
+        // A connection kept from an earlier call was checked against the pin of that time: the pin
+        // may have changed since (the worker deleted and registered anew), so check the answer's too.
+        pins.checkAnswered(response.sslSession(), agent.certificateSha256(), agent.endpoint());
+      }
+      return response;
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new IOException("interrupted", e);
@@ -130,6 +148,10 @@ public class HttpAgentClient implements AgentClient {
       throw new HttpTimeoutException("deadline passed");
     }
     return left;
+  }
+
+  private static int port(URI uri) {
+    return uri.getPort() != -1 ? uri.getPort() : uri.getScheme().equals("https") ? 443 : 80;
   }
 
   private static URI uri(String endpoint, String path) {

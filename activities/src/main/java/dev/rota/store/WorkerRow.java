@@ -34,6 +34,7 @@ public record WorkerRow(
     @Nullable String lastProbeError,
     @Nullable Instant flakyUntil,
     @Nullable String agentSecret,
+    @Nullable String certificateSha256,
     @Nullable Instant drainDeadline,
     @Nullable Instant drainStartedAt,
     @Nullable String drainProgress,
@@ -44,13 +45,13 @@ public record WorkerRow(
       String name, String endpoint, Map<String, Long> resources, Map<String, String> labels, List<String> runtimes,
       @Nullable String machineId, String health, String healthMessage, Instant now) {
     return new WorkerRow(name, endpoint, resources, labels, runtimes, machineId, false, health, healthMessage, now,
-        now, null, false, 0, null, null, null, null, null, null, 0);
+        now, null, false, 0, null, null, null, null, null, null, null, 0);
   }
 
   public WorkerRow withPaused(boolean paused) {
     return new WorkerRow(name, endpoint, resources, labels, runtimes, machineId, paused, health,
         healthMessage, lastSeen, createdAt, lastProbeAt, lastProbeOk, probeFailures, lastProbeError, flakyUntil, agentSecret,
-        drainDeadline, drainStartedAt, drainProgress, version);
+        certificateSha256, drainDeadline, drainStartedAt, drainProgress, version);
   }
 
   /**
@@ -61,13 +62,19 @@ public record WorkerRow(
     Instant started = deadline == null ? null : drainStartedAt != null ? drainStartedAt : now;
     return new WorkerRow(name, endpoint, resources, labels, runtimes, machineId, schedulingPaused || deadline != null,
         health, healthMessage, lastSeen, createdAt, lastProbeAt, lastProbeOk, probeFailures, lastProbeError, flakyUntil,
-        agentSecret, deadline, started, deadline == null ? null : drainProgress, version);
+        agentSecret, certificateSha256, deadline, started, deadline == null ? null : drainProgress, version);
   }
 
-  public WorkerRow withAgentSecret(@Nullable String secret) {
+  /** What the controller presents to the agent, and the certificate it pins for the agent's HTTPS. */
+  public WorkerRow withAgent(@Nullable String secret, @Nullable String certificate) {
     return new WorkerRow(name, endpoint, resources, labels, runtimes, machineId, schedulingPaused, health,
         healthMessage, lastSeen, createdAt, lastProbeAt, lastProbeOk, probeFailures, lastProbeError, flakyUntil, secret,
-        drainDeadline, drainStartedAt, drainProgress, version);
+        certificate, drainDeadline, drainStartedAt, drainProgress, version);
+  }
+
+  /** How to call this worker's agent. */
+  public dev.rota.agents.AgentAddress agent() {
+    return new dev.rota.agents.AgentAddress(endpoint, agentSecret, certificateSha256);
   }
 
   /** The registration's fields replaced; pause, health and history kept. */
@@ -76,7 +83,7 @@ public record WorkerRow(
       List<String> newRuntimes, @Nullable String newMachineId, Instant seen) {
     return new WorkerRow(name, newEndpoint, newResources, newLabels, newRuntimes,
         newMachineId != null ? newMachineId : machineId, schedulingPaused, health, healthMessage, seen,
-        createdAt, lastProbeAt, lastProbeOk, probeFailures, lastProbeError, flakyUntil, agentSecret, drainDeadline,
-        drainStartedAt, drainProgress, version);
+        createdAt, lastProbeAt, lastProbeOk, probeFailures, lastProbeError, flakyUntil, agentSecret, certificateSha256,
+        drainDeadline, drainStartedAt, drainProgress, version);
   }
 }

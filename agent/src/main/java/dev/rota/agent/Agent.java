@@ -25,10 +25,12 @@ public final class Agent implements AutoCloseable {
   private final AgentHttp http;
   private final ControllerLink link;
   private final TaskReporter reporter;
+  private final String certificateSha256;
 
   private Agent(
       AgentConfig config, ScheduledExecutorService timers, ExecutorService requests, AgentHttp http, ControllerLink link,
-      TaskReporter reporter) {
+      TaskReporter reporter, String certificateSha256) {
+    this.certificateSha256 = certificateSha256;
     this.reporter = reporter;
     this.config = config;
     this.timers = timers;
@@ -46,6 +48,13 @@ public final class Agent implements AutoCloseable {
       Files.createDirectories(tasksDir);
     } catch (IOException e) {
       throw new IllegalStateException("cannot create the agent's data folder " + tasksDir + " (" + e.getMessage() + ")");
+    }
+    AgentTls tls = null;
+    if (config.insecureHttp()) {
+      log.warn("ROTA_AGENT_INSECURE_HTTP=true: the task API is plain HTTP; the secret the controller presents and "
+          + "the tasks' specs cross the network readable, and the agent's identity is not checked");
+    } else {
+      tls = AgentTls.load(config);
     }
     ScheduledExecutorService timers = Executors.newScheduledThreadPool(2, daemon("agent-" + config.workerName() + "-timer"));
     ExecutorService requests = Executors.newFixedThreadPool(8, daemon("agent-" + config.workerName() + "-http"));
@@ -65,7 +74,8 @@ public final class Agent implements AutoCloseable {
     int recovered = tasks.recover();
     AgentHttp http;
     try {
-      http = new AgentHttp(config.listenHost(), config.port(), tasks, json, requests, config.secret());
+      http = new AgentHttp(config.listenHost(), config.port(), tasks, json, requests, config.secret(),
+          tls == null ? null : tls.context());
     } catch (BindException e) {
       timers.shutdownNow();
       requests.shutdownNow();
@@ -78,11 +88,11 @@ public final class Agent implements AutoCloseable {
     }
     http.start();
     String endpoint = config.endpoint(http.port());
-    ControllerLink link = new ControllerLink(config, endpoint, controller, timers, images);
+    ControllerLink link = new ControllerLink(config, endpoint, tls == null ? null : tls.sha256(), controller, timers, images);
     link.start();
     reporter.start();
     log.info("agent {} serving {} ({} tasks found again)", config.workerName(), endpoint, recovered);
-    return new Agent(config, timers, requests, http, link, reporter);
+    return new Agent(config, timers, requests, http, link, reporter, tls == null ? null : tls.sha256());
   }
 
   public int port() {
@@ -96,6 +106,11 @@ public final class Agent implements AutoCloseable {
   /** What the controller presents to this agent; for in-process callers such as tests. */
   public String secret() {
     return config.secret();
+  }
+
+  /** The SHA-256 of the certificate the task API is served with; null for plain HTTP. */
+  public String certificateSha256() {
+    return certificateSha256;
   }
 
   public boolean registered() {

@@ -14,12 +14,21 @@ import java.util.function.Function;
  * ({@code --controller-url=…} for {@code ROTA_CONTROLLER_URL}); a flag wins over a variable.
  *
  * @param listenHost where the task API listens: loopback unless told otherwise
- * @param advertiseUrl what the controller calls; by default {@code http://listenHost:port}
+ * @param advertiseUrl what the controller calls; by default {@code https://listenHost:port} ({@code http}
+ *     with {@code insecureHttp})
  * @param resources capacity; by default the machine's cores and memory in MiB
  * @param dataDir where tasks keep their working folders, logs and records (for adoption after restart)
  * @param stopGrace how long a stopped process gets between SIGTERM and SIGKILL
  * @param syntheticStartDelay how long a {@code synthetic} task takes to start
  * @param secret what a caller of the task API must present as its bearer token
+ * @param insecureHttp the task API in plain HTTP ({@code ROTA_AGENT_INSECURE_HTTP=true}); else HTTPS
+ * @param tlsCert the PEM certificate (chain) to serve HTTPS with ({@code ROTA_AGENT_TLS_CERT}); null: the
+ *     one the agent generated
+ * @param tlsKey its PEM PKCS#8 private key ({@code ROTA_AGENT_TLS_KEY})
+ * @param tlsKeystore where the agent keeps the certificate it generated ({@code ROTA_AGENT_TLS_KEYSTORE},
+ *     default {@code <dataDir>/tls/agent.p12}); agents given one file share one certificate
+ * @param controllerCa a PEM certificate to trust for the controller's HTTPS ({@code ROTA_CONTROLLER_CA});
+ *     null: the JDK's trusted CAs
  */
 public record AgentConfig(
     String controllerUrl,
@@ -35,7 +44,12 @@ public record AgentConfig(
     Duration heartbeatInterval,
     Path dataDir,
     Duration stopGrace,
-    Duration syntheticStartDelay) {
+    Duration syntheticStartDelay,
+    boolean insecureHttp,
+    Path tlsCert,
+    Path tlsKey,
+    Path tlsKeystore,
+    Path controllerCa) {
 
   /** A setting that cannot be used; its message is the one line the agent prints. */
   public static final class BadSetting extends RuntimeException {
@@ -97,7 +111,48 @@ public record AgentConfig(
         parse(s, "ROTA_AGENT_HEARTBEAT_INTERVAL", "5s", AgentConfig::duration, "a duration such as 5s"),
         Path.of(s.getOrDefault("ROTA_AGENT_DATA_DIR", ".rota-agent/" + name)).toAbsolutePath().normalize(),
         parse(s, "ROTA_AGENT_STOP_GRACE", "10s", AgentConfig::duration, "a duration such as 10s"),
-        parse(s, "ROTA_AGENT_SYNTHETIC_START_DELAY", "200ms", AgentConfig::duration, "a duration such as 200ms"));
+        parse(s, "ROTA_AGENT_SYNTHETIC_START_DELAY", "200ms", AgentConfig::duration, "a duration such as 200ms"),
+        flag(s, "ROTA_AGENT_INSECURE_HTTP"),
+        file(s, "ROTA_AGENT_TLS_CERT"),
+        file(s, "ROTA_AGENT_TLS_KEY"),
+        Path.of(s.getOrDefault("ROTA_AGENT_TLS_KEYSTORE",
+            Path.of(s.getOrDefault("ROTA_AGENT_DATA_DIR", ".rota-agent/" + name), "tls", "agent.p12").toString()))
+            .toAbsolutePath().normalize(),
+        file(s, "ROTA_CONTROLLER_CA"));
+  }
+
+  /** The cross-field checks: a certificate and its key come together, and not with plain HTTP. */
+  public AgentConfig {
+    if ((tlsCert == null) != (tlsKey == null)) {
+      throw new BadSetting("ROTA_AGENT_TLS_CERT and ROTA_AGENT_TLS_KEY come together: the certificate and its private key");
+    }
+    if (advertiseUrl != null && !advertiseUrl.isBlank() && advertiseUrl.startsWith("https://") == insecureHttp) {
+      throw new BadSetting("ROTA_AGENT_ADVERTISE_URL=" + advertiseUrl + " must be " + (insecureHttp ? "http" : "https")
+          + ": the agent serves " + (insecureHttp ? "plain HTTP (ROTA_AGENT_INSECURE_HTTP=true)" : "HTTPS unless ROTA_AGENT_INSECURE_HTTP=true"));
+    }
+    if (insecureHttp && tlsCert != null) {
+      throw new BadSetting("ROTA_AGENT_INSECURE_HTTP=true and ROTA_AGENT_TLS_CERT contradict each other: choose one");
+    }
+  }
+
+  private static boolean flag(Map<String, String> s, String key) {
+    String v = s.getOrDefault(key, "false").strip().toLowerCase();
+    if (!v.equals("true") && !v.equals("false")) {
+      throw new BadSetting(key + "=" + v + " must be true or false");
+    }
+    return v.equals("true");
+  }
+
+  private static Path file(Map<String, String> s, String key) {
+    String v = s.get(key);
+    if (v == null || v.isBlank()) {
+      return null;
+    }
+    Path path = Path.of(v).toAbsolutePath().normalize();
+    if (!java.nio.file.Files.isReadable(path)) {
+      throw new BadSetting(key + "=" + v + " is not a readable file");
+    }
+    return path;
   }
 
   /**
@@ -118,7 +173,9 @@ public record AgentConfig(
 
   /** The URL the controller calls, once the port is known (0 means any free port). */
   public String endpoint(int boundPort) {
-    return advertiseUrl != null && !advertiseUrl.isBlank() ? advertiseUrl : "http://" + listenHost + ":" + boundPort;
+    return advertiseUrl != null && !advertiseUrl.isBlank()
+        ? advertiseUrl
+        : (insecureHttp ? "http://" : "https://") + listenHost + ":" + boundPort;
   }
 
   static Duration duration(String text) {

@@ -22,8 +22,16 @@ final class AgentHttp {
 
   private final byte[] secret;
 
-  AgentHttp(String host, int port, TaskTable tasks, ObjectMapper json, ExecutorService executor, String secret) throws IOException {
-    this.server = HttpServer.create(new InetSocketAddress(host, port), 64);
+  /** With {@code tls}, HTTPS; without, plain HTTP. */
+  AgentHttp(String host, int port, TaskTable tasks, ObjectMapper json, ExecutorService executor, String secret,
+      javax.net.ssl.SSLContext tls) throws IOException {
+    if (tls == null) {
+      this.server = HttpServer.create(new InetSocketAddress(host, port), 64);
+    } else {
+      com.sun.net.httpserver.HttpsServer https = com.sun.net.httpserver.HttpsServer.create(new InetSocketAddress(host, port), 64);
+      https.setHttpsConfigurator(new com.sun.net.httpserver.HttpsConfigurator(tls));
+      this.server = https;
+    }
     this.tasks = tasks;
     this.json = json;
     this.secret = ("Bearer " + secret).getBytes(java.nio.charset.StandardCharsets.UTF_8);

@@ -34,8 +34,13 @@ final class ControllerLink {
   private volatile int failures;
   private volatile boolean closed;
 
+  /** @param certificateSha256 the pin the controller is to hold for this agent's HTTPS; null for plain HTTP */
+  private final String certificateSha256;
+
   ControllerLink(
-      AgentConfig config, String endpoint, ControllerClient controller, ScheduledExecutorService timers, HeldImages images) {
+      AgentConfig config, String endpoint, String certificateSha256, ControllerClient controller,
+      ScheduledExecutorService timers, HeldImages images) {
+    this.certificateSha256 = certificateSha256;
     this.images = images;
     this.config = config;
     this.endpoint = endpoint;
@@ -113,11 +118,15 @@ final class ControllerLink {
     body.put("runtimes", config.runtimes());
     body.put("machineId", machineId());
     body.put("agentSecret", config.secret());
+    if (certificateSha256 != null) {
+      body.put("certificateSha256", certificateSha256);
+    }
     HeldImages.Report held = images.report();
     body.put("images", held.images());
     int status = controller.send("POST", "/v1/workers", body);
     if (status == 409) {
-      throw new IOException("the controller says another machine holds the name " + config.workerName());
+      throw new IOException("the controller refuses worker " + config.workerName() + ": another machine holds the name, "
+          + "or it pinned another certificate for it (delete the worker to pin this one)");
     }
     if (status != 200 && status != 201) {
       throw new IOException("registration answered " + status);

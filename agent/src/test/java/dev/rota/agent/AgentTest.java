@@ -22,7 +22,9 @@ import org.junit.jupiter.api.io.TempDir;
 /** One real agent on loopback (its controller unreachable: it keeps trying, tasks unaffected). */
 class AgentTest {
   @TempDir Path data;
-  private final HttpClient http = HttpClient.newHttpClient();
+  /** One certificate for all the tests' agents: generated once, by the first. */
+  @TempDir static Path tls;
+  private HttpClient http;
   private final ObjectMapper json = new ObjectMapper();
   private Agent agent;
 
@@ -35,10 +37,12 @@ class AgentTest {
     env.put("ROTA_AGENT_STOP_GRACE", "300ms");
     env.put("ROTA_WORKER_RUNTIMES", "process,synthetic");
     env.put("ROTA_AGENT_SYNTHETIC_START_DELAY", "50ms");
+    env.put("ROTA_AGENT_TLS_KEYSTORE", tls.resolve("agent.p12").toString());
     for (int i = 0; i < extra.length; i += 2) {
       env.put(extra[i], extra[i + 1]);
     }
     agent = Agent.start(AgentConfig.from(env, new String[0]));
+    http = agent.certificateSha256() == null ? HttpClient.newHttpClient() : AgentTlsTest.pinned(agent, agent.certificateSha256());
     return agent;
   }
 
@@ -55,7 +59,7 @@ class AgentTest {
 
   private HttpResponse<String> send(String method, String path, String body, String authorization) throws Exception {
     HttpRequest.Builder b =
-        HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + agent.port() + path))
+        HttpRequest.newBuilder(URI.create((agent.certificateSha256() == null ? "http" : "https") + "://127.0.0.1:" + agent.port() + path))
             .method(method, body == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(body));
     if (authorization != null) {
       b.header("Authorization", authorization);
@@ -332,7 +336,8 @@ class AgentTest {
   void badSettingsAreNamedInOneLine() {
     for (String[] bad : new String[][] {
         {"ROTA_AGENT_PORT", "seventy"}, {"ROTA_WORKER_RESOURCES", "cpu=-1"}, {"ROTA_WORKER_NAME", "Bad_Name"},
-        {"ROTA_AGENT_HEARTBEAT_INTERVAL", "0s"}}) {
+        {"ROTA_AGENT_HEARTBEAT_INTERVAL", "0s"}, {"ROTA_AGENT_TLS_CERT", "/no/such/cert.pem"},
+        {"ROTA_AGENT_ADVERTISE_URL", "http://10.0.0.5:9101"}, {"ROTA_AGENT_INSECURE_HTTP", "maybe"}}) {
       Map<String, String> env = new HashMap<>(Map.of("ROTA_CONTROLLER_URL", "http://127.0.0.1:9", bad[0], bad[1]));
       AgentConfig.BadSetting e = org.junit.jupiter.api.Assertions.assertThrows(AgentConfig.BadSetting.class, () -> AgentConfig.from(env, new String[0]));
       assertTrue(e.getMessage().startsWith(bad[0]) && !e.getMessage().contains("\n"), e.getMessage());

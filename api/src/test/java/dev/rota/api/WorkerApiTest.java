@@ -70,6 +70,31 @@ class WorkerApiTest {
     assertEquals(4L, workers.findById("mini-2").orElseThrow().resources().get("cpu"), "nothing changed");
   }
 
+  @Test
+  void anHttpsAgentsCertificateIsPinnedAtItsFirstRegistrationAndAnotherIsRefusedUntilTheWorkerIsDeleted() {
+    String pin = "ab".repeat(32);
+    String other = "cd".repeat(32);
+    assertEquals(201, http.post("/v1/workers", pinned("pinned-1", pin)).status());
+    assertEquals(pin, http.get("/v1/workers/pinned-1").map().get("certificateSha256"), "shown, so that it can be compared");
+    assertEquals(200, http.post("/v1/workers", pinned("pinned-1", pin)).status(), "the same agent again");
+
+    Http.Reply impostor = http.post("/v1/workers", pinned("pinned-1", other));
+    assertEquals(409, impostor.status(), impostor.toString());
+    assertTrue(impostor.detail().contains("pinned") && impostor.detail().contains("DELETE /v1/workers/pinned-1"), impostor.detail());
+    Http.Reply downgrade = http.post("/v1/workers", "{\"name\":\"pinned-1\",\"endpoint\":\"http://127.0.0.1:9101\"}");
+    assertEquals(409, downgrade.status(), "no way around the pin by plain HTTP: " + downgrade);
+    assertEquals(pin, workers.findById("pinned-1").orElseThrow().certificateSha256(), "nothing changed");
+    assertEquals("https://127.0.0.1:9443", workers.findById("pinned-1").orElseThrow().endpoint());
+
+    assertEquals(204, http.delete("/v1/workers/pinned-1").status());
+    assertEquals(201, http.post("/v1/workers", pinned("pinned-1", other)).status(), "deleted: the next certificate is pinned");
+    assertEquals(other, workers.findById("pinned-1").orElseThrow().certificateSha256());
+  }
+
+  private static String pinned(String name, String sha256) {
+    return "{\"name\":\"" + name + "\",\"endpoint\":\"https://127.0.0.1:9443\",\"certificateSha256\":\"" + sha256 + "\"}";
+  }
+
   @ParameterizedTest(name = "{0}")
   @CsvSource(
       delimiter = '|',
@@ -81,6 +106,9 @@ class WorkerApiTest {
           runtimes as text  | {"name":"bad-4","endpoint":"http://a:1","runtimes":"process"}     | runtimes
           image time        | {"name":"bad-5","endpoint":"http://a:1","images":[{"image":"a:1","lastUsedAt":"yesterday"}]} | images.0.lastUsedAt
           image blank       | {"name":"bad-6","endpoint":"http://a:1","images":[{"image":"","lastUsedAt":"2026-01-01T00:00:00Z"}]} | images.0.image
+          https, no pin     | {"name":"bad-7","endpoint":"https://a:1"}                         | certificateSha256
+          pin, plain http   | {"name":"bad-8","endpoint":"http://a:1","certificateSha256":"AAAA"} | certificateSha256
+          pin, not sha256   | {"name":"bad-9","endpoint":"https://a:1","certificateSha256":"AAAA"} | certificateSha256
           """)
   void badRegistrationsAreRejectedAndStoreNothing(String why, String body, String field) {
     long before = workers.count();

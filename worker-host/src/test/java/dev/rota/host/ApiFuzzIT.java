@@ -38,7 +38,10 @@ class ApiFuzzIT {
         "ROTA_DATA_DIR", work.resolve("data").toString(),
         "ROTA_AUTH_ENABLED", "true",
         "ROTA_BOOTSTRAP_ADMIN_TOKEN", TOKEN,
-        "ROTA_DEV_AGENT_RUNTIMES", "synthetic"));
+        "ROTA_DEV_AGENT_RUNTIMES", "synthetic",
+        // One token sends all of it, faster than a user's rate: the bound is ManyClientsIT's to test.
+        "ROTA_API_RATE_LIMIT", "1000",
+        "ROTA_API_RATE_BURST", "1000"));
     // The real Temporal server when the CLI can be had (as in CI), else the embedded one.
     RealServices.installedTemporalCli().ifPresentOrElse(
         cli -> {

@@ -5,6 +5,10 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.rota.agent.Agent;
+import dev.rota.agentapi.TaskSpec;
+import dev.rota.agents.AgentAddress;
+import dev.rota.agents.AgentClient;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -69,13 +73,14 @@ class EndToEndTest extends SharedDevStack {
   @Test
   void aTaskPutOnAnAgentByHandIsRemovedAsAnOrphan() {
     Agent agent = stack.host.devAgents().get(1);
-    String base = "http://127.0.0.1:" + agent.port();
-    RotaClient.Reply put =
-        stack.send("PUT", base + "/v1/tasks/stray.0", "{\"vm\":\"stray\",\"runtime\":\"process\",\"command\":[\"sleep\",\"301\"]}",
-            agent.secret());
-    assertEquals(201, put.status(), put.body());
+    // By hand, over the agent's HTTPS, trusting its certificate by its pin as the controller does.
+    AgentClient client = stack.host.context().getBean(AgentClient.class);
+    AgentAddress address = new AgentAddress("https://127.0.0.1:" + agent.port(), agent.secret(), agent.certificateSha256());
+    client.startTask(address, "stray.0",
+        new TaskSpec("stray", 0, "process", null, List.of("sleep", "301"), Map.of(), Map.of()), Duration.ofSeconds(10));
     assertEquals(1, Stack.processes("sleep 301").size());
-    eventually("removed by the scheduler", () -> !stack.send("GET", base + "/v1/tasks", null, agent.secret()).body().contains("stray.0"));
+    eventually("removed by the scheduler", () -> client.probe(address, Duration.ofSeconds(10)).tasks().stream()
+        .noneMatch(t -> t.id().equals("stray.0")));
     eventually("and its process ended", () -> Stack.processes("sleep 301").isEmpty());
   }
 }

@@ -101,7 +101,7 @@ public class ActionApplier {
   public ApplyResult apply() {
     Map<String, AgentAddress> endpoints = new HashMap<>();
     for (WorkerRow w : workers.findAll()) {
-      endpoints.put(w.name(), new AgentAddress(w.endpoint(), w.agentSecret()));
+      endpoints.put(w.name(), w.agent());
     }
     AtomicInteger started = new AtomicInteger();
     AtomicInteger removed = new AtomicInteger();

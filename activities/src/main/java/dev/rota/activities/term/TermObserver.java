@@ -86,7 +86,7 @@ public class TermObserver {
       if (HealthJudge.probeDue(Snapshots.probeState(w), now, health.health())) {
         asked.put(w, calls.submit(() -> {
           sent.add(w.name());
-          return agents.probe(new AgentAddress(w.endpoint(), w.agentSecret()), timeout);
+          return agents.probe(w.agent(), timeout);
         }));
       }
     }

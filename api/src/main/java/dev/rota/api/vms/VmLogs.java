@@ -49,7 +49,7 @@ public class VmLogs {
             .orElseThrow(() -> Problems.conflict("vm '" + name + "' was on worker '" + vm.worker() + "', which is gone, with its logs"));
     String taskId = TaskId.of(vm.name(), vm.restartCount()).toString();
     try {
-      return agents.logs(new AgentAddress(worker.endpoint(), worker.agentSecret()), taskId, which, calls.timeout());
+      return agents.logs(worker.agent(), taskId, which, calls.timeout());
     } catch (AgentRejectedException e) {
       if (e.status() == 404) {
         throw Problems.conflict("task " + taskId + " is not (or no longer) on worker '" + worker.name() + "'");

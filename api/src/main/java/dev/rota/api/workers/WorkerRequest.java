@@ -14,7 +14,9 @@ import java.util.Map;
 /**
  * {@code POST /v1/workers}: an agent registering its machine. Server-owned fields are ignored.
  * {@code agentSecret} is what the controller must present to the agent; it is stored, never shown.
- * {@code images}, when given, is what the agent holds now, as in a heartbeat.
+ * {@code images}, when given, is what the agent holds now, as in a heartbeat. {@code certificateSha256}
+ * is the SHA-256 of the agent's HTTPS certificate: required with an {@code https} endpoint, pinned at the
+ * first registration, and a later registration with another is refused (409) until the worker is deleted.
  */
 @Serdeable
 public record WorkerRequest(
@@ -25,4 +27,5 @@ public record WorkerRequest(
     @Nullable @Size(max = 16) List<@NotNull @Pattern(regexp = "^[a-z0-9][a-z0-9-]{0,62}$", message = "must be a runtime name such as process") String> runtimes,
     @Nullable @Size(max = 255) String machineId,
     @Nullable @Size(min = 20, max = 128) String agentSecret,
-    @Nullable @Size(max = HeldImage.MAX) List<@NotNull @Valid HeldImage> images) {}
+    @Nullable @Size(max = HeldImage.MAX) List<@NotNull @Valid HeldImage> images,
+    @Nullable @Pattern(regexp = "^[0-9a-f]{64}$", message = "must be the certificate's SHA-256: 64 lowercase hex digits") String certificateSha256) {}

@@ -57,6 +57,14 @@ public class WorkerService {
 
   public Registration register(WorkerRequest request) {
     requireHttpUrl(request.endpoint());
+    boolean https = request.endpoint().startsWith("https://");
+    if (https && request.certificateSha256() == null) {
+      throw Problems.badRequest("certificateSha256", "is required with an https endpoint: the controller trusts the agent's "
+          + "certificate by this pin, not by a CA");
+    }
+    if (!https && request.certificateSha256() != null) {
+      throw Problems.badRequest("certificateSha256", "pins an HTTPS certificate, and the endpoint " + request.endpoint() + " is plain http");
+    }
     Instant now = clock.instant();
     Map<String, Long> resources = request.resources() == null ? Map.of() : Quantities.parse("resources", request.resources());
     Map<String, String> labels = request.labels() == null ? Map.of() : new TreeMap<>(request.labels());
@@ -71,17 +79,23 @@ public class WorkerService {
           throw Problems.conflict(
               "worker '" + row.name() + "' is registered by another machine (machineId " + row.machineId() + ")");
         }
+        if (row.certificateSha256() != null && !row.certificateSha256().equals(request.certificateSha256())) {
+          // Another certificate (or none) under a pinned name: another machine, or a man in the middle.
+          throw Problems.conflict("worker '" + row.name() + "' has certificate sha256 " + row.certificateSha256()
+              + " pinned, and this registration " + (request.certificateSha256() == null ? "has none" : "has another")
+              + "; if its agent was set up anew, delete the worker (DELETE /v1/workers/" + row.name() + ") to pin the new one");
+        }
         WorkerRow updated =
             workers.update(
                 row.reregistered(request.endpoint(), resources, labels, runtimes, request.machineId(), now)
-                    .withAgentSecret(request.agentSecret()));
+                    .withAgent(request.agentSecret(), request.certificateSha256()));
         return new Registration(viewHolding(updated, held), false);
       }
       WorkerRow created =
           workers.save(
               WorkerRow.registered(request.name(), request.endpoint(), resources, labels, runtimes, request.machineId(),
                   WorkerHealth.NOT_READY.wireName(), "waiting for the agent's readiness probe", now)
-                  .withAgentSecret(request.agentSecret()));
+                  .withAgent(request.agentSecret(), request.certificateSha256()));
       return new Registration(viewHolding(created, held), true);
     }, e -> Sql.isUniqueViolation(e) || e instanceof io.micronaut.data.exceptions.OptimisticLockException);
     control.wakeScheduler("worker " + request.name() + " registered");

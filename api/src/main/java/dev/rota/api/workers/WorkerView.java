@@ -11,7 +11,8 @@ import java.util.Map;
 
 /**
  * A worker as API.md shows it, with what its placed VMs hold, the images its agent holds (most recently
- * used first), and its drain, if one was asked for and not ended by a resume.
+ * used first), its drain, if one was asked for and not ended by a resume, and the SHA-256 of its agent's
+ * HTTPS certificate pinned at registration (null for a plain-HTTP agent).
  */
 // Every field of API.md's resources is present, null or empty included.
 @JsonInclude(JsonInclude.Include.ALWAYS)
@@ -31,12 +32,13 @@ public record WorkerView(
     Map<String, Long> allocated,
     int vmCount,
     List<HeldImage> images,
-    @Nullable DrainView drain) {
+    @Nullable DrainView drain,
+    @Nullable String certificateSha256) {
 
   public static WorkerView of(WorkerRow row, Allocation allocation, Map<String, Instant> images) {
     return new WorkerView(row.name(), row.endpoint(), row.resources(), row.labels(), row.runtimes(),
         row.machineId(), row.schedulingPaused(), row.health(), row.healthMessage(), row.lastSeen(),
         row.createdAt(), allocation.resources(), allocation.vmCount(), HeldImage.shown(images),
-        DrainView.of(row, allocation.vmCount()));
+        DrainView.of(row, allocation.vmCount()), row.certificateSha256());
   }
 }
