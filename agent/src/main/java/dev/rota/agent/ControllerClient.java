@@ -21,35 +21,9 @@ final class ControllerClient {
     this.json = json;
     HttpClient.Builder client = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(3));
     if (config.controllerCa() != null) {
-      client.sslContext(trusting(config.controllerCa()));
+      client.sslContext(TrustedCertificates.only(config.controllerCa(), "ROTA_CONTROLLER_CA"));
     }
     this.http = client.build();
-  }
-
-  /**
-   * Trust for a controller whose HTTPS certificate no public CA signed: the certificates in the PEM file
-   * ({@code ROTA_CONTROLLER_CA}), and only they; the host name is checked against the certificate as usual.
-   */
-  static javax.net.ssl.SSLContext trusting(java.nio.file.Path pem) {
-    try (java.io.InputStream in = java.nio.file.Files.newInputStream(pem)) {
-      java.security.KeyStore trusted = java.security.KeyStore.getInstance(java.security.KeyStore.getDefaultType());
-      trusted.load(null, null);
-      int n = 0;
-      for (java.security.cert.Certificate c : java.security.cert.CertificateFactory.getInstance("X.509").generateCertificates(in)) {
-        trusted.setCertificateEntry("controller-" + n++, c);
-      }
-      if (n == 0) {
-        throw new java.security.GeneralSecurityException("no PEM certificate in it");
-      }
-      javax.net.ssl.TrustManagerFactory trust =
-          javax.net.ssl.TrustManagerFactory.getInstance(javax.net.ssl.TrustManagerFactory.getDefaultAlgorithm());
-      trust.init(trusted);
-      javax.net.ssl.SSLContext context = javax.net.ssl.SSLContext.getInstance("TLS");
-      context.init(null, trust.getTrustManagers(), null);
-      return context;
-    } catch (IOException | java.security.GeneralSecurityException e) {
-      throw new IllegalStateException("ROTA_CONTROLLER_CA=" + pem + " cannot be used (" + e.getMessage() + ")");
-    }
   }
 
   /** The answer's status; the body is not read. */

@@ -67,6 +67,7 @@ public final class RotaHost implements AutoCloseable {
   public static RotaHost start(HostMode mode, Map<String, Object> properties) {
     Map<String, Object> props = new HashMap<>(properties);
     Path dataDir = mode == HostMode.DEV ? prepareDataDir(props) : null;
+    ApiTransport transport = ApiTransport.configure(mode, props);
     ApplicationContext context;
     try {
       // Starting the context opens the database pool and runs the migrations.
@@ -81,7 +82,7 @@ public final class RotaHost implements AutoCloseable {
     }
     RotaHost host = new RotaHost(mode, context, dataDir);
     try {
-      host.bringUp();
+      host.bringUp(transport);
       return host;
     } catch (RuntimeException e) {
       host.close();
@@ -89,7 +90,7 @@ public final class RotaHost implements AutoCloseable {
     }
   }
 
-  private void bringUp() {
+  private void bringUp(ApiTransport transport) {
     step("settings", () -> {
       List<SettingRule<?>> rules = new ArrayList<>(RotaSettings.RULES);
       rules.addAll(TemporalSettings.RULES);
@@ -104,6 +105,10 @@ public final class RotaHost implements AutoCloseable {
           "refusing to run a production host with auth off (ROTA_AUTH_ENABLED=false); "
               + "set ROTA_AUTH_ALLOW_INSECURE=true if that is really meant");
     }
+    transport.refusal().ifPresent(why -> {
+      throw new StartupException(why);
+    });
+    transport.warning().ifPresent(log::warn);
     if (auth.enabled()) {
       generatedAdminToken = step("bootstrap admin", () -> context.getBean(AdminBootstrap.class).ensureAdmin()).orElse(null);
     }

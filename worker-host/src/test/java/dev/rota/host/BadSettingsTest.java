@@ -15,15 +15,35 @@ import org.junit.jupiter.api.io.TempDir;
 class BadSettingsTest {
   @TempDir Path dataDir;
 
-  @org.junit.jupiter.api.Test
-  void aProductionHostWithAuthOffRefusesToStartUnlessTold() {
+  /** A production host's settings on an in-memory database of its own. */
+  private static Map<String, Object> production(String database) {
     Map<String, Object> props = new java.util.HashMap<>();
-    props.put("datasources.default.url", "jdbc:h2:mem:prod-auth;MODE=PostgreSQL;DATABASE_TO_LOWER=TRUE;DB_CLOSE_DELAY=-1");
+    props.put("datasources.default.url", "jdbc:h2:mem:" + database + ";MODE=PostgreSQL;DATABASE_TO_LOWER=TRUE;DB_CLOSE_DELAY=-1");
     props.put("datasources.default.driver-class-name", "org.h2.Driver");
     props.put("micronaut.server.port", FreePorts.next());
+    return props;
+  }
+
+  @org.junit.jupiter.api.Test
+  void aProductionHostWithAuthOffRefusesToStartUnlessTold() {
+    Map<String, Object> props = production("prod-auth");
     props.put("rota.auth.enabled", "false");
     StartupException e = assertThrows(StartupException.class, () -> RotaHost.start(HostMode.PRODUCTION, props));
     assertTrue(e.getMessage().contains("ROTA_AUTH_ALLOW_INSECURE"), e.getMessage());
+  }
+
+  @org.junit.jupiter.api.Test
+  void aProductionApiInPlainHttpWhereOthersCanReachItRefusesToStartUnlessTold() {
+    Map<String, Object> props = production("prod-http");
+    props.put("micronaut.server.host", "0.0.0.0");
+    props.put("rota.auth.bootstrap-admin-token", "a-bootstrap-admin-token-for-this-test");
+    StartupException e = assertThrows(StartupException.class, () -> RotaHost.start(HostMode.PRODUCTION, props));
+    assertTrue(e.getMessage().startsWith("refusing to serve the API in plain HTTP on 0.0.0.0:")
+        && e.getMessage().contains("ROTA_API_TLS_KEYSTORE") && e.getMessage().contains("ROTA_API_INSECURE_HTTP=true"), e.getMessage());
+
+    props.put("rota.api.tls-keystore", dataDir.resolve("missing.p12").toString());
+    StartupException missing = assertThrows(StartupException.class, () -> RotaHost.start(HostMode.PRODUCTION, props));
+    assertTrue(missing.getMessage().contains("is not a readable file"), missing.getMessage());
   }
 
   @ParameterizedTest

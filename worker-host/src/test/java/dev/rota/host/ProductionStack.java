@@ -27,6 +27,7 @@ final class ProductionStack implements AutoCloseable {
   private final List<JarProcess> hosts = new ArrayList<>();
   private final List<Integer> hostPorts = new ArrayList<>();
   private final List<JarProcess> agents = new ArrayList<>();
+  private Path apiCertificate;
   private final WorkflowServiceStubs stubs;
   final WorkflowClient temporalClient;
 
@@ -49,15 +50,31 @@ final class ProductionStack implements AutoCloseable {
   /** {@link #start(Path, int, int, Map)} on the database at this JDBC URL. */
   static ProductionStack start(Path dir, int hostCount, int agentCount, Map<String, String> settings, String database)
       throws Exception {
+    return start(dir, hostCount, agentCount, settings, database, false);
+  }
+
+  /**
+   * With {@code https}, the hosts' API serves HTTPS with a certificate made here (keytool: self-signed,
+   * for 127.0.0.1), the agents trust it by {@code ROTA_CONTROLLER_CA}, and {@link #admin} does too.
+   */
+  static ProductionStack start(
+      Path dir, int hostCount, int agentCount, Map<String, String> settings, String database, boolean https)
+      throws Exception {
     RealServices.Temporal temporal = RealServices.temporal();
     ProductionStack stack = new ProductionStack(temporal, dir);
     try {
+      Map<String, String> hostSettings = new HashMap<>(settings);
+      if (https) {
+        stack.apiCertificate = apiCertificate(dir);
+        hostSettings.put("ROTA_API_TLS_KEYSTORE", dir.resolve("api.p12").toString());
+        hostSettings.put("ROTA_API_TLS_KEYSTORE_PASSWORD", API_KEYSTORE_PASSWORD);
+      }
       for (int i = 0; i < hostCount; i++) {
         int port = FreePorts.next();
         // The tests' clients, however many users they play, share the admin's token: its rate would
         // refuse them (the rate is ManyClientsIT's to test).
         Map<String, String> env = new HashMap<>(Map.of("ROTA_API_RATE_LIMIT", "10000", "ROTA_API_RATE_BURST", "10000"));
-        env.putAll(settings);
+        env.putAll(hostSettings);
         env.put("TEMPORAL_ADDRESS", temporal.address());
         env.put("DATASOURCES_DEFAULT_URL", database);
         env.put("DATASOURCES_DEFAULT_USERNAME", "rota");
@@ -85,16 +102,19 @@ final class ProductionStack implements AutoCloseable {
             "{\"name\":\"agent-" + worker + "\",\"roles\":[\"worker\"],\"worker\":\"" + worker + "\"}");
     assertEquals(201, account.status(), account.body());
     Path data = Files.createDirectories(dir.resolve("agent-" + worker));
-    Map<String, String> env =
+    Map<String, String> env = new HashMap<>(
         Map.of(
-            "ROTA_CONTROLLER_URL", "http://127.0.0.1:" + hostPorts.get(host),
+            "ROTA_CONTROLLER_URL", scheme() + "://127.0.0.1:" + hostPorts.get(host),
             "ROTA_WORKER_NAME", worker,
             "ROTA_AGENT_PORT", String.valueOf(FreePorts.next()),
             "ROTA_AGENT_TOKEN", (String) account.map().get("token"),
             "ROTA_AGENT_DATA_DIR", data.toString(),
             "ROTA_WORKER_RESOURCES", "cpu=200,memory=200000",
             "ROTA_AGENT_HEARTBEAT_INTERVAL", "1s",
-            "ROTA_AGENT_STOP_GRACE", "2s");
+            "ROTA_AGENT_STOP_GRACE", "2s"));
+    if (apiCertificate != null) {
+      env.put("ROTA_CONTROLLER_CA", apiCertificate.toString());
+    }
     agents.add(JarProcess.agent("agent-" + worker, env, dir).start().awaitOutput("serving"));
   }
 
@@ -107,9 +127,42 @@ final class ProductionStack implements AutoCloseable {
     return Files.createTempDirectory(it, test + "-");
   }
 
-  /** The API of host {@code i} with the admin's token. */
+  /** The API of host {@code i} with the admin's token (trusting its certificate, when it serves HTTPS). */
   RotaClient admin(int i) {
-    return new RotaClient("http://127.0.0.1:" + hostPorts.get(i), adminToken);
+    return new RotaClient(scheme() + "://127.0.0.1:" + hostPorts.get(i), adminToken,
+        apiCertificate == null ? null : dev.rota.agent.TrustedCertificates.only(apiCertificate, "the API's certificate"));
+  }
+
+  /** The certificate (PEM) the hosts' API serves HTTPS with; null for plain HTTP. */
+  Path apiCertificate() {
+    return apiCertificate;
+  }
+
+  private String scheme() {
+    return apiCertificate == null ? "http" : "https";
+  }
+
+  private static final String API_KEYSTORE_PASSWORD = "it-api-keystore-password";
+
+  /** A key and a self-signed certificate for 127.0.0.1 in {@code dir/api.p12}; the certificate as PEM. */
+  private static Path apiCertificate(Path dir) throws Exception {
+    Path keytool = Path.of(System.getProperty("java.home"), "bin", "keytool");
+    Path store = dir.resolve("api.p12");
+    Path pem = dir.resolve("api.pem");
+    run(keytool.toString(), "-genkeypair", "-alias", "api", "-keyalg", "EC", "-groupname", "secp256r1", "-validity", "30",
+        "-dname", "CN=127.0.0.1", "-ext", "SAN=ip:127.0.0.1,dns:localhost", "-keystore", store.toString(),
+        "-storetype", "PKCS12", "-storepass", API_KEYSTORE_PASSWORD, "-keypass", API_KEYSTORE_PASSWORD);
+    run(keytool.toString(), "-exportcert", "-rfc", "-alias", "api", "-keystore", store.toString(),
+        "-storepass", API_KEYSTORE_PASSWORD, "-file", pem.toString());
+    return pem;
+  }
+
+  private static void run(String... command) throws Exception {
+    Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
+    String said = new String(p.getInputStream().readAllBytes());
+    if (!p.waitFor(60, java.util.concurrent.TimeUnit.SECONDS) || p.exitValue() != 0) {
+      throw new IllegalStateException(String.join(" ", command) + " failed: " + said);
+    }
   }
 
   JarProcess host(int i) {

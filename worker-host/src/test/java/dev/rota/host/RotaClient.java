@@ -11,14 +11,21 @@ import java.util.Map;
 
 /** The HTTP a user (or script) sends Rota's API, with an optional bearer token. */
 final class RotaClient {
-  private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+  private final HttpClient http;
   private final ObjectMapper json = new ObjectMapper();
   private final String base;
   private final String token;
 
   RotaClient(String base, String token) {
+    this(base, token, null);
+  }
+
+  /** With {@code tls}, what an HTTPS API is trusted by. */
+  RotaClient(String base, String token, javax.net.ssl.SSLContext tls) {
     this.base = base;
     this.token = token;
+    HttpClient.Builder client = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5));
+    this.http = (tls == null ? client : client.sslContext(tls)).build();
   }
 
   record Reply(int status, String body, Map<String, Object> map, java.net.http.HttpHeaders headers) {
