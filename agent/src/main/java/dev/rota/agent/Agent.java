@@ -57,7 +57,12 @@ public final class Agent implements AutoCloseable {
       tls = AgentTls.load(config);
     }
     ScheduledExecutorService timers = Executors.newScheduledThreadPool(2, daemon("agent-" + config.workerName() + "-timer"));
-    ExecutorService requests = Executors.newFixedThreadPool(8, daemon("agent-" + config.workerName() + "-http"));
+    // Bounded: 8 at work, 64 waiting; past that the server's own thread answers the next request itself,
+    // and stops accepting meanwhile: a flood of requests (the secret's check comes first) waits in the
+    // kernel's backlog, not in this process's memory.
+    ExecutorService requests = new java.util.concurrent.ThreadPoolExecutor(8, 8, 0, java.util.concurrent.TimeUnit.SECONDS,
+        new java.util.concurrent.ArrayBlockingQueue<>(64), daemon("agent-" + config.workerName() + "-http"),
+        new java.util.concurrent.ThreadPoolExecutor.CallerRunsPolicy());
     ProcessRuntime processes = new ProcessRuntime(tasksDir, json);
     Map<String, TaskRuntime> runtimes = new LinkedHashMap<>();
     for (String r : config.runtimes()) {
