@@ -33,13 +33,9 @@ public final class PinnedCertificates extends X509ExtendedTrustManager {
       throws java.io.IOException {
     try {
       java.security.cert.Certificate[] peer = session.orElseThrow(() -> new java.io.IOException("no TLS session")).getPeerCertificates();
-      String presented = sha256((X509Certificate) peer[0]);
-      if (!MessageDigest.isEqual(presented.getBytes(), sha256.getBytes())) {
-        throw new java.io.IOException("the agent at " + endpoint + " answered with certificate sha256 " + presented
-            + ", not the one pinned at its registration (" + sha256 + ")");
-      }
+      verify((X509Certificate) peer[0], sha256, endpoint);
     } catch (javax.net.ssl.SSLPeerUnverifiedException | CertificateException e) {
-      throw new java.io.IOException("cannot check the certificate of " + endpoint + ": " + e.getMessage(), e);
+      throw new java.io.IOException(e.getMessage(), e);
     }
   }
 
@@ -73,9 +69,14 @@ public final class PinnedCertificates extends X509ExtendedTrustManager {
     if (pinned == null) {
       throw new CertificateException("no certificate is pinned for the agent at " + authority);
     }
-    String presented = sha256(chain[0]);
-    if (!MessageDigest.isEqual(presented.getBytes(), pinned.getBytes())) {
-      throw new CertificateException("the agent at " + authority + " presented certificate sha256 " + presented
+    verify(chain[0], pinned, authority);
+  }
+
+  /** The one check, at the handshake and on an answer: the presented certificate is the pinned one. */
+  private static void verify(X509Certificate presented, String pinned, String where) throws CertificateException {
+    String sha256 = sha256(presented);
+    if (!MessageDigest.isEqual(sha256.getBytes(), pinned.getBytes())) {
+      throw new CertificateException("the agent at " + where + " presented certificate sha256 " + sha256
           + ", not the one pinned at its registration (" + pinned + ")");
     }
   }

@@ -97,6 +97,7 @@ public record AgentConfig(
         return n;
       }));
     }
+    Path dataDir = Path.of(s.getOrDefault("ROTA_AGENT_DATA_DIR", ".rota-agent/" + name)).toAbsolutePath().normalize();
     return new AgentConfig(
         controller.endsWith("/") ? controller.substring(0, controller.length() - 1) : controller,
         name,
@@ -109,15 +110,15 @@ public record AgentConfig(
         s.getOrDefault("ROTA_AGENT_TOKEN", ""),
         secret(s.get("ROTA_AGENT_SECRET")),
         parse(s, "ROTA_AGENT_HEARTBEAT_INTERVAL", "5s", AgentConfig::duration, "a duration such as 5s"),
-        Path.of(s.getOrDefault("ROTA_AGENT_DATA_DIR", ".rota-agent/" + name)).toAbsolutePath().normalize(),
+        dataDir,
         parse(s, "ROTA_AGENT_STOP_GRACE", "10s", AgentConfig::duration, "a duration such as 10s"),
         parse(s, "ROTA_AGENT_SYNTHETIC_START_DELAY", "200ms", AgentConfig::duration, "a duration such as 200ms"),
         flag(s, "ROTA_AGENT_INSECURE_HTTP"),
         file(s, "ROTA_AGENT_TLS_CERT"),
         file(s, "ROTA_AGENT_TLS_KEY"),
-        Path.of(s.getOrDefault("ROTA_AGENT_TLS_KEYSTORE",
-            Path.of(s.getOrDefault("ROTA_AGENT_DATA_DIR", ".rota-agent/" + name), "tls", "agent.p12").toString()))
-            .toAbsolutePath().normalize(),
+        s.containsKey("ROTA_AGENT_TLS_KEYSTORE")
+            ? Path.of(s.get("ROTA_AGENT_TLS_KEYSTORE")).toAbsolutePath().normalize()
+            : dataDir.resolve("tls").resolve("agent.p12"),
         file(s, "ROTA_CONTROLLER_CA"));
   }
 

@@ -1,5 +1,6 @@
 package dev.rota.agent;
 
+import dev.rota.agentapi.PinnedCertificates;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
@@ -9,13 +10,12 @@ import java.nio.file.attribute.PosixFilePermissions;
 import java.security.GeneralSecurityException;
 import java.security.KeyFactory;
 import java.security.KeyStore;
-import java.security.MessageDigest;
 import java.security.PrivateKey;
 import java.security.cert.Certificate;
 import java.security.cert.CertificateFactory;
+import java.security.cert.X509Certificate;
 import java.security.spec.PKCS8EncodedKeySpec;
 import java.util.Base64;
-import java.util.HexFormat;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import javax.net.ssl.KeyManagerFactory;
@@ -131,12 +131,7 @@ record AgentTls(SSLContext context, String sha256) {
     keys.init(store, password);
     SSLContext context = SSLContext.getInstance("TLS");
     context.init(keys.getKeyManagers(), null, null);
-    Certificate leaf = store.getCertificate("agent");
-    return new AgentTls(context, sha256(leaf.getEncoded()));
-  }
-
-  static String sha256(byte[] der) throws GeneralSecurityException {
-    return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(der));
+    return new AgentTls(context, PinnedCertificates.sha256((X509Certificate) store.getCertificate("agent")));
   }
 
   private static String randomPassword() {

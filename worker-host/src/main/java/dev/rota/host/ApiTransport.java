@@ -22,10 +22,10 @@ record ApiTransport(boolean https, Optional<String> warning, Optional<String> re
 
   /** Decides, and puts the server's TLS settings into {@code props} when it is HTTPS. */
   static ApiTransport configure(HostMode mode, Map<String, Object> props) {
-    Optional<String> keystore = setting(props, "rota.api.tls-keystore", "ROTA_API_TLS_KEYSTORE");
-    boolean insecure = setting(props, "rota.api.insecure-http", "ROTA_API_INSECURE_HTTP").map(Boolean::parseBoolean).orElse(false);
-    String port = setting(props, "micronaut.server.port", "MICRONAUT_SERVER_PORT").orElse("8080");
-    String host = setting(props, "micronaut.server.host", "MICRONAUT_SERVER_HOST").orElse("0.0.0.0");
+    Optional<String> keystore = EarlySettings.get(props, "rota.api.tls-keystore", "ROTA_API_TLS_KEYSTORE");
+    boolean insecure = EarlySettings.get(props, "rota.api.insecure-http", "ROTA_API_INSECURE_HTTP").map(Boolean::parseBoolean).orElse(false);
+    String port = EarlySettings.get(props, "micronaut.server.port", "MICRONAUT_SERVER_PORT").orElse("8080");
+    String host = EarlySettings.get(props, "micronaut.server.host", "MICRONAUT_SERVER_HOST").orElse("0.0.0.0");
     if (keystore.isPresent()) {
       if (mode == HostMode.DEV) {
         throw new StartupException("ROTA_API_TLS_KEYSTORE is for production hosts: dev mode serves loopback only");
@@ -34,7 +34,7 @@ record ApiTransport(boolean https, Optional<String> warning, Optional<String> re
       if (!Files.isReadable(file)) {
         throw new StartupException("ROTA_API_TLS_KEYSTORE=" + keystore.get() + " is not a readable file (a PKCS12 keystore)");
       }
-      String password = setting(props, "rota.api.tls-keystore-password", "ROTA_API_TLS_KEYSTORE_PASSWORD")
+      String password = EarlySettings.get(props, "rota.api.tls-keystore-password", "ROTA_API_TLS_KEYSTORE_PASSWORD")
           .orElseThrow(() -> new StartupException("ROTA_API_TLS_KEYSTORE needs ROTA_API_TLS_KEYSTORE_PASSWORD, its password"));
       props.put("micronaut.server.ssl.enabled", "true");
       props.put("micronaut.server.ssl.port", port);
@@ -68,12 +68,5 @@ record ApiTransport(boolean https, Optional<String> warning, Optional<String> re
     } catch (java.net.UnknownHostException e) {
       return false;
     }
-  }
-
-  private static Optional<String> setting(Map<String, Object> props, String property, String variable) {
-    return Optional.ofNullable(props.get(property)).map(Object::toString)
-        .or(() -> Optional.ofNullable(System.getProperty(property)))
-        .or(() -> Optional.ofNullable(System.getenv(variable)))
-        .filter(v -> !v.isBlank());
   }
 }

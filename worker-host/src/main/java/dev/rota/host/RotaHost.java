@@ -208,14 +208,7 @@ public final class RotaHost implements AutoCloseable {
   }
 
   private static Path prepareDataDir(Map<String, Object> props) {
-    Object configured = props.get("rota.data-dir");
-    String dir =
-        configured != null
-            ? configured.toString()
-            : Optional.ofNullable(System.getProperty("rota.data-dir"))
-                .or(() -> Optional.ofNullable(System.getenv("ROTA_DATA_DIR")))
-                .filter(s -> !s.isBlank())
-                .orElse(".rota-dev");
+    String dir = EarlySettings.get(props, "rota.data-dir", "ROTA_DATA_DIR").orElse(".rota-dev");
     Path path = Path.of(dir).toAbsolutePath().normalize();
     try {
       Files.createDirectories(path);

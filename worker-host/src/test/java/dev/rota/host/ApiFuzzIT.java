@@ -32,16 +32,10 @@ class ApiFuzzIT {
     Path st = RealServices.schemathesis();
     Path config = RealServices.root().resolve("worker-host/src/test/schemathesis");
     int http = FreePorts.next();
-    Map<String, String> env = new java.util.HashMap<>(Map.of(
-        "MICRONAUT_SERVER_PORT", String.valueOf(http),
-        "ROTA_TEMPORAL_PORT", String.valueOf(FreePorts.next()),
-        "ROTA_DATA_DIR", work.resolve("data").toString(),
-        "ROTA_AUTH_ENABLED", "true",
-        "ROTA_BOOTSTRAP_ADMIN_TOKEN", TOKEN,
-        "ROTA_DEV_AGENT_RUNTIMES", "synthetic",
-        // One token sends all of it, faster than a user's rate: the bound is ManyClientsIT's to test.
-        "ROTA_API_RATE_LIMIT", "1000",
-        "ROTA_API_RATE_BURST", "1000"));
+    Map<String, String> env = JarProcess.guardedDev(http, work.resolve("data"), TOKEN);
+    // One token sends all of it, faster than a user's rate: the bound is ManyClientsIT's to test.
+    env.put("ROTA_API_RATE_LIMIT", "1000");
+    env.put("ROTA_API_RATE_BURST", "1000");
     // The real Temporal server when the CLI can be had (as in CI), else the embedded one.
     RealServices.installedTemporalCli().ifPresentOrElse(
         cli -> {

@@ -44,6 +44,20 @@ final class JarProcess implements AutoCloseable {
     return new JarProcess(name, command, env, dir);
   }
 
+  /**
+   * The settings of a dev host as a hostile world meets it: auth on with this admin token, synthetic
+   * agents only (what callers submit runs nothing real), on the given API port and data folder.
+   */
+  static Map<String, String> guardedDev(int apiPort, Path data, String adminToken) {
+    return new java.util.HashMap<>(Map.of(
+        "MICRONAUT_SERVER_PORT", String.valueOf(apiPort),
+        "ROTA_TEMPORAL_PORT", String.valueOf(FreePorts.next()),
+        "ROTA_DATA_DIR", data.toString(),
+        "ROTA_AUTH_ENABLED", "true",
+        "ROTA_BOOTSTRAP_ADMIN_TOKEN", adminToken,
+        "ROTA_DEV_AGENT_RUNTIMES", "synthetic"));
+  }
+
   static JarProcess agent(String name, Map<String, String> env, Path dir) {
     return new JarProcess(name, java(System.getProperty("rota.agent.jar")), env, dir);
   }

@@ -36,14 +36,8 @@ class ManyClientsIT {
   void aThousandClientsAtOnceAreAnsweredWithNothingButWhatTheyAskedOr429() throws Exception {
     Path work = ProductionStack.folder("many-clients");
     int http = FreePorts.next();
-    Map<String, String> env = Map.of(
-        "MICRONAUT_SERVER_PORT", String.valueOf(http),
-        "ROTA_TEMPORAL_PORT", String.valueOf(FreePorts.next()),
-        "ROTA_DATA_DIR", work.resolve("data").toString(),
-        "ROTA_AUTH_ENABLED", "true",
-        "ROTA_BOOTSTRAP_ADMIN_TOKEN", ADMIN,
-        "ROTA_DEV_AGENT_RUNTIMES", "synthetic",
-        "ROTA_DEV_AGENT_RESOURCES", "cpu=10000,memory=10000000");
+    Map<String, String> env = JarProcess.guardedDev(http, work.resolve("data"), ADMIN);
+    env.put("ROTA_DEV_AGENT_RESOURCES", "cpu=10000,memory=10000000");
     try (JarProcess host = JarProcess.dev("many-clients", env, work)) {
       host.start().awaitOutput("  Data ");
       String base = "http://127.0.0.1:" + http;

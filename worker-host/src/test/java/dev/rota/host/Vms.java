@@ -96,8 +96,7 @@ final class Vms {
             int n = next.getAndIncrement();
             String vm = prefix + "-" + n;
             try {
-              RotaClient.Reply reply = api.api("POST", "/v1/vms",
-                  "{\"name\":\"" + vm + "\",\"command\":[\"sleep\",\"" + (firstSleep + n) + "\"]}");
+              RotaClient.Reply reply = create(api, vm, firstSleep + n);
               answers.add(new Answer(vm, reply, System.nanoTime()));
               if (reply.status() == 201) {
                 acked.add(vm);
@@ -148,10 +147,15 @@ final class Vms {
   /** Whether the API acknowledged the VM (201); a host killed mid-request acknowledges nothing. */
   static boolean submit(RotaClient api, String name, int sleep) {
     try {
-      return api.api("POST", "/v1/vms", "{\"name\":\"" + name + "\",\"command\":[\"sleep\",\"" + sleep + "\"]}").status() == 201;
+      return create(api, name, sleep).status() == 201;
     } catch (AssertionError connectionRefusedOrReset) {
       return false;
     }
+  }
+
+  /** {@code POST /v1/vms} of VM {@code name} running {@code sleep <sleep>}. */
+  static RotaClient.Reply create(RotaClient api, String name, int sleep) {
+    return api.api("POST", "/v1/vms", "{\"name\":\"" + name + "\",\"command\":[\"sleep\",\"" + sleep + "\"]}");
   }
 
   static Set<String> running(RotaClient api) {

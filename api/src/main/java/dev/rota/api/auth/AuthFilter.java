@@ -48,11 +48,11 @@ public class AuthFilter {
     if (!settings.enabled() || isOpen(request.getPath())) {
       return null;
     }
-    Optional<String> token = Tokens.bearer(request);
-    if (token.isEmpty()) {
+    Optional<String> bearerHash = Tokens.bearerHash(request);
+    if (bearerHash.isEmpty()) {
       return refuse(request, HttpStatus.UNAUTHORIZED, "this call needs a bearer token: Authorization: Bearer <token>");
     }
-    String hash = Tokens.hash(token.get());
+    String hash = bearerHash.get();
     Optional<ServiceAccountRow> account = accounts.findByTokenHash(hash).filter(a -> Tokens.sameHash(a.tokenHash(), hash));
     if (account.isEmpty()) {
       return refuse(request, HttpStatus.UNAUTHORIZED, "the bearer token is not valid (unknown, or its account was deleted)");

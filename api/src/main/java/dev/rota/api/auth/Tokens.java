@@ -31,8 +31,24 @@ public final class Tokens {
     }
   }
 
+  private static final String HASH_ATTRIBUTE = "rota.token-hash";
+
+  /**
+   * The SHA-256 of the request's bearer token, if it has one: worked out once per request, for the rate
+   * limit and the authentication both.
+   */
+  public static java.util.Optional<String> bearerHash(io.micronaut.http.HttpRequest<?> request) {
+    java.util.Optional<String> known = request.getAttribute(HASH_ATTRIBUTE, String.class);
+    if (known.isPresent()) {
+      return known;
+    }
+    java.util.Optional<String> hash = bearer(request).map(Tokens::hash);
+    hash.ifPresent(h -> request.setAttribute(HASH_ATTRIBUTE, h));
+    return hash;
+  }
+
   /** The request's bearer token, if it has a non-empty one. */
-  public static java.util.Optional<String> bearer(io.micronaut.http.HttpRequest<?> request) {
+  private static java.util.Optional<String> bearer(io.micronaut.http.HttpRequest<?> request) {
     return request.getHeaders().getAuthorization()
         .filter(h -> h.startsWith("Bearer "))
         .map(h -> h.substring(7).strip())

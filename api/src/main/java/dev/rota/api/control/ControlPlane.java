@@ -56,12 +56,18 @@ public class ControlPlane {
    */
   static final Duration TEMPORAL_DEADLINE = Duration.ofSeconds(5);
 
-  private final java.util.concurrent.ScheduledExecutorService deadlines =
-      Executors.newSingleThreadScheduledExecutor(r -> {
-        Thread t = new Thread(r, "temporal-deadline");
-        t.setDaemon(true);
-        return t;
-      });
+  /** The deadlines' timers; each is cancelled when its call returns, and then leaves the queue at once. */
+  private final java.util.concurrent.ScheduledThreadPoolExecutor deadlines = deadlineTimers();
+
+  private static java.util.concurrent.ScheduledThreadPoolExecutor deadlineTimers() {
+    java.util.concurrent.ScheduledThreadPoolExecutor timers = new java.util.concurrent.ScheduledThreadPoolExecutor(1, r -> {
+      Thread t = new Thread(r, "temporal-deadline");
+      t.setDaemon(true);
+      return t;
+    });
+    timers.setRemoveOnCancelPolicy(true);
+    return timers;
+  }
 
   /**
    * Runs the calls to Temporal a request waits on with a deadline (the scheduler's query, a VM action's

@@ -10,7 +10,6 @@ import io.micronaut.http.server.exceptions.ExceptionHandler;
 import io.micronaut.http.server.exceptions.response.ErrorContext;
 import io.micronaut.http.server.exceptions.response.ErrorResponseProcessor;
 import jakarta.inject.Singleton;
-import java.net.ConnectException;
 import java.sql.SQLException;
 import java.sql.SQLTransientConnectionException;
 import java.util.Optional;
@@ -27,7 +26,6 @@ import org.slf4j.LoggerFactory;
 @Produces
 @Singleton
 public class OutageHandler implements ExceptionHandler<RuntimeException, HttpResponse<?>> {
-  static final long RETRY_AFTER_SECONDS = 5;
   private static final Logger LOG = LoggerFactory.getLogger(OutageHandler.class);
   /** Temporal's answers that mean "not reachable now", as opposed to "refused". */
   private static final Set<Status.Code> TEMPORAL_OUT =
@@ -49,14 +47,14 @@ public class OutageHandler implements ExceptionHandler<RuntimeException, HttpRes
           HttpResponse.status(HttpStatus.INTERNAL_SERVER_ERROR));
     }
     LOG.warn("{} {} answered 503: {} ({})", request.getMethod(), request.getPath(), outage.get(), rootCause(exception));
-    return RetryLater.answer(problems, request, HttpStatus.SERVICE_UNAVAILABLE, RETRY_AFTER_SECONDS,
+    return RetryLater.answer(problems, request, HttpStatus.SERVICE_UNAVAILABLE, RetryLater.OUTAGE_SECONDS,
         outage.get() + "; nothing was changed, try again shortly");
   }
 
   /** What is out of reach, if the exception (or one of its causes) says a service is. */
   static Optional<String> outage(Throwable exception) {
     for (Throwable t = exception; t != null; t = t.getCause() == t ? null : t.getCause()) {
-      if (t instanceof SQLTransientConnectionException || t instanceof ConnectException || connectionLost(t)) {
+      if (t instanceof SQLTransientConnectionException || connectionLost(t)) {
         return Optional.of("the database cannot be reached");
       }
       if (t instanceof StatusRuntimeException grpc && TEMPORAL_OUT.contains(grpc.getStatus().getCode())) {
@@ -67,8 +65,9 @@ public class OutageHandler implements ExceptionHandler<RuntimeException, HttpRes
   }
 
   /**
-   * SQL state class 08 is "connection exception", 57P01 to 57P03 the server shutting down or starting;
-   * a pooled connection the server dropped says only that it is closed.
+   * SQL state class 08 is "connection exception" (a refused connection among them: the driver says so,
+   * so a bare ConnectException, which could be anyone's, is not taken for the database's), 57P01 to 57P03
+   * the server shutting down or starting; a pooled connection the server dropped says only that it is closed.
    */
   private static boolean connectionLost(Throwable t) {
     if (!(t instanceof SQLException sql)) {

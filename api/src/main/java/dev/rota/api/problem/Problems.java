@@ -39,7 +39,8 @@ public final class Problems {
     return new RetryLater(HttpStatus.TOO_MANY_REQUESTS, 1, message);
   }
 
+  /** A 503: the database or Temporal did not answer in time; nothing was done, and Retry-After says when to try again. */
   public static HttpStatusException unavailable(String message) {
-    return new HttpStatusException(HttpStatus.SERVICE_UNAVAILABLE, message);
+    return new RetryLater(HttpStatus.SERVICE_UNAVAILABLE, RetryLater.OUTAGE_SECONDS, message);
   }
 }

@@ -13,6 +13,9 @@ import jakarta.inject.Singleton;
 
 /** A 429 or 503 that nothing was done for: a problem with {@code Retry-After}, so clients know when. */
 public final class RetryLater extends HttpStatusException {
+  /** What an outage's 503 tells clients to wait: the database's connection wait, Temporal's deadline. */
+  public static final long OUTAGE_SECONDS = 5;
+
   private final long seconds;
 
   public RetryLater(HttpStatus status, long seconds, String message) {

@@ -40,7 +40,7 @@ public class Callers {
     if (!auth.enabled()) {
       return Optional.empty();
     }
-    Optional<String> hash = Tokens.bearer(request).map(Tokens::hash).filter(known::contains);
+    Optional<String> hash = Tokens.bearerHash(request).filter(known::contains);
     return Optional.of(hash.map(h -> "token " + h).orElseGet(() -> "address " + request.getRemoteAddress().getAddress().getHostAddress()));
   }
 }
