@@ -8,9 +8,14 @@ import io.micronaut.data.repository.CrudRepository;
 import java.time.Instant;
 import java.util.Collection;
 import java.util.List;
+import java.util.Optional;
 
 @JdbcRepository(dialect = Dialect.POSTGRES)
 public interface VmRepository extends CrudRepository<VmRow, String> {
+  /** The VM's submission, without reading its row: empty when there is no such VM. */
+  @Query("SELECT seq FROM vms WHERE name = :name")
+  Optional<Long> seqOf(String name);
+
   @Query("SELECT nextval('vm_seq')")
   long nextSeq();
 

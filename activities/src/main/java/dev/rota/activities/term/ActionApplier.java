@@ -27,6 +27,7 @@ import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ExecutionException;
@@ -34,6 +35,8 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Function;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -127,45 +130,63 @@ public class ActionApplier {
       List<TermActionRow> batch, Map<String, AgentAddress> endpoints, AtomicInteger started, AtomicInteger removed,
       AtomicInteger notified, AtomicInteger failed) {
     // Agent calls first, in parallel; notifications after, so a VM hears of its start once it began.
+    Set<String> startedNow = ConcurrentHashMap.newKeySet();
     List<Future<?>> running = new ArrayList<>();
     for (TermActionRow a : batch) {
       if (!a.kind().equals(TermActionRow.NOTIFY)) {
-        running.add(calls.submit(() -> carryOut(a, endpoints, started, removed, failed)));
+        running.add(calls.submit(() -> {
+          if (carryOut(a, endpoints, started, removed, failed)) {
+            startedNow.add(a.taskId());
+          }
+        }));
       }
     }
     awaitAll(running);
-    List<Future<?>> notifying = new ArrayList<>();
+    // One signal per VM: its newest news, with which the notifier sends the VM's earlier news too.
+    Map<String, List<TermActionRow>> newsByVm = new LinkedHashMap<>();
     for (TermActionRow a : batch) {
       if (a.kind().equals(TermActionRow.NOTIFY)) {
-        notifying.add(calls.submit(() -> {
-          try {
-            notifier.notify(a);
-          } catch (RuntimeException e) {
-            // Left in the outbox: the next pass tells the workflow (at least once; it applies it once).
-            log.debug("could not tell VM {}'s workflow: {}", a.vm(), e.toString());
-            failed.incrementAndGet();
-            if (a.attempts() + 1 == ActionRetries.MAX_ATTEMPTS) {
-              log.warn("VM {} has not been told of task {} ({}) after {} attempts, and will be: {}", a.vm(), a.taskId(),
-                  a.event(), ActionRetries.MAX_ATTEMPTS, e.getMessage());
-            }
-            actions.triedOnce(a.id()); // never dropped (ActionRetries); its detail is the event's message
-            return;
-          }
-          actions.done(a.id());
-          notified.incrementAndGet();
-        }));
+        newsByVm.computeIfAbsent(a.vm(), vm -> new ArrayList<>()).add(a);
       }
+    }
+    List<Future<?>> notifying = new ArrayList<>();
+    for (List<TermActionRow> news : newsByVm.values()) {
+      TermActionRow newest = news.get(news.size() - 1);
+      // The news of a task just started (placed, moved) goes with the agent's report of its start, in
+      // one signal: the next term tells it should that report not come first.
+      if (startedNow.contains(newest.taskId())) {
+        continue;
+      }
+      notifying.add(calls.submit(() -> {
+        try {
+          notifier.notify(newest);
+        } catch (RuntimeException e) {
+          // Left in the outbox: the next pass tells the workflow (at least once; it applies it once).
+          log.debug("could not tell VM {}'s workflow: {}", newest.vm(), e.toString());
+          failed.incrementAndGet();
+          if (newest.attempts() + 1 == ActionRetries.MAX_ATTEMPTS) {
+            log.warn("VM {} has not been told of task {} ({}) after {} attempts, and will be: {}", newest.vm(),
+                newest.taskId(), newest.event(), ActionRetries.MAX_ATTEMPTS, e.getMessage());
+          }
+          news.forEach(a -> actions.triedOnce(a.id())); // never dropped (ActionRetries); its detail is the event's message
+          return;
+        }
+        actions.done(newest.id());
+        notified.incrementAndGet();
+      }));
     }
     awaitAll(notifying);
   }
 
-  private void carryOut(
+  /** Carries out a start or a removal; true when it started the task. */
+  private boolean carryOut(
       TermActionRow a, Map<String, AgentAddress> endpoints, AtomicInteger started, AtomicInteger removed, AtomicInteger failed) {
     AgentAddress endpoint = endpoints.get(a.worker());
     if (endpoint == null) {
       actions.done(a.id()); // the worker is gone, and its tasks with it
-      return;
+      return false;
     }
+    boolean startedIt = false;
     try {
       if (a.kind().equals(TermActionRow.START)) {
         VmRow vm = vms.findById(a.vm()).orElse(null);
@@ -173,10 +194,11 @@ public class ActionApplier {
         if (vm == null || task == null || !TaskState.SCHEDULED.wireName().equals(task.state())
             || !Snapshots.task(task).wantedBy(Snapshots.vm(vm, clock.instant()))) {
           actions.done(a.id()); // no longer meant to run there
-          return;
+          return false;
         }
         agents.startTask(endpoint, a.taskId(), spec(vm), agentCalls.timeout());
         started.incrementAndGet();
+        startedIt = true;
       } else {
         agents.removeTask(endpoint, a.taskId(), agentCalls.timeout());
         removed.incrementAndGet();
@@ -199,6 +221,7 @@ public class ActionApplier {
         case RETRY -> actions.failedOnce(a.id(), Columns.truncate(String.valueOf(e.getMessage()), 2048));
       }
     }
+    return startedIt;
   }
 
   /** The agent refused the task (a 4xx: retrying cannot help): the task failed. */

@@ -4,11 +4,12 @@ import dev.rota.store.Columns;
 import dev.rota.store.TermActionRepository;
 import dev.rota.store.TermActionRow;
 import dev.rota.store.VmRepository;
-import dev.rota.store.VmRow;
 import dev.rota.workflows.vm.TaskEvent;
 import dev.rota.workflows.vm.VmWorkflow;
 import io.temporal.client.WorkflowClient;
 import io.temporal.client.WorkflowNotFoundException;
+import java.util.ArrayList;
+import java.util.List;
 import jakarta.inject.Provider;
 import jakarta.inject.Singleton;
 
@@ -32,32 +33,40 @@ public class VmNotifier {
   }
 
   /**
-   * Signals the event, the VM's earlier ones in the outbox first (each taken out once told); a VM that
-   * is gone, or was submitted again since, has nobody left to tell. Throws when the workflow could not
-   * be told, so that the event stays in the outbox: also when the VM exists but its workflow does not
-   * yet (being started, or being restored after Temporal lost it).
+   * Signals the event with the VM's earlier ones still in the outbox, oldest first, in one signal (each
+   * earlier one taken out once told); a VM that is gone, or was submitted again since, has nobody left
+   * to tell. Throws when the workflow could not be told, so that the event stays in the outbox: also
+   * when the VM exists but its workflow does not yet (being started, or being restored after Temporal
+   * lost it).
    */
   public void notify(TermActionRow news) {
-    VmRow vm = vms.findById(news.vm()).orElse(null);
-    if (vm == null || news.vmSeq() == null || news.vmSeq() != vm.seq()) {
+    Long seq = vms.seqOf(news.vm()).orElse(null);
+    if (seq == null || news.vmSeq() == null || !news.vmSeq().equals(seq)) {
       return;
     }
-    VmWorkflow workflow = client.get().newWorkflowStub(VmWorkflow.class, VmWorkflow.workflowId(news.vm()));
-    for (TermActionRow earlier : outbox.eventsBefore(news.vm(), news.id())) {
-      if (earlier.vmSeq() != null && earlier.vmSeq() == vm.seq()) {
-        signal(workflow, earlier);
+    List<TermActionRow> earlier = outbox.eventsBefore(news.vm(), news.id());
+    List<TaskEvent> told = new ArrayList<>();
+    for (TermActionRow e : earlier) {
+      if (e.vmSeq() != null && e.vmSeq().equals(seq)) {
+        told.add(event(e));
       }
-      outbox.done(earlier.id());
     }
-    signal(workflow, news);
-  }
-
-  private static void signal(VmWorkflow workflow, TermActionRow news) {
+    told.add(event(news));
+    VmWorkflow workflow = client.get().newWorkflowStub(VmWorkflow.class, VmWorkflow.workflowId(news.vm()));
     try {
-      workflow.taskEvent(new TaskEvent(news.id(), news.taskId(), news.worker(), news.event(), news.exitCode(),
-          news.detail(), Columns.millis(news.createdAt()), Columns.millis(news.startedAt())));
+      if (told.size() == 1) {
+        workflow.taskEvent(told.get(0));
+      } else {
+        workflow.taskEvents(told);
+      }
     } catch (WorkflowNotFoundException e) {
       throw new IllegalStateException("VM " + news.vm() + " has no open workflow to tell yet", e);
     }
+    earlier.forEach(e -> outbox.done(e.id()));
+  }
+
+  private static TaskEvent event(TermActionRow news) {
+    return new TaskEvent(news.id(), news.taskId(), news.worker(), news.event(), news.exitCode(), news.detail(),
+        Columns.millis(news.createdAt()), Columns.millis(news.startedAt()));
   }
 }

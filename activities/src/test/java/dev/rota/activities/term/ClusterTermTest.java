@@ -186,6 +186,12 @@ class ClusterTermTest {
     return null;
   }
 
+  private long signals(String workflowId) {
+    return env.getWorkflowClient().fetchHistory(workflowId).getEvents().stream()
+        .filter(e -> e.getEventType() == io.temporal.api.enums.v1.EventType.EVENT_TYPE_WORKFLOW_EXECUTION_SIGNALED)
+        .count();
+  }
+
   private List<String> eventTypes(String vm) {
     return events.page(vm, 0, 100).stream().map(VmEventRow::type).toList();
   }
@@ -211,6 +217,8 @@ class ClusterTermTest {
     env.sleep(Duration.ofSeconds(6));
     awaitStatus("a", "running");
     assertEquals(List.of("scheduled", "started"), eventTypes("a"));
+    assertEquals(1, signals(VmWorkflow.workflowId("a")),
+        "the placement of a task started at once goes with the news of its start, in one signal");
     Histories.replayAndMaybeRecord(env.getWorkflowClient(), ClusterWorkflow.WORKFLOW_ID, ClusterWorkflowImpl.class, "cluster-term-applies");
   }
 

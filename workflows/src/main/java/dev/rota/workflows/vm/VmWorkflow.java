@@ -6,6 +6,7 @@ import io.temporal.workflow.UpdateMethod;
 import io.temporal.workflow.UpdateValidatorMethod;
 import io.temporal.workflow.WorkflowInterface;
 import io.temporal.workflow.WorkflowMethod;
+import java.util.List;
 
 /** One VM's life, from submission to deletion. Its id is {@link #workflowId(String)}. */
 @WorkflowInterface
@@ -48,6 +49,13 @@ public interface VmWorkflow {
   /** The scheduler placed the VM's task, or saw it start, end, vanish or be lost with its worker. */
   @SignalMethod
   void taskEvent(TaskEvent event);
+
+  /**
+   * Several of the task's events at once, oldest first (placed and started together): one signal and
+   * one workflow task where one each would cost as many.
+   */
+  @SignalMethod
+  void taskEvents(List<TaskEvent> events);
 
   /** Removes the VM: its task first, then its rows; the workflow ends. */
   @SignalMethod

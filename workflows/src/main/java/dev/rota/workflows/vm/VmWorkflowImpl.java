@@ -612,6 +612,11 @@ public class VmWorkflowImpl implements VmWorkflow {
   }
 
   @Override
+  public void taskEvents(List<TaskEvent> events) {
+    events.forEach(this::taskEvent);
+  }
+
+  @Override
   public void delete() {
     if (deleteRequested) {
       return;

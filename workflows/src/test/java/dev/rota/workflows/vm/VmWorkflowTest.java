@@ -353,6 +353,23 @@ class VmWorkflowTest {
   }
 
   @Test
+  void eventsSentTogetherAreAppliedInOrderAndRecordedOnce() {
+    VmWorkflow vm = start("pending", null, 0, "Never");
+    TaskEvent placedEvent = event(0, "placed", null);
+    TaskEvent started = event(0, "started", null);
+    vm.taskEvents(List.of(placedEvent, started)); // the start's report carries the placement still in the outbox
+    awaitStatus(vm, "running");
+    VmLifecycle running = awaitLifecycle(l -> l.status().equals("running"));
+    assertEquals("w1", running.worker());
+    assertEquals(started.id(), running.taskEventId());
+    assertEquals(List.of("running"), store.lifecycles.stream().map(VmLifecycle::status).toList(),
+        "one write for the events of one signal");
+    vm.taskEvents(List.of(placedEvent, started)); // sent again (at least once): nothing changes
+    settle();
+    assertEquals(1, store.lifecycles.size(), store.lifecycles.toString());
+  }
+
+  @Test
   void eventsOfAnotherGenerationAreIgnored() {
     VmWorkflow vm = start("running", "w1", 2, "Never");
     awaitStatus(vm, "running");
