@@ -49,6 +49,8 @@ import org.slf4j.LoggerFactory;
 public class ActionApplier {
   private static final Logger log = LoggerFactory.getLogger(ActionApplier.class);
   static final int BATCH = 500;
+  /** Calls at once to one agent: its own request threads (8) take no more; 4 and 16 were slower, as was one per thread (LoadHarness 100x1000). */
+  static final int LANES_PER_AGENT = 8;
   /** How long one apply pass may go on taking further batches. */
   static final java.time.Duration PASS_BUDGET = java.time.Duration.ofSeconds(10);
 
@@ -114,7 +116,7 @@ public class ActionApplier {
     long after = 0;
     List<TermActionRow> batch = actions.after(after, BATCH);
     while (!batch.isEmpty()) {
-      applyBatch(batch, endpoints, started, removed, notified, failed);
+      applyBatch(batch, endpoints, deadline, started, removed, notified, failed);
       if (batch.size() < BATCH || System.nanoTime() > deadline) {
         break;
       }
@@ -127,19 +129,44 @@ public class ActionApplier {
   }
 
   private void applyBatch(
-      List<TermActionRow> batch, Map<String, AgentAddress> endpoints, AtomicInteger started, AtomicInteger removed,
+      List<TermActionRow> batch, Map<String, AgentAddress> endpoints, long deadline, AtomicInteger started, AtomicInteger removed,
       AtomicInteger notified, AtomicInteger failed) {
-    // Agent calls first, in parallel; notifications after, so a VM hears of its start once it began.
-    Set<String> startedNow = ConcurrentHashMap.newKeySet();
-    List<Future<?>> running = new ArrayList<>();
+    // Agent calls first, in parallel, at most LANES_PER_AGENT at once to one agent, each lane in
+    // order on one connection: as many calls at once as there are threads would each open a
+    // connection to the busiest agents, and a TLS handshake costs more than a call. Notifications
+    // after, so a VM hears of its start once it began.
+    Map<String, List<List<TermActionRow>>> byWorker = new LinkedHashMap<>();
     for (TermActionRow a : batch) {
       if (!a.kind().equals(TermActionRow.NOTIFY)) {
-        running.add(calls.submit(() -> {
-          if (carryOut(a, endpoints, started, removed, failed)) {
+        List<List<TermActionRow>> lanes = byWorker.computeIfAbsent(a.worker(), w -> new ArrayList<>());
+        if (lanes.size() < LANES_PER_AGENT) {
+          lanes.add(new ArrayList<>());
+        }
+        lanes.stream().min(java.util.Comparator.comparingInt(List::size)).orElseThrow().add(a);
+      }
+    }
+    Set<String> startedNow = ConcurrentHashMap.newKeySet();
+    List<Future<?>> running = new ArrayList<>();
+    for (List<TermActionRow> lane : byWorker.values().stream().flatMap(List::stream).toList()) {
+      running.add(calls.submit(() -> {
+        RuntimeException agentFailed = null;
+        for (TermActionRow a : lane) {
+          if (System.nanoTime() > deadline) {
+            return; // the rest waits for the next term, as a batch not taken would
+          }
+          if (agentFailed != null) {
+            // A hung or erring agent costs one call's timeout a pass, not one per action; the rest
+            // count as tried, so that each gives up after as many passes as it would alone.
+            failed(a, agentFailed, failed);
+            continue;
+          }
+          Attempt attempt = carryOut(a, endpoints, started, removed, failed);
+          if (attempt.started()) {
             startedNow.add(a.taskId());
           }
-        }));
-      }
+          agentFailed = attempt.agentFailed();
+        }
+      }));
     }
     awaitAll(running);
     // One signal per VM: its newest news, with which the notifier sends the VM's earlier news too.
@@ -178,13 +205,17 @@ public class ActionApplier {
     awaitAll(notifying);
   }
 
-  /** Carries out a start or a removal; true when it started the task. */
-  private boolean carryOut(
+  /** What came of an action: the task started, or the agent failed to answer (a refusal is an answer); or neither. */
+  private record Attempt(boolean started, RuntimeException agentFailed) {
+    static final Attempt DONE = new Attempt(false, null);
+  }
+
+  private Attempt carryOut(
       TermActionRow a, Map<String, AgentAddress> endpoints, AtomicInteger started, AtomicInteger removed, AtomicInteger failed) {
     AgentAddress endpoint = endpoints.get(a.worker());
     if (endpoint == null) {
       actions.done(a.id()); // the worker is gone, and its tasks with it
-      return false;
+      return Attempt.DONE;
     }
     boolean startedIt = false;
     try {
@@ -194,7 +225,7 @@ public class ActionApplier {
         if (vm == null || task == null || !TaskState.SCHEDULED.wireName().equals(task.state())
             || !Snapshots.task(task).wantedBy(Snapshots.vm(vm, clock.instant()))) {
           actions.done(a.id()); // no longer meant to run there
-          return false;
+          return Attempt.DONE;
         }
         agents.startTask(endpoint, a.taskId(), spec(vm), agentCalls.timeout());
         started.incrementAndGet();
@@ -205,23 +236,29 @@ public class ActionApplier {
       }
       actions.done(a.id());
     } catch (RuntimeException e) {
-      failed.incrementAndGet();
-      boolean refused = e instanceof AgentRejectedException;
-      ActionRetries.Kind kind = a.kind().equals(TermActionRow.START) ? ActionRetries.Kind.START : ActionRetries.Kind.REMOVE;
-      switch (ActionRetries.afterFailure(kind, refused, a.attempts())) {
-        case FAIL_TASK -> refused(a, e);
-        case GIVE_BACK -> giveBack(a, e);
-        case DROP -> {
-          if (!refused) {
-            log.warn("dropping {} of task {} on {} after {} attempts: {}", a.kind(), a.taskId(), a.worker(),
-                ActionRetries.MAX_ATTEMPTS, e.getMessage());
-          }
-          actions.done(a.id());
-        }
-        case RETRY -> actions.failedOnce(a.id(), Columns.truncate(String.valueOf(e.getMessage()), 2048));
-      }
+      failed(a, e, failed);
+      return new Attempt(false, e instanceof AgentRejectedException ? null : e);
     }
-    return startedIt;
+    return new Attempt(startedIt, null);
+  }
+
+  /** An action the agent did not carry out: tried again next pass, given back, failed or dropped, as {@link ActionRetries} says. */
+  private void failed(TermActionRow a, RuntimeException e, AtomicInteger failed) {
+    failed.incrementAndGet();
+    boolean refused = e instanceof AgentRejectedException;
+    ActionRetries.Kind kind = a.kind().equals(TermActionRow.START) ? ActionRetries.Kind.START : ActionRetries.Kind.REMOVE;
+    switch (ActionRetries.afterFailure(kind, refused, a.attempts())) {
+      case FAIL_TASK -> refused(a, e);
+      case GIVE_BACK -> giveBack(a, e);
+      case DROP -> {
+        if (!refused) {
+          log.warn("dropping {} of task {} on {} after {} attempts: {}", a.kind(), a.taskId(), a.worker(),
+              ActionRetries.MAX_ATTEMPTS, e.getMessage());
+        }
+        actions.done(a.id());
+      }
+      case RETRY -> actions.failedOnce(a.id(), Columns.truncate(String.valueOf(e.getMessage()), 2048));
+    }
   }
 
   /** The agent refused the task (a 4xx: retrying cannot help): the task failed. */

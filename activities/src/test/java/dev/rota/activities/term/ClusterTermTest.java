@@ -24,6 +24,7 @@ import dev.rota.workflows.cluster.ClusterWorkflow;
 import dev.rota.workflows.cluster.ClusterWorkflowImpl;
 import dev.rota.workflows.vm.VmActivities;
 import dev.rota.workflows.vm.VmWorkflow;
+import dev.rota.scheduling.ActionRetries;
 import dev.rota.workflows.vm.VmWorkflowImpl;
 import io.micronaut.context.annotation.Property;
 import io.micronaut.test.extensions.junit5.annotation.MicronautTest;
@@ -537,6 +538,25 @@ class ClusterTermTest {
     assertTrue(eventTypes("a").contains("start-failed"), eventTypes("a").toString());
     assertEquals("w1", a.avoidWorker());
     assertEquals(0, agents.tasks("w1").size());
+  }
+
+  @Test
+  void aWorkerThatFailsEveryStartIsCalledOnceALanePerPassAndAllItsVmsAreGivenBackAsSoonAsOne() {
+    worker("w1", 64);
+    worker("w2", 64);
+    agents.set("w1", FakeAgents.Mode.NO_STARTS);
+    int count = 20; // more than the lanes to one agent
+    for (int i = 0; i < count; i++) {
+      vm("v" + i, 1, "Never");
+    }
+    startCluster(env.getWorkflowClient());
+    env.sleep(Duration.ofSeconds(20)); // as long as one VM's give-back takes
+    for (int i = 0; i < count; i++) {
+      VmRow v = awaitVm("v" + i, r -> "running".equals(r.status()) && "w2".equals(r.worker()), "running elsewhere");
+      assertEquals("w1", v.avoidWorker());
+    }
+    assertTrue(agents.startCalls("w1") <= ActionApplier.LANES_PER_AGENT * ActionRetries.START_ATTEMPTS,
+        "after a failed call the rest of its lane count as tried, uncalled: " + agents.startCalls("w1") + " calls");
   }
 
   @Test

@@ -32,6 +32,7 @@ public class FakeAgents implements AgentClient {
     volatile boolean heartbeating = true;
     final Map<String, TaskView> tasks = new ConcurrentHashMap<>();
     final Map<String, AtomicInteger> starts = new ConcurrentHashMap<>();
+    final AtomicInteger startCalls = new AtomicInteger();
     final Map<String, TaskSpec> specs = new ConcurrentHashMap<>();
   }
 
@@ -65,6 +66,11 @@ public class FakeAgents implements AgentClient {
 
   public void exit(String worker, String taskId, int code) {
     agent(worker).tasks.computeIfPresent(taskId, (id, t) -> new TaskView(id, t.vm(), "exited", code, t.startedAt(), null, null));
+  }
+
+  /** Calls to start a task on the worker, whatever came of them. */
+  public int startCalls(String worker) {
+    return agent(worker).startCalls.get();
   }
 
   public int starts(String worker, String taskId) {
@@ -111,6 +117,7 @@ public class FakeAgents implements AgentClient {
   public void startTask(AgentAddress agent, String taskId, TaskSpec spec, Duration timeout) {
     String endpoint = agent.endpoint();
     Agent a = reach(endpoint);
+    a.startCalls.incrementAndGet();
     if (a.mode == Mode.NO_STARTS) {
       throw new IllegalStateException("disk full");
     }
