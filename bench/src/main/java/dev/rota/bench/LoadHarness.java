@@ -69,6 +69,8 @@ public final class LoadHarness {
 
   private final HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
   private final ObjectMapper json = new ObjectMapper();
+  /** Submissions answered 429 (a host's bound on requests in flight) and sent again. */
+  private final java.util.concurrent.atomic.AtomicInteger refusedForNow = new java.util.concurrent.atomic.AtomicInteger();
 
   public static void main(String[] args) throws Exception {
     try {
@@ -142,6 +144,7 @@ public final class LoadHarness {
       r.put("submitSeconds", Duration.between(start, submitted).toMillis() / 1000.0);
       r.put("submittedPerSecond", Math.round(vms * 1000.0 / Math.max(1, Duration.between(start, submitted).toMillis())));
       r.put("batch", BATCH);
+      r.put("submitsRetriedAfter429", refusedForNow.get());
       r.put("allRunningSeconds", seconds);
       r.put("vmsPerSecond", Math.round(vms / seconds * 10) / 10.0);
       r.put("submitToRunningMillis", latencies(api));
@@ -322,9 +325,17 @@ public final class LoadHarness {
     }
   }
 
+  /** Submits as a client should: a 429 did nothing, so it is sent again after its Retry-After. */
   private int post(String url, String body) throws IOException, InterruptedException {
-    return http.send(HttpRequest.newBuilder(URI.create(url)).header("Content-Type", "application/json")
-        .POST(HttpRequest.BodyPublishers.ofString(body)).build(), HttpResponse.BodyHandlers.discarding()).statusCode();
+    while (true) {
+      HttpResponse<Void> answer = http.send(HttpRequest.newBuilder(URI.create(url)).header("Content-Type", "application/json")
+          .POST(HttpRequest.BodyPublishers.ofString(body)).build(), HttpResponse.BodyHandlers.discarding());
+      if (answer.statusCode() != 429) {
+        return answer.statusCode();
+      }
+      refusedForNow.incrementAndGet();
+      Thread.sleep(1000L * answer.headers().firstValueAsLong("Retry-After").orElse(1));
+    }
   }
 
   @SuppressWarnings("unchecked")

@@ -146,6 +146,7 @@ public class ActionApplier {
       }
     }
     Set<String> startedNow = ConcurrentHashMap.newKeySet();
+    java.util.Queue<Long> done = new java.util.concurrent.ConcurrentLinkedQueue<>();
     List<Future<?>> running = new ArrayList<>();
     for (List<TermActionRow> lane : byWorker.values().stream().flatMap(List::stream).toList()) {
       running.add(calls.submit(() -> {
@@ -160,7 +161,7 @@ public class ActionApplier {
             failed(a, agentFailed, failed);
             continue;
           }
-          Attempt attempt = carryOut(a, endpoints, started, removed, failed);
+          Attempt attempt = carryOut(a, endpoints, started, removed, failed, done);
           if (attempt.started()) {
             startedNow.add(a.taskId());
           }
@@ -186,7 +187,7 @@ public class ActionApplier {
       }
       notifying.add(calls.submit(() -> {
         try {
-          notifier.notify(newest);
+          done.addAll(notifier.notify(newest));
         } catch (RuntimeException e) {
           // Left in the outbox: the next pass tells the workflow (at least once; it applies it once).
           log.debug("could not tell VM {}'s workflow: {}", newest.vm(), e.toString());
@@ -198,11 +199,15 @@ public class ActionApplier {
           news.forEach(a -> actions.triedOnce(a.id())); // never dropped (ActionRetries); its detail is the event's message
           return;
         }
-        actions.done(newest.id());
         notified.incrementAndGet();
       }));
     }
     awaitAll(notifying);
+    // Taken out together, one statement for the batch: should this process die first, the starts are
+    // sent again (an agent takes a task it has once) and the news too (a workflow applies it once).
+    if (!done.isEmpty()) {
+      actions.doneAll(List.copyOf(done));
+    }
   }
 
   /** What came of an action: the task started, or the agent failed to answer (a refusal is an answer); or neither. */
@@ -210,8 +215,10 @@ public class ActionApplier {
     static final Attempt DONE = new Attempt(false, null);
   }
 
+  /** Carries out a start or a removal; one carried out joins {@code done}, for the batch to take out. */
   private Attempt carryOut(
-      TermActionRow a, Map<String, AgentAddress> endpoints, AtomicInteger started, AtomicInteger removed, AtomicInteger failed) {
+      TermActionRow a, Map<String, AgentAddress> endpoints, AtomicInteger started, AtomicInteger removed, AtomicInteger failed,
+      java.util.Queue<Long> done) {
     AgentAddress endpoint = endpoints.get(a.worker());
     if (endpoint == null) {
       actions.done(a.id()); // the worker is gone, and its tasks with it
@@ -234,7 +241,7 @@ public class ActionApplier {
         agents.removeTask(endpoint, a.taskId(), agentCalls.timeout());
         removed.incrementAndGet();
       }
-      actions.done(a.id());
+      done.add(a.id());
     } catch (RuntimeException e) {
       failed(a, e, failed);
       return new Attempt(false, e instanceof AgentRejectedException ? null : e);

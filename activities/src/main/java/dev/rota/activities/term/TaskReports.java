@@ -94,14 +94,17 @@ public class TaskReports {
       return Optional.empty();
     }
     boolean leftForTheScheduler = false;
+    List<Long> told = new ArrayList<>();
     for (TermActionRow event : news) {
       try {
-        notifier.notify(event);
-        actions.done(event.id());
+        told.addAll(notifier.notify(event));
       } catch (RuntimeException e) {
         log.debug("VM {} will hear of its task from the scheduler's outbox: {}", event.vm(), e.toString());
         leftForTheScheduler = true;
       }
+    }
+    if (!told.isEmpty()) {
+      actions.doneAll(told);
     }
     if (leftForTheScheduler) {
       scheduler.wake("task reports from " + worker + " left notifications in the outbox");

@@ -33,16 +33,16 @@ public class VmNotifier {
   }
 
   /**
-   * Signals the event with the VM's earlier ones still in the outbox, oldest first, in one signal (each
-   * earlier one taken out once told); a VM that is gone, or was submitted again since, has nobody left
-   * to tell. Throws when the workflow could not be told, so that the event stays in the outbox: also
-   * when the VM exists but its workflow does not yet (being started, or being restored after Temporal
-   * lost it).
+   * Signals the event with the VM's earlier ones still in the outbox, oldest first, in one signal; a VM
+   * that is gone, or was submitted again since, has nobody left to tell. Returns the outbox ids done
+   * with (the event's and the earlier ones'), for the caller to take out with others in one statement.
+   * Throws when the workflow could not be told, so that the events stay in the outbox: also when the VM
+   * exists but its workflow does not yet (being started, or being restored after Temporal lost it).
    */
-  public void notify(TermActionRow news) {
+  public List<Long> notify(TermActionRow news) {
     Long seq = vms.seqOf(news.vm()).orElse(null);
     if (seq == null || news.vmSeq() == null || !news.vmSeq().equals(seq)) {
-      return;
+      return List.of(news.id());
     }
     List<TermActionRow> earlier = outbox.eventsBefore(news.vm(), news.id());
     List<TaskEvent> told = new ArrayList<>();
@@ -62,7 +62,10 @@ public class VmNotifier {
     } catch (WorkflowNotFoundException e) {
       throw new IllegalStateException("VM " + news.vm() + " has no open workflow to tell yet", e);
     }
-    earlier.forEach(e -> outbox.done(e.id()));
+    List<Long> done = new ArrayList<>();
+    earlier.forEach(e -> done.add(e.id()));
+    done.add(news.id());
+    return done;
   }
 
   private static TaskEvent event(TermActionRow news) {

@@ -36,12 +36,12 @@ public class FailingNotifier extends VmNotifier {
   }
 
   @Override
-  public void notify(TermActionRow news) {
+  public java.util.List<Long> notify(TermActionRow news) {
     AtomicInteger left = failuresLeft.get(news.vm());
     if (left != null && left.getAndDecrement() > 0) {
       failed.computeIfAbsent(news.vm(), k -> new AtomicInteger()).incrementAndGet();
       throw new IllegalStateException("UNAVAILABLE: cannot reach Temporal");
     }
-    super.notify(news);
+    return super.notify(news);
   }
 }

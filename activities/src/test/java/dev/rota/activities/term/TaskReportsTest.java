@@ -52,11 +52,12 @@ class TaskReportsTest {
   VmNotifier notifier() {
     return new VmNotifier(null, null, null) {
       @Override
-      public void notify(TermActionRow news) {
+      public List<Long> notify(TermActionRow news) {
         if (unreachable.contains(news.vm())) {
           throw new IllegalStateException("Temporal unreachable");
         }
         told.add(news.vm() + " " + news.event());
+        return List.of(news.id());
       }
     };
   }
