@@ -26,20 +26,33 @@ final class RealServices {
   private RealServices() {}
 
   /** A running Temporal dev server of the pinned CLI version; stop it with {@link Temporal#close()}. */
-  record Temporal(String address, String webUi, Path dir) implements AutoCloseable {
-    /** Stops the server, keeping its SQLite file: an outage. */
-    void halt() {
-      assertOk(script(".ci/temporal", "halt", dir.toString()));
+  record Temporal(String address, String webUi, Path dir) implements Outage {
+    @Override
+    public String ciScript() {
+      return ".ci/temporal";
+    }
+  }
+
+  /** A server a {@code .ci} script keeps in a folder of its own, which a test can halt and resume. */
+  interface Outage extends AutoCloseable {
+    /** The script that starts, halts, resumes and stops it. */
+    String ciScript();
+
+    Path dir();
+
+    /** Stops the server at once, keeping its files: an outage. */
+    default void halt() {
+      assertOk(RealServices.script(ciScript(), "halt", dir().toString()));
     }
 
     /** Starts the halted server again on its port and state. */
-    void resume() {
-      assertOk(script(".ci/temporal", "resume", dir.toString()));
+    default void resume() {
+      assertOk(RealServices.script(ciScript(), "resume", dir().toString()));
     }
 
     @Override
-    public void close() {
-      script(".ci/temporal", "stop", dir.toString());
+    default void close() {
+      RealServices.script(ciScript(), "stop", dir().toString());
     }
   }
 
@@ -93,7 +106,7 @@ final class RealServices {
    * A PostgreSQL server of its own (not the one the other tests share), for a test that stops it: its
    * JDBC URL, and the folder {@code .ci/postgres} keeps it in.
    */
-  record Postgres(String url, Path dir) implements AutoCloseable {
+  record Postgres(String url, Path dir) implements Outage {
     static Postgres start() throws IOException {
       Path dir = Files.createTempDirectory(Path.of("/tmp"), "rota-it-postgres-own");
       Script started = script(".ci/postgres", "start", dir.toString());
@@ -101,18 +114,10 @@ final class RealServices {
       return new Postgres(started.lastLine(), dir);
     }
 
-    /** Stops the server at once, as a machine losing power would, keeping its files: an outage. */
-    void halt() {
-      assertOk(script(".ci/postgres", "halt", dir.toString()));
-    }
-
-    void resume() {
-      assertOk(script(".ci/postgres", "resume", dir.toString()));
-    }
-
+    /** Halted, it stops at once, as a machine losing power would. */
     @Override
-    public void close() {
-      script(".ci/postgres", "stop", dir.toString());
+    public String ciScript() {
+      return ".ci/postgres";
     }
   }
 

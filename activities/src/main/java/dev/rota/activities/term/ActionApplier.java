@@ -135,20 +135,26 @@ public class ActionApplier {
     // order on one connection: as many calls at once as there are threads would each open a
     // connection to the busiest agents, and a TLS handshake costs more than a call. Notifications
     // after, so a VM hears of its start once it began.
-    Map<String, List<List<TermActionRow>>> byWorker = new LinkedHashMap<>();
+    Map<String, List<TermActionRow>> byWorker = new LinkedHashMap<>();
     for (TermActionRow a : batch) {
       if (!a.kind().equals(TermActionRow.NOTIFY)) {
-        List<List<TermActionRow>> lanes = byWorker.computeIfAbsent(a.worker(), w -> new ArrayList<>());
-        if (lanes.size() < LANES_PER_AGENT) {
+        byWorker.computeIfAbsent(a.worker(), w -> new ArrayList<>()).add(a);
+      }
+    }
+    List<List<TermActionRow>> lanes = new ArrayList<>();
+    for (List<TermActionRow> ofWorker : byWorker.values()) {
+      int first = lanes.size();
+      for (int i = 0; i < ofWorker.size(); i++) {
+        if (i < LANES_PER_AGENT) {
           lanes.add(new ArrayList<>());
         }
-        lanes.stream().min(java.util.Comparator.comparingInt(List::size)).orElseThrow().add(a);
+        lanes.get(first + i % LANES_PER_AGENT).add(ofWorker.get(i));
       }
     }
     Set<String> startedNow = ConcurrentHashMap.newKeySet();
     java.util.Queue<Long> done = new java.util.concurrent.ConcurrentLinkedQueue<>();
     List<Future<?>> running = new ArrayList<>();
-    for (List<TermActionRow> lane : byWorker.values().stream().flatMap(List::stream).toList()) {
+    for (List<TermActionRow> lane : lanes) {
       running.add(calls.submit(() -> {
         RuntimeException agentFailed = null;
         for (TermActionRow a : lane) {
@@ -158,7 +164,7 @@ public class ActionApplier {
           if (agentFailed != null) {
             // A hung or erring agent costs one call's timeout a pass, not one per action; the rest
             // count as tried, so that each gives up after as many passes as it would alone.
-            failed(a, agentFailed, failed);
+            notCarriedOut(a, agentFailed, failed);
             continue;
           }
           Attempt attempt = carryOut(a, endpoints, started, removed, failed, done);
@@ -243,14 +249,14 @@ public class ActionApplier {
       }
       done.add(a.id());
     } catch (RuntimeException e) {
-      failed(a, e, failed);
+      notCarriedOut(a, e, failed);
       return new Attempt(false, e instanceof AgentRejectedException ? null : e);
     }
     return new Attempt(startedIt, null);
   }
 
   /** An action the agent did not carry out: tried again next pass, given back, failed or dropped, as {@link ActionRetries} says. */
-  private void failed(TermActionRow a, RuntimeException e, AtomicInteger failed) {
+  private void notCarriedOut(TermActionRow a, RuntimeException e, AtomicInteger failed) {
     failed.incrementAndGet();
     boolean refused = e instanceof AgentRejectedException;
     ActionRetries.Kind kind = a.kind().equals(TermActionRow.START) ? ActionRetries.Kind.START : ActionRetries.Kind.REMOVE;
