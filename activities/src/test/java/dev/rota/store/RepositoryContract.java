@@ -182,8 +182,14 @@ abstract class RepositoryContract {
     List<String> page = vms.page(first.seq() - 1, null, null, null, 2).stream().map(VmRow::name).toList();
     assertEquals(List.of(a, b), page);
     assertEquals(List.of(b, c), vms.page(0, "running", worker, null, 10).stream().map(VmRow::name).toList());
+    String d = unique("d");
+    VmRow pendingThere = vms.save(vm(d, "scheduled", worker));
+    assertEquals(List.of(b, c, d), vms.page(0, null, worker, null, 10).stream().map(VmRow::name).toList(), "a worker's, any status");
+    assertEquals(List.of(d), vms.page(pendingThere.seq() - 1, null, worker, null, 10).stream().map(VmRow::name).toList(),
+        "a worker's, after a cursor");
+    assertEquals(List.of(), vms.page(0, "pending", worker, null, 10), "a worker's, of a status it has none of");
     assertEquals(List.of(a), vms.page(first.seq() - 1, "pending", null, null, 10).stream().map(VmRow::name).filter(a::equals).toList());
-    assertEquals(2, vms.findByWorkerInListAndStatusInList(List.of(worker), List.of("running", "scheduled")).size());
+    assertEquals(3, vms.findByWorkerInListAndStatusInList(List.of(worker), List.of("running", "scheduled")).size());
     assertTrue(vms.countByStatus().stream().anyMatch(n -> n.label().equals("running") && n.total() >= 2));
   }
 

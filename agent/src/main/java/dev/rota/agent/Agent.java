@@ -41,6 +41,14 @@ public final class Agent implements AutoCloseable {
 
   /** Starts an agent; an {@link IllegalStateException} says in one line why it cannot. */
   public static Agent start(AgentConfig config) {
+    return start(config, ControllerClient.httpClient(config));
+  }
+
+  /**
+   * Starts an agent that calls its controller through {@code controllerHttp}, a client it shares with
+   * other agents of this process (see {@link #controllerHttp}); closing the agent leaves it open.
+   */
+  public static Agent start(AgentConfig config, java.net.http.HttpClient controllerHttp) {
     // The controller may send fields this agent does not know yet (a newer TaskSpec): they are ignored.
     ObjectMapper json = new ObjectMapper().configure(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES, false);
     Path tasksDir = config.dataDir().resolve("tasks");
@@ -72,7 +80,7 @@ public final class Agent implements AutoCloseable {
         default -> throw new IllegalStateException("ROTA_WORKER_RUNTIMES names " + r + "; this agent offers process and synthetic");
       }
     }
-    ControllerClient controller = new ControllerClient(config, json);
+    ControllerClient controller = new ControllerClient(config, json, controllerHttp);
     TaskReporter reporter = new TaskReporter(controller, config.workerName(), timers, config.heartbeatInterval());
     HeldImages images = new HeldImages(config.dataDir().resolve("images.json"), json, java.time.Clock.systemUTC());
     TaskTable tasks = new TaskTable(runtimes, processes, tasksDir, config.stopGrace(), reporter::changed, images);
@@ -98,6 +106,11 @@ public final class Agent implements AutoCloseable {
     reporter.start();
     log.info("agent {} serving {} ({} tasks found again)", config.workerName(), endpoint, recovered);
     return new Agent(config, timers, requests, http, link, reporter, tls == null ? null : tls.sha256());
+  }
+
+  /** A client for calls to the controller {@code config} names, for agents of one process to share. */
+  public static java.net.http.HttpClient controllerHttp(AgentConfig config) {
+    return ControllerClient.httpClient(config);
   }
 
   public int port() {

@@ -32,6 +32,7 @@ final class DevAgents implements AutoCloseable {
       String syntheticStartDelay,
       java.util.function.Function<String, String> tokenFor) {
     List<Agent> started = new ArrayList<>();
+    java.net.http.HttpClient controllerHttp = null;
     try {
       for (int i = 1; i <= count; i++) {
         Map<String, String> env = new HashMap<>();
@@ -53,7 +54,12 @@ final class DevAgents implements AutoCloseable {
         if (token != null) {
           env.put("ROTA_AGENT_TOKEN", token);
         }
-        started.add(Agent.start(AgentConfig.from(env, new String[0])));
+        AgentConfig config = AgentConfig.from(env, new String[0]);
+        if (controllerHttp == null) {
+          // All of them call the same controller alike: one client (one selector thread) serves them all.
+          controllerHttp = Agent.controllerHttp(config);
+        }
+        started.add(Agent.start(config, controllerHttp));
       }
       return new DevAgents(started);
     } catch (RuntimeException e) {

@@ -55,6 +55,7 @@ class BadSettingsTest {
     "rota.temporal.dev-server, sometimes",
     "rota.temporal.ui-port, 70000",
     "rota.temporal.sticky-timeout, 0s",
+    "rota.temporal.workflow-cache-size, 0",
     "rota.scheduler.rebalance-moves-per-term, -1",
     "rota.scheduler.rebalance-moves-per-term, many",
     "rota.workers.remove-offline-after, -1h",

@@ -26,6 +26,8 @@ import java.util.List;
  * @param uiPort the CLI dev server's Web UI port; 0 means {@code port + 1000} ({@code ROTA_TEMPORAL_UI_PORT})
  * @param stickyTimeout how long a workflow task waits for the host that ran the workflow last (its
  *     cache) before any host may take it: what a host that died costs each of its workflows
+ * @param workflowCacheSize how many workflows a host keeps in memory between their tasks, each on a
+ *     thread of its own; a workflow not kept is replayed from its history for its next task
  */
 @ConfigurationProperties("rota.temporal")
 public record TemporalSettings(
@@ -41,13 +43,15 @@ public record TemporalSettings(
     @Bindable(defaultValue = "auto") String devServer,
     @Nullable String cli,
     @Bindable(defaultValue = "0") int uiPort,
-    @Bindable(defaultValue = "2s") Duration stickyTimeout) {
+    @Bindable(defaultValue = "2s") Duration stickyTimeout,
+    @Bindable(defaultValue = "600") int workflowCacheSize) {
 
   public static final List<SettingRule<?>> RULES =
       List.of(
           SettingRule.port("rota.temporal.port"),
           SettingRule.positiveDuration("rota.temporal.connect-timeout"),
           SettingRule.positiveDuration("rota.temporal.sticky-timeout"),
+          new SettingRule<>("rota.temporal.workflow-cache-size", Integer.class, n -> n > 0, "must be a positive number of workflows"),
           new SettingRule<>(
               "rota.temporal.ui-port", Integer.class, p -> p >= 0 && p < 65536,
               "must be a port number from 1 to 65535 (0: ROTA_TEMPORAL_PORT + 1000)"),

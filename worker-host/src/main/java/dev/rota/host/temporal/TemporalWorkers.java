@@ -54,6 +54,9 @@ public class TemporalWorkers {
             client,
             WorkerFactoryOptions.newBuilder()
                 .setUsingVirtualWorkflowThreads(temporal.virtualWorkflowThreads())
+                // A cached workflow holds its thread: as many threads as the cache, or the cache cannot fill.
+                .setWorkflowCacheSize(temporal.workflowCacheSize())
+                .setMaxWorkflowThreadCount(Math.max(temporal.workflowCacheSize(), 600))
                 .build());
     // A workflow task first waits for the host that ran that workflow last; when that host has died,
     // every one of its workflows (the scheduler's among them) waits this long before another host takes it.
