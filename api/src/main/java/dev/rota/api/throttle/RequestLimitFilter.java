@@ -22,7 +22,8 @@ import reactor.core.publisher.Flux;
  * The bounds on what callers may ask of a host, checked before anything else (before a token is looked
  * up in the database): each caller's rate ({@link Callers}: a token, or an address; {@code
  * rota.api.rate-limit} requests a second after bursts of {@code rota.api.rate-burst}) and the requests
- * the host works on at once ({@code rota.api.max-in-flight}; watches have their own bound). Past a
+ * the host works on at once ({@code rota.api.max-in-flight}; watches have their own bound, and agents'
+ * heartbeats and task reports none). Past a
  * bound, a 429 problem with Retry-After, at once: nothing waits in a queue, nothing was done. With auth
  * off only the in-flight bound applies.
  */
@@ -72,6 +73,9 @@ public class RequestLimitFilter implements HttpServerFilter {
     if ("true".equals(request.getParameters().get("watch"))) {
       return chain.proceed(request); // a watch is held open for long; WatchStreams bounds them apart
     }
+    if (isAgentUpkeep(request)) {
+      return chain.proceed(request);
+    }
     if (inFlight.incrementAndGet() > maxInFlight) {
       inFlight.decrementAndGet();
       return Publishers.just(tooMany(request, Duration.ofSeconds(1),
@@ -79,6 +83,20 @@ public class RequestLimitFilter implements HttpServerFilter {
     }
     return Flux.from(chain.proceed(request)).doFinally(signal -> inFlight.decrementAndGet());
   }
+
+  /**
+   * An agent's heartbeat or task report. They are not held to the in-flight bound: refused under load,
+   * a fleet's heartbeats turned load into lost workers and failovers, which are more load (at 1,000
+   * workers, 100 of them went offline while 10,000 VMs were submitted). Their number bounds itself:
+   * each agent sends them one at a time (a report may overlap one other), so a fleet has at most a few
+   * per worker in flight; each caller's rate still applies. Kubernetes' API priority and fairness
+   * likewise keeps node heartbeats apart from other work.
+   */
+  static boolean isAgentUpkeep(HttpRequest<?> request) {
+    return request.getMethod() == io.micronaut.http.HttpMethod.PUT && AGENT_UPKEEP.matcher(request.getPath()).matches();
+  }
+
+  private static final java.util.regex.Pattern AGENT_UPKEEP = java.util.regex.Pattern.compile("/v1/workers/[^/]+/(heartbeat|tasks)");
 
   private MutableHttpResponse<?> tooMany(HttpRequest<?> request, Duration wait, String detail) {
     long seconds = Math.max(1, (wait.toMillis() + 999) / 1000);

@@ -20,7 +20,7 @@ class InFlightLimitTest {
   @Inject SlowController.Gate gate;
 
   @Test
-  void oneRequestPastTheBoundIsA429UntilOneEndsAndWatchesAreBoundedApart() throws Exception {
+  void oneRequestPastTheBoundIsA429UntilOneEndsAndWatchesAndAgentUpkeepAreBoundedApart() throws Exception {
     CompletableFuture<Http.Reply> first = CompletableFuture.supplyAsync(() -> http.get("/test/slow"));
     CompletableFuture<Http.Reply> second = CompletableFuture.supplyAsync(() -> http.get("/test/slow"));
     assertTrue(gate.arrived.await(30, TimeUnit.SECONDS), "both slow requests under way");
@@ -30,6 +30,11 @@ class InFlightLimitTest {
     assertTrue(third.isProblem(), third.toString());
     assertTrue(third.detail().contains("this host is answering 2 requests"), third.detail());
     assertEquals("1", third.header("Retry-After"));
+    Http.Reply heartbeat = http.put("/v1/workers/nobody/heartbeat", "");
+    assertEquals(404, heartbeat.status(), "an agent's heartbeat is not held to the bound (and this worker is unknown): " + heartbeat);
+    Http.Reply report = http.put("/v1/workers/nobody/tasks", "{\"tasks\":[]}");
+    assertTrue(report.status() != 429, "nor its task report: " + report);
+    assertEquals(429, http.post("/v1/workers", "{}").status(), "other calls about workers are");
     try (Http.Lines watch = http.lines("/v1/workers?watch=true&timeoutSeconds=1")) {
       assertEquals(200, watch.status, "a watch is not counted: WatchStreams bounds them");
     }
