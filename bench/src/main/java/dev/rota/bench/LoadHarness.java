@@ -53,8 +53,6 @@ public final class LoadHarness {
           "rota.vms.restart-delay", "1s",
           "rota.agent.heartbeat-interval", "2s",
           "rota.dev.agent-resources", "cpu=64,memory=262144",
-          // Every VM's workflow kept between its tasks, as README advises for a host of this many VMs.
-          "rota.temporal.workflow-cache-size", "12000",
           // A synthetic task starts at once: submit-to-running is Rota's own time, not a VM's boot.
           "rota.dev.agent-synthetic-start-delay", "1ms");
 

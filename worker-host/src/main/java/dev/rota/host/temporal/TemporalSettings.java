@@ -44,7 +44,7 @@ public record TemporalSettings(
     @Nullable String cli,
     @Bindable(defaultValue = "0") int uiPort,
     @Bindable(defaultValue = "2s") Duration stickyTimeout,
-    @Bindable(defaultValue = "2000") int workflowCacheSize) {
+    @Bindable(defaultValue = "600") int workflowCacheSize) {
 
   public static final List<SettingRule<?>> RULES =
       List.of(
