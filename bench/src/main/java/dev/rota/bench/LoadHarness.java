@@ -176,7 +176,7 @@ public final class LoadHarness {
       Instant offlineAt = lastSeen(api, killed).plus(duration("rota.workers.lost-after")).plus(duration("rota.workers.offline-after"));
       await("VMs moved off the dead workers", () -> {
         try {
-          return count(api, "vms", "running") == vms && onWorkers(api, stillHolding) == 0;
+          return count(api, "vms", "running") == vms && runningOnAndForgetEmpty(api, stillHolding) == 0;
         } catch (Exception e) {
           return false;
         }
@@ -307,10 +307,10 @@ public final class LoadHarness {
   }
 
   /**
-   * The running VMs still on {@code workers}; a worker found with none is asked no more (offline, it is
-   * given nothing new), so that the poll costs the host less as the VMs move.
+   * The running VMs still on {@code workers}, taking out of the set each worker found with none: offline,
+   * it is given nothing new, so it is asked no more and the poll costs the host less as the VMs move.
    */
-  private long onWorkers(String api, Set<String> workers) throws Exception {
+  private long runningOnAndForgetEmpty(String api, Set<String> workers) throws Exception {
     long n = 0;
     for (java.util.Iterator<String> it = workers.iterator(); it.hasNext(); ) {
       int there = ((List<?>) get(api + "/v1/vms?status=running&limit=1000&worker=" + it.next()).get("items")).size();

@@ -36,6 +36,8 @@ public class RequestLimitFilter implements HttpServerFilter {
   private final String perSecond;
   private final int maxInFlight;
   private final AtomicInteger inFlight = new AtomicInteger();
+  /** An agent's heartbeat ({@code PUT /v1/workers/{name}/heartbeat}) or task report ({@code …/tasks}). */
+  private static final java.util.regex.Pattern AGENT_UPKEEP = java.util.regex.Pattern.compile("/v1/workers/[^/]+/(heartbeat|tasks)");
 
   public RequestLimitFilter(
       Callers callers,
@@ -70,10 +72,7 @@ public class RequestLimitFilter implements HttpServerFilter {
                 + "share: bursts of " + burst + ", then " + perSecond + " requests a second"));
       }
     }
-    if ("true".equals(request.getParameters().get("watch"))) {
-      return chain.proceed(request); // a watch is held open for long; WatchStreams bounds them apart
-    }
-    if (isAgentUpkeep(request)) {
+    if (boundedApart(request)) {
       return chain.proceed(request);
     }
     if (inFlight.incrementAndGet() > maxInFlight) {
@@ -85,18 +84,17 @@ public class RequestLimitFilter implements HttpServerFilter {
   }
 
   /**
-   * An agent's heartbeat or task report. They are not held to the in-flight bound: refused under load,
-   * a fleet's heartbeats turned load into lost workers and failovers, which are more load (at 1,000
-   * workers, 100 of them went offline while 10,000 VMs were submitted). Their number bounds itself:
-   * each agent sends them one at a time (a report may overlap one other), so a fleet has at most a few
-   * per worker in flight; each caller's rate still applies. Kubernetes' API priority and fairness
-   * likewise keeps node heartbeats apart from other work.
+   * Requests the in-flight bound does not count. A watch is held open for long; {@code WatchStreams}
+   * bounds them. An agent's heartbeat or task report: refused under load, a fleet's heartbeats turned
+   * load into lost workers and failovers, which are more load (at 1,000 workers, VMs failed over from
+   * healthy workers while 10,000 were submitted). Their number bounds itself: each agent sends them
+   * one at a time (a report may overlap one other); each caller's rate still applies. Kubernetes' API
+   * priority and fairness likewise keeps node heartbeats apart from other work.
    */
-  static boolean isAgentUpkeep(HttpRequest<?> request) {
-    return request.getMethod() == io.micronaut.http.HttpMethod.PUT && AGENT_UPKEEP.matcher(request.getPath()).matches();
+  private static boolean boundedApart(HttpRequest<?> request) {
+    return "true".equals(request.getParameters().get("watch"))
+        || request.getMethod() == io.micronaut.http.HttpMethod.PUT && AGENT_UPKEEP.matcher(request.getPath()).matches();
   }
-
-  private static final java.util.regex.Pattern AGENT_UPKEEP = java.util.regex.Pattern.compile("/v1/workers/[^/]+/(heartbeat|tasks)");
 
   private MutableHttpResponse<?> tooMany(HttpRequest<?> request, Duration wait, String detail) {
     long seconds = Math.max(1, (wait.toMillis() + 999) / 1000);
