@@ -285,14 +285,29 @@ public final class LoadHarness {
   @SuppressWarnings("unchecked")
   private Map<String, Object> latencies(String api) throws Exception {
     List<Long> millis = new ArrayList<>();
+    List<Long> toPlaced = new ArrayList<>();
+    List<Long> placedToRunning = new ArrayList<>();
     String cursor = null;
     do {
       Map<String, Object> page = get(api + "/v1/vms?limit=1000" + (cursor == null ? "" : "&cursor=" + cursor));
       for (Map<String, Object> vm : (List<Map<String, Object>>) page.get("items")) {
-        millis.add(Duration.between(Instant.parse((String) vm.get("createdAt")), Instant.parse((String) vm.get("startedAt"))).toMillis());
+        Instant created = Instant.parse((String) vm.get("createdAt"));
+        Instant scheduled = Instant.parse((String) vm.get("scheduledAt"));
+        Instant started = Instant.parse((String) vm.get("startedAt"));
+        millis.add(Duration.between(created, started).toMillis());
+        toPlaced.add(Duration.between(created, scheduled).toMillis());
+        placedToRunning.add(Duration.between(scheduled, started).toMillis());
       }
       cursor = (String) page.get("nextCursor");
     } while (cursor != null);
+    Map<String, Object> m = percentiles(millis);
+    // Where the time goes: waiting for a term to place the VM, then for its agent to start it and say so.
+    m.put("submitToPlaced", percentiles(toPlaced));
+    m.put("placedToRunning", percentiles(placedToRunning));
+    return m;
+  }
+
+  private static Map<String, Object> percentiles(List<Long> millis) {
     Collections.sort(millis);
     Map<String, Object> m = new LinkedHashMap<>();
     m.put("p50", pct(millis, 50));

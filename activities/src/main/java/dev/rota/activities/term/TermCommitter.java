@@ -48,6 +48,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.TreeSet;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The plan-and-commit step: reads the store's snapshot (desired state and the agents' last answers),
@@ -58,6 +60,7 @@ import java.util.TreeSet;
 @Singleton
 public class TermCommitter {
   private static final int EXAMPLES = 8;
+  private static final Logger log = LoggerFactory.getLogger(TermCommitter.class);
 
   private final WorkerRepository workers;
   private final VmRepository vms;
@@ -115,6 +118,7 @@ public class TermCommitter {
   }
 
   public TermDecisions commit(long observedAtMillis) {
+    long began = System.nanoTime();
     Instant now = clock.instant();
     Instant observedAt = Instant.ofEpochMilli(observedAtMillis);
     Map<String, Spread> spreads = new HashMap<>();
@@ -166,10 +170,17 @@ public class TermCommitter {
             .flatMap(s -> WireName.parse(SchedulerProfile.class, s.schedulerProfile()))
             .orElse(SchedulerProfile.OPTIMIZE_UTILIZATION);
 
+    long read = System.nanoTime();
     TermPlan plan =
         TermPlanner.plan(now, listening.at(observedAt), profile, health.health(), workerSnapshots, vmSnapshots,
             List.copyOf(taskRows.keySet()), reported, new Rebalancing(scheduler.rebalanceMovesPerTerm(), movable));
-    return tx.executeWrite(status -> write(plan, workerRows, vmRows, taskRows, now));
+    long planned = System.nanoTime();
+    TermDecisions decisions = tx.executeWrite(status -> write(plan, workerRows, vmRows, taskRows, now));
+    if (log.isDebugEnabled()) {
+      log.debug("read the snapshot in {} ms, planned in {} ms, wrote in {} ms", (read - began) / 1_000_000,
+          (planned - read) / 1_000_000, (System.nanoTime() - planned) / 1_000_000);
+    }
+    return decisions;
   }
 
   private TermDecisions write(
