@@ -18,6 +18,14 @@ public interface TermActionRepository extends GenericRepository<TermActionRow, L
       String kind, String worker, String taskId, @Nullable String vm, @Nullable Long vmSeq, @Nullable String detail,
       Instant createdAt);
 
+  /**
+   * An action of any kind, its id the sequence's next, for many as one batch (in the batch's order):
+   * {@link #add}'s and {@link #addEvent}'s columns together.
+   */
+  String ADD_ANY = """
+      INSERT INTO term_actions (id, kind, worker, task_id, vm, detail, created_at, attempts, vm_seq, event, exit_code, started_at)
+      VALUES (nextval('term_action_seq'), :kind, :worker, :taskId, :vm, :detail, :createdAt, 0, :vmSeq, :event, :exitCode, :startedAt)""";
+
   @Query("SELECT nextval('term_action_seq')")
   long nextId();
 

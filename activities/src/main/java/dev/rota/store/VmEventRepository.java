@@ -18,13 +18,17 @@ public interface VmEventRepository extends GenericRepository<VmEventRow, Long> {
     keepNewest(vmName, KEPT_PER_VM);
   }
 
-  @Query("INSERT INTO vm_events (id, vm_name, time, type, message) VALUES (nextval('vm_event_seq'), :vmName, :time, :type, :message)")
+  /** {@link #insert}'s and {@link #keepNewest}'s statements, for many VMs' events as batches. */
+  String INSERT = "INSERT INTO vm_events (id, vm_name, time, type, message) VALUES (nextval('vm_event_seq'), :vmName, :time, :type, :message)";
+  String KEEP_NEWEST = """
+      DELETE FROM vm_events WHERE vm_name = :vmName AND id < (
+        SELECT MIN(id) FROM (SELECT id FROM vm_events WHERE vm_name = :vmName ORDER BY id DESC LIMIT :kept) newest)""";
+
+  @Query(INSERT)
   void insert(String vmName, Instant time, String type, String message);
 
   /** Deletes the VM's events older than its {@code kept} newest; an index walk of at most {@code kept} rows. */
-  @Query("""
-      DELETE FROM vm_events WHERE vm_name = :vmName AND id < (
-        SELECT MIN(id) FROM (SELECT id FROM vm_events WHERE vm_name = :vmName ORDER BY id DESC LIMIT :kept) newest)""")
+  @Query(KEEP_NEWEST)
   int keepNewest(String vmName, int kept);
 
   /** A page of one VM's events, oldest first, after event {@code afterId}. */

@@ -77,8 +77,11 @@ public interface VmRepository extends CrudRepository<VmRow, String> {
   int explainPending(String name, String reason);
 
   /** It waits no longer: the scheduler placed it. */
-  @Query("UPDATE vms SET pending_reason = NULL WHERE name = :name AND pending_reason IS NOT NULL")
+  @Query(PLACED)
   int placed(String name);
+
+  /** {@link #placed}'s statement, for a term's placements as one batch. */
+  String PLACED = "UPDATE vms SET pending_reason = NULL WHERE name = :name AND pending_reason IS NOT NULL";
 
   /** Its task could not be started on {@code worker}: the scheduler avoids that worker for it until {@code until}. */
   @Query("UPDATE vms SET avoid_worker = :worker, avoid_until = :until WHERE name = :name")

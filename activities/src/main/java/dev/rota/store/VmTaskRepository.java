@@ -15,9 +15,18 @@ import java.util.Optional;
  */
 @JdbcRepository(dialect = Dialect.POSTGRES)
 public interface VmTaskRepository extends GenericRepository<VmTaskRow, String> {
+  /** {@link #place}'s statement, which a term's placements run as one batch. */
+  String PLACE = """
+      INSERT INTO vm_tasks (id, vm, vm_seq, generation, worker, state, placed_at)
+      SELECT :id, :vm, :vmSeq, :generation, :worker, 'scheduled', :at FROM vms
+      WHERE name = :vm AND seq = :vmSeq AND restart_count = :generation AND status NOT IN ('stopping', 'stopped', 'failed')
+        AND NOT EXISTS (SELECT 1 FROM vm_tasks WHERE id = :id)""";
+
   List<VmTaskRow> findAll();
 
   Optional<VmTaskRow> findById(String id);
+
+  List<VmTaskRow> findByIdInList(java.util.Collection<String> ids);
 
   /**
    * Places generation {@code generation} of the VM's submission {@code vmSeq} on {@code worker}, if
@@ -25,11 +34,7 @@ public interface VmTaskRepository extends GenericRepository<VmTaskRow, String> {
    * The statuses are named by those left out: with {@code status IN (…)} H2 looked the VM up by its
    * (status, seq) index, walking every pending VM for each placement, not by its name.
    */
-  @Query("""
-      INSERT INTO vm_tasks (id, vm, vm_seq, generation, worker, state, placed_at)
-      SELECT :id, :vm, :vmSeq, :generation, :worker, 'scheduled', :at FROM vms
-      WHERE name = :vm AND seq = :vmSeq AND restart_count = :generation AND status NOT IN ('stopping', 'stopped', 'failed')
-        AND NOT EXISTS (SELECT 1 FROM vm_tasks WHERE id = :id)""")
+  @Query(PLACE)
   int place(String id, String vm, long vmSeq, int generation, String worker, Instant at);
 
   @Query("UPDATE vm_tasks SET state = 'running', started_at = :at, message = :message WHERE id = :id AND state = 'scheduled'")

@@ -64,6 +64,56 @@ abstract class RepositoryContract {
     assertEquals(1, tasks.forget(id));
   }
 
+  @Inject dev.rota.activities.term.TaskObservations observations;
+  @Inject TermActionRepository actions;
+  @Inject io.micronaut.transaction.TransactionOperations<java.sql.Connection> tx;
+
+  /**
+   * A term's placements, written as batches of the repositories' own statements: each as {@link
+   * VmTaskRepository#place} would, its VM no longer waiting, its log line, and its start followed by its news.
+   */
+  @Test
+  void placementsWrittenAsBatchesAreThoseThePlaceStatementAllows() {
+    VmRow a = vms.save(vm(unique("a"), "pending", null));
+    vms.explainPending(a.name(), "no worker fits");
+    VmRow b = vms.save(vm(unique("b"), "pending", null));
+    VmRow stopped = vms.save(vm(unique("s"), "stopped", null));
+    VmRow placedAlready = vms.save(vm(unique("p"), "pending", null));
+    assertEquals(1, tasks.place(VmTaskRow.id(placedAlready.seq(), placedAlready.name() + ".0"), placedAlready.name(),
+        placedAlready.seq(), 0, "w1", T0));
+    Instant at = T0.plusMillis(1234);
+
+    List<dev.rota.activities.term.TaskObservations.Placing> placed = tx.executeWrite(s -> observations.placeAll(List.of(
+        new dev.rota.activities.term.TaskObservations.Placing(a.name(), a.seq(), 0, "w1", "it holds the image"),
+        new dev.rota.activities.term.TaskObservations.Placing(stopped.name(), stopped.seq(), 0, "w1", null),
+        new dev.rota.activities.term.TaskObservations.Placing(b.name(), b.seq(), 0, "w2", null),
+        new dev.rota.activities.term.TaskObservations.Placing(placedAlready.name(), placedAlready.seq(), 0, "w2", null)), at));
+
+    assertEquals(List.of(a.name(), b.name()), placed.stream().map(p -> p.vm()).toList(), "not the stopped one, nor one placed");
+    VmTaskRow task = tasks.findById(VmTaskRow.id(a.seq(), a.name() + ".0")).orElseThrow();
+    assertEquals("w1", task.worker());
+    assertEquals("scheduled", task.state());
+    assertEquals(at, task.placedAt());
+    assertEquals("w1", tasks.findById(VmTaskRow.id(placedAlready.seq(), placedAlready.name() + ".0")).orElseThrow().worker());
+    assertEquals(null, vms.findById(a.name()).orElseThrow().pendingReason());
+    List<VmEventRow> log = events.page(a.name(), 0, 100);
+    assertEquals("scheduled", log.get(log.size() - 1).type());
+    assertEquals("scheduled on worker w1 as task " + a.name() + ".0 (it holds the image)", log.get(log.size() - 1).message());
+    assertEquals(at, log.get(log.size() - 1).time());
+
+    List<TermActionRow> outbox = actions.after(0, 100_000).stream()
+        .filter(r -> List.of(a.name(), b.name(), stopped.name(), placedAlready.name()).contains(r.vm())).toList();
+    assertEquals(List.of(TermActionRow.START + " " + a.name(), TermActionRow.NOTIFY + " " + a.name(),
+        TermActionRow.START + " " + b.name(), TermActionRow.NOTIFY + " " + b.name()),
+        outbox.stream().map(r -> r.kind() + " " + r.vm()).toList(), "each start followed by its news");
+    TermActionRow news = outbox.get(3);
+    assertEquals("placed", news.event());
+    assertEquals("w2", news.worker());
+    assertEquals(b.name() + ".0", news.taskId());
+    assertEquals(b.seq(), news.vmSeq());
+    assertEquals(at, news.createdAt());
+  }
+
   @Test
   void theWorkflowsLifecycleWriteIsForItsGenerationAndThePendingReasonOnlyWhilePending() {
     VmRow a = vms.save(vm(unique("a"), "pending", null));

@@ -53,7 +53,10 @@ class TaskReportApiTest {
   private void placed(String vm, String worker) throws InterruptedException {
     assertEquals(201, http.post("/v1/vms", "{\"name\":\"" + vm + "\",\"command\":[\"sleep\",\"60\"]}").status());
     VmRow row = vms.findById(vm).orElseThrow();
-    TermActionRow news = tx.executeWrite(s -> observations.place(vm, row.seq(), 0, worker, null, Instant.now()).orElseThrow());
+    assertEquals(1, tx.executeWrite(
+        s -> observations.placeAll(List.of(new TaskObservations.Placing(vm, row.seq(), 0, worker, null)), Instant.now())).size());
+    TermActionRow news = actions.after(0, 100_000).stream()
+        .filter(a -> vm.equals(a.vm()) && a.kind().equals(TermActionRow.NOTIFY)).findFirst().orElseThrow();
     notifier.notify(news);
     actions.after(0, 100_000).stream().filter(a -> vm.equals(a.vm())).forEach(a -> actions.done(a.id()));
     eventually(vm + " scheduled", () -> "scheduled".equals(status(vm)));

@@ -151,6 +151,7 @@ public class ActionApplier {
         lanes.get(first + i % LANES_PER_AGENT).add(ofWorker.get(i));
       }
     }
+    StartsRead read = readStarts(batch);
     Set<String> startedNow = ConcurrentHashMap.newKeySet();
     java.util.Queue<Long> done = new java.util.concurrent.ConcurrentLinkedQueue<>();
     List<Future<?>> running = new ArrayList<>();
@@ -167,7 +168,7 @@ public class ActionApplier {
             notCarriedOut(a, agentFailed, failed);
             continue;
           }
-          Attempt attempt = carryOut(a, endpoints, started, removed, failed, done);
+          Attempt attempt = carryOut(a, endpoints, read, started, removed, failed, done);
           if (attempt.started()) {
             startedNow.add(a.taskId());
           }
@@ -221,10 +222,40 @@ public class ActionApplier {
     static final Attempt DONE = new Attempt(false, null);
   }
 
+  /** The VMs and placed tasks a batch's starts are of, read in two queries rather than two a start. */
+  private record StartsRead(Map<String, VmRow> vms, Map<String, VmTaskRow> tasks) {
+    VmTaskRow taskOf(TermActionRow a) {
+      return onItsWorker(a, tasks.get(taskRowId(a, vms.get(a.vm()))));
+    }
+  }
+
+  private StartsRead readStarts(List<TermActionRow> batch) {
+    Set<String> names = new java.util.HashSet<>();
+    for (TermActionRow a : batch) {
+      if (a.kind().equals(TermActionRow.START)) {
+        names.add(a.vm());
+      }
+    }
+    if (names.isEmpty()) {
+      return new StartsRead(Map.of(), Map.of());
+    }
+    Map<String, VmRow> vmRows = new HashMap<>();
+    vms.findByNameInList(names).forEach(v -> vmRows.put(v.name(), v));
+    Set<String> taskIds = new java.util.HashSet<>();
+    for (TermActionRow a : batch) {
+      if (a.kind().equals(TermActionRow.START)) {
+        taskIds.add(taskRowId(a, vmRows.get(a.vm())));
+      }
+    }
+    Map<String, VmTaskRow> taskRows = new HashMap<>();
+    tasks.findByIdInList(taskIds).forEach(t -> taskRows.put(t.id(), t));
+    return new StartsRead(vmRows, taskRows);
+  }
+
   /** Carries out a start or a removal; one carried out joins {@code done}, for the batch to take out. */
   private Attempt carryOut(
-      TermActionRow a, Map<String, AgentAddress> endpoints, AtomicInteger started, AtomicInteger removed, AtomicInteger failed,
-      java.util.Queue<Long> done) {
+      TermActionRow a, Map<String, AgentAddress> endpoints, StartsRead read, AtomicInteger started, AtomicInteger removed,
+      AtomicInteger failed, java.util.Queue<Long> done) {
     AgentAddress endpoint = endpoints.get(a.worker());
     if (endpoint == null) {
       actions.done(a.id()); // the worker is gone, and its tasks with it
@@ -233,8 +264,8 @@ public class ActionApplier {
     boolean startedIt = false;
     try {
       if (a.kind().equals(TermActionRow.START)) {
-        VmRow vm = vms.findById(a.vm()).orElse(null);
-        VmTaskRow task = taskOf(a, vm);
+        VmRow vm = read.vms().get(a.vm());
+        VmTaskRow task = read.taskOf(a);
         if (vm == null || task == null || !TaskState.SCHEDULED.wireName().equals(task.state())
             || !Snapshots.task(task).wantedBy(Snapshots.vm(vm, clock.instant()))) {
           actions.done(a.id()); // no longer meant to run there
@@ -308,8 +339,17 @@ public class ActionApplier {
 
   /** The placed task an action is about, on the action's worker; null when there is none (any more). */
   private VmTaskRow taskOf(TermActionRow a, VmRow vm) {
+    return onItsWorker(a, tasks.findById(taskRowId(a, vm)).orElse(null));
+  }
+
+  /** The id of the record of the task an action is about: of its VM's submission, or (rows from before task events) the VM's. */
+  private static String taskRowId(TermActionRow a, VmRow vm) {
     long vmSeq = a.vmSeq() != null ? a.vmSeq() : vm == null ? -1 : vm.seq();
-    return tasks.findById(VmTaskRow.id(vmSeq, a.taskId())).filter(t -> t.worker().equals(a.worker())).orElse(null);
+    return VmTaskRow.id(vmSeq, a.taskId());
+  }
+
+  private static VmTaskRow onItsWorker(TermActionRow a, VmTaskRow task) {
+    return task != null && task.worker().equals(a.worker()) ? task : null;
   }
 
   private static TaskSpec spec(VmRow vm) {

@@ -3,6 +3,7 @@ package dev.rota.activities.term;
 import dev.rota.scheduling.TermPlan;
 
 import dev.rota.agentapi.TaskId;
+import dev.rota.store.BatchStatement;
 import dev.rota.store.Columns;
 import dev.rota.store.TermActionRepository;
 import dev.rota.store.TermActionRow;
@@ -16,8 +17,14 @@ import dev.rota.model.TaskState;
 import dev.rota.metrics.SchedulerMetrics;
 import dev.rota.scheduling.Drainer;
 import dev.rota.scheduling.Move;
+import io.micronaut.transaction.TransactionOperations;
 import jakarta.inject.Singleton;
+import java.sql.Connection;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -35,9 +42,17 @@ public class TaskObservations {
   private final WorkerRepository workers;
   private final SchedulerMetrics metrics;
 
+  private final TransactionOperations<Connection> tx;
+  private final BatchStatement placeTasks = BatchStatement.of(VmTaskRepository.PLACE);
+  private final BatchStatement waitsNoMore = BatchStatement.of(VmRepository.PLACED);
+  private final BatchStatement logLine = BatchStatement.of(VmEventRepository.INSERT);
+  private final BatchStatement logKept = BatchStatement.of(VmEventRepository.KEEP_NEWEST);
+  private final BatchStatement addAction = BatchStatement.of(TermActionRepository.ADD_ANY);
+
   public TaskObservations(
       VmTaskRepository tasks, VmRepository vms, VmEventRepository events, TermActionRepository outbox,
-      WorkerRepository workers, SchedulerMetrics metrics) {
+      WorkerRepository workers, SchedulerMetrics metrics, TransactionOperations<Connection> tx) {
+    this.tx = tx;
     this.metrics = metrics;
     this.workers = workers;
     this.tasks = tasks;
@@ -46,20 +61,63 @@ public class TaskObservations {
     this.outbox = outbox;
   }
 
-  /**
-   * Places generation {@code generation} of the VM's submission {@code vmSeq} on {@code worker}, with
-   * the action that starts it; empty when the VM's workflow no longer wants it or it is placed.
-   *
-   * @param why what made the worker the choice (it holds the image), for the event; null for nothing more
-   */
-  public Optional<TermActionRow> place(String vm, long vmSeq, int generation, String worker, String why, Instant now) {
-    String taskId = TaskId.of(vm, generation).toString();
-    if (!placeTask(vm, vmSeq, generation, worker, now)) {
-      return Optional.empty();
+  /** A VM's submission {@code vmSeq} to be placed, its generation {@code generation}, on {@code worker}; {@code why} the worker, or null. */
+  public record Placing(String vm, long vmSeq, int generation, String worker, String why) {
+    String taskId() {
+      return TaskId.of(vm, generation).toString();
     }
-    vms.placed(vm);
-    String message = "scheduled on worker " + worker + " as task " + taskId + (why == null ? "" : " (" + why + ")");
-    return Optional.of(tell(vm, vmSeq, taskId, worker, TaskEventType.PLACED, "scheduled", null, message, now, null));
+  }
+
+  /**
+   * Places each VM as its placing says, with the action that starts its task and the news for its
+   * workflow, in the caller's transaction; returns those placed, leaving out those whose workflows no
+   * longer want them (stopped meanwhile) or that are placed already. A few statements for them all,
+   * each a batch: the start and the news of each VM are written one after the other, so that an
+   * apply's batch that carries one start carries its news too.
+   */
+  public List<Placing> placeAll(List<Placing> placings, Instant now) {
+    Connection db = tx.getConnection();
+    int[] inserted = placeTasks.run(db, placings.stream().map(p -> Map.of(
+        "id", VmTaskRow.id(p.vmSeq(), p.taskId()), "vm", p.vm(), "vmSeq", p.vmSeq(), "generation", p.generation(),
+        "worker", p.worker(), "at", now)).toList());
+    List<Placing> placed = new ArrayList<>();
+    for (int i = 0; i < placings.size(); i++) {
+      if (inserted[i] == 1) {
+        placed.add(placings.get(i));
+      }
+    }
+    List<Map<String, Object>> names = new ArrayList<>();
+    List<Map<String, Object>> logLines = new ArrayList<>();
+    List<Map<String, Object>> logsKept = new ArrayList<>();
+    List<Map<String, Object>> outboxRows = new ArrayList<>();
+    for (Placing p : placed) {
+      String message = "scheduled on worker " + p.worker() + " as task " + p.taskId() + (p.why() == null ? "" : " (" + p.why() + ")");
+      names.add(Map.of("name", p.vm()));
+      logLines.add(Map.of("vmName", p.vm(), "time", now, "type", "scheduled", "message", Columns.truncate(message, 4096)));
+      logsKept.add(Map.of("vmName", p.vm(), "kept", VmEventRepository.KEPT_PER_VM));
+      outboxRows.add(action(TermActionRow.START, p, null, null, now));
+      outboxRows.add(action(TermActionRow.NOTIFY, p, TaskEventType.PLACED.wireName(), Columns.truncate(message, 2048), now));
+    }
+    waitsNoMore.run(db, names);
+    logLine.run(db, logLines);
+    logKept.run(db, logsKept);
+    addAction.run(db, outboxRows);
+    return placed;
+  }
+
+  private static Map<String, Object> action(String kind, Placing p, String event, String detail, Instant now) {
+    Map<String, Object> row = new HashMap<>();
+    row.put("kind", kind);
+    row.put("worker", p.worker());
+    row.put("taskId", p.taskId());
+    row.put("vm", p.vm());
+    row.put("detail", detail);
+    row.put("createdAt", now);
+    row.put("vmSeq", p.vmSeq());
+    row.put("event", event);
+    row.put("exitCode", null);
+    row.put("startedAt", null);
+    return row;
   }
 
   /** Records the task placed on {@code worker} with the action that starts it; false when it cannot be (placed already, or unwanted). */

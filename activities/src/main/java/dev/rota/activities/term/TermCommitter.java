@@ -191,16 +191,15 @@ public class TermCommitter {
     workers.forgetTaskFailures(now.minus(health.taskFailureWindow()));
     changes.forgetBefore(now.minus(ChangeRepository.RETAINED));
 
-    int placed = 0;
+    List<TaskObservations.Placing> placings = new ArrayList<>();
     for (PlacementPlan.Placement p : plan.placement().placed()) {
       VmRow vm = vmRows.get(p.vm());
-      if (observations.place(vm.name(), vm.seq(), vm.restartCount(), p.worker(), p.why(), now).isPresent()) {
-        placed++;
-        example(examples, "placed " + vm.name() + " on " + p.worker());
-      } else {
-        lost++;
-      }
+      placings.add(new TaskObservations.Placing(vm.name(), vm.seq(), vm.restartCount(), p.worker(), p.why()));
     }
+    List<TaskObservations.Placing> placedNow = observations.placeAll(placings, now);
+    placedNow.forEach(p -> example(examples, "placed " + p.vm() + " on " + p.worker()));
+    int placed = placedNow.size();
+    lost += placings.size() - placed;
     for (TermPlan.Failover f : plan.failovers()) {
       if (observations.failOver(f, now).isPresent()) {
         placed++;

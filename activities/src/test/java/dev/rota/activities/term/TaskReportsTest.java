@@ -31,6 +31,7 @@ class TaskReportsTest {
   @Inject TermActionRepository actions;
   @Inject TaskObservations observations;
   @Inject dev.rota.store.VmTaskRepository tasks;
+  @Inject io.micronaut.transaction.TransactionOperations<java.sql.Connection> tx;
 
   /** VMs whose workflow cannot be reached (Temporal down, this host dying): their notify throws. */
   private final Set<String> unreachable = ConcurrentHashMap.newKeySet();
@@ -67,7 +68,7 @@ class TaskReportsTest {
     Instant now = Instant.parse("2026-01-01T00:00:00Z");
     VmRow row = vms.save(VmRow.submitted(vm, vms.nextSeq(), new VmTemplate("process", null, List.of("sleep", "60"),
         Map.of(), Map.of("cpu", 1L), Map.of(), "Never"), "waiting", now));
-    assertTrue(observations.place(vm, row.seq(), 0, worker, null, now).isPresent());
+    assertEquals(1, tx.executeWrite(s -> observations.placeAll(List.of(new TaskObservations.Placing(vm, row.seq(), 0, worker, null)), now)).size());
     actions.after(0, 10_000).stream().filter(a -> vm.equals(a.vm())).forEach(a -> actions.done(a.id()));
   }
 
