@@ -1,5 +1,6 @@
 package dev.rota.activities;
 
+import dev.rota.store.BatchStatement;
 import dev.rota.store.GroupCommit;
 import dev.rota.store.VmEventRepository;
 import dev.rota.store.VmRepository;
@@ -9,6 +10,7 @@ import jakarta.inject.Singleton;
 import java.sql.Connection;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 
 /**
  * A VM's rows coming and going: stored with its first event when submitted (by a user, or by its set),
@@ -20,6 +22,7 @@ public class VmSubmissions {
   private final VmEventRepository events;
   private final TransactionOperations<Connection> tx;
   private final GroupCommit commits;
+  private final BatchStatement createdLines = BatchStatement.of(VmEventRepository.INSERT);
 
   public VmSubmissions(VmRepository vms, VmEventRepository events, TransactionOperations<Connection> tx, GroupCommit commits) {
     this.vms = vms;
@@ -46,12 +49,16 @@ public class VmSubmissions {
    */
   public List<VmRow> storeAll(List<VmRow> rows, String createdMessage) {
     return tx.executeWrite(status -> {
-      List<VmRow> stored = new ArrayList<>(rows.size());
+      List<VmRow> numbered = new ArrayList<>(rows.size());
       for (VmRow row : rows) {
-        VmRow saved = vms.save(row.withSeq(vms.nextSeq()));
-        events.append(saved.name(), saved.createdAt(), "created", createdMessage);
-        stored.add(saved);
+        numbered.add(row.withSeq(vms.nextSeq()));
       }
+      // The rows and their events as two batches: a new VM's log holds nothing to trim.
+      List<VmRow> stored = new ArrayList<>(rows.size());
+      vms.saveAll(numbered).forEach(stored::add);
+      createdLines.run(tx.getConnection(), stored.stream()
+          .map(v -> Map.of("vmName", v.name(), "time", v.createdAt(), "type", "created", "message", createdMessage))
+          .toList());
       return stored;
     });
   }

@@ -124,6 +124,12 @@ class VmApiTest {
     assertTrue(workflowExists("batch-a") && workflowExists("batch-b"));
     assertTrue(vms.findById("batch-a").orElseThrow().seq() < vms.findById("batch-b").orElseThrow().seq(),
         "placed oldest first, in the order asked");
+    for (String vm : List.of("batch-a", "batch-b")) {
+      Map<String, Object> created = http.get("/v1/vms/" + vm + "/events").items().get(0);
+      assertEquals("created", created.get("type"), vm);
+      assertEquals("submitted; waiting for the scheduler", created.get("message"), vm);
+      assertEquals(http.get("/v1/vms/" + vm).map().get("createdAt"), created.get("time"), vm);
+    }
   }
 
   @Test
