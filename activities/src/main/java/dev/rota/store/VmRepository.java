@@ -80,6 +80,13 @@ public interface VmRepository extends CrudRepository<VmRow, String> {
   @Query(PLACED)
   int placed(String name);
 
+  /** {@link #failOver}'s statement, for a term's failovers as one batch. */
+  String FAIL_OVER = """
+      UPDATE vms SET restart_count = :generation + 1, pending_reason = NULL, status_message = :message,
+        version = version + 1
+      WHERE name = :name AND seq = :seq AND restart_count = :generation AND status NOT IN ('pending', 'stopping', 'stopped', 'failed')
+        AND worker = :from AND moving_from IS NULL""";
+
   /** {@link #placed}'s statement, for a term's placements as one batch. */
   String PLACED = "UPDATE vms SET pending_reason = NULL WHERE name = :name AND pending_reason IS NOT NULL";
 
@@ -126,11 +133,7 @@ public interface VmRepository extends CrudRepository<VmRow, String> {
    * which the term places elsewhere (its workflow records the rest when it hears). Only while it still
    * wants that task there and is not moving.
    */
-  @Query("""
-      UPDATE vms SET restart_count = :generation + 1, pending_reason = NULL, status_message = :message,
-        version = version + 1
-      WHERE name = :name AND seq = :seq AND restart_count = :generation AND status NOT IN ('pending', 'stopping', 'stopped', 'failed')
-        AND worker = :from AND moving_from IS NULL""")
+  @Query(FAIL_OVER)
   int failOver(String name, long seq, int generation, String from, String message);
 
   /**

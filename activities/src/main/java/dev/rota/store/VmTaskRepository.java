@@ -15,6 +15,11 @@ import java.util.Optional;
  */
 @JdbcRepository(dialect = Dialect.POSTGRES)
 public interface VmTaskRepository extends GenericRepository<VmTaskRow, String> {
+  /** {@link #ended}'s statement, for a term's failovers as one batch. */
+  String ENDED = """
+      UPDATE vm_tasks SET state = :state, exit_code = :exitCode, message = :message, ended_at = :at
+      WHERE id = :id AND state IN ('scheduled', 'running')""";
+
   /** {@link #place}'s statement, which a term's placements run as one batch. */
   String PLACE = """
       INSERT INTO vm_tasks (id, vm, vm_seq, generation, worker, state, placed_at)
@@ -41,9 +46,7 @@ public interface VmTaskRepository extends GenericRepository<VmTaskRow, String> {
   int started(String id, Instant at, String message);
 
   /** The task ended, failed, vanished or was lost: once, from a live state. */
-  @Query("""
-      UPDATE vm_tasks SET state = :state, exit_code = :exitCode, message = :message, ended_at = :at
-      WHERE id = :id AND state IN ('scheduled', 'running')""")
+  @Query(ENDED)
   int ended(String id, String state, @Nullable Integer exitCode, String message, Instant at);
 
   /** The worker could not start it: the record goes, so that the VM is placed again. */

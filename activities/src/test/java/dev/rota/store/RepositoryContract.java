@@ -114,6 +114,45 @@ abstract class RepositoryContract {
     assertEquals(at, news.createdAt());
   }
 
+  /**
+   * A term's failovers as batches: the lost task ended, the next generation placed on the target with
+   * its start and its news, each VM's start before its news; a VM that moved on since the plan is left alone.
+   */
+  @Test
+  void failoversWrittenAsBatchesLoseTheOldTaskAndPlaceTheNextGeneration() {
+    VmRow a = vms.save(vm(unique("a"), "running", "w1"));
+    VmRow stopped = vms.save(vm(unique("s"), "stopped", "w1"));
+    String lostId = VmTaskRow.id(a.seq(), a.name() + ".0");
+    assertEquals(1, tasks.place(lostId, a.name(), a.seq(), 0, "w1", T0));
+    assertEquals(1, tasks.started(lostId, T0, "running"));
+    Instant at = T0.plusSeconds(60);
+
+    List<dev.rota.scheduling.TermPlan.Failover> done = tx.executeWrite(s -> observations.failOverAll(List.of(
+        new dev.rota.scheduling.TermPlan.Failover(stopped.name(), stopped.seq(), 0, "w1", "w2", null),
+        new dev.rota.scheduling.TermPlan.Failover(a.name(), a.seq(), 0, "w1", "w2", "least loaded")), at));
+
+    assertEquals(List.of(a.name()), done.stream().map(f -> f.vm()).toList(), "not the stopped one");
+    assertEquals(1, vms.findById(a.name()).orElseThrow().restartCount());
+    assertEquals(0, vms.findById(stopped.name()).orElseThrow().restartCount());
+    VmTaskRow lost = tasks.findById(lostId).orElseThrow();
+    assertEquals("lost", lost.state());
+    assertEquals(at, lost.endedAt());
+    VmTaskRow next = tasks.findById(VmTaskRow.id(a.seq(), a.name() + ".1")).orElseThrow();
+    assertEquals("w2", next.worker());
+    assertEquals("scheduled", next.state());
+    String message = "worker w1 went offline with task " + a.name() + ".0; failed over to worker w2 as task " + a.name()
+        + ".1 (least loaded)";
+    List<VmEventRow> log = events.page(a.name(), 0, 100);
+    assertEquals("failed-over", log.get(log.size() - 1).type());
+    assertEquals(message, log.get(log.size() - 1).message());
+    List<TermActionRow> outbox = actions.after(0, 100_000).stream()
+        .filter(r -> List.of(a.name(), stopped.name()).contains(r.vm())).toList();
+    assertEquals(List.of(TermActionRow.START + " " + a.name() + ".1 w2", TermActionRow.NOTIFY + " " + a.name() + ".1 w2"),
+        outbox.stream().map(r -> r.kind() + " " + r.taskId() + " " + r.worker()).toList());
+    assertEquals("failed-over", outbox.get(1).event());
+    assertEquals(message, outbox.get(1).detail());
+  }
+
   @Test
   void theWorkflowsLifecycleWriteIsForItsGenerationAndThePendingReasonOnlyWhilePending() {
     VmRow a = vms.save(vm(unique("a"), "pending", null));

@@ -48,6 +48,8 @@ public class TaskObservations {
   private final BatchStatement logLine = BatchStatement.of(VmEventRepository.INSERT);
   private final BatchStatement logKept = BatchStatement.of(VmEventRepository.KEEP_NEWEST);
   private final BatchStatement addAction = BatchStatement.of(TermActionRepository.ADD_ANY);
+  private final BatchStatement vmFailedOver = BatchStatement.of(VmRepository.FAIL_OVER);
+  private final BatchStatement taskEnded = BatchStatement.of(VmTaskRepository.ENDED);
 
   public TaskObservations(
       VmTaskRepository tasks, VmRepository vms, VmEventRepository events, TermActionRepository outbox,
@@ -72,37 +74,112 @@ public class TaskObservations {
    * Places each VM as its placing says, with the action that starts its task and the news for its
    * workflow, in the caller's transaction; returns those placed, leaving out those whose workflows no
    * longer want them (stopped meanwhile) or that are placed already. A few statements for them all,
-   * each a batch: the start and the news of each VM are written one after the other, so that an
-   * apply's batch that carries one start carries its news too.
+   * each a batch.
    */
   public List<Placing> placeAll(List<Placing> placings, Instant now) {
     Connection db = tx.getConnection();
+    boolean[] inserted = placeTasks(db, placings, now);
+    List<Placing> placed = new ArrayList<>();
+    List<News> news = new ArrayList<>();
+    for (int i = 0; i < placings.size(); i++) {
+      Placing p = placings.get(i);
+      if (inserted[i]) {
+        placed.add(p);
+        news.add(new News(p, true, TaskEventType.PLACED, "scheduled",
+            "scheduled on worker " + p.worker() + " as task " + p.taskId() + (p.why() == null ? "" : " (" + p.why() + ")")));
+      }
+    }
+    waitsNoMore.run(db, placed.stream().map(p -> Map.of("name", p.vm())).toList());
+    tell(db, news, now);
+    return placed;
+  }
+
+  /**
+   * Fails each VM over, as {@link #failOver} does one: its task lost with its offline worker, its next
+   * generation placed on the failover's target with the action that starts it, and its workflow told;
+   * returns those failed over, leaving out those that moved on since the plan. A few batches for them all.
+   */
+  public List<TermPlan.Failover> failOverAll(List<TermPlan.Failover> failovers, Instant now) {
+    Connection db = tx.getConnection();
+    List<String> messages = failovers.stream().map(TaskObservations::failoverMessage).toList();
+    List<Map<String, Object>> vmRows = new ArrayList<>();
+    for (int i = 0; i < failovers.size(); i++) {
+      TermPlan.Failover f = failovers.get(i);
+      vmRows.add(Map.of("name", f.vm(), "seq", f.seq(), "generation", f.generation(), "from", f.from(),
+          "message", Columns.truncate(messages.get(i), 2048)));
+    }
+    int[] changed = vmFailedOver.run(db, vmRows);
+    List<TermPlan.Failover> done = new ArrayList<>();
+    List<String> doneMessages = new ArrayList<>();
+    List<Map<String, Object>> lost = new ArrayList<>();
+    for (int i = 0; i < failovers.size(); i++) {
+      TermPlan.Failover f = failovers.get(i);
+      if (changed[i] == 1) {
+        done.add(f);
+        doneMessages.add(messages.get(i));
+        Map<String, Object> ended = new HashMap<>();
+        ended.put("id", VmTaskRow.id(f.seq(), TaskId.of(f.vm(), f.generation()).toString()));
+        ended.put("state", TaskState.LOST.wireName());
+        ended.put("exitCode", null);
+        ended.put("message", "lost with worker " + f.from() + ", which went offline");
+        ended.put("at", now);
+        lost.add(ended);
+      }
+    }
+    taskEnded.run(db, lost);
+    List<Placing> next = done.stream().map(f -> new Placing(f.vm(), f.seq(), f.generation() + 1, f.to(), f.why())).toList();
+    // The workflow hears of the new generation either way; were its task somehow placed already, the
+    // VM would wait for a placement as any pending one does.
+    boolean[] placed = placeTasks(db, next, now);
+    List<News> news = new ArrayList<>();
+    for (int i = 0; i < next.size(); i++) {
+      news.add(new News(next.get(i), placed[i], TaskEventType.FAILED_OVER, "failed-over", doneMessages.get(i)));
+    }
+    tell(db, news, now);
+    return done;
+  }
+
+  private static String failoverMessage(TermPlan.Failover f) {
+    return "worker " + f.from() + " went offline with task " + TaskId.of(f.vm(), f.generation()) + "; failed over to worker "
+        + f.to() + " as task " + TaskId.of(f.vm(), f.generation() + 1) + (f.why() == null ? "" : " (" + f.why() + ")");
+  }
+
+  /** Each placing's task recorded, as {@link VmTaskRepository#place} would: whether it was. */
+  private boolean[] placeTasks(Connection db, List<Placing> placings, Instant now) {
     int[] inserted = placeTasks.run(db, placings.stream().map(p -> Map.of(
         "id", VmTaskRow.id(p.vmSeq(), p.taskId()), "vm", p.vm(), "vmSeq", p.vmSeq(), "generation", p.generation(),
         "worker", p.worker(), "at", now)).toList());
-    List<Placing> placed = new ArrayList<>();
-    for (int i = 0; i < placings.size(); i++) {
-      if (inserted[i] == 1) {
-        placed.add(placings.get(i));
-      }
+    boolean[] placed = new boolean[inserted.length];
+    for (int i = 0; i < inserted.length; i++) {
+      placed[i] = inserted[i] == 1;
     }
-    List<Map<String, Object>> names = new ArrayList<>();
+    return placed;
+  }
+
+  /** What a VM's workflow is told of a task placed, and whether the action that starts the task goes with it. */
+  private record News(Placing placing, boolean start, TaskEventType type, String logType, String message) {}
+
+  /**
+   * Each VM's log line and news, as {@link #tell} writes one, as batches; the start and the news of
+   * each VM are written one after the other, so that an apply's batch that carries one start carries
+   * its news too.
+   */
+  private void tell(Connection db, List<News> news, Instant now) {
     List<Map<String, Object>> logLines = new ArrayList<>();
     List<Map<String, Object>> logsKept = new ArrayList<>();
     List<Map<String, Object>> outboxRows = new ArrayList<>();
-    for (Placing p : placed) {
-      String message = "scheduled on worker " + p.worker() + " as task " + p.taskId() + (p.why() == null ? "" : " (" + p.why() + ")");
-      names.add(Map.of("name", p.vm()));
-      logLines.add(Map.of("vmName", p.vm(), "time", now, "type", "scheduled", "message", Columns.truncate(message, 4096)));
+    for (News n : news) {
+      Placing p = n.placing();
+      logLines.add(Map.of("vmName", p.vm(), "time", now, "type", n.logType(), "message", Columns.truncate(n.message(), 4096)));
       logsKept.add(Map.of("vmName", p.vm(), "kept", VmEventRepository.KEPT_PER_VM));
-      outboxRows.add(action(TermActionRow.START, p, null, null, now));
-      outboxRows.add(action(TermActionRow.NOTIFY, p, TaskEventType.PLACED.wireName(), Columns.truncate(message, 2048), now));
+      if (n.start()) {
+        outboxRows.add(action(TermActionRow.START, p, null, null, now));
+      }
+      outboxRows.add(action(TermActionRow.NOTIFY, p, n.type().wireName(), Columns.truncate(n.message(), 2048), now));
     }
-    waitsNoMore.run(db, names);
     logLine.run(db, logLines);
     logKept.run(db, logsKept);
     addAction.run(db, outboxRows);
-    return placed;
   }
 
   private static Map<String, Object> action(String kind, Placing p, String event, String detail, Instant now) {
@@ -147,27 +224,6 @@ public class TaskObservations {
     placeTask(move.vm(), move.seq(), next, move.to(), now);
     return Optional.of(tell(move.vm(), move.seq(), taskId, move.to(), TaskEventType.MOVED, "moving", null, message, now,
         null));
-  }
-
-  /**
-   * A failover: the VM's task is lost with its offline worker, and its next generation is placed on the
-   * failover's target with the action that starts it, in the term that saw the worker go; empty when
-   * the VM has moved on since the plan. Its workflow hears one event, of the new generation.
-   */
-  public Optional<TermActionRow> failOver(TermPlan.Failover f, Instant now) {
-    int next = f.generation() + 1;
-    String lostTask = TaskId.of(f.vm(), f.generation()).toString();
-    String taskId = TaskId.of(f.vm(), next).toString();
-    String message = "worker " + f.from() + " went offline with task " + lostTask + "; failed over to worker " + f.to()
-        + " as task " + taskId + (f.why() == null ? "" : " (" + f.why() + ")");
-    if (vms.failOver(f.vm(), f.seq(), f.generation(), f.from(), Columns.truncate(message, 2048)) != 1) {
-      return Optional.empty();
-    }
-    tasks.ended(VmTaskRow.id(f.seq(), lostTask), TaskState.LOST.wireName(), null,
-        "lost with worker " + f.from() + ", which went offline", now);
-    placeTask(f.vm(), f.seq(), next, f.to(), now);
-    return Optional.of(tell(f.vm(), f.seq(), taskId, f.to(), TaskEventType.FAILED_OVER, "failed-over", null, message,
-        now, null));
   }
 
   /**

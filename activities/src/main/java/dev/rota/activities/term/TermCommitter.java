@@ -200,15 +200,13 @@ public class TermCommitter {
     placedNow.forEach(p -> example(examples, "placed " + p.vm() + " on " + p.worker()));
     int placed = placedNow.size();
     lost += placings.size() - placed;
-    for (TermPlan.Failover f : plan.failovers()) {
-      if (observations.failOver(f, now).isPresent()) {
-        placed++;
-        metrics.failedOver();
-        example(examples, "failed " + f.vm() + " over from offline worker " + f.from() + " to " + f.to());
-      } else {
-        lost++;
-      }
+    List<TermPlan.Failover> failedOver = observations.failOverAll(plan.failovers(), now);
+    for (TermPlan.Failover f : failedOver) {
+      metrics.failedOver();
+      example(examples, "failed " + f.vm() + " over from offline worker " + f.from() + " to " + f.to());
     }
+    placed += failedOver.size();
+    lost += plan.failovers().size() - failedOver.size();
     for (PlacementPlan.Unplaced u : plan.placement().pending()) {
       vms.explainPending(u.vm(), Columns.truncate(u.reason(), 2048));
     }
