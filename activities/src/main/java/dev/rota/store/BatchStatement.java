@@ -44,11 +44,6 @@ public final class BatchStatement {
     return new BatchStatement(jdbc.toString(), List.copyOf(names));
   }
 
-  /** The text as JDBC takes it, with {@code ?} for each parameter. */
-  String jdbcSql() {
-    return jdbcSql;
-  }
-
   /**
    * Runs the statement once per row, in order, on {@code connection} (the caller's transaction);
    * each row names a value for every parameter (a missing name is a mistake, not a null). Returns

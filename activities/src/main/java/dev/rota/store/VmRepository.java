@@ -80,7 +80,11 @@ public interface VmRepository extends CrudRepository<VmRow, String> {
   @Query(PLACED)
   int placed(String name);
 
-  /** {@link #failOver}'s statement, for a term's failovers as one batch. */
+  /**
+   * The term fails VMs over from their offline worker {@code :from}, as one batch: each one's next
+   * generation is its task, which the term places elsewhere (its workflow records the rest when it
+   * hears). Only while it still wants that task there and is not moving.
+   */
   String FAIL_OVER = """
       UPDATE vms SET restart_count = :generation + 1, pending_reason = NULL, status_message = :message,
         version = version + 1
@@ -127,14 +131,6 @@ public interface VmRepository extends CrudRepository<VmRow, String> {
       WHERE name = :name AND seq = :seq AND restart_count = :generation AND status = 'running' AND worker = :from
         AND moving_from IS NULL""")
   int startMove(String name, long seq, int generation, String from, String message);
-
-  /**
-   * The term fails the VM over from its offline worker {@code from}: its next generation is its task,
-   * which the term places elsewhere (its workflow records the rest when it hears). Only while it still
-   * wants that task there and is not moving.
-   */
-  @Query(FAIL_OVER)
-  int failOver(String name, long seq, int generation, String from, String message);
 
   /**
    * The term tells the VM's workflow that its worker's drain deadline passed: once per generation, and

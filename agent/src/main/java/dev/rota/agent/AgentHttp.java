@@ -143,12 +143,29 @@ final class AgentHttp {
     }
   }
 
+  /**
+   * Reads what is left of the request's body (up to {@link #MAX_BODY}) before an early answer: the
+   * server closes a connection whose request it did not read, and a close with unread bytes resets the
+   * connection, which can discard the answer before the caller reads it (a refused PUT then failed
+   * with "header parser received no bytes" instead of its 401).
+   */
+  private static void drain(HttpExchange x) throws IOException {
+    InputStream in = x.getRequestBody();
+    long left = MAX_BODY;
+    byte[] buffer = new byte[8192];
+    int n;
+    while (left > 0 && (n = in.read(buffer, 0, (int) Math.min(buffer.length, left))) > 0) {
+      left -= n;
+    }
+  }
+
   private static byte[] read(InputStream in) throws IOException {
     byte[] body = in.readNBytes(MAX_BODY + 1);
     return body.length > MAX_BODY ? null : body;
   }
 
   private void problem(HttpExchange x, int status, String detail) throws IOException {
+    drain(x);
     byte[] body = json.writeValueAsBytes(Map.of("type", "about:blank", "status", status, "title", title(status), "detail", detail));
     x.getResponseHeaders().set("Content-Type", "application/problem+json");
     x.sendResponseHeaders(status, body.length);

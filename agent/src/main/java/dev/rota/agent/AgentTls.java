@@ -90,10 +90,16 @@ record AgentTls(SSLContext context, String sha256) {
       Path keytool = Path.of(System.getProperty("java.home"), "bin", "keytool");
       Path part = file.resolveSibling("agent.p12.part");
       Files.deleteIfExists(part);
+      Path passwordPart = passwordFile.resolveSibling("agent.p12.password.part");
+      Files.writeString(passwordPart, password);
+      restrict(passwordPart);
+      // The password goes by file, not on the command line: there any user's ps could read it, and keytool's
+      // launcher took one that began "-J" for an option of its JVM (a random password did, once in a while).
       List<String> command = List.of(keytool.toString(), "-genkeypair", "-alias", "agent", "-keyalg", "EC",
           "-groupname", "secp256r1", "-sigalg", "SHA256withECDSA", "-validity", "3650",
           "-dname", "CN=" + worker + ", O=Rota agent", "-ext", "SAN=dns:localhost,ip:127.0.0.1" + subjectName(listenHost),
-          "-keystore", part.toString(), "-storetype", "PKCS12", "-storepass", password, "-keypass", password);
+          "-keystore", part.toString(), "-storetype", "PKCS12", "-storepass:file", passwordPart.toString(),
+          "-keypass:file", passwordPart.toString());
       Process run = new ProcessBuilder(command).redirectErrorStream(true).start();
       String said = new String(run.getInputStream().readAllBytes(), StandardCharsets.UTF_8).strip();
       try {
@@ -104,9 +110,6 @@ record AgentTls(SSLContext context, String sha256) {
         Thread.currentThread().interrupt();
         throw new IOException("interrupted while generating the certificate");
       }
-      Path passwordPart = passwordFile.resolveSibling("agent.p12.password.part");
-      Files.writeString(passwordPart, password);
-      restrict(passwordPart);
       restrict(part);
       Files.move(passwordPart, passwordFile, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
       Files.move(part, file, java.nio.file.StandardCopyOption.ATOMIC_MOVE);

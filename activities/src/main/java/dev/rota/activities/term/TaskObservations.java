@@ -95,7 +95,7 @@ public class TaskObservations {
   }
 
   /**
-   * Fails each VM over, as {@link #failOver} does one: its task lost with its offline worker, its next
+   * Fails each VM over: its task lost with its offline worker, its next
    * generation placed on the failover's target with the action that starts it, and its workflow told;
    * returns those failed over, leaving out those that moved on since the plan. A few batches for them all.
    */
