@@ -91,6 +91,13 @@ public interface VmRepository extends CrudRepository<VmRow, String> {
       WHERE name = :name AND seq = :seq AND restart_count = :generation AND status NOT IN ('pending', 'stopping', 'stopped', 'failed')
         AND worker = :from AND moving_from IS NULL""";
 
+  /** {@link #startMove}'s statement, for a term's moves as one batch. */
+  String START_MOVE = """
+      UPDATE vms SET restart_count = :generation + 1, moving_from = :from, status_message = :message,
+        version = version + 1
+      WHERE name = :name AND seq = :seq AND restart_count = :generation AND status = 'running' AND worker = :from
+        AND moving_from IS NULL""";
+
   /** {@link #placed}'s statement, for a term's placements as one batch. */
   String PLACED = "UPDATE vms SET pending_reason = NULL WHERE name = :name AND pending_reason IS NOT NULL";
 
@@ -125,11 +132,7 @@ public interface VmRepository extends CrudRepository<VmRow, String> {
    * stays on {@code from} until it has started; only if the VM is still at {@code generation}, running
    * there, and not already moving.
    */
-  @Query("""
-      UPDATE vms SET restart_count = :generation + 1, moving_from = :from, status_message = :message,
-        version = version + 1
-      WHERE name = :name AND seq = :seq AND restart_count = :generation AND status = 'running' AND worker = :from
-        AND moving_from IS NULL""")
+  @Query(START_MOVE)
   int startMove(String name, long seq, int generation, String from, String message);
 
   /**

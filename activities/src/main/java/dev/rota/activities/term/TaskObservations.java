@@ -50,6 +50,7 @@ public class TaskObservations {
   private final BatchStatement addAction = BatchStatement.of(TermActionRepository.ADD_ANY);
   private final BatchStatement vmFailedOver = BatchStatement.of(VmRepository.FAIL_OVER);
   private final BatchStatement taskEnded = BatchStatement.of(VmTaskRepository.ENDED);
+  private final BatchStatement vmStartedMove = BatchStatement.of(VmRepository.START_MOVE);
 
   public TaskObservations(
       VmTaskRepository tasks, VmRepository vms, VmEventRepository events, TermActionRepository outbox,
@@ -127,16 +128,53 @@ public class TaskObservations {
       }
     }
     taskEnded.run(db, lost);
-    List<Placing> next = done.stream().map(f -> new Placing(f.vm(), f.seq(), f.generation() + 1, f.to(), f.why())).toList();
-    // The workflow hears of the new generation either way; were its task somehow placed already, the
-    // VM would wait for a placement as any pending one does.
+    placeNext(db, done.stream().map(f -> new Placing(f.vm(), f.seq(), f.generation() + 1, f.to(), f.why())).toList(),
+        doneMessages, TaskEventType.FAILED_OVER, "failed-over", now);
+    return done;
+  }
+
+  /**
+   * Moves replicas: each one's next generation becomes its task, placed on the move's target with the
+   * action that starts it, while the running one stays until the new one has started; returns those
+   * moved, leaving out those that moved on since the plan (restarted, stopped, moving already).
+   */
+  public List<Move> moveAll(List<Move> moves, Instant now) {
+    Connection db = tx.getConnection();
+    List<Move> done = new ArrayList<>();
+    List<String> messages = new ArrayList<>();
+    List<Map<String, Object>> vmRows = new ArrayList<>();
+    for (Move m : moves) {
+      String message = "moving from worker " + m.from() + " to " + m.to() + " (" + m.why() + ")";
+      messages.add(message);
+      vmRows.add(Map.of("name", m.vm(), "seq", m.seq(), "generation", m.generation(), "from", m.from(),
+          "message", Columns.truncate(message, 2048)));
+    }
+    int[] changed = vmStartedMove.run(db, vmRows);
+    List<String> doneMessages = new ArrayList<>();
+    for (int i = 0; i < moves.size(); i++) {
+      if (changed[i] == 1) {
+        done.add(moves.get(i));
+        doneMessages.add(messages.get(i));
+      }
+    }
+    placeNext(db, done.stream().map(m -> new Placing(m.vm(), m.seq(), m.generation() + 1, m.to(), m.why())).toList(),
+        doneMessages, TaskEventType.MOVED, "moving", now);
+    return done;
+  }
+
+  /**
+   * Each VM's next generation placed, with its start, and its workflow told {@code type}. The workflow
+   * hears of the new generation either way; were its task somehow placed already, the VM would wait for
+   * a placement as any pending one does.
+   */
+  private void placeNext(Connection db, List<Placing> next, List<String> messages, TaskEventType type, String logType,
+      Instant now) {
     boolean[] placed = placeTasks(db, next, now);
     List<News> news = new ArrayList<>();
     for (int i = 0; i < next.size(); i++) {
-      news.add(new News(next.get(i), placed[i], TaskEventType.FAILED_OVER, "failed-over", doneMessages.get(i)));
+      news.add(new News(next.get(i), placed[i], type, logType, messages.get(i)));
     }
     tell(db, news, now);
-    return done;
   }
 
   private static String failoverMessage(TermPlan.Failover f) {
@@ -195,35 +233,6 @@ public class TaskObservations {
     row.put("exitCode", null);
     row.put("startedAt", null);
     return row;
-  }
-
-  /** Records the task placed on {@code worker} with the action that starts it; false when it cannot be (placed already, or unwanted). */
-  private boolean placeTask(String vm, long vmSeq, int generation, String worker, Instant now) {
-    String taskId = TaskId.of(vm, generation).toString();
-    if (tasks.place(VmTaskRow.id(vmSeq, taskId), vm, vmSeq, generation, worker, now) != 1) {
-      return false;
-    }
-    outbox.add(TermActionRow.START, worker, taskId, vm, vmSeq, null, now);
-    return true;
-  }
-
-  /**
-   * Moves a replica: its next generation becomes its task, placed on the move's target with the action
-   * that starts it, while the running one stays until the new one has started; empty when the VM has
-   * moved on since the plan (restarted, stopped, moving already).
-   */
-  public Optional<TermActionRow> move(Move move, Instant now) {
-    int next = move.generation() + 1;
-    String message = "moving from worker " + move.from() + " to " + move.to() + " (" + move.why() + ")";
-    if (vms.startMove(move.vm(), move.seq(), move.generation(), move.from(), Columns.truncate(message, 2048)) != 1) {
-      return Optional.empty();
-    }
-    String taskId = TaskId.of(move.vm(), next).toString();
-    // The workflow hears of the new generation either way; were its task somehow placed already, the
-    // VM would wait for a placement as any pending one does.
-    placeTask(move.vm(), move.seq(), next, move.to(), now);
-    return Optional.of(tell(move.vm(), move.seq(), taskId, move.to(), TaskEventType.MOVED, "moving", null, message, now,
-        null));
   }
 
   /**

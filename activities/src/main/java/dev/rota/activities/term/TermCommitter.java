@@ -210,15 +210,10 @@ public class TermCommitter {
     for (PlacementPlan.Unplaced u : plan.placement().pending()) {
       vms.explainPending(u.vm(), Columns.truncate(u.reason(), 2048));
     }
-    int moved = 0;
-    for (Move m : plan.moves()) {
-      if (observations.move(m, now).isPresent()) {
-        moved++;
-        example(examples, "moving " + m.vm() + " from " + m.from() + " to " + m.to() + ": " + m.why());
-      } else {
-        lost++;
-      }
-    }
+    List<Move> movedNow = observations.moveAll(plan.moves(), now);
+    movedNow.forEach(m -> example(examples, "moving " + m.vm() + " from " + m.from() + " to " + m.to() + ": " + m.why()));
+    int moved = movedNow.size();
+    lost += plan.moves().size() - moved;
 
     for (Drainer.Eviction e : plan.evictions()) {
       if (observations.evict(e, now).isPresent()) {
