@@ -20,7 +20,17 @@ public final class Histories {
 
   public static void replayAndMaybeRecord(
       WorkflowClient client, String workflowId, Class<?> workflow, String name) throws Exception {
-    WorkflowExecutionHistory history = client.fetchHistory(workflowId);
+    replayAndMaybeRecord(client.fetchHistory(workflowId), workflow, name);
+  }
+
+  /** The same for one run of the workflow, not necessarily its latest (a run that continued as new). */
+  public static void replayAndMaybeRecord(
+      WorkflowClient client, String workflowId, String runId, Class<?> workflow, String name) throws Exception {
+    replayAndMaybeRecord(client.fetchHistory(workflowId, runId), workflow, name);
+  }
+
+  private static void replayAndMaybeRecord(WorkflowExecutionHistory history, Class<?> workflow, String name)
+      throws Exception {
     WorkflowReplayer.replayWorkflowExecution(history, workflow);
     if (Boolean.getBoolean("rota.recordHistories")) {
       Path file = Path.of(System.getProperty("rota.historiesDir", "src/test/resources/histories"), name + ".json");

@@ -151,7 +151,7 @@ class ClusterWorkflowTest {
   }
 
   @Test
-  void continuesAsNewWithABoundedHistoryAndKeepsCounting() {
+  void continuesAsNewWithABoundedHistoryAndKeepsCounting() throws Exception {
     RecordingClusterActivities activities = start(1_000);
     ClusterWorkflow cluster = startCluster();
     String firstRun = WorkflowStub.fromTyped(cluster).getExecution().getRunId();
@@ -177,5 +177,7 @@ class ClusterWorkflowTest {
     List<TermSummary> since = activities.recorded();
     assertTrue(queried >= terms.get(terms.size() - 1).term() && queried <= since.get(since.size() - 1).term(),
         "the carried summary is the latest term: " + queried);
+    Histories.replayAndMaybeRecord(
+        client, ClusterWorkflow.WORKFLOW_ID, firstRun, ClusterWorkflowImpl.class, "cluster-continued-as-new");
   }
 }
