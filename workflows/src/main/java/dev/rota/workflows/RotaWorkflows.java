@@ -1,12 +1,28 @@
 package dev.rota.workflows;
 
+import dev.rota.workflows.cluster.ClusterActivities;
 import dev.rota.workflows.cluster.ClusterWorkflowImpl;
 import dev.rota.workflows.vm.VmWorkflowImpl;
 import dev.rota.workflows.vmset.VmSetWorkflowImpl;
+import io.temporal.worker.Worker;
 
-/** Every workflow a Rota host runs on the control task queue, for the host's worker and the tests' alike. */
+/** What each of Rota's task queues carries, for the host's workers and the tests' alike. */
 public final class RotaWorkflows {
   private RotaWorkflows() {}
 
-  public static final Class<?>[] IMPLEMENTATIONS = {ClusterWorkflowImpl.class, VmWorkflowImpl.class, VmSetWorkflowImpl.class};
+  /**
+   * The control queue: every workflow, with the activities given. The cluster workflow is among them for
+   * runs started on this queue by an earlier version; they move to the scheduler's queue when they next
+   * continue as new.
+   */
+  public static void registerControl(Worker worker, Object... activities) {
+    worker.registerWorkflowImplementationTypes(ClusterWorkflowImpl.class, VmWorkflowImpl.class, VmSetWorkflowImpl.class);
+    worker.registerActivitiesImplementations(activities);
+  }
+
+  /** The scheduler's queue: the cluster workflow and its term activity, nothing else. */
+  public static void registerScheduler(Worker worker, ClusterActivities terms) {
+    worker.registerWorkflowImplementationTypes(ClusterWorkflowImpl.class);
+    worker.registerActivitiesImplementations(terms);
+  }
 }

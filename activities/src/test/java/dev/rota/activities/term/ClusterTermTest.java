@@ -21,18 +21,17 @@ import dev.rota.workflows.Histories;
 import dev.rota.workflows.TaskQueues;
 import dev.rota.workflows.cluster.ClusterState;
 import dev.rota.workflows.cluster.ClusterWorkflow;
+import dev.rota.workflows.RotaWorkflows;
 import dev.rota.workflows.cluster.ClusterWorkflowImpl;
 import dev.rota.workflows.vm.VmActivities;
 import dev.rota.workflows.vm.VmWorkflow;
 import dev.rota.scheduling.ActionRetries;
-import dev.rota.workflows.vm.VmWorkflowImpl;
 import io.micronaut.context.annotation.Property;
 import io.micronaut.test.extensions.junit5.annotation.MicronautTest;
 import io.temporal.api.history.v1.HistoryEvent;
 import io.temporal.client.WorkflowClient;
 import io.temporal.client.WorkflowOptions;
 import io.temporal.testing.TestWorkflowEnvironment;
-import io.temporal.worker.Worker;
 import io.temporal.worker.WorkerFactory;
 import jakarta.inject.Inject;
 import java.time.Clock;
@@ -688,9 +687,9 @@ class ClusterTermTest {
   void twoHostsStartingTheSchedulerShareOneRunAndPlaceEachVmOnce(
       ClusterActivitiesImpl cluster, VmActivities vmActivities) {
     WorkerFactory secondHost = WorkerFactory.newInstance(env.getWorkflowClient());
-    Worker second = secondHost.newWorker(TaskQueues.CONTROL);
-    second.registerWorkflowImplementationTypes(ClusterWorkflowImpl.class, VmWorkflowImpl.class);
-    second.registerActivitiesImplementations(new HeartbeatingAgents(cluster, agents, workers, clock), vmActivities);
+    HeartbeatingAgents terms = new HeartbeatingAgents(cluster, agents, workers, clock);
+    RotaWorkflows.registerControl(secondHost.newWorker(TaskQueues.CONTROL), terms, vmActivities);
+    RotaWorkflows.registerScheduler(secondHost.newWorker(TaskQueues.SCHEDULER), terms);
     secondHost.start();
     try {
       worker("w1", 8);

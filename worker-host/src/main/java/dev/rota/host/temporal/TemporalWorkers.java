@@ -10,12 +10,12 @@ import dev.rota.workflows.RotaWorkflows;
 import dev.rota.workflows.vmset.VmSetActivities;
 import io.temporal.api.common.v1.WorkflowExecution;
 import io.temporal.client.WorkflowClient;
-import io.temporal.worker.Worker;
 import io.temporal.worker.WorkerFactory;
 import io.temporal.worker.WorkerFactoryOptions;
 import io.temporal.worker.WorkerOptions;
 import jakarta.inject.Singleton;
 import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -31,7 +31,16 @@ public class TemporalWorkers {
   private final ClusterActivities clusterActivities;
   private final VmActivities vmActivities;
   private final VmSetActivities vmSetActivities;
-  private WorkerFactory factory;
+  /**
+   * The scheduler's factory caches the one cluster run, and the run it continues as (the old one may
+   * still be finishing its last task).
+   */
+  private static final int SCHEDULER_CACHE = 2;
+
+  private static final int MIN_WORKFLOW_THREADS = 16;
+
+  private WorkerFactory controlFactory;
+  private WorkerFactory schedulerFactory;
 
   public TemporalWorkers(
       WorkflowClient client,
@@ -49,24 +58,30 @@ public class TemporalWorkers {
   }
 
   public synchronized void start() {
-    factory =
-        WorkerFactory.newInstance(
-            client,
-            WorkerFactoryOptions.newBuilder()
-                .setUsingVirtualWorkflowThreads(temporal.virtualWorkflowThreads())
-                // A cached workflow holds its thread: as many threads as the cache, or the cache cannot fill.
-                .setWorkflowCacheSize(temporal.workflowCacheSize())
-                .setMaxWorkflowThreadCount(Math.max(temporal.workflowCacheSize(), 600))
-                .build());
     // A workflow task first waits for the host that ran that workflow last; when that host has died,
     // every one of its workflows (the scheduler's among them) waits this long before another host takes it.
-    Worker worker =
-        factory.newWorker(
-            TaskQueues.CONTROL,
-            WorkerOptions.newBuilder().setStickyQueueScheduleToStartTimeout(temporal.stickyTimeout()).build());
-    worker.registerWorkflowImplementationTypes(RotaWorkflows.IMPLEMENTATIONS);
-    worker.registerActivitiesImplementations(clusterActivities, vmActivities, vmSetActivities);
-    factory.start();
+    WorkerOptions sticky = WorkerOptions.newBuilder().setStickyQueueScheduleToStartTimeout(temporal.stickyTimeout()).build();
+    controlFactory = factory(temporal.workflowCacheSize());
+    RotaWorkflows.registerControl(
+        controlFactory.newWorker(TaskQueues.CONTROL, sticky), clusterActivities, vmActivities, vmSetActivities);
+    // Its own factory: its own pollers, task slots and cache, so that neither a backlog of VM workflow
+    // tasks nor their turnover in the cache can delay or evict the scheduler.
+    schedulerFactory = factory(SCHEDULER_CACHE);
+    RotaWorkflows.registerScheduler(schedulerFactory.newWorker(TaskQueues.SCHEDULER, sticky), clusterActivities);
+    controlFactory.start();
+    schedulerFactory.start();
+  }
+
+  private WorkerFactory factory(int cacheSize) {
+    return WorkerFactory.newInstance(
+        client,
+        WorkerFactoryOptions.newBuilder()
+            .setUsingVirtualWorkflowThreads(temporal.virtualWorkflowThreads())
+            .setWorkflowCacheSize(cacheSize)
+            // A cached workflow holds its thread: with fewer threads than the cache it cannot fill. A few
+            // more for a small cache, whose workflow may run a handler on a thread of its own.
+            .setMaxWorkflowThreadCount(Math.max(cacheSize, MIN_WORKFLOW_THREADS))
+            .build());
   }
 
   /**
@@ -90,15 +105,20 @@ public class TemporalWorkers {
 
   /** Stops polling and lets running tasks finish, up to the grace period. */
   public synchronized void shutdown(Duration grace) {
-    if (factory == null) {
+    if (controlFactory == null) {
       return;
     }
-    factory.shutdown();
-    factory.awaitTermination(grace.toMillis(), TimeUnit.MILLISECONDS);
-    if (!factory.isTerminated()) {
-      log.warn("Temporal worker did not drain within {}; stopping it now", grace);
-      factory.shutdownNow();
+    controlFactory.shutdown();
+    schedulerFactory.shutdown();
+    long deadline = System.nanoTime() + grace.toNanos();
+    for (WorkerFactory factory : List.of(schedulerFactory, controlFactory)) {
+      factory.awaitTermination(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+      if (!factory.isTerminated()) {
+        log.warn("Temporal worker did not drain within {}; stopping it now", grace);
+        factory.shutdownNow();
+      }
     }
-    factory = null;
+    controlFactory = null;
+    schedulerFactory = null;
   }
 }

@@ -1,8 +1,10 @@
 package dev.rota.workflows.cluster;
 
 import dev.rota.workflows.ActivityDefaults;
+import dev.rota.workflows.TaskQueues;
 import dev.rota.workflows.Timers;
 import io.temporal.activity.ActivityOptions;
+import io.temporal.workflow.ContinueAsNewOptions;
 import io.temporal.workflow.Workflow;
 import java.time.Duration;
 
@@ -20,6 +22,9 @@ public class ClusterWorkflowImpl implements ClusterWorkflow {
    * it yet: the embedded test server never suggests it, and a short history keeps replay cheap.
    */
   static final int HISTORY_EVENTS_PER_RUN = 2_000;
+
+  /** Workflow.getVersion change id: the next run continues on the scheduler's own task queue. */
+  static final String OWN_TASK_QUEUE = "scheduler-own-task-queue";
 
   /** How soon a term that started tasks is followed by one that sees them run. */
   private static final Duration OBSERVE_STARTS_AFTER = Duration.ofMillis(300);
@@ -55,7 +60,7 @@ public class ClusterWorkflowImpl implements ClusterWorkflow {
       if (shouldContinueAsNew()) {
         // Handlers must finish first, or their work would be lost with this run.
         Workflow.await(Workflow::isEveryHandlerFinished);
-        Workflow.continueAsNew(new ClusterState(term, lastTerm, wakeRequested));
+        continueAsNew(new ClusterState(term, lastTerm, wakeRequested));
       }
       Timers.sleepUnless(wait, quietTerms > 0 ? "quiet: until next term" : "until next term", () -> wakeRequested);
     }
@@ -118,6 +123,18 @@ public class ClusterWorkflowImpl implements ClusterWorkflow {
   @Override
   public TermSummary lastTerm() {
     return lastTerm;
+  }
+
+  /**
+   * The next run goes to the scheduler's own task queue: a run started on the control queue by an earlier
+   * version moves there now. Versioned: a run recorded before it continued on its own queue.
+   */
+  private static void continueAsNew(ClusterState state) {
+    if (Workflow.getVersion(OWN_TASK_QUEUE, Workflow.DEFAULT_VERSION, 1) == Workflow.DEFAULT_VERSION) {
+      Workflow.continueAsNew(state);
+    } else {
+      Workflow.continueAsNew(ContinueAsNewOptions.newBuilder().setTaskQueue(TaskQueues.SCHEDULER).build(), state);
+    }
   }
 
   private static boolean shouldContinueAsNew() {

@@ -151,7 +151,7 @@ class ClusterWorkflowTest {
   }
 
   @Test
-  void continuesAsNewWithABoundedHistoryAndKeepsCounting() throws Exception {
+  void continuesAsNewWithABoundedHistoryAndKeepsCounting() {
     RecordingClusterActivities activities = start(1_000);
     ClusterWorkflow cluster = startCluster();
     String firstRun = WorkflowStub.fromTyped(cluster).getExecution().getRunId();
@@ -177,7 +177,50 @@ class ClusterWorkflowTest {
     List<TermSummary> since = activities.recorded();
     assertTrue(queried >= terms.get(terms.size() - 1).term() && queried <= since.get(since.size() - 1).term(),
         "the carried summary is the latest term: " + queried);
+    assertEquals(TaskQueues.SCHEDULER, taskQueue(currentRun), "the next run stays on the scheduler's queue");
+  }
+
+  @Test
+  void aRunAnEarlierVersionStartedOnTheControlQueueMovesToTheSchedulersQueueWhenItContinuesAsNew() throws Exception {
+    RecordingClusterActivities activities = start(1_000);
+    ClusterWorkflow cluster =
+        env.getWorkflowClient()
+            .newWorkflowStub(ClusterWorkflow.class, ClusterWorkflow.startOptions().setTaskQueue(TaskQueues.CONTROL).build());
+    String firstRun = WorkflowClient.start(cluster::run, ClusterState.initial()).getRunId();
+    assertEquals(TaskQueues.CONTROL, taskQueue(firstRun));
+
+    env.sleep(Duration.ofMinutes(6));
+
+    String currentRun =
+        env.getWorkflowClient().newUntypedWorkflowStub(ClusterWorkflow.WORKFLOW_ID).describe().getExecution().getRunId();
+    assertNotEquals(firstRun, currentRun, "the workflow continued as new");
+    assertEquals(TaskQueues.SCHEDULER, taskQueue(currentRun));
+    List<TermSummary> terms = activities.recorded();
+    for (int i = 0; i < terms.size(); i++) {
+      assertEquals(i + 1, terms.get(i).term(), "no term lost or repeated in the move");
+    }
+    long before = terms.size();
+    cluster.wake("after the move");
+    env.sleep(Duration.ofMillis(500));
+    assertTrue(activities.recorded().size() > before, "the moved run still runs terms");
     Histories.replayAndMaybeRecord(
-        client, ClusterWorkflow.WORKFLOW_ID, firstRun, ClusterWorkflowImpl.class, "cluster-continued-as-new");
+        env.getWorkflowClient(), ClusterWorkflow.WORKFLOW_ID, firstRun, ClusterWorkflowImpl.class,
+        "cluster-continued-to-scheduler-queue");
+  }
+
+  private String taskQueue(String runId) {
+    var execution =
+        io.temporal.api.common.v1.WorkflowExecution.newBuilder().setWorkflowId(ClusterWorkflow.WORKFLOW_ID).setRunId(runId).build();
+    return env.getWorkflowClient()
+        .getWorkflowServiceStubs()
+        .blockingStub()
+        .describeWorkflowExecution(
+            io.temporal.api.workflowservice.v1.DescribeWorkflowExecutionRequest.newBuilder()
+                .setNamespace(env.getNamespace())
+                .setExecution(execution)
+                .build())
+        .getExecutionConfig()
+        .getTaskQueue()
+        .getName();
   }
 }
