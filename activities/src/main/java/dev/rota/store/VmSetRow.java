@@ -39,6 +39,11 @@ public record VmSetRow(
         createdAt, version);
   }
 
+  /** The same set, marked for deletion. */
+  public VmSetRow markedDeleting() {
+    return new VmSetRow(name, seq, replicas, template, spread, maxUnavailable, true, message, createdAt, version);
+  }
+
   /** The VM name of replica {@code ordinal}. */
   public static String replicaName(String set, int ordinal) {
     return set + "-" + ordinal;

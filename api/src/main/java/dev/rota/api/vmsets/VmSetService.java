@@ -150,12 +150,19 @@ public class VmSetService {
     return get(name);
   }
 
-  /** Marks the set for deletion; its workflow deletes the replicas, then the set. */
+  /**
+   * Marks the set for deletion; its workflow deletes the replicas, then the set. The answer is the row as
+   * this request marked it, not read again: once told, the workflow may remove a set with no replicas
+   * left before a second read, which would then answer 404 to a deletion that was accepted.
+   */
   public VmSetView delete(String name) {
     VmSetRow row = find(name);
-    sets.markDeleting(name);
+    if (sets.markDeleting(name) == 0) {
+      // Removed since it was read: its workflow finished an earlier deletion.
+      throw Problems.notFound("VM set", name);
+    }
     control.setChanged(name, row.replicas());
-    return get(name);
+    return view(row.markedDeleting());
   }
 
   private VmSetRow find(String name) {

@@ -1,0 +1,63 @@
+package dev.rota.api;
+
+import static dev.rota.testing.Eventually.eventually;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import dev.rota.activities.ControlWorkflows;
+import dev.rota.activities.SchedulerWaker;
+import dev.rota.api.control.ControlPlane;
+import dev.rota.store.VmSetRepository;
+import io.micronaut.context.annotation.Property;
+import io.micronaut.context.annotation.Replaces;
+import io.micronaut.context.annotation.Requires;
+import io.micronaut.test.extensions.junit5.annotation.MicronautTest;
+import io.temporal.client.WorkflowClient;
+import jakarta.inject.Inject;
+import jakarta.inject.Singleton;
+import java.time.Duration;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/**
+ * DELETE /v1/vm-sets/{name} when the set's workflow is quicker than the request: a set with no replicas is
+ * removed by its workflow's first pass after the signal, and the API fuzzer once saw the accepted
+ * deletion answered 404 because the answer was read after that pass.
+ */
+@MicronautTest
+@Property(name = "rota.test.quick-set-workflow", value = "true")
+class VmSetDeleteAnswerTest {
+  @Inject Http http;
+
+  /** The real control plane, except that telling a set's workflow returns only once the workflow has removed the set. */
+  @Singleton
+  @Replaces(ControlPlane.class)
+  @Requires(property = "rota.test.quick-set-workflow", value = "true")
+  static class QuickSetWorkflow extends ControlPlane {
+    private final VmSetRepository sets;
+
+    QuickSetWorkflow(WorkflowClient client, SchedulerWaker waker, ControlWorkflows workflows, VmSetRepository sets) {
+      super(client, waker, workflows, Duration.ofSeconds(2));
+      this.sets = sets;
+    }
+
+    @Override
+    public void setChanged(String name, int replicas) {
+      super.setChanged(name, replicas);
+      eventually("the set's workflow removed " + name, () -> sets.findById(name).isEmpty());
+    }
+  }
+
+  @Test
+  @SuppressWarnings("unchecked")
+  void anAcceptedDeletionIsAnsweredAsAcceptedWhenTheWorkflowIsDoneFirst() {
+    assertEquals(201, http.post("/v1/vm-sets", VmSetApiTest.set("quick", 0, "\"none\"")).status());
+
+    Http.Reply deleted = http.delete("/v1/vm-sets/quick");
+
+    assertEquals(202, deleted.status(), deleted.toString());
+    Map<String, Object> status = (Map<String, Object>) deleted.map().get("status");
+    assertEquals("being deleted; 0 replicas left", status.get("message"));
+    assertEquals(404, http.get("/v1/vm-sets/quick").status(), "and it is gone");
+    assertEquals(404, http.delete("/v1/vm-sets/quick").status(), "a second deletion finds nothing");
+  }
+}
