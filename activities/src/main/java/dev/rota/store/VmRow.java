@@ -64,6 +64,12 @@ public record VmRow(
         spec.ttlSecondsAfterFinished(), 0);
   }
 
+  /** What the scheduler reads of it. */
+  public VmSchedulingRow scheduling() {
+    return new VmSchedulingRow(name, seq, runtime, image, resources, labels, restartPolicy, status, restartCount,
+        avoidWorker, avoidUntil, vmSet, failedOn, movingFrom);
+  }
+
   /** What it runs and asks for. */
   public VmTemplate spec() {
     return new VmTemplate(runtime, image, command, env, resources, labels, restartPolicy, maxRestarts, restartWindowSeconds,

@@ -64,6 +64,30 @@ abstract class RepositoryContract {
     assertEquals(1, tasks.forget(id));
   }
 
+  @Inject VmSchedulingReads schedulingReads;
+
+  /** The term's own read of every VM gives what the repository's entities give, column for column. */
+  @Test
+  void theSchedulersReadOfTheVmsIsTheirRowsColumnForColumn() {
+    VmRow plain = vms.save(vm(unique("p"), "pending", null));
+    String set = unique("set");
+    VmRow full = vms.save(new VmRow(unique("f"), vms.nextSeq(), "tart", "ghcr.io/x/y:1", List.of("run"), Map.of(),
+        Map.of("cpu", 2L, "memory", 4096L), Map.of("zone", "a", "disk", "ssd"), "OnFailure", "running", "why", "w1", 3,
+        null, T0, T0, T0, null, "w9", T0.plusSeconds(90), null, 7, set, 2, "w8", "w7", null, null, null, 0));
+    VmRow sameTemplate = vms.save(vm(unique("t"), "pending", null));
+
+    List<VmSchedulingRow> read = tx.executeRead(s -> schedulingReads.all(s.getConnection()));
+
+    for (VmRow v : List.of(plain, full, sameTemplate)) {
+      VmSchedulingRow row = read.stream().filter(r -> r.name().equals(v.name())).findFirst().orElseThrow();
+      assertEquals(vms.findById(v.name()).orElseThrow().scheduling(), row, v.name());
+    }
+    VmSchedulingRow p = read.stream().filter(r -> r.name().equals(plain.name())).findFirst().orElseThrow();
+    VmSchedulingRow t = read.stream().filter(r -> r.name().equals(sameTemplate.name())).findFirst().orElseThrow();
+    assertTrue(p.resources() == t.resources(), "one parse for one text");
+    assertThrows(UnsupportedOperationException.class, () -> p.resources().put("cpu", 9L), "so nobody may change it");
+  }
+
   @Inject dev.rota.activities.term.TaskObservations observations;
   @Inject TermActionRepository actions;
   @Inject io.micronaut.transaction.TransactionOperations<java.sql.Connection> tx;

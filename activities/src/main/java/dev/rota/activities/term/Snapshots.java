@@ -6,6 +6,7 @@ import dev.rota.scheduling.VmSnapshot;
 import dev.rota.scheduling.WorkerProbeState;
 import dev.rota.scheduling.WorkerSnapshot;
 import dev.rota.store.VmRow;
+import dev.rota.store.VmSchedulingRow;
 import dev.rota.store.VmTaskRow;
 import dev.rota.store.WorkerRow;
 import dev.rota.model.RestartPolicy;
@@ -54,10 +55,10 @@ final class Snapshots {
    * spreads as its set asks now ({@code spreads}, by set).
    */
   static VmSnapshot vm(VmRow v, java.time.Instant now) {
-    return vm(v, now, Map.of());
+    return vm(v.scheduling(), now, Map.of());
   }
 
-  static VmSnapshot vm(VmRow v, java.time.Instant now, Map<String, Spread> spreads) {
+  static VmSnapshot vm(VmSchedulingRow v, java.time.Instant now, Map<String, Spread> spreads) {
     String avoid = v.avoidUntil() != null && now.isBefore(v.avoidUntil()) ? v.avoidWorker() : null;
     Spread spread = v.vmSet() == null ? Spread.NONE : spreads.getOrDefault(v.vmSet(), Spread.NONE);
     return new VmSnapshot(
@@ -71,7 +72,7 @@ final class Snapshots {
         WireName.parse(TaskState.class, t.state()).orElse(TaskState.LOST));
   }
 
-  static VmStatus status(VmRow v) {
+  static VmStatus status(VmSchedulingRow v) {
     return WireName.parse(VmStatus.class, v.status()).orElse(VmStatus.PENDING);
   }
 }

@@ -22,7 +22,8 @@ import dev.rota.store.ClusterSettingsRow;
 import dev.rota.store.TermActionRepository;
 import dev.rota.store.TermActionRow;
 import dev.rota.store.VmRepository;
-import dev.rota.store.VmRow;
+import dev.rota.store.VmSchedulingReads;
+import dev.rota.store.VmSchedulingRow;
 import dev.rota.store.VmSetRepository;
 import dev.rota.model.Spread;
 import dev.rota.store.VmTaskRepository;
@@ -64,6 +65,7 @@ public class TermCommitter {
 
   private final WorkerRepository workers;
   private final VmRepository vms;
+  private final VmSchedulingReads vmReads;
   private final AgentTaskRepository tasks;
   private final TermActionRepository actions;
   private final ClusterSettingsRepository settings;
@@ -83,6 +85,7 @@ public class TermCommitter {
   public TermCommitter(
       WorkerRepository workers,
       VmRepository vms,
+      VmSchedulingReads vmReads,
       AgentTaskRepository tasks,
       TermActionRepository actions,
       ClusterSettingsRepository settings,
@@ -107,6 +110,7 @@ public class TermCommitter {
     this.sets = sets;
     this.workers = workers;
     this.vms = vms;
+    this.vmReads = vmReads;
     this.tasks = tasks;
     this.actions = actions;
     this.settings = settings;
@@ -129,10 +133,10 @@ public class TermCommitter {
         movable.put(s.name(), new SetSnapshot(s.name(), s.replicas(), s.maxUnavailable()));
       }
     }
-    Map<String, VmRow> vmRows = new HashMap<>();
+    Map<String, VmSchedulingRow> vmRows = new HashMap<>();
     List<VmSnapshot> vmSnapshots = new ArrayList<>();
     boolean imageWanted = false;
-    for (VmRow v : vms.findAll()) {
+    for (VmSchedulingRow v : tx.executeRead(status -> vmReads.all(status.getConnection()))) {
       vmRows.put(v.name(), v);
       VmSnapshot snapshot = Snapshots.vm(v, now, spreads);
       vmSnapshots.add(snapshot);
@@ -184,7 +188,8 @@ public class TermCommitter {
   }
 
   private TermDecisions write(
-      TermPlan plan, Map<String, WorkerRow> workerRows, Map<String, VmRow> vmRows, Map<PlacedTask, VmTaskRow> taskRows,
+      TermPlan plan, Map<String, WorkerRow> workerRows, Map<String, VmSchedulingRow> vmRows,
+      Map<PlacedTask, VmTaskRow> taskRows,
       Instant now) {
     List<String> examples = new ArrayList<>();
     int lost = 0;
@@ -193,7 +198,7 @@ public class TermCommitter {
 
     List<TaskObservations.Placing> placings = new ArrayList<>();
     for (PlacementPlan.Placement p : plan.placement().placed()) {
-      VmRow vm = vmRows.get(p.vm());
+      VmSchedulingRow vm = vmRows.get(p.vm());
       placings.add(new TaskObservations.Placing(vm.name(), vm.seq(), vm.restartCount(), p.worker(), p.why()));
     }
     List<TaskObservations.Placing> placedNow = observations.placeAll(placings, now);

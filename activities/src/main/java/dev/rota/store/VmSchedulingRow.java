@@ -1,0 +1,22 @@
+package dev.rota.store;
+
+import io.micronaut.core.annotation.Nullable;
+import java.time.Instant;
+import java.util.Map;
+
+/** What the scheduler reads of a VM every term: the columns of {@link VmRow} a placement or a reconciliation uses. */
+public record VmSchedulingRow(
+    String name,
+    long seq,
+    String runtime,
+    @Nullable String image,
+    Map<String, Long> resources,
+    Map<String, String> labels,
+    String restartPolicy,
+    String status,
+    int restartCount,
+    @Nullable String avoidWorker,
+    @Nullable Instant avoidUntil,
+    @Nullable String vmSet,
+    @Nullable String failedOn,
+    @Nullable String movingFrom) {}
