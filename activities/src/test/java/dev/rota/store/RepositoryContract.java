@@ -64,7 +64,7 @@ abstract class RepositoryContract {
     assertEquals(1, tasks.forget(id));
   }
 
-  @Inject VmSchedulingReads schedulingReads;
+  @Inject TermReads termReads;
 
   /** The term's own read of every VM gives what the repository's entities give, column for column. */
   @Test
@@ -76,7 +76,7 @@ abstract class RepositoryContract {
         null, T0, T0, T0, null, "w9", T0.plusSeconds(90), null, 7, set, 2, "w8", "w7", null, null, null, 0));
     VmRow sameTemplate = vms.save(vm(unique("t"), "pending", null));
 
-    List<VmSchedulingRow> read = tx.executeRead(s -> schedulingReads.all(s.getConnection()));
+    List<VmSchedulingRow> read = tx.executeRead(s -> termReads.vms(s.getConnection()));
 
     for (VmRow v : List.of(plain, full, sameTemplate)) {
       VmSchedulingRow row = read.stream().filter(r -> r.name().equals(v.name())).findFirst().orElseThrow();
@@ -86,6 +86,37 @@ abstract class RepositoryContract {
     VmSchedulingRow t = read.stream().filter(r -> r.name().equals(sameTemplate.name())).findFirst().orElseThrow();
     assertTrue(p.resources() == t.resources(), "one parse for one text");
     assertThrows(UnsupportedOperationException.class, () -> p.resources().put("cpu", 9L), "so nobody may change it");
+  }
+
+  /** The term's own reads of the placed and the reported tasks give what the repositories give, column for column. */
+  @Test
+  void theTermsReadsOfTheTasksAreTheirRowsColumnForColumn() {
+    VmRow a = vms.save(vm(unique("a"), "pending", null));
+    String placed = VmTaskRow.id(a.seq(), a.name() + ".0");
+    tasks.place(placed, a.name(), a.seq(), 0, "w1", T0);
+    VmRow b = vms.save(vm(unique("b"), "pending", null));
+    String ended = VmTaskRow.id(b.seq(), b.name() + ".0");
+    tasks.place(ended, b.name(), b.seq(), 0, "w2", T0);
+    tasks.started(ended, T0.plusSeconds(1), "running");
+    tasks.ended(ended, "exited", 3, "exited with code 3", T0.plusSeconds(2));
+
+    List<VmTaskRow> read = tx.executeRead(s -> termReads.placedTasks(s.getConnection()));
+    for (String id : List.of(placed, ended)) {
+      assertEquals(tasks.findById(id).orElseThrow(), read.stream().filter(t -> t.id().equals(id)).findFirst().orElseThrow());
+    }
+
+    String w1 = unique("w"), w2 = unique("w"), w3 = unique("w");
+    agentTasks.saveAll(List.of(
+        AgentTaskRow.of(w1, "x.0", "running", null, null, T0),
+        AgentTaskRow.of(w1, "y.0", "exited", 0, "done", T0.plusSeconds(5)),
+        AgentTaskRow.of(w2, "z.0", "failed", 137, "killed", T0),
+        AgentTaskRow.of(w3, "q.0", "running", null, null, T0)));
+    List<AgentTaskRow> reported = tx.executeRead(s -> termReads.reportedTasks(s.getConnection(), List.of(w1, w2)));
+    assertEquals(
+        agentTasks.findByWorkerInList(List.of(w1, w2)).stream().sorted(java.util.Comparator.comparing(AgentTaskRow::id)).toList(),
+        reported.stream().sorted(java.util.Comparator.comparing(AgentTaskRow::id)).toList());
+    assertEquals(3, reported.size(), "only the workers asked about");
+    assertEquals(List.of(), tx.executeRead(s -> termReads.reportedTasks(s.getConnection(), List.of())));
   }
 
   @Inject dev.rota.activities.term.TaskObservations observations;

@@ -15,14 +15,13 @@ import dev.rota.scheduling.VmSnapshot;
 import dev.rota.scheduling.WorkerSnapshot;
 import dev.rota.settings.SchedulerSettings;
 import dev.rota.settings.WorkerSettings;
-import dev.rota.store.AgentTaskRepository;
 import dev.rota.store.AgentTaskRow;
 import dev.rota.store.ClusterSettingsRepository;
 import dev.rota.store.ClusterSettingsRow;
 import dev.rota.store.TermActionRepository;
 import dev.rota.store.TermActionRow;
 import dev.rota.store.VmRepository;
-import dev.rota.store.VmSchedulingReads;
+import dev.rota.store.TermReads;
 import dev.rota.store.VmSchedulingRow;
 import dev.rota.store.VmSetRepository;
 import dev.rota.model.Spread;
@@ -65,8 +64,7 @@ public class TermCommitter {
 
   private final WorkerRepository workers;
   private final VmRepository vms;
-  private final VmSchedulingReads vmReads;
-  private final AgentTaskRepository tasks;
+  private final TermReads reads;
   private final TermActionRepository actions;
   private final ClusterSettingsRepository settings;
   private final TransactionOperations<Connection> tx;
@@ -85,8 +83,7 @@ public class TermCommitter {
   public TermCommitter(
       WorkerRepository workers,
       VmRepository vms,
-      VmSchedulingReads vmReads,
-      AgentTaskRepository tasks,
+      TermReads reads,
       TermActionRepository actions,
       ClusterSettingsRepository settings,
       TransactionOperations<Connection> tx,
@@ -110,8 +107,7 @@ public class TermCommitter {
     this.sets = sets;
     this.workers = workers;
     this.vms = vms;
-    this.vmReads = vmReads;
-    this.tasks = tasks;
+    this.reads = reads;
     this.actions = actions;
     this.settings = settings;
     this.tx = tx;
@@ -136,7 +132,7 @@ public class TermCommitter {
     Map<String, VmSchedulingRow> vmRows = new HashMap<>();
     List<VmSnapshot> vmSnapshots = new ArrayList<>();
     boolean imageWanted = false;
-    for (VmSchedulingRow v : tx.executeRead(status -> vmReads.all(status.getConnection()))) {
+    for (VmSchedulingRow v : tx.executeRead(status -> reads.vms(status.getConnection()))) {
       vmRows.put(v.name(), v);
       VmSnapshot snapshot = Snapshots.vm(v, now, spreads);
       vmSnapshots.add(snapshot);
@@ -159,13 +155,13 @@ public class TermCommitter {
       }
     }
     Map<PlacedTask, VmTaskRow> taskRows = new HashMap<>();
-    for (VmTaskRow t : placedTasks.findAll()) {
+    for (VmTaskRow t : tx.executeRead(status -> reads.placedTasks(status.getConnection()))) {
       taskRows.put(Snapshots.task(t), t);
     }
     Map<String, List<ObservedTask>> reported = new HashMap<>();
     answered.forEach(w -> reported.put(w, new ArrayList<>()));
     if (!answered.isEmpty()) {
-      for (AgentTaskRow t : tasks.findByWorkerInList(answered)) {
+      for (AgentTaskRow t : tx.executeRead(status -> reads.reportedTasks(status.getConnection(), answered))) {
         reported.get(t.worker()).add(new ObservedTask(t.taskId(), t.state(), t.exitCode(), t.message()));
       }
     }

@@ -10,6 +10,7 @@ import dev.rota.settings.AgentCallSettings;
 import dev.rota.settings.SchedulerSettings;
 import dev.rota.settings.WorkerSettings;
 import dev.rota.store.AgentTaskRepository;
+import dev.rota.store.TermReads;
 import dev.rota.store.ClusterStatusRepository;
 import dev.rota.workflows.cluster.ClusterWorkflow;
 import dev.rota.store.AgentTaskRow;
@@ -44,6 +45,7 @@ import java.util.concurrent.TimeoutException;
 public class TermObserver {
   private final WorkerRepository workers;
   private final AgentTaskRepository tasks;
+  private final TermReads reads;
   private final AgentClient agents;
   private final ExecutorService calls;
   private final TransactionOperations<Connection> tx;
@@ -56,6 +58,7 @@ public class TermObserver {
   public TermObserver(
       WorkerRepository workers,
       AgentTaskRepository tasks,
+      TermReads reads,
       AgentClient agents,
       @Named(AgentCalls.EXECUTOR) ExecutorService calls,
       TransactionOperations<Connection> tx,
@@ -66,6 +69,7 @@ public class TermObserver {
       ClusterStatusRepository wakes) {
     this.workers = workers;
     this.tasks = tasks;
+    this.reads = reads;
     this.agents = agents;
     this.calls = calls;
     this.tx = tx;
@@ -173,7 +177,7 @@ public class TermObserver {
    */
   private void store(Map<String, List<TaskView>> lists, Instant now) {
     Map<String, AgentTaskRow> stored = new HashMap<>();
-    for (AgentTaskRow row : tasks.findByWorkerInList(lists.keySet())) {
+    for (AgentTaskRow row : reads.reportedTasks(tx.getConnection(), lists.keySet())) {
       stored.put(row.id(), row);
     }
     Map<String, AgentTaskRow> reported = new LinkedHashMap<>();
