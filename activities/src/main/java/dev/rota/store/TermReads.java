@@ -1,6 +1,6 @@
 package dev.rota.store;
 
-import io.micronaut.core.type.Argument;
+import io.micronaut.data.model.runtime.convert.AttributeConverter;
 import jakarta.inject.Singleton;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -35,13 +35,13 @@ public class TermReads {
   /** Workers named in one IN list: well below any database's bound on a statement's parameters. */
   private static final int WORKERS_PER_READ = 1_000;
 
-  private static final Argument<Map<String, Long>> QUANTITIES = Argument.mapOf(String.class, Long.class);
-  private static final Argument<Map<String, String>> STRINGS = Argument.mapOf(String.class, String.class);
+  private final Converters.Quantities quantities;
+  private final Converters.Strings strings;
 
-  private final JsonColumns json;
-
-  public TermReads(JsonColumns json) {
-    this.json = json;
+  /** The entities' own converters read the JSON columns, so that a column reads the same either way. */
+  public TermReads(Converters.Quantities quantities, Converters.Strings strings) {
+    this.quantities = quantities;
+    this.strings = strings;
   }
 
   private interface Row<T> {
@@ -60,8 +60,8 @@ public class TermReads {
         r.getLong("seq"),
         r.getString("runtime"),
         r.getString("image"),
-        shared(resources, r.getString("resources"), QUANTITIES),
-        shared(labels, r.getString("labels"), STRINGS),
+        shared(resources, r.getString("resources"), quantities),
+        shared(labels, r.getString("labels"), strings),
         r.getString("restart_policy"),
         r.getString("status"),
         r.getInt("restart_count"),
@@ -125,11 +125,9 @@ public class TermReads {
   }
 
   /** The map a JSON column's text says, parsed once per read and shared (so not to be changed) by the rows with that text. */
-  private <V> Map<String, V> shared(Map<String, Map<String, V>> parsed, String text, Argument<Map<String, V>> type) {
-    if (text == null) {
-      return Map.of();
-    }
-    return parsed.computeIfAbsent(text, t -> Collections.unmodifiableMap(json.read(t, type)));
+  private static <V> Map<String, V> shared(
+      Map<String, Map<String, V>> parsed, String text, AttributeConverter<Map<String, V>, String> converter) {
+    return parsed.computeIfAbsent(text, t -> Collections.unmodifiableMap(converter.convertToEntityValue(t, null)));
   }
 
   private static Instant instant(ResultSet r, String column) throws SQLException {
