@@ -41,6 +41,14 @@ public interface TermActionRepository extends GenericRepository<TermActionRow, L
   @Query("SELECT * FROM term_actions WHERE id > :afterId ORDER BY id LIMIT :limit")
   List<TermActionRow> after(long afterId, int limit);
 
+  /** The oldest calls to agents (starts, removals) after {@code afterId}. */
+  @Query("SELECT * FROM term_actions WHERE kind <> 'notify' AND id > :afterId ORDER BY id LIMIT :limit")
+  List<TermActionRow> agentCallsAfter(long afterId, int limit);
+
+  /** The oldest news for VMs' workflows after {@code afterId}. */
+  @Query("SELECT * FROM term_actions WHERE kind = 'notify' AND id > :afterId ORDER BY id LIMIT :limit")
+  List<TermActionRow> newsAfter(long afterId, int limit);
+
   /** The VM's task events still in the outbox from before event {@code beforeId}, oldest first. */
   @Query("SELECT * FROM term_actions WHERE kind = 'notify' AND vm = :vm AND id < :beforeId ORDER BY id")
   List<TermActionRow> eventsBefore(String vm, long beforeId);

@@ -18,6 +18,7 @@ import dev.rota.store.VmTaskRow;
 import dev.rota.store.WorkerRepository;
 import dev.rota.store.WorkerRow;
 import dev.rota.workflows.cluster.ApplyResult;
+import dev.rota.model.TaskEventType;
 import dev.rota.model.TaskState;
 import io.micronaut.transaction.TransactionOperations;
 import jakarta.inject.Named;
@@ -28,6 +29,8 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
+import java.util.function.BiFunction;
+import java.util.function.Consumer;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ExecutionException;
@@ -98,48 +101,58 @@ public class ActionApplier {
   }
 
   /**
-   * One pass over the outbox, oldest first, in batches: each action is tried once, so one an agent
-   * did not take waits for the next term instead of being retried at once. The pass stops early
-   * when it has taken {@link #PASS_BUDGET}, leaving the rest for the next term, well inside the
-   * activity's timeout.
+   * One pass over the outbox, oldest first, in batches: the calls to agents, then the news for VMs'
+   * workflows. Each action is tried once, so one an agent did not take waits for the next term
+   * instead of being retried at once. The pass stops taking further batches when it has taken
+   * {@link #PASS_BUDGET}, leaving the rest for the next term, well inside the activity's timeout.
+   * Calls go first: taken in plain id order, a term's news ahead of the next term's starts held them
+   * back (at 1,000 workers, every other term told 1,000 VMs their placing and started none).
    */
   public ApplyResult apply() {
     Map<String, AgentAddress> endpoints = new HashMap<>();
     for (WorkerRow w : workers.findAll()) {
       endpoints.put(w.name(), w.agent());
     }
-    AtomicInteger started = new AtomicInteger();
-    AtomicInteger removed = new AtomicInteger();
-    AtomicInteger notified = new AtomicInteger();
-    AtomicInteger failed = new AtomicInteger();
+    Tally tally = new Tally();
     long deadline = System.nanoTime() + PASS_BUDGET.toNanos();
-    long after = 0;
-    List<TermActionRow> batch = actions.after(after, BATCH);
-    while (!batch.isEmpty()) {
-      applyBatch(batch, endpoints, deadline, started, removed, notified, failed);
-      if (batch.size() < BATCH || System.nanoTime() > deadline) {
-        break;
-      }
-      after = batch.get(batch.size() - 1).id();
-      batch = actions.after(after, BATCH);
-    }
+    Set<String> startedNow = ConcurrentHashMap.newKeySet();
+    inBatches(actions::agentCallsAfter, deadline, batch -> callAgents(batch, endpoints, deadline, startedNow, tally));
+    inBatches(actions::newsAfter, deadline, batch -> tell(batch, startedNow, tally));
     // An action that failed this often (news for a VM whose workflow is missing) waits for the next
     // interval's term rather than bringing terms every second.
-    return new ApplyResult(started.get(), removed.get(), notified.get(), failed.get(), actions.pendingTriedFewerThan(ActionRetries.MAX_ATTEMPTS));
+    return new ApplyResult(tally.started.get(), tally.removed.get(), tally.notified.get(), tally.failed.get(),
+        actions.pendingTriedFewerThan(ActionRetries.MAX_ATTEMPTS));
   }
 
-  private void applyBatch(
-      List<TermActionRow> batch, Map<String, AgentAddress> endpoints, long deadline, AtomicInteger started, AtomicInteger removed,
-      AtomicInteger notified, AtomicInteger failed) {
-    // Agent calls first, in parallel, at most LANES_PER_AGENT at once to one agent, each lane in
-    // order on one connection: as many calls at once as there are threads would each open a
-    // connection to the busiest agents, and a TLS handshake costs more than a call. Notifications
-    // after, so a VM hears of its start once it began.
+  /** What a pass carried out, counted from many threads. */
+  private static final class Tally {
+    final AtomicInteger started = new AtomicInteger();
+    final AtomicInteger removed = new AtomicInteger();
+    final AtomicInteger notified = new AtomicInteger();
+    final AtomicInteger failed = new AtomicInteger();
+  }
+
+  /** Takes {@code next}'s actions batch by batch until none are left or the deadline passed; the first batch always. */
+  private static void inBatches(
+      BiFunction<Long, Integer, List<TermActionRow>> next, long deadline, Consumer<List<TermActionRow>> apply) {
+    List<TermActionRow> batch = next.apply(0L, BATCH);
+    while (!batch.isEmpty()) {
+      apply.accept(batch);
+      if (batch.size() < BATCH || System.nanoTime() > deadline) {
+        return;
+      }
+      batch = next.apply(batch.get(batch.size() - 1).id(), BATCH);
+    }
+  }
+
+  private void callAgents(
+      List<TermActionRow> batch, Map<String, AgentAddress> endpoints, long deadline, Set<String> startedNow, Tally tally) {
+    // In parallel, at most LANES_PER_AGENT at once to one agent, each lane in order on one connection:
+    // as many calls at once as there are threads would each open a connection to the busiest agents,
+    // and a TLS handshake costs more than a call.
     Map<String, List<TermActionRow>> byWorker = new LinkedHashMap<>();
     for (TermActionRow a : batch) {
-      if (!a.kind().equals(TermActionRow.NOTIFY)) {
-        byWorker.computeIfAbsent(a.worker(), w -> new ArrayList<>()).add(a);
-      }
+      byWorker.computeIfAbsent(a.worker(), w -> new ArrayList<>()).add(a);
     }
     List<List<TermActionRow>> lanes = new ArrayList<>();
     for (List<TermActionRow> ofWorker : byWorker.values()) {
@@ -152,7 +165,6 @@ public class ActionApplier {
       }
     }
     StartsRead read = readStarts(batch);
-    Set<String> startedNow = ConcurrentHashMap.newKeySet();
     java.util.Queue<Long> done = new java.util.concurrent.ConcurrentLinkedQueue<>();
     List<Future<?>> running = new ArrayList<>();
     for (List<TermActionRow> lane : lanes) {
@@ -165,10 +177,10 @@ public class ActionApplier {
           if (agentFailed != null) {
             // A hung or erring agent costs one call's timeout a pass, not one per action; the rest
             // count as tried, so that each gives up after as many passes as it would alone.
-            notCarriedOut(a, agentFailed, failed);
+            notCarriedOut(a, agentFailed, tally.failed);
             continue;
           }
-          Attempt attempt = carryOut(a, endpoints, read, started, removed, failed, done);
+          Attempt attempt = carryOut(a, endpoints, read, tally, done);
           if (attempt.started()) {
             startedNow.add(a.taskId());
           }
@@ -177,19 +189,27 @@ public class ActionApplier {
       }));
     }
     awaitAll(running);
-    // One signal per VM: its newest news, with which the notifier sends the VM's earlier news too.
+    takeOut(done);
+  }
+
+  /**
+   * One signal per VM: its newest news, with which the notifier sends the VM's earlier news too. The
+   * news of a task placed to be started waits for what the agent says of it, to go with that in one
+   * signal, for as long as the probe interval: the agent's report of the start, or else the term's
+   * probe of the agent, tells the next state within it. After that the VM hears of its placing alone
+   * (a VM that takes long to boot).
+   */
+  private void tell(List<TermActionRow> batch, Set<String> startedNow, Tally tally) {
+    Instant waitedEnough = clock.instant().minus(workerSettings.probeInterval());
     Map<String, List<TermActionRow>> newsByVm = new LinkedHashMap<>();
     for (TermActionRow a : batch) {
-      if (a.kind().equals(TermActionRow.NOTIFY)) {
-        newsByVm.computeIfAbsent(a.vm(), vm -> new ArrayList<>()).add(a);
-      }
+      newsByVm.computeIfAbsent(a.vm(), vm -> new ArrayList<>()).add(a);
     }
+    java.util.Queue<Long> done = new java.util.concurrent.ConcurrentLinkedQueue<>();
     List<Future<?>> notifying = new ArrayList<>();
     for (List<TermActionRow> news : newsByVm.values()) {
       TermActionRow newest = news.get(news.size() - 1);
-      // The news of a task just started (placed, moved) goes with the agent's report of its start, in
-      // one signal: the next term tells it should that report not come first.
-      if (startedNow.contains(newest.taskId())) {
+      if (startedNow.contains(newest.taskId()) || (ofAStart(newest) && newest.createdAt().isAfter(waitedEnough))) {
         continue;
       }
       notifying.add(calls.submit(() -> {
@@ -198,7 +218,7 @@ public class ActionApplier {
         } catch (RuntimeException e) {
           // Left in the outbox: the next pass tells the workflow (at least once; it applies it once).
           log.debug("could not tell VM {}'s workflow: {}", newest.vm(), e.toString());
-          failed.incrementAndGet();
+          tally.failed.incrementAndGet();
           if (newest.attempts() + 1 == ActionRetries.MAX_ATTEMPTS) {
             log.warn("VM {} has not been told of task {} ({}) after {} attempts, and will be: {}", newest.vm(),
                 newest.taskId(), newest.event(), ActionRetries.MAX_ATTEMPTS, e.getMessage());
@@ -206,12 +226,24 @@ public class ActionApplier {
           news.forEach(a -> actions.triedOnce(a.id())); // never dropped (ActionRetries); its detail is the event's message
           return;
         }
-        notified.incrementAndGet();
+        tally.notified.incrementAndGet();
       }));
     }
     awaitAll(notifying);
-    // Taken out together, one statement for the batch: should this process die first, the starts are
-    // sent again (an agent takes a task it has once) and the news too (a workflow applies it once).
+    takeOut(done);
+  }
+
+  /** Whether the news is of a task placed with a start to carry out (placed, moved, failed over). */
+  private static boolean ofAStart(TermActionRow news) {
+    return TaskEventType.PLACED.wireName().equals(news.event()) || TaskEventType.MOVED.wireName().equals(news.event())
+        || TaskEventType.FAILED_OVER.wireName().equals(news.event());
+  }
+
+  /**
+   * Taken out together, one statement for the batch: should this process die first, the starts are
+   * sent again (an agent takes a task it has once) and the news too (a workflow applies it once).
+   */
+  private void takeOut(java.util.Queue<Long> done) {
     if (!done.isEmpty()) {
       actions.doneAll(List.copyOf(done));
     }
@@ -254,8 +286,7 @@ public class ActionApplier {
 
   /** Carries out a start or a removal; one carried out joins {@code done}, for the batch to take out. */
   private Attempt carryOut(
-      TermActionRow a, Map<String, AgentAddress> endpoints, StartsRead read, AtomicInteger started, AtomicInteger removed,
-      AtomicInteger failed, java.util.Queue<Long> done) {
+      TermActionRow a, Map<String, AgentAddress> endpoints, StartsRead read, Tally tally, java.util.Queue<Long> done) {
     AgentAddress endpoint = endpoints.get(a.worker());
     if (endpoint == null) {
       actions.done(a.id()); // the worker is gone, and its tasks with it
@@ -272,15 +303,15 @@ public class ActionApplier {
           return Attempt.DONE;
         }
         agents.startTask(endpoint, a.taskId(), spec(vm), agentCalls.timeout());
-        started.incrementAndGet();
+        tally.started.incrementAndGet();
         startedIt = true;
       } else {
         agents.removeTask(endpoint, a.taskId(), agentCalls.timeout());
-        removed.incrementAndGet();
+        tally.removed.incrementAndGet();
       }
       done.add(a.id());
     } catch (RuntimeException e) {
-      notCarriedOut(a, e, failed);
+      notCarriedOut(a, e, tally.failed);
       return new Attempt(false, e instanceof AgentRejectedException ? null : e);
     }
     return new Attempt(startedIt, null);
