@@ -32,6 +32,8 @@ public class GroupCommit {
   private static final Logger log = LoggerFactory.getLogger(GroupCommit.class);
   /** At most this many writes per transaction, so that one commit never holds row locks for long. */
   static final int MAX_BATCH = 500;
+  /** How often the writer says at DEBUG how busy it was. */
+  private static final long REPORT_EVERY_NANOS = java.util.concurrent.TimeUnit.SECONDS.toNanos(10);
 
   private record Write<T>(String key, Supplier<T> work, CompletableFuture<T> done) {
     void run() {
@@ -104,13 +106,33 @@ public class GroupCommit {
   private void writeForever() {
     List<Write<?>> batch = new ArrayList<>();
     boolean stopping = false;
+    long commits = 0;
+    long writes = 0;
+    long busyNanos = 0;
+    long longestNanos = 0;
+    long windowStart = System.nanoTime();
     while (!stopping) {
       try {
         batch.add(queue.take());
         queue.drainTo(batch, MAX_BATCH - 1);
         stopping = batch.remove(STOP);
         batch.sort(BY_KEY);
+        long began = System.nanoTime();
         commit(batch);
+        long took = System.nanoTime() - began;
+        commits++;
+        writes += batch.size();
+        busyNanos += took;
+        longestNanos = Math.max(longestNanos, took);
+        if (began - windowStart > REPORT_EVERY_NANOS && log.isDebugEnabled()) {
+          log.debug("{} commits of {} writes in {} ms, {} ms of it committing, the longest {} ms", commits, writes,
+              (began + took - windowStart) / 1_000_000, busyNanos / 1_000_000, longestNanos / 1_000_000);
+          commits = 0;
+          writes = 0;
+          busyNanos = 0;
+          longestNanos = 0;
+          windowStart = began + took;
+        }
       } catch (InterruptedException e) {
         log.warn("group commit writer interrupted; carrying on");
       } catch (RuntimeException | Error e) {

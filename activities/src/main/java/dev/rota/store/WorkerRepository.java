@@ -35,11 +35,17 @@ public interface WorkerRepository extends CrudRepository<WorkerRow, String> {
    * A probe that answered resets its worker's failure count. No version change: it is an observation.
    * One row per statement, so that a term locks workers' rows in the order it chooses (by name).
    */
-  @Query("UPDATE workers SET last_probe_at = :at, last_probe_ok = TRUE, probe_failures = 0, last_probe_error = NULL WHERE name = :name")
+  @Query(PROBE_ANSWERED)
   int probeAnswered(String name, Instant at);
 
-  @Query("UPDATE workers SET last_probe_at = :at, last_probe_ok = FALSE, probe_failures = probe_failures + 1, last_probe_error = :error WHERE name = :name")
+  String PROBE_ANSWERED =
+      "UPDATE workers SET last_probe_at = :at, last_probe_ok = TRUE, probe_failures = 0, last_probe_error = NULL WHERE name = :name";
+
+  @Query(PROBE_FAILED)
   int probeFailed(String name, Instant at, String error);
+
+  String PROBE_FAILED =
+      "UPDATE workers SET last_probe_at = :at, last_probe_ok = FALSE, probe_failures = probe_failures + 1, last_probe_error = :error WHERE name = :name";
 
   /** The scheduler's health decision, applied only if nobody changed the worker since it was read. */
   @Query("UPDATE workers SET health = :health, health_message = :message, flaky_until = :flakyUntil, version = version + 1 WHERE name = :name AND version = :version")

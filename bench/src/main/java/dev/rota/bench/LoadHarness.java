@@ -144,7 +144,7 @@ public final class LoadHarness {
       r.put("submitSeconds", Duration.between(start, submitted).toMillis() / 1000.0);
       r.put("submittedPerSecond", Math.round(vms * 1000.0 / Math.max(1, Duration.between(start, submitted).toMillis())));
       r.put("batch", BATCH);
-      r.put("submitsRetriedAfter429", refusedForNow.get());
+      r.put("submitsRetriedAfter429Or503", refusedForNow.get());
       r.put("allRunningSeconds", seconds);
       r.put("vmsPerSecond", Math.round(vms / seconds * 10) / 10.0);
       r.put("submitToRunningMillis", latencies(api));
@@ -348,12 +348,12 @@ public final class LoadHarness {
     }
   }
 
-  /** Submits as a client should: a 429 did nothing, so it is sent again after its Retry-After. */
+  /** Submits as a client should: a 429 or a 503 did nothing, so it is sent again after its Retry-After. */
   private int post(String url, String body) throws IOException, InterruptedException {
     while (true) {
       HttpResponse<Void> answer = http.send(HttpRequest.newBuilder(URI.create(url)).header("Content-Type", "application/json")
           .POST(HttpRequest.BodyPublishers.ofString(body)).build(), HttpResponse.BodyHandlers.discarding());
-      if (answer.statusCode() != 429) {
+      if (answer.statusCode() != 429 && answer.statusCode() != 503) {
         return answer.statusCode();
       }
       refusedForNow.incrementAndGet();

@@ -10,6 +10,7 @@ import dev.rota.settings.AgentCallSettings;
 import dev.rota.settings.SchedulerSettings;
 import dev.rota.settings.WorkerSettings;
 import dev.rota.store.AgentTaskRepository;
+import dev.rota.store.BatchStatement;
 import dev.rota.store.TermReads;
 import dev.rota.store.ClusterStatusRepository;
 import dev.rota.workflows.cluster.ClusterWorkflow;
@@ -44,6 +45,8 @@ import java.util.concurrent.TimeoutException;
 @Singleton
 public class TermObserver {
   private final WorkerRepository workers;
+  private final BatchStatement probeAnswered = BatchStatement.of(WorkerRepository.PROBE_ANSWERED);
+  private final BatchStatement probeFailed = BatchStatement.of(WorkerRepository.PROBE_FAILED);
   private final AgentTaskRepository tasks;
   private final TermReads reads;
   private final AgentClient agents;
@@ -119,23 +122,41 @@ public class TermObserver {
         answered++;
       }
     }
+    // The task lists first, then the answers in a short transaction of their own: a worker's row, which
+    // its heartbeats write too, is locked only while its answer is written, not while a thousand lists
+    // are (heartbeats waiting on it held up every write committed with them). Should this process die
+    // between the two, the lists are newer than the answers say, and the term counts only answers.
+    Map<String, List<TaskView>> lists = new LinkedHashMap<>();
+    List<Map<String, Object>> answers = new ArrayList<>();
+    List<Map<String, Object>> failures = new ArrayList<>();
     // Rows are locked in the order of their names, as heartbeats committed together lock them: no deadlock.
     results.sort(Map.Entry.comparingByKey(java.util.Comparator.comparing(WorkerRow::name)));
-    tx.executeWrite(status -> {
-      Map<String, List<TaskView>> lists = new LinkedHashMap<>();
-      for (Map.Entry<WorkerRow, Probe> r : results) {
-        if (r.getValue().answered()) {
-          workers.probeAnswered(r.getKey().name(), now);
-          lists.put(r.getKey().name(), r.getValue().tasks());
-        } else {
-          workers.probeFailed(r.getKey().name(), now, Columns.truncate(r.getValue().error(), 1024));
-        }
+    for (Map.Entry<WorkerRow, Probe> r : results) {
+      String name = r.getKey().name();
+      if (r.getValue().answered()) {
+        lists.put(name, r.getValue().tasks());
+        answers.add(Map.of("name", name, "at", now));
+      } else {
+        Map<String, Object> failure = new java.util.HashMap<>();
+        failure.put("name", name);
+        failure.put("at", now);
+        failure.put("error", Columns.truncate(r.getValue().error(), 1024));
+        failures.add(failure);
       }
-      if (!lists.isEmpty()) {
+    }
+    if (!lists.isEmpty()) {
+      tx.executeWrite(status -> {
         store(lists, now);
-      }
-      return null;
-    });
+        return null;
+      });
+    }
+    if (!results.isEmpty()) {
+      tx.executeWrite(status -> {
+        probeAnswered.run(status.getConnection(), answers);
+        probeFailed.run(status.getConnection(), failures);
+        return null;
+      });
+    }
     return new TermObservation(
         scheduler.interval().toMillis(), now.toEpochMilli(), results.size(), answered, scheduler.idleInterval().toMillis());
   }
