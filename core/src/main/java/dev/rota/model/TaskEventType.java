@@ -55,6 +55,11 @@ public enum TaskEventType implements WireName {
     };
   }
 
+  /** Whether it places a task on a worker, with a start for the worker's agent to carry out. */
+  public boolean places() {
+    return this == PLACED || this == MOVED || this == FAILED_OVER;
+  }
+
   /** Whether the task ended with it, or is ended for it (a drained VM's task is removed). */
   public boolean ends() {
     return this == EXITED || this == FAILED || this == VANISHED || this == WORKER_OFFLINE || this == DRAINED;

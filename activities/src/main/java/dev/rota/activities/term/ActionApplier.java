@@ -20,6 +20,7 @@ import dev.rota.store.WorkerRow;
 import dev.rota.workflows.cluster.ApplyResult;
 import dev.rota.model.TaskEventType;
 import dev.rota.model.TaskState;
+import dev.rota.model.WireName;
 import io.micronaut.transaction.TransactionOperations;
 import jakarta.inject.Named;
 import jakarta.inject.Singleton;
@@ -235,8 +236,7 @@ public class ActionApplier {
 
   /** Whether the news is of a task placed with a start to carry out (placed, moved, failed over). */
   private static boolean ofAStart(TermActionRow news) {
-    return TaskEventType.PLACED.wireName().equals(news.event()) || TaskEventType.MOVED.wireName().equals(news.event())
-        || TaskEventType.FAILED_OVER.wireName().equals(news.event());
+    return WireName.parse(TaskEventType.class, news.event()).filter(TaskEventType::places).isPresent();
   }
 
   /**

@@ -198,9 +198,7 @@ public class TaskObservations {
   private record News(Placing placing, boolean start, TaskEventType type, String logType, String message) {}
 
   /**
-   * Each VM's log line and news, as {@link #tell} writes one, as batches; the start and the news of
-   * each VM are written one after the other, so that an apply's batch that carries one start carries
-   * its news too.
+   * Each VM's log line, start and news, as {@link #tell} writes one, as batches.
    */
   private void tell(Connection db, List<News> news, Instant now) {
     List<Map<String, Object>> logLines = new ArrayList<>();
