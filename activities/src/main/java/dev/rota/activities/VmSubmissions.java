@@ -1,6 +1,7 @@
 package dev.rota.activities;
 
 import dev.rota.store.BatchStatement;
+import dev.rota.store.CertainCommits;
 import dev.rota.store.GroupCommit;
 import dev.rota.store.VmEventRepository;
 import dev.rota.store.VmRepository;
@@ -22,13 +23,16 @@ public class VmSubmissions {
   private final VmEventRepository events;
   private final TransactionOperations<Connection> tx;
   private final GroupCommit commits;
+  private final CertainCommits certain;
   private final BatchStatement createdLines = BatchStatement.of(VmEventRepository.INSERT);
 
-  public VmSubmissions(VmRepository vms, VmEventRepository events, TransactionOperations<Connection> tx, GroupCommit commits) {
+  public VmSubmissions(VmRepository vms, VmEventRepository events, TransactionOperations<Connection> tx, GroupCommit commits,
+      CertainCommits certain) {
     this.vms = vms;
     this.events = events;
     this.tx = tx;
     this.commits = commits;
+    this.certain = certain;
   }
 
   /**
@@ -48,7 +52,7 @@ public class VmSubmissions {
    * transaction: all or none. A name already taken fails it with the store's unique violation.
    */
   public List<VmRow> storeAll(List<VmRow> rows, String createdMessage) {
-    return tx.executeWrite(status -> {
+    return certain.write(() -> {
       List<VmRow> numbered = new ArrayList<>(rows.size());
       for (VmRow row : rows) {
         numbered.add(row.withSeq(vms.nextSeq()));
@@ -65,7 +69,7 @@ public class VmSubmissions {
 
   /** Removes the VM's row and events; nothing else of it is left to remove. */
   public void remove(String name) {
-    tx.executeWrite(status -> {
+    certain.write(() -> {
       events.deleteAllOf(name);
       vms.deleteById(name);
       return null;

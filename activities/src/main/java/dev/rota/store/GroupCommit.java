@@ -1,15 +1,15 @@
 package dev.rota.store;
 
-import io.micronaut.transaction.TransactionOperations;
 import jakarta.annotation.PreDestroy;
 import jakarta.inject.Singleton;
-import java.sql.Connection;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -25,7 +25,8 @@ import org.slf4j.LoggerFactory;
  * H2 writes a chunk of pages to its file on every commit, PostgreSQL flushes its log), so a thousand
  * heartbeats a second cost a few commits instead of a thousand. A write that fails in a batch fails
  * the batch, which is then run again one write per transaction, so that each caller gets its own
- * answer (a name already taken fails that submission only).
+ * answer (a name already taken fails that submission only). Should the connection be lost while a
+ * batch commits, its callers learn whether it did ({@link CertainCommits}), not a guess.
  */
 @Singleton
 public class GroupCommit {
@@ -46,13 +47,19 @@ public class GroupCommit {
 
   private static final Comparator<Write<?>> BY_KEY = Comparator.comparing(Write::key);
 
-  private final TransactionOperations<Connection> tx;
+  private final CertainCommits certain;
+  /** Threads that settle commits in doubt, so that the writer need not wait for the database to come back. */
+  private final ExecutorService settlers = Executors.newCachedThreadPool(runnable -> {
+    Thread t = new Thread(runnable, "commit-in-doubt");
+    t.setDaemon(true);
+    return t;
+  });
   private final BlockingQueue<Write<?>> queue = new LinkedBlockingQueue<>();
   private final Thread writer;
   private volatile boolean closed;
 
-  public GroupCommit(TransactionOperations<Connection> tx) {
-    this.tx = tx;
+  public GroupCommit(CertainCommits certain) {
+    this.certain = certain;
     this.writer = new Thread(this::writeForever, "group-commit");
     this.writer.setDaemon(true);
     this.writer.start();
@@ -67,7 +74,7 @@ public class GroupCommit {
    */
   public <T> T write(String lockKey, Supplier<T> work) {
     if (closed) {
-      return tx.executeWrite(status -> work.get());
+      return certain.write(work);
     }
     Write<T> w = new Write<>(lockKey, work, new CompletableFuture<>());
     queue.add(w);
@@ -76,7 +83,7 @@ public class GroupCommit {
         return w.done().get(1, TimeUnit.SECONDS);
       } catch (TimeoutException e) {
         if (!writer.isAlive() && queue.remove(w)) {
-          return tx.executeWrite(status -> work.get()); // queued as the writer stopped
+          return certain.write(work); // queued as the writer stopped
         }
       } catch (ExecutionException e) {
         if (e.getCause() instanceof RuntimeException r) {
@@ -153,28 +160,55 @@ public class GroupCommit {
     }
     if (batch.size() > 1) {
       try {
-        List<Write<?>> results = new ArrayList<>(batch.size());
-        tx.executeWrite(status -> {
-          // Completed only after the commit: a caller must never see its write before it is durable.
-          for (Write<?> w : batch) {
-            results.add(staged(w));
-          }
-          return null;
-        });
-        results.forEach(Write::run);
+        certain.attempt(() -> staged(batch)).forEach(Write::run);
+        return;
+      } catch (CommitInDoubtException doubt) {
+        settleLater(doubt, batch);
         return;
       } catch (RuntimeException e) {
+        if (Sql.isConnectionLost(e)) {
+          // Nothing committed, and one by one each would wait for the database in turn.
+          batch.forEach(w -> w.done().completeExceptionally(e));
+          return;
+        }
         log.debug("a batch of {} writes failed ({}); committing them one by one", batch.size(), e.toString());
       }
     }
     for (Write<?> w : batch) {
       try {
-        Write<?> staged = tx.executeWrite(status -> staged(w));
-        staged.run();
+        certain.attempt(() -> staged(List.of(w))).forEach(Write::run);
+      } catch (CommitInDoubtException doubt) {
+        settleLater(doubt, List.of(w));
       } catch (RuntimeException | Error e) {
         w.done().completeExceptionally(e);
       }
     }
+  }
+
+  /**
+   * The connection was lost while {@code batch} was committing: its callers wait while another thread
+   * finds out whether it did, and the writer goes on with the next writes.
+   */
+  private void settleLater(CommitInDoubtException doubt, List<Write<?>> batch) {
+    List<Write<?>> writes = List.copyOf(batch);
+    settlers.execute(() -> {
+      try {
+        List<Write<?>> results = certain.settle(doubt);
+        results.forEach(Write::run);
+      } catch (RuntimeException e) {
+        writes.forEach(w -> w.done().completeExceptionally(e));
+      }
+    });
+  }
+
+  /** Does the work of each write now and keeps its result to hand over after the commit. */
+  private static List<Write<?>> staged(List<Write<?>> batch) {
+    // Completed only after the commit: a caller must never see its write before it is durable.
+    List<Write<?>> results = new ArrayList<>(batch.size());
+    for (Write<?> w : batch) {
+      results.add(staged(w));
+    }
+    return results;
   }
 
   /** Does the work now and keeps its result to hand over after the commit. */
@@ -188,5 +222,6 @@ public class GroupCommit {
     closed = true;
     queue.add(STOP);
     writer.join(10_000);
+    settlers.shutdown();
   }
 }

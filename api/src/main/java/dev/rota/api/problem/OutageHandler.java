@@ -1,5 +1,7 @@
 package dev.rota.api.problem;
 
+import dev.rota.store.CommitInDoubtException;
+import dev.rota.store.Sql;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
 import io.micronaut.http.HttpRequest;
@@ -10,8 +12,6 @@ import io.micronaut.http.server.exceptions.ExceptionHandler;
 import io.micronaut.http.server.exceptions.response.ErrorContext;
 import io.micronaut.http.server.exceptions.response.ErrorResponseProcessor;
 import jakarta.inject.Singleton;
-import java.sql.SQLException;
-import java.sql.SQLTransientConnectionException;
 import java.util.Optional;
 import java.util.Set;
 import org.slf4j.Logger;
@@ -19,7 +19,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * An exception no other handler claims: when it comes from the database or Temporal being out of reach,
- * a 503 the client can retry (the request's transaction did not commit, so nothing was changed); else
+ * a 503 the client can retry (the request's transaction did not commit, so nothing was changed, or, rarely,
+ * the database went away while committing it and did not come back to say whether it did); else
  * the 500 Micronaut would have answered. Outages are expected and logged once per request at WARN,
  * without a stack trace; anything else is a defect and logged at ERROR with one.
  */
@@ -47,16 +48,21 @@ public class OutageHandler implements ExceptionHandler<RuntimeException, HttpRes
           HttpResponse.status(HttpStatus.INTERNAL_SERVER_ERROR));
     }
     LOG.warn("{} {} answered 503: {} ({})", request.getMethod(), request.getPath(), outage.get(), rootCause(exception));
+    if (inDoubt(exception)) {
+      return RetryLater.answer(problems, request, HttpStatus.SERVICE_UNAVAILABLE, RetryLater.OUTAGE_SECONDS,
+          "the database went away while this request's change was being committed and has not come back: "
+              + "it may have been stored; look before trying again");
+    }
     return RetryLater.answer(problems, request, HttpStatus.SERVICE_UNAVAILABLE, RetryLater.OUTAGE_SECONDS,
         outage.get() + "; nothing was changed, try again shortly");
   }
 
   /** What is out of reach, if the exception (or one of its causes) says a service is. */
   static Optional<String> outage(Throwable exception) {
+    if (Sql.isConnectionLost(exception)) {
+      return Optional.of("the database cannot be reached");
+    }
     for (Throwable t = exception; t != null; t = t.getCause() == t ? null : t.getCause()) {
-      if (t instanceof SQLTransientConnectionException || connectionLost(t)) {
-        return Optional.of("the database cannot be reached");
-      }
       if (t instanceof StatusRuntimeException grpc && TEMPORAL_OUT.contains(grpc.getStatus().getCode())) {
         return Optional.of("Temporal cannot be reached");
       }
@@ -64,17 +70,14 @@ public class OutageHandler implements ExceptionHandler<RuntimeException, HttpRes
     return Optional.empty();
   }
 
-  /**
-   * SQL state class 08 is "connection exception" (a refused connection among them: the driver says so,
-   * so a bare ConnectException, which could be anyone's, is not taken for the database's), 57P01 to 57P03
-   * the server shutting down or starting; a pooled connection the server dropped says only that it is closed.
-   */
-  private static boolean connectionLost(Throwable t) {
-    if (!(t instanceof SQLException sql)) {
-      return false;
+  /** Whether the request's write may have been stored: its commit's answer was lost and never settled. */
+  private static boolean inDoubt(Throwable exception) {
+    for (Throwable t = exception; t != null; t = t.getCause() == t ? null : t.getCause()) {
+      if (t instanceof CommitInDoubtException) {
+        return true;
+      }
     }
-    String state = sql.getSQLState() == null ? "" : sql.getSQLState();
-    return state.startsWith("08") || state.startsWith("57P") || "Connection is closed".equals(sql.getMessage());
+    return false;
   }
 
   private static String rootCause(Throwable exception) {
