@@ -39,7 +39,7 @@ public class CertainCommits {
    */
   private static final Duration BETWEEN_LOOKS = Duration.ofSeconds(1);
   /** Marks are kept this long: a doubt is settled, or given up, well within it. */
-  static final Duration KEPT = Duration.ofHours(1);
+  static final Duration KEPT = Duration.ofMinutes(10);
   /** Every this many marks, the transaction also removes the marks older than {@link #KEPT}. */
   private static final long SWEEP_EVERY = 1_000;
 
