@@ -100,6 +100,27 @@ public class GroupCommit {
     }
   }
 
+  /**
+   * Queues {@code work} to be committed with the next batch, without waiting for it: for writes nobody
+   * needs to see done, whose loss is repaired anyway (outbox entries already acted on: should their
+   * removal be lost, the action is taken again and found done). A failure is logged at DEBUG.
+   */
+  public void writeLater(String lockKey, Runnable work) {
+    if (closed) {
+      return;
+    }
+    CompletableFuture<Object> done = new CompletableFuture<>();
+    done.whenComplete((result, failure) -> {
+      if (failure != null) {
+        log.debug("a write nobody waited for failed: {}", failure.toString());
+      }
+    });
+    queue.add(new Write<>(lockKey, () -> {
+      work.run();
+      return null;
+    }, done));
+  }
+
   /** The lock key of a write that first locks worker {@code name}'s row. */
   public static String worker(String name) {
     return "workers/" + name;

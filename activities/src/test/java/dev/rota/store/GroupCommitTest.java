@@ -47,4 +47,12 @@ class GroupCommitTest {
       writers.shutdownNow();
     }
   }
+
+  @Test
+  void aWriteNobodyWaitsForIsCommittedNoLaterThanTheWritesQueuedAfterIt() {
+    workers.save(RepositoryContract.worker("gc-later-0"));
+    commits.writeLater(GroupCommit.worker("gc-later-1"), () -> workers.save(RepositoryContract.worker("gc-later-1")));
+    commits.write(GroupCommit.worker("gc-later-0"), () -> workers.heartbeat("gc-later-0", RepositoryContract.T0));
+    assertTrue(workers.findById("gc-later-1").isPresent(), "committed with or before the write queued after it");
+  }
 }

@@ -104,7 +104,9 @@ public class TaskReports {
       }
     }
     if (!told.isEmpty()) {
-      actions.doneAll(told);
+      // With the next group commit rather than a commit of its own: should it be lost, the outbox tells
+      // the VMs again, and their workflows ignore news they have had.
+      commits.writeLater(GroupCommit.worker(worker), () -> actions.doneAll(told));
     }
     if (leftForTheScheduler) {
       scheduler.wake("task reports from " + worker + " left notifications in the outbox");

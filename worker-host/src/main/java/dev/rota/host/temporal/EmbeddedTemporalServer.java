@@ -30,6 +30,7 @@ public final class EmbeddedTemporalServer implements LocalTemporalServer {
   public static EmbeddedTemporalServer start(int port) {
     // lockTimeSkipping = true: real time, as a dev server must run; 0 = start at the wall clock.
     TestServicesStarter services = new TestServicesStarter(true, 0);
+    UnkeptTimerLocks.forget(services);
     ServerBuilder<?> builder =
         NettyServerBuilder.forAddress(
             new InetSocketAddress(InetAddress.getLoopbackAddress(), port), InsecureServerCredentials.create());

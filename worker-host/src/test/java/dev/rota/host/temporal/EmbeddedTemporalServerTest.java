@@ -1,0 +1,80 @@
+package dev.rota.host.temporal;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.temporal.client.WorkflowClient;
+import io.temporal.client.WorkflowOptions;
+import io.temporal.internal.testservice.TestServicesStarter;
+import io.temporal.serviceclient.WorkflowServiceStubs;
+import io.temporal.serviceclient.WorkflowServiceStubsOptions;
+import io.temporal.worker.Worker;
+import io.temporal.worker.WorkerFactory;
+import io.temporal.workflow.Workflow;
+import io.temporal.workflow.WorkflowInterface;
+import io.temporal.workflow.WorkflowMethod;
+import java.lang.reflect.Field;
+import java.net.ServerSocket;
+import java.time.Duration;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** The embedded server runs workflows, and keeps no record of them that grows while the host runs. */
+class EmbeddedTemporalServerTest {
+  @WorkflowInterface
+  public interface Nap {
+    @WorkflowMethod
+    String nap();
+  }
+
+  public static class NapImpl implements Nap {
+    @Override
+    public String nap() {
+      Workflow.sleep(Duration.ofMillis(1));
+      return "rested";
+    }
+  }
+
+  @Test
+  void workflowsRunAndTheTimerKeepsNoRecordOfTheirLocks() throws Exception {
+    int port;
+    try (ServerSocket free = new ServerSocket(0)) {
+      port = free.getLocalPort();
+    }
+    EmbeddedTemporalServer server = EmbeddedTemporalServer.start(port);
+    WorkflowServiceStubs stubs = WorkflowServiceStubs.newServiceStubs(
+        WorkflowServiceStubsOptions.newBuilder().setTarget("127.0.0.1:" + port).build());
+    WorkerFactory factory = null;
+    try {
+      WorkflowClient client = WorkflowClient.newInstance(stubs);
+      factory = WorkerFactory.newInstance(client);
+      Worker worker = factory.newWorker("naps");
+      worker.registerWorkflowImplementationTypes(NapImpl.class);
+      factory.start();
+      for (int i = 0; i < 20; i++) {
+        Nap nap = client.newWorkflowStub(Nap.class, WorkflowOptions.newBuilder().setTaskQueue("naps").setWorkflowId("nap-" + i).build());
+        assertEquals("rested", nap.nap());
+      }
+      List<?> record = lockRecord(server);
+      assertTrue(record instanceof UnkeptTimerLocks, "the timer's record replaced: " + record.getClass());
+      assertEquals(0, record.size(), "20 workflows, each two workflow tasks and a timer, left nothing behind (81 events without the fix)");
+    } finally {
+      if (factory != null) {
+        factory.shutdownNow();
+      }
+      stubs.shutdownNow();
+      server.close();
+    }
+  }
+
+  private static List<?> lockRecord(EmbeddedTemporalServer server) throws ReflectiveOperationException {
+    Field servicesField = EmbeddedTemporalServer.class.getDeclaredField("services");
+    servicesField.setAccessible(true);
+    Field timerField = TestServicesStarter.class.getDeclaredField("selfAdvancingTimer");
+    timerField.setAccessible(true);
+    Object timer = timerField.get(servicesField.get(server));
+    Field events = timer.getClass().getDeclaredField("lockEvents");
+    events.setAccessible(true);
+    return (List<?>) events.get(timer);
+  }
+}
