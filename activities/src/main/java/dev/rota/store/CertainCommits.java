@@ -10,7 +10,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
-import java.util.UUID;
+import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
@@ -21,9 +21,11 @@ import org.slf4j.LoggerFactory;
  * server or the network going away while it is under way; PostgreSQL may have made the transaction
  * durable and then lost the connection before saying so). Telling the caller "nothing was stored" then
  * would be a lie half the time: a submission answered 503 would be stored without its workflow, never
- * to move. So each transaction also writes a mark, a row with a fresh id; when the connection is lost,
+ * to move. So each transaction also writes a mark, a row with a fresh random id (64 bits: two marks
+ * kept at once sharing one is as likely as not in 10^14 transactions); when the connection is lost,
  * the mark is looked up once the database answers again: there, the transaction committed and its
- * caller gets its result; missing, it did not, and the caller gets the failure.
+ * caller gets its result; missing, it did not, and the caller gets the failure. An embedded H2 (dev
+ * mode) is not marked: its commit cannot go unanswered while this process lives.
  */
 @Singleton
 public class CertainCommits {
@@ -40,12 +42,17 @@ public class CertainCommits {
   private static final Duration BETWEEN_LOOKS = Duration.ofSeconds(1);
   /** Marks are kept this long: a doubt is settled, or given up, well within it. */
   static final Duration KEPT = Duration.ofMinutes(10);
-  /** Every this many marks, the transaction also removes the marks older than {@link #KEPT}. */
+  /**
+   * Every this many marks, the transaction also removes the marks older than {@link #KEPT}: a scan of at
+   * most ten minutes' marks, as an index on their time would cost every mark a second insert.
+   */
   private static final long SWEEP_EVERY = 1_000;
 
   private final TransactionOperations<Connection> tx;
   private final Clock clock;
   private final AtomicLong marks = new AtomicLong();
+  /** Whether the database is reached over a network, known at the first transaction. */
+  private volatile Boolean networked;
 
   public CertainCommits(TransactionOperations<Connection> tx, Clock clock) {
     this.tx = tx;
@@ -71,24 +78,46 @@ public class CertainCommits {
    * has other work). A connection lost before (or never made) is thrown as it is: nothing committed.
    */
   public <T> T attempt(Supplier<T> work) {
-    String mark = UUID.randomUUID().toString();
+    long mark = ThreadLocalRandom.current().nextLong();
     Object[] result = new Object[1];
     boolean[] committing = new boolean[1];
+    boolean[] marked = new boolean[1];
     try {
       return tx.executeWrite(status -> {
         // First in the transaction: whatever the work's last statement is, COMMIT comes after the mark.
-        mark(tx.getConnection(), mark);
+        marked[0] = marks(tx.getConnection());
+        if (marked[0]) {
+          mark(tx.getConnection(), mark);
+        }
         T done = work.get();
         result[0] = done;
         committing[0] = true;
         return done;
       });
     } catch (RuntimeException e) {
-      if (committing[0] && Sql.isConnectionLost(e)) {
+      if (marked[0] && committing[0] && Sql.isConnectionLost(e)) {
         throw new CommitInDoubtException(mark, result[0], e);
       }
       throw e;
     }
+  }
+
+  /**
+   * Whether transactions on this database are marked: not on an embedded one (H2 in this process), whose
+   * commit cannot go unanswered while this process lives, and which would pay a write on every commit.
+   */
+  private boolean marks(Connection connection) {
+    Boolean known = networked;
+    if (known == null) {
+      try {
+        String url = connection.getMetaData().getURL();
+        known = !url.startsWith("jdbc:h2:") || url.startsWith("jdbc:h2:tcp:") || url.startsWith("jdbc:h2:ssl:");
+      } catch (SQLException e) {
+        known = true;
+      }
+      networked = known;
+    }
+    return known;
   }
 
   /**
@@ -125,11 +154,11 @@ public class CertainCommits {
     }
   }
 
-  private void mark(Connection connection, String mark) {
+  private void mark(Connection connection, long mark) {
     OffsetDateTime now = OffsetDateTime.now(clock).withOffsetSameInstant(ZoneOffset.UTC);
     try {
       try (PreparedStatement insert = connection.prepareStatement("INSERT INTO commit_marks (id, marked_at) VALUES (?, ?)")) {
-        insert.setString(1, mark);
+        insert.setLong(1, mark);
         insert.setObject(2, now);
         insert.executeUpdate();
       }
@@ -144,9 +173,9 @@ public class CertainCommits {
     }
   }
 
-  private static boolean found(Connection connection, String mark) {
+  private static boolean found(Connection connection, long mark) {
     try (PreparedStatement select = connection.prepareStatement("SELECT 1 FROM commit_marks WHERE id = ?")) {
-      select.setString(1, mark);
+      select.setLong(1, mark);
       try (ResultSet rows = select.executeQuery()) {
         return rows.next();
       }

@@ -7,16 +7,16 @@ package dev.rota.store;
  * been stored.
  */
 public class CommitInDoubtException extends RuntimeException {
-  private final String mark;
+  private final long mark;
   private final transient Object result;
 
-  CommitInDoubtException(String mark, Object result, RuntimeException lost) {
+  CommitInDoubtException(long mark, Object result, RuntimeException lost) {
     super("the database went away while a write was being committed; whether it was stored is not known", lost);
     this.mark = mark;
     this.result = result;
   }
 
-  String mark() {
+  long mark() {
     return mark;
   }
 
