@@ -230,10 +230,67 @@ public final class LoadHarness {
     for (String run : clusterRuns) {
       count(temporal.fetchHistory(ClusterWorkflow.WORKFLOW_ID, run).getEvents(), from, to, counts);
     }
+    List<Long> signalAt = new ArrayList<>();
+    List<Long> taskWait = new ArrayList<>();
+    List<Long> taskRun = new ArrayList<>();
     for (int i = 0; i < vms; i++) {
-      count(temporal.fetchHistory(VmWorkflow.workflowId("load-" + i)).getEvents(), from, to, counts);
+      List<HistoryEvent> events = temporal.fetchHistory(VmWorkflow.workflowId("load-" + i)).getEvents();
+      count(events, from, to, counts);
+      lastNews(events, from, to, signalAt, taskWait, taskRun);
+    }
+    // Where a VM's last news before all ran spent its time: when it was signalled (from the start), how long
+    // its workflow task waited for a worker, how long the task took (with its read-model write).
+    if (!signalAt.isEmpty()) {
+      System.out.printf("VM workflows' last news from %s: signalled at %s s; task waited %s ms; task ran %s ms (p50/p99/max)%n",
+          from, spread(signalAt, 1000), spread(taskWait, 1), spread(taskRun, 1));
     }
     return counts;
+  }
+
+  private static void lastNews(List<HistoryEvent> events, Instant from, Instant to, List<Long> signalAt, List<Long> taskWait,
+      List<Long> taskRun) {
+    int signal = -1;
+    for (int i = 0; i < events.size(); i++) {
+      Instant t = at(events.get(i));
+      if (events.get(i).getEventType() == EventType.EVENT_TYPE_WORKFLOW_EXECUTION_SIGNALED && !t.isBefore(from) && !t.isAfter(to)) {
+        signal = i;
+      }
+    }
+    if (signal < 0) {
+      return;
+    }
+    signalAt.add(Duration.between(from, at(events.get(signal))).toMillis());
+    Instant scheduled = null;
+    Instant started = null;
+    for (int i = signal + 1; i < events.size(); i++) {
+      HistoryEvent e = events.get(i);
+      switch (e.getEventType()) {
+        case EVENT_TYPE_WORKFLOW_TASK_SCHEDULED -> scheduled = scheduled == null ? at(e) : scheduled;
+        case EVENT_TYPE_WORKFLOW_TASK_STARTED -> started = started == null ? at(e) : started;
+        case EVENT_TYPE_WORKFLOW_TASK_COMPLETED -> {
+          if (scheduled != null && started != null) {
+            taskWait.add(Duration.between(scheduled, started).toMillis());
+            taskRun.add(Duration.between(started, at(e)).toMillis());
+          }
+          return;
+        }
+        default -> { }
+      }
+    }
+  }
+
+  private static Instant at(HistoryEvent e) {
+    return Instant.ofEpochSecond(e.getEventTime().getSeconds(), e.getEventTime().getNanos());
+  }
+
+  private static String spread(List<Long> values, long unit) {
+    if (values.isEmpty()) {
+      return "-";
+    }
+    List<Long> sorted = new ArrayList<>(values);
+    Collections.sort(sorted);
+    return String.format("%.1f/%.1f/%.1f", pct(sorted, 50) / (double) unit, pct(sorted, 99) / (double) unit,
+        sorted.get(sorted.size() - 1) / (double) unit);
   }
 
   private static final Set<EventType> ACTIONS =
