@@ -10,7 +10,7 @@ public class CommitInDoubtException extends RuntimeException {
   private final long mark;
   private final transient Object result;
 
-  CommitInDoubtException(long mark, Object result, RuntimeException lost) {
+  public CommitInDoubtException(long mark, Object result, RuntimeException lost) {
     super("the database went away while a write was being committed; whether it was stored is not known", lost);
     this.mark = mark;
     this.result = result;

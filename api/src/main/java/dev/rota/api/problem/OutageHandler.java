@@ -48,13 +48,17 @@ public class OutageHandler implements ExceptionHandler<RuntimeException, HttpRes
           HttpResponse.status(HttpStatus.INTERNAL_SERVER_ERROR));
     }
     LOG.warn("{} {} answered 503: {} ({})", request.getMethod(), request.getPath(), outage.get(), rootCause(exception));
-    if (inDoubt(exception)) {
-      return RetryLater.answer(problems, request, HttpStatus.SERVICE_UNAVAILABLE, RetryLater.OUTAGE_SECONDS,
-          "the database went away while this request's change was being committed and has not come back: "
-              + "it may have been stored; look before trying again");
-    }
     return RetryLater.answer(problems, request, HttpStatus.SERVICE_UNAVAILABLE, RetryLater.OUTAGE_SECONDS,
-        outage.get() + "; nothing was changed, try again shortly");
+        detail(exception, outage.get()));
+  }
+
+  /** What the 503 says: that nothing was changed, unless the change may have been stored. */
+  static String detail(Throwable exception, String outage) {
+    if (inDoubt(exception)) {
+      return "the database went away while this request's change was being committed and has not come back: "
+          + "it may have been stored; look before trying again";
+    }
+    return outage + "; nothing was changed, try again shortly";
   }
 
   /** What is out of reach, if the exception (or one of its causes) says a service is. */

@@ -40,6 +40,16 @@ class OutageHandlerTest {
     assertEquals(Optional.empty(), OutageHandler.outage(wrapped(new SQLException("syntax error", "42601"))));
   }
 
+  @Test
+  void aCommitWhoseOutcomeIsNotKnownIsNotCalledNothingChanged() {
+    RuntimeException lost = wrapped(new SQLException("An I/O error occurred while sending to the backend", "08006"));
+    RuntimeException doubt = wrapped(new dev.rota.store.CommitInDoubtException(42, null, lost));
+    assertEquals(DATABASE, OutageHandler.outage(doubt), "still a 503 to retry");
+    String said = OutageHandler.detail(doubt, DATABASE.get());
+    org.junit.jupiter.api.Assertions.assertTrue(said.contains("may have been stored") && !said.contains("nothing was changed"), said);
+    assertEquals("the database cannot be reached; nothing was changed, try again shortly", OutageHandler.detail(lost, DATABASE.get()));
+  }
+
   private static RuntimeException wrapped(Throwable cause) {
     return new io.micronaut.data.exceptions.DataAccessException("Error executing SQL", new RuntimeException(cause));
   }
