@@ -128,18 +128,21 @@ public class CertainCommits {
   public <T> T settle(CommitInDoubtException doubt) {
     long deadline = System.nanoTime() + PATIENCE.toNanos();
     while (true) {
+      Boolean committed = null;
       try {
-        boolean committed = tx.executeRead(status -> found(tx.getConnection(), doubt.mark()));
+        committed = tx.executeRead(status -> found(tx.getConnection(), doubt.mark()));
+      } catch (RuntimeException e) {
+        if (!Sql.isConnectionLost(e)) {
+          throw e;
+        }
+        log.debug("a commit in doubt: the database does not answer yet ({})", e.toString());
+      }
+      if (committed != null) {
         log.info("a commit in doubt (connection lost: {}) {}", doubt.lost().toString(), committed ? "had committed" : "had not committed");
         if (committed) {
           return (T) doubt.result();
         }
         throw doubt.lost();
-      } catch (RuntimeException e) {
-        if (e == doubt.lost() || !Sql.isConnectionLost(e)) {
-          throw e;
-        }
-        log.debug("a commit in doubt: the database does not answer yet ({})", e.toString());
       }
       if (System.nanoTime() > deadline) {
         log.warn("a commit in doubt not settled: the database did not answer for {} s", PATIENCE.toSeconds());

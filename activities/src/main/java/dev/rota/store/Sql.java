@@ -45,4 +45,14 @@ public final class Sql {
     }
     return false;
   }
+
+  /** The first of the failure's causes (itself included) that is a {@code type}. */
+  public static <T extends Throwable> java.util.Optional<T> cause(Throwable failure, Class<T> type) {
+    for (Throwable t = failure; t != null; t = t.getCause() == t ? null : t.getCause()) {
+      if (type.isInstance(t)) {
+        return java.util.Optional.of(type.cast(t));
+      }
+    }
+    return java.util.Optional.empty();
+  }
 }

@@ -54,7 +54,7 @@ public class OutageHandler implements ExceptionHandler<RuntimeException, HttpRes
 
   /** What the 503 says: that nothing was changed, unless the change may have been stored. */
   static String detail(Throwable exception, String outage) {
-    if (inDoubt(exception)) {
+    if (Sql.cause(exception, CommitInDoubtException.class).isPresent()) {
       return "the database went away while this request's change was being committed and has not come back: "
           + "it may have been stored; look before trying again";
     }
@@ -72,16 +72,6 @@ public class OutageHandler implements ExceptionHandler<RuntimeException, HttpRes
       }
     }
     return Optional.empty();
-  }
-
-  /** Whether the request's write may have been stored: its commit's answer was lost and never settled. */
-  private static boolean inDoubt(Throwable exception) {
-    for (Throwable t = exception; t != null; t = t.getCause() == t ? null : t.getCause()) {
-      if (t instanceof CommitInDoubtException) {
-        return true;
-      }
-    }
-    return false;
   }
 
   private static String rootCause(Throwable exception) {
