@@ -137,7 +137,15 @@ public final class LoadHarness {
       }
       clients.shutdown();
       Instant submitted = Instant.now();
-      await("all running", () -> count(api, "vms", "running") == vms, Duration.ofMinutes(10));
+      long[] lastSaid = {System.nanoTime()};
+      await("all running", () -> {
+        long running = count(api, "vms", "running");
+        if (System.nanoTime() - lastSaid[0] > 10_000_000_000L) {
+          lastSaid[0] = System.nanoTime();
+          System.out.printf("  %d of %d running at %.1f s%n", running, vms, Duration.between(start, Instant.now()).toMillis() / 1000.0);
+        }
+        return running == vms;
+      }, Duration.ofMinutes(10));
       Instant allRunning = Instant.now();
       clusterRuns.add(clusterRun(temporal));
       double seconds = Duration.between(start, allRunning).toMillis() / 1000.0;
@@ -233,22 +241,32 @@ public final class LoadHarness {
     List<Long> signalAt = new ArrayList<>();
     List<Long> taskWait = new ArrayList<>();
     List<Long> taskRun = new ArrayList<>();
+    List<Long> recordedAt = new ArrayList<>();
+    long slowest = -1;
+    List<HistoryEvent> slowestEvents = null;
     for (int i = 0; i < vms; i++) {
       List<HistoryEvent> events = temporal.fetchHistory(VmWorkflow.workflowId("load-" + i)).getEvents();
       count(events, from, to, counts);
-      lastNews(events, from, to, signalAt, taskWait, taskRun);
+      int before = recordedAt.size();
+      lastNews(events, from, to, signalAt, taskWait, taskRun, recordedAt);
+      if (recordedAt.size() > before && recordedAt.get(before) > slowest) {
+        slowest = recordedAt.get(before);
+        slowestEvents = events;
+      }
     }
     // Where a VM's last news before all ran spent its time: when it was signalled (from the start), how long
-    // its workflow task waited for a worker, how long the task took (with its read-model write).
+    // its workflow task waited for a worker, how long the task took (with its read-model write), when the
+    // read model had it; and the history of the VM recorded last.
     if (!signalAt.isEmpty()) {
-      System.out.printf("VM workflows' last news from %s: signalled at %s s; task waited %s ms; task ran %s ms (p50/p99/max)%n",
-          from, spread(signalAt, 1000), spread(taskWait, 1), spread(taskRun, 1));
+      System.out.printf("VM workflows' last news from %s: signalled at %s s; task waited %s ms; task ran %s ms; recorded at %s s (p50/p99/max)%n",
+          from, spread(signalAt, 1000), spread(taskWait, 1), spread(taskRun, 1), spread(recordedAt, 1000));
+      System.out.println("the VM recorded last:" + timeline(slowestEvents, from));
     }
     return counts;
   }
 
   private static void lastNews(List<HistoryEvent> events, Instant from, Instant to, List<Long> signalAt, List<Long> taskWait,
-      List<Long> taskRun) {
+      List<Long> taskRun, List<Long> recordedAt) {
     int signal = -1;
     for (int i = 0; i < events.size(); i++) {
       Instant t = at(events.get(i));
@@ -260,23 +278,38 @@ public final class LoadHarness {
       return;
     }
     signalAt.add(Duration.between(from, at(events.get(signal))).toMillis());
+    for (int i = signal + 1; i < events.size(); i++) {
+      if (events.get(i).getEventType() == EventType.EVENT_TYPE_MARKER_RECORDED) {
+        recordedAt.add(Duration.between(from, at(events.get(i))).toMillis());
+        break;
+      }
+    }
+    // The task that heard it: the first to start after it, scheduled after it or (a first task) before.
     Instant scheduled = null;
     Instant started = null;
-    for (int i = signal + 1; i < events.size(); i++) {
+    for (int i = 0; i < events.size(); i++) {
       HistoryEvent e = events.get(i);
       switch (e.getEventType()) {
-        case EVENT_TYPE_WORKFLOW_TASK_SCHEDULED -> scheduled = scheduled == null ? at(e) : scheduled;
-        case EVENT_TYPE_WORKFLOW_TASK_STARTED -> started = started == null ? at(e) : started;
+        case EVENT_TYPE_WORKFLOW_TASK_SCHEDULED -> scheduled = started == null ? at(e) : scheduled;
+        case EVENT_TYPE_WORKFLOW_TASK_STARTED -> started = i > signal && started == null ? at(e) : started;
         case EVENT_TYPE_WORKFLOW_TASK_COMPLETED -> {
-          if (scheduled != null && started != null) {
+          if (started != null) {
             taskWait.add(Duration.between(scheduled, started).toMillis());
             taskRun.add(Duration.between(started, at(e)).toMillis());
+            return;
           }
-          return;
         }
         default -> { }
       }
     }
+  }
+
+  private static String timeline(List<HistoryEvent> events, Instant from) {
+    StringBuilder lines = new StringBuilder();
+    for (HistoryEvent e : events) {
+      lines.append(String.format("%n  %d %s %.3f s", e.getEventId(), e.getEventType(), Duration.between(from, at(e)).toMillis() / 1000.0));
+    }
+    return lines.toString();
   }
 
   private static Instant at(HistoryEvent e) {

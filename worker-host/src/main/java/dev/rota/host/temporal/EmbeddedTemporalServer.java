@@ -31,6 +31,7 @@ public final class EmbeddedTemporalServer implements LocalTemporalServer {
     // lockTimeSkipping = true: real time, as a dev server must run; 0 = start at the wall clock.
     TestServicesStarter services = new TestServicesStarter(true, 0);
     UnkeptTimerLocks.forget(services);
+    FirstComeTaskQueues.impose(services);
     ServerBuilder<?> builder =
         NettyServerBuilder.forAddress(
             new InetSocketAddress(InetAddress.getLoopbackAddress(), port), InsecureServerCredentials.create());

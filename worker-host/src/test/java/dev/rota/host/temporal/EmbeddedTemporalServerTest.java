@@ -3,6 +3,9 @@ package dev.rota.host.temporal;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.temporal.api.taskqueue.v1.TaskQueue;
+import io.temporal.api.workflowservice.v1.PollWorkflowTaskQueueRequest;
+import io.temporal.api.workflowservice.v1.PollWorkflowTaskQueueResponse;
 import io.temporal.client.WorkflowClient;
 import io.temporal.client.WorkflowOptions;
 import io.temporal.internal.testservice.TestServicesStarter;
@@ -16,10 +19,16 @@ import io.temporal.workflow.WorkflowMethod;
 import java.lang.reflect.Field;
 import java.net.ServerSocket;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
-/** The embedded server runs workflows, and keeps no record of them that grows while the host runs. */
+/**
+ * The embedded server runs workflows, serves each task queue in order, and keeps no record of them that grows
+ * while the host runs.
+ */
 class EmbeddedTemporalServerTest {
   @WorkflowInterface
   public interface Nap {
@@ -35,15 +44,49 @@ class EmbeddedTemporalServerTest {
     }
   }
 
-  @Test
-  void workflowsRunAndTheTimerKeepsNoRecordOfTheirLocks() throws Exception {
+  private EmbeddedTemporalServer server;
+  private WorkflowServiceStubs stubs;
+
+  @BeforeEach
+  void start() throws Exception {
     int port;
     try (ServerSocket free = new ServerSocket(0)) {
       port = free.getLocalPort();
     }
-    EmbeddedTemporalServer server = EmbeddedTemporalServer.start(port);
-    WorkflowServiceStubs stubs = WorkflowServiceStubs.newServiceStubs(
-        WorkflowServiceStubsOptions.newBuilder().setTarget("127.0.0.1:" + port).build());
+    server = EmbeddedTemporalServer.start(port);
+    stubs = WorkflowServiceStubs.newServiceStubs(WorkflowServiceStubsOptions.newBuilder().setTarget("127.0.0.1:" + port).build());
+  }
+
+  @AfterEach
+  void stop() {
+    stubs.shutdownNow();
+    server.close();
+  }
+
+  @Test
+  void aTaskQueueServesItsBacklogFirstComeFirstServed() {
+    WorkflowClient client = WorkflowClient.newInstance(stubs);
+    List<String> started = new ArrayList<>();
+    for (int i = 0; i < 30; i++) {
+      String id = "waiting-" + i;
+      client.newUntypedWorkflowStub("Nap", WorkflowOptions.newBuilder().setTaskQueue("backlog").setWorkflowId(id).build()).start();
+      started.add(id);
+    }
+    List<String> served = new ArrayList<>();
+    for (int i = 0; i < started.size(); i++) {
+      PollWorkflowTaskQueueResponse task = stubs.blockingStub().pollWorkflowTaskQueue(
+          PollWorkflowTaskQueueRequest.newBuilder()
+              .setNamespace("default")
+              .setTaskQueue(TaskQueue.newBuilder().setName("backlog"))
+              .setIdentity("test")
+              .build());
+      served.add(task.getWorkflowExecution().getWorkflowId());
+    }
+    assertEquals(started, served, "the oldest waiting task first (without the fix: 0, 29, 28, ... 1)");
+  }
+
+  @Test
+  void workflowsRunAndTheTimerKeepsNoRecordOfTheirLocks() throws Exception {
     WorkerFactory factory = null;
     try {
       WorkflowClient client = WorkflowClient.newInstance(stubs);
@@ -55,19 +98,17 @@ class EmbeddedTemporalServerTest {
         Nap nap = client.newWorkflowStub(Nap.class, WorkflowOptions.newBuilder().setTaskQueue("naps").setWorkflowId("nap-" + i).build());
         assertEquals("rested", nap.nap());
       }
-      List<?> record = lockRecord(server);
+      List<?> record = lockRecord();
       assertTrue(record instanceof UnkeptTimerLocks, "the timer's record replaced: " + record.getClass());
       assertEquals(0, record.size(), "20 workflows, each two workflow tasks and a timer, left nothing behind (81 events without the fix)");
     } finally {
       if (factory != null) {
         factory.shutdownNow();
       }
-      stubs.shutdownNow();
-      server.close();
     }
   }
 
-  private static List<?> lockRecord(EmbeddedTemporalServer server) throws ReflectiveOperationException {
+  private List<?> lockRecord() throws ReflectiveOperationException {
     Field servicesField = EmbeddedTemporalServer.class.getDeclaredField("services");
     servicesField.setAccessible(true);
     Field timerField = TestServicesStarter.class.getDeclaredField("selfAdvancingTimer");
