@@ -1,6 +1,8 @@
 package dev.rota.store;
 
 import java.sql.SQLException;
+import java.util.Optional;
+import java.util.function.Predicate;
 
 /** Reading database failures the same way on PostgreSQL and H2. */
 public final class Sql {
@@ -15,12 +17,7 @@ public final class Sql {
 
   /** Whether the failure is a duplicate key, by SQLSTATE, which both databases share. */
   public static boolean isUniqueViolation(Throwable failure) {
-    for (Throwable t = failure; t != null; t = t.getCause() == t ? null : t.getCause()) {
-      if (t instanceof SQLException sql && UNIQUE_VIOLATION.equals(sql.getSQLState())) {
-        return true;
-      }
-    }
-    return false;
+    return anyCause(failure, t -> t instanceof SQLException sql && UNIQUE_VIOLATION.equals(sql.getSQLState()));
   }
 
   /**
@@ -31,28 +28,31 @@ public final class Sql {
    * says only that it is closed.
    */
   public static boolean isConnectionLost(Throwable failure) {
-    for (Throwable t = failure; t != null; t = t.getCause() == t ? null : t.getCause()) {
-      if (t instanceof java.sql.SQLTransientConnectionException) {
-        return true;
-      }
-      if (t instanceof SQLException sql) {
-        String state = sql.getSQLState() == null ? "" : sql.getSQLState();
-        if (state.startsWith("08") || state.startsWith("57P") || H2_CONNECTION_LOST.contains(state)
-            || "Connection is closed".equals(sql.getMessage())) {
-          return true;
-        }
-      }
-    }
-    return false;
+    return anyCause(failure, t -> t instanceof java.sql.SQLTransientConnectionException || t instanceof SQLException sql && saysLost(sql));
+  }
+
+  private static boolean saysLost(SQLException sql) {
+    String state = sql.getSQLState() == null ? "" : sql.getSQLState();
+    return state.startsWith("08") || state.startsWith("57P") || H2_CONNECTION_LOST.contains(state)
+        || "Connection is closed".equals(sql.getMessage());
   }
 
   /** The first of the failure's causes (itself included) that is a {@code type}. */
-  public static <T extends Throwable> java.util.Optional<T> cause(Throwable failure, Class<T> type) {
+  public static <T extends Throwable> Optional<T> cause(Throwable failure, Class<T> type) {
+    return firstCause(failure, type::isInstance).map(type::cast);
+  }
+
+  /** Whether the failure or one of its causes is {@code what}. */
+  public static boolean anyCause(Throwable failure, Predicate<Throwable> what) {
+    return firstCause(failure, what).isPresent();
+  }
+
+  private static Optional<Throwable> firstCause(Throwable failure, Predicate<Throwable> what) {
     for (Throwable t = failure; t != null; t = t.getCause() == t ? null : t.getCause()) {
-      if (type.isInstance(t)) {
-        return java.util.Optional.of(type.cast(t));
+      if (what.test(t)) {
+        return Optional.of(t);
       }
     }
-    return java.util.Optional.empty();
+    return Optional.empty();
   }
 }

@@ -66,10 +66,8 @@ public class OutageHandler implements ExceptionHandler<RuntimeException, HttpRes
     if (Sql.isConnectionLost(exception)) {
       return Optional.of("the database cannot be reached");
     }
-    for (Throwable t = exception; t != null; t = t.getCause() == t ? null : t.getCause()) {
-      if (t instanceof StatusRuntimeException grpc && TEMPORAL_OUT.contains(grpc.getStatus().getCode())) {
-        return Optional.of("Temporal cannot be reached");
-      }
+    if (Sql.anyCause(exception, t -> t instanceof StatusRuntimeException grpc && TEMPORAL_OUT.contains(grpc.getStatus().getCode()))) {
+      return Optional.of("Temporal cannot be reached");
     }
     return Optional.empty();
   }
