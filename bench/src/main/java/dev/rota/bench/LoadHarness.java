@@ -26,6 +26,7 @@ import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -238,35 +239,32 @@ public final class LoadHarness {
     for (String run : clusterRuns) {
       count(temporal.fetchHistory(ClusterWorkflow.WORKFLOW_ID, run).getEvents(), from, to, counts);
     }
-    List<Long> signalAt = new ArrayList<>();
-    List<Long> taskWait = new ArrayList<>();
-    List<Long> taskRun = new ArrayList<>();
-    List<Long> recordedAt = new ArrayList<>();
-    long slowest = -1;
-    List<HistoryEvent> slowestEvents = null;
+    List<LastNews> news = new ArrayList<>();
     for (int i = 0; i < vms; i++) {
       List<HistoryEvent> events = temporal.fetchHistory(VmWorkflow.workflowId("load-" + i)).getEvents();
       count(events, from, to, counts);
-      int before = recordedAt.size();
-      lastNews(events, from, to, signalAt, taskWait, taskRun, recordedAt);
-      if (recordedAt.size() > before && recordedAt.get(before) > slowest) {
-        slowest = recordedAt.get(before);
-        slowestEvents = events;
-      }
+      lastNews(events, from, to).ifPresent(news::add);
     }
     // Where a VM's last news before all ran spent its time: when it was signalled (from the start), how long
-    // its workflow task waited for a worker, how long the task took (with its read-model write), when the
-    // read model had it; and the history of the VM recorded last.
-    if (!signalAt.isEmpty()) {
+    // the workflow task that heard it waited for a worker, how long it took (with its read-model write),
+    // when the read model had it; and the history of the VM the read model had last.
+    if (!news.isEmpty()) {
       System.out.printf("VM workflows' last news from %s: signalled at %s s; task waited %s ms; task ran %s ms; recorded at %s s (p50/p99/max)%n",
-          from, spread(signalAt, 1000), spread(taskWait, 1), spread(taskRun, 1), spread(recordedAt, 1000));
-      System.out.println("the VM recorded last:" + timeline(slowestEvents, from));
+          from, spread(news, LastNews::signalledAt, 1000), spread(news, LastNews::taskWait, 1),
+          spread(news, LastNews::taskRun, 1), spread(news, LastNews::recordedAt, 1000));
+      news.stream().filter(n -> n.recordedAt() != null).max(java.util.Comparator.comparingLong(LastNews::recordedAt))
+          .ifPresent(last -> System.out.println("the VM recorded last:" + timeline(last.events(), from)));
     }
     return counts;
   }
 
-  private static void lastNews(List<HistoryEvent> events, Instant from, Instant to, List<Long> signalAt, List<Long> taskWait,
-      List<Long> taskRun, List<Long> recordedAt) {
+  /**
+   * A VM's last news within the window, in ms: when it was signalled (from the window's start), how long the
+   * workflow task that heard it waited and ran, when its read-model write was recorded; null when not seen.
+   */
+  private record LastNews(Long signalledAt, Long taskWait, Long taskRun, Long recordedAt, List<HistoryEvent> events) {}
+
+  private static Optional<LastNews> lastNews(List<HistoryEvent> events, Instant from, Instant to) {
     int signal = -1;
     for (int i = 0; i < events.size(); i++) {
       Instant t = at(events.get(i));
@@ -275,33 +273,34 @@ public final class LoadHarness {
       }
     }
     if (signal < 0) {
-      return;
+      return Optional.empty();
     }
-    signalAt.add(Duration.between(from, at(events.get(signal))).toMillis());
-    for (int i = signal + 1; i < events.size(); i++) {
+    Long recordedAt = null;
+    for (int i = signal + 1; i < events.size() && recordedAt == null; i++) {
       if (events.get(i).getEventType() == EventType.EVENT_TYPE_MARKER_RECORDED) {
-        recordedAt.add(Duration.between(from, at(events.get(i))).toMillis());
-        break;
+        recordedAt = Duration.between(from, at(events.get(i))).toMillis();
       }
     }
     // The task that heard it: the first to start after it, scheduled after it or (a first task) before.
     Instant scheduled = null;
     Instant started = null;
-    for (int i = 0; i < events.size(); i++) {
+    Long taskWait = null;
+    Long taskRun = null;
+    for (int i = 0; i < events.size() && taskRun == null; i++) {
       HistoryEvent e = events.get(i);
       switch (e.getEventType()) {
         case EVENT_TYPE_WORKFLOW_TASK_SCHEDULED -> scheduled = started == null ? at(e) : scheduled;
         case EVENT_TYPE_WORKFLOW_TASK_STARTED -> started = i > signal && started == null ? at(e) : started;
         case EVENT_TYPE_WORKFLOW_TASK_COMPLETED -> {
           if (started != null) {
-            taskWait.add(Duration.between(scheduled, started).toMillis());
-            taskRun.add(Duration.between(started, at(e)).toMillis());
-            return;
+            taskWait = Duration.between(scheduled, started).toMillis();
+            taskRun = Duration.between(started, at(e)).toMillis();
           }
         }
         default -> { }
       }
     }
+    return Optional.of(new LastNews(Duration.between(from, at(events.get(signal))).toMillis(), taskWait, taskRun, recordedAt, events));
   }
 
   private static String timeline(List<HistoryEvent> events, Instant from) {
@@ -316,12 +315,11 @@ public final class LoadHarness {
     return Instant.ofEpochSecond(e.getEventTime().getSeconds(), e.getEventTime().getNanos());
   }
 
-  private static String spread(List<Long> values, long unit) {
-    if (values.isEmpty()) {
+  private static String spread(List<LastNews> news, java.util.function.Function<LastNews, Long> value, long unit) {
+    List<Long> sorted = news.stream().map(value).filter(java.util.Objects::nonNull).sorted().toList();
+    if (sorted.isEmpty()) {
       return "-";
     }
-    List<Long> sorted = new ArrayList<>(values);
-    Collections.sort(sorted);
     return String.format("%.1f/%.1f/%.1f", pct(sorted, 50) / (double) unit, pct(sorted, 99) / (double) unit,
         sorted.get(sorted.size() - 1) / (double) unit);
   }

@@ -28,21 +28,16 @@ final class FirstComeTaskQueues {
   /** Whether every task queue of {@code services}, present and future, now serves first come, first served. */
   static boolean impose(TestServicesStarter services) {
     try {
-      Field storeField = TestServicesStarter.class.getDeclaredField("workflowStore");
-      storeField.setAccessible(true);
-      Object store = storeField.get(services);
-      Field backlog = Class.forName("io.temporal.internal.testservice.TaskQueue").getDeclaredField("backlog");
-      backlog.setAccessible(true);
-      if (!PriorityQueue.class.equals(backlog.getType())) {
-        throw new NoSuchFieldException("TaskQueue.backlog is a " + backlog.getType().getName() + ", not a PriorityQueue");
-      }
+      Object store = TestServerFields.open(TestServicesStarter.class, "workflowStore", Object.class).get(services);
+      Field backlog = TestServerFields.open(
+          Class.forName("io.temporal.internal.testservice.TaskQueue"), "backlog", PriorityQueue.class);
       for (String name : QUEUE_MAPS) {
-        Field mapField = store.getClass().getDeclaredField(name);
-        mapField.setAccessible(true);
-        if (!HashMap.class.equals(mapField.get(store).getClass())) {
-          throw new NoSuchFieldException(name + " is a " + mapField.get(store).getClass().getName() + ", not a HashMap");
+        Field queues = TestServerFields.open(store.getClass(), name, Map.class);
+        Object current = queues.get(store);
+        if (!HashMap.class.equals(current.getClass())) { // filled by put under the store's lock, as OrderingQueues expects
+          throw new NoSuchFieldException(name + " is a " + current.getClass().getName() + ", not a HashMap");
         }
-        mapField.set(store, new OrderingQueues(backlog, (Map<?, ?>) mapField.get(store)));
+        queues.set(store, new OrderingQueues(backlog, (Map<?, ?>) current));
       }
       return true;
     } catch (ReflectiveOperationException | RuntimeException e) {

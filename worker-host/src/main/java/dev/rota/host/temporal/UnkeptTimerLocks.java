@@ -1,7 +1,6 @@
 package dev.rota.host.temporal;
 
 import io.temporal.internal.testservice.TestServicesStarter;
-import java.lang.reflect.Field;
 import java.util.LinkedList;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -23,15 +22,8 @@ final class UnkeptTimerLocks extends LinkedList<Object> {
   /** Whether the record of {@code services}' timer is now kept by nothing. */
   static boolean forget(TestServicesStarter services) {
     try {
-      Field timerField = TestServicesStarter.class.getDeclaredField("selfAdvancingTimer");
-      timerField.setAccessible(true);
-      Object timer = timerField.get(services);
-      Field events = timer.getClass().getDeclaredField("lockEvents");
-      events.setAccessible(true);
-      if (!LinkedList.class.equals(events.getType())) {
-        throw new NoSuchFieldException("lockEvents is a " + events.getType().getName() + ", not a LinkedList");
-      }
-      events.set(timer, new UnkeptTimerLocks());
+      Object timer = TestServerFields.open(TestServicesStarter.class, "selfAdvancingTimer", Object.class).get(services);
+      TestServerFields.open(timer.getClass(), "lockEvents", LinkedList.class).set(timer, new UnkeptTimerLocks());
       return true;
     } catch (ReflectiveOperationException | RuntimeException e) {
       log.warn("the embedded Temporal server keeps its timer's lock record: {}", e.toString());
