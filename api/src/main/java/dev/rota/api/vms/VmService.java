@@ -53,6 +53,7 @@ public class VmService {
       }
       throw e;
     }
+    control.wakeSchedulerMeanwhile("vm " + saved.name() + " submitted");
     try {
       control.startVm(saved);
     } catch (RuntimeException e) {
@@ -63,7 +64,6 @@ public class VmService {
       }
       throw Problems.unavailable("cannot reach Temporal to start VM '" + saved.name() + "'; nothing was stored");
     }
-    control.wakeScheduler("vm " + saved.name() + " submitted");
     return VmView.of(saved);
   }
 
@@ -97,8 +97,8 @@ public class VmService {
       }
       throw e;
     }
+    control.wakeSchedulerMeanwhile(saved.size() + " vms submitted");
     control.startVms(saved, (failed, e) -> takeBack(saved, failed, e));
-    control.wakeScheduler(saved.size() + " vms submitted");
     return saved.stream().map(VmView::of).toList();
   }
 
@@ -199,7 +199,8 @@ public class VmService {
 
   private void deleteNow(String name) {
     if (!control.requestDelete(name)) {
-      // No workflow, so no task it could have started: the rows are all there is.
+      // No workflow: the rows are all there is. A task a term placed meanwhile is one of no VM, which
+      // the reconciliation removes from its agent.
       submissions.remove(name);
     }
   }
