@@ -1,8 +1,7 @@
 package dev.rota.store;
 
+import dev.rota.failure.Causes;
 import java.sql.SQLException;
-import java.util.Optional;
-import java.util.function.Predicate;
 
 /** Reading database failures the same way on PostgreSQL and H2. */
 public final class Sql {
@@ -17,7 +16,7 @@ public final class Sql {
 
   /** Whether the failure is a duplicate key, by SQLSTATE, which both databases share. */
   public static boolean isUniqueViolation(Throwable failure) {
-    return anyCause(failure, t -> t instanceof SQLException sql && UNIQUE_VIOLATION.equals(sql.getSQLState()));
+    return Causes.any(failure, t -> t instanceof SQLException sql && UNIQUE_VIOLATION.equals(sql.getSQLState()));
   }
 
   /**
@@ -28,31 +27,12 @@ public final class Sql {
    * says only that it is closed.
    */
   public static boolean isConnectionLost(Throwable failure) {
-    return anyCause(failure, t -> t instanceof java.sql.SQLTransientConnectionException || t instanceof SQLException sql && saysLost(sql));
+    return Causes.any(failure, t -> t instanceof java.sql.SQLTransientConnectionException || t instanceof SQLException sql && saysLost(sql));
   }
 
   private static boolean saysLost(SQLException sql) {
     String state = sql.getSQLState() == null ? "" : sql.getSQLState();
     return state.startsWith("08") || state.startsWith("57P") || H2_CONNECTION_LOST.contains(state)
         || "Connection is closed".equals(sql.getMessage());
-  }
-
-  /** The first of the failure's causes (itself included) that is a {@code type}. */
-  public static <T extends Throwable> Optional<T> cause(Throwable failure, Class<T> type) {
-    return firstCause(failure, type::isInstance).map(type::cast);
-  }
-
-  /** Whether the failure or one of its causes is {@code what}. */
-  public static boolean anyCause(Throwable failure, Predicate<Throwable> what) {
-    return firstCause(failure, what).isPresent();
-  }
-
-  private static Optional<Throwable> firstCause(Throwable failure, Predicate<Throwable> what) {
-    for (Throwable t = failure; t != null; t = t.getCause() == t ? null : t.getCause()) {
-      if (what.test(t)) {
-        return Optional.of(t);
-      }
-    }
-    return Optional.empty();
   }
 }

@@ -1,5 +1,6 @@
 package dev.rota.host;
 
+import dev.rota.failure.Causes;
 import dev.rota.api.auth.AdminBootstrap;
 import dev.rota.api.auth.AuthSettings;
 import dev.rota.api.auth.WorkerTokens;
@@ -176,11 +177,7 @@ public final class RotaHost implements AutoCloseable {
 
   /** A failure to open or migrate the database, worded with where it is; empty for other failures. */
   private static Optional<StartupException> databaseFailure(Throwable failure, Path dataDir) {
-    boolean database = false;
-    for (Throwable t = failure; t != null && !database; t = t.getCause() == t ? null : t.getCause()) {
-      database = t instanceof SQLException || t.getClass().getName().startsWith("org.flywaydb");
-    }
-    if (!database) {
+    if (!Causes.any(failure, t -> t instanceof SQLException || t.getClass().getName().startsWith("org.flywaydb"))) {
       return Optional.empty();
     }
     String where =

@@ -1,5 +1,6 @@
 package dev.rota.host;
 
+import dev.rota.failure.Causes;
 import dev.rota.settings.InvalidSettingException;
 import io.micronaut.core.convert.exceptions.ConversionErrorException;
 
@@ -38,10 +39,7 @@ public class StartupException extends RuntimeException {
 
   /** The innermost cause's message, on one line. */
   public static String rootMessage(Throwable t) {
-    Throwable root = t;
-    while (root.getCause() != null && root.getCause() != root) {
-      root = root.getCause();
-    }
+    Throwable root = Causes.root(t);
     String message = root.getMessage() == null ? root.getClass().getSimpleName() : root.getMessage();
     return message.lines().findFirst().orElse("").strip();
   }

@@ -1,5 +1,6 @@
 package dev.rota.api.problem;
 
+import dev.rota.failure.Causes;
 import dev.rota.store.CommitInDoubtException;
 import dev.rota.store.Sql;
 import io.grpc.Status;
@@ -54,7 +55,7 @@ public class OutageHandler implements ExceptionHandler<RuntimeException, HttpRes
 
   /** What the 503 says: that nothing was changed, unless the change may have been stored. */
   static String detail(Throwable exception, String outage) {
-    if (Sql.cause(exception, CommitInDoubtException.class).isPresent()) {
+    if (Causes.first(exception, CommitInDoubtException.class).isPresent()) {
       return "the database went away while this request's change was being committed and has not come back: "
           + "it may have been stored; look before trying again";
     }
@@ -66,17 +67,13 @@ public class OutageHandler implements ExceptionHandler<RuntimeException, HttpRes
     if (Sql.isConnectionLost(exception)) {
       return Optional.of("the database cannot be reached");
     }
-    if (Sql.anyCause(exception, t -> t instanceof StatusRuntimeException grpc && TEMPORAL_OUT.contains(grpc.getStatus().getCode()))) {
+    if (Causes.any(exception, t -> t instanceof StatusRuntimeException grpc && TEMPORAL_OUT.contains(grpc.getStatus().getCode()))) {
       return Optional.of("Temporal cannot be reached");
     }
     return Optional.empty();
   }
 
   private static String rootCause(Throwable exception) {
-    Throwable root = exception;
-    while (root.getCause() != null && root.getCause() != root) {
-      root = root.getCause();
-    }
-    return root.toString();
+    return Causes.root(exception).toString();
   }
 }

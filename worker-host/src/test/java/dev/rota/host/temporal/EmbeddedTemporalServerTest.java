@@ -16,7 +16,6 @@ import io.temporal.worker.WorkerFactory;
 import io.temporal.workflow.Workflow;
 import io.temporal.workflow.WorkflowInterface;
 import io.temporal.workflow.WorkflowMethod;
-import java.lang.reflect.Field;
 import java.net.ServerSocket;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -109,13 +108,9 @@ class EmbeddedTemporalServerTest {
   }
 
   private List<?> lockRecord() throws ReflectiveOperationException {
-    Field servicesField = EmbeddedTemporalServer.class.getDeclaredField("services");
-    servicesField.setAccessible(true);
-    Field timerField = TestServicesStarter.class.getDeclaredField("selfAdvancingTimer");
-    timerField.setAccessible(true);
-    Object timer = timerField.get(servicesField.get(server));
-    Field events = timer.getClass().getDeclaredField("lockEvents");
-    events.setAccessible(true);
-    return (List<?>) events.get(timer);
+    Object services = TestServerFields.open(EmbeddedTemporalServer.class, "services", TestServicesStarter.class).get(server);
+    Object timer = TestServerFields.open(TestServicesStarter.class, "selfAdvancingTimer", Object.class).get(services);
+    return (List<?>) TestServerFields.open(timer.getClass(), "lockEvents", List.class).get(timer);
   }
+
 }
