@@ -127,6 +127,11 @@ public final class CliTemporalServer implements LocalTemporalServer {
     return Optional.of("http://127.0.0.1:" + uiPort);
   }
 
+  @Override
+  public Optional<io.grpc.ManagedChannel> inProcessChannel() {
+    return Optional.empty(); // a process of its own
+  }
+
   /** Stops the server (SIGTERM, then SIGKILL after a grace period) and waits for it to exit. */
   @Override
   public void close() {

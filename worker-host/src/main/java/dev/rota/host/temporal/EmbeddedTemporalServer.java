@@ -3,7 +3,10 @@ package dev.rota.host.temporal;
 import dev.rota.host.StartupException;
 import io.grpc.InsecureServerCredentials;
 import io.grpc.Server;
+import io.grpc.ManagedChannel;
 import io.grpc.ServerBuilder;
+import io.grpc.inprocess.InProcessChannelBuilder;
+import io.grpc.inprocess.InProcessServerBuilder;
 import io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder;
 import io.temporal.internal.testservice.GRPCServerHelper;
 import io.temporal.internal.testservice.TestServicesStarter;
@@ -21,10 +24,15 @@ import java.util.concurrent.TimeUnit;
 public final class EmbeddedTemporalServer implements LocalTemporalServer {
   private final TestServicesStarter services;
   private final Server server;
+  /** The same services, served within this process to this host's own client. */
+  private final Server inProcess;
+  private final ManagedChannel inProcessChannel;
 
-  private EmbeddedTemporalServer(TestServicesStarter services, Server server) {
+  private EmbeddedTemporalServer(TestServicesStarter services, Server server, Server inProcess, String inProcessName) {
     this.services = services;
     this.server = server;
+    this.inProcess = inProcess;
+    this.inProcessChannel = InProcessChannelBuilder.forName(inProcessName).build();
   }
 
   public static EmbeddedTemporalServer start(int port) {
@@ -36,9 +44,17 @@ public final class EmbeddedTemporalServer implements LocalTemporalServer {
         NettyServerBuilder.forAddress(
             new InetSocketAddress(InetAddress.getLoopbackAddress(), port), InsecureServerCredentials.create());
     GRPCServerHelper.registerServicesAndHealthChecks(services.getServices(), builder);
+    String inProcessName = "rota-embedded-temporal-" + InProcessServerBuilder.generateName();
+    InProcessServerBuilder inProcessBuilder = InProcessServerBuilder.forName(inProcessName);
+    GRPCServerHelper.registerServicesAndHealthChecks(services.getServices(), inProcessBuilder);
+    Server inProcess = null;
     try {
-      return new EmbeddedTemporalServer(services, builder.build().start());
+      inProcess = inProcessBuilder.build().start();
+      return new EmbeddedTemporalServer(services, builder.build().start(), inProcess, inProcessName);
     } catch (IOException e) {
+      if (inProcess != null) {
+        inProcess.shutdownNow();
+      }
       services.close();
       throw new StartupException(
           "embedded Temporal cannot listen on 127.0.0.1:" + port
@@ -58,15 +74,23 @@ public final class EmbeddedTemporalServer implements LocalTemporalServer {
   }
 
   @Override
+  public Optional<ManagedChannel> inProcessChannel() {
+    return Optional.of(inProcessChannel);
+  }
+
+  @Override
   public void close() {
-    server.shutdown();
-    try {
-      if (!server.awaitTermination(5, TimeUnit.SECONDS)) {
-        server.shutdownNow();
+    inProcessChannel.shutdownNow();
+    for (Server s : new Server[] {inProcess, server}) {
+      s.shutdown();
+      try {
+        if (!s.awaitTermination(5, TimeUnit.SECONDS)) {
+          s.shutdownNow();
+        }
+      } catch (InterruptedException e) {
+        s.shutdownNow();
+        Thread.currentThread().interrupt();
       }
-    } catch (InterruptedException e) {
-      server.shutdownNow();
-      Thread.currentThread().interrupt();
     }
     services.close();
   }

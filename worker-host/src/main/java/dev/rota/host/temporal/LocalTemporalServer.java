@@ -10,6 +10,13 @@ public interface LocalTemporalServer extends AutoCloseable {
   /** The Web UI's URL, when this server has one. */
   Optional<String> webUi();
 
+  /**
+   * A channel to it within this process, for this host's own client, when it runs in this process:
+   * no socket, no HTTP/2 framing, and the SDK's messages handed over as they are, not serialized.
+   * Others (the CLI, a second host) use its port. The channel closes with the server.
+   */
+  Optional<io.grpc.ManagedChannel> inProcessChannel();
+
   @Override
   void close();
 }

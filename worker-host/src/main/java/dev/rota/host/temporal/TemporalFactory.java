@@ -63,8 +63,13 @@ public class TemporalFactory {
     Scope metrics = new RootScopeBuilder()
         .reporter(new MicrometerClientStatsReporter(meters))
         .reportEvery(com.uber.m3.util.Duration.ofSeconds(10));
-    WorkflowServiceStubsOptions.Builder options =
-        WorkflowServiceStubsOptions.newBuilder().setTarget(settings.target()).setMetricsScope(metrics);
+    WorkflowServiceStubsOptions.Builder options = WorkflowServiceStubsOptions.newBuilder().setMetricsScope(metrics);
+    Optional<io.grpc.ManagedChannel> inProcess = local.flatMap(LocalTemporalServer::inProcessChannel);
+    if (inProcess.isPresent()) {
+      options.setChannel(inProcess.get());
+    } else {
+      options.setTarget(settings.target());
+    }
     if (!settings.embedded()) {
       configureSecurity(settings, options);
     }

@@ -25,8 +25,8 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * The embedded server runs workflows, serves each task queue in order, and keeps no record of them that grows
- * while the host runs.
+ * The embedded server runs workflows, serves each task queue in order, keeps no record of them that grows
+ * while the host runs, and is one server to its port and to this process's own channel.
  */
 class EmbeddedTemporalServerTest {
   @WorkflowInterface
@@ -104,6 +104,25 @@ class EmbeddedTemporalServerTest {
       if (factory != null) {
         factory.shutdownNow();
       }
+    }
+  }
+
+  @Test
+  void thisProcessesChannelAndThePortReachOneServer() {
+    WorkflowServiceStubs inside = WorkflowServiceStubs.newServiceStubs(
+        WorkflowServiceStubsOptions.newBuilder().setChannel(server.inProcessChannel().orElseThrow()).build());
+    WorkerFactory factory = WorkerFactory.newInstance(WorkflowClient.newInstance(inside));
+    try {
+      factory.newWorker("inside").registerWorkflowImplementationTypes(NapImpl.class);
+      factory.start();
+      Nap nap = WorkflowClient.newInstance(stubs)
+          .newWorkflowStub(Nap.class, WorkflowOptions.newBuilder().setTaskQueue("inside").setWorkflowId("through-the-port")
+              // Two servers would leave it unrun: it fails after this rather than waiting for ever.
+              .setWorkflowExecutionTimeout(Duration.ofSeconds(30)).build());
+      assertEquals("rested", nap.nap(), "started through the port, run by a worker polling within the process");
+    } finally {
+      factory.shutdownNow();
+      inside.shutdownNow();
     }
   }
 
