@@ -14,6 +14,8 @@ import java.time.Duration;
  *     flaky; 0: never
  * @param removeOfflineAfter offline this much longer, a worker is removed; 0s: never
  * @param probeInterval how often a ready worker's whole task list is checked; 0s: every term
+ * @param disruptionThreshold with more than this percentage of the workers silent at once, failover is
+ *     held back (taken for the controller's fault); 100: never
  */
 @ConfigurationProperties("rota.workers")
 public record WorkerSettings(
@@ -25,10 +27,11 @@ public record WorkerSettings(
     @Bindable(defaultValue = "5") int flakyAfterTaskFailures,
     @Bindable(defaultValue = "10m") Duration taskFailureWindow,
     @Bindable(defaultValue = "24h") Duration removeOfflineAfter,
-    @Bindable(defaultValue = "10s") Duration probeInterval) {
+    @Bindable(defaultValue = "10s") Duration probeInterval,
+    @Bindable(defaultValue = "55") int disruptionThreshold) {
 
   public HealthSettings health() {
     return new HealthSettings(lostAfter, offlineAfter, flakyCooldown, flakyAfterErrors, probeBackoffCap,
-        flakyAfterTaskFailures, taskFailureWindow, removeOfflineAfter, probeInterval);
+        flakyAfterTaskFailures, taskFailureWindow, removeOfflineAfter, probeInterval, disruptionThreshold);
   }
 }

@@ -17,12 +17,24 @@ import java.time.Duration;
  * @param probeInterval how often a ready worker's agent is asked for its whole task list: its agent
  *     reports each change as it happens, so the probe is the check that nothing was missed, not the
  *     way changes are heard; zero: every term
+ * @param disruptionThreshold with more than this percentage of the workers silent at once, none goes
+ *     offline and no VM is failed over ({@link Disruption}); 100: never held
  */
 public record HealthSettings(
     Duration lostAfter, Duration offlineAfter, Duration flakyCooldown, int flakyAfterErrors, Duration probeBackoffCap,
-    int flakyAfterTaskFailures, Duration taskFailureWindow, Duration removeOfflineAfter, Duration probeInterval) {
+    int flakyAfterTaskFailures, Duration taskFailureWindow, Duration removeOfflineAfter, Duration probeInterval,
+    int disruptionThreshold) {
   public static final Duration REMOVE_OFFLINE_AFTER = Duration.ofHours(24);
   public static final Duration PROBE_INTERVAL = Duration.ofSeconds(10);
+  /** Kubernetes' {@code unhealthy-zone-threshold}. */
+  public static final int DISRUPTION_THRESHOLD = 55;
+
+  public HealthSettings(
+      Duration lostAfter, Duration offlineAfter, Duration flakyCooldown, int flakyAfterErrors, Duration probeBackoffCap,
+      int flakyAfterTaskFailures, Duration taskFailureWindow, Duration removeOfflineAfter, Duration probeInterval) {
+    this(lostAfter, offlineAfter, flakyCooldown, flakyAfterErrors, probeBackoffCap, flakyAfterTaskFailures,
+        taskFailureWindow, removeOfflineAfter, probeInterval, DISRUPTION_THRESHOLD);
+  }
 
   public HealthSettings(
       Duration lostAfter, Duration offlineAfter, Duration flakyCooldown, int flakyAfterErrors, Duration probeBackoffCap,

@@ -47,12 +47,24 @@ public final class TermPlanner {
     Map<String, Instant> drains = new HashMap<>();
     List<TermPlan.WorkerRemoval> removals = new ArrayList<>();
     Instant nextDeadline = null;
+    List<HealthVerdict> verdicts = new ArrayList<>(workers.size());
+    int silent = 0;
     for (WorkerSnapshot w : workers) {
+      HealthVerdict verdict = HealthJudge.judge(w.probe(), now, settings, listeningSince);
+      verdicts.add(verdict);
+      silent += Disruption.silent(verdict.health()) ? 1 : 0;
+    }
+    Disruption disruption = new Disruption(silent, workers.size(), settings.disruptionThreshold());
+    for (int i = 0; i < workers.size(); i++) {
+      WorkerSnapshot w = workers.get(i);
       if (w.drainDeadline() != null) {
         drains.put(w.name(), w.drainDeadline());
         nextDeadline = earlier(nextDeadline, w.drainDeadline().isAfter(now) ? w.drainDeadline() : null);
       }
-      HealthVerdict verdict = HealthJudge.judge(w.probe(), now, settings, listeningSince);
+      HealthVerdict verdict = verdicts.get(i);
+      if (verdict.health() == WorkerHealth.OFFLINE && w.worker().health() != WorkerHealth.OFFLINE && disruption.holding()) {
+        verdict = disruption.hold(verdict);
+      }
       healthOf.put(w.name(), verdict.health());
       if (verdict.health() != w.worker().health()
           || !Objects.equals(verdict.message(), w.healthMessage())

@@ -104,6 +104,78 @@ class TermPlannerTest {
     assertEquals(List.of(), p.placement().pending(), "a VM left to its workflow is not explained as pending");
   }
 
+  /**
+   * {@code silent} of {@code workers} workers last heard past the offline deadline, each running one VM
+   * that would restart; the rest ready, with room for them all.
+   */
+  private static TermPlan fleetWithSilent(int workers, int silent, HealthSettings settings) {
+    Instant lastSeen = T.minus(settings.lostAfter()).minus(settings.offlineAfter()).minusSeconds(1);
+    List<WorkerSnapshot> fleet = new java.util.ArrayList<>();
+    List<VmSnapshot> vms = new java.util.ArrayList<>();
+    List<PlacedTask> tasks = new java.util.ArrayList<>();
+    for (int i = 0; i < workers; i++) {
+      if (i < silent) {
+        String name = "silent-" + i;
+        fleet.add(new WorkerSnapshot(Fixtures.health(Fixtures.ready(name, 8), WorkerHealth.LOST),
+            new WorkerProbeState(name, WorkerHealth.LOST, lastSeen, lastSeen, false, 3, "refused", null), "lost"));
+        vms.add(restarting("vm-" + i, i + 1, 1));
+        tasks.add(new PlacedTask("vm-" + i, i + 1, 0, name, TaskState.RUNNING));
+      } else {
+        fleet.add(worker("ready-" + i, 64));
+      }
+    }
+    return TermPlanner.plan(T, null, SchedulerProfile.OPTIMIZE_UTILIZATION, settings, fleet, vms, tasks, Map.of(),
+        Rebalancing.OFF);
+  }
+
+  private static List<WorkerHealth> healthOfSilent(TermPlan p) {
+    return p.healthChanges().stream().filter(c -> c.worker().startsWith("silent-")).map(c -> c.verdict().health())
+        .distinct().toList();
+  }
+
+  @Test
+  void withMostWorkersSilentAtOnceNoneGoesOfflineAndNoVmIsFailedOver() {
+    HealthSettings settings = HealthSettings.defaults(); // disruption threshold 55%
+
+    TermPlan some = fleetWithSilent(20, 11, settings);
+    assertEquals(11, some.failovers().size(), "11 of 20 silent (55%, not more): their VMs move");
+    assertEquals(List.of(WorkerHealth.OFFLINE), healthOfSilent(some));
+
+    TermPlan most = fleetWithSilent(20, 12, settings);
+    assertEquals(List.of(), most.failovers(), "12 of 20 silent (60%): taken for the controller's fault");
+    assertEquals(List.of(WorkerHealth.LOST), healthOfSilent(most));
+    String why = most.healthChanges().get(0).verdict().message();
+    assertTrue(why.startsWith("held lost, not offline: 12 of 20 workers are silent at once (more than 55%)"), why);
+    assertEquals(List.of(), most.reconciliation().transitions(), "their tasks are not given up either");
+
+    assertEquals(6, fleetWithSilent(9, 6, settings).failovers().size(),
+        "in a cluster under " + Disruption.MIN_WORKERS + " workers most failing together may well be real");
+    HealthSettings never = new HealthSettings(settings.lostAfter(), settings.offlineAfter(), settings.flakyCooldown(),
+        settings.flakyAfterErrors(), settings.probeBackoffCap(), settings.flakyAfterTaskFailures(),
+        settings.taskFailureWindow(), settings.removeOfflineAfter(), settings.probeInterval(), 100);
+    assertEquals(12, fleetWithSilent(20, 12, never).failovers().size(), "a threshold of 100%: never held");
+  }
+
+  @Test
+  void aWorkerAlreadyOfflineStaysSoWhileFailoverIsHeld() {
+    HealthSettings settings = HealthSettings.defaults();
+    Instant lastSeen = T.minus(settings.lostAfter()).minus(settings.offlineAfter()).minusSeconds(1);
+    List<WorkerSnapshot> fleet = new java.util.ArrayList<>();
+    for (int i = 0; i < 10; i++) {
+      WorkerHealth was = i == 0 ? WorkerHealth.OFFLINE : i < 7 ? WorkerHealth.LOST : WorkerHealth.READY;
+      String name = "w" + i;
+      fleet.add(was == WorkerHealth.READY ? worker(name, 8) : new WorkerSnapshot(Fixtures.health(Fixtures.ready(name, 8), was),
+          new WorkerProbeState(name, was, lastSeen, lastSeen, false, 3, "refused", null), was.wireName()));
+    }
+    TermPlan p = TermPlanner.plan(T, null, SchedulerProfile.OPTIMIZE_UTILIZATION, settings, fleet, List.of(), List.of(),
+        Map.of(), Rebalancing.OFF);
+    Map<String, WorkerHealth> changed = new java.util.HashMap<>();
+    p.healthChanges().forEach(c -> changed.put(c.worker(), c.verdict().health()));
+    assertEquals(WorkerHealth.OFFLINE, changed.getOrDefault("w0", WorkerHealth.OFFLINE),
+        "offline before the disruption: nothing to hold back, its VMs moved then");
+    assertEquals(WorkerHealth.LOST, changed.get("w1"), "7 of 10 silent: held lost");
+  }
+
   private static TermPlan planAt(Instant now, Instant listeningSince, HealthSettings settings, WorkerSnapshot w) {
     return TermPlanner.plan(now, listeningSince, SchedulerProfile.OPTIMIZE_UTILIZATION, settings, List.of(w), List.of(),
         List.of(), Map.of(), Rebalancing.OFF);

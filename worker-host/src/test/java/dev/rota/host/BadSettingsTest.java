@@ -60,6 +60,8 @@ class BadSettingsTest {
     "rota.scheduler.rebalance-moves-per-term, many",
     "rota.workers.remove-offline-after, -1h",
     "rota.workers.remove-offline-after, a day",
+    "rota.workers.disruption-threshold, 101",
+    "rota.workers.disruption-threshold, half",
   })
   void namesTheSettingAndItsValue(String property, String value) {
     int http = FreePorts.next();
