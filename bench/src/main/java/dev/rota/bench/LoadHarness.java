@@ -151,8 +151,9 @@ public final class LoadHarness {
       Instant allRunning = Instant.now();
       // What the burst cost this process, agents and servers included: on a saturated machine a steadier
       // figure than the time, which moves ±20% with whatever else the machine runs.
-      r.put("cpuSecondsToAllRunning", Math.round((processCpuNanos() - cpuAtStart) / 1e7) / 100.0);
-      r.put("cpuMillisPerVm", Math.round((processCpuNanos() - cpuAtStart) / 1e5 / vms) / 10.0);
+      long cpu = processCpuNanos() - cpuAtStart;
+      r.put("cpuSecondsToAllRunning", Math.round(cpu / 1e7) / 100.0);
+      r.put("cpuMillisPerVm", Math.round(cpu / 1e5 / vms) / 10.0);
       clusterRuns.add(clusterRun(temporal));
       double seconds = Duration.between(start, allRunning).toMillis() / 1000.0;
       r.put("submitSeconds", Duration.between(start, submitted).toMillis() / 1000.0);

@@ -22,6 +22,12 @@ class TermPlannerTest {
     return new WorkerSnapshot(c, new WorkerProbeState(name, WorkerHealth.READY, T, T, true, 0, null, null), "agent answering");
   }
 
+  /** A worker of 8 CPUs last heard from at {@code lastSeen}, {@code health} by the last term, its agent refusing probes. */
+  static WorkerSnapshot silentWorker(String name, WorkerHealth health, Instant lastSeen) {
+    return new WorkerSnapshot(Fixtures.health(Fixtures.ready(name, 8), health),
+        new WorkerProbeState(name, health, lastSeen, lastSeen, false, 3, "refused", null), health.wireName());
+  }
+
   static VmSnapshot vm(String name, long seq, VmStatus status, int generation, long cpu) {
     return new VmSnapshot(name, seq, "process", Map.of("cpu", cpu, "memory", 512L), Map.of(), status, generation);
   }
@@ -81,8 +87,7 @@ class TermPlannerTest {
   void vmsLostWithAWorkerGoingOfflineThatWouldRestartAreFailedOverInThatTermAndTheOthersAreLost() {
     HealthSettings settings = HealthSettings.defaults();
     Instant lastSeen = T.minus(settings.lostAfter()).minus(settings.offlineAfter()).minusSeconds(1);
-    WorkerSnapshot dying = new WorkerSnapshot(Fixtures.health(Fixtures.ready("dead", 8), WorkerHealth.LOST),
-        new WorkerProbeState("dead", WorkerHealth.LOST, lastSeen, lastSeen, false, 3, "refused", null), "lost");
+    WorkerSnapshot dying = silentWorker("dead", WorkerHealth.LOST, lastSeen);
     List<VmSnapshot> vms = List.of(
         restarting("a", 1, 1),
         vm("never", 2, VmStatus.RUNNING, 0, 1), // restartPolicy Never: its workflow hears it failed
@@ -116,8 +121,7 @@ class TermPlannerTest {
     for (int i = 0; i < workers; i++) {
       if (i < silent) {
         String name = "silent-" + i;
-        fleet.add(new WorkerSnapshot(Fixtures.health(Fixtures.ready(name, 8), WorkerHealth.LOST),
-            new WorkerProbeState(name, WorkerHealth.LOST, lastSeen, lastSeen, false, 3, "refused", null), "lost"));
+        fleet.add(silentWorker(name, WorkerHealth.LOST, lastSeen));
         vms.add(restarting("vm-" + i, i + 1, 1));
         tasks.add(new PlacedTask("vm-" + i, i + 1, 0, name, TaskState.RUNNING));
       } else {
@@ -164,8 +168,7 @@ class TermPlannerTest {
     for (int i = 0; i < 10; i++) {
       WorkerHealth was = i == 0 ? WorkerHealth.OFFLINE : i < 7 ? WorkerHealth.LOST : WorkerHealth.READY;
       String name = "w" + i;
-      fleet.add(was == WorkerHealth.READY ? worker(name, 8) : new WorkerSnapshot(Fixtures.health(Fixtures.ready(name, 8), was),
-          new WorkerProbeState(name, was, lastSeen, lastSeen, false, 3, "refused", null), was.wireName()));
+      fleet.add(was == WorkerHealth.READY ? worker(name, 8) : silentWorker(name, was, lastSeen));
     }
     TermPlan p = TermPlanner.plan(T, null, SchedulerProfile.OPTIMIZE_UTILIZATION, settings, fleet, List.of(), List.of(),
         Map.of(), Rebalancing.OFF);
