@@ -121,6 +121,7 @@ public final class LoadHarness {
       // Submit and run: one VM per request, or BATCH per request to POST /v1/vms/batch.
       Instant start = Instant.now();
       long cpuAtStart = processCpuNanos();
+      ThreadCpu threadCpu = ThreadCpu.now();
       ExecutorService clients = Executors.newFixedThreadPool(CLIENT_THREADS);
       List<Future<Integer>> posts = new ArrayList<>();
       for (int first = 0; first < vms; first += BATCH) {
@@ -154,6 +155,9 @@ public final class LoadHarness {
       long cpu = processCpuNanos() - cpuAtStart;
       r.put("cpuSecondsToAllRunning", Math.round(cpu / 1e7) / 100.0);
       r.put("cpuMillisPerVm", Math.round(cpu / 1e5 / vms) / 10.0);
+      Map<String, Double> byThread = threadCpu.millisPerVmSince(vms);
+      r.put("cpuMillisPerVmByThread", byThread);
+      System.out.println("CPU ms per VM by thread: " + byThread);
       clusterRuns.add(clusterRun(temporal));
       double seconds = Duration.between(start, allRunning).toMillis() / 1000.0;
       r.put("submitSeconds", Duration.between(start, submitted).toMillis() / 1000.0);
