@@ -21,7 +21,7 @@ import org.slf4j.LoggerFactory;
 @Singleton
 public class Heartbeats implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(Heartbeats.class);
-  /** The SDK sends at most one beat per 80% of the heartbeat timeout, so beating often costs nothing. */
+  /** As often as the host's workers let the SDK send a beat (every second, TemporalWorkers): more would be dropped. */
   private static final Duration EVERY = Duration.ofSeconds(1);
 
   private final ScheduledExecutorService timer =

@@ -175,8 +175,15 @@ public final class LoadHarness {
 
       // Idle: every VM running, nothing changing.
       Instant idleStart = Instant.now();
+      long cpuAtIdle = processCpuNanos();
+      ThreadCpu idleThreads = ThreadCpu.now();
       Thread.sleep(IDLE.toMillis());
       Instant idleEnd = Instant.now();
+      // What keeping the cluster costs with nothing to do (heartbeats, probes, terms): the floor under a burst.
+      r.put("idleCpuCores", Math.round((processCpuNanos() - cpuAtIdle) / 1e4 / Duration.between(idleStart, idleEnd).toMillis()) / 100.0);
+      Map<String, Double> idleByThread = idleThreads.millisPerSecondSince(Duration.between(idleStart, idleEnd));
+      r.put("idleCpuMillisPerSecondByThread", idleByThread);
+      System.out.println("idle: " + r.get("idleCpuCores") + " cores; CPU ms per second by thread: " + idleByThread);
       clusterRuns.add(clusterRun(temporal));
       Map<EventType, Long> idleCost = cost(temporal, clusterRuns, vms, idleStart, idleEnd);
       r.put("idleActionsPerMinute", Math.round(actions(idleCost) * 60_000.0 / Duration.between(idleStart, idleEnd).toMillis()));

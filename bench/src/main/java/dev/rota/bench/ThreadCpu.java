@@ -28,6 +28,15 @@ final class ThreadCpu {
 
   /** Milliseconds of CPU per VM by kind of thread, the largest first, those under 2% of the total as "other". */
   Map<String, Double> millisPerVmSince(int vms) {
+    return perUnitSince(vms);
+  }
+
+  /** Milliseconds of CPU per second of {@code elapsed}, by kind of thread, as {@link #millisPerVmSince}. */
+  Map<String, Double> millisPerSecondSince(java.time.Duration elapsed) {
+    return perUnitSince(elapsed.toMillis() / 1000.0);
+  }
+
+  private Map<String, Double> perUnitSince(double units) {
     Map<Long, Long> now = cpuById();
     Map<String, Long> byKind = new HashMap<>();
     long total = 0;
@@ -46,15 +55,15 @@ final class ThreadCpu {
       if (e.getValue() < floor) {
         other += e.getValue();
       } else {
-        out.put(e.getKey(), perVm(e.getValue(), vms));
+        out.put(e.getKey(), per(e.getValue(), units));
       }
     }
-    out.put("other", perVm(other, vms));
+    out.put("other", per(other, units));
     return out;
   }
 
-  private static double perVm(long nanos, int vms) {
-    return Math.round(nanos / 1e5 / vms) / 10.0;
+  private static double per(long nanos, double units) {
+    return Math.round(nanos / 1e5 / units) / 10.0;
   }
 
   private Map<Long, Long> cpuById() {

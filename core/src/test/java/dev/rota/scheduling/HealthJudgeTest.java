@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.rota.model.WorkerHealth;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.api.Test;
@@ -81,6 +82,22 @@ class HealthJudgeTest {
     assertFalse(HealthJudge.probeDue(failing, T.plusSeconds(7), S));
     assertTrue(HealthJudge.probeDue(failing, T.plusSeconds(8), S));
     assertFalse(HealthJudge.probeDue(state(WorkerHealth.LOST, 40, true, 0, null), T, S), "lost workers are not called");
+  }
+
+  @Test
+  void aTermProbesAtMostItsLimitTheNeverProbedAndLongestDueFirst() {
+    WorkerProbeState newcomer = new WorkerProbeState("z-new", WorkerHealth.NOT_READY, T, null, false, 0, null, null);
+    WorkerProbeState longDue = new WorkerProbeState("b-long", WorkerHealth.READY, T, T.minusSeconds(60), true, 0, null, null);
+    WorkerProbeState justDue = new WorkerProbeState("a-just", WorkerHealth.READY, T, T.minusSeconds(10), true, 0, null, null);
+    WorkerProbeState cooled = state(WorkerHealth.FLAKY, 0, false, 3, T.minusSeconds(30));
+    WorkerProbeState notDue = new WorkerProbeState("c-fresh", WorkerHealth.READY, T, T.minusSeconds(2), true, 0, null, null);
+    WorkerProbeState lost = state(WorkerHealth.LOST, 40, true, 0, null);
+    List<WorkerProbeState> all = List.of(justDue, notDue, lost, cooled, longDue, newcomer);
+
+    assertEquals(List.of(newcomer, longDue, cooled, justDue), HealthJudge.probesDue(all, T, S, 10),
+        "every one due, in the order they fell due; neither the one probed 2 s ago nor the lost one");
+    assertEquals(List.of(newcomer, longDue), HealthJudge.probesDue(all, T, S, 2), "the rest wait for the next term");
+    assertEquals(List.of(longDue, cooled), HealthJudge.probesDue(List.of(cooled, justDue, longDue), T, S, 2));
   }
 
   @Test

@@ -6,6 +6,7 @@ import dev.rota.agents.AgentClient;
 import dev.rota.agentapi.TaskView;
 import dev.rota.agents.Probe;
 import dev.rota.scheduling.HealthJudge;
+import dev.rota.scheduling.WorkerProbeState;
 import dev.rota.settings.AgentCallSettings;
 import dev.rota.settings.SchedulerSettings;
 import dev.rota.settings.WorkerSettings;
@@ -39,11 +40,13 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
 /**
- * The observe step: asks every agent that is due for its readiness and its tasks, all at once with a
- * deadline each, and records the answers (actual state) in the store.
+ * The observe step: asks the agents that are due for their readiness and their tasks, at once with a
+ * shared deadline, at most {@link #PROBE_ROUNDS} rounds of the calls made at once (the longest due
+ * first, {@link HealthJudge#probesDue}), and records the answers (actual state) in the store.
  */
 @Singleton
 public class TermObserver {
+  static final int PROBE_ROUNDS = 4;
   private final WorkerRepository workers;
   private final BatchStatement probeAnswered = BatchStatement.of(WorkerRepository.PROBE_ANSWERED);
   private final BatchStatement probeFailed = BatchStatement.of(WorkerRepository.PROBE_FAILED);
@@ -89,13 +92,18 @@ public class TermObserver {
     Duration timeout = agentCalls.timeout();
     Map<WorkerRow, Future<Probe>> asked = new LinkedHashMap<>();
     Set<String> sent = ConcurrentHashMap.newKeySet();
+    Map<String, WorkerRow> byName = new HashMap<>();
+    List<WorkerProbeState> states = new ArrayList<>();
     for (WorkerRow w : workers.findAll()) {
-      if (HealthJudge.probeDue(Snapshots.probeState(w), now, health.health())) {
-        asked.put(w, calls.submit(() -> {
-          sent.add(w.name());
-          return agents.probe(w.agent(), timeout);
-        }));
-      }
+      byName.put(w.name(), w);
+      states.add(Snapshots.probeState(w));
+    }
+    for (WorkerProbeState due : HealthJudge.probesDue(states, now, health.health(), probesPerTerm())) {
+      WorkerRow w = byName.get(due.name());
+      asked.put(w, calls.submit(() -> {
+        sent.add(w.name());
+        return agents.probe(w.agent(), timeout);
+      }));
     }
     int answered = 0;
     List<Map.Entry<WorkerRow, Probe>> results = new ArrayList<>();
@@ -159,6 +167,11 @@ public class TermObserver {
     }
     return new TermObservation(
         scheduler.interval().toMillis(), now.toEpochMilli(), results.size(), answered, scheduler.idleInterval().toMillis());
+  }
+
+  /** Four rounds of the calls made at once: what one term asks, with a deadline of one call's timeout. */
+  private int probesPerTerm() {
+    return PROBE_ROUNDS * agentCalls.parallelism();
   }
 
   /** Whether the call finished (either way) by the shared deadline: a hung agent delays only itself. */

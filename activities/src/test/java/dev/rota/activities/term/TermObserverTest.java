@@ -1,6 +1,7 @@
 package dev.rota.activities.term;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 
 import dev.rota.store.WorkerRepository;
@@ -40,5 +41,18 @@ class TermObserverTest {
     assertEquals(0, waited.probeFailures(), "never asked: the one call at a time was taken all along");
     assertNull(waited.lastProbeAt(), "so still due");
     assertEquals(1, seen.probed());
+  }
+
+  @Test
+  void aTermAsksAtMostFourRoundsOfItsCallsAtOnceAndTheRestFirstNextTerm() {
+    List<String> names = List.of("obs-a", "obs-b", "obs-c", "obs-d", "obs-e");
+    names.forEach(this::worker);
+    assertEquals(4, observer.observe().probed(), "4 rounds of 1 call at a time");
+    assertNull(workers.findById("obs-e").orElseThrow().lastProbeAt(), "the last of the due, by name as all are new");
+    names.subList(0, 4).forEach(n -> assertEquals(0, workers.findById(n).orElseThrow().probeFailures()));
+
+    // Not ready until a term judges them, the four answered are due again at once, but after it.
+    observer.observe();
+    assertNotNull(workers.findById("obs-e").orElseThrow().lastProbeAt(), "the one left over goes first");
   }
 }

@@ -38,6 +38,7 @@ public class TemporalWorkers {
   private static final int SCHEDULER_CACHE = 2;
 
   private static final int MIN_WORKFLOW_THREADS = 16;
+  private static final Duration DEADLOCK_DETECTION = Duration.ofSeconds(5);
 
   private WorkerFactory controlFactory;
   private WorkerFactory schedulerFactory;
@@ -60,7 +61,18 @@ public class TemporalWorkers {
   public synchronized void start() {
     // A workflow task first waits for the host that ran that workflow last; when that host has died,
     // every one of its workflows (the scheduler's among them) waits this long before another host takes it.
-    WorkerOptions sticky = WorkerOptions.newBuilder().setStickyQueueScheduleToStartTimeout(temporal.stickyTimeout()).build();
+    WorkerOptions sticky = WorkerOptions.newBuilder()
+        .setStickyQueueScheduleToStartTimeout(temporal.stickyTimeout())
+        // The SDK fails a workflow task whose workflow thread has not yielded for 1 s, as a deadlock.
+        // On a host whose cores are all taken, replaying a long history can be kept off a core that
+        // long: at 1,000 x 10,000 the scheduler's task failed so 25 times in a row and no term ran.
+        // Rota's workflow code never blocks; below the 10 s workflow task timeout.
+        .setDefaultDeadlockDetectionTimeout(DEADLOCK_DETECTION.toMillis())
+        // The SDK sends an activity's heartbeats at most every 80% of its heartbeat timeout: 4 of the
+        // term's 5 s, so a beat held up 1 s by a busy host had the term given to another attempt while
+        // it still ran (two terms at once at 1,000 x 10,000). Every second instead leaves 4 s of slack.
+        .setMaxHeartbeatThrottleInterval(Duration.ofSeconds(1))
+        .build();
     controlFactory = factory(temporal.workflowCacheSize());
     RotaWorkflows.registerControl(
         controlFactory.newWorker(TaskQueues.CONTROL, sticky), clusterActivities, vmActivities, vmSetActivities);
