@@ -19,6 +19,8 @@ public final class RotaSettings {
               "must be a duration such as 10s (0s: every ready worker is probed every term)"),
           new SettingRule<>("rota.workers.disruption-threshold", Integer.class, n -> n >= 0 && n <= 100,
               "must be a percentage of the workers from 0 to 100 (100: failover is never held back)"),
+          new SettingRule<>("rota.workers.max-heartbeats-per-second", Integer.class, n -> n > 0,
+              "must be a number of heartbeats a second the fleet is paced to, 1 or more, such as 50"),
           new SettingRule<>("rota.workers.flaky-after-task-failures", Integer.class, n -> n >= 0,
               "must be 0 or more task failures (0: task failures never make a worker flaky)"),
           SettingRule.positiveDuration("rota.agents.timeout"),

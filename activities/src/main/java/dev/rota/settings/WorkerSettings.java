@@ -1,6 +1,7 @@
 package dev.rota.settings;
 
 import dev.rota.scheduling.HealthSettings;
+import dev.rota.scheduling.HeartbeatPacing;
 import io.micronaut.context.annotation.ConfigurationProperties;
 import io.micronaut.core.bind.annotation.Bindable;
 import java.time.Duration;
@@ -16,6 +17,8 @@ import java.time.Duration;
  * @param probeInterval how often a ready worker's whole task list is checked; 0s: every term
  * @param disruptionThreshold with more than this percentage of the workers silent at once, failover is
  *     held back (taken for the controller's fault); 100: never
+ * @param maxHeartbeatsPerSecond the heartbeats a second the whole fleet is paced to, within a third of
+ *     {@code lostAfter} ({@link HeartbeatPacing})
  */
 @ConfigurationProperties("rota.workers")
 public record WorkerSettings(
@@ -28,7 +31,12 @@ public record WorkerSettings(
     @Bindable(defaultValue = "10m") Duration taskFailureWindow,
     @Bindable(defaultValue = "24h") Duration removeOfflineAfter,
     @Bindable(defaultValue = "10s") Duration probeInterval,
-    @Bindable(defaultValue = "55") int disruptionThreshold) {
+    @Bindable(defaultValue = "55") int disruptionThreshold,
+    @Bindable(defaultValue = "50") int maxHeartbeatsPerSecond) {
+
+  public HeartbeatPacing heartbeatPacing() {
+    return new HeartbeatPacing(maxHeartbeatsPerSecond, lostAfter);
+  }
 
   public HealthSettings health() {
     return new HealthSettings(lostAfter, offlineAfter, flakyCooldown, flakyAfterErrors, probeBackoffCap,

@@ -37,6 +37,11 @@ final class ControllerClient {
 
   /** The answer's status; the body is not read. */
   int send(String method, String path, Object body) throws IOException, InterruptedException {
+    return exchange(method, path, body).statusCode();
+  }
+
+  /** The answer, its body not read. */
+  HttpResponse<Void> exchange(String method, String path, Object body) throws IOException, InterruptedException {
     HttpRequest.Builder request =
         HttpRequest.newBuilder(URI.create(config.controllerUrl() + path)).timeout(TIMEOUT);
     if (body == null) {
@@ -48,6 +53,6 @@ final class ControllerClient {
     if (!config.token().isBlank()) {
       request.header("Authorization", "Bearer " + config.token());
     }
-    return http.send(request.build(), HttpResponse.BodyHandlers.discarding()).statusCode();
+    return http.send(request.build(), HttpResponse.BodyHandlers.discarding());
   }
 }

@@ -1,5 +1,6 @@
 package dev.rota.agent;
 
+import dev.rota.agentapi.HeartbeatHeaders;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -14,8 +15,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The agent's side of the controller: registers its worker, then heartbeats every interval, saying
- * what images it holds whenever that changed;
+ * The agent's side of the controller: registers its worker, then heartbeats every interval (its own,
+ * or the longer one the controller paces the fleet to), saying what images it holds whenever that changed;
  * re-registers when the controller no longer knows it (404), and keeps trying, backing off, while the
  * controller is unreachable. Its tasks are untouched by any of this.
  */
@@ -32,6 +33,8 @@ final class ControllerLink {
   private volatile long imagesSaid = -1;
   private volatile boolean registered;
   private volatile int failures;
+  /** The interval beats go at: the agent's own, or the longer one the controller last paced the fleet to. */
+  private volatile Duration paced;
   private volatile boolean closed;
 
   /** @param certificateSha256 the pin the controller is to hold for this agent's HTTPS; null for plain HTTP */
@@ -46,6 +49,7 @@ final class ControllerLink {
     this.endpoint = endpoint;
     this.controller = controller;
     this.timers = timers;
+    this.paced = config.heartbeatInterval();
   }
 
   void start() {
@@ -72,8 +76,12 @@ final class ControllerLink {
         // The images go along only when they changed since the controller last took them.
         HeldImages.Report held = images.report();
         boolean news = held.version() != imagesSaid;
-        int status = controller.send("PUT", "/v1/workers/" + config.workerName() + "/heartbeat",
+        java.net.http.HttpResponse<Void> answer = controller.exchange("PUT", "/v1/workers/" + config.workerName() + "/heartbeat",
             news ? Map.of("images", held.images()) : null);
+        int status = answer.statusCode();
+        paced = nextBeat(config.heartbeatInterval(), answer.headers().firstValue(HeartbeatHeaders.INTERVAL), 0);
+        next = nextBeat(config.heartbeatInterval(), answer.headers().firstValue(HeartbeatHeaders.INTERVAL),
+            java.util.concurrent.ThreadLocalRandom.current().nextDouble());
         if (status < 300 && news) {
           imagesSaid = held.version();
         }
@@ -95,7 +103,8 @@ final class ControllerLink {
         log.warn("controller at {} did not take the heartbeat ({}); retrying with back-off", config.controllerUrl(), e.getMessage());
       }
       long backoff = Math.min(MAX_BACKOFF.toMillis(), 1000L << Math.min(failures, 5));
-      next = Duration.ofMillis(Math.min(backoff, Math.max(config.heartbeatInterval().toMillis(), 1000)));
+      // Up to the interval the controller paced the fleet to: a busy controller is not asked more often.
+      next = Duration.ofMillis(Math.min(backoff, Math.max(paced.toMillis(), 1000)));
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       return;
@@ -103,6 +112,26 @@ final class ControllerLink {
     if (!closed) {
       timers.schedule(this::beat, next.toMillis(), TimeUnit.MILLISECONDS);
     }
+  }
+
+  /**
+   * When to beat next: at the agent's own interval, or at the one the controller paces the fleet to
+   * ({@link HeartbeatHeaders#INTERVAL}) when that is longer, less up to a tenth of it by {@code random}
+   * (0 to 1), so that agents told at once do not go on beating at once.
+   */
+  static Duration nextBeat(Duration own, java.util.Optional<String> paced, double random) {
+    long seconds;
+    try {
+      seconds = paced.map(Long::parseLong).orElse(0L);
+    } catch (NumberFormatException e) {
+      return own; // a controller saying something else is not followed
+    }
+    Duration asked = Duration.ofSeconds(Math.max(0, seconds));
+    if (asked.compareTo(own) <= 0) {
+      return own;
+    }
+    Duration spread = asked.minusMillis((long) (random * asked.toMillis() / 10));
+    return spread.compareTo(own) < 0 ? own : spread;
   }
 
   private void register() throws IOException, InterruptedException {

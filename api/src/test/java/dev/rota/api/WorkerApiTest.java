@@ -139,7 +139,9 @@ class WorkerApiTest {
     assertEquals(200, http.patch("/v1/workers/beat", "{\"schedulingPaused\":true}").status());
     Object seen = http.get("/v1/workers/beat").map().get("lastSeen");
     clock.advance(Duration.ofSeconds(5));
-    assertEquals(204, http.put("/v1/workers/beat/heartbeat", null).status());
+    Http.Reply beat = http.put("/v1/workers/beat/heartbeat", null);
+    assertEquals(204, beat.status());
+    assertEquals("1", beat.header("Rota-Heartbeat-Interval"), "a small fleet: the agent keeps its own interval");
     Map<String, Object> after = http.get("/v1/workers/beat").map();
     assertNotEquals(seen, after.get("lastSeen"));
     assertEquals(Instant.parse((String) seen).plusSeconds(5), Instant.parse((String) after.get("lastSeen")));

@@ -62,6 +62,7 @@ class BadSettingsTest {
     "rota.workers.remove-offline-after, a day",
     "rota.workers.disruption-threshold, 101",
     "rota.workers.disruption-threshold, half",
+    "rota.workers.max-heartbeats-per-second, 0",
   })
   void namesTheSettingAndItsValue(String property, String value) {
     int http = FreePorts.next();

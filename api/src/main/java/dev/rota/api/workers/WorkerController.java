@@ -38,8 +38,10 @@ public class WorkerController {
   private final WorkerService service;
   private final JsonBodies bodies;
   private final WatchStreams watches;
+  private final HeartbeatAdvice heartbeatAdvice;
 
-  public WorkerController(WorkerService service, JsonBodies bodies, WatchStreams watches) {
+  public WorkerController(WorkerService service, JsonBodies bodies, WatchStreams watches, HeartbeatAdvice heartbeatAdvice) {
+    this.heartbeatAdvice = heartbeatAdvice;
     this.watches = watches;
     this.service = service;
     this.bodies = bodies;
@@ -102,13 +104,15 @@ public class WorkerController {
   @Operation(operationId = "heartbeat")
   @ProblemAnswers.Invalid
   @ProblemAnswers.Missing
-  public void heartbeat(HttpRequest<?> http, String name, @Body @Nullable String body) {
+  public HttpResponse<Void> heartbeat(HttpRequest<?> http, String name, @Body @Nullable String body) {
     WorkerScope.require(Caller.of(http), name);
     if (body == null || body.isBlank()) {
       service.heartbeat(name);
     } else {
       service.heartbeat(name, bodies.read(body, HeartbeatRequest.class));
     }
+    // How often to beat, paced by the fleet's size: an agent beats at this or its own interval, the longer.
+    return HttpResponse.<Void>noContent().header(HeartbeatAdvice.HEADER, heartbeatAdvice.seconds());
   }
 
   @RequiresRole({Role.WORKER})
