@@ -2,14 +2,17 @@ package dev.rota.agent;
 
 import dev.rota.agentapi.HeartbeatHeaders;
 import java.io.IOException;
+import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.TreeMap;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -68,7 +71,7 @@ final class ControllerLink {
     if (closed) {
       return;
     }
-    Duration next = config.heartbeatInterval();
+    Duration next = paced;
     try {
       if (!registered) {
         register();
@@ -76,14 +79,17 @@ final class ControllerLink {
         // The images go along only when they changed since the controller last took them.
         HeldImages.Report held = images.report();
         boolean news = held.version() != imagesSaid;
-        java.net.http.HttpResponse<Void> answer = controller.exchange("PUT", "/v1/workers/" + config.workerName() + "/heartbeat",
+        HttpResponse<Void> answer = controller.exchange("PUT", "/v1/workers/" + config.workerName() + "/heartbeat",
             news ? Map.of("images", held.images()) : null);
         int status = answer.statusCode();
-        paced = nextBeat(config.heartbeatInterval(), answer.headers().firstValue(HeartbeatHeaders.INTERVAL), 0);
-        next = nextBeat(config.heartbeatInterval(), answer.headers().firstValue(HeartbeatHeaders.INTERVAL),
-            java.util.concurrent.ThreadLocalRandom.current().nextDouble());
-        if (status < 300 && news) {
-          imagesSaid = held.version();
+        if (status < 300) {
+          // Only a heartbeat taken paces the next: a refusal says nothing of the fleet.
+          Optional<String> asked = answer.headers().firstValue(HeartbeatHeaders.INTERVAL);
+          paced = nextBeat(config.heartbeatInterval(), asked, 0);
+          next = nextBeat(config.heartbeatInterval(), asked, ThreadLocalRandom.current().nextDouble());
+          if (news) {
+            imagesSaid = held.version();
+          }
         }
         if (status == 404) {
           log.info("controller does not know worker {}; registering again", config.workerName());
@@ -119,7 +125,7 @@ final class ControllerLink {
    * ({@link HeartbeatHeaders#INTERVAL}) when that is longer, less up to a tenth of it by {@code random}
    * (0 to 1), so that agents told at once do not go on beating at once.
    */
-  static Duration nextBeat(Duration own, java.util.Optional<String> paced, double random) {
+  static Duration nextBeat(Duration own, Optional<String> paced, double random) {
     long seconds;
     try {
       seconds = paced.map(Long::parseLong).orElse(0L);

@@ -39,9 +39,14 @@ public class HeartbeatAdvice {
     Count c = count;
     long now = clock.millis();
     if (c == null || now - c.atMillis() >= RECOUNT.toMillis() || now < c.atMillis()) {
-      // Two heartbeats may count at once; either count will do.
-      c = new Count(workers.count(), now);
-      count = c;
+      try {
+        // Two heartbeats may count at once; either count will do.
+        c = new Count(workers.count(), now);
+        count = c;
+      } catch (RuntimeException e) {
+        // The heartbeat is stored already: a count that failed must not fail it; the last one will do.
+        return c == null ? 0 : c.workers();
+      }
     }
     return c.workers();
   }
