@@ -20,10 +20,13 @@ import java.time.Clock;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /** The VMs users submit: stored first, then handed to their workflow. */
 @Singleton
 public class VmService {
+  private static final Logger log = LoggerFactory.getLogger(VmService.class);
   static final String PROCESS = "process";
   static final Map<String, Long> DEFAULT_RESOURCES = new TreeMap<>(Map.of("cpu", 1L, "memory", 512L));
 
@@ -58,6 +61,7 @@ public class VmService {
       control.startVm(saved);
     } catch (RuntimeException e) {
       // Without its workflow the VM would never move: take the row back and let the user retry.
+      loggedTakeBack(saved.name(), e);
       submissions.remove(saved.name());
       if (e instanceof io.micronaut.http.exceptions.HttpStatusException) {
         throw e;
@@ -104,11 +108,20 @@ public class VmService {
 
   /** A workflow of the batch did not start: the VMs whose did are deleted by them, the rest removed here. */
   private RuntimeException takeBack(List<VmRow> batch, VmRow failed, RuntimeException cause) {
+    loggedTakeBack(failed.name() + " and the " + (batch.size() - 1) + " others of its batch", cause);
     batch.forEach(vm -> deleteNow(vm.name()));
     if (cause instanceof io.micronaut.http.exceptions.HttpStatusException status) {
       return Problems.conflict(status.getMessage() + " (items[" + batch.indexOf(failed) + "]); nothing was created");
     }
     return Problems.unavailable("cannot reach Temporal to start VM '" + failed.name() + "'; nothing was created");
+  }
+
+  /**
+   * A submission answered other than 201 although it was stored a moment: rare (Temporal out of reach,
+   * or refusing the start), and what an operator needs to know why of, as the client is told only 409 or 503.
+   */
+  private static void loggedTakeBack(String what, RuntimeException cause) {
+    log.warn("took back VM {}: its workflow did not start ({})", what, cause.toString());
   }
 
   /**
