@@ -21,8 +21,11 @@ import org.slf4j.LoggerFactory;
 @Singleton
 public class Heartbeats implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(Heartbeats.class);
-  /** As often as the host's workers let the SDK send a beat (every second, TemporalWorkers): more would be dropped. */
-  private static final Duration EVERY = Duration.ofSeconds(1);
+  /**
+   * How often a long activity beats, and how often the host's workers let the SDK send a beat
+   * (TemporalWorkers): the SDK's default, 80% of the heartbeat timeout, left 1 s of slack.
+   */
+  public static final Duration EVERY = Duration.ofSeconds(1);
 
   private final ScheduledExecutorService timer =
       Executors.newSingleThreadScheduledExecutor(

@@ -73,10 +73,14 @@ public final class HealthJudge {
    * only the safety net's delay.
    */
   public static List<WorkerProbeState> probesDue(Collection<WorkerProbeState> workers, Instant now, HealthSettings s, int limit) {
+    record Due(WorkerProbeState worker, Instant at) {}
+    // Each worker's due time once, not once to filter and again at every comparison of the sort.
     return workers.stream()
-        .filter(w -> probeDue(w, now, s))
-        .sorted(Comparator.comparing((WorkerProbeState w) -> probeDueAt(w, s)).thenComparing(WorkerProbeState::name))
+        .map(w -> new Due(w, probeDueAt(w, s)))
+        .filter(d -> d.at() != null && !now.isBefore(d.at()))
+        .sorted(Comparator.comparing(Due::at).thenComparing(d -> d.worker().name()))
         .limit(limit)
+        .map(Due::worker)
         .toList();
   }
 

@@ -1,5 +1,6 @@
 package dev.rota.host.temporal;
 
+import dev.rota.activities.Heartbeats;
 import dev.rota.settings.SchedulerSettings;
 import dev.rota.workflows.TaskQueues;
 import dev.rota.workflows.cluster.ClusterActivities;
@@ -71,7 +72,7 @@ public class TemporalWorkers {
         // The SDK sends an activity's heartbeats at most every 80% of its heartbeat timeout: 4 of the
         // term's 5 s, so a beat held up 1 s by a busy host had the term given to another attempt while
         // it still ran (two terms at once at 1,000 x 10,000). Every second instead leaves 4 s of slack.
-        .setMaxHeartbeatThrottleInterval(Duration.ofSeconds(1))
+        .setMaxHeartbeatThrottleInterval(Heartbeats.EVERY)
         .build();
     controlFactory = factory(temporal.workflowCacheSize());
     RotaWorkflows.registerControl(
