@@ -71,7 +71,7 @@ class OutagesIT {
 
   @Test
   @Order(2)
-  void theTemporalServerRestartedOnItsStateDuringABurst() throws Exception {
+  void theTemporalServerKilledDuringABurstAndRestartedOnItsState() throws Exception {
     Set<String> refused = outage("temporal", 750_000, stack.temporal::halt, stack.temporal::resume, () -> {
       RotaClient.Reply listed = api.api("GET", "/v1/vms?limit=1", null);
       assertEquals(200, listed.status(), "reads come from the database, which is up: " + listed.body());
