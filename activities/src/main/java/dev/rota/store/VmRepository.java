@@ -127,6 +127,22 @@ public interface VmRepository extends CrudRepository<VmRow, String> {
       @Nullable Instant finishedAt);
 
   /**
+   * The agent says the VM's task runs: the read model says so at once, as a kubelet writes its pod's
+   * phase, rather than once the VM's workflow has heard (which then writes the same, with the same
+   * {@code taskEventId}). Only over what the workflow left pending or scheduled at that generation and
+   * an earlier task event: never over a status the workflow decided (stopping, stopped, failed), a
+   * running VM's move, or later news.
+   */
+  @Query("""
+      UPDATE vms SET status = 'running', worker = :worker, status_message = :message, task_event_id = :taskEventId,
+        scheduled_at = :scheduledAt, started_at = :startedAt, version = version + 1
+      WHERE name = :name AND seq = :seq AND restart_count = :generation AND status IN ('pending', 'scheduled')
+        AND task_event_id < :taskEventId""")
+  int reportedRunning(
+      String name, long seq, int generation, String worker, @Nullable String message, long taskEventId,
+      Instant scheduledAt, Instant startedAt);
+
+  /**
    * Pending again as a new generation, preferring a worker other than {@code failedOn} (null: any);
    * the VM's workflow owns this decision, so no condition.
    */

@@ -21,6 +21,7 @@ import io.micronaut.transaction.TransactionOperations;
 import jakarta.inject.Singleton;
 import java.sql.Connection;
 import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -268,8 +269,15 @@ public class TaskObservations {
     boolean clean = to == TaskState.EXITED && Integer.valueOf(0).equals(exitCode);
     String logType = to == TaskState.RUNNING ? "started" : clean ? "exited" : "failed";
     Instant startedAt = to == TaskState.RUNNING ? now : task.startedAt();
-    return Optional.of(tell(task.vm(), task.vmSeq(), task.taskId(), task.worker(), TaskEventType.reaching(to), logType,
-        exitCode, message, now, startedAt));
+    TermActionRow news = tell(task.vm(), task.vmSeq(), task.taskId(), task.worker(), TaskEventType.reaching(to), logType,
+        exitCode, message, now, startedAt);
+    if (to == TaskState.RUNNING) {
+      // What the workflow will record on hearing it, to the millisecond its events carry: the API need not
+      // wait for the workflow's turn on a busy worker (at 1,000 x 10,000 that took up to a minute).
+      vms.reportedRunning(task.vm(), task.vmSeq(), task.generation(), task.worker(), text, news.id(),
+          task.placedAt().truncatedTo(ChronoUnit.MILLIS), now.truncatedTo(ChronoUnit.MILLIS));
+    }
+    return Optional.of(news);
   }
 
   /** The worker could not start the task: its record goes, so that the VM is placed again elsewhere. */

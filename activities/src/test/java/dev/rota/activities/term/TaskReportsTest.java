@@ -97,7 +97,10 @@ class TaskReportsTest {
     assertEquals(2, changed, "both tasks changed; a task no VM owns changes nothing");
     assertEquals("running", taskState("tr-told"));
     assertEquals("exited", taskState("tr-later"));
-    assertEquals("pending", vms.findById("tr-told").orElseThrow().status(), "the VM's status is its workflow's to write");
+    VmRow toldVm = vms.findById("tr-told").orElseThrow();
+    assertEquals("running", toldVm.status(), "the agent's word: the read model need not wait for the workflow");
+    assertEquals("tr-w", toldVm.worker());
+    assertEquals("pending", vms.findById("tr-later").orElseThrow().status(), "an end is the workflow's to judge");
     assertTrue(told.contains("tr-told started"), told.toString());
     assertTrue(notificationsFor("tr-told").isEmpty(), "told at once: nothing left for the scheduler");
     List<TermActionRow> left = notificationsFor("tr-later");
@@ -106,6 +109,34 @@ class TaskReportsTest {
     assertEquals(2, left.get(0).exitCode());
     assertEquals("task tr-later.0 exited with code 2", left.get(0).detail());
     assertEquals(1, wakes.size(), "and the scheduler is woken to do so: " + wakes);
+  }
+
+  @Test
+  void aStartIsInTheReadModelAsTheWorkflowWillRecordItAndNeitherItsEarlierNewsNorItsOwnDecisionIsOverwritten() {
+    workers.save(WorkerRow.registered("tr-w2", "http://127.0.0.1:1", Map.of("cpu", 4L), Map.of(), List.of("process"), null,
+        "ready", "ready", Instant.parse("2026-01-01T00:00:00Z")));
+    placed("tr-runs", "tr-w2");
+    placed("tr-stopped", "tr-w2");
+    vms.recordStatus("tr-stopped", "stopping", "stopping: by request");
+
+    reports.accept("tr-w2", List.of(new ObservedTask("tr-runs.0", "running", null, "up"),
+        new ObservedTask("tr-stopped.0", "running", null, null)));
+
+    VmRow runs = vms.findById("tr-runs").orElseThrow();
+    TermActionRow started = actions.after(0, 10_000).stream()
+        .filter(a -> "tr-runs".equals(a.vm()) && "started".equals(a.event())).findFirst().orElseThrow();
+    assertEquals("running", runs.status());
+    assertEquals(started.id(), runs.taskEventId(), "the event the workflow will hear it by");
+    assertEquals(started.createdAt().toEpochMilli(), runs.startedAt().toEpochMilli());
+    assertEquals(0, runs.startedAt().getNano() % 1_000_000, "to the millisecond, as the workflow records it");
+    assertEquals(started.detail(), runs.statusMessage(), "the message it will hear");
+    assertEquals("stopping", vms.findById("tr-stopped").orElseThrow().status(), "the workflow's decision stands");
+
+    assertEquals(0, vms.recordLifecycle("tr-runs", 0, "scheduled", "tr-w2", "scheduled", null, started.id() - 1,
+        runs.scheduledAt(), null, null), "the workflow hearing of the placement late changes nothing");
+    assertEquals(1, vms.recordLifecycle("tr-runs", 0, "running", "tr-w2", started.detail(), null, started.id(),
+        runs.scheduledAt(), runs.startedAt(), null), "its record of the start is the same again");
+    assertEquals(runs.startedAt(), vms.findById("tr-runs").orElseThrow().startedAt());
   }
 
   @Test
