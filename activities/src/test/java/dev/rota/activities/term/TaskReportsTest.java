@@ -72,6 +72,11 @@ class TaskReportsTest {
     actions.after(0, 10_000).stream().filter(a -> vm.equals(a.vm())).forEach(a -> actions.done(a.id()));
   }
 
+  private void registered(String worker) {
+    workers.save(WorkerRow.registered(worker, "http://127.0.0.1:1", Map.of("cpu", 4L), Map.of(), List.of("process"), null,
+        "ready", "ready", Instant.parse("2026-01-01T00:00:00Z")));
+  }
+
   private List<TermActionRow> notificationsFor(String vm) {
     return actions.after(0, 10_000).stream().filter(a -> a.kind().equals(TermActionRow.NOTIFY) && vm.equals(a.vm())).toList();
   }
@@ -83,8 +88,7 @@ class TaskReportsTest {
 
   @Test
   void aVmWhoseWorkflowCannotBeToldNowIsLeftInTheOutboxForTheScheduler() {
-    workers.save(WorkerRow.registered("tr-w", "http://127.0.0.1:1", Map.of("cpu", 4L), Map.of(), List.of("process"), null,
-        "ready", "ready", Instant.parse("2026-01-01T00:00:00Z")));
+    registered("tr-w");
     placed("tr-told", "tr-w");
     placed("tr-later", "tr-w");
     unreachable.add("tr-later");
@@ -113,8 +117,7 @@ class TaskReportsTest {
 
   @Test
   void aStartIsInTheReadModelAsTheWorkflowWillRecordItAndNeitherItsEarlierNewsNorItsOwnDecisionIsOverwritten() {
-    workers.save(WorkerRow.registered("tr-w2", "http://127.0.0.1:1", Map.of("cpu", 4L), Map.of(), List.of("process"), null,
-        "ready", "ready", Instant.parse("2026-01-01T00:00:00Z")));
+    registered("tr-w2");
     placed("tr-runs", "tr-w2");
     placed("tr-stopped", "tr-w2");
     vms.recordStatus("tr-stopped", "stopping", "stopping: by request");
