@@ -129,15 +129,16 @@ public interface VmRepository extends CrudRepository<VmRow, String> {
   /**
    * The agent says the VM's task runs: the read model says so at once, as a kubelet writes its pod's
    * phase, rather than once the VM's workflow has heard (which then writes the same, with the same
-   * {@code taskEventId}). Only over what the workflow left pending or scheduled at that generation and
-   * an earlier task event: never over a status the workflow decided (stopping, stopped, failed), a
-   * running VM's move, or later news.
+   * {@code taskEventId}). Only at that generation and after an earlier task event, and over what the
+   * workflow left pending or scheduled, or running where a failover (no move) took the VM to this
+   * generation: never over a status the workflow decided (stopping, stopped, failed), a running VM's
+   * move, or later news.
    */
   @Query("""
       UPDATE vms SET status = 'running', worker = :worker, status_message = :message, task_event_id = :taskEventId,
         scheduled_at = :scheduledAt, started_at = :startedAt, version = version + 1
-      WHERE name = :name AND seq = :seq AND restart_count = :generation AND status IN ('pending', 'scheduled')
-        AND task_event_id < :taskEventId""")
+      WHERE name = :name AND seq = :seq AND restart_count = :generation AND task_event_id < :taskEventId
+        AND (status IN ('pending', 'scheduled') OR (status = 'running' AND moving_from IS NULL))""")
   int reportedRunning(
       String name, long seq, int generation, String worker, @Nullable String message, long taskEventId,
       Instant scheduledAt, Instant startedAt);

@@ -257,15 +257,6 @@ public class TaskObservations {
     if (changed != 1) {
       return Optional.empty();
     }
-    if (to == TaskState.RUNNING) {
-      vms.moved(task.vm(), task.generation()); // a move's new copy runs: its old one is no longer kept
-      if (task.generation() == 0) {
-        vms.findById(task.vm()).filter(v -> v.seq() == task.vmSeq())
-            .ifPresent(v -> metrics.firstRun(java.time.Duration.between(v.createdAt(), now)));
-      }
-    } else if (to == TaskState.FAILED || to == TaskState.VANISHED) {
-      workers.taskFailed(task.worker(), now); // the worker's doing, not the VM's: toward making it flaky
-    }
     boolean clean = to == TaskState.EXITED && Integer.valueOf(0).equals(exitCode);
     String logType = to == TaskState.RUNNING ? "started" : clean ? "exited" : "failed";
     Instant startedAt = to == TaskState.RUNNING ? now : task.startedAt();
@@ -273,9 +264,18 @@ public class TaskObservations {
         exitCode, message, now, startedAt);
     if (to == TaskState.RUNNING) {
       // What the workflow will record on hearing it, to the millisecond its events carry: the API need not
-      // wait for the workflow's turn on a busy worker (at 1,000 x 10,000 that took up to a minute).
+      // wait for the workflow's turn on a busy worker (at 1,000 x 10,000 that took up to a minute). Before
+      // the move below is marked done, so that a move's copy, whose record keeps its first placement's
+      // time, is left to the workflow.
       vms.reportedRunning(task.vm(), task.vmSeq(), task.generation(), task.worker(), text, news.id(),
           task.placedAt().truncatedTo(ChronoUnit.MILLIS), now.truncatedTo(ChronoUnit.MILLIS));
+      vms.moved(task.vm(), task.generation()); // a move's new copy runs: its old one is no longer kept
+      if (task.generation() == 0) {
+        vms.findById(task.vm()).filter(v -> v.seq() == task.vmSeq())
+            .ifPresent(v -> metrics.firstRun(java.time.Duration.between(v.createdAt(), now)));
+      }
+    } else if (to == TaskState.FAILED || to == TaskState.VANISHED) {
+      workers.taskFailed(task.worker(), now); // the worker's doing, not the VM's: toward making it flaky
     }
     return Optional.of(news);
   }

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.rota.scheduling.ObservedTask;
+import dev.rota.store.GroupCommit;
 import dev.rota.store.TermActionRepository;
 import dev.rota.store.TermActionRow;
 import dev.rota.store.VmRepository;
@@ -32,6 +33,7 @@ class TaskReportsTest {
   @Inject TaskObservations observations;
   @Inject dev.rota.store.VmTaskRepository tasks;
   @Inject io.micronaut.transaction.TransactionOperations<java.sql.Connection> tx;
+  @Inject GroupCommit commits;
 
   /** VMs whose workflow cannot be reached (Temporal down, this host dying): their notify throws. */
   private final Set<String> unreachable = ConcurrentHashMap.newKeySet();
@@ -106,6 +108,7 @@ class TaskReportsTest {
     assertEquals("tr-w", toldVm.worker());
     assertEquals("pending", vms.findById("tr-later").orElseThrow().status(), "an end is the workflow's to judge");
     assertTrue(told.contains("tr-told started"), told.toString());
+    commits.write(GroupCommit.worker("tr-w"), () -> null); // after the told news' removal, queued without a wait
     assertTrue(notificationsFor("tr-told").isEmpty(), "told at once: nothing left for the scheduler");
     List<TermActionRow> left = notificationsFor("tr-later");
     assertEquals(1, left.size(), "not told: the scheduler's apply will tell it");
@@ -121,6 +124,7 @@ class TaskReportsTest {
     placed("tr-runs", "tr-w2");
     placed("tr-stopped", "tr-w2");
     vms.recordStatus("tr-stopped", "stopping", "stopping: by request");
+    unreachable.add("tr-runs"); // its news stays in the outbox, where the test reads it
 
     reports.accept("tr-w2", List.of(new ObservedTask("tr-runs.0", "running", null, "up"),
         new ObservedTask("tr-stopped.0", "running", null, null)));
@@ -140,6 +144,38 @@ class TaskReportsTest {
     assertEquals(1, vms.recordLifecycle("tr-runs", 0, "running", "tr-w2", started.detail(), null, started.id(),
         runs.scheduledAt(), runs.startedAt(), null), "its record of the start is the same again");
     assertEquals(runs.startedAt(), vms.findById("tr-runs").orElseThrow().startedAt());
+  }
+
+  @Test
+  void aFailedOverVmRunsInTheReadModelOnItsNewWorkersReportButAMovedOneIsLeftToItsWorkflow() {
+    registered("tr-w3");
+    registered("tr-w4");
+    placed("tr-fo", "tr-w3");
+    placed("tr-mv", "tr-w3");
+    reports.accept("tr-w3", List.of(new ObservedTask("tr-fo.0", "running", null, null),
+        new ObservedTask("tr-mv.0", "running", null, null)));
+    Instant later = Instant.now().plusSeconds(60);
+    tx.executeWrite(s -> {
+      observations.failOverAll(List.of(new dev.rota.scheduling.TermPlan.Failover(
+          "tr-fo", vms.findById("tr-fo").orElseThrow().seq(), 0, "tr-w3", "tr-w4", "tr-w3 went offline")), later);
+      return observations.moveAll(List.of(new dev.rota.scheduling.Move(
+          "tr-mv", vms.findById("tr-mv").orElseThrow().seq(), 0, "tr-w3", "tr-w4", "spread")), later);
+    });
+    VmRow movingBefore = vms.findById("tr-mv").orElseThrow();
+    assertEquals("tr-w3", movingBefore.movingFrom(), "the move under way");
+
+    reports.accept("tr-w4", List.of(new ObservedTask("tr-fo.1", "running", null, null),
+        new ObservedTask("tr-mv.1", "running", null, null)));
+
+    VmRow failedOver = vms.findById("tr-fo").orElseThrow();
+    assertEquals("running", failedOver.status());
+    assertEquals(1, failedOver.restartCount());
+    assertEquals("tr-w4", failedOver.worker(), "running on its new worker, as its workflow will say");
+    assertEquals(later.toEpochMilli(), failedOver.scheduledAt().toEpochMilli(), "placed there by the failover");
+    VmRow moved = vms.findById("tr-mv").orElseThrow();
+    assertEquals("tr-w3", moved.worker(), "a move's end is its workflow's to record");
+    assertEquals(movingBefore.taskEventId(), moved.taskEventId());
+    assertEquals(null, moved.movingFrom(), "though its old copy is no longer kept");
   }
 
   @Test
