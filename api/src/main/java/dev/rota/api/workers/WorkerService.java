@@ -38,11 +38,14 @@ public class WorkerService {
   private final WorkerAllocations allocations;
   private final Clock clock;
   private final GroupCommit commits;
+  private final PendingHeartbeats heartbeats;
 
   public WorkerService(
       WorkerRepository workers, ControlPlane control, TaskReports taskReports, WorkerImages images,
-      WorkerRemoval removal, WorkerAllocations allocations, Clock clock, GroupCommit commits) {
+      WorkerRemoval removal, WorkerAllocations allocations, Clock clock, GroupCommit commits,
+      PendingHeartbeats heartbeats) {
     this.commits = commits;
+    this.heartbeats = heartbeats;
     this.allocations = allocations;
     this.removal = removal;
     this.workers = workers;
@@ -137,8 +140,7 @@ public class WorkerService {
 
   /** A heartbeat moves {@code lastSeen} only: it never undoes a pause. */
   public void heartbeat(String name) {
-    Instant now = clock.instant();
-    if (commits.write(GroupCommit.worker(name), () -> workers.heartbeat(name, now)) == 0) {
+    if (heartbeats.beat(name, clock.instant()) == 0) {
       throw Problems.notFound("worker", name);
     }
   }
