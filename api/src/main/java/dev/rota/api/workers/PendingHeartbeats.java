@@ -59,8 +59,8 @@ public class PendingHeartbeats {
       });
       p.done.complete(changed);
       return changed;
-    } catch (RuntimeException e) {
-      pending.remove(worker, p);
+    } catch (RuntimeException | Error e) {
+      pending.remove(worker, p); // and those that joined it are answered the same, not left waiting
       p.done.completeExceptionally(e);
       throw e;
     }
