@@ -114,13 +114,17 @@ public interface VmRepository extends CrudRepository<VmRow, String> {
    * never over what later events made of it. A write of an earlier lifecycle can arrive after a later
    * one: a local activity whose workflow task was lost is carried out again by the next, while the first
    * attempt's write still waits in the group commit (seen at 1,000 x 10,000: a VM left `scheduled` for
-   * good after its `running` had been recorded).
+   * good after its `running` had been recorded). On the event already recorded, only a status decided
+   * since is written: the same status is the same record again (the start its agent reported, {@link
+   * #reportedRunning}, or an attempt carried out twice), and another version and change-feed entry for
+   * each VM would be all its write did.
    */
   @Query("""
       UPDATE vms SET status = :status, worker = :worker, status_message = :message, exit_code = :exitCode,
         task_event_id = :taskEventId, scheduled_at = :scheduledAt, started_at = :startedAt, finished_at = :finishedAt,
         version = version + 1
-      WHERE name = :name AND restart_count = :restartCount AND task_event_id <= :taskEventId""")
+      WHERE name = :name AND restart_count = :restartCount
+        AND (task_event_id < :taskEventId OR (task_event_id = :taskEventId AND status <> :status))""")
   int recordLifecycle(
       String name, int restartCount, String status, @Nullable String worker, @Nullable String message,
       @Nullable Integer exitCode, long taskEventId, @Nullable Instant scheduledAt, @Nullable Instant startedAt,
@@ -128,8 +132,8 @@ public interface VmRepository extends CrudRepository<VmRow, String> {
 
   /**
    * The agent says the VM's task runs: the read model says so at once, as a kubelet writes its pod's
-   * phase, rather than once the VM's workflow has heard (which then writes the same, with the same
-   * {@code taskEventId}). Only at that generation and after an earlier task event, and over what the
+   * phase, rather than once the VM's workflow has heard (which then records the same, with the same
+   * {@code taskEventId}, and so changes nothing). Only at that generation and after an earlier task event, and over what the
    * workflow left pending or scheduled, or running where a failover (no move) took the VM to this
    * generation: never over a status the workflow decided (stopping, stopped, failed), a running VM's
    * move, or later news.

@@ -232,6 +232,8 @@ abstract class RepositoryContract {
     assertEquals(0, vms.recordLifecycle(a.name(), 0, "scheduled", "w1", "placed", null, 3_996, T0, null, null),
         "the write of the placing, arriving late");
     assertEquals("running", vms.findById(a.name()).orElseThrow().status());
+    assertEquals(0, vms.recordLifecycle(a.name(), 0, "running", "w1", "started", null, 11_509, T0, T0, null),
+        "the same record again, as when its agent's report wrote it first");
     assertEquals(1, vms.recordLifecycle(a.name(), 0, "stopped", "w1", "stopped", null, 11_509, T0, T0, T0),
         "what the workflow decided since, on the same events");
     assertEquals("stopped", vms.findById(a.name()).orElseThrow().status());
