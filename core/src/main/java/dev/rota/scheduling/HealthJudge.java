@@ -59,8 +59,11 @@ public final class HealthJudge {
    * stopped heartbeating).
    */
   public static boolean probeDue(WorkerProbeState w, Instant now, HealthSettings s) {
-    Instant due = probeDueAt(w, s);
-    return due != null && !now.isBefore(due);
+    return due(probeDueAt(w, s), now);
+  }
+
+  private static boolean due(Instant dueAt, Instant now) {
+    return dueAt != null && !now.isBefore(dueAt);
   }
 
   /**
@@ -77,7 +80,7 @@ public final class HealthJudge {
     // Each worker's due time once, not once to filter and again at every comparison of the sort.
     return workers.stream()
         .map(w -> new Due(w, probeDueAt(w, s)))
-        .filter(d -> d.at() != null && !now.isBefore(d.at()))
+        .filter(d -> due(d.at(), now))
         .sorted(Comparator.comparing(Due::at).thenComparing(d -> d.worker().name()))
         .limit(limit)
         .map(Due::worker)

@@ -3,7 +3,9 @@ package dev.rota.activities.term;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.rota.scheduling.Move;
 import dev.rota.scheduling.ObservedTask;
+import dev.rota.scheduling.TermPlan;
 import dev.rota.store.GroupCommit;
 import dev.rota.store.TermActionRepository;
 import dev.rota.store.TermActionRow;
@@ -156,9 +158,9 @@ class TaskReportsTest {
         new ObservedTask("tr-mv.0", "running", null, null)));
     Instant later = Instant.now().plusSeconds(60);
     tx.executeWrite(s -> {
-      observations.failOverAll(List.of(new dev.rota.scheduling.TermPlan.Failover(
+      observations.failOverAll(List.of(new TermPlan.Failover(
           "tr-fo", vms.findById("tr-fo").orElseThrow().seq(), 0, "tr-w3", "tr-w4", "tr-w3 went offline")), later);
-      return observations.moveAll(List.of(new dev.rota.scheduling.Move(
+      return observations.moveAll(List.of(new Move(
           "tr-mv", vms.findById("tr-mv").orElseThrow().seq(), 0, "tr-w3", "tr-w4", "spread")), later);
     });
     VmRow movingBefore = vms.findById("tr-mv").orElseThrow();

@@ -37,18 +37,14 @@ public class PendingHeartbeats {
 
   /** Records that {@code worker} was seen at {@code now}, once committed; returns 0 when no such worker is registered. */
   public int beat(String worker, Instant now) {
-    boolean[] joined = {false};
-    Pending p = pending.compute(worker, (name, queued) -> {
-      if (queued == null) {
-        return new Pending(now);
+    Pending mine = new Pending(now);
+    Pending p = pending.merge(worker, mine, (queued, fresh) -> {
+      if (fresh.seen.isAfter(queued.seen)) {
+        queued.seen = fresh.seen;
       }
-      if (now.isAfter(queued.seen)) {
-        queued.seen = now;
-      }
-      joined[0] = true;
       return queued;
     });
-    if (joined[0]) {
+    if (p != mine) {
       return await(p.done);
     }
     try {
