@@ -9,9 +9,7 @@ import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.atomic.AtomicInteger;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -20,21 +18,20 @@ public final class Agent implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(Agent.class);
 
   private final AgentConfig config;
-  private final ScheduledExecutorService timers;
-  private final ExecutorService requests;
+  /** Its own threads, shut down with it; null when it shares its process's. */
+  private final AgentThreads ownThreads;
   private final AgentHttp http;
   private final ControllerLink link;
   private final TaskReporter reporter;
   private final String certificateSha256;
 
   private Agent(
-      AgentConfig config, ScheduledExecutorService timers, ExecutorService requests, AgentHttp http, ControllerLink link,
-      TaskReporter reporter, String certificateSha256) {
+      AgentConfig config, AgentThreads ownThreads, AgentHttp http, ControllerLink link, TaskReporter reporter,
+      String certificateSha256) {
     this.certificateSha256 = certificateSha256;
     this.reporter = reporter;
     this.config = config;
-    this.timers = timers;
-    this.requests = requests;
+    this.ownThreads = ownThreads;
     this.http = http;
     this.link = link;
   }
@@ -49,6 +46,25 @@ public final class Agent implements AutoCloseable {
    * other agents of this process (see {@link #controllerHttp}); closing the agent leaves it open.
    */
   public static Agent start(AgentConfig config, java.net.http.HttpClient controllerHttp) {
+    AgentThreads own = AgentThreads.of(config.workerName());
+    try {
+      return start(config, controllerHttp, own, own);
+    } catch (RuntimeException e) {
+      own.close();
+      throw e;
+    }
+  }
+
+  /**
+   * Starts an agent on {@code threads}, which it shares with other agents of this process and leaves
+   * running when closed (its own timers stop rescheduling themselves).
+   */
+  public static Agent start(AgentConfig config, java.net.http.HttpClient controllerHttp, AgentThreads threads) {
+    return start(config, controllerHttp, threads, null);
+  }
+
+  private static Agent start(
+      AgentConfig config, java.net.http.HttpClient controllerHttp, AgentThreads threads, AgentThreads ownThreads) {
     // The controller may send fields this agent does not know yet (a newer TaskSpec): they are ignored.
     ObjectMapper json = new ObjectMapper().configure(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES, false);
     Path tasksDir = config.dataDir().resolve("tasks");
@@ -64,13 +80,8 @@ public final class Agent implements AutoCloseable {
     } else {
       tls = AgentTls.load(config);
     }
-    ScheduledExecutorService timers = Executors.newScheduledThreadPool(2, daemon("agent-" + config.workerName() + "-timer"));
-    // Bounded: 8 at work, 64 waiting; past that the server's own thread answers the next request itself,
-    // and stops accepting meanwhile: a flood of requests (the secret's check comes first) waits in the
-    // kernel's backlog, not in this process's memory.
-    ExecutorService requests = new java.util.concurrent.ThreadPoolExecutor(8, 8, 0, java.util.concurrent.TimeUnit.SECONDS,
-        new java.util.concurrent.ArrayBlockingQueue<>(64), daemon("agent-" + config.workerName() + "-http"),
-        new java.util.concurrent.ThreadPoolExecutor.CallerRunsPolicy());
+    ScheduledExecutorService timers = threads.timers();
+    ExecutorService requests = threads.requests();
     ProcessRuntime processes = new ProcessRuntime(tasksDir, json);
     Map<String, TaskRuntime> runtimes = new LinkedHashMap<>();
     for (String r : config.runtimes()) {
@@ -90,13 +101,9 @@ public final class Agent implements AutoCloseable {
       http = new AgentHttp(config.listenHost(), config.port(), tasks, json, requests, config.secret(),
           tls == null ? null : tls.context());
     } catch (BindException e) {
-      timers.shutdownNow();
-      requests.shutdownNow();
       throw new IllegalStateException(
           "the agent cannot listen on " + config.listenHost() + ":" + config.port() + " (" + e.getMessage() + "); set ROTA_AGENT_PORT");
     } catch (IOException e) {
-      timers.shutdownNow();
-      requests.shutdownNow();
       throw new IllegalStateException("the agent cannot listen on " + config.listenHost() + ":" + config.port() + " (" + e.getMessage() + ")");
     }
     http.start();
@@ -105,7 +112,7 @@ public final class Agent implements AutoCloseable {
     link.start();
     reporter.start();
     log.info("agent {} serving {} ({} tasks found again)", config.workerName(), endpoint, recovered);
-    return new Agent(config, timers, requests, http, link, reporter, tls == null ? null : tls.sha256());
+    return new Agent(config, ownThreads, http, link, reporter, tls == null ? null : tls.sha256());
   }
 
   /** A client for calls to the controller {@code config} names, for agents of one process to share. */
@@ -141,16 +148,8 @@ public final class Agent implements AutoCloseable {
     link.close();
     reporter.close();
     http.stop();
-    timers.shutdownNow();
-    requests.shutdownNow();
-  }
-
-  private static java.util.concurrent.ThreadFactory daemon(String prefix) {
-    AtomicInteger n = new AtomicInteger();
-    return r -> {
-      Thread t = new Thread(r, prefix + "-" + n.incrementAndGet());
-      t.setDaemon(true);
-      return t;
-    };
+    if (ownThreads != null) {
+      ownThreads.close();
+    }
   }
 }

@@ -2,6 +2,7 @@ package dev.rota.host;
 
 import dev.rota.agent.Agent;
 import dev.rota.agent.AgentConfig;
+import dev.rota.agent.AgentThreads;
 import java.net.URI;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -17,9 +18,11 @@ import java.util.Map;
  */
 final class DevAgents implements AutoCloseable {
   private final List<Agent> agents;
+  private final AgentThreads threads;
 
-  private DevAgents(List<Agent> agents) {
+  private DevAgents(List<Agent> agents, AgentThreads threads) {
     this.agents = agents;
+    this.threads = threads;
   }
 
   /**
@@ -33,6 +36,9 @@ final class DevAgents implements AutoCloseable {
       java.util.function.Function<String, String> tokenFor) {
     List<Agent> started = new ArrayList<>();
     java.net.http.HttpClient controllerHttp = null;
+    // One set of threads for all of them, as one client: agents of their own in one process, each
+    // with a dozen threads, made every hand-off between threads in it dearer (see AgentThreads).
+    AgentThreads threads = AgentThreads.sharedBy(count);
     try {
       for (int i = 1; i <= count; i++) {
         Map<String, String> env = new HashMap<>();
@@ -59,11 +65,12 @@ final class DevAgents implements AutoCloseable {
           // All of them call the same controller alike: one client (one selector thread) serves them all.
           controllerHttp = Agent.controllerHttp(config);
         }
-        started.add(Agent.start(config, controllerHttp));
+        started.add(Agent.start(config, controllerHttp, threads));
       }
-      return new DevAgents(started);
+      return new DevAgents(started, threads);
     } catch (RuntimeException e) {
       started.forEach(Agent::close);
+      threads.close();
       throw new StartupException("a dev agent cannot start: " + e.getMessage(), e);
     }
   }
@@ -75,5 +82,6 @@ final class DevAgents implements AutoCloseable {
   @Override
   public void close() {
     agents.forEach(Agent::close);
+    threads.close();
   }
 }
