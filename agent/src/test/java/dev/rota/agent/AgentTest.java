@@ -332,6 +332,62 @@ class AgentTest {
   }
 
   /** A controller on loopback that answers each call as {@code answer} says, bodies unread by the agent. */
+  /**
+   * Dev mode's agents share their process's threads: one closed (a worker killed) stops its heartbeats
+   * and its task API, while the others go on beating and starting tasks on the same threads.
+   */
+  @Test
+  void agentsSharingThreadsGoOnWhenOneOfThemCloses() throws Exception {
+    Map<String, java.util.concurrent.atomic.AtomicInteger> beats = new java.util.concurrent.ConcurrentHashMap<>();
+    com.sun.net.httpserver.HttpServer controller = controller((method, path, body) -> {
+      if (path.endsWith("/heartbeat")) {
+        beats.computeIfAbsent(path.split("/")[3], w -> new java.util.concurrent.atomic.AtomicInteger()).incrementAndGet();
+      }
+      return method.equals("POST") ? 201 : 204;
+    });
+    AgentThreads threads = AgentThreads.sharedBy(2);
+    List<Agent> agents = new java.util.ArrayList<>();
+    try {
+      for (String name : List.of("share-1", "share-2")) {
+        Map<String, String> env = new HashMap<>();
+        env.put("ROTA_CONTROLLER_URL", "http://127.0.0.1:" + controller.getAddress().getPort());
+        env.put("ROTA_WORKER_NAME", name);
+        env.put("ROTA_AGENT_PORT", "0");
+        env.put("ROTA_AGENT_DATA_DIR", data.resolve(name).toString());
+        env.put("ROTA_AGENT_HEARTBEAT_INTERVAL", "50ms");
+        env.put("ROTA_WORKER_RUNTIMES", "synthetic");
+        env.put("ROTA_AGENT_TLS_KEYSTORE", tls.resolve("agent.p12").toString());
+        AgentConfig config = AgentConfig.from(env, new String[0]);
+        agents.add(Agent.start(config, Agent.controllerHttp(config), threads));
+      }
+      eventually("both beating", () -> beats.containsKey("share-1") && beats.containsKey("share-2"));
+      agents.get(0).close();
+      int closedAt = beats.get("share-1").get();
+      int otherAt = beats.get("share-2").get();
+      eventually("the other beating on", () -> beats.get("share-2").get() >= otherAt + 5);
+      // One beat may have been under way as it closed; none after.
+      assertTrue(beats.get("share-1").get() <= closedAt + 1, beats.toString());
+      assertTrue(!threads.timers().isShutdown() && !threads.requests().isShutdown(), "the shared threads outlive an agent");
+
+      agent = agents.get(1);
+      http = AgentTlsTest.pinned(agent, agent.certificateSha256());
+      assertEquals(201, send("PUT", "/v1/tasks/s.0", "{\"vm\":\"s\",\"runtime\":\"synthetic\"}").statusCode());
+      eventually("running on the shared timers", () -> {
+        try {
+          return "running".equals(task("s.0").get("state"));
+        } catch (Exception e) {
+          return false;
+        }
+      });
+    } finally {
+      agents.forEach(Agent::close);
+      agent = null;
+      threads.close();
+      controller.stop(0);
+    }
+    assertTrue(threads.timers().isShutdown() && threads.requests().isShutdown());
+  }
+
   private static com.sun.net.httpserver.HttpServer controller(Answer answer) throws java.io.IOException {
     com.sun.net.httpserver.HttpServer controller =
         com.sun.net.httpserver.HttpServer.create(new java.net.InetSocketAddress("127.0.0.1", 0), 0);
