@@ -73,7 +73,8 @@ public class VmActivitiesImpl implements VmActivities, VmReadModel {
     return new VmRecord(v.status(), v.worker(), v.restartCount(), v.restartPolicy(), Columns.millis(v.startedAt()),
         Columns.millis(v.finishedAt()), settings.restartDelay().toMillis(), settings.maxRestartDelay().toMillis(),
         v.taskEventId(), v.movingFrom(), v.maxRestarts(),
-        v.restartWindowSeconds() == null ? 0 : v.restartWindowSeconds() * 1000L, v.ttlSecondsAfterFinished());
+        v.restartWindowSeconds() == null ? 0 : v.restartWindowSeconds() * 1000L, v.ttlSecondsAfterFinished(),
+        Columns.millis(v.scheduledAt()));
   }
 
   @Override

@@ -11,6 +11,8 @@ package dev.rota.workflows.vm;
  * @param maxRestarts restarts after failures allowed within {@code restartWindowMillis}; null: no limit
  * @param ttlSecondsAfterFinished how long after it finished the VM is deleted; null (also in records
  *     from before there was one): kept
+ * @param scheduledAtMillis when its current task was placed, 0 if not (also in records from before there
+ *     was one: a restored workflow then cleared the read model's {@code scheduledAt} with its next record)
  */
 public record VmRecord(
     String status,
@@ -25,4 +27,5 @@ public record VmRecord(
     String movingFrom,
     Integer maxRestarts,
     long restartWindowMillis,
-    Integer ttlSecondsAfterFinished) {}
+    Integer ttlSecondsAfterFinished,
+    long scheduledAtMillis) {}

@@ -220,6 +220,7 @@ public class VmWorkflowImpl implements VmWorkflow {
     maxRestartDelay = Duration.ofMillis(stored.maxRestartDelayMillis());
     maxRestarts = stored.maxRestarts();
     restartWindow = Duration.ofMillis(stored.restartWindowMillis());
+    scheduledAtMillis = stored.scheduledAtMillis();
     startedAtMillis = stored.startedAtMillis();
     finishedAtMillis = stored.finishedAtMillis();
     lastTaskEventId = stored.taskEventId();

@@ -106,7 +106,7 @@ class VmWorkflowTest {
   }
 
   private VmWorkflow start(String status, String worker, int restartCount, String policy) {
-    return start(new VmRecord(status, worker, restartCount, policy, 0, 0, DELAY, MAX_DELAY, 0, null, null, 0, null));
+    return start(new VmRecord(status, worker, restartCount, policy, 0, 0, DELAY, MAX_DELAY, 0, null, null, 0, null, 0));
   }
 
   private VmWorkflow start(VmRecord stored) {
@@ -210,7 +210,7 @@ class VmWorkflowTest {
   @Test
   void afterMaxRestartsWithinTheWindowItStaysFailedSayingWhyUntilStartedByHand() {
     VmWorkflow vm = start(new VmRecord("pending", null, 0, "OnFailure", 0, 0, DELAY, MAX_DELAY, 0, null, 2,
-        Duration.ofHours(1).toMillis(), null));
+        Duration.ofHours(1).toMillis(), null, 0));
     for (int generation = 0; generation < 2; generation++) {
       runs(vm, generation);
       settle();
@@ -236,7 +236,7 @@ class VmWorkflowTest {
   @Test
   void failuresOlderThanTheWindowDoNotCountTowardMaxRestarts() {
     VmWorkflow vm = start(new VmRecord("pending", null, 0, "OnFailure", 0, 0, DELAY, MAX_DELAY, 0, null, 1,
-        Duration.ofMinutes(10).toMillis(), null));
+        Duration.ofMinutes(10).toMillis(), null, 0));
     runs(vm, 0);
     settle();
     fails(vm, 0, 1);
@@ -274,7 +274,7 @@ class VmWorkflowTest {
 
   @Test
   void aVmHandedOverAtSubmissionStartsWithoutReadingTheStoreAndRunsAsOneReadBack() throws Exception {
-    VmWorkflow vm = start(new VmRecord("pending", null, 0, "OnFailure", 0, 0, DELAY, MAX_DELAY, 0, null, null, 0, null), true);
+    VmWorkflow vm = start(new VmRecord("pending", null, 0, "OnFailure", 0, 0, DELAY, MAX_DELAY, 0, null, null, 0, null, 0), true);
     placed(vm, 0);
     settle();
     runs(vm, 0);
@@ -399,7 +399,7 @@ class VmWorkflowTest {
 
   @Test
   void aWorkflowResumedFromTheStoreAppliesNoEventTwice() {
-    VmWorkflow vm = start(new VmRecord("failed", "w1", 0, "Never", 0, 1, DELAY, MAX_DELAY, 7, null, null, 0, null));
+    VmWorkflow vm = start(new VmRecord("failed", "w1", 0, "Never", 0, 1, DELAY, MAX_DELAY, 7, null, null, 0, null, 0));
     awaitStatus(vm, "failed");
     vm.taskEvent(new TaskEvent(7, "a.0", "w1", "started", null, "again", now(), 0));
     settle();
@@ -548,7 +548,7 @@ class VmWorkflowTest {
 
     private VmWorkflow startWithTtl(String policy, Integer maxRestarts, int ttlSeconds) {
     return start(new VmRecord("pending", null, 0, policy, 0, 0, DELAY, MAX_DELAY, 0, null, maxRestarts,
-        maxRestarts == null ? 0 : Duration.ofHours(1).toMillis(), ttlSeconds));
+        maxRestarts == null ? 0 : Duration.ofHours(1).toMillis(), ttlSeconds, 0));
   }
 
   /** Whether the VM's workflow (its latest run) has completed. */
@@ -748,6 +748,25 @@ class VmWorkflowTest {
     assertEquals(List.of("requeue 1", "remove w1/a.0"), store.what(),
         "while the row still said running, a term seeing the task gone would have called the VM failed");
     Histories.replayAndMaybeRecord(env.getWorkflowClient(), "vm-a", VmWorkflowImpl.class, "vm-restart-action");
+  }
+
+  /**
+   * A workflow restored from the store (the embedded server's state lost) keeps the VM's placement time:
+   * its records of later events left the read model's {@code scheduledAt} empty.
+   */
+  @Test
+  void aRestoredWorkflowKeepsWhenItsVmWasPlaced() {
+    long placedAt = 1_700_000_000_000L;
+    VmWorkflow vm = start(new VmRecord("running", "w1", 0, "Never", placedAt + 500, 0, DELAY, MAX_DELAY, 3, null, null, 0,
+        null, placedAt));
+    settle();
+    tell(vm, new TaskEvent(4, "a.0", "w1", "exited", 0, "task a.0 exited", now(), placedAt + 500));
+    settle();
+    assertEquals("stopped", vm.status());
+    VmLifecycle last = store.lifecycles.get(store.lifecycles.size() - 1);
+    assertEquals("stopped", last.status());
+    assertEquals(placedAt, last.scheduledAtMillis(), store.lifecycles.toString());
+    assertEquals(placedAt + 500, last.startedAtMillis());
   }
 
   @Test
