@@ -111,6 +111,14 @@ public class VmWorkflowImpl implements VmWorkflow {
   private Integer ttlSecondsAfterFinished;
   /** When it last became finished (stopped, or failed for good); 0 while it is not. */
   private long finishedSinceMillis;
+  /**
+   * Whether this run shows what it heard in one search-attribute upsert per workflow task rather than
+   * one per event (a submitted VM's first task heard its placing and its start: three upserts, each a
+   * visibility write for the server); false in runs begun before.
+   */
+  private boolean oneUpsertPerTask;
+  /** Whether the status shown in the search attributes lags what was heard (with {@link #oneUpsertPerTask}). */
+  private boolean showPending;
 
   /** Runs before any handler, so that an update in the first workflow task knows the VM. */
   @WorkflowInit
@@ -120,12 +128,14 @@ public class VmWorkflowImpl implements VmWorkflow {
 
   @Override
   public void run(String vmName, VmCarry carried, VmRecord submitted) {
+    oneUpsertPerTask = Workflow.getVersion("one-upsert-per-task", Workflow.DEFAULT_VERSION, 1) == 1;
     VmRecord stored = submitted != null && carried == null ? submitted : activities.load(new VmActivities.VmRef(name));
     if (stored == null) {
       return; // deleted before its workflow ran
     }
     resume(stored, carried);
     while (true) {
+      showNow(); // before it waits: what it heard is shown by the task that heard it
       if (restartAtMillis > 0) {
         Duration wait = Duration.ofMillis(Math.max(0, restartAtMillis - Workflow.currentTimeMillis()));
         boolean interrupted = Timers.sleepUnless(wait, "restart delay", () -> !commands.isEmpty());
@@ -209,7 +219,7 @@ public class VmWorkflowImpl implements VmWorkflow {
       restartWindow = Duration.ofMillis(stored.restartWindowMillis());
       takeOver(carried);
       loaded = true;
-      show(status);
+      showLater(status);
       return;
     }
     status = WireName.parse(VmStatus.class, stored.status()).orElse(VmStatus.PENDING);
@@ -232,7 +242,7 @@ public class VmWorkflowImpl implements VmWorkflow {
     if (ttlSecondsAfterFinished != null && stored.finishedAtMillis() > 0) {
       finishedSinceMillis = stored.finishedAtMillis(); // a finished VM's TTL counts from its end, not from now
     }
-    show(status);
+    showLater(status);
   }
 
   private void takeOver(VmCarry c) {
@@ -291,12 +301,12 @@ public class VmWorkflowImpl implements VmWorkflow {
     unrecorded = true;
     if (type == TaskEventType.FAILED_OVER) {
       failedOver(e, generation);
-      show(status);
+      showLater(status);
       return;
     }
     if (type == TaskEventType.MOVED) {
       moved(e, generation);
-      show(status);
+      showLater(status);
       return;
     }
     if (type == TaskEventType.DRAINED && Workflow.getVersion("drain-eviction", Workflow.DEFAULT_VERSION, 1) == 1) {
@@ -305,7 +315,7 @@ public class VmWorkflowImpl implements VmWorkflow {
     }
     if (movingFrom != null && (type == TaskEventType.PLACED || type == TaskEventType.GIVEN_BACK)) {
       movingTo = type == TaskEventType.PLACED ? e.worker() : null; // still running on the old copy meanwhile
-      show(status);
+      showLater(status);
       return;
     }
     movingFrom = null; // the new copy started, or ended: either way the old one is not kept any more
@@ -327,7 +337,7 @@ public class VmWorkflowImpl implements VmWorkflow {
         afterEnd(status == VmStatus.FAILED, finishedAtMillis);
       }
     }
-    show(status);
+    showLater(status);
   }
 
   /**
@@ -391,6 +401,7 @@ public class VmWorkflowImpl implements VmWorkflow {
       readModel.recordLifecycle(new VmLifecycle(name, restartCount, status.wireName(), worker, message, exitCode,
           lastTaskEventId, scheduledAtMillis, startedAtMillis, finishedAtMillis));
     }
+    showNow();
   }
 
   /**
@@ -636,15 +647,36 @@ public class VmWorkflowImpl implements VmWorkflow {
     return ApplicationFailure.newNonRetryableFailure("cannot " + action + " VM " + name + ": " + why, "NotAllowed");
   }
 
+  /** Shows what it heard: at once in runs begun before {@link #oneUpsertPerTask}, else with the task's last event. */
+  private void showLater(VmStatus s) {
+    if (!oneUpsertPerTask) {
+      show(s);
+      return;
+    }
+    showPending = true;
+    Workflow.setCurrentDetails(details(s)); // not a command: the Temporal UI's details are current at once
+  }
+
+  private void showNow() {
+    if (showPending) {
+      show(status);
+    }
+  }
+
   private void show(VmStatus s) {
+    showPending = false;
     Workflow.upsertTypedSearchAttributes(
         RotaSearchAttributes.VM_STATUS.valueSet(s.wireName()),
         worker == null ? RotaSearchAttributes.WORKER.valueUnset() : RotaSearchAttributes.WORKER.valueSet(worker));
+    Workflow.setCurrentDetails(details(s));
+  }
+
+  private String details(VmStatus s) {
     String details = "**" + s.wireName() + "**" + (worker == null ? "" : " on " + worker) + ", restart " + restartCount
         + (movingFrom == null ? "" : "; moving" + (movingTo == null ? "" : " to " + movingTo));
     if (restartAtMillis > 0) {
       details += "; next restart at " + Instant.ofEpochMilli(restartAtMillis);
     }
-    Workflow.setCurrentDetails(details);
+    return details;
   }
 }

@@ -706,6 +706,38 @@ class VmWorkflowTest {
     Histories.replayAndMaybeRecord(env.getWorkflowClient(), "vm-a", VmWorkflowImpl.class, "vm-deleted-shown");
   }
 
+  /**
+   * Its placing and its start heard together are shown once: one search-attribute upsert for the
+   * workflow task that heard them (each is a visibility write for the server), of the status it ends at.
+   */
+  @Test
+  void newsHeardTogetherIsShownInOneUpsert() throws Exception {
+    VmWorkflow vm = start(new VmRecord("pending", null, 0, "Never", 0, 0, DELAY, MAX_DELAY, 0, null, null, 0, null, 0), true);
+    startedAt = now();
+    vm.taskEvents(List.of(event(0, "placed", null), event(0, "started", null)));
+    awaitStatus(vm, "running");
+    settle();
+    // The first task shows it pending, unless it heard the signal too; the task that heard both shows
+    // where it ended, and never the status in between.
+    List<String> shown = upserts("vm-a");
+    assertTrue(shown.equals(List.of("pending", "running")) || shown.equals(List.of("running")), shown.toString());
+    assertEquals("w1", searchAttribute("vm-a", "RotaWorker"));
+    Histories.replayAndMaybeRecord(env.getWorkflowClient(), "vm-a", VmWorkflowImpl.class, "vm-one-upsert-per-task");
+  }
+
+  /** The statuses the workflow upserted, in order. */
+  private List<String> upserts(String workflowId) {
+    List<String> shown = new java.util.ArrayList<>();
+    for (var event : env.getWorkflowClient().fetchHistory(workflowId).getEvents()) {
+      var fields = event.getUpsertWorkflowSearchAttributesEventAttributes().getSearchAttributes().getIndexedFieldsMap();
+      if (event.hasUpsertWorkflowSearchAttributesEventAttributes() && fields.containsKey("RotaVmStatus")) {
+        shown.add(io.temporal.common.converter.DefaultDataConverter.STANDARD_INSTANCE.fromPayload(
+            fields.get("RotaVmStatus"), String.class, String.class));
+      }
+    }
+    return shown;
+  }
+
   /** A search attribute's value as the workflow last upserted it; null when unset. */
   private String searchAttribute(String workflowId, String name) {
     String value = null;
