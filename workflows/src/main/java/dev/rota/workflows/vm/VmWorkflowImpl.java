@@ -134,6 +134,9 @@ public class VmWorkflowImpl implements VmWorkflow {
       return; // deleted before its workflow ran
     }
     resume(stored, carried);
+    if (oneUpsertPerTask && stored == submitted && worker == null) {
+      showPending = false; // handed over at its submission: the start's search attributes show it already
+    }
     while (true) {
       showNow(); // before it waits: what it heard is shown by the task that heard it
       if (restartAtMillis > 0) {
