@@ -40,8 +40,12 @@ public class ControlPlane {
   private final WorkflowClient client;
   private final SchedulerWaker waker;
   private final ControlWorkflows workflows;
-  /** Workflow starts of a batch in flight at once: enough to keep the server busy, not a thread per VM. */
-  private final ExecutorService starters = Executors.newFixedThreadPool(16, r -> {
+  /**
+   * Workflow starts in flight at once, for all batches: enough to keep the server busy, not a thread per
+   * VM. Each start waits a round trip and a commit on a real server: with 16, the CLI's dev server
+   * took 86 submissions a second at 1,000 x 10,000 with CPU to spare; with 64, 109.
+   */
+  private final ExecutorService starters = Executors.newFixedThreadPool(64, r -> {
     Thread t = new Thread(r, "workflow-starter");
     t.setDaemon(true);
     return t;
