@@ -199,8 +199,12 @@ public final class LoadHarness {
       }
       Instant killedAt = Instant.now();
       Set<String> stillHolding = new HashSet<>(killed);
-      // Offline is judged from the last heartbeat: the bound is that deadline plus two terms.
-      Instant offlineAt = lastSeen(api, killed).plus(duration("rota.workers.lost-after")).plus(duration("rota.workers.offline-after"));
+      runningOnAndForgetEmpty(api, stillHolding);
+      // Offline is judged from the last heartbeat: the bound is that deadline plus two terms. Only the
+      // killed workers that held VMs count (packed, most hold none): a later heartbeat of an empty one
+      // would put the deadline after their VMs had rightly moved.
+      Instant offlineAt = lastSeen(api, stillHolding.isEmpty() ? killed : stillHolding)
+          .plus(duration("rota.workers.lost-after")).plus(duration("rota.workers.offline-after"));
       await("VMs moved off the dead workers", () -> {
         try {
           return count(api, "vms", "running") == vms && runningOnAndForgetEmpty(api, stillHolding) == 0;
