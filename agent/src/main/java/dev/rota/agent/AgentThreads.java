@@ -23,7 +23,11 @@ public record AgentThreads(ScheduledExecutorService timers, ExecutorService requ
     return create("agent-" + workerName, 2, 8, 64);
   }
 
-  /** For {@code agents} agents of one process: as many threads as a few agents of their own would have, at most. */
+  /**
+   * For {@code agents} agents of one process, sized as up to 8 agents of their own, with twice their
+   * timers, since one agent's blocking call to a slow controller must not hold up the others' heartbeats:
+   * at most 32 timer and 64 request threads.
+   */
   public static AgentThreads sharedBy(int agents) {
     int busy = Math.min(Math.max(agents, 1), 8);
     return create("agents", 4 * busy, 8 * busy, 64 * busy);

@@ -129,12 +129,13 @@ public class VmWorkflowImpl implements VmWorkflow {
   @Override
   public void run(String vmName, VmCarry carried, VmRecord submitted) {
     oneUpsertPerTask = Workflow.getVersion("one-upsert-per-task", Workflow.DEFAULT_VERSION, 1) == 1;
-    VmRecord stored = submitted != null && carried == null ? submitted : activities.load(new VmActivities.VmRef(name));
+    boolean handedOver = submitted != null && carried == null;
+    VmRecord stored = handedOver ? submitted : activities.load(new VmActivities.VmRef(name));
     if (stored == null) {
       return; // deleted before its workflow ran
     }
     resume(stored, carried);
-    if (oneUpsertPerTask && stored == submitted && worker == null) {
+    if (oneUpsertPerTask && handedOver && worker == null) {
       showPending = false; // handed over at its submission: the start's search attributes show it already
     }
     while (true) {
