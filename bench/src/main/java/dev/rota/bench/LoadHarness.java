@@ -121,6 +121,7 @@ public final class LoadHarness {
       // Submit and run: one VM per request, or BATCH per request to POST /v1/vms/batch.
       Instant start = Instant.now();
       long cpuAtStart = processCpuNanos();
+      long serverTicksAtStart = serverCpuTicks();
       ThreadCpu threadCpu = ThreadCpu.now();
       ExecutorService clients = Executors.newFixedThreadPool(CLIENT_THREADS);
       List<Future<HttpResponse<String>>> posts = new ArrayList<>();
@@ -156,9 +157,11 @@ public final class LoadHarness {
       long cpu = processCpuNanos() - cpuAtStart;
       r.put("cpuSecondsToAllRunning", Math.round(cpu / 1e7) / 100.0);
       r.put("cpuMillisPerVm", Math.round(cpu / 1e5 / vms) / 10.0);
+      // The CLI's server is a process of its own (0 ticks with the embedded one, counted above).
+      r.put("serverCpuMillisPerVm", Math.round((serverCpuTicks() - serverTicksAtStart) * 100.0 / vms) / 10.0);
       Map<String, Double> byThread = threadCpu.millisPerVmSince(vms);
       r.put("cpuMillisPerVmByThread", byThread);
-      System.out.println("CPU ms per VM by thread: " + byThread);
+      System.out.println("CPU ms per VM by thread: " + byThread + ", Temporal CLI server: " + r.get("serverCpuMillisPerVm"));
       clusterRuns.add(clusterRun(temporal));
       double seconds = Duration.between(start, allRunning).toMillis() / 1000.0;
       r.put("submitSeconds", Duration.between(start, submitted).toMillis() / 1000.0);
@@ -486,12 +489,26 @@ public final class LoadHarness {
     }
   }
 
-  private static long processCpuNanos() {
+  static long processCpuNanos() {
     return ((com.sun.management.OperatingSystemMXBean) java.lang.management.ManagementFactory.getOperatingSystemMXBean())
         .getProcessCpuTime();
   }
 
-  private static int freePort() throws IOException {
+  /** User and system clock ticks (1/100 s) of the CLI's Temporal server, a process this one started; 0 with none. */
+  static long serverCpuTicks() throws IOException {
+    List<ProcessHandle> servers = ProcessHandle.current().descendants()
+        .filter(p -> p.info().commandLine().map(c -> c.contains("start-dev") && !c.startsWith("sh")).orElse(false))
+        .toList();
+    long ticks = 0;
+    for (ProcessHandle p : servers) {
+      String stat = Files.readString(Path.of("/proc/" + p.pid() + "/stat"));
+      String[] fields = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+      ticks += Long.parseLong(fields[11]) + Long.parseLong(fields[12]); // utime, stime
+    }
+    return ticks;
+  }
+
+  static int freePort() throws IOException {
     try (ServerSocket s = new ServerSocket(0)) {
       return s.getLocalPort();
     }
