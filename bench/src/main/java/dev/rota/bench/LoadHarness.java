@@ -501,16 +501,34 @@ public final class LoadHarness {
         .toList();
     long ticks = 0;
     for (ProcessHandle p : servers) {
-      String stat = Files.readString(Path.of("/proc/" + p.pid() + "/stat"));
+      String stat = procFile("/proc/" + p.pid() + "/stat");
       String[] fields = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
       ticks += Long.parseLong(fields[11]) + Long.parseLong(fields[12]); // utime, stime
     }
     return ticks;
   }
 
+  /** A file of /proc, whole: they claim to be empty, and Files.readString may read one short. */
+  private static String procFile(String path) throws IOException {
+    try (java.io.InputStream in = Files.newInputStream(Path.of(path))) {
+      return new String(in.readAllBytes(), java.nio.charset.StandardCharsets.US_ASCII);
+    }
+  }
+
+  /**
+   * A free port below the kernel's ephemeral range: one handed out for port 0 is as likely to be handed
+   * out again, to the CLI's dev server (which takes several of its own that way) or to an agent.
+   */
   static int freePort() throws IOException {
-    try (ServerSocket s = new ServerSocket(0)) {
-      return s.getLocalPort();
+    int low = Integer.parseInt(procFile("/proc/sys/net/ipv4/ip_local_port_range").trim().split("\\s+")[0]);
+    java.util.Random random = new java.util.Random();
+    while (true) {
+      int port = 10_000 + random.nextInt(low - 10_000);
+      try (ServerSocket s = new ServerSocket(port, 1, java.net.InetAddress.getLoopbackAddress())) {
+        return s.getLocalPort();
+      } catch (java.net.BindException taken) {
+        // another one
+      }
     }
   }
 
