@@ -11,8 +11,6 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.LinkedBlockingQueue;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -78,25 +76,25 @@ public class GroupCommit {
     }
     Write<T> w = new Write<>(lockKey, work, new CompletableFuture<>());
     queue.add(w);
-    while (true) {
-      try {
-        return w.done().get(1, TimeUnit.SECONDS);
-      } catch (TimeoutException e) {
-        if (!writer.isAlive() && queue.remove(w)) {
-          return certain.write(work); // queued as the writer stopped
-        }
-      } catch (ExecutionException e) {
-        if (e.getCause() instanceof RuntimeException r) {
-          throw r;
-        }
-        if (e.getCause() instanceof Error err) {
-          throw err;
-        }
-        throw new IllegalStateException(e.getCause());
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        throw new IllegalStateException("interrupted while waiting for a commit", e);
+    // close() sets closed before it queues STOP, and the writer's last drain comes after STOP: a write
+    // that sees closed still false was queued before that drain and will be committed; one that sees it
+    // true and can take its write back was queued after, and nobody else will commit it.
+    if (closed && queue.remove(w)) {
+      return certain.write(work);
+    }
+    try {
+      return w.done().get();
+    } catch (ExecutionException e) {
+      if (e.getCause() instanceof RuntimeException r) {
+        throw r;
       }
+      if (e.getCause() instanceof Error err) {
+        throw err;
+      }
+      throw new IllegalStateException(e.getCause());
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("interrupted while waiting for a commit", e);
     }
   }
 

@@ -18,6 +18,7 @@ import org.junit.jupiter.api.Test;
 class GroupCommitTest {
   @Inject GroupCommit commits;
   @Inject WorkerRepository workers;
+  @Inject CertainCommits certain;
 
   @Test
   void manyWritersAreEachStoredAndOneThatFailsFailsAloneWithItsOwnError() throws Exception {
@@ -54,5 +55,28 @@ class GroupCommitTest {
     commits.writeLater(GroupCommit.worker("gc-later-1"), () -> workers.save(RepositoryContract.worker("gc-later-1")));
     commits.write(GroupCommit.worker("gc-later-0"), () -> workers.heartbeat("gc-later-0", RepositoryContract.T0));
     assertTrue(workers.findById("gc-later-1").isPresent(), "committed with or before the write queued after it");
+  }
+
+  @Test
+  void writesQueuedWhileItClosesAreEachCommittedAndAnswered() throws Exception {
+    GroupCommit closing = new GroupCommit(certain);
+    ExecutorService writers = Executors.newFixedThreadPool(8);
+    try {
+      List<Future<WorkerRow>> saved = new ArrayList<>();
+      for (int i = 0; i < 400; i++) {
+        String name = "gc-closing-" + i;
+        saved.add(writers.submit(() -> closing.write(GroupCommit.worker(name), () -> workers.save(RepositoryContract.worker(name)))));
+        if (i == 200) {
+          closing.close();
+        }
+      }
+      for (Future<WorkerRow> f : saved) {
+        // A bound against hanging only: a write queued after the writer's last drain is its caller's to commit.
+        WorkerRow row = f.get(60, java.util.concurrent.TimeUnit.SECONDS);
+        assertTrue(workers.findById(row.name()).isPresent(), "committed before its writer was answered: " + row.name());
+      }
+    } finally {
+      writers.shutdownNow();
+    }
   }
 }
