@@ -12,9 +12,9 @@ import java.util.Optional;
 
 @JdbcRepository(dialect = Dialect.POSTGRES)
 public interface VmRepository extends CrudRepository<VmRow, String> {
-  /** The VM's submission, without reading its row: empty when there is no such VM. */
-  @Query("SELECT seq FROM vms WHERE name = :name")
-  Optional<Long> seqOf(String name);
+  /** The VM's submission and newest task event, without reading its row: empty when there is no such VM. */
+  @Query("SELECT seq, task_event_id, status FROM vms WHERE name = :name")
+  Optional<VmProgress> progressOf(String name);
 
   @Query("SELECT nextval('vm_seq')")
   long nextSeq();

@@ -3,7 +3,10 @@ package dev.rota.activities.term;
 import dev.rota.store.Columns;
 import dev.rota.store.TermActionRepository;
 import dev.rota.store.TermActionRow;
+import dev.rota.store.VmProgress;
 import dev.rota.store.VmRepository;
+import dev.rota.model.TaskEventType;
+import dev.rota.model.VmStatus;
 import dev.rota.workflows.vm.TaskEvent;
 import dev.rota.workflows.vm.VmWorkflow;
 import io.temporal.client.WorkflowClient;
@@ -40,18 +43,22 @@ public class VmNotifier {
    * exists but its workflow does not yet (being started, or being restored after Temporal lost it).
    */
   public List<Long> notify(TermActionRow news) {
-    Long seq = vms.seqOf(news.vm()).orElse(null);
-    if (seq == null || news.vmSeq() == null || !news.vmSeq().equals(seq)) {
+    VmProgress row = vms.progressOf(news.vm()).orElse(null);
+    if (row == null || news.vmSeq() == null || news.vmSeq() != row.seq()) {
       return List.of(news.id());
     }
     List<TermActionRow> earlier = outbox.eventsBefore(news.vm(), news.id());
     List<TaskEvent> told = new ArrayList<>();
     for (TermActionRow e : earlier) {
-      if (e.vmSeq() != null && e.vmSeq().equals(seq)) {
-        told.add(event(e));
+      if (e.vmSeq() != null && e.vmSeq() == row.seq()) {
+        told.add(event(e, false));
       }
     }
-    told.add(event(news));
+    // A start the agent's report already wrote to the row (reportedRunning): the row's newest event, with
+    // the status it left. Its event id only grows, so the workflow's record of it would change nothing.
+    boolean recorded = TaskEventType.STARTED.wireName().equals(news.event())
+        && row.taskEventId() == news.id() && VmStatus.RUNNING.wireName().equals(row.status());
+    told.add(event(news, recorded));
     VmWorkflow workflow = client.get().newWorkflowStub(VmWorkflow.class, VmWorkflow.workflowId(news.vm()));
     try {
       if (told.size() == 1) {
@@ -68,8 +75,8 @@ public class VmNotifier {
     return done;
   }
 
-  private static TaskEvent event(TermActionRow news) {
+  private static TaskEvent event(TermActionRow news, boolean recorded) {
     return new TaskEvent(news.id(), news.taskId(), news.worker(), news.event(), news.exitCode(), news.detail(),
-        Columns.millis(news.createdAt()), Columns.millis(news.startedAt()));
+        Columns.millis(news.createdAt()), Columns.millis(news.startedAt()), recorded);
   }
 }

@@ -1,6 +1,7 @@
 package dev.rota.activities.term;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.rota.scheduling.Move;
@@ -146,6 +147,47 @@ class TaskReportsTest {
     assertEquals(0, vms.recordLifecycle("tr-runs", 0, "running", "tr-w2", started.detail(), null, started.id(),
         runs.scheduledAt(), runs.startedAt(), null), "its record of the start is there already");
     assertEquals(runs.version(), vms.findById("tr-runs").orElseThrow().version());
+  }
+
+  @Test
+  void aStartTheReadModelShowsIsToldAsRecordedSoThatItsWorkflowNeedNotRecordItAgain() {
+    registered("tr-w5");
+    placed("tr-shown", "tr-w5");
+    unreachable.add("tr-shown");
+    reports.accept("tr-w5", List.of(new ObservedTask("tr-shown.0", "running", null, null)));
+    TermActionRow started = actions.after(0, 10_000).stream()
+        .filter(a -> "tr-shown".equals(a.vm()) && "started".equals(a.event())).findFirst().orElseThrow();
+
+    List<dev.rota.workflows.vm.TaskEvent> heard = new java.util.concurrent.CopyOnWriteArrayList<>();
+    VmNotifier notifier = new VmNotifier(() -> workflowsHearingInto(heard), vms, actions);
+    notifier.notify(started);
+    vms.requeue("tr-shown", 1, "restarted", null); // what its workflow would do next, were the task to end
+    notifier.notify(started);
+
+    assertEquals(2, heard.size(), heard.toString());
+    assertTrue(heard.get(0).recorded(), "the row shows this start: its event id, running");
+    assertFalse(heard.get(1).recorded(), "a row that has moved on since does not");
+  }
+
+  /** A Temporal client whose VM workflows put what they are told into {@code heard}. */
+  @SuppressWarnings("unchecked")
+  private static io.temporal.client.WorkflowClient workflowsHearingInto(List<dev.rota.workflows.vm.TaskEvent> heard) {
+    dev.rota.workflows.vm.VmWorkflow vm = (dev.rota.workflows.vm.VmWorkflow) java.lang.reflect.Proxy.newProxyInstance(
+        TaskReportsTest.class.getClassLoader(), new Class<?>[] {dev.rota.workflows.vm.VmWorkflow.class}, (proxy, method, args) -> {
+          switch (method.getName()) {
+            case "taskEvent" -> heard.add((dev.rota.workflows.vm.TaskEvent) args[0]);
+            case "taskEvents" -> heard.addAll((List<dev.rota.workflows.vm.TaskEvent>) args[0]);
+            default -> throw new UnsupportedOperationException(method.getName());
+          }
+          return null;
+        });
+    return (io.temporal.client.WorkflowClient) java.lang.reflect.Proxy.newProxyInstance(
+        TaskReportsTest.class.getClassLoader(), new Class<?>[] {io.temporal.client.WorkflowClient.class}, (proxy, method, args) -> {
+          if (method.getName().equals("newWorkflowStub") && args.length == 2 && args[1] instanceof String) {
+            return vm;
+          }
+          throw new UnsupportedOperationException(method.getName());
+        });
   }
 
   @Test

@@ -331,7 +331,14 @@ public class VmWorkflowImpl implements VmWorkflow {
         scheduledAtMillis = e.atMillis();
         exitCode = null;
       }
-      case STARTED -> startedAtMillis = e.atMillis();
+      case STARTED -> {
+        startedAtMillis = e.atMillis();
+        if (e.recorded() && Workflow.getVersion("recorded-start", Workflow.DEFAULT_VERSION, 1) == 1) {
+          // The row shows this start already, and the events before it in this batch are older: a local
+          // activity, a marker and a commit to change nothing. A later event in the batch records all.
+          unrecorded = false;
+        }
+      }
       case GIVEN_BACK -> scheduledAtMillis = 0;
       default -> {
         exitCode = e.exitCode();

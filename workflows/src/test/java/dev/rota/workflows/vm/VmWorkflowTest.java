@@ -136,7 +136,7 @@ class VmWorkflowTest {
 
   private TaskEvent event(int generation, String type, Integer exitCode) {
     return new TaskEvent(++lastEventId, "a." + generation, "w1", type, exitCode, "task a." + generation + " " + type, now(),
-        "exited".equals(type) || "failed".equals(type) ? startedAt : 0);
+        "exited".equals(type) || "failed".equals(type) ? startedAt : 0, false);
   }
 
   private long startedAt;
@@ -295,17 +295,17 @@ class VmWorkflowTest {
     runs(vm, 0);
     settle();
     tell(vm, new TaskEvent(++lastEventId, "a.1", "w2", "failed-over", null,
-        "worker w1 went offline with task a.0; failed over to worker w2 as task a.1", now(), 0));
+        "worker w1 went offline with task a.0; failed over to worker w2 as task a.1", now(), 0, false));
     settle();
     assertEquals("scheduled", vm.status());
-    tell(vm, new TaskEvent(++lastEventId, "a.0", "w1", "worker-offline", null, "lost with worker w1", now(), startedAt));
+    tell(vm, new TaskEvent(++lastEventId, "a.0", "w1", "worker-offline", null, "lost with worker w1", now(), startedAt, false));
     env.sleep(Duration.ofMinutes(5));
     assertEquals("scheduled", vm.status(), "an event of the generation before changes nothing");
     assertEquals(List.of(), store.what(), "no restart delay, no requeue: the scheduler placed it already");
     VmLifecycle last = store.lifecycles.get(store.lifecycles.size() - 1);
     assertEquals("w2", last.worker());
     assertEquals(1, last.restartCount());
-    tell(vm, new TaskEvent(++lastEventId, "a.1", "w2", "started", null, "task a.1 running on worker w2", now(), 0));
+    tell(vm, new TaskEvent(++lastEventId, "a.1", "w2", "started", null, "task a.1 running on worker w2", now(), 0, false));
     settle();
     assertEquals("running", vm.status());
     Histories.replayAndMaybeRecord(env.getWorkflowClient(), "vm-a", VmWorkflowImpl.class, "vm-failed-over");
@@ -375,7 +375,7 @@ class VmWorkflowTest {
     awaitStatus(vm, "running");
     runs(vm, 1);
     fails(vm, 1, 3);
-    vm.taskEvent(new TaskEvent(++lastEventId, "not-a-task-id", "w1", "exited", 3, "?", now(), 0));
+    vm.taskEvent(new TaskEvent(++lastEventId, "not-a-task-id", "w1", "exited", 3, "?", now(), 0, false));
     settle();
     assertEquals("running", vm.status());
     assertTrue(store.lifecycles.isEmpty(), store.lifecycles.toString());
@@ -388,7 +388,7 @@ class VmWorkflowTest {
     awaitStatus(vm, "scheduled");
     vm.taskEvent(event(0, "given-back", null));
     awaitStatus(vm, "pending");
-    vm.taskEvent(new TaskEvent(++lastEventId, "a.0", "w2", "placed", null, "placed on w2", now(), 0));
+    vm.taskEvent(new TaskEvent(++lastEventId, "a.0", "w2", "placed", null, "placed on w2", now(), 0, false));
     awaitStatus(vm, "scheduled");
     for (int i = 0; i < 100 && store.lifecycles.stream().noneMatch(l -> "w2".equals(l.worker())); i++) {
       settle(); // recorded by an activity after the workflow task that decided it
@@ -401,7 +401,7 @@ class VmWorkflowTest {
   void aWorkflowResumedFromTheStoreAppliesNoEventTwice() {
     VmWorkflow vm = start(new VmRecord("failed", "w1", 0, "Never", 0, 1, DELAY, MAX_DELAY, 7, null, null, 0, null, 0));
     awaitStatus(vm, "failed");
-    vm.taskEvent(new TaskEvent(7, "a.0", "w1", "started", null, "again", now(), 0));
+    vm.taskEvent(new TaskEvent(7, "a.0", "w1", "started", null, "again", now(), 0, false));
     settle();
     assertEquals("failed", vm.status(), "event 7 was applied before the workflow was lost");
     assertTrue(store.lifecycles.isEmpty());
@@ -443,7 +443,7 @@ class VmWorkflowTest {
   }
 
   private void on(VmWorkflow vm, int generation, String worker, String type) {
-    vm.taskEvent(new TaskEvent(++lastEventId, "a." + generation, worker, type, null, type + " on " + worker, now(), 0));
+    vm.taskEvent(new TaskEvent(++lastEventId, "a." + generation, worker, type, null, type + " on " + worker, now(), 0, false));
   }
 
   private VmLifecycle lastLifecycle() {
@@ -639,7 +639,7 @@ class VmWorkflowTest {
     assertEquals(before, store.what().size(), "the failures in a row came along: the delay is still the longest");
     env.sleep(Duration.ofMillis(MAX_DELAY - 16_000 + 1_000));
     assertTrue(store.when("requeue " + (generation + 1)) >= failedAt + MAX_DELAY);
-    vm.taskEvent(new TaskEvent(lastEventId, "a." + (generation + 1), "w1", "started", null, "an old event again", now(), 0));
+    vm.taskEvent(new TaskEvent(lastEventId, "a." + (generation + 1), "w1", "started", null, "an old event again", now(), 0, false));
     settle();
     assertEquals("pending", vm.status(), "an event applied by the run before is not applied again");
     Histories.replayAndMaybeRecord(env.getWorkflowClient(), "vm-a", VmWorkflowImpl.class, "vm-continued");
@@ -725,6 +725,31 @@ class VmWorkflowTest {
     Histories.replayAndMaybeRecord(env.getWorkflowClient(), "vm-a", VmWorkflowImpl.class, "vm-one-upsert-per-task");
   }
 
+  @Test
+  void aStartTheRowShowsAlreadyIsNotRecordedAgainButWhatFollowsIs() throws Exception {
+    VmWorkflow vm = start(new VmRecord("pending", null, 0, "Never", 0, 0, DELAY, MAX_DELAY, 0, null, null, 0, null, 0), true);
+    startedAt = now();
+    vm.taskEvents(List.of(event(0, "placed", null), recorded(event(0, "started", null))));
+    awaitStatus(vm, "running");
+    settle();
+    assertEquals(List.of(), store.lifecycles, "the agent's report wrote the start: nothing to record");
+    assertEquals(List.of("running"), upserts("vm-a"), "still shown");
+    vm.taskEvent(event(0, "exited", 0));
+    awaitStatus(vm, "stopped");
+    settle();
+    assertEquals(List.of("stopped"), store.lifecycles.stream().map(VmLifecycle::status).toList());
+    VmLifecycle end = store.lifecycles.get(0);
+    assertEquals(lastEventId, end.taskEventId());
+    assertEquals(startedAt, end.startedAtMillis(), "the end carries the start it skipped");
+    Histories.replayAndMaybeRecord(env.getWorkflowClient(), "vm-a", VmWorkflowImpl.class, "vm-recorded-start");
+  }
+
+  /** The event as the notifier sends it when the VM's row shows it already. */
+  private static TaskEvent recorded(TaskEvent e) {
+    return new TaskEvent(e.id(), e.taskId(), e.worker(), e.type(), e.exitCode(), e.message(), e.atMillis(),
+        e.startedAtMillis(), true);
+  }
+
   /** The statuses the workflow upserted, in order. */
   private List<String> upserts(String workflowId) {
     List<String> shown = new java.util.ArrayList<>();
@@ -792,7 +817,7 @@ class VmWorkflowTest {
     VmWorkflow vm = start(new VmRecord("running", "w1", 0, "Never", placedAt + 500, 0, DELAY, MAX_DELAY, 3, null, null, 0,
         null, placedAt));
     settle();
-    tell(vm, new TaskEvent(4, "a.0", "w1", "exited", 0, "task a.0 exited", now(), placedAt + 500));
+    tell(vm, new TaskEvent(4, "a.0", "w1", "exited", 0, "task a.0 exited", now(), placedAt + 500, false));
     settle();
     assertEquals("stopped", vm.status());
     VmLifecycle last = store.lifecycles.get(store.lifecycles.size() - 1);
