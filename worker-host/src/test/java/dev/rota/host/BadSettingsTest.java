@@ -56,6 +56,8 @@ class BadSettingsTest {
     "rota.temporal.ui-port, 70000",
     "rota.temporal.sticky-timeout, 0s",
     "rota.temporal.workflow-cache-size, 0",
+    "rota.temporal.workflow-task-slots, -1",
+    "rota.temporal.workflow-task-slots, 1",
     "rota.scheduler.rebalance-moves-per-term, -1",
     "rota.scheduler.rebalance-moves-per-term, many",
     "rota.workers.remove-offline-after, -1h",

@@ -75,8 +75,11 @@ public class TemporalWorkers {
         .setMaxHeartbeatThrottleInterval(Heartbeats.EVERY)
         .build();
     controlFactory = factory(temporal.workflowCacheSize());
+    WorkerOptions control = WorkerOptions.newBuilder(sticky)
+        .setMaxConcurrentWorkflowTaskExecutionSize(temporal.workflowTaskSlotsOrDefault())
+        .build();
     RotaWorkflows.registerControl(
-        controlFactory.newWorker(TaskQueues.CONTROL, sticky), clusterActivities, vmActivities, vmSetActivities);
+        controlFactory.newWorker(TaskQueues.CONTROL, control), clusterActivities, vmActivities, vmSetActivities);
     // Its own factory: its own pollers, task slots and cache, so that neither a backlog of VM workflow
     // tasks nor their turnover in the cache can delay or evict the scheduler.
     schedulerFactory = factory(SCHEDULER_CACHE);
