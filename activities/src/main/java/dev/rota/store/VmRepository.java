@@ -132,8 +132,9 @@ public interface VmRepository extends CrudRepository<VmRow, String> {
 
   /**
    * The agent says the VM's task runs: the read model says so at once, as a kubelet writes its pod's
-   * phase, rather than once the VM's workflow has heard (which then records the same, with the same
-   * {@code taskEventId}, and so changes nothing). Only at that generation and after an earlier task event, and over what the
+   * phase, rather than once the VM's workflow has heard (the notifier tells it the row shows the start,
+   * and it records nothing; a record of it all the same, with the same {@code taskEventId}, changes
+   * nothing). Only at that generation and after an earlier task event, and over what the
    * workflow left pending or scheduled, or running where a failover (no move) took the VM to this
    * generation: never over a status the workflow decided (stopping, stopped, failed), a running VM's
    * move, or later news.
