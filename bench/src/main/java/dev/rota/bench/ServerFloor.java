@@ -3,14 +3,11 @@ package dev.rota.bench;
 import dev.rota.host.temporal.CliTemporalServer;
 import dev.rota.host.temporal.EmbeddedTemporalServer;
 import dev.rota.host.temporal.LocalTemporalServer;
+import dev.rota.host.temporal.SearchAttributeRegistrar;
 import dev.rota.workflows.RotaSearchAttributes;
-import io.temporal.api.enums.v1.IndexedValueType;
-import io.temporal.api.operatorservice.v1.AddSearchAttributesRequest;
 import io.temporal.client.WorkflowClient;
 import io.temporal.client.WorkflowOptions;
 import io.temporal.common.SearchAttributes;
-import io.temporal.serviceclient.OperatorServiceStubs;
-import io.temporal.serviceclient.OperatorServiceStubsOptions;
 import io.temporal.serviceclient.WorkflowServiceStubs;
 import io.temporal.serviceclient.WorkflowServiceStubsOptions;
 import io.temporal.worker.Worker;
@@ -107,9 +104,7 @@ public final class ServerFloor {
       WorkflowServiceStubsOptions.Builder options = WorkflowServiceStubsOptions.newBuilder();
       server.inProcessChannel().ifPresentOrElse(options::setChannel, () -> options.setTarget("127.0.0.1:" + port));
       WorkflowServiceStubs stubs = WorkflowServiceStubs.newServiceStubs(options.build());
-      if (!cli) {
-        register(stubs);
-      }
+      SearchAttributeRegistrar.of(stubs, "default").registerMissing(); // the CLI's server has them from its start
       WorkflowClient client = WorkflowClient.newInstance(stubs);
       Map<String, Long> running = new ConcurrentHashMap<>();
       Map<String, Long> submitted = new ConcurrentHashMap<>();
@@ -168,17 +163,5 @@ public final class ServerFloor {
       factory.shutdownNow();
       stubs.shutdownNow();
     }
-  }
-
-  private static void register(WorkflowServiceStubs stubs) {
-    OperatorServiceStubs operator = OperatorServiceStubs.newServiceStubs(
-        OperatorServiceStubsOptions.newBuilder().setChannel(stubs.getRawChannel()).validateAndBuildWithDefaults());
-    operator.blockingStub().addSearchAttributes(AddSearchAttributesRequest.newBuilder()
-        .setNamespace("default")
-        .putAllSearchAttributes(Map.of(
-            RotaSearchAttributes.VM_STATUS.getName(), IndexedValueType.INDEXED_VALUE_TYPE_KEYWORD,
-            RotaSearchAttributes.WORKER.getName(), IndexedValueType.INDEXED_VALUE_TYPE_KEYWORD))
-        .build());
-    operator.shutdownNow();
   }
 }

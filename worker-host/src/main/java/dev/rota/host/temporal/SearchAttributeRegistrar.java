@@ -11,6 +11,7 @@ import io.temporal.common.SearchAttributeKey;
 import io.temporal.serviceclient.OperatorServiceStubs;
 import io.temporal.serviceclient.OperatorServiceStubsOptions;
 import io.temporal.serviceclient.WorkflowServiceStubs;
+import jakarta.inject.Inject;
 import jakarta.inject.Singleton;
 import java.util.ArrayList;
 import java.util.List;
@@ -27,11 +28,21 @@ public class SearchAttributeRegistrar {
   private static final Logger log = LoggerFactory.getLogger(SearchAttributeRegistrar.class);
 
   private final WorkflowServiceStubs stubs;
-  private final TemporalSettings settings;
+  private final String namespace;
 
+  @Inject
   public SearchAttributeRegistrar(WorkflowServiceStubs stubs, TemporalSettings settings) {
+    this(stubs, settings.namespace());
+  }
+
+  private SearchAttributeRegistrar(WorkflowServiceStubs stubs, String namespace) {
     this.stubs = stubs;
-    this.settings = settings;
+    this.namespace = namespace;
+  }
+
+  /** For a client of its own (the benchmarks), outside the host's context. */
+  public static SearchAttributeRegistrar of(WorkflowServiceStubs stubs, String namespace) {
+    return new SearchAttributeRegistrar(stubs, namespace);
   }
 
   /** Adds every attribute the server does not have yet; returns the names it added. */
@@ -64,7 +75,7 @@ public class SearchAttributeRegistrar {
         log.warn(
             "not allowed to register search attributes {}; register them for namespace {} before starting",
             RotaSearchAttributes.ALL.stream().map(SearchAttributeKey::getName).toList(),
-            settings.namespace());
+            namespace);
         return List.of();
       }
       throw e;
@@ -76,7 +87,7 @@ public class SearchAttributeRegistrar {
   private Map<String, IndexedValueType> existing(OperatorServiceBlockingStub operator) {
     try {
       return operator
-          .listSearchAttributes(ListSearchAttributesRequest.newBuilder().setNamespace(settings.namespace()).build())
+          .listSearchAttributes(ListSearchAttributesRequest.newBuilder().setNamespace(namespace).build())
           .getCustomAttributesMap();
     } catch (StatusRuntimeException e) {
       if (e.getStatus().getCode() == Status.Code.UNIMPLEMENTED) {
@@ -91,7 +102,7 @@ public class SearchAttributeRegistrar {
     try {
       operator.addSearchAttributes(
           AddSearchAttributesRequest.newBuilder()
-              .setNamespace(settings.namespace())
+              .setNamespace(namespace)
               .putSearchAttributes(key.getName(), key.getValueType())
               .build());
       return true;

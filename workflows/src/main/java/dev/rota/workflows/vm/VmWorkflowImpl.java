@@ -223,7 +223,7 @@ public class VmWorkflowImpl implements VmWorkflow {
       restartWindow = Duration.ofMillis(stored.restartWindowMillis());
       takeOver(carried);
       loaded = true;
-      showLater(status);
+      showLater();
       return;
     }
     status = WireName.parse(VmStatus.class, stored.status()).orElse(VmStatus.PENDING);
@@ -246,7 +246,7 @@ public class VmWorkflowImpl implements VmWorkflow {
     if (ttlSecondsAfterFinished != null && stored.finishedAtMillis() > 0) {
       finishedSinceMillis = stored.finishedAtMillis(); // a finished VM's TTL counts from its end, not from now
     }
-    showLater(status);
+    showLater();
   }
 
   private void takeOver(VmCarry c) {
@@ -305,12 +305,12 @@ public class VmWorkflowImpl implements VmWorkflow {
     unrecorded = true;
     if (type == TaskEventType.FAILED_OVER) {
       failedOver(e, generation);
-      showLater(status);
+      showLater();
       return;
     }
     if (type == TaskEventType.MOVED) {
       moved(e, generation);
-      showLater(status);
+      showLater();
       return;
     }
     if (type == TaskEventType.DRAINED && Workflow.getVersion("drain-eviction", Workflow.DEFAULT_VERSION, 1) == 1) {
@@ -319,7 +319,7 @@ public class VmWorkflowImpl implements VmWorkflow {
     }
     if (movingFrom != null && (type == TaskEventType.PLACED || type == TaskEventType.GIVEN_BACK)) {
       movingTo = type == TaskEventType.PLACED ? e.worker() : null; // still running on the old copy meanwhile
-      showLater(status);
+      showLater();
       return;
     }
     movingFrom = null; // the new copy started, or ended: either way the old one is not kept any more
@@ -348,7 +348,7 @@ public class VmWorkflowImpl implements VmWorkflow {
         afterEnd(status == VmStatus.FAILED, finishedAtMillis);
       }
     }
-    showLater(status);
+    showLater();
   }
 
   /**
@@ -503,12 +503,12 @@ public class VmWorkflowImpl implements VmWorkflow {
       status = VmStatus.STOPPING;
       activities.recordStatus(new VmActivities.StatusChange(
           name, status.wireName(), "stopping: removing task " + taskId() + " from " + worker, "stopping"));
-      show(status);
+      show();
       removeTaskIfAny();
     }
     status = VmStatus.STOPPED;
     activities.recordStatus(new VmActivities.StatusChange(name, status.wireName(), why, "stopped"));
-    show(status);
+    show();
   }
 
   /** A new generation (so a new task id), pending for the scheduler. */
@@ -523,7 +523,7 @@ public class VmWorkflowImpl implements VmWorkflow {
     movingTo = null;
     status = VmStatus.PENDING;
     activities.requeue(new VmActivities.Requeue(name, restartCount, why, eventType, failedOn));
-    show(status);
+    show();
   }
 
   private boolean mayHaveTask() {
@@ -659,31 +659,31 @@ public class VmWorkflowImpl implements VmWorkflow {
   }
 
   /** Shows what it heard: at once in runs begun before {@link #oneUpsertPerTask}, else with the task's last event. */
-  private void showLater(VmStatus s) {
+  private void showLater() {
     if (!oneUpsertPerTask) {
-      show(s);
+      show();
       return;
     }
     showPending = true;
-    Workflow.setCurrentDetails(details(s)); // not a command: the Temporal UI's details are current at once
+    Workflow.setCurrentDetails(details()); // not a command: the Temporal UI's details are current at once
   }
 
   private void showNow() {
     if (showPending) {
-      show(status);
+      show();
     }
   }
 
-  private void show(VmStatus s) {
+  private void show() {
     showPending = false;
     Workflow.upsertTypedSearchAttributes(
-        RotaSearchAttributes.VM_STATUS.valueSet(s.wireName()),
+        RotaSearchAttributes.VM_STATUS.valueSet(status.wireName()),
         worker == null ? RotaSearchAttributes.WORKER.valueUnset() : RotaSearchAttributes.WORKER.valueSet(worker));
-    Workflow.setCurrentDetails(details(s));
+    Workflow.setCurrentDetails(details());
   }
 
-  private String details(VmStatus s) {
-    String details = "**" + s.wireName() + "**" + (worker == null ? "" : " on " + worker) + ", restart " + restartCount
+  private String details() {
+    String details = "**" + status.wireName() + "**" + (worker == null ? "" : " on " + worker) + ", restart " + restartCount
         + (movingFrom == null ? "" : "; moving" + (movingTo == null ? "" : " to " + movingTo));
     if (restartAtMillis > 0) {
       details += "; next restart at " + Instant.ofEpochMilli(restartAtMillis);
