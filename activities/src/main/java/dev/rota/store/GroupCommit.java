@@ -101,22 +101,28 @@ public class GroupCommit {
   /**
    * Queues {@code work} to be committed with the next batch, without waiting for it: for writes nobody
    * needs to see done, whose loss is repaired anyway (outbox entries already acted on: should their
-   * removal be lost, the action is taken again and found done). A failure is logged at DEBUG.
+   * removal be lost, the action is taken again and found done). A failure is logged at DEBUG. The
+   * future returned completes when the write is over: committed, failed, or dropped as this closes.
    */
-  public void writeLater(String lockKey, Runnable work) {
+  public CompletableFuture<?> writeLater(String lockKey, Runnable work) {
     if (closed) {
-      return;
+      return CompletableFuture.completedFuture(null);
     }
     CompletableFuture<Object> done = new CompletableFuture<>();
-    done.whenComplete((result, failure) -> {
+    Write<Object> w = new Write<>(lockKey, () -> {
+      work.run();
+      return null;
+    }, done);
+    queue.add(w);
+    if (closed && queue.remove(w)) {
+      return CompletableFuture.completedFuture(null); // queued after the writer's last drain (see write)
+    }
+    return done.handle((result, failure) -> {
       if (failure != null) {
         log.debug("a write nobody waited for failed: {}", failure.toString());
       }
-    });
-    queue.add(new Write<>(lockKey, () -> {
-      work.run();
       return null;
-    }, done));
+    });
   }
 
   /** The lock key of a write that first locks worker {@code name}'s row. */

@@ -65,6 +65,7 @@ public class ActionApplier {
   private final TaskObservations observations;
   private final AgentClient agents;
   private final VmNotifier notifier;
+  private final NewsBeingTold beingTold;
   private final ExecutorService calls;
   private final AgentCallSettings agentCalls;
   private final WorkerSettings workerSettings;
@@ -80,6 +81,7 @@ public class ActionApplier {
       TaskObservations observations,
       AgentClient agents,
       VmNotifier notifier,
+      NewsBeingTold beingTold,
       @Named(AgentCalls.EXECUTOR) ExecutorService calls,
       AgentCallSettings agentCalls,
       WorkerSettings workerSettings,
@@ -94,6 +96,7 @@ public class ActionApplier {
     this.observations = observations;
     this.agents = agents;
     this.notifier = notifier;
+    this.beingTold = beingTold;
     this.calls = calls;
     this.agentCalls = agentCalls;
     this.workerSettings = workerSettings;
@@ -198,7 +201,8 @@ public class ActionApplier {
    * news of a task placed to be started waits for what the agent says of it, to go with that in one
    * signal, for as long as the probe interval: the agent's report of the start, or else the term's
    * probe of the agent, tells the next state within it. After that the VM hears of its placing alone
-   * (a VM that takes long to boot).
+   * (a VM that takes long to boot). News an agent's report is telling at this moment is left to it
+   * ({@link NewsBeingTold}).
    */
   private void tell(List<TermActionRow> batch, Set<String> startedNow, Tally tally) {
     Instant waitedEnough = clock.instant().minus(workerSettings.probeInterval());
@@ -210,7 +214,8 @@ public class ActionApplier {
     List<Future<?>> notifying = new ArrayList<>();
     for (List<TermActionRow> news : newsByVm.values()) {
       TermActionRow newest = news.get(news.size() - 1);
-      if (startedNow.contains(newest.taskId()) || (ofAStart(newest) && newest.createdAt().isAfter(waitedEnough))) {
+      if (startedNow.contains(newest.taskId()) || beingTold.held(newest.id())
+          || (ofAStart(newest) && newest.createdAt().isAfter(waitedEnough))) {
         continue;
       }
       notifying.add(calls.submit(() -> {

@@ -44,11 +44,13 @@ public class TaskReports {
   private final SchedulerWaker scheduler;
   private final WorkerRepository workers;
   private final GroupCommit commits;
+  private final NewsBeingTold beingTold;
   private final Clock clock;
 
   public TaskReports(
       VmRepository vms, VmTaskRepository placed, TaskObservations observations, TermActionRepository actions,
-      VmNotifier notifier, SchedulerWaker scheduler, WorkerRepository workers, GroupCommit commits, Clock clock) {
+      VmNotifier notifier, SchedulerWaker scheduler, WorkerRepository workers, GroupCommit commits,
+      NewsBeingTold beingTold, Clock clock) {
     this.vms = vms;
     this.placed = placed;
     this.observations = observations;
@@ -57,6 +59,7 @@ public class TaskReports {
     this.scheduler = scheduler;
     this.workers = workers;
     this.commits = commits;
+    this.beingTold = beingTold;
     this.clock = clock;
   }
 
@@ -93,6 +96,8 @@ public class TaskReports {
     if (news == null) {
       return Optional.empty();
     }
+    List<Long> ids = news.stream().map(TermActionRow::id).toList();
+    beingTold.hold(ids);
     boolean leftForTheScheduler = false;
     List<Long> told = new ArrayList<>();
     for (TermActionRow event : news) {
@@ -100,13 +105,15 @@ public class TaskReports {
         told.addAll(notifier.notify(event));
       } catch (RuntimeException e) {
         log.debug("VM {} will hear of its task from the scheduler's outbox: {}", event.vm(), e.toString());
+        beingTold.release(List.of(event.id()));
         leftForTheScheduler = true;
       }
     }
     if (!told.isEmpty()) {
       // With the next group commit rather than a commit of its own: should it be lost, the outbox tells
       // the VMs again, and their workflows ignore news they have had.
-      commits.writeLater(GroupCommit.worker(worker), () -> actions.doneAll(told));
+      commits.writeLater(GroupCommit.worker(worker), () -> actions.doneAll(told))
+          .whenComplete((r, e) -> beingTold.release(ids));
     }
     if (leftForTheScheduler) {
       scheduler.wake("task reports from " + worker + " left notifications in the outbox");

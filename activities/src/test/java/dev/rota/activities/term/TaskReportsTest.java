@@ -37,10 +37,16 @@ class TaskReportsTest {
   @Inject dev.rota.store.VmTaskRepository tasks;
   @Inject io.micronaut.transaction.TransactionOperations<java.sql.Connection> tx;
   @Inject GroupCommit commits;
+  @Inject ActionApplier applier;
+  @Inject NewsBeingTold beingTold;
 
   /** VMs whose workflow cannot be reached (Temporal down, this host dying): their notify throws. */
   private final Set<String> unreachable = ConcurrentHashMap.newKeySet();
   private final Set<String> told = ConcurrentHashMap.newKeySet();
+  /** Every telling, in order, twice if told twice. */
+  private final List<String> tellings = new java.util.concurrent.CopyOnWriteArrayList<>();
+  /** Run once, as the next VM is told: what happens meanwhile on other threads. */
+  private final java.util.concurrent.atomic.AtomicReference<Runnable> whileTelling = new java.util.concurrent.atomic.AtomicReference<>();
 
   private final List<String> wakes = new java.util.concurrent.CopyOnWriteArrayList<>();
 
@@ -62,7 +68,12 @@ class TaskReportsTest {
         if (unreachable.contains(news.vm())) {
           throw new IllegalStateException("Temporal unreachable");
         }
+        Runnable meanwhile = whileTelling.getAndSet(null);
+        if (meanwhile != null) {
+          meanwhile.run();
+        }
         told.add(news.vm() + " " + news.event());
+        tellings.add(news.vm() + " " + news.event());
         return List.of(news.id());
       }
     };
@@ -227,5 +238,35 @@ class TaskReportsTest {
     placed("tr-orphan", "tr-w0");
     assertTrue(reports.accept("tr-nobody", List.of(new ObservedTask("tr-orphan.0", "running", null, null))).isEmpty());
     assertEquals("scheduled", taskState("tr-orphan"));
+  }
+
+  @Test
+  void newsAReportIsTellingIsLeftToItByTheSchedulersPassUntilItsRemovalHasCommitted() {
+    registered("tr-w6");
+    placed("tr-held", "tr-w6");
+    placed("tr-unheard", "tr-w6");
+    unreachable.add("tr-unheard");
+    List<Integer> toldByAPassMeanwhile = new java.util.concurrent.CopyOnWriteArrayList<>();
+    java.util.concurrent.atomic.AtomicLong heldId = new java.util.concurrent.atomic.AtomicLong();
+    whileTelling.set(() -> {
+      // A term's apply pass, between the report's commit and its telling: the news is in the outbox.
+      heldId.set(notificationsFor("tr-held").get(0).id());
+      applier.apply();
+      toldByAPassMeanwhile.add((int) tellings.stream().filter(t -> t.startsWith("tr-held ")).count());
+    });
+
+    reports.accept("tr-w6", List.of(new ObservedTask("tr-held.0", "running", null, null),
+        new ObservedTask("tr-unheard.0", "running", null, null)));
+    TermActionRow unheard = notificationsFor("tr-unheard").get(0);
+    assertFalse(beingTold.held(unheard.id()), "not told: the scheduler's to tell, at once");
+    commits.write(GroupCommit.worker("tr-w6"), () -> null); // after the told news' removal
+
+    assertEquals(List.of(0), toldByAPassMeanwhile, "the pass left tr-held's news to the report");
+    assertEquals(List.of("tr-held started"), tellings.stream().filter(t -> t.startsWith("tr-held ")).toList(), "told once");
+    assertTrue(notificationsFor("tr-held").isEmpty());
+    applier.apply();
+    assertEquals(List.of("tr-held started"), tellings.stream().filter(t -> t.startsWith("tr-held ")).toList(),
+        "its removal committed, nothing is left to tell");
+    assertFalse(beingTold.held(heldId.get()), "nothing is held once the report is done with");
   }
 }
