@@ -38,6 +38,9 @@ import java.util.concurrent.Future;
  * is counted from the workflow histories (events by type, within each phase's time window).
  *
  * <pre>java -cp bench/target/rota-bench.jar dev.rota.bench.LoadHarness 10x100 100x1000 [500x5000]</pre>
+ *
+ * A size {@code 100x1000x5} gives one host five bursts of 1,000 VMs, each deleted before the next: the
+ * later bursts find the host as one that has run a while does, its code compiled by the JIT.
  */
 public final class LoadHarness {
   private static final int CLIENT_THREADS = 8;
@@ -87,8 +90,9 @@ public final class LoadHarness {
     List<String> sizes = args.length == 0 ? List.of("10x100", "100x1000") : List.of(args);
     List<Map<String, Object>> results = new ArrayList<>();
     for (String size : sizes) {
+      // WORKERSxVMS, or WORKERSxVMSxBURSTS: that many bursts one after another in one host
       String[] p = size.split("x");
-      results.add(new LoadHarness().run(Integer.parseInt(p[0]), Integer.parseInt(p[1])));
+      results.addAll(new LoadHarness().run(Integer.parseInt(p[0]), Integer.parseInt(p[1]), p.length > 2 ? Integer.parseInt(p[2]) : 1));
     }
     Path out = Path.of("bench/target/load-" + Instant.now().toString().replace(':', '-') + ".json");
     Files.createDirectories(out.getParent());
@@ -99,7 +103,12 @@ public final class LoadHarness {
     System.exit(0);
   }
 
-  Map<String, Object> run(int workers, int vms) throws Exception {
+  /**
+   * One host with {@code workers} agents, given {@code bursts} bursts of {@code vms} VMs one after another
+   * (each deleted before the next, as a host that has run a while sees them), then an idle minute and a
+   * failover after the last. One result per burst; the last has the idle and failover figures.
+   */
+  List<Map<String, Object>> run(int workers, int vms, int bursts) throws Exception {
     Path data = Files.createTempDirectory("rota-load");
     int port = freePort();
     Map<String, Object> props = new java.util.HashMap<>(settings());
@@ -107,122 +116,170 @@ public final class LoadHarness {
     props.put("rota.temporal.port", freePort());
     props.put("rota.data-dir", data.toString());
     props.put("rota.dev.agents", workers);
-    Map<String, Object> r = new LinkedHashMap<>();
-    r.put("workers", workers);
-    r.put("vms", vms);
-    System.out.printf("== %d workers x %d VMs, API on http://127.0.0.1:%d%n", workers, vms, port);
+    List<Map<String, Object>> results = new ArrayList<>();
+    System.out.printf("== %d workers x %d VMs%s, API on http://127.0.0.1:%d%n", workers, vms,
+        bursts == 1 ? "" : " x " + bursts + " bursts", port);
     try (RotaHost host = RotaHost.start(HostMode.DEV, props)) {
       String api = "http://127.0.0.1:" + port;
       WorkflowClient temporal = host.context().getBean(WorkflowClient.class);
       await("all agents ready", () -> count(api, "workers", "ready") == workers, Duration.ofMinutes(3));
       Set<String> clusterRuns = new HashSet<>();
       clusterRuns.add(clusterRun(temporal));
-
-      // Submit and run: one VM per request, or BATCH per request to POST /v1/vms/batch.
-      Instant start = Instant.now();
-      long cpuAtStart = processCpuNanos();
-      long serverTicksAtStart = serverCpuTicks();
-      ThreadCpu threadCpu = ThreadCpu.now();
-      ExecutorService clients = Executors.newFixedThreadPool(CLIENT_THREADS);
-      List<Future<HttpResponse<String>>> posts = new ArrayList<>();
-      for (int first = 0; first < vms; first += BATCH) {
-        List<String> items = new ArrayList<>();
-        for (int i = first; i < Math.min(vms, first + BATCH); i++) {
-          items.add("{\"name\":\"load-" + i + "\",\"runtime\":\"synthetic\",\"resources\":{\"cpu\":1,\"memory\":256},\"restartPolicy\":\"OnFailure\"}");
+      Map<String, Object> r = null;
+      for (int burst = 1; burst <= bursts; burst++) {
+        if (burst > 1) {
+          deleteAll(api, vms);
         }
-        posts.add(clients.submit(() -> BATCH == 1
-            ? post(api + "/v1/vms", items.get(0))
-            : post(api + "/v1/vms/batch", "{\"items\":[" + String.join(",", items) + "]}")));
+        r = new LinkedHashMap<>();
+        r.put("workers", workers);
+        r.put("vms", vms);
+        r.put("burst", burst);
+        burst(r, api, temporal, clusterRuns, vms);
+        results.add(r);
       }
-      for (Future<HttpResponse<String>> f : posts) {
-        if (f.get().statusCode() != 201) {
-          // What the host said, for the log: a 409 at the largest size was left unexplained for want of it.
-          throw new IllegalStateException("a submit answered " + f.get().statusCode() + ": " + f.get().body());
-        }
-      }
-      clients.shutdown();
-      Instant submitted = Instant.now();
-      long[] lastSaid = {System.nanoTime()};
-      await("all running", () -> {
-        long running = count(api, "vms", "running");
-        if (System.nanoTime() - lastSaid[0] > 10_000_000_000L) {
-          lastSaid[0] = System.nanoTime();
-          System.out.printf("  %d of %d running at %.1f s%n", running, vms, Duration.between(start, Instant.now()).toMillis() / 1000.0);
-        }
-        return running == vms;
-      }, Duration.ofMinutes(10));
-      Instant allRunning = Instant.now();
-      // What the burst cost this process, agents and servers included: on a saturated machine a steadier
-      // figure than the time, which moves ±20% with whatever else the machine runs.
-      long cpu = processCpuNanos() - cpuAtStart;
-      r.put("cpuSecondsToAllRunning", Math.round(cpu / 1e7) / 100.0);
-      r.put("cpuMillisPerVm", Math.round(cpu / 1e5 / vms) / 10.0);
-      // The CLI's server is a process of its own (0 ticks with the embedded one, counted above).
-      r.put("serverCpuMillisPerVm", Math.round((serverCpuTicks() - serverTicksAtStart) * 100.0 / vms) / 10.0);
-      Map<String, Double> byThread = threadCpu.millisPerVmSince(vms);
-      r.put("cpuMillisPerVmByThread", byThread);
-      System.out.println("CPU ms per VM by thread: " + byThread + ", Temporal CLI server: " + r.get("serverCpuMillisPerVm"));
-      clusterRuns.add(clusterRun(temporal));
-      double seconds = Duration.between(start, allRunning).toMillis() / 1000.0;
-      r.put("submitSeconds", Duration.between(start, submitted).toMillis() / 1000.0);
-      r.put("submittedPerSecond", Math.round(vms * 1000.0 / Math.max(1, Duration.between(start, submitted).toMillis())));
-      r.put("batch", BATCH);
-      r.put("submitsRetriedAfter429Or503", refusedForNow.get());
-      r.put("allRunningSeconds", seconds);
-      r.put("vmsPerSecond", Math.round(vms / seconds * 10) / 10.0);
-      r.put("submitToRunningMillis", latencies(api));
-
-      Map<EventType, Long> placeCost = cost(temporal, clusterRuns, vms, start, allRunning);
-      r.put("actionsPerVm", Math.round(actions(placeCost) / (double) vms * 100) / 100.0);
-      r.put("actionsByKindPerVm", perVm(placeCost, vms));
-      r.put("clusterEventsPerTerm", clusterEventsPerTerm(temporal, clusterRuns, start, allRunning));
-
-      // Idle: every VM running, nothing changing.
-      Instant idleStart = Instant.now();
-      long cpuAtIdle = processCpuNanos();
-      ThreadCpu idleThreads = ThreadCpu.now();
-      Thread.sleep(IDLE.toMillis());
-      Instant idleEnd = Instant.now();
-      // What keeping the cluster costs with nothing to do (heartbeats, probes, terms): the floor under a burst.
-      r.put("idleCpuCores", Math.round((processCpuNanos() - cpuAtIdle) / 1e4 / Duration.between(idleStart, idleEnd).toMillis()) / 100.0);
-      Map<String, Double> idleByThread = idleThreads.millisPerSecondSince(Duration.between(idleStart, idleEnd));
-      r.put("idleCpuMillisPerSecondByThread", idleByThread);
-      System.out.println("idle: " + r.get("idleCpuCores") + " cores; CPU ms per second by thread: " + idleByThread);
-      clusterRuns.add(clusterRun(temporal));
-      Map<EventType, Long> idleCost = cost(temporal, clusterRuns, vms, idleStart, idleEnd);
-      r.put("idleActionsPerMinute", Math.round(actions(idleCost) * 60_000.0 / Duration.between(idleStart, idleEnd).toMillis()));
-
-      // Failure: kill a tenth of the agents; their VMs must run elsewhere.
-      List<Agent> agents = host.devAgents();
-      int kill = Math.max(1, workers / 10);
-      Set<String> killed = new HashSet<>();
-      for (int i = 0; i < kill; i++) {
-        agents.get(i).close();
-        killed.add(agents.get(i).name());
-      }
-      Instant killedAt = Instant.now();
-      Set<String> stillHolding = new HashSet<>(killed);
-      runningOnAndForgetEmpty(api, stillHolding);
-      // Offline is judged from the last heartbeat: the bound is that deadline plus two terms. Only the
-      // killed workers that held VMs count (packed, most hold none): a later heartbeat of an empty one
-      // would put the deadline after their VMs had rightly moved.
-      Instant offlineAt = lastSeen(api, stillHolding.isEmpty() ? killed : stillHolding)
-          .plus(duration("rota.workers.lost-after")).plus(duration("rota.workers.offline-after"));
-      await("VMs moved off the dead workers", () -> {
-        try {
-          return count(api, "vms", "running") == vms && runningOnAndForgetEmpty(api, stillHolding) == 0;
-        } catch (Exception e) {
-          return false;
-        }
-      }, Duration.ofMinutes(10));
-      Instant movedAt = Instant.now();
-      r.put("failoverSeconds", Duration.between(killedAt, movedAt).toMillis() / 1000.0);
-      r.put("failoverAfterOfflineSeconds", Duration.between(offlineAt, movedAt).toMillis() / 1000.0);
-      r.put("termIntervalSeconds", duration("rota.scheduler.interval").toMillis() / 1000.0);
-      r.put("killedAgents", kill);
+      idleThenFailover(r, api, host, temporal, clusterRuns, workers, vms);
+    } finally {
+      deleteRecursively(data);
     }
+    return results;
+  }
+
+  /** Submits {@code vms} VMs and waits for all to run: what it took goes into {@code r}. */
+  private void burst(Map<String, Object> r, String api, WorkflowClient temporal, Set<String> clusterRuns, int vms)
+      throws Exception {
+    // Submit and run: one VM per request, or BATCH per request to POST /v1/vms/batch.
+    Instant start = Instant.now();
+    long cpuAtStart = processCpuNanos();
+    long serverTicksAtStart = serverCpuTicks();
+    ThreadCpu threadCpu = ThreadCpu.now();
+    ExecutorService clients = Executors.newFixedThreadPool(CLIENT_THREADS);
+    List<Future<HttpResponse<String>>> posts = new ArrayList<>();
+    for (int first = 0; first < vms; first += BATCH) {
+      List<String> items = new ArrayList<>();
+      for (int i = first; i < Math.min(vms, first + BATCH); i++) {
+        items.add("{\"name\":\"load-" + i + "\",\"runtime\":\"synthetic\",\"resources\":{\"cpu\":1,\"memory\":256},\"restartPolicy\":\"OnFailure\"}");
+      }
+      posts.add(clients.submit(() -> BATCH == 1
+          ? post(api + "/v1/vms", items.get(0))
+          : post(api + "/v1/vms/batch", "{\"items\":[" + String.join(",", items) + "]}")));
+    }
+    for (Future<HttpResponse<String>> f : posts) {
+      if (f.get().statusCode() != 201) {
+        // What the host said, for the log: a 409 at the largest size was left unexplained for want of it.
+        throw new IllegalStateException("a submit answered " + f.get().statusCode() + ": " + f.get().body());
+      }
+    }
+    clients.shutdown();
+    Instant submitted = Instant.now();
+    long[] lastSaid = {System.nanoTime()};
+    await("all running", () -> {
+      long running = count(api, "vms", "running");
+      if (System.nanoTime() - lastSaid[0] > 10_000_000_000L) {
+        lastSaid[0] = System.nanoTime();
+        System.out.printf("  %d of %d running at %.1f s%n", running, vms, Duration.between(start, Instant.now()).toMillis() / 1000.0);
+      }
+      return running == vms;
+    }, Duration.ofMinutes(10));
+    Instant allRunning = Instant.now();
+    // What the burst cost this process, agents and servers included: on a saturated machine a steadier
+    // figure than the time, which moves ±20% with whatever else the machine runs.
+    long cpu = processCpuNanos() - cpuAtStart;
+    r.put("cpuSecondsToAllRunning", Math.round(cpu / 1e7) / 100.0);
+    r.put("cpuMillisPerVm", Math.round(cpu / 1e5 / vms) / 10.0);
+    // The CLI's server is a process of its own (0 ticks with the embedded one, counted above).
+    r.put("serverCpuMillisPerVm", Math.round((serverCpuTicks() - serverTicksAtStart) * 100.0 / vms) / 10.0);
+    Map<String, Double> byThread = threadCpu.millisPerVmSince(vms);
+    r.put("cpuMillisPerVmByThread", byThread);
+    System.out.println("CPU ms per VM by thread: " + byThread + ", Temporal CLI server: " + r.get("serverCpuMillisPerVm"));
+    clusterRuns.add(clusterRun(temporal));
+    double seconds = Duration.between(start, allRunning).toMillis() / 1000.0;
+    r.put("submitSeconds", Duration.between(start, submitted).toMillis() / 1000.0);
+    r.put("submittedPerSecond", Math.round(vms * 1000.0 / Math.max(1, Duration.between(start, submitted).toMillis())));
+    r.put("batch", BATCH);
+    r.put("submitsRetriedAfter429Or503", refusedForNow.get());
+    r.put("allRunningSeconds", seconds);
+    r.put("vmsPerSecond", Math.round(vms / seconds * 10) / 10.0);
+    r.put("submitToRunningMillis", latencies(api));
+
+    Map<EventType, Long> placeCost = cost(temporal, clusterRuns, vms, start, allRunning);
+    r.put("actionsPerVm", Math.round(actions(placeCost) / (double) vms * 100) / 100.0);
+    r.put("actionsByKindPerVm", perVm(placeCost, vms));
+    r.put("clusterEventsPerTerm", clusterEventsPerTerm(temporal, clusterRuns, start, allRunning));
     System.out.println(json.writerWithDefaultPrettyPrinter().writeValueAsString(r));
-    return r;
+  }
+
+  /** Every VM deleted, and the host idle again: the next burst finds it as after a day's work, not fresh. */
+  private void deleteAll(String api, int vms) throws Exception {
+    ExecutorService clients = Executors.newFixedThreadPool(CLIENT_THREADS);
+    List<Future<HttpResponse<String>>> deletes = new ArrayList<>();
+    for (int i = 0; i < vms; i++) {
+      String name = "load-" + i;
+      deletes.add(clients.submit(() -> http.send(HttpRequest.newBuilder(URI.create(api + "/v1/vms/" + name)).DELETE().build(),
+          HttpResponse.BodyHandlers.ofString())));
+    }
+    for (Future<HttpResponse<String>> f : deletes) {
+      if (f.get().statusCode() / 100 != 2) {
+        throw new IllegalStateException("a delete answered " + f.get().statusCode() + ": " + f.get().body());
+      }
+    }
+    clients.shutdown();
+    await("every VM deleted", () -> {
+      try {
+        return ((List<?>) get(api + "/v1/vms?limit=1").get("items")).isEmpty();
+      } catch (Exception e) {
+        return false;
+      }
+    }, Duration.ofMinutes(5));
+    Thread.sleep(2_000); // the deletions' last news and terms, before the next burst's clock starts
+  }
+
+  /** The last burst's VMs idle for a minute, then a tenth of the agents killed: what each cost goes into {@code r}. */
+  private void idleThenFailover(Map<String, Object> r, String api, RotaHost host, WorkflowClient temporal,
+      Set<String> clusterRuns, int workers, int vms) throws Exception {
+    // Idle: every VM running, nothing changing.
+    Instant idleStart = Instant.now();
+    long cpuAtIdle = processCpuNanos();
+    ThreadCpu idleThreads = ThreadCpu.now();
+    Thread.sleep(IDLE.toMillis());
+    Instant idleEnd = Instant.now();
+    // What keeping the cluster costs with nothing to do (heartbeats, probes, terms): the floor under a burst.
+    r.put("idleCpuCores", Math.round((processCpuNanos() - cpuAtIdle) / 1e4 / Duration.between(idleStart, idleEnd).toMillis()) / 100.0);
+    Map<String, Double> idleByThread = idleThreads.millisPerSecondSince(Duration.between(idleStart, idleEnd));
+    r.put("idleCpuMillisPerSecondByThread", idleByThread);
+    System.out.println("idle: " + r.get("idleCpuCores") + " cores; CPU ms per second by thread: " + idleByThread);
+    clusterRuns.add(clusterRun(temporal));
+    Map<EventType, Long> idleCost = cost(temporal, clusterRuns, vms, idleStart, idleEnd);
+    r.put("idleActionsPerMinute", Math.round(actions(idleCost) * 60_000.0 / Duration.between(idleStart, idleEnd).toMillis()));
+
+    // Failure: kill a tenth of the agents; their VMs must run elsewhere.
+    List<Agent> agents = host.devAgents();
+    int kill = Math.max(1, workers / 10);
+    Set<String> killed = new HashSet<>();
+    for (int i = 0; i < kill; i++) {
+      agents.get(i).close();
+      killed.add(agents.get(i).name());
+    }
+    Instant killedAt = Instant.now();
+    Set<String> stillHolding = new HashSet<>(killed);
+    runningOnAndForgetEmpty(api, stillHolding);
+    // Offline is judged from the last heartbeat: the bound is that deadline plus two terms. Only the
+    // killed workers that held VMs count (packed, most hold none): a later heartbeat of an empty one
+    // would put the deadline after their VMs had rightly moved.
+    Instant offlineAt = lastSeen(api, stillHolding.isEmpty() ? killed : stillHolding)
+        .plus(duration("rota.workers.lost-after")).plus(duration("rota.workers.offline-after"));
+    await("VMs moved off the dead workers", () -> {
+      try {
+        return count(api, "vms", "running") == vms && runningOnAndForgetEmpty(api, stillHolding) == 0;
+      } catch (Exception e) {
+        return false;
+      }
+    }, Duration.ofMinutes(10));
+    Instant movedAt = Instant.now();
+    r.put("failoverSeconds", Duration.between(killedAt, movedAt).toMillis() / 1000.0);
+    r.put("failoverAfterOfflineSeconds", Duration.between(offlineAt, movedAt).toMillis() / 1000.0);
+    r.put("termIntervalSeconds", duration("rota.scheduler.interval").toMillis() / 1000.0);
+    r.put("killedAgents", kill);
+    System.out.println(json.writerWithDefaultPrettyPrinter().writeValueAsString(r));
   }
 
   /** The latest heartbeat of {@code workers}, as the API shows it. */
@@ -400,10 +457,13 @@ public final class LoadHarness {
     List<Long> millis = new ArrayList<>();
     List<Long> toPlaced = new ArrayList<>();
     List<Long> placedToRunning = new ArrayList<>();
+    List<String> lines = new ArrayList<>();
     String cursor = null;
     do {
       Map<String, Object> page = get(api + "/v1/vms?limit=1000" + (cursor == null ? "" : "&cursor=" + cursor));
       for (Map<String, Object> vm : (List<Map<String, Object>>) page.get("items")) {
+        lines.add(String.join(",", String.valueOf(vm.get("name")), String.valueOf(vm.get("worker")),
+            String.valueOf(vm.get("createdAt")), String.valueOf(vm.get("scheduledAt")), String.valueOf(vm.get("startedAt"))));
         Instant created = Instant.parse((String) vm.get("createdAt"));
         Instant scheduled = Instant.parse((String) vm.get("scheduledAt"));
         Instant started = Instant.parse((String) vm.get("startedAt"));
@@ -413,6 +473,14 @@ public final class LoadHarness {
       }
       cursor = (String) page.get("nextCursor");
     } while (cursor != null);
+    String dump = System.getProperty("bench.dump");
+    if (dump != null) {
+      // Each VM's times, to see where a tail comes from (-Dbench.dump=DIR).
+      Path csv = Path.of(dump, "vms-" + Instant.now().toString().replace(':', '-') + ".csv");
+      Files.createDirectories(csv.getParent());
+      lines.add(0, "name,worker,createdAt,scheduledAt,startedAt");
+      Files.write(csv, lines);
+    }
     Map<String, Object> m = percentiles(millis);
     // Where the time goes: waiting for a term to place the VM, then for its agent to start it and say so.
     m.put("submitToPlaced", percentiles(toPlaced));
@@ -489,6 +557,13 @@ public final class LoadHarness {
     }
   }
 
+  /** The run's data directory (the database, the agents' state): hundreds of MB at the larger sizes. */
+  private static void deleteRecursively(Path dir) throws IOException {
+    try (java.util.stream.Stream<Path> walk = Files.walk(dir)) {
+      walk.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+    }
+  }
+
   static long processCpuNanos() {
     return ((com.sun.management.OperatingSystemMXBean) java.lang.management.ManagementFactory.getOperatingSystemMXBean())
         .getProcessCpuTime();
@@ -549,7 +624,7 @@ public final class LoadHarness {
     for (Map<String, Object> r : runs) {
       Map<String, Object> l = (Map<String, Object>) r.get("submitToRunningMillis");
       System.out.printf("%-14s %6s %9s %8s %9s %9s %8s %8s %8s %8s %9s %9s %10s %9s %9s%n",
-          r.get("workers") + " x " + r.get("vms"), r.get("batch"), r.get("submittedPerSecond"), r.get("allRunningSeconds"),
+          r.get("workers") + " x " + r.get("vms") + ((int) r.get("burst") > 1 ? " #" + r.get("burst") : ""), r.get("batch"), r.get("submittedPerSecond"), r.get("allRunningSeconds"),
           r.get("vmsPerSecond"), r.get("cpuMillisPerVm"), l.get("p50"), l.get("p95"), l.get("p99"), l.get("max"), r.get("actionsPerVm"),
           r.get("clusterEventsPerTerm"), r.get("idleActionsPerMinute"), r.get("failoverSeconds"),
           r.get("failoverAfterOfflineSeconds"));
