@@ -28,12 +28,7 @@ public class Heartbeats implements AutoCloseable {
   public static final Duration EVERY = Duration.ofSeconds(1);
 
   private final ScheduledExecutorService timer =
-      Executors.newSingleThreadScheduledExecutor(
-          r -> {
-            Thread t = new Thread(r, "rota-activity-heartbeats");
-            t.setDaemon(true);
-            return t;
-          });
+      Executors.newSingleThreadScheduledExecutor(DaemonThreads.named("rota-activity-heartbeats"));
 
   /** Beating for one activity; closing it stops the beats. */
   public interface Beating extends AutoCloseable {

@@ -86,6 +86,8 @@ class TaskReportApiTest {
     assertNotNull(vm.get("startedAt"));
     List<Object> types = http.get("/v1/vms/rep-a/events").items().stream().map(e -> e.get("type")).toList();
     assertEquals(List.of("created", "scheduled", "started"), types);
+    // Told after the report was answered (TaskReports).
+    eventually("rep-a's workflow told", () -> observedSignals("rep-a") > signalsBefore);
     assertEquals(signalsBefore + 1, observedSignals("rep-a"), "the VM's workflow was told, once");
 
     assertEquals(204, http.put("/v1/workers/rep-1/tasks", report("rep-a.0", "running", null)).status());

@@ -29,8 +29,10 @@ import org.slf4j.LoggerFactory;
  * push allocation updates): a VM is {@code running} as soon as its agent says so, not a term later.
  * The same rule as the term's reconciliation decides ({@link Reconciler#reported}), and the same
  * writer records it ({@link TaskObservations}); a report that is not about the VM's current task on
- * that worker changes nothing. The VM's workflow is told at once, and through the scheduler's outbox
- * should this process die before it could.
+ * that worker changes nothing. The report is answered once that is stored; the VMs' workflows are told
+ * right after, on threads of their own ({@link AgentCalls#REPORTED_NEWS}), and through the scheduler's
+ * outbox should this process die before it could. Answered only after the signals, a report of 64
+ * starts took 0.6 s under load, and its agent's threads, which start synthetic tasks too, waited.
  */
 @Singleton
 public class TaskReports {
@@ -45,12 +47,14 @@ public class TaskReports {
   private final WorkerRepository workers;
   private final GroupCommit commits;
   private final NewsBeingTold beingTold;
+  private final java.util.concurrent.Executor telling;
   private final Clock clock;
 
   public TaskReports(
       VmRepository vms, VmTaskRepository placed, TaskObservations observations, TermActionRepository actions,
       VmNotifier notifier, SchedulerWaker scheduler, WorkerRepository workers, GroupCommit commits,
-      NewsBeingTold beingTold, Clock clock) {
+      NewsBeingTold beingTold, @jakarta.inject.Named(AgentCalls.REPORTED_NEWS) java.util.concurrent.ExecutorService telling,
+      Clock clock) {
     this.vms = vms;
     this.placed = placed;
     this.observations = observations;
@@ -60,6 +64,7 @@ public class TaskReports {
     this.workers = workers;
     this.commits = commits;
     this.beingTold = beingTold;
+    this.telling = telling;
     this.clock = clock;
   }
 
@@ -67,7 +72,8 @@ public class TaskReports {
 
   /**
    * Applies {@code worker}'s reports, which count as its heartbeat; returns how many tasks changed, or
-   * nothing when no such worker is registered (its agent registers again).
+   * nothing when no such worker is registered (its agent registers again). Their VMs' workflows are
+   * told after it returns.
    */
   public Optional<Integer> accept(String worker, List<ObservedTask> tasks) {
     Instant now = clock.instant();
@@ -96,8 +102,20 @@ public class TaskReports {
     if (news == null) {
       return Optional.empty();
     }
-    List<Long> ids = news.stream().map(TermActionRow::id).toList();
-    beingTold.hold(ids);
+    if (!news.isEmpty()) {
+      List<Long> ids = news.stream().map(TermActionRow::id).toList();
+      beingTold.hold(ids);
+      try {
+        telling.execute(() -> tell(worker, news, ids));
+      } catch (java.util.concurrent.RejectedExecutionException e) {
+        beingTold.release(ids); // shutting down: the outbox keeps them for the next scheduler
+      }
+    }
+    return Optional.of(news.size());
+  }
+
+  /** Tells each VM its news, after the report was answered; what cannot be told now is left to the scheduler. */
+  private void tell(String worker, List<TermActionRow> news, List<Long> ids) {
     boolean leftForTheScheduler = false;
     List<Long> told = new ArrayList<>();
     for (TermActionRow event : news) {
@@ -109,7 +127,9 @@ public class TaskReports {
         leftForTheScheduler = true;
       }
     }
-    if (!told.isEmpty()) {
+    if (told.isEmpty()) {
+      beingTold.release(ids);
+    } else {
       // With the next group commit rather than a commit of its own: should it be lost, the outbox tells
       // the VMs again, and their workflows ignore news they have had.
       commits.writeLater(GroupCommit.worker(worker), () -> actions.doneAll(told))
@@ -118,6 +138,5 @@ public class TaskReports {
     if (leftForTheScheduler) {
       scheduler.wake("task reports from " + worker + " left notifications in the outbox");
     }
-    return Optional.of(news.size());
   }
 }

@@ -1,5 +1,6 @@
 package dev.rota.activities.term;
 
+import static dev.rota.testing.Eventually.eventually;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -45,8 +46,8 @@ class TaskReportsTest {
   private final Set<String> told = ConcurrentHashMap.newKeySet();
   /** Every telling, in order, twice if told twice. */
   private final List<String> tellings = new java.util.concurrent.CopyOnWriteArrayList<>();
-  /** Run once, as the next VM is told: what happens meanwhile on other threads. */
-  private final java.util.concurrent.atomic.AtomicReference<Runnable> whileTelling = new java.util.concurrent.atomic.AtomicReference<>();
+  /** Run once, as the VM is told: what happens meanwhile on other threads. */
+  private final Map<String, Runnable> whileTelling = new ConcurrentHashMap<>();
 
   private final List<String> wakes = new java.util.concurrent.CopyOnWriteArrayList<>();
 
@@ -68,7 +69,7 @@ class TaskReportsTest {
         if (unreachable.contains(news.vm())) {
           throw new IllegalStateException("Temporal unreachable");
         }
-        Runnable meanwhile = whileTelling.getAndSet(null);
+        Runnable meanwhile = whileTelling.remove(news.vm());
         if (meanwhile != null) {
           meanwhile.run();
         }
@@ -121,9 +122,9 @@ class TaskReportsTest {
     assertEquals("running", toldVm.status(), "the agent's word: the read model need not wait for the workflow");
     assertEquals("tr-w", toldVm.worker());
     assertEquals("pending", vms.findById("tr-later").orElseThrow().status(), "an end is the workflow's to judge");
-    assertTrue(told.contains("tr-told started"), told.toString());
-    commits.write(GroupCommit.worker("tr-w"), () -> null); // after the told news' removal, queued without a wait
-    assertTrue(notificationsFor("tr-told").isEmpty(), "told at once: nothing left for the scheduler");
+    // Told right after the report was answered, the told news' removal queued without a wait.
+    eventually("tr-told told and taken out of the outbox", () -> told.contains("tr-told started") && notificationsFor("tr-told").isEmpty());
+    eventually("the scheduler woken for tr-later", () -> !wakes.isEmpty());
     List<TermActionRow> left = notificationsFor("tr-later");
     assertEquals(1, left.size(), "not told: the scheduler's apply will tell it");
     assertEquals("exited", left.get(0).event());
@@ -248,7 +249,7 @@ class TaskReportsTest {
     unreachable.add("tr-unheard");
     List<Integer> toldByAPassMeanwhile = new java.util.concurrent.CopyOnWriteArrayList<>();
     java.util.concurrent.atomic.AtomicLong heldId = new java.util.concurrent.atomic.AtomicLong();
-    whileTelling.set(() -> {
+    whileTelling.put("tr-held", () -> {
       // A term's apply pass, between the report's commit and its telling: the news is in the outbox.
       heldId.set(notificationsFor("tr-held").get(0).id());
       applier.apply();
@@ -258,15 +259,14 @@ class TaskReportsTest {
     reports.accept("tr-w6", List.of(new ObservedTask("tr-held.0", "running", null, null),
         new ObservedTask("tr-unheard.0", "running", null, null)));
     TermActionRow unheard = notificationsFor("tr-unheard").get(0);
-    assertFalse(beingTold.held(unheard.id()), "not told: the scheduler's to tell, at once");
-    commits.write(GroupCommit.worker("tr-w6"), () -> null); // after the told news' removal
+    eventually("the report's news told, and taken out of the outbox", () -> !toldByAPassMeanwhile.isEmpty()
+        && notificationsFor("tr-held").isEmpty() && !beingTold.held(heldId.get()));
+    assertFalse(beingTold.held(unheard.id()), "not told: the scheduler's to tell");
 
     assertEquals(List.of(0), toldByAPassMeanwhile, "the pass left tr-held's news to the report");
     assertEquals(List.of("tr-held started"), tellings.stream().filter(t -> t.startsWith("tr-held ")).toList(), "told once");
-    assertTrue(notificationsFor("tr-held").isEmpty());
     applier.apply();
     assertEquals(List.of("tr-held started"), tellings.stream().filter(t -> t.startsWith("tr-held ")).toList(),
         "its removal committed, nothing is left to tell");
-    assertFalse(beingTold.held(heldId.get()), "nothing is held once the report is done with");
   }
 }

@@ -1,6 +1,7 @@
 package dev.rota.api.control;
 
 import dev.rota.activities.ControlWorkflows;
+import dev.rota.activities.DaemonThreads;
 import dev.rota.activities.SchedulerWaker;
 import dev.rota.store.VmRow;
 import dev.rota.api.problem.Problems;
@@ -45,11 +46,7 @@ public class ControlPlane {
    * VM. Each start waits a round trip and a commit on a real server: with 16, the CLI's dev server
    * took 86 submissions a second at 1,000 x 10,000 with CPU to spare; with 64, 109.
    */
-  private final ExecutorService starters = Executors.newFixedThreadPool(64, r -> {
-    Thread t = new Thread(r, "workflow-starter");
-    t.setDaemon(true);
-    return t;
-  });
+  private final ExecutorService starters = Executors.newFixedThreadPool(64, DaemonThreads.named("workflow-starter"));
 
   private final Duration actionWait;
 
@@ -64,11 +61,7 @@ public class ControlPlane {
   private final java.util.concurrent.ScheduledThreadPoolExecutor deadlines = deadlineTimers();
 
   private static java.util.concurrent.ScheduledThreadPoolExecutor deadlineTimers() {
-    java.util.concurrent.ScheduledThreadPoolExecutor timers = new java.util.concurrent.ScheduledThreadPoolExecutor(1, r -> {
-      Thread t = new Thread(r, "temporal-deadline");
-      t.setDaemon(true);
-      return t;
-    });
+    java.util.concurrent.ScheduledThreadPoolExecutor timers = new java.util.concurrent.ScheduledThreadPoolExecutor(1, DaemonThreads.named("temporal-deadline"));
     timers.setRemoveOnCancelPolicy(true);
     return timers;
   }
@@ -78,11 +71,7 @@ public class ControlPlane {
    * update), so that the request stops waiting while the call goes on: bounded itself.
    */
   private final ExecutorService calls = new java.util.concurrent.ThreadPoolExecutor(
-      4, 32, 30, TimeUnit.SECONDS, new java.util.concurrent.ArrayBlockingQueue<>(256), r -> {
-        Thread t = new Thread(r, "temporal-call");
-        t.setDaemon(true);
-        return t;
-      });
+      4, 32, 30, TimeUnit.SECONDS, new java.util.concurrent.ArrayBlockingQueue<>(256), DaemonThreads.named("temporal-call"));
 
   /**
    * @param actionWait how long a user action waits for its VM's workflow to carry it out before the
