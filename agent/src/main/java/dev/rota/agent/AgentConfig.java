@@ -112,7 +112,7 @@ public record AgentConfig(
         parse(s, "ROTA_AGENT_HEARTBEAT_INTERVAL", "5s", AgentConfig::duration, "a duration such as 5s"),
         dataDir,
         parse(s, "ROTA_AGENT_STOP_GRACE", "10s", AgentConfig::duration, "a duration such as 10s"),
-        parse(s, "ROTA_AGENT_SYNTHETIC_START_DELAY", "200ms", AgentConfig::duration, "a duration such as 200ms"),
+        parse(s, "ROTA_AGENT_SYNTHETIC_START_DELAY", "200ms", AgentConfig::duration, "a duration such as 200ms, or 0ms"),
         flag(s, "ROTA_AGENT_INSECURE_HTTP"),
         file(s, "ROTA_AGENT_TLS_CERT"),
         file(s, "ROTA_AGENT_TLS_KEY"),
@@ -201,11 +201,14 @@ public record AgentConfig(
     return v;
   }
 
+  /** The durations that may be zero: a synthetic task may start as it is started (the load harness's). */
+  private static final java.util.Set<String> ZERO_ALLOWED = java.util.Set.of("ROTA_AGENT_SYNTHETIC_START_DELAY");
+
   private static <T> T parse(Map<String, String> s, String key, String fallback, Function<String, T> parser, String what) {
     String v = s.getOrDefault(key, fallback);
     try {
       T parsed = parser.apply(v);
-      if (parsed instanceof Duration d && (d.isNegative() || d.isZero())) {
+      if (parsed instanceof Duration d && (d.isNegative() || (d.isZero() && !ZERO_ALLOWED.contains(key)))) {
         throw new NumberFormatException();
       }
       return parsed;

@@ -9,7 +9,7 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * The {@code synthetic} runtime: no process, for tests and load runs with hundreds of agents in one
- * JVM. A task runs after a short delay, until it is removed, or exits on request: env
+ * JVM. A task runs after a short delay (with none, as it is started), until it is removed, or exits on request: env
  * {@code SYNTHETIC_EXIT_AFTER} (e.g. {@code 2s}) with {@code SYNTHETIC_EXIT_CODE} (default 1).
  */
 final class SyntheticRuntime implements TaskRuntime {
@@ -24,7 +24,13 @@ final class SyntheticRuntime implements TaskRuntime {
   @Override
   public void start(Task task) {
     Map<String, String> env = task.spec.env() == null ? Map.of() : task.spec.env();
-    task.handle = timers.schedule(() -> task.running(Instant.now()), startDelay.toMillis(), TimeUnit.MILLISECONDS);
+    if (startDelay.isZero()) {
+      // At once, on the caller's thread: a timer can be late by as long as the timers are busy (dev mode's
+      // agents share theirs, and send their reports on them).
+      task.running(Instant.now());
+    } else {
+      task.handle = timers.schedule(() -> task.running(Instant.now()), startDelay.toMillis(), TimeUnit.MILLISECONDS);
+    }
     String after = env.get("SYNTHETIC_EXIT_AFTER");
     if (after != null) {
       int code = Integer.parseInt(env.getOrDefault("SYNTHETIC_EXIT_CODE", "1"));

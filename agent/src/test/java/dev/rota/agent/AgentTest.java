@@ -404,7 +404,7 @@ class AgentTest {
   void badSettingsAreNamedInOneLine() {
     for (String[] bad : new String[][] {
         {"ROTA_AGENT_PORT", "seventy"}, {"ROTA_WORKER_RESOURCES", "cpu=-1"}, {"ROTA_WORKER_NAME", "Bad_Name"},
-        {"ROTA_AGENT_HEARTBEAT_INTERVAL", "0s"}, {"ROTA_AGENT_TLS_CERT", "/no/such/cert.pem"},
+        {"ROTA_AGENT_HEARTBEAT_INTERVAL", "0s"}, {"ROTA_AGENT_SYNTHETIC_START_DELAY", "-1ms"}, {"ROTA_AGENT_TLS_CERT", "/no/such/cert.pem"},
         {"ROTA_AGENT_ADVERTISE_URL", "http://10.0.0.5:9101"}, {"ROTA_AGENT_INSECURE_HTTP", "maybe"}}) {
       Map<String, String> env = new HashMap<>(Map.of("ROTA_CONTROLLER_URL", "http://127.0.0.1:9", bad[0], bad[1]));
       AgentConfig.BadSetting e = org.junit.jupiter.api.Assertions.assertThrows(AgentConfig.BadSetting.class, () -> AgentConfig.from(env, new String[0]));

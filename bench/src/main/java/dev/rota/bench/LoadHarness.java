@@ -58,7 +58,7 @@ public final class LoadHarness {
           "rota.agent.heartbeat-interval", "2s",
           "rota.dev.agent-resources", "cpu=64,memory=262144",
           // A synthetic task starts at once: submit-to-running is Rota's own time, not a VM's boot.
-          "rota.dev.agent-synthetic-start-delay", "1ms");
+          "rota.dev.agent-synthetic-start-delay", "0ms");
 
   /** The harness's settings, with any {@code -Drota.…=…} given on the command line in their place. */
   static Map<String, Object> settings() {
