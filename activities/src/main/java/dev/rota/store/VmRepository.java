@@ -16,6 +16,10 @@ public interface VmRepository extends CrudRepository<VmRow, String> {
   @Query("SELECT seq, task_event_id, status FROM vms WHERE name = :name")
   Optional<VmProgress> progressOf(String name);
 
+  /** When submission {@code seq} of the VM was made, without reading (and decoding) its row. */
+  @Query("SELECT created_at FROM vms WHERE name = :name AND seq = :seq")
+  Optional<java.time.Instant> createdAtOf(String name, long seq);
+
   @Query("SELECT nextval('vm_seq')")
   long nextSeq();
 

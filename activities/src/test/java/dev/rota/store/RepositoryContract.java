@@ -472,6 +472,14 @@ abstract class RepositoryContract {
   }
 
   @Test
+  void aVmsCreationTimeIsReadForItsOwnSubmissionOnly() {
+    VmRow saved = vms.save(vm(unique("vm"), "pending", null));
+    assertEquals(java.util.Optional.of(T0), vms.createdAtOf(saved.name(), saved.seq()));
+    assertTrue(vms.createdAtOf(saved.name(), saved.seq() + 1).isEmpty(), "another submission of that name");
+    assertTrue(vms.createdAtOf(unique("nobody"), saved.seq()).isEmpty());
+  }
+
+  @Test
   void eventsKeepTheirOrderAndGoWithTheirVm() {
     String name = unique("vm");
     events.append(name, T0, "created", "one");

@@ -271,8 +271,8 @@ public class TaskObservations {
           task.placedAt().truncatedTo(ChronoUnit.MILLIS), now.truncatedTo(ChronoUnit.MILLIS));
       vms.moved(task.vm(), task.generation()); // a move's new copy runs: its old one is no longer kept
       if (task.generation() == 0) {
-        vms.findById(task.vm()).filter(v -> v.seq() == task.vmSeq())
-            .ifPresent(v -> metrics.firstRun(java.time.Duration.between(v.createdAt(), now)));
+        // Its creation time alone: the whole row, decoded, took a tenth of the report writer's time.
+        vms.createdAtOf(task.vm(), task.vmSeq()).ifPresent(at -> metrics.firstRun(java.time.Duration.between(at, now)));
       }
     } else if (to == TaskState.FAILED || to == TaskState.VANISHED) {
       workers.taskFailed(task.worker(), now); // the worker's doing, not the VM's: toward making it flaky
