@@ -260,8 +260,10 @@ public class TaskObservations {
     boolean clean = to == TaskState.EXITED && Integer.valueOf(0).equals(exitCode);
     String logType = to == TaskState.RUNNING ? "started" : clean ? "exited" : "failed";
     Instant startedAt = to == TaskState.RUNNING ? now : task.startedAt();
+    // A start's line is not followed by a trim of the log: its placing's line, just before, trimmed it, so
+    // the log holds at most one line more than it keeps. The trim was an eighth of a report's commit.
     TermActionRow news = tell(task.vm(), task.vmSeq(), task.taskId(), task.worker(), TaskEventType.reaching(to), logType,
-        exitCode, message, now, startedAt);
+        exitCode, message, now, startedAt, to != TaskState.RUNNING);
     if (to == TaskState.RUNNING) {
       // What the workflow will record on hearing it, to the millisecond its events carry: the API need not
       // wait for the workflow's turn on a busy worker (at 1,000 x 10,000 that took up to a minute). Before
@@ -293,8 +295,18 @@ public class TaskObservations {
   private TermActionRow tell(
       String vm, long vmSeq, String taskId, String worker, TaskEventType type, String logType, Integer exitCode,
       String message, Instant now, Instant startedAt) {
+    return tell(vm, vmSeq, taskId, worker, type, logType, exitCode, message, now, startedAt, to != TaskState.RUNNING);
+  }
+
+  private TermActionRow tell(
+      String vm, long vmSeq, String taskId, String worker, TaskEventType type, String logType, Integer exitCode,
+      String message, Instant now, Instant startedAt, boolean trimLog) {
     String text = Columns.truncate(message, 2048);
-    events.append(vm, now, logType, Columns.truncate(message, 4096));
+    if (trimLog) {
+      events.append(vm, now, logType, Columns.truncate(message, 4096));
+    } else {
+      events.insert(vm, now, logType, Columns.truncate(message, 4096));
+    }
     long id = outbox.nextId();
     outbox.addEvent(id, worker, taskId, vm, vmSeq, type.wireName(), exitCode, text, now, startedAt);
     return new TermActionRow(id, TermActionRow.NOTIFY, worker, taskId, vm, text, now, 0, vmSeq, type.wireName(),

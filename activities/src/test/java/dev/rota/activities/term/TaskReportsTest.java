@@ -40,6 +40,7 @@ class TaskReportsTest {
   @Inject GroupCommit commits;
   @Inject ActionApplier applier;
   @Inject NewsBeingTold beingTold;
+  @Inject dev.rota.store.VmEventRepository vmEvents;
 
   /** VMs whose workflow cannot be reached (Temporal down, this host dying): their notify throws. */
   private final Set<String> unreachable = ConcurrentHashMap.newKeySet();
@@ -268,5 +269,22 @@ class TaskReportsTest {
     applier.apply();
     assertEquals(List.of("tr-held started"), tellings.stream().filter(t -> t.startsWith("tr-held ")).toList(),
         "its removal committed, nothing is left to tell");
+  }
+
+  @Test
+  void aStartsLogLineComesWithoutATrimAndTheTasksEndTrimsTheLogToWhatItKeeps() {
+    registered("tr-w7");
+    placed("tr-log", "tr-w7");
+    for (int i = 0; i < dev.rota.store.VmEventRepository.KEPT_PER_VM + 10; i++) {
+      vmEvents.insert("tr-log", Instant.parse("2026-01-01T00:00:00Z"), "note", "a long life " + i);
+    }
+    int before = vmEvents.page("tr-log", 0, 5_000).size();
+
+    reports.accept("tr-w7", List.of(new ObservedTask("tr-log.0", "running", null, null)));
+    assertEquals(before + 1, vmEvents.page("tr-log", 0, 5_000).size(), "a start's line is written without a trim");
+    reports.accept("tr-w7", List.of(new ObservedTask("tr-log.0", "exited", 0, null)));
+    List<dev.rota.store.VmEventRow> kept = vmEvents.page("tr-log", 0, 5_000);
+    assertEquals(dev.rota.store.VmEventRepository.KEPT_PER_VM, kept.size());
+    assertEquals(List.of("started", "exited"), kept.subList(kept.size() - 2, kept.size()).stream().map(dev.rota.store.VmEventRow::type).toList());
   }
 }
