@@ -295,7 +295,7 @@ public class TaskObservations {
   private TermActionRow tell(
       String vm, long vmSeq, String taskId, String worker, TaskEventType type, String logType, Integer exitCode,
       String message, Instant now, Instant startedAt) {
-    return tell(vm, vmSeq, taskId, worker, type, logType, exitCode, message, now, startedAt, to != TaskState.RUNNING);
+    return tell(vm, vmSeq, taskId, worker, type, logType, exitCode, message, now, startedAt, true);
   }
 
   private TermActionRow tell(
