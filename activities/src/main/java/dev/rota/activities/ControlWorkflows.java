@@ -45,8 +45,25 @@ public class ControlWorkflows {
                     SearchAttributes.newBuilder().set(RotaSearchAttributes.VM_STATUS, vm.status()).build())
                 .setStaticSummary(VmSummary.of(vm))
                 .setStaticDetails(vmDetails(vm.name()))
+                .setMemo(java.util.Map.of(SUBMISSION, vm.seq()))
                 .build());
     WorkflowClient.start(stub::run, vm.name(), null, joinOpen ? null : VmActivitiesImpl.record(vm, settings));
+  }
+
+  /** The memo that names the submission a VM's workflow was started for: a name may be submitted again. */
+  static final String SUBMISSION = "submission";
+
+  /**
+   * Whether the VM's open workflow is the one of submission {@code seq} (started by an earlier try, here
+   * or on another host), rather than one of a VM deleted under the same name that is still closing.
+   */
+  public boolean openFor(String vmName, long seq) {
+    try {
+      Object memo = client.get().newUntypedWorkflowStub(VmWorkflow.workflowId(vmName)).describe().getMemo(SUBMISSION, Long.class);
+      return memo instanceof Long s && s == seq;
+    } catch (WorkflowNotFoundException e) {
+      return false;
+    }
   }
 
   /** What the Temporal UI shows under Details for every VM workflow: where to look next. */

@@ -6,6 +6,7 @@ import dev.rota.store.GroupCommit;
 import dev.rota.store.VmEventRepository;
 import dev.rota.store.VmRepository;
 import dev.rota.store.VmRow;
+import dev.rota.store.WorkflowStartRepository;
 import io.micronaut.transaction.TransactionOperations;
 import jakarta.inject.Singleton;
 import java.sql.Connection;
@@ -24,10 +25,13 @@ public class VmSubmissions {
   private final TransactionOperations<Connection> tx;
   private final GroupCommit commits;
   private final CertainCommits certain;
+  private final WorkflowStartRepository starts;
   private final BatchStatement createdLines = BatchStatement.of(VmEventRepository.INSERT);
+  private final BatchStatement startsOwed = BatchStatement.of(WorkflowStartRepository.ADD);
 
   public VmSubmissions(VmRepository vms, VmEventRepository events, TransactionOperations<Connection> tx, GroupCommit commits,
-      CertainCommits certain) {
+      CertainCommits certain, WorkflowStartRepository starts) {
+    this.starts = starts;
     this.vms = vms;
     this.events = events;
     this.tx = tx;
@@ -48,8 +52,22 @@ public class VmSubmissions {
   }
 
   /**
-   * Stores every row, each under a fresh submission number and with its "created" event, in one
-   * transaction: all or none. A name already taken fails it with the store's unique violation.
+   * A user's submission: {@link #store}, and in the same transaction the start its workflow is owed
+   * ({@link VmWorkflowStarter}), so that what was stored is started even if this process dies now.
+   */
+  public VmRow submit(VmRow row, String createdMessage) {
+    return commits.write(GroupCommit.vm(row.name()), () -> {
+      VmRow stored = vms.save(row.withSeq(vms.nextSeq()));
+      events.append(stored.name(), stored.createdAt(), "created", createdMessage);
+      starts.add(stored.name(), stored.seq(), stored.createdAt());
+      return stored;
+    });
+  }
+
+  /**
+   * Stores every row, each under a fresh submission number and with its "created" event and the start
+   * its workflow is owed, in one transaction: all or none. A name already taken fails it with the
+   * store's unique violation.
    */
   public List<VmRow> storeAll(List<VmRow> rows, String createdMessage) {
     return certain.write(() -> {
@@ -63,6 +81,9 @@ public class VmSubmissions {
       createdLines.run(tx.getConnection(), stored.stream()
           .map(v -> Map.of("vmName", v.name(), "time", v.createdAt(), "type", "created", "message", createdMessage))
           .toList());
+      startsOwed.run(tx.getConnection(), stored.stream()
+          .map(v -> Map.of("vm", v.name(), "vmSeq", v.seq(), "submittedAt", v.createdAt()))
+          .toList());
       return stored;
     });
   }
@@ -71,6 +92,7 @@ public class VmSubmissions {
   public void remove(String name) {
     certain.write(() -> {
       events.deleteAllOf(name);
+      starts.forget(name);
       vms.deleteById(name);
       return null;
     });

@@ -12,8 +12,14 @@ import java.util.Optional;
 
 @JdbcRepository(dialect = Dialect.POSTGRES)
 public interface VmRepository extends CrudRepository<VmRow, String> {
-  /** The VM's submission and newest task event, without reading its row: empty when there is no such VM. */
-  @Query("SELECT seq, task_event_id, status FROM vms WHERE name = :name")
+  /**
+   * The VM's submission and newest task event, and whether its workflow has yet to be started, without
+   * reading its row: empty when there is no such VM.
+   */
+  @Query("""
+      SELECT v.seq, v.task_event_id, v.status,
+             EXISTS (SELECT 1 FROM workflow_starts s WHERE s.vm = v.name) AS workflow_owed
+      FROM vms v WHERE v.name = :name""")
   Optional<VmProgress> progressOf(String name);
 
   /** When submission {@code seq} of the VM was made, without reading (and decoding) its row. */

@@ -39,6 +39,8 @@ class TaskReportApiTest {
         + "\",\"exitCode\":" + exitCode + ",\"startedAt\":null,\"finishedAt\":null,\"message\":null}]}";
   }
 
+  @Inject dev.rota.activities.VmWorkflowStarter starter;
+
   private String status(String vm) {
     return (String) http.get("/v1/vms/" + vm).map().get("status");
   }
@@ -52,6 +54,7 @@ class TaskReportApiTest {
   /** A VM placed on {@code worker} by hand, as a term would, its workflow told, without waiting for the scheduler. */
   private void placed(String vm, String worker) throws InterruptedException {
     assertEquals(201, http.post("/v1/vms", "{\"name\":\"" + vm + "\",\"command\":[\"sleep\",\"60\"]}").status());
+    eventually(vm + "'s workflow started", () -> !starter.owed(vm)); // answered once stored, started right after
     VmRow row = vms.findById(vm).orElseThrow();
     assertEquals(1, tx.executeWrite(
         s -> observations.placeAll(List.of(new TaskObservations.Placing(vm, row.seq(), 0, worker, null)), Instant.now())).size());

@@ -41,6 +41,11 @@ class VmApiTest {
   }
 
   private boolean workflowExists(String vmName) {
+    return workflowExists(temporal, vmName);
+  }
+
+  /** Whether Temporal has a workflow (open or closed) for the VM. */
+  static boolean workflowExists(WorkflowClient temporal, String vmName) {
     try {
       temporal.newUntypedWorkflowStub(VmWorkflow.workflowId(vmName)).describe();
       return true;

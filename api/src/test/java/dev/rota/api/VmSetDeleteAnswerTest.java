@@ -35,8 +35,9 @@ class VmSetDeleteAnswerTest {
   static class QuickSetWorkflow extends ControlPlane {
     private final VmSetRepository sets;
 
-    QuickSetWorkflow(WorkflowClient client, SchedulerWaker waker, ControlWorkflows workflows, VmSetRepository sets) {
-      super(client, waker, workflows, Duration.ofSeconds(2));
+    QuickSetWorkflow(WorkflowClient client, SchedulerWaker waker, ControlWorkflows workflows,
+        dev.rota.activities.VmWorkflowStarter starter, VmSetRepository sets) {
+      super(client, waker, workflows, starter, Duration.ofSeconds(2));
       this.sets = sets;
     }
 

@@ -124,6 +124,7 @@ public final class RotaHost implements AutoCloseable {
     if (restoredVms > 0) {
       log.info("VM workflows ensured for {} VMs", restoredVms);
     }
+    context.getBean(dev.rota.activities.VmWorkflowStarter.class).sweepEvery(dev.rota.activities.VmWorkflowStarter.SWEEP_EVERY);
     if (mode == HostMode.DEV) {
       int count = context.getProperty("rota.dev.agents", Integer.class).orElse(2);
       String heartbeat = context.getProperty("rota.agent.heartbeat-interval", String.class).orElse("5s");

@@ -109,7 +109,7 @@ final class ProductionStack implements AutoCloseable {
             "ROTA_AGENT_PORT", String.valueOf(FreePorts.next()),
             "ROTA_AGENT_TOKEN", (String) account.map().get("token"),
             "ROTA_AGENT_DATA_DIR", data.toString(),
-            "ROTA_WORKER_RESOURCES", "cpu=200,memory=200000",
+            "ROTA_WORKER_RESOURCES", "cpu=1000,memory=1000000",
             "ROTA_AGENT_HEARTBEAT_INTERVAL", "1s",
             "ROTA_AGENT_STOP_GRACE", "2s"));
     if (apiCertificate != null) {

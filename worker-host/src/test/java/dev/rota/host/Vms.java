@@ -81,6 +81,13 @@ final class Vms {
     /** One answer: the VM it was for, and when it came (nanoTime). */
     record Answer(String vm, RotaClient.Reply reply, long at) {}
 
+    /**
+     * Each client's pause between its answer and its next submission: a user's pace, and a bound on the
+     * VMs a run makes (with Temporal away submissions are taken as fast as the database commits them, and
+     * each VM is a process here).
+     */
+    static final java.time.Duration PAUSE = java.time.Duration.ofMillis(250);
+
     final Set<String> acked = ConcurrentHashMap.newKeySet();
     final java.util.Queue<Answer> answers = new java.util.concurrent.ConcurrentLinkedQueue<>();
     final java.util.Queue<Throwable> failures = new java.util.concurrent.ConcurrentLinkedQueue<>();
@@ -103,6 +110,11 @@ final class Vms {
               }
             } catch (Throwable t) {
               failures.add(t);
+            }
+            try {
+              Thread.sleep(PAUSE.toMillis());
+            } catch (InterruptedException e) {
+              return;
             }
           }
         });

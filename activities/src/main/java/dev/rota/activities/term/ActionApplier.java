@@ -221,6 +221,8 @@ public class ActionApplier {
       notifying.add(calls.submit(() -> {
         try {
           done.addAll(notifier.notify(newest));
+        } catch (VmNotifier.WorkflowNotStartedYet e) {
+          return; // not an attempt: its start hands the workflow the row, and the pass after tells what follows
         } catch (RuntimeException e) {
           // Left in the outbox: the next pass tells the workflow (at least once; it applies it once).
           log.debug("could not tell VM {}'s workflow: {}", newest.vm(), e.toString());

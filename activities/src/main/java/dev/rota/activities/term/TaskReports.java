@@ -121,6 +121,8 @@ public class TaskReports {
     for (TermActionRow event : news) {
       try {
         told.addAll(notifier.notify(event));
+      } catch (VmNotifier.WorkflowNotStartedYet e) {
+        beingTold.release(List.of(event.id())); // its start hands its workflow the row, which shows this
       } catch (RuntimeException e) {
         log.debug("VM {} will hear of its task from the scheduler's outbox: {}", event.vm(), e.toString());
         beingTold.release(List.of(event.id()));

@@ -47,6 +47,10 @@ public class VmNotifier {
     if (row == null || news.vmSeq() == null || news.vmSeq() != row.seq()) {
       return List.of(news.id());
     }
+    if (row.workflowOwed()) {
+      // Not asked of Temporal: its start hands the workflow the row, and the news after it stays here.
+      throw new WorkflowNotStartedYet(news.vm());
+    }
     List<TermActionRow> earlier = outbox.eventsBefore(news.vm(), news.id());
     List<TaskEvent> told = new ArrayList<>();
     for (TermActionRow e : earlier) {
@@ -73,6 +77,13 @@ public class VmNotifier {
     earlier.forEach(e -> done.add(e.id()));
     done.add(news.id());
     return done;
+  }
+
+  /** The VM's workflow is owed its start ({@link dev.rota.activities.VmWorkflowStarter}): its news waits. */
+  public static final class WorkflowNotStartedYet extends IllegalStateException {
+    WorkflowNotStartedYet(String vm) {
+      super("VM " + vm + "'s workflow is still to be started");
+    }
   }
 
   private static TaskEvent event(TermActionRow news, boolean recorded) {

@@ -3,6 +3,7 @@ package dev.rota.api.control;
 import dev.rota.activities.ControlWorkflows;
 import dev.rota.activities.DaemonThreads;
 import dev.rota.activities.SchedulerWaker;
+import dev.rota.activities.VmWorkflowStarter;
 import dev.rota.store.VmRow;
 import dev.rota.api.problem.Problems;
 import dev.rota.workflows.cluster.ClusterWorkflow;
@@ -19,11 +20,8 @@ import io.temporal.failure.ApplicationFailure;
 import dev.rota.workflows.cluster.TermSummary;
 import jakarta.inject.Singleton;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
-import java.util.function.BiFunction;
 import java.util.Optional;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
@@ -41,13 +39,7 @@ public class ControlPlane {
   private final WorkflowClient client;
   private final SchedulerWaker waker;
   private final ControlWorkflows workflows;
-  /**
-   * Workflow starts in flight at once, for all batches: enough to keep the server busy, not a thread per
-   * VM. Each start waits a round trip and a commit on a real server: with 16, the CLI's dev server
-   * took 86 submissions a second at 1,000 x 10,000 with CPU to spare; with 64, 109.
-   */
-  private final ExecutorService starters = Executors.newFixedThreadPool(64, DaemonThreads.named("workflow-starter"));
-
+  private final VmWorkflowStarter starter;
   private final Duration actionWait;
 
   /**
@@ -82,54 +74,17 @@ public class ControlPlane {
       WorkflowClient client,
       SchedulerWaker waker,
       ControlWorkflows workflows,
+      VmWorkflowStarter starter,
       @io.micronaut.context.annotation.Value("${rota.api.action-wait:2s}") Duration actionWait) {
+    this.starter = starter;
     this.actionWait = actionWait;
     this.client = client;
     this.waker = waker;
     this.workflows = workflows;
   }
 
-  /** Starts the VM's workflow; 409 if one is still open under its name (a delete in progress). */
-  public void startVm(VmRow vm) {
-    try {
-      bounded(() -> workflows.startVm(vm, false));
-    } catch (WorkflowExecutionAlreadyStarted e) {
-      throw Problems.conflict("VM '" + vm.name() + "' is still being deleted; try again shortly");
-    }
-  }
-
-  /**
-   * Starts every VM's workflow, several at a time; when one does not start, {@code undo} is told which
-   * and why once the rest are done, and what it returns is thrown.
-   */
-  public void startVms(List<VmRow> vms, BiFunction<VmRow, RuntimeException, RuntimeException> undo) {
-    List<Future<?>> starts = new ArrayList<>(vms.size());
-    for (VmRow vm : vms) {
-      starts.add(starters.submit(() -> startVm(vm)));
-    }
-    VmRow failed = null;
-    RuntimeException cause = null;
-    for (int i = 0; i < starts.size(); i++) {
-      try {
-        starts.get(i).get();
-      } catch (ExecutionException e) {
-        if (failed == null) {
-          failed = vms.get(i);
-          cause = e.getCause() instanceof RuntimeException r ? r : new IllegalStateException(e.getCause());
-        }
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        throw new IllegalStateException("interrupted while starting workflows", e);
-      }
-    }
-    if (failed != null) {
-      throw undo.apply(failed, cause);
-    }
-  }
-
   @jakarta.annotation.PreDestroy
   void close() {
-    starters.shutdownNow();
     calls.shutdownNow();
     deadlines.shutdownNow();
   }
@@ -250,6 +205,11 @@ public class ControlPlane {
    * the request (and its thread).
    */
   public void act(String vmName, Function<VmWorkflow, Functions.Func<String>> action) {
+    act(vmName, action, true);
+  }
+
+  /** {@link #act}; a VM whose workflow has yet to start (submitted a moment ago) is asked again once it has. */
+  private void act(String vmName, Function<VmWorkflow, Functions.Func<String>> action, boolean mayStart) {
     VmWorkflow vm = client.newWorkflowStub(VmWorkflow.class, VmWorkflow.workflowId(vmName));
     WorkflowUpdateHandle<String> accepted;
     try {
@@ -269,6 +229,11 @@ public class ControlPlane {
       Thread.currentThread().interrupt();
       throw Problems.unavailable("interrupted while asking the workflow of VM '" + vmName + "'");
     } catch (ExecutionException e) {
+      if (mayStart && e.getCause() instanceof WorkflowNotFoundException) {
+        starter.startIfOwed(vmName); // or the start under way here has made it meanwhile
+        act(vmName, action, false);
+        return;
+      }
       throw answer(vmName, e.getCause());
     }
     try {

@@ -11,6 +11,7 @@ import dev.rota.store.VmRepository;
 import dev.rota.store.VmRow;
 import dev.rota.store.VmTemplate;
 import dev.rota.activities.VmSubmissions;
+import dev.rota.activities.VmWorkflowStarter;
 import dev.rota.model.RestartPolicy;
 import dev.rota.model.VmStatus;
 import dev.rota.model.WireName;
@@ -20,13 +21,10 @@ import java.time.Clock;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
-/** The VMs users submit: stored first, then handed to their workflow. */
+/** The VMs users submit: stored with the start their workflow is owed, which is made in the background. */
 @Singleton
 public class VmService {
-  private static final Logger log = LoggerFactory.getLogger(VmService.class);
   static final String PROCESS = "process";
   static final Map<String, Long> DEFAULT_RESOURCES = new TreeMap<>(Map.of("cpu", 1L, "memory", 512L));
 
@@ -34,10 +32,13 @@ public class VmService {
   private final VmEventRepository events;
   private final VmSubmissions submissions;
   private final ControlPlane control;
+  private final VmWorkflowStarter starter;
   private final Clock clock;
 
   public VmService(
-      VmRepository vms, VmEventRepository events, VmSubmissions submissions, ControlPlane control, Clock clock) {
+      VmRepository vms, VmEventRepository events, VmSubmissions submissions, ControlPlane control,
+      VmWorkflowStarter starter, Clock clock) {
+    this.starter = starter;
     this.vms = vms;
     this.events = events;
     this.submissions = submissions;
@@ -45,11 +46,16 @@ public class VmService {
     this.clock = clock;
   }
 
+  /**
+   * Stores the VM with the start its workflow is owed, and answers: the VM is placed and run meanwhile,
+   * and its workflow is started at once in the background ({@link VmWorkflowStarter}), by any host later
+   * should this one die first.
+   */
   public VmView create(VmRequest request) {
     VmRow row = VmRow.submitted(request.name(), 0, spec(request, ""), "waiting for the scheduler", clock.instant());
     VmRow saved;
     try {
-      saved = submissions.store(row, "submitted; waiting for the scheduler");
+      saved = submissions.submit(row, "submitted; waiting for the scheduler");
     } catch (RuntimeException e) {
       if (Sql.isUniqueViolation(e)) {
         throw Problems.conflict("VM '" + request.name() + "' already exists");
@@ -57,24 +63,14 @@ public class VmService {
       throw e;
     }
     control.wakeSchedulerMeanwhile("vm " + saved.name() + " submitted");
-    try {
-      control.startVm(saved);
-    } catch (RuntimeException e) {
-      // Without its workflow the VM would never move: take the row back and let the user retry.
-      loggedTakeBack(saved.name(), e);
-      submissions.remove(saved.name());
-      if (e instanceof io.micronaut.http.exceptions.HttpStatusException) {
-        throw e;
-      }
-      throw Problems.unavailable("cannot reach Temporal to start VM '" + saved.name() + "'; nothing was stored");
-    }
+    starter.startSoon(List.of(saved));
     return VmView.of(saved);
   }
 
   /**
    * Creates every VM of a batch, or none: all are checked first (a rejection names its item, {@code
-   * items[3].command}), stored in one transaction, and handed to their workflows, started in parallel;
-   * the scheduler is woken once. Should a workflow not start, the batch is taken back whole.
+   * items[3].command}), stored in one transaction with the starts their workflows are owed, which are
+   * made in the background as for {@link #create}; the scheduler is woken once.
    */
   public List<VmView> createAll(List<VmRequest> requests) {
     List<VmRow> rows = new java.util.ArrayList<>(requests.size());
@@ -102,26 +98,8 @@ public class VmService {
       throw e;
     }
     control.wakeSchedulerMeanwhile(saved.size() + " vms submitted");
-    control.startVms(saved, (failed, e) -> takeBack(saved, failed, e));
+    starter.startSoon(saved);
     return saved.stream().map(VmView::of).toList();
-  }
-
-  /** A workflow of the batch did not start: the VMs whose did are deleted by them, the rest removed here. */
-  private RuntimeException takeBack(List<VmRow> batch, VmRow failed, RuntimeException cause) {
-    loggedTakeBack(failed.name() + " and the " + (batch.size() - 1) + " others of its batch", cause);
-    batch.forEach(vm -> deleteNow(vm.name()));
-    if (cause instanceof io.micronaut.http.exceptions.HttpStatusException status) {
-      return Problems.conflict(status.getMessage() + " (items[" + batch.indexOf(failed) + "]); nothing was created");
-    }
-    return Problems.unavailable("cannot reach Temporal to start VM '" + failed.name() + "'; nothing was created");
-  }
-
-  /**
-   * A submission answered other than 201 although it was stored a moment: rare (Temporal out of reach,
-   * or refusing the start), and what an operator needs to know why of, as the client is told only 409 or 503.
-   */
-  private static void loggedTakeBack(String what, RuntimeException cause) {
-    log.warn("took back VM {}: its workflow did not start ({})", what, cause.toString());
   }
 
   /**
@@ -211,6 +189,12 @@ public class VmService {
   }
 
   private void deleteNow(String name) {
+    if (control.requestDelete(name)) {
+      return;
+    }
+    // A VM whose workflow has yet to start gets it first (or it started a moment ago): the workflow
+    // removes a task placed meanwhile.
+    starter.startIfOwed(name);
     if (!control.requestDelete(name)) {
       // No workflow: the rows are all there is. A task a term placed meanwhile is one of no VM, which
       // the reconciliation removes from its agent.

@@ -1,0 +1,42 @@
+package dev.rota.store;
+
+import io.micronaut.data.annotation.Query;
+import io.micronaut.data.jdbc.annotation.JdbcRepository;
+import io.micronaut.data.model.query.builder.sql.Dialect;
+import io.micronaut.data.repository.GenericRepository;
+import java.time.Instant;
+import java.util.Collection;
+import java.util.List;
+
+/** The VMs stored whose workflows are still to be started (V21): the submissions' outbox to Temporal. */
+@JdbcRepository(dialect = Dialect.POSTGRES)
+public interface WorkflowStartRepository extends GenericRepository<WorkflowStartRow, String> {
+  /** One VM's start owed, written in its submission's transaction. */
+  String ADD = "INSERT INTO workflow_starts (vm, vm_seq, submitted_at) VALUES (:vm, :vmSeq, :submittedAt)";
+
+  @Query(ADD)
+  void add(String vm, long vmSeq, Instant submittedAt);
+
+  /** The oldest starts owed since before {@code before}, submission order. */
+  @Query("SELECT * FROM workflow_starts WHERE submitted_at < :before ORDER BY vm_seq LIMIT :limit")
+  List<WorkflowStartRow> oldest(Instant before, int limit);
+
+  /** Whether the VM's workflow is still to be started. */
+  @Query("SELECT COUNT(*) FROM workflow_starts WHERE vm = :vm")
+  long owed(String vm);
+
+  /** Takes out the starts made, each of the submission it was made for (a later one stays owed). */
+  @Query("DELETE FROM workflow_starts WHERE vm = :vm AND vm_seq = :vmSeq")
+  int done(String vm, long vmSeq);
+
+  /** The start owed a VM that is gone, whatever its submission. */
+  @Query("DELETE FROM workflow_starts WHERE vm = :vm")
+  void forget(String vm);
+
+  /** Starts owed to many VMs at once, for a batch's submissions. */
+  @Query("SELECT * FROM workflow_starts WHERE vm IN (:vms)")
+  List<WorkflowStartRow> findByVmIn(Collection<String> vms);
+
+  @Query("SELECT COUNT(*) FROM workflow_starts")
+  long count();
+}

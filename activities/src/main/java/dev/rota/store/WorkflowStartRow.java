@@ -1,0 +1,9 @@
+package dev.rota.store;
+
+import io.micronaut.data.annotation.Id;
+import io.micronaut.data.annotation.MappedEntity;
+import java.time.Instant;
+
+/** A submitted VM whose workflow is yet to be started; {@code vmSeq} is the submission it is of. */
+@MappedEntity("workflow_starts")
+public record WorkflowStartRow(@Id String vm, long vmSeq, Instant submittedAt) {}

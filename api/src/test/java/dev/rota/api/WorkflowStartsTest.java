@@ -1,0 +1,164 @@
+package dev.rota.api;
+
+import static dev.rota.testing.Eventually.eventually;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.rota.activities.ControlWorkflows;
+import dev.rota.activities.VmSubmissions;
+import dev.rota.activities.VmWorkflowStarter;
+import dev.rota.activities.term.TaskObservations;
+import dev.rota.activities.term.VmNotifier;
+import dev.rota.api.vms.VmRequest;
+import dev.rota.api.vms.VmService;
+import dev.rota.store.TermActionRepository;
+import dev.rota.store.TermActionRow;
+import dev.rota.store.VmRepository;
+import dev.rota.store.VmRow;
+import dev.rota.store.WorkflowStartRepository;
+import dev.rota.workflows.vm.VmWorkflow;
+import io.micronaut.test.extensions.junit5.annotation.MicronautTest;
+import io.micronaut.transaction.TransactionOperations;
+import io.temporal.api.enums.v1.EventType;
+import io.temporal.client.WorkflowClient;
+import jakarta.inject.Inject;
+import java.sql.Connection;
+import java.time.Instant;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A submission is answered once stored, with the start its workflow is owed; the start is made right
+ * after, or by the sweep, or before a user's action needs the workflow, from the VM's row as it is then.
+ */
+@MicronautTest(transactional = false)
+class WorkflowStartsTest {
+  @Inject Http http;
+  @Inject WorkflowClient temporal;
+  @Inject VmRepository vms;
+  @Inject VmSubmissions submissions;
+  @Inject VmWorkflowStarter starter;
+  @Inject WorkflowStartRepository starts;
+  @Inject ControlWorkflows workflows;
+  @Inject TaskObservations observations;
+  @Inject TermActionRepository outbox;
+  @Inject VmNotifier notifier;
+  @Inject TransactionOperations<Connection> tx;
+
+  private boolean workflowExists(String vm) {
+    return VmApiTest.workflowExists(temporal, vm);
+  }
+
+  /** A VM stored as a submission is, its workflow owed and not yet started by anyone. */
+  private VmRow owed(String name, Instant submittedAt) {
+    VmRow row = VmRow.submitted(name, 0, VmService.spec(new VmRequest(name, null, null, List.of("sleep", "60"), null, null,
+        null, null, null, null, null), ""), "waiting for the scheduler", submittedAt);
+    return submissions.submit(row, "submitted");
+  }
+
+  private long signals(String vm) {
+    return temporal.fetchHistory(VmWorkflow.workflowId(vm)).getEvents().stream()
+        .filter(e -> e.getEventType() == EventType.EVENT_TYPE_WORKFLOW_EXECUTION_SIGNALED).count();
+  }
+
+  @Test
+  void aSubmissionIsAnsweredOnceStoredAndItsWorkflowIsStartedRightAfterNamingItsSubmission() {
+    assertEquals(201, http.post("/v1/vms", VmApiTest.vm("ws-quick")).status());
+    eventually("its workflow started and nothing owed", () -> workflowExists("ws-quick") && !starter.owed("ws-quick"));
+    long seq = vms.findById("ws-quick").orElseThrow().seq();
+    assertTrue(workflows.openFor("ws-quick", seq), "its memo names its submission");
+    assertFalse(workflows.openFor("ws-quick", seq + 1), "and no other");
+  }
+
+  /** Places the VM on {@code worker} as a term would; returns the news for its workflow. */
+  private TermActionRow placed(VmRow vm, String worker) {
+    assertEquals(1, tx.executeWrite(s -> observations.placeAll(
+        List.of(new TaskObservations.Placing(vm.name(), vm.seq(), 0, worker, null)), Instant.now())).size());
+    return outbox.after(0, 100_000).stream()
+        .filter(a -> vm.name().equals(a.vm()) && TermActionRow.NOTIFY.equals(a.kind())).findFirst().orElseThrow();
+  }
+
+  @Test
+  void theNewsOfAVmWhoseWorkflowIsOwedWaitsWithoutAskingTemporalAndIsToldOnceItIsStarted() {
+    VmRow vm = owed("ws-placed", Instant.now());
+    TermActionRow news = placed(vm, "ws-worker");
+    assertThrows(VmNotifier.WorkflowNotStartedYet.class, () -> notifier.notify(news));
+    assertFalse(workflowExists(vm.name()), "Temporal was not asked");
+
+    assertTrue(starter.startIfOwed(vm.name()));
+    assertFalse(starter.owed(vm.name()));
+    assertTrue(outbox.after(0, 100_000).stream().anyMatch(a -> a.id() == news.id()), "the row does not show the placing: still to tell");
+    notifier.notify(news);
+    VmWorkflow workflow = temporal.newWorkflowStub(VmWorkflow.class, VmWorkflow.workflowId(vm.name()));
+    eventually("the workflow heard of its placing", () -> workflow.status().equals("scheduled"));
+  }
+
+  @Test
+  void aStartHandsTheWorkflowTheRowAsItIsThenAndTheNewsItShowsLeavesTheOutboxUntold() {
+    assertEquals(201, http.post("/v1/workers", "{\"name\":\"ws-w1\",\"endpoint\":\"http://127.0.0.1:1\"}").status());
+    VmRow vm = owed("ws-ran", Instant.now());
+    placed(vm, "ws-w1");
+    String report = "{\"tasks\":[{\"id\":\"ws-ran.0\",\"vm\":\"ws-ran\",\"state\":\"running\",\"exitCode\":null,"
+        + "\"startedAt\":null,\"finishedAt\":null,\"message\":null}]}";
+    assertEquals(204, http.put("/v1/workers/ws-w1/tasks", report).status());
+    assertEquals("running", vms.findById("ws-ran").orElseThrow().status(), "the agent's report ran ahead of the workflow");
+
+    assertTrue(starter.startIfOwed("ws-ran"));
+    VmWorkflow workflow = temporal.newWorkflowStub(VmWorkflow.class, VmWorkflow.workflowId("ws-ran"));
+    eventually("the workflow took the row: running", () -> workflow.status().equals("running"));
+    assertTrue(outbox.after(0, 100_000).stream().noneMatch(a -> "ws-ran".equals(a.vm()) && TermActionRow.NOTIFY.equals(a.kind())),
+        "the placing and the start the row shows left the outbox untold");
+    assertEquals(0, signals("ws-ran"), "the workflow was told nothing it was not started with");
+  }
+
+  @Test
+  void theSweepStartsWhatWasLeftOwedByAHostThatDied() {
+    owed("ws-orphan", Instant.now().minusSeconds(60));
+    owed("ws-fresh", Instant.now());
+    assertTrue(starter.sweep() >= 1);
+    assertTrue(workflowExists("ws-orphan"));
+    assertFalse(starter.owed("ws-orphan"));
+    assertTrue(starter.owed("ws-fresh"), "a start owed a moment is its own host's to make");
+  }
+
+  @Test
+  void aStartMadeBeforeForTheSameSubmissionIsDoneAndOneOfAClosingNamesakeStaysOwed() {
+    VmRow vm = owed("ws-again", Instant.now());
+    workflows.startVm(vm, false); // an earlier try, whose host died before taking the start out
+    assertTrue(starter.startIfOwed("ws-again"));
+    assertFalse(starter.owed("ws-again"));
+
+    VmRow next = owed("ws-namesake", Instant.now());
+    workflows.startVm(next.withSeq(next.seq() - 1_000_000), false); // as a deleted VM's workflow, still closing
+    assertFalse(starter.startIfOwed("ws-namesake"));
+    assertTrue(starter.owed("ws-namesake"), "started once that workflow has closed");
+  }
+
+  @Test
+  void aStartOwedToAVmDeletedMeanwhileIsDropped() {
+    VmRow vm = owed("ws-gone", Instant.now());
+    tx.executeWrite(s -> {
+      vms.deleteById(vm.name());
+      return null;
+    });
+    assertFalse(starter.startIfOwed("ws-gone"));
+    assertFalse(starter.owed("ws-gone"));
+    assertFalse(workflowExists("ws-gone"));
+  }
+
+  @Test
+  void aUserActionOrADeleteOnAVmWhoseWorkflowIsOwedStartsItFirst() {
+    owed("ws-act", Instant.now());
+    Http.Reply stop = http.post("/v1/vms/ws-act/stop", null);
+    assertEquals(202, stop.status(), stop.toString());
+    assertEquals("stopped", stop.map().get("status"));
+
+    owed("ws-del", Instant.now());
+    assertEquals(202, http.delete("/v1/vms/ws-del").status());
+    eventually("the VM is gone", () -> http.get("/v1/vms/ws-del").status() == 404);
+    assertFalse(starter.owed("ws-del"));
+    assertEquals(0L, starts.owed("ws-del"));
+  }
+}
