@@ -32,8 +32,12 @@ import org.slf4j.LoggerFactory;
  * a submission is answered once stored, and its VM is placed and run meanwhile, so that neither waits
  * for Temporal (on the CLI's dev server a start is a round trip and a SQLite commit: 124 submissions a
  * second at 1,000 x 10,000 while each batch waited for its starts). This host starts its own
- * submissions at once; every host also takes, every {@link #SWEEP_EVERY}, starts owed for longer than
- * {@link #OWED_FOR} that it is not making itself (a host that died with them, Temporal out of reach).
+ * submissions {@code rota.vms.workflow-start-delay} (2 s) after they were stored: a VM does not wait
+ * for its workflow, so its start is left out of the burst that places and runs it, and by then the row
+ * shows the VM placed and running, which the start hands over instead of two signals (a burst of 1,000:
+ * p99 1.04 s against 1.74 s started at once, 1.01 Temporal actions per VM against 2.01). Every host
+ * also takes, every {@link #SWEEP_EVERY}, starts owed for longer than {@link #OWED_FOR} that it is not
+ * making itself (a host that died with them, Temporal out of reach).
  *
  * <p>Each workflow is started with its VM's row as it is when started, which may be newer than the
  * submission (placed, running): the workflow takes it as a restored one does, and the news the row
@@ -55,6 +59,7 @@ public class VmWorkflowStarter {
   private final CertainCommits certain;
   private final TransactionOperations<Connection> tx;
   private final Clock clock;
+  private final Duration delay;
   private final BatchStatement startsMade = BatchStatement.of(
       "DELETE FROM workflow_starts WHERE vm = :vm AND vm_seq = :vmSeq");
   private final BatchStatement newsHandedOver = BatchStatement.of(
@@ -73,7 +78,9 @@ public class VmWorkflowStarter {
 
   public VmWorkflowStarter(
       ControlWorkflows workflows, WorkflowStartRepository starts, VmRepository vms, CertainCommits certain,
-      TransactionOperations<Connection> tx, Clock clock) {
+      TransactionOperations<Connection> tx, Clock clock,
+      @io.micronaut.context.annotation.Value("${rota.vms.workflow-start-delay:2s}") Duration delay) {
+    this.delay = delay;
     this.workflows = workflows;
     this.starts = starts;
     this.vms = vms;
@@ -86,16 +93,27 @@ public class VmWorkflowStarter {
   public void startSoon(List<VmRow> submitted) {
     List<String> names = submitted.stream().map(VmRow::name).toList();
     making.addAll(names);
+    Runnable batch = () -> {
+      try {
+        startNow(names);
+      } catch (RuntimeException e) {
+        log.warn("workflow starts of {} VMs left to the sweep: {}", names.size(), e.toString());
+      } finally {
+        names.forEach(making::remove);
+      }
+    };
     try {
-      batches.execute(() -> {
-        try {
-          startNow(names);
-        } catch (RuntimeException e) {
-          log.warn("workflow starts of {} VMs left to the sweep: {}", names.size(), e.toString());
-        } finally {
-          names.forEach(making::remove);
-        }
-      });
+      if (delay.isZero()) {
+        batches.execute(batch);
+      } else {
+        sweeper.schedule(() -> {
+          try {
+            batches.execute(batch);
+          } catch (java.util.concurrent.RejectedExecutionException e) {
+            names.forEach(making::remove);
+          }
+        }, delay.toMillis(), TimeUnit.MILLISECONDS);
+      }
     } catch (java.util.concurrent.RejectedExecutionException e) {
       names.forEach(making::remove); // closing: the sweep of the next host to start takes them
     }

@@ -26,6 +26,8 @@ public final class RotaSettings {
           SettingRule.positiveDuration("rota.agents.timeout"),
           SettingRule.positiveDuration("rota.vms.restart-delay"),
           SettingRule.positiveDuration("rota.vms.max-restart-delay"),
+          new SettingRule<>("rota.vms.workflow-start-delay", java.time.Duration.class, d -> !d.isNegative() && d.toMinutes() < 10,
+              "must be a duration under 10m such as 2s (0s: a VM's workflow is started as soon as it is stored)"),
           SettingRule.positiveDuration("rota.agent.heartbeat-interval"),
           new SettingRule<>("rota.scheduler.rebalance-moves-per-term", Integer.class, n -> n >= 0,
               SchedulerSettings.REBALANCE_EXPECTATION),

@@ -58,6 +58,8 @@ class BadSettingsTest {
     "rota.temporal.workflow-cache-size, 0",
     "rota.temporal.workflow-task-slots, -1",
     "rota.temporal.workflow-task-slots, 1",
+    "rota.vms.workflow-start-delay, -1s",
+    "rota.vms.workflow-start-delay, 1h",
     "rota.scheduler.rebalance-moves-per-term, -1",
     "rota.scheduler.rebalance-moves-per-term, many",
     "rota.workers.remove-offline-after, -1h",
