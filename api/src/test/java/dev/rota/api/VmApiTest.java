@@ -88,6 +88,8 @@ class VmApiTest {
     assertEquals("pending", row.status());
     assertNull(row.worker());
 
+    // Answered once stored; its workflow is started after rota.vms.workflow-start-delay.
+    eventually("its workflow started", () -> workflowExists("build-42"));
     var description = temporal.newUntypedWorkflowStub(VmWorkflow.workflowId("build-42")).describe();
     assertEquals(WorkflowExecutionStatus.WORKFLOW_EXECUTION_STATUS_RUNNING, description.getStatus());
     assertEquals("pending", description.getTypedSearchAttributes().get(RotaSearchAttributes.VM_STATUS));
@@ -126,7 +128,7 @@ class VmApiTest {
     assertEquals("pending", items.get(1).get("status"));
     assertEquals("OnFailure", items.get(1).get("restartPolicy"));
     assertEquals("OnFailure", http.get("/v1/vms/batch-b").map().get("restartPolicy"));
-    assertTrue(workflowExists("batch-a") && workflowExists("batch-b"));
+    eventually("each VM's workflow started", () -> workflowExists("batch-a") && workflowExists("batch-b"));
     assertTrue(vms.findById("batch-a").orElseThrow().seq() < vms.findById("batch-b").orElseThrow().seq(),
         "placed oldest first, in the order asked");
     for (String vm : List.of("batch-a", "batch-b")) {
@@ -174,7 +176,7 @@ class VmApiTest {
       assertEquals(1, statuses.stream().filter(s -> s == 201).count(), statuses.toString());
       assertEquals(racers - 1, statuses.stream().filter(s -> s == 409).count(), statuses.toString());
       assertTrue(vms.findById("contested").isPresent());
-      assertTrue(workflowExists("contested"));
+      eventually("the winner's workflow started", () -> workflowExists("contested"));
     } finally {
       pool.shutdownNow();
     }
