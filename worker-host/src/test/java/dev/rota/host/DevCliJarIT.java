@@ -57,6 +57,15 @@ class DevCliJarIT {
       assertEquals(201, api.api("POST", "/v1/vms", "{\"name\":\"keeper\",\"command\":[\"sleep\",\"3801\"]}").status());
       eventually("keeper running", () -> "running".equals(api.vm("keeper").get("status")));
       WorkflowClient client = WorkflowClient.newInstance(stubs);
+      // A VM runs without waiting for its workflow, which is started after rota.vms.workflow-start-delay.
+      eventually("keeper's workflow started", () -> {
+        try {
+          client.newUntypedWorkflowStub("vm-keeper").describe();
+          return true;
+        } catch (io.temporal.client.WorkflowNotFoundException e) {
+          return false;
+        }
+      });
       String run = client.newUntypedWorkflowStub("vm-keeper").describe().getExecution().getRunId();
       List<ProcessHandle> before = sleeping("sleep 3801");
       assertEquals(1, before.size());
