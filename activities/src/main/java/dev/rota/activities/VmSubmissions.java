@@ -44,11 +44,7 @@ public class VmSubmissions {
    * a name already taken fails with the store's unique violation ({@link dev.rota.store.Sql#isUniqueViolation}).
    */
   public VmRow store(VmRow row, String createdMessage) {
-    return commits.write(GroupCommit.vm(row.name()), () -> {
-      VmRow stored = vms.save(row.withSeq(vms.nextSeq()));
-      events.append(stored.name(), stored.createdAt(), "created", createdMessage);
-      return stored;
-    });
+    return store(row, createdMessage, false);
   }
 
   /**
@@ -56,10 +52,16 @@ public class VmSubmissions {
    * ({@link VmWorkflowStarter}), so that what was stored is started even if this process dies now.
    */
   public VmRow submit(VmRow row, String createdMessage) {
+    return store(row, createdMessage, true);
+  }
+
+  private VmRow store(VmRow row, String createdMessage, boolean owesStart) {
     return commits.write(GroupCommit.vm(row.name()), () -> {
       VmRow stored = vms.save(row.withSeq(vms.nextSeq()));
       events.append(stored.name(), stored.createdAt(), "created", createdMessage);
-      starts.add(stored.name(), stored.seq(), stored.createdAt());
+      if (owesStart) {
+        starts.add(stored.name(), stored.seq(), stored.createdAt());
+      }
       return stored;
     });
   }

@@ -2,6 +2,7 @@ package dev.rota.activities;
 
 import dev.rota.store.BatchStatement;
 import dev.rota.store.CertainCommits;
+import dev.rota.store.TermActionRepository;
 import dev.rota.store.VmRepository;
 import dev.rota.store.VmRow;
 import dev.rota.store.WorkflowStartRepository;
@@ -60,10 +61,9 @@ public class VmWorkflowStarter {
   private final TransactionOperations<Connection> tx;
   private final Clock clock;
   private final Duration delay;
-  private final BatchStatement startsMade = BatchStatement.of(
-      "DELETE FROM workflow_starts WHERE vm = :vm AND vm_seq = :vmSeq");
-  private final BatchStatement newsHandedOver = BatchStatement.of(
-      "DELETE FROM term_actions WHERE kind = 'notify' AND vm = :vm AND vm_seq = :vmSeq AND id <= :taskEventId");
+  private final TemporalDeadlines deadlines;
+  private final BatchStatement startsMade = BatchStatement.of(WorkflowStartRepository.DONE);
+  private final BatchStatement newsHandedOver = BatchStatement.of(TermActionRepository.HANDED_OVER);
 
   /** The VMs whose starts this host is making: the sweep leaves them alone. */
   private final Set<String> making = ConcurrentHashMap.newKeySet();
@@ -78,9 +78,10 @@ public class VmWorkflowStarter {
 
   public VmWorkflowStarter(
       ControlWorkflows workflows, WorkflowStartRepository starts, VmRepository vms, CertainCommits certain,
-      TransactionOperations<Connection> tx, Clock clock,
+      TransactionOperations<Connection> tx, Clock clock, TemporalDeadlines deadlines,
       @io.micronaut.context.annotation.Value("${rota.vms.workflow-start-delay:2s}") Duration delay) {
     this.delay = delay;
+    this.deadlines = deadlines;
     this.workflows = workflows;
     this.starts = starts;
     this.vms = vms;
@@ -103,19 +104,15 @@ public class VmWorkflowStarter {
       }
     };
     try {
-      if (delay.isZero()) {
-        batches.execute(batch);
-      } else {
-        sweeper.schedule(() -> {
-          try {
-            batches.execute(batch);
-          } catch (java.util.concurrent.RejectedExecutionException e) {
-            names.forEach(making::remove);
-          }
-        }, delay.toMillis(), TimeUnit.MILLISECONDS);
-      }
+      sweeper.schedule(() -> {
+        try {
+          batches.execute(batch);
+        } catch (java.util.concurrent.RejectedExecutionException e) {
+          names.forEach(making::remove); // closing: the sweep of the next host to start takes them
+        }
+      }, delay.toMillis(), TimeUnit.MILLISECONDS);
     } catch (java.util.concurrent.RejectedExecutionException e) {
-      names.forEach(making::remove); // closing: the sweep of the next host to start takes them
+      names.forEach(making::remove);
     }
   }
 
@@ -132,7 +129,6 @@ public class VmWorkflowStarter {
 
   /** Starts what has been owed for longer than {@link #OWED_FOR} and no thread here is starting; returns how many it started. */
   public int sweep() {
-    int started = 0;
     List<WorkflowStartRow> owed = starts.oldest(clock.instant().minus(OWED_FOR), SWEEP_BATCH);
     List<String> names = new ArrayList<>();
     for (WorkflowStartRow o : owed) {
@@ -141,11 +137,10 @@ public class VmWorkflowStarter {
       }
     }
     try {
-      started += startNow(names);
+      return startNow(names);
     } finally {
       names.forEach(making::remove);
     }
-    return started;
   }
 
   /**
@@ -176,20 +171,20 @@ public class VmWorkflowStarter {
     List<WorkflowStartRow> done = new ArrayList<>();
     List<VmRow> started = new ArrayList<>();
     List<Future<Boolean>> making = new ArrayList<>();
-    List<VmRow> tried = new ArrayList<>();
+    List<WorkflowStartRow> tried = new ArrayList<>();
     for (WorkflowStartRow o : owed.values()) {
       VmRow vm = rows.get(o.vm());
       if (vm == null || vm.seq() != o.vmSeq()) {
         done.add(o); // deleted, and perhaps submitted again: that submission owes a start of its own
         continue;
       }
-      tried.add(vm);
+      tried.add(o);
       making.add(starting.submit(() -> start(vm)));
     }
     for (int i = 0; i < making.size(); i++) {
-      if (made(making.get(i), tried.get(i))) {
-        started.add(tried.get(i));
-        done.add(new WorkflowStartRow(tried.get(i).name(), tried.get(i).seq(), tried.get(i).createdAt()));
+      if (made(making.get(i), tried.get(i).vm())) {
+        started.add(rows.get(tried.get(i).vm()));
+        done.add(tried.get(i));
       }
     }
     if (done.isEmpty()) {
@@ -221,25 +216,21 @@ public class VmWorkflowStarter {
    * minute): with Temporal away the start stays owed, for the sweep, rather than hold a thread.
    */
   private boolean start(VmRow vm) {
-    io.grpc.Context.CancellableContext deadline =
-        io.grpc.Context.current().withDeadlineAfter(START_DEADLINE.toMillis(), TimeUnit.MILLISECONDS, sweeper);
-    io.grpc.Context previous = deadline.attach();
-    try {
-      workflows.startVm(vm, false);
-      return true;
-    } catch (WorkflowExecutionAlreadyStarted e) {
-      return workflows.openFor(vm.name(), vm.seq());
-    } finally {
-      deadline.detach(previous);
-      deadline.cancel(null);
-    }
+    return deadlines.within(START_DEADLINE, () -> {
+      try {
+        workflows.startVm(vm, false);
+        return true;
+      } catch (WorkflowExecutionAlreadyStarted e) {
+        return workflows.openFor(vm.name(), vm.seq());
+      }
+    });
   }
 
-  private static boolean made(Future<Boolean> start, VmRow vm) {
+  private static boolean made(Future<Boolean> start, String vm) {
     try {
       return start.get();
     } catch (ExecutionException e) {
-      log.debug("workflow of VM {} not started, still owed: {}", vm.name(), e.getCause().toString());
+      log.debug("workflow of VM {} not started, still owed: {}", vm, e.getCause().toString());
       return false;
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();

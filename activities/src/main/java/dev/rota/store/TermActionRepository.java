@@ -53,6 +53,12 @@ public interface TermActionRepository extends GenericRepository<TermActionRow, L
   @Query("SELECT * FROM term_actions WHERE kind = 'notify' AND vm = :vm AND id < :beforeId ORDER BY id")
   List<TermActionRow> eventsBefore(String vm, long beforeId);
 
+  /**
+   * A VM's news up to {@code taskEventId}, of submission {@code vmSeq}, left untold: its workflow was
+   * started with a row that shows it (and would ignore it). Run as a batch.
+   */
+  String HANDED_OVER = "DELETE FROM term_actions WHERE kind = 'notify' AND vm = :vm AND vm_seq = :vmSeq AND id <= :taskEventId";
+
   @Query("DELETE FROM term_actions WHERE id = :id")
   void done(long id);
 

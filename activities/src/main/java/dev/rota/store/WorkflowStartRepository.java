@@ -25,9 +25,8 @@ public interface WorkflowStartRepository extends GenericRepository<WorkflowStart
   @Query("SELECT COUNT(*) FROM workflow_starts WHERE vm = :vm")
   long owed(String vm);
 
-  /** Takes out the starts made, each of the submission it was made for (a later one stays owed). */
-  @Query("DELETE FROM workflow_starts WHERE vm = :vm AND vm_seq = :vmSeq")
-  int done(String vm, long vmSeq);
+  /** Takes out a start made, of the submission it was made for (a later one stays owed); one or many, as a batch. */
+  String DONE = "DELETE FROM workflow_starts WHERE vm = :vm AND vm_seq = :vmSeq";
 
   /** The start owed a VM that is gone, whatever its submission. */
   @Query("DELETE FROM workflow_starts WHERE vm = :vm")

@@ -3,6 +3,7 @@ package dev.rota.api.control;
 import dev.rota.activities.ControlWorkflows;
 import dev.rota.activities.DaemonThreads;
 import dev.rota.activities.SchedulerWaker;
+import dev.rota.activities.TemporalDeadlines;
 import dev.rota.activities.VmWorkflowStarter;
 import dev.rota.store.VmRow;
 import dev.rota.api.problem.Problems;
@@ -40,6 +41,7 @@ public class ControlPlane {
   private final SchedulerWaker waker;
   private final ControlWorkflows workflows;
   private final VmWorkflowStarter starter;
+  private final TemporalDeadlines deadlines;
   private final Duration actionWait;
 
   /**
@@ -48,15 +50,6 @@ public class ControlPlane {
    * minute; with the server down the request answers 503 after this.
    */
   static final Duration TEMPORAL_DEADLINE = Duration.ofSeconds(5);
-
-  /** The deadlines' timers; each is cancelled when its call returns, and then leaves the queue at once. */
-  private final java.util.concurrent.ScheduledThreadPoolExecutor deadlines = deadlineTimers();
-
-  private static java.util.concurrent.ScheduledThreadPoolExecutor deadlineTimers() {
-    java.util.concurrent.ScheduledThreadPoolExecutor timers = new java.util.concurrent.ScheduledThreadPoolExecutor(1, DaemonThreads.named("temporal-deadline"));
-    timers.setRemoveOnCancelPolicy(true);
-    return timers;
-  }
 
   /**
    * Runs the calls to Temporal a request waits on with a deadline (the scheduler's query, a VM action's
@@ -75,8 +68,10 @@ public class ControlPlane {
       SchedulerWaker waker,
       ControlWorkflows workflows,
       VmWorkflowStarter starter,
+      TemporalDeadlines deadlines,
       @io.micronaut.context.annotation.Value("${rota.api.action-wait:2s}") Duration actionWait) {
     this.starter = starter;
+    this.deadlines = deadlines;
     this.actionWait = actionWait;
     this.client = client;
     this.waker = waker;
@@ -86,7 +81,6 @@ public class ControlPlane {
   @jakarta.annotation.PreDestroy
   void close() {
     calls.shutdownNow();
-    deadlines.shutdownNow();
   }
 
   /** Makes sure the VM has its workflow, joining the one that is open (a host restoring VMs at start). */
@@ -297,15 +291,7 @@ public class ControlPlane {
    * the SDK's retries honour: past it, the call fails with DEADLINE_EXCEEDED (a 503).
    */
   private <T> T bounded(java.util.function.Supplier<T> calls) {
-    io.grpc.Context.CancellableContext context =
-        io.grpc.Context.current().withDeadlineAfter(TEMPORAL_DEADLINE.toMillis(), TimeUnit.MILLISECONDS, deadlines);
-    io.grpc.Context previous = context.attach();
-    try {
-      return calls.get();
-    } finally {
-      context.detach(previous);
-      context.cancel(null);
-    }
+    return deadlines.within(TEMPORAL_DEADLINE, calls);
   }
 
   private void bounded(Runnable calls) {
