@@ -7,7 +7,9 @@ import java.util.Map;
  * {@code PUT /v1/tasks/{id}}: the VM's spec, as the controller sends it and the agent runs it.
  *
  * @param restartCount the generation the task is of
- * @param image null for the process runtime
+ * @param image an image address ({@code https://…}, {@code file://…}, optionally {@code @sha256:<hex>}):
+ *     the {@code qemu} runtime's boot disk; the {@code process} runtime has none
+ * @param guest how a {@code qemu} guest is booted and configured; null for none
  */
 public record TaskSpec(
     String vm,
@@ -16,4 +18,11 @@ public record TaskSpec(
     String image,
     List<String> command,
     Map<String, String> env,
-    Map<String, Long> resources) {}
+    Map<String, Long> resources,
+    GuestSpec guest) {
+  public TaskSpec(
+      String vm, int restartCount, String runtime, String image, List<String> command, Map<String, String> env,
+      Map<String, Long> resources) {
+    this(vm, restartCount, runtime, image, command, env, resources, null);
+  }
+}

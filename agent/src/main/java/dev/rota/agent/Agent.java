@@ -24,11 +24,13 @@ public final class Agent implements AutoCloseable {
   private final ControllerLink link;
   private final TaskReporter reporter;
   private final String certificateSha256;
+  private final Cgroups cgroups;
 
   private Agent(
       AgentConfig config, AgentThreads ownThreads, AgentHttp http, ControllerLink link, TaskReporter reporter,
-      String certificateSha256) {
+      String certificateSha256, Cgroups cgroups) {
     this.certificateSha256 = certificateSha256;
+    this.cgroups = cgroups;
     this.reporter = reporter;
     this.config = config;
     this.ownThreads = ownThreads;
@@ -82,19 +84,37 @@ public final class Agent implements AutoCloseable {
     }
     ScheduledExecutorService timers = threads.timers();
     ExecutorService requests = threads.requests();
-    ProcessRuntime processes = new ProcessRuntime(tasksDir, json);
+    Supervisor supervisor = new Supervisor(tasksDir, json);
+    HeldImages images = new HeldImages(config.dataDir().resolve("images.json"), json, java.time.Clock.systemUTC());
     Map<String, TaskRuntime> runtimes = new LinkedHashMap<>();
+    Map<String, String> facts = new LinkedHashMap<>();
+    Cgroups cgroups = Cgroups.none("no process runtime");
     for (String r : config.runtimes()) {
       switch (r.strip()) {
-        case "process" -> runtimes.put("process", processes);
-        case "synthetic" -> runtimes.put("synthetic", new SyntheticRuntime(timers, config.syntheticStartDelay()));
-        default -> throw new IllegalStateException("ROTA_WORKER_RUNTIMES names " + r + "; this agent offers process and synthetic");
+        case "process" -> {
+          cgroups = Cgroups.detect(config.workerName() + "-" + shortHash(config.dataDir().toString()));
+          facts.put(Isolation.LABEL, cgroups.kind().label);
+          if (cgroups.reason() != null) {
+            log.warn("agent {}: process tasks run without CPU and memory limits: {}", config.workerName(), cgroups.reason());
+          }
+          runtimes.put("process", new ProcessRuntime(supervisor, cgroups));
+        }
+        case "synthetic" -> runtimes.put("synthetic", new SyntheticRuntime(timers, config.syntheticStartDelay(), images));
+        case "qemu" -> {
+          QemuHost host = QemuHost.of(config.qemuAccel(), config.dataDir().resolve("scratch"));
+          facts.put(Isolation.ACCEL_LABEL, host.accel());
+          log.info("agent {}: qemu runs guests under {} ({})", config.workerName(), host.accel(), host.why());
+          ImageCache cache = new ImageCache(config.dataDir().resolve("images"), config.imageCacheBytes(), json,
+              java.time.Clock.systemUTC(), images);
+          runtimes.put("qemu", new QemuRuntime(supervisor, cache, host, threads.requests(), timers));
+        }
+        default -> throw new IllegalStateException(
+            "ROTA_WORKER_RUNTIMES names " + r + "; this agent offers process, qemu and synthetic");
       }
     }
     ControllerClient controller = new ControllerClient(config, json, controllerHttp);
     TaskReporter reporter = new TaskReporter(controller, config.workerName(), timers, config.heartbeatInterval());
-    HeldImages images = new HeldImages(config.dataDir().resolve("images.json"), json, java.time.Clock.systemUTC());
-    TaskTable tasks = new TaskTable(runtimes, processes, tasksDir, config.stopGrace(), reporter::changed, images);
+    TaskTable tasks = new TaskTable(runtimes, supervisor, tasksDir, config.stopGrace(), reporter::changed);
     int recovered = tasks.recover();
     AgentHttp http;
     try {
@@ -108,11 +128,21 @@ public final class Agent implements AutoCloseable {
     }
     http.start();
     String endpoint = config.endpoint(http.port());
-    ControllerLink link = new ControllerLink(config, endpoint, tls == null ? null : tls.sha256(), controller, timers, images);
+    ControllerLink link = new ControllerLink(config, endpoint, tls == null ? null : tls.sha256(), controller, timers, images, facts);
     link.start();
     reporter.start();
     log.info("agent {} serving {} ({} tasks found again)", config.workerName(), endpoint, recovered);
-    return new Agent(config, ownThreads, http, link, reporter, tls == null ? null : tls.sha256());
+    return new Agent(config, ownThreads, http, link, reporter, tls == null ? null : tls.sha256(), cgroups);
+  }
+
+  /** Eight hex digits of {@code text}'s SHA-256: tells apart agents of one name on one machine (tests, dev hosts). */
+  private static String shortHash(String text) {
+    try {
+      byte[] d = java.security.MessageDigest.getInstance("SHA-256").digest(text.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+      return java.util.HexFormat.of().formatHex(d, 0, 4);
+    } catch (java.security.NoSuchAlgorithmException e) {
+      throw new IllegalStateException(e);
+    }
   }
 
   /** A client for calls to the controller {@code config} names, for agents of one process to share. */
@@ -148,6 +178,7 @@ public final class Agent implements AutoCloseable {
     link.close();
     reporter.close();
     http.stop();
+    cgroups.removeIfEmpty();
     if (ownThreads != null) {
       ownThreads.close();
     }

@@ -29,6 +29,10 @@ import java.util.function.Function;
  *     default {@code <dataDir>/tls/agent.p12}); agents given one file share one certificate
  * @param controllerCa a PEM certificate to trust for the controller's HTTPS ({@code ROTA_CONTROLLER_CA});
  *     null: the JDK's trusted CAs
+ * @param qemuAccel {@code auto} (KVM when a probe guest runs under it, else software emulation), {@code
+ *     kvm} or {@code tcg} ({@code ROTA_AGENT_QEMU_ACCEL})
+ * @param imageCacheBytes how much the image cache keeps before it evicts images no VM uses ({@code
+ *     ROTA_AGENT_IMAGE_CACHE_SIZE}, e.g. {@code 20G})
  */
 public record AgentConfig(
     String controllerUrl,
@@ -49,7 +53,9 @@ public record AgentConfig(
     Path tlsCert,
     Path tlsKey,
     Path tlsKeystore,
-    Path controllerCa) {
+    Path controllerCa,
+    String qemuAccel,
+    long imageCacheBytes) {
 
   /** A setting that cannot be used; its message is the one line the agent prints. */
   public static final class BadSetting extends RuntimeException {
@@ -119,7 +125,34 @@ public record AgentConfig(
         s.containsKey("ROTA_AGENT_TLS_KEYSTORE")
             ? Path.of(s.get("ROTA_AGENT_TLS_KEYSTORE")).toAbsolutePath().normalize()
             : dataDir.resolve("tls").resolve("agent.p12"),
-        file(s, "ROTA_CONTROLLER_CA"));
+        file(s, "ROTA_CONTROLLER_CA"),
+        oneOf(s, "ROTA_AGENT_QEMU_ACCEL", "auto", java.util.List.of("auto", "kvm", "tcg")),
+        parse(s, "ROTA_AGENT_IMAGE_CACHE_SIZE", "20G", AgentConfig::size, "a size such as 20G, 512M or 1T"));
+  }
+
+  private static String oneOf(Map<String, String> s, String key, String fallback, List<String> allowed) {
+    String v = s.getOrDefault(key, fallback).strip().toLowerCase();
+    if (!allowed.contains(v)) {
+      throw new BadSetting(key + "=" + v + " must be one of " + String.join(", ", allowed));
+    }
+    return v;
+  }
+
+  /** Bytes from {@code 512M}, {@code 20G}, {@code 1T} (powers of 1024) or a plain number of bytes. */
+  static long size(String text) {
+    String t = text.strip().toUpperCase();
+    int shift = switch (t.isEmpty() ? ' ' : t.charAt(t.length() - 1)) {
+      case 'K' -> 10;
+      case 'M' -> 20;
+      case 'G' -> 30;
+      case 'T' -> 40;
+      default -> 0;
+    };
+    long n = Long.parseLong(shift == 0 ? t : t.substring(0, t.length() - 1));
+    if (n <= 0 || n > (Long.MAX_VALUE >> shift)) {
+      throw new NumberFormatException(text);
+    }
+    return n << shift;
   }
 
   /** The cross-field checks: a certificate and its key come together, and not with plain HTTP. */

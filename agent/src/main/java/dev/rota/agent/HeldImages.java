@@ -18,10 +18,10 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The images this worker holds, each with when a task last used it, which the controller's placement
- * prefers (Scoot's snapshot groups). The process runtime fetches nothing, so what it holds is what its
- * tasks ran: the {@link #MAX} most recent images, kept on disk so that a restarted agent still knows
- * them. Every change moves {@link #version()}, by which the link to the controller tells what it has
- * not yet said.
+ * prefers (Scoot's snapshot groups): what the {@code qemu} runtime's {@link ImageCache} holds, and what
+ * the {@code synthetic} runtime pretends to hold (it fetches nothing). The {@link #MAX} most recent are
+ * kept, on disk so that a restarted agent still knows them. Every change moves the version, by which the
+ * link to the controller tells what it has not yet said.
  */
 final class HeldImages {
   private static final Logger log = LoggerFactory.getLogger(HeldImages.class);
@@ -44,7 +44,7 @@ final class HeldImages {
     load();
   }
 
-  /** A task of {@code image} starts here now; null (a process task without one) is nothing. */
+  /** A task of {@code image} starts here now; null (a task without one) is nothing. */
   synchronized void used(String image) {
     if (image == null || image.isBlank()) {
       return;
@@ -55,6 +55,14 @@ final class HeldImages {
     }
     version++;
     save();
+  }
+
+  /** The image is no longer here (evicted from the cache). */
+  synchronized void forget(String image) {
+    if (lastUsed.remove(image) != null) {
+      version++;
+      save();
+    }
   }
 
   synchronized Report report() {

@@ -15,14 +15,18 @@ import java.util.concurrent.TimeUnit;
 final class SyntheticRuntime implements TaskRuntime {
   private final ScheduledExecutorService timers;
   private final Duration startDelay;
+  private final HeldImages held;
 
-  SyntheticRuntime(ScheduledExecutorService timers, Duration startDelay) {
+  SyntheticRuntime(ScheduledExecutorService timers, Duration startDelay, HeldImages held) {
     this.timers = timers;
     this.startDelay = startDelay;
+    this.held = held;
   }
 
   @Override
   public void start(Task task) {
+    // It fetches nothing, and pretends to hold what its tasks name, as a worker's image cache would.
+    held.used(task.spec.image());
     Map<String, String> env = task.spec.env() == null ? Map.of() : task.spec.env();
     if (startDelay.isZero()) {
       // At once, on the caller's thread: a timer can be late by as long as the timers are busy (dev mode's

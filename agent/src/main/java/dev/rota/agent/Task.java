@@ -37,6 +37,15 @@ final class Task {
     if (state.equals(STARTING)) {
       state = RUNNING;
       startedAt = at;
+      message = null;
+      tell();
+    }
+  }
+
+  /** How a task still starting is getting on (an image's fetch): its message, told when it changes. */
+  synchronized void progress(String what) {
+    if (state.equals(STARTING) && !what.equals(message)) {
+      message = what;
       tell();
     }
   }
@@ -64,6 +73,10 @@ final class Task {
 
   synchronized void removed() {
     removed = true;
+  }
+
+  synchronized boolean isRemoved() {
+    return removed;
   }
 
   private void tell() {

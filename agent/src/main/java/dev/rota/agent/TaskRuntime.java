@@ -1,6 +1,10 @@
 package dev.rota.agent;
 
+import dev.rota.agentapi.TaskView;
+import java.io.IOException;
+import java.nio.file.Path;
 import java.time.Duration;
+import java.util.function.Consumer;
 
 /** A way to run tasks; the task reports its own state changes. */
 interface TaskRuntime {
@@ -9,4 +13,12 @@ interface TaskRuntime {
 
   /** Ends the task, gently first: it gets {@code grace} before it is killed. Blocks until it ended. */
   void stop(Task task, Duration grace);
+
+  /**
+   * The task whose record this is, found again after the agent restarted: adopted if it still runs,
+   * ended if not; null when it never started (or the runtime keeps nothing across restarts).
+   */
+  default Task recover(Path record, Consumer<TaskView> changes) throws IOException {
+    return null;
+  }
 }

@@ -24,26 +24,23 @@ final class TaskTable {
 
   private final Map<String, Task> tasks = new ConcurrentHashMap<>();
   private final Map<String, TaskRuntime> runtimes;
-  private final ProcessRuntime processes;
+  private final Supervisor supervisor;
   private final Path tasksDir;
   private final Duration grace;
   private final Consumer<TaskView> changes;
-  private final HeldImages images;
 
   TaskTable(
-      Map<String, TaskRuntime> runtimes, ProcessRuntime processes, Path tasksDir, Duration grace, Consumer<TaskView> changes,
-      HeldImages images) {
+      Map<String, TaskRuntime> runtimes, Supervisor supervisor, Path tasksDir, Duration grace, Consumer<TaskView> changes) {
     this.changes = changes;
-    this.images = images;
     this.runtimes = runtimes;
-    this.processes = processes;
+    this.supervisor = supervisor;
     this.tasksDir = tasksDir;
     this.grace = grace;
   }
 
   /** Whether it is new: a task already here is left as it is. */
   boolean put(String id, TaskSpec spec) {
-    String runtime = spec.runtime() == null ? "process" : spec.runtime();
+    String runtime = runtimeOf(spec);
     TaskRuntime r = runtimes.get(runtime);
     if (r == null) {
       throw new IllegalArgumentException("runtime " + runtime + " is not offered here (" + String.join(", ", runtimes.keySet()) + ")");
@@ -55,9 +52,6 @@ final class TaskTable {
       r.start(task);
       return task;
     });
-    if (created[0]) {
-      images.used(spec.image());
-    }
     return created[0];
   }
 
@@ -65,7 +59,10 @@ final class TaskTable {
     Task task = tasks.remove(id);
     if (task != null) {
       task.removed();
-      runtimes.getOrDefault(task.spec.runtime() == null ? "process" : task.spec.runtime(), processes).stop(task, grace);
+      TaskRuntime r = runtimes.get(runtimeOf(task.spec));
+      if (r != null) {
+        r.stop(task, grace);
+      }
     }
     deleteFolder(tasksDir.resolve(id));
   }
@@ -103,7 +100,13 @@ final class TaskTable {
         Path record = dir.resolve("task.json");
         if (TASK_ID.matcher(dir.getFileName().toString()).matches() && Files.exists(record)) {
           try {
-            Task task = processes.recover(record, changes);
+            String runtime = runtimeOf(supervisor.read(record).spec());
+            TaskRuntime r = runtimes.get(runtime);
+            if (r == null) {
+              log.warn("task {} of runtime {} found, which this agent does not offer now: left alone", dir.getFileName(), runtime);
+              continue;
+            }
+            Task task = r.recover(record, changes);
             if (task == null) {
               deleteFolder(dir);
               continue;
@@ -119,6 +122,10 @@ final class TaskTable {
       log.warn("cannot read {}: {}", tasksDir, e.toString());
     }
     return found;
+  }
+
+  private static String runtimeOf(TaskSpec spec) {
+    return spec.runtime() == null ? "process" : spec.runtime();
   }
 
   private static void deleteFolder(Path dir) {

@@ -1,0 +1,18 @@
+package dev.rota.agentapi;
+
+/**
+ * How a VM's guest is booted and configured, for the {@code qemu} runtime; every part optional.
+ *
+ * @param kernel an image address of a kernel to boot directly (QEMU's {@code -kernel}) instead of the
+ *     disk's boot loader
+ * @param initrd an image address of its initial RAM disk; only with {@code kernel}
+ * @param kernelArgs the kernel's command line; only with {@code kernel}
+ * @param userData cloud-init user data, handed to the guest on a NoCloud seed disk (label {@code CIDATA})
+ */
+public record GuestSpec(String kernel, String initrd, String kernelArgs, String userData) {
+  public static final GuestSpec NONE = new GuestSpec(null, null, null, null);
+
+  public boolean isEmpty() {
+    return kernel == null && initrd == null && kernelArgs == null && userData == null;
+  }
+}

@@ -1,0 +1,297 @@
+package dev.rota.agent;
+
+import dev.rota.agentapi.GuestSpec;
+import dev.rota.agentapi.TaskView;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
+
+/**
+ * The {@code qemu} runtime: each task is a virtual machine, booted by QEMU with the VM's {@code cpu} as
+ * vCPUs and {@code memory} (MiB) as its RAM, from its image (the boot disk: a copy-on-write overlay of
+ * the cached image, removed with the task) or from a kernel given directly. Its serial console is its
+ * log. Stopping it presses its ACPI power button and kills it after the grace. How it ends:
+ *
+ * <ul>
+ *   <li>the guest powers off: exited, code 0;
+ *   <li>the guest writes a status N (1 to 63) to I/O port 0xf4 (QEMU's isa-debug-exit): exited, code N;
+ *   <li>the guest kernel panics (reported through the pvpanic device): failed;
+ *   <li>the firmware finds nothing to boot, QEMU cannot start or dies: failed, saying so.
+ * </ul>
+ *
+ * QEMU outlives the agent like any task's process ({@link Supervisor}): an agent started again adopts it.
+ */
+final class QemuRuntime implements TaskRuntime {
+  /** What the firmware prints when the disk does not boot; QEMU then waits for ever. */
+  private static final List<String> BOOT_FAILURES = List.of("No bootable device");
+  /** How often the power button is pressed again while a stopped guest has not powered off (it may have been booting). */
+  private static final Duration PRESS_AGAIN = Duration.ofSeconds(5);
+  private static final Duration BOOT_WATCH = Duration.ofMinutes(2);
+  private static final Duration QMP_DEADLINE = Duration.ofSeconds(3);
+
+  private final Supervisor supervisor;
+  private final ImageCache images;
+  private final QemuHost host;
+  private final Qmp qmp;
+  private final ExecutorService starts;
+  private final ScheduledExecutorService timers;
+
+  QemuRuntime(Supervisor supervisor, ImageCache images, QemuHost host, ExecutorService starts, ScheduledExecutorService timers) {
+    this.supervisor = supervisor;
+    this.images = images;
+    this.host = host;
+    this.qmp = new Qmp(timers);
+    this.starts = starts;
+    this.timers = timers;
+  }
+
+  @Override
+  public void start(Task task) {
+    GuestSpec guest = task.spec.guest() == null ? GuestSpec.NONE : task.spec.guest();
+    if (blank(task.spec.image()) && blank(guest.kernel())) {
+      task.failed("a qemu VM needs an image (its boot disk) or a kernel to boot", Instant.now());
+      return;
+    }
+    if (blank(guest.kernel()) && (!blank(guest.initrd()) || !blank(guest.kernelArgs()))) {
+      task.failed("an initrd or kernel arguments need a kernel to boot directly", Instant.now());
+      return;
+    }
+    Path socket = supervisor.folder(task.id).resolve("qmp.sock");
+    if (socket.toString().length() > Qmp.MAX_SOCKET_PATH) {
+      task.failed("the agent's data folder is too deep for QEMU's control socket (" + socket + " is over "
+          + Qmp.MAX_SOCKET_PATH + " bytes): set ROTA_AGENT_DATA_DIR to a shorter path", Instant.now());
+      return;
+    }
+    // Fetching an image and making disks takes a while: the controller's call is answered at once, the
+    // task starting, and its progress is its message.
+    starts.execute(() -> boot(task, guest));
+  }
+
+  private void boot(Task task, GuestSpec guest) {
+    List<ImageCache.Lease> leases = new ArrayList<>();
+    try {
+      if (task.isRemoved()) {
+        return;
+      }
+      Path dir = supervisor.prepare(task);
+      Consumer<String> progress = task::progress;
+      ImageCache.Lease disk = blank(task.spec.image()) ? null : lease(leases, task.spec.image(), progress);
+      ImageCache.Lease kernel = blank(guest.kernel()) ? null : lease(leases, guest.kernel(), progress);
+      ImageCache.Lease initrd = blank(guest.initrd()) ? null : lease(leases, guest.initrd(), progress);
+      Files.write(dir.resolve("images"), leases.stream().map(ImageCache.Lease::sha256).toList(), StandardCharsets.UTF_8);
+      task.progress("making the VM's disk");
+      List<String> argv = command(task, dir, disk, kernel, initrd, guest);
+      synchronized (task) {
+        if (task.isRemoved()) {
+          release(leases);
+          return;
+        }
+        supervisor.launch(task, argv, Map.of(), false, (t, code, at) -> {
+          release(leases);
+          ended(t, code, at);
+        });
+      }
+      watchBoot(task, dir, Instant.now());
+    } catch (ImageCache.ImageException e) {
+      release(leases);
+      task.failed(e.getMessage(), Instant.now());
+    } catch (IOException e) {
+      release(leases);
+      task.failed("cannot start the VM: " + Supervisor.firstLine(e.getMessage()), Instant.now());
+    } catch (InterruptedException e) {
+      release(leases);
+      Thread.currentThread().interrupt();
+      task.failed("the agent stopped while the VM was starting", Instant.now());
+    }
+  }
+
+  private ImageCache.Lease lease(List<ImageCache.Lease> leases, String image, Consumer<String> progress)
+      throws ImageCache.ImageException, InterruptedException {
+    ImageCache.Lease lease = images.acquire(image, progress);
+    leases.add(lease);
+    return lease;
+  }
+
+  private void release(List<ImageCache.Lease> leases) {
+    leases.forEach(l -> images.release(l.sha256()));
+    leases.clear();
+  }
+
+  /** QEMU's command line for the task: its resources, console, control socket, disks and boot. */
+  private List<String> command(
+      Task task, Path dir, ImageCache.Lease disk, ImageCache.Lease kernel, ImageCache.Lease initrd, GuestSpec guest)
+      throws IOException {
+    Map<String, Long> resources = task.spec.resources() == null ? Map.of() : task.spec.resources();
+    long cpus = Math.max(1, resources.getOrDefault("cpu", 1L));
+    long memory = Math.max(32, resources.getOrDefault("memory", 512L));
+    List<String> argv = new ArrayList<>(List.of(host.binary().toString(), "-name", "rota-" + task.id));
+    argv.addAll(host.machine());
+    argv.addAll(List.of(
+        "-smp", Long.toString(cpus),
+        "-m", memory + "M",
+        "-nodefaults", "-no-user-config", "-display", "none",
+        "-chardev", "file,id=console,path=" + dir.resolve("stdout.log"),
+        "-serial", "chardev:console",
+        "-qmp", "unix:" + dir.resolve("qmp.sock") + ",server=on,wait=off",
+        "-device", "pvpanic-pci",
+        "-action", "panic=exit-failure",
+        "-device", "isa-debug-exit,iobase=0xf4,iosize=0x01",
+        "-nic", "user,model=virtio-net-pci"));
+    if (disk != null) {
+      Path overlay = dir.resolve("disk.qcow2");
+      Files.deleteIfExists(overlay);
+      Tools.run(List.of(host.imageTool().toString(), "create", "-q", "-f", "qcow2", "-F", disk.format(),
+          "-b", disk.path().toString(), overlay.toString()), "qemu-img is not installed");
+      argv.addAll(List.of("-drive", "file=" + overlay + ",if=virtio,format=qcow2"));
+    }
+    if (!blank(guest.userData())) {
+      Path seed = CloudInitSeed.write(dir, task.id, task.spec.vm(), guest.userData());
+      argv.addAll(List.of("-drive", "file=" + seed + ",if=virtio,format=raw,readonly=on"));
+    }
+    if (kernel != null) {
+      argv.addAll(List.of("-kernel", kernel.path().toString()));
+      if (initrd != null) {
+        argv.addAll(List.of("-initrd", initrd.path().toString()));
+      }
+      String args = blank(guest.kernelArgs()) ? "" : guest.kernelArgs().strip();
+      // The serial port is the VM's log: a kernel told no console would say nothing there.
+      argv.addAll(List.of("-append", args.contains("console=") ? args : ("console=ttyS0 " + args).strip()));
+    }
+    return argv;
+  }
+
+  /**
+   * Watches the console while the firmware looks for something to boot: finding nothing, it waits for
+   * ever, so the VM is ended as failed with what it printed.
+   */
+  private void watchBoot(Task task, Path dir, Instant since) {
+    timers.schedule(() -> {
+      if (task.ended() || task.isRemoved() || Duration.between(since, Instant.now()).compareTo(BOOT_WATCH) > 0) {
+        return;
+      }
+      Optional<String> failure = consoleLine(dir, BOOT_FAILURES);
+      if (failure.isPresent()) {
+        try {
+          Files.writeString(dir.resolve("boot-failure"), failure.get(), StandardCharsets.UTF_8);
+        } catch (IOException e) {
+          // the task is going anyway
+        }
+        if (task.handle instanceof ProcessHandle p) {
+          p.destroyForcibly();
+        }
+        return;
+      }
+      watchBoot(task, dir, since);
+    }, 1, TimeUnit.SECONDS);
+  }
+
+  /** What QEMU's exit code says happened to the guest. */
+  void ended(Task task, Integer code, Instant at) {
+    Path dir = supervisor.folder(task.id);
+    Optional<String> bootFailure = read(dir.resolve("boot-failure"));
+    Optional<String> panic = consoleLine(dir, List.of("Kernel panic"));
+    if (bootFailure.isPresent()) {
+      task.failed("the VM found nothing to boot: " + bootFailure.get(), at);
+    } else if (code == null) {
+      if (panic.isPresent()) {
+        task.failed("the guest panicked: " + panic.get(), at);
+      } else {
+        task.ended(null, "the VM ended while adopted after an agent restart; how is unknown", at);
+      }
+    } else if (code == 0) {
+      task.ended(0, "the guest powered off", at);
+    } else if (code == 1) {
+      Optional<String> complaint = qemuComplaint(dir);
+      if (complaint.isPresent()) {
+        task.failed("QEMU failed: " + complaint.get(), at);
+      } else {
+        task.failed("the guest panicked" + panic.map(p -> ": " + p).orElse(""), at);
+      }
+    } else if (code % 2 == 1 && code < 128) {
+      int status = (code - 1) / 2;
+      task.ended(status, "the guest ended with status " + status, at);
+    } else {
+      task.failed("QEMU ended with code " + code + qemuComplaint(dir).map(c -> ": " + c).orElse(""), at);
+    }
+  }
+
+  @Override
+  public void stop(Task task, Duration grace) {
+    Path socket = supervisor.folder(task.id).resolve("qmp.sock");
+    Supervisor.stop(task, grace, handle -> press(socket, handle));
+  }
+
+  /**
+   * Presses the guest's power button, and again every few seconds until it is off: a guest still booting
+   * has nothing listening yet and misses a press. A QEMU that does not answer is sent SIGTERM, on which
+   * it ends the VM at once.
+   */
+  private void press(Path socket, ProcessHandle handle) {
+    if (!handle.isAlive()) {
+      return;
+    }
+    try {
+      qmp.execute(socket, "system_powerdown", QMP_DEADLINE);
+      timers.schedule(() -> press(socket, handle), PRESS_AGAIN.toMillis(), TimeUnit.MILLISECONDS);
+    } catch (IOException e) {
+      handle.destroy();
+    }
+  }
+
+  /** A task found again after an agent restart; its images are kept while its VM runs. */
+  @Override
+  public Task recover(Path record, Consumer<TaskView> changes) throws IOException {
+    Path dir = record.getParent();
+    List<String> shas = Files.exists(dir.resolve("images")) ? Files.readAllLines(dir.resolve("images")) : List.of();
+    Task task = supervisor.recover(record, changes, (t, code, at) -> {
+      shas.forEach(images::release);
+      ended(t, code, at);
+    });
+    if (task != null) {
+      shas.forEach(images::retain);
+      if (task.ended()) {
+        shas.forEach(images::release);
+      }
+    }
+    return task;
+  }
+
+  /** QEMU's own complaint on stderr (its last line that is not a warning). */
+  private static Optional<String> qemuComplaint(Path dir) {
+    return read(dir.resolve("stderr.log")).flatMap(text -> text.lines()
+        .map(String::strip)
+        .filter(l -> !l.isEmpty() && !l.contains("warning:") && !l.contains("terminating on signal"))
+        .reduce((a, b) -> b));
+  }
+
+  /** The last console line holding any of {@code markers}, without the kernel's time stamp. */
+  private static Optional<String> consoleLine(Path dir, List<String> markers) {
+    return read(dir.resolve("stdout.log")).flatMap(text -> text.lines()
+        .filter(l -> markers.stream().anyMatch(l::contains))
+        .map(l -> l.replaceAll("^\\[[ 0-9.]*\\]\\s*", "").replaceAll("\\p{Cntrl}", "").strip())
+        .reduce((a, b) -> b));
+  }
+
+  private static Optional<String> read(Path file) {
+    try {
+      return Files.exists(file) ? Optional.of(Files.readString(file, StandardCharsets.ISO_8859_1).strip()) : Optional.empty();
+    } catch (IOException e) {
+      return Optional.empty();
+    }
+  }
+
+  private static boolean blank(String s) {
+    return s == null || s.isBlank();
+  }
+}

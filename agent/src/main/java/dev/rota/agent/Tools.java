@@ -1,0 +1,39 @@
+package dev.rota.agent;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+/** Short-lived helper programs (qemu-img, mkfs.vfat): run to their end, their complaint made one line. */
+final class Tools {
+  private static final long DEADLINE_SECONDS = 120;
+
+  private Tools() {}
+
+  /** Runs {@code argv}; a failure is an {@link IOException} with {@code missing} when it is not installed. */
+  static void run(List<String> argv, String missing) throws IOException {
+    Process p;
+    try {
+      p = new ProcessBuilder(argv).redirectErrorStream(true).start();
+    } catch (IOException e) {
+      throw new IOException(missing);
+    }
+    try {
+      p.getOutputStream().close();
+      byte[] out = p.getInputStream().readAllBytes();
+      if (!p.waitFor(DEADLINE_SECONDS, TimeUnit.SECONDS)) {
+        p.destroyForcibly();
+        throw new IOException(argv.get(0) + " did not finish within " + DEADLINE_SECONDS + " s");
+      }
+      if (p.exitValue() != 0) {
+        String said = new String(out, StandardCharsets.UTF_8).strip();
+        throw new IOException(argv.get(0) + " failed: " + (said.isEmpty() ? "exit code " + p.exitValue() : Supervisor.firstLine(said)));
+      }
+    } catch (InterruptedException e) {
+      p.destroyForcibly();
+      Thread.currentThread().interrupt();
+      throw new IOException(argv.get(0) + " was interrupted");
+    }
+  }
+}
