@@ -159,6 +159,48 @@ class AgentTest {
   }
 
   @Test
+  void aProcessOverItsMemoryLimitIsKilledByTheKernelAndReportedSo() throws Exception {
+    start();
+    org.junit.jupiter.api.Assumptions.assumeTrue(!"none".equals(isolation()), "no control groups here");
+    // tail keeps the last line whole, and a stream of zeros is one line: it grows until the kernel stops it.
+    send("PUT", "/v1/tasks/m.0", "{\"vm\":\"m\",\"runtime\":\"process\",\"command\":[\"sh\",\"-c\",\"head -c 400M /dev/zero | tail\"],"
+        + "\"resources\":{\"cpu\":1,\"memory\":32}}");
+    eventually("ended", () -> {
+      try {
+        return !"running".equals(task("m.0").get("state"));
+      } catch (Exception e) {
+        return false;
+      }
+    });
+    Map<String, Object> t = task("m.0");
+    assertEquals("failed", t.get("state"), t.toString());
+    assertEquals("killed by the kernel for using more than its memory limit of 32 MiB", t.get("message"));
+  }
+
+  @Test
+  void aProcessWithinItsLimitsRunsInItsOwnControlGroup() throws Exception {
+    start();
+    org.junit.jupiter.api.Assumptions.assumeTrue(!"none".equals(isolation()), "no control groups here");
+    send("PUT", "/v1/tasks/n.0", spec("n", "process", "sh", "-c", "cat /proc/self/cgroup; exit 0"));
+    eventually("exited", () -> {
+      try {
+        return "exited".equals(task("n.0").get("state"));
+      } catch (Exception e) {
+        return false;
+      }
+    });
+    String groups = send("GET", "/v1/tasks/n.0/logs", null).body();
+    assertTrue(groups.contains("/rota/test-1-"), "the task ran in the agent's groups: " + groups);
+    assertTrue(groups.contains("/n.0"), "its own group: " + groups);
+  }
+
+  private String isolation() {
+    Cgroups probe = Cgroups.detect("probe-" + ProcessHandle.current().pid());
+    probe.removeIfEmpty();
+    return probe.kind().label;
+  }
+
+  @Test
   void aProcessIgnoringSigtermIsKilledAfterTheGracePeriod() throws Exception {
     start();
     send("PUT", "/v1/tasks/d.0", spec("d", "process", "sh", "-c", "trap '' TERM; sleep 304"));
