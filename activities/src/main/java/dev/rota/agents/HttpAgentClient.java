@@ -22,6 +22,7 @@ import java.time.Instant;
 /** {@link AgentClient} over real HTTP, with a deadline on every call. */
 // The agent's wire types are plain records shared with the agent (module agent-api): serde imports them.
 @SerdeImport(TaskSpec.class)
+@SerdeImport(dev.rota.agentapi.GuestSpec.class)
 @SerdeImport(TaskView.class)
 @Singleton
 public class HttpAgentClient implements AgentClient {

@@ -9,6 +9,7 @@ import java.util.Map;
 import java.util.TreeMap;
 
 /** Attribute converters between the rows' maps and lists and their JSON text columns. */
+@io.micronaut.serde.annotation.SerdeImport(dev.rota.agentapi.GuestSpec.class)
 public final class Converters {
   private Converters() {}
 
@@ -65,6 +66,19 @@ public final class Converters {
   public static class StringList extends Json<List<String>> {
     public StringList(JsonColumns json) {
       super(json, Argument.listOf(String.class), List.of());
+    }
+  }
+
+  /** A VM's guest configuration, as one JSON document; none is NULL. */
+  @Singleton
+  public static class Guest extends Json<dev.rota.agentapi.GuestSpec> {
+    public Guest(JsonColumns json) {
+      super(json, Argument.of(dev.rota.agentapi.GuestSpec.class), null);
+    }
+
+    @Override
+    public String convertToPersistedValue(dev.rota.agentapi.GuestSpec value, ConversionContext context) {
+      return dev.rota.agentapi.GuestSpec.none(value) ? null : super.convertToPersistedValue(value, context);
     }
   }
 

@@ -86,6 +86,16 @@ public interface VmRepository extends CrudRepository<VmRow, String> {
   @Query("UPDATE vms SET pending_reason = :reason WHERE name = :name AND status = 'pending' AND (pending_reason IS NULL OR pending_reason <> :reason)")
   int explainPending(String name, String reason);
 
+  /**
+   * How its task is getting on while it starts (an image's fetch, as its agent reports it): its status
+   * message, while it is pending or scheduled and of generation {@code :generation}, only when it changed.
+   */
+  @Query("""
+      UPDATE vms SET status_message = :message, pending_reason = NULL WHERE name = :name AND seq = :seq
+      AND restart_count = :generation AND status IN ('pending', 'scheduled')
+      AND (status_message IS NULL OR status_message <> :message)""")
+  int starting(String name, long seq, int generation, String message);
+
   /** It waits no longer: the scheduler placed it. */
   @Query(PLACED)
   int placed(String name);

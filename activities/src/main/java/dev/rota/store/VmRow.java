@@ -1,5 +1,6 @@
 package dev.rota.store;
 
+import dev.rota.agentapi.GuestSpec;
 import io.micronaut.core.annotation.Nullable;
 import io.micronaut.data.annotation.Id;
 import io.micronaut.data.annotation.MappedEntity;
@@ -47,6 +48,7 @@ public record VmRow(
     @Nullable Integer maxRestarts,
     @Nullable Integer restartWindowSeconds,
     @Nullable Integer ttlSecondsAfterFinished,
+    @Nullable @TypeDef(type = DataType.STRING, converter = Converters.Guest.class) GuestSpec guest,
     @Version long version) {
 
   /** A VM as submitted: pending, generation 0, no worker. */
@@ -61,7 +63,7 @@ public record VmRow(
     return new VmRow(name, seq, spec.runtime(), spec.image(), spec.command(), spec.env(), spec.resources(),
         spec.labels(), spec.restartPolicy(), "pending", message, null, 0, null, now, null, null, null, null, null, null,
         0, vmSet, ordinal, null, null, spec.maxRestarts(), spec.restartWindowSeconds(),
-        spec.ttlSecondsAfterFinished(), 0);
+        spec.ttlSecondsAfterFinished(), spec.guest(), 0);
   }
 
   /** What the scheduler reads of it. */
@@ -73,13 +75,13 @@ public record VmRow(
   /** What it runs and asks for. */
   public VmTemplate spec() {
     return new VmTemplate(runtime, image, command, env, resources, labels, restartPolicy, maxRestarts, restartWindowSeconds,
-        ttlSecondsAfterFinished);
+        ttlSecondsAfterFinished, guest);
   }
 
   public VmRow withSeq(long newSeq) {
     return new VmRow(name, newSeq, runtime, image, command, env, resources, labels, restartPolicy, status,
         statusMessage, worker, restartCount, exitCode, createdAt, scheduledAt, startedAt, finishedAt, avoidWorker,
         avoidUntil, pendingReason, taskEventId, vmSet, setOrdinal, failedOn, movingFrom, maxRestarts, restartWindowSeconds,
-        ttlSecondsAfterFinished, version);
+        ttlSecondsAfterFinished, guest, version);
   }
 }

@@ -1,5 +1,6 @@
 package dev.rota.store;
 
+import dev.rota.agentapi.GuestSpec;
 import io.micronaut.core.annotation.Nullable;
 import io.micronaut.serde.annotation.Serdeable;
 import java.util.List;
@@ -14,6 +15,7 @@ import java.util.Map;
  * @param restartWindowSeconds the window {@code maxRestarts} counts in; null when there is no limit
  * @param ttlSecondsAfterFinished how long after it finished (stopped, or failed for good) the VM is
  *     deleted; null: kept until deleted by hand
+ * @param guest how a {@code qemu} VM's guest is booted and configured; null for none
  */
 @Serdeable
 public record VmTemplate(
@@ -26,7 +28,8 @@ public record VmTemplate(
     String restartPolicy,
     @Nullable Integer maxRestarts,
     @Nullable Integer restartWindowSeconds,
-    @Nullable Integer ttlSecondsAfterFinished) {
+    @Nullable Integer ttlSecondsAfterFinished,
+    @Nullable GuestSpec guest) {
 
   /** A template read back from its JSON has no empty lists or maps: they were left out when written. */
   public VmTemplate {
@@ -39,12 +42,12 @@ public record VmTemplate(
   public VmTemplate(
       String runtime, String image, List<String> command, Map<String, String> env, Map<String, Long> resources,
       Map<String, String> labels, String restartPolicy, Integer maxRestarts, Integer restartWindowSeconds) {
-    this(runtime, image, command, env, resources, labels, restartPolicy, maxRestarts, restartWindowSeconds, null);
+    this(runtime, image, command, env, resources, labels, restartPolicy, maxRestarts, restartWindowSeconds, null, null);
   }
 
   public VmTemplate(
       String runtime, String image, List<String> command, Map<String, String> env, Map<String, Long> resources,
       Map<String, String> labels, String restartPolicy) {
-    this(runtime, image, command, env, resources, labels, restartPolicy, null, null, null);
+    this(runtime, image, command, env, resources, labels, restartPolicy, null, null, null, null);
   }
 }

@@ -55,6 +55,17 @@ class CommitInDoubtTest implements TestPropertyProvider {
     }
   }
 
+  /**
+   * H2's client prepares COMMIT on a connection's first commit and executes it in a second request: a cut
+   * after the next answer must find a connection that committed before, or it cuts between the two. The
+   * pool hands a thread the connection it used last, so each writing thread commits once first.
+   */
+  @org.junit.jupiter.api.BeforeEach
+  void connectionsThatCommittedBefore() {
+    certain.write(() -> workers.findById("doubt-warm-" + run));
+    commits.write(GroupCommit.worker("doubt-warm-" + run), () -> workers.findById("doubt-warm-" + run));
+  }
+
   @Test
   void aWriteWhoseCommitWasMadeButNeverAnsweredIsAnsweredAsStored() {
     int cutsBefore = proxy.cuts();

@@ -33,7 +33,7 @@ abstract class RepositoryContract {
 
   VmRow vm(String name, String status, String worker) {
     return new VmRow(name, vms.nextSeq(), "process", null, List.of("sleep", "1"), Map.of("A", "b"),
-        Map.of("cpu", 1L), Map.of(), "Never", status, "why", worker, 0, null, T0, null, null, null, null, null, null, 0, null, null, null, null, null, null, null, 0);
+        Map.of("cpu", 1L), Map.of(), "Never", status, "why", worker, 0, null, T0, null, null, null, null, null, null, 0, null, null, null, null, null, null, null, null, 0);
   }
 
   @Inject ClusterStatusRepository status;
@@ -73,7 +73,8 @@ abstract class RepositoryContract {
     String set = unique("set");
     VmRow full = vms.save(new VmRow(unique("f"), vms.nextSeq(), "tart", "ghcr.io/x/y:1", List.of("run"), Map.of(),
         Map.of("cpu", 2L, "memory", 4096L), Map.of("zone", "a", "disk", "ssd"), "OnFailure", "running", "why", "w1", 3,
-        null, T0, T0, T0, null, "w9", T0.plusSeconds(90), null, 7, set, 2, "w8", "w7", null, null, null, 0));
+        null, T0, T0, T0, null, "w9", T0.plusSeconds(90), null, 7, set, 2, "w8", "w7", null, null, null,
+        new dev.rota.agentapi.GuestSpec("file:///k", null, "console=ttyS0", "#cloud-config\n"), 0));
     VmRow sameTemplate = vms.save(vm(unique("t"), "pending", null));
 
     List<VmSchedulingRow> read = tx.executeRead(s -> termReads.vms(s.getConnection()));

@@ -12,7 +12,9 @@ package dev.rota.agentapi;
 public record GuestSpec(String kernel, String initrd, String kernelArgs, String userData) {
   public static final GuestSpec NONE = new GuestSpec(null, null, null, null);
 
-  public boolean isEmpty() {
-    return kernel == null && initrd == null && kernelArgs == null && userData == null;
+  /** Whether {@code guest} says nothing (static, so that no serializer takes it for a property). */
+  public static boolean none(GuestSpec guest) {
+    return guest == null
+        || (guest.kernel == null && guest.initrd == null && guest.kernelArgs == null && guest.userData == null);
   }
 }

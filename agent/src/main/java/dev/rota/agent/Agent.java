@@ -88,6 +88,7 @@ public final class Agent implements AutoCloseable {
     HeldImages images = new HeldImages(config.dataDir().resolve("images.json"), json, java.time.Clock.systemUTC());
     Map<String, TaskRuntime> runtimes = new LinkedHashMap<>();
     Map<String, String> facts = new LinkedHashMap<>();
+    Map<String, java.util.function.Supplier<String>> lateFacts = new LinkedHashMap<>();
     Cgroups cgroups = Cgroups.none("no process runtime");
     for (String r : config.runtimes()) {
       switch (r.strip()) {
@@ -101,9 +102,15 @@ public final class Agent implements AutoCloseable {
         }
         case "synthetic" -> runtimes.put("synthetic", new SyntheticRuntime(timers, config.syntheticStartDelay(), images));
         case "qemu" -> {
-          QemuHost host = QemuHost.of(config.qemuAccel(), config.dataDir().resolve("scratch"));
-          facts.put(Isolation.ACCEL_LABEL, host.accel());
-          log.info("agent {}: qemu runs guests under {} ({})", config.workerName(), host.accel(), host.why());
+          QemuHost.installed().orElseThrow(QemuHost::missing);
+          // The accelerator's probe takes up to its deadline: the agent serves meanwhile, and what needs to
+          // know (a boot, the registration's label) waits for it.
+          java.util.concurrent.CompletableFuture<QemuHost> host = java.util.concurrent.CompletableFuture.supplyAsync(() -> {
+            QemuHost h = QemuHost.of(config.qemuAccel(), config.dataDir().resolve("scratch"));
+            log.info("agent {}: qemu runs guests under {} ({})", config.workerName(), h.accel(), h.why());
+            return h;
+          }, threads.requests());
+          lateFacts.put(Isolation.ACCEL_LABEL, () -> host.join().accel());
           ImageCache cache = new ImageCache(config.dataDir().resolve("images"), config.imageCacheBytes(), json,
               java.time.Clock.systemUTC(), images);
           runtimes.put("qemu", new QemuRuntime(supervisor, cache, host, threads.requests(), timers));
@@ -128,7 +135,11 @@ public final class Agent implements AutoCloseable {
     }
     http.start();
     String endpoint = config.endpoint(http.port());
-    ControllerLink link = new ControllerLink(config, endpoint, tls == null ? null : tls.sha256(), controller, timers, images, facts);
+    ControllerLink link = new ControllerLink(config, endpoint, tls == null ? null : tls.sha256(), controller, timers, images, () -> {
+      Map<String, String> all = new LinkedHashMap<>(facts);
+      lateFacts.forEach((label, value) -> all.put(label, value.get()));
+      return all;
+    });
     link.start();
     reporter.start();
     log.info("agent {} serving {} ({} tasks found again)", config.workerName(), endpoint, recovered);
@@ -143,6 +154,11 @@ public final class Agent implements AutoCloseable {
     } catch (java.security.NoSuchAlgorithmException e) {
       throw new IllegalStateException(e);
     }
+  }
+
+  /** Whether this machine has QEMU for the {@code qemu} runtime (dev mode offers it then). */
+  public static boolean qemuInstalled() {
+    return QemuHost.installed().isPresent();
   }
 
   /** A client for calls to the controller {@code config} names, for agents of one process to share. */

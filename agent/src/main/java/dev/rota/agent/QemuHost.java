@@ -38,11 +38,14 @@ record QemuHost(Path binary, Path imageTool, String accel, String why) {
     return binary.isPresent() && img.isPresent() ? Optional.of(new Path[] {binary.get(), img.get()}) : Optional.empty();
   }
 
+  static AgentConfig.BadSetting missing() {
+    return new AgentConfig.BadSetting("ROTA_WORKER_RUNTIMES names qemu, but qemu-system-x86_64 and qemu-img are not "
+        + "both on the PATH (Debian: apt-get install qemu-system-x86 qemu-utils)");
+  }
+
   /** Finds QEMU and chooses the accelerator: {@code auto} probes KVM, {@code kvm} and {@code tcg} are used as told. */
   static QemuHost of(String accel, Path scratch) {
-    Path[] found = installed().orElseThrow(() -> new AgentConfig.BadSetting(
-        "ROTA_WORKER_RUNTIMES names qemu, but qemu-system-x86_64 and qemu-img are not both on the PATH "
-            + "(Debian: apt-get install qemu-system-x86 qemu-utils)"));
+    Path[] found = installed().orElseThrow(QemuHost::missing);
     return switch (accel) {
       case "kvm", "tcg" -> new QemuHost(found[0], found[1], accel, "ROTA_AGENT_QEMU_ACCEL=" + accel);
       default -> {

@@ -42,15 +42,17 @@ final class QemuRuntime implements TaskRuntime {
 
   private final Supervisor supervisor;
   private final ImageCache images;
-  private final QemuHost host;
+  private final java.util.concurrent.CompletableFuture<QemuHost> hostFound;
   private final Qmp qmp;
   private final ExecutorService starts;
   private final ScheduledExecutorService timers;
 
-  QemuRuntime(Supervisor supervisor, ImageCache images, QemuHost host, ExecutorService starts, ScheduledExecutorService timers) {
+  QemuRuntime(
+      Supervisor supervisor, ImageCache images, java.util.concurrent.CompletableFuture<QemuHost> host, ExecutorService starts,
+      ScheduledExecutorService timers) {
     this.supervisor = supervisor;
     this.images = images;
-    this.host = host;
+    this.hostFound = host;
     this.qmp = new Qmp(timers);
     this.starts = starts;
     this.timers = timers;
@@ -132,6 +134,7 @@ final class QemuRuntime implements TaskRuntime {
   private List<String> command(
       Task task, Path dir, ImageCache.Lease disk, ImageCache.Lease kernel, ImageCache.Lease initrd, GuestSpec guest)
       throws IOException {
+    QemuHost host = hostFound.join();
     Map<String, Long> resources = task.spec.resources() == null ? Map.of() : task.spec.resources();
     long cpus = Math.max(1, resources.getOrDefault("cpu", 1L));
     long memory = Math.max(32, resources.getOrDefault("memory", 512L));

@@ -63,7 +63,8 @@ class QemuRuntimeTest {
     supervisor = new Supervisor(data.resolve("tasks"), json);
     held = new HeldImages(data.resolve("images.json"), json, Clock.systemUTC());
     cache = new ImageCache(data.resolve("images"), 1L << 30, json, Clock.systemUTC(), held);
-    runtime = new QemuRuntime(supervisor, cache, QemuHost.of("auto", data.resolve("scratch")), starts, timers);
+    runtime = new QemuRuntime(supervisor, cache,
+        java.util.concurrent.CompletableFuture.completedFuture(QemuHost.of("auto", data.resolve("scratch"))), starts, timers);
     images = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 16);
     images.createContext("/disk.qcow2", x -> {
       imageRequests.incrementAndGet();

@@ -202,6 +202,15 @@ class VmApiTest {
           no command         | {"name":"nocmd"}                                                      | 400 | command
           command as text    | {"name":"cmdtxt","command":"sleep 5"}                                 | 400 | command
           env value list     | {"name":"envl","command":["x"],"env":{"A":[1]}}                       | 400 | env.A
+          qemu without image | {"name":"q1","runtime":"qemu"}                                        | 400 | image
+          qemu with command  | {"name":"q2","runtime":"qemu","image":"https://a.example/d.qcow2","command":["x"]} | 400 | command
+          qemu image address | {"name":"q3","runtime":"qemu","image":"ghcr.io/acme/a:1"}             | 400 | image
+          qemu bad pin       | {"name":"q4","runtime":"qemu","image":"https://a.example/d.qcow2@sha256:abc"} | 400 | image
+          initrd alone       | {"name":"q5","runtime":"qemu","image":"file:///d.raw","guest":{"initrd":"file:///i"}} | 400 | guest.initrd
+          kernel args alone  | {"name":"q6","runtime":"qemu","image":"file:///d.raw","guest":{"kernelArgs":"quiet"}} | 400 | guest.kernelArgs
+          kernel address     | {"name":"q7","runtime":"qemu","guest":{"kernel":"/boot/vmlinuz"}}     | 400 | guest.kernel
+          guest for process  | {"name":"q8","command":["x"],"guest":{"userData":"#cloud-config"}}    | 400 | guest
+          unknown guest field | {"name":"q9","runtime":"qemu","image":"file:///d.raw","guest":{"cloudInit":"x"}} | 400 | cloudInit
           malformed JSON     | {"name": "mal",                                                       | 400 | JSON
           not an object      | [1,2]                                                                 | 400 | object
           """)
@@ -215,9 +224,25 @@ class VmApiTest {
     assertTrue(reply.map().get("title") instanceof String);
     assertTrue(reply.detail().contains(field), why + ": " + reply.detail());
     assertEquals(before, vms.count(), "no row");
-    for (String name : List.of("neg", "frac", "txt", "pol", "mr", "win", "win0", "nocmd", "cmdtxt", "envl", "mal")) {
+    for (String name : List.of("neg", "frac", "txt", "pol", "mr", "win", "win0", "nocmd", "cmdtxt", "envl", "mal", "q1", "q2", "q9")) {
       assertFalse(workflowExists(name), "no workflow for " + name);
     }
+  }
+
+  @Test
+  void aQemuVmKeepsItsGuestAsGivenAndShowsIt() {
+    String body = "{\"name\":\"web\",\"runtime\":\"qemu\",\"image\":\"https://a.example/d.qcow2@sha256:" + "a".repeat(64) + "\","
+        + "\"resources\":{\"cpu\":2,\"memory\":2048},\"guest\":{\"kernel\":\"file:///k\",\"kernelArgs\":\"quiet\","
+        + "\"userData\":\"#cloud-config\\nssh_authorized_keys: [x]\\n\"}}";
+    Http.Reply created = http.post("/v1/vms", body);
+    assertEquals(201, created.status(), created.toString());
+    java.util.Map<String, Object> guest = new java.util.HashMap<>((java.util.Map<String, Object>) http.get("/v1/vms/web").map().get("guest"));
+    guest.values().removeIf(java.util.Objects::isNull);
+    assertEquals(java.util.Map.of("kernel", "file:///k", "kernelArgs", "quiet", "userData", "#cloud-config\nssh_authorized_keys: [x]\n"), guest);
+    assertEquals(java.util.Map.of("kernel", "file:///k", "kernelArgs", "quiet", "userData", "#cloud-config\nssh_authorized_keys: [x]\n"),
+        java.util.Map.of("kernel", vms.findById("web").orElseThrow().guest().kernel(),
+            "kernelArgs", vms.findById("web").orElseThrow().guest().kernelArgs(),
+            "userData", vms.findById("web").orElseThrow().guest().userData()), "stored");
   }
 
   @Test

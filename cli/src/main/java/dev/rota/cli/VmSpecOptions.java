@@ -21,11 +21,24 @@ final class VmSpecOptions {
   @Option(names = {"-f", "--file"}, paramLabel = "FILE", description = "a VM spec in JSON or YAML (- for stdin); flags amend it")
   String file;
 
-  @Option(names = "--image", description = "the image, for image-based runtimes (and image affinity)")
+  @Option(names = "--image", description = "the boot disk of a qemu VM: an https://, http:// or file:// address of a "
+      + "qcow2 or raw image, optionally pinned with @sha256:<hex> (with --runtime qemu)")
   String image;
 
-  @Option(names = "--runtime", description = "process (default) or another the workers offer")
+  @Option(names = "--runtime", description = "process (default), qemu, or another the workers offer")
   String runtime;
+
+  @Option(names = "--kernel", paramLabel = "ADDRESS", description = "a kernel for a qemu VM to boot directly (an image address)")
+  String kernel;
+
+  @Option(names = "--initrd", paramLabel = "ADDRESS", description = "the initrd booted with --kernel")
+  String initrd;
+
+  @Option(names = "--kernel-args", paramLabel = "ARGS", description = "the kernel command line booted with --kernel")
+  String kernelArgs;
+
+  @Option(names = "--user-data", paramLabel = "FILE", description = "cloud-init user data for a qemu VM (a NoCloud seed)")
+  String userData;
 
   @Option(names = "--cpu", description = "CPUs to reserve (default 1)")
   Long cpu;
@@ -60,6 +73,19 @@ final class VmSpecOptions {
     ObjectNode spec = file == null ? json.createObjectNode() : read(json, stdin);
     putIfSet(spec, "image", image);
     putIfSet(spec, "runtime", runtime);
+    if (kernel != null || initrd != null || kernelArgs != null || userData != null) {
+      ObjectNode guest = spec.has("guest") && spec.get("guest").isObject() ? (ObjectNode) spec.get("guest") : spec.putObject("guest");
+      putIfSet(guest, "kernel", kernel);
+      putIfSet(guest, "initrd", initrd);
+      putIfSet(guest, "kernelArgs", kernelArgs);
+      if (userData != null) {
+        try {
+          guest.put("userData", Files.readString(Path.of(userData)));
+        } catch (IOException e) {
+          throw new CliException(ExitCodes.USAGE, "cannot read --user-data " + userData + " (" + e.getMessage() + ")");
+        }
+      }
+    }
     if (cpu != null || memory != null) {
       ObjectNode resources = spec.has("resources") && spec.get("resources").isObject()
           ? (ObjectNode) spec.get("resources") : spec.putObject("resources");

@@ -83,6 +83,21 @@ class RotaCliTest {
   }
 
   @Test
+  void aQemuVmsGuestComesFromFlagsAndItsUserDataFromAFile() throws Exception {
+    Path userData = Files.writeString(home.resolve("user-data"), "#cloud-config\nruncmd: [[echo, hi]]\n");
+    api.on("POST /v1/vms", StandInApi.Reply.json(201, vm("web", "pending", null, 0, "waiting")));
+    assertEquals(0, run("vm", "create", "web", "--runtime", "qemu", "--image", "https://example.com/d.qcow2",
+        "--kernel", "file:///k", "--initrd", "file:///i", "--kernel-args", "quiet", "--user-data", userData.toString()).code());
+    assertEquals(json.readTree("""
+        {"name":"web","image":"https://example.com/d.qcow2","runtime":"qemu","guest":{"kernel":"file:///k",
+         "initrd":"file:///i","kernelArgs":"quiet","userData":"#cloud-config\\nruncmd: [[echo, hi]]\\n"}}"""),
+        json.readTree(api.last().body()));
+    Result missing = run("vm", "create", "web", "--runtime", "qemu", "--user-data", home.resolve("nothing").toString());
+    assertEquals(ExitCodes.USAGE, missing.code());
+    assertTrue(missing.err().contains("cannot read --user-data"), missing.err());
+  }
+
+  @Test
   void aSpecFileIsAmendedByFlags() throws Exception {
     Path spec = Files.writeString(home.resolve("vm.yaml"), """
         name: from-file

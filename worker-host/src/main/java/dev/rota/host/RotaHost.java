@@ -132,7 +132,8 @@ public final class RotaHost implements AutoCloseable {
           authEnabled() ? worker -> context.getBean(WorkerTokens.class).issue(worker) : worker -> null;
       String resources = context.getProperty("rota.dev.agent-resources", String.class).orElse(null);
       String syntheticStart = context.getProperty("rota.dev.agent-synthetic-start-delay", String.class).orElse(null);
-      String runtimes = context.getProperty("rota.dev.agent-runtimes", String.class).orElse("process,synthetic");
+      String runtimes = context.getProperty("rota.dev.agent-runtimes", String.class)
+          .orElse(dev.rota.agent.Agent.qemuInstalled() ? "process,qemu,synthetic" : "process,synthetic");
       devAgents = step("dev agents",
           () -> DevAgents.start(count, server.getURI(), dataDir, heartbeat, resources, runtimes, syntheticStart, tokens));
     }

@@ -391,7 +391,7 @@ public class ActionApplier {
   }
 
   private static TaskSpec spec(VmRow vm) {
-    return new TaskSpec(vm.name(), vm.restartCount(), vm.runtime(), vm.image(), vm.command(), vm.env(), vm.resources());
+    return new TaskSpec(vm.name(), vm.restartCount(), vm.runtime(), vm.image(), vm.command(), vm.env(), vm.resources(), vm.guest());
   }
 
   private static void awaitAll(List<Future<?>> futures) {

@@ -38,7 +38,10 @@ import org.slf4j.LoggerFactory;
 public class TaskReports {
   private static final Logger log = LoggerFactory.getLogger(TaskReports.class);
 
+  private static final String STARTING = dev.rota.agentapi.AgentTaskState.STARTING.wireName();
+
   private final VmRepository vms;
+  private final dev.rota.store.VmEventRepository events;
   private final VmTaskRepository placed;
   private final TaskObservations observations;
   private final TermActionRepository actions;
@@ -54,8 +57,9 @@ public class TaskReports {
       VmRepository vms, VmTaskRepository placed, TaskObservations observations, TermActionRepository actions,
       VmNotifier notifier, SchedulerWaker scheduler, WorkerRepository workers, GroupCommit commits,
       NewsBeingTold beingTold, @jakarta.inject.Named(AgentCalls.REPORTED_NEWS) java.util.concurrent.ExecutorService telling,
-      Clock clock) {
+      Clock clock, dev.rota.store.VmEventRepository events) {
     this.vms = vms;
+    this.events = events;
     this.placed = placed;
     this.observations = observations;
     this.actions = actions;
@@ -90,6 +94,7 @@ public class TaskReports {
         if (row != null) {
           Reconciler.reported(Snapshots.task(row), Snapshots.vm(vm, now), worker, task)
               .ifPresent(t -> changes.put(row.id(), new Change(row, t)));
+          progress(vm, row, worker, id.get(), task, now);
         }
       }
       List<TermActionRow> told = new ArrayList<>();
@@ -112,6 +117,21 @@ public class TaskReports {
       }
     }
     return Optional.of(news.size());
+  }
+
+  /**
+   * A task still starting that says how it gets on (its agent fetching the image: {@code pulling 40% of
+   * 2048 MiB}) makes that the VM's status message and an event, while the task is its VM's on this worker.
+   */
+  private void progress(VmRow vm, VmTaskRow row, String worker, TaskId id, ObservedTask task, Instant now) {
+    if (!STARTING.equals(task.state()) || task.message() == null || task.message().isBlank()
+        || !worker.equals(row.worker()) || id.restartCount() != vm.restartCount()) {
+      return;
+    }
+    String message = task.message().length() > 512 ? task.message().substring(0, 512) : task.message();
+    if (vms.starting(vm.name(), vm.seq(), vm.restartCount(), message) > 0) {
+      events.append(vm.name(), now, "starting", message + " on " + worker);
+    }
   }
 
   /** Tells each VM its news, after the report was answered; what cannot be told now is left to the scheduler. */

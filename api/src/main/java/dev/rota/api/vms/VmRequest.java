@@ -4,6 +4,7 @@ import dev.rota.api.Limits;
 import dev.rota.api.Names;
 import io.micronaut.core.annotation.Nullable;
 import io.micronaut.serde.annotation.Serdeable;
+import jakarta.validation.Valid;
 import jakarta.validation.constraints.Max;
 import jakarta.validation.constraints.Min;
 import jakarta.validation.constraints.NotNull;
@@ -30,7 +31,8 @@ public record VmRequest(
     @Nullable @Pattern(regexp = "^(Never|OnFailure|Always)$", message = "must be one of \"Never\", \"OnFailure\", \"Always\"") String restartPolicy,
     @Nullable @Min(0) @Max(VmRequest.MAX_RESTARTS) Integer maxRestarts,
     @Nullable @Min(1) @Max(VmRequest.MAX_RESTART_WINDOW_SECONDS) Integer restartWindowSeconds,
-    @Nullable @Min(0) @Max(VmRequest.MAX_TTL_SECONDS) Integer ttlSecondsAfterFinished) {
+    @Nullable @Min(0) @Max(VmRequest.MAX_TTL_SECONDS) Integer ttlSecondsAfterFinished,
+    @Nullable @Valid GuestRequest guest) {
   /** A year. */
   public static final int MAX_TTL_SECONDS = 31_536_000;
   public static final int MAX_RESTARTS = 10_000;

@@ -1,5 +1,6 @@
 package dev.rota.api.vms;
 
+import dev.rota.agentapi.GuestSpec;
 import dev.rota.api.Quantities;
 import dev.rota.api.control.ControlPlane;
 import dev.rota.api.paging.Page;
@@ -26,6 +27,7 @@ import java.util.TreeMap;
 @Singleton
 public class VmService {
   static final String PROCESS = "process";
+  static final String QEMU = "qemu";
   static final Map<String, Long> DEFAULT_RESOURCES = new TreeMap<>(Map.of("cpu", 1L, "memory", 512L));
 
   private final VmRepository vms;
@@ -112,6 +114,12 @@ public class VmService {
     if (runtime.equals(PROCESS) && command.isEmpty()) {
       throw Problems.badRequest(field + "command", "is required for the process runtime, e.g. [\"sleep\", \"3600\"]");
     }
+    GuestSpec guest = request.guest() == null ? null : request.guest().spec();
+    if (runtime.equals(QEMU)) {
+      GuestChecks.check(field, request.image(), command, guest);
+    } else if (!GuestSpec.none(guest)) {
+      throw Problems.badRequest(field + "guest", "configures a qemu VM's guest; the " + runtime + " runtime boots none");
+    }
     if (request.restartWindowSeconds() != null && request.maxRestarts() == null) {
       throw Problems.badRequest(field + "restartWindowSeconds", "is the window maxRestarts counts in: give maxRestarts too");
     }
@@ -127,7 +135,8 @@ public class VmService {
         request.maxRestarts() == null
             ? null
             : request.restartWindowSeconds() == null ? VmRequest.DEFAULT_RESTART_WINDOW_SECONDS : request.restartWindowSeconds(),
-        request.ttlSecondsAfterFinished());
+        request.ttlSecondsAfterFinished(),
+        GuestSpec.none(guest) ? null : guest);
   }
 
   public Page<VmView> list(@Nullable String status, @Nullable String worker, @Nullable String set, PageRequest page) {

@@ -1,5 +1,6 @@
 package dev.rota.api.vms;
 
+import dev.rota.agentapi.GuestSpec;
 import dev.rota.store.VmRow;
 import dev.rota.model.VmStatus;
 import io.micronaut.core.annotation.Nullable;
@@ -25,6 +26,7 @@ public record VmView(
     @Nullable Integer maxRestarts,
     @Nullable Integer restartWindowSeconds,
     @Nullable Integer ttlSecondsAfterFinished,
+    @Nullable GuestSpec guest,
     String status,
     @Nullable String statusMessage,
     @Nullable String worker,
@@ -39,7 +41,7 @@ public record VmView(
   public static VmView of(VmRow row) {
     return new VmView(row.name(), row.runtime(), row.image(), row.command(), row.env(), row.resources(),
         row.labels(), row.restartPolicy(), row.maxRestarts(), row.restartWindowSeconds(),
-        row.ttlSecondsAfterFinished(), row.status(), message(row), row.worker(),
+        row.ttlSecondsAfterFinished(), row.guest(), row.status(), message(row), row.worker(),
         row.restartCount(), row.exitCode(), row.createdAt(), row.scheduledAt(), row.startedAt(),
         row.finishedAt(), row.vmSet());
   }

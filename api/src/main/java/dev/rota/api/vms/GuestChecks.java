@@ -1,0 +1,48 @@
+package dev.rota.api.vms;
+
+import dev.rota.agentapi.GuestSpec;
+import dev.rota.api.problem.Problems;
+import java.util.List;
+import java.util.regex.Pattern;
+
+/** What a {@code qemu} VM's spec must say: something to boot, as addresses its agent can fetch. */
+final class GuestChecks {
+  /** What a worker's image cache fetches: an https, http or file address, its content optionally pinned. */
+  static final Pattern IMAGE = Pattern.compile("^(https?|file)://[^\\s@]+(@sha256:[0-9a-f]{64})?$");
+
+  private static final String IMAGE_MESSAGE =
+      "must be an https://, http:// or file:// address, optionally pinned with @sha256:<64 hex digits>";
+
+  private GuestChecks() {}
+
+  static void check(String field, String image, List<String> command, GuestSpec guest) {
+    GuestSpec g = guest == null ? GuestSpec.NONE : guest;
+    if (!command.isEmpty()) {
+      throw Problems.badRequest(field + "command", "is not run by the qemu runtime, which boots the VM's image: "
+          + "give the guest its work in guest.userData (cloud-init) or guest.kernelArgs");
+    }
+    if (blank(image) && blank(g.kernel())) {
+      throw Problems.badRequest(field + "image", "is required for the qemu runtime (the VM's boot disk), "
+          + "unless guest.kernel names a kernel to boot directly");
+    }
+    if (blank(g.kernel()) && !blank(g.initrd())) {
+      throw Problems.badRequest(field + "guest.initrd", "is booted with guest.kernel: give the kernel too");
+    }
+    if (blank(g.kernel()) && !blank(g.kernelArgs())) {
+      throw Problems.badRequest(field + "guest.kernelArgs", "is the command line of guest.kernel: give the kernel too");
+    }
+    address(field + "image", image);
+    address(field + "guest.kernel", g.kernel());
+    address(field + "guest.initrd", g.initrd());
+  }
+
+  private static void address(String field, String value) {
+    if (!blank(value) && !IMAGE.matcher(value).matches()) {
+      throw Problems.badRequest(field, IMAGE_MESSAGE + ", got \"" + value + "\"");
+    }
+  }
+
+  private static boolean blank(String s) {
+    return s == null || s.isBlank();
+  }
+}

@@ -1,0 +1,77 @@
+package dev.rota.host;
+
+import static dev.rota.testing.Eventually.eventually;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.rota.testing.TestGuest;
+import java.time.Duration;
+import java.util.Map;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Dev mode booting real VMs: its two agents offer the qemu runtime where QEMU is installed, and the
+ * test guest of {@code .ci/qemu} boots under it (software emulation where KVM does not work).
+ */
+class QemuEndToEndTest extends SharedDevStack {
+  private static final Duration BOOT = Duration.ofMinutes(3);
+  private static TestGuest guest;
+
+  @BeforeAll
+  static void guest() {
+    guest = TestGuest.get();
+    eventually("the dev agents offer qemu", () -> stack.api("GET", "/v1/workers", null).body().contains("\"qemu\""));
+  }
+
+  private String direct(String name, String mode, String policy) {
+    return "{\"name\":\"" + name + "\",\"runtime\":\"qemu\",\"resources\":{\"cpu\":1,\"memory\":128},\"restartPolicy\":\""
+        + policy + "\",\"guest\":{\"kernel\":\"" + guest.kernel().toUri() + "\",\"initrd\":\"" + guest.initrd().toUri()
+        + "\",\"kernelArgs\":\"quiet rota.test=" + mode + "\"}}";
+  }
+
+  @Test
+  void aPanickingGuestFailsSayingSoAndIsRestartedOnTheOtherWorkerUnderOnFailure() {
+    assertEquals(201, stack.api("POST", "/v1/vms", direct("panicky", "panic", "OnFailure")).status());
+    String[] first = new String[1];
+    eventually("placed", BOOT, () -> {
+      Map<String, Object> vm = stack.vm("panicky");
+      first[0] = (String) vm.get("worker");
+      return first[0] != null && ((Number) vm.get("restartCount")).intValue() == 0;
+    });
+    eventually("failed once and placed again", BOOT, () -> {
+      Map<String, Object> vm = stack.vm("panicky");
+      return ((Number) vm.get("restartCount")).intValue() >= 1 && vm.get("worker") != null;
+    });
+    RotaClient.Reply events = stack.api("GET", "/v1/vms/panicky/events?limit=100", null);
+    assertTrue(events.body().contains("the guest panicked: Kernel panic - not syncing"), events.body());
+    assertNotEquals(first[0], stack.vm("panicky").get("worker"), "restarted on the other worker: " + events.body());
+    assertEquals(202, stack.api("DELETE", "/v1/vms/panicky", null).status());
+    eventually("gone", () -> stack.api("GET", "/v1/vms/panicky", null).status() == 404);
+  }
+
+  @Test
+  void aVmBootsFromItsImageWithItsUserDataAndTheNextVmOfThatImageGoesWhereItIsHeld() {
+    String image = guest.qcow2Disk().toUri().toString();
+    String first = "{\"name\":\"img-a\",\"runtime\":\"qemu\",\"image\":\"" + image + "\",\"resources\":{\"cpu\":1,\"memory\":128},"
+        + "\"labels\":{\"rota.dev/worker\":\"dev-2\"},\"guest\":{\"userData\":\"#cloud-config\\n# rota.test=poweroff\\n\"}}";
+    assertEquals(201, stack.api("POST", "/v1/vms", first).status());
+    eventually("it booted and powered off", BOOT, () -> "stopped".equals(stack.vm("img-a").get("status")));
+    assertEquals(0, stack.vm("img-a").get("exitCode"));
+    eventually("dev-2 says it holds the image", () -> stack.api("GET", "/v1/workers/dev-2", null).body().contains(image));
+
+    // Both workers are empty, so the profile alone would choose dev-1, the name that sorts first.
+    String second = "{\"name\":\"img-b\",\"runtime\":\"qemu\",\"image\":\"" + image + "\",\"resources\":{\"cpu\":1,\"memory\":128},"
+        + "\"guest\":{\"userData\":\"#cloud-config\\n# rota.test=run\\n\"}}";
+    assertEquals(201, stack.api("POST", "/v1/vms", second).status());
+    eventually("running", BOOT, () -> "running".equals(stack.vm("img-b").get("status")));
+    assertEquals("dev-2", stack.vm("img-b").get("worker"), "placed where its image is");
+    eventually("its console is its log", BOOT,
+        () -> stack.api("GET", "/v1/vms/img-b/logs", null).body().contains("ROTA-GUEST-UP cpus=1"));
+    assertTrue(stack.api("GET", "/v1/vms/img-b/logs", null).body().contains("ROTA-GUEST-USER-DATA #cloud-config"));
+
+    assertEquals(202, stack.api("POST", "/v1/vms/img-b/stop", null).status());
+    eventually("stopped by its power button", BOOT, () -> "stopped".equals(stack.vm("img-b").get("status")));
+  }
+}
