@@ -68,8 +68,10 @@ class QemuEndToEndTest extends SharedDevStack {
     eventually("running", BOOT, () -> "running".equals(stack.vm("img-b").get("status")));
     assertEquals("dev-2", stack.vm("img-b").get("worker"), "placed where its image is");
     eventually("its console is its log", BOOT,
-        () -> stack.api("GET", "/v1/vms/img-b/logs", null).body().contains("ROTA-GUEST-UP cpus=1"));
-    assertTrue(stack.api("GET", "/v1/vms/img-b/logs", null).body().contains("ROTA-GUEST-USER-DATA #cloud-config"));
+        () -> stack.api("GET", "/v1/vms/img-b/logs", null).body().contains("ROTA-GUEST-MODE run"));
+    String console = stack.api("GET", "/v1/vms/img-b/logs", null).body();
+    assertTrue(console.contains("ROTA-GUEST-UP cpus=1"), console);
+    assertTrue(console.contains("ROTA-GUEST-USER-DATA #cloud-config"), console);
 
     assertEquals(202, stack.api("POST", "/v1/vms/img-b/stop", null).status());
     eventually("stopped by its power button", BOOT, () -> "stopped".equals(stack.vm("img-b").get("status")));
