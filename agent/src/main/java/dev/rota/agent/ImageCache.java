@@ -318,6 +318,14 @@ final class ImageCache {
   }
 
   private void load() {
+    // Fetches an agent killed mid-way left behind: nothing refers to them.
+    try (var parts = Files.newDirectoryStream(root, "fetch-*.part")) {
+      for (Path part : parts) {
+        Files.deleteIfExists(part);
+      }
+    } catch (IOException e) {
+      // no cache folder yet
+    }
     Path file = root.resolve("index.json");
     if (!Files.exists(file)) {
       return;

@@ -28,6 +28,12 @@ public final class Limits {
           + "(:([1-9][0-9]{0,3}|[1-5][0-9]{4}|6[0-4][0-9]{3}|65[0-4][0-9]{2}|655[0-2][0-9]|6553[0-5]))?"
           + "(/[A-Za-z0-9._~-]*)*$";
 
+  /**
+   * What a worker's image cache fetches: an https, http or file address (printable ASCII but a space or
+   * an {@code @}), its content optionally pinned by its SHA-256.
+   */
+  public static final String IMAGE_ADDRESS = "^(https?|file)://[!-?A-~]+(@sha256:[0-9a-f]{64})?$";
+
   public static final String HTTP_URL_MESSAGE = "must be an http or https URL such as http://10.0.0.5:9101";
 
   private Limits() {}

@@ -105,6 +105,27 @@ class TaskReportsTest {
   }
 
   @Test
+  void aStartingTasksProgressIsItsVmsMessageAndAnEventOnceEachAndNothingElseChanges() {
+    registered("tr-p");
+    registered("tr-q");
+    placed("tr-pull", "tr-p");
+    int before = notificationsFor("tr-pull").size();
+    String stateBefore = taskState("tr-pull");
+
+    reports.accept("tr-p", List.of(new ObservedTask("tr-pull.0", "starting", null, "pulling 40% of 2048 MiB")));
+    reports.accept("tr-p", List.of(new ObservedTask("tr-pull.0", "starting", null, "pulling 40% of 2048 MiB")));
+    reports.accept("tr-q", List.of(new ObservedTask("tr-pull.0", "starting", null, "pulling 90% of 2048 MiB")));
+
+    VmRow vm = vms.findById("tr-pull").orElseThrow();
+    assertEquals("pulling 40% of 2048 MiB", vm.statusMessage(), "the worker it is placed on says how it gets on");
+    assertEquals("pending", vm.status(), "progress is no change of state");
+    assertEquals(List.of("pulling 40% of 2048 MiB on tr-p"), vmEvents.page("tr-pull", 0, 100).stream()
+        .filter(e -> e.type().equals("starting")).map(dev.rota.store.VmEventRow::message).toList(), "once, though told twice");
+    assertEquals(before, notificationsFor("tr-pull").size(), "no news for its workflow");
+    assertEquals(stateBefore, taskState("tr-pull"), "nor for the scheduler's record of the task");
+  }
+
+  @Test
   void aVmWhoseWorkflowCannotBeToldNowIsLeftInTheOutboxForTheScheduler() {
     registered("tr-w");
     placed("tr-told", "tr-w");

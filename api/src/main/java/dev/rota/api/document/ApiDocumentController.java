@@ -42,6 +42,7 @@ public class ApiDocumentController {
       "ENV_NAME", dev.rota.api.Limits.ENV_NAME,
       "RESOURCE_NAME", dev.rota.api.Limits.RESOURCE_NAME,
       "LABEL_KEY", dev.rota.api.Limits.LABEL_KEY,
+      "IMAGE_ADDRESS", dev.rota.api.Limits.IMAGE_ADDRESS,
       "ROLES_BUT_WORKER", dev.rota.api.accounts.ServiceAccountRequest.ROLES_BUT_WORKER);
 
   /** The document as served; fails at start, naming the stray, when the overlay does not fit. */

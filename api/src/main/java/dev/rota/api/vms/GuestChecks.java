@@ -8,7 +8,7 @@ import java.util.regex.Pattern;
 /** What a {@code qemu} VM's spec must say: something to boot, as addresses its agent can fetch. */
 final class GuestChecks {
   /** What a worker's image cache fetches: an https, http or file address, its content optionally pinned. */
-  static final Pattern IMAGE = Pattern.compile("^(https?|file)://[^\\s@]+(@sha256:[0-9a-f]{64})?$");
+  static final Pattern IMAGE = Pattern.compile(dev.rota.api.Limits.IMAGE_ADDRESS);
 
   private static final String IMAGE_MESSAGE =
       "must be an https://, http:// or file:// address, optionally pinned with @sha256:<64 hex digits>";
@@ -42,7 +42,8 @@ final class GuestChecks {
     }
   }
 
+  /** An empty string is no value (the API's document says so); anything else is checked as given. */
   private static boolean blank(String s) {
-    return s == null || s.isBlank();
+    return s == null || s.isEmpty();
   }
 }

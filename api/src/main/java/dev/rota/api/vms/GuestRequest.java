@@ -21,7 +21,12 @@ public record GuestRequest(
   /** 64 KiB: what a NoCloud seed is commonly given, and far below a row's or a payload's bounds. */
   public static final int MAX_USER_DATA = 65_536;
 
+  /** As the agent takes it: an empty string is no value. */
   GuestSpec spec() {
-    return new GuestSpec(kernel, initrd, kernelArgs, userData);
+    return new GuestSpec(value(kernel), value(initrd), value(kernelArgs), value(userData));
+  }
+
+  private static String value(String s) {
+    return s == null || s.isEmpty() ? null : s;
   }
 }

@@ -117,7 +117,7 @@ public class VmService {
     GuestSpec guest = request.guest() == null ? null : request.guest().spec();
     if (runtime.equals(QEMU)) {
       GuestChecks.check(field, request.image(), command, guest);
-    } else if (!GuestSpec.none(guest)) {
+    } else if (guest != null) {
       throw Problems.badRequest(field + "guest", "configures a qemu VM's guest; the " + runtime + " runtime boots none");
     }
     if (request.restartWindowSeconds() != null && request.maxRestarts() == null) {

@@ -1,0 +1,221 @@
+package dev.rota.bench;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.sun.net.httpserver.HttpServer;
+import dev.rota.host.HostMode;
+import dev.rota.host.RotaHost;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * Real VMs through the whole stack, on one worker: submit-to-guest-running (the guest's init printing its
+ * marker on the serial console, read through the API's logs call) for one VM and for a burst, and the
+ * image cache's fetch rate over loopback HTTP. One dev host with one agent offering qemu; the test guest
+ * of {@code .ci/qemu guest}, its disk served over HTTP (fetched once for all). Not a test: it prints its
+ * figures.
+ *
+ * <pre>
+ * java -cp bench/target/rota-bench.jar dev.rota.bench.VmBootBench $(.ci/qemu guest) [BURST=20] [FETCH_MIB=1024]
+ * </pre>
+ */
+public final class VmBootBench {
+  private static final Duration PATIENCE = Duration.ofMinutes(15);
+  private final HttpClient http = HttpClient.newHttpClient();
+  private final ObjectMapper json = new ObjectMapper();
+  private String api;
+
+  public static void main(String[] args) throws Exception {
+    try {
+      new VmBootBench().run(Path.of(args[0]), args.length > 1 ? Integer.parseInt(args[1]) : 20,
+          args.length > 2 ? Integer.parseInt(args[2]) : 1024);
+      System.exit(0);
+    } catch (Exception | Error e) {
+      e.printStackTrace();
+      System.exit(1);
+    }
+  }
+
+  private void run(Path guest, int burst, int fetchMib) throws Exception {
+    Path data = Files.createTempDirectory("rota-vm-bench");
+    Path big = data.resolve("big.raw");
+    byte[] chunk = new byte[1 << 20];
+    new java.util.Random(1).nextBytes(chunk);
+    try (OutputStream out = Files.newOutputStream(big)) {
+      for (int i = 0; i < fetchMib; i++) {
+        out.write(chunk);
+      }
+    }
+    AtomicInteger diskRequests = new AtomicInteger();
+    HttpServer images = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 64);
+    serve(images, "/disk.qcow2", guest.resolve("disk.qcow2"), diskRequests);
+    serve(images, "/big.raw", big, new AtomicInteger());
+    images.setExecutor(java.util.concurrent.Executors.newCachedThreadPool());
+    images.start();
+    String base = "http://127.0.0.1:" + images.getAddress().getPort();
+    int port = freePort();
+    Map<String, Object> props = new HashMap<>();
+    props.put("micronaut.server.port", port);
+    props.put("rota.temporal.port", freePort());
+    props.put("rota.temporal.dev-server", "embedded");
+    props.put("rota.data-dir", data.resolve("host").toString());
+    props.put("rota.dev.agents", 1);
+    props.put("rota.dev.agent-runtimes", "qemu");
+    // Room for the whole burst on the one worker: its guests share the machine's cores.
+    props.put("rota.dev.agent-resources", "cpu=" + Math.max(2, burst) + ",memory=" + Math.max(4096, burst * 256));
+    props.put("rota.vms.workflow-start-delay", "0s");
+    api = "http://127.0.0.1:" + port;
+    Map<String, Object> figures = new LinkedHashMap<>();
+    try (RotaHost host = RotaHost.start(HostMode.DEV, props)) {
+      await("the agent ready", () -> get("/v1/workers").contains("\"ready\""));
+      String image = base + "/disk.qcow2";
+      figures.put("oneVm", boot(List.of("one"), image, "one, cold image cache"));
+      figures.put("oneVmWarm", boot(List.of("warm"), image, "one, image cached"));
+      List<String> names = new ArrayList<>();
+      for (int i = 0; i < burst; i++) {
+        names.add("burst-" + i);
+      }
+      figures.put("burst", boot(names, image, "burst of " + burst));
+      figures.put("diskFetches", diskRequests.get());
+      figures.put("fetch", fetch(base + "/big.raw", fetchMib));
+    } finally {
+      images.stop(0);
+      deleteRecursively(data);
+    }
+    System.out.println(json.writerWithDefaultPrettyPrinter().writeValueAsString(figures));
+  }
+
+  /** Submits the VMs at once, each running until stopped; the times from submission to its guest's marker. */
+  private Map<String, Object> boot(List<String> names, String image, String what) throws Exception {
+    Instant start = Instant.now();
+    for (String name : names) {
+      String body = "{\"name\":\"" + name + "\",\"runtime\":\"qemu\",\"image\":\"" + image + "\",\"resources\":{\"cpu\":1,\"memory\":128},"
+          + "\"guest\":{\"userData\":\"#cloud-config\\n# rota.test=run\\n\"}}";
+      HttpResponse<String> r = send("POST", "/v1/vms", body);
+      if (r.statusCode() != 201) {
+        throw new IllegalStateException("submit answered " + r.statusCode() + ": " + r.body());
+      }
+    }
+    Map<String, Double> running = new HashMap<>();
+    Map<String, Double> guestUp = new HashMap<>();
+    await(what + ": every guest up", () -> {
+      for (String name : names) {
+        double now = Duration.between(start, Instant.now()).toMillis() / 1000.0;
+        if (!running.containsKey(name) && get("/v1/vms/" + name).contains("\"status\":\"running\"")) {
+          running.put(name, now);
+        }
+        if (!guestUp.containsKey(name) && send("GET", "/v1/vms/" + name + "/logs", null).body().contains("ROTA-GUEST-UP")) {
+          guestUp.put(name, now);
+        }
+      }
+      return guestUp.size() == names.size();
+    });
+    Map<String, Object> r = new LinkedHashMap<>();
+    r.put("vms", names.size());
+    r.put("toRunningP50Seconds", percentile(running, 50));
+    r.put("toGuestUpP50Seconds", percentile(guestUp, 50));
+    r.put("toGuestUpMaxSeconds", percentile(guestUp, 100));
+    System.out.printf("%s: running (QEMU started) p50 %.2f s; guest up p50 %.2f s, last %.2f s%n", what,
+        r.get("toRunningP50Seconds"), r.get("toGuestUpP50Seconds"), r.get("toGuestUpMaxSeconds"));
+    for (String name : names) {
+      send("DELETE", "/v1/vms/" + name, null);
+    }
+    await(what + ": deleted", () -> names.stream().allMatch(n -> {
+      try {
+        return send("GET", "/v1/vms/" + n, null).statusCode() == 404;
+      } catch (Exception e) {
+        return false;
+      }
+    }));
+    return r;
+  }
+
+  /** A VM whose image is {@code mib} MiB of noise: its fetch's rate, from its first progress event to its last. */
+  private Map<String, Object> fetch(String image, int mib) throws Exception {
+    send("POST", "/v1/vms", "{\"name\":\"fetch\",\"runtime\":\"qemu\",\"image\":\"" + image + "\",\"resources\":{\"cpu\":1,\"memory\":64}}");
+    await("the fetch done", () -> get("/v1/vms/fetch/events?limit=100").contains("pulling 100%"));
+    @SuppressWarnings("unchecked")
+    List<Map<String, Object>> events = (List<Map<String, Object>>) json.readValue(get("/v1/vms/fetch/events?limit=100"), Map.class).get("items");
+    List<Instant> pulling = events.stream()
+        .filter(e -> String.valueOf(e.get("message")).startsWith("pulling"))
+        .map(e -> Instant.parse((String) e.get("time")))
+        .toList();
+    double seconds = Duration.between(pulling.get(0), pulling.get(pulling.size() - 1)).toMillis() / 1000.0;
+    Map<String, Object> r = new LinkedHashMap<>();
+    r.put("mib", mib);
+    r.put("seconds", seconds);
+    r.put("mibPerSecond", Math.round(mib * 0.9 / Math.max(0.001, seconds))); // the first event is at 10%
+    System.out.printf("fetch of %d MiB over loopback HTTP: %.1f MiB/s%n", mib, (double) (long) r.get("mibPerSecond"));
+    send("DELETE", "/v1/vms/fetch", null);
+    return r;
+  }
+
+  private static double percentile(Map<String, Double> times, int p) {
+    List<Double> sorted = new ArrayList<>(times.values());
+    Collections.sort(sorted);
+    int i = Math.max(0, (int) Math.ceil(p / 100.0 * sorted.size()) - 1);
+    return sorted.get(i);
+  }
+
+  private static void serve(HttpServer server, String path, Path file, AtomicInteger requests) {
+    server.createContext(path, x -> {
+      requests.incrementAndGet();
+      x.sendResponseHeaders(200, Files.size(file));
+      try (OutputStream out = x.getResponseBody()) {
+        Files.copy(file, out);
+      }
+    });
+  }
+
+  private String get(String path) throws IOException, InterruptedException {
+    return send("GET", path, null).body();
+  }
+
+  private HttpResponse<String> send(String method, String path, String body) throws IOException, InterruptedException {
+    HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(api + path)).header("Content-Type", "application/json")
+        .method(method, body == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(body));
+    return http.send(b.build(), HttpResponse.BodyHandlers.ofString());
+  }
+
+  private interface Check {
+    boolean holds() throws Exception;
+  }
+
+  private static void await(String what, Check check) throws Exception {
+    long deadline = System.nanoTime() + PATIENCE.toNanos();
+    while (!check.holds()) {
+      if (System.nanoTime() > deadline) {
+        throw new IllegalStateException("not within " + PATIENCE + ": " + what);
+      }
+      Thread.sleep(100);
+    }
+  }
+
+  private static int freePort() throws IOException {
+    try (ServerSocket s = new ServerSocket(0)) {
+      return s.getLocalPort();
+    }
+  }
+
+  private static void deleteRecursively(Path dir) throws IOException {
+    try (var walk = Files.walk(dir)) {
+      walk.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+    }
+  }
+}
