@@ -113,7 +113,7 @@ public class VmActivitiesImpl implements VmActivities, VmReadModel {
   @Override
   public void removeTask(WorkerTask task) {
     workers.findById(task.worker())
-        .ifPresent(w -> agents.removeTask(w.agent(), task.taskId(), agentCalls.timeout()));
+        .ifPresent(w -> agents.removeTask(w.agent(), task.taskId(), agentCalls.removalTimeout()));
   }
 
   /** Removes the VM's rows; a replica's set hears of it at once, so that it can replace or forget it. */

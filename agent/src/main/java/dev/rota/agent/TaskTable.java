@@ -23,6 +23,8 @@ final class TaskTable {
   static final Pattern TASK_ID = Pattern.compile("^[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\\.[0-9]{1,9}$");
 
   private final Map<String, Task> tasks = new ConcurrentHashMap<>();
+  /** Removals under way, by task id. */
+  private final Map<String, java.util.concurrent.CompletableFuture<Void>> removing = new ConcurrentHashMap<>();
   private final Map<String, TaskRuntime> runtimes;
   private final Supervisor supervisor;
   private final Path tasksDir;
@@ -55,16 +57,32 @@ final class TaskTable {
     return created[0];
   }
 
+  /**
+   * Ends the task and forgets it; returns once it has ended. A removal asked again while an earlier one
+   * is still ending the task (a VM powering down, the controller's call timed out and retried) waits for
+   * that same end, so that no caller is told a task is gone while it still runs.
+   */
   void remove(String id) {
-    Task task = tasks.remove(id);
-    if (task != null) {
-      task.removed();
-      TaskRuntime r = runtimes.get(runtimeOf(task.spec));
-      if (r != null) {
-        r.stop(task, grace);
-      }
+    java.util.concurrent.CompletableFuture<Void> ending = new java.util.concurrent.CompletableFuture<>();
+    java.util.concurrent.CompletableFuture<Void> earlier = removing.putIfAbsent(id, ending);
+    if (earlier != null) {
+      earlier.join();
+      return;
     }
-    deleteFolder(tasksDir.resolve(id));
+    try {
+      Task task = tasks.remove(id);
+      if (task != null) {
+        task.removed();
+        TaskRuntime r = runtimes.get(runtimeOf(task.spec));
+        if (r != null) {
+          r.stop(task, grace);
+        }
+      }
+      deleteFolder(tasksDir.resolve(id));
+    } finally {
+      removing.remove(id, ending);
+      ending.complete(null);
+    }
   }
 
   /** The last {@code max} bytes a task wrote to a stream; null if no such task is here. */

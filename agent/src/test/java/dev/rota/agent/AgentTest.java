@@ -210,6 +210,31 @@ class AgentTest {
   }
 
   @Test
+  void aRemovalAskedAgainWhileTheFirstIsEndingTheTaskAnswersOnlyOnceItHasEnded() throws Exception {
+    start("ROTA_AGENT_STOP_GRACE", "2s");
+    send("PUT", "/v1/tasks/r.0", spec("r", "process", "sh", "-c", "trap '' TERM; sleep 306"));
+    eventually("running", () -> !processes("sleep 306").isEmpty());
+    java.util.concurrent.CompletableFuture<Integer> first = java.util.concurrent.CompletableFuture.supplyAsync(() -> {
+      try {
+        return send("DELETE", "/v1/tasks/r.0", null).statusCode();
+      } catch (Exception e) {
+        throw new IllegalStateException(e);
+      }
+    });
+    // The first removal is under way once the task is no longer listed (it waits out the grace).
+    eventually("the first removal under way", () -> {
+      try {
+        return send("GET", "/v1/tasks", null).body().equals("[]");
+      } catch (Exception e) {
+        return false;
+      }
+    });
+    assertEquals(204, send("DELETE", "/v1/tasks/r.0", null).statusCode(), "a caller whose first call timed out, retrying");
+    assertEquals(List.of(), processes("sleep 306"), "answered only once the task had ended");
+    assertEquals(204, first.get());
+  }
+
+  @Test
   void badIdsAndUnknownRuntimesAreRefused() throws Exception {
     start();
     assertEquals(400, send("PUT", "/v1/tasks/..%2F..%2Fetc.0", spec("x", "process", "true")).statusCode());

@@ -28,8 +28,8 @@ import org.junit.jupiter.api.TestMethodOrder;
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class OutagesIT {
-  /** How long each service stays away: longer than a request waits for it, so that the API must answer. */
-  private static final Duration OUTAGE = Duration.ofSeconds(20);
+  /** How long each service stays away: twice what a request waits for it (5 s), so that the API must answer. */
+  private static final Duration OUTAGE = Duration.ofSeconds(10);
   private static final int CLIENTS = 8;
   private static final int ACKS_AROUND_OUTAGE = 40;
 

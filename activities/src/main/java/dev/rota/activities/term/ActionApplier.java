@@ -313,7 +313,7 @@ public class ActionApplier {
         tally.started.incrementAndGet();
         startedIt = true;
       } else {
-        agents.removeTask(endpoint, a.taskId(), agentCalls.timeout());
+        agents.removeTask(endpoint, a.taskId(), agentCalls.removalTimeout());
         tally.removed.incrementAndGet();
       }
       done.add(a.id());
