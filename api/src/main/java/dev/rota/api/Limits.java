@@ -29,10 +29,11 @@ public final class Limits {
           + "(/[A-Za-z0-9._~-]*)*$";
 
   /**
-   * What a worker's image cache fetches: an https, http or file address (printable ASCII but a space or
-   * an {@code @}), its content optionally pinned by its SHA-256.
+   * What a worker's image cache fetches: an https, http or file address of the characters URLs are
+   * written in (RFC 3986's unreserved and reserved ones, and percent escapes; no {@code @}, which starts
+   * the pin, and no brackets: no IPv6 literal), its content optionally pinned by its SHA-256.
    */
-  public static final String IMAGE_ADDRESS = "^(https?|file)://[!-?A-~]+(@sha256:[0-9a-f]{64})?$";
+  public static final String IMAGE_ADDRESS = "^(https?|file)://[A-Za-z0-9._~:/?#!$&'()*+,;=%-]+(@sha256:[0-9a-f]{64})?$";
 
   public static final String HTTP_URL_MESSAGE = "must be an http or https URL such as http://10.0.0.5:9101";
 
