@@ -3,11 +3,9 @@ package dev.rota.agent;
 import dev.rota.agentapi.TaskView;
 import java.io.File;
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Consumer;
@@ -82,16 +80,7 @@ final class ProcessRuntime implements TaskRuntime {
    * would otherwise report a missing one as an exit code, not as a start that failed.
    */
   private static boolean runnable(String command, Path dir, Map<String, String> env) {
-    if (command.contains("/")) {
-      return Files.isExecutable(dir.resolve(command));
-    }
-    Map<String, String> merged = new HashMap<>(System.getenv());
-    merged.putAll(env);
-    for (String folder : merged.getOrDefault("PATH", "/usr/local/bin:/usr/bin:/bin").split(File.pathSeparator)) {
-      if (!folder.isEmpty() && Files.isExecutable(Path.of(folder, command))) {
-        return true;
-      }
-    }
-    return false;
+    String path = env.getOrDefault("PATH", System.getenv().getOrDefault("PATH", "/usr/local/bin:/usr/bin:/bin"));
+    return Executables.find(command, path, dir).isPresent();
   }
 }

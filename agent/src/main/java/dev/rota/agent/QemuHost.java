@@ -1,6 +1,5 @@
 package dev.rota.agent;
 
-import java.io.File;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.Files;
@@ -106,13 +105,7 @@ record QemuHost(Path binary, Path imageTool, String accel, String why) {
         : List.of("-machine", "q35,accel=tcg,graphics=off", "-cpu", "max");
   }
 
-  static Optional<Path> onPath(String name) {
-    for (String folder : System.getenv().getOrDefault("PATH", "/usr/bin:/bin").split(File.pathSeparator)) {
-      Path candidate = Path.of(folder.isEmpty() ? "." : folder, name);
-      if (Files.isExecutable(candidate)) {
-        return Optional.of(candidate);
-      }
-    }
-    return Optional.empty();
+  private static Optional<Path> onPath(String name) {
+    return Executables.find(name, System.getenv().getOrDefault("PATH", "/usr/bin:/bin"), Path.of("."));
   }
 }
