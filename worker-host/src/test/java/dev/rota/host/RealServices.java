@@ -1,8 +1,11 @@
 package dev.rota.host;
 
 import java.io.IOException;
+import java.nio.channels.FileChannel;
+import java.nio.channels.FileLock;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;
@@ -161,8 +164,35 @@ final class RealServices {
     }
   }
 
-  /** Runs one of the project's scripts; stdout's lines, stderr to this JVM's. */
+  /**
+   * Runs one of the project's scripts; stdout's lines, stderr to this JVM's. An install or a start may
+   * install packages, and the integration tests run in two JVMs at once: those calls take a file lock
+   * first, so two apt-gets or two downloads of one tool never race.
+   */
   private static Script script(String path, String... args) {
+    if (args.length > 0 && (args[0].equals("install") || args[0].equals("start"))) {
+      // A JVM holds a file lock once: its own threads take turns on the class first.
+      synchronized (RealServices.class) {
+        return locked(path, args);
+      }
+    }
+    return run(path, args);
+  }
+
+  private static Script locked(String path, String... args) {
+    try {
+      Files.createDirectories(ROOT.resolve(".tools"));
+      try (FileChannel lock = FileChannel.open(ROOT.resolve(".tools/install.lock"), StandardOpenOption.CREATE,
+              StandardOpenOption.WRITE);
+          FileLock held = lock.lock()) {
+        return run(path, args);
+      }
+    } catch (IOException e) {
+      return new Script(-1, List.of(), "cannot lock .tools/install.lock: " + e);
+    }
+  }
+
+  private static Script run(String path, String... args) {
     List<String> command = new java.util.ArrayList<>(List.of("bash", ROOT.resolve(path).toString()));
     command.addAll(List.of(args));
     try {
