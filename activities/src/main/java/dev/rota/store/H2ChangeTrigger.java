@@ -27,7 +27,9 @@ public final class H2ChangeTrigger implements Trigger {
   @Override
   public void init(Connection conn, String schema, String trigger, String table, boolean before, int type)
       throws SQLException {
-    kind = table.equalsIgnoreCase("vms") ? "vm" : "worker";
+    // By the trigger's name, not the table's: to add a column H2 copies the table, making its triggers
+    // anew on the copy while it still has a temporary name.
+    kind = trigger.toLowerCase(Locale.ROOT).startsWith("vms_") ? "vm" : "worker";
     try (PreparedStatement ps = conn.prepareStatement(
         "SELECT COLUMN_NAME, ORDINAL_POSITION FROM INFORMATION_SCHEMA.COLUMNS WHERE TABLE_SCHEMA = ? AND TABLE_NAME = ?")) {
       ps.setString(1, schema);

@@ -13,7 +13,8 @@ import java.util.Map;
 
 /**
  * A registered worker machine. Heartbeats write {@code lastSeen} alone, without a new version; the
- * term writes {@code drainProgress} alone too.
+ * term writes {@code drainProgress} alone too. {@code notices} are what its agent said at registration
+ * that a person should know (none is an empty list).
  */
 @MappedEntity("workers")
 public record WorkerRow(
@@ -38,6 +39,7 @@ public record WorkerRow(
     @Nullable Instant drainDeadline,
     @Nullable Instant drainStartedAt,
     @Nullable String drainProgress,
+    @TypeDef(type = DataType.STRING, converter = Converters.StringList.class) List<String> notices,
     @Version long version) {
 
   /** A newly registered worker: not ready until its agent answers a probe. */
@@ -45,13 +47,13 @@ public record WorkerRow(
       String name, String endpoint, Map<String, Long> resources, Map<String, String> labels, List<String> runtimes,
       @Nullable String machineId, String health, String healthMessage, Instant now) {
     return new WorkerRow(name, endpoint, resources, labels, runtimes, machineId, false, health, healthMessage, now,
-        now, null, false, 0, null, null, null, null, null, null, null, 0);
+        now, null, false, 0, null, null, null, null, null, null, null, List.of(), 0);
   }
 
   public WorkerRow withPaused(boolean paused) {
     return new WorkerRow(name, endpoint, resources, labels, runtimes, machineId, paused, health,
         healthMessage, lastSeen, createdAt, lastProbeAt, lastProbeOk, probeFailures, lastProbeError, flakyUntil, agentSecret,
-        certificateSha256, drainDeadline, drainStartedAt, drainProgress, version);
+        certificateSha256, drainDeadline, drainStartedAt, drainProgress, notices, version);
   }
 
   /**
@@ -62,14 +64,21 @@ public record WorkerRow(
     Instant started = deadline == null ? null : drainStartedAt != null ? drainStartedAt : now;
     return new WorkerRow(name, endpoint, resources, labels, runtimes, machineId, schedulingPaused || deadline != null,
         health, healthMessage, lastSeen, createdAt, lastProbeAt, lastProbeOk, probeFailures, lastProbeError, flakyUntil,
-        agentSecret, certificateSha256, deadline, started, deadline == null ? null : drainProgress, version);
+        agentSecret, certificateSha256, deadline, started, deadline == null ? null : drainProgress, notices, version);
   }
 
   /** What the controller presents to the agent, and the certificate it pins for the agent's HTTPS. */
   public WorkerRow withAgent(@Nullable String secret, @Nullable String certificate) {
     return new WorkerRow(name, endpoint, resources, labels, runtimes, machineId, schedulingPaused, health,
         healthMessage, lastSeen, createdAt, lastProbeAt, lastProbeOk, probeFailures, lastProbeError, flakyUntil, secret,
-        certificate, drainDeadline, drainStartedAt, drainProgress, version);
+        certificate, drainDeadline, drainStartedAt, drainProgress, notices, version);
+  }
+
+  /** What its agent says a person should know of it (limits it cannot enforce, guests emulated in software). */
+  public WorkerRow withNotices(List<String> said) {
+    return new WorkerRow(name, endpoint, resources, labels, runtimes, machineId, schedulingPaused, health,
+        healthMessage, lastSeen, createdAt, lastProbeAt, lastProbeOk, probeFailures, lastProbeError, flakyUntil, agentSecret,
+        certificateSha256, drainDeadline, drainStartedAt, drainProgress, List.copyOf(said), version);
   }
 
   /** How to call this worker's agent. */
@@ -84,6 +93,6 @@ public record WorkerRow(
     return new WorkerRow(name, newEndpoint, newResources, newLabels, newRuntimes,
         newMachineId != null ? newMachineId : machineId, schedulingPaused, health, healthMessage, seen,
         createdAt, lastProbeAt, lastProbeOk, probeFailures, lastProbeError, flakyUntil, agentSecret, certificateSha256,
-        drainDeadline, drainStartedAt, drainProgress, version);
+        drainDeadline, drainStartedAt, drainProgress, notices, version);
   }
 }

@@ -87,16 +87,17 @@ public final class Agent implements AutoCloseable {
     Supervisor supervisor = new Supervisor(tasksDir, json);
     HeldImages images = new HeldImages(config.dataDir().resolve("images.json"), json, java.time.Clock.systemUTC());
     Map<String, TaskRuntime> runtimes = new LinkedHashMap<>();
-    Map<String, String> facts = new LinkedHashMap<>();
-    Map<String, java.util.function.Supplier<String>> lateFacts = new LinkedHashMap<>();
+    WorkerFacts facts = new WorkerFacts();
     Cgroups cgroups = Cgroups.none("no process runtime");
     for (String r : config.runtimes()) {
       switch (r.strip()) {
         case "process" -> {
           cgroups = Cgroups.detect(config.workerName() + "-" + shortHash(config.dataDir().toString()));
-          facts.put(Isolation.LABEL, cgroups.kind().label);
+          facts.label(Isolation.LABEL, cgroups.kind().label);
           if (cgroups.reason() != null) {
-            log.warn("agent {}: process tasks run without CPU and memory limits: {}", config.workerName(), cgroups.reason());
+            String unenforced = "process tasks run without CPU and memory limits: " + cgroups.reason();
+            log.warn("agent {}: {}", config.workerName(), unenforced);
+            facts.notice(unenforced);
           }
           runtimes.put("process", new ProcessRuntime(supervisor, cgroups));
         }
@@ -110,7 +111,13 @@ public final class Agent implements AutoCloseable {
             log.info("agent {}: qemu runs guests under {} ({})", config.workerName(), h.accel(), h.why());
             return h;
           }, threads.requests());
-          lateFacts.put(Isolation.ACCEL_LABEL, () -> host.join().accel());
+          facts.later(said -> {
+            QemuHost h = host.join();
+            said.label(Isolation.ACCEL_LABEL, h.accel());
+            if (h.accel().equals("tcg")) {
+              said.notice("qemu guests run under software emulation (TCG), many times slower than under KVM: " + h.why());
+            }
+          });
           ImageCache cache = new ImageCache(config.dataDir().resolve("images"), config.imageCacheBytes(), json,
               java.time.Clock.systemUTC(), images);
           runtimes.put("qemu", new QemuRuntime(supervisor, cache, host, threads.requests(), timers));
@@ -135,11 +142,7 @@ public final class Agent implements AutoCloseable {
     }
     http.start();
     String endpoint = config.endpoint(http.port());
-    ControllerLink link = new ControllerLink(config, endpoint, tls == null ? null : tls.sha256(), controller, timers, images, () -> {
-      Map<String, String> all = new LinkedHashMap<>(facts);
-      lateFacts.forEach((label, value) -> all.put(label, value.get()));
-      return all;
-    });
+    ControllerLink link = new ControllerLink(config, endpoint, tls == null ? null : tls.sha256(), controller, timers, images, facts);
     link.start();
     reporter.start();
     log.info("agent {} serving {} ({} tasks found again)", config.workerName(), endpoint, recovered);

@@ -41,14 +41,14 @@ final class ControllerLink {
   private volatile boolean closed;
 
   /** Labels the agent found out about its machine ({@link Isolation}). */
-  private final java.util.function.Supplier<Map<String, String>> facts;
+  private final WorkerFacts facts;
 
   /** @param certificateSha256 the pin the controller is to hold for this agent's HTTPS; null for plain HTTP */
   private final String certificateSha256;
 
   ControllerLink(
       AgentConfig config, String endpoint, String certificateSha256, ControllerClient controller,
-      ScheduledExecutorService timers, HeldImages images, java.util.function.Supplier<Map<String, String>> facts) {
+      ScheduledExecutorService timers, HeldImages images, WorkerFacts facts) {
     this.facts = facts;
     this.certificateSha256 = certificateSha256;
     this.images = images;
@@ -149,7 +149,8 @@ final class ControllerLink {
     labels.put("rota.dev/worker", config.workerName());
     labels.put("rota.dev/os", System.getProperty("os.name").toLowerCase(Locale.ROOT));
     labels.put("rota.dev/arch", System.getProperty("os.arch").toLowerCase(Locale.ROOT));
-    labels.putAll(facts.get());
+    WorkerFacts.Said said = facts.now();
+    labels.putAll(said.labels());
     Map<String, Object> body = new LinkedHashMap<>();
     body.put("name", config.workerName());
     body.put("endpoint", endpoint);
@@ -157,6 +158,7 @@ final class ControllerLink {
     body.put("labels", labels);
     body.put("runtimes", config.runtimes());
     body.put("machineId", machineId());
+    body.put("notices", said.notices());
     body.put("agentSecret", config.secret());
     if (certificateSha256 != null) {
       body.put("certificateSha256", certificateSha256);

@@ -38,6 +38,7 @@ final class QemuRuntime implements TaskRuntime {
   /** How often the power button is pressed again while a stopped guest has not powered off (it may have been booting). */
   private static final Duration PRESS_AGAIN = Duration.ofSeconds(5);
   private static final Duration BOOT_WATCH = Duration.ofMinutes(2);
+  private static final Duration CONSOLE_CHECK = Duration.ofSeconds(5);
   private static final Duration QMP_DEADLINE = Duration.ofSeconds(3);
 
   private final Supervisor supervisor;
@@ -105,6 +106,7 @@ final class QemuRuntime implements TaskRuntime {
         });
       }
       watchBoot(task, dir, Instant.now());
+      keepConsole(task, dir);
     } catch (ImageCache.ImageException e) {
       release(leases);
       task.failed(e.getMessage(), Instant.now());
@@ -144,7 +146,8 @@ final class QemuRuntime implements TaskRuntime {
         "-smp", Long.toString(cpus),
         "-m", memory + "M",
         "-nodefaults", "-no-user-config", "-display", "none",
-        "-chardev", "file,id=console,path=" + dir.resolve("stdout.log"),
+        // Appending, so that the agent can cut the file at its cap while QEMU writes on (ConsoleLog).
+        "-chardev", "file,id=console,append=on,path=" + dir.resolve("stdout.log"),
         "-serial", "chardev:console",
         "-qmp", "unix:" + dir.resolve("qmp.sock") + ",server=on,wait=off",
         "-device", "pvpanic-pci",
@@ -197,6 +200,21 @@ final class QemuRuntime implements TaskRuntime {
       }
       watchBoot(task, dir, since);
     }, 1, TimeUnit.SECONDS);
+  }
+
+  /** Keeps the console within its cap while the VM runs ({@link ConsoleLog}). */
+  private void keepConsole(Task task, Path dir) {
+    timers.schedule(() -> {
+      if (task.ended() || task.isRemoved()) {
+        return;
+      }
+      try {
+        ConsoleLog.trim(dir.resolve("stdout.log"));
+      } catch (IOException e) {
+        // the folder went away with the task
+      }
+      keepConsole(task, dir);
+    }, CONSOLE_CHECK.toMillis(), TimeUnit.MILLISECONDS);
   }
 
   /** What QEMU's exit code says happened to the guest. */
@@ -265,6 +283,8 @@ final class QemuRuntime implements TaskRuntime {
       shas.forEach(images::retain);
       if (task.ended()) {
         shas.forEach(images::release);
+      } else {
+        keepConsole(task, dir);
       }
     }
     return task;

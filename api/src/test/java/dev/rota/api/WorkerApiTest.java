@@ -105,6 +105,21 @@ class WorkerApiTest {
     assertEquals(other, workers.findById("pinned-1").orElseThrow().certificateSha256());
   }
 
+  @Test
+  void whatAnAgentSaysAPersonShouldKnowIsShownAndEachRegistrationReplacesIt() {
+    String unenforced = "process tasks run without CPU and memory limits: no writable cgroup hierarchy";
+    Http.Reply said = http.post("/v1/workers",
+        "{\"name\":\"noticed-1\",\"endpoint\":\"http://127.0.0.1:9101\",\"notices\":[\"" + unenforced + "\"]}");
+    assertEquals(201, said.status(), said.toString());
+    assertEquals(List.of(unenforced), said.map().get("notices"));
+    assertEquals(List.of(unenforced), http.get("/v1/workers/noticed-1").map().get("notices"));
+
+    Http.Reply mended = http.post("/v1/workers", "{\"name\":\"noticed-1\",\"endpoint\":\"http://127.0.0.1:9101\"}");
+    assertEquals(200, mended.status(), mended.toString());
+    assertEquals(List.of(), mended.map().get("notices"), "an agent that says nothing now has nothing to tell");
+    assertEquals(List.of(), workers.findById("noticed-1").orElseThrow().notices());
+  }
+
   private static String pinned(String name, String sha256) {
     return "{\"name\":\"" + name + "\",\"endpoint\":\"https://127.0.0.1:9443\",\"certificateSha256\":\"" + sha256 + "\"}";
   }
@@ -123,6 +138,8 @@ class WorkerApiTest {
           https, no pin     | {"name":"bad-7","endpoint":"https://a:1"}                         | certificateSha256
           pin, plain http   | {"name":"bad-8","endpoint":"http://a:1","certificateSha256":"AAAA"} | certificateSha256
           pin, not sha256   | {"name":"bad-9","endpoint":"https://a:1","certificateSha256":"AAAA"} | certificateSha256
+          notice blank      | {"name":"bad-10","endpoint":"http://a:1","notices":[""]}          | notices.0
+          notices as text   | {"name":"bad-11","endpoint":"http://a:1","notices":"slow"}        | notices
           """)
   void badRegistrationsAreRejectedAndStoreNothing(String why, String body, String field) {
     long before = workers.count();

@@ -22,7 +22,17 @@ final class WorkerCommands extends Noun {
       Output.Column.field("VMS", "vmCount"),
       new Output.Column("CPU", w -> used(w, "cpu")),
       new Output.Column("MEMORY", w -> used(w, "memory")),
-      Output.Column.field("MESSAGE", "healthMessage"));
+      new Output.Column("MESSAGE", WorkerCommands::message));
+
+  /** Its health's message, then what its agent said a person should know of it (its notices). */
+  static String message(JsonNode worker) {
+    List<String> said = new java.util.ArrayList<>();
+    if (worker.hasNonNull("healthMessage") && !worker.get("healthMessage").asText().isBlank()) {
+      said.add(worker.get("healthMessage").asText());
+    }
+    worker.path("notices").forEach(n -> said.add(n.asText()));
+    return String.join("; ", said);
+  }
 
   /** {@code allocated/capacity}, as Orchard shows a worker's resources. */
   static String used(JsonNode worker, String resource) {

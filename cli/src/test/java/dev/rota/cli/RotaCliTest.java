@@ -257,6 +257,17 @@ class RotaCliTest {
   }
 
   @Test
+  void aWorkersNoticesFollowItsHealthMessage() {
+    String worker = "{\"name\":\"mini-2\",\"health\":\"ready\",\"schedulingPaused\":false,\"vmCount\":0,"
+        + "\"resources\":{\"cpu\":2},\"allocated\":{},\"healthMessage\":null,"
+        + "\"notices\":[\"process tasks run without CPU and memory limits\"]}";
+    api.on("GET /v1/workers/mini-2", StandInApi.Reply.json(200, worker));
+    Result r = run("worker", "get", "mini-2");
+    assertEquals(0, r.code(), r.err());
+    assertTrue(r.out().lines().toList().get(1).endsWith(" process tasks run without CPU and memory limits"), r.out());
+  }
+
+  @Test
   void listWatchShowsTheListThenARowPerChangeResumesAndListsAgainWhenTold() {
     String stream = "{\"type\":\"snapshot\",\"resourceVersion\":\"7\",\"object\":" + vm("a", "running", "w1", 0, null) + "}\n"
         + "{\"type\":\"synced\",\"resourceVersion\":\"7\"}\n"

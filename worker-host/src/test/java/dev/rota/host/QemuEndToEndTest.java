@@ -6,7 +6,9 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.rota.testing.TestGuest;
+import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -26,9 +28,80 @@ class QemuEndToEndTest extends SharedDevStack {
   }
 
   private String direct(String name, String mode, String policy) {
-    return "{\"name\":\"" + name + "\",\"runtime\":\"qemu\",\"resources\":{\"cpu\":1,\"memory\":128},\"restartPolicy\":\""
+    return "{\"name\":\"" + name + "\"," + directSpec(mode, policy) + "}";
+  }
+
+  /** A VM's fields but its name: a guest booted from the test kernel, told {@code mode}. */
+  private static String directSpec(String mode, String policy) {
+    return "\"runtime\":\"qemu\",\"resources\":{\"cpu\":1,\"memory\":128},\"restartPolicy\":\""
         + policy + "\",\"guest\":{\"kernel\":\"" + guest.kernel().toUri() + "\",\"initrd\":\"" + guest.initrd().toUri()
-        + "\",\"kernelArgs\":\"quiet rota.test=" + mode + "\"}}";
+        + "\",\"kernelArgs\":\"quiet rota.test=" + mode + "\"}";
+  }
+
+  /** The QEMU processes this stack's agents run (their command lines name the stack's folder). */
+  private static List<ProcessHandle> guests() {
+    String data = dir.toAbsolutePath().toString();
+    return ProcessHandle.allProcesses()
+        .filter(p -> p.info().commandLine().map(c -> c.contains("qemu-system") && c.contains(data)).orElse(false))
+        .toList();
+  }
+
+  @Test
+  void aWorkerRunningGuestsUnderSoftwareEmulationSaysSoInItsView() {
+    Map<String, Object> worker = stack.api("GET", "/v1/workers/dev-1", null).map();
+    @SuppressWarnings("unchecked")
+    Map<String, String> labels = (Map<String, String>) worker.get("labels");
+    @SuppressWarnings("unchecked")
+    List<String> notices = (List<String>) worker.get("notices");
+    boolean emulated = "tcg".equals(labels.get("rota.dev/accel"));
+    assertEquals(emulated, notices.stream().anyMatch(n -> n.startsWith("qemu guests run under software emulation (TCG)")),
+        "labels " + labels + ", notices " + notices);
+  }
+
+  @Test
+  void aSetsGuestMovesOffADrainedWorkerAndRunsOnceOnTheOther() {
+    String set = "{\"name\":\"guests\",\"replicas\":1,\"template\":{" + directSpec("run", "Always") + "}}";
+    assertEquals(201, stack.api("POST", "/v1/vm-sets", set).status());
+    eventually("the replica's guest is up", BOOT,
+        () -> stack.api("GET", "/v1/vms/guests-0/logs", null).body().contains("ROTA-GUEST-MODE run"));
+    String from = (String) stack.vm("guests-0").get("worker");
+
+    String deadline = java.time.Instant.now().plus(Duration.ofMinutes(10)).toString();
+    RotaClient.Reply drain = stack.api("POST", "/v1/workers/" + from + "/drain", "{\"deadline\":\"" + deadline + "\"}");
+    assertEquals(200, drain.status(), drain.body());
+    eventually("drained, its guest moved", BOOT, () -> {
+      Map<String, Object> vm = stack.vm("guests-0");
+      return !from.equals(vm.get("worker")) && "running".equals(vm.get("status"))
+          && stack.api("GET", "/v1/workers/" + from, null).body().contains("\"state\":\"drained\"");
+    });
+    eventually("the new copy's guest is up", BOOT,
+        () -> stack.api("GET", "/v1/vms/guests-0/logs", null).body().contains("ROTA-GUEST-MODE run"));
+    assertEquals(1, guests().size(), "one guest, on the other worker: " + guests());
+
+    assertEquals(200, stack.api("PATCH", "/v1/workers/" + from, "{\"schedulingPaused\":false}").status());
+    assertEquals(202, stack.api("DELETE", "/v1/vm-sets/guests", null).status());
+    eventually("the set and its guest are gone", BOOT,
+        () -> stack.api("GET", "/v1/vms/guests-0", null).status() == 404 && guests().isEmpty());
+  }
+
+  @Test
+  void aGuestThatPowersOffIsDeletedAfterItsTtlDiskAndAll() {
+    String vm = "{\"name\":\"brief\",\"runtime\":\"qemu\",\"image\":\"" + guest.qcow2Disk().toUri()
+        + "\",\"resources\":{\"cpu\":1,\"memory\":128},\"ttlSecondsAfterFinished\":1,"
+        + "\"guest\":{\"userData\":\"#cloud-config\\n# rota.test=poweroff\\n\"}}";
+    assertEquals(201, stack.api("POST", "/v1/vms", vm).status());
+    eventually("it booted, powered off and was deleted", BOOT, () -> stack.api("GET", "/v1/vms/brief", null).status() == 404);
+    // The ended task's folder is kept until its VM goes; then the term removes it as no VM's.
+    eventually("its task folder and disk overlay are removed from its worker", BOOT, () -> left("brief").isEmpty());
+  }
+
+  /** The files of {@code vm}'s tasks on the stack's workers. */
+  private static List<String> left(String vm) {
+    try (var files = java.nio.file.Files.walk(dir)) {
+      return files.map(Path::toString).filter(f -> f.contains("/tasks/" + vm + ".")).toList();
+    } catch (java.io.IOException | java.io.UncheckedIOException e) {
+      return List.of("being removed: " + e.getMessage());
+    }
   }
 
   @Test

@@ -17,6 +17,8 @@ import java.util.Map;
  * {@code images}, when given, is what the agent holds now, as in a heartbeat. {@code certificateSha256}
  * is the SHA-256 of the agent's HTTPS certificate: required with an {@code https} endpoint, pinned at the
  * first registration, and a later registration with another is refused (409) until the worker is deleted.
+ * {@code notices} are sentences the agent says a person should know of the worker (limits it cannot
+ * enforce, guests emulated in software); each registration replaces them.
  */
 @Serdeable
 public record WorkerRequest(
@@ -28,4 +30,5 @@ public record WorkerRequest(
     @Nullable @Size(max = 255) String machineId,
     @Nullable @Size(min = 20, max = 128) String agentSecret,
     @Nullable @Size(max = HeldImage.MAX) List<@NotNull @Valid HeldImage> images,
-    @Nullable @Pattern(regexp = "^[0-9a-f]{64}$", message = "must be the certificate's SHA-256: 64 lowercase hex digits") String certificateSha256) {}
+    @Nullable @Pattern(regexp = "^[0-9a-f]{64}$", message = "must be the certificate's SHA-256: 64 lowercase hex digits") String certificateSha256,
+    @Nullable @Size(max = 16) List<@NotNull @Size(min = 1, max = 1024) String> notices) {}

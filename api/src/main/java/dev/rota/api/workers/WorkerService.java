@@ -73,6 +73,7 @@ public class WorkerService {
     Map<String, String> labels = request.labels() == null ? Map.of() : new TreeMap<>(request.labels());
     List<String> runtimes = request.runtimes() == null ? List.of("process") : List.copyOf(request.runtimes());
     Map<String, Instant> held = request.images() == null ? null : HeldImage.parse(request.images());
+    List<String> notices = request.notices() == null ? List.of() : request.notices();
     // Raced with another registration (a duplicate insert) or the scheduler (a stale version): read again.
     Registration result = Conflicts.retry(() -> {
       var existing = workers.findById(request.name());
@@ -91,14 +92,16 @@ public class WorkerService {
         WorkerRow updated =
             workers.update(
                 row.reregistered(request.endpoint(), resources, labels, runtimes, request.machineId(), now)
-                    .withAgent(request.agentSecret(), request.certificateSha256()));
+                    .withAgent(request.agentSecret(), request.certificateSha256())
+                    .withNotices(notices));
         return new Registration(viewHolding(updated, held), false);
       }
       WorkerRow created =
           workers.save(
               WorkerRow.registered(request.name(), request.endpoint(), resources, labels, runtimes, request.machineId(),
                   WorkerHealth.NOT_READY.wireName(), "waiting for the agent's readiness probe", now)
-                  .withAgent(request.agentSecret(), request.certificateSha256()));
+                  .withAgent(request.agentSecret(), request.certificateSha256())
+                  .withNotices(notices));
       return new Registration(viewHolding(created, held), true);
     }, e -> Sql.isUniqueViolation(e) || e instanceof io.micronaut.data.exceptions.OptimisticLockException);
     control.wakeScheduler("worker " + request.name() + " registered");

@@ -12,7 +12,8 @@ import java.util.Map;
 /**
  * A worker as API.md shows it, with what its placed VMs hold, the images its agent holds (most recently
  * used first), its drain, if one was asked for and not ended by a resume, and the SHA-256 of its agent's
- * HTTPS certificate pinned at registration (null for a plain-HTTP agent).
+ * HTTPS certificate pinned at registration (null for a plain-HTTP agent), and what its agent said a
+ * person should know of it ({@code notices}: limits it cannot enforce, guests emulated in software).
  */
 // Every field of API.md's resources is present, null or empty included.
 @JsonInclude(JsonInclude.Include.ALWAYS)
@@ -33,12 +34,14 @@ public record WorkerView(
     int vmCount,
     List<HeldImage> images,
     @Nullable DrainView drain,
-    @Nullable String certificateSha256) {
+    @Nullable String certificateSha256,
+    List<String> notices) {
 
   public static WorkerView of(WorkerRow row, Allocation allocation, Map<String, Instant> images) {
     return new WorkerView(row.name(), row.endpoint(), row.resources(), row.labels(), row.runtimes(),
         row.machineId(), row.schedulingPaused(), row.health(), row.healthMessage(), row.lastSeen(),
         row.createdAt(), allocation.resources(), allocation.vmCount(), HeldImage.shown(images),
-        DrainView.of(row, allocation.vmCount()), row.certificateSha256());
+        DrainView.of(row, allocation.vmCount()), row.certificateSha256(),
+        row.notices() == null ? List.of() : row.notices());
   }
 }
