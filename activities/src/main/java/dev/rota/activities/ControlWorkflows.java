@@ -1,12 +1,17 @@
 package dev.rota.activities;
 
+import dev.rota.settings.SchedulerSettings;
 import dev.rota.settings.VmSettings;
 import dev.rota.store.VmRow;
 import dev.rota.workflows.RotaSearchAttributes;
 import dev.rota.workflows.TaskQueues;
 import dev.rota.workflows.WorkflowDefaults;
+import dev.rota.workflows.cluster.ClusterState;
+import dev.rota.workflows.cluster.ClusterWorkflow;
 import dev.rota.workflows.vm.VmWorkflow;
 import dev.rota.workflows.vmset.VmSetWorkflow;
+import io.temporal.api.common.v1.WorkflowExecution;
+import io.temporal.api.enums.v1.WorkflowExecutionStatus;
 import io.temporal.api.enums.v1.WorkflowIdConflictPolicy;
 import io.temporal.client.WorkflowClient;
 import io.temporal.client.WorkflowNotFoundException;
@@ -16,17 +21,46 @@ import jakarta.inject.Provider;
 import jakarta.inject.Singleton;
 
 /**
- * Starting and signalling the VM and VM-set workflows, for whoever stores a VM or a set (the API, a
- * set's workflow) or restores them (a host at start).
+ * Starting and signalling the scheduler's, the VM and the VM-set workflows, for whoever stores a VM or a
+ * set (the API, a set's workflow) or restores them (a host at start, {@link WorkflowKeeper}).
  */
 @Singleton
 public class ControlWorkflows {
   private final Provider<WorkflowClient> client;
   private final VmSettings settings;
+  private final SchedulerSettings scheduler;
 
-  public ControlWorkflows(Provider<WorkflowClient> client, VmSettings settings) {
+  public ControlWorkflows(Provider<WorkflowClient> client, VmSettings settings, SchedulerSettings scheduler) {
     this.client = client;
     this.settings = settings;
+    this.scheduler = scheduler;
+  }
+
+  /**
+   * Starts the scheduler's workflow, or joins the run another host started: USE_EXISTING makes
+   * Temporal's one-open-run-per-id rule the leader election.
+   */
+  public WorkflowExecution startScheduler() {
+    ClusterWorkflow cluster =
+        client.get().newWorkflowStub(
+            ClusterWorkflow.class,
+            ClusterWorkflow.startOptions()
+                .setStaticSummary("Rota scheduler: observe, health, place, reconcile")
+                .setStaticDetails(
+                    "One term at least every " + scheduler.interval().toMillis()
+                        + " ms, sooner on a wake-up signal. Query `lastTerm` for the last term's summary.")
+                .build());
+    return WorkflowClient.start(cluster::run, ClusterState.initial());
+  }
+
+  /** Whether the scheduler's workflow has an open run; false when it has none or ended (terminated, failed). */
+  public boolean schedulerRuns() {
+    try {
+      return client.get().newUntypedWorkflowStub(ClusterWorkflow.WORKFLOW_ID).describe().getStatus()
+          == WorkflowExecutionStatus.WORKFLOW_EXECUTION_STATUS_RUNNING;
+    } catch (WorkflowNotFoundException e) {
+      return false;
+    }
   }
 
   /**

@@ -3,6 +3,7 @@ package dev.rota.activities;
 import dev.rota.workflows.cluster.ClusterWorkflow;
 import dev.rota.store.ClusterStatusRepository;
 import io.temporal.client.WorkflowClient;
+import io.temporal.client.WorkflowNotFoundException;
 import jakarta.inject.Provider;
 import jakarta.inject.Singleton;
 import org.slf4j.Logger;
@@ -15,10 +16,12 @@ public class SchedulerWaker {
 
   private final Provider<WorkflowClient> client;
   private final ClusterStatusRepository status;
+  private final WorkflowKeeper keeper;
 
-  public SchedulerWaker(Provider<WorkflowClient> client, ClusterStatusRepository status) {
+  public SchedulerWaker(Provider<WorkflowClient> client, ClusterStatusRepository status, WorkflowKeeper keeper) {
     this.client = client;
     this.status = status;
+    this.keeper = keeper;
   }
 
   /**
@@ -31,6 +34,9 @@ public class SchedulerWaker {
         return;
       }
       client.get().newWorkflowStub(ClusterWorkflow.class, ClusterWorkflow.WORKFLOW_ID).wake(reason);
+    } catch (WorkflowNotFoundException e) {
+      // No scheduler to wake: Temporal lost it, or it was terminated. Start it again now, not at the next look.
+      keeper.lookSoon("a wake-up found no scheduler");
     } catch (RuntimeException e) {
       log.debug("could not wake the scheduler ({}): {}", reason, e.toString());
     }

@@ -36,8 +36,9 @@ class VmSetDeleteAnswerTest {
     private final VmSetRepository sets;
 
     QuickSetWorkflow(WorkflowClient client, SchedulerWaker waker, ControlWorkflows workflows,
-        dev.rota.activities.VmWorkflowStarter starter, dev.rota.activities.TemporalDeadlines deadlines, VmSetRepository sets) {
-      super(client, waker, workflows, starter, deadlines, Duration.ofSeconds(2));
+        dev.rota.activities.VmWorkflowStarter starter, dev.rota.activities.WorkflowKeeper keeper,
+        dev.rota.activities.TemporalDeadlines deadlines, VmSetRepository sets) {
+      super(client, waker, workflows, starter, keeper, deadlines, Duration.ofSeconds(2));
       this.sets = sets;
     }
 

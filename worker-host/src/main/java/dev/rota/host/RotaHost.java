@@ -1,5 +1,7 @@
 package dev.rota.host;
 
+import dev.rota.activities.ControlWorkflows;
+import dev.rota.activities.WorkflowKeeper;
 import dev.rota.failure.Causes;
 import dev.rota.api.auth.AdminBootstrap;
 import dev.rota.api.auth.AuthSettings;
@@ -119,11 +121,15 @@ public final class RotaHost implements AutoCloseable {
     startHttp();
     workers = step("Temporal worker", () -> context.getBean(TemporalWorkers.class));
     workers.start();
-    clusterExecution = step("cluster workflow", workers::startClusterWorkflow);
-    restoredVms = step("restoring VM workflows", () -> context.getBean(VmWorkflowRestorer.class).restore());
+    clusterExecution = step("cluster workflow", () -> context.getBean(ControlWorkflows.class).startScheduler());
+    log.info("cluster workflow {} run {}", clusterExecution.getWorkflowId(), clusterExecution.getRunId());
+    WorkflowKeeper keeper = context.getBean(WorkflowKeeper.class);
+    // Dev mode's embedded server forgets every workflow on restart, and the database remembers every VM.
+    restoredVms = step("restoring VM workflows", keeper::restoreAll);
     if (restoredVms > 0) {
       log.info("VM workflows ensured for {} VMs", restoredVms);
     }
+    keeper.keepEvery(keeper.schedulerEvery());
     context.getBean(dev.rota.activities.VmWorkflowStarter.class).sweepEvery(dev.rota.activities.VmWorkflowStarter.SWEEP_EVERY);
     if (mode == HostMode.DEV) {
       int count = context.getProperty("rota.dev.agents", Integer.class).orElse(2);

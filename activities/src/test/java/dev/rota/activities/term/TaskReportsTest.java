@@ -54,7 +54,7 @@ class TaskReportsTest {
 
   @MockBean(dev.rota.activities.SchedulerWaker.class)
   dev.rota.activities.SchedulerWaker waker() {
-    return new dev.rota.activities.SchedulerWaker(null, null) {
+    return new dev.rota.activities.SchedulerWaker(null, null, null) {
       @Override
       public void wake(String reason) {
         wakes.add(reason);

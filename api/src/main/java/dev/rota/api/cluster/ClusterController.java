@@ -1,5 +1,7 @@
 package dev.rota.api.cluster;
 
+import dev.rota.activities.SchedulerHealth;
+import dev.rota.activities.WorkflowKeeper;
 import dev.rota.api.problem.ProblemAnswers;
 import io.swagger.v3.oas.annotations.Operation;
 import dev.rota.api.control.ControlPlane;
@@ -36,6 +38,7 @@ public class ClusterController {
   private final WorkerRepository workers;
   private final VmRepository vms;
   private final ControlPlane control;
+  private final WorkflowKeeper keeper;
   private final Duration queryDeadline;
 
   /** @param queryDeadline how long to wait for the scheduler's query ({@code rota.api.query-deadline}) */
@@ -44,7 +47,9 @@ public class ClusterController {
       WorkerRepository workers,
       VmRepository vms,
       ControlPlane control,
+      WorkflowKeeper keeper,
       @Value("${rota.api.query-deadline:500ms}") Duration queryDeadline) {
+    this.keeper = keeper;
     this.status = status;
     this.workers = workers;
     this.vms = vms;
@@ -61,13 +66,16 @@ public class ClusterController {
     Optional<TermSummary> live = control.lastTerm(queryDeadline);
     if (live.isPresent()) {
       TermSummary t = live.get();
-      return new ClusterView(ClusterWorkflow.WORKFLOW_ID, t.term(), Instant.ofEpochMilli(t.startedAtMillis()),
-          t.durationMillis(), byHealth, byStatus, "workflow", t.decisions(), t.applied());
+      Instant at = Instant.ofEpochMilli(t.startedAtMillis());
+      SchedulerHealth health = keeper.schedulerHealth(at);
+      return new ClusterView(ClusterWorkflow.WORKFLOW_ID, t.term(), at,
+          t.durationMillis(), byHealth, byStatus, "workflow", t.decisions(), t.applied(), health.state(), health.message());
     }
     ClusterStatusRow row =
         status.findById(ClusterWorkflow.WORKFLOW_ID).orElse(new ClusterStatusRow(ClusterWorkflow.WORKFLOW_ID, 0, null, 0));
+    SchedulerHealth health = keeper.schedulerHealth(row.lastTermAt());
     return new ClusterView(row.id(), row.term(), row.lastTermAt(), row.lastTermMillis(), byHealth, byStatus, "database",
-        null, null);
+        null, null, health.state(), health.message());
   }
 
   private static Map<String, Long> counts(List<Count> counts) {

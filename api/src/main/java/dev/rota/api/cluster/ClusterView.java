@@ -20,6 +20,9 @@ import java.util.Map;
  * @param lastTermSource {@code workflow} when the scheduler answered its query in time, else
  *     {@code database}, the read model its activities keep
  * @param lastTermDecisions what the last term decided and carried out, when the workflow answered
+ * @param scheduler {@code ok}, or {@code degraded} when no term has come for longer than a working
+ *     scheduler waits (its workflow lost, stuck, or the database out of reach)
+ * @param schedulerMessage since when, and what the hosts did about it
  */
 // Every field of API.md's resources is present, null or empty included.
 @JsonInclude(JsonInclude.Include.ALWAYS)
@@ -33,4 +36,6 @@ public record ClusterView(
     Map<String, Long> vms,
     String lastTermSource,
     @Nullable TermDecisions lastTermDecisions,
-    @Nullable ApplyResult lastTermApplied) {}
+    @Nullable ApplyResult lastTermApplied,
+    String scheduler,
+    String schedulerMessage) {}

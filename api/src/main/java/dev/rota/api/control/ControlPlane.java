@@ -5,6 +5,7 @@ import dev.rota.activities.DaemonThreads;
 import dev.rota.activities.SchedulerWaker;
 import dev.rota.activities.TemporalDeadlines;
 import dev.rota.activities.VmWorkflowStarter;
+import dev.rota.activities.WorkflowKeeper;
 import dev.rota.store.VmRow;
 import dev.rota.api.problem.Problems;
 import dev.rota.workflows.cluster.ClusterWorkflow;
@@ -41,6 +42,7 @@ public class ControlPlane {
   private final SchedulerWaker waker;
   private final ControlWorkflows workflows;
   private final VmWorkflowStarter starter;
+  private final WorkflowKeeper keeper;
   private final TemporalDeadlines deadlines;
   private final Duration actionWait;
 
@@ -68,9 +70,11 @@ public class ControlPlane {
       SchedulerWaker waker,
       ControlWorkflows workflows,
       VmWorkflowStarter starter,
+      WorkflowKeeper keeper,
       TemporalDeadlines deadlines,
       @io.micronaut.context.annotation.Value("${rota.api.action-wait:2s}") Duration actionWait) {
     this.starter = starter;
+    this.keeper = keeper;
     this.deadlines = deadlines;
     this.actionWait = actionWait;
     this.client = client;
@@ -224,7 +228,11 @@ public class ControlPlane {
       throw Problems.unavailable("interrupted while asking the workflow of VM '" + vmName + "'");
     } catch (ExecutionException e) {
       if (mayStart && e.getCause() instanceof WorkflowNotFoundException) {
-        starter.startIfOwed(vmName); // or the start under way here has made it meanwhile
+        // Owed (submitted a moment ago: or the start under way here has made it meanwhile), or lost by
+        // Temporal (a server started afresh, a terminate): either way, from its row.
+        if (!starter.startIfOwed(vmName)) {
+          keeper.restoreVm(vmName);
+        }
         act(vmName, action, false);
         return;
       }
@@ -276,7 +284,7 @@ public class ControlPlane {
       return refused.getCause() instanceof ApplicationFailure f ? Problems.conflict(f.getOriginalMessage()) : refused;
     }
     if (failure instanceof WorkflowNotFoundException) {
-      return Problems.unavailable("VM '" + vmName + "' has no running workflow; the host restores it at start");
+      return Problems.unavailable("VM '" + vmName + "' has no running workflow and none could be started; try again shortly");
     }
     return failure instanceof RuntimeException r ? r : new IllegalStateException(failure);
   }

@@ -1,15 +1,11 @@
 package dev.rota.host.temporal;
 
 import dev.rota.activities.Heartbeats;
-import dev.rota.settings.SchedulerSettings;
 import dev.rota.workflows.TaskQueues;
 import dev.rota.workflows.cluster.ClusterActivities;
-import dev.rota.workflows.cluster.ClusterState;
-import dev.rota.workflows.cluster.ClusterWorkflow;
 import dev.rota.workflows.vm.VmActivities;
 import dev.rota.workflows.RotaWorkflows;
 import dev.rota.workflows.vmset.VmSetActivities;
-import io.temporal.api.common.v1.WorkflowExecution;
 import io.temporal.client.WorkflowClient;
 import io.temporal.worker.WorkerFactory;
 import io.temporal.worker.WorkerFactoryOptions;
@@ -28,7 +24,6 @@ public class TemporalWorkers {
 
   private final WorkflowClient client;
   private final TemporalSettings temporal;
-  private final SchedulerSettings scheduler;
   private final ClusterActivities clusterActivities;
   private final VmActivities vmActivities;
   private final VmSetActivities vmSetActivities;
@@ -47,13 +42,11 @@ public class TemporalWorkers {
   public TemporalWorkers(
       WorkflowClient client,
       TemporalSettings temporal,
-      SchedulerSettings scheduler,
       ClusterActivities clusterActivities,
       VmActivities vmActivities,
       VmSetActivities vmSetActivities) {
     this.client = client;
     this.temporal = temporal;
-    this.scheduler = scheduler;
     this.clusterActivities = clusterActivities;
     this.vmActivities = vmActivities;
     this.vmSetActivities = vmSetActivities;
@@ -98,25 +91,6 @@ public class TemporalWorkers {
             // more for a small cache, whose workflow may run a handler on a thread of its own.
             .setMaxWorkflowThreadCount(Math.max(cacheSize, MIN_WORKFLOW_THREADS))
             .build());
-  }
-
-  /**
-   * Starts the cluster workflow, or joins the run another host started: USE_EXISTING makes Temporal's
-   * one-open-run-per-id rule the leader election.
-   */
-  public WorkflowExecution startClusterWorkflow() {
-    ClusterWorkflow cluster =
-        client.newWorkflowStub(
-            ClusterWorkflow.class,
-            ClusterWorkflow.startOptions()
-                .setStaticSummary("Rota scheduler: observe, health, place, reconcile")
-                .setStaticDetails(
-                    "One term at least every " + scheduler.interval().toMillis()
-                        + " ms, sooner on a wake-up signal. Query `lastTerm` for the last term's summary.")
-                .build());
-    WorkflowExecution execution = WorkflowClient.start(cluster::run, ClusterState.initial());
-    log.info("cluster workflow {} run {}", execution.getWorkflowId(), execution.getRunId());
-    return execution;
   }
 
   /** Stops polling and lets running tasks finish, up to the grace period. */
