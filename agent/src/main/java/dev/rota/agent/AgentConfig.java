@@ -13,6 +13,8 @@ import java.util.function.Function;
  * How an agent runs, from {@code ROTA_*} environment variables or the matching flags
  * ({@code --controller-url=…} for {@code ROTA_CONTROLLER_URL}); a flag wins over a variable.
  *
+ * @param controllerUrls the controller's hosts, in the order tried ({@code ROTA_CONTROLLER_URL}, comma
+ *     separated): the agent talks to one, and moves to the next when it stops answering
  * @param listenHost where the task API listens: loopback unless told otherwise
  * @param advertiseUrl what the controller calls; by default {@code https://listenHost:port} ({@code http}
  *     with {@code insecureHttp})
@@ -35,7 +37,7 @@ import java.util.function.Function;
  *     ROTA_AGENT_IMAGE_CACHE_SIZE}, e.g. {@code 20G})
  */
 public record AgentConfig(
-    String controllerUrl,
+    List<String> controllerUrls,
     String workerName,
     String listenHost,
     int port,
@@ -81,7 +83,7 @@ public record AgentConfig(
               : "ROTA_AGENT_" + name.toUpperCase().replace('-', '_'),
           arg.substring(arg.indexOf('=') + 1));
     }
-    String controller = required(s, "ROTA_CONTROLLER_URL");
+    List<String> controllers = controllerUrls(required(s, "ROTA_CONTROLLER_URL"));
     String name = s.getOrDefault("ROTA_WORKER_NAME", hostName());
     if (!name.matches("^[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$")) {
       throw new BadSetting("ROTA_WORKER_NAME=" + name + " must be a DNS label (lowercase letters, digits, '-')");
@@ -105,7 +107,7 @@ public record AgentConfig(
     }
     Path dataDir = Path.of(s.getOrDefault("ROTA_AGENT_DATA_DIR", ".rota-agent/" + name)).toAbsolutePath().normalize();
     return new AgentConfig(
-        controller.endsWith("/") ? controller.substring(0, controller.length() - 1) : controller,
+        controllers,
         name,
         host,
         port,
@@ -224,6 +226,25 @@ public record AgentConfig(
       case 'h' -> Duration.ofHours(n);
       default -> throw new NumberFormatException(text);
     };
+  }
+
+  /** The controller's hosts: one URL, or several separated by commas, each http or https. */
+  static List<String> controllerUrls(String setting) {
+    List<String> urls = new java.util.ArrayList<>();
+    for (String part : setting.split(",")) {
+      String url = part.strip();
+      if (url.isEmpty()) {
+        continue;
+      }
+      if (!url.startsWith("http://") && !url.startsWith("https://")) {
+        throw new BadSetting("ROTA_CONTROLLER_URL names " + url + ": each of its URLs must start with http:// or https://");
+      }
+      urls.add(url.endsWith("/") ? url.substring(0, url.length() - 1) : url);
+    }
+    if (urls.isEmpty()) {
+      throw new BadSetting("ROTA_CONTROLLER_URL=" + setting + " names no URL; e.g. http://10.0.0.5:8080,http://10.0.0.6:8080");
+    }
+    return List.copyOf(urls);
   }
 
   private static String required(Map<String, String> s, String key) {

@@ -104,13 +104,13 @@ final class ControllerLink {
         }
       }
       if (failures > 0) {
-        log.info("controller at {} takes heartbeats again", config.controllerUrl());
+        log.info("controller at {} takes heartbeats again", controller.url());
       }
       failures = 0;
     } catch (IOException | RuntimeException e) {
       if (failures++ == 0) {
         // Unreachable, or answering that it cannot take it now (a 429 or 503 of a busy or cut-off host).
-        log.warn("controller at {} did not take the heartbeat ({}); retrying with back-off", config.controllerUrl(), e.getMessage());
+        log.warn("controller at {} did not take the heartbeat ({}); retrying with back-off", controller.url(), e.getMessage());
       }
       long backoff = Math.min(MAX_BACKOFF.toMillis(), 1000L << Math.min(failures, 5));
       // Up to the interval the controller paced the fleet to: a busy controller is not asked more often.

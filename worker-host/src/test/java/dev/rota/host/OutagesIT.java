@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -94,6 +95,8 @@ class OutagesIT {
       throws Exception {
     long away;
     long back;
+    Instant backAt;
+    Duration firstTerm;
     Vms.Load load = Vms.load(api, CLIENTS, prefix, firstSleep);
     try {
       load.awaitMoreAcked(ACKS_AROUND_OUTAGE);
@@ -103,6 +106,8 @@ class OutagesIT {
       hold(away);
       bringBack.run();
       back = System.nanoTime();
+      backAt = Instant.now();
+      firstTerm = Duration.between(backAt, firstTermEndedAfter(backAt));
       load.awaitMoreAcked(ACKS_AROUND_OUTAGE);
     } finally {
       load.close();
@@ -135,9 +140,28 @@ class OutagesIT {
     }
     Vms.onlyOneProcessEachAndPlacedOnce(api, acked);
     eventually("both workers ready again", () -> api.items("/v1/workers").stream().filter(w -> "ready".equals(w.get("health"))).count() == 2);
-    System.out.printf("%s outage: %d answers (%d during it), %d acknowledged, %d refused with 503; all acknowledged running once%n",
-        prefix, answers.size(), during.size(), acked.size(), refused.size());
+    String figures = String.format("%s outage of %d s: %d answers (%d during it), %d acknowledged, %d refused with 503; "
+        + "all acknowledged running once; the first term ended %.1f s after it was back (scheduler interval 1 s)%n",
+        prefix, OUTAGE.toSeconds(), answers.size(), during.size(), acked.size(), refused.size(), firstTerm.toMillis() / 1000.0);
+    System.out.print(figures);
+    java.nio.file.Files.writeString(java.nio.file.Path.of("target", "outages.txt"), figures,
+        java.nio.file.StandardOpenOption.CREATE, java.nio.file.StandardOpenOption.APPEND);
     return refused;
+  }
+
+  /** When the first term to end after {@code since} ended, as the API tells it (its start and duration). */
+  private static Instant firstTermEndedAfter(Instant since) {
+    Instant[] ended = new Instant[1];
+    eventually("a term ended after " + since, () -> {
+      Map<String, Object> cluster = api.api("GET", "/v1/cluster", null).map();
+      if (cluster.get("lastTermAt") == null) {
+        return false;
+      }
+      ended[0] = Instant.parse((String) cluster.get("lastTermAt"))
+          .plusMillis(((Number) cluster.get("lastTermDurationMillis")).longValue());
+      return ended[0].isAfter(since);
+    });
+    return ended[0];
   }
 
   /** The outage itself: the service stays away this long, whatever the load does meanwhile. */

@@ -18,7 +18,7 @@ import java.util.UUID;
 /**
  * Rota as production runs it, on this machine: the real Temporal server (the CLI's), PostgreSQL, any
  * number of {@code rota.jar} hosts with auth on, and {@code rota-agent.jar} agents with worker tokens,
- * each its own process. Agent {@code i} talks to host {@code i % hosts}.
+ * each its own process. Agent {@code i} talks to host {@code i % hosts} first, and knows every host.
  */
 final class ProductionStack implements AutoCloseable {
   final RealServices.Temporal temporal;
@@ -104,7 +104,7 @@ final class ProductionStack implements AutoCloseable {
     Path data = Files.createDirectories(dir.resolve("agent-" + worker));
     Map<String, String> env = new HashMap<>(
         Map.of(
-            "ROTA_CONTROLLER_URL", scheme() + "://127.0.0.1:" + hostPorts.get(host),
+            "ROTA_CONTROLLER_URL", controllerUrls(host),
             "ROTA_WORKER_NAME", worker,
             "ROTA_AGENT_PORT", String.valueOf(FreePorts.next()),
             "ROTA_AGENT_TOKEN", (String) account.map().get("token"),
@@ -116,6 +116,15 @@ final class ProductionStack implements AutoCloseable {
       env.put("ROTA_CONTROLLER_CA", apiCertificate.toString());
     }
     agents.add(JarProcess.agent("agent-" + worker, env, dir).start().awaitOutput("serving"));
+  }
+
+  /** Every host's URL, host {@code first} first: an agent talks to it, and to the next ones when it stops answering. */
+  private String controllerUrls(int first) {
+    List<String> urls = new ArrayList<>();
+    for (int i = 0; i < hostPorts.size(); i++) {
+      urls.add(scheme() + "://127.0.0.1:" + hostPorts.get((first + i) % hostPorts.size()));
+    }
+    return String.join(",", urls);
   }
 
   /**

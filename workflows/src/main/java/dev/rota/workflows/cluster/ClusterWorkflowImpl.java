@@ -33,16 +33,14 @@ public class ClusterWorkflowImpl implements ClusterWorkflow {
   /** Actions an agent did not take are tried again this soon, not a whole interval later. */
   private static final Duration RETRY_ACTIONS_AFTER = Duration.ofSeconds(1);
 
+  /** The longest wait between two tries of a failing term until a term has told the scheduler's interval. */
+  private static final Duration FIRST_RETRY_CAP = Duration.ofSeconds(5);
+
   /**
-   * The term heartbeats, so that when the host running it dies another host runs the term again within
-   * seconds, not after the 30 s start-to-close timeout.
+   * A failing term (the database away) is tried again from 1 s, doubling, up to the scheduler's interval:
+   * once the database is back the next try comes within an interval, not after a back-off grown long.
    */
-  private final ClusterActivities terms =
-      Workflow.newActivityStub(
-          ClusterActivities.class,
-          ActivityOptions.newBuilder(ActivityDefaults.heartbeating(Duration.ofSeconds(30)))
-              .setSummary("term: observe agents, judge health, place, reconcile, apply")
-              .build());
+  private Duration retryCap = FIRST_RETRY_CAP;
 
   private TermSummary lastTerm;
   private boolean wakeRequested;
@@ -71,12 +69,14 @@ public class ClusterWorkflowImpl implements ClusterWorkflow {
     boolean woken = wakeRequested;
     wakeRequested = false;
     long startedAt = Workflow.currentTimeMillis();
-    TermOutcome outcome = terms.termAndApply(new TermStart(term, startedAt, woken));
+    TermOutcome outcome = terms(retryCap).termAndApply(new TermStart(term, startedAt, woken));
     TermDecisions decided = outcome.decisions();
     ApplyResult applied = outcome.applied();
     lastTerm = new TermSummary(term, startedAt, Workflow.currentTimeMillis() - startedAt, woken, decided, applied);
     quietTerms = outcome.quiet() && !woken ? quietTerms + 1 : 0;
     Duration interval = Duration.ofMillis(outcome.observation().intervalMillis());
+    // Not under the first try's 1 s: a retry policy's cap may not be below its initial interval.
+    retryCap = max(interval, Duration.ofSeconds(1));
     Duration stretched = interval;
     long idle = outcome.observation().idleIntervalMillis();
     for (int i = 0; i < quietTerms && idle > 0 && stretched.toMillis() < idle; i++) {
@@ -85,6 +85,18 @@ public class ClusterWorkflowImpl implements ClusterWorkflow {
     Duration wait = untilNextTerm(stretched, decided, applied);
     Workflow.setCurrentDetails(details(lastTerm, outcome.observation(), wait));
     return wait;
+  }
+
+  /**
+   * The term's activity. It heartbeats, so that when the host running it dies another host runs the term
+   * again within seconds, not after the 30 s start-to-close timeout.
+   */
+  private static ClusterActivities terms(Duration retryCap) {
+    return Workflow.newActivityStub(
+        ClusterActivities.class,
+        ActivityOptions.newBuilder(ActivityDefaults.heartbeating(retryCap))
+            .setSummary("term: observe agents, judge health, place, reconcile, apply")
+            .build());
   }
 
   /**
