@@ -34,6 +34,16 @@ public record WorkerSettings(
     @Bindable(defaultValue = "55") int disruptionThreshold,
     @Bindable(defaultValue = "50") int maxHeartbeatsPerSecond) {
 
+  /**
+   * How long an agent that no controller host hears from runs its tasks before it stops them: the
+   * offline deadline. Its worker's VMs are placed elsewhere only once it has been silent for lost-after
+   * and offline-after, so the old copies have stopped for lost-after (at least one of the agent's stop
+   * graces) by the time a new copy can start.
+   */
+  public Duration fenceAfter() {
+    return offlineAfter;
+  }
+
   public HeartbeatPacing heartbeatPacing() {
     return new HeartbeatPacing(maxHeartbeatsPerSecond, lostAfter);
   }

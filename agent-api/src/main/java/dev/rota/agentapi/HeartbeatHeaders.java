@@ -8,5 +8,12 @@ public final class HeartbeatHeaders {
    */
   public static final String INTERVAL = "Rota-Heartbeat-Interval";
 
+  /**
+   * The fence, in whole seconds: an agent that has heard no controller host take a heartbeat for this
+   * long stops its tasks, because the controller places a silent worker's VMs elsewhere soon after
+   * (its offline deadline, the worker's lost deadline later), and a VM must never run twice.
+   */
+  public static final String FENCE_AFTER = "Rota-Fence-After";
+
   private HeartbeatHeaders() {}
 }

@@ -142,7 +142,9 @@ public final class Agent implements AutoCloseable {
     }
     http.start();
     String endpoint = config.endpoint(http.port());
-    ControllerLink link = new ControllerLink(config, endpoint, tls == null ? null : tls.sha256(), controller, timers, images, facts);
+    Fence fence = new Fence(config.dataDir().resolve("fence"), java.time.Clock.systemUTC(), tasks);
+    fence.start(timers, requests);
+    ControllerLink link = new ControllerLink(config, endpoint, tls == null ? null : tls.sha256(), controller, timers, images, facts, fence);
     link.start();
     reporter.start();
     log.info("agent {} serving {} ({} tasks found again)", config.workerName(), endpoint, recovered);

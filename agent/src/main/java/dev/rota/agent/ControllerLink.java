@@ -42,13 +42,15 @@ final class ControllerLink {
 
   /** Labels the agent found out about its machine ({@link Isolation}). */
   private final WorkerFacts facts;
+  private final Fence fence;
 
   /** @param certificateSha256 the pin the controller is to hold for this agent's HTTPS; null for plain HTTP */
   private final String certificateSha256;
 
   ControllerLink(
       AgentConfig config, String endpoint, String certificateSha256, ControllerClient controller,
-      ScheduledExecutorService timers, HeldImages images, WorkerFacts facts) {
+      ScheduledExecutorService timers, HeldImages images, WorkerFacts facts, Fence fence) {
+    this.fence = fence;
     this.facts = facts;
     this.certificateSha256 = certificateSha256;
     this.images = images;
@@ -88,6 +90,7 @@ final class ControllerLink {
         int status = answer.statusCode();
         if (status < 300) {
           // Only a heartbeat taken paces the next: a refusal says nothing of the fleet.
+          fence.heard(answer.headers().firstValue(HeartbeatHeaders.FENCE_AFTER));
           Optional<String> asked = answer.headers().firstValue(HeartbeatHeaders.INTERVAL);
           paced = nextBeat(config.heartbeatInterval(), asked, 0);
           next = nextBeat(config.heartbeatInterval(), asked, ThreadLocalRandom.current().nextDouble());
@@ -174,6 +177,7 @@ final class ControllerLink {
       throw new IOException("registration answered " + status);
     }
     registered = true;
+    fence.heard(Optional.empty());
     imagesSaid = held.version();
     log.info("registered worker {} at {}", config.workerName(), endpoint);
   }

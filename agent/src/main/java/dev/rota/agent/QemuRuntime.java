@@ -96,7 +96,7 @@ final class QemuRuntime implements TaskRuntime {
       task.progress("making the VM's disk");
       List<String> argv = command(task, dir, disk, kernel, initrd, guest);
       synchronized (task) {
-        if (task.isRemoved()) {
+        if (task.isRemoved() || task.ended()) { // removed, or stopped at the fence, while it was fetched
           release(leases);
           return;
         }

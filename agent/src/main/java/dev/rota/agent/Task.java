@@ -24,6 +24,8 @@ final class Task {
   private final Consumer<TaskView> changes;
   /** Set when the controller removed it: how it then ends is what was asked for, not news. */
   private boolean removed;
+  /** Set when its agent stopped it at the fence: however it then ends, it failed for this reason. */
+  private String fencedBecause;
   /** The runtime's handle on it: a process, a scheduled future. */
   volatile Object handle;
 
@@ -54,6 +56,11 @@ final class Task {
     if (state.equals(EXITED) || state.equals(FAILED)) {
       return;
     }
+    if (fencedBecause != null) {
+      exitCode = code;
+      failed(fencedBecause, at);
+      return;
+    }
     state = EXITED;
     exitCode = code;
     message = why;
@@ -66,9 +73,14 @@ final class Task {
       return;
     }
     state = FAILED;
-    message = why;
+    message = fencedBecause != null ? fencedBecause : why;
     finishedAt = at;
     tell();
+  }
+
+  /** Its agent is stopping it at the fence, for {@code why}. */
+  synchronized void fence(String why) {
+    fencedBecause = why;
   }
 
   synchronized void removed() {

@@ -85,6 +85,29 @@ final class TaskTable {
     }
   }
 
+  /**
+   * Stops every task that has not ended, all at once, each ending failed for {@code why} (their records
+   * stay, so the controller hears how they ended); returns once they have all ended.
+   */
+  void fence(String why) {
+    List<Task> live = tasks.values().stream().filter(t -> !t.ended()).toList();
+    live.forEach(t -> t.fence(why));
+    java.util.concurrent.ExecutorService stops = java.util.concurrent.Executors.newCachedThreadPool();
+    try {
+      java.util.concurrent.CompletableFuture.allOf(live.stream()
+          .map(t -> java.util.concurrent.CompletableFuture.runAsync(() -> {
+            TaskRuntime r = runtimes.get(runtimeOf(t.spec));
+            if (r != null) {
+              r.stop(t, grace);
+            }
+            t.failed(why, java.time.Instant.now()); // a task with no process (still starting) ends here
+          }, stops))
+          .toArray(java.util.concurrent.CompletableFuture[]::new)).join();
+    } finally {
+      stops.shutdown();
+    }
+  }
+
   /** The last {@code max} bytes a task wrote to a stream; null if no such task is here. */
   byte[] logTail(String id, String stream, int max) throws IOException {
     if (!tasks.containsKey(id)) {

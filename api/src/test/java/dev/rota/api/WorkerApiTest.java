@@ -159,6 +159,7 @@ class WorkerApiTest {
     Http.Reply beat = http.put("/v1/workers/beat/heartbeat", null);
     assertEquals(204, beat.status());
     assertEquals("1", beat.header("Rota-Heartbeat-Interval"), "a small fleet: the agent keeps its own interval");
+    assertEquals("180", beat.header("Rota-Fence-After"), "an agent no host hears stops its tasks at the offline deadline (3m)");
     Map<String, Object> after = http.get("/v1/workers/beat").map();
     assertNotEquals(seen, after.get("lastSeen"));
     assertEquals(Instant.parse((String) seen).plusSeconds(5), Instant.parse((String) after.get("lastSeen")));

@@ -21,18 +21,25 @@ public class HeartbeatAdvice {
 
   private final WorkerRepository workers;
   private final HeartbeatPacing pacing;
+  private final String fenceSeconds;
   private final Clock clock;
   private volatile Count count;
 
   public HeartbeatAdvice(WorkerRepository workers, WorkerSettings settings, Clock clock) {
     this.workers = workers;
     this.pacing = settings.heartbeatPacing();
+    this.fenceSeconds = Long.toString(settings.fenceAfter().toSeconds());
     this.clock = clock;
   }
 
   /** The header's value: the paced interval in whole seconds, rounded down (never past lost-after / 3), at least 1. */
   public String seconds() {
     return Long.toString(Math.max(1, pacing.interval(fleet()).toSeconds()));
+  }
+
+  /** {@link dev.rota.agentapi.HeartbeatHeaders#FENCE_AFTER}'s value: {@link WorkerSettings#fenceAfter()} in whole seconds. */
+  public String fenceSeconds() {
+    return fenceSeconds;
   }
 
   private long fleet() {

@@ -112,7 +112,8 @@ public class WorkerController {
       service.heartbeat(name, bodies.read(body, HeartbeatRequest.class));
     }
     // How often to beat, paced by the fleet's size: an agent beats at this or its own interval, the longer.
-    return HttpResponse.<Void>noContent().header(HeartbeatAdvice.HEADER, heartbeatAdvice.seconds());
+    return HttpResponse.<Void>noContent().header(HeartbeatAdvice.HEADER, heartbeatAdvice.seconds())
+        .header(dev.rota.agentapi.HeartbeatHeaders.FENCE_AFTER, heartbeatAdvice.fenceSeconds());
   }
 
   @RequiresRole({Role.WORKER})

@@ -1,0 +1,122 @@
+package dev.rota.agent;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Optional;
+import java.util.concurrent.Executor;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The agent's half of "a VM never runs twice". The controller places a silent worker's VMs elsewhere once
+ * it has been silent for its lost and offline deadlines; every heartbeat's answer tells the agent the
+ * fence, a shorter time (the offline deadline). An agent that no controller host has answered for longer
+ * than the fence (a network partition, or every host down) stops its tasks, each ending failed with the
+ * reason, so that a new copy placed elsewhere never runs beside the old one. When to stop is kept in the
+ * data folder: an agent restarted during a partition does not start its clock again. Before any host
+ * has told it a fence, an agent stops nothing.
+ */
+final class Fence {
+  private static final Logger log = LoggerFactory.getLogger(Fence.class);
+  static final Duration CHECK_EVERY = Duration.ofSeconds(1);
+
+  private final Path file;
+  private final Clock clock;
+  private final TaskTable tasks;
+  private volatile Instant heardAt;
+  private volatile Duration after;
+  private volatile boolean tripped;
+
+  Fence(Path file, Clock clock, TaskTable tasks) {
+    this.file = file;
+    this.clock = clock;
+    this.tasks = tasks;
+    load();
+  }
+
+  /** Looks every {@link #CHECK_EVERY} on {@code timers}; stopping the tasks takes their grace, on {@code work}. */
+  void start(ScheduledExecutorService timers, Executor work) {
+    timers.scheduleWithFixedDelay(() -> due().ifPresent(why -> work.execute(() -> tasks.fence(why))),
+        CHECK_EVERY.toMillis(), CHECK_EVERY.toMillis(), TimeUnit.MILLISECONDS);
+  }
+
+  /** A controller host took a heartbeat or a registration; {@code told} is the fence its answer gave, if any. */
+  synchronized void heard(Optional<String> told) {
+    told.flatMap(Fence::seconds).ifPresent(fence -> after = fence);
+    heardAt = clock.instant();
+    if (tripped) {
+      log.info("a controller host answers again; tasks are taken again");
+      tripped = false;
+    }
+    save();
+  }
+
+  /** Stops every task if no host has answered for longer than the fence, and returns once they ended; true when it did. */
+  boolean check() {
+    Optional<String> why = due();
+    why.ifPresent(tasks::fence);
+    return why.isPresent();
+  }
+
+  /** Why every task must stop now, once per silence; empty while a host answers within the fence. */
+  private synchronized Optional<String> due() {
+    Duration fence = after;
+    Instant heard = heardAt;
+    if (fence == null || heard == null || tripped) {
+      return Optional.empty();
+    }
+    Duration silent = Duration.between(heard, clock.instant());
+    if (silent.compareTo(fence) <= 0) {
+      return Optional.empty();
+    }
+    tripped = true;
+    String why = "stopped by its agent: no controller host has answered for " + silent.toSeconds()
+        + " s, past the fence of " + fence.toSeconds() + " s, after which the VM may be placed elsewhere";
+    log.warn("{}; stopping every task", why);
+    return Optional.of(why);
+  }
+
+  private static Optional<Duration> seconds(String header) {
+    try {
+      long s = Long.parseLong(header.strip());
+      return s > 0 ? Optional.of(Duration.ofSeconds(s)) : Optional.empty();
+    } catch (NumberFormatException e) {
+      return Optional.empty(); // a controller saying something else is not followed
+    }
+  }
+
+  private void load() {
+    try {
+      if (Files.exists(file)) {
+        String[] parts = Files.readString(file, StandardCharsets.UTF_8).strip().split(" ");
+        heardAt = Instant.ofEpochMilli(Long.parseLong(parts[0]));
+        after = Duration.ofSeconds(Long.parseLong(parts[1]));
+      }
+    } catch (IOException | RuntimeException e) {
+      log.warn("cannot read the fence kept in {} ({}); none until a controller host answers", file, e.toString());
+    }
+  }
+
+  /** Best effort: a full disk must not stop the heartbeats; the clock then starts again at a restart. */
+  private void save() {
+    Duration fence = after;
+    if (fence == null) {
+      return;
+    }
+    try {
+      Path part = file.resolveSibling(file.getFileName() + ".part");
+      Files.writeString(part, heardAt.toEpochMilli() + " " + fence.toSeconds(), StandardCharsets.UTF_8);
+      Files.move(part, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+    } catch (IOException e) {
+      log.debug("cannot keep the fence in {}: {}", file, e.toString());
+    }
+  }
+}
