@@ -62,6 +62,13 @@ final class JarProcess implements AutoCloseable {
     return new JarProcess(name, java(System.getProperty("rota.agent.jar")), env, dir);
   }
 
+  /** {@code rota-agent.jar} in network namespace {@code namespace} ({@code ip netns exec}, which then is the agent). */
+  static JarProcess agentIn(String namespace, String name, Map<String, String> env, Path dir) {
+    List<String> command = new ArrayList<>(List.of("ip", "netns", "exec", namespace));
+    command.addAll(java(System.getProperty("rota.agent.jar")));
+    return new JarProcess(name, command, env, dir);
+  }
+
   private static List<String> java(String jar) {
     if (jar == null || !Files.exists(Path.of(jar))) {
       throw new IllegalStateException("no jar at " + jar + "; run these tests with 'mvn verify'");

@@ -27,6 +27,8 @@ final class ProductionStack implements AutoCloseable {
   private final List<JarProcess> hosts = new ArrayList<>();
   private final List<Integer> hostPorts = new ArrayList<>();
   private final List<JarProcess> agents = new ArrayList<>();
+  /** Where the hosts listen, and agents and tests reach them. */
+  private String hostAddress = "127.0.0.1";
   private Path apiCertificate;
   private final WorkflowServiceStubs stubs;
   final WorkflowClient temporalClient;
@@ -60,8 +62,25 @@ final class ProductionStack implements AutoCloseable {
   static ProductionStack start(
       Path dir, int hostCount, int agentCount, Map<String, String> settings, String database, boolean https)
       throws Exception {
+    return start(dir, hostCount, java.util.Collections.nCopies(agentCount, AgentPlace.LOOPBACK), settings, database, https,
+        "127.0.0.1");
+  }
+
+  /** Where an agent runs: beside the hosts on loopback, or in a network namespace, listening on an address of it. */
+  record AgentPlace(String namespace, String address) {
+    static final AgentPlace LOOPBACK = new AgentPlace(null, "127.0.0.1");
+  }
+
+  /**
+   * Hosts listening on {@code hostAddress} (plain HTTP off loopback needs {@code ROTA_API_INSECURE_HTTP}
+   * in {@code settings}), and an agent for each of {@code agents}, worker {@code w<i+1>}.
+   */
+  static ProductionStack start(Path dir, int hostCount, List<AgentPlace> agents, Map<String, String> settings,
+      String database, boolean https, String hostAddress) throws Exception {
+    int agentCount = agents.size();
     RealServices.Temporal temporal = RealServices.temporal();
     ProductionStack stack = new ProductionStack(temporal, dir);
+    stack.hostAddress = hostAddress;
     try {
       Map<String, String> hostSettings = new HashMap<>(settings);
       if (https) {
@@ -78,14 +97,14 @@ final class ProductionStack implements AutoCloseable {
         env.put("TEMPORAL_ADDRESS", temporal.address());
         env.put("DATASOURCES_DEFAULT_URL", database);
         env.put("DATASOURCES_DEFAULT_USERNAME", "rota");
-        env.put("MICRONAUT_SERVER_HOST", "127.0.0.1");
+        env.put("MICRONAUT_SERVER_HOST", hostAddress);
         env.put("MICRONAUT_SERVER_PORT", String.valueOf(port));
         env.put("ROTA_BOOTSTRAP_ADMIN_TOKEN", stack.adminToken);
         stack.hostPorts.add(port);
         stack.hosts.add(JarProcess.host("host-" + (i + 1), env, dir).start().awaitOutput("  Auth "));
       }
       for (int i = 0; i < agentCount; i++) {
-        stack.startAgent("w" + (i + 1), i % hostCount);
+        stack.startAgent("w" + (i + 1), i % hostCount, agents.get(i));
       }
       eventually("every worker ready", () -> stack.admin(0).items("/v1/workers").stream()
           .filter(w -> "ready".equals(w.get("health"))).count() == agentCount);
@@ -96,7 +115,7 @@ final class ProductionStack implements AutoCloseable {
     }
   }
 
-  private void startAgent(String worker, int host) throws Exception {
+  private void startAgent(String worker, int host, AgentPlace place) throws Exception {
     RotaClient.Reply account =
         admin(host).api("POST", "/v1/service-accounts",
             "{\"name\":\"agent-" + worker + "\",\"roles\":[\"worker\"],\"worker\":\"" + worker + "\"}");
@@ -112,17 +131,21 @@ final class ProductionStack implements AutoCloseable {
             "ROTA_WORKER_RESOURCES", "cpu=1000,memory=1000000",
             "ROTA_AGENT_HEARTBEAT_INTERVAL", "1s",
             "ROTA_AGENT_STOP_GRACE", "2s"));
+    env.put("ROTA_AGENT_LISTEN", place.address());
     if (apiCertificate != null) {
       env.put("ROTA_CONTROLLER_CA", apiCertificate.toString());
     }
-    agents.add(JarProcess.agent("agent-" + worker, env, dir).start().awaitOutput("serving"));
+    JarProcess agent = place.namespace() == null
+        ? JarProcess.agent("agent-" + worker, env, dir)
+        : JarProcess.agentIn(place.namespace(), "agent-" + worker, env, dir);
+    agents.add(agent.start().awaitOutput("serving"));
   }
 
   /** Every host's URL, host {@code first} first: an agent talks to it, and to the next ones when it stops answering. */
   private String controllerUrls(int first) {
     List<String> urls = new ArrayList<>();
     for (int i = 0; i < hostPorts.size(); i++) {
-      urls.add(scheme() + "://127.0.0.1:" + hostPorts.get((first + i) % hostPorts.size()));
+      urls.add(scheme() + "://" + hostAddress + ":" + hostPorts.get((first + i) % hostPorts.size()));
     }
     return String.join(",", urls);
   }
@@ -138,7 +161,7 @@ final class ProductionStack implements AutoCloseable {
 
   /** The API of host {@code i} with the admin's token (trusting its certificate, when it serves HTTPS). */
   RotaClient admin(int i) {
-    return new RotaClient(scheme() + "://127.0.0.1:" + hostPorts.get(i), adminToken,
+    return new RotaClient(scheme() + "://" + hostAddress + ":" + hostPorts.get(i), adminToken,
         apiCertificate == null ? null : dev.rota.agent.TrustedCertificates.only(apiCertificate, "the API's certificate"));
   }
 

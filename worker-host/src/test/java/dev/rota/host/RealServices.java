@@ -92,6 +92,13 @@ final class RealServices {
     return Path.of(installed.lastLine());
   }
 
+  /** iproute2's {@code ip}, installed by {@code .ci/netns} when missing, on a machine that lets root make namespaces. */
+  static void networkNamespaces() {
+    Script installed = script(".ci/netns", "install");
+    Assumptions.assumeTrue(
+        installed.ok(), "no network namespaces here (" + installed.lastLine() + "): the partition test is skipped");
+  }
+
   /** The project's root folder. */
   static Path root() {
     return ROOT;

@@ -194,6 +194,18 @@ final class Vms {
     return pids;
   }
 
+  /** Each VM (by its {@code sleep} argument) has exactly one live process; returns each one's pid. */
+  static Map<String, Long> onlyOneProcessEach(Map<String, String> sleepOf) {
+    Map<String, List<Long>> sleeping = sleeping();
+    Map<String, Long> pids = new TreeMap<>();
+    sleepOf.forEach((vm, sleep) -> {
+      List<Long> processes = sleeping.getOrDefault(sleep, List.of());
+      assertEquals(1, processes.size(), vm + " has exactly one process: " + processes);
+      pids.put(vm, processes.get(0));
+    });
+    return pids;
+  }
+
   /** Ends every VM process whose {@code sleep} argument is in [from, to). */
   static void endProcesses(int from, int to) {
     ProcessHandle.allProcesses().forEach(p -> p.info().commandLine().map(SLEEP::matcher).filter(Matcher::find)
@@ -201,7 +213,8 @@ final class Vms {
         .ifPresent(m -> p.destroyForcibly()));
   }
 
-  private static Map<String, List<Long>> sleeping() {
+  /** The live processes of VMs, by their {@code sleep} argument. */
+  static Map<String, List<Long>> sleeping() {
     Map<String, List<Long>> sleeping = new TreeMap<>();
     ProcessHandle.allProcesses().filter(ProcessHandle::isAlive).forEach(p ->
         p.info().commandLine().map(SLEEP::matcher).filter(Matcher::find).ifPresent(m ->
