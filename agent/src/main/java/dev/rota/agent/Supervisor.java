@@ -84,7 +84,16 @@ final class Supervisor {
     task.handle = process.toHandle();
     Instant now = Instant.now();
     String processStart = process.toHandle().info().startInstant().map(Instant::toString).orElse("");
-    writeRecord(dir, new ProcessRecord(task.id, task.spec, process.pid(), processStart, now.toString()));
+    try {
+      writeRecord(dir, new ProcessRecord(task.id, task.spec, process.pid(), processStart, now.toString()));
+    } catch (IOException e) {
+      // Unrecorded (a full disk), a restarted agent could not find it: it would run on unknown, and the
+      // controller, told it failed, would start it elsewhere. So it does not run.
+      process.toHandle().descendants().forEach(ProcessHandle::destroyForcibly);
+      process.destroyForcibly();
+      process.onExit().join();
+      throw e;
+    }
     // Running only once recorded: what the controller is told has started, a restarted agent finds.
     task.running(now);
     process.onExit().thenAccept(p -> {

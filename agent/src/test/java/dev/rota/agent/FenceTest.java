@@ -4,17 +4,11 @@ import static dev.rota.testing.Eventually.eventually;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
 import com.sun.net.httpserver.HttpServer;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.AfterEach;
@@ -27,10 +21,10 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class FenceTest {
   @TempDir Path data;
-  private final ObjectMapper json = new ObjectMapper();
   private final AtomicBoolean answering = new AtomicBoolean(true);
   private HttpServer controller;
   private Agent agent;
+  private AgentCalls calls;
 
   @AfterEach
   void stop() {
@@ -66,24 +60,7 @@ class FenceTest {
         "ROTA_AGENT_HEARTBEAT_INTERVAL", "1s",
         "ROTA_AGENT_INSECURE_HTTP", "true",
         "ROTA_WORKER_RUNTIMES", "process"), new String[0]));
-  }
-
-  private HttpResponse<String> send(String method, String path, String body) throws Exception {
-    HttpRequest request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + agent.port() + path))
-        .header("Authorization", "Bearer " + agent.secret())
-        .method(method, body == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(body))
-        .build();
-    return HttpClient.newHttpClient().send(request, HttpResponse.BodyHandlers.ofString());
-  }
-
-  @SuppressWarnings("unchecked")
-  private Map<String, Object> task(String id) {
-    try {
-      List<Map<String, Object>> tasks = json.readValue(send("GET", "/v1/tasks", null).body(), List.class);
-      return tasks.stream().filter(t -> id.equals(t.get("id"))).findFirst().orElse(null);
-    } catch (Exception e) {
-      throw new IllegalStateException(e);
-    }
+    calls = new AgentCalls(agent);
   }
 
   /** When a host last answered, as the agent keeps it (epoch millis). */
@@ -95,38 +72,28 @@ class FenceTest {
     }
   }
 
-  private static String sleep(String vm, String seconds) {
-    return "{\"vm\":\"" + vm + "\",\"restartCount\":0,\"runtime\":\"process\",\"command\":[\"sleep\",\"" + seconds + "\"]}";
-  }
-
-  private static List<ProcessHandle> processes(String args) {
-    return ProcessHandle.allProcesses()
-        .filter(p -> p.isAlive() && p.info().commandLine().map(c -> c.endsWith(args)).orElse(false))
-        .toList();
-  }
-
   @Test
   void cutOffPastTheFenceItsTasksStopFailedSayingWhyAndItTakesTasksAgainOnceAHostAnswers() throws Exception {
     controller();
     agent();
     eventually("a heartbeat told the fence", () -> Files.exists(data.resolve("fence")));
-    assertEquals(201, send("PUT", "/v1/tasks/walled.0", sleep("walled", "3311")).statusCode());
-    eventually("running", () -> "running".equals(task("walled.0").get("state")));
-    assertEquals(1, processes("sleep 3311").size());
+    assertEquals(201, calls.putSleep("walled", "3311"));
+    eventually("running", () -> "running".equals(calls.task("walled.0").get("state")));
+    assertEquals(1, AgentCalls.processes("sleep 3311").size());
 
     answering.set(false);
-    eventually("stopped at the fence", () -> "failed".equals(task("walled.0").get("state")));
-    String message = (String) task("walled.0").get("message");
+    eventually("stopped at the fence", () -> "failed".equals(calls.task("walled.0").get("state")));
+    String message = (String) calls.task("walled.0").get("message");
     assertTrue(message.startsWith("stopped by its agent: no controller host has answered for "), message);
     assertTrue(message.contains("past the fence of 2 s"), message);
-    assertTrue(processes("sleep 3311").isEmpty(), "its process is gone");
+    assertTrue(AgentCalls.processes("sleep 3311").isEmpty(), "its process is gone");
 
     answering.set(true);
     eventually("heard again", () -> System.currentTimeMillis() - heardAt() < 1500);
-    assertEquals(201, send("PUT", "/v1/tasks/walled.1", sleep("walled", "3312")).statusCode());
-    eventually("a new task runs, and stays", () -> "running".equals(task("walled.1").get("state")));
-    assertEquals(1, processes("sleep 3312").size());
-    assertEquals(204, send("DELETE", "/v1/tasks/walled.1", null).statusCode());
+    assertEquals(201, calls.send("PUT", "/v1/tasks/walled.1", "{\"vm\":\"walled\",\"restartCount\":1,\"runtime\":\"process\",\"command\":[\"sleep\",\"3312\"]}").statusCode());
+    eventually("a new task runs, and stays", () -> "running".equals(calls.task("walled.1").get("state")));
+    assertEquals(1, AgentCalls.processes("sleep 3312").size());
+    assertEquals(204, calls.send("DELETE", "/v1/tasks/walled.1", null).statusCode());
   }
 
   @Test
@@ -134,17 +101,17 @@ class FenceTest {
     controller();
     agent();
     eventually("a heartbeat told the fence", () -> Files.exists(data.resolve("fence")));
-    assertEquals(201, send("PUT", "/v1/tasks/kept.0", sleep("kept", "3313")).statusCode());
-    eventually("running", () -> "running".equals(task("kept.0").get("state")));
+    assertEquals(201, calls.putSleep("kept", "3313"));
+    eventually("running", () -> "running".equals(calls.task("kept.0").get("state")));
     answering.set(false);
     agent.close(); // its task runs on, as a task outlives its agent
     agent = null;
-    assertEquals(1, processes("sleep 3313").size());
+    assertEquals(1, AgentCalls.processes("sleep 3313").size());
     // The last answer came longer than the fence ago, as if the agent had been down and cut off that long.
     Files.writeString(data.resolve("fence"), (heardAt() - 5_000) + " 2");
 
     agent();
-    eventually("the adopted task stopped at the fence", () -> task("kept.0") != null && "failed".equals(task("kept.0").get("state")));
-    assertTrue(processes("sleep 3313").isEmpty(), "its process is gone");
+    eventually("the adopted task stopped at the fence", () -> calls.task("kept.0") != null && "failed".equals(calls.task("kept.0").get("state")));
+    assertTrue(AgentCalls.processes("sleep 3313").isEmpty(), "its process is gone");
   }
 }

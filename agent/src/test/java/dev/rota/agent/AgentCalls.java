@@ -1,0 +1,47 @@
+package dev.rota.agent;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.util.List;
+import java.util.Map;
+
+/** A test's calls to a plain-HTTP agent's task API, with its secret, and a look at this machine's processes. */
+record AgentCalls(Agent agent) {
+  private static final ObjectMapper JSON = new ObjectMapper();
+
+  HttpResponse<String> send(String method, String path, String body) throws Exception {
+    HttpRequest request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + agent.port() + path))
+        .header("Authorization", "Bearer " + agent.secret())
+        .method(method, body == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(body))
+        .build();
+    return HttpClient.newHttpClient().send(request, HttpResponse.BodyHandlers.ofString());
+  }
+
+  /** {@code PUT} of task {@code <vm>.0} running {@code sleep <seconds>}; its status. */
+  int putSleep(String vm, String seconds) throws Exception {
+    return send("PUT", "/v1/tasks/" + vm + ".0",
+        "{\"vm\":\"" + vm + "\",\"restartCount\":0,\"runtime\":\"process\",\"command\":[\"sleep\",\"" + seconds + "\"]}")
+        .statusCode();
+  }
+
+  /** The task as the agent lists it; null when it has none of that id. */
+  @SuppressWarnings("unchecked")
+  Map<String, Object> task(String id) {
+    try {
+      List<Map<String, Object>> tasks = JSON.readValue(send("GET", "/v1/tasks", null).body(), List.class);
+      return tasks.stream().filter(t -> id.equals(t.get("id"))).findFirst().orElse(null);
+    } catch (Exception e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
+  /** The live processes of this machine whose command line ends with {@code args}. */
+  static List<ProcessHandle> processes(String args) {
+    return ProcessHandle.allProcesses()
+        .filter(p -> p.isAlive() && p.info().commandLine().map(c -> c.endsWith(args)).orElse(false))
+        .toList();
+  }
+}
