@@ -42,9 +42,13 @@ public class ClusterActivitiesImpl implements ClusterActivities {
   @Override
   @SuppressWarnings("try") // the beats need the resource, not the body
   public TermOutcome termAndApply(TermStart start) {
+    // A term woken from a pause longer than the heartbeat timeout may have been given to another host
+    // meanwhile, and what it read is stale: it stops before each of its writes (Heartbeats.Stale).
     try (Heartbeats.Beating alive = heartbeats.whileRunning()) {
-      TermOutcome outcome = observeAndCommit(start.term());
+      TermOutcome outcome = observeAndCommit(start.term(), alive);
+      alive.stillCurrent("carrying out the term's actions");
       ApplyResult applied = outcome.decisions().actions() > 0 ? apply() : ApplyResult.NOTHING;
+      alive.stillCurrent("recording the term");
       recordTerm(start, outcome.decisions(), applied);
       return new TermOutcome(outcome.observation(), outcome.decisions(), applied);
     }
@@ -56,10 +60,11 @@ public class ClusterActivitiesImpl implements ClusterActivities {
     metrics.term(decided, java.time.Duration.ofMillis(took));
   }
 
-  private TermOutcome observeAndCommit(long term) {
+  private TermOutcome observeAndCommit(long term, Heartbeats.Beating alive) {
     long began = clock.millis();
-    TermObservation seen = observer.observe();
+    TermObservation seen = observer.observe(alive);
     long observed = clock.millis();
+    alive.stillCurrent("committing the term's decisions");
     TermDecisions decided = committer.commit(seen.observedAtMillis());
     if (log.isDebugEnabled()) {
       log.debug("term {}: observed {}/{} agents in {} ms, planned and committed in {} ms: {} placed, {} pending, {} actions",

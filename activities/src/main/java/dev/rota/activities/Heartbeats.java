@@ -2,6 +2,9 @@ package dev.rota.activities;
 
 import io.temporal.activity.Activity;
 import io.temporal.activity.ActivityExecutionContext;
+import io.temporal.client.ActivityCompletionException;
+import dev.rota.workflows.ActivityDefaults;
+import java.time.Clock;
 import jakarta.annotation.PreDestroy;
 import jakarta.inject.Singleton;
 import java.time.Duration;
@@ -27,13 +30,38 @@ public class Heartbeats implements AutoCloseable {
    */
   public static final Duration EVERY = Duration.ofSeconds(1);
 
+  /**
+   * A gap between beats this long, or a heartbeat Temporal refused, means Temporal may have given the
+   * activity's attempt to another host (the heartbeat timeout is 5 s): the host was paused (SIGSTOP, a
+   * long GC pause) or starved, and what it read before is stale.
+   */
+  static final Duration STALE_AFTER = ActivityDefaults.HEARTBEAT_TIMEOUT.minus(EVERY);
+
   private final ScheduledExecutorService timer =
       Executors.newSingleThreadScheduledExecutor(DaemonThreads.named("rota-activity-heartbeats"));
+  private final Clock clock;
+
+  public Heartbeats(Clock clock) {
+    this.clock = clock;
+  }
 
   /** Beating for one activity; closing it stops the beats. */
   public interface Beating extends AutoCloseable {
     @Override
     void close();
+
+    /**
+     * Throws {@link Stale} when the activity may no longer be the current attempt: a write phase asks
+     * first, {@code before} naming it, so that a term woken from a pause writes nothing.
+     */
+    default void stillCurrent(String before) {}
+  }
+
+  /** Why a long activity stopped before a write: its attempt may now be another host's. */
+  public static final class Stale extends RuntimeException {
+    Stale(String message) {
+      super(message);
+    }
   }
 
   /** Beats for the activity running on this thread until closed; does nothing outside an activity. */
@@ -44,18 +72,62 @@ public class Heartbeats implements AutoCloseable {
     } catch (IllegalStateException notInAnActivity) {
       return () -> {};
     }
-    // The first beat after a second: a quick term (most are) sends none, and costs no Temporal action.
-    ScheduledFuture<?> beating =
-        timer.scheduleAtFixedRate(() -> beat(context), EVERY.toMillis(), EVERY.toMillis(), TimeUnit.MILLISECONDS);
-    return () -> beating.cancel(false);
+    return watching(() -> context.heartbeat(null));
   }
 
-  private static void beat(ActivityExecutionContext context) {
-    try {
-      context.heartbeat(null);
-    } catch (RuntimeException e) {
-      // A cancelled or timed-out activity refuses beats; its own thread learns of it when it completes.
-      log.debug("heartbeat refused: {}", e.toString());
+  /** Beats with {@code heartbeat} every {@link #EVERY}, the first after one, and watches the gaps. */
+  Beating watching(Runnable heartbeat) {
+    Beat beat = new Beat(heartbeat, clock.millis());
+    // The first beat after a second: a quick term (most are) sends none, and costs no Temporal action.
+    beat.future = timer.scheduleAtFixedRate(beat::beat, EVERY.toMillis(), EVERY.toMillis(), TimeUnit.MILLISECONDS);
+    return beat;
+  }
+
+  private final class Beat implements Beating {
+    private final Runnable heartbeat;
+    private volatile long lastAt;
+    private volatile String lost;
+    private volatile ScheduledFuture<?> future;
+
+    Beat(Runnable heartbeat, long startedAt) {
+      this.heartbeat = heartbeat;
+      this.lastAt = startedAt;
+    }
+
+    void beat() {
+      noteGap();
+      try {
+        heartbeat.run();
+      } catch (ActivityCompletionException e) {
+        lost = "Temporal no longer holds this attempt (" + e.getClass().getSimpleName() + ")";
+      } catch (RuntimeException e) {
+        log.debug("heartbeat refused: {}", e.toString());
+      }
+    }
+
+    private void noteGap() {
+      long now = clock.millis();
+      long gap = now - lastAt;
+      lastAt = now;
+      if (gap > STALE_AFTER.toMillis() && lost == null) {
+        lost = "its host was paused or starved for " + gap + " ms, past the point where Temporal may have given "
+            + "the attempt to another host";
+      }
+    }
+
+    @Override
+    public void stillCurrent(String before) {
+      noteGap();
+      if (lost != null) {
+        throw new Stale("stopped before " + before + ": " + lost);
+      }
+    }
+
+    @Override
+    public void close() {
+      if (future != null) {
+        future.cancel(false);
+      }
     }
   }
 

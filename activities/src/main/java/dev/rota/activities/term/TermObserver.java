@@ -87,6 +87,11 @@ public class TermObserver {
   }
 
   public TermObservation observe() {
+    return observe(() -> {});
+  }
+
+  /** {@link #observe()}, asking {@code alive} before it writes what it saw: a stale term writes nothing. */
+  public TermObservation observe(dev.rota.activities.Heartbeats.Beating alive) {
     wakes.clearWake(ClusterWorkflow.WORKFLOW_ID);
     Instant now = clock.instant();
     Duration timeout = agentCalls.timeout();
@@ -152,6 +157,7 @@ public class TermObserver {
         failures.add(failure);
       }
     }
+    alive.stillCurrent("storing what the agents said");
     if (!lists.isEmpty()) {
       tx.executeWrite(status -> {
         store(lists, now);

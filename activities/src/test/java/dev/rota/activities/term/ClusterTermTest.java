@@ -222,6 +222,39 @@ class ClusterTermTest {
     Histories.replayAndMaybeRecord(env.getWorkflowClient(), ClusterWorkflow.WORKFLOW_ID, ClusterWorkflowImpl.class, "cluster-term-applies");
   }
 
+  /**
+   * A term whose host froze between its agents' answers and its writes (SIGSTOP, a long GC pause) for
+   * longer than the heartbeat timeout may have been given to another host meanwhile: woken, it writes
+   * nothing of what it read. The pause here is the clock moved on 15 s inside the probe, whose answer
+   * lacks the running task (read before the pause); the term stops before storing it, its next attempt
+   * asks the agent again, and the VM runs on, never failed as vanished.
+   */
+  @Test
+  void aTermWokenFromAPausePastTheHeartbeatTimeoutWritesNothingItRead() {
+    worker("w1", 4);
+    vm("steady", 1, "Never");
+    startCluster(env.getWorkflowClient());
+    awaitStatus("steady", "running");
+    java.util.concurrent.atomic.AtomicBoolean paused = new java.util.concurrent.atomic.AtomicBoolean();
+    agents.staleNextProbe("w1", java.util.Set.of("steady.0"), () -> {
+      ((dev.rota.testing.TestClock) clock).advance(Duration.ofSeconds(15));
+      paused.set(true);
+    });
+    for (int step = 0; !paused.get() && step < 300; step++) {
+      env.sleep(Duration.ofMillis(100));
+    }
+    assertTrue(paused.get(), "a term asked the agent and froze");
+    long before = status.findById(ClusterWorkflow.WORKFLOW_ID).orElseThrow().term();
+    for (int step = 0; status.findById(ClusterWorkflow.WORKFLOW_ID).orElseThrow().term() < before + 3 && step < 300; step++) {
+      env.sleep(Duration.ofMillis(100));
+    }
+    VmRow row = vmRow("steady");
+    assertEquals("running", row.status(), "terms went on, and none failed it: " + row);
+    assertEquals(0, row.restartCount());
+    assertEquals(List.of("scheduled", "started"), eventTypes("steady"));
+    assertEquals(1, agents.starts("w1", "steady.0"), "never started again");
+  }
+
   @Test
   void aVmGoesToTheWorkerWhoseAgentHoldsItsImageAndItsEventSaysSo() {
     String image = "ghcr.io/acme/build:7";

@@ -34,6 +34,9 @@ public class FakeAgents implements AgentClient {
     final Map<String, AtomicInteger> starts = new ConcurrentHashMap<>();
     final AtomicInteger startCalls = new AtomicInteger();
     final Map<String, TaskSpec> specs = new ConcurrentHashMap<>();
+    /** Run once by the next probe, which then answers without these tasks: an answer read before a pause. */
+    volatile Runnable pauseInNextProbe;
+    volatile java.util.Set<String> staleWithout = java.util.Set.of();
   }
 
   private final Map<String, Agent> agents = new ConcurrentHashMap<>();
@@ -57,6 +60,16 @@ public class FakeAgents implements AgentClient {
 
   public boolean heartbeating(String worker) {
     return agent(worker).heartbeating;
+  }
+
+  /**
+   * The next probe of {@code worker} runs {@code pause} (a host frozen mid-term, as a clock moved on) and
+   * answers a list without {@code missing}: what the term read before its pause, stale now. The agent
+   * itself keeps its tasks.
+   */
+  public void staleNextProbe(String worker, java.util.Set<String> missing, Runnable pause) {
+    agent(worker).staleWithout = missing;
+    agent(worker).pauseInNextProbe = pause;
   }
 
   /** Puts a task on an agent by hand, as an operator or a crashed controller might have. */
@@ -107,7 +120,16 @@ public class FakeAgents implements AgentClient {
   public Probe probe(AgentAddress agent, Duration timeout) {
     String endpoint = agent.endpoint();
     try {
-      return Probe.answered(List.copyOf(reach(endpoint).tasks.values()));
+      Agent a = reach(endpoint);
+      Runnable pause = a.pauseInNextProbe;
+      if (pause != null) {
+        a.pauseInNextProbe = null;
+        java.util.Set<String> missing = a.staleWithout;
+        a.staleWithout = java.util.Set.of();
+        pause.run();
+        return Probe.answered(a.tasks.values().stream().filter(t -> !missing.contains(t.id())).toList());
+      }
+      return Probe.answered(List.copyOf(a.tasks.values()));
     } catch (IllegalStateException e) {
       return Probe.failed(e.getMessage());
     }
