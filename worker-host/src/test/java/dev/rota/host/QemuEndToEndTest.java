@@ -67,18 +67,22 @@ class QemuEndToEndTest extends SharedDevStack {
     String from = (String) stack.vm("guests-0").get("worker");
 
     String deadline = java.time.Instant.now().plus(Duration.ofMinutes(10)).toString();
-    RotaClient.Reply drain = stack.api("POST", "/v1/workers/" + from + "/drain", "{\"deadline\":\"" + deadline + "\"}");
-    assertEquals(200, drain.status(), drain.body());
-    eventually("drained, its guest moved", BOOT, () -> {
-      Map<String, Object> vm = stack.vm("guests-0");
-      return !from.equals(vm.get("worker")) && "running".equals(vm.get("status"))
-          && stack.api("GET", "/v1/workers/" + from, null).body().contains("\"state\":\"drained\"");
-    });
-    eventually("the new copy's guest is up", BOOT,
-        () -> stack.api("GET", "/v1/vms/guests-0/logs", null).body().contains("ROTA-GUEST-MODE run"));
-    assertEquals(1, guests().size(), "one guest, on the other worker: " + guests());
-
-    assertEquals(200, stack.api("PATCH", "/v1/workers/" + from, "{\"schedulingPaused\":false}").status());
+    try {
+      RotaClient.Reply drain = stack.api("POST", "/v1/workers/" + from + "/drain", "{\"deadline\":\"" + deadline + "\"}");
+      assertEquals(200, drain.status(), drain.body());
+      eventually("drained, its guest moved", BOOT, () -> {
+        Map<String, Object> vm = stack.vm("guests-0");
+        return !from.equals(vm.get("worker")) && "running".equals(vm.get("status"))
+            && stack.api("GET", "/v1/workers/" + from, null).body().contains("\"state\":\"drained\"");
+      });
+      eventually("the new copy's guest is up", BOOT,
+          () -> stack.api("GET", "/v1/vms/guests-0/logs", null).body().contains("ROTA-GUEST-MODE run"));
+      // A move starts the new copy first and powers the old one down after (surge first): the overlap
+      // lasts as long as the old guest's power-down.
+      eventually("the old copy powered off: one guest, on the other worker", BOOT, () -> guests().size() == 1);
+    } finally {
+      assertEquals(200, stack.api("PATCH", "/v1/workers/" + from, "{\"schedulingPaused\":false}").status());
+    }
     assertEquals(202, stack.api("DELETE", "/v1/vm-sets/guests", null).status());
     eventually("the set and its guest are gone", BOOT,
         () -> stack.api("GET", "/v1/vms/guests-0", null).status() == 404 && guests().isEmpty());
@@ -117,11 +121,14 @@ class QemuEndToEndTest extends SharedDevStack {
       Map<String, Object> vm = stack.vm("panicky");
       return ((Number) vm.get("restartCount")).intValue() >= 1 && vm.get("worker") != null;
     });
-    RotaClient.Reply events = stack.api("GET", "/v1/vms/panicky/events?limit=100", null);
-    assertTrue(events.body().contains("the guest panicked: Kernel panic - not syncing"), events.body());
-    assertNotEquals(first[0], stack.vm("panicky").get("worker"), "restarted on the other worker: " + events.body());
-    assertEquals(202, stack.api("DELETE", "/v1/vms/panicky", null).status());
-    eventually("gone", () -> stack.api("GET", "/v1/vms/panicky", null).status() == 404);
+    try {
+      RotaClient.Reply events = stack.api("GET", "/v1/vms/panicky/events?limit=100", null);
+      assertTrue(events.body().contains("the guest panicked: Kernel panic - not syncing"), events.body());
+      assertNotEquals(first[0], stack.vm("panicky").get("worker"), "restarted on the other worker: " + events.body());
+    } finally {
+      assertEquals(202, stack.api("DELETE", "/v1/vms/panicky", null).status());
+      eventually("gone", BOOT, () -> stack.api("GET", "/v1/vms/panicky", null).status() == 404 && guests().isEmpty());
+    }
   }
 
   @Test
