@@ -120,7 +120,7 @@ class AgentTest {
     assertEquals(201, send("PUT", "/v1/tasks/a.0", spec("a", "process", "sleep", "303")).statusCode());
     assertEquals(200, send("PUT", "/v1/tasks/a.0", spec("a", "process", "sleep", "303")).statusCode(), "already there");
     assertEquals("running", task("a.0").get("state"));
-    assertEquals(1, processes("sleep 303").size(), "started once");
+    eventually("started once", () -> processes("sleep 303").size() == 1);
 
     assertEquals(204, send("DELETE", "/v1/tasks/a.0", null).statusCode());
     assertTrue(processes("sleep 303").isEmpty());
