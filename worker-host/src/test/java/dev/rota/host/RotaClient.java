@@ -80,6 +80,20 @@ final class RotaClient {
     return (List<Map<String, Object>>) api("GET", path, null).map().get("items");
   }
 
+  /** Every item of a list, page after page ({@code path} has its query, without a cursor). */
+  @SuppressWarnings("unchecked")
+  List<Map<String, Object>> allItems(String path) {
+    List<Map<String, Object>> all = new java.util.ArrayList<>();
+    String cursor = null;
+    do {
+      String page = path + (cursor == null ? "" : "&cursor=" + java.net.URLEncoder.encode(cursor, java.nio.charset.StandardCharsets.UTF_8));
+      Map<String, Object> answer = api("GET", page, null).map();
+      all.addAll((List<Map<String, Object>>) answer.get("items"));
+      cursor = (String) answer.get("nextCursor");
+    } while (cursor != null);
+    return all;
+  }
+
   List<String> eventTypes(String vm) {
     return items("/v1/vms/" + vm + "/events?limit=1000").stream().map(e -> (String) e.get("type")).toList();
   }

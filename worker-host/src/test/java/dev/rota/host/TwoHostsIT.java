@@ -78,7 +78,7 @@ class TwoHostsIT {
       Map<String, Long> after = Vms.onlyOneProcessEachAndPlacedOnce(api, acked);
       pids.forEach((vm, pid) -> assertEquals(pid, after.get(vm), vm + " kept its process through the restarts"));
       eventually("every VM the API lists is running, acknowledged or not",
-          () -> api.items("/v1/vms?limit=1000").stream().allMatch(vm -> "running".equals(vm.get("status"))));
+          () -> api.allItems("/v1/vms?limit=1000").stream().allMatch(vm -> "running".equals(vm.get("status"))));
 
       String figures =
           String.format(

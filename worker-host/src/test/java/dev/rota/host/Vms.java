@@ -171,7 +171,7 @@ final class Vms {
   }
 
   static Set<String> running(RotaClient api) {
-    return api.items("/v1/vms?status=running&limit=1000").stream().map(vm -> (String) vm.get("name")).collect(Collectors.toSet());
+    return api.allItems("/v1/vms?status=running&limit=1000").stream().map(vm -> (String) vm.get("name")).collect(Collectors.toSet());
   }
 
   /**
