@@ -18,7 +18,7 @@ import org.junit.jupiter.api.Test;
  * an operator terminates the scheduler's workflow during a burst of submissions; later the Temporal
  * server is replaced by an empty one on the same address (a dev server started afresh). Every VM a user
  * was told was accepted runs, each keeps its one process, a set keeps its replicas, and a user's action
- * on a VM works again. How soon terms came back is printed and kept in {@code target/lost-workflows.txt};
+ * on a VM works again, also on one whose workflow alone was terminated. How soon terms came back is printed and kept in {@code target/lost-workflows.txt};
  * nothing here asserts speed.
  */
 class LostWorkflowsIT {
@@ -68,6 +68,12 @@ class LostWorkflowsIT {
       String someVm = acked.iterator().next();
       assertEquals(202, api.api("POST", "/v1/vms/" + someVm + "/stop", null).status(), "actions reach the restored workflow");
       eventually(someVm + " stopped", () -> "stopped".equals(api.vm(someVm).get("status")));
+      // One VM's workflow terminated by hand: a user's action on it starts it again from its row first.
+      String another = acked.stream().filter(vm -> !vm.equals(someVm)).findFirst().orElseThrow();
+      stack.temporalClient.newUntypedWorkflowStub(dev.rota.workflows.vm.VmWorkflow.workflowId(another)).terminate("by hand");
+      RotaClient.Reply stop = api.api("POST", "/v1/vms/" + another + "/stop", null);
+      assertEquals(202, stop.status(), "the action restored the workflow and reached it: " + stop.body());
+      eventually(another + " stopped", () -> "stopped".equals(api.vm(another).get("status")));
       assertEquals("ok", api.api("GET", "/v1/cluster", null).map().get("scheduler"));
 
       String figures = String.format(
