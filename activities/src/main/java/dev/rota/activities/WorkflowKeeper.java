@@ -140,16 +140,16 @@ public class WorkflowKeeper {
    * have forgotten every workflow (dev mode's embedded server). Returns how many it made sure of.
    */
   public int restoreAll() {
-    int[] count = {0};
-    eachSet(set -> {
-      workflows.startSet(set.name(), set.replicas(), true);
-      count[0]++;
-    });
-    eachVm(vm -> {
-      workflows.startVm(vm, true);
-      count[0]++;
-    });
-    return count[0];
+    return restoreUnless(Set.of());
+  }
+
+  /**
+   * Starts the workflows of the VMs and sets that have a row and no running workflow in Temporal's list.
+   * The list is read before the rows: a workflow that ended since deleted its row first, so it is not
+   * started again; one too new to be listed yet is joined, not doubled. Returns how many it started.
+   */
+  public int restoreMissing() {
+    return restoreUnless(runningIds());
   }
 
   /** Starts the VM's workflow from its row, joining one that is open; false when it has no row. */
@@ -160,13 +160,8 @@ public class WorkflowKeeper {
     }).orElse(false);
   }
 
-  /**
-   * Starts the workflows of the VMs and sets that have a row and no running workflow in Temporal's list.
-   * The list is read before the rows: a workflow that ended since deleted its row first, so it is not
-   * started again; one too new to be listed yet is joined, not doubled. Returns how many it started.
-   */
-  public int restoreMissing() {
-    Set<String> running = runningIds();
+  /** Starts (joining any open run) the workflow of every set and VM whose workflow id is not in {@code running}. */
+  private int restoreUnless(Set<String> running) {
     int[] count = {0};
     eachSet(set -> {
       if (!running.contains(VmSetWorkflow.workflowId(set.name()))) {

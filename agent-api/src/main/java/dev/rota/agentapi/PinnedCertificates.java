@@ -29,10 +29,11 @@ public final class PinnedCertificates extends X509ExtendedTrustManager {
   }
 
   /** The answer came over TLS from the pinned certificate; an {@link java.io.IOException} if not. */
-  public void checkAnswered(java.util.Optional<javax.net.ssl.SSLSession> session, String sha256, String endpoint)
+  public void checkAnswered(java.util.Optional<javax.net.ssl.SSLSession> tls, String sha256, String endpoint)
       throws java.io.IOException {
     try {
-      java.security.cert.Certificate[] peer = session.orElseThrow(() -> new java.io.IOException("no TLS session")).getPeerCertificates();
+      java.security.cert.Certificate[] peer =
+          tls.orElseThrow(() -> new java.io.IOException("the answer did not come over TLS")).getPeerCertificates();
       verify((X509Certificate) peer[0], sha256, endpoint);
     } catch (javax.net.ssl.SSLPeerUnverifiedException | CertificateException e) {
       throw new java.io.IOException(e.getMessage(), e);

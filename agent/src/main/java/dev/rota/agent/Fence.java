@@ -34,6 +34,8 @@ final class Fence {
   private volatile Instant heardAt;
   private volatile Duration after;
   private volatile boolean tripped;
+  /** The time last kept in the file; null before the first. */
+  private Instant savedAt;
 
   Fence(Path file, Clock clock, TaskTable tasks) {
     this.file = file;
@@ -50,13 +52,25 @@ final class Fence {
 
   /** A controller host took a heartbeat or a registration; {@code told} is the fence its answer gave, if any. */
   synchronized void heard(Optional<String> told) {
+    Duration before = after;
     told.flatMap(Fence::seconds).ifPresent(fence -> after = fence);
     heardAt = clock.instant();
+    boolean news = tripped || !java.util.Objects.equals(before, after);
     if (tripped) {
       log.info("a controller host answers again; tasks are taken again");
       tripped = false;
     }
-    save();
+    // Not at every heartbeat: a kept time a little old only makes a restarted agent stop its tasks a
+    // little early, never late.
+    if (news || savedAt == null || Duration.between(savedAt, heardAt).compareTo(saveEvery()) >= 0) {
+      save();
+    }
+  }
+
+  private Duration saveEvery() {
+    Duration fence = after;
+    Duration tenth = fence == null ? Duration.ZERO : fence.dividedBy(10);
+    return tenth.compareTo(Duration.ofSeconds(1)) > 0 ? tenth : Duration.ofSeconds(1);
   }
 
   /** Stops every task if no host has answered for longer than the fence, and returns once they ended; true when it did. */
@@ -115,6 +129,7 @@ final class Fence {
       Path part = file.resolveSibling(file.getFileName() + ".part");
       Files.writeString(part, heardAt.toEpochMilli() + " " + fence.toSeconds(), StandardCharsets.UTF_8);
       Files.move(part, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+      savedAt = heardAt;
     } catch (IOException e) {
       log.debug("cannot keep the fence in {}: {}", file, e.toString());
     }
