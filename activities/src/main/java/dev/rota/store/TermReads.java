@@ -24,7 +24,7 @@ import java.util.Map;
 public class TermReads {
   static final String VMS = """
       SELECT name, seq, runtime, image, resources, labels, restart_policy, status, restart_count, avoid_worker,
-             avoid_until, vm_set, failed_on, moving_from
+             avoid_until, vm_set, failed_on, moving_from, old_copy_on
       FROM vms""";
   static final String PLACED_TASKS = """
       SELECT id, vm, vm_seq, generation, worker, state, exit_code, message, placed_at, started_at, ended_at
@@ -69,7 +69,8 @@ public class TermReads {
         instant(r, "avoid_until"),
         r.getString("vm_set"),
         r.getString("failed_on"),
-        r.getString("moving_from")));
+        r.getString("moving_from"),
+        r.getString("old_copy_on")));
   }
 
   /** Every task the scheduler placed, as {@link VmTaskRepository#findAll()} reads it. */

@@ -26,6 +26,10 @@ public interface VmRepository extends CrudRepository<VmRow, String> {
   @Query("SELECT created_at FROM vms WHERE name = :name AND seq = :seq")
   Optional<java.time.Instant> createdAtOf(String name, long seq);
 
+  /** The worker a finished move's old copy is being stopped on, if the VM has one. */
+  @Query("SELECT old_copy_on FROM vms WHERE name = :name AND old_copy_on IS NOT NULL")
+  Optional<String> oldCopyOn(String name);
+
   @Query("SELECT nextval('vm_seq')")
   long nextSeq();
 
@@ -193,9 +197,18 @@ public interface VmRepository extends CrudRepository<VmRow, String> {
         AND (evicted_generation IS NULL OR evicted_generation <> :generation)""")
   int evicted(String name, long seq, int generation);
 
-  /** The move's new copy is running: the old one is no longer kept. */
-  @Query("UPDATE vms SET moving_from = NULL WHERE name = :name AND restart_count = :generation AND moving_from IS NOT NULL")
+  /**
+   * The move's new copy is running: the old one is no longer kept, and is stopped; the VM reads as
+   * moving until the term sees that copy gone ({@link #moveEnded}).
+   */
+  @Query("""
+      UPDATE vms SET old_copy_on = moving_from, moving_from = NULL
+      WHERE name = :name AND restart_count = :generation AND moving_from IS NOT NULL""")
   int moved(String name, int generation);
+
+  /** The old copy a move left on {@code worker} is gone: the move is over. */
+  @Query("UPDATE vms SET old_copy_on = NULL, version = version + 1 WHERE name = :name AND old_copy_on = :worker")
+  int moveEnded(String name, String worker);
 
   @Query("SELECT status AS label, COUNT(*) AS total FROM vms GROUP BY status")
   List<Count> countByStatus();

@@ -45,6 +45,7 @@ public record VmRow(
     @Nullable Integer setOrdinal,
     @Nullable String failedOn,
     @Nullable String movingFrom,
+    @Nullable String oldCopyOn,
     @Nullable Integer maxRestarts,
     @Nullable Integer restartWindowSeconds,
     @Nullable Integer ttlSecondsAfterFinished,
@@ -62,14 +63,14 @@ public record VmRow(
       Instant now) {
     return new VmRow(name, seq, spec.runtime(), spec.image(), spec.command(), spec.env(), spec.resources(),
         spec.labels(), spec.restartPolicy(), "pending", message, null, 0, null, now, null, null, null, null, null, null,
-        0, vmSet, ordinal, null, null, spec.maxRestarts(), spec.restartWindowSeconds(),
+        0, vmSet, ordinal, null, null, null, spec.maxRestarts(), spec.restartWindowSeconds(),
         spec.ttlSecondsAfterFinished(), spec.guest(), 0);
   }
 
   /** What the scheduler reads of it. */
   public VmSchedulingRow scheduling() {
     return new VmSchedulingRow(name, seq, runtime, image, resources, labels, restartPolicy, status, restartCount,
-        avoidWorker, avoidUntil, vmSet, failedOn, movingFrom);
+        avoidWorker, avoidUntil, vmSet, failedOn, movingFrom, oldCopyOn);
   }
 
   /** What it runs and asks for. */
@@ -81,7 +82,7 @@ public record VmRow(
   public VmRow withSeq(long newSeq) {
     return new VmRow(name, newSeq, runtime, image, command, env, resources, labels, restartPolicy, status,
         statusMessage, worker, restartCount, exitCode, createdAt, scheduledAt, startedAt, finishedAt, avoidWorker,
-        avoidUntil, pendingReason, taskEventId, vmSet, setOrdinal, failedOn, movingFrom, maxRestarts, restartWindowSeconds,
-        ttlSecondsAfterFinished, guest, version);
+        avoidUntil, pendingReason, taskEventId, vmSet, setOrdinal, failedOn, movingFrom, oldCopyOn, maxRestarts,
+        restartWindowSeconds, ttlSecondsAfterFinished, guest, version);
   }
 }

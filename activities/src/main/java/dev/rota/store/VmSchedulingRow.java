@@ -19,4 +19,5 @@ public record VmSchedulingRow(
     @Nullable Instant avoidUntil,
     @Nullable String vmSet,
     @Nullable String failedOn,
-    @Nullable String movingFrom) {}
+    @Nullable String movingFrom,
+    @Nullable String oldCopyOn) {}

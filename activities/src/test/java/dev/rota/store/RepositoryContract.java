@@ -33,7 +33,7 @@ abstract class RepositoryContract {
 
   VmRow vm(String name, String status, String worker) {
     return new VmRow(name, vms.nextSeq(), "process", null, List.of("sleep", "1"), Map.of("A", "b"),
-        Map.of("cpu", 1L), Map.of(), "Never", status, "why", worker, 0, null, T0, null, null, null, null, null, null, 0, null, null, null, null, null, null, null, null, 0);
+        Map.of("cpu", 1L), Map.of(), "Never", status, "why", worker, 0, null, T0, null, null, null, null, null, null, 0, null, null, null, null, null, null, null, null, null, 0);
   }
 
   @Inject ClusterStatusRepository status;
@@ -73,7 +73,7 @@ abstract class RepositoryContract {
     String set = unique("set");
     VmRow full = vms.save(new VmRow(unique("f"), vms.nextSeq(), "tart", "ghcr.io/x/y:1", List.of("run"), Map.of(),
         Map.of("cpu", 2L, "memory", 4096L), Map.of("zone", "a", "disk", "ssd"), "OnFailure", "running", "why", "w1", 3,
-        null, T0, T0, T0, null, "w9", T0.plusSeconds(90), null, 7, set, 2, "w8", "w7", null, null, null,
+        null, T0, T0, T0, null, "w9", T0.plusSeconds(90), null, 7, set, 2, "w8", "w7", "w6", null, null, null,
         new dev.rota.agentapi.GuestSpec("file:///k", null, "console=ttyS0", "#cloud-config\n"), 0));
     VmRow sameTemplate = vms.save(vm(unique("t"), "pending", null));
 
@@ -408,7 +408,13 @@ abstract class RepositoryContract {
 
     assertEquals(0, vms.moved(row.name(), 0), "only the new generation's start ends the move");
     assertEquals(1, vms.moved(row.name(), 1));
-    assertEquals(null, vms.findById(row.name()).orElseThrow().movingFrom());
+    VmRow moved = vms.findById(row.name()).orElseThrow();
+    assertEquals(null, moved.movingFrom());
+    assertEquals("w1", moved.oldCopyOn(), "its old copy is being stopped: the move is not over");
+    assertEquals(0, vms.moveEnded(row.name(), "w2"), "not that worker's copy");
+    assertEquals(1, vms.moveEnded(row.name(), "w1"));
+    assertEquals(null, vms.findById(row.name()).orElseThrow().oldCopyOn());
+    assertEquals(0, vms.moveEnded(row.name(), "w1"), "once");
 
     vms.startMove(row.name(), row.seq(), 1, "w1", "moving again");
     vms.requeue(row.name(), 3, "restarted", null);

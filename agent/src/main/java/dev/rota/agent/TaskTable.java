@@ -60,7 +60,8 @@ final class TaskTable {
   /**
    * Ends the task and forgets it; returns once it has ended. A removal asked again while an earlier one
    * is still ending the task (a VM powering down, the controller's call timed out and retried) waits for
-   * that same end, so that no caller is told a task is gone while it still runs.
+   * that same end, so that no caller is told a task is gone while it still runs. It stays listed until
+   * it has ended: a controller that no longer sees it may take it for gone (a move's end does).
    */
   void remove(String id) {
     java.util.concurrent.CompletableFuture<Void> ending = new java.util.concurrent.CompletableFuture<>();
@@ -70,13 +71,14 @@ final class TaskTable {
       return;
     }
     try {
-      Task task = tasks.remove(id);
+      Task task = tasks.get(id);
       if (task != null) {
         task.removed();
         TaskRuntime r = runtimes.get(runtimeOf(task.spec));
         if (r != null) {
           r.stop(task, grace);
         }
+        tasks.remove(id, task);
       }
       deleteFolder(tasksDir.resolve(id));
     } finally {

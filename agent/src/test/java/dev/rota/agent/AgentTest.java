@@ -2,6 +2,7 @@ package dev.rota.agent;
 
 import static dev.rota.testing.Eventually.eventually;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -221,16 +222,27 @@ class AgentTest {
         throw new IllegalStateException(e);
       }
     });
-    // The first removal is under way once the task is no longer listed (it waits out the grace).
-    eventually("the first removal under way", () -> {
+    // Until it has ended it is listed, so that a controller never takes it for gone while it still runs.
+    java.util.concurrent.CompletableFuture<Integer> again = java.util.concurrent.CompletableFuture.supplyAsync(() -> {
       try {
-        return send("GET", "/v1/tasks", null).body().equals("[]");
+        return send("DELETE", "/v1/tasks/r.0", null).statusCode(); // a caller whose first call timed out, retrying
       } catch (Exception e) {
-        return false;
+        throw new IllegalStateException(e);
       }
     });
-    assertEquals(204, send("DELETE", "/v1/tasks/r.0", null).statusCode(), "a caller whose first call timed out, retrying");
-    assertEquals(List.of(), processes("sleep 306"), "answered only once the task had ended");
+    int looks = 0;
+    while (!first.isDone() || !again.isDone()) {
+      Map<String, Object> listed = task("r.0");
+      boolean aliveAfter = !processes("sleep 306").isEmpty();
+      if (aliveAfter) {
+        assertNotNull(listed, "listed while it ends");
+        looks++;
+      }
+    }
+    assertTrue(looks > 0, "looked while it ended");
+    assertEquals(List.of(), processes("sleep 306"), "both answered only once the task had ended");
+    assertEquals(204, again.get());
+    assertEquals(null, task("r.0"), "forgotten once ended");
     assertEquals(204, first.get());
   }
 

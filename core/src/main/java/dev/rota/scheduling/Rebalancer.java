@@ -176,7 +176,7 @@ public final class Rebalancer {
 
     private boolean movable(VmSnapshot vm) {
       return vm.set() != null && rebalancing.sets().containsKey(vm.set()) && vm.status() == VmStatus.RUNNING
-          && vm.movingFrom() == null;
+          && !vm.moveUnderWay();
     }
 
     List<Move> run() {

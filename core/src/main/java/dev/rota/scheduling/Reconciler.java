@@ -36,6 +36,7 @@ public final class Reconciler {
       // Of two records with one id on one worker, the one of the VM's current submission speaks.
       placedHere.merge(t.worker() + "/" + t.taskId(), t, (a, b) -> v != null && v.seq() == b.vmSeq() ? b : a);
     }
+    Set<String> newCopyRuns = newCopiesRunning(vmByName, placedHere, reported);
     List<Reconciliation.TaskRemoval> removals = new ArrayList<>();
     List<Reconciliation.TaskTransition> transitions = new ArrayList<>();
     List<PlacedTask> forgotten = new ArrayList<>();
@@ -49,7 +50,7 @@ public final class Reconciler {
         if (task != null) {
           listed.add(task);
         }
-        ReconcileTable.Row rule = ReconcileTable.decide(cell(task, vm, seenOf(seen)));
+        ReconcileTable.Row rule = ReconcileTable.decide(cell(task, vm, seenOf(seen), newCopyRuns));
         switch (rule.action()) {
           case REMOVE -> removals.add(new Reconciliation.TaskRemoval(worker, seen.id(), whyUnwanted(seen.id(), task, vm, vmByName)));
           case STARTED, ENDED -> transitions.add(transition(task, seen));
@@ -66,7 +67,7 @@ public final class Reconciler {
           gone.contains(task.worker())
               ? ReconcileTable.Seen.SILENT
               : reported.containsKey(task.worker()) ? ReconcileTable.Seen.ABSENT : ReconcileTable.Seen.UNKNOWN;
-      ReconcileTable.Row rule = ReconcileTable.decide(cell(task, vmByName.get(task.vm()), seen));
+      ReconcileTable.Row rule = ReconcileTable.decide(cell(task, vmByName.get(task.vm()), seen, newCopyRuns));
       switch (rule.action()) {
         case FORGET -> forgotten.add(task);
         case VANISHED -> transitions.add(new Reconciliation.TaskTransition(task, TaskState.VANISHED, null,
@@ -76,7 +77,58 @@ public final class Reconciler {
         default -> { }
       }
     }
-    return new Reconciliation(removals, transitions, forgotten);
+    return new Reconciliation(removals, transitions, forgotten, movesEnded(vms, tasks, forgotten));
+  }
+
+  /**
+   * The moving VMs whose new copy has started, as recorded or as its agent says this term: their old
+   * copy is kept no longer. Seen here, the old copy is removed in the term that sees the start rather
+   * than the next.
+   */
+  private static Set<String> newCopiesRunning(
+      Map<String, VmSnapshot> vmByName, Map<String, PlacedTask> placedHere, Map<String, List<ObservedTask>> reported) {
+    Set<String> running = new HashSet<>();
+    for (PlacedTask t : placedHere.values()) {
+      VmSnapshot vm = vmByName.get(t.vm());
+      if (vm != null && vm.moving() && t.wantedBy(vm) && t.state() != TaskState.SCHEDULED) {
+        running.add(vm.name());
+      }
+    }
+    reported.forEach((worker, seen) -> seen.forEach(s -> {
+      PlacedTask t = placedHere.get(worker + "/" + s.id());
+      VmSnapshot vm = t == null ? null : vmByName.get(t.vm());
+      if (vm != null && vm.moving() && t.wantedBy(vm) && (s.running() || s.ended())) {
+        running.add(vm.name());
+      }
+    }));
+    return running;
+  }
+
+  /**
+   * The moves whose old copy is gone: no record of an earlier generation of the VM is left on the worker
+   * it moved from, once this term's forgotten records are gone. Until then the VM reads as moving.
+   */
+  private static List<Reconciliation.MoveEnded> movesEnded(
+      List<VmSnapshot> vms, List<PlacedTask> tasks, List<PlacedTask> forgotten) {
+    Map<String, VmSnapshot> retiring = new HashMap<>();
+    vms.stream().filter(v -> v.oldCopyOn() != null).forEach(v -> retiring.put(v.name(), v));
+    if (retiring.isEmpty()) {
+      return List.of();
+    }
+    Set<PlacedTask> goneNow = new HashSet<>(forgotten);
+    Set<String> stillThere = new HashSet<>();
+    for (PlacedTask t : tasks) {
+      VmSnapshot v = retiring.get(t.vm());
+      if (v != null && t.vmSeq() == v.seq() && t.generation() < v.restartCount() && t.worker().equals(v.oldCopyOn())
+          && !goneNow.contains(t)) {
+        stillThere.add(v.name());
+      }
+    }
+    return retiring.values().stream()
+        .filter(v -> !stillThere.contains(v.name()))
+        .sorted(java.util.Comparator.comparing(VmSnapshot::name))
+        .map(v -> new Reconciliation.MoveEnded(v.name(), v.seq(), v.oldCopyOn()))
+        .toList();
   }
 
   /**
@@ -91,20 +143,21 @@ public final class Reconciler {
     if (task == null || !task.worker().equals(worker) || !task.taskId().equals(seen.id())) {
       return Optional.empty();
     }
-    ReconcileTable.Action action = ReconcileTable.decide(cell(task, vm, seenOf(seen))).action();
+    ReconcileTable.Action action = ReconcileTable.decide(cell(task, vm, seenOf(seen), Set.of())).action();
     return action == ReconcileTable.Action.STARTED || action == ReconcileTable.Action.ENDED
         ? Optional.of(transition(task, seen))
         : Optional.empty();
   }
 
-  static ReconcileTable.Cell cell(PlacedTask task, VmSnapshot vm, ReconcileTable.Seen seen) {
+  /** @param newCopyRuns moving VMs whose new copy runs: their old copy is not kept */
+  static ReconcileTable.Cell cell(PlacedTask task, VmSnapshot vm, ReconcileTable.Seen seen, Set<String> newCopyRuns) {
     if (task == null) {
       return new ReconcileTable.Cell(ReconcileTable.Want.UNWANTED, ReconcileTable.Record.NONE, seen);
     }
     ReconcileTable.Want want =
         task.wantedBy(vm)
             ? ReconcileTable.Want.WANTED
-            : task.keptBy(vm) ? ReconcileTable.Want.KEPT : ReconcileTable.Want.UNWANTED;
+            : task.keptBy(vm) && !newCopyRuns.contains(vm.name()) ? ReconcileTable.Want.KEPT : ReconcileTable.Want.UNWANTED;
     ReconcileTable.Record record =
         switch (task.state()) {
           case SCHEDULED -> ReconcileTable.Record.SCHEDULED;

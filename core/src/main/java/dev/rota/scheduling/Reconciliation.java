@@ -4,10 +4,18 @@ import dev.rota.model.TaskState;
 import java.util.List;
 
 /**
- * Expected against actual: tasks to remove from agents, tasks whose observed state changed, and task
- * records nobody needs any more.
+ * Expected against actual: tasks to remove from agents, tasks whose observed state changed, task
+ * records nobody needs any more, and the moves whose old copy is gone with them.
  */
-public record Reconciliation(List<TaskRemoval> removals, List<TaskTransition> transitions, List<PlacedTask> forgotten) {
+public record Reconciliation(
+    List<TaskRemoval> removals, List<TaskTransition> transitions, List<PlacedTask> forgotten, List<MoveEnded> movesEnded) {
+  public Reconciliation(List<TaskRemoval> removals, List<TaskTransition> transitions, List<PlacedTask> forgotten) {
+    this(removals, transitions, forgotten, List.of());
+  }
+
+  /** A move is over: its new copy runs, and its old copy on {@code from} is gone. */
+  public record MoveEnded(String vm, long seq, String from) {}
+
   /** A task no VM wants on that worker: unknown, of an old generation, or of a VM stopped or gone. */
   public record TaskRemoval(String worker, String taskId, String why) {}
 

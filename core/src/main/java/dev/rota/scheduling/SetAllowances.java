@@ -9,7 +9,8 @@ import java.util.Map;
  * How many more of each set's replicas may be moved now. A move starts the new copy before the old one
  * goes, so it takes nothing away unless the new copy fails; that risk is what a set's {@code
  * maxUnavailable} bounds: the replicas it may have away are those missing (not running) and those
- * being moved.
+ * being moved. A move counts until its old copy is gone, so {@code maxUnavailable} also bounds how many
+ * of a set's replicas have two copies at once.
  */
 public final class SetAllowances {
   private SetAllowances() {}
@@ -25,7 +26,7 @@ public final class SetAllowances {
       if (vm.status() == VmStatus.RUNNING) {
         running.merge(vm.set(), 1, Integer::sum);
       }
-      if (vm.moving()) {
+      if (vm.moveUnderWay()) {
         moving.merge(vm.set(), 1, Integer::sum);
       }
     }

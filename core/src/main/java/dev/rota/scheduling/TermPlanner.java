@@ -188,7 +188,7 @@ public final class TermPlanner {
         placement.pending().stream().filter(u -> !lostWithWorker.containsKey(u.vm())).toList();
     Reconciliation rest = new Reconciliation(reconciliation.removals(),
         reconciliation.transitions().stream().filter(t -> !replaced.contains(t.task())).toList(),
-        reconciliation.forgotten());
+        reconciliation.forgotten(), reconciliation.movesEnded());
     return new TermPlan(changes, new PlacementPlan(placed, waiting), rest, moves, drain.evictions(), drain.progress(),
         removals, failovers, nextDeadline);
   }

@@ -19,6 +19,8 @@ import java.util.Map;
  * @param image the image it runs, or null
  * @param restartPolicy when its workflow starts it again: a VM with a policy is moved off a draining
  *     worker, one without waits there for the drain's deadline
+ * @param oldCopyOn the worker a finished move's old copy is being stopped on, once the new copy runs;
+ *     null when none is
  */
 public record VmSnapshot(
     String name,
@@ -34,7 +36,16 @@ public record VmSnapshot(
     String failedOn,
     String movingFrom,
     String image,
-    RestartPolicy restartPolicy) {
+    RestartPolicy restartPolicy,
+    String oldCopyOn) {
+
+  public VmSnapshot(
+      String name, long seq, String runtime, Map<String, Long> request, Map<String, String> labels, VmStatus status,
+      int restartCount, String avoidWorker, String set, Spread spread, String failedOn, String movingFrom, String image,
+      RestartPolicy restartPolicy) {
+    this(name, seq, runtime, request, labels, status, restartCount, avoidWorker, set, spread, failedOn, movingFrom, image,
+        restartPolicy, null);
+  }
 
   public VmSnapshot(
       String name, long seq, String runtime, Map<String, Long> request, Map<String, String> labels, VmStatus status,
@@ -82,5 +93,10 @@ public record VmSnapshot(
   /** Whether a move's new copy is on its way while the previous task still runs. */
   public boolean moving() {
     return movingFrom != null && wantsTask();
+  }
+
+  /** Whether a move is under way: its new copy not yet running, or its old copy not yet gone. */
+  public boolean moveUnderWay() {
+    return moving() || oldCopyOn != null;
   }
 }

@@ -160,4 +160,48 @@ class ReconcilerTest {
         "an old copy gone is forgotten; the new one may not have started yet");
     assertTrue(oldGone.transitions().isEmpty());
   }
+
+  private static VmSnapshot replica(String movingFrom, String oldCopyOn) {
+    return new VmSnapshot("web-0", 1, "process", Map.of("cpu", 1L), Map.of(), VmStatus.RUNNING, 1, null, "web",
+        dev.rota.model.Spread.NONE, null, movingFrom, null, dev.rota.model.RestartPolicy.ALWAYS, oldCopyOn);
+  }
+
+  @Test
+  void theTermThatSeesAMovesNewCopyRunRemovesTheOldOneAtOnce() {
+    List<PlacedTask> tasks = List.of(task("web-0", 1, 0, "w1", TaskState.RUNNING), task("web-0", 1, 1, "w2", TaskState.SCHEDULED));
+    Reconciliation r = Reconciler.reconcile(List.of(replica("w1", null)), tasks,
+        Map.of("w1", List.of(running("web-0.0")), "w2", List.of(running("web-0.1"))), Set.of());
+    assertEquals(List.of("web-0.1:running"), transitions(r));
+    assertEquals(List.of("w1/web-0.0"), r.removals().stream().map(x -> x.worker() + "/" + x.taskId()).toList(),
+        "not kept for another term once the new copy runs");
+    assertTrue(r.movesEnded().isEmpty(), "the old copy still runs");
+  }
+
+  @Test
+  void aMoveEndsOnlyWhenItsOldCopyIsGoneFromItsWorker() {
+    VmSnapshot retiring = replica(null, "w1");
+    List<PlacedTask> tasks = List.of(task("web-0", 1, 0, "w1", TaskState.RUNNING), task("web-0", 1, 1, "w2", TaskState.RUNNING));
+
+    Reconciliation stopping = Reconciler.reconcile(List.of(retiring), tasks,
+        Map.of("w1", List.of(running("web-0.0")), "w2", List.of(running("web-0.1"))), Set.of());
+    assertEquals(List.of("w1/web-0.0"), stopping.removals().stream().map(x -> x.worker() + "/" + x.taskId()).toList());
+    assertTrue(stopping.movesEnded().isEmpty(), "its old copy is still listed: " + stopping.movesEnded());
+
+    Reconciliation unheard = Reconciler.reconcile(List.of(retiring), tasks, Map.of("w2", List.of(running("web-0.1"))), Set.of());
+    assertTrue(unheard.movesEnded().isEmpty(), "its old worker did not answer: nothing is known of the old copy");
+
+    Reconciliation gone = Reconciler.reconcile(List.of(retiring), tasks,
+        Map.of("w1", List.of(), "w2", List.of(running("web-0.1"))), Set.of());
+    assertEquals(List.of("web-0.0"), gone.forgotten().stream().map(PlacedTask::taskId).toList());
+    assertEquals(List.of(new Reconciliation.MoveEnded("web-0", 1, "w1")), gone.movesEnded());
+
+    Reconciliation offline = Reconciler.reconcile(List.of(retiring), tasks, Map.of("w2", List.of(running("web-0.1"))), Set.of("w1"));
+    assertEquals(List.of(new Reconciliation.MoveEnded("web-0", 1, "w1")), offline.movesEnded(),
+        "gone with its worker (whose agent fenced it)");
+
+    Reconciliation forgottenEarlier = Reconciler.reconcile(List.of(retiring), List.of(tasks.get(1)),
+        Map.of("w2", List.of(running("web-0.1"))), Set.of());
+    assertEquals(List.of(new Reconciliation.MoveEnded("web-0", 1, "w1")), forgottenEarlier.movesEnded(),
+        "no record left: over, whoever forgot it");
+  }
 }

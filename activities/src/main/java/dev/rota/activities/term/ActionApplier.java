@@ -315,6 +315,7 @@ public class ActionApplier {
       } else {
         agents.removeTask(endpoint, a.taskId(), agentCalls.removalTimeout());
         tally.removed.incrementAndGet();
+        removed(a);
       }
       done.add(a.id());
     } catch (RuntimeException e) {
@@ -322,6 +323,22 @@ public class ActionApplier {
       return new Attempt(false, e instanceof AgentRejectedException ? null : e);
     }
     return new Attempt(startedIt, null);
+  }
+
+  /**
+   * What the removal's answer proves (the task ended and its agent forgot it) is recorded at once: a move
+   * it ends is over now, not once the worker's task list is next read. Should that write fail, the term
+   * records the same from the list.
+   */
+  private void removed(TermActionRow a) {
+    try {
+      tx.executeWrite(status -> {
+        observations.removedFrom(a.worker(), a.taskId(), clock.instant());
+        return null;
+      });
+    } catch (RuntimeException e) {
+      log.debug("task {} removed from {}; the term records it: {}", a.taskId(), a.worker(), e.toString());
+    }
   }
 
   /** An action the agent did not carry out: tried again next pass, given back, failed or dropped, as {@link ActionRetries} says. */

@@ -64,7 +64,7 @@ final class Snapshots {
     return new VmSnapshot(
         v.name(), v.seq(), v.runtime(), v.resources(), v.labels(), status(v), v.restartCount(), avoid, v.vmSet(), spread,
         v.failedOn(), v.movingFrom(), v.image(),
-        WireName.parse(RestartPolicy.class, v.restartPolicy()).orElse(RestartPolicy.NEVER));
+        WireName.parse(RestartPolicy.class, v.restartPolicy()).orElse(RestartPolicy.NEVER), v.oldCopyOn());
   }
 
   static PlacedTask task(VmTaskRow t) {

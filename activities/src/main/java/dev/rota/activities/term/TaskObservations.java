@@ -17,6 +17,7 @@ import dev.rota.model.TaskState;
 import dev.rota.metrics.SchedulerMetrics;
 import dev.rota.scheduling.Drainer;
 import dev.rota.scheduling.Move;
+import dev.rota.scheduling.Reconciliation;
 import io.micronaut.transaction.TransactionOperations;
 import jakarta.inject.Singleton;
 import java.sql.Connection;
@@ -271,7 +272,13 @@ public class TaskObservations {
       // time, is left to the workflow.
       vms.reportedRunning(task.vm(), task.vmSeq(), task.generation(), task.worker(), text, news.id(),
           task.placedAt().truncatedTo(ChronoUnit.MILLIS), now.truncatedTo(ChronoUnit.MILLIS));
-      vms.moved(task.vm(), task.generation()); // a move's new copy runs: its old one is no longer kept
+      if (vms.moved(task.vm(), task.generation()) == 1) {
+        // A move's new copy runs: its old one is removed now, with the next pass over the outbox, rather
+        // than once its worker's whole task list is next read.
+        vms.oldCopyOn(task.vm()).ifPresent(from -> outbox.add(TermActionRow.REMOVE, from,
+            TaskId.of(task.vm(), task.generation() - 1).toString(), null, null,
+            "its move's new copy runs on worker " + task.worker(), now));
+      }
       if (task.generation() == 0) {
         // Its creation time alone: the whole row, decoded, took a tenth of the report writer's time.
         vms.createdAtOf(task.vm(), task.vmSeq()).ifPresent(at -> metrics.firstRun(java.time.Duration.between(at, now)));
@@ -280,6 +287,46 @@ public class TaskObservations {
       workers.taskFailed(task.worker(), now); // the worker's doing, not the VM's: toward making it flaky
     }
     return Optional.of(news);
+  }
+
+  /**
+   * Its agent removed task {@code taskId} from {@code worker} (it answers once the task has ended): a
+   * record of an earlier generation of the VM's submission there is forgotten now, as the term would
+   * once the worker's task list no longer shows it, and a move that left it there is over.
+   */
+  public void removedFrom(String worker, String taskId, Instant now) {
+    Optional<TaskId> id = TaskId.parse(taskId);
+    Optional<dev.rota.store.VmRow> vm = id.flatMap(i -> vms.findById(i.vm()));
+    if (vm.isEmpty() || vm.get().restartCount() <= id.get().restartCount()) {
+      return; // no VM, or the task is of its current generation: the term's to judge
+    }
+    String record = VmTaskRow.id(vm.get().seq(), taskId);
+    Optional<VmTaskRow> row = tasks.findById(record);
+    if (row.isPresent() && row.get().worker().equals(worker)) {
+      tasks.forget(record);
+    }
+    if (worker.equals(vm.get().oldCopyOn())) {
+      Instant started = tasks.findById(VmTaskRow.id(vm.get().seq(), TaskId.of(vm.get().name(), vm.get().restartCount()).toString()))
+          .map(VmTaskRow::startedAt).orElse(null);
+      moveEnded(new Reconciliation.MoveEnded(vm.get().name(), vm.get().seq(), worker), started, now);
+    }
+  }
+
+  /**
+   * A move is over: its old copy is gone from the worker it moved from. The VM reads as moved from now
+   * on, and its log says how long the two copies overlapped; false when another term ended it first.
+   *
+   * @param newCopyStarted when the new copy started, or null when that is not known
+   */
+  public boolean moveEnded(Reconciliation.MoveEnded m, Instant newCopyStarted, Instant now) {
+    if (vms.moveEnded(m.vm(), m.from()) != 1) {
+      return false;
+    }
+    String overlap = newCopyStarted == null ? ""
+        : String.format(java.util.Locale.ROOT, ", %.1f s after its new copy started",
+            java.time.Duration.between(newCopyStarted, now).toMillis() / 1000.0);
+    events.append(m.vm(), now, "moved", "its old copy on worker " + m.from() + " is gone" + overlap + ": the move is done");
+    return true;
   }
 
   /** The worker could not start the task: its record goes, so that the VM is placed again elsewhere. */

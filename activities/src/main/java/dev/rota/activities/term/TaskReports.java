@@ -5,6 +5,7 @@ import dev.rota.scheduling.ObservedTask;
 import dev.rota.scheduling.Reconciler;
 import dev.rota.scheduling.Reconciliation;
 import dev.rota.agentapi.TaskId;
+import dev.rota.model.TaskState;
 import dev.rota.store.GroupCommit;
 import dev.rota.store.TermActionRepository;
 import dev.rota.store.TermActionRow;
@@ -72,7 +73,7 @@ public class TaskReports {
     this.clock = clock;
   }
 
-  private record Change(VmTaskRow row, Reconciliation.TaskTransition transition) {}
+  private record Change(VmRow vm, VmTaskRow row, Reconciliation.TaskTransition transition) {}
 
   /**
    * Applies {@code worker}'s reports, which count as its heartbeat; returns how many tasks changed, or
@@ -81,6 +82,7 @@ public class TaskReports {
    */
   public Optional<Integer> accept(String worker, List<ObservedTask> tasks) {
     Instant now = clock.instant();
+    java.util.concurrent.atomic.AtomicBoolean moveStarted = new java.util.concurrent.atomic.AtomicBoolean();
     List<TermActionRow> news = commits.write(GroupCommit.worker(worker), () -> {
       if (workers.heartbeat(worker, now) == 0) {
         return null;
@@ -93,12 +95,15 @@ public class TaskReports {
         VmTaskRow row = vm == null ? null : placed.findById(VmTaskRow.id(vm.seq(), task.id())).orElse(null);
         if (row != null) {
           Reconciler.reported(Snapshots.task(row), Snapshots.vm(vm, now), worker, task)
-              .ifPresent(t -> changes.put(row.id(), new Change(row, t)));
+              .ifPresent(t -> changes.put(row.id(), new Change(vm, row, t)));
           progress(vm, row, worker, id.get(), task, now);
         }
       }
       List<TermActionRow> told = new ArrayList<>();
       for (Change c : changes.values()) {
+        if (c.transition().to() == TaskState.RUNNING && c.vm().movingFrom() != null) {
+          moveStarted.set(true);
+        }
         Reconciliation.TaskTransition t = c.transition();
         observations.reached(c.row(), t.to(), t.exitCode(), t.message(), now).ifPresent(told::add);
       }
@@ -106,6 +111,14 @@ public class TaskReports {
     });
     if (news == null) {
       return Optional.empty();
+    }
+    if (moveStarted.get()) {
+      // Its old copy is the term's to stop: at once, not at the next interval; after the answer, as news is told.
+      try {
+        telling.execute(() -> scheduler.wake("a move's new copy runs on " + worker));
+      } catch (java.util.concurrent.RejectedExecutionException e) {
+        log.debug("shutting down: the next scheduler stops the old copy of a move on {}", worker);
+      }
     }
     if (!news.isEmpty()) {
       List<Long> ids = news.stream().map(TermActionRow::id).toList();

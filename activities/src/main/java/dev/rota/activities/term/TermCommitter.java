@@ -263,6 +263,12 @@ public class TermCommitter {
         lost++;
       }
     }
+    Map<String, Instant> newCopyStarted = r.movesEnded().isEmpty() ? Map.of() : currentStarts(vmRows, taskRows);
+    for (Reconciliation.MoveEnded m : r.movesEnded()) {
+      if (observations.moveEnded(m, newCopyStarted.get(m.vm()), now)) {
+        example(examples, "moved " + m.vm() + ": its old copy on " + m.from() + " is gone");
+      }
+    }
     // Workers' rows are locked last, and by name as heartbeats lock them: a heartbeat never waits for a
     // whole term's placements. Their examples still come first.
     List<String> healthExamples = new ArrayList<>();
@@ -304,6 +310,18 @@ public class TermCommitter {
         plan.nextDeadline() == null ? 0 : plan.nextDeadline().toEpochMilli(),
         actions.pending(),
         examples);
+  }
+
+  /** When each VM's current task started, of those that did. */
+  private static Map<String, Instant> currentStarts(Map<String, VmSchedulingRow> vmRows, Map<PlacedTask, VmTaskRow> taskRows) {
+    Map<String, Instant> started = new HashMap<>();
+    for (VmTaskRow t : taskRows.values()) {
+      VmSchedulingRow vm = vmRows.get(t.vm());
+      if (vm != null && t.startedAt() != null && vm.seq() == t.vmSeq() && vm.restartCount() == t.generation()) {
+        started.put(t.vm(), t.startedAt());
+      }
+    }
+    return started;
   }
 
   private static List<String> union(java.util.Collection<String> a, java.util.Collection<String> b) {

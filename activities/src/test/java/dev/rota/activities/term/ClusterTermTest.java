@@ -313,11 +313,14 @@ class ClusterTermTest {
       assertEquals("w1", stayed.worker(), "two stay: 2 and 2 is balanced");
       assertEquals(0, stayed.restartCount(), "and were not touched");
     }
-    awaitVm("web-3", v -> !agents.tasks("w1").contains("web-3.0"), "its old copy removed once the new one ran");
+    for (String vm : List.of("web-2", "web-3")) {
+      awaitVm(vm, v -> v.oldCopyOn() == null, "its move done");
+      assertTrue(!agents.tasks("w1").contains(vm + ".0"), vm + ": done only once its old copy is removed");
+    }
     assertEquals(List.of("web-0.0", "web-1.0"), agents.tasks("w1").stream().sorted().toList());
     assertEquals(List.of("web-2.1", "web-3.1"), agents.tasks("w2").stream().sorted().toList());
-    assertEquals(List.of("scheduled", "started", "moving", "started"), eventTypes("web-3"), "never down on the way");
-    assertTrue(vms.findAll().stream().noneMatch(v -> v.movingFrom() != null), "no move left under way");
+    assertEquals(List.of("scheduled", "started", "moving", "started", "moved"), eventTypes("web-3"), "never down on the way");
+    assertTrue(vms.findAll().stream().noneMatch(v -> v.movingFrom() != null || v.oldCopyOn() != null), "no move left under way");
   }
 
   @Test
@@ -335,8 +338,9 @@ class ClusterTermTest {
     workers.update(workers.findById("w1").orElseThrow().withDrain(deadline, clock.instant()));
     VmRow moved = awaitVm("svc", v -> "w2".equals(v.worker()) && "running".equals(v.status()), "moved to w2");
     assertEquals(1, moved.restartCount(), "a move is the next generation");
-    awaitVm("svc", v -> !agents.tasks("w1").contains("svc.0"), "its old copy removed once the new one ran");
-    assertEquals(List.of("scheduled", "started", "moving", "started"), eventTypes("svc"), "never down on the way");
+    awaitVm("svc", v -> v.oldCopyOn() == null, "its move done");
+    assertTrue(!agents.tasks("w1").contains("svc.0"), "done only once its old copy is removed");
+    assertEquals(List.of("scheduled", "started", "moving", "started", "moved"), eventTypes("svc"), "never down on the way");
     assertTrue(events.page("svc", 0, 100).get(2).message().contains("worker w1 is draining, deadline " + deadline));
     awaitVm("once", v -> workers.findById("w1").orElseThrow().drainProgress() != null
         && workers.findById("w1").orElseThrow().drainProgress().contains("1 VM left"), "progress on w1");

@@ -36,19 +36,25 @@ public record VmView(
     @Nullable Instant scheduledAt,
     @Nullable Instant startedAt,
     @Nullable Instant finishedAt,
-    @Nullable String set) {
+    @Nullable String set,
+    @Nullable String movingFrom) {
 
   public static VmView of(VmRow row) {
     return new VmView(row.name(), row.runtime(), row.image(), row.command(), row.env(), row.resources(),
         row.labels(), row.restartPolicy(), row.maxRestarts(), row.restartWindowSeconds(),
         row.ttlSecondsAfterFinished(), row.guest(), row.status(), message(row), row.worker(),
         row.restartCount(), row.exitCode(), row.createdAt(), row.scheduledAt(), row.startedAt(),
-        row.finishedAt(), row.vmSet());
+        row.finishedAt(), row.vmSet(), row.movingFrom() != null ? row.movingFrom() : row.oldCopyOn());
   }
 
-  /** A pending VM says why it waits, as the scheduler last explained it; any other, what its workflow said. */
+  /**
+   * A pending VM says why it waits, as the scheduler last explained it; any other, what its workflow
+   * said, and while a move's old copy is being stopped, that too: the move is not over until it is gone.
+   */
   private static String message(VmRow row) {
     boolean pending = VmStatus.PENDING.wireName().equals(row.status());
-    return pending && row.pendingReason() != null ? row.pendingReason() : row.statusMessage();
+    String said = pending && row.pendingReason() != null ? row.pendingReason() : row.statusMessage();
+    return row.oldCopyOn() == null || pending ? said
+        : (said == null ? "" : said + "; ") + "moving: its old copy on worker " + row.oldCopyOn() + " is being stopped";
   }
 }
