@@ -38,14 +38,25 @@ public interface WorkerRepository extends CrudRepository<WorkerRow, String> {
   @Query(PROBE_ANSWERED)
   int probeAnswered(String name, Instant at);
 
-  String PROBE_ANSWERED =
-      "UPDATE workers SET last_probe_at = :at, last_probe_ok = TRUE, probe_failures = 0, last_probe_error = NULL WHERE name = :name";
+  /**
+   * A probe's answer, unless a later probe's is stored already: a term that stalled after asking (a
+   * long pause) never writes over what a newer term saw.
+   */
+  String PROBE_ANSWERED = """
+      UPDATE workers SET last_probe_at = :at, last_probe_ok = TRUE, probe_failures = 0, last_probe_error = NULL
+      WHERE name = :name AND (last_probe_at IS NULL OR last_probe_at <= :at)""";
 
   @Query(PROBE_FAILED)
   int probeFailed(String name, Instant at, String error);
 
-  String PROBE_FAILED =
-      "UPDATE workers SET last_probe_at = :at, last_probe_ok = FALSE, probe_failures = probe_failures + 1, last_probe_error = :error WHERE name = :name";
+  /** A probe that failed, unless a later probe's outcome is stored already. */
+  String PROBE_FAILED = """
+      UPDATE workers SET last_probe_at = :at, last_probe_ok = FALSE, probe_failures = probe_failures + 1, last_probe_error = :error
+      WHERE name = :name AND (last_probe_at IS NULL OR last_probe_at <= :at)""";
+
+  /** Of {@code names}, the workers a probe later than {@code at} was stored for. */
+  @Query("SELECT name FROM workers WHERE name IN (:names) AND last_probe_at > :at")
+  List<String> probedAfter(java.util.Collection<String> names, Instant at);
 
   /** The scheduler's health decision, applied only if nobody changed the worker since it was read. */
   @Query("UPDATE workers SET health = :health, health_message = :message, flaky_until = :flakyUntil, version = version + 1 WHERE name = :name AND version = :version")

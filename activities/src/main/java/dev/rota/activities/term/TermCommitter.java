@@ -117,10 +117,48 @@ public class TermCommitter {
     this.observations = observations;
   }
 
+  /** What a term plans from: every row it reads, as of one moment. */
+  private record Snapshot(
+      Map<String, VmSchedulingRow> vmRows, List<VmSnapshot> vms, Map<String, WorkerRow> workerRows,
+      List<WorkerSnapshot> workers, Map<PlacedTask, VmTaskRow> taskRows, Map<String, List<ObservedTask>> reported,
+      SchedulerProfile profile, Map<String, SetSnapshot> movable) {}
+
+  /**
+   * The snapshot is read in one read-only transaction at repeatable read: every table as of one moment
+   * (in PostgreSQL, one snapshot for all its statements), so that a task a report changed between two
+   * reads is never seen half before and half after.
+   */
+  private static final io.micronaut.transaction.TransactionDefinition ONE_MOMENT = oneMoment();
+
+  private static io.micronaut.transaction.TransactionDefinition oneMoment() {
+    io.micronaut.transaction.support.DefaultTransactionDefinition d = new io.micronaut.transaction.support.DefaultTransactionDefinition();
+    d.setReadOnly(true);
+    d.setIsolationLevel(io.micronaut.transaction.TransactionDefinition.Isolation.REPEATABLE_READ);
+    d.setName("term snapshot");
+    return d;
+  }
+
   public TermDecisions commit(long observedAtMillis) {
     long began = System.nanoTime();
     Instant now = clock.instant();
     Instant observedAt = Instant.ofEpochMilli(observedAtMillis);
+    Snapshot snapshot = tx.execute(ONE_MOMENT, status -> read(status.getConnection(), now, observedAt));
+    long read = System.nanoTime();
+    TermPlan plan =
+        TermPlanner.plan(now, listening.at(observedAt), snapshot.profile(), health.health(), snapshot.workers(),
+            snapshot.vms(), List.copyOf(snapshot.taskRows().keySet()), snapshot.reported(),
+            new Rebalancing(scheduler.rebalanceMovesPerTerm(), snapshot.movable()));
+    long planned = System.nanoTime();
+    TermDecisions decisions =
+        tx.executeWrite(status -> write(plan, snapshot.workerRows(), snapshot.vmRows(), snapshot.taskRows(), now));
+    if (log.isDebugEnabled()) {
+      log.debug("read the snapshot in {} ms, planned in {} ms, wrote in {} ms", (read - began) / 1_000_000,
+          (planned - read) / 1_000_000, (System.nanoTime() - planned) / 1_000_000);
+    }
+    return decisions;
+  }
+
+  private Snapshot read(Connection db, Instant now, Instant observedAt) {
     Map<String, Spread> spreads = new HashMap<>();
     Map<String, SetSnapshot> movable = new HashMap<>();
     for (VmSetRepository.SetShape s : sets.shapes()) {
@@ -132,7 +170,7 @@ public class TermCommitter {
     Map<String, VmSchedulingRow> vmRows = new HashMap<>();
     List<VmSnapshot> vmSnapshots = new ArrayList<>();
     boolean imageWanted = false;
-    for (VmSchedulingRow v : tx.executeRead(status -> reads.vms(status.getConnection()))) {
+    for (VmSchedulingRow v : reads.vms(db)) {
       vmRows.put(v.name(), v);
       VmSnapshot snapshot = Snapshots.vm(v, now, spreads);
       vmSnapshots.add(snapshot);
@@ -155,13 +193,13 @@ public class TermCommitter {
       }
     }
     Map<PlacedTask, VmTaskRow> taskRows = new HashMap<>();
-    for (VmTaskRow t : tx.executeRead(status -> reads.placedTasks(status.getConnection()))) {
+    for (VmTaskRow t : reads.placedTasks(db)) {
       taskRows.put(Snapshots.task(t), t);
     }
     Map<String, List<ObservedTask>> reported = new HashMap<>();
     answered.forEach(w -> reported.put(w, new ArrayList<>()));
     if (!answered.isEmpty()) {
-      for (AgentTaskRow t : tx.executeRead(status -> reads.reportedTasks(status.getConnection(), answered))) {
+      for (AgentTaskRow t : reads.reportedTasks(db, answered)) {
         reported.get(t.worker()).add(new ObservedTask(t.taskId(), t.state(), t.exitCode(), t.message()));
       }
     }
@@ -169,18 +207,7 @@ public class TermCommitter {
         settings.findById(ClusterSettingsRow.ID)
             .flatMap(s -> WireName.parse(SchedulerProfile.class, s.schedulerProfile()))
             .orElse(SchedulerProfile.OPTIMIZE_UTILIZATION);
-
-    long read = System.nanoTime();
-    TermPlan plan =
-        TermPlanner.plan(now, listening.at(observedAt), profile, health.health(), workerSnapshots, vmSnapshots,
-            List.copyOf(taskRows.keySet()), reported, new Rebalancing(scheduler.rebalanceMovesPerTerm(), movable));
-    long planned = System.nanoTime();
-    TermDecisions decisions = tx.executeWrite(status -> write(plan, workerRows, vmRows, taskRows, now));
-    if (log.isDebugEnabled()) {
-      log.debug("read the snapshot in {} ms, planned in {} ms, wrote in {} ms", (read - began) / 1_000_000,
-          (planned - read) / 1_000_000, (System.nanoTime() - planned) / 1_000_000);
-    }
-    return decisions;
+    return new Snapshot(vmRows, vmSnapshots, workerRows, workerSnapshots, taskRows, reported, profile, movable);
   }
 
   private TermDecisions write(

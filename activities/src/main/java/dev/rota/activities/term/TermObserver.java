@@ -215,7 +215,14 @@ public class TermObserver {
    * in a steady cluster an agent's list is the same term after term, and rewriting it was most of a
    * term's database work.
    */
-  private void store(Map<String, List<TaskView>> lists, Instant now) {
+  private void store(Map<String, List<TaskView>> all, Instant now) {
+    // A list older than one a later term stored is dropped: a term that stalled after asking (a long
+    // pause) must not put back tasks the agent has since ended or removed.
+    Map<String, List<TaskView>> lists = new LinkedHashMap<>(all);
+    workers.probedAfter(all.keySet(), now).forEach(lists::remove);
+    if (lists.isEmpty()) {
+      return;
+    }
     Map<String, AgentTaskRow> stored = new HashMap<>();
     for (AgentTaskRow row : reads.reportedTasks(tx.getConnection(), lists.keySet())) {
       stored.put(row.id(), row);

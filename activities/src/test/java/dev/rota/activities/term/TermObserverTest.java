@@ -23,6 +23,7 @@ class TermObserverTest {
   @Inject FakeAgents agents;
   @Inject WorkerRepository workers;
   @Inject Clock clock;
+  @Inject dev.rota.store.AgentTaskRepository listed;
 
   private void worker(String name) {
     workers.save(WorkerRow.registered(name, FakeAgents.endpoint(name), Map.of("cpu", 4L), Map.of(), List.of("process"),
@@ -54,5 +55,21 @@ class TermObserverTest {
     // Not ready until a term judges them, the four answered are due again at once, but after it.
     observer.observe();
     assertNotNull(workers.findById("obs-e").orElseThrow().lastProbeAt(), "the one left over goes first");
+  }
+
+  @Test
+  void aTermThatStalledAfterAskingWritesNothingOverWhatALaterTermSaw() {
+    worker("obs-stale");
+    agents.putByHand("obs-stale", "kept.0");
+    observer.observe();
+    assertEquals(List.of("kept.0"), listed.findByWorkerInList(List.of("obs-stale")).stream().map(t -> t.taskId()).toList());
+
+    // While this term waits on the agent's answer (a pause), a later term stores what it saw.
+    java.time.Instant later = clock.instant().plusSeconds(60);
+    agents.staleNextProbe("obs-stale", java.util.Set.of("kept.0"), () -> workers.probeAnswered("obs-stale", later));
+    observer.observe();
+    assertEquals(List.of("kept.0"), listed.findByWorkerInList(List.of("obs-stale")).stream().map(t -> t.taskId()).toList(),
+        "the stalled term's older list is dropped");
+    assertEquals(later, workers.findById("obs-stale").orElseThrow().lastProbeAt(), "and its answer too");
   }
 }
