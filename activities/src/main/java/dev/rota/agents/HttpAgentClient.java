@@ -23,6 +23,7 @@ import java.time.Instant;
 // The agent's wire types are plain records shared with the agent (module agent-api): serde imports them.
 @SerdeImport(TaskSpec.class)
 @SerdeImport(dev.rota.agentapi.GuestSpec.class)
+@SerdeImport(dev.rota.agentapi.Disconnect.class)
 @SerdeImport(TaskView.class)
 @Singleton
 public class HttpAgentClient implements AgentClient {

@@ -10,6 +10,7 @@ import java.util.TreeMap;
 
 /** Attribute converters between the rows' maps and lists and their JSON text columns. */
 @io.micronaut.serde.annotation.SerdeImport(dev.rota.agentapi.GuestSpec.class)
+@io.micronaut.serde.annotation.SerdeImport(dev.rota.agentapi.Disconnect.class)
 public final class Converters {
   private Converters() {}
 
@@ -69,16 +70,34 @@ public final class Converters {
     }
   }
 
-  /** A VM's guest configuration, as one JSON document; none is NULL. */
-  @Singleton
-  public static class Guest extends Json<dev.rota.agentapi.GuestSpec> {
-    public Guest(JsonColumns json) {
-      super(json, Argument.of(dev.rota.agentapi.GuestSpec.class), null);
+  /** A JSON column whose value may say nothing: then it is stored as NULL, and read back as null. */
+  private abstract static class Optional<T> extends Json<T> {
+    private final java.util.function.Predicate<T> saysNothing;
+
+    Optional(JsonColumns json, Class<T> type, java.util.function.Predicate<T> saysNothing) {
+      super(json, Argument.of(type), null);
+      this.saysNothing = saysNothing;
     }
 
     @Override
-    public String convertToPersistedValue(dev.rota.agentapi.GuestSpec value, ConversionContext context) {
-      return dev.rota.agentapi.GuestSpec.none(value) ? null : super.convertToPersistedValue(value, context);
+    public String convertToPersistedValue(T value, ConversionContext context) {
+      return saysNothing.test(value) ? null : super.convertToPersistedValue(value, context);
+    }
+  }
+
+  /** A VM's guest configuration, as one JSON document; none is NULL. */
+  @Singleton
+  public static class Guest extends Optional<dev.rota.agentapi.GuestSpec> {
+    public Guest(JsonColumns json) {
+      super(json, dev.rota.agentapi.GuestSpec.class, dev.rota.agentapi.GuestSpec::none);
+    }
+  }
+
+  /** What becomes of a VM whose worker is cut off; the default is NULL. */
+  @Singleton
+  public static class DisconnectPolicy extends Optional<dev.rota.agentapi.Disconnect> {
+    public DisconnectPolicy(JsonColumns json) {
+      super(json, dev.rota.agentapi.Disconnect.class, java.util.Objects::isNull);
     }
   }
 

@@ -24,7 +24,7 @@ import java.util.Map;
 public class TermReads {
   static final String VMS = """
       SELECT name, seq, runtime, image, resources, labels, restart_policy, status, restart_count, avoid_worker,
-             avoid_until, vm_set, failed_on, moving_from, old_copy_on
+             avoid_until, vm_set, failed_on, moving_from, old_copy_on, disconnect
       FROM vms""";
   static final String PLACED_TASKS = """
       SELECT id, vm, vm_seq, generation, worker, state, exit_code, message, placed_at, started_at, ended_at
@@ -37,11 +37,19 @@ public class TermReads {
 
   private final Converters.Quantities quantities;
   private final Converters.Strings strings;
+  private final Converters.DisconnectPolicy disconnect;
 
   /** The entities' own converters read the JSON columns, so that a column reads the same either way. */
-  public TermReads(Converters.Quantities quantities, Converters.Strings strings) {
+  public TermReads(Converters.Quantities quantities, Converters.Strings strings, Converters.DisconnectPolicy disconnect) {
     this.quantities = quantities;
     this.strings = strings;
+    this.disconnect = disconnect;
+  }
+
+  /** Whether the policy's text keeps its VM through a cut; each distinct text parsed once per read. */
+  private boolean keeps(Map<String, Boolean> parsed, String text) {
+    return text != null && parsed.computeIfAbsent(text,
+        t -> dev.rota.agentapi.Disconnect.keeps(disconnect.convertToEntityValue(t, null)));
   }
 
   private interface Row<T> {
@@ -55,6 +63,7 @@ public class TermReads {
   public List<VmSchedulingRow> vms(Connection connection) {
     Map<String, Map<String, Long>> resources = new HashMap<>();
     Map<String, Map<String, String>> labels = new HashMap<>();
+    Map<String, Boolean> disconnects = new HashMap<>();
     return read(connection, VMS, List.of(), r -> new VmSchedulingRow(
         r.getString("name"),
         r.getLong("seq"),
@@ -70,7 +79,8 @@ public class TermReads {
         r.getString("vm_set"),
         r.getString("failed_on"),
         r.getString("moving_from"),
-        r.getString("old_copy_on")));
+        r.getString("old_copy_on"),
+        keeps(disconnects, r.getString("disconnect"))));
   }
 
   /** Every task the scheduler placed, as {@link VmTaskRepository#findAll()} reads it. */

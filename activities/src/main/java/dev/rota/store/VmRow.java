@@ -50,6 +50,8 @@ public record VmRow(
     @Nullable Integer restartWindowSeconds,
     @Nullable Integer ttlSecondsAfterFinished,
     @Nullable @TypeDef(type = DataType.STRING, converter = Converters.Guest.class) GuestSpec guest,
+    @Nullable @TypeDef(type = DataType.STRING, converter = Converters.DisconnectPolicy.class)
+        dev.rota.agentapi.Disconnect disconnect,
     @Version long version) {
 
   /** A VM as submitted: pending, generation 0, no worker. */
@@ -64,25 +66,25 @@ public record VmRow(
     return new VmRow(name, seq, spec.runtime(), spec.image(), spec.command(), spec.env(), spec.resources(),
         spec.labels(), spec.restartPolicy(), "pending", message, null, 0, null, now, null, null, null, null, null, null,
         0, vmSet, ordinal, null, null, null, spec.maxRestarts(), spec.restartWindowSeconds(),
-        spec.ttlSecondsAfterFinished(), spec.guest(), 0);
+        spec.ttlSecondsAfterFinished(), spec.guest(), spec.disconnect(), 0);
   }
 
   /** What the scheduler reads of it. */
   public VmSchedulingRow scheduling() {
     return new VmSchedulingRow(name, seq, runtime, image, resources, labels, restartPolicy, status, restartCount,
-        avoidWorker, avoidUntil, vmSet, failedOn, movingFrom, oldCopyOn);
+        avoidWorker, avoidUntil, vmSet, failedOn, movingFrom, oldCopyOn, dev.rota.agentapi.Disconnect.keeps(disconnect));
   }
 
   /** What it runs and asks for. */
   public VmTemplate spec() {
     return new VmTemplate(runtime, image, command, env, resources, labels, restartPolicy, maxRestarts, restartWindowSeconds,
-        ttlSecondsAfterFinished, guest);
+        ttlSecondsAfterFinished, guest, disconnect);
   }
 
   public VmRow withSeq(long newSeq) {
     return new VmRow(name, newSeq, runtime, image, command, env, resources, labels, restartPolicy, status,
         statusMessage, worker, restartCount, exitCode, createdAt, scheduledAt, startedAt, finishedAt, avoidWorker,
         avoidUntil, pendingReason, taskEventId, vmSet, setOrdinal, failedOn, movingFrom, oldCopyOn, maxRestarts,
-        restartWindowSeconds, ttlSecondsAfterFinished, guest, version);
+        restartWindowSeconds, ttlSecondsAfterFinished, guest, disconnect, version);
   }
 }

@@ -20,4 +20,5 @@ public record VmSchedulingRow(
     @Nullable String vmSet,
     @Nullable String failedOn,
     @Nullable String movingFrom,
-    @Nullable String oldCopyOn) {}
+    @Nullable String oldCopyOn,
+    boolean keepsThroughDisconnect) {}

@@ -16,6 +16,8 @@ import java.util.Map;
  * @param ttlSecondsAfterFinished how long after it finished (stopped, or failed for good) the VM is
  *     deleted; null: kept until deleted by hand
  * @param guest how a {@code qemu} VM's guest is booted and configured; null for none
+ * @param disconnect what becomes of it when its worker is cut off; null for the default (replaced,
+ *     the old copy stopped at the fence)
  */
 @Serdeable
 public record VmTemplate(
@@ -29,7 +31,8 @@ public record VmTemplate(
     @Nullable Integer maxRestarts,
     @Nullable Integer restartWindowSeconds,
     @Nullable Integer ttlSecondsAfterFinished,
-    @Nullable GuestSpec guest) {
+    @Nullable GuestSpec guest,
+    @Nullable dev.rota.agentapi.Disconnect disconnect) {
 
   /** A template read back from its JSON has no empty lists or maps: they were left out when written. */
   public VmTemplate {
@@ -37,6 +40,14 @@ public record VmTemplate(
     env = env == null ? Map.of() : env;
     resources = resources == null ? Map.of() : resources;
     labels = labels == null ? Map.of() : labels;
+  }
+
+  public VmTemplate(
+      String runtime, String image, List<String> command, Map<String, String> env, Map<String, Long> resources,
+      Map<String, String> labels, String restartPolicy, Integer maxRestarts, Integer restartWindowSeconds,
+      Integer ttlSecondsAfterFinished, GuestSpec guest) {
+    this(runtime, image, command, env, resources, labels, restartPolicy, maxRestarts, restartWindowSeconds,
+        ttlSecondsAfterFinished, guest, null);
   }
 
   public VmTemplate(

@@ -33,7 +33,7 @@ abstract class RepositoryContract {
 
   VmRow vm(String name, String status, String worker) {
     return new VmRow(name, vms.nextSeq(), "process", null, List.of("sleep", "1"), Map.of("A", "b"),
-        Map.of("cpu", 1L), Map.of(), "Never", status, "why", worker, 0, null, T0, null, null, null, null, null, null, 0, null, null, null, null, null, null, null, null, null, 0);
+        Map.of("cpu", 1L), Map.of(), "Never", status, "why", worker, 0, null, T0, null, null, null, null, null, null, 0, null, null, null, null, null, null, null, null, null, null, 0);
   }
 
   @Inject ClusterStatusRepository status;
@@ -74,7 +74,8 @@ abstract class RepositoryContract {
     VmRow full = vms.save(new VmRow(unique("f"), vms.nextSeq(), "tart", "ghcr.io/x/y:1", List.of("run"), Map.of(),
         Map.of("cpu", 2L, "memory", 4096L), Map.of("zone", "a", "disk", "ssd"), "OnFailure", "running", "why", "w1", 3,
         null, T0, T0, T0, null, "w9", T0.plusSeconds(90), null, 7, set, 2, "w8", "w7", "w6", null, null, null,
-        new dev.rota.agentapi.GuestSpec("file:///k", null, "console=ttyS0", "#cloud-config\n"), 0));
+        new dev.rota.agentapi.GuestSpec("file:///k", null, "console=ttyS0", "#cloud-config\n"),
+        new dev.rota.agentapi.Disconnect(false, 600), 0));
     VmRow sameTemplate = vms.save(vm(unique("t"), "pending", null));
 
     List<VmSchedulingRow> read = tx.executeRead(s -> termReads.vms(s.getConnection()));
@@ -83,6 +84,8 @@ abstract class RepositoryContract {
       VmSchedulingRow row = read.stream().filter(r -> r.name().equals(v.name())).findFirst().orElseThrow();
       assertEquals(vms.findById(v.name()).orElseThrow().scheduling(), row, v.name());
     }
+    assertTrue(read.stream().filter(r -> r.name().equals(full.name())).findFirst().orElseThrow().keepsThroughDisconnect());
+    assertEquals(new dev.rota.agentapi.Disconnect(false, 600), vms.findById(full.name()).orElseThrow().disconnect());
     VmSchedulingRow p = read.stream().filter(r -> r.name().equals(plain.name())).findFirst().orElseThrow();
     VmSchedulingRow t = read.stream().filter(r -> r.name().equals(sameTemplate.name())).findFirst().orElseThrow();
     assertTrue(p.resources() == t.resources(), "one parse for one text");
@@ -252,6 +255,9 @@ abstract class RepositoryContract {
     }
     assertEquals(1, workers.probeAnswered(a, T0.plusSeconds(5)));
     assertEquals(1, workers.probeAnswered(b, T0.plusSeconds(5)));
+    assertEquals(0, workers.probeAnswered(a, T0.plusSeconds(4)), "an older answer never over a newer one");
+    assertEquals(0, workers.probeFailed(a, T0.plusSeconds(4), "stale"), "nor an older failure");
+    assertEquals(List.of(a), workers.probedAfter(List.of(a, untouched), T0.plusSeconds(4)));
     WorkerRow read = workers.findById(a).orElseThrow();
     assertTrue(read.lastProbeOk());
     assertEquals(0, read.probeFailures());

@@ -10,6 +10,8 @@ import java.util.Map;
  * @param image an image address ({@code https://…}, {@code file://…}, optionally {@code @sha256:<hex>}):
  *     the {@code qemu} runtime's boot disk; the {@code process} runtime has none
  * @param guest how a {@code qemu} guest is booted and configured; null for none
+ * @param disconnect what its agent does with it when cut off from every controller host; null: stop it
+ *     at the controller's fence
  */
 public record TaskSpec(
     String vm,
@@ -19,7 +21,14 @@ public record TaskSpec(
     List<String> command,
     Map<String, String> env,
     Map<String, Long> resources,
-    GuestSpec guest) {
+    GuestSpec guest,
+    Disconnect disconnect) {
+  public TaskSpec(
+      String vm, int restartCount, String runtime, String image, List<String> command, Map<String, String> env,
+      Map<String, Long> resources, GuestSpec guest) {
+    this(vm, restartCount, runtime, image, command, env, resources, guest, null);
+  }
+
   public TaskSpec(
       String vm, int restartCount, String runtime, String image, List<String> command, Map<String, String> env,
       Map<String, Long> resources) {

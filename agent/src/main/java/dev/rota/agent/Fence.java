@@ -22,7 +22,9 @@ import org.slf4j.LoggerFactory;
  * than the fence (a network partition, or every host down) stops its tasks, each ending failed with the
  * reason, so that a new copy placed elsewhere never runs beside the old one. When to stop is kept in the
  * data folder: an agent restarted during a partition does not start its clock again. Before any host
- * has told it a fence, an agent stops nothing.
+ * has told it a fence, an agent stops nothing. A VM whose {@code disconnect.replace} is false is never
+ * placed elsewhere while its worker is offline: its agent keeps it running through the cut, for good or
+ * for its {@code disconnect.stopAfterSeconds}.
  */
 final class Fence {
   private static final Logger log = LoggerFactory.getLogger(Fence.class);
@@ -46,7 +48,7 @@ final class Fence {
 
   /** Looks every {@link #CHECK_EVERY} on {@code timers}; stopping the tasks takes their grace, on {@code work}. */
   void start(ScheduledExecutorService timers, Executor work) {
-    timers.scheduleWithFixedDelay(() -> due().ifPresent(why -> work.execute(() -> tasks.fence(why))),
+    timers.scheduleWithFixedDelay(() -> silence().ifPresent(silent -> work.execute(this::check)),
         CHECK_EVERY.toMillis(), CHECK_EVERY.toMillis(), TimeUnit.MILLISECONDS);
   }
 
@@ -73,29 +75,51 @@ final class Fence {
     return tenth.compareTo(Duration.ofSeconds(1)) > 0 ? tenth : Duration.ofSeconds(1);
   }
 
-  /** Stops every task if no host has answered for longer than the fence, and returns once they ended; true when it did. */
+  /**
+   * Stops each task whose time cut off is up (the fence, or its own {@code disconnect.stopAfterSeconds})
+   * and returns once they ended; true when it stopped any.
+   */
   boolean check() {
-    Optional<String> why = due();
-    why.ifPresent(tasks::fence);
-    return why.isPresent();
+    Optional<Duration> cut = silence();
+    if (cut.isEmpty()) {
+      return false;
+    }
+    Duration silent = cut.get();
+    Duration fence = after;
+    int stopped = tasks.fence(t -> why(t.spec.disconnect(), silent, fence));
+    if (stopped > 0) {
+      synchronized (this) {
+        tripped = true;
+      }
+      log.warn("no controller host has answered for {} s: stopped {} task(s) at their fence", silent.toSeconds(), stopped);
+    }
+    return stopped > 0;
   }
 
-  /** Why every task must stop now, once per silence; empty while a host answers within the fence. */
-  private synchronized Optional<String> due() {
+  /** How long no host has answered, while that is past the shortest fence a task may have; empty otherwise. */
+  private synchronized Optional<Duration> silence() {
     Duration fence = after;
     Instant heard = heardAt;
-    if (fence == null || heard == null || tripped) {
+    if (fence == null || heard == null) {
       return Optional.empty();
     }
     Duration silent = Duration.between(heard, clock.instant());
-    if (silent.compareTo(fence) <= 0) {
-      return Optional.empty();
+    return silent.compareTo(Duration.ofSeconds(1)) > 0 ? Optional.of(silent) : Optional.empty();
+  }
+
+  /** Why a task with {@code disconnect} must stop after {@code silent} cut off, if it must. */
+  static Optional<String> why(dev.rota.agentapi.Disconnect disconnect, Duration silent, Duration fence) {
+    if (!dev.rota.agentapi.Disconnect.keeps(disconnect)) {
+      return silent.compareTo(fence) > 0
+          ? Optional.of("stopped by its agent: no controller host has answered for " + silent.toSeconds()
+              + " s, past the fence of " + fence.toSeconds() + " s, after which the VM may be placed elsewhere")
+          : Optional.empty();
     }
-    tripped = true;
-    String why = "stopped by its agent: no controller host has answered for " + silent.toSeconds()
-        + " s, past the fence of " + fence.toSeconds() + " s, after which the VM may be placed elsewhere";
-    log.warn("{}; stopping every task", why);
-    return Optional.of(why);
+    Integer limit = disconnect.stopAfterSeconds();
+    return limit != null && silent.compareTo(Duration.ofSeconds(limit)) > 0
+        ? Optional.of("stopped by its agent: no controller host has answered for " + silent.toSeconds()
+            + " s, past its disconnect.stopAfterSeconds of " + limit)
+        : Optional.empty();
   }
 
   private static Optional<Duration> seconds(String header) {

@@ -83,6 +83,14 @@ final class Task {
     fencedBecause = why;
   }
 
+  synchronized boolean fenced() {
+    return fencedBecause != null;
+  }
+
+  synchronized String fencedBecause() {
+    return fencedBecause;
+  }
+
   synchronized void removed() {
     removed = true;
   }

@@ -88,12 +88,25 @@ final class TaskTable {
   }
 
   /**
-   * Stops every task that has not ended, all at once, each ending failed for {@code why} (their records
-   * stay, so the controller hears how they ended); returns once they have all ended.
+   * Stops every task that has not ended and is not stopping at the fence already for which {@code why}
+   * gives a reason, all at once, each ending failed for its reason (their records stay, so the
+   * controller hears how they ended); returns how many, once they have all ended.
    */
-  void fence(String why) {
-    List<Task> live = tasks.values().stream().filter(t -> !t.ended()).toList();
-    live.forEach(t -> t.fence(why));
+  int fence(java.util.function.Function<Task, java.util.Optional<String>> why) {
+    List<Task> live = new java.util.ArrayList<>();
+    synchronized (this) {
+      for (Task t : tasks.values()) {
+        if (!t.ended() && !t.fenced()) {
+          why.apply(t).ifPresent(reason -> {
+            t.fence(reason);
+            live.add(t);
+          });
+        }
+      }
+    }
+    if (live.isEmpty()) {
+      return 0;
+    }
     java.util.concurrent.ExecutorService stops = java.util.concurrent.Executors.newCachedThreadPool();
     try {
       java.util.concurrent.CompletableFuture.allOf(live.stream()
@@ -102,12 +115,13 @@ final class TaskTable {
             if (r != null) {
               r.stop(t, grace);
             }
-            t.failed(why, java.time.Instant.now()); // a task with no process (still starting) ends here
+            t.failed(t.fencedBecause(), java.time.Instant.now()); // a task with no process (still starting) ends here
           }, stops))
           .toArray(java.util.concurrent.CompletableFuture[]::new)).join();
     } finally {
       stops.shutdown();
     }
+    return live.size();
   }
 
   /** The last {@code max} bytes a task wrote to a stream; null if no such task is here. */

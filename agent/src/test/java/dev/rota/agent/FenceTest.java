@@ -114,4 +114,37 @@ class FenceTest {
     eventually("the adopted task stopped at the fence", () -> calls.task("kept.0") != null && "failed".equals(calls.task("kept.0").get("state")));
     assertTrue(AgentCalls.processes("sleep 3313").isEmpty(), "its process is gone");
   }
+
+  private int putKept(String vm, String seconds, String disconnect) throws Exception {
+    return calls.send("PUT", "/v1/tasks/" + vm + ".0", "{\"vm\":\"" + vm + "\",\"restartCount\":0,\"runtime\":\"process\","
+        + "\"command\":[\"sleep\",\"" + seconds + "\"],\"disconnect\":" + disconnect + "}").statusCode();
+  }
+
+  @Test
+  void aVmThatKeepsThroughACutRunsOnPastTheFenceForGoodOrForItsOwnTime() throws Exception {
+    controller();
+    agent();
+    eventually("a heartbeat told the fence", () -> Files.exists(data.resolve("fence")));
+    assertEquals(201, calls.putSleep("usual", "3314"));
+    assertEquals(201, putKept("stays", "3315", "{\"replace\":false}"));
+    assertEquals(201, putKept("awhile", "3316", "{\"replace\":false,\"stopAfterSeconds\":4}"));
+    for (String vm : java.util.List.of("usual", "stays", "awhile")) {
+      eventually(vm + " running", () -> "running".equals(calls.task(vm + ".0").get("state")));
+    }
+
+    answering.set(false);
+    eventually("the usual one stopped at the fence", () -> "failed".equals(calls.task("usual.0").get("state")));
+    assertEquals("running", calls.task("stays.0").get("state"), "kept past the fence");
+    eventually("the one with its own time stopped at it", () -> "failed".equals(calls.task("awhile.0").get("state")));
+    String message = (String) calls.task("awhile.0").get("message");
+    assertTrue(message.contains("past its disconnect.stopAfterSeconds of 4"), message);
+    assertTrue(AgentCalls.processes("sleep 3316").isEmpty());
+    assertEquals("running", calls.task("stays.0").get("state"), "still kept, however long the cut");
+    assertEquals(1, AgentCalls.processes("sleep 3315").size());
+
+    answering.set(true);
+    eventually("heard again", () -> System.currentTimeMillis() - heardAt() < 1500);
+    assertEquals("running", calls.task("stays.0").get("state"), "and runs on once heard again");
+    assertEquals(204, calls.send("DELETE", "/v1/tasks/stays.0", null).statusCode());
+  }
 }

@@ -211,6 +211,10 @@ class VmApiTest {
           kernel address     | {"name":"q7","runtime":"qemu","guest":{"kernel":"/boot/vmlinuz"}}     | 400 | guest.kernel
           guest for process  | {"name":"q8","command":["x"],"guest":{"userData":"#cloud-config"}}    | 400 | guest
           unknown guest field | {"name":"q9","runtime":"qemu","image":"file:///d.raw","guest":{"cloudInit":"x"}} | 400 | cloudInit
+          stop of a replaced VM | {"name":"d1","command":["x"],"disconnect":{"stopAfterSeconds":60}}  | 400 | disconnect.stopAfterSeconds
+          stop after nothing | {"name":"d2","command":["x"],"disconnect":{"replace":false,"stopAfterSeconds":0}} | 400 | disconnect.stopAfterSeconds
+          unknown disconnect field | {"name":"d3","command":["x"],"disconnect":{"replce":false}}      | 400 | replce
+          replace not a boolean | {"name":"d4","command":["x"],"disconnect":{"replace":"no"}}        | 400 | replace
           malformed JSON     | {"name": "mal",                                                       | 400 | JSON
           not an object      | [1,2]                                                                 | 400 | object
           """)
@@ -243,6 +247,18 @@ class VmApiTest {
         java.util.Map.of("kernel", vms.findById("web").orElseThrow().guest().kernel(),
             "kernelArgs", vms.findById("web").orElseThrow().guest().kernelArgs(),
             "userData", vms.findById("web").orElseThrow().guest().userData()), "stored");
+  }
+
+  @Test
+  void aVmMayKeepThroughADisconnectAndSaysSo() {
+    Http.Reply created = http.post("/v1/vms",
+        "{\"name\":\"edge\",\"command\":[\"sleep\",\"60\"],\"disconnect\":{\"replace\":false,\"stopAfterSeconds\":600}}");
+    assertEquals(201, created.status(), created.toString());
+    assertEquals(java.util.Map.of("replace", false, "stopAfterSeconds", 600), http.get("/v1/vms/edge").map().get("disconnect"));
+    assertEquals(new dev.rota.agentapi.Disconnect(false, 600), vms.findById("edge").orElseThrow().disconnect(), "stored");
+
+    assertEquals(201, http.post("/v1/vms", "{\"name\":\"usual\",\"command\":[\"x\"],\"disconnect\":{\"replace\":true}}").status());
+    assertEquals(null, http.get("/v1/vms/usual").map().get("disconnect"), "the default says nothing");
   }
 
   @Test

@@ -54,7 +54,7 @@ class WorkflowStartsTest {
   /** A VM stored as a submission is, its workflow owed and not yet started by anyone. */
   private VmRow owed(String name, Instant submittedAt) {
     VmRow row = VmRow.submitted(name, 0, VmService.spec(new VmRequest(name, null, null, List.of("sleep", "60"), null, null,
-        null, null, null, null, null, null), ""), "waiting for the scheduler", submittedAt);
+        null, null, null, null, null, null, null), ""), "waiting for the scheduler", submittedAt);
     return submissions.submit(row, "submitted");
   }
 

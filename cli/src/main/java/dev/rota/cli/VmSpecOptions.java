@@ -65,6 +65,14 @@ final class VmSpecOptions {
       description = "delete it this long after it finished, stopped or failed for good (30s, 10m, 1h; 0s at once)")
   String ttl;
 
+  @Option(names = "--keep-through-disconnect",
+      description = "never place it elsewhere while its worker is cut off: its agent keeps it running (disconnect.replace false)")
+  boolean keepThroughDisconnect;
+
+  @Option(names = "--stop-after-disconnect", paramLabel = "DURATION",
+      description = "with --keep-through-disconnect, stop it after this long cut off (10m, 1h)")
+  String stopAfterDisconnect;
+
   /**
    * The spec as the API takes it; {@code stdin} serves {@code -f -}. The command is the caller's
    * positional parameters (a mixin's own could not follow the command's NAME).
@@ -111,6 +119,13 @@ final class VmSpecOptions {
     }
     if (ttl != null) {
       spec.put("ttlSecondsAfterFinished", Waiter.parse("--ttl", ttl).toSeconds());
+    }
+    if (keepThroughDisconnect || stopAfterDisconnect != null) {
+      ObjectNode disconnect = spec.putObject("disconnect");
+      disconnect.put("replace", !keepThroughDisconnect);
+      if (stopAfterDisconnect != null) {
+        disconnect.put("stopAfterSeconds", Waiter.parse("--stop-after-disconnect", stopAfterDisconnect).toSeconds());
+      }
     }
     if (command != null && !command.isEmpty()) {
       spec.set("command", json.valueToTree(command));

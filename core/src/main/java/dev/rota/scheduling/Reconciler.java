@@ -28,6 +28,17 @@ public final class Reconciler {
    */
   public static Reconciliation reconcile(
       List<VmSnapshot> vms, List<PlacedTask> tasks, Map<String, List<ObservedTask>> reported, Set<String> gone) {
+    return reconcile(vms, tasks, reported, gone, Set.of());
+  }
+
+  /**
+   * @param offline of {@code gone}, the workers offline and still registered: the task of a VM that
+   *     keeps through a disconnect is not lost with one of these, only unheard of, until it answers
+   *     again or is removed
+   */
+  public static Reconciliation reconcile(
+      List<VmSnapshot> vms, List<PlacedTask> tasks, Map<String, List<ObservedTask>> reported, Set<String> gone,
+      Set<String> offline) {
     Map<String, VmSnapshot> vmByName = new HashMap<>();
     vms.forEach(v -> vmByName.put(v.name(), v));
     Map<String, PlacedTask> placedHere = new HashMap<>();
@@ -63,11 +74,13 @@ public final class Reconciler {
       if (listed.contains(task)) {
         continue;
       }
+      VmSnapshot vm = vmByName.get(task.vm());
+      boolean waitedFor = offline.contains(task.worker()) && vm != null && vm.keepsThroughDisconnect() && task.wantedBy(vm);
       ReconcileTable.Seen seen =
-          gone.contains(task.worker())
+          gone.contains(task.worker()) && !waitedFor
               ? ReconcileTable.Seen.SILENT
               : reported.containsKey(task.worker()) ? ReconcileTable.Seen.ABSENT : ReconcileTable.Seen.UNKNOWN;
-      ReconcileTable.Row rule = ReconcileTable.decide(cell(task, vmByName.get(task.vm()), seen, newCopyRuns));
+      ReconcileTable.Row rule = ReconcileTable.decide(cell(task, vm, seen, newCopyRuns));
       switch (rule.action()) {
         case FORGET -> forgotten.add(task);
         case VANISHED -> transitions.add(new Reconciliation.TaskTransition(task, TaskState.VANISHED, null,

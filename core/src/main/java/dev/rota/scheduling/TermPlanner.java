@@ -123,7 +123,8 @@ public final class TermPlanner {
         gone.add(t.worker()); // deregistered: as good as offline, and no agent will list its tasks again
       }
       if (ofThisVm && t.state().live() && t.generation() == vm.restartCount() && gone.contains(t.worker())
-          && vm.wantsTask() && vm.restarts() && !vm.moving()) {
+          && vm.wantsTask() && vm.restarts() && !vm.moving()
+          && !(vm.keepsThroughDisconnect() && healthOf.containsKey(t.worker()))) {
         lostWithWorker.put(vm.name(), t);
       }
     }
@@ -155,7 +156,9 @@ public final class TermPlanner {
       // A term that drains does not also rebalance: the next one balances what the drain left.
       moves = Rebalancer.plan(candidates, current, leaving, vms, runsOn, rebalancing, profile);
     }
-    Reconciliation reconciliation = Reconciler.reconcile(vms, tasks, reported, gone);
+    Set<String> offline = new HashSet<>(gone);
+    offline.retainAll(healthOf.keySet()); // offline, and still registered: a VM may wait for it
+    Reconciliation reconciliation = Reconciler.reconcile(vms, tasks, reported, gone, offline);
     if (!lostWithWorker.isEmpty()) {
       return failingOver(changes, placement, reconciliation, moves, drain, removals, nextDeadline, lostWithWorker);
     }

@@ -21,6 +21,8 @@ import java.util.Map;
  *     worker, one without waits there for the drain's deadline
  * @param oldCopyOn the worker a finished move's old copy is being stopped on, once the new copy runs;
  *     null when none is
+ * @param keepsThroughDisconnect whether it stays on its worker while that worker is offline (its
+ *     {@code disconnect.replace} is false) rather than being placed elsewhere
  */
 public record VmSnapshot(
     String name,
@@ -37,14 +39,23 @@ public record VmSnapshot(
     String movingFrom,
     String image,
     RestartPolicy restartPolicy,
-    String oldCopyOn) {
+    String oldCopyOn,
+    boolean keepsThroughDisconnect) {
+
+  public VmSnapshot(
+      String name, long seq, String runtime, Map<String, Long> request, Map<String, String> labels, VmStatus status,
+      int restartCount, String avoidWorker, String set, Spread spread, String failedOn, String movingFrom, String image,
+      RestartPolicy restartPolicy, String oldCopyOn) {
+    this(name, seq, runtime, request, labels, status, restartCount, avoidWorker, set, spread, failedOn, movingFrom, image,
+        restartPolicy, oldCopyOn, false);
+  }
 
   public VmSnapshot(
       String name, long seq, String runtime, Map<String, Long> request, Map<String, String> labels, VmStatus status,
       int restartCount, String avoidWorker, String set, Spread spread, String failedOn, String movingFrom, String image,
       RestartPolicy restartPolicy) {
     this(name, seq, runtime, request, labels, status, restartCount, avoidWorker, set, spread, failedOn, movingFrom, image,
-        restartPolicy, null);
+        restartPolicy, null, false);
   }
 
   public VmSnapshot(

@@ -109,6 +109,27 @@ class TermPlannerTest {
     assertEquals(List.of(), p.placement().pending(), "a VM left to its workflow is not explained as pending");
   }
 
+  @Test
+  void aVmThatKeepsThroughADisconnectStaysOnItsOfflineWorkerUntilTheWorkerIsRemoved() {
+    HealthSettings settings = HealthSettings.defaults();
+    Instant lastSeen = T.minus(settings.lostAfter()).minus(settings.offlineAfter()).minusSeconds(1);
+    WorkerSnapshot cut = silentWorker("cut", WorkerHealth.LOST, lastSeen);
+    VmSnapshot kept = new VmSnapshot("kept", 1, "process", Map.of("cpu", 1L, "memory", 512L), Map.of(), VmStatus.RUNNING, 0,
+        null, null, dev.rota.model.Spread.NONE, null, null, null, RestartPolicy.ALWAYS, null, true);
+    List<PlacedTask> tasks = List.of(new PlacedTask("kept", 1, 0, "cut", TaskState.RUNNING),
+        new PlacedTask("a", 2, 0, "cut", TaskState.RUNNING));
+    TermPlan p = TermPlanner.plan(T, null, SchedulerProfile.OPTIMIZE_UTILIZATION, settings, List.of(cut, worker("w1", 4)),
+        List.of(kept, restarting("a", 2, 1)), tasks, Map.of(), Rebalancing.OFF);
+    assertEquals(List.of(new TermPlan.Failover("a", 2, 0, "cut", "w1", null)), p.failovers(), "the default: replaced");
+    assertEquals(List.of(), p.reconciliation().transitions(), "kept: neither failed over nor lost while its worker is offline");
+    assertEquals(List.of(), placed(p));
+
+    TermPlan removed = TermPlanner.plan(T, null, SchedulerProfile.OPTIMIZE_UTILIZATION, settings, List.of(worker("w1", 4)),
+        List.of(kept), tasks.subList(0, 1), Map.of(), Rebalancing.OFF);
+    assertEquals(List.of(new TermPlan.Failover("kept", 1, 0, "cut", "w1", null)), removed.failovers(),
+        "once its worker is removed, it is placed elsewhere");
+  }
+
   /**
    * {@code silent} of {@code workers} workers last heard past the offline deadline, each running one VM
    * that would restart; the rest ready, with room for them all.

@@ -15,6 +15,7 @@ import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -22,6 +23,8 @@ import org.junit.jupiter.api.Test;
  * for longer than the worker's lost and offline deadlines, then healed. Its VMs ({@code Always}) are
  * placed on w2 meanwhile, and the processes are sampled every 200 ms throughout: no VM ever has two live
  * processes, because w1's agent stopped them at its fence before the controller placed them elsewhere.
+ * One more VM there says {@code "disconnect": {"replace": false}}: it runs on through the cut, its one
+ * process untouched, and is never placed elsewhere.
  * The figures (when the old copies stopped, when the new ones ran) are printed and kept in
  * {@code target/partition.txt}; nothing here asserts speed.
  */
@@ -49,7 +52,11 @@ class PartitionIT {
         vms.add(name);
         sleepOf.put(name, sleep);
       }
-      eventually("every VM running on w1, in the namespace", () -> vms.stream().allMatch(vm -> {
+      String kept = "kept-through";
+      String keptSleep = String.valueOf(FIRST_SLEEP + 10);
+      assertEquals(201, api.api("POST", "/v1/vms", "{\"name\":\"" + kept + "\",\"command\":[\"sleep\",\"" + keptSleep
+          + "\"],\"restartPolicy\":\"Always\",\"disconnect\":{\"replace\":false}}").status());
+      eventually("every VM running on w1, in the namespace", () -> java.util.stream.Stream.concat(vms.stream(), Stream.of(kept)).allMatch(vm -> {
         Map<String, Object> row = api.vm(vm);
         return "running".equals(row.get("status")) && "w1".equals(row.get("worker"));
       }));
@@ -62,6 +69,7 @@ class PartitionIT {
         }
       }));
       assertEquals(VMS, old.size(), "each VM's process found: " + old);
+      long keptPid = Vms.onlyOneProcessEach(Map.of(kept, keptSleep)).get(kept);
 
       Map<String, String> twice = new ConcurrentHashMap<>();
       Map<String, Instant> oldGone = new ConcurrentHashMap<>();
@@ -78,6 +86,9 @@ class PartitionIT {
               oldGone.putIfAbsent(vm, Instant.now());
             }
           });
+          if (!live.getOrDefault(keptSleep, List.of()).equals(List.of(keptPid))) {
+            twice.putIfAbsent(kept, Instant.now() + ": not its one process: " + live.get(keptSleep));
+          }
           try {
             Thread.sleep(200);
           } catch (InterruptedException e) {
@@ -105,6 +116,11 @@ class PartitionIT {
 
       assertEquals(Map.of(), twice, "no VM ever had two live processes");
       Map<String, Long> now = Vms.onlyOneProcessEach(sleepOf);
+      assertEquals(keptPid, Vms.onlyOneProcessEach(Map.of(kept, keptSleep)).get(kept),
+          "the VM that keeps through a cut ran on, its one process untouched");
+      Map<String, Object> keptRow = api.vm(kept);
+      assertEquals("w1", keptRow.get("worker"), "never placed elsewhere: " + keptRow);
+      assertEquals(0, ((Number) keptRow.get("restartCount")).intValue(), "nor restarted: " + api.eventTypes(kept));
       for (String vm : vms) {
         assertTrue(oldGone.containsKey(vm), vm + "'s old process stopped");
         assertTrue(now.get(vm) != old.get(vm).longValue(), vm + " runs a new process on w2");
@@ -114,7 +130,8 @@ class PartitionIT {
       String figures = String.format(
           "partition: w1's link cut, lost after 4 s, offline (and fence) after 6 s more; %d Always VMs on it%n"
               + "  the last old process stopped %.1f s after the cut; every VM running on w2 %.1f s after it;%n"
-              + "  healed after %.1f s; no VM ever had two live processes (sampled every 200 ms)%n",
+              + "  healed after %.1f s; no VM ever had two live processes (sampled every 200 ms);%n"
+              + "  the VM with disconnect.replace false ran on, its one process untouched, on w1%n",
           VMS, oldStopped.toMillis() / 1000.0, movedAfter.toMillis() / 1000.0,
           Duration.between(cutAt, healedAt).toMillis() / 1000.0);
       System.out.print(figures);

@@ -408,7 +408,8 @@ public class ActionApplier {
   }
 
   private static TaskSpec spec(VmRow vm) {
-    return new TaskSpec(vm.name(), vm.restartCount(), vm.runtime(), vm.image(), vm.command(), vm.env(), vm.resources(), vm.guest());
+    return new TaskSpec(vm.name(), vm.restartCount(), vm.runtime(), vm.image(), vm.command(), vm.env(), vm.resources(), vm.guest(),
+        vm.disconnect());
   }
 
   private static void awaitAll(List<Future<?>> futures) {

@@ -64,7 +64,8 @@ final class Snapshots {
     return new VmSnapshot(
         v.name(), v.seq(), v.runtime(), v.resources(), v.labels(), status(v), v.restartCount(), avoid, v.vmSet(), spread,
         v.failedOn(), v.movingFrom(), v.image(),
-        WireName.parse(RestartPolicy.class, v.restartPolicy()).orElse(RestartPolicy.NEVER), v.oldCopyOn());
+        WireName.parse(RestartPolicy.class, v.restartPolicy()).orElse(RestartPolicy.NEVER), v.oldCopyOn(),
+        v.keepsThroughDisconnect());
   }
 
   static PlacedTask task(VmTaskRow t) {

@@ -32,7 +32,8 @@ public record VmRequest(
     @Nullable @Min(0) @Max(VmRequest.MAX_RESTARTS) Integer maxRestarts,
     @Nullable @Min(1) @Max(VmRequest.MAX_RESTART_WINDOW_SECONDS) Integer restartWindowSeconds,
     @Nullable @Min(0) @Max(VmRequest.MAX_TTL_SECONDS) Integer ttlSecondsAfterFinished,
-    @Nullable @Valid GuestRequest guest) {
+    @Nullable @Valid GuestRequest guest,
+    @Nullable @Valid DisconnectRequest disconnect) {
   /** A year. */
   public static final int MAX_TTL_SECONDS = 31_536_000;
   public static final int MAX_RESTARTS = 10_000;

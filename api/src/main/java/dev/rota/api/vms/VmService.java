@@ -136,7 +136,8 @@ public class VmService {
             ? null
             : request.restartWindowSeconds() == null ? VmRequest.DEFAULT_RESTART_WINDOW_SECONDS : request.restartWindowSeconds(),
         request.ttlSecondsAfterFinished(),
-        GuestSpec.none(guest) ? null : guest);
+        GuestSpec.none(guest) ? null : guest,
+        request.disconnect() == null ? null : request.disconnect().policy(field));
   }
 
   public Page<VmView> list(@Nullable String status, @Nullable String worker, @Nullable String set, PageRequest page) {

@@ -27,6 +27,7 @@ public record VmView(
     @Nullable Integer restartWindowSeconds,
     @Nullable Integer ttlSecondsAfterFinished,
     @Nullable GuestSpec guest,
+    @Nullable dev.rota.agentapi.Disconnect disconnect,
     String status,
     @Nullable String statusMessage,
     @Nullable String worker,
@@ -42,7 +43,7 @@ public record VmView(
   public static VmView of(VmRow row) {
     return new VmView(row.name(), row.runtime(), row.image(), row.command(), row.env(), row.resources(),
         row.labels(), row.restartPolicy(), row.maxRestarts(), row.restartWindowSeconds(),
-        row.ttlSecondsAfterFinished(), row.guest(), row.status(), message(row), row.worker(),
+        row.ttlSecondsAfterFinished(), row.guest(), row.disconnect(), row.status(), message(row), row.worker(),
         row.restartCount(), row.exitCode(), row.createdAt(), row.scheduledAt(), row.startedAt(),
         row.finishedAt(), row.vmSet(), row.movingFrom() != null ? row.movingFrom() : row.oldCopyOn());
   }
