@@ -41,7 +41,10 @@ class OutagesIT {
   @BeforeAll
   static void start() throws Exception {
     postgres = RealServices.Postgres.start();
-    stack = ProductionStack.start(ProductionStack.folder("outages"), 1, 2, Map.of("ROTA_SCHEDULER_INTERVAL", "1s"), postgres.url());
+    // An idle interval of 2 s: a scheduler without terms for 5 s (2 s and three intervals) is degraded,
+    // which a 10 s outage of Temporal shows.
+    stack = ProductionStack.start(ProductionStack.folder("outages"), 1, 2,
+        Map.of("ROTA_SCHEDULER_INTERVAL", "1s", "ROTA_SCHEDULER_IDLE_INTERVAL", "2s"), postgres.url());
     api = stack.admin(0);
   }
 
@@ -78,6 +81,12 @@ class OutagesIT {
     Set<String> refused = outage("temporal", 750_000, false, stack.temporal::halt, stack.temporal::resume, () -> {
       RotaClient.Reply listed = api.api("GET", "/v1/vms?limit=1", null);
       assertEquals(200, listed.status(), "reads come from the database, which is up: " + listed.body());
+      // Without Temporal no term runs: the cluster says so, with why, well within the outage.
+      eventually("the scheduler reported degraded", Duration.ofSeconds(8), () -> {
+        Map<String, Object> cluster = api.api("GET", "/v1/cluster", null).map();
+        return "degraded".equals(cluster.get("scheduler"))
+            && String.valueOf(cluster.get("schedulerMessage")).startsWith("no term for ");
+      });
     });
     assertEquals(Set.of(), refused, "a submission needs the database alone");
     eventually("the first outage's VMs still running", () -> Vms.running(api).stream().filter(vm -> vm.startsWith("db-")).count()
