@@ -36,9 +36,21 @@ public class SchedulerWaker {
       client.get().newWorkflowStub(ClusterWorkflow.class, ClusterWorkflow.WORKFLOW_ID).wake(reason);
     } catch (WorkflowNotFoundException e) {
       // No scheduler to wake: Temporal lost it, or it was terminated. Start it again now, not at the next look.
+      release();
       keeper.lookSoon("a wake-up found no scheduler");
     } catch (RuntimeException e) {
+      // Temporal away: the next wake-up tries again. A claim left behind would silence every wake-up
+      // until the next term, however long after Temporal is back that comes.
+      release();
       log.debug("could not wake the scheduler ({}): {}", reason, e.toString());
+    }
+  }
+
+  private void release() {
+    try {
+      status.clearWake(ClusterWorkflow.WORKFLOW_ID);
+    } catch (RuntimeException e) {
+      log.debug("could not release the wake-up's claim: {}", e.toString());
     }
   }
 }

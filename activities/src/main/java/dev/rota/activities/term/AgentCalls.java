@@ -23,7 +23,7 @@ public class AgentCalls {
    */
   public static final String REPORTED_NEWS = "reported-news";
   /** Reports told at once; each tells its VMs one after another, as a report's request did before. */
-  static final int REPORTED_NEWS_THREADS = 8;
+  public static final int REPORTED_NEWS_THREADS = 8;
   /** Reports waiting to be told; past them, a report's request tells its own, and its agent waits. */
   static final int REPORTED_NEWS_WAITING = 256;
 
