@@ -214,7 +214,9 @@ class AgentTest {
   void aRemovalAskedAgainWhileTheFirstIsEndingTheTaskAnswersOnlyOnceItHasEnded() throws Exception {
     start("ROTA_AGENT_STOP_GRACE", "2s");
     send("PUT", "/v1/tasks/r.0", spec("r", "process", "sh", "-c", "trap '' TERM; sleep 306"));
-    eventually("running", () -> !processes("sleep 306").isEmpty());
+    // The shell and its sleep: the shell forks the sleep only once its trap is set, so a SIGTERM from
+    // now on is ignored, and the removal waits out the grace.
+    eventually("running, ignoring SIGTERM", () -> processes("sleep 306").size() >= 2);
     java.util.concurrent.CompletableFuture<Integer> first = java.util.concurrent.CompletableFuture.supplyAsync(() -> {
       try {
         return send("DELETE", "/v1/tasks/r.0", null).statusCode();
