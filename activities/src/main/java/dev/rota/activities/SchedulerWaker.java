@@ -14,14 +14,20 @@ import org.slf4j.LoggerFactory;
 public class SchedulerWaker {
   private static final Logger log = LoggerFactory.getLogger(SchedulerWaker.class);
 
+  /** What the signal may take: a wake-up is best effort, and its caller (a report, a term) has work to do. */
+  static final java.time.Duration SIGNAL_DEADLINE = java.time.Duration.ofSeconds(5);
+
   private final Provider<WorkflowClient> client;
   private final ClusterStatusRepository status;
   private final WorkflowKeeper keeper;
+  private final TemporalDeadlines deadlines;
 
-  public SchedulerWaker(Provider<WorkflowClient> client, ClusterStatusRepository status, WorkflowKeeper keeper) {
+  public SchedulerWaker(
+      Provider<WorkflowClient> client, ClusterStatusRepository status, WorkflowKeeper keeper, TemporalDeadlines deadlines) {
     this.client = client;
     this.status = status;
     this.keeper = keeper;
+    this.deadlines = deadlines;
   }
 
   /**
@@ -33,7 +39,10 @@ public class SchedulerWaker {
       if (status.claimWake(ClusterWorkflow.WORKFLOW_ID) == 0) {
         return;
       }
-      client.get().newWorkflowStub(ClusterWorkflow.class, ClusterWorkflow.WORKFLOW_ID).wake(reason);
+      deadlines.within(SIGNAL_DEADLINE, () -> {
+        client.get().newWorkflowStub(ClusterWorkflow.class, ClusterWorkflow.WORKFLOW_ID).wake(reason);
+        return null;
+      });
     } catch (WorkflowNotFoundException e) {
       // No scheduler to wake: Temporal lost it, or it was terminated. Start it again now, not at the next look.
       release();

@@ -24,7 +24,7 @@ class SchedulerWakerTest {
       tried[0]++;
       throw Status.UNAVAILABLE.withDescription("connection refused").asRuntimeException();
     };
-    SchedulerWaker waker = new SchedulerWaker(away, status, null);
+    SchedulerWaker waker = new SchedulerWaker(away, status, null, new TemporalDeadlines());
     waker.wake("a submission");
     waker.wake("another submission");
     assertEquals(2, tried[0], "each wake-up tried Temporal: the first one's failure left no claim pending");

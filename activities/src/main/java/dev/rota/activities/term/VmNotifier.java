@@ -24,15 +24,25 @@ import jakarta.inject.Singleton;
  */
 @Singleton
 public class VmNotifier {
+  /**
+   * What one signal may take: past it the news stays in the outbox for the next pass. Without it the SDK
+   * retries an unreachable server for a minute, and a term telling its news while Temporal was away ran
+   * on that long after Temporal was back, ahead of the next term.
+   */
+  static final java.time.Duration SIGNAL_DEADLINE = java.time.Duration.ofSeconds(5);
+
   private final Provider<WorkflowClient> client;
   private final VmRepository vms;
   private final TermActionRepository outbox;
+  private final dev.rota.activities.TemporalDeadlines deadlines;
 
   /** The client is looked up on first use: the Temporal worker that runs these activities needs it too. */
-  public VmNotifier(Provider<WorkflowClient> client, VmRepository vms, TermActionRepository outbox) {
+  public VmNotifier(Provider<WorkflowClient> client, VmRepository vms, TermActionRepository outbox,
+      dev.rota.activities.TemporalDeadlines deadlines) {
     this.client = client;
     this.vms = vms;
     this.outbox = outbox;
+    this.deadlines = deadlines;
   }
 
   /**
@@ -65,11 +75,14 @@ public class VmNotifier {
     told.add(event(news, recorded));
     VmWorkflow workflow = client.get().newWorkflowStub(VmWorkflow.class, VmWorkflow.workflowId(news.vm()));
     try {
-      if (told.size() == 1) {
-        workflow.taskEvent(told.get(0));
-      } else {
-        workflow.taskEvents(told);
-      }
+      deadlines.within(SIGNAL_DEADLINE, () -> {
+        if (told.size() == 1) {
+          workflow.taskEvent(told.get(0));
+        } else {
+          workflow.taskEvents(told);
+        }
+        return null;
+      });
     } catch (WorkflowNotFoundException e) {
       throw new IllegalStateException("VM " + news.vm() + " has no open workflow to tell yet", e);
     }

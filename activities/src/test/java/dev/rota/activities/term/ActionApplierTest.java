@@ -47,7 +47,7 @@ class ActionApplierTest {
   /** Tells as the real notifier does (the VM's earlier news with its newest), into {@link #told}. */
   @MockBean(VmNotifier.class)
   VmNotifier notifier() {
-    return new VmNotifier(null, null, null) {
+    return new VmNotifier(null, null, null, null) {
       @Override
       public List<Long> notify(TermActionRow news) {
         told.add(news.vm() + " " + news.event() + (agents.startCalls("w1") > 0 ? " after a start" : " before any start"));

@@ -22,8 +22,9 @@ public class FailingNotifier extends VmNotifier {
   private final Map<String, AtomicInteger> failuresLeft = new ConcurrentHashMap<>();
   private final Map<String, AtomicInteger> failed = new ConcurrentHashMap<>();
 
-  public FailingNotifier(Provider<WorkflowClient> client, VmRepository vms, dev.rota.store.TermActionRepository outbox) {
-    super(client, vms, outbox);
+  public FailingNotifier(Provider<WorkflowClient> client, VmRepository vms, dev.rota.store.TermActionRepository outbox,
+      dev.rota.activities.TemporalDeadlines deadlines) {
+    super(client, vms, outbox, deadlines);
   }
 
   /** The next {@code times} signals to {@code vm}'s workflow fail, as when Temporal cannot be reached. */

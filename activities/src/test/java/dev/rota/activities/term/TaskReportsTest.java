@@ -54,7 +54,7 @@ class TaskReportsTest {
 
   @MockBean(dev.rota.activities.SchedulerWaker.class)
   dev.rota.activities.SchedulerWaker waker() {
-    return new dev.rota.activities.SchedulerWaker(null, null, null) {
+    return new dev.rota.activities.SchedulerWaker(null, null, null, null) {
       @Override
       public void wake(String reason) {
         wakes.add(reason);
@@ -64,7 +64,7 @@ class TaskReportsTest {
 
   @MockBean(VmNotifier.class)
   VmNotifier notifier() {
-    return new VmNotifier(null, null, null) {
+    return new VmNotifier(null, null, null, null) {
       @Override
       public List<Long> notify(TermActionRow news) {
         if (unreachable.contains(news.vm())) {
@@ -193,7 +193,7 @@ class TaskReportsTest {
         .filter(a -> "tr-shown".equals(a.vm()) && "started".equals(a.event())).findFirst().orElseThrow();
 
     List<dev.rota.workflows.vm.TaskEvent> heard = new java.util.concurrent.CopyOnWriteArrayList<>();
-    VmNotifier notifier = new VmNotifier(() -> workflowsHearingInto(heard), vms, actions);
+    VmNotifier notifier = new VmNotifier(() -> workflowsHearingInto(heard), vms, actions, new dev.rota.activities.TemporalDeadlines());
     notifier.notify(started);
     vms.requeue("tr-shown", 1, "restarted", null); // what its workflow would do next, were the task to end
     notifier.notify(started);
