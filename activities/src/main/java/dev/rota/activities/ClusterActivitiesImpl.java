@@ -44,12 +44,16 @@ public class ClusterActivitiesImpl implements ClusterActivities {
   public TermOutcome termAndApply(TermStart start) {
     // A term woken from a pause longer than the heartbeat timeout may have been given to another host
     // meanwhile, and what it read is stale: it stops before each of its writes (Heartbeats.Stale).
+    // The record says when this attempt began: an attempt retried after Temporal lost the one before (its
+    // result could not be reported) began when it ran, not when the workflow first asked for the term.
+    long began = clock.millis();
     try (Heartbeats.Beating alive = heartbeats.whileRunning()) {
       TermOutcome outcome = observeAndCommit(start.term(), alive);
       alive.stillCurrent("carrying out the term's actions");
       ApplyResult applied = outcome.decisions().actions() > 0 ? apply() : ApplyResult.NOTHING;
       alive.stillCurrent("recording the term");
-      recordTerm(start, outcome.decisions(), applied);
+      recordTerm(new TermStart(start.term(), Math.max(began, start.startedAtMillis()), start.woken()), outcome.decisions(),
+          applied);
       return new TermOutcome(outcome.observation(), outcome.decisions(), applied);
     }
   }
