@@ -8,6 +8,7 @@ import java.nio.file.StandardCopyOption;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ScheduledExecutorService;
@@ -48,8 +49,13 @@ final class Fence {
 
   /** Looks every {@link #CHECK_EVERY} on {@code timers}; stopping the tasks takes their grace, on {@code work}. */
   void start(ScheduledExecutorService timers, Executor work) {
-    timers.scheduleWithFixedDelay(() -> silence().ifPresent(silent -> work.execute(this::check)),
-        CHECK_EVERY.toMillis(), CHECK_EVERY.toMillis(), TimeUnit.MILLISECONDS);
+    // The look is quick and done here; only the stops, which take their grace, go to the work threads.
+    timers.scheduleWithFixedDelay(() -> {
+      List<Task> due = due();
+      if (!due.isEmpty()) {
+        work.execute(() -> tasks.stopFenced(due));
+      }
+    }, CHECK_EVERY.toMillis(), CHECK_EVERY.toMillis(), TimeUnit.MILLISECONDS);
   }
 
   /** A controller host took a heartbeat or a registration; {@code told} is the fence its answer gave, if any. */
@@ -80,20 +86,27 @@ final class Fence {
    * and returns once they ended; true when it stopped any.
    */
   boolean check() {
+    List<Task> due = due();
+    tasks.stopFenced(due);
+    return !due.isEmpty();
+  }
+
+  /** The tasks whose time cut off is up, marked to stop: each once. */
+  private List<Task> due() {
     Optional<Duration> cut = silence();
     if (cut.isEmpty()) {
-      return false;
+      return List.of();
     }
     Duration silent = cut.get();
     Duration fence = after;
-    int stopped = tasks.fence(t -> why(t.spec.disconnect(), silent, fence));
-    if (stopped > 0) {
+    List<Task> due = tasks.markFenced(t -> why(t.spec.disconnect(), silent, fence));
+    if (!due.isEmpty()) {
       synchronized (this) {
         tripped = true;
       }
-      log.warn("no controller host has answered for {} s: stopped {} task(s) at their fence", silent.toSeconds(), stopped);
+      log.warn("no controller host has answered for {} s: stopping {} task(s) at their fence", silent.toSeconds(), due.size());
     }
-    return stopped > 0;
+    return due;
   }
 
   /** How long no host has answered, while that is past the shortest fence a task may have; empty otherwise. */

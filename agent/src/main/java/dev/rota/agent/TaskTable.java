@@ -88,24 +88,30 @@ final class TaskTable {
   }
 
   /**
-   * Stops every task that has not ended and is not stopping at the fence already for which {@code why}
-   * gives a reason, all at once, each ending failed for its reason (their records stay, so the
-   * controller hears how they ended); returns how many, once they have all ended.
+   * Marks for the fence every task that has not ended and is not marked already for which {@code why}
+   * gives a reason, and returns them: {@link #stopFenced} stops them. Marking is quick, and done once per
+   * task however many looks overlap.
    */
-  int fence(java.util.function.Function<Task, java.util.Optional<String>> why) {
-    List<Task> live = new java.util.ArrayList<>();
-    synchronized (this) {
-      for (Task t : tasks.values()) {
-        if (!t.ended() && !t.fenced()) {
-          why.apply(t).ifPresent(reason -> {
-            t.fence(reason);
-            live.add(t);
-          });
-        }
+  synchronized List<Task> markFenced(java.util.function.Function<Task, java.util.Optional<String>> why) {
+    List<Task> marked = new java.util.ArrayList<>();
+    for (Task t : tasks.values()) {
+      if (!t.ended() && !t.fenced()) {
+        why.apply(t).ifPresent(reason -> {
+          t.fence(reason);
+          marked.add(t);
+        });
       }
     }
+    return marked;
+  }
+
+  /**
+   * Stops the tasks marked for the fence, all at once, each ending failed for its reason (their records
+   * stay, so the controller hears how they ended); returns once they have all ended.
+   */
+  void stopFenced(List<Task> live) {
     if (live.isEmpty()) {
-      return 0;
+      return;
     }
     java.util.concurrent.ExecutorService stops = java.util.concurrent.Executors.newCachedThreadPool();
     try {
@@ -121,7 +127,6 @@ final class TaskTable {
     } finally {
       stops.shutdown();
     }
-    return live.size();
   }
 
   /** The last {@code max} bytes a task wrote to a stream; null if no such task is here. */

@@ -63,6 +63,13 @@ class FenceTest {
     calls = new AgentCalls(agent);
   }
 
+  /** A controller and its agent, once a heartbeat's answer told the agent the fence. */
+  private void toldTheFence() throws Exception {
+    controller();
+    agent();
+    eventually("a heartbeat told the fence", () -> Files.exists(data.resolve("fence")));
+  }
+
   /** When a host last answered, as the agent keeps it (epoch millis). */
   private long heardAt() {
     try {
@@ -74,9 +81,7 @@ class FenceTest {
 
   @Test
   void cutOffPastTheFenceItsTasksStopFailedSayingWhyAndItTakesTasksAgainOnceAHostAnswers() throws Exception {
-    controller();
-    agent();
-    eventually("a heartbeat told the fence", () -> Files.exists(data.resolve("fence")));
+    toldTheFence();
     assertEquals(201, calls.putSleep("walled", "3311"));
     eventually("running", () -> "running".equals(calls.task("walled.0").get("state")));
     assertEquals(1, AgentCalls.processes("sleep 3311").size());
@@ -98,9 +103,7 @@ class FenceTest {
 
   @Test
   void anAgentRestartedWhileCutOffKeepsTheClockItHad() throws Exception {
-    controller();
-    agent();
-    eventually("a heartbeat told the fence", () -> Files.exists(data.resolve("fence")));
+    toldTheFence();
     assertEquals(201, calls.putSleep("kept", "3313"));
     eventually("running", () -> "running".equals(calls.task("kept.0").get("state")));
     answering.set(false);
@@ -122,9 +125,7 @@ class FenceTest {
 
   @Test
   void aVmThatKeepsThroughACutRunsOnPastTheFenceForGoodOrForItsOwnTime() throws Exception {
-    controller();
-    agent();
-    eventually("a heartbeat told the fence", () -> Files.exists(data.resolve("fence")));
+    toldTheFence();
     assertEquals(201, calls.putSleep("usual", "3314"));
     assertEquals(201, putKept("stays", "3315", "{\"replace\":false}"));
     assertEquals(201, putKept("awhile", "3316", "{\"replace\":false,\"stopAfterSeconds\":4}"));
