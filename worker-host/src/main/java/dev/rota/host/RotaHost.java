@@ -8,6 +8,7 @@ import dev.rota.api.auth.AuthSettings;
 import dev.rota.api.auth.WorkerTokens;
 import dev.rota.host.temporal.LocalTemporalServer;
 import dev.rota.host.temporal.SearchAttributeRegistrar;
+import dev.rota.host.temporal.TemporalOutageWatch;
 import dev.rota.host.temporal.TemporalSettings;
 import dev.rota.host.temporal.TemporalWorkers;
 import dev.rota.settings.RotaSettings;
@@ -121,6 +122,7 @@ public final class RotaHost implements AutoCloseable {
     startHttp();
     workers = step("Temporal worker", () -> context.getBean(TemporalWorkers.class));
     workers.start();
+    context.getBean(TemporalOutageWatch.class).start();
     clusterExecution = step("cluster workflow", () -> context.getBean(ControlWorkflows.class).startScheduler());
     log.info("cluster workflow {} run {}", clusterExecution.getWorkflowId(), clusterExecution.getRunId());
     WorkflowKeeper keeper = context.getBean(WorkflowKeeper.class);

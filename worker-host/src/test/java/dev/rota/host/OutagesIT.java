@@ -117,7 +117,7 @@ class OutagesIT {
       bringBack.run();
       back = System.nanoTime();
       backAt = Instant.now();
-      Instant[] term = firstTermEndedAfter(backAt);
+      Instant[] term = firstTermBeganAfter(backAt);
       firstTermBegan = Duration.between(backAt, term[0]);
       firstTerm = Duration.between(backAt, term[1]);
       load.awaitMoreAcked(ACKS_AROUND_OUTAGE);
@@ -153,7 +153,7 @@ class OutagesIT {
     Vms.onlyOneProcessEachAndPlacedOnce(api, acked);
     eventually("both workers ready again", () -> api.items("/v1/workers").stream().filter(w -> "ready".equals(w.get("health"))).count() == 2);
     String figures = String.format("%s outage of %d s: %d answers (%d during it), %d acknowledged, %d refused with 503; "
-        + "all acknowledged running once; the first term to end once it was back began %.1f s and ended %.1f s after it "
+        + "all acknowledged running once; the first term to begin once it was back began %.1f s and ended %.1f s after it "
         + "(scheduler interval 1 s)%n",
         prefix, OUTAGE.toSeconds(), answers.size(), during.size(), acked.size(), refused.size(),
         firstTermBegan.toMillis() / 1000.0, firstTerm.toMillis() / 1000.0);
@@ -164,19 +164,20 @@ class OutagesIT {
   }
 
   /**
-   * When the first term to end after {@code since} began and ended, as the API tells it (its start and
-   * duration): a term that takes up the backlog of an outage begins soon and may take a while.
+   * When the first term to begin after {@code since} began and ended, as the API tells it (its start and
+   * duration): a term that takes up the backlog of an outage begins soon and may take a while. A term
+   * under way when the service went away, which ends once it is back, is not it.
    */
-  private static Instant[] firstTermEndedAfter(Instant since) {
+  private static Instant[] firstTermBeganAfter(Instant since) {
     Instant[] term = new Instant[2];
-    eventually("a term ended after " + since, () -> {
+    eventually("a term began after " + since, () -> {
       Map<String, Object> cluster = api.api("GET", "/v1/cluster", null).map();
       if (cluster.get("lastTermAt") == null) {
         return false;
       }
       term[0] = Instant.parse((String) cluster.get("lastTermAt"));
       term[1] = term[0].plusMillis(((Number) cluster.get("lastTermDurationMillis")).longValue());
-      return term[1].isAfter(since);
+      return term[0].isAfter(since);
     });
     return term;
   }

@@ -6,10 +6,13 @@ import dev.rota.workflows.cluster.ClusterWorkflow;
 import dev.rota.workflows.cluster.TermSummary;
 import jakarta.inject.Singleton;
 import java.time.Instant;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /** Records a finished term in the store's read model, where the API reads it. */
 @Singleton
 public class TermRecorder {
+  private static final Logger log = LoggerFactory.getLogger(TermRecorder.class);
   private final ClusterStatusRepository status;
 
   public TermRecorder(ClusterStatusRepository status) {
@@ -25,6 +28,7 @@ public class TermRecorder {
             summary.term(),
             Instant.ofEpochMilli(summary.startedAtMillis()),
             summary.durationMillis());
+    log.debug("term {} began {} and took {} ms", row.term(), row.lastTermAt(), row.lastTermMillis());
     if (status.existsById(row.id())) {
       status.update(row);
     } else {

@@ -13,7 +13,7 @@ import java.util.Map;
  *
  * @param schedulerWorkflowId the id of the cluster workflow, to look it up in the Temporal UI
  * @param term the number of the last finished term, 0 before the first
- * @param lastTermAt when the last term started, null before the first
+ * @param lastTermAt when the last term began to run (not when it was asked for, which an outage can hold up), null before the first
  * @param lastTermDurationMillis how long the last term took
  * @param workers how many workers are in each health
  * @param vms how many VMs are in each status

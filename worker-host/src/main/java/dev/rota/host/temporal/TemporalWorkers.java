@@ -12,6 +12,7 @@ import io.temporal.worker.WorkerFactoryOptions;
 import io.temporal.worker.WorkerOptions;
 import jakarta.inject.Singleton;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
@@ -38,6 +39,8 @@ public class TemporalWorkers {
 
   private WorkerFactory controlFactory;
   private WorkerFactory schedulerFactory;
+  /** Factories replaced by {@link #renewPollers()}, finishing the tasks they had when they stopped polling. */
+  private final List<WorkerFactory> retiring = new ArrayList<>();
 
   public TemporalWorkers(
       WorkflowClient client,
@@ -53,6 +56,31 @@ public class TemporalWorkers {
   }
 
   public synchronized void start() {
+    build();
+    controlFactory.start();
+    schedulerFactory.start();
+  }
+
+  /**
+   * Gives this host new pollers, for Temporal has just answered again after an outage. The SDK's pollers
+   * back off on every failed poll, doubling up to a minute, and nothing outside the SDK can shorten that:
+   * after a 10 s outage they waited 12 s more before their next poll, and no term ran meanwhile. New
+   * factories poll at once; the old ones stop polling and finish the tasks they hold.
+   */
+  public synchronized void renewPollers() {
+    if (controlFactory == null) {
+      return;
+    }
+    List<WorkerFactory> old = List.of(schedulerFactory, controlFactory);
+    start();
+    retiring.removeIf(WorkerFactory::isTerminated);
+    for (WorkerFactory factory : old) {
+      factory.shutdown();
+      retiring.add(factory);
+    }
+  }
+
+  private void build() {
     // A workflow task first waits for the host that ran that workflow last; when that host has died,
     // every one of its workflows (the scheduler's among them) waits this long before another host takes it.
     WorkerOptions sticky = WorkerOptions.newBuilder()
@@ -77,8 +105,6 @@ public class TemporalWorkers {
     // tasks nor their turnover in the cache can delay or evict the scheduler.
     schedulerFactory = factory(SCHEDULER_CACHE);
     RotaWorkflows.registerScheduler(schedulerFactory.newWorker(TaskQueues.SCHEDULER, sticky), clusterActivities);
-    controlFactory.start();
-    schedulerFactory.start();
   }
 
   private WorkerFactory factory(int cacheSize) {
@@ -101,7 +127,9 @@ public class TemporalWorkers {
     controlFactory.shutdown();
     schedulerFactory.shutdown();
     long deadline = System.nanoTime() + grace.toNanos();
-    for (WorkerFactory factory : List.of(schedulerFactory, controlFactory)) {
+    List<WorkerFactory> all = new ArrayList<>(List.of(schedulerFactory, controlFactory));
+    all.addAll(retiring);
+    for (WorkerFactory factory : all) {
       factory.awaitTermination(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
       if (!factory.isTerminated()) {
         log.warn("Temporal worker did not drain within {}; stopping it now", grace);
@@ -110,5 +138,6 @@ public class TemporalWorkers {
     }
     controlFactory = null;
     schedulerFactory = null;
+    retiring.clear();
   }
 }

@@ -72,7 +72,10 @@ public class ClusterWorkflowImpl implements ClusterWorkflow {
     TermOutcome outcome = terms(retryCap).termAndApply(new TermStart(term, startedAt, woken));
     TermDecisions decided = outcome.decisions();
     ApplyResult applied = outcome.applied();
-    lastTerm = new TermSummary(term, startedAt, Workflow.currentTimeMillis() - startedAt, woken, decided, applied);
+    // The term began when its activity began to observe, which is later than it was asked for when the
+    // activity waited (for a host's pollers, or for Temporal itself to come back): the API tells the former.
+    long began = Math.max(startedAt, outcome.observation().observedAtMillis());
+    lastTerm = new TermSummary(term, began, Math.max(0, Workflow.currentTimeMillis() - began), woken, decided, applied);
     quietTerms = outcome.quiet() && !woken ? quietTerms + 1 : 0;
     Duration interval = Duration.ofMillis(outcome.observation().intervalMillis());
     // Not under the first try's 1 s: a retry policy's cap may not be below its initial interval.

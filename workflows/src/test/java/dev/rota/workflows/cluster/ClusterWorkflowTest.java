@@ -139,6 +139,22 @@ class ClusterWorkflowTest {
   }
 
   @Test
+  void aTermBeganWhenItsActivityBeganToObserveNotWhenItWasAskedFor() {
+    RecordingClusterActivities activities = start(INTERVAL_MILLIS);
+    activities.observeLateBy(7_000);
+    ClusterWorkflow cluster = startCluster();
+
+    env.sleep(Duration.ofMillis(INTERVAL_MILLIS / 2));
+
+    TermSummary asked = activities.recorded().get(0);
+    TermSummary told = cluster.lastTerm();
+    assertEquals(asked.term(), told.term());
+    assertEquals(asked.startedAtMillis() + 7_000, told.startedAtMillis(),
+        "a term held up (by a host's pollers, or Temporal away) is told from when it ran");
+    assertTrue(told.durationMillis() >= 0);
+  }
+
+  @Test
   void secondStartWithUseExistingJoinsTheRunningScheduler() {
     start(INTERVAL_MILLIS);
     ClusterWorkflow first = startCluster();

@@ -9,6 +9,7 @@ import java.util.concurrent.TimeUnit;
 final class RecordingClusterActivities implements ClusterActivities {
   private final long intervalMillis;
   private volatile long idleIntervalMillis;
+  private volatile long lateByMillis;
   private final List<TermSummary> recorded = new CopyOnWriteArrayList<>();
   private volatile CountDownLatch observeGate = new CountDownLatch(0);
   private final CountDownLatch firstObserveEntered = new CountDownLatch(1);
@@ -20,6 +21,11 @@ final class RecordingClusterActivities implements ClusterActivities {
   /** Lets quiet terms stretch the wait up to this. */
   void idleInterval(long millis) {
     idleIntervalMillis = millis;
+  }
+
+  /** Makes each term observe this long after the workflow asked for it, as an attempt held up would. */
+  void observeLateBy(long millis) {
+    lateByMillis = millis;
   }
 
   /** Makes the next observe calls wait until {@link #releaseObserve()}. */
@@ -39,7 +45,7 @@ final class RecordingClusterActivities implements ClusterActivities {
     return List.copyOf(recorded);
   }
 
-  private TermObservation observe() {
+  private TermObservation observe(TermStart start) {
     firstObserveEntered.countDown();
     try {
       if (!observeGate.await(10, TimeUnit.SECONDS)) {
@@ -49,12 +55,14 @@ final class RecordingClusterActivities implements ClusterActivities {
       Thread.currentThread().interrupt();
       throw new IllegalStateException(e);
     }
-    return new TermObservation(intervalMillis, System.currentTimeMillis(), 0, 0, idleIntervalMillis);
+    long late = lateByMillis;
+    long observedAt = late > 0 ? start.startedAtMillis() + late : System.currentTimeMillis();
+    return new TermObservation(intervalMillis, observedAt, 0, 0, idleIntervalMillis);
   }
 
   @Override
   public TermOutcome termAndApply(TermStart start) {
-    TermObservation seen = observe();
+    TermObservation seen = observe(start);
     TermDecisions nothing = new TermDecisions(0, 0, 0, 0, 0, 0, 0, 0, 0, List.of());
     recorded.add(new TermSummary(start.term(), start.startedAtMillis(), 0, start.woken(), nothing, ApplyResult.NOTHING));
     return new TermOutcome(seen, nothing, ApplyResult.NOTHING);
