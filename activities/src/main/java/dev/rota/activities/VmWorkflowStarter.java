@@ -31,12 +31,12 @@ import org.slf4j.LoggerFactory;
 /**
  * Starts the workflows owed to submitted VMs ({@code workflow_starts}, written with each submission):
  * a submission is answered once stored, and its VM is placed and run meanwhile, so that neither waits
- * for Temporal (on the CLI's dev server a start is a round trip and a SQLite commit: 124 submissions a
- * second at 1,000 x 10,000 while each batch waited for its starts). This host starts its own
+ * for Temporal (on the CLI's dev server a start is a round trip and a SQLite commit, and submissions
+ * that waited for their starts went no faster than those). This host starts its own
  * submissions {@code rota.vms.workflow-start-delay} (2 s) after they were stored: a VM does not wait
  * for its workflow, so its start is left out of the burst that places and runs it, and by then the row
- * shows the VM placed and running, which the start hands over instead of two signals (a burst of 1,000:
- * p99 1.04 s against 1.74 s started at once, 1.01 Temporal actions per VM against 2.01). Every host
+ * shows the VM placed and running, which the start hands over instead of two signals (about half the
+ * Temporal actions per VM, and a burst runs sooner than with its starts made at once). Every host
  * also takes, every {@link #SWEEP_EVERY}, starts owed for longer than {@link #OWED_FOR} that it is not
  * making itself (a host that died with them, Temporal out of reach).
  *

@@ -4,7 +4,7 @@ import dev.rota.agentapi.TaskSpec;
 import java.time.Duration;
 
 /**
- * The controller's side of API.md's agent API. Every call is idempotent by task id and carries the
+ * The controller's side of the agent API (docs/agent.md). Every call is idempotent by task id and carries the
  * agent's secret, without which the agent refuses it.
  */
 public interface AgentClient {

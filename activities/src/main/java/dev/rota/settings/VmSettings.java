@@ -5,7 +5,7 @@ import io.micronaut.core.bind.annotation.Bindable;
 import java.time.Duration;
 
 /**
- * {@code rota.vms.*}: restarts (API.md, VMs: Lifecycle).
+ * {@code rota.vms.*}: restarts (docs/vm-lifecycle.md).
  *
  * @param restartDelay the first delay before restarting a VM whose task ended, counted from the end
  * @param maxRestartDelay the cap of the doubling delay

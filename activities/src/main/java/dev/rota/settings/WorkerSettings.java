@@ -7,7 +7,7 @@ import io.micronaut.core.bind.annotation.Bindable;
 import java.time.Duration;
 
 /**
- * {@code rota.workers.*}: the deadlines of worker health (API.md, Settings).
+ * {@code rota.workers.*}: the deadlines of worker health (docs/configuration.md).
  *
  * @param flakyAfterErrors failed probes in a row that make a ready worker flaky
  * @param probeBackoffCap the longest wait between probes of a worker that is not ready

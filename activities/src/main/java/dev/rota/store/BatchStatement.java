@@ -16,8 +16,8 @@ import java.util.regex.Pattern;
 /**
  * One statement run for many rows in one JDBC batch, written with the {@code :name} parameters of a
  * repository's {@code @Query}, so that the repository and the batch share one text. A term that
- * places a thousand VMs makes a few batches, not thousands of calls through the repositories (1.5 ms
- * each at 100 x 1,000).
+ * places a thousand VMs makes a few batches, not thousands of calls through the repositories, each a
+ * round trip.
  */
 public final class BatchStatement {
   /** A parameter, {@code :name}; not a PostgreSQL cast ({@code ::type}). */

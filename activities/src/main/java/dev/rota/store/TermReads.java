@@ -17,8 +17,8 @@ import java.util.Map;
 
 /**
  * The whole-table reads of every term, straight off JDBC on the caller's connection. Through the
- * repositories, at 1,000 x 10,000, these reads took a tenth of the machine's CPU: every column of
- * every row mapped by name, and every JSON column parsed, each term (the VMs alone 6.5%).
+ * repositories, with many thousands of VMs, these reads took a large share of the host's CPU: every
+ * column of every row mapped by name, and every JSON column parsed, each term.
  */
 @Singleton
 public class TermReads {

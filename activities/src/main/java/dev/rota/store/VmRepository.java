@@ -137,7 +137,7 @@ public interface VmRepository extends CrudRepository<VmRow, String> {
    * What task events made of the VM, as its workflow decided; only for the generation it names, and
    * never over what later events made of it. A write of an earlier lifecycle can arrive after a later
    * one: a local activity whose workflow task was lost is carried out again by the next, while the first
-   * attempt's write still waits in the group commit (seen at 1,000 x 10,000: a VM left `scheduled` for
+   * attempt's write still waits in the group commit (under heavy load a VM was left `scheduled` for
    * good after its `running` had been recorded). On the event already recorded, only a status decided
    * since is written: the same status is the same record again (the start its agent reported, {@link
    * #reportedRunning}, or an attempt carried out twice), and another version and change-feed entry for

@@ -11,7 +11,7 @@ import java.net.InetSocketAddress;
 import java.util.Map;
 import java.util.concurrent.ExecutorService;
 
-/** API.md's agent API: {@code GET /healthz}, {@code GET /v1/tasks}, {@code PUT|DELETE /v1/tasks/{id}}. */
+/** The agent API (docs/agent.md): {@code GET /healthz}, {@code GET /v1/tasks}, {@code PUT|DELETE /v1/tasks/{id}}. */
 final class AgentHttp {
   static final int MAX_BODY = 1024 * 1024;
   static final int LOG_TAIL = 64 * 1024;

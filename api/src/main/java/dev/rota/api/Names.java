@@ -1,6 +1,6 @@
 package dev.rota.api;
 
-/** What API.md allows as the name of a worker or a VM. */
+/** What the API allows as the name of a worker or a VM. */
 public final class Names {
   /** A DNS label: lowercase letters, digits and inner hyphens, 1 to 63 characters. */
   public static final String DNS_LABEL = "^[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$";

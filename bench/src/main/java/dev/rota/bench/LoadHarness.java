@@ -313,7 +313,7 @@ public final class LoadHarness {
     };
   }
 
-  /** The product's defaults of the settings the harness reads back (API.md). */
+  /** The product's defaults of the settings the harness reads back (docs/configuration.md). */
   private static final Map<String, String> DEFAULTS =
       Map.of("rota.scheduler.interval", "5s", "rota.workers.lost-after", "30s", "rota.workers.offline-after", "3m");
 

@@ -12,7 +12,7 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.ParentCommand;
 
-/** {@code rota vm ...}: the VMs users submit (API.md's VMs). */
+/** {@code rota vm ...}: the VMs users submit (docs/api.md). */
 @Command(
     name = "vm",
     description = "Create, list, inspect, stop, start, restart and delete VMs.",

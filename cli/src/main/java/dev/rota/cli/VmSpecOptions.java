@@ -15,7 +15,7 @@ import picocli.CommandLine.Option;
 /**
  * A VM's spec on the command line, for {@code vm create} and a set's template: flags for the usual
  * fields, the command after them, or a whole spec from a JSON or YAML file that flags then amend.
- * Fields left out are the server's to default (API.md), so the CLI never second-guesses them.
+ * Fields left out are the server's to default (docs/api.md), so the CLI never second-guesses them.
  */
 final class VmSpecOptions {
   @Option(names = {"-f", "--file"}, paramLabel = "FILE", description = "a VM spec in JSON or YAML (- for stdin); flags amend it")

@@ -1,6 +1,6 @@
 package dev.rota.model;
 
-/** A VM's status as API.md spells it. */
+/** A VM's status as the API spells it. */
 public enum VmStatus implements WireName {
   PENDING("pending"),
   SCHEDULED("scheduled"),

@@ -4,7 +4,7 @@ import java.util.Arrays;
 import java.util.Optional;
 import java.util.stream.Collectors;
 
-/** An enum whose values travel as fixed strings (API.md's spelling), not as Java constant names. */
+/** An enum whose values travel as fixed strings (the API's spelling), not as Java constant names. */
 public interface WireName {
   String wireName();
 

@@ -1,6 +1,6 @@
 package dev.rota.model;
 
-/** A worker's health as API.md spells it. */
+/** A worker's health as the API spells it. */
 public enum WorkerHealth implements WireName {
   READY("ready"),
   NOT_READY("not-ready"),

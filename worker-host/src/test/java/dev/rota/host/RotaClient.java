@@ -37,7 +37,7 @@ final class RotaClient {
       return header("Content-Type");
     }
 
-    /** An error answered as API.md says: a problem, as JSON. */
+    /** An error answered as the API promises: a problem, as JSON. */
     boolean problem() {
       return contentType().startsWith("application/problem+json") && map.containsKey("detail");
     }

@@ -53,7 +53,7 @@ import org.slf4j.LoggerFactory;
 public class ActionApplier {
   private static final Logger log = LoggerFactory.getLogger(ActionApplier.class);
   static final int BATCH = 500;
-  /** Calls at once to one agent: its own request threads (8) take no more; 4 and 16 were slower, as was one per thread (LoadHarness 100x1000). */
+  /** Calls at once to one agent: its own request threads (8) take no more; fewer or more were slower, as was one per thread. */
   static final int LANES_PER_AGENT = 8;
   /** How long one apply pass may go on taking further batches. */
   static final java.time.Duration PASS_BUDGET = java.time.Duration.ofSeconds(10);

@@ -267,7 +267,7 @@ public class TaskObservations {
         exitCode, message, now, startedAt, to != TaskState.RUNNING);
     if (to == TaskState.RUNNING) {
       // What the workflow will record on hearing it, to the millisecond its events carry: the API need not
-      // wait for the workflow's turn on a busy worker (at 1,000 x 10,000 that took up to a minute). Before
+      // wait for the workflow's turn on a busy host, which under heavy load can take a minute. Before
       // the move below is marked done, so that a move's copy, whose record keeps its first placement's
       // time, is left to the workflow.
       vms.reportedRunning(task.vm(), task.vmSeq(), task.generation(), task.worker(), text, news.id(),

@@ -3,7 +3,7 @@ package dev.rota.api.auth;
 import java.util.Arrays;
 import java.util.Optional;
 
-/** API.md's roles. */
+/** The API's roles (docs/security.md). */
 public enum Role {
   COMPUTE_READ("compute:read"),
   COMPUTE_WRITE("compute:write"),

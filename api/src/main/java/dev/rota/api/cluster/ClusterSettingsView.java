@@ -6,7 +6,7 @@ import jakarta.validation.constraints.NotNull;
 import jakarta.validation.constraints.Pattern;
 
 /** {@code /v1/cluster-settings}, in and out. */
-// Every field of API.md's resources is present, null or empty included.
+// Every field of the API's resources is present, null or empty included.
 @JsonInclude(JsonInclude.Include.ALWAYS)
 @Serdeable
 public record ClusterSettingsView(

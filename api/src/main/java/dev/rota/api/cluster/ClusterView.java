@@ -24,7 +24,7 @@ import java.util.Map;
  *     scheduler waits (its workflow lost, stuck, or the database out of reach)
  * @param schedulerMessage since when, and what the hosts did about it
  */
-// Every field of API.md's resources is present, null or empty included.
+// Every field of the API's resources is present, null or empty included.
 @JsonInclude(JsonInclude.Include.ALWAYS)
 @Serdeable
 public record ClusterView(

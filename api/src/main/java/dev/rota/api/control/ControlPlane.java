@@ -126,7 +126,7 @@ public class ControlPlane {
   /**
    * Asks for a term now without waiting: a submission wakes the scheduler while its VMs' workflows
    * start, so that the term places them meanwhile (their news waits in the outbox until the workflows
-   * are there). Cut 25% off the submit-to-running p50 of a warm burst of 100 (LoadHarness 10x100).
+   * are there), and a burst of submissions runs sooner.
    */
   public void wakeSchedulerMeanwhile(String reason) {
     try {

@@ -8,7 +8,7 @@ import io.micronaut.serde.annotation.Serdeable;
  *
  * @param detail what went wrong, naming the offending field or resource
  */
-// Every field of API.md's resources is present, null or empty included.
+// Every field of the API's resources is present, null or empty included.
 @JsonInclude(JsonInclude.Include.ALWAYS)
 @Serdeable
 public record Problem(String type, String title, int status, String detail) {}

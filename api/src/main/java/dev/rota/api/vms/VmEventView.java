@@ -5,7 +5,7 @@ import com.fasterxml.jackson.annotation.JsonInclude;
 import io.micronaut.serde.annotation.Serdeable;
 import java.time.Instant;
 
-// Every field of API.md's resources is present, null or empty included.
+// Every field of the API's resources is present, null or empty included.
 @JsonInclude(JsonInclude.Include.ALWAYS)
 @Serdeable
 public record VmEventView(Instant time, String type, String message) {

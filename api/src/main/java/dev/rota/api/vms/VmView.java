@@ -10,8 +10,8 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 
-/** A VM as API.md shows it, and the set it is a replica of (null for a VM submitted on its own). */
-// Every field of API.md's resources is present, null or empty included.
+/** A VM as the API shows it, and the set it is a replica of (null for a VM submitted on its own). */
+// Every field of the API's resources is present, null or empty included.
 @JsonInclude(JsonInclude.Include.ALWAYS)
 @Serdeable
 public record VmView(

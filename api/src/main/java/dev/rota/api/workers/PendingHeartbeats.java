@@ -12,8 +12,9 @@ import java.util.concurrent.CompletionException;
  * At most one heartbeat write per worker waits for the group commit: a heartbeat that arrives while
  * its worker's last one still waits joins that write, which then records the later of their times, and
  * is answered with it. Without this, a saturated host collapsed: agents whose heartbeats timed out sent
- * them again every 2 s while the abandoned ones still waited, and at 1,000 workers 4,841 heartbeats (and
- * as many threads) were queued behind each other, none answered in time, until every worker was lost.
+ * them again every 2 s while the abandoned ones still waited, and with many workers thousands of
+ * heartbeats (and as many threads) queued behind each other, none answered in time, until every worker
+ * was lost.
  */
 @Singleton
 public class PendingHeartbeats {

@@ -10,12 +10,12 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * A worker as API.md shows it, with what its placed VMs hold, the images its agent holds (most recently
+ * A worker as the API shows it, with what its placed VMs hold, the images its agent holds (most recently
  * used first), its drain, if one was asked for and not ended by a resume, and the SHA-256 of its agent's
  * HTTPS certificate pinned at registration (null for a plain-HTTP agent), and what its agent said a
  * person should know of it ({@code notices}: limits it cannot enforce, guests emulated in software).
  */
-// Every field of API.md's resources is present, null or empty included.
+// Every field of the API's resources is present, null or empty included.
 @JsonInclude(JsonInclude.Include.ALWAYS)
 @Serdeable
 public record WorkerView(

@@ -14,8 +14,7 @@ import org.slf4j.LoggerFactory;
  * Makes the embedded test server hand out the tasks of a queue in the order they came. Its {@code TaskQueue}
  * keeps its backlog in a {@code PriorityQueue} ordered by priority alone, and a binary heap of equal keys
  * hands out the task added last: after each poll the newest task takes the head. While a backlog lasts, the
- * oldest tasks wait until it is gone (at 1,000 x 10,000 VM workflow tasks waited up to 177 s while newer ones
- * ran in 250 ms), and a sticky task that waits out its timeout is run twice. The real server serves a queue
+ * oldest tasks wait until it is gone (under a long load, minutes, while newer ones ran at once), and a sticky task that waits out its timeout is run twice. The real server serves a queue
  * first come, first served; with this, so does the embedded one. Should a new SDK change the classes, the
  * server runs as it ships and this says so once.
  */

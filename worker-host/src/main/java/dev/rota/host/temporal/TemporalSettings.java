@@ -68,8 +68,8 @@ public record TemporalSettings(
   /**
    * A VM's workflow task is CPU work, and a VM runs without waiting for it (its row says running on
    * its agent's report): more tasks at once than the cores can run only take CPU from the API, the
-   * scheduler and the calls to agents that a VM's running waits for. Measured at 1,000 x 10,000: with
-   * the SDK's 200, 57.5 s to all running; with 4, 37.2 s, and the workflows caught up 11 s sooner.
+   * scheduler and the calls to agents that a VM's running waits for. Under heavy load a few per core
+   * brought a burst to running sooner than the SDK's 200, and the workflows caught up sooner too.
    */
   public int workflowTaskSlotsOrDefault() {
     return workflowTaskSlots > 0 ? workflowTaskSlots : 2 * Runtime.getRuntime().availableProcessors();

@@ -64,7 +64,7 @@ public class TemporalWorkers {
   /**
    * Gives this host new pollers, for Temporal has just answered again after an outage. The SDK's pollers
    * back off on every failed poll, doubling up to a minute, and nothing outside the SDK can shorten that:
-   * after a 10 s outage they waited 12 s more before their next poll, and no term ran meanwhile. New
+   * they would go on waiting well after Temporal is back, and no term would run meanwhile. New
    * factories poll at once; the old ones stop polling and finish the tasks they hold.
    */
   public synchronized void renewPollers() {
@@ -87,12 +87,12 @@ public class TemporalWorkers {
         .setStickyQueueScheduleToStartTimeout(temporal.stickyTimeout())
         // The SDK fails a workflow task whose workflow thread has not yielded for 1 s, as a deadlock.
         // On a host whose cores are all taken, replaying a long history can be kept off a core that
-        // long: at 1,000 x 10,000 the scheduler's task failed so 25 times in a row and no term ran.
+        // long, and under heavy load the scheduler's task failed so time after time and no term ran.
         // Rota's workflow code never blocks; below the 10 s workflow task timeout.
         .setDefaultDeadlockDetectionTimeout(DEADLOCK_DETECTION.toMillis())
         // The SDK sends an activity's heartbeats at most every 80% of its heartbeat timeout: 4 of the
         // term's 5 s, so a beat held up 1 s by a busy host had the term given to another attempt while
-        // it still ran (two terms at once at 1,000 x 10,000). Every second instead leaves 4 s of slack.
+        // it still ran (two terms at once under heavy load). Every second instead leaves 4 s of slack.
         .setMaxHeartbeatThrottleInterval(Heartbeats.EVERY)
         .build();
     controlFactory = factory(temporal.workflowCacheSize());

@@ -10,7 +10,7 @@ import org.slf4j.LoggerFactory;
  * Its {@code SelfAdvancingTimerImpl} appends an event to a {@code LinkedList} ("debugging purposes only")
  * for each workflow task, activity and timer, removes only some of them, and finds the one a lock handle
  * releases by walking the list from its oldest entry: memory that grows as long as the host runs, and a
- * walk that grows with it (9% of all CPU samples in a 1,000 x 10,000 load run). Rota's server never skips
+ * walk that grows with it (a large share of the CPU under a long load). Rota's server never skips
  * time, so the record serves nothing: the list is replaced by one that keeps nothing. Should a new SDK
  * change the class, the server runs as it ships and this says so once.
  */
