@@ -2,7 +2,7 @@ package dev.rota.activities;
 
 import dev.rota.metrics.SchedulerMetrics;
 import dev.rota.store.Columns;
-import dev.rota.agents.AgentAddress;
+import dev.rota.store.AgentAddress;
 import dev.rota.agents.AgentClient;
 import dev.rota.settings.AgentCallSettings;
 import dev.rota.settings.VmSettings;

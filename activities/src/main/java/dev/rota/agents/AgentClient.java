@@ -1,5 +1,6 @@
 package dev.rota.agents;
 
+import dev.rota.store.AgentAddress;
 import dev.rota.agentapi.TaskSpec;
 import java.time.Duration;
 

@@ -1,5 +1,8 @@
 package dev.rota.store;
 
+import static dev.rota.store.StoreFixtures.T0;
+import static dev.rota.store.StoreFixtures.unique;
+import static dev.rota.store.StoreFixtures.worker;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -10,7 +13,6 @@ import jakarta.inject.Inject;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
-import java.util.UUID;
 import org.junit.jupiter.api.Test;
 
 /** What the store promises, on whichever database the subclass runs against. */
@@ -19,17 +21,6 @@ abstract class RepositoryContract {
   @Inject VmRepository vms;
   @Inject VmEventRepository events;
   @Inject ChangeRepository changes;
-
-  static final Instant T0 = Instant.parse("2026-01-01T00:00:00Z");
-
-  static String unique(String prefix) {
-    return prefix + "-" + UUID.randomUUID().toString().substring(0, 8);
-  }
-
-  static WorkerRow worker(String name) {
-    return WorkerRow.registered(name, "http://127.0.0.1:9101", Map.of("cpu", 8L, "memory", 16384L),
-        Map.of("disk", "ssd"), List.of("process"), "m-" + name, "not-ready", null, T0);
-  }
 
   VmRow vm(String name, String status, String worker) {
     return new VmRow(name, vms.nextSeq(), "process", null, List.of("sleep", "1"), Map.of("A", "b"),

@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.rota.agent.Agent;
 import dev.rota.agent.AgentConfig;
-import dev.rota.agents.AgentAddress;
+import dev.rota.store.AgentAddress;
 import dev.rota.agents.HttpAgentClient;
 import dev.rota.agents.Probe;
 import io.micronaut.context.ApplicationContext;

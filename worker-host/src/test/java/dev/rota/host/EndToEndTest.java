@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.rota.agent.Agent;
 import dev.rota.agentapi.TaskSpec;
-import dev.rota.agents.AgentAddress;
+import dev.rota.store.AgentAddress;
 import dev.rota.agents.AgentClient;
 import java.time.Duration;
 import java.util.List;

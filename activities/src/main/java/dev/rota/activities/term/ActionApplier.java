@@ -1,7 +1,7 @@
 package dev.rota.activities.term;
 
 import dev.rota.store.Columns;
-import dev.rota.agents.AgentAddress;
+import dev.rota.store.AgentAddress;
 import dev.rota.agents.AgentClient;
 import dev.rota.agents.AgentRejectedException;
 import dev.rota.scheduling.ActionRetries;

@@ -1,6 +1,6 @@
 package dev.rota.activities.term;
 
-import dev.rota.agents.AgentAddress;
+import dev.rota.store.AgentAddress;
 import dev.rota.agents.AgentClient;
 import dev.rota.agentapi.TaskView;
 import dev.rota.agents.HttpAgentClient;

@@ -1,6 +1,6 @@
 package dev.rota.api.vms;
 
-import dev.rota.agents.AgentAddress;
+import dev.rota.store.AgentAddress;
 import dev.rota.agents.AgentClient;
 import dev.rota.agents.AgentRejectedException;
 import dev.rota.api.problem.Problems;

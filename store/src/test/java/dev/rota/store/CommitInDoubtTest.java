@@ -70,7 +70,7 @@ class CommitInDoubtTest implements TestPropertyProvider {
   void aWriteWhoseCommitWasMadeButNeverAnsweredIsAnsweredAsStored() {
     int cutsBefore = proxy.cuts();
     WorkerRow row = commits.write(GroupCommit.worker("doubt-made-" + run), () -> {
-      WorkerRow saved = workers.save(RepositoryContract.worker("doubt-made-" + run));
+      WorkerRow saved = workers.save(StoreFixtures.worker("doubt-made-" + run));
       proxy.cutAfterTheNextAnswer();
       return saved;
     });
@@ -83,7 +83,7 @@ class CommitInDoubtTest implements TestPropertyProvider {
   void aWriteWhoseCommitNeverReachedTheDatabaseFailsAsNotStored() {
     int cutsBefore = proxy.cuts();
     RuntimeException failed = assertThrows(RuntimeException.class, () -> commits.write(GroupCommit.worker("doubt-lost-" + run), () -> {
-      WorkerRow saved = workers.save(RepositoryContract.worker("doubt-lost-" + run));
+      WorkerRow saved = workers.save(StoreFixtures.worker("doubt-lost-" + run));
       proxy.cutBeforeTheNextRequest();
       return saved;
     }));
@@ -97,7 +97,7 @@ class CommitInDoubtTest implements TestPropertyProvider {
   void aTransactionOfItsOwnIsSettledAlike() {
     int cutsBefore = proxy.cuts();
     String stored = certain.write(() -> {
-      workers.save(RepositoryContract.worker("doubt-own-" + run));
+      workers.save(StoreFixtures.worker("doubt-own-" + run));
       proxy.cutAfterTheNextAnswer();
       return "doubt-own-" + run;
     });

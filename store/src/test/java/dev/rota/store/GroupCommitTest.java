@@ -22,13 +22,13 @@ class GroupCommitTest {
 
   @Test
   void manyWritersAreEachStoredAndOneThatFailsFailsAloneWithItsOwnError() throws Exception {
-    workers.save(RepositoryContract.worker("gc-taken"));
+    workers.save(StoreFixtures.worker("gc-taken"));
     ExecutorService writers = Executors.newFixedThreadPool(16);
     try {
       List<Future<WorkerRow>> saved = new ArrayList<>();
       for (int i = 0; i < 200; i++) {
         String name = i == 100 ? "gc-taken" : "gc-" + i;
-        saved.add(writers.submit(() -> commits.write(GroupCommit.worker(name), () -> workers.save(RepositoryContract.worker(name)))));
+        saved.add(writers.submit(() -> commits.write(GroupCommit.worker(name), () -> workers.save(StoreFixtures.worker(name)))));
       }
       int failed = 0;
       for (int i = 0; i < saved.size(); i++) {
@@ -42,7 +42,7 @@ class GroupCommitTest {
         }
       }
       assertEquals(1, failed);
-      assertEquals(1, commits.write(GroupCommit.worker("gc-0"), () -> workers.heartbeat("gc-0", RepositoryContract.T0)),
+      assertEquals(1, commits.write(GroupCommit.worker("gc-0"), () -> workers.heartbeat("gc-0", StoreFixtures.T0)),
           "the writer goes on after a failed batch");
     } finally {
       writers.shutdownNow();
@@ -51,9 +51,9 @@ class GroupCommitTest {
 
   @Test
   void aWriteNobodyWaitsForIsCommittedNoLaterThanTheWritesQueuedAfterIt() {
-    workers.save(RepositoryContract.worker("gc-later-0"));
-    commits.writeLater(GroupCommit.worker("gc-later-1"), () -> workers.save(RepositoryContract.worker("gc-later-1")));
-    commits.write(GroupCommit.worker("gc-later-0"), () -> workers.heartbeat("gc-later-0", RepositoryContract.T0));
+    workers.save(StoreFixtures.worker("gc-later-0"));
+    commits.writeLater(GroupCommit.worker("gc-later-1"), () -> workers.save(StoreFixtures.worker("gc-later-1")));
+    commits.write(GroupCommit.worker("gc-later-0"), () -> workers.heartbeat("gc-later-0", StoreFixtures.T0));
     assertTrue(workers.findById("gc-later-1").isPresent(), "committed with or before the write queued after it");
   }
 
@@ -65,7 +65,7 @@ class GroupCommitTest {
       List<Future<WorkerRow>> saved = new ArrayList<>();
       for (int i = 0; i < 400; i++) {
         String name = "gc-closing-" + i;
-        saved.add(writers.submit(() -> closing.write(GroupCommit.worker(name), () -> workers.save(RepositoryContract.worker(name)))));
+        saved.add(writers.submit(() -> closing.write(GroupCommit.worker(name), () -> workers.save(StoreFixtures.worker(name)))));
         if (i == 200) {
           closing.close();
         }

@@ -1,11 +1,11 @@
-package dev.rota.activities;
+package dev.rota.store;
 
 import io.micronaut.context.annotation.Factory;
 import jakarta.inject.Singleton;
 import java.time.Clock;
 import java.time.ZoneOffset;
 
-/** The wall clock of activities and the API; tests replace it. */
+/** The wall clock of the store, the activities and the API; tests replace it. */
 @Factory
 public class ClockFactory {
   /**

@@ -82,8 +82,8 @@ public record WorkerRow(
   }
 
   /** How to call this worker's agent. */
-  public dev.rota.agents.AgentAddress agent() {
-    return new dev.rota.agents.AgentAddress(endpoint, agentSecret, certificateSha256);
+  public dev.rota.store.AgentAddress agent() {
+    return new dev.rota.store.AgentAddress(endpoint, agentSecret, certificateSha256);
   }
 
   /** The registration's fields replaced; pause, health and history kept. */

@@ -1,4 +1,4 @@
-package dev.rota.agents;
+package dev.rota.store;
 
 import io.micronaut.core.annotation.Nullable;
 

@@ -1,0 +1,23 @@
+package dev.rota.store;
+
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+
+/** Rows the store's tests, here and in the modules above, make again and again. */
+public final class StoreFixtures {
+  public static final Instant T0 = Instant.parse("2026-01-01T00:00:00Z");
+
+  private StoreFixtures() {}
+
+  public static String unique(String prefix) {
+    return prefix + "-" + UUID.randomUUID().toString().substring(0, 8);
+  }
+
+  /** A worker just registered, not yet ready, with 8 cores and 16 GiB, on a loopback agent. */
+  public static WorkerRow worker(String name) {
+    return WorkerRow.registered(name, "http://127.0.0.1:9101", Map.of("cpu", 8L, "memory", 16384L),
+        Map.of("disk", "ssd"), List.of("process"), "m-" + name, "not-ready", null, T0);
+  }
+}
