@@ -5,8 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.rota.activities.term.TaskObservations;
-import dev.rota.activities.term.VmNotifier;
+import dev.rota.scheduler.term.TaskObservations;
+import dev.rota.scheduler.term.VmNotifier;
 import dev.rota.store.TermActionRepository;
 import dev.rota.store.TermActionRow;
 import dev.rota.store.VmRepository;
@@ -39,7 +39,7 @@ class TaskReportApiTest {
         + "\",\"exitCode\":" + exitCode + ",\"startedAt\":null,\"finishedAt\":null,\"message\":null}]}";
   }
 
-  @Inject dev.rota.activities.VmWorkflowStarter starter;
+  @Inject dev.rota.control.VmWorkflowStarter starter;
 
   private String status(String vm) {
     return (String) http.get("/v1/vms/" + vm).map().get("status");

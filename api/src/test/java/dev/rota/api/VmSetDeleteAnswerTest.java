@@ -3,8 +3,8 @@ package dev.rota.api;
 import static dev.rota.testing.Eventually.eventually;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import dev.rota.activities.ControlWorkflows;
-import dev.rota.activities.SchedulerWaker;
+import dev.rota.control.ControlWorkflows;
+import dev.rota.scheduler.SchedulerWaker;
 import dev.rota.api.control.ControlPlane;
 import dev.rota.store.VmSetRepository;
 import io.micronaut.context.annotation.Property;
@@ -36,8 +36,8 @@ class VmSetDeleteAnswerTest {
     private final VmSetRepository sets;
 
     QuickSetWorkflow(WorkflowClient client, SchedulerWaker waker, ControlWorkflows workflows,
-        dev.rota.activities.VmWorkflowStarter starter, dev.rota.activities.WorkflowKeeper keeper,
-        dev.rota.activities.TemporalDeadlines deadlines, VmSetRepository sets) {
+        dev.rota.control.VmWorkflowStarter starter, dev.rota.control.WorkflowKeeper keeper,
+        dev.rota.scheduler.TemporalDeadlines deadlines, VmSetRepository sets) {
       super(client, waker, workflows, starter, keeper, deadlines, Duration.ofSeconds(2));
       this.sets = sets;
     }

@@ -6,11 +6,11 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.rota.activities.ControlWorkflows;
-import dev.rota.activities.VmSubmissions;
-import dev.rota.activities.VmWorkflowStarter;
-import dev.rota.activities.term.TaskObservations;
-import dev.rota.activities.term.VmNotifier;
+import dev.rota.control.ControlWorkflows;
+import dev.rota.control.VmSubmissions;
+import dev.rota.control.VmWorkflowStarter;
+import dev.rota.scheduler.term.TaskObservations;
+import dev.rota.scheduler.term.VmNotifier;
 import dev.rota.api.vms.VmRequest;
 import dev.rota.api.vms.VmService;
 import dev.rota.store.TermActionRepository;
@@ -95,14 +95,14 @@ class WorkflowStartsTest {
     eventually("the workflow heard of its placing", () -> workflow.status().equals("scheduled"));
   }
 
-  @Inject @jakarta.inject.Named(dev.rota.activities.term.AgentCalls.REPORTED_NEWS) java.util.concurrent.ExecutorService reportedNews;
+  @Inject @jakarta.inject.Named(dev.rota.scheduler.term.AgentCalls.REPORTED_NEWS) java.util.concurrent.ExecutorService reportedNews;
 
   /**
    * Returns once whatever {@code pool} ran or queued has finished: as many tasks as it has threads,
    * queued after the rest, that each wait until all of them run at once.
    */
   private static void allDone(java.util.concurrent.ExecutorService pool) throws Exception {
-    int threads = dev.rota.activities.term.AgentCalls.REPORTED_NEWS_THREADS;
+    int threads = dev.rota.scheduler.term.AgentCalls.REPORTED_NEWS_THREADS;
     java.util.concurrent.CyclicBarrier together = new java.util.concurrent.CyclicBarrier(threads);
     List<java.util.concurrent.Callable<Integer>> waits = new java.util.ArrayList<>();
     for (int i = 0; i < threads; i++) {

@@ -1,7 +1,7 @@
 package dev.rota.host;
 
-import dev.rota.activities.ControlWorkflows;
-import dev.rota.activities.WorkflowKeeper;
+import dev.rota.control.ControlWorkflows;
+import dev.rota.control.WorkflowKeeper;
 import dev.rota.failure.Causes;
 import dev.rota.api.auth.AdminBootstrap;
 import dev.rota.api.auth.AuthSettings;
@@ -132,7 +132,7 @@ public final class RotaHost implements AutoCloseable {
       log.info("VM workflows ensured for {} VMs", restoredVms);
     }
     keeper.keepEvery(keeper.schedulerEvery());
-    context.getBean(dev.rota.activities.VmWorkflowStarter.class).sweepEvery(dev.rota.activities.VmWorkflowStarter.SWEEP_EVERY);
+    context.getBean(dev.rota.control.VmWorkflowStarter.class).sweepEvery(dev.rota.control.VmWorkflowStarter.SWEEP_EVERY);
     if (mode == HostMode.DEV) {
       int count = context.getProperty("rota.dev.agents", Integer.class).orElse(2);
       String heartbeat = context.getProperty("rota.agent.heartbeat-interval", String.class).orElse("5s");

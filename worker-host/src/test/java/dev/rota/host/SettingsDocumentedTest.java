@@ -58,7 +58,7 @@ class SettingsDocumentedTest {
   private static Set<String> hostSettings() {
     Map<String, String> mapped = variablesOfProperties(ROOT.resolve("worker-host/src/main/resources"));
     Set<String> read = new TreeSet<>(mapped.values());
-    for (String module : List.of("activities", "api", "worker-host")) {
+    for (String module : List.of("store", "scheduler", "control", "api", "worker-host")) {
       for (String property : properties(ROOT.resolve(module + "/src/main/java"))) {
         read.add(mapped.getOrDefault(property, variable(property)));
       }

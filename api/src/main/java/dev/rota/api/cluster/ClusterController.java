@@ -1,7 +1,7 @@
 package dev.rota.api.cluster;
 
-import dev.rota.activities.SchedulerHealth;
-import dev.rota.activities.WorkflowKeeper;
+import dev.rota.scheduler.SchedulerHealth;
+import dev.rota.control.WorkflowKeeper;
 import dev.rota.api.problem.ProblemAnswers;
 import io.swagger.v3.oas.annotations.Operation;
 import dev.rota.api.control.ControlPlane;

@@ -1,11 +1,11 @@
 package dev.rota.api.control;
 
-import dev.rota.activities.ControlWorkflows;
-import dev.rota.activities.DaemonThreads;
-import dev.rota.activities.SchedulerWaker;
-import dev.rota.activities.TemporalDeadlines;
-import dev.rota.activities.VmWorkflowStarter;
-import dev.rota.activities.WorkflowKeeper;
+import dev.rota.control.ControlWorkflows;
+import dev.rota.scheduler.DaemonThreads;
+import dev.rota.scheduler.SchedulerWaker;
+import dev.rota.scheduler.TemporalDeadlines;
+import dev.rota.control.VmWorkflowStarter;
+import dev.rota.control.WorkflowKeeper;
 import dev.rota.store.VmRow;
 import dev.rota.api.problem.Problems;
 import dev.rota.workflows.cluster.ClusterWorkflow;

@@ -1,6 +1,6 @@
 package dev.rota.api.workers;
 
-import dev.rota.activities.term.TaskReports;
+import dev.rota.scheduler.term.TaskReports;
 import dev.rota.api.Conflicts;
 import dev.rota.api.Quantities;
 import dev.rota.api.control.ControlPlane;

@@ -1,6 +1,6 @@
 package dev.rota.host.temporal;
 
-import dev.rota.activities.DaemonThreads;
+import dev.rota.scheduler.DaemonThreads;
 import io.temporal.serviceclient.WorkflowServiceStubs;
 import jakarta.annotation.PreDestroy;
 import jakarta.inject.Inject;

@@ -1,6 +1,6 @@
 package dev.rota.host.temporal;
 
-import dev.rota.activities.Heartbeats;
+import dev.rota.scheduler.Heartbeats;
 import dev.rota.workflows.TaskQueues;
 import dev.rota.workflows.cluster.ClusterActivities;
 import dev.rota.workflows.vm.VmActivities;

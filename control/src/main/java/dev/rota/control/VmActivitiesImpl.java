@@ -1,0 +1,130 @@
+package dev.rota.control;
+
+import dev.rota.scheduler.SchedulerWaker;
+import dev.rota.metrics.SchedulerMetrics;
+import dev.rota.store.Columns;
+import dev.rota.store.AgentAddress;
+import dev.rota.agents.AgentClient;
+import dev.rota.settings.AgentCallSettings;
+import dev.rota.settings.VmSettings;
+import dev.rota.store.GroupCommit;
+import dev.rota.store.VmEventRepository;
+import dev.rota.store.VmRepository;
+import dev.rota.store.VmRow;
+import dev.rota.store.WorkerRepository;
+import dev.rota.workflows.vm.VmActivities;
+import dev.rota.workflows.vm.VmLifecycle;
+import dev.rota.workflows.vm.VmReadModel;
+import dev.rota.workflows.vm.VmRecord;
+import io.micronaut.transaction.annotation.Transactional;
+import jakarta.inject.Singleton;
+import java.time.Clock;
+import java.time.Instant;
+
+@Singleton
+public class VmActivitiesImpl implements VmActivities, VmReadModel {
+  private final VmRepository vms;
+  private final VmEventRepository events;
+  private final WorkerRepository workers;
+  private final AgentClient agents;
+  private final SchedulerWaker scheduler;
+  private final VmSettings settings;
+  private final AgentCallSettings agentCalls;
+  private final Clock clock;
+  private final VmSubmissions submissions;
+  private final ControlWorkflows workflows;
+
+  private final SchedulerMetrics metrics;
+  private final GroupCommit commits;
+
+  public VmActivitiesImpl(
+      VmRepository vms,
+      VmEventRepository events,
+      WorkerRepository workers,
+      AgentClient agents,
+      SchedulerWaker scheduler,
+      VmSettings settings,
+      AgentCallSettings agentCalls,
+      Clock clock,
+      VmSubmissions submissions,
+      ControlWorkflows workflows,
+      SchedulerMetrics metrics,
+      GroupCommit commits) {
+    this.metrics = metrics;
+    this.commits = commits;
+    this.vms = vms;
+    this.events = events;
+    this.workers = workers;
+    this.agents = agents;
+    this.scheduler = scheduler;
+    this.settings = settings;
+    this.agentCalls = agentCalls;
+    this.clock = clock;
+    this.submissions = submissions;
+    this.workflows = workflows;
+  }
+
+  @Override
+  public VmRecord load(VmRef vm) {
+    return vms.findById(vm.vm()).map(v -> record(v, settings)).orElse(null);
+  }
+
+  /** The VM as its workflow starts from: its row, and this host's restart settings. */
+  static VmRecord record(VmRow v, VmSettings settings) {
+    return new VmRecord(v.status(), v.worker(), v.restartCount(), v.restartPolicy(), Columns.millis(v.startedAt()),
+        Columns.millis(v.finishedAt()), settings.restartDelay().toMillis(), settings.maxRestartDelay().toMillis(),
+        v.taskEventId(), v.movingFrom(), v.maxRestarts(),
+        v.restartWindowSeconds() == null ? 0 : v.restartWindowSeconds() * 1000L, v.ttlSecondsAfterFinished(),
+        Columns.millis(v.scheduledAt()));
+  }
+
+  @Override
+  @Transactional
+  public void recordStatus(StatusChange change) {
+    vms.recordStatus(change.vm(), change.status(), change.message());
+    events.append(change.vm(), clock.instant(), change.eventType(), change.message());
+  }
+
+  @Override
+  public void recordLifecycle(VmLifecycle l) {
+    commits.write(GroupCommit.vm(l.vm()), () -> vms.recordLifecycle(l.vm(), l.restartCount(), l.status(), l.worker(), l.message(), l.exitCode(), l.taskEventId(),
+        instant(l.scheduledAtMillis()), instant(l.startedAtMillis()), instant(l.finishedAtMillis())));
+  }
+
+  private static Instant instant(long millis) {
+    return millis == 0 ? null : Instant.ofEpochMilli(millis);
+  }
+
+  @Override
+  public void recordEvent(VmEvent event) {
+    events.append(event.vm(), clock.instant(), event.type(), event.message());
+  }
+
+  @Override
+  public void requeue(Requeue r) {
+    if (vms.requeue(r.vm(), r.restartCount(), r.message(), r.failedOn()) == 1) {
+      events.append(r.vm(), clock.instant(), r.eventType(), r.message());
+      if (r.eventType().equals("restarted")) {
+        metrics.restarted(r.failedOn() != null);
+      }
+      scheduler.wake("vm " + r.vm() + " " + r.eventType());
+    }
+  }
+
+  @Override
+  public void removeTask(WorkerTask task) {
+    workers.findById(task.worker())
+        .ifPresent(w -> agents.removeTask(w.agent(), task.taskId(), agentCalls.removalTimeout()));
+  }
+
+  /** Removes the VM's rows; a replica's set hears of it at once, so that it can replace or forget it. */
+  @Override
+  public void deleteVm(VmRef vm) {
+    String set = vms.findById(vm.vm()).map(VmRow::vmSet).orElse(null);
+    submissions.remove(vm.vm());
+    if (set != null) {
+      workflows.setChanged(set);
+    }
+  }
+
+}

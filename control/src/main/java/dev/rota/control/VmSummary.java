@@ -1,0 +1,16 @@
+package dev.rota.control;
+
+import dev.rota.store.VmRow;
+
+/** The static summary the Temporal UI shows for a VM's workflow: what it runs and what it asks for. */
+public final class VmSummary {
+  private VmSummary() {}
+
+  public static String of(VmRow vm) {
+    String what = vm.image() != null ? vm.image() : String.join(" ", vm.command());
+    if (what.length() > 120) {
+      what = what.substring(0, 117) + "...";
+    }
+    return vm.runtime() + ": " + what + " " + vm.resources();
+  }
+}

@@ -1,0 +1,249 @@
+package dev.rota.control;
+
+import dev.rota.scheduler.TemporalDeadlines;
+import dev.rota.scheduler.DaemonThreads;
+import dev.rota.store.BatchStatement;
+import dev.rota.store.CertainCommits;
+import dev.rota.store.TermActionRepository;
+import dev.rota.store.VmRepository;
+import dev.rota.store.VmRow;
+import dev.rota.store.WorkflowStartRepository;
+import dev.rota.store.WorkflowStartRow;
+import io.micronaut.transaction.TransactionOperations;
+import io.temporal.client.WorkflowExecutionAlreadyStarted;
+import jakarta.inject.Singleton;
+import java.sql.Connection;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Starts the workflows owed to submitted VMs ({@code workflow_starts}, written with each submission):
+ * a submission is answered once stored, and its VM is placed and run meanwhile, so that neither waits
+ * for Temporal (on the CLI's dev server a start is a round trip and a SQLite commit, and submissions
+ * that waited for their starts went no faster than those). This host starts its own
+ * submissions {@code rota.vms.workflow-start-delay} (2 s) after they were stored: a VM does not wait
+ * for its workflow, so its start is left out of the burst that places and runs it, and by then the row
+ * shows the VM placed and running, which the start hands over instead of two signals (about half the
+ * Temporal actions per VM, and a burst runs sooner than with its starts made at once). Every host
+ * also takes, every {@link #SWEEP_EVERY}, starts owed for longer than {@link #OWED_FOR} that it is not
+ * making itself (a host that died with them, Temporal out of reach).
+ *
+ * <p>Each workflow is started with its VM's row as it is when started, which may be newer than the
+ * submission (placed, running): the workflow takes it as a restored one does, and the news the row
+ * already shows leaves the outbox unsent, as the workflow would ignore it. A start that finds a
+ * workflow open under the name is done if that workflow is of this submission (its memo says so: an
+ * earlier try), and owed still if it is of a deleted VM of that name that is closing.
+ */
+@Singleton
+public class VmWorkflowStarter {
+  private static final Logger log = LoggerFactory.getLogger(VmWorkflowStarter.class);
+  public static final Duration SWEEP_EVERY = Duration.ofSeconds(5);
+  static final Duration OWED_FOR = Duration.ofSeconds(10);
+  private static final int SWEEP_BATCH = 500;
+  static final Duration START_DEADLINE = Duration.ofSeconds(5);
+
+  private final ControlWorkflows workflows;
+  private final WorkflowStartRepository starts;
+  private final VmRepository vms;
+  private final CertainCommits certain;
+  private final TransactionOperations<Connection> tx;
+  private final Clock clock;
+  private final Duration delay;
+  private final TemporalDeadlines deadlines;
+  private final BatchStatement startsMade = BatchStatement.of(WorkflowStartRepository.DONE);
+  private final BatchStatement newsHandedOver = BatchStatement.of(TermActionRepository.HANDED_OVER);
+
+  /** The VMs whose starts this host is making: the sweep leaves them alone. */
+  private final Set<String> making = ConcurrentHashMap.newKeySet();
+  /**
+   * Starts in flight at once: enough to keep the server busy, not a thread per VM. Each waits a round
+   * trip and a commit on a real server (with 16 the CLI's dev server took 86 starts a second, with 64 109).
+   */
+  private final ExecutorService starting = Executors.newFixedThreadPool(64, DaemonThreads.named("workflow-starter"));
+  /** Batches handed over, one thread each while its starts are made. */
+  private final ExecutorService batches = Executors.newFixedThreadPool(8, DaemonThreads.named("workflow-start-batch"));
+  private final ScheduledExecutorService sweeper = Executors.newSingleThreadScheduledExecutor(DaemonThreads.named("workflow-start-sweep"));
+
+  public VmWorkflowStarter(
+      ControlWorkflows workflows, WorkflowStartRepository starts, VmRepository vms, CertainCommits certain,
+      TransactionOperations<Connection> tx, Clock clock, TemporalDeadlines deadlines,
+      @io.micronaut.context.annotation.Value("${rota.vms.workflow-start-delay:2s}") Duration delay) {
+    this.delay = delay;
+    this.deadlines = deadlines;
+    this.workflows = workflows;
+    this.starts = starts;
+    this.vms = vms;
+    this.certain = certain;
+    this.tx = tx;
+    this.clock = clock;
+  }
+
+  /** Starts the workflows of VMs just submitted, in the background; whatever does not start stays owed. */
+  public void startSoon(List<VmRow> submitted) {
+    List<String> names = submitted.stream().map(VmRow::name).toList();
+    making.addAll(names);
+    Runnable batch = () -> {
+      try {
+        startNow(names);
+      } catch (RuntimeException e) {
+        log.warn("workflow starts of {} VMs left to the sweep: {}", names.size(), e.toString());
+      } finally {
+        names.forEach(making::remove);
+      }
+    };
+    try {
+      sweeper.schedule(() -> {
+        try {
+          batches.execute(batch);
+        } catch (java.util.concurrent.RejectedExecutionException e) {
+          names.forEach(making::remove); // closing: the sweep of the next host to start takes them
+        }
+      }, delay.toMillis(), TimeUnit.MILLISECONDS);
+    } catch (java.util.concurrent.RejectedExecutionException e) {
+      names.forEach(making::remove);
+    }
+  }
+
+  /** Sweeps every {@link #SWEEP_EVERY} from now on: what a host does once it serves. */
+  public void sweepEvery(Duration every) {
+    sweeper.scheduleWithFixedDelay(() -> {
+      try {
+        sweep();
+      } catch (RuntimeException e) {
+        log.debug("workflow start sweep failed: {}", e.toString());
+      }
+    }, every.toMillis(), every.toMillis(), TimeUnit.MILLISECONDS);
+  }
+
+  /** Starts what has been owed for longer than {@link #OWED_FOR} and no thread here is starting; returns how many it started. */
+  public int sweep() {
+    List<WorkflowStartRow> owed = starts.oldest(clock.instant().minus(OWED_FOR), SWEEP_BATCH);
+    List<String> names = new ArrayList<>();
+    for (WorkflowStartRow o : owed) {
+      if (making.add(o.vm())) {
+        names.add(o.vm());
+      }
+    }
+    try {
+      return startNow(names);
+    } finally {
+      names.forEach(making::remove);
+    }
+  }
+
+  /**
+   * Starts the VM's workflow now if it is owed one (a user's action on a VM whose workflow has yet to
+   * start); true if it was owed and is started.
+   */
+  public boolean startIfOwed(String vmName) {
+    return starts.owed(vmName) > 0 && startNow(List.of(vmName)) == 1;
+  }
+
+  /** Whether the VM's workflow has yet to be started. */
+  public boolean owed(String vmName) {
+    return starts.owed(vmName) > 0;
+  }
+
+  /**
+   * Starts the workflows owed to these VMs, several at a time, each from its row as it is now; takes out
+   * what was started, and what is owed to a VM no longer there. Returns how many it started.
+   */
+  int startNow(List<String> names) {
+    if (names.isEmpty()) {
+      return 0;
+    }
+    Map<String, WorkflowStartRow> owed = new HashMap<>();
+    starts.findByVmIn(names).forEach(o -> owed.put(o.vm(), o));
+    Map<String, VmRow> rows = new HashMap<>();
+    vms.findByNameInList(owed.keySet()).forEach(v -> rows.put(v.name(), v));
+    List<WorkflowStartRow> done = new ArrayList<>();
+    List<VmRow> started = new ArrayList<>();
+    List<Future<Boolean>> making = new ArrayList<>();
+    List<WorkflowStartRow> tried = new ArrayList<>();
+    for (WorkflowStartRow o : owed.values()) {
+      VmRow vm = rows.get(o.vm());
+      if (vm == null || vm.seq() != o.vmSeq()) {
+        done.add(o); // deleted, and perhaps submitted again: that submission owes a start of its own
+        continue;
+      }
+      tried.add(o);
+      making.add(starting.submit(() -> start(vm)));
+    }
+    for (int i = 0; i < making.size(); i++) {
+      if (made(making.get(i), tried.get(i).vm())) {
+        started.add(rows.get(tried.get(i).vm()));
+        done.add(tried.get(i));
+      }
+    }
+    if (done.isEmpty()) {
+      return 0;
+    }
+    int[] taken = certain.write(() -> {
+      newsHandedOver.run(tx.getConnection(), started.stream()
+          .map(v -> Map.of("vm", v.name(), "vmSeq", v.seq(), "taskEventId", v.taskEventId())).toList());
+      return startsMade.run(tx.getConnection(), done.stream().map(o -> Map.of("vm", o.vm(), "vmSeq", o.vmSeq())).toList());
+    });
+    Set<String> takenElsewhere = new java.util.HashSet<>();
+    for (int i = 0; i < done.size(); i++) {
+      if (taken[i] == 0) {
+        takenElsewhere.add(done.get(i).vm()); // by another start of it, or with the VM's rows
+      }
+    }
+    for (VmRow vm : started) {
+      if (takenElsewhere.contains(vm.name()) && vms.progressOf(vm.name()).filter(p -> p.seq() == vm.seq()).isEmpty()) {
+        // Deleted while its workflow started, which the deletion did not find: the workflow ends it.
+        workflows.requestVmDelete(vm.name());
+      }
+    }
+    return started.size();
+  }
+
+  /**
+   * Starts the workflow; false if one of another submission is open under the name. Gives up after
+   * {@link #START_DEADLINE} (a gRPC deadline the SDK's retries honour, which would otherwise go on for a
+   * minute): with Temporal away the start stays owed, for the sweep, rather than hold a thread.
+   */
+  private boolean start(VmRow vm) {
+    return deadlines.within(START_DEADLINE, () -> {
+      try {
+        workflows.startVm(vm, false);
+        return true;
+      } catch (WorkflowExecutionAlreadyStarted e) {
+        return workflows.openFor(vm.name(), vm.seq());
+      }
+    });
+  }
+
+  private static boolean made(Future<Boolean> start, String vm) {
+    try {
+      return start.get();
+    } catch (ExecutionException e) {
+      log.debug("workflow of VM {} not started, still owed: {}", vm, e.getCause().toString());
+      return false;
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return false;
+    }
+  }
+
+  @jakarta.annotation.PreDestroy
+  void close() {
+    sweeper.shutdownNow();
+    batches.shutdownNow();
+    starting.shutdownNow();
+  }
+}

@@ -1,0 +1,222 @@
+package dev.rota.control;
+
+import dev.rota.scheduler.SchedulerHealth;
+import dev.rota.scheduler.SchedulerMissing;
+import io.micronaut.context.event.ApplicationEventListener;
+import dev.rota.scheduler.DaemonThreads;
+import dev.rota.settings.SchedulerSettings;
+import dev.rota.store.VmRepository;
+import dev.rota.store.VmRow;
+import dev.rota.store.VmSetRepository;
+import dev.rota.store.VmSetRow;
+import dev.rota.workflows.vm.VmWorkflow;
+import dev.rota.workflows.vmset.VmSetWorkflow;
+import io.temporal.client.WorkflowClient;
+import jakarta.annotation.PreDestroy;
+import jakarta.inject.Provider;
+import jakarta.inject.Singleton;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Consumer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Makes sure the workflows the database says should run do: the scheduler's, every VM's and every VM
+ * set's. Temporal can lose them (a server started afresh, a namespace made anew, an operator's terminate,
+ * a run failed by a bad deploy) while the database keeps all they need to start again, so every host
+ * looks every {@link #schedulerEvery()} and starts again what is missing. A start joins a run that is
+ * open (USE_EXISTING), so hosts that look at once start nothing twice, and a restored workflow resumes
+ * from its stored state and adopts its running task: nothing runs twice.
+ *
+ * <p>The scheduler is looked at by name, cheaply, each time. The VMs and sets are compared with
+ * Temporal's list of running workflows every {@link #WORKFLOWS_EVERY}, and at once when the scheduler
+ * was missing (whatever lost it likely lost the rest).
+ */
+@Singleton
+public class WorkflowKeeper implements ApplicationEventListener<SchedulerMissing> {
+  private static final Logger log = LoggerFactory.getLogger(WorkflowKeeper.class);
+  static final Duration WORKFLOWS_EVERY = Duration.ofMinutes(1);
+  private static final int PAGE = 500;
+
+  private final ControlWorkflows workflows;
+  private final Provider<WorkflowClient> client;
+  private final VmRepository vms;
+  private final VmSetRepository sets;
+  private final SchedulerSettings scheduler;
+  private final Clock clock;
+  private final ScheduledExecutorService timer =
+      Executors.newSingleThreadScheduledExecutor(DaemonThreads.named("workflow-keeper"));
+  private final AtomicBoolean lookSoon = new AtomicBoolean();
+  private volatile Instant schedulerRestartedAt;
+  private volatile String schedulerRestartedWhy;
+  private Instant workflowsLookedAt = Instant.EPOCH;
+  private final Instant since;
+
+  public WorkflowKeeper(ControlWorkflows workflows, Provider<WorkflowClient> client, VmRepository vms,
+      VmSetRepository sets, SchedulerSettings scheduler, Clock clock) {
+    this.workflows = workflows;
+    this.client = client;
+    this.vms = vms;
+    this.sets = sets;
+    this.scheduler = scheduler;
+    this.clock = clock;
+    this.since = clock.instant();
+  }
+
+  /** How often a host looks for the scheduler's workflow: a few of its intervals. */
+  public Duration schedulerEvery() {
+    return scheduler.interval().multipliedBy(3);
+  }
+
+  /** Looks every {@link #schedulerEvery()} from now on: what a host does once it serves. */
+  public void keepEvery(Duration every) {
+    timer.scheduleWithFixedDelay(this::lookSafely, every.toMillis(), every.toMillis(), TimeUnit.MILLISECONDS);
+  }
+
+  /** A wake-up found no scheduler: look now. */
+  @Override
+  public void onApplicationEvent(SchedulerMissing missing) {
+    lookSoon(missing.why());
+  }
+
+  /** Looks now, in the background (a wake-up found no scheduler); looks already asked for are one. */
+  public void lookSoon(String why) {
+    if (lookSoon.compareAndSet(false, true)) {
+      log.debug("looking for missing workflows now: {}", why);
+      try {
+        timer.execute(this::lookSafely);
+      } catch (java.util.concurrent.RejectedExecutionException e) {
+        lookSoon.set(false); // closing
+      }
+    }
+  }
+
+  @PreDestroy
+  void close() {
+    timer.shutdownNow();
+  }
+
+  private void lookSafely() {
+    lookSoon.set(false);
+    try {
+      look();
+    } catch (RuntimeException e) {
+      log.debug("looking for missing workflows failed: {}", e.toString());
+    }
+  }
+
+  /** One look: the scheduler, then the VMs and sets when they are due or the scheduler was missing. */
+  public void look() {
+    boolean restarted = keepScheduler();
+    Instant now = clock.instant();
+    if (restarted || !now.isBefore(workflowsLookedAt.plus(WORKFLOWS_EVERY))) {
+      workflowsLookedAt = now;
+      int restored = restoreMissing();
+      if (restored > 0) {
+        log.warn("restored the workflows of {} VMs and sets that Temporal no longer ran", restored);
+      }
+    }
+  }
+
+  /** Starts the scheduler's workflow if it has no open run; true when it did. */
+  public boolean keepScheduler() {
+    if (workflows.schedulerRuns()) {
+      return false;
+    }
+    var execution = workflows.startScheduler();
+    schedulerRestartedAt = clock.instant();
+    schedulerRestartedWhy = "the scheduler's workflow had no open run (Temporal lost it, or it was terminated or "
+        + "failed); started it again as run " + execution.getRunId();
+    log.warn(schedulerRestartedWhy);
+    return true;
+  }
+
+  /** The scheduler's health given when its last term began (null before the first), with what this host did for it. */
+  public SchedulerHealth schedulerHealth(Instant lastTermAt) {
+    return SchedulerHealth.judge(lastTermAt, since, schedulerRestartedAt, schedulerRestartedWhy, scheduler, clock.instant());
+  }
+
+  /**
+   * Gives every VM and set its workflow, joining any that is open: a host at start, whose Temporal may
+   * have forgotten every workflow (dev mode's embedded server). Returns how many it made sure of.
+   */
+  public int restoreAll() {
+    return restoreUnless(Set.of());
+  }
+
+  /**
+   * Starts the workflows of the VMs and sets that have a row and no running workflow in Temporal's list.
+   * The list is read before the rows: a workflow that ended since deleted its row first, so it is not
+   * started again; one too new to be listed yet is joined, not doubled. Returns how many it started.
+   */
+  public int restoreMissing() {
+    return restoreUnless(runningIds());
+  }
+
+  /** Starts the VM's workflow from its row, joining one that is open; false when it has no row. */
+  public boolean restoreVm(String vmName) {
+    return vms.findById(vmName).map(vm -> {
+      workflows.startVm(vm, true);
+      return true;
+    }).orElse(false);
+  }
+
+  /** Starts (joining any open run) the workflow of every set and VM whose workflow id is not in {@code running}. */
+  private int restoreUnless(Set<String> running) {
+    int[] count = {0};
+    eachSet(set -> {
+      if (!running.contains(VmSetWorkflow.workflowId(set.name()))) {
+        workflows.startSet(set.name(), set.replicas(), true);
+        count[0]++;
+      }
+    });
+    eachVm(vm -> {
+      if (!running.contains(VmWorkflow.workflowId(vm.name()))) {
+        workflows.startVm(vm, true);
+        count[0]++;
+      }
+    });
+    return count[0];
+  }
+
+  private Set<String> runningIds() {
+    Set<String> ids = new HashSet<>();
+    client.get()
+        .listExecutions("(WorkflowType = 'VmWorkflow' OR WorkflowType = 'VmSetWorkflow') AND ExecutionStatus = 'Running'")
+        .forEach(w -> ids.add(w.getExecution().getWorkflowId()));
+    return ids;
+  }
+
+  private void eachSet(Consumer<VmSetRow> each) {
+    long after = 0;
+    while (true) {
+      List<VmSetRow> page = sets.page(after, PAGE);
+      page.forEach(each);
+      if (page.size() < PAGE) {
+        return;
+      }
+      after = page.get(page.size() - 1).seq();
+    }
+  }
+
+  private void eachVm(Consumer<VmRow> each) {
+    long after = 0;
+    while (true) {
+      List<VmRow> page = vms.page(after, null, null, null, PAGE);
+      page.forEach(each);
+      if (page.size() < PAGE) {
+        return;
+      }
+      after = page.get(page.size() - 1).seq();
+    }
+  }
+}

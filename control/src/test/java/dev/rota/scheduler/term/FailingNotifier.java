@@ -1,0 +1,48 @@
+package dev.rota.scheduler.term;
+
+import dev.rota.store.TermActionRow;
+import dev.rota.store.VmRepository;
+import io.micronaut.context.annotation.Replaces;
+import io.micronaut.context.annotation.Requires;
+import io.temporal.client.WorkflowClient;
+import jakarta.inject.Provider;
+import jakarta.inject.Singleton;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/** The real notifier, except that a test can make the next signals to a VM's workflow fail. */
+@Singleton
+@Replaces(VmNotifier.class)
+@Requires(property = FailingNotifier.ENABLED, value = "true")
+public class FailingNotifier extends VmNotifier {
+  /** A test that wants it sets this property; others keep their own notifier. */
+  public static final String ENABLED = "rota.test.failing-notifier";
+
+  private final Map<String, AtomicInteger> failuresLeft = new ConcurrentHashMap<>();
+  private final Map<String, AtomicInteger> failed = new ConcurrentHashMap<>();
+
+  public FailingNotifier(Provider<WorkflowClient> client, VmRepository vms, dev.rota.store.TermActionRepository outbox,
+      dev.rota.scheduler.TemporalDeadlines deadlines) {
+    super(client, vms, outbox, deadlines);
+  }
+
+  /** The next {@code times} signals to {@code vm}'s workflow fail, as when Temporal cannot be reached. */
+  public void failNext(String vm, int times) {
+    failuresLeft.put(vm, new AtomicInteger(times));
+  }
+
+  public int failed(String vm) {
+    return failed.getOrDefault(vm, new AtomicInteger()).get();
+  }
+
+  @Override
+  public java.util.List<Long> notify(TermActionRow news) {
+    AtomicInteger left = failuresLeft.get(news.vm());
+    if (left != null && left.getAndDecrement() > 0) {
+      failed.computeIfAbsent(news.vm(), k -> new AtomicInteger()).incrementAndGet();
+      throw new IllegalStateException("UNAVAILABLE: cannot reach Temporal");
+    }
+    return super.notify(news);
+  }
+}

@@ -1,0 +1,79 @@
+package dev.rota.scheduler.term;
+
+import dev.rota.scheduling.Candidate;
+import dev.rota.scheduling.PlacedTask;
+import dev.rota.scheduling.VmSnapshot;
+import dev.rota.scheduling.WorkerProbeState;
+import dev.rota.scheduling.WorkerSnapshot;
+import dev.rota.store.VmRow;
+import dev.rota.store.VmSchedulingRow;
+import dev.rota.store.VmTaskRow;
+import dev.rota.store.WorkerRow;
+import dev.rota.model.RestartPolicy;
+import dev.rota.model.Spread;
+import dev.rota.model.TaskState;
+import java.util.Map;
+import dev.rota.model.VmStatus;
+import dev.rota.model.WireName;
+import dev.rota.model.WorkerHealth;
+
+/** Rows of the store as the scheduling core's snapshot types. */
+final class Snapshots {
+  private Snapshots() {}
+
+  static WorkerHealth health(WorkerRow w) {
+    return WireName.parse(WorkerHealth.class, w.health()).orElse(WorkerHealth.NOT_READY);
+  }
+
+  static WorkerProbeState probeState(WorkerRow w) {
+    return probeState(w, 0);
+  }
+
+  /** @param taskFailures tasks failed on it lately, as {@code WorkerRepository.taskFailuresSince} counts them */
+  static WorkerProbeState probeState(WorkerRow w, int taskFailures) {
+    return new WorkerProbeState(
+        w.name(),
+        health(w),
+        w.lastSeen() != null ? w.lastSeen() : w.createdAt(),
+        w.lastProbeAt(),
+        w.lastProbeOk(),
+        w.probeFailures(),
+        w.lastProbeError(),
+        w.flakyUntil(),
+        taskFailures);
+  }
+
+  /** @param images what its agent holds, by image, with when each was last used */
+  static WorkerSnapshot worker(WorkerRow w, int taskFailures, Map<String, java.time.Instant> images) {
+    Candidate c =
+        new Candidate(w.name(), w.resources(), w.labels(), w.runtimes(), health(w), w.schedulingPaused(), images);
+    return new WorkerSnapshot(c, probeState(w, taskFailures), w.healthMessage(), w.drainDeadline());
+  }
+
+  /**
+   * A VM as the core sees it at {@code now}: an avoidance that has run out is no longer one; a replica
+   * spreads as its set asks now ({@code spreads}, by set).
+   */
+  static VmSnapshot vm(VmRow v, java.time.Instant now) {
+    return vm(v.scheduling(), now, Map.of());
+  }
+
+  static VmSnapshot vm(VmSchedulingRow v, java.time.Instant now, Map<String, Spread> spreads) {
+    String avoid = v.avoidUntil() != null && now.isBefore(v.avoidUntil()) ? v.avoidWorker() : null;
+    Spread spread = v.vmSet() == null ? Spread.NONE : spreads.getOrDefault(v.vmSet(), Spread.NONE);
+    return new VmSnapshot(
+        v.name(), v.seq(), v.runtime(), v.resources(), v.labels(), status(v), v.restartCount(), avoid, v.vmSet(), spread,
+        v.failedOn(), v.movingFrom(), v.image(),
+        WireName.parse(RestartPolicy.class, v.restartPolicy()).orElse(RestartPolicy.NEVER), v.oldCopyOn(),
+        v.keepsThroughDisconnect());
+  }
+
+  static PlacedTask task(VmTaskRow t) {
+    return new PlacedTask(t.vm(), t.vmSeq(), t.generation(), t.worker(),
+        WireName.parse(TaskState.class, t.state()).orElse(TaskState.LOST));
+  }
+
+  static VmStatus status(VmSchedulingRow v) {
+    return WireName.parse(VmStatus.class, v.status()).orElse(VmStatus.PENDING);
+  }
+}

@@ -1,0 +1,362 @@
+package dev.rota.scheduler.term;
+
+import dev.rota.scheduling.TermPlan;
+
+import dev.rota.agentapi.TaskId;
+import dev.rota.store.BatchStatement;
+import dev.rota.store.Columns;
+import dev.rota.store.TermActionRepository;
+import dev.rota.store.TermActionRow;
+import dev.rota.store.VmEventRepository;
+import dev.rota.store.VmRepository;
+import dev.rota.store.VmTaskRepository;
+import dev.rota.store.VmTaskRow;
+import dev.rota.store.WorkerRepository;
+import dev.rota.model.TaskEventType;
+import dev.rota.model.TaskState;
+import dev.rota.metrics.SchedulerMetrics;
+import dev.rota.scheduling.Drainer;
+import dev.rota.scheduling.Move;
+import dev.rota.scheduling.Reconciliation;
+import io.micronaut.transaction.TransactionOperations;
+import jakarta.inject.Singleton;
+import java.sql.Connection;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * The one writer of observed task state, for the term and for agents' reports between terms alike.
+ * Each change is conditional on the state it changes from, and is written with its line in the VM's
+ * event log and its task event for the VM's workflow (the outbox), in the caller's transaction: an
+ * observation is never recorded without the news of it, nor the news sent without the observation.
+ */
+@Singleton
+public class TaskObservations {
+  private final VmTaskRepository tasks;
+  private final VmRepository vms;
+  private final VmEventRepository events;
+  private final TermActionRepository outbox;
+  private final WorkerRepository workers;
+  private final SchedulerMetrics metrics;
+
+  private final TransactionOperations<Connection> tx;
+  private final BatchStatement placeTasks = BatchStatement.of(VmTaskRepository.PLACE);
+  private final BatchStatement waitsNoMore = BatchStatement.of(VmRepository.PLACED);
+  private final BatchStatement logLine = BatchStatement.of(VmEventRepository.INSERT);
+  private final BatchStatement logKept = BatchStatement.of(VmEventRepository.KEEP_NEWEST);
+  private final BatchStatement addAction = BatchStatement.of(TermActionRepository.ADD_ANY);
+  private final BatchStatement vmFailedOver = BatchStatement.of(VmRepository.FAIL_OVER);
+  private final BatchStatement taskEnded = BatchStatement.of(VmTaskRepository.ENDED);
+  private final BatchStatement vmStartedMove = BatchStatement.of(VmRepository.START_MOVE);
+
+  public TaskObservations(
+      VmTaskRepository tasks, VmRepository vms, VmEventRepository events, TermActionRepository outbox,
+      WorkerRepository workers, SchedulerMetrics metrics, TransactionOperations<Connection> tx) {
+    this.tx = tx;
+    this.metrics = metrics;
+    this.workers = workers;
+    this.tasks = tasks;
+    this.vms = vms;
+    this.events = events;
+    this.outbox = outbox;
+  }
+
+  /** A VM's submission {@code vmSeq} to be placed, its generation {@code generation}, on {@code worker}; {@code why} the worker, or null. */
+  public record Placing(String vm, long vmSeq, int generation, String worker, String why) {
+    String taskId() {
+      return TaskId.of(vm, generation).toString();
+    }
+  }
+
+  /**
+   * Places each VM as its placing says, with the action that starts its task and the news for its
+   * workflow, in the caller's transaction; returns those placed, leaving out those whose workflows no
+   * longer want them (stopped meanwhile) or that are placed already. A few statements for them all,
+   * each a batch.
+   */
+  public List<Placing> placeAll(List<Placing> placings, Instant now) {
+    Connection db = tx.getConnection();
+    boolean[] inserted = placeTasks(db, placings, now);
+    List<Placing> placed = new ArrayList<>();
+    List<News> news = new ArrayList<>();
+    for (int i = 0; i < placings.size(); i++) {
+      Placing p = placings.get(i);
+      if (inserted[i]) {
+        placed.add(p);
+        news.add(new News(p, true, TaskEventType.PLACED, "scheduled",
+            "scheduled on worker " + p.worker() + " as task " + p.taskId() + (p.why() == null ? "" : " (" + p.why() + ")")));
+      }
+    }
+    waitsNoMore.run(db, placed.stream().map(p -> Map.of("name", p.vm())).toList());
+    tell(db, news, now);
+    return placed;
+  }
+
+  /**
+   * Fails each VM over: its task lost with its offline worker, its next
+   * generation placed on the failover's target with the action that starts it, and its workflow told;
+   * returns those failed over, leaving out those that moved on since the plan. A few batches for them all.
+   */
+  public List<TermPlan.Failover> failOverAll(List<TermPlan.Failover> failovers, Instant now) {
+    Connection db = tx.getConnection();
+    List<String> messages = failovers.stream().map(TaskObservations::failoverMessage).toList();
+    List<Map<String, Object>> vmRows = new ArrayList<>();
+    for (int i = 0; i < failovers.size(); i++) {
+      TermPlan.Failover f = failovers.get(i);
+      vmRows.add(Map.of("name", f.vm(), "seq", f.seq(), "generation", f.generation(), "from", f.from(),
+          "message", Columns.truncate(messages.get(i), 2048)));
+    }
+    int[] changed = vmFailedOver.run(db, vmRows);
+    List<TermPlan.Failover> done = new ArrayList<>();
+    List<String> doneMessages = new ArrayList<>();
+    List<Map<String, Object>> lost = new ArrayList<>();
+    for (int i = 0; i < failovers.size(); i++) {
+      TermPlan.Failover f = failovers.get(i);
+      if (changed[i] == 1) {
+        done.add(f);
+        doneMessages.add(messages.get(i));
+        Map<String, Object> ended = new HashMap<>();
+        ended.put("id", VmTaskRow.id(f.seq(), TaskId.of(f.vm(), f.generation()).toString()));
+        ended.put("state", TaskState.LOST.wireName());
+        ended.put("exitCode", null);
+        ended.put("message", "lost with worker " + f.from() + ", which went offline");
+        ended.put("at", now);
+        lost.add(ended);
+      }
+    }
+    taskEnded.run(db, lost);
+    placeNext(db, done.stream().map(f -> new Placing(f.vm(), f.seq(), f.generation() + 1, f.to(), f.why())).toList(),
+        doneMessages, TaskEventType.FAILED_OVER, "failed-over", now);
+    return done;
+  }
+
+  /**
+   * Moves replicas: each one's next generation becomes its task, placed on the move's target with the
+   * action that starts it, while the running one stays until the new one has started; returns those
+   * moved, leaving out those that moved on since the plan (restarted, stopped, moving already).
+   */
+  public List<Move> moveAll(List<Move> moves, Instant now) {
+    Connection db = tx.getConnection();
+    List<Move> done = new ArrayList<>();
+    List<String> messages = new ArrayList<>();
+    List<Map<String, Object>> vmRows = new ArrayList<>();
+    for (Move m : moves) {
+      String message = "moving from worker " + m.from() + " to " + m.to() + " (" + m.why() + ")";
+      messages.add(message);
+      vmRows.add(Map.of("name", m.vm(), "seq", m.seq(), "generation", m.generation(), "from", m.from(),
+          "message", Columns.truncate(message, 2048)));
+    }
+    int[] changed = vmStartedMove.run(db, vmRows);
+    List<String> doneMessages = new ArrayList<>();
+    for (int i = 0; i < moves.size(); i++) {
+      if (changed[i] == 1) {
+        done.add(moves.get(i));
+        doneMessages.add(messages.get(i));
+      }
+    }
+    placeNext(db, done.stream().map(m -> new Placing(m.vm(), m.seq(), m.generation() + 1, m.to(), m.why())).toList(),
+        doneMessages, TaskEventType.MOVED, "moving", now);
+    return done;
+  }
+
+  /**
+   * Each VM's next generation placed, with its start, and its workflow told {@code type}. The workflow
+   * hears of the new generation either way; were its task somehow placed already, the VM would wait for
+   * a placement as any pending one does.
+   */
+  private void placeNext(Connection db, List<Placing> next, List<String> messages, TaskEventType type, String logType,
+      Instant now) {
+    boolean[] placed = placeTasks(db, next, now);
+    List<News> news = new ArrayList<>();
+    for (int i = 0; i < next.size(); i++) {
+      news.add(new News(next.get(i), placed[i], type, logType, messages.get(i)));
+    }
+    tell(db, news, now);
+  }
+
+  private static String failoverMessage(TermPlan.Failover f) {
+    return "worker " + f.from() + " went offline with task " + TaskId.of(f.vm(), f.generation()) + "; failed over to worker "
+        + f.to() + " as task " + TaskId.of(f.vm(), f.generation() + 1) + (f.why() == null ? "" : " (" + f.why() + ")");
+  }
+
+  /** Each placing's task recorded, as {@link VmTaskRepository#place} would: whether it was. */
+  private boolean[] placeTasks(Connection db, List<Placing> placings, Instant now) {
+    int[] inserted = placeTasks.run(db, placings.stream().map(p -> Map.of(
+        "id", VmTaskRow.id(p.vmSeq(), p.taskId()), "vm", p.vm(), "vmSeq", p.vmSeq(), "generation", p.generation(),
+        "worker", p.worker(), "at", now)).toList());
+    boolean[] placed = new boolean[inserted.length];
+    for (int i = 0; i < inserted.length; i++) {
+      placed[i] = inserted[i] == 1;
+    }
+    return placed;
+  }
+
+  /** What a VM's workflow is told of a task placed, and whether the action that starts the task goes with it. */
+  private record News(Placing placing, boolean start, TaskEventType type, String logType, String message) {}
+
+  /**
+   * Each VM's log line, start and news, as {@link #tell} writes one, as batches.
+   */
+  private void tell(Connection db, List<News> news, Instant now) {
+    List<Map<String, Object>> logLines = new ArrayList<>();
+    List<Map<String, Object>> logsKept = new ArrayList<>();
+    List<Map<String, Object>> outboxRows = new ArrayList<>();
+    for (News n : news) {
+      Placing p = n.placing();
+      logLines.add(Map.of("vmName", p.vm(), "time", now, "type", n.logType(), "message", Columns.truncate(n.message(), 4096)));
+      logsKept.add(Map.of("vmName", p.vm(), "kept", VmEventRepository.KEPT_PER_VM));
+      if (n.start()) {
+        outboxRows.add(action(TermActionRow.START, p, null, null, now));
+      }
+      outboxRows.add(action(TermActionRow.NOTIFY, p, n.type().wireName(), Columns.truncate(n.message(), 2048), now));
+    }
+    logLine.run(db, logLines);
+    logKept.run(db, logsKept);
+    addAction.run(db, outboxRows);
+  }
+
+  private static Map<String, Object> action(String kind, Placing p, String event, String detail, Instant now) {
+    Map<String, Object> row = new HashMap<>();
+    row.put("kind", kind);
+    row.put("worker", p.worker());
+    row.put("taskId", p.taskId());
+    row.put("vm", p.vm());
+    row.put("detail", detail);
+    row.put("createdAt", now);
+    row.put("vmSeq", p.vmSeq());
+    row.put("event", event);
+    row.put("exitCode", null);
+    row.put("startedAt", null);
+    return row;
+  }
+
+  /**
+   * Tells the VM's workflow that its task is on a worker whose drain deadline passed; empty when it was
+   * told already or has moved on since the plan.
+   */
+  public Optional<TermActionRow> evict(Drainer.Eviction e, Instant now) {
+    if (vms.evicted(e.vm(), e.seq(), e.generation()) != 1) {
+      return Optional.empty();
+    }
+    String message = "worker " + e.worker() + " was drained: its deadline " + e.deadline() + " passed";
+    return Optional.of(tell(e.vm(), e.seq(), TaskId.of(e.vm(), e.generation()).toString(), e.worker(),
+        TaskEventType.DRAINED, "drained", null, message, now, null));
+  }
+
+  /** The task reached {@code to}; empty when it had already moved on (the other observer was first). */
+  public Optional<TermActionRow> reached(VmTaskRow task, TaskState to, Integer exitCode, String message, Instant now) {
+    String text = Columns.truncate(message, 2048);
+    int changed =
+        to == TaskState.RUNNING
+            ? tasks.started(task.id(), now, text)
+            : tasks.ended(task.id(), to.wireName(), exitCode, text, now);
+    if (changed != 1) {
+      return Optional.empty();
+    }
+    boolean clean = to == TaskState.EXITED && Integer.valueOf(0).equals(exitCode);
+    String logType = to == TaskState.RUNNING ? "started" : clean ? "exited" : "failed";
+    Instant startedAt = to == TaskState.RUNNING ? now : task.startedAt();
+    // A start's line is not followed by a trim of the log: its placing's line, just before, trimmed it, so
+    // the log holds at most one line more than it keeps. The trim was an eighth of a report's commit.
+    TermActionRow news = tell(task.vm(), task.vmSeq(), task.taskId(), task.worker(), TaskEventType.reaching(to), logType,
+        exitCode, message, now, startedAt, to != TaskState.RUNNING);
+    if (to == TaskState.RUNNING) {
+      // What the workflow will record on hearing it, to the millisecond its events carry: the API need not
+      // wait for the workflow's turn on a busy host, which under heavy load can take a minute. Before
+      // the move below is marked done, so that a move's copy, whose record keeps its first placement's
+      // time, is left to the workflow.
+      vms.reportedRunning(task.vm(), task.vmSeq(), task.generation(), task.worker(), text, news.id(),
+          task.placedAt().truncatedTo(ChronoUnit.MILLIS), now.truncatedTo(ChronoUnit.MILLIS));
+      if (vms.moved(task.vm(), task.generation()) == 1) {
+        // A move's new copy runs: its old one is removed now, with the next pass over the outbox, rather
+        // than once its worker's whole task list is next read.
+        vms.oldCopyOn(task.vm()).ifPresent(from -> outbox.add(TermActionRow.REMOVE, from,
+            TaskId.of(task.vm(), task.generation() - 1).toString(), null, null,
+            "its move's new copy runs on worker " + task.worker(), now));
+      }
+      if (task.generation() == 0) {
+        // Its creation time alone: the whole row, decoded, took a tenth of the report writer's time.
+        vms.createdAtOf(task.vm(), task.vmSeq()).ifPresent(at -> metrics.firstRun(java.time.Duration.between(at, now)));
+      }
+    } else if (to == TaskState.FAILED || to == TaskState.VANISHED) {
+      workers.taskFailed(task.worker(), now); // the worker's doing, not the VM's: toward making it flaky
+    }
+    return Optional.of(news);
+  }
+
+  /**
+   * Its agent removed task {@code taskId} from {@code worker} (it answers once the task has ended): a
+   * record of an earlier generation of the VM's submission there is forgotten now, as the term would
+   * once the worker's task list no longer shows it, and a move that left it there is over.
+   */
+  public void removedFrom(String worker, String taskId, Instant now) {
+    Optional<TaskId> id = TaskId.parse(taskId);
+    Optional<dev.rota.store.VmRow> vm = id.flatMap(i -> vms.findById(i.vm()));
+    if (vm.isEmpty() || vm.get().restartCount() <= id.get().restartCount()) {
+      return; // no VM, or the task is of its current generation: the term's to judge
+    }
+    String record = VmTaskRow.id(vm.get().seq(), taskId);
+    Optional<VmTaskRow> row = tasks.findById(record);
+    if (row.isPresent() && row.get().worker().equals(worker)) {
+      tasks.forget(record);
+    }
+    if (worker.equals(vm.get().oldCopyOn())) {
+      Instant started = tasks.findById(VmTaskRow.id(vm.get().seq(), TaskId.of(vm.get().name(), vm.get().restartCount()).toString()))
+          .map(VmTaskRow::startedAt).orElse(null);
+      moveEnded(new Reconciliation.MoveEnded(vm.get().name(), vm.get().seq(), worker), started, now);
+    }
+  }
+
+  /**
+   * A move is over: its old copy is gone from the worker it moved from. The VM reads as moved from now
+   * on, and its log says how long the two copies overlapped; false when another term ended it first.
+   *
+   * @param newCopyStarted when the new copy started, or null when that is not known
+   */
+  public boolean moveEnded(Reconciliation.MoveEnded m, Instant newCopyStarted, Instant now) {
+    if (vms.moveEnded(m.vm(), m.from()) != 1) {
+      return false;
+    }
+    String overlap = newCopyStarted == null ? ""
+        : String.format(java.util.Locale.ROOT, ", %.1f s after its new copy started",
+            java.time.Duration.between(newCopyStarted, now).toMillis() / 1000.0);
+    events.append(m.vm(), now, "moved", "its old copy on worker " + m.from() + " is gone" + overlap + ": the move is done");
+    return true;
+  }
+
+  /** The worker could not start the task: its record goes, so that the VM is placed again elsewhere. */
+  public Optional<TermActionRow> givenBack(VmTaskRow task, String message, Instant avoidUntil, Instant now) {
+    if (tasks.givenBack(task.id()) != 1) {
+      return Optional.empty();
+    }
+    vms.avoid(task.vm(), task.worker(), avoidUntil);
+    return Optional.of(tell(task.vm(), task.vmSeq(), task.taskId(), task.worker(), TaskEventType.GIVEN_BACK,
+        "start-failed", null, message, now, null));
+  }
+
+  private TermActionRow tell(
+      String vm, long vmSeq, String taskId, String worker, TaskEventType type, String logType, Integer exitCode,
+      String message, Instant now, Instant startedAt) {
+    return tell(vm, vmSeq, taskId, worker, type, logType, exitCode, message, now, startedAt, true);
+  }
+
+  private TermActionRow tell(
+      String vm, long vmSeq, String taskId, String worker, TaskEventType type, String logType, Integer exitCode,
+      String message, Instant now, Instant startedAt, boolean trimLog) {
+    String text = Columns.truncate(message, 2048);
+    if (trimLog) {
+      events.append(vm, now, logType, Columns.truncate(message, 4096));
+    } else {
+      events.insert(vm, now, logType, Columns.truncate(message, 4096));
+    }
+    long id = outbox.nextId();
+    outbox.addEvent(id, worker, taskId, vm, vmSeq, type.wireName(), exitCode, text, now, startedAt);
+    return new TermActionRow(id, TermActionRow.NOTIFY, worker, taskId, vm, text, now, 0, vmSeq, type.wireName(),
+        exitCode, startedAt);
+  }
+}

@@ -1,0 +1,38 @@
+package dev.rota.scheduler.term;
+
+import dev.rota.store.ClusterStatusRepository;
+import dev.rota.store.ClusterStatusRow;
+import dev.rota.workflows.cluster.ClusterWorkflow;
+import dev.rota.workflows.cluster.TermSummary;
+import jakarta.inject.Singleton;
+import java.time.Instant;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/** Records a finished term in the store's read model, where the API reads it. */
+@Singleton
+public class TermRecorder {
+  private static final Logger log = LoggerFactory.getLogger(TermRecorder.class);
+  private final ClusterStatusRepository status;
+
+  public TermRecorder(ClusterStatusRepository status) {
+    this.status = status;
+  }
+
+  public void record(TermSummary summary) {
+    // Last writer wins: the embedded server forgets its workflows on restart while the database
+    // keeps this row, so a new run must be able to start again from term 1.
+    ClusterStatusRow row =
+        new ClusterStatusRow(
+            ClusterWorkflow.WORKFLOW_ID,
+            summary.term(),
+            Instant.ofEpochMilli(summary.startedAtMillis()),
+            summary.durationMillis());
+    log.debug("term {} began {} and took {} ms", row.term(), row.lastTermAt(), row.lastTermMillis());
+    if (status.existsById(row.id())) {
+      status.update(row);
+    } else {
+      status.save(row);
+    }
+  }
+}

@@ -1,0 +1,120 @@
+package dev.rota.scheduler.term;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.rota.store.TermActionRepository;
+import dev.rota.store.TermActionRow;
+import dev.rota.store.VmRepository;
+import dev.rota.store.VmRow;
+import dev.rota.store.VmTemplate;
+import dev.rota.store.WorkerRepository;
+import dev.rota.store.WorkerRow;
+import dev.rota.testing.TestClock;
+import dev.rota.workflows.cluster.ApplyResult;
+import io.micronaut.context.annotation.Property;
+import io.micronaut.test.annotation.MockBean;
+import io.micronaut.test.extensions.junit5.annotation.MicronautTest;
+import jakarta.inject.Inject;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The apply step's order and its news, against fake agents that report nothing themselves: calls to
+ * agents go ahead of older news, and a placing's news waits for what the agent says of its start for
+ * the probe interval (10 s here).
+ */
+@MicronautTest(transactional = false, rebuildContext = true)
+@Property(name = "rota.workers.probe-interval", value = "10s")
+class ActionApplierTest {
+  @Inject ActionApplier applier;
+  @Inject TaskObservations observations;
+  @Inject TermActionRepository actions;
+  @Inject VmRepository vms;
+  @Inject WorkerRepository workers;
+  @Inject FakeAgents agents;
+  @Inject TestClock clock;
+  @Inject io.micronaut.transaction.TransactionOperations<java.sql.Connection> tx;
+
+  /** What the VMs' workflows were told, in order: "vm event", and whether w1 had been asked to start anything by then. */
+  private final List<String> told = new CopyOnWriteArrayList<>();
+
+  /** Tells as the real notifier does (the VM's earlier news with its newest), into {@link #told}. */
+  @MockBean(VmNotifier.class)
+  VmNotifier notifier() {
+    return new VmNotifier(null, null, null, null) {
+      @Override
+      public List<Long> notify(TermActionRow news) {
+        told.add(news.vm() + " " + news.event() + (agents.startCalls("w1") > 0 ? " after a start" : " before any start"));
+        List<Long> done = new ArrayList<>();
+        actions.eventsBefore(news.vm(), news.id()).forEach(e -> done.add(e.id()));
+        done.add(news.id());
+        return done;
+      }
+    };
+  }
+
+  private void worker(String name) {
+    workers.save(WorkerRow.registered(name, FakeAgents.endpoint(name), Map.of("cpu", 64L, "memory", 65536L), Map.of(),
+        List.of("process"), null, "ready", "ready", clock.instant()));
+  }
+
+  /** Submitted and placed on {@code worker} now: its start and its news in the outbox, as a term leaves them. */
+  private void placed(String vm, String worker) {
+    VmRow row = vms.save(VmRow.submitted(vm, vms.nextSeq(), new VmTemplate("process", null, List.of("sleep", "60"),
+        Map.of(), Map.of("cpu", 1L), Map.of(), "Never"), "waiting", clock.instant()));
+    Instant now = clock.instant();
+    assertEquals(1, tx.executeWrite(s -> observations.placeAll(List.of(new TaskObservations.Placing(vm, row.seq(), 0, worker, null)), now)).size());
+  }
+
+  private List<TermActionRow> newsFor(String vm) {
+    return actions.newsAfter(0, 100_000).stream().filter(a -> vm.equals(a.vm())).toList();
+  }
+
+  @Test
+  void aPlacingsNewsWaitsForTheAgentsWordOfTheStartForTheProbeIntervalThenGoesAlone() {
+    worker("w1");
+    placed("a", "w1");
+
+    ApplyResult first = applier.apply();
+    assertEquals(1, first.started(), first.toString());
+    assertEquals(1, agents.starts("w1", "a.0"));
+    assertEquals(0, first.notified(), "the placing waits to go with the start's report in one signal: " + told);
+    assertEquals(List.of("placed"), newsFor("a").stream().map(TermActionRow::event).toList());
+
+    clock.advance(Duration.ofSeconds(9));
+    assertEquals(0, applier.apply().notified(), "within the probe interval it still waits: " + told);
+
+    // Neither the agent's report nor the probe said more (a VM still booting): it hears of its placing alone.
+    clock.advance(Duration.ofSeconds(2));
+    ApplyResult late = applier.apply();
+    assertEquals(1, late.notified(), late.toString());
+    assertEquals(List.of("a placed after a start"), told);
+    assertTrue(newsFor("a").isEmpty(), "taken out of the outbox once told");
+    assertEquals(1, agents.starts("w1", "a.0"), "started once");
+  }
+
+  @Test
+  void aFullBatchOfOlderNewsDoesNotHoldBackAStartQueuedAfterIt() {
+    worker("w1");
+    // Older news than one batch holds (of VMs long placed and since ended), as a busy term leaves behind.
+    Instant old = clock.instant().minusSeconds(60);
+    for (int i = 0; i < ActionApplier.BATCH + 1; i++) {
+      actions.addEvent(actions.nextId(), "w2", "old-" + i + ".0", "old-" + i, i, "exited", 0, "exited 0", old, old);
+    }
+    placed("b", "w1");
+
+    ApplyResult applied = applier.apply();
+
+    assertEquals(1, applied.started(), applied.toString());
+    assertEquals(ActionApplier.BATCH + 1, applied.notified(), applied.toString());
+    assertEquals(ActionApplier.BATCH + 1, told.size());
+    assertTrue(told.stream().allMatch(t -> t.endsWith("after a start")), "the start went first: " + told.get(0));
+    assertEquals(List.of("placed"), newsFor("b").stream().map(TermActionRow::event).toList(), "b's placing waits for its start's report");
+  }
+}

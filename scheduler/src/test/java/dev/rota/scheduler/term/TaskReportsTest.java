@@ -1,0 +1,311 @@
+package dev.rota.scheduler.term;
+
+import static dev.rota.testing.Eventually.eventually;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.rota.scheduling.Move;
+import dev.rota.scheduling.ObservedTask;
+import dev.rota.scheduling.TermPlan;
+import dev.rota.store.GroupCommit;
+import dev.rota.store.TermActionRepository;
+import dev.rota.store.TermActionRow;
+import dev.rota.store.VmRepository;
+import dev.rota.store.VmRow;
+import dev.rota.store.VmTemplate;
+import dev.rota.store.VmTaskRow;
+import dev.rota.store.WorkerRepository;
+import dev.rota.store.WorkerRow;
+import io.micronaut.test.annotation.MockBean;
+import io.micronaut.test.extensions.junit5.annotation.MicronautTest;
+import jakarta.inject.Inject;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import org.junit.jupiter.api.Test;
+
+/** What a task report leaves behind when the VM's workflow can, or cannot, be told at once. */
+@MicronautTest(transactional = false)
+class TaskReportsTest {
+  @Inject TaskReports reports;
+  @Inject WorkerRepository workers;
+  @Inject VmRepository vms;
+  @Inject TermActionRepository actions;
+  @Inject TaskObservations observations;
+  @Inject dev.rota.store.VmTaskRepository tasks;
+  @Inject io.micronaut.transaction.TransactionOperations<java.sql.Connection> tx;
+  @Inject GroupCommit commits;
+  @Inject ActionApplier applier;
+  @Inject NewsBeingTold beingTold;
+  @Inject dev.rota.store.VmEventRepository vmEvents;
+
+  /** VMs whose workflow cannot be reached (Temporal down, this host dying): their notify throws. */
+  private final Set<String> unreachable = ConcurrentHashMap.newKeySet();
+  private final Set<String> told = ConcurrentHashMap.newKeySet();
+  /** Every telling, in order, twice if told twice. */
+  private final List<String> tellings = new java.util.concurrent.CopyOnWriteArrayList<>();
+  /** Run once, as the VM is told: what happens meanwhile on other threads. */
+  private final Map<String, Runnable> whileTelling = new ConcurrentHashMap<>();
+
+  private final List<String> wakes = new java.util.concurrent.CopyOnWriteArrayList<>();
+
+  @MockBean(dev.rota.scheduler.SchedulerWaker.class)
+  dev.rota.scheduler.SchedulerWaker waker() {
+    return new dev.rota.scheduler.SchedulerWaker(null, null, null, null) {
+      @Override
+      public void wake(String reason) {
+        wakes.add(reason);
+      }
+    };
+  }
+
+  @MockBean(VmNotifier.class)
+  VmNotifier notifier() {
+    return new VmNotifier(null, null, null, null) {
+      @Override
+      public List<Long> notify(TermActionRow news) {
+        if (unreachable.contains(news.vm())) {
+          throw new IllegalStateException("Temporal unreachable");
+        }
+        Runnable meanwhile = whileTelling.remove(news.vm());
+        if (meanwhile != null) {
+          meanwhile.run();
+        }
+        told.add(news.vm() + " " + news.event());
+        tellings.add(news.vm() + " " + news.event());
+        return List.of(news.id());
+      }
+    };
+  }
+
+  /** Submitted and placed, the placement's start and news already carried out. */
+  private void placed(String vm, String worker) {
+    Instant now = Instant.parse("2026-01-01T00:00:00Z");
+    VmRow row = vms.save(VmRow.submitted(vm, vms.nextSeq(), new VmTemplate("process", null, List.of("sleep", "60"),
+        Map.of(), Map.of("cpu", 1L), Map.of(), "Never"), "waiting", now));
+    assertEquals(1, tx.executeWrite(s -> observations.placeAll(List.of(new TaskObservations.Placing(vm, row.seq(), 0, worker, null)), now)).size());
+    actions.after(0, 10_000).stream().filter(a -> vm.equals(a.vm())).forEach(a -> actions.done(a.id()));
+  }
+
+  private void registered(String worker) {
+    workers.save(WorkerRow.registered(worker, "http://127.0.0.1:1", Map.of("cpu", 4L), Map.of(), List.of("process"), null,
+        "ready", "ready", Instant.parse("2026-01-01T00:00:00Z")));
+  }
+
+  private List<TermActionRow> notificationsFor(String vm) {
+    return actions.after(0, 10_000).stream().filter(a -> a.kind().equals(TermActionRow.NOTIFY) && vm.equals(a.vm())).toList();
+  }
+
+  private String taskState(String vm) {
+    VmRow row = vms.findById(vm).orElseThrow();
+    return tasks.findById(VmTaskRow.id(row.seq(), vm + ".0")).orElseThrow().state();
+  }
+
+  @Test
+  void aStartingTasksProgressIsItsVmsMessageAndAnEventOnceEachAndNothingElseChanges() {
+    registered("tr-p");
+    registered("tr-q");
+    placed("tr-pull", "tr-p");
+    int before = notificationsFor("tr-pull").size();
+    String stateBefore = taskState("tr-pull");
+
+    reports.accept("tr-p", List.of(new ObservedTask("tr-pull.0", "starting", null, "pulling 40% of 2048 MiB")));
+    reports.accept("tr-p", List.of(new ObservedTask("tr-pull.0", "starting", null, "pulling 40% of 2048 MiB")));
+    reports.accept("tr-q", List.of(new ObservedTask("tr-pull.0", "starting", null, "pulling 90% of 2048 MiB")));
+
+    VmRow vm = vms.findById("tr-pull").orElseThrow();
+    assertEquals("pulling 40% of 2048 MiB", vm.statusMessage(), "the worker it is placed on says how it gets on");
+    assertEquals("pending", vm.status(), "progress is no change of state");
+    assertEquals(List.of("pulling 40% of 2048 MiB on tr-p"), vmEvents.page("tr-pull", 0, 100).stream()
+        .filter(e -> e.type().equals("starting")).map(dev.rota.store.VmEventRow::message).toList(), "once, though told twice");
+    assertEquals(before, notificationsFor("tr-pull").size(), "no news for its workflow");
+    assertEquals(stateBefore, taskState("tr-pull"), "nor for the scheduler's record of the task");
+  }
+
+  @Test
+  void aVmWhoseWorkflowCannotBeToldNowIsLeftInTheOutboxForTheScheduler() {
+    registered("tr-w");
+    placed("tr-told", "tr-w");
+    placed("tr-later", "tr-w");
+    unreachable.add("tr-later");
+
+    int changed = reports.accept("tr-w", List.of(
+        new ObservedTask("tr-told.0", "running", null, null),
+        new ObservedTask("tr-later.0", "exited", 2, "exited with code 2"),
+        new ObservedTask("stray.0", "running", null, null))).orElseThrow();
+
+    assertEquals(2, changed, "both tasks changed; a task no VM owns changes nothing");
+    assertEquals("running", taskState("tr-told"));
+    assertEquals("exited", taskState("tr-later"));
+    VmRow toldVm = vms.findById("tr-told").orElseThrow();
+    assertEquals("running", toldVm.status(), "the agent's word: the read model need not wait for the workflow");
+    assertEquals("tr-w", toldVm.worker());
+    assertEquals("pending", vms.findById("tr-later").orElseThrow().status(), "an end is the workflow's to judge");
+    // Told right after the report was answered, the told news' removal queued without a wait.
+    eventually("tr-told told and taken out of the outbox", () -> told.contains("tr-told started") && notificationsFor("tr-told").isEmpty());
+    eventually("the scheduler woken for tr-later", () -> !wakes.isEmpty());
+    List<TermActionRow> left = notificationsFor("tr-later");
+    assertEquals(1, left.size(), "not told: the scheduler's apply will tell it");
+    assertEquals("exited", left.get(0).event());
+    assertEquals(2, left.get(0).exitCode());
+    assertEquals("task tr-later.0 exited with code 2", left.get(0).detail());
+    assertEquals(1, wakes.size(), "and the scheduler is woken to do so: " + wakes);
+  }
+
+  @Test
+  void aStartIsInTheReadModelAsTheWorkflowWillRecordItAndNeitherItsEarlierNewsNorItsOwnDecisionIsOverwritten() {
+    registered("tr-w2");
+    placed("tr-runs", "tr-w2");
+    placed("tr-stopped", "tr-w2");
+    vms.recordStatus("tr-stopped", "stopping", "stopping: by request");
+    unreachable.add("tr-runs"); // its news stays in the outbox, where the test reads it
+
+    reports.accept("tr-w2", List.of(new ObservedTask("tr-runs.0", "running", null, "up"),
+        new ObservedTask("tr-stopped.0", "running", null, null)));
+
+    VmRow runs = vms.findById("tr-runs").orElseThrow();
+    TermActionRow started = actions.after(0, 10_000).stream()
+        .filter(a -> "tr-runs".equals(a.vm()) && "started".equals(a.event())).findFirst().orElseThrow();
+    assertEquals("running", runs.status());
+    assertEquals(started.id(), runs.taskEventId(), "the event the workflow will hear it by");
+    assertEquals(started.createdAt().toEpochMilli(), runs.startedAt().toEpochMilli());
+    assertEquals(0, runs.startedAt().getNano() % 1_000_000, "to the millisecond, as the workflow records it");
+    assertEquals(started.detail(), runs.statusMessage(), "the message it will hear");
+    assertEquals("stopping", vms.findById("tr-stopped").orElseThrow().status(), "the workflow's decision stands");
+
+    assertEquals(0, vms.recordLifecycle("tr-runs", 0, "scheduled", "tr-w2", "scheduled", null, started.id() - 1,
+        runs.scheduledAt(), null, null), "the workflow hearing of the placement late changes nothing");
+    assertEquals(0, vms.recordLifecycle("tr-runs", 0, "running", "tr-w2", started.detail(), null, started.id(),
+        runs.scheduledAt(), runs.startedAt(), null), "its record of the start is there already");
+    assertEquals(runs.version(), vms.findById("tr-runs").orElseThrow().version());
+  }
+
+  @Test
+  void aStartTheReadModelShowsIsToldAsRecordedSoThatItsWorkflowNeedNotRecordItAgain() {
+    registered("tr-w5");
+    placed("tr-shown", "tr-w5");
+    unreachable.add("tr-shown");
+    reports.accept("tr-w5", List.of(new ObservedTask("tr-shown.0", "running", null, null)));
+    TermActionRow started = actions.after(0, 10_000).stream()
+        .filter(a -> "tr-shown".equals(a.vm()) && "started".equals(a.event())).findFirst().orElseThrow();
+
+    List<dev.rota.workflows.vm.TaskEvent> heard = new java.util.concurrent.CopyOnWriteArrayList<>();
+    VmNotifier notifier = new VmNotifier(() -> workflowsHearingInto(heard), vms, actions, new dev.rota.scheduler.TemporalDeadlines());
+    notifier.notify(started);
+    vms.requeue("tr-shown", 1, "restarted", null); // what its workflow would do next, were the task to end
+    notifier.notify(started);
+
+    assertEquals(2, heard.size(), heard.toString());
+    assertTrue(heard.get(0).recorded(), "the row shows this start: its event id, running");
+    assertFalse(heard.get(1).recorded(), "a row that has moved on since does not");
+  }
+
+  /** A Temporal client whose VM workflows put what they are told into {@code heard}. */
+  @SuppressWarnings("unchecked")
+  private static io.temporal.client.WorkflowClient workflowsHearingInto(List<dev.rota.workflows.vm.TaskEvent> heard) {
+    dev.rota.workflows.vm.VmWorkflow vm = (dev.rota.workflows.vm.VmWorkflow) java.lang.reflect.Proxy.newProxyInstance(
+        TaskReportsTest.class.getClassLoader(), new Class<?>[] {dev.rota.workflows.vm.VmWorkflow.class}, (proxy, method, args) -> {
+          switch (method.getName()) {
+            case "taskEvent" -> heard.add((dev.rota.workflows.vm.TaskEvent) args[0]);
+            case "taskEvents" -> heard.addAll((List<dev.rota.workflows.vm.TaskEvent>) args[0]);
+            default -> throw new UnsupportedOperationException(method.getName());
+          }
+          return null;
+        });
+    return (io.temporal.client.WorkflowClient) java.lang.reflect.Proxy.newProxyInstance(
+        TaskReportsTest.class.getClassLoader(), new Class<?>[] {io.temporal.client.WorkflowClient.class}, (proxy, method, args) -> {
+          if (method.getName().equals("newWorkflowStub") && args.length == 2 && args[1] instanceof String) {
+            return vm;
+          }
+          throw new UnsupportedOperationException(method.getName());
+        });
+  }
+
+  @Test
+  void aFailedOverVmRunsInTheReadModelOnItsNewWorkersReportButAMovedOneIsLeftToItsWorkflow() {
+    registered("tr-w3");
+    registered("tr-w4");
+    placed("tr-fo", "tr-w3");
+    placed("tr-mv", "tr-w3");
+    reports.accept("tr-w3", List.of(new ObservedTask("tr-fo.0", "running", null, null),
+        new ObservedTask("tr-mv.0", "running", null, null)));
+    Instant later = Instant.now().plusSeconds(60);
+    tx.executeWrite(s -> {
+      observations.failOverAll(List.of(new TermPlan.Failover(
+          "tr-fo", vms.findById("tr-fo").orElseThrow().seq(), 0, "tr-w3", "tr-w4", "tr-w3 went offline")), later);
+      return observations.moveAll(List.of(new Move(
+          "tr-mv", vms.findById("tr-mv").orElseThrow().seq(), 0, "tr-w3", "tr-w4", "spread")), later);
+    });
+    VmRow movingBefore = vms.findById("tr-mv").orElseThrow();
+    assertEquals("tr-w3", movingBefore.movingFrom(), "the move under way");
+
+    reports.accept("tr-w4", List.of(new ObservedTask("tr-fo.1", "running", null, null),
+        new ObservedTask("tr-mv.1", "running", null, null)));
+
+    VmRow failedOver = vms.findById("tr-fo").orElseThrow();
+    assertEquals("running", failedOver.status());
+    assertEquals(1, failedOver.restartCount());
+    assertEquals("tr-w4", failedOver.worker(), "running on its new worker, as its workflow will say");
+    assertEquals(later.toEpochMilli(), failedOver.scheduledAt().toEpochMilli(), "placed there by the failover");
+    VmRow moved = vms.findById("tr-mv").orElseThrow();
+    assertEquals("tr-w3", moved.worker(), "a move's end is its workflow's to record");
+    assertEquals(movingBefore.taskEventId(), moved.taskEventId());
+    assertEquals(null, moved.movingFrom(), "though its old copy is no longer kept");
+  }
+
+  @Test
+  void aReportFromAWorkerNotRegisteredChangesNothingAndSaysSoSoThatItsAgentRegistersAgain() {
+    placed("tr-orphan", "tr-w0");
+    assertTrue(reports.accept("tr-nobody", List.of(new ObservedTask("tr-orphan.0", "running", null, null))).isEmpty());
+    assertEquals("scheduled", taskState("tr-orphan"));
+  }
+
+  @Test
+  void newsAReportIsTellingIsLeftToItByTheSchedulersPassUntilItsRemovalHasCommitted() {
+    registered("tr-w6");
+    placed("tr-held", "tr-w6");
+    placed("tr-unheard", "tr-w6");
+    unreachable.add("tr-unheard");
+    List<Integer> toldByAPassMeanwhile = new java.util.concurrent.CopyOnWriteArrayList<>();
+    java.util.concurrent.atomic.AtomicLong heldId = new java.util.concurrent.atomic.AtomicLong();
+    whileTelling.put("tr-held", () -> {
+      // A term's apply pass, between the report's commit and its telling: the news is in the outbox.
+      heldId.set(notificationsFor("tr-held").get(0).id());
+      applier.apply();
+      toldByAPassMeanwhile.add((int) tellings.stream().filter(t -> t.startsWith("tr-held ")).count());
+    });
+
+    reports.accept("tr-w6", List.of(new ObservedTask("tr-held.0", "running", null, null),
+        new ObservedTask("tr-unheard.0", "running", null, null)));
+    TermActionRow unheard = notificationsFor("tr-unheard").get(0);
+    eventually("the report's news told, and taken out of the outbox", () -> !toldByAPassMeanwhile.isEmpty()
+        && notificationsFor("tr-held").isEmpty() && !beingTold.held(heldId.get()));
+    assertFalse(beingTold.held(unheard.id()), "not told: the scheduler's to tell");
+
+    assertEquals(List.of(0), toldByAPassMeanwhile, "the pass left tr-held's news to the report");
+    assertEquals(List.of("tr-held started"), tellings.stream().filter(t -> t.startsWith("tr-held ")).toList(), "told once");
+    applier.apply();
+    assertEquals(List.of("tr-held started"), tellings.stream().filter(t -> t.startsWith("tr-held ")).toList(),
+        "its removal committed, nothing is left to tell");
+  }
+
+  @Test
+  void aStartsLogLineComesWithoutATrimAndTheTasksEndTrimsTheLogToWhatItKeeps() {
+    registered("tr-w7");
+    placed("tr-log", "tr-w7");
+    for (int i = 0; i < dev.rota.store.VmEventRepository.KEPT_PER_VM + 10; i++) {
+      vmEvents.insert("tr-log", Instant.parse("2026-01-01T00:00:00Z"), "note", "a long life " + i);
+    }
+    int before = vmEvents.page("tr-log", 0, 5_000).size();
+
+    reports.accept("tr-w7", List.of(new ObservedTask("tr-log.0", "running", null, null)));
+    assertEquals(before + 1, vmEvents.page("tr-log", 0, 5_000).size(), "a start's line is written without a trim");
+    reports.accept("tr-w7", List.of(new ObservedTask("tr-log.0", "exited", 0, null)));
+    List<dev.rota.store.VmEventRow> kept = vmEvents.page("tr-log", 0, 5_000);
+    assertEquals(dev.rota.store.VmEventRepository.KEPT_PER_VM, kept.size());
+    assertEquals(List.of("started", "exited"), kept.subList(kept.size() - 2, kept.size()).stream().map(dev.rota.store.VmEventRow::type).toList());
+  }
+}
