@@ -78,4 +78,7 @@ public interface TermActionRepository extends GenericRepository<TermActionRow, L
 
   @Query("SELECT COUNT(*) FROM term_actions")
   long pending();
+
+  /** Whether the action is still in the outbox: not yet done, nor handed over by its VM's workflow start. */
+  boolean existsById(long id);
 }

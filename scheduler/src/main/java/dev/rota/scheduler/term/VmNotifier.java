@@ -61,6 +61,11 @@ public class VmNotifier {
       // Not asked of Temporal: its start hands the workflow the row, and the news after it stays here.
       throw new WorkflowNotStartedYet(news.vm());
     }
+    if (!outbox.existsById(news.id())) {
+      // Its workflow's start took it along (the start hands over the news the row shows) after this pass
+      // read it: telling it again would change nothing, and cost a signal.
+      return List.of();
+    }
     List<TermActionRow> earlier = outbox.eventsBefore(news.vm(), news.id());
     List<TaskEvent> told = new ArrayList<>();
     for (TermActionRow e : earlier) {
