@@ -599,7 +599,7 @@ class ClusterTermTest {
       VmRow v = awaitVm("v" + i, r -> "running".equals(r.status()) && "w2".equals(r.worker()), "running elsewhere");
       assertEquals("w1", v.avoidWorker());
     }
-    assertTrue(agents.startCalls("w1") <= ActionApplier.LANES_PER_AGENT * ActionRetries.START_ATTEMPTS,
+    assertTrue(agents.startCalls("w1") <= AgentCallPass.LANES_PER_AGENT * ActionRetries.START_ATTEMPTS,
         "after a failed call the rest of its lane count as tried, uncalled: " + agents.startCalls("w1") + " calls");
   }
 
