@@ -3,7 +3,10 @@ package dev.rota.agentapi;
 import java.util.Arrays;
 import java.util.Optional;
 
-/** A task's state on its agent, as the agent API spells it (the scheduler's record of a task has its own, {@code dev.rota.model.TaskState}). */
+/**
+ * A task's state on its agent, as the agent API spells it (the scheduler's record of a task has its
+ * own, {@code dev.rota.model.TaskState}).
+ */
 public enum AgentTaskState {
   STARTING("starting"),
   RUNNING("running"),

@@ -3,11 +3,12 @@ package dev.rota.agentapi;
 /**
  * How a VM's guest is booted and configured, for the {@code qemu} runtime; every part optional.
  *
- * @param kernel an image address of a kernel to boot directly (QEMU's {@code -kernel}) instead of the
- *     disk's boot loader
+ * @param kernel an image address of a kernel to boot directly (QEMU's {@code -kernel}) instead of
+ *     the disk's boot loader
  * @param initrd an image address of its initial RAM disk; only with {@code kernel}
  * @param kernelArgs the kernel's command line; only with {@code kernel}
- * @param userData cloud-init user data, handed to the guest on a NoCloud seed disk (label {@code CIDATA})
+ * @param userData cloud-init user data, handed to the guest on a NoCloud seed disk (label {@code
+ *     CIDATA})
  */
 public record GuestSpec(String kernel, String initrd, String kernelArgs, String userData) {
   public static final GuestSpec NONE = new GuestSpec(null, null, null, null);
@@ -15,6 +16,9 @@ public record GuestSpec(String kernel, String initrd, String kernelArgs, String 
   /** Whether {@code guest} says nothing (static, so that no serializer takes it for a property). */
   public static boolean none(GuestSpec guest) {
     return guest == null
-        || (guest.kernel == null && guest.initrd == null && guest.kernelArgs == null && guest.userData == null);
+        || (guest.kernel == null
+            && guest.initrd == null
+            && guest.kernelArgs == null
+            && guest.userData == null);
   }
 }

@@ -3,9 +3,9 @@ package dev.rota.agentapi;
 import java.util.Optional;
 
 /**
- * A task's id: the VM's name and its restart count, {@code build-42.3}. A VM name is a DNS label and
- * has no dot, so the id parses back unambiguously, and a restarted VM's task is never mistaken for the
- * one before.
+ * A task's id: the VM's name and its restart count, {@code build-42.3}. A VM name is a DNS label
+ * and has no dot, so the id parses back unambiguously, and a restarted VM's task is never mistaken
+ * for the one before.
  */
 public record TaskId(String vm, int restartCount) {
   public static TaskId of(String vm, int restartCount) {
@@ -20,7 +20,9 @@ public record TaskId(String vm, int restartCount) {
     }
     try {
       int restarts = Integer.parseInt(id.substring(dot + 1));
-      return restarts < 0 ? Optional.empty() : Optional.of(new TaskId(id.substring(0, dot), restarts));
+      return restarts < 0
+          ? Optional.empty()
+          : Optional.of(new TaskId(id.substring(0, dot), restarts));
     } catch (NumberFormatException e) {
       return Optional.empty();
     }

@@ -7,11 +7,12 @@ import java.util.Map;
  * {@code PUT /v1/tasks/{id}}: the VM's spec, as the controller sends it and the agent runs it.
  *
  * @param restartCount the generation the task is of
- * @param image an image address ({@code https://…}, {@code file://…}, optionally {@code @sha256:<hex>}):
- *     the {@code qemu} runtime's boot disk; the {@code process} runtime has none
+ * @param image an image address ({@code https://…}, {@code file://…}, optionally
+ *     {@code @sha256:<hex>}): the {@code qemu} runtime's boot disk; the {@code process} runtime has
+ *     none
  * @param guest how a {@code qemu} guest is booted and configured; null for none
- * @param disconnect what its agent does with it when cut off from every controller host; null: stop it
- *     at the controller's fence
+ * @param disconnect what its agent does with it when cut off from every controller host; null: stop
+ *     it at the controller's fence
  */
 public record TaskSpec(
     String vm,
@@ -24,13 +25,24 @@ public record TaskSpec(
     GuestSpec guest,
     Disconnect disconnect) {
   public TaskSpec(
-      String vm, int restartCount, String runtime, String image, List<String> command, Map<String, String> env,
-      Map<String, Long> resources, GuestSpec guest) {
+      String vm,
+      int restartCount,
+      String runtime,
+      String image,
+      List<String> command,
+      Map<String, String> env,
+      Map<String, Long> resources,
+      GuestSpec guest) {
     this(vm, restartCount, runtime, image, command, env, resources, guest, null);
   }
 
   public TaskSpec(
-      String vm, int restartCount, String runtime, String image, List<String> command, Map<String, String> env,
+      String vm,
+      int restartCount,
+      String runtime,
+      String image,
+      List<String> command,
+      Map<String, String> env,
       Map<String, Long> resources) {
     this(vm, restartCount, runtime, image, command, env, resources, null);
   }

@@ -1,7 +1,8 @@
 package dev.rota.agentapi;
 
 /**
- * One task as an agent's {@code GET /v1/tasks} lists it, and as it reports changes to the controller.
+ * One task as an agent's {@code GET /v1/tasks} lists it, and as it reports changes to the
+ * controller.
  *
  * @param state a {@link AgentTaskState}'s wire name
  * @param exitCode once it exited, else null
@@ -10,4 +11,10 @@ package dev.rota.agentapi;
  * @param message why it failed, or null
  */
 public record TaskView(
-    String id, String vm, String state, Integer exitCode, String startedAt, String finishedAt, String message) {}
+    String id,
+    String vm,
+    String state,
+    Integer exitCode,
+    String startedAt,
+    String finishedAt,
+    String message) {}

@@ -21,7 +21,9 @@ class TaskIdTest {
     for (AgentTaskState s : AgentTaskState.values()) {
       assertEquals(s, AgentTaskState.parse(s.wireName()).orElseThrow());
     }
-    assertEquals(List.of("starting", "running", "exited", "failed"), List.of(AgentTaskState.values()).stream().map(AgentTaskState::wireName).toList());
+    assertEquals(
+        List.of("starting", "running", "exited", "failed"),
+        List.of(AgentTaskState.values()).stream().map(AgentTaskState::wireName).toList());
     assertTrue(AgentTaskState.parse("sleeping").isEmpty());
   }
 }

@@ -18,8 +18,10 @@ public final class Agent implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(Agent.class);
 
   private final AgentConfig config;
+
   /** Its own threads, shut down with it; null when it shares its process's. */
   private final AgentThreads ownThreads;
+
   private final AgentHttp http;
   private final ControllerLink link;
   private final TaskReporter reporter;
@@ -27,8 +29,13 @@ public final class Agent implements AutoCloseable {
   private final Cgroups cgroups;
 
   private Agent(
-      AgentConfig config, AgentThreads ownThreads, AgentHttp http, ControllerLink link, TaskReporter reporter,
-      String certificateSha256, Cgroups cgroups) {
+      AgentConfig config,
+      AgentThreads ownThreads,
+      AgentHttp http,
+      ControllerLink link,
+      TaskReporter reporter,
+      String certificateSha256,
+      Cgroups cgroups) {
     this.certificateSha256 = certificateSha256;
     this.cgroups = cgroups;
     this.reporter = reporter;
@@ -44,8 +51,9 @@ public final class Agent implements AutoCloseable {
   }
 
   /**
-   * Starts an agent that calls its controller through {@code controllerHttp}, a client it shares with
-   * other agents of this process (see {@link #controllerHttp}); closing the agent leaves it open.
+   * Starts an agent that calls its controller through {@code controllerHttp}, a client it shares
+   * with other agents of this process (see {@link #controllerHttp}); closing the agent leaves it
+   * open.
    */
   public static Agent start(AgentConfig config, java.net.http.HttpClient controllerHttp) {
     AgentThreads own = AgentThreads.of(config.workerName());
@@ -58,103 +66,175 @@ public final class Agent implements AutoCloseable {
   }
 
   /**
-   * Starts an agent on {@code threads}, which it shares with other agents of this process and leaves
-   * running when closed (its own timers stop rescheduling themselves).
+   * Starts an agent on {@code threads}, which it shares with other agents of this process and
+   * leaves running when closed (its own timers stop rescheduling themselves).
    */
-  public static Agent start(AgentConfig config, java.net.http.HttpClient controllerHttp, AgentThreads threads) {
+  public static Agent start(
+      AgentConfig config, java.net.http.HttpClient controllerHttp, AgentThreads threads) {
     return start(config, controllerHttp, threads, null);
   }
 
   private static Agent start(
-      AgentConfig config, java.net.http.HttpClient controllerHttp, AgentThreads threads, AgentThreads ownThreads) {
-    // The controller may send fields this agent does not know yet (a newer TaskSpec): they are ignored.
-    ObjectMapper json = new ObjectMapper().configure(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES, false);
+      AgentConfig config,
+      java.net.http.HttpClient controllerHttp,
+      AgentThreads threads,
+      AgentThreads ownThreads) {
+    // The controller may send fields this agent does not know yet (a newer TaskSpec): they are
+    // ignored.
+    ObjectMapper json =
+        new ObjectMapper().configure(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES, false);
     Path tasksDir = config.dataDir().resolve("tasks");
     try {
       Files.createDirectories(tasksDir);
     } catch (IOException e) {
-      throw new IllegalStateException("cannot create the agent's data folder " + tasksDir + " (" + e.getMessage() + ")");
+      throw new IllegalStateException(
+          "cannot create the agent's data folder " + tasksDir + " (" + e.getMessage() + ")");
     }
     AgentTls tls = null;
     if (config.insecureHttp()) {
-      log.warn("ROTA_AGENT_INSECURE_HTTP=true: the task API is plain HTTP; the secret the controller presents and "
-          + "the tasks' specs cross the network readable, and the agent's identity is not checked");
+      log.warn(
+          "ROTA_AGENT_INSECURE_HTTP=true: the task API is plain HTTP; the secret the controller presents and "
+              + "the tasks' specs cross the network readable, and the agent's identity is not checked");
     } else {
       tls = AgentTls.load(config);
     }
     ScheduledExecutorService timers = threads.timers();
     ExecutorService requests = threads.requests();
     Supervisor supervisor = new Supervisor(tasksDir, json);
-    HeldImages images = new HeldImages(config.dataDir().resolve("images.json"), json, java.time.Clock.systemUTC());
+    HeldImages images =
+        new HeldImages(config.dataDir().resolve("images.json"), json, java.time.Clock.systemUTC());
     Map<String, TaskRuntime> runtimes = new LinkedHashMap<>();
     WorkerFacts facts = new WorkerFacts();
     Cgroups cgroups = Cgroups.none("no process runtime");
     for (String r : config.runtimes()) {
       switch (r.strip()) {
         case "process" -> {
-          cgroups = Cgroups.detect(config.workerName() + "-" + shortHash(config.dataDir().toString()));
+          cgroups =
+              Cgroups.detect(config.workerName() + "-" + shortHash(config.dataDir().toString()));
           facts.label(Isolation.LABEL, cgroups.kind().label);
           if (cgroups.reason() != null) {
-            String unenforced = "process tasks run without CPU and memory limits: " + cgroups.reason();
+            String unenforced =
+                "process tasks run without CPU and memory limits: " + cgroups.reason();
             log.warn("agent {}: {}", config.workerName(), unenforced);
             facts.notice(unenforced);
           }
           runtimes.put("process", new ProcessRuntime(supervisor, cgroups));
         }
-        case "synthetic" -> runtimes.put("synthetic", new SyntheticRuntime(timers, config.syntheticStartDelay(), images));
+        case "synthetic" ->
+            runtimes.put(
+                "synthetic", new SyntheticRuntime(timers, config.syntheticStartDelay(), images));
         case "qemu" -> {
           QemuHost.installed().orElseThrow(QemuHost::missing);
-          // The accelerator's probe takes up to its deadline: the agent serves meanwhile, and what needs to
+          // The accelerator's probe takes up to its deadline: the agent serves meanwhile, and what
+          // needs to
           // know (a boot, the registration's label) waits for it.
-          java.util.concurrent.CompletableFuture<QemuHost> host = java.util.concurrent.CompletableFuture.supplyAsync(() -> {
-            QemuHost h = QemuHost.of(config.qemuAccel(), config.dataDir().resolve("scratch"));
-            log.info("agent {}: qemu runs guests under {} ({})", config.workerName(), h.accel(), h.why());
-            return h;
-          }, threads.requests());
-          facts.later(said -> {
-            QemuHost h = host.join();
-            said.label(Isolation.ACCEL_LABEL, h.accel());
-            if (h.accel().equals("tcg")) {
-              said.notice("qemu guests run under software emulation (TCG), many times slower than under KVM: " + h.why());
-            }
-          });
-          ImageCache cache = new ImageCache(config.dataDir().resolve("images"), config.imageCacheBytes(), json,
-              java.time.Clock.systemUTC(), images);
-          runtimes.put("qemu", new QemuRuntime(supervisor, cache, host, threads.requests(), timers));
+          java.util.concurrent.CompletableFuture<QemuHost> host =
+              java.util.concurrent.CompletableFuture.supplyAsync(
+                  () -> {
+                    QemuHost h =
+                        QemuHost.of(config.qemuAccel(), config.dataDir().resolve("scratch"));
+                    log.info(
+                        "agent {}: qemu runs guests under {} ({})",
+                        config.workerName(),
+                        h.accel(),
+                        h.why());
+                    return h;
+                  },
+                  threads.requests());
+          facts.later(
+              said -> {
+                QemuHost h = host.join();
+                said.label(Isolation.ACCEL_LABEL, h.accel());
+                if (h.accel().equals("tcg")) {
+                  said.notice(
+                      "qemu guests run under software emulation (TCG), many times slower than under KVM: "
+                          + h.why());
+                }
+              });
+          ImageCache cache =
+              new ImageCache(
+                  config.dataDir().resolve("images"),
+                  config.imageCacheBytes(),
+                  json,
+                  java.time.Clock.systemUTC(),
+                  images);
+          runtimes.put(
+              "qemu", new QemuRuntime(supervisor, cache, host, threads.requests(), timers));
         }
-        default -> throw new IllegalStateException(
-            "ROTA_WORKER_RUNTIMES names " + r + "; this agent offers process, qemu and synthetic");
+        default ->
+            throw new IllegalStateException(
+                "ROTA_WORKER_RUNTIMES names "
+                    + r
+                    + "; this agent offers process, qemu and synthetic");
       }
     }
     ControllerClient controller = new ControllerClient(config, json, controllerHttp);
-    TaskReporter reporter = new TaskReporter(controller, config.workerName(), timers, config.heartbeatInterval());
-    TaskTable tasks = new TaskTable(runtimes, supervisor, tasksDir, config.stopGrace(), reporter::changed);
+    TaskReporter reporter =
+        new TaskReporter(controller, config.workerName(), timers, config.heartbeatInterval());
+    TaskTable tasks =
+        new TaskTable(runtimes, supervisor, tasksDir, config.stopGrace(), reporter::changed);
     int recovered = tasks.recover();
     AgentHttp http;
     try {
-      http = new AgentHttp(config.listenHost(), config.port(), tasks, json, requests, config.secret(),
-          tls == null ? null : tls.context());
+      http =
+          new AgentHttp(
+              config.listenHost(),
+              config.port(),
+              tasks,
+              json,
+              requests,
+              config.secret(),
+              tls == null ? null : tls.context());
     } catch (BindException e) {
       throw new IllegalStateException(
-          "the agent cannot listen on " + config.listenHost() + ":" + config.port() + " (" + e.getMessage() + "); set ROTA_AGENT_PORT");
+          "the agent cannot listen on "
+              + config.listenHost()
+              + ":"
+              + config.port()
+              + " ("
+              + e.getMessage()
+              + "); set ROTA_AGENT_PORT");
     } catch (IOException e) {
-      throw new IllegalStateException("the agent cannot listen on " + config.listenHost() + ":" + config.port() + " (" + e.getMessage() + ")");
+      throw new IllegalStateException(
+          "the agent cannot listen on "
+              + config.listenHost()
+              + ":"
+              + config.port()
+              + " ("
+              + e.getMessage()
+              + ")");
     }
     http.start();
     String endpoint = config.endpoint(http.port());
     Fence fence = new Fence(config.dataDir().resolve("fence"), java.time.Clock.systemUTC(), tasks);
     fence.start(timers, requests);
-    ControllerLink link = new ControllerLink(config, endpoint, tls == null ? null : tls.sha256(), controller, timers, images, facts, fence);
+    ControllerLink link =
+        new ControllerLink(
+            config,
+            endpoint,
+            tls == null ? null : tls.sha256(),
+            controller,
+            timers,
+            images,
+            facts,
+            fence);
     link.start();
     reporter.start();
-    log.info("agent {} serving {} ({} tasks found again)", config.workerName(), endpoint, recovered);
-    return new Agent(config, ownThreads, http, link, reporter, tls == null ? null : tls.sha256(), cgroups);
+    log.info(
+        "agent {} serving {} ({} tasks found again)", config.workerName(), endpoint, recovered);
+    return new Agent(
+        config, ownThreads, http, link, reporter, tls == null ? null : tls.sha256(), cgroups);
   }
 
-  /** Eight hex digits of {@code text}'s SHA-256: tells apart agents of one name on one machine (tests, dev hosts). */
+  /**
+   * Eight hex digits of {@code text}'s SHA-256: tells apart agents of one name on one machine
+   * (tests, dev hosts).
+   */
   private static String shortHash(String text) {
     try {
-      byte[] d = java.security.MessageDigest.getInstance("SHA-256").digest(text.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+      byte[] d =
+          java.security.MessageDigest.getInstance("SHA-256")
+              .digest(text.getBytes(java.nio.charset.StandardCharsets.UTF_8));
       return java.util.HexFormat.of().formatHex(d, 0, 4);
     } catch (java.security.NoSuchAlgorithmException e) {
       throw new IllegalStateException(e);
@@ -166,7 +246,9 @@ public final class Agent implements AutoCloseable {
     return QemuHost.installed().isPresent();
   }
 
-  /** A client for calls to the controller {@code config} names, for agents of one process to share. */
+  /**
+   * A client for calls to the controller {@code config} names, for agents of one process to share.
+   */
   public static java.net.http.HttpClient controllerHttp(AgentConfig config) {
     return ControllerClient.httpClient(config);
   }
@@ -193,7 +275,10 @@ public final class Agent implements AutoCloseable {
     return link.registered();
   }
 
-  /** Stops serving, heartbeating and reporting; tasks keep running, to be found again by the next agent. */
+  /**
+   * Stops serving, heartbeating and reporting; tasks keep running, to be found again by the next
+   * agent.
+   */
   @Override
   public void close() {
     link.close();

@@ -2,7 +2,6 @@ package dev.rota.agent;
 
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -10,29 +9,32 @@ import java.util.TreeMap;
 import java.util.function.Function;
 
 /**
- * How an agent runs, from {@code ROTA_*} environment variables or the matching flags
- * ({@code --controller-url=…} for {@code ROTA_CONTROLLER_URL}); a flag wins over a variable.
+ * How an agent runs, from {@code ROTA_*} environment variables or the matching flags ({@code
+ * --controller-url=…} for {@code ROTA_CONTROLLER_URL}); a flag wins over a variable.
  *
- * @param controllerUrls the controller's hosts, in the order tried ({@code ROTA_CONTROLLER_URL}, comma
- *     separated): the agent talks to one, and moves to the next when it stops answering
+ * @param controllerUrls the controller's hosts, in the order tried ({@code ROTA_CONTROLLER_URL},
+ *     comma separated): the agent talks to one, and moves to the next when it stops answering
  * @param listenHost where the task API listens: loopback unless told otherwise
- * @param advertiseUrl what the controller calls; by default {@code https://listenHost:port} ({@code http}
- *     with {@code insecureHttp})
+ * @param advertiseUrl what the controller calls; by default {@code https://listenHost:port} ({@code
+ *     http} with {@code insecureHttp})
  * @param resources capacity; by default the machine's cores and memory in MiB
- * @param dataDir where tasks keep their working folders, logs and records (for adoption after restart)
+ * @param dataDir where tasks keep their working folders, logs and records (for adoption after
+ *     restart)
  * @param stopGrace how long a stopped process gets between SIGTERM and SIGKILL
  * @param syntheticStartDelay how long a {@code synthetic} task takes to start
  * @param secret what a caller of the task API must present as its bearer token
- * @param insecureHttp the task API in plain HTTP ({@code ROTA_AGENT_INSECURE_HTTP=true}); else HTTPS
- * @param tlsCert the PEM certificate (chain) to serve HTTPS with ({@code ROTA_AGENT_TLS_CERT}); null: the
- *     one the agent generated
+ * @param insecureHttp the task API in plain HTTP ({@code ROTA_AGENT_INSECURE_HTTP=true}); else
+ *     HTTPS
+ * @param tlsCert the PEM certificate (chain) to serve HTTPS with ({@code ROTA_AGENT_TLS_CERT});
+ *     null: the one the agent generated
  * @param tlsKey its PEM PKCS#8 private key ({@code ROTA_AGENT_TLS_KEY})
- * @param tlsKeystore where the agent keeps the certificate it generated ({@code ROTA_AGENT_TLS_KEYSTORE},
- *     default {@code <dataDir>/tls/agent.p12}); agents given one file share one certificate
- * @param controllerCa a PEM certificate to trust for the controller's HTTPS ({@code ROTA_CONTROLLER_CA});
- *     null: the JDK's trusted CAs
- * @param qemuAccel {@code auto} (KVM when a probe guest runs under it, else software emulation), {@code
- *     kvm} or {@code tcg} ({@code ROTA_AGENT_QEMU_ACCEL})
+ * @param tlsKeystore where the agent keeps the certificate it generated ({@code
+ *     ROTA_AGENT_TLS_KEYSTORE}, default {@code <dataDir>/tls/agent.p12}); agents given one file
+ *     share one certificate
+ * @param controllerCa a PEM certificate to trust for the controller's HTTPS ({@code
+ *     ROTA_CONTROLLER_CA}); null: the JDK's trusted CAs
+ * @param qemuAccel {@code auto} (KVM when a probe guest runs under it, else software emulation),
+ *     {@code kvm} or {@code tcg} ({@code ROTA_AGENT_QEMU_ACCEL})
  * @param imageCacheBytes how much the image cache keeps before it evicts images no VM uses ({@code
  *     ROTA_AGENT_IMAGE_CACHE_SIZE}, e.g. {@code 20G})
  */
@@ -68,17 +70,20 @@ public record AgentConfig(
 
   public static AgentConfig from(Map<String, String> env, String[] args) {
     Map<String, String> s = new LinkedHashMap<>();
-    env.forEach((k, v) -> {
-      if (k.startsWith("ROTA_")) {
-        s.put(k, v);
-      }
-    });
+    env.forEach(
+        (k, v) -> {
+          if (k.startsWith("ROTA_")) {
+            s.put(k, v);
+          }
+        });
     for (String arg : args) {
       if (!arg.startsWith("--") || !arg.contains("=")) {
-        throw new BadSetting("unknown argument " + arg + "; flags are --name=value, e.g. --worker-name=mini-1");
+        throw new BadSetting(
+            "unknown argument " + arg + "; flags are --name=value, e.g. --worker-name=mini-1");
       }
       String name = arg.substring(2, arg.indexOf('='));
-      s.put(name.equals("controller-url") || name.equals("worker-name") || name.startsWith("worker-")
+      s.put(
+          name.equals("controller-url") || name.equals("worker-name") || name.startsWith("worker-")
               ? "ROTA_" + name.toUpperCase().replace('-', '_')
               : "ROTA_AGENT_" + name.toUpperCase().replace('-', '_'),
           arg.substring(arg.indexOf('=') + 1));
@@ -86,7 +91,8 @@ public record AgentConfig(
     List<String> controllers = controllerUrls(required(s, "ROTA_CONTROLLER_URL"));
     String name = s.getOrDefault("ROTA_WORKER_NAME", hostName());
     if (!name.matches("^[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$")) {
-      throw new BadSetting("ROTA_WORKER_NAME=" + name + " must be a DNS label (lowercase letters, digits, '-')");
+      throw new BadSetting(
+          "ROTA_WORKER_NAME=" + name + " must be a DNS label (lowercase letters, digits, '-')");
     }
     String host = s.getOrDefault("ROTA_AGENT_LISTEN", "127.0.0.1");
     int port = parse(s, "ROTA_AGENT_PORT", "9101", Integer::parseInt, "a port number");
@@ -97,30 +103,49 @@ public record AgentConfig(
     resources.put("cpu", (long) Runtime.getRuntime().availableProcessors());
     resources.put("memory", machineMemoryMib());
     if (s.containsKey("ROTA_WORKER_RESOURCES")) {
-      resources = new TreeMap<>(pairs(s.get("ROTA_WORKER_RESOURCES"), "ROTA_WORKER_RESOURCES", v -> {
-        long n = Long.parseLong(v);
-        if (n < 0) {
-          throw new NumberFormatException();
-        }
-        return n;
-      }));
+      resources =
+          new TreeMap<>(
+              pairs(
+                  s.get("ROTA_WORKER_RESOURCES"),
+                  "ROTA_WORKER_RESOURCES",
+                  v -> {
+                    long n = Long.parseLong(v);
+                    if (n < 0) {
+                      throw new NumberFormatException();
+                    }
+                    return n;
+                  }));
     }
-    Path dataDir = Path.of(s.getOrDefault("ROTA_AGENT_DATA_DIR", ".rota-agent/" + name)).toAbsolutePath().normalize();
+    Path dataDir =
+        Path.of(s.getOrDefault("ROTA_AGENT_DATA_DIR", ".rota-agent/" + name))
+            .toAbsolutePath()
+            .normalize();
     return new AgentConfig(
         controllers,
         name,
         host,
         port,
         s.get("ROTA_AGENT_ADVERTISE_URL"),
-        new TreeMap<>(pairs(s.getOrDefault("ROTA_WORKER_LABELS", ""), "ROTA_WORKER_LABELS", v -> v)),
+        new TreeMap<>(
+            pairs(s.getOrDefault("ROTA_WORKER_LABELS", ""), "ROTA_WORKER_LABELS", v -> v)),
         resources,
         List.of(s.getOrDefault("ROTA_WORKER_RUNTIMES", "process").split(",")),
         s.getOrDefault("ROTA_AGENT_TOKEN", ""),
         secret(s.get("ROTA_AGENT_SECRET")),
-        parse(s, "ROTA_AGENT_HEARTBEAT_INTERVAL", "5s", AgentConfig::duration, "a duration such as 5s"),
+        parse(
+            s,
+            "ROTA_AGENT_HEARTBEAT_INTERVAL",
+            "5s",
+            AgentConfig::duration,
+            "a duration such as 5s"),
         dataDir,
         parse(s, "ROTA_AGENT_STOP_GRACE", "10s", AgentConfig::duration, "a duration such as 10s"),
-        parse(s, "ROTA_AGENT_SYNTHETIC_START_DELAY", "200ms", AgentConfig::duration, "a duration such as 200ms, or 0ms"),
+        parse(
+            s,
+            "ROTA_AGENT_SYNTHETIC_START_DELAY",
+            "200ms",
+            AgentConfig::duration,
+            "a duration such as 200ms, or 0ms"),
         flag(s, "ROTA_AGENT_INSECURE_HTTP"),
         file(s, "ROTA_AGENT_TLS_CERT"),
         file(s, "ROTA_AGENT_TLS_KEY"),
@@ -129,10 +154,16 @@ public record AgentConfig(
             : dataDir.resolve("tls").resolve("agent.p12"),
         file(s, "ROTA_CONTROLLER_CA"),
         oneOf(s, "ROTA_AGENT_QEMU_ACCEL", "auto", java.util.List.of("auto", "kvm", "tcg")),
-        parse(s, "ROTA_AGENT_IMAGE_CACHE_SIZE", "20G", AgentConfig::size, "a size such as 20G, 512M or 1T"));
+        parse(
+            s,
+            "ROTA_AGENT_IMAGE_CACHE_SIZE",
+            "20G",
+            AgentConfig::size,
+            "a size such as 20G, 512M or 1T"));
   }
 
-  private static String oneOf(Map<String, String> s, String key, String fallback, List<String> allowed) {
+  private static String oneOf(
+      Map<String, String> s, String key, String fallback, List<String> allowed) {
     String v = s.getOrDefault(key, fallback).strip().toLowerCase();
     if (!allowed.contains(v)) {
       throw new BadSetting(key + "=" + v + " must be one of " + String.join(", ", allowed));
@@ -140,16 +171,19 @@ public record AgentConfig(
     return v;
   }
 
-  /** Bytes from {@code 512M}, {@code 20G}, {@code 1T} (powers of 1024) or a plain number of bytes. */
+  /**
+   * Bytes from {@code 512M}, {@code 20G}, {@code 1T} (powers of 1024) or a plain number of bytes.
+   */
   static long size(String text) {
     String t = text.strip().toUpperCase();
-    int shift = switch (t.isEmpty() ? ' ' : t.charAt(t.length() - 1)) {
-      case 'K' -> 10;
-      case 'M' -> 20;
-      case 'G' -> 30;
-      case 'T' -> 40;
-      default -> 0;
-    };
+    int shift =
+        switch (t.isEmpty() ? ' ' : t.charAt(t.length() - 1)) {
+          case 'K' -> 10;
+          case 'M' -> 20;
+          case 'G' -> 30;
+          case 'T' -> 40;
+          default -> 0;
+        };
     long n = Long.parseLong(shift == 0 ? t : t.substring(0, t.length() - 1));
     if (n <= 0 || n > (Long.MAX_VALUE >> shift)) {
       throw new NumberFormatException(text);
@@ -160,14 +194,25 @@ public record AgentConfig(
   /** The cross-field checks: a certificate and its key come together, and not with plain HTTP. */
   public AgentConfig {
     if ((tlsCert == null) != (tlsKey == null)) {
-      throw new BadSetting("ROTA_AGENT_TLS_CERT and ROTA_AGENT_TLS_KEY come together: the certificate and its private key");
+      throw new BadSetting(
+          "ROTA_AGENT_TLS_CERT and ROTA_AGENT_TLS_KEY come together: the certificate and its private key");
     }
-    if (advertiseUrl != null && !advertiseUrl.isBlank() && advertiseUrl.startsWith("https://") == insecureHttp) {
-      throw new BadSetting("ROTA_AGENT_ADVERTISE_URL=" + advertiseUrl + " must be " + (insecureHttp ? "http" : "https")
-          + ": the agent serves " + (insecureHttp ? "plain HTTP (ROTA_AGENT_INSECURE_HTTP=true)" : "HTTPS unless ROTA_AGENT_INSECURE_HTTP=true"));
+    if (advertiseUrl != null
+        && !advertiseUrl.isBlank()
+        && advertiseUrl.startsWith("https://") == insecureHttp) {
+      throw new BadSetting(
+          "ROTA_AGENT_ADVERTISE_URL="
+              + advertiseUrl
+              + " must be "
+              + (insecureHttp ? "http" : "https")
+              + ": the agent serves "
+              + (insecureHttp
+                  ? "plain HTTP (ROTA_AGENT_INSECURE_HTTP=true)"
+                  : "HTTPS unless ROTA_AGENT_INSECURE_HTTP=true"));
     }
     if (insecureHttp && tlsCert != null) {
-      throw new BadSetting("ROTA_AGENT_INSECURE_HTTP=true and ROTA_AGENT_TLS_CERT contradict each other: choose one");
+      throw new BadSetting(
+          "ROTA_AGENT_INSECURE_HTTP=true and ROTA_AGENT_TLS_CERT contradict each other: choose one");
     }
   }
 
@@ -237,12 +282,18 @@ public record AgentConfig(
         continue;
       }
       if (!url.startsWith("http://") && !url.startsWith("https://")) {
-        throw new BadSetting("ROTA_CONTROLLER_URL names " + url + ": each of its URLs must start with http:// or https://");
+        throw new BadSetting(
+            "ROTA_CONTROLLER_URL names "
+                + url
+                + ": each of its URLs must start with http:// or https://");
       }
       urls.add(url.endsWith("/") ? url.substring(0, url.length() - 1) : url);
     }
     if (urls.isEmpty()) {
-      throw new BadSetting("ROTA_CONTROLLER_URL=" + setting + " names no URL; e.g. http://10.0.0.5:8080,http://10.0.0.6:8080");
+      throw new BadSetting(
+          "ROTA_CONTROLLER_URL="
+              + setting
+              + " names no URL; e.g. http://10.0.0.5:8080,http://10.0.0.6:8080");
     }
     return List.copyOf(urls);
   }
@@ -250,19 +301,26 @@ public record AgentConfig(
   private static String required(Map<String, String> s, String key) {
     String v = s.get(key);
     if (v == null || v.isBlank()) {
-      throw new BadSetting(key + " is not set: the agent needs the controller's URL, e.g. http://127.0.0.1:8080");
+      throw new BadSetting(
+          key + " is not set: the agent needs the controller's URL, e.g. http://127.0.0.1:8080");
     }
     return v;
   }
 
-  /** The durations that may be zero: a synthetic task may start as it is started (the load harness's). */
-  private static final java.util.Set<String> ZERO_ALLOWED = java.util.Set.of("ROTA_AGENT_SYNTHETIC_START_DELAY");
+  /**
+   * The durations that may be zero: a synthetic task may start as it is started (the load
+   * harness's).
+   */
+  private static final java.util.Set<String> ZERO_ALLOWED =
+      java.util.Set.of("ROTA_AGENT_SYNTHETIC_START_DELAY");
 
-  private static <T> T parse(Map<String, String> s, String key, String fallback, Function<String, T> parser, String what) {
+  private static <T> T parse(
+      Map<String, String> s, String key, String fallback, Function<String, T> parser, String what) {
     String v = s.getOrDefault(key, fallback);
     try {
       T parsed = parser.apply(v);
-      if (parsed instanceof Duration d && (d.isNegative() || (d.isZero() && !ZERO_ALLOWED.contains(key)))) {
+      if (parsed instanceof Duration d
+          && (d.isNegative() || (d.isZero() && !ZERO_ALLOWED.contains(key)))) {
         throw new NumberFormatException();
       }
       return parsed;
@@ -296,11 +354,11 @@ public record AgentConfig(
   }
 
   private static long machineMemoryMib() {
-    java.lang.management.OperatingSystemMXBean os = java.lang.management.ManagementFactory.getOperatingSystemMXBean();
+    java.lang.management.OperatingSystemMXBean os =
+        java.lang.management.ManagementFactory.getOperatingSystemMXBean();
     if (os instanceof com.sun.management.OperatingSystemMXBean sun) {
       return sun.getTotalMemorySize() / (1024 * 1024);
     }
     return Runtime.getRuntime().maxMemory() / (1024 * 1024);
   }
-
 }

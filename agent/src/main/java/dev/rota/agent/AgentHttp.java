@@ -1,9 +1,9 @@
 package dev.rota.agent;
 
-import dev.rota.agentapi.TaskSpec;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
+import dev.rota.agentapi.TaskSpec;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -11,7 +11,10 @@ import java.net.InetSocketAddress;
 import java.util.Map;
 import java.util.concurrent.ExecutorService;
 
-/** The agent API (docs/agent.md): {@code GET /healthz}, {@code GET /v1/tasks}, {@code PUT|DELETE /v1/tasks/{id}}. */
+/**
+ * The agent API (docs/agent.md): {@code GET /healthz}, {@code GET /v1/tasks}, {@code PUT|DELETE
+ * /v1/tasks/{id}}.
+ */
 final class AgentHttp {
   static final int MAX_BODY = 1024 * 1024;
   static final int LOG_TAIL = 64 * 1024;
@@ -24,16 +27,25 @@ final class AgentHttp {
   private final byte[] secret;
 
   /** With {@code tls}, HTTPS; without, plain HTTP. */
-  AgentHttp(String host, int port, TaskTable tasks, ObjectMapper json, ExecutorService executor, String secret,
-      javax.net.ssl.SSLContext tls) throws IOException {
-    // The JDK's server leaves Nagle's algorithm on: each answer waited for the caller's delayed ACK, 40 ms
+  AgentHttp(
+      String host,
+      int port,
+      TaskTable tasks,
+      ObjectMapper json,
+      ExecutorService executor,
+      String secret,
+      javax.net.ssl.SSLContext tls)
+      throws IOException {
+    // The JDK's server leaves Nagle's algorithm on: each answer waited for the caller's delayed
+    // ACK, 40 ms
     // a call on Linux (a probe is two calls), where with it off a call takes 2 ms. The server reads
     // this once, when the process makes its first one.
     System.setProperty(NODELAY, "true");
     if (tls == null) {
       this.server = HttpServer.create(new InetSocketAddress(host, port), 64);
     } else {
-      com.sun.net.httpserver.HttpsServer https = com.sun.net.httpserver.HttpsServer.create(new InetSocketAddress(host, port), 64);
+      com.sun.net.httpserver.HttpsServer https =
+          com.sun.net.httpserver.HttpsServer.create(new InetSocketAddress(host, port), 64);
       https.setHttpsConfigurator(new com.sun.net.httpserver.HttpsConfigurator(tls));
       this.server = https;
     }
@@ -65,7 +77,8 @@ final class AgentHttp {
   private boolean authorized(HttpExchange x) {
     String given = x.getRequestHeaders().getFirst("Authorization");
     return given != null
-        && java.security.MessageDigest.isEqual(given.getBytes(java.nio.charset.StandardCharsets.UTF_8), secret);
+        && java.security.MessageDigest.isEqual(
+            given.getBytes(java.nio.charset.StandardCharsets.UTF_8), secret);
   }
 
   private void tasks(HttpExchange x) throws IOException {
@@ -104,11 +117,18 @@ final class AgentHttp {
           try {
             spec = json.readValue(body, TaskSpec.class);
           } catch (IOException e) {
-            problem(x, 400, "body is not a task spec: " + String.valueOf(e.getMessage()).lines().findFirst().orElse(""));
+            problem(
+                x,
+                400,
+                "body is not a task spec: "
+                    + String.valueOf(e.getMessage()).lines().findFirst().orElse(""));
             return;
           }
           boolean created = tasks.put(id, spec);
-          send(x, created ? 201 : 200, tasks.list().stream().filter(t -> t.id().equals(id)).findFirst().orElse(null));
+          send(
+              x,
+              created ? 201 : 200,
+              tasks.list().stream().filter(t -> t.id().equals(id)).findFirst().orElse(null));
         }
         case "DELETE" -> {
           tasks.remove(id);
@@ -145,9 +165,9 @@ final class AgentHttp {
 
   /**
    * Reads what is left of the request's body (up to {@link #MAX_BODY}) before an early answer: the
-   * server closes a connection whose request it did not read, and a close with unread bytes resets the
-   * connection, which can discard the answer before the caller reads it (a refused PUT then failed
-   * with "header parser received no bytes" instead of its 401).
+   * server closes a connection whose request it did not read, and a close with unread bytes resets
+   * the connection, which can discard the answer before the caller reads it (a refused PUT then
+   * failed with "header parser received no bytes" instead of its 401).
    */
   private static void drain(HttpExchange x) throws IOException {
     InputStream in = x.getRequestBody();
@@ -166,7 +186,10 @@ final class AgentHttp {
 
   private void problem(HttpExchange x, int status, String detail) throws IOException {
     drain(x);
-    byte[] body = json.writeValueAsBytes(Map.of("type", "about:blank", "status", status, "title", title(status), "detail", detail));
+    byte[] body =
+        json.writeValueAsBytes(
+            Map.of(
+                "type", "about:blank", "status", status, "title", title(status), "detail", detail));
     x.getResponseHeaders().set("Content-Type", "application/problem+json");
     x.sendResponseHeaders(status, body.length);
     try (OutputStream out = x.getResponseBody()) {
@@ -193,5 +216,4 @@ final class AgentHttp {
       default -> "Error";
     };
   }
-
 }

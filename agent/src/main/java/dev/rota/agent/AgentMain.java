@@ -3,7 +3,9 @@ package dev.rota.agent;
 import java.util.concurrent.CountDownLatch;
 import sun.misc.Signal;
 
-/** {@code java -jar rota-agent.jar}: configured by {@code ROTA_*} variables or flags (see README). */
+/**
+ * {@code java -jar rota-agent.jar}: configured by {@code ROTA_*} variables or flags (see README).
+ */
 public final class AgentMain {
   private AgentMain() {}
 
@@ -18,10 +20,12 @@ public final class AgentMain {
     }
     CountDownLatch stopped = new CountDownLatch(1);
     for (String signal : new String[] {"TERM", "INT"}) {
-      Signal.handle(new Signal(signal), s -> {
-        agent.close();
-        stopped.countDown();
-      });
+      Signal.handle(
+          new Signal(signal),
+          s -> {
+            agent.close();
+            stopped.countDown();
+          });
     }
     try {
       stopped.await();

@@ -10,23 +10,28 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * The threads an agent works on: timers (heartbeats, task reports, synthetic tasks' starts), which also
- * make the blocking calls to the controller, and the pool that serves the task API. An agent process
- * has its own; the agents of one process (dev mode's) share one set, since a thousand agents with a
- * dozen threads each made every thread hand-off in that process cost several times more (the kernel's
- * futex wake-ups took a third of the CPU at 1,000 workers against a tenth at 100).
+ * The threads an agent works on: timers (heartbeats, task reports, synthetic tasks' starts), which
+ * also make the blocking calls to the controller, and the pool that serves the task API. An agent
+ * process has its own; the agents of one process (dev mode's) share one set, since a thousand
+ * agents with a dozen threads each made every thread hand-off in that process cost several times
+ * more (the kernel's futex wake-ups took a third of the CPU at 1,000 workers against a tenth at
+ * 100).
  */
-public record AgentThreads(ScheduledExecutorService timers, ExecutorService requests) implements AutoCloseable {
+public record AgentThreads(ScheduledExecutorService timers, ExecutorService requests)
+    implements AutoCloseable {
 
-  /** One agent's own: two timers, and 8 request threads with 64 requests waiting (see {@link #requestPool}). */
+  /**
+   * One agent's own: two timers, and 8 request threads with 64 requests waiting (see {@link
+   * #requestPool}).
+   */
   public static AgentThreads of(String workerName) {
     return create("agent-" + workerName, 2, 8, 64);
   }
 
   /**
-   * For {@code agents} agents of one process, sized as up to 8 agents of their own, with twice their
-   * timers, since one agent's blocking call to a slow controller must not hold up the others' heartbeats:
-   * at most 32 timer and 64 request threads.
+   * For {@code agents} agents of one process, sized as up to 8 agents of their own, with twice
+   * their timers, since one agent's blocking call to a slow controller must not hold up the others'
+   * heartbeats: at most 32 timer and 64 request threads.
    */
   public static AgentThreads sharedBy(int agents) {
     int busy = Math.min(Math.max(agents, 1), 8);
@@ -35,17 +40,24 @@ public record AgentThreads(ScheduledExecutorService timers, ExecutorService requ
 
   private static AgentThreads create(String prefix, int timers, int requests, int waiting) {
     return new AgentThreads(
-        Executors.newScheduledThreadPool(timers, daemon(prefix + "-timer")), requestPool(prefix, requests, waiting));
+        Executors.newScheduledThreadPool(timers, daemon(prefix + "-timer")),
+        requestPool(prefix, requests, waiting));
   }
 
   /**
    * Bounded: past the requests at work and those waiting, the server's own thread answers the next
-   * request itself and stops accepting meanwhile, so that a flood of requests (the secret's check comes
-   * first) waits in the kernel's backlog, not in this process's memory.
+   * request itself and stops accepting meanwhile, so that a flood of requests (the secret's check
+   * comes first) waits in the kernel's backlog, not in this process's memory.
    */
   private static ExecutorService requestPool(String prefix, int threads, int waiting) {
-    return new ThreadPoolExecutor(threads, threads, 0, TimeUnit.SECONDS, new ArrayBlockingQueue<>(waiting),
-        daemon(prefix + "-http"), new ThreadPoolExecutor.CallerRunsPolicy());
+    return new ThreadPoolExecutor(
+        threads,
+        threads,
+        0,
+        TimeUnit.SECONDS,
+        new ArrayBlockingQueue<>(waiting),
+        daemon(prefix + "-http"),
+        new ThreadPoolExecutor.CallerRunsPolicy());
   }
 
   private static ThreadFactory daemon(String prefix) {

@@ -23,9 +23,10 @@ import javax.net.ssl.SSLContext;
 
 /**
  * The certificate the agent's task API is served with: one given ({@code ROTA_AGENT_TLS_CERT} and
- * {@code ROTA_AGENT_TLS_KEY}, PEM), or one the agent generated at its first start and keeps in its data
- * folder, so that it stays the same across restarts: the controller pins its SHA-256 at registration
- * and refuses any other. No CA is involved, and no host name is checked: the pin is the identity.
+ * {@code ROTA_AGENT_TLS_KEY}, PEM), or one the agent generated at its first start and keeps in its
+ * data folder, so that it stays the same across restarts: the controller pins its SHA-256 at
+ * registration and refuses any other. No CA is involved, and no host name is checked: the pin is
+ * the identity.
  *
  * @param context what the HTTPS server serves with
  * @param sha256 the leaf certificate's SHA-256 (hex, lowercase), sent with the registration
@@ -39,12 +40,16 @@ record AgentTls(SSLContext context, String sha256) {
       }
       return generated(config.tlsKeystore(), config.workerName(), config.listenHost());
     } catch (IOException | GeneralSecurityException e) {
-      throw new IllegalStateException("the agent cannot set up TLS (" + e.getMessage() + "); give ROTA_AGENT_TLS_CERT and "
-          + "ROTA_AGENT_TLS_KEY, or ROTA_AGENT_INSECURE_HTTP=true for plain HTTP");
+      throw new IllegalStateException(
+          "the agent cannot set up TLS ("
+              + e.getMessage()
+              + "); give ROTA_AGENT_TLS_CERT and "
+              + "ROTA_AGENT_TLS_KEY, or ROTA_AGENT_INSECURE_HTTP=true for plain HTTP");
     }
   }
 
-  private static AgentTls given(Path certFile, Path keyFile) throws IOException, GeneralSecurityException {
+  private static AgentTls given(Path certFile, Path keyFile)
+      throws IOException, GeneralSecurityException {
     List<Certificate> chain;
     try (InputStream in = Files.newInputStream(certFile)) {
       chain = List.copyOf(CertificateFactory.getInstance("X.509").generateCertificates(in));
@@ -64,7 +69,8 @@ record AgentTls(SSLContext context, String sha256) {
   private static PrivateKey pkcs8(String pem, Path file) throws GeneralSecurityException {
     String body = pem.replaceAll("-----(BEGIN|END) PRIVATE KEY-----", "").replaceAll("\\s", "");
     if (!pem.contains("BEGIN PRIVATE KEY") || body.isEmpty()) {
-      throw new GeneralSecurityException(file + " is not a PEM PKCS#8 private key (-----BEGIN PRIVATE KEY-----)");
+      throw new GeneralSecurityException(
+          file + " is not a PEM PKCS#8 private key (-----BEGIN PRIVATE KEY-----)");
     }
     PKCS8EncodedKeySpec spec = new PKCS8EncodedKeySpec(Base64.getDecoder().decode(body));
     for (String algorithm : List.of("EC", "RSA", "Ed25519")) {
@@ -74,14 +80,17 @@ record AgentTls(SSLContext context, String sha256) {
         // next
       }
     }
-    throw new GeneralSecurityException(file + " holds a private key of no algorithm the agent knows (EC, RSA, Ed25519)");
+    throw new GeneralSecurityException(
+        file + " holds a private key of no algorithm the agent knows (EC, RSA, Ed25519)");
   }
 
   /**
    * The keystore the agent made at its first start, or a new one: an EC P-256 key and a self-signed
-   * certificate for ten years, by the JDK's keytool (the JDK has no API for it), its password beside it.
+   * certificate for ten years, by the JDK's keytool (the JDK has no API for it), its password
+   * beside it.
    */
-  private static AgentTls generated(Path file, String worker, String listenHost) throws IOException, GeneralSecurityException {
+  private static AgentTls generated(Path file, String worker, String listenHost)
+      throws IOException, GeneralSecurityException {
     Path passwordFile = file.resolveSibling("agent.p12.password");
     if (!Files.exists(file) || !Files.exists(passwordFile)) {
       Files.createDirectories(file.getParent());
@@ -93,13 +102,36 @@ record AgentTls(SSLContext context, String sha256) {
       Path passwordPart = passwordFile.resolveSibling("agent.p12.password.part");
       Files.writeString(passwordPart, password);
       restrict(passwordPart);
-      // The password goes by file, not on the command line: there any user's ps could read it, and keytool's
-      // launcher took one that began "-J" for an option of its JVM (a random password did, once in a while).
-      List<String> command = List.of(keytool.toString(), "-genkeypair", "-alias", "agent", "-keyalg", "EC",
-          "-groupname", "secp256r1", "-sigalg", "SHA256withECDSA", "-validity", "3650",
-          "-dname", "CN=" + worker + ", O=Rota agent", "-ext", "SAN=dns:localhost,ip:127.0.0.1" + subjectName(listenHost),
-          "-keystore", part.toString(), "-storetype", "PKCS12", "-storepass:file", passwordPart.toString(),
-          "-keypass:file", passwordPart.toString());
+      // The password goes by file, not on the command line: there any user's ps could read it, and
+      // keytool's
+      // launcher took one that began "-J" for an option of its JVM (a random password did, once in
+      // a while).
+      List<String> command =
+          List.of(
+              keytool.toString(),
+              "-genkeypair",
+              "-alias",
+              "agent",
+              "-keyalg",
+              "EC",
+              "-groupname",
+              "secp256r1",
+              "-sigalg",
+              "SHA256withECDSA",
+              "-validity",
+              "3650",
+              "-dname",
+              "CN=" + worker + ", O=Rota agent",
+              "-ext",
+              "SAN=dns:localhost,ip:127.0.0.1" + subjectName(listenHost),
+              "-keystore",
+              part.toString(),
+              "-storetype",
+              "PKCS12",
+              "-storepass:file",
+              passwordPart.toString(),
+              "-keypass:file",
+              passwordPart.toString());
       Process run = new ProcessBuilder(command).redirectErrorStream(true).start();
       String said = new String(run.getInputStream().readAllBytes(), StandardCharsets.UTF_8).strip();
       try {
@@ -123,7 +155,10 @@ record AgentTls(SSLContext context, String sha256) {
   }
 
   private static String subjectName(String listenHost) {
-    if (listenHost.equals("127.0.0.1") || listenHost.equals("localhost") || listenHost.equals("0.0.0.0") || listenHost.equals("::")) {
+    if (listenHost.equals("127.0.0.1")
+        || listenHost.equals("localhost")
+        || listenHost.equals("0.0.0.0")
+        || listenHost.equals("::")) {
       return "";
     }
     return listenHost.matches("[0-9.]+|[0-9a-fA-F:]+") ? ",ip:" + listenHost : ",dns:" + listenHost;
@@ -134,7 +169,8 @@ record AgentTls(SSLContext context, String sha256) {
     keys.init(store, password);
     SSLContext context = SSLContext.getInstance("TLS");
     context.init(keys.getKeyManagers(), null, null);
-    return new AgentTls(context, PinnedCertificates.sha256((X509Certificate) store.getCertificate("agent")));
+    return new AgentTls(
+        context, PinnedCertificates.sha256((X509Certificate) store.getCertificate("agent")));
   }
 
   private static String randomPassword() {

@@ -33,7 +33,8 @@ final class BoundedLog implements Runnable {
     long written = 0;
     long dropped = 0;
     byte[] buffer = new byte[8192];
-    try (InputStream input = in; OutputStream out = Files.newOutputStream(file)) {
+    try (InputStream input = in;
+        OutputStream out = Files.newOutputStream(file)) {
       int n;
       while ((n = input.read(buffer)) >= 0) {
         int keep = (int) Math.max(0, Math.min(n, CAP - written));
@@ -45,7 +46,9 @@ final class BoundedLog implements Runnable {
         dropped += n - keep;
       }
       if (dropped > 0) {
-        out.write(("\n[rota-agent: " + dropped + " more bytes dropped past the " + CAP + " byte cap]\n").getBytes(StandardCharsets.UTF_8));
+        out.write(
+            ("\n[rota-agent: " + dropped + " more bytes dropped past the " + CAP + " byte cap]\n")
+                .getBytes(StandardCharsets.UTF_8));
       }
     } catch (IOException e) {
       // the process ended or the folder went away with the task: nothing left to keep

@@ -11,12 +11,12 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * A task's CPU and memory limits, enforced by the kernel's control groups (as Nomad's drivers do): each
- * task gets a group of its own under {@code <hierarchy>/rota/<agent>/}, with a memory limit (no swap
- * beyond it) and a CPU quota of its cores per 100 ms, and its process joins the group before it runs its
- * first instruction. cgroup v2 where the unified hierarchy has the memory and cpu controllers; else v1's
- * memory and cpu hierarchies (machines that mount v1 controllers beside an empty v2 hierarchy); else
- * nothing is enforced, and {@link #reason()} says why.
+ * A task's CPU and memory limits, enforced by the kernel's control groups (as Nomad's drivers do):
+ * each task gets a group of its own under {@code <hierarchy>/rota/<agent>/}, with a memory limit
+ * (no swap beyond it) and a CPU quota of its cores per 100 ms, and its process joins the group
+ * before it runs its first instruction. cgroup v2 where the unified hierarchy has the memory and
+ * cpu controllers; else v1's memory and cpu hierarchies (machines that mount v1 controllers beside
+ * an empty v2 hierarchy); else nothing is enforced, and {@link #reason()} says why.
  */
 final class Cgroups {
   private static final long PERIOD_MICROS = 100_000;
@@ -34,10 +34,13 @@ final class Cgroups {
   }
 
   private final Kind kind;
+
   /** v2: the one folder all groups go under; v1: the memory hierarchy's. */
   private final Path memoryParent;
+
   /** v1: the cpu hierarchy's; v2: the same as memory's. */
   private final Path cpuParent;
+
   private final String reason;
 
   private Cgroups(Kind kind, Path memoryParent, Path cpuParent, String reason) {
@@ -51,7 +54,10 @@ final class Cgroups {
     return new Cgroups(Kind.NONE, null, null, reason);
   }
 
-  /** The hierarchies of this machine, with the agent's groups under {@code rota/<agent>}; never throws. */
+  /**
+   * The hierarchies of this machine, with the agent's groups under {@code rota/<agent>}; never
+   * throws.
+   */
   static Cgroups detect(String agent) {
     return detect(Path.of("/proc/self/mountinfo"), agent);
   }
@@ -67,7 +73,8 @@ final class Cgroups {
         String[] left = halves[0].split(" ");
         String[] right = halves[1].split(" ");
         if (left.length > 4 && right.length > 2) {
-          mounts.add(new String[] {right[0], left[4], right[2]}); // type, mount point, super options
+          mounts.add(
+              new String[] {right[0], left[4], right[2]}); // type, mount point, super options
         }
       }
     } catch (IOException e) {
@@ -102,7 +109,8 @@ final class Cgroups {
       }
     }
     if (memory == null || cpu == null) {
-      return none("this machine mounts no control group hierarchy with the memory and cpu controllers");
+      return none(
+          "this machine mounts no control group hierarchy with the memory and cpu controllers");
     }
     Path memoryParent = memory.resolve("rota").resolve(agent);
     Path cpuParent = cpu.resolve("rota").resolve(agent);
@@ -110,13 +118,19 @@ final class Cgroups {
       Files.createDirectories(memoryParent);
       Files.createDirectories(cpuParent);
     } catch (IOException e) {
-      return none("cannot make control groups under " + memoryParent + " (the agent needs root or a delegated group): "
-          + e.getMessage());
+      return none(
+          "cannot make control groups under "
+              + memoryParent
+              + " (the agent needs root or a delegated group): "
+              + e.getMessage());
     }
     return new Cgroups(Kind.V1, memoryParent, cpuParent, null);
   }
 
-  /** Every level from the root down to {@code parent} hands the memory and cpu controllers to its children. */
+  /**
+   * Every level from the root down to {@code parent} hands the memory and cpu controllers to its
+   * children.
+   */
   private static void enableV2(Path root, Path parent) throws IOException {
     Files.createDirectories(parent);
     Path level = root;
@@ -137,8 +151,9 @@ final class Cgroups {
   }
 
   /**
-   * Makes the task's group(s) with its limits; returns the {@code cgroup.procs} files its process must
-   * join (none when nothing is enforced). {@code cpu} in cores, {@code memoryMib} in MiB; 0 is no limit.
+   * Makes the task's group(s) with its limits; returns the {@code cgroup.procs} files its process
+   * must join (none when nothing is enforced). {@code cpu} in cores, {@code memoryMib} in MiB; 0 is
+   * no limit.
    */
   List<Path> create(String taskId, long cpu, long memoryMib) throws IOException {
     if (kind == Kind.NONE) {
@@ -177,7 +192,10 @@ final class Cgroups {
       return false;
     }
     Path mem = memoryParent.resolve(taskId);
-    Map<String, String> counters = kind == Kind.V2 ? counters(mem.resolve("memory.events")) : counters(mem.resolve("memory.oom_control"));
+    Map<String, String> counters =
+        kind == Kind.V2
+            ? counters(mem.resolve("memory.events"))
+            : counters(mem.resolve("memory.oom_control"));
     return Long.parseLong(counters.getOrDefault("oom_kill", "0")) > 0;
   }
 
@@ -196,7 +214,10 @@ final class Cgroups {
     }
   }
 
-  /** Removes the agent's own folder of groups if no task's group is left in it (the agent's tasks outlive it). */
+  /**
+   * Removes the agent's own folder of groups if no task's group is left in it (the agent's tasks
+   * outlive it).
+   */
   void removeIfEmpty() {
     if (kind == Kind.NONE) {
       return;
@@ -210,17 +231,22 @@ final class Cgroups {
   }
 
   /**
-   * {@code argv} run through a shell that first moves itself into {@code procs} and then becomes the
-   * command ({@code exec}): the command is in its groups from its first instruction, with the shell's pid.
+   * {@code argv} run through a shell that first moves itself into {@code procs} and then becomes
+   * the command ({@code exec}): the command is in its groups from its first instruction, with the
+   * shell's pid.
    */
   static List<String> joining(List<Path> procs, List<String> argv) {
     if (procs.isEmpty()) {
       return argv;
     }
-    List<String> wrapped = new ArrayList<>(List.of("/bin/sh", "-c",
-        "while [ \"$1\" != -- ]; do echo $$ > \"$1\" || { echo \"rota-agent: cannot join control group $1\" >&2; exit 125; }; "
-            + "shift; done; shift; exec \"$@\"",
-        "rota-cgroup"));
+    List<String> wrapped =
+        new ArrayList<>(
+            List.of(
+                "/bin/sh",
+                "-c",
+                "while [ \"$1\" != -- ]; do echo $$ > \"$1\" || { echo \"rota-agent: cannot join control group $1\" >&2; exit 125; }; "
+                    + "shift; done; shift; exec \"$@\"",
+                "rota-cgroup"));
     procs.forEach(p -> wrapped.add(p.toString()));
     wrapped.add("--");
     wrapped.addAll(argv);
@@ -229,12 +255,17 @@ final class Cgroups {
 
   private static Map<String, String> counters(Path file) {
     Map<String, String> counters = new LinkedHashMap<>();
-    read(file).ifPresent(text -> text.lines().forEach(line -> {
-      String[] kv = line.strip().split("\\s+");
-      if (kv.length == 2) {
-        counters.put(kv[0], kv[1]);
-      }
-    }));
+    read(file)
+        .ifPresent(
+            text ->
+                text.lines()
+                    .forEach(
+                        line -> {
+                          String[] kv = line.strip().split("\\s+");
+                          if (kv.length == 2) {
+                            counters.put(kv[0], kv[1]);
+                          }
+                        }));
     return counters;
   }
 

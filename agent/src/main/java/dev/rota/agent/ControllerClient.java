@@ -12,10 +12,10 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Calls to the controller's REST API, with this worker's token, to one of its hosts: the one that last
- * answered, and the next ones in turn when it does not answer (no connection, or none within the
- * timeout) or answers that it cannot serve now (502, 503, 504). Any host serves any call: they share
- * the database.
+ * Calls to the controller's REST API, with this worker's token, to one of its hosts: the one that
+ * last answered, and the next ones in turn when it does not answer (no connection, or none within
+ * the timeout) or answers that it cannot serve now (502, 503, 504). Any host serves any call: they
+ * share the database.
  */
 final class ControllerClient {
   private static final Logger log = LoggerFactory.getLogger(ControllerClient.class);
@@ -25,6 +25,7 @@ final class ControllerClient {
   private final ObjectMapper json;
   private final HttpClient http;
   private final List<String> urls;
+
   /** The host talked to now: the last one that answered. */
   private volatile int current;
 
@@ -42,8 +43,8 @@ final class ControllerClient {
 
   /**
    * A client for the controller {@code config} names. Agents in one process that share a controller
-   * (dev mode's) may share one: each client of its own is a selector thread and a pool, and a thousand
-   * of them idling took a tenth of two cores in system time.
+   * (dev mode's) may share one: each client of its own is a selector thread and a pool, and a
+   * thousand of them idling took a tenth of two cores in system time.
    */
   static HttpClient httpClient(AgentConfig config) {
     HttpClient.Builder client = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(3));
@@ -58,8 +59,12 @@ final class ControllerClient {
     return exchange(method, path, body).statusCode();
   }
 
-  /** The answer, its body not read: the first host's, in turn from the current one, that can serve it. */
-  HttpResponse<Void> exchange(String method, String path, Object body) throws IOException, InterruptedException {
+  /**
+   * The answer, its body not read: the first host's, in turn from the current one, that can serve
+   * it.
+   */
+  HttpResponse<Void> exchange(String method, String path, Object body)
+      throws IOException, InterruptedException {
     byte[] bytes = body == null ? null : json.writeValueAsBytes(body);
     int first = current;
     HttpResponse<Void> unavailable = null;
@@ -67,13 +72,18 @@ final class ControllerClient {
     for (int i = 0; i < urls.size(); i++) {
       int at = (first + i) % urls.size();
       try {
-        HttpResponse<Void> answer = http.send(request(urls.get(at), method, path, bytes), HttpResponse.BodyHandlers.discarding());
+        HttpResponse<Void> answer =
+            http.send(
+                request(urls.get(at), method, path, bytes), HttpResponse.BodyHandlers.discarding());
         if (urls.size() > 1 && cannotServe(answer.statusCode())) {
           unavailable = answer;
           continue;
         }
         if (at != current) {
-          log.info("controller at {} answers; the agent talks to it now (was {})", urls.get(at), urls.get(current));
+          log.info(
+              "controller at {} answers; the agent talks to it now (was {})",
+              urls.get(at),
+              urls.get(current));
           current = at;
         }
         return answer;
@@ -96,7 +106,9 @@ final class ControllerClient {
     if (body == null) {
       request.method(method, HttpRequest.BodyPublishers.noBody());
     } else {
-      request.header("Content-Type", "application/json").method(method, HttpRequest.BodyPublishers.ofByteArray(body));
+      request
+          .header("Content-Type", "application/json")
+          .method(method, HttpRequest.BodyPublishers.ofByteArray(body));
     }
     if (!config.token().isBlank()) {
       request.header("Authorization", "Bearer " + config.token());

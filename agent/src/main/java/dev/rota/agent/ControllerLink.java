@@ -18,10 +18,10 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The agent's side of the controller: registers its worker, then heartbeats every interval (its own,
- * or the longer one the controller paces the fleet to), saying what images it holds whenever that changed;
- * re-registers when the controller no longer knows it (404), and keeps trying, backing off, while the
- * controller is unreachable. Its tasks are untouched by any of this.
+ * The agent's side of the controller: registers its worker, then heartbeats every interval (its
+ * own, or the longer one the controller paces the fleet to), saying what images it holds whenever
+ * that changed; re-registers when the controller no longer knows it (404), and keeps trying,
+ * backing off, while the controller is unreachable. Its tasks are untouched by any of this.
  */
 final class ControllerLink {
   private static final Logger log = LoggerFactory.getLogger(ControllerLink.class);
@@ -32,24 +32,41 @@ final class ControllerLink {
   private final ControllerClient controller;
   private final ScheduledExecutorService timers;
   private final HeldImages images;
+
   /** The version of the held images the controller last accepted; -1 before it accepted any. */
   private volatile long imagesSaid = -1;
+
   private volatile boolean registered;
   private volatile int failures;
-  /** The interval beats go at: the agent's own, or the longer one the controller last paced the fleet to. */
+
+  /**
+   * The interval beats go at: the agent's own, or the longer one the controller last paced the
+   * fleet to.
+   */
   private volatile Duration paced;
+
   private volatile boolean closed;
 
   /** Labels the agent found out about its machine ({@link Isolation}). */
   private final WorkerFacts facts;
+
   private final Fence fence;
 
-  /** @param certificateSha256 the pin the controller is to hold for this agent's HTTPS; null for plain HTTP */
+  /**
+   * @param certificateSha256 the pin the controller is to hold for this agent's HTTPS; null for
+   *     plain HTTP
+   */
   private final String certificateSha256;
 
   ControllerLink(
-      AgentConfig config, String endpoint, String certificateSha256, ControllerClient controller,
-      ScheduledExecutorService timers, HeldImages images, WorkerFacts facts, Fence fence) {
+      AgentConfig config,
+      String endpoint,
+      String certificateSha256,
+      ControllerClient controller,
+      ScheduledExecutorService timers,
+      HeldImages images,
+      WorkerFacts facts,
+      Fence fence) {
     this.fence = fence;
     this.facts = facts;
     this.certificateSha256 = certificateSha256;
@@ -85,15 +102,19 @@ final class ControllerLink {
         // The images go along only when they changed since the controller last took them.
         HeldImages.Report held = images.report();
         boolean news = held.version() != imagesSaid;
-        HttpResponse<Void> answer = controller.exchange("PUT", "/v1/workers/" + config.workerName() + "/heartbeat",
-            news ? Map.of("images", held.images()) : null);
+        HttpResponse<Void> answer =
+            controller.exchange(
+                "PUT",
+                "/v1/workers/" + config.workerName() + "/heartbeat",
+                news ? Map.of("images", held.images()) : null);
         int status = answer.statusCode();
         if (status < 300) {
           // Only a heartbeat taken paces the next: a refusal says nothing of the fleet.
           fence.heard(answer.headers().firstValue(HeartbeatHeaders.FENCE_AFTER));
           Optional<String> asked = answer.headers().firstValue(HeartbeatHeaders.INTERVAL);
           paced = nextBeat(config.heartbeatInterval(), asked, 0);
-          next = nextBeat(config.heartbeatInterval(), asked, ThreadLocalRandom.current().nextDouble());
+          next =
+              nextBeat(config.heartbeatInterval(), asked, ThreadLocalRandom.current().nextDouble());
           if (news) {
             imagesSaid = held.version();
           }
@@ -112,11 +133,16 @@ final class ControllerLink {
       failures = 0;
     } catch (IOException | RuntimeException e) {
       if (failures++ == 0) {
-        // Unreachable, or answering that it cannot take it now (a 429 or 503 of a busy or cut-off host).
-        log.warn("controller at {} did not take the heartbeat ({}); retrying with back-off", controller.url(), e.getMessage());
+        // Unreachable, or answering that it cannot take it now (a 429 or 503 of a busy or cut-off
+        // host).
+        log.warn(
+            "controller at {} did not take the heartbeat ({}); retrying with back-off",
+            controller.url(),
+            e.getMessage());
       }
       long backoff = Math.min(MAX_BACKOFF.toMillis(), 1000L << Math.min(failures, 5));
-      // Up to the interval the controller paced the fleet to: a busy controller is not asked more often.
+      // Up to the interval the controller paced the fleet to: a busy controller is not asked more
+      // often.
       next = Duration.ofMillis(Math.min(backoff, Math.max(paced.toMillis(), 1000)));
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
@@ -129,8 +155,8 @@ final class ControllerLink {
 
   /**
    * When to beat next: at the agent's own interval, or at the one the controller paces the fleet to
-   * ({@link HeartbeatHeaders#INTERVAL}) when that is longer, less up to a tenth of it by {@code random}
-   * (0 to 1), so that agents told at once do not go on beating at once.
+   * ({@link HeartbeatHeaders#INTERVAL}) when that is longer, less up to a tenth of it by {@code
+   * random} (0 to 1), so that agents told at once do not go on beating at once.
    */
   static Duration nextBeat(Duration own, Optional<String> paced, double random) {
     long seconds;
@@ -170,8 +196,11 @@ final class ControllerLink {
     body.put("images", held.images());
     int status = controller.send("POST", "/v1/workers", body);
     if (status == 409) {
-      throw new IOException("the controller refuses worker " + config.workerName() + ": another machine holds the name, "
-          + "or it pinned another certificate for it (delete the worker to pin this one)");
+      throw new IOException(
+          "the controller refuses worker "
+              + config.workerName()
+              + ": another machine holds the name, "
+              + "or it pinned another certificate for it (delete the worker to pin this one)");
     }
     if (status != 200 && status != 201) {
       throw new IOException("registration answered " + status);
@@ -192,6 +221,10 @@ final class ControllerLink {
     } catch (IOException e) {
       // fall through
     }
-    return System.getProperty("user.name") + "@" + System.getenv().getOrDefault("HOSTNAME", "localhost") + "/" + config.workerName();
+    return System.getProperty("user.name")
+        + "@"
+        + System.getenv().getOrDefault("HOSTNAME", "localhost")
+        + "/"
+        + config.workerName();
   }
 }

@@ -5,11 +5,17 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Optional;
 
-/** Finding a program as a shell would: a name with a slash as it is (against a folder), else on a PATH. */
+/**
+ * Finding a program as a shell would: a name with a slash as it is (against a folder), else on a
+ * PATH.
+ */
 final class Executables {
   private Executables() {}
 
-  /** {@code name} on {@code path} (colon-separated folders), or under {@code dir} when it names a path itself. */
+  /**
+   * {@code name} on {@code path} (colon-separated folders), or under {@code dir} when it names a
+   * path itself.
+   */
   static Optional<Path> find(String name, String path, Path dir) {
     if (name.contains("/")) {
       Path p = dir.resolve(name);

@@ -17,15 +17,16 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The agent's half of "a VM never runs twice". The controller places a silent worker's VMs elsewhere once
- * it has been silent for its lost and offline deadlines; every heartbeat's answer tells the agent the
- * fence, a shorter time (the offline deadline). An agent that no controller host has answered for longer
- * than the fence (a network partition, or every host down) stops its tasks, each ending failed with the
- * reason, so that a new copy placed elsewhere never runs beside the old one. When to stop is kept in the
- * data folder: an agent restarted during a partition does not start its clock again. Before any host
- * has told it a fence, an agent stops nothing. A VM whose {@code disconnect.replace} is false is never
- * placed elsewhere while its worker is offline: its agent keeps it running through the cut, for good or
- * for its {@code disconnect.stopAfterSeconds}.
+ * The agent's half of "a VM never runs twice". The controller places a silent worker's VMs
+ * elsewhere once it has been silent for its lost and offline deadlines; every heartbeat's answer
+ * tells the agent the fence, a shorter time (the offline deadline). An agent that no controller
+ * host has answered for longer than the fence (a network partition, or every host down) stops its
+ * tasks, each ending failed with the reason, so that a new copy placed elsewhere never runs beside
+ * the old one. When to stop is kept in the data folder: an agent restarted during a partition does
+ * not start its clock again. Before any host has told it a fence, an agent stops nothing. A VM
+ * whose {@code disconnect.replace} is false is never placed elsewhere while its worker is offline:
+ * its agent keeps it running through the cut, for good or for its {@code
+ * disconnect.stopAfterSeconds}.
  */
 final class Fence {
   private static final Logger log = LoggerFactory.getLogger(Fence.class);
@@ -37,6 +38,7 @@ final class Fence {
   private volatile Instant heardAt;
   private volatile Duration after;
   private volatile boolean tripped;
+
   /** The time last kept in the file; null before the first. */
   private Instant savedAt;
 
@@ -47,18 +49,29 @@ final class Fence {
     load();
   }
 
-  /** Looks every {@link #CHECK_EVERY} on {@code timers}; stopping the tasks takes their grace, on {@code work}. */
+  /**
+   * Looks every {@link #CHECK_EVERY} on {@code timers}; stopping the tasks takes their grace, on
+   * {@code work}.
+   */
   void start(ScheduledExecutorService timers, Executor work) {
-    // The look is quick and done here; only the stops, which take their grace, go to the work threads.
-    timers.scheduleWithFixedDelay(() -> {
-      List<Task> due = due();
-      if (!due.isEmpty()) {
-        work.execute(() -> tasks.stopFenced(due));
-      }
-    }, CHECK_EVERY.toMillis(), CHECK_EVERY.toMillis(), TimeUnit.MILLISECONDS);
+    // The look is quick and done here; only the stops, which take their grace, go to the work
+    // threads.
+    timers.scheduleWithFixedDelay(
+        () -> {
+          List<Task> due = due();
+          if (!due.isEmpty()) {
+            work.execute(() -> tasks.stopFenced(due));
+          }
+        },
+        CHECK_EVERY.toMillis(),
+        CHECK_EVERY.toMillis(),
+        TimeUnit.MILLISECONDS);
   }
 
-  /** A controller host took a heartbeat or a registration; {@code told} is the fence its answer gave, if any. */
+  /**
+   * A controller host took a heartbeat or a registration; {@code told} is the fence its answer
+   * gave, if any.
+   */
   synchronized void heard(Optional<String> told) {
     Duration before = after;
     told.flatMap(Fence::seconds).ifPresent(fence -> after = fence);
@@ -68,7 +81,8 @@ final class Fence {
       log.info("a controller host answers again; tasks are taken again");
       tripped = false;
     }
-    // Not at every heartbeat: a kept time a little old only makes a restarted agent stop its tasks a
+    // Not at every heartbeat: a kept time a little old only makes a restarted agent stop its tasks
+    // a
     // little early, never late.
     if (news || savedAt == null || Duration.between(savedAt, heardAt).compareTo(saveEvery()) >= 0) {
       save();
@@ -82,8 +96,8 @@ final class Fence {
   }
 
   /**
-   * Stops each task whose time cut off is up (the fence, or its own {@code disconnect.stopAfterSeconds})
-   * and returns once they ended; true when it stopped any.
+   * Stops each task whose time cut off is up (the fence, or its own {@code
+   * disconnect.stopAfterSeconds}) and returns once they ended; true when it stopped any.
    */
   boolean check() {
     List<Task> due = due();
@@ -104,12 +118,18 @@ final class Fence {
       synchronized (this) {
         tripped = true;
       }
-      log.warn("no controller host has answered for {} s: stopping {} task(s) at their fence", silent.toSeconds(), due.size());
+      log.warn(
+          "no controller host has answered for {} s: stopping {} task(s) at their fence",
+          silent.toSeconds(),
+          due.size());
     }
     return due;
   }
 
-  /** How long no host has answered, while that is past the shortest fence a task may have; empty otherwise. */
+  /**
+   * How long no host has answered, while that is past the shortest fence a task may have; empty
+   * otherwise.
+   */
   private synchronized Optional<Duration> silence() {
     Duration fence = after;
     Instant heard = heardAt;
@@ -121,17 +141,25 @@ final class Fence {
   }
 
   /** Why a task with {@code disconnect} must stop after {@code silent} cut off, if it must. */
-  static Optional<String> why(dev.rota.agentapi.Disconnect disconnect, Duration silent, Duration fence) {
+  static Optional<String> why(
+      dev.rota.agentapi.Disconnect disconnect, Duration silent, Duration fence) {
     if (!dev.rota.agentapi.Disconnect.keeps(disconnect)) {
       return silent.compareTo(fence) > 0
-          ? Optional.of("stopped by its agent: no controller host has answered for " + silent.toSeconds()
-              + " s, past the fence of " + fence.toSeconds() + " s, after which the VM may be placed elsewhere")
+          ? Optional.of(
+              "stopped by its agent: no controller host has answered for "
+                  + silent.toSeconds()
+                  + " s, past the fence of "
+                  + fence.toSeconds()
+                  + " s, after which the VM may be placed elsewhere")
           : Optional.empty();
     }
     Integer limit = disconnect.stopAfterSeconds();
     return limit != null && silent.compareTo(Duration.ofSeconds(limit)) > 0
-        ? Optional.of("stopped by its agent: no controller host has answered for " + silent.toSeconds()
-            + " s, past its disconnect.stopAfterSeconds of " + limit)
+        ? Optional.of(
+            "stopped by its agent: no controller host has answered for "
+                + silent.toSeconds()
+                + " s, past its disconnect.stopAfterSeconds of "
+                + limit)
         : Optional.empty();
   }
 
@@ -152,11 +180,17 @@ final class Fence {
         after = Duration.ofSeconds(Long.parseLong(parts[1]));
       }
     } catch (IOException | RuntimeException e) {
-      log.warn("cannot read the fence kept in {} ({}); none until a controller host answers", file, e.toString());
+      log.warn(
+          "cannot read the fence kept in {} ({}); none until a controller host answers",
+          file,
+          e.toString());
     }
   }
 
-  /** Best effort: a full disk must not stop the heartbeats; the clock then starts again at a restart. */
+  /**
+   * Best effort: a full disk must not stop the heartbeats; the clock then starts again at a
+   * restart.
+   */
   private void save() {
     Duration fence = after;
     if (fence == null) {
@@ -164,7 +198,8 @@ final class Fence {
     }
     try {
       Path part = file.resolveSibling(file.getFileName() + ".part");
-      Files.writeString(part, heardAt.toEpochMilli() + " " + fence.toSeconds(), StandardCharsets.UTF_8);
+      Files.writeString(
+          part, heardAt.toEpochMilli() + " " + fence.toSeconds(), StandardCharsets.UTF_8);
       Files.move(part, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
       savedAt = heardAt;
     } catch (IOException e) {

@@ -17,14 +17,15 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The images this worker holds, each with when a task last used it, which the controller's placement
- * prefers (Scoot's snapshot groups): what the {@code qemu} runtime's {@link ImageCache} holds, and what
- * the {@code synthetic} runtime pretends to hold (it fetches nothing). The {@link #MAX} most recent are
- * kept, on disk so that a restarted agent still knows them. Every change moves the version, by which the
- * link to the controller tells what it has not yet said.
+ * The images this worker holds, each with when a task last used it, which the controller's
+ * placement prefers (Scoot's snapshot groups): what the {@code qemu} runtime's {@link ImageCache}
+ * holds, and what the {@code synthetic} runtime pretends to hold (it fetches nothing). The {@link
+ * #MAX} most recent are kept, on disk so that a restarted agent still knows them. Every change
+ * moves the version, by which the link to the controller tells what it has not yet said.
  */
 final class HeldImages {
   private static final Logger log = LoggerFactory.getLogger(HeldImages.class);
+
   /** As many as a worker's image cache usually keeps warm; the controller takes up to 64. */
   static final int MAX = 32;
 
@@ -51,7 +52,9 @@ final class HeldImages {
     }
     lastUsed.put(image, clock.instant());
     while (lastUsed.size() > MAX) {
-      lastUsed.entrySet().stream().min(Map.Entry.comparingByValue()).ifPresent(e -> lastUsed.remove(e.getKey()));
+      lastUsed.entrySet().stream()
+          .min(Map.Entry.comparingByValue())
+          .ifPresent(e -> lastUsed.remove(e.getKey()));
     }
     version++;
     save();
@@ -68,13 +71,16 @@ final class HeldImages {
   synchronized Report report() {
     List<Map<String, String>> images = new ArrayList<>(lastUsed.size());
     lastUsed.entrySet().stream()
-        .sorted(Map.Entry.<String, Instant>comparingByValue(Comparator.reverseOrder()).thenComparing(Map.Entry.comparingByKey()))
-        .forEach(e -> {
-          Map<String, String> one = new LinkedHashMap<>();
-          one.put("image", e.getKey());
-          one.put("lastUsedAt", e.getValue().toString());
-          images.add(one);
-        });
+        .sorted(
+            Map.Entry.<String, Instant>comparingByValue(Comparator.reverseOrder())
+                .thenComparing(Map.Entry.comparingByKey()))
+        .forEach(
+            e -> {
+              Map<String, String> one = new LinkedHashMap<>();
+              one.put("image", e.getKey());
+              one.put("lastUsedAt", e.getValue().toString());
+              images.add(one);
+            });
     return new Report(version, images);
   }
 
@@ -83,7 +89,8 @@ final class HeldImages {
       return;
     }
     try {
-      Map<String, String> stored = json.readValue(file.toFile(), new TypeReference<Map<String, String>>() {});
+      Map<String, String> stored =
+          json.readValue(file.toFile(), new TypeReference<Map<String, String>>() {});
       stored.forEach((image, at) -> lastUsed.put(image, Instant.parse(at)));
     } catch (IOException | RuntimeException e) {
       // Only a preference is lost: the images are learnt again as tasks run.

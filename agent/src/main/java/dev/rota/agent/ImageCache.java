@@ -33,20 +33,23 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The worker's images: fetched from {@code https://}, {@code http://} or {@code file://} addresses, kept
- * once by content digest (SHA-256) however many VMs use them, and never written (each VM writes to an
- * overlay of its own). An address may pin its content, {@code <address>@sha256:<hex>}: a pinned image
- * already here is not fetched at all, and one whose content differs is refused. Many VMs asking for one
- * image at once share one fetch. The cache is bounded: past its size the least recently used images that
- * no VM uses are removed. What it holds is what the worker reports it holds ({@link HeldImages}), so that
- * placement prefers workers that have a VM's image.
+ * The worker's images: fetched from {@code https://}, {@code http://} or {@code file://} addresses,
+ * kept once by content digest (SHA-256) however many VMs use them, and never written (each VM
+ * writes to an overlay of its own). An address may pin its content, {@code <address>@sha256:<hex>}:
+ * a pinned image already here is not fetched at all, and one whose content differs is refused. Many
+ * VMs asking for one image at once share one fetch. The cache is bounded: past its size the least
+ * recently used images that no VM uses are removed. What it holds is what the worker reports it
+ * holds ({@link HeldImages}), so that placement prefers workers that have a VM's image.
  */
 final class ImageCache {
   private static final Logger log = LoggerFactory.getLogger(ImageCache.class);
   private static final Pattern PINNED = Pattern.compile("^(.+)@sha256:([0-9a-f]{64})$");
   private static final byte[] QCOW2_MAGIC = {'Q', 'F', 'I', (byte) 0xfb};
 
-  /** A fetched image that does not fit its pin, cannot be fetched or is no address: the start fails with this. */
+  /**
+   * A fetched image that does not fit its pin, cannot be fetched or is no address: the start fails
+   * with this.
+   */
   static final class ImageException extends Exception {
     ImageException(String message) {
       super(message);
@@ -89,7 +92,11 @@ final class ImageCache {
     this.json = json;
     this.clock = clock;
     this.held = held;
-    this.http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(30)).followRedirects(HttpClient.Redirect.NORMAL).build();
+    this.http =
+        HttpClient.newBuilder()
+            .connectTimeout(Duration.ofSeconds(30))
+            .followRedirects(HttpClient.Redirect.NORMAL)
+            .build();
     load();
   }
 
@@ -97,7 +104,8 @@ final class ImageCache {
    * The image's file for a VM, fetched if it is not here; {@code progress} hears how a fetch goes
    * ({@code pulling 40% of 12 MiB}). Blocks until it is here.
    */
-  Lease acquire(String image, Consumer<String> progress) throws ImageException, InterruptedException {
+  Lease acquire(String image, Consumer<String> progress)
+      throws ImageException, InterruptedException {
     Matcher pinned = PINNED.matcher(image);
     String location = pinned.matches() ? pinned.group(1) : image;
     String pin = pinned.matches() ? pinned.group(2) : null;
@@ -128,9 +136,12 @@ final class ImageCache {
             return lease(image, sha);
           }
         }
-        // Evicted between its fetch and this lease (a cache smaller than the images at once): fetched again.
+        // Evicted between its fetch and this lease (a cache smaller than the images at once):
+        // fetched again.
       } catch (ExecutionException e) {
-        throw e.getCause() instanceof ImageException ie ? ie : new ImageException(String.valueOf(e.getCause()));
+        throw e.getCause() instanceof ImageException ie
+            ? ie
+            : new ImageException(String.valueOf(e.getCause()));
       } finally {
         fetch.listeners.remove(progress);
       }
@@ -172,11 +183,16 @@ final class ImageCache {
       part = Files.createTempFile(root, "fetch-", ".part");
       String sha = download(location, part, fetch);
       if (pin != null && !pin.equals(sha)) {
-        throw new ImageException("image " + location + " has content sha256:" + sha + ", not the pinned sha256:" + pin);
+        throw new ImageException(
+            "image " + location + " has content sha256:" + sha + ", not the pinned sha256:" + pin);
       }
       String format = format(part);
       synchronized (this) {
-        Files.move(part, blobPath(sha), StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+        Files.move(
+            part,
+            blobPath(sha),
+            StandardCopyOption.REPLACE_EXISTING,
+            StandardCopyOption.ATOMIC_MOVE);
         blobs.put(sha, new Blob(Files.size(blobPath(sha)), format, clock.millis()));
         refs.put(image, sha);
         fetching.remove(image);
@@ -186,14 +202,24 @@ final class ImageCache {
         fetch.done.complete(sha);
         inUse.computeIfPresent(sha, (k, n) -> n > 1 ? n - 1 : null);
       }
-      log.info("image {} fetched: sha256:{}, {} bytes, {}", location, sha, blobs.get(sha).size(), format);
+      log.info(
+          "image {} fetched: sha256:{}, {} bytes, {}",
+          location,
+          sha,
+          blobs.get(sha).size(),
+          format);
     } catch (ImageException e) {
       failed(image, fetch, e);
     } catch (IOException e) {
-      failed(image, fetch, new ImageException("cannot fetch image " + location + ": " + Supervisor.firstLine(e.toString())));
+      failed(
+          image,
+          fetch,
+          new ImageException(
+              "cannot fetch image " + location + ": " + Supervisor.firstLine(e.toString())));
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
-      failed(image, fetch, new ImageException("the fetch of image " + location + " was interrupted"));
+      failed(
+          image, fetch, new ImageException("the fetch of image " + location + " was interrupted"));
     } finally {
       if (part != null) {
         try {
@@ -213,7 +239,8 @@ final class ImageCache {
   }
 
   /** Copies the address's content to {@code to}; returns its SHA-256. */
-  private String download(String location, Path to, Fetch fetch) throws IOException, ImageException, InterruptedException {
+  private String download(String location, Path to, Fetch fetch)
+      throws IOException, ImageException, InterruptedException {
     URI uri;
     try {
       uri = URI.create(location);
@@ -232,15 +259,20 @@ final class ImageCache {
       }
       case "http", "https" -> {
         HttpResponse<InputStream> answer =
-            http.send(HttpRequest.newBuilder(uri).GET().build(), HttpResponse.BodyHandlers.ofInputStream());
+            http.send(
+                HttpRequest.newBuilder(uri).GET().build(),
+                HttpResponse.BodyHandlers.ofInputStream());
         try (InputStream in = answer.body()) {
           if (answer.statusCode() != 200) {
             throw new ImageException("image " + location + " answered HTTP " + answer.statusCode());
           }
-          return copy(in, answer.headers().firstValueAsLong("Content-Length").orElse(-1), to, fetch);
+          return copy(
+              in, answer.headers().firstValueAsLong("Content-Length").orElse(-1), to, fetch);
         }
       }
-      default -> throw new ImageException("image " + location + " is not an https://, http:// or file:// address");
+      default ->
+          throw new ImageException(
+              "image " + location + " is not an https://, http:// or file:// address");
     }
   }
 
@@ -266,9 +298,8 @@ final class ImageCache {
         if (size > 0 ? percent / 10 != lastTold / 10 : now - lastToldAt > 1_000_000_000L) {
           lastTold = percent;
           lastToldAt = now;
-          fetch.tell(size > 0
-              ? "pulling " + percent + "% of " + mib(size)
-              : "pulling " + mib(copied));
+          fetch.tell(
+              size > 0 ? "pulling " + percent + "% of " + mib(size) : "pulling " + mib(copied));
         }
       }
     }
@@ -292,8 +323,11 @@ final class ImageCache {
     if (total <= maxBytes) {
       return;
     }
-    List<String> idle = new ArrayList<>(blobs.keySet().stream().filter(sha -> !inUse.containsKey(sha)).toList());
-    idle.sort(Comparator.comparingLong((String sha) -> blobs.get(sha).lastUsedMillis()).thenComparing(sha -> sha));
+    List<String> idle =
+        new ArrayList<>(blobs.keySet().stream().filter(sha -> !inUse.containsKey(sha)).toList());
+    idle.sort(
+        Comparator.comparingLong((String sha) -> blobs.get(sha).lastUsedMillis())
+            .thenComparing(sha -> sha));
     for (String sha : idle) {
       if (total <= maxBytes) {
         break;
@@ -305,10 +339,19 @@ final class ImageCache {
       } catch (IOException e) {
         log.warn("cannot remove image sha256:{}: {}", sha, e.toString());
       }
-      List<String> names = refs.entrySet().stream().filter(e -> e.getValue().equals(sha)).map(Map.Entry::getKey).toList();
+      List<String> names =
+          refs.entrySet().stream()
+              .filter(e -> e.getValue().equals(sha))
+              .map(Map.Entry::getKey)
+              .toList();
       names.forEach(refs::remove);
       names.forEach(held::forget);
-      log.info("image sha256:{} ({}) evicted: the cache holds {} of {} bytes", sha, String.join(", ", names), total, maxBytes);
+      log.info(
+          "image sha256:{} ({}) evicted: the cache holds {} of {} bytes",
+          sha,
+          String.join(", ", names),
+          total,
+          maxBytes);
     }
     save();
   }
@@ -332,16 +375,22 @@ final class ImageCache {
     }
     try {
       Index index = json.readValue(file.toFile(), Index.class);
-      index.blobs().forEach((sha, b) -> {
-        if (Files.exists(blobPath(sha))) {
-          blobs.put(sha, b);
-        }
-      });
-      index.refs().forEach((image, sha) -> {
-        if (blobs.containsKey(sha)) {
-          refs.put(image, sha);
-        }
-      });
+      index
+          .blobs()
+          .forEach(
+              (sha, b) -> {
+                if (Files.exists(blobPath(sha))) {
+                  blobs.put(sha, b);
+                }
+              });
+      index
+          .refs()
+          .forEach(
+              (image, sha) -> {
+                if (blobs.containsKey(sha)) {
+                  refs.put(image, sha);
+                }
+              });
     } catch (IOException | RuntimeException e) {
       log.warn("image index {} unreadable, starting an empty cache: {}", file, e.toString());
     }

@@ -1,10 +1,19 @@
 package dev.rota.agent;
 
-/** The labels by which a worker says what it enforces and how its VMs run, as placement can select on them. */
+/**
+ * The labels by which a worker says what it enforces and how its VMs run, as placement can select
+ * on them.
+ */
 final class Isolation {
-  /** How process tasks' CPU and memory are enforced: {@code cgroup-v2}, {@code cgroup-v1}, or {@code none}. */
+  /**
+   * How process tasks' CPU and memory are enforced: {@code cgroup-v2}, {@code cgroup-v1}, or {@code
+   * none}.
+   */
   static final String LABEL = "rota.dev/isolation";
-  /** How qemu guests run: {@code kvm} (hardware virtualization) or {@code tcg} (software emulation). */
+
+  /**
+   * How qemu guests run: {@code kvm} (hardware virtualization) or {@code tcg} (software emulation).
+   */
   static final String ACCEL_LABEL = "rota.dev/accel";
 
   private Isolation() {}

@@ -11,8 +11,8 @@ final class JsonFiles {
   private JsonFiles() {}
 
   /**
-   * Writes {@code value} to {@code file} whole or not at all: to a file beside it, then moved over it,
-   * so that an agent killed mid-write leaves the old record or the new one, never half of one.
+   * Writes {@code value} to {@code file} whole or not at all: to a file beside it, then moved over
+   * it, so that an agent killed mid-write leaves the old record or the new one, never half of one.
    */
   static void writeWhole(ObjectMapper json, Path file, Object value) throws IOException {
     Path part = file.resolveSibling(file.getFileName() + ".part");

@@ -1,7 +1,6 @@
 package dev.rota.agent;
 
 import dev.rota.agentapi.TaskView;
-import java.io.File;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -12,9 +11,9 @@ import java.util.function.Consumer;
 
 /**
  * The {@code process} runtime: runs the VM's {@code command} (never through a shell: argv as given)
- * with its {@code env}, in a working folder of its own, output kept in bounded files, under the CPU and
- * memory it asked for where the machine's control groups allow ({@link Cgroups}). A process shares the
- * worker's file system, network and users: it is a process with limits, not a VM.
+ * with its {@code env}, in a working folder of its own, output kept in bounded files, under the CPU
+ * and memory it asked for where the machine's control groups allow ({@link Cgroups}). A process
+ * shares the worker's file system, network and users: it is a process with limits, not a VM.
  */
 final class ProcessRuntime implements TaskRuntime {
   private final Supervisor supervisor;
@@ -38,12 +37,17 @@ final class ProcessRuntime implements TaskRuntime {
       if (!runnable(command.get(0), dir, env)) {
         throw new IOException("no such executable file");
       }
-      Map<String, Long> resources = task.spec.resources() == null ? Map.of() : task.spec.resources();
-      List<Path> groups = cgroups.create(task.id, resources.getOrDefault("cpu", 0L), resources.getOrDefault("memory", 0L));
+      Map<String, Long> resources =
+          task.spec.resources() == null ? Map.of() : task.spec.resources();
+      List<Path> groups =
+          cgroups.create(
+              task.id, resources.getOrDefault("cpu", 0L), resources.getOrDefault("memory", 0L));
       supervisor.launch(task, Cgroups.joining(groups, command), env, true, this::ended);
     } catch (IOException e) {
       cgroups.remove(task.id);
-      task.failed("cannot start " + command.get(0) + ": " + Supervisor.firstLine(e.getMessage()), Instant.now());
+      task.failed(
+          "cannot start " + command.get(0) + ": " + Supervisor.firstLine(e.getMessage()),
+          Instant.now());
     }
   }
 
@@ -52,8 +56,10 @@ final class ProcessRuntime implements TaskRuntime {
     boolean oom = cgroups.oomKilled(task.id);
     cgroups.remove(task.id);
     if (oom) {
-      long limit = task.spec.resources() == null ? 0 : task.spec.resources().getOrDefault("memory", 0L);
-      task.failed("killed by the kernel for using more than its memory limit of " + limit + " MiB", at);
+      long limit =
+          task.spec.resources() == null ? 0 : task.spec.resources().getOrDefault("memory", 0L);
+      task.failed(
+          "killed by the kernel for using more than its memory limit of " + limit + " MiB", at);
     } else if (code == null) {
       task.ended(null, "ended while adopted after an agent restart; exit code unknown", at);
     } else {
@@ -68,19 +74,24 @@ final class ProcessRuntime implements TaskRuntime {
 
   @Override
   public void stop(Task task, Duration grace) {
-    Supervisor.stop(task, grace, handle -> {
-      handle.descendants().forEach(ProcessHandle::destroy);
-      handle.destroy(); // SIGTERM
-    });
+    Supervisor.stop(
+        task,
+        grace,
+        handle -> {
+          handle.descendants().forEach(ProcessHandle::destroy);
+          handle.destroy(); // SIGTERM
+        });
     cgroups.remove(task.id);
   }
 
   /**
-   * Whether {@code command} names a file that can be run: the shell that puts it in its control group
-   * would otherwise report a missing one as an exit code, not as a start that failed.
+   * Whether {@code command} names a file that can be run: the shell that puts it in its control
+   * group would otherwise report a missing one as an exit code, not as a start that failed.
    */
   private static boolean runnable(String command, Path dir, Map<String, String> env) {
-    String path = env.getOrDefault("PATH", System.getenv().getOrDefault("PATH", "/usr/local/bin:/usr/bin:/bin"));
+    String path =
+        env.getOrDefault(
+            "PATH", System.getenv().getOrDefault("PATH", "/usr/local/bin:/usr/bin:/bin"));
     return Executables.find(command, path, dir).isPresent();
   }
 }

@@ -13,11 +13,11 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * QEMU on this worker: which binary runs guests of this machine's architecture, and which accelerator
- * it uses. KVM only when it really works: {@code /dev/kvm} can be there and not work (nested
- * virtualization without what a guest needs), so a probe guest ({@code kvm-probe.bin}: long mode,
- * paging, 128 MiB written) must run through under KVM within a deadline; otherwise guests run under
- * software emulation (TCG), several times slower.
+ * QEMU on this worker: which binary runs guests of this machine's architecture, and which
+ * accelerator it uses. KVM only when it really works: {@code /dev/kvm} can be there and not work
+ * (nested virtualization without what a guest needs), so a probe guest ({@code kvm-probe.bin}: long
+ * mode, paging, 128 MiB written) must run through under KVM within a deadline; otherwise guests run
+ * under software emulation (TCG), several times slower.
  *
  * @param binary the {@code qemu-system-*} to run
  * @param imageTool {@code qemu-img}, which makes each VM's overlay disk
@@ -31,25 +31,35 @@ record QemuHost(Path binary, Path imageTool, String accel, String why) {
   /** The QEMU of this machine's architecture on the PATH, if both it and qemu-img are there. */
   static Optional<Path[]> installed() {
     String arch = System.getProperty("os.arch").toLowerCase(Locale.ROOT);
-    String qemu = "qemu-system-" + (arch.equals("amd64") ? "x86_64" : arch.equals("aarch64") ? "aarch64" : arch);
+    String qemu =
+        "qemu-system-"
+            + (arch.equals("amd64") ? "x86_64" : arch.equals("aarch64") ? "aarch64" : arch);
     Optional<Path> binary = onPath(qemu);
     Optional<Path> img = onPath("qemu-img");
-    return binary.isPresent() && img.isPresent() ? Optional.of(new Path[] {binary.get(), img.get()}) : Optional.empty();
+    return binary.isPresent() && img.isPresent()
+        ? Optional.of(new Path[] {binary.get(), img.get()})
+        : Optional.empty();
   }
 
   static AgentConfig.BadSetting missing() {
-    return new AgentConfig.BadSetting("ROTA_WORKER_RUNTIMES names qemu, but qemu-system-x86_64 and qemu-img are not "
-        + "both on the PATH (Debian: apt-get install qemu-system-x86 qemu-utils)");
+    return new AgentConfig.BadSetting(
+        "ROTA_WORKER_RUNTIMES names qemu, but qemu-system-x86_64 and qemu-img are not "
+            + "both on the PATH (Debian: apt-get install qemu-system-x86 qemu-utils)");
   }
 
-  /** Finds QEMU and chooses the accelerator: {@code auto} probes KVM, {@code kvm} and {@code tcg} are used as told. */
+  /**
+   * Finds QEMU and chooses the accelerator: {@code auto} probes KVM, {@code kvm} and {@code tcg}
+   * are used as told.
+   */
   static QemuHost of(String accel, Path scratch) {
     Path[] found = installed().orElseThrow(QemuHost::missing);
     return switch (accel) {
-      case "kvm", "tcg" -> new QemuHost(found[0], found[1], accel, "ROTA_AGENT_QEMU_ACCEL=" + accel);
+      case "kvm", "tcg" ->
+          new QemuHost(found[0], found[1], accel, "ROTA_AGENT_QEMU_ACCEL=" + accel);
       default -> {
         String probe = probeKvm(found[0], scratch);
-        yield new QemuHost(found[0], found[1], probe == null ? "kvm" : "tcg", probe == null ? "KVM works" : probe);
+        yield new QemuHost(
+            found[0], found[1], probe == null ? "kvm" : "tcg", probe == null ? "KVM works" : probe);
       }
     };
   }
@@ -67,17 +77,37 @@ record QemuHost(Path binary, Path imageTool, String accel, String why) {
     try (InputStream in = QemuHost.class.getResourceAsStream("kvm-probe.bin")) {
       Files.createDirectories(scratch);
       Files.write(kernel, in.readAllBytes());
-      Process p = new ProcessBuilder(qemu.toString(), "-machine", "pc,accel=kvm", "-cpu", "host", "-m", "160",
-          "-nodefaults", "-no-user-config", "-display", "none", "-kernel", kernel.toString(),
-          "-device", "isa-debug-exit,iobase=0xf4,iosize=0x01")
-          .redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+      Process p =
+          new ProcessBuilder(
+                  qemu.toString(),
+                  "-machine",
+                  "pc,accel=kvm",
+                  "-cpu",
+                  "host",
+                  "-m",
+                  "160",
+                  "-nodefaults",
+                  "-no-user-config",
+                  "-display",
+                  "none",
+                  "-kernel",
+                  kernel.toString(),
+                  "-device",
+                  "isa-debug-exit,iobase=0xf4,iosize=0x01")
+              .redirectErrorStream(true)
+              .redirectOutput(ProcessBuilder.Redirect.DISCARD)
+              .start();
       long started = System.nanoTime();
       if (!p.waitFor(PROBE_DEADLINE.toMillis(), TimeUnit.MILLISECONDS)) {
         p.destroyForcibly().waitFor();
-        return "/dev/kvm is there, but a probe guest did not finish under KVM within " + PROBE_DEADLINE.toSeconds() + " s";
+        return "/dev/kvm is there, but a probe guest did not finish under KVM within "
+            + PROBE_DEADLINE.toSeconds()
+            + " s";
       }
       if (p.exitValue() != 3) {
-        return "/dev/kvm is there, but QEMU could not run a probe guest under KVM (exit code " + p.exitValue() + ")";
+        return "/dev/kvm is there, but QEMU could not run a probe guest under KVM (exit code "
+            + p.exitValue()
+            + ")";
       }
       log.debug("KVM probe ran through in {} ms", (System.nanoTime() - started) / 1_000_000);
       return null;
@@ -96,8 +126,8 @@ record QemuHost(Path binary, Path imageTool, String accel, String why) {
   }
 
   /**
-   * The machine: no graphics, so that the firmware writes to the serial console (the VM's log); the CPU
-   * model the host's own under KVM, everything TCG can emulate otherwise.
+   * The machine: no graphics, so that the firmware writes to the serial console (the VM's log); the
+   * CPU model the host's own under KVM, everything TCG can emulate otherwise.
    */
   List<String> machine() {
     return accel.equals("kvm")
@@ -106,6 +136,7 @@ record QemuHost(Path binary, Path imageTool, String accel, String why) {
   }
 
   private static Optional<Path> onPath(String name) {
-    return Executables.find(name, System.getenv().getOrDefault("PATH", "/usr/bin:/bin"), Path.of("."));
+    return Executables.find(
+        name, System.getenv().getOrDefault("PATH", "/usr/bin:/bin"), Path.of("."));
   }
 }

@@ -18,25 +18,33 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 
 /**
- * The {@code qemu} runtime: each task is a virtual machine, booted by QEMU with the VM's {@code cpu} as
- * vCPUs and {@code memory} (MiB) as its RAM, from its image (the boot disk: a copy-on-write overlay of
- * the cached image, removed with the task) or from a kernel given directly. Its serial console is its
- * log. Stopping it presses its ACPI power button and kills it after the grace. How it ends:
+ * The {@code qemu} runtime: each task is a virtual machine, booted by QEMU with the VM's {@code
+ * cpu} as vCPUs and {@code memory} (MiB) as its RAM, from its image (the boot disk: a copy-on-write
+ * overlay of the cached image, removed with the task) or from a kernel given directly. Its serial
+ * console is its log. Stopping it presses its ACPI power button and kills it after the grace. How
+ * it ends:
  *
  * <ul>
  *   <li>the guest powers off: exited, code 0;
- *   <li>the guest writes a status N (1 to 63) to I/O port 0xf4 (QEMU's isa-debug-exit): exited, code N;
+ *   <li>the guest writes a status N (1 to 63) to I/O port 0xf4 (QEMU's isa-debug-exit): exited,
+ *       code N;
  *   <li>the guest kernel panics (reported through the pvpanic device): failed;
  *   <li>the firmware finds nothing to boot, QEMU cannot start or dies: failed, saying so.
  * </ul>
  *
- * QEMU outlives the agent like any task's process ({@link Supervisor}): an agent started again adopts it.
+ * QEMU outlives the agent like any task's process ({@link Supervisor}): an agent started again
+ * adopts it.
  */
 final class QemuRuntime implements TaskRuntime {
   /** What the firmware prints when the disk does not boot; QEMU then waits for ever. */
   private static final List<String> BOOT_FAILURES = List.of("No bootable device");
-  /** How often the power button is pressed again while a stopped guest has not powered off (it may have been booting). */
+
+  /**
+   * How often the power button is pressed again while a stopped guest has not powered off (it may
+   * have been booting).
+   */
   private static final Duration PRESS_AGAIN = Duration.ofSeconds(5);
+
   private static final Duration BOOT_WATCH = Duration.ofMinutes(2);
   private static final Duration CONSOLE_CHECK = Duration.ofSeconds(5);
   private static final Duration QMP_DEADLINE = Duration.ofSeconds(3);
@@ -49,7 +57,10 @@ final class QemuRuntime implements TaskRuntime {
   private final ScheduledExecutorService timers;
 
   QemuRuntime(
-      Supervisor supervisor, ImageCache images, java.util.concurrent.CompletableFuture<QemuHost> host, ExecutorService starts,
+      Supervisor supervisor,
+      ImageCache images,
+      java.util.concurrent.CompletableFuture<QemuHost> host,
+      ExecutorService starts,
       ScheduledExecutorService timers) {
     this.supervisor = supervisor;
     this.images = images;
@@ -72,11 +83,17 @@ final class QemuRuntime implements TaskRuntime {
     }
     Path socket = supervisor.folder(task.id).resolve("qmp.sock");
     if (socket.toString().length() > Qmp.MAX_SOCKET_PATH) {
-      task.failed("the agent's data folder is too deep for QEMU's control socket (" + socket + " is over "
-          + Qmp.MAX_SOCKET_PATH + " bytes): set ROTA_AGENT_DATA_DIR to a shorter path", Instant.now());
+      task.failed(
+          "the agent's data folder is too deep for QEMU's control socket ("
+              + socket
+              + " is over "
+              + Qmp.MAX_SOCKET_PATH
+              + " bytes): set ROTA_AGENT_DATA_DIR to a shorter path",
+          Instant.now());
       return;
     }
-    // Fetching an image and making disks takes a while: the controller's call is answered at once, the
+    // Fetching an image and making disks takes a while: the controller's call is answered at once,
+    // the
     // task starting, and its progress is its message.
     starts.execute(() -> boot(task, guest));
   }
@@ -89,21 +106,33 @@ final class QemuRuntime implements TaskRuntime {
       }
       Path dir = supervisor.prepare(task);
       Consumer<String> progress = task::progress;
-      ImageCache.Lease disk = blank(task.spec.image()) ? null : lease(leases, task.spec.image(), progress);
-      ImageCache.Lease kernel = blank(guest.kernel()) ? null : lease(leases, guest.kernel(), progress);
-      ImageCache.Lease initrd = blank(guest.initrd()) ? null : lease(leases, guest.initrd(), progress);
-      Files.write(dir.resolve("images"), leases.stream().map(ImageCache.Lease::sha256).toList(), StandardCharsets.UTF_8);
+      ImageCache.Lease disk =
+          blank(task.spec.image()) ? null : lease(leases, task.spec.image(), progress);
+      ImageCache.Lease kernel =
+          blank(guest.kernel()) ? null : lease(leases, guest.kernel(), progress);
+      ImageCache.Lease initrd =
+          blank(guest.initrd()) ? null : lease(leases, guest.initrd(), progress);
+      Files.write(
+          dir.resolve("images"),
+          leases.stream().map(ImageCache.Lease::sha256).toList(),
+          StandardCharsets.UTF_8);
       task.progress("making the VM's disk");
       List<String> argv = command(task, dir, disk, kernel, initrd, guest);
       synchronized (task) {
-        if (task.isRemoved() || task.ended()) { // removed, or stopped at the fence, while it was fetched
+        if (task.isRemoved()
+            || task.ended()) { // removed, or stopped at the fence, while it was fetched
           release(leases);
           return;
         }
-        supervisor.launch(task, argv, Map.of(), false, (t, code, at) -> {
-          release(leases);
-          ended(t, code, at);
-        });
+        supervisor.launch(
+            task,
+            argv,
+            Map.of(),
+            false,
+            (t, code, at) -> {
+              release(leases);
+              ended(t, code, at);
+            });
       }
       watchBoot(task, dir, Instant.now());
       keepConsole(task, dir);
@@ -120,7 +149,8 @@ final class QemuRuntime implements TaskRuntime {
     }
   }
 
-  private ImageCache.Lease lease(List<ImageCache.Lease> leases, String image, Consumer<String> progress)
+  private ImageCache.Lease lease(
+      List<ImageCache.Lease> leases, String image, Consumer<String> progress)
       throws ImageCache.ImageException, InterruptedException {
     ImageCache.Lease lease = images.acquire(image, progress);
     leases.add(lease);
@@ -134,31 +164,62 @@ final class QemuRuntime implements TaskRuntime {
 
   /** QEMU's command line for the task: its resources, console, control socket, disks and boot. */
   private List<String> command(
-      Task task, Path dir, ImageCache.Lease disk, ImageCache.Lease kernel, ImageCache.Lease initrd, GuestSpec guest)
+      Task task,
+      Path dir,
+      ImageCache.Lease disk,
+      ImageCache.Lease kernel,
+      ImageCache.Lease initrd,
+      GuestSpec guest)
       throws IOException {
     QemuHost host = hostFound.join();
     Map<String, Long> resources = task.spec.resources() == null ? Map.of() : task.spec.resources();
     long cpus = Math.max(1, resources.getOrDefault("cpu", 1L));
     long memory = Math.max(32, resources.getOrDefault("memory", 512L));
-    List<String> argv = new ArrayList<>(List.of(host.binary().toString(), "-name", "rota-" + task.id));
+    List<String> argv =
+        new ArrayList<>(List.of(host.binary().toString(), "-name", "rota-" + task.id));
     argv.addAll(host.machine());
-    argv.addAll(List.of(
-        "-smp", Long.toString(cpus),
-        "-m", memory + "M",
-        "-nodefaults", "-no-user-config", "-display", "none",
-        // Appending, so that the agent can cut the file at its cap while QEMU writes on (ConsoleLog).
-        "-chardev", "file,id=console,append=on,path=" + dir.resolve("stdout.log"),
-        "-serial", "chardev:console",
-        "-qmp", "unix:" + dir.resolve("qmp.sock") + ",server=on,wait=off",
-        "-device", "pvpanic-pci",
-        "-action", "panic=exit-failure",
-        "-device", "isa-debug-exit,iobase=0xf4,iosize=0x01",
-        "-nic", "user,model=virtio-net-pci"));
+    argv.addAll(
+        List.of(
+            "-smp",
+            Long.toString(cpus),
+            "-m",
+            memory + "M",
+            "-nodefaults",
+            "-no-user-config",
+            "-display",
+            "none",
+            // Appending, so that the agent can cut the file at its cap while QEMU writes on
+            // (ConsoleLog).
+            "-chardev",
+            "file,id=console,append=on,path=" + dir.resolve("stdout.log"),
+            "-serial",
+            "chardev:console",
+            "-qmp",
+            "unix:" + dir.resolve("qmp.sock") + ",server=on,wait=off",
+            "-device",
+            "pvpanic-pci",
+            "-action",
+            "panic=exit-failure",
+            "-device",
+            "isa-debug-exit,iobase=0xf4,iosize=0x01",
+            "-nic",
+            "user,model=virtio-net-pci"));
     if (disk != null) {
       Path overlay = dir.resolve("disk.qcow2");
       Files.deleteIfExists(overlay);
-      Tools.run(List.of(host.imageTool().toString(), "create", "-q", "-f", "qcow2", "-F", disk.format(),
-          "-b", disk.path().toString(), overlay.toString()), "qemu-img is not installed");
+      Tools.run(
+          List.of(
+              host.imageTool().toString(),
+              "create",
+              "-q",
+              "-f",
+              "qcow2",
+              "-F",
+              disk.format(),
+              "-b",
+              disk.path().toString(),
+              overlay.toString()),
+          "qemu-img is not installed");
       argv.addAll(List.of("-drive", "file=" + overlay + ",if=virtio,format=qcow2"));
     }
     if (!blank(guest.userData())) {
@@ -172,49 +233,58 @@ final class QemuRuntime implements TaskRuntime {
       }
       String args = blank(guest.kernelArgs()) ? "" : guest.kernelArgs().strip();
       // The serial port is the VM's log: a kernel told no console would say nothing there.
-      argv.addAll(List.of("-append", args.contains("console=") ? args : ("console=ttyS0 " + args).strip()));
+      argv.addAll(
+          List.of("-append", args.contains("console=") ? args : ("console=ttyS0 " + args).strip()));
     }
     return argv;
   }
 
   /**
-   * Watches the console while the firmware looks for something to boot: finding nothing, it waits for
-   * ever, so the VM is ended as failed with what it printed.
+   * Watches the console while the firmware looks for something to boot: finding nothing, it waits
+   * for ever, so the VM is ended as failed with what it printed.
    */
   private void watchBoot(Task task, Path dir, Instant since) {
-    timers.schedule(() -> {
-      if (task.ended() || task.isRemoved() || Duration.between(since, Instant.now()).compareTo(BOOT_WATCH) > 0) {
-        return;
-      }
-      Optional<String> failure = consoleLine(dir, BOOT_FAILURES);
-      if (failure.isPresent()) {
-        try {
-          Files.writeString(dir.resolve("boot-failure"), failure.get(), StandardCharsets.UTF_8);
-        } catch (IOException e) {
-          // the task is going anyway
-        }
-        if (task.handle instanceof ProcessHandle p) {
-          p.destroyForcibly();
-        }
-        return;
-      }
-      watchBoot(task, dir, since);
-    }, 1, TimeUnit.SECONDS);
+    timers.schedule(
+        () -> {
+          if (task.ended()
+              || task.isRemoved()
+              || Duration.between(since, Instant.now()).compareTo(BOOT_WATCH) > 0) {
+            return;
+          }
+          Optional<String> failure = consoleLine(dir, BOOT_FAILURES);
+          if (failure.isPresent()) {
+            try {
+              Files.writeString(dir.resolve("boot-failure"), failure.get(), StandardCharsets.UTF_8);
+            } catch (IOException e) {
+              // the task is going anyway
+            }
+            if (task.handle instanceof ProcessHandle p) {
+              p.destroyForcibly();
+            }
+            return;
+          }
+          watchBoot(task, dir, since);
+        },
+        1,
+        TimeUnit.SECONDS);
   }
 
   /** Keeps the console within its cap while the VM runs ({@link ConsoleLog}). */
   private void keepConsole(Task task, Path dir) {
-    timers.schedule(() -> {
-      if (task.ended() || task.isRemoved()) {
-        return;
-      }
-      try {
-        ConsoleLog.trim(dir.resolve("stdout.log"));
-      } catch (IOException e) {
-        // the folder went away with the task
-      }
-      keepConsole(task, dir);
-    }, CONSOLE_CHECK.toMillis(), TimeUnit.MILLISECONDS);
+    timers.schedule(
+        () -> {
+          if (task.ended() || task.isRemoved()) {
+            return;
+          }
+          try {
+            ConsoleLog.trim(dir.resolve("stdout.log"));
+          } catch (IOException e) {
+            // the folder went away with the task
+          }
+          keepConsole(task, dir);
+        },
+        CONSOLE_CHECK.toMillis(),
+        TimeUnit.MILLISECONDS);
   }
 
   /** What QEMU's exit code says happened to the guest. */
@@ -243,7 +313,8 @@ final class QemuRuntime implements TaskRuntime {
       int status = (code - 1) / 2;
       task.ended(status, "the guest ended with status " + status, at);
     } else {
-      task.failed("QEMU ended with code " + code + qemuComplaint(dir).map(c -> ": " + c).orElse(""), at);
+      task.failed(
+          "QEMU ended with code " + code + qemuComplaint(dir).map(c -> ": " + c).orElse(""), at);
     }
   }
 
@@ -254,9 +325,9 @@ final class QemuRuntime implements TaskRuntime {
   }
 
   /**
-   * Presses the guest's power button, and again every few seconds until it is off: a guest still booting
-   * has nothing listening yet and misses a press. A QEMU that does not answer is sent SIGTERM, on which
-   * it ends the VM at once.
+   * Presses the guest's power button, and again every few seconds until it is off: a guest still
+   * booting has nothing listening yet and misses a press. A QEMU that does not answer is sent
+   * SIGTERM, on which it ends the VM at once.
    */
   private void press(Path socket, ProcessHandle handle) {
     if (!handle.isAlive()) {
@@ -274,11 +345,16 @@ final class QemuRuntime implements TaskRuntime {
   @Override
   public Task recover(Path record, Consumer<TaskView> changes) throws IOException {
     Path dir = record.getParent();
-    List<String> shas = Files.exists(dir.resolve("images")) ? Files.readAllLines(dir.resolve("images")) : List.of();
-    Task task = supervisor.recover(record, changes, (t, code, at) -> {
-      shas.forEach(images::release);
-      ended(t, code, at);
-    });
+    List<String> shas =
+        Files.exists(dir.resolve("images")) ? Files.readAllLines(dir.resolve("images")) : List.of();
+    Task task =
+        supervisor.recover(
+            record,
+            changes,
+            (t, code, at) -> {
+              shas.forEach(images::release);
+              ended(t, code, at);
+            });
     if (task != null) {
       shas.forEach(images::retain);
       if (task.ended()) {
@@ -292,23 +368,39 @@ final class QemuRuntime implements TaskRuntime {
 
   /** QEMU's own complaint on stderr (its last line that is not a warning). */
   private static Optional<String> qemuComplaint(Path dir) {
-    return read(dir.resolve("stderr.log")).flatMap(text -> text.lines()
-        .map(String::strip)
-        .filter(l -> !l.isEmpty() && !l.contains("warning:") && !l.contains("terminating on signal"))
-        .reduce((a, b) -> b));
+    return read(dir.resolve("stderr.log"))
+        .flatMap(
+            text ->
+                text.lines()
+                    .map(String::strip)
+                    .filter(
+                        l ->
+                            !l.isEmpty()
+                                && !l.contains("warning:")
+                                && !l.contains("terminating on signal"))
+                    .reduce((a, b) -> b));
   }
 
   /** The last console line holding any of {@code markers}, without the kernel's time stamp. */
   private static Optional<String> consoleLine(Path dir, List<String> markers) {
-    return read(dir.resolve("stdout.log")).flatMap(text -> text.lines()
-        .filter(l -> markers.stream().anyMatch(l::contains))
-        .map(l -> l.replaceAll("^\\[[ 0-9.]*\\]\\s*", "").replaceAll("\\p{Cntrl}", "").strip())
-        .reduce((a, b) -> b));
+    return read(dir.resolve("stdout.log"))
+        .flatMap(
+            text ->
+                text.lines()
+                    .filter(l -> markers.stream().anyMatch(l::contains))
+                    .map(
+                        l ->
+                            l.replaceAll("^\\[[ 0-9.]*\\]\\s*", "")
+                                .replaceAll("\\p{Cntrl}", "")
+                                .strip())
+                    .reduce((a, b) -> b));
   }
 
   private static Optional<String> read(Path file) {
     try {
-      return Files.exists(file) ? Optional.of(Files.readString(file, StandardCharsets.ISO_8859_1).strip()) : Optional.empty();
+      return Files.exists(file)
+          ? Optional.of(Files.readString(file, StandardCharsets.ISO_8859_1).strip())
+          : Optional.empty();
     } catch (IOException e) {
       return Optional.empty();
     }

@@ -13,11 +13,13 @@ import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 
 /**
- * QEMU's machine protocol (QMP), over the UNIX socket each VM's QEMU listens on: one command at a time,
- * each within a deadline, so that a QEMU that hangs cannot hang the agent.
+ * QEMU's machine protocol (QMP), over the UNIX socket each VM's QEMU listens on: one command at a
+ * time, each within a deadline, so that a QEMU that hangs cannot hang the agent.
  */
 final class Qmp {
-  /** The longest a UNIX socket's path may be (Linux's {@code sun_path}, less its terminating NUL). */
+  /**
+   * The longest a UNIX socket's path may be (Linux's {@code sun_path}, less its terminating NUL).
+   */
   static final int MAX_SOCKET_PATH = 107;
 
   /** Where deadlines are kept: a deadline closes the socket, which ends a read waiting on it. */
@@ -30,13 +32,17 @@ final class Qmp {
   /** Sends {@code command} (e.g. {@code system_powerdown}) and returns QEMU's answer line. */
   String execute(Path socket, String command, Duration deadline) throws IOException {
     try (SocketChannel channel = SocketChannel.open(StandardProtocolFamily.UNIX)) {
-      ScheduledFuture<?> cut = timers.schedule(() -> {
-        try {
-          channel.close();
-        } catch (IOException e) {
-          // closed already
-        }
-      }, deadline.toMillis(), TimeUnit.MILLISECONDS);
+      ScheduledFuture<?> cut =
+          timers.schedule(
+              () -> {
+                try {
+                  channel.close();
+                } catch (IOException e) {
+                  // closed already
+                }
+              },
+              deadline.toMillis(),
+              TimeUnit.MILLISECONDS);
       try {
         channel.connect(UnixDomainSocketAddress.of(socket));
         Lines lines = new Lines(channel);

@@ -11,9 +11,9 @@ import java.util.Optional;
 import java.util.stream.Stream;
 
 /**
- * Finds a process by a variable in its environment, from {@code /proc/<pid>/environ} (Linux; elsewhere
- * nothing is found). Children inherit the environment, so of the processes that carry it, the one
- * whose parent does not is the one the agent started.
+ * Finds a process by a variable in its environment, from {@code /proc/<pid>/environ} (Linux;
+ * elsewhere nothing is found). Children inherit the environment, so of the processes that carry it,
+ * the one whose parent does not is the one the agent started.
  */
 final class TaggedProcesses {
   private static final Path PROC = Path.of("/proc");

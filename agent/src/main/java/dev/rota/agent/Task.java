@@ -6,7 +6,10 @@ import dev.rota.agentapi.TaskView;
 import java.time.Instant;
 import java.util.function.Consumer;
 
-/** One task on this worker, as its runtime last reported it. Thread-safe: runtimes report from their threads. */
+/**
+ * One task on this worker, as its runtime last reported it. Thread-safe: runtimes report from their
+ * threads.
+ */
 final class Task {
   static final String STARTING = AgentTaskState.STARTING.wireName();
   static final String RUNNING = AgentTaskState.RUNNING.wireName();
@@ -20,12 +23,18 @@ final class Task {
   private Instant startedAt;
   private Instant finishedAt;
   private String message;
+
   /** Hears of every change of state, with the task as it now is. */
   private final Consumer<TaskView> changes;
+
   /** Set when the controller removed it: how it then ends is what was asked for, not news. */
   private boolean removed;
-  /** Set when its agent stopped it at the fence: however it then ends, it failed for this reason. */
+
+  /**
+   * Set when its agent stopped it at the fence: however it then ends, it failed for this reason.
+   */
   private String fencedBecause;
+
   /** The runtime's handle on it: a process, a scheduled future. */
   volatile Object handle;
 
@@ -44,7 +53,9 @@ final class Task {
     }
   }
 
-  /** How a task still starting is getting on (an image's fetch): its message, told when it changes. */
+  /**
+   * How a task still starting is getting on (an image's fetch): its message, told when it changes.
+   */
   synchronized void progress(String what) {
     if (state.equals(STARTING) && !what.equals(message)) {
       message = what;

@@ -16,13 +16,15 @@ import org.slf4j.LoggerFactory;
  * Tells the controller of task state changes as they happen ({@code PUT /v1/workers/{name}/tasks}),
  * so that a VM is running as soon as its task is, not when the scheduler next probes. Changes that
  * come close together go in one report; the latest state of a task replaces an unsent one. A report
- * that cannot be delivered is tried again, backing off up to the heartbeat interval; the scheduler's
- * probes remain the truth, so nothing is lost if it never arrives.
+ * that cannot be delivered is tried again, backing off up to the heartbeat interval; the
+ * scheduler's probes remain the truth, so nothing is lost if it never arrives.
  */
 final class TaskReporter {
   private static final Logger log = LoggerFactory.getLogger(TaskReporter.class);
+
   /** Long enough to gather a burst of starts into one request, short beside a term. */
   private static final long GATHER_MILLIS = 20;
+
   private static final int MAX_PER_REPORT = 1000;
 
   private final ControllerClient controller;
@@ -33,10 +35,19 @@ final class TaskReporter {
   private final AtomicBoolean due = new AtomicBoolean();
   private volatile boolean started;
   private volatile boolean closed;
-  /** Sends run on the shared timer threads, at most one per change or retry; two may overlap, which is harmless. */
-  private final java.util.concurrent.atomic.AtomicInteger failures = new java.util.concurrent.atomic.AtomicInteger();
 
-  TaskReporter(ControllerClient controller, String workerName, ScheduledExecutorService timers, Duration maxBackoff) {
+  /**
+   * Sends run on the shared timer threads, at most one per change or retry; two may overlap, which
+   * is harmless.
+   */
+  private final java.util.concurrent.atomic.AtomicInteger failures =
+      new java.util.concurrent.atomic.AtomicInteger();
+
+  TaskReporter(
+      ControllerClient controller,
+      String workerName,
+      ScheduledExecutorService timers,
+      Duration maxBackoff) {
     this.controller = controller;
     this.path = "/v1/workers/" + workerName + "/tasks";
     this.timers = timers;
@@ -87,14 +98,17 @@ final class TaskReporter {
       Thread.currentThread().interrupt();
       return;
     }
-    // 404: the controller does not know this worker yet; the heartbeat registers it, then this is tried again.
+    // 404: the controller does not know this worker yet; the heartbeat registers it, then this is
+    // tried again.
     boolean retry = status == -1 || status == 404 || status == 429 || status >= 500;
     if (!retry) {
       // Sent, or refused for good (which the probes make up for): either way these are done with,
       // unless a newer state came meanwhile.
       report.forEach(t -> unsent.remove(t.id(), t));
       if (status != 204) {
-        log.warn("the controller refused a task report ({}); the scheduler's probes will see these tasks", status);
+        log.warn(
+            "the controller refused a task report ({}); the scheduler's probes will see these tasks",
+            status);
       }
       failures.set(0);
       if (!unsent.isEmpty()) {

@@ -16,15 +16,25 @@ import java.util.stream.Stream;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-/** The tasks on this worker, by id. Every call is idempotent by task id: the controller may repeat. */
+/**
+ * The tasks on this worker, by id. Every call is idempotent by task id: the controller may repeat.
+ */
 final class TaskTable {
   private static final Logger log = LoggerFactory.getLogger(TaskTable.class);
-  /** A VM name (a DNS label), a dot, a restart count: nothing that could climb out of the tasks folder. */
-  static final Pattern TASK_ID = Pattern.compile("^[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\\.[0-9]{1,9}$");
+
+  /**
+   * A VM name (a DNS label), a dot, a restart count: nothing that could climb out of the tasks
+   * folder.
+   */
+  static final Pattern TASK_ID =
+      Pattern.compile("^[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\\.[0-9]{1,9}$");
 
   private final Map<String, Task> tasks = new ConcurrentHashMap<>();
+
   /** Removals under way, by task id. */
-  private final Map<String, java.util.concurrent.CompletableFuture<Void>> removing = new ConcurrentHashMap<>();
+  private final Map<String, java.util.concurrent.CompletableFuture<Void>> removing =
+      new ConcurrentHashMap<>();
+
   private final Map<String, TaskRuntime> runtimes;
   private final Supervisor supervisor;
   private final Path tasksDir;
@@ -32,7 +42,11 @@ final class TaskTable {
   private final Consumer<TaskView> changes;
 
   TaskTable(
-      Map<String, TaskRuntime> runtimes, Supervisor supervisor, Path tasksDir, Duration grace, Consumer<TaskView> changes) {
+      Map<String, TaskRuntime> runtimes,
+      Supervisor supervisor,
+      Path tasksDir,
+      Duration grace,
+      Consumer<TaskView> changes) {
     this.changes = changes;
     this.runtimes = runtimes;
     this.supervisor = supervisor;
@@ -45,26 +59,35 @@ final class TaskTable {
     String runtime = runtimeOf(spec);
     TaskRuntime r = runtimes.get(runtime);
     if (r == null) {
-      throw new IllegalArgumentException("runtime " + runtime + " is not offered here (" + String.join(", ", runtimes.keySet()) + ")");
+      throw new IllegalArgumentException(
+          "runtime "
+              + runtime
+              + " is not offered here ("
+              + String.join(", ", runtimes.keySet())
+              + ")");
     }
     boolean[] created = {false};
-    tasks.computeIfAbsent(id, k -> {
-      created[0] = true;
-      Task task = new Task(id, spec, changes);
-      r.start(task);
-      return task;
-    });
+    tasks.computeIfAbsent(
+        id,
+        k -> {
+          created[0] = true;
+          Task task = new Task(id, spec, changes);
+          r.start(task);
+          return task;
+        });
     return created[0];
   }
 
   /**
-   * Ends the task and forgets it; returns once it has ended. A removal asked again while an earlier one
-   * is still ending the task (a VM powering down, the controller's call timed out and retried) waits for
-   * that same end, so that no caller is told a task is gone while it still runs. It stays listed until
-   * it has ended: a controller that no longer sees it may take it for gone (a move's end does).
+   * Ends the task and forgets it; returns once it has ended. A removal asked again while an earlier
+   * one is still ending the task (a VM powering down, the controller's call timed out and retried)
+   * waits for that same end, so that no caller is told a task is gone while it still runs. It stays
+   * listed until it has ended: a controller that no longer sees it may take it for gone (a move's
+   * end does).
    */
   void remove(String id) {
-    java.util.concurrent.CompletableFuture<Void> ending = new java.util.concurrent.CompletableFuture<>();
+    java.util.concurrent.CompletableFuture<Void> ending =
+        new java.util.concurrent.CompletableFuture<>();
     java.util.concurrent.CompletableFuture<Void> earlier = removing.putIfAbsent(id, ending);
     if (earlier != null) {
       earlier.join();
@@ -88,42 +111,56 @@ final class TaskTable {
   }
 
   /**
-   * Marks for the fence every task that has not ended and is not marked already for which {@code why}
-   * gives a reason, and returns them: {@link #stopFenced} stops them. Marking is quick, and done once per
-   * task however many looks overlap.
+   * Marks for the fence every task that has not ended and is not marked already for which {@code
+   * why} gives a reason, and returns them: {@link #stopFenced} stops them. Marking is quick, and
+   * done once per task however many looks overlap.
    */
-  synchronized List<Task> markFenced(java.util.function.Function<Task, java.util.Optional<String>> why) {
+  synchronized List<Task> markFenced(
+      java.util.function.Function<Task, java.util.Optional<String>> why) {
     List<Task> marked = new java.util.ArrayList<>();
     for (Task t : tasks.values()) {
       if (!t.ended() && !t.fenced()) {
-        why.apply(t).ifPresent(reason -> {
-          t.fence(reason);
-          marked.add(t);
-        });
+        why.apply(t)
+            .ifPresent(
+                reason -> {
+                  t.fence(reason);
+                  marked.add(t);
+                });
       }
     }
     return marked;
   }
 
   /**
-   * Stops the tasks marked for the fence, all at once, each ending failed for its reason (their records
-   * stay, so the controller hears how they ended); returns once they have all ended.
+   * Stops the tasks marked for the fence, all at once, each ending failed for its reason (their
+   * records stay, so the controller hears how they ended); returns once they have all ended.
    */
   void stopFenced(List<Task> live) {
     if (live.isEmpty()) {
       return;
     }
-    java.util.concurrent.ExecutorService stops = java.util.concurrent.Executors.newCachedThreadPool();
+    java.util.concurrent.ExecutorService stops =
+        java.util.concurrent.Executors.newCachedThreadPool();
     try {
-      java.util.concurrent.CompletableFuture.allOf(live.stream()
-          .map(t -> java.util.concurrent.CompletableFuture.runAsync(() -> {
-            TaskRuntime r = runtimes.get(runtimeOf(t.spec));
-            if (r != null) {
-              r.stop(t, grace);
-            }
-            t.failed(t.fencedBecause(), java.time.Instant.now()); // a task with no process (still starting) ends here
-          }, stops))
-          .toArray(java.util.concurrent.CompletableFuture[]::new)).join();
+      java.util.concurrent.CompletableFuture.allOf(
+              live.stream()
+                  .map(
+                      t ->
+                          java.util.concurrent.CompletableFuture.runAsync(
+                              () -> {
+                                TaskRuntime r = runtimes.get(runtimeOf(t.spec));
+                                if (r != null) {
+                                  r.stop(t, grace);
+                                }
+                                t.failed(
+                                    t.fencedBecause(),
+                                    java.time.Instant
+                                        .now()); // a task with no process (still starting) ends
+                                // here
+                              },
+                              stops))
+                  .toArray(java.util.concurrent.CompletableFuture[]::new))
+          .join();
     } finally {
       stops.shutdown();
     }
@@ -148,7 +185,10 @@ final class TaskTable {
   }
 
   List<TaskView> list() {
-    return tasks.values().stream().map(Task::view).sorted(Comparator.comparing(TaskView::id)).toList();
+    return tasks.values().stream()
+        .map(Task::view)
+        .sorted(Comparator.comparing(TaskView::id))
+        .toList();
   }
 
   /** After a restart: processes still running are adopted, those gone are reported ended. */
@@ -165,7 +205,10 @@ final class TaskTable {
             String runtime = runtimeOf(supervisor.read(record).spec());
             TaskRuntime r = runtimes.get(runtime);
             if (r == null) {
-              log.warn("task {} of runtime {} found, which this agent does not offer now: left alone", dir.getFileName(), runtime);
+              log.warn(
+                  "task {} of runtime {} found, which this agent does not offer now: left alone",
+                  dir.getFileName(),
+                  runtime);
               continue;
             }
             Task task = r.recover(record, changes);

@@ -5,13 +5,19 @@ import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
-/** Short-lived helper programs (qemu-img, mkfs.vfat): run to their end, their complaint made one line. */
+/**
+ * Short-lived helper programs (qemu-img, mkfs.vfat): run to their end, their complaint made one
+ * line.
+ */
 final class Tools {
   private static final long DEADLINE_SECONDS = 120;
 
   private Tools() {}
 
-  /** Runs {@code argv}; a failure is an {@link IOException} with {@code missing} when it is not installed. */
+  /**
+   * Runs {@code argv}; a failure is an {@link IOException} with {@code missing} when it is not
+   * installed.
+   */
   static void run(List<String> argv, String missing) throws IOException {
     Process p;
     try {
@@ -28,7 +34,10 @@ final class Tools {
       }
       if (p.exitValue() != 0) {
         String said = new String(out, StandardCharsets.UTF_8).strip();
-        throw new IOException(argv.get(0) + " failed: " + (said.isEmpty() ? "exit code " + p.exitValue() : Supervisor.firstLine(said)));
+        throw new IOException(
+            argv.get(0)
+                + " failed: "
+                + (said.isEmpty() ? "exit code " + p.exitValue() : Supervisor.firstLine(said)));
       }
     } catch (InterruptedException e) {
       p.destroyForcibly();

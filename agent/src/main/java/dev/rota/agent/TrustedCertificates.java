@@ -11,7 +11,9 @@ import java.security.cert.CertificateFactory;
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.TrustManagerFactory;
 
-/** TLS that trusts the certificates of one PEM file, and only they; host names are checked as usual. */
+/**
+ * TLS that trusts the certificates of one PEM file, and only they; host names are checked as usual.
+ */
 public final class TrustedCertificates {
   private TrustedCertificates() {}
 
@@ -31,13 +33,15 @@ public final class TrustedCertificates {
       if (n == 0) {
         throw new GeneralSecurityException("no PEM certificate in it");
       }
-      TrustManagerFactory trust = TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
+      TrustManagerFactory trust =
+          TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
       trust.init(trusted);
       SSLContext context = SSLContext.getInstance("TLS");
       context.init(null, trust.getTrustManagers(), null);
       return context;
     } catch (IOException | GeneralSecurityException e) {
-      throw new IllegalStateException(setting + "=" + pem + " cannot be used (" + e.getMessage() + ")");
+      throw new IllegalStateException(
+          setting + "=" + pem + " cannot be used (" + e.getMessage() + ")");
     }
   }
 }

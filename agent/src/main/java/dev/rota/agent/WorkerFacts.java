@@ -7,10 +7,10 @@ import java.util.Map;
 import java.util.function.Consumer;
 
 /**
- * What an agent says of its worker at registration beyond its settings: labels that placement can select
- * on, and notices, sentences a person reads on the worker about what it does less well than asked (limits
- * it cannot enforce, guests under software emulation). Some are known only after a probe: those are
- * added when the registration is sent, which waits for them.
+ * What an agent says of its worker at registration beyond its settings: labels that placement can
+ * select on, and notices, sentences a person reads on the worker about what it does less well than
+ * asked (limits it cannot enforce, guests under software emulation). Some are known only after a
+ * probe: those are added when the registration is sent, which waits for them.
  */
 final class WorkerFacts {
   /** What is said at one registration. */

@@ -8,22 +8,36 @@ import java.net.http.HttpResponse;
 import java.util.List;
 import java.util.Map;
 
-/** A test's calls to a plain-HTTP agent's task API, with its secret, and a look at this machine's processes. */
+/**
+ * A test's calls to a plain-HTTP agent's task API, with its secret, and a look at this machine's
+ * processes.
+ */
 record AgentCalls(Agent agent) {
   private static final ObjectMapper JSON = new ObjectMapper();
 
   HttpResponse<String> send(String method, String path, String body) throws Exception {
-    HttpRequest request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + agent.port() + path))
-        .header("Authorization", "Bearer " + agent.secret())
-        .method(method, body == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(body))
-        .build();
+    HttpRequest request =
+        HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + agent.port() + path))
+            .header("Authorization", "Bearer " + agent.secret())
+            .method(
+                method,
+                body == null
+                    ? HttpRequest.BodyPublishers.noBody()
+                    : HttpRequest.BodyPublishers.ofString(body))
+            .build();
     return HttpClient.newHttpClient().send(request, HttpResponse.BodyHandlers.ofString());
   }
 
   /** {@code PUT} of task {@code <vm>.0} running {@code sleep <seconds>}; its status. */
   int putSleep(String vm, String seconds) throws Exception {
-    return send("PUT", "/v1/tasks/" + vm + ".0",
-        "{\"vm\":\"" + vm + "\",\"restartCount\":0,\"runtime\":\"process\",\"command\":[\"sleep\",\"" + seconds + "\"]}")
+    return send(
+            "PUT",
+            "/v1/tasks/" + vm + ".0",
+            "{\"vm\":\""
+                + vm
+                + "\",\"restartCount\":0,\"runtime\":\"process\",\"command\":[\"sleep\",\""
+                + seconds
+                + "\"]}")
         .statusCode();
   }
 
@@ -31,7 +45,8 @@ record AgentCalls(Agent agent) {
   @SuppressWarnings("unchecked")
   Map<String, Object> task(String id) {
     try {
-      List<Map<String, Object>> tasks = JSON.readValue(send("GET", "/v1/tasks", null).body(), List.class);
+      List<Map<String, Object>> tasks =
+          JSON.readValue(send("GET", "/v1/tasks", null).body(), List.class);
       return tasks.stream().filter(t -> id.equals(t.get("id"))).findFirst().orElse(null);
     } catch (Exception e) {
       throw new IllegalStateException(e);

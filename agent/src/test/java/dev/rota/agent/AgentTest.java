@@ -12,7 +12,6 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -23,8 +22,10 @@ import org.junit.jupiter.api.io.TempDir;
 /** One real agent on loopback (its controller unreachable: it keeps trying, tasks unaffected). */
 class AgentTest {
   @TempDir Path data;
+
   /** One certificate for all the tests' agents: generated once, by the first. */
   @TempDir static Path tls;
+
   private HttpClient http;
   private final ObjectMapper json = new ObjectMapper();
   private Agent agent;
@@ -43,7 +44,10 @@ class AgentTest {
       env.put(extra[i], extra[i + 1]);
     }
     agent = Agent.start(AgentConfig.from(env, new String[0]));
-    http = agent.certificateSha256() == null ? HttpClient.newHttpClient() : AgentTlsTest.pinned(agent, agent.certificateSha256());
+    http =
+        agent.certificateSha256() == null
+            ? HttpClient.newHttpClient()
+            : AgentTlsTest.pinned(agent, agent.certificateSha256());
     return agent;
   }
 
@@ -58,10 +62,20 @@ class AgentTest {
     return send(method, path, body, "Bearer " + agent.secret());
   }
 
-  private HttpResponse<String> send(String method, String path, String body, String authorization) throws Exception {
+  private HttpResponse<String> send(String method, String path, String body, String authorization)
+      throws Exception {
     HttpRequest.Builder b =
-        HttpRequest.newBuilder(URI.create((agent.certificateSha256() == null ? "http" : "https") + "://127.0.0.1:" + agent.port() + path))
-            .method(method, body == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(body));
+        HttpRequest.newBuilder(
+                URI.create(
+                    (agent.certificateSha256() == null ? "http" : "https")
+                        + "://127.0.0.1:"
+                        + agent.port()
+                        + path))
+            .method(
+                method,
+                body == null
+                    ? HttpRequest.BodyPublishers.noBody()
+                    : HttpRequest.BodyPublishers.ofString(body));
     if (authorization != null) {
       b.header("Authorization", authorization);
     }
@@ -69,9 +83,10 @@ class AgentTest {
   }
 
   /**
-   * Its server sends each answer at once rather than holding it for the caller's delayed ACK (40 ms a
-   * call on Linux, which LoadHarness 10x100 measured as 0.5 s per burst of starts): the JDK server reads
-   * the setting when the process makes its first one, so the agent must have set it by then.
+   * Its server sends each answer at once rather than holding it for the caller's delayed ACK (40 ms
+   * a call on Linux, which LoadHarness 10x100 measured as 0.5 s per burst of starts): the JDK
+   * server reads the setting when the process makes its first one, so the agent must have set it by
+   * then.
    */
   @Test
   void itsServerAnswersWithoutNagleDelay() throws Exception {
@@ -84,32 +99,59 @@ class AgentTest {
   void anyoneWithoutTheSecretIsRefused() throws Exception {
     start("ROTA_AGENT_SECRET", "a-fixed-secret-for-this-test");
     assertEquals(200, send("GET", "/healthz", null, null).statusCode(), "readiness is no secret");
-    for (String authorization : new String[] {null, "Bearer wrong-secret-xxxxxxxxxxxxxxxx", "a-fixed-secret-for-this-test"}) {
-      assertEquals(401, send("GET", "/v1/tasks", null, authorization).statusCode(), String.valueOf(authorization));
-      assertEquals(401, send("PUT", "/v1/tasks/z.0", spec("z", "process", "sleep", "306"), authorization).statusCode());
+    for (String authorization :
+        new String[] {
+          null, "Bearer wrong-secret-xxxxxxxxxxxxxxxx", "a-fixed-secret-for-this-test"
+        }) {
+      assertEquals(
+          401,
+          send("GET", "/v1/tasks", null, authorization).statusCode(),
+          String.valueOf(authorization));
+      assertEquals(
+          401,
+          send("PUT", "/v1/tasks/z.0", spec("z", "process", "sleep", "306"), authorization)
+              .statusCode());
       assertEquals(401, send("DELETE", "/v1/tasks/z.0", null, authorization).statusCode());
     }
     assertTrue(processes("sleep 306").isEmpty(), "nothing was started");
-    assertEquals(201, send("PUT", "/v1/tasks/z.0", spec("z", "process", "sleep", "306"), "Bearer a-fixed-secret-for-this-test").statusCode());
+    assertEquals(
+        201,
+        send(
+                "PUT",
+                "/v1/tasks/z.0",
+                spec("z", "process", "sleep", "306"),
+                "Bearer a-fixed-secret-for-this-test")
+            .statusCode());
     assertEquals(204, send("DELETE", "/v1/tasks/z.0", null).statusCode());
   }
 
   private static String spec(String vm, String runtime, String... command) {
     StringBuilder c = new StringBuilder();
     for (String part : command) {
-      c.append(c.length() == 0 ? "" : ",").append('"').append(part.replace("\"", "\\\"")).append('"');
+      c.append(c.length() == 0 ? "" : ",")
+          .append('"')
+          .append(part.replace("\"", "\\\""))
+          .append('"');
     }
-    return "{\"vm\":\"" + vm + "\",\"restartCount\":0,\"runtime\":\"" + runtime + "\",\"command\":[" + c + "],\"env\":{\"GREETING\":\"hi\"}}";
+    return "{\"vm\":\""
+        + vm
+        + "\",\"restartCount\":0,\"runtime\":\""
+        + runtime
+        + "\",\"command\":["
+        + c
+        + "],\"env\":{\"GREETING\":\"hi\"}}";
   }
 
   @SuppressWarnings("unchecked")
   private Map<String, Object> task(String id) throws Exception {
-    List<Map<String, Object>> tasks = json.readValue(send("GET", "/v1/tasks", null).body(), List.class);
+    List<Map<String, Object>> tasks =
+        json.readValue(send("GET", "/v1/tasks", null).body(), List.class);
     return tasks.stream().filter(t -> id.equals(t.get("id"))).findFirst().orElse(null);
   }
 
   private static List<ProcessHandle> processes(String args) {
-    return ProcessHandle.current().descendants()
+    return ProcessHandle.current()
+        .descendants()
         .filter(p -> p.isAlive() && p.info().commandLine().map(c -> c.endsWith(args)).orElse(false))
         .toList();
   }
@@ -118,8 +160,12 @@ class AgentTest {
   void putIsIdempotentAndDeleteEndsTheProcess() throws Exception {
     start();
     assertEquals(200, send("GET", "/healthz", null).statusCode());
-    assertEquals(201, send("PUT", "/v1/tasks/a.0", spec("a", "process", "sleep", "303")).statusCode());
-    assertEquals(200, send("PUT", "/v1/tasks/a.0", spec("a", "process", "sleep", "303")).statusCode(), "already there");
+    assertEquals(
+        201, send("PUT", "/v1/tasks/a.0", spec("a", "process", "sleep", "303")).statusCode());
+    assertEquals(
+        200,
+        send("PUT", "/v1/tasks/a.0", spec("a", "process", "sleep", "303")).statusCode(),
+        "already there");
     assertEquals("running", task("a.0").get("state"));
     eventually("started once", () -> processes("sleep 303").size() == 1);
 
@@ -133,63 +179,82 @@ class AgentTest {
   void exitCodesOutputAndTheEnvironmentReachTheController() throws Exception {
     start();
     send("PUT", "/v1/tasks/b.0", spec("b", "process", "sh", "-c", "echo $GREETING; exit 7"));
-    eventually("exited", () -> {
-      try {
-        return "exited".equals(task("b.0").get("state"));
-      } catch (Exception e) {
-        return false;
-      }
-    });
+    eventually(
+        "exited",
+        () -> {
+          try {
+            return "exited".equals(task("b.0").get("state"));
+          } catch (Exception e) {
+            return false;
+          }
+        });
     assertEquals(7, task("b.0").get("exitCode"));
-    eventually("output kept", () -> {
-      try {
-        return send("GET", "/v1/tasks/b.0/logs", null).body().equals("hi\n");
-      } catch (Exception e) {
-        return false;
-      }
-    });
+    eventually(
+        "output kept",
+        () -> {
+          try {
+            return send("GET", "/v1/tasks/b.0/logs", null).body().equals("hi\n");
+          } catch (Exception e) {
+            return false;
+          }
+        });
   }
 
   @Test
   void aCommandThatCannotStartIsFailedWithTheReason() throws Exception {
     start();
-    assertEquals(201, send("PUT", "/v1/tasks/c.0", spec("c", "process", "no-such-binary-rota")).statusCode());
+    assertEquals(
+        201,
+        send("PUT", "/v1/tasks/c.0", spec("c", "process", "no-such-binary-rota")).statusCode());
     Map<String, Object> t = task("c.0");
     assertEquals("failed", t.get("state"));
-    assertTrue(((String) t.get("message")).contains("cannot start no-such-binary-rota"), (String) t.get("message"));
+    assertTrue(
+        ((String) t.get("message")).contains("cannot start no-such-binary-rota"),
+        (String) t.get("message"));
   }
 
   @Test
   void aProcessOverItsMemoryLimitIsKilledByTheKernelAndReportedSo() throws Exception {
     start();
-    org.junit.jupiter.api.Assumptions.assumeTrue(!"none".equals(isolation()), "no control groups here");
-    // tail keeps the last line whole, and a stream of zeros is one line: it grows until the kernel stops it.
-    send("PUT", "/v1/tasks/m.0", "{\"vm\":\"m\",\"runtime\":\"process\",\"command\":[\"sh\",\"-c\",\"head -c 400M /dev/zero | tail\"],"
-        + "\"resources\":{\"cpu\":1,\"memory\":32}}");
-    eventually("ended", () -> {
-      try {
-        return !"running".equals(task("m.0").get("state"));
-      } catch (Exception e) {
-        return false;
-      }
-    });
+    org.junit.jupiter.api.Assumptions.assumeTrue(
+        !"none".equals(isolation()), "no control groups here");
+    // tail keeps the last line whole, and a stream of zeros is one line: it grows until the kernel
+    // stops it.
+    send(
+        "PUT",
+        "/v1/tasks/m.0",
+        "{\"vm\":\"m\",\"runtime\":\"process\",\"command\":[\"sh\",\"-c\",\"head -c 400M /dev/zero | tail\"],"
+            + "\"resources\":{\"cpu\":1,\"memory\":32}}");
+    eventually(
+        "ended",
+        () -> {
+          try {
+            return !"running".equals(task("m.0").get("state"));
+          } catch (Exception e) {
+            return false;
+          }
+        });
     Map<String, Object> t = task("m.0");
     assertEquals("failed", t.get("state"), t.toString());
-    assertEquals("killed by the kernel for using more than its memory limit of 32 MiB", t.get("message"));
+    assertEquals(
+        "killed by the kernel for using more than its memory limit of 32 MiB", t.get("message"));
   }
 
   @Test
   void aProcessWithinItsLimitsRunsInItsOwnControlGroup() throws Exception {
     start();
-    org.junit.jupiter.api.Assumptions.assumeTrue(!"none".equals(isolation()), "no control groups here");
+    org.junit.jupiter.api.Assumptions.assumeTrue(
+        !"none".equals(isolation()), "no control groups here");
     send("PUT", "/v1/tasks/n.0", spec("n", "process", "sh", "-c", "cat /proc/self/cgroup; exit 0"));
-    eventually("exited", () -> {
-      try {
-        return "exited".equals(task("n.0").get("state"));
-      } catch (Exception e) {
-        return false;
-      }
-    });
+    eventually(
+        "exited",
+        () -> {
+          try {
+            return "exited".equals(task("n.0").get("state"));
+          } catch (Exception e) {
+            return false;
+          }
+        });
     String groups = send("GET", "/v1/tasks/n.0/logs", null).body();
     assertTrue(groups.contains("/rota/test-1-"), "the task ran in the agent's groups: " + groups);
     assertTrue(groups.contains("/n.0"), "its own group: " + groups);
@@ -205,7 +270,9 @@ class AgentTest {
   void aProcessIgnoringSigtermIsKilledAfterTheGracePeriod() throws Exception {
     start();
     send("PUT", "/v1/tasks/d.0", spec("d", "process", "sh", "-c", "trap '' TERM; sleep 304"));
-    eventually("running", () -> !processes("sleep 304").isEmpty()); // the shell and its sleep, both ignoring SIGTERM
+    eventually(
+        "running",
+        () -> !processes("sleep 304").isEmpty()); // the shell and its sleep, both ignoring SIGTERM
     assertEquals(204, send("DELETE", "/v1/tasks/d.0", null).statusCode());
     eventually("killed", () -> processes("sleep 304").isEmpty());
   }
@@ -214,24 +281,31 @@ class AgentTest {
   void aRemovalAskedAgainWhileTheFirstIsEndingTheTaskAnswersOnlyOnceItHasEnded() throws Exception {
     start("ROTA_AGENT_STOP_GRACE", "2s");
     send("PUT", "/v1/tasks/r.0", spec("r", "process", "sh", "-c", "trap '' TERM; sleep 306"));
-    // The shell and its sleep: the shell forks the sleep only once its trap is set, so a SIGTERM from
+    // The shell and its sleep: the shell forks the sleep only once its trap is set, so a SIGTERM
+    // from
     // now on is ignored, and the removal waits out the grace.
     eventually("running, ignoring SIGTERM", () -> processes("sleep 306").size() >= 2);
-    java.util.concurrent.CompletableFuture<Integer> first = java.util.concurrent.CompletableFuture.supplyAsync(() -> {
-      try {
-        return send("DELETE", "/v1/tasks/r.0", null).statusCode();
-      } catch (Exception e) {
-        throw new IllegalStateException(e);
-      }
-    });
-    // Until it has ended it is listed, so that a controller never takes it for gone while it still runs.
-    java.util.concurrent.CompletableFuture<Integer> again = java.util.concurrent.CompletableFuture.supplyAsync(() -> {
-      try {
-        return send("DELETE", "/v1/tasks/r.0", null).statusCode(); // a caller whose first call timed out, retrying
-      } catch (Exception e) {
-        throw new IllegalStateException(e);
-      }
-    });
+    java.util.concurrent.CompletableFuture<Integer> first =
+        java.util.concurrent.CompletableFuture.supplyAsync(
+            () -> {
+              try {
+                return send("DELETE", "/v1/tasks/r.0", null).statusCode();
+              } catch (Exception e) {
+                throw new IllegalStateException(e);
+              }
+            });
+    // Until it has ended it is listed, so that a controller never takes it for gone while it still
+    // runs.
+    java.util.concurrent.CompletableFuture<Integer> again =
+        java.util.concurrent.CompletableFuture.supplyAsync(
+            () -> {
+              try {
+                return send("DELETE", "/v1/tasks/r.0", null)
+                    .statusCode(); // a caller whose first call timed out, retrying
+              } catch (Exception e) {
+                throw new IllegalStateException(e);
+              }
+            });
     int looks = 0;
     while (!first.isDone() || !again.isDone()) {
       Map<String, Object> listed = task("r.0");
@@ -251,7 +325,8 @@ class AgentTest {
   @Test
   void badIdsAndUnknownRuntimesAreRefused() throws Exception {
     start();
-    assertEquals(400, send("PUT", "/v1/tasks/..%2F..%2Fetc.0", spec("x", "process", "true")).statusCode());
+    assertEquals(
+        400, send("PUT", "/v1/tasks/..%2F..%2Fetc.0", spec("x", "process", "true")).statusCode());
     assertEquals(400, send("PUT", "/v1/tasks/UPPER.0", spec("x", "process", "true")).statusCode());
     assertEquals(400, send("PUT", "/v1/tasks/x.0", spec("x", "qemu", "true")).statusCode());
     assertEquals(400, send("PUT", "/v1/tasks/x.0", "{not json").statusCode());
@@ -268,7 +343,10 @@ class AgentTest {
     start();
     Map<String, Object> t = task("e.0");
     assertEquals("running", t.get("state"), "adopted");
-    assertEquals(List.of(pid), processes("sleep 305").stream().map(ProcessHandle::pid).toList(), "the same process, not a second");
+    assertEquals(
+        List.of(pid),
+        processes("sleep 305").stream().map(ProcessHandle::pid).toList(),
+        "the same process, not a second");
     assertEquals(204, send("DELETE", "/v1/tasks/e.0", null).statusCode());
     eventually("an adopted task can still be stopped", () -> processes("sleep 305").isEmpty());
   }
@@ -282,8 +360,14 @@ class AgentTest {
 
     start();
     assertEquals("running", task("g.0").get("state"), "adopted by its tag");
-    assertEquals(200, send("PUT", "/v1/tasks/g.0", spec("g", "process", "sleep", "307")).statusCode(), "already there");
-    assertEquals(List.of(pid), processes("sleep 307").stream().map(ProcessHandle::pid).toList(), "the same process, not a second");
+    assertEquals(
+        200,
+        send("PUT", "/v1/tasks/g.0", spec("g", "process", "sleep", "307")).statusCode(),
+        "already there");
+    assertEquals(
+        List.of(pid),
+        processes("sleep 307").stream().map(ProcessHandle::pid).toList(),
+        "the same process, not a second");
     assertEquals(204, send("DELETE", "/v1/tasks/g.0", null).statusCode());
     eventually("an adopted task can still be stopped", () -> processes("sleep 307").isEmpty());
   }
@@ -293,32 +377,50 @@ class AgentTest {
     recordedButNotStarted("h.0", "sleep", "308");
     start();
     assertEquals(null, task("h.0"), "no process was found: not a task");
-    assertEquals(201, send("PUT", "/v1/tasks/h.0", spec("h", "process", "sleep", "308")).statusCode());
+    assertEquals(
+        201, send("PUT", "/v1/tasks/h.0", spec("h", "process", "sleep", "308")).statusCode());
     eventually("started", () -> processes("sleep 308").size() == 1);
     assertEquals(204, send("DELETE", "/v1/tasks/h.0", null).statusCode());
   }
 
-  /** What an agent killed between recording a task and starting its process leaves in its folder. */
+  /**
+   * What an agent killed between recording a task and starting its process leaves in its folder.
+   */
   private Path recordedButNotStarted(String id, String... command) throws Exception {
     Path folder = Files.createDirectories(data.resolve("tasks").resolve(id));
-    Map<String, Object> spec = Map.of("vm", id.substring(0, id.indexOf('.')), "restartCount", 0, "runtime", "process",
-        "command", List.of(command));
-    Files.writeString(folder.resolve("task.json"),
-        json.writeValueAsString(Map.of("id", id, "spec", spec, "pid", 0, "processStart", "", "startedAt", "")));
+    Map<String, Object> spec =
+        Map.of(
+            "vm",
+            id.substring(0, id.indexOf('.')),
+            "restartCount",
+            0,
+            "runtime",
+            "process",
+            "command",
+            List.of(command));
+    Files.writeString(
+        folder.resolve("task.json"),
+        json.writeValueAsString(
+            Map.of("id", id, "spec", spec, "pid", 0, "processStart", "", "startedAt", "")));
     return folder;
   }
 
   @Test
   void syntheticTasksRunWithoutAProcessAndExitOnRequest() throws Exception {
     start();
-    send("PUT", "/v1/tasks/f.0", "{\"vm\":\"f\",\"runtime\":\"synthetic\",\"env\":{\"SYNTHETIC_EXIT_AFTER\":\"100ms\",\"SYNTHETIC_EXIT_CODE\":\"4\"}}");
-    eventually("exited", () -> {
-      try {
-        return "exited".equals(task("f.0").get("state"));
-      } catch (Exception e) {
-        return false;
-      }
-    });
+    send(
+        "PUT",
+        "/v1/tasks/f.0",
+        "{\"vm\":\"f\",\"runtime\":\"synthetic\",\"env\":{\"SYNTHETIC_EXIT_AFTER\":\"100ms\",\"SYNTHETIC_EXIT_CODE\":\"4\"}}");
+    eventually(
+        "exited",
+        () -> {
+          try {
+            return "exited".equals(task("f.0").get("state"));
+          } catch (Exception e) {
+            return false;
+          }
+        });
     assertEquals(4, task("f.0").get("exitCode"));
   }
 
@@ -326,33 +428,43 @@ class AgentTest {
   @SuppressWarnings("unchecked")
   void taskStateChangesAreReportedToTheControllerAndRetriedWhenItCannotTakeThem() throws Exception {
     List<String> delivered = new java.util.concurrent.CopyOnWriteArrayList<>();
-    java.util.concurrent.atomic.AtomicInteger reports = new java.util.concurrent.atomic.AtomicInteger();
-    com.sun.net.httpserver.HttpServer controller = controller((method, path, body) -> {
-      if (path.equals("/v1/workers/test-1/tasks")) {
-        // The first report meets a controller that is restarting; it must come again.
-        if (reports.incrementAndGet() == 1) {
-          return 503;
-        }
-        delivered.add(body);
-      }
-      return method.equals("POST") ? 201 : 204;
-    });
+    java.util.concurrent.atomic.AtomicInteger reports =
+        new java.util.concurrent.atomic.AtomicInteger();
+    com.sun.net.httpserver.HttpServer controller =
+        controller(
+            (method, path, body) -> {
+              if (path.equals("/v1/workers/test-1/tasks")) {
+                // The first report meets a controller that is restarting; it must come again.
+                if (reports.incrementAndGet() == 1) {
+                  return 503;
+                }
+                delivered.add(body);
+              }
+              return method.equals("POST") ? 201 : 204;
+            });
     try {
       start("ROTA_CONTROLLER_URL", "http://127.0.0.1:" + controller.getAddress().getPort());
       send("PUT", "/v1/tasks/g.0", "{\"vm\":\"g\",\"runtime\":\"synthetic\"}");
       // Nothing else changes while the task runs, so only a retry can bring the refused report.
-      eventually("the start reported, after a refusal", () -> delivered.stream().anyMatch(b -> b.contains("\"running\"")));
+      eventually(
+          "the start reported, after a refusal",
+          () -> delivered.stream().anyMatch(b -> b.contains("\"running\"")));
       assertTrue(reports.get() >= 2);
       assertEquals(204, send("DELETE", "/v1/tasks/g.0", null).statusCode());
-      send("PUT", "/v1/tasks/h.0", "{\"vm\":\"h\",\"runtime\":\"synthetic\",\"env\":{\"SYNTHETIC_EXIT_AFTER\":\"100ms\",\"SYNTHETIC_EXIT_CODE\":\"4\"}}");
-      eventually("the exit reported", () -> delivered.stream().anyMatch(b -> b.contains("\"exited\"")));
+      send(
+          "PUT",
+          "/v1/tasks/h.0",
+          "{\"vm\":\"h\",\"runtime\":\"synthetic\",\"env\":{\"SYNTHETIC_EXIT_AFTER\":\"100ms\",\"SYNTHETIC_EXIT_CODE\":\"4\"}}");
+      eventually(
+          "the exit reported", () -> delivered.stream().anyMatch(b -> b.contains("\"exited\"")));
       Map<String, Object> last = json.readValue(delivered.get(delivered.size() - 1), Map.class);
       List<Map<String, Object>> tasks = (List<Map<String, Object>>) last.get("tasks");
       assertEquals(1, tasks.size(), last.toString());
       assertEquals("h.0", tasks.get(0).get("id"));
       assertEquals("h", tasks.get(0).get("vm"));
       assertEquals(4, tasks.get(0).get("exitCode"));
-      assertTrue(delivered.stream().noneMatch(b -> b.contains("g.0") && b.contains("\"exited\"")),
+      assertTrue(
+          delivered.stream().noneMatch(b -> b.contains("g.0") && b.contains("\"exited\"")),
           "a task the controller removed ends as asked; that is not reported: " + delivered);
     } finally {
       controller.stop(0);
@@ -361,39 +473,56 @@ class AgentTest {
 
   @Test
   @SuppressWarnings("unchecked")
-  void theImagesItsTasksRanAreSaidOnceEachTimeTheyChangeAndRememberedAcrossARestart() throws Exception {
+  void theImagesItsTasksRanAreSaidOnceEachTimeTheyChangeAndRememberedAcrossARestart()
+      throws Exception {
     List<String> registrations = new java.util.concurrent.CopyOnWriteArrayList<>();
     List<String> heartbeats = new java.util.concurrent.CopyOnWriteArrayList<>();
-    java.util.concurrent.atomic.AtomicBoolean refusedOne = new java.util.concurrent.atomic.AtomicBoolean();
-    com.sun.net.httpserver.HttpServer controller = controller((method, path, body) -> {
-      if (method.equals("POST")) {
-        registrations.add(body);
-        return 201;
-      }
-      if (path.endsWith("/heartbeat")) {
-        // The first heartbeat with news meets a controller that cannot take it: the news must come again.
-        if (!body.isEmpty() && refusedOne.compareAndSet(false, true)) {
-          return 503;
-        }
-        heartbeats.add(body);
-      }
-      return 204;
-    });
+    java.util.concurrent.atomic.AtomicBoolean refusedOne =
+        new java.util.concurrent.atomic.AtomicBoolean();
+    com.sun.net.httpserver.HttpServer controller =
+        controller(
+            (method, path, body) -> {
+              if (method.equals("POST")) {
+                registrations.add(body);
+                return 201;
+              }
+              if (path.endsWith("/heartbeat")) {
+                // The first heartbeat with news meets a controller that cannot take it: the news
+                // must come again.
+                if (!body.isEmpty() && refusedOne.compareAndSet(false, true)) {
+                  return 503;
+                }
+                heartbeats.add(body);
+              }
+              return 204;
+            });
     String url = "http://127.0.0.1:" + controller.getAddress().getPort();
     try {
       start("ROTA_CONTROLLER_URL", url, "ROTA_AGENT_HEARTBEAT_INTERVAL", "50ms");
       eventually("registered", () -> registrations.size() == 1);
-      assertEquals(List.of(), json.readValue(registrations.get(0), Map.class).get("images"), "nothing run, nothing held");
+      assertEquals(
+          List.of(),
+          json.readValue(registrations.get(0), Map.class).get("images"),
+          "nothing run, nothing held");
       eventually("bare heartbeats", () -> heartbeats.size() >= 2);
-      assertTrue(heartbeats.stream().allMatch(String::isEmpty), "nothing new to say: " + heartbeats);
+      assertTrue(
+          heartbeats.stream().allMatch(String::isEmpty), "nothing new to say: " + heartbeats);
 
-      send("PUT", "/v1/tasks/i.0", "{\"vm\":\"i\",\"runtime\":\"synthetic\",\"image\":\"ghcr.io/acme/a:1\"}");
-      eventually("the image said", () -> heartbeats.stream().anyMatch(b -> b.contains("ghcr.io/acme/a:1")));
+      send(
+          "PUT",
+          "/v1/tasks/i.0",
+          "{\"vm\":\"i\",\"runtime\":\"synthetic\",\"image\":\"ghcr.io/acme/a:1\"}");
+      eventually(
+          "the image said",
+          () -> heartbeats.stream().anyMatch(b -> b.contains("ghcr.io/acme/a:1")));
       assertTrue(refusedOne.get(), "after a refusal");
       int said = heartbeats.size();
       eventually("bare heartbeats again", () -> heartbeats.size() >= said + 2);
-      assertEquals(1, heartbeats.stream().filter(b -> !b.isEmpty()).count(), "said once: " + heartbeats);
-      Map<String, Object> news = json.readValue(heartbeats.stream().filter(b -> !b.isEmpty()).findFirst().orElseThrow(), Map.class);
+      assertEquals(
+          1, heartbeats.stream().filter(b -> !b.isEmpty()).count(), "said once: " + heartbeats);
+      Map<String, Object> news =
+          json.readValue(
+              heartbeats.stream().filter(b -> !b.isEmpty()).findFirst().orElseThrow(), Map.class);
       List<Map<String, Object>> images = (List<Map<String, Object>>) news.get("images");
       assertEquals("ghcr.io/acme/a:1", images.get(0).get("image"));
       java.time.Instant.parse((String) images.get(0).get("lastUsedAt"));
@@ -401,7 +530,10 @@ class AgentTest {
 
       start("ROTA_CONTROLLER_URL", url, "ROTA_AGENT_HEARTBEAT_INTERVAL", "50ms");
       eventually("registered again", () -> registrations.size() == 2);
-      assertEquals(images, json.readValue(registrations.get(1), Map.class).get("images"), "remembered on disk");
+      assertEquals(
+          images,
+          json.readValue(registrations.get(1), Map.class).get("images"),
+          "remembered on disk");
     } finally {
       controller.stop(0);
     }
@@ -412,20 +544,30 @@ class AgentTest {
     int status(String method, String path, String body);
   }
 
-  /** A controller on loopback that answers each call as {@code answer} says, bodies unread by the agent. */
   /**
-   * Dev mode's agents share their process's threads: one closed (a worker killed) stops its heartbeats
-   * and its task API, while the others go on beating and starting tasks on the same threads.
+   * A controller on loopback that answers each call as {@code answer} says, bodies unread by the
+   * agent.
+   */
+  /**
+   * Dev mode's agents share their process's threads: one closed (a worker killed) stops its
+   * heartbeats and its task API, while the others go on beating and starting tasks on the same
+   * threads.
    */
   @Test
   void agentsSharingThreadsGoOnWhenOneOfThemCloses() throws Exception {
-    Map<String, java.util.concurrent.atomic.AtomicInteger> beats = new java.util.concurrent.ConcurrentHashMap<>();
-    com.sun.net.httpserver.HttpServer controller = controller((method, path, body) -> {
-      if (path.endsWith("/heartbeat")) {
-        beats.computeIfAbsent(path.split("/")[3], w -> new java.util.concurrent.atomic.AtomicInteger()).incrementAndGet();
-      }
-      return method.equals("POST") ? 201 : 204;
-    });
+    Map<String, java.util.concurrent.atomic.AtomicInteger> beats =
+        new java.util.concurrent.ConcurrentHashMap<>();
+    com.sun.net.httpserver.HttpServer controller =
+        controller(
+            (method, path, body) -> {
+              if (path.endsWith("/heartbeat")) {
+                beats
+                    .computeIfAbsent(
+                        path.split("/")[3], w -> new java.util.concurrent.atomic.AtomicInteger())
+                    .incrementAndGet();
+              }
+              return method.equals("POST") ? 201 : 204;
+            });
     AgentThreads threads = AgentThreads.sharedBy(2);
     List<Agent> agents = new java.util.ArrayList<>();
     try {
@@ -441,25 +583,32 @@ class AgentTest {
         AgentConfig config = AgentConfig.from(env, new String[0]);
         agents.add(Agent.start(config, Agent.controllerHttp(config), threads));
       }
-      eventually("both beating", () -> beats.containsKey("share-1") && beats.containsKey("share-2"));
+      eventually(
+          "both beating", () -> beats.containsKey("share-1") && beats.containsKey("share-2"));
       agents.get(0).close();
       int closedAt = beats.get("share-1").get();
       int otherAt = beats.get("share-2").get();
       eventually("the other beating on", () -> beats.get("share-2").get() >= otherAt + 5);
       // One beat may have been under way as it closed; none after.
       assertTrue(beats.get("share-1").get() <= closedAt + 1, beats.toString());
-      assertTrue(!threads.timers().isShutdown() && !threads.requests().isShutdown(), "the shared threads outlive an agent");
+      assertTrue(
+          !threads.timers().isShutdown() && !threads.requests().isShutdown(),
+          "the shared threads outlive an agent");
 
       agent = agents.get(1);
       http = AgentTlsTest.pinned(agent, agent.certificateSha256());
-      assertEquals(201, send("PUT", "/v1/tasks/s.0", "{\"vm\":\"s\",\"runtime\":\"synthetic\"}").statusCode());
-      eventually("running on the shared timers", () -> {
-        try {
-          return "running".equals(task("s.0").get("state"));
-        } catch (Exception e) {
-          return false;
-        }
-      });
+      assertEquals(
+          201,
+          send("PUT", "/v1/tasks/s.0", "{\"vm\":\"s\",\"runtime\":\"synthetic\"}").statusCode());
+      eventually(
+          "running on the shared timers",
+          () -> {
+            try {
+              return "running".equals(task("s.0").get("state"));
+            } catch (Exception e) {
+              return false;
+            }
+          });
     } finally {
       agents.forEach(Agent::close);
       agent = null;
@@ -469,27 +618,44 @@ class AgentTest {
     assertTrue(threads.timers().isShutdown() && threads.requests().isShutdown());
   }
 
-  private static com.sun.net.httpserver.HttpServer controller(Answer answer) throws java.io.IOException {
+  private static com.sun.net.httpserver.HttpServer controller(Answer answer)
+      throws java.io.IOException {
     com.sun.net.httpserver.HttpServer controller =
         com.sun.net.httpserver.HttpServer.create(new java.net.InetSocketAddress("127.0.0.1", 0), 0);
-    controller.createContext("/", x -> {
-      String body = new String(x.getRequestBody().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
-      x.sendResponseHeaders(answer.status(x.getRequestMethod(), x.getRequestURI().getPath(), body), -1);
-      x.close();
-    });
+    controller.createContext(
+        "/",
+        x -> {
+          String body =
+              new String(
+                  x.getRequestBody().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+          x.sendResponseHeaders(
+              answer.status(x.getRequestMethod(), x.getRequestURI().getPath(), body), -1);
+          x.close();
+        });
     controller.start();
     return controller;
   }
 
   @Test
   void badSettingsAreNamedInOneLine() {
-    for (String[] bad : new String[][] {
-        {"ROTA_AGENT_PORT", "seventy"}, {"ROTA_WORKER_RESOURCES", "cpu=-1"}, {"ROTA_WORKER_NAME", "Bad_Name"},
-        {"ROTA_AGENT_HEARTBEAT_INTERVAL", "0s"}, {"ROTA_AGENT_SYNTHETIC_START_DELAY", "-1ms"}, {"ROTA_AGENT_TLS_CERT", "/no/such/cert.pem"},
-        {"ROTA_AGENT_ADVERTISE_URL", "http://10.0.0.5:9101"}, {"ROTA_AGENT_INSECURE_HTTP", "maybe"}}) {
-      Map<String, String> env = new HashMap<>(Map.of("ROTA_CONTROLLER_URL", "http://127.0.0.1:9", bad[0], bad[1]));
-      AgentConfig.BadSetting e = org.junit.jupiter.api.Assertions.assertThrows(AgentConfig.BadSetting.class, () -> AgentConfig.from(env, new String[0]));
-      assertTrue(e.getMessage().startsWith(bad[0]) && !e.getMessage().contains("\n"), e.getMessage());
+    for (String[] bad :
+        new String[][] {
+          {"ROTA_AGENT_PORT", "seventy"},
+          {"ROTA_WORKER_RESOURCES", "cpu=-1"},
+          {"ROTA_WORKER_NAME", "Bad_Name"},
+          {"ROTA_AGENT_HEARTBEAT_INTERVAL", "0s"},
+          {"ROTA_AGENT_SYNTHETIC_START_DELAY", "-1ms"},
+          {"ROTA_AGENT_TLS_CERT", "/no/such/cert.pem"},
+          {"ROTA_AGENT_ADVERTISE_URL", "http://10.0.0.5:9101"},
+          {"ROTA_AGENT_INSECURE_HTTP", "maybe"}
+        }) {
+      Map<String, String> env =
+          new HashMap<>(Map.of("ROTA_CONTROLLER_URL", "http://127.0.0.1:9", bad[0], bad[1]));
+      AgentConfig.BadSetting e =
+          org.junit.jupiter.api.Assertions.assertThrows(
+              AgentConfig.BadSetting.class, () -> AgentConfig.from(env, new String[0]));
+      assertTrue(
+          e.getMessage().startsWith(bad[0]) && !e.getMessage().contains("\n"), e.getMessage());
     }
   }
 }

@@ -26,11 +26,13 @@ class AgentTlsTest {
   @TempDir Path dir;
 
   private Agent start(String... settings) {
-    Map<String, String> env = new HashMap<>(Map.of(
-        "ROTA_CONTROLLER_URL", "http://127.0.0.1:9",
-        "ROTA_WORKER_NAME", "tls-1",
-        "ROTA_AGENT_PORT", "0",
-        "ROTA_AGENT_DATA_DIR", dir.resolve("data").toString()));
+    Map<String, String> env =
+        new HashMap<>(
+            Map.of(
+                "ROTA_CONTROLLER_URL", "http://127.0.0.1:9",
+                "ROTA_WORKER_NAME", "tls-1",
+                "ROTA_AGENT_PORT", "0",
+                "ROTA_AGENT_DATA_DIR", dir.resolve("data").toString()));
     for (int i = 0; i < settings.length; i += 2) {
       env.put(settings[i], settings[i + 1]);
     }
@@ -38,8 +40,12 @@ class AgentTlsTest {
   }
 
   private static int healthz(HttpClient client, String scheme, Agent agent) throws Exception {
-    return client.send(HttpRequest.newBuilder(URI.create(scheme + "://127.0.0.1:" + agent.port() + "/healthz")).build(),
-        HttpResponse.BodyHandlers.ofString()).statusCode();
+    return client
+        .send(
+            HttpRequest.newBuilder(URI.create(scheme + "://127.0.0.1:" + agent.port() + "/healthz"))
+                .build(),
+            HttpResponse.BodyHandlers.ofString())
+        .statusCode();
   }
 
   @Test
@@ -49,14 +55,22 @@ class AgentTlsTest {
       first = agent.certificateSha256();
       assertTrue(first.matches("[0-9a-f]{64}"), first);
       assertEquals(200, healthz(pinned(agent, first), "https", agent));
-      assertThrows(IOException.class, () -> healthz(pinned(agent, "0".repeat(64)), "https", agent),
+      assertThrows(
+          IOException.class,
+          () -> healthz(pinned(agent, "0".repeat(64)), "https", agent),
           "a client pinning another certificate does not get through");
-      assertThrows(IOException.class, () -> healthz(HttpClient.newHttpClient(), "https", agent),
+      assertThrows(
+          IOException.class,
+          () -> healthz(HttpClient.newHttpClient(), "https", agent),
           "nor does one trusting the public CAs: the certificate is self-signed");
-      assertThrows(IOException.class, () -> healthz(HttpClient.newHttpClient(), "http", agent), "no plain HTTP");
+      assertThrows(
+          IOException.class,
+          () -> healthz(HttpClient.newHttpClient(), "http", agent),
+          "no plain HTTP");
     }
     try (Agent again = start()) {
-      assertEquals(first, again.certificateSha256(), "the same certificate after a restart: its pin holds");
+      assertEquals(
+          first, again.certificateSha256(), "the same certificate after a restart: its pin holds");
     }
   }
 
@@ -68,15 +82,20 @@ class AgentTlsTest {
       generated = maker.certificateSha256();
     }
     KeyStore store = KeyStore.getInstance("PKCS12");
-    char[] password = Files.readString(dir.resolve("made/agent.p12.password")).strip().toCharArray();
+    char[] password =
+        Files.readString(dir.resolve("made/agent.p12.password")).strip().toCharArray();
     try (InputStream in = Files.newInputStream(dir.resolve("made/agent.p12"))) {
       store.load(in, password);
     }
     Key key = store.getKey("agent", password);
-    Path cert = Files.writeString(dir.resolve("cert.pem"), pem("CERTIFICATE", store.getCertificate("agent").getEncoded()));
+    Path cert =
+        Files.writeString(
+            dir.resolve("cert.pem"),
+            pem("CERTIFICATE", store.getCertificate("agent").getEncoded()));
     Path pkcs8 = Files.writeString(dir.resolve("key.pem"), pem("PRIVATE KEY", key.getEncoded()));
 
-    try (Agent agent = start("ROTA_AGENT_TLS_CERT", cert.toString(), "ROTA_AGENT_TLS_KEY", pkcs8.toString())) {
+    try (Agent agent =
+        start("ROTA_AGENT_TLS_CERT", cert.toString(), "ROTA_AGENT_TLS_KEY", pkcs8.toString())) {
       assertEquals(generated, agent.certificateSha256(), "the given certificate's pin");
       assertEquals(200, healthz(pinned(agent, generated), "https", agent));
       assertTrue(Files.notExists(dir.resolve("data/tls")), "nothing generated when one is given");
@@ -89,13 +108,31 @@ class AgentTlsTest {
       assertNull(agent.certificateSha256());
       assertEquals(200, healthz(HttpClient.newHttpClient(), "http", agent));
     }
-    AgentConfig.BadSetting both = assertThrows(AgentConfig.BadSetting.class, () -> start("ROTA_AGENT_INSECURE_HTTP", "true",
-        "ROTA_AGENT_TLS_CERT", Files.writeString(dir.resolve("c.pem"), "x").toString(),
-        "ROTA_AGENT_TLS_KEY", Files.writeString(dir.resolve("k.pem"), "x").toString()));
+    AgentConfig.BadSetting both =
+        assertThrows(
+            AgentConfig.BadSetting.class,
+            () ->
+                start(
+                    "ROTA_AGENT_INSECURE_HTTP",
+                    "true",
+                    "ROTA_AGENT_TLS_CERT",
+                    Files.writeString(dir.resolve("c.pem"), "x").toString(),
+                    "ROTA_AGENT_TLS_KEY",
+                    Files.writeString(dir.resolve("k.pem"), "x").toString()));
     assertTrue(both.getMessage().contains("contradict"), both.getMessage());
-    IllegalStateException broken = assertThrows(IllegalStateException.class, () -> start(
-        "ROTA_AGENT_TLS_CERT", dir.resolve("c.pem").toString(), "ROTA_AGENT_TLS_KEY", dir.resolve("k.pem").toString()));
-    assertTrue(broken.getMessage().startsWith("the agent cannot set up TLS") && !broken.getMessage().contains("\n"), broken.getMessage());
+    IllegalStateException broken =
+        assertThrows(
+            IllegalStateException.class,
+            () ->
+                start(
+                    "ROTA_AGENT_TLS_CERT",
+                    dir.resolve("c.pem").toString(),
+                    "ROTA_AGENT_TLS_KEY",
+                    dir.resolve("k.pem").toString()));
+    assertTrue(
+        broken.getMessage().startsWith("the agent cannot set up TLS")
+            && !broken.getMessage().contains("\n"),
+        broken.getMessage());
   }
 
   /** A client trusting the agent at 127.0.0.1 by this pin, as the controller does. */
@@ -106,6 +143,12 @@ class AgentTlsTest {
   }
 
   private static String pem(String type, byte[] der) {
-    return "-----BEGIN " + type + "-----\n" + Base64.getMimeEncoder(64, "\n".getBytes()).encodeToString(der) + "\n-----END " + type + "-----\n";
+    return "-----BEGIN "
+        + type
+        + "-----\n"
+        + Base64.getMimeEncoder(64, "\n".getBytes()).encodeToString(der)
+        + "\n-----END "
+        + type
+        + "-----\n";
   }
 }

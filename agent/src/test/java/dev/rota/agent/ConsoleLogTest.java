@@ -25,7 +25,8 @@ class ConsoleLogTest {
   }
 
   @Test
-  void pastItsCapAConsoleKeepsItsLastPartSayingWhatWasDroppedAndTakesAppendsOnAfterIt() throws Exception {
+  void pastItsCapAConsoleKeepsItsLastPartSayingWhatWasDroppedAndTakesAppendsOnAfterIt()
+      throws Exception {
     Path console = dir.resolve("stdout.log");
     byte[] early = new byte[(int) ConsoleLog.CAP];
     Arrays.fill(early, (byte) 'a');
@@ -40,10 +41,15 @@ class ConsoleLogTest {
     Files.writeString(console, "Kernel panic - not syncing\n", StandardOpenOption.APPEND);
     byte[] kept = Files.readAllBytes(console);
     String text = new String(kept, StandardCharsets.ISO_8859_1);
-    assertTrue(text.startsWith("[rota-agent: " + ConsoleLog.CAP + " earlier bytes of the console dropped at the "), text.substring(0, 80));
+    assertTrue(
+        text.startsWith(
+            "[rota-agent: " + ConsoleLog.CAP + " earlier bytes of the console dropped at the "),
+        text.substring(0, 80));
     int body = text.indexOf('\n') + 1;
-    assertArrayEquals(late, Arrays.copyOfRange(kept, body, body + late.length), "the last part, whole");
-    assertTrue(text.endsWith("zKernel panic - not syncing\n"), "what the guest wrote next follows it");
+    assertArrayEquals(
+        late, Arrays.copyOfRange(kept, body, body + late.length), "the last part, whole");
+    assertTrue(
+        text.endsWith("zKernel panic - not syncing\n"), "what the guest wrote next follows it");
     assertTrue(kept.length < ConsoleLog.CAP, kept.length + " bytes");
   }
 }

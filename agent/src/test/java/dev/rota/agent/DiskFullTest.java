@@ -16,10 +16,11 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The agent's data folder full (a 1 MiB tmpfs, filled): a start that cannot be recorded fails saying so
- * and leaves no process behind (unrecorded, a restarted agent could not find it, and the controller would
- * start the VM elsewhere); a running task keeps running and is found again by an agent restarted on the
- * full disk; once there is room, tasks start again. Needs root to mount the tmpfs; skipped otherwise.
+ * The agent's data folder full (a 1 MiB tmpfs, filled): a start that cannot be recorded fails
+ * saying so and leaves no process behind (unrecorded, a restarted agent could not find it, and the
+ * controller would start the VM elsewhere); a running task keeps running and is found again by an
+ * agent restarted on the full disk; once there is room, tasks start again. Needs root to mount the
+ * tmpfs; skipped otherwise.
  */
 class DiskFullTest {
   @TempDir Path dir;
@@ -42,21 +43,29 @@ class DiskFullTest {
 
   private void mount() throws Exception {
     Path folder = Files.createDirectories(dir.resolve("data"));
-    int mounted = new ProcessBuilder("mount", "-t", "tmpfs", "-o", "size=1m", "tmpfs", folder.toString())
-        .redirectErrorStream(true).start().waitFor();
-    Assumptions.assumeTrue(mounted == 0, "cannot mount a tmpfs here (needs root): the full-disk test is skipped");
+    int mounted =
+        new ProcessBuilder("mount", "-t", "tmpfs", "-o", "size=1m", "tmpfs", folder.toString())
+            .redirectErrorStream(true)
+            .start()
+            .waitFor();
+    Assumptions.assumeTrue(
+        mounted == 0, "cannot mount a tmpfs here (needs root): the full-disk test is skipped");
     data = folder;
   }
 
   private void agent() {
-    agent = Agent.start(AgentConfig.from(Map.of(
-        "ROTA_CONTROLLER_URL", "http://127.0.0.1:9",
-        "ROTA_WORKER_NAME", "full-1",
-        "ROTA_AGENT_PORT", "0",
-        "ROTA_AGENT_DATA_DIR", data.toString(),
-        "ROTA_AGENT_STOP_GRACE", "300ms",
-        "ROTA_AGENT_INSECURE_HTTP", "true",
-        "ROTA_WORKER_RUNTIMES", "process"), new String[0]));
+    agent =
+        Agent.start(
+            AgentConfig.from(
+                Map.of(
+                    "ROTA_CONTROLLER_URL", "http://127.0.0.1:9",
+                    "ROTA_WORKER_NAME", "full-1",
+                    "ROTA_AGENT_PORT", "0",
+                    "ROTA_AGENT_DATA_DIR", data.toString(),
+                    "ROTA_AGENT_STOP_GRACE", "300ms",
+                    "ROTA_AGENT_INSECURE_HTTP", "true",
+                    "ROTA_WORKER_RUNTIMES", "process"),
+                new String[0]));
     calls = new AgentCalls(agent);
   }
 
@@ -80,20 +89,26 @@ class DiskFullTest {
     assertEquals(201, calls.putSleep("kept", "3321"));
     eventually("running", () -> "running".equals(calls.task("kept.0").get("state")));
 
-    // Room for the task's first record, not for the one that names its process: it starts, then cannot
+    // Room for the task's first record, not for the one that names its process: it starts, then
+    // cannot
     // be recorded.
     Path filler = fill(4096);
     assertEquals(201, calls.putSleep("late", "3322"));
     eventually("failed", () -> "failed".equals(calls.task("late.0").get("state")));
     String message = (String) calls.task("late.0").get("message");
-    assertTrue(message.startsWith("cannot start sleep: ") && message.contains("No space left on device"), message);
+    assertTrue(
+        message.startsWith("cannot start sleep: ") && message.contains("No space left on device"),
+        message);
     eventually("no process of it left", () -> AgentCalls.processes("sleep 3322").isEmpty());
 
     fill(0);
     agent.close(); // its tasks run on, as after a SIGKILL
     agent = null;
     agent();
-    assertEquals("running", calls.task("kept.0").get("state"), "found again by an agent restarted on the full disk");
+    assertEquals(
+        "running",
+        calls.task("kept.0").get("state"),
+        "found again by an agent restarted on the full disk");
     assertEquals(1, AgentCalls.processes("sleep 3321").size(), "the same one process");
 
     Files.delete(filler);

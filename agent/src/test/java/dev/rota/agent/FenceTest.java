@@ -16,8 +16,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * An agent that no controller host answers for longer than the fence its heartbeats were told stops its
- * tasks, each failed saying why, and takes tasks again once a host answers; the fence survives a restart.
+ * An agent that no controller host answers for longer than the fence its heartbeats were told stops
+ * its tasks, each failed saying why, and takes tasks again once a host answers; the fence survives
+ * a restart.
  */
 class FenceTest {
   @TempDir Path data;
@@ -36,30 +37,40 @@ class FenceTest {
     }
   }
 
-  /** A controller that takes registrations, heartbeats (fence: 2 s) and task reports while {@link #answering}. */
+  /**
+   * A controller that takes registrations, heartbeats (fence: 2 s) and task reports while {@link
+   * #answering}.
+   */
   private void controller() throws Exception {
     controller = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
-    controller.createContext("/", exchange -> {
-      exchange.getRequestBody().readAllBytes();
-      exchange.getResponseHeaders().add("Rota-Heartbeat-Interval", "1");
-      exchange.getResponseHeaders().add("Rota-Fence-After", "2");
-      int status = !answering.get() ? 503 : exchange.getRequestMethod().equals("POST") ? 201 : 204;
-      exchange.sendResponseHeaders(status, -1);
-      exchange.close();
-    });
+    controller.createContext(
+        "/",
+        exchange -> {
+          exchange.getRequestBody().readAllBytes();
+          exchange.getResponseHeaders().add("Rota-Heartbeat-Interval", "1");
+          exchange.getResponseHeaders().add("Rota-Fence-After", "2");
+          int status =
+              !answering.get() ? 503 : exchange.getRequestMethod().equals("POST") ? 201 : 204;
+          exchange.sendResponseHeaders(status, -1);
+          exchange.close();
+        });
     controller.start();
   }
 
   private void agent() {
-    agent = Agent.start(AgentConfig.from(Map.of(
-        "ROTA_CONTROLLER_URL", "http://127.0.0.1:" + controller.getAddress().getPort(),
-        "ROTA_WORKER_NAME", "fenced-1",
-        "ROTA_AGENT_PORT", "0",
-        "ROTA_AGENT_DATA_DIR", data.toString(),
-        "ROTA_AGENT_STOP_GRACE", "300ms",
-        "ROTA_AGENT_HEARTBEAT_INTERVAL", "1s",
-        "ROTA_AGENT_INSECURE_HTTP", "true",
-        "ROTA_WORKER_RUNTIMES", "process"), new String[0]));
+    agent =
+        Agent.start(
+            AgentConfig.from(
+                Map.of(
+                    "ROTA_CONTROLLER_URL", "http://127.0.0.1:" + controller.getAddress().getPort(),
+                    "ROTA_WORKER_NAME", "fenced-1",
+                    "ROTA_AGENT_PORT", "0",
+                    "ROTA_AGENT_DATA_DIR", data.toString(),
+                    "ROTA_AGENT_STOP_GRACE", "300ms",
+                    "ROTA_AGENT_HEARTBEAT_INTERVAL", "1s",
+                    "ROTA_AGENT_INSECURE_HTTP", "true",
+                    "ROTA_WORKER_RUNTIMES", "process"),
+                new String[0]));
     calls = new AgentCalls(agent);
   }
 
@@ -80,7 +91,8 @@ class FenceTest {
   }
 
   @Test
-  void cutOffPastTheFenceItsTasksStopFailedSayingWhyAndItTakesTasksAgainOnceAHostAnswers() throws Exception {
+  void cutOffPastTheFenceItsTasksStopFailedSayingWhyAndItTakesTasksAgainOnceAHostAnswers()
+      throws Exception {
     toldTheFence();
     assertEquals(201, calls.putSleep("walled", "3311"));
     eventually("running", () -> "running".equals(calls.task("walled.0").get("state")));
@@ -89,14 +101,23 @@ class FenceTest {
     answering.set(false);
     eventually("stopped at the fence", () -> "failed".equals(calls.task("walled.0").get("state")));
     String message = (String) calls.task("walled.0").get("message");
-    assertTrue(message.startsWith("stopped by its agent: no controller host has answered for "), message);
+    assertTrue(
+        message.startsWith("stopped by its agent: no controller host has answered for "), message);
     assertTrue(message.contains("past the fence of 2 s"), message);
     assertTrue(AgentCalls.processes("sleep 3311").isEmpty(), "its process is gone");
 
     answering.set(true);
     eventually("heard again", () -> System.currentTimeMillis() - heardAt() < 1500);
-    assertEquals(201, calls.send("PUT", "/v1/tasks/walled.1", "{\"vm\":\"walled\",\"restartCount\":1,\"runtime\":\"process\",\"command\":[\"sleep\",\"3312\"]}").statusCode());
-    eventually("a new task runs, and stays", () -> "running".equals(calls.task("walled.1").get("state")));
+    assertEquals(
+        201,
+        calls
+            .send(
+                "PUT",
+                "/v1/tasks/walled.1",
+                "{\"vm\":\"walled\",\"restartCount\":1,\"runtime\":\"process\",\"command\":[\"sleep\",\"3312\"]}")
+            .statusCode());
+    eventually(
+        "a new task runs, and stays", () -> "running".equals(calls.task("walled.1").get("state")));
     assertEquals(1, AgentCalls.processes("sleep 3312").size());
     assertEquals(204, calls.send("DELETE", "/v1/tasks/walled.1", null).statusCode());
   }
@@ -110,17 +131,31 @@ class FenceTest {
     agent.close(); // its task runs on, as a task outlives its agent
     agent = null;
     assertEquals(1, AgentCalls.processes("sleep 3313").size());
-    // The last answer came longer than the fence ago, as if the agent had been down and cut off that long.
+    // The last answer came longer than the fence ago, as if the agent had been down and cut off
+    // that long.
     Files.writeString(data.resolve("fence"), (heardAt() - 5_000) + " 2");
 
     agent();
-    eventually("the adopted task stopped at the fence", () -> calls.task("kept.0") != null && "failed".equals(calls.task("kept.0").get("state")));
+    eventually(
+        "the adopted task stopped at the fence",
+        () -> calls.task("kept.0") != null && "failed".equals(calls.task("kept.0").get("state")));
     assertTrue(AgentCalls.processes("sleep 3313").isEmpty(), "its process is gone");
   }
 
   private int putKept(String vm, String seconds, String disconnect) throws Exception {
-    return calls.send("PUT", "/v1/tasks/" + vm + ".0", "{\"vm\":\"" + vm + "\",\"restartCount\":0,\"runtime\":\"process\","
-        + "\"command\":[\"sleep\",\"" + seconds + "\"],\"disconnect\":" + disconnect + "}").statusCode();
+    return calls
+        .send(
+            "PUT",
+            "/v1/tasks/" + vm + ".0",
+            "{\"vm\":\""
+                + vm
+                + "\",\"restartCount\":0,\"runtime\":\"process\","
+                + "\"command\":[\"sleep\",\""
+                + seconds
+                + "\"],\"disconnect\":"
+                + disconnect
+                + "}")
+        .statusCode();
   }
 
   @Test
@@ -134,9 +169,13 @@ class FenceTest {
     }
 
     answering.set(false);
-    eventually("the usual one stopped at the fence", () -> "failed".equals(calls.task("usual.0").get("state")));
+    eventually(
+        "the usual one stopped at the fence",
+        () -> "failed".equals(calls.task("usual.0").get("state")));
     assertEquals("running", calls.task("stays.0").get("state"), "kept past the fence");
-    eventually("the one with its own time stopped at it", () -> "failed".equals(calls.task("awhile.0").get("state")));
+    eventually(
+        "the one with its own time stopped at it",
+        () -> "failed".equals(calls.task("awhile.0").get("state")));
     String message = (String) calls.task("awhile.0").get("message");
     assertTrue(message.contains("past its disconnect.stopAfterSeconds of 4"), message);
     assertTrue(AgentCalls.processes("sleep 3316").isEmpty());

@@ -26,7 +26,10 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** The worker's image cache: one fetch per image, content pinned by digest, eviction that spares what VMs use. */
+/**
+ * The worker's image cache: one fetch per image, content pinned by digest, eviction that spares
+ * what VMs use.
+ */
 class ImageCacheTest {
   private static final int MIB = 1024 * 1024;
 
@@ -67,7 +70,10 @@ class ImageCacheTest {
     clock.advance(Duration.ofMinutes(1));
     cache.acquire(d, p -> {});
 
-    assertEquals(List.of(a, c, d), cache.refs().keySet().stream().sorted().toList(), "b went: idle and least recently used");
+    assertEquals(
+        List.of(a, c, d),
+        cache.refs().keySet().stream().sorted().toList(),
+        "b went: idle and least recently used");
     assertTrue(Files.exists(inUse.path()), "a VM's image stays however old");
     assertEquals(List.of(a, c, d), heldImages(), "the worker no longer says it holds b");
     assertEquals(3L * MIB, cache.bytes());
@@ -85,20 +91,22 @@ class ImageCacheTest {
     AtomicInteger requests = new AtomicInteger();
     CountDownLatch asked = new CountDownLatch(1);
     HttpServer server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 8);
-    server.createContext("/img.raw", x -> {
-      requests.incrementAndGet();
-      try {
-        asked.await(); // until every VM has asked
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-      }
-      x.sendResponseHeaders(200, content.length);
-      try (OutputStream out = x.getResponseBody()) {
-        for (int i = 0; i < content.length; i += 64 * 1024) {
-          out.write(content, i, 64 * 1024);
-        }
-      }
-    });
+    server.createContext(
+        "/img.raw",
+        x -> {
+          requests.incrementAndGet();
+          try {
+            asked.await(); // until every VM has asked
+          } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+          }
+          x.sendResponseHeaders(200, content.length);
+          try (OutputStream out = x.getResponseBody()) {
+            for (int i = 0; i < content.length; i += 64 * 1024) {
+              out.write(content, i, 64 * 1024);
+            }
+          }
+        });
     server.setExecutor(Executors.newCachedThreadPool());
     server.start();
     ExecutorService vms = Executors.newFixedThreadPool(5);
@@ -111,7 +119,8 @@ class ImageCacheTest {
         leases.add(vms.submit(() -> cache.acquire(url, progress::add)));
       }
       dev.rota.testing.Eventually.eventually("the fetch began", () -> requests.get() == 1);
-      // The others join this fetch, or, asking after it ended, find the image here: one request either way.
+      // The others join this fetch, or, asking after it ended, find the image here: one request
+      // either way.
       asked.countDown();
       for (Future<ImageCache.Lease> l : leases) {
         assertEquals("raw", l.get().format());
@@ -137,17 +146,25 @@ class ImageCacheTest {
     assertEquals(first.path(), again.path(), "the content is what was pinned: no fetch");
 
     String b = image("b", 1000);
-    ImageCache.ImageException e = assertThrows(ImageCache.ImageException.class,
-        () -> cache.acquire(b + "@sha256:" + "f".repeat(64), p -> {}));
+    ImageCache.ImageException e =
+        assertThrows(
+            ImageCache.ImageException.class,
+            () -> cache.acquire(b + "@sha256:" + "f".repeat(64), p -> {}));
     assertTrue(e.getMessage().contains("not the pinned sha256:" + "f".repeat(64)), e.getMessage());
-    assertEquals(Map.of(a + "@sha256:" + sha, sha, "https://mirror.invalid/a.raw@sha256:" + sha, sha), cache.refs());
-    assertEquals(1, Files.list(data.resolve("images/blobs")).count(), "the mismatch left nothing behind");
+    assertEquals(
+        Map.of(a + "@sha256:" + sha, sha, "https://mirror.invalid/a.raw@sha256:" + sha, sha),
+        cache.refs());
+    assertEquals(
+        1, Files.list(data.resolve("images/blobs")).count(), "the mismatch left nothing behind");
   }
 
   @Test
   void anAddressOfAnotherKindIsRefused() {
     ImageCache cache = cache(1L << 30);
-    ImageCache.ImageException e = assertThrows(ImageCache.ImageException.class, () -> cache.acquire("ghcr.io/acme/a:1", p -> {}));
-    assertEquals("image ghcr.io/acme/a:1 is not an https://, http:// or file:// address", e.getMessage());
+    ImageCache.ImageException e =
+        assertThrows(
+            ImageCache.ImageException.class, () -> cache.acquire("ghcr.io/acme/a:1", p -> {}));
+    assertEquals(
+        "image ghcr.io/acme/a:1 is not an https://, http:// or file:// address", e.getMessage());
   }
 }

@@ -22,8 +22,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * An agent process killed with SIGKILL while its VM runs, then started again: the VM goes on, and the new
- * agent adopts it (the same QEMU process, not a second one), and can still stop it.
+ * An agent process killed with SIGKILL while its VM runs, then started again: the VM goes on, and
+ * the new agent adopts it (the same QEMU process, not a second one), and can still stop it.
  */
 class QemuAgentRestartTest {
   private static final String SECRET = "a-secret-of-twenty-or-more-characters";
@@ -40,46 +40,67 @@ class QemuAgentRestartTest {
   }
 
   private Process agent() throws Exception {
-    ProcessBuilder b = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-        "-cp", System.getProperty("java.class.path"), AgentMain.class.getName())
-        .redirectErrorStream(true).redirectOutput(data.resolve("agent-" + agents.size() + ".log").toFile());
-    b.environment().putAll(Map.of(
-        "ROTA_CONTROLLER_URL", "http://127.0.0.1:9",
-        "ROTA_WORKER_NAME", "kill-1",
-        "ROTA_AGENT_PORT", Integer.toString(port),
-        "ROTA_AGENT_DATA_DIR", data.resolve("agent").toString(),
-        "ROTA_WORKER_RUNTIMES", "qemu",
-        "ROTA_AGENT_INSECURE_HTTP", "true",
-        "ROTA_AGENT_SECRET", SECRET,
-        "ROTA_AGENT_STOP_GRACE", "60s"));
+    ProcessBuilder b =
+        new ProcessBuilder(
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-cp",
+                System.getProperty("java.class.path"),
+                AgentMain.class.getName())
+            .redirectErrorStream(true)
+            .redirectOutput(data.resolve("agent-" + agents.size() + ".log").toFile());
+    b.environment()
+        .putAll(
+            Map.of(
+                "ROTA_CONTROLLER_URL", "http://127.0.0.1:9",
+                "ROTA_WORKER_NAME", "kill-1",
+                "ROTA_AGENT_PORT", Integer.toString(port),
+                "ROTA_AGENT_DATA_DIR", data.resolve("agent").toString(),
+                "ROTA_WORKER_RUNTIMES", "qemu",
+                "ROTA_AGENT_INSECURE_HTTP", "true",
+                "ROTA_AGENT_SECRET", SECRET,
+                "ROTA_AGENT_STOP_GRACE", "60s"));
     Process p = b.start();
     agents.add(p);
-    eventually("the agent serves", () -> {
-      try {
-        return send("GET", "/v1/tasks", null).statusCode() == 200;
-      } catch (Exception e) {
-        return false;
-      }
-    });
+    eventually(
+        "the agent serves",
+        () -> {
+          try {
+            return send("GET", "/v1/tasks", null).statusCode() == 200;
+          } catch (Exception e) {
+            return false;
+          }
+        });
     return p;
   }
 
   private HttpResponse<String> send(String method, String path, String body) throws Exception {
-    return http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path))
-        .header("Authorization", "Bearer " + SECRET)
-        .method(method, body == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(body))
-        .build(), HttpResponse.BodyHandlers.ofString());
+    return http.send(
+        HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path))
+            .header("Authorization", "Bearer " + SECRET)
+            .method(
+                method,
+                body == null
+                    ? HttpRequest.BodyPublishers.noBody()
+                    : HttpRequest.BodyPublishers.ofString(body))
+            .build(),
+        HttpResponse.BodyHandlers.ofString());
   }
 
   private List<ProcessHandle> qemus() {
     return ProcessHandle.allProcesses()
-        .filter(p -> p.info().commandLine().map(c -> c.contains("rota-kept.0") && c.contains(data.toString())).orElse(false))
+        .filter(
+            p ->
+                p.info()
+                    .commandLine()
+                    .map(c -> c.contains("rota-kept.0") && c.contains(data.toString()))
+                    .orElse(false))
         .toList();
   }
 
   @SuppressWarnings("unchecked")
   private Map<String, Object> task() throws Exception {
-    List<Map<String, Object>> tasks = json.readValue(send("GET", "/v1/tasks", null).body(), List.class);
+    List<Map<String, Object>> tasks =
+        json.readValue(send("GET", "/v1/tasks", null).body(), List.class);
     return tasks.stream().filter(t -> t.get("id").equals("kept.0")).findFirst().orElse(Map.of());
   }
 
@@ -90,23 +111,35 @@ class QemuAgentRestartTest {
       port = s.getLocalPort();
     }
     Process first = agent();
-    String spec = "{\"vm\":\"kept\",\"restartCount\":0,\"runtime\":\"qemu\",\"resources\":{\"cpu\":1,\"memory\":128},"
-        + "\"guest\":{\"kernel\":\"" + guest.kernel().toUri() + "\",\"initrd\":\"" + guest.initrd().toUri()
-        + "\",\"kernelArgs\":\"quiet rota.test=run\"}}";
+    String spec =
+        "{\"vm\":\"kept\",\"restartCount\":0,\"runtime\":\"qemu\",\"resources\":{\"cpu\":1,\"memory\":128},"
+            + "\"guest\":{\"kernel\":\""
+            + guest.kernel().toUri()
+            + "\",\"initrd\":\""
+            + guest.initrd().toUri()
+            + "\",\"kernelArgs\":\"quiet rota.test=run\"}}";
     assertEquals(201, send("PUT", "/v1/tasks/kept.0", spec).statusCode());
     Path console = data.resolve("agent/tasks/kept.0/stdout.log");
-    eventually("booted", Duration.ofMinutes(3),
+    eventually(
+        "booted",
+        Duration.ofMinutes(3),
         () -> Files.exists(console) && read(console).contains("ROTA-GUEST-ALIVE"));
     assertEquals(1, qemus().size());
     long pid = qemus().get(0).pid();
 
     first.destroyForcibly().waitFor(); // SIGKILL
-    assertTrue(ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false), "the VM outlived its agent");
+    assertTrue(
+        ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false),
+        "the VM outlived its agent");
 
     agent();
     assertEquals("running", task().get("state"), "adopted");
-    assertEquals(200, send("PUT", "/v1/tasks/kept.0", spec).statusCode(), "the controller's repeated start starts nothing");
-    assertEquals(List.of(pid), qemus().stream().map(ProcessHandle::pid).toList(), "one QEMU, the same");
+    assertEquals(
+        200,
+        send("PUT", "/v1/tasks/kept.0", spec).statusCode(),
+        "the controller's repeated start starts nothing");
+    assertEquals(
+        List.of(pid), qemus().stream().map(ProcessHandle::pid).toList(), "one QEMU, the same");
 
     assertEquals(204, send("DELETE", "/v1/tasks/kept.0", null).statusCode());
     eventually("an adopted VM can still be stopped", () -> qemus().isEmpty());

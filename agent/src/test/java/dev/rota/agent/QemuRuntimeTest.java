@@ -34,9 +34,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The qemu runtime booting real guests (the test guest of {@code .ci/qemu}) under whatever accelerator
- * this machine has: software emulation where KVM does not work. Several VMs boot at once where a test
- * needs more than one.
+ * The qemu runtime booting real guests (the test guest of {@code .ci/qemu}) under whatever
+ * accelerator this machine has: software emulation where KVM does not work. Several VMs boot at
+ * once where a test needs more than one.
  */
 class QemuRuntimeTest {
   private static final Duration BOOT = Duration.ofMinutes(3);
@@ -63,17 +63,25 @@ class QemuRuntimeTest {
     supervisor = new Supervisor(data.resolve("tasks"), json);
     held = new HeldImages(data.resolve("images.json"), json, Clock.systemUTC());
     cache = new ImageCache(data.resolve("images"), 1L << 30, json, Clock.systemUTC(), held);
-    runtime = new QemuRuntime(supervisor, cache,
-        java.util.concurrent.CompletableFuture.completedFuture(QemuHost.of("auto", data.resolve("scratch"))), starts, timers);
+    runtime =
+        new QemuRuntime(
+            supervisor,
+            cache,
+            java.util.concurrent.CompletableFuture.completedFuture(
+                QemuHost.of("auto", data.resolve("scratch"))),
+            starts,
+            timers);
     images = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 16);
-    images.createContext("/disk.qcow2", x -> {
-      imageRequests.incrementAndGet();
-      byte[] body = Files.readAllBytes(guest.qcow2Disk());
-      x.sendResponseHeaders(200, body.length);
-      try (var out = x.getResponseBody()) {
-        out.write(body);
-      }
-    });
+    images.createContext(
+        "/disk.qcow2",
+        x -> {
+          imageRequests.incrementAndGet();
+          byte[] body = Files.readAllBytes(guest.qcow2Disk());
+          x.sendResponseHeaders(200, body.length);
+          try (var out = x.getResponseBody()) {
+            out.write(body);
+          }
+        });
     images.start();
   }
 
@@ -84,21 +92,39 @@ class QemuRuntimeTest {
     timers.shutdownNow();
   }
 
-  private Task start(String id, String image, GuestSpec guestSpec, long cpu, long memory, List<TaskView> changes) {
-    Task task = new Task(id, new TaskSpec(id.substring(0, id.indexOf('.')), 0, "qemu", image, List.of(), Map.of(),
-        Map.of("cpu", cpu, "memory", memory), guestSpec), changes::add);
+  private Task start(
+      String id, String image, GuestSpec guestSpec, long cpu, long memory, List<TaskView> changes) {
+    Task task =
+        new Task(
+            id,
+            new TaskSpec(
+                id.substring(0, id.indexOf('.')),
+                0,
+                "qemu",
+                image,
+                List.of(),
+                Map.of(),
+                Map.of("cpu", cpu, "memory", memory),
+                guestSpec),
+            changes::add);
     runtime.start(task);
     return task;
   }
 
   private GuestSpec direct(String mode) {
-    return new GuestSpec(guest.kernel().toUri().toString(), guest.initrd().toUri().toString(), "quiet rota.test=" + mode, null);
+    return new GuestSpec(
+        guest.kernel().toUri().toString(),
+        guest.initrd().toUri().toString(),
+        "quiet rota.test=" + mode,
+        null);
   }
 
   private String console(String id) {
     try {
       Path log = supervisor.folder(id).resolve("stdout.log");
-      return Files.exists(log) ? Files.readString(log, java.nio.charset.StandardCharsets.ISO_8859_1) : "";
+      return Files.exists(log)
+          ? Files.readString(log, java.nio.charset.StandardCharsets.ISO_8859_1)
+          : "";
     } catch (IOException e) {
       return "";
     }
@@ -112,16 +138,23 @@ class QemuRuntimeTest {
   void aGuestSeesTheCpusAndMemoryAskedAndPowersOffWithinTheGraceWhenStopped() {
     List<TaskView> changes = new CopyOnWriteArrayList<>();
     Task task = start("boot.0", null, direct("run"), 2, 256, changes);
-    eventually("the guest's init waits for its power button", BOOT, () -> console("boot.0").contains("ROTA-GUEST-ALIVE"));
-    Matcher up = Pattern.compile("ROTA-GUEST-UP cpus=(\\d+) memory_mib=(\\d+)").matcher(console("boot.0"));
+    eventually(
+        "the guest's init waits for its power button",
+        BOOT,
+        () -> console("boot.0").contains("ROTA-GUEST-ALIVE"));
+    Matcher up =
+        Pattern.compile("ROTA-GUEST-UP cpus=(\\d+) memory_mib=(\\d+)").matcher(console("boot.0"));
     assertTrue(up.find(), console("boot.0"));
     assertEquals(2, Integer.parseInt(up.group(1)), "the vCPUs asked");
     int memory = Integer.parseInt(up.group(2));
-    assertTrue(memory > 160 && memory <= 256, "256 MiB asked, less what the kernel keeps: " + memory);
+    assertTrue(
+        memory > 160 && memory <= 256, "256 MiB asked, less what the kernel keeps: " + memory);
     assertEquals("running", last(changes).state());
 
     runtime.stop(task, Duration.ofMinutes(2));
-    assertTrue(console("boot.0").contains("ROTA-GUEST-POWER-BUTTON"), "it was asked through its power button, not killed");
+    assertTrue(
+        console("boot.0").contains("ROTA-GUEST-POWER-BUTTON"),
+        "it was asked through its power button, not killed");
     eventually("ended", () -> task.ended());
     assertEquals("exited", last(changes).state());
     assertEquals(0, last(changes).exitCode());
@@ -136,27 +169,57 @@ class QemuRuntimeTest {
     Task status = start("status.0", null, direct("exit:5"), 1, 128, exited);
     eventually("both ended", BOOT, () -> panic.ended() && status.ended());
     assertEquals("failed", last(panicked).state());
-    assertTrue(last(panicked).message().startsWith("the guest panicked: Kernel panic - not syncing"), last(panicked).message());
+    assertTrue(
+        last(panicked).message().startsWith("the guest panicked: Kernel panic - not syncing"),
+        last(panicked).message());
     assertEquals("exited", last(exited).state());
     assertEquals(5, last(exited).exitCode());
   }
 
   @Test
-  void twoVmsOfOneImageServedOverHttpFetchItOnceAndBootFromOverlaysWithTheirUserData() throws Exception {
-    String image = "http://127.0.0.1:" + images.getAddress().getPort() + "/disk.qcow2@sha256:" + sha256(guest.qcow2Disk());
+  void twoVmsOfOneImageServedOverHttpFetchItOnceAndBootFromOverlaysWithTheirUserData()
+      throws Exception {
+    String image =
+        "http://127.0.0.1:"
+            + images.getAddress().getPort()
+            + "/disk.qcow2@sha256:"
+            + sha256(guest.qcow2Disk());
     List<TaskView> a = new CopyOnWriteArrayList<>();
     List<TaskView> b = new CopyOnWriteArrayList<>();
-    Task first = start("disk-a.0", image, new GuestSpec(null, null, null, "#cloud-config\n# rota.test=poweroff\n"), 1, 128, a);
-    Task second = start("disk-b.0", image, new GuestSpec(null, null, null, "#cloud-config\n# rota.test=exit:3\n"), 1, 128, b);
+    Task first =
+        start(
+            "disk-a.0",
+            image,
+            new GuestSpec(null, null, null, "#cloud-config\n# rota.test=poweroff\n"),
+            1,
+            128,
+            a);
+    Task second =
+        start(
+            "disk-b.0",
+            image,
+            new GuestSpec(null, null, null, "#cloud-config\n# rota.test=exit:3\n"),
+            1,
+            128,
+            b);
     eventually("both ended", BOOT, () -> first.ended() && second.ended());
     assertEquals(1, imageRequests.get(), "one fetch for both");
-    assertEquals(List.of("exited", 0), List.of(last(a).state(), last(a).exitCode()), console("disk-a.0"));
-    assertEquals(List.of("exited", 3), List.of(last(b).state(), last(b).exitCode()), console("disk-b.0"));
-    assertTrue(console("disk-a.0").contains("ROTA-GUEST-USER-DATA #cloud-config"), "the user data reached the guest");
-    assertTrue(Files.exists(supervisor.folder("disk-a.0").resolve("disk.qcow2")), "each its own overlay");
-    assertEquals(sha256(guest.qcow2Disk()), sha256(data.resolve("images/blobs").resolve(sha256(guest.qcow2Disk()))),
+    assertEquals(
+        List.of("exited", 0), List.of(last(a).state(), last(a).exitCode()), console("disk-a.0"));
+    assertEquals(
+        List.of("exited", 3), List.of(last(b).state(), last(b).exitCode()), console("disk-b.0"));
+    assertTrue(
+        console("disk-a.0").contains("ROTA-GUEST-USER-DATA #cloud-config"),
+        "the user data reached the guest");
+    assertTrue(
+        Files.exists(supervisor.folder("disk-a.0").resolve("disk.qcow2")), "each its own overlay");
+    assertEquals(
+        sha256(guest.qcow2Disk()),
+        sha256(data.resolve("images/blobs").resolve(sha256(guest.qcow2Disk()))),
         "the image itself was never written");
-    assertTrue(held.report().images().stream().anyMatch(i -> i.get("image").equals(image)), "held, for placement");
+    assertTrue(
+        held.report().images().stream().anyMatch(i -> i.get("image").equals(image)),
+        "held, for placement");
   }
 
   @Test
@@ -167,7 +230,9 @@ class QemuRuntimeTest {
     Task task = start("blank.0", zeros.toUri().toString(), null, 1, 64, changes);
     eventually("failed", BOOT, task::ended);
     assertEquals("failed", last(changes).state());
-    assertTrue(last(changes).message().startsWith("the VM found nothing to boot"), last(changes).message());
+    assertTrue(
+        last(changes).message().startsWith("the VM found nothing to boot"),
+        last(changes).message());
   }
 
   @Test
@@ -177,7 +242,9 @@ class QemuRuntimeTest {
     Task task = start("pinned.0", image, null, 1, 64, changes);
     eventually("failed", task::ended);
     assertEquals("failed", last(changes).state());
-    assertTrue(last(changes).message().contains("not the pinned sha256:" + "0".repeat(64)), last(changes).message());
+    assertTrue(
+        last(changes).message().contains("not the pinned sha256:" + "0".repeat(64)),
+        last(changes).message());
     assertTrue(changes.stream().noneMatch(c -> c.state().equals("running")), "nothing booted");
     assertTrue(cache.refs().isEmpty(), "nothing cached");
   }
@@ -185,12 +252,24 @@ class QemuRuntimeTest {
   @Test
   void anImageThatCannotBeFetchedFailsTheStartWithTheReason() {
     List<TaskView> changes = new CopyOnWriteArrayList<>();
-    Task task = start("gone.0", "http://127.0.0.1:" + images.getAddress().getPort() + "/nothing.qcow2", null, 1, 64, changes);
+    Task task =
+        start(
+            "gone.0",
+            "http://127.0.0.1:" + images.getAddress().getPort() + "/nothing.qcow2",
+            null,
+            1,
+            64,
+            changes);
     eventually("failed", task::ended);
-    assertEquals("image http://127.0.0.1:" + images.getAddress().getPort() + "/nothing.qcow2 answered HTTP 404", last(changes).message());
+    assertEquals(
+        "image http://127.0.0.1:"
+            + images.getAddress().getPort()
+            + "/nothing.qcow2 answered HTTP 404",
+        last(changes).message());
   }
 
   static String sha256(Path file) throws Exception {
-    return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(Files.readAllBytes(file)));
+    return HexFormat.of()
+        .formatHex(MessageDigest.getInstance("SHA-256").digest(Files.readAllBytes(file)));
   }
 }

@@ -2,9 +2,9 @@ package dev.rota.agent;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.rota.agentapi.TaskSpec;
 import dev.rota.agentapi.TaskView;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
@@ -20,9 +20,16 @@ class SyntheticRuntimeTest {
   @Test
   void withNoStartDelayATaskRunsAsItIsStartedWithoutWaitingForATimer() {
     List<TaskView> changes = new ArrayList<>();
-    Task task = new Task("vm.0", new TaskSpec("vm", 0, "synthetic", null, List.of(), Map.of(), Map.of("cpu", 1L)), changes::add);
+    Task task =
+        new Task(
+            "vm.0",
+            new TaskSpec("vm", 0, "synthetic", null, List.of(), Map.of(), Map.of("cpu", 1L)),
+            changes::add);
     // No timers at all: a start that needed one would fail here.
-    new SyntheticRuntime(null, Duration.ZERO, new HeldImages(data.resolve("images.json"), new ObjectMapper(), Clock.systemUTC()))
+    new SyntheticRuntime(
+            null,
+            Duration.ZERO,
+            new HeldImages(data.resolve("images.json"), new ObjectMapper(), Clock.systemUTC()))
         .start(task);
     assertEquals(List.of("running"), changes.stream().map(TaskView::state).toList());
   }

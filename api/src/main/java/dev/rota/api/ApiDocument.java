@@ -12,13 +12,15 @@ import io.swagger.v3.oas.annotations.security.SecurityScheme;
         @Info(
             title = "Rota",
             version = "1",
-            description = "Places VMs on worker machines and keeps them healthy. Errors are application/problem+json."),
+            description =
+                "Places VMs on worker machines and keeps them healthy. Errors are application/problem+json."),
     security = @SecurityRequirement(name = "token"))
 @SecurityScheme(
     name = "token",
     type = SecuritySchemeType.HTTP,
     scheme = "bearer",
-    description = "A service account's token (Authorization: Bearer <token>); dev mode runs with auth off.")
+    description =
+        "A service account's token (Authorization: Bearer <token>); dev mode runs with auth off.")
 public final class ApiDocument {
   private ApiDocument() {}
 }

@@ -31,7 +31,8 @@ public class JsonBodies {
   public <T> T read(@Nullable String body, Class<T> type) {
     Object sent = parse(body);
     Map<String, Object> parsed = object(WholeNumbers.normalize(sent));
-    // Bound from the text as sent, unless it wrote a whole number as 5.0: then from the tree, where it is 5.
+    // Bound from the text as sent, unless it wrote a whole number as 5.0: then from the tree, where
+    // it is 5.
     return bind(parsed == sent ? body : text(parsed, "body"), parsed, type, "");
   }
 
@@ -55,9 +56,11 @@ public class JsonBodies {
   }
 
   private <T> T bind(String body, Object parsed, Class<T> type, String prefix) {
-    BodyShapes.explain(type, parsed).ifPresent(problem -> {
-      throw Problems.badRequest(prefix + problem);
-    });
+    BodyShapes.explain(type, parsed)
+        .ifPresent(
+            problem -> {
+              throw Problems.badRequest(prefix + problem);
+            });
     T value;
     try {
       value = json.readValue(body, type);

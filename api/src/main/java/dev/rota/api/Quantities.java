@@ -21,7 +21,10 @@ public final class Quantities {
   }
 
   private static long quantity(String field, Object value) {
-    if (value instanceof Integer || value instanceof Long || value instanceof Short || value instanceof Byte) {
+    if (value instanceof Integer
+        || value instanceof Long
+        || value instanceof Short
+        || value instanceof Byte) {
       long n = ((Number) value).longValue();
       if (n >= 0) {
         return n;
@@ -36,6 +39,7 @@ public final class Quantities {
       }
     }
     String shown = value instanceof String ? "\"" + value + "\"" : String.valueOf(value);
-    throw Problems.badRequest(field, "must be a whole number from 0 to " + Long.MAX_VALUE + ", got " + shown);
+    throw Problems.badRequest(
+        field, "must be a whole number from 0 to " + Long.MAX_VALUE + ", got " + shown);
   }
 }

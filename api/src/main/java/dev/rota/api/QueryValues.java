@@ -9,7 +9,10 @@ import dev.rota.api.problem.Problems;
 public final class QueryValues {
   private QueryValues() {}
 
-  /** A whole number from {@code min} to {@code max}, written in digits only; a 400 naming {@code field} otherwise. */
+  /**
+   * A whole number from {@code min} to {@code max}, written in digits only; a 400 naming {@code
+   * field} otherwise.
+   */
   public static int wholeNumber(String field, String text, int min, int max) {
     if (text.matches("^[0-9]{1,9}$")) {
       int n = Integer.parseInt(text);
@@ -17,6 +20,7 @@ public final class QueryValues {
         return n;
       }
     }
-    throw Problems.badRequest(field, "must be a whole number from " + min + " to " + max + ", got \"" + text + "\"");
+    throw Problems.badRequest(
+        field, "must be a whole number from " + min + " to " + max + ", got \"" + text + "\"");
   }
 }

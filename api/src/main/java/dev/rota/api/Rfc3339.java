@@ -11,7 +11,10 @@ import java.util.Optional;
  * date-time} says, e.g. {@code 2026-11-23T18:00:00Z} or {@code 2026-11-23t19:00:00.5+01:00}.
  */
 public final class Rfc3339 {
-  /** The document's pattern for a date-time, with its format: what {@link #parse} takes (offsets up to 18 hours, as Java's). */
+  /**
+   * The document's pattern for a date-time, with its format: what {@link #parse} takes (offsets up
+   * to 18 hours, as Java's).
+   */
   public static final String PATTERN =
       "^[0-9]{4}-(0[1-9]|1[0-2])-(0[1-9]|[12][0-9]|3[01])[Tt]([01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9](\\.[0-9]{1,9})?([Zz]|[+-](0[0-9]|1[0-7]):[0-5][0-9]|[+-]18:00)$";
 

@@ -15,7 +15,10 @@ import java.util.Map;
 final class WholeNumbers {
   private WholeNumbers() {}
 
-  /** The node with its whole numbers as integers; the very same node when it had none written as 5.0. */
+  /**
+   * The node with its whole numbers as integers; the very same node when it had none written as
+   * 5.0.
+   */
   @SuppressWarnings("unchecked")
   static Object normalize(Object node) {
     if (node instanceof Map<?, ?> map) {
@@ -44,7 +47,10 @@ final class WholeNumbers {
     return node;
   }
 
-  /** The same number as an Integer, Long or BigInteger when it has no fraction (as the decoder reads whole numbers), else itself. */
+  /**
+   * The same number as an Integer, Long or BigInteger when it has no fraction (as the decoder reads
+   * whole numbers), else itself.
+   */
   private static Number whole(Number n) {
     BigDecimal d;
     if (n instanceof BigDecimal b) {

@@ -37,18 +37,34 @@ class AuthApiTest {
 
   static final List<Call> TABLE =
       List.of(
-          new Call("POST", "/v1/service-accounts", "{\"name\":\"acct-%d\",\"roles\":[\"compute:read\"]}", Set.of("admin:write")),
+          new Call(
+              "POST",
+              "/v1/service-accounts",
+              "{\"name\":\"acct-%d\",\"roles\":[\"compute:read\"]}",
+              Set.of("admin:write")),
           new Call("GET", "/v1/service-accounts", null, Set.of("admin:read")),
           new Call("GET", "/v1/service-accounts/bootstrap-admin", null, Set.of("admin:read")),
           new Call("DELETE", "/v1/service-accounts/nobody", null, Set.of("admin:write")),
-          new Call("POST", "/v1/workers", "{\"name\":\"mini-1\",\"endpoint\":\"http://127.0.0.1:9101\"}", Set.of("worker", "admin:write")),
+          new Call(
+              "POST",
+              "/v1/workers",
+              "{\"name\":\"mini-1\",\"endpoint\":\"http://127.0.0.1:9101\"}",
+              Set.of("worker", "admin:write")),
           new Call("GET", "/v1/workers", null, Set.of("compute:read")),
           new Call("GET", "/v1/workers/mini-1", null, Set.of("compute:read", "worker")),
           new Call("PUT", "/v1/workers/mini-1/heartbeat", null, Set.of("worker")),
           new Call("PUT", "/v1/workers/mini-1/tasks", "{\"tasks\":[]}", Set.of("worker")),
-          new Call("PATCH", "/v1/workers/mini-1", "{\"schedulingPaused\":false}", Set.of("compute:write")),
+          new Call(
+              "PATCH",
+              "/v1/workers/mini-1",
+              "{\"schedulingPaused\":false}",
+              Set.of("compute:write")),
           new Call("DELETE", "/v1/workers/nobody", null, Set.of("admin:write")),
-          new Call("POST", "/v1/vms", "{\"name\":\"vm-%d\",\"command\":[\"true\"]}", Set.of("compute:write")),
+          new Call(
+              "POST",
+              "/v1/vms",
+              "{\"name\":\"vm-%d\",\"command\":[\"true\"]}",
+              Set.of("compute:write")),
           new Call("GET", "/v1/vms?worker=mini-1", null, Set.of("compute:read", "worker")),
           new Call("GET", "/v1/vms/nobody", null, Set.of("compute:read")),
           new Call("GET", "/v1/vms/nobody/events", null, Set.of("compute:read")),
@@ -59,14 +75,26 @@ class AuthApiTest {
           new Call("DELETE", "/v1/vms/nobody", null, Set.of("compute:write")),
           new Call("GET", "/v1/cluster", null, Set.of("compute:read")),
           new Call("GET", "/v1/cluster-settings", null, Set.of("admin:read")),
-          new Call("PUT", "/v1/cluster-settings", "{\"schedulerProfile\":\"optimize-utilization\"}", Set.of("admin:write")));
+          new Call(
+              "PUT",
+              "/v1/cluster-settings",
+              "{\"schedulerProfile\":\"optimize-utilization\"}",
+              Set.of("admin:write")));
 
   @BeforeEach
   void accounts() {
     bootstrap.ensureAdmin();
-    for (String role : List.of("compute:read", "compute:write", "admin:read", "admin:write", "worker")) {
+    for (String role :
+        List.of("compute:read", "compute:write", "admin:read", "admin:write", "worker")) {
       String name = "role-" + role.replace(':', '-') + "-" + (++serial);
-      String body = "{\"name\":\"" + name + "\",\"roles\":[\"" + role + "\"]" + (role.equals("worker") ? ",\"worker\":\"mini-1\"" : "") + "}";
+      String body =
+          "{\"name\":\""
+              + name
+              + "\",\"roles\":[\""
+              + role
+              + "\"]"
+              + (role.equals("worker") ? ",\"worker\":\"mini-1\"" : "")
+              + "}";
       Http.Reply created = http.send("POST", "/v1/service-accounts", body, ADMIN);
       assertEquals(201, created.status(), created.toString());
       tokens.put(role, (String) created.map().get("token"));
@@ -74,7 +102,8 @@ class AuthApiTest {
   }
 
   private Http.Reply call(Call c, String token) {
-    return http.send(c.method(), c.path(), c.body() == null ? null : String.format(c.body(), ++serial), token);
+    return http.send(
+        c.method(), c.path(), c.body() == null ? null : String.format(c.body(), ++serial), token);
   }
 
   @Test
@@ -87,10 +116,13 @@ class AuthApiTest {
       for (Map.Entry<String, String> role : tokens.entrySet()) {
         Http.Reply r = call(c, role.getValue());
         if (c.roles().contains(role.getKey())) {
-          assertFalse(r.status() == 401 || r.status() == 403, c + " as " + role.getKey() + " -> " + r);
+          assertFalse(
+              r.status() == 401 || r.status() == 403, c + " as " + role.getKey() + " -> " + r);
         } else {
           assertEquals(403, r.status(), c + " as " + role.getKey() + " -> " + r);
-          assertTrue(r.isProblem() && r.detail().contains(c.roles().iterator().next().split(":")[0]), r.toString());
+          assertTrue(
+              r.isProblem() && r.detail().contains(c.roles().iterator().next().split(":")[0]),
+              r.toString());
         }
       }
     }
@@ -100,47 +132,81 @@ class AuthApiTest {
   @Test
   void aWorkerTokenActsForItsOwnWorkerOnly() {
     String worker = tokens.get("worker");
-    int own = http.send("POST", "/v1/workers", "{\"name\":\"mini-1\",\"endpoint\":\"http://127.0.0.1:9101\"}", worker).status();
+    int own =
+        http.send(
+                "POST",
+                "/v1/workers",
+                "{\"name\":\"mini-1\",\"endpoint\":\"http://127.0.0.1:9101\"}",
+                worker)
+            .status();
     assertTrue(own == 201 || own == 200, "its own worker: " + own);
-    Http.Reply other = http.send("POST", "/v1/workers", "{\"name\":\"mini-2\",\"endpoint\":\"http://127.0.0.1:9102\"}", worker);
+    Http.Reply other =
+        http.send(
+            "POST",
+            "/v1/workers",
+            "{\"name\":\"mini-2\",\"endpoint\":\"http://127.0.0.1:9102\"}",
+            worker);
     assertEquals(403, other.status());
     assertTrue(other.detail().contains("mini-1 only"), other.detail());
     assertEquals(403, http.send("PUT", "/v1/workers/mini-2/heartbeat", null, worker).status());
     assertEquals(204, http.send("PUT", "/v1/workers/mini-1/heartbeat", null, worker).status());
-    assertEquals(403, http.send("PUT", "/v1/workers/mini-2/tasks", "{\"tasks\":[]}", worker).status());
-    assertEquals(204, http.send("PUT", "/v1/workers/mini-1/tasks", "{\"tasks\":[]}", worker).status());
+    assertEquals(
+        403, http.send("PUT", "/v1/workers/mini-2/tasks", "{\"tasks\":[]}", worker).status());
+    assertEquals(
+        204, http.send("PUT", "/v1/workers/mini-1/tasks", "{\"tasks\":[]}", worker).status());
     assertEquals(403, http.send("GET", "/v1/workers/mini-2", null, worker).status());
-    assertEquals(403, http.send("GET", "/v1/vms", null, worker).status(), "not every worker's assignments");
+    assertEquals(
+        403, http.send("GET", "/v1/vms", null, worker).status(), "not every worker's assignments");
     assertEquals(403, http.send("GET", "/v1/vms?worker=mini-2", null, worker).status());
     assertEquals(200, http.send("GET", "/v1/vms?worker=mini-1", null, worker).status());
-    assertEquals(403, http.send("POST", "/v1/vms", "{\"name\":\"nope\",\"command\":[\"true\"]}", worker).status());
+    assertEquals(
+        403,
+        http.send("POST", "/v1/vms", "{\"name\":\"nope\",\"command\":[\"true\"]}", worker)
+            .status());
     assertEquals(403, http.send("DELETE", "/v1/workers/mini-1", null, worker).status());
   }
 
   @Test
   void tokensAreShownOnceStoredHashedAndStopWorkingWhenTheirAccountGoes() {
-    Http.Reply created = http.send("POST", "/v1/service-accounts", "{\"name\":\"short-lived\",\"roles\":[\"compute:read\"]}", ADMIN);
+    Http.Reply created =
+        http.send(
+            "POST",
+            "/v1/service-accounts",
+            "{\"name\":\"short-lived\",\"roles\":[\"compute:read\"]}",
+            ADMIN);
     String token = (String) created.map().get("token");
     assertTrue(token.startsWith("rota_") && token.length() > 40);
-    assertFalse(http.send("GET", "/v1/service-accounts/short-lived", null, ADMIN).body().contains(token));
+    assertFalse(
+        http.send("GET", "/v1/service-accounts/short-lived", null, ADMIN).body().contains(token));
     assertFalse(http.send("GET", "/v1/service-accounts", null, ADMIN).body().contains("\"token\""));
     assertNotEquals(token, accounts.findById("short-lived").orElseThrow().tokenHash());
     assertEquals(200, http.send("GET", "/v1/cluster", null, token).status());
 
-    assertEquals(204, http.send("DELETE", "/v1/service-accounts/short-lived", null, ADMIN).status());
+    assertEquals(
+        204, http.send("DELETE", "/v1/service-accounts/short-lived", null, ADMIN).status());
     assertEquals(401, http.send("GET", "/v1/cluster", null, token).status(), "at once");
-    http.send("POST", "/v1/service-accounts", "{\"name\":\"twice\",\"roles\":[\"compute:read\"]}", ADMIN);
-    assertEquals(409, http.send("POST", "/v1/service-accounts", "{\"name\":\"twice\",\"roles\":[\"compute:read\"]}", ADMIN).status());
+    http.send(
+        "POST", "/v1/service-accounts", "{\"name\":\"twice\",\"roles\":[\"compute:read\"]}", ADMIN);
+    assertEquals(
+        409,
+        http.send(
+                "POST",
+                "/v1/service-accounts",
+                "{\"name\":\"twice\",\"roles\":[\"compute:read\"]}",
+                ADMIN)
+            .status());
   }
 
   @Test
   void accountRequestsAreValidated() {
-    for (String[] bad : new String[][] {
-        {"{\"name\":\"a1\",\"roles\":[\"root\"]}", "roles"},
-        {"{\"name\":\"a2\",\"roles\":[\"worker\"]}", "worker"},
-        {"{\"name\":\"a3\",\"roles\":[\"compute:read\"],\"worker\":\"mini-1\"}", "worker"},
-        {"{\"name\":\"A_4\",\"roles\":[\"compute:read\"]}", "name"},
-        {"{\"name\":\"a5\",\"roles\":[]}", "roles"}}) {
+    for (String[] bad :
+        new String[][] {
+          {"{\"name\":\"a1\",\"roles\":[\"root\"]}", "roles"},
+          {"{\"name\":\"a2\",\"roles\":[\"worker\"]}", "worker"},
+          {"{\"name\":\"a3\",\"roles\":[\"compute:read\"],\"worker\":\"mini-1\"}", "worker"},
+          {"{\"name\":\"A_4\",\"roles\":[\"compute:read\"]}", "name"},
+          {"{\"name\":\"a5\",\"roles\":[]}", "roles"}
+        }) {
       Http.Reply r = http.send("POST", "/v1/service-accounts", bad[0], ADMIN);
       assertEquals(400, r.status(), bad[0] + " -> " + r);
       assertTrue(r.detail().contains(bad[1]), r.detail());

@@ -18,7 +18,8 @@ class ClusterApiTest {
 
   @Test
   void settingsDefaultToOptimizeUtilizationAndAcceptOnlyKnownProfiles() {
-    assertEquals(Map.of("schedulerProfile", "optimize-utilization"), http.get("/v1/cluster-settings").map());
+    assertEquals(
+        Map.of("schedulerProfile", "optimize-utilization"), http.get("/v1/cluster-settings").map());
     Http.Reply put = http.put("/v1/cluster-settings", "{\"schedulerProfile\":\"distribute-load\"}");
     assertEquals(200, put.status(), put.toString());
     assertEquals("distribute-load", http.get("/v1/cluster-settings").map().get("schedulerProfile"));
@@ -33,16 +34,21 @@ class ClusterApiTest {
 
   @Test
   void clusterCountsWorkersByHealthAndVmsByStatus() throws Exception {
-    ClusterWorkflow scheduler = temporal.newWorkflowStub(ClusterWorkflow.class, ClusterWorkflow.WORKFLOW_ID);
+    ClusterWorkflow scheduler =
+        temporal.newWorkflowStub(ClusterWorkflow.class, ClusterWorkflow.WORKFLOW_ID);
     eventually("the first term", () -> scheduler.lastTerm() != null);
     http.post("/v1/workers", "{\"name\":\"count-1\",\"endpoint\":\"http://127.0.0.1:9101\"}");
     http.post("/v1/vms", "{\"name\":\"count-vm\",\"command\":[\"true\"]}");
     Map<String, Object> cluster = http.get("/v1/cluster").map();
     assertEquals("rota-cluster", cluster.get("schedulerWorkflowId"));
-    assertEquals("workflow", cluster.get("lastTermSource"), "the scheduler answered its query in time");
+    assertEquals(
+        "workflow", cluster.get("lastTermSource"), "the scheduler answered its query in time");
     assertTrue(((Number) cluster.get("term")).longValue() >= 1, cluster.toString());
-    assertTrue(((Map<?, ?>) cluster.get("workers")).get("not-ready") instanceof Number, cluster.toString());
-    assertTrue(((Map<?, ?>) cluster.get("vms")).get("pending") instanceof Number, cluster.toString());
+    assertTrue(
+        ((Map<?, ?>) cluster.get("workers")).get("not-ready") instanceof Number,
+        cluster.toString());
+    assertTrue(
+        ((Map<?, ?>) cluster.get("vms")).get("pending") instanceof Number, cluster.toString());
   }
 
   @Test

@@ -11,12 +11,14 @@ class ConflictsTest {
   @Test
   void aWriteThatLostToTheSchedulerIsReadAgainAndReapplied() {
     AtomicInteger tries = new AtomicInteger();
-    String result = Conflicts.retry(() -> {
-      if (tries.incrementAndGet() < 3) {
-        throw new OptimisticLockException("stale version");
-      }
-      return "applied";
-    });
+    String result =
+        Conflicts.retry(
+            () -> {
+              if (tries.incrementAndGet() < 3) {
+                throw new OptimisticLockException("stale version");
+              }
+              return "applied";
+            });
     assertEquals("applied", result);
     assertEquals(3, tries.get());
   }
@@ -24,10 +26,14 @@ class ConflictsTest {
   @Test
   void aWriteThatKeepsLosingGivesUpWithTheConflict() {
     AtomicInteger tries = new AtomicInteger();
-    assertThrows(OptimisticLockException.class, () -> Conflicts.retry(() -> {
-      tries.incrementAndGet();
-      throw new OptimisticLockException("stale version");
-    }));
+    assertThrows(
+        OptimisticLockException.class,
+        () ->
+            Conflicts.retry(
+                () -> {
+                  tries.incrementAndGet();
+                  throw new OptimisticLockException("stale version");
+                }));
     assertEquals(Conflicts.ATTEMPTS, tries.get());
   }
 }

@@ -12,7 +12,9 @@ import java.net.http.HttpResponse;
 import java.util.List;
 import java.util.Map;
 
-/** Raw HTTP against the test server: status, content type and body exactly as a client sees them. */
+/**
+ * Raw HTTP against the test server: status, content type and body exactly as a client sees them.
+ */
 @Singleton
 public class Http {
   private final EmbeddedServer server;
@@ -24,7 +26,12 @@ public class Http {
     this.json = json;
   }
 
-  public record Reply(int status, String contentType, String body, ObjectMapper json, java.net.http.HttpHeaders headers) {
+  public record Reply(
+      int status,
+      String contentType,
+      String body,
+      ObjectMapper json,
+      java.net.http.HttpHeaders headers) {
     public String header(String name) {
       return headers.firstValue(name).orElse(null);
     }
@@ -83,10 +90,14 @@ public class Http {
   public Reply send(String method, String path, String body, String token) {
     HttpRequest.Builder request =
         HttpRequest.newBuilder(URI.create(server.getURL() + path))
-            .timeout(java.time.Duration.ofSeconds(60)) // an answer that never ends (a watch) fails the test, not hangs it
+            .timeout(
+                java.time.Duration.ofSeconds(
+                    60)) // an answer that never ends (a watch) fails the test, not hangs it
             .method(
                 method,
-                body == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(body));
+                body == null
+                    ? HttpRequest.BodyPublishers.noBody()
+                    : HttpRequest.BodyPublishers.ofString(body));
     if (body != null) {
       request.header("Content-Type", "application/json");
     }
@@ -94,7 +105,8 @@ public class Http {
       request.header("Authorization", "Bearer " + token);
     }
     try {
-      HttpResponse<String> response = client.send(request.build(), HttpResponse.BodyHandlers.ofString());
+      HttpResponse<String> response =
+          client.send(request.build(), HttpResponse.BodyHandlers.ofString());
       return new Reply(
           response.statusCode(),
           response.headers().firstValue("content-type").orElse(""),
@@ -111,15 +123,21 @@ public class Http {
 
   /** A stream of NDJSON lines (a watch), read as they come; closing it ends the request. */
   public final class Lines implements AutoCloseable {
-    private final java.util.concurrent.BlockingQueue<String> lines = new java.util.concurrent.LinkedBlockingQueue<>();
-    private final java.util.concurrent.CompletableFuture<HttpResponse<java.util.stream.Stream<String>>> response;
+    private final java.util.concurrent.BlockingQueue<String> lines =
+        new java.util.concurrent.LinkedBlockingQueue<>();
+    private final java.util.concurrent.CompletableFuture<
+            HttpResponse<java.util.stream.Stream<String>>>
+        response;
     public final int status;
     public final String contentType;
 
     Lines(String path) throws Exception {
-      response = client.sendAsync(HttpRequest.newBuilder(URI.create(server.getURL() + path)).GET().build(),
-          HttpResponse.BodyHandlers.ofLines());
-      HttpResponse<java.util.stream.Stream<String>> r = response.get(30, java.util.concurrent.TimeUnit.SECONDS);
+      response =
+          client.sendAsync(
+              HttpRequest.newBuilder(URI.create(server.getURL() + path)).GET().build(),
+              HttpResponse.BodyHandlers.ofLines());
+      HttpResponse<java.util.stream.Stream<String>> r =
+          response.get(30, java.util.concurrent.TimeUnit.SECONDS);
       status = r.statusCode();
       contentType = r.headers().firstValue("Content-Type").orElse("");
       Thread reader = new Thread(() -> r.body().forEach(lines::add), "lines " + path);

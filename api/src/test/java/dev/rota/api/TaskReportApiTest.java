@@ -13,9 +13,9 @@ import dev.rota.store.VmRepository;
 import dev.rota.store.VmRow;
 import dev.rota.workflows.vm.VmWorkflow;
 import io.micronaut.test.extensions.junit5.annotation.MicronautTest;
+import io.micronaut.transaction.TransactionOperations;
 import io.temporal.api.enums.v1.EventType;
 import io.temporal.client.WorkflowClient;
-import io.micronaut.transaction.TransactionOperations;
 import jakarta.inject.Inject;
 import java.sql.Connection;
 import java.time.Instant;
@@ -23,7 +23,9 @@ import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
-/** {@code PUT /v1/workers/{name}/tasks}: agents report task states as they change, between probes. */
+/**
+ * {@code PUT /v1/workers/{name}/tasks}: agents report task states as they change, between probes.
+ */
 @MicronautTest(transactional = false)
 class TaskReportApiTest {
   @Inject Http http;
@@ -35,8 +37,15 @@ class TaskReportApiTest {
   @Inject TransactionOperations<Connection> tx;
 
   private static String report(String id, String state, Integer exitCode) {
-    return "{\"tasks\":[{\"id\":\"" + id + "\",\"vm\":\"" + id.substring(0, id.indexOf('.')) + "\",\"state\":\"" + state
-        + "\",\"exitCode\":" + exitCode + ",\"startedAt\":null,\"finishedAt\":null,\"message\":null}]}";
+    return "{\"tasks\":[{\"id\":\""
+        + id
+        + "\",\"vm\":\""
+        + id.substring(0, id.indexOf('.'))
+        + "\",\"state\":\""
+        + state
+        + "\",\"exitCode\":"
+        + exitCode
+        + ",\"startedAt\":null,\"finishedAt\":null,\"message\":null}]}";
   }
 
   @Inject dev.rota.control.VmWorkflowStarter starter;
@@ -51,17 +60,35 @@ class TaskReportApiTest {
         .count();
   }
 
-  /** A VM placed on {@code worker} by hand, as a term would, its workflow told, without waiting for the scheduler. */
+  /**
+   * A VM placed on {@code worker} by hand, as a term would, its workflow told, without waiting for
+   * the scheduler.
+   */
   private void placed(String vm, String worker) throws InterruptedException {
-    assertEquals(201, http.post("/v1/vms", "{\"name\":\"" + vm + "\",\"command\":[\"sleep\",\"60\"]}").status());
-    eventually(vm + "'s workflow started", () -> !starter.owed(vm)); // answered once stored, started right after
+    assertEquals(
+        201,
+        http.post("/v1/vms", "{\"name\":\"" + vm + "\",\"command\":[\"sleep\",\"60\"]}").status());
+    eventually(
+        vm + "'s workflow started",
+        () -> !starter.owed(vm)); // answered once stored, started right after
     VmRow row = vms.findById(vm).orElseThrow();
-    assertEquals(1, tx.executeWrite(
-        s -> observations.placeAll(List.of(new TaskObservations.Placing(vm, row.seq(), 0, worker, null)), Instant.now())).size());
-    TermActionRow news = actions.after(0, 100_000).stream()
-        .filter(a -> vm.equals(a.vm()) && a.kind().equals(TermActionRow.NOTIFY)).findFirst().orElseThrow();
+    assertEquals(
+        1,
+        tx.executeWrite(
+                s ->
+                    observations.placeAll(
+                        List.of(new TaskObservations.Placing(vm, row.seq(), 0, worker, null)),
+                        Instant.now()))
+            .size());
+    TermActionRow news =
+        actions.after(0, 100_000).stream()
+            .filter(a -> vm.equals(a.vm()) && a.kind().equals(TermActionRow.NOTIFY))
+            .findFirst()
+            .orElseThrow();
     notifier.notify(news);
-    actions.after(0, 100_000).stream().filter(a -> vm.equals(a.vm())).forEach(a -> actions.done(a.id()));
+    actions.after(0, 100_000).stream()
+        .filter(a -> vm.equals(a.vm()))
+        .forEach(a -> actions.done(a.id()));
     eventually(vm + " scheduled", () -> "scheduled".equals(status(vm)));
   }
 
@@ -72,29 +99,41 @@ class TaskReportApiTest {
   @Test
   void theVmsOwnAgentReportingItsTaskRunningMakesItRunningAtOnce() throws InterruptedException {
     for (String w : List.of("rep-1", "rep-2")) {
-      assertEquals(201, http.post("/v1/workers", "{\"name\":\"" + w + "\",\"endpoint\":\"http://127.0.0.1:1\"}").status());
+      assertEquals(
+          201,
+          http.post("/v1/workers", "{\"name\":\"" + w + "\",\"endpoint\":\"http://127.0.0.1:1\"}")
+              .status());
     }
     placed("rep-a", "rep-1");
     long signalsBefore = observedSignals("rep-a");
 
-    assertEquals(204, http.put("/v1/workers/rep-2/tasks", report("rep-a.0", "running", null)).status());
+    assertEquals(
+        204, http.put("/v1/workers/rep-2/tasks", report("rep-a.0", "running", null)).status());
     assertEquals("scheduled", status("rep-a"), "another worker cannot speak for rep-1's VM");
-    assertEquals(204, http.put("/v1/workers/rep-1/tasks", report("rep-a.1", "running", null)).status());
-    assertEquals("scheduled", status("rep-a"), "a task of another restart generation changes nothing");
+    assertEquals(
+        204, http.put("/v1/workers/rep-1/tasks", report("rep-a.1", "running", null)).status());
+    assertEquals(
+        "scheduled", status("rep-a"), "a task of another restart generation changes nothing");
 
-    assertEquals(204, http.put("/v1/workers/rep-1/tasks", report("rep-a.0", "running", null)).status());
+    assertEquals(
+        204, http.put("/v1/workers/rep-1/tasks", report("rep-a.0", "running", null)).status());
     eventually("rep-a running, as its workflow records it", () -> statusIs("rep-a", "running"));
     Map<String, Object> vm = http.get("/v1/vms/rep-a").map();
     assertEquals("rep-1", vm.get("worker"));
     assertNotNull(vm.get("startedAt"));
-    List<Object> types = http.get("/v1/vms/rep-a/events").items().stream().map(e -> e.get("type")).toList();
+    List<Object> types =
+        http.get("/v1/vms/rep-a/events").items().stream().map(e -> e.get("type")).toList();
     assertEquals(List.of("created", "scheduled", "started"), types);
     // Told after the report was answered (TaskReports).
     eventually("rep-a's workflow told", () -> observedSignals("rep-a") > signalsBefore);
     assertEquals(signalsBefore + 1, observedSignals("rep-a"), "the VM's workflow was told, once");
 
-    assertEquals(204, http.put("/v1/workers/rep-1/tasks", report("rep-a.0", "running", null)).status());
-    assertEquals(signalsBefore + 1, observedSignals("rep-a"), "a repeated report changes nothing and tells nobody");
+    assertEquals(
+        204, http.put("/v1/workers/rep-1/tasks", report("rep-a.0", "running", null)).status());
+    assertEquals(
+        signalsBefore + 1,
+        observedSignals("rep-a"),
+        "a repeated report changes nothing and tells nobody");
 
     assertEquals(204, http.put("/v1/workers/rep-1/tasks", report("rep-a.0", "exited", 3)).status());
     eventually("rep-a failed", () -> statusIs("rep-a", "failed"));
@@ -106,14 +145,22 @@ class TaskReportApiTest {
 
   @Test
   void badReportsAre400NamingTheFieldAndChangeNothing() throws InterruptedException {
-    assertEquals(201, http.post("/v1/workers", "{\"name\":\"rep-3\",\"endpoint\":\"http://127.0.0.1:1\"}").status());
+    assertEquals(
+        201,
+        http.post("/v1/workers", "{\"name\":\"rep-3\",\"endpoint\":\"http://127.0.0.1:1\"}")
+            .status());
     placed("rep-b", "rep-3");
     for (String[] bad :
         List.of(
             new String[] {"{\"tasks\":\"rep-b.0\"}", "tasks: must be a list"},
             new String[] {"{\"tasks\":[\"rep-b.0\"]}", "tasks[0]: must be an object"},
-            new String[] {"{\"tasks\":[{\"id\":\"rep-b.0\",\"state\":\"sleeping\"}]}", "tasks.0.state"},
-            new String[] {"{\"tasks\":[{\"id\":\"rep-b.0\",\"state\":\"running\",\"exitCode\":\"x\"}]}", "tasks[0].exitCode: must be a number"},
+            new String[] {
+              "{\"tasks\":[{\"id\":\"rep-b.0\",\"state\":\"sleeping\"}]}", "tasks.0.state"
+            },
+            new String[] {
+              "{\"tasks\":[{\"id\":\"rep-b.0\",\"state\":\"running\",\"exitCode\":\"x\"}]}",
+              "tasks[0].exitCode: must be a number"
+            },
             new String[] {"{\"tasks\":[{\"state\":\"running\"}]}", "tasks.0.id"},
             new String[] {"{}", "tasks"})) {
       Http.Reply reply = http.put("/v1/workers/rep-3/tasks", bad[0]);

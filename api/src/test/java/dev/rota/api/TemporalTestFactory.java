@@ -17,13 +17,12 @@ import jakarta.inject.Singleton;
 class TemporalTestFactory {
   @Singleton
   @Bean(preDestroy = "close")
-  TestWorkflowEnvironment testWorkflowEnvironment(ClusterActivities cluster, VmActivities vm, VmSetActivities sets) {
+  TestWorkflowEnvironment testWorkflowEnvironment(
+      ClusterActivities cluster, VmActivities vm, VmSetActivities sets) {
     TestWorkflowEnvironment env = TemporalTestEnvironments.started(cluster, vm, sets);
     ClusterWorkflow scheduler =
         env.getWorkflowClient()
-            .newWorkflowStub(
-                ClusterWorkflow.class,
-                ClusterWorkflow.startOptions().build());
+            .newWorkflowStub(ClusterWorkflow.class, ClusterWorkflow.startOptions().build());
     WorkflowClient.start(scheduler::run, ClusterState.initial());
     return env;
   }

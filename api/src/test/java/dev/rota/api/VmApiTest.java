@@ -4,7 +4,6 @@ import static dev.rota.testing.Eventually.eventually;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
-import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.rota.store.VmRepository;
@@ -16,7 +15,6 @@ import io.temporal.api.enums.v1.WorkflowExecutionStatus;
 import io.temporal.client.WorkflowClient;
 import io.temporal.client.WorkflowNotFoundException;
 import jakarta.inject.Inject;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -71,17 +69,26 @@ class VmApiTest {
     assertNull(body.get("exitCode"));
     assertEquals("process", body.get("runtime"));
     assertEquals("Never", body.get("restartPolicy"));
-    assertTrue(body.containsKey("maxRestarts") && body.get("maxRestarts") == null, "no limit unless asked");
-    assertTrue(body.containsKey("ttlSecondsAfterFinished") && body.get("ttlSecondsAfterFinished") == null, "kept unless asked");
+    assertTrue(
+        body.containsKey("maxRestarts") && body.get("maxRestarts") == null,
+        "no limit unless asked");
+    assertTrue(
+        body.containsKey("ttlSecondsAfterFinished") && body.get("ttlSecondsAfterFinished") == null,
+        "kept unless asked");
     assertEquals(Map.of("cpu", 1, "memory", 512), body.get("resources"));
     assertEquals(Map.of("FOO", "bar"), body.get("env"));
-    assertTrue(body.containsKey("scheduledAt") && body.get("scheduledAt") == null, "every field is present");
+    assertTrue(
+        body.containsKey("scheduledAt") && body.get("scheduledAt") == null,
+        "every field is present");
     assertFalse(((String) body.get("createdAt")).startsWith("2000"));
 
     Map<String, Object> stored = new java.util.HashMap<>(http.get("/v1/vms/build-42").map());
     Map<String, Object> answered = new java.util.HashMap<>(body);
-    // The scheduler, woken by the submission, may already have replaced the message with its reason.
-    assertTrue(List.of("waiting for the scheduler", "no workers are registered").contains(stored.remove("statusMessage")));
+    // The scheduler, woken by the submission, may already have replaced the message with its
+    // reason.
+    assertTrue(
+        List.of("waiting for the scheduler", "no workers are registered")
+            .contains(stored.remove("statusMessage")));
     answered.remove("statusMessage");
     assertEquals(answered, stored, "what POST answered is what is stored");
     var row = vms.findById("build-42").orElseThrow();
@@ -91,8 +98,10 @@ class VmApiTest {
     // Answered once stored; its workflow is started after rota.vms.workflow-start-delay.
     eventually("its workflow started", () -> workflowExists("build-42"));
     var description = temporal.newUntypedWorkflowStub(VmWorkflow.workflowId("build-42")).describe();
-    assertEquals(WorkflowExecutionStatus.WORKFLOW_EXECUTION_STATUS_RUNNING, description.getStatus());
-    assertEquals("pending", description.getTypedSearchAttributes().get(RotaSearchAttributes.VM_STATUS));
+    assertEquals(
+        WorkflowExecutionStatus.WORKFLOW_EXECUTION_STATUS_RUNNING, description.getStatus());
+    assertEquals(
+        "pending", description.getTypedSearchAttributes().get(RotaSearchAttributes.VM_STATUS));
 
     Http.Reply events = http.get("/v1/vms/build-42/events");
     assertEquals(200, events.status());
@@ -101,11 +110,13 @@ class VmApiTest {
 
   @Test
   void createWakesTheScheduler() throws Exception {
-    ClusterWorkflow scheduler = temporal.newWorkflowStub(ClusterWorkflow.class, ClusterWorkflow.WORKFLOW_ID);
+    ClusterWorkflow scheduler =
+        temporal.newWorkflowStub(ClusterWorkflow.class, ClusterWorkflow.WORKFLOW_ID);
     eventually("the first term", () -> scheduler.lastTerm() != null);
     long before = scheduler.lastTerm().term();
     assertEquals(201, http.post("/v1/vms", vm("wake-me")).status());
-    eventually("a woken term", () -> scheduler.lastTerm().term() > before && scheduler.lastTerm().woken());
+    eventually(
+        "a woken term", () -> scheduler.lastTerm().term() > before && scheduler.lastTerm().woken());
   }
 
   @Test
@@ -119,8 +130,13 @@ class VmApiTest {
 
   @Test
   void aBatchCreatesEveryVmInOrderEachWithItsWorkflow() {
-    Http.Reply reply = http.post("/v1/vms/batch", "{\"items\":[" + vm("batch-a") + ","
-        + "{\"name\":\"batch-b\",\"runtime\":\"synthetic\",\"restartPolicy\":\"OnFailure\"}]}");
+    Http.Reply reply =
+        http.post(
+            "/v1/vms/batch",
+            "{\"items\":["
+                + vm("batch-a")
+                + ","
+                + "{\"name\":\"batch-b\",\"runtime\":\"synthetic\",\"restartPolicy\":\"OnFailure\"}]}");
     assertEquals(201, reply.status(), reply.toString());
     @SuppressWarnings("unchecked")
     List<Map<String, Object>> items = (List<Map<String, Object>>) reply.map().get("items");
@@ -128,8 +144,10 @@ class VmApiTest {
     assertEquals("pending", items.get(1).get("status"));
     assertEquals("OnFailure", items.get(1).get("restartPolicy"));
     assertEquals("OnFailure", http.get("/v1/vms/batch-b").map().get("restartPolicy"));
-    eventually("each VM's workflow started", () -> workflowExists("batch-a") && workflowExists("batch-b"));
-    assertTrue(vms.findById("batch-a").orElseThrow().seq() < vms.findById("batch-b").orElseThrow().seq(),
+    eventually(
+        "each VM's workflow started", () -> workflowExists("batch-a") && workflowExists("batch-b"));
+    assertTrue(
+        vms.findById("batch-a").orElseThrow().seq() < vms.findById("batch-b").orElseThrow().seq(),
         "placed oldest first, in the order asked");
     for (String vm : List.of("batch-a", "batch-b")) {
       Map<String, Object> created = http.get("/v1/vms/" + vm + "/events").items().get(0);
@@ -141,21 +159,29 @@ class VmApiTest {
 
   @Test
   void aBatchWithOneBadItemIsRejectedNamingItAndCreatesNothing() {
-    Http.Reply bad = http.post("/v1/vms/batch", "{\"items\":[" + vm("whole-a") + ",{\"name\":\"whole-b\"}]}");
+    Http.Reply bad =
+        http.post("/v1/vms/batch", "{\"items\":[" + vm("whole-a") + ",{\"name\":\"whole-b\"}]}");
     assertEquals(400, bad.status(), bad.toString());
     assertTrue(bad.isProblem());
     assertTrue(bad.detail().contains("items[1].command"), bad.detail());
-    Http.Reply twice = http.post("/v1/vms/batch", "{\"items\":[" + vm("whole-a") + "," + vm("whole-a") + "]}");
+    Http.Reply twice =
+        http.post("/v1/vms/batch", "{\"items\":[" + vm("whole-a") + "," + vm("whole-a") + "]}");
     assertEquals(409, twice.status(), "a name twice in one batch is taken, as by a VM that exists");
     assertTrue(twice.detail().contains("items[1].name"), twice.detail());
-    Http.Reply shape = http.post("/v1/vms/batch", "{\"items\":[" + vm("whole-a") + ",{\"name\":\"Not A Name\",\"command\":[\"x\"]}]}");
+    Http.Reply shape =
+        http.post(
+            "/v1/vms/batch",
+            "{\"items\":[" + vm("whole-a") + ",{\"name\":\"Not A Name\",\"command\":[\"x\"]}]}");
     assertEquals(400, shape.status());
     assertTrue(shape.detail().contains("items[1].name"), shape.detail());
     assertEquals(400, http.post("/v1/vms/batch", "{\"items\":[]}").status());
     assertEquals(201, http.post("/v1/vms", vm("whole-taken")).status());
-    Http.Reply taken = http.post("/v1/vms/batch", "{\"items\":[" + vm("whole-a") + "," + vm("whole-taken") + "]}");
+    Http.Reply taken =
+        http.post("/v1/vms/batch", "{\"items\":[" + vm("whole-a") + "," + vm("whole-taken") + "]}");
     assertEquals(409, taken.status());
-    assertTrue(taken.detail().contains("'whole-taken'") && taken.detail().contains("items[1]"), taken.detail());
+    assertTrue(
+        taken.detail().contains("'whole-taken'") && taken.detail().contains("items[1]"),
+        taken.detail());
     assertTrue(vms.findById("whole-a").isEmpty(), "all or nothing");
     assertFalse(workflowExists("whole-a"));
   }
@@ -174,7 +200,8 @@ class VmApiTest {
         statuses.add(f.get());
       }
       assertEquals(1, statuses.stream().filter(s -> s == 201).count(), statuses.toString());
-      assertEquals(racers - 1, statuses.stream().filter(s -> s == 409).count(), statuses.toString());
+      assertEquals(
+          racers - 1, statuses.stream().filter(s -> s == 409).count(), statuses.toString());
       assertTrue(vms.findById("contested").isPresent());
       eventually("the winner's workflow started", () -> workflowExists("contested"));
     } finally {
@@ -185,7 +212,8 @@ class VmApiTest {
   @ParameterizedTest(name = "{0}")
   @CsvSource(
       delimiter = '|',
-      textBlock = """
+      textBlock =
+          """
           bad name           | {"name":"Bad_Name","command":["x"]}                                  | 400 | name
           name too long      | {"name":"aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa","command":["x"]} | 400 | name
           missing name       | {"command":["x"]}                                                     | 400 | name
@@ -228,37 +256,78 @@ class VmApiTest {
     assertTrue(reply.map().get("title") instanceof String);
     assertTrue(reply.detail().contains(field), why + ": " + reply.detail());
     assertEquals(before, vms.count(), "no row");
-    for (String name : List.of("neg", "frac", "txt", "pol", "mr", "win", "win0", "nocmd", "cmdtxt", "envl", "mal", "q1", "q2", "q9")) {
+    for (String name :
+        List.of(
+            "neg", "frac", "txt", "pol", "mr", "win", "win0", "nocmd", "cmdtxt", "envl", "mal",
+            "q1", "q2", "q9")) {
       assertFalse(workflowExists(name), "no workflow for " + name);
     }
   }
 
   @Test
   void aQemuVmKeepsItsGuestAsGivenAndShowsIt() {
-    String body = "{\"name\":\"web\",\"runtime\":\"qemu\",\"image\":\"https://a.example/d.qcow2@sha256:" + "a".repeat(64) + "\","
-        + "\"resources\":{\"cpu\":2,\"memory\":2048},\"guest\":{\"kernel\":\"file:///k\",\"kernelArgs\":\"quiet\","
-        + "\"userData\":\"#cloud-config\\nssh_authorized_keys: [x]\\n\"}}";
+    String body =
+        "{\"name\":\"web\",\"runtime\":\"qemu\",\"image\":\"https://a.example/d.qcow2@sha256:"
+            + "a".repeat(64)
+            + "\","
+            + "\"resources\":{\"cpu\":2,\"memory\":2048},\"guest\":{\"kernel\":\"file:///k\",\"kernelArgs\":\"quiet\","
+            + "\"userData\":\"#cloud-config\\nssh_authorized_keys: [x]\\n\"}}";
     Http.Reply created = http.post("/v1/vms", body);
     assertEquals(201, created.status(), created.toString());
-    java.util.Map<String, Object> guest = new java.util.HashMap<>((java.util.Map<String, Object>) http.get("/v1/vms/web").map().get("guest"));
+    java.util.Map<String, Object> guest =
+        new java.util.HashMap<>(
+            (java.util.Map<String, Object>) http.get("/v1/vms/web").map().get("guest"));
     guest.values().removeIf(java.util.Objects::isNull);
-    assertEquals(java.util.Map.of("kernel", "file:///k", "kernelArgs", "quiet", "userData", "#cloud-config\nssh_authorized_keys: [x]\n"), guest);
-    assertEquals(java.util.Map.of("kernel", "file:///k", "kernelArgs", "quiet", "userData", "#cloud-config\nssh_authorized_keys: [x]\n"),
-        java.util.Map.of("kernel", vms.findById("web").orElseThrow().guest().kernel(),
-            "kernelArgs", vms.findById("web").orElseThrow().guest().kernelArgs(),
-            "userData", vms.findById("web").orElseThrow().guest().userData()), "stored");
+    assertEquals(
+        java.util.Map.of(
+            "kernel",
+            "file:///k",
+            "kernelArgs",
+            "quiet",
+            "userData",
+            "#cloud-config\nssh_authorized_keys: [x]\n"),
+        guest);
+    assertEquals(
+        java.util.Map.of(
+            "kernel",
+            "file:///k",
+            "kernelArgs",
+            "quiet",
+            "userData",
+            "#cloud-config\nssh_authorized_keys: [x]\n"),
+        java.util.Map.of(
+            "kernel",
+            vms.findById("web").orElseThrow().guest().kernel(),
+            "kernelArgs",
+            vms.findById("web").orElseThrow().guest().kernelArgs(),
+            "userData",
+            vms.findById("web").orElseThrow().guest().userData()),
+        "stored");
   }
 
   @Test
   void aVmMayKeepThroughADisconnectAndSaysSo() {
-    Http.Reply created = http.post("/v1/vms",
-        "{\"name\":\"edge\",\"command\":[\"sleep\",\"60\"],\"disconnect\":{\"replace\":false,\"stopAfterSeconds\":600}}");
+    Http.Reply created =
+        http.post(
+            "/v1/vms",
+            "{\"name\":\"edge\",\"command\":[\"sleep\",\"60\"],\"disconnect\":{\"replace\":false,\"stopAfterSeconds\":600}}");
     assertEquals(201, created.status(), created.toString());
-    assertEquals(java.util.Map.of("replace", false, "stopAfterSeconds", 600), http.get("/v1/vms/edge").map().get("disconnect"));
-    assertEquals(new dev.rota.agentapi.Disconnect(false, 600), vms.findById("edge").orElseThrow().disconnect(), "stored");
+    assertEquals(
+        java.util.Map.of("replace", false, "stopAfterSeconds", 600),
+        http.get("/v1/vms/edge").map().get("disconnect"));
+    assertEquals(
+        new dev.rota.agentapi.Disconnect(false, 600),
+        vms.findById("edge").orElseThrow().disconnect(),
+        "stored");
 
-    assertEquals(201, http.post("/v1/vms", "{\"name\":\"usual\",\"command\":[\"x\"],\"disconnect\":{\"replace\":true}}").status());
-    assertEquals(null, http.get("/v1/vms/usual").map().get("disconnect"), "the default says nothing");
+    assertEquals(
+        201,
+        http.post(
+                "/v1/vms",
+                "{\"name\":\"usual\",\"command\":[\"x\"],\"disconnect\":{\"replace\":true}}")
+            .status());
+    assertEquals(
+        null, http.get("/v1/vms/usual").map().get("disconnect"), "the default says nothing");
   }
 
   @Test
@@ -286,7 +355,8 @@ class VmApiTest {
       reply.items().forEach(item -> seen.add((String) item.get("name")));
       cursor = (String) reply.map().get("nextCursor");
       if (pages++ == 0) {
-        // A VM submitted mid-way lands after everything already listed, so nothing repeats or skips.
+        // A VM submitted mid-way lands after everything already listed, so nothing repeats or
+        // skips.
         assertEquals(201, http.post("/v1/vms", vm("page-late")).status());
       }
     } while (cursor != null);
@@ -314,7 +384,14 @@ class VmApiTest {
   }
 
   @ParameterizedTest
-  @CsvSource({"limit=0, limit", "limit=1001, limit", "limit=abc, limit", "cursor=zzz, cursor", "cursor=-1, cursor", "status=sleeping, status"})
+  @CsvSource({
+    "limit=0, limit",
+    "limit=1001, limit",
+    "limit=abc, limit",
+    "cursor=zzz, cursor",
+    "cursor=-1, cursor",
+    "status=sleeping, status"
+  })
   void badListParametersAre400NamingThem(String query, String field) {
     Http.Reply reply = http.get("/v1/vms?" + query);
     assertEquals(400, reply.status(), reply.toString());
@@ -339,7 +416,8 @@ class VmApiTest {
   @Test
   void userActionsFollowTheWorkflowsDecisionAndRefusalsChangeNothing() {
     assertEquals(201, http.post("/v1/vms", vm("acts")).status());
-    assertEquals(409, http.post("/v1/vms/acts/start", null).status(), "a pending VM cannot be started");
+    assertEquals(
+        409, http.post("/v1/vms/acts/start", null).status(), "a pending VM cannot be started");
     assertEquals(409, http.post("/v1/vms/acts/restart", null).status(), "nor restarted");
     assertEquals("pending", http.get("/v1/vms/acts").map().get("status"));
 
@@ -353,7 +431,8 @@ class VmApiTest {
     Http.Reply start = http.post("/v1/vms/acts/start", null);
     assertEquals(202, start.status());
     assertEquals("pending", start.map().get("status"));
-    List<Object> types = http.get("/v1/vms/acts/events").items().stream().map(e -> e.get("type")).toList();
+    List<Object> types =
+        http.get("/v1/vms/acts/events").items().stream().map(e -> e.get("type")).toList();
     assertEquals(List.of("created", "stopped", "started"), types);
   }
 
@@ -365,28 +444,38 @@ class VmApiTest {
     assertEquals(404, http.get("/v1/vms/doomed/events").status());
     var stub = temporal.newUntypedWorkflowStub(VmWorkflow.workflowId("doomed"));
     stub.getResult(Void.class);
-    assertEquals(WorkflowExecutionStatus.WORKFLOW_EXECUTION_STATUS_COMPLETED, stub.describe().getStatus());
+    assertEquals(
+        WorkflowExecutionStatus.WORKFLOW_EXECUTION_STATUS_COMPLETED, stub.describe().getStatus());
     assertEquals(201, http.post("/v1/vms", vm("doomed")).status(), "the name is free again");
   }
 
   @Test
   void maxRestartsIsKeptWithItsWindowAnHourUnlessGiven() {
-    Http.Reply reply = http.post("/v1/vms", "{\"name\":\"capped\",\"command\":[\"false\"],\"restartPolicy\":\"OnFailure\",\"maxRestarts\":3}");
+    Http.Reply reply =
+        http.post(
+            "/v1/vms",
+            "{\"name\":\"capped\",\"command\":[\"false\"],\"restartPolicy\":\"OnFailure\",\"maxRestarts\":3}");
     assertEquals(201, reply.status(), reply.toString());
     assertEquals(3, reply.map().get("maxRestarts"));
     assertEquals(3600, reply.map().get("restartWindowSeconds"));
     assertEquals(3, vms.findById("capped").orElseThrow().maxRestarts());
 
-    Http.Reply windowed = http.post("/v1/vms",
-        "{\"name\":\"capped-2\",\"command\":[\"false\"],\"maxRestarts\":0,\"restartWindowSeconds\":600}");
+    Http.Reply windowed =
+        http.post(
+            "/v1/vms",
+            "{\"name\":\"capped-2\",\"command\":[\"false\"],\"maxRestarts\":0,\"restartWindowSeconds\":600}");
     assertEquals(600, windowed.map().get("restartWindowSeconds"));
   }
 
   @Test
   void ttlSecondsAfterFinishedIsKeptAndShown() {
-    Http.Reply reply = http.post("/v1/vms", "{\"name\":\"short-lived\",\"command\":[\"true\"],\"ttlSecondsAfterFinished\":0}");
+    Http.Reply reply =
+        http.post(
+            "/v1/vms",
+            "{\"name\":\"short-lived\",\"command\":[\"true\"],\"ttlSecondsAfterFinished\":0}");
     assertEquals(201, reply.status(), reply.toString());
-    assertEquals(0, reply.map().get("ttlSecondsAfterFinished"), "0: deleted as soon as it finishes");
+    assertEquals(
+        0, reply.map().get("ttlSecondsAfterFinished"), "0: deleted as soon as it finishes");
     assertEquals(0, vms.findById("short-lived").orElseThrow().ttlSecondsAfterFinished());
   }
 }

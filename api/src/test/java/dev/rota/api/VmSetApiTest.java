@@ -24,12 +24,21 @@ class VmSetApiTest {
   @Inject WorkflowClient temporal;
 
   static String set(String name, int replicas, String spread) {
-    return "{\"name\":\"" + name + "\",\"replicas\":" + replicas + ",\"template\":{\"command\":[\"sleep\",\"3600\"],"
-        + "\"resources\":{\"cpu\":2}},\"spread\":" + spread + "}";
+    return "{\"name\":\""
+        + name
+        + "\",\"replicas\":"
+        + replicas
+        + ",\"template\":{\"command\":[\"sleep\",\"3600\"],"
+        + "\"resources\":{\"cpu\":2}},\"spread\":"
+        + spread
+        + "}";
   }
 
   private List<String> replicas(String set) {
-    return http.get("/v1/vms?set=" + set).items().stream().map(vm -> (String) vm.get("name")).sorted().toList();
+    return http.get("/v1/vms?set=" + set).items().stream()
+        .map(vm -> (String) vm.get("name"))
+        .sorted()
+        .toList();
   }
 
   private WorkflowExecutionStatus workflowStatus(String id) {
@@ -53,16 +62,33 @@ class VmSetApiTest {
     Map<String, Object> replica = http.get("/v1/vms/web-1").map();
     assertEquals("web", replica.get("set"));
     assertEquals(Map.of("cpu", 2), replica.get("resources"));
-    assertNull(http.get("/v1/vms?set=web").items().stream().filter(v -> !"web".equals(v.get("set"))).findAny().orElse(null));
-    eventually("each with its workflow", () -> List.of("web-0", "web-1", "web-2").stream()
-        .allMatch(vm -> workflowStatus(VmWorkflow.workflowId(vm)) == WorkflowExecutionStatus.WORKFLOW_EXECUTION_STATUS_RUNNING));
-    assertEquals(WorkflowExecutionStatus.WORKFLOW_EXECUTION_STATUS_RUNNING, workflowStatus(VmSetWorkflow.workflowId("web")));
+    assertNull(
+        http.get("/v1/vms?set=web").items().stream()
+            .filter(v -> !"web".equals(v.get("set")))
+            .findAny()
+            .orElse(null));
+    eventually(
+        "each with its workflow",
+        () ->
+            List.of("web-0", "web-1", "web-2").stream()
+                .allMatch(
+                    vm ->
+                        workflowStatus(VmWorkflow.workflowId(vm))
+                            == WorkflowExecutionStatus.WORKFLOW_EXECUTION_STATUS_RUNNING));
+    assertEquals(
+        WorkflowExecutionStatus.WORKFLOW_EXECUTION_STATUS_RUNNING,
+        workflowStatus(VmSetWorkflow.workflowId("web")));
 
-    eventually("a status that explains the waiting", () -> {
-      Map<String, Object> status = (Map<String, Object>) http.get("/v1/vm-sets/web").map().get("status");
-      return status.get("desired").equals(3) && status.get("running").equals(0) && status.get("pending").equals(3)
-          && ((String) status.get("message")).startsWith("0 of 3 running; 3 pending, web-0: ");
-    });
+    eventually(
+        "a status that explains the waiting",
+        () -> {
+          Map<String, Object> status =
+              (Map<String, Object>) http.get("/v1/vm-sets/web").map().get("status");
+          return status.get("desired").equals(3)
+              && status.get("running").equals(0)
+              && status.get("pending").equals(3)
+              && ((String) status.get("message")).startsWith("0 of 3 running; 3 pending, web-0: ");
+        });
     assertTrue(http.get("/v1/vm-sets").items().stream().anyMatch(s -> "web".equals(s.get("name"))));
   }
 
@@ -74,8 +100,11 @@ class VmSetApiTest {
     assertEquals(200, down.status(), down.toString());
     assertEquals(1, down.map().get("replicas"));
     eventually("the three highest gone", () -> replicas("scale").equals(List.of("scale-0")));
-    eventually("and their workflows closed", () ->
-        workflowStatus(VmWorkflow.workflowId("scale-3")) == WorkflowExecutionStatus.WORKFLOW_EXECUTION_STATUS_COMPLETED);
+    eventually(
+        "and their workflows closed",
+        () ->
+            workflowStatus(VmWorkflow.workflowId("scale-3"))
+                == WorkflowExecutionStatus.WORKFLOW_EXECUTION_STATUS_COMPLETED);
 
     assertEquals(200, http.patch("/v1/vm-sets/scale", "{\"replicas\": 2}").status());
     eventually("scale-1 back", () -> replicas("scale").equals(List.of("scale-0", "scale-1")));
@@ -87,11 +116,15 @@ class VmSetApiTest {
     eventually("two replicas", () -> replicas("heal").size() == 2);
     List<Map<String, Object>> before = http.get("/v1/vms/heal-1/events").items();
     assertEquals(202, http.delete("/v1/vms/heal-1").status());
-    eventually("heal-1 made again, a new VM", () -> {
-      Http.Reply again = http.get("/v1/vms/heal-1/events");
-      // The new VM's row may be read before its first event is written.
-      return again.status() == 200 && !again.items().isEmpty() && !again.items().get(0).equals(before.get(0));
-    });
+    eventually(
+        "heal-1 made again, a new VM",
+        () -> {
+          Http.Reply again = http.get("/v1/vms/heal-1/events");
+          // The new VM's row may be read before its first event is written.
+          return again.status() == 200
+              && !again.items().isEmpty()
+              && !again.items().get(0).equals(before.get(0));
+        });
   }
 
   @Test
@@ -101,26 +134,41 @@ class VmSetApiTest {
     eventually("two replicas", () -> replicas("gone").size() == 2);
     Http.Reply deleted = http.delete("/v1/vm-sets/gone");
     assertEquals(202, deleted.status(), deleted.toString());
-    assertEquals(409, http.patch("/v1/vm-sets/gone", "{\"replicas\": 5}").status(), "no scaling a set being deleted");
+    assertEquals(
+        409,
+        http.patch("/v1/vm-sets/gone", "{\"replicas\": 5}").status(),
+        "no scaling a set being deleted");
     eventually("the set gone", () -> http.get("/v1/vm-sets/gone").status() == 404);
     assertEquals(List.of(), replicas("gone"));
     // The set's workflow deletes the row in its last activity and completes once it has the answer.
-    eventually("its workflow completed", () ->
-        workflowStatus(VmSetWorkflow.workflowId("gone")) == WorkflowExecutionStatus.WORKFLOW_EXECUTION_STATUS_COMPLETED);
-    assertEquals(WorkflowExecutionStatus.WORKFLOW_EXECUTION_STATUS_COMPLETED, workflowStatus(VmSetWorkflow.workflowId("gone")));
-    assertEquals(201, http.post("/v1/vm-sets", set("gone", 1, "\"none\"")).status(), "and its name is free again");
+    eventually(
+        "its workflow completed",
+        () ->
+            workflowStatus(VmSetWorkflow.workflowId("gone"))
+                == WorkflowExecutionStatus.WORKFLOW_EXECUTION_STATUS_COMPLETED);
+    assertEquals(
+        WorkflowExecutionStatus.WORKFLOW_EXECUTION_STATUS_COMPLETED,
+        workflowStatus(VmSetWorkflow.workflowId("gone")));
+    assertEquals(
+        201,
+        http.post("/v1/vm-sets", set("gone", 1, "\"none\"")).status(),
+        "and its name is free again");
   }
 
   @Test
   void aReplicaNameTakenByAnotherVmIsNamedAndTheOthersAreMade() {
-    assertEquals(201, http.post("/v1/vms", "{\"name\":\"taken-1\",\"command\":[\"sleep\",\"1\"]}").status());
+    assertEquals(
+        201, http.post("/v1/vms", "{\"name\":\"taken-1\",\"command\":[\"sleep\",\"1\"]}").status());
     assertEquals(201, http.post("/v1/vm-sets", set("taken", 3, "\"none\"")).status());
     eventually("the others made", () -> replicas("taken").equals(List.of("taken-0", "taken-2")));
-    eventually("the set says which name is taken", () -> {
-      @SuppressWarnings("unchecked")
-      Map<String, Object> status = (Map<String, Object>) http.get("/v1/vm-sets/taken").map().get("status");
-      return String.valueOf(status.get("message")).contains("taken-1");
-    });
+    eventually(
+        "the set says which name is taken",
+        () -> {
+          @SuppressWarnings("unchecked")
+          Map<String, Object> status =
+              (Map<String, Object>) http.get("/v1/vm-sets/taken").map().get("status");
+          return String.valueOf(status.get("message")).contains("taken-1");
+        });
     assertNull(http.get("/v1/vms/taken-1").map().get("set"), "the VM of that name is left alone");
   }
 
@@ -141,22 +189,24 @@ class VmSetApiTest {
   }
 
   @ParameterizedTest
-  @CsvSource(delimiter = '|', value = {
-    "{\"name\":\"bad\",\"replicas\":2,\"template\":{\"runtime\":\"process\"}}|template.command",
-    "{\"name\":\"bad\",\"replicas\":2,\"template\":{\"command\":[\"x\"],\"resources\":{\"cpu\":-1}}}|template.resources.cpu",
-    "{\"name\":\"bad\",\"replicas\":2,\"template\":{\"command\":[\"x\"],\"restartPolicy\":\"Sometimes\"}}|template.restartPolicy",
-    "{\"name\":\"bad\",\"replicas\":2,\"template\":{\"command\":\"x\"}}|template.command",
-    "{\"name\":\"bad\",\"replicas\":2,\"template\":[]}|template",
-    "{\"name\":\"bad\",\"replicas\":-1,\"template\":{\"command\":[\"x\"]}}|replicas",
-    "{\"name\":\"bad\",\"replicas\":10001,\"template\":{\"command\":[\"x\"]}}|replicas",
-    "{\"name\":\"bad\",\"template\":{\"command\":[\"x\"]}}|replicas",
-    "{\"name\":\"bad\",\"replicas\":2,\"template\":{\"command\":[\"x\"]},\"spread\":\"everywhere\"}|spread",
-    "{\"name\":\"bad\",\"replicas\":2,\"template\":{\"command\":[\"x\"]},\"spread\":{\"label\":\"\"}}|spread",
-    "{\"name\":\"bad\",\"replicas\":2,\"template\":{\"command\":[\"x\"]},\"spread\":{\"zone\":\"a\"}}|spread",
-    "{\"name\":\"bad\",\"replicas\":2,\"template\":{\"command\":[\"x\"]},\"maxUnavailable\":-1}|maxUnavailable",
-    "{\"name\":\"abcdefghij-abcdefghij-abcdefghij-abcdefghij-abcdefghij-abcdefghij\",\"replicas\":2,\"template\":{\"command\":[\"x\"]}}|name",
-    "{\"name\":\"Bad\",\"replicas\":2,\"template\":{\"command\":[\"x\"]}}|name",
-  })
+  @CsvSource(
+      delimiter = '|',
+      value = {
+        "{\"name\":\"bad\",\"replicas\":2,\"template\":{\"runtime\":\"process\"}}|template.command",
+        "{\"name\":\"bad\",\"replicas\":2,\"template\":{\"command\":[\"x\"],\"resources\":{\"cpu\":-1}}}|template.resources.cpu",
+        "{\"name\":\"bad\",\"replicas\":2,\"template\":{\"command\":[\"x\"],\"restartPolicy\":\"Sometimes\"}}|template.restartPolicy",
+        "{\"name\":\"bad\",\"replicas\":2,\"template\":{\"command\":\"x\"}}|template.command",
+        "{\"name\":\"bad\",\"replicas\":2,\"template\":[]}|template",
+        "{\"name\":\"bad\",\"replicas\":-1,\"template\":{\"command\":[\"x\"]}}|replicas",
+        "{\"name\":\"bad\",\"replicas\":10001,\"template\":{\"command\":[\"x\"]}}|replicas",
+        "{\"name\":\"bad\",\"template\":{\"command\":[\"x\"]}}|replicas",
+        "{\"name\":\"bad\",\"replicas\":2,\"template\":{\"command\":[\"x\"]},\"spread\":\"everywhere\"}|spread",
+        "{\"name\":\"bad\",\"replicas\":2,\"template\":{\"command\":[\"x\"]},\"spread\":{\"label\":\"\"}}|spread",
+        "{\"name\":\"bad\",\"replicas\":2,\"template\":{\"command\":[\"x\"]},\"spread\":{\"zone\":\"a\"}}|spread",
+        "{\"name\":\"bad\",\"replicas\":2,\"template\":{\"command\":[\"x\"]},\"maxUnavailable\":-1}|maxUnavailable",
+        "{\"name\":\"abcdefghij-abcdefghij-abcdefghij-abcdefghij-abcdefghij-abcdefghij\",\"replicas\":2,\"template\":{\"command\":[\"x\"]}}|name",
+        "{\"name\":\"Bad\",\"replicas\":2,\"template\":{\"command\":[\"x\"]}}|name",
+      })
   void badInputNamesItsFieldAndChangesNothing(String body, String field) {
     Http.Reply reply = http.post("/v1/vm-sets", body);
     assertEquals(400, reply.status(), reply.toString());
@@ -167,12 +217,14 @@ class VmSetApiTest {
   }
 
   @ParameterizedTest
-  @CsvSource(delimiter = '|', value = {
-    "{}|replicas",
-    "{\"replicas\":\"3\"}|replicas",
-    "{\"replicas\":2.5}|replicas",
-    "{\"replicas\":3,\"spread\":\"none\"}|spread",
-  })
+  @CsvSource(
+      delimiter = '|',
+      value = {
+        "{}|replicas",
+        "{\"replicas\":\"3\"}|replicas",
+        "{\"replicas\":2.5}|replicas",
+        "{\"replicas\":3,\"spread\":\"none\"}|spread",
+      })
   void patchChangesOnlyTheReplicaCount(String body, String field) {
     if (http.get("/v1/vm-sets/patchy").status() == 404) {
       assertEquals(201, http.post("/v1/vm-sets", set("patchy", 1, "\"none\"")).status());
@@ -186,14 +238,19 @@ class VmSetApiTest {
   @Test
   @SuppressWarnings("unchecked")
   void aTemplatesTtlGoesToEveryReplica() {
-    Http.Reply created = http.post("/v1/vm-sets",
-        "{\"name\":\"jobs\",\"replicas\":1,\"template\":{\"command\":[\"true\"],\"ttlSecondsAfterFinished\":30}}");
+    Http.Reply created =
+        http.post(
+            "/v1/vm-sets",
+            "{\"name\":\"jobs\",\"replicas\":1,\"template\":{\"command\":[\"true\"],\"ttlSecondsAfterFinished\":30}}");
     assertEquals(201, created.status(), created.toString());
-    assertEquals(30, ((Map<String, Object>) created.map().get("template")).get("ttlSecondsAfterFinished"));
+    assertEquals(
+        30, ((Map<String, Object>) created.map().get("template")).get("ttlSecondsAfterFinished"));
     eventually("its replica", () -> replicas("jobs").equals(List.of("jobs-0")));
     assertEquals(30, http.get("/v1/vms/jobs-0").map().get("ttlSecondsAfterFinished"));
-    Http.Reply bad = http.post("/v1/vm-sets",
-        "{\"name\":\"jobs-2\",\"replicas\":1,\"template\":{\"command\":[\"true\"],\"ttlSecondsAfterFinished\":-5}}");
+    Http.Reply bad =
+        http.post(
+            "/v1/vm-sets",
+            "{\"name\":\"jobs-2\",\"replicas\":1,\"template\":{\"command\":[\"true\"],\"ttlSecondsAfterFinished\":-5}}");
     assertEquals(400, bad.status());
     assertTrue(bad.detail().startsWith("template.ttlSecondsAfterFinished:"), bad.detail());
   }

@@ -3,9 +3,9 @@ package dev.rota.api;
 import static dev.rota.testing.Eventually.eventually;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import dev.rota.api.control.ControlPlane;
 import dev.rota.control.ControlWorkflows;
 import dev.rota.scheduler.SchedulerWaker;
-import dev.rota.api.control.ControlPlane;
 import dev.rota.store.VmSetRepository;
 import io.micronaut.context.annotation.Property;
 import io.micronaut.context.annotation.Replaces;
@@ -19,25 +19,33 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /**
- * DELETE /v1/vm-sets/{name} when the set's workflow is quicker than the request: a set with no replicas is
- * removed by its workflow's first pass after the signal, and the API fuzzer once saw the accepted
- * deletion answered 404 because the answer was read after that pass.
+ * DELETE /v1/vm-sets/{name} when the set's workflow is quicker than the request: a set with no
+ * replicas is removed by its workflow's first pass after the signal, and the API fuzzer once saw
+ * the accepted deletion answered 404 because the answer was read after that pass.
  */
 @MicronautTest
 @Property(name = "rota.test.quick-set-workflow", value = "true")
 class VmSetDeleteAnswerTest {
   @Inject Http http;
 
-  /** The real control plane, except that telling a set's workflow returns only once the workflow has removed the set. */
+  /**
+   * The real control plane, except that telling a set's workflow returns only once the workflow has
+   * removed the set.
+   */
   @Singleton
   @Replaces(ControlPlane.class)
   @Requires(property = "rota.test.quick-set-workflow", value = "true")
   static class QuickSetWorkflow extends ControlPlane {
     private final VmSetRepository sets;
 
-    QuickSetWorkflow(WorkflowClient client, SchedulerWaker waker, ControlWorkflows workflows,
-        dev.rota.control.VmWorkflowStarter starter, dev.rota.control.WorkflowKeeper keeper,
-        dev.rota.scheduler.TemporalDeadlines deadlines, VmSetRepository sets) {
+    QuickSetWorkflow(
+        WorkflowClient client,
+        SchedulerWaker waker,
+        ControlWorkflows workflows,
+        dev.rota.control.VmWorkflowStarter starter,
+        dev.rota.control.WorkflowKeeper keeper,
+        dev.rota.scheduler.TemporalDeadlines deadlines,
+        VmSetRepository sets) {
       super(client, waker, workflows, starter, keeper, deadlines, Duration.ofSeconds(2));
       this.sets = sets;
     }

@@ -12,7 +12,10 @@ import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
-/** {@code ?watch=true}: a snapshot, then each change as it commits, resumable from any line, 410 when too old. */
+/**
+ * {@code ?watch=true}: a snapshot, then each change as it commits, resumable from any line, 410
+ * when too old.
+ */
 // Not in a test transaction: the server must see what the test writes to the feed.
 @MicronautTest(transactional = false)
 class WatchApiTest {
@@ -25,12 +28,12 @@ class WatchApiTest {
   }
 
   /**
-   * The next change of worker {@code watched} with that {@code schedulingPaused}. The scheduler's terms
-   * write the worker's health too (its endpoint answers no probe), and such a change may come first:
-   * each is the worker as it was then, so it still has the old flag.
+   * The next change of worker {@code watched} with that {@code schedulingPaused}. The scheduler's
+   * terms write the worker's health too (its endpoint answers no probe), and such a change may come
+   * first: each is the worker as it was then, so it still has the old flag.
    */
-  private static Map<String, Object> changeWhere(Http.Lines watch, boolean paused, Map<String, Object> before)
-      throws Exception {
+  private static Map<String, Object> changeWhere(
+      Http.Lines watch, boolean paused, Map<String, Object> before) throws Exception {
     Map<String, Object> last = before;
     for (int i = 0; i < 10; i++) {
       Map<String, Object> change = watch.nextChange();
@@ -38,9 +41,15 @@ class WatchApiTest {
       if (Boolean.valueOf(paused).equals(object(change).get("schedulingPaused"))) {
         return change;
       }
-      assertEquals(!paused, object(change).get("schedulingPaused"), "a health change shows the flag as it was");
-      boolean healthChanged = last == null || !java.util.Objects.equals(last.get("health"), object(change).get("health"))
-          || !java.util.Objects.equals(last.get("healthMessage"), object(change).get("healthMessage"));
+      assertEquals(
+          !paused,
+          object(change).get("schedulingPaused"),
+          "a health change shows the flag as it was");
+      boolean healthChanged =
+          last == null
+              || !java.util.Objects.equals(last.get("health"), object(change).get("health"))
+              || !java.util.Objects.equals(
+                  last.get("healthMessage"), object(change).get("healthMessage"));
       assertTrue(healthChanged, "only the scheduler's health writes come between: " + change);
       last = object(change);
     }
@@ -71,10 +80,14 @@ class WatchApiTest {
       assertEquals(true, object(paused).get("schedulingPaused"), "the worker as it is now");
       assertTrue(Long.parseLong((String) paused.get("resourceVersion")) > Long.parseLong(synced));
 
-      assertEquals(204, http.put("/v1/workers/watched/heartbeat", "").status()); // not a change a watch is told of
+      assertEquals(
+          204,
+          http.put("/v1/workers/watched/heartbeat", "")
+              .status()); // not a change a watch is told of
       assertEquals(200, http.patch("/v1/workers/watched", "{\"schedulingPaused\":false}").status());
       Map<String, Object> resumed = changeWhere(watch, false, object(paused));
-      assertEquals(false, object(resumed).get("schedulingPaused"), "the heartbeat sent nothing: " + resumed);
+      assertEquals(
+          false, object(resumed).get("schedulingPaused"), "the heartbeat sent nothing: " + resumed);
 
       assertEquals(204, http.delete("/v1/workers/watched").status());
       Map<String, Object> deleted = watch.nextChange();
@@ -84,7 +97,10 @@ class WatchApiTest {
 
     try (Http.Lines again = http.lines("/v1/workers?watch=true&resourceVersion=" + synced)) {
       Map<String, Object> first = again.nextChange();
-      assertEquals("watched", object(first).get("name"), "no snapshot: what changed after the line resumed from");
+      assertEquals(
+          "watched",
+          object(first).get("name"),
+          "no snapshot: what changed after the line resumed from");
       assertTrue(List.of("upsert", "delete").contains(first.get("type")));
     }
   }
@@ -96,7 +112,9 @@ class WatchApiTest {
       while (!"synced".equals(line.get("type"))) {
         line = watch.next();
       }
-      assertEquals(201, http.post("/v1/vms", "{\"name\":\"watched-vm\",\"command\":[\"sleep\",\"1\"]}").status());
+      assertEquals(
+          201,
+          http.post("/v1/vms", "{\"name\":\"watched-vm\",\"command\":[\"sleep\",\"1\"]}").status());
       Map<String, Object> created = watch.nextChange();
       while (!"watched-vm".equals(object(created).get("name"))) {
         created = watch.nextChange();
@@ -110,10 +128,13 @@ class WatchApiTest {
   void aResourceVersionOlderThanTheFeedIsA410AndABadOneOrAFilterA400() throws Exception {
     assertEquals(201, http.post("/v1/workers", WorkerApiTest.worker("aged", "m-a", 4)).status());
     assertEquals(201, http.post("/v1/workers", WorkerApiTest.worker("aged-2", "m-a2", 4)).status());
-    changes.forgetBefore(Instant.now().plusSeconds(3600)); // as an hour later: only the newest is kept
+    changes.forgetBefore(
+        Instant.now().plusSeconds(3600)); // as an hour later: only the newest is kept
     Http.Reply gone = http.get("/v1/workers?watch=true&resourceVersion=0");
     assertEquals(410, gone.status(), gone.toString());
-    assertTrue(gone.detail().startsWith("resourceVersion: 0 is older than the changes kept"), gone.detail());
+    assertTrue(
+        gone.detail().startsWith("resourceVersion: 0 is older than the changes kept"),
+        gone.detail());
     Http.Reply bad = http.get("/v1/vms?watch=true&resourceVersion=abc");
     assertEquals(400, bad.status());
     assertTrue(bad.detail().startsWith("resourceVersion:"), bad.detail());

@@ -8,7 +8,10 @@ import io.micronaut.test.extensions.junit5.annotation.MicronautTest;
 import jakarta.inject.Inject;
 import org.junit.jupiter.api.Test;
 
-/** Each watch holds a thread: a host keeps at most {@code rota.api.max-watches}, and says so with a 429. */
+/**
+ * Each watch holds a thread: a host keeps at most {@code rota.api.max-watches}, and says so with a
+ * 429.
+ */
 @MicronautTest(transactional = false)
 @Property(name = "rota.api.max-watches", value = "1")
 class WatchLimitTest {
@@ -26,12 +29,14 @@ class WatchLimitTest {
       assertEquals(200, http.get("/v1/vms").status(), "a list is no watch");
     }
     // The closed stream gives its place back (the server notices the client left).
-    dev.rota.testing.Eventually.eventually("a watch again", () -> {
-      try (Http.Lines again = http.lines("/v1/workers?watch=true&timeoutSeconds=1")) {
-        return again.status == 200;
-      } catch (Exception e) {
-        throw new IllegalStateException(e);
-      }
-    });
+    dev.rota.testing.Eventually.eventually(
+        "a watch again",
+        () -> {
+          try (Http.Lines again = http.lines("/v1/workers?watch=true&timeoutSeconds=1")) {
+            return again.status == 200;
+          } catch (Exception e) {
+            throw new IllegalStateException(e);
+          }
+        });
   }
 }

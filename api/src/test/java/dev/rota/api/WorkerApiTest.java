@@ -1,12 +1,12 @@
 package dev.rota.api;
 
-import dev.rota.testing.TestClock;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.rota.store.WorkerRepository;
 import dev.rota.store.ClockFactory;
+import dev.rota.store.WorkerRepository;
+import dev.rota.testing.TestClock;
 import io.micronaut.context.annotation.Factory;
 import io.micronaut.context.annotation.Replaces;
 import io.micronaut.context.annotation.Requires;
@@ -28,16 +28,18 @@ class WorkerApiTest {
   static final String MOVED_BY_HAND = "clock-moved-by-hand";
   @Inject Http http;
   @Inject WorkerRepository workers;
+
   /**
-   * A clock the tests move by hand, in place of the wall clock. One for the class, as the context is:
-   * the tests only ever compare times before and after a move.
+   * A clock the tests move by hand, in place of the wall clock. One for the class, as the context
+   * is: the tests only ever compare times before and after a move.
    */
-  private static final TestClock clock = TestClock.standingAt(Instant.parse("2026-01-01T00:00:00Z"));
+  private static final TestClock clock =
+      TestClock.standingAt(Instant.parse("2026-01-01T00:00:00Z"));
 
   /**
    * The clock as a plain singleton of this test's environment, not a {@code @MockBean}: a mock bean
-   * lives in Micronaut's refresh scope, whose proxy failed a request now and then with "No lock present
-   * for object: TestClock" (micronaut-core#3334).
+   * lives in Micronaut's refresh scope, whose proxy failed a request now and then with "No lock
+   * present for object: TestClock" (micronaut-core#3334).
    */
   @Factory
   @Requires(env = MOVED_BY_HAND)
@@ -50,8 +52,12 @@ class WorkerApiTest {
   }
 
   static String worker(String name, String machineId, int cpu) {
-    return "{\"name\":\"" + name + "\",\"endpoint\":\"http://127.0.0.1:9101\",\"resources\":{\"cpu\":" + cpu
-        + ",\"memory\":16384},\"labels\":{\"disk\":\"ssd\"},\"runtimes\":[\"process\"],\"machineId\":\"" + machineId
+    return "{\"name\":\""
+        + name
+        + "\",\"endpoint\":\"http://127.0.0.1:9101\",\"resources\":{\"cpu\":"
+        + cpu
+        + ",\"memory\":16384},\"labels\":{\"disk\":\"ssd\"},\"runtimes\":[\"process\"],\"machineId\":\""
+        + machineId
         + "\",\"health\":\"ready\",\"schedulingPaused\":true,\"vmCount\":9}";
   }
 
@@ -81,53 +87,81 @@ class WorkerApiTest {
     assertEquals(409, claim.status());
     assertTrue(claim.isProblem());
     assertTrue(claim.detail().contains("mini-2"), claim.detail());
-    assertEquals(4L, workers.findById("mini-2").orElseThrow().resources().get("cpu"), "nothing changed");
+    assertEquals(
+        4L, workers.findById("mini-2").orElseThrow().resources().get("cpu"), "nothing changed");
   }
 
   @Test
-  void anHttpsAgentsCertificateIsPinnedAtItsFirstRegistrationAndAnotherIsRefusedUntilTheWorkerIsDeleted() {
+  void
+      anHttpsAgentsCertificateIsPinnedAtItsFirstRegistrationAndAnotherIsRefusedUntilTheWorkerIsDeleted() {
     String pin = "ab".repeat(32);
     String other = "cd".repeat(32);
     assertEquals(201, http.post("/v1/workers", pinned("pinned-1", pin)).status());
-    assertEquals(pin, http.get("/v1/workers/pinned-1").map().get("certificateSha256"), "shown, so that it can be compared");
-    assertEquals(200, http.post("/v1/workers", pinned("pinned-1", pin)).status(), "the same agent again");
+    assertEquals(
+        pin,
+        http.get("/v1/workers/pinned-1").map().get("certificateSha256"),
+        "shown, so that it can be compared");
+    assertEquals(
+        200, http.post("/v1/workers", pinned("pinned-1", pin)).status(), "the same agent again");
 
     Http.Reply impostor = http.post("/v1/workers", pinned("pinned-1", other));
     assertEquals(409, impostor.status(), impostor.toString());
-    assertTrue(impostor.detail().contains("pinned") && impostor.detail().contains("DELETE /v1/workers/pinned-1"), impostor.detail());
-    Http.Reply downgrade = http.post("/v1/workers", "{\"name\":\"pinned-1\",\"endpoint\":\"http://127.0.0.1:9101\"}");
+    assertTrue(
+        impostor.detail().contains("pinned")
+            && impostor.detail().contains("DELETE /v1/workers/pinned-1"),
+        impostor.detail());
+    Http.Reply downgrade =
+        http.post("/v1/workers", "{\"name\":\"pinned-1\",\"endpoint\":\"http://127.0.0.1:9101\"}");
     assertEquals(409, downgrade.status(), "no way around the pin by plain HTTP: " + downgrade);
-    assertEquals(pin, workers.findById("pinned-1").orElseThrow().certificateSha256(), "nothing changed");
+    assertEquals(
+        pin, workers.findById("pinned-1").orElseThrow().certificateSha256(), "nothing changed");
     assertEquals("https://127.0.0.1:9443", workers.findById("pinned-1").orElseThrow().endpoint());
 
     assertEquals(204, http.delete("/v1/workers/pinned-1").status());
-    assertEquals(201, http.post("/v1/workers", pinned("pinned-1", other)).status(), "deleted: the next certificate is pinned");
+    assertEquals(
+        201,
+        http.post("/v1/workers", pinned("pinned-1", other)).status(),
+        "deleted: the next certificate is pinned");
     assertEquals(other, workers.findById("pinned-1").orElseThrow().certificateSha256());
   }
 
   @Test
   void whatAnAgentSaysAPersonShouldKnowIsShownAndEachRegistrationReplacesIt() {
-    String unenforced = "process tasks run without CPU and memory limits: no writable cgroup hierarchy";
-    Http.Reply said = http.post("/v1/workers",
-        "{\"name\":\"noticed-1\",\"endpoint\":\"http://127.0.0.1:9101\",\"notices\":[\"" + unenforced + "\"]}");
+    String unenforced =
+        "process tasks run without CPU and memory limits: no writable cgroup hierarchy";
+    Http.Reply said =
+        http.post(
+            "/v1/workers",
+            "{\"name\":\"noticed-1\",\"endpoint\":\"http://127.0.0.1:9101\",\"notices\":[\""
+                + unenforced
+                + "\"]}");
     assertEquals(201, said.status(), said.toString());
     assertEquals(List.of(unenforced), said.map().get("notices"));
     assertEquals(List.of(unenforced), http.get("/v1/workers/noticed-1").map().get("notices"));
 
-    Http.Reply mended = http.post("/v1/workers", "{\"name\":\"noticed-1\",\"endpoint\":\"http://127.0.0.1:9101\"}");
+    Http.Reply mended =
+        http.post("/v1/workers", "{\"name\":\"noticed-1\",\"endpoint\":\"http://127.0.0.1:9101\"}");
     assertEquals(200, mended.status(), mended.toString());
-    assertEquals(List.of(), mended.map().get("notices"), "an agent that says nothing now has nothing to tell");
+    assertEquals(
+        List.of(),
+        mended.map().get("notices"),
+        "an agent that says nothing now has nothing to tell");
     assertEquals(List.of(), workers.findById("noticed-1").orElseThrow().notices());
   }
 
   private static String pinned(String name, String sha256) {
-    return "{\"name\":\"" + name + "\",\"endpoint\":\"https://127.0.0.1:9443\",\"certificateSha256\":\"" + sha256 + "\"}";
+    return "{\"name\":\""
+        + name
+        + "\",\"endpoint\":\"https://127.0.0.1:9443\",\"certificateSha256\":\""
+        + sha256
+        + "\"}";
   }
 
   @ParameterizedTest(name = "{0}")
   @CsvSource(
       delimiter = '|',
-      textBlock = """
+      textBlock =
+          """
           bad name          | {"name":"Mini_1","endpoint":"http://a:1"}                         | name
           no endpoint       | {"name":"bad-1"}                                                  | endpoint
           endpoint not url  | {"name":"bad-2","endpoint":"ftp://x"}                             | endpoint
@@ -158,11 +192,18 @@ class WorkerApiTest {
     clock.advance(Duration.ofSeconds(5));
     Http.Reply beat = http.put("/v1/workers/beat/heartbeat", null);
     assertEquals(204, beat.status());
-    assertEquals("1", beat.header("Rota-Heartbeat-Interval"), "a small fleet: the agent keeps its own interval");
-    assertEquals("180", beat.header("Rota-Fence-After"), "an agent no host hears stops its tasks at the offline deadline (3m)");
+    assertEquals(
+        "1",
+        beat.header("Rota-Heartbeat-Interval"),
+        "a small fleet: the agent keeps its own interval");
+    assertEquals(
+        "180",
+        beat.header("Rota-Fence-After"),
+        "an agent no host hears stops its tasks at the offline deadline (3m)");
     Map<String, Object> after = http.get("/v1/workers/beat").map();
     assertNotEquals(seen, after.get("lastSeen"));
-    assertEquals(Instant.parse((String) seen).plusSeconds(5), Instant.parse((String) after.get("lastSeen")));
+    assertEquals(
+        Instant.parse((String) seen).plusSeconds(5), Instant.parse((String) after.get("lastSeen")));
     assertEquals(true, after.get("schedulingPaused"));
     Http.Reply unknown = http.put("/v1/workers/nobody/heartbeat", null);
     assertEquals(404, unknown.status(), "an unknown worker's agent re-registers on 404");
@@ -171,36 +212,53 @@ class WorkerApiTest {
 
   @Test
   void theImagesAnAgentHoldsComeWithItsRegistrationOrHeartbeatAndShowMostRecentFirst() {
-    String registration = worker("holder", "m-h", 4).replace("\"vmCount\":9",
-        "\"images\":[{\"image\":\"ghcr.io/acme/a:1\",\"lastUsedAt\":\"2025-12-31T10:00:00Z\"}]");
+    String registration =
+        worker("holder", "m-h", 4)
+            .replace(
+                "\"vmCount\":9",
+                "\"images\":[{\"image\":\"ghcr.io/acme/a:1\",\"lastUsedAt\":\"2025-12-31T10:00:00Z\"}]");
     Http.Reply created = http.post("/v1/workers", registration);
     assertEquals(201, created.status(), created.toString());
-    assertEquals(List.of(Map.of("image", "ghcr.io/acme/a:1", "lastUsedAt", "2025-12-31T10:00:00Z")),
+    assertEquals(
+        List.of(Map.of("image", "ghcr.io/acme/a:1", "lastUsedAt", "2025-12-31T10:00:00Z")),
         created.map().get("images"));
 
     assertEquals(204, http.put("/v1/workers/holder/heartbeat", null).status());
-    assertEquals(1, ((List<?>) http.get("/v1/workers/holder").map().get("images")).size(), "a bare heartbeat keeps them");
+    assertEquals(
+        1,
+        ((List<?>) http.get("/v1/workers/holder").map().get("images")).size(),
+        "a bare heartbeat keeps them");
 
     clock.advance(Duration.ofSeconds(5));
-    String held = "{\"images\":[{\"image\":\"ghcr.io/acme/a:1\",\"lastUsedAt\":\"2025-12-31T10:00:00Z\"},"
-        + "{\"image\":\"ghcr.io/acme/b:2\",\"lastUsedAt\":\"2025-12-31T23:00:00Z\"}]}";
+    String held =
+        "{\"images\":[{\"image\":\"ghcr.io/acme/a:1\",\"lastUsedAt\":\"2025-12-31T10:00:00Z\"},"
+            + "{\"image\":\"ghcr.io/acme/b:2\",\"lastUsedAt\":\"2025-12-31T23:00:00Z\"}]}";
     assertEquals(204, http.put("/v1/workers/holder/heartbeat", held).status());
     Map<String, Object> after = http.get("/v1/workers/holder").map();
-    assertEquals(List.of(
-        Map.of("image", "ghcr.io/acme/b:2", "lastUsedAt", "2025-12-31T23:00:00Z"),
-        Map.of("image", "ghcr.io/acme/a:1", "lastUsedAt", "2025-12-31T10:00:00Z")), after.get("images"));
-    assertEquals(Instant.parse((String) created.map().get("lastSeen")).plusSeconds(5), Instant.parse((String) after.get("lastSeen")),
+    assertEquals(
+        List.of(
+            Map.of("image", "ghcr.io/acme/b:2", "lastUsedAt", "2025-12-31T23:00:00Z"),
+            Map.of("image", "ghcr.io/acme/a:1", "lastUsedAt", "2025-12-31T10:00:00Z")),
+        after.get("images"));
+    assertEquals(
+        Instant.parse((String) created.map().get("lastSeen")).plusSeconds(5),
+        Instant.parse((String) after.get("lastSeen")),
         "it is a heartbeat all the same");
 
-    Http.Reply bad = http.put("/v1/workers/holder/heartbeat", "{\"images\":[{\"image\":\"c:3\",\"lastUsedAt\":\"soon\"}]}");
+    Http.Reply bad =
+        http.put(
+            "/v1/workers/holder/heartbeat",
+            "{\"images\":[{\"image\":\"c:3\",\"lastUsedAt\":\"soon\"}]}");
     assertEquals(400, bad.status(), bad.toString());
     assertTrue(bad.isProblem());
     assertTrue(bad.detail().contains("images.0.lastUsedAt"), bad.detail());
-    assertEquals(after.get("images"), http.get("/v1/workers/holder").map().get("images"), "nothing changed");
+    assertEquals(
+        after.get("images"), http.get("/v1/workers/holder").map().get("images"), "nothing changed");
     assertEquals(after.get("lastSeen"), http.get("/v1/workers/holder").map().get("lastSeen"));
 
     assertEquals(204, http.put("/v1/workers/holder/heartbeat", "{\"images\":[]}").status());
-    assertEquals(List.of(), http.get("/v1/workers/holder").map().get("images"), "it holds none any more");
+    assertEquals(
+        List.of(), http.get("/v1/workers/holder").map().get("images"), "it holds none any more");
     assertEquals(404, http.put("/v1/workers/nobody/heartbeat", held).status());
   }
 
@@ -222,7 +280,10 @@ class WorkerApiTest {
       assertEquals(400, reply.status(), bad[0] + " -> " + reply);
       assertTrue(reply.detail().contains(bad[1]), reply.detail());
     }
-    assertEquals(true, http.get("/v1/workers/patchy").map().get("schedulingPaused"), "rejected patches change nothing");
+    assertEquals(
+        true,
+        http.get("/v1/workers/patchy").map().get("schedulingPaused"),
+        "rejected patches change nothing");
     assertEquals(404, http.patch("/v1/workers/nobody", "{\"schedulingPaused\":true}").status());
   }
 
@@ -230,12 +291,14 @@ class WorkerApiTest {
   void aDrainPausesTheWorkerKeepsItsStartAcrossANewDeadlineAndAResumeEndsIt() {
     assertEquals(201, http.post("/v1/workers", worker("drainy", "m-d", 4)).status());
     Instant asked = clock.instant();
-    Http.Reply drained = http.post("/v1/workers/drainy/drain", "{\"deadline\":\"2026-01-01T02:00:00+01:00\"}");
+    Http.Reply drained =
+        http.post("/v1/workers/drainy/drain", "{\"deadline\":\"2026-01-01T02:00:00+01:00\"}");
     assertEquals(200, drained.status(), drained.toString());
     assertEquals(true, drained.map().get("schedulingPaused"), "a draining worker takes no new VMs");
     @SuppressWarnings("unchecked")
     Map<String, Object> drain = (Map<String, Object>) drained.map().get("drain");
-    assertEquals("2026-01-01T01:00:00Z", drain.get("deadline"), "any RFC 3339 offset, shown in UTC");
+    assertEquals(
+        "2026-01-01T01:00:00Z", drain.get("deadline"), "any RFC 3339 offset, shown in UTC");
     assertEquals(asked.toString(), drain.get("startedAt"));
     assertEquals("drained", drain.get("state"), "nothing runs on it");
 
@@ -243,7 +306,10 @@ class WorkerApiTest {
     Http.Reply again = http.post("/v1/workers/drainy/drain", "");
     @SuppressWarnings("unchecked")
     Map<String, Object> later = (Map<String, Object>) again.map().get("drain");
-    assertEquals(clock.instant().plus(Duration.ofHours(1)).toString(), later.get("deadline"), "an hour by default");
+    assertEquals(
+        clock.instant().plus(Duration.ofHours(1)).toString(),
+        later.get("deadline"),
+        "an hour by default");
     assertEquals(asked.toString(), later.get("startedAt"), "the drain under way goes on");
 
     Http.Reply resumed = http.patch("/v1/workers/drainy", "{\"schedulingPaused\":false}");
@@ -256,11 +322,16 @@ class WorkerApiTest {
   @Test
   void aBadDrainIsA400NamingTheDeadlineAndChangesNothing() {
     assertEquals(201, http.post("/v1/workers", worker("undrained", "m-u", 4)).status());
-    for (String bad : List.of("{\"deadline\":\"tomorrow\"}", "{\"deadline\":7}", "{\"deadline\":\"1h\",\"force\":true}")) {
+    for (String bad :
+        List.of(
+            "{\"deadline\":\"tomorrow\"}",
+            "{\"deadline\":7}",
+            "{\"deadline\":\"1h\",\"force\":true}")) {
       Http.Reply reply = http.post("/v1/workers/undrained/drain", bad);
       assertEquals(400, reply.status(), bad + " -> " + reply);
       assertTrue(reply.isProblem());
-      assertTrue(reply.detail().contains("deadline") || reply.detail().contains("force"), reply.detail());
+      assertTrue(
+          reply.detail().contains("deadline") || reply.detail().contains("force"), reply.detail());
     }
     Map<String, Object> w = http.get("/v1/workers/undrained").map();
     assertEquals(false, w.get("schedulingPaused"));
@@ -276,7 +347,8 @@ class WorkerApiTest {
     List<String> names = new ArrayList<>();
     String cursor = null;
     do {
-      Http.Reply page = http.get("/v1/workers?limit=1" + (cursor == null ? "" : "&cursor=" + cursor));
+      Http.Reply page =
+          http.get("/v1/workers?limit=1" + (cursor == null ? "" : "&cursor=" + cursor));
       assertEquals(200, page.status(), page.toString());
       page.items().forEach(i -> names.add((String) i.get("name")));
       cursor = (String) page.map().get("nextCursor");
@@ -290,6 +362,11 @@ class WorkerApiTest {
     // A cursor is a position by name: any name continues after it, as its document says.
     Http.Reply after = http.get("/v1/workers?cursor=list-a");
     assertEquals(200, after.status(), after.toString());
-    assertEquals(List.of("list-c"), after.items().stream().map(i -> (String) i.get("name")).filter(n -> n.startsWith("list-")).toList());
+    assertEquals(
+        List.of("list-c"),
+        after.items().stream()
+            .map(i -> (String) i.get("name"))
+            .filter(n -> n.startsWith("list-"))
+            .toList());
   }
 }

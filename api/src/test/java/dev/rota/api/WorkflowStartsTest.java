@@ -6,13 +6,13 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.rota.api.vms.VmRequest;
+import dev.rota.api.vms.VmService;
 import dev.rota.control.ControlWorkflows;
 import dev.rota.control.VmSubmissions;
 import dev.rota.control.VmWorkflowStarter;
 import dev.rota.scheduler.term.TaskObservations;
 import dev.rota.scheduler.term.VmNotifier;
-import dev.rota.api.vms.VmRequest;
-import dev.rota.api.vms.VmService;
 import dev.rota.store.TermActionRepository;
 import dev.rota.store.TermActionRow;
 import dev.rota.store.VmRepository;
@@ -30,8 +30,9 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /**
- * A submission is answered once stored, with the start its workflow is owed; the start is made right
- * after, or by the sweep, or before a user's action needs the workflow, from the VM's row as it is then.
+ * A submission is answered once stored, with the start its workflow is owed; the start is made
+ * right after, or by the sweep, or before a user's action needs the workflow, from the VM's row as
+ * it is then.
  */
 @MicronautTest(transactional = false)
 class WorkflowStartsTest {
@@ -53,20 +54,43 @@ class WorkflowStartsTest {
 
   /** A VM stored as a submission is, its workflow owed and not yet started by anyone. */
   private VmRow owed(String name, Instant submittedAt) {
-    VmRow row = VmRow.submitted(name, 0, VmService.spec(new VmRequest(name, null, null, List.of("sleep", "60"), null, null,
-        null, null, null, null, null, null, null), ""), "waiting for the scheduler", submittedAt);
+    VmRow row =
+        VmRow.submitted(
+            name,
+            0,
+            VmService.spec(
+                new VmRequest(
+                    name,
+                    null,
+                    null,
+                    List.of("sleep", "60"),
+                    null,
+                    null,
+                    null,
+                    null,
+                    null,
+                    null,
+                    null,
+                    null,
+                    null),
+                ""),
+            "waiting for the scheduler",
+            submittedAt);
     return submissions.submit(row, "submitted");
   }
 
   private long signals(String vm) {
     return temporal.fetchHistory(VmWorkflow.workflowId(vm)).getEvents().stream()
-        .filter(e -> e.getEventType() == EventType.EVENT_TYPE_WORKFLOW_EXECUTION_SIGNALED).count();
+        .filter(e -> e.getEventType() == EventType.EVENT_TYPE_WORKFLOW_EXECUTION_SIGNALED)
+        .count();
   }
 
   @Test
   void aSubmissionIsAnsweredOnceStoredAndItsWorkflowIsStartedRightAfterNamingItsSubmission() {
     assertEquals(201, http.post("/v1/vms", VmApiTest.vm("ws-quick")).status());
-    eventually("its workflow started and nothing owed", () -> workflowExists("ws-quick") && !starter.owed("ws-quick"));
+    eventually(
+        "its workflow started and nothing owed",
+        () -> workflowExists("ws-quick") && !starter.owed("ws-quick"));
     long seq = vms.findById("ws-quick").orElseThrow().seq();
     assertTrue(workflows.openFor("ws-quick", seq), "its memo names its submission");
     assertFalse(workflows.openFor("ws-quick", seq + 1), "and no other");
@@ -74,10 +98,18 @@ class WorkflowStartsTest {
 
   /** Places the VM on {@code worker} as a term would; returns the news for its workflow. */
   private TermActionRow placed(VmRow vm, String worker) {
-    assertEquals(1, tx.executeWrite(s -> observations.placeAll(
-        List.of(new TaskObservations.Placing(vm.name(), vm.seq(), 0, worker, null)), Instant.now())).size());
+    assertEquals(
+        1,
+        tx.executeWrite(
+                s ->
+                    observations.placeAll(
+                        List.of(new TaskObservations.Placing(vm.name(), vm.seq(), 0, worker, null)),
+                        Instant.now()))
+            .size());
     return outbox.after(0, 100_000).stream()
-        .filter(a -> vm.name().equals(a.vm()) && TermActionRow.NOTIFY.equals(a.kind())).findFirst().orElseThrow();
+        .filter(a -> vm.name().equals(a.vm()) && TermActionRow.NOTIFY.equals(a.kind()))
+        .findFirst()
+        .orElseThrow();
   }
 
   @Test
@@ -89,13 +121,18 @@ class WorkflowStartsTest {
 
     assertTrue(starter.startIfOwed(vm.name()));
     assertFalse(starter.owed(vm.name()));
-    assertTrue(outbox.after(0, 100_000).stream().anyMatch(a -> a.id() == news.id()), "the row does not show the placing: still to tell");
+    assertTrue(
+        outbox.after(0, 100_000).stream().anyMatch(a -> a.id() == news.id()),
+        "the row does not show the placing: still to tell");
     notifier.notify(news);
-    VmWorkflow workflow = temporal.newWorkflowStub(VmWorkflow.class, VmWorkflow.workflowId(vm.name()));
+    VmWorkflow workflow =
+        temporal.newWorkflowStub(VmWorkflow.class, VmWorkflow.workflowId(vm.name()));
     eventually("the workflow heard of its placing", () -> workflow.status().equals("scheduled"));
   }
 
-  @Inject @jakarta.inject.Named(dev.rota.scheduler.term.AgentCalls.REPORTED_NEWS) java.util.concurrent.ExecutorService reportedNews;
+  @Inject
+  @jakarta.inject.Named(dev.rota.scheduler.term.AgentCalls.REPORTED_NEWS)
+  java.util.concurrent.ExecutorService reportedNews;
 
   /**
    * Returns once whatever {@code pool} ran or queued has finished: as many tasks as it has threads,
@@ -114,25 +151,38 @@ class WorkflowStartsTest {
   }
 
   @Test
-  void aStartHandsTheWorkflowTheRowAsItIsThenAndTheNewsItShowsLeavesTheOutboxUntold() throws Exception {
-    assertEquals(201, http.post("/v1/workers", "{\"name\":\"ws-w1\",\"endpoint\":\"http://127.0.0.1:1\"}").status());
+  void aStartHandsTheWorkflowTheRowAsItIsThenAndTheNewsItShowsLeavesTheOutboxUntold()
+      throws Exception {
+    assertEquals(
+        201,
+        http.post("/v1/workers", "{\"name\":\"ws-w1\",\"endpoint\":\"http://127.0.0.1:1\"}")
+            .status());
     VmRow vm = owed("ws-ran", Instant.now());
     TermActionRow placing = placed(vm, "ws-w1");
-    String report = "{\"tasks\":[{\"id\":\"ws-ran.0\",\"vm\":\"ws-ran\",\"state\":\"running\",\"exitCode\":null,"
-        + "\"startedAt\":null,\"finishedAt\":null,\"message\":null}]}";
+    String report =
+        "{\"tasks\":[{\"id\":\"ws-ran.0\",\"vm\":\"ws-ran\",\"state\":\"running\",\"exitCode\":null,"
+            + "\"startedAt\":null,\"finishedAt\":null,\"message\":null}]}";
     assertEquals(204, http.put("/v1/workers/ws-w1/tasks", report).status());
-    assertEquals("running", vms.findById("ws-ran").orElseThrow().status(), "the agent's report ran ahead of the workflow");
-    // The report tells its news after its answer: that try (not asking Temporal, the workflow being owed)
+    assertEquals(
+        "running",
+        vms.findById("ws-ran").orElseThrow().status(),
+        "the agent's report ran ahead of the workflow");
+    // The report tells its news after its answer: that try (not asking Temporal, the workflow being
+    // owed)
     // is over before the start, as it would be were the start a moment later.
     allDone(reportedNews);
 
     assertTrue(starter.startIfOwed("ws-ran"));
-    VmWorkflow workflow = temporal.newWorkflowStub(VmWorkflow.class, VmWorkflow.workflowId("ws-ran"));
+    VmWorkflow workflow =
+        temporal.newWorkflowStub(VmWorkflow.class, VmWorkflow.workflowId("ws-ran"));
     eventually("the workflow took the row: running", () -> workflow.status().equals("running"));
-    assertTrue(outbox.after(0, 100_000).stream().noneMatch(a -> "ws-ran".equals(a.vm()) && TermActionRow.NOTIFY.equals(a.kind())),
+    assertTrue(
+        outbox.after(0, 100_000).stream()
+            .noneMatch(a -> "ws-ran".equals(a.vm()) && TermActionRow.NOTIFY.equals(a.kind())),
         "the placing and the start the row shows left the outbox untold");
     // A term's pass that took the placing from the outbox before the start, and tells it after.
-    assertEquals(List.of(), notifier.notify(placing), "news the start took along is not told again");
+    assertEquals(
+        List.of(), notifier.notify(placing), "news the start took along is not told again");
     assertEquals(0, signals("ws-ran"), "the workflow was told nothing it was not started with");
   }
 
@@ -154,7 +204,8 @@ class WorkflowStartsTest {
     assertFalse(starter.owed("ws-again"));
 
     VmRow next = owed("ws-namesake", Instant.now());
-    workflows.startVm(next.withSeq(next.seq() - 1_000_000), false); // as a deleted VM's workflow, still closing
+    workflows.startVm(
+        next.withSeq(next.seq() - 1_000_000), false); // as a deleted VM's workflow, still closing
     assertFalse(starter.startIfOwed("ws-namesake"));
     assertTrue(starter.owed("ws-namesake"), "started once that workflow has closed");
   }
@@ -162,10 +213,11 @@ class WorkflowStartsTest {
   @Test
   void aStartOwedToAVmDeletedMeanwhileIsDropped() {
     VmRow vm = owed("ws-gone", Instant.now());
-    tx.executeWrite(s -> {
-      vms.deleteById(vm.name());
-      return null;
-    });
+    tx.executeWrite(
+        s -> {
+          vms.deleteById(vm.name());
+          return null;
+        });
     assertFalse(starter.startIfOwed("ws-gone"));
     assertFalse(starter.owed("ws-gone"));
     assertFalse(workflowExists("ws-gone"));

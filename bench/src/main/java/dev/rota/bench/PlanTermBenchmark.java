@@ -1,12 +1,12 @@
 package dev.rota.bench;
 
-import dev.rota.scheduling.Candidate;
-import dev.rota.scheduling.TermPlan;
-import dev.rota.scheduling.Rebalancing;
-import dev.rota.scheduling.VmSnapshot;
 import dev.rota.model.SchedulerProfile;
 import dev.rota.model.VmStatus;
 import dev.rota.model.WorkerHealth;
+import dev.rota.scheduling.Candidate;
+import dev.rota.scheduling.Rebalancing;
+import dev.rota.scheduling.TermPlan;
+import dev.rota.scheduling.VmSnapshot;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
@@ -18,9 +18,9 @@ import org.openjdk.jmh.annotations.State;
 
 /**
  * One scheduler term (health of every worker, placement of the pending VMs, reconciliation of every
- * agent's tasks) on a synthetic cluster: workers of 16 to 64 cpu in three label classes, half the VMs
- * already running (their tasks reported), half pending, requests of 1 to 8 cpu; 10% of the pending
- * VMs ask for a label no worker carries, so the reasons path is measured too.
+ * agent's tasks) on a synthetic cluster: workers of 16 to 64 cpu in three label classes, half the
+ * VMs already running (their tasks reported), half pending, requests of 1 to 8 cpu; 10% of the
+ * pending VMs ask for a label no worker carries, so the reasons path is measured too.
  */
 @State(Scope.Benchmark)
 public class PlanTermBenchmark extends TermInputs {
@@ -38,23 +38,36 @@ public class PlanTermBenchmark extends TermInputs {
     String[] parts = size.split("x");
     int workerCount = Integer.parseInt(parts[0]);
     int vmCount = Integer.parseInt(parts[1]);
-    schedulerProfile = profile.equals("distribute-load") ? SchedulerProfile.DISTRIBUTE_LOAD : SchedulerProfile.OPTIMIZE_UTILIZATION;
+    schedulerProfile =
+        profile.equals("distribute-load")
+            ? SchedulerProfile.DISTRIBUTE_LOAD
+            : SchedulerProfile.OPTIMIZE_UTILIZATION;
     Random random = new Random(7);
     String[] zones = {"a", "b", "c"};
     for (int i = 0; i < workerCount; i++) {
       long cpu = 16L << random.nextInt(3);
-      worker(new Candidate(String.format("w%05d", i), Map.of("cpu", cpu, "memory", cpu * 4096),
-          Map.of("zone", zones[i % 3]), List.of("process"), WorkerHealth.READY, false));
+      worker(
+          new Candidate(
+              String.format("w%05d", i),
+              Map.of("cpu", cpu, "memory", cpu * 4096),
+              Map.of("zone", zones[i % 3]),
+              List.of("process"),
+              WorkerHealth.READY,
+              false));
     }
     for (int i = 0; i < vmCount; i++) {
       long cpu = 1 + random.nextInt(8);
       Map<String, Long> request = Map.of("cpu", cpu, "memory", cpu * 1024);
       String name = String.format("vm%06d", i);
       if (i % 2 == 0) {
-        running(new VmSnapshot(name, i, "process", request, Map.of(), VmStatus.RUNNING, 0),
+        running(
+            new VmSnapshot(name, i, "process", request, Map.of(), VmStatus.RUNNING, 0),
             workers.get(random.nextInt(workerCount)).name());
       } else {
-        Map<String, String> labels = random.nextInt(10) == 0 ? Map.of("zone", "nowhere") : Map.of("zone", zones[random.nextInt(3)]);
+        Map<String, String> labels =
+            random.nextInt(10) == 0
+                ? Map.of("zone", "nowhere")
+                : Map.of("zone", zones[random.nextInt(3)]);
         vms.add(new VmSnapshot(name, i, "process", request, labels, VmStatus.PENDING, 0));
       }
     }

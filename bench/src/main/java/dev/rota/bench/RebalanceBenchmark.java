@@ -40,15 +40,34 @@ public class RebalanceBenchmark extends TermInputs {
     int joining = Integer.parseInt(sizes[1]);
     int taskCount = Integer.parseInt(sizes[2]);
     for (int i = 0; i < existing + joining; i++) {
-      worker(new Candidate(String.format("w%05d", i), Map.of("cpu", 64L, "memory", 65536L), Map.of(),
-          List.of("process"), WorkerHealth.READY, false));
+      worker(
+          new Candidate(
+              String.format("w%05d", i),
+              Map.of("cpu", 64L, "memory", 65536L),
+              Map.of(),
+              List.of("process"),
+              WorkerHealth.READY,
+              false));
     }
     Map<String, SetSnapshot> sets = new HashMap<>();
     for (int i = 0; i < taskCount; i++) {
       String set = String.format("task%06d", i);
       sets.put(set, new SetSnapshot(set, 1, 1));
-      running(new VmSnapshot(set + "-0", i, "process", Map.of("cpu", 1L, "memory", 512L), Map.of(), VmStatus.RUNNING, 0,
-          null, set, Spread.NONE, null, null), workers.get(i % existing).name());
+      running(
+          new VmSnapshot(
+              set + "-0",
+              i,
+              "process",
+              Map.of("cpu", 1L, "memory", 512L),
+              Map.of(),
+              VmStatus.RUNNING,
+              0,
+              null,
+              set,
+              Spread.NONE,
+              null,
+              null),
+          workers.get(i % existing).name());
     }
     rebalancing = new Rebalancing(1000, sets);
   }

@@ -20,7 +20,6 @@ import io.temporal.workflow.WorkflowMethod;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -31,22 +30,30 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * What the Temporal server alone allows on this machine: the floor under the load harness's figures.
- * It runs the bare pattern of a VM's workflow from submission to running, with no database, agents or
- * scheduler: a start with a search attribute, a signal a moment later, one search-attribute upsert;
- * the workflow then waits, as a VM's does. Same SDK, server, worker cache and 64 starts in flight as
- * Rota's host.
+ * What the Temporal server alone allows on this machine: the floor under the load harness's
+ * figures. It runs the bare pattern of a VM's workflow from submission to running, with no
+ * database, agents or scheduler: a start with a search attribute, a signal a moment later, one
+ * search-attribute upsert; the workflow then waits, as a VM's does. Same SDK, server, worker cache
+ * and 64 starts in flight as Rota's host.
  *
  * <pre>java -cp bench/target/rota-bench.jar dev.rota.bench.ServerFloor 10000
- * java -Drota.temporal.dev-server=cli -Drota.temporal.cli=$(.ci/temporal path) -cp … ServerFloor 10000</pre>
+ * java -Drota.temporal.dev-server=cli -Drota.temporal.cli=$(.ci/temporal path) -cp … ServerFloor 10000
+ * </pre>
  */
 public final class ServerFloor {
   private static final int IN_FLIGHT = 64;
   private static final String QUEUE = "floor";
-  /** A term's time between a VM's start and its placing; negative: no signal, starts alone are timed. */
-  private static final Duration SIGNAL_AFTER = Duration.ofMillis(Long.getLong("floor.signal-after-ms", 500));
+
+  /**
+   * A term's time between a VM's start and its placing; negative: no signal, starts alone are
+   * timed.
+   */
+  private static final Duration SIGNAL_AFTER =
+      Duration.ofMillis(Long.getLong("floor.signal-after-ms", 500));
+
   /** The SDK's default unless {@code -Dfloor.pollers=N}. */
   private static final int POLLERS = Integer.getInteger("floor.pollers", 5);
+
   private static final int CACHE = Integer.getInteger("rota.temporal.workflow-cache-size", 600);
 
   @WorkflowInterface
@@ -63,7 +70,10 @@ public final class ServerFloor {
     private final Map<String, Long> running;
     private String worker;
 
-    /** @param running when each workflow was first shown running, by name: the bench's clock, outside the workflow's logic */
+    /**
+     * @param running when each workflow was first shown running, by name: the bench's clock,
+     *     outside the workflow's logic
+     */
     VmLikeImpl(Map<String, Long> running) {
       this.running = running;
     }
@@ -72,7 +82,8 @@ public final class ServerFloor {
     public void run(String name) {
       Workflow.await(() -> worker != null);
       Workflow.upsertTypedSearchAttributes(
-          RotaSearchAttributes.VM_STATUS.valueSet("running"), RotaSearchAttributes.WORKER.valueSet(worker));
+          RotaSearchAttributes.VM_STATUS.valueSet("running"),
+          RotaSearchAttributes.WORKER.valueSet(worker));
       if (!Workflow.isReplaying()) {
         running.putIfAbsent(name, System.nanoTime());
       }
@@ -85,7 +96,10 @@ public final class ServerFloor {
     }
   }
 
-  /** One run per argument (a number of workflows), each on a new server, in this one JVM: later runs are warm. */
+  /**
+   * One run per argument (a number of workflows), each on a new server, in this one JVM: later runs
+   * are warm.
+   */
   public static void main(String[] args) throws Exception {
     for (String n : args.length == 0 ? new String[] {"10000"} : args) {
       run(Integer.parseInt(n));
@@ -97,24 +111,42 @@ public final class ServerFloor {
     boolean cli = "cli".equals(System.getProperty("rota.temporal.dev-server"));
     Path data = Files.createTempDirectory("rota-floor");
     int port = LoadHarness.freePort();
-    try (LocalTemporalServer server = cli
-        ? CliTemporalServer.start(Path.of(System.getProperty("rota.temporal.cli")), port, LoadHarness.freePort(), data,
-            RotaSearchAttributes.ALL)
-        : EmbeddedTemporalServer.start(port)) {
+    try (LocalTemporalServer server =
+        cli
+            ? CliTemporalServer.start(
+                Path.of(System.getProperty("rota.temporal.cli")),
+                port,
+                LoadHarness.freePort(),
+                data,
+                RotaSearchAttributes.ALL)
+            : EmbeddedTemporalServer.start(port)) {
       WorkflowServiceStubsOptions.Builder options = WorkflowServiceStubsOptions.newBuilder();
-      server.inProcessChannel().ifPresentOrElse(options::setChannel, () -> options.setTarget("127.0.0.1:" + port));
+      server
+          .inProcessChannel()
+          .ifPresentOrElse(options::setChannel, () -> options.setTarget("127.0.0.1:" + port));
       WorkflowServiceStubs stubs = WorkflowServiceStubs.newServiceStubs(options.build());
-      SearchAttributeRegistrar.of(stubs, "default").registerMissing(); // the CLI's server has them from its start
+      SearchAttributeRegistrar.of(stubs, "default")
+          .registerMissing(); // the CLI's server has them from its start
       WorkflowClient client = WorkflowClient.newInstance(stubs);
       Map<String, Long> running = new ConcurrentHashMap<>();
       Map<String, Long> submitted = new ConcurrentHashMap<>();
-      WorkerFactory factory = WorkerFactory.newInstance(client,
-          WorkerFactoryOptions.newBuilder().setWorkflowCacheSize(CACHE).setMaxWorkflowThreadCount(CACHE).build());
-      Worker worker = factory.newWorker(QUEUE, io.temporal.worker.WorkerOptions.newBuilder()
-          .setMaxConcurrentWorkflowTaskPollers(POLLERS).build());
+      WorkerFactory factory =
+          WorkerFactory.newInstance(
+              client,
+              WorkerFactoryOptions.newBuilder()
+                  .setWorkflowCacheSize(CACHE)
+                  .setMaxWorkflowThreadCount(CACHE)
+                  .build());
+      Worker worker =
+          factory.newWorker(
+              QUEUE,
+              io.temporal.worker.WorkerOptions.newBuilder()
+                  .setMaxConcurrentWorkflowTaskPollers(POLLERS)
+                  .build());
       worker.registerWorkflowImplementationFactory(VmLike.class, () -> new VmLikeImpl(running));
       factory.start();
-      System.out.printf("== %d VM-like workflows on %s, cache %d, %d pollers, signal %d ms after each start%n",
+      System.out.printf(
+          "== %d VM-like workflows on %s, cache %d, %d pollers, signal %d ms after each start%n",
           n, server.description(), CACHE, POLLERS, SIGNAL_AFTER.toMillis());
 
       ScheduledExecutorService starters = Executors.newScheduledThreadPool(IN_FLIGHT);
@@ -125,21 +157,30 @@ public final class ServerFloor {
       long t0 = System.nanoTime();
       for (int i = 0; i < n; i++) {
         String name = "vm-" + i;
-        starters.execute(() -> {
-          submitted.put(name, System.nanoTime());
-          VmLike stub = client.newWorkflowStub(VmLike.class, WorkflowOptions.newBuilder()
-              .setWorkflowId(name)
-              .setTaskQueue(QUEUE)
-              .setTypedSearchAttributes(SearchAttributes.newBuilder().set(RotaSearchAttributes.VM_STATUS, "pending").build())
-              .build());
-          WorkflowClient.start(stub::run, name);
-          started.incrementAndGet();
-          lastStart.set(System.nanoTime());
-          if (!SIGNAL_AFTER.isNegative()) {
-            starters.schedule(() -> client.newWorkflowStub(VmLike.class, name).placed("w"),
-                SIGNAL_AFTER.toMillis(), TimeUnit.MILLISECONDS);
-          }
-        });
+        starters.execute(
+            () -> {
+              submitted.put(name, System.nanoTime());
+              VmLike stub =
+                  client.newWorkflowStub(
+                      VmLike.class,
+                      WorkflowOptions.newBuilder()
+                          .setWorkflowId(name)
+                          .setTaskQueue(QUEUE)
+                          .setTypedSearchAttributes(
+                              SearchAttributes.newBuilder()
+                                  .set(RotaSearchAttributes.VM_STATUS, "pending")
+                                  .build())
+                          .build());
+              WorkflowClient.start(stub::run, name);
+              started.incrementAndGet();
+              lastStart.set(System.nanoTime());
+              if (!SIGNAL_AFTER.isNegative()) {
+                starters.schedule(
+                    () -> client.newWorkflowStub(VmLike.class, name).placed("w"),
+                    SIGNAL_AFTER.toMillis(),
+                    TimeUnit.MILLISECONDS);
+              }
+            });
       }
       while (SIGNAL_AFTER.isNegative() ? started.get() < n : running.size() < n) {
         Thread.sleep(100);
@@ -148,16 +189,31 @@ public final class ServerFloor {
       double startsDone = (lastStart.get() - t0) / 1e9;
       double hostCpu = (LoadHarness.processCpuNanos() - cpu0) / 1e9;
       double serverCpu = (LoadHarness.serverCpuTicks() - serverCpu0) / 100.0;
-      System.out.printf(Locale.ROOT,
+      System.out.printf(
+          Locale.ROOT,
           "starts: %.1f s (%.0f a second); all shown running: %.1f s (%.0f a second); CPU: host %.1f s (%.2f ms each),"
               + " server %s%n",
-          startsDone, n / startsDone, all, n / all, hostCpu, hostCpu * 1000 / n,
-          cli ? String.format(Locale.ROOT, "%.1f s (%.2f ms each)", serverCpu, serverCpu * 1000 / n) : "in the host");
+          startsDone,
+          n / startsDone,
+          all,
+          n / all,
+          hostCpu,
+          hostCpu * 1000 / n,
+          cli
+              ? String.format(Locale.ROOT, "%.1f s (%.2f ms each)", serverCpu, serverCpu * 1000 / n)
+              : "in the host");
       if (!SIGNAL_AFTER.isNegative()) {
-        long[] latencies = running.entrySet().stream()
-            .mapToLong(e -> e.getValue() - submitted.get(e.getKey())).sorted().toArray();
-        System.out.printf(Locale.ROOT, "start to shown running: p50 %.3f s, p99 %.3f s, max %.3f s%n",
-            latencies[n / 2] / 1e9, latencies[n * 99 / 100] / 1e9, latencies[n - 1] / 1e9);
+        long[] latencies =
+            running.entrySet().stream()
+                .mapToLong(e -> e.getValue() - submitted.get(e.getKey()))
+                .sorted()
+                .toArray();
+        System.out.printf(
+            Locale.ROOT,
+            "start to shown running: p50 %.3f s, p99 %.3f s, max %.3f s%n",
+            latencies[n / 2] / 1e9,
+            latencies[n * 99 / 100] / 1e9,
+            latencies[n - 1] / 1e9);
       }
       starters.shutdownNow();
       factory.shutdownNow();

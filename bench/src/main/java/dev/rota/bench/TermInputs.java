@@ -28,14 +28,16 @@ import org.openjdk.jmh.annotations.Warmup;
 
 /**
  * What one term plans from, built by a benchmark's set-up: ready workers whose agents all answered.
- * The measuring is the same for every plan benchmark, so it is said here once (JMH reads it from the
- * superclass).
+ * The measuring is the same for every plan benchmark, so it is said here once (JMH reads it from
+ * the superclass).
  */
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.MILLISECONDS)
 @Warmup(iterations = 3, time = 2)
 @Measurement(iterations = 5, time = 2)
-@Fork(value = 1, jvmArgs = {"-Xms2g", "-Xmx2g"})
+@Fork(
+    value = 1,
+    jvmArgs = {"-Xms2g", "-Xmx2g"})
 abstract class TermInputs {
   protected final Instant now = Instant.parse("2026-01-01T00:00:00Z");
   protected final List<WorkerSnapshot> workers = new ArrayList<>();
@@ -52,7 +54,9 @@ abstract class TermInputs {
 
   /** A ready worker that answered this term, listing no task yet. */
   protected void worker(Candidate c) {
-    WorkerProbeState probe = new WorkerProbeState(c.name(), WorkerHealth.READY, now.minusSeconds(2), now, true, 0, null, null);
+    WorkerProbeState probe =
+        new WorkerProbeState(
+            c.name(), WorkerHealth.READY, now.minusSeconds(2), now, true, 0, null, null);
     workers.add(new WorkerSnapshot(c, probe, "agent answering"));
     reported.put(c.name(), new ArrayList<>());
   }
@@ -65,6 +69,7 @@ abstract class TermInputs {
   }
 
   protected TermPlan plan(SchedulerProfile profile, Rebalancing rebalancing) {
-    return TermPlanner.plan(now, null, profile, HealthSettings.defaults(), workers, vms, placed, reported, rebalancing);
+    return TermPlanner.plan(
+        now, null, profile, HealthSettings.defaults(), workers, vms, placed, reported, rebalancing);
   }
 }

@@ -9,8 +9,8 @@ import java.util.Map;
 
 /**
  * The CPU this JVM's threads took between two moments, summed by kind of thread (a name with its
- * numbers taken out: {@code agent-dev-17-http-3} is {@code agent-dev-#-http-#}): where a burst's CPU
- * went, without a profiler's overhead. Threads that ended in between are not counted.
+ * numbers taken out: {@code agent-dev-17-http-3} is {@code agent-dev-#-http-#}): where a burst's
+ * CPU went, without a profiler's overhead. Threads that ended in between are not counted.
  */
 final class ThreadCpu {
   private final ThreadMXBean threads = ManagementFactory.getThreadMXBean();
@@ -26,12 +26,18 @@ final class ThreadCpu {
     return t;
   }
 
-  /** Milliseconds of CPU per VM by kind of thread, the largest first, those under 2% of the total as "other". */
+  /**
+   * Milliseconds of CPU per VM by kind of thread, the largest first, those under 2% of the total as
+   * "other".
+   */
   Map<String, Double> millisPerVmSince(int vms) {
     return perUnitSince(vms);
   }
 
-  /** Milliseconds of CPU per second of {@code elapsed}, by kind of thread, as {@link #millisPerVmSince}. */
+  /**
+   * Milliseconds of CPU per second of {@code elapsed}, by kind of thread, as {@link
+   * #millisPerVmSince}.
+   */
   Map<String, Double> millisPerSecondSince(java.time.Duration elapsed) {
     return perUnitSince(elapsed.toMillis() / 1000.0);
   }
@@ -40,7 +46,8 @@ final class ThreadCpu {
     Map<Long, Long> now = cpuById();
     Map<String, Long> byKind = new HashMap<>();
     long total = 0;
-    for (ThreadInfo info : threads.getThreadInfo(now.keySet().stream().mapToLong(Long::longValue).toArray())) {
+    for (ThreadInfo info :
+        threads.getThreadInfo(now.keySet().stream().mapToLong(Long::longValue).toArray())) {
       if (info == null) {
         continue;
       }
@@ -51,7 +58,10 @@ final class ThreadCpu {
     long floor = total / 50;
     Map<String, Double> out = new LinkedHashMap<>();
     long other = 0;
-    for (Map.Entry<String, Long> e : byKind.entrySet().stream().sorted(Map.Entry.<String, Long>comparingByValue().reversed()).toList()) {
+    for (Map.Entry<String, Long> e :
+        byKind.entrySet().stream()
+            .sorted(Map.Entry.<String, Long>comparingByValue().reversed())
+            .toList()) {
       if (e.getValue() < floor) {
         other += e.getValue();
       } else {

@@ -25,11 +25,11 @@ import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * Real VMs through the whole stack, on one worker: submit-to-guest-running (the guest's init printing its
- * marker on the serial console, read through the API's logs call) for one VM and for a burst, and the
- * image cache's fetch rate over loopback HTTP. One dev host with one agent offering qemu; the test guest
- * of {@code .ci/qemu guest}, its disk served over HTTP (fetched once for all). Not a test: it prints its
- * figures.
+ * Real VMs through the whole stack, on one worker: submit-to-guest-running (the guest's init
+ * printing its marker on the serial console, read through the API's logs call) for one VM and for a
+ * burst, and the image cache's fetch rate over loopback HTTP. One dev host with one agent offering
+ * qemu; the test guest of {@code .ci/qemu guest}, its disk served over HTTP (fetched once for all).
+ * Not a test: it prints its figures.
  *
  * <pre>
  * java -cp bench/target/rota-bench.jar dev.rota.bench.VmBootBench $(.ci/qemu guest) [BURST=20] [FETCH_MIB=1024]
@@ -43,8 +43,11 @@ public final class VmBootBench {
 
   public static void main(String[] args) throws Exception {
     try {
-      new VmBootBench().run(Path.of(args[0]), args.length > 1 ? Integer.parseInt(args[1]) : 20,
-          args.length > 2 ? Integer.parseInt(args[2]) : 1024);
+      new VmBootBench()
+          .run(
+              Path.of(args[0]),
+              args.length > 1 ? Integer.parseInt(args[1]) : 20,
+              args.length > 2 ? Integer.parseInt(args[2]) : 1024);
       System.exit(0);
     } catch (Exception | Error e) {
       e.printStackTrace();
@@ -78,7 +81,9 @@ public final class VmBootBench {
     props.put("rota.dev.agents", 1);
     props.put("rota.dev.agent-runtimes", "qemu");
     // Room for the whole burst on the one worker: its guests share the machine's cores.
-    props.put("rota.dev.agent-resources", "cpu=" + Math.max(2, burst) + ",memory=" + Math.max(4096, burst * 256));
+    props.put(
+        "rota.dev.agent-resources",
+        "cpu=" + Math.max(2, burst) + ",memory=" + Math.max(4096, burst * 256));
     props.put("rota.vms.workflow-start-delay", "0s");
     api = "http://127.0.0.1:" + port;
     Map<String, Object> figures = new LinkedHashMap<>();
@@ -101,12 +106,20 @@ public final class VmBootBench {
     System.out.println(json.writerWithDefaultPrettyPrinter().writeValueAsString(figures));
   }
 
-  /** Submits the VMs at once, each running until stopped; the times from submission to its guest's marker. */
+  /**
+   * Submits the VMs at once, each running until stopped; the times from submission to its guest's
+   * marker.
+   */
   private Map<String, Object> boot(List<String> names, String image, String what) throws Exception {
     Instant start = Instant.now();
     for (String name : names) {
-      String body = "{\"name\":\"" + name + "\",\"runtime\":\"qemu\",\"image\":\"" + image + "\",\"resources\":{\"cpu\":1,\"memory\":128},"
-          + "\"guest\":{\"userData\":\"#cloud-config\\n# rota.test=run\\n\"}}";
+      String body =
+          "{\"name\":\""
+              + name
+              + "\",\"runtime\":\"qemu\",\"image\":\""
+              + image
+              + "\",\"resources\":{\"cpu\":1,\"memory\":128},"
+              + "\"guest\":{\"userData\":\"#cloud-config\\n# rota.test=run\\n\"}}";
       HttpResponse<String> r = send("POST", "/v1/vms", body);
       if (r.statusCode() != 201) {
         throw new IllegalStateException("submit answered " + r.statusCode() + ": " + r.body());
@@ -114,54 +127,85 @@ public final class VmBootBench {
     }
     Map<String, Double> running = new HashMap<>();
     Map<String, Double> guestUp = new HashMap<>();
-    await(what + ": every guest up", () -> {
-      for (String name : names) {
-        double now = Duration.between(start, Instant.now()).toMillis() / 1000.0;
-        if (!running.containsKey(name) && get("/v1/vms/" + name).contains("\"status\":\"running\"")) {
-          running.put(name, now);
-        }
-        if (!guestUp.containsKey(name) && send("GET", "/v1/vms/" + name + "/logs", null).body().contains("ROTA-GUEST-UP")) {
-          guestUp.put(name, now);
-        }
-      }
-      return guestUp.size() == names.size();
-    });
+    await(
+        what + ": every guest up",
+        () -> {
+          for (String name : names) {
+            double now = Duration.between(start, Instant.now()).toMillis() / 1000.0;
+            if (!running.containsKey(name)
+                && get("/v1/vms/" + name).contains("\"status\":\"running\"")) {
+              running.put(name, now);
+            }
+            if (!guestUp.containsKey(name)
+                && send("GET", "/v1/vms/" + name + "/logs", null)
+                    .body()
+                    .contains("ROTA-GUEST-UP")) {
+              guestUp.put(name, now);
+            }
+          }
+          return guestUp.size() == names.size();
+        });
     Map<String, Object> r = new LinkedHashMap<>();
     r.put("vms", names.size());
     r.put("toRunningP50Seconds", percentile(running, 50));
     r.put("toGuestUpP50Seconds", percentile(guestUp, 50));
     r.put("toGuestUpMaxSeconds", percentile(guestUp, 100));
-    System.out.printf("%s: running (QEMU started) p50 %.2f s; guest up p50 %.2f s, last %.2f s%n", what,
-        r.get("toRunningP50Seconds"), r.get("toGuestUpP50Seconds"), r.get("toGuestUpMaxSeconds"));
+    System.out.printf(
+        "%s: running (QEMU started) p50 %.2f s; guest up p50 %.2f s, last %.2f s%n",
+        what,
+        r.get("toRunningP50Seconds"),
+        r.get("toGuestUpP50Seconds"),
+        r.get("toGuestUpMaxSeconds"));
     for (String name : names) {
       send("DELETE", "/v1/vms/" + name, null);
     }
-    await(what + ": deleted", () -> names.stream().allMatch(n -> {
-      try {
-        return send("GET", "/v1/vms/" + n, null).statusCode() == 404;
-      } catch (Exception e) {
-        return false;
-      }
-    }));
+    await(
+        what + ": deleted",
+        () ->
+            names.stream()
+                .allMatch(
+                    n -> {
+                      try {
+                        return send("GET", "/v1/vms/" + n, null).statusCode() == 404;
+                      } catch (Exception e) {
+                        return false;
+                      }
+                    }));
     return r;
   }
 
-  /** A VM whose image is {@code mib} MiB of noise: its fetch's rate, from its first progress event to its last. */
+  /**
+   * A VM whose image is {@code mib} MiB of noise: its fetch's rate, from its first progress event
+   * to its last.
+   */
   private Map<String, Object> fetch(String image, int mib) throws Exception {
-    send("POST", "/v1/vms", "{\"name\":\"fetch\",\"runtime\":\"qemu\",\"image\":\"" + image + "\",\"resources\":{\"cpu\":1,\"memory\":64}}");
+    send(
+        "POST",
+        "/v1/vms",
+        "{\"name\":\"fetch\",\"runtime\":\"qemu\",\"image\":\""
+            + image
+            + "\",\"resources\":{\"cpu\":1,\"memory\":64}}");
     await("the fetch done", () -> get("/v1/vms/fetch/events?limit=100").contains("pulling 100%"));
     @SuppressWarnings("unchecked")
-    List<Map<String, Object>> events = (List<Map<String, Object>>) json.readValue(get("/v1/vms/fetch/events?limit=100"), Map.class).get("items");
-    List<Instant> pulling = events.stream()
-        .filter(e -> String.valueOf(e.get("message")).startsWith("pulling"))
-        .map(e -> Instant.parse((String) e.get("time")))
-        .toList();
-    double seconds = Duration.between(pulling.get(0), pulling.get(pulling.size() - 1)).toMillis() / 1000.0;
+    List<Map<String, Object>> events =
+        (List<Map<String, Object>>)
+            json.readValue(get("/v1/vms/fetch/events?limit=100"), Map.class).get("items");
+    List<Instant> pulling =
+        events.stream()
+            .filter(e -> String.valueOf(e.get("message")).startsWith("pulling"))
+            .map(e -> Instant.parse((String) e.get("time")))
+            .toList();
+    double seconds =
+        Duration.between(pulling.get(0), pulling.get(pulling.size() - 1)).toMillis() / 1000.0;
     Map<String, Object> r = new LinkedHashMap<>();
     r.put("mib", mib);
     r.put("seconds", seconds);
-    r.put("mibPerSecond", Math.round(mib * 0.9 / Math.max(0.001, seconds))); // the first event is at 10%
-    System.out.printf("fetch of %d MiB over loopback HTTP: %.1f MiB/s%n", mib, (double) (long) r.get("mibPerSecond"));
+    r.put(
+        "mibPerSecond",
+        Math.round(mib * 0.9 / Math.max(0.001, seconds))); // the first event is at 10%
+    System.out.printf(
+        "fetch of %d MiB over loopback HTTP: %.1f MiB/s%n",
+        mib, (double) (long) r.get("mibPerSecond"));
     send("DELETE", "/v1/vms/fetch", null);
     return r;
   }
@@ -174,22 +218,31 @@ public final class VmBootBench {
   }
 
   private static void serve(HttpServer server, String path, Path file, AtomicInteger requests) {
-    server.createContext(path, x -> {
-      requests.incrementAndGet();
-      x.sendResponseHeaders(200, Files.size(file));
-      try (OutputStream out = x.getResponseBody()) {
-        Files.copy(file, out);
-      }
-    });
+    server.createContext(
+        path,
+        x -> {
+          requests.incrementAndGet();
+          x.sendResponseHeaders(200, Files.size(file));
+          try (OutputStream out = x.getResponseBody()) {
+            Files.copy(file, out);
+          }
+        });
   }
 
   private String get(String path) throws IOException, InterruptedException {
     return send("GET", path, null).body();
   }
 
-  private HttpResponse<String> send(String method, String path, String body) throws IOException, InterruptedException {
-    HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(api + path)).header("Content-Type", "application/json")
-        .method(method, body == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(body));
+  private HttpResponse<String> send(String method, String path, String body)
+      throws IOException, InterruptedException {
+    HttpRequest.Builder b =
+        HttpRequest.newBuilder(URI.create(api + path))
+            .header("Content-Type", "application/json")
+            .method(
+                method,
+                body == null
+                    ? HttpRequest.BodyPublishers.noBody()
+                    : HttpRequest.BodyPublishers.ofString(body));
     return http.send(b.build(), HttpResponse.BodyHandlers.ofString());
   }
 

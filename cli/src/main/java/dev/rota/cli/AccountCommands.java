@@ -8,16 +8,16 @@ import java.util.Map;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
-import picocli.CommandLine.ParentCommand;
 
 /** {@code rota account ...}: service accounts and their tokens. */
 @Command(name = "account", description = "Create, list, inspect and delete service accounts.")
 final class AccountCommands extends Noun {
-  static final List<Output.Column> COLUMNS = List.of(
-      Output.Column.field("NAME", "name"),
-      Output.Column.field("ROLES", "roles"),
-      Output.Column.field("WORKER", "worker"),
-      Output.Column.field("CREATED", "createdAt"));
+  static final List<Output.Column> COLUMNS =
+      List.of(
+          Output.Column.field("NAME", "name"),
+          Output.Column.field("ROLES", "roles"),
+          Output.Column.field("WORKER", "worker"),
+          Output.Column.field("CREATED", "createdAt"));
 
   static String path(String name) {
     return "/v1/service-accounts/" + ApiClient.segment(name);
@@ -26,9 +26,15 @@ final class AccountCommands extends Noun {
   @Command(name = "create", description = "Create an account; its token is shown this once.")
   int create(
       @Parameters(paramLabel = "NAME") String name,
-      @Option(names = "--role", required = true, paramLabel = "ROLE",
-          description = "compute:read, compute:write, admin:read, admin:write or worker; repeatable") List<String> roles,
-      @Option(names = "--worker", description = "with the worker role: the one worker it acts for") String worker) {
+      @Option(
+              names = "--role",
+              required = true,
+              paramLabel = "ROLE",
+              description =
+                  "compute:read, compute:write, admin:read, admin:write or worker; repeatable")
+          List<String> roles,
+      @Option(names = "--worker", description = "with the worker role: the one worker it acts for")
+          String worker) {
     Map<String, Object> body = new LinkedHashMap<>();
     body.put("name", name);
     body.put("roles", roles);

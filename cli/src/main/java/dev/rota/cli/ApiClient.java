@@ -17,16 +17,17 @@ import java.util.Map;
 import java.util.StringJoiner;
 
 /**
- * Rota's REST API as the CLI calls it: JSON in and out, the token as a bearer, and every failure as a
- * {@link CliException} whose message is one line: a problem+json's {@code detail}, or why the server
- * could not be reached.
+ * Rota's REST API as the CLI calls it: JSON in and out, the token as a bearer, and every failure as
+ * a {@link CliException} whose message is one line: a problem+json's {@code detail}, or why the
+ * server could not be reached.
  */
 final class ApiClient {
   private static final Duration TIMEOUT = Duration.ofSeconds(30);
 
   private final Context context;
   private final ObjectMapper json;
-  private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+  private final HttpClient http =
+      HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
 
   ApiClient(Context context, ObjectMapper json) {
     this.context = context;
@@ -63,22 +64,29 @@ final class ApiClient {
       request.header("Authorization", "Bearer " + context.token());
     }
     try {
-      HttpResponse<java.util.stream.Stream<String>> reply = http.send(request.build(), HttpResponse.BodyHandlers.ofLines());
+      HttpResponse<java.util.stream.Stream<String>> reply =
+          http.send(request.build(), HttpResponse.BodyHandlers.ofLines());
       if (reply.statusCode() >= 400) {
         String body = reply.body().collect(java.util.stream.Collectors.joining("\n"));
-        throw new CliException(ExitCodes.forStatus(reply.statusCode()), problem(reply.statusCode(), body));
+        throw new CliException(
+            ExitCodes.forStatus(reply.statusCode()), problem(reply.statusCode(), body));
       }
       try (java.util.stream.Stream<String> lines = reply.body()) {
-        lines.filter(l -> !l.isBlank()).forEach(l -> {
-          try {
-            line.accept(json.readTree(l));
-          } catch (IOException e) {
-            throw new java.io.UncheckedIOException(e);
-          }
-        });
+        lines
+            .filter(l -> !l.isBlank())
+            .forEach(
+                l -> {
+                  try {
+                    line.accept(json.readTree(l));
+                  } catch (IOException e) {
+                    throw new java.io.UncheckedIOException(e);
+                  }
+                });
       }
     } catch (IOException | java.io.UncheckedIOException e) {
-      throw new CliException(ExitCodes.UNREACHABLE, "the watch on " + context.server() + " ended (" + e.getMessage() + ")");
+      throw new CliException(
+          ExitCodes.UNREACHABLE,
+          "the watch on " + context.server() + " ended (" + e.getMessage() + ")");
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new CliException(ExitCodes.FAILED, "interrupted");
@@ -91,7 +99,9 @@ final class ApiClient {
     return reply.body();
   }
 
-  /** Every item of a paged list, following {@code nextCursor} to the end, or up to {@code limit}. */
+  /**
+   * Every item of a paged list, following {@code nextCursor} to the end, or up to {@code limit}.
+   */
   List<JsonNode> list(String path, Map<String, String> query, Integer limit) {
     List<JsonNode> items = new ArrayList<>();
     String cursor = null;
@@ -113,11 +123,12 @@ final class ApiClient {
 
   static String query(Map<String, String> params) {
     StringJoiner q = new StringJoiner("&", "?", "").setEmptyValue("");
-    params.forEach((k, v) -> {
-      if (v != null) {
-        q.add(k + "=" + URLEncoder.encode(v, StandardCharsets.UTF_8));
-      }
-    });
+    params.forEach(
+        (k, v) -> {
+          if (v != null) {
+            q.add(k + "=" + URLEncoder.encode(v, StandardCharsets.UTF_8));
+          }
+        });
     return q.toString();
   }
 
@@ -134,17 +145,26 @@ final class ApiClient {
     try {
       return json.readTree(text);
     } catch (IOException e) {
-      throw new CliException(ExitCodes.FAILED, method + " " + path + " answered " + reply.statusCode() + " with a body that is not JSON");
+      throw new CliException(
+          ExitCodes.FAILED,
+          method
+              + " "
+              + path
+              + " answered "
+              + reply.statusCode()
+              + " with a body that is not JSON");
     }
   }
 
   private HttpResponse<String> exchange(String method, String path, Object body) {
-    HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(context.server() + path)).timeout(TIMEOUT);
+    HttpRequest.Builder request =
+        HttpRequest.newBuilder(URI.create(context.server() + path)).timeout(TIMEOUT);
     try {
       if (body == null) {
         request.method(method, HttpRequest.BodyPublishers.noBody());
       } else {
-        request.header("Content-Type", "application/json")
+        request
+            .header("Content-Type", "application/json")
             .method(method, HttpRequest.BodyPublishers.ofByteArray(json.writeValueAsBytes(body)));
       }
       if (context.token() != null && !context.token().isBlank()) {
@@ -156,13 +176,20 @@ final class ApiClient {
       }
       return reply;
     } catch (IOException e) {
-      throw new CliException(ExitCodes.UNREACHABLE,
-          "cannot reach the Rota server at " + context.server() + " (" + reason(e) + "); is it running? set --server or ROTA_SERVER");
+      throw new CliException(
+          ExitCodes.UNREACHABLE,
+          "cannot reach the Rota server at "
+              + context.server()
+              + " ("
+              + reason(e)
+              + "); is it running? set --server or ROTA_SERVER");
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new CliException(ExitCodes.FAILED, "interrupted");
     } catch (IllegalArgumentException e) {
-      throw new CliException(ExitCodes.USAGE, "the server address " + context.server() + " is not a URL such as http://127.0.0.1:8080");
+      throw new CliException(
+          ExitCodes.USAGE,
+          "the server address " + context.server() + " is not a URL such as http://127.0.0.1:8080");
     }
   }
 
@@ -175,7 +202,10 @@ final class ApiClient {
     String said = null;
     try {
       JsonNode p = json.readTree(body);
-      said = p.hasNonNull("detail") ? p.get("detail").asText() : p.hasNonNull("title") ? p.get("title").asText() : null;
+      said =
+          p.hasNonNull("detail")
+              ? p.get("detail").asText()
+              : p.hasNonNull("title") ? p.get("title").asText() : null;
     } catch (IOException | RuntimeException e) {
       // not JSON: the status says it
     }

@@ -5,12 +5,16 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.util.Map;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.ParentCommand;
 
 /** {@code rota cluster ...}: the scheduler's state and the cluster's settings. */
-@Command(name = "cluster", description = "The scheduler's last term and counts; the scheduler profile.")
+@Command(
+    name = "cluster",
+    description = "The scheduler's last term and counts; the scheduler profile.")
 final class ClusterCommands extends Noun {
-  @Command(name = "get", description = "The scheduler's workflow, its last term, workers by health, VMs by status, and the settings.")
+  @Command(
+      name = "get",
+      description =
+          "The scheduler's workflow, its last term, workers by health, VMs by status, and the settings.")
   int get() {
     ApiClient api = root.api();
     JsonNode view = api.get("/v1/cluster");
@@ -21,10 +25,18 @@ final class ClusterCommands extends Noun {
     return ExitCodes.OK;
   }
 
-  @Command(name = "set", description = "Change a setting: rota cluster set --profile distribute-load")
-  int set(@Option(names = "--profile", required = true, paramLabel = "PROFILE",
-      description = "optimize-utilization (pack) or distribute-load (spread)") String profile) {
-    root.output().value(root.api().put("/v1/cluster-settings", Map.of("schedulerProfile", profile)));
+  @Command(
+      name = "set",
+      description = "Change a setting: rota cluster set --profile distribute-load")
+  int set(
+      @Option(
+              names = "--profile",
+              required = true,
+              paramLabel = "PROFILE",
+              description = "optimize-utilization (pack) or distribute-load (spread)")
+          String profile) {
+    root.output()
+        .value(root.api().put("/v1/cluster-settings", Map.of("schedulerProfile", profile)));
     return ExitCodes.OK;
   }
 }

@@ -6,20 +6,33 @@ import java.util.ArrayList;
 import java.util.List;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Parameters;
-import picocli.CommandLine.ParentCommand;
 
 /** {@code rota context ...}: named servers and tokens in the config file. */
-@Command(name = "context", description = "Named servers and tokens, kept in the config file ($ROTA_CONFIG or ~/.config/rota/config.json).")
+@Command(
+    name = "context",
+    description =
+        "Named servers and tokens, kept in the config file ($ROTA_CONFIG or ~/.config/rota/config.json).")
 final class ContextCommands extends Noun {
   /** Its server and token are the global --server and --token: here they are saved, not used. */
-  @Command(name = "set", description = "Add or replace a context: rota context set prod --server https://rota.example --token …")
+  @Command(
+      name = "set",
+      description =
+          "Add or replace a context: rota context set prod --server https://rota.example --token …")
   int set(@Parameters(paramLabel = "NAME") String name) {
     if (root.server == null) {
-      throw new CliException(ExitCodes.USAGE, "rota context set " + name + " needs --server URL (and --token TOKEN when auth is on)");
+      throw new CliException(
+          ExitCodes.USAGE,
+          "rota context set " + name + " needs --server URL (and --token TOKEN when auth is on)");
     }
     Contexts file = root.contexts();
     file.set(name, root.server, root.token);
-    root.output().say("context " + name + " saved in " + file.file() + (name.equals(file.current()) ? " (in use)" : ""));
+    root.output()
+        .say(
+            "context "
+                + name
+                + " saved in "
+                + file.file()
+                + (name.equals(file.current()) ? " (in use)" : ""));
     return ExitCodes.OK;
   }
 
@@ -30,7 +43,9 @@ final class ContextCommands extends Noun {
     return ExitCodes.OK;
   }
 
-  @Command(name = "list", description = "The contexts, the one in use marked; tokens are not shown.")
+  @Command(
+      name = "list",
+      description = "The contexts, the one in use marked; tokens are not shown.")
   int list() {
     Contexts file = root.contexts();
     String current = file.current();
@@ -43,8 +58,15 @@ final class ContextCommands extends Noun {
       row.put("token", c.token() == null ? "none" : "set");
       rows.add(row);
     }
-    root.output().list("contexts", rows, List.of(Output.Column.field("CURRENT", "current"),
-        Output.Column.field("NAME", "name"), Output.Column.field("SERVER", "server"), Output.Column.field("TOKEN", "token")));
+    root.output()
+        .list(
+            "contexts",
+            rows,
+            List.of(
+                Output.Column.field("CURRENT", "current"),
+                Output.Column.field("NAME", "name"),
+                Output.Column.field("SERVER", "server"),
+                Output.Column.field("TOKEN", "token")));
     return ExitCodes.OK;
   }
 

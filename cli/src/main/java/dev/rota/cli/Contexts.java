@@ -13,8 +13,8 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The config file's contexts (kubectl's kubeconfig, Nomad's env): named servers with their tokens and
- * the one in use, in {@code $ROTA_CONFIG}, else {@code $XDG_CONFIG_HOME/rota/config.json}, else
+ * The config file's contexts (kubectl's kubeconfig, Nomad's env): named servers with their tokens
+ * and the one in use, in {@code $ROTA_CONFIG}, else {@code $XDG_CONFIG_HOME/rota/config.json}, else
  * {@code ~/.config/rota/config.json}. Written readable by its owner alone: it holds tokens.
  *
  * <pre>{"current": "dev", "contexts": {"dev": {"server": "http://127.0.0.1:8080"}}}</pre>
@@ -35,7 +35,10 @@ final class Contexts {
       return Path.of(env.get("ROTA_CONFIG"));
     }
     String xdg = env.get("XDG_CONFIG_HOME");
-    Path base = xdg != null && !xdg.isBlank() ? Path.of(xdg) : Path.of(env.getOrDefault("HOME", System.getProperty("user.home")), ".config");
+    Path base =
+        xdg != null && !xdg.isBlank()
+            ? Path.of(xdg)
+            : Path.of(env.getOrDefault("HOME", System.getProperty("user.home")), ".config");
     return base.resolve("rota").resolve("config.json");
   }
 
@@ -47,23 +50,44 @@ final class Contexts {
    * Where to talk to: a flag wins, then {@code ROTA_SERVER} / {@code ROTA_TOKEN}, then the named
    * context (or the current one), then dev mode's address without a token.
    */
-  Context resolve(String contextFlag, String serverFlag, String tokenFlag, Map<String, String> env) {
+  Context resolve(
+      String contextFlag, String serverFlag, String tokenFlag, Map<String, String> env) {
     ObjectNode config = read();
     String name = contextFlag != null ? contextFlag : config.path("current").asText(null);
     JsonNode chosen = name == null ? null : config.path("contexts").get(name);
     if (contextFlag != null && chosen == null) {
-      throw new CliException(ExitCodes.USAGE, "no context named " + contextFlag + " in " + file + "; see rota context list");
+      throw new CliException(
+          ExitCodes.USAGE,
+          "no context named " + contextFlag + " in " + file + "; see rota context list");
     }
-    String server = first(serverFlag, env.get("ROTA_SERVER"), chosen == null ? null : chosen.path("server").asText(null), DEFAULT_SERVER);
-    String token = first(tokenFlag, env.get("ROTA_TOKEN"), chosen == null ? null : chosen.path("token").asText(null), null);
+    String server =
+        first(
+            serverFlag,
+            env.get("ROTA_SERVER"),
+            chosen == null ? null : chosen.path("server").asText(null),
+            DEFAULT_SERVER);
+    String token =
+        first(
+            tokenFlag,
+            env.get("ROTA_TOKEN"),
+            chosen == null ? null : chosen.path("token").asText(null),
+            null);
     return new Context(name, server.replaceAll("/+$", ""), token);
   }
 
   List<Context> all() {
     ObjectNode config = read();
     List<Context> contexts = new ArrayList<>();
-    config.path("contexts").fields().forEachRemaining(e ->
-        contexts.add(new Context(e.getKey(), e.getValue().path("server").asText(null), e.getValue().path("token").asText(null))));
+    config
+        .path("contexts")
+        .fields()
+        .forEachRemaining(
+            e ->
+                contexts.add(
+                    new Context(
+                        e.getKey(),
+                        e.getValue().path("server").asText(null),
+                        e.getValue().path("token").asText(null))));
     return contexts;
   }
 
@@ -74,7 +98,8 @@ final class Contexts {
   /** Adds or replaces a context; the first one made becomes the current one. */
   void set(String name, String server, String token) {
     ObjectNode config = read();
-    ObjectNode contexts = config.has("contexts") ? (ObjectNode) config.get("contexts") : config.putObject("contexts");
+    ObjectNode contexts =
+        config.has("contexts") ? (ObjectNode) config.get("contexts") : config.putObject("contexts");
     ObjectNode context = contexts.putObject(name);
     context.put("server", server);
     if (token != null) {
@@ -89,7 +114,9 @@ final class Contexts {
   void use(String name) {
     ObjectNode config = read();
     if (!config.path("contexts").has(name)) {
-      throw new CliException(ExitCodes.NOT_FOUND, "no context named " + name + " in " + file + "; see rota context list");
+      throw new CliException(
+          ExitCodes.NOT_FOUND,
+          "no context named " + name + " in " + file + "; see rota context list");
     }
     config.put("current", name);
     write(config);
@@ -117,26 +144,35 @@ final class Contexts {
         return o;
       }
     } catch (IOException e) {
-      throw new CliException(ExitCodes.FAILED, "cannot read " + file + " (" + e.getMessage().lines().findFirst().orElse("") + ")");
+      throw new CliException(
+          ExitCodes.FAILED,
+          "cannot read " + file + " (" + e.getMessage().lines().findFirst().orElse("") + ")");
     }
     throw new CliException(ExitCodes.FAILED, file + " is not a JSON object; fix or remove it");
   }
 
-  /** Whole, to a temporary file moved over the old one: an interrupted write leaves one or the other. */
+  /**
+   * Whole, to a temporary file moved over the old one: an interrupted write leaves one or the
+   * other.
+   */
   private void write(ObjectNode config) {
     try {
       Files.createDirectories(file.toAbsolutePath().getParent());
       Path temporary = file.resolveSibling(file.getFileName() + ".tmp");
       Files.deleteIfExists(temporary);
       try {
-        Files.createFile(temporary, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
+        Files.createFile(
+            temporary,
+            PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
       } catch (UnsupportedOperationException e) {
         Files.createFile(temporary);
       }
       json.writerWithDefaultPrettyPrinter().writeValue(temporary.toFile(), config);
-      Files.move(temporary, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+      Files.move(
+          temporary, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
     } catch (IOException e) {
-      throw new CliException(ExitCodes.FAILED, "cannot write " + file + " (" + e.getMessage() + ")");
+      throw new CliException(
+          ExitCodes.FAILED, "cannot write " + file + " (" + e.getMessage() + ")");
     }
   }
 

@@ -1,12 +1,17 @@
 package dev.rota.cli;
 
 /**
- * {@code rota vm logs -f}: each poll brings the last 64 KiB of the output; what is new is what follows
- * the end of the previous tail. When the output grew by more than the window, the whole tail is new.
+ * {@code rota vm logs -f}: each poll brings the last 64 KiB of the output; what is new is what
+ * follows the end of the previous tail. When the output grew by more than the window, the whole
+ * tail is new.
  */
 final class LogFollower {
-  /** How much of the previous tail is matched against the next: enough to be unambiguous in practice. */
+  /**
+   * How much of the previous tail is matched against the next: enough to be unambiguous in
+   * practice.
+   */
   private static final int OVERLAP = 1024;
+
   private String last = "";
   private boolean started;
 

@@ -9,8 +9,8 @@ import picocli.CommandLine.ParentCommand;
 import picocli.CommandLine.Spec;
 
 /**
- * A noun ({@code rota vm}): its verbs are its {@code @Command} methods and classes. Given without a verb
- * it is a usage error naming the verbs it has.
+ * A noun ({@code rota vm}): its verbs are its {@code @Command} methods and classes. Given without a
+ * verb it is a usage error naming the verbs it has.
  */
 abstract class Noun implements Runnable {
   @Spec CommandSpec spec;
@@ -18,41 +18,58 @@ abstract class Noun implements Runnable {
 
   @Override
   public void run() {
-    throw new CommandLine.ParameterException(spec.commandLine(),
-        "a verb is needed: " + String.join(", ", spec.subcommands().keySet()));
+    throw new CommandLine.ParameterException(
+        spec.commandLine(), "a verb is needed: " + String.join(", ", spec.subcommands().keySet()));
   }
 
   /** Every item of a paged list as a table (or whole). */
-  int listed(String what, String path, Map<String, String> query, Integer limit, List<Output.Column> columns) {
+  int listed(
+      String what,
+      String path,
+      Map<String, String> query,
+      Integer limit,
+      List<Output.Column> columns) {
     root.output().list(what, root.api().list(path, query, limit), columns);
     return ExitCodes.OK;
   }
 
   /**
-   * A watch: the current list, then a row per change (its event first) as the server streams them, for
-   * as long as it runs; a stream that ends or breaks is resumed from its last resourceVersion, and one
-   * the server no longer keeps (410) is listed again.
+   * A watch: the current list, then a row per change (its event first) as the server streams them,
+   * for as long as it runs; a stream that ends or breaks is resumed from its last resourceVersion,
+   * and one the server no longer keeps (410) is listed again.
    */
   int watched(String path, List<Output.Column> columns) {
     String[] resourceVersion = {null};
     while (true) {
       List<JsonNode> snapshot = new java.util.ArrayList<>();
       try {
-        root.api().stream(path + "?watch=true" + (resourceVersion[0] == null ? "" : "&resourceVersion=" + resourceVersion[0]),
+        root.api().stream(
+            path
+                + "?watch=true"
+                + (resourceVersion[0] == null ? "" : "&resourceVersion=" + resourceVersion[0]),
             line -> {
               resourceVersion[0] = line.path("resourceVersion").asText(resourceVersion[0]);
               switch (line.path("type").asText()) {
                 case "snapshot" -> snapshot.add(line.path("object"));
                 case "synced" -> {
                   if (root.output().isTable()) {
-                    root.output().list(path.substring(path.lastIndexOf('/') + 1), snapshot, columns);
+                    root.output()
+                        .list(path.substring(path.lastIndexOf('/') + 1), snapshot, columns);
                   } else {
-                    snapshot.forEach(o -> root.output().watched(root.json.createObjectNode()
-                        .put("type", "snapshot").put("resourceVersion", resourceVersion[0]).set("object", o), columns));
+                    snapshot.forEach(
+                        o ->
+                            root.output()
+                                .watched(
+                                    root.json
+                                        .createObjectNode()
+                                        .put("type", "snapshot")
+                                        .put("resourceVersion", resourceVersion[0])
+                                        .set("object", o),
+                                    columns));
                   }
                 }
                 case "upsert", "delete" -> root.output().watched(line, columns);
-                default -> { } // a bookmark: only its resourceVersion matters
+                default -> {} // a bookmark: only its resourceVersion matters
               }
             });
       } catch (CliException e) {

@@ -13,7 +13,11 @@ import java.util.function.Function;
 
 /** What a command prints: a table by default (kubectl's), or the API's own JSON, or YAML, whole. */
 final class Output {
-  enum Format { TABLE, JSON, YAML }
+  enum Format {
+    TABLE,
+    JSON,
+    YAML
+  }
 
   /** A table column: its header and how a row's value is read from the API's JSON. */
   record Column(String header, Function<JsonNode, String> value) {
@@ -29,8 +33,10 @@ final class Output {
   private final PrintWriter err;
   private final ObjectMapper json;
   private final ObjectMapper yaml =
-      new ObjectMapper(new YAMLFactory().disable(YAMLGenerator.Feature.WRITE_DOC_START_MARKER)
-          .enable(YAMLGenerator.Feature.MINIMIZE_QUOTES));
+      new ObjectMapper(
+          new YAMLFactory()
+              .disable(YAMLGenerator.Feature.WRITE_DOC_START_MARKER)
+              .enable(YAMLGenerator.Feature.MINIMIZE_QUOTES));
 
   Output(Format format, PrintWriter out, PrintWriter err, ObjectMapper json) {
     this.format = format;
@@ -60,8 +66,8 @@ final class Output {
   }
 
   /**
-   * One line of a watch: in a table, a row of the columns after the event (the snapshot is a table of
-   * its own, {@link #list}); in JSON or YAML, the line as the server sent it, one a line.
+   * One line of a watch: in a table, a row of the columns after the event (the snapshot is a table
+   * of its own, {@link #list}); in JSON or YAML, the line as the server sent it, one a line.
    */
   void watched(JsonNode line, List<Column> columns) {
     if (format != Format.TABLE) {
@@ -74,9 +80,14 @@ final class Output {
       return;
     }
     JsonNode object = line.path("object");
-    StringBuilder row = new StringBuilder(line.path("type").asText().toUpperCase(java.util.Locale.ROOT));
+    StringBuilder row =
+        new StringBuilder(line.path("type").asText().toUpperCase(java.util.Locale.ROOT));
     for (int i = 0; i < columns.size(); i++) {
-      row.append("   ").append(cell(columns.get(i).value().apply(object), i < columns.size() - 1 ? MAX_CELL : Integer.MAX_VALUE));
+      row.append("   ")
+          .append(
+              cell(
+                  columns.get(i).value().apply(object),
+                  i < columns.size() - 1 ? MAX_CELL : Integer.MAX_VALUE));
     }
     out.println(row.toString().stripTrailing());
     out.flush();
@@ -100,7 +111,10 @@ final class Output {
     }
   }
 
-  /** A line for people; not printed when a script asked for JSON or YAML, whose output stays parseable. */
+  /**
+   * A line for people; not printed when a script asked for JSON or YAML, whose output stays
+   * parseable.
+   */
   void say(String line) {
     if (format == Format.TABLE) {
       out.println(line);
@@ -130,7 +144,10 @@ final class Output {
       String[] row = new String[columns.size()];
       for (int i = 0; i < row.length; i++) {
         // The last column (a message, mostly) runs on: nothing after it needs aligning.
-        row[i] = cell(columns.get(i).value().apply(item), i < row.length - 1 ? MAX_CELL : Integer.MAX_VALUE);
+        row[i] =
+            cell(
+                columns.get(i).value().apply(item),
+                i < row.length - 1 ? MAX_CELL : Integer.MAX_VALUE);
       }
       rows.add(row);
     }

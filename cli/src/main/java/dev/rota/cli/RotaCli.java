@@ -24,8 +24,13 @@ import picocli.CommandLine.ScopeType;
     versionProvider = RotaCli.Version.class,
     description = "Drive a Rota scheduler: VMs, workers, VM sets, the cluster, service accounts.",
     subcommands = {
-      VmCommands.class, WorkerCommands.class, VmSetCommands.class, ClusterCommands.class, AccountCommands.class,
-      ContextCommands.class, CommandLine.HelpCommand.class
+      VmCommands.class,
+      WorkerCommands.class,
+      VmSetCommands.class,
+      ClusterCommands.class,
+      AccountCommands.class,
+      ContextCommands.class,
+      CommandLine.HelpCommand.class
     },
     footer = {
       "",
@@ -35,23 +40,39 @@ import picocli.CommandLine.ScopeType;
       "5 denied, 6 server unreachable, 7 --wait timed out, 8 --wait saw it fail."
     })
 public final class RotaCli implements Runnable {
-  @Option(names = "--server", scope = ScopeType.INHERIT, paramLabel = "URL", description = "the Rota API, e.g. http://127.0.0.1:8080")
+  @Option(
+      names = "--server",
+      scope = ScopeType.INHERIT,
+      paramLabel = "URL",
+      description = "the Rota API, e.g. http://127.0.0.1:8080")
   String server;
 
-  @Option(names = "--token", scope = ScopeType.INHERIT, paramLabel = "TOKEN", description = "a service account's token")
+  @Option(
+      names = "--token",
+      scope = ScopeType.INHERIT,
+      paramLabel = "TOKEN",
+      description = "a service account's token")
   String token;
 
-  @Option(names = "--context", scope = ScopeType.INHERIT, paramLabel = "NAME", description = "a context from the config file")
+  @Option(
+      names = "--context",
+      scope = ScopeType.INHERIT,
+      paramLabel = "NAME",
+      description = "a context from the config file")
   String context;
 
-  @Option(names = {"-o", "--output"}, scope = ScopeType.INHERIT, paramLabel = "FORMAT",
+  @Option(
+      names = {"-o", "--output"},
+      scope = ScopeType.INHERIT,
+      paramLabel = "FORMAT",
       description = "table (default), json or yaml")
   Output.Format format = Output.Format.TABLE;
 
   final Map<String, String> env;
   final PrintWriter out;
   final PrintWriter err;
-  final ObjectMapper json = new ObjectMapper().configure(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES, false);
+  final ObjectMapper json =
+      new ObjectMapper().configure(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES, false);
   final Clock clock;
   final Pause pause;
   private final boolean terminal;
@@ -61,7 +82,13 @@ public final class RotaCli implements Runnable {
     void sleep(long millis) throws InterruptedException;
   }
 
-  RotaCli(Map<String, String> env, PrintWriter out, PrintWriter err, Clock clock, Pause pause, boolean terminal) {
+  RotaCli(
+      Map<String, String> env,
+      PrintWriter out,
+      PrintWriter err,
+      Clock clock,
+      Pause pause,
+      boolean terminal) {
     this.env = env;
     this.out = out;
     this.err = err;
@@ -71,31 +98,57 @@ public final class RotaCli implements Runnable {
   }
 
   public static void main(String[] args) {
-    PrintWriter out = new PrintWriter(new OutputStreamWriter(System.out, StandardCharsets.UTF_8), true);
-    PrintWriter err = new PrintWriter(new OutputStreamWriter(System.err, StandardCharsets.UTF_8), true);
-    System.exit(run(args, System.getenv(), out, err, Clock.systemUTC(), Thread::sleep, System.console() != null));
+    PrintWriter out =
+        new PrintWriter(new OutputStreamWriter(System.out, StandardCharsets.UTF_8), true);
+    PrintWriter err =
+        new PrintWriter(new OutputStreamWriter(System.err, StandardCharsets.UTF_8), true);
+    System.exit(
+        run(
+            args,
+            System.getenv(),
+            out,
+            err,
+            Clock.systemUTC(),
+            Thread::sleep,
+            System.console() != null));
   }
 
-  /** Runs one command line; what it prints goes to {@code out} and {@code err}; answers the exit code. */
-  static int run(String[] args, Map<String, String> env, PrintWriter out, PrintWriter err, Clock clock, Pause pause,
+  /**
+   * Runs one command line; what it prints goes to {@code out} and {@code err}; answers the exit
+   * code.
+   */
+  static int run(
+      String[] args,
+      Map<String, String> env,
+      PrintWriter out,
+      PrintWriter err,
+      Clock clock,
+      Pause pause,
       boolean terminal) {
     RotaCli root = new RotaCli(env, out, err, clock, pause, terminal);
     CommandLine cli = new CommandLine(root);
     cli.setOut(out);
     cli.setErr(err);
     cli.setCaseInsensitiveEnumValuesAllowed(true);
-    cli.setExecutionExceptionHandler((e, line, parsed) -> {
-      if (e instanceof CliException c) {
-        err.println("rota: " + c.getMessage());
-        return c.exitCode();
-      }
-      err.println("rota: " + e);
-      return ExitCodes.FAILED;
-    });
-    cli.setParameterExceptionHandler((e, a) -> {
-      err.println("rota: " + e.getMessage().lines().findFirst().orElse("") + " (see " + e.getCommandLine().getCommandSpec().qualifiedName() + " --help)");
-      return ExitCodes.USAGE;
-    });
+    cli.setExecutionExceptionHandler(
+        (e, line, parsed) -> {
+          if (e instanceof CliException c) {
+            err.println("rota: " + c.getMessage());
+            return c.exitCode();
+          }
+          err.println("rota: " + e);
+          return ExitCodes.FAILED;
+        });
+    cli.setParameterExceptionHandler(
+        (e, a) -> {
+          err.println(
+              "rota: "
+                  + e.getMessage().lines().findFirst().orElse("")
+                  + " (see "
+                  + e.getCommandLine().getCommandSpec().qualifiedName()
+                  + " --help)");
+          return ExitCodes.USAGE;
+        });
     int code = cli.execute(args);
     out.flush();
     err.flush();

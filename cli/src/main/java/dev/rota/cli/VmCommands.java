@@ -18,13 +18,14 @@ import picocli.CommandLine.ParentCommand;
     description = "Create, list, inspect, stop, start, restart and delete VMs.",
     subcommands = VmCommands.Create.class)
 final class VmCommands extends Noun {
-  static final List<Output.Column> COLUMNS = List.of(
-      Output.Column.field("NAME", "name"),
-      Output.Column.field("STATUS", "status"),
-      Output.Column.field("WORKER", "worker"),
-      Output.Column.field("RESTARTS", "restartCount"),
-      Output.Column.field("SET", "set"),
-      Output.Column.field("MESSAGE", "statusMessage"));
+  static final List<Output.Column> COLUMNS =
+      List.of(
+          Output.Column.field("NAME", "name"),
+          Output.Column.field("STATUS", "status"),
+          Output.Column.field("WORKER", "worker"),
+          Output.Column.field("RESTARTS", "restartCount"),
+          Output.Column.field("SET", "set"),
+          Output.Column.field("MESSAGE", "statusMessage"));
 
   static String path(String name) {
     return "/v1/vms/" + ApiClient.segment(name);
@@ -35,32 +36,60 @@ final class VmCommands extends Noun {
     @Option(names = "--wait", description = "wait until it is done, showing progress")
     boolean wait;
 
-    @Option(names = "--timeout", paramLabel = "DURATION", defaultValue = "5m", description = "how long --wait waits (default 5m)")
+    @Option(
+        names = "--timeout",
+        paramLabel = "DURATION",
+        defaultValue = "5m",
+        description = "how long --wait waits (default 5m)")
     String timeout;
   }
 
   /** Waits until the VM runs (a restart: its next generation runs); its failure ends the wait. */
-  static void awaitRunning(RotaCli root, ApiClient api, String name, int afterRestarts, WaitOptions w) {
-    root.waiter(Waiter.parse(w.timeout)).until("vm " + name, () -> {
-      JsonNode vm = api.get(path(name));
-      String status = vm.path("status").asText();
-      String progress = status + (vm.hasNonNull("worker") ? " on " + vm.get("worker").asText() : "")
-          + (vm.hasNonNull("statusMessage") ? ": " + vm.get("statusMessage").asText() : "");
-      boolean current = vm.path("restartCount").asInt() >= afterRestarts;
-      if (current && status.equals("running")) {
-        return Waiter.Look.done(progress);
-      }
-      return current && status.equals("failed") ? Waiter.Look.failed(progress) : Waiter.Look.waiting(progress);
-    });
+  static void awaitRunning(
+      RotaCli root, ApiClient api, String name, int afterRestarts, WaitOptions w) {
+    root.waiter(Waiter.parse(w.timeout))
+        .until(
+            "vm " + name,
+            () -> {
+              JsonNode vm = api.get(path(name));
+              String status = vm.path("status").asText();
+              String progress =
+                  status
+                      + (vm.hasNonNull("worker") ? " on " + vm.get("worker").asText() : "")
+                      + (vm.hasNonNull("statusMessage")
+                          ? ": " + vm.get("statusMessage").asText()
+                          : "");
+              boolean current = vm.path("restartCount").asInt() >= afterRestarts;
+              if (current && status.equals("running")) {
+                return Waiter.Look.done(progress);
+              }
+              return current && status.equals("failed")
+                  ? Waiter.Look.failed(progress)
+                  : Waiter.Look.waiting(progress);
+            });
   }
 
-  @Command(name = "create", description = "Submit a VM: rota vm create build-42 --cpu 2 -- sleep 3600")
+  @Command(
+      name = "create",
+      description = "Submit a VM: rota vm create build-42 --cpu 2 -- sleep 3600")
   static final class Create implements Callable<Integer> {
     @ParentCommand VmCommands vm;
-    @Parameters(index = "0", paramLabel = "NAME", arity = "0..1", description = "its name (or the file's)") String name;
+
+    @Parameters(
+        index = "0",
+        paramLabel = "NAME",
+        arity = "0..1",
+        description = "its name (or the file's)")
+    String name;
+
     @Mixin VmSpecOptions spec;
     @Mixin WaitOptions wait;
-    @Parameters(index = "1..*", paramLabel = "COMMAND", description = "the command and its arguments, after --") List<String> command;
+
+    @Parameters(
+        index = "1..*",
+        paramLabel = "COMMAND",
+        description = "the command and its arguments, after --")
+    List<String> command;
 
     @Override
     public Integer call() {
@@ -88,10 +117,15 @@ final class VmCommands extends Noun {
       @Option(names = "--worker", description = "only VMs on this worker") String worker,
       @Option(names = "--set", description = "only replicas of this VM set") String set,
       @Option(names = "--limit", description = "at most this many") Integer limit,
-      @Option(names = {"-w", "--watch"}, description = "then a row per change, as it happens, until interrupted") boolean watch) {
+      @Option(
+              names = {"-w", "--watch"},
+              description = "then a row per change, as it happens, until interrupted")
+          boolean watch) {
     if (watch) {
       if (status != null || worker != null || set != null || limit != null) {
-        throw new CliException(ExitCodes.USAGE, "--watch shows every VM: it does not go with --status, --worker, --set or --limit");
+        throw new CliException(
+            ExitCodes.USAGE,
+            "--watch shows every VM: it does not go with --status, --worker, --set or --limit");
       }
       return watched("/v1/vms", COLUMNS);
     }
@@ -109,15 +143,26 @@ final class VmCommands extends Noun {
 
   @Command(name = "events", description = "What happened to a VM, oldest first.")
   int events(@Parameters(paramLabel = "NAME") String name) {
-    return listed("events", path(name) + "/events", Map.of(), null, List.of(
-        Output.Column.field("TIME", "time"), Output.Column.field("TYPE", "type"), Output.Column.field("MESSAGE", "message")));
+    return listed(
+        "events",
+        path(name) + "/events",
+        Map.of(),
+        null,
+        List.of(
+            Output.Column.field("TIME", "time"),
+            Output.Column.field("TYPE", "type"),
+            Output.Column.field("MESSAGE", "message")));
   }
 
   @Command(name = "logs", description = "The VM's output (the last 64 KiB), -f to follow it.")
   int logs(
       @Parameters(paramLabel = "NAME") String name,
-      @Option(names = {"-f", "--follow"}, description = "keep printing what it writes, until interrupted") boolean follow,
-      @Option(names = "--stderr", description = "its stderr instead of stdout") boolean stderr) throws InterruptedException {
+      @Option(
+              names = {"-f", "--follow"},
+              description = "keep printing what it writes, until interrupted")
+          boolean follow,
+      @Option(names = "--stderr", description = "its stderr instead of stdout") boolean stderr)
+      throws InterruptedException {
     ApiClient api = root.api();
     String path = path(name) + "/logs" + (stderr ? "?stream=stderr" : "");
     LogFollower follower = new LogFollower();
@@ -136,10 +181,15 @@ final class VmCommands extends Noun {
     ApiClient api = root.api();
     JsonNode answer = api.post(path(name) + "/stop", null);
     if (wait.wait) {
-      root.waiter(Waiter.parse(wait.timeout)).until("vm " + name, () -> {
-        String status = api.get(path(name)).path("status").asText();
-        return status.equals("stopped") || status.equals("failed") ? Waiter.Look.done(status) : Waiter.Look.waiting(status);
-      });
+      root.waiter(Waiter.parse(wait.timeout))
+          .until(
+              "vm " + name,
+              () -> {
+                String status = api.get(path(name)).path("status").asText();
+                return status.equals("stopped") || status.equals("failed")
+                    ? Waiter.Look.done(status)
+                    : Waiter.Look.waiting(status);
+              });
       answer = api.get(path(name));
     }
     return shown(answer, COLUMNS);
@@ -161,7 +211,12 @@ final class VmCommands extends Noun {
     int before = wait.wait ? api.get(path(name)).path("restartCount").asInt() : 0;
     JsonNode answer = api.post(path(name) + "/" + verb, null);
     if (wait.wait) {
-      awaitRunning(root, api, name, verb.equals("restart") ? before + 1 : answer.path("restartCount").asInt(), wait);
+      awaitRunning(
+          root,
+          api,
+          name,
+          verb.equals("restart") ? before + 1 : answer.path("restartCount").asInt(),
+          wait);
       answer = api.get(path(name));
     }
     return shown(answer, COLUMNS);
@@ -172,16 +227,20 @@ final class VmCommands extends Noun {
     ApiClient api = root.api();
     api.delete(path(name));
     if (wait.wait) {
-      root.waiter(Waiter.parse(wait.timeout)).until("vm " + name, () -> {
-        try {
-          return Waiter.Look.waiting(api.get(path(name)).path("status").asText() + ", being deleted");
-        } catch (CliException e) {
-          if (e.exitCode() == ExitCodes.NOT_FOUND) {
-            return Waiter.Look.done("deleted");
-          }
-          throw e;
-        }
-      });
+      root.waiter(Waiter.parse(wait.timeout))
+          .until(
+              "vm " + name,
+              () -> {
+                try {
+                  return Waiter.Look.waiting(
+                      api.get(path(name)).path("status").asText() + ", being deleted");
+                } catch (CliException e) {
+                  if (e.exitCode() == ExitCodes.NOT_FOUND) {
+                    return Waiter.Look.done("deleted");
+                  }
+                  throw e;
+                }
+              });
     }
     root.output().say("vm " + name + (wait.wait ? " deleted" : " being deleted"));
     return ExitCodes.OK;

@@ -17,14 +17,19 @@ import picocli.CommandLine.ParentCommand;
     description = "Create, list, inspect, scale and delete VM sets.",
     subcommands = VmSetCommands.Create.class)
 final class VmSetCommands extends Noun {
-  static final List<Output.Column> COLUMNS = List.of(
-      Output.Column.field("NAME", "name"),
-      new Output.Column("DESIRED", s -> Output.text(s.path("status").path("desired"))),
-      new Output.Column("RUNNING", s -> Output.text(s.path("status").path("running"))),
-      new Output.Column("PENDING", s -> Output.text(s.path("status").path("pending"))),
-      new Output.Column("SPREAD", s -> s.path("spread").isObject()
-          ? "label:" + s.path("spread").path("label").asText() : Output.text(s.path("spread"))),
-      new Output.Column("MESSAGE", s -> Output.text(s.path("status").path("message"))));
+  static final List<Output.Column> COLUMNS =
+      List.of(
+          Output.Column.field("NAME", "name"),
+          new Output.Column("DESIRED", s -> Output.text(s.path("status").path("desired"))),
+          new Output.Column("RUNNING", s -> Output.text(s.path("status").path("running"))),
+          new Output.Column("PENDING", s -> Output.text(s.path("status").path("pending"))),
+          new Output.Column(
+              "SPREAD",
+              s ->
+                  s.path("spread").isObject()
+                      ? "label:" + s.path("spread").path("label").asText()
+                      : Output.text(s.path("spread"))),
+          new Output.Column("MESSAGE", s -> Output.text(s.path("status").path("message"))));
 
   static String path(String name) {
     return "/v1/vm-sets/" + ApiClient.segment(name);
@@ -36,26 +41,58 @@ final class VmSetCommands extends Noun {
   }
 
   /** Until as many replicas run as the set wants. */
-  static JsonNode awaitReplicas(RotaCli root, ApiClient api, String name, VmCommands.WaitOptions w) {
-    root.waiter(Waiter.parse(w.timeout)).until("vm-set " + name, () -> {
-      JsonNode status = api.get(path(name)).path("status");
-      String progress = status.path("running").asInt() + "/" + status.path("desired").asInt() + " running"
-          + (status.hasNonNull("message") ? ": " + status.get("message").asText() : "");
-      return status.path("running").asInt() == status.path("desired").asInt() ? Waiter.Look.done(progress) : Waiter.Look.waiting(progress);
-    });
+  static JsonNode awaitReplicas(
+      RotaCli root, ApiClient api, String name, VmCommands.WaitOptions w) {
+    root.waiter(Waiter.parse(w.timeout))
+        .until(
+            "vm-set " + name,
+            () -> {
+              JsonNode status = api.get(path(name)).path("status");
+              String progress =
+                  status.path("running").asInt()
+                      + "/"
+                      + status.path("desired").asInt()
+                      + " running"
+                      + (status.hasNonNull("message") ? ": " + status.get("message").asText() : "");
+              return status.path("running").asInt() == status.path("desired").asInt()
+                  ? Waiter.Look.done(progress)
+                  : Waiter.Look.waiting(progress);
+            });
     return api.get(path(name));
   }
 
-  @Command(name = "create", description = "Create a set: rota vm-set create web --replicas 3 --spread distinct-workers -- sleep 3600")
+  @Command(
+      name = "create",
+      description =
+          "Create a set: rota vm-set create web --replicas 3 --spread distinct-workers -- sleep 3600")
   static final class Create implements Callable<Integer> {
     @ParentCommand VmSetCommands sets;
-    @Parameters(index = "0", paramLabel = "NAME") String name;
-    @Option(names = "--replicas", required = true, description = "how many VMs") int replicas;
-    @Option(names = "--spread", defaultValue = "none", description = "none, distinct-workers or label:KEY (e.g. label:zone)") String spread;
-    @Option(names = "--max-unavailable", description = "replicas that may be down while rebalancing (default 1)") Integer maxUnavailable;
+
+    @Parameters(index = "0", paramLabel = "NAME")
+    String name;
+
+    @Option(names = "--replicas", required = true, description = "how many VMs")
+    int replicas;
+
+    @Option(
+        names = "--spread",
+        defaultValue = "none",
+        description = "none, distinct-workers or label:KEY (e.g. label:zone)")
+    String spread;
+
+    @Option(
+        names = "--max-unavailable",
+        description = "replicas that may be down while rebalancing (default 1)")
+    Integer maxUnavailable;
+
     @Mixin VmSpecOptions template;
     @Mixin VmCommands.WaitOptions wait;
-    @Parameters(index = "1..*", paramLabel = "COMMAND", description = "the command and its arguments, after --") List<String> command;
+
+    @Parameters(
+        index = "1..*",
+        paramLabel = "COMMAND",
+        description = "the command and its arguments, after --")
+    List<String> command;
 
     @Override
     public Integer call() {
@@ -69,7 +106,9 @@ final class VmSetCommands extends Noun {
       }
       ApiClient api = sets.root.api();
       JsonNode created = api.post("/v1/vm-sets", body);
-      sets.root.output().one(wait.wait ? awaitReplicas(sets.root, api, name, wait) : created, COLUMNS);
+      sets.root
+          .output()
+          .one(wait.wait ? awaitReplicas(sets.root, api, name, wait) : created, COLUMNS);
       return ExitCodes.OK;
     }
   }

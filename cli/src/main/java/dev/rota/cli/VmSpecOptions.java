@@ -18,58 +18,103 @@ import picocli.CommandLine.Option;
  * Fields left out are the server's to default (docs/api.md), so the CLI never second-guesses them.
  */
 final class VmSpecOptions {
-  @Option(names = {"-f", "--file"}, paramLabel = "FILE", description = "a VM spec in JSON or YAML (- for stdin); flags amend it")
+  @Option(
+      names = {"-f", "--file"},
+      paramLabel = "FILE",
+      description = "a VM spec in JSON or YAML (- for stdin); flags amend it")
   String file;
 
-  @Option(names = "--image", description = "the boot disk of a qemu VM: an https://, http:// or file:// address of a "
-      + "qcow2 or raw image, optionally pinned with @sha256:<hex> (with --runtime qemu)")
+  @Option(
+      names = "--image",
+      description =
+          "the boot disk of a qemu VM: an https://, http:// or file:// address of a "
+              + "qcow2 or raw image, optionally pinned with @sha256:<hex> (with --runtime qemu)")
   String image;
 
-  @Option(names = "--runtime", description = "process (default), qemu, or another the workers offer")
+  @Option(
+      names = "--runtime",
+      description = "process (default), qemu, or another the workers offer")
   String runtime;
 
-  @Option(names = "--kernel", paramLabel = "ADDRESS", description = "a kernel for a qemu VM to boot directly (an image address)")
+  @Option(
+      names = "--kernel",
+      paramLabel = "ADDRESS",
+      description = "a kernel for a qemu VM to boot directly (an image address)")
   String kernel;
 
-  @Option(names = "--initrd", paramLabel = "ADDRESS", description = "the initrd booted with --kernel")
+  @Option(
+      names = "--initrd",
+      paramLabel = "ADDRESS",
+      description = "the initrd booted with --kernel")
   String initrd;
 
-  @Option(names = "--kernel-args", paramLabel = "ARGS", description = "the kernel command line booted with --kernel")
+  @Option(
+      names = "--kernel-args",
+      paramLabel = "ARGS",
+      description = "the kernel command line booted with --kernel")
   String kernelArgs;
 
-  @Option(names = "--user-data", paramLabel = "FILE", description = "cloud-init user data for a qemu VM (a NoCloud seed)")
+  @Option(
+      names = "--user-data",
+      paramLabel = "FILE",
+      description = "cloud-init user data for a qemu VM (a NoCloud seed)")
   String userData;
 
   @Option(names = "--cpu", description = "CPUs to reserve (default 1)")
   Long cpu;
 
-  @Option(names = "--memory", paramLabel = "MiB", description = "memory to reserve in MiB (default 512)")
+  @Option(
+      names = "--memory",
+      paramLabel = "MiB",
+      description = "memory to reserve in MiB (default 512)")
   Long memory;
 
-  @Option(names = {"-l", "--label"}, paramLabel = "KEY=VALUE", description = "a label the worker must carry; repeatable")
+  @Option(
+      names = {"-l", "--label"},
+      paramLabel = "KEY=VALUE",
+      description = "a label the worker must carry; repeatable")
   Map<String, String> labels = new LinkedHashMap<>();
 
-  @Option(names = {"-e", "--env"}, paramLabel = "NAME=VALUE", description = "an environment variable; repeatable")
+  @Option(
+      names = {"-e", "--env"},
+      paramLabel = "NAME=VALUE",
+      description = "an environment variable; repeatable")
   Map<String, String> env = new LinkedHashMap<>();
 
-  @Option(names = "--restart", paramLabel = "POLICY", description = "Never (default), OnFailure or Always")
+  @Option(
+      names = "--restart",
+      paramLabel = "POLICY",
+      description = "Never (default), OnFailure or Always")
   String restartPolicy;
 
-  @Option(names = "--max-restarts", paramLabel = "N", description = "restarts after failures allowed within the window")
+  @Option(
+      names = "--max-restarts",
+      paramLabel = "N",
+      description = "restarts after failures allowed within the window")
   Integer maxRestarts;
 
-  @Option(names = "--restart-window", paramLabel = "SECONDS", description = "the window for --max-restarts (default 3600)")
+  @Option(
+      names = "--restart-window",
+      paramLabel = "SECONDS",
+      description = "the window for --max-restarts (default 3600)")
   Integer restartWindowSeconds;
 
-  @Option(names = "--ttl", paramLabel = "DURATION",
-      description = "delete it this long after it finished, stopped or failed for good (30s, 10m, 1h; 0s at once)")
+  @Option(
+      names = "--ttl",
+      paramLabel = "DURATION",
+      description =
+          "delete it this long after it finished, stopped or failed for good (30s, 10m, 1h; 0s at once)")
   String ttl;
 
-  @Option(names = "--keep-through-disconnect",
-      description = "never place it elsewhere while its worker is cut off: its agent keeps it running (disconnect.replace false)")
+  @Option(
+      names = "--keep-through-disconnect",
+      description =
+          "never place it elsewhere while its worker is cut off: its agent keeps it running (disconnect.replace false)")
   boolean keepThroughDisconnect;
 
-  @Option(names = "--stop-after-disconnect", paramLabel = "DURATION",
+  @Option(
+      names = "--stop-after-disconnect",
+      paramLabel = "DURATION",
       description = "with --keep-through-disconnect, stop it after this long cut off (10m, 1h)")
   String stopAfterDisconnect;
 
@@ -82,7 +127,10 @@ final class VmSpecOptions {
     putIfSet(spec, "image", image);
     putIfSet(spec, "runtime", runtime);
     if (kernel != null || initrd != null || kernelArgs != null || userData != null) {
-      ObjectNode guest = spec.has("guest") && spec.get("guest").isObject() ? (ObjectNode) spec.get("guest") : spec.putObject("guest");
+      ObjectNode guest =
+          spec.has("guest") && spec.get("guest").isObject()
+              ? (ObjectNode) spec.get("guest")
+              : spec.putObject("guest");
       putIfSet(guest, "kernel", kernel);
       putIfSet(guest, "initrd", initrd);
       putIfSet(guest, "kernelArgs", kernelArgs);
@@ -90,13 +138,16 @@ final class VmSpecOptions {
         try {
           guest.put("userData", Files.readString(Path.of(userData)));
         } catch (IOException e) {
-          throw new CliException(ExitCodes.USAGE, "cannot read --user-data " + userData + " (" + e.getMessage() + ")");
+          throw new CliException(
+              ExitCodes.USAGE, "cannot read --user-data " + userData + " (" + e.getMessage() + ")");
         }
       }
     }
     if (cpu != null || memory != null) {
-      ObjectNode resources = spec.has("resources") && spec.get("resources").isObject()
-          ? (ObjectNode) spec.get("resources") : spec.putObject("resources");
+      ObjectNode resources =
+          spec.has("resources") && spec.get("resources").isObject()
+              ? (ObjectNode) spec.get("resources")
+              : spec.putObject("resources");
       if (cpu != null) {
         resources.put("cpu", cpu);
       }
@@ -124,7 +175,9 @@ final class VmSpecOptions {
       ObjectNode disconnect = spec.putObject("disconnect");
       disconnect.put("replace", !keepThroughDisconnect);
       if (stopAfterDisconnect != null) {
-        disconnect.put("stopAfterSeconds", Waiter.parse("--stop-after-disconnect", stopAfterDisconnect).toSeconds());
+        disconnect.put(
+            "stopAfterSeconds",
+            Waiter.parse("--stop-after-disconnect", stopAfterDisconnect).toSeconds());
       }
     }
     if (command != null && !command.isEmpty()) {
@@ -144,7 +197,9 @@ final class VmSpecOptions {
       }
       return o;
     } catch (IOException e) {
-      throw new CliException(ExitCodes.USAGE, "cannot read " + file + " (" + e.getMessage().lines().findFirst().orElse("") + ")");
+      throw new CliException(
+          ExitCodes.USAGE,
+          "cannot read " + file + " (" + e.getMessage().lines().findFirst().orElse("") + ")");
     }
   }
 

@@ -7,8 +7,8 @@ import java.time.Instant;
 import java.util.function.Supplier;
 
 /**
- * {@code --wait}: polls until what was asked is done, keeping one live progress line on stderr (on a
- * terminal it is rewritten in place; otherwise each change is a line of its own, for logs).
+ * {@code --wait}: polls until what was asked is done, keeping one live progress line on stderr (on
+ * a terminal it is rewritten in place; otherwise each change is a line of its own, for logs).
  */
 final class Waiter {
   private static final long POLL_MILLIS = 500;
@@ -42,7 +42,9 @@ final class Waiter {
     this.timeout = timeout;
   }
 
-  /** Until {@code look} says done; a failure or the timeout ends the command with their exit codes. */
+  /**
+   * Until {@code look} says done; a failure or the timeout ends the command with their exit codes.
+   */
   void until(String what, Supplier<Look> look) {
     Instant start = clock.instant();
     Instant deadline = start.plus(timeout);
@@ -71,7 +73,9 @@ final class Waiter {
         if (terminal) {
           err.println();
         }
-        throw new CliException(ExitCodes.TIMED_OUT, what + ": not done after " + timeout.toSeconds() + "s (still " + now.progress() + ")");
+        throw new CliException(
+            ExitCodes.TIMED_OUT,
+            what + ": not done after " + timeout.toSeconds() + "s (still " + now.progress() + ")");
       }
       try {
         pause.sleep(POLL_MILLIS);
@@ -100,7 +104,8 @@ final class Waiter {
       }
       return Duration.parse(text);
     } catch (RuntimeException e) {
-      throw new CliException(ExitCodes.USAGE, option + " " + text + " is not a duration such as 30s, 5m or 1h");
+      throw new CliException(
+          ExitCodes.USAGE, option + " " + text + " is not a duration such as 30s, 5m or 1h");
     }
   }
 }

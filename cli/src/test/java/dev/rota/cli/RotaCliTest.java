@@ -32,14 +32,28 @@ class RotaCliTest {
   private StandInApi api;
   private final ObjectMapper json = new ObjectMapper();
   private final Map<String, String> env = new HashMap<>();
-  /** Time for --wait: it moves only when the CLI pauses between polls, so nothing here waits for real. */
+
+  /**
+   * Time for --wait: it moves only when the CLI pauses between polls, so nothing here waits for
+   * real.
+   */
   private Instant now = Instant.parse("2026-11-23T07:00:00Z");
 
   record Result(int code, String out, String err) {}
 
-  private static String vm(String name, String status, String worker, int restarts, String message) {
-    return "{\"name\":\"" + name + "\",\"status\":\"" + status + "\",\"worker\":" + (worker == null ? "null" : "\"" + worker + "\"")
-        + ",\"restartCount\":" + restarts + ",\"statusMessage\":" + (message == null ? "null" : "\"" + message + "\"") + ",\"set\":null}";
+  private static String vm(
+      String name, String status, String worker, int restarts, String message) {
+    return "{\"name\":\""
+        + name
+        + "\",\"status\":\""
+        + status
+        + "\",\"worker\":"
+        + (worker == null ? "null" : "\"" + worker + "\"")
+        + ",\"restartCount\":"
+        + restarts
+        + ",\"statusMessage\":"
+        + (message == null ? "null" : "\"" + message + "\"")
+        + ",\"set\":null}";
   }
 
   @BeforeEach
@@ -57,82 +71,176 @@ class RotaCliTest {
   private Result run(String... args) {
     StringWriter out = new StringWriter();
     StringWriter err = new StringWriter();
-    Clock clock = new Clock() {
-      @Override public java.time.ZoneId getZone() { return ZoneOffset.UTC; }
-      @Override public Clock withZone(java.time.ZoneId zone) { return this; }
-      @Override public Instant instant() { return now; }
-    };
-    int code = RotaCli.run(args, env, new PrintWriter(out), new PrintWriter(err), clock,
-        millis -> now = now.plusMillis(millis), false);
+    Clock clock =
+        new Clock() {
+          @Override
+          public java.time.ZoneId getZone() {
+            return ZoneOffset.UTC;
+          }
+
+          @Override
+          public Clock withZone(java.time.ZoneId zone) {
+            return this;
+          }
+
+          @Override
+          public Instant instant() {
+            return now;
+          }
+        };
+    int code =
+        RotaCli.run(
+            args,
+            env,
+            new PrintWriter(out),
+            new PrintWriter(err),
+            clock,
+            millis -> now = now.plusMillis(millis),
+            false);
     return new Result(code, out.toString(), err.toString());
   }
 
   @Test
   void createSendsTheSpecFromFlagsAndPrintsTheVmAsATable() throws Exception {
-    api.on("POST /v1/vms", StandInApi.Reply.json(201, vm("build-42", "pending", null, 0, "waiting for the scheduler")));
-    Result r = run("vm", "create", "build-42", "--cpu", "2", "--memory", "1024", "-l", "disk=ssd", "-e", "A=b",
-        "--restart", "OnFailure", "--image", "ghcr.io/acme/build:7", "--ttl", "10m", "--", "sleep", "3600");
+    api.on(
+        "POST /v1/vms",
+        StandInApi.Reply.json(
+            201, vm("build-42", "pending", null, 0, "waiting for the scheduler")));
+    Result r =
+        run(
+            "vm",
+            "create",
+            "build-42",
+            "--cpu",
+            "2",
+            "--memory",
+            "1024",
+            "-l",
+            "disk=ssd",
+            "-e",
+            "A=b",
+            "--restart",
+            "OnFailure",
+            "--image",
+            "ghcr.io/acme/build:7",
+            "--ttl",
+            "10m",
+            "--",
+            "sleep",
+            "3600");
     assertEquals(0, r.code(), r.err());
     JsonNode sent = json.readTree(api.last().body());
-    assertEquals(json.readTree("""
+    assertEquals(
+        json.readTree(
+            """
         {"name":"build-42","image":"ghcr.io/acme/build:7","resources":{"cpu":2,"memory":1024},"labels":{"disk":"ssd"},
-         "env":{"A":"b"},"restartPolicy":"OnFailure","ttlSecondsAfterFinished":600,"command":["sleep","3600"]}"""), sent);
-    assertEquals(List.of(
-        "NAME       STATUS    WORKER   RESTARTS   SET   MESSAGE",
-        "build-42   pending   -        0          -     waiting for the scheduler"), r.out().lines().toList());
+         "env":{"A":"b"},"restartPolicy":"OnFailure","ttlSecondsAfterFinished":600,"command":["sleep","3600"]}"""),
+        sent);
+    assertEquals(
+        List.of(
+            "NAME       STATUS    WORKER   RESTARTS   SET   MESSAGE",
+            "build-42   pending   -        0          -     waiting for the scheduler"),
+        r.out().lines().toList());
   }
 
   @Test
   void aQemuVmsGuestComesFromFlagsAndItsUserDataFromAFile() throws Exception {
-    Path userData = Files.writeString(home.resolve("user-data"), "#cloud-config\nruncmd: [[echo, hi]]\n");
+    Path userData =
+        Files.writeString(home.resolve("user-data"), "#cloud-config\nruncmd: [[echo, hi]]\n");
     api.on("POST /v1/vms", StandInApi.Reply.json(201, vm("web", "pending", null, 0, "waiting")));
-    assertEquals(0, run("vm", "create", "web", "--runtime", "qemu", "--image", "https://example.com/d.qcow2",
-        "--kernel", "file:///k", "--initrd", "file:///i", "--kernel-args", "quiet", "--user-data", userData.toString()).code());
-    assertEquals(json.readTree("""
+    assertEquals(
+        0,
+        run(
+                "vm",
+                "create",
+                "web",
+                "--runtime",
+                "qemu",
+                "--image",
+                "https://example.com/d.qcow2",
+                "--kernel",
+                "file:///k",
+                "--initrd",
+                "file:///i",
+                "--kernel-args",
+                "quiet",
+                "--user-data",
+                userData.toString())
+            .code());
+    assertEquals(
+        json.readTree(
+            """
         {"name":"web","image":"https://example.com/d.qcow2","runtime":"qemu","guest":{"kernel":"file:///k",
          "initrd":"file:///i","kernelArgs":"quiet","userData":"#cloud-config\\nruncmd: [[echo, hi]]\\n"}}"""),
         json.readTree(api.last().body()));
-    Result missing = run("vm", "create", "web", "--runtime", "qemu", "--user-data", home.resolve("nothing").toString());
+    Result missing =
+        run(
+            "vm",
+            "create",
+            "web",
+            "--runtime",
+            "qemu",
+            "--user-data",
+            home.resolve("nothing").toString());
     assertEquals(ExitCodes.USAGE, missing.code());
     assertTrue(missing.err().contains("cannot read --user-data"), missing.err());
   }
 
   @Test
   void aSpecFileIsAmendedByFlags() throws Exception {
-    Path spec = Files.writeString(home.resolve("vm.yaml"), """
+    Path spec =
+        Files.writeString(
+            home.resolve("vm.yaml"),
+            """
         name: from-file
         command: [sleep, "60"]
         resources: {cpu: 1, memory: 256}
         """);
-    api.on("POST /v1/vms", StandInApi.Reply.json(201, vm("from-file", "pending", null, 0, "waiting")));
+    api.on(
+        "POST /v1/vms", StandInApi.Reply.json(201, vm("from-file", "pending", null, 0, "waiting")));
     assertEquals(0, run("vm", "create", "-f", spec.toString(), "--cpu", "4").code());
-    assertEquals(json.readTree("{\"name\":\"from-file\",\"command\":[\"sleep\",\"60\"],\"resources\":{\"cpu\":4,\"memory\":256}}"),
+    assertEquals(
+        json.readTree(
+            "{\"name\":\"from-file\",\"command\":[\"sleep\",\"60\"],\"resources\":{\"cpu\":4,\"memory\":256}}"),
         json.readTree(api.last().body()));
   }
 
   @Test
   void listFollowsEveryPageAndFiltersAndPrintsJsonOrYamlWhole() throws Exception {
-    api.on("GET /v1/vms?status=running",
-        StandInApi.Reply.json(200, "{\"items\":[" + vm("a", "running", "w1", 0, null) + "],\"nextCursor\":\"c1\"}"));
-    api.on("GET /v1/vms?status=running&cursor=c1",
-        StandInApi.Reply.json(200, "{\"items\":[" + vm("b", "running", "w2", 1, null) + "],\"nextCursor\":null}"));
+    api.on(
+        "GET /v1/vms?status=running",
+        StandInApi.Reply.json(
+            200, "{\"items\":[" + vm("a", "running", "w1", 0, null) + "],\"nextCursor\":\"c1\"}"));
+    api.on(
+        "GET /v1/vms?status=running&cursor=c1",
+        StandInApi.Reply.json(
+            200, "{\"items\":[" + vm("b", "running", "w2", 1, null) + "],\"nextCursor\":null}"));
     Result table = run("vm", "list", "--status", "running");
     assertEquals(0, table.code(), table.err());
     assertEquals(3, table.out().lines().count(), table.out());
-    assertTrue(table.out().lines().skip(2).findFirst().orElseThrow().matches("b +running +w2 +1 .*"), table.out());
+    assertTrue(
+        table.out().lines().skip(2).findFirst().orElseThrow().matches("b +running +w2 +1 .*"),
+        table.out());
 
     Result asJson = run("vm", "list", "--status", "running", "-o", "json");
     JsonNode items = json.readTree(asJson.out()).get("items");
-    assertEquals(List.of("a", "b"), List.of(items.get(0).get("name").asText(), items.get(1).get("name").asText()));
+    assertEquals(
+        List.of("a", "b"),
+        List.of(items.get(0).get("name").asText(), items.get(1).get("name").asText()));
 
     Result asYaml = run("-o", "yaml", "vm", "list", "--status", "running");
-    assertEquals(json.readTree(asJson.out()), new ObjectMapper(new YAMLFactory()).readTree(asYaml.out()), "the same, as YAML");
+    assertEquals(
+        json.readTree(asJson.out()),
+        new ObjectMapper(new YAMLFactory()).readTree(asYaml.out()),
+        "the same, as YAML");
   }
 
   @ParameterizedTest(name = "{0} -> exit {1}")
   @CsvSource({"400, 2", "401, 5", "403, 5", "404, 3", "409, 4", "500, 1", "503, 1"})
   void everyRefusalIsOneLineFromTheProblemAndItsOwnExitCode(int status, int exit) {
-    api.on("POST /v1/vms/x/stop", StandInApi.Reply.problem(status, "command: is required\\nfor the process runtime"));
+    api.on(
+        "POST /v1/vms/x/stop",
+        StandInApi.Reply.problem(status, "command: is required\\nfor the process runtime"));
     Result r = run("vm", "stop", "x");
     assertEquals(exit, r.code());
     assertEquals("rota: " + status + ": command: is required for the process runtime\n", r.err());
@@ -160,7 +268,9 @@ class RotaCliTest {
     assertEquals(ExitCodes.USAGE, run("vm", "fly").code());
     Result noVerb = run("vm");
     assertEquals(ExitCodes.USAGE, noVerb.code());
-    assertTrue(noVerb.err().startsWith("rota: a verb is needed: create, delete, events, get, list"), noVerb.err());
+    assertTrue(
+        noVerb.err().startsWith("rota: a verb is needed: create, delete, events, get, list"),
+        noVerb.err());
     Result help = run("worker", "pause", "--help");
     assertEquals(ExitCodes.OK, help.code());
     assertTrue(help.out().startsWith("Usage: rota worker pause"), help.out());
@@ -168,41 +278,59 @@ class RotaCliTest {
 
   @Test
   void waitShowsEachStepOnItsOwnLineOffATerminalAndEndsWhenRunning() {
-    api.on("POST /v1/vms", StandInApi.Reply.json(201, vm("w", "pending", null, 0, "waiting for the scheduler")));
-    api.on("GET /v1/vms/w",
+    api.on(
+        "POST /v1/vms",
+        StandInApi.Reply.json(201, vm("w", "pending", null, 0, "waiting for the scheduler")));
+    api.on(
+        "GET /v1/vms/w",
         StandInApi.Reply.json(200, vm("w", "pending", null, 0, "waiting for the scheduler")),
         StandInApi.Reply.json(200, vm("w", "scheduled", "mini-1", 0, null)),
         StandInApi.Reply.json(200, vm("w", "scheduled", "mini-1", 0, null)),
         StandInApi.Reply.json(200, vm("w", "running", "mini-1", 0, null)));
     Result r = run("vm", "create", "w", "--wait", "--", "sleep", "60");
     assertEquals(0, r.code(), r.err());
-    assertEquals(List.of("vm w: pending: waiting for the scheduler", "vm w: scheduled on mini-1", "vm w: running on mini-1"),
+    assertEquals(
+        List.of(
+            "vm w: pending: waiting for the scheduler",
+            "vm w: scheduled on mini-1",
+            "vm w: running on mini-1"),
         r.err().lines().toList());
     assertTrue(r.out().contains("running"), r.out());
   }
 
   @Test
   void waitEndsWithExit8WhenTheVmFailsAndExit7WhenTimeRunsOut() {
-    api.on("POST /v1/vms/f/start", StandInApi.Reply.json(202, vm("f", "pending", null, 1, "waiting")));
-    api.on("GET /v1/vms/f", StandInApi.Reply.json(200, vm("f", "pending", null, 1, "waiting")),
+    api.on(
+        "POST /v1/vms/f/start", StandInApi.Reply.json(202, vm("f", "pending", null, 1, "waiting")));
+    api.on(
+        "GET /v1/vms/f",
+        StandInApi.Reply.json(200, vm("f", "pending", null, 1, "waiting")),
         StandInApi.Reply.json(200, vm("f", "failed", "w1", 1, "exited with code 3")));
     Result failed = run("vm", "start", "f", "--wait");
     assertEquals(ExitCodes.WAIT_FAILED, failed.code());
-    assertTrue(failed.err().endsWith("rota: vm f failed: failed on w1: exited with code 3\n"), failed.err());
+    assertTrue(
+        failed.err().endsWith("rota: vm f failed: failed on w1: exited with code 3\n"),
+        failed.err());
 
-    api.on("POST /v1/vms/s/start", StandInApi.Reply.json(202, vm("s", "pending", null, 0, "no room")));
+    api.on(
+        "POST /v1/vms/s/start", StandInApi.Reply.json(202, vm("s", "pending", null, 0, "no room")));
     api.on("GET /v1/vms/s", StandInApi.Reply.json(200, vm("s", "pending", null, 0, "no room")));
     Instant before = now;
     Result late = run("vm", "start", "s", "--wait", "--timeout", "3s");
     assertEquals(ExitCodes.TIMED_OUT, late.code());
-    assertTrue(late.err().contains("rota: vm s: not done after 3s (still pending: no room)"), late.err());
-    assertEquals(Duration.ofSeconds(3), Duration.between(before, now), "polled until the timeout, not beyond");
+    assertTrue(
+        late.err().contains("rota: vm s: not done after 3s (still pending: no room)"), late.err());
+    assertEquals(
+        Duration.ofSeconds(3),
+        Duration.between(before, now),
+        "polled until the timeout, not beyond");
   }
 
   @Test
   void aRestartWaitsForTheNextGenerationNotTheOneAlreadyRunning() {
     api.on("POST /v1/vms/r/restart", StandInApi.Reply.json(202, vm("r", "running", "w1", 2, null)));
-    api.on("GET /v1/vms/r",
+    api.on(
+        "GET /v1/vms/r",
         StandInApi.Reply.json(200, vm("r", "running", "w1", 2, null)),
         StandInApi.Reply.json(200, vm("r", "running", "w1", 2, null)),
         StandInApi.Reply.json(200, vm("r", "pending", null, 3, "waiting")),
@@ -218,13 +346,18 @@ class RotaCliTest {
     try (StandInApi other = new StandInApi()) {
       other.on("GET /v1/workers", StandInApi.Reply.json(200, "{\"items\":[],\"nextCursor\":null}"));
       api.on("GET /v1/workers", StandInApi.Reply.json(200, "{\"items\":[],\"nextCursor\":null}"));
-      assertEquals(0, run("context", "set", "one", "--server", api.url(), "--token", "t-one").code());
+      assertEquals(
+          0, run("context", "set", "one", "--server", api.url(), "--token", "t-one").code());
       assertEquals(0, run("context", "set", "two", "--server", other.url() + "/").code());
       Path config = Path.of(env.get("ROTA_CONFIG"));
-      assertEquals("rw-------", PosixFilePermissions.toString(Files.getPosixFilePermissions(config)), "it holds tokens");
+      assertEquals(
+          "rw-------",
+          PosixFilePermissions.toString(Files.getPosixFilePermissions(config)),
+          "it holds tokens");
 
       assertEquals(0, run("worker", "list").code());
-      assertEquals("Bearer t-one", api.last().authorization(), "the first context made is the one in use");
+      assertEquals(
+          "Bearer t-one", api.last().authorization(), "the first context made is the one in use");
       assertEquals(0, run("context", "use", "two").code());
       assertEquals(0, run("worker", "list").code());
       assertEquals(1, other.requests.size());
@@ -236,7 +369,10 @@ class RotaCliTest {
       env.put("ROTA_SERVER", api.url());
       env.put("ROTA_TOKEN", "t-env");
       assertEquals(0, run("worker", "list").code());
-      assertEquals("Bearer t-env", api.last().authorization(), "ROTA_SERVER and ROTA_TOKEN over the context");
+      assertEquals(
+          "Bearer t-env",
+          api.last().authorization(),
+          "ROTA_SERVER and ROTA_TOKEN over the context");
       assertEquals(0, run("worker", "list", "--server", other.url(), "--token", "t-flag").code());
       assertEquals("Bearer t-flag", other.last().authorization(), "flags over both");
 
@@ -247,35 +383,59 @@ class RotaCliTest {
 
   @Test
   void workersShowWhatTheyHoldAgainstWhatTheyHaveAndPauseByPatch() throws Exception {
-    String worker = "{\"name\":\"mini-1\",\"health\":\"ready\",\"schedulingPaused\":true,\"vmCount\":2,"
-        + "\"resources\":{\"cpu\":8,\"memory\":16384},\"allocated\":{\"cpu\":3,\"memory\":1024},\"healthMessage\":\"answering\"}";
+    String worker =
+        "{\"name\":\"mini-1\",\"health\":\"ready\",\"schedulingPaused\":true,\"vmCount\":2,"
+            + "\"resources\":{\"cpu\":8,\"memory\":16384},\"allocated\":{\"cpu\":3,\"memory\":1024},\"healthMessage\":\"answering\"}";
     api.on("PATCH /v1/workers/mini-1", StandInApi.Reply.json(200, worker));
     Result r = run("worker", "pause", "mini-1");
     assertEquals(0, r.code(), r.err());
     assertEquals(json.readTree("{\"schedulingPaused\":true}"), json.readTree(api.last().body()));
-    assertTrue(r.out().lines().toList().get(1).matches("mini-1 +ready +true +- +2 +3/8 +1024/16384 +answering"), r.out());
+    assertTrue(
+        r.out()
+            .lines()
+            .toList()
+            .get(1)
+            .matches("mini-1 +ready +true +- +2 +3/8 +1024/16384 +answering"),
+        r.out());
   }
 
   @Test
   void aWorkersNoticesFollowItsHealthMessage() {
-    String worker = "{\"name\":\"mini-2\",\"health\":\"ready\",\"schedulingPaused\":false,\"vmCount\":0,"
-        + "\"resources\":{\"cpu\":2},\"allocated\":{},\"healthMessage\":null,"
-        + "\"notices\":[\"process tasks run without CPU and memory limits\"]}";
+    String worker =
+        "{\"name\":\"mini-2\",\"health\":\"ready\",\"schedulingPaused\":false,\"vmCount\":0,"
+            + "\"resources\":{\"cpu\":2},\"allocated\":{},\"healthMessage\":null,"
+            + "\"notices\":[\"process tasks run without CPU and memory limits\"]}";
     api.on("GET /v1/workers/mini-2", StandInApi.Reply.json(200, worker));
     Result r = run("worker", "get", "mini-2");
     assertEquals(0, r.code(), r.err());
-    assertTrue(r.out().lines().toList().get(1).endsWith(" process tasks run without CPU and memory limits"), r.out());
+    assertTrue(
+        r.out()
+            .lines()
+            .toList()
+            .get(1)
+            .endsWith(" process tasks run without CPU and memory limits"),
+        r.out());
   }
 
   @Test
   void listWatchShowsTheListThenARowPerChangeResumesAndListsAgainWhenTold() {
-    String stream = "{\"type\":\"snapshot\",\"resourceVersion\":\"7\",\"object\":" + vm("a", "running", "w1", 0, null) + "}\n"
-        + "{\"type\":\"synced\",\"resourceVersion\":\"7\"}\n"
-        + "{\"type\":\"upsert\",\"resourceVersion\":\"8\",\"object\":" + vm("b", "pending", null, 0, "waiting") + "}\n"
-        + "{\"type\":\"delete\",\"resourceVersion\":\"9\",\"object\":{\"name\":\"a\"}}\n";
-    api.on("GET /v1/vms?watch=true", StandInApi.Reply.json(200, stream), StandInApi.Reply.problem(404, "gone for the test"));
-    api.on("GET /v1/vms?watch=true&resourceVersion=9",
-        StandInApi.Reply.problem(410, "resourceVersion: 9 is older than the changes kept (60 min)"));
+    String stream =
+        "{\"type\":\"snapshot\",\"resourceVersion\":\"7\",\"object\":"
+            + vm("a", "running", "w1", 0, null)
+            + "}\n"
+            + "{\"type\":\"synced\",\"resourceVersion\":\"7\"}\n"
+            + "{\"type\":\"upsert\",\"resourceVersion\":\"8\",\"object\":"
+            + vm("b", "pending", null, 0, "waiting")
+            + "}\n"
+            + "{\"type\":\"delete\",\"resourceVersion\":\"9\",\"object\":{\"name\":\"a\"}}\n";
+    api.on(
+        "GET /v1/vms?watch=true",
+        StandInApi.Reply.json(200, stream),
+        StandInApi.Reply.problem(404, "gone for the test"));
+    api.on(
+        "GET /v1/vms?watch=true&resourceVersion=9",
+        StandInApi.Reply.problem(
+            410, "resourceVersion: 9 is older than the changes kept (60 min)"));
     Result r = run("vm", "list", "--watch");
     assertEquals(ExitCodes.NOT_FOUND, r.code(), "the stand-in ends it with a 404: " + r.err());
     List<String> out = r.out().lines().toList();
@@ -283,45 +443,76 @@ class RotaCliTest {
     assertTrue(out.get(1).matches("a +running +w1 .*"), r.out());
     assertTrue(out.get(2).matches("UPSERT +b +pending +- .*waiting"), r.out());
     assertTrue(out.get(3).startsWith("DELETE   a"), r.out());
-    assertEquals(List.of("/v1/vms?watch=true", "/v1/vms?watch=true&resourceVersion=9", "/v1/vms?watch=true"),
-        api.requests.stream().map(StandInApi.Request::target).toList(), "resumed from the last line, then listed again");
+    assertEquals(
+        List.of("/v1/vms?watch=true", "/v1/vms?watch=true&resourceVersion=9", "/v1/vms?watch=true"),
+        api.requests.stream().map(StandInApi.Request::target).toList(),
+        "resumed from the last line, then listed again");
     assertTrue(r.err().contains("listing again"), r.err());
     assertEquals(ExitCodes.USAGE, run("vm", "list", "--watch", "--status", "running").code());
   }
 
   private static String draining(String state, String progress) {
     return "{\"name\":\"mini-1\",\"health\":\"ready\",\"schedulingPaused\":true,\"vmCount\":1,"
-        + "\"drain\":{\"deadline\":\"2026-11-23T07:30:00Z\",\"startedAt\":\"2026-11-23T07:00:00Z\",\"state\":\"" + state
-        + "\",\"progress\":\"" + progress + "\"}}";
+        + "\"drain\":{\"deadline\":\"2026-11-23T07:30:00Z\",\"startedAt\":\"2026-11-23T07:00:00Z\",\"state\":\""
+        + state
+        + "\",\"progress\":\""
+        + progress
+        + "\"}}";
   }
 
   @Test
   void drainSendsTheDeadlineADurationMakesFromNowAndWaitsUntilDrained() throws Exception {
-    api.on("POST /v1/workers/mini-1/drain", StandInApi.Reply.json(200, draining("draining", "1 VM left")));
-    api.on("GET /v1/workers/mini-1",
-        StandInApi.Reply.json(200, draining("draining", "draining until 2026-11-23T07:30:00Z: 1 VM left; 1 moving")),
+    api.on(
+        "POST /v1/workers/mini-1/drain",
+        StandInApi.Reply.json(200, draining("draining", "1 VM left")));
+    api.on(
+        "GET /v1/workers/mini-1",
+        StandInApi.Reply.json(
+            200, draining("draining", "draining until 2026-11-23T07:30:00Z: 1 VM left; 1 moving")),
         StandInApi.Reply.json(200, draining("drained", "drained: no VMs left")));
     Result r = run("worker", "drain", "mini-1", "--deadline", "30m", "--wait");
     assertEquals(0, r.code(), r.err());
-    assertEquals(json.readTree("{\"deadline\":\"2026-11-23T07:30:00Z\"}"), json.readTree(api.requests.get(0).body()));
+    assertEquals(
+        json.readTree("{\"deadline\":\"2026-11-23T07:30:00Z\"}"),
+        json.readTree(api.requests.get(0).body()));
     assertTrue(r.err().contains("1 VM left; 1 moving"), "its progress while it waits: " + r.err());
     assertTrue(r.out().lines().toList().get(1).matches("mini-1 +ready +true +drained .*"), r.out());
 
-    assertEquals(0, run("worker", "drain", "mini-1", "--deadline", "2026-11-24T00:00:00+01:00").code());
-    assertEquals(json.readTree("{\"deadline\":\"2026-11-24T00:00:00+01:00\"}"), json.readTree(api.last().body()),
+    assertEquals(
+        0, run("worker", "drain", "mini-1", "--deadline", "2026-11-24T00:00:00+01:00").code());
+    assertEquals(
+        json.readTree("{\"deadline\":\"2026-11-24T00:00:00+01:00\"}"),
+        json.readTree(api.last().body()),
         "a time goes as written, for the server to judge");
   }
 
   @Test
   void aSetIsCreatedWithItsTemplateAndSpreadAndScaledByPatch() throws Exception {
-    String set = "{\"name\":\"web\",\"spread\":{\"label\":\"zone\"},\"status\":{\"desired\":3,\"running\":1,\"pending\":2,\"message\":\"2 pending\"}}";
+    String set =
+        "{\"name\":\"web\",\"spread\":{\"label\":\"zone\"},\"status\":{\"desired\":3,\"running\":1,\"pending\":2,\"message\":\"2 pending\"}}";
     api.on("POST /v1/vm-sets", StandInApi.Reply.json(201, set));
-    Result r = run("vm-set", "create", "web", "--replicas", "3", "--spread", "label:zone", "--cpu", "1", "--", "sleep", "60");
+    Result r =
+        run(
+            "vm-set",
+            "create",
+            "web",
+            "--replicas",
+            "3",
+            "--spread",
+            "label:zone",
+            "--cpu",
+            "1",
+            "--",
+            "sleep",
+            "60");
     assertEquals(0, r.code(), r.err());
-    assertEquals(json.readTree("""
+    assertEquals(
+        json.readTree(
+            """
         {"name":"web","replicas":3,"template":{"resources":{"cpu":1},"command":["sleep","60"]},"spread":{"label":"zone"}}"""),
         json.readTree(api.last().body()));
-    assertTrue(r.out().lines().toList().get(1).matches("web +3 +1 +2 +label:zone +2 pending"), r.out());
+    assertTrue(
+        r.out().lines().toList().get(1).matches("web +3 +1 +2 +label:zone +2 pending"), r.out());
 
     api.on("PATCH /v1/vm-sets/web", StandInApi.Reply.json(200, set));
     assertEquals(0, run("vm-set", "scale", "web", "5").code());
@@ -330,19 +521,24 @@ class RotaCliTest {
 
   @Test
   void anAccountsTokenIsShownOnceAndJsonStaysParseable() throws Exception {
-    String account = "{\"name\":\"ci\",\"roles\":[\"compute:write\"],\"worker\":null,\"createdAt\":\"2026-11-23T07:00:00Z\",\"token\":\"rota_abc\"}";
+    String account =
+        "{\"name\":\"ci\",\"roles\":[\"compute:write\"],\"worker\":null,\"createdAt\":\"2026-11-23T07:00:00Z\",\"token\":\"rota_abc\"}";
     api.on("POST /v1/service-accounts", StandInApi.Reply.json(201, account));
     Result table = run("account", "create", "ci", "--role", "compute:write");
     assertTrue(table.out().endsWith("token (shown this once): rota_abc\n"), table.out());
     Result asJson = run("account", "create", "ci", "--role", "compute:write", "-o", "json");
     assertEquals("rota_abc", json.readTree(asJson.out()).get("token").asText());
-    assertEquals(json.readTree("{\"name\":\"ci\",\"roles\":[\"compute:write\"]}"), json.readTree(api.last().body()));
+    assertEquals(
+        json.readTree("{\"name\":\"ci\",\"roles\":[\"compute:write\"]}"),
+        json.readTree(api.last().body()));
   }
 
   @Test
   void deleteWaitsUntilTheVmIsGone() {
     api.on("DELETE /v1/vms/d", StandInApi.Reply.json(202, ""));
-    api.on("GET /v1/vms/d", StandInApi.Reply.json(200, vm("d", "stopping", "w1", 0, null)),
+    api.on(
+        "GET /v1/vms/d",
+        StandInApi.Reply.json(200, vm("d", "stopping", "w1", 0, null)),
         StandInApi.Reply.problem(404, "vm 'd' not found"));
     Result r = run("vm", "delete", "d", "--wait");
     assertEquals(0, r.code(), r.err());
@@ -361,8 +557,12 @@ class RotaCliTest {
     assertEquals("b\n", f.next("a\nb\n"));
     String previous = "x".repeat(2000) + "\ntail-1\n";
     f.next(previous);
-    assertEquals("tail-2\n", f.next((previous + "tail-2\n").substring(100)),
+    assertEquals(
+        "tail-2\n",
+        f.next((previous + "tail-2\n").substring(100)),
         "the window slid past the start; what follows the previous end is new");
-    assertFalse(f.next("restarted\n").isEmpty(), "output that does not continue the previous is shown whole");
+    assertFalse(
+        f.next("restarted\n").isEmpty(),
+        "output that does not continue the previous is shown whole");
   }
 }

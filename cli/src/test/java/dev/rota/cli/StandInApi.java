@@ -25,8 +25,14 @@ final class StandInApi implements AutoCloseable {
     }
 
     static Reply problem(int status, String detail) {
-      return new Reply(status, "application/problem+json",
-          "{\"type\":\"about:blank\",\"title\":\"t\",\"status\":" + status + ",\"detail\":\"" + detail + "\"}");
+      return new Reply(
+          status,
+          "application/problem+json",
+          "{\"type\":\"about:blank\",\"title\":\"t\",\"status\":"
+              + status
+              + ",\"detail\":\""
+              + detail
+              + "\"}");
     }
   }
 
@@ -36,21 +42,34 @@ final class StandInApi implements AutoCloseable {
 
   StandInApi() throws IOException {
     server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
-    server.createContext("/", x -> {
-      String body = new String(x.getRequestBody().readAllBytes(), StandardCharsets.UTF_8);
-      String target = x.getRequestURI().getRawPath() + (x.getRequestURI().getRawQuery() == null ? "" : "?" + x.getRequestURI().getRawQuery());
-      requests.add(new Request(x.getRequestMethod(), target, body, x.getRequestHeaders().getFirst("Authorization")));
-      Deque<Reply> queue = replies.get(x.getRequestMethod() + " " + target);
-      Reply reply = queue == null ? Reply.problem(404, "no stand-in reply for " + target)
-          : queue.size() > 1 ? queue.poll() : queue.peek();
-      byte[] bytes = reply.body().getBytes(StandardCharsets.UTF_8);
-      x.getResponseHeaders().add("Content-Type", reply.contentType());
-      x.sendResponseHeaders(reply.status(), bytes.length == 0 ? -1 : bytes.length);
-      if (bytes.length > 0) {
-        x.getResponseBody().write(bytes);
-      }
-      x.close();
-    });
+    server.createContext(
+        "/",
+        x -> {
+          String body = new String(x.getRequestBody().readAllBytes(), StandardCharsets.UTF_8);
+          String target =
+              x.getRequestURI().getRawPath()
+                  + (x.getRequestURI().getRawQuery() == null
+                      ? ""
+                      : "?" + x.getRequestURI().getRawQuery());
+          requests.add(
+              new Request(
+                  x.getRequestMethod(),
+                  target,
+                  body,
+                  x.getRequestHeaders().getFirst("Authorization")));
+          Deque<Reply> queue = replies.get(x.getRequestMethod() + " " + target);
+          Reply reply =
+              queue == null
+                  ? Reply.problem(404, "no stand-in reply for " + target)
+                  : queue.size() > 1 ? queue.poll() : queue.peek();
+          byte[] bytes = reply.body().getBytes(StandardCharsets.UTF_8);
+          x.getResponseHeaders().add("Content-Type", reply.contentType());
+          x.sendResponseHeaders(reply.status(), bytes.length == 0 ? -1 : bytes.length);
+          if (bytes.length > 0) {
+            x.getResponseBody().write(bytes);
+          }
+          x.close();
+        });
     server.start();
   }
 

@@ -1,12 +1,11 @@
 package dev.rota.control;
 
-import dev.rota.scheduler.SchedulerWaker;
-import dev.rota.metrics.SchedulerMetrics;
-import dev.rota.store.Columns;
-import dev.rota.store.AgentAddress;
 import dev.rota.agents.AgentClient;
+import dev.rota.metrics.SchedulerMetrics;
+import dev.rota.scheduler.SchedulerWaker;
 import dev.rota.settings.AgentCallSettings;
 import dev.rota.settings.VmSettings;
+import dev.rota.store.Columns;
 import dev.rota.store.GroupCommit;
 import dev.rota.store.VmEventRepository;
 import dev.rota.store.VmRepository;
@@ -71,10 +70,20 @@ public class VmActivitiesImpl implements VmActivities, VmReadModel {
 
   /** The VM as its workflow starts from: its row, and this host's restart settings. */
   static VmRecord record(VmRow v, VmSettings settings) {
-    return new VmRecord(v.status(), v.worker(), v.restartCount(), v.restartPolicy(), Columns.millis(v.startedAt()),
-        Columns.millis(v.finishedAt()), settings.restartDelay().toMillis(), settings.maxRestartDelay().toMillis(),
-        v.taskEventId(), v.movingFrom(), v.maxRestarts(),
-        v.restartWindowSeconds() == null ? 0 : v.restartWindowSeconds() * 1000L, v.ttlSecondsAfterFinished(),
+    return new VmRecord(
+        v.status(),
+        v.worker(),
+        v.restartCount(),
+        v.restartPolicy(),
+        Columns.millis(v.startedAt()),
+        Columns.millis(v.finishedAt()),
+        settings.restartDelay().toMillis(),
+        settings.maxRestartDelay().toMillis(),
+        v.taskEventId(),
+        v.movingFrom(),
+        v.maxRestarts(),
+        v.restartWindowSeconds() == null ? 0 : v.restartWindowSeconds() * 1000L,
+        v.ttlSecondsAfterFinished(),
         Columns.millis(v.scheduledAt()));
   }
 
@@ -87,8 +96,20 @@ public class VmActivitiesImpl implements VmActivities, VmReadModel {
 
   @Override
   public void recordLifecycle(VmLifecycle l) {
-    commits.write(GroupCommit.vm(l.vm()), () -> vms.recordLifecycle(l.vm(), l.restartCount(), l.status(), l.worker(), l.message(), l.exitCode(), l.taskEventId(),
-        instant(l.scheduledAtMillis()), instant(l.startedAtMillis()), instant(l.finishedAtMillis())));
+    commits.write(
+        GroupCommit.vm(l.vm()),
+        () ->
+            vms.recordLifecycle(
+                l.vm(),
+                l.restartCount(),
+                l.status(),
+                l.worker(),
+                l.message(),
+                l.exitCode(),
+                l.taskEventId(),
+                instant(l.scheduledAtMillis()),
+                instant(l.startedAtMillis()),
+                instant(l.finishedAtMillis())));
   }
 
   private static Instant instant(long millis) {
@@ -113,11 +134,15 @@ public class VmActivitiesImpl implements VmActivities, VmReadModel {
 
   @Override
   public void removeTask(WorkerTask task) {
-    workers.findById(task.worker())
+    workers
+        .findById(task.worker())
         .ifPresent(w -> agents.removeTask(w.agent(), task.taskId(), agentCalls.removalTimeout()));
   }
 
-  /** Removes the VM's rows; a replica's set hears of it at once, so that it can replace or forget it. */
+  /**
+   * Removes the VM's rows; a replica's set hears of it at once, so that it can replace or forget
+   * it.
+   */
   @Override
   public void deleteVm(VmRef vm) {
     String set = vms.findById(vm.vm()).map(VmRow::vmSet).orElse(null);
@@ -126,5 +151,4 @@ public class VmActivitiesImpl implements VmActivities, VmReadModel {
       workflows.setChanged(set);
     }
   }
-
 }

@@ -18,8 +18,9 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * A set's pass: its row says how many replicas it wants; its VMs (by {@code vm_set}) say which exist.
- * The rows are the truth, so a pass needs nothing from the one before and can be repeated at will.
+ * A set's pass: its row says how many replicas it wants; its VMs (by {@code vm_set}) say which
+ * exist. The rows are the truth, so a pass needs nothing from the one before and can be repeated at
+ * will.
  */
 @Singleton
 public class VmSetActivitiesImpl implements VmSetActivities {
@@ -90,24 +91,46 @@ public class VmSetActivitiesImpl implements VmSetActivities {
     if (created > 0) {
       scheduler.wake("set " + set.name() + ": " + created + " replicas submitted");
     }
-    String message = taken.isEmpty()
-        ? null
-        : taken.size() + " VM names taken by VMs not of this set (" + String.join(", ", taken.subList(0, Math.min(5, taken.size())))
-            + (taken.size() > 5 ? ", …" : "") + "); those replicas are made once the names are free";
+    String message =
+        taken.isEmpty()
+            ? null
+            : taken.size()
+                + " VM names taken by VMs not of this set ("
+                + String.join(", ", taken.subList(0, Math.min(5, taken.size())))
+                + (taken.size() > 5 ? ", …" : "")
+                + "); those replicas are made once the names are free";
     sets.recordMessage(set.name(), message);
     return new SetProgress(
-        false, removing == 0 && !nameStillClosing, wanted, members.size() + created, created, removing, message);
+        false,
+        removing == 0 && !nameStillClosing,
+        wanted,
+        members.size() + created,
+        created,
+        removing,
+        message);
   }
 
-  private enum Submission { SUBMITTED, NAME_TAKEN, NAME_CLOSING }
+  private enum Submission {
+    SUBMITTED,
+    NAME_TAKEN,
+    NAME_CLOSING
+  }
 
   private Submission submit(VmSetRow set, int ordinal) {
     String name = VmSetRow.replicaName(set.name(), ordinal);
     VmRow saved;
     try {
-      saved = submissions.store(
-          VmRow.replica(name, 0, set.template(), set.name(), ordinal, "waiting for the scheduler", clock.instant()),
-          "submitted by set " + set.name() + "; waiting for the scheduler");
+      saved =
+          submissions.store(
+              VmRow.replica(
+                  name,
+                  0,
+                  set.template(),
+                  set.name(),
+                  ordinal,
+                  "waiting for the scheduler",
+                  clock.instant()),
+              "submitted by set " + set.name() + "; waiting for the scheduler");
     } catch (RuntimeException e) {
       if (Sql.isUniqueViolation(e)) {
         return Submission.NAME_TAKEN;
@@ -129,7 +152,9 @@ public class VmSetActivitiesImpl implements VmSetActivities {
    * (the pass that submitted it is repeated, and then finds the row): start it, or find it started.
    */
   private void ensureWorkflow(VmRow replica) {
-    if (replica.restartCount() == 0 && replica.taskEventId() == 0 && "pending".equals(replica.status())) {
+    if (replica.restartCount() == 0
+        && replica.taskEventId() == 0
+        && "pending".equals(replica.status())) {
       try {
         workflows.startVm(replica, false);
       } catch (WorkflowExecutionAlreadyStarted e) {

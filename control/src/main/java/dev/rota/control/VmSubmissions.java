@@ -15,8 +15,8 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * A VM's rows coming and going: stored with its first event when submitted (by a user, or by its set),
- * removed with its events when deleted. Every VM enters and leaves the store here.
+ * A VM's rows coming and going: stored with its first event when submitted (by a user, or by its
+ * set), removed with its events when deleted. Every VM enters and leaves the store here.
  */
 @Singleton
 public class VmSubmissions {
@@ -29,8 +29,13 @@ public class VmSubmissions {
   private final BatchStatement createdLines = BatchStatement.of(VmEventRepository.INSERT);
   private final BatchStatement startsOwed = BatchStatement.of(WorkflowStartRepository.ADD);
 
-  public VmSubmissions(VmRepository vms, VmEventRepository events, TransactionOperations<Connection> tx, GroupCommit commits,
-      CertainCommits certain, WorkflowStartRepository starts) {
+  public VmSubmissions(
+      VmRepository vms,
+      VmEventRepository events,
+      TransactionOperations<Connection> tx,
+      GroupCommit commits,
+      CertainCommits certain,
+      WorkflowStartRepository starts) {
     this.starts = starts;
     this.vms = vms;
     this.events = events;
@@ -40,8 +45,9 @@ public class VmSubmissions {
   }
 
   /**
-   * Stores {@code row} under a fresh submission number, with its "created" event, in one transaction;
-   * a name already taken fails with the store's unique violation ({@link dev.rota.store.Sql#isUniqueViolation}).
+   * Stores {@code row} under a fresh submission number, with its "created" event, in one
+   * transaction; a name already taken fails with the store's unique violation ({@link
+   * dev.rota.store.Sql#isUniqueViolation}).
    */
   public VmRow store(VmRow row, String createdMessage) {
     return store(row, createdMessage, false);
@@ -56,47 +62,65 @@ public class VmSubmissions {
   }
 
   private VmRow store(VmRow row, String createdMessage, boolean owesStart) {
-    return commits.write(GroupCommit.vm(row.name()), () -> {
-      VmRow stored = vms.save(row.withSeq(vms.nextSeq()));
-      events.append(stored.name(), stored.createdAt(), "created", createdMessage);
-      if (owesStart) {
-        starts.add(stored.name(), stored.seq(), stored.createdAt());
-      }
-      return stored;
-    });
+    return commits.write(
+        GroupCommit.vm(row.name()),
+        () -> {
+          VmRow stored = vms.save(row.withSeq(vms.nextSeq()));
+          events.append(stored.name(), stored.createdAt(), "created", createdMessage);
+          if (owesStart) {
+            starts.add(stored.name(), stored.seq(), stored.createdAt());
+          }
+          return stored;
+        });
   }
 
   /**
-   * Stores every row, each under a fresh submission number and with its "created" event and the start
-   * its workflow is owed, in one transaction: all or none. A name already taken fails it with the
-   * store's unique violation.
+   * Stores every row, each under a fresh submission number and with its "created" event and the
+   * start its workflow is owed, in one transaction: all or none. A name already taken fails it with
+   * the store's unique violation.
    */
   public List<VmRow> storeAll(List<VmRow> rows, String createdMessage) {
-    return certain.write(() -> {
-      List<VmRow> numbered = new ArrayList<>(rows.size());
-      for (VmRow row : rows) {
-        numbered.add(row.withSeq(vms.nextSeq()));
-      }
-      // The rows and their events as two batches: a new VM's log holds nothing to trim.
-      List<VmRow> stored = new ArrayList<>(rows.size());
-      vms.saveAll(numbered).forEach(stored::add);
-      createdLines.run(tx.getConnection(), stored.stream()
-          .map(v -> Map.of("vmName", v.name(), "time", v.createdAt(), "type", "created", "message", createdMessage))
-          .toList());
-      startsOwed.run(tx.getConnection(), stored.stream()
-          .map(v -> Map.of("vm", v.name(), "vmSeq", v.seq(), "submittedAt", v.createdAt()))
-          .toList());
-      return stored;
-    });
+    return certain.write(
+        () -> {
+          List<VmRow> numbered = new ArrayList<>(rows.size());
+          for (VmRow row : rows) {
+            numbered.add(row.withSeq(vms.nextSeq()));
+          }
+          // The rows and their events as two batches: a new VM's log holds nothing to trim.
+          List<VmRow> stored = new ArrayList<>(rows.size());
+          vms.saveAll(numbered).forEach(stored::add);
+          createdLines.run(
+              tx.getConnection(),
+              stored.stream()
+                  .map(
+                      v ->
+                          Map.of(
+                              "vmName",
+                              v.name(),
+                              "time",
+                              v.createdAt(),
+                              "type",
+                              "created",
+                              "message",
+                              createdMessage))
+                  .toList());
+          startsOwed.run(
+              tx.getConnection(),
+              stored.stream()
+                  .map(v -> Map.of("vm", v.name(), "vmSeq", v.seq(), "submittedAt", v.createdAt()))
+                  .toList());
+          return stored;
+        });
   }
 
   /** Removes the VM's row and events; nothing else of it is left to remove. */
   public void remove(String name) {
-    certain.write(() -> {
-      events.deleteAllOf(name);
-      starts.forget(name);
-      vms.deleteById(name);
-      return null;
-    });
+    certain.write(
+        () -> {
+          events.deleteAllOf(name);
+          starts.forget(name);
+          vms.deleteById(name);
+          return null;
+        });
   }
 }

@@ -2,7 +2,9 @@ package dev.rota.control;
 
 import dev.rota.store.VmRow;
 
-/** The static summary the Temporal UI shows for a VM's workflow: what it runs and what it asks for. */
+/**
+ * The static summary the Temporal UI shows for a VM's workflow: what it runs and what it asks for.
+ */
 public final class VmSummary {
   private VmSummary() {}
 

@@ -1,7 +1,7 @@
 package dev.rota.control;
 
-import dev.rota.scheduler.TemporalDeadlines;
 import dev.rota.scheduler.DaemonThreads;
+import dev.rota.scheduler.TemporalDeadlines;
 import dev.rota.store.BatchStatement;
 import dev.rota.store.CertainCommits;
 import dev.rota.store.TermActionRepository;
@@ -31,16 +31,16 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Starts the workflows owed to submitted VMs ({@code workflow_starts}, written with each submission):
- * a submission is answered once stored, and its VM is placed and run meanwhile, so that neither waits
- * for Temporal (on the CLI's dev server a start is a round trip and a SQLite commit, and submissions
- * that waited for their starts went no faster than those). This host starts its own
- * submissions {@code rota.vms.workflow-start-delay} (2 s) after they were stored: a VM does not wait
- * for its workflow, so its start is left out of the burst that places and runs it, and by then the row
- * shows the VM placed and running, which the start hands over instead of two signals (about half the
- * Temporal actions per VM, and a burst runs sooner than with its starts made at once). Every host
- * also takes, every {@link #SWEEP_EVERY}, starts owed for longer than {@link #OWED_FOR} that it is not
- * making itself (a host that died with them, Temporal out of reach).
+ * Starts the workflows owed to submitted VMs ({@code workflow_starts}, written with each
+ * submission): a submission is answered once stored, and its VM is placed and run meanwhile, so
+ * that neither waits for Temporal (on the CLI's dev server a start is a round trip and a SQLite
+ * commit, and submissions that waited for their starts went no faster than those). This host starts
+ * its own submissions {@code rota.vms.workflow-start-delay} (2 s) after they were stored: a VM does
+ * not wait for its workflow, so its start is left out of the burst that places and runs it, and by
+ * then the row shows the VM placed and running, which the start hands over instead of two signals
+ * (about half the Temporal actions per VM, and a burst runs sooner than with its starts made at
+ * once). Every host also takes, every {@link #SWEEP_EVERY}, starts owed for longer than {@link
+ * #OWED_FOR} that it is not making itself (a host that died with them, Temporal out of reach).
  *
  * <p>Each workflow is started with its VM's row as it is when started, which may be newer than the
  * submission (placed, running): the workflow takes it as a restored one does, and the news the row
@@ -69,19 +69,32 @@ public class VmWorkflowStarter {
 
   /** The VMs whose starts this host is making: the sweep leaves them alone. */
   private final Set<String> making = ConcurrentHashMap.newKeySet();
+
   /**
-   * Starts in flight at once: enough to keep the server busy, not a thread per VM. Each waits a round
-   * trip and a commit on a real server (with 16 the CLI's dev server took 86 starts a second, with 64 109).
+   * Starts in flight at once: enough to keep the server busy, not a thread per VM. Each waits a
+   * round trip and a commit on a real server (with 16 the CLI's dev server took 86 starts a second,
+   * with 64 109).
    */
-  private final ExecutorService starting = Executors.newFixedThreadPool(64, DaemonThreads.named("workflow-starter"));
+  private final ExecutorService starting =
+      Executors.newFixedThreadPool(64, DaemonThreads.named("workflow-starter"));
+
   /** Batches handed over, one thread each while its starts are made. */
-  private final ExecutorService batches = Executors.newFixedThreadPool(8, DaemonThreads.named("workflow-start-batch"));
-  private final ScheduledExecutorService sweeper = Executors.newSingleThreadScheduledExecutor(DaemonThreads.named("workflow-start-sweep"));
+  private final ExecutorService batches =
+      Executors.newFixedThreadPool(8, DaemonThreads.named("workflow-start-batch"));
+
+  private final ScheduledExecutorService sweeper =
+      Executors.newSingleThreadScheduledExecutor(DaemonThreads.named("workflow-start-sweep"));
 
   public VmWorkflowStarter(
-      ControlWorkflows workflows, WorkflowStartRepository starts, VmRepository vms, CertainCommits certain,
-      TransactionOperations<Connection> tx, Clock clock, TemporalDeadlines deadlines,
-      @io.micronaut.context.annotation.Value("${rota.vms.workflow-start-delay:2s}") Duration delay) {
+      ControlWorkflows workflows,
+      WorkflowStartRepository starts,
+      VmRepository vms,
+      CertainCommits certain,
+      TransactionOperations<Connection> tx,
+      Clock clock,
+      TemporalDeadlines deadlines,
+      @io.micronaut.context.annotation.Value("${rota.vms.workflow-start-delay:2s}")
+          Duration delay) {
     this.delay = delay;
     this.deadlines = deadlines;
     this.workflows = workflows;
@@ -92,27 +105,35 @@ public class VmWorkflowStarter {
     this.clock = clock;
   }
 
-  /** Starts the workflows of VMs just submitted, in the background; whatever does not start stays owed. */
+  /**
+   * Starts the workflows of VMs just submitted, in the background; whatever does not start stays
+   * owed.
+   */
   public void startSoon(List<VmRow> submitted) {
     List<String> names = submitted.stream().map(VmRow::name).toList();
     making.addAll(names);
-    Runnable batch = () -> {
-      try {
-        startNow(names);
-      } catch (RuntimeException e) {
-        log.warn("workflow starts of {} VMs left to the sweep: {}", names.size(), e.toString());
-      } finally {
-        names.forEach(making::remove);
-      }
-    };
+    Runnable batch =
+        () -> {
+          try {
+            startNow(names);
+          } catch (RuntimeException e) {
+            log.warn("workflow starts of {} VMs left to the sweep: {}", names.size(), e.toString());
+          } finally {
+            names.forEach(making::remove);
+          }
+        };
     try {
-      sweeper.schedule(() -> {
-        try {
-          batches.execute(batch);
-        } catch (java.util.concurrent.RejectedExecutionException e) {
-          names.forEach(making::remove); // closing: the sweep of the next host to start takes them
-        }
-      }, delay.toMillis(), TimeUnit.MILLISECONDS);
+      sweeper.schedule(
+          () -> {
+            try {
+              batches.execute(batch);
+            } catch (java.util.concurrent.RejectedExecutionException e) {
+              names.forEach(
+                  making::remove); // closing: the sweep of the next host to start takes them
+            }
+          },
+          delay.toMillis(),
+          TimeUnit.MILLISECONDS);
     } catch (java.util.concurrent.RejectedExecutionException e) {
       names.forEach(making::remove);
     }
@@ -120,16 +141,23 @@ public class VmWorkflowStarter {
 
   /** Sweeps every {@link #SWEEP_EVERY} from now on: what a host does once it serves. */
   public void sweepEvery(Duration every) {
-    sweeper.scheduleWithFixedDelay(() -> {
-      try {
-        sweep();
-      } catch (RuntimeException e) {
-        log.debug("workflow start sweep failed: {}", e.toString());
-      }
-    }, every.toMillis(), every.toMillis(), TimeUnit.MILLISECONDS);
+    sweeper.scheduleWithFixedDelay(
+        () -> {
+          try {
+            sweep();
+          } catch (RuntimeException e) {
+            log.debug("workflow start sweep failed: {}", e.toString());
+          }
+        },
+        every.toMillis(),
+        every.toMillis(),
+        TimeUnit.MILLISECONDS);
   }
 
-  /** Starts what has been owed for longer than {@link #OWED_FOR} and no thread here is starting; returns how many it started. */
+  /**
+   * Starts what has been owed for longer than {@link #OWED_FOR} and no thread here is starting;
+   * returns how many it started.
+   */
   public int sweep() {
     List<WorkflowStartRow> owed = starts.oldest(clock.instant().minus(OWED_FOR), SWEEP_BATCH);
     List<String> names = new ArrayList<>();
@@ -146,8 +174,8 @@ public class VmWorkflowStarter {
   }
 
   /**
-   * Starts the VM's workflow now if it is owed one (a user's action on a VM whose workflow has yet to
-   * start); true if it was owed and is started.
+   * Starts the VM's workflow now if it is owed one (a user's action on a VM whose workflow has yet
+   * to start); true if it was owed and is started.
    */
   public boolean startIfOwed(String vmName) {
     return starts.owed(vmName) > 0 && startNow(List.of(vmName)) == 1;
@@ -159,8 +187,9 @@ public class VmWorkflowStarter {
   }
 
   /**
-   * Starts the workflows owed to these VMs, several at a time, each from its row as it is now; takes out
-   * what was started, and what is owed to a VM no longer there. Returns how many it started.
+   * Starts the workflows owed to these VMs, several at a time, each from its row as it is now;
+   * takes out what was started, and what is owed to a VM no longer there. Returns how many it
+   * started.
    */
   int startNow(List<String> names) {
     if (names.isEmpty()) {
@@ -177,7 +206,8 @@ public class VmWorkflowStarter {
     for (WorkflowStartRow o : owed.values()) {
       VmRow vm = rows.get(o.vm());
       if (vm == null || vm.seq() != o.vmSeq()) {
-        done.add(o); // deleted, and perhaps submitted again: that submission owes a start of its own
+        done.add(
+            o); // deleted, and perhaps submitted again: that submission owes a start of its own
         continue;
       }
       tried.add(o);
@@ -192,11 +222,21 @@ public class VmWorkflowStarter {
     if (done.isEmpty()) {
       return 0;
     }
-    int[] taken = certain.write(() -> {
-      newsHandedOver.run(tx.getConnection(), started.stream()
-          .map(v -> Map.of("vm", v.name(), "vmSeq", v.seq(), "taskEventId", v.taskEventId())).toList());
-      return startsMade.run(tx.getConnection(), done.stream().map(o -> Map.of("vm", o.vm(), "vmSeq", o.vmSeq())).toList());
-    });
+    int[] taken =
+        certain.write(
+            () -> {
+              newsHandedOver.run(
+                  tx.getConnection(),
+                  started.stream()
+                      .map(
+                          v ->
+                              Map.of(
+                                  "vm", v.name(), "vmSeq", v.seq(), "taskEventId", v.taskEventId()))
+                      .toList());
+              return startsMade.run(
+                  tx.getConnection(),
+                  done.stream().map(o -> Map.of("vm", o.vm(), "vmSeq", o.vmSeq())).toList());
+            });
     Set<String> takenElsewhere = new java.util.HashSet<>();
     for (int i = 0; i < done.size(); i++) {
       if (taken[i] == 0) {
@@ -204,8 +244,10 @@ public class VmWorkflowStarter {
       }
     }
     for (VmRow vm : started) {
-      if (takenElsewhere.contains(vm.name()) && vms.progressOf(vm.name()).filter(p -> p.seq() == vm.seq()).isEmpty()) {
-        // Deleted while its workflow started, which the deletion did not find: the workflow ends it.
+      if (takenElsewhere.contains(vm.name())
+          && vms.progressOf(vm.name()).filter(p -> p.seq() == vm.seq()).isEmpty()) {
+        // Deleted while its workflow started, which the deletion did not find: the workflow ends
+        // it.
         workflows.requestVmDelete(vm.name());
       }
     }
@@ -214,18 +256,21 @@ public class VmWorkflowStarter {
 
   /**
    * Starts the workflow; false if one of another submission is open under the name. Gives up after
-   * {@link #START_DEADLINE} (a gRPC deadline the SDK's retries honour, which would otherwise go on for a
-   * minute): with Temporal away the start stays owed, for the sweep, rather than hold a thread.
+   * {@link #START_DEADLINE} (a gRPC deadline the SDK's retries honour, which would otherwise go on
+   * for a minute): with Temporal away the start stays owed, for the sweep, rather than hold a
+   * thread.
    */
   private boolean start(VmRow vm) {
-    return deadlines.within(START_DEADLINE, () -> {
-      try {
-        workflows.startVm(vm, false);
-        return true;
-      } catch (WorkflowExecutionAlreadyStarted e) {
-        return workflows.openFor(vm.name(), vm.seq());
-      }
-    });
+    return deadlines.within(
+        START_DEADLINE,
+        () -> {
+          try {
+            workflows.startVm(vm, false);
+            return true;
+          } catch (WorkflowExecutionAlreadyStarted e) {
+            return workflows.openFor(vm.name(), vm.seq());
+          }
+        });
   }
 
   private static boolean made(Future<Boolean> start, String vm) {

@@ -1,9 +1,8 @@
 package dev.rota.control;
 
+import dev.rota.scheduler.DaemonThreads;
 import dev.rota.scheduler.SchedulerHealth;
 import dev.rota.scheduler.SchedulerMissing;
-import io.micronaut.context.event.ApplicationEventListener;
-import dev.rota.scheduler.DaemonThreads;
 import dev.rota.settings.SchedulerSettings;
 import dev.rota.store.VmRepository;
 import dev.rota.store.VmRow;
@@ -11,6 +10,7 @@ import dev.rota.store.VmSetRepository;
 import dev.rota.store.VmSetRow;
 import dev.rota.workflows.vm.VmWorkflow;
 import dev.rota.workflows.vmset.VmSetWorkflow;
+import io.micronaut.context.event.ApplicationEventListener;
 import io.temporal.client.WorkflowClient;
 import jakarta.annotation.PreDestroy;
 import jakarta.inject.Provider;
@@ -30,16 +30,16 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Makes sure the workflows the database says should run do: the scheduler's, every VM's and every VM
- * set's. Temporal can lose them (a server started afresh, a namespace made anew, an operator's terminate,
- * a run failed by a bad deploy) while the database keeps all they need to start again, so every host
- * looks every {@link #schedulerEvery()} and starts again what is missing. A start joins a run that is
- * open (USE_EXISTING), so hosts that look at once start nothing twice, and a restored workflow resumes
- * from its stored state and adopts its running task: nothing runs twice.
+ * Makes sure the workflows the database says should run do: the scheduler's, every VM's and every
+ * VM set's. Temporal can lose them (a server started afresh, a namespace made anew, an operator's
+ * terminate, a run failed by a bad deploy) while the database keeps all they need to start again,
+ * so every host looks every {@link #schedulerEvery()} and starts again what is missing. A start
+ * joins a run that is open (USE_EXISTING), so hosts that look at once start nothing twice, and a
+ * restored workflow resumes from its stored state and adopts its running task: nothing runs twice.
  *
  * <p>The scheduler is looked at by name, cheaply, each time. The VMs and sets are compared with
- * Temporal's list of running workflows every {@link #WORKFLOWS_EVERY}, and at once when the scheduler
- * was missing (whatever lost it likely lost the rest).
+ * Temporal's list of running workflows every {@link #WORKFLOWS_EVERY}, and at once when the
+ * scheduler was missing (whatever lost it likely lost the rest).
  */
 @Singleton
 public class WorkflowKeeper implements ApplicationEventListener<SchedulerMissing> {
@@ -61,8 +61,13 @@ public class WorkflowKeeper implements ApplicationEventListener<SchedulerMissing
   private Instant workflowsLookedAt = Instant.EPOCH;
   private final Instant since;
 
-  public WorkflowKeeper(ControlWorkflows workflows, Provider<WorkflowClient> client, VmRepository vms,
-      VmSetRepository sets, SchedulerSettings scheduler, Clock clock) {
+  public WorkflowKeeper(
+      ControlWorkflows workflows,
+      Provider<WorkflowClient> client,
+      VmRepository vms,
+      VmSetRepository sets,
+      SchedulerSettings scheduler,
+      Clock clock) {
     this.workflows = workflows;
     this.client = client;
     this.vms = vms;
@@ -79,7 +84,8 @@ public class WorkflowKeeper implements ApplicationEventListener<SchedulerMissing
 
   /** Looks every {@link #schedulerEvery()} from now on: what a host does once it serves. */
   public void keepEvery(Duration every) {
-    timer.scheduleWithFixedDelay(this::lookSafely, every.toMillis(), every.toMillis(), TimeUnit.MILLISECONDS);
+    timer.scheduleWithFixedDelay(
+        this::lookSafely, every.toMillis(), every.toMillis(), TimeUnit.MILLISECONDS);
   }
 
   /** A wake-up found no scheduler: look now. */
@@ -88,7 +94,9 @@ public class WorkflowKeeper implements ApplicationEventListener<SchedulerMissing
     lookSoon(missing.why());
   }
 
-  /** Looks now, in the background (a wake-up found no scheduler); looks already asked for are one. */
+  /**
+   * Looks now, in the background (a wake-up found no scheduler); looks already asked for are one.
+   */
   public void lookSoon(String why) {
     if (lookSoon.compareAndSet(false, true)) {
       log.debug("looking for missing workflows now: {}", why);
@@ -114,7 +122,9 @@ public class WorkflowKeeper implements ApplicationEventListener<SchedulerMissing
     }
   }
 
-  /** One look: the scheduler, then the VMs and sets when they are due or the scheduler was missing. */
+  /**
+   * One look: the scheduler, then the VMs and sets when they are due or the scheduler was missing.
+   */
   public void look() {
     boolean restarted = keepScheduler();
     Instant now = clock.instant();
@@ -134,29 +144,37 @@ public class WorkflowKeeper implements ApplicationEventListener<SchedulerMissing
     }
     var execution = workflows.startScheduler();
     schedulerRestartedAt = clock.instant();
-    schedulerRestartedWhy = "the scheduler's workflow had no open run (Temporal lost it, or it was terminated or "
-        + "failed); started it again as run " + execution.getRunId();
+    schedulerRestartedWhy =
+        "the scheduler's workflow had no open run (Temporal lost it, or it was terminated or "
+            + "failed); started it again as run "
+            + execution.getRunId();
     log.warn(schedulerRestartedWhy);
     return true;
   }
 
-  /** The scheduler's health given when its last term began (null before the first), with what this host did for it. */
+  /**
+   * The scheduler's health given when its last term began (null before the first), with what this
+   * host did for it.
+   */
   public SchedulerHealth schedulerHealth(Instant lastTermAt) {
-    return SchedulerHealth.judge(lastTermAt, since, schedulerRestartedAt, schedulerRestartedWhy, scheduler, clock.instant());
+    return SchedulerHealth.judge(
+        lastTermAt, since, schedulerRestartedAt, schedulerRestartedWhy, scheduler, clock.instant());
   }
 
   /**
-   * Gives every VM and set its workflow, joining any that is open: a host at start, whose Temporal may
-   * have forgotten every workflow (dev mode's embedded server). Returns how many it made sure of.
+   * Gives every VM and set its workflow, joining any that is open: a host at start, whose Temporal
+   * may have forgotten every workflow (dev mode's embedded server). Returns how many it made sure
+   * of.
    */
   public int restoreAll() {
     return restoreUnless(Set.of());
   }
 
   /**
-   * Starts the workflows of the VMs and sets that have a row and no running workflow in Temporal's list.
-   * The list is read before the rows: a workflow that ended since deleted its row first, so it is not
-   * started again; one too new to be listed yet is joined, not doubled. Returns how many it started.
+   * Starts the workflows of the VMs and sets that have a row and no running workflow in Temporal's
+   * list. The list is read before the rows: a workflow that ended since deleted its row first, so
+   * it is not started again; one too new to be listed yet is joined, not doubled. Returns how many
+   * it started.
    */
   public int restoreMissing() {
     return restoreUnless(runningIds());
@@ -164,34 +182,44 @@ public class WorkflowKeeper implements ApplicationEventListener<SchedulerMissing
 
   /** Starts the VM's workflow from its row, joining one that is open; false when it has no row. */
   public boolean restoreVm(String vmName) {
-    return vms.findById(vmName).map(vm -> {
-      workflows.startVm(vm, true);
-      return true;
-    }).orElse(false);
+    return vms.findById(vmName)
+        .map(
+            vm -> {
+              workflows.startVm(vm, true);
+              return true;
+            })
+        .orElse(false);
   }
 
-  /** Starts (joining any open run) the workflow of every set and VM whose workflow id is not in {@code running}. */
+  /**
+   * Starts (joining any open run) the workflow of every set and VM whose workflow id is not in
+   * {@code running}.
+   */
   private int restoreUnless(Set<String> running) {
     int[] count = {0};
-    eachSet(set -> {
-      if (!running.contains(VmSetWorkflow.workflowId(set.name()))) {
-        workflows.startSet(set.name(), set.replicas(), true);
-        count[0]++;
-      }
-    });
-    eachVm(vm -> {
-      if (!running.contains(VmWorkflow.workflowId(vm.name()))) {
-        workflows.startVm(vm, true);
-        count[0]++;
-      }
-    });
+    eachSet(
+        set -> {
+          if (!running.contains(VmSetWorkflow.workflowId(set.name()))) {
+            workflows.startSet(set.name(), set.replicas(), true);
+            count[0]++;
+          }
+        });
+    eachVm(
+        vm -> {
+          if (!running.contains(VmWorkflow.workflowId(vm.name()))) {
+            workflows.startVm(vm, true);
+            count[0]++;
+          }
+        });
     return count[0];
   }
 
   private Set<String> runningIds() {
     Set<String> ids = new HashSet<>();
-    client.get()
-        .listExecutions("(WorkflowType = 'VmWorkflow' OR WorkflowType = 'VmSetWorkflow') AND ExecutionStatus = 'Running'")
+    client
+        .get()
+        .listExecutions(
+            "(WorkflowType = 'VmWorkflow' OR WorkflowType = 'VmSetWorkflow') AND ExecutionStatus = 'Running'")
         .forEach(w -> ids.add(w.getExecution().getWorkflowId()));
     return ids;
   }

@@ -3,7 +3,10 @@ package dev.rota.failure;
 import java.util.Optional;
 import java.util.function.Predicate;
 
-/** A failure and the causes it wraps, walked once, outermost first, safe against a cause that is itself. */
+/**
+ * A failure and the causes it wraps, walked once, outermost first, safe against a cause that is
+ * itself.
+ */
 public final class Causes {
   private Causes() {}
 

@@ -28,7 +28,9 @@ public sealed interface Spread {
     }
   }
 
-  /** Per value of {@code key} among the workers that may take the set, replica counts within one. */
+  /**
+   * Per value of {@code key} among the workers that may take the set, replica counts within one.
+   */
   record ByLabel(String key) implements Spread {
     @Override
     public String wireName() {

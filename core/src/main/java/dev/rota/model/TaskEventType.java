@@ -22,13 +22,13 @@ public enum TaskEventType implements WireName {
    */
   MOVED("moved"),
   /**
-   * The deadline of its worker's drain passed with the task still there: the workflow stops the VM, or
-   * with a restart policy starts it again elsewhere.
+   * The deadline of its worker's drain passed with the task still there: the workflow stops the VM,
+   * or with a restart policy starts it again elsewhere.
    */
   DRAINED("drained"),
   /**
-   * Its worker went offline with the task, and the term placed the next generation elsewhere at once
-   * (the VM has a restart policy): the VM is scheduled there, not failed.
+   * Its worker went offline with the task, and the term placed the next generation elsewhere at
+   * once (the VM has a restart policy): the VM is scheduled there, not failed.
    */
   FAILED_OVER("failed-over");
 
@@ -62,6 +62,10 @@ public enum TaskEventType implements WireName {
 
   /** Whether the task ended with it, or is ended for it (a drained VM's task is removed). */
   public boolean ends() {
-    return this == EXITED || this == FAILED || this == VANISHED || this == WORKER_OFFLINE || this == DRAINED;
+    return this == EXITED
+        || this == FAILED
+        || this == VANISHED
+        || this == WORKER_OFFLINE
+        || this == DRAINED;
   }
 }

@@ -2,7 +2,8 @@ package dev.rota.model;
 
 /**
  * A task's state as the scheduler last observed it. Only the scheduler's observation writes it (a
- * term, or an agent's report between terms); a VM's lifecycle is its workflow's, decided from these.
+ * term, or an agent's report between terms); a VM's lifecycle is its workflow's, decided from
+ * these.
  */
 public enum TaskState implements WireName {
   /** Placed on a worker; its start is under way. */

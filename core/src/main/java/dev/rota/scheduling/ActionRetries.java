@@ -1,14 +1,16 @@
 package dev.rota.scheduling;
 
 /**
- * What becomes of a queued action that did not succeed: tried again at the next term, or given up in
- * the way its kind allows. A start refused by its agent (a 4xx) fails the task at once; a start that
- * keeps failing gives the placement back, so that the VM is placed elsewhere; a removal is dropped
- * eventually (the next term's reconciliation removes what is left); the news for a workflow never is.
+ * What becomes of a queued action that did not succeed: tried again at the next term, or given up
+ * in the way its kind allows. A start refused by its agent (a 4xx) fails the task at once; a start
+ * that keeps failing gives the placement back, so that the VM is placed elsewhere; a removal is
+ * dropped eventually (the next term's reconciliation removes what is left); the news for a workflow
+ * never is.
  */
 public final class ActionRetries {
   /** A task start that failed this often gives its placement back. */
   public static final int START_ATTEMPTS = 5;
+
   /** Any other action tried this often is given up, or (news) no longer hurried. */
   public static final int MAX_ATTEMPTS = 20;
 
@@ -39,9 +41,11 @@ public final class ActionRetries {
   public static Next afterFailure(Kind kind, boolean refused, int attemptsBefore) {
     int tried = attemptsBefore + 1;
     return switch (kind) {
-      case START -> refused ? Next.FAIL_TASK : tried >= START_ATTEMPTS ? Next.GIVE_BACK : Next.RETRY;
+      case START ->
+          refused ? Next.FAIL_TASK : tried >= START_ATTEMPTS ? Next.GIVE_BACK : Next.RETRY;
       case REMOVE -> refused || tried >= MAX_ATTEMPTS ? Next.DROP : Next.RETRY;
-      case NOTIFY -> Next.RETRY; // the workflow has no other way to learn it: kept while its VM exists
+      case NOTIFY ->
+          Next.RETRY; // the workflow has no other way to learn it: kept while its VM exists
     };
   }
 }

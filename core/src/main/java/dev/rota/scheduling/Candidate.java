@@ -21,7 +21,11 @@ public record Candidate(
     Map<String, Instant> images) {
 
   public Candidate(
-      String name, Map<String, Long> capacity, Map<String, String> labels, List<String> runtimes, WorkerHealth health,
+      String name,
+      Map<String, Long> capacity,
+      Map<String, String> labels,
+      List<String> runtimes,
+      WorkerHealth health,
       boolean paused) {
     this(name, capacity, labels, runtimes, health, paused, Map.of());
   }

@@ -11,19 +11,22 @@ import java.util.Map;
 import java.util.TreeMap;
 
 /**
- * What draining takes off a worker this term (Nomad's node drain, Kubernetes' {@code kubectl drain}).
- * A draining worker takes no new VMs (it is paused). Until its deadline, each running VM with a restart
- * policy is moved: its next generation is placed elsewhere, as placement would place it, while the old
- * task keeps running until the new one has started, so a drain takes nothing away unless a new copy
- * fails; a set's replicas move no more at once than its {@code maxUnavailable} allows ({@link
- * SetAllowances}). VMs without a restart policy stay until the deadline: nothing would start them again.
- * Once the deadline has passed, every VM still on the worker is evicted: its workflow stops it, or
- * starts it again elsewhere when it has a restart policy.
+ * What draining takes off a worker this term (Nomad's node drain, Kubernetes' {@code kubectl
+ * drain}). A draining worker takes no new VMs (it is paused). Until its deadline, each running VM
+ * with a restart policy is moved: its next generation is placed elsewhere, as placement would place
+ * it, while the old task keeps running until the new one has started, so a drain takes nothing away
+ * unless a new copy fails; a set's replicas move no more at once than its {@code maxUnavailable}
+ * allows ({@link SetAllowances}). VMs without a restart policy stay until the deadline: nothing
+ * would start them again. Once the deadline has passed, every VM still on the worker is evicted:
+ * its workflow stops it, or starts it again elsewhere when it has a restart policy.
  */
 public final class Drainer {
   private Drainer() {}
 
-  /** A VM whose task of {@code generation} was still on {@code worker} when the drain's deadline passed. */
+  /**
+   * A VM whose task of {@code generation} was still on {@code worker} when the drain's deadline
+   * passed.
+   */
   public record Eviction(String vm, long seq, int generation, String worker, Instant deadline) {}
 
   /**
@@ -52,8 +55,13 @@ public final class Drainer {
    *     missing here (being deleted) has no bound
    */
   public static Outcome plan(
-      Instant now, Map<String, Instant> deadlines, List<Candidate> workers, List<Holding> holdings,
-      List<Resident> residents, Map<String, Integer> leaving, Map<String, Integer> allowances,
+      Instant now,
+      Map<String, Instant> deadlines,
+      List<Candidate> workers,
+      List<Holding> holdings,
+      List<Resident> residents,
+      Map<String, Integer> leaving,
+      Map<String, Integer> allowances,
       SchedulerProfile profile) {
     if (deadlines.isEmpty()) {
       return Outcome.NONE;
@@ -72,11 +80,13 @@ public final class Drainer {
       tally.left++;
       VmSnapshot vm = r.vm();
       if (tally.passed) {
-        evictions.add(new Eviction(vm.name(), vm.seq(), vm.restartCount(), r.worker(), tally.deadline));
+        evictions.add(
+            new Eviction(vm.name(), vm.seq(), vm.restartCount(), r.worker(), tally.deadline));
       } else if (!vm.restarts()) {
         tally.staying++;
       } else if (r.state() != TaskState.RUNNING || vm.status() != VmStatus.RUNNING || vm.moving()) {
-        tally.starting++; // moved once it runs: until then there is nothing to keep running meanwhile
+        tally.starting++; // moved once it runs: until then there is nothing to keep running
+        // meanwhile
       } else if (vm.set() != null && allowance.getOrDefault(vm.set(), Integer.MAX_VALUE) <= 0) {
         tally.held++;
         tally.heldBy = vm.set();
@@ -88,27 +98,36 @@ public final class Drainer {
         moverOf.put(vm.name(), r);
       }
     }
-    leaving.forEach((w, n) -> {
-      Tally tally = tallies.get(w);
-      if (tally != null) {
-        tally.left += n;
-        tally.moving += n;
-      }
-    });
+    leaving.forEach(
+        (w, n) -> {
+          Tally tally = tallies.get(w);
+          if (tally != null) {
+            tally.left += n;
+            tally.moving += n;
+          }
+        });
 
     List<Move> moves = new ArrayList<>();
     if (!movers.isEmpty()) {
       // What stays on a draining worker is leaving too: a set's spread counts what will remain.
-      List<Holding> remaining = holdings.stream()
-          .map(h -> deadlines.containsKey(h.worker()) ? new Holding(h.worker(), h.request()) : h)
-          .toList();
+      List<Holding> remaining =
+          holdings.stream()
+              .map(
+                  h -> deadlines.containsKey(h.worker()) ? new Holding(h.worker(), h.request()) : h)
+              .toList();
       PlacementPlan plan = Placer.place(workers, remaining, movers, profile);
       for (PlacementPlan.Placement p : plan.placed()) {
         Resident r = moverOf.get(p.vm());
         Tally tally = tallies.get(r.worker());
         tally.moving++;
-        moves.add(new Move(p.vm(), r.vm().seq(), r.vm().restartCount(), r.worker(), p.worker(),
-            "worker " + r.worker() + " is draining, deadline " + tally.deadline));
+        moves.add(
+            new Move(
+                p.vm(),
+                r.vm().seq(),
+                r.vm().restartCount(),
+                r.worker(),
+                p.worker(),
+                "worker " + r.worker() + " is draining, deadline " + tally.deadline));
       }
       for (PlacementPlan.Unplaced u : plan.pending()) {
         Tally tally = tallies.get(moverOf.get(u.vm()).worker());
@@ -146,7 +165,11 @@ public final class Drainer {
         return "drained: no VMs left";
       }
       if (passed) {
-        return "deadline " + deadline + " passed: " + vms(left) + " left, being stopped or started elsewhere";
+        return "deadline "
+            + deadline
+            + " passed: "
+            + vms(left)
+            + " left, being stopped or started elsewhere";
       }
       List<String> parts = new ArrayList<>();
       if (moving > 0) {

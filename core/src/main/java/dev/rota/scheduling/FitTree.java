@@ -6,9 +6,10 @@ import java.util.function.Function;
 import java.util.function.Predicate;
 
 /**
- * Workers in the profile's order, able to answer "the first one in order with this much free" without
- * walking past every worker that is too full: a treap whose nodes know, for each resource, the most
- * any worker below them has free, so a subtree that cannot hold the request is skipped whole.
+ * Workers in the profile's order, able to answer "the first one in order with this much free"
+ * without walking past every worker that is too full: a treap whose nodes know, for each resource,
+ * the most any worker below them has free, so a subtree that cannot hold the request is skipped
+ * whole.
  *
  * @param <T> a worker during a placement run
  */
@@ -72,8 +73,8 @@ final class FitTree<T> {
   }
 
   /**
-   * The first item in order whose free amounts cover {@code request} and that {@code admits}, or null:
-   * for what is decided per VM (a worker it avoids, where its set's replicas are).
+   * The first item in order whose free amounts cover {@code request} and that {@code admits}, or
+   * null: for what is decided per VM (a worker it avoids, where its set's replicas are).
    */
   T firstFit(long[] request, Predicate<T> admits) {
     return firstFit(root, request, admits);

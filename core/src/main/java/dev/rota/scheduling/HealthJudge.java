@@ -13,42 +13,61 @@ public final class HealthJudge {
 
   /**
    * @param listeningSince when the scheduler came back after not listening for longer than a worker
-   *     may be silent (every host down, or the scheduler stopped), or null: a worker is judged on what
-   *     it has had a chance to say since, not on the silence the outage imposed on it
+   *     may be silent (every host down, or the scheduler stopped), or null: a worker is judged on
+   *     what it has had a chance to say since, not on the silence the outage imposed on it
    */
-  public static HealthVerdict judge(WorkerProbeState w, Instant now, HealthSettings s, Instant listeningSince) {
+  public static HealthVerdict judge(
+      WorkerProbeState w, Instant now, HealthSettings s, Instant listeningSince) {
     HealthTable.Cell cell = cellOf(w, now, s, listeningSince);
     HealthTable.Row row =
-        HealthTable.lookup(cell).orElseThrow(() -> new IllegalStateException("no health rule for " + cell));
+        HealthTable.lookup(cell)
+            .orElseThrow(() -> new IllegalStateException("no health rule for " + cell));
     WorkerHealth next = row.next();
     Instant flakyUntil = null;
     if (next == WorkerHealth.FLAKY) {
-      flakyUntil = cell.cooldown() == HealthTable.Cooldown.ACTIVE ? w.flakyUntil() : now.plus(s.flakyCooldown());
+      flakyUntil =
+          cell.cooldown() == HealthTable.Cooldown.ACTIVE
+              ? w.flakyUntil()
+              : now.plus(s.flakyCooldown());
     }
     return new HealthVerdict(
-        next, message(row, cell, w, s, flakyUntil, listeningSince), flakyUntil, nextChange(w, next, flakyUntil, s, listeningSince));
+        next,
+        message(row, cell, w, s, flakyUntil, listeningSince),
+        flakyUntil,
+        nextChange(w, next, flakyUntil, s, listeningSince));
   }
 
-  static HealthTable.Cell cellOf(WorkerProbeState w, Instant now, HealthSettings s, Instant listeningSince) {
+  static HealthTable.Cell cellOf(
+      WorkerProbeState w, Instant now, HealthSettings s, Instant listeningSince) {
     Duration silence = Duration.between(heardOrListening(w, listeningSince), now);
     HealthTable.Heartbeat heartbeat =
         silence.compareTo(s.lostAfter().plus(s.offlineAfter())) >= 0
             ? HealthTable.Heartbeat.GONE
-            : silence.compareTo(s.lostAfter()) >= 0 ? HealthTable.Heartbeat.STALE : HealthTable.Heartbeat.FRESH;
-    if (heartbeat == HealthTable.Heartbeat.FRESH && graced(w, listeningSince) && !answeredSince(w, listeningSince)) {
+            : silence.compareTo(s.lostAfter()) >= 0
+                ? HealthTable.Heartbeat.STALE
+                : HealthTable.Heartbeat.FRESH;
+    if (heartbeat == HealthTable.Heartbeat.FRESH
+        && graced(w, listeningSince)
+        && !answeredSince(w, listeningSince)) {
       heartbeat = HealthTable.Heartbeat.QUIET;
     }
     HealthTable.Probe probe;
     if (w.lastProbeAt() == null) {
       probe = HealthTable.Probe.NOT_PROBED;
     } else if (w.lastProbeOk()) {
-      boolean tasksFailing = s.flakyAfterTaskFailures() > 0 && w.taskFailures() >= s.flakyAfterTaskFailures();
+      boolean tasksFailing =
+          s.flakyAfterTaskFailures() > 0 && w.taskFailures() >= s.flakyAfterTaskFailures();
       probe = tasksFailing ? HealthTable.Probe.TASKS_FAILING : HealthTable.Probe.ANSWERED;
     } else {
-      probe = w.probeFailures() >= s.flakyAfterErrors() ? HealthTable.Probe.FAILING_REPEATEDLY : HealthTable.Probe.FAILING;
+      probe =
+          w.probeFailures() >= s.flakyAfterErrors()
+              ? HealthTable.Probe.FAILING_REPEATEDLY
+              : HealthTable.Probe.FAILING;
     }
     HealthTable.Cooldown cooldown =
-        w.flakyUntil() != null && now.isBefore(w.flakyUntil()) ? HealthTable.Cooldown.ACTIVE : HealthTable.Cooldown.NONE;
+        w.flakyUntil() != null && now.isBefore(w.flakyUntil())
+            ? HealthTable.Cooldown.ACTIVE
+            : HealthTable.Cooldown.NONE;
     return new HealthTable.Cell(w.health(), heartbeat, probe, cooldown);
   }
 
@@ -67,15 +86,16 @@ public final class HealthJudge {
   }
 
   /**
-   * The workers whose probes are due, at most {@code limit} of them, the longest due first (one never
-   * probed before any other): a term asks only as many agents as its calls at once can answer in a
-   * few rounds. The rest stay due and go first next term. At a thousand workers, all due in one term
-   * after a long one, a term spent 11.6 s asking 600 agents and storing their lists while the VMs
-   * placed before waited for it (the terms after grew longer still); an agent reports its task
-   * changes itself, and its heartbeats, not probes, say it is alive, so a probe coming later costs
-   * only the safety net's delay.
+   * The workers whose probes are due, at most {@code limit} of them, the longest due first (one
+   * never probed before any other): a term asks only as many agents as its calls at once can answer
+   * in a few rounds. The rest stay due and go first next term. At a thousand workers, all due in
+   * one term after a long one, a term spent 11.6 s asking 600 agents and storing their lists while
+   * the VMs placed before waited for it (the terms after grew longer still); an agent reports its
+   * task changes itself, and its heartbeats, not probes, say it is alive, so a probe coming later
+   * costs only the safety net's delay.
    */
-  public static List<WorkerProbeState> probesDue(Collection<WorkerProbeState> workers, Instant now, HealthSettings s, int limit) {
+  public static List<WorkerProbeState> probesDue(
+      Collection<WorkerProbeState> workers, Instant now, HealthSettings s, int limit) {
     record Due(WorkerProbeState worker, Instant at) {}
     // Each worker's due time once, not once to filter and again at every comparison of the sort.
     return workers.stream()
@@ -87,11 +107,17 @@ public final class HealthJudge {
         .toList();
   }
 
-  /** When the worker's probe falls due, {@link Instant#MIN} if it never had one, null if it is never probed. */
+  /**
+   * When the worker's probe falls due, {@link Instant#MIN} if it never had one, null if it is never
+   * probed.
+   */
   private static Instant probeDueAt(WorkerProbeState w, HealthSettings s) {
     return switch (w.health()) {
       case READY -> w.lastProbeAt() == null ? Instant.MIN : w.lastProbeAt().plus(s.probeInterval());
-      case NOT_READY -> w.lastProbeAt() == null ? Instant.MIN : w.lastProbeAt().plus(backoff(w.probeFailures(), s));
+      case NOT_READY ->
+          w.lastProbeAt() == null
+              ? Instant.MIN
+              : w.lastProbeAt().plus(backoff(w.probeFailures(), s));
       case FLAKY -> w.flakyUntil() == null ? Instant.MIN : w.flakyUntil();
       case LOST, OFFLINE -> null;
     };
@@ -123,7 +149,11 @@ public final class HealthJudge {
   }
 
   private static Instant nextChange(
-      WorkerProbeState w, WorkerHealth next, Instant flakyUntil, HealthSettings s, Instant listeningSince) {
+      WorkerProbeState w,
+      WorkerHealth next,
+      Instant flakyUntil,
+      HealthSettings s,
+      Instant listeningSince) {
     Instant lost = heardOrListening(w, listeningSince).plus(s.lostAfter());
     Instant offline = lost.plus(s.offlineAfter());
     Instant earliest =
@@ -145,7 +175,9 @@ public final class HealthJudge {
     return a == null ? b : b == null ? a : a.isBefore(b) ? a : b;
   }
 
-  /** What made it flaky: the tasks that failed on it, or what its agent's last failed probe said. */
+  /**
+   * What made it flaky: the tasks that failed on it, or what its agent's last failed probe said.
+   */
   private static String flakyBecause(HealthTable.Cell cell, WorkerProbeState w, HealthSettings s) {
     if (cell.probe() == HealthTable.Probe.TASKS_FAILING) {
       return " (" + w.taskFailures() + " within " + s.taskFailureWindow().toMinutes() + " min)";
@@ -154,7 +186,11 @@ public final class HealthJudge {
   }
 
   private static String message(
-      HealthTable.Row row, HealthTable.Cell cell, WorkerProbeState w, HealthSettings s, Instant flakyUntil,
+      HealthTable.Row row,
+      HealthTable.Cell cell,
+      WorkerProbeState w,
+      HealthSettings s,
+      Instant flakyUntil,
       Instant listeningSince) {
     String why = row.why();
     String since =
@@ -164,7 +200,11 @@ public final class HealthJudge {
     return switch (row.next()) {
       case OFFLINE, LOST -> why + " (last heartbeat " + w.lastSeen() + since + ")";
       case FLAKY -> why + flakyBecause(cell, w, s) + "; probed again at " + flakyUntil;
-      case NOT_READY -> why + (w.probeFailures() > 0 ? " (" + w.probeFailures() + " failed: " + w.lastProbeError() + ")" : "");
+      case NOT_READY ->
+          why
+              + (w.probeFailures() > 0
+                  ? " (" + w.probeFailures() + " failed: " + w.lastProbeError() + ")"
+                  : "");
       case READY -> why;
     };
   }

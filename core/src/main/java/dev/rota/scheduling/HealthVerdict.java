@@ -10,4 +10,5 @@ import java.time.Instant;
  * @param flakyUntil the cool-down's end when flaky, else null
  * @param nextChange the earliest time its health could change with no new input, or null
  */
-public record HealthVerdict(WorkerHealth health, String message, Instant flakyUntil, Instant nextChange) {}
+public record HealthVerdict(
+    WorkerHealth health, String message, Instant flakyUntil, Instant nextChange) {}

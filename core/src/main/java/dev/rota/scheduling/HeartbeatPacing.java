@@ -5,11 +5,11 @@ import java.time.Duration;
 /**
  * How often the controller asks agents to heartbeat, by the size of the fleet: every heartbeat is a
  * request and a write, and a thousand agents beating every 5 s are 200 a second, half of two cores
- * before a VM is placed. As Nomad's servers do ({@code max_heartbeats_per_second}, 50), the interval
- * stretches so that the fleet together sends at most {@code maxPerSecond}; unlike Nomad's, it never
- * stretches past a third of {@code lostAfter}, so that a worker is still lost only after three beats
- * missed in a row and failover keeps its deadlines whatever the fleet's size. An agent beats at this
- * interval or its own, whichever is longer.
+ * before a VM is placed. As Nomad's servers do ({@code max_heartbeats_per_second}, 50), the
+ * interval stretches so that the fleet together sends at most {@code maxPerSecond}; unlike Nomad's,
+ * it never stretches past a third of {@code lostAfter}, so that a worker is still lost only after
+ * three beats missed in a row and failover keeps its deadlines whatever the fleet's size. An agent
+ * beats at this interval or its own, whichever is longer.
  *
  * @param maxPerSecond the heartbeats a second the whole fleet is paced to
  * @param lostAfter how long a silent worker stays ready

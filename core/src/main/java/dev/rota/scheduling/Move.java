@@ -1,8 +1,8 @@
 package dev.rota.scheduling;
 
 /**
- * One replica to move: its next generation is placed on {@code to} while the task of {@code generation}
- * keeps running on {@code from} until the new one has started.
+ * One replica to move: its next generation is placed on {@code to} while the task of {@code
+ * generation} keeps running on {@code from} until the new one has started.
  *
  * @param generation the generation running on {@code from}
  * @param why what the move mends, for the VM's event log

@@ -10,25 +10,51 @@ import java.util.Map;
  * @param avoid a worker not to place it on (its task could not be started there lately), or null
  * @param set the VM set it is a replica of, or null
  * @param spread how its set spreads its replicas; {@link Spread#NONE} for a VM of no set
- * @param failedOn the worker its last task failed on: taken only when no other worker may take it, or null
+ * @param failedOn the worker its last task failed on: taken only when no other worker may take it,
+ *     or null
  * @param image the image it runs, which a worker that holds it starts sooner; null for none
  */
 public record PendingVm(
-    String name, long seq, String runtime, Map<String, Long> request, Map<String, String> labels, String avoid,
-    String set, Spread spread, String failedOn, String image) {
+    String name,
+    long seq,
+    String runtime,
+    Map<String, Long> request,
+    Map<String, String> labels,
+    String avoid,
+    String set,
+    Spread spread,
+    String failedOn,
+    String image) {
 
   public PendingVm(
-      String name, long seq, String runtime, Map<String, Long> request, Map<String, String> labels, String avoid,
-      String set, Spread spread, String failedOn) {
+      String name,
+      long seq,
+      String runtime,
+      Map<String, Long> request,
+      Map<String, String> labels,
+      String avoid,
+      String set,
+      Spread spread,
+      String failedOn) {
     this(name, seq, runtime, request, labels, avoid, set, spread, failedOn, null);
   }
 
   public PendingVm(
-      String name, long seq, String runtime, Map<String, Long> request, Map<String, String> labels, String avoid) {
+      String name,
+      long seq,
+      String runtime,
+      Map<String, Long> request,
+      Map<String, String> labels,
+      String avoid) {
     this(name, seq, runtime, request, labels, avoid, null, Spread.NONE, null, null);
   }
 
-  public PendingVm(String name, long seq, String runtime, Map<String, Long> request, Map<String, String> labels) {
+  public PendingVm(
+      String name,
+      long seq,
+      String runtime,
+      Map<String, Long> request,
+      Map<String, String> labels) {
     this(name, seq, runtime, request, labels, null);
   }
 

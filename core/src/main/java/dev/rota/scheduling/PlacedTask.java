@@ -12,7 +12,9 @@ public record PlacedTask(String vm, long vmSeq, int generation, String worker, T
     return TaskId.of(vm, generation).toString();
   }
 
-  /** Whether this is the task {@code v} wants now: its submission, its generation, and it wants one. */
+  /**
+   * Whether this is the task {@code v} wants now: its submission, its generation, and it wants one.
+   */
   public boolean wantedBy(VmSnapshot v) {
     return v != null && v.seq() == vmSeq && v.restartCount() == generation && v.wantsTask();
   }
@@ -22,7 +24,10 @@ public record PlacedTask(String vm, long vmSeq, int generation, String worker, T
    * generation before its current one, on the worker it moves from.
    */
   public boolean keptBy(VmSnapshot v) {
-    return v != null && v.moving() && v.seq() == vmSeq && v.restartCount() - 1 == generation
+    return v != null
+        && v.moving()
+        && v.seq() == vmSeq
+        && v.restartCount() - 1 == generation
         && worker.equals(v.movingFrom());
   }
 

@@ -4,7 +4,10 @@ import java.util.List;
 
 /** What one term's placement decided: VMs placed on workers, and why each other VM still waits. */
 public record PlacementPlan(List<Placement> placed, List<Unplaced> pending) {
-  /** @param why what made this worker the choice beyond room and the profile (it holds the image), or null */
+  /**
+   * @param why what made this worker the choice beyond room and the profile (it holds the image),
+   *     or null
+   */
   public record Placement(String vm, String worker, String why) {
     public Placement(String vm, String worker) {
       this(vm, worker, null);

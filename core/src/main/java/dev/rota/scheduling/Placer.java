@@ -11,19 +11,18 @@ import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.TreeMap;
 import java.util.function.Predicate;
 
 /**
- * Places pending VMs on workers, oldest first, through the {@link PlacementStack}: a worker qualifies
- * when every feasibility check admits it (ready and unpaused, offers the runtime, carries the labels),
- * the VM does not avoid it, a replica's set spread allows it ({@link SpreadsReplicas}), and it has every
- * requested resource free; a restart after a failure prefers a worker other than the one it failed on;
- * then a worker that holds the VM's image, the one whose task used it most recently first (Scoot's
- * snapshot groups: it need not fetch it); then the profile's {@link Ranker} picks, ties to the name
- * that sorts first. A VM that fits nowhere does not hold up the
- * ones behind it, and what one placement takes counts at once for the next. Why a VM waits is read
- * from what the checks recorded.
+ * Places pending VMs on workers, oldest first, through the {@link PlacementStack}: a worker
+ * qualifies when every feasibility check admits it (ready and unpaused, offers the runtime, carries
+ * the labels), the VM does not avoid it, a replica's set spread allows it ({@link
+ * SpreadsReplicas}), and it has every requested resource free; a restart after a failure prefers a
+ * worker other than the one it failed on; then a worker that holds the VM's image, the one whose
+ * task used it most recently first (Scoot's snapshot groups: it need not fetch it); then the
+ * profile's {@link Ranker} picks, ties to the name that sorts first. A VM that fits nowhere does
+ * not hold up the ones behind it, and what one placement takes counts at once for the next. Why a
+ * VM waits is read from what the checks recorded.
  *
  * <p>Fast enough for 100,000 VMs on 10,000 workers: workers are grouped by the VMs' constraint
  * classes (runtime and labels) into {@link FitTree}s ordered by preference, which find the first
@@ -37,7 +36,10 @@ public final class Placer {
   private Placer() {}
 
   public static PlacementPlan place(
-      List<Candidate> workers, List<Holding> holdings, List<PendingVm> pending, SchedulerProfile profile) {
+      List<Candidate> workers,
+      List<Holding> holdings,
+      List<PendingVm> pending,
+      SchedulerProfile profile) {
     return new Run(workers, holdings, pending, profile).run();
   }
 
@@ -71,14 +73,15 @@ public final class Placer {
     double score() {
       return Resources.fullness(allocated, capacity);
     }
-
   }
 
   /** Workers that satisfy one runtime-and-labels combination, in the profile's order. */
   private static final class ConstraintClass {
     final List<Slot> members = new ArrayList<>();
+
     /** What each feasibility check saw, in {@link PlacementStack#CHECKS}'s order. */
     final List<FeasibilityCheck.Tally> tallies = new ArrayList<>();
+
     final FitTree<Slot> available;
     final List<long[]> knownMisfits = new ArrayList<>();
 
@@ -88,7 +91,9 @@ public final class Placer {
 
     private List<Candidate> candidates;
 
-    /** The workers of the class as placement sees them; its members are all known once it is made. */
+    /**
+     * The workers of the class as placement sees them; its members are all known once it is made.
+     */
     List<Candidate> candidates() {
       if (candidates == null) {
         candidates = new ArrayList<>(members.size());
@@ -97,8 +102,11 @@ public final class Placer {
       return candidates;
     }
 
-    /** The class's workers by the images they hold; made when a VM of the class first has an image. */
+    /**
+     * The class's workers by the images they hold; made when a VM of the class first has an image.
+     */
     private Map<String, List<Slot>> holdersByImage;
+
     private final Map<String, FitTree<Slot>> holderTrees = new HashMap<>();
 
     /**
@@ -112,24 +120,30 @@ public final class Placer {
       if (holdersByImage == null) {
         holdersByImage = new HashMap<>();
         for (Slot s : members) {
-          s.worker.images().keySet().forEach(held -> holdersByImage.computeIfAbsent(held, k -> new ArrayList<>()).add(s));
+          s.worker
+              .images()
+              .keySet()
+              .forEach(held -> holdersByImage.computeIfAbsent(held, k -> new ArrayList<>()).add(s));
         }
       }
       List<Slot> holding = holdersByImage.get(image);
       if (holding == null) {
         return null;
       }
-      return holderTrees.computeIfAbsent(image, k -> {
-        Comparator<Slot> recentFirst = Comparator.comparing((Slot s) -> s.worker.lastUsed(image)).reversed();
-        FitTree<Slot> tree = new FitTree<>(recentFirst.thenComparing(order), s -> s.free);
-        for (Slot s : holding) {
-          s.memberOf.add(tree);
-          if (!s.pruned) {
-            tree.add(s);
-          }
-        }
-        return tree;
-      });
+      return holderTrees.computeIfAbsent(
+          image,
+          k -> {
+            Comparator<Slot> recentFirst =
+                Comparator.comparing((Slot s) -> s.worker.lastUsed(image)).reversed();
+            FitTree<Slot> tree = new FitTree<>(recentFirst.thenComparing(order), s -> s.free);
+            for (Slot s : holding) {
+              s.memberOf.add(tree);
+              if (!s.pruned) {
+                tree.add(s);
+              }
+            }
+            return tree;
+          });
     }
 
     boolean knownNotToFit(long[] request) {
@@ -154,10 +168,17 @@ public final class Placer {
     private final SpreadsReplicas spreads;
     private long[] smallestRequest;
 
-    Run(List<Candidate> workers, List<Holding> holdings, List<PendingVm> pending, SchedulerProfile profile) {
+    Run(
+        List<Candidate> workers,
+        List<Holding> holdings,
+        List<PendingVm> pending,
+        SchedulerProfile profile) {
       this.workers = workers.stream().sorted(Comparator.comparing(Candidate::name)).toList();
       this.spreads = new SpreadsReplicas(holdings);
-      this.pending = pending.stream().sorted(Comparator.comparingLong(PendingVm::seq).thenComparing(PendingVm::name)).toList();
+      this.pending =
+          pending.stream()
+              .sorted(Comparator.comparingLong(PendingVm::seq).thenComparing(PendingVm::name))
+              .toList();
       Ranker ranker = Ranker.of(profile);
       Comparator<Slot> byScore = (a, b) -> ranker.compare(a.score, b.score);
       this.order = byScore.thenComparing(s -> s.worker.name());
@@ -165,22 +186,28 @@ public final class Placer {
       this.pending.forEach(v -> v.request().keySet().forEach(resources::add));
       for (Holding h : holdings) {
         long[] sum = held.computeIfAbsent(h.worker(), k -> resources.zero());
-        h.request().forEach((name, amount) -> {
-          Integer r = resources.of(name);
-          if (r != null) {
-            sum[r] = Resources.saturatingAdd(sum[r], amount);
-          }
-        });
+        h.request()
+            .forEach(
+                (name, amount) -> {
+                  Integer r = resources.of(name);
+                  if (r != null) {
+                    sum[r] = Resources.saturatingAdd(sum[r], amount);
+                  }
+                });
       }
     }
 
     /** The worker's slot in this run, made when a class first admits it. */
     private Slot slotOf(Candidate w) {
-      return byName.computeIfAbsent(w.name(), name -> {
-        Slot slot = new Slot(w, resources.vector(w.capacity()), held.getOrDefault(name, resources.zero()));
-        pruneIfFull(slot);
-        return slot;
-      });
+      return byName.computeIfAbsent(
+          w.name(),
+          name -> {
+            Slot slot =
+                new Slot(
+                    w, resources.vector(w.capacity()), held.getOrDefault(name, resources.zero()));
+            pruneIfFull(slot);
+            return slot;
+          });
     }
 
     PlacementPlan run() {
@@ -205,7 +232,8 @@ public final class Placer {
         FitTree<Slot> holders = cls.holders(vm.image(), order);
         Slot chosen = null;
         if (vm.failedOn() != null) {
-          // A restart after a failure prefers any other worker, and takes that one only if none has room.
+          // A restart after a failure prefers any other worker, and takes that one only if none has
+          // room.
           Predicate<Slot> elsewhere = elsewhere(vm, admits);
           chosen = holders == null ? null : holders.firstFit(request, elsewhere);
           if (chosen == null) {
@@ -238,8 +266,8 @@ public final class Placer {
     }
 
     /**
-     * The first worker of the class with room that {@code admits} (null: any); a request known not to
-     * fit the class is not tried again, and one that does not fit is remembered.
+     * The first worker of the class with room that {@code admits} (null: any); a request known not
+     * to fit the class is not tried again, and one that does not fit is remembered.
      */
     private Slot firstFit(ConstraintClass cls, long[] request, Predicate<Slot> admits) {
       if (admits != null) {
@@ -263,8 +291,9 @@ public final class Placer {
     }
 
     /**
-     * What is decided for this VM alone, over the workers its class admits: the worker it avoids, and
-     * where its set's replicas are; null when nothing is, which lets the class's memory of misfits serve.
+     * What is decided for this VM alone, over the workers its class admits: the worker it avoids,
+     * and where its set's replicas are; null when nothing is, which lets the class's memory of
+     * misfits serve.
      */
     private Predicate<Slot> perVm(PendingVm vm, ConstraintClass cls) {
       Predicate<Slot> admits = avoiding(vm);
@@ -288,7 +317,9 @@ public final class Placer {
       }
     }
 
-    /** A worker that cannot fit even the smallest request of this term leaves every set for good. */
+    /**
+     * A worker that cannot fit even the smallest request of this term leaves every set for good.
+     */
     private void pruneIfFull(Slot s) {
       for (int r = 0; r < smallestRequest.length; r++) {
         if (smallestRequest[r] != Long.MAX_VALUE && smallestRequest[r] > s.free[r]) {
@@ -303,24 +334,27 @@ public final class Placer {
     private record ClassKey(String runtime, Map<String, String> labels) {}
 
     /** VMs alike in why they wait. */
-    private record ReasonKey(ClassKey cls, Map<String, Long> request, String avoid, String spreadingSet) {}
+    private record ReasonKey(
+        ClassKey cls, Map<String, Long> request, String avoid, String spreadingSet) {}
 
     private ConstraintClass classOf(PendingVm vm) {
-      return classes.computeIfAbsent(new ClassKey(vm.runtime(), vm.labels()), k -> {
-        ConstraintClass cls = new ConstraintClass(order);
-        PlacementStack.CHECKS.forEach(check -> cls.tallies.add(new FeasibilityCheck.Tally()));
-        for (Candidate w : workers) {
-          if (admitted(w, vm, cls)) {
-            Slot s = slotOf(w);
-            cls.members.add(s);
-            s.memberOf.add(cls.available);
-            if (!s.pruned) {
-              cls.available.add(s);
+      return classes.computeIfAbsent(
+          new ClassKey(vm.runtime(), vm.labels()),
+          k -> {
+            ConstraintClass cls = new ConstraintClass(order);
+            PlacementStack.CHECKS.forEach(check -> cls.tallies.add(new FeasibilityCheck.Tally()));
+            for (Candidate w : workers) {
+              if (admitted(w, vm, cls)) {
+                Slot s = slotOf(w);
+                cls.members.add(s);
+                s.memberOf.add(cls.available);
+                if (!s.pruned) {
+                  cls.available.add(s);
+                }
+              }
             }
-          }
-        }
-        return cls;
-      });
+            return cls;
+          });
     }
 
     /** Whether every check admits {@code w} for VMs like {@code vm}; each notes what it saw. */
@@ -339,7 +373,11 @@ public final class Placer {
     /** Why a VM still waits, naming what is missing; the same for VMs alike. */
     private String reason(PendingVm vm) {
       return reasons.computeIfAbsent(
-          new ReasonKey(new ClassKey(vm.runtime(), vm.labels()), vm.request(), vm.avoid(), vm.spreads() ? vm.set() : null),
+          new ReasonKey(
+              new ClassKey(vm.runtime(), vm.labels()),
+              vm.request(),
+              vm.avoid(),
+              vm.spreads() ? vm.set() : null),
           k -> PlacementStack.AVOIDS.why(vm) + explain(vm));
     }
 
@@ -360,14 +398,16 @@ public final class Placer {
           return PlacementStack.CHECKS.get(i).whyNone(vm, tally);
         }
       }
-      return PlacementStack.RESOURCES.whyNone(vm.request(), resource -> {
-        int r = resources.of(resource);
-        long mostFree = 0;
-        for (Slot s : cls.members) {
-          mostFree = Math.max(mostFree, s.free[r]);
-        }
-        return mostFree;
-      });
+      return PlacementStack.RESOURCES.whyNone(
+          vm.request(),
+          resource -> {
+            int r = resources.of(resource);
+            long mostFree = 0;
+            for (Slot s : cls.members) {
+              mostFree = Math.max(mostFree, s.free[r]);
+            }
+            return mostFree;
+          });
     }
   }
 

@@ -21,21 +21,21 @@ import java.util.TreeSet;
  * two passes.
  *
  * <ol>
- *   <li><b>Spreads</b> (every profile): a {@code distinct-workers} set with two replicas on one worker
- *       (its spread was changed), a label spread whose per-value counts are more than one apart (a
- *       worker with a new value of the label joined), are mended replica by replica; each moves to the
- *       worker the profile's ranker prefers.
+ *   <li><b>Spreads</b> (every profile): a {@code distinct-workers} set with two replicas on one
+ *       worker (its spread was changed), a label spread whose per-value counts are more than one
+ *       apart (a worker with a new value of the label joined), are mended replica by replica; each
+ *       moves to the worker the profile's ranker prefers.
  *   <li><b>Load</b> (under {@code distribute-load}): a replica moves from the fullest worker to the
  *       emptiest while that leaves the target less full than the source was; for equal VMs on equal
  *       workers, while their counts differ by two or more, which ends with the counts at most one
- *       apart after exactly the moves needed (go-orchestrator's lower bound). Of the source's replicas
- *       the one whose set is most crowded there, compared with the target, goes first, so that each
- *       set also tends to its fair share per worker.
+ *       apart after exactly the moves needed (go-orchestrator's lower bound). Of the source's
+ *       replicas the one whose set is most crowded there, compared with the target, goes first, so
+ *       that each set also tends to its fair share per worker.
  * </ol>
  *
  * <p>A move places the replica's next generation on the target while its running task stays until
- * the new one has started, so a move takes nothing away unless the new copy fails. That risk is what
- * a set's {@code maxUnavailable} bounds: a set never has more moves under way than {@code
+ * the new one has started, so a move takes nothing away unless the new copy fails. That risk is
+ * what a set's {@code maxUnavailable} bounds: a set never has more moves under way than {@code
  * maxUnavailable} less the replicas it already lacks. A move also never breaks its set's spread, a
  * feasibility check, an avoidance or the room on the target, and one term starts no more than its
  * budget. Replicas on workers that take no placements (paused, not ready) stay where they are:
@@ -53,18 +53,27 @@ public final class Rebalancer {
    * @param leaving the old copies of moving replicas: they hold room until the new copy starts, and
    *     count for neither load nor spread
    * @param vms every VM
-   * @param runsOn the worker each VM's current task is running on, by VM; a VM absent here is not running
+   * @param runsOn the worker each VM's current task is running on, by VM; a VM absent here is not
+   *     running
    */
   public static List<Move> plan(
-      List<Candidate> workers, List<Holding> holdings, List<Holding> leaving, List<VmSnapshot> vms,
-      Map<String, String> runsOn, Rebalancing rebalancing, SchedulerProfile profile) {
+      List<Candidate> workers,
+      List<Holding> holdings,
+      List<Holding> leaving,
+      List<VmSnapshot> vms,
+      Map<String, String> runsOn,
+      Rebalancing rebalancing,
+      SchedulerProfile profile) {
     if (!rebalancing.active()) {
       return List.of();
     }
     return new Run(workers, holdings, leaving, vms, runsOn, rebalancing, profile).run();
   }
 
-  /** A worker during one run. {@code leaving} is held until a move's new copy starts, but is on its way out. */
+  /**
+   * A worker during one run. {@code leaving} is held until a move's new copy starts, but is on its
+   * way out.
+   */
   private static final class Node {
     final Candidate worker;
     final long[] capacity;
@@ -94,7 +103,9 @@ public final class Rebalancer {
     }
   }
 
-  /** A running replica that may move: as placement would see it, its class, and what it asks for. */
+  /**
+   * A running replica that may move: as placement would see it, its class, and what it asks for.
+   */
   private record Replica(VmSnapshot vm, PendingVm asPending, ClassKey cls, long[] request) {
     String set() {
       return vm.set();
@@ -109,20 +120,34 @@ public final class Rebalancer {
     private final ResourceIndex resources = new ResourceIndex();
     private final Map<String, Node> nodes = new TreeMap<>();
     private final List<Node> targets = new ArrayList<>();
+
     /** Replicas of each set on each worker, moves counted as done. */
     private final Map<String, Map<String, Integer>> perSet = new HashMap<>();
+
     private final Map<String, Spread> spreads = new TreeMap<>();
-    /** The class of the first replica of each set that may move: whose workers a label spread counts over. */
+
+    /**
+     * The class of the first replica of each set that may move: whose workers a label spread counts
+     * over.
+     */
     private final Map<String, ClassKey> classOfSet = new HashMap<>();
+
     /** How many more moves each set may have under way. */
     private final Map<String, Integer> allowance = new HashMap<>();
+
     private final Map<ClassKey, Set<String>> admitted = new HashMap<>();
     private final Comparator<Node> ranked;
     private final List<Move> moves = new ArrayList<>();
     private int budget;
 
-    Run(List<Candidate> workers, List<Holding> holdings, List<Holding> leaving, List<VmSnapshot> vms,
-        Map<String, String> runsOn, Rebalancing rebalancing, SchedulerProfile profile) {
+    Run(
+        List<Candidate> workers,
+        List<Holding> holdings,
+        List<Holding> leaving,
+        List<VmSnapshot> vms,
+        Map<String, String> runsOn,
+        Rebalancing rebalancing,
+        SchedulerProfile profile) {
       this.rebalancing = rebalancing;
       this.profile = profile;
       this.budget = rebalancing.movesPerTerm();
@@ -161,7 +186,9 @@ public final class Rebalancer {
       }
       nodes.values().forEach(Node::refresh);
       allowance.putAll(SetAllowances.of(vms, rebalancing.sets()));
-      vms.stream().filter(v -> v.set() != null).forEach(v -> spreads.putIfAbsent(v.set(), v.spread()));
+      vms.stream()
+          .filter(v -> v.set() != null)
+          .forEach(v -> spreads.putIfAbsent(v.set(), v.spread()));
       for (VmSnapshot vm : vms) {
         String on = runsOn.get(vm.name());
         Node n = on == null ? null : nodes.get(on);
@@ -171,11 +198,16 @@ public final class Rebalancer {
           classOfSet.putIfAbsent(vm.set(), cls);
         }
       }
-      nodes.values().forEach(n -> n.replicas.sort(Comparator.comparing((Replica r) -> r.vm().name()).reversed()));
+      nodes
+          .values()
+          .forEach(
+              n -> n.replicas.sort(Comparator.comparing((Replica r) -> r.vm().name()).reversed()));
     }
 
     private boolean movable(VmSnapshot vm) {
-      return vm.set() != null && rebalancing.sets().containsKey(vm.set()) && vm.status() == VmStatus.RUNNING
+      return vm.set() != null
+          && rebalancing.sets().containsKey(vm.set())
+          && vm.status() == VmStatus.RUNNING
           && !vm.moveUnderWay();
     }
 
@@ -199,7 +231,8 @@ public final class Rebalancer {
     // ---- pass 1: spreads ----
 
     private void mendDistinct(String set) {
-      for (Map.Entry<String, Integer> e : new TreeMap<>(perSet.getOrDefault(set, Map.of())).entrySet()) {
+      for (Map.Entry<String, Integer> e :
+          new TreeMap<>(perSet.getOrDefault(set, Map.of())).entrySet()) {
         Node from = nodes.get(e.getKey());
         for (Replica r : replicasOf(set, from)) {
           if (on(set, from.name()) <= 1 || !mayMove(set)) {
@@ -207,8 +240,16 @@ public final class Rebalancer {
           }
           Node to = best(r, from, n -> true);
           if (to != null) {
-            move(r, from, to, "distinct-workers: worker " + from.name() + " runs " + on(set, from.name())
-                + " replicas of set " + set);
+            move(
+                r,
+                from,
+                to,
+                "distinct-workers: worker "
+                    + from.name()
+                    + " runs "
+                    + on(set, from.name())
+                    + " replicas of set "
+                    + set);
           }
         }
       }
@@ -230,15 +271,21 @@ public final class Rebalancer {
             fewest = e.getKey();
           }
         }
-        if (perValue.get(most) - perValue.get(fewest) <= 1 || !mendOne(set, key, most, fewest, perValue)) {
+        if (perValue.get(most) - perValue.get(fewest) <= 1
+            || !mendOne(set, key, most, fewest, perValue)) {
           return;
         }
       }
     }
 
-    /** Moves one replica of {@code set} from a worker labelled {@code most} to one labelled {@code fewest}. */
-    private boolean mendOne(String set, String key, String most, String fewest, Map<String, Integer> perValue) {
-      for (Map.Entry<String, Integer> e : new TreeMap<>(perSet.getOrDefault(set, Map.of())).entrySet()) {
+    /**
+     * Moves one replica of {@code set} from a worker labelled {@code most} to one labelled {@code
+     * fewest}.
+     */
+    private boolean mendOne(
+        String set, String key, String most, String fewest, Map<String, Integer> perValue) {
+      for (Map.Entry<String, Integer> e :
+          new TreeMap<>(perSet.getOrDefault(set, Map.of())).entrySet()) {
         Node from = nodes.get(e.getKey());
         if (e.getValue() <= 0 || !most.equals(from.worker.labels().get(key))) {
           continue;
@@ -246,7 +293,11 @@ public final class Rebalancer {
         for (Replica r : replicasOf(set, from)) {
           Node to = best(r, from, n -> fewest.equals(n.worker.labels().get(key)));
           if (to != null) {
-            move(r, from, to, "spread over label " + key + ": replicas of set " + set + " per value " + perValue);
+            move(
+                r,
+                from,
+                to,
+                "spread over label " + key + ": replicas of set " + set + " per value " + perValue);
             return true;
           }
         }
@@ -254,7 +305,9 @@ public final class Rebalancer {
       return false;
     }
 
-    /** Replicas of {@code set} per value of {@code key}, over the workers the set's VMs may go to. */
+    /**
+     * Replicas of {@code set} per value of {@code key}, over the workers the set's VMs may go to.
+     */
     private Map<String, Integer> perValue(String set, String key, ClassKey cls) {
       Map<String, Integer> counts = new TreeMap<>();
       if (cls == null) {
@@ -275,7 +328,8 @@ public final class Rebalancer {
       Set<String> eligible = admitted(cls);
       int n = 0;
       for (Map.Entry<String, Integer> e : perSet.getOrDefault(set, Map.of()).entrySet()) {
-        if (eligible.contains(e.getKey()) && value.equals(nodes.get(e.getKey()).worker.labels().get(key))) {
+        if (eligible.contains(e.getKey())
+            && value.equals(nodes.get(e.getKey()).worker.labels().get(key))) {
           n += e.getValue();
         }
       }
@@ -287,7 +341,8 @@ public final class Rebalancer {
     private void balanceLoad() {
       Comparator<Node> fullestFirst =
           Comparator.comparingDouble((Node n) -> n.fullness).reversed().thenComparing(Node::name);
-      Comparator<Node> emptiestFirst = Comparator.comparingDouble((Node n) -> n.fullness).thenComparing(Node::name);
+      Comparator<Node> emptiestFirst =
+          Comparator.comparingDouble((Node n) -> n.fullness).thenComparing(Node::name);
       TreeSet<Node> sources = new TreeSet<>(fullestFirst);
       TreeSet<Node> sinks = new TreeSet<>(emptiestFirst);
       sinks.addAll(targets);
@@ -315,8 +370,18 @@ public final class Rebalancer {
         sinks.remove(from);
         sinks.remove(to);
         boolean toWasSource = sources.remove(to);
-        move(chosen, from, to, "distribute-load: worker " + from.name() + " holds " + from.vms + " VMs, "
-            + to.name() + " " + to.vms);
+        move(
+            chosen,
+            from,
+            to,
+            "distribute-load: worker "
+                + from.name()
+                + " holds "
+                + from.vms
+                + " VMs, "
+                + to.name()
+                + " "
+                + to.vms);
         sinks.add(from);
         sinks.add(to);
         if (!from.replicas.isEmpty()) {
@@ -329,14 +394,16 @@ public final class Rebalancer {
     }
 
     /**
-     * The replica of {@code from} that would leave {@code to} less full than {@code from} is and may go
-     * there, the one whose set is most crowded on {@code from} compared with {@code to} first; null if none.
+     * The replica of {@code from} that would leave {@code to} less full than {@code from} is and
+     * may go there, the one whose set is most crowded on {@code from} compared with {@code to}
+     * first; null if none.
      */
     private Replica pick(Node from, Node to) {
       Replica best = null;
       int bestCrowding = Integer.MIN_VALUE;
       for (Replica r : from.replicas) {
-        if (!mayMove(r.set()) || to.fullness + Resources.fullness(r.request(), to.capacity) >= from.fullness - EPSILON
+        if (!mayMove(r.set())
+            || to.fullness + Resources.fullness(r.request(), to.capacity) >= from.fullness - EPSILON
             || !mayGo(r, from, to)) {
           continue;
         }
@@ -377,7 +444,10 @@ public final class Rebalancer {
 
     // ---- shared ----
 
-    /** The worker the profile's ranker prefers among those {@code r} may go to that {@code also} admits. */
+    /**
+     * The worker the profile's ranker prefers among those {@code r} may go to that {@code also}
+     * admits.
+     */
     private Node best(Replica r, Node from, java.util.function.Predicate<Node> also) {
       Node best = null;
       for (Node n : targets) {
@@ -388,7 +458,10 @@ public final class Rebalancer {
       return best;
     }
 
-    /** Whether the replica may run on {@code to} instead of {@code from}, with its old copy still there. */
+    /**
+     * Whether the replica may run on {@code to} instead of {@code from}, with its old copy still
+     * there.
+     */
     private boolean mayGo(Replica r, Node from, Node to) {
       return to != from
           && admitted(r.cls()).contains(to.name())
@@ -398,8 +471,8 @@ public final class Rebalancer {
     }
 
     /**
-     * Whether the set's spread allows the move: {@code distinct-workers}, if the target holds none of
-     * it; a label spread, within one value or towards a value holding fewer.
+     * Whether the set's spread allows the move: {@code distinct-workers}, if the target holds none
+     * of it; a label spread, within one value or towards a value holding fewer.
      */
     private boolean spreadAllows(Replica r, Node from, Node to) {
       Spread spread = r.vm().spread();
@@ -412,23 +485,28 @@ public final class Rebalancer {
         if (there == null || there.equals(here)) {
           return there != null;
         }
-        return onValue(r.set(), byLabel.key(), there, r.cls()) < onValue(r.set(), byLabel.key(), here, r.cls());
+        return onValue(r.set(), byLabel.key(), there, r.cls())
+            < onValue(r.set(), byLabel.key(), here, r.cls());
       }
       return true;
     }
 
-    /** The workers that pass every feasibility check for VMs of one class, decided once per class. */
+    /**
+     * The workers that pass every feasibility check for VMs of one class, decided once per class.
+     */
     private Set<String> admitted(ClassKey cls) {
-      return admitted.computeIfAbsent(cls, k -> {
-        PendingVm like = new PendingVm("", 0, k.runtime(), Map.of(), k.labels());
-        Set<String> names = new HashSet<>();
-        for (Node n : targets) {
-          if (PlacementStack.feasible(n.worker, like)) {
-            names.add(n.name());
-          }
-        }
-        return names;
-      });
+      return admitted.computeIfAbsent(
+          cls,
+          k -> {
+            PendingVm like = new PendingVm("", 0, k.runtime(), Map.of(), k.labels());
+            Set<String> names = new HashSet<>();
+            for (Node n : targets) {
+              if (PlacementStack.feasible(n.worker, like)) {
+                names.add(n.name());
+              }
+            }
+            return names;
+          });
     }
 
     private static boolean fits(Node to, long[] request) {
@@ -460,7 +538,9 @@ public final class Rebalancer {
       counted(r.set(), to.name(), 1);
       allowance.merge(r.set(), -1, Integer::sum);
       budget--;
-      moves.add(new Move(r.vm().name(), r.vm().seq(), r.vm().restartCount(), from.name(), to.name(), why));
+      moves.add(
+          new Move(
+              r.vm().name(), r.vm().seq(), r.vm().restartCount(), from.name(), to.name(), why));
     }
 
     private int on(String set, String worker) {

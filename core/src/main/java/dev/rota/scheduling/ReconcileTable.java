@@ -5,10 +5,10 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * Reconciliation as a table, in the manner of {@link HealthTable}: a cell is what a term knows about
- * one task (whether its VM wants it, the scheduler's record of it, what its agent says); the first row
- * that matches gives the action. {@code null} in a row matches anything. {@code ReconcileTableTest}
- * checks that every cell has a row and every row decides some cell.
+ * Reconciliation as a table, in the manner of {@link HealthTable}: a cell is what a term knows
+ * about one task (whether its VM wants it, the scheduler's record of it, what its agent says); the
+ * first row that matches gives the action. {@code null} in a row matches anything. {@code
+ * ReconcileTableTest} checks that every cell has a row and every row decides some cell.
  */
 public final class ReconcileTable {
   /** Whether the task is the one its VM wants now. */
@@ -84,24 +84,59 @@ public final class ReconcileTable {
   public static final List<Row> ROWS =
       List.of(
           //  want             record            seen              action
-          row(ANY_WANT,        ANY_RECORD,       Seen.UNKNOWN,     Action.NOTHING,  "its agent did not answer"),
-          row(ANY_WANT,        Record.NONE,      Seen.ABSENT,      Action.NOTHING,  "neither placed nor there"),
-          row(ANY_WANT,        Record.NONE,      Seen.SILENT,      Action.NOTHING,  "neither placed nor there"),
-          row(ANY_WANT,        Record.NONE,      ANY_SEEN,         Action.REMOVE,   "nobody placed it there"),
-          row(Want.KEPT,       ANY_RECORD,       Seen.ABSENT,      Action.FORGET,   "a moving VM's old copy, gone"),
-          row(Want.KEPT,       ANY_RECORD,       Seen.SILENT,      Action.FORGET,   "a moving VM's old copy, gone with its worker"),
-          row(Want.KEPT,       ANY_RECORD,       Seen.ENDED,       Action.REMOVE,   "a moving VM's old copy ended: nothing to keep"),
-          row(Want.KEPT,       ANY_RECORD,       ANY_SEEN,         Action.NOTHING,  "a moving VM's old copy runs until the new one has started"),
-          row(Want.UNWANTED,   ANY_RECORD,       Seen.ABSENT,      Action.FORGET,   "gone, and nobody wants it"),
-          row(Want.UNWANTED,   ANY_RECORD,       Seen.SILENT,      Action.FORGET,   "gone with its worker, and nobody wants it"),
-          row(Want.UNWANTED,   ANY_RECORD,       ANY_SEEN,         Action.REMOVE,   "its VM no longer wants it"),
-          row(Want.WANTED,     Record.ENDED,     ANY_SEEN,         Action.NOTHING,  "its end is recorded and told; its workflow decides what next"),
-          row(Want.WANTED,     ANY_RECORD,       Seen.SILENT,      Action.LOST,     "its worker went offline"),
-          row(Want.WANTED,     ANY_RECORD,       Seen.ENDED,       Action.ENDED,    "its agent says it ended"),
-          row(Want.WANTED,     Record.SCHEDULED, Seen.RUNNING,     Action.STARTED,  "its agent says it runs"),
-          row(Want.WANTED,     Record.SCHEDULED, ANY_SEEN,         Action.NOTHING,  "its start is under way"),
-          row(Want.WANTED,     Record.RUNNING,   Seen.ABSENT,      Action.VANISHED, "gone from its agent without an end"),
-          row(Want.WANTED,     Record.RUNNING,   ANY_SEEN,         Action.NOTHING,  "running, as recorded"));
+          row(ANY_WANT, ANY_RECORD, Seen.UNKNOWN, Action.NOTHING, "its agent did not answer"),
+          row(ANY_WANT, Record.NONE, Seen.ABSENT, Action.NOTHING, "neither placed nor there"),
+          row(ANY_WANT, Record.NONE, Seen.SILENT, Action.NOTHING, "neither placed nor there"),
+          row(ANY_WANT, Record.NONE, ANY_SEEN, Action.REMOVE, "nobody placed it there"),
+          row(Want.KEPT, ANY_RECORD, Seen.ABSENT, Action.FORGET, "a moving VM's old copy, gone"),
+          row(
+              Want.KEPT,
+              ANY_RECORD,
+              Seen.SILENT,
+              Action.FORGET,
+              "a moving VM's old copy, gone with its worker"),
+          row(
+              Want.KEPT,
+              ANY_RECORD,
+              Seen.ENDED,
+              Action.REMOVE,
+              "a moving VM's old copy ended: nothing to keep"),
+          row(
+              Want.KEPT,
+              ANY_RECORD,
+              ANY_SEEN,
+              Action.NOTHING,
+              "a moving VM's old copy runs until the new one has started"),
+          row(Want.UNWANTED, ANY_RECORD, Seen.ABSENT, Action.FORGET, "gone, and nobody wants it"),
+          row(
+              Want.UNWANTED,
+              ANY_RECORD,
+              Seen.SILENT,
+              Action.FORGET,
+              "gone with its worker, and nobody wants it"),
+          row(Want.UNWANTED, ANY_RECORD, ANY_SEEN, Action.REMOVE, "its VM no longer wants it"),
+          row(
+              Want.WANTED,
+              Record.ENDED,
+              ANY_SEEN,
+              Action.NOTHING,
+              "its end is recorded and told; its workflow decides what next"),
+          row(Want.WANTED, ANY_RECORD, Seen.SILENT, Action.LOST, "its worker went offline"),
+          row(Want.WANTED, ANY_RECORD, Seen.ENDED, Action.ENDED, "its agent says it ended"),
+          row(
+              Want.WANTED,
+              Record.SCHEDULED,
+              Seen.RUNNING,
+              Action.STARTED,
+              "its agent says it runs"),
+          row(Want.WANTED, Record.SCHEDULED, ANY_SEEN, Action.NOTHING, "its start is under way"),
+          row(
+              Want.WANTED,
+              Record.RUNNING,
+              Seen.ABSENT,
+              Action.VANISHED,
+              "gone from its agent without an end"),
+          row(Want.WANTED, Record.RUNNING, ANY_SEEN, Action.NOTHING, "running, as recorded"));
 
   private ReconcileTable() {}
 
@@ -111,7 +146,8 @@ public final class ReconcileTable {
 
   /** The action for {@code cell}; every cell has one ({@code ReconcileTableTest}). */
   public static Row decide(Cell cell) {
-    return lookup(cell).orElseThrow(() -> new IllegalStateException("no reconciliation rule for " + cell));
+    return lookup(cell)
+        .orElseThrow(() -> new IllegalStateException("no reconciliation rule for " + cell));
   }
 
   /** Every cell there is, for the test that each has a row. */

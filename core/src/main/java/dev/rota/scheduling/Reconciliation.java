@@ -8,15 +8,21 @@ import java.util.List;
  * records nobody needs any more, and the moves whose old copy is gone with them.
  */
 public record Reconciliation(
-    List<TaskRemoval> removals, List<TaskTransition> transitions, List<PlacedTask> forgotten, List<MoveEnded> movesEnded) {
-  public Reconciliation(List<TaskRemoval> removals, List<TaskTransition> transitions, List<PlacedTask> forgotten) {
+    List<TaskRemoval> removals,
+    List<TaskTransition> transitions,
+    List<PlacedTask> forgotten,
+    List<MoveEnded> movesEnded) {
+  public Reconciliation(
+      List<TaskRemoval> removals, List<TaskTransition> transitions, List<PlacedTask> forgotten) {
     this(removals, transitions, forgotten, List.of());
   }
 
   /** A move is over: its new copy runs, and its old copy on {@code from} is gone. */
   public record MoveEnded(String vm, long seq, String from) {}
 
-  /** A task no VM wants on that worker: unknown, of an old generation, or of a VM stopped or gone. */
+  /**
+   * A task no VM wants on that worker: unknown, of an old generation, or of a VM stopped or gone.
+   */
   public record TaskRemoval(String worker, String taskId, String why) {}
 
   /**

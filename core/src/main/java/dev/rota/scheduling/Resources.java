@@ -28,10 +28,13 @@ public final class Resources {
     return sum;
   }
 
-  /** What is free of {@code capacity} once {@code allocated} is held; a missing name counts as 0. */
+  /**
+   * What is free of {@code capacity} once {@code allocated} is held; a missing name counts as 0.
+   */
   public static Map<String, Long> free(Map<String, Long> capacity, Map<String, Long> allocated) {
     Map<String, Long> free = new TreeMap<>();
-    capacity.forEach((name, total) -> free.put(name, flooredSubtract(total, allocated.getOrDefault(name, 0L))));
+    capacity.forEach(
+        (name, total) -> free.put(name, flooredSubtract(total, allocated.getOrDefault(name, 0L))));
     return free;
   }
 

@@ -10,7 +10,10 @@ public final class RestartPolicies {
 
   private RestartPolicies() {}
 
-  /** Whether a task that ended this way is restarted: OnFailure after a failure, Always after any end. */
+  /**
+   * Whether a task that ended this way is restarted: OnFailure after a failure, Always after any
+   * end.
+   */
   public static boolean restarts(RestartPolicy policy, boolean failed) {
     return switch (policy) {
       case NEVER -> false;
@@ -30,16 +33,18 @@ public final class RestartPolicies {
 
   /** Consecutive failures counting this one: back to 1 when the task had run long enough. */
   public static int consecutive(int before, long startedAtMillis, long endedAtMillis) {
-    boolean ranLong = startedAtMillis > 0 && endedAtMillis - startedAtMillis >= RESET_AFTER.toMillis();
+    boolean ranLong =
+        startedAtMillis > 0 && endedAtMillis - startedAtMillis >= RESET_AFTER.toMillis();
     return ranLong ? 1 : before + 1;
   }
 
   /**
    * Whether a VM allowed {@code maxRestarts} restarts after failures within {@code window} (Nomad's
-   * reschedule {@code attempts} and {@code interval}) has used them up at {@code now}, given when it
-   * restarted after failures before; null {@code maxRestarts}: never.
+   * reschedule {@code attempts} and {@code interval}) has used them up at {@code now}, given when
+   * it restarted after failures before; null {@code maxRestarts}: never.
    */
-  public static boolean exhausted(Integer maxRestarts, Duration window, java.util.List<Long> restartedAtMillis, long now) {
+  public static boolean exhausted(
+      Integer maxRestarts, Duration window, java.util.List<Long> restartedAtMillis, long now) {
     if (maxRestarts == null) {
       return false;
     }

@@ -6,16 +6,18 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * How many more of each set's replicas may be moved now. A move starts the new copy before the old one
- * goes, so it takes nothing away unless the new copy fails; that risk is what a set's {@code
+ * How many more of each set's replicas may be moved now. A move starts the new copy before the old
+ * one goes, so it takes nothing away unless the new copy fails; that risk is what a set's {@code
  * maxUnavailable} bounds: the replicas it may have away are those missing (not running) and those
- * being moved. A move counts until its old copy is gone, so {@code maxUnavailable} also bounds how many
- * of a set's replicas have two copies at once.
+ * being moved. A move counts until its old copy is gone, so {@code maxUnavailable} also bounds how
+ * many of a set's replicas have two copies at once.
  */
 public final class SetAllowances {
   private SetAllowances() {}
 
-  /** @return by set, for every set in {@code sets}: at most 0 when none may move */
+  /**
+   * @return by set, for every set in {@code sets}: at most 0 when none may move
+   */
   public static Map<String, Integer> of(List<VmSnapshot> vms, Map<String, SetSnapshot> sets) {
     Map<String, Integer> running = new HashMap<>();
     Map<String, Integer> moving = new HashMap<>();
@@ -31,10 +33,11 @@ public final class SetAllowances {
       }
     }
     Map<String, Integer> allowance = new HashMap<>();
-    sets.forEach((name, set) -> {
-      int missing = Math.max(0, set.replicas() - running.getOrDefault(name, 0));
-      allowance.put(name, set.maxUnavailable() - missing - moving.getOrDefault(name, 0));
-    });
+    sets.forEach(
+        (name, set) -> {
+          int missing = Math.max(0, set.replicas() - running.getOrDefault(name, 0));
+          allowance.put(name, set.maxUnavailable() - missing - moving.getOrDefault(name, 0));
+        });
     return allowance;
   }
 }

@@ -3,7 +3,10 @@ package dev.rota.scheduling;
 import dev.rota.model.TaskEventType;
 import dev.rota.model.VmStatus;
 
-/** What a task event makes of its VM's status, the exit-code rule among them. The VM's workflow applies it. */
+/**
+ * What a task event makes of its VM's status, the exit-code rule among them. The VM's workflow
+ * applies it.
+ */
 public final class StatusRule {
   private StatusRule() {}
 

@@ -22,11 +22,12 @@ public final class TermPlanner {
 
   /**
    * @param listeningSince when the scheduler came back after an outage, or null: workers are judged
-   *     on what they could say since ({@link HealthJudge#judge(WorkerProbeState, Instant, HealthSettings, Instant)})
+   *     on what they could say since ({@link HealthJudge#judge(WorkerProbeState, Instant,
+   *     HealthSettings, Instant)})
    * @param vms every VM, as its workflow last recorded it
    * @param tasks every task placed and not yet forgotten, as last observed
-   * @param reported the task lists of the agents that answered this term, by worker; an agent missing
-   *     here did not answer and tells nothing
+   * @param reported the task lists of the agents that answered this term, by worker; an agent
+   *     missing here did not answer and tells nothing
    * @param rebalancing what moves of VM sets' replicas this term may make once placement is done
    *     ({@link Rebalancer}); {@link Rebalancing#OFF} for none
    */
@@ -59,10 +60,13 @@ public final class TermPlanner {
       WorkerSnapshot w = workers.get(i);
       if (w.drainDeadline() != null) {
         drains.put(w.name(), w.drainDeadline());
-        nextDeadline = earlier(nextDeadline, w.drainDeadline().isAfter(now) ? w.drainDeadline() : null);
+        nextDeadline =
+            earlier(nextDeadline, w.drainDeadline().isAfter(now) ? w.drainDeadline() : null);
       }
       HealthVerdict verdict = verdicts.get(i);
-      if (verdict.health() == WorkerHealth.OFFLINE && w.worker().health() != WorkerHealth.OFFLINE && disruption.holding()) {
+      if (verdict.health() == WorkerHealth.OFFLINE
+          && w.worker().health() != WorkerHealth.OFFLINE
+          && disruption.holding()) {
         verdict = disruption.hold(verdict);
       }
       healthOf.put(w.name(), verdict.health());
@@ -105,7 +109,8 @@ public final class TermPlanner {
         holdings.add(held);
         boolean draining = drains.containsKey(t.worker());
         if (t.generation() != vm.restartCount()) {
-          leaving.add(new Holding(t.worker(), vm.request())); // a moved VM's old copy, or one to be removed
+          leaving.add(
+              new Holding(t.worker(), vm.request())); // a moved VM's old copy, or one to be removed
           if (draining) {
             leavingDrained.merge(t.worker(), 1, Integer::sum);
           }
@@ -120,17 +125,24 @@ public final class TermPlanner {
         }
       }
       if (!healthOf.containsKey(t.worker())) {
-        gone.add(t.worker()); // deregistered: as good as offline, and no agent will list its tasks again
+        gone.add(
+            t.worker()); // deregistered: as good as offline, and no agent will list its tasks again
       }
-      if (ofThisVm && t.state().live() && t.generation() == vm.restartCount() && gone.contains(t.worker())
-          && vm.wantsTask() && vm.restarts() && !vm.moving()
+      if (ofThisVm
+          && t.state().live()
+          && t.generation() == vm.restartCount()
+          && gone.contains(t.worker())
+          && vm.wantsTask()
+          && vm.restarts()
+          && !vm.moving()
           && !(vm.keepsThroughDisconnect() && healthOf.containsKey(t.worker()))) {
         lostWithWorker.put(vm.name(), t);
       }
     }
     List<PendingVm> pending = new ArrayList<>();
     for (VmSnapshot vm : vms) {
-      // Wanted and not placed: a task of its generation, live or ended, is the workflow's to hear of.
+      // Wanted and not placed: a task of its generation, live or ended, is the workflow's to hear
+      // of.
       if (vm.wantsTask() && !placedTasks.contains(vm.name() + "." + vm.restartCount())
           || lostWithWorker.containsKey(vm.name())) {
         pending.add(vm.asPending());
@@ -149,8 +161,16 @@ public final class TermPlanner {
       }
     }
     residents.sort(java.util.Comparator.comparingLong((Drainer.Resident r) -> r.vm().seq()));
-    Drainer.Outcome drain = Drainer.plan(now, drains, candidates, holdings, residents, leavingDrained,
-        SetAllowances.of(vms, rebalancing.sets()), profile);
+    Drainer.Outcome drain =
+        Drainer.plan(
+            now,
+            drains,
+            candidates,
+            holdings,
+            residents,
+            leavingDrained,
+            SetAllowances.of(vms, rebalancing.sets()),
+            profile);
     List<Move> moves = drain.moves();
     if (moves.isEmpty()) {
       // A term that drains does not also rebalance: the next one balances what the drain left.
@@ -160,10 +180,19 @@ public final class TermPlanner {
     offline.retainAll(healthOf.keySet()); // offline, and still registered: a VM may wait for it
     Reconciliation reconciliation = Reconciler.reconcile(vms, tasks, reported, gone, offline);
     if (!lostWithWorker.isEmpty()) {
-      return failingOver(changes, placement, reconciliation, moves, drain, removals, nextDeadline, lostWithWorker);
+      return failingOver(
+          changes, placement, reconciliation, moves, drain, removals, nextDeadline, lostWithWorker);
     }
-    return new TermPlan(changes, placement, reconciliation, moves, drain.evictions(), drain.progress(), removals,
-        List.of(), nextDeadline);
+    return new TermPlan(
+        changes,
+        placement,
+        reconciliation,
+        moves,
+        drain.evictions(),
+        drain.progress(),
+        removals,
+        List.of(),
+        nextDeadline);
   }
 
   /**
@@ -172,8 +201,13 @@ public final class TermPlanner {
    * for are left to their workflows, which hear of the loss and restart them as their policy says.
    */
   private static TermPlan failingOver(
-      List<TermPlan.HealthChange> changes, PlacementPlan placement, Reconciliation reconciliation, List<Move> moves,
-      Drainer.Outcome drain, List<TermPlan.WorkerRemoval> removals, Instant nextDeadline,
+      List<TermPlan.HealthChange> changes,
+      PlacementPlan placement,
+      Reconciliation reconciliation,
+      List<Move> moves,
+      Drainer.Outcome drain,
+      List<TermPlan.WorkerRemoval> removals,
+      Instant nextDeadline,
       Map<String, PlacedTask> lostWithWorker) {
     List<PlacementPlan.Placement> placed = new ArrayList<>();
     List<TermPlan.Failover> failovers = new ArrayList<>();
@@ -183,17 +217,32 @@ public final class TermPlanner {
       if (lost == null) {
         placed.add(p);
       } else {
-        failovers.add(new TermPlan.Failover(p.vm(), lost.vmSeq(), lost.generation(), lost.worker(), p.worker(), p.why()));
+        failovers.add(
+            new TermPlan.Failover(
+                p.vm(), lost.vmSeq(), lost.generation(), lost.worker(), p.worker(), p.why()));
         replaced.add(lost);
       }
     }
     List<PlacementPlan.Unplaced> waiting =
         placement.pending().stream().filter(u -> !lostWithWorker.containsKey(u.vm())).toList();
-    Reconciliation rest = new Reconciliation(reconciliation.removals(),
-        reconciliation.transitions().stream().filter(t -> !replaced.contains(t.task())).toList(),
-        reconciliation.forgotten(), reconciliation.movesEnded());
-    return new TermPlan(changes, new PlacementPlan(placed, waiting), rest, moves, drain.evictions(), drain.progress(),
-        removals, failovers, nextDeadline);
+    Reconciliation rest =
+        new Reconciliation(
+            reconciliation.removals(),
+            reconciliation.transitions().stream()
+                .filter(t -> !replaced.contains(t.task()))
+                .toList(),
+            reconciliation.forgotten(),
+            reconciliation.movesEnded());
+    return new TermPlan(
+        changes,
+        new PlacementPlan(placed, waiting),
+        rest,
+        moves,
+        drain.evictions(),
+        drain.progress(),
+        removals,
+        failovers,
+        nextDeadline);
   }
 
   private static Instant earlier(Instant a, Instant b) {

@@ -9,7 +9,8 @@ import java.util.Map;
  * A VM at the start of a term, as the store has it: its spec, and its status and generation as its
  * workflow decided them.
  *
- * @param seq its submission: orders VMs oldest first, and tells a VM from an earlier one of its name
+ * @param seq its submission: orders VMs oldest first, and tells a VM from an earlier one of its
+ *     name
  * @param avoidWorker a worker it is not to be placed on for now, or null
  * @param set the VM set it is a replica of, or null
  * @param spread how that set spreads its replicas, as the set asks now
@@ -17,10 +18,10 @@ import java.util.Map;
  * @param movingFrom the worker its previous task runs on while the task of {@code restartCount}, a
  *     move's new copy, has not yet started; null when it is not moving
  * @param image the image it runs, or null
- * @param restartPolicy when its workflow starts it again: a VM with a policy is moved off a draining
- *     worker, one without waits there for the drain's deadline
- * @param oldCopyOn the worker a finished move's old copy is being stopped on, once the new copy runs;
- *     null when none is
+ * @param restartPolicy when its workflow starts it again: a VM with a policy is moved off a
+ *     draining worker, one without waits there for the drain's deadline
+ * @param oldCopyOn the worker a finished move's old copy is being stopped on, once the new copy
+ *     runs; null when none is
  * @param keepsThroughDisconnect whether it stays on its worker while that worker is offline (its
  *     {@code disconnect.replace} is false) rather than being placed elsewhere
  */
@@ -43,42 +44,166 @@ public record VmSnapshot(
     boolean keepsThroughDisconnect) {
 
   public VmSnapshot(
-      String name, long seq, String runtime, Map<String, Long> request, Map<String, String> labels, VmStatus status,
-      int restartCount, String avoidWorker, String set, Spread spread, String failedOn, String movingFrom, String image,
-      RestartPolicy restartPolicy, String oldCopyOn) {
-    this(name, seq, runtime, request, labels, status, restartCount, avoidWorker, set, spread, failedOn, movingFrom, image,
-        restartPolicy, oldCopyOn, false);
+      String name,
+      long seq,
+      String runtime,
+      Map<String, Long> request,
+      Map<String, String> labels,
+      VmStatus status,
+      int restartCount,
+      String avoidWorker,
+      String set,
+      Spread spread,
+      String failedOn,
+      String movingFrom,
+      String image,
+      RestartPolicy restartPolicy,
+      String oldCopyOn) {
+    this(
+        name,
+        seq,
+        runtime,
+        request,
+        labels,
+        status,
+        restartCount,
+        avoidWorker,
+        set,
+        spread,
+        failedOn,
+        movingFrom,
+        image,
+        restartPolicy,
+        oldCopyOn,
+        false);
   }
 
   public VmSnapshot(
-      String name, long seq, String runtime, Map<String, Long> request, Map<String, String> labels, VmStatus status,
-      int restartCount, String avoidWorker, String set, Spread spread, String failedOn, String movingFrom, String image,
+      String name,
+      long seq,
+      String runtime,
+      Map<String, Long> request,
+      Map<String, String> labels,
+      VmStatus status,
+      int restartCount,
+      String avoidWorker,
+      String set,
+      Spread spread,
+      String failedOn,
+      String movingFrom,
+      String image,
       RestartPolicy restartPolicy) {
-    this(name, seq, runtime, request, labels, status, restartCount, avoidWorker, set, spread, failedOn, movingFrom, image,
-        restartPolicy, null, false);
+    this(
+        name,
+        seq,
+        runtime,
+        request,
+        labels,
+        status,
+        restartCount,
+        avoidWorker,
+        set,
+        spread,
+        failedOn,
+        movingFrom,
+        image,
+        restartPolicy,
+        null,
+        false);
   }
 
   public VmSnapshot(
-      String name, long seq, String runtime, Map<String, Long> request, Map<String, String> labels, VmStatus status,
-      int restartCount, String avoidWorker, String set, Spread spread, String failedOn, String movingFrom, String image) {
-    this(name, seq, runtime, request, labels, status, restartCount, avoidWorker, set, spread, failedOn, movingFrom, image,
+      String name,
+      long seq,
+      String runtime,
+      Map<String, Long> request,
+      Map<String, String> labels,
+      VmStatus status,
+      int restartCount,
+      String avoidWorker,
+      String set,
+      Spread spread,
+      String failedOn,
+      String movingFrom,
+      String image) {
+    this(
+        name,
+        seq,
+        runtime,
+        request,
+        labels,
+        status,
+        restartCount,
+        avoidWorker,
+        set,
+        spread,
+        failedOn,
+        movingFrom,
+        image,
         RestartPolicy.NEVER);
   }
 
   public VmSnapshot(
-      String name, long seq, String runtime, Map<String, Long> request, Map<String, String> labels, VmStatus status,
-      int restartCount, String avoidWorker, String set, Spread spread, String failedOn, String movingFrom) {
-    this(name, seq, runtime, request, labels, status, restartCount, avoidWorker, set, spread, failedOn, movingFrom, null);
+      String name,
+      long seq,
+      String runtime,
+      Map<String, Long> request,
+      Map<String, String> labels,
+      VmStatus status,
+      int restartCount,
+      String avoidWorker,
+      String set,
+      Spread spread,
+      String failedOn,
+      String movingFrom) {
+    this(
+        name,
+        seq,
+        runtime,
+        request,
+        labels,
+        status,
+        restartCount,
+        avoidWorker,
+        set,
+        spread,
+        failedOn,
+        movingFrom,
+        null);
   }
 
   public VmSnapshot(
-      String name, long seq, String runtime, Map<String, Long> request, Map<String, String> labels, VmStatus status,
-      int restartCount, String avoidWorker) {
-    this(name, seq, runtime, request, labels, status, restartCount, avoidWorker, null, Spread.NONE, null, null, null);
+      String name,
+      long seq,
+      String runtime,
+      Map<String, Long> request,
+      Map<String, String> labels,
+      VmStatus status,
+      int restartCount,
+      String avoidWorker) {
+    this(
+        name,
+        seq,
+        runtime,
+        request,
+        labels,
+        status,
+        restartCount,
+        avoidWorker,
+        null,
+        Spread.NONE,
+        null,
+        null,
+        null);
   }
 
   public VmSnapshot(
-      String name, long seq, String runtime, Map<String, Long> request, Map<String, String> labels, VmStatus status,
+      String name,
+      long seq,
+      String runtime,
+      Map<String, Long> request,
+      Map<String, String> labels,
+      VmStatus status,
       int restartCount) {
     this(name, seq, runtime, request, labels, status, restartCount, null);
   }
@@ -91,14 +216,18 @@ public record VmSnapshot(
     return status == VmStatus.PENDING || status == VmStatus.SCHEDULED || status == VmStatus.RUNNING;
   }
 
-  /** Whether its workflow starts it again after its task ends some way: then it is moved rather than stopped. */
+  /**
+   * Whether its workflow starts it again after its task ends some way: then it is moved rather than
+   * stopped.
+   */
   public boolean restarts() {
     return restartPolicy != RestartPolicy.NEVER;
   }
 
   /** As placement sees it while it waits for a worker. */
   public PendingVm asPending() {
-    return new PendingVm(name, seq, runtime, request, labels, avoidWorker, set, spread, failedOn, image);
+    return new PendingVm(
+        name, seq, runtime, request, labels, avoidWorker, set, spread, failedOn, image);
   }
 
   /** Whether a move's new copy is on its way while the previous task still runs. */

@@ -28,8 +28,23 @@ public record WorkerProbeState(
     int taskFailures) {
 
   public WorkerProbeState(
-      String name, WorkerHealth health, Instant lastSeen, Instant lastProbeAt, boolean lastProbeOk, int probeFailures,
-      String lastProbeError, Instant flakyUntil) {
-    this(name, health, lastSeen, lastProbeAt, lastProbeOk, probeFailures, lastProbeError, flakyUntil, 0);
+      String name,
+      WorkerHealth health,
+      Instant lastSeen,
+      Instant lastProbeAt,
+      boolean lastProbeOk,
+      int probeFailures,
+      String lastProbeError,
+      Instant flakyUntil) {
+    this(
+        name,
+        health,
+        lastSeen,
+        lastProbeAt,
+        lastProbeOk,
+        probeFailures,
+        lastProbeError,
+        flakyUntil,
+        0);
   }
 }

@@ -9,7 +9,8 @@ import java.time.Instant;
  * @param healthMessage the message stored with that health
  * @param drainDeadline while it is being drained, when what is still on it is stopped; else null
  */
-public record WorkerSnapshot(Candidate worker, WorkerProbeState probe, String healthMessage, Instant drainDeadline) {
+public record WorkerSnapshot(
+    Candidate worker, WorkerProbeState probe, String healthMessage, Instant drainDeadline) {
   public WorkerSnapshot(Candidate worker, WorkerProbeState probe, String healthMessage) {
     this(worker, probe, healthMessage, null);
   }

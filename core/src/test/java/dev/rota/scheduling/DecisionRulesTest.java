@@ -9,12 +9,15 @@ import dev.rota.scheduling.ActionRetries.Next;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
-/** The rules the workflow and the apply step follow, as tables: every event type, every action kind. */
+/**
+ * The rules the workflow and the apply step follow, as tables: every event type, every action kind.
+ */
 class DecisionRulesTest {
   @ParameterizedTest(name = "{0} code={1} -> {2}")
   @CsvSource(
       nullValues = "-",
-      textBlock = """
+      textBlock =
+          """
           placed,          -,   scheduled
           started,         -,   running
           given-back,      -,   pending
@@ -33,7 +36,9 @@ class DecisionRulesTest {
   }
 
   @ParameterizedTest(name = "{0} refused={1} tried before={2} -> {3}")
-  @CsvSource(textBlock = """
+  @CsvSource(
+      textBlock =
+          """
       START,   true,   0,  FAIL_TASK
       START,   false,  0,  RETRY
       START,   false,  3,  RETRY
@@ -44,7 +49,8 @@ class DecisionRulesTest {
       NOTIFY,  false,  0,  RETRY
       NOTIFY,  false,  1000, RETRY
       """)
-  void aFailedActionIsRetriedOrGivenUpAsItsKindAllows(Kind kind, boolean refused, int before, Next next) {
+  void aFailedActionIsRetriedOrGivenUpAsItsKindAllows(
+      Kind kind, boolean refused, int before, Next next) {
     assertEquals(next, ActionRetries.afterFailure(kind, refused, before));
   }
 
@@ -52,7 +58,8 @@ class DecisionRulesTest {
   void everyEventTypeHasAStatus() {
     for (TaskEventType type : TaskEventType.values()) {
       VmStatus status = StatusRule.after(type, 0);
-      assertEquals(type.ends(), status == VmStatus.STOPPED || status == VmStatus.FAILED, type.toString());
+      assertEquals(
+          type.ends(), status == VmStatus.STOPPED || status == VmStatus.FAILED, type.toString());
     }
   }
 
@@ -62,8 +69,10 @@ class DecisionRulesTest {
     long now = 10 * 3_600_000L;
     java.util.List<Long> two = java.util.List.of(now - 3_700_000L, now - 600_000L, now - 60_000L);
     assertEquals(false, RestartPolicies.exhausted(null, hour, two, now), "no maximum: never");
-    assertEquals(false, RestartPolicies.exhausted(3, hour, two, now), "the first was more than an hour ago");
+    assertEquals(
+        false, RestartPolicies.exhausted(3, hour, two, now), "the first was more than an hour ago");
     assertEquals(true, RestartPolicies.exhausted(2, hour, two, now));
-    assertEquals(true, RestartPolicies.exhausted(0, hour, java.util.List.of(), now), "0: no restart at all");
+    assertEquals(
+        true, RestartPolicies.exhausted(0, hour, java.util.List.of(), now), "0: no restart at all");
   }
 }

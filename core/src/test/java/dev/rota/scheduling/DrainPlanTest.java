@@ -16,7 +16,10 @@ import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
-/** What a term takes off a draining worker: moves before the deadline, evictions after it, and its progress line. */
+/**
+ * What a term takes off a draining worker: moves before the deadline, evictions after it, and its
+ * progress line.
+ */
 class DrainPlanTest {
   static final Instant T = Instant.parse("2026-01-01T00:10:00Z");
   static final Instant DEADLINE = T.plus(Duration.ofHours(1));
@@ -53,22 +56,53 @@ class DrainPlanTest {
     return running(vm, cpu, policy, worker, null, Spread.NONE);
   }
 
-  private DrainPlanTest running(String vm, long cpu, RestartPolicy policy, String worker, String set, Spread spread) {
+  private DrainPlanTest running(
+      String vm, long cpu, RestartPolicy policy, String worker, String set, Spread spread) {
     long seq = vms.size() + 1;
-    vms.add(new VmSnapshot(vm, seq, "process", Map.of("cpu", cpu, "memory", 512L), Map.of(), VmStatus.RUNNING, 0, null,
-        set, spread, null, null, null, policy));
+    vms.add(
+        new VmSnapshot(
+            vm,
+            seq,
+            "process",
+            Map.of("cpu", cpu, "memory", 512L),
+            Map.of(),
+            VmStatus.RUNNING,
+            0,
+            null,
+            set,
+            spread,
+            null,
+            null,
+            null,
+            policy));
     tasks.add(new PlacedTask(vm, seq, 0, worker, TaskState.RUNNING));
     return this;
   }
 
   private DrainPlanTest pending(String vm, long cpu) {
-    vms.add(new VmSnapshot(vm, vms.size() + 1, "process", Map.of("cpu", cpu, "memory", 512L), Map.of(), VmStatus.PENDING, 0));
+    vms.add(
+        new VmSnapshot(
+            vm,
+            vms.size() + 1,
+            "process",
+            Map.of("cpu", cpu, "memory", 512L),
+            Map.of(),
+            VmStatus.PENDING,
+            0));
     return this;
   }
 
   private TermPlan plan(Instant now) {
-    return TermPlanner.plan(now, null, profile, HealthSettings.defaults(), workers, vms,
-        tasks, Map.of(), new Rebalancing(movesPerTerm, sets));
+    return TermPlanner.plan(
+        now,
+        null,
+        profile,
+        HealthSettings.defaults(),
+        workers,
+        vms,
+        tasks,
+        Map.of(),
+        new Rebalancing(movesPerTerm, sets));
   }
 
   private static List<String> moves(TermPlan p) {
@@ -76,24 +110,40 @@ class DrainPlanTest {
   }
 
   private static List<String> evicted(TermPlan p) {
-    return p.evictions().stream().map(e -> e.vm() + "." + e.generation() + "@" + e.worker()).toList();
+    return p.evictions().stream()
+        .map(e -> e.vm() + "." + e.generation() + "@" + e.worker())
+        .toList();
   }
 
   @Test
   void vmsThatRestartMoveAtOnceAndTheOthersWaitForTheDeadline() {
-    draining("w1", 8, DEADLINE).worker("w2", 8)
+    draining("w1", 8, DEADLINE)
+        .worker("w2", 8)
         .running("web", 2, RestartPolicy.ALWAYS, "w1")
         .running("job", 1, RestartPolicy.ON_FAILURE, "w1")
         .running("once", 1, RestartPolicy.NEVER, "w1")
         .pending("new", 1);
     TermPlan p = plan(T);
-    assertEquals(List.of("web:w1->w2", "job:w1->w2"), moves(p), "oldest first, each placed as placement would place it");
-    assertEquals(0, p.moves().get(0).generation(), "the running generation stays until the next has started");
-    assertTrue(p.moves().get(0).why().contains("worker w1 is draining, deadline " + DEADLINE), p.moves().get(0).why());
-    assertEquals(List.of("new@w2"), p.placement().placed().stream().map(x -> x.vm() + "@" + x.worker()).toList(),
+    assertEquals(
+        List.of("web:w1->w2", "job:w1->w2"),
+        moves(p),
+        "oldest first, each placed as placement would place it");
+    assertEquals(
+        0,
+        p.moves().get(0).generation(),
+        "the running generation stays until the next has started");
+    assertTrue(
+        p.moves().get(0).why().contains("worker w1 is draining, deadline " + DEADLINE),
+        p.moves().get(0).why());
+    assertEquals(
+        List.of("new@w2"),
+        p.placement().placed().stream().map(x -> x.vm() + "@" + x.worker()).toList(),
         "a draining worker takes no new VMs");
     assertEquals(List.of(), evicted(p));
-    assertEquals("draining until " + DEADLINE + ": 3 VMs left; 2 moving, 1 without a restart policy, stopped at the deadline",
+    assertEquals(
+        "draining until "
+            + DEADLINE
+            + ": 3 VMs left; 2 moving, 1 without a restart policy, stopped at the deadline",
         p.drainProgress().get("w1"));
   }
 
@@ -107,7 +157,8 @@ class DrainPlanTest {
 
   @Test
   void onceTheDeadlinePassedEveryVmStillThereIsEvicted() {
-    draining("w1", 8, DEADLINE).worker("w2", 8)
+    draining("w1", 8, DEADLINE)
+        .worker("w2", 8)
         .running("web", 2, RestartPolicy.ALWAYS, "w1")
         .running("once", 1, RestartPolicy.NEVER, "w1")
         .running("elsewhere", 1, RestartPolicy.NEVER, "w2");
@@ -115,18 +166,25 @@ class DrainPlanTest {
     assertEquals(List.of(), moves(p), "too late to keep anything running while it moves");
     assertEquals(List.of("web.0@w1", "once.0@w1"), evicted(p));
     assertEquals(DEADLINE, p.evictions().get(0).deadline());
-    assertEquals("deadline " + DEADLINE + " passed: 2 VMs left, being stopped or started elsewhere", p.drainProgress().get("w1"));
+    assertEquals(
+        "deadline " + DEADLINE + " passed: 2 VMs left, being stopped or started elsewhere",
+        p.drainProgress().get("w1"));
   }
 
   @Test
   void aVmWithNoRoomElsewhereWaitsAndTheProgressSaysWhy() {
-    draining("w1", 8, DEADLINE).worker("w2", 2)
+    draining("w1", 8, DEADLINE)
+        .worker("w2", 2)
         .running("big", 4, RestartPolicy.ALWAYS, "w1")
         .running("small", 1, RestartPolicy.ALWAYS, "w1");
     TermPlan p = plan(T);
     assertEquals(List.of("small:w1->w2"), moves(p));
     String progress = p.drainProgress().get("w1");
-    assertTrue(progress.startsWith("draining until " + DEADLINE + ": 2 VMs left; 1 moving, 1 waiting for room elsewhere ("),
+    assertTrue(
+        progress.startsWith(
+            "draining until "
+                + DEADLINE
+                + ": 2 VMs left; 1 moving, 1 waiting for room elsewhere ("),
         progress);
     assertTrue(progress.contains("cpu"), "the placer's reason names what is short: " + progress);
   }
@@ -134,30 +192,55 @@ class DrainPlanTest {
   @Test
   void aSetsReplicasMoveNoMoreAtOnceThanItsMaxUnavailableAllows() {
     sets = Map.of("web", new SetSnapshot("web", 3, 1));
-    draining("w1", 8, DEADLINE).worker("w2", 8)
+    draining("w1", 8, DEADLINE)
+        .worker("w2", 8)
         .running("web-1", 1, RestartPolicy.ALWAYS, "w1", "web", Spread.NONE)
         .running("web-2", 1, RestartPolicy.ALWAYS, "w1", "web", Spread.NONE)
         .running("web-3", 1, RestartPolicy.ALWAYS, "w1", "web", Spread.NONE);
     TermPlan p = plan(T);
     assertEquals(List.of("web-1:w1->w2"), moves(p));
-    assertEquals("draining until " + DEADLINE + ": 3 VMs left; 1 moving, 2 waiting for set web's moves under way "
-        + "(maxUnavailable)", p.drainProgress().get("w1"));
+    assertEquals(
+        "draining until "
+            + DEADLINE
+            + ": 3 VMs left; 1 moving, 2 waiting for set web's moves under way "
+            + "(maxUnavailable)",
+        p.drainProgress().get("w1"));
   }
 
   @Test
   void aMoveUnderWayCountsAsMovingAndItsReplicaIsNotMovedAgain() {
     sets = Map.of("web", new SetSnapshot("web", 2, 1));
     draining("w1", 8, DEADLINE).worker("w2", 8);
-    // web-1's new copy (generation 1) is placed on w2 and has not started; generation 0 still runs on w1.
-    vms.add(new VmSnapshot("web-1", 1, "process", Map.of("cpu", 1L, "memory", 512L), Map.of(), VmStatus.RUNNING, 1,
-        null, "web", Spread.NONE, null, "w1", null, RestartPolicy.ALWAYS));
+    // web-1's new copy (generation 1) is placed on w2 and has not started; generation 0 still runs
+    // on w1.
+    vms.add(
+        new VmSnapshot(
+            "web-1",
+            1,
+            "process",
+            Map.of("cpu", 1L, "memory", 512L),
+            Map.of(),
+            VmStatus.RUNNING,
+            1,
+            null,
+            "web",
+            Spread.NONE,
+            null,
+            "w1",
+            null,
+            RestartPolicy.ALWAYS));
     tasks.add(new PlacedTask("web-1", 1, 0, "w1", TaskState.RUNNING));
     tasks.add(new PlacedTask("web-1", 1, 1, "w2", TaskState.SCHEDULED));
     running("web-2", 1, RestartPolicy.ALWAYS, "w1", "web", Spread.NONE);
     TermPlan p = plan(T);
-    assertEquals(List.of(), moves(p), "web-1 is moving already, and the set allows one move at a time");
-    assertEquals("draining until " + DEADLINE + ": 2 VMs left; 1 moving, 1 waiting for set web's moves under way "
-        + "(maxUnavailable)", p.drainProgress().get("w1"));
+    assertEquals(
+        List.of(), moves(p), "web-1 is moving already, and the set allows one move at a time");
+    assertEquals(
+        "draining until "
+            + DEADLINE
+            + ": 2 VMs left; 1 moving, 1 waiting for set web's moves under way "
+            + "(maxUnavailable)",
+        p.drainProgress().get("w1"));
   }
 
   @Test
@@ -182,23 +265,48 @@ class DrainPlanTest {
     profile = SchedulerProfile.DISTRIBUTE_LOAD;
     movesPerTerm = 10;
     sets = Map.of("a", new SetSnapshot("a", 1, 1), "b", new SetSnapshot("b", 2, 2));
-    draining("w0", 8, DEADLINE).worker("w1", 8).worker("w2", 8)
+    draining("w0", 8, DEADLINE)
+        .worker("w1", 8)
+        .worker("w2", 8)
         .running("b-1", 1, RestartPolicy.ALWAYS, "w1", "b", Spread.NONE)
         .running("b-2", 1, RestartPolicy.ALWAYS, "w1", "b", Spread.NONE);
-    assertEquals(List.of("b-2:w1->w2"), moves(plan(T)), "with nothing to drain, the load is balanced");
+    assertEquals(
+        List.of("b-2:w1->w2"), moves(plan(T)), "with nothing to drain, the load is balanced");
     running("r", 1, RestartPolicy.ALWAYS, "w0", "a", Spread.NONE);
-    assertEquals(List.of("r:w0->w2"), moves(plan(T)), "the drain alone; the next term balances what it left");
+    assertEquals(
+        List.of("r:w0->w2"),
+        moves(plan(T)),
+        "the drain alone; the next term balances what it left");
   }
 
   @Test
   void aVmNotYetRunningOnADrainingWorkerIsMovedOnceItRuns() {
     draining("w1", 8, DEADLINE).worker("w2", 8);
-    vms.add(new VmSnapshot("late", 1, "process", Map.of("cpu", 1L, "memory", 512L), Map.of(), VmStatus.SCHEDULED, 0,
-        null, null, Spread.NONE, null, null, null, RestartPolicy.ALWAYS));
+    vms.add(
+        new VmSnapshot(
+            "late",
+            1,
+            "process",
+            Map.of("cpu", 1L, "memory", 512L),
+            Map.of(),
+            VmStatus.SCHEDULED,
+            0,
+            null,
+            null,
+            Spread.NONE,
+            null,
+            null,
+            null,
+            RestartPolicy.ALWAYS));
     tasks.add(new PlacedTask("late", 1, 0, "w1", TaskState.SCHEDULED));
     TermPlan p = plan(T);
     assertEquals(List.of(), moves(p));
-    assertEquals("draining until " + DEADLINE + ": 1 VM left; 1 starting, moved once running", p.drainProgress().get("w1"));
-    assertEquals(List.of("late.0@w1"), evicted(plan(DEADLINE.plusSeconds(1))), "at the deadline it goes all the same");
+    assertEquals(
+        "draining until " + DEADLINE + ": 1 VM left; 1 starting, moved once running",
+        p.drainProgress().get("w1"));
+    assertEquals(
+        List.of("late.0@w1"),
+        evicted(plan(DEADLINE.plusSeconds(1))),
+        "at the deadline it goes all the same");
   }
 }

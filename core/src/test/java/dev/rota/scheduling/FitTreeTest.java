@@ -20,7 +20,9 @@ class FitTreeTest {
       FitTree<Box> tree = new FitTree<>(order, Box::free);
       List<Box> all = new ArrayList<>();
       for (int i = 0; i < 1 + random.nextInt(60); i++) {
-        Box b = new Box("b" + i, new long[] {random.nextInt(10), random.nextInt(10)}, random.nextInt(5));
+        Box b =
+            new Box(
+                "b" + i, new long[] {random.nextInt(10), random.nextInt(10)}, random.nextInt(5));
         all.add(b);
         tree.add(b);
       }
@@ -31,7 +33,11 @@ class FitTreeTest {
         }
         long[] request = {random.nextInt(11), random.nextInt(11)};
         Box expected =
-            all.stream().sorted(order).filter(b -> b.free()[0] >= request[0] && b.free()[1] >= request[1]).findFirst().orElse(null);
+            all.stream()
+                .sorted(order)
+                .filter(b -> b.free()[0] >= request[0] && b.free()[1] >= request[1])
+                .findFirst()
+                .orElse(null);
         assertEquals(expected, tree.firstFit(request), "round " + round + " step " + step);
       }
     }

@@ -9,7 +9,13 @@ final class Fixtures {
   private Fixtures() {}
 
   static Candidate ready(String name, long cpu) {
-    return new Candidate(name, Map.of("cpu", cpu, "memory", 16384L), Map.of(), List.of("process"), WorkerHealth.READY, false);
+    return new Candidate(
+        name,
+        Map.of("cpu", cpu, "memory", 16384L),
+        Map.of(),
+        List.of("process"),
+        WorkerHealth.READY,
+        false);
   }
 
   static Candidate withLabels(Candidate c, Map<String, String> labels) {

@@ -8,23 +8,33 @@ import dev.rota.model.WorkerHealth;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
-import org.junit.jupiter.api.Test;
 
 class HealthJudgeTest {
-  static final HealthSettings S = HealthSettings.defaults(); // lost 30 s, offline 3 m more, cool-down 5 m, 3 errors
+  static final HealthSettings S =
+      HealthSettings.defaults(); // lost 30 s, offline 3 m more, cool-down 5 m, 3 errors
   static final Instant T = Instant.parse("2026-01-01T00:10:00Z");
 
-  static WorkerProbeState state(WorkerHealth h, long silentSeconds, Boolean probeOk, int failures, Instant flakyUntil) {
-    return new WorkerProbeState("w", h, T.minusSeconds(silentSeconds), probeOk == null ? null : T.minusSeconds(1),
-        Boolean.TRUE.equals(probeOk), failures, failures > 0 ? "connection refused" : null, flakyUntil);
+  static WorkerProbeState state(
+      WorkerHealth h, long silentSeconds, Boolean probeOk, int failures, Instant flakyUntil) {
+    return new WorkerProbeState(
+        "w",
+        h,
+        T.minusSeconds(silentSeconds),
+        probeOk == null ? null : T.minusSeconds(1),
+        Boolean.TRUE.equals(probeOk),
+        failures,
+        failures > 0 ? "connection refused" : null,
+        flakyUntil);
   }
 
   @ParameterizedTest(name = "{0} silent {1}s probe={2} failures={3} -> {5}")
   @CsvSource(
       nullValues = "-",
-      textBlock = """
+      textBlock =
+          """
           not-ready,   0,  -,     0, -,   not-ready
           not-ready,   0,  true,  0, -,   ready
           not-ready,   0,  false, 5, -,   not-ready
@@ -42,10 +52,12 @@ class HealthJudgeTest {
           flaky,       0,  true,  0, -60, ready
           flaky,      40,  false, 3, 60,  lost
           """)
-  void transitions(String from, long silent, Boolean probeOk, int failures, Long flakyInSeconds, String to) {
+  void transitions(
+      String from, long silent, Boolean probeOk, int failures, Long flakyInSeconds, String to) {
     WorkerHealth previous = dev.rota.model.WireName.parse(WorkerHealth.class, from).orElseThrow();
     Instant flakyUntil = flakyInSeconds == null ? null : T.plusSeconds(flakyInSeconds);
-    HealthVerdict v = HealthJudge.judge(state(previous, silent, probeOk, failures, flakyUntil), T, S, null);
+    HealthVerdict v =
+        HealthJudge.judge(state(previous, silent, probeOk, failures, flakyUntil), T, S, null);
     assertEquals(to, v.health().wireName(), v.message());
     assertFalse(v.message().isBlank());
   }
@@ -62,14 +74,28 @@ class HealthJudgeTest {
 
   @Test
   void aReadyWorkerIsProbedOncePerProbeIntervalOrEveryTermWithZero() {
-    WorkerProbeState probed = new WorkerProbeState("w", WorkerHealth.READY, T, T, true, 0, null, null);
+    WorkerProbeState probed =
+        new WorkerProbeState("w", WorkerHealth.READY, T, T, true, 0, null, null);
     assertEquals(Duration.ofSeconds(10), S.probeInterval(), "the default");
-    assertFalse(HealthJudge.probeDue(probed, T.plusSeconds(9), S), "its agent reports changes itself meanwhile");
+    assertFalse(
+        HealthJudge.probeDue(probed, T.plusSeconds(9), S),
+        "its agent reports changes itself meanwhile");
     assertTrue(HealthJudge.probeDue(probed, T.plusSeconds(10), S));
-    assertTrue(HealthJudge.probeDue(new WorkerProbeState("w", WorkerHealth.READY, T, null, false, 0, null, null), T, S),
+    assertTrue(
+        HealthJudge.probeDue(
+            new WorkerProbeState("w", WorkerHealth.READY, T, null, false, 0, null, null), T, S),
         "never probed: at once");
-    HealthSettings everyTerm = new HealthSettings(S.lostAfter(), S.offlineAfter(), S.flakyCooldown(), S.flakyAfterErrors(),
-        S.probeBackoffCap(), S.flakyAfterTaskFailures(), S.taskFailureWindow(), S.removeOfflineAfter(), Duration.ZERO);
+    HealthSettings everyTerm =
+        new HealthSettings(
+            S.lostAfter(),
+            S.offlineAfter(),
+            S.flakyCooldown(),
+            S.flakyAfterErrors(),
+            S.probeBackoffCap(),
+            S.flakyAfterTaskFailures(),
+            S.taskFailureWindow(),
+            S.removeOfflineAfter(),
+            Duration.ZERO);
     assertTrue(HealthJudge.probeDue(probed, T, everyTerm));
   }
 
@@ -78,34 +104,56 @@ class HealthJudgeTest {
     assertEquals(Duration.ofSeconds(1), HealthJudge.backoff(1, S));
     assertEquals(Duration.ofSeconds(8), HealthJudge.backoff(4, S));
     assertEquals(Duration.ofMinutes(1), HealthJudge.backoff(40, S));
-    WorkerProbeState failing = new WorkerProbeState("w", WorkerHealth.NOT_READY, T, T, false, 4, "refused", null);
+    WorkerProbeState failing =
+        new WorkerProbeState("w", WorkerHealth.NOT_READY, T, T, false, 4, "refused", null);
     assertFalse(HealthJudge.probeDue(failing, T.plusSeconds(7), S));
     assertTrue(HealthJudge.probeDue(failing, T.plusSeconds(8), S));
-    assertFalse(HealthJudge.probeDue(state(WorkerHealth.LOST, 40, true, 0, null), T, S), "lost workers are not called");
+    assertFalse(
+        HealthJudge.probeDue(state(WorkerHealth.LOST, 40, true, 0, null), T, S),
+        "lost workers are not called");
   }
 
   @Test
   void aTermProbesAtMostItsLimitTheNeverProbedAndLongestDueFirst() {
-    WorkerProbeState newcomer = new WorkerProbeState("z-new", WorkerHealth.NOT_READY, T, null, false, 0, null, null);
-    WorkerProbeState longDue = new WorkerProbeState("b-long", WorkerHealth.READY, T, T.minusSeconds(60), true, 0, null, null);
-    WorkerProbeState justDue = new WorkerProbeState("a-just", WorkerHealth.READY, T, T.minusSeconds(10), true, 0, null, null);
+    WorkerProbeState newcomer =
+        new WorkerProbeState("z-new", WorkerHealth.NOT_READY, T, null, false, 0, null, null);
+    WorkerProbeState longDue =
+        new WorkerProbeState(
+            "b-long", WorkerHealth.READY, T, T.minusSeconds(60), true, 0, null, null);
+    WorkerProbeState justDue =
+        new WorkerProbeState(
+            "a-just", WorkerHealth.READY, T, T.minusSeconds(10), true, 0, null, null);
     WorkerProbeState cooled = state(WorkerHealth.FLAKY, 0, false, 3, T.minusSeconds(30));
-    WorkerProbeState notDue = new WorkerProbeState("c-fresh", WorkerHealth.READY, T, T.minusSeconds(2), true, 0, null, null);
+    WorkerProbeState notDue =
+        new WorkerProbeState(
+            "c-fresh", WorkerHealth.READY, T, T.minusSeconds(2), true, 0, null, null);
     WorkerProbeState lost = state(WorkerHealth.LOST, 40, true, 0, null);
     List<WorkerProbeState> all = List.of(justDue, notDue, lost, cooled, longDue, newcomer);
 
-    assertEquals(List.of(newcomer, longDue, cooled, justDue), HealthJudge.probesDue(all, T, S, 10),
+    assertEquals(
+        List.of(newcomer, longDue, cooled, justDue),
+        HealthJudge.probesDue(all, T, S, 10),
         "every one due, in the order they fell due; neither the one probed 2 s ago nor the lost one");
-    assertEquals(List.of(newcomer, longDue), HealthJudge.probesDue(all, T, S, 2), "the rest wait for the next term");
-    assertEquals(List.of(longDue, cooled), HealthJudge.probesDue(List.of(cooled, justDue, longDue), T, S, 2));
+    assertEquals(
+        List.of(newcomer, longDue),
+        HealthJudge.probesDue(all, T, S, 2),
+        "the rest wait for the next term");
+    assertEquals(
+        List.of(longDue, cooled),
+        HealthJudge.probesDue(List.of(cooled, justDue, longDue), T, S, 2));
   }
 
   @Test
   void theNextChangeIsTheNearestDeadline() {
-    HealthVerdict ready = HealthJudge.judge(state(WorkerHealth.READY, 10, true, 0, null), T, S, null);
+    HealthVerdict ready =
+        HealthJudge.judge(state(WorkerHealth.READY, 10, true, 0, null), T, S, null);
     assertEquals(T.plusSeconds(20), ready.nextChange(), "lost 30 s after the last heartbeat");
-    HealthVerdict lost = HealthJudge.judge(state(WorkerHealth.READY, 40, true, 0, null), T, S, null);
-    assertEquals(T.minusSeconds(40).plus(Duration.ofSeconds(210)), lost.nextChange(), "offline 3 min after lost");
+    HealthVerdict lost =
+        HealthJudge.judge(state(WorkerHealth.READY, 40, true, 0, null), T, S, null);
+    assertEquals(
+        T.minusSeconds(40).plus(Duration.ofSeconds(210)),
+        lost.nextChange(),
+        "offline 3 min after lost");
   }
 
   @Test
@@ -113,52 +161,111 @@ class HealthJudgeTest {
     // Silent for 5 min, all of it while no host listened: the scheduler came back 10 s ago.
     WorkerProbeState silent = state(WorkerHealth.READY, 300, true, 0, null);
     Instant back = T.minusSeconds(10);
-    assertEquals(WorkerHealth.OFFLINE, HealthJudge.judge(silent, T, S, null).health(), "without grace: offline at once");
+    assertEquals(
+        WorkerHealth.OFFLINE,
+        HealthJudge.judge(silent, T, S, null).health(),
+        "without grace: offline at once");
     HealthVerdict graced = HealthJudge.judge(silent, T, S, back);
     assertEquals(WorkerHealth.READY, graced.health(), "it has had 10 s to speak, not 5 min");
-    assertEquals(back.plusSeconds(30), graced.nextChange(), "lost 30 s after the scheduler came back, if still silent");
+    assertEquals(
+        back.plusSeconds(30),
+        graced.nextChange(),
+        "lost 30 s after the scheduler came back, if still silent");
 
     HealthVerdict lost = HealthJudge.judge(silent, back.plusSeconds(30), S, back);
     assertEquals(WorkerHealth.LOST, lost.health());
-    assertTrue(lost.message().contains("none since the scheduler came back at " + back), lost.message());
-    assertEquals(WorkerHealth.OFFLINE, HealthJudge.judge(state(WorkerHealth.LOST, 300, true, 0, null), back.plusSeconds(210), S, back).health());
+    assertTrue(
+        lost.message().contains("none since the scheduler came back at " + back), lost.message());
+    assertEquals(
+        WorkerHealth.OFFLINE,
+        HealthJudge.judge(
+                state(WorkerHealth.LOST, 300, true, 0, null), back.plusSeconds(210), S, back)
+            .health());
 
     WorkerProbeState heard = state(WorkerHealth.READY, 5, true, 0, null);
-    assertEquals(T.plusSeconds(25), HealthJudge.judge(heard, T, S, back).nextChange(), "a heartbeat since counts as before");
+    assertEquals(
+        T.plusSeconds(25),
+        HealthJudge.judge(heard, T, S, back).nextChange(),
+        "a heartbeat since counts as before");
   }
 
   @Test
   void theGraceMakesNoWorkerBetterWithoutASignOfLifeAndASuccessfulProbeIsOne() {
     Instant back = T.minusSeconds(10);
     // Lost and offline before the outage, not probed (nobody calls them), not heard from since.
-    WorkerProbeState lost = new WorkerProbeState("w", WorkerHealth.LOST, T.minusSeconds(400), T.minusSeconds(380), true, 0, null, null);
-    WorkerProbeState offline = new WorkerProbeState("w", WorkerHealth.OFFLINE, T.minusSeconds(900), null, false, 0, null, null);
-    assertEquals(WorkerHealth.LOST, HealthJudge.judge(lost, T, S, back).health(), "not offline for the outage, nor ready unheard");
-    assertEquals(WorkerHealth.OFFLINE, HealthJudge.judge(offline, T, S, back).health(), "not ready without a word");
-    assertEquals(WorkerHealth.LOST, HealthJudge.judge(lost, back.plusSeconds(29), S, back).health());
-    assertEquals(WorkerHealth.OFFLINE, HealthJudge.judge(lost, back.plusSeconds(210), S, back).health(),
+    WorkerProbeState lost =
+        new WorkerProbeState(
+            "w", WorkerHealth.LOST, T.minusSeconds(400), T.minusSeconds(380), true, 0, null, null);
+    WorkerProbeState offline =
+        new WorkerProbeState(
+            "w", WorkerHealth.OFFLINE, T.minusSeconds(900), null, false, 0, null, null);
+    assertEquals(
+        WorkerHealth.LOST,
+        HealthJudge.judge(lost, T, S, back).health(),
+        "not offline for the outage, nor ready unheard");
+    assertEquals(
+        WorkerHealth.OFFLINE,
+        HealthJudge.judge(offline, T, S, back).health(),
+        "not ready without a word");
+    assertEquals(
+        WorkerHealth.LOST, HealthJudge.judge(lost, back.plusSeconds(29), S, back).health());
+    assertEquals(
+        WorkerHealth.OFFLINE,
+        HealthJudge.judge(lost, back.plusSeconds(210), S, back).health(),
         "offline once silent lost-after plus offline-after since the return");
 
     // Not ready before the outage: its probe answered since the return is a sign of life.
-    WorkerProbeState answered = new WorkerProbeState("w", WorkerHealth.NOT_READY, T.minusSeconds(300), T.minusSeconds(2), true, 0, null, null);
+    WorkerProbeState answered =
+        new WorkerProbeState(
+            "w",
+            WorkerHealth.NOT_READY,
+            T.minusSeconds(300),
+            T.minusSeconds(2),
+            true,
+            0,
+            null,
+            null);
     assertEquals(WorkerHealth.READY, HealthJudge.judge(answered, T, S, back).health());
-    WorkerProbeState answeredBefore = new WorkerProbeState("w", WorkerHealth.NOT_READY, T.minusSeconds(300), T.minusSeconds(20), true, 0, null, null);
-    assertEquals(WorkerHealth.NOT_READY, HealthJudge.judge(answeredBefore, T, S, back).health(), "an answer from before the outage is not one");
+    WorkerProbeState answeredBefore =
+        new WorkerProbeState(
+            "w",
+            WorkerHealth.NOT_READY,
+            T.minusSeconds(300),
+            T.minusSeconds(20),
+            true,
+            0,
+            null,
+            null);
+    assertEquals(
+        WorkerHealth.NOT_READY,
+        HealthJudge.judge(answeredBefore, T, S, back).health(),
+        "an answer from before the outage is not one");
   }
 
   @Test
   void tasksFailingOnAnAnsweringWorkerMakeItFlakyForTheCoolDown() {
-    WorkerProbeState failing = new WorkerProbeState("w", WorkerHealth.READY, T, T, true, 0, null, null, 5);
+    WorkerProbeState failing =
+        new WorkerProbeState("w", WorkerHealth.READY, T, T, true, 0, null, null, 5);
     HealthVerdict v = HealthJudge.judge(failing, T, S, null);
     assertEquals(WorkerHealth.FLAKY, v.health());
     assertEquals(T.plus(S.flakyCooldown()), v.flakyUntil());
-    assertTrue(v.message().startsWith("tasks failed on it repeatedly (5 within 10 min)"), v.message());
+    assertTrue(
+        v.message().startsWith("tasks failed on it repeatedly (5 within 10 min)"), v.message());
 
-    WorkerProbeState fewer = new WorkerProbeState("w", WorkerHealth.READY, T, T, true, 0, null, null, 4);
+    WorkerProbeState fewer =
+        new WorkerProbeState("w", WorkerHealth.READY, T, T, true, 0, null, null, 4);
     assertEquals(WorkerHealth.READY, HealthJudge.judge(fewer, T, S, null).health());
 
-    HealthSettings off = new HealthSettings(S.lostAfter(), S.offlineAfter(), S.flakyCooldown(), S.flakyAfterErrors(),
-        S.probeBackoffCap(), 0, S.taskFailureWindow());
-    assertEquals(WorkerHealth.READY, HealthJudge.judge(failing, T, off, null).health(), "0 turns it off");
+    HealthSettings off =
+        new HealthSettings(
+            S.lostAfter(),
+            S.offlineAfter(),
+            S.flakyCooldown(),
+            S.flakyAfterErrors(),
+            S.probeBackoffCap(),
+            0,
+            S.taskFailureWindow());
+    assertEquals(
+        WorkerHealth.READY, HealthJudge.judge(failing, T, off, null).health(), "0 turns it off");
   }
 }

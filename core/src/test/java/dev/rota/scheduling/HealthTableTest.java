@@ -34,7 +34,8 @@ class HealthTableTest {
       switch (cell.heartbeat()) {
         case GONE -> assertEquals(WorkerHealth.OFFLINE, next, cell.toString());
         case STALE -> assertEquals(WorkerHealth.LOST, next, cell.toString());
-        case FRESH -> assertFalse(next == WorkerHealth.LOST || next == WorkerHealth.OFFLINE, cell.toString());
+        case FRESH ->
+            assertFalse(next == WorkerHealth.LOST || next == WorkerHealth.OFFLINE, cell.toString());
       }
     }
   }

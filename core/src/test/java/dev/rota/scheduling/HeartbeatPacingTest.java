@@ -9,7 +9,9 @@ import org.junit.jupiter.params.provider.CsvSource;
 
 class HeartbeatPacingTest {
   @ParameterizedTest(name = "{0} workers, at most {1}/s, lost after {2} s: every {3} ms")
-  @CsvSource(textBlock = """
+  @CsvSource(
+      textBlock =
+          """
           0,    50, 30, 0
           10,   50, 30, 200
           250,  50, 30, 5000
@@ -21,12 +23,14 @@ class HeartbeatPacingTest {
           """)
   void theFleetBeatsAtMostSoOftenAndAWorkerStillMissesThreeBeatsBeforeItIsLost(
       long workers, int maxPerSecond, long lostAfterSeconds, long expectedMillis) {
-    HeartbeatPacing pacing = new HeartbeatPacing(maxPerSecond, Duration.ofSeconds(lostAfterSeconds));
+    HeartbeatPacing pacing =
+        new HeartbeatPacing(maxPerSecond, Duration.ofSeconds(lostAfterSeconds));
     assertEquals(Duration.ofMillis(expectedMillis), pacing.interval(workers));
   }
 
   @org.junit.jupiter.api.Test
   void aRateOfNoneIsRefused() {
-    assertThrows(IllegalArgumentException.class, () -> new HeartbeatPacing(0, Duration.ofSeconds(30)));
+    assertThrows(
+        IllegalArgumentException.class, () -> new HeartbeatPacing(0, Duration.ofSeconds(30)));
   }
 }

@@ -56,8 +56,10 @@ class PlacerTest {
   void packingPrefersTheFullestAndSpreadingTheEmptiestByWhatTheyAlreadyHold() {
     List<Candidate> workers = List.of(ready("w1", 8), ready("w2", 8));
     List<Holding> held = List.of(holding("w2", 4));
-    assertEquals("w2", placements(Placer.place(workers, held, List.of(vm("x", 1, 1)), PACK)).get("x"));
-    assertEquals("w1", placements(Placer.place(workers, held, List.of(vm("x", 1, 1)), SPREAD)).get("x"));
+    assertEquals(
+        "w2", placements(Placer.place(workers, held, List.of(vm("x", 1, 1)), PACK)).get("x"));
+    assertEquals(
+        "w1", placements(Placer.place(workers, held, List.of(vm("x", 1, 1)), SPREAD)).get("x"));
   }
 
   @Test
@@ -67,24 +69,31 @@ class PlacerTest {
     assertTrue(before.placed().isEmpty());
     assertEquals("no ready worker has label disk=ssd", before.pending().get(0).reason());
 
-    List<Candidate> after = List.of(ready("w1", 8), withLabels(ready("w2", 8), Map.of("disk", "ssd")));
-    assertEquals(Map.of("needs-ssd", "w2"), placements(Placer.place(after, List.of(), pending, PACK)));
+    List<Candidate> after =
+        List.of(ready("w1", 8), withLabels(ready("w2", 8), Map.of("disk", "ssd")));
+    assertEquals(
+        Map.of("needs-ssd", "w2"), placements(Placer.place(after, List.of(), pending, PACK)));
   }
 
   @Test
   void aPausedWorkerKeepsItsVmsAndGetsNoNewOnes() {
     List<Candidate> workers = List.of(paused(ready("w1", 8)), ready("w2", 8));
-    PlacementPlan plan = Placer.place(workers, List.of(holding("w1", 4)), List.of(vm("new", 1, 1)), PACK);
-    assertEquals(Map.of("new", "w2"), placements(plan), "the paused w1 is fuller but takes nothing");
+    PlacementPlan plan =
+        Placer.place(workers, List.of(holding("w1", 4)), List.of(vm("new", 1, 1)), PACK);
+    assertEquals(
+        Map.of("new", "w2"), placements(plan), "the paused w1 is fuller but takes nothing");
 
-    PlacementPlan onlyPaused = Placer.place(List.of(paused(ready("w1", 8))), List.of(), List.of(vm("new", 1, 1)), PACK);
-    assertEquals("no worker is ready and unpaused (1 paused)", onlyPaused.pending().get(0).reason());
+    PlacementPlan onlyPaused =
+        Placer.place(List.of(paused(ready("w1", 8))), List.of(), List.of(vm("new", 1, 1)), PACK);
+    assertEquals(
+        "no worker is ready and unpaused (1 paused)", onlyPaused.pending().get(0).reason());
   }
 
   @Test
   void onlyReadyWorkersTakePlacements() {
     for (WorkerHealth h : WorkerHealth.values()) {
-      PlacementPlan plan = Placer.place(List.of(health(ready("w1", 8), h)), List.of(), List.of(vm("v", 1, 1)), PACK);
+      PlacementPlan plan =
+          Placer.place(List.of(health(ready("w1", 8), h)), List.of(), List.of(vm("v", 1, 1)), PACK);
       assertEquals(h == WorkerHealth.READY ? 1 : 0, plan.placed().size(), h.wireName());
     }
   }
@@ -92,15 +101,21 @@ class PlacerTest {
   @Test
   void aTooLargeVmAtTheHeadDoesNotBlockASmallOneBehindIt() {
     PlacementPlan plan =
-        Placer.place(List.of(ready("w1", 8)), List.of(), List.of(vm("huge", 1, 16), vm("small", 2, 1)), PACK);
+        Placer.place(
+            List.of(ready("w1", 8)),
+            List.of(),
+            List.of(vm("huge", 1, 16), vm("small", 2, 1)),
+            PACK);
     assertEquals(Map.of("small", "w1"), placements(plan));
-    assertEquals("needs cpu 16; the most free on a matching worker is 7", plan.pending().get(0).reason());
+    assertEquals(
+        "needs cpu 16; the most free on a matching worker is 7", plan.pending().get(0).reason());
   }
 
   @Test
   void oldestFirstWhenCapacityIsShort() {
     PlacementPlan plan =
-        Placer.place(List.of(ready("w1", 2)), List.of(), List.of(vm("young", 9, 2), vm("old", 3, 2)), PACK);
+        Placer.place(
+            List.of(ready("w1", 2)), List.of(), List.of(vm("young", 9, 2), vm("old", 3, 2)), PACK);
     assertEquals(Map.of("old", "w1"), placements(plan));
     assertEquals("young", plan.pending().get(0).vm());
   }
@@ -109,16 +124,19 @@ class PlacerTest {
   void aWorkerReportingLessCapacityThanItHoldsHasNothingFree() {
     // w1 holds 8 cpu but now reports 4: saturating arithmetic must not wrap into "lots free".
     PlacementPlan plan =
-        Placer.place(List.of(ready("w1", 4)), List.of(holding("w1", 8)), List.of(vm("v", 1, 1)), PACK);
+        Placer.place(
+            List.of(ready("w1", 4)), List.of(holding("w1", 8)), List.of(vm("v", 1, 1)), PACK);
     assertTrue(plan.placed().isEmpty());
-    assertEquals("needs cpu 1; the most free on a matching worker is 0", plan.pending().get(0).reason());
+    assertEquals(
+        "needs cpu 1; the most free on a matching worker is 0", plan.pending().get(0).reason());
   }
 
   @Test
   void resourcesAWorkerDoesNotListCountAsZero() {
     PendingVm gpu = new PendingVm("gpu", 1, "process", Map.of("gpu", 1L), Map.of());
     PlacementPlan plan = Placer.place(List.of(ready("w1", 8)), List.of(), List.of(gpu), PACK);
-    assertEquals("needs gpu 1; the most free on a matching worker is 0", plan.pending().get(0).reason());
+    assertEquals(
+        "needs gpu 1; the most free on a matching worker is 0", plan.pending().get(0).reason());
   }
 
   @Test
@@ -129,18 +147,42 @@ class PlacerTest {
     PendingVm qemu = new PendingVm("q", 1, "qemu", Map.of("cpu", 1L), Map.of());
     assertEquals(
         "no ready worker offers runtime qemu",
-        Placer.place(List.of(ready("w1", 8)), List.of(), List.of(qemu), PACK).pending().get(0).reason());
+        Placer.place(List.of(ready("w1", 8)), List.of(), List.of(qemu), PACK)
+            .pending()
+            .get(0)
+            .reason());
     List<Candidate> split =
-        List.of(withLabels(ready("w1", 8), Map.of("disk", "ssd")), withLabels(ready("w2", 8), Map.of("gpu", "a100")));
+        List.of(
+            withLabels(ready("w1", 8), Map.of("disk", "ssd")),
+            withLabels(ready("w2", 8), Map.of("gpu", "a100")));
     assertEquals(
         "no ready worker has all of the labels disk=ssd, gpu=a100",
-        Placer.place(split, List.of(), List.of(vm("v", 1, 1, Map.of("disk", "ssd", "gpu", "a100"))), PACK)
-            .pending().get(0).reason());
+        Placer.place(
+                split,
+                List.of(),
+                List.of(vm("v", 1, 1, Map.of("disk", "ssd", "gpu", "a100"))),
+                PACK)
+            .pending()
+            .get(0)
+            .reason());
     List<Candidate> halves =
         List.of(
-            new Candidate("w1", Map.of("cpu", 8L, "memory", 100L), Map.of(), List.of("process"), WorkerHealth.READY, false),
-            new Candidate("w2", Map.of("cpu", 1L, "memory", 9000L), Map.of(), List.of("process"), WorkerHealth.READY, false));
-    PendingVm both = new PendingVm("both", 1, "process", Map.of("cpu", 4L, "memory", 4096L), Map.of());
+            new Candidate(
+                "w1",
+                Map.of("cpu", 8L, "memory", 100L),
+                Map.of(),
+                List.of("process"),
+                WorkerHealth.READY,
+                false),
+            new Candidate(
+                "w2",
+                Map.of("cpu", 1L, "memory", 9000L),
+                Map.of(),
+                List.of("process"),
+                WorkerHealth.READY,
+                false));
+    PendingVm both =
+        new PendingVm("both", 1, "process", Map.of("cpu", 4L, "memory", 4096L), Map.of());
     assertEquals(
         "needs cpu=4, memory=4096 together; no matching worker has all of it free",
         Placer.place(halves, List.of(), List.of(both), PACK).pending().get(0).reason());
@@ -151,11 +193,17 @@ class PlacerTest {
     List<Candidate> workers = List.of(ready("w1", 8), ready("w2", 8));
     PendingVm avoiding = new PendingVm("a", 1, "process", Map.of("cpu", 1L), Map.of(), "w1");
     PlacementPlan plan = Placer.place(workers, List.of(), List.of(avoiding, vm("b", 2, 1)), PACK);
-    assertEquals(Map.of("a", "w2", "b", "w2"), placements(plan), "a goes elsewhere; b, like a, packs onto w2");
+    assertEquals(
+        Map.of("a", "w2", "b", "w2"),
+        placements(plan),
+        "a goes elsewhere; b, like a, packs onto w2");
 
-    PlacementPlan onlyOne = Placer.place(List.of(ready("w1", 8)), List.of(), List.of(avoiding, vm("b", 2, 1)), PACK);
+    PlacementPlan onlyOne =
+        Placer.place(List.of(ready("w1", 8)), List.of(), List.of(avoiding, vm("b", 2, 1)), PACK);
     assertEquals(Map.of("b", "w1"), placements(onlyOne), "the avoidance is a's alone");
-    assertTrue(onlyOne.pending().get(0).reason().startsWith("avoiding worker w1"), onlyOne.pending().get(0).reason());
+    assertTrue(
+        onlyOne.pending().get(0).reason().startsWith("avoiding worker w1"),
+        onlyOne.pending().get(0).reason());
   }
 
   @Test
@@ -164,36 +212,59 @@ class PlacerTest {
     for (int round = 0; round < 200; round++) {
       List<Candidate> workers = new ArrayList<>();
       for (int w = 0; w < 1 + random.nextInt(8); w++) {
-        workers.add(new Candidate("w" + w, Map.of("cpu", (long) random.nextInt(16), "memory", (long) random.nextInt(8192)),
-            Map.of(), List.of("process"), WorkerHealth.READY, false));
+        workers.add(
+            new Candidate(
+                "w" + w,
+                Map.of("cpu", (long) random.nextInt(16), "memory", (long) random.nextInt(8192)),
+                Map.of(),
+                List.of("process"),
+                WorkerHealth.READY,
+                false));
       }
       List<Holding> held = new ArrayList<>();
       for (Candidate w : workers) {
         if (random.nextBoolean()) {
-          held.add(new Holding(w.name(), Map.of("cpu", (long) random.nextInt(20), "memory", (long) random.nextInt(4096))));
+          held.add(
+              new Holding(
+                  w.name(),
+                  Map.of("cpu", (long) random.nextInt(20), "memory", (long) random.nextInt(4096))));
         }
       }
       List<PendingVm> pending = new ArrayList<>();
       for (int v = 0; v < random.nextInt(40); v++) {
-        pending.add(new PendingVm("v" + v, v, "process",
-            Map.of("cpu", (long) random.nextInt(6), "memory", (long) random.nextInt(3000)), Map.of()));
+        pending.add(
+            new PendingVm(
+                "v" + v,
+                v,
+                "process",
+                Map.of("cpu", (long) random.nextInt(6), "memory", (long) random.nextInt(3000)),
+                Map.of()));
       }
       SchedulerProfile profile = random.nextBoolean() ? PACK : SPREAD;
       PlacementPlan plan = Placer.place(workers, held, pending, profile);
 
-      Map<String, PendingVm> byName = pending.stream().collect(Collectors.toMap(PendingVm::name, v -> v));
+      Map<String, PendingVm> byName =
+          pending.stream().collect(Collectors.toMap(PendingVm::name, v -> v));
       for (Candidate w : workers) {
         Map<String, Long> before = new HashMap<>();
-        held.stream().filter(h -> h.worker().equals(w.name())).forEach(h -> h.request().forEach((k, n) -> before.merge(k, n, Long::sum)));
+        held.stream()
+            .filter(h -> h.worker().equals(w.name()))
+            .forEach(h -> h.request().forEach((k, n) -> before.merge(k, n, Long::sum)));
         Map<String, Long> added = new HashMap<>();
-        plan.placed().stream().filter(p -> p.worker().equals(w.name()))
-            .forEach(p -> byName.get(p.vm()).request().forEach((k, n) -> added.merge(k, n, Long::sum)));
+        plan.placed().stream()
+            .filter(p -> p.worker().equals(w.name()))
+            .forEach(
+                p -> byName.get(p.vm()).request().forEach((k, n) -> added.merge(k, n, Long::sum)));
         for (String r : added.keySet()) {
           long free = Math.max(0, w.capacity().getOrDefault(r, 0L) - before.getOrDefault(r, 0L));
-          assertTrue(added.get(r) <= free, "round " + round + ": " + w.name() + " over-committed on " + r);
+          assertTrue(
+              added.get(r) <= free, "round " + round + ": " + w.name() + " over-committed on " + r);
         }
       }
-      assertEquals(pending.size(), plan.placed().size() + plan.pending().size(), "every VM placed or explained");
+      assertEquals(
+          pending.size(),
+          plan.placed().size() + plan.pending().size(),
+          "every VM placed or explained");
     }
   }
 }

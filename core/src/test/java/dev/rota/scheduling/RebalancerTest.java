@@ -17,9 +17,10 @@ import java.util.TreeMap;
 import org.junit.jupiter.api.Test;
 
 /**
- * Rebalancing as counts: go-orchestrator's own scenarios (10 workers x 100 single-instance tasks then
- * +2 workers; 1,000 x 10,000 then +100), and the rules a move keeps. A "term" here is one plan; its
- * moves are then carried out (the new copies started, the old ones removed) before the next.
+ * Rebalancing as counts: go-orchestrator's own scenarios (10 workers x 100 single-instance tasks
+ * then +2 workers; 1,000 x 10,000 then +100), and the rules a move keeps. A "term" here is one
+ * plan; its moves are then carried out (the new copies started, the old ones removed) before the
+ * next.
  */
 class RebalancerTest {
   private static final Map<String, Long> WORKER = Map.of("cpu", 64L, "memory", 65536L);
@@ -41,7 +42,10 @@ class RebalancerTest {
       return this;
     }
 
-    /** {@code count} sets of one replica each (go-orchestrator's single-instance tasks), round robin over the workers. */
+    /**
+     * {@code count} sets of one replica each (go-orchestrator's single-instance tasks), round robin
+     * over the workers.
+     */
     Cluster singles(int count) {
       for (int i = 0; i < count; i++) {
         String set = String.format("task%05d", i);
@@ -59,9 +63,16 @@ class RebalancerTest {
 
     List<Move> plan(SchedulerProfile profile, int budget) {
       List<Holding> holdings = new ArrayList<>();
-      runsOn.forEach((vm, w) -> holdings.add(new Holding(w, vms.get(vm).request(), vms.get(vm).set())));
-      return Rebalancer.plan(workers, holdings, List.of(), List.copyOf(vms.values()), runsOn,
-          new Rebalancing(budget, sets), profile);
+      runsOn.forEach(
+          (vm, w) -> holdings.add(new Holding(w, vms.get(vm).request(), vms.get(vm).set())));
+      return Rebalancer.plan(
+          workers,
+          holdings,
+          List.of(),
+          List.copyOf(vms.values()),
+          runsOn,
+          new Rebalancing(budget, sets),
+          profile);
     }
 
     /** One term: plan, then carry the moves out. */
@@ -94,8 +105,19 @@ class RebalancerTest {
   }
 
   static VmSnapshot replica(String set, int ordinal, Spread spread, Map<String, Long> request) {
-    return new VmSnapshot(set + "-" + ordinal, ordinal, "process", request, Map.of(), VmStatus.RUNNING, 0, null, set,
-        spread, null, null);
+    return new VmSnapshot(
+        set + "-" + ordinal,
+        ordinal,
+        "process",
+        request,
+        Map.of(),
+        VmStatus.RUNNING,
+        0,
+        null,
+        set,
+        spread,
+        null,
+        null);
   }
 
   @Test
@@ -163,8 +185,21 @@ class RebalancerTest {
 
     c.sets.put("web", new SetSnapshot("web", 10, 3));
     VmSnapshot r = c.vms.get("web-0");
-    c.vms.put("web-0", new VmSnapshot(r.name(), r.seq(), r.runtime(), r.request(), r.labels(), r.status(), 1, null,
-        "web", Spread.NONE, null, "w0000")); // its move is under way
+    c.vms.put(
+        "web-0",
+        new VmSnapshot(
+            r.name(),
+            r.seq(),
+            r.runtime(),
+            r.request(),
+            r.labels(),
+            r.status(),
+            1,
+            null,
+            "web",
+            Spread.NONE,
+            null,
+            "w0000")); // its move is under way
     c.runsOn.remove("web-0");
     assertEquals(2, c.plan(SchedulerProfile.DISTRIBUTE_LOAD, 1000).size());
   }
@@ -173,25 +208,33 @@ class RebalancerTest {
   void onlyReplicasOfSetsMove() {
     Cluster c = new Cluster().workers("w", 0, 2);
     for (int i = 0; i < 10; i++) {
-      c.run(new VmSnapshot("solo-" + i, i, "process", SMALL, Map.of(), VmStatus.RUNNING, 0), "w0000");
+      c.run(
+          new VmSnapshot("solo-" + i, i, "process", SMALL, Map.of(), VmStatus.RUNNING, 0), "w0000");
     }
     c.sets.put("other", new SetSnapshot("other", 1, 1));
 
-    assertEquals(List.of(), c.plan(SchedulerProfile.DISTRIBUTE_LOAD, 1000), "a VM of no set is never restarted to balance");
+    assertEquals(
+        List.of(),
+        c.plan(SchedulerProfile.DISTRIBUTE_LOAD, 1000),
+        "a VM of no set is never restarted to balance");
   }
 
   @Test
   void workersThatTakeNoPlacementsNeitherGiveNorTake() {
     Cluster c = new Cluster().workers("w", 0, 1).singles(10);
-    c.workers.add(new Candidate("paused", WORKER, Map.of(), List.of("process"), WorkerHealth.READY, true));
-    c.workers.add(new Candidate("lost", WORKER, Map.of(), List.of("process"), WorkerHealth.LOST, false));
+    c.workers.add(
+        new Candidate("paused", WORKER, Map.of(), List.of("process"), WorkerHealth.READY, true));
+    c.workers.add(
+        new Candidate("lost", WORKER, Map.of(), List.of("process"), WorkerHealth.LOST, false));
 
     assertEquals(List.of(), c.plan(SchedulerProfile.DISTRIBUTE_LOAD, 1000));
 
     Cluster d = new Cluster();
-    d.workers.add(new Candidate("paused", WORKER, Map.of(), List.of("process"), WorkerHealth.READY, true));
+    d.workers.add(
+        new Candidate("paused", WORKER, Map.of(), List.of("process"), WorkerHealth.READY, true));
     d.singles(10).workers("w", 0, 1);
-    assertEquals(List.of(), d.plan(SchedulerProfile.DISTRIBUTE_LOAD, 1000), "draining is not balancing");
+    assertEquals(
+        List.of(), d.plan(SchedulerProfile.DISTRIBUTE_LOAD, 1000), "draining is not balancing");
   }
 
   @Test
@@ -201,8 +244,12 @@ class RebalancerTest {
       c.run(replica("big", i, Spread.NONE, Map.of("cpu", 16L)), "w0000");
     }
     c.sets.put("big", new SetSnapshot("big", 4, 4));
-    c.workers.add(new Candidate("tiny", Map.of("cpu", 8L), Map.of(), List.of("process"), WorkerHealth.READY, false));
-    c.workers.add(new Candidate("other-runtime", WORKER, Map.of(), List.of("vetu"), WorkerHealth.READY, false));
+    c.workers.add(
+        new Candidate(
+            "tiny", Map.of("cpu", 8L), Map.of(), List.of("process"), WorkerHealth.READY, false));
+    c.workers.add(
+        new Candidate(
+            "other-runtime", WORKER, Map.of(), List.of("vetu"), WorkerHealth.READY, false));
 
     assertEquals(List.of(), c.plan(SchedulerProfile.DISTRIBUTE_LOAD, 1000));
   }
@@ -220,7 +267,9 @@ class RebalancerTest {
     assertEquals(1, moves.size());
     assertEquals("db-1", moves.get(0).vm());
     assertEquals("w0002", moves.get(0).to(), "the only worker without a replica of db");
-    assertTrue(moves.get(0).why().startsWith("distinct-workers: worker w0000 runs 2 replicas of set db"), moves.get(0).why());
+    assertTrue(
+        moves.get(0).why().startsWith("distinct-workers: worker w0000 runs 2 replicas of set db"),
+        moves.get(0).why());
   }
 
   @Test
@@ -257,7 +306,13 @@ class RebalancerTest {
     c.settle(SchedulerProfile.DISTRIBUTE_LOAD);
 
     assertTrue(c.perWorker().getMax() - c.perWorker().getMin() <= 1, c.perWorker().toString());
-    assertEquals(2, c.runsOn.entrySet().stream().filter(e -> e.getKey().startsWith("db-")).map(Map.Entry::getValue)
-        .distinct().count(), "db's replicas stay on distinct workers");
+    assertEquals(
+        2,
+        c.runsOn.entrySet().stream()
+            .filter(e -> e.getKey().startsWith("db-"))
+            .map(Map.Entry::getValue)
+            .distinct()
+            .count(),
+        "db's replicas stay on distinct workers");
   }
 }

@@ -39,25 +39,35 @@ class ReconcileTableTest {
         assertEquals(Action.NOTHING, action, "an agent that did not answer tells nothing: " + cell);
       }
       if (cell.want() == Want.WANTED && cell.record() != Record.NONE) {
-        assertTrue(!EnumSet.of(Action.REMOVE, Action.FORGET).contains(action), "a wanted task is kept: " + cell);
+        assertTrue(
+            !EnumSet.of(Action.REMOVE, Action.FORGET).contains(action),
+            "a wanted task is kept: " + cell);
       } else {
-        assertTrue(EnumSet.of(Action.NOTHING, Action.REMOVE, Action.FORGET).contains(action),
+        assertTrue(
+            EnumSet.of(Action.NOTHING, Action.REMOVE, Action.FORGET).contains(action),
             "nothing about a task nobody wants reaches a workflow: " + cell);
       }
       if (cell.record() == Record.ENDED || cell.record() == Record.NONE) {
-        assertTrue(EnumSet.of(Action.NOTHING, Action.REMOVE, Action.FORGET).contains(action),
+        assertTrue(
+            EnumSet.of(Action.NOTHING, Action.REMOVE, Action.FORGET).contains(action),
             "a task's end is told once, and only a placed task's: " + cell);
       }
-      if (cell.want() == Want.KEPT && EnumSet.of(Seen.STARTING, Seen.RUNNING).contains(cell.seen())
+      if (cell.want() == Want.KEPT
+          && EnumSet.of(Seen.STARTING, Seen.RUNNING).contains(cell.seen())
           && cell.record() != Record.NONE) {
-        assertEquals(Action.NOTHING, action, "a moving VM's old copy runs on until its new one has started: " + cell);
+        assertEquals(
+            Action.NOTHING,
+            action,
+            "a moving VM's old copy runs on until its new one has started: " + cell);
       }
       boolean listed = EnumSet.of(Seen.STARTING, Seen.RUNNING, Seen.ENDED).contains(cell.seen());
       if (action == Action.REMOVE) {
         assertTrue(listed, "only what an agent lists is removed from it: " + cell);
       }
       if (action == Action.FORGET) {
-        assertTrue(!listed && cell.seen() != Seen.UNKNOWN, "a record is forgotten only once its task is gone: " + cell);
+        assertTrue(
+            !listed && cell.seen() != Seen.UNKNOWN,
+            "a record is forgotten only once its task is gone: " + cell);
       }
     }
   }

@@ -33,24 +33,40 @@ class ReconcilerTest {
         Reconciler.reconcile(
             List.of(vm("a", 1, VmStatus.RUNNING, 0)),
             List.of(task("a", 1, 0, "w1", TaskState.RUNNING)),
-            Map.of("w1", List.of(running("a.0"), running("ghost.0"), running("not-ours")), "w2", List.of(running("a.0"))),
+            Map.of(
+                "w1",
+                List.of(running("a.0"), running("ghost.0"), running("not-ours")),
+                "w2",
+                List.of(running("a.0"))),
             Set.of());
-    List<String> removed = r.removals().stream().map(x -> x.worker() + "/" + x.taskId() + ": " + x.why()).sorted().toList();
-    assertEquals(List.of(
-        "w1/ghost.0: no VM ghost exists",
-        "w1/not-ours: not a task id Rota makes",
-        "w2/a.0: VM a has no task a.0 on this worker"), removed);
+    List<String> removed =
+        r.removals().stream()
+            .map(x -> x.worker() + "/" + x.taskId() + ": " + x.why())
+            .sorted()
+            .toList();
+    assertEquals(
+        List.of(
+            "w1/ghost.0: no VM ghost exists",
+            "w1/not-ours: not a task id Rota makes",
+            "w2/a.0: VM a has no task a.0 on this worker"),
+        removed);
     assertTrue(r.transitions().isEmpty() && r.forgotten().isEmpty());
   }
 
   @Test
   void aTaskOfAnOldGenerationOrOfAStoppedVmIsRemovedAndForgottenOnceGone() {
-    List<VmSnapshot> vms = List.of(vm("a", 1, VmStatus.SCHEDULED, 2), vm("b", 2, VmStatus.STOPPED, 0));
-    List<PlacedTask> tasks = List.of(
-        task("a", 1, 1, "w1", TaskState.RUNNING), task("a", 1, 2, "w1", TaskState.SCHEDULED),
-        task("b", 2, 0, "w1", TaskState.RUNNING));
-    Reconciliation listed = Reconciler.reconcile(vms, tasks, Map.of("w1", List.of(running("a.1"), running("b.0"))), Set.of());
-    assertEquals(List.of("a.1: VM a is at restart 2", "b.0: VM b is stopped"),
+    List<VmSnapshot> vms =
+        List.of(vm("a", 1, VmStatus.SCHEDULED, 2), vm("b", 2, VmStatus.STOPPED, 0));
+    List<PlacedTask> tasks =
+        List.of(
+            task("a", 1, 1, "w1", TaskState.RUNNING),
+            task("a", 1, 2, "w1", TaskState.SCHEDULED),
+            task("b", 2, 0, "w1", TaskState.RUNNING));
+    Reconciliation listed =
+        Reconciler.reconcile(
+            vms, tasks, Map.of("w1", List.of(running("a.1"), running("b.0"))), Set.of());
+    assertEquals(
+        List.of("a.1: VM a is at restart 2", "b.0: VM b is stopped"),
         listed.removals().stream().map(x -> x.taskId() + ": " + x.why()).toList());
     assertTrue(listed.forgotten().isEmpty(), "still on the agent: still holding its resources");
 
@@ -64,7 +80,9 @@ class ReconcilerTest {
     Reconciliation r =
         Reconciler.reconcile(
             List.of(vm("a", 1, VmStatus.RUNNING, 0), vm("b", 2, VmStatus.SCHEDULED, 0)),
-            List.of(task("a", 1, 0, "w1", TaskState.RUNNING), task("b", 2, 0, "w1", TaskState.SCHEDULED)),
+            List.of(
+                task("a", 1, 0, "w1", TaskState.RUNNING),
+                task("b", 2, 0, "w1", TaskState.SCHEDULED)),
             Map.of("w1", List.of()),
             Set.of());
     assertEquals(List.of("a.0:vanished"), transitions(r));
@@ -74,8 +92,11 @@ class ReconcilerTest {
   @Test
   void anAgentThatDidNotAnswerTellsNothing() {
     Reconciliation r =
-        Reconciler.reconcile(List.of(vm("a", 1, VmStatus.RUNNING, 0)), List.of(task("a", 1, 0, "w1", TaskState.RUNNING)),
-            Map.of(), Set.of());
+        Reconciler.reconcile(
+            List.of(vm("a", 1, VmStatus.RUNNING, 0)),
+            List.of(task("a", 1, 0, "w1", TaskState.RUNNING)),
+            Map.of(),
+            Set.of());
     assertTrue(r.transitions().isEmpty() && r.removals().isEmpty() && r.forgotten().isEmpty());
   }
 
@@ -83,27 +104,46 @@ class ReconcilerTest {
   void liveTasksOnAnOfflineWorkerAreLostNamingItAndUnwantedOnesForgotten() {
     Reconciliation r =
         Reconciler.reconcile(
-            List.of(vm("a", 1, VmStatus.RUNNING, 0), vm("b", 2, VmStatus.STOPPING, 0), vm("c", 3, VmStatus.FAILED, 0),
+            List.of(
+                vm("a", 1, VmStatus.RUNNING, 0),
+                vm("b", 2, VmStatus.STOPPING, 0),
+                vm("c", 3, VmStatus.FAILED, 0),
                 vm("d", 4, VmStatus.RUNNING, 0)),
-            List.of(task("a", 1, 0, "w1", TaskState.RUNNING), task("b", 2, 0, "w1", TaskState.RUNNING),
-                task("c", 3, 0, "w1", TaskState.EXITED), task("d", 4, 0, "w1", TaskState.EXITED)),
+            List.of(
+                task("a", 1, 0, "w1", TaskState.RUNNING),
+                task("b", 2, 0, "w1", TaskState.RUNNING),
+                task("c", 3, 0, "w1", TaskState.EXITED),
+                task("d", 4, 0, "w1", TaskState.EXITED)),
             Map.of(),
             Set.of("w1"));
     assertEquals(List.of("a.0:lost"), transitions(r));
     assertEquals("worker w1 went offline", r.transitions().get(0).message());
-    assertEquals(List.of("b.0", "c.0"), r.forgotten().stream().map(PlacedTask::taskId).toList(),
+    assertEquals(
+        List.of("b.0", "c.0"),
+        r.forgotten().stream().map(PlacedTask::taskId).toList(),
         "d's end is recorded and its workflow not told yet: its record stays, so it is neither placed again nor lost too");
   }
 
   @Test
   void startedAndEndedTasksMoveOnOnceAndOnlyFromALiveState() {
-    List<VmSnapshot> vms = List.of(vm("a", 1, VmStatus.PENDING, 0), vm("b", 2, VmStatus.RUNNING, 1), vm("c", 3, VmStatus.RUNNING, 0));
-    List<PlacedTask> tasks = List.of(task("a", 1, 0, "w1", TaskState.SCHEDULED), task("b", 2, 1, "w1", TaskState.RUNNING),
-        task("c", 3, 0, "w1", TaskState.EXITED));
+    List<VmSnapshot> vms =
+        List.of(
+            vm("a", 1, VmStatus.PENDING, 0),
+            vm("b", 2, VmStatus.RUNNING, 1),
+            vm("c", 3, VmStatus.RUNNING, 0));
+    List<PlacedTask> tasks =
+        List.of(
+            task("a", 1, 0, "w1", TaskState.SCHEDULED),
+            task("b", 2, 1, "w1", TaskState.RUNNING),
+            task("c", 3, 0, "w1", TaskState.EXITED));
     ObservedTask exited = new ObservedTask("b.1", "exited", 3, null);
     ObservedTask failed = new ObservedTask("c.0", "failed", null, "no such image");
-    Reconciliation r = Reconciler.reconcile(vms, tasks, Map.of("w1", List.of(running("a.0"), exited, failed)), Set.of());
-    assertEquals(List.of("a.0:running", "b.1:exited"), transitions(r),
+    Reconciliation r =
+        Reconciler.reconcile(
+            vms, tasks, Map.of("w1", List.of(running("a.0"), exited, failed)), Set.of());
+    assertEquals(
+        List.of("a.0:running", "b.1:exited"),
+        transitions(r),
         "a's workflow has not heard of the placement yet, and still wants the task; c's end was recorded before");
     assertEquals(3, r.transitions().get(1).exitCode());
     assertEquals("task b.1 exited with code 3", r.transitions().get(1).message());
@@ -111,11 +151,14 @@ class ReconcilerTest {
 
   @Test
   void aVmSubmittedAgainUnderItsNameIsNotTheOldSubmissionsTask() {
-    // "a" was deleted and submitted again (seq 9): the old submission's task a.0 is not the new one's.
+    // "a" was deleted and submitted again (seq 9): the old submission's task a.0 is not the new
+    // one's.
     List<VmSnapshot> vms = List.of(vm("a", 9, VmStatus.PENDING, 0));
     List<PlacedTask> tasks = List.of(task("a", 4, 0, "w1", TaskState.RUNNING));
-    Reconciliation r = Reconciler.reconcile(vms, tasks, Map.of("w1", List.of(running("a.0"))), Set.of());
-    assertEquals(List.of("a.0"), r.removals().stream().map(Reconciliation.TaskRemoval::taskId).toList());
+    Reconciliation r =
+        Reconciler.reconcile(vms, tasks, Map.of("w1", List.of(running("a.0"))), Set.of());
+    assertEquals(
+        List.of("a.0"), r.removals().stream().map(Reconciliation.TaskRemoval::taskId).toList());
     assertTrue(r.transitions().isEmpty());
   }
 
@@ -126,53 +169,130 @@ class ReconcilerTest {
     PlacedTask running = task("a", 1, 1, "w1", TaskState.RUNNING);
     ObservedTask exited = new ObservedTask("a.1", "exited", 3, "exited with code 3");
 
-    assertEquals(TaskState.RUNNING, Reconciler.reported(scheduled, a, "w1", running("a.1")).orElseThrow().to());
-    assertEquals(TaskState.EXITED, Reconciler.reported(running, a, "w1", exited).orElseThrow().to());
-    assertTrue(Reconciler.reported(running, a, "w1", running("a.1")).isEmpty(), "already running: nothing to change");
-    assertTrue(Reconciler.reported(scheduled, a, "w2", running("a.1")).isEmpty(), "another worker cannot speak for w1's task");
-    assertTrue(Reconciler.reported(scheduled, a, "w1", running("a.0")).isEmpty(), "another generation changes nothing");
+    assertEquals(
+        TaskState.RUNNING,
+        Reconciler.reported(scheduled, a, "w1", running("a.1")).orElseThrow().to());
+    assertEquals(
+        TaskState.EXITED, Reconciler.reported(running, a, "w1", exited).orElseThrow().to());
+    assertTrue(
+        Reconciler.reported(running, a, "w1", running("a.1")).isEmpty(),
+        "already running: nothing to change");
+    assertTrue(
+        Reconciler.reported(scheduled, a, "w2", running("a.1")).isEmpty(),
+        "another worker cannot speak for w1's task");
+    assertTrue(
+        Reconciler.reported(scheduled, a, "w1", running("a.0")).isEmpty(),
+        "another generation changes nothing");
     assertTrue(Reconciler.reported(null, a, "w1", running("a.1")).isEmpty(), "nothing placed");
-    assertTrue(Reconciler.reported(running.withState(TaskState.EXITED), a, "w1", exited).isEmpty(), "already ended");
-    assertTrue(Reconciler.reported(running, vm("a", 1, VmStatus.STOPPING, 1), "w1", exited).isEmpty(), "the user stopped it");
+    assertTrue(
+        Reconciler.reported(running.withState(TaskState.EXITED), a, "w1", exited).isEmpty(),
+        "already ended");
+    assertTrue(
+        Reconciler.reported(running, vm("a", 1, VmStatus.STOPPING, 1), "w1", exited).isEmpty(),
+        "the user stopped it");
   }
 
   @Test
   void aMovingVmsOldCopyRunsUntilItsNewOneHasStartedAndIsThenRemoved() {
-    VmSnapshot moving = new VmSnapshot("web-0", 1, "process", Map.of("cpu", 1L), Map.of(), VmStatus.RUNNING, 1, null,
-        "web", dev.rota.model.Spread.NONE, null, "w1");
-    List<PlacedTask> tasks = List.of(task("web-0", 1, 0, "w1", TaskState.RUNNING), task("web-0", 1, 1, "w2", TaskState.SCHEDULED));
-    Map<String, List<ObservedTask>> reported = Map.of(
-        "w1", List.of(running("web-0.0")), "w2", List.of(new ObservedTask("web-0.1", "starting", null, null)));
+    VmSnapshot moving =
+        new VmSnapshot(
+            "web-0",
+            1,
+            "process",
+            Map.of("cpu", 1L),
+            Map.of(),
+            VmStatus.RUNNING,
+            1,
+            null,
+            "web",
+            dev.rota.model.Spread.NONE,
+            null,
+            "w1");
+    List<PlacedTask> tasks =
+        List.of(
+            task("web-0", 1, 0, "w1", TaskState.RUNNING),
+            task("web-0", 1, 1, "w2", TaskState.SCHEDULED));
+    Map<String, List<ObservedTask>> reported =
+        Map.of(
+            "w1",
+            List.of(running("web-0.0")),
+            "w2",
+            List.of(new ObservedTask("web-0.1", "starting", null, null)));
 
     Reconciliation underWay = Reconciler.reconcile(List.of(moving), tasks, reported, Set.of());
     assertTrue(underWay.removals().isEmpty(), "the old copy is kept: " + underWay.removals());
     assertTrue(underWay.transitions().isEmpty() && underWay.forgotten().isEmpty());
 
-    VmSnapshot moved = new VmSnapshot("web-0", 1, "process", Map.of("cpu", 1L), Map.of(), VmStatus.RUNNING, 1, null,
-        "web", dev.rota.model.Spread.NONE, null, null);
+    VmSnapshot moved =
+        new VmSnapshot(
+            "web-0",
+            1,
+            "process",
+            Map.of("cpu", 1L),
+            Map.of(),
+            VmStatus.RUNNING,
+            1,
+            null,
+            "web",
+            dev.rota.model.Spread.NONE,
+            null,
+            null);
     List<PlacedTask> started = List.of(tasks.get(0), task("web-0", 1, 1, "w2", TaskState.RUNNING));
-    Reconciliation done = Reconciler.reconcile(List.of(moved), started,
-        Map.of("w1", List.of(running("web-0.0")), "w2", List.of(running("web-0.1"))), Set.of());
-    assertEquals(List.of("w1/web-0.0"), done.removals().stream().map(x -> x.worker() + "/" + x.taskId()).toList());
+    Reconciliation done =
+        Reconciler.reconcile(
+            List.of(moved),
+            started,
+            Map.of("w1", List.of(running("web-0.0")), "w2", List.of(running("web-0.1"))),
+            Set.of());
+    assertEquals(
+        List.of("w1/web-0.0"),
+        done.removals().stream().map(x -> x.worker() + "/" + x.taskId()).toList());
 
-    Reconciliation oldGone = Reconciler.reconcile(List.of(moving), tasks, Map.of("w1", List.of(), "w2", List.of()), Set.of());
-    assertEquals(List.of("web-0.0"), oldGone.forgotten().stream().map(PlacedTask::taskId).toList(),
+    Reconciliation oldGone =
+        Reconciler.reconcile(
+            List.of(moving), tasks, Map.of("w1", List.of(), "w2", List.of()), Set.of());
+    assertEquals(
+        List.of("web-0.0"),
+        oldGone.forgotten().stream().map(PlacedTask::taskId).toList(),
         "an old copy gone is forgotten; the new one may not have started yet");
     assertTrue(oldGone.transitions().isEmpty());
   }
 
   private static VmSnapshot replica(String movingFrom, String oldCopyOn) {
-    return new VmSnapshot("web-0", 1, "process", Map.of("cpu", 1L), Map.of(), VmStatus.RUNNING, 1, null, "web",
-        dev.rota.model.Spread.NONE, null, movingFrom, null, dev.rota.model.RestartPolicy.ALWAYS, oldCopyOn);
+    return new VmSnapshot(
+        "web-0",
+        1,
+        "process",
+        Map.of("cpu", 1L),
+        Map.of(),
+        VmStatus.RUNNING,
+        1,
+        null,
+        "web",
+        dev.rota.model.Spread.NONE,
+        null,
+        movingFrom,
+        null,
+        dev.rota.model.RestartPolicy.ALWAYS,
+        oldCopyOn);
   }
 
   @Test
   void theTermThatSeesAMovesNewCopyRunRemovesTheOldOneAtOnce() {
-    List<PlacedTask> tasks = List.of(task("web-0", 1, 0, "w1", TaskState.RUNNING), task("web-0", 1, 1, "w2", TaskState.SCHEDULED));
-    Reconciliation r = Reconciler.reconcile(List.of(replica("w1", null)), tasks,
-        Map.of("w1", List.of(running("web-0.0")), "w2", List.of(running("web-0.1"))), Set.of());
+    List<PlacedTask> tasks =
+        List.of(
+            task("web-0", 1, 0, "w1", TaskState.RUNNING),
+            task("web-0", 1, 1, "w2", TaskState.SCHEDULED));
+    Reconciliation r =
+        Reconciler.reconcile(
+            List.of(replica("w1", null)),
+            tasks,
+            Map.of("w1", List.of(running("web-0.0")), "w2", List.of(running("web-0.1"))),
+            Set.of());
     assertEquals(List.of("web-0.1:running"), transitions(r));
-    assertEquals(List.of("w1/web-0.0"), r.removals().stream().map(x -> x.worker() + "/" + x.taskId()).toList(),
+    assertEquals(
+        List.of("w1/web-0.0"),
+        r.removals().stream().map(x -> x.worker() + "/" + x.taskId()).toList(),
         "not kept for another term once the new copy runs");
     assertTrue(r.movesEnded().isEmpty(), "the old copy still runs");
   }
@@ -180,28 +300,56 @@ class ReconcilerTest {
   @Test
   void aMoveEndsOnlyWhenItsOldCopyIsGoneFromItsWorker() {
     VmSnapshot retiring = replica(null, "w1");
-    List<PlacedTask> tasks = List.of(task("web-0", 1, 0, "w1", TaskState.RUNNING), task("web-0", 1, 1, "w2", TaskState.RUNNING));
+    List<PlacedTask> tasks =
+        List.of(
+            task("web-0", 1, 0, "w1", TaskState.RUNNING),
+            task("web-0", 1, 1, "w2", TaskState.RUNNING));
 
-    Reconciliation stopping = Reconciler.reconcile(List.of(retiring), tasks,
-        Map.of("w1", List.of(running("web-0.0")), "w2", List.of(running("web-0.1"))), Set.of());
-    assertEquals(List.of("w1/web-0.0"), stopping.removals().stream().map(x -> x.worker() + "/" + x.taskId()).toList());
-    assertTrue(stopping.movesEnded().isEmpty(), "its old copy is still listed: " + stopping.movesEnded());
+    Reconciliation stopping =
+        Reconciler.reconcile(
+            List.of(retiring),
+            tasks,
+            Map.of("w1", List.of(running("web-0.0")), "w2", List.of(running("web-0.1"))),
+            Set.of());
+    assertEquals(
+        List.of("w1/web-0.0"),
+        stopping.removals().stream().map(x -> x.worker() + "/" + x.taskId()).toList());
+    assertTrue(
+        stopping.movesEnded().isEmpty(), "its old copy is still listed: " + stopping.movesEnded());
 
-    Reconciliation unheard = Reconciler.reconcile(List.of(retiring), tasks, Map.of("w2", List.of(running("web-0.1"))), Set.of());
-    assertTrue(unheard.movesEnded().isEmpty(), "its old worker did not answer: nothing is known of the old copy");
+    Reconciliation unheard =
+        Reconciler.reconcile(
+            List.of(retiring), tasks, Map.of("w2", List.of(running("web-0.1"))), Set.of());
+    assertTrue(
+        unheard.movesEnded().isEmpty(),
+        "its old worker did not answer: nothing is known of the old copy");
 
-    Reconciliation gone = Reconciler.reconcile(List.of(retiring), tasks,
-        Map.of("w1", List.of(), "w2", List.of(running("web-0.1"))), Set.of());
+    Reconciliation gone =
+        Reconciler.reconcile(
+            List.of(retiring),
+            tasks,
+            Map.of("w1", List.of(), "w2", List.of(running("web-0.1"))),
+            Set.of());
     assertEquals(List.of("web-0.0"), gone.forgotten().stream().map(PlacedTask::taskId).toList());
     assertEquals(List.of(new Reconciliation.MoveEnded("web-0", 1, "w1")), gone.movesEnded());
 
-    Reconciliation offline = Reconciler.reconcile(List.of(retiring), tasks, Map.of("w2", List.of(running("web-0.1"))), Set.of("w1"));
-    assertEquals(List.of(new Reconciliation.MoveEnded("web-0", 1, "w1")), offline.movesEnded(),
+    Reconciliation offline =
+        Reconciler.reconcile(
+            List.of(retiring), tasks, Map.of("w2", List.of(running("web-0.1"))), Set.of("w1"));
+    assertEquals(
+        List.of(new Reconciliation.MoveEnded("web-0", 1, "w1")),
+        offline.movesEnded(),
         "gone with its worker (whose agent fenced it)");
 
-    Reconciliation forgottenEarlier = Reconciler.reconcile(List.of(retiring), List.of(tasks.get(1)),
-        Map.of("w2", List.of(running("web-0.1"))), Set.of());
-    assertEquals(List.of(new Reconciliation.MoveEnded("web-0", 1, "w1")), forgottenEarlier.movesEnded(),
+    Reconciliation forgottenEarlier =
+        Reconciler.reconcile(
+            List.of(retiring),
+            List.of(tasks.get(1)),
+            Map.of("w2", List.of(running("web-0.1"))),
+            Set.of());
+    assertEquals(
+        List.of(new Reconciliation.MoveEnded("web-0", 1, "w1")),
+        forgottenEarlier.movesEnded(),
         "no record left: over, whoever forgot it");
   }
 }

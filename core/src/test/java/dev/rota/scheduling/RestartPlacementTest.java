@@ -11,10 +11,22 @@ import java.util.Map;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
-/** A restart after a failure prefers another worker (Nomad's reschedule), but is not kept waiting for one. */
+/**
+ * A restart after a failure prefers another worker (Nomad's reschedule), but is not kept waiting
+ * for one.
+ */
 class RestartPlacementTest {
   private static PendingVm restarted(String failedOn, long cpu) {
-    return new PendingVm("r", 1, "process", Map.of("cpu", cpu, "memory", 512L), Map.of(), null, null, Spread.NONE, failedOn);
+    return new PendingVm(
+        "r",
+        1,
+        "process",
+        Map.of("cpu", cpu, "memory", 512L),
+        Map.of(),
+        null,
+        null,
+        Spread.NONE,
+        failedOn);
   }
 
   private static String placedOn(PlacementPlan plan) {
@@ -26,7 +38,8 @@ class RestartPlacementTest {
   void itGoesElsewhereEvenWhereTheProfileWouldPickTheWorkerItFailedOn(SchedulerProfile profile) {
     // w1 is both the fullest and, by name, the first: either profile would choose it for a new VM.
     List<Candidate> workers = List.of(ready("w1", 8), ready("w2", 8));
-    List<Holding> held = profile == SchedulerProfile.OPTIMIZE_UTILIZATION ? List.of(holding("w1", 2)) : List.of();
+    List<Holding> held =
+        profile == SchedulerProfile.OPTIMIZE_UTILIZATION ? List.of(holding("w1", 2)) : List.of();
     assertEquals("w1", placedOn(Placer.place(workers, held, List.of(restarted(null, 1)), profile)));
     assertEquals("w2", placedOn(Placer.place(workers, held, List.of(restarted("w1", 1)), profile)));
   }
@@ -35,6 +48,7 @@ class RestartPlacementTest {
   @EnumSource(SchedulerProfile.class)
   void itTakesTheWorkerItFailedOnWhenNoOtherHasRoom(SchedulerProfile profile) {
     List<Candidate> workers = List.of(ready("w1", 8), ready("w2", 2));
-    assertEquals("w1", placedOn(Placer.place(workers, List.of(), List.of(restarted("w1", 4)), profile)));
+    assertEquals(
+        "w1", placedOn(Placer.place(workers, List.of(), List.of(restarted("w1", 4)), profile)));
   }
 }

@@ -10,25 +10,54 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 class SetAllowancesTest {
-  private static VmSnapshot replica(String name, VmStatus status, String movingFrom, String oldCopyOn) {
-    return new VmSnapshot(name, 1, "process", Map.of("cpu", 1L), Map.of(), status, 1, null, "web", Spread.NONE, null,
-        movingFrom, null, RestartPolicy.ALWAYS, oldCopyOn);
+  private static VmSnapshot replica(
+      String name, VmStatus status, String movingFrom, String oldCopyOn) {
+    return new VmSnapshot(
+        name,
+        1,
+        "process",
+        Map.of("cpu", 1L),
+        Map.of(),
+        status,
+        1,
+        null,
+        "web",
+        Spread.NONE,
+        null,
+        movingFrom,
+        null,
+        RestartPolicy.ALWAYS,
+        oldCopyOn);
   }
 
   @Test
   void aMoveCountsAgainstMaxUnavailableUntilItsOldCopyIsGone() {
     Map<String, SetSnapshot> sets = Map.of("web", new SetSnapshot("web", 4, 2));
-    List<VmSnapshot> settled = List.of(replica("web-0", VmStatus.RUNNING, null, null), replica("web-1", VmStatus.RUNNING, null, null),
-        replica("web-2", VmStatus.RUNNING, null, null), replica("web-3", VmStatus.RUNNING, null, null));
+    List<VmSnapshot> settled =
+        List.of(
+            replica("web-0", VmStatus.RUNNING, null, null),
+            replica("web-1", VmStatus.RUNNING, null, null),
+            replica("web-2", VmStatus.RUNNING, null, null),
+            replica("web-3", VmStatus.RUNNING, null, null));
     assertEquals(2, SetAllowances.of(settled, sets).get("web"));
 
-    List<VmSnapshot> moving = List.of(replica("web-0", VmStatus.RUNNING, "w1", null), replica("web-1", VmStatus.RUNNING, null, "w1"),
-        replica("web-2", VmStatus.RUNNING, null, null), replica("web-3", VmStatus.RUNNING, null, null));
-    assertEquals(0, SetAllowances.of(moving, sets).get("web"),
+    List<VmSnapshot> moving =
+        List.of(
+            replica("web-0", VmStatus.RUNNING, "w1", null),
+            replica("web-1", VmStatus.RUNNING, null, "w1"),
+            replica("web-2", VmStatus.RUNNING, null, null),
+            replica("web-3", VmStatus.RUNNING, null, null));
+    assertEquals(
+        0,
+        SetAllowances.of(moving, sets).get("web"),
         "one new copy on its way and one old copy being stopped: two under way");
 
-    List<VmSnapshot> missing = List.of(replica("web-0", VmStatus.PENDING, null, null), replica("web-1", VmStatus.RUNNING, null, "w1"),
-        replica("web-2", VmStatus.RUNNING, null, null), replica("web-3", VmStatus.RUNNING, null, null));
+    List<VmSnapshot> missing =
+        List.of(
+            replica("web-0", VmStatus.PENDING, null, null),
+            replica("web-1", VmStatus.RUNNING, null, "w1"),
+            replica("web-2", VmStatus.RUNNING, null, null),
+            replica("web-3", VmStatus.RUNNING, null, null));
     assertEquals(0, SetAllowances.of(missing, sets).get("web"), "one missing, one still moving");
   }
 }

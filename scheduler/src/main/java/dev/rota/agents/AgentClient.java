@@ -1,12 +1,12 @@
 package dev.rota.agents;
 
-import dev.rota.store.AgentAddress;
 import dev.rota.agentapi.TaskSpec;
+import dev.rota.store.AgentAddress;
 import java.time.Duration;
 
 /**
- * The controller's side of the agent API (docs/agent.md). Every call is idempotent by task id and carries the
- * agent's secret, without which the agent refuses it.
+ * The controller's side of the agent API (docs/agent.md). Every call is idempotent by task id and
+ * carries the agent's secret, without which the agent refuses it.
  */
 public interface AgentClient {
   /** {@code GET /healthz}, then {@code GET /v1/tasks}, within {@code timeout} altogether. */

@@ -1,9 +1,9 @@
 package dev.rota.agents;
 
-import dev.rota.store.AgentAddress;
 import dev.rota.agentapi.PinnedCertificates;
 import dev.rota.agentapi.TaskSpec;
 import dev.rota.agentapi.TaskView;
+import dev.rota.store.AgentAddress;
 import io.micronaut.core.type.Argument;
 import io.micronaut.serde.ObjectMapper;
 import io.micronaut.serde.annotation.SerdeImport;
@@ -21,7 +21,8 @@ import java.time.Duration;
 import java.time.Instant;
 
 /** {@link AgentClient} over real HTTP, with a deadline on every call. */
-// The agent's wire types are plain records shared with the agent (module agent-api): serde imports them.
+// The agent's wire types are plain records shared with the agent (module agent-api): serde imports
+// them.
 @SerdeImport(TaskSpec.class)
 @SerdeImport(dev.rota.agentapi.GuestSpec.class)
 @SerdeImport(dev.rota.agentapi.Disconnect.class)
@@ -29,11 +30,12 @@ import java.time.Instant;
 @Singleton
 public class HttpAgentClient implements AgentClient {
   private final PinnedCertificates pins = new PinnedCertificates();
-  private final HttpClient http = HttpClient.newBuilder()
-      .connectTimeout(Duration.ofSeconds(2))
-      .version(HttpClient.Version.HTTP_1_1)
-      .sslContext(pins.context())
-      .build();
+  private final HttpClient http =
+      HttpClient.newBuilder()
+          .connectTimeout(Duration.ofSeconds(2))
+          .version(HttpClient.Version.HTTP_1_1)
+          .sslContext(pins.context())
+          .build();
   private final ObjectMapper json;
 
   public HttpAgentClient(ObjectMapper json) {
@@ -45,11 +47,16 @@ public class HttpAgentClient implements AgentClient {
     String endpoint = agent.endpoint();
     Instant deadline = Instant.now().plus(timeout);
     try {
-      HttpResponse<String> health = send(agent, HttpRequest.newBuilder(uri(endpoint, "/healthz")).GET(), remaining(deadline));
+      HttpResponse<String> health =
+          send(agent, HttpRequest.newBuilder(uri(endpoint, "/healthz")).GET(), remaining(deadline));
       if (health.statusCode() != 200) {
         return Probe.failed("GET /healthz answered " + health.statusCode());
       }
-      HttpResponse<String> tasks = send(agent, authorized(HttpRequest.newBuilder(uri(endpoint, "/v1/tasks")).GET(), agent), remaining(deadline));
+      HttpResponse<String> tasks =
+          send(
+              agent,
+              authorized(HttpRequest.newBuilder(uri(endpoint, "/v1/tasks")).GET(), agent),
+              remaining(deadline));
       if (tasks.statusCode() != 200) {
         return Probe.failed("GET /v1/tasks answered " + tasks.statusCode());
       }
@@ -57,7 +64,8 @@ public class HttpAgentClient implements AgentClient {
     } catch (HttpTimeoutException e) {
       return Probe.failed("no answer within " + timeout.toMillis() + " ms");
     } catch (IOException e) {
-      return Probe.failed(e.getClass().getSimpleName() + (e.getMessage() == null ? "" : ": " + e.getMessage()));
+      return Probe.failed(
+          e.getClass().getSimpleName() + (e.getMessage() == null ? "" : ": " + e.getMessage()));
     } catch (IllegalArgumentException e) {
       return Probe.failed("bad endpoint " + endpoint + ": " + e.getMessage());
     }
@@ -73,7 +81,8 @@ public class HttpAgentClient implements AgentClient {
               .PUT(HttpRequest.BodyPublishers.ofString(json.writeValueAsString(spec)));
       expect(send(agent, put, timeout), "PUT /v1/tasks/" + taskId, 200, 201);
     } catch (IOException e) {
-      throw new UncheckedIOException("PUT /v1/tasks/" + taskId + " on " + endpoint + ": " + e.getMessage(), e);
+      throw new UncheckedIOException(
+          "PUT /v1/tasks/" + taskId + " on " + endpoint + ": " + e.getMessage(), e);
     }
   }
 
@@ -81,10 +90,13 @@ public class HttpAgentClient implements AgentClient {
   public void removeTask(AgentAddress agent, String taskId, Duration timeout) {
     String endpoint = agent.endpoint();
     try {
-      HttpRequest.Builder delete = authorized(HttpRequest.newBuilder(uri(endpoint, "/v1/tasks/" + encode(taskId))), agent).DELETE();
+      HttpRequest.Builder delete =
+          authorized(HttpRequest.newBuilder(uri(endpoint, "/v1/tasks/" + encode(taskId))), agent)
+              .DELETE();
       expect(send(agent, delete, timeout), "DELETE /v1/tasks/" + taskId, 204, 200, 404);
     } catch (IOException e) {
-      throw new UncheckedIOException("DELETE /v1/tasks/" + taskId + " on " + endpoint + ": " + e.getMessage(), e);
+      throw new UncheckedIOException(
+          "DELETE /v1/tasks/" + taskId + " on " + endpoint + ": " + e.getMessage(), e);
     }
   }
 
@@ -94,26 +106,37 @@ public class HttpAgentClient implements AgentClient {
     String call = "GET /v1/tasks/" + taskId + "/logs";
     try {
       HttpRequest.Builder get =
-          authorized(HttpRequest.newBuilder(uri(endpoint, "/v1/tasks/" + encode(taskId) + "/logs?stream=" + encode(stream))), agent).GET();
+          authorized(
+                  HttpRequest.newBuilder(
+                      uri(
+                          endpoint,
+                          "/v1/tasks/" + encode(taskId) + "/logs?stream=" + encode(stream))),
+                  agent)
+              .GET();
       HttpResponse<String> response = send(agent, get, timeout);
       expect(response, call, 200);
       return response.body();
     } catch (HttpTimeoutException e) {
-      throw new IllegalStateException(call + " on " + endpoint + ": no answer within " + timeout.toMillis() + " ms", e);
+      throw new IllegalStateException(
+          call + " on " + endpoint + ": no answer within " + timeout.toMillis() + " ms", e);
     } catch (IOException e) {
       throw new UncheckedIOException(call + " on " + endpoint + ": " + e.getMessage(), e);
     }
   }
 
   private static HttpRequest.Builder authorized(HttpRequest.Builder request, AgentAddress agent) {
-    return agent.secret() == null ? request : request.header("Authorization", "Bearer " + agent.secret());
+    return agent.secret() == null
+        ? request
+        : request.header("Authorization", "Bearer " + agent.secret());
   }
 
-  private HttpResponse<String> send(AgentAddress agent, HttpRequest.Builder request, Duration timeout) throws IOException {
+  private HttpResponse<String> send(
+      AgentAddress agent, HttpRequest.Builder request, Duration timeout) throws IOException {
     HttpRequest built = request.timeout(timeout).build();
     if (built.uri().getScheme().equals("https")) {
       if (agent.certificateSha256() == null) {
-        throw new IOException("no certificate pinned for " + agent.endpoint() + ": its agent registered without one");
+        throw new IOException(
+            "no certificate pinned for " + agent.endpoint() + ": its agent registered without one");
       }
       pins.expect(built.uri().getHost() + ":" + port(built.uri()), agent.certificateSha256());
     }
@@ -121,7 +144,8 @@ public class HttpAgentClient implements AgentClient {
       HttpResponse<String> response = http.send(built, HttpResponse.BodyHandlers.ofString());
       if (agent.certificateSha256() != null) {
         // A connection kept from an earlier call was checked against the pin of that time: the pin
-        // may have changed since (the worker deleted and registered anew), so check the answer's too.
+        // may have changed since (the worker deleted and registered anew), so check the answer's
+        // too.
         pins.checkAnswered(response.sslSession(), agent.certificateSha256(), agent.endpoint());
       }
       return response;
@@ -138,7 +162,11 @@ public class HttpAgentClient implements AgentClient {
       }
     }
     String body = response.body() == null ? "" : response.body().strip();
-    String message = call + " answered " + response.statusCode() + (body.isEmpty() ? "" : ": " + body.lines().findFirst().orElse(""));
+    String message =
+        call
+            + " answered "
+            + response.statusCode()
+            + (body.isEmpty() ? "" : ": " + body.lines().findFirst().orElse(""));
     if (response.statusCode() >= 400 && response.statusCode() < 500) {
       throw new AgentRejectedException(response.statusCode(), message);
     }
@@ -165,5 +193,4 @@ public class HttpAgentClient implements AgentClient {
   private static String encode(String taskId) {
     return URLEncoder.encode(taskId, StandardCharsets.UTF_8);
   }
-
 }

@@ -2,9 +2,9 @@ package dev.rota.metrics;
 
 import dev.rota.model.VmStatus;
 import dev.rota.model.WorkerHealth;
+import dev.rota.store.Allocation;
 import dev.rota.store.Count;
 import dev.rota.store.VmRepository;
-import dev.rota.store.Allocation;
 import dev.rota.store.WorkerAllocations;
 import dev.rota.store.WorkerRepository;
 import dev.rota.store.WorkerRow;
@@ -20,7 +20,8 @@ import java.util.TreeSet;
 
 /**
  * Orchard's gauges, read from the store when scraped, so that every host says the same: workers by
- * health, VMs by status, and each worker's resources (capacity, allocated to the VMs placed on it, free).
+ * health, VMs by status, and each worker's resources (capacity, allocated to the VMs placed on it,
+ * free).
  */
 @Singleton
 public class ClusterGauges {
@@ -34,21 +35,34 @@ public class ClusterGauges {
   private final MultiGauge allocated;
   private final MultiGauge free;
 
-  public ClusterGauges(WorkerRepository workers, VmRepository vms, WorkerAllocations allocations, MeterRegistry registry) {
+  public ClusterGauges(
+      WorkerRepository workers,
+      VmRepository vms,
+      WorkerAllocations allocations,
+      MeterRegistry registry) {
     this.allocations = allocations;
     this.workers = workers;
     this.vms = vms;
-    this.byHealth = MultiGauge.builder("rota.workers").description("Workers by health").register(registry);
+    this.byHealth =
+        MultiGauge.builder("rota.workers").description("Workers by health").register(registry);
     this.byStatus = MultiGauge.builder("rota.vms").description("VMs by status").register(registry);
-    this.capacity = MultiGauge.builder("rota.worker.resources.capacity")
-        .description("What a worker offers, per resource").register(registry);
-    this.allocated = MultiGauge.builder("rota.worker.resources.allocated")
-        .description("What the VMs placed on a worker hold, per resource").register(registry);
-    this.free = MultiGauge.builder("rota.worker.resources.free")
-        .description("What a worker has left, per resource").register(registry);
+    this.capacity =
+        MultiGauge.builder("rota.worker.resources.capacity")
+            .description("What a worker offers, per resource")
+            .register(registry);
+    this.allocated =
+        MultiGauge.builder("rota.worker.resources.allocated")
+            .description("What the VMs placed on a worker hold, per resource")
+            .register(registry);
+    this.free =
+        MultiGauge.builder("rota.worker.resources.free")
+            .description("What a worker has left, per resource")
+            .register(registry);
   }
 
-  /** Reads the store once and sets every gauge; a worker or VM gone since the last scrape drops out. */
+  /**
+   * Reads the store once and sets every gauge; a worker or VM gone since the last scrape drops out.
+   */
   public void refresh() {
     byHealth.register(rows(WorkerHealth.values(), workers.countByHealth(), "health"), true);
     byStatus.register(rows(VmStatus.values(), vms.countByStatus(), "status"), true);

@@ -24,29 +24,40 @@ public class SchedulerMetrics {
 
   public SchedulerMetrics(MeterRegistry registry) {
     this.registry = registry;
-    this.termDuration = Timer.builder("rota.term.duration")
-        .description("One term: observe every agent, plan, commit, apply")
-        .publishPercentileHistogram()
-        .minimumExpectedValue(Duration.ofMillis(1))
-        .maximumExpectedValue(Duration.ofMinutes(2))
-        .register(registry);
-    this.submitToRunning = Timer.builder("rota.vm.submit.to.running")
-        .description("From a VM's submission to its first task seen running")
-        .publishPercentileHistogram()
-        .minimumExpectedValue(Duration.ofMillis(10))
-        .maximumExpectedValue(Duration.ofHours(1))
-        .register(registry);
-    this.placements = Counter.builder("rota.placements").description("VMs placed on a worker").register(registry);
-    this.moves = Counter.builder("rota.moves")
-        .description("VMs moved: off draining workers, or to rebalance (new copy first)").register(registry);
-    this.lostRaces = Counter.builder("rota.term.lost.races")
-        .description("Decisions a version check refused (the API got there first); planned again next term")
-        .register(registry);
-    this.evictions = Counter.builder("rota.evictions")
-        .description("VMs still on a drained worker at its deadline").register(registry);
-    this.failovers = Counter.builder("rota.failovers")
-        .description("VMs placed elsewhere in the term that saw their worker go offline (also counted as placements)")
-        .register(registry);
+    this.termDuration =
+        Timer.builder("rota.term.duration")
+            .description("One term: observe every agent, plan, commit, apply")
+            .publishPercentileHistogram()
+            .minimumExpectedValue(Duration.ofMillis(1))
+            .maximumExpectedValue(Duration.ofMinutes(2))
+            .register(registry);
+    this.submitToRunning =
+        Timer.builder("rota.vm.submit.to.running")
+            .description("From a VM's submission to its first task seen running")
+            .publishPercentileHistogram()
+            .minimumExpectedValue(Duration.ofMillis(10))
+            .maximumExpectedValue(Duration.ofHours(1))
+            .register(registry);
+    this.placements =
+        Counter.builder("rota.placements").description("VMs placed on a worker").register(registry);
+    this.moves =
+        Counter.builder("rota.moves")
+            .description("VMs moved: off draining workers, or to rebalance (new copy first)")
+            .register(registry);
+    this.lostRaces =
+        Counter.builder("rota.term.lost.races")
+            .description(
+                "Decisions a version check refused (the API got there first); planned again next term")
+            .register(registry);
+    this.evictions =
+        Counter.builder("rota.evictions")
+            .description("VMs still on a drained worker at its deadline")
+            .register(registry);
+    this.failovers =
+        Counter.builder("rota.failovers")
+            .description(
+                "VMs placed elsewhere in the term that saw their worker go offline (also counted as placements)")
+            .register(registry);
   }
 
   public void term(TermDecisions decided, Duration took) {
@@ -68,8 +79,13 @@ public class SchedulerMetrics {
     submitToRunning.record(sinceSubmission.isNegative() ? Duration.ZERO : sinceSubmission);
   }
 
-  /** A VM's workflow queued its next generation: after a failure, or after an end, a drain or a request. */
+  /**
+   * A VM's workflow queued its next generation: after a failure, or after an end, a drain or a
+   * request.
+   */
   public void restarted(boolean afterFailure) {
-    registry.counter("rota.vm.restarts", "after_failure", Boolean.toString(afterFailure)).increment();
+    registry
+        .counter("rota.vm.restarts", "after_failure", Boolean.toString(afterFailure))
+        .increment();
   }
 }

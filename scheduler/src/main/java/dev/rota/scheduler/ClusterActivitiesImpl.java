@@ -1,10 +1,10 @@
 package dev.rota.scheduler;
 
+import dev.rota.metrics.SchedulerMetrics;
 import dev.rota.scheduler.term.ActionApplier;
 import dev.rota.scheduler.term.TermCommitter;
 import dev.rota.scheduler.term.TermObserver;
 import dev.rota.scheduler.term.TermRecorder;
-import dev.rota.metrics.SchedulerMetrics;
 import dev.rota.workflows.cluster.ApplyResult;
 import dev.rota.workflows.cluster.ClusterActivities;
 import dev.rota.workflows.cluster.TermDecisions;
@@ -28,8 +28,13 @@ public class ClusterActivitiesImpl implements ClusterActivities {
   private final SchedulerMetrics metrics;
 
   public ClusterActivitiesImpl(
-      TermObserver observer, TermCommitter committer, ActionApplier applier, TermRecorder recorder,
-      java.time.Clock clock, Heartbeats heartbeats, SchedulerMetrics metrics) {
+      TermObserver observer,
+      TermCommitter committer,
+      ActionApplier applier,
+      TermRecorder recorder,
+      java.time.Clock clock,
+      Heartbeats heartbeats,
+      SchedulerMetrics metrics) {
     this.metrics = metrics;
     this.heartbeats = heartbeats;
     this.observer = observer;
@@ -42,17 +47,22 @@ public class ClusterActivitiesImpl implements ClusterActivities {
   @Override
   @SuppressWarnings("try") // the beats need the resource, not the body
   public TermOutcome termAndApply(TermStart start) {
-    // A term woken from a pause longer than the heartbeat timeout may have been given to another host
+    // A term woken from a pause longer than the heartbeat timeout may have been given to another
+    // host
     // meanwhile, and what it read is stale: it stops before each of its writes (Heartbeats.Stale).
-    // The record says when this attempt began: an attempt retried after Temporal lost the one before (its
-    // result could not be reported) began when it ran, not when the workflow first asked for the term.
+    // The record says when this attempt began: an attempt retried after Temporal lost the one
+    // before (its
+    // result could not be reported) began when it ran, not when the workflow first asked for the
+    // term.
     long began = clock.millis();
     try (Heartbeats.Beating alive = heartbeats.whileRunning()) {
       TermOutcome outcome = observeAndCommit(start.term(), alive);
       alive.stillCurrent("carrying out the term's actions");
       ApplyResult applied = outcome.decisions().actions() > 0 ? apply() : ApplyResult.NOTHING;
       alive.stillCurrent("recording the term");
-      recordTerm(new TermStart(start.term(), Math.max(began, start.startedAtMillis()), start.woken()), outcome.decisions(),
+      recordTerm(
+          new TermStart(start.term(), Math.max(began, start.startedAtMillis()), start.woken()),
+          outcome.decisions(),
           applied);
       return new TermOutcome(outcome.observation(), outcome.decisions(), applied);
     }
@@ -60,7 +70,9 @@ public class ClusterActivitiesImpl implements ClusterActivities {
 
   private void recordTerm(TermStart start, TermDecisions decided, ApplyResult applied) {
     long took = Math.max(0, clock.millis() - start.startedAtMillis());
-    recorder.record(new TermSummary(start.term(), start.startedAtMillis(), took, start.woken(), decided, applied));
+    recorder.record(
+        new TermSummary(
+            start.term(), start.startedAtMillis(), took, start.woken(), decided, applied));
     metrics.term(decided, java.time.Duration.ofMillis(took));
   }
 
@@ -71,9 +83,16 @@ public class ClusterActivitiesImpl implements ClusterActivities {
     alive.stillCurrent("committing the term's decisions");
     TermDecisions decided = committer.commit(seen.observedAtMillis());
     if (log.isDebugEnabled()) {
-      log.debug("term {}: observed {}/{} agents in {} ms, planned and committed in {} ms: {} placed, {} pending, {} actions",
-          term, seen.answered(), seen.probed(), observed - began, clock.millis() - observed, decided.placed(),
-          decided.pending(), decided.actions());
+      log.debug(
+          "term {}: observed {}/{} agents in {} ms, planned and committed in {} ms: {} placed, {} pending, {} actions",
+          term,
+          seen.answered(),
+          seen.probed(),
+          observed - began,
+          clock.millis() - observed,
+          decided.placed(),
+          decided.pending(),
+          decided.actions());
     }
     return new TermOutcome(seen, decided);
   }

@@ -3,7 +3,10 @@ package dev.rota.scheduler;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.atomic.AtomicInteger;
 
-/** Threads for the host's own pools: named for what they do (as thread dumps and CPU figures show them), never keeping the JVM alive. */
+/**
+ * Threads for the host's own pools: named for what they do (as thread dumps and CPU figures show
+ * them), never keeping the JVM alive.
+ */
 public final class DaemonThreads {
   private DaemonThreads() {}
 

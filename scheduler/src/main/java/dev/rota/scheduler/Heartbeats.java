@@ -1,12 +1,12 @@
 package dev.rota.scheduler;
 
+import dev.rota.workflows.ActivityDefaults;
 import io.temporal.activity.Activity;
 import io.temporal.activity.ActivityExecutionContext;
 import io.temporal.client.ActivityCompletionException;
-import dev.rota.workflows.ActivityDefaults;
-import java.time.Clock;
 import jakarta.annotation.PreDestroy;
 import jakarta.inject.Singleton;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -17,13 +17,14 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Heartbeats long activities from beside them while they run, so that Temporal notices within an
- * activity's heartbeat timeout that the host running it died, and retries it on another host, instead
- * of waiting out the whole start-to-close timeout. The beats carry no progress: they prove only that
- * the host is alive, which a step blocked on a slow agent cannot prove itself.
+ * activity's heartbeat timeout that the host running it died, and retries it on another host,
+ * instead of waiting out the whole start-to-close timeout. The beats carry no progress: they prove
+ * only that the host is alive, which a step blocked on a slow agent cannot prove itself.
  */
 @Singleton
 public class Heartbeats implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(Heartbeats.class);
+
   /**
    * How often a long activity beats, and how often the host's workers let the SDK send a beat
    * (TemporalWorkers): the SDK's default, 80% of the heartbeat timeout, left 1 s of slack.
@@ -31,9 +32,9 @@ public class Heartbeats implements AutoCloseable {
   public static final Duration EVERY = Duration.ofSeconds(1);
 
   /**
-   * A gap between beats this long, or a heartbeat Temporal refused, means Temporal may have given the
-   * activity's attempt to another host (the heartbeat timeout is 5 s): the host was paused (SIGSTOP, a
-   * long GC pause) or starved, and what it read before is stale.
+   * A gap between beats this long, or a heartbeat Temporal refused, means Temporal may have given
+   * the activity's attempt to another host (the heartbeat timeout is 5 s): the host was paused
+   * (SIGSTOP, a long GC pause) or starved, and what it read before is stale.
    */
   static final Duration STALE_AFTER = ActivityDefaults.HEARTBEAT_TIMEOUT.minus(EVERY);
 
@@ -51,8 +52,8 @@ public class Heartbeats implements AutoCloseable {
     void close();
 
     /**
-     * Throws {@link Stale} when the activity may no longer be the current attempt: a write phase asks
-     * first, {@code before} naming it, so that a term woken from a pause writes nothing.
+     * Throws {@link Stale} when the activity may no longer be the current attempt: a write phase
+     * asks first, {@code before} naming it, so that a term woken from a pause writes nothing.
      */
     default void stillCurrent(String before) {}
   }
@@ -64,7 +65,9 @@ public class Heartbeats implements AutoCloseable {
     }
   }
 
-  /** Beats for the activity running on this thread until closed; does nothing outside an activity. */
+  /**
+   * Beats for the activity running on this thread until closed; does nothing outside an activity.
+   */
   public Beating whileRunning() {
     ActivityExecutionContext context;
     try {
@@ -75,11 +78,16 @@ public class Heartbeats implements AutoCloseable {
     return watching(() -> context.heartbeat(null));
   }
 
-  /** Beats with {@code heartbeat} every {@link #EVERY}, the first after one, and watches the gaps. */
+  /**
+   * Beats with {@code heartbeat} every {@link #EVERY}, the first after one, and watches the gaps.
+   */
   Beating watching(Runnable heartbeat) {
     Beat beat = new Beat(heartbeat, clock.millis());
-    // The first beat after a second: a quick term (most are) sends none, and costs no Temporal action.
-    beat.future = timer.scheduleAtFixedRate(beat::beat, EVERY.toMillis(), EVERY.toMillis(), TimeUnit.MILLISECONDS);
+    // The first beat after a second: a quick term (most are) sends none, and costs no Temporal
+    // action.
+    beat.future =
+        timer.scheduleAtFixedRate(
+            beat::beat, EVERY.toMillis(), EVERY.toMillis(), TimeUnit.MILLISECONDS);
     return beat;
   }
 
@@ -110,8 +118,11 @@ public class Heartbeats implements AutoCloseable {
       long gap = now - lastAt;
       lastAt = now;
       if (gap > STALE_AFTER.toMillis() && lost == null) {
-        lost = "its host was paused or starved for " + gap + " ms, past the point where Temporal may have given "
-            + "the attempt to another host";
+        lost =
+            "its host was paused or starved for "
+                + gap
+                + " ms, past the point where Temporal may have given "
+                + "the attempt to another host";
       }
     }
 

@@ -1,7 +1,7 @@
 package dev.rota.scheduler;
 
-import dev.rota.workflows.cluster.ClusterWorkflow;
 import dev.rota.store.ClusterStatusRepository;
+import dev.rota.workflows.cluster.ClusterWorkflow;
 import io.micronaut.context.event.ApplicationEventPublisher;
 import io.temporal.client.WorkflowClient;
 import io.temporal.client.WorkflowNotFoundException;
@@ -15,7 +15,10 @@ import org.slf4j.LoggerFactory;
 public class SchedulerWaker {
   private static final Logger log = LoggerFactory.getLogger(SchedulerWaker.class);
 
-  /** What the signal may take: a wake-up is best effort, and its caller (a report, a term) has work to do. */
+  /**
+   * What the signal may take: a wake-up is best effort, and its caller (a report, a term) has work
+   * to do.
+   */
   static final java.time.Duration SIGNAL_DEADLINE = java.time.Duration.ofSeconds(5);
 
   private final Provider<WorkflowClient> client;
@@ -24,7 +27,9 @@ public class SchedulerWaker {
   private final TemporalDeadlines deadlines;
 
   public SchedulerWaker(
-      Provider<WorkflowClient> client, ClusterStatusRepository status, ApplicationEventPublisher<SchedulerMissing> missing,
+      Provider<WorkflowClient> client,
+      ClusterStatusRepository status,
+      ApplicationEventPublisher<SchedulerMissing> missing,
       TemporalDeadlines deadlines) {
     this.client = client;
     this.status = status;
@@ -41,16 +46,23 @@ public class SchedulerWaker {
       if (status.claimWake(ClusterWorkflow.WORKFLOW_ID) == 0) {
         return;
       }
-      deadlines.within(SIGNAL_DEADLINE, () -> {
-        client.get().newWorkflowStub(ClusterWorkflow.class, ClusterWorkflow.WORKFLOW_ID).wake(reason);
-        return null;
-      });
+      deadlines.within(
+          SIGNAL_DEADLINE,
+          () -> {
+            client
+                .get()
+                .newWorkflowStub(ClusterWorkflow.class, ClusterWorkflow.WORKFLOW_ID)
+                .wake(reason);
+            return null;
+          });
     } catch (WorkflowNotFoundException e) {
-      // No scheduler to wake: Temporal lost it, or it was terminated. Start it again now, not at the next look.
+      // No scheduler to wake: Temporal lost it, or it was terminated. Start it again now, not at
+      // the next look.
       release();
       missing.publishEvent(new SchedulerMissing("a wake-up found no scheduler"));
     } catch (RuntimeException e) {
-      // Temporal away: the next wake-up tries again. A claim left behind would silence every wake-up
+      // Temporal away: the next wake-up tries again. A claim left behind would silence every
+      // wake-up
       // until the next term, however long after Temporal is back that comes.
       release();
       log.debug("could not wake the scheduler ({}): {}", reason, e.toString());

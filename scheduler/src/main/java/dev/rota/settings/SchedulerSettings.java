@@ -24,7 +24,9 @@ public record SchedulerSettings(
     Settings.requirePositive("rota.scheduler.interval", interval);
     Settings.requirePositive("rota.scheduler.idle-interval", idleInterval);
     if (rebalanceMovesPerTerm < 0) {
-      throw new InvalidSettingException("rota.scheduler.rebalance-moves-per-term", String.valueOf(rebalanceMovesPerTerm),
+      throw new InvalidSettingException(
+          "rota.scheduler.rebalance-moves-per-term",
+          String.valueOf(rebalanceMovesPerTerm),
           REBALANCE_EXPECTATION);
     }
   }

@@ -16,19 +16,25 @@ import java.util.function.Predicate;
  * @param valid what the converted value must satisfy
  * @param expectation how to say it, completing "setting X=V ..."
  */
-public record SettingRule<T>(String property, Class<T> type, Predicate<T> valid, String expectation) {
+public record SettingRule<T>(
+    String property, Class<T> type, Predicate<T> valid, String expectation) {
 
   public static SettingRule<Duration> positiveDuration(String property) {
     return new SettingRule<>(
-        property, Duration.class, d -> !d.isNegative() && !d.isZero(), "must be a positive duration such as 5s or 3m");
+        property,
+        Duration.class,
+        d -> !d.isNegative() && !d.isZero(),
+        "must be a positive duration such as 5s or 3m");
   }
 
   public static SettingRule<Integer> port(String property) {
-    return new SettingRule<>(property, Integer.class, p -> p > 0 && p < 65536, "must be a port number from 1 to 65535");
+    return new SettingRule<>(
+        property, Integer.class, p -> p > 0 && p < 65536, "must be a port number from 1 to 65535");
   }
 
   /** Throws {@link InvalidSettingException} for the first rule a configured value breaks. */
-  public static void checkAll(PropertyResolver properties, ConversionService conversion, List<SettingRule<?>> rules) {
+  public static void checkAll(
+      PropertyResolver properties, ConversionService conversion, List<SettingRule<?>> rules) {
     rules.forEach(rule -> rule.check(properties, conversion));
   }
 

@@ -8,7 +8,8 @@ final class Settings {
 
   static void requirePositive(String property, Duration value) {
     if (value == null || value.isZero() || value.isNegative()) {
-      throw new InvalidSettingException(property, String.valueOf(value), "must be a positive duration such as 5s or 3m");
+      throw new InvalidSettingException(
+          property, String.valueOf(value), "must be a positive duration such as 5s or 3m");
     }
   }
 }

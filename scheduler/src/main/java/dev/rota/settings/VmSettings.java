@@ -12,4 +12,5 @@ import java.time.Duration;
  */
 @ConfigurationProperties("rota.vms")
 public record VmSettings(
-    @Bindable(defaultValue = "15s") Duration restartDelay, @Bindable(defaultValue = "5m") Duration maxRestartDelay) {}
+    @Bindable(defaultValue = "15s") Duration restartDelay,
+    @Bindable(defaultValue = "5m") Duration maxRestartDelay) {}

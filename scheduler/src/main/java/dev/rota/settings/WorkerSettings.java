@@ -11,14 +11,14 @@ import java.time.Duration;
  *
  * @param flakyAfterErrors failed probes in a row that make a ready worker flaky
  * @param probeBackoffCap the longest wait between probes of a worker that is not ready
- * @param flakyAfterTaskFailures tasks failing on a worker within {@code taskFailureWindow} that make it
- *     flaky; 0: never
+ * @param flakyAfterTaskFailures tasks failing on a worker within {@code taskFailureWindow} that
+ *     make it flaky; 0: never
  * @param removeOfflineAfter offline this much longer, a worker is removed; 0s: never
  * @param probeInterval how often a ready worker's whole task list is checked; 0s: every term
- * @param disruptionThreshold with more than this percentage of the workers silent at once, failover is
- *     held back (taken for the controller's fault); 100: never
- * @param maxHeartbeatsPerSecond the heartbeats a second the whole fleet is paced to, within a third of
- *     {@code lostAfter} ({@link HeartbeatPacing})
+ * @param disruptionThreshold with more than this percentage of the workers silent at once, failover
+ *     is held back (taken for the controller's fault); 100: never
+ * @param maxHeartbeatsPerSecond the heartbeats a second the whole fleet is paced to, within a third
+ *     of {@code lostAfter} ({@link HeartbeatPacing})
  */
 @ConfigurationProperties("rota.workers")
 public record WorkerSettings(
@@ -36,9 +36,9 @@ public record WorkerSettings(
 
   /**
    * How long an agent that no controller host hears from runs its tasks before it stops them: the
-   * offline deadline. Its worker's VMs are placed elsewhere only once it has been silent for lost-after
-   * and offline-after, so the old copies have stopped for lost-after (at least one of the agent's stop
-   * graces) by the time a new copy can start.
+   * offline deadline. Its worker's VMs are placed elsewhere only once it has been silent for
+   * lost-after and offline-after, so the old copies have stopped for lost-after (at least one of
+   * the agent's stop graces) by the time a new copy can start.
    */
   public Duration fenceAfter() {
     return offlineAfter;
@@ -49,7 +49,16 @@ public record WorkerSettings(
   }
 
   public HealthSettings health() {
-    return new HealthSettings(lostAfter, offlineAfter, flakyCooldown, flakyAfterErrors, probeBackoffCap,
-        flakyAfterTaskFailures, taskFailureWindow, removeOfflineAfter, probeInterval, disruptionThreshold);
+    return new HealthSettings(
+        lostAfter,
+        offlineAfter,
+        flakyCooldown,
+        flakyAfterErrors,
+        probeBackoffCap,
+        flakyAfterTaskFailures,
+        taskFailureWindow,
+        removeOfflineAfter,
+        probeInterval,
+        disruptionThreshold);
   }
 }

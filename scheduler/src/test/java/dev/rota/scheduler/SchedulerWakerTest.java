@@ -11,7 +11,10 @@ import jakarta.inject.Inject;
 import jakarta.inject.Provider;
 import org.junit.jupiter.api.Test;
 
-/** A wake-up Temporal does not take leaves no claim behind: the next one is sent, not taken as pending. */
+/**
+ * A wake-up Temporal does not take leaves no claim behind: the next one is sent, not taken as
+ * pending.
+ */
 @MicronautTest(transactional = false)
 class SchedulerWakerTest {
   @Inject ClusterStatusRepository status;
@@ -20,14 +23,16 @@ class SchedulerWakerTest {
   void aWakeUpTemporalRefusedLeavesTheNextOneFreeToGo() {
     status.clearWake(ClusterWorkflow.WORKFLOW_ID);
     int[] tried = {0};
-    Provider<WorkflowClient> away = () -> {
-      tried[0]++;
-      throw Status.UNAVAILABLE.withDescription("connection refused").asRuntimeException();
-    };
+    Provider<WorkflowClient> away =
+        () -> {
+          tried[0]++;
+          throw Status.UNAVAILABLE.withDescription("connection refused").asRuntimeException();
+        };
     SchedulerWaker waker = new SchedulerWaker(away, status, event -> {}, new TemporalDeadlines());
     waker.wake("a submission");
     waker.wake("another submission");
-    assertEquals(2, tried[0], "each wake-up tried Temporal: the first one's failure left no claim pending");
+    assertEquals(
+        2, tried[0], "each wake-up tried Temporal: the first one's failure left no claim pending");
     assertEquals(1, status.claimWake(ClusterWorkflow.WORKFLOW_ID), "and none is pending now");
     status.clearWake(ClusterWorkflow.WORKFLOW_ID);
   }

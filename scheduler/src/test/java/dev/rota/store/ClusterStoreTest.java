@@ -15,7 +15,9 @@ import java.time.Instant;
 import javax.sql.DataSource;
 import org.junit.jupiter.api.Test;
 
-/** H2 in PostgreSQL mode, migrated by Flyway at start-up, read and written through Micronaut Data. */
+/**
+ * H2 in PostgreSQL mode, migrated by Flyway at start-up, read and written through Micronaut Data.
+ */
 @MicronautTest
 class ClusterStoreTest {
   @Inject DataSource dataSource;
@@ -27,7 +29,9 @@ class ClusterStoreTest {
   void flywayCreatedTheSchemaAndSeededTheDefaultProfile() throws Exception {
     try (Connection c = dataSource.getConnection();
         ResultSet rs =
-            c.createStatement().executeQuery("SELECT scheduler_profile FROM cluster_settings WHERE id = 'default'")) {
+            c.createStatement()
+                .executeQuery(
+                    "SELECT scheduler_profile FROM cluster_settings WHERE id = 'default'")) {
       assertTrue(rs.next());
       assertEquals("optimize-utilization", rs.getString(1));
     }

@@ -23,8 +23,40 @@ abstract class RepositoryContract {
   @Inject ChangeRepository changes;
 
   VmRow vm(String name, String status, String worker) {
-    return new VmRow(name, vms.nextSeq(), "process", null, List.of("sleep", "1"), Map.of("A", "b"),
-        Map.of("cpu", 1L), Map.of(), "Never", status, "why", worker, 0, null, T0, null, null, null, null, null, null, 0, null, null, null, null, null, null, null, null, null, null, 0);
+    return new VmRow(
+        name,
+        vms.nextSeq(),
+        "process",
+        null,
+        List.of("sleep", "1"),
+        Map.of("A", "b"),
+        Map.of("cpu", 1L),
+        Map.of(),
+        "Never",
+        status,
+        "why",
+        worker,
+        0,
+        null,
+        T0,
+        null,
+        null,
+        null,
+        null,
+        null,
+        null,
+        0,
+        null,
+        null,
+        null,
+        null,
+        null,
+        null,
+        null,
+        null,
+        null,
+        null,
+        0);
   }
 
   @Inject ClusterStatusRepository status;
@@ -34,7 +66,10 @@ abstract class RepositoryContract {
   void aTaskIsPlacedOnceOnlyWhileItsVmWantsItAndMovesOnOnceFromALiveState() {
     VmRow a = vms.save(vm(unique("a"), "pending", null));
     String id = VmTaskRow.id(a.seq(), a.name() + ".0");
-    assertEquals(0, tasks.place(id, a.name(), a.seq() + 1000, 0, "w1", T0), "another submission of that name");
+    assertEquals(
+        0,
+        tasks.place(id, a.name(), a.seq() + 1000, 0, "w1", T0),
+        "another submission of that name");
     assertEquals(0, tasks.place(id, a.name(), a.seq(), 1, "w1", T0), "another generation");
     assertEquals(1, tasks.place(id, a.name(), a.seq(), 0, "w1", T0));
     assertEquals(0, tasks.place(id, a.name(), a.seq(), 0, "w2", T0), "placed already");
@@ -50,40 +85,98 @@ abstract class RepositoryContract {
     assertEquals(a.name() + ".0", read.taskId());
 
     VmRow stopped = vms.save(vm(unique("s"), "stopped", null));
-    assertEquals(0, tasks.place(VmTaskRow.id(stopped.seq(), stopped.name() + ".0"), stopped.name(), stopped.seq(), 0, "w1", T0),
+    assertEquals(
+        0,
+        tasks.place(
+            VmTaskRow.id(stopped.seq(), stopped.name() + ".0"),
+            stopped.name(),
+            stopped.seq(),
+            0,
+            "w1",
+            T0),
         "a stop that won the race wins");
     assertEquals(1, tasks.forget(id));
   }
 
   @Inject TermReads termReads;
 
-  /** The term's own read of every VM gives what the repository's entities give, column for column. */
+  /**
+   * The term's own read of every VM gives what the repository's entities give, column for column.
+   */
   @Test
   void theSchedulersReadOfTheVmsIsTheirRowsColumnForColumn() {
     VmRow plain = vms.save(vm(unique("p"), "pending", null));
     String set = unique("set");
-    VmRow full = vms.save(new VmRow(unique("f"), vms.nextSeq(), "tart", "ghcr.io/x/y:1", List.of("run"), Map.of(),
-        Map.of("cpu", 2L, "memory", 4096L), Map.of("zone", "a", "disk", "ssd"), "OnFailure", "running", "why", "w1", 3,
-        null, T0, T0, T0, null, "w9", T0.plusSeconds(90), null, 7, set, 2, "w8", "w7", "w6", null, null, null,
-        new dev.rota.agentapi.GuestSpec("file:///k", null, "console=ttyS0", "#cloud-config\n"),
-        new dev.rota.agentapi.Disconnect(false, 600), 0));
+    VmRow full =
+        vms.save(
+            new VmRow(
+                unique("f"),
+                vms.nextSeq(),
+                "tart",
+                "ghcr.io/x/y:1",
+                List.of("run"),
+                Map.of(),
+                Map.of("cpu", 2L, "memory", 4096L),
+                Map.of("zone", "a", "disk", "ssd"),
+                "OnFailure",
+                "running",
+                "why",
+                "w1",
+                3,
+                null,
+                T0,
+                T0,
+                T0,
+                null,
+                "w9",
+                T0.plusSeconds(90),
+                null,
+                7,
+                set,
+                2,
+                "w8",
+                "w7",
+                "w6",
+                null,
+                null,
+                null,
+                new dev.rota.agentapi.GuestSpec(
+                    "file:///k", null, "console=ttyS0", "#cloud-config\n"),
+                new dev.rota.agentapi.Disconnect(false, 600),
+                0));
     VmRow sameTemplate = vms.save(vm(unique("t"), "pending", null));
 
     List<VmSchedulingRow> read = tx.executeRead(s -> termReads.vms(s.getConnection()));
 
     for (VmRow v : List.of(plain, full, sameTemplate)) {
-      VmSchedulingRow row = read.stream().filter(r -> r.name().equals(v.name())).findFirst().orElseThrow();
+      VmSchedulingRow row =
+          read.stream().filter(r -> r.name().equals(v.name())).findFirst().orElseThrow();
       assertEquals(vms.findById(v.name()).orElseThrow().scheduling(), row, v.name());
     }
-    assertTrue(read.stream().filter(r -> r.name().equals(full.name())).findFirst().orElseThrow().keepsThroughDisconnect());
-    assertEquals(new dev.rota.agentapi.Disconnect(false, 600), vms.findById(full.name()).orElseThrow().disconnect());
-    VmSchedulingRow p = read.stream().filter(r -> r.name().equals(plain.name())).findFirst().orElseThrow();
-    VmSchedulingRow t = read.stream().filter(r -> r.name().equals(sameTemplate.name())).findFirst().orElseThrow();
+    assertTrue(
+        read.stream()
+            .filter(r -> r.name().equals(full.name()))
+            .findFirst()
+            .orElseThrow()
+            .keepsThroughDisconnect());
+    assertEquals(
+        new dev.rota.agentapi.Disconnect(false, 600),
+        vms.findById(full.name()).orElseThrow().disconnect());
+    VmSchedulingRow p =
+        read.stream().filter(r -> r.name().equals(plain.name())).findFirst().orElseThrow();
+    VmSchedulingRow t =
+        read.stream().filter(r -> r.name().equals(sameTemplate.name())).findFirst().orElseThrow();
     assertTrue(p.resources() == t.resources(), "one parse for one text");
-    assertThrows(UnsupportedOperationException.class, () -> p.resources().put("cpu", 9L), "so nobody may change it");
+    assertThrows(
+        UnsupportedOperationException.class,
+        () -> p.resources().put("cpu", 9L),
+        "so nobody may change it");
   }
 
-  /** The term's own reads of the placed and the reported tasks give what the repositories give, column for column. */
+  /**
+   * The term's own reads of the placed and the reported tasks give what the repositories give,
+   * column for column.
+   */
   @Test
   void theTermsReadsOfTheTasksAreTheirRowsColumnForColumn() {
     VmRow a = vms.save(vm(unique("a"), "pending", null));
@@ -97,21 +190,28 @@ abstract class RepositoryContract {
 
     List<VmTaskRow> read = tx.executeRead(s -> termReads.placedTasks(s.getConnection()));
     for (String id : List.of(placed, ended)) {
-      assertEquals(tasks.findById(id).orElseThrow(), read.stream().filter(t -> t.id().equals(id)).findFirst().orElseThrow());
+      assertEquals(
+          tasks.findById(id).orElseThrow(),
+          read.stream().filter(t -> t.id().equals(id)).findFirst().orElseThrow());
     }
 
     String w1 = unique("w"), w2 = unique("w"), w3 = unique("w");
-    agentTasks.saveAll(List.of(
-        AgentTaskRow.of(w1, "x.0", "running", null, null, T0),
-        AgentTaskRow.of(w1, "y.0", "exited", 0, "done", T0.plusSeconds(5)),
-        AgentTaskRow.of(w2, "z.0", "failed", 137, "killed", T0),
-        AgentTaskRow.of(w3, "q.0", "running", null, null, T0)));
-    List<AgentTaskRow> reported = tx.executeRead(s -> termReads.reportedTasks(s.getConnection(), List.of(w1, w2)));
+    agentTasks.saveAll(
+        List.of(
+            AgentTaskRow.of(w1, "x.0", "running", null, null, T0),
+            AgentTaskRow.of(w1, "y.0", "exited", 0, "done", T0.plusSeconds(5)),
+            AgentTaskRow.of(w2, "z.0", "failed", 137, "killed", T0),
+            AgentTaskRow.of(w3, "q.0", "running", null, null, T0)));
+    List<AgentTaskRow> reported =
+        tx.executeRead(s -> termReads.reportedTasks(s.getConnection(), List.of(w1, w2)));
     assertEquals(
-        agentTasks.findByWorkerInList(List.of(w1, w2)).stream().sorted(java.util.Comparator.comparing(AgentTaskRow::id)).toList(),
+        agentTasks.findByWorkerInList(List.of(w1, w2)).stream()
+            .sorted(java.util.Comparator.comparing(AgentTaskRow::id))
+            .toList(),
         reported.stream().sorted(java.util.Comparator.comparing(AgentTaskRow::id)).toList());
     assertEquals(3, reported.size(), "only the workers asked about");
-    assertEquals(List.of(), tx.executeRead(s -> termReads.reportedTasks(s.getConnection(), List.of())));
+    assertEquals(
+        List.of(), tx.executeRead(s -> termReads.reportedTasks(s.getConnection(), List.of())));
   }
 
   @Inject dev.rota.scheduler.term.TaskObservations observations;
@@ -120,7 +220,8 @@ abstract class RepositoryContract {
 
   /**
    * A term's placements, written as batches of the repositories' own statements: each as {@link
-   * VmTaskRepository#place} would, its VM no longer waiting, its log line, and its start followed by its news.
+   * VmTaskRepository#place} would, its VM no longer waiting, its log line, and its start followed
+   * by its news.
    */
   @Test
   void placementsWrittenAsBatchesAreThoseThePlaceStatementAllows() {
@@ -129,33 +230,69 @@ abstract class RepositoryContract {
     VmRow b = vms.save(vm(unique("b"), "pending", null));
     VmRow stopped = vms.save(vm(unique("s"), "stopped", null));
     VmRow placedAlready = vms.save(vm(unique("p"), "pending", null));
-    assertEquals(1, tasks.place(VmTaskRow.id(placedAlready.seq(), placedAlready.name() + ".0"), placedAlready.name(),
-        placedAlready.seq(), 0, "w1", T0));
+    assertEquals(
+        1,
+        tasks.place(
+            VmTaskRow.id(placedAlready.seq(), placedAlready.name() + ".0"),
+            placedAlready.name(),
+            placedAlready.seq(),
+            0,
+            "w1",
+            T0));
     Instant at = T0.plusMillis(1234);
 
-    List<dev.rota.scheduler.term.TaskObservations.Placing> placed = tx.executeWrite(s -> observations.placeAll(List.of(
-        new dev.rota.scheduler.term.TaskObservations.Placing(a.name(), a.seq(), 0, "w1", "it holds the image"),
-        new dev.rota.scheduler.term.TaskObservations.Placing(stopped.name(), stopped.seq(), 0, "w1", null),
-        new dev.rota.scheduler.term.TaskObservations.Placing(b.name(), b.seq(), 0, "w2", null),
-        new dev.rota.scheduler.term.TaskObservations.Placing(placedAlready.name(), placedAlready.seq(), 0, "w2", null)), at));
+    List<dev.rota.scheduler.term.TaskObservations.Placing> placed =
+        tx.executeWrite(
+            s ->
+                observations.placeAll(
+                    List.of(
+                        new dev.rota.scheduler.term.TaskObservations.Placing(
+                            a.name(), a.seq(), 0, "w1", "it holds the image"),
+                        new dev.rota.scheduler.term.TaskObservations.Placing(
+                            stopped.name(), stopped.seq(), 0, "w1", null),
+                        new dev.rota.scheduler.term.TaskObservations.Placing(
+                            b.name(), b.seq(), 0, "w2", null),
+                        new dev.rota.scheduler.term.TaskObservations.Placing(
+                            placedAlready.name(), placedAlready.seq(), 0, "w2", null)),
+                    at));
 
-    assertEquals(List.of(a.name(), b.name()), placed.stream().map(p -> p.vm()).toList(), "not the stopped one, nor one placed");
+    assertEquals(
+        List.of(a.name(), b.name()),
+        placed.stream().map(p -> p.vm()).toList(),
+        "not the stopped one, nor one placed");
     VmTaskRow task = tasks.findById(VmTaskRow.id(a.seq(), a.name() + ".0")).orElseThrow();
     assertEquals("w1", task.worker());
     assertEquals("scheduled", task.state());
     assertEquals(at, task.placedAt());
-    assertEquals("w1", tasks.findById(VmTaskRow.id(placedAlready.seq(), placedAlready.name() + ".0")).orElseThrow().worker());
+    assertEquals(
+        "w1",
+        tasks
+            .findById(VmTaskRow.id(placedAlready.seq(), placedAlready.name() + ".0"))
+            .orElseThrow()
+            .worker());
     assertEquals(null, vms.findById(a.name()).orElseThrow().pendingReason());
     List<VmEventRow> log = events.page(a.name(), 0, 100);
     assertEquals("scheduled", log.get(log.size() - 1).type());
-    assertEquals("scheduled on worker w1 as task " + a.name() + ".0 (it holds the image)", log.get(log.size() - 1).message());
+    assertEquals(
+        "scheduled on worker w1 as task " + a.name() + ".0 (it holds the image)",
+        log.get(log.size() - 1).message());
     assertEquals(at, log.get(log.size() - 1).time());
 
-    List<TermActionRow> outbox = actions.after(0, 100_000).stream()
-        .filter(r -> List.of(a.name(), b.name(), stopped.name(), placedAlready.name()).contains(r.vm())).toList();
-    assertEquals(List.of(TermActionRow.START + " " + a.name(), TermActionRow.NOTIFY + " " + a.name(),
-        TermActionRow.START + " " + b.name(), TermActionRow.NOTIFY + " " + b.name()),
-        outbox.stream().map(r -> r.kind() + " " + r.vm()).toList(), "each start followed by its news");
+    List<TermActionRow> outbox =
+        actions.after(0, 100_000).stream()
+            .filter(
+                r ->
+                    List.of(a.name(), b.name(), stopped.name(), placedAlready.name())
+                        .contains(r.vm()))
+            .toList();
+    assertEquals(
+        List.of(
+            TermActionRow.START + " " + a.name(),
+            TermActionRow.NOTIFY + " " + a.name(),
+            TermActionRow.START + " " + b.name(),
+            TermActionRow.NOTIFY + " " + b.name()),
+        outbox.stream().map(r -> r.kind() + " " + r.vm()).toList(),
+        "each start followed by its news");
     TermActionRow news = outbox.get(3);
     assertEquals("placed", news.event());
     assertEquals("w2", news.worker());
@@ -165,8 +302,9 @@ abstract class RepositoryContract {
   }
 
   /**
-   * A term's failovers as batches: the lost task ended, the next generation placed on the target with
-   * its start and its news, each VM's start before its news; a VM that moved on since the plan is left alone.
+   * A term's failovers as batches: the lost task ended, the next generation placed on the target
+   * with its start and its news, each VM's start before its news; a VM that moved on since the plan
+   * is left alone.
    */
   @Test
   void failoversWrittenAsBatchesLoseTheOldTaskAndPlaceTheNextGeneration() {
@@ -177,9 +315,16 @@ abstract class RepositoryContract {
     assertEquals(1, tasks.started(lostId, T0, "running"));
     Instant at = T0.plusSeconds(60);
 
-    List<dev.rota.scheduling.TermPlan.Failover> done = tx.executeWrite(s -> observations.failOverAll(List.of(
-        new dev.rota.scheduling.TermPlan.Failover(stopped.name(), stopped.seq(), 0, "w1", "w2", null),
-        new dev.rota.scheduling.TermPlan.Failover(a.name(), a.seq(), 0, "w1", "w2", "least loaded")), at));
+    List<dev.rota.scheduling.TermPlan.Failover> done =
+        tx.executeWrite(
+            s ->
+                observations.failOverAll(
+                    List.of(
+                        new dev.rota.scheduling.TermPlan.Failover(
+                            stopped.name(), stopped.seq(), 0, "w1", "w2", null),
+                        new dev.rota.scheduling.TermPlan.Failover(
+                            a.name(), a.seq(), 0, "w1", "w2", "least loaded")),
+                    at));
 
     assertEquals(List.of(a.name()), done.stream().map(f -> f.vm()).toList(), "not the stopped one");
     assertEquals(1, vms.findById(a.name()).orElseThrow().restartCount());
@@ -190,14 +335,23 @@ abstract class RepositoryContract {
     VmTaskRow next = tasks.findById(VmTaskRow.id(a.seq(), a.name() + ".1")).orElseThrow();
     assertEquals("w2", next.worker());
     assertEquals("scheduled", next.state());
-    String message = "worker w1 went offline with task " + a.name() + ".0; failed over to worker w2 as task " + a.name()
-        + ".1 (least loaded)";
+    String message =
+        "worker w1 went offline with task "
+            + a.name()
+            + ".0; failed over to worker w2 as task "
+            + a.name()
+            + ".1 (least loaded)";
     List<VmEventRow> log = events.page(a.name(), 0, 100);
     assertEquals("failed-over", log.get(log.size() - 1).type());
     assertEquals(message, log.get(log.size() - 1).message());
-    List<TermActionRow> outbox = actions.after(0, 100_000).stream()
-        .filter(r -> List.of(a.name(), stopped.name()).contains(r.vm())).toList();
-    assertEquals(List.of(TermActionRow.START + " " + a.name() + ".1 w2", TermActionRow.NOTIFY + " " + a.name() + ".1 w2"),
+    List<TermActionRow> outbox =
+        actions.after(0, 100_000).stream()
+            .filter(r -> List.of(a.name(), stopped.name()).contains(r.vm()))
+            .toList();
+    assertEquals(
+        List.of(
+            TermActionRow.START + " " + a.name() + ".1 w2",
+            TermActionRow.NOTIFY + " " + a.name() + ".1 w2"),
         outbox.stream().map(r -> r.kind() + " " + r.taskId() + " " + r.worker()).toList());
     assertEquals("failed-over", outbox.get(1).event());
     assertEquals(message, outbox.get(1).detail());
@@ -208,8 +362,12 @@ abstract class RepositoryContract {
     VmRow a = vms.save(vm(unique("a"), "pending", null));
     assertEquals(1, vms.explainPending(a.name(), "no worker"));
     assertEquals(0, vms.explainPending(a.name(), "no worker"), "written only when it changed");
-    assertEquals(0, vms.recordLifecycle(a.name(), 1, "running", "w1", "running", null, 5, T0, T0, null), "another generation");
-    assertEquals(1, vms.recordLifecycle(a.name(), 0, "running", "w1", "running", null, 5, T0, T0, null));
+    assertEquals(
+        0,
+        vms.recordLifecycle(a.name(), 1, "running", "w1", "running", null, 5, T0, T0, null),
+        "another generation");
+    assertEquals(
+        1, vms.recordLifecycle(a.name(), 0, "running", "w1", "running", null, 5, T0, T0, null));
     assertEquals(0, vms.explainPending(a.name(), "no worker at all"), "not pending");
     VmRow read = vms.findById(a.name()).orElseThrow();
     assertEquals("running", read.status());
@@ -223,16 +381,25 @@ abstract class RepositoryContract {
   @Test
   void aLifecycleWriteOfEarlierEventsNeverOverwritesOneOfLaterEvents() {
     VmRow a = vms.save(vm(unique("a"), "pending", null));
-    assertEquals(1, vms.recordLifecycle(a.name(), 0, "running", "w1", "started", null, 11_509, T0, T0, null));
-    assertEquals(0, vms.recordLifecycle(a.name(), 0, "scheduled", "w1", "placed", null, 3_996, T0, null, null),
+    assertEquals(
+        1,
+        vms.recordLifecycle(a.name(), 0, "running", "w1", "started", null, 11_509, T0, T0, null));
+    assertEquals(
+        0,
+        vms.recordLifecycle(a.name(), 0, "scheduled", "w1", "placed", null, 3_996, T0, null, null),
         "the write of the placing, arriving late");
     assertEquals("running", vms.findById(a.name()).orElseThrow().status());
-    assertEquals(0, vms.recordLifecycle(a.name(), 0, "running", "w1", "started", null, 11_509, T0, T0, null),
+    assertEquals(
+        0,
+        vms.recordLifecycle(a.name(), 0, "running", "w1", "started", null, 11_509, T0, T0, null),
         "the same record again, as when its agent's report wrote it first");
-    assertEquals(1, vms.recordLifecycle(a.name(), 0, "stopped", "w1", "stopped", null, 11_509, T0, T0, T0),
+    assertEquals(
+        1,
+        vms.recordLifecycle(a.name(), 0, "stopped", "w1", "stopped", null, 11_509, T0, T0, T0),
         "what the workflow decided since, on the same events");
     assertEquals("stopped", vms.findById(a.name()).orElseThrow().status());
   }
+
   @Inject AgentTaskRepository agentTasks;
 
   @Test
@@ -246,7 +413,8 @@ abstract class RepositoryContract {
     }
     assertEquals(1, workers.probeAnswered(a, T0.plusSeconds(5)));
     assertEquals(1, workers.probeAnswered(b, T0.plusSeconds(5)));
-    assertEquals(0, workers.probeAnswered(a, T0.plusSeconds(4)), "an older answer never over a newer one");
+    assertEquals(
+        0, workers.probeAnswered(a, T0.plusSeconds(4)), "an older answer never over a newer one");
     assertEquals(0, workers.probeFailed(a, T0.plusSeconds(4), "stale"), "nor an older failure");
     assertEquals(List.of(a), workers.probedAfter(List.of(a, untouched), T0.plusSeconds(4)));
     WorkerRow read = workers.findById(a).orElseThrow();
@@ -254,7 +422,8 @@ abstract class RepositoryContract {
     assertEquals(0, read.probeFailures());
     assertEquals(null, read.lastProbeError());
     assertEquals(T0.plusSeconds(5), read.lastProbeAt());
-    assertEquals(1, workers.findById(untouched).orElseThrow().probeFailures(), "only the named worker");
+    assertEquals(
+        1, workers.findById(untouched).orElseThrow().probeFailures(), "only the named worker");
   }
 
   @Test
@@ -264,13 +433,17 @@ abstract class RepositoryContract {
     AgentTaskRow a = AgentTaskRow.of(w, "a.0", "starting", null, null, T0);
     AgentTaskRow b = AgentTaskRow.of(w, "b.0", "running", null, null, T0);
     agentTasks.saveAll(List.of(a, b));
-    agentTasks.updateAll(List.of(AgentTaskRow.of(w, "a.0", "exited", 3, "exited with code 3", T0.plusSeconds(1))));
+    agentTasks.updateAll(
+        List.of(AgentTaskRow.of(w, "a.0", "exited", 3, "exited with code 3", T0.plusSeconds(1))));
     agentTasks.deleteByIdInList(List.of(b.id()));
     List<AgentTaskRow> read = agentTasks.findByWorkerInList(List.of(w));
     assertEquals(1, read.size(), read.toString());
     assertEquals("exited", read.get(0).state());
     assertEquals(3, read.get(0).exitCode());
-    assertTrue(read.get(0).sameReport(AgentTaskRow.of(w, "a.0", "exited", 3, "exited with code 3", T0.plusSeconds(9))),
+    assertTrue(
+        read.get(0)
+            .sameReport(
+                AgentTaskRow.of(w, "a.0", "exited", 3, "exited with code 3", T0.plusSeconds(9))),
         "the same report whenever it was seen");
     assertFalse(read.get(0).sameReport(a));
   }
@@ -304,7 +477,8 @@ abstract class RepositoryContract {
     WorkerRow v1 = workers.update(v0.withPaused(true));
     assertEquals(v0.version() + 1, v1.version());
     assertThrows(OptimisticLockException.class, () -> workers.update(v0.withPaused(false)));
-    assertTrue(workers.findById(name).orElseThrow().schedulingPaused(), "the stale write changed nothing");
+    assertTrue(
+        workers.findById(name).orElseThrow().schedulingPaused(), "the stale write changed nothing");
   }
 
   @Test
@@ -314,7 +488,8 @@ abstract class RepositoryContract {
     assertEquals(1, workers.heartbeat(name, T0.plusSeconds(30)));
     WorkerRow read = workers.findById(name).orElseThrow();
     assertEquals(T0.plusSeconds(30), read.lastSeen());
-    assertEquals(v0.version(), read.version(), "so that it never makes the scheduler's commit stale");
+    assertEquals(
+        v0.version(), read.version(), "so that it never makes the scheduler's commit stale");
     assertEquals(0, workers.heartbeat(unique("nobody"), T0));
   }
 
@@ -322,7 +497,8 @@ abstract class RepositoryContract {
   void aDuplicateNameIsAUniqueViolation() {
     String name = unique("vm");
     vms.save(vm(name, "pending", null));
-    RuntimeException e = assertThrows(RuntimeException.class, () -> vms.save(vm(name, "pending", null)));
+    RuntimeException e =
+        assertThrows(RuntimeException.class, () -> vms.save(vm(name, "pending", null)));
     assertTrue(Sql.isUniqueViolation(e), e.toString());
   }
 
@@ -335,18 +511,37 @@ abstract class RepositoryContract {
     VmRow first = vms.save(vm(a, "pending", null));
     vms.save(vm(b, "running", worker));
     vms.save(vm(c, "running", worker));
-    List<String> page = vms.page(first.seq() - 1, null, null, null, 2).stream().map(VmRow::name).toList();
+    List<String> page =
+        vms.page(first.seq() - 1, null, null, null, 2).stream().map(VmRow::name).toList();
     assertEquals(List.of(a, b), page);
-    assertEquals(List.of(b, c), vms.page(0, "running", worker, null, 10).stream().map(VmRow::name).toList());
+    assertEquals(
+        List.of(b, c), vms.page(0, "running", worker, null, 10).stream().map(VmRow::name).toList());
     String d = unique("d");
     VmRow pendingThere = vms.save(vm(d, "scheduled", worker));
-    assertEquals(List.of(b, c, d), vms.page(0, null, worker, null, 10).stream().map(VmRow::name).toList(), "a worker's, any status");
-    assertEquals(List.of(d), vms.page(pendingThere.seq() - 1, null, worker, null, 10).stream().map(VmRow::name).toList(),
+    assertEquals(
+        List.of(b, c, d),
+        vms.page(0, null, worker, null, 10).stream().map(VmRow::name).toList(),
+        "a worker's, any status");
+    assertEquals(
+        List.of(d),
+        vms.page(pendingThere.seq() - 1, null, worker, null, 10).stream().map(VmRow::name).toList(),
         "a worker's, after a cursor");
-    assertEquals(List.of(), vms.page(0, "pending", worker, null, 10), "a worker's, of a status it has none of");
-    assertEquals(List.of(a), vms.page(first.seq() - 1, "pending", null, null, 10).stream().map(VmRow::name).filter(a::equals).toList());
-    assertEquals(3, vms.findByWorkerInListAndStatusInList(List.of(worker), List.of("running", "scheduled")).size());
-    assertTrue(vms.countByStatus().stream().anyMatch(n -> n.label().equals("running") && n.total() >= 2));
+    assertEquals(
+        List.of(),
+        vms.page(0, "pending", worker, null, 10),
+        "a worker's, of a status it has none of");
+    assertEquals(
+        List.of(a),
+        vms.page(first.seq() - 1, "pending", null, null, 10).stream()
+            .map(VmRow::name)
+            .filter(a::equals)
+            .toList());
+    assertEquals(
+        3,
+        vms.findByWorkerInListAndStatusInList(List.of(worker), List.of("running", "scheduled"))
+            .size());
+    assertTrue(
+        vms.countByStatus().stream().anyMatch(n -> n.label().equals("running") && n.total() >= 2));
   }
 
   @Inject VmSetRepository sets;
@@ -358,8 +553,12 @@ abstract class RepositoryContract {
     for (int minutes : new int[] {1, 5, 20}) {
       workers.taskFailed(w, T0.minusSeconds(minutes * 60L));
     }
-    java.util.function.Supplier<Long> counted = () -> workers.taskFailuresSince(T0.minusSeconds(600)).stream()
-        .filter(c -> c.label().equals(w)).mapToLong(Count::total).sum();
+    java.util.function.Supplier<Long> counted =
+        () ->
+            workers.taskFailuresSince(T0.minusSeconds(600)).stream()
+                .filter(c -> c.label().equals(w))
+                .mapToLong(Count::total)
+                .sum();
     assertEquals(2, counted.get(), "the one 20 minutes ago is outside ten minutes");
 
     workers.decideHealth(w, row.version(), "ready", "cooled down", T0.minusSeconds(180));
@@ -384,7 +583,10 @@ abstract class RepositoryContract {
     assertEquals(T0.plusSeconds(5), workers.findById(w).orElseThrow().lastSeen());
 
     workers.update(row.withPaused(true));
-    assertEquals(held, images.of(List.of(w)).get(w), "a pause written from the row read before is no report of images");
+    assertEquals(
+        held,
+        images.of(List.of(w)).get(w),
+        "a pause written from the row read before is no report of images");
     images.held(w, Map.of());
     assertEquals(Map.of(), images.of(List.of(w)).get(w), "it holds none now");
     assertEquals(0, images.heartbeat(unique("nobody"), T0, held));
@@ -395,7 +597,8 @@ abstract class RepositoryContract {
     VmRow row = vm(unique("mover"), "running", "w1");
     vms.save(row);
     assertEquals(0, vms.startMove(row.name(), row.seq(), 0, "w2", "moving"), "not running there");
-    assertEquals(0, vms.startMove(row.name(), row.seq() + 1, 0, "w1", "moving"), "another submission");
+    assertEquals(
+        0, vms.startMove(row.name(), row.seq() + 1, 0, "w1", "moving"), "another submission");
     assertEquals(1, vms.startMove(row.name(), row.seq(), 0, "w1", "moving to w3"));
     assertEquals(0, vms.startMove(row.name(), row.seq(), 0, "w1", "moving to w3"), "once");
     VmRow moving = vms.findById(row.name()).orElseThrow();
@@ -415,7 +618,8 @@ abstract class RepositoryContract {
 
     vms.startMove(row.name(), row.seq(), 1, "w1", "moving again");
     vms.requeue(row.name(), 3, "restarted", null);
-    assertEquals(null, vms.findById(row.name()).orElseThrow().movingFrom(), "a restart ends a move");
+    assertEquals(
+        null, vms.findById(row.name()).orElseThrow().movingFrom(), "a restart ends a move");
   }
 
   @Test
@@ -449,19 +653,32 @@ abstract class RepositoryContract {
   @Test
   void aSetKeepsItsTemplateAndItsReplicasAreFoundByIt() {
     String set = unique("set");
-    VmTemplate template = new VmTemplate("process", null, List.of("sleep", "1"), Map.of("A", "b"),
-        Map.of("cpu", 2L, "memory", 256L), Map.of("disk", "ssd"), "OnFailure");
+    VmTemplate template =
+        new VmTemplate(
+            "process",
+            null,
+            List.of("sleep", "1"),
+            Map.of("A", "b"),
+            Map.of("cpu", 2L, "memory", 256L),
+            Map.of("disk", "ssd"),
+            "OnFailure");
     sets.save(VmSetRow.created(set, sets.nextSeq(), 3, template, "label:zone", 1, T0));
-    assertEquals(template, sets.findById(set).orElseThrow().template(), "the template round-trips as JSON");
+    assertEquals(
+        template, sets.findById(set).orElseThrow().template(), "the template round-trips as JSON");
     for (int i = 2; i >= 0; i--) {
-      vms.save(VmRow.replica(VmSetRow.replicaName(set, i), vms.nextSeq(), template, set, i, "waiting", T0));
+      vms.save(
+          VmRow.replica(
+              VmSetRow.replicaName(set, i), vms.nextSeq(), template, set, i, "waiting", T0));
     }
     vms.save(vm(unique("loner"), "pending", null));
-    assertEquals(List.of(set + "-0", set + "-1", set + "-2"), vms.replicasOf(set).stream().map(VmRow::name).toList());
+    assertEquals(
+        List.of(set + "-0", set + "-1", set + "-2"),
+        vms.replicasOf(set).stream().map(VmRow::name).toList());
     assertEquals(3, vms.page(0, null, null, set, 10).size());
     assertEquals(set + "-0", vms.firstPendingReplica(set).orElseThrow().name());
     assertEquals(List.of(new Count("pending", 3)), vms.countReplicasByStatus(set));
-    assertTrue(sets.shapes().contains(new VmSetRepository.SetShape(set, "label:zone", 3, 1, false)));
+    assertTrue(
+        sets.shapes().contains(new VmSetRepository.SetShape(set, "label:zone", 3, 1, false)));
 
     assertEquals(1, sets.recordMessage(set, "name taken"));
     assertEquals(0, sets.recordMessage(set, "name taken"), "written only when it changed");
@@ -479,7 +696,9 @@ abstract class RepositoryContract {
   void aVmsCreationTimeIsReadForItsOwnSubmissionOnly() {
     VmRow saved = vms.save(vm(unique("vm"), "pending", null));
     assertEquals(java.util.Optional.of(T0), vms.createdAtOf(saved.name(), saved.seq()));
-    assertTrue(vms.createdAtOf(saved.name(), saved.seq() + 1).isEmpty(), "another submission of that name");
+    assertTrue(
+        vms.createdAtOf(saved.name(), saved.seq() + 1).isEmpty(),
+        "another submission of that name");
     assertTrue(vms.createdAtOf(unique("nobody"), saved.seq()).isEmpty());
   }
 
@@ -491,7 +710,9 @@ abstract class RepositoryContract {
     events.append(unique("other"), T0, "created", "elsewhere");
     List<VmEventRow> all = events.page(name, 0, 10);
     assertEquals(List.of("created", "stopped"), all.stream().map(VmEventRow::type).toList());
-    assertEquals(List.of("stopped"), events.page(name, all.get(0).id(), 10).stream().map(VmEventRow::type).toList());
+    assertEquals(
+        List.of("stopped"),
+        events.page(name, all.get(0).id(), 10).stream().map(VmEventRow::type).toList());
     events.deleteAllOf(name);
     assertFalse(events.page(name, 0, 10).iterator().hasNext());
   }
@@ -507,7 +728,8 @@ abstract class RepositoryContract {
     List<VmEventRow> kept = events.page(name, 0, VmEventRepository.KEPT_PER_VM + 10);
     assertEquals(VmEventRepository.KEPT_PER_VM, kept.size());
     assertEquals("restart 5", kept.get(0).message(), "the oldest went");
-    assertEquals("restart " + (VmEventRepository.KEPT_PER_VM + 4), kept.get(kept.size() - 1).message());
+    assertEquals(
+        "restart " + (VmEventRepository.KEPT_PER_VM + 4), kept.get(kept.size() - 1).message());
     assertEquals(1, events.page(quiet, 0, 10).size());
   }
 
@@ -528,16 +750,33 @@ abstract class RepositoryContract {
     vms.deleteById(vm.name());
     workers.deleteById(w);
 
-    List<String> seen = changes.after(before, "worker", 100).stream().filter(c -> c.name().equals(w))
-        .map(c -> c.deleted() ? "deleted" : "written").toList();
-    assertEquals(List.of("written", "written", "deleted"), seen, "registered, health decided, deleted; no heartbeat");
-    List<String> vmSeen = changes.after(before, "vm", 100).stream().filter(c -> c.name().equals(vm.name()))
-        .map(c -> c.deleted() ? "deleted" : "written").toList();
-    assertEquals(List.of("written", "written", "written", "deleted"), vmSeen, "submitted, explained once, stopped, deleted");
+    List<String> seen =
+        changes.after(before, "worker", 100).stream()
+            .filter(c -> c.name().equals(w))
+            .map(c -> c.deleted() ? "deleted" : "written")
+            .toList();
+    assertEquals(
+        List.of("written", "written", "deleted"),
+        seen,
+        "registered, health decided, deleted; no heartbeat");
+    List<String> vmSeen =
+        changes.after(before, "vm", 100).stream()
+            .filter(c -> c.name().equals(vm.name()))
+            .map(c -> c.deleted() ? "deleted" : "written")
+            .toList();
+    assertEquals(
+        List.of("written", "written", "written", "deleted"),
+        vmSeen,
+        "submitted, explained once, stopped, deleted");
     List<Long> ids = changes.idsAfter(before, 100);
     assertEquals(ids.stream().sorted().toList(), ids, "in id order");
     assertTrue(changes.forgetBefore(java.time.Instant.now().plusSeconds(60)) >= 6);
-    assertEquals(List.of(), changes.after(before, "vm", 100).stream().filter(c -> c.name().equals(vm.name())).toList());
-    assertEquals(changes.lastId(), changes.firstId(), "the newest is kept: it says how far the feed has come");
+    assertEquals(
+        List.of(),
+        changes.after(before, "vm", 100).stream().filter(c -> c.name().equals(vm.name())).toList());
+    assertEquals(
+        changes.lastId(),
+        changes.firstId(),
+        "the newest is kept: it says how far the feed has come");
   }
 }

@@ -7,7 +7,9 @@ import java.util.Map;
 public record Allocation(Map<String, Long> resources, int vmCount) {
   public static final Allocation NONE = new Allocation(Map.of(), 0);
 
-  /** This allocation with one more VM's request added, with the scheduler's saturating arithmetic. */
+  /**
+   * This allocation with one more VM's request added, with the scheduler's saturating arithmetic.
+   */
   public Allocation plus(Map<String, Long> request) {
     return new Allocation(Resources.plus(resources, request), vmCount + 1);
   }

@@ -16,8 +16,8 @@ import java.util.regex.Pattern;
 /**
  * One statement run for many rows in one JDBC batch, written with the {@code :name} parameters of a
  * repository's {@code @Query}, so that the repository and the batch share one text. A term that
- * places a thousand VMs makes a few batches, not thousands of calls through the repositories, each a
- * round trip.
+ * places a thousand VMs makes a few batches, not thousands of calls through the repositories, each
+ * a round trip.
  */
 public final class BatchStatement {
   /** A parameter, {@code :name}; not a PostgreSQL cast ({@code ::type}). */
@@ -67,13 +67,16 @@ public final class BatchStatement {
       int[] counts = ps.executeBatch();
       for (int count : counts) {
         if (count == Statement.SUCCESS_NO_INFO) {
-          // A driver rewriting the batch (PostgreSQL's reWriteBatchedInserts) would not say which row did what.
-          throw new IllegalStateException("the database did not say what each row of a batch changed: " + jdbcSql);
+          // A driver rewriting the batch (PostgreSQL's reWriteBatchedInserts) would not say which
+          // row did what.
+          throw new IllegalStateException(
+              "the database did not say what each row of a batch changed: " + jdbcSql);
         }
       }
       return counts;
     } catch (SQLException e) {
-      throw new IllegalStateException("a batch of " + rows.size() + " failed: " + e.getMessage(), e);
+      throw new IllegalStateException(
+          "a batch of " + rows.size() + " failed: " + e.getMessage(), e);
     }
   }
 

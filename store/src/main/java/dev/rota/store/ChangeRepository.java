@@ -23,12 +23,17 @@ public interface ChangeRepository extends GenericRepository<ChangeRow, Long> {
   List<Long> idsAfter(long afterId, int limit);
 
   @Query("SELECT MAX(id) FROM changes")
-  @Nullable Long lastId();
+  @Nullable
+  Long lastId();
 
   @Query("SELECT MIN(id) FROM changes")
-  @Nullable Long firstId();
+  @Nullable
+  Long firstId();
 
-  /** Forgets changes older than {@code before}, the newest always kept: it says how far the feed has come. */
+  /**
+   * Forgets changes older than {@code before}, the newest always kept: it says how far the feed has
+   * come.
+   */
   @Query("DELETE FROM changes WHERE changed_at < :before AND id < (SELECT MAX(id) FROM changes)")
   int forgetBefore(Instant before);
 }

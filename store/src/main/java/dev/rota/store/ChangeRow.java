@@ -11,4 +11,5 @@ import java.time.Instant;
  * @param deleted whether the write removed it
  */
 @MappedEntity("changes")
-public record ChangeRow(@Id long id, String kind, String name, boolean deleted, Instant changedAt) {}
+public record ChangeRow(
+    @Id long id, String kind, String name, boolean deleted, Instant changedAt) {}

@@ -9,8 +9,8 @@ import java.time.ZoneOffset;
 @Factory
 public class ClockFactory {
   /**
-   * The wall clock of activities and the API, in milliseconds: what the database stores and the
-   * API shows, so that an answer never shows a time more precise than a later read of it.
+   * The wall clock of activities and the API, in milliseconds: what the database stores and the API
+   * shows, so that an answer never shows a time more precise than a later read of it.
    */
   @Singleton
   Clock clock() {

@@ -10,12 +10,17 @@ import java.util.Optional;
 /** PostgreSQL dialect everywhere: H2 runs in PostgreSQL mode, so one set of queries serves both. */
 @JdbcRepository(dialect = Dialect.POSTGRES)
 public interface ClusterStatusRepository extends CrudRepository<ClusterStatusRow, String> {
-  /** Marks a wake-up pending; true only for the caller that marked it, who then sends the signal. */
+  /**
+   * Marks a wake-up pending; true only for the caller that marked it, who then sends the signal.
+   */
   @Query("UPDATE cluster_status SET wake_pending = TRUE WHERE id = :id AND wake_pending = FALSE")
   int claimWake(String id);
 
-  /** When the scheduler last came back after an outage (see {@code ListeningSince}); empty if never. */
-  @Query("SELECT listening_since FROM cluster_status WHERE id = :id AND listening_since IS NOT NULL")
+  /**
+   * When the scheduler last came back after an outage (see {@code ListeningSince}); empty if never.
+   */
+  @Query(
+      "SELECT listening_since FROM cluster_status WHERE id = :id AND listening_since IS NOT NULL")
   Optional<Instant> findListeningSince(String id);
 
   @Query("UPDATE cluster_status SET listening_since = :at WHERE id = :id")

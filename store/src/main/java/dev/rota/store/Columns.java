@@ -6,7 +6,10 @@ import java.time.Instant;
 public final class Columns {
   private Columns() {}
 
-  /** At most {@code max} characters: what an agent or a user reports is bounded by the column it lands in. */
+  /**
+   * At most {@code max} characters: what an agent or a user reports is bounded by the column it
+   * lands in.
+   */
   public static String truncate(String s, int max) {
     return s == null || s.length() <= max ? s : s.substring(0, max);
   }

@@ -70,7 +70,9 @@ public final class Converters {
     }
   }
 
-  /** A JSON column whose value may say nothing: then it is stored as NULL, and read back as null. */
+  /**
+   * A JSON column whose value may say nothing: then it is stored as NULL, and read back as null.
+   */
   private abstract static class Optional<T> extends Json<T> {
     private final java.util.function.Predicate<T> saysNothing;
 

@@ -19,18 +19,23 @@ import org.slf4j.LoggerFactory;
  * Small writes from many threads (heartbeats, a VM workflow's read model, submissions, agents' task
  * reports) committed together: one writer thread takes whatever is queued and runs it in one
  * transaction, and each caller returns once the transaction holding its write has committed, as it
- * would with a transaction of its own. A commit is the expensive part of a small write (the embedded
- * H2 writes a chunk of pages to its file on every commit, PostgreSQL flushes its log), so a thousand
- * heartbeats a second cost a few commits instead of a thousand. A write that fails in a batch fails
- * the batch, which is then run again one write per transaction, so that each caller gets its own
- * answer (a name already taken fails that submission only). Should the connection be lost while a
- * batch commits, its callers learn whether it did ({@link CertainCommits}), not a guess.
+ * would with a transaction of its own. A commit is the expensive part of a small write (the
+ * embedded H2 writes a chunk of pages to its file on every commit, PostgreSQL flushes its log), so
+ * a thousand heartbeats a second cost a few commits instead of a thousand. A write that fails in a
+ * batch fails the batch, which is then run again one write per transaction, so that each caller
+ * gets its own answer (a name already taken fails that submission only). Should the connection be
+ * lost while a batch commits, its callers learn whether it did ({@link CertainCommits}), not a
+ * guess.
  */
 @Singleton
 public class GroupCommit {
   private static final Logger log = LoggerFactory.getLogger(GroupCommit.class);
-  /** At most this many writes per transaction, so that one commit never holds row locks for long. */
+
+  /**
+   * At most this many writes per transaction, so that one commit never holds row locks for long.
+   */
   static final int MAX_BATCH = 500;
+
   /** How often the writer says at DEBUG how busy it was. */
   private static final long REPORT_EVERY_NANOS = java.util.concurrent.TimeUnit.SECONDS.toNanos(10);
 
@@ -46,12 +51,19 @@ public class GroupCommit {
   private static final Comparator<Write<?>> BY_KEY = Comparator.comparing(Write::key);
 
   private final CertainCommits certain;
-  /** Threads that settle commits in doubt, so that the writer need not wait for the database to come back. */
-  private final ExecutorService settlers = Executors.newCachedThreadPool(runnable -> {
-    Thread t = new Thread(runnable, "commit-in-doubt");
-    t.setDaemon(true);
-    return t;
-  });
+
+  /**
+   * Threads that settle commits in doubt, so that the writer need not wait for the database to come
+   * back.
+   */
+  private final ExecutorService settlers =
+      Executors.newCachedThreadPool(
+          runnable -> {
+            Thread t = new Thread(runnable, "commit-in-doubt");
+            t.setDaemon(true);
+            return t;
+          });
+
   private final BlockingQueue<Write<?>> queue = new LinkedBlockingQueue<>();
   private final Thread writer;
   private volatile boolean closed;
@@ -64,11 +76,11 @@ public class GroupCommit {
   }
 
   /**
-   * Runs {@code work} (store calls, no I/O of other kinds) in a transaction shared with other callers'
-   * and returns its result once that transaction committed; rethrows what {@code work} threw. The
-   * writes of a batch run in the order of their {@code lockKey}s, the row they lock first (e.g.
-   * {@code "workers/" + name}), as the scheduler's own transactions take them: two transactions that
-   * take row locks in one order cannot deadlock.
+   * Runs {@code work} (store calls, no I/O of other kinds) in a transaction shared with other
+   * callers' and returns its result once that transaction committed; rethrows what {@code work}
+   * threw. The writes of a batch run in the order of their {@code lockKey}s, the row they lock
+   * first (e.g. {@code "workers/" + name}), as the scheduler's own transactions take them: two
+   * transactions that take row locks in one order cannot deadlock.
    */
   public <T> T write(String lockKey, Supplier<T> work) {
     if (closed) {
@@ -76,8 +88,10 @@ public class GroupCommit {
     }
     Write<T> w = new Write<>(lockKey, work, new CompletableFuture<>());
     queue.add(w);
-    // close() sets closed before it queues STOP, and the writer's last drain comes after STOP: a write
-    // that sees closed still false was queued before that drain and will be committed; one that sees it
+    // close() sets closed before it queues STOP, and the writer's last drain comes after STOP: a
+    // write
+    // that sees closed still false was queued before that drain and will be committed; one that
+    // sees it
     // true and can take its write back was queued after, and nobody else will commit it.
     if (closed && queue.remove(w)) {
       return certain.write(work);
@@ -99,30 +113,37 @@ public class GroupCommit {
   }
 
   /**
-   * Queues {@code work} to be committed with the next batch, without waiting for it: for writes nobody
-   * needs to see done, whose loss is repaired anyway (outbox entries already acted on: should their
-   * removal be lost, the action is taken again and found done). A failure is logged at DEBUG. The
-   * future returned completes when the write is over: committed, failed, or dropped as this closes.
+   * Queues {@code work} to be committed with the next batch, without waiting for it: for writes
+   * nobody needs to see done, whose loss is repaired anyway (outbox entries already acted on:
+   * should their removal be lost, the action is taken again and found done). A failure is logged at
+   * DEBUG. The future returned completes when the write is over: committed, failed, or dropped as
+   * this closes.
    */
   public CompletableFuture<?> writeLater(String lockKey, Runnable work) {
     if (closed) {
       return CompletableFuture.completedFuture(null);
     }
     CompletableFuture<Object> done = new CompletableFuture<>();
-    Write<Object> w = new Write<>(lockKey, () -> {
-      work.run();
-      return null;
-    }, done);
+    Write<Object> w =
+        new Write<>(
+            lockKey,
+            () -> {
+              work.run();
+              return null;
+            },
+            done);
     queue.add(w);
     if (closed && queue.remove(w)) {
-      return CompletableFuture.completedFuture(null); // queued after the writer's last drain (see write)
+      return CompletableFuture.completedFuture(
+          null); // queued after the writer's last drain (see write)
     }
-    return done.handle((result, failure) -> {
-      if (failure != null) {
-        log.debug("a write nobody waited for failed: {}", failure.toString());
-      }
-      return null;
-    });
+    return done.handle(
+        (result, failure) -> {
+          if (failure != null) {
+            log.debug("a write nobody waited for failed: {}", failure.toString());
+          }
+          return null;
+        });
   }
 
   /** The lock key of a write that first locks worker {@code name}'s row. */
@@ -157,8 +178,13 @@ public class GroupCommit {
         busyNanos += took;
         longestNanos = Math.max(longestNanos, took);
         if (began - windowStart > REPORT_EVERY_NANOS && log.isDebugEnabled()) {
-          log.debug("{} commits of {} writes in {} ms, {} ms of it committing, the longest {} ms", commits, writes,
-              (began + took - windowStart) / 1_000_000, busyNanos / 1_000_000, longestNanos / 1_000_000);
+          log.debug(
+              "{} commits of {} writes in {} ms, {} ms of it committing, the longest {} ms",
+              commits,
+              writes,
+              (began + took - windowStart) / 1_000_000,
+              busyNanos / 1_000_000,
+              longestNanos / 1_000_000);
           commits = 0;
           writes = 0;
           busyNanos = 0;
@@ -196,7 +222,10 @@ public class GroupCommit {
           batch.forEach(w -> w.done().completeExceptionally(e));
           return;
         }
-        log.debug("a batch of {} writes failed ({}); committing them one by one", batch.size(), e.toString());
+        log.debug(
+            "a batch of {} writes failed ({}); committing them one by one",
+            batch.size(),
+            e.toString());
       }
     }
     for (Write<?> w : batch) {
@@ -211,19 +240,20 @@ public class GroupCommit {
   }
 
   /**
-   * The connection was lost while {@code batch} was committing: its callers wait while another thread
-   * finds out whether it did, and the writer goes on with the next writes.
+   * The connection was lost while {@code batch} was committing: its callers wait while another
+   * thread finds out whether it did, and the writer goes on with the next writes.
    */
   private void settleLater(CommitInDoubtException doubt, List<Write<?>> batch) {
     List<Write<?>> writes = List.copyOf(batch);
-    settlers.execute(() -> {
-      try {
-        List<Write<?>> results = certain.settle(doubt);
-        results.forEach(Write::run);
-      } catch (RuntimeException e) {
-        writes.forEach(w -> w.done().completeExceptionally(e));
-      }
-    });
+    settlers.execute(
+        () -> {
+          try {
+            List<Write<?>> results = certain.settle(doubt);
+            results.forEach(Write::run);
+          } catch (RuntimeException e) {
+            writes.forEach(w -> w.done().completeExceptionally(e));
+          }
+        });
   }
 
   /** Does the work of each write now and keeps its result to hand over after the commit. */

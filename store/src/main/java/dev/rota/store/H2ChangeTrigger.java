@@ -12,8 +12,9 @@ import java.util.Set;
 import org.h2.api.Trigger;
 
 /**
- * H2's half of the change feed (see {@code db.migration.V17__Changes}): the same rule as PostgreSQL's
- * plpgsql trigger, on H2, which runs Java triggers on the writer's own connection, in its transaction.
+ * H2's half of the change feed (see {@code db.migration.V17__Changes}): the same rule as
+ * PostgreSQL's plpgsql trigger, on H2, which runs Java triggers on the writer's own connection, in
+ * its transaction.
  */
 public final class H2ChangeTrigger implements Trigger {
   private static final Set<String> QUIET =
@@ -21,17 +22,21 @@ public final class H2ChangeTrigger implements Trigger {
 
   private String kind;
   private int nameColumn;
+
   /** Column positions whose change alone is not a change (a worker's heartbeat and probes). */
   private final Set<Integer> quiet = new HashSet<>();
 
   @Override
-  public void init(Connection conn, String schema, String trigger, String table, boolean before, int type)
+  public void init(
+      Connection conn, String schema, String trigger, String table, boolean before, int type)
       throws SQLException {
-    // By the trigger's name, not the table's: to add a column H2 copies the table, making its triggers
+    // By the trigger's name, not the table's: to add a column H2 copies the table, making its
+    // triggers
     // anew on the copy while it still has a temporary name.
     kind = trigger.toLowerCase(Locale.ROOT).startsWith("vms_") ? "vm" : "worker";
-    try (PreparedStatement ps = conn.prepareStatement(
-        "SELECT COLUMN_NAME, ORDINAL_POSITION FROM INFORMATION_SCHEMA.COLUMNS WHERE TABLE_SCHEMA = ? AND TABLE_NAME = ?")) {
+    try (PreparedStatement ps =
+        conn.prepareStatement(
+            "SELECT COLUMN_NAME, ORDINAL_POSITION FROM INFORMATION_SCHEMA.COLUMNS WHERE TABLE_SCHEMA = ? AND TABLE_NAME = ?")) {
       ps.setString(1, schema);
       ps.setString(2, table);
       try (ResultSet rs = ps.executeQuery()) {
@@ -54,8 +59,9 @@ public final class H2ChangeTrigger implements Trigger {
       return;
     }
     Object[] row = newRow != null ? newRow : oldRow;
-    try (PreparedStatement ps = conn.prepareStatement(
-        "INSERT INTO changes (id, kind, name, deleted, changed_at) VALUES (NEXT VALUE FOR change_seq, ?, ?, ?, CURRENT_TIMESTAMP)")) {
+    try (PreparedStatement ps =
+        conn.prepareStatement(
+            "INSERT INTO changes (id, kind, name, deleted, changed_at) VALUES (NEXT VALUE FOR change_seq, ?, ?, ?, CURRENT_TIMESTAMP)")) {
       ps.setString(1, kind);
       ps.setString(2, (String) row[nameColumn]);
       ps.setBoolean(3, newRow == null);

@@ -11,18 +11,25 @@ import java.util.List;
 
 @JdbcRepository(dialect = Dialect.POSTGRES)
 public interface TermActionRepository extends GenericRepository<TermActionRow, Long> {
-  @Query("""
+  @Query(
+      """
       INSERT INTO term_actions (id, kind, worker, task_id, vm, detail, created_at, attempts, vm_seq)
       VALUES (nextval('term_action_seq'), :kind, :worker, :taskId, :vm, :detail, :createdAt, 0, :vmSeq)""")
   void add(
-      String kind, String worker, String taskId, @Nullable String vm, @Nullable Long vmSeq, @Nullable String detail,
+      String kind,
+      String worker,
+      String taskId,
+      @Nullable String vm,
+      @Nullable Long vmSeq,
+      @Nullable String detail,
       Instant createdAt);
 
   /**
-   * An action of any kind, its id the sequence's next, for many as one batch (in the batch's order):
-   * {@link #add}'s and {@link #addEvent}'s columns together.
+   * An action of any kind, its id the sequence's next, for many as one batch (in the batch's
+   * order): {@link #add}'s and {@link #addEvent}'s columns together.
    */
-  String ADD_ANY = """
+  String ADD_ANY =
+      """
       INSERT INTO term_actions (id, kind, worker, task_id, vm, detail, created_at, attempts, vm_seq, event, exit_code, started_at)
       VALUES (nextval('term_action_seq'), :kind, :worker, :taskId, :vm, :detail, :createdAt, 0, :vmSeq, :event, :exitCode, :startedAt)""";
 
@@ -30,39 +37,54 @@ public interface TermActionRepository extends GenericRepository<TermActionRow, L
   long nextId();
 
   /** A task event for a VM's workflow, with an id taken from {@link #nextId}. */
-  @Query("""
+  @Query(
+      """
       INSERT INTO term_actions (id, kind, worker, task_id, vm, detail, created_at, attempts, vm_seq, event, exit_code, started_at)
       VALUES (:id, 'notify', :worker, :taskId, :vm, :message, :at, 0, :vmSeq, :event, :exitCode, :startedAt)""")
   void addEvent(
-      long id, String worker, String taskId, String vm, long vmSeq, String event, @Nullable Integer exitCode,
-      String message, Instant at, @Nullable Instant startedAt);
+      long id,
+      String worker,
+      String taskId,
+      String vm,
+      long vmSeq,
+      String event,
+      @Nullable Integer exitCode,
+      String message,
+      Instant at,
+      @Nullable Instant startedAt);
 
   /** The oldest actions after {@code afterId}: one pass over the outbox tries each action once. */
   @Query("SELECT * FROM term_actions WHERE id > :afterId ORDER BY id LIMIT :limit")
   List<TermActionRow> after(long afterId, int limit);
 
   /** The oldest calls to agents (starts, removals) after {@code afterId}. */
-  @Query("SELECT * FROM term_actions WHERE kind <> 'notify' AND id > :afterId ORDER BY id LIMIT :limit")
+  @Query(
+      "SELECT * FROM term_actions WHERE kind <> 'notify' AND id > :afterId ORDER BY id LIMIT :limit")
   List<TermActionRow> agentCallsAfter(long afterId, int limit);
 
   /** The oldest news for VMs' workflows after {@code afterId}. */
-  @Query("SELECT * FROM term_actions WHERE kind = 'notify' AND id > :afterId ORDER BY id LIMIT :limit")
+  @Query(
+      "SELECT * FROM term_actions WHERE kind = 'notify' AND id > :afterId ORDER BY id LIMIT :limit")
   List<TermActionRow> newsAfter(long afterId, int limit);
 
   /** The VM's task events still in the outbox from before event {@code beforeId}, oldest first. */
-  @Query("SELECT * FROM term_actions WHERE kind = 'notify' AND vm = :vm AND id < :beforeId ORDER BY id")
+  @Query(
+      "SELECT * FROM term_actions WHERE kind = 'notify' AND vm = :vm AND id < :beforeId ORDER BY id")
   List<TermActionRow> eventsBefore(String vm, long beforeId);
 
   /**
-   * A VM's news up to {@code taskEventId}, of submission {@code vmSeq}, left untold: its workflow was
-   * started with a row that shows it (and would ignore it). Run as a batch.
+   * A VM's news up to {@code taskEventId}, of submission {@code vmSeq}, left untold: its workflow
+   * was started with a row that shows it (and would ignore it). Run as a batch.
    */
-  String HANDED_OVER = "DELETE FROM term_actions WHERE kind = 'notify' AND vm = :vm AND vm_seq = :vmSeq AND id <= :taskEventId";
+  String HANDED_OVER =
+      "DELETE FROM term_actions WHERE kind = 'notify' AND vm = :vm AND vm_seq = :vmSeq AND id <= :taskEventId";
 
   @Query("DELETE FROM term_actions WHERE id = :id")
   void done(long id);
 
-  /** Takes many out at once: one statement (and one commit) for a pass's or a report's actions done. */
+  /**
+   * Takes many out at once: one statement (and one commit) for a pass's or a report's actions done.
+   */
   @Query("DELETE FROM term_actions WHERE id IN (:ids)")
   void doneAll(Collection<Long> ids);
 
@@ -72,13 +94,19 @@ public interface TermActionRepository extends GenericRepository<TermActionRow, L
   @Query("UPDATE term_actions SET attempts = attempts + 1 WHERE id = :id")
   void triedOnce(long id);
 
-  /** Actions tried fewer than {@code attempts} times: worth trying again soon rather than next interval. */
+  /**
+   * Actions tried fewer than {@code attempts} times: worth trying again soon rather than next
+   * interval.
+   */
   @Query("SELECT COUNT(*) FROM term_actions WHERE attempts < :attempts")
   long pendingTriedFewerThan(int attempts);
 
   @Query("SELECT COUNT(*) FROM term_actions")
   long pending();
 
-  /** Whether the action is still in the outbox: not yet done, nor handed over by its VM's workflow start. */
+  /**
+   * Whether the action is still in the outbox: not yet done, nor handed over by its VM's workflow
+   * start.
+   */
   boolean existsById(long id);
 }

@@ -8,7 +8,8 @@ import java.time.Instant;
 /**
  * One action a committed term decided.
  *
- * @param kind {@code start} a task, {@code remove} a task, or {@code notify} a VM workflow of a task event
+ * @param kind {@code start} a task, {@code remove} a task, or {@code notify} a VM workflow of a
+ *     task event
  * @param vmSeq the submission of the VM the task is of (so that a VM submitted again under the same
  *     name is not told of its predecessor's tasks); null in rows from before task events
  * @param event for {@code notify}, a task event's wire name; null in rows from before task events,

@@ -22,16 +22,20 @@ import java.util.Map;
  */
 @Singleton
 public class TermReads {
-  static final String VMS = """
+  static final String VMS =
+      """
       SELECT name, seq, runtime, image, resources, labels, restart_policy, status, restart_count, avoid_worker,
              avoid_until, vm_set, failed_on, moving_from, old_copy_on, disconnect
       FROM vms""";
-  static final String PLACED_TASKS = """
+  static final String PLACED_TASKS =
+      """
       SELECT id, vm, vm_seq, generation, worker, state, exit_code, message, placed_at, started_at, ended_at
       FROM vm_tasks""";
-  static final String REPORTED_TASKS = """
+  static final String REPORTED_TASKS =
+      """
       SELECT id, worker, task_id, state, exit_code, message, observed_at
       FROM agent_tasks WHERE worker IN (%s)""";
+
   /** Workers named in one IN list: well below any database's bound on a statement's parameters. */
   private static final int WORKERS_PER_READ = 1_000;
 
@@ -39,17 +43,26 @@ public class TermReads {
   private final Converters.Strings strings;
   private final Converters.DisconnectPolicy disconnect;
 
-  /** The entities' own converters read the JSON columns, so that a column reads the same either way. */
-  public TermReads(Converters.Quantities quantities, Converters.Strings strings, Converters.DisconnectPolicy disconnect) {
+  /**
+   * The entities' own converters read the JSON columns, so that a column reads the same either way.
+   */
+  public TermReads(
+      Converters.Quantities quantities,
+      Converters.Strings strings,
+      Converters.DisconnectPolicy disconnect) {
     this.quantities = quantities;
     this.strings = strings;
     this.disconnect = disconnect;
   }
 
-  /** Whether the policy's text keeps its VM through a cut; each distinct text parsed once per read. */
+  /**
+   * Whether the policy's text keeps its VM through a cut; each distinct text parsed once per read.
+   */
   private boolean keeps(Map<String, Boolean> parsed, String text) {
-    return text != null && parsed.computeIfAbsent(text,
-        t -> dev.rota.agentapi.Disconnect.keeps(disconnect.convertToEntityValue(t, null)));
+    return text != null
+        && parsed.computeIfAbsent(
+            text,
+            t -> dev.rota.agentapi.Disconnect.keeps(disconnect.convertToEntityValue(t, null)));
   }
 
   private interface Row<T> {
@@ -57,68 +70,89 @@ public class TermReads {
   }
 
   /**
-   * Every VM, as the scheduler reads it: only the columns it uses, each distinct resources or labels
-   * text parsed once per read (VMs of one template share it).
+   * Every VM, as the scheduler reads it: only the columns it uses, each distinct resources or
+   * labels text parsed once per read (VMs of one template share it).
    */
   public List<VmSchedulingRow> vms(Connection connection) {
     Map<String, Map<String, Long>> resources = new HashMap<>();
     Map<String, Map<String, String>> labels = new HashMap<>();
     Map<String, Boolean> disconnects = new HashMap<>();
-    return read(connection, VMS, List.of(), r -> new VmSchedulingRow(
-        r.getString("name"),
-        r.getLong("seq"),
-        r.getString("runtime"),
-        r.getString("image"),
-        shared(resources, r.getString("resources"), quantities),
-        shared(labels, r.getString("labels"), strings),
-        r.getString("restart_policy"),
-        r.getString("status"),
-        r.getInt("restart_count"),
-        r.getString("avoid_worker"),
-        instant(r, "avoid_until"),
-        r.getString("vm_set"),
-        r.getString("failed_on"),
-        r.getString("moving_from"),
-        r.getString("old_copy_on"),
-        keeps(disconnects, r.getString("disconnect"))));
+    return read(
+        connection,
+        VMS,
+        List.of(),
+        r ->
+            new VmSchedulingRow(
+                r.getString("name"),
+                r.getLong("seq"),
+                r.getString("runtime"),
+                r.getString("image"),
+                shared(resources, r.getString("resources"), quantities),
+                shared(labels, r.getString("labels"), strings),
+                r.getString("restart_policy"),
+                r.getString("status"),
+                r.getInt("restart_count"),
+                r.getString("avoid_worker"),
+                instant(r, "avoid_until"),
+                r.getString("vm_set"),
+                r.getString("failed_on"),
+                r.getString("moving_from"),
+                r.getString("old_copy_on"),
+                keeps(disconnects, r.getString("disconnect"))));
   }
 
   /** Every task the scheduler placed, as {@link VmTaskRepository#findAll()} reads it. */
   public List<VmTaskRow> placedTasks(Connection connection) {
-    return read(connection, PLACED_TASKS, List.of(), r -> new VmTaskRow(
-        r.getString("id"),
-        r.getString("vm"),
-        r.getLong("vm_seq"),
-        r.getInt("generation"),
-        r.getString("worker"),
-        r.getString("state"),
-        integer(r, "exit_code"),
-        r.getString("message"),
-        instant(r, "placed_at"),
-        instant(r, "started_at"),
-        instant(r, "ended_at")));
+    return read(
+        connection,
+        PLACED_TASKS,
+        List.of(),
+        r ->
+            new VmTaskRow(
+                r.getString("id"),
+                r.getString("vm"),
+                r.getLong("vm_seq"),
+                r.getInt("generation"),
+                r.getString("worker"),
+                r.getString("state"),
+                integer(r, "exit_code"),
+                r.getString("message"),
+                instant(r, "placed_at"),
+                instant(r, "started_at"),
+                instant(r, "ended_at")));
   }
 
-  /** The tasks {@code workers}' agents last reported, as {@link AgentTaskRepository#findByWorkerInList} reads them. */
+  /**
+   * The tasks {@code workers}' agents last reported, as {@link
+   * AgentTaskRepository#findByWorkerInList} reads them.
+   */
   public List<AgentTaskRow> reportedTasks(Connection connection, Collection<String> workers) {
     List<String> names = List.copyOf(workers);
     List<AgentTaskRow> rows = new ArrayList<>();
     for (int from = 0; from < names.size(); from += WORKERS_PER_READ) {
       List<String> some = names.subList(from, Math.min(names.size(), from + WORKERS_PER_READ));
-      String sql = REPORTED_TASKS.formatted(String.join(", ", Collections.nCopies(some.size(), "?")));
-      rows.addAll(read(connection, sql, some, r -> new AgentTaskRow(
-          r.getString("id"),
-          r.getString("worker"),
-          r.getString("task_id"),
-          r.getString("state"),
-          integer(r, "exit_code"),
-          r.getString("message"),
-          instant(r, "observed_at"))));
+      String sql =
+          REPORTED_TASKS.formatted(String.join(", ", Collections.nCopies(some.size(), "?")));
+      rows.addAll(
+          read(
+              connection,
+              sql,
+              some,
+              r ->
+                  new AgentTaskRow(
+                      r.getString("id"),
+                      r.getString("worker"),
+                      r.getString("task_id"),
+                      r.getString("state"),
+                      integer(r, "exit_code"),
+                      r.getString("message"),
+                      instant(r, "observed_at"))));
     }
     return rows;
   }
 
-  private static <T> List<T> read(Connection connection, String sql, List<String> parameters, Row<T> row) {
+  private static <T> List<T> read(
+      Connection connection, String sql, List<String> parameters, Row<T> row) {
     List<T> rows = new ArrayList<>();
     try (PreparedStatement select = connection.prepareStatement(sql)) {
       for (int i = 0; i < parameters.size(); i++) {
@@ -135,10 +169,16 @@ public class TermReads {
     return rows;
   }
 
-  /** The map a JSON column's text says, parsed once per read and shared (so not to be changed) by the rows with that text. */
+  /**
+   * The map a JSON column's text says, parsed once per read and shared (so not to be changed) by
+   * the rows with that text.
+   */
   private static <V> Map<String, V> shared(
-      Map<String, Map<String, V>> parsed, String text, AttributeConverter<Map<String, V>, String> converter) {
-    return parsed.computeIfAbsent(text, t -> Collections.unmodifiableMap(converter.convertToEntityValue(t, null)));
+      Map<String, Map<String, V>> parsed,
+      String text,
+      AttributeConverter<Map<String, V>, String> converter) {
+    return parsed.computeIfAbsent(
+        text, t -> Collections.unmodifiableMap(converter.convertToEntityValue(t, null)));
   }
 
   private static Instant instant(ResultSet r, String column) throws SQLException {

@@ -9,7 +9,10 @@ import java.util.List;
 
 @JdbcRepository(dialect = Dialect.POSTGRES)
 public interface VmEventRepository extends GenericRepository<VmEventRow, Long> {
-  /** The events a VM keeps, the newest: a VM that restarts every few seconds for a year logs without end. */
+  /**
+   * The events a VM keeps, the newest: a VM that restarts every few seconds for a year logs without
+   * end.
+   */
   int KEPT_PER_VM = 1_000;
 
   /** Adds an event to the VM's log, dropping its oldest beyond {@link #KEPT_PER_VM}. */
@@ -19,20 +22,27 @@ public interface VmEventRepository extends GenericRepository<VmEventRow, Long> {
   }
 
   /** {@link #insert}'s and {@link #keepNewest}'s statements, for many VMs' events as batches. */
-  String INSERT = "INSERT INTO vm_events (id, vm_name, time, type, message) VALUES (nextval('vm_event_seq'), :vmName, :time, :type, :message)";
-  String KEEP_NEWEST = """
+  String INSERT =
+      "INSERT INTO vm_events (id, vm_name, time, type, message) VALUES (nextval('vm_event_seq'), :vmName, :time, :type, :message)";
+
+  String KEEP_NEWEST =
+      """
       DELETE FROM vm_events WHERE vm_name = :vmName AND id < (
         SELECT MIN(id) FROM (SELECT id FROM vm_events WHERE vm_name = :vmName ORDER BY id DESC LIMIT :kept) newest)""";
 
   @Query(INSERT)
   void insert(String vmName, Instant time, String type, String message);
 
-  /** Deletes the VM's events older than its {@code kept} newest; an index walk of at most {@code kept} rows. */
+  /**
+   * Deletes the VM's events older than its {@code kept} newest; an index walk of at most {@code
+   * kept} rows.
+   */
   @Query(KEEP_NEWEST)
   int keepNewest(String vmName, int kept);
 
   /** A page of one VM's events, oldest first, after event {@code afterId}. */
-  @Query("SELECT * FROM vm_events WHERE vm_name = :vmName AND id > :afterId ORDER BY id LIMIT :limit")
+  @Query(
+      "SELECT * FROM vm_events WHERE vm_name = :vmName AND id > :afterId ORDER BY id LIMIT :limit")
   List<VmEventRow> page(String vmName, long afterId, int limit);
 
   @Query("DELETE FROM vm_events WHERE vm_name = :vmName")

@@ -13,10 +13,11 @@ import java.util.Optional;
 @JdbcRepository(dialect = Dialect.POSTGRES)
 public interface VmRepository extends CrudRepository<VmRow, String> {
   /**
-   * The VM's submission and newest task event, and whether its workflow has yet to be started, without
-   * reading its row: empty when there is no such VM.
+   * The VM's submission and newest task event, and whether its workflow has yet to be started,
+   * without reading its row: empty when there is no such VM.
    */
-  @Query("""
+  @Query(
+      """
       SELECT v.seq, v.task_event_id, v.status,
              EXISTS (SELECT 1 FROM workflow_starts s WHERE s.vm = v.name) AS workflow_owed
       FROM vms v WHERE v.name = :name""")
@@ -35,12 +36,17 @@ public interface VmRepository extends CrudRepository<VmRow, String> {
 
   /**
    * A page of VMs in submission order after {@code afterSeq}, optionally only one status, one
-   * worker or one set's. Ordering by the submission sequence keeps pages stable while VMs are added.
-   * Each filter has a query of its own, led by the column its index starts with: an optional filter
-   * written as {@code (:worker IS NULL OR worker = :worker)} cannot use an index, and listing one
-   * worker's VMs walked every VM (at 10,000 VMs, the API's most costly request).
+   * worker or one set's. Ordering by the submission sequence keeps pages stable while VMs are
+   * added. Each filter has a query of its own, led by the column its index starts with: an optional
+   * filter written as {@code (:worker IS NULL OR worker = :worker)} cannot use an index, and
+   * listing one worker's VMs walked every VM (at 10,000 VMs, the API's most costly request).
    */
-  default List<VmRow> page(long afterSeq, @Nullable String status, @Nullable String worker, @Nullable String vmSet, int limit) {
+  default List<VmRow> page(
+      long afterSeq,
+      @Nullable String status,
+      @Nullable String worker,
+      @Nullable String vmSet,
+      int limit) {
     if (vmSet != null) {
       return pageOfSet(vmSet, afterSeq, status, worker, limit);
     }
@@ -56,19 +62,22 @@ public interface VmRepository extends CrudRepository<VmRow, String> {
   @Query("SELECT * FROM vms WHERE status = :status AND seq > :afterSeq ORDER BY seq LIMIT :limit")
   List<VmRow> pageOfStatus(String status, long afterSeq, int limit);
 
-  @Query("""
+  @Query(
+      """
       SELECT * FROM vms
       WHERE worker = :worker AND seq > :afterSeq AND (CAST(:status AS VARCHAR) IS NULL OR status = :status)
       ORDER BY seq LIMIT :limit""")
   List<VmRow> pageOfWorker(String worker, long afterSeq, @Nullable String status, int limit);
 
-  @Query("""
+  @Query(
+      """
       SELECT * FROM vms
       WHERE vm_set = :vmSet AND seq > :afterSeq
         AND (CAST(:status AS VARCHAR) IS NULL OR status = :status)
         AND (CAST(:worker AS VARCHAR) IS NULL OR worker = :worker)
       ORDER BY seq LIMIT :limit""")
-  List<VmRow> pageOfSet(String vmSet, long afterSeq, @Nullable String status, @Nullable String worker, int limit);
+  List<VmRow> pageOfSet(
+      String vmSet, long afterSeq, @Nullable String status, @Nullable String worker, int limit);
 
   /** A set's replicas, lowest ordinal first. */
   @Query("SELECT * FROM vms WHERE vm_set = :vmSet ORDER BY set_ordinal")
@@ -78,23 +87,34 @@ public interface VmRepository extends CrudRepository<VmRow, String> {
   @Query("SELECT status AS label, COUNT(*) AS total FROM vms WHERE vm_set = :vmSet GROUP BY status")
   List<Count> countReplicasByStatus(String vmSet);
 
-  /** The pending replica of a set with the lowest ordinal: its reason speaks for the set's waiting ones. */
-  @Query("SELECT * FROM vms WHERE vm_set = :vmSet AND status = 'pending' ORDER BY set_ordinal LIMIT 1")
+  /**
+   * The pending replica of a set with the lowest ordinal: its reason speaks for the set's waiting
+   * ones.
+   */
+  @Query(
+      "SELECT * FROM vms WHERE vm_set = :vmSet AND status = 'pending' ORDER BY set_ordinal LIMIT 1")
   java.util.Optional<VmRow> firstPendingReplica(String vmSet);
 
-  List<VmRow> findByWorkerInListAndStatusInList(Collection<String> worker, Collection<String> status);
+  List<VmRow> findByWorkerInListAndStatusInList(
+      Collection<String> worker, Collection<String> status);
 
   List<VmRow> findByNameInList(Collection<String> names);
 
-  /** Why a VM still waits (the scheduler's); written only when it changed, and only while it is pending. */
-  @Query("UPDATE vms SET pending_reason = :reason WHERE name = :name AND status = 'pending' AND (pending_reason IS NULL OR pending_reason <> :reason)")
+  /**
+   * Why a VM still waits (the scheduler's); written only when it changed, and only while it is
+   * pending.
+   */
+  @Query(
+      "UPDATE vms SET pending_reason = :reason WHERE name = :name AND status = 'pending' AND (pending_reason IS NULL OR pending_reason <> :reason)")
   int explainPending(String name, String reason);
 
   /**
-   * How its task is getting on while it starts (an image's fetch, as its agent reports it): its status
-   * message, while it is pending or scheduled and of generation {@code :generation}, only when it changed.
+   * How its task is getting on while it starts (an image's fetch, as its agent reports it): its
+   * status message, while it is pending or scheduled and of generation {@code :generation}, only
+   * when it changed.
    */
-  @Query("""
+  @Query(
+      """
       UPDATE vms SET status_message = :message, pending_reason = NULL WHERE name = :name AND seq = :seq
       AND restart_count = :generation AND status IN ('pending', 'scheduled')
       AND (status_message IS NULL OR status_message <> :message)""")
@@ -109,89 +129,113 @@ public interface VmRepository extends CrudRepository<VmRow, String> {
    * generation is its task, which the term places elsewhere (its workflow records the rest when it
    * hears). Only while it still wants that task there and is not moving.
    */
-  String FAIL_OVER = """
+  String FAIL_OVER =
+      """
       UPDATE vms SET restart_count = :generation + 1, pending_reason = NULL, status_message = :message,
         version = version + 1
       WHERE name = :name AND seq = :seq AND restart_count = :generation AND status NOT IN ('pending', 'stopping', 'stopped', 'failed')
         AND worker = :from AND moving_from IS NULL""";
 
   /** {@link #startMove}'s statement, for a term's moves as one batch. */
-  String START_MOVE = """
+  String START_MOVE =
+      """
       UPDATE vms SET restart_count = :generation + 1, moving_from = :from, status_message = :message,
         version = version + 1
       WHERE name = :name AND seq = :seq AND restart_count = :generation AND status = 'running' AND worker = :from
         AND moving_from IS NULL""";
 
   /** {@link #placed}'s statement, for a term's placements as one batch. */
-  String PLACED = "UPDATE vms SET pending_reason = NULL WHERE name = :name AND pending_reason IS NOT NULL";
+  String PLACED =
+      "UPDATE vms SET pending_reason = NULL WHERE name = :name AND pending_reason IS NOT NULL";
 
-  /** Its task could not be started on {@code worker}: the scheduler avoids that worker for it until {@code until}. */
+  /**
+   * Its task could not be started on {@code worker}: the scheduler avoids that worker for it until
+   * {@code until}.
+   */
   @Query("UPDATE vms SET avoid_worker = :worker, avoid_until = :until WHERE name = :name")
   int avoid(String name, String worker, Instant until);
 
   /** A status its workflow decided (stopping, stopped), with why. */
-  @Query("UPDATE vms SET status = :status, status_message = :message, version = version + 1 WHERE name = :name")
+  @Query(
+      "UPDATE vms SET status = :status, status_message = :message, version = version + 1 WHERE name = :name")
   int recordStatus(String name, String status, String message);
 
   /**
    * What task events made of the VM, as its workflow decided; only for the generation it names, and
-   * never over what later events made of it. A write of an earlier lifecycle can arrive after a later
-   * one: a local activity whose workflow task was lost is carried out again by the next, while the first
-   * attempt's write still waits in the group commit (under heavy load a VM was left `scheduled` for
-   * good after its `running` had been recorded). On the event already recorded, only a status decided
-   * since is written: the same status is the same record again (the start its agent reported, {@link
-   * #reportedRunning}, or an attempt carried out twice), and another version and change-feed entry for
-   * each VM would be all its write did.
+   * never over what later events made of it. A write of an earlier lifecycle can arrive after a
+   * later one: a local activity whose workflow task was lost is carried out again by the next,
+   * while the first attempt's write still waits in the group commit (under heavy load a VM was left
+   * `scheduled` for good after its `running` had been recorded). On the event already recorded,
+   * only a status decided since is written: the same status is the same record again (the start its
+   * agent reported, {@link #reportedRunning}, or an attempt carried out twice), and another version
+   * and change-feed entry for each VM would be all its write did.
    */
-  @Query("""
+  @Query(
+      """
       UPDATE vms SET status = :status, worker = :worker, status_message = :message, exit_code = :exitCode,
         task_event_id = :taskEventId, scheduled_at = :scheduledAt, started_at = :startedAt, finished_at = :finishedAt,
         version = version + 1
       WHERE name = :name AND restart_count = :restartCount
         AND (task_event_id < :taskEventId OR (task_event_id = :taskEventId AND status <> :status))""")
   int recordLifecycle(
-      String name, int restartCount, String status, @Nullable String worker, @Nullable String message,
-      @Nullable Integer exitCode, long taskEventId, @Nullable Instant scheduledAt, @Nullable Instant startedAt,
+      String name,
+      int restartCount,
+      String status,
+      @Nullable String worker,
+      @Nullable String message,
+      @Nullable Integer exitCode,
+      long taskEventId,
+      @Nullable Instant scheduledAt,
+      @Nullable Instant startedAt,
       @Nullable Instant finishedAt);
 
   /**
-   * The agent says the VM's task runs: the read model says so at once, as a kubelet writes its pod's
-   * phase, rather than once the VM's workflow has heard (the notifier tells it the row shows the start,
-   * and it records nothing; a record of it all the same, with the same {@code taskEventId}, changes
-   * nothing). Only at that generation and after an earlier task event, and over what the
-   * workflow left pending or scheduled, or running where a failover (no move) took the VM to this
-   * generation: never over a status the workflow decided (stopping, stopped, failed), a running VM's
-   * move, or later news.
+   * The agent says the VM's task runs: the read model says so at once, as a kubelet writes its
+   * pod's phase, rather than once the VM's workflow has heard (the notifier tells it the row shows
+   * the start, and it records nothing; a record of it all the same, with the same {@code
+   * taskEventId}, changes nothing). Only at that generation and after an earlier task event, and
+   * over what the workflow left pending or scheduled, or running where a failover (no move) took
+   * the VM to this generation: never over a status the workflow decided (stopping, stopped,
+   * failed), a running VM's move, or later news.
    */
-  @Query("""
+  @Query(
+      """
       UPDATE vms SET status = 'running', worker = :worker, status_message = :message, task_event_id = :taskEventId,
         scheduled_at = :scheduledAt, started_at = :startedAt, version = version + 1
       WHERE name = :name AND seq = :seq AND restart_count = :generation AND task_event_id < :taskEventId
         AND (status IN ('pending', 'scheduled') OR (status = 'running' AND moving_from IS NULL))""")
   int reportedRunning(
-      String name, long seq, int generation, String worker, @Nullable String message, long taskEventId,
-      Instant scheduledAt, Instant startedAt);
+      String name,
+      long seq,
+      int generation,
+      String worker,
+      @Nullable String message,
+      long taskEventId,
+      Instant scheduledAt,
+      Instant startedAt);
 
   /**
    * Pending again as a new generation, preferring a worker other than {@code failedOn} (null: any);
    * the VM's workflow owns this decision, so no condition.
    */
-  @Query("UPDATE vms SET status = 'pending', worker = NULL, restart_count = :restartCount, status_message = :message, exit_code = NULL, scheduled_at = NULL, started_at = NULL, failed_on = :failedOn, moving_from = NULL, version = version + 1 WHERE name = :name")
+  @Query(
+      "UPDATE vms SET status = 'pending', worker = NULL, restart_count = :restartCount, status_message = :message, exit_code = NULL, scheduled_at = NULL, started_at = NULL, failed_on = :failedOn, moving_from = NULL, version = version + 1 WHERE name = :name")
   int requeue(String name, int restartCount, String message, @Nullable String failedOn);
 
   /**
-   * A move begins: the next generation is the VM's task, to be placed elsewhere, while the running one
-   * stays on {@code from} until it has started; only if the VM is still at {@code generation}, running
-   * there, and not already moving.
+   * A move begins: the next generation is the VM's task, to be placed elsewhere, while the running
+   * one stays on {@code from} until it has started; only if the VM is still at {@code generation},
+   * running there, and not already moving.
    */
   @Query(START_MOVE)
   int startMove(String name, long seq, int generation, String from, String message);
 
   /**
-   * The term tells the VM's workflow that its worker's drain deadline passed: once per generation, and
-   * only while that generation is placed there.
+   * The term tells the VM's workflow that its worker's drain deadline passed: once per generation,
+   * and only while that generation is placed there.
    */
-  @Query("""
+  @Query(
+      """
       UPDATE vms SET evicted_generation = :generation
       WHERE name = :name AND seq = :seq AND restart_count = :generation AND status NOT IN ('pending', 'stopping', 'stopped', 'failed')
         AND (evicted_generation IS NULL OR evicted_generation <> :generation)""")
@@ -201,13 +245,15 @@ public interface VmRepository extends CrudRepository<VmRow, String> {
    * The move's new copy is running: the old one is no longer kept, and is stopped; the VM reads as
    * moving until the term sees that copy gone ({@link #moveEnded}).
    */
-  @Query("""
+  @Query(
+      """
       UPDATE vms SET old_copy_on = moving_from, moving_from = NULL
       WHERE name = :name AND restart_count = :generation AND moving_from IS NOT NULL""")
   int moved(String name, int generation);
 
   /** The old copy a move left on {@code worker} is gone: the move is over. */
-  @Query("UPDATE vms SET old_copy_on = NULL, version = version + 1 WHERE name = :name AND old_copy_on = :worker")
+  @Query(
+      "UPDATE vms SET old_copy_on = NULL, version = version + 1 WHERE name = :name AND old_copy_on = :worker")
   int moveEnded(String name, String worker);
 
   @Query("SELECT status AS label, COUNT(*) AS total FROM vms GROUP BY status")

@@ -12,10 +12,11 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * A submitted VM: its spec as the user gave it (the API's), the read model of its lifecycle (status,
- * worker, message, exit code, times, generation: its workflow's alone), and what the scheduler notes
- * for placing it (the worker to avoid, why it waits). {@code seq} orders VMs by submission for
- * "oldest first" and for list cursors, and tells a VM from an earlier one of its name.
+ * A submitted VM: its spec as the user gave it (the API's), the read model of its lifecycle
+ * (status, worker, message, exit code, times, generation: its workflow's alone), and what the
+ * scheduler notes for placing it (the worker to avoid, why it waits). {@code seq} orders VMs by
+ * submission for "oldest first" and for list cursors, and tells a VM from an earlier one of its
+ * name.
  */
 @MappedEntity("vms")
 public record VmRow(
@@ -25,8 +26,10 @@ public record VmRow(
     @Nullable String image,
     @TypeDef(type = DataType.STRING, converter = Converters.StringList.class) List<String> command,
     @TypeDef(type = DataType.STRING, converter = Converters.Strings.class) Map<String, String> env,
-    @TypeDef(type = DataType.STRING, converter = Converters.Quantities.class) Map<String, Long> resources,
-    @TypeDef(type = DataType.STRING, converter = Converters.Strings.class) Map<String, String> labels,
+    @TypeDef(type = DataType.STRING, converter = Converters.Quantities.class)
+        Map<String, Long> resources,
+    @TypeDef(type = DataType.STRING, converter = Converters.Strings.class)
+        Map<String, String> labels,
     String restartPolicy,
     String status,
     @Nullable String statusMessage,
@@ -55,36 +58,131 @@ public record VmRow(
     @Version long version) {
 
   /** A VM as submitted: pending, generation 0, no worker. */
-  public static VmRow submitted(String name, long seq, VmTemplate spec, String message, Instant now) {
+  public static VmRow submitted(
+      String name, long seq, VmTemplate spec, String message, Instant now) {
     return replica(name, seq, spec, null, null, message, now);
   }
 
-  /** Replica {@code ordinal} of set {@code vmSet} as its set made it; a VM of no set when {@code vmSet} is null. */
+  /**
+   * Replica {@code ordinal} of set {@code vmSet} as its set made it; a VM of no set when {@code
+   * vmSet} is null.
+   */
   public static VmRow replica(
-      String name, long seq, VmTemplate spec, @Nullable String vmSet, @Nullable Integer ordinal, String message,
+      String name,
+      long seq,
+      VmTemplate spec,
+      @Nullable String vmSet,
+      @Nullable Integer ordinal,
+      String message,
       Instant now) {
-    return new VmRow(name, seq, spec.runtime(), spec.image(), spec.command(), spec.env(), spec.resources(),
-        spec.labels(), spec.restartPolicy(), "pending", message, null, 0, null, now, null, null, null, null, null, null,
-        0, vmSet, ordinal, null, null, null, spec.maxRestarts(), spec.restartWindowSeconds(),
-        spec.ttlSecondsAfterFinished(), spec.guest(), spec.disconnect(), 0);
+    return new VmRow(
+        name,
+        seq,
+        spec.runtime(),
+        spec.image(),
+        spec.command(),
+        spec.env(),
+        spec.resources(),
+        spec.labels(),
+        spec.restartPolicy(),
+        "pending",
+        message,
+        null,
+        0,
+        null,
+        now,
+        null,
+        null,
+        null,
+        null,
+        null,
+        null,
+        0,
+        vmSet,
+        ordinal,
+        null,
+        null,
+        null,
+        spec.maxRestarts(),
+        spec.restartWindowSeconds(),
+        spec.ttlSecondsAfterFinished(),
+        spec.guest(),
+        spec.disconnect(),
+        0);
   }
 
   /** What the scheduler reads of it. */
   public VmSchedulingRow scheduling() {
-    return new VmSchedulingRow(name, seq, runtime, image, resources, labels, restartPolicy, status, restartCount,
-        avoidWorker, avoidUntil, vmSet, failedOn, movingFrom, oldCopyOn, dev.rota.agentapi.Disconnect.keeps(disconnect));
+    return new VmSchedulingRow(
+        name,
+        seq,
+        runtime,
+        image,
+        resources,
+        labels,
+        restartPolicy,
+        status,
+        restartCount,
+        avoidWorker,
+        avoidUntil,
+        vmSet,
+        failedOn,
+        movingFrom,
+        oldCopyOn,
+        dev.rota.agentapi.Disconnect.keeps(disconnect));
   }
 
   /** What it runs and asks for. */
   public VmTemplate spec() {
-    return new VmTemplate(runtime, image, command, env, resources, labels, restartPolicy, maxRestarts, restartWindowSeconds,
-        ttlSecondsAfterFinished, guest, disconnect);
+    return new VmTemplate(
+        runtime,
+        image,
+        command,
+        env,
+        resources,
+        labels,
+        restartPolicy,
+        maxRestarts,
+        restartWindowSeconds,
+        ttlSecondsAfterFinished,
+        guest,
+        disconnect);
   }
 
   public VmRow withSeq(long newSeq) {
-    return new VmRow(name, newSeq, runtime, image, command, env, resources, labels, restartPolicy, status,
-        statusMessage, worker, restartCount, exitCode, createdAt, scheduledAt, startedAt, finishedAt, avoidWorker,
-        avoidUntil, pendingReason, taskEventId, vmSet, setOrdinal, failedOn, movingFrom, oldCopyOn, maxRestarts,
-        restartWindowSeconds, ttlSecondsAfterFinished, guest, disconnect, version);
+    return new VmRow(
+        name,
+        newSeq,
+        runtime,
+        image,
+        command,
+        env,
+        resources,
+        labels,
+        restartPolicy,
+        status,
+        statusMessage,
+        worker,
+        restartCount,
+        exitCode,
+        createdAt,
+        scheduledAt,
+        startedAt,
+        finishedAt,
+        avoidWorker,
+        avoidUntil,
+        pendingReason,
+        taskEventId,
+        vmSet,
+        setOrdinal,
+        failedOn,
+        movingFrom,
+        oldCopyOn,
+        maxRestarts,
+        restartWindowSeconds,
+        ttlSecondsAfterFinished,
+        guest,
+        disconnect,
+        version);
   }
 }

@@ -4,7 +4,10 @@ import io.micronaut.core.annotation.Nullable;
 import java.time.Instant;
 import java.util.Map;
 
-/** What the scheduler reads of a VM every term: the columns of {@link VmRow} a placement or a reconciliation uses. */
+/**
+ * What the scheduler reads of a VM every term: the columns of {@link VmRow} a placement or a
+ * reconciliation uses.
+ */
 public record VmSchedulingRow(
     String name,
     long seq,

@@ -21,11 +21,13 @@ public interface VmSetRepository extends CrudRepository<VmSetRow, String> {
   int markDeleting(String name);
 
   /** The replica count alone (PATCH), unless the set is being deleted. */
-  @Query("UPDATE vm_sets SET replicas = :replicas, version = version + 1 WHERE name = :name AND deleting = FALSE")
+  @Query(
+      "UPDATE vm_sets SET replicas = :replicas, version = version + 1 WHERE name = :name AND deleting = FALSE")
   int resize(String name, int replicas);
 
   /** Its workflow's word on what keeps the replicas from matching, written only when it changed. */
-  @Query("""
+  @Query(
+      """
       UPDATE vm_sets SET message = :message
       WHERE name = :name AND ((message IS NULL AND CAST(:message AS VARCHAR) IS NOT NULL)
         OR (message IS NOT NULL AND (CAST(:message AS VARCHAR) IS NULL OR message <> :message)))""")

@@ -10,8 +10,8 @@ import java.time.Instant;
 
 /**
  * A VM set as its user asked for it (the API's): how many replicas of which template, spread how.
- * {@code deleting} is the user's request to remove it; {@code message} is its workflow's word on what
- * keeps the replicas from matching (a name taken by another VM), null when nothing does.
+ * {@code deleting} is the user's request to remove it; {@code message} is its workflow's word on
+ * what keeps the replicas from matching (a name taken by another VM), null when nothing does.
  *
  * @param spread as {@link dev.rota.model.Spread#wireName()} spells it
  */
@@ -29,19 +29,36 @@ public record VmSetRow(
     @Version long version) {
 
   public static VmSetRow created(
-      String name, long seq, int replicas, VmTemplate template, String spread, int maxUnavailable, Instant now) {
+      String name,
+      long seq,
+      int replicas,
+      VmTemplate template,
+      String spread,
+      int maxUnavailable,
+      Instant now) {
     return new VmSetRow(name, seq, replicas, template, spread, maxUnavailable, false, null, now, 0);
   }
 
   /** The same set as the user now wants it. */
-  public VmSetRow respecified(int newReplicas, VmTemplate newTemplate, String newSpread, int newMaxUnavailable) {
-    return new VmSetRow(name, seq, newReplicas, newTemplate, newSpread, newMaxUnavailable, deleting, message,
-        createdAt, version);
+  public VmSetRow respecified(
+      int newReplicas, VmTemplate newTemplate, String newSpread, int newMaxUnavailable) {
+    return new VmSetRow(
+        name,
+        seq,
+        newReplicas,
+        newTemplate,
+        newSpread,
+        newMaxUnavailable,
+        deleting,
+        message,
+        createdAt,
+        version);
   }
 
   /** The same set, marked for deletion. */
   public VmSetRow markedDeleting() {
-    return new VmSetRow(name, seq, replicas, template, spread, maxUnavailable, true, message, createdAt, version);
+    return new VmSetRow(
+        name, seq, replicas, template, spread, maxUnavailable, true, message, createdAt, version);
   }
 
   /** The VM name of replica {@code ordinal}. */

@@ -16,12 +16,14 @@ import java.util.Optional;
 @JdbcRepository(dialect = Dialect.POSTGRES)
 public interface VmTaskRepository extends GenericRepository<VmTaskRow, String> {
   /** {@link #ended}'s statement, for a term's failovers as one batch. */
-  String ENDED = """
+  String ENDED =
+      """
       UPDATE vm_tasks SET state = :state, exit_code = :exitCode, message = :message, ended_at = :at
       WHERE id = :id AND state IN ('scheduled', 'running')""";
 
   /** {@link #place}'s statement, which a term's placements run as one batch. */
-  String PLACE = """
+  String PLACE =
+      """
       INSERT INTO vm_tasks (id, vm, vm_seq, generation, worker, state, placed_at)
       SELECT :id, :vm, :vmSeq, :generation, :worker, 'scheduled', :at FROM vms
       WHERE name = :vm AND seq = :vmSeq AND restart_count = :generation AND status NOT IN ('stopping', 'stopped', 'failed')
@@ -42,7 +44,8 @@ public interface VmTaskRepository extends GenericRepository<VmTaskRow, String> {
   @Query(PLACE)
   int place(String id, String vm, long vmSeq, int generation, String worker, Instant at);
 
-  @Query("UPDATE vm_tasks SET state = 'running', started_at = :at, message = :message WHERE id = :id AND state = 'scheduled'")
+  @Query(
+      "UPDATE vm_tasks SET state = 'running', started_at = :at, message = :message WHERE id = :id AND state = 'scheduled'")
   int started(String id, Instant at, String message);
 
   /** The task ended, failed, vanished or was lost: once, from a live state. */

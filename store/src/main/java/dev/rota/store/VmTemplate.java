@@ -7,11 +7,11 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * What a VM runs and asks for, without its name: a submitted VM's spec, and a VM set's template, from
- * which each of its replicas is made alike.
+ * What a VM runs and asks for, without its name: a submitted VM's spec, and a VM set's template,
+ * from which each of its replicas is made alike.
  *
- * @param maxRestarts restarts after failures allowed within {@code restartWindowSeconds}, after which
- *     the VM stays failed; null for no limit
+ * @param maxRestarts restarts after failures allowed within {@code restartWindowSeconds}, after
+ *     which the VM stays failed; null for no limit
  * @param restartWindowSeconds the window {@code maxRestarts} counts in; null when there is no limit
  * @param ttlSecondsAfterFinished how long after it finished (stopped, or failed for good) the VM is
  *     deleted; null: kept until deleted by hand
@@ -34,7 +34,9 @@ public record VmTemplate(
     @Nullable GuestSpec guest,
     @Nullable dev.rota.agentapi.Disconnect disconnect) {
 
-  /** A template read back from its JSON has no empty lists or maps: they were left out when written. */
+  /**
+   * A template read back from its JSON has no empty lists or maps: they were left out when written.
+   */
   public VmTemplate {
     command = command == null ? List.of() : command;
     env = env == null ? Map.of() : env;
@@ -43,22 +45,64 @@ public record VmTemplate(
   }
 
   public VmTemplate(
-      String runtime, String image, List<String> command, Map<String, String> env, Map<String, Long> resources,
-      Map<String, String> labels, String restartPolicy, Integer maxRestarts, Integer restartWindowSeconds,
-      Integer ttlSecondsAfterFinished, GuestSpec guest) {
-    this(runtime, image, command, env, resources, labels, restartPolicy, maxRestarts, restartWindowSeconds,
-        ttlSecondsAfterFinished, guest, null);
+      String runtime,
+      String image,
+      List<String> command,
+      Map<String, String> env,
+      Map<String, Long> resources,
+      Map<String, String> labels,
+      String restartPolicy,
+      Integer maxRestarts,
+      Integer restartWindowSeconds,
+      Integer ttlSecondsAfterFinished,
+      GuestSpec guest) {
+    this(
+        runtime,
+        image,
+        command,
+        env,
+        resources,
+        labels,
+        restartPolicy,
+        maxRestarts,
+        restartWindowSeconds,
+        ttlSecondsAfterFinished,
+        guest,
+        null);
   }
 
   public VmTemplate(
-      String runtime, String image, List<String> command, Map<String, String> env, Map<String, Long> resources,
-      Map<String, String> labels, String restartPolicy, Integer maxRestarts, Integer restartWindowSeconds) {
-    this(runtime, image, command, env, resources, labels, restartPolicy, maxRestarts, restartWindowSeconds, null, null);
+      String runtime,
+      String image,
+      List<String> command,
+      Map<String, String> env,
+      Map<String, Long> resources,
+      Map<String, String> labels,
+      String restartPolicy,
+      Integer maxRestarts,
+      Integer restartWindowSeconds) {
+    this(
+        runtime,
+        image,
+        command,
+        env,
+        resources,
+        labels,
+        restartPolicy,
+        maxRestarts,
+        restartWindowSeconds,
+        null,
+        null);
   }
 
   public VmTemplate(
-      String runtime, String image, List<String> command, Map<String, String> env, Map<String, Long> resources,
-      Map<String, String> labels, String restartPolicy) {
+      String runtime,
+      String image,
+      List<String> command,
+      Map<String, String> env,
+      Map<String, Long> resources,
+      Map<String, String> labels,
+      String restartPolicy) {
     this(runtime, image, command, env, resources, labels, restartPolicy, null, null, null, null);
   }
 }

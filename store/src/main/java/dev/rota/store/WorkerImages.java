@@ -10,13 +10,14 @@ import java.util.Map;
 import java.util.TreeMap;
 
 /**
- * The images each worker's agent says it holds, with when a task last used each. Kept apart from the
- * worker's registration ({@link WorkerRow}): they are the agent's observation, written with its
+ * The images each worker's agent says it holds, with when a task last used each. Kept apart from
+ * the worker's registration ({@link WorkerRow}): they are the agent's observation, written with its
  * heartbeat, and a registration or pause written from an older read must not undo them.
  */
 @Singleton
 public class WorkerImages {
-  private static final Argument<Map<String, Instant>> TYPE = Argument.mapOf(String.class, Instant.class);
+  private static final Argument<Map<String, Instant>> TYPE =
+      Argument.mapOf(String.class, Instant.class);
 
   private final WorkerRepository workers;
   private final JsonColumns json;

@@ -4,8 +4,8 @@ import jakarta.inject.Singleton;
 import java.time.Instant;
 
 /**
- * Removes a worker with what the store kept of its agent's word (its task list, its tasks' failures);
- * the tasks placed on it are the reconciler's to lose or forget, as for any worker gone.
+ * Removes a worker with what the store kept of its agent's word (its task list, its tasks'
+ * failures); the tasks placed on it are the reconciler's to lose or forget, as for any worker gone.
  */
 @Singleton
 public class WorkerRemoval {
@@ -24,8 +24,8 @@ public class WorkerRemoval {
   }
 
   /**
-   * The scheduler's: only if it is still offline and silent since {@code lastSeen}, so that an agent
-   * heard from meanwhile keeps its worker.
+   * The scheduler's: only if it is still offline and silent since {@code lastSeen}, so that an
+   * agent heard from meanwhile keeps its worker.
    */
   public boolean removeIfSilentSince(String name, Instant lastSeen) {
     if (workers.deleteIfSilentSince(name, lastSeen) != 1) {

@@ -1,10 +1,10 @@
 package dev.rota.store;
 
+import io.micronaut.core.annotation.Nullable;
 import io.micronaut.data.annotation.Query;
 import io.micronaut.data.jdbc.annotation.JdbcRepository;
 import io.micronaut.data.model.query.builder.sql.Dialect;
 import io.micronaut.data.repository.CrudRepository;
-import io.micronaut.core.annotation.Nullable;
 import java.time.Instant;
 import java.util.List;
 
@@ -18,7 +18,10 @@ public interface WorkerRepository extends CrudRepository<WorkerRow, String> {
   @Query("UPDATE workers SET last_seen = :seen WHERE name = :name")
   int heartbeat(String name, Instant seen);
 
-  /** A heartbeat with the images the agent holds now (JSON, see {@link WorkerImages}); no version change either. */
+  /**
+   * A heartbeat with the images the agent holds now (JSON, see {@link WorkerImages}); no version
+   * change either.
+   */
   @Query("UPDATE workers SET last_seen = :seen, images = :images WHERE name = :name")
   int heartbeatHolding(String name, Instant seen, String images);
 
@@ -32,8 +35,9 @@ public interface WorkerRepository extends CrudRepository<WorkerRow, String> {
   List<WorkerImagesRow> imagesOf(java.util.Collection<String> names);
 
   /**
-   * A probe that answered resets its worker's failure count. No version change: it is an observation.
-   * One row per statement, so that a term locks workers' rows in the order it chooses (by name).
+   * A probe that answered resets its worker's failure count. No version change: it is an
+   * observation. One row per statement, so that a term locks workers' rows in the order it chooses
+   * (by name).
    */
   @Query(PROBE_ANSWERED)
   int probeAnswered(String name, Instant at);
@@ -42,7 +46,8 @@ public interface WorkerRepository extends CrudRepository<WorkerRow, String> {
    * A probe's answer, unless a later probe's is stored already: a term that stalled after asking (a
    * long pause) never writes over what a newer term saw.
    */
-  String PROBE_ANSWERED = """
+  String PROBE_ANSWERED =
+      """
       UPDATE workers SET last_probe_at = :at, last_probe_ok = TRUE, probe_failures = 0, last_probe_error = NULL
       WHERE name = :name AND (last_probe_at IS NULL OR last_probe_at <= :at)""";
 
@@ -50,7 +55,8 @@ public interface WorkerRepository extends CrudRepository<WorkerRow, String> {
   int probeFailed(String name, Instant at, String error);
 
   /** A probe that failed, unless a later probe's outcome is stored already. */
-  String PROBE_FAILED = """
+  String PROBE_FAILED =
+      """
       UPDATE workers SET last_probe_at = :at, last_probe_ok = FALSE, probe_failures = probe_failures + 1, last_probe_error = :error
       WHERE name = :name AND (last_probe_at IS NULL OR last_probe_at <= :at)""";
 
@@ -58,12 +64,19 @@ public interface WorkerRepository extends CrudRepository<WorkerRow, String> {
   @Query("SELECT name FROM workers WHERE name IN (:names) AND last_probe_at > :at")
   List<String> probedAfter(java.util.Collection<String> names, Instant at);
 
-  /** The scheduler's health decision, applied only if nobody changed the worker since it was read. */
-  @Query("UPDATE workers SET health = :health, health_message = :message, flaky_until = :flakyUntil, version = version + 1 WHERE name = :name AND version = :version")
-  int decideHealth(String name, long version, String health, String message, @Nullable Instant flakyUntil);
+  /**
+   * The scheduler's health decision, applied only if nobody changed the worker since it was read.
+   */
+  @Query(
+      "UPDATE workers SET health = :health, health_message = :message, flaky_until = :flakyUntil, version = version + 1 WHERE name = :name AND version = :version")
+  int decideHealth(
+      String name, long version, String health, String message, @Nullable Instant flakyUntil);
 
-  /** The term's line on what a draining worker still holds; an observation, so no version change. */
-  @Query("UPDATE workers SET drain_progress = :progress WHERE name = :name AND drain_deadline IS NOT NULL")
+  /**
+   * The term's line on what a draining worker still holds; an observation, so no version change.
+   */
+  @Query(
+      "UPDATE workers SET drain_progress = :progress WHERE name = :name AND drain_deadline IS NOT NULL")
   int drainProgress(String name, String progress);
 
   @Query("SELECT health AS label, COUNT(*) AS total FROM workers GROUP BY health")
@@ -74,10 +87,11 @@ public interface WorkerRepository extends CrudRepository<WorkerRow, String> {
   int taskFailed(String worker, Instant at);
 
   /**
-   * Task failures per worker since {@code since} and since the worker's last cool-down (a worker made
-   * flaky by them starts afresh once it is back).
+   * Task failures per worker since {@code since} and since the worker's last cool-down (a worker
+   * made flaky by them starts afresh once it is back).
    */
-  @Query("""
+  @Query(
+      """
       SELECT f.worker AS label, COUNT(*) AS total FROM worker_task_failures f JOIN workers w ON w.name = f.worker
       WHERE f.failed_at > :since AND (w.flaky_until IS NULL OR f.failed_at > w.flaky_until)
       GROUP BY f.worker""")
@@ -86,8 +100,11 @@ public interface WorkerRepository extends CrudRepository<WorkerRow, String> {
   @Query("DELETE FROM worker_task_failures WHERE worker = :worker")
   int forgetTaskFailuresOf(String worker);
 
-  /** Removes a worker still offline and not heard from since {@code lastSeen}, as the term read it. */
-  @Query("DELETE FROM workers WHERE name = :name AND health = 'offline' AND COALESCE(last_seen, created_at) = :lastSeen")
+  /**
+   * Removes a worker still offline and not heard from since {@code lastSeen}, as the term read it.
+   */
+  @Query(
+      "DELETE FROM workers WHERE name = :name AND health = 'offline' AND COALESCE(last_seen, created_at) = :lastSeen")
   int deleteIfSilentSince(String name, Instant lastSeen);
 
   @Query("DELETE FROM worker_task_failures WHERE failed_at <= :before")

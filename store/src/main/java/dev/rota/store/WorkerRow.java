@@ -3,7 +3,6 @@ package dev.rota.store;
 import io.micronaut.core.annotation.Nullable;
 import io.micronaut.data.annotation.Id;
 import io.micronaut.data.annotation.MappedEntity;
-import io.micronaut.data.annotation.MappedProperty;
 import io.micronaut.data.annotation.TypeDef;
 import io.micronaut.data.annotation.Version;
 import io.micronaut.data.model.DataType;
@@ -13,15 +12,17 @@ import java.util.Map;
 
 /**
  * A registered worker machine. Heartbeats write {@code lastSeen} alone, without a new version; the
- * term writes {@code drainProgress} alone too. {@code notices} are what its agent said at registration
- * that a person should know (none is an empty list).
+ * term writes {@code drainProgress} alone too. {@code notices} are what its agent said at
+ * registration that a person should know (none is an empty list).
  */
 @MappedEntity("workers")
 public record WorkerRow(
     @Id String name,
     String endpoint,
-    @TypeDef(type = DataType.STRING, converter = Converters.Quantities.class) Map<String, Long> resources,
-    @TypeDef(type = DataType.STRING, converter = Converters.Strings.class) Map<String, String> labels,
+    @TypeDef(type = DataType.STRING, converter = Converters.Quantities.class)
+        Map<String, Long> resources,
+    @TypeDef(type = DataType.STRING, converter = Converters.Strings.class)
+        Map<String, String> labels,
     @TypeDef(type = DataType.STRING, converter = Converters.StringList.class) List<String> runtimes,
     @Nullable String machineId,
     boolean schedulingPaused,
@@ -44,41 +45,159 @@ public record WorkerRow(
 
   /** A newly registered worker: not ready until its agent answers a probe. */
   public static WorkerRow registered(
-      String name, String endpoint, Map<String, Long> resources, Map<String, String> labels, List<String> runtimes,
-      @Nullable String machineId, String health, String healthMessage, Instant now) {
-    return new WorkerRow(name, endpoint, resources, labels, runtimes, machineId, false, health, healthMessage, now,
-        now, null, false, 0, null, null, null, null, null, null, null, List.of(), 0);
+      String name,
+      String endpoint,
+      Map<String, Long> resources,
+      Map<String, String> labels,
+      List<String> runtimes,
+      @Nullable String machineId,
+      String health,
+      String healthMessage,
+      Instant now) {
+    return new WorkerRow(
+        name,
+        endpoint,
+        resources,
+        labels,
+        runtimes,
+        machineId,
+        false,
+        health,
+        healthMessage,
+        now,
+        now,
+        null,
+        false,
+        0,
+        null,
+        null,
+        null,
+        null,
+        null,
+        null,
+        null,
+        List.of(),
+        0);
   }
 
   public WorkerRow withPaused(boolean paused) {
-    return new WorkerRow(name, endpoint, resources, labels, runtimes, machineId, paused, health,
-        healthMessage, lastSeen, createdAt, lastProbeAt, lastProbeOk, probeFailures, lastProbeError, flakyUntil, agentSecret,
-        certificateSha256, drainDeadline, drainStartedAt, drainProgress, notices, version);
+    return new WorkerRow(
+        name,
+        endpoint,
+        resources,
+        labels,
+        runtimes,
+        machineId,
+        paused,
+        health,
+        healthMessage,
+        lastSeen,
+        createdAt,
+        lastProbeAt,
+        lastProbeOk,
+        probeFailures,
+        lastProbeError,
+        flakyUntil,
+        agentSecret,
+        certificateSha256,
+        drainDeadline,
+        drainStartedAt,
+        drainProgress,
+        notices,
+        version);
   }
 
   /**
-   * Drained until {@code deadline} (paused meanwhile); a drain under way keeps when it started. A null
-   * deadline ends the drain, leaving the pause as it is.
+   * Drained until {@code deadline} (paused meanwhile); a drain under way keeps when it started. A
+   * null deadline ends the drain, leaving the pause as it is.
    */
   public WorkerRow withDrain(@Nullable Instant deadline, Instant now) {
     Instant started = deadline == null ? null : drainStartedAt != null ? drainStartedAt : now;
-    return new WorkerRow(name, endpoint, resources, labels, runtimes, machineId, schedulingPaused || deadline != null,
-        health, healthMessage, lastSeen, createdAt, lastProbeAt, lastProbeOk, probeFailures, lastProbeError, flakyUntil,
-        agentSecret, certificateSha256, deadline, started, deadline == null ? null : drainProgress, notices, version);
+    return new WorkerRow(
+        name,
+        endpoint,
+        resources,
+        labels,
+        runtimes,
+        machineId,
+        schedulingPaused || deadline != null,
+        health,
+        healthMessage,
+        lastSeen,
+        createdAt,
+        lastProbeAt,
+        lastProbeOk,
+        probeFailures,
+        lastProbeError,
+        flakyUntil,
+        agentSecret,
+        certificateSha256,
+        deadline,
+        started,
+        deadline == null ? null : drainProgress,
+        notices,
+        version);
   }
 
-  /** What the controller presents to the agent, and the certificate it pins for the agent's HTTPS. */
+  /**
+   * What the controller presents to the agent, and the certificate it pins for the agent's HTTPS.
+   */
   public WorkerRow withAgent(@Nullable String secret, @Nullable String certificate) {
-    return new WorkerRow(name, endpoint, resources, labels, runtimes, machineId, schedulingPaused, health,
-        healthMessage, lastSeen, createdAt, lastProbeAt, lastProbeOk, probeFailures, lastProbeError, flakyUntil, secret,
-        certificate, drainDeadline, drainStartedAt, drainProgress, notices, version);
+    return new WorkerRow(
+        name,
+        endpoint,
+        resources,
+        labels,
+        runtimes,
+        machineId,
+        schedulingPaused,
+        health,
+        healthMessage,
+        lastSeen,
+        createdAt,
+        lastProbeAt,
+        lastProbeOk,
+        probeFailures,
+        lastProbeError,
+        flakyUntil,
+        secret,
+        certificate,
+        drainDeadline,
+        drainStartedAt,
+        drainProgress,
+        notices,
+        version);
   }
 
-  /** What its agent says a person should know of it (limits it cannot enforce, guests emulated in software). */
+  /**
+   * What its agent says a person should know of it (limits it cannot enforce, guests emulated in
+   * software).
+   */
   public WorkerRow withNotices(List<String> said) {
-    return new WorkerRow(name, endpoint, resources, labels, runtimes, machineId, schedulingPaused, health,
-        healthMessage, lastSeen, createdAt, lastProbeAt, lastProbeOk, probeFailures, lastProbeError, flakyUntil, agentSecret,
-        certificateSha256, drainDeadline, drainStartedAt, drainProgress, List.copyOf(said), version);
+    return new WorkerRow(
+        name,
+        endpoint,
+        resources,
+        labels,
+        runtimes,
+        machineId,
+        schedulingPaused,
+        health,
+        healthMessage,
+        lastSeen,
+        createdAt,
+        lastProbeAt,
+        lastProbeOk,
+        probeFailures,
+        lastProbeError,
+        flakyUntil,
+        agentSecret,
+        certificateSha256,
+        drainDeadline,
+        drainStartedAt,
+        drainProgress,
+        List.copyOf(said),
+        version);
   }
 
   /** How to call this worker's agent. */
@@ -88,11 +207,35 @@ public record WorkerRow(
 
   /** The registration's fields replaced; pause, health and history kept. */
   public WorkerRow reregistered(
-      String newEndpoint, Map<String, Long> newResources, Map<String, String> newLabels,
-      List<String> newRuntimes, @Nullable String newMachineId, Instant seen) {
-    return new WorkerRow(name, newEndpoint, newResources, newLabels, newRuntimes,
-        newMachineId != null ? newMachineId : machineId, schedulingPaused, health, healthMessage, seen,
-        createdAt, lastProbeAt, lastProbeOk, probeFailures, lastProbeError, flakyUntil, agentSecret, certificateSha256,
-        drainDeadline, drainStartedAt, drainProgress, notices, version);
+      String newEndpoint,
+      Map<String, Long> newResources,
+      Map<String, String> newLabels,
+      List<String> newRuntimes,
+      @Nullable String newMachineId,
+      Instant seen) {
+    return new WorkerRow(
+        name,
+        newEndpoint,
+        newResources,
+        newLabels,
+        newRuntimes,
+        newMachineId != null ? newMachineId : machineId,
+        schedulingPaused,
+        health,
+        healthMessage,
+        seen,
+        createdAt,
+        lastProbeAt,
+        lastProbeOk,
+        probeFailures,
+        lastProbeError,
+        flakyUntil,
+        agentSecret,
+        certificateSha256,
+        drainDeadline,
+        drainStartedAt,
+        drainProgress,
+        notices,
+        version);
   }
 }

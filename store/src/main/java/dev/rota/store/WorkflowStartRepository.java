@@ -8,11 +8,15 @@ import java.time.Instant;
 import java.util.Collection;
 import java.util.List;
 
-/** The VMs stored whose workflows are still to be started (V21): the submissions' outbox to Temporal. */
+/**
+ * The VMs stored whose workflows are still to be started (V21): the submissions' outbox to
+ * Temporal.
+ */
 @JdbcRepository(dialect = Dialect.POSTGRES)
 public interface WorkflowStartRepository extends GenericRepository<WorkflowStartRow, String> {
   /** One VM's start owed, written in its submission's transaction. */
-  String ADD = "INSERT INTO workflow_starts (vm, vm_seq, submitted_at) VALUES (:vm, :vmSeq, :submittedAt)";
+  String ADD =
+      "INSERT INTO workflow_starts (vm, vm_seq, submitted_at) VALUES (:vm, :vmSeq, :submittedAt)";
 
   @Query(ADD)
   void add(String vm, long vmSeq, Instant submittedAt);
@@ -25,7 +29,10 @@ public interface WorkflowStartRepository extends GenericRepository<WorkflowStart
   @Query("SELECT COUNT(*) FROM workflow_starts WHERE vm = :vm")
   long owed(String vm);
 
-  /** Takes out a start made, of the submission it was made for (a later one stays owed); one or many, as a batch. */
+  /**
+   * Takes out a start made, of the submission it was made for (a later one stays owed); one or
+   * many, as a batch.
+   */
   String DONE = "DELETE FROM workflow_starts WHERE vm = :vm AND vm_seq = :vmSeq";
 
   /** The start owed a VM that is gone, whatever its submission. */

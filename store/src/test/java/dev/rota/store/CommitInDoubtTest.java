@@ -16,9 +16,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 
 /**
- * The database's connection lost while a write commits, on a real TCP connection to a database server
- * (H2's here, PostgreSQL's in {@link PostgresCommitInDoubtTest}), through {@link CuttingProxy}: the
- * caller is told what became of its write, whichever way it went, never that a stored write was refused.
+ * The database's connection lost while a write commits, on a real TCP connection to a database
+ * server (H2's here, PostgreSQL's in {@link PostgresCommitInDoubtTest}), through {@link
+ * CuttingProxy}: the caller is told what became of its write, whichever way it went, never that a
+ * stored write was refused.
  */
 @MicronautTest(transactional = false)
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
@@ -29,6 +30,7 @@ class CommitInDoubtTest implements TestPropertyProvider {
 
   /** Names of this run's own, as the PostgreSQL database outlives a run. */
   private final String run = UUID.randomUUID().toString().substring(0, 8);
+
   private Server database;
   CuttingProxy proxy;
 
@@ -41,10 +43,16 @@ class CommitInDoubtTest implements TestPropertyProvider {
       throw new IllegalStateException("cannot start H2's server and the proxy", e);
     }
     return Map.of(
-        "datasources.default.url", "jdbc:h2:tcp://127.0.0.1:" + proxy.port() + "/mem:doubt-" + UUID.randomUUID()
+        "datasources.default.url",
+        "jdbc:h2:tcp://127.0.0.1:"
+            + proxy.port()
+            + "/mem:doubt-"
+            + UUID.randomUUID()
             + ";MODE=PostgreSQL;DATABASE_TO_LOWER=TRUE;DEFAULT_NULL_ORDERING=HIGH;DB_CLOSE_DELAY=-1",
-        // Connections made when asked for only: none is made behind the test's back while it picks one to cut.
-        "datasources.default.minimum-idle", "0");
+        // Connections made when asked for only: none is made behind the test's back while it picks
+        // one to cut.
+        "datasources.default.minimum-idle",
+        "0");
   }
 
   @AfterAll
@@ -56,24 +64,29 @@ class CommitInDoubtTest implements TestPropertyProvider {
   }
 
   /**
-   * H2's client prepares COMMIT on a connection's first commit and executes it in a second request: a cut
-   * after the next answer must find a connection that committed before, or it cuts between the two. The
-   * pool hands a thread the connection it used last, so each writing thread commits once first.
+   * H2's client prepares COMMIT on a connection's first commit and executes it in a second request:
+   * a cut after the next answer must find a connection that committed before, or it cuts between
+   * the two. The pool hands a thread the connection it used last, so each writing thread commits
+   * once first.
    */
   @org.junit.jupiter.api.BeforeEach
   void connectionsThatCommittedBefore() {
     certain.write(() -> workers.findById("doubt-warm-" + run));
-    commits.write(GroupCommit.worker("doubt-warm-" + run), () -> workers.findById("doubt-warm-" + run));
+    commits.write(
+        GroupCommit.worker("doubt-warm-" + run), () -> workers.findById("doubt-warm-" + run));
   }
 
   @Test
   void aWriteWhoseCommitWasMadeButNeverAnsweredIsAnsweredAsStored() {
     int cutsBefore = proxy.cuts();
-    WorkerRow row = commits.write(GroupCommit.worker("doubt-made-" + run), () -> {
-      WorkerRow saved = workers.save(StoreFixtures.worker("doubt-made-" + run));
-      proxy.cutAfterTheNextAnswer();
-      return saved;
-    });
+    WorkerRow row =
+        commits.write(
+            GroupCommit.worker("doubt-made-" + run),
+            () -> {
+              WorkerRow saved = workers.save(StoreFixtures.worker("doubt-made-" + run));
+              proxy.cutAfterTheNextAnswer();
+              return saved;
+            });
     assertEquals(cutsBefore + 1, proxy.cuts(), "the connection was cut as COMMIT was answered");
     assertEquals("doubt-made-" + run, row.name());
     assertTrue(workers.findById("doubt-made-" + run).isPresent(), "stored, as its caller was told");
@@ -82,25 +95,36 @@ class CommitInDoubtTest implements TestPropertyProvider {
   @Test
   void aWriteWhoseCommitNeverReachedTheDatabaseFailsAsNotStored() {
     int cutsBefore = proxy.cuts();
-    RuntimeException failed = assertThrows(RuntimeException.class, () -> commits.write(GroupCommit.worker("doubt-lost-" + run), () -> {
-      WorkerRow saved = workers.save(StoreFixtures.worker("doubt-lost-" + run));
-      proxy.cutBeforeTheNextRequest();
-      return saved;
-    }));
-    assertEquals(cutsBefore + 1, proxy.cuts(), "the connection was cut before COMMIT reached the database");
-    assertTrue(Sql.isConnectionLost(failed), "an outage, which the API answers with a 503: " + failed);
+    RuntimeException failed =
+        assertThrows(
+            RuntimeException.class,
+            () ->
+                commits.write(
+                    GroupCommit.worker("doubt-lost-" + run),
+                    () -> {
+                      WorkerRow saved = workers.save(StoreFixtures.worker("doubt-lost-" + run));
+                      proxy.cutBeforeTheNextRequest();
+                      return saved;
+                    }));
+    assertEquals(
+        cutsBefore + 1, proxy.cuts(), "the connection was cut before COMMIT reached the database");
+    assertTrue(
+        Sql.isConnectionLost(failed), "an outage, which the API answers with a 503: " + failed);
     assertFalse(failed instanceof CommitInDoubtException, "settled, not in doubt: " + failed);
-    assertTrue(workers.findById("doubt-lost-" + run).isEmpty(), "not stored, as its caller was told");
+    assertTrue(
+        workers.findById("doubt-lost-" + run).isEmpty(), "not stored, as its caller was told");
   }
 
   @Test
   void aTransactionOfItsOwnIsSettledAlike() {
     int cutsBefore = proxy.cuts();
-    String stored = certain.write(() -> {
-      workers.save(StoreFixtures.worker("doubt-own-" + run));
-      proxy.cutAfterTheNextAnswer();
-      return "doubt-own-" + run;
-    });
+    String stored =
+        certain.write(
+            () -> {
+              workers.save(StoreFixtures.worker("doubt-own-" + run));
+              proxy.cutAfterTheNextAnswer();
+              return "doubt-own-" + run;
+            });
     assertEquals(cutsBefore + 1, proxy.cuts());
     assertTrue(workers.findById(stored).isPresent());
   }

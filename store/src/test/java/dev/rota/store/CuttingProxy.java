@@ -12,19 +12,22 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 
 /**
- * A TCP proxy in front of a database server that can cut the connection that carried the latest request
- * at a chosen point of its conversation: before its next request reaches the server, or once the server
- * has answered it (the answer is dropped). Cut during COMMIT, the first leaves the transaction
- * uncommitted, the second committed, and to the client both look the same: the connection went away.
+ * A TCP proxy in front of a database server that can cut the connection that carried the latest
+ * request at a chosen point of its conversation: before its next request reaches the server, or
+ * once the server has answered it (the answer is dropped). Cut during COMMIT, the first leaves the
+ * transaction uncommitted, the second committed, and to the client both look the same: the
+ * connection went away.
  */
 final class CuttingProxy implements AutoCloseable {
   private final ServerSocket server;
   private final int target;
-  private final ExecutorService pumps = Executors.newCachedThreadPool(runnable -> {
-    Thread t = new Thread(runnable, "cutting-proxy");
-    t.setDaemon(true);
-    return t;
-  });
+  private final ExecutorService pumps =
+      Executors.newCachedThreadPool(
+          runnable -> {
+            Thread t = new Thread(runnable, "cutting-proxy");
+            t.setDaemon(true);
+            return t;
+          });
   private final AtomicReference<Link> lastRequested = new AtomicReference<>();
   private final AtomicInteger cuts = new AtomicInteger();
 
@@ -43,12 +46,18 @@ final class CuttingProxy implements AutoCloseable {
     return server.getLocalPort();
   }
 
-  /** The connection that sent the latest request will be cut before its next request reaches the server. */
+  /**
+   * The connection that sent the latest request will be cut before its next request reaches the
+   * server.
+   */
   void cutBeforeTheNextRequest() {
     lastRequested.get().cut = Cut.BEFORE_REQUEST;
   }
 
-  /** The connection that sent the latest request will be cut once the server answers its next request. */
+  /**
+   * The connection that sent the latest request will be cut once the server answers its next
+   * request.
+   */
   void cutAfterTheNextAnswer() {
     lastRequested.get().cut = Cut.AFTER_ANSWER;
   }
@@ -64,7 +73,12 @@ final class CuttingProxy implements AutoCloseable {
     pumps.shutdownNow();
   }
 
-  private enum Cut { NONE, BEFORE_REQUEST, AFTER_ANSWER, ON_ANSWER }
+  private enum Cut {
+    NONE,
+    BEFORE_REQUEST,
+    AFTER_ANSWER,
+    ON_ANSWER
+  }
 
   private final class Link {
     final Socket client;
@@ -86,7 +100,8 @@ final class CuttingProxy implements AutoCloseable {
 
     private void pump(Socket from, Socket to, boolean requests) {
       byte[] buffer = new byte[64 * 1024];
-      try (InputStream in = from.getInputStream(); OutputStream out = to.getOutputStream()) {
+      try (InputStream in = from.getInputStream();
+          OutputStream out = to.getOutputStream()) {
         int n;
         while ((n = in.read(buffer)) >= 0) {
           if (requests) {

@@ -13,7 +13,10 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import org.junit.jupiter.api.Test;
 
-/** Writes committed together: each caller answered after its own write is stored, a failing one alone failing. */
+/**
+ * Writes committed together: each caller answered after its own write is stored, a failing one
+ * alone failing.
+ */
 @MicronautTest(transactional = false)
 class GroupCommitTest {
   @Inject GroupCommit commits;
@@ -28,21 +31,31 @@ class GroupCommitTest {
       List<Future<WorkerRow>> saved = new ArrayList<>();
       for (int i = 0; i < 200; i++) {
         String name = i == 100 ? "gc-taken" : "gc-" + i;
-        saved.add(writers.submit(() -> commits.write(GroupCommit.worker(name), () -> workers.save(StoreFixtures.worker(name)))));
+        saved.add(
+            writers.submit(
+                () ->
+                    commits.write(
+                        GroupCommit.worker(name), () -> workers.save(StoreFixtures.worker(name)))));
       }
       int failed = 0;
       for (int i = 0; i < saved.size(); i++) {
         try {
           WorkerRow row = saved.get(i).get();
-          assertTrue(workers.findById(row.name()).isPresent(), "committed before its writer was answered: " + row.name());
+          assertTrue(
+              workers.findById(row.name()).isPresent(),
+              "committed before its writer was answered: " + row.name());
         } catch (ExecutionException e) {
           failed++;
           assertEquals(100, i, "only the write of a taken name fails: " + e.getCause());
-          assertTrue(Sql.isUniqueViolation((RuntimeException) e.getCause()), e.getCause().toString());
+          assertTrue(
+              Sql.isUniqueViolation((RuntimeException) e.getCause()), e.getCause().toString());
         }
       }
       assertEquals(1, failed);
-      assertEquals(1, commits.write(GroupCommit.worker("gc-0"), () -> workers.heartbeat("gc-0", StoreFixtures.T0)),
+      assertEquals(
+          1,
+          commits.write(
+              GroupCommit.worker("gc-0"), () -> workers.heartbeat("gc-0", StoreFixtures.T0)),
           "the writer goes on after a failed batch");
     } finally {
       writers.shutdownNow();
@@ -52,9 +65,13 @@ class GroupCommitTest {
   @Test
   void aWriteNobodyWaitsForIsCommittedNoLaterThanTheWritesQueuedAfterIt() {
     workers.save(StoreFixtures.worker("gc-later-0"));
-    commits.writeLater(GroupCommit.worker("gc-later-1"), () -> workers.save(StoreFixtures.worker("gc-later-1")));
-    commits.write(GroupCommit.worker("gc-later-0"), () -> workers.heartbeat("gc-later-0", StoreFixtures.T0));
-    assertTrue(workers.findById("gc-later-1").isPresent(), "committed with or before the write queued after it");
+    commits.writeLater(
+        GroupCommit.worker("gc-later-1"), () -> workers.save(StoreFixtures.worker("gc-later-1")));
+    commits.write(
+        GroupCommit.worker("gc-later-0"), () -> workers.heartbeat("gc-later-0", StoreFixtures.T0));
+    assertTrue(
+        workers.findById("gc-later-1").isPresent(),
+        "committed with or before the write queued after it");
   }
 
   @Test
@@ -65,15 +82,22 @@ class GroupCommitTest {
       List<Future<WorkerRow>> saved = new ArrayList<>();
       for (int i = 0; i < 400; i++) {
         String name = "gc-closing-" + i;
-        saved.add(writers.submit(() -> closing.write(GroupCommit.worker(name), () -> workers.save(StoreFixtures.worker(name)))));
+        saved.add(
+            writers.submit(
+                () ->
+                    closing.write(
+                        GroupCommit.worker(name), () -> workers.save(StoreFixtures.worker(name)))));
         if (i == 200) {
           closing.close();
         }
       }
       for (Future<WorkerRow> f : saved) {
-        // A bound against hanging only: a write queued after the writer's last drain is its caller's to commit.
+        // A bound against hanging only: a write queued after the writer's last drain is its
+        // caller's to commit.
         WorkerRow row = f.get(60, java.util.concurrent.TimeUnit.SECONDS);
-        assertTrue(workers.findById(row.name()).isPresent(), "committed before its writer was answered: " + row.name());
+        assertTrue(
+            workers.findById(row.name()).isPresent(),
+            "committed before its writer was answered: " + row.name());
       }
     } finally {
       writers.shutdownNow();

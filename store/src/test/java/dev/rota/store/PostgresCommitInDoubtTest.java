@@ -21,8 +21,11 @@ class PostgresCommitInDoubtTest extends CommitInDoubtTest {
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
-    Map<String, String> settings = new java.util.HashMap<>(
-        TestPostgres.datasource(url.replace(server.getHost() + ":" + server.getPort(), "127.0.0.1:" + proxy.port())));
+    Map<String, String> settings =
+        new java.util.HashMap<>(
+            TestPostgres.datasource(
+                url.replace(
+                    server.getHost() + ":" + server.getPort(), "127.0.0.1:" + proxy.port())));
     settings.put("datasources.default.minimum-idle", "0");
     return settings;
   }

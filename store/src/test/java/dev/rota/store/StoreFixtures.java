@@ -17,7 +17,15 @@ public final class StoreFixtures {
 
   /** A worker just registered, not yet ready, with 8 cores and 16 GiB, on a loopback agent. */
   public static WorkerRow worker(String name) {
-    return WorkerRow.registered(name, "http://127.0.0.1:9101", Map.of("cpu", 8L, "memory", 16384L),
-        Map.of("disk", "ssd"), List.of("process"), "m-" + name, "not-ready", null, T0);
+    return WorkerRow.registered(
+        name,
+        "http://127.0.0.1:9101",
+        Map.of("cpu", 8L, "memory", 16384L),
+        Map.of("disk", "ssd"),
+        List.of("process"),
+        "m-" + name,
+        "not-ready",
+        null,
+        T0);
   }
 }

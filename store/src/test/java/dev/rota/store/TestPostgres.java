@@ -9,9 +9,9 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Assumptions;
 
 /**
- * The PostgreSQL the store's tests run on: the one {@code ROTA_TEST_POSTGRES_URL} names (CI starts one),
- * or else one {@code .ci/postgres} installs and starts for this JVM, stopped when it exits. A test that
- * asks for it is skipped, saying why, only when neither can be had.
+ * The PostgreSQL the store's tests run on: the one {@code ROTA_TEST_POSTGRES_URL} names (CI starts
+ * one), or else one {@code .ci/postgres} installs and starts for this JVM, stopped when it exits. A
+ * test that asks for it is skipped, saying why, only when neither can be had.
  */
 final class TestPostgres {
   private static String url;
@@ -47,9 +47,10 @@ final class TestPostgres {
       Path script = root().resolve(".ci/postgres");
       Path dir = Files.createTempDirectory(Path.of("/tmp"), "rota-store-postgres");
       Path stderr = Files.createTempFile("rota-store-postgres", ".err");
-      Process p = new ProcessBuilder("bash", script.toString(), "start", dir.toString())
-          .redirectError(stderr.toFile())
-          .start();
+      Process p =
+          new ProcessBuilder("bash", script.toString(), "start", dir.toString())
+              .redirectError(stderr.toFile())
+              .start();
       List<String> lines = new String(p.getInputStream().readAllBytes()).lines().toList();
       if (!p.waitFor(10, TimeUnit.MINUTES)) {
         p.destroyForcibly();
@@ -63,13 +64,18 @@ final class TestPostgres {
         return;
       }
       url = lines.get(lines.size() - 1);
-      Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-        try {
-          new ProcessBuilder("bash", script.toString(), "stop", dir.toString()).start().waitFor(1, TimeUnit.MINUTES);
-        } catch (IOException | InterruptedException e) {
-          // the JVM is exiting: the temporary folder is all it leaves
-        }
-      }));
+      Runtime.getRuntime()
+          .addShutdownHook(
+              new Thread(
+                  () -> {
+                    try {
+                      new ProcessBuilder("bash", script.toString(), "stop", dir.toString())
+                          .start()
+                          .waitFor(1, TimeUnit.MINUTES);
+                    } catch (IOException | InterruptedException e) {
+                      // the JVM is exiting: the temporary folder is all it leaves
+                    }
+                  }));
     } catch (IOException e) {
       whyNot = e.toString();
     } catch (InterruptedException e) {

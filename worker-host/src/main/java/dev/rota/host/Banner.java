@@ -7,28 +7,59 @@ final class Banner {
   static String of(RotaHost host) {
     StringBuilder b = new StringBuilder();
     if (host.mode() == HostMode.DEV) {
-      b.append("Rota dev mode: ").append(host.authEnabled() ? "auth ON" : "auth off").append(", listening on loopback only\n");
+      b.append("Rota dev mode: ")
+          .append(host.authEnabled() ? "auth ON" : "auth off")
+          .append(", listening on loopback only\n");
       b.append("  API       ").append(host.apiUri()).append('\n');
       var temporal = host.localTemporal().orElseThrow();
-      b.append("  Temporal  ").append(host.temporalTarget())
-          .append(" (namespace ").append(host.namespace()).append("; ").append(temporal.description()).append(")\n");
-      temporal.webUi().ifPresent(ui -> b.append("  Web UI    ").append(ui).append("/namespaces/")
-          .append(host.namespace()).append("/workflows\n"));
+      b.append("  Temporal  ")
+          .append(host.temporalTarget())
+          .append(" (namespace ")
+          .append(host.namespace())
+          .append("; ")
+          .append(temporal.description())
+          .append(")\n");
+      temporal
+          .webUi()
+          .ifPresent(
+              ui ->
+                  b.append("  Web UI    ")
+                      .append(ui)
+                      .append("/namespaces/")
+                      .append(host.namespace())
+                      .append("/workflows\n"));
       b.append("  Data      ").append(host.dataDir().orElseThrow()).append('\n');
       for (var agent : host.devAgents()) {
-        b.append("  Agent     ").append(agent.name()).append(" on http://127.0.0.1:").append(agent.port()).append('\n');
+        b.append("  Agent     ")
+            .append(agent.name())
+            .append(" on http://127.0.0.1:")
+            .append(agent.port())
+            .append('\n');
       }
     } else {
       b.append("Rota host\n");
       b.append("  API       ").append(host.apiUri()).append('\n');
-      b.append("  Temporal  ").append(host.temporalTarget())
-          .append(" (namespace ").append(host.namespace()).append(")\n");
-      b.append("  Database  ").append(RotaHost.withoutSecrets(
-          host.context().getProperty("datasources.default.url", String.class).orElse("?"))).append('\n');
-      b.append("  Auth      ").append(host.authEnabled() ? "on" : "OFF (ROTA_AUTH_ALLOW_INSECURE): anyone who reaches this port can do anything").append('\n');
+      b.append("  Temporal  ")
+          .append(host.temporalTarget())
+          .append(" (namespace ")
+          .append(host.namespace())
+          .append(")\n");
+      b.append("  Database  ")
+          .append(
+              RotaHost.withoutSecrets(
+                  host.context().getProperty("datasources.default.url", String.class).orElse("?")))
+          .append('\n');
+      b.append("  Auth      ")
+          .append(
+              host.authEnabled()
+                  ? "on"
+                  : "OFF (ROTA_AUTH_ALLOW_INSECURE): anyone who reaches this port can do anything")
+          .append('\n');
     }
     if (host.generatedAdminToken() != null) {
-      b.append("  Admin token (shown once; store it now): ").append(host.generatedAdminToken()).append('\n');
+      b.append("  Admin token (shown once; store it now): ")
+          .append(host.generatedAdminToken())
+          .append('\n');
     }
     return b.toString();
   }

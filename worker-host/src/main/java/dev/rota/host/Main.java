@@ -23,7 +23,10 @@ public final class Main {
       usage(System.out);
       return;
     } else {
-      System.err.println("rota: unknown arguments " + String.join(" ", args) + "; run 'rota.jar dev' or 'rota.jar'");
+      System.err.println(
+          "rota: unknown arguments "
+              + String.join(" ", args)
+              + "; run 'rota.jar dev' or 'rota.jar'");
       System.exit(2);
       return;
     }
@@ -53,10 +56,16 @@ public final class Main {
         };
     // SIGTERM and SIGINT mean a clean stop with status 0; a JVM left to its default would exit 143.
     for (String signal : new String[] {"TERM", "INT"}) {
-      Signal.handle(new Signal(signal), s -> new Thread(() -> {
-        stop.run();
-        System.exit(0);
-      }, "rota-stop").start());
+      Signal.handle(
+          new Signal(signal),
+          s ->
+              new Thread(
+                      () -> {
+                        stop.run();
+                        System.exit(0);
+                      },
+                      "rota-stop")
+                  .start());
     }
     Runtime.getRuntime().addShutdownHook(new Thread(stop, "rota-shutdown-hook"));
     try {
@@ -68,7 +77,9 @@ public final class Main {
 
   private static void usage(PrintStream out) {
     out.println("usage: java -jar rota.jar [dev]");
-    out.println("  dev   everything in one process: embedded Temporal, H2 in ROTA_DATA_DIR, API on 127.0.0.1");
-    out.println("  (no argument) a production host: TEMPORAL_ADDRESS, DATASOURCES_DEFAULT_URL, auth on");
+    out.println(
+        "  dev   everything in one process: embedded Temporal, H2 in ROTA_DATA_DIR, API on 127.0.0.1");
+    out.println(
+        "  (no argument) a production host: TEMPORAL_ADDRESS, DATASOURCES_DEFAULT_URL, auth on");
   }
 }

@@ -1,11 +1,11 @@
 package dev.rota.host;
 
-import dev.rota.control.ControlWorkflows;
-import dev.rota.control.WorkflowKeeper;
-import dev.rota.failure.Causes;
 import dev.rota.api.auth.AdminBootstrap;
 import dev.rota.api.auth.AuthSettings;
 import dev.rota.api.auth.WorkerTokens;
+import dev.rota.control.ControlWorkflows;
+import dev.rota.control.WorkflowKeeper;
+import dev.rota.failure.Causes;
 import dev.rota.host.temporal.LocalTemporalServer;
 import dev.rota.host.temporal.SearchAttributeRegistrar;
 import dev.rota.host.temporal.TemporalOutageWatch;
@@ -27,10 +27,10 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.SQLException;
-import java.util.ArrayList;
-import java.util.List;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.function.Supplier;
@@ -39,8 +39,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * One Rota host: brings up settings, database, Temporal, HTTP and the Temporal worker in that order,
- * so that the first thing that cannot start is the one named, and takes them down in reverse.
+ * One Rota host: brings up settings, database, Temporal, HTTP and the Temporal worker in that
+ * order, so that the first thing that cannot start is the one named, and takes them down in
+ * reverse.
  */
 public final class RotaHost implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(RotaHost.class);
@@ -66,7 +67,8 @@ public final class RotaHost implements AutoCloseable {
   /**
    * Starts a host. Properties given here win over environment variables and configuration files.
    *
-   * @throws StartupException with a one-line reason when anything cannot start; nothing is left running
+   * @throws StartupException with a one-line reason when anything cannot start; nothing is left
+   *     running
    */
   public static RotaHost start(HostMode mode, Map<String, Object> properties) {
     Map<String, Object> props = new HashMap<>(properties);
@@ -82,7 +84,8 @@ public final class RotaHost implements AutoCloseable {
               .properties(props)
               .start();
     } catch (RuntimeException e) {
-      throw databaseFailure(e, dataDir).orElseGet(() -> StartupException.describe("configuration", e));
+      throw databaseFailure(e, dataDir)
+          .orElseGet(() -> StartupException.describe("configuration", e));
     }
     RotaHost host = new RotaHost(mode, context, dataDir);
     try {
@@ -95,13 +98,15 @@ public final class RotaHost implements AutoCloseable {
   }
 
   private void bringUp(ApiTransport transport) {
-    step("settings", () -> {
-      List<SettingRule<?>> rules = new ArrayList<>(RotaSettings.RULES);
-      rules.addAll(TemporalSettings.RULES);
-      SettingRule.checkAll(context.getEnvironment(), context.getConversionService(), rules);
-      context.getBean(SchedulerSettings.class);
-      return context.getBean(TemporalSettings.class);
-    });
+    step(
+        "settings",
+        () -> {
+          List<SettingRule<?>> rules = new ArrayList<>(RotaSettings.RULES);
+          rules.addAll(TemporalSettings.RULES);
+          SettingRule.checkAll(context.getEnvironment(), context.getConversionService(), rules);
+          context.getBean(SchedulerSettings.class);
+          return context.getBean(TemporalSettings.class);
+        });
     openDatabase();
     AuthSettings auth = step("settings", () -> context.getBean(AuthSettings.class));
     if (mode == HostMode.PRODUCTION && !auth.enabled() && !auth.allowInsecure()) {
@@ -109,41 +114,75 @@ public final class RotaHost implements AutoCloseable {
           "refusing to run a production host with auth off (ROTA_AUTH_ENABLED=false); "
               + "set ROTA_AUTH_ALLOW_INSECURE=true if that is really meant");
     }
-    transport.refusal().ifPresent(why -> {
-      throw new StartupException(why);
-    });
+    transport
+        .refusal()
+        .ifPresent(
+            why -> {
+              throw new StartupException(why);
+            });
     transport.warning().ifPresent(log::warn);
     if (auth.enabled()) {
-      generatedAdminToken = step("bootstrap admin", () -> context.getBean(AdminBootstrap.class).ensureAdmin()).orElse(null);
+      generatedAdminToken =
+          step("bootstrap admin", () -> context.getBean(AdminBootstrap.class).ensureAdmin())
+              .orElse(null);
     }
     step("Temporal", () -> context.getBean(WorkflowClient.class));
-    step("Temporal search attributes", () -> context.getBean(SearchAttributeRegistrar.class).registerMissing());
+    step(
+        "Temporal search attributes",
+        () -> context.getBean(SearchAttributeRegistrar.class).registerMissing());
     server = step("HTTP server", () -> context.getBean(EmbeddedServer.class));
     startHttp();
     workers = step("Temporal worker", () -> context.getBean(TemporalWorkers.class));
     workers.start();
     context.getBean(TemporalOutageWatch.class).start();
-    clusterExecution = step("cluster workflow", () -> context.getBean(ControlWorkflows.class).startScheduler());
-    log.info("cluster workflow {} run {}", clusterExecution.getWorkflowId(), clusterExecution.getRunId());
+    clusterExecution =
+        step("cluster workflow", () -> context.getBean(ControlWorkflows.class).startScheduler());
+    log.info(
+        "cluster workflow {} run {}",
+        clusterExecution.getWorkflowId(),
+        clusterExecution.getRunId());
     WorkflowKeeper keeper = context.getBean(WorkflowKeeper.class);
-    // Dev mode's embedded server forgets every workflow on restart, and the database remembers every VM.
+    // Dev mode's embedded server forgets every workflow on restart, and the database remembers
+    // every VM.
     restoredVms = step("restoring VM workflows", keeper::restoreAll);
     if (restoredVms > 0) {
       log.info("VM workflows ensured for {} VMs", restoredVms);
     }
     keeper.keepEvery(keeper.schedulerEvery());
-    context.getBean(dev.rota.control.VmWorkflowStarter.class).sweepEvery(dev.rota.control.VmWorkflowStarter.SWEEP_EVERY);
+    context
+        .getBean(dev.rota.control.VmWorkflowStarter.class)
+        .sweepEvery(dev.rota.control.VmWorkflowStarter.SWEEP_EVERY);
     if (mode == HostMode.DEV) {
       int count = context.getProperty("rota.dev.agents", Integer.class).orElse(2);
-      String heartbeat = context.getProperty("rota.agent.heartbeat-interval", String.class).orElse("5s");
+      String heartbeat =
+          context.getProperty("rota.agent.heartbeat-interval", String.class).orElse("5s");
       java.util.function.Function<String, String> tokens =
-          authEnabled() ? worker -> context.getBean(WorkerTokens.class).issue(worker) : worker -> null;
+          authEnabled()
+              ? worker -> context.getBean(WorkerTokens.class).issue(worker)
+              : worker -> null;
       String resources = context.getProperty("rota.dev.agent-resources", String.class).orElse(null);
-      String syntheticStart = context.getProperty("rota.dev.agent-synthetic-start-delay", String.class).orElse(null);
-      String runtimes = context.getProperty("rota.dev.agent-runtimes", String.class)
-          .orElse(dev.rota.agent.Agent.qemuInstalled() ? "process,qemu,synthetic" : "process,synthetic");
-      devAgents = step("dev agents",
-          () -> DevAgents.start(count, server.getURI(), dataDir, heartbeat, resources, runtimes, syntheticStart, tokens));
+      String syntheticStart =
+          context.getProperty("rota.dev.agent-synthetic-start-delay", String.class).orElse(null);
+      String runtimes =
+          context
+              .getProperty("rota.dev.agent-runtimes", String.class)
+              .orElse(
+                  dev.rota.agent.Agent.qemuInstalled()
+                      ? "process,qemu,synthetic"
+                      : "process,synthetic");
+      devAgents =
+          step(
+              "dev agents",
+              () ->
+                  DevAgents.start(
+                      count,
+                      server.getURI(),
+                      dataDir,
+                      heartbeat,
+                      resources,
+                      runtimes,
+                      syntheticStart,
+                      tokens));
     }
   }
 
@@ -185,30 +224,48 @@ public final class RotaHost implements AutoCloseable {
     }
   }
 
-  /** A failure to open or migrate the database, worded with where it is; empty for other failures. */
+  /**
+   * A failure to open or migrate the database, worded with where it is; empty for other failures.
+   */
   private static Optional<StartupException> databaseFailure(Throwable failure, Path dataDir) {
-    if (!Causes.any(failure, t -> t instanceof SQLException || t.getClass().getName().startsWith("org.flywaydb"))) {
+    if (!Causes.any(
+        failure,
+        t -> t instanceof SQLException || t.getClass().getName().startsWith("org.flywaydb"))) {
       return Optional.empty();
     }
     String where =
         dataDir != null
             ? "in " + dataDir
-            : "at " + withoutSecrets(Optional.ofNullable(System.getenv("DATASOURCES_DEFAULT_URL")).orElse("the configured URL"));
-    String hint = dataDir != null ? "; is another Rota using it? set ROTA_DATA_DIR to another folder" : "";
+            : "at "
+                + withoutSecrets(
+                    Optional.ofNullable(System.getenv("DATASOURCES_DEFAULT_URL"))
+                        .orElse("the configured URL"));
+    String hint =
+        dataDir != null ? "; is another Rota using it? set ROTA_DATA_DIR to another folder" : "";
     return Optional.of(
         new StartupException(
-            "cannot open the database " + where + " (" + StartupException.rootMessage(failure) + ")" + hint, failure));
+            "cannot open the database "
+                + where
+                + " ("
+                + StartupException.rootMessage(failure)
+                + ")"
+                + hint,
+            failure));
   }
 
   private void startHttp() {
-    // Worded before starting: a server that fails to bind stops the context, and its settings with it.
+    // Worded before starting: a server that fails to bind stops the context, and its settings with
+    // it.
     HttpServerConfiguration http = context.getBean(HttpServerConfiguration.class);
     String where = http.getHost().orElse("0.0.0.0") + ":" + http.getPort().orElse(8080);
     try {
       server.start();
     } catch (RuntimeException e) {
       throw new StartupException(
-          "the API cannot listen on " + where + " (" + StartupException.rootMessage(e)
+          "the API cannot listen on "
+              + where
+              + " ("
+              + StartupException.rootMessage(e)
               + "); set MICRONAUT_SERVER_PORT to a free port",
           e);
     }
@@ -220,7 +277,9 @@ public final class RotaHost implements AutoCloseable {
     try {
       Files.createDirectories(path);
     } catch (IOException e) {
-      throw new StartupException("cannot create the data folder " + path + " (" + StartupException.rootMessage(e) + ")", e);
+      throw new StartupException(
+          "cannot create the data folder " + path + " (" + StartupException.rootMessage(e) + ")",
+          e);
     }
     // H2 refuses paths that are implicitly relative, so the URL gets the absolute one.
     props.put("rota.data-dir", path.toString());
@@ -284,7 +343,8 @@ public final class RotaHost implements AutoCloseable {
       devAgents.close();
     }
     if (server != null && server.isRunning()) {
-      // stop() would close the whole context too, Temporal's channel included, under the worker's feet.
+      // stop() would close the whole context too, Temporal's channel included, under the worker's
+      // feet.
       if (server instanceof NettyEmbeddedServer netty) {
         netty.stopServerOnly();
       } else {

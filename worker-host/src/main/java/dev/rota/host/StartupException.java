@@ -29,8 +29,11 @@ public class StartupException extends RuntimeException {
       }
       if (t instanceof ConversionErrorException conversion) {
         return new StartupException(
-            "setting " + conversion.getArgument().getName() + " has a value that cannot be used ("
-                + rootMessage(conversion) + ")",
+            "setting "
+                + conversion.getArgument().getName()
+                + " has a value that cannot be used ("
+                + rootMessage(conversion)
+                + ")",
             failure);
       }
     }
@@ -40,7 +43,8 @@ public class StartupException extends RuntimeException {
   /** The innermost cause's message, on one line. */
   public static String rootMessage(Throwable t) {
     Throwable root = Causes.root(t);
-    String message = root.getMessage() == null ? root.getClass().getSimpleName() : root.getMessage();
+    String message =
+        root.getMessage() == null ? root.getClass().getSimpleName() : root.getMessage();
     return message.lines().findFirst().orElse("").strip();
   }
 }

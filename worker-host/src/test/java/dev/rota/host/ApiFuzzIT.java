@@ -13,11 +13,12 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * An independent fuzzer against the API as its document describes it: Schemathesis (from PyPI, by
- * {@code .ci/schemathesis}) reads {@code /openapi.yml} from a dev host with auth on, synthetic agents
- * (the fuzzer's VMs run nothing real) and the real Temporal server when its CLI can be had, and runs every phase: examples, coverage, fuzzing and
- * the stateful phase, which follows the document's links from a create to the calls on what it made.
- * Every check is on, with Rota's own: a write answered 4xx changed nothing stored
- * ({@code src/test/schemathesis/rota_hooks.py}). Any finding fails the test with Schemathesis's report.
+ * {@code .ci/schemathesis}) reads {@code /openapi.yml} from a dev host with auth on, synthetic
+ * agents (the fuzzer's VMs run nothing real) and the real Temporal server when its CLI can be had,
+ * and runs every phase: examples, coverage, fuzzing and the stateful phase, which follows the
+ * document's links from a create to the calls on what it made. Every check is on, with Rota's own:
+ * a write answered 4xx changed nothing stored ({@code src/test/schemathesis/rota_hooks.py}). Any
+ * finding fails the test with Schemathesis's report.
  *
  * <p>{@code -Drota.fuzz.examples} (default 25 per operation) and {@code -Drota.fuzz.seed} (default
  * fixed, so a CI failure replays) tune it; README "Fuzzing the API" runs it by hand.
@@ -37,24 +38,39 @@ class ApiFuzzIT {
     env.put("ROTA_API_RATE_LIMIT", "1000");
     env.put("ROTA_API_RATE_BURST", "1000");
     // The real Temporal server when the CLI can be had (as in CI), else the embedded one.
-    RealServices.installedTemporalCli().ifPresentOrElse(
-        cli -> {
-          env.put("ROTA_DEV_TEMPORAL", "cli");
-          env.put("ROTA_TEMPORAL_CLI", cli.toString());
-        },
-        () -> env.put("ROTA_DEV_TEMPORAL", "embedded"));
+    RealServices.installedTemporalCli()
+        .ifPresentOrElse(
+            cli -> {
+              env.put("ROTA_DEV_TEMPORAL", "cli");
+              env.put("ROTA_TEMPORAL_CLI", cli.toString());
+            },
+            () -> env.put("ROTA_DEV_TEMPORAL", "embedded"));
     try (JarProcess host = JarProcess.dev("fuzzed", env, work)) {
       host.start().awaitOutput("  Data ");
       String url = "http://127.0.0.1:" + http;
-      List<String> command = new ArrayList<>(List.of(
-          st.toString(), "--config-file", config.resolve("schemathesis.toml").toString(), "--no-color",
-          "run", url + "/openapi.yml",
-          "-H", "Authorization: Bearer " + TOKEN,
-          "--max-examples", System.getProperty("rota.fuzz.examples", "25"),
-          "--seed", System.getProperty("rota.fuzz.seed", "20261123"),
-          "--report", "junit", "--report-dir", work.resolve("report").toString()));
-      ProcessBuilder fuzz = new ProcessBuilder(command).redirectErrorStream(true)
-          .redirectOutput(work.resolve("schemathesis.log").toFile());
+      List<String> command =
+          new ArrayList<>(
+              List.of(
+                  st.toString(),
+                  "--config-file",
+                  config.resolve("schemathesis.toml").toString(),
+                  "--no-color",
+                  "run",
+                  url + "/openapi.yml",
+                  "-H",
+                  "Authorization: Bearer " + TOKEN,
+                  "--max-examples",
+                  System.getProperty("rota.fuzz.examples", "25"),
+                  "--seed",
+                  System.getProperty("rota.fuzz.seed", "20261123"),
+                  "--report",
+                  "junit",
+                  "--report-dir",
+                  work.resolve("report").toString()));
+      ProcessBuilder fuzz =
+          new ProcessBuilder(command)
+              .redirectErrorStream(true)
+              .redirectOutput(work.resolve("schemathesis.log").toFile());
       fuzz.environment().put("PYTHONPATH", config.toString());
       fuzz.environment().put("ROTA_FUZZ_URL", url);
       fuzz.environment().put("ROTA_FUZZ_TOKEN", TOKEN);
@@ -63,11 +79,17 @@ class ApiFuzzIT {
         run.destroyForcibly();
       }
       String report = Files.readString(work.resolve("schemathesis.log"));
-      Files.copy(work.resolve("schemathesis.log"), Path.of("target", "schemathesis.log"),
+      Files.copy(
+          work.resolve("schemathesis.log"),
+          Path.of("target", "schemathesis.log"),
           java.nio.file.StandardCopyOption.REPLACE_EXISTING);
-      assertEquals(0, run.exitValue(), "Schemathesis found something (target/schemathesis.log):\n" + tail(report));
+      assertEquals(
+          0,
+          run.exitValue(),
+          "Schemathesis found something (target/schemathesis.log):\n" + tail(report));
       String log = host.output();
-      assertEquals(-1, log.indexOf("level=ERROR"), "the host logged an error while fuzzed:\n" + log);
+      assertEquals(
+          -1, log.indexOf("level=ERROR"), "the host logged an error while fuzzed:\n" + log);
     }
   }
 

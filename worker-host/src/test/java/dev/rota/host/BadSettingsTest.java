@@ -7,18 +7,22 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.nio.file.Path;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
-import org.junit.jupiter.api.io.TempDir;
 
-/** A setting Rota cannot run with stops the start with one line naming it, before anything listens. */
+/**
+ * A setting Rota cannot run with stops the start with one line naming it, before anything listens.
+ */
 class BadSettingsTest {
   @TempDir Path dataDir;
 
   /** A production host's settings on an in-memory database of its own. */
   private static Map<String, Object> production(String database) {
     Map<String, Object> props = new java.util.HashMap<>();
-    props.put("datasources.default.url", "jdbc:h2:mem:" + database + ";MODE=PostgreSQL;DATABASE_TO_LOWER=TRUE;DB_CLOSE_DELAY=-1");
+    props.put(
+        "datasources.default.url",
+        "jdbc:h2:mem:" + database + ";MODE=PostgreSQL;DATABASE_TO_LOWER=TRUE;DB_CLOSE_DELAY=-1");
     props.put("datasources.default.driver-class-name", "org.h2.Driver");
     props.put("micronaut.server.port", FreePorts.next());
     return props;
@@ -28,7 +32,8 @@ class BadSettingsTest {
   void aProductionHostWithAuthOffRefusesToStartUnlessTold() {
     Map<String, Object> props = production("prod-auth");
     props.put("rota.auth.enabled", "false");
-    StartupException e = assertThrows(StartupException.class, () -> RotaHost.start(HostMode.PRODUCTION, props));
+    StartupException e =
+        assertThrows(StartupException.class, () -> RotaHost.start(HostMode.PRODUCTION, props));
     assertTrue(e.getMessage().contains("ROTA_AUTH_ALLOW_INSECURE"), e.getMessage());
   }
 
@@ -37,12 +42,17 @@ class BadSettingsTest {
     Map<String, Object> props = production("prod-http");
     props.put("micronaut.server.host", "0.0.0.0");
     props.put("rota.auth.bootstrap-admin-token", "a-bootstrap-admin-token-for-this-test");
-    StartupException e = assertThrows(StartupException.class, () -> RotaHost.start(HostMode.PRODUCTION, props));
-    assertTrue(e.getMessage().startsWith("refusing to serve the API in plain HTTP on 0.0.0.0:")
-        && e.getMessage().contains("ROTA_API_TLS_KEYSTORE") && e.getMessage().contains("ROTA_API_INSECURE_HTTP=true"), e.getMessage());
+    StartupException e =
+        assertThrows(StartupException.class, () -> RotaHost.start(HostMode.PRODUCTION, props));
+    assertTrue(
+        e.getMessage().startsWith("refusing to serve the API in plain HTTP on 0.0.0.0:")
+            && e.getMessage().contains("ROTA_API_TLS_KEYSTORE")
+            && e.getMessage().contains("ROTA_API_INSECURE_HTTP=true"),
+        e.getMessage());
 
     props.put("rota.api.tls-keystore", dataDir.resolve("missing.p12").toString());
-    StartupException missing = assertThrows(StartupException.class, () -> RotaHost.start(HostMode.PRODUCTION, props));
+    StartupException missing =
+        assertThrows(StartupException.class, () -> RotaHost.start(HostMode.PRODUCTION, props));
     assertTrue(missing.getMessage().contains("is not a readable file"), missing.getMessage());
   }
 
@@ -72,7 +82,8 @@ class BadSettingsTest {
     int http = FreePorts.next();
     Map<String, Object> props = DevStackTest.devProperties(http, FreePorts.next(), dataDir);
     props.put(property, value);
-    StartupException e = assertThrows(StartupException.class, () -> RotaHost.start(HostMode.DEV, props));
+    StartupException e =
+        assertThrows(StartupException.class, () -> RotaHost.start(HostMode.DEV, props));
     assertTrue(e.getMessage().contains(property), e.getMessage());
     assertTrue(e.getMessage().contains(value), e.getMessage());
     assertFalse(e.getMessage().contains("\n"), "one line");
@@ -80,10 +91,12 @@ class BadSettingsTest {
 
   @Test
   void aRequiredTemporalCliThatIsNotThereIsSaidInOneLine() {
-    Map<String, Object> props = DevStackTest.devProperties(FreePorts.next(), FreePorts.next(), dataDir);
+    Map<String, Object> props =
+        DevStackTest.devProperties(FreePorts.next(), FreePorts.next(), dataDir);
     props.put("rota.temporal.dev-server", "cli");
     props.put("rota.temporal.cli", dataDir.resolve("no-such-temporal").toString());
-    StartupException e = assertThrows(StartupException.class, () -> RotaHost.start(HostMode.DEV, props));
+    StartupException e =
+        assertThrows(StartupException.class, () -> RotaHost.start(HostMode.DEV, props));
     assertTrue(e.getMessage().contains("ROTA_TEMPORAL_CLI="), e.getMessage());
     assertFalse(e.getMessage().contains("\n"), "one line");
   }

@@ -17,22 +17,24 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
 /**
- * {@code rota-cli.jar} as its own process, as an operator runs it, against dev mode with its two real
- * agents: a VM created with {@code --wait} runs as a real process, is listed, stopped and deleted; a
- * refusal is one line with its exit code.
+ * {@code rota-cli.jar} as its own process, as an operator runs it, against dev mode with its two
+ * real agents: a VM created with {@code --wait} runs as a real process, is listed, stopped and
+ * deleted; a refusal is one line with its exit code.
  */
 class CliJarIT extends SharedDevStack {
   private final ObjectMapper json = new ObjectMapper();
 
   record Run(int code, String out, String err) {}
 
-
   private Run rota(String... args) throws IOException, InterruptedException {
     String jar = System.getProperty("rota.cli.jar");
     if (jar == null || !Files.exists(Path.of(jar))) {
       throw new IllegalStateException("no jar at " + jar + "; run these tests with 'mvn verify'");
     }
-    List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-jar", jar));
+    List<String> command =
+        new ArrayList<>(
+            List.of(
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-jar", jar));
     command.addAll(List.of(args));
     ProcessBuilder pb = new ProcessBuilder(command);
     pb.environment().put("ROTA_SERVER", "http://127.0.0.1:" + stack.port);
@@ -44,26 +46,47 @@ class CliJarIT extends SharedDevStack {
     Process p = pb.start();
     if (!p.waitFor(JarProcess.PATIENCE.toSeconds(), TimeUnit.SECONDS)) {
       p.destroyForcibly().waitFor();
-      throw new AssertionError("rota " + String.join(" ", args) + " did not end; its stderr: "
-          + Files.readString(err, StandardCharsets.UTF_8) + "; workers: " + stack.api("GET", "/v1/workers", null)
-          + "; vms: " + stack.api("GET", "/v1/vms", null));
+      throw new AssertionError(
+          "rota "
+              + String.join(" ", args)
+              + " did not end; its stderr: "
+              + Files.readString(err, StandardCharsets.UTF_8)
+              + "; workers: "
+              + stack.api("GET", "/v1/workers", null)
+              + "; vms: "
+              + stack.api("GET", "/v1/vms", null));
     }
-    return new Run(p.exitValue(), Files.readString(out, StandardCharsets.UTF_8), Files.readString(err, StandardCharsets.UTF_8));
+    return new Run(
+        p.exitValue(),
+        Files.readString(out, StandardCharsets.UTF_8),
+        Files.readString(err, StandardCharsets.UTF_8));
   }
 
   @Test
   void aVmCreatedWithWaitRunsIsListedStoppedAndDeletedFromTheCommandLine() throws Exception {
     Run created = rota("vm", "create", "cli-vm", "--cpu", "1", "--wait", "--", "sleep", "311");
     assertEquals(0, created.code(), created.err());
-    assertTrue(created.out().lines().skip(1).findFirst().orElseThrow().matches("cli-vm +running +dev-\\S+ +0 .*"), created.out());
-    assertTrue(created.err().contains("vm cli-vm: running on dev-"), "progress on stderr: " + created.err());
+    assertTrue(
+        created
+            .out()
+            .lines()
+            .skip(1)
+            .findFirst()
+            .orElseThrow()
+            .matches("cli-vm +running +dev-\\S+ +0 .*"),
+        created.out());
+    assertTrue(
+        created.err().contains("vm cli-vm: running on dev-"),
+        "progress on stderr: " + created.err());
     eventually("a real process", () -> Stack.processes("sleep 311").size() == 1);
 
     JsonNode listed = json.readTree(rota("vm", "list", "-o", "json").out());
     assertEquals("running", listed.get("items").get(0).get("status").asText());
     Run workers = rota("worker", "list");
     assertEquals(3, workers.out().lines().count(), workers.out());
-    assertTrue(workers.out().lines().skip(1).allMatch(l -> l.matches("dev-\\S+ +ready +false .*")), workers.out());
+    assertTrue(
+        workers.out().lines().skip(1).allMatch(l -> l.matches("dev-\\S+ +ready +false .*")),
+        workers.out());
 
     Run stopped = rota("vm", "stop", "cli-vm", "--wait");
     assertEquals(0, stopped.code(), stopped.err());
@@ -82,27 +105,58 @@ class CliJarIT extends SharedDevStack {
 
   @Test
   void aDrainedWorkersVmRunsOnTheOtherWorkerAndItsOldProcessEnds() throws Exception {
-    Run created = rota("vm", "create", "cli-drained", "--cpu", "1", "--restart", "Always", "--wait", "-o", "json",
-        "--", "sleep", "312");
+    Run created =
+        rota(
+            "vm",
+            "create",
+            "cli-drained",
+            "--cpu",
+            "1",
+            "--restart",
+            "Always",
+            "--wait",
+            "-o",
+            "json",
+            "--",
+            "sleep",
+            "312");
     assertEquals(0, created.code(), created.err());
     String from = json.readTree(created.out()).get("worker").asText();
     long oldPid = Stack.processes("sleep 312").get(0).pid();
 
     Run drained = rota("worker", "drain", from, "--deadline", "10m", "--wait");
     assertEquals(0, drained.code(), drained.err());
-    assertTrue(drained.out().lines().skip(1).findFirst().orElseThrow().matches(from + " +ready +true +drained .*"), drained.out());
+    assertTrue(
+        drained
+            .out()
+            .lines()
+            .skip(1)
+            .findFirst()
+            .orElseThrow()
+            .matches(from + " +ready +true +drained .*"),
+        drained.out());
     JsonNode vm = json.readTree(rota("vm", "get", "cli-drained", "-o", "json").out());
     assertEquals("running", vm.get("status").asText());
     assertNotEquals(from, vm.get("worker").asText(), "moved to the other worker");
     assertEquals(1, vm.get("restartCount").asInt(), "as its next generation");
-    eventually("the old copy's process ended", () -> Stack.processes("sleep 312").stream().noneMatch(p -> p.pid() == oldPid));
+    eventually(
+        "the old copy's process ended",
+        () -> Stack.processes("sleep 312").stream().noneMatch(p -> p.pid() == oldPid));
     eventually("one copy runs", () -> Stack.processes("sleep 312").size() == 1);
     Run events = rota("vm", "events", "cli-drained");
     assertTrue(events.out().contains("worker " + from + " is draining"), events.out());
 
     Run resumed = rota("worker", "resume", from);
     assertEquals(0, resumed.code(), resumed.err());
-    assertTrue(resumed.out().lines().skip(1).findFirst().orElseThrow().matches(from + " +ready +false +- .*"), resumed.out());
+    assertTrue(
+        resumed
+            .out()
+            .lines()
+            .skip(1)
+            .findFirst()
+            .orElseThrow()
+            .matches(from + " +ready +false +- .*"),
+        resumed.out());
     assertEquals(0, rota("vm", "delete", "cli-drained", "--wait").code());
   }
 

@@ -17,10 +17,10 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /**
- * {@code rota.jar dev} on the real Temporal server (the CLI's dev server, {@code ROTA_DEV_TEMPORAL=cli}):
- * the banner gives the Web UI, which answers; killed with SIGKILL and started again on the same data
- * folder, it finds its server's state (the same workflow runs) and its VM's process; SIGTERM stops the
- * server with it.
+ * {@code rota.jar dev} on the real Temporal server (the CLI's dev server, {@code
+ * ROTA_DEV_TEMPORAL=cli}): the banner gives the Web UI, which answers; killed with SIGKILL and
+ * started again on the same data folder, it finds its server's state (the same workflow runs) and
+ * its VM's process; SIGTERM stops the server with it.
  */
 class DevCliJarIT {
   @Test
@@ -43,7 +43,8 @@ class DevCliJarIT {
     JarProcess dev = JarProcess.dev("dev", env, dir);
     RotaClient api = new RotaClient("http://127.0.0.1:" + http, null);
     WorkflowServiceStubs stubs =
-        WorkflowServiceStubs.newServiceStubs(WorkflowServiceStubsOptions.newBuilder().setTarget("127.0.0.1:" + temporal).build());
+        WorkflowServiceStubs.newServiceStubs(
+            WorkflowServiceStubsOptions.newBuilder().setTarget("127.0.0.1:" + temporal).build());
     try {
       String banner = dev.start().awaitOutput("  Data ").output();
       String webUi = "http://127.0.0.1:" + ui + "/namespaces/default/workflows";
@@ -51,34 +52,55 @@ class DevCliJarIT {
       assertTrue(banner.contains("Temporal CLI 1.9.1"), banner);
       assertTrue(banner.contains("state in " + data.resolve("temporal.sqlite")), banner);
       HttpResponse<String> page =
-          HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create(webUi)).build(), HttpResponse.BodyHandlers.ofString());
+          HttpClient.newHttpClient()
+              .send(
+                  HttpRequest.newBuilder(URI.create(webUi)).build(),
+                  HttpResponse.BodyHandlers.ofString());
       assertEquals(200, page.statusCode(), "the Web UI answers");
 
-      assertEquals(201, api.api("POST", "/v1/vms", "{\"name\":\"keeper\",\"command\":[\"sleep\",\"3801\"]}").status());
+      assertEquals(
+          201,
+          api.api("POST", "/v1/vms", "{\"name\":\"keeper\",\"command\":[\"sleep\",\"3801\"]}")
+              .status());
       eventually("keeper running", () -> "running".equals(api.vm("keeper").get("status")));
       WorkflowClient client = WorkflowClient.newInstance(stubs);
-      // A VM runs without waiting for its workflow, which is started after rota.vms.workflow-start-delay.
-      eventually("keeper's workflow started", () -> {
-        try {
-          client.newUntypedWorkflowStub("vm-keeper").describe();
-          return true;
-        } catch (io.temporal.client.WorkflowNotFoundException e) {
-          return false;
-        }
-      });
+      // A VM runs without waiting for its workflow, which is started after
+      // rota.vms.workflow-start-delay.
+      eventually(
+          "keeper's workflow started",
+          () -> {
+            try {
+              client.newUntypedWorkflowStub("vm-keeper").describe();
+              return true;
+            } catch (io.temporal.client.WorkflowNotFoundException e) {
+              return false;
+            }
+          });
       String run = client.newUntypedWorkflowStub("vm-keeper").describe().getExecution().getRunId();
       List<ProcessHandle> before = sleeping("sleep 3801");
       assertEquals(1, before.size());
 
       dev.kill();
       banner = dev.start().awaitOutput("  Data ").output();
-      assertTrue(banner.contains("Web UI    " + webUi), "the server a killed host left is replaced, on its ports: " + banner);
-      assertEquals(run, client.newUntypedWorkflowStub("vm-keeper").describe().getExecution().getRunId(),
+      assertTrue(
+          banner.contains("Web UI    " + webUi),
+          "the server a killed host left is replaced, on its ports: " + banner);
+      assertEquals(
+          run,
+          client.newUntypedWorkflowStub("vm-keeper").describe().getExecution().getRunId(),
           "the server kept the VM's workflow run");
       try {
-        eventually("keeper running after the restart", () -> "running".equals(api.vm("keeper").get("status")));
+        eventually(
+            "keeper running after the restart",
+            () -> "running".equals(api.vm("keeper").get("status")));
       } catch (AssertionError e) {
-        throw new AssertionError(e.getMessage() + ": " + api.vm("keeper") + "; events " + api.items("/v1/vms/keeper/events"), e);
+        throw new AssertionError(
+            e.getMessage()
+                + ": "
+                + api.vm("keeper")
+                + "; events "
+                + api.items("/v1/vms/keeper/events"),
+            e);
       }
       assertEquals(before, sleeping("sleep 3801"), "its process was adopted, not started again");
 
@@ -92,7 +114,10 @@ class DevCliJarIT {
     }
   }
 
-  /** Every process whose command line ends with {@code args}: a killed host's tasks are no longer its descendants. */
+  /**
+   * Every process whose command line ends with {@code args}: a killed host's tasks are no longer
+   * its descendants.
+   */
   private static List<ProcessHandle> sleeping(String args) {
     return ProcessHandle.allProcesses()
         .filter(p -> p.isAlive() && p.info().commandLine().map(c -> c.endsWith(args)).orElse(false))
@@ -101,7 +126,13 @@ class DevCliJarIT {
 
   private static List<ProcessHandle> servers(Path data) {
     return ProcessHandle.allProcesses()
-        .filter(p -> p.isAlive() && p.info().commandLine().map(c -> c.contains("start-dev") && c.contains(data.toString())).orElse(false))
+        .filter(
+            p ->
+                p.isAlive()
+                    && p.info()
+                        .commandLine()
+                        .map(c -> c.contains("start-dev") && c.contains(data.toString()))
+                        .orElse(false))
         .toList();
   }
 }

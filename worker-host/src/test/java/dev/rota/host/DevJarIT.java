@@ -18,9 +18,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * {@code java -jar rota.jar dev} as a user runs it: it starts, serves, refuses a second copy with one
- * line, and stops cleanly on SIGTERM. The deadlines below bound waiting for a process; they assert
- * nothing about speed.
+ * {@code java -jar rota.jar dev} as a user runs it: it starts, serves, refuses a second copy with
+ * one line, and stops cleanly on SIGTERM. The deadlines below bound waiting for a process; they
+ * assert nothing about speed.
  */
 class DevJarIT {
   @TempDir Path work;
@@ -63,19 +63,39 @@ class DevJarIT {
     String token = "compose-" + "x".repeat(24);
     Map<String, String> env =
         Map.of(
-            "MICRONAUT_SERVER_PORT", String.valueOf(http),
-            "ROTA_TEMPORAL_PORT", String.valueOf(FreePorts.next()),
-            "ROTA_DATA_DIR", work.resolve("auth-data").toString(),
-            "ROTA_DEV_AGENTS", "0",
-            "ROTA_AUTH_ENABLED", "true",
-            "ROTA_BOOTSTRAP_ADMIN_TOKEN", token);
+            "MICRONAUT_SERVER_PORT",
+            String.valueOf(http),
+            "ROTA_TEMPORAL_PORT",
+            String.valueOf(FreePorts.next()),
+            "ROTA_DATA_DIR",
+            work.resolve("auth-data").toString(),
+            "ROTA_DEV_AGENTS",
+            "0",
+            "ROTA_AUTH_ENABLED",
+            "true",
+            "ROTA_BOOTSTRAP_ADMIN_TOKEN",
+            token);
     try (JarProcess host = JarProcess.dev("auth", env, work)) {
-      assertTrue(!host.start().awaitOutput("  Data ").output().contains("Admin token"), "no token generated when one is given");
+      assertTrue(
+          !host.start().awaitOutput("  Data ").output().contains("Admin token"),
+          "no token generated when one is given");
       HttpClient client = HttpClient.newHttpClient();
       URI cluster = URI.create("http://127.0.0.1:" + http + "/v1/cluster");
-      assertEquals(401, client.send(HttpRequest.newBuilder(cluster).build(), HttpResponse.BodyHandlers.discarding()).statusCode());
-      assertEquals(200, client.send(HttpRequest.newBuilder(cluster).header("Authorization", "Bearer " + token).build(),
-          HttpResponse.BodyHandlers.discarding()).statusCode(), "ROTA_BOOTSTRAP_ADMIN_TOKEN is the admin's token");
+      assertEquals(
+          401,
+          client
+              .send(HttpRequest.newBuilder(cluster).build(), HttpResponse.BodyHandlers.discarding())
+              .statusCode());
+      assertEquals(
+          200,
+          client
+              .send(
+                  HttpRequest.newBuilder(cluster)
+                      .header("Authorization", "Bearer " + token)
+                      .build(),
+                  HttpResponse.BodyHandlers.discarding())
+              .statusCode(),
+          "ROTA_BOOTSTRAP_ADMIN_TOKEN is the admin's token");
     }
   }
 
@@ -86,7 +106,8 @@ class DevJarIT {
     while (Instant.now().isBefore(deadline)) {
       HttpResponse<String> response =
           client.send(
-              HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/v1/cluster")).build(),
+              HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/v1/cluster"))
+                  .build(),
               HttpResponse.BodyHandlers.ofString());
       assertEquals(200, response.statusCode(), response.body());
       Matcher m = term.matcher(response.body());

@@ -58,7 +58,8 @@ class DevStackTest {
   void theClusterWorkflowIsRunning() {
     WorkflowClient client = host.context().getBean(WorkflowClient.class);
     var description = client.newUntypedWorkflowStub(ClusterWorkflow.WORKFLOW_ID).describe();
-    assertEquals(WorkflowExecutionStatus.WORKFLOW_EXECUTION_STATUS_RUNNING, description.getStatus());
+    assertEquals(
+        WorkflowExecutionStatus.WORKFLOW_EXECUTION_STATUS_RUNNING, description.getStatus());
     assertEquals(host.clusterExecution().getRunId(), description.getExecution().getRunId());
   }
 
@@ -69,10 +70,12 @@ class DevStackTest {
     HttpResponse<String> response =
         HttpClient.newHttpClient()
             .send(
-                HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + httpPort + "/v1/cluster")).build(),
+                HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + httpPort + "/v1/cluster"))
+                    .build(),
                 HttpResponse.BodyHandlers.ofString());
     assertEquals(200, response.statusCode());
-    assertTrue(response.body().contains("\"schedulerWorkflowId\":\"rota-cluster\""), response.body());
+    assertTrue(
+        response.body().contains("\"schedulerWorkflowId\":\"rota-cluster\""), response.body());
   }
 
   private static HttpResponse<String> get(String path) throws Exception {
@@ -126,7 +129,8 @@ class DevStackTest {
     StartupException e =
         assertThrows(
             StartupException.class,
-            () -> RotaHost.start(HostMode.DEV, devProperties(httpPort, FreePorts.next(), otherDir)));
+            () ->
+                RotaHost.start(HostMode.DEV, devProperties(httpPort, FreePorts.next(), otherDir)));
     assertTrue(e.getMessage().contains("127.0.0.1:" + httpPort), e.getMessage());
     assertTrue(e.getMessage().contains("MICRONAUT_SERVER_PORT"), e.getMessage());
   }

@@ -13,9 +13,10 @@ import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * What the API acknowledged survives the host being killed: {@code rota.jar dev} (three agents) is
- * killed with SIGKILL during a burst of 150 submissions from 8 clients and started again on its data
- * folder; every VM answered 201 exists, runs, runs exactly once, and has its workflow. On both of dev mode's servers: the
- * embedded one forgets its workflows (the host gives them back from the database), the CLI's keeps them.
+ * killed with SIGKILL during a burst of 150 submissions from 8 clients and started again on its
+ * data folder; every VM answered 201 exists, runs, runs exactly once, and has its workflow. On both
+ * of dev mode's servers: the embedded one forgets its workflows (the host gives them back from the
+ * database), the CLI's keeps them.
  */
 class DurableAcksIT {
   private static final int BURST = 150;
@@ -31,14 +32,15 @@ class DurableAcksIT {
     Path dir = ProductionStack.folder("durable-acks-" + server);
     int temporalPort = FreePorts.next();
     int http = FreePorts.next();
-    env.putAll(Map.of(
-        "ROTA_DEV_TEMPORAL", server,
-        "MICRONAUT_SERVER_PORT", String.valueOf(http),
-        "ROTA_TEMPORAL_PORT", String.valueOf(temporalPort),
-        "ROTA_TEMPORAL_UI_PORT", String.valueOf(FreePorts.next()),
-        "ROTA_DATA_DIR", dir.resolve("data").toString(),
-        "ROTA_DEV_AGENTS", "3",
-        "ROTA_DEV_AGENT_RESOURCES", "cpu=100,memory=100000"));
+    env.putAll(
+        Map.of(
+            "ROTA_DEV_TEMPORAL", server,
+            "MICRONAUT_SERVER_PORT", String.valueOf(http),
+            "ROTA_TEMPORAL_PORT", String.valueOf(temporalPort),
+            "ROTA_TEMPORAL_UI_PORT", String.valueOf(FreePorts.next()),
+            "ROTA_DATA_DIR", dir.resolve("data").toString(),
+            "ROTA_DEV_AGENTS", "3",
+            "ROTA_DEV_AGENT_RESOURCES", "cpu=100,memory=100000"));
     RotaClient api = new RotaClient("http://127.0.0.1:" + http, null);
     JarProcess dev = JarProcess.dev("dev", env, dir);
     try {
@@ -51,28 +53,46 @@ class DurableAcksIT {
 
       dev.start().awaitOutput("  Data ");
       for (String vm : acked) {
-        assertEquals(200, api.api("GET", "/v1/vms/" + vm, null).status(), vm + " was acknowledged, and is kept");
+        assertEquals(
+            200,
+            api.api("GET", "/v1/vms/" + vm, null).status(),
+            vm + " was acknowledged, and is kept");
       }
       eventually("every acknowledged VM running", () -> Vms.running(api).containsAll(acked));
       Vms.onlyOneProcessEachAndPlacedOnce(api, acked);
-      // A submission is answered before its workflow starts: the starts the killed host still owed are
+      // A submission is answered before its workflow starts: the starts the killed host still owed
+      // are
       // made by the host that comes back (its restore, then its sweep), each VM's workflow open.
-      io.temporal.serviceclient.WorkflowServiceStubs stubs = io.temporal.serviceclient.WorkflowServiceStubs.newServiceStubs(
-          io.temporal.serviceclient.WorkflowServiceStubsOptions.newBuilder().setTarget("127.0.0.1:" + temporalPort).build());
+      io.temporal.serviceclient.WorkflowServiceStubs stubs =
+          io.temporal.serviceclient.WorkflowServiceStubs.newServiceStubs(
+              io.temporal.serviceclient.WorkflowServiceStubsOptions.newBuilder()
+                  .setTarget("127.0.0.1:" + temporalPort)
+                  .build());
       try {
-        io.temporal.client.WorkflowClient client = io.temporal.client.WorkflowClient.newInstance(stubs);
-        eventually("every acknowledged VM's workflow open", () -> acked.stream().allMatch(vm -> {
-          try {
-            return client.newUntypedWorkflowStub(VmWorkflow.workflowId(vm)).describe().getStatus()
-                == io.temporal.api.enums.v1.WorkflowExecutionStatus.WORKFLOW_EXECUTION_STATUS_RUNNING;
-          } catch (io.temporal.client.WorkflowNotFoundException e) {
-            return false;
-          }
-        }));
+        io.temporal.client.WorkflowClient client =
+            io.temporal.client.WorkflowClient.newInstance(stubs);
+        eventually(
+            "every acknowledged VM's workflow open",
+            () ->
+                acked.stream()
+                    .allMatch(
+                        vm -> {
+                          try {
+                            return client
+                                    .newUntypedWorkflowStub(VmWorkflow.workflowId(vm))
+                                    .describe()
+                                    .getStatus()
+                                == io.temporal.api.enums.v1.WorkflowExecutionStatus
+                                    .WORKFLOW_EXECUTION_STATUS_RUNNING;
+                          } catch (io.temporal.client.WorkflowNotFoundException e) {
+                            return false;
+                          }
+                        }));
       } finally {
         stubs.shutdownNow();
       }
-      System.out.printf("%s: %d of %d submissions acknowledged before the SIGKILL; all kept, each running once%n",
+      System.out.printf(
+          "%s: %d of %d submissions acknowledged before the SIGKILL; all kept, each running once%n",
           server, acked.size(), BURST);
     } finally {
       dev.close();

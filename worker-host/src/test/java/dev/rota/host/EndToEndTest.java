@@ -6,8 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.rota.agent.Agent;
 import dev.rota.agentapi.TaskSpec;
-import dev.rota.store.AgentAddress;
 import dev.rota.agents.AgentClient;
+import dev.rota.store.AgentAddress;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -18,21 +18,30 @@ class EndToEndTest extends SharedDevStack {
 
   @Test
   void aSleepVmRunsAsARealProcessAndDeletingItKillsTheProcess() {
-    assertEquals(201, stack.api("POST", "/v1/vms", "{\"name\":\"sleeper\",\"command\":[\"sleep\",\"300\"]}").status());
+    assertEquals(
+        201,
+        stack
+            .api("POST", "/v1/vms", "{\"name\":\"sleeper\",\"command\":[\"sleep\",\"300\"]}")
+            .status());
     eventually("running", () -> "running".equals(stack.vm("sleeper").get("status")));
     eventually("the process exists", () -> Stack.processes("sleep 300").size() == 1);
 
     assertEquals(202, stack.api("DELETE", "/v1/vms/sleeper", null).status());
-    eventually("gone from the API", () -> stack.api("GET", "/v1/vms/sleeper", null).status() == 404);
+    eventually(
+        "gone from the API", () -> stack.api("GET", "/v1/vms/sleeper", null).status() == 404);
     eventually("the process is gone", () -> Stack.processes("sleep 300").isEmpty());
   }
 
   @Test
   void aVmsOutputIsServedThroughTheApiFromItsWorker() {
-    stack.api("POST", "/v1/vms",
+    stack.api(
+        "POST",
+        "/v1/vms",
         "{\"name\":\"talker\",\"command\":[\"sh\",\"-c\",\"echo to-stdout; echo to-stderr >&2; sleep 300\"]}");
     eventually("running", () -> "running".equals(stack.vm("talker").get("status")));
-    eventually("stdout passed through", () -> stack.api("GET", "/v1/vms/talker/logs", null).body().contains("to-stdout"));
+    eventually(
+        "stdout passed through",
+        () -> stack.api("GET", "/v1/vms/talker/logs", null).body().contains("to-stdout"));
     RotaClient.Reply stderr = stack.api("GET", "/v1/vms/talker/logs?stream=stderr", null);
     assertEquals(200, stderr.status());
     assertEquals("to-stderr\n", stderr.body());
@@ -50,7 +59,10 @@ class EndToEndTest extends SharedDevStack {
 
   @Test
   void aCommandExitingThreeUnderNeverEndsFailedWithExitCodeThree() {
-    stack.api("POST", "/v1/vms", "{\"name\":\"exit-three\",\"command\":[\"sh\",\"-c\",\"exit 3\"],\"restartPolicy\":\"Never\"}");
+    stack.api(
+        "POST",
+        "/v1/vms",
+        "{\"name\":\"exit-three\",\"command\":[\"sh\",\"-c\",\"exit 3\"],\"restartPolicy\":\"Never\"}");
     eventually("failed", () -> "failed".equals(stack.vm("exit-three").get("status")));
     Map<String, Object> vm = stack.vm("exit-three");
     assertEquals(3, vm.get("exitCode"));
@@ -59,11 +71,17 @@ class EndToEndTest extends SharedDevStack {
 
   @Test
   void underOnFailureItRestartsWithGrowingDelays() {
-    stack.api("POST", "/v1/vms", "{\"name\":\"crashy\",\"command\":[\"sh\",\"-c\",\"exit 1\"],\"restartPolicy\":\"OnFailure\"}");
-    eventually("restarted twice", () -> ((Number) stack.vm("crashy").get("restartCount")).intValue() >= 2);
+    stack.api(
+        "POST",
+        "/v1/vms",
+        "{\"name\":\"crashy\",\"command\":[\"sh\",\"-c\",\"exit 1\"],\"restartPolicy\":\"OnFailure\"}");
+    eventually(
+        "restarted twice", () -> ((Number) stack.vm("crashy").get("restartCount")).intValue() >= 2);
     List<String> events = stack.eventTypes("crashy");
-    assertTrue(events.contains("restart-scheduled") && events.contains("restarted"), events.toString());
-    // Each end is heard twice here (the agent's report, then the placement's notification reading the
+    assertTrue(
+        events.contains("restart-scheduled") && events.contains("restarted"), events.toString());
+    // Each end is heard twice here (the agent's report, then the placement's notification reading
+    // the
     // row after it); each must be counted once: as many restarts scheduled as tasks ended.
     long ended = events.stream().filter(e -> e.equals("failed")).count();
     long scheduled = events.stream().filter(e -> e.equals("restart-scheduled")).count();
@@ -75,13 +93,22 @@ class EndToEndTest extends SharedDevStack {
     Agent agent = stack.host.devAgents().get(1);
     // By hand, over the agent's HTTPS, trusting its certificate by its pin as the controller does.
     AgentClient client = stack.host.context().getBean(AgentClient.class);
-    AgentAddress address = new AgentAddress("https://127.0.0.1:" + agent.port(), agent.secret(), agent.certificateSha256());
-    client.startTask(address, "stray.0",
-        new TaskSpec("stray", 0, "process", null, List.of("sleep", "301"), Map.of(), Map.of()), Duration.ofSeconds(10));
-    // Started: its cgroup's shell execs into sleep a moment later, and the process list may catch it between.
+    AgentAddress address =
+        new AgentAddress(
+            "https://127.0.0.1:" + agent.port(), agent.secret(), agent.certificateSha256());
+    client.startTask(
+        address,
+        "stray.0",
+        new TaskSpec("stray", 0, "process", null, List.of("sleep", "301"), Map.of(), Map.of()),
+        Duration.ofSeconds(10));
+    // Started: its cgroup's shell execs into sleep a moment later, and the process list may catch
+    // it between.
     eventually("its process runs", () -> Stack.processes("sleep 301").size() == 1);
-    eventually("removed by the scheduler", () -> client.probe(address, Duration.ofSeconds(10)).tasks().stream()
-        .noneMatch(t -> t.id().equals("stray.0")));
+    eventually(
+        "removed by the scheduler",
+        () ->
+            client.probe(address, Duration.ofSeconds(10)).tasks().stream()
+                .noneMatch(t -> t.id().equals("stray.0")));
     eventually("and its process ended", () -> Stack.processes("sleep 301").isEmpty());
   }
 }

@@ -12,7 +12,8 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * A shipped jar ({@code rota.jar}, {@code rota-agent.jar}) run as its own process, as users run it,
- * with its output in a file. The waits below are patience for real processes, not assertions of speed.
+ * with its output in a file. The waits below are patience for real processes, not assertions of
+ * speed.
  */
 final class JarProcess implements AutoCloseable {
   static final Duration PATIENCE = Duration.ofSeconds(90);
@@ -45,24 +46,35 @@ final class JarProcess implements AutoCloseable {
   }
 
   /**
-   * The settings of a dev host as a hostile world meets it: auth on with this admin token, synthetic
-   * agents only (what callers submit runs nothing real), on the given API port and data folder.
+   * The settings of a dev host as a hostile world meets it: auth on with this admin token,
+   * synthetic agents only (what callers submit runs nothing real), on the given API port and data
+   * folder.
    */
   static Map<String, String> guardedDev(int apiPort, Path data, String adminToken) {
-    return new java.util.HashMap<>(Map.of(
-        "MICRONAUT_SERVER_PORT", String.valueOf(apiPort),
-        "ROTA_TEMPORAL_PORT", String.valueOf(FreePorts.next()),
-        "ROTA_DATA_DIR", data.toString(),
-        "ROTA_AUTH_ENABLED", "true",
-        "ROTA_BOOTSTRAP_ADMIN_TOKEN", adminToken,
-        "ROTA_DEV_AGENT_RUNTIMES", "synthetic"));
+    return new java.util.HashMap<>(
+        Map.of(
+            "MICRONAUT_SERVER_PORT",
+            String.valueOf(apiPort),
+            "ROTA_TEMPORAL_PORT",
+            String.valueOf(FreePorts.next()),
+            "ROTA_DATA_DIR",
+            data.toString(),
+            "ROTA_AUTH_ENABLED",
+            "true",
+            "ROTA_BOOTSTRAP_ADMIN_TOKEN",
+            adminToken,
+            "ROTA_DEV_AGENT_RUNTIMES",
+            "synthetic"));
   }
 
   static JarProcess agent(String name, Map<String, String> env, Path dir) {
     return new JarProcess(name, java(System.getProperty("rota.agent.jar")), env, dir);
   }
 
-  /** {@code rota-agent.jar} in network namespace {@code namespace} ({@code ip netns exec}, which then is the agent). */
+  /**
+   * {@code rota-agent.jar} in network namespace {@code namespace} ({@code ip netns exec}, which
+   * then is the agent).
+   */
   static JarProcess agentIn(String namespace, String name, Map<String, String> env, Path dir) {
     List<String> command = new ArrayList<>(List.of("ip", "netns", "exec", namespace));
     command.addAll(java(System.getProperty("rota.agent.jar")));
@@ -73,7 +85,11 @@ final class JarProcess implements AutoCloseable {
     if (jar == null || !Files.exists(Path.of(jar))) {
       throw new IllegalStateException("no jar at " + jar + "; run these tests with 'mvn verify'");
     }
-    return List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx512m", "-jar", jar);
+    return List.of(
+        Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+        "-Xmx512m",
+        "-jar",
+        jar);
   }
 
   /** Starts (or starts again) the process, its output going to a new file. */
@@ -102,7 +118,8 @@ final class JarProcess implements AutoCloseable {
       }
       Thread.sleep(100);
     }
-    throw new AssertionError(name + " printed no '" + marker + "' within " + PATIENCE + ":\n" + output());
+    throw new AssertionError(
+        name + " printed no '" + marker + "' within " + PATIENCE + ":\n" + output());
   }
 
   String output() throws IOException {

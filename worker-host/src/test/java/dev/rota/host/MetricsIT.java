@@ -15,14 +15,15 @@ import org.junit.jupiter.api.Test;
  */
 class MetricsIT extends SharedDevStack {
 
-
   private String scrape() {
     RotaClient.Reply reply = stack.api("GET", "/metrics", null);
     assertEquals(200, reply.status(), reply.body());
     return reply.body();
   }
 
-  /** The value of the one sample whose name and labels are exactly {@code series}, if there is one. */
+  /**
+   * The value of the one sample whose name and labels are exactly {@code series}, if there is one.
+   */
   static Optional<Double> sample(String text, String series) {
     Matcher m = Pattern.compile("(?m)^" + Pattern.quote(series) + " (\\S+)$").matcher(text);
     return m.find() ? Optional.of(Double.parseDouble(m.group(1))) : Optional.empty();
@@ -30,23 +31,39 @@ class MetricsIT extends SharedDevStack {
 
   @Test
   void aScrapeSaysWhatTheClusterHoldsAndWhatTheSchedulerAndTemporalDid() {
-    RotaClient.Reply created = stack.api("POST", "/v1/vms",
-        "{\"name\":\"metered\",\"command\":[\"sleep\",\"313\"],\"resources\":{\"cpu\":1,\"memory\":256}}");
+    RotaClient.Reply created =
+        stack.api(
+            "POST",
+            "/v1/vms",
+            "{\"name\":\"metered\",\"command\":[\"sleep\",\"313\"],\"resources\":{\"cpu\":1,\"memory\":256}}");
     assertEquals(201, created.status(), created.body());
     eventually("metered runs", () -> "running".equals(stack.vm("metered").get("status")));
     String worker = (String) stack.vm("metered").get("worker");
 
     String text = scrape();
     assertEquals(Optional.of(2.0), sample(text, "rota_workers{health=\"ready\"}"), text);
-    assertEquals(Optional.of(0.0), sample(text, "rota_workers{health=\"offline\"}"), "every health has its series");
+    assertEquals(
+        Optional.of(0.0),
+        sample(text, "rota_workers{health=\"offline\"}"),
+        "every health has its series");
     assertEquals(Optional.of(1.0), sample(text, "rota_vms{status=\"running\"}"));
-    assertEquals(Optional.of(1.0),
-        sample(text, "rota_worker_resources_allocated{resource=\"cpu\",worker=\"" + worker + "\"}"));
-    double capacity = sample(text, "rota_worker_resources_capacity{resource=\"cpu\",worker=\"" + worker + "\"}").orElseThrow();
-    assertEquals(Optional.of(capacity - 1),
+    assertEquals(
+        Optional.of(1.0),
+        sample(
+            text, "rota_worker_resources_allocated{resource=\"cpu\",worker=\"" + worker + "\"}"));
+    double capacity =
+        sample(text, "rota_worker_resources_capacity{resource=\"cpu\",worker=\"" + worker + "\"}")
+            .orElseThrow();
+    assertEquals(
+        Optional.of(capacity - 1),
         sample(text, "rota_worker_resources_free{resource=\"cpu\",worker=\"" + worker + "\"}"));
-    assertEquals(Optional.of(1.0), sample(text, "rota_vm_submit_to_running_seconds_count"), "one VM ran for the first time");
-    assertTrue(sample(text, "rota_vm_submit_to_running_seconds_bucket{le=\"+Inf\"}").isPresent(), "a histogram");
+    assertEquals(
+        Optional.of(1.0),
+        sample(text, "rota_vm_submit_to_running_seconds_count"),
+        "one VM ran for the first time");
+    assertTrue(
+        sample(text, "rota_vm_submit_to_running_seconds_bucket{le=\"+Inf\"}").isPresent(),
+        "a histogram");
     assertTrue(sample(text, "rota_placements_total").orElseThrow() >= 1.0);
     assertTrue(sample(text, "rota_term_duration_seconds_count").orElseThrow() >= 1.0);
     assertTrue(sample(text, "rota_term_lost_races_total").isPresent());
@@ -56,7 +73,13 @@ class MetricsIT extends SharedDevStack {
     assertEquals(202, stack.api("DELETE", "/v1/vms/metered", null).status());
     eventually("metered gone", () -> stack.api("GET", "/v1/vms/metered", null).status() == 404);
     String after = scrape();
-    assertEquals(Optional.of(0.0), sample(after, "rota_vms{status=\"running\"}"), "a gauge says what is, not what was");
-    assertEquals(Optional.of(0.0), sample(after, "rota_worker_resources_allocated{resource=\"cpu\",worker=\"" + worker + "\"}"));
+    assertEquals(
+        Optional.of(0.0),
+        sample(after, "rota_vms{status=\"running\"}"),
+        "a gauge says what is, not what was");
+    assertEquals(
+        Optional.of(0.0),
+        sample(
+            after, "rota_worker_resources_allocated{resource=\"cpu\",worker=\"" + worker + "\"}"));
   }
 }

@@ -9,9 +9,9 @@ import org.junit.jupiter.api.Assumptions;
 
 /**
  * A network namespace joined to this one by a veth pair, {@code 10.231.N.1} on this side and {@code
- * 10.231.N.2} inside: a machine of its own on the network, whose link a test can cut and heal. Needs
- * root and iproute2's {@code ip} ({@code .ci/netns install}); a test that cannot have them is skipped,
- * saying why.
+ * 10.231.N.2} inside: a machine of its own on the network, whose link a test can cut and heal.
+ * Needs root and iproute2's {@code ip} ({@code .ci/netns install}); a test that cannot have them is
+ * skipped, saying why.
  */
 final class NetworkNamespace implements AutoCloseable {
   private final String name;
@@ -32,7 +32,11 @@ final class NetworkNamespace implements AutoCloseable {
     String inside = "rp" + n;
     NetworkNamespace ns = new NetworkNamespace(name, outside, n);
     String failed = ip("netns", "add", name);
-    Assumptions.assumeTrue(failed == null, "no network namespace could be made (" + failed + "): the partition test needs root and ip");
+    Assumptions.assumeTrue(
+        failed == null,
+        "no network namespace could be made ("
+            + failed
+            + "): the partition test needs root and ip");
     try {
       must(ip("link", "add", outside, "type", "veth", "peer", "name", inside));
       must(ip("link", "set", inside, "netns", name));

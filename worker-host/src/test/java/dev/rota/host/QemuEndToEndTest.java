@@ -24,7 +24,9 @@ class QemuEndToEndTest extends SharedDevStack {
   @BeforeAll
   static void guest() {
     guest = TestGuest.get();
-    eventually("the dev agents offer qemu", () -> stack.api("GET", "/v1/workers", null).body().contains("\"qemu\""));
+    eventually(
+        "the dev agents offer qemu",
+        () -> stack.api("GET", "/v1/workers", null).body().contains("\"qemu\""));
   }
 
   private String direct(String name, String mode, String policy) {
@@ -34,15 +36,26 @@ class QemuEndToEndTest extends SharedDevStack {
   /** A VM's fields but its name: a guest booted from the test kernel, told {@code mode}. */
   private static String directSpec(String mode, String policy) {
     return "\"runtime\":\"qemu\",\"resources\":{\"cpu\":1,\"memory\":128},\"restartPolicy\":\""
-        + policy + "\",\"guest\":{\"kernel\":\"" + guest.kernel().toUri() + "\",\"initrd\":\"" + guest.initrd().toUri()
-        + "\",\"kernelArgs\":\"quiet rota.test=" + mode + "\"}";
+        + policy
+        + "\",\"guest\":{\"kernel\":\""
+        + guest.kernel().toUri()
+        + "\",\"initrd\":\""
+        + guest.initrd().toUri()
+        + "\",\"kernelArgs\":\"quiet rota.test="
+        + mode
+        + "\"}";
   }
 
   /** The QEMU processes this stack's agents run (their command lines name the stack's folder). */
   private static List<ProcessHandle> guests() {
     String data = dir.toAbsolutePath().toString();
     return ProcessHandle.allProcesses()
-        .filter(p -> p.info().commandLine().map(c -> c.contains("qemu-system") && c.contains(data)).orElse(false))
+        .filter(
+            p ->
+                p.info()
+                    .commandLine()
+                    .map(c -> c.contains("qemu-system") && c.contains(data))
+                    .orElse(false))
         .toList();
   }
 
@@ -54,49 +67,84 @@ class QemuEndToEndTest extends SharedDevStack {
     @SuppressWarnings("unchecked")
     List<String> notices = (List<String>) worker.get("notices");
     boolean emulated = "tcg".equals(labels.get("rota.dev/accel"));
-    assertEquals(emulated, notices.stream().anyMatch(n -> n.startsWith("qemu guests run under software emulation (TCG)")),
+    assertEquals(
+        emulated,
+        notices.stream()
+            .anyMatch(n -> n.startsWith("qemu guests run under software emulation (TCG)")),
         "labels " + labels + ", notices " + notices);
   }
 
   @Test
   void aSetsGuestMovesOffADrainedWorkerAndRunsOnceOnTheOther() {
-    String set = "{\"name\":\"guests\",\"replicas\":1,\"template\":{" + directSpec("run", "Always") + "}}";
+    String set =
+        "{\"name\":\"guests\",\"replicas\":1,\"template\":{" + directSpec("run", "Always") + "}}";
     assertEquals(201, stack.api("POST", "/v1/vm-sets", set).status());
-    eventually("the replica's guest is up", BOOT,
-        () -> stack.api("GET", "/v1/vms/guests-0/logs", null).body().contains("ROTA-GUEST-MODE run"));
+    eventually(
+        "the replica's guest is up",
+        BOOT,
+        () ->
+            stack.api("GET", "/v1/vms/guests-0/logs", null).body().contains("ROTA-GUEST-MODE run"));
     String from = (String) stack.vm("guests-0").get("worker");
 
     String deadline = java.time.Instant.now().plus(Duration.ofMinutes(10)).toString();
     try {
-      RotaClient.Reply drain = stack.api("POST", "/v1/workers/" + from + "/drain", "{\"deadline\":\"" + deadline + "\"}");
+      RotaClient.Reply drain =
+          stack.api(
+              "POST", "/v1/workers/" + from + "/drain", "{\"deadline\":\"" + deadline + "\"}");
       assertEquals(200, drain.status(), drain.body());
-      eventually("drained, its guest moved", BOOT, () -> {
-        Map<String, Object> vm = stack.vm("guests-0");
-        return !from.equals(vm.get("worker")) && "running".equals(vm.get("status")) && vm.get("movingFrom") == null
-            && stack.api("GET", "/v1/workers/" + from, null).body().contains("\"state\":\"drained\"");
-      });
-      // A move starts the new copy first and powers the old one down after (surge first); it is done, and
+      eventually(
+          "drained, its guest moved",
+          BOOT,
+          () -> {
+            Map<String, Object> vm = stack.vm("guests-0");
+            return !from.equals(vm.get("worker"))
+                && "running".equals(vm.get("status"))
+                && vm.get("movingFrom") == null
+                && stack
+                    .api("GET", "/v1/workers/" + from, null)
+                    .body()
+                    .contains("\"state\":\"drained\"");
+          });
+      // A move starts the new copy first and powers the old one down after (surge first); it is
+      // done, and
       // the drain with it, only once the old guest is gone.
       assertEquals(1, guests().size(), "one guest once the move is done");
-      eventually("the new copy's guest is up", BOOT,
-          () -> stack.api("GET", "/v1/vms/guests-0/logs", null).body().contains("ROTA-GUEST-MODE run"));
+      eventually(
+          "the new copy's guest is up",
+          BOOT,
+          () ->
+              stack
+                  .api("GET", "/v1/vms/guests-0/logs", null)
+                  .body()
+                  .contains("ROTA-GUEST-MODE run"));
     } finally {
-      assertEquals(200, stack.api("PATCH", "/v1/workers/" + from, "{\"schedulingPaused\":false}").status());
+      assertEquals(
+          200, stack.api("PATCH", "/v1/workers/" + from, "{\"schedulingPaused\":false}").status());
     }
     assertEquals(202, stack.api("DELETE", "/v1/vm-sets/guests", null).status());
-    eventually("the set and its guest are gone", BOOT,
+    eventually(
+        "the set and its guest are gone",
+        BOOT,
         () -> stack.api("GET", "/v1/vms/guests-0", null).status() == 404 && guests().isEmpty());
   }
 
   @Test
   void aGuestThatPowersOffIsDeletedAfterItsTtlDiskAndAll() {
-    String vm = "{\"name\":\"brief\",\"runtime\":\"qemu\",\"image\":\"" + guest.qcow2Disk().toUri()
-        + "\",\"resources\":{\"cpu\":1,\"memory\":128},\"ttlSecondsAfterFinished\":1,"
-        + "\"guest\":{\"userData\":\"#cloud-config\\n# rota.test=poweroff\\n\"}}";
+    String vm =
+        "{\"name\":\"brief\",\"runtime\":\"qemu\",\"image\":\""
+            + guest.qcow2Disk().toUri()
+            + "\",\"resources\":{\"cpu\":1,\"memory\":128},\"ttlSecondsAfterFinished\":1,"
+            + "\"guest\":{\"userData\":\"#cloud-config\\n# rota.test=poweroff\\n\"}}";
     assertEquals(201, stack.api("POST", "/v1/vms", vm).status());
-    eventually("it booted, powered off and was deleted", BOOT, () -> stack.api("GET", "/v1/vms/brief", null).status() == 404);
+    eventually(
+        "it booted, powered off and was deleted",
+        BOOT,
+        () -> stack.api("GET", "/v1/vms/brief", null).status() == 404);
     // The ended task's folder is kept until its VM goes; then the term removes it as no VM's.
-    eventually("its task folder and disk overlay are removed from its worker", BOOT, () -> left("brief").isEmpty());
+    eventually(
+        "its task folder and disk overlay are removed from its worker",
+        BOOT,
+        () -> left("brief").isEmpty());
   }
 
   /** The files of {@code vm}'s tasks on the stack's workers. */
@@ -110,50 +158,78 @@ class QemuEndToEndTest extends SharedDevStack {
 
   @Test
   void aPanickingGuestFailsSayingSoAndIsRestartedOnTheOtherWorkerUnderOnFailure() {
-    assertEquals(201, stack.api("POST", "/v1/vms", direct("panicky", "panic", "OnFailure")).status());
+    assertEquals(
+        201, stack.api("POST", "/v1/vms", direct("panicky", "panic", "OnFailure")).status());
     String[] first = new String[1];
-    eventually("placed", BOOT, () -> {
-      Map<String, Object> vm = stack.vm("panicky");
-      first[0] = (String) vm.get("worker");
-      return first[0] != null && ((Number) vm.get("restartCount")).intValue() == 0;
-    });
-    eventually("failed once and placed again", BOOT, () -> {
-      Map<String, Object> vm = stack.vm("panicky");
-      return ((Number) vm.get("restartCount")).intValue() >= 1 && vm.get("worker") != null;
-    });
+    eventually(
+        "placed",
+        BOOT,
+        () -> {
+          Map<String, Object> vm = stack.vm("panicky");
+          first[0] = (String) vm.get("worker");
+          return first[0] != null && ((Number) vm.get("restartCount")).intValue() == 0;
+        });
+    eventually(
+        "failed once and placed again",
+        BOOT,
+        () -> {
+          Map<String, Object> vm = stack.vm("panicky");
+          return ((Number) vm.get("restartCount")).intValue() >= 1 && vm.get("worker") != null;
+        });
     try {
       RotaClient.Reply events = stack.api("GET", "/v1/vms/panicky/events?limit=100", null);
-      assertTrue(events.body().contains("the guest panicked: Kernel panic - not syncing"), events.body());
-      assertNotEquals(first[0], stack.vm("panicky").get("worker"), "restarted on the other worker: " + events.body());
+      assertTrue(
+          events.body().contains("the guest panicked: Kernel panic - not syncing"), events.body());
+      assertNotEquals(
+          first[0],
+          stack.vm("panicky").get("worker"),
+          "restarted on the other worker: " + events.body());
     } finally {
       assertEquals(202, stack.api("DELETE", "/v1/vms/panicky", null).status());
-      eventually("gone", BOOT, () -> stack.api("GET", "/v1/vms/panicky", null).status() == 404 && guests().isEmpty());
+      eventually(
+          "gone",
+          BOOT,
+          () -> stack.api("GET", "/v1/vms/panicky", null).status() == 404 && guests().isEmpty());
     }
   }
 
   @Test
   void aVmBootsFromItsImageWithItsUserDataAndTheNextVmOfThatImageGoesWhereItIsHeld() {
     String image = guest.qcow2Disk().toUri().toString();
-    String first = "{\"name\":\"img-a\",\"runtime\":\"qemu\",\"image\":\"" + image + "\",\"resources\":{\"cpu\":1,\"memory\":128},"
-        + "\"labels\":{\"rota.dev/worker\":\"dev-2\"},\"guest\":{\"userData\":\"#cloud-config\\n# rota.test=poweroff\\n\"}}";
+    String first =
+        "{\"name\":\"img-a\",\"runtime\":\"qemu\",\"image\":\""
+            + image
+            + "\",\"resources\":{\"cpu\":1,\"memory\":128},"
+            + "\"labels\":{\"rota.dev/worker\":\"dev-2\"},\"guest\":{\"userData\":\"#cloud-config\\n# rota.test=poweroff\\n\"}}";
     assertEquals(201, stack.api("POST", "/v1/vms", first).status());
-    eventually("it booted and powered off", BOOT, () -> "stopped".equals(stack.vm("img-a").get("status")));
+    eventually(
+        "it booted and powered off", BOOT, () -> "stopped".equals(stack.vm("img-a").get("status")));
     assertEquals(0, stack.vm("img-a").get("exitCode"));
-    eventually("dev-2 says it holds the image", () -> stack.api("GET", "/v1/workers/dev-2", null).body().contains(image));
+    eventually(
+        "dev-2 says it holds the image",
+        () -> stack.api("GET", "/v1/workers/dev-2", null).body().contains(image));
 
     // Both workers are empty, so the profile alone would choose dev-1, the name that sorts first.
-    String second = "{\"name\":\"img-b\",\"runtime\":\"qemu\",\"image\":\"" + image + "\",\"resources\":{\"cpu\":1,\"memory\":128},"
-        + "\"guest\":{\"userData\":\"#cloud-config\\n# rota.test=run\\n\"}}";
+    String second =
+        "{\"name\":\"img-b\",\"runtime\":\"qemu\",\"image\":\""
+            + image
+            + "\",\"resources\":{\"cpu\":1,\"memory\":128},"
+            + "\"guest\":{\"userData\":\"#cloud-config\\n# rota.test=run\\n\"}}";
     assertEquals(201, stack.api("POST", "/v1/vms", second).status());
     eventually("running", BOOT, () -> "running".equals(stack.vm("img-b").get("status")));
     assertEquals("dev-2", stack.vm("img-b").get("worker"), "placed where its image is");
-    eventually("its console is its log", BOOT,
+    eventually(
+        "its console is its log",
+        BOOT,
         () -> stack.api("GET", "/v1/vms/img-b/logs", null).body().contains("ROTA-GUEST-MODE run"));
     String console = stack.api("GET", "/v1/vms/img-b/logs", null).body();
     assertTrue(console.contains("ROTA-GUEST-UP cpus=1"), console);
     assertTrue(console.contains("ROTA-GUEST-USER-DATA #cloud-config"), console);
 
     assertEquals(202, stack.api("POST", "/v1/vms/img-b/stop", null).status());
-    eventually("stopped by its power button", BOOT, () -> "stopped".equals(stack.vm("img-b").get("status")));
+    eventually(
+        "stopped by its power button",
+        BOOT,
+        () -> "stopped".equals(stack.vm("img-b").get("status")));
   }
 }

@@ -17,18 +17,21 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Assumptions;
 
 /**
- * The real services the integration tests run Rota against, set up by the project's own scripts: the
- * Temporal server from the official CLI ({@code .ci/temporal}, one fresh server per test class) and
- * PostgreSQL ({@code ROTA_TEST_POSTGRES_URL}, or one started by {@code .ci/postgres} for this JVM; a
- * fresh database per test class). A test that cannot have them is skipped, saying why.
+ * The real services the integration tests run Rota against, set up by the project's own scripts:
+ * the Temporal server from the official CLI ({@code .ci/temporal}, one fresh server per test class)
+ * and PostgreSQL ({@code ROTA_TEST_POSTGRES_URL}, or one started by {@code .ci/postgres} for this
+ * JVM; a fresh database per test class). A test that cannot have them is skipped, saying why.
  */
 final class RealServices {
-  private static final Path ROOT = Path.of(System.getProperty("rota.root", "..")).toAbsolutePath().normalize();
+  private static final Path ROOT =
+      Path.of(System.getProperty("rota.root", "..")).toAbsolutePath().normalize();
   private static String postgresServer;
 
   private RealServices() {}
 
-  /** A running Temporal dev server of the pinned CLI version; stop it with {@link Temporal#close()}. */
+  /**
+   * A running Temporal dev server of the pinned CLI version; stop it with {@link Temporal#close()}.
+   */
   record Temporal(String address, String webUi, Path dir) implements Outage {
     @Override
     public String ciScript() {
@@ -36,7 +39,9 @@ final class RealServices {
     }
   }
 
-  /** A server a {@code .ci} script keeps in a folder of its own, which a test can halt and resume. */
+  /**
+   * A server a {@code .ci} script keeps in a folder of its own, which a test can halt and resume.
+   */
   interface Outage extends AutoCloseable {
     /** The script that starts, halts, resumes and stops it. */
     String ciScript();
@@ -64,14 +69,17 @@ final class RealServices {
     Script started = script(".ci/temporal", "start", dir.toString());
     Assumptions.assumeTrue(
         started.ok(),
-        "no Temporal CLI could be had (" + started.lastLine() + "): the real-server tests are skipped");
+        "no Temporal CLI could be had ("
+            + started.lastLine()
+            + "): the real-server tests are skipped");
     return new Temporal(started.lastLine(), Files.readString(dir.resolve("ui-url")).strip(), dir);
   }
 
   /** The installed CLI (installing it when missing), for running its commands in a test. */
   static Path temporalCli() {
     Script installed = script(".ci/temporal", "install");
-    Assumptions.assumeTrue(installed.ok(), "no Temporal CLI could be had (" + installed.lastLine() + ")");
+    Assumptions.assumeTrue(
+        installed.ok(), "no Temporal CLI could be had (" + installed.lastLine() + ")");
     return Path.of(installed.lastLine());
   }
 
@@ -88,15 +96,22 @@ final class RealServices {
   static Path schemathesis() {
     Script installed = script(".ci/schemathesis", "install");
     Assumptions.assumeTrue(
-        installed.ok(), "no Schemathesis could be had (" + installed.lastLine() + "): the API fuzz test is skipped");
+        installed.ok(),
+        "no Schemathesis could be had ("
+            + installed.lastLine()
+            + "): the API fuzz test is skipped");
     return Path.of(installed.lastLine());
   }
 
-  /** iproute2's {@code ip}, installed by {@code .ci/netns} when missing, on a machine that lets root make namespaces. */
+  /**
+   * iproute2's {@code ip}, installed by {@code .ci/netns} when missing, on a machine that lets root
+   * make namespaces.
+   */
   static void networkNamespaces() {
     Script installed = script(".ci/netns", "install");
     Assumptions.assumeTrue(
-        installed.ok(), "no network namespaces here (" + installed.lastLine() + "): the partition test is skipped");
+        installed.ok(),
+        "no network namespaces here (" + installed.lastLine() + "): the partition test is skipped");
   }
 
   /** The project's root folder. */
@@ -108,19 +123,21 @@ final class RealServices {
   static Path chromium() {
     Script installed = script(".ci/chromium", "install");
     Assumptions.assumeTrue(
-        installed.ok(), "no Chromium could be had (" + installed.lastLine() + "): the Web UI test is skipped");
+        installed.ok(),
+        "no Chromium could be had (" + installed.lastLine() + "): the Web UI test is skipped");
     return Path.of(installed.lastLine());
   }
 
   /**
-   * A PostgreSQL server of its own (not the one the other tests share), for a test that stops it: its
-   * JDBC URL, and the folder {@code .ci/postgres} keeps it in.
+   * A PostgreSQL server of its own (not the one the other tests share), for a test that stops it:
+   * its JDBC URL, and the folder {@code .ci/postgres} keeps it in.
    */
   record Postgres(String url, Path dir) implements Outage {
     static Postgres start() throws IOException {
       Path dir = Files.createTempDirectory(Path.of("/tmp"), "rota-it-postgres-own");
       Script started = script(".ci/postgres", "start", dir.toString());
-      Assumptions.assumeTrue(started.ok(), "no PostgreSQL could be had (" + started.lastLine() + ")");
+      Assumptions.assumeTrue(
+          started.ok(), "no PostgreSQL could be had (" + started.lastLine() + ")");
       return new Postgres(started.lastLine(), dir);
     }
 
@@ -141,15 +158,21 @@ final class RealServices {
   static synchronized String newPostgresDatabase() throws SQLException, IOException {
     if (postgresServer == null) {
       postgresServer =
-          Optional.ofNullable(System.getenv("ROTA_TEST_POSTGRES_URL")).filter(s -> !s.isBlank()).orElse(null);
+          Optional.ofNullable(System.getenv("ROTA_TEST_POSTGRES_URL"))
+              .filter(s -> !s.isBlank())
+              .orElse(null);
     }
     if (postgresServer == null) {
       Path dir = Files.createTempDirectory(Path.of("/tmp"), "rota-it-postgres");
       Script started = script(".ci/postgres", "start", dir.toString());
       Assumptions.assumeTrue(
-          started.ok(), "no PostgreSQL could be had (" + started.lastLine() + "): the production-host tests are skipped");
+          started.ok(),
+          "no PostgreSQL could be had ("
+              + started.lastLine()
+              + "): the production-host tests are skipped");
       postgresServer = started.lastLine();
-      Runtime.getRuntime().addShutdownHook(new Thread(() -> script(".ci/postgres", "stop", dir.toString())));
+      Runtime.getRuntime()
+          .addShutdownHook(new Thread(() -> script(".ci/postgres", "stop", dir.toString())));
     }
     String name = "rota_it_" + UUID.randomUUID().toString().replace("-", "").substring(0, 12);
     try (Connection c = DriverManager.getConnection(postgresServer);
@@ -167,14 +190,16 @@ final class RealServices {
 
     /** The answer on success; on failure, why. */
     String lastLine() {
-      return ok() || said.isBlank() ? (lines.isEmpty() ? "no output" : lines.get(lines.size() - 1)) : said;
+      return ok() || said.isBlank()
+          ? (lines.isEmpty() ? "no output" : lines.get(lines.size() - 1))
+          : said;
     }
   }
 
   /**
-   * Runs one of the project's scripts; stdout's lines, stderr to this JVM's. An install or a start may
-   * install packages, and the integration tests run in two JVMs at once: those calls take a file lock
-   * first, so two apt-gets or two downloads of one tool never race.
+   * Runs one of the project's scripts; stdout's lines, stderr to this JVM's. An install or a start
+   * may install packages, and the integration tests run in two JVMs at once: those calls take a
+   * file lock first, so two apt-gets or two downloads of one tool never race.
    */
   private static Script script(String path, String... args) {
     if (args.length > 0 && (args[0].equals("install") || args[0].equals("start"))) {
@@ -189,8 +214,11 @@ final class RealServices {
   private static Script locked(String path, String... args) {
     try {
       Files.createDirectories(ROOT.resolve(".tools"));
-      try (FileChannel lock = FileChannel.open(ROOT.resolve(".tools/install.lock"), StandardOpenOption.CREATE,
-              StandardOpenOption.WRITE);
+      try (FileChannel lock =
+              FileChannel.open(
+                  ROOT.resolve(".tools/install.lock"),
+                  StandardOpenOption.CREATE,
+                  StandardOpenOption.WRITE);
           FileLock held = lock.lock()) {
         return run(path, args);
       }
@@ -200,7 +228,8 @@ final class RealServices {
   }
 
   private static Script run(String path, String... args) {
-    List<String> command = new java.util.ArrayList<>(List.of("bash", ROOT.resolve(path).toString()));
+    List<String> command =
+        new java.util.ArrayList<>(List.of("bash", ROOT.resolve(path).toString()));
     command.addAll(List.of(args));
     try {
       Path stderr = Files.createTempFile("rota-it-script", ".err");

@@ -14,14 +14,21 @@ import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** Dev mode restarted on the same data folder: the embedded Temporal state is gone, the VMs are not. */
+/**
+ * Dev mode restarted on the same data folder: the embedded Temporal state is gone, the VMs are not.
+ */
 class RestartTest {
   @TempDir Path dataDir;
 
-  private static HttpResponse<String> send(int port, String method, String path, String body) throws Exception {
+  private static HttpResponse<String> send(int port, String method, String path, String body)
+      throws Exception {
     HttpRequest.Builder request =
         HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path))
-            .method(method, body == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(body))
+            .method(
+                method,
+                body == null
+                    ? HttpRequest.BodyPublishers.noBody()
+                    : HttpRequest.BodyPublishers.ofString(body))
             .header("Content-Type", "application/json");
     return HttpClient.newHttpClient().send(request.build(), HttpResponse.BodyHandlers.ofString());
   }
@@ -30,24 +37,37 @@ class RestartTest {
   void everyVmGetsItsWorkflowBackAndKeepsItsStatus() throws Exception {
     int http = FreePorts.next();
     int temporal = FreePorts.next();
-    try (RotaHost first = RotaHost.start(HostMode.DEV, DevStackTest.devProperties(http, temporal, dataDir))) {
-      assertEquals(201, send(http, "POST", "/v1/vms", "{\"name\":\"keep-me\",\"command\":[\"sleep\",\"9\"]}").statusCode());
-      assertEquals(201, send(http, "POST", "/v1/vms", "{\"name\":\"stopped-one\",\"command\":[\"sleep\",\"9\"]}").statusCode());
+    try (RotaHost first =
+        RotaHost.start(HostMode.DEV, DevStackTest.devProperties(http, temporal, dataDir))) {
+      assertEquals(
+          201,
+          send(http, "POST", "/v1/vms", "{\"name\":\"keep-me\",\"command\":[\"sleep\",\"9\"]}")
+              .statusCode());
+      assertEquals(
+          201,
+          send(http, "POST", "/v1/vms", "{\"name\":\"stopped-one\",\"command\":[\"sleep\",\"9\"]}")
+              .statusCode());
       assertEquals(202, send(http, "POST", "/v1/vms/stopped-one/stop", null).statusCode());
       assertEquals(0, first.restoredVms(), "nothing to restore on a fresh data folder");
     }
 
-    try (RotaHost second = RotaHost.start(HostMode.DEV, DevStackTest.devProperties(http, temporal, dataDir))) {
+    try (RotaHost second =
+        RotaHost.start(HostMode.DEV, DevStackTest.devProperties(http, temporal, dataDir))) {
       assertEquals(2, second.restoredVms());
       WorkflowClient client = second.context().getBean(WorkflowClient.class);
       for (String vm : new String[] {"keep-me", "stopped-one"}) {
         var d = client.newUntypedWorkflowStub(VmWorkflow.workflowId(vm)).describe();
         assertEquals(WorkflowExecutionStatus.WORKFLOW_EXECUTION_STATUS_RUNNING, d.getStatus(), vm);
       }
-      assertTrue(send(http, "GET", "/v1/vms/stopped-one", null).body().contains("\"status\":\"stopped\""));
+      assertTrue(
+          send(http, "GET", "/v1/vms/stopped-one", null).body().contains("\"status\":\"stopped\""));
       HttpResponse<String> start = send(http, "POST", "/v1/vms/stopped-one/start", null);
-      assertEquals(202, start.statusCode(), "the restored workflow knows it is stopped: " + start.body());
-      assertEquals(409, send(http, "POST", "/v1/vms/keep-me/start", null).statusCode(), "and this one pending");
+      assertEquals(
+          202, start.statusCode(), "the restored workflow knows it is stopped: " + start.body());
+      assertEquals(
+          409,
+          send(http, "POST", "/v1/vms/keep-me/start", null).statusCode(),
+          "and this one pending");
     } finally {
       Stack.endTasks(dataDir);
     }

@@ -28,7 +28,8 @@ final class RotaClient {
     this.http = (tls == null ? client : client.sslContext(tls)).build();
   }
 
-  record Reply(int status, String body, Map<String, Object> map, java.net.http.HttpHeaders headers) {
+  record Reply(
+      int status, String body, Map<String, Object> map, java.net.http.HttpHeaders headers) {
     String header(String name) {
       return headers.firstValue(name).orElse("");
     }
@@ -48,14 +49,19 @@ final class RotaClient {
       HttpRequest.Builder b =
           HttpRequest.newBuilder(URI.create(url))
               .timeout(Duration.ofSeconds(30))
-              .method(method, body == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(body))
+              .method(
+                  method,
+                  body == null
+                      ? HttpRequest.BodyPublishers.noBody()
+                      : HttpRequest.BodyPublishers.ofString(body))
               .header("Content-Type", "application/json");
       if (bearer != null) {
         b.header("Authorization", "Bearer " + bearer);
       }
       HttpResponse<String> r = http.send(b.build(), HttpResponse.BodyHandlers.ofString());
       @SuppressWarnings("unchecked")
-      Map<String, Object> map = r.body().startsWith("{") ? json.readValue(r.body(), Map.class) : Map.of();
+      Map<String, Object> map =
+          r.body().startsWith("{") ? json.readValue(r.body(), Map.class) : Map.of();
       return new Reply(r.statusCode(), r.body(), map, r.headers());
     } catch (Exception e) {
       throw new AssertionError(method + " " + url, e);
@@ -86,7 +92,13 @@ final class RotaClient {
     List<Map<String, Object>> all = new java.util.ArrayList<>();
     String cursor = null;
     do {
-      String page = path + (cursor == null ? "" : "&cursor=" + java.net.URLEncoder.encode(cursor, java.nio.charset.StandardCharsets.UTF_8));
+      String page =
+          path
+              + (cursor == null
+                  ? ""
+                  : "&cursor="
+                      + java.net.URLEncoder.encode(
+                          cursor, java.nio.charset.StandardCharsets.UTF_8));
       Map<String, Object> answer = api("GET", page, null).map();
       all.addAll((List<Map<String, Object>>) answer.get("items"));
       cursor = (String) answer.get("nextCursor");
@@ -95,6 +107,8 @@ final class RotaClient {
   }
 
   List<String> eventTypes(String vm) {
-    return items("/v1/vms/" + vm + "/events?limit=1000").stream().map(e -> (String) e.get("type")).toList();
+    return items("/v1/vms/" + vm + "/events?limit=1000").stream()
+        .map(e -> (String) e.get("type"))
+        .toList();
   }
 }

@@ -20,12 +20,12 @@ import org.junit.jupiter.api.Test;
 import org.yaml.snakeyaml.Yaml;
 
 /**
- * Every setting the code reads is in the docs, under the name a user sets, and every setting the docs
- * name is read: the host's in docs/configuration.md, the agent's in docs/agent.md, the CLI's in
- * docs/cli.md. The code's settings are read from its sources: the records of
- * {@code @ConfigurationProperties} (a component {@code lostAfter} of {@code rota.workers} is
- * {@code ROTA_WORKERS_LOST_AFTER}), the properties it asks for by name, the variables it reads itself,
- * and the variables {@code application.yml} maps onto properties (which then go by that name).
+ * Every setting the code reads is in the docs, under the name a user sets, and every setting the
+ * docs name is read: the host's in docs/configuration.md, the agent's in docs/agent.md, the CLI's
+ * in docs/cli.md. The code's settings are read from its sources: the records of
+ * {@code @ConfigurationProperties} (a component {@code lostAfter} of {@code rota.workers} is {@code
+ * ROTA_WORKERS_LOST_AFTER}), the properties it asks for by name, the variables it reads itself, and
+ * the variables {@code application.yml} maps onto properties (which then go by that name).
  */
 class SettingsDocumentedTest {
   private static final Path ROOT = Path.of("").toAbsolutePath().getParent();
@@ -33,30 +33,39 @@ class SettingsDocumentedTest {
       Pattern.compile("@ConfigurationProperties\\(\"([a-z.-]+)\"\\)\\s*public record \\w+\\(");
   private static final Pattern PROPERTY_BY_NAME =
       Pattern.compile("getProperty\\(\\s*\"(rota\\.[a-z.-]+)\"|\\$\\{(rota\\.[a-z.-]+)");
-  private static final Pattern VARIABLE = Pattern.compile("\"((?:ROTA|TEMPORAL|DATASOURCES)_[A-Z0-9_]*[A-Z0-9])\"");
-  private static final Pattern DOCUMENTED = Pattern.compile("`\\$?((?:ROTA|TEMPORAL|DATASOURCES|MICRONAUT)_[A-Z0-9_]+|…_[A-Z0-9_]+)`");
+  private static final Pattern VARIABLE =
+      Pattern.compile("\"((?:ROTA|TEMPORAL|DATASOURCES)_[A-Z0-9_]*[A-Z0-9])\"");
+  private static final Pattern DOCUMENTED =
+      Pattern.compile("`\\$?((?:ROTA|TEMPORAL|DATASOURCES|MICRONAUT)_[A-Z0-9_]+|…_[A-Z0-9_]+)`");
   private static final Pattern PLACEHOLDER = Pattern.compile("\\$\\{([A-Z][A-Z0-9_]+)");
 
   @Test
   void theHostsSettingsAreThoseOfDocsConfiguration() {
     Set<String> read = hostSettings();
     // Micronaut's own, which the host reads through the framework.
-    Set<String> framework = Set.of("MICRONAUT_SERVER_PORT", "DATASOURCES_DEFAULT_USERNAME", "DATASOURCES_DEFAULT_PASSWORD");
+    Set<String> framework =
+        Set.of(
+            "MICRONAUT_SERVER_PORT",
+            "DATASOURCES_DEFAULT_USERNAME",
+            "DATASOURCES_DEFAULT_PASSWORD");
     assertDocumentedExactly("docs/configuration.md", read, read, framework);
   }
 
   @Test
   void theAgentsSettingsAreThoseOfDocsAgent() {
-    assertDocumentedExactly("docs/agent.md", variables(ROOT.resolve("agent/src/main/java")), everySetting(), Set.of());
+    assertDocumentedExactly(
+        "docs/agent.md", variables(ROOT.resolve("agent/src/main/java")), everySetting(), Set.of());
   }
 
   @Test
   void theClisSettingsAreThoseOfDocsCli() {
-    assertDocumentedExactly("docs/cli.md", variables(ROOT.resolve("cli/src/main/java")), everySetting(), Set.of());
+    assertDocumentedExactly(
+        "docs/cli.md", variables(ROOT.resolve("cli/src/main/java")), everySetting(), Set.of());
   }
 
   private static Set<String> hostSettings() {
-    Map<String, String> mapped = variablesOfProperties(ROOT.resolve("worker-host/src/main/resources"));
+    Map<String, String> mapped =
+        variablesOfProperties(ROOT.resolve("worker-host/src/main/resources"));
     Set<String> read = new TreeSet<>(mapped.values());
     for (String module : List.of("store", "scheduler", "control", "api", "worker-host")) {
       for (String property : properties(ROOT.resolve(module + "/src/main/java"))) {
@@ -64,7 +73,8 @@ class SettingsDocumentedTest {
       }
       read.addAll(variables(ROOT.resolve(module + "/src/main/java")));
     }
-    // Dev mode's profile sets it: it is how the host knows it runs in dev mode, not a user's setting.
+    // Dev mode's profile sets it: it is how the host knows it runs in dev mode, not a user's
+    // setting.
     read.remove("ROTA_TEMPORAL_EMBEDDED");
     return read;
   }
@@ -77,10 +87,11 @@ class SettingsDocumentedTest {
   }
 
   /**
-   * {@code doc} names every setting in {@code read}, and none that is not in {@code known}, {@code besides}
-   * (the framework's own) apart.
+   * {@code doc} names every setting in {@code read}, and none that is not in {@code known}, {@code
+   * besides} (the framework's own) apart.
    */
-  private static void assertDocumentedExactly(String doc, Set<String> read, Set<String> known, Set<String> besides) {
+  private static void assertDocumentedExactly(
+      String doc, Set<String> read, Set<String> known, Set<String> besides) {
     Set<String> documented = documented(ROOT.resolve(doc));
     Set<String> missing = new TreeSet<>(read);
     missing.removeAll(documented);
@@ -91,7 +102,10 @@ class SettingsDocumentedTest {
     assertEquals(Set.of(), stale, "named by " + doc + ", read by no code");
   }
 
-  /** The variables {@code doc} names in backquotes; {@code …_USERNAME} after {@code DATASOURCES_DEFAULT_URL} is {@code DATASOURCES_DEFAULT_USERNAME}. */
+  /**
+   * The variables {@code doc} names in backquotes; {@code …_USERNAME} after {@code
+   * DATASOURCES_DEFAULT_URL} is {@code DATASOURCES_DEFAULT_USERNAME}.
+   */
   private static Set<String> documented(Path doc) {
     Set<String> names = new TreeSet<>();
     String previous = null;
@@ -108,7 +122,9 @@ class SettingsDocumentedTest {
     return names;
   }
 
-  /** The properties the code reads: its settings records' components, and those it asks for by name. */
+  /**
+   * The properties the code reads: its settings records' components, and those it asks for by name.
+   */
   private static Set<String> properties(Path sources) {
     Set<String> properties = new TreeSet<>();
     for (Path file : javaFiles(sources)) {
@@ -154,8 +170,8 @@ class SettingsDocumentedTest {
   }
 
   /**
-   * The variables the code reads itself, by their whole names; not those the host hands the dev agents it
-   * starts ({@code DevAgents}), which are the agent's.
+   * The variables the code reads itself, by their whole names; not those the host hands the dev
+   * agents it starts ({@code DevAgents}), which are the agent's.
    */
   private static Set<String> variables(Path sources) {
     Set<String> variables = new TreeSet<>();
@@ -175,14 +191,18 @@ class SettingsDocumentedTest {
   private static Map<String, String> variablesOfProperties(Path resources) {
     Map<String, String> mapped = new LinkedHashMap<>();
     try (Stream<Path> files = Files.list(resources)) {
-      for (Path yml : files.filter(p -> p.getFileName().toString().matches("application.*\\.yml")).toList()) {
+      for (Path yml :
+          files.filter(p -> p.getFileName().toString().matches("application.*\\.yml")).toList()) {
         Object tree = new Yaml().load(read(yml));
-        flatten("", tree, (property, value) -> {
-          Matcher m = PLACEHOLDER.matcher(value);
-          if (m.find()) {
-            mapped.put(property, m.group(1));
-          }
-        });
+        flatten(
+            "",
+            tree,
+            (property, value) -> {
+              Matcher m = PLACEHOLDER.matcher(value);
+              if (m.find()) {
+                mapped.put(property, m.group(1));
+              }
+            });
       }
     } catch (IOException e) {
       throw new UncheckedIOException(e);
@@ -190,9 +210,11 @@ class SettingsDocumentedTest {
     return mapped;
   }
 
-  private static void flatten(String prefix, Object node, java.util.function.BiConsumer<String, String> leaf) {
+  private static void flatten(
+      String prefix, Object node, java.util.function.BiConsumer<String, String> leaf) {
     if (node instanceof Map<?, ?> map) {
-      map.forEach((k, v) -> flatten(prefix.isEmpty() ? String.valueOf(k) : prefix + "." + k, v, leaf));
+      map.forEach(
+          (k, v) -> flatten(prefix.isEmpty() ? String.valueOf(k) : prefix + "." + k, v, leaf));
     } else if (node != null) {
       leaf.accept(prefix, String.valueOf(node));
     }
@@ -225,8 +247,9 @@ class SettingsDocumentedTest {
 
   @Test
   void aRecordsComponentsAreReadWithTheirAnnotationsAndGenerics() {
-    String text = "@ConfigurationProperties(\"rota.x\")\npublic record X(\n    @Bindable(defaultValue = \"5s\") Duration lostAfter,\n"
-        + "    Map<String, List<String>> byName, @Nullable String token) {}";
+    String text =
+        "@ConfigurationProperties(\"rota.x\")\npublic record X(\n    @Bindable(defaultValue = \"5s\") Duration lostAfter,\n"
+            + "    Map<String, List<String>> byName, @Nullable String token) {}";
     Matcher m = CONFIGURATION_PROPERTIES.matcher(text);
     assertTrue(m.find());
     assertEquals(List.of("lostAfter", "byName", "token"), components(text, m.end()));

@@ -1,10 +1,5 @@
 package dev.rota.host;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -36,10 +31,12 @@ final class Stack implements AutoCloseable {
   /** A stack whose two agents are both ready, as the tests that place VMs need it. */
   static Stack withAgentsReady(Path dataDir) {
     Stack stack = new Stack(dataDir);
-    dev.rota.testing.Eventually.eventually("both agents ready", () -> {
-      Map<String, Object> cluster = stack.api("GET", "/v1/cluster", null).map();
-      return Integer.valueOf(2).equals(((Map<?, ?>) cluster.get("workers")).get("ready"));
-    });
+    dev.rota.testing.Eventually.eventually(
+        "both agents ready",
+        () -> {
+          Map<String, Object> cluster = stack.api("GET", "/v1/cluster", null).map();
+          return Integer.valueOf(2).equals(((Map<?, ?>) cluster.get("workers")).get("ready"));
+        });
     return stack;
   }
 
@@ -65,7 +62,8 @@ final class Stack implements AutoCloseable {
 
   /** Processes this JVM's agents started whose command line ends with {@code args}. */
   static List<ProcessHandle> processes(String args) {
-    return ProcessHandle.current().descendants()
+    return ProcessHandle.current()
+        .descendants()
         .filter(p -> p.isAlive() && p.info().commandLine().map(c -> c.endsWith(args)).orElse(false))
         .toList();
   }
@@ -100,8 +98,13 @@ final class Stack implements AutoCloseable {
     if (!java.nio.file.Files.isDirectory(agents)) {
       return true;
     }
-    try (var records = java.nio.file.Files.find(agents, 4, (f, a) -> f.getFileName().toString().equals("task.json"))) {
-      return records.allMatch(r -> java.nio.file.Files.exists(r.resolveSibling("exit-code")) || !java.nio.file.Files.exists(r));
+    try (var records =
+        java.nio.file.Files.find(
+            agents, 4, (f, a) -> f.getFileName().toString().equals("task.json"))) {
+      return records.allMatch(
+          r ->
+              java.nio.file.Files.exists(r.resolveSibling("exit-code"))
+                  || !java.nio.file.Files.exists(r));
     } catch (java.io.IOException | java.io.UncheckedIOException e) {
       return false; // a folder went away while it was read: look again
     }

@@ -19,9 +19,9 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Two production hosts, one Temporal server, one database: exactly one scheduler acts; the host
- * holding the scheduler's workflow is killed with SIGKILL during a burst of submissions, and nothing a
- * user was told was accepted is lost, nothing runs twice, the other host's terms resume, and the agents
- * that talked to the killed host move to the other (no worker turns lost); then both
+ * holding the scheduler's workflow is killed with SIGKILL during a burst of submissions, and
+ * nothing a user was told was accepted is lost, nothing runs twice, the other host's terms resume,
+ * and the agents that talked to the killed host move to the other (no worker turns lost); then both
  * hosts are restarted in turn, and again nothing is lost. The figures (how soon terms resumed) are
  * printed and kept in {@code target/failover.txt}; nothing here asserts speed.
  */
@@ -33,13 +33,23 @@ class TwoHostsIT {
   void aKilledSchedulerHostLosesNothingAndSoDoesARollingRestart() throws Exception {
     try (ProductionStack stack =
         ProductionStack.start(
-            ProductionStack.folder("two-hosts"), 2, 3,
+            ProductionStack.folder("two-hosts"),
+            2,
+            3,
             // Agents heartbeat to one host each and know both: the killed host's agents move to the
             // other before they could be lost.
             Map.of("ROTA_SCHEDULER_INTERVAL", "1s", "ROTA_WORKERS_LOST_AFTER", "8s"))) {
-      eventually("one scheduler workflow, however many hosts started it",
-          () -> stack.temporalClient.listExecutions(
-              "WorkflowId = '" + ClusterWorkflow.WORKFLOW_ID + "' AND ExecutionStatus = 'Running'").count() == 1);
+      eventually(
+          "one scheduler workflow, however many hosts started it",
+          () ->
+              stack
+                      .temporalClient
+                      .listExecutions(
+                          "WorkflowId = '"
+                              + ClusterWorkflow.WORKFLOW_ID
+                              + "' AND ExecutionStatus = 'Running'")
+                      .count()
+                  == 1);
       int holder = schedulerHost(stack);
       int survivor = 1 - holder;
       RotaClient api = stack.admin(survivor);
@@ -55,14 +65,27 @@ class TwoHostsIT {
       Duration resumed = Duration.between(killedAt, lastTermAt(api));
       eventually("every acknowledged VM running", () -> Vms.running(api).containsAll(acked));
       Duration allRunning = Duration.between(killedAt, Instant.now());
-      eventually("every worker heard from through the surviving host", () -> api.items("/v1/workers").stream()
-          .allMatch(w -> w.get("lastSeen") != null && Instant.parse((String) w.get("lastSeen")).isAfter(killedAt.plusSeconds(8))));
-      api.items("/v1/workers").forEach(w -> assertEquals("ready", w.get("health"),
-          w.get("name") + " was never lost: its agent moved to the surviving host"));
+      eventually(
+          "every worker heard from through the surviving host",
+          () ->
+              api.items("/v1/workers").stream()
+                  .allMatch(
+                      w ->
+                          w.get("lastSeen") != null
+                              && Instant.parse((String) w.get("lastSeen"))
+                                  .isAfter(killedAt.plusSeconds(8))));
+      api.items("/v1/workers")
+          .forEach(
+              w ->
+                  assertEquals(
+                      "ready",
+                      w.get("health"),
+                      w.get("name") + " was never lost: its agent moved to the surviving host"));
       String timedOut = timeouts(stack);
       Map<String, Long> pids = Vms.onlyOneProcessEachAndPlacedOnce(api, acked);
 
-      // A rolling restart: the killed host comes back, then each host is stopped and started in turn
+      // A rolling restart: the killed host comes back, then each host is stopped and started in
+      // turn
       // while submissions go to the other.
       stack.restartHost(holder);
       int more = 0;
@@ -74,27 +97,43 @@ class TwoHostsIT {
         }
         stack.restartHost(host);
       }
-      eventually("every acknowledged VM running after the rolling restart", () -> Vms.running(api).containsAll(acked));
+      eventually(
+          "every acknowledged VM running after the rolling restart",
+          () -> Vms.running(api).containsAll(acked));
       Map<String, Long> after = Vms.onlyOneProcessEachAndPlacedOnce(api, acked);
-      pids.forEach((vm, pid) -> assertEquals(pid, after.get(vm), vm + " kept its process through the restarts"));
-      eventually("every VM the API lists is running, acknowledged or not",
-          () -> api.allItems("/v1/vms?limit=1000").stream().allMatch(vm -> "running".equals(vm.get("status"))));
+      pids.forEach(
+          (vm, pid) ->
+              assertEquals(pid, after.get(vm), vm + " kept its process through the restarts"));
+      eventually(
+          "every VM the API lists is running, acknowledged or not",
+          () ->
+              api.allItems("/v1/vms?limit=1000").stream()
+                  .allMatch(vm -> "running".equals(vm.get("status"))));
 
       String figures =
           String.format(
               "failover: host %d (of 2) killed with SIGKILL after %d of %d submissions were acknowledged;%n"
                   + "  the survivor's first term started %.1f s after the kill; all %d acknowledged VMs running %.1f s after it%n"
                   + "  what the scheduler's history shows timing out: %s%n",
-              holder + 1, BURST / 10, BURST, resumed.toMillis() / 1000.0, acked.size() - more, allRunning.toMillis() / 1000.0,
+              holder + 1,
+              BURST / 10,
+              BURST,
+              resumed.toMillis() / 1000.0,
+              acked.size() - more,
+              allRunning.toMillis() / 1000.0,
               timedOut);
       System.out.print(figures);
       Files.writeString(Path.of("target", "failover.txt"), figures);
     }
   }
 
-  /** The host whose Temporal worker ran the scheduler's last workflow task: it holds it in its cache. */
+  /**
+   * The host whose Temporal worker ran the scheduler's last workflow task: it holds it in its
+   * cache.
+   */
   private static int schedulerHost(ProductionStack stack) {
-    List<HistoryEvent> events = stack.temporalClient.fetchHistory(ClusterWorkflow.WORKFLOW_ID).getEvents();
+    List<HistoryEvent> events =
+        stack.temporalClient.fetchHistory(ClusterWorkflow.WORKFLOW_ID).getEvents();
     for (int i = events.size() - 1; i >= 0; i--) {
       if (events.get(i).hasWorkflowTaskCompletedEventAttributes()) {
         String identity = events.get(i).getWorkflowTaskCompletedEventAttributes().getIdentity();
@@ -109,11 +148,17 @@ class TwoHostsIT {
   /** The scheduler's timed-out tasks (what a dead host costs it), by kind and timeout. */
   private static String timeouts(ProductionStack stack) {
     return stack.temporalClient.fetchHistory(ClusterWorkflow.WORKFLOW_ID).getEvents().stream()
-        .map(e -> e.hasWorkflowTaskTimedOutEventAttributes()
-            ? "workflow task " + e.getWorkflowTaskTimedOutEventAttributes().getTimeoutType()
-            : e.hasActivityTaskTimedOutEventAttributes()
-                ? "activity " + e.getActivityTaskTimedOutEventAttributes().getFailure().getTimeoutFailureInfo().getTimeoutType()
-                : null)
+        .map(
+            e ->
+                e.hasWorkflowTaskTimedOutEventAttributes()
+                    ? "workflow task " + e.getWorkflowTaskTimedOutEventAttributes().getTimeoutType()
+                    : e.hasActivityTaskTimedOutEventAttributes()
+                        ? "activity "
+                            + e.getActivityTaskTimedOutEventAttributes()
+                                .getFailure()
+                                .getTimeoutFailureInfo()
+                                .getTimeoutType()
+                        : null)
         .filter(java.util.Objects::nonNull)
         .map(s -> s.replace("TIMEOUT_TYPE_", "").toLowerCase())
         .collect(Collectors.groupingBy(s -> s, TreeMap::new, Collectors.counting()))
@@ -124,5 +169,4 @@ class TwoHostsIT {
     Object at = api.api("GET", "/v1/cluster", null).map().get("lastTermAt");
     return at == null ? Instant.EPOCH : Instant.parse((String) at);
   }
-
 }

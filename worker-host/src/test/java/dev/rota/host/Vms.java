@@ -19,7 +19,8 @@ import java.util.stream.Collectors;
 
 /**
  * Bursts of VMs as users submit them, and the checks that what was acknowledged runs exactly once.
- * Each VM is {@code sleep <n>} with its own {@code n}, so that its process can be told from all others.
+ * Each VM is {@code sleep <n>} with its own {@code n}, so that its process can be told from all
+ * others.
  */
 final class Vms {
   /** The command line names the executable by its path: {@code /usr/bin/sleep 400059}. */
@@ -34,19 +35,21 @@ final class Vms {
     private final CountDownLatch thirdAcks;
     private final ExecutorService clients;
 
-    private Burst(int count, int clients, String prefix, int firstSleep, IntFunction<RotaClient> apiFor) {
+    private Burst(
+        int count, int clients, String prefix, int firstSleep, IntFunction<RotaClient> apiFor) {
       this.firstAcks = new CountDownLatch(Math.max(1, count / 10));
       this.thirdAcks = new CountDownLatch(Math.max(1, count / 3));
       this.clients = Executors.newFixedThreadPool(clients);
       for (int i = 0; i < count; i++) {
         int n = i;
-        this.clients.submit(() -> {
-          if (submit(apiFor.apply(n), prefix + "-" + n, firstSleep + n)) {
-            acked.add(prefix + "-" + n);
-            firstAcks.countDown();
-            thirdAcks.countDown();
-          }
-        });
+        this.clients.submit(
+            () -> {
+              if (submit(apiFor.apply(n), prefix + "-" + n, firstSleep + n)) {
+                acked.add(prefix + "-" + n);
+                firstAcks.countDown();
+                thirdAcks.countDown();
+              }
+            });
       }
     }
 
@@ -57,7 +60,9 @@ final class Vms {
       }
     }
 
-    /** Waits until a third of the burst was acknowledged: well under way, submissions coming fast. */
+    /**
+     * Waits until a third of the burst was acknowledged: well under way, submissions coming fast.
+     */
     void awaitFirstThird() throws InterruptedException {
       if (!thirdAcks.await(JarProcess.PATIENCE.toSeconds(), TimeUnit.SECONDS)) {
         throw new AssertionError("the burst never got a third of the way");
@@ -74,57 +79,60 @@ final class Vms {
   }
 
   /**
-   * Users submitting VMs {@code <prefix>-<i>} without pause from several clients until {@link #close()}:
-   * every answer is kept, with when it came, and so is every exception a client met.
+   * Users submitting VMs {@code <prefix>-<i>} without pause from several clients until {@link
+   * #close()}: every answer is kept, with when it came, and so is every exception a client met.
    */
   static final class Load implements AutoCloseable {
     /** One answer: the VM it was for, and when it came (nanoTime). */
     record Answer(String vm, RotaClient.Reply reply, long at) {}
 
     /**
-     * Each client's pause between its answer and its next submission: a user's pace, and a bound on the
-     * VMs a run makes (with Temporal away submissions are taken as fast as the database commits them, and
-     * each VM is a process here).
+     * Each client's pause between its answer and its next submission: a user's pace, and a bound on
+     * the VMs a run makes (with Temporal away submissions are taken as fast as the database commits
+     * them, and each VM is a process here).
      */
     static final java.time.Duration PAUSE = java.time.Duration.ofMillis(250);
 
     final Set<String> acked = ConcurrentHashMap.newKeySet();
     final java.util.Queue<Answer> answers = new java.util.concurrent.ConcurrentLinkedQueue<>();
     final java.util.Queue<Throwable> failures = new java.util.concurrent.ConcurrentLinkedQueue<>();
-    private final java.util.concurrent.atomic.AtomicInteger next = new java.util.concurrent.atomic.AtomicInteger();
+    private final java.util.concurrent.atomic.AtomicInteger next =
+        new java.util.concurrent.atomic.AtomicInteger();
     private final ExecutorService clients;
     private volatile boolean running = true;
 
     private Load(RotaClient api, int clients, String prefix, int firstSleep) {
       this.clients = Executors.newFixedThreadPool(clients);
       for (int c = 0; c < clients; c++) {
-        this.clients.submit(() -> {
-          while (running) {
-            int n = next.getAndIncrement();
-            String vm = prefix + "-" + n;
-            try {
-              RotaClient.Reply reply = create(api, vm, firstSleep + n);
-              answers.add(new Answer(vm, reply, System.nanoTime()));
-              if (reply.status() == 201) {
-                acked.add(vm);
+        this.clients.submit(
+            () -> {
+              while (running) {
+                int n = next.getAndIncrement();
+                String vm = prefix + "-" + n;
+                try {
+                  RotaClient.Reply reply = create(api, vm, firstSleep + n);
+                  answers.add(new Answer(vm, reply, System.nanoTime()));
+                  if (reply.status() == 201) {
+                    acked.add(vm);
+                  }
+                } catch (Throwable t) {
+                  failures.add(t);
+                }
+                try {
+                  Thread.sleep(PAUSE.toMillis());
+                } catch (InterruptedException e) {
+                  return;
+                }
               }
-            } catch (Throwable t) {
-              failures.add(t);
-            }
-            try {
-              Thread.sleep(PAUSE.toMillis());
-            } catch (InterruptedException e) {
-              return;
-            }
-          }
-        });
+            });
       }
     }
 
     /** Waits until {@code more} VMs more than now were acknowledged. */
     void awaitMoreAcked(int more) {
       int target = acked.size() + more;
-      dev.rota.testing.Eventually.eventually(more + " more VMs acknowledged", JarProcess.PATIENCE, () -> acked.size() >= target);
+      dev.rota.testing.Eventually.eventually(
+          more + " more VMs acknowledged", JarProcess.PATIENCE, () -> acked.size() >= target);
     }
 
     /** The answers that came between two instants (nanoTime). */
@@ -152,7 +160,8 @@ final class Vms {
     return new Load(api, clients, prefix, firstSleep);
   }
 
-  static Burst burst(int count, int clients, String prefix, int firstSleep, IntFunction<RotaClient> apiFor) {
+  static Burst burst(
+      int count, int clients, String prefix, int firstSleep, IntFunction<RotaClient> apiFor) {
     return new Burst(count, clients, prefix, firstSleep, apiFor);
   }
 
@@ -167,11 +176,14 @@ final class Vms {
 
   /** {@code POST /v1/vms} of VM {@code name} running {@code sleep <sleep>}. */
   static RotaClient.Reply create(RotaClient api, String name, int sleep) {
-    return api.api("POST", "/v1/vms", "{\"name\":\"" + name + "\",\"command\":[\"sleep\",\"" + sleep + "\"]}");
+    return api.api(
+        "POST", "/v1/vms", "{\"name\":\"" + name + "\",\"command\":[\"sleep\",\"" + sleep + "\"]}");
   }
 
   static Set<String> running(RotaClient api) {
-    return api.allItems("/v1/vms?status=running&limit=1000").stream().map(vm -> (String) vm.get("name")).collect(Collectors.toSet());
+    return api.allItems("/v1/vms?status=running&limit=1000").stream()
+        .map(vm -> (String) vm.get("name"))
+        .collect(Collectors.toSet());
   }
 
   /**
@@ -186,39 +198,67 @@ final class Vms {
       Map<String, Object> row = api.vm(vm);
       String arg = String.valueOf(((List<?>) row.get("command")).get(1));
       List<Long> processes = sleeping.getOrDefault(arg, List.of());
-      assertEquals(1, processes.size(), vm + " has exactly one process: " + processes + "; " + row + "; " + api.eventTypes(vm));
+      assertEquals(
+          1,
+          processes.size(),
+          vm + " has exactly one process: " + processes + "; " + row + "; " + api.eventTypes(vm));
       assertEquals(0, ((Number) row.get("restartCount")).intValue(), vm + " never restarted");
-      assertEquals(1, api.eventTypes(vm).stream().filter("scheduled"::equals).count(), vm + " placed once: " + api.eventTypes(vm));
+      assertEquals(
+          1,
+          api.eventTypes(vm).stream().filter("scheduled"::equals).count(),
+          vm + " placed once: " + api.eventTypes(vm));
       pids.put(vm, processes.get(0));
     }
     return pids;
   }
 
-  /** Each VM (by its {@code sleep} argument) has exactly one live process; returns each one's pid. */
+  /**
+   * Each VM (by its {@code sleep} argument) has exactly one live process; returns each one's pid.
+   */
   static Map<String, Long> onlyOneProcessEach(Map<String, String> sleepOf) {
     Map<String, List<Long>> sleeping = sleeping();
     Map<String, Long> pids = new TreeMap<>();
-    sleepOf.forEach((vm, sleep) -> {
-      List<Long> processes = sleeping.getOrDefault(sleep, List.of());
-      assertEquals(1, processes.size(), vm + " has exactly one process: " + processes);
-      pids.put(vm, processes.get(0));
-    });
+    sleepOf.forEach(
+        (vm, sleep) -> {
+          List<Long> processes = sleeping.getOrDefault(sleep, List.of());
+          assertEquals(1, processes.size(), vm + " has exactly one process: " + processes);
+          pids.put(vm, processes.get(0));
+        });
     return pids;
   }
 
   /** Ends every VM process whose {@code sleep} argument is in [from, to). */
   static void endProcesses(int from, int to) {
-    ProcessHandle.allProcesses().forEach(p -> p.info().commandLine().map(SLEEP::matcher).filter(Matcher::find)
-        .filter(m -> Integer.parseInt(m.group(1)) >= from && Integer.parseInt(m.group(1)) < to)
-        .ifPresent(m -> p.destroyForcibly()));
+    ProcessHandle.allProcesses()
+        .forEach(
+            p ->
+                p.info()
+                    .commandLine()
+                    .map(SLEEP::matcher)
+                    .filter(Matcher::find)
+                    .filter(
+                        m ->
+                            Integer.parseInt(m.group(1)) >= from
+                                && Integer.parseInt(m.group(1)) < to)
+                    .ifPresent(m -> p.destroyForcibly()));
   }
 
   /** The live processes of VMs, by their {@code sleep} argument. */
   static Map<String, List<Long>> sleeping() {
     Map<String, List<Long>> sleeping = new TreeMap<>();
-    ProcessHandle.allProcesses().filter(ProcessHandle::isAlive).forEach(p ->
-        p.info().commandLine().map(SLEEP::matcher).filter(Matcher::find).ifPresent(m ->
-            sleeping.computeIfAbsent(m.group(1), k -> new ArrayList<>()).add(p.pid())));
+    ProcessHandle.allProcesses()
+        .filter(ProcessHandle::isAlive)
+        .forEach(
+            p ->
+                p.info()
+                    .commandLine()
+                    .map(SLEEP::matcher)
+                    .filter(Matcher::find)
+                    .ifPresent(
+                        m ->
+                            sleeping
+                                .computeIfAbsent(m.group(1), k -> new ArrayList<>())
+                                .add(p.pid())));
     return sleeping;
   }
 }

@@ -17,8 +17,8 @@ import org.openqa.selenium.chrome.ChromeOptions;
 import org.openqa.selenium.support.ui.WebDriverWait;
 
 /**
- * The Temporal Web UI as a person sees it: headless Chromium (Debian's, through its chromedriver, so
- * that nothing is downloaded), reading the page's text and that of the iframes the UI renders
+ * The Temporal Web UI as a person sees it: headless Chromium (Debian's, through its chromedriver,
+ * so that nothing is downloaded), reading the page's text and that of the iframes the UI renders
  * markdown (summaries, details) in, and keeping screenshots.
  */
 final class WebUi implements AutoCloseable {
@@ -36,13 +36,23 @@ final class WebUi implements AutoCloseable {
     Files.createDirectories(screenshots);
     ChromeOptions options = new ChromeOptions();
     options.setBinary(chromium.toFile());
-    // The flags that keep Chromium from reaching out to the network, which this machine does not have.
+    // The flags that keep Chromium from reaching out to the network, which this machine does not
+    // have.
     options.addArguments(
-        "--headless=new", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-        "--disable-background-networking", "--disable-component-update", "--disable-sync",
-        "--window-size=1500,1000", "--user-data-dir=" + profile);
+        "--headless=new",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-quic",
+        "--no-first-run",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+        "--window-size=1500,1000",
+        "--user-data-dir=" + profile);
     ChromeDriverService service =
-        new ChromeDriverService.Builder().usingDriverExecutable(new File("/usr/bin/chromedriver")).build();
+        new ChromeDriverService.Builder()
+            .usingDriverExecutable(new File("/usr/bin/chromedriver"))
+            .build();
     return new WebUi(new ChromeDriver(service, options), screenshots);
   }
 
@@ -50,27 +60,34 @@ final class WebUi implements AutoCloseable {
    * Opens {@code url}, waits until the page's text, with its iframes', satisfies {@code shown}, and
    * keeps a screenshot of it as {@code <screenshot>.png}.
    */
-  String show(String url, String what, Predicate<String> shown, String screenshot) throws Exception {
+  String show(String url, String what, Predicate<String> shown, String screenshot)
+      throws Exception {
     driver.get(url);
     String[] last = {""};
     long[] loadedAt = {System.nanoTime()};
     try {
-      new WebDriverWait(driver, PATIENCE, Duration.ofMillis(250)).until(d -> {
-        last[0] = text();
-        if (shown.test(last[0])) {
-          return true;
-        }
-        // The UI reads a workflow's details once per load ("press R for freshness"): load it again.
-        if (System.nanoTime() - loadedAt[0] > RELOAD_AFTER.toNanos()) {
-          driver.navigate().refresh();
-          loadedAt[0] = System.nanoTime();
-        }
-        return false;
-      });
+      new WebDriverWait(driver, PATIENCE, Duration.ofMillis(250))
+          .until(
+              d -> {
+                last[0] = text();
+                if (shown.test(last[0])) {
+                  return true;
+                }
+                // The UI reads a workflow's details once per load ("press R for freshness"): load
+                // it again.
+                if (System.nanoTime() - loadedAt[0] > RELOAD_AFTER.toNanos()) {
+                  driver.navigate().refresh();
+                  loadedAt[0] = System.nanoTime();
+                }
+                return false;
+              });
     } catch (org.openqa.selenium.TimeoutException e) {
-      throw new AssertionError("the Web UI never showed " + what + " at " + url + "; it showed:\n" + last[0], e);
+      throw new AssertionError(
+          "the Web UI never showed " + what + " at " + url + "; it showed:\n" + last[0], e);
     }
-    Files.write(screenshots.resolve(screenshot + ".png"), ((TakesScreenshot) driver).getScreenshotAs(OutputType.BYTES));
+    Files.write(
+        screenshots.resolve(screenshot + ".png"),
+        ((TakesScreenshot) driver).getScreenshotAs(OutputType.BYTES));
     return last[0];
   }
 

@@ -13,14 +13,16 @@ public final class ActivityDefaults {
   private ActivityDefaults() {}
 
   /**
-   * How long a host may go silent inside a heartbeating activity before Temporal gives the activity to
-   * another host: what a host that died mid-term costs the cluster.
+   * How long a host may go silent inside a heartbeating activity before Temporal gives the activity
+   * to another host: what a host that died mid-term costs the cluster.
    */
   public static final Duration HEARTBEAT_TIMEOUT = Duration.ofSeconds(5);
 
   /** As {@link #store}, for activities that heartbeat while they run (the term). */
   public static ActivityOptions heartbeating(Duration maxBackoff) {
-    return ActivityOptions.newBuilder(store(maxBackoff)).setHeartbeatTimeout(HEARTBEAT_TIMEOUT).build();
+    return ActivityOptions.newBuilder(store(maxBackoff))
+        .setHeartbeatTimeout(HEARTBEAT_TIMEOUT)
+        .build();
   }
 
   /**
@@ -31,9 +33,13 @@ public final class ActivityDefaults {
     return LocalActivityOptions.newBuilder()
         .setStartToCloseTimeout(Duration.ofSeconds(10))
         // The SDK takes a local activity's policy without a maximum of attempts (and without a
-        // schedule-to-close timeout) for no policy, and fails the workflow on its first failure: found
+        // schedule-to-close timeout) for no policy, and fails the workflow on its first failure:
+        // found
         // with PostgreSQL stopped under load. A maximum no run reaches is "forever" it honours.
-        .setRetryOptions(RetryOptions.newBuilder(forever(maxBackoff)).setMaximumAttempts(Integer.MAX_VALUE).build())
+        .setRetryOptions(
+            RetryOptions.newBuilder(forever(maxBackoff))
+                .setMaximumAttempts(Integer.MAX_VALUE)
+                .build())
         .build();
   }
 
@@ -44,7 +50,10 @@ public final class ActivityDefaults {
         .build();
   }
 
-  /** From 1 s, doubling up to {@code maxBackoff}, without end: the store coming back is what they wait for. */
+  /**
+   * From 1 s, doubling up to {@code maxBackoff}, without end: the store coming back is what they
+   * wait for.
+   */
   private static RetryOptions forever(Duration maxBackoff) {
     return RetryOptions.newBuilder()
         .setInitialInterval(Duration.ofSeconds(1))

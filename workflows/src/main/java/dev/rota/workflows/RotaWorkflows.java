@@ -11,12 +11,13 @@ public final class RotaWorkflows {
   private RotaWorkflows() {}
 
   /**
-   * The control queue: every workflow, with the activities given. The cluster workflow is among them for
-   * runs started on this queue by an earlier version; they move to the scheduler's queue when they next
-   * continue as new.
+   * The control queue: every workflow, with the activities given. The cluster workflow is among
+   * them for runs started on this queue by an earlier version; they move to the scheduler's queue
+   * when they next continue as new.
    */
   public static void registerControl(Worker worker, Object... activities) {
-    worker.registerWorkflowImplementationTypes(ClusterWorkflowImpl.class, VmWorkflowImpl.class, VmSetWorkflowImpl.class);
+    worker.registerWorkflowImplementationTypes(
+        ClusterWorkflowImpl.class, VmWorkflowImpl.class, VmSetWorkflowImpl.class);
     worker.registerActivitiesImplementations(activities);
   }
 

@@ -4,9 +4,9 @@ import java.time.Duration;
 import java.util.function.BooleanSupplier;
 
 /**
- * Waiting, in real time, for something another thread or process does: the one way Rota's tests wait
- * outside skipped time. The bound is patience, not a timing claim: a condition that holds returns at
- * once, and only one that never holds costs the whole bound.
+ * Waiting, in real time, for something another thread or process does: the one way Rota's tests
+ * wait outside skipped time. The bound is patience, not a timing claim: a condition that holds
+ * returns at once, and only one that never holds costs the whole bound.
  */
 public final class Eventually {
   private static final Duration PATIENCE = Duration.ofSeconds(60);

@@ -28,7 +28,9 @@ public final class TestClock extends Clock {
     return new TestClock(millis);
   }
 
-  /** From now on tells the time of {@code millis} (moves made with {@link #advance} still count). */
+  /**
+   * From now on tells the time of {@code millis} (moves made with {@link #advance} still count).
+   */
   public void follow(LongSupplier millis) {
     this.source = millis;
   }

@@ -9,11 +9,11 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 
 /**
- * Replays a history a test just produced and, when run with {@code -Drota.recordHistories=true} from
- * the workflows module's folder, stores it under its test resources, where {@link ReplayTest} replays
- * it on every later build; from another module add
- * {@code -Drota.historiesDir=../workflows/src/test/resources/histories}. Record anew only for a
- * change that is meant to be incompatible.
+ * Replays a history a test just produced and, when run with {@code -Drota.recordHistories=true}
+ * from the workflows module's folder, stores it under its test resources, where {@link ReplayTest}
+ * replays it on every later build; from another module add {@code
+ * -Drota.historiesDir=../workflows/src/test/resources/histories}. Record anew only for a change
+ * that is meant to be incompatible.
  */
 public final class Histories {
   private Histories() {}
@@ -23,17 +23,23 @@ public final class Histories {
     replayAndMaybeRecord(client.fetchHistory(workflowId), workflow, name);
   }
 
-  /** The same for one run of the workflow, not necessarily its latest (a run that continued as new). */
+  /**
+   * The same for one run of the workflow, not necessarily its latest (a run that continued as new).
+   */
   public static void replayAndMaybeRecord(
-      WorkflowClient client, String workflowId, String runId, Class<?> workflow, String name) throws Exception {
+      WorkflowClient client, String workflowId, String runId, Class<?> workflow, String name)
+      throws Exception {
     replayAndMaybeRecord(client.fetchHistory(workflowId, runId), workflow, name);
   }
 
-  private static void replayAndMaybeRecord(WorkflowExecutionHistory history, Class<?> workflow, String name)
-      throws Exception {
+  private static void replayAndMaybeRecord(
+      WorkflowExecutionHistory history, Class<?> workflow, String name) throws Exception {
     WorkflowReplayer.replayWorkflowExecution(history, workflow);
     if (Boolean.getBoolean("rota.recordHistories")) {
-      Path file = Path.of(System.getProperty("rota.historiesDir", "src/test/resources/histories"), name + ".json");
+      Path file =
+          Path.of(
+              System.getProperty("rota.historiesDir", "src/test/resources/histories"),
+              name + ".json");
       try {
         Files.createDirectories(file.getParent());
         Files.writeString(file, history.toJson(true));

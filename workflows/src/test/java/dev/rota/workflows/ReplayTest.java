@@ -22,7 +22,13 @@ import org.junit.jupiter.api.TestFactory;
  */
 class ReplayTest {
   private static final Map<String, Class<?>> WORKFLOWS =
-      Map.of("cluster-", ClusterWorkflowImpl.class, "vm-", VmWorkflowImpl.class, "vmset-", VmSetWorkflowImpl.class);
+      Map.of(
+          "cluster-",
+          ClusterWorkflowImpl.class,
+          "vm-",
+          VmWorkflowImpl.class,
+          "vmset-",
+          VmSetWorkflowImpl.class);
 
   @TestFactory
   Stream<DynamicTest> storedHistoriesReplay() throws IOException, URISyntaxException {
@@ -37,7 +43,8 @@ class ReplayTest {
           files.stream().noneMatch(f -> f.getFileName().toString().startsWith(prefix)),
           "no stored history for " + WORKFLOWS.get(prefix).getSimpleName());
     }
-    return files.stream().map(file -> DynamicTest.dynamicTest(file.getFileName().toString(), () -> replay(file)));
+    return files.stream()
+        .map(file -> DynamicTest.dynamicTest(file.getFileName().toString(), () -> replay(file)));
   }
 
   private static void replay(Path file) throws Exception {
@@ -47,7 +54,10 @@ class ReplayTest {
             .filter(e -> name.startsWith(e.getKey()))
             .map(Map.Entry::getValue)
             .findFirst()
-            .orElseThrow(() -> new AssertionError(name + " has no known workflow prefix " + WORKFLOWS.keySet()));
+            .orElseThrow(
+                () ->
+                    new AssertionError(
+                        name + " has no known workflow prefix " + WORKFLOWS.keySet()));
     WorkflowReplayer.replayWorkflowExecution(Files.readString(file), workflow);
   }
 }

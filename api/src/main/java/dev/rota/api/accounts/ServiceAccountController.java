@@ -1,11 +1,10 @@
 package dev.rota.api.accounts;
 
-import dev.rota.api.problem.ProblemAnswers;
-import io.swagger.v3.oas.annotations.Operation;
 import dev.rota.api.JsonBodies;
 import dev.rota.api.auth.RequiresRole;
 import dev.rota.api.auth.Role;
 import dev.rota.api.auth.Tokens;
+import dev.rota.api.problem.ProblemAnswers;
 import dev.rota.api.problem.Problems;
 import dev.rota.store.ServiceAccountRepository;
 import dev.rota.store.ServiceAccountRow;
@@ -20,6 +19,7 @@ import io.micronaut.http.annotation.Post;
 import io.micronaut.http.annotation.Status;
 import io.micronaut.scheduling.TaskExecutors;
 import io.micronaut.scheduling.annotation.ExecuteOn;
+import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.media.Content;
 import io.swagger.v3.oas.annotations.media.Schema;
 import io.swagger.v3.oas.annotations.parameters.RequestBody;
@@ -37,7 +37,8 @@ public class ServiceAccountController {
   private final JsonBodies bodies;
   private final Clock clock;
 
-  public ServiceAccountController(ServiceAccountRepository accounts, JsonBodies bodies, Clock clock) {
+  public ServiceAccountController(
+      ServiceAccountRepository accounts, JsonBodies bodies, Clock clock) {
     this.accounts = accounts;
     this.bodies = bodies;
     this.clock = clock;
@@ -47,7 +48,9 @@ public class ServiceAccountController {
   @RequiresRole(Role.ADMIN_WRITE)
   @Post
   @Status(HttpStatus.CREATED)
-  @RequestBody(required = true, content = @Content(schema = @Schema(implementation = ServiceAccountRequest.class)))
+  @RequestBody(
+      required = true,
+      content = @Content(schema = @Schema(implementation = ServiceAccountRequest.class)))
   @Operation(operationId = "createServiceAccount")
   @ProblemAnswers.Invalid
   @ProblemAnswers.Conflicting
@@ -61,13 +64,16 @@ public class ServiceAccountController {
     }
     boolean worker = roles.contains(Role.WORKER.wireName());
     if (worker && request.worker() == null) {
-      throw Problems.badRequest("worker", "is required with the worker role: the one worker this token may act for");
+      throw Problems.badRequest(
+          "worker", "is required with the worker role: the one worker this token may act for");
     }
     if (!worker && request.worker() != null) {
       throw Problems.badRequest("worker", "goes with the worker role only");
     }
     String token = Tokens.generate();
-    ServiceAccountRow row = new ServiceAccountRow(request.name(), Tokens.hash(token), roles, request.worker(), clock.instant());
+    ServiceAccountRow row =
+        new ServiceAccountRow(
+            request.name(), Tokens.hash(token), roles, request.worker(), clock.instant());
     try {
       accounts.save(row);
     } catch (RuntimeException e) {
@@ -94,7 +100,9 @@ public class ServiceAccountController {
   @Operation(operationId = "getServiceAccount")
   @ProblemAnswers.Missing
   public ServiceAccountView get(String name) {
-    return ServiceAccountView.of(accounts.findById(name).orElseThrow(() -> Problems.notFound("service account", name)), null);
+    return ServiceAccountView.of(
+        accounts.findById(name).orElseThrow(() -> Problems.notFound("service account", name)),
+        null);
   }
 
   /** 204; the token stops working at once (it is looked up on every request). */

@@ -13,11 +13,19 @@ import java.util.List;
 @Serdeable
 public record ServiceAccountRequest(
     @NotNull @Pattern(regexp = Names.DNS_LABEL, message = Names.DNS_LABEL_MESSAGE) String name,
-    @NotEmpty @Size(max = 5) List<@NotNull @Pattern(regexp = ServiceAccountRequest.ROLE, message = ServiceAccountRequest.ROLE_MESSAGE) String> roles,
+    @NotEmpty @Size(max = 5)
+        List<
+                @NotNull
+                @Pattern(
+                    regexp = ServiceAccountRequest.ROLE,
+                    message = ServiceAccountRequest.ROLE_MESSAGE)
+                String>
+            roles,
     @Nullable @Pattern(regexp = Names.DNS_LABEL, message = Names.DNS_LABEL_MESSAGE) String worker) {
   /** Every role but worker, which goes with a {@code worker} and only with it. */
   public static final String ROLES_BUT_WORKER = "compute:read|compute:write|admin:read|admin:write";
 
   public static final String ROLE = "^(" + ROLES_BUT_WORKER + "|worker)$";
-  public static final String ROLE_MESSAGE = "must be a role: compute:read, compute:write, admin:read, admin:write or worker";
+  public static final String ROLE_MESSAGE =
+      "must be a role: compute:read, compute:write, admin:read, admin:write or worker";
 }

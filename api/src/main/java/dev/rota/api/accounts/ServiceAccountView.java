@@ -11,7 +11,11 @@ import java.util.List;
 @JsonInclude(JsonInclude.Include.NON_NULL)
 @Serdeable
 public record ServiceAccountView(
-    String name, List<String> roles, @Nullable String worker, Instant createdAt, @Nullable String token) {
+    String name,
+    List<String> roles,
+    @Nullable String worker,
+    Instant createdAt,
+    @Nullable String token) {
 
   static ServiceAccountView of(ServiceAccountRow row, @Nullable String token) {
     return new ServiceAccountView(row.name(), row.roles(), row.worker(), row.createdAt(), token);

@@ -13,7 +13,11 @@ import java.util.stream.StreamSupport;
 public class AdminBootstrap {
   static final String NAME = "bootstrap-admin";
   static final List<String> ROLES =
-      List.of(Role.ADMIN_READ.wireName(), Role.ADMIN_WRITE.wireName(), Role.COMPUTE_READ.wireName(), Role.COMPUTE_WRITE.wireName());
+      List.of(
+          Role.ADMIN_READ.wireName(),
+          Role.ADMIN_WRITE.wireName(),
+          Role.COMPUTE_READ.wireName(),
+          Role.COMPUTE_WRITE.wireName());
 
   private final ServiceAccountRepository accounts;
   private final AuthSettings settings;
@@ -26,14 +30,16 @@ public class AdminBootstrap {
   }
 
   /**
-   * With {@code ROTA_BOOTSTRAP_ADMIN_TOKEN}, makes {@code bootstrap-admin} hold that token. Without it,
-   * and with no admin yet, creates one with a new token and returns it, to be printed this once.
+   * With {@code ROTA_BOOTSTRAP_ADMIN_TOKEN}, makes {@code bootstrap-admin} hold that token. Without
+   * it, and with no admin yet, creates one with a new token and returns it, to be printed this
+   * once.
    */
   public Optional<String> ensureAdmin() {
     String given = settings.bootstrapAdminToken();
     if (given != null && !given.isBlank()) {
       if (given.length() < 20) {
-        throw new IllegalArgumentException("ROTA_BOOTSTRAP_ADMIN_TOKEN is too short: use at least 20 random characters");
+        throw new IllegalArgumentException(
+            "ROTA_BOOTSTRAP_ADMIN_TOKEN is too short: use at least 20 random characters");
       }
       accounts.findById(NAME).ifPresent(accounts::delete);
       accounts.save(new ServiceAccountRow(NAME, Tokens.hash(given), ROLES, null, clock.instant()));

@@ -20,10 +20,10 @@ import java.util.Optional;
 import java.util.Set;
 
 /**
- * Every request but {@code /health} and the OpenAPI document needs a bearer token whose account holds one of the route's
- * roles (its {@link RequiresRole}); 401 without a valid token, 403 without the role. A route without
- * {@code RequiresRole} is closed to all. Worker scoping (a worker token acting for its own worker
- * only) is for the controllers, which know the worker in question.
+ * Every request but {@code /health} and the OpenAPI document needs a bearer token whose account
+ * holds one of the route's roles (its {@link RequiresRole}); 401 without a valid token, 403 without
+ * the role. A route without {@code RequiresRole} is closed to all. Worker scoping (a worker token
+ * acting for its own worker only) is for the controllers, which know the worker in question.
  */
 @ServerFilter(ServerFilter.MATCH_ALL_PATTERN)
 public class AuthFilter {
@@ -33,7 +33,10 @@ public class AuthFilter {
   private final Callers callers;
 
   public AuthFilter(
-      AuthSettings settings, ServiceAccountRepository accounts, ErrorResponseProcessor<?> problems, Callers callers) {
+      AuthSettings settings,
+      ServiceAccountRepository accounts,
+      ErrorResponseProcessor<?> problems,
+      Callers callers) {
     this.settings = settings;
     this.callers = callers;
     this.accounts = accounts;
@@ -50,19 +53,29 @@ public class AuthFilter {
     }
     Optional<String> bearerHash = Tokens.bearerHash(request);
     if (bearerHash.isEmpty()) {
-      return refuse(request, HttpStatus.UNAUTHORIZED, "this call needs a bearer token: Authorization: Bearer <token>");
+      return refuse(
+          request,
+          HttpStatus.UNAUTHORIZED,
+          "this call needs a bearer token: Authorization: Bearer <token>");
     }
     String hash = bearerHash.get();
-    Optional<ServiceAccountRow> account = accounts.findByTokenHash(hash).filter(a -> Tokens.sameHash(a.tokenHash(), hash));
+    Optional<ServiceAccountRow> account =
+        accounts.findByTokenHash(hash).filter(a -> Tokens.sameHash(a.tokenHash(), hash));
     if (account.isEmpty()) {
-      return refuse(request, HttpStatus.UNAUTHORIZED, "the bearer token is not valid (unknown, or its account was deleted)");
+      return refuse(
+          request,
+          HttpStatus.UNAUTHORIZED,
+          "the bearer token is not valid (unknown, or its account was deleted)");
     }
     callers.authenticated(hash);
     Set<Role> roles = EnumSet.noneOf(Role.class);
     account.get().roles().forEach(r -> Role.parse(r).ifPresent(roles::add));
     Caller caller = new Caller(account.get().name(), roles, account.get().worker());
     Optional<RouteMatch<?>> route = RouteAttributes.getRouteMatch(request);
-    Role[] needed = route.map(m -> m.getAnnotationMetadata().enumValues(RequiresRole.class, Role.class)).orElse(new Role[0]);
+    Role[] needed =
+        route
+            .map(m -> m.getAnnotationMetadata().enumValues(RequiresRole.class, Role.class))
+            .orElse(new Role[0]);
     for (Role role : needed) {
       if (roles.contains(role)) {
         request.setAttribute(Caller.ATTRIBUTE, caller);
@@ -72,13 +85,22 @@ public class AuthFilter {
     if (route.isEmpty()) {
       return null; // no such route: the router answers 404
     }
-    return refuse(request, HttpStatus.FORBIDDEN,
-        "account " + caller.name() + " lacks the role for this call (needs one of " + names(needed) + ")");
+    return refuse(
+        request,
+        HttpStatus.FORBIDDEN,
+        "account "
+            + caller.name()
+            + " lacks the role for this call (needs one of "
+            + names(needed)
+            + ")");
   }
 
   /** The calls anyone may make: the health check and the API document. */
   public static boolean isOpen(String path) {
-    return path.equals("/health") || path.startsWith("/health/") || path.equals("/openapi.yml") || path.equals("/swagger/rota-1.yml");
+    return path.equals("/health")
+        || path.startsWith("/health/")
+        || path.equals("/openapi.yml")
+        || path.equals("/swagger/rota-1.yml");
   }
 
   private static String names(Role[] roles) {
@@ -90,6 +112,7 @@ public class AuthFilter {
   }
 
   private HttpResponse<?> refuse(HttpRequest<?> request, HttpStatus status, String detail) {
-    return problems.processResponse(ErrorContext.builder(request).errorMessage(detail).build(), HttpResponse.status(status));
+    return problems.processResponse(
+        ErrorContext.builder(request).errorMessage(detail).build(), HttpResponse.status(status));
   }
 }

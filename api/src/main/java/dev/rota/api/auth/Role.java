@@ -9,7 +9,9 @@ public enum Role {
   COMPUTE_WRITE("compute:write"),
   ADMIN_READ("admin:read"),
   ADMIN_WRITE("admin:write"),
-  /** An agent: may register and heartbeat its own worker and read its own assignments, nothing else. */
+  /**
+   * An agent: may register and heartbeat its own worker and read its own assignments, nothing else.
+   */
   WORKER("worker");
 
   private final String wireName;

@@ -25,7 +25,9 @@ public final class Tokens {
 
   public static String hash(String token) {
     try {
-      return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(token.getBytes(StandardCharsets.UTF_8)));
+      return HexFormat.of()
+          .formatHex(
+              MessageDigest.getInstance("SHA-256").digest(token.getBytes(StandardCharsets.UTF_8)));
     } catch (NoSuchAlgorithmException e) {
       throw new IllegalStateException(e);
     }
@@ -34,8 +36,8 @@ public final class Tokens {
   private static final String HASH_ATTRIBUTE = "rota.token-hash";
 
   /**
-   * The SHA-256 of the request's bearer token, if it has one: worked out once per request, for the rate
-   * limit and the authentication both.
+   * The SHA-256 of the request's bearer token, if it has one: worked out once per request, for the
+   * rate limit and the authentication both.
    */
   public static java.util.Optional<String> bearerHash(io.micronaut.http.HttpRequest<?> request) {
     java.util.Optional<String> known = request.getAttribute(HASH_ATTRIBUTE, String.class);
@@ -49,7 +51,9 @@ public final class Tokens {
 
   /** The request's bearer token, if it has a non-empty one. */
   private static java.util.Optional<String> bearer(io.micronaut.http.HttpRequest<?> request) {
-    return request.getHeaders().getAuthorization()
+    return request
+        .getHeaders()
+        .getAuthorization()
         .filter(h -> h.startsWith("Bearer "))
         .map(h -> h.substring(7).strip())
         .filter(t -> !t.isEmpty());
@@ -57,6 +61,7 @@ public final class Tokens {
 
   /** Comparison in constant time, so that a match cannot be found byte by byte. */
   public static boolean sameHash(String a, String b) {
-    return MessageDigest.isEqual(a.getBytes(StandardCharsets.US_ASCII), b.getBytes(StandardCharsets.US_ASCII));
+    return MessageDigest.isEqual(
+        a.getBytes(StandardCharsets.US_ASCII), b.getBytes(StandardCharsets.US_ASCII));
   }
 }

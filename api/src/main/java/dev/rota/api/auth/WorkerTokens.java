@@ -22,7 +22,9 @@ public class WorkerTokens {
     String name = "agent-" + worker;
     accounts.findById(name).ifPresent(accounts::delete);
     String token = Tokens.generate();
-    accounts.save(new ServiceAccountRow(name, Tokens.hash(token), List.of(Role.WORKER.wireName()), worker, clock.instant()));
+    accounts.save(
+        new ServiceAccountRow(
+            name, Tokens.hash(token), List.of(Role.WORKER.wireName()), worker, clock.instant()));
     return token;
   }
 }

@@ -1,29 +1,29 @@
 package dev.rota.api.cluster;
 
-import dev.rota.scheduler.SchedulerHealth;
-import dev.rota.control.WorkflowKeeper;
-import dev.rota.api.problem.ProblemAnswers;
-import io.swagger.v3.oas.annotations.Operation;
+import dev.rota.api.auth.RequiresRole;
+import dev.rota.api.auth.Role;
 import dev.rota.api.control.ControlPlane;
+import dev.rota.api.problem.ProblemAnswers;
+import dev.rota.control.WorkflowKeeper;
+import dev.rota.scheduler.SchedulerHealth;
 import dev.rota.store.ClusterStatusRepository;
 import dev.rota.store.ClusterStatusRow;
 import dev.rota.store.Count;
 import dev.rota.store.VmRepository;
 import dev.rota.store.WorkerRepository;
 import dev.rota.workflows.cluster.ClusterWorkflow;
+import dev.rota.workflows.cluster.TermSummary;
 import io.micronaut.context.annotation.Value;
-import dev.rota.api.auth.RequiresRole;
-import dev.rota.api.auth.Role;
 import io.micronaut.http.annotation.Controller;
 import io.micronaut.http.annotation.Get;
 import io.micronaut.scheduling.TaskExecutors;
 import io.micronaut.scheduling.annotation.ExecuteOn;
-import dev.rota.workflows.cluster.TermSummary;
+import io.swagger.v3.oas.annotations.Operation;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
-import java.util.Optional;
 import java.util.Map;
+import java.util.Optional;
 import java.util.TreeMap;
 
 /**
@@ -41,7 +41,10 @@ public class ClusterController {
   private final WorkflowKeeper keeper;
   private final Duration queryDeadline;
 
-  /** @param queryDeadline how long to wait for the scheduler's query ({@code rota.api.query-deadline}) */
+  /**
+   * @param queryDeadline how long to wait for the scheduler's query ({@code
+   *     rota.api.query-deadline})
+   */
   public ClusterController(
       ClusterStatusRepository status,
       WorkerRepository workers,
@@ -68,14 +71,36 @@ public class ClusterController {
       TermSummary t = live.get();
       Instant at = Instant.ofEpochMilli(t.startedAtMillis());
       SchedulerHealth health = keeper.schedulerHealth(at);
-      return new ClusterView(ClusterWorkflow.WORKFLOW_ID, t.term(), at,
-          t.durationMillis(), byHealth, byStatus, "workflow", t.decisions(), t.applied(), health.state(), health.message());
+      return new ClusterView(
+          ClusterWorkflow.WORKFLOW_ID,
+          t.term(),
+          at,
+          t.durationMillis(),
+          byHealth,
+          byStatus,
+          "workflow",
+          t.decisions(),
+          t.applied(),
+          health.state(),
+          health.message());
     }
     ClusterStatusRow row =
-        status.findById(ClusterWorkflow.WORKFLOW_ID).orElse(new ClusterStatusRow(ClusterWorkflow.WORKFLOW_ID, 0, null, 0));
+        status
+            .findById(ClusterWorkflow.WORKFLOW_ID)
+            .orElse(new ClusterStatusRow(ClusterWorkflow.WORKFLOW_ID, 0, null, 0));
     SchedulerHealth health = keeper.schedulerHealth(row.lastTermAt());
-    return new ClusterView(row.id(), row.term(), row.lastTermAt(), row.lastTermMillis(), byHealth, byStatus, "database",
-        null, null, health.state(), health.message());
+    return new ClusterView(
+        row.id(),
+        row.term(),
+        row.lastTermAt(),
+        row.lastTermMillis(),
+        byHealth,
+        byStatus,
+        "database",
+        null,
+        null,
+        health.state(),
+        health.message());
   }
 
   private static Map<String, Long> counts(List<Count> counts) {

@@ -1,21 +1,21 @@
 package dev.rota.api.cluster;
 
-import dev.rota.api.problem.ProblemAnswers;
-import io.swagger.v3.oas.annotations.Operation;
 import dev.rota.api.Conflicts;
 import dev.rota.api.JsonBodies;
+import dev.rota.api.auth.RequiresRole;
+import dev.rota.api.auth.Role;
 import dev.rota.api.control.ControlPlane;
+import dev.rota.api.problem.ProblemAnswers;
 import dev.rota.store.ClusterSettingsRepository;
 import dev.rota.store.ClusterSettingsRow;
 import io.micronaut.core.annotation.Nullable;
 import io.micronaut.http.annotation.Body;
-import dev.rota.api.auth.RequiresRole;
-import dev.rota.api.auth.Role;
 import io.micronaut.http.annotation.Controller;
 import io.micronaut.http.annotation.Get;
 import io.micronaut.http.annotation.Put;
 import io.micronaut.scheduling.TaskExecutors;
 import io.micronaut.scheduling.annotation.ExecuteOn;
+import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.media.Content;
 import io.swagger.v3.oas.annotations.media.Schema;
 import io.swagger.v3.oas.annotations.parameters.RequestBody;
@@ -29,7 +29,8 @@ public class ClusterSettingsController {
 
   private final JsonBodies bodies;
 
-  public ClusterSettingsController(ClusterSettingsRepository settings, ControlPlane control, JsonBodies bodies) {
+  public ClusterSettingsController(
+      ClusterSettingsRepository settings, ControlPlane control, JsonBodies bodies) {
     this.settings = settings;
     this.control = control;
     this.bodies = bodies;
@@ -44,21 +45,25 @@ public class ClusterSettingsController {
 
   @RequiresRole({Role.ADMIN_WRITE})
   @Put
-  @RequestBody(required = true, content = @Content(schema = @Schema(implementation = ClusterSettingsView.class)))
+  @RequestBody(
+      required = true,
+      content = @Content(schema = @Schema(implementation = ClusterSettingsView.class)))
   @Operation(operationId = "putClusterSettings")
   @ProblemAnswers.Invalid
   @ProblemAnswers.Conflicting
   public ClusterSettingsView put(@Body @Nullable String raw) {
     ClusterSettingsView body = bodies.read(raw, ClusterSettingsView.class);
     boolean changed =
-        Conflicts.retry(() -> {
-          ClusterSettingsRow row = current();
-          if (row.schedulerProfile().equals(body.schedulerProfile())) {
-            return false;
-          }
-          settings.update(new ClusterSettingsRow(row.id(), body.schedulerProfile(), row.version()));
-          return true;
-        });
+        Conflicts.retry(
+            () -> {
+              ClusterSettingsRow row = current();
+              if (row.schedulerProfile().equals(body.schedulerProfile())) {
+                return false;
+              }
+              settings.update(
+                  new ClusterSettingsRow(row.id(), body.schedulerProfile(), row.version()));
+              return true;
+            });
     if (changed) {
       control.wakeScheduler("scheduler profile set to " + body.schedulerProfile());
     }
@@ -66,6 +71,8 @@ public class ClusterSettingsController {
   }
 
   private ClusterSettingsRow current() {
-    return settings.findById(ClusterSettingsRow.ID).orElseThrow(() -> new IllegalStateException("cluster_settings has no default row"));
+    return settings
+        .findById(ClusterSettingsRow.ID)
+        .orElseThrow(() -> new IllegalStateException("cluster_settings has no default row"));
   }
 }

@@ -1,10 +1,10 @@
 package dev.rota.api.cluster;
 
-import io.micronaut.core.annotation.Nullable;
 import com.fasterxml.jackson.annotation.JsonInclude;
-import io.micronaut.serde.annotation.Serdeable;
 import dev.rota.workflows.cluster.ApplyResult;
 import dev.rota.workflows.cluster.TermDecisions;
+import io.micronaut.core.annotation.Nullable;
+import io.micronaut.serde.annotation.Serdeable;
 import java.time.Instant;
 import java.util.Map;
 
@@ -13,12 +13,13 @@ import java.util.Map;
  *
  * @param schedulerWorkflowId the id of the cluster workflow, to look it up in the Temporal UI
  * @param term the number of the last finished term, 0 before the first
- * @param lastTermAt when the last term began to run (not when it was asked for, which an outage can hold up), null before the first
+ * @param lastTermAt when the last term began to run (not when it was asked for, which an outage can
+ *     hold up), null before the first
  * @param lastTermDurationMillis how long the last term took
  * @param workers how many workers are in each health
  * @param vms how many VMs are in each status
- * @param lastTermSource {@code workflow} when the scheduler answered its query in time, else
- *     {@code database}, the read model its activities keep
+ * @param lastTermSource {@code workflow} when the scheduler answered its query in time, else {@code
+ *     database}, the read model its activities keep
  * @param lastTermDecisions what the last term decided and carried out, when the workflow answered
  * @param scheduler {@code ok}, or {@code degraded} when no term has come for longer than a working
  *     scheduler waits (its workflow lost, stuck, or the database out of reach)

@@ -1,39 +1,41 @@
 package dev.rota.api.control;
 
+import dev.rota.api.problem.Problems;
 import dev.rota.control.ControlWorkflows;
+import dev.rota.control.VmWorkflowStarter;
+import dev.rota.control.WorkflowKeeper;
 import dev.rota.scheduler.DaemonThreads;
 import dev.rota.scheduler.SchedulerWaker;
 import dev.rota.scheduler.TemporalDeadlines;
-import dev.rota.control.VmWorkflowStarter;
-import dev.rota.control.WorkflowKeeper;
 import dev.rota.store.VmRow;
-import dev.rota.api.problem.Problems;
 import dev.rota.workflows.cluster.ClusterWorkflow;
+import dev.rota.workflows.cluster.TermSummary;
 import dev.rota.workflows.vm.VmWorkflow;
 import io.temporal.client.UpdateOptions;
 import io.temporal.client.WorkflowClient;
-import io.temporal.client.WorkflowUpdateHandle;
-import io.temporal.client.WorkflowUpdateStage;
-import io.temporal.workflow.Functions;
 import io.temporal.client.WorkflowExecutionAlreadyStarted;
 import io.temporal.client.WorkflowNotFoundException;
 import io.temporal.client.WorkflowUpdateException;
+import io.temporal.client.WorkflowUpdateHandle;
+import io.temporal.client.WorkflowUpdateStage;
 import io.temporal.failure.ApplicationFailure;
-import dev.rota.workflows.cluster.TermSummary;
+import io.temporal.workflow.Functions;
 import jakarta.inject.Singleton;
 import java.time.Duration;
-import java.util.List;
-import java.util.concurrent.Future;
 import java.util.Optional;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.function.Function;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-/** What the API asks of the workflows: start a VM's or a set's, wake the scheduler, carry user actions. */
+/**
+ * What the API asks of the workflows: start a VM's or a set's, wake the scheduler, carry user
+ * actions.
+ */
 @Singleton
 public class ControlPlane {
   private static final Logger log = LoggerFactory.getLogger(ControlPlane.class);
@@ -54,16 +56,22 @@ public class ControlPlane {
   static final Duration TEMPORAL_DEADLINE = Duration.ofSeconds(5);
 
   /**
-   * Runs the calls to Temporal a request waits on with a deadline (the scheduler's query, a VM action's
-   * update), so that the request stops waiting while the call goes on: bounded itself.
+   * Runs the calls to Temporal a request waits on with a deadline (the scheduler's query, a VM
+   * action's update), so that the request stops waiting while the call goes on: bounded itself.
    */
-  private final ExecutorService calls = new java.util.concurrent.ThreadPoolExecutor(
-      4, 32, 30, TimeUnit.SECONDS, new java.util.concurrent.ArrayBlockingQueue<>(256), DaemonThreads.named("temporal-call"));
+  private final ExecutorService calls =
+      new java.util.concurrent.ThreadPoolExecutor(
+          4,
+          32,
+          30,
+          TimeUnit.SECONDS,
+          new java.util.concurrent.ArrayBlockingQueue<>(256),
+          DaemonThreads.named("temporal-call"));
 
   /**
    * @param actionWait how long a user action waits for its VM's workflow to carry it out before the
-   *     API answers 202 anyway ({@code rota.api.action-wait}): the workflow has accepted it, and may be
-   *     busy, e.g. retrying a call to an agent that does not answer
+   *     API answers 202 anyway ({@code rota.api.action-wait}): the workflow has accepted it, and
+   *     may be busy, e.g. retrying a call to an agent that does not answer
    */
   public ControlPlane(
       WorkflowClient client,
@@ -87,7 +95,10 @@ public class ControlPlane {
     calls.shutdownNow();
   }
 
-  /** Makes sure the VM has its workflow, joining the one that is open (a host restoring VMs at start). */
+  /**
+   * Makes sure the VM has its workflow, joining the one that is open (a host restoring VMs at
+   * start).
+   */
   public void ensureVm(VmRow vm) {
     workflows.startVm(vm, true);
   }
@@ -106,13 +117,17 @@ public class ControlPlane {
     workflows.startSet(name, replicas, true);
   }
 
-  /** Tells the set's workflow its row changed, starting it if it has none (its host died before it could). */
+  /**
+   * Tells the set's workflow its row changed, starting it if it has none (its host died before it
+   * could).
+   */
   public void setChanged(String name, int replicas) {
-    bounded(() -> {
-      if (!workflows.setChanged(name)) {
-        ensureSet(name, replicas);
-      }
-    });
+    bounded(
+        () -> {
+          if (!workflows.setChanged(name)) {
+            ensureSet(name, replicas);
+          }
+        });
   }
 
   /**
@@ -125,8 +140,8 @@ public class ControlPlane {
 
   /**
    * Asks for a term now without waiting: a submission wakes the scheduler while its VMs' workflows
-   * start, so that the term places them meanwhile (their news waits in the outbox until the workflows
-   * are there), and a burst of submissions runs sooner.
+   * start, so that the term places them meanwhile (their news waits in the outbox until the
+   * workflows are there), and a burst of submissions runs sooner.
    */
   public void wakeSchedulerMeanwhile(String reason) {
     try {
@@ -136,23 +151,31 @@ public class ControlPlane {
     }
   }
 
-  /** How long the scheduler's answer is reused; and how long a query may stay unanswered before another. */
+  /**
+   * How long the scheduler's answer is reused; and how long a query may stay unanswered before
+   * another.
+   */
   static final Duration TERM_FRESH = Duration.ofSeconds(1);
+
   static final Duration TERM_QUERY_GIVEN_UP = Duration.ofSeconds(10);
 
   private final Object termLock = new Object();
-  /** The query under way, when it began, and the last answer and when it came; guarded by termLock. */
+
+  /**
+   * The query under way, when it began, and the last answer and when it came; guarded by termLock.
+   */
   private Future<TermSummary> termQuery;
+
   private long termQueryAt;
   private TermSummary lastAnswer;
   private long lastAnswerAt;
 
   /**
    * The scheduler's own account of its last term, if it answers within {@code deadline}: the query
-   * can hang while the workflow continues as new on the embedded server, so the API never waits on it
-   * for long and falls back to the database. A query takes the workflow's lock as its tasks do: however
-   * many clients ask (a thousand at once made the scheduler's own task wait past its timeout), a host
-   * asks one query at a time and reuses the answer for {@link #TERM_FRESH}.
+   * can hang while the workflow continues as new on the embedded server, so the API never waits on
+   * it for long and falls back to the database. A query takes the workflow's lock as its tasks do:
+   * however many clients ask (a thousand at once made the scheduler's own task wait past its
+   * timeout), a host asks one query at a time and reuses the answer for {@link #TERM_FRESH}.
    */
   public Optional<TermSummary> lastTerm(Duration deadline) {
     Future<TermSummary> query;
@@ -161,7 +184,9 @@ public class ControlPlane {
       if (lastAnswer != null && now - lastAnswerAt < TERM_FRESH.toNanos()) {
         return Optional.of(lastAnswer);
       }
-      if (termQuery != null && !termQuery.isDone() && now - termQueryAt > TERM_QUERY_GIVEN_UP.toNanos()) {
+      if (termQuery != null
+          && !termQuery.isDone()
+          && now - termQueryAt > TERM_QUERY_GIVEN_UP.toNanos()) {
         termQuery.cancel(true);
       }
       if (termQuery == null || termQuery.isDone()) {
@@ -188,7 +213,8 @@ public class ControlPlane {
   }
 
   private TermSummary askScheduler() {
-    TermSummary answer = client.newWorkflowStub(ClusterWorkflow.class, ClusterWorkflow.WORKFLOW_ID).lastTerm();
+    TermSummary answer =
+        client.newWorkflowStub(ClusterWorkflow.class, ClusterWorkflow.WORKFLOW_ID).lastTerm();
     synchronized (termLock) {
       lastAnswer = answer;
       lastAnswerAt = System.nanoTime();
@@ -198,21 +224,32 @@ public class ControlPlane {
 
   /**
    * Runs a user action as a workflow update: the workflow decides, and a refusal is a 409. Once the
-   * workflow has accepted it, the action is in its history and will happen: the call waits for it up
-   * to {@code actionWait}, then returns, so that a workflow busy with something slow does not hold
-   * the request (and its thread).
+   * workflow has accepted it, the action is in its history and will happen: the call waits for it
+   * up to {@code actionWait}, then returns, so that a workflow busy with something slow does not
+   * hold the request (and its thread).
    */
   public void act(String vmName, Function<VmWorkflow, Functions.Func<String>> action) {
     act(vmName, action, true);
   }
 
-  /** {@link #act}; a VM whose workflow has yet to start (submitted a moment ago) is asked again once it has. */
-  private void act(String vmName, Function<VmWorkflow, Functions.Func<String>> action, boolean mayStart) {
+  /**
+   * {@link #act}; a VM whose workflow has yet to start (submitted a moment ago) is asked again once
+   * it has.
+   */
+  private void act(
+      String vmName, Function<VmWorkflow, Functions.Func<String>> action, boolean mayStart) {
     VmWorkflow vm = client.newWorkflowStub(VmWorkflow.class, VmWorkflow.workflowId(vmName));
     WorkflowUpdateHandle<String> accepted;
     try {
-      accepted = within(TEMPORAL_DEADLINE, () -> WorkflowClient.startUpdate(
-          action.apply(vm), UpdateOptions.<String>newBuilder().setWaitForStage(WorkflowUpdateStage.ACCEPTED).build()));
+      accepted =
+          within(
+              TEMPORAL_DEADLINE,
+              () ->
+                  WorkflowClient.startUpdate(
+                      action.apply(vm),
+                      UpdateOptions.<String>newBuilder()
+                          .setWaitForStage(WorkflowUpdateStage.ACCEPTED)
+                          .build()));
     } catch (java.util.concurrent.RejectedExecutionException e) {
       throw Problems.unavailable("too many calls to Temporal waiting; try again shortly");
     } catch (TimeoutException e) {
@@ -221,14 +258,19 @@ public class ControlPlane {
       if (closed(VmWorkflow.workflowId(vmName))) {
         throw Problems.conflict("VM '" + vmName + "' is being deleted");
       }
-      throw Problems.unavailable("the workflow of VM '" + vmName + "' did not take the action within " + TEMPORAL_DEADLINE.toSeconds()
-          + " s; nothing was done, try again");
+      throw Problems.unavailable(
+          "the workflow of VM '"
+              + vmName
+              + "' did not take the action within "
+              + TEMPORAL_DEADLINE.toSeconds()
+              + " s; nothing was done, try again");
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw Problems.unavailable("interrupted while asking the workflow of VM '" + vmName + "'");
     } catch (ExecutionException e) {
       if (mayStart && e.getCause() instanceof WorkflowNotFoundException) {
-        // Owed (submitted a moment ago: or the start under way here has made it meanwhile), or lost by
+        // Owed (submitted a moment ago: or the start under way here has made it meanwhile), or lost
+        // by
         // Temporal (a server started afresh, a terminate): either way, from its row.
         if (!starter.startIfOwed(vmName)) {
           keeper.restoreVm(vmName);
@@ -250,7 +292,9 @@ public class ControlPlane {
     }
   }
 
-  /** The call's answer if it comes within {@code deadline}; else it is cancelled and this throws. */
+  /**
+   * The call's answer if it comes within {@code deadline}; else it is cancelled and this throws.
+   */
   private <T> T within(Duration deadline, java.util.concurrent.Callable<T> call)
       throws TimeoutException, ExecutionException, InterruptedException {
     Future<T> answer = calls.submit(call);
@@ -264,11 +308,17 @@ public class ControlPlane {
 
   private boolean closed(String workflowId) {
     try {
-      var described = client.getWorkflowServiceStubs().blockingStub().describeWorkflowExecution(
-          io.temporal.api.workflowservice.v1.DescribeWorkflowExecutionRequest.newBuilder()
-              .setNamespace(client.getOptions().getNamespace())
-              .setExecution(io.temporal.api.common.v1.WorkflowExecution.newBuilder().setWorkflowId(workflowId))
-              .build());
+      var described =
+          client
+              .getWorkflowServiceStubs()
+              .blockingStub()
+              .describeWorkflowExecution(
+                  io.temporal.api.workflowservice.v1.DescribeWorkflowExecutionRequest.newBuilder()
+                      .setNamespace(client.getOptions().getNamespace())
+                      .setExecution(
+                          io.temporal.api.common.v1.WorkflowExecution.newBuilder()
+                              .setWorkflowId(workflowId))
+                      .build());
       return described.getWorkflowExecutionInfo().getStatus()
           != io.temporal.api.enums.v1.WorkflowExecutionStatus.WORKFLOW_EXECUTION_STATUS_RUNNING;
     } catch (RuntimeException e) {
@@ -281,10 +331,15 @@ public class ControlPlane {
     if (failure instanceof WorkflowUpdateException refused) {
       // The VM workflow's validators refuse only what its status does not allow. The failure's
       // type does not survive a validator, so the refusal is known by its place, not its type.
-      return refused.getCause() instanceof ApplicationFailure f ? Problems.conflict(f.getOriginalMessage()) : refused;
+      return refused.getCause() instanceof ApplicationFailure f
+          ? Problems.conflict(f.getOriginalMessage())
+          : refused;
     }
     if (failure instanceof WorkflowNotFoundException) {
-      return Problems.unavailable("VM '" + vmName + "' has no running workflow and none could be started; try again shortly");
+      return Problems.unavailable(
+          "VM '"
+              + vmName
+              + "' has no running workflow and none could be started; try again shortly");
     }
     return failure instanceof RuntimeException r ? r : new IllegalStateException(failure);
   }
@@ -303,9 +358,10 @@ public class ControlPlane {
   }
 
   private void bounded(Runnable calls) {
-    bounded(() -> {
-      calls.run();
-      return null;
-    });
+    bounded(
+        () -> {
+          calls.run();
+          return null;
+        });
   }
 }

@@ -17,8 +17,8 @@ import org.yaml.snakeyaml.representer.Representer;
 /**
  * The API's OpenAPI document, open to all like {@code /health}: generated from the controllers at
  * compile time ({@code META-INF/swagger/rota-1.yml}), made OpenAPI 3.1 ({@link OpenApi31}), with
- * {@code openapi-overlay.yml} laid over it.
- * Swagger UI (dev mode) reads it at {@code /swagger/rota-1.yml}.
+ * {@code openapi-overlay.yml} laid over it. Swagger UI (dev mode) reads it at {@code
+ * /swagger/rota-1.yml}.
  */
 @Controller
 @Hidden
@@ -38,28 +38,38 @@ public class ApiDocumentController {
   }
 
   /** The patterns the overlay names as {@code {{NAME}}}: the ones the API checks with. */
-  static final Map<String, String> PATTERNS = Map.of(
-      "ENV_NAME", dev.rota.api.Limits.ENV_NAME,
-      "RESOURCE_NAME", dev.rota.api.Limits.RESOURCE_NAME,
-      "LABEL_KEY", dev.rota.api.Limits.LABEL_KEY,
-      "IMAGE_ADDRESS", dev.rota.api.Limits.IMAGE_ADDRESS,
-      "ROLES_BUT_WORKER", dev.rota.api.accounts.ServiceAccountRequest.ROLES_BUT_WORKER);
+  static final Map<String, String> PATTERNS =
+      Map.of(
+          "ENV_NAME", dev.rota.api.Limits.ENV_NAME,
+          "RESOURCE_NAME", dev.rota.api.Limits.RESOURCE_NAME,
+          "LABEL_KEY", dev.rota.api.Limits.LABEL_KEY,
+          "IMAGE_ADDRESS", dev.rota.api.Limits.IMAGE_ADDRESS,
+          "ROLES_BUT_WORKER", dev.rota.api.accounts.ServiceAccountRequest.ROLES_BUT_WORKER);
 
   /** The document as served; fails at start, naming the stray, when the overlay does not fit. */
   static String render() {
-    Yaml yaml = new Yaml(new SafeConstructor(new LoaderOptions()), new Representer(dumperOptions()), dumperOptions());
+    Yaml yaml =
+        new Yaml(
+            new SafeConstructor(new LoaderOptions()),
+            new Representer(dumperOptions()),
+            dumperOptions());
     String overlay = read(OVERLAY);
     for (Map.Entry<String, String> p : PATTERNS.entrySet()) {
       // Inside a double-quoted YAML string, where a backslash or a quote would need escaping.
       if (p.getValue().contains("\\") || p.getValue().contains("\"")) {
-        throw new IllegalStateException(p.getKey() + " cannot go into the overlay as it is: " + p.getValue());
+        throw new IllegalStateException(
+            p.getKey() + " cannot go into the overlay as it is: " + p.getValue());
       }
       overlay = overlay.replace("{{" + p.getKey() + "}}", p.getValue());
     }
     if (overlay.contains("{{")) {
-      throw new IllegalStateException(OVERLAY + " names a pattern PATTERNS does not have: " + overlay.substring(overlay.indexOf("{{")).lines().findFirst().orElse(""));
+      throw new IllegalStateException(
+          OVERLAY
+              + " names a pattern PATTERNS does not have: "
+              + overlay.substring(overlay.indexOf("{{")).lines().findFirst().orElse(""));
     }
-    Map<String, Object> merged = OpenApiOverlay.apply(OpenApi31.from30(yaml.load(read(GENERATED))), yaml.load(overlay));
+    Map<String, Object> merged =
+        OpenApiOverlay.apply(OpenApi31.from30(yaml.load(read(GENERATED))), yaml.load(overlay));
     return yaml.dump(merged);
   }
 
@@ -71,7 +81,8 @@ public class ApiDocumentController {
   }
 
   private static String read(String resource) {
-    try (InputStream in = ApiDocumentController.class.getClassLoader().getResourceAsStream(resource)) {
+    try (InputStream in =
+        ApiDocumentController.class.getClassLoader().getResourceAsStream(resource)) {
       if (in == null) {
         throw new IllegalStateException(resource + " is not on the classpath");
       }

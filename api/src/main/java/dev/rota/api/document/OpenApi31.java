@@ -7,9 +7,10 @@ import java.util.Map;
 
 /**
  * Turns the generated OpenAPI 3.0 document into 3.1, whose schemas are JSON Schema (2020-12): the
- * overlay's rules need {@code propertyNames} and {@code contains}, which 3.0's schema dialect lacks.
- * Micronaut's own 3.1 output is not used: it marks maps and optional fields with the wrong types.
- * The one difference the generated schemas use is {@code nullable}, which becomes a {@code "null"} type.
+ * overlay's rules need {@code propertyNames} and {@code contains}, which 3.0's schema dialect
+ * lacks. Micronaut's own 3.1 output is not used: it marks maps and optional fields with the wrong
+ * types. The one difference the generated schemas use is {@code nullable}, which becomes a {@code
+ * "null"} type.
  */
 final class OpenApi31 {
   private OpenApi31() {}

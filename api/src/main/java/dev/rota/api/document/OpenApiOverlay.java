@@ -7,11 +7,11 @@ import java.util.Map;
 
 /**
  * Lays what annotations cannot say (a field required unless another has a given value, the names a
- * map's keys may take, links from a create to the calls on what it made) over the document generated
- * from the controllers. Maps merge key by key, anything else is replaced. The overlay may refine the
- * generated document but not invent any of it: a path or an operation that the controllers do not
- * have is an error, so that a renamed route cannot leave its refinements behind unnoticed. New schemas
- * (rules that several request bodies share) are allowed.
+ * map's keys may take, links from a create to the calls on what it made) over the document
+ * generated from the controllers. Maps merge key by key, anything else is replaced. The overlay may
+ * refine the generated document but not invent any of it: a path or an operation that the
+ * controllers do not have is an error, so that a renamed route cannot leave its refinements behind
+ * unnoticed. New schemas (rules that several request bodies share) are allowed.
  */
 final class OpenApiOverlay {
   private OpenApiOverlay() {}
@@ -20,7 +20,9 @@ final class OpenApiOverlay {
     List<String> strays = new ArrayList<>();
     Map<String, Object> merged = merge(generated, overlay, List.of(), strays);
     if (!strays.isEmpty()) {
-      throw new IllegalStateException("the OpenAPI overlay refines what the controllers do not have: " + String.join(", ", strays));
+      throw new IllegalStateException(
+          "the OpenAPI overlay refines what the controllers do not have: "
+              + String.join(", ", strays));
     }
     return merged;
   }

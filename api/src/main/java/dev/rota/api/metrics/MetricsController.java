@@ -1,20 +1,20 @@
 package dev.rota.api.metrics;
 
-import dev.rota.api.problem.ProblemAnswers;
-import io.swagger.v3.oas.annotations.Operation;
 import dev.rota.api.auth.RequiresRole;
 import dev.rota.api.auth.Role;
+import dev.rota.api.problem.ProblemAnswers;
 import dev.rota.metrics.ClusterGauges;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.micronaut.http.annotation.Controller;
 import io.micronaut.http.annotation.Get;
 import io.micronaut.scheduling.TaskExecutors;
 import io.micronaut.scheduling.annotation.ExecuteOn;
+import io.swagger.v3.oas.annotations.Operation;
 
 /**
- * {@code GET /metrics}: this host's meters in Prometheus' text format: the cluster's gauges (read from
- * the store now, alike on every host), what the scheduler did while it ran here, the Temporal SDK's
- * client and worker meters, and the JVM's. With auth on, a compute:read token scrapes it.
+ * {@code GET /metrics}: this host's meters in Prometheus' text format: the cluster's gauges (read
+ * from the store now, alike on every host), what the scheduler did while it ran here, the Temporal
+ * SDK's client and worker meters, and the JVM's. With auth on, a compute:read token scrapes it.
  */
 @ProblemAnswers.Guarded
 @Controller("/metrics")

@@ -1,7 +1,7 @@
 package dev.rota.api.paging;
 
-import io.micronaut.core.annotation.Nullable;
 import com.fasterxml.jackson.annotation.JsonInclude;
+import io.micronaut.core.annotation.Nullable;
 import io.micronaut.serde.annotation.Serdeable;
 import java.util.List;
 

@@ -15,10 +15,17 @@ import java.util.function.Function;
 public record PageRequest(int limit, @Nullable String after) {
   public static final int DEFAULT_LIMIT = 100;
   public static final int MAX_LIMIT = 1000;
-  /** The form of a cursor into a list in creation order (empty: the first page); the document's pattern for it. */
+
+  /**
+   * The form of a cursor into a list in creation order (empty: the first page); the document's
+   * pattern for it.
+   */
   public static final String NUMBERED_CURSOR = "^([0-9]{1,18})?$";
 
-  /** From the query's text ({@link QueryValues}); a cursor given empty is no cursor (the first page). */
+  /**
+   * From the query's text ({@link QueryValues}); a cursor given empty is no cursor (the first
+   * page).
+   */
   public static PageRequest of(@Nullable String limit, @Nullable String cursor) {
     int n = limit == null ? DEFAULT_LIMIT : QueryValues.wholeNumber("limit", limit, 1, MAX_LIMIT);
     return new PageRequest(n, cursor == null || cursor.isEmpty() ? null : cursor);
@@ -30,7 +37,8 @@ public record PageRequest(int limit, @Nullable String after) {
       return 0;
     }
     if (!after.matches(NUMBERED_CURSOR)) {
-      throw Problems.badRequest("cursor", "must be a nextCursor this list gave (digits), got \"" + after + "\"");
+      throw Problems.badRequest(
+          "cursor", "must be a nextCursor this list gave (digits), got \"" + after + "\"");
     }
     return Long.parseLong(after);
   }
@@ -44,7 +52,11 @@ public record PageRequest(int limit, @Nullable String after) {
       return "";
     }
     if (after.length() > MAX_NAME_CURSOR) {
-      throw Problems.badRequest("cursor", "must be a nextCursor this list gave (a name), got one of " + after.length() + " characters");
+      throw Problems.badRequest(
+          "cursor",
+          "must be a nextCursor this list gave (a name), got one of "
+              + after.length()
+              + " characters");
     }
     return after;
   }

@@ -63,7 +63,8 @@ public final class BodyShapes {
       for (RecordComponent component : raw.getRecordComponents()) {
         Object inner = fields.get(component.getName());
         if (inner != null) {
-          Optional<String> p = check(field + "." + component.getName(), component.getGenericType(), inner);
+          Optional<String> p =
+              check(field + "." + component.getName(), component.getGenericType(), inner);
           if (p.isPresent()) {
             return p;
           }
@@ -75,7 +76,10 @@ public final class BodyShapes {
       return mismatch(field, "true or false", value);
     } else if (Number.class.isAssignableFrom(raw) && !(value instanceof Number)) {
       return mismatch(field, "a number", value);
-    } else if (WHOLE.contains(raw) && !(value instanceof Integer || value instanceof Long || value instanceof java.math.BigInteger)) {
+    } else if (WHOLE.contains(raw)
+        && !(value instanceof Integer
+            || value instanceof Long
+            || value instanceof java.math.BigInteger)) {
       // Bodies are read with whole numbers already made integers (2.0 is 2): what is left has a
       // fraction, which the decoder would truncate.
       return Optional.of(field + ": must be a whole number, got " + value);

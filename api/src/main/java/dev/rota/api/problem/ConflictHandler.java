@@ -1,9 +1,9 @@
 package dev.rota.api.problem;
 
-import io.micronaut.http.annotation.Produces;
 import io.micronaut.data.exceptions.OptimisticLockException;
 import io.micronaut.http.HttpRequest;
 import io.micronaut.http.HttpResponse;
+import io.micronaut.http.annotation.Produces;
 import io.micronaut.http.server.exceptions.ExceptionHandler;
 import io.micronaut.http.server.exceptions.response.ErrorContext;
 import io.micronaut.http.server.exceptions.response.ErrorResponseProcessor;
@@ -24,7 +24,8 @@ public class ConflictHandler implements ExceptionHandler<OptimisticLockException
     return problems.processResponse(
         ErrorContext.builder(request)
             .cause(exception)
-            .errorMessage(request.getPath() + " changed while the request ran; read it again and retry")
+            .errorMessage(
+                request.getPath() + " changed while the request ran; read it again and retry")
             .build(),
         HttpResponse.status(io.micronaut.http.HttpStatus.CONFLICT));
   }

@@ -8,8 +8,10 @@ import java.util.regex.Pattern;
  * and with the property it names put first, as a field.
  */
 final class DecodingMessages {
-  private static final Pattern PROPERTY = Pattern.compile("Error decoding property \\[\\S+ (\\w+)\\] of type \\[[^\\]]*\\]: ?");
-  private static final Pattern ARGUMENT = Pattern.compile("Failed to convert argument \\[\\w+\\] for value \\[[^\\]]*\\] due to: ?");
+  private static final Pattern PROPERTY =
+      Pattern.compile("Error decoding property \\[\\S+ (\\w+)\\] of type \\[[^\\]]*\\]: ?");
+  private static final Pattern ARGUMENT =
+      Pattern.compile("Failed to convert argument \\[\\w+\\] for value \\[[^\\]]*\\] due to: ?");
 
   private DecodingMessages() {}
 

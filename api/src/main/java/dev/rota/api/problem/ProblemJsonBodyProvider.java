@@ -9,8 +9,9 @@ import jakarta.inject.Singleton;
 import java.util.stream.Collectors;
 
 /**
- * Turns every error Micronaut produces (validation, malformed JSON, a body over the limit, an unknown
- * route, and the API's own {@code HttpStatusException}s) into a problem whose detail names the field.
+ * Turns every error Micronaut produces (validation, malformed JSON, a body over the limit, an
+ * unknown route, and the API's own {@code HttpStatusException}s) into a problem whose detail names
+ * the field.
  */
 @Singleton
 @Replaces(JsonErrorResponseBodyProvider.class)
@@ -20,7 +21,10 @@ public class ProblemJsonBodyProvider implements JsonErrorResponseBodyProvider<Pr
   @Override
   public Problem body(ErrorContext context, HttpResponse<?> response) {
     String detail =
-        context.getErrors().stream().map(ProblemJsonBodyProvider::describe).distinct().collect(Collectors.joining("; "));
+        context.getErrors().stream()
+            .map(ProblemJsonBodyProvider::describe)
+            .distinct()
+            .collect(Collectors.joining("; "));
     if (detail.isBlank()) {
       detail = response.reason();
     }
@@ -35,6 +39,9 @@ public class ProblemJsonBodyProvider implements JsonErrorResponseBodyProvider<Pr
   private static String describe(Error error) {
     String message = DecodingMessages.clean(error.getMessage());
     // A parameter that did not convert comes with the path "/limit": its name is the field.
-    return error.getPath().map(path -> path.replaceFirst("^/", "") + ": " + message).orElse(message);
+    return error
+        .getPath()
+        .map(path -> path.replaceFirst("^/", "") + ": " + message)
+        .orElse(message);
   }
 }

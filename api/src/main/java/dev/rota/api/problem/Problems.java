@@ -29,17 +29,25 @@ public final class Problems {
     return new HttpStatusException(HttpStatus.BAD_GATEWAY, message);
   }
 
-  /** A 410: what was asked for is no longer kept (a watch's resourceVersion older than the feed). */
+  /**
+   * A 410: what was asked for is no longer kept (a watch's resourceVersion older than the feed).
+   */
   public static HttpStatusException gone(String field, String message) {
     return new HttpStatusException(HttpStatus.GONE, field + ": " + message);
   }
 
-  /** A 429: this host keeps no more of what was asked for (a watch) now; try again in a second or more. */
+  /**
+   * A 429: this host keeps no more of what was asked for (a watch) now; try again in a second or
+   * more.
+   */
   public static HttpStatusException tooMany(String message) {
     return new RetryLater(HttpStatus.TOO_MANY_REQUESTS, 1, message);
   }
 
-  /** A 503: the database or Temporal did not answer in time; nothing was done, and Retry-After says when to try again. */
+  /**
+   * A 503: the database or Temporal did not answer in time; nothing was done, and Retry-After says
+   * when to try again.
+   */
   public static HttpStatusException unavailable(String message) {
     return new RetryLater(HttpStatus.SERVICE_UNAVAILABLE, RetryLater.OUTAGE_SECONDS, message);
   }

@@ -11,9 +11,14 @@ import io.micronaut.http.server.exceptions.response.ErrorContext;
 import io.micronaut.http.server.exceptions.response.ErrorResponseProcessor;
 import jakarta.inject.Singleton;
 
-/** A 429 or 503 that nothing was done for: a problem with {@code Retry-After}, so clients know when. */
+/**
+ * A 429 or 503 that nothing was done for: a problem with {@code Retry-After}, so clients know when.
+ */
 public final class RetryLater extends HttpStatusException {
-  /** What an outage's 503 tells clients to wait: the database's connection wait, Temporal's deadline. */
+  /**
+   * What an outage's 503 tells clients to wait: the database's connection wait, Temporal's
+   * deadline.
+   */
   public static final long OUTAGE_SECONDS = 5;
 
   private final long seconds;
@@ -25,7 +30,11 @@ public final class RetryLater extends HttpStatusException {
 
   /** The answer itself, for a filter that ends a request without throwing. */
   public static MutableHttpResponse<?> answer(
-      ErrorResponseProcessor<?> problems, HttpRequest<?> request, HttpStatus status, long seconds, String detail) {
+      ErrorResponseProcessor<?> problems,
+      HttpRequest<?> request,
+      HttpStatus status,
+      long seconds,
+      String detail) {
     return problems.processResponse(
         ErrorContext.builder(request).errorMessage(detail).build(),
         HttpResponse.status(status).header("Retry-After", String.valueOf(Math.max(1, seconds))));
@@ -43,7 +52,8 @@ public final class RetryLater extends HttpStatusException {
 
     @Override
     public HttpResponse<?> handle(HttpRequest request, RetryLater exception) {
-      return answer(problems, request, exception.getStatus(), exception.seconds, exception.getMessage());
+      return answer(
+          problems, request, exception.getStatus(), exception.seconds, exception.getMessage());
     }
   }
 }

@@ -6,10 +6,11 @@ import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * A token bucket per caller: {@code burst} requests at once, refilled at {@code perSecond}; a request
- * that finds its bucket empty is told how long until it would not. The table is bounded: when it holds
- * {@code maxCallers}, the buckets that have refilled (the same as new ones) are dropped, and callers
- * still beyond the bound share one bucket, so that many made-up tokens cannot take the memory.
+ * A token bucket per caller: {@code burst} requests at once, refilled at {@code perSecond}; a
+ * request that finds its bucket empty is told how long until it would not. The table is bounded:
+ * when it holds {@code maxCallers}, the buckets that have refilled (the same as new ones) are
+ * dropped, and callers still beyond the bound share one bucket, so that many made-up tokens cannot
+ * take the memory.
  */
 public final class TokenBuckets {
   static final String OTHERS = "(others)";
@@ -32,23 +33,27 @@ public final class TokenBuckets {
 
   public TokenBuckets(double perSecond, int burst, int maxCallers) {
     if (perSecond <= 0 || burst < 1 || maxCallers < 1) {
-      throw new IllegalArgumentException("a rate limit needs a rate above 0, a burst and room for callers of at least 1");
+      throw new IllegalArgumentException(
+          "a rate limit needs a rate above 0, a burst and room for callers of at least 1");
     }
     this.perSecond = perSecond;
     this.burst = burst;
     this.maxCallers = maxCallers;
   }
 
-  /** Takes one request from the caller's bucket: empty if it may go on, else how long until it may. */
+  /**
+   * Takes one request from the caller's bucket: empty if it may go on, else how long until it may.
+   */
   public Optional<Duration> take(String caller, long nowNanos) {
     Bucket bucket = buckets.get(caller);
     if (bucket == null) {
       if (buckets.size() >= maxCallers) {
         buckets.values().removeIf(b -> full(b, nowNanos));
       }
-      bucket = buckets.size() >= maxCallers
-          ? buckets.computeIfAbsent(OTHERS, k -> new Bucket(burst, nowNanos))
-          : buckets.computeIfAbsent(caller, k -> new Bucket(burst, nowNanos));
+      bucket =
+          buckets.size() >= maxCallers
+              ? buckets.computeIfAbsent(OTHERS, k -> new Bucket(burst, nowNanos))
+              : buckets.computeIfAbsent(caller, k -> new Bucket(burst, nowNanos));
     }
     synchronized (bucket) {
       refill(bucket, nowNanos);
@@ -73,7 +78,8 @@ public final class TokenBuckets {
 
   private void refill(Bucket bucket, long nowNanos) {
     if (nowNanos > bucket.atNanos) {
-      bucket.tokens = Math.min(burst, bucket.tokens + (nowNanos - bucket.atNanos) / 1e9 * perSecond);
+      bucket.tokens =
+          Math.min(burst, bucket.tokens + (nowNanos - bucket.atNanos) / 1e9 * perSecond);
       bucket.atNanos = nowNanos;
     }
   }

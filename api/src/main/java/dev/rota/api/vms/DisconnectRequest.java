@@ -7,21 +7,27 @@ import jakarta.validation.constraints.Max;
 import jakarta.validation.constraints.Min;
 
 /**
- * A VM's {@code disconnect}: whether it is placed elsewhere once its worker is offline ({@code replace},
- * true by default) and, when it is not, how long its agent keeps it running while cut off.
+ * A VM's {@code disconnect}: whether it is placed elsewhere once its worker is offline ({@code
+ * replace}, true by default) and, when it is not, how long its agent keeps it running while cut
+ * off.
  */
 @Serdeable
-// A misspelt field here would be a VM failed over, or kept, against the user's word: refused, not ignored.
+// A misspelt field here would be a VM failed over, or kept, against the user's word: refused, not
+// ignored.
 @com.fasterxml.jackson.annotation.JsonIgnoreProperties(ignoreUnknown = false)
 public record DisconnectRequest(
     @Nullable Boolean replace,
     @Nullable @Min(1) @Max(VmRequest.MAX_TTL_SECONDS) Integer stopAfterSeconds) {
 
-  /** As stored and sent to agents; null for the default, so that a VM that says nothing differs from none. */
+  /**
+   * As stored and sent to agents; null for the default, so that a VM that says nothing differs from
+   * none.
+   */
   Disconnect policy(String field) {
     boolean replaced = replace == null || replace;
     if (replaced && stopAfterSeconds != null) {
-      throw dev.rota.api.problem.Problems.badRequest(field + "disconnect.stopAfterSeconds",
+      throw dev.rota.api.problem.Problems.badRequest(
+          field + "disconnect.stopAfterSeconds",
           "applies only with \"replace\": false; a VM that is replaced is stopped at the cluster's fence, before its new copy starts");
     }
     return replaced ? null : new Disconnect(false, stopAfterSeconds);

@@ -7,7 +7,10 @@ import java.util.regex.Pattern;
 
 /** What a {@code qemu} VM's spec must say: something to boot, as addresses its agent can fetch. */
 final class GuestChecks {
-  /** What a worker's image cache fetches: an https, http or file address, its content optionally pinned. */
+  /**
+   * What a worker's image cache fetches: an https, http or file address, its content optionally
+   * pinned.
+   */
   static final Pattern IMAGE = Pattern.compile(dev.rota.api.Limits.IMAGE_ADDRESS);
 
   private static final String IMAGE_MESSAGE =
@@ -18,18 +21,24 @@ final class GuestChecks {
   static void check(String field, String image, List<String> command, GuestSpec guest) {
     GuestSpec g = guest == null ? GuestSpec.NONE : guest;
     if (!command.isEmpty()) {
-      throw Problems.badRequest(field + "command", "is not run by the qemu runtime, which boots the VM's image: "
-          + "give the guest its work in guest.userData (cloud-init) or guest.kernelArgs");
+      throw Problems.badRequest(
+          field + "command",
+          "is not run by the qemu runtime, which boots the VM's image: "
+              + "give the guest its work in guest.userData (cloud-init) or guest.kernelArgs");
     }
     if (blank(image) && blank(g.kernel())) {
-      throw Problems.badRequest(field + "image", "is required for the qemu runtime (the VM's boot disk), "
-          + "unless guest.kernel names a kernel to boot directly");
+      throw Problems.badRequest(
+          field + "image",
+          "is required for the qemu runtime (the VM's boot disk), "
+              + "unless guest.kernel names a kernel to boot directly");
     }
     if (blank(g.kernel()) && !blank(g.initrd())) {
-      throw Problems.badRequest(field + "guest.initrd", "is booted with guest.kernel: give the kernel too");
+      throw Problems.badRequest(
+          field + "guest.initrd", "is booted with guest.kernel: give the kernel too");
     }
     if (blank(g.kernel()) && !blank(g.kernelArgs())) {
-      throw Problems.badRequest(field + "guest.kernelArgs", "is the command line of guest.kernel: give the kernel too");
+      throw Problems.badRequest(
+          field + "guest.kernelArgs", "is the command line of guest.kernel: give the kernel too");
     }
     address(field + "image", image);
     address(field + "guest.kernel", g.kernel());
@@ -42,7 +51,9 @@ final class GuestChecks {
     }
   }
 
-  /** An empty string is no value (the API's document says so); anything else is checked as given. */
+  /**
+   * An empty string is no value (the API's document says so); anything else is checked as given.
+   */
   private static boolean blank(String s) {
     return s == null || s.isEmpty();
   }

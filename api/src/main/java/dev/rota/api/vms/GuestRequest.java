@@ -6,9 +6,9 @@ import io.micronaut.serde.annotation.Serdeable;
 import jakarta.validation.constraints.Size;
 
 /**
- * A {@code qemu} VM's {@code guest}: a kernel to boot directly (with its initrd and command line) instead
- * of the image's boot loader, and cloud-init user data. Kernel and initrd are image addresses like
- * {@code image}.
+ * A {@code qemu} VM's {@code guest}: a kernel to boot directly (with its initrd and command line)
+ * instead of the image's boot loader, and cloud-init user data. Kernel and initrd are image
+ * addresses like {@code image}.
  */
 @Serdeable
 // A misspelt field here would be a guest booted without what the user meant: refused, not ignored.

@@ -1,25 +1,21 @@
 package dev.rota.api.vms;
 
-import dev.rota.api.problem.ProblemAnswers;
-import io.swagger.v3.oas.annotations.Operation;
-import io.swagger.v3.oas.annotations.responses.ApiResponse;
-import dev.rota.api.problem.Problems;
-
-import java.util.List;
-
 import dev.rota.api.JsonBodies;
 import dev.rota.api.auth.Caller;
+import dev.rota.api.auth.RequiresRole;
+import dev.rota.api.auth.Role;
 import dev.rota.api.auth.WorkerScope;
 import dev.rota.api.paging.Page;
 import dev.rota.api.paging.PageRequest;
+import dev.rota.api.problem.ProblemAnswers;
+import dev.rota.api.problem.Problems;
+import dev.rota.api.watch.WatchStreams;
 import io.micronaut.core.annotation.Nullable;
 import io.micronaut.http.HttpRequest;
 import io.micronaut.http.HttpResponse;
 import io.micronaut.http.HttpStatus;
 import io.micronaut.http.MediaType;
 import io.micronaut.http.annotation.Body;
-import dev.rota.api.auth.RequiresRole;
-import dev.rota.api.auth.Role;
 import io.micronaut.http.annotation.Controller;
 import io.micronaut.http.annotation.Delete;
 import io.micronaut.http.annotation.Get;
@@ -28,10 +24,12 @@ import io.micronaut.http.annotation.QueryValue;
 import io.micronaut.http.annotation.Status;
 import io.micronaut.scheduling.TaskExecutors;
 import io.micronaut.scheduling.annotation.ExecuteOn;
+import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.media.Content;
-import dev.rota.api.watch.WatchStreams;
 import io.swagger.v3.oas.annotations.media.Schema;
 import io.swagger.v3.oas.annotations.parameters.RequestBody;
+import io.swagger.v3.oas.annotations.responses.ApiResponse;
+import java.util.List;
 
 /** {@code /v1/vms}: what users submit. */
 @ProblemAnswers.Guarded
@@ -54,7 +52,9 @@ public class VmController {
   @RequiresRole({Role.COMPUTE_WRITE})
   @Post
   @Status(HttpStatus.CREATED)
-  @RequestBody(required = true, content = @Content(schema = @Schema(implementation = VmRequest.class)))
+  @RequestBody(
+      required = true,
+      content = @Content(schema = @Schema(implementation = VmRequest.class)))
   @Operation(operationId = "createVm")
   @ProblemAnswers.Invalid
   @ProblemAnswers.Conflicting
@@ -64,20 +64,24 @@ public class VmController {
 
   /**
    * Up to {@link VmBatch#MAX_ITEMS} VMs in one request, all or none: what a client submitting many
-   * pays once instead of per VM (a request, a transaction, a wake-up of the scheduler), each VM still
-   * with a workflow of its own.
+   * pays once instead of per VM (a request, a transaction, a wake-up of the scheduler), each VM
+   * still with a workflow of its own.
    */
   @RequiresRole({Role.COMPUTE_WRITE})
   @Post("/batch")
   @Status(HttpStatus.CREATED)
-  @RequestBody(required = true, content = @Content(schema = @Schema(implementation = VmBatch.Request.class)))
+  @RequestBody(
+      required = true,
+      content = @Content(schema = @Schema(implementation = VmBatch.Request.class)))
   @Operation(operationId = "createVms")
   @ProblemAnswers.Invalid
   @ProblemAnswers.Conflicting
   public VmBatch createAll(@Body @Nullable String body) {
     Object items = bodies.readObject(body).get("items");
     if (!(items instanceof List<?> list) || list.isEmpty() || list.size() > VmBatch.MAX_ITEMS) {
-      throw Problems.badRequest("items", "is required: a list of 1 to " + VmBatch.MAX_ITEMS + " VMs as POST /v1/vms takes them");
+      throw Problems.badRequest(
+          "items",
+          "is required: a list of 1 to " + VmBatch.MAX_ITEMS + " VMs as POST /v1/vms takes them");
     }
     List<VmRequest> requests = new java.util.ArrayList<>(list.size());
     for (int i = 0; i < list.size(); i++) {
@@ -97,24 +101,70 @@ public class VmController {
   @ProblemAnswers.Expired
   public HttpResponse<?> list(
       HttpRequest<?> http,
-      @QueryValue @Nullable @Schema(allowableValues = {"pending", "scheduled", "running", "stopping", "stopped", "failed"}) String status,
+      @QueryValue
+          @Nullable
+          @Schema(
+              allowableValues = {
+                "pending",
+                "scheduled",
+                "running",
+                "stopping",
+                "stopped",
+                "failed"
+              })
+          String status,
       @QueryValue @Nullable String worker,
       @QueryValue @Nullable String set,
-      @QueryValue @Nullable @Schema(type = "integer", minimum = "1", maximum = "1000", description = "items per page, 100 when not given") String limit,
-      @QueryValue @Nullable @Schema(pattern = PageRequest.NUMBERED_CURSOR, description = "the nextCursor of the page before") String cursor,
-      @QueryValue @Nullable @Schema(type = "boolean", description = "true: a stream of every object, then of each change (NDJSON)") String watch,
-      @QueryValue @Nullable @Schema(pattern = WatchStreams.RESOURCE_VERSION, description = "watch from after this resourceVersion, which a list or a watch line gave") String resourceVersion,
-      @QueryValue @Nullable @Schema(type = "integer", minimum = "1", maximum = "86400", description = "with watch=true: end the stream after this many seconds") String timeoutSeconds) {
+      @QueryValue
+          @Nullable
+          @Schema(
+              type = "integer",
+              minimum = "1",
+              maximum = "1000",
+              description = "items per page, 100 when not given")
+          String limit,
+      @QueryValue
+          @Nullable
+          @Schema(
+              pattern = PageRequest.NUMBERED_CURSOR,
+              description = "the nextCursor of the page before")
+          String cursor,
+      @QueryValue
+          @Nullable
+          @Schema(
+              type = "boolean",
+              description = "true: a stream of every object, then of each change (NDJSON)")
+          String watch,
+      @QueryValue
+          @Nullable
+          @Schema(
+              pattern = WatchStreams.RESOURCE_VERSION,
+              description =
+                  "watch from after this resourceVersion, which a list or a watch line gave")
+          String resourceVersion,
+      @QueryValue
+          @Nullable
+          @Schema(
+              type = "integer",
+              minimum = "1",
+              maximum = "86400",
+              description = "with watch=true: end the stream after this many seconds")
+          String timeoutSeconds) {
     Caller caller = Caller.of(http);
     java.time.Duration timeout = WatchStreams.timeout(timeoutSeconds);
     WatchStreams.resourceVersion(resourceVersion);
     if (WatchStreams.requested(watch)) {
       WatchStreams.refuseFilters(status, worker, set, limit, cursor);
       if (caller.workerOnly()) {
-        throw new io.micronaut.http.exceptions.HttpStatusException(HttpStatus.FORBIDDEN, "a worker token cannot watch every VM");
+        throw new io.micronaut.http.exceptions.HttpStatusException(
+            HttpStatus.FORBIDDEN, "a worker token cannot watch every VM");
       }
-      return HttpResponse.ok(watches.watch(new WatchStreams.Kind<>("vm", service::all, service::view, VmView::name),
-          resourceVersion, timeout)).contentType(WatchStreams.NDJSON);
+      return HttpResponse.ok(
+              watches.watch(
+                  new WatchStreams.Kind<>("vm", service::all, service::view, VmView::name),
+                  resourceVersion,
+                  timeout))
+          .contentType(WatchStreams.NDJSON);
     }
     if (caller.workerOnly()) {
       // A worker token reads its own assignments only.
@@ -132,14 +182,24 @@ public class VmController {
   }
 
   @RequiresRole({Role.COMPUTE_READ})
-  /** The tail (64 KiB) of the current task's stdout, or stderr with {@code ?stream=stderr}, as plain text. */
+  /**
+   * The tail (64 KiB) of the current task's stdout, or stderr with {@code ?stream=stderr}, as plain
+   * text.
+   */
   @Get(value = "/{name}/logs", produces = MediaType.TEXT_PLAIN)
   @Operation(operationId = "getVmLogs")
   @ProblemAnswers.Invalid
   @ProblemAnswers.Missing
   @ProblemAnswers.Conflicting
   @ProblemAnswers.AgentFailed
-  public String logs(String name, @QueryValue @Nullable @Schema(allowableValues = {"stdout", "stderr"}, description = "stdout when not given") String stream) {
+  public String logs(
+      String name,
+      @QueryValue
+          @Nullable
+          @Schema(
+              allowableValues = {"stdout", "stderr"},
+              description = "stdout when not given")
+          String stream) {
     return logs.tail(name, stream);
   }
 
@@ -149,7 +209,21 @@ public class VmController {
   @ProblemAnswers.Invalid
   @ProblemAnswers.Missing
   public Page<VmEventView> events(
-      String name, @QueryValue @Nullable @Schema(type = "integer", minimum = "1", maximum = "1000", description = "items per page, 100 when not given") String limit, @QueryValue @Nullable @Schema(pattern = PageRequest.NUMBERED_CURSOR, description = "the nextCursor of the page before") String cursor) {
+      String name,
+      @QueryValue
+          @Nullable
+          @Schema(
+              type = "integer",
+              minimum = "1",
+              maximum = "1000",
+              description = "items per page, 100 when not given")
+          String limit,
+      @QueryValue
+          @Nullable
+          @Schema(
+              pattern = PageRequest.NUMBERED_CURSOR,
+              description = "the nextCursor of the page before")
+          String cursor) {
     return service.events(name, PageRequest.of(limit, cursor));
   }
 
@@ -158,8 +232,11 @@ public class VmController {
   @Operation(operationId = "stopVm")
   @ProblemAnswers.Missing
   @ProblemAnswers.Conflicting
-  @ApiResponse(responseCode = "202", description = "accepted: the change is under way; the body is the VM as it is now",
-      content = @Content(mediaType = "application/json", schema = @Schema(implementation = VmView.class)))
+  @ApiResponse(
+      responseCode = "202",
+      description = "accepted: the change is under way; the body is the VM as it is now",
+      content =
+          @Content(mediaType = "application/json", schema = @Schema(implementation = VmView.class)))
   public HttpResponse<VmView> stop(String name) {
     return HttpResponse.accepted().body(service.stop(name));
   }
@@ -169,8 +246,11 @@ public class VmController {
   @Operation(operationId = "startVm")
   @ProblemAnswers.Missing
   @ProblemAnswers.Conflicting
-  @ApiResponse(responseCode = "202", description = "accepted: the change is under way; the body is the VM as it is now",
-      content = @Content(mediaType = "application/json", schema = @Schema(implementation = VmView.class)))
+  @ApiResponse(
+      responseCode = "202",
+      description = "accepted: the change is under way; the body is the VM as it is now",
+      content =
+          @Content(mediaType = "application/json", schema = @Schema(implementation = VmView.class)))
   public HttpResponse<VmView> start(String name) {
     return HttpResponse.accepted().body(service.start(name));
   }
@@ -180,8 +260,11 @@ public class VmController {
   @Operation(operationId = "restartVm")
   @ProblemAnswers.Missing
   @ProblemAnswers.Conflicting
-  @ApiResponse(responseCode = "202", description = "accepted: the change is under way; the body is the VM as it is now",
-      content = @Content(mediaType = "application/json", schema = @Schema(implementation = VmView.class)))
+  @ApiResponse(
+      responseCode = "202",
+      description = "accepted: the change is under way; the body is the VM as it is now",
+      content =
+          @Content(mediaType = "application/json", schema = @Schema(implementation = VmView.class)))
   public HttpResponse<VmView> restart(String name) {
     return HttpResponse.accepted().body(service.restart(name));
   }
@@ -191,8 +274,11 @@ public class VmController {
   @Operation(operationId = "deleteVm")
   @ProblemAnswers.Missing
   @ProblemAnswers.Conflicting
-  @ApiResponse(responseCode = "202", description = "accepted: the change is under way; the body is the VM as it is now",
-      content = @Content(mediaType = "application/json", schema = @Schema(implementation = VmView.class)))
+  @ApiResponse(
+      responseCode = "202",
+      description = "accepted: the change is under way; the body is the VM as it is now",
+      content =
+          @Content(mediaType = "application/json", schema = @Schema(implementation = VmView.class)))
   public HttpResponse<VmView> delete(String name) {
     return HttpResponse.accepted().body(service.delete(name));
   }

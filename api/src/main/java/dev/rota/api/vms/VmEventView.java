@@ -1,7 +1,7 @@
 package dev.rota.api.vms;
 
-import dev.rota.store.VmEventRow;
 import com.fasterxml.jackson.annotation.JsonInclude;
+import dev.rota.store.VmEventRow;
 import io.micronaut.serde.annotation.Serdeable;
 import java.time.Instant;
 

@@ -1,10 +1,9 @@
 package dev.rota.api.vms;
 
-import dev.rota.store.AgentAddress;
+import dev.rota.agentapi.TaskId;
 import dev.rota.agents.AgentClient;
 import dev.rota.agents.AgentRejectedException;
 import dev.rota.api.problem.Problems;
-import dev.rota.agentapi.TaskId;
 import dev.rota.settings.AgentCallSettings;
 import dev.rota.store.VmRepository;
 import dev.rota.store.VmRow;
@@ -16,7 +15,8 @@ import java.util.Set;
 
 /**
  * A VM's output, fetched from the agent that runs (or last ran) its current task, as {@code kubectl
- * logs} or {@code nomad alloc logs} would: the logs stay on the worker, the API passes them through.
+ * logs} or {@code nomad alloc logs} would: the logs stay on the worker, the API passes them
+ * through.
  */
 @Singleton
 public class VmLogs {
@@ -27,7 +27,8 @@ public class VmLogs {
   private final AgentClient agents;
   private final AgentCallSettings calls;
 
-  public VmLogs(VmRepository vms, WorkerRepository workers, AgentClient agents, AgentCallSettings calls) {
+  public VmLogs(
+      VmRepository vms, WorkerRepository workers, AgentClient agents, AgentCallSettings calls) {
     this.vms = vms;
     this.workers = workers;
     this.agents = agents;
@@ -42,21 +43,47 @@ public class VmLogs {
     }
     VmRow vm = vms.findById(name).orElseThrow(() -> Problems.notFound("vm", name));
     if (vm.worker() == null) {
-      throw Problems.conflict("vm '" + name + "' is " + vm.status() + " and on no worker: it has no task to show the output of");
+      throw Problems.conflict(
+          "vm '"
+              + name
+              + "' is "
+              + vm.status()
+              + " and on no worker: it has no task to show the output of");
     }
     WorkerRow worker =
-        workers.findById(vm.worker())
-            .orElseThrow(() -> Problems.conflict("vm '" + name + "' was on worker '" + vm.worker() + "', which is gone, with its logs"));
+        workers
+            .findById(vm.worker())
+            .orElseThrow(
+                () ->
+                    Problems.conflict(
+                        "vm '"
+                            + name
+                            + "' was on worker '"
+                            + vm.worker()
+                            + "', which is gone, with its logs"));
     String taskId = TaskId.of(vm.name(), vm.restartCount()).toString();
     try {
       return agents.logs(worker.agent(), taskId, which, calls.timeout());
     } catch (AgentRejectedException e) {
       if (e.status() == 404) {
-        throw Problems.conflict("task " + taskId + " is not (or no longer) on worker '" + worker.name() + "'");
+        throw Problems.conflict(
+            "task " + taskId + " is not (or no longer) on worker '" + worker.name() + "'");
       }
-      throw Problems.badGateway("worker '" + worker.name() + "' refused the logs of task " + taskId + ": " + e.getMessage());
+      throw Problems.badGateway(
+          "worker '"
+              + worker.name()
+              + "' refused the logs of task "
+              + taskId
+              + ": "
+              + e.getMessage());
     } catch (RuntimeException e) {
-      throw Problems.badGateway("worker '" + worker.name() + "' did not give the logs of task " + taskId + ": " + e.getMessage());
+      throw Problems.badGateway(
+          "worker '"
+              + worker.name()
+              + "' did not give the logs of task "
+              + taskId
+              + ": "
+              + e.getMessage());
     }
   }
 }

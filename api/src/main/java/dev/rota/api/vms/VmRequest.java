@@ -14,21 +14,42 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * {@code POST /v1/vms}. Server-owned fields (status, worker, times, …) are not part of it, so a body
- * that carries them has them ignored.
+ * {@code POST /v1/vms}. Server-owned fields (status, worker, times, …) are not part of it, so a
+ * body that carries them has them ignored.
  */
 @Serdeable
 public record VmRequest(
     @NotNull @Pattern(regexp = Names.DNS_LABEL, message = Names.DNS_LABEL_MESSAGE) String name,
-    @Nullable @Pattern(regexp = "^[a-z0-9][a-z0-9-]{0,62}$", message = "must be a runtime name such as process") String runtime,
+    @Nullable
+        @Pattern(
+            regexp = "^[a-z0-9][a-z0-9-]{0,62}$",
+            message = "must be a runtime name such as process")
+        String runtime,
     @Nullable @Size(max = 2048) String image,
     @Nullable @Size(max = 256) List<@NotNull @Size(max = 8192) String> command,
     @Nullable @Size(max = 128)
-        Map<@NotNull @Pattern(regexp = Limits.ENV_NAME, message = "must be an environment variable name") String,
-            @NotNull @Size(max = 32768) String> env,
-    @Nullable @Size(max = 32) Map<@NotNull @Pattern(regexp = Limits.RESOURCE_NAME, message = Limits.RESOURCE_MESSAGE) String, @NotNull Object> resources,
-    @Nullable @Size(max = 64) Map<@NotNull @Pattern(regexp = Limits.LABEL_KEY, message = Limits.LABEL_MESSAGE) String, @NotNull @Size(max = 253) String> labels,
-    @Nullable @Pattern(regexp = "^(Never|OnFailure|Always)$", message = "must be one of \"Never\", \"OnFailure\", \"Always\"") String restartPolicy,
+        Map<
+                @NotNull
+                @Pattern(regexp = Limits.ENV_NAME, message = "must be an environment variable name")
+                String,
+                @NotNull @Size(max = 32768) String>
+            env,
+    @Nullable @Size(max = 32)
+        Map<
+                @NotNull @Pattern(regexp = Limits.RESOURCE_NAME, message = Limits.RESOURCE_MESSAGE)
+                String,
+                @NotNull Object>
+            resources,
+    @Nullable @Size(max = 64)
+        Map<
+                @NotNull @Pattern(regexp = Limits.LABEL_KEY, message = Limits.LABEL_MESSAGE) String,
+                @NotNull @Size(max = 253) String>
+            labels,
+    @Nullable
+        @Pattern(
+            regexp = "^(Never|OnFailure|Always)$",
+            message = "must be one of \"Never\", \"OnFailure\", \"Always\"")
+        String restartPolicy,
     @Nullable @Min(0) @Max(VmRequest.MAX_RESTARTS) Integer maxRestarts,
     @Nullable @Min(1) @Max(VmRequest.MAX_RESTART_WINDOW_SECONDS) Integer restartWindowSeconds,
     @Nullable @Min(0) @Max(VmRequest.MAX_TTL_SECONDS) Integer ttlSecondsAfterFinished,
@@ -36,9 +57,12 @@ public record VmRequest(
     @Nullable @Valid DisconnectRequest disconnect) {
   /** A year. */
   public static final int MAX_TTL_SECONDS = 31_536_000;
+
   public static final int MAX_RESTARTS = 10_000;
+
   /** Thirty days. */
   public static final int MAX_RESTART_WINDOW_SECONDS = 2_592_000;
+
   /** The window {@code maxRestarts} counts in when none is given: an hour. */
   public static final int DEFAULT_RESTART_WINDOW_SECONDS = 3600;
 }

@@ -6,16 +6,16 @@ import dev.rota.api.control.ControlPlane;
 import dev.rota.api.paging.Page;
 import dev.rota.api.paging.PageRequest;
 import dev.rota.api.problem.Problems;
-import dev.rota.store.Sql;
-import dev.rota.store.VmEventRepository;
-import dev.rota.store.VmRepository;
-import dev.rota.store.VmRow;
-import dev.rota.store.VmTemplate;
 import dev.rota.control.VmSubmissions;
 import dev.rota.control.VmWorkflowStarter;
 import dev.rota.model.RestartPolicy;
 import dev.rota.model.VmStatus;
 import dev.rota.model.WireName;
+import dev.rota.store.Sql;
+import dev.rota.store.VmEventRepository;
+import dev.rota.store.VmRepository;
+import dev.rota.store.VmRow;
+import dev.rota.store.VmTemplate;
 import io.micronaut.core.annotation.Nullable;
 import jakarta.inject.Singleton;
 import java.time.Clock;
@@ -23,12 +23,16 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 
-/** The VMs users submit: stored with the start their workflow is owed, which is made in the background. */
+/**
+ * The VMs users submit: stored with the start their workflow is owed, which is made in the
+ * background.
+ */
 @Singleton
 public class VmService {
   static final String PROCESS = "process";
   static final String QEMU = "qemu";
-  static final Map<String, Long> DEFAULT_RESOURCES = new TreeMap<>(Map.of("cpu", 1L, "memory", 512L));
+  static final Map<String, Long> DEFAULT_RESOURCES =
+      new TreeMap<>(Map.of("cpu", 1L, "memory", 512L));
 
   private final VmRepository vms;
   private final VmEventRepository events;
@@ -38,8 +42,12 @@ public class VmService {
   private final Clock clock;
 
   public VmService(
-      VmRepository vms, VmEventRepository events, VmSubmissions submissions, ControlPlane control,
-      VmWorkflowStarter starter, Clock clock) {
+      VmRepository vms,
+      VmEventRepository events,
+      VmSubmissions submissions,
+      ControlPlane control,
+      VmWorkflowStarter starter,
+      Clock clock) {
     this.starter = starter;
     this.vms = vms;
     this.events = events;
@@ -49,12 +57,14 @@ public class VmService {
   }
 
   /**
-   * Stores the VM with the start its workflow is owed, and answers: the VM is placed and run meanwhile,
-   * and its workflow is started at once in the background ({@link VmWorkflowStarter}), by any host later
-   * should this one die first.
+   * Stores the VM with the start its workflow is owed, and answers: the VM is placed and run
+   * meanwhile, and its workflow is started at once in the background ({@link VmWorkflowStarter}),
+   * by any host later should this one die first.
    */
   public VmView create(VmRequest request) {
-    VmRow row = VmRow.submitted(request.name(), 0, spec(request, ""), "waiting for the scheduler", clock.instant());
+    VmRow row =
+        VmRow.submitted(
+            request.name(), 0, spec(request, ""), "waiting for the scheduler", clock.instant());
     VmRow saved;
     try {
       saved = submissions.submit(row, "submitted; waiting for the scheduler");
@@ -71,8 +81,8 @@ public class VmService {
 
   /**
    * Creates every VM of a batch, or none: all are checked first (a rejection names its item, {@code
-   * items[3].command}), stored in one transaction with the starts their workflows are owed, which are
-   * made in the background as for {@link #create}; the scheduler is woken once.
+   * items[3].command}), stored in one transaction with the starts their workflows are owed, which
+   * are made in the background as for {@link #create}; the scheduler is woken once.
    */
   public List<VmView> createAll(List<VmRequest> requests) {
     List<VmRow> rows = new java.util.ArrayList<>(requests.size());
@@ -82,14 +92,34 @@ public class VmService {
       Integer earlier = byName.putIfAbsent(request.name(), i);
       if (earlier != null) {
         // A name taken, if by the same batch: a conflict, as with a VM that exists.
-        throw Problems.conflict("items[" + i + "].name: \"" + request.name() + "\" is items[" + earlier + "]'s name too; nothing was created");
+        throw Problems.conflict(
+            "items["
+                + i
+                + "].name: \""
+                + request.name()
+                + "\" is items["
+                + earlier
+                + "]'s name too; nothing was created");
       }
-      rows.add(VmRow.submitted(request.name(), 0, spec(request, "items[" + i + "]."), "waiting for the scheduler",
-          clock.instant()));
+      rows.add(
+          VmRow.submitted(
+              request.name(),
+              0,
+              spec(request, "items[" + i + "]."),
+              "waiting for the scheduler",
+              clock.instant()));
     }
-    vms.findByNameInList(byName.keySet()).stream().findFirst().ifPresent(taken -> {
-      throw Problems.conflict("VM '" + taken.name() + "' (items[" + byName.get(taken.name()) + "]) already exists; nothing was created");
-    });
+    vms.findByNameInList(byName.keySet()).stream()
+        .findFirst()
+        .ifPresent(
+            taken -> {
+              throw Problems.conflict(
+                  "VM '"
+                      + taken.name()
+                      + "' (items["
+                      + byName.get(taken.name())
+                      + "]) already exists; nothing was created");
+            });
     List<VmRow> saved;
     try {
       saved = submissions.storeAll(rows, "submitted; waiting for the scheduler");
@@ -105,44 +135,55 @@ public class VmService {
   }
 
   /**
-   * What a request asks a VM to run, defaults filled in: a VM's, or (with {@code field} "template.") a
-   * set's template, checked alike and named by where the user wrote them.
+   * What a request asks a VM to run, defaults filled in: a VM's, or (with {@code field}
+   * "template.") a set's template, checked alike and named by where the user wrote them.
    */
   public static VmTemplate spec(VmRequest request, String field) {
     String runtime = request.runtime() == null ? PROCESS : request.runtime();
     List<String> command = request.command() == null ? List.of() : request.command();
     if (runtime.equals(PROCESS) && command.isEmpty()) {
-      throw Problems.badRequest(field + "command", "is required for the process runtime, e.g. [\"sleep\", \"3600\"]");
+      throw Problems.badRequest(
+          field + "command", "is required for the process runtime, e.g. [\"sleep\", \"3600\"]");
     }
     GuestSpec guest = request.guest() == null ? null : request.guest().spec();
     if (runtime.equals(QEMU)) {
       GuestChecks.check(field, request.image(), command, guest);
     } else if (guest != null) {
-      throw Problems.badRequest(field + "guest", "configures a qemu VM's guest; the " + runtime + " runtime boots none");
+      throw Problems.badRequest(
+          field + "guest", "configures a qemu VM's guest; the " + runtime + " runtime boots none");
     }
     if (request.restartWindowSeconds() != null && request.maxRestarts() == null) {
-      throw Problems.badRequest(field + "restartWindowSeconds", "is the window maxRestarts counts in: give maxRestarts too");
+      throw Problems.badRequest(
+          field + "restartWindowSeconds",
+          "is the window maxRestarts counts in: give maxRestarts too");
     }
     return new VmTemplate(
         runtime,
         request.image(),
         command,
         orEmpty(request.env()),
-        request.resources() == null ? DEFAULT_RESOURCES : Quantities.parse(field + "resources", request.resources()),
+        request.resources() == null
+            ? DEFAULT_RESOURCES
+            : Quantities.parse(field + "resources", request.resources()),
         orEmpty(request.labels()),
         request.restartPolicy() == null ? RestartPolicy.NEVER.wireName() : request.restartPolicy(),
         request.maxRestarts(),
         request.maxRestarts() == null
             ? null
-            : request.restartWindowSeconds() == null ? VmRequest.DEFAULT_RESTART_WINDOW_SECONDS : request.restartWindowSeconds(),
+            : request.restartWindowSeconds() == null
+                ? VmRequest.DEFAULT_RESTART_WINDOW_SECONDS
+                : request.restartWindowSeconds(),
         request.ttlSecondsAfterFinished(),
         GuestSpec.none(guest) ? null : guest,
         request.disconnect() == null ? null : request.disconnect().policy(field));
   }
 
-  public Page<VmView> list(@Nullable String status, @Nullable String worker, @Nullable String set, PageRequest page) {
+  public Page<VmView> list(
+      @Nullable String status, @Nullable String worker, @Nullable String set, PageRequest page) {
     if (status != null && WireName.parse(VmStatus.class, status).isEmpty()) {
-      throw Problems.badRequest("status", "must be one of " + WireName.allowed(VmStatus.class) + ", got \"" + status + "\"");
+      throw Problems.badRequest(
+          "status",
+          "must be one of " + WireName.allowed(VmStatus.class) + ", got \"" + status + "\"");
     }
     List<VmRow> rows = vms.page(page.afterNumber(), status, worker, set, page.fetchSize());
     return page.page(rows, r -> Long.toString(r.seq()), VmView::of);
@@ -168,7 +209,9 @@ public class VmService {
   public Page<VmEventView> events(String name, PageRequest page) {
     find(name);
     return page.page(
-        events.page(name, page.afterNumber(), page.fetchSize()), e -> Long.toString(e.id()), VmEventView::of);
+        events.page(name, page.afterNumber(), page.fetchSize()),
+        e -> Long.toString(e.id()),
+        VmEventView::of);
   }
 
   public VmView stop(String name) {
@@ -206,7 +249,8 @@ public class VmService {
     // removes a task placed meanwhile.
     starter.startIfOwed(name);
     if (!control.requestDelete(name)) {
-      // No workflow: the rows are all there is. A task a term placed meanwhile is one of no VM, which
+      // No workflow: the rows are all there is. A task a term placed meanwhile is one of no VM,
+      // which
       // the reconciliation removes from its agent.
       submissions.remove(name);
     }
@@ -219,5 +263,4 @@ public class VmService {
   private static Map<String, String> orEmpty(@Nullable Map<String, String> map) {
     return map == null ? Map.of() : new TreeMap<>(map);
   }
-
 }

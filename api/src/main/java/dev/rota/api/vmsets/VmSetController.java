@@ -1,13 +1,11 @@
 package dev.rota.api.vmsets;
 
-import dev.rota.api.problem.ProblemAnswers;
-import io.swagger.v3.oas.annotations.Operation;
-import io.swagger.v3.oas.annotations.responses.ApiResponse;
 import dev.rota.api.JsonBodies;
 import dev.rota.api.auth.RequiresRole;
 import dev.rota.api.auth.Role;
 import dev.rota.api.paging.Page;
 import dev.rota.api.paging.PageRequest;
+import dev.rota.api.problem.ProblemAnswers;
 import io.micronaut.core.annotation.Nullable;
 import io.micronaut.http.HttpResponse;
 import io.micronaut.http.HttpStatus;
@@ -22,9 +20,11 @@ import io.micronaut.http.annotation.QueryValue;
 import io.micronaut.http.annotation.Status;
 import io.micronaut.scheduling.TaskExecutors;
 import io.micronaut.scheduling.annotation.ExecuteOn;
+import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.media.Content;
 import io.swagger.v3.oas.annotations.media.Schema;
 import io.swagger.v3.oas.annotations.parameters.RequestBody;
+import io.swagger.v3.oas.annotations.responses.ApiResponse;
 
 /** {@code /v1/vm-sets}: N replicas of one template, each a VM of its own. */
 @ProblemAnswers.Guarded
@@ -42,7 +42,9 @@ public class VmSetController {
   @RequiresRole({Role.COMPUTE_WRITE})
   @Post
   @Status(HttpStatus.CREATED)
-  @RequestBody(required = true, content = @Content(schema = @Schema(implementation = VmSetRequest.class)))
+  @RequestBody(
+      required = true,
+      content = @Content(schema = @Schema(implementation = VmSetRequest.class)))
   @Operation(operationId = "createVmSet")
   @ProblemAnswers.Invalid
   @ProblemAnswers.Conflicting
@@ -55,8 +57,20 @@ public class VmSetController {
   @Operation(operationId = "listVmSets")
   @ProblemAnswers.Invalid
   public Page<VmSetView> list(
-      @QueryValue @Nullable @Schema(type = "integer", minimum = "1", maximum = "1000", description = "items per page, 100 when not given") String limit,
-      @QueryValue @Nullable @Schema(pattern = PageRequest.NUMBERED_CURSOR, description = "the nextCursor of the page before") String cursor) {
+      @QueryValue
+          @Nullable
+          @Schema(
+              type = "integer",
+              minimum = "1",
+              maximum = "1000",
+              description = "items per page, 100 when not given")
+          String limit,
+      @QueryValue
+          @Nullable
+          @Schema(
+              pattern = PageRequest.NUMBERED_CURSOR,
+              description = "the nextCursor of the page before")
+          String cursor) {
     return service.list(PageRequest.of(limit, cursor));
   }
 
@@ -70,7 +84,9 @@ public class VmSetController {
 
   @RequiresRole({Role.COMPUTE_WRITE})
   @Put("/{name}")
-  @RequestBody(required = true, content = @Content(schema = @Schema(implementation = VmSetRequest.class)))
+  @RequestBody(
+      required = true,
+      content = @Content(schema = @Schema(implementation = VmSetRequest.class)))
   @Operation(operationId = "replaceVmSet")
   @ProblemAnswers.Invalid
   @ProblemAnswers.Missing
@@ -81,7 +97,9 @@ public class VmSetController {
 
   @RequiresRole({Role.COMPUTE_WRITE})
   @Patch("/{name}")
-  @RequestBody(required = true, content = @Content(schema = @Schema(implementation = VmSetPatch.class)))
+  @RequestBody(
+      required = true,
+      content = @Content(schema = @Schema(implementation = VmSetPatch.class)))
   @Operation(operationId = "patchVmSet")
   @ProblemAnswers.Invalid
   @ProblemAnswers.Missing
@@ -95,8 +113,13 @@ public class VmSetController {
   @Operation(operationId = "deleteVmSet")
   @ProblemAnswers.Missing
   @ProblemAnswers.Conflicting
-  @ApiResponse(responseCode = "202", description = "accepted: the change is under way; the body is the VM set as it is now",
-      content = @Content(mediaType = "application/json", schema = @Schema(implementation = VmSetView.class)))
+  @ApiResponse(
+      responseCode = "202",
+      description = "accepted: the change is under way; the body is the VM set as it is now",
+      content =
+          @Content(
+              mediaType = "application/json",
+              schema = @Schema(implementation = VmSetView.class)))
   public HttpResponse<VmSetView> delete(String name) {
     return HttpResponse.accepted().body(service.delete(name));
   }

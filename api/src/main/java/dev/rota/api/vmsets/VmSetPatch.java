@@ -7,8 +7,8 @@ import jakarta.validation.constraints.Min;
 import jakarta.validation.constraints.NotNull;
 
 /**
- * What {@code PATCH /v1/vm-sets/{name}} takes, for the API's document: replicas and nothing else (the
- * service reads the body as a map, to name a field that may not change).
+ * What {@code PATCH /v1/vm-sets/{name}} takes, for the API's document: replicas and nothing else
+ * (the service reads the body as a map, to name a field that may not change).
  */
 @Serdeable
 @Schema(additionalProperties = Schema.AdditionalPropertiesValue.FALSE)

@@ -10,8 +10,8 @@ import java.util.Map;
 
 /**
  * {@code POST /v1/vm-sets} and {@code PUT /v1/vm-sets/{name}}. The template is a VM as {@code POST
- * /v1/vms} takes it, without a name (each replica's is {@code <set>-<ordinal>}), and is checked as one;
- * the spread is a string or an object, so both are read by the service.
+ * /v1/vms} takes it, without a name (each replica's is {@code <set>-<ordinal>}), and is checked as
+ * one; the spread is a string or an object, so both are read by the service.
  */
 @Serdeable
 public record VmSetRequest(

@@ -12,7 +12,6 @@ import dev.rota.model.Spread;
 import dev.rota.store.Count;
 import dev.rota.store.Sql;
 import dev.rota.store.VmRepository;
-import dev.rota.store.VmRow;
 import dev.rota.store.VmSetRepository;
 import dev.rota.store.VmSetRow;
 import dev.rota.store.VmTemplate;
@@ -25,8 +24,8 @@ import java.util.Map;
 import java.util.TreeSet;
 
 /**
- * VM sets: the row is stored first, then the set's workflow is started or told; the workflow makes the
- * replicas. What a set's status says is read from its replicas' rows.
+ * VM sets: the row is stored first, then the set's workflow is started or told; the workflow makes
+ * the replicas. What a set's status says is read from its replicas' rows.
  */
 @Singleton
 public class VmSetService {
@@ -39,7 +38,12 @@ public class VmSetService {
   private final JsonBodies bodies;
   private final Clock clock;
 
-  public VmSetService(VmSetRepository sets, VmRepository vms, ControlPlane control, JsonBodies bodies, Clock clock) {
+  public VmSetService(
+      VmSetRepository sets,
+      VmRepository vms,
+      ControlPlane control,
+      JsonBodies bodies,
+      Clock clock) {
     this.sets = sets;
     this.vms = vms;
     this.control = control;
@@ -47,7 +51,10 @@ public class VmSetService {
     this.clock = clock;
   }
 
-  /** A set as asked for, checked: the replicas' template as a VM without its name, the spread parsed. */
+  /**
+   * A set as asked for, checked: the replicas' template as a VM without its name, the spread
+   * parsed.
+   */
   private record Spec(int replicas, VmTemplate template, Spread spread, int maxUnavailable) {}
 
   private Spec spec(VmSetRequest request) {
@@ -67,9 +74,12 @@ public class VmSetService {
       return Spread.NONE;
     }
     if (given instanceof String s && !s.startsWith("label:")) {
-      return Spread.parse(s).orElseThrow(() -> Problems.badRequest("spread", SPREAD_MESSAGE + ", got \"" + s + "\""));
+      return Spread.parse(s)
+          .orElseThrow(() -> Problems.badRequest("spread", SPREAD_MESSAGE + ", got \"" + s + "\""));
     }
-    if (given instanceof Map<?, ?> m && m.size() == 1 && m.get("label") instanceof String key
+    if (given instanceof Map<?, ?> m
+        && m.size() == 1
+        && m.get("label") instanceof String key
         && key.matches(dev.rota.api.Limits.LABEL_KEY)) {
       return new Spread.ByLabel(key);
     }
@@ -79,15 +89,25 @@ public class VmSetService {
   /** The spread as the user wrote it. */
   static Object shown(String wire) {
     Spread spread = Spread.parse(wire).orElse(Spread.NONE);
-    return spread instanceof Spread.ByLabel byLabel ? Map.of("label", byLabel.key()) : spread.wireName();
+    return spread instanceof Spread.ByLabel byLabel
+        ? Map.of("label", byLabel.key())
+        : spread.wireName();
   }
 
   public VmSetView create(VmSetRequest request) {
     Spec spec = spec(request);
     VmSetRow saved;
     try {
-      saved = sets.save(VmSetRow.created(request.name(), sets.nextSeq(), spec.replicas(), spec.template(),
-          spec.spread().wireName(), spec.maxUnavailable(), clock.instant()));
+      saved =
+          sets.save(
+              VmSetRow.created(
+                  request.name(),
+                  sets.nextSeq(),
+                  spec.replicas(),
+                  spec.template(),
+                  spec.spread().wireName(),
+                  spec.maxUnavailable(),
+                  clock.instant()));
     } catch (RuntimeException e) {
       if (Sql.isUniqueViolation(e)) {
         throw Problems.conflict("VM set '" + request.name() + "' already exists");
@@ -97,34 +117,47 @@ public class VmSetService {
     try {
       control.startSet(saved.name(), saved.replicas());
     } catch (RuntimeException e) {
-      // Without its workflow the set would never get replicas: take the row back and let the user retry.
+      // Without its workflow the set would never get replicas: take the row back and let the user
+      // retry.
       sets.deleteById(saved.name());
       if (e instanceof io.micronaut.http.exceptions.HttpStatusException) {
         throw e;
       }
-      throw Problems.unavailable("cannot reach Temporal to start VM set '" + saved.name() + "'; nothing was stored");
+      throw Problems.unavailable(
+          "cannot reach Temporal to start VM set '" + saved.name() + "'; nothing was stored");
     }
     return view(saved);
   }
 
   public Page<VmSetView> list(PageRequest page) {
-    return page.page(sets.page(page.afterNumber(), page.fetchSize()), s -> Long.toString(s.seq()), this::view);
+    return page.page(
+        sets.page(page.afterNumber(), page.fetchSize()), s -> Long.toString(s.seq()), this::view);
   }
 
   public VmSetView get(String name) {
     return view(find(name));
   }
 
-  /** Replaces what the set asks for; replicas already made keep the template they were made from. */
+  /**
+   * Replaces what the set asks for; replicas already made keep the template they were made from.
+   */
   public VmSetView replace(String name, VmSetRequest request) {
     if (!name.equals(request.name())) {
-      throw Problems.badRequest("name", "must be the set's own name, \"" + name + "\", got \"" + request.name() + "\"");
+      throw Problems.badRequest(
+          "name", "must be the set's own name, \"" + name + "\", got \"" + request.name() + "\"");
     }
     Spec spec = spec(request);
-    VmSetRow updated = Conflicts.retry(() -> {
-      VmSetRow row = notDeleting(find(name));
-      return sets.update(row.respecified(spec.replicas(), spec.template(), spec.spread().wireName(), spec.maxUnavailable()));
-    });
+    VmSetRow updated =
+        Conflicts.retry(
+            () -> {
+              VmSetRow row = notDeleting(find(name));
+              return sets.update(
+                  row.respecified(
+                      spec.replicas(),
+                      spec.template(),
+                      spec.spread().wireName(),
+                      spec.maxUnavailable()));
+            });
     control.setChanged(name, updated.replicas());
     return view(updated);
   }
@@ -132,16 +165,22 @@ public class VmSetService {
   /** {@code {"replicas": n}}: scales the set; nothing else may change this way. */
   public VmSetView patch(String name, Map<String, Object> body) {
     if (body.isEmpty()) {
-      throw Problems.badRequest("replicas", "is required, a whole number from 0 to " + VmSetRequest.MAX_REPLICAS);
+      throw Problems.badRequest(
+          "replicas", "is required, a whole number from 0 to " + VmSetRequest.MAX_REPLICAS);
     }
     for (String field : new TreeSet<>(body.keySet())) {
       if (!field.equals("replicas")) {
-        throw Problems.badRequest(field, "cannot be changed with PATCH; only replicas can (PUT replaces the whole set)");
+        throw Problems.badRequest(
+            field, "cannot be changed with PATCH; only replicas can (PUT replaces the whole set)");
       }
     }
     Object given = body.get("replicas");
-    if (!(given instanceof Integer replicas) || replicas < 0 || replicas > VmSetRequest.MAX_REPLICAS) {
-      throw Problems.badRequest("replicas", "must be a whole number from 0 to " + VmSetRequest.MAX_REPLICAS + ", got " + given);
+    if (!(given instanceof Integer replicas)
+        || replicas < 0
+        || replicas > VmSetRequest.MAX_REPLICAS) {
+      throw Problems.badRequest(
+          "replicas",
+          "must be a whole number from 0 to " + VmSetRequest.MAX_REPLICAS + ", got " + given);
     }
     if (sets.resize(name, replicas) == 0) {
       notDeleting(find(name));
@@ -151,9 +190,10 @@ public class VmSetService {
   }
 
   /**
-   * Marks the set for deletion; its workflow deletes the replicas, then the set. The answer is the row as
-   * this request marked it, not read again: once told, the workflow may remove a set with no replicas
-   * left before a second read, which would then answer 404 to a deletion that was accepted.
+   * Marks the set for deletion; its workflow deletes the replicas, then the set. The answer is the
+   * row as this request marked it, not read again: once told, the workflow may remove a set with no
+   * replicas left before a second read, which would then answer 404 to a deletion that was
+   * accepted.
    */
   public VmSetView delete(String name) {
     VmSetRow row = find(name);
@@ -185,14 +225,28 @@ public class VmSetService {
     long pending = byStatus.getOrDefault("pending", 0L);
     long total = byStatus.values().stream().mapToLong(Long::longValue).sum();
     int desired = row.deleting() ? 0 : row.replicas();
-    return new VmSetView(row.name(), row.replicas(), row.template(), shown(row.spread()), row.maxUnavailable(),
-        new VmSetView.Status(desired, running, pending, message(row, desired, running, pending, total, byStatus)),
+    return new VmSetView(
+        row.name(),
+        row.replicas(),
+        row.template(),
+        shown(row.spread()),
+        row.maxUnavailable(),
+        new VmSetView.Status(
+            desired, running, pending, message(row, desired, running, pending, total, byStatus)),
         row.createdAt());
   }
 
-  /** Why the set is not {@code desired} running replicas, first what the user can act on; null when it is. */
+  /**
+   * Why the set is not {@code desired} running replicas, first what the user can act on; null when
+   * it is.
+   */
   private String message(
-      VmSetRow row, int desired, long running, long pending, long total, Map<String, Long> byStatus) {
+      VmSetRow row,
+      int desired,
+      long running,
+      long pending,
+      long total,
+      Map<String, Long> byStatus) {
     if (row.deleting()) {
       return "being deleted; " + total + " replicas left";
     }
@@ -208,8 +262,16 @@ public class VmSetService {
     }
     if (pending > 0) {
       m.append("; ").append(pending).append(" pending");
-      vms.firstPendingReplica(row.name()).ifPresent(first -> m.append(", ").append(first.name()).append(": ")
-          .append(first.pendingReason() != null ? first.pendingReason() : first.statusMessage()));
+      vms.firstPendingReplica(row.name())
+          .ifPresent(
+              first ->
+                  m.append(", ")
+                      .append(first.name())
+                      .append(": ")
+                      .append(
+                          first.pendingReason() != null
+                              ? first.pendingReason()
+                              : first.statusMessage()));
     }
     for (String status : List.of("scheduled", "failed", "stopped", "stopping")) {
       long n = byStatus.getOrDefault(status, 0L);

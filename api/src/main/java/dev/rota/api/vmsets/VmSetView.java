@@ -9,7 +9,8 @@ import java.time.Instant;
 /**
  * A VM set as the API shows it: what the user asked for, and how its replicas stand.
  *
- * @param spread {@code "none"}, {@code "distinct-workers"} or {@code {"label": key}}, as it was given
+ * @param spread {@code "none"}, {@code "distinct-workers"} or {@code {"label": key}}, as it was
+ *     given
  */
 @JsonInclude(JsonInclude.Include.ALWAYS)
 @Serdeable
@@ -23,7 +24,8 @@ public record VmSetView(
     Instant createdAt) {
 
   /**
-   * @param message what keeps the set from {@code desired} running replicas, or null when nothing does
+   * @param message what keeps the set from {@code desired} running replicas, or null when nothing
+   *     does
    */
   @JsonInclude(JsonInclude.Include.ALWAYS)
   @Serdeable

@@ -12,8 +12,8 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.HashMap;
-import java.util.LinkedHashSet;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -23,27 +23,32 @@ import reactor.core.publisher.Flux;
 import reactor.core.publisher.FluxSink;
 
 /**
- * Watches (Kubernetes' {@code ?watch=true}) over the change feed, as NDJSON: one JSON object a line.
+ * Watches (Kubernetes' {@code ?watch=true}) over the change feed, as NDJSON: one JSON object a
+ * line.
  *
  * <ul>
- *   <li>Without a {@code resourceVersion}: every current object as {@code snapshot}, then {@code synced};
- *       with one: only what changed after it.
+ *   <li>Without a {@code resourceVersion}: every current object as {@code snapshot}, then {@code
+ *       synced}; with one: only what changed after it.
  *   <li>Then {@code upsert} (the object as it is now) or {@code delete} ({@code {"name"}}) for each
- *       change, and {@code bookmark} when quiet for a while; every line carries a {@code resourceVersion}
- *       to resume from. An object changed several times may be sent once, as it is now.
+ *       change, and {@code bookmark} when quiet for a while; every line carries a {@code
+ *       resourceVersion} to resume from. An object changed several times may be sent once, as it is
+ *       now.
  *   <li>A {@code resourceVersion} older than the retained feed (an hour) is a 410: list again.
  * </ul>
  *
- * <p>Change ids are drawn when a write happens, not when it commits, so a later id can be visible before
- * an earlier one: a watch advances its {@code resourceVersion} only over ids that are all visible, and
- * waits up to {@link #HOLE_WAIT} for a missing one (a transaction still open) before taking it for rolled
- * back. Resuming from any line's {@code resourceVersion} therefore misses nothing; it may repeat.
+ * <p>Change ids are drawn when a write happens, not when it commits, so a later id can be visible
+ * before an earlier one: a watch advances its {@code resourceVersion} only over ids that are all
+ * visible, and waits up to {@link #HOLE_WAIT} for a missing one (a transaction still open) before
+ * taking it for rolled back. Resuming from any line's {@code resourceVersion} therefore misses
+ * nothing; it may repeat.
  */
 @Singleton
 public class WatchStreams {
   public static final String NDJSON = "application/x-ndjson";
+
   /** The form of a resourceVersion (empty: none); the document's pattern for it. */
   public static final String RESOURCE_VERSION = "^([0-9]{1,18})?$";
+
   static final Duration POLL = Duration.ofMillis(250);
   static final Duration HOLE_WAIT = Duration.ofSeconds(2);
   static final Duration BOOKMARK_EVERY = Duration.ofSeconds(10);
@@ -56,11 +61,13 @@ public class WatchStreams {
   private final int maxWatches;
 
   /**
-   * @param maxWatches how many watches may be open at once on this host ({@code rota.api.max-watches}):
-   *     each holds a thread; one more is a 429
+   * @param maxWatches how many watches may be open at once on this host ({@code
+   *     rota.api.max-watches}): each holds a thread; one more is a 429
    */
   public WatchStreams(
-      ChangeRepository changes, JsonMapper json, Clock clock,
+      ChangeRepository changes,
+      JsonMapper json,
+      Clock clock,
       @io.micronaut.context.annotation.Value("${rota.api.max-watches:256}") int maxWatches) {
     this.maxWatches = maxWatches;
     this.open = new java.util.concurrent.Semaphore(maxWatches);
@@ -70,49 +77,66 @@ public class WatchStreams {
   }
 
   /** How to show one kind of object. */
-  public record Kind<T>(String name, Supplier<List<T>> all, Function<String, Optional<T>> find, Function<T, String> nameOf) {}
+  public record Kind<T>(
+      String name,
+      Supplier<List<T>> all,
+      Function<String, Optional<T>> find,
+      Function<T, String> nameOf) {}
 
   /** The longest {@code timeoutSeconds} a watch may ask for: a day. */
   public static final int MAX_TIMEOUT_SECONDS = 86_400;
 
   /**
-   * {@code timeoutSeconds} as the query gave it: how long a watch lasts before the stream ends (and the
-   * client watches again from its last resourceVersion), as in Kubernetes; null for as long as the
-   * client stays.
+   * {@code timeoutSeconds} as the query gave it: how long a watch lasts before the stream ends (and
+   * the client watches again from its last resourceVersion), as in Kubernetes; null for as long as
+   * the client stays.
    */
   public static Duration timeout(@io.micronaut.core.annotation.Nullable String timeoutSeconds) {
     if (timeoutSeconds == null) {
       return null;
     }
-    return Duration.ofSeconds(QueryValues.wholeNumber("timeoutSeconds", timeoutSeconds, 1, MAX_TIMEOUT_SECONDS));
+    return Duration.ofSeconds(
+        QueryValues.wholeNumber("timeoutSeconds", timeoutSeconds, 1, MAX_TIMEOUT_SECONDS));
   }
 
   /** A watch that ends after {@code timeout} (null: never). */
-  public <T> Flux<byte[]> watch(Kind<T> kind, String resourceVersion, @io.micronaut.core.annotation.Nullable Duration timeout) {
+  public <T> Flux<byte[]> watch(
+      Kind<T> kind,
+      String resourceVersion,
+      @io.micronaut.core.annotation.Nullable Duration timeout) {
     Flux<byte[]> stream = watch(kind, resourceVersion);
     return timeout == null ? stream : stream.take(timeout);
   }
 
-  /** Checked before any line is sent: a bad or too old {@code resourceVersion} is an answer of its own. */
+  /**
+   * Checked before any line is sent: a bad or too old {@code resourceVersion} is an answer of its
+   * own.
+   */
   public <T> Flux<byte[]> watch(Kind<T> kind, String resourceVersion) {
     Long from = resourceVersion(resourceVersion);
     if (from != null) {
       Long first = changes.firstId();
       if (first != null && from < first - 1) {
-        throw Problems.gone("resourceVersion",
-            resourceVersion + " is older than the changes kept (" + ChangeRepository.RETAINED.toMinutes()
+        throw Problems.gone(
+            "resourceVersion",
+            resourceVersion
+                + " is older than the changes kept ("
+                + ChangeRepository.RETAINED.toMinutes()
                 + " min); list again, or watch without it for a new snapshot");
       }
     }
     if (!open.tryAcquire()) {
-      throw Problems.tooMany(maxWatches + " watches are open on this host, the most it keeps; try again later");
+      throw Problems.tooMany(
+          maxWatches + " watches are open on this host, the most it keeps; try again later");
     }
-    Flux<byte[]> stream = Flux.create(sink -> {
-      Thread t = new Thread(() -> run(kind, from, sink), "watch-" + kind.name());
-      t.setDaemon(true);
-      sink.onDispose(t::interrupt);
-      t.start();
-    });
+    Flux<byte[]> stream =
+        Flux.create(
+            sink -> {
+              Thread t = new Thread(() -> run(kind, from, sink), "watch-" + kind.name());
+              t.setDaemon(true);
+              sink.onDispose(t::interrupt);
+              t.start();
+            });
     return stream.doFinally(end -> open.release());
   }
 
@@ -128,21 +152,27 @@ public class WatchStreams {
   }
 
   /** A watch streams everything of its kind; a list's filters and paging do not apply to it. */
-  public static void refuseFilters(String status, String worker, String set, String limit, String cursor) {
+  public static void refuseFilters(
+      String status, String worker, String set, String limit, String cursor) {
     Map<String, Object> given = new LinkedHashMap<>();
     given.put("status", status);
     given.put("worker", worker);
     given.put("set", set);
     given.put("limit", limit);
     given.put("cursor", cursor);
-    given.forEach((field, value) -> {
-      if (value != null) {
-        throw Problems.badRequest(field, "does not go with watch=true: a watch streams every object and each change");
-      }
-    });
+    given.forEach(
+        (field, value) -> {
+          if (value != null) {
+            throw Problems.badRequest(
+                field, "does not go with watch=true: a watch streams every object and each change");
+          }
+        });
   }
 
-  /** {@code resourceVersion} as the query gave it, null for none; a 400 when it is not one, watch or not. */
+  /**
+   * {@code resourceVersion} as the query gave it, null for none; a 400 when it is not one, watch or
+   * not.
+   */
   public static Long resourceVersion(String resourceVersion) {
     if (resourceVersion == null || resourceVersion.isEmpty()) {
       return null;
@@ -150,7 +180,9 @@ public class WatchStreams {
     if (resourceVersion.matches(RESOURCE_VERSION)) {
       return Long.parseLong(resourceVersion);
     }
-    throw Problems.badRequest("resourceVersion", "must be a resourceVersion a list or watch line gave, got " + resourceVersion);
+    throw Problems.badRequest(
+        "resourceVersion",
+        "must be a resourceVersion a list or watch line gave, got " + resourceVersion);
   }
 
   private <T> void run(Kind<T> kind, Long from, FluxSink<byte[]> sink) {
@@ -179,7 +211,10 @@ public class WatchStreams {
           }
           for (String name : names) {
             Optional<T> now = kind.find().apply(name);
-            sink.next(now.isPresent() ? line("upsert", resolved, now.get()) : line("delete", resolved, Map.of("name", name)));
+            sink.next(
+                now.isPresent()
+                    ? line("upsert", resolved, now.get())
+                    : line("delete", resolved, Map.of("name", name)));
           }
           mark = resolved;
           if (!names.isEmpty()) {
@@ -219,7 +254,9 @@ public class WatchStreams {
     return last;
   }
 
-  /** The highest id above {@code mark} up to which every id is visible or waited for long enough. */
+  /**
+   * The highest id above {@code mark} up to which every id is visible or waited for long enough.
+   */
   private long resolve(long mark, Map<Long, Instant> holes) {
     long resolved = mark;
     Instant now = clock.instant();

@@ -15,12 +15,16 @@ import java.time.Instant;
  */
 @JsonInclude(JsonInclude.Include.ALWAYS)
 @Serdeable
-public record DrainView(Instant deadline, Instant startedAt, String state, @Nullable String progress) {
+public record DrainView(
+    Instant deadline, Instant startedAt, String state, @Nullable String progress) {
   static @Nullable DrainView of(WorkerRow row, int vmCount) {
     if (row.drainDeadline() == null) {
       return null;
     }
-    return new DrainView(row.drainDeadline(), row.drainStartedAt(), vmCount == 0 ? "drained" : "draining",
+    return new DrainView(
+        row.drainDeadline(),
+        row.drainStartedAt(),
+        vmCount == 0 ? "drained" : "draining",
         row.drainProgress());
   }
 }

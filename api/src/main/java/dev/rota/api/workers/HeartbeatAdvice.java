@@ -8,9 +8,9 @@ import java.time.Clock;
 import java.time.Duration;
 
 /**
- * The interval a heartbeat's answer asks the agent to beat at ({@link #HEADER}), paced by the size of
- * the fleet ({@link HeartbeatPacing}). The fleet is counted at most every {@link #RECOUNT}, not on
- * every heartbeat.
+ * The interval a heartbeat's answer asks the agent to beat at ({@link #HEADER}), paced by the size
+ * of the fleet ({@link HeartbeatPacing}). The fleet is counted at most every {@link #RECOUNT}, not
+ * on every heartbeat.
  */
 @Singleton
 public class HeartbeatAdvice {
@@ -32,12 +32,18 @@ public class HeartbeatAdvice {
     this.clock = clock;
   }
 
-  /** The header's value: the paced interval in whole seconds, rounded down (never past lost-after / 3), at least 1. */
+  /**
+   * The header's value: the paced interval in whole seconds, rounded down (never past lost-after /
+   * 3), at least 1.
+   */
   public String seconds() {
     return Long.toString(Math.max(1, pacing.interval(fleet()).toSeconds()));
   }
 
-  /** {@link dev.rota.agentapi.HeartbeatHeaders#FENCE_AFTER}'s value: {@link WorkerSettings#fenceAfter()} in whole seconds. */
+  /**
+   * {@link dev.rota.agentapi.HeartbeatHeaders#FENCE_AFTER}'s value: {@link
+   * WorkerSettings#fenceAfter()} in whole seconds.
+   */
   public String fenceSeconds() {
     return fenceSeconds;
   }
@@ -51,7 +57,8 @@ public class HeartbeatAdvice {
         c = new Count(workers.count(), now);
         count = c;
       } catch (RuntimeException e) {
-        // The heartbeat is stored already: a count that failed must not fail it; the last one will do.
+        // The heartbeat is stored already: a count that failed must not fail it; the last one will
+        // do.
         return c == null ? 0 : c.workers();
       }
     }

@@ -21,7 +21,10 @@ import java.util.Map;
 @Serdeable
 public record HeldImage(
     @NotBlank @Size(max = 2048) String image,
-    @NotNull @Size(max = 64) @io.swagger.v3.oas.annotations.media.Schema(format = "date-time", pattern = Rfc3339.PATTERN) String lastUsedAt) {
+    @NotNull
+        @Size(max = 64)
+        @io.swagger.v3.oas.annotations.media.Schema(format = "date-time", pattern = Rfc3339.PATTERN)
+        String lastUsedAt) {
   /** The most an agent may report; an agent keeps its 32 most recent by default. */
   public static final int MAX = 64;
 
@@ -31,8 +34,14 @@ public record HeldImage(
     for (int i = 0; i < images.size(); i++) {
       HeldImage held = images.get(i);
       int at = i;
-      Instant used = Rfc3339.parse(held.lastUsedAt()).orElseThrow(() -> Problems.badRequest("images." + at + ".lastUsedAt",
-          "must be an RFC 3339 time such as 2026-11-23T07:00:00Z, got " + held.lastUsedAt()));
+      Instant used =
+          Rfc3339.parse(held.lastUsedAt())
+              .orElseThrow(
+                  () ->
+                      Problems.badRequest(
+                          "images." + at + ".lastUsedAt",
+                          "must be an RFC 3339 time such as 2026-11-23T07:00:00Z, got "
+                              + held.lastUsedAt()));
       byImage.merge(held.image(), used, (a, b) -> a.isAfter(b) ? a : b);
     }
     return byImage;
@@ -41,7 +50,9 @@ public record HeldImage(
   /** As shown: the most recently used first. */
   static List<HeldImage> shown(Map<String, Instant> images) {
     return images.entrySet().stream()
-        .sorted(Map.Entry.<String, Instant>comparingByValue(Comparator.reverseOrder()).thenComparing(Map.Entry.comparingByKey()))
+        .sorted(
+            Map.Entry.<String, Instant>comparingByValue(Comparator.reverseOrder())
+                .thenComparing(Map.Entry.comparingByKey()))
         .map(e -> new HeldImage(e.getKey(), e.getValue().toString()))
         .toList();
   }

@@ -13,12 +13,17 @@ import java.util.List;
  * {@code GET /v1/tasks} lists it.
  */
 @Serdeable
-public record TaskReportRequest(@NotNull @Size(max = 1000) List<@NotNull @Valid ReportedTask> tasks) {
+public record TaskReportRequest(
+    @NotNull @Size(max = 1000) List<@NotNull @Valid ReportedTask> tasks) {
   @Serdeable
   public record ReportedTask(
       @NotNull @Size(max = 128) String id,
       @Nullable @Size(max = 63) String vm,
-      @NotNull @Pattern(regexp = "^(starting|running|exited|failed)$", message = "must be starting, running, exited or failed") String state,
+      @NotNull
+          @Pattern(
+              regexp = "^(starting|running|exited|failed)$",
+              message = "must be starting, running, exited or failed")
+          String state,
       @Nullable Integer exitCode,
       @Nullable @Size(max = 64) String startedAt,
       @Nullable @Size(max = 64) String finishedAt,

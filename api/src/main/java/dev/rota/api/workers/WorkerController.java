@@ -1,21 +1,18 @@
 package dev.rota.api.workers;
 
-import dev.rota.api.problem.ProblemAnswers;
-import io.swagger.v3.oas.annotations.responses.ApiResponse;
-import io.swagger.v3.oas.annotations.Operation;
 import dev.rota.api.JsonBodies;
 import dev.rota.api.auth.Caller;
+import dev.rota.api.auth.RequiresRole;
+import dev.rota.api.auth.Role;
 import dev.rota.api.auth.WorkerScope;
-import dev.rota.api.paging.Page;
 import dev.rota.api.paging.PageRequest;
+import dev.rota.api.problem.ProblemAnswers;
 import dev.rota.api.watch.WatchStreams;
 import io.micronaut.core.annotation.Nullable;
 import io.micronaut.http.HttpRequest;
 import io.micronaut.http.HttpResponse;
 import io.micronaut.http.HttpStatus;
 import io.micronaut.http.annotation.Body;
-import dev.rota.api.auth.RequiresRole;
-import dev.rota.api.auth.Role;
 import io.micronaut.http.annotation.Controller;
 import io.micronaut.http.annotation.Delete;
 import io.micronaut.http.annotation.Get;
@@ -26,9 +23,11 @@ import io.micronaut.http.annotation.QueryValue;
 import io.micronaut.http.annotation.Status;
 import io.micronaut.scheduling.TaskExecutors;
 import io.micronaut.scheduling.annotation.ExecuteOn;
+import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.media.Content;
 import io.swagger.v3.oas.annotations.media.Schema;
 import io.swagger.v3.oas.annotations.parameters.RequestBody;
+import io.swagger.v3.oas.annotations.responses.ApiResponse;
 
 /** {@code /v1/workers}: the machines that run VMs. */
 @ProblemAnswers.Guarded
@@ -40,7 +39,11 @@ public class WorkerController {
   private final WatchStreams watches;
   private final HeartbeatAdvice heartbeatAdvice;
 
-  public WorkerController(WorkerService service, JsonBodies bodies, WatchStreams watches, HeartbeatAdvice heartbeatAdvice) {
+  public WorkerController(
+      WorkerService service,
+      JsonBodies bodies,
+      WatchStreams watches,
+      HeartbeatAdvice heartbeatAdvice) {
     this.heartbeatAdvice = heartbeatAdvice;
     this.watches = watches;
     this.service = service;
@@ -50,39 +53,89 @@ public class WorkerController {
   @RequiresRole({Role.WORKER, Role.ADMIN_WRITE})
   /** Register or re-register (upsert by name): 201 when new, 200 when updated. */
   @Post
-  @RequestBody(required = true, content = @Content(schema = @Schema(implementation = WorkerRequest.class)))
+  @RequestBody(
+      required = true,
+      content = @Content(schema = @Schema(implementation = WorkerRequest.class)))
   @Operation(operationId = "registerWorker")
-  @ApiResponse(responseCode = "201", description = "registered: a worker of this name is new",
-      content = @Content(mediaType = "application/json", schema = @Schema(implementation = WorkerView.class)))
-  @ApiResponse(responseCode = "200", description = "registered again: the worker's endpoint, resources and labels updated",
-      content = @Content(mediaType = "application/json", schema = @Schema(implementation = WorkerView.class)))
+  @ApiResponse(
+      responseCode = "201",
+      description = "registered: a worker of this name is new",
+      content =
+          @Content(
+              mediaType = "application/json",
+              schema = @Schema(implementation = WorkerView.class)))
+  @ApiResponse(
+      responseCode = "200",
+      description = "registered again: the worker's endpoint, resources and labels updated",
+      content =
+          @Content(
+              mediaType = "application/json",
+              schema = @Schema(implementation = WorkerView.class)))
   @ProblemAnswers.Invalid
   @ProblemAnswers.Conflicting
   public HttpResponse<WorkerView> register(HttpRequest<?> http, @Body @Nullable String body) {
     WorkerRequest request = bodies.read(body, WorkerRequest.class);
     WorkerScope.require(Caller.of(http), request.name());
     WorkerService.Registration r = service.register(request);
-    return HttpResponse.<WorkerView>status(r.created() ? HttpStatus.CREATED : HttpStatus.OK).body(r.worker());
+    return HttpResponse.<WorkerView>status(r.created() ? HttpStatus.CREATED : HttpStatus.OK)
+        .body(r.worker());
   }
 
-  /** A page of workers; with {@code watch=true}, a stream of every worker and then of each change (NDJSON). */
+  /**
+   * A page of workers; with {@code watch=true}, a stream of every worker and then of each change
+   * (NDJSON).
+   */
   @RequiresRole({Role.COMPUTE_READ})
   @Get(produces = {io.micronaut.http.MediaType.APPLICATION_JSON, WatchStreams.NDJSON})
   @Operation(operationId = "listWorkers")
   @ProblemAnswers.Invalid
   @ProblemAnswers.Expired
   public HttpResponse<?> list(
-      @QueryValue @Nullable @Schema(type = "integer", minimum = "1", maximum = "1000", description = "items per page, 100 when not given") String limit,
-      @QueryValue @Nullable @Schema(maxLength = PageRequest.MAX_NAME_CURSOR, description = "the nextCursor of the page before: the last name it listed") String cursor,
-      @QueryValue @Nullable @Schema(type = "boolean", description = "true: a stream of every object, then of each change (NDJSON)") String watch,
-      @QueryValue @Nullable @Schema(pattern = WatchStreams.RESOURCE_VERSION, description = "watch from after this resourceVersion, which a list or a watch line gave") String resourceVersion,
-      @QueryValue @Nullable @Schema(type = "integer", minimum = "1", maximum = "86400", description = "with watch=true: end the stream after this many seconds") String timeoutSeconds) {
+      @QueryValue
+          @Nullable
+          @Schema(
+              type = "integer",
+              minimum = "1",
+              maximum = "1000",
+              description = "items per page, 100 when not given")
+          String limit,
+      @QueryValue
+          @Nullable
+          @Schema(
+              maxLength = PageRequest.MAX_NAME_CURSOR,
+              description = "the nextCursor of the page before: the last name it listed")
+          String cursor,
+      @QueryValue
+          @Nullable
+          @Schema(
+              type = "boolean",
+              description = "true: a stream of every object, then of each change (NDJSON)")
+          String watch,
+      @QueryValue
+          @Nullable
+          @Schema(
+              pattern = WatchStreams.RESOURCE_VERSION,
+              description =
+                  "watch from after this resourceVersion, which a list or a watch line gave")
+          String resourceVersion,
+      @QueryValue
+          @Nullable
+          @Schema(
+              type = "integer",
+              minimum = "1",
+              maximum = "86400",
+              description = "with watch=true: end the stream after this many seconds")
+          String timeoutSeconds) {
     java.time.Duration timeout = WatchStreams.timeout(timeoutSeconds);
     WatchStreams.resourceVersion(resourceVersion);
     if (WatchStreams.requested(watch)) {
       WatchStreams.refuseFilters(null, null, null, limit, cursor);
-      return HttpResponse.ok(watches.watch(new WatchStreams.Kind<>("worker", service::all, service::view, WorkerView::name),
-          resourceVersion, timeout)).contentType(WatchStreams.NDJSON);
+      return HttpResponse.ok(
+              watches.watch(
+                  new WatchStreams.Kind<>("worker", service::all, service::view, WorkerView::name),
+                  resourceVersion,
+                  timeout))
+          .contentType(WatchStreams.NDJSON);
     }
     return HttpResponse.ok(service.list(PageRequest.of(limit, cursor)));
   }
@@ -97,22 +150,30 @@ public class WorkerController {
   }
 
   @RequiresRole({Role.WORKER})
-  /** The agent is alive; a body, when sent, says what images it holds now ({@link HeartbeatRequest}). */
+  /**
+   * The agent is alive; a body, when sent, says what images it holds now ({@link
+   * HeartbeatRequest}).
+   */
   @Put("/{name}/heartbeat")
   @Status(HttpStatus.NO_CONTENT)
-  @RequestBody(required = false, content = @Content(schema = @Schema(implementation = HeartbeatRequest.class)))
+  @RequestBody(
+      required = false,
+      content = @Content(schema = @Schema(implementation = HeartbeatRequest.class)))
   @Operation(operationId = "heartbeat")
   @ProblemAnswers.Invalid
   @ProblemAnswers.Missing
-  public HttpResponse<Void> heartbeat(HttpRequest<?> http, String name, @Body @Nullable String body) {
+  public HttpResponse<Void> heartbeat(
+      HttpRequest<?> http, String name, @Body @Nullable String body) {
     WorkerScope.require(Caller.of(http), name);
     if (body == null || body.isBlank()) {
       service.heartbeat(name);
     } else {
       service.heartbeat(name, bodies.read(body, HeartbeatRequest.class));
     }
-    // How often to beat, paced by the fleet's size: an agent beats at this or its own interval, the longer.
-    return HttpResponse.<Void>noContent().header(HeartbeatAdvice.HEADER, heartbeatAdvice.seconds())
+    // How often to beat, paced by the fleet's size: an agent beats at this or its own interval, the
+    // longer.
+    return HttpResponse.<Void>noContent()
+        .header(HeartbeatAdvice.HEADER, heartbeatAdvice.seconds())
         .header(dev.rota.agentapi.HeartbeatHeaders.FENCE_AFTER, heartbeatAdvice.fenceSeconds());
   }
 
@@ -123,7 +184,9 @@ public class WorkerController {
    */
   @Put("/{name}/tasks")
   @Status(HttpStatus.NO_CONTENT)
-  @RequestBody(required = true, content = @Content(schema = @Schema(implementation = TaskReportRequest.class)))
+  @RequestBody(
+      required = true,
+      content = @Content(schema = @Schema(implementation = TaskReportRequest.class)))
   @Operation(operationId = "reportTasks")
   @ProblemAnswers.Invalid
   @ProblemAnswers.Missing
@@ -135,7 +198,9 @@ public class WorkerController {
   @RequiresRole({Role.COMPUTE_WRITE})
   /** Only {@code schedulingPaused} may change; any other field is a 400. */
   @Patch("/{name}")
-  @RequestBody(required = true, content = @Content(schema = @Schema(implementation = WorkerPatch.class)))
+  @RequestBody(
+      required = true,
+      content = @Content(schema = @Schema(implementation = WorkerPatch.class)))
   @Operation(operationId = "patchWorker")
   @ProblemAnswers.Invalid
   @ProblemAnswers.Missing
@@ -146,17 +211,24 @@ public class WorkerController {
 
   @RequiresRole({Role.COMPUTE_WRITE})
   /**
-   * Drain the worker: no new VMs; those with a restart policy move elsewhere (started there first), the
-   * rest stop at the deadline (default: an hour from now). Progress shows as the worker's {@code drain}.
+   * Drain the worker: no new VMs; those with a restart policy move elsewhere (started there first),
+   * the rest stop at the deadline (default: an hour from now). Progress shows as the worker's
+   * {@code drain}.
    */
   @Post("/{name}/drain")
-  @RequestBody(required = false, content = @Content(schema = @Schema(implementation = DrainRequest.class)))
+  @RequestBody(
+      required = false,
+      content = @Content(schema = @Schema(implementation = DrainRequest.class)))
   @Operation(operationId = "drainWorker")
   @ProblemAnswers.Invalid
   @ProblemAnswers.Missing
   @ProblemAnswers.Conflicting
   public WorkerView drain(String name, @Body @Nullable String body) {
-    return service.drain(name, body == null || body.isBlank() ? new DrainRequest(null) : bodies.read(body, DrainRequest.class));
+    return service.drain(
+        name,
+        body == null || body.isBlank()
+            ? new DrainRequest(null)
+            : bodies.read(body, DrainRequest.class));
   }
 
   @RequiresRole({Role.ADMIN_WRITE})

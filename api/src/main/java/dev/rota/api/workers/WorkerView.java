@@ -1,19 +1,20 @@
 package dev.rota.api.workers;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
 import dev.rota.store.Allocation;
 import dev.rota.store.WorkerRow;
 import io.micronaut.core.annotation.Nullable;
-import com.fasterxml.jackson.annotation.JsonInclude;
 import io.micronaut.serde.annotation.Serdeable;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 
 /**
- * A worker as the API shows it, with what its placed VMs hold, the images its agent holds (most recently
- * used first), its drain, if one was asked for and not ended by a resume, and the SHA-256 of its agent's
- * HTTPS certificate pinned at registration (null for a plain-HTTP agent), and what its agent said a
- * person should know of it ({@code notices}: limits it cannot enforce, guests emulated in software).
+ * A worker as the API shows it, with what its placed VMs hold, the images its agent holds (most
+ * recently used first), its drain, if one was asked for and not ended by a resume, and the SHA-256
+ * of its agent's HTTPS certificate pinned at registration (null for a plain-HTTP agent), and what
+ * its agent said a person should know of it ({@code notices}: limits it cannot enforce, guests
+ * emulated in software).
  */
 // Every field of the API's resources is present, null or empty included.
 @JsonInclude(JsonInclude.Include.ALWAYS)
@@ -38,10 +39,23 @@ public record WorkerView(
     List<String> notices) {
 
   public static WorkerView of(WorkerRow row, Allocation allocation, Map<String, Instant> images) {
-    return new WorkerView(row.name(), row.endpoint(), row.resources(), row.labels(), row.runtimes(),
-        row.machineId(), row.schedulingPaused(), row.health(), row.healthMessage(), row.lastSeen(),
-        row.createdAt(), allocation.resources(), allocation.vmCount(), HeldImage.shown(images),
-        DrainView.of(row, allocation.vmCount()), row.certificateSha256(),
+    return new WorkerView(
+        row.name(),
+        row.endpoint(),
+        row.resources(),
+        row.labels(),
+        row.runtimes(),
+        row.machineId(),
+        row.schedulingPaused(),
+        row.health(),
+        row.healthMessage(),
+        row.lastSeen(),
+        row.createdAt(),
+        allocation.resources(),
+        allocation.vmCount(),
+        HeldImage.shown(images),
+        DrainView.of(row, allocation.vmCount()),
+        row.certificateSha256(),
         row.notices() == null ? List.of() : row.notices());
   }
 }

@@ -12,35 +12,51 @@ import org.yaml.snakeyaml.Yaml;
 /** The OpenAPI document as served: the generated one, made 3.1, with the overlay laid over it. */
 class ApiDocumentTest {
   @SuppressWarnings("unchecked")
-  private static final Map<String, Object> DOCUMENT = new Yaml().load(ApiDocumentController.render());
+  private static final Map<String, Object> DOCUMENT =
+      new Yaml().load(ApiDocumentController.render());
 
   @Test
   @SuppressWarnings("unchecked")
   void everyOperationUnderV1NamesItsErrorsAndHasItsOwnId() {
     assertEquals("3.1.0", DOCUMENT.get("openapi"));
-    Map<String, Map<String, Map<String, Object>>> paths = (Map<String, Map<String, Map<String, Object>>>) DOCUMENT.get("paths");
+    Map<String, Map<String, Map<String, Object>>> paths =
+        (Map<String, Map<String, Map<String, Object>>>) DOCUMENT.get("paths");
     java.util.Set<String> ids = new java.util.HashSet<>();
-    paths.forEach((path, operations) -> operations.forEach((method, operation) -> {
-      assertTrue(ids.add((String) operation.get("operationId")), "one id per operation: " + method + " " + path);
-      Map<String, Object> responses = (Map<String, Object>) operation.get("responses");
-      if (path.startsWith("/v1/")) {
-        for (String status : List.of("401", "403", "429", "503")) {
-          assertTrue(responses.containsKey(status), method + " " + path + " lists " + status);
-        }
-      }
-    }));
-    assertTrue(((Map<String, Object>) ((Map<String, Object>) paths.get("/v1/vms").get("post").get("responses")).get("201"))
-        .containsKey("links"), "a create links to the calls on what it made");
+    paths.forEach(
+        (path, operations) ->
+            operations.forEach(
+                (method, operation) -> {
+                  assertTrue(
+                      ids.add((String) operation.get("operationId")),
+                      "one id per operation: " + method + " " + path);
+                  Map<String, Object> responses = (Map<String, Object>) operation.get("responses");
+                  if (path.startsWith("/v1/")) {
+                    for (String status : List.of("401", "403", "429", "503")) {
+                      assertTrue(
+                          responses.containsKey(status), method + " " + path + " lists " + status);
+                    }
+                  }
+                }));
+    assertTrue(
+        ((Map<String, Object>)
+                ((Map<String, Object>) paths.get("/v1/vms").get("post").get("responses"))
+                    .get("201"))
+            .containsKey("links"),
+        "a create links to the calls on what it made");
   }
 
   @Test
   @SuppressWarnings("unchecked")
   void nullableBecomesANullTypeAndTheOverlayAddsWhatAnnotationsCannotSay() {
-    Map<String, Object> schemas = (Map<String, Object>) ((Map<String, Object>) DOCUMENT.get("components")).get("schemas");
+    Map<String, Object> schemas =
+        (Map<String, Object>) ((Map<String, Object>) DOCUMENT.get("components")).get("schemas");
     Map<String, Object> vm = (Map<String, Object>) schemas.get("VmRequest");
-    Map<String, Object> image = (Map<String, Object>) ((Map<String, Object>) vm.get("properties")).get("image");
+    Map<String, Object> image =
+        (Map<String, Object>) ((Map<String, Object>) vm.get("properties")).get("image");
     assertEquals(List.of("string", "null"), image.get("type"));
-    assertTrue(((Map<String, Object>) ((Map<String, Object>) vm.get("properties")).get("env")).containsKey("propertyNames"));
+    assertTrue(
+        ((Map<String, Object>) ((Map<String, Object>) vm.get("properties")).get("env"))
+            .containsKey("propertyNames"));
     assertTrue(schemas.containsKey("VmRules"));
     assertTrue(!ApiDocumentController.render().contains("nullable"), "no 3.0 keyword is left");
   }
@@ -48,13 +64,25 @@ class ApiDocumentTest {
   @Test
   void anOverlayForAPathTheControllersDoNotHaveIsRefused() {
     Map<String, Object> generated = Map.of("paths", Map.of("/v1/vms", Map.of("get", Map.of())));
-    IllegalStateException stray = assertThrows(IllegalStateException.class,
-        () -> OpenApiOverlay.apply(generated, Map.of("paths", Map.of("/v1/vmz", Map.of("get", Map.of())))));
+    IllegalStateException stray =
+        assertThrows(
+            IllegalStateException.class,
+            () ->
+                OpenApiOverlay.apply(
+                    generated, Map.of("paths", Map.of("/v1/vmz", Map.of("get", Map.of())))));
     assertTrue(stray.getMessage().contains("paths /v1/vmz"), stray.getMessage());
-    assertThrows(IllegalStateException.class,
-        () -> OpenApiOverlay.apply(generated, Map.of("paths", Map.of("/v1/vms", Map.of("put", Map.of())))));
-    Map<String, Object> merged = OpenApiOverlay.apply(generated,
-        Map.of("paths", Map.of("/v1/vms", Map.of("get", Map.of("description", "refined")))));
-    assertEquals("refined", ((Map<?, ?>) ((Map<?, ?>) ((Map<?, ?>) merged.get("paths")).get("/v1/vms")).get("get")).get("description"));
+    assertThrows(
+        IllegalStateException.class,
+        () ->
+            OpenApiOverlay.apply(
+                generated, Map.of("paths", Map.of("/v1/vms", Map.of("put", Map.of())))));
+    Map<String, Object> merged =
+        OpenApiOverlay.apply(
+            generated,
+            Map.of("paths", Map.of("/v1/vms", Map.of("get", Map.of("description", "refined")))));
+    assertEquals(
+        "refined",
+        ((Map<?, ?>) ((Map<?, ?>) ((Map<?, ?>) merged.get("paths")).get("/v1/vms")).get("get"))
+            .get("description"));
   }
 }

@@ -11,7 +11,10 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
-/** A host works on at most {@code rota.api.max-in-flight} requests; one more is a 429 at once, not a wait. */
+/**
+ * A host works on at most {@code rota.api.max-in-flight} requests; one more is a 429 at once, not a
+ * wait.
+ */
 @MicronautTest(transactional = false)
 @Property(name = "rota.api.max-in-flight", value = "2")
 @Property(name = "rota.test.slow-endpoint", value = "true")
@@ -20,9 +23,12 @@ class InFlightLimitTest {
   @Inject SlowController.Gate gate;
 
   @Test
-  void oneRequestPastTheBoundIsA429UntilOneEndsAndWatchesAndAgentUpkeepAreBoundedApart() throws Exception {
-    CompletableFuture<Http.Reply> first = CompletableFuture.supplyAsync(() -> http.get("/test/slow"));
-    CompletableFuture<Http.Reply> second = CompletableFuture.supplyAsync(() -> http.get("/test/slow"));
+  void oneRequestPastTheBoundIsA429UntilOneEndsAndWatchesAndAgentUpkeepAreBoundedApart()
+      throws Exception {
+    CompletableFuture<Http.Reply> first =
+        CompletableFuture.supplyAsync(() -> http.get("/test/slow"));
+    CompletableFuture<Http.Reply> second =
+        CompletableFuture.supplyAsync(() -> http.get("/test/slow"));
     assertTrue(gate.arrived.await(30, TimeUnit.SECONDS), "both slow requests under way");
 
     Http.Reply third = http.get("/v1/vms");
@@ -31,7 +37,10 @@ class InFlightLimitTest {
     assertTrue(third.detail().contains("this host is answering 2 requests"), third.detail());
     assertEquals("1", third.header("Retry-After"));
     Http.Reply heartbeat = http.put("/v1/workers/nobody/heartbeat", "");
-    assertEquals(404, heartbeat.status(), "an agent's heartbeat is not held to the bound (and this worker is unknown): " + heartbeat);
+    assertEquals(
+        404,
+        heartbeat.status(),
+        "an agent's heartbeat is not held to the bound (and this worker is unknown): " + heartbeat);
     Http.Reply report = http.put("/v1/workers/nobody/tasks", "{\"tasks\":[]}");
     assertTrue(report.status() != 429, "nor its task report: " + report);
     assertEquals(429, http.post("/v1/workers", "{}").status(), "other calls about workers are");

@@ -10,8 +10,8 @@ import jakarta.inject.Inject;
 import org.junit.jupiter.api.Test;
 
 /**
- * Each caller's rate: a burst of 3, then one request in 100 s (so that no pause of the machine refills a
- * bucket mid-test). One walk through, since the address's bucket is shared by all of it.
+ * Each caller's rate: a burst of 3, then one request in 100 s (so that no pause of the machine
+ * refills a bucket mid-test). One walk through, since the address's bucket is shared by all of it.
  */
 @MicronautTest(transactional = false)
 @Property(name = "rota.auth.enabled", value = "true")
@@ -25,10 +25,16 @@ class RequestLimitTest {
   @Inject dev.rota.api.auth.AdminBootstrap bootstrap;
 
   @Test
-  void aTokenPastItsBurstIsA429WithRetryAfterThatChangesNothingAndMadeUpTokensShareTheirAddresssBucket() {
+  void
+      aTokenPastItsBurstIsA429WithRetryAfterThatChangesNothingAndMadeUpTokensShareTheirAddresssBucket() {
     bootstrap.ensureAdmin();
     // A token not yet seen to authenticate is its address's: 1 of the address's 3.
-    Http.Reply account = http.send("POST", "/v1/service-accounts", "{\"name\":\"other\",\"roles\":[\"compute:read\"]}", ADMIN);
+    Http.Reply account =
+        http.send(
+            "POST",
+            "/v1/service-accounts",
+            "{\"name\":\"other\",\"roles\":[\"compute:read\"]}",
+            ADMIN);
     assertEquals(201, account.status(), account.toString());
     String other = (String) account.map().get("token");
     // The admin's own bucket from now on: 3.
@@ -36,15 +42,24 @@ class RequestLimitTest {
     assertEquals(200, http.send("GET", "/v1/workers", null, ADMIN).status());
     assertEquals(404, http.send("GET", "/v1/vms/nobody", null, ADMIN).status());
 
-    Http.Reply refused = http.send("POST", "/v1/vms", "{\"name\":\"too-many\",\"command\":[\"true\"]}", ADMIN);
+    Http.Reply refused =
+        http.send("POST", "/v1/vms", "{\"name\":\"too-many\",\"command\":[\"true\"]}", ADMIN);
     assertEquals(429, refused.status(), refused.toString());
     assertTrue(refused.isProblem(), refused.toString());
-    assertTrue(refused.detail().contains("this token sent more than its share: bursts of 3"), refused.detail());
+    assertTrue(
+        refused.detail().contains("this token sent more than its share: bursts of 3"),
+        refused.detail());
     assertEquals("100", refused.header("Retry-After"), "one request in 100 s");
 
     // The other token: its address's (2 of 3), then its own.
-    assertEquals(404, http.send("GET", "/v1/vms/too-many", null, other).status(), "the refused VM was not created");
-    assertEquals(404, http.send("GET", "/v1/vms/too-many", null, other).status(), "a token has its own bucket");
+    assertEquals(
+        404,
+        http.send("GET", "/v1/vms/too-many", null, other).status(),
+        "the refused VM was not created");
+    assertEquals(
+        404,
+        http.send("GET", "/v1/vms/too-many", null, other).status(),
+        "a token has its own bucket");
     assertEquals(200, http.get("/health").status(), "the health check is never limited");
 
     // Made-up tokens are the address's (3 of 3), and are refused before the database is asked.

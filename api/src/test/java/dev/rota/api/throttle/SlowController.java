@@ -9,7 +9,10 @@ import jakarta.inject.Singleton;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
-/** A request that takes as long as the test says (a slow query, a busy database), for InFlightLimitTest. */
+/**
+ * A request that takes as long as the test says (a slow query, a busy database), for
+ * InFlightLimitTest.
+ */
 @Requires(property = "rota.test.slow-endpoint", value = "true")
 @Controller("/test/slow")
 class SlowController {

@@ -24,32 +24,38 @@ class PendingHeartbeatsTest {
   private final List<Instant> recorded = new CopyOnWriteArrayList<>();
 
   /** A group commit busy with others' writes until {@link #commitFree} opens. */
-  private final GroupCommit busy = new GroupCommit(null) {
-    @Override
-    public <T> T write(String lockKey, Supplier<T> work) {
-      writes.incrementAndGet();
-      try {
-        commitFree.await();
-      } catch (InterruptedException e) {
-        throw new IllegalStateException(e);
-      }
-      return work.get();
-    }
-  };
-
-  private final WorkerRepository workers = (WorkerRepository) Proxy.newProxyInstance(
-      WorkerRepository.class.getClassLoader(), new Class<?>[] {WorkerRepository.class}, (proxy, method, args) -> {
-        if (method.getName().equals("heartbeat")) {
-          recorded.add((Instant) args[1]);
-          return "w".equals(args[0]) ? 1 : 0;
+  private final GroupCommit busy =
+      new GroupCommit(null) {
+        @Override
+        public <T> T write(String lockKey, Supplier<T> work) {
+          writes.incrementAndGet();
+          try {
+            commitFree.await();
+          } catch (InterruptedException e) {
+            throw new IllegalStateException(e);
+          }
+          return work.get();
         }
-        throw new UnsupportedOperationException(method.getName());
-      });
+      };
+
+  private final WorkerRepository workers =
+      (WorkerRepository)
+          Proxy.newProxyInstance(
+              WorkerRepository.class.getClassLoader(),
+              new Class<?>[] {WorkerRepository.class},
+              (proxy, method, args) -> {
+                if (method.getName().equals("heartbeat")) {
+                  recorded.add((Instant) args[1]);
+                  return "w".equals(args[0]) ? 1 : 0;
+                }
+                throw new UnsupportedOperationException(method.getName());
+              });
 
   private final PendingHeartbeats heartbeats = new PendingHeartbeats(busy, workers);
 
   @Test
-  void heartbeatsQueuedBehindABusyCommitAreOneWriteOfTheLatestTimeAndAllAreAnswered() throws Exception {
+  void heartbeatsQueuedBehindABusyCommitAreOneWriteOfTheLatestTimeAndAllAreAnswered()
+      throws Exception {
     Instant t0 = Instant.parse("2026-01-01T00:00:00Z");
     List<Thread> callers = new ArrayList<>();
     List<CompletableFuture<Integer>> answers = new ArrayList<>();
@@ -69,7 +75,10 @@ class PendingHeartbeatsTest {
     assertEquals(1, writes.get(), "one write for the twenty");
     assertEquals(List.of(t0.plusSeconds(19)), recorded, "of the latest time");
 
-    assertEquals(1, heartbeats.beat("w", t0.plusSeconds(30)), "a heartbeat after that write is one of its own");
+    assertEquals(
+        1,
+        heartbeats.beat("w", t0.plusSeconds(30)),
+        "a heartbeat after that write is one of its own");
     assertEquals(2, writes.get());
   }
 
@@ -77,14 +86,21 @@ class PendingHeartbeatsTest {
   void aWorkerNobodyRegisteredIsAnsweredZeroAndAFailedWriteFailsEveryHeartbeatThatJoinedIt() {
     commitFree.countDown();
     assertEquals(0, heartbeats.beat("nobody", Instant.parse("2026-01-01T00:00:00Z")));
-    PendingHeartbeats failing = new PendingHeartbeats(new GroupCommit(null) {
-      @Override
-      public <T> T write(String lockKey, Supplier<T> work) {
-        throw new IllegalStateException("the database is away");
-      }
-    }, workers);
-    assertThrows(IllegalStateException.class, () -> failing.beat("w", Instant.parse("2026-01-01T00:00:00Z")));
-    assertThrows(IllegalStateException.class, () -> failing.beat("w", Instant.parse("2026-01-01T00:00:01Z")),
+    PendingHeartbeats failing =
+        new PendingHeartbeats(
+            new GroupCommit(null) {
+              @Override
+              public <T> T write(String lockKey, Supplier<T> work) {
+                throw new IllegalStateException("the database is away");
+              }
+            },
+            workers);
+    assertThrows(
+        IllegalStateException.class,
+        () -> failing.beat("w", Instant.parse("2026-01-01T00:00:00Z")));
+    assertThrows(
+        IllegalStateException.class,
+        () -> failing.beat("w", Instant.parse("2026-01-01T00:00:01Z")),
         "nothing left pending by the failure");
   }
 

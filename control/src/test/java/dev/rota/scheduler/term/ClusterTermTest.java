@@ -6,26 +6,25 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.rota.scheduler.ClusterActivitiesImpl;
+import dev.rota.scheduling.ActionRetries;
 import dev.rota.store.VmEventRepository;
 import dev.rota.store.VmEventRow;
 import dev.rota.store.VmRepository;
-import dev.rota.store.TermActionRow;
 import dev.rota.store.VmRow;
-import dev.rota.store.VmTemplate;
 import dev.rota.store.VmSetRow;
 import dev.rota.store.VmTaskRepository;
 import dev.rota.store.VmTaskRow;
+import dev.rota.store.VmTemplate;
 import dev.rota.store.WorkerRepository;
 import dev.rota.store.WorkerRow;
 import dev.rota.workflows.Histories;
+import dev.rota.workflows.RotaWorkflows;
 import dev.rota.workflows.TaskQueues;
 import dev.rota.workflows.cluster.ClusterState;
 import dev.rota.workflows.cluster.ClusterWorkflow;
-import dev.rota.workflows.RotaWorkflows;
 import dev.rota.workflows.cluster.ClusterWorkflowImpl;
 import dev.rota.workflows.vm.VmActivities;
 import dev.rota.workflows.vm.VmWorkflow;
-import dev.rota.scheduling.ActionRetries;
 import io.micronaut.context.annotation.Property;
 import io.micronaut.test.extensions.junit5.annotation.MicronautTest;
 import io.temporal.api.history.v1.HistoryEvent;
@@ -43,18 +42,20 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The cluster workflow with the real observe, commit and apply activities on H2, against a fake
- * cluster of agents, in skipped time. Settings: a 5 s interval, lost after 30 s, offline 3 min later,
- * flaky after 3 failed probes for a 1 min cool-down, offline workers removed 10 min later, 300 ms per
- * agent call.
+ * cluster of agents, in skipped time. Settings: a 5 s interval, lost after 30 s, offline 3 min
+ * later, flaky after 3 failed probes for a 1 min cool-down, offline workers removed 10 min later,
+ * 300 ms per agent call.
  */
 @MicronautTest(rebuildContext = true, transactional = false)
 @Property(name = "rota.scheduler.interval", value = "5s")
-// These scenarios count terms at the interval; quiet-cluster stretching is tested in ClusterWorkflowTest.
+// These scenarios count terms at the interval; quiet-cluster stretching is tested in
+// ClusterWorkflowTest.
 @Property(name = "rota.scheduler.idle-interval", value = "5s")
 @Property(name = "rota.workers.flaky-cooldown", value = "1m")
 @Property(name = "rota.workers.remove-offline-after", value = "10m")
 @Property(name = "rota.agents.timeout", value = "300ms")
-// The fake agents report nothing themselves (the real ones push each change): every term probes them.
+// The fake agents report nothing themselves (the real ones push each change): every term probes
+// them.
 @Property(name = "rota.workers.probe-interval", value = "0s")
 @Property(name = FailingNotifier.ENABLED, value = "true")
 class ClusterTermTest {
@@ -75,9 +76,7 @@ class ClusterTermTest {
 
   private ClusterWorkflow startCluster(WorkflowClient client) {
     ClusterWorkflow cluster =
-        client.newWorkflowStub(
-            ClusterWorkflow.class,
-            ClusterWorkflow.startOptions().build());
+        client.newWorkflowStub(ClusterWorkflow.class, ClusterWorkflow.startOptions().build());
     WorkflowClient.start(cluster::run, ClusterState.initial());
     return cluster;
   }
@@ -87,11 +86,23 @@ class ClusterTermTest {
   }
 
   private void worker(String name, long cpu, long memory) {
-    workers.save(WorkerRow.registered(name, FakeAgents.endpoint(name), Map.of("cpu", cpu, "memory", memory), Map.of(),
-        List.of("process"), null, "not-ready", "new", clock.instant()));
+    workers.save(
+        WorkerRow.registered(
+            name,
+            FakeAgents.endpoint(name),
+            Map.of("cpu", cpu, "memory", memory),
+            Map.of(),
+            List.of("process"),
+            null,
+            "not-ready",
+            "new",
+            clock.instant()));
   }
 
-  /** A VM as the API submits it: its row, then its workflow, which records its lifecycle from the task events. */
+  /**
+   * A VM as the API submits it: its row, then its workflow, which records its lifecycle from the
+   * task events.
+   */
   private void vm(String name, long cpu, String restartPolicy) {
     vmRowOnly(name, cpu, restartPolicy);
     startVmWorkflow(name);
@@ -99,17 +110,48 @@ class ClusterTermTest {
 
   /** Only the row: for scenarios about the scheduler alone, whose news then waits in the outbox. */
   private void vmRowOnly(String name, long cpu, String restartPolicy) {
-    vms.save(VmRow.submitted(name, vms.nextSeq(), new VmTemplate("process", null, List.of("sleep", "600"), Map.of(),
-        Map.of("cpu", cpu, "memory", 512L), Map.of(), restartPolicy), "waiting for the scheduler", clock.instant()));
+    vms.save(
+        VmRow.submitted(
+            name,
+            vms.nextSeq(),
+            new VmTemplate(
+                "process",
+                null,
+                List.of("sleep", "600"),
+                Map.of(),
+                Map.of("cpu", cpu, "memory", 512L),
+                Map.of(),
+                restartPolicy),
+            "waiting for the scheduler",
+            clock.instant()));
   }
 
-  /** A set's row and its replicas (1 cpu each) as its workflow makes them, each with its workflow. */
+  /**
+   * A set's row and its replicas (1 cpu each) as its workflow makes them, each with its workflow.
+   */
   private void set(String name, int replicas, String spread, int maxUnavailable) {
-    VmTemplate template = new VmTemplate("process", null, List.of("sleep", "600"), Map.of(), Map.of("cpu", 1L, "memory", 512L),
-        Map.of(), "Never");
-    sets.save(VmSetRow.created(name, sets.nextSeq(), replicas, template, spread, maxUnavailable, clock.instant()));
+    VmTemplate template =
+        new VmTemplate(
+            "process",
+            null,
+            List.of("sleep", "600"),
+            Map.of(),
+            Map.of("cpu", 1L, "memory", 512L),
+            Map.of(),
+            "Never");
+    sets.save(
+        VmSetRow.created(
+            name, sets.nextSeq(), replicas, template, spread, maxUnavailable, clock.instant()));
     for (int i = 0; i < replicas; i++) {
-      vms.save(VmRow.replica(name + "-" + i, vms.nextSeq(), template, name, i, "waiting for the scheduler", clock.instant()));
+      vms.save(
+          VmRow.replica(
+              name + "-" + i,
+              vms.nextSeq(),
+              template,
+              name,
+              i,
+              "waiting for the scheduler",
+              clock.instant()));
       startVmWorkflow(name + "-" + i);
     }
   }
@@ -117,7 +159,10 @@ class ClusterTermTest {
   /** The worker the scheduler placed the VM's current task on, or null. */
   private String placedOn(String vm) {
     VmRow row = vmRow(vm);
-    return tasks.findById(VmTaskRow.id(row.seq(), vm + "." + row.restartCount())).map(VmTaskRow::worker).orElse(null);
+    return tasks
+        .findById(VmTaskRow.id(row.seq(), vm + "." + row.restartCount()))
+        .map(VmTaskRow::worker)
+        .orElse(null);
   }
 
   private String health(String worker) {
@@ -130,9 +175,10 @@ class ClusterTermTest {
 
   /**
    * The VM's row once its workflow has recorded what it heard: the lifecycle is written by the VM's
-   * workflow after the term that observed it, so step through skipped time a little at a time. While
-   * an activity runs the test server does not skip, and a step takes its 100 ms in real time: 300 steps
-   * are patience for a busy machine (it once ran out at 100, with a second build beside it).
+   * workflow after the term that observed it, so step through skipped time a little at a time.
+   * While an activity runs the test server does not skip, and a step takes its 100 ms in real time:
+   * 300 steps are patience for a busy machine (it once ran out at 100, with a second build beside
+   * it).
    */
   private VmRow awaitVm(String name, java.util.function.Predicate<VmRow> condition, String what) {
     VmRow row = vmRow(name);
@@ -156,9 +202,9 @@ class ClusterTermTest {
   }
 
   /**
-   * The first completed result of an activity type, once there is one. A term takes real time (agent
-   * calls, the database) while test time runs on, more of it on a slower machine: step through skipped
-   * time, a little at a time, rather than assume one second is always enough.
+   * The first completed result of an activity type, once there is one. A term takes real time
+   * (agent calls, the database) while test time runs on, more of it on a slower machine: step
+   * through skipped time, a little at a time, rather than assume one second is always enough.
    */
   private String awaitFirstResultOf(String activityType) {
     String result = completedResultOf(activityType);
@@ -173,9 +219,12 @@ class ClusterTermTest {
   /** The JSON result of the first completed activity of a type, or null while there is none. */
   private String completedResultOf(String activityType) {
     Map<Long, String> types = new java.util.HashMap<>();
-    for (HistoryEvent e : env.getWorkflowClient().fetchHistory(ClusterWorkflow.WORKFLOW_ID).getEvents()) {
+    for (HistoryEvent e :
+        env.getWorkflowClient().fetchHistory(ClusterWorkflow.WORKFLOW_ID).getEvents()) {
       if (e.hasActivityTaskScheduledEventAttributes()) {
-        types.put(e.getEventId(), e.getActivityTaskScheduledEventAttributes().getActivityType().getName());
+        types.put(
+            e.getEventId(),
+            e.getActivityTaskScheduledEventAttributes().getActivityType().getName());
       } else if (e.hasActivityTaskCompletedEventAttributes()) {
         var done = e.getActivityTaskCompletedEventAttributes();
         if (activityType.equals(types.get(done.getScheduledEventId()))) {
@@ -188,7 +237,10 @@ class ClusterTermTest {
 
   private long signals(String workflowId) {
     return env.getWorkflowClient().fetchHistory(workflowId).getEvents().stream()
-        .filter(e -> e.getEventType() == io.temporal.api.enums.v1.EventType.EVENT_TYPE_WORKFLOW_EXECUTION_SIGNALED)
+        .filter(
+            e ->
+                e.getEventType()
+                    == io.temporal.api.enums.v1.EventType.EVENT_TYPE_WORKFLOW_EXECUTION_SIGNALED)
         .count();
   }
 
@@ -206,28 +258,37 @@ class ClusterTermTest {
     ClusterWorkflow cluster = startCluster(env.getWorkflowClient());
     String first = awaitFirstResultOf("TermAndApply");
 
-    assertTrue(first.contains("\"placed\":2"), "not-ready workers answered, turned ready and took VMs in one term");
+    assertTrue(
+        first.contains("\"placed\":2"),
+        "not-ready workers answered, turned ready and took VMs in one term");
     assertTrue(first.contains("\"started\":2"), "and started both in the same activity: " + first);
     assertEquals("ready", health("w1"));
     assertEquals("w1", placedOn("a"), "packed onto the first worker by name");
     assertEquals("w1", placedOn("b"));
     assertEquals(1, agents.starts("w1", "a.0"));
-    assertEquals("needs cpu 16; the most free on a matching worker is 4", vmRow("too-big").pendingReason());
+    assertEquals(
+        "needs cpu 16; the most free on a matching worker is 4", vmRow("too-big").pendingReason());
 
     env.sleep(Duration.ofSeconds(6));
     awaitStatus("a", "running");
     assertEquals(List.of("scheduled", "started"), eventTypes("a"));
-    assertEquals(1, signals(VmWorkflow.workflowId("a")),
+    assertEquals(
+        1,
+        signals(VmWorkflow.workflowId("a")),
         "the placement of a task started at once goes with the news of its start, in one signal");
-    Histories.replayAndMaybeRecord(env.getWorkflowClient(), ClusterWorkflow.WORKFLOW_ID, ClusterWorkflowImpl.class, "cluster-term-applies");
+    Histories.replayAndMaybeRecord(
+        env.getWorkflowClient(),
+        ClusterWorkflow.WORKFLOW_ID,
+        ClusterWorkflowImpl.class,
+        "cluster-term-applies");
   }
 
   /**
-   * A term whose host froze between its agents' answers and its writes (SIGSTOP, a long GC pause) for
-   * longer than the heartbeat timeout may have been given to another host meanwhile: woken, it writes
-   * nothing of what it read. The pause here is the clock moved on 15 s inside the probe, whose answer
-   * lacks the running task (read before the pause); the term stops before storing it, its next attempt
-   * asks the agent again, and the VM runs on, never failed as vanished.
+   * A term whose host froze between its agents' answers and its writes (SIGSTOP, a long GC pause)
+   * for longer than the heartbeat timeout may have been given to another host meanwhile: woken, it
+   * writes nothing of what it read. The pause here is the clock moved on 15 s inside the probe,
+   * whose answer lacks the running task (read before the pause); the term stops before storing it,
+   * its next attempt asks the agent again, and the VM runs on, never failed as vanished.
    */
   @Test
   void aTermWokenFromAPausePastTheHeartbeatTimeoutWritesNothingItRead() {
@@ -235,17 +296,24 @@ class ClusterTermTest {
     vm("steady", 1, "Never");
     startCluster(env.getWorkflowClient());
     awaitStatus("steady", "running");
-    java.util.concurrent.atomic.AtomicBoolean paused = new java.util.concurrent.atomic.AtomicBoolean();
-    agents.staleNextProbe("w1", java.util.Set.of("steady.0"), () -> {
-      ((dev.rota.testing.TestClock) clock).advance(Duration.ofSeconds(15));
-      paused.set(true);
-    });
+    java.util.concurrent.atomic.AtomicBoolean paused =
+        new java.util.concurrent.atomic.AtomicBoolean();
+    agents.staleNextProbe(
+        "w1",
+        java.util.Set.of("steady.0"),
+        () -> {
+          ((dev.rota.testing.TestClock) clock).advance(Duration.ofSeconds(15));
+          paused.set(true);
+        });
     for (int step = 0; !paused.get() && step < 300; step++) {
       env.sleep(Duration.ofMillis(100));
     }
     assertTrue(paused.get(), "a term asked the agent and froze");
     long before = status.findById(ClusterWorkflow.WORKFLOW_ID).orElseThrow().term();
-    for (int step = 0; status.findById(ClusterWorkflow.WORKFLOW_ID).orElseThrow().term() < before + 3 && step < 300; step++) {
+    for (int step = 0;
+        status.findById(ClusterWorkflow.WORKFLOW_ID).orElseThrow().term() < before + 3
+            && step < 300;
+        step++) {
       env.sleep(Duration.ofMillis(100));
     }
     VmRow row = vmRow("steady");
@@ -263,17 +331,35 @@ class ClusterTermTest {
     worker("w2", 4);
     workerImages.held("w2", Map.of(image, used, "ghcr.io/acme/other:1", clock.instant()));
     vm("plain", 1, "Never");
-    vms.save(VmRow.submitted("imaged", vms.nextSeq(), new VmTemplate("process", image, List.of("sleep", "600"), Map.of(),
-        Map.of("cpu", 1L, "memory", 512L), Map.of(), "Never"), "waiting for the scheduler", clock.instant()));
+    vms.save(
+        VmRow.submitted(
+            "imaged",
+            vms.nextSeq(),
+            new VmTemplate(
+                "process",
+                image,
+                List.of("sleep", "600"),
+                Map.of(),
+                Map.of("cpu", 1L, "memory", 512L),
+                Map.of(),
+                "Never"),
+            "waiting for the scheduler",
+            clock.instant()));
     startVmWorkflow("imaged");
     startCluster(env.getWorkflowClient());
     awaitFirstResultOf("TermAndApply");
 
     assertEquals("w1", placedOn("plain"), "packed onto the first worker by name");
     assertEquals("w2", placedOn("imaged"), "the worker holding its image, though w1 is fuller");
-    assertEquals(image, agents.spec("w2", "imaged.0").image(), "the agent is told which image to run");
+    assertEquals(
+        image, agents.spec("w2", "imaged.0").image(), "the agent is told which image to run");
     VmEventRow scheduled = events.page("imaged", 0, 100).get(0);
-    assertEquals("scheduled on worker w2 as task imaged.0 (holds image " + image + ", last used " + used + ")",
+    assertEquals(
+        "scheduled on worker w2 as task imaged.0 (holds image "
+            + image
+            + ", last used "
+            + used
+            + ")",
         scheduled.message());
   }
 
@@ -288,14 +374,16 @@ class ClusterTermTest {
     assertEquals("w1", placedOn("web-0"), "packing would have put all three on w1");
     assertEquals("w2", placedOn("web-1"));
     assertEquals(null, placedOn("web-2"));
-    assertEquals("distinct-workers: every worker with room for it already runs a replica of set web",
+    assertEquals(
+        "distinct-workers: every worker with room for it already runs a replica of set web",
         vmRow("web-2").pendingReason());
   }
 
   @Test
   void aWorkerJoiningTakesItsShareOfASetUnderDistributeLoadAndEveryReplicaRunsThroughout() {
     var profile = clusterSettings.findById(dev.rota.store.ClusterSettingsRow.ID).orElseThrow();
-    clusterSettings.update(new dev.rota.store.ClusterSettingsRow(profile.id(), "distribute-load", profile.version()));
+    clusterSettings.update(
+        new dev.rota.store.ClusterSettingsRow(profile.id(), "distribute-load", profile.version()));
     worker("w1", 8);
     set("web", 4, "none", 2);
     startCluster(env.getWorkflowClient());
@@ -304,8 +392,12 @@ class ClusterTermTest {
     }
 
     worker("w2", 8);
-    VmRow moved = awaitVm("web-3", v -> "w2".equals(v.worker()) && "running".equals(v.status()), "moved to w2");
-    VmRow alsoMoved = awaitVm("web-2", v -> "w2".equals(v.worker()) && "running".equals(v.status()), "moved to w2");
+    VmRow moved =
+        awaitVm(
+            "web-3", v -> "w2".equals(v.worker()) && "running".equals(v.status()), "moved to w2");
+    VmRow alsoMoved =
+        awaitVm(
+            "web-2", v -> "w2".equals(v.worker()) && "running".equals(v.status()), "moved to w2");
     assertEquals(1, moved.restartCount(), "a move is the next generation");
     assertEquals(1, alsoMoved.restartCount());
     for (int i = 0; i < 2; i++) {
@@ -315,12 +407,18 @@ class ClusterTermTest {
     }
     for (String vm : List.of("web-2", "web-3")) {
       awaitVm(vm, v -> v.oldCopyOn() == null, "its move done");
-      assertTrue(!agents.tasks("w1").contains(vm + ".0"), vm + ": done only once its old copy is removed");
+      assertTrue(
+          !agents.tasks("w1").contains(vm + ".0"), vm + ": done only once its old copy is removed");
     }
     assertEquals(List.of("web-0.0", "web-1.0"), agents.tasks("w1").stream().sorted().toList());
     assertEquals(List.of("web-2.1", "web-3.1"), agents.tasks("w2").stream().sorted().toList());
-    assertEquals(List.of("scheduled", "started", "moving", "started", "moved"), eventTypes("web-3"), "never down on the way");
-    assertTrue(vms.findAll().stream().noneMatch(v -> v.movingFrom() != null || v.oldCopyOn() != null), "no move left under way");
+    assertEquals(
+        List.of("scheduled", "started", "moving", "started", "moved"),
+        eventTypes("web-3"),
+        "never down on the way");
+    assertTrue(
+        vms.findAll().stream().noneMatch(v -> v.movingFrom() != null || v.oldCopyOn() != null),
+        "no move left under way");
   }
 
   @Test
@@ -336,32 +434,67 @@ class ClusterTermTest {
 
     Instant deadline = clock.instant().plus(Duration.ofMinutes(2));
     workers.update(workers.findById("w1").orElseThrow().withDrain(deadline, clock.instant()));
-    VmRow moved = awaitVm("svc", v -> "w2".equals(v.worker()) && "running".equals(v.status()), "moved to w2");
+    VmRow moved =
+        awaitVm("svc", v -> "w2".equals(v.worker()) && "running".equals(v.status()), "moved to w2");
     assertEquals(1, moved.restartCount(), "a move is the next generation");
     awaitVm("svc", v -> v.oldCopyOn() == null, "its move done");
     assertTrue(!agents.tasks("w1").contains("svc.0"), "done only once its old copy is removed");
-    assertEquals(List.of("scheduled", "started", "moving", "started", "moved"), eventTypes("svc"), "never down on the way");
-    assertTrue(events.page("svc", 0, 100).get(2).message().contains("worker w1 is draining, deadline " + deadline));
-    awaitVm("once", v -> workers.findById("w1").orElseThrow().drainProgress() != null
-        && workers.findById("w1").orElseThrow().drainProgress().contains("1 VM left"), "progress on w1");
-    assertEquals("draining until " + deadline + ": 1 VM left; 1 without a restart policy, stopped at the deadline",
+    assertEquals(
+        List.of("scheduled", "started", "moving", "started", "moved"),
+        eventTypes("svc"),
+        "never down on the way");
+    assertTrue(
+        events
+            .page("svc", 0, 100)
+            .get(2)
+            .message()
+            .contains("worker w1 is draining, deadline " + deadline));
+    awaitVm(
+        "once",
+        v ->
+            workers.findById("w1").orElseThrow().drainProgress() != null
+                && workers.findById("w1").orElseThrow().drainProgress().contains("1 VM left"),
+        "progress on w1");
+    assertEquals(
+        "draining until "
+            + deadline
+            + ": 1 VM left; 1 without a restart policy, stopped at the deadline",
         workers.findById("w1").orElseThrow().drainProgress());
-    assertEquals("running", vmRow("once").status(), "nothing would start it again: it stays until the deadline");
+    assertEquals(
+        "running",
+        vmRow("once").status(),
+        "nothing would start it again: it stays until the deadline");
     assertEquals("w1", vmRow("once").worker());
 
     sleepUntil(deadline);
     VmRow once = awaitStatus("once", "stopped");
     assertEquals("stopped: worker w1 was drained (restartPolicy Never)", once.statusMessage());
     assertTrue(agents.tasks("w1").isEmpty(), "nothing left on w1: " + agents.tasks("w1"));
-    assertEquals(List.of("scheduled", "started", "drained", "stopping", "stopped"), eventTypes("once"));
-    awaitVm("once", v -> "drained: no VMs left".equals(workers.findById("w1").orElseThrow().drainProgress()), "w1 drained");
+    assertEquals(
+        List.of("scheduled", "started", "drained", "stopping", "stopped"), eventTypes("once"));
+    awaitVm(
+        "once",
+        v -> "drained: no VMs left".equals(workers.findById("w1").orElseThrow().drainProgress()),
+        "w1 drained");
     assertEquals("w2", placedOn("svc"));
-    assertTrue(workers.findById("w1").orElseThrow().schedulingPaused(), "a drained worker stays out of placement until resumed");
+    assertTrue(
+        workers.findById("w1").orElseThrow().schedulingPaused(),
+        "a drained worker stays out of placement until resumed");
   }
 
   private long outboxEvent(VmRow vm, String taskId, String worker, String event) {
     long id = outbox.nextId();
-    outbox.addEvent(id, worker, taskId, vm.name(), vm.seq(), event, null, event + " on " + worker, clock.instant(), null);
+    outbox.addEvent(
+        id,
+        worker,
+        taskId,
+        vm.name(),
+        vm.seq(),
+        event,
+        null,
+        event + " on " + worker,
+        clock.instant(),
+        null);
     return id;
   }
 
@@ -372,12 +505,14 @@ class ClusterTermTest {
     outboxEvent(row, "m.0", "w1", "placed");
     long placed = outbox.after(0, 10).get(0).id();
     long started = outboxEvent(row, "m.0", "w1", "started");
-    List<Long> told = notifier.notify(outbox.after(started - 1, 1).get(0)); // the placement goes ahead of it
+    List<Long> told =
+        notifier.notify(outbox.after(started - 1, 1).get(0)); // the placement goes ahead of it
     awaitStatus("m", "running");
     assertEquals(List.of(placed, started), told, "both told, for the caller to take out at once");
     outbox.doneAll(told);
 
-    // A move, as a term writes it; then an agent's report of the new copy's start overtakes the move's
+    // A move, as a term writes it; then an agent's report of the new copy's start overtakes the
+    // move's
     // news (the term sends that, and the start, at once).
     assertEquals(1, vms.startMove("m", row.seq(), 0, "w1", "moving from worker w1 to w2"));
     long moved = outboxEvent(row, "m.1", "w2", "moved");
@@ -400,7 +535,9 @@ class ClusterTermTest {
     startCluster(env.getWorkflowClient());
     String first = awaitFirstResultOf("TermAndApply");
     assertTrue(first.contains("\"placed\":" + count), first);
-    assertTrue(first.contains("\"started\":" + count), "every task started in the term that placed it: " + first);
+    assertTrue(
+        first.contains("\"started\":" + count),
+        "every task started in the term that placed it: " + first);
     assertEquals(count, agents.tasks("big").size());
   }
 
@@ -434,12 +571,15 @@ class ClusterTermTest {
     assertTrue(workers.findById("w1").isPresent(), "kept until offline for remove-offline-after");
     sleepUntil(lastSeen.plusSeconds(30 + 180 + 600 + 1));
     awaitVm("a", v -> workers.findById("w1").isEmpty(), "w1 removed (the term wakes for it)");
-    assertTrue(agentTasks.findByWorkerInList(List.of("w1")).isEmpty(), "what its agent said went with it");
-    assertEquals("failed", vmRow("a").status(), "its VM stays as it was: failed, naming the worker");
+    assertTrue(
+        agentTasks.findByWorkerInList(List.of("w1")).isEmpty(), "what its agent said went with it");
+    assertEquals(
+        "failed", vmRow("a").status(), "its VM stays as it was: failed, naming the worker");
   }
 
   @Test
-  void afterAnOutageLongerThanLostAndOfflineTheFirstTermsBackFailNothingAndSilenceCountsFromTheReturn() {
+  void
+      afterAnOutageLongerThanLostAndOfflineTheFirstTermsBackFailNothingAndSilenceCountsFromTheReturn() {
     worker("w1", 4);
     worker("w2", 4);
     vm("a", 3, "Never");
@@ -451,7 +591,8 @@ class ClusterTermTest {
     String silentWorker = vmRow("b").worker();
     String otherWorker = vmRow("a").worker();
 
-    // Every host down for 5 minutes, longer than lost-after plus offline-after: no term runs, and no
+    // Every host down for 5 minutes, longer than lost-after plus offline-after: no term runs, and
+    // no
     // heartbeat can arrive. One agent will not heartbeat again.
     io.temporal.client.WorkflowStub.fromTyped(cluster).terminate("every host down");
     agents.stopHeartbeats(silentWorker);
@@ -460,15 +601,24 @@ class ClusterTermTest {
     startCluster(env.getWorkflowClient());
     awaitTermSince(back);
     assertEquals("ready", health(otherWorker));
-    assertEquals("ready", health(silentWorker), "judged on the moments since the scheduler came back, not the outage");
+    assertEquals(
+        "ready",
+        health(silentWorker),
+        "judged on the moments since the scheduler came back, not the outage");
     assertEquals("running", vmRow("a").status());
     assertEquals("running", vmRow("b").status(), "no VM fails for an outage of the control plane");
 
     sleepUntil(back.plusSeconds(29));
     assertEquals("ready", health(silentWorker));
     sleepUntil(back.plusSeconds(31));
-    assertEquals("lost", health(silentWorker), "lost once it has been silent lost-after since the return");
-    assertTrue(workers.findById(silentWorker).orElseThrow().healthMessage().contains("since the scheduler came back"));
+    assertEquals(
+        "lost", health(silentWorker), "lost once it has been silent lost-after since the return");
+    assertTrue(
+        workers
+            .findById(silentWorker)
+            .orElseThrow()
+            .healthMessage()
+            .contains("since the scheduler came back"));
     sleepUntil(back.plusSeconds(30 + 180 + 1));
     assertEquals("offline", health(silentWorker));
     awaitStatus("b", "failed");
@@ -479,16 +629,24 @@ class ClusterTermTest {
   private void startVmWorkflow(String vm) {
     VmWorkflow workflow =
         env.getWorkflowClient()
-            .newWorkflowStub(VmWorkflow.class, WorkflowOptions.newBuilder()
-                .setWorkflowId(VmWorkflow.workflowId(vm)).setTaskQueue(TaskQueues.CONTROL).build());
+            .newWorkflowStub(
+                VmWorkflow.class,
+                WorkflowOptions.newBuilder()
+                    .setWorkflowId(VmWorkflow.workflowId(vm))
+                    .setTaskQueue(TaskQueues.CONTROL)
+                    .build());
     WorkflowClient.start(workflow::run, vm, null, null);
   }
 
-  /** Steps through skipped time until a term that started at or after {@code t} has been recorded. */
+  /**
+   * Steps through skipped time until a term that started at or after {@code t} has been recorded.
+   */
   private void awaitTermSince(Instant t) {
     for (int step = 0; step < 600; step++) {
       var row = status.findById(ClusterWorkflow.WORKFLOW_ID);
-      if (row.isPresent() && row.get().lastTermAt() != null && !row.get().lastTermAt().isBefore(t)) {
+      if (row.isPresent()
+          && row.get().lastTermAt() != null
+          && !row.get().lastTermAt().isBefore(t)) {
         return;
       }
       env.sleep(Duration.ofMillis(100));
@@ -509,31 +667,39 @@ class ClusterTermTest {
     notifier.failNext("a", 1);
     agents.set("w1", FakeAgents.Mode.REFUSES_STARTS);
     env.sleep(Duration.ofSeconds(3));
-    assertTrue(eventTypes("a").contains("failed"), "the refused start failed the VM: " + eventTypes("a"));
+    assertTrue(
+        eventTypes("a").contains("failed"), "the refused start failed the VM: " + eventTypes("a"));
     awaitVm("a", v -> v.statusMessage().contains("refused task a.0"), "told of the refusal");
     assertEquals(1, notifier.failed("a"), "the first signal of it failed");
 
     agents.set("w1", FakeAgents.Mode.UP);
     env.sleep(Duration.ofSeconds(30)); // the restart delay is 15 s
-    assertTrue(vmRow("a").restartCount() >= 1, "the workflow heard of the failure and restarted it: " + eventTypes("a"));
+    assertTrue(
+        vmRow("a").restartCount() >= 1,
+        "the workflow heard of the failure and restarted it: " + eventTypes("a"));
     awaitStatus("a", "running");
   }
 
   @Test
   void aVmWhoseWorkflowStartsLateTakesUpTheStartItsAgentReportedMeanwhile() {
     worker("w1", 4);
-    vmRowOnly("a", 1, "Never"); // as when a host dies between storing a VM and starting its workflow
+    vmRowOnly(
+        "a", 1, "Never"); // as when a host dies between storing a VM and starting its workflow
     startCluster(env.getWorkflowClient());
     env.sleep(Duration.ofSeconds(6));
     assertEquals("w1", placedOn("a"), "placed and started by the scheduler");
     assertEquals(1, agents.starts("w1", "a.0"));
     VmRow reported = vmRow("a");
-    assertEquals("running", reported.status(), "its agent's word, in the read model before any workflow heard it");
+    assertEquals(
+        "running",
+        reported.status(),
+        "its agent's word, in the read model before any workflow heard it");
     assertTrue(reported.taskEventId() > 0);
 
     startVmWorkflow("a"); // as the next host's start-up restores it
     env.sleep(Duration.ofSeconds(11));
-    VmWorkflow workflow = env.getWorkflowClient().newWorkflowStub(VmWorkflow.class, VmWorkflow.workflowId("a"));
+    VmWorkflow workflow =
+        env.getWorkflowClient().newWorkflowStub(VmWorkflow.class, VmWorkflow.workflowId("a"));
     for (int step = 0; !"running".equals(workflow.status()) && step < 300; step++) {
       env.sleep(Duration.ofMillis(100));
     }
@@ -559,12 +725,19 @@ class ClusterTermTest {
     agents.set("w1", FakeAgents.Mode.ERRORS);
     env.sleep(Duration.ofSeconds(30 + 180 + 5));
     assertEquals("offline", health("w1"));
-    VmRow moved = awaitVm("a", v -> "running".equals(v.status()) && v.restartCount() == 1, "running again");
+    VmRow moved =
+        awaitVm("a", v -> "running".equals(v.status()) && v.restartCount() == 1, "running again");
     assertEquals("w2", moved.worker(), "placed on the worker that is still there");
     assertEquals(1, agents.starts("w2", "a.1"), "the new generation's task, started once");
-    assertEquals(List.of("scheduled", "started", "failed-over", "started"), eventTypes("a"),
+    assertEquals(
+        List.of("scheduled", "started", "failed-over", "started"),
+        eventTypes("a"),
         "no failure, no restart delay, no requeue: the term that saw w1 go placed it elsewhere");
-    assertTrue(tasks.findById(VmTaskRow.id(moved.seq(), "a.0")).map(t -> t.state().equals("lost")).orElse(true),
+    assertTrue(
+        tasks
+            .findById(VmTaskRow.id(moved.seq(), "a.0"))
+            .map(t -> t.state().equals("lost"))
+            .orElse(true),
         "the old task's record says lost until it is forgotten");
   }
 
@@ -576,7 +749,9 @@ class ClusterTermTest {
     vm("a", 1, "Never");
     startCluster(env.getWorkflowClient());
     env.sleep(Duration.ofSeconds(20));
-    VmRow a = awaitVm("a", v -> "running".equals(v.status()) && "w2".equals(v.worker()), "running elsewhere");
+    VmRow a =
+        awaitVm(
+            "a", v -> "running".equals(v.status()) && "w2".equals(v.worker()), "running elsewhere");
     assertEquals("w2", a.worker(), "placed again, elsewhere");
     assertEquals("running", a.status());
     assertTrue(eventTypes("a").contains("start-failed"), eventTypes("a").toString());
@@ -596,11 +771,18 @@ class ClusterTermTest {
     startCluster(env.getWorkflowClient());
     env.sleep(Duration.ofSeconds(20)); // as long as one VM's give-back takes
     for (int i = 0; i < count; i++) {
-      VmRow v = awaitVm("v" + i, r -> "running".equals(r.status()) && "w2".equals(r.worker()), "running elsewhere");
+      VmRow v =
+          awaitVm(
+              "v" + i,
+              r -> "running".equals(r.status()) && "w2".equals(r.worker()),
+              "running elsewhere");
       assertEquals("w1", v.avoidWorker());
     }
-    assertTrue(agents.startCalls("w1") <= AgentCallPass.LANES_PER_AGENT * ActionRetries.START_ATTEMPTS,
-        "after a failed call the rest of its lane count as tried, uncalled: " + agents.startCalls("w1") + " calls");
+    assertTrue(
+        agents.startCalls("w1") <= AgentCallPass.LANES_PER_AGENT * ActionRetries.START_ATTEMPTS,
+        "after a failed call the rest of its lane count as tried, uncalled: "
+            + agents.startCalls("w1")
+            + " calls");
   }
 
   @Test
@@ -620,7 +802,8 @@ class ClusterTermTest {
 
     agents.set("w1", FakeAgents.Mode.UP);
     sleepUntil(flaky.flakyUntil().minusSeconds(2));
-    assertEquals("flaky", health("w1"), "the cool-down runs its course even though the agent is back");
+    assertEquals(
+        "flaky", health("w1"), "the cool-down runs its course even though the agent is back");
     sleepUntil(flaky.flakyUntil().plusSeconds(6));
     assertEquals("ready", health("w1"), "probed again after the cool-down, and answering");
   }
@@ -643,12 +826,17 @@ class ClusterTermTest {
     }
     awaitVm("f0", v -> "flaky".equals(health("w1")), "w1 flaky");
     WorkerRow w1 = workers.findById("w1").orElseThrow();
-    assertTrue(w1.healthMessage().contains("tasks failed on it repeatedly (5 within 10 min)"), w1.healthMessage());
+    assertTrue(
+        w1.healthMessage().contains("tasks failed on it repeatedly (5 within 10 min)"),
+        w1.healthMessage());
     assertEquals("ready", health("w2"));
 
     vm("after", 1, "Never");
     awaitVm("after", v -> placedOn("after") != null, "placed");
-    assertEquals("w2", placedOn("after"), "the flaky worker takes nothing new, though it sorts first and is fuller");
+    assertEquals(
+        "w2",
+        placedOn("after"),
+        "the flaky worker takes nothing new, though it sorts first and is fuller");
   }
 
   @Test
@@ -663,10 +851,12 @@ class ClusterTermTest {
     env.sleep(Duration.ofSeconds(3));
 
     String firstCommit = awaitFirstResultOf("TermAndApply");
-    assertTrue(firstCommit.contains("\"placed\":1"), "the first term placed the VM: " + firstCommit);
+    assertTrue(
+        firstCommit.contains("\"placed\":1"), "the first term placed the VM: " + firstCommit);
     assertEquals("w2", placedOn("a"), "on the agent that answered");
     assertEquals("not-ready", health("w1"));
-    assertTrue(workers.findById("w1").orElseThrow().lastProbeError().contains("no answer within 300 ms"));
+    assertTrue(
+        workers.findById("w1").orElseThrow().lastProbeError().contains("no answer within 300 ms"));
   }
 
   @Test
@@ -678,7 +868,8 @@ class ClusterTermTest {
     agents.putByHand("w1", "stray.0");
     agents.putByHand("w1", "a.7");
     env.sleep(Duration.ofSeconds(5));
-    assertEquals(List.of("a.0"), agents.tasks("w1"), "the stray task and the wrong generation are gone");
+    assertEquals(
+        List.of("a.0"), agents.tasks("w1"), "the stray task and the wrong generation are gone");
 
     agents.exit("w1", "a.0", 3);
     env.sleep(Duration.ofSeconds(5));
@@ -692,9 +883,19 @@ class ClusterTermTest {
   void continuesAsNewUnderALongRunWithoutLosingPendingWork() {
     worker("w1", 1000);
     ClusterWorkflow cluster = startCluster(env.getWorkflowClient());
-    String firstRun = env.getWorkflowClient().newUntypedWorkflowStub(ClusterWorkflow.WORKFLOW_ID).describe().getExecution().getRunId();
+    String firstRun =
+        env.getWorkflowClient()
+            .newUntypedWorkflowStub(ClusterWorkflow.WORKFLOW_ID)
+            .describe()
+            .getExecution()
+            .getRunId();
     env.sleep(Duration.ofMinutes(30));
-    String run = env.getWorkflowClient().newUntypedWorkflowStub(ClusterWorkflow.WORKFLOW_ID).describe().getExecution().getRunId();
+    String run =
+        env.getWorkflowClient()
+            .newUntypedWorkflowStub(ClusterWorkflow.WORKFLOW_ID)
+            .describe()
+            .getExecution()
+            .getRunId();
     assertNotEquals(firstRun, run, "continued as new");
     long terms = cluster.lastTerm().term();
     assertTrue(terms >= 100, "terms counted across runs: " + terms);
@@ -702,7 +903,8 @@ class ClusterTermTest {
     vm("late", 1, "Never");
     env.sleep(Duration.ofSeconds(6));
     awaitVm("late", v -> "w1".equals(v.worker()), "placed after continue-as-new");
-    int events = env.getWorkflowClient().fetchHistory(ClusterWorkflow.WORKFLOW_ID).getEvents().size();
+    int events =
+        env.getWorkflowClient().fetchHistory(ClusterWorkflow.WORKFLOW_ID).getEvents().size();
     assertTrue(events <= 2_100, "history bounded: " + events);
   }
 
@@ -722,7 +924,8 @@ class ClusterTermTest {
       env.sleep(Duration.ofSeconds(5));
     }
     assertTrue(cluster.lastTerm().term() >= 1000, "terms: " + cluster.lastTerm().term());
-    int events = env.getWorkflowClient().fetchHistory(ClusterWorkflow.WORKFLOW_ID).getEvents().size();
+    int events =
+        env.getWorkflowClient().fetchHistory(ClusterWorkflow.WORKFLOW_ID).getEvents().size();
     assertTrue(events <= 2_100, "the current run's history stays bounded: " + events);
     assertEquals(200, vms.page(0, "running", null, null, 1000).size(), "and the work got done");
   }
@@ -741,15 +944,24 @@ class ClusterTermTest {
       for (int i = 0; i < 12; i++) {
         vm("v" + i, 1, "Never");
       }
-      String run1 = io.temporal.client.WorkflowStub.fromTyped(startCluster(env.getWorkflowClient())).getExecution().getRunId();
-      String run2 = io.temporal.client.WorkflowStub.fromTyped(startCluster(env.getWorkflowClient())).getExecution().getRunId();
+      String run1 =
+          io.temporal.client.WorkflowStub.fromTyped(startCluster(env.getWorkflowClient()))
+              .getExecution()
+              .getRunId();
+      String run2 =
+          io.temporal.client.WorkflowStub.fromTyped(startCluster(env.getWorkflowClient()))
+              .getExecution()
+              .getRunId();
       assertEquals(run1, run2, "one run, whichever host started it");
       env.sleep(Duration.ofSeconds(30));
       for (int i = 0; i < 12; i++) {
         VmRow v = awaitStatus("v" + i, "running");
         assertEquals("running", v.status(), v.name());
         assertEquals(1, agents.starts(v.worker(), "v" + i + ".0"), "started once: " + v.name());
-        assertEquals(1, eventTypes(v.name()).stream().filter("scheduled"::equals).count(), "placed once: " + v.name());
+        assertEquals(
+            1,
+            eventTypes(v.name()).stream().filter("scheduled"::equals).count(),
+            "placed once: " + v.name());
       }
     } finally {
       secondHost.shutdownNow();

@@ -22,12 +22,18 @@ public class FailingNotifier extends VmNotifier {
   private final Map<String, AtomicInteger> failuresLeft = new ConcurrentHashMap<>();
   private final Map<String, AtomicInteger> failed = new ConcurrentHashMap<>();
 
-  public FailingNotifier(Provider<WorkflowClient> client, VmRepository vms, dev.rota.store.TermActionRepository outbox,
+  public FailingNotifier(
+      Provider<WorkflowClient> client,
+      VmRepository vms,
+      dev.rota.store.TermActionRepository outbox,
       dev.rota.scheduler.TemporalDeadlines deadlines) {
     super(client, vms, outbox, deadlines);
   }
 
-  /** The next {@code times} signals to {@code vm}'s workflow fail, as when Temporal cannot be reached. */
+  /**
+   * The next {@code times} signals to {@code vm}'s workflow fail, as when Temporal cannot be
+   * reached.
+   */
   public void failNext(String vm, int times) {
     failuresLeft.put(vm, new AtomicInteger(times));
   }

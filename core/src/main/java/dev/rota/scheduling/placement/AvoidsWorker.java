@@ -3,8 +3,9 @@ package dev.rota.scheduling.placement;
 import dev.rota.scheduling.PendingVm;
 
 /**
- * A VM whose task could not be started on a worker avoids that worker for a while. Decided per VM, not
- * per class of VMs: the placer takes the worker out of the class's candidates for that VM alone.
+ * A VM whose task could not be started on a worker avoids that worker for a while. Decided per VM,
+ * not per class of VMs: the placer takes the worker out of the class's candidates for that VM
+ * alone.
  */
 public final class AvoidsWorker {
   /** Whether {@code vm} may go to {@code worker}. */
@@ -14,6 +15,8 @@ public final class AvoidsWorker {
 
   /** What the avoidance adds to a waiting VM's reason; empty when it avoids none. */
   public String why(PendingVm vm) {
-    return vm.avoid() == null ? "" : "avoiding worker " + vm.avoid() + " for now (its task could not be started there); ";
+    return vm.avoid() == null
+        ? ""
+        : "avoiding worker " + vm.avoid() + " for now (its task could not be started there); ";
   }
 }

@@ -6,10 +6,10 @@ import java.util.Map;
 import java.util.TreeMap;
 
 /**
- * One reason a worker may not take a VM that does not depend on what the worker holds (in the manner
- * of Nomad's {@code scheduler/feasible} checkers): decided once per worker for each class of VMs alike
- * in runtime and labels, in the order of {@link PlacementStack#CHECKS}. Each check records what it saw
- * in its {@link Tally}, and says from that tally why no worker passed it.
+ * One reason a worker may not take a VM that does not depend on what the worker holds (in the
+ * manner of Nomad's {@code scheduler/feasible} checkers): decided once per worker for each class of
+ * VMs alike in runtime and labels, in the order of {@link PlacementStack#CHECKS}. Each check
+ * records what it saw in its {@link Tally}, and says from that tally why no worker passed it.
  */
 public interface FeasibilityCheck {
   /** Whether {@code worker} may take VMs like {@code vm}; notes in {@code tally} what it saw. */

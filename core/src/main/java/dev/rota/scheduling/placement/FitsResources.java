@@ -6,8 +6,8 @@ import java.util.function.ToLongFunction;
 import java.util.stream.Collectors;
 
 /**
- * A worker takes a VM only with every requested resource free. Decided as VMs are placed, since each
- * placement changes what is free: the placer's fit trees find the first worker with room.
+ * A worker takes a VM only with every requested resource free. Decided as VMs are placed, since
+ * each placement changes what is free: the placer's fit trees find the first worker with room.
  */
 public final class FitsResources {
   /**
@@ -20,10 +20,18 @@ public final class FitsResources {
     for (Map.Entry<String, Long> need : sorted.entrySet()) {
       long most = mostFree.applyAsLong(need.getKey());
       if (need.getValue() > most) {
-        return "needs " + need.getKey() + " " + need.getValue() + "; the most free on a matching worker is " + most;
+        return "needs "
+            + need.getKey()
+            + " "
+            + need.getValue()
+            + "; the most free on a matching worker is "
+            + most;
       }
     }
-    return "needs " + sorted.entrySet().stream().map(e -> e.getKey() + "=" + e.getValue()).collect(Collectors.joining(", "))
+    return "needs "
+        + sorted.entrySet().stream()
+            .map(e -> e.getKey() + "=" + e.getValue())
+            .collect(Collectors.joining(", "))
         + " together; no matching worker has all of it free";
   }
 }

@@ -31,6 +31,8 @@ public final class HasLabels implements FeasibilityCheck {
       }
     }
     return "no ready worker has all of the labels "
-        + asked.entrySet().stream().map(e -> e.getKey() + "=" + e.getValue()).collect(Collectors.joining(", "));
+        + asked.entrySet().stream()
+            .map(e -> e.getKey() + "=" + e.getValue())
+            .collect(Collectors.joining(", "));
   }
 }

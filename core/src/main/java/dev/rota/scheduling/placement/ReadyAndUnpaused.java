@@ -12,7 +12,10 @@ public final class ReadyAndUnpaused implements FeasibilityCheck {
     if (worker.takesPlacements()) {
       return true;
     }
-    tally.count(worker.paused() && worker.health() == WorkerHealth.READY ? "paused" : worker.health().wireName());
+    tally.count(
+        worker.paused() && worker.health() == WorkerHealth.READY
+            ? "paused"
+            : worker.health().wireName());
     return false;
   }
 
@@ -22,7 +25,9 @@ public final class ReadyAndUnpaused implements FeasibilityCheck {
       return "no workers are registered";
     }
     return "no worker is ready and unpaused ("
-        + tally.counts().entrySet().stream().map(e -> e.getValue() + " " + e.getKey()).collect(Collectors.joining(", "))
+        + tally.counts().entrySet().stream()
+            .map(e -> e.getValue() + " " + e.getKey())
+            .collect(Collectors.joining(", "))
         + ")";
   }
 }

@@ -12,15 +12,17 @@ import java.util.TreeSet;
 import java.util.function.Predicate;
 
 /**
- * Where a set's replicas already are decides where its next one may go: {@code distinct-workers} never
- * puts two on one worker (Nomad's {@code distinct_hosts}); a label spread sends it to a value of the
- * label with the fewest replicas, so that the per-value counts stay within one of each other (Kubernetes'
- * topology spread, {@code maxSkew: 1}, {@code DoNotSchedule}). The values counted are those of the
- * workers the replica could go to otherwise (ready, unpaused, its runtime and labels), room or not.
- * Decided per replica, and counted as replicas are placed during one run.
+ * Where a set's replicas already are decides where its next one may go: {@code distinct-workers}
+ * never puts two on one worker (Nomad's {@code distinct_hosts}); a label spread sends it to a value
+ * of the label with the fewest replicas, so that the per-value counts stay within one of each other
+ * (Kubernetes' topology spread, {@code maxSkew: 1}, {@code DoNotSchedule}). The values counted are
+ * those of the workers the replica could go to otherwise (ready, unpaused, its runtime and labels),
+ * room or not. Decided per replica, and counted as replicas are placed during one run.
  */
 public final class SpreadsReplicas {
-  /** Replicas by set, then by worker: the live ones at the run's start, then this run's placements. */
+  /**
+   * Replicas by set, then by worker: the live ones at the run's start, then this run's placements.
+   */
   private final Map<String, Map<String, Integer>> bySet = new HashMap<>();
 
   public SpreadsReplicas(List<Holding> holdings) {
@@ -64,16 +66,19 @@ public final class SpreadsReplicas {
     return worker -> on(vm.set(), worker) == 0;
   }
 
-  /** The values of {@code key} among {@code feasible} that hold the fewest replicas of {@code set}. */
+  /**
+   * The values of {@code key} among {@code feasible} that hold the fewest replicas of {@code set}.
+   */
   private TreeSet<String> fewestValues(String set, String key, List<Candidate> feasible) {
     Map<String, Integer> perValue = perValue(set, key, feasible);
     int fewest = perValue.values().stream().mapToInt(Integer::intValue).min().orElse(0);
     TreeSet<String> values = new TreeSet<>();
-    perValue.forEach((value, n) -> {
-      if (n == fewest) {
-        values.add(value);
-      }
-    });
+    perValue.forEach(
+        (value, n) -> {
+          if (n == fewest) {
+            values.add(value);
+          }
+        });
     return values;
   }
 
@@ -88,18 +93,31 @@ public final class SpreadsReplicas {
     return perValue;
   }
 
-  /** Why a replica that would otherwise fit waits: its spread allows none of the workers with room. */
+  /**
+   * Why a replica that would otherwise fit waits: its spread allows none of the workers with room.
+   */
   public String why(PendingVm vm, List<Candidate> feasible) {
     if (vm.spread() instanceof Spread.ByLabel byLabel) {
       Map<String, Integer> perValue = perValue(vm.set(), byLabel.key(), feasible);
       if (perValue.isEmpty()) {
-        return "spread over label " + byLabel.key() + ": no worker it could go to carries that label";
+        return "spread over label "
+            + byLabel.key()
+            + ": no worker it could go to carries that label";
       }
       TreeSet<String> fewest = fewestValues(vm.set(), byLabel.key(), feasible);
-      return "spread over label " + byLabel.key() + ": replicas of set " + vm.set() + " per value " + perValue
-          + "; the next goes to " + byLabel.key() + "=" + String.join(" or ", fewest)
+      return "spread over label "
+          + byLabel.key()
+          + ": replicas of set "
+          + vm.set()
+          + " per value "
+          + perValue
+          + "; the next goes to "
+          + byLabel.key()
+          + "="
+          + String.join(" or ", fewest)
           + ", where no worker has room for it";
     }
-    return "distinct-workers: every worker with room for it already runs a replica of set " + vm.set();
+    return "distinct-workers: every worker with room for it already runs a replica of set "
+        + vm.set();
   }
 }

@@ -1,7 +1,7 @@
 package dev.rota.scheduler.term;
 
-import dev.rota.store.AgentAddress;
 import dev.rota.scheduling.ActionRetries;
+import dev.rota.store.AgentAddress;
 import dev.rota.store.TermActionRepository;
 import dev.rota.store.TermActionRow;
 import dev.rota.store.WorkerRepository;
@@ -9,21 +9,22 @@ import dev.rota.store.WorkerRow;
 import dev.rota.workflows.cluster.ApplyResult;
 import jakarta.inject.Singleton;
 import java.util.HashMap;
-import java.util.function.BiFunction;
-import java.util.function.Consumer;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.BiFunction;
+import java.util.function.Consumer;
 
 /**
- * The apply step: drains the outbox of term actions in two passes, the calls to agents
- * ({@link AgentCallPass}) and then the news for VMs' workflows ({@link NewsPass}). An action done, or
- * one that can never succeed, leaves the outbox; one not carried out stays for the next term.
+ * The apply step: drains the outbox of term actions in two passes, the calls to agents ({@link
+ * AgentCallPass}) and then the news for VMs' workflows ({@link NewsPass}). An action done, or one
+ * that can never succeed, leaves the outbox; one not carried out stays for the next term.
  */
 @Singleton
 public class ActionApplier {
   static final int BATCH = 500;
+
   /** How long one apply pass may go on taking further batches. */
   static final java.time.Duration PASS_BUDGET = java.time.Duration.ofSeconds(10);
 
@@ -32,7 +33,11 @@ public class ActionApplier {
   private final AgentCallPass agentCalls;
   private final NewsPass news;
 
-  public ActionApplier(TermActionRepository actions, WorkerRepository workers, AgentCallPass agentCalls, NewsPass news) {
+  public ActionApplier(
+      TermActionRepository actions,
+      WorkerRepository workers,
+      AgentCallPass agentCalls,
+      NewsPass news) {
     this.actions = actions;
     this.workers = workers;
     this.agentCalls = agentCalls;
@@ -44,8 +49,8 @@ public class ActionApplier {
    * workflows. Each action is tried once, so one an agent did not take waits for the next term
    * instead of being retried at once. The pass stops taking further batches when it has taken
    * {@link #PASS_BUDGET}, leaving the rest for the next term, well inside the activity's timeout.
-   * Calls go first: taken in plain id order, a term's news ahead of the next term's starts held them
-   * back (with many workers, a term could tell every VM its placing and start none).
+   * Calls go first: taken in plain id order, a term's news ahead of the next term's starts held
+   * them back (with many workers, a term could tell every VM its placing and start none).
    */
   public ApplyResult apply() {
     Map<String, AgentAddress> endpoints = new HashMap<>();
@@ -55,17 +60,29 @@ public class ActionApplier {
     OutboxPasses.Tally tally = new OutboxPasses.Tally();
     long deadline = System.nanoTime() + PASS_BUDGET.toNanos();
     Set<String> startedNow = ConcurrentHashMap.newKeySet();
-    inBatches(actions::agentCallsAfter, deadline, batch -> agentCalls.callAgents(batch, endpoints, deadline, startedNow, tally));
+    inBatches(
+        actions::agentCallsAfter,
+        deadline,
+        batch -> agentCalls.callAgents(batch, endpoints, deadline, startedNow, tally));
     inBatches(actions::newsAfter, deadline, batch -> news.tell(batch, startedNow, tally));
     // An action that failed this often (news for a VM whose workflow is missing) waits for the next
     // interval's term rather than bringing terms every second.
-    return new ApplyResult(tally.started.get(), tally.removed.get(), tally.notified.get(), tally.failed.get(),
+    return new ApplyResult(
+        tally.started.get(),
+        tally.removed.get(),
+        tally.notified.get(),
+        tally.failed.get(),
         actions.pendingTriedFewerThan(ActionRetries.MAX_ATTEMPTS));
   }
 
-  /** Takes {@code next}'s actions batch by batch until none are left or the deadline passed; the first batch always. */
+  /**
+   * Takes {@code next}'s actions batch by batch until none are left or the deadline passed; the
+   * first batch always.
+   */
   private static void inBatches(
-      BiFunction<Long, Integer, List<TermActionRow>> next, long deadline, Consumer<List<TermActionRow>> apply) {
+      BiFunction<Long, Integer, List<TermActionRow>> next,
+      long deadline,
+      Consumer<List<TermActionRow>> apply) {
     List<TermActionRow> batch = next.apply(0L, BATCH);
     while (!batch.isEmpty()) {
       apply.accept(batch);

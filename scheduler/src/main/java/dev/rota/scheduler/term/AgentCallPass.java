@@ -1,21 +1,22 @@
 package dev.rota.scheduler.term;
 
-import dev.rota.store.Columns;
-import dev.rota.store.AgentAddress;
+import dev.rota.agentapi.TaskSpec;
 import dev.rota.agents.AgentClient;
 import dev.rota.agents.AgentRejectedException;
-import dev.rota.scheduling.ActionRetries;
-import dev.rota.agentapi.TaskSpec;
+import dev.rota.model.TaskState;
 import dev.rota.scheduler.SchedulerWaker;
+import dev.rota.scheduler.term.OutboxPasses.Tally;
+import dev.rota.scheduling.ActionRetries;
 import dev.rota.settings.AgentCallSettings;
 import dev.rota.settings.WorkerSettings;
+import dev.rota.store.AgentAddress;
+import dev.rota.store.Columns;
 import dev.rota.store.TermActionRepository;
 import dev.rota.store.TermActionRow;
 import dev.rota.store.VmRepository;
 import dev.rota.store.VmRow;
 import dev.rota.store.VmTaskRepository;
 import dev.rota.store.VmTaskRow;
-import dev.rota.model.TaskState;
 import io.micronaut.transaction.TransactionOperations;
 import jakarta.inject.Named;
 import jakarta.inject.Singleton;
@@ -27,26 +28,28 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.Optional;
-import java.util.Set;
 import java.util.function.Function;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import dev.rota.scheduler.term.OutboxPasses.Tally;
-
 /**
- * The apply step's first pass: the outbox's calls to agents (starts and removals), in parallel, at most
- * {@link #LANES_PER_AGENT} at once to one agent. A call an agent did not take stays for the next term,
- * or is given back, failed or dropped as {@link ActionRetries} says.
+ * The apply step's first pass: the outbox's calls to agents (starts and removals), in parallel, at
+ * most {@link #LANES_PER_AGENT} at once to one agent. A call an agent did not take stays for the
+ * next term, or is given back, failed or dropped as {@link ActionRetries} says.
  */
 @Singleton
 public class AgentCallPass {
   private static final Logger log = LoggerFactory.getLogger(AgentCallPass.class);
-  /** Calls at once to one agent: its own request threads (8) take no more; fewer or more were slower, as was one per thread. */
+
+  /**
+   * Calls at once to one agent: its own request threads (8) take no more; fewer or more were
+   * slower, as was one per thread.
+   */
   static final int LANES_PER_AGENT = 8;
 
   private final TermActionRepository actions;
@@ -86,11 +89,20 @@ public class AgentCallPass {
     this.tx = tx;
   }
 
-  /** Carries out one batch of calls, those it can before {@code deadline}; notes the tasks it started in {@code startedNow}. */
+  /**
+   * Carries out one batch of calls, those it can before {@code deadline}; notes the tasks it
+   * started in {@code startedNow}.
+   */
   void callAgents(
-      List<TermActionRow> batch, Map<String, AgentAddress> endpoints, long deadline, Set<String> startedNow, Tally tally) {
-    // In parallel, at most LANES_PER_AGENT at once to one agent, each lane in order on one connection:
-    // as many calls at once as there are threads would each open a connection to the busiest agents,
+      List<TermActionRow> batch,
+      Map<String, AgentAddress> endpoints,
+      long deadline,
+      Set<String> startedNow,
+      Tally tally) {
+    // In parallel, at most LANES_PER_AGENT at once to one agent, each lane in order on one
+    // connection:
+    // as many calls at once as there are threads would each open a connection to the busiest
+    // agents,
     // and a TLS handshake costs more than a call.
     Map<String, List<TermActionRow>> byWorker = new LinkedHashMap<>();
     for (TermActionRow a : batch) {
@@ -110,36 +122,44 @@ public class AgentCallPass {
     java.util.Queue<Long> done = new java.util.concurrent.ConcurrentLinkedQueue<>();
     List<Future<?>> running = new ArrayList<>();
     for (List<TermActionRow> lane : lanes) {
-      running.add(calls.submit(() -> {
-        RuntimeException agentFailed = null;
-        for (TermActionRow a : lane) {
-          if (System.nanoTime() > deadline) {
-            return; // the rest waits for the next term, as a batch not taken would
-          }
-          if (agentFailed != null) {
-            // A hung or erring agent costs one call's timeout a pass, not one per action; the rest
-            // count as tried, so that each gives up after as many passes as it would alone.
-            notCarriedOut(a, agentFailed, tally.failed);
-            continue;
-          }
-          Attempt attempt = carryOut(a, endpoints, read, tally, done);
-          if (attempt.started()) {
-            startedNow.add(a.taskId());
-          }
-          agentFailed = attempt.agentFailed();
-        }
-      }));
+      running.add(
+          calls.submit(
+              () -> {
+                RuntimeException agentFailed = null;
+                for (TermActionRow a : lane) {
+                  if (System.nanoTime() > deadline) {
+                    return; // the rest waits for the next term, as a batch not taken would
+                  }
+                  if (agentFailed != null) {
+                    // A hung or erring agent costs one call's timeout a pass, not one per action;
+                    // the rest
+                    // count as tried, so that each gives up after as many passes as it would alone.
+                    notCarriedOut(a, agentFailed, tally.failed);
+                    continue;
+                  }
+                  Attempt attempt = carryOut(a, endpoints, read, tally, done);
+                  if (attempt.started()) {
+                    startedNow.add(a.taskId());
+                  }
+                  agentFailed = attempt.agentFailed();
+                }
+              }));
     }
     OutboxPasses.awaitAll(running);
     OutboxPasses.takeOut(actions, done);
   }
 
-  /** What came of an action: the task started, or the agent failed to answer (a refusal is an answer); or neither. */
+  /**
+   * What came of an action: the task started, or the agent failed to answer (a refusal is an
+   * answer); or neither.
+   */
   private record Attempt(boolean started, RuntimeException agentFailed) {
     static final Attempt DONE = new Attempt(false, null);
   }
 
-  /** The VMs and placed tasks a batch's starts are of, read in two queries rather than two a start. */
+  /**
+   * The VMs and placed tasks a batch's starts are of, read in two queries rather than two a start.
+   */
   private record StartsRead(Map<String, VmRow> vms, Map<String, VmTaskRow> tasks) {
     VmTaskRow taskOf(TermActionRow a) {
       return onItsWorker(a, tasks.get(taskRowId(a, vms.get(a.vm()))));
@@ -169,9 +189,16 @@ public class AgentCallPass {
     return new StartsRead(vmRows, taskRows);
   }
 
-  /** Carries out a start or a removal; one carried out joins {@code done}, for the batch to take out. */
+  /**
+   * Carries out a start or a removal; one carried out joins {@code done}, for the batch to take
+   * out.
+   */
   private Attempt carryOut(
-      TermActionRow a, Map<String, AgentAddress> endpoints, StartsRead read, Tally tally, java.util.Queue<Long> done) {
+      TermActionRow a,
+      Map<String, AgentAddress> endpoints,
+      StartsRead read,
+      Tally tally,
+      java.util.Queue<Long> done) {
     AgentAddress endpoint = endpoints.get(a.worker());
     if (endpoint == null) {
       actions.done(a.id()); // the worker is gone, and its tasks with it
@@ -182,7 +209,9 @@ public class AgentCallPass {
       if (a.kind().equals(TermActionRow.START)) {
         VmRow vm = read.vms().get(a.vm());
         VmTaskRow task = read.taskOf(a);
-        if (vm == null || task == null || !TaskState.SCHEDULED.wireName().equals(task.state())
+        if (vm == null
+            || task == null
+            || !TaskState.SCHEDULED.wireName().equals(task.state())
             || !Snapshots.task(task).wantedBy(Snapshots.vm(vm, clock.instant()))) {
           actions.done(a.id()); // no longer meant to run there
           return Attempt.DONE;
@@ -204,37 +233,49 @@ public class AgentCallPass {
   }
 
   /**
-   * What the removal's answer proves (the task ended and its agent forgot it) is recorded at once: a move
-   * it ends is over now, not once the worker's task list is next read. Should that write fail, the term
-   * records the same from the list.
+   * What the removal's answer proves (the task ended and its agent forgot it) is recorded at once:
+   * a move it ends is over now, not once the worker's task list is next read. Should that write
+   * fail, the term records the same from the list.
    */
   private void removed(TermActionRow a) {
     try {
-      tx.executeWrite(status -> {
-        observations.removedFrom(a.worker(), a.taskId(), clock.instant());
-        return null;
-      });
+      tx.executeWrite(
+          status -> {
+            observations.removedFrom(a.worker(), a.taskId(), clock.instant());
+            return null;
+          });
     } catch (RuntimeException e) {
-      log.debug("task {} removed from {}; the term records it: {}", a.taskId(), a.worker(), e.toString());
+      log.debug(
+          "task {} removed from {}; the term records it: {}", a.taskId(), a.worker(), e.toString());
     }
   }
 
-  /** An action the agent did not carry out: tried again next pass, given back, failed or dropped, as {@link ActionRetries} says. */
+  /**
+   * An action the agent did not carry out: tried again next pass, given back, failed or dropped, as
+   * {@link ActionRetries} says.
+   */
   private void notCarriedOut(TermActionRow a, RuntimeException e, AtomicInteger failed) {
     failed.incrementAndGet();
     boolean refused = e instanceof AgentRejectedException;
-    ActionRetries.Kind kind = a.kind().equals(TermActionRow.START) ? ActionRetries.Kind.START : ActionRetries.Kind.REMOVE;
+    ActionRetries.Kind kind =
+        a.kind().equals(TermActionRow.START) ? ActionRetries.Kind.START : ActionRetries.Kind.REMOVE;
     switch (ActionRetries.afterFailure(kind, refused, a.attempts())) {
       case FAIL_TASK -> refused(a, e);
       case GIVE_BACK -> giveBack(a, e);
       case DROP -> {
         if (!refused) {
-          log.warn("dropping {} of task {} on {} after {} attempts: {}", a.kind(), a.taskId(), a.worker(),
-              ActionRetries.MAX_ATTEMPTS, e.getMessage());
+          log.warn(
+              "dropping {} of task {} on {} after {} attempts: {}",
+              a.kind(),
+              a.taskId(),
+              a.worker(),
+              ActionRetries.MAX_ATTEMPTS,
+              e.getMessage());
         }
         actions.done(a.id());
       }
-      case RETRY -> actions.failedOnce(a.id(), Columns.truncate(String.valueOf(e.getMessage()), 2048));
+      case RETRY ->
+          actions.failedOnce(a.id(), Columns.truncate(String.valueOf(e.getMessage()), 2048));
     }
   }
 
@@ -245,13 +286,25 @@ public class AgentCallPass {
     endStart(a, task -> observations.reached(task, TaskState.FAILED, null, message, now));
   }
 
-  /** The worker could not start the task: the VM waits for another placement, avoiding that worker. */
+  /**
+   * The worker could not start the task: the VM waits for another placement, avoiding that worker.
+   */
   private void giveBack(TermActionRow a, RuntimeException e) {
     Instant now = clock.instant();
     Instant avoidUntil = now.plus(workerSettings.flakyCooldown());
     String message =
-        "could not start task " + a.taskId() + " on worker " + a.worker() + " after " + ActionRetries.START_ATTEMPTS + " tries ("
-            + e.getMessage() + "); placing it elsewhere, avoiding " + a.worker() + " until " + avoidUntil;
+        "could not start task "
+            + a.taskId()
+            + " on worker "
+            + a.worker()
+            + " after "
+            + ActionRetries.START_ATTEMPTS
+            + " tries ("
+            + e.getMessage()
+            + "); placing it elsewhere, avoiding "
+            + a.worker()
+            + " until "
+            + avoidUntil;
     if (endStart(a, task -> observations.givenBack(task, message, avoidUntil, now))) {
       scheduler.wake("vm " + a.vm() + " given back by " + a.worker());
     }
@@ -263,19 +316,25 @@ public class AgentCallPass {
    * sent again, so the workflow's restart policy (OnFailure) is never left unheard.
    */
   private boolean endStart(TermActionRow a, Function<VmTaskRow, Optional<TermActionRow>> change) {
-    return tx.executeWrite(status -> {
-      actions.done(a.id());
-      VmTaskRow task = taskOf(a, vms.findById(a.vm()).orElse(null));
-      return task != null && change.apply(task).isPresent();
-    });
+    return tx.executeWrite(
+        status -> {
+          actions.done(a.id());
+          VmTaskRow task = taskOf(a, vms.findById(a.vm()).orElse(null));
+          return task != null && change.apply(task).isPresent();
+        });
   }
 
-  /** The placed task an action is about, on the action's worker; null when there is none (any more). */
+  /**
+   * The placed task an action is about, on the action's worker; null when there is none (any more).
+   */
   private VmTaskRow taskOf(TermActionRow a, VmRow vm) {
     return onItsWorker(a, tasks.findById(taskRowId(a, vm)).orElse(null));
   }
 
-  /** The id of the record of the task an action is about: of its VM's submission, or (rows from before task events) the VM's. */
+  /**
+   * The id of the record of the task an action is about: of its VM's submission, or (rows from
+   * before task events) the VM's.
+   */
   private static String taskRowId(TermActionRow a, VmRow vm) {
     long vmSeq = a.vmSeq() != null ? a.vmSeq() : vm == null ? -1 : vm.seq();
     return VmTaskRow.id(vmSeq, a.taskId());
@@ -286,7 +345,15 @@ public class AgentCallPass {
   }
 
   private static TaskSpec spec(VmRow vm) {
-    return new TaskSpec(vm.name(), vm.restartCount(), vm.runtime(), vm.image(), vm.command(), vm.env(), vm.resources(), vm.guest(),
+    return new TaskSpec(
+        vm.name(),
+        vm.restartCount(),
+        vm.runtime(),
+        vm.image(),
+        vm.command(),
+        vm.env(),
+        vm.resources(),
+        vm.guest(),
         vm.disconnect());
   }
 }

@@ -8,13 +8,14 @@ import java.time.Duration;
 import java.time.Instant;
 
 /**
- * When the scheduler started listening again after an outage: if more than {@code lost-after} passed
- * between the end of the last term and this one, the scheduler was stopped (every host down, perhaps,
- * when no heartbeat could arrive either); workers are then judged on what they have had a chance to say
- * since (Orchard #454: an outage longer than lost-after plus offline-after would otherwise mark every
- * worker offline and fail every VM in the first term back). The scheduler never waits that long by
- * itself while a worker is ready: it wakes for each worker's lost deadline. When it does (no worker
- * heartbeating, an idle interval set above lost-after), the grace only delays a verdict by lost-after.
+ * When the scheduler started listening again after an outage: if more than {@code lost-after}
+ * passed between the end of the last term and this one, the scheduler was stopped (every host down,
+ * perhaps, when no heartbeat could arrive either); workers are then judged on what they have had a
+ * chance to say since (Orchard #454: an outage longer than lost-after plus offline-after would
+ * otherwise mark every worker offline and fail every VM in the first term back). The scheduler
+ * never waits that long by itself while a worker is ready: it wakes for each worker's lost
+ * deadline. When it does (no worker heartbeating, an idle interval set above lost-after), the grace
+ * only delays a verdict by lost-after.
  */
 @Singleton
 public class ListeningSince {
@@ -33,11 +34,13 @@ public class ListeningSince {
   public Instant at(Instant now) {
     String id = ClusterWorkflow.WORKFLOW_ID;
     Instant previousEnd =
-        status.findById(id)
+        status
+            .findById(id)
             .filter(row -> row.lastTermAt() != null)
             .map(row -> row.lastTermAt().plusMillis(row.lastTermMillis()))
             .orElse(null);
-    if (previousEnd == null || Duration.between(previousEnd, now).compareTo(workers.lostAfter()) > 0) {
+    if (previousEnd == null
+        || Duration.between(previousEnd, now).compareTo(workers.lostAfter()) > 0) {
       status.markListeningSince(id, now);
       return now;
     }

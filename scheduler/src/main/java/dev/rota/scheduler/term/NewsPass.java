@@ -1,11 +1,12 @@
 package dev.rota.scheduler.term;
 
+import dev.rota.model.TaskEventType;
+import dev.rota.model.WireName;
+import dev.rota.scheduler.term.OutboxPasses.Tally;
 import dev.rota.scheduling.ActionRetries;
 import dev.rota.settings.WorkerSettings;
 import dev.rota.store.TermActionRepository;
 import dev.rota.store.TermActionRow;
-import dev.rota.model.TaskEventType;
-import dev.rota.model.WireName;
 import jakarta.inject.Named;
 import jakarta.inject.Singleton;
 import java.time.Clock;
@@ -14,17 +15,15 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Future;
-import java.util.Set;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import dev.rota.scheduler.term.OutboxPasses.Tally;
-
 /**
- * The apply step's second pass: the outbox's news for VMs' workflows, one signal per VM carrying its
- * news in order. News not told stays for the next pass (a workflow applies each once).
+ * The apply step's second pass: the outbox's news for VMs' workflows, one signal per VM carrying
+ * its news in order. News not told stays for the next pass (a workflow applies each once).
  */
 @Singleton
 public class NewsPass {
@@ -53,12 +52,12 @@ public class NewsPass {
   }
 
   /**
-   * One signal per VM: its newest news, with which the notifier sends the VM's earlier news too. The
-   * news of a task placed to be started waits for what the agent says of it, to go with that in one
-   * signal, for as long as the probe interval: the agent's report of the start, or else the term's
-   * probe of the agent, tells the next state within it. After that the VM hears of its placing alone
-   * (a VM that takes long to boot). News an agent's report is telling at this moment is left to it
-   * ({@link NewsBeingTold}).
+   * One signal per VM: its newest news, with which the notifier sends the VM's earlier news too.
+   * The news of a task placed to be started waits for what the agent says of it, to go with that in
+   * one signal, for as long as the probe interval: the agent's report of the start, or else the
+   * term's probe of the agent, tells the next state within it. After that the VM hears of its
+   * placing alone (a VM that takes long to boot). News an agent's report is telling at this moment
+   * is left to it ({@link NewsBeingTold}).
    */
   void tell(List<TermActionRow> batch, Set<String> startedNow, Tally tally) {
     Instant waitedEnough = clock.instant().minus(workerSettings.probeInterval());
@@ -70,35 +69,53 @@ public class NewsPass {
     List<Future<?>> notifying = new ArrayList<>();
     for (List<TermActionRow> news : newsByVm.values()) {
       TermActionRow newest = news.get(news.size() - 1);
-      if (startedNow.contains(newest.taskId()) || beingTold.held(newest.id())
+      if (startedNow.contains(newest.taskId())
+          || beingTold.held(newest.id())
           || (ofAStart(newest) && newest.createdAt().isAfter(waitedEnough))) {
         continue;
       }
-      notifying.add(calls.submit(() -> {
-        try {
-          done.addAll(notifier.notify(newest));
-        } catch (VmNotifier.WorkflowNotStartedYet e) {
-          return; // not an attempt: its start hands the workflow the row, and the pass after tells what follows
-        } catch (RuntimeException e) {
-          // Left in the outbox: the next pass tells the workflow (at least once; it applies it once).
-          log.debug("could not tell VM {}'s workflow: {}", newest.vm(), e.toString());
-          tally.failed.incrementAndGet();
-          if (newest.attempts() + 1 == ActionRetries.MAX_ATTEMPTS) {
-            log.warn("VM {} has not been told of task {} ({}) after {} attempts, and will be: {}", newest.vm(),
-                newest.taskId(), newest.event(), ActionRetries.MAX_ATTEMPTS, e.getMessage());
-          }
-          news.forEach(a -> actions.triedOnce(a.id())); // never dropped (ActionRetries); its detail is the event's message
-          return;
-        }
-        tally.notified.incrementAndGet();
-      }));
+      notifying.add(
+          calls.submit(
+              () -> {
+                try {
+                  done.addAll(notifier.notify(newest));
+                } catch (VmNotifier.WorkflowNotStartedYet e) {
+                  return; // not an attempt: its start hands the workflow the row, and the pass
+                  // after tells what follows
+                } catch (RuntimeException e) {
+                  // Left in the outbox: the next pass tells the workflow (at least once; it applies
+                  // it once).
+                  log.debug("could not tell VM {}'s workflow: {}", newest.vm(), e.toString());
+                  tally.failed.incrementAndGet();
+                  if (newest.attempts() + 1 == ActionRetries.MAX_ATTEMPTS) {
+                    log.warn(
+                        "VM {} has not been told of task {} ({}) after {} attempts, and will be: {}",
+                        newest.vm(),
+                        newest.taskId(),
+                        newest.event(),
+                        ActionRetries.MAX_ATTEMPTS,
+                        e.getMessage());
+                  }
+                  news.forEach(
+                      a ->
+                          actions.triedOnce(
+                              a.id())); // never dropped (ActionRetries); its detail is the
+                  // event's message
+                  return;
+                }
+                tally.notified.incrementAndGet();
+              }));
     }
     OutboxPasses.awaitAll(notifying);
     OutboxPasses.takeOut(actions, done);
   }
 
-  /** Whether the news is of a task placed with a start to carry out (placed, moved, failed over). */
+  /**
+   * Whether the news is of a task placed with a start to carry out (placed, moved, failed over).
+   */
   private static boolean ofAStart(TermActionRow news) {
-    return WireName.parse(TaskEventType.class, news.event()).filter(TaskEventType::places).isPresent();
+    return WireName.parse(TaskEventType.class, news.event())
+        .filter(TaskEventType::places)
+        .isPresent();
   }
 }

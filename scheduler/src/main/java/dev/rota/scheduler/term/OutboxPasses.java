@@ -7,7 +7,9 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicInteger;
 
-/** What the apply step's passes share: their tally, and how a batch's done actions leave the outbox. */
+/**
+ * What the apply step's passes share: their tally, and how a batch's done actions leave the outbox.
+ */
 final class OutboxPasses {
   private OutboxPasses() {}
 

@@ -1,5 +1,11 @@
 package dev.rota.scheduler.term;
 
+import dev.rota.model.RestartPolicy;
+import dev.rota.model.Spread;
+import dev.rota.model.TaskState;
+import dev.rota.model.VmStatus;
+import dev.rota.model.WireName;
+import dev.rota.model.WorkerHealth;
 import dev.rota.scheduling.Candidate;
 import dev.rota.scheduling.PlacedTask;
 import dev.rota.scheduling.VmSnapshot;
@@ -9,13 +15,7 @@ import dev.rota.store.VmRow;
 import dev.rota.store.VmSchedulingRow;
 import dev.rota.store.VmTaskRow;
 import dev.rota.store.WorkerRow;
-import dev.rota.model.RestartPolicy;
-import dev.rota.model.Spread;
-import dev.rota.model.TaskState;
 import java.util.Map;
-import dev.rota.model.VmStatus;
-import dev.rota.model.WireName;
-import dev.rota.model.WorkerHealth;
 
 /** Rows of the store as the scheduling core's snapshot types. */
 final class Snapshots {
@@ -29,7 +29,10 @@ final class Snapshots {
     return probeState(w, 0);
   }
 
-  /** @param taskFailures tasks failed on it lately, as {@code WorkerRepository.taskFailuresSince} counts them */
+  /**
+   * @param taskFailures tasks failed on it lately, as {@code WorkerRepository.taskFailuresSince}
+   *     counts them
+   */
   static WorkerProbeState probeState(WorkerRow w, int taskFailures) {
     return new WorkerProbeState(
         w.name(),
@@ -43,16 +46,26 @@ final class Snapshots {
         taskFailures);
   }
 
-  /** @param images what its agent holds, by image, with when each was last used */
-  static WorkerSnapshot worker(WorkerRow w, int taskFailures, Map<String, java.time.Instant> images) {
+  /**
+   * @param images what its agent holds, by image, with when each was last used
+   */
+  static WorkerSnapshot worker(
+      WorkerRow w, int taskFailures, Map<String, java.time.Instant> images) {
     Candidate c =
-        new Candidate(w.name(), w.resources(), w.labels(), w.runtimes(), health(w), w.schedulingPaused(), images);
+        new Candidate(
+            w.name(),
+            w.resources(),
+            w.labels(),
+            w.runtimes(),
+            health(w),
+            w.schedulingPaused(),
+            images);
     return new WorkerSnapshot(c, probeState(w, taskFailures), w.healthMessage(), w.drainDeadline());
   }
 
   /**
-   * A VM as the core sees it at {@code now}: an avoidance that has run out is no longer one; a replica
-   * spreads as its set asks now ({@code spreads}, by set).
+   * A VM as the core sees it at {@code now}: an avoidance that has run out is no longer one; a
+   * replica spreads as its set asks now ({@code spreads}, by set).
    */
   static VmSnapshot vm(VmRow v, java.time.Instant now) {
     return vm(v.scheduling(), now, Map.of());
@@ -62,14 +75,30 @@ final class Snapshots {
     String avoid = v.avoidUntil() != null && now.isBefore(v.avoidUntil()) ? v.avoidWorker() : null;
     Spread spread = v.vmSet() == null ? Spread.NONE : spreads.getOrDefault(v.vmSet(), Spread.NONE);
     return new VmSnapshot(
-        v.name(), v.seq(), v.runtime(), v.resources(), v.labels(), status(v), v.restartCount(), avoid, v.vmSet(), spread,
-        v.failedOn(), v.movingFrom(), v.image(),
-        WireName.parse(RestartPolicy.class, v.restartPolicy()).orElse(RestartPolicy.NEVER), v.oldCopyOn(),
+        v.name(),
+        v.seq(),
+        v.runtime(),
+        v.resources(),
+        v.labels(),
+        status(v),
+        v.restartCount(),
+        avoid,
+        v.vmSet(),
+        spread,
+        v.failedOn(),
+        v.movingFrom(),
+        v.image(),
+        WireName.parse(RestartPolicy.class, v.restartPolicy()).orElse(RestartPolicy.NEVER),
+        v.oldCopyOn(),
         v.keepsThroughDisconnect());
   }
 
   static PlacedTask task(VmTaskRow t) {
-    return new PlacedTask(t.vm(), t.vmSeq(), t.generation(), t.worker(),
+    return new PlacedTask(
+        t.vm(),
+        t.vmSeq(),
+        t.generation(),
+        t.worker(),
         WireName.parse(TaskState.class, t.state()).orElse(TaskState.LOST));
   }
 

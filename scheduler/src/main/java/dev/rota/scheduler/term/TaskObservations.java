@@ -1,8 +1,13 @@
 package dev.rota.scheduler.term;
 
-import dev.rota.scheduling.TermPlan;
-
 import dev.rota.agentapi.TaskId;
+import dev.rota.metrics.SchedulerMetrics;
+import dev.rota.model.TaskEventType;
+import dev.rota.model.TaskState;
+import dev.rota.scheduling.Drainer;
+import dev.rota.scheduling.Move;
+import dev.rota.scheduling.Reconciliation;
+import dev.rota.scheduling.TermPlan;
 import dev.rota.store.BatchStatement;
 import dev.rota.store.Columns;
 import dev.rota.store.TermActionRepository;
@@ -12,12 +17,6 @@ import dev.rota.store.VmRepository;
 import dev.rota.store.VmTaskRepository;
 import dev.rota.store.VmTaskRow;
 import dev.rota.store.WorkerRepository;
-import dev.rota.model.TaskEventType;
-import dev.rota.model.TaskState;
-import dev.rota.metrics.SchedulerMetrics;
-import dev.rota.scheduling.Drainer;
-import dev.rota.scheduling.Move;
-import dev.rota.scheduling.Reconciliation;
 import io.micronaut.transaction.TransactionOperations;
 import jakarta.inject.Singleton;
 import java.sql.Connection;
@@ -55,8 +54,13 @@ public class TaskObservations {
   private final BatchStatement vmStartedMove = BatchStatement.of(VmRepository.START_MOVE);
 
   public TaskObservations(
-      VmTaskRepository tasks, VmRepository vms, VmEventRepository events, TermActionRepository outbox,
-      WorkerRepository workers, SchedulerMetrics metrics, TransactionOperations<Connection> tx) {
+      VmTaskRepository tasks,
+      VmRepository vms,
+      VmEventRepository events,
+      TermActionRepository outbox,
+      WorkerRepository workers,
+      SchedulerMetrics metrics,
+      TransactionOperations<Connection> tx) {
     this.tx = tx;
     this.metrics = metrics;
     this.workers = workers;
@@ -66,7 +70,10 @@ public class TaskObservations {
     this.outbox = outbox;
   }
 
-  /** A VM's submission {@code vmSeq} to be placed, its generation {@code generation}, on {@code worker}; {@code why} the worker, or null. */
+  /**
+   * A VM's submission {@code vmSeq} to be placed, its generation {@code generation}, on {@code
+   * worker}; {@code why} the worker, or null.
+   */
   public record Placing(String vm, long vmSeq, int generation, String worker, String why) {
     String taskId() {
       return TaskId.of(vm, generation).toString();
@@ -75,9 +82,9 @@ public class TaskObservations {
 
   /**
    * Places each VM as its placing says, with the action that starts its task and the news for its
-   * workflow, in the caller's transaction; returns those placed, leaving out those whose workflows no
-   * longer want them (stopped meanwhile) or that are placed already. A few statements for them all,
-   * each a batch.
+   * workflow, in the caller's transaction; returns those placed, leaving out those whose workflows
+   * no longer want them (stopped meanwhile) or that are placed already. A few statements for them
+   * all, each a batch.
    */
   public List<Placing> placeAll(List<Placing> placings, Instant now) {
     Connection db = tx.getConnection();
@@ -88,8 +95,17 @@ public class TaskObservations {
       Placing p = placings.get(i);
       if (inserted[i]) {
         placed.add(p);
-        news.add(new News(p, true, TaskEventType.PLACED, "scheduled",
-            "scheduled on worker " + p.worker() + " as task " + p.taskId() + (p.why() == null ? "" : " (" + p.why() + ")")));
+        news.add(
+            new News(
+                p,
+                true,
+                TaskEventType.PLACED,
+                "scheduled",
+                "scheduled on worker "
+                    + p.worker()
+                    + " as task "
+                    + p.taskId()
+                    + (p.why() == null ? "" : " (" + p.why() + ")")));
       }
     }
     waitsNoMore.run(db, placed.stream().map(p -> Map.of("name", p.vm())).toList());
@@ -98,9 +114,9 @@ public class TaskObservations {
   }
 
   /**
-   * Fails each VM over: its task lost with its offline worker, its next
-   * generation placed on the failover's target with the action that starts it, and its workflow told;
-   * returns those failed over, leaving out those that moved on since the plan. A few batches for them all.
+   * Fails each VM over: its task lost with its offline worker, its next generation placed on the
+   * failover's target with the action that starts it, and its workflow told; returns those failed
+   * over, leaving out those that moved on since the plan. A few batches for them all.
    */
   public List<TermPlan.Failover> failOverAll(List<TermPlan.Failover> failovers, Instant now) {
     Connection db = tx.getConnection();
@@ -108,8 +124,18 @@ public class TaskObservations {
     List<Map<String, Object>> vmRows = new ArrayList<>();
     for (int i = 0; i < failovers.size(); i++) {
       TermPlan.Failover f = failovers.get(i);
-      vmRows.add(Map.of("name", f.vm(), "seq", f.seq(), "generation", f.generation(), "from", f.from(),
-          "message", Columns.truncate(messages.get(i), 2048)));
+      vmRows.add(
+          Map.of(
+              "name",
+              f.vm(),
+              "seq",
+              f.seq(),
+              "generation",
+              f.generation(),
+              "from",
+              f.from(),
+              "message",
+              Columns.truncate(messages.get(i), 2048)));
     }
     int[] changed = vmFailedOver.run(db, vmRows);
     List<TermPlan.Failover> done = new ArrayList<>();
@@ -130,15 +156,23 @@ public class TaskObservations {
       }
     }
     taskEnded.run(db, lost);
-    placeNext(db, done.stream().map(f -> new Placing(f.vm(), f.seq(), f.generation() + 1, f.to(), f.why())).toList(),
-        doneMessages, TaskEventType.FAILED_OVER, "failed-over", now);
+    placeNext(
+        db,
+        done.stream()
+            .map(f -> new Placing(f.vm(), f.seq(), f.generation() + 1, f.to(), f.why()))
+            .toList(),
+        doneMessages,
+        TaskEventType.FAILED_OVER,
+        "failed-over",
+        now);
     return done;
   }
 
   /**
-   * Moves replicas: each one's next generation becomes its task, placed on the move's target with the
-   * action that starts it, while the running one stays until the new one has started; returns those
-   * moved, leaving out those that moved on since the plan (restarted, stopped, moving already).
+   * Moves replicas: each one's next generation becomes its task, placed on the move's target with
+   * the action that starts it, while the running one stays until the new one has started; returns
+   * those moved, leaving out those that moved on since the plan (restarted, stopped, moving
+   * already).
    */
   public List<Move> moveAll(List<Move> moves, Instant now) {
     Connection db = tx.getConnection();
@@ -148,8 +182,18 @@ public class TaskObservations {
     for (Move m : moves) {
       String message = "moving from worker " + m.from() + " to " + m.to() + " (" + m.why() + ")";
       messages.add(message);
-      vmRows.add(Map.of("name", m.vm(), "seq", m.seq(), "generation", m.generation(), "from", m.from(),
-          "message", Columns.truncate(message, 2048)));
+      vmRows.add(
+          Map.of(
+              "name",
+              m.vm(),
+              "seq",
+              m.seq(),
+              "generation",
+              m.generation(),
+              "from",
+              m.from(),
+              "message",
+              Columns.truncate(message, 2048)));
     }
     int[] changed = vmStartedMove.run(db, vmRows);
     List<String> doneMessages = new ArrayList<>();
@@ -159,17 +203,29 @@ public class TaskObservations {
         doneMessages.add(messages.get(i));
       }
     }
-    placeNext(db, done.stream().map(m -> new Placing(m.vm(), m.seq(), m.generation() + 1, m.to(), m.why())).toList(),
-        doneMessages, TaskEventType.MOVED, "moving", now);
+    placeNext(
+        db,
+        done.stream()
+            .map(m -> new Placing(m.vm(), m.seq(), m.generation() + 1, m.to(), m.why()))
+            .toList(),
+        doneMessages,
+        TaskEventType.MOVED,
+        "moving",
+        now);
     return done;
   }
 
   /**
-   * Each VM's next generation placed, with its start, and its workflow told {@code type}. The workflow
-   * hears of the new generation either way; were its task somehow placed already, the VM would wait for
-   * a placement as any pending one does.
+   * Each VM's next generation placed, with its start, and its workflow told {@code type}. The
+   * workflow hears of the new generation either way; were its task somehow placed already, the VM
+   * would wait for a placement as any pending one does.
    */
-  private void placeNext(Connection db, List<Placing> next, List<String> messages, TaskEventType type, String logType,
+  private void placeNext(
+      Connection db,
+      List<Placing> next,
+      List<String> messages,
+      TaskEventType type,
+      String logType,
       Instant now) {
     boolean[] placed = placeTasks(db, next, now);
     List<News> news = new ArrayList<>();
@@ -180,15 +236,39 @@ public class TaskObservations {
   }
 
   private static String failoverMessage(TermPlan.Failover f) {
-    return "worker " + f.from() + " went offline with task " + TaskId.of(f.vm(), f.generation()) + "; failed over to worker "
-        + f.to() + " as task " + TaskId.of(f.vm(), f.generation() + 1) + (f.why() == null ? "" : " (" + f.why() + ")");
+    return "worker "
+        + f.from()
+        + " went offline with task "
+        + TaskId.of(f.vm(), f.generation())
+        + "; failed over to worker "
+        + f.to()
+        + " as task "
+        + TaskId.of(f.vm(), f.generation() + 1)
+        + (f.why() == null ? "" : " (" + f.why() + ")");
   }
 
   /** Each placing's task recorded, as {@link VmTaskRepository#place} would: whether it was. */
   private boolean[] placeTasks(Connection db, List<Placing> placings, Instant now) {
-    int[] inserted = placeTasks.run(db, placings.stream().map(p -> Map.of(
-        "id", VmTaskRow.id(p.vmSeq(), p.taskId()), "vm", p.vm(), "vmSeq", p.vmSeq(), "generation", p.generation(),
-        "worker", p.worker(), "at", now)).toList());
+    int[] inserted =
+        placeTasks.run(
+            db,
+            placings.stream()
+                .map(
+                    p ->
+                        Map.of(
+                            "id",
+                            VmTaskRow.id(p.vmSeq(), p.taskId()),
+                            "vm",
+                            p.vm(),
+                            "vmSeq",
+                            p.vmSeq(),
+                            "generation",
+                            p.generation(),
+                            "worker",
+                            p.worker(),
+                            "at",
+                            now))
+                .toList());
     boolean[] placed = new boolean[inserted.length];
     for (int i = 0; i < inserted.length; i++) {
       placed[i] = inserted[i] == 1;
@@ -196,31 +276,49 @@ public class TaskObservations {
     return placed;
   }
 
-  /** What a VM's workflow is told of a task placed, and whether the action that starts the task goes with it. */
-  private record News(Placing placing, boolean start, TaskEventType type, String logType, String message) {}
-
   /**
-   * Each VM's log line, start and news, as {@link #tell} writes one, as batches.
+   * What a VM's workflow is told of a task placed, and whether the action that starts the task goes
+   * with it.
    */
+  private record News(
+      Placing placing, boolean start, TaskEventType type, String logType, String message) {}
+
+  /** Each VM's log line, start and news, as {@link #tell} writes one, as batches. */
   private void tell(Connection db, List<News> news, Instant now) {
     List<Map<String, Object>> logLines = new ArrayList<>();
     List<Map<String, Object>> logsKept = new ArrayList<>();
     List<Map<String, Object>> outboxRows = new ArrayList<>();
     for (News n : news) {
       Placing p = n.placing();
-      logLines.add(Map.of("vmName", p.vm(), "time", now, "type", n.logType(), "message", Columns.truncate(n.message(), 4096)));
+      logLines.add(
+          Map.of(
+              "vmName",
+              p.vm(),
+              "time",
+              now,
+              "type",
+              n.logType(),
+              "message",
+              Columns.truncate(n.message(), 4096)));
       logsKept.add(Map.of("vmName", p.vm(), "kept", VmEventRepository.KEPT_PER_VM));
       if (n.start()) {
         outboxRows.add(action(TermActionRow.START, p, null, null, now));
       }
-      outboxRows.add(action(TermActionRow.NOTIFY, p, n.type().wireName(), Columns.truncate(n.message(), 2048), now));
+      outboxRows.add(
+          action(
+              TermActionRow.NOTIFY,
+              p,
+              n.type().wireName(),
+              Columns.truncate(n.message(), 2048),
+              now));
     }
     logLine.run(db, logLines);
     logKept.run(db, logsKept);
     addAction.run(db, outboxRows);
   }
 
-  private static Map<String, Object> action(String kind, Placing p, String event, String detail, Instant now) {
+  private static Map<String, Object> action(
+      String kind, Placing p, String event, String detail, Instant now) {
     Map<String, Object> row = new HashMap<>();
     row.put("kind", kind);
     row.put("worker", p.worker());
@@ -236,20 +334,34 @@ public class TaskObservations {
   }
 
   /**
-   * Tells the VM's workflow that its task is on a worker whose drain deadline passed; empty when it was
-   * told already or has moved on since the plan.
+   * Tells the VM's workflow that its task is on a worker whose drain deadline passed; empty when it
+   * was told already or has moved on since the plan.
    */
   public Optional<TermActionRow> evict(Drainer.Eviction e, Instant now) {
     if (vms.evicted(e.vm(), e.seq(), e.generation()) != 1) {
       return Optional.empty();
     }
-    String message = "worker " + e.worker() + " was drained: its deadline " + e.deadline() + " passed";
-    return Optional.of(tell(e.vm(), e.seq(), TaskId.of(e.vm(), e.generation()).toString(), e.worker(),
-        TaskEventType.DRAINED, "drained", null, message, now, null));
+    String message =
+        "worker " + e.worker() + " was drained: its deadline " + e.deadline() + " passed";
+    return Optional.of(
+        tell(
+            e.vm(),
+            e.seq(),
+            TaskId.of(e.vm(), e.generation()).toString(),
+            e.worker(),
+            TaskEventType.DRAINED,
+            "drained",
+            null,
+            message,
+            now,
+            null));
   }
 
-  /** The task reached {@code to}; empty when it had already moved on (the other observer was first). */
-  public Optional<TermActionRow> reached(VmTaskRow task, TaskState to, Integer exitCode, String message, Instant now) {
+  /**
+   * The task reached {@code to}; empty when it had already moved on (the other observer was first).
+   */
+  public Optional<TermActionRow> reached(
+      VmTaskRow task, TaskState to, Integer exitCode, String message, Instant now) {
     String text = Columns.truncate(message, 2048);
     int changed =
         to == TaskState.RUNNING
@@ -261,38 +373,73 @@ public class TaskObservations {
     boolean clean = to == TaskState.EXITED && Integer.valueOf(0).equals(exitCode);
     String logType = to == TaskState.RUNNING ? "started" : clean ? "exited" : "failed";
     Instant startedAt = to == TaskState.RUNNING ? now : task.startedAt();
-    // A start's line is not followed by a trim of the log: its placing's line, just before, trimmed it, so
-    // the log holds at most one line more than it keeps. The trim was an eighth of a report's commit.
-    TermActionRow news = tell(task.vm(), task.vmSeq(), task.taskId(), task.worker(), TaskEventType.reaching(to), logType,
-        exitCode, message, now, startedAt, to != TaskState.RUNNING);
+    // A start's line is not followed by a trim of the log: its placing's line, just before, trimmed
+    // it, so
+    // the log holds at most one line more than it keeps. The trim was an eighth of a report's
+    // commit.
+    TermActionRow news =
+        tell(
+            task.vm(),
+            task.vmSeq(),
+            task.taskId(),
+            task.worker(),
+            TaskEventType.reaching(to),
+            logType,
+            exitCode,
+            message,
+            now,
+            startedAt,
+            to != TaskState.RUNNING);
     if (to == TaskState.RUNNING) {
-      // What the workflow will record on hearing it, to the millisecond its events carry: the API need not
-      // wait for the workflow's turn on a busy host, which under heavy load can take a minute. Before
-      // the move below is marked done, so that a move's copy, whose record keeps its first placement's
+      // What the workflow will record on hearing it, to the millisecond its events carry: the API
+      // need not
+      // wait for the workflow's turn on a busy host, which under heavy load can take a minute.
+      // Before
+      // the move below is marked done, so that a move's copy, whose record keeps its first
+      // placement's
       // time, is left to the workflow.
-      vms.reportedRunning(task.vm(), task.vmSeq(), task.generation(), task.worker(), text, news.id(),
-          task.placedAt().truncatedTo(ChronoUnit.MILLIS), now.truncatedTo(ChronoUnit.MILLIS));
+      vms.reportedRunning(
+          task.vm(),
+          task.vmSeq(),
+          task.generation(),
+          task.worker(),
+          text,
+          news.id(),
+          task.placedAt().truncatedTo(ChronoUnit.MILLIS),
+          now.truncatedTo(ChronoUnit.MILLIS));
       if (vms.moved(task.vm(), task.generation()) == 1) {
-        // A move's new copy runs: its old one is removed now, with the next pass over the outbox, rather
+        // A move's new copy runs: its old one is removed now, with the next pass over the outbox,
+        // rather
         // than once its worker's whole task list is next read.
-        vms.oldCopyOn(task.vm()).ifPresent(from -> outbox.add(TermActionRow.REMOVE, from,
-            TaskId.of(task.vm(), task.generation() - 1).toString(), null, null,
-            "its move's new copy runs on worker " + task.worker(), now));
+        vms.oldCopyOn(task.vm())
+            .ifPresent(
+                from ->
+                    outbox.add(
+                        TermActionRow.REMOVE,
+                        from,
+                        TaskId.of(task.vm(), task.generation() - 1).toString(),
+                        null,
+                        null,
+                        "its move's new copy runs on worker " + task.worker(),
+                        now));
       }
       if (task.generation() == 0) {
-        // Its creation time alone: the whole row, decoded, took a tenth of the report writer's time.
-        vms.createdAtOf(task.vm(), task.vmSeq()).ifPresent(at -> metrics.firstRun(java.time.Duration.between(at, now)));
+        // Its creation time alone: the whole row, decoded, took a tenth of the report writer's
+        // time.
+        vms.createdAtOf(task.vm(), task.vmSeq())
+            .ifPresent(at -> metrics.firstRun(java.time.Duration.between(at, now)));
       }
     } else if (to == TaskState.FAILED || to == TaskState.VANISHED) {
-      workers.taskFailed(task.worker(), now); // the worker's doing, not the VM's: toward making it flaky
+      workers.taskFailed(
+          task.worker(), now); // the worker's doing, not the VM's: toward making it flaky
     }
     return Optional.of(news);
   }
 
   /**
-   * Its agent removed task {@code taskId} from {@code worker} (it answers once the task has ended): a
-   * record of an earlier generation of the VM's submission there is forgotten now, as the term would
-   * once the worker's task list no longer shows it, and a move that left it there is over.
+   * Its agent removed task {@code taskId} from {@code worker} (it answers once the task has ended):
+   * a record of an earlier generation of the VM's submission there is forgotten now, as the term
+   * would once the worker's task list no longer shows it, and a move that left it there is over.
    */
   public void removedFrom(String worker, String taskId, Instant now) {
     Optional<TaskId> id = TaskId.parse(taskId);
@@ -306,15 +453,23 @@ public class TaskObservations {
       tasks.forget(record);
     }
     if (worker.equals(vm.get().oldCopyOn())) {
-      Instant started = tasks.findById(VmTaskRow.id(vm.get().seq(), TaskId.of(vm.get().name(), vm.get().restartCount()).toString()))
-          .map(VmTaskRow::startedAt).orElse(null);
-      moveEnded(new Reconciliation.MoveEnded(vm.get().name(), vm.get().seq(), worker), started, now);
+      Instant started =
+          tasks
+              .findById(
+                  VmTaskRow.id(
+                      vm.get().seq(),
+                      TaskId.of(vm.get().name(), vm.get().restartCount()).toString()))
+              .map(VmTaskRow::startedAt)
+              .orElse(null);
+      moveEnded(
+          new Reconciliation.MoveEnded(vm.get().name(), vm.get().seq(), worker), started, now);
     }
   }
 
   /**
-   * A move is over: its old copy is gone from the worker it moved from. The VM reads as moved from now
-   * on, and its log says how long the two copies overlapped; false when another term ended it first.
+   * A move is over: its old copy is gone from the worker it moved from. The VM reads as moved from
+   * now on, and its log says how long the two copies overlapped; false when another term ended it
+   * first.
    *
    * @param newCopyStarted when the new copy started, or null when that is not known
    */
@@ -322,32 +477,70 @@ public class TaskObservations {
     if (vms.moveEnded(m.vm(), m.from()) != 1) {
       return false;
     }
-    String overlap = newCopyStarted == null ? ""
-        : String.format(java.util.Locale.ROOT, ", %.1f s after its new copy started",
-            java.time.Duration.between(newCopyStarted, now).toMillis() / 1000.0);
-    events.append(m.vm(), now, "moved", "its old copy on worker " + m.from() + " is gone" + overlap + ": the move is done");
+    String overlap =
+        newCopyStarted == null
+            ? ""
+            : String.format(
+                java.util.Locale.ROOT,
+                ", %.1f s after its new copy started",
+                java.time.Duration.between(newCopyStarted, now).toMillis() / 1000.0);
+    events.append(
+        m.vm(),
+        now,
+        "moved",
+        "its old copy on worker " + m.from() + " is gone" + overlap + ": the move is done");
     return true;
   }
 
-  /** The worker could not start the task: its record goes, so that the VM is placed again elsewhere. */
-  public Optional<TermActionRow> givenBack(VmTaskRow task, String message, Instant avoidUntil, Instant now) {
+  /**
+   * The worker could not start the task: its record goes, so that the VM is placed again elsewhere.
+   */
+  public Optional<TermActionRow> givenBack(
+      VmTaskRow task, String message, Instant avoidUntil, Instant now) {
     if (tasks.givenBack(task.id()) != 1) {
       return Optional.empty();
     }
     vms.avoid(task.vm(), task.worker(), avoidUntil);
-    return Optional.of(tell(task.vm(), task.vmSeq(), task.taskId(), task.worker(), TaskEventType.GIVEN_BACK,
-        "start-failed", null, message, now, null));
+    return Optional.of(
+        tell(
+            task.vm(),
+            task.vmSeq(),
+            task.taskId(),
+            task.worker(),
+            TaskEventType.GIVEN_BACK,
+            "start-failed",
+            null,
+            message,
+            now,
+            null));
   }
 
   private TermActionRow tell(
-      String vm, long vmSeq, String taskId, String worker, TaskEventType type, String logType, Integer exitCode,
-      String message, Instant now, Instant startedAt) {
+      String vm,
+      long vmSeq,
+      String taskId,
+      String worker,
+      TaskEventType type,
+      String logType,
+      Integer exitCode,
+      String message,
+      Instant now,
+      Instant startedAt) {
     return tell(vm, vmSeq, taskId, worker, type, logType, exitCode, message, now, startedAt, true);
   }
 
   private TermActionRow tell(
-      String vm, long vmSeq, String taskId, String worker, TaskEventType type, String logType, Integer exitCode,
-      String message, Instant now, Instant startedAt, boolean trimLog) {
+      String vm,
+      long vmSeq,
+      String taskId,
+      String worker,
+      TaskEventType type,
+      String logType,
+      Integer exitCode,
+      String message,
+      Instant now,
+      Instant startedAt,
+      boolean trimLog) {
     String text = Columns.truncate(message, 2048);
     if (trimLog) {
       events.append(vm, now, logType, Columns.truncate(message, 4096));
@@ -356,7 +549,18 @@ public class TaskObservations {
     }
     long id = outbox.nextId();
     outbox.addEvent(id, worker, taskId, vm, vmSeq, type.wireName(), exitCode, text, now, startedAt);
-    return new TermActionRow(id, TermActionRow.NOTIFY, worker, taskId, vm, text, now, 0, vmSeq, type.wireName(),
-        exitCode, startedAt);
+    return new TermActionRow(
+        id,
+        TermActionRow.NOTIFY,
+        worker,
+        taskId,
+        vm,
+        text,
+        now,
+        0,
+        vmSeq,
+        type.wireName(),
+        exitCode,
+        startedAt);
   }
 }

@@ -1,11 +1,11 @@
 package dev.rota.scheduler.term;
 
+import dev.rota.agentapi.TaskId;
+import dev.rota.model.TaskState;
 import dev.rota.scheduler.SchedulerWaker;
 import dev.rota.scheduling.ObservedTask;
 import dev.rota.scheduling.Reconciler;
 import dev.rota.scheduling.Reconciliation;
-import dev.rota.agentapi.TaskId;
-import dev.rota.model.TaskState;
 import dev.rota.store.GroupCommit;
 import dev.rota.store.TermActionRepository;
 import dev.rota.store.TermActionRow;
@@ -30,10 +30,11 @@ import org.slf4j.LoggerFactory;
  * push allocation updates): a VM is {@code running} as soon as its agent says so, not a term later.
  * The same rule as the term's reconciliation decides ({@link Reconciler#reported}), and the same
  * writer records it ({@link TaskObservations}); a report that is not about the VM's current task on
- * that worker changes nothing. The report is answered once that is stored; the VMs' workflows are told
- * right after, on threads of their own ({@link AgentCalls#REPORTED_NEWS}), and through the scheduler's
- * outbox should this process die before it could. Answered only after the signals, a report of 64
- * starts took 0.6 s under load, and its agent's threads, which start synthetic tasks too, waited.
+ * that worker changes nothing. The report is answered once that is stored; the VMs' workflows are
+ * told right after, on threads of their own ({@link AgentCalls#REPORTED_NEWS}), and through the
+ * scheduler's outbox should this process die before it could. Answered only after the signals, a
+ * report of 64 starts took 0.6 s under load, and its agent's threads, which start synthetic tasks
+ * too, waited.
  */
 @Singleton
 public class TaskReports {
@@ -55,10 +56,18 @@ public class TaskReports {
   private final Clock clock;
 
   public TaskReports(
-      VmRepository vms, VmTaskRepository placed, TaskObservations observations, TermActionRepository actions,
-      VmNotifier notifier, SchedulerWaker scheduler, WorkerRepository workers, GroupCommit commits,
-      NewsBeingTold beingTold, @jakarta.inject.Named(AgentCalls.REPORTED_NEWS) java.util.concurrent.ExecutorService telling,
-      Clock clock, dev.rota.store.VmEventRepository events) {
+      VmRepository vms,
+      VmTaskRepository placed,
+      TaskObservations observations,
+      TermActionRepository actions,
+      VmNotifier notifier,
+      SchedulerWaker scheduler,
+      WorkerRepository workers,
+      GroupCommit commits,
+      NewsBeingTold beingTold,
+      @jakarta.inject.Named(AgentCalls.REPORTED_NEWS) java.util.concurrent.ExecutorService telling,
+      Clock clock,
+      dev.rota.store.VmEventRepository events) {
     this.vms = vms;
     this.events = events;
     this.placed = placed;
@@ -76,44 +85,55 @@ public class TaskReports {
   private record Change(VmRow vm, VmTaskRow row, Reconciliation.TaskTransition transition) {}
 
   /**
-   * Applies {@code worker}'s reports, which count as its heartbeat; returns how many tasks changed, or
-   * nothing when no such worker is registered (its agent registers again). Their VMs' workflows are
-   * told after it returns.
+   * Applies {@code worker}'s reports, which count as its heartbeat; returns how many tasks changed,
+   * or nothing when no such worker is registered (its agent registers again). Their VMs' workflows
+   * are told after it returns.
    */
   public Optional<Integer> accept(String worker, List<ObservedTask> tasks) {
     Instant now = clock.instant();
-    java.util.concurrent.atomic.AtomicBoolean moveStarted = new java.util.concurrent.atomic.AtomicBoolean();
-    List<TermActionRow> news = commits.write(GroupCommit.worker(worker), () -> {
-      if (workers.heartbeat(worker, now) == 0) {
-        return null;
-      }
-      // Changed in the order of the records' ids, as the term changes them: no deadlock between the two.
-      Map<String, Change> changes = new TreeMap<>();
-      for (ObservedTask task : tasks) {
-        Optional<TaskId> id = TaskId.parse(task.id());
-        VmRow vm = id.flatMap(i -> vms.findById(i.vm())).orElse(null);
-        VmTaskRow row = vm == null ? null : placed.findById(VmTaskRow.id(vm.seq(), task.id())).orElse(null);
-        if (row != null) {
-          Reconciler.reported(Snapshots.task(row), Snapshots.vm(vm, now), worker, task)
-              .ifPresent(t -> changes.put(row.id(), new Change(vm, row, t)));
-          progress(vm, row, worker, id.get(), task, now);
-        }
-      }
-      List<TermActionRow> told = new ArrayList<>();
-      for (Change c : changes.values()) {
-        if (c.transition().to() == TaskState.RUNNING && c.vm().movingFrom() != null) {
-          moveStarted.set(true);
-        }
-        Reconciliation.TaskTransition t = c.transition();
-        observations.reached(c.row(), t.to(), t.exitCode(), t.message(), now).ifPresent(told::add);
-      }
-      return told;
-    });
+    java.util.concurrent.atomic.AtomicBoolean moveStarted =
+        new java.util.concurrent.atomic.AtomicBoolean();
+    List<TermActionRow> news =
+        commits.write(
+            GroupCommit.worker(worker),
+            () -> {
+              if (workers.heartbeat(worker, now) == 0) {
+                return null;
+              }
+              // Changed in the order of the records' ids, as the term changes them: no deadlock
+              // between the two.
+              Map<String, Change> changes = new TreeMap<>();
+              for (ObservedTask task : tasks) {
+                Optional<TaskId> id = TaskId.parse(task.id());
+                VmRow vm = id.flatMap(i -> vms.findById(i.vm())).orElse(null);
+                VmTaskRow row =
+                    vm == null
+                        ? null
+                        : placed.findById(VmTaskRow.id(vm.seq(), task.id())).orElse(null);
+                if (row != null) {
+                  Reconciler.reported(Snapshots.task(row), Snapshots.vm(vm, now), worker, task)
+                      .ifPresent(t -> changes.put(row.id(), new Change(vm, row, t)));
+                  progress(vm, row, worker, id.get(), task, now);
+                }
+              }
+              List<TermActionRow> told = new ArrayList<>();
+              for (Change c : changes.values()) {
+                if (c.transition().to() == TaskState.RUNNING && c.vm().movingFrom() != null) {
+                  moveStarted.set(true);
+                }
+                Reconciliation.TaskTransition t = c.transition();
+                observations
+                    .reached(c.row(), t.to(), t.exitCode(), t.message(), now)
+                    .ifPresent(told::add);
+              }
+              return told;
+            });
     if (news == null) {
       return Optional.empty();
     }
     if (moveStarted.get()) {
-      // Its old copy is the term's to stop: at once, not at the next interval; after the answer, as news is told.
+      // Its old copy is the term's to stop: at once, not at the next interval; after the answer, as
+      // news is told.
       try {
         telling.execute(() -> scheduler.wake("a move's new copy runs on " + worker));
       } catch (java.util.concurrent.RejectedExecutionException e) {
@@ -133,21 +153,30 @@ public class TaskReports {
   }
 
   /**
-   * A task still starting that says how it gets on (its agent fetching the image: {@code pulling 40% of
-   * 2048 MiB}) makes that the VM's status message and an event, while the task is its VM's on this worker.
+   * A task still starting that says how it gets on (its agent fetching the image: {@code pulling
+   * 40% of 2048 MiB}) makes that the VM's status message and an event, while the task is its VM's
+   * on this worker.
    */
-  private void progress(VmRow vm, VmTaskRow row, String worker, TaskId id, ObservedTask task, Instant now) {
-    if (!STARTING.equals(task.state()) || task.message() == null || task.message().isBlank()
-        || !worker.equals(row.worker()) || id.restartCount() != vm.restartCount()) {
+  private void progress(
+      VmRow vm, VmTaskRow row, String worker, TaskId id, ObservedTask task, Instant now) {
+    if (!STARTING.equals(task.state())
+        || task.message() == null
+        || task.message().isBlank()
+        || !worker.equals(row.worker())
+        || id.restartCount() != vm.restartCount()) {
       return;
     }
-    String message = task.message().length() > 512 ? task.message().substring(0, 512) : task.message();
+    String message =
+        task.message().length() > 512 ? task.message().substring(0, 512) : task.message();
     if (vms.starting(vm.name(), vm.seq(), vm.restartCount(), message) > 0) {
       events.append(vm.name(), now, "starting", message + " on " + worker);
     }
   }
 
-  /** Tells each VM its news, after the report was answered; what cannot be told now is left to the scheduler. */
+  /**
+   * Tells each VM its news, after the report was answered; what cannot be told now is left to the
+   * scheduler.
+   */
   private void tell(String worker, List<TermActionRow> news, List<Long> ids) {
     boolean leftForTheScheduler = false;
     List<Long> told = new ArrayList<>();
@@ -155,9 +184,13 @@ public class TaskReports {
       try {
         told.addAll(notifier.notify(event));
       } catch (VmNotifier.WorkflowNotStartedYet e) {
-        beingTold.release(List.of(event.id())); // its start hands its workflow the row, which shows this
+        beingTold.release(
+            List.of(event.id())); // its start hands its workflow the row, which shows this
       } catch (RuntimeException e) {
-        log.debug("VM {} will hear of its task from the scheduler's outbox: {}", event.vm(), e.toString());
+        log.debug(
+            "VM {} will hear of its task from the scheduler's outbox: {}",
+            event.vm(),
+            e.toString());
         beingTold.release(List.of(event.id()));
         leftForTheScheduler = true;
       }
@@ -165,9 +198,11 @@ public class TaskReports {
     if (told.isEmpty()) {
       beingTold.release(ids);
     } else {
-      // With the next group commit rather than a commit of its own: should it be lost, the outbox tells
+      // With the next group commit rather than a commit of its own: should it be lost, the outbox
+      // tells
       // the VMs again, and their workflows ignore news they have had.
-      commits.writeLater(GroupCommit.worker(worker), () -> actions.doneAll(told))
+      commits
+          .writeLater(GroupCommit.worker(worker), () -> actions.doneAll(told))
           .whenComplete((r, e) -> beingTold.release(ids));
     }
     if (leftForTheScheduler) {

@@ -14,8 +14,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The plan-and-commit step: reads the store's snapshot (desired state and the agents' last answers,
- * {@link TermSnapshotReader}), lets the pure scheduling core decide ({@link TermPlanner}), and writes
- * the decisions in one transaction ({@link TermPlanWriter}).
+ * {@link TermSnapshotReader}), lets the pure scheduling core decide ({@link TermPlanner}), and
+ * writes the decisions in one transaction ({@link TermPlanWriter}).
  */
 @Singleton
 public class TermCommitter {
@@ -29,8 +29,12 @@ public class TermCommitter {
   private final Clock clock;
 
   public TermCommitter(
-      TermSnapshotReader reader, TermPlanWriter writer, ListeningSince listening, WorkerSettings health,
-      SchedulerSettings scheduler, Clock clock) {
+      TermSnapshotReader reader,
+      TermPlanWriter writer,
+      ListeningSince listening,
+      WorkerSettings health,
+      SchedulerSettings scheduler,
+      Clock clock) {
     this.reader = reader;
     this.writer = writer;
     this.listening = listening;
@@ -46,14 +50,24 @@ public class TermCommitter {
     TermSnapshot snapshot = reader.read(now, observedAt);
     long read = System.nanoTime();
     TermPlan plan =
-        TermPlanner.plan(now, listening.at(observedAt), snapshot.profile(), health.health(), snapshot.workers(),
-            snapshot.vms(), java.util.List.copyOf(snapshot.taskRows().keySet()), snapshot.reported(),
+        TermPlanner.plan(
+            now,
+            listening.at(observedAt),
+            snapshot.profile(),
+            health.health(),
+            snapshot.workers(),
+            snapshot.vms(),
+            java.util.List.copyOf(snapshot.taskRows().keySet()),
+            snapshot.reported(),
             new Rebalancing(scheduler.rebalanceMovesPerTerm(), snapshot.movable()));
     long planned = System.nanoTime();
     TermDecisions decisions = writer.write(plan, snapshot, now);
     if (log.isDebugEnabled()) {
-      log.debug("read the snapshot in {} ms, planned in {} ms, wrote in {} ms", (read - began) / 1_000_000,
-          (planned - read) / 1_000_000, (System.nanoTime() - planned) / 1_000_000);
+      log.debug(
+          "read the snapshot in {} ms, planned in {} ms, wrote in {} ms",
+          (read - began) / 1_000_000,
+          (planned - read) / 1_000_000,
+          (System.nanoTime() - planned) / 1_000_000);
     }
     return decisions;
   }

@@ -1,9 +1,7 @@
 package dev.rota.scheduler.term;
 
-import dev.rota.store.Columns;
-import dev.rota.store.AgentAddress;
-import dev.rota.agents.AgentClient;
 import dev.rota.agentapi.TaskView;
+import dev.rota.agents.AgentClient;
 import dev.rota.agents.Probe;
 import dev.rota.scheduling.HealthJudge;
 import dev.rota.scheduling.WorkerProbeState;
@@ -11,13 +9,14 @@ import dev.rota.settings.AgentCallSettings;
 import dev.rota.settings.SchedulerSettings;
 import dev.rota.settings.WorkerSettings;
 import dev.rota.store.AgentTaskRepository;
-import dev.rota.store.BatchStatement;
-import dev.rota.store.TermReads;
-import dev.rota.store.ClusterStatusRepository;
-import dev.rota.workflows.cluster.ClusterWorkflow;
 import dev.rota.store.AgentTaskRow;
+import dev.rota.store.BatchStatement;
+import dev.rota.store.ClusterStatusRepository;
+import dev.rota.store.Columns;
+import dev.rota.store.TermReads;
 import dev.rota.store.WorkerRepository;
 import dev.rota.store.WorkerRow;
+import dev.rota.workflows.cluster.ClusterWorkflow;
 import dev.rota.workflows.cluster.TermObservation;
 import io.micronaut.transaction.TransactionOperations;
 import jakarta.inject.Named;
@@ -40,9 +39,9 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
 /**
- * The observe step: asks the agents that are due for their readiness and their tasks, at once with a
- * shared deadline, at most {@link #PROBE_ROUNDS} rounds of the calls made at once (the longest due
- * first, {@link HealthJudge#probesDue}), and records the answers (actual state) in the store.
+ * The observe step: asks the agents that are due for their readiness and their tasks, at once with
+ * a shared deadline, at most {@link #PROBE_ROUNDS} rounds of the calls made at once (the longest
+ * due first, {@link HealthJudge#probesDue}), and records the answers (actual state) in the store.
  */
 @Singleton
 public class TermObserver {
@@ -90,7 +89,10 @@ public class TermObserver {
     return observe(() -> {});
   }
 
-  /** {@link #observe()}, asking {@code alive} before it writes what it saw: a stale term writes nothing. */
+  /**
+   * {@link #observe()}, asking {@code alive} before it writes what it saw: a stale term writes
+   * nothing.
+   */
   public TermObservation observe(dev.rota.scheduler.Heartbeats.Beating alive) {
     wakes.clearWake(ClusterWorkflow.WORKFLOW_ID);
     Instant now = clock.instant();
@@ -103,12 +105,16 @@ public class TermObserver {
       byName.put(w.name(), w);
       states.add(Snapshots.probeState(w));
     }
-    for (WorkerProbeState due : HealthJudge.probesDue(states, now, health.health(), probesPerTerm())) {
+    for (WorkerProbeState due :
+        HealthJudge.probesDue(states, now, health.health(), probesPerTerm())) {
       WorkerRow w = byName.get(due.name());
-      asked.put(w, calls.submit(() -> {
-        sent.add(w.name());
-        return agents.probe(w.agent(), timeout);
-      }));
+      asked.put(
+          w,
+          calls.submit(
+              () -> {
+                sent.add(w.name());
+                return agents.probe(w.agent(), timeout);
+              }));
     }
     int answered = 0;
     List<Map.Entry<WorkerRow, Probe>> results = new ArrayList<>();
@@ -118,14 +124,16 @@ public class TermObserver {
         break;
       }
     }
-    // What is left stops now: the calls still queued first (the newest), then those under way, so that
+    // What is left stops now: the calls still queued first (the newest), then those under way, so
+    // that
     // no queued call takes the thread an interrupted one gives back.
     List<Future<Probe>> newestFirst = new ArrayList<>(asked.values());
     java.util.Collections.reverse(newestFirst);
     newestFirst.forEach(f -> f.cancel(true));
     for (Map.Entry<WorkerRow, Future<Probe>> e : asked.entrySet()) {
       if (e.getValue().isCancelled() && !sent.contains(e.getKey().name())) {
-        // Never sent: the calls ahead of it took the time (a loaded host, many agents due at once). That
+        // Never sent: the calls ahead of it took the time (a loaded host, many agents due at once).
+        // That
         // says nothing of the agent; it is still due, and asked next term.
         continue;
       }
@@ -135,14 +143,18 @@ public class TermObserver {
         answered++;
       }
     }
-    // The task lists first, then the answers in a short transaction of their own: a worker's row, which
-    // its heartbeats write too, is locked only while its answer is written, not while a thousand lists
-    // are (heartbeats waiting on it held up every write committed with them). Should this process die
+    // The task lists first, then the answers in a short transaction of their own: a worker's row,
+    // which
+    // its heartbeats write too, is locked only while its answer is written, not while a thousand
+    // lists
+    // are (heartbeats waiting on it held up every write committed with them). Should this process
+    // die
     // between the two, the lists are newer than the answers say, and the term counts only answers.
     Map<String, List<TaskView>> lists = new LinkedHashMap<>();
     List<Map<String, Object>> answers = new ArrayList<>();
     List<Map<String, Object>> failures = new ArrayList<>();
-    // Rows are locked in the order of their names, as heartbeats committed together lock them: no deadlock.
+    // Rows are locked in the order of their names, as heartbeats committed together lock them: no
+    // deadlock.
     results.sort(Map.Entry.comparingByKey(java.util.Comparator.comparing(WorkerRow::name)));
     for (Map.Entry<WorkerRow, Probe> r : results) {
       String name = r.getKey().name();
@@ -159,28 +171,39 @@ public class TermObserver {
     }
     alive.stillCurrent("storing what the agents said");
     if (!lists.isEmpty()) {
-      tx.executeWrite(status -> {
-        store(lists, now);
-        return null;
-      });
+      tx.executeWrite(
+          status -> {
+            store(lists, now);
+            return null;
+          });
     }
     if (!results.isEmpty()) {
-      tx.executeWrite(status -> {
-        probeAnswered.run(status.getConnection(), answers);
-        probeFailed.run(status.getConnection(), failures);
-        return null;
-      });
+      tx.executeWrite(
+          status -> {
+            probeAnswered.run(status.getConnection(), answers);
+            probeFailed.run(status.getConnection(), failures);
+            return null;
+          });
     }
     return new TermObservation(
-        scheduler.interval().toMillis(), now.toEpochMilli(), results.size(), answered, scheduler.idleInterval().toMillis());
+        scheduler.interval().toMillis(),
+        now.toEpochMilli(),
+        results.size(),
+        answered,
+        scheduler.idleInterval().toMillis());
   }
 
-  /** Four rounds of the calls made at once: what one term asks, with a deadline of one call's timeout. */
+  /**
+   * Four rounds of the calls made at once: what one term asks, with a deadline of one call's
+   * timeout.
+   */
   private int probesPerTerm() {
     return PROBE_ROUNDS * agentCalls.parallelism();
   }
 
-  /** Whether the call finished (either way) by the shared deadline: a hung agent delays only itself. */
+  /**
+   * Whether the call finished (either way) by the shared deadline: a hung agent delays only itself.
+   */
   private static boolean finishedBy(Future<Probe> future, long deadlineNanos) {
     try {
       future.get(Math.max(0, deadlineNanos - System.nanoTime()), TimeUnit.NANOSECONDS);
@@ -216,7 +239,8 @@ public class TermObserver {
    * term's database work.
    */
   private void store(Map<String, List<TaskView>> all, Instant now) {
-    // A list older than one a later term stored is dropped: a term that stalled after asking (a long
+    // A list older than one a later term stored is dropped: a term that stalled after asking (a
+    // long
     // pause) must not put back tasks the agent has since ended or removed.
     Map<String, List<TaskView>> lists = new LinkedHashMap<>(all);
     workers.probedAfter(all.keySet(), now).forEach(lists::remove);
@@ -230,8 +254,14 @@ public class TermObserver {
     Map<String, AgentTaskRow> reported = new LinkedHashMap<>();
     for (Map.Entry<String, List<TaskView>> list : lists.entrySet()) {
       for (TaskView t : list.getValue()) {
-        AgentTaskRow row = AgentTaskRow.of(list.getKey(), Columns.truncate(t.id(), 128), Columns.truncate(t.state(), 16), t.exitCode(),
-            Columns.truncate(t.message(), 2048), now);
+        AgentTaskRow row =
+            AgentTaskRow.of(
+                list.getKey(),
+                Columns.truncate(t.id(), 128),
+                Columns.truncate(t.state(), 16),
+                t.exitCode(),
+                Columns.truncate(t.message(), 2048),
+                now);
         reported.putIfAbsent(row.id(), row);
       }
     }
@@ -256,5 +286,4 @@ public class TermObserver {
       tasks.updateAll(changed);
     }
   }
-
 }

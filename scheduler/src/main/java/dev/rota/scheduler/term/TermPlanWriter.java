@@ -1,13 +1,16 @@
 package dev.rota.scheduler.term;
 
-import dev.rota.store.Columns;
-import dev.rota.scheduling.PlacementPlan;
-import dev.rota.scheduling.Reconciliation;
+import dev.rota.metrics.SchedulerMetrics;
+import dev.rota.model.TaskState;
 import dev.rota.scheduling.Drainer;
 import dev.rota.scheduling.Move;
 import dev.rota.scheduling.PlacedTask;
+import dev.rota.scheduling.PlacementPlan;
+import dev.rota.scheduling.Reconciliation;
 import dev.rota.scheduling.TermPlan;
 import dev.rota.settings.WorkerSettings;
+import dev.rota.store.ChangeRepository;
+import dev.rota.store.Columns;
 import dev.rota.store.TermActionRepository;
 import dev.rota.store.TermActionRow;
 import dev.rota.store.VmRepository;
@@ -15,12 +18,9 @@ import dev.rota.store.VmSchedulingRow;
 import dev.rota.store.VmTaskRepository;
 import dev.rota.store.VmTaskRow;
 import dev.rota.store.WorkerRemoval;
-import dev.rota.store.ChangeRepository;
-import dev.rota.metrics.SchedulerMetrics;
 import dev.rota.store.WorkerRepository;
 import dev.rota.store.WorkerRow;
 import dev.rota.workflows.cluster.TermDecisions;
-import dev.rota.model.TaskState;
 import io.micronaut.transaction.TransactionOperations;
 import jakarta.inject.Singleton;
 import java.sql.Connection;
@@ -33,9 +33,10 @@ import java.util.TreeMap;
 import java.util.TreeSet;
 
 /**
- * The term's planner side (Nomad's {@code Planner} submitting its plan): writes a plan's decisions in
- * one transaction. Each write is conditional on what the plan read (a version, or a status), so a
- * decision that lost a race to the API changes nothing, is counted as lost and is planned again next term.
+ * The term's planner side (Nomad's {@code Planner} submitting its plan): writes a plan's decisions
+ * in one transaction. Each write is conditional on what the plan read (a version, or a status), so
+ * a decision that lost a race to the API changes nothing, is counted as lost and is planned again
+ * next term.
  */
 @Singleton
 public class TermPlanWriter {
@@ -75,14 +76,21 @@ public class TermPlanWriter {
     this.metrics = metrics;
   }
 
-  /** Writes {@code plan}, made from {@code snapshot} at {@code now}, in one transaction; says what it did. */
+  /**
+   * Writes {@code plan}, made from {@code snapshot} at {@code now}, in one transaction; says what
+   * it did.
+   */
   public TermDecisions write(TermPlan plan, TermSnapshot snapshot, Instant now) {
-    return tx.executeWrite(status -> write(plan, snapshot.workerRows(), snapshot.vmRows(), snapshot.taskRows(), now));
+    return tx.executeWrite(
+        status -> write(plan, snapshot.workerRows(), snapshot.vmRows(), snapshot.taskRows(), now));
   }
 
   private TermDecisions write(
-      TermPlan plan, Map<String, WorkerRow> workerRows, Map<String, VmSchedulingRow> vmRows,
-      Map<PlacedTask, VmTaskRow> taskRows, Instant now) {
+      TermPlan plan,
+      Map<String, WorkerRow> workerRows,
+      Map<String, VmSchedulingRow> vmRows,
+      Map<PlacedTask, VmTaskRow> taskRows,
+      Instant now) {
     List<String> examples = new ArrayList<>();
     int lost = 0;
     workers.forgetTaskFailures(now.minus(health.taskFailureWindow()));
@@ -91,7 +99,9 @@ public class TermPlanWriter {
     List<TaskObservations.Placing> placings = new ArrayList<>();
     for (PlacementPlan.Placement p : plan.placement().placed()) {
       VmSchedulingRow vm = vmRows.get(p.vm());
-      placings.add(new TaskObservations.Placing(vm.name(), vm.seq(), vm.restartCount(), p.worker(), p.why()));
+      placings.add(
+          new TaskObservations.Placing(
+              vm.name(), vm.seq(), vm.restartCount(), p.worker(), p.why()));
     }
     List<TaskObservations.Placing> placedNow = observations.placeAll(placings, now);
     placedNow.forEach(p -> example(examples, "placed " + p.vm() + " on " + p.worker()));
@@ -100,7 +110,8 @@ public class TermPlanWriter {
     List<TermPlan.Failover> failedOver = observations.failOverAll(plan.failovers(), now);
     for (TermPlan.Failover f : failedOver) {
       metrics.failedOver();
-      example(examples, "failed " + f.vm() + " over from offline worker " + f.from() + " to " + f.to());
+      example(
+          examples, "failed " + f.vm() + " over from offline worker " + f.from() + " to " + f.to());
     }
     placed += failedOver.size();
     lost += plan.failovers().size() - failedOver.size();
@@ -108,7 +119,11 @@ public class TermPlanWriter {
       vms.explainPending(u.vm(), Columns.truncate(u.reason(), 2048));
     }
     List<Move> movedNow = observations.moveAll(plan.moves(), now);
-    movedNow.forEach(m -> example(examples, "moving " + m.vm() + " from " + m.from() + " to " + m.to() + ": " + m.why()));
+    movedNow.forEach(
+        m ->
+            example(
+                examples,
+                "moving " + m.vm() + " from " + m.from() + " to " + m.to() + ": " + m.why()));
     int moved = movedNow.size();
     lost += plan.moves().size() - moved;
 
@@ -118,26 +133,43 @@ public class TermPlanWriter {
         example(examples, "evicting " + e.vm() + " from drained worker " + e.worker());
       }
     }
-    plan.drainProgress().forEach((worker, progress) -> {
-      String line = Columns.truncate(progress, 1024);
-      if (!line.equals(workerRows.get(worker).drainProgress())) {
-        workers.drainProgress(worker, line);
-        example(examples, "worker " + worker + " " + line);
-      }
-    });
+    plan.drainProgress()
+        .forEach(
+            (worker, progress) -> {
+              String line = Columns.truncate(progress, 1024);
+              if (!line.equals(workerRows.get(worker).drainProgress())) {
+                workers.drainProgress(worker, line);
+                example(examples, "worker " + worker + " " + line);
+              }
+            });
 
     for (TermPlan.WorkerRemoval removal : plan.removals()) {
       if (workerRemoval.removeIfSilentSince(removal.worker(), removal.lastSeen())) {
-        example(examples, "removed worker " + removal.worker() + ": offline, last heard from " + removal.lastSeen());
+        example(
+            examples,
+            "removed worker "
+                + removal.worker()
+                + ": offline, last heard from "
+                + removal.lastSeen());
       }
     }
 
     Reconciliation r = plan.reconciliation();
     for (Reconciliation.TaskRemoval removal : r.removals()) {
-      actions.add(TermActionRow.REMOVE, removal.worker(), removal.taskId(), null, null, Columns.truncate(removal.why(), 2048), now);
-      example(examples, "removing task " + removal.taskId() + " from " + removal.worker() + ": " + removal.why());
+      actions.add(
+          TermActionRow.REMOVE,
+          removal.worker(),
+          removal.taskId(),
+          null,
+          null,
+          Columns.truncate(removal.why(), 2048),
+          now);
+      example(
+          examples,
+          "removing task " + removal.taskId() + " from " + removal.worker() + ": " + removal.why());
     }
-    // Task records change in the order of their ids, as agents' reports change them: two writers that
+    // Task records change in the order of their ids, as agents' reports change them: two writers
+    // that
     // take row locks in one order cannot deadlock.
     Map<String, Reconciliation.TaskTransition> transitions = new TreeMap<>();
     r.transitions().forEach(t -> transitions.put(taskRows.get(t.task()).id(), t));
@@ -148,7 +180,9 @@ public class TermPlanWriter {
       Reconciliation.TaskTransition t = transitions.get(id);
       if (t == null) {
         placedTasks.forget(id);
-      } else if (observations.reached(taskRows.get(t.task()), t.to(), t.exitCode(), t.message(), now).isPresent()) {
+      } else if (observations
+          .reached(taskRows.get(t.task()), t.to(), t.exitCode(), t.message(), now)
+          .isPresent()) {
         if (t.to() == TaskState.VANISHED || t.to() == TaskState.LOST) {
           failures++; // ended without its agent saying how
         }
@@ -159,13 +193,15 @@ public class TermPlanWriter {
         lost++;
       }
     }
-    Map<String, Instant> newCopyStarted = r.movesEnded().isEmpty() ? Map.of() : currentStarts(vmRows, taskRows);
+    Map<String, Instant> newCopyStarted =
+        r.movesEnded().isEmpty() ? Map.of() : currentStarts(vmRows, taskRows);
     for (Reconciliation.MoveEnded m : r.movesEnded()) {
       if (observations.moveEnded(m, newCopyStarted.get(m.vm()), now)) {
         example(examples, "moved " + m.vm() + ": its old copy on " + m.from() + " is gone");
       }
     }
-    // Workers' rows are locked last, and by name as heartbeats lock them: a heartbeat never waits for a
+    // Workers' rows are locked last, and by name as heartbeats lock them: a heartbeat never waits
+    // for a
     // whole term's placements. Their examples still come first.
     List<String> healthExamples = new ArrayList<>();
     int healthChanges = 0;
@@ -173,12 +209,18 @@ public class TermPlanWriter {
     byName.sort(java.util.Comparator.comparing(TermPlan.HealthChange::worker));
     for (TermPlan.HealthChange change : byName) {
       WorkerRow row = workerRows.get(change.worker());
-      int n = workers.decideHealth(row.name(), row.version(), change.verdict().health().wireName(),
-          Columns.truncate(change.verdict().message(), 1024), change.verdict().flakyUntil());
+      int n =
+          workers.decideHealth(
+              row.name(),
+              row.version(),
+              change.verdict().health().wireName(),
+              Columns.truncate(change.verdict().message(), 1024),
+              change.verdict().flakyUntil());
       if (n == 1) {
         healthChanges++;
         if (change.verdict().health() != Snapshots.health(row)) {
-          example(healthExamples, "worker " + row.name() + " " + change.verdict().health().wireName());
+          example(
+              healthExamples, "worker " + row.name() + " " + change.verdict().health().wireName());
         }
       } else {
         lost++;
@@ -188,7 +230,8 @@ public class TermPlanWriter {
     while (examples.size() > EXAMPLES) {
       examples.remove(examples.size() - 1);
     }
-    // Last, so that they never crowd out what the term did: why VMs still wait (the UI shows these).
+    // Last, so that they never crowd out what the term did: why VMs still wait (the UI shows
+    // these).
     for (PlacementPlan.Unplaced u : plan.placement().pending()) {
       if (examples.size() >= EXAMPLES) {
         break; // thousands may wait: no string is built for one that will not be shown
@@ -209,18 +252,23 @@ public class TermPlanWriter {
   }
 
   /** When each VM's current task started, of those that did. */
-  private static Map<String, Instant> currentStarts(Map<String, VmSchedulingRow> vmRows, Map<PlacedTask, VmTaskRow> taskRows) {
+  private static Map<String, Instant> currentStarts(
+      Map<String, VmSchedulingRow> vmRows, Map<PlacedTask, VmTaskRow> taskRows) {
     Map<String, Instant> started = new HashMap<>();
     for (VmTaskRow t : taskRows.values()) {
       VmSchedulingRow vm = vmRows.get(t.vm());
-      if (vm != null && t.startedAt() != null && vm.seq() == t.vmSeq() && vm.restartCount() == t.generation()) {
+      if (vm != null
+          && t.startedAt() != null
+          && vm.seq() == t.vmSeq()
+          && vm.restartCount() == t.generation()) {
         started.put(t.vm(), t.startedAt());
       }
     }
     return started;
   }
 
-  private static List<String> union(java.util.Collection<String> a, java.util.Collection<String> b) {
+  private static List<String> union(
+      java.util.Collection<String> a, java.util.Collection<String> b) {
     List<String> all = new ArrayList<>(a);
     all.addAll(b);
     return all;

@@ -28,7 +28,8 @@ public class TermRecorder {
             summary.term(),
             Instant.ofEpochMilli(summary.startedAtMillis()),
             summary.durationMillis());
-    log.debug("term {} began {} and took {} ms", row.term(), row.lastTermAt(), row.lastTermMillis());
+    log.debug(
+        "term {} began {} and took {} ms", row.term(), row.lastTermAt(), row.lastTermMillis());
     if (status.existsById(row.id())) {
       status.update(row);
     } else {

@@ -13,13 +13,19 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * What a term plans from, every row as of one moment: the rows as read (the writes are conditional on
- * them) and the scheduling core's view of them.
+ * What a term plans from, every row as of one moment: the rows as read (the writes are conditional
+ * on them) and the scheduling core's view of them.
  *
- * @param reported each worker whose agent answered since the term observed, with the tasks it reported
+ * @param reported each worker whose agent answered since the term observed, with the tasks it
+ *     reported
  * @param movable the VM sets whose replicas may be moved, by name
  */
 public record TermSnapshot(
-    Map<String, VmSchedulingRow> vmRows, List<VmSnapshot> vms, Map<String, WorkerRow> workerRows,
-    List<WorkerSnapshot> workers, Map<PlacedTask, VmTaskRow> taskRows, Map<String, List<ObservedTask>> reported,
-    SchedulerProfile profile, Map<String, SetSnapshot> movable) {}
+    Map<String, VmSchedulingRow> vmRows,
+    List<VmSnapshot> vms,
+    Map<String, WorkerRow> workerRows,
+    List<WorkerSnapshot> workers,
+    Map<PlacedTask, VmTaskRow> taskRows,
+    Map<String, List<ObservedTask>> reported,
+    SchedulerProfile profile,
+    Map<String, SetSnapshot> movable) {}

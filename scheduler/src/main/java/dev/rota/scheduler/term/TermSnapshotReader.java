@@ -1,5 +1,8 @@
 package dev.rota.scheduler.term;
 
+import dev.rota.model.SchedulerProfile;
+import dev.rota.model.Spread;
+import dev.rota.model.WireName;
 import dev.rota.scheduling.ObservedTask;
 import dev.rota.scheduling.PlacedTask;
 import dev.rota.scheduling.SetSnapshot;
@@ -12,13 +15,10 @@ import dev.rota.store.ClusterSettingsRow;
 import dev.rota.store.TermReads;
 import dev.rota.store.VmSchedulingRow;
 import dev.rota.store.VmSetRepository;
-import dev.rota.model.Spread;
 import dev.rota.store.VmTaskRow;
 import dev.rota.store.WorkerImages;
 import dev.rota.store.WorkerRepository;
 import dev.rota.store.WorkerRow;
-import dev.rota.model.SchedulerProfile;
-import dev.rota.model.WireName;
 import io.micronaut.transaction.TransactionOperations;
 import jakarta.inject.Singleton;
 import java.sql.Connection;
@@ -60,21 +60,25 @@ public class TermSnapshotReader {
   }
 
   /**
-   * The snapshot is read in one read-only transaction at repeatable read: every table as of one moment
-   * (in PostgreSQL, one snapshot for all its statements), so that a task a report changed between two
-   * reads is never seen half before and half after.
+   * The snapshot is read in one read-only transaction at repeatable read: every table as of one
+   * moment (in PostgreSQL, one snapshot for all its statements), so that a task a report changed
+   * between two reads is never seen half before and half after.
    */
   private static final io.micronaut.transaction.TransactionDefinition ONE_MOMENT = oneMoment();
 
   private static io.micronaut.transaction.TransactionDefinition oneMoment() {
-    io.micronaut.transaction.support.DefaultTransactionDefinition d = new io.micronaut.transaction.support.DefaultTransactionDefinition();
+    io.micronaut.transaction.support.DefaultTransactionDefinition d =
+        new io.micronaut.transaction.support.DefaultTransactionDefinition();
     d.setReadOnly(true);
     d.setIsolationLevel(io.micronaut.transaction.TransactionDefinition.Isolation.REPEATABLE_READ);
     d.setName("term snapshot");
     return d;
   }
 
-  /** The snapshot at {@code now}, trusting the task lists of agents that answered since {@code observedAt}. */
+  /**
+   * The snapshot at {@code now}, trusting the task lists of agents that answered since {@code
+   * observedAt}.
+   */
   public TermSnapshot read(Instant now, Instant observedAt) {
     return tx.execute(ONE_MOMENT, status -> read(status.getConnection(), now, observedAt));
   }
@@ -95,7 +99,8 @@ public class TermSnapshotReader {
       vmRows.put(v.name(), v);
       VmSnapshot snapshot = Snapshots.vm(v, now, spreads);
       vmSnapshots.add(snapshot);
-      // Only a VM that may be placed this term looks for the image's holders (a running one may too,
+      // Only a VM that may be placed this term looks for the image's holders (a running one may
+      // too,
       // should its task be gone); with none, the workers' images are not read at all.
       imageWanted |= v.image() != null && snapshot.wantsTask();
     }
@@ -103,12 +108,15 @@ public class TermSnapshotReader {
     List<WorkerSnapshot> workerSnapshots = new ArrayList<>();
     List<String> answered = new ArrayList<>();
     Map<String, Integer> taskFailures = new HashMap<>();
-    workers.taskFailuresSince(now.minus(health.taskFailureWindow()))
+    workers
+        .taskFailuresSince(now.minus(health.taskFailureWindow()))
         .forEach(c -> taskFailures.put(c.label(), (int) c.total()));
     Map<String, Map<String, Instant>> images = imageWanted ? workerImages.all() : Map.of();
     for (WorkerRow w : workers.findAll()) {
       workerRows.put(w.name(), w);
-      workerSnapshots.add(Snapshots.worker(w, taskFailures.getOrDefault(w.name(), 0), images.getOrDefault(w.name(), Map.of())));
+      workerSnapshots.add(
+          Snapshots.worker(
+              w, taskFailures.getOrDefault(w.name(), 0), images.getOrDefault(w.name(), Map.of())));
       if (w.lastProbeOk() && w.lastProbeAt() != null && !w.lastProbeAt().isBefore(observedAt)) {
         answered.add(w.name());
       }
@@ -121,13 +129,17 @@ public class TermSnapshotReader {
     answered.forEach(w -> reported.put(w, new ArrayList<>()));
     if (!answered.isEmpty()) {
       for (AgentTaskRow t : reads.reportedTasks(db, answered)) {
-        reported.get(t.worker()).add(new ObservedTask(t.taskId(), t.state(), t.exitCode(), t.message()));
+        reported
+            .get(t.worker())
+            .add(new ObservedTask(t.taskId(), t.state(), t.exitCode(), t.message()));
       }
     }
     SchedulerProfile profile =
-        settings.findById(ClusterSettingsRow.ID)
+        settings
+            .findById(ClusterSettingsRow.ID)
             .flatMap(s -> WireName.parse(SchedulerProfile.class, s.schedulerProfile()))
             .orElse(SchedulerProfile.OPTIMIZE_UTILIZATION);
-    return new TermSnapshot(vmRows, vmSnapshots, workerRows, workerSnapshots, taskRows, reported, profile, movable);
+    return new TermSnapshot(
+        vmRows, vmSnapshots, workerRows, workerSnapshots, taskRows, reported, profile, movable);
   }
 }

@@ -1,33 +1,34 @@
 package dev.rota.scheduler.term;
 
+import dev.rota.model.TaskEventType;
+import dev.rota.model.VmStatus;
 import dev.rota.store.Columns;
 import dev.rota.store.TermActionRepository;
 import dev.rota.store.TermActionRow;
 import dev.rota.store.VmProgress;
 import dev.rota.store.VmRepository;
-import dev.rota.model.TaskEventType;
-import dev.rota.model.VmStatus;
 import dev.rota.workflows.vm.TaskEvent;
 import dev.rota.workflows.vm.VmWorkflow;
 import io.temporal.client.WorkflowClient;
 import io.temporal.client.WorkflowNotFoundException;
-import java.util.ArrayList;
-import java.util.List;
 import jakarta.inject.Provider;
 import jakarta.inject.Singleton;
+import java.util.ArrayList;
+import java.util.List;
 
 /**
- * Tells a VM's workflow a task event from the outbox, after the VM's earlier events still there: the
- * workflow applies an event only after those before it (a new copy's start heard before the move that
- * made it would be an event of a generation it does not know yet, and lost), and events are written
- * by more than one writer (the term, agents' reports) and carried by more than one thread.
+ * Tells a VM's workflow a task event from the outbox, after the VM's earlier events still there:
+ * the workflow applies an event only after those before it (a new copy's start heard before the
+ * move that made it would be an event of a generation it does not know yet, and lost), and events
+ * are written by more than one writer (the term, agents' reports) and carried by more than one
+ * thread.
  */
 @Singleton
 public class VmNotifier {
   /**
-   * What one signal may take: past it the news stays in the outbox for the next pass. Without it the SDK
-   * retries an unreachable server for a minute, and a term telling its news while Temporal was away ran
-   * on that long after Temporal was back, ahead of the next term.
+   * What one signal may take: past it the news stays in the outbox for the next pass. Without it
+   * the SDK retries an unreachable server for a minute, and a term telling its news while Temporal
+   * was away ran on that long after Temporal was back, ahead of the next term.
    */
   static final java.time.Duration SIGNAL_DEADLINE = java.time.Duration.ofSeconds(5);
 
@@ -36,8 +37,14 @@ public class VmNotifier {
   private final TermActionRepository outbox;
   private final dev.rota.scheduler.TemporalDeadlines deadlines;
 
-  /** The client is looked up on first use: the Temporal worker that runs these activities needs it too. */
-  public VmNotifier(Provider<WorkflowClient> client, VmRepository vms, TermActionRepository outbox,
+  /**
+   * The client is looked up on first use: the Temporal worker that runs these activities needs it
+   * too.
+   */
+  public VmNotifier(
+      Provider<WorkflowClient> client,
+      VmRepository vms,
+      TermActionRepository outbox,
       dev.rota.scheduler.TemporalDeadlines deadlines) {
     this.client = client;
     this.vms = vms;
@@ -46,11 +53,12 @@ public class VmNotifier {
   }
 
   /**
-   * Signals the event with the VM's earlier ones still in the outbox, oldest first, in one signal; a VM
-   * that is gone, or was submitted again since, has nobody left to tell. Returns the outbox ids done
-   * with (the event's and the earlier ones'), for the caller to take out with others in one statement.
-   * Throws when the workflow could not be told, so that the events stay in the outbox: also when the VM
-   * exists but its workflow does not yet (being started, or being restored after Temporal lost it).
+   * Signals the event with the VM's earlier ones still in the outbox, oldest first, in one signal;
+   * a VM that is gone, or was submitted again since, has nobody left to tell. Returns the outbox
+   * ids done with (the event's and the earlier ones'), for the caller to take out with others in
+   * one statement. Throws when the workflow could not be told, so that the events stay in the
+   * outbox: also when the VM exists but its workflow does not yet (being started, or being restored
+   * after Temporal lost it).
    */
   public List<Long> notify(TermActionRow news) {
     VmProgress row = vms.progressOf(news.vm()).orElse(null);
@@ -58,11 +66,13 @@ public class VmNotifier {
       return List.of(news.id());
     }
     if (row.workflowOwed()) {
-      // Not asked of Temporal: its start hands the workflow the row, and the news after it stays here.
+      // Not asked of Temporal: its start hands the workflow the row, and the news after it stays
+      // here.
       throw new WorkflowNotStartedYet(news.vm());
     }
     if (!outbox.existsById(news.id())) {
-      // Its workflow's start took it along (the start hands over the news the row shows) after this pass
+      // Its workflow's start took it along (the start hands over the news the row shows) after this
+      // pass
       // read it: telling it again would change nothing, and cost a signal.
       return List.of();
     }
@@ -73,21 +83,28 @@ public class VmNotifier {
         told.add(event(e, false));
       }
     }
-    // A start the agent's report already wrote to the row (reportedRunning): the row's newest event, with
-    // the status it left. Its event id only grows, so the workflow's record of it would change nothing.
-    boolean recorded = TaskEventType.STARTED.wireName().equals(news.event())
-        && row.taskEventId() == news.id() && VmStatus.RUNNING.wireName().equals(row.status());
+    // A start the agent's report already wrote to the row (reportedRunning): the row's newest
+    // event, with
+    // the status it left. Its event id only grows, so the workflow's record of it would change
+    // nothing.
+    boolean recorded =
+        TaskEventType.STARTED.wireName().equals(news.event())
+            && row.taskEventId() == news.id()
+            && VmStatus.RUNNING.wireName().equals(row.status());
     told.add(event(news, recorded));
-    VmWorkflow workflow = client.get().newWorkflowStub(VmWorkflow.class, VmWorkflow.workflowId(news.vm()));
+    VmWorkflow workflow =
+        client.get().newWorkflowStub(VmWorkflow.class, VmWorkflow.workflowId(news.vm()));
     try {
-      deadlines.within(SIGNAL_DEADLINE, () -> {
-        if (told.size() == 1) {
-          workflow.taskEvent(told.get(0));
-        } else {
-          workflow.taskEvents(told);
-        }
-        return null;
-      });
+      deadlines.within(
+          SIGNAL_DEADLINE,
+          () -> {
+            if (told.size() == 1) {
+              workflow.taskEvent(told.get(0));
+            } else {
+              workflow.taskEvents(told);
+            }
+            return null;
+          });
     } catch (WorkflowNotFoundException e) {
       throw new IllegalStateException("VM " + news.vm() + " has no open workflow to tell yet", e);
     }
@@ -105,7 +122,15 @@ public class VmNotifier {
   }
 
   private static TaskEvent event(TermActionRow news, boolean recorded) {
-    return new TaskEvent(news.id(), news.taskId(), news.worker(), news.event(), news.exitCode(), news.detail(),
-        Columns.millis(news.createdAt()), Columns.millis(news.startedAt()), recorded);
+    return new TaskEvent(
+        news.id(),
+        news.taskId(),
+        news.worker(),
+        news.event(),
+        news.exitCode(),
+        news.detail(),
+        Columns.millis(news.createdAt()),
+        Columns.millis(news.startedAt()),
+        recorded);
   }
 }

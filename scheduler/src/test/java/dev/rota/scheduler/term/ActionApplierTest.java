@@ -26,8 +26,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The apply step's order and its news, against fake agents that report nothing themselves: calls to
- * agents go ahead of older news, and a placing's news waits for what the agent says of its start for
- * the probe interval (10 s here).
+ * agents go ahead of older news, and a placing's news waits for what the agent says of its start
+ * for the probe interval (10 s here).
  */
 @MicronautTest(transactional = false, rebuildContext = true)
 @Property(name = "rota.workers.probe-interval", value = "10s")
@@ -41,16 +41,25 @@ class ActionApplierTest {
   @Inject TestClock clock;
   @Inject io.micronaut.transaction.TransactionOperations<java.sql.Connection> tx;
 
-  /** What the VMs' workflows were told, in order: "vm event", and whether w1 had been asked to start anything by then. */
+  /**
+   * What the VMs' workflows were told, in order: "vm event", and whether w1 had been asked to start
+   * anything by then.
+   */
   private final List<String> told = new CopyOnWriteArrayList<>();
 
-  /** Tells as the real notifier does (the VM's earlier news with its newest), into {@link #told}. */
+  /**
+   * Tells as the real notifier does (the VM's earlier news with its newest), into {@link #told}.
+   */
   @MockBean(VmNotifier.class)
   VmNotifier notifier() {
     return new VmNotifier(null, null, null, null) {
       @Override
       public List<Long> notify(TermActionRow news) {
-        told.add(news.vm() + " " + news.event() + (agents.startCalls("w1") > 0 ? " after a start" : " before any start"));
+        told.add(
+            news.vm()
+                + " "
+                + news.event()
+                + (agents.startCalls("w1") > 0 ? " after a start" : " before any start"));
         List<Long> done = new ArrayList<>();
         actions.eventsBefore(news.vm(), news.id()).forEach(e -> done.add(e.id()));
         done.add(news.id());
@@ -60,16 +69,47 @@ class ActionApplierTest {
   }
 
   private void worker(String name) {
-    workers.save(WorkerRow.registered(name, FakeAgents.endpoint(name), Map.of("cpu", 64L, "memory", 65536L), Map.of(),
-        List.of("process"), null, "ready", "ready", clock.instant()));
+    workers.save(
+        WorkerRow.registered(
+            name,
+            FakeAgents.endpoint(name),
+            Map.of("cpu", 64L, "memory", 65536L),
+            Map.of(),
+            List.of("process"),
+            null,
+            "ready",
+            "ready",
+            clock.instant()));
   }
 
-  /** Submitted and placed on {@code worker} now: its start and its news in the outbox, as a term leaves them. */
+  /**
+   * Submitted and placed on {@code worker} now: its start and its news in the outbox, as a term
+   * leaves them.
+   */
   private void placed(String vm, String worker) {
-    VmRow row = vms.save(VmRow.submitted(vm, vms.nextSeq(), new VmTemplate("process", null, List.of("sleep", "60"),
-        Map.of(), Map.of("cpu", 1L), Map.of(), "Never"), "waiting", clock.instant()));
+    VmRow row =
+        vms.save(
+            VmRow.submitted(
+                vm,
+                vms.nextSeq(),
+                new VmTemplate(
+                    "process",
+                    null,
+                    List.of("sleep", "60"),
+                    Map.of(),
+                    Map.of("cpu", 1L),
+                    Map.of(),
+                    "Never"),
+                "waiting",
+                clock.instant()));
     Instant now = clock.instant();
-    assertEquals(1, tx.executeWrite(s -> observations.placeAll(List.of(new TaskObservations.Placing(vm, row.seq(), 0, worker, null)), now)).size());
+    assertEquals(
+        1,
+        tx.executeWrite(
+                s ->
+                    observations.placeAll(
+                        List.of(new TaskObservations.Placing(vm, row.seq(), 0, worker, null)), now))
+            .size());
   }
 
   private List<TermActionRow> newsFor(String vm) {
@@ -84,13 +124,18 @@ class ActionApplierTest {
     ApplyResult first = applier.apply();
     assertEquals(1, first.started(), first.toString());
     assertEquals(1, agents.starts("w1", "a.0"));
-    assertEquals(0, first.notified(), "the placing waits to go with the start's report in one signal: " + told);
+    assertEquals(
+        0,
+        first.notified(),
+        "the placing waits to go with the start's report in one signal: " + told);
     assertEquals(List.of("placed"), newsFor("a").stream().map(TermActionRow::event).toList());
 
     clock.advance(Duration.ofSeconds(9));
-    assertEquals(0, applier.apply().notified(), "within the probe interval it still waits: " + told);
+    assertEquals(
+        0, applier.apply().notified(), "within the probe interval it still waits: " + told);
 
-    // Neither the agent's report nor the probe said more (a VM still booting): it hears of its placing alone.
+    // Neither the agent's report nor the probe said more (a VM still booting): it hears of its
+    // placing alone.
     clock.advance(Duration.ofSeconds(2));
     ApplyResult late = applier.apply();
     assertEquals(1, late.notified(), late.toString());
@@ -102,10 +147,21 @@ class ActionApplierTest {
   @Test
   void aFullBatchOfOlderNewsDoesNotHoldBackAStartQueuedAfterIt() {
     worker("w1");
-    // Older news than one batch holds (of VMs long placed and since ended), as a busy term leaves behind.
+    // Older news than one batch holds (of VMs long placed and since ended), as a busy term leaves
+    // behind.
     Instant old = clock.instant().minusSeconds(60);
     for (int i = 0; i < ActionApplier.BATCH + 1; i++) {
-      actions.addEvent(actions.nextId(), "w2", "old-" + i + ".0", "old-" + i, i, "exited", 0, "exited 0", old, old);
+      actions.addEvent(
+          actions.nextId(),
+          "w2",
+          "old-" + i + ".0",
+          "old-" + i,
+          i,
+          "exited",
+          0,
+          "exited 0",
+          old,
+          old);
     }
     placed("b", "w1");
 
@@ -114,7 +170,12 @@ class ActionApplierTest {
     assertEquals(1, applied.started(), applied.toString());
     assertEquals(ActionApplier.BATCH + 1, applied.notified(), applied.toString());
     assertEquals(ActionApplier.BATCH + 1, told.size());
-    assertTrue(told.stream().allMatch(t -> t.endsWith("after a start")), "the start went first: " + told.get(0));
-    assertEquals(List.of("placed"), newsFor("b").stream().map(TermActionRow::event).toList(), "b's placing waits for its start's report");
+    assertTrue(
+        told.stream().allMatch(t -> t.endsWith("after a start")),
+        "the start went first: " + told.get(0));
+    assertEquals(
+        List.of("placed"),
+        newsFor("b").stream().map(TermActionRow::event).toList(),
+        "b's placing waits for its start's report");
   }
 }

@@ -1,11 +1,11 @@
 package dev.rota.scheduler.term;
 
-import dev.rota.store.AgentAddress;
-import dev.rota.agents.AgentClient;
+import dev.rota.agentapi.TaskSpec;
 import dev.rota.agentapi.TaskView;
+import dev.rota.agents.AgentClient;
 import dev.rota.agents.HttpAgentClient;
 import dev.rota.agents.Probe;
-import dev.rota.agentapi.TaskSpec;
+import dev.rota.store.AgentAddress;
 import io.micronaut.context.annotation.Replaces;
 import jakarta.inject.Singleton;
 import java.time.Duration;
@@ -21,11 +21,18 @@ import java.util.concurrent.atomic.AtomicInteger;
 @Replaces(HttpAgentClient.class)
 public class FakeAgents implements AgentClient {
   /**
-   * UP answers everything; ERRORS nothing; HANGS never returns; NO_STARTS answers probes but fails every
-   * start; REFUSES_STARTS refuses every start as a bad request (4xx: retrying cannot help).
+   * UP answers everything; ERRORS nothing; HANGS never returns; NO_STARTS answers probes but fails
+   * every start; REFUSES_STARTS refuses every start as a bad request (4xx: retrying cannot help).
    */
   /** {@code TASKS_FAIL}: tasks start, then are reported failed by the agent at once. */
-  public enum Mode { UP, ERRORS, HANGS, NO_STARTS, REFUSES_STARTS, TASKS_FAIL }
+  public enum Mode {
+    UP,
+    ERRORS,
+    HANGS,
+    NO_STARTS,
+    REFUSES_STARTS,
+    TASKS_FAIL
+  }
 
   public static final class Agent {
     volatile Mode mode = Mode.UP;
@@ -34,8 +41,13 @@ public class FakeAgents implements AgentClient {
     final Map<String, AtomicInteger> starts = new ConcurrentHashMap<>();
     final AtomicInteger startCalls = new AtomicInteger();
     final Map<String, TaskSpec> specs = new ConcurrentHashMap<>();
-    /** Run once by the next probe, which then answers without these tasks: an answer read before a pause. */
+
+    /**
+     * Run once by the next probe, which then answers without these tasks: an answer read before a
+     * pause.
+     */
     volatile Runnable pauseInNextProbe;
+
     volatile java.util.Set<String> staleWithout = java.util.Set.of();
   }
 
@@ -63,9 +75,9 @@ public class FakeAgents implements AgentClient {
   }
 
   /**
-   * The next probe of {@code worker} runs {@code pause} (a host frozen mid-term, as a clock moved on) and
-   * answers a list without {@code missing}: what the term read before its pause, stale now. The agent
-   * itself keeps its tasks.
+   * The next probe of {@code worker} runs {@code pause} (a host frozen mid-term, as a clock moved
+   * on) and answers a list without {@code missing}: what the term read before its pause, stale now.
+   * The agent itself keeps its tasks.
    */
   public void staleNextProbe(String worker, java.util.Set<String> missing, Runnable pause) {
     agent(worker).staleWithout = missing;
@@ -78,7 +90,10 @@ public class FakeAgents implements AgentClient {
   }
 
   public void exit(String worker, String taskId, int code) {
-    agent(worker).tasks.computeIfPresent(taskId, (id, t) -> new TaskView(id, t.vm(), "exited", code, t.startedAt(), null, null));
+    agent(worker)
+        .tasks
+        .computeIfPresent(
+            taskId, (id, t) -> new TaskView(id, t.vm(), "exited", code, t.startedAt(), null, null));
   }
 
   /** Calls to start a task on the worker, whatever came of them. */
@@ -127,7 +142,8 @@ public class FakeAgents implements AgentClient {
         java.util.Set<String> missing = a.staleWithout;
         a.staleWithout = java.util.Set.of();
         pause.run();
-        return Probe.answered(a.tasks.values().stream().filter(t -> !missing.contains(t.id())).toList());
+        return Probe.answered(
+            a.tasks.values().stream().filter(t -> !missing.contains(t.id())).toList());
       }
       return Probe.answered(List.copyOf(a.tasks.values()));
     } catch (IllegalStateException e) {
@@ -148,9 +164,11 @@ public class FakeAgents implements AgentClient {
     }
     a.starts.computeIfAbsent(taskId, k -> new AtomicInteger()).incrementAndGet();
     a.specs.put(taskId, spec);
-    a.tasks.putIfAbsent(taskId, a.mode == Mode.TASKS_FAIL
-        ? new TaskView(taskId, spec.vm(), "failed", null, null, null, "image not found")
-        : new TaskView(taskId, spec.vm(), "running", null, null, null, null));
+    a.tasks.putIfAbsent(
+        taskId,
+        a.mode == Mode.TASKS_FAIL
+            ? new TaskView(taskId, spec.vm(), "failed", null, null, null, "image not found")
+            : new TaskView(taskId, spec.vm(), "running", null, null, null, null));
   }
 
   @Override

@@ -17,7 +17,8 @@ final class HeartbeatingAgents implements ClusterActivities {
   private final WorkerRepository workers;
   private final Clock clock;
 
-  HeartbeatingAgents(ClusterActivities real, FakeAgents agents, WorkerRepository workers, Clock clock) {
+  HeartbeatingAgents(
+      ClusterActivities real, FakeAgents agents, WorkerRepository workers, Clock clock) {
     this.real = real;
     this.agents = agents;
     this.workers = workers;

@@ -13,8 +13,8 @@ import dev.rota.store.TermActionRepository;
 import dev.rota.store.TermActionRow;
 import dev.rota.store.VmRepository;
 import dev.rota.store.VmRow;
-import dev.rota.store.VmTemplate;
 import dev.rota.store.VmTaskRow;
+import dev.rota.store.VmTemplate;
 import dev.rota.store.WorkerRepository;
 import dev.rota.store.WorkerRow;
 import io.micronaut.test.annotation.MockBean;
@@ -44,9 +44,12 @@ class TaskReportsTest {
 
   /** VMs whose workflow cannot be reached (Temporal down, this host dying): their notify throws. */
   private final Set<String> unreachable = ConcurrentHashMap.newKeySet();
+
   private final Set<String> told = ConcurrentHashMap.newKeySet();
+
   /** Every telling, in order, twice if told twice. */
   private final List<String> tellings = new java.util.concurrent.CopyOnWriteArrayList<>();
+
   /** Run once, as the VM is told: what happens meanwhile on other threads. */
   private final Map<String, Runnable> whileTelling = new ConcurrentHashMap<>();
 
@@ -84,19 +87,51 @@ class TaskReportsTest {
   /** Submitted and placed, the placement's start and news already carried out. */
   private void placed(String vm, String worker) {
     Instant now = Instant.parse("2026-01-01T00:00:00Z");
-    VmRow row = vms.save(VmRow.submitted(vm, vms.nextSeq(), new VmTemplate("process", null, List.of("sleep", "60"),
-        Map.of(), Map.of("cpu", 1L), Map.of(), "Never"), "waiting", now));
-    assertEquals(1, tx.executeWrite(s -> observations.placeAll(List.of(new TaskObservations.Placing(vm, row.seq(), 0, worker, null)), now)).size());
-    actions.after(0, 10_000).stream().filter(a -> vm.equals(a.vm())).forEach(a -> actions.done(a.id()));
+    VmRow row =
+        vms.save(
+            VmRow.submitted(
+                vm,
+                vms.nextSeq(),
+                new VmTemplate(
+                    "process",
+                    null,
+                    List.of("sleep", "60"),
+                    Map.of(),
+                    Map.of("cpu", 1L),
+                    Map.of(),
+                    "Never"),
+                "waiting",
+                now));
+    assertEquals(
+        1,
+        tx.executeWrite(
+                s ->
+                    observations.placeAll(
+                        List.of(new TaskObservations.Placing(vm, row.seq(), 0, worker, null)), now))
+            .size());
+    actions.after(0, 10_000).stream()
+        .filter(a -> vm.equals(a.vm()))
+        .forEach(a -> actions.done(a.id()));
   }
 
   private void registered(String worker) {
-    workers.save(WorkerRow.registered(worker, "http://127.0.0.1:1", Map.of("cpu", 4L), Map.of(), List.of("process"), null,
-        "ready", "ready", Instant.parse("2026-01-01T00:00:00Z")));
+    workers.save(
+        WorkerRow.registered(
+            worker,
+            "http://127.0.0.1:1",
+            Map.of("cpu", 4L),
+            Map.of(),
+            List.of("process"),
+            null,
+            "ready",
+            "ready",
+            Instant.parse("2026-01-01T00:00:00Z")));
   }
 
   private List<TermActionRow> notificationsFor(String vm) {
-    return actions.after(0, 10_000).stream().filter(a -> a.kind().equals(TermActionRow.NOTIFY) && vm.equals(a.vm())).toList();
+    return actions.after(0, 10_000).stream()
+        .filter(a -> a.kind().equals(TermActionRow.NOTIFY) && vm.equals(a.vm()))
+        .toList();
   }
 
   private String taskState(String vm) {
@@ -112,15 +147,28 @@ class TaskReportsTest {
     int before = notificationsFor("tr-pull").size();
     String stateBefore = taskState("tr-pull");
 
-    reports.accept("tr-p", List.of(new ObservedTask("tr-pull.0", "starting", null, "pulling 40% of 2048 MiB")));
-    reports.accept("tr-p", List.of(new ObservedTask("tr-pull.0", "starting", null, "pulling 40% of 2048 MiB")));
-    reports.accept("tr-q", List.of(new ObservedTask("tr-pull.0", "starting", null, "pulling 90% of 2048 MiB")));
+    reports.accept(
+        "tr-p",
+        List.of(new ObservedTask("tr-pull.0", "starting", null, "pulling 40% of 2048 MiB")));
+    reports.accept(
+        "tr-p",
+        List.of(new ObservedTask("tr-pull.0", "starting", null, "pulling 40% of 2048 MiB")));
+    reports.accept(
+        "tr-q",
+        List.of(new ObservedTask("tr-pull.0", "starting", null, "pulling 90% of 2048 MiB")));
 
     VmRow vm = vms.findById("tr-pull").orElseThrow();
-    assertEquals("pulling 40% of 2048 MiB", vm.statusMessage(), "the worker it is placed on says how it gets on");
+    assertEquals(
+        "pulling 40% of 2048 MiB",
+        vm.statusMessage(), "the worker it is placed on says how it gets on");
     assertEquals("pending", vm.status(), "progress is no change of state");
-    assertEquals(List.of("pulling 40% of 2048 MiB on tr-p"), vmEvents.page("tr-pull", 0, 100).stream()
-        .filter(e -> e.type().equals("starting")).map(dev.rota.store.VmEventRow::message).toList(), "once, though told twice");
+    assertEquals(
+        List.of("pulling 40% of 2048 MiB on tr-p"),
+        vmEvents.page("tr-pull", 0, 100).stream()
+            .filter(e -> e.type().equals("starting"))
+            .map(dev.rota.store.VmEventRow::message)
+            .toList(),
+        "once, though told twice");
     assertEquals(before, notificationsFor("tr-pull").size(), "no news for its workflow");
     assertEquals(stateBefore, taskState("tr-pull"), "nor for the scheduler's record of the task");
   }
@@ -132,20 +180,33 @@ class TaskReportsTest {
     placed("tr-later", "tr-w");
     unreachable.add("tr-later");
 
-    int changed = reports.accept("tr-w", List.of(
-        new ObservedTask("tr-told.0", "running", null, null),
-        new ObservedTask("tr-later.0", "exited", 2, "exited with code 2"),
-        new ObservedTask("stray.0", "running", null, null))).orElseThrow();
+    int changed =
+        reports
+            .accept(
+                "tr-w",
+                List.of(
+                    new ObservedTask("tr-told.0", "running", null, null),
+                    new ObservedTask("tr-later.0", "exited", 2, "exited with code 2"),
+                    new ObservedTask("stray.0", "running", null, null)))
+            .orElseThrow();
 
     assertEquals(2, changed, "both tasks changed; a task no VM owns changes nothing");
     assertEquals("running", taskState("tr-told"));
     assertEquals("exited", taskState("tr-later"));
     VmRow toldVm = vms.findById("tr-told").orElseThrow();
-    assertEquals("running", toldVm.status(), "the agent's word: the read model need not wait for the workflow");
+    assertEquals(
+        "running",
+        toldVm.status(),
+        "the agent's word: the read model need not wait for the workflow");
     assertEquals("tr-w", toldVm.worker());
-    assertEquals("pending", vms.findById("tr-later").orElseThrow().status(), "an end is the workflow's to judge");
+    assertEquals(
+        "pending",
+        vms.findById("tr-later").orElseThrow().status(),
+        "an end is the workflow's to judge");
     // Told right after the report was answered, the told news' removal queued without a wait.
-    eventually("tr-told told and taken out of the outbox", () -> told.contains("tr-told started") && notificationsFor("tr-told").isEmpty());
+    eventually(
+        "tr-told told and taken out of the outbox",
+        () -> told.contains("tr-told started") && notificationsFor("tr-told").isEmpty());
     eventually("the scheduler woken for tr-later", () -> !wakes.isEmpty());
     List<TermActionRow> left = notificationsFor("tr-later");
     assertEquals(1, left.size(), "not told: the scheduler's apply will tell it");
@@ -156,30 +217,67 @@ class TaskReportsTest {
   }
 
   @Test
-  void aStartIsInTheReadModelAsTheWorkflowWillRecordItAndNeitherItsEarlierNewsNorItsOwnDecisionIsOverwritten() {
+  void
+      aStartIsInTheReadModelAsTheWorkflowWillRecordItAndNeitherItsEarlierNewsNorItsOwnDecisionIsOverwritten() {
     registered("tr-w2");
     placed("tr-runs", "tr-w2");
     placed("tr-stopped", "tr-w2");
     vms.recordStatus("tr-stopped", "stopping", "stopping: by request");
     unreachable.add("tr-runs"); // its news stays in the outbox, where the test reads it
 
-    reports.accept("tr-w2", List.of(new ObservedTask("tr-runs.0", "running", null, "up"),
-        new ObservedTask("tr-stopped.0", "running", null, null)));
+    reports.accept(
+        "tr-w2",
+        List.of(
+            new ObservedTask("tr-runs.0", "running", null, "up"),
+            new ObservedTask("tr-stopped.0", "running", null, null)));
 
     VmRow runs = vms.findById("tr-runs").orElseThrow();
-    TermActionRow started = actions.after(0, 10_000).stream()
-        .filter(a -> "tr-runs".equals(a.vm()) && "started".equals(a.event())).findFirst().orElseThrow();
+    TermActionRow started =
+        actions.after(0, 10_000).stream()
+            .filter(a -> "tr-runs".equals(a.vm()) && "started".equals(a.event()))
+            .findFirst()
+            .orElseThrow();
     assertEquals("running", runs.status());
     assertEquals(started.id(), runs.taskEventId(), "the event the workflow will hear it by");
     assertEquals(started.createdAt().toEpochMilli(), runs.startedAt().toEpochMilli());
-    assertEquals(0, runs.startedAt().getNano() % 1_000_000, "to the millisecond, as the workflow records it");
+    assertEquals(
+        0,
+        runs.startedAt().getNano() % 1_000_000,
+        "to the millisecond, as the workflow records it");
     assertEquals(started.detail(), runs.statusMessage(), "the message it will hear");
-    assertEquals("stopping", vms.findById("tr-stopped").orElseThrow().status(), "the workflow's decision stands");
+    assertEquals(
+        "stopping",
+        vms.findById("tr-stopped").orElseThrow().status(),
+        "the workflow's decision stands");
 
-    assertEquals(0, vms.recordLifecycle("tr-runs", 0, "scheduled", "tr-w2", "scheduled", null, started.id() - 1,
-        runs.scheduledAt(), null, null), "the workflow hearing of the placement late changes nothing");
-    assertEquals(0, vms.recordLifecycle("tr-runs", 0, "running", "tr-w2", started.detail(), null, started.id(),
-        runs.scheduledAt(), runs.startedAt(), null), "its record of the start is there already");
+    assertEquals(
+        0,
+        vms.recordLifecycle(
+            "tr-runs",
+            0,
+            "scheduled",
+            "tr-w2",
+            "scheduled",
+            null,
+            started.id() - 1,
+            runs.scheduledAt(),
+            null,
+            null),
+        "the workflow hearing of the placement late changes nothing");
+    assertEquals(
+        0,
+        vms.recordLifecycle(
+            "tr-runs",
+            0,
+            "running",
+            "tr-w2",
+            started.detail(),
+            null,
+            started.id(),
+            runs.scheduledAt(),
+            runs.startedAt(),
+            null),
+        "its record of the start is there already");
     assertEquals(runs.version(), vms.findById("tr-runs").orElseThrow().version());
   }
 
@@ -189,13 +287,22 @@ class TaskReportsTest {
     placed("tr-shown", "tr-w5");
     unreachable.add("tr-shown");
     reports.accept("tr-w5", List.of(new ObservedTask("tr-shown.0", "running", null, null)));
-    TermActionRow started = actions.after(0, 10_000).stream()
-        .filter(a -> "tr-shown".equals(a.vm()) && "started".equals(a.event())).findFirst().orElseThrow();
+    TermActionRow started =
+        actions.after(0, 10_000).stream()
+            .filter(a -> "tr-shown".equals(a.vm()) && "started".equals(a.event()))
+            .findFirst()
+            .orElseThrow();
 
     List<dev.rota.workflows.vm.TaskEvent> heard = new java.util.concurrent.CopyOnWriteArrayList<>();
-    VmNotifier notifier = new VmNotifier(() -> workflowsHearingInto(heard), vms, actions, new dev.rota.scheduler.TemporalDeadlines());
+    VmNotifier notifier =
+        new VmNotifier(
+            () -> workflowsHearingInto(heard),
+            vms,
+            actions,
+            new dev.rota.scheduler.TemporalDeadlines());
     notifier.notify(started);
-    vms.requeue("tr-shown", 1, "restarted", null); // what its workflow would do next, were the task to end
+    vms.requeue(
+        "tr-shown", 1, "restarted", null); // what its workflow would do next, were the task to end
     notifier.notify(started);
 
     assertEquals(2, heard.size(), heard.toString());
@@ -205,23 +312,34 @@ class TaskReportsTest {
 
   /** A Temporal client whose VM workflows put what they are told into {@code heard}. */
   @SuppressWarnings("unchecked")
-  private static io.temporal.client.WorkflowClient workflowsHearingInto(List<dev.rota.workflows.vm.TaskEvent> heard) {
-    dev.rota.workflows.vm.VmWorkflow vm = (dev.rota.workflows.vm.VmWorkflow) java.lang.reflect.Proxy.newProxyInstance(
-        TaskReportsTest.class.getClassLoader(), new Class<?>[] {dev.rota.workflows.vm.VmWorkflow.class}, (proxy, method, args) -> {
-          switch (method.getName()) {
-            case "taskEvent" -> heard.add((dev.rota.workflows.vm.TaskEvent) args[0]);
-            case "taskEvents" -> heard.addAll((List<dev.rota.workflows.vm.TaskEvent>) args[0]);
-            default -> throw new UnsupportedOperationException(method.getName());
-          }
-          return null;
-        });
-    return (io.temporal.client.WorkflowClient) java.lang.reflect.Proxy.newProxyInstance(
-        TaskReportsTest.class.getClassLoader(), new Class<?>[] {io.temporal.client.WorkflowClient.class}, (proxy, method, args) -> {
-          if (method.getName().equals("newWorkflowStub") && args.length == 2 && args[1] instanceof String) {
-            return vm;
-          }
-          throw new UnsupportedOperationException(method.getName());
-        });
+  private static io.temporal.client.WorkflowClient workflowsHearingInto(
+      List<dev.rota.workflows.vm.TaskEvent> heard) {
+    dev.rota.workflows.vm.VmWorkflow vm =
+        (dev.rota.workflows.vm.VmWorkflow)
+            java.lang.reflect.Proxy.newProxyInstance(
+                TaskReportsTest.class.getClassLoader(),
+                new Class<?>[] {dev.rota.workflows.vm.VmWorkflow.class},
+                (proxy, method, args) -> {
+                  switch (method.getName()) {
+                    case "taskEvent" -> heard.add((dev.rota.workflows.vm.TaskEvent) args[0]);
+                    case "taskEvents" ->
+                        heard.addAll((List<dev.rota.workflows.vm.TaskEvent>) args[0]);
+                    default -> throw new UnsupportedOperationException(method.getName());
+                  }
+                  return null;
+                });
+    return (io.temporal.client.WorkflowClient)
+        java.lang.reflect.Proxy.newProxyInstance(
+            TaskReportsTest.class.getClassLoader(),
+            new Class<?>[] {io.temporal.client.WorkflowClient.class},
+            (proxy, method, args) -> {
+              if (method.getName().equals("newWorkflowStub")
+                  && args.length == 2
+                  && args[1] instanceof String) {
+                return vm;
+              }
+              throw new UnsupportedOperationException(method.getName());
+            });
   }
 
   @Test
@@ -230,26 +348,53 @@ class TaskReportsTest {
     registered("tr-w4");
     placed("tr-fo", "tr-w3");
     placed("tr-mv", "tr-w3");
-    reports.accept("tr-w3", List.of(new ObservedTask("tr-fo.0", "running", null, null),
-        new ObservedTask("tr-mv.0", "running", null, null)));
+    reports.accept(
+        "tr-w3",
+        List.of(
+            new ObservedTask("tr-fo.0", "running", null, null),
+            new ObservedTask("tr-mv.0", "running", null, null)));
     Instant later = Instant.now().plusSeconds(60);
-    tx.executeWrite(s -> {
-      observations.failOverAll(List.of(new TermPlan.Failover(
-          "tr-fo", vms.findById("tr-fo").orElseThrow().seq(), 0, "tr-w3", "tr-w4", "tr-w3 went offline")), later);
-      return observations.moveAll(List.of(new Move(
-          "tr-mv", vms.findById("tr-mv").orElseThrow().seq(), 0, "tr-w3", "tr-w4", "spread")), later);
-    });
+    tx.executeWrite(
+        s -> {
+          observations.failOverAll(
+              List.of(
+                  new TermPlan.Failover(
+                      "tr-fo",
+                      vms.findById("tr-fo").orElseThrow().seq(),
+                      0,
+                      "tr-w3",
+                      "tr-w4",
+                      "tr-w3 went offline")),
+              later);
+          return observations.moveAll(
+              List.of(
+                  new Move(
+                      "tr-mv",
+                      vms.findById("tr-mv").orElseThrow().seq(),
+                      0,
+                      "tr-w3",
+                      "tr-w4",
+                      "spread")),
+              later);
+        });
     VmRow movingBefore = vms.findById("tr-mv").orElseThrow();
     assertEquals("tr-w3", movingBefore.movingFrom(), "the move under way");
 
-    reports.accept("tr-w4", List.of(new ObservedTask("tr-fo.1", "running", null, null),
-        new ObservedTask("tr-mv.1", "running", null, null)));
+    reports.accept(
+        "tr-w4",
+        List.of(
+            new ObservedTask("tr-fo.1", "running", null, null),
+            new ObservedTask("tr-mv.1", "running", null, null)));
 
     VmRow failedOver = vms.findById("tr-fo").orElseThrow();
     assertEquals("running", failedOver.status());
     assertEquals(1, failedOver.restartCount());
-    assertEquals("tr-w4", failedOver.worker(), "running on its new worker, as its workflow will say");
-    assertEquals(later.toEpochMilli(), failedOver.scheduledAt().toEpochMilli(), "placed there by the failover");
+    assertEquals(
+        "tr-w4", failedOver.worker(), "running on its new worker, as its workflow will say");
+    assertEquals(
+        later.toEpochMilli(),
+        failedOver.scheduledAt().toEpochMilli(),
+        "placed there by the failover");
     VmRow moved = vms.findById("tr-mv").orElseThrow();
     assertEquals("tr-w3", moved.worker(), "a move's end is its workflow's to record");
     assertEquals(movingBefore.taskEventId(), moved.taskEventId());
@@ -259,7 +404,10 @@ class TaskReportsTest {
   @Test
   void aReportFromAWorkerNotRegisteredChangesNothingAndSaysSoSoThatItsAgentRegistersAgain() {
     placed("tr-orphan", "tr-w0");
-    assertTrue(reports.accept("tr-nobody", List.of(new ObservedTask("tr-orphan.0", "running", null, null))).isEmpty());
+    assertTrue(
+        reports
+            .accept("tr-nobody", List.of(new ObservedTask("tr-orphan.0", "running", null, null)))
+            .isEmpty());
     assertEquals("scheduled", taskState("tr-orphan"));
   }
 
@@ -271,24 +419,40 @@ class TaskReportsTest {
     unreachable.add("tr-unheard");
     List<Integer> toldByAPassMeanwhile = new java.util.concurrent.CopyOnWriteArrayList<>();
     java.util.concurrent.atomic.AtomicLong heldId = new java.util.concurrent.atomic.AtomicLong();
-    whileTelling.put("tr-held", () -> {
-      // A term's apply pass, between the report's commit and its telling: the news is in the outbox.
-      heldId.set(notificationsFor("tr-held").get(0).id());
-      applier.apply();
-      toldByAPassMeanwhile.add((int) tellings.stream().filter(t -> t.startsWith("tr-held ")).count());
-    });
+    whileTelling.put(
+        "tr-held",
+        () -> {
+          // A term's apply pass, between the report's commit and its telling: the news is in the
+          // outbox.
+          heldId.set(notificationsFor("tr-held").get(0).id());
+          applier.apply();
+          toldByAPassMeanwhile.add(
+              (int) tellings.stream().filter(t -> t.startsWith("tr-held ")).count());
+        });
 
-    reports.accept("tr-w6", List.of(new ObservedTask("tr-held.0", "running", null, null),
-        new ObservedTask("tr-unheard.0", "running", null, null)));
+    reports.accept(
+        "tr-w6",
+        List.of(
+            new ObservedTask("tr-held.0", "running", null, null),
+            new ObservedTask("tr-unheard.0", "running", null, null)));
     TermActionRow unheard = notificationsFor("tr-unheard").get(0);
-    eventually("the report's news told, and taken out of the outbox", () -> !toldByAPassMeanwhile.isEmpty()
-        && notificationsFor("tr-held").isEmpty() && !beingTold.held(heldId.get()));
+    eventually(
+        "the report's news told, and taken out of the outbox",
+        () ->
+            !toldByAPassMeanwhile.isEmpty()
+                && notificationsFor("tr-held").isEmpty()
+                && !beingTold.held(heldId.get()));
     assertFalse(beingTold.held(unheard.id()), "not told: the scheduler's to tell");
 
     assertEquals(List.of(0), toldByAPassMeanwhile, "the pass left tr-held's news to the report");
-    assertEquals(List.of("tr-held started"), tellings.stream().filter(t -> t.startsWith("tr-held ")).toList(), "told once");
+    assertEquals(
+        List.of("tr-held started"),
+        tellings.stream().filter(t -> t.startsWith("tr-held ")).toList(),
+        "told once");
     applier.apply();
-    assertEquals(List.of("tr-held started"), tellings.stream().filter(t -> t.startsWith("tr-held ")).toList(),
+    assertEquals(
+        List.of("tr-held started"),
+        tellings.stream().filter(t -> t.startsWith("tr-held ")).toList(),
         "its removal committed, nothing is left to tell");
   }
 
@@ -302,10 +466,17 @@ class TaskReportsTest {
     int before = vmEvents.page("tr-log", 0, 5_000).size();
 
     reports.accept("tr-w7", List.of(new ObservedTask("tr-log.0", "running", null, null)));
-    assertEquals(before + 1, vmEvents.page("tr-log", 0, 5_000).size(), "a start's line is written without a trim");
+    assertEquals(
+        before + 1,
+        vmEvents.page("tr-log", 0, 5_000).size(),
+        "a start's line is written without a trim");
     reports.accept("tr-w7", List.of(new ObservedTask("tr-log.0", "exited", 0, null)));
     List<dev.rota.store.VmEventRow> kept = vmEvents.page("tr-log", 0, 5_000);
     assertEquals(dev.rota.store.VmEventRepository.KEPT_PER_VM, kept.size());
-    assertEquals(List.of("started", "exited"), kept.subList(kept.size() - 2, kept.size()).stream().map(dev.rota.store.VmEventRow::type).toList());
+    assertEquals(
+        List.of("started", "exited"),
+        kept.subList(kept.size() - 2, kept.size()).stream()
+            .map(dev.rota.store.VmEventRow::type)
+            .toList());
   }
 }

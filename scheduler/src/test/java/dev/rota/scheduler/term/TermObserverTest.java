@@ -26,8 +26,17 @@ class TermObserverTest {
   @Inject dev.rota.store.AgentTaskRepository listed;
 
   private void worker(String name) {
-    workers.save(WorkerRow.registered(name, FakeAgents.endpoint(name), Map.of("cpu", 4L), Map.of(), List.of("process"),
-        null, "not-ready", "new", clock.instant()));
+    workers.save(
+        WorkerRow.registered(
+            name,
+            FakeAgents.endpoint(name),
+            Map.of("cpu", 4L),
+            Map.of(),
+            List.of("process"),
+            null,
+            "not-ready",
+            "new",
+            clock.instant()));
   }
 
   @Test
@@ -39,7 +48,8 @@ class TermObserverTest {
     WorkerRow hung = workers.findById("obs-hangs").orElseThrow();
     WorkerRow waited = workers.findById("obs-waits").orElseThrow();
     assertEquals(1, hung.probeFailures(), "asked, and no answer in time");
-    assertEquals(0, waited.probeFailures(), "never asked: the one call at a time was taken all along");
+    assertEquals(
+        0, waited.probeFailures(), "never asked: the one call at a time was taken all along");
     assertNull(waited.lastProbeAt(), "so still due");
     assertEquals(1, seen.probed());
   }
@@ -49,12 +59,17 @@ class TermObserverTest {
     List<String> names = List.of("obs-a", "obs-b", "obs-c", "obs-d", "obs-e");
     names.forEach(this::worker);
     assertEquals(4, observer.observe().probed(), "4 rounds of 1 call at a time");
-    assertNull(workers.findById("obs-e").orElseThrow().lastProbeAt(), "the last of the due, by name as all are new");
-    names.subList(0, 4).forEach(n -> assertEquals(0, workers.findById(n).orElseThrow().probeFailures()));
+    assertNull(
+        workers.findById("obs-e").orElseThrow().lastProbeAt(),
+        "the last of the due, by name as all are new");
+    names
+        .subList(0, 4)
+        .forEach(n -> assertEquals(0, workers.findById(n).orElseThrow().probeFailures()));
 
     // Not ready until a term judges them, the four answered are due again at once, but after it.
     observer.observe();
-    assertNotNull(workers.findById("obs-e").orElseThrow().lastProbeAt(), "the one left over goes first");
+    assertNotNull(
+        workers.findById("obs-e").orElseThrow().lastProbeAt(), "the one left over goes first");
   }
 
   @Test
@@ -62,14 +77,20 @@ class TermObserverTest {
     worker("obs-stale");
     agents.putByHand("obs-stale", "kept.0");
     observer.observe();
-    assertEquals(List.of("kept.0"), listed.findByWorkerInList(List.of("obs-stale")).stream().map(t -> t.taskId()).toList());
+    assertEquals(
+        List.of("kept.0"),
+        listed.findByWorkerInList(List.of("obs-stale")).stream().map(t -> t.taskId()).toList());
 
     // While this term waits on the agent's answer (a pause), a later term stores what it saw.
     java.time.Instant later = clock.instant().plusSeconds(60);
-    agents.staleNextProbe("obs-stale", java.util.Set.of("kept.0"), () -> workers.probeAnswered("obs-stale", later));
+    agents.staleNextProbe(
+        "obs-stale", java.util.Set.of("kept.0"), () -> workers.probeAnswered("obs-stale", later));
     observer.observe();
-    assertEquals(List.of("kept.0"), listed.findByWorkerInList(List.of("obs-stale")).stream().map(t -> t.taskId()).toList(),
+    assertEquals(
+        List.of("kept.0"),
+        listed.findByWorkerInList(List.of("obs-stale")).stream().map(t -> t.taskId()).toList(),
         "the stalled term's older list is dropped");
-    assertEquals(later, workers.findById("obs-stale").orElseThrow().lastProbeAt(), "and its answer too");
+    assertEquals(
+        later, workers.findById("obs-stale").orElseThrow().lastProbeAt(), "and its answer too");
   }
 }

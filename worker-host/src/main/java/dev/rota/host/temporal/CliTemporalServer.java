@@ -20,18 +20,19 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The real Temporal server for dev mode: the official CLI's {@code temporal server start-dev} (Temporal
- * Server with SQLite, and the Web UI), run as a child process on 127.0.0.1 with its state in the data
- * folder, so that workflows and their histories survive a restart of dev mode.
+ * The real Temporal server for dev mode: the official CLI's {@code temporal server start-dev}
+ * (Temporal Server with SQLite, and the Web UI), run as a child process on 127.0.0.1 with its state
+ * in the data folder, so that workflows and their histories survive a restart of dev mode.
  *
- * <p>SQLite runs with a write-ahead log, synced at checkpoints rather than at every commit: a commit
- * then survives the server being killed (it is in the log the next server reads), though not the
- * machine losing power, which is dev mode's bargain. With SQLite's defaults (a rollback journal, every
- * commit synced) the server took 43 workflow starts a second on a 2-core machine; with these, 77.
+ * <p>SQLite runs with a write-ahead log, synced at checkpoints rather than at every commit: a
+ * commit then survives the server being killed (it is in the log the next server reads), though not
+ * the machine losing power, which is dev mode's bargain. With SQLite's defaults (a rollback
+ * journal, every commit synced) the server took 43 workflow starts a second on a 2-core machine;
+ * with these, 77.
  *
  * <p>A small shell watchdog sits between the host and the server: it stops the server when the host
- * is gone, even after a SIGKILL that gives the host no chance to, so the next start finds the ports and
- * the SQLite file free.
+ * is gone, even after a SIGKILL that gives the host no chance to, so the next start finds the ports
+ * and the SQLite file free.
  */
 public final class CliTemporalServer implements LocalTemporalServer {
   private static final Logger log = LoggerFactory.getLogger(CliTemporalServer.class);
@@ -57,7 +58,8 @@ public final class CliTemporalServer implements LocalTemporalServer {
   private final int uiPort;
   private final Path state;
 
-  private CliTemporalServer(Process watchdog, Path pidFile, String version, int uiPort, Path state) {
+  private CliTemporalServer(
+      Process watchdog, Path pidFile, String version, int uiPort, Path state) {
     this.watchdog = watchdog;
     this.pidFile = pidFile;
     this.version = version;
@@ -82,16 +84,29 @@ public final class CliTemporalServer implements LocalTemporalServer {
     List<String> command =
         new ArrayList<>(
             List.of(
-                "sh", "-c", WATCHDOG, "rota-temporal-watchdog", pidFile.toString(),
+                "sh",
+                "-c",
+                WATCHDOG,
+                "rota-temporal-watchdog",
+                pidFile.toString(),
                 String.valueOf(ProcessHandle.current().pid()),
-                cli.toString(), "server", "start-dev",
-                "--ip", "127.0.0.1",
-                "--port", String.valueOf(port),
-                "--ui-port", String.valueOf(uiPort),
-                "--db-filename", state.toString(),
-                "--sqlite-pragma", "journal_mode=wal",
-                "--sqlite-pragma", "synchronous=normal",
-                "--log-level", "warn",
+                cli.toString(),
+                "server",
+                "start-dev",
+                "--ip",
+                "127.0.0.1",
+                "--port",
+                String.valueOf(port),
+                "--ui-port",
+                String.valueOf(uiPort),
+                "--db-filename",
+                state.toString(),
+                "--sqlite-pragma",
+                "journal_mode=wal",
+                "--sqlite-pragma",
+                "synchronous=normal",
+                "--log-level",
+                "warn",
                 "--ui-disable-news-fetch"));
     for (SearchAttributeKey<?> key : searchAttributes) {
       command.add("--search-attribute");
@@ -107,7 +122,8 @@ public final class CliTemporalServer implements LocalTemporalServer {
               .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")))
               .start();
     } catch (IOException e) {
-      throw new StartupException("cannot run the Temporal CLI " + cli + " (" + StartupException.rootMessage(e) + ")", e);
+      throw new StartupException(
+          "cannot run the Temporal CLI " + cli + " (" + StartupException.rootMessage(e) + ")", e);
     }
     CliTemporalServer server = new CliTemporalServer(watchdog, pidFile, version, uiPort, state);
     Instant deadline = Instant.now().plus(PATIENCE);
@@ -115,8 +131,12 @@ public final class CliTemporalServer implements LocalTemporalServer {
       if (!watchdog.isAlive() || Instant.now().isAfter(deadline)) {
         server.close();
         throw new StartupException(
-            "the Temporal CLI dev server did not start on 127.0.0.1:" + port + " ("
-                + lastError(logFile).orElse("no error in its log") + "); its log is " + logFile);
+            "the Temporal CLI dev server did not start on 127.0.0.1:"
+                + port
+                + " ("
+                + lastError(logFile).orElse("no error in its log")
+                + "); its log is "
+                + logFile);
       }
       sleep(Duration.ofMillis(100));
     }
@@ -165,10 +185,12 @@ public final class CliTemporalServer implements LocalTemporalServer {
       long pid = Long.parseLong(Files.readString(pidFile).strip());
       ProcessHandle.of(pid)
           .filter(p -> p.info().commandLine().map(c -> c.contains("start-dev")).orElse(false))
-          .ifPresent(p -> {
-            log.info("stopping the Temporal dev server a previous run left behind (pid {})", pid);
-            stop(p, STOP_GRACE);
-          });
+          .ifPresent(
+              p -> {
+                log.info(
+                    "stopping the Temporal dev server a previous run left behind (pid {})", pid);
+                stop(p, STOP_GRACE);
+              });
     } catch (IOException | NumberFormatException e) {
       log.debug("unreadable {}: {}", pidFile, e.toString());
     }
@@ -201,7 +223,8 @@ public final class CliTemporalServer implements LocalTemporalServer {
       // "temporal version 1.9.1 (Server 1.32.0, UI 2.54.1)"
       return out.replaceFirst("^temporal version\\s+", "");
     } catch (IOException e) {
-      throw new StartupException("cannot run the Temporal CLI " + cli + " (" + StartupException.rootMessage(e) + ")", e);
+      throw new StartupException(
+          "cannot run the Temporal CLI " + cli + " (" + StartupException.rootMessage(e) + ")", e);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new StartupException("interrupted while asking the Temporal CLI its version", e);
@@ -223,8 +246,15 @@ public final class CliTemporalServer implements LocalTemporalServer {
       socket.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), port));
     } catch (IOException e) {
       throw new StartupException(
-          what + " cannot listen on 127.0.0.1:" + port + " (" + StartupException.rootMessage(e) + "); set "
-              + setting + " to a free port", e);
+          what
+              + " cannot listen on 127.0.0.1:"
+              + port
+              + " ("
+              + StartupException.rootMessage(e)
+              + "); set "
+              + setting
+              + " to a free port",
+          e);
     }
   }
 

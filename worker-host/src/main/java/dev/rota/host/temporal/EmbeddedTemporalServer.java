@@ -2,8 +2,8 @@ package dev.rota.host.temporal;
 
 import dev.rota.host.StartupException;
 import io.grpc.InsecureServerCredentials;
-import io.grpc.Server;
 import io.grpc.ManagedChannel;
+import io.grpc.Server;
 import io.grpc.ServerBuilder;
 import io.grpc.inprocess.InProcessChannelBuilder;
 import io.grpc.inprocess.InProcessServerBuilder;
@@ -17,18 +17,21 @@ import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Temporal's Java test server, run in this process for dev mode, in real time. It keeps its state in
- * memory only, so the host reconciles it with the database at start. Bound to loopback: the stock
- * {@code TestServer.createPortBoundServer} binds every interface with no authentication.
+ * Temporal's Java test server, run in this process for dev mode, in real time. It keeps its state
+ * in memory only, so the host reconciles it with the database at start. Bound to loopback: the
+ * stock {@code TestServer.createPortBoundServer} binds every interface with no authentication.
  */
 public final class EmbeddedTemporalServer implements LocalTemporalServer {
   private final TestServicesStarter services;
   private final Server server;
+
   /** The same services, served within this process to this host's own client. */
   private final Server inProcess;
+
   private final ManagedChannel inProcessChannel;
 
-  private EmbeddedTemporalServer(TestServicesStarter services, Server server, Server inProcess, String inProcessName) {
+  private EmbeddedTemporalServer(
+      TestServicesStarter services, Server server, Server inProcess, String inProcessName) {
     this.services = services;
     this.server = server;
     this.inProcess = inProcess;
@@ -42,7 +45,8 @@ public final class EmbeddedTemporalServer implements LocalTemporalServer {
     FirstComeTaskQueues.impose(services);
     ServerBuilder<?> builder =
         NettyServerBuilder.forAddress(
-            new InetSocketAddress(InetAddress.getLoopbackAddress(), port), InsecureServerCredentials.create());
+            new InetSocketAddress(InetAddress.getLoopbackAddress(), port),
+            InsecureServerCredentials.create());
     GRPCServerHelper.registerServicesAndHealthChecks(services.getServices(), builder);
     String inProcessName = "rota-embedded-temporal-" + InProcessServerBuilder.generateName();
     InProcessServerBuilder inProcessBuilder = InProcessServerBuilder.forName(inProcessName);
@@ -50,15 +54,20 @@ public final class EmbeddedTemporalServer implements LocalTemporalServer {
     Server inProcess = null;
     try {
       inProcess = inProcessBuilder.build().start();
-      return new EmbeddedTemporalServer(services, builder.build().start(), inProcess, inProcessName);
+      return new EmbeddedTemporalServer(
+          services, builder.build().start(), inProcess, inProcessName);
     } catch (IOException e) {
       if (inProcess != null) {
         inProcess.shutdownNow();
       }
       services.close();
       throw new StartupException(
-          "embedded Temporal cannot listen on 127.0.0.1:" + port
-              + " (" + StartupException.rootMessage(e) + "); set ROTA_TEMPORAL_PORT to a free port", e);
+          "embedded Temporal cannot listen on 127.0.0.1:"
+              + port
+              + " ("
+              + StartupException.rootMessage(e)
+              + "); set ROTA_TEMPORAL_PORT to a free port",
+          e);
     }
   }
 

@@ -2,7 +2,10 @@ package dev.rota.host.temporal;
 
 import java.util.Optional;
 
-/** The Temporal server dev mode runs for itself on 127.0.0.1: the real one (CLI) or the Java test server. */
+/**
+ * The Temporal server dev mode runs for itself on 127.0.0.1: the real one (CLI) or the Java test
+ * server.
+ */
 public interface LocalTemporalServer extends AutoCloseable {
   /** What it is, for the banner: e.g. "Temporal CLI 1.9.1 dev server, state in …". */
   String description();

@@ -64,7 +64,12 @@ public class SearchAttributeRegistrar {
           }
         } else if (present != key.getValueType()) {
           throw new IllegalStateException(
-              "search attribute " + key.getName() + " exists as " + present + " but Rota needs " + key.getValueType());
+              "search attribute "
+                  + key.getName()
+                  + " exists as "
+                  + present
+                  + " but Rota needs "
+                  + key.getValueType());
         }
       }
       log.debug("registered search attributes {}", added);
@@ -87,7 +92,8 @@ public class SearchAttributeRegistrar {
   private Map<String, IndexedValueType> existing(OperatorServiceBlockingStub operator) {
     try {
       return operator
-          .listSearchAttributes(ListSearchAttributesRequest.newBuilder().setNamespace(namespace).build())
+          .listSearchAttributes(
+              ListSearchAttributesRequest.newBuilder().setNamespace(namespace).build())
           .getCustomAttributesMap();
     } catch (StatusRuntimeException e) {
       if (e.getStatus().getCode() == Status.Code.UNIMPLEMENTED) {

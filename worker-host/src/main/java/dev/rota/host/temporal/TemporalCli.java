@@ -15,7 +15,8 @@ final class TemporalCli {
     if (configured != null && !configured.isBlank()) {
       Path path = Path.of(configured.strip());
       if (!Files.isRegularFile(path) || !Files.isExecutable(path)) {
-        throw new StartupException("ROTA_TEMPORAL_CLI=" + configured + " is not an executable file");
+        throw new StartupException(
+            "ROTA_TEMPORAL_CLI=" + configured + " is not an executable file");
       }
       return Optional.of(path.toAbsolutePath());
     }

@@ -1,18 +1,18 @@
 package dev.rota.host.temporal;
 
+import com.uber.m3.tally.RootScopeBuilder;
+import com.uber.m3.tally.Scope;
 import dev.rota.host.StartupException;
 import dev.rota.workflows.RotaSearchAttributes;
+import io.micrometer.core.instrument.MeterRegistry;
 import io.micronaut.context.annotation.Bean;
 import io.micronaut.context.annotation.Factory;
 import io.micronaut.context.annotation.Requires;
 import io.micronaut.context.env.Environment;
 import io.temporal.authorization.AuthorizationTokenSupplier;
-import com.uber.m3.tally.RootScopeBuilder;
-import com.uber.m3.tally.Scope;
-import io.micrometer.core.instrument.MeterRegistry;
 import io.temporal.client.WorkflowClient;
-import io.temporal.common.reporter.MicrometerClientStatsReporter;
 import io.temporal.client.WorkflowClientOptions;
+import io.temporal.common.reporter.MicrometerClientStatsReporter;
 import io.temporal.serviceclient.SimpleSslContextBuilder;
 import io.temporal.serviceclient.WorkflowServiceStubs;
 import io.temporal.serviceclient.WorkflowServiceStubsOptions;
@@ -48,23 +48,31 @@ public class TemporalFactory {
       return EmbeddedTemporalServer.start(settings.port());
     }
     Path dataDir =
-        Path.of(environment.getProperty("rota.data-dir", String.class).orElseThrow(
-            () -> new StartupException("dev mode has no data folder (rota.data-dir)")));
+        Path.of(
+            environment
+                .getProperty("rota.data-dir", String.class)
+                .orElseThrow(
+                    () -> new StartupException("dev mode has no data folder (rota.data-dir)")));
     return CliTemporalServer.start(
         cli.get(), settings.port(), settings.uiPortOrDefault(), dataDir, RotaSearchAttributes.ALL);
   }
 
-  /** Connected eagerly, so that an unreachable frontend fails the start instead of the first call. */
+  /**
+   * Connected eagerly, so that an unreachable frontend fails the start instead of the first call.
+   */
   @Singleton
   @Bean(preDestroy = "shutdown")
   WorkflowServiceStubs workflowServiceStubs(
       TemporalSettings settings, Optional<LocalTemporalServer> local, MeterRegistry meters) {
     // The SDK's client and worker meters (temporal_*), into the registry /metrics serves.
-    Scope metrics = new RootScopeBuilder()
-        .reporter(new MicrometerClientStatsReporter(meters))
-        .reportEvery(com.uber.m3.util.Duration.ofSeconds(10));
-    WorkflowServiceStubsOptions.Builder options = WorkflowServiceStubsOptions.newBuilder().setMetricsScope(metrics);
-    Optional<io.grpc.ManagedChannel> inProcess = local.flatMap(LocalTemporalServer::inProcessChannel);
+    Scope metrics =
+        new RootScopeBuilder()
+            .reporter(new MicrometerClientStatsReporter(meters))
+            .reportEvery(com.uber.m3.util.Duration.ofSeconds(10));
+    WorkflowServiceStubsOptions.Builder options =
+        WorkflowServiceStubsOptions.newBuilder().setMetricsScope(metrics);
+    Optional<io.grpc.ManagedChannel> inProcess =
+        local.flatMap(LocalTemporalServer::inProcessChannel);
     if (inProcess.isPresent()) {
       options.setChannel(inProcess.get());
     } else {
@@ -74,11 +82,17 @@ public class TemporalFactory {
       configureSecurity(settings, options);
     }
     try {
-      return WorkflowServiceStubs.newConnectedServiceStubs(options.build(), settings.connectTimeout());
+      return WorkflowServiceStubs.newConnectedServiceStubs(
+          options.build(), settings.connectTimeout());
     } catch (RuntimeException e) {
       throw new StartupException(
-          "cannot reach Temporal at " + settings.target() + " within " + settings.connectTimeout().toSeconds()
-              + " s (" + StartupException.rootMessage(e) + "); check TEMPORAL_ADDRESS",
+          "cannot reach Temporal at "
+              + settings.target()
+              + " within "
+              + settings.connectTimeout().toSeconds()
+              + " s ("
+              + StartupException.rootMessage(e)
+              + "); check TEMPORAL_ADDRESS",
           e);
     }
   }
@@ -89,10 +103,12 @@ public class TemporalFactory {
         stubs, WorkflowClientOptions.newBuilder().setNamespace(settings.namespace()).build());
   }
 
-  private static void configureSecurity(TemporalSettings settings, WorkflowServiceStubsOptions.Builder options) {
+  private static void configureSecurity(
+      TemporalSettings settings, WorkflowServiceStubsOptions.Builder options) {
     boolean mtls = TemporalSettings.isSet(settings.tlsCert());
     if (mtls != TemporalSettings.isSet(settings.tlsKey())) {
-      throw new StartupException("TEMPORAL_TLS_CERT and TEMPORAL_TLS_KEY go together: set both or neither");
+      throw new StartupException(
+          "TEMPORAL_TLS_CERT and TEMPORAL_TLS_KEY go together: set both or neither");
     }
     if (mtls) {
       try (InputStream cert = new FileInputStream(settings.tlsCert());
@@ -100,7 +116,8 @@ public class TemporalFactory {
         options.setSslContext(SimpleSslContextBuilder.forPKCS8(cert, key).build());
       } catch (IOException e) {
         throw new StartupException(
-            "cannot read the Temporal client certificate (" + StartupException.rootMessage(e) + ")", e);
+            "cannot read the Temporal client certificate (" + StartupException.rootMessage(e) + ")",
+            e);
       }
     }
     if (TemporalSettings.isSet(settings.apiKey())) {

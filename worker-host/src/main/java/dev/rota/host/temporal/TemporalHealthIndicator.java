@@ -27,7 +27,8 @@ public class TemporalHealthIndicator extends AbstractHealthIndicator<Map<String,
       healthStatus = HealthStatus.DOWN;
       return Map.of("target", settings.target(), "error", String.valueOf(e.getMessage()));
     }
-    healthStatus = status == HealthCheckResponse.ServingStatus.SERVING ? HealthStatus.UP : HealthStatus.DOWN;
+    healthStatus =
+        status == HealthCheckResponse.ServingStatus.SERVING ? HealthStatus.UP : HealthStatus.DOWN;
     return Map.of("target", settings.target(), "status", status.name());
   }
 

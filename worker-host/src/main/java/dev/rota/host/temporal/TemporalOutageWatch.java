@@ -16,16 +16,19 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Watches the Temporal frontend so that this host takes up its work as soon as Temporal is back from an
- * outage. While it does not answer, the watch asks the channel to reconnect at once on each look (gRPC
- * otherwise waits out a growing back-off of its own); once it answers again, the host's workers get new
- * pollers ({@link TemporalWorkers#renewPollers()}), for the SDK's would go on waiting out theirs.
+ * Watches the Temporal frontend so that this host takes up its work as soon as Temporal is back
+ * from an outage. While it does not answer, the watch asks the channel to reconnect at once on each
+ * look (gRPC otherwise waits out a growing back-off of its own); once it answers again, the host's
+ * workers get new pollers ({@link TemporalWorkers#renewPollers()}), for the SDK's would go on
+ * waiting out theirs.
  */
 @Singleton
 public class TemporalOutageWatch implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(TemporalOutageWatch.class);
+
   /** How often the frontend is asked while it answers: an outage is noticed within this. */
   public static final Duration EVERY = Duration.ofSeconds(1);
+
   /** How often while it does not: the return is noticed within this. */
   static final Duration EVERY_WHILE_AWAY = Duration.ofMillis(250);
 
@@ -39,7 +42,11 @@ public class TemporalOutageWatch implements AutoCloseable {
 
   @Inject
   public TemporalOutageWatch(WorkflowServiceStubs stubs, TemporalWorkers workers, Clock clock) {
-    this(() -> unanswered(stubs), () -> stubs.getRawChannel().resetConnectBackoff(), workers::renewPollers, clock);
+    this(
+        () -> unanswered(stubs),
+        () -> stubs.getRawChannel().resetConnectBackoff(),
+        workers::renewPollers,
+        clock);
   }
 
   /**
@@ -47,7 +54,8 @@ public class TemporalOutageWatch implements AutoCloseable {
    * @param reconnect asks the channel to connect again now
    * @param renewPollers gives the host's workers new pollers
    */
-  TemporalOutageWatch(Supplier<String> probe, Runnable reconnect, Runnable renewPollers, Clock clock) {
+  TemporalOutageWatch(
+      Supplier<String> probe, Runnable reconnect, Runnable renewPollers, Clock clock) {
     this.probe = probe;
     this.reconnect = reconnect;
     this.renewPollers = renewPollers;
@@ -57,13 +65,18 @@ public class TemporalOutageWatch implements AutoCloseable {
   private static String unanswered(WorkflowServiceStubs stubs) {
     try {
       var status = stubs.healthCheck().getStatus();
-      return status == io.grpc.health.v1.HealthCheckResponse.ServingStatus.SERVING ? null : "it is " + status;
+      return status == io.grpc.health.v1.HealthCheckResponse.ServingStatus.SERVING
+          ? null
+          : "it is " + status;
     } catch (RuntimeException e) {
       return String.valueOf(e.getMessage());
     }
   }
 
-  /** Looks from now on, every {@link #EVERY} while Temporal answers and more often while it does not. */
+  /**
+   * Looks from now on, every {@link #EVERY} while Temporal answers and more often while it does
+   * not.
+   */
   public void start() {
     timer.schedule(this::lookAndGoOn, EVERY.toMillis(), TimeUnit.MILLISECONDS);
   }
@@ -87,7 +100,9 @@ public class TemporalOutageWatch implements AutoCloseable {
     if (why != null) {
       if (awaySince == null) {
         awaySince = clock.instant();
-        log.warn("Temporal does not answer ({}); this host takes up its work again as soon as it does", why);
+        log.warn(
+            "Temporal does not answer ({}); this host takes up its work again as soon as it does",
+            why);
       }
       reconnect.run();
       return false;
@@ -95,7 +110,8 @@ public class TemporalOutageWatch implements AutoCloseable {
     Instant since = awaySince;
     if (since != null) {
       awaySince = null;
-      log.info("Temporal answers again after {} ms: this host polls for its tasks afresh",
+      log.info(
+          "Temporal answers again after {} ms: this host polls for its tasks afresh",
           Duration.between(since, clock.instant()).toMillis());
       renewPollers.run();
     }

@@ -1,9 +1,9 @@
 package dev.rota.host.temporal;
 
+import dev.rota.settings.SettingRule;
 import io.micronaut.context.annotation.ConfigurationProperties;
 import io.micronaut.core.annotation.Nullable;
 import io.micronaut.core.bind.annotation.Bindable;
-import dev.rota.settings.SettingRule;
 import java.time.Duration;
 import java.util.List;
 
@@ -20,10 +20,12 @@ import java.util.List;
  * @param connectTimeout how long start-up waits for the frontend to answer
  * @param virtualWorkflowThreads run workflow threads as virtual threads (needs JDK 21+)
  * @param devServer which server dev mode runs: {@code cli} (the real one, from the Temporal CLI),
- *     {@code embedded} (the Java test server), or {@code auto}: the CLI when one is found
- *     ({@code ROTA_DEV_TEMPORAL})
- * @param cli the Temporal CLI to run; by default {@code temporal} on the PATH ({@code ROTA_TEMPORAL_CLI})
- * @param uiPort the CLI dev server's Web UI port; 0 means {@code port + 1000} ({@code ROTA_TEMPORAL_UI_PORT})
+ *     {@code embedded} (the Java test server), or {@code auto}: the CLI when one is found ({@code
+ *     ROTA_DEV_TEMPORAL})
+ * @param cli the Temporal CLI to run; by default {@code temporal} on the PATH ({@code
+ *     ROTA_TEMPORAL_CLI})
+ * @param uiPort the CLI dev server's Web UI port; 0 means {@code port + 1000} ({@code
+ *     ROTA_TEMPORAL_UI_PORT})
  * @param stickyTimeout how long a workflow task waits for the host that ran the workflow last (its
  *     cache) before any host may take it: what a host that died costs each of its workflows
  * @param workflowCacheSize how many workflows a host keeps in memory between their tasks, each on a
@@ -54,25 +56,38 @@ public record TemporalSettings(
           SettingRule.port("rota.temporal.port"),
           SettingRule.positiveDuration("rota.temporal.connect-timeout"),
           SettingRule.positiveDuration("rota.temporal.sticky-timeout"),
-          new SettingRule<>("rota.temporal.workflow-cache-size", Integer.class, n -> n > 0, "must be a positive number of workflows"),
           new SettingRule<>(
-              "rota.temporal.workflow-task-slots", Integer.class, n -> n == 0 || n >= 2,
+              "rota.temporal.workflow-cache-size",
+              Integer.class,
+              n -> n > 0,
+              "must be a positive number of workflows"),
+          new SettingRule<>(
+              "rota.temporal.workflow-task-slots",
+              Integer.class,
+              n -> n == 0 || n >= 2,
               "must be at least 2 workflow tasks at once, the SDK's least (0: twice the host's cores)"),
           new SettingRule<>(
-              "rota.temporal.ui-port", Integer.class, p -> p >= 0 && p < 65536,
+              "rota.temporal.ui-port",
+              Integer.class,
+              p -> p >= 0 && p < 65536,
               "must be a port number from 1 to 65535 (0: ROTA_TEMPORAL_PORT + 1000)"),
           new SettingRule<>(
-              "rota.temporal.dev-server", String.class, v -> List.of("auto", "embedded", "cli").contains(v),
+              "rota.temporal.dev-server",
+              String.class,
+              v -> List.of("auto", "embedded", "cli").contains(v),
               "must be auto, embedded or cli"));
 
   /**
    * A VM's workflow task is CPU work, and a VM runs without waiting for it (its row says running on
    * its agent's report): more tasks at once than the cores can run only take CPU from the API, the
-   * scheduler and the calls to agents that a VM's running waits for. Under heavy load a few per core
-   * brought a burst to running sooner than the SDK's 200, and the workflows caught up sooner too.
+   * scheduler and the calls to agents that a VM's running waits for. Under heavy load a few per
+   * core brought a burst to running sooner than the SDK's 200, and the workflows caught up sooner
+   * too.
    */
   public int workflowTaskSlotsOrDefault() {
-    return workflowTaskSlots > 0 ? workflowTaskSlots : 2 * Runtime.getRuntime().availableProcessors();
+    return workflowTaskSlots > 0
+        ? workflowTaskSlots
+        : 2 * Runtime.getRuntime().availableProcessors();
   }
 
   /** The Web UI's port when dev mode runs the CLI's server. */

@@ -1,10 +1,10 @@
 package dev.rota.host.temporal;
 
 import dev.rota.scheduler.Heartbeats;
+import dev.rota.workflows.RotaWorkflows;
 import dev.rota.workflows.TaskQueues;
 import dev.rota.workflows.cluster.ClusterActivities;
 import dev.rota.workflows.vm.VmActivities;
-import dev.rota.workflows.RotaWorkflows;
 import dev.rota.workflows.vmset.VmSetActivities;
 import io.temporal.client.WorkflowClient;
 import io.temporal.worker.WorkerFactory;
@@ -28,9 +28,10 @@ public class TemporalWorkers {
   private final ClusterActivities clusterActivities;
   private final VmActivities vmActivities;
   private final VmSetActivities vmSetActivities;
+
   /**
-   * The scheduler's factory caches the one cluster run, and the run it continues as (the old one may
-   * still be finishing its last task).
+   * The scheduler's factory caches the one cluster run, and the run it continues as (the old one
+   * may still be finishing its last task).
    */
   private static final int SCHEDULER_CACHE = 2;
 
@@ -39,7 +40,11 @@ public class TemporalWorkers {
 
   private WorkerFactory controlFactory;
   private WorkerFactory schedulerFactory;
-  /** Factories replaced by {@link #renewPollers()}, finishing the tasks they had when they stopped polling. */
+
+  /**
+   * Factories replaced by {@link #renewPollers()}, finishing the tasks they had when they stopped
+   * polling.
+   */
   private final List<WorkerFactory> retiring = new ArrayList<>();
 
   public TemporalWorkers(
@@ -62,10 +67,11 @@ public class TemporalWorkers {
   }
 
   /**
-   * Gives this host new pollers, for Temporal has just answered again after an outage. The SDK's pollers
-   * back off on every failed poll, doubling up to a minute, and nothing outside the SDK can shorten that:
-   * they would go on waiting well after Temporal is back, and no term would run meanwhile. New
-   * factories poll at once; the old ones stop polling and finish the tasks they hold.
+   * Gives this host new pollers, for Temporal has just answered again after an outage. The SDK's
+   * pollers back off on every failed poll, doubling up to a minute, and nothing outside the SDK can
+   * shorten that: they would go on waiting well after Temporal is back, and no term would run
+   * meanwhile. New factories poll at once; the old ones stop polling and finish the tasks they
+   * hold.
    */
   public synchronized void renewPollers() {
     if (controlFactory == null) {
@@ -81,30 +87,45 @@ public class TemporalWorkers {
   }
 
   private void build() {
-    // A workflow task first waits for the host that ran that workflow last; when that host has died,
-    // every one of its workflows (the scheduler's among them) waits this long before another host takes it.
-    WorkerOptions sticky = WorkerOptions.newBuilder()
-        .setStickyQueueScheduleToStartTimeout(temporal.stickyTimeout())
-        // The SDK fails a workflow task whose workflow thread has not yielded for 1 s, as a deadlock.
-        // On a host whose cores are all taken, replaying a long history can be kept off a core that
-        // long, and under heavy load the scheduler's task failed so time after time and no term ran.
-        // Rota's workflow code never blocks; below the 10 s workflow task timeout.
-        .setDefaultDeadlockDetectionTimeout(DEADLOCK_DETECTION.toMillis())
-        // The SDK sends an activity's heartbeats at most every 80% of its heartbeat timeout: 4 of the
-        // term's 5 s, so a beat held up 1 s by a busy host had the term given to another attempt while
-        // it still ran (two terms at once under heavy load). Every second instead leaves 4 s of slack.
-        .setMaxHeartbeatThrottleInterval(Heartbeats.EVERY)
-        .build();
+    // A workflow task first waits for the host that ran that workflow last; when that host has
+    // died,
+    // every one of its workflows (the scheduler's among them) waits this long before another host
+    // takes it.
+    WorkerOptions sticky =
+        WorkerOptions.newBuilder()
+            .setStickyQueueScheduleToStartTimeout(temporal.stickyTimeout())
+            // The SDK fails a workflow task whose workflow thread has not yielded for 1 s, as a
+            // deadlock.
+            // On a host whose cores are all taken, replaying a long history can be kept off a core
+            // that
+            // long, and under heavy load the scheduler's task failed so time after time and no term
+            // ran.
+            // Rota's workflow code never blocks; below the 10 s workflow task timeout.
+            .setDefaultDeadlockDetectionTimeout(DEADLOCK_DETECTION.toMillis())
+            // The SDK sends an activity's heartbeats at most every 80% of its heartbeat timeout: 4
+            // of the
+            // term's 5 s, so a beat held up 1 s by a busy host had the term given to another
+            // attempt while
+            // it still ran (two terms at once under heavy load). Every second instead leaves 4 s of
+            // slack.
+            .setMaxHeartbeatThrottleInterval(Heartbeats.EVERY)
+            .build();
     controlFactory = factory(temporal.workflowCacheSize());
-    WorkerOptions control = WorkerOptions.newBuilder(sticky)
-        .setMaxConcurrentWorkflowTaskExecutionSize(temporal.workflowTaskSlotsOrDefault())
-        .build();
+    WorkerOptions control =
+        WorkerOptions.newBuilder(sticky)
+            .setMaxConcurrentWorkflowTaskExecutionSize(temporal.workflowTaskSlotsOrDefault())
+            .build();
     RotaWorkflows.registerControl(
-        controlFactory.newWorker(TaskQueues.CONTROL, control), clusterActivities, vmActivities, vmSetActivities);
-    // Its own factory: its own pollers, task slots and cache, so that neither a backlog of VM workflow
+        controlFactory.newWorker(TaskQueues.CONTROL, control),
+        clusterActivities,
+        vmActivities,
+        vmSetActivities);
+    // Its own factory: its own pollers, task slots and cache, so that neither a backlog of VM
+    // workflow
     // tasks nor their turnover in the cache can delay or evict the scheduler.
     schedulerFactory = factory(SCHEDULER_CACHE);
-    RotaWorkflows.registerScheduler(schedulerFactory.newWorker(TaskQueues.SCHEDULER, sticky), clusterActivities);
+    RotaWorkflows.registerScheduler(
+        schedulerFactory.newWorker(TaskQueues.SCHEDULER, sticky), clusterActivities);
   }
 
   private WorkerFactory factory(int cacheSize) {
@@ -113,7 +134,8 @@ public class TemporalWorkers {
         WorkerFactoryOptions.newBuilder()
             .setUsingVirtualWorkflowThreads(temporal.virtualWorkflowThreads())
             .setWorkflowCacheSize(cacheSize)
-            // A cached workflow holds its thread: with fewer threads than the cache it cannot fill. A few
+            // A cached workflow holds its thread: with fewer threads than the cache it cannot fill.
+            // A few
             // more for a small cache, whose workflow may run a handler on a thread of its own.
             .setMaxWorkflowThreadCount(Math.max(cacheSize, MIN_WORKFLOW_THREADS))
             .build());

@@ -25,8 +25,8 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * The embedded server runs workflows, serves each task queue in order, keeps no record of them that grows
- * while the host runs, and is one server to its port and to this process's own channel.
+ * The embedded server runs workflows, serves each task queue in order, keeps no record of them that
+ * grows while the host runs, and is one server to its port and to this process's own channel.
  */
 class EmbeddedTemporalServerTest {
   @WorkflowInterface
@@ -53,7 +53,9 @@ class EmbeddedTemporalServerTest {
       port = free.getLocalPort();
     }
     server = EmbeddedTemporalServer.start(port);
-    stubs = WorkflowServiceStubs.newServiceStubs(WorkflowServiceStubsOptions.newBuilder().setTarget("127.0.0.1:" + port).build());
+    stubs =
+        WorkflowServiceStubs.newServiceStubs(
+            WorkflowServiceStubsOptions.newBuilder().setTarget("127.0.0.1:" + port).build());
   }
 
   @AfterEach
@@ -68,20 +70,27 @@ class EmbeddedTemporalServerTest {
     List<String> started = new ArrayList<>();
     for (int i = 0; i < 30; i++) {
       String id = "waiting-" + i;
-      client.newUntypedWorkflowStub("Nap", WorkflowOptions.newBuilder().setTaskQueue("backlog").setWorkflowId(id).build()).start();
+      client
+          .newUntypedWorkflowStub(
+              "Nap", WorkflowOptions.newBuilder().setTaskQueue("backlog").setWorkflowId(id).build())
+          .start();
       started.add(id);
     }
     List<String> served = new ArrayList<>();
     for (int i = 0; i < started.size(); i++) {
-      PollWorkflowTaskQueueResponse task = stubs.blockingStub().pollWorkflowTaskQueue(
-          PollWorkflowTaskQueueRequest.newBuilder()
-              .setNamespace("default")
-              .setTaskQueue(TaskQueue.newBuilder().setName("backlog"))
-              .setIdentity("test")
-              .build());
+      PollWorkflowTaskQueueResponse task =
+          stubs
+              .blockingStub()
+              .pollWorkflowTaskQueue(
+                  PollWorkflowTaskQueueRequest.newBuilder()
+                      .setNamespace("default")
+                      .setTaskQueue(TaskQueue.newBuilder().setName("backlog"))
+                      .setIdentity("test")
+                      .build());
       served.add(task.getWorkflowExecution().getWorkflowId());
     }
-    assertEquals(started, served, "the oldest waiting task first (without the fix: 0, 29, 28, ... 1)");
+    assertEquals(
+        started, served, "the oldest waiting task first (without the fix: 0, 29, 28, ... 1)");
   }
 
   @Test
@@ -94,12 +103,22 @@ class EmbeddedTemporalServerTest {
       worker.registerWorkflowImplementationTypes(NapImpl.class);
       factory.start();
       for (int i = 0; i < 20; i++) {
-        Nap nap = client.newWorkflowStub(Nap.class, WorkflowOptions.newBuilder().setTaskQueue("naps").setWorkflowId("nap-" + i).build());
+        Nap nap =
+            client.newWorkflowStub(
+                Nap.class,
+                WorkflowOptions.newBuilder()
+                    .setTaskQueue("naps")
+                    .setWorkflowId("nap-" + i)
+                    .build());
         assertEquals("rested", nap.nap());
       }
       List<?> record = lockRecord();
-      assertTrue(record instanceof UnkeptTimerLocks, "the timer's record replaced: " + record.getClass());
-      assertEquals(0, record.size(), "20 workflows, each two workflow tasks and a timer, left nothing behind (81 events without the fix)");
+      assertTrue(
+          record instanceof UnkeptTimerLocks, "the timer's record replaced: " + record.getClass());
+      assertEquals(
+          0,
+          record.size(),
+          "20 workflows, each two workflow tasks and a timer, left nothing behind (81 events without the fix)");
     } finally {
       if (factory != null) {
         factory.shutdownNow();
@@ -109,17 +128,30 @@ class EmbeddedTemporalServerTest {
 
   @Test
   void thisProcessesChannelAndThePortReachOneServer() {
-    WorkflowServiceStubs inside = WorkflowServiceStubs.newServiceStubs(
-        WorkflowServiceStubsOptions.newBuilder().setChannel(server.inProcessChannel().orElseThrow()).build());
+    WorkflowServiceStubs inside =
+        WorkflowServiceStubs.newServiceStubs(
+            WorkflowServiceStubsOptions.newBuilder()
+                .setChannel(server.inProcessChannel().orElseThrow())
+                .build());
     WorkerFactory factory = WorkerFactory.newInstance(WorkflowClient.newInstance(inside));
     try {
       factory.newWorker("inside").registerWorkflowImplementationTypes(NapImpl.class);
       factory.start();
-      Nap nap = WorkflowClient.newInstance(stubs)
-          .newWorkflowStub(Nap.class, WorkflowOptions.newBuilder().setTaskQueue("inside").setWorkflowId("through-the-port")
-              // Two servers would leave it unrun: it fails after this rather than waiting for ever.
-              .setWorkflowExecutionTimeout(Duration.ofSeconds(30)).build());
-      assertEquals("rested", nap.nap(), "started through the port, run by a worker polling within the process");
+      Nap nap =
+          WorkflowClient.newInstance(stubs)
+              .newWorkflowStub(
+                  Nap.class,
+                  WorkflowOptions.newBuilder()
+                      .setTaskQueue("inside")
+                      .setWorkflowId("through-the-port")
+                      // Two servers would leave it unrun: it fails after this rather than waiting
+                      // for ever.
+                      .setWorkflowExecutionTimeout(Duration.ofSeconds(30))
+                      .build());
+      assertEquals(
+          "rested",
+          nap.nap(),
+          "started through the port, run by a worker polling within the process");
     } finally {
       factory.shutdownNow();
       inside.shutdownNow();
@@ -127,9 +159,12 @@ class EmbeddedTemporalServerTest {
   }
 
   private List<?> lockRecord() throws ReflectiveOperationException {
-    Object services = TestServerFields.open(EmbeddedTemporalServer.class, "services", TestServicesStarter.class).get(server);
-    Object timer = TestServerFields.open(TestServicesStarter.class, "selfAdvancingTimer", Object.class).get(services);
+    Object services =
+        TestServerFields.open(EmbeddedTemporalServer.class, "services", TestServicesStarter.class)
+            .get(server);
+    Object timer =
+        TestServerFields.open(TestServicesStarter.class, "selfAdvancingTimer", Object.class)
+            .get(services);
     return (List<?>) TestServerFields.open(timer.getClass(), "lockEvents", List.class).get(timer);
   }
-
 }

@@ -21,7 +21,9 @@ class TemporalCliTest {
   void aConfiguredCliWinsOverThePath() throws Exception {
     Path configured = executable(dir.resolve("mine/temporal"));
     Path onPath = executable(dir.resolve("bin/temporal"));
-    assertEquals(Optional.of(configured), TemporalCli.find(configured.toString(), onPath.getParent().toString()));
+    assertEquals(
+        Optional.of(configured),
+        TemporalCli.find(configured.toString(), onPath.getParent().toString()));
   }
 
   @Test
@@ -36,8 +38,12 @@ class TemporalCliTest {
 
   @Test
   void aConfiguredPathThatIsNoExecutableIsNamed() {
-    StartupException e = assertThrows(StartupException.class, () -> TemporalCli.find(dir.resolve("nothing").toString(), null));
-    assertTrue(e.getMessage().startsWith("ROTA_TEMPORAL_CLI=" + dir.resolve("nothing")), e.getMessage());
+    StartupException e =
+        assertThrows(
+            StartupException.class,
+            () -> TemporalCli.find(dir.resolve("nothing").toString(), null));
+    assertTrue(
+        e.getMessage().startsWith("ROTA_TEMPORAL_CLI=" + dir.resolve("nothing")), e.getMessage());
   }
 
   @Test

@@ -12,12 +12,20 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 
 class TemporalOutageWatchTest {
-  /** The next looks' answers, first first: null for "it answers", otherwise why it does not; then it answers. */
+  /**
+   * The next looks' answers, first first: null for "it answers", otherwise why it does not; then it
+   * answers.
+   */
   private final List<String> answers = new ArrayList<>();
+
   private final AtomicInteger reconnects = new AtomicInteger();
   private final AtomicInteger renewals = new AtomicInteger();
-  private final TemporalOutageWatch watch = new TemporalOutageWatch(
-      () -> answers.isEmpty() ? null : answers.remove(0), reconnects::incrementAndGet, renewals::incrementAndGet, Clock.systemUTC());
+  private final TemporalOutageWatch watch =
+      new TemporalOutageWatch(
+          () -> answers.isEmpty() ? null : answers.remove(0),
+          reconnects::incrementAndGet,
+          renewals::incrementAndGet,
+          Clock.systemUTC());
 
   private void answering(String... whys) {
     answers.addAll(Arrays.asList(whys));
@@ -34,7 +42,8 @@ class TemporalOutageWatchTest {
 
   @Test
   void whileAwayTheChannelReconnectsAtEachLookAndOnReturnThePollersAreRenewedOnce() {
-    answering("UNAVAILABLE: io exception", "UNAVAILABLE: io exception", "UNAVAILABLE: io exception");
+    answering(
+        "UNAVAILABLE: io exception", "UNAVAILABLE: io exception", "UNAVAILABLE: io exception");
     for (int i = 0; i < 3; i++) {
       assertFalse(watch.look());
     }

@@ -1,8 +1,8 @@
 package dev.rota.workflows.cluster;
 
 /**
- * What the cluster workflow carries across continue-as-new: kept small on purpose, because everything
- * else is observed again at the next term.
+ * What the cluster workflow carries across continue-as-new: kept small on purpose, because
+ * everything else is observed again at the next term.
  *
  * @param termsDone how many terms all runs of this workflow have finished
  * @param lastTerm the last finished term, or null before the first

@@ -19,13 +19,17 @@ public interface ClusterWorkflow {
   /** The fixed id of the one cluster workflow. */
   String WORKFLOW_ID = "rota-cluster";
 
-  /** How every host (and every test) starts it: the fixed id, the scheduler's own queue, USE_EXISTING. */
+  /**
+   * How every host (and every test) starts it: the fixed id, the scheduler's own queue,
+   * USE_EXISTING.
+   */
   static WorkflowOptions.Builder startOptions() {
     return WorkflowOptions.newBuilder()
         .setWorkflowId(WORKFLOW_ID)
         .setTaskQueue(TaskQueues.SCHEDULER)
         .setWorkflowTaskTimeout(WorkflowDefaults.WORKFLOW_TASK_TIMEOUT)
-        .setWorkflowIdConflictPolicy(WorkflowIdConflictPolicy.WORKFLOW_ID_CONFLICT_POLICY_USE_EXISTING);
+        .setWorkflowIdConflictPolicy(
+            WorkflowIdConflictPolicy.WORKFLOW_ID_CONFLICT_POLICY_USE_EXISTING);
   }
 
   /** Runs terms forever, continuing as new when Temporal suggests it. */

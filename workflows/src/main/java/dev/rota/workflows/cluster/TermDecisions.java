@@ -7,8 +7,8 @@ import java.util.List;
  * Temporal UI. The full record is in the database (VM events, worker health, the action outbox).
  *
  * @param placed VMs placed on a worker
- * @param moved VMs moved off draining workers or to rebalance: their new copies placed, the old ones kept
- *     until those start
+ * @param moved VMs moved off draining workers or to rebalance: their new copies placed, the old
+ *     ones kept until those start
  * @param pending VMs still waiting, each with its reason in the store
  * @param lostRaces decisions refused by a version check; re-planned next term
  * @param nextDeadlineMillis the nearest time a worker's health could change, 0 if none

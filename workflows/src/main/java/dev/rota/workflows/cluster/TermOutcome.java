@@ -5,14 +5,22 @@ package dev.rota.workflows.cluster;
  *
  * @param applied what the apply step did; null from an activity that leaves applying to another
  */
-public record TermOutcome(TermObservation observation, TermDecisions decisions, ApplyResult applied) {
+public record TermOutcome(
+    TermObservation observation, TermDecisions decisions, ApplyResult applied) {
   public TermOutcome(TermObservation observation, TermDecisions decisions) {
     this(observation, decisions, null);
   }
 
-  /** Nothing changed and nothing is left to do: the scheduler may wait longer before the next term. */
+  /**
+   * Nothing changed and nothing is left to do: the scheduler may wait longer before the next term.
+   */
   public boolean quiet() {
-    return decisions.placed() == 0 && decisions.moved() == 0 && decisions.healthChanges() == 0 && decisions.failures() == 0
-        && decisions.removals() == 0 && decisions.actions() == 0 && decisions.lostRaces() == 0;
+    return decisions.placed() == 0
+        && decisions.moved() == 0
+        && decisions.healthChanges() == 0
+        && decisions.failures() == 0
+        && decisions.removals() == 0
+        && decisions.actions() == 0
+        && decisions.lostRaces() == 0;
   }
 }

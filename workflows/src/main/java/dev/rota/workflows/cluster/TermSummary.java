@@ -11,4 +11,9 @@ package dev.rota.workflows.cluster;
  * @param applied what the term carried out (likewise)
  */
 public record TermSummary(
-    long term, long startedAtMillis, long durationMillis, boolean woken, TermDecisions decisions, ApplyResult applied) {}
+    long term,
+    long startedAtMillis,
+    long durationMillis,
+    boolean woken,
+    TermDecisions decisions,
+    ApplyResult applied) {}

@@ -10,10 +10,17 @@ package dev.rota.workflows.vm;
  * @param exitCode the task's exit code when it exited, else null
  * @param atMillis when it was observed
  * @param startedAtMillis when the task was seen running, 0 if it was not
- * @param recorded whether the VM's row already showed this event when it was sent (the agent's report
- *     writes a start at once), so that the workflow's record of it would change nothing; false in
- *     events from before there was one
+ * @param recorded whether the VM's row already showed this event when it was sent (the agent's
+ *     report writes a start at once), so that the workflow's record of it would change nothing;
+ *     false in events from before there was one
  */
 public record TaskEvent(
-    long id, String taskId, String worker, String type, Integer exitCode, String message, long atMillis,
-    long startedAtMillis, boolean recorded) {}
+    long id,
+    String taskId,
+    String worker,
+    String type,
+    Integer exitCode,
+    String message,
+    long atMillis,
+    long startedAtMillis,
+    boolean recorded) {}

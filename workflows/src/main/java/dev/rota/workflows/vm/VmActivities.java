@@ -3,8 +3,8 @@ package dev.rota.workflows.vm;
 import io.temporal.activity.ActivityInterface;
 
 /**
- * The VM workflow's I/O: the read model, the events log, and removing its task from its worker. Each
- * takes one record, so that a field can be added without a new method.
+ * The VM workflow's I/O: the read model, the events log, and removing its task from its worker.
+ * Each takes one record, so that a field can be added without a new method.
  */
 @ActivityInterface
 public interface VmActivities {
@@ -18,7 +18,10 @@ public interface VmActivities {
   record VmEvent(String vm, String type, String message) {}
 
   /** Pending again as generation {@code restartCount}, a new task id. */
-  /** @param failedOn the worker the ended task failed on, which the restart prefers to avoid; null for none */
+  /**
+   * @param failedOn the worker the ended task failed on, which the restart prefers to avoid; null
+   *     for none
+   */
   record Requeue(String vm, int restartCount, String message, String eventType, String failedOn) {}
 
   /** A task on a worker. */

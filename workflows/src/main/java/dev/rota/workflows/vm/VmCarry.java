@@ -4,8 +4,8 @@ import java.util.List;
 
 /**
  * What a VM's workflow hands its next run when it continues as new: its lifecycle as it decided it,
- * and what the store does not keep (the failures in a row that set the next delay, the restarts that
- * count toward {@code maxRestarts}, a restart already due, a move's target, when it finished).
+ * and what the store does not keep (the failures in a row that set the next delay, the restarts
+ * that count toward {@code maxRestarts}, a restart already due, a move's target, when it finished).
  */
 public record VmCarry(
     String status,

@@ -1,18 +1,22 @@
 package dev.rota.workflows.vm;
 
 /**
- * A VM as its workflow (re)starts from: the stored status, so that a workflow lost with the embedded
- * server's state resumes where the VM was, and the restart settings of the host.
+ * A VM as its workflow (re)starts from: the stored status, so that a workflow lost with the
+ * embedded server's state resumes where the VM was, and the restart settings of the host.
  *
  * @param startedAtMillis when its current task was seen running, 0 if not
  * @param finishedAtMillis when its last task ended, 0 if not
- * @param taskEventId the last task event its workflow applied (0 in records from before there were any)
- * @param movingFrom the worker its previous task still runs on while a move's new copy starts, or null
- * @param maxRestarts restarts after failures allowed within {@code restartWindowMillis}; null: no limit
- * @param ttlSecondsAfterFinished how long after it finished the VM is deleted; null (also in records
- *     from before there was one): kept
- * @param scheduledAtMillis when its current task was placed, 0 if not (also in records from before there
- *     was one: a restored workflow then cleared the read model's {@code scheduledAt} with its next record)
+ * @param taskEventId the last task event its workflow applied (0 in records from before there were
+ *     any)
+ * @param movingFrom the worker its previous task still runs on while a move's new copy starts, or
+ *     null
+ * @param maxRestarts restarts after failures allowed within {@code restartWindowMillis}; null: no
+ *     limit
+ * @param ttlSecondsAfterFinished how long after it finished the VM is deleted; null (also in
+ *     records from before there was one): kept
+ * @param scheduledAtMillis when its current task was placed, 0 if not (also in records from before
+ *     there was one: a restored workflow then cleared the read model's {@code scheduledAt} with its
+ *     next record)
  */
 public record VmRecord(
     String status,

@@ -39,20 +39,25 @@ public interface VmWorkflow {
   @UpdateValidatorMethod(updateName = "start")
   void validateStart();
 
-  /** Ends the current task and starts the VM anew; rejected unless it is scheduled, running or failed. */
+  /**
+   * Ends the current task and starts the VM anew; rejected unless it is scheduled, running or
+   * failed.
+   */
   @UpdateMethod
   String restart();
 
   @UpdateValidatorMethod(updateName = "restart")
   void validateRestart();
 
-  /** The scheduler placed the VM's task, or saw it start, end, vanish or be lost with its worker. */
+  /**
+   * The scheduler placed the VM's task, or saw it start, end, vanish or be lost with its worker.
+   */
   @SignalMethod
   void taskEvent(TaskEvent event);
 
   /**
-   * Several of the task's events at once, oldest first (placed and started together): one signal and
-   * one workflow task where one each would cost as many.
+   * Several of the task's events at once, oldest first (placed and started together): one signal
+   * and one workflow task where one each would cost as many.
    */
   @SignalMethod
   void taskEvents(List<TaskEvent> events);

@@ -1,15 +1,15 @@
 package dev.rota.workflows.vm;
 
-import dev.rota.workflows.ActivityDefaults;
-import dev.rota.workflows.RotaSearchAttributes;
-import dev.rota.workflows.Timers;
-import dev.rota.scheduling.RestartPolicies;
-import dev.rota.scheduling.StatusRule;
 import dev.rota.agentapi.TaskId;
 import dev.rota.model.RestartPolicy;
 import dev.rota.model.TaskEventType;
 import dev.rota.model.VmStatus;
 import dev.rota.model.WireName;
+import dev.rota.scheduling.RestartPolicies;
+import dev.rota.scheduling.StatusRule;
+import dev.rota.workflows.ActivityDefaults;
+import dev.rota.workflows.RotaSearchAttributes;
+import dev.rota.workflows.Timers;
 import io.temporal.activity.ActivityOptions;
 import io.temporal.common.RetryOptions;
 import io.temporal.failure.ActivityFailure;
@@ -21,19 +21,19 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
-import java.util.List;
 import java.util.Deque;
+import java.util.List;
 import java.util.Map;
 
 /**
- * One VM's life. The scheduler places it and reports its task (signal {@code observed}); users stop,
- * start and restart it (updates, decided here: a refusal changes nothing) and delete it (signal). All
- * of it is queued and carried out by one loop, in order, so that there is one writer of the VM's
- * lifecycle. A task that ends is restarted as its policy says, after a delay counted from the end and
- * doubling on each failure in a row. The scheduler may move a running replica (event {@code moved}):
- * the VM stays running on its old task, at the next generation, until the new copy has started. When
- * its worker's drain deadline passes with the task still there (event {@code drained}), it stops, or
- * with a restart policy starts again elsewhere.
+ * One VM's life. The scheduler places it and reports its task (signal {@code observed}); users
+ * stop, start and restart it (updates, decided here: a refusal changes nothing) and delete it
+ * (signal). All of it is queued and carried out by one loop, in order, so that there is one writer
+ * of the VM's lifecycle. A task that ends is restarted as its policy says, after a delay counted
+ * from the end and doubling on each failure in a row. The scheduler may move a running replica
+ * (event {@code moved}): the VM stays running on its old task, at the next generation, until the
+ * new copy has started. When its worker's drain deadline passes with the task still there (event
+ * {@code drained}), it stops, or with a restart policy starts again elsewhere.
  */
 public class VmWorkflowImpl implements VmWorkflow {
   /** What {@code RotaVmStatus} says of a VM that was deleted (its workflow is closed). */
@@ -47,7 +47,9 @@ public class VmWorkflowImpl implements VmWorkflow {
    */
   static final int HISTORY_LIMIT = 1_000;
 
-  /** Removing a task gives up after a few minutes: the reconciler removes it once the agent answers. */
+  /**
+   * Removing a task gives up after a few minutes: the reconciler removes it once the agent answers.
+   */
   private static final ActivityOptions AGENT =
       ActivityOptions.newBuilder()
           .setStartToCloseTimeout(Duration.ofSeconds(30))
@@ -63,9 +65,11 @@ public class VmWorkflowImpl implements VmWorkflow {
 
   private final VmActivities activities =
       Workflow.newActivityStub(VmActivities.class, STORE, Map.of("RemoveTask", AGENT));
+
   /** Written often, quickly, within the workflow task. */
   private final VmReadModel readModel =
-      Workflow.newLocalActivityStub(VmReadModel.class, ActivityDefaults.storeLocal(Duration.ofMinutes(1)));
+      Workflow.newLocalActivityStub(
+          VmReadModel.class, ActivityDefaults.storeLocal(Duration.ofMinutes(1)));
 
   private sealed interface Command {}
 
@@ -84,40 +88,63 @@ public class VmWorkflowImpl implements VmWorkflow {
   private Duration restartDelay = Duration.ofSeconds(15);
   private Duration maxRestartDelay = Duration.ofMinutes(5);
   private int failuresInARow;
+
   /** Restarts after failures allowed within {@link #restartWindow}; null: no limit. */
   private Integer maxRestarts;
+
   private Duration restartWindow = Duration.ZERO;
-  /** When it restarted after failures, newest last: the newest {@link #maxRestarts} alone decide. */
+
+  /**
+   * When it restarted after failures, newest last: the newest {@link #maxRestarts} alone decide.
+   */
   private final List<Long> restartsAfterFailure = new ArrayList<>();
+
   private long startedAtMillis;
   private long scheduledAtMillis;
   private long finishedAtMillis;
   private Integer exitCode;
   private String message;
+
   /** The last task event applied; events are applied in the order of their ids, each once. */
   private long lastTaskEventId;
+
   /** Whether a task event changed the lifecycle since it was last recorded. */
   private boolean unrecorded;
+
   /** When a scheduled restart is due, epoch milliseconds; 0 when none is. */
   private long restartAtMillis;
+
   private boolean deleteRequested;
-  /** While a move's new copy starts: the worker the previous generation's task still runs on; else null. */
+
+  /**
+   * While a move's new copy starts: the worker the previous generation's task still runs on; else
+   * null.
+   */
   private String movingFrom;
+
   /** While moving, the worker the new copy is placed on; null until it is (again) placed. */
   private String movingTo;
+
   /** Whether the stored state is loaded; until then only the loop can judge an action. */
   private boolean loaded;
+
   /** How long after it finished the VM is deleted; null: kept. */
   private Integer ttlSecondsAfterFinished;
+
   /** When it last became finished (stopped, or failed for good); 0 while it is not. */
   private long finishedSinceMillis;
+
   /**
-   * Whether this run shows what it heard in one search-attribute upsert per workflow task rather than
-   * one per event (a submitted VM's first task heard its placing and its start: three upserts, each a
-   * visibility write for the server); false in runs begun before.
+   * Whether this run shows what it heard in one search-attribute upsert per workflow task rather
+   * than one per event (a submitted VM's first task heard its placing and its start: three upserts,
+   * each a visibility write for the server); false in runs begun before.
    */
   private boolean oneUpsertPerTask;
-  /** Whether the status shown in the search attributes lags what was heard (with {@link #oneUpsertPerTask}). */
+
+  /**
+   * Whether the status shown in the search attributes lags what was heard (with {@link
+   * #oneUpsertPerTask}).
+   */
   private boolean showPending;
 
   /** Runs before any handler, so that an update in the first workflow task knows the VM. */
@@ -136,12 +163,14 @@ public class VmWorkflowImpl implements VmWorkflow {
     }
     resume(stored, carried);
     if (oneUpsertPerTask && handedOver && worker == null) {
-      showPending = false; // handed over at its submission: the start's search attributes show it already
+      showPending =
+          false; // handed over at its submission: the start's search attributes show it already
     }
     while (true) {
       showNow(); // before it waits: what it heard is shown by the task that heard it
       if (restartAtMillis > 0) {
-        Duration wait = Duration.ofMillis(Math.max(0, restartAtMillis - Workflow.currentTimeMillis()));
+        Duration wait =
+            Duration.ofMillis(Math.max(0, restartAtMillis - Workflow.currentTimeMillis()));
         boolean interrupted = Timers.sleepUnless(wait, "restart delay", () -> !commands.isEmpty());
         if (!interrupted) {
           restartNow();
@@ -151,7 +180,10 @@ public class VmWorkflowImpl implements VmWorkflow {
         Duration wait = Duration.ofMillis(Math.max(0, expiresAt - Workflow.currentTimeMillis()));
         if (!Timers.sleepUnless(wait, "ttlSecondsAfterFinished", () -> !commands.isEmpty())) {
           deleteRequested = true; // from here on, actions are refused as for a delete
-          deleteNow("deleted " + ttlSecondsAfterFinished + " s after it finished (ttlSecondsAfterFinished)");
+          deleteNow(
+              "deleted "
+                  + ttlSecondsAfterFinished
+                  + " s after it finished (ttlSecondsAfterFinished)");
           Workflow.await(Workflow::isEveryHandlerFinished);
           return;
         }
@@ -161,7 +193,8 @@ public class VmWorkflowImpl implements VmWorkflow {
       while (!commands.isEmpty()) {
         Command next = commands.poll();
         if (!(next instanceof Hear)) {
-          recordHeard(); // what the task events made of the VM is recorded before anything else changes it
+          recordHeard(); // what the task events made of the VM is recorded before anything else
+          // changes it
         }
         if (handle(next)) {
           Workflow.await(Workflow::isEveryHandlerFinished);
@@ -179,16 +212,18 @@ public class VmWorkflowImpl implements VmWorkflow {
   }
 
   /**
-   * Whether the VM is finished (stopped, or failed with no restart coming) and has a TTL, noting when it
-   * became finished; a VM that runs again starts the count afresh when it next finishes.
+   * Whether the VM is finished (stopped, or failed with no restart coming) and has a TTL, noting
+   * when it became finished; a VM that runs again starts the count afresh when it next finishes.
    */
   private boolean expires() {
-    boolean finished = (status == VmStatus.STOPPED || status == VmStatus.FAILED) && restartAtMillis == 0;
+    boolean finished =
+        (status == VmStatus.STOPPED || status == VmStatus.FAILED) && restartAtMillis == 0;
     if (!finished) {
       finishedSinceMillis = 0;
       return false;
     }
-    if (ttlSecondsAfterFinished == null || Workflow.getVersion("ttl-after-finished", Workflow.DEFAULT_VERSION, 1) != 1) {
+    if (ttlSecondsAfterFinished == null
+        || Workflow.getVersion("ttl-after-finished", Workflow.DEFAULT_VERSION, 1) != 1) {
       return false;
     }
     if (finishedSinceMillis == 0) {
@@ -197,16 +232,32 @@ public class VmWorkflowImpl implements VmWorkflow {
     return true;
   }
 
-  /** Whether this run's history is long enough to continue as new, with nothing left to carry out. */
+  /**
+   * Whether this run's history is long enough to continue as new, with nothing left to carry out.
+   */
   private boolean historyFull() {
-    return commands.isEmpty() && Workflow.getInfo().getHistoryLength() > HISTORY_LIMIT
+    return commands.isEmpty()
+        && Workflow.getInfo().getHistoryLength() > HISTORY_LIMIT
         && Workflow.getVersion("continue-as-new", Workflow.DEFAULT_VERSION, 1) == 1;
   }
 
   private VmCarry carry() {
-    return new VmCarry(status.wireName(), worker, restartCount, message, exitCode, lastTaskEventId, scheduledAtMillis,
-        startedAtMillis, finishedAtMillis, failuresInARow, List.copyOf(restartsAfterFailure), restartAtMillis,
-        movingFrom, movingTo, finishedSinceMillis);
+    return new VmCarry(
+        status.wireName(),
+        worker,
+        restartCount,
+        message,
+        exitCode,
+        lastTaskEventId,
+        scheduledAtMillis,
+        startedAtMillis,
+        finishedAtMillis,
+        failuresInARow,
+        List.copyOf(restartsAfterFailure),
+        restartAtMillis,
+        movingFrom,
+        movingTo,
+        finishedSinceMillis);
   }
 
   /**
@@ -216,7 +267,8 @@ public class VmWorkflowImpl implements VmWorkflow {
   private void resume(VmRecord stored, VmCarry carried) {
     ttlSecondsAfterFinished = stored.ttlSecondsAfterFinished();
     if (carried != null) {
-      policy = WireName.parse(RestartPolicy.class, stored.restartPolicy()).orElse(RestartPolicy.NEVER);
+      policy =
+          WireName.parse(RestartPolicy.class, stored.restartPolicy()).orElse(RestartPolicy.NEVER);
       restartDelay = Duration.ofMillis(stored.restartDelayMillis());
       maxRestartDelay = Duration.ofMillis(stored.maxRestartDelayMillis());
       maxRestarts = stored.maxRestarts();
@@ -229,7 +281,8 @@ public class VmWorkflowImpl implements VmWorkflow {
     status = WireName.parse(VmStatus.class, stored.status()).orElse(VmStatus.PENDING);
     worker = stored.worker();
     restartCount = stored.restartCount();
-    policy = WireName.parse(RestartPolicy.class, stored.restartPolicy()).orElse(RestartPolicy.NEVER);
+    policy =
+        WireName.parse(RestartPolicy.class, stored.restartPolicy()).orElse(RestartPolicy.NEVER);
     restartDelay = Duration.ofMillis(stored.restartDelayMillis());
     maxRestartDelay = Duration.ofMillis(stored.maxRestartDelayMillis());
     maxRestarts = stored.maxRestarts();
@@ -241,10 +294,12 @@ public class VmWorkflowImpl implements VmWorkflow {
     movingFrom = status == VmStatus.RUNNING ? stored.movingFrom() : null;
     loaded = true;
     if (status == VmStatus.FAILED && RestartPolicies.restarts(policy, true)) {
-      scheduleRestart(stored.finishedAtMillis() > 0 ? stored.finishedAtMillis() : Workflow.currentTimeMillis());
+      scheduleRestart(
+          stored.finishedAtMillis() > 0 ? stored.finishedAtMillis() : Workflow.currentTimeMillis());
     }
     if (ttlSecondsAfterFinished != null && stored.finishedAtMillis() > 0) {
-      finishedSinceMillis = stored.finishedAtMillis(); // a finished VM's TTL counts from its end, not from now
+      finishedSinceMillis =
+          stored.finishedAtMillis(); // a finished VM's TTL counts from its end, not from now
     }
     showLater();
   }
@@ -295,7 +350,8 @@ public class VmWorkflowImpl implements VmWorkflow {
     TaskEventType type = WireName.parse(TaskEventType.class, e.type()).orElse(null);
     int generation = TaskId.parse(e.taskId()).map(TaskId::restartCount).orElse(-1);
     boolean userOwned = status == VmStatus.STOPPING || status == VmStatus.STOPPED;
-    boolean ahead = type == TaskEventType.MOVED || type == TaskEventType.FAILED_OVER; // of the next generation
+    boolean ahead =
+        type == TaskEventType.MOVED || type == TaskEventType.FAILED_OVER; // of the next generation
     boolean ours = generation == restartCount || (ahead && generation == restartCount + 1);
     if (type == null || !ours || userOwned || e.id() <= lastTaskEventId) {
       return;
@@ -313,16 +369,21 @@ public class VmWorkflowImpl implements VmWorkflow {
       showLater();
       return;
     }
-    if (type == TaskEventType.DRAINED && Workflow.getVersion("drain-eviction", Workflow.DEFAULT_VERSION, 1) == 1) {
+    if (type == TaskEventType.DRAINED
+        && Workflow.getVersion("drain-eviction", Workflow.DEFAULT_VERSION, 1) == 1) {
       drained(e);
       return;
     }
     if (movingFrom != null && (type == TaskEventType.PLACED || type == TaskEventType.GIVEN_BACK)) {
-      movingTo = type == TaskEventType.PLACED ? e.worker() : null; // still running on the old copy meanwhile
+      movingTo =
+          type == TaskEventType.PLACED
+              ? e.worker()
+              : null; // still running on the old copy meanwhile
       showLater();
       return;
     }
-    movingFrom = null; // the new copy started, or ended: either way the old one is not kept any more
+    movingFrom =
+        null; // the new copy started, or ended: either way the old one is not kept any more
     movingTo = null;
     worker = type == TaskEventType.GIVEN_BACK ? null : e.worker();
     status = StatusRule.after(type, e.exitCode());
@@ -333,9 +394,12 @@ public class VmWorkflowImpl implements VmWorkflow {
       }
       case STARTED -> {
         startedAtMillis = e.atMillis();
-        if (e.recorded() && Workflow.getVersion("recorded-start", Workflow.DEFAULT_VERSION, 1) == 1) {
-          // The row shows this start already, and the events before it in this batch are older: a local
-          // activity, a marker and a commit to change nothing. A later event in the batch records all.
+        if (e.recorded()
+            && Workflow.getVersion("recorded-start", Workflow.DEFAULT_VERSION, 1) == 1) {
+          // The row shows this start already, and the events before it in this batch are older: a
+          // local
+          // activity, a marker and a commit to change nothing. A later event in the batch records
+          // all.
           unrecorded = false;
         }
       }
@@ -352,9 +416,9 @@ public class VmWorkflowImpl implements VmWorkflow {
   }
 
   /**
-   * The scheduler made {@code generation} the VM's task, on another worker. A running VM keeps running
-   * on its old task until the new one has started; one whose task ended meanwhile, or that a restart
-   * took to this generation already, just has its task placed.
+   * The scheduler made {@code generation} the VM's task, on another worker. A running VM keeps
+   * running on its old task until the new one has started; one whose task ended meanwhile, or that
+   * a restart took to this generation already, just has its task placed.
    */
   private void moved(TaskEvent e, int generation) {
     if (generation == restartCount + 1 && status == VmStatus.RUNNING) {
@@ -378,9 +442,9 @@ public class VmWorkflowImpl implements VmWorkflow {
   }
 
   /**
-   * Its worker went offline with its task, and the scheduler placed {@code generation} elsewhere in the
-   * same term, as its restart policy would have: it is scheduled there at once, with no restart delay
-   * and no failure counted (its worker failed, not it).
+   * Its worker went offline with its task, and the scheduler placed {@code generation} elsewhere in
+   * the same term, as its restart policy would have: it is scheduled there at once, with no restart
+   * delay and no failure counted (its worker failed, not it).
    */
   private void failedOver(TaskEvent e, int generation) {
     scheduledOn(e);
@@ -389,8 +453,8 @@ public class VmWorkflowImpl implements VmWorkflow {
   }
 
   /**
-   * Its worker's drain deadline passed with its task still there: with a restart policy it starts again
-   * elsewhere at once (a drain is no failure of the VM's), else it stops.
+   * Its worker's drain deadline passed with its task still there: with a restart policy it starts
+   * again elsewhere at once (a drain is no failure of the VM's), else it stops.
    */
   private void drained(TaskEvent e) {
     recordHeard(); // the event is applied before the lifecycle moves on
@@ -398,8 +462,15 @@ public class VmWorkflowImpl implements VmWorkflow {
     String why = "worker " + e.worker() + " was drained";
     if (policy != RestartPolicy.NEVER) {
       List<VmActivities.WorkerTask> old = tasksHeld();
-      requeue("started again elsewhere: " + why + " (restart " + (restartCount + 1) + ", restartPolicy "
-          + policy.wireName() + ")", "restarted");
+      requeue(
+          "started again elsewhere: "
+              + why
+              + " (restart "
+              + (restartCount + 1)
+              + ", restartPolicy "
+              + policy.wireName()
+              + ")",
+          "restarted");
       old.forEach(this::removeTask);
     } else {
       stopNow("stopped: " + why + " (restartPolicy Never)");
@@ -409,8 +480,18 @@ public class VmWorkflowImpl implements VmWorkflow {
   private void recordHeard() {
     if (unrecorded) {
       unrecorded = false;
-      readModel.recordLifecycle(new VmLifecycle(name, restartCount, status.wireName(), worker, message, exitCode,
-          lastTaskEventId, scheduledAtMillis, startedAtMillis, finishedAtMillis));
+      readModel.recordLifecycle(
+          new VmLifecycle(
+              name,
+              restartCount,
+              status.wireName(),
+              worker,
+              message,
+              exitCode,
+              lastTaskEventId,
+              scheduledAtMillis,
+              startedAtMillis,
+              finishedAtMillis));
     }
     showNow();
   }
@@ -428,7 +509,8 @@ public class VmWorkflowImpl implements VmWorkflow {
       }
       restartsAfterFailure.add(now);
       if (restartsAfterFailure.size() > maxRestarts) {
-        restartsAfterFailure.remove(0); // older than the newest maxRestarts: it can no longer tip the count
+        restartsAfterFailure.remove(
+            0); // older than the newest maxRestarts: it can no longer tip the count
       }
     }
     if (RestartPolicies.restarts(policy, failed)) {
@@ -442,26 +524,48 @@ public class VmWorkflowImpl implements VmWorkflow {
   /** It stays failed, saying why; a user's start begins the count afresh. */
   private void giveUp() {
     failuresInARow = 0;
-    message = (message == null ? "failed" : message) + "; not restarted: " + maxRestarts + " restart"
-        + (maxRestarts == 1 ? "" : "s") + " after failures within " + restartWindow.toSeconds() + " s used up (maxRestarts)";
-    activities.recordStatus(new VmActivities.StatusChange(name, status.wireName(), message, "restarts-exhausted"));
+    message =
+        (message == null ? "failed" : message)
+            + "; not restarted: "
+            + maxRestarts
+            + " restart"
+            + (maxRestarts == 1 ? "" : "s")
+            + " after failures within "
+            + restartWindow.toSeconds()
+            + " s used up (maxRestarts)";
+    activities.recordStatus(
+        new VmActivities.StatusChange(name, status.wireName(), message, "restarts-exhausted"));
   }
 
   private void scheduleRestart(long endedAtMillis) {
-    Duration delay = RestartPolicies.delay(Math.max(1, failuresInARow), restartDelay, maxRestartDelay);
+    Duration delay =
+        RestartPolicies.delay(Math.max(1, failuresInARow), restartDelay, maxRestartDelay);
     restartAtMillis = endedAtMillis + delay.toMillis();
-    activities.recordEvent(new VmActivities.VmEvent(
-        name,
-        "restart-scheduled",
-        "restart " + (restartCount + 1) + " scheduled for " + Instant.ofEpochMilli(restartAtMillis) + " ("
-            + delay.toSeconds() + " s after the task ended, " + Math.max(1, failuresInARow) + " in a row)"));
+    activities.recordEvent(
+        new VmActivities.VmEvent(
+            name,
+            "restart-scheduled",
+            "restart "
+                + (restartCount + 1)
+                + " scheduled for "
+                + Instant.ofEpochMilli(restartAtMillis)
+                + " ("
+                + delay.toSeconds()
+                + " s after the task ended, "
+                + Math.max(1, failuresInARow)
+                + " in a row)"));
   }
 
   private void restartNow() {
     restartAtMillis = 0;
     String failedOn = status == VmStatus.FAILED ? worker : null;
-    requeue("restarted after the task ended (restart " + (restartCount + 1) + ")"
-        + (failedOn != null ? "; preferring a worker other than " + failedOn : ""), "restarted", failedOn);
+    requeue(
+        "restarted after the task ended (restart "
+            + (restartCount + 1)
+            + ")"
+            + (failedOn != null ? "; preferring a worker other than " + failedOn : ""),
+        "restarted",
+        failedOn);
   }
 
   private String act(String action) {
@@ -475,8 +579,10 @@ public class VmWorkflowImpl implements VmWorkflow {
       }
       case "restart" -> {
         failuresInARow = 0;
-        // The new generation first: while the VM still wanted the old task, a term seeing it gone would
-        // call it vanished; once the VM is at the next generation, the old task is just one to remove.
+        // The new generation first: while the VM still wanted the old task, a term seeing it gone
+        // would
+        // call it vanished; once the VM is at the next generation, the old task is just one to
+        // remove.
         List<VmActivities.WorkerTask> old = tasksHeld();
         requeue("restarted by request", "restarted");
         old.forEach(this::removeTask);
@@ -486,12 +592,16 @@ public class VmWorkflowImpl implements VmWorkflow {
     return status.wireName();
   }
 
-  /** Removes its task, if it may have one, then its rows; {@code why} it went, for the Temporal UI, or null. */
+  /**
+   * Removes its task, if it may have one, then its rows; {@code why} it went, for the Temporal UI,
+   * or null.
+   */
   private void deleteNow(String why) {
     restartAtMillis = 0;
     removeTaskIfAny();
     activities.deleteVm(new VmActivities.VmRef(name));
-    // Otherwise a deleted running VM stays in `RotaVmStatus = 'running'` and `RotaWorker = 'w'` lists.
+    // Otherwise a deleted running VM stays in `RotaVmStatus = 'running'` and `RotaWorker = 'w'`
+    // lists.
     Workflow.upsertTypedSearchAttributes(
         RotaSearchAttributes.VM_STATUS.valueSet(DELETED), RotaSearchAttributes.WORKER.valueUnset());
     Workflow.setCurrentDetails("**" + DELETED + "**" + (why == null ? "" : ": " + why));
@@ -501,8 +611,12 @@ public class VmWorkflowImpl implements VmWorkflow {
   private void stopNow(String why) {
     if (mayHaveTask()) {
       status = VmStatus.STOPPING;
-      activities.recordStatus(new VmActivities.StatusChange(
-          name, status.wireName(), "stopping: removing task " + taskId() + " from " + worker, "stopping"));
+      activities.recordStatus(
+          new VmActivities.StatusChange(
+              name,
+              status.wireName(),
+              "stopping: removing task " + taskId() + " from " + worker,
+              "stopping"));
       show();
       removeTaskIfAny();
     }
@@ -527,7 +641,10 @@ public class VmWorkflowImpl implements VmWorkflow {
   }
 
   private boolean mayHaveTask() {
-    return worker != null && (status == VmStatus.SCHEDULED || status == VmStatus.RUNNING || status == VmStatus.STOPPING);
+    return worker != null
+        && (status == VmStatus.SCHEDULED
+            || status == VmStatus.RUNNING
+            || status == VmStatus.STOPPING);
   }
 
   private String taskId() {
@@ -548,7 +665,9 @@ public class VmWorkflowImpl implements VmWorkflow {
     return held;
   }
 
-  /** Removes the tasks it may have; an unreachable agent does not stop the VM's life from moving on. */
+  /**
+   * Removes the tasks it may have; an unreachable agent does not stop the VM's life from moving on.
+   */
   private void removeTaskIfAny() {
     tasksHeld().forEach(this::removeTask);
   }
@@ -557,11 +676,15 @@ public class VmWorkflowImpl implements VmWorkflow {
     try {
       activities.removeTask(task);
     } catch (ActivityFailure e) {
-      activities.recordEvent(new VmActivities.VmEvent(
-          name,
-          "task-removal-failed",
-          "could not remove task " + task.taskId() + " from " + task.worker()
-              + "; the scheduler removes it when the agent answers"));
+      activities.recordEvent(
+          new VmActivities.VmEvent(
+              name,
+              "task-removal-failed",
+              "could not remove task "
+                  + task.taskId()
+                  + " from "
+                  + task.worker()
+                  + "; the scheduler removes it when the agent answers"));
     }
   }
 
@@ -573,7 +696,10 @@ public class VmWorkflowImpl implements VmWorkflow {
         switch (action) {
           case "stop" -> status != VmStatus.STOPPED && status != VmStatus.STOPPING;
           case "start" -> status == VmStatus.STOPPED || status == VmStatus.FAILED;
-          case "restart" -> status == VmStatus.SCHEDULED || status == VmStatus.RUNNING || status == VmStatus.FAILED;
+          case "restart" ->
+              status == VmStatus.SCHEDULED
+                  || status == VmStatus.RUNNING
+                  || status == VmStatus.FAILED;
           default -> false;
         };
     return deleteRequested || !allowed ? notAllowed(action) : null;
@@ -655,17 +781,22 @@ public class VmWorkflowImpl implements VmWorkflow {
 
   private ApplicationFailure notAllowed(String action) {
     String why = deleteRequested ? "it is being deleted" : "it is " + status.wireName();
-    return ApplicationFailure.newNonRetryableFailure("cannot " + action + " VM " + name + ": " + why, "NotAllowed");
+    return ApplicationFailure.newNonRetryableFailure(
+        "cannot " + action + " VM " + name + ": " + why, "NotAllowed");
   }
 
-  /** Shows what it heard: at once in runs begun before {@link #oneUpsertPerTask}, else with the task's last event. */
+  /**
+   * Shows what it heard: at once in runs begun before {@link #oneUpsertPerTask}, else with the
+   * task's last event.
+   */
   private void showLater() {
     if (!oneUpsertPerTask) {
       show();
       return;
     }
     showPending = true;
-    Workflow.setCurrentDetails(details()); // not a command: the Temporal UI's details are current at once
+    Workflow.setCurrentDetails(
+        details()); // not a command: the Temporal UI's details are current at once
   }
 
   private void showNow() {
@@ -678,13 +809,21 @@ public class VmWorkflowImpl implements VmWorkflow {
     showPending = false;
     Workflow.upsertTypedSearchAttributes(
         RotaSearchAttributes.VM_STATUS.valueSet(status.wireName()),
-        worker == null ? RotaSearchAttributes.WORKER.valueUnset() : RotaSearchAttributes.WORKER.valueSet(worker));
+        worker == null
+            ? RotaSearchAttributes.WORKER.valueUnset()
+            : RotaSearchAttributes.WORKER.valueSet(worker));
     Workflow.setCurrentDetails(details());
   }
 
   private String details() {
-    String details = "**" + status.wireName() + "**" + (worker == null ? "" : " on " + worker) + ", restart " + restartCount
-        + (movingFrom == null ? "" : "; moving" + (movingTo == null ? "" : " to " + movingTo));
+    String details =
+        "**"
+            + status.wireName()
+            + "**"
+            + (worker == null ? "" : " on " + worker)
+            + ", restart "
+            + restartCount
+            + (movingFrom == null ? "" : "; moving" + (movingTo == null ? "" : " to " + movingTo));
     if (restartAtMillis > 0) {
       details += "; next restart at " + Instant.ofEpochMilli(restartAtMillis);
     }

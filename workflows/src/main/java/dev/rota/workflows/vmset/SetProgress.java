@@ -4,8 +4,8 @@ package dev.rota.workflows.vmset;
  * What one pass over a set found and did.
  *
  * @param gone the set is deleted and has no replicas left: its workflow ends
- * @param settled every wanted replica exists and no unwanted one is left; otherwise the workflow looks
- *     again soon
+ * @param settled every wanted replica exists and no unwanted one is left; otherwise the workflow
+ *     looks again soon
  * @param desired how many replicas the set wants
  * @param replicas how many VMs of the set exist now
  * @param created replicas this pass submitted
@@ -13,7 +13,13 @@ package dev.rota.workflows.vmset;
  * @param message what keeps the replicas from matching, or null
  */
 public record SetProgress(
-    boolean gone, boolean settled, int desired, int replicas, int created, int removing, String message) {
+    boolean gone,
+    boolean settled,
+    int desired,
+    int replicas,
+    int created,
+    int removing,
+    String message) {
 
   public static SetProgress deleted() {
     return new SetProgress(true, true, 0, 0, 0, 0, null);

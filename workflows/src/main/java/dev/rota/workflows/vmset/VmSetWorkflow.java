@@ -6,8 +6,9 @@ import io.temporal.workflow.WorkflowInterface;
 import io.temporal.workflow.WorkflowMethod;
 
 /**
- * One VM set: keeps its replicas (VMs named {@code <set>-<ordinal>}, each with a workflow of its own)
- * matching what the store says the set is, until the set is deleted. Its id is {@link #workflowId(String)}.
+ * One VM set: keeps its replicas (VMs named {@code <set>-<ordinal>}, each with a workflow of its
+ * own) matching what the store says the set is, until the set is deleted. Its id is {@link
+ * #workflowId(String)}.
  */
 @WorkflowInterface
 public interface VmSetWorkflow {
@@ -18,7 +19,10 @@ public interface VmSetWorkflow {
   @WorkflowMethod
   void run(String setName);
 
-  /** The set's row changed (replicas, template, deletion) or one of its replicas went: look again now. */
+  /**
+   * The set's row changed (replicas, template, deletion) or one of its replicas went: look again
+   * now.
+   */
   @SignalMethod
   void changed();
 

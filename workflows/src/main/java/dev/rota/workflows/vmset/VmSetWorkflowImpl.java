@@ -6,21 +6,23 @@ import io.temporal.workflow.Workflow;
 import java.time.Duration;
 
 /**
- * Pass after pass, makes a set's replicas what its row says, in the manner of a Kubernetes ReplicaSet
- * controller: a pass on start, on every {@link #changed()} signal, soon after a pass that left work in
- * flight (a replica still being deleted, a name still held by a deleted VM's closing workflow), and
- * every {@link #RESYNC} in any case, which replaces a replica deleted behind the set's back. The passes
- * are the workflow's history; the set's shape is the store's, so nothing here needs to survive a
- * continue-as-new but the name.
+ * Pass after pass, makes a set's replicas what its row says, in the manner of a Kubernetes
+ * ReplicaSet controller: a pass on start, on every {@link #changed()} signal, soon after a pass
+ * that left work in flight (a replica still being deleted, a name still held by a deleted VM's
+ * closing workflow), and every {@link #RESYNC} in any case, which replaces a replica deleted behind
+ * the set's back. The passes are the workflow's history; the set's shape is the store's, so nothing
+ * here needs to survive a continue-as-new but the name.
  */
 public class VmSetWorkflowImpl implements VmSetWorkflow {
   static final Duration RESYNC = Duration.ofMinutes(1);
   static final Duration RETRY = Duration.ofSeconds(5);
+
   /** Passes per run before continuing as new: keeps a long-lived set's history short. */
   static final int PASSES_PER_RUN = 200;
 
   private final VmSetActivities activities =
-      Workflow.newActivityStub(VmSetActivities.class, ActivityDefaults.store(Duration.ofMinutes(1)));
+      Workflow.newActivityStub(
+          VmSetActivities.class, ActivityDefaults.store(Duration.ofMinutes(1)));
 
   private boolean changed;
   private SetProgress last;
@@ -55,11 +57,19 @@ public class VmSetWorkflowImpl implements VmSetWorkflow {
 
   /** What the Temporal UI shows under the set's current details. */
   static String details(String setName, SetProgress p) {
-    String line = "**" + p.replicas() + " of " + p.desired() + " replicas exist**"
-        + (p.created() > 0 ? "; submitted " + p.created() : "")
-        + (p.removing() > 0 ? "; removing " + p.removing() : "")
-        + (p.settled() ? "" : "; looking again in " + RETRY.toSeconds() + " s");
-    return line + (p.message() != null ? "\n\n" + p.message() : "")
-        + "\n\nIts replicas: `GET /v1/vms?set=" + setName + "`";
+    String line =
+        "**"
+            + p.replicas()
+            + " of "
+            + p.desired()
+            + " replicas exist**"
+            + (p.created() > 0 ? "; submitted " + p.created() : "")
+            + (p.removing() > 0 ? "; removing " + p.removing() : "")
+            + (p.settled() ? "" : "; looking again in " + RETRY.toSeconds() + " s");
+    return line
+        + (p.message() != null ? "\n\n" + p.message() : "")
+        + "\n\nIts replicas: `GET /v1/vms?set="
+        + setName
+        + "`";
   }
 }

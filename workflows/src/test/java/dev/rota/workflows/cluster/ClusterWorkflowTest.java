@@ -1,11 +1,11 @@
 package dev.rota.workflows.cluster;
 
-import dev.rota.testing.TemporalTestEnvironments;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.rota.testing.TemporalTestEnvironments;
 import dev.rota.workflows.Histories;
 import dev.rota.workflows.TaskQueues;
 import io.temporal.client.WorkflowClient;
@@ -35,9 +35,7 @@ class ClusterWorkflowTest {
 
   private ClusterWorkflow newStub() {
     return env.getWorkflowClient()
-        .newWorkflowStub(
-            ClusterWorkflow.class,
-            ClusterWorkflow.startOptions().build());
+        .newWorkflowStub(ClusterWorkflow.class, ClusterWorkflow.startOptions().build());
   }
 
   @AfterEach
@@ -65,7 +63,10 @@ class ClusterWorkflowTest {
     }
     assertEquals(terms.get(terms.size() - 1).term(), cluster.lastTerm().term());
     Histories.replayAndMaybeRecord(
-        env.getWorkflowClient(), ClusterWorkflow.WORKFLOW_ID, ClusterWorkflowImpl.class, "cluster-timer");
+        env.getWorkflowClient(),
+        ClusterWorkflow.WORKFLOW_ID,
+        ClusterWorkflowImpl.class,
+        "cluster-timer");
   }
 
   @Test
@@ -86,10 +87,14 @@ class ClusterWorkflowTest {
     assertFalse(terms.get(0).woken());
     assertTrue(terms.get(1).woken());
     assertTrue(
-        terms.get(1).startedAtMillis() - terms.get(0).startedAtMillis() < Duration.ofHours(1).toMillis(),
+        terms.get(1).startedAtMillis() - terms.get(0).startedAtMillis()
+            < Duration.ofHours(1).toMillis(),
         "the woken term did not wait for the interval");
     Histories.replayAndMaybeRecord(
-        env.getWorkflowClient(), ClusterWorkflow.WORKFLOW_ID, ClusterWorkflowImpl.class, "cluster-wake");
+        env.getWorkflowClient(),
+        ClusterWorkflow.WORKFLOW_ID,
+        ClusterWorkflowImpl.class,
+        "cluster-wake");
   }
 
   @Test
@@ -107,16 +112,32 @@ class ClusterWorkflowTest {
 
     List<TermSummary> terms = activities.recorded();
     for (int i = 2; i < terms.size(); i++) {
-      assertTrue(terms.get(i).startedAtMillis() - terms.get(i - 1).startedAtMillis() >= hour,
+      assertTrue(
+          terms.get(i).startedAtMillis() - terms.get(i - 1).startedAtMillis() >= hour,
           "a left timer firing started no term: " + terms);
     }
     assertEquals(4, terms.size(), terms.toString());
     var events = env.getWorkflowClient().fetchHistory(ClusterWorkflow.WORKFLOW_ID).getEvents();
-    assertTrue(events.stream().noneMatch(e -> e.getEventType() == io.temporal.api.enums.v1.EventType.EVENT_TYPE_TIMER_CANCELED),
+    assertTrue(
+        events.stream()
+            .noneMatch(
+                e ->
+                    e.getEventType()
+                        == io.temporal.api.enums.v1.EventType.EVENT_TYPE_TIMER_CANCELED),
         "no timer is cancelled (the embedded server can refuse a cancel racing the timer)");
-    assertTrue(events.stream().filter(e -> e.getEventType() == io.temporal.api.enums.v1.EventType.EVENT_TYPE_TIMER_FIRED).count() >= 3);
+    assertTrue(
+        events.stream()
+                .filter(
+                    e ->
+                        e.getEventType()
+                            == io.temporal.api.enums.v1.EventType.EVENT_TYPE_TIMER_FIRED)
+                .count()
+            >= 3);
     Histories.replayAndMaybeRecord(
-        env.getWorkflowClient(), ClusterWorkflow.WORKFLOW_ID, ClusterWorkflowImpl.class, "cluster-timer-left-to-fire");
+        env.getWorkflowClient(),
+        ClusterWorkflow.WORKFLOW_ID,
+        ClusterWorkflowImpl.class,
+        "cluster-timer-left-to-fire");
   }
 
   @Test
@@ -129,7 +150,9 @@ class ClusterWorkflowTest {
     // 5 s, then 10, 20, 30, 30, …: about 9 terms in 3 minutes instead of 36.
     assertTrue(quiet.size() <= 10, "quiet terms in 3 min: " + quiet.size());
     for (int i = 4; i < quiet.size(); i++) {
-      assertTrue(quiet.get(i).startedAtMillis() - quiet.get(i - 1).startedAtMillis() >= 30_000, "capped at the idle interval");
+      assertTrue(
+          quiet.get(i).startedAtMillis() - quiet.get(i - 1).startedAtMillis() >= 30_000,
+          "capped at the idle interval");
     }
     int before = quiet.size();
     cluster.wake("new work");
@@ -149,7 +172,9 @@ class ClusterWorkflowTest {
     TermSummary asked = activities.recorded().get(0);
     TermSummary told = cluster.lastTerm();
     assertEquals(asked.term(), told.term());
-    assertEquals(asked.startedAtMillis() + 7_000, told.startedAtMillis(),
+    assertEquals(
+        asked.startedAtMillis() + 7_000,
+        told.startedAtMillis(),
         "a term held up (by a host's pollers, or Temporal away) is told from when it ran");
     assertTrue(told.durationMillis() >= 0);
   }
@@ -175,13 +200,18 @@ class ClusterWorkflowTest {
     env.sleep(Duration.ofMinutes(6));
 
     List<TermSummary> terms = activities.recorded();
-    assertTrue(terms.size() > 300, "enough terms to pass the per-run history bound: " + terms.size());
+    assertTrue(
+        terms.size() > 300, "enough terms to pass the per-run history bound: " + terms.size());
     for (int i = 0; i < terms.size(); i++) {
       assertEquals(i + 1, terms.get(i).term(), "term numbers continue across runs");
     }
     var client = env.getWorkflowClient();
     String currentRun =
-        client.newUntypedWorkflowStub(ClusterWorkflow.WORKFLOW_ID).describe().getExecution().getRunId();
+        client
+            .newUntypedWorkflowStub(ClusterWorkflow.WORKFLOW_ID)
+            .describe()
+            .getExecution()
+            .getRunId();
     assertNotEquals(firstRun, currentRun, "the workflow continued as new");
     int events = client.fetchHistory(ClusterWorkflow.WORKFLOW_ID).getEvents().size();
     assertTrue(
@@ -189,26 +219,40 @@ class ClusterWorkflowTest {
         "the current run's history stays bounded: " + events);
     // The server goes on running terms while the test reads: the query's last term is one recorded
     // since the snapshot above, not necessarily its last.
-    long queried = client.newWorkflowStub(ClusterWorkflow.class, ClusterWorkflow.WORKFLOW_ID).lastTerm().term();
+    long queried =
+        client
+            .newWorkflowStub(ClusterWorkflow.class, ClusterWorkflow.WORKFLOW_ID)
+            .lastTerm()
+            .term();
     List<TermSummary> since = activities.recorded();
-    assertTrue(queried >= terms.get(terms.size() - 1).term() && queried <= since.get(since.size() - 1).term(),
+    assertTrue(
+        queried >= terms.get(terms.size() - 1).term()
+            && queried <= since.get(since.size() - 1).term(),
         "the carried summary is the latest term: " + queried);
-    assertEquals(TaskQueues.SCHEDULER, taskQueue(currentRun), "the next run stays on the scheduler's queue");
+    assertEquals(
+        TaskQueues.SCHEDULER, taskQueue(currentRun), "the next run stays on the scheduler's queue");
   }
 
   @Test
-  void aRunAnEarlierVersionStartedOnTheControlQueueMovesToTheSchedulersQueueWhenItContinuesAsNew() throws Exception {
+  void aRunAnEarlierVersionStartedOnTheControlQueueMovesToTheSchedulersQueueWhenItContinuesAsNew()
+      throws Exception {
     RecordingClusterActivities activities = start(1_000);
     ClusterWorkflow cluster =
         env.getWorkflowClient()
-            .newWorkflowStub(ClusterWorkflow.class, ClusterWorkflow.startOptions().setTaskQueue(TaskQueues.CONTROL).build());
+            .newWorkflowStub(
+                ClusterWorkflow.class,
+                ClusterWorkflow.startOptions().setTaskQueue(TaskQueues.CONTROL).build());
     String firstRun = WorkflowClient.start(cluster::run, ClusterState.initial()).getRunId();
     assertEquals(TaskQueues.CONTROL, taskQueue(firstRun));
 
     env.sleep(Duration.ofMinutes(6));
 
     String currentRun =
-        env.getWorkflowClient().newUntypedWorkflowStub(ClusterWorkflow.WORKFLOW_ID).describe().getExecution().getRunId();
+        env.getWorkflowClient()
+            .newUntypedWorkflowStub(ClusterWorkflow.WORKFLOW_ID)
+            .describe()
+            .getExecution()
+            .getRunId();
     assertNotEquals(firstRun, currentRun, "the workflow continued as new");
     assertEquals(TaskQueues.SCHEDULER, taskQueue(currentRun));
     List<TermSummary> terms = activities.recorded();
@@ -220,13 +264,19 @@ class ClusterWorkflowTest {
     env.sleep(Duration.ofMillis(500));
     assertTrue(activities.recorded().size() > before, "the moved run still runs terms");
     Histories.replayAndMaybeRecord(
-        env.getWorkflowClient(), ClusterWorkflow.WORKFLOW_ID, firstRun, ClusterWorkflowImpl.class,
+        env.getWorkflowClient(),
+        ClusterWorkflow.WORKFLOW_ID,
+        firstRun,
+        ClusterWorkflowImpl.class,
         "cluster-continued-to-scheduler-queue");
   }
 
   private String taskQueue(String runId) {
     var execution =
-        io.temporal.api.common.v1.WorkflowExecution.newBuilder().setWorkflowId(ClusterWorkflow.WORKFLOW_ID).setRunId(runId).build();
+        io.temporal.api.common.v1.WorkflowExecution.newBuilder()
+            .setWorkflowId(ClusterWorkflow.WORKFLOW_ID)
+            .setRunId(runId)
+            .build();
     return env.getWorkflowClient()
         .getWorkflowServiceStubs()
         .blockingStub()

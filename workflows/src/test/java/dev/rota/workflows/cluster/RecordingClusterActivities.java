@@ -23,7 +23,9 @@ final class RecordingClusterActivities implements ClusterActivities {
     idleIntervalMillis = millis;
   }
 
-  /** Makes each term observe this long after the workflow asked for it, as an attempt held up would. */
+  /**
+   * Makes each term observe this long after the workflow asked for it, as an attempt held up would.
+   */
   void observeLateBy(long millis) {
     lateByMillis = millis;
   }
@@ -64,7 +66,9 @@ final class RecordingClusterActivities implements ClusterActivities {
   public TermOutcome termAndApply(TermStart start) {
     TermObservation seen = observe(start);
     TermDecisions nothing = new TermDecisions(0, 0, 0, 0, 0, 0, 0, 0, 0, List.of());
-    recorded.add(new TermSummary(start.term(), start.startedAtMillis(), 0, start.woken(), nothing, ApplyResult.NOTHING));
+    recorded.add(
+        new TermSummary(
+            start.term(), start.startedAtMillis(), 0, start.woken(), nothing, ApplyResult.NOTHING));
     return new TermOutcome(seen, nothing, ApplyResult.NOTHING);
   }
 }

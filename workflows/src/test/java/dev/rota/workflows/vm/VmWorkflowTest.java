@@ -1,10 +1,10 @@
 package dev.rota.workflows.vm;
 
-import dev.rota.testing.TemporalTestEnvironments;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.rota.testing.TemporalTestEnvironments;
 import dev.rota.workflows.Histories;
 import dev.rota.workflows.TaskQueues;
 import io.temporal.client.WorkflowClient;
@@ -19,7 +19,10 @@ import java.util.function.LongSupplier;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
-/** The VM lifecycle in skipped time, against a fake store that notes each call with the server's time. */
+/**
+ * The VM lifecycle in skipped time, against a fake store that notes each call with the server's
+ * time.
+ */
 class VmWorkflowTest {
   static final long DELAY = 15_000;
   static final long MAX_DELAY = 300_000;
@@ -33,7 +36,8 @@ class VmWorkflowTest {
     volatile boolean agentDown;
     LongSupplier now;
 
-    final java.util.concurrent.atomic.AtomicInteger loads = new java.util.concurrent.atomic.AtomicInteger();
+    final java.util.concurrent.atomic.AtomicInteger loads =
+        new java.util.concurrent.atomic.AtomicInteger();
 
     @Override
     public VmRecord load(VmRef vm) {
@@ -46,8 +50,11 @@ class VmWorkflowTest {
       calls.add(new Call("status " + change.status(), now.getAsLong()));
     }
 
-    /** How many writes of the read model fail before they succeed: the database away for a while. */
-    final java.util.concurrent.atomic.AtomicInteger lifecycleFailures = new java.util.concurrent.atomic.AtomicInteger();
+    /**
+     * How many writes of the read model fail before they succeed: the database away for a while.
+     */
+    final java.util.concurrent.atomic.AtomicInteger lifecycleFailures =
+        new java.util.concurrent.atomic.AtomicInteger();
 
     @Override
     public void recordLifecycle(VmLifecycle lifecycle) {
@@ -69,7 +76,9 @@ class VmWorkflowTest {
       avoiding.put(requeue.restartCount(), String.valueOf(requeue.failedOn()));
     }
 
-    /** By generation, the worker its requeue asked the scheduler to prefer to avoid ("null": none). */
+    /**
+     * By generation, the worker its requeue asked the scheduler to prefer to avoid ("null": none).
+     */
     final java.util.Map<Integer, String> avoiding = new java.util.concurrent.ConcurrentHashMap<>();
 
     @Override
@@ -87,11 +96,18 @@ class VmWorkflowTest {
 
     /** What it did besides logging events and recording what task events made of the VM. */
     List<String> what() {
-      return calls.stream().map(Call::what).filter(w -> !w.startsWith("event") && !w.startsWith("lifecycle")).toList();
+      return calls.stream()
+          .map(Call::what)
+          .filter(w -> !w.startsWith("event") && !w.startsWith("lifecycle"))
+          .toList();
     }
 
     long when(String what) {
-      return calls.stream().filter(c -> c.what().equals(what)).findFirst().orElseThrow(() -> new AssertionError("no " + what + " in " + calls)).atMillis();
+      return calls.stream()
+          .filter(c -> c.what().equals(what))
+          .findFirst()
+          .orElseThrow(() -> new AssertionError("no " + what + " in " + calls))
+          .atMillis();
     }
   }
 
@@ -106,14 +122,31 @@ class VmWorkflowTest {
   }
 
   private VmWorkflow start(String status, String worker, int restartCount, String policy) {
-    return start(new VmRecord(status, worker, restartCount, policy, 0, 0, DELAY, MAX_DELAY, 0, null, null, 0, null, 0));
+    return start(
+        new VmRecord(
+            status,
+            worker,
+            restartCount,
+            policy,
+            0,
+            0,
+            DELAY,
+            MAX_DELAY,
+            0,
+            null,
+            null,
+            0,
+            null,
+            0));
   }
 
   private VmWorkflow start(VmRecord stored) {
     return start(stored, false);
   }
 
-  /** With {@code handedOver}, the VM is passed to its workflow as its submitter does, not read back. */
+  /**
+   * With {@code handedOver}, the VM is passed to its workflow as its submitter does, not read back.
+   */
   private VmWorkflow start(VmRecord stored, boolean handedOver) {
     store.stored = stored;
     env = TemporalTestEnvironments.started(store);
@@ -122,7 +155,10 @@ class VmWorkflowTest {
         env.getWorkflowClient()
             .newWorkflowStub(
                 VmWorkflow.class,
-                WorkflowOptions.newBuilder().setWorkflowId(VmWorkflow.workflowId("a")).setTaskQueue(TaskQueues.CONTROL).build());
+                WorkflowOptions.newBuilder()
+                    .setWorkflowId(VmWorkflow.workflowId("a"))
+                    .setTaskQueue(TaskQueues.CONTROL)
+                    .build());
     WorkflowClient.start(vm::run, "a", null, handedOver ? stored : null);
     return vm;
   }
@@ -135,16 +171,24 @@ class VmWorkflowTest {
   private long lastEventId;
 
   private TaskEvent event(int generation, String type, Integer exitCode) {
-    return new TaskEvent(++lastEventId, "a." + generation, "w1", type, exitCode, "task a." + generation + " " + type, now(),
-        "exited".equals(type) || "failed".equals(type) ? startedAt : 0, false);
+    return new TaskEvent(
+        ++lastEventId,
+        "a." + generation,
+        "w1",
+        type,
+        exitCode,
+        "task a." + generation + " " + type,
+        now(),
+        "exited".equals(type) || "failed".equals(type) ? startedAt : 0,
+        false);
   }
 
   private long startedAt;
 
   /**
-   * Signals the event, again while the workflow is between two runs: the test server's continue-as-new
-   * is not atomic, and a signal then finds no workflow (the product's notifier keeps such an event in
-   * the outbox and sends it again).
+   * Signals the event, again while the workflow is between two runs: the test server's
+   * continue-as-new is not atomic, and a signal then finds no workflow (the product's notifier
+   * keeps such an event in the outbox and sends it again).
    */
   private void tell(VmWorkflow vm, TaskEvent e) {
     for (int attempt = 0; ; attempt++) {
@@ -175,7 +219,10 @@ class VmWorkflowTest {
     return at;
   }
 
-  /** Until its first workflow task has loaded the stored record, the workflow answers queries as new. */
+  /**
+   * Until its first workflow task has loaded the stored record, the workflow answers queries as
+   * new.
+   */
   private void awaitStatus(VmWorkflow vm, String status) {
     for (int i = 0; i < 100 && !status.equals(vm.status()); i++) {
       settle();
@@ -188,7 +235,8 @@ class VmWorkflowTest {
   }
 
   @Test
-  void onFailureRestartsAfter15Then30Then60SecondsCountedFromTheFailureAndNeverSooner() throws Exception {
+  void onFailureRestartsAfter15Then30Then60SecondsCountedFromTheFailureAndNeverSooner()
+      throws Exception {
     VmWorkflow vm = start("pending", null, 0, "OnFailure");
     long[] expectedDelays = {15_000, 30_000, 60_000};
     for (int generation = 0; generation < 3; generation++) {
@@ -199,18 +247,42 @@ class VmWorkflowTest {
       assertEquals("failed", vm.status(), "not restarted before its delay");
       env.sleep(Duration.ofMillis(2_000));
       long restartedAt = store.when("requeue " + (generation + 1));
-      assertTrue(restartedAt >= failedAt + expectedDelays[generation],
-          "restart " + (generation + 1) + " came " + (restartedAt - failedAt) + " ms after the failure");
+      assertTrue(
+          restartedAt >= failedAt + expectedDelays[generation],
+          "restart "
+              + (generation + 1)
+              + " came "
+              + (restartedAt - failedAt)
+              + " ms after the failure");
       assertEquals("pending", vm.status());
-      assertEquals("w1", store.avoiding.get(generation + 1), "the restart prefers a worker other than the one it failed on");
+      assertEquals(
+          "w1",
+          store.avoiding.get(generation + 1),
+          "the restart prefers a worker other than the one it failed on");
     }
-    Histories.replayAndMaybeRecord(env.getWorkflowClient(), "vm-a", VmWorkflowImpl.class, "vm-restarts");
+    Histories.replayAndMaybeRecord(
+        env.getWorkflowClient(), "vm-a", VmWorkflowImpl.class, "vm-restarts");
   }
 
   @Test
   void afterMaxRestartsWithinTheWindowItStaysFailedSayingWhyUntilStartedByHand() {
-    VmWorkflow vm = start(new VmRecord("pending", null, 0, "OnFailure", 0, 0, DELAY, MAX_DELAY, 0, null, 2,
-        Duration.ofHours(1).toMillis(), null, 0));
+    VmWorkflow vm =
+        start(
+            new VmRecord(
+                "pending",
+                null,
+                0,
+                "OnFailure",
+                0,
+                0,
+                DELAY,
+                MAX_DELAY,
+                0,
+                null,
+                2,
+                Duration.ofHours(1).toMillis(),
+                null,
+                0));
     for (int generation = 0; generation < 2; generation++) {
       runs(vm, generation);
       settle();
@@ -223,7 +295,10 @@ class VmWorkflowTest {
     fails(vm, 2, 1);
     env.sleep(Duration.ofMinutes(30));
     assertEquals("failed", vm.status());
-    assertEquals(List.of("requeue 1", "requeue 2", "status failed"), store.what(), "no third restart within the hour");
+    assertEquals(
+        List.of("requeue 1", "requeue 2", "status failed"),
+        store.what(),
+        "no third restart within the hour");
 
     assertEquals("pending", vm.start(), "a start by hand begins the count afresh");
     runs(vm, 3);
@@ -235,8 +310,23 @@ class VmWorkflowTest {
 
   @Test
   void failuresOlderThanTheWindowDoNotCountTowardMaxRestarts() {
-    VmWorkflow vm = start(new VmRecord("pending", null, 0, "OnFailure", 0, 0, DELAY, MAX_DELAY, 0, null, 1,
-        Duration.ofMinutes(10).toMillis(), null, 0));
+    VmWorkflow vm =
+        start(
+            new VmRecord(
+                "pending",
+                null,
+                0,
+                "OnFailure",
+                0,
+                0,
+                DELAY,
+                MAX_DELAY,
+                0,
+                null,
+                1,
+                Duration.ofMinutes(10).toMillis(),
+                null,
+                0));
     runs(vm, 0);
     settle();
     fails(vm, 0, 1);
@@ -250,9 +340,9 @@ class VmWorkflowTest {
   }
 
   /**
-   * The read model is written by a local activity, which the SDK does not retry when its retry policy
-   * has no maximum of attempts and no schedule-to-close timeout: one failed write (the database away
-   * for a moment) failed the whole workflow and left its VM without one, for good.
+   * The read model is written by a local activity, which the SDK does not retry when its retry
+   * policy has no maximum of attempts and no schedule-to-close timeout: one failed write (the
+   * database away for a moment) failed the whole workflow and left its VM without one, for good.
    */
   @Test
   void aReadModelWriteThatFailsWhileTheDatabaseIsAwayIsRetriedAndTheWorkflowGoesOn() {
@@ -261,20 +351,33 @@ class VmWorkflowTest {
     placed(vm, 0);
     settle();
     runs(vm, 0);
-    for (int i = 0; i < 500 && store.lifecycles.stream().noneMatch(l -> l.status().equals("running")); i++) {
+    for (int i = 0;
+        i < 500 && store.lifecycles.stream().noneMatch(l -> l.status().equals("running"));
+        i++) {
       settle();
     }
     assertEquals(0, store.lifecycleFailures.get(), "both failures met");
-    assertTrue(store.lifecycles.stream().anyMatch(l -> l.status().equals("running")), "recorded once the database was back");
-    assertEquals(io.temporal.api.enums.v1.WorkflowExecutionStatus.WORKFLOW_EXECUTION_STATUS_RUNNING,
-        env.getWorkflowClient().newUntypedWorkflowStub(VmWorkflow.workflowId("a")).describe().getStatus(),
+    assertTrue(
+        store.lifecycles.stream().anyMatch(l -> l.status().equals("running")),
+        "recorded once the database was back");
+    assertEquals(
+        io.temporal.api.enums.v1.WorkflowExecutionStatus.WORKFLOW_EXECUTION_STATUS_RUNNING,
+        env.getWorkflowClient()
+            .newUntypedWorkflowStub(VmWorkflow.workflowId("a"))
+            .describe()
+            .getStatus(),
         "the workflow goes on");
     assertEquals("running", vm.status());
   }
 
   @Test
-  void aVmHandedOverAtSubmissionStartsWithoutReadingTheStoreAndRunsAsOneReadBack() throws Exception {
-    VmWorkflow vm = start(new VmRecord("pending", null, 0, "OnFailure", 0, 0, DELAY, MAX_DELAY, 0, null, null, 0, null, 0), true);
+  void aVmHandedOverAtSubmissionStartsWithoutReadingTheStoreAndRunsAsOneReadBack()
+      throws Exception {
+    VmWorkflow vm =
+        start(
+            new VmRecord(
+                "pending", null, 0, "OnFailure", 0, 0, DELAY, MAX_DELAY, 0, null, null, 0, null, 0),
+            true);
     placed(vm, 0);
     settle();
     runs(vm, 0);
@@ -283,32 +386,72 @@ class VmWorkflowTest {
     fails(vm, 0, 1);
     env.sleep(Duration.ofMillis(DELAY + 1_000));
     assertEquals("pending", vm.status(), "its restart policy came with it");
-    assertEquals(0, store.loads.get(), "one Temporal action fewer per VM: no activity to read back what was just written");
-    Histories.replayAndMaybeRecord(env.getWorkflowClient(), "vm-a", VmWorkflowImpl.class, "vm-submitted");
+    assertEquals(
+        0,
+        store.loads.get(),
+        "one Temporal action fewer per VM: no activity to read back what was just written");
+    Histories.replayAndMaybeRecord(
+        env.getWorkflowClient(), "vm-a", VmWorkflowImpl.class, "vm-submitted");
   }
 
   @Test
-  void aVmFailedOverByTheSchedulerIsScheduledOnItsNewWorkerAtOnceAndTheLossOfItsOldTaskChangesNothing() throws Exception {
+  void
+      aVmFailedOverByTheSchedulerIsScheduledOnItsNewWorkerAtOnceAndTheLossOfItsOldTaskChangesNothing()
+          throws Exception {
     VmWorkflow vm = start("pending", null, 0, "OnFailure");
     placed(vm, 0);
     settle();
     runs(vm, 0);
     settle();
-    tell(vm, new TaskEvent(++lastEventId, "a.1", "w2", "failed-over", null,
-        "worker w1 went offline with task a.0; failed over to worker w2 as task a.1", now(), 0, false));
+    tell(
+        vm,
+        new TaskEvent(
+            ++lastEventId,
+            "a.1",
+            "w2",
+            "failed-over",
+            null,
+            "worker w1 went offline with task a.0; failed over to worker w2 as task a.1",
+            now(),
+            0,
+            false));
     settle();
     assertEquals("scheduled", vm.status());
-    tell(vm, new TaskEvent(++lastEventId, "a.0", "w1", "worker-offline", null, "lost with worker w1", now(), startedAt, false));
+    tell(
+        vm,
+        new TaskEvent(
+            ++lastEventId,
+            "a.0",
+            "w1",
+            "worker-offline",
+            null,
+            "lost with worker w1",
+            now(),
+            startedAt,
+            false));
     env.sleep(Duration.ofMinutes(5));
     assertEquals("scheduled", vm.status(), "an event of the generation before changes nothing");
-    assertEquals(List.of(), store.what(), "no restart delay, no requeue: the scheduler placed it already");
+    assertEquals(
+        List.of(), store.what(), "no restart delay, no requeue: the scheduler placed it already");
     VmLifecycle last = store.lifecycles.get(store.lifecycles.size() - 1);
     assertEquals("w2", last.worker());
     assertEquals(1, last.restartCount());
-    tell(vm, new TaskEvent(++lastEventId, "a.1", "w2", "started", null, "task a.1 running on worker w2", now(), 0, false));
+    tell(
+        vm,
+        new TaskEvent(
+            ++lastEventId,
+            "a.1",
+            "w2",
+            "started",
+            null,
+            "task a.1 running on worker w2",
+            now(),
+            0,
+            false));
     settle();
     assertEquals("running", vm.status());
-    Histories.replayAndMaybeRecord(env.getWorkflowClient(), "vm-a", VmWorkflowImpl.class, "vm-failed-over");
+    Histories.replayAndMaybeRecord(
+        env.getWorkflowClient(), "vm-a", VmWorkflowImpl.class, "vm-failed-over");
   }
 
   @Test
@@ -324,16 +467,25 @@ class VmWorkflowTest {
     settle();
     vm.taskEvent(end); // delivered again: the outbox sends at least once
     env.sleep(Duration.ofSeconds(16));
-    assertEquals(1, store.calls.stream().filter(c -> c.what().equals("event restart-scheduled")).count(), store.calls.toString());
-    assertTrue(store.when("requeue 1") - failedAt < 30_000, "the first delay, not doubled by the repeat");
+    assertEquals(
+        1,
+        store.calls.stream().filter(c -> c.what().equals("event restart-scheduled")).count(),
+        store.calls.toString());
+    assertTrue(
+        store.when("requeue 1") - failedAt < 30_000, "the first delay, not doubled by the repeat");
     // Events that arrive together are recorded together: how many writes precede the end varies.
-    List<VmLifecycle> ends = store.lifecycles.stream().filter(l -> l.status().equals("failed")).toList();
+    List<VmLifecycle> ends =
+        store.lifecycles.stream().filter(l -> l.status().equals("failed")).toList();
     assertEquals(1, ends.size(), store.lifecycles.toString());
     VmLifecycle failed = ends.get(0);
     assertEquals(1, failed.exitCode());
     assertEquals("w1", failed.worker());
-    assertEquals(end.id(), failed.taskEventId(), "recorded with the event, so that a restored workflow applies none twice");
-    Histories.replayAndMaybeRecord(env.getWorkflowClient(), "vm-a", VmWorkflowImpl.class, "vm-task-events");
+    assertEquals(
+        end.id(),
+        failed.taskEventId(),
+        "recorded with the event, so that a restored workflow applies none twice");
+    Histories.replayAndMaybeRecord(
+        env.getWorkflowClient(), "vm-a", VmWorkflowImpl.class, "vm-task-events");
   }
 
   @Test
@@ -357,12 +509,16 @@ class VmWorkflowTest {
     VmWorkflow vm = start("pending", null, 0, "Never");
     TaskEvent placedEvent = event(0, "placed", null);
     TaskEvent started = event(0, "started", null);
-    vm.taskEvents(List.of(placedEvent, started)); // the start's report carries the placement still in the outbox
+    vm.taskEvents(
+        List.of(
+            placedEvent, started)); // the start's report carries the placement still in the outbox
     awaitStatus(vm, "running");
     VmLifecycle running = awaitLifecycle(l -> l.status().equals("running"));
     assertEquals("w1", running.worker());
     assertEquals(started.id(), running.taskEventId());
-    assertEquals(List.of("running"), store.lifecycles.stream().map(VmLifecycle::status).toList(),
+    assertEquals(
+        List.of("running"),
+        store.lifecycles.stream().map(VmLifecycle::status).toList(),
         "one write for the events of one signal");
     vm.taskEvents(List.of(placedEvent, started)); // sent again (at least once): nothing changes
     settle();
@@ -375,7 +531,8 @@ class VmWorkflowTest {
     awaitStatus(vm, "running");
     runs(vm, 1);
     fails(vm, 1, 3);
-    vm.taskEvent(new TaskEvent(++lastEventId, "not-a-task-id", "w1", "exited", 3, "?", now(), 0, false));
+    vm.taskEvent(
+        new TaskEvent(++lastEventId, "not-a-task-id", "w1", "exited", 3, "?", now(), 0, false));
     settle();
     assertEquals("running", vm.status());
     assertTrue(store.lifecycles.isEmpty(), store.lifecycles.toString());
@@ -388,18 +545,26 @@ class VmWorkflowTest {
     awaitStatus(vm, "scheduled");
     vm.taskEvent(event(0, "given-back", null));
     awaitStatus(vm, "pending");
-    vm.taskEvent(new TaskEvent(++lastEventId, "a.0", "w2", "placed", null, "placed on w2", now(), 0, false));
+    vm.taskEvent(
+        new TaskEvent(++lastEventId, "a.0", "w2", "placed", null, "placed on w2", now(), 0, false));
     awaitStatus(vm, "scheduled");
-    for (int i = 0; i < 100 && store.lifecycles.stream().noneMatch(l -> "w2".equals(l.worker())); i++) {
+    for (int i = 0;
+        i < 100 && store.lifecycles.stream().noneMatch(l -> "w2".equals(l.worker()));
+        i++) {
       settle(); // recorded by an activity after the workflow task that decided it
     }
-    assertTrue(store.lifecycles.stream().anyMatch(l -> "w2".equals(l.worker()) && l.status().equals("scheduled")),
+    assertTrue(
+        store.lifecycles.stream()
+            .anyMatch(l -> "w2".equals(l.worker()) && l.status().equals("scheduled")),
         "placed again, elsewhere: same task id, a later event: " + store.lifecycles);
   }
 
   @Test
   void aWorkflowResumedFromTheStoreAppliesNoEventTwice() {
-    VmWorkflow vm = start(new VmRecord("failed", "w1", 0, "Never", 0, 1, DELAY, MAX_DELAY, 7, null, null, 0, null, 0));
+    VmWorkflow vm =
+        start(
+            new VmRecord(
+                "failed", "w1", 0, "Never", 0, 1, DELAY, MAX_DELAY, 7, null, null, 0, null, 0));
     awaitStatus(vm, "failed");
     vm.taskEvent(new TaskEvent(7, "a.0", "w1", "started", null, "again", now(), 0, false));
     settle();
@@ -439,20 +604,36 @@ class VmWorkflowTest {
     fails(vm, 0, 3);
     env.sleep(Duration.ofHours(1));
     assertEquals("failed", vm.status());
-    assertTrue(store.what().stream().noneMatch(w -> w.startsWith("requeue")), store.what().toString());
+    assertTrue(
+        store.what().stream().noneMatch(w -> w.startsWith("requeue")), store.what().toString());
   }
 
   private void on(VmWorkflow vm, int generation, String worker, String type) {
-    vm.taskEvent(new TaskEvent(++lastEventId, "a." + generation, worker, type, null, type + " on " + worker, now(), 0, false));
+    vm.taskEvent(
+        new TaskEvent(
+            ++lastEventId,
+            "a." + generation,
+            worker,
+            type,
+            null,
+            type + " on " + worker,
+            now(),
+            0,
+            false));
   }
 
   private VmLifecycle lastLifecycle() {
     return store.lifecycles.get(store.lifecycles.size() - 1);
   }
 
-  /** The workflow records what events made of the VM by a local activity, after the task that heard them. */
+  /**
+   * The workflow records what events made of the VM by a local activity, after the task that heard
+   * them.
+   */
   private VmLifecycle awaitLifecycle(java.util.function.Predicate<VmLifecycle> recorded) {
-    for (int i = 0; i < 100 && (store.lifecycles.isEmpty() || !recorded.test(lastLifecycle())); i++) {
+    for (int i = 0;
+        i < 100 && (store.lifecycles.isEmpty() || !recorded.test(lastLifecycle()));
+        i++) {
       settle();
     }
     return lastLifecycle();
@@ -477,13 +658,19 @@ class VmWorkflowTest {
     on(vm, 1, "w2", "given-back"); // the new copy could not be started there
     on(vm, 1, "w3", "placed");
     VmLifecycle replaced = awaitLifecycle(l -> l.message().contains("w3"));
-    assertEquals("running", replaced.status(), "neither a given-back nor a placement of the new copy stops it running");
+    assertEquals(
+        "running",
+        replaced.status(),
+        "neither a given-back nor a placement of the new copy stops it running");
     assertEquals("w1", replaced.worker());
 
     on(vm, 1, "w3", "started");
     VmLifecycle started = awaitLifecycle(l -> "w3".equals(l.worker()));
     assertEquals("running", started.status());
-    assertEquals(List.of(), store.what(), "the scheduler removes the old copy: no requeue, no removal from here");
+    assertEquals(
+        List.of(),
+        store.what(),
+        "the scheduler removes the old copy: no requeue, no removal from here");
   }
 
   @Test
@@ -492,7 +679,9 @@ class VmWorkflowTest {
     on(vm, 1, "w2", "moved");
     awaitLifecycle(l -> l.restartCount() == 1);
     assertEquals("stopped", vm.stop());
-    assertEquals(List.of("status stopping", "remove w2/a.1", "remove w1/a.0", "status stopped"), store.what());
+    assertEquals(
+        List.of("status stopping", "remove w2/a.1", "remove w1/a.0", "status stopped"),
+        store.what());
   }
 
   @Test
@@ -505,7 +694,9 @@ class VmWorkflowTest {
     assertEquals(1, lastLifecycle().restartCount());
     assertEquals("w2", lastLifecycle().worker());
     env.sleep(Duration.ofMinutes(2));
-    assertTrue(store.what().stream().noneMatch(w -> w.startsWith("requeue")), "the restart is the move's: " + store.what());
+    assertTrue(
+        store.what().stream().noneMatch(w -> w.startsWith("requeue")),
+        "the restart is the move's: " + store.what());
   }
 
   @Test
@@ -514,7 +705,9 @@ class VmWorkflowTest {
     on(vm, 2, "w2", "moved");
     on(vm, 0, "w1", "vanished"); // a later event, so that the one before it has surely been heard
     awaitStatus(vm, "failed");
-    assertTrue(store.lifecycles.stream().allMatch(l -> l.restartCount() == 0), "never at generation 2: " + store.lifecycles);
+    assertTrue(
+        store.lifecycles.stream().allMatch(l -> l.restartCount() == 0),
+        "never at generation 2: " + store.lifecycles);
   }
 
   @Test
@@ -531,24 +724,44 @@ class VmWorkflowTest {
   }
 
   @Test
-  void aVmWithARestartPolicyLeftOnADrainedWorkerStartsAgainAtOnceAndNotAsAFailure() throws Exception {
+  void aVmWithARestartPolicyLeftOnADrainedWorkerStartsAgainAtOnceAndNotAsAFailure()
+      throws Exception {
     VmWorkflow vm = running("OnFailure");
     on(vm, 0, "w1", "drained");
     awaitStatus(vm, "pending");
     for (int i = 0; i < 100 && store.what().size() < 2; i++) {
       settle();
     }
-    assertEquals(List.of("requeue 1", "remove w1/a.0"), store.what(), "no restart delay: the new generation first");
-    assertEquals("null", store.avoiding.get(1), "a drain counts against neither the VM nor the worker");
+    assertEquals(
+        List.of("requeue 1", "remove w1/a.0"),
+        store.what(),
+        "no restart delay: the new generation first");
+    assertEquals(
+        "null", store.avoiding.get(1), "a drain counts against neither the VM nor the worker");
     on(vm, 0, "w1", "drained"); // a repeat of an older generation's eviction changes nothing
     env.sleep(Duration.ofMinutes(1));
     assertEquals(List.of("requeue 1", "remove w1/a.0"), store.what());
-    Histories.replayAndMaybeRecord(env.getWorkflowClient(), "vm-a", VmWorkflowImpl.class, "vm-drained");
+    Histories.replayAndMaybeRecord(
+        env.getWorkflowClient(), "vm-a", VmWorkflowImpl.class, "vm-drained");
   }
 
-    private VmWorkflow startWithTtl(String policy, Integer maxRestarts, int ttlSeconds) {
-    return start(new VmRecord("pending", null, 0, policy, 0, 0, DELAY, MAX_DELAY, 0, null, maxRestarts,
-        maxRestarts == null ? 0 : Duration.ofHours(1).toMillis(), ttlSeconds, 0));
+  private VmWorkflow startWithTtl(String policy, Integer maxRestarts, int ttlSeconds) {
+    return start(
+        new VmRecord(
+            "pending",
+            null,
+            0,
+            policy,
+            0,
+            0,
+            DELAY,
+            MAX_DELAY,
+            0,
+            null,
+            maxRestarts,
+            maxRestarts == null ? 0 : Duration.ofHours(1).toMillis(),
+            ttlSeconds,
+            0));
   }
 
   /** Whether the VM's workflow (its latest run) has completed. */
@@ -574,10 +787,14 @@ class VmWorkflowTest {
     assertEquals("stopped", vm.stop());
     env.sleep(Duration.ofSeconds(599));
     assertEquals("stopped", vm.status());
-    assertEquals(List.of("status stopping", "remove w1/a.0", "status stopped"), store.what(), "not before its TTL");
+    assertEquals(
+        List.of("status stopping", "remove w1/a.0", "status stopped"),
+        store.what(),
+        "not before its TTL");
     env.sleep(Duration.ofSeconds(2));
     awaitDeleted();
-    assertEquals(List.of("status stopping", "remove w1/a.0", "status stopped", "delete"), store.what());
+    assertEquals(
+        List.of("status stopping", "remove w1/a.0", "status stopped", "delete"), store.what());
     Histories.replayAndMaybeRecord(env.getWorkflowClient(), "vm-a", VmWorkflowImpl.class, "vm-ttl");
   }
 
@@ -596,7 +813,9 @@ class VmWorkflowTest {
     settle();
     fails(vm, 1, 0);
     env.sleep(Duration.ofSeconds(599));
-    assertTrue(store.what().stream().noneMatch(w -> w.equals("delete")), "600 s from its second finish: " + store.what());
+    assertTrue(
+        store.what().stream().noneMatch(w -> w.equals("delete")),
+        "600 s from its second finish: " + store.what());
     env.sleep(Duration.ofSeconds(2));
     awaitDeleted();
   }
@@ -636,18 +855,36 @@ class VmWorkflowTest {
     settle();
     long failedAt = fails(vm, generation, 1);
     env.sleep(Duration.ofSeconds(16));
-    assertEquals(before, store.what().size(), "the failures in a row came along: the delay is still the longest");
+    assertEquals(
+        before,
+        store.what().size(),
+        "the failures in a row came along: the delay is still the longest");
     env.sleep(Duration.ofMillis(MAX_DELAY - 16_000 + 1_000));
     assertTrue(store.when("requeue " + (generation + 1)) >= failedAt + MAX_DELAY);
-    vm.taskEvent(new TaskEvent(lastEventId, "a." + (generation + 1), "w1", "started", null, "an old event again", now(), 0, false));
+    vm.taskEvent(
+        new TaskEvent(
+            lastEventId,
+            "a." + (generation + 1),
+            "w1",
+            "started",
+            null,
+            "an old event again",
+            now(),
+            0,
+            false));
     settle();
     assertEquals("pending", vm.status(), "an event applied by the run before is not applied again");
-    Histories.replayAndMaybeRecord(env.getWorkflowClient(), "vm-a", VmWorkflowImpl.class, "vm-continued");
+    Histories.replayAndMaybeRecord(
+        env.getWorkflowClient(), "vm-a", VmWorkflowImpl.class, "vm-continued");
   }
 
   private boolean continued() {
-    var started = env.getWorkflowClient().fetchHistory(VmWorkflow.workflowId("a")).getEvents().get(0);
-    return !started.getWorkflowExecutionStartedEventAttributes().getContinuedExecutionRunId().isEmpty();
+    var started =
+        env.getWorkflowClient().fetchHistory(VmWorkflow.workflowId("a")).getEvents().get(0);
+    return !started
+        .getWorkflowExecutionStartedEventAttributes()
+        .getContinuedExecutionRunId()
+        .isEmpty();
   }
 
   @Test
@@ -657,7 +894,8 @@ class VmWorkflowTest {
     assertEquals("stopped", vm.stop());
     assertEquals(List.of("status stopping", "remove w1/a.0", "status stopped"), store.what());
     WorkflowUpdateException again = assertThrows(WorkflowUpdateException.class, vm::stop);
-    assertTrue(again.getCause().getMessage().contains("it is stopped"), again.getCause().getMessage());
+    assertTrue(
+        again.getCause().getMessage().contains("it is stopped"), again.getCause().getMessage());
   }
 
   @Test
@@ -703,36 +941,48 @@ class VmWorkflowTest {
     WorkflowStub.fromTyped(vm).getResult(Void.class);
     assertEquals("deleted", searchAttribute("vm-a", "RotaVmStatus"));
     assertEquals(null, searchAttribute("vm-a", "RotaWorker"));
-    Histories.replayAndMaybeRecord(env.getWorkflowClient(), "vm-a", VmWorkflowImpl.class, "vm-deleted-shown");
+    Histories.replayAndMaybeRecord(
+        env.getWorkflowClient(), "vm-a", VmWorkflowImpl.class, "vm-deleted-shown");
   }
 
   /**
    * Its placing and its start heard together are shown once: one search-attribute upsert for the
-   * workflow task that heard them (each is a visibility write for the server), of the status it ends at;
-   * none for its first task, which its start's search attributes already show.
+   * workflow task that heard them (each is a visibility write for the server), of the status it
+   * ends at; none for its first task, which its start's search attributes already show.
    */
   @Test
   void newsHeardTogetherIsShownInOneUpsert() throws Exception {
-    VmWorkflow vm = start(new VmRecord("pending", null, 0, "Never", 0, 0, DELAY, MAX_DELAY, 0, null, null, 0, null, 0), true);
+    VmWorkflow vm =
+        start(
+            new VmRecord(
+                "pending", null, 0, "Never", 0, 0, DELAY, MAX_DELAY, 0, null, null, 0, null, 0),
+            true);
     startedAt = now();
     vm.taskEvents(List.of(event(0, "placed", null), event(0, "started", null)));
     awaitStatus(vm, "running");
     settle();
-    // Submitted, it is shown pending by its start; the task that heard both shows where it ended, and
+    // Submitted, it is shown pending by its start; the task that heard both shows where it ended,
+    // and
     // never the status in between.
     assertEquals(List.of("running"), upserts("vm-a"));
     assertEquals("w1", searchAttribute("vm-a", "RotaWorker"));
-    Histories.replayAndMaybeRecord(env.getWorkflowClient(), "vm-a", VmWorkflowImpl.class, "vm-one-upsert-per-task");
+    Histories.replayAndMaybeRecord(
+        env.getWorkflowClient(), "vm-a", VmWorkflowImpl.class, "vm-one-upsert-per-task");
   }
 
   @Test
   void aStartTheRowShowsAlreadyIsNotRecordedAgainButWhatFollowsIs() throws Exception {
-    VmWorkflow vm = start(new VmRecord("pending", null, 0, "Never", 0, 0, DELAY, MAX_DELAY, 0, null, null, 0, null, 0), true);
+    VmWorkflow vm =
+        start(
+            new VmRecord(
+                "pending", null, 0, "Never", 0, 0, DELAY, MAX_DELAY, 0, null, null, 0, null, 0),
+            true);
     startedAt = now();
     vm.taskEvents(List.of(event(0, "placed", null), recorded(event(0, "started", null))));
     awaitStatus(vm, "running");
     settle();
-    assertEquals(List.of(), store.lifecycles, "the agent's report wrote the start: nothing to record");
+    assertEquals(
+        List.of(), store.lifecycles, "the agent's report wrote the start: nothing to record");
     assertEquals(List.of("running"), upserts("vm-a"), "still shown");
     vm.taskEvent(event(0, "exited", 0));
     awaitStatus(vm, "stopped");
@@ -741,23 +991,38 @@ class VmWorkflowTest {
     VmLifecycle end = store.lifecycles.get(0);
     assertEquals(lastEventId, end.taskEventId());
     assertEquals(startedAt, end.startedAtMillis(), "the end carries the start it skipped");
-    Histories.replayAndMaybeRecord(env.getWorkflowClient(), "vm-a", VmWorkflowImpl.class, "vm-recorded-start");
+    Histories.replayAndMaybeRecord(
+        env.getWorkflowClient(), "vm-a", VmWorkflowImpl.class, "vm-recorded-start");
   }
 
   /** The event as the notifier sends it when the VM's row shows it already. */
   private static TaskEvent recorded(TaskEvent e) {
-    return new TaskEvent(e.id(), e.taskId(), e.worker(), e.type(), e.exitCode(), e.message(), e.atMillis(),
-        e.startedAtMillis(), true);
+    return new TaskEvent(
+        e.id(),
+        e.taskId(),
+        e.worker(),
+        e.type(),
+        e.exitCode(),
+        e.message(),
+        e.atMillis(),
+        e.startedAtMillis(),
+        true);
   }
 
   /** The statuses the workflow upserted, in order. */
   private List<String> upserts(String workflowId) {
     List<String> shown = new java.util.ArrayList<>();
     for (var event : env.getWorkflowClient().fetchHistory(workflowId).getEvents()) {
-      var fields = event.getUpsertWorkflowSearchAttributesEventAttributes().getSearchAttributes().getIndexedFieldsMap();
-      if (event.hasUpsertWorkflowSearchAttributesEventAttributes() && fields.containsKey("RotaVmStatus")) {
-        shown.add(io.temporal.common.converter.DefaultDataConverter.STANDARD_INSTANCE.fromPayload(
-            fields.get("RotaVmStatus"), String.class, String.class));
+      var fields =
+          event
+              .getUpsertWorkflowSearchAttributesEventAttributes()
+              .getSearchAttributes()
+              .getIndexedFieldsMap();
+      if (event.hasUpsertWorkflowSearchAttributesEventAttributes()
+          && fields.containsKey("RotaVmStatus")) {
+        shown.add(
+            io.temporal.common.converter.DefaultDataConverter.STANDARD_INSTANCE.fromPayload(
+                fields.get("RotaVmStatus"), String.class, String.class));
       }
     }
     return shown;
@@ -767,7 +1032,11 @@ class VmWorkflowTest {
   private String searchAttribute(String workflowId, String name) {
     String value = null;
     for (var event : env.getWorkflowClient().fetchHistory(workflowId).getEvents()) {
-      var fields = event.getUpsertWorkflowSearchAttributesEventAttributes().getSearchAttributes().getIndexedFieldsMap();
+      var fields =
+          event
+              .getUpsertWorkflowSearchAttributesEventAttributes()
+              .getSearchAttributes()
+              .getIndexedFieldsMap();
       if (event.hasUpsertWorkflowSearchAttributesEventAttributes() && fields.containsKey(name)) {
         value =
             io.temporal.common.converter.DefaultDataConverter.STANDARD_INSTANCE.fromPayload(
@@ -802,22 +1071,43 @@ class VmWorkflowTest {
     VmWorkflow vm = start("running", "w1", 0, "Never");
     settle();
     assertEquals("pending", vm.restart());
-    assertEquals(List.of("requeue 1", "remove w1/a.0"), store.what(),
+    assertEquals(
+        List.of("requeue 1", "remove w1/a.0"),
+        store.what(),
         "while the row still said running, a term seeing the task gone would have called the VM failed");
-    Histories.replayAndMaybeRecord(env.getWorkflowClient(), "vm-a", VmWorkflowImpl.class, "vm-restart-action");
+    Histories.replayAndMaybeRecord(
+        env.getWorkflowClient(), "vm-a", VmWorkflowImpl.class, "vm-restart-action");
   }
 
   /**
-   * A workflow restored from the store (the embedded server's state lost) keeps the VM's placement time:
-   * its records of later events left the read model's {@code scheduledAt} empty.
+   * A workflow restored from the store (the embedded server's state lost) keeps the VM's placement
+   * time: its records of later events left the read model's {@code scheduledAt} empty.
    */
   @Test
   void aRestoredWorkflowKeepsWhenItsVmWasPlaced() {
     long placedAt = 1_700_000_000_000L;
-    VmWorkflow vm = start(new VmRecord("running", "w1", 0, "Never", placedAt + 500, 0, DELAY, MAX_DELAY, 3, null, null, 0,
-        null, placedAt));
+    VmWorkflow vm =
+        start(
+            new VmRecord(
+                "running",
+                "w1",
+                0,
+                "Never",
+                placedAt + 500,
+                0,
+                DELAY,
+                MAX_DELAY,
+                3,
+                null,
+                null,
+                0,
+                null,
+                placedAt));
     settle();
-    tell(vm, new TaskEvent(4, "a.0", "w1", "exited", 0, "task a.0 exited", now(), placedAt + 500, false));
+    tell(
+        vm,
+        new TaskEvent(
+            4, "a.0", "w1", "exited", 0, "task a.0 exited", now(), placedAt + 500, false));
     settle();
     assertEquals("stopped", vm.status());
     VmLifecycle last = store.lifecycles.get(store.lifecycles.size() - 1);
@@ -830,14 +1120,19 @@ class VmWorkflowTest {
   void aRestoredWorkflowResumesFromTheStoredStatus() {
     VmWorkflow running = start("running", "w1", 3, "Never");
     settle();
-    assertEquals("pending", running.restart(), "restart is allowed: the workflow knows it is running");
-    assertEquals(List.of("requeue 4", "remove w1/a.3"), store.what(),
+    assertEquals(
+        "pending", running.restart(), "restart is allowed: the workflow knows it is running");
+    assertEquals(
+        List.of("requeue 4", "remove w1/a.3"),
+        store.what(),
         "the adopted task is the one removed, after the new generation is queued, so no term calls it vanished");
     env.close();
 
     store.calls.clear();
     VmWorkflow failed = start("failed", "w1", 1, "OnFailure");
     env.sleep(Duration.ofSeconds(16));
-    assertTrue(store.what().contains("requeue 2"), "a failed VM found at start still restarts: " + store.what());
+    assertTrue(
+        store.what().contains("requeue 2"),
+        "a failed VM found at start still restarts: " + store.what());
   }
 }

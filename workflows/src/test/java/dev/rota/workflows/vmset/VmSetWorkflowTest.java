@@ -20,7 +20,10 @@ import org.junit.jupiter.api.Test;
 
 /** The set's workflow against an in-memory store of one set, in skipped time. */
 class VmSetWorkflowTest {
-  /** One set and its replicas' ordinals, reconciled as the real activity does; deletions take one pass to land. */
+  /**
+   * One set and its replicas' ordinals, reconciled as the real activity does; deletions take one
+   * pass to land.
+   */
   static final class InMemorySet implements VmSetActivities {
     volatile int replicas;
     volatile boolean exists = true;
@@ -55,7 +58,14 @@ class VmSetWorkflowTest {
         }
       }
       beingDeleted.addAll(ordinals.tailSet(wanted));
-      return new SetProgress(false, beingDeleted.isEmpty(), wanted, ordinals.size(), created, beingDeleted.size(), null);
+      return new SetProgress(
+          false,
+          beingDeleted.isEmpty(),
+          wanted,
+          ordinals.size(),
+          created,
+          beingDeleted.size(),
+          null);
     }
 
     synchronized int passes() {
@@ -79,13 +89,20 @@ class VmSetWorkflowTest {
   }
 
   private VmSetWorkflow stub() {
-    return env[0].getWorkflowClient().newWorkflowStub(
-        VmSetWorkflow.class,
-        WorkflowOptions.newBuilder().setWorkflowId(VmSetWorkflow.workflowId("web")).setTaskQueue(TaskQueues.CONTROL).build());
+    return env[0]
+        .getWorkflowClient()
+        .newWorkflowStub(
+            VmSetWorkflow.class,
+            WorkflowOptions.newBuilder()
+                .setWorkflowId(VmSetWorkflow.workflowId("web"))
+                .setTaskQueue(TaskQueues.CONTROL)
+                .build());
   }
 
   private VmSetWorkflow running() {
-    return env[0].getWorkflowClient().newWorkflowStub(VmSetWorkflow.class, VmSetWorkflow.workflowId("web"));
+    return env[0]
+        .getWorkflowClient()
+        .newWorkflowStub(VmSetWorkflow.class, VmSetWorkflow.workflowId("web"));
   }
 
   @Test
@@ -124,24 +141,41 @@ class VmSetWorkflowTest {
     env[0].sleep(Duration.ofSeconds(1));
     store.deleting = true;
     running().changed();
-    WorkflowStub untyped = env[0].getWorkflowClient().newUntypedWorkflowStub(VmSetWorkflow.workflowId("web"));
+    WorkflowStub untyped =
+        env[0].getWorkflowClient().newUntypedWorkflowStub(VmSetWorkflow.workflowId("web"));
     untyped.getResult(Void.class);
     assertTrue(store.ordinals.isEmpty());
     assertEquals(false, store.exists, "the set's row went last");
     assertEquals(
         WorkflowExecutionStatus.WORKFLOW_EXECUTION_STATUS_COMPLETED,
-        env[0].getWorkflowClient().newUntypedWorkflowStub(VmSetWorkflow.workflowId("web")).describe().getStatus());
+        env[0]
+            .getWorkflowClient()
+            .newUntypedWorkflowStub(VmSetWorkflow.workflowId("web"))
+            .describe()
+            .getStatus());
     Histories.replayAndMaybeRecord(
-        env[0].getWorkflowClient(), VmSetWorkflow.workflowId("web"), VmSetWorkflowImpl.class, "vmset-delete");
+        env[0].getWorkflowClient(),
+        VmSetWorkflow.workflowId("web"),
+        VmSetWorkflowImpl.class,
+        "vmset-delete");
   }
 
   @Test
   void aLongLivedSetContinuesAsNewAndKeepsGoing() {
     InMemorySet store = start(1);
     env[0].sleep(VmSetWorkflowImpl.RESYNC.multipliedBy(VmSetWorkflowImpl.PASSES_PER_RUN + 2));
-    assertTrue(store.passes() >= VmSetWorkflowImpl.PASSES_PER_RUN + 2, "passes went on: " + store.passes());
-    var description = env[0].getWorkflowClient().newUntypedWorkflowStub(VmSetWorkflow.workflowId("web")).describe();
-    assertEquals(WorkflowExecutionStatus.WORKFLOW_EXECUTION_STATUS_RUNNING, description.getStatus());
-    assertTrue(description.getHistoryLength() < 200, "a new run's history: " + description.getHistoryLength());
+    assertTrue(
+        store.passes() >= VmSetWorkflowImpl.PASSES_PER_RUN + 2,
+        "passes went on: " + store.passes());
+    var description =
+        env[0]
+            .getWorkflowClient()
+            .newUntypedWorkflowStub(VmSetWorkflow.workflowId("web"))
+            .describe();
+    assertEquals(
+        WorkflowExecutionStatus.WORKFLOW_EXECUTION_STATUS_RUNNING, description.getStatus());
+    assertTrue(
+        description.getHistoryLength() < 200,
+        "a new run's history: " + description.getHistoryLength());
   }
 }
