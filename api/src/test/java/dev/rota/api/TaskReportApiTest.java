@@ -7,8 +7,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.rota.scheduler.term.TaskObservations;
 import dev.rota.scheduler.term.VmNotifier;
-import dev.rota.store.TermActionRepository;
-import dev.rota.store.TermActionRow;
+import dev.rota.store.OutboxRepository;
+import dev.rota.store.OutboxRow;
 import dev.rota.store.VmRepository;
 import dev.rota.store.VmRow;
 import dev.rota.workflows.vm.VmWorkflow;
@@ -33,7 +33,7 @@ class TaskReportApiTest {
   @Inject WorkflowClient temporal;
   @Inject TaskObservations observations;
   @Inject VmNotifier notifier;
-  @Inject TermActionRepository actions;
+  @Inject OutboxRepository actions;
   @Inject TransactionOperations<Connection> tx;
 
   private static String report(String id, String state, Integer exitCode) {
@@ -80,9 +80,9 @@ class TaskReportApiTest {
                         List.of(new TaskObservations.Placing(vm, row.seq(), 0, worker, null)),
                         Instant.now()))
             .size());
-    TermActionRow news =
+    OutboxRow news =
         actions.after(0, 100_000).stream()
-            .filter(a -> vm.equals(a.vm()) && a.kind().equals(TermActionRow.NOTIFY))
+            .filter(a -> vm.equals(a.vm()) && a.kind().equals(OutboxRow.NOTIFY))
             .findFirst()
             .orElseThrow();
     notifier.notify(news);

@@ -13,8 +13,8 @@ import dev.rota.control.VmSubmissions;
 import dev.rota.control.VmWorkflowStarter;
 import dev.rota.scheduler.term.TaskObservations;
 import dev.rota.scheduler.term.VmNotifier;
-import dev.rota.store.TermActionRepository;
-import dev.rota.store.TermActionRow;
+import dev.rota.store.OutboxRepository;
+import dev.rota.store.OutboxRow;
 import dev.rota.store.VmRepository;
 import dev.rota.store.VmRow;
 import dev.rota.store.WorkflowStartRepository;
@@ -44,7 +44,7 @@ class WorkflowStartsTest {
   @Inject WorkflowStartRepository starts;
   @Inject ControlWorkflows workflows;
   @Inject TaskObservations observations;
-  @Inject TermActionRepository outbox;
+  @Inject OutboxRepository outbox;
   @Inject VmNotifier notifier;
   @Inject TransactionOperations<Connection> tx;
 
@@ -97,7 +97,7 @@ class WorkflowStartsTest {
   }
 
   /** Places the VM on {@code worker} as a term would; returns the news for its workflow. */
-  private TermActionRow placed(VmRow vm, String worker) {
+  private OutboxRow placed(VmRow vm, String worker) {
     assertEquals(
         1,
         tx.executeWrite(
@@ -107,7 +107,7 @@ class WorkflowStartsTest {
                         Instant.now()))
             .size());
     return outbox.after(0, 100_000).stream()
-        .filter(a -> vm.name().equals(a.vm()) && TermActionRow.NOTIFY.equals(a.kind()))
+        .filter(a -> vm.name().equals(a.vm()) && OutboxRow.NOTIFY.equals(a.kind()))
         .findFirst()
         .orElseThrow();
   }
@@ -115,7 +115,7 @@ class WorkflowStartsTest {
   @Test
   void theNewsOfAVmWhoseWorkflowIsOwedWaitsWithoutAskingTemporalAndIsToldOnceItIsStarted() {
     VmRow vm = owed("ws-placed", Instant.now());
-    TermActionRow news = placed(vm, "ws-worker");
+    OutboxRow news = placed(vm, "ws-worker");
     assertThrows(VmNotifier.WorkflowNotStartedYet.class, () -> notifier.notify(news));
     assertFalse(workflowExists(vm.name()), "Temporal was not asked");
 
@@ -158,7 +158,7 @@ class WorkflowStartsTest {
         http.post("/v1/workers", "{\"name\":\"ws-w1\",\"endpoint\":\"http://127.0.0.1:1\"}")
             .status());
     VmRow vm = owed("ws-ran", Instant.now());
-    TermActionRow placing = placed(vm, "ws-w1");
+    OutboxRow placing = placed(vm, "ws-w1");
     String report =
         "{\"tasks\":[{\"id\":\"ws-ran.0\",\"vm\":\"ws-ran\",\"state\":\"running\",\"exitCode\":null,"
             + "\"startedAt\":null,\"finishedAt\":null,\"message\":null}]}";
@@ -178,7 +178,7 @@ class WorkflowStartsTest {
     eventually("the workflow took the row: running", () -> workflow.status().equals("running"));
     assertTrue(
         outbox.after(0, 100_000).stream()
-            .noneMatch(a -> "ws-ran".equals(a.vm()) && TermActionRow.NOTIFY.equals(a.kind())),
+            .noneMatch(a -> "ws-ran".equals(a.vm()) && OutboxRow.NOTIFY.equals(a.kind())),
         "the placing and the start the row shows left the outbox untold");
     // A term's pass that took the placing from the outbox before the start, and tells it after.
     assertEquals(

@@ -4,7 +4,7 @@ import dev.rota.scheduler.DaemonThreads;
 import dev.rota.scheduler.TemporalDeadlines;
 import dev.rota.store.BatchStatement;
 import dev.rota.store.CertainCommits;
-import dev.rota.store.TermActionRepository;
+import dev.rota.store.OutboxRepository;
 import dev.rota.store.VmRepository;
 import dev.rota.store.VmRow;
 import dev.rota.store.WorkflowStartRepository;
@@ -65,7 +65,7 @@ public class VmWorkflowStarter {
   private final Duration delay;
   private final TemporalDeadlines deadlines;
   private final BatchStatement startsMade = BatchStatement.of(WorkflowStartRepository.DONE);
-  private final BatchStatement newsHandedOver = BatchStatement.of(TermActionRepository.HANDED_OVER);
+  private final BatchStatement newsHandedOver = BatchStatement.of(OutboxRepository.HANDED_OVER);
 
   /** The VMs whose starts this host is making: the sweep leaves them alone. */
   private final Set<String> making = ConcurrentHashMap.newKeySet();

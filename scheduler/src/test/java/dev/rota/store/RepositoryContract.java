@@ -215,7 +215,7 @@ abstract class RepositoryContract {
   }
 
   @Inject dev.rota.scheduler.term.TaskObservations observations;
-  @Inject TermActionRepository actions;
+  @Inject OutboxRepository actions;
   @Inject io.micronaut.transaction.TransactionOperations<java.sql.Connection> tx;
 
   /**
@@ -278,7 +278,7 @@ abstract class RepositoryContract {
         log.get(log.size() - 1).message());
     assertEquals(at, log.get(log.size() - 1).time());
 
-    List<TermActionRow> outbox =
+    List<OutboxRow> outbox =
         actions.after(0, 100_000).stream()
             .filter(
                 r ->
@@ -287,13 +287,13 @@ abstract class RepositoryContract {
             .toList();
     assertEquals(
         List.of(
-            TermActionRow.START + " " + a.name(),
-            TermActionRow.NOTIFY + " " + a.name(),
-            TermActionRow.START + " " + b.name(),
-            TermActionRow.NOTIFY + " " + b.name()),
+            OutboxRow.START + " " + a.name(),
+            OutboxRow.NOTIFY + " " + a.name(),
+            OutboxRow.START + " " + b.name(),
+            OutboxRow.NOTIFY + " " + b.name()),
         outbox.stream().map(r -> r.kind() + " " + r.vm()).toList(),
         "each start followed by its news");
-    TermActionRow news = outbox.get(3);
+    OutboxRow news = outbox.get(3);
     assertEquals("placed", news.event());
     assertEquals("w2", news.worker());
     assertEquals(b.name() + ".0", news.taskId());
@@ -344,14 +344,14 @@ abstract class RepositoryContract {
     List<VmEventRow> log = events.page(a.name(), 0, 100);
     assertEquals("failed-over", log.get(log.size() - 1).type());
     assertEquals(message, log.get(log.size() - 1).message());
-    List<TermActionRow> outbox =
+    List<OutboxRow> outbox =
         actions.after(0, 100_000).stream()
             .filter(r -> List.of(a.name(), stopped.name()).contains(r.vm()))
             .toList();
     assertEquals(
         List.of(
-            TermActionRow.START + " " + a.name() + ".1 w2",
-            TermActionRow.NOTIFY + " " + a.name() + ".1 w2"),
+            OutboxRow.START + " " + a.name() + ".1 w2",
+            OutboxRow.NOTIFY + " " + a.name() + ".1 w2"),
         outbox.stream().map(r -> r.kind() + " " + r.taskId() + " " + r.worker()).toList());
     assertEquals("failed-over", outbox.get(1).event());
     assertEquals(message, outbox.get(1).detail());

@@ -68,7 +68,7 @@ class ClusterTermTest {
   @Inject dev.rota.store.ClusterStatusRepository status;
   @Inject FailingNotifier notifier;
   @Inject VmTaskRepository tasks;
-  @Inject dev.rota.store.TermActionRepository outbox;
+  @Inject dev.rota.store.OutboxRepository outbox;
   @Inject dev.rota.store.AgentTaskRepository agentTasks;
   @Inject dev.rota.store.VmSetRepository sets;
   @Inject dev.rota.store.ClusterSettingsRepository clusterSettings;

@@ -1,6 +1,6 @@
 package dev.rota.scheduler.term;
 
-import dev.rota.store.TermActionRow;
+import dev.rota.store.OutboxRow;
 import dev.rota.store.VmRepository;
 import io.micronaut.context.annotation.Replaces;
 import io.micronaut.context.annotation.Requires;
@@ -25,7 +25,7 @@ public class FailingNotifier extends VmNotifier {
   public FailingNotifier(
       Provider<WorkflowClient> client,
       VmRepository vms,
-      dev.rota.store.TermActionRepository outbox,
+      dev.rota.store.OutboxRepository outbox,
       dev.rota.scheduler.TemporalDeadlines deadlines) {
     super(client, vms, outbox, deadlines);
   }
@@ -43,7 +43,7 @@ public class FailingNotifier extends VmNotifier {
   }
 
   @Override
-  public java.util.List<Long> notify(TermActionRow news) {
+  public java.util.List<Long> notify(OutboxRow news) {
     AtomicInteger left = failuresLeft.get(news.vm());
     if (left != null && left.getAndDecrement() > 0) {
       failed.computeIfAbsent(news.vm(), k -> new AtomicInteger()).incrementAndGet();

@@ -2,8 +2,8 @@ package dev.rota.scheduler.term;
 
 import dev.rota.scheduling.ActionRetries;
 import dev.rota.store.AgentAddress;
-import dev.rota.store.TermActionRepository;
-import dev.rota.store.TermActionRow;
+import dev.rota.store.OutboxRepository;
+import dev.rota.store.OutboxRow;
 import dev.rota.store.WorkerRepository;
 import dev.rota.store.WorkerRow;
 import dev.rota.workflows.cluster.ApplyResult;
@@ -28,16 +28,13 @@ public class ActionApplier {
   /** How long one apply pass may go on taking further batches. */
   static final java.time.Duration PASS_BUDGET = java.time.Duration.ofSeconds(10);
 
-  private final TermActionRepository actions;
+  private final OutboxRepository actions;
   private final WorkerRepository workers;
   private final AgentCallPass agentCalls;
   private final NewsPass news;
 
   public ActionApplier(
-      TermActionRepository actions,
-      WorkerRepository workers,
-      AgentCallPass agentCalls,
-      NewsPass news) {
+      OutboxRepository actions, WorkerRepository workers, AgentCallPass agentCalls, NewsPass news) {
     this.actions = actions;
     this.workers = workers;
     this.agentCalls = agentCalls;
@@ -80,10 +77,10 @@ public class ActionApplier {
    * first batch always.
    */
   private static void inBatches(
-      BiFunction<Long, Integer, List<TermActionRow>> next,
+      BiFunction<Long, Integer, List<OutboxRow>> next,
       long deadline,
-      Consumer<List<TermActionRow>> apply) {
-    List<TermActionRow> batch = next.apply(0L, BATCH);
+      Consumer<List<OutboxRow>> apply) {
+    List<OutboxRow> batch = next.apply(0L, BATCH);
     while (!batch.isEmpty()) {
       apply.accept(batch);
       if (batch.size() < BATCH || System.nanoTime() > deadline) {

@@ -11,8 +11,8 @@ import dev.rota.settings.AgentCallSettings;
 import dev.rota.settings.WorkerSettings;
 import dev.rota.store.AgentAddress;
 import dev.rota.store.Columns;
-import dev.rota.store.TermActionRepository;
-import dev.rota.store.TermActionRow;
+import dev.rota.store.OutboxRepository;
+import dev.rota.store.OutboxRow;
 import dev.rota.store.VmRepository;
 import dev.rota.store.VmRow;
 import dev.rota.store.VmTaskRepository;
@@ -52,7 +52,7 @@ public class AgentCallPass {
    */
   static final int LANES_PER_AGENT = 8;
 
-  private final TermActionRepository actions;
+  private final OutboxRepository actions;
   private final VmRepository vms;
   private final VmTaskRepository tasks;
   private final TaskObservations observations;
@@ -65,7 +65,7 @@ public class AgentCallPass {
   private final TransactionOperations<Connection> tx;
 
   public AgentCallPass(
-      TermActionRepository actions,
+      OutboxRepository actions,
       VmRepository vms,
       VmTaskRepository tasks,
       TaskObservations observations,
@@ -94,7 +94,7 @@ public class AgentCallPass {
    * started in {@code startedNow}.
    */
   void callAgents(
-      List<TermActionRow> batch,
+      List<OutboxRow> batch,
       Map<String, AgentAddress> endpoints,
       long deadline,
       Set<String> startedNow,
@@ -104,12 +104,12 @@ public class AgentCallPass {
     // as many calls at once as there are threads would each open a connection to the busiest
     // agents,
     // and a TLS handshake costs more than a call.
-    Map<String, List<TermActionRow>> byWorker = new LinkedHashMap<>();
-    for (TermActionRow a : batch) {
+    Map<String, List<OutboxRow>> byWorker = new LinkedHashMap<>();
+    for (OutboxRow a : batch) {
       byWorker.computeIfAbsent(a.worker(), w -> new ArrayList<>()).add(a);
     }
-    List<List<TermActionRow>> lanes = new ArrayList<>();
-    for (List<TermActionRow> ofWorker : byWorker.values()) {
+    List<List<OutboxRow>> lanes = new ArrayList<>();
+    for (List<OutboxRow> ofWorker : byWorker.values()) {
       int first = lanes.size();
       for (int i = 0; i < ofWorker.size(); i++) {
         if (i < LANES_PER_AGENT) {
@@ -121,12 +121,12 @@ public class AgentCallPass {
     StartsRead read = readStarts(batch);
     java.util.Queue<Long> done = new java.util.concurrent.ConcurrentLinkedQueue<>();
     List<Future<?>> running = new ArrayList<>();
-    for (List<TermActionRow> lane : lanes) {
+    for (List<OutboxRow> lane : lanes) {
       running.add(
           calls.submit(
               () -> {
                 RuntimeException agentFailed = null;
-                for (TermActionRow a : lane) {
+                for (OutboxRow a : lane) {
                   if (System.nanoTime() > deadline) {
                     return; // the rest waits for the next term, as a batch not taken would
                   }
@@ -161,15 +161,15 @@ public class AgentCallPass {
    * The VMs and placed tasks a batch's starts are of, read in two queries rather than two a start.
    */
   private record StartsRead(Map<String, VmRow> vms, Map<String, VmTaskRow> tasks) {
-    VmTaskRow taskOf(TermActionRow a) {
+    VmTaskRow taskOf(OutboxRow a) {
       return onItsWorker(a, tasks.get(taskRowId(a, vms.get(a.vm()))));
     }
   }
 
-  private StartsRead readStarts(List<TermActionRow> batch) {
+  private StartsRead readStarts(List<OutboxRow> batch) {
     Set<String> names = new java.util.HashSet<>();
-    for (TermActionRow a : batch) {
-      if (a.kind().equals(TermActionRow.START)) {
+    for (OutboxRow a : batch) {
+      if (a.kind().equals(OutboxRow.START)) {
         names.add(a.vm());
       }
     }
@@ -179,8 +179,8 @@ public class AgentCallPass {
     Map<String, VmRow> vmRows = new HashMap<>();
     vms.findByNameInList(names).forEach(v -> vmRows.put(v.name(), v));
     Set<String> taskIds = new java.util.HashSet<>();
-    for (TermActionRow a : batch) {
-      if (a.kind().equals(TermActionRow.START)) {
+    for (OutboxRow a : batch) {
+      if (a.kind().equals(OutboxRow.START)) {
         taskIds.add(taskRowId(a, vmRows.get(a.vm())));
       }
     }
@@ -194,7 +194,7 @@ public class AgentCallPass {
    * out.
    */
   private Attempt carryOut(
-      TermActionRow a,
+      OutboxRow a,
       Map<String, AgentAddress> endpoints,
       StartsRead read,
       Tally tally,
@@ -206,7 +206,7 @@ public class AgentCallPass {
     }
     boolean startedIt = false;
     try {
-      if (a.kind().equals(TermActionRow.START)) {
+      if (a.kind().equals(OutboxRow.START)) {
         VmRow vm = read.vms().get(a.vm());
         VmTaskRow task = read.taskOf(a);
         if (vm == null
@@ -237,7 +237,7 @@ public class AgentCallPass {
    * a move it ends is over now, not once the worker's task list is next read. Should that write
    * fail, the term records the same from the list.
    */
-  private void removed(TermActionRow a) {
+  private void removed(OutboxRow a) {
     try {
       tx.executeWrite(
           status -> {
@@ -254,11 +254,11 @@ public class AgentCallPass {
    * An action the agent did not carry out: tried again next pass, given back, failed or dropped, as
    * {@link ActionRetries} says.
    */
-  private void notCarriedOut(TermActionRow a, RuntimeException e, AtomicInteger failed) {
+  private void notCarriedOut(OutboxRow a, RuntimeException e, AtomicInteger failed) {
     failed.incrementAndGet();
     boolean refused = e instanceof AgentRejectedException;
     ActionRetries.Kind kind =
-        a.kind().equals(TermActionRow.START) ? ActionRetries.Kind.START : ActionRetries.Kind.REMOVE;
+        a.kind().equals(OutboxRow.START) ? ActionRetries.Kind.START : ActionRetries.Kind.REMOVE;
     switch (ActionRetries.afterFailure(kind, refused, a.attempts())) {
       case FAIL_TASK -> refused(a, e);
       case GIVE_BACK -> giveBack(a, e);
@@ -280,7 +280,7 @@ public class AgentCallPass {
   }
 
   /** The agent refused the task (a 4xx: retrying cannot help): the task failed. */
-  private void refused(TermActionRow a, RuntimeException e) {
+  private void refused(OutboxRow a, RuntimeException e) {
     String message = "worker " + a.worker() + " refused task " + a.taskId() + ": " + e.getMessage();
     Instant now = clock.instant();
     endStart(a, task -> observations.reached(task, TaskState.FAILED, null, message, now));
@@ -289,7 +289,7 @@ public class AgentCallPass {
   /**
    * The worker could not start the task: the VM waits for another placement, avoiding that worker.
    */
-  private void giveBack(TermActionRow a, RuntimeException e) {
+  private void giveBack(OutboxRow a, RuntimeException e) {
     Instant now = clock.instant();
     Instant avoidUntil = now.plus(workerSettings.flakyCooldown());
     String message =
@@ -315,7 +315,7 @@ public class AgentCallPass {
    * news for the VM's workflow, through the outbox) in the same transaction: a signal that fails is
    * sent again, so the workflow's restart policy (OnFailure) is never left unheard.
    */
-  private boolean endStart(TermActionRow a, Function<VmTaskRow, Optional<TermActionRow>> change) {
+  private boolean endStart(OutboxRow a, Function<VmTaskRow, Optional<OutboxRow>> change) {
     return tx.executeWrite(
         status -> {
           actions.done(a.id());
@@ -327,7 +327,7 @@ public class AgentCallPass {
   /**
    * The placed task an action is about, on the action's worker; null when there is none (any more).
    */
-  private VmTaskRow taskOf(TermActionRow a, VmRow vm) {
+  private VmTaskRow taskOf(OutboxRow a, VmRow vm) {
     return onItsWorker(a, tasks.findById(taskRowId(a, vm)).orElse(null));
   }
 
@@ -335,12 +335,12 @@ public class AgentCallPass {
    * The id of the record of the task an action is about: of its VM's submission, or (rows from
    * before task events) the VM's.
    */
-  private static String taskRowId(TermActionRow a, VmRow vm) {
+  private static String taskRowId(OutboxRow a, VmRow vm) {
     long vmSeq = a.vmSeq() != null ? a.vmSeq() : vm == null ? -1 : vm.seq();
     return VmTaskRow.id(vmSeq, a.taskId());
   }
 
-  private static VmTaskRow onItsWorker(TermActionRow a, VmTaskRow task) {
+  private static VmTaskRow onItsWorker(OutboxRow a, VmTaskRow task) {
     return task != null && task.worker().equals(a.worker()) ? task : null;
   }
 

@@ -5,8 +5,8 @@ import dev.rota.model.WireName;
 import dev.rota.scheduler.term.OutboxPasses.Tally;
 import dev.rota.scheduling.ActionRetries;
 import dev.rota.settings.WorkerSettings;
-import dev.rota.store.TermActionRepository;
-import dev.rota.store.TermActionRow;
+import dev.rota.store.OutboxRepository;
+import dev.rota.store.OutboxRow;
 import jakarta.inject.Named;
 import jakarta.inject.Singleton;
 import java.time.Clock;
@@ -29,7 +29,7 @@ import org.slf4j.LoggerFactory;
 public class NewsPass {
   private static final Logger log = LoggerFactory.getLogger(NewsPass.class);
 
-  private final TermActionRepository actions;
+  private final OutboxRepository actions;
   private final VmNotifier notifier;
   private final NewsBeingTold beingTold;
   private final ExecutorService calls;
@@ -37,7 +37,7 @@ public class NewsPass {
   private final Clock clock;
 
   public NewsPass(
-      TermActionRepository actions,
+      OutboxRepository actions,
       VmNotifier notifier,
       NewsBeingTold beingTold,
       @Named(AgentCalls.EXECUTOR) ExecutorService calls,
@@ -59,16 +59,16 @@ public class NewsPass {
    * placing alone (a VM that takes long to boot). News an agent's report is telling at this moment
    * is left to it ({@link NewsBeingTold}).
    */
-  void tell(List<TermActionRow> batch, Set<String> startedNow, Tally tally) {
+  void tell(List<OutboxRow> batch, Set<String> startedNow, Tally tally) {
     Instant waitedEnough = clock.instant().minus(workerSettings.probeInterval());
-    Map<String, List<TermActionRow>> newsByVm = new LinkedHashMap<>();
-    for (TermActionRow a : batch) {
+    Map<String, List<OutboxRow>> newsByVm = new LinkedHashMap<>();
+    for (OutboxRow a : batch) {
       newsByVm.computeIfAbsent(a.vm(), vm -> new ArrayList<>()).add(a);
     }
     java.util.Queue<Long> done = new java.util.concurrent.ConcurrentLinkedQueue<>();
     List<Future<?>> notifying = new ArrayList<>();
-    for (List<TermActionRow> news : newsByVm.values()) {
-      TermActionRow newest = news.get(news.size() - 1);
+    for (List<OutboxRow> news : newsByVm.values()) {
+      OutboxRow newest = news.get(news.size() - 1);
       if (startedNow.contains(newest.taskId())
           || beingTold.held(newest.id())
           || (ofAStart(newest) && newest.createdAt().isAfter(waitedEnough))) {
@@ -113,7 +113,7 @@ public class NewsPass {
   /**
    * Whether the news is of a task placed with a start to carry out (placed, moved, failed over).
    */
-  private static boolean ofAStart(TermActionRow news) {
+  private static boolean ofAStart(OutboxRow news) {
     return WireName.parse(TaskEventType.class, news.event())
         .filter(TaskEventType::places)
         .isPresent();

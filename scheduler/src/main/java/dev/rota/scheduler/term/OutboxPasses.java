@@ -1,6 +1,6 @@
 package dev.rota.scheduler.term;
 
-import dev.rota.store.TermActionRepository;
+import dev.rota.store.OutboxRepository;
 import java.util.List;
 import java.util.Queue;
 import java.util.concurrent.ExecutionException;
@@ -25,7 +25,7 @@ final class OutboxPasses {
    * Taken out together, one statement for the batch: should this process die first, the starts are
    * sent again (an agent takes a task it has once) and the news too (a workflow applies it once).
    */
-  static void takeOut(TermActionRepository actions, Queue<Long> done) {
+  static void takeOut(OutboxRepository actions, Queue<Long> done) {
     if (!done.isEmpty()) {
       actions.doneAll(List.copyOf(done));
     }

@@ -10,8 +10,8 @@ import dev.rota.scheduling.Reconciliation;
 import dev.rota.scheduling.TermPlan;
 import dev.rota.store.BatchStatement;
 import dev.rota.store.Columns;
-import dev.rota.store.TermActionRepository;
-import dev.rota.store.TermActionRow;
+import dev.rota.store.OutboxRepository;
+import dev.rota.store.OutboxRow;
 import dev.rota.store.VmEventRepository;
 import dev.rota.store.VmRepository;
 import dev.rota.store.VmTaskRepository;
@@ -39,7 +39,7 @@ public class TaskObservations {
   private final VmTaskRepository tasks;
   private final VmRepository vms;
   private final VmEventRepository events;
-  private final TermActionRepository outbox;
+  private final OutboxRepository outbox;
   private final WorkerRepository workers;
   private final SchedulerMetrics metrics;
 
@@ -48,7 +48,7 @@ public class TaskObservations {
   private final BatchStatement waitsNoMore = BatchStatement.of(VmRepository.PLACED);
   private final BatchStatement logLine = BatchStatement.of(VmEventRepository.INSERT);
   private final BatchStatement logKept = BatchStatement.of(VmEventRepository.KEEP_NEWEST);
-  private final BatchStatement addAction = BatchStatement.of(TermActionRepository.ADD_ANY);
+  private final BatchStatement addAction = BatchStatement.of(OutboxRepository.ADD_ANY);
   private final BatchStatement vmFailedOver = BatchStatement.of(VmRepository.FAIL_OVER);
   private final BatchStatement taskEnded = BatchStatement.of(VmTaskRepository.ENDED);
   private final BatchStatement vmStartedMove = BatchStatement.of(VmRepository.START_MOVE);
@@ -57,7 +57,7 @@ public class TaskObservations {
       VmTaskRepository tasks,
       VmRepository vms,
       VmEventRepository events,
-      TermActionRepository outbox,
+      OutboxRepository outbox,
       WorkerRepository workers,
       SchedulerMetrics metrics,
       TransactionOperations<Connection> tx) {
@@ -302,15 +302,11 @@ public class TaskObservations {
               Columns.truncate(n.message(), 4096)));
       logsKept.add(Map.of("vmName", p.vm(), "kept", VmEventRepository.KEPT_PER_VM));
       if (n.start()) {
-        outboxRows.add(action(TermActionRow.START, p, null, null, now));
+        outboxRows.add(action(OutboxRow.START, p, null, null, now));
       }
       outboxRows.add(
           action(
-              TermActionRow.NOTIFY,
-              p,
-              n.type().wireName(),
-              Columns.truncate(n.message(), 2048),
-              now));
+              OutboxRow.NOTIFY, p, n.type().wireName(), Columns.truncate(n.message(), 2048), now));
     }
     logLine.run(db, logLines);
     logKept.run(db, logsKept);
@@ -337,7 +333,7 @@ public class TaskObservations {
    * Tells the VM's workflow that its task is on a worker whose drain deadline passed; empty when it
    * was told already or has moved on since the plan.
    */
-  public Optional<TermActionRow> evict(Drainer.Eviction e, Instant now) {
+  public Optional<OutboxRow> evict(Drainer.Eviction e, Instant now) {
     if (vms.evicted(e.vm(), e.seq(), e.generation()) != 1) {
       return Optional.empty();
     }
@@ -360,7 +356,7 @@ public class TaskObservations {
   /**
    * The task reached {@code to}; empty when it had already moved on (the other observer was first).
    */
-  public Optional<TermActionRow> reached(
+  public Optional<OutboxRow> reached(
       VmTaskRow task, TaskState to, Integer exitCode, String message, Instant now) {
     String text = Columns.truncate(message, 2048);
     int changed =
@@ -377,7 +373,7 @@ public class TaskObservations {
     // it, so
     // the log holds at most one line more than it keeps. The trim was an eighth of a report's
     // commit.
-    TermActionRow news =
+    OutboxRow news =
         tell(
             task.vm(),
             task.vmSeq(),
@@ -415,7 +411,7 @@ public class TaskObservations {
             .ifPresent(
                 from ->
                     outbox.add(
-                        TermActionRow.REMOVE,
+                        OutboxRow.REMOVE,
                         from,
                         TaskId.of(task.vm(), task.generation() - 1).toString(),
                         null,
@@ -495,7 +491,7 @@ public class TaskObservations {
   /**
    * The worker could not start the task: its record goes, so that the VM is placed again elsewhere.
    */
-  public Optional<TermActionRow> givenBack(
+  public Optional<OutboxRow> givenBack(
       VmTaskRow task, String message, Instant avoidUntil, Instant now) {
     if (tasks.givenBack(task.id()) != 1) {
       return Optional.empty();
@@ -515,7 +511,7 @@ public class TaskObservations {
             null));
   }
 
-  private TermActionRow tell(
+  private OutboxRow tell(
       String vm,
       long vmSeq,
       String taskId,
@@ -529,7 +525,7 @@ public class TaskObservations {
     return tell(vm, vmSeq, taskId, worker, type, logType, exitCode, message, now, startedAt, true);
   }
 
-  private TermActionRow tell(
+  private OutboxRow tell(
       String vm,
       long vmSeq,
       String taskId,
@@ -549,9 +545,9 @@ public class TaskObservations {
     }
     long id = outbox.nextId();
     outbox.addEvent(id, worker, taskId, vm, vmSeq, type.wireName(), exitCode, text, now, startedAt);
-    return new TermActionRow(
+    return new OutboxRow(
         id,
-        TermActionRow.NOTIFY,
+        OutboxRow.NOTIFY,
         worker,
         taskId,
         vm,

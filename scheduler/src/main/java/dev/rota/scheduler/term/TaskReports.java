@@ -7,8 +7,8 @@ import dev.rota.scheduling.ObservedTask;
 import dev.rota.scheduling.Reconciler;
 import dev.rota.scheduling.Reconciliation;
 import dev.rota.store.GroupCommit;
-import dev.rota.store.TermActionRepository;
-import dev.rota.store.TermActionRow;
+import dev.rota.store.OutboxRepository;
+import dev.rota.store.OutboxRow;
 import dev.rota.store.VmRepository;
 import dev.rota.store.VmRow;
 import dev.rota.store.VmTaskRepository;
@@ -46,7 +46,7 @@ public class TaskReports {
   private final dev.rota.store.VmEventRepository events;
   private final VmTaskRepository placed;
   private final TaskObservations observations;
-  private final TermActionRepository actions;
+  private final OutboxRepository actions;
   private final VmNotifier notifier;
   private final SchedulerWaker scheduler;
   private final WorkerRepository workers;
@@ -59,7 +59,7 @@ public class TaskReports {
       VmRepository vms,
       VmTaskRepository placed,
       TaskObservations observations,
-      TermActionRepository actions,
+      OutboxRepository actions,
       VmNotifier notifier,
       SchedulerWaker scheduler,
       WorkerRepository workers,
@@ -93,7 +93,7 @@ public class TaskReports {
     Instant now = clock.instant();
     java.util.concurrent.atomic.AtomicBoolean moveStarted =
         new java.util.concurrent.atomic.AtomicBoolean();
-    List<TermActionRow> news =
+    List<OutboxRow> news =
         commits.write(
             GroupCommit.worker(worker),
             () -> {
@@ -116,7 +116,7 @@ public class TaskReports {
                   progress(vm, row, worker, id.get(), task, now);
                 }
               }
-              List<TermActionRow> told = new ArrayList<>();
+              List<OutboxRow> told = new ArrayList<>();
               for (Change c : changes.values()) {
                 if (c.transition().to() == TaskState.RUNNING && c.vm().movingFrom() != null) {
                   moveStarted.set(true);
@@ -141,7 +141,7 @@ public class TaskReports {
       }
     }
     if (!news.isEmpty()) {
-      List<Long> ids = news.stream().map(TermActionRow::id).toList();
+      List<Long> ids = news.stream().map(OutboxRow::id).toList();
       beingTold.hold(ids);
       try {
         telling.execute(() -> tell(worker, news, ids));
@@ -177,10 +177,10 @@ public class TaskReports {
    * Tells each VM its news, after the report was answered; what cannot be told now is left to the
    * scheduler.
    */
-  private void tell(String worker, List<TermActionRow> news, List<Long> ids) {
+  private void tell(String worker, List<OutboxRow> news, List<Long> ids) {
     boolean leftForTheScheduler = false;
     List<Long> told = new ArrayList<>();
-    for (TermActionRow event : news) {
+    for (OutboxRow event : news) {
       try {
         told.addAll(notifier.notify(event));
       } catch (VmNotifier.WorkflowNotStartedYet e) {

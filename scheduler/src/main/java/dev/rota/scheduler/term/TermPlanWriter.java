@@ -11,8 +11,8 @@ import dev.rota.scheduling.TermPlan;
 import dev.rota.settings.WorkerSettings;
 import dev.rota.store.ChangeRepository;
 import dev.rota.store.Columns;
-import dev.rota.store.TermActionRepository;
-import dev.rota.store.TermActionRow;
+import dev.rota.store.OutboxRepository;
+import dev.rota.store.OutboxRow;
 import dev.rota.store.VmRepository;
 import dev.rota.store.VmSchedulingRow;
 import dev.rota.store.VmTaskRepository;
@@ -49,7 +49,7 @@ public class TermPlanWriter {
   private final TaskObservations observations;
   private final VmRepository vms;
   private final WorkerRemoval workerRemoval;
-  private final TermActionRepository actions;
+  private final OutboxRepository actions;
   private final VmTaskRepository placedTasks;
   private final SchedulerMetrics metrics;
 
@@ -61,7 +61,7 @@ public class TermPlanWriter {
       TaskObservations observations,
       VmRepository vms,
       WorkerRemoval workerRemoval,
-      TermActionRepository actions,
+      OutboxRepository actions,
       VmTaskRepository placedTasks,
       SchedulerMetrics metrics) {
     this.tx = tx;
@@ -157,7 +157,7 @@ public class TermPlanWriter {
     Reconciliation r = plan.reconciliation();
     for (Reconciliation.TaskRemoval removal : r.removals()) {
       actions.add(
-          TermActionRow.REMOVE,
+          OutboxRow.REMOVE,
           removal.worker(),
           removal.taskId(),
           null,

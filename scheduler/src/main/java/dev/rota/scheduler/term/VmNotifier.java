@@ -3,8 +3,8 @@ package dev.rota.scheduler.term;
 import dev.rota.model.TaskEventType;
 import dev.rota.model.VmStatus;
 import dev.rota.store.Columns;
-import dev.rota.store.TermActionRepository;
-import dev.rota.store.TermActionRow;
+import dev.rota.store.OutboxRepository;
+import dev.rota.store.OutboxRow;
 import dev.rota.store.VmProgress;
 import dev.rota.store.VmRepository;
 import dev.rota.workflows.vm.TaskEvent;
@@ -34,7 +34,7 @@ public class VmNotifier {
 
   private final Provider<WorkflowClient> client;
   private final VmRepository vms;
-  private final TermActionRepository outbox;
+  private final OutboxRepository outbox;
   private final dev.rota.scheduler.TemporalDeadlines deadlines;
 
   /**
@@ -44,7 +44,7 @@ public class VmNotifier {
   public VmNotifier(
       Provider<WorkflowClient> client,
       VmRepository vms,
-      TermActionRepository outbox,
+      OutboxRepository outbox,
       dev.rota.scheduler.TemporalDeadlines deadlines) {
     this.client = client;
     this.vms = vms;
@@ -60,7 +60,7 @@ public class VmNotifier {
    * outbox: also when the VM exists but its workflow does not yet (being started, or being restored
    * after Temporal lost it).
    */
-  public List<Long> notify(TermActionRow news) {
+  public List<Long> notify(OutboxRow news) {
     VmProgress row = vms.progressOf(news.vm()).orElse(null);
     if (row == null || news.vmSeq() == null || news.vmSeq() != row.seq()) {
       return List.of(news.id());
@@ -76,9 +76,9 @@ public class VmNotifier {
       // read it: telling it again would change nothing, and cost a signal.
       return List.of();
     }
-    List<TermActionRow> earlier = outbox.eventsBefore(news.vm(), news.id());
+    List<OutboxRow> earlier = outbox.eventsBefore(news.vm(), news.id());
     List<TaskEvent> told = new ArrayList<>();
-    for (TermActionRow e : earlier) {
+    for (OutboxRow e : earlier) {
       if (e.vmSeq() != null && e.vmSeq() == row.seq()) {
         told.add(event(e, false));
       }
@@ -121,7 +121,7 @@ public class VmNotifier {
     }
   }
 
-  private static TaskEvent event(TermActionRow news, boolean recorded) {
+  private static TaskEvent event(OutboxRow news, boolean recorded) {
     return new TaskEvent(
         news.id(),
         news.taskId(),

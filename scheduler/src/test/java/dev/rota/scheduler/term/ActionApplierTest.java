@@ -3,8 +3,8 @@ package dev.rota.scheduler.term;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.rota.store.TermActionRepository;
-import dev.rota.store.TermActionRow;
+import dev.rota.store.OutboxRepository;
+import dev.rota.store.OutboxRow;
 import dev.rota.store.VmRepository;
 import dev.rota.store.VmRow;
 import dev.rota.store.VmTemplate;
@@ -34,7 +34,7 @@ import org.junit.jupiter.api.Test;
 class ActionApplierTest {
   @Inject ActionApplier applier;
   @Inject TaskObservations observations;
-  @Inject TermActionRepository actions;
+  @Inject OutboxRepository actions;
   @Inject VmRepository vms;
   @Inject WorkerRepository workers;
   @Inject FakeAgents agents;
@@ -54,7 +54,7 @@ class ActionApplierTest {
   VmNotifier notifier() {
     return new VmNotifier(null, null, null, null) {
       @Override
-      public List<Long> notify(TermActionRow news) {
+      public List<Long> notify(OutboxRow news) {
         told.add(
             news.vm()
                 + " "
@@ -112,7 +112,7 @@ class ActionApplierTest {
             .size());
   }
 
-  private List<TermActionRow> newsFor(String vm) {
+  private List<OutboxRow> newsFor(String vm) {
     return actions.newsAfter(0, 100_000).stream().filter(a -> vm.equals(a.vm())).toList();
   }
 
@@ -128,7 +128,7 @@ class ActionApplierTest {
         0,
         first.notified(),
         "the placing waits to go with the start's report in one signal: " + told);
-    assertEquals(List.of("placed"), newsFor("a").stream().map(TermActionRow::event).toList());
+    assertEquals(List.of("placed"), newsFor("a").stream().map(OutboxRow::event).toList());
 
     clock.advance(Duration.ofSeconds(9));
     assertEquals(
@@ -175,7 +175,7 @@ class ActionApplierTest {
         "the start went first: " + told.get(0));
     assertEquals(
         List.of("placed"),
-        newsFor("b").stream().map(TermActionRow::event).toList(),
+        newsFor("b").stream().map(OutboxRow::event).toList(),
         "b's placing waits for its start's report");
   }
 }

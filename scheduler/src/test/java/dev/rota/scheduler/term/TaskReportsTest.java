@@ -9,8 +9,8 @@ import dev.rota.scheduling.Move;
 import dev.rota.scheduling.ObservedTask;
 import dev.rota.scheduling.TermPlan;
 import dev.rota.store.GroupCommit;
-import dev.rota.store.TermActionRepository;
-import dev.rota.store.TermActionRow;
+import dev.rota.store.OutboxRepository;
+import dev.rota.store.OutboxRow;
 import dev.rota.store.VmRepository;
 import dev.rota.store.VmRow;
 import dev.rota.store.VmTaskRow;
@@ -33,7 +33,7 @@ class TaskReportsTest {
   @Inject TaskReports reports;
   @Inject WorkerRepository workers;
   @Inject VmRepository vms;
-  @Inject TermActionRepository actions;
+  @Inject OutboxRepository actions;
   @Inject TaskObservations observations;
   @Inject dev.rota.store.VmTaskRepository tasks;
   @Inject io.micronaut.transaction.TransactionOperations<java.sql.Connection> tx;
@@ -69,7 +69,7 @@ class TaskReportsTest {
   VmNotifier notifier() {
     return new VmNotifier(null, null, null, null) {
       @Override
-      public List<Long> notify(TermActionRow news) {
+      public List<Long> notify(OutboxRow news) {
         if (unreachable.contains(news.vm())) {
           throw new IllegalStateException("Temporal unreachable");
         }
@@ -128,9 +128,9 @@ class TaskReportsTest {
             Instant.parse("2026-01-01T00:00:00Z")));
   }
 
-  private List<TermActionRow> notificationsFor(String vm) {
+  private List<OutboxRow> notificationsFor(String vm) {
     return actions.after(0, 10_000).stream()
-        .filter(a -> a.kind().equals(TermActionRow.NOTIFY) && vm.equals(a.vm()))
+        .filter(a -> a.kind().equals(OutboxRow.NOTIFY) && vm.equals(a.vm()))
         .toList();
   }
 
@@ -208,7 +208,7 @@ class TaskReportsTest {
         "tr-told told and taken out of the outbox",
         () -> told.contains("tr-told started") && notificationsFor("tr-told").isEmpty());
     eventually("the scheduler woken for tr-later", () -> !wakes.isEmpty());
-    List<TermActionRow> left = notificationsFor("tr-later");
+    List<OutboxRow> left = notificationsFor("tr-later");
     assertEquals(1, left.size(), "not told: the scheduler's apply will tell it");
     assertEquals("exited", left.get(0).event());
     assertEquals(2, left.get(0).exitCode());
@@ -232,7 +232,7 @@ class TaskReportsTest {
             new ObservedTask("tr-stopped.0", "running", null, null)));
 
     VmRow runs = vms.findById("tr-runs").orElseThrow();
-    TermActionRow started =
+    OutboxRow started =
         actions.after(0, 10_000).stream()
             .filter(a -> "tr-runs".equals(a.vm()) && "started".equals(a.event()))
             .findFirst()
@@ -287,7 +287,7 @@ class TaskReportsTest {
     placed("tr-shown", "tr-w5");
     unreachable.add("tr-shown");
     reports.accept("tr-w5", List.of(new ObservedTask("tr-shown.0", "running", null, null)));
-    TermActionRow started =
+    OutboxRow started =
         actions.after(0, 10_000).stream()
             .filter(a -> "tr-shown".equals(a.vm()) && "started".equals(a.event()))
             .findFirst()
@@ -435,7 +435,7 @@ class TaskReportsTest {
         List.of(
             new ObservedTask("tr-held.0", "running", null, null),
             new ObservedTask("tr-unheard.0", "running", null, null)));
-    TermActionRow unheard = notificationsFor("tr-unheard").get(0);
+    OutboxRow unheard = notificationsFor("tr-unheard").get(0);
     eventually(
         "the report's news told, and taken out of the outbox",
         () ->

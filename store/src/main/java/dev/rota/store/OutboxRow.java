@@ -6,7 +6,9 @@ import io.micronaut.data.annotation.MappedEntity;
 import java.time.Instant;
 
 /**
- * One action a committed term decided.
+ * One entry of the outbox: what a committed transaction decided to do on an agent (start or remove
+ * a task), or news for a VM's workflow (a task event), carried out after the commit by the term's
+ * apply step or the agent's report that wrote it.
  *
  * @param kind {@code start} a task, {@code remove} a task, or {@code notify} a VM workflow of a
  *     task event
@@ -17,8 +19,8 @@ import java.time.Instant;
  * @param detail why, for {@code remove}; the event's message, for {@code notify}
  * @param createdAt when it was decided; for an event, when it was observed
  */
-@MappedEntity("term_actions")
-public record TermActionRow(
+@MappedEntity("outbox")
+public record OutboxRow(
     @Id long id,
     String kind,
     @Nullable String worker,

@@ -10,11 +10,11 @@ import java.util.Collection;
 import java.util.List;
 
 @JdbcRepository(dialect = Dialect.POSTGRES)
-public interface TermActionRepository extends GenericRepository<TermActionRow, Long> {
+public interface OutboxRepository extends GenericRepository<OutboxRow, Long> {
   @Query(
       """
-      INSERT INTO term_actions (id, kind, worker, task_id, vm, detail, created_at, attempts, vm_seq)
-      VALUES (nextval('term_action_seq'), :kind, :worker, :taskId, :vm, :detail, :createdAt, 0, :vmSeq)""")
+      INSERT INTO outbox (id, kind, worker, task_id, vm, detail, created_at, attempts, vm_seq)
+      VALUES (nextval('outbox_seq'), :kind, :worker, :taskId, :vm, :detail, :createdAt, 0, :vmSeq)""")
   void add(
       String kind,
       String worker,
@@ -30,16 +30,16 @@ public interface TermActionRepository extends GenericRepository<TermActionRow, L
    */
   String ADD_ANY =
       """
-      INSERT INTO term_actions (id, kind, worker, task_id, vm, detail, created_at, attempts, vm_seq, event, exit_code, started_at)
-      VALUES (nextval('term_action_seq'), :kind, :worker, :taskId, :vm, :detail, :createdAt, 0, :vmSeq, :event, :exitCode, :startedAt)""";
+      INSERT INTO outbox (id, kind, worker, task_id, vm, detail, created_at, attempts, vm_seq, event, exit_code, started_at)
+      VALUES (nextval('outbox_seq'), :kind, :worker, :taskId, :vm, :detail, :createdAt, 0, :vmSeq, :event, :exitCode, :startedAt)""";
 
-  @Query("SELECT nextval('term_action_seq')")
+  @Query("SELECT nextval('outbox_seq')")
   long nextId();
 
   /** A task event for a VM's workflow, with an id taken from {@link #nextId}. */
   @Query(
       """
-      INSERT INTO term_actions (id, kind, worker, task_id, vm, detail, created_at, attempts, vm_seq, event, exit_code, started_at)
+      INSERT INTO outbox (id, kind, worker, task_id, vm, detail, created_at, attempts, vm_seq, event, exit_code, started_at)
       VALUES (:id, 'notify', :worker, :taskId, :vm, :message, :at, 0, :vmSeq, :event, :exitCode, :startedAt)""")
   void addEvent(
       long id,
@@ -54,54 +54,51 @@ public interface TermActionRepository extends GenericRepository<TermActionRow, L
       @Nullable Instant startedAt);
 
   /** The oldest actions after {@code afterId}: one pass over the outbox tries each action once. */
-  @Query("SELECT * FROM term_actions WHERE id > :afterId ORDER BY id LIMIT :limit")
-  List<TermActionRow> after(long afterId, int limit);
+  @Query("SELECT * FROM outbox WHERE id > :afterId ORDER BY id LIMIT :limit")
+  List<OutboxRow> after(long afterId, int limit);
 
   /** The oldest calls to agents (starts, removals) after {@code afterId}. */
-  @Query(
-      "SELECT * FROM term_actions WHERE kind <> 'notify' AND id > :afterId ORDER BY id LIMIT :limit")
-  List<TermActionRow> agentCallsAfter(long afterId, int limit);
+  @Query("SELECT * FROM outbox WHERE kind <> 'notify' AND id > :afterId ORDER BY id LIMIT :limit")
+  List<OutboxRow> agentCallsAfter(long afterId, int limit);
 
   /** The oldest news for VMs' workflows after {@code afterId}. */
-  @Query(
-      "SELECT * FROM term_actions WHERE kind = 'notify' AND id > :afterId ORDER BY id LIMIT :limit")
-  List<TermActionRow> newsAfter(long afterId, int limit);
+  @Query("SELECT * FROM outbox WHERE kind = 'notify' AND id > :afterId ORDER BY id LIMIT :limit")
+  List<OutboxRow> newsAfter(long afterId, int limit);
 
   /** The VM's task events still in the outbox from before event {@code beforeId}, oldest first. */
-  @Query(
-      "SELECT * FROM term_actions WHERE kind = 'notify' AND vm = :vm AND id < :beforeId ORDER BY id")
-  List<TermActionRow> eventsBefore(String vm, long beforeId);
+  @Query("SELECT * FROM outbox WHERE kind = 'notify' AND vm = :vm AND id < :beforeId ORDER BY id")
+  List<OutboxRow> eventsBefore(String vm, long beforeId);
 
   /**
    * A VM's news up to {@code taskEventId}, of submission {@code vmSeq}, left untold: its workflow
    * was started with a row that shows it (and would ignore it). Run as a batch.
    */
   String HANDED_OVER =
-      "DELETE FROM term_actions WHERE kind = 'notify' AND vm = :vm AND vm_seq = :vmSeq AND id <= :taskEventId";
+      "DELETE FROM outbox WHERE kind = 'notify' AND vm = :vm AND vm_seq = :vmSeq AND id <= :taskEventId";
 
-  @Query("DELETE FROM term_actions WHERE id = :id")
+  @Query("DELETE FROM outbox WHERE id = :id")
   void done(long id);
 
   /**
    * Takes many out at once: one statement (and one commit) for a pass's or a report's actions done.
    */
-  @Query("DELETE FROM term_actions WHERE id IN (:ids)")
+  @Query("DELETE FROM outbox WHERE id IN (:ids)")
   void doneAll(Collection<Long> ids);
 
-  @Query("UPDATE term_actions SET attempts = attempts + 1, detail = :detail WHERE id = :id")
+  @Query("UPDATE outbox SET attempts = attempts + 1, detail = :detail WHERE id = :id")
   void failedOnce(long id, String detail);
 
-  @Query("UPDATE term_actions SET attempts = attempts + 1 WHERE id = :id")
+  @Query("UPDATE outbox SET attempts = attempts + 1 WHERE id = :id")
   void triedOnce(long id);
 
   /**
    * Actions tried fewer than {@code attempts} times: worth trying again soon rather than next
    * interval.
    */
-  @Query("SELECT COUNT(*) FROM term_actions WHERE attempts < :attempts")
+  @Query("SELECT COUNT(*) FROM outbox WHERE attempts < :attempts")
   long pendingTriedFewerThan(int attempts);
 
-  @Query("SELECT COUNT(*) FROM term_actions")
+  @Query("SELECT COUNT(*) FROM outbox")
   long pending();
 
   /**
