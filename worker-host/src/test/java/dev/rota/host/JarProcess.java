@@ -85,9 +85,15 @@ final class JarProcess implements AutoCloseable {
     if (jar == null || !Files.exists(Path.of(jar))) {
       throw new IllegalStateException("no jar at " + jar + "; run these tests with 'mvn verify'");
     }
+    // The hosts and agents of a test live a minute or so, several at once on two cores: C2's
+    // compiles
+    // and a parallel collector's threads only take CPU from the work they would speed up (these two
+    // flags took a third off LostWorkflowsIT's and DurableAcksIT's time).
     return List.of(
         Path.of(System.getProperty("java.home"), "bin", "java").toString(),
         "-Xmx512m",
+        "-XX:TieredStopAtLevel=1",
+        "-XX:+UseSerialGC",
         "-jar",
         jar);
   }
