@@ -257,6 +257,13 @@ public final class Agent implements AutoCloseable {
     return http.port();
   }
 
+  /**
+   * Where the controller reaches this agent: its scheme (https when it serves TLS), host and port.
+   */
+  public String endpoint() {
+    return config.endpoint(http.port());
+  }
+
   public String name() {
     return config.workerName();
   }

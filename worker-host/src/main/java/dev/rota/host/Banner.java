@@ -32,8 +32,8 @@ final class Banner {
       for (var agent : host.devAgents()) {
         b.append("  Agent     ")
             .append(agent.name())
-            .append(" on http://127.0.0.1:")
-            .append(agent.port())
+            .append(" on ")
+            .append(agent.endpoint())
             .append('\n');
       }
     } else {
