@@ -45,8 +45,19 @@ class VmSetDeleteAnswerTest {
         dev.rota.control.VmWorkflowStarter starter,
         dev.rota.control.WorkflowKeeper keeper,
         dev.rota.scheduler.TemporalDeadlines deadlines,
+        dev.rota.scheduler.term.VmNotifier notifier,
+        dev.rota.store.OutboxRepository outbox,
         VmSetRepository sets) {
-      super(client, waker, workflows, starter, keeper, deadlines, Duration.ofSeconds(2));
+      super(
+          client,
+          waker,
+          workflows,
+          starter,
+          keeper,
+          deadlines,
+          notifier,
+          outbox,
+          Duration.ofSeconds(2));
       this.sets = sets;
     }
 

@@ -11,12 +11,14 @@ import dev.rota.api.vms.VmService;
 import dev.rota.control.ControlWorkflows;
 import dev.rota.control.VmSubmissions;
 import dev.rota.control.VmWorkflowStarter;
+import dev.rota.model.TaskState;
 import dev.rota.scheduler.term.TaskObservations;
 import dev.rota.scheduler.term.VmNotifier;
 import dev.rota.store.OutboxRepository;
 import dev.rota.store.OutboxRow;
 import dev.rota.store.VmRepository;
 import dev.rota.store.VmRow;
+import dev.rota.store.VmTaskRow;
 import dev.rota.store.WorkflowStartRepository;
 import dev.rota.workflows.vm.VmWorkflow;
 import io.micronaut.test.extensions.junit5.annotation.MicronautTest;
@@ -47,6 +49,7 @@ class WorkflowStartsTest {
   @Inject OutboxRepository outbox;
   @Inject VmNotifier notifier;
   @Inject TransactionOperations<Connection> tx;
+  @Inject dev.rota.store.VmTaskRepository tasks;
 
   private boolean workflowExists(String vm) {
     return VmApiTest.workflowExists(temporal, vm);
@@ -184,6 +187,33 @@ class WorkflowStartsTest {
     assertEquals(
         List.of(), notifier.notify(placing), "news the start took along is not told again");
     assertEquals(0, signals("ws-ran"), "the workflow was told nothing it was not started with");
+  }
+
+  @Test
+  void aUsersActionWaitsForNoNewsTheRowAlreadyShows() {
+    assertEquals(
+        201,
+        http.post("/v1/workers", "{\"name\":\"ws-w2\",\"endpoint\":\"http://127.0.0.1:1\"}")
+            .status());
+    VmRow vm = owed("ws-ahead", Instant.now());
+    assertTrue(starter.startIfOwed("ws-ahead"));
+    VmWorkflow workflow =
+        temporal.newWorkflowStub(VmWorkflow.class, VmWorkflow.workflowId("ws-ahead"));
+    eventually("the workflow took the row: pending", () -> workflow.status().equals("pending"));
+    // Placed and started as an agent's report records them, the news left in the outbox untold: the
+    // row
+    // says running, the workflow still pending.
+    placed(vm, "ws-w2");
+    VmTaskRow task = tasks.findById(VmTaskRow.id(vm.seq(), "ws-ahead.0")).orElseThrow();
+    tx.executeWrite(
+        s -> observations.reached(task, TaskState.RUNNING, null, "running", Instant.now()));
+    assertEquals("running", vms.findById("ws-ahead").orElseThrow().status());
+    assertEquals("pending", workflow.status());
+
+    assertEquals(
+        202,
+        http.post("/v1/vms/ws-ahead/restart", null).status(),
+        "a restart of what the API shows running");
   }
 
   @Test

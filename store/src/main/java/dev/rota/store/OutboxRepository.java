@@ -65,6 +65,10 @@ public interface OutboxRepository extends GenericRepository<OutboxRow, Long> {
   @Query("SELECT * FROM outbox WHERE kind = 'notify' AND id > :afterId ORDER BY id LIMIT :limit")
   List<OutboxRow> newsAfter(long afterId, int limit);
 
+  /** The VM's newest task event still in the outbox, if any. */
+  @Query("SELECT * FROM outbox WHERE kind = 'notify' AND vm = :vm ORDER BY id DESC LIMIT 1")
+  java.util.Optional<OutboxRow> newestNews(String vm);
+
   /** The VM's task events still in the outbox from before event {@code beforeId}, oldest first. */
   @Query("SELECT * FROM outbox WHERE kind = 'notify' AND vm = :vm AND id < :beforeId ORDER BY id")
   List<OutboxRow> eventsBefore(String vm, long beforeId);

@@ -59,6 +59,10 @@ public class ControlPlane {
    * Runs the calls to Temporal a request waits on with a deadline (the scheduler's query, a VM
    * action's update), so that the request stops waiting while the call goes on: bounded itself.
    */
+  private final dev.rota.scheduler.term.VmNotifier notifier;
+
+  private final dev.rota.store.OutboxRepository outbox;
+
   private final ExecutorService calls =
       new java.util.concurrent.ThreadPoolExecutor(
           4,
@@ -80,7 +84,11 @@ public class ControlPlane {
       VmWorkflowStarter starter,
       WorkflowKeeper keeper,
       TemporalDeadlines deadlines,
+      dev.rota.scheduler.term.VmNotifier notifier,
+      dev.rota.store.OutboxRepository outbox,
       @io.micronaut.context.annotation.Value("${rota.api.action-wait:2s}") Duration actionWait) {
+    this.notifier = notifier;
+    this.outbox = outbox;
     this.starter = starter;
     this.keeper = keeper;
     this.deadlines = deadlines;
@@ -233,11 +241,35 @@ public class ControlPlane {
   }
 
   /**
+   * Tells the VM's workflow the news still in the outbox before it judges a user's action: the row
+   * the user read (an agent's report of a start writes it at once) may be ahead of the workflow,
+   * which would otherwise refuse, say, a restart of the VM the API shows running as "pending". Best
+   * effort: news not told now is told by its report's thread or the next term, and a workflow
+   * applies each event once.
+   */
+  private void catchUp(String vmName) {
+    try {
+      outbox
+          .newestNews(vmName)
+          .ifPresent(
+              news -> {
+                java.util.List<Long> told = notifier.notify(news);
+                if (!told.isEmpty()) {
+                  outbox.doneAll(told);
+                }
+              });
+    } catch (RuntimeException e) {
+      log.debug("could not tell VM {}'s workflow its news first: {}", vmName, e.toString());
+    }
+  }
+
+  /**
    * {@link #act}; a VM whose workflow has yet to start (submitted a moment ago) is asked again once
    * it has.
    */
   private void act(
       String vmName, Function<VmWorkflow, Functions.Func<String>> action, boolean mayStart) {
+    catchUp(vmName);
     VmWorkflow vm = client.newWorkflowStub(VmWorkflow.class, VmWorkflow.workflowId(vmName));
     WorkflowUpdateHandle<String> accepted;
     try {
