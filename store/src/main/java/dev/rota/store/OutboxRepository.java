@@ -69,9 +69,12 @@ public interface OutboxRepository extends GenericRepository<OutboxRow, Long> {
   @Query("SELECT * FROM outbox WHERE kind = 'notify' AND vm = :vm ORDER BY id DESC LIMIT 1")
   java.util.Optional<OutboxRow> newestNews(String vm);
 
-  /** The VM's task events still in the outbox from before event {@code beforeId}, oldest first. */
-  @Query("SELECT * FROM outbox WHERE kind = 'notify' AND vm = :vm AND id < :beforeId ORDER BY id")
-  List<OutboxRow> eventsBefore(String vm, long beforeId);
+  /**
+   * The VM's task events still in the outbox up to event {@code uptoId}, itself included, oldest
+   * first.
+   */
+  @Query("SELECT * FROM outbox WHERE kind = 'notify' AND vm = :vm AND id <= :uptoId ORDER BY id")
+  List<OutboxRow> eventsUpTo(String vm, long uptoId);
 
   /**
    * A VM's news up to {@code taskEventId}, of submission {@code vmSeq}, left untold: its workflow
@@ -104,10 +107,4 @@ public interface OutboxRepository extends GenericRepository<OutboxRow, Long> {
 
   @Query("SELECT COUNT(*) FROM outbox")
   long pending();
-
-  /**
-   * Whether the action is still in the outbox: not yet done, nor handed over by its VM's workflow
-   * start.
-   */
-  boolean existsById(long id);
 }

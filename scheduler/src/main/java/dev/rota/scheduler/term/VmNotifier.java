@@ -70,13 +70,14 @@ public class VmNotifier {
       // here.
       throw new WorkflowNotStartedYet(news.vm());
     }
-    if (!outbox.existsById(news.id())) {
-      // Its workflow's start took it along (the start hands over the news the row shows) after this
-      // pass
-      // read it: telling it again would change nothing, and cost a signal.
+    // The news and the VM's earlier news still in the outbox, in one read. Without the news itself,
+    // its workflow's start took it along (the start hands over the news the row shows) after this
+    // pass read it: telling it again would change nothing, and cost a signal.
+    List<OutboxRow> upTo = outbox.eventsUpTo(news.vm(), news.id());
+    if (upTo.isEmpty() || upTo.get(upTo.size() - 1).id() != news.id()) {
       return List.of();
     }
-    List<OutboxRow> earlier = outbox.eventsBefore(news.vm(), news.id());
+    List<OutboxRow> earlier = upTo.subList(0, upTo.size() - 1);
     List<TaskEvent> told = new ArrayList<>();
     for (OutboxRow e : earlier) {
       if (e.vmSeq() != null && e.vmSeq() == row.seq()) {
@@ -84,8 +85,8 @@ public class VmNotifier {
       }
     }
     // A start the agent's report already wrote to the row (reportedRunning): the row's newest
-    // event, with
-    // the status it left. Its event id only grows, so the workflow's record of it would change
+    // event,
+    // with the status it left. Its event id only grows, so the workflow's record of it would change
     // nothing.
     boolean recorded =
         TaskEventType.STARTED.wireName().equals(news.event())

@@ -61,8 +61,7 @@ class ActionApplierTest {
                 + news.event()
                 + (agents.startCalls("w1") > 0 ? " after a start" : " before any start"));
         List<Long> done = new ArrayList<>();
-        actions.eventsBefore(news.vm(), news.id()).forEach(e -> done.add(e.id()));
-        done.add(news.id());
+        actions.eventsUpTo(news.vm(), news.id()).forEach(e -> done.add(e.id()));
         return done;
       }
     };
