@@ -3,9 +3,11 @@ package dev.rota.api;
 import static dev.rota.testing.Eventually.eventually;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import dev.rota.api.control.ControlPlane;
 import dev.rota.control.ControlWorkflows;
 import dev.rota.scheduler.SchedulerWaker;
+import dev.rota.scheduler.TemporalDeadlines;
+import dev.rota.settings.SchedulerSettings;
+import dev.rota.settings.VmSettings;
 import dev.rota.store.VmSetRepository;
 import io.micronaut.context.annotation.Property;
 import io.micronaut.context.annotation.Replaces;
@@ -13,6 +15,7 @@ import io.micronaut.context.annotation.Requires;
 import io.micronaut.test.extensions.junit5.annotation.MicronautTest;
 import io.temporal.client.WorkflowClient;
 import jakarta.inject.Inject;
+import jakarta.inject.Provider;
 import jakarta.inject.Singleton;
 import java.time.Duration;
 import java.util.Map;
@@ -29,41 +32,29 @@ class VmSetDeleteAnswerTest {
   @Inject Http http;
 
   /**
-   * The real control plane, except that telling a set's workflow returns only once the workflow has
+   * The real gateway, except that telling a set's workflow returns only once the workflow has
    * removed the set.
    */
   @Singleton
-  @Replaces(ControlPlane.class)
+  @Replaces(ControlWorkflows.class)
   @Requires(property = "rota.test.quick-set-workflow", value = "true")
-  static class QuickSetWorkflow extends ControlPlane {
+  static class QuickSetWorkflow extends ControlWorkflows {
     private final VmSetRepository sets;
 
     QuickSetWorkflow(
-        WorkflowClient client,
+        Provider<WorkflowClient> client,
+        VmSettings settings,
+        SchedulerSettings scheduler,
         SchedulerWaker waker,
-        ControlWorkflows workflows,
-        dev.rota.control.VmWorkflowStarter starter,
-        dev.rota.control.WorkflowKeeper keeper,
-        dev.rota.scheduler.TemporalDeadlines deadlines,
-        dev.rota.scheduler.term.VmNotifier notifier,
-        dev.rota.store.OutboxRepository outbox,
+        TemporalDeadlines deadlines,
         VmSetRepository sets) {
-      super(
-          client,
-          waker,
-          workflows,
-          starter,
-          keeper,
-          deadlines,
-          notifier,
-          outbox,
-          Duration.ofSeconds(2));
+      super(client, settings, scheduler, waker, deadlines, Duration.ofSeconds(2));
       this.sets = sets;
     }
 
     @Override
-    public void setChanged(String name, int replicas) {
-      super.setChanged(name, replicas);
+    public void tellSet(String name, int replicas) {
+      super.tellSet(name, replicas);
       eventually("the set's workflow removed " + name, () -> sets.findById(name).isEmpty());
     }
   }

@@ -1,5 +1,8 @@
 package dev.rota.control;
 
+import dev.rota.scheduler.DaemonThreads;
+import dev.rota.scheduler.SchedulerWaker;
+import dev.rota.scheduler.TemporalDeadlines;
 import dev.rota.settings.SchedulerSettings;
 import dev.rota.settings.VmSettings;
 import dev.rota.store.VmRow;
@@ -8,33 +11,133 @@ import dev.rota.workflows.TaskQueues;
 import dev.rota.workflows.WorkflowDefaults;
 import dev.rota.workflows.cluster.ClusterState;
 import dev.rota.workflows.cluster.ClusterWorkflow;
+import dev.rota.workflows.cluster.TermSummary;
 import dev.rota.workflows.vm.VmWorkflow;
 import dev.rota.workflows.vmset.VmSetWorkflow;
+import io.micronaut.context.annotation.Value;
 import io.temporal.api.common.v1.WorkflowExecution;
 import io.temporal.api.enums.v1.WorkflowExecutionStatus;
 import io.temporal.api.enums.v1.WorkflowIdConflictPolicy;
+import io.temporal.client.UpdateOptions;
 import io.temporal.client.WorkflowClient;
+import io.temporal.client.WorkflowExecutionAlreadyStarted;
 import io.temporal.client.WorkflowNotFoundException;
 import io.temporal.client.WorkflowOptions;
+import io.temporal.client.WorkflowUpdateException;
+import io.temporal.client.WorkflowUpdateHandle;
+import io.temporal.client.WorkflowUpdateStage;
 import io.temporal.common.SearchAttributes;
+import io.temporal.failure.ApplicationFailure;
+import io.temporal.workflow.Functions;
+import jakarta.annotation.PreDestroy;
 import jakarta.inject.Provider;
 import jakarta.inject.Singleton;
+import java.time.Duration;
+import java.util.Optional;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.Callable;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Future;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.function.Function;
+import java.util.function.Supplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
- * Starting and signalling the scheduler's, the VM and the VM-set workflows, for whoever stores a VM
- * or a set (the API, a set's workflow) or restores them (a host at start, {@link WorkflowKeeper}).
+ * The one way into Temporal for the VMs' and sets' lifecycles: starting and signalling the
+ * scheduler's, the VM and the VM-set workflows, carrying a user's action to a VM's workflow, and
+ * asking the scheduler for its last term. Whoever stores a VM or a set (the API, a set's workflow)
+ * or restores them (a host at start, {@link WorkflowKeeper}) comes here. What Temporal answers is
+ * turned into what it means for the caller: {@link Refused} when a workflow says no, {@link
+ * NotAnswered} when Temporal does not answer in time.
+ *
+ * <p>Calls a caller waits on are bounded by {@link #TEMPORAL_DEADLINE}: the SDK would retry an
+ * unreachable server for a minute, and a request or an activity has better to do. A host's own
+ * restores, which must get through, are not.
  */
 @Singleton
 public class ControlWorkflows {
+  private static final Logger log = LoggerFactory.getLogger(ControlWorkflows.class);
+
+  /**
+   * How long a caller waits on Temporal: for a workflow to start or take a signal, for a VM's
+   * workflow to accept (or refuse) a user action.
+   */
+  public static final Duration TEMPORAL_DEADLINE = Duration.ofSeconds(5);
+
+  /**
+   * How long the scheduler's answer is reused; and how long a query may stay unanswered before
+   * another.
+   */
+  static final Duration TERM_FRESH = Duration.ofSeconds(1);
+
+  static final Duration TERM_QUERY_GIVEN_UP = Duration.ofSeconds(10);
+
   private final Provider<WorkflowClient> client;
   private final VmSettings settings;
   private final SchedulerSettings scheduler;
+  private final SchedulerWaker waker;
+  private final TemporalDeadlines deadlines;
+  private final Duration actionWait;
 
+  /**
+   * Runs the calls a caller waits on with a deadline of its own (the scheduler's query, a VM
+   * action's update), so that the caller stops waiting while the call goes on: bounded itself.
+   */
+  private final ExecutorService calls =
+      new ThreadPoolExecutor(
+          4,
+          32,
+          30,
+          TimeUnit.SECONDS,
+          new ArrayBlockingQueue<>(256),
+          DaemonThreads.named("temporal-call"));
+
+  /**
+   * The scheduler's account of its last term: the query takes the workflow's lock as its tasks do,
+   * so however many ask (a thousand at once made the scheduler's own task wait past its timeout), a
+   * host asks one query at a time.
+   */
+  private final SharedAnswer<TermSummary> lastTerm;
+
+  /**
+   * @param actionWait how long a user action waits for its VM's workflow to carry it out before the
+   *     caller is answered anyway ({@code rota.api.action-wait}): the workflow has accepted it, and
+   *     may be busy, e.g. retrying a call to an agent that does not answer
+   */
   public ControlWorkflows(
-      Provider<WorkflowClient> client, VmSettings settings, SchedulerSettings scheduler) {
+      Provider<WorkflowClient> client,
+      VmSettings settings,
+      SchedulerSettings scheduler,
+      SchedulerWaker waker,
+      TemporalDeadlines deadlines,
+      @Value("${rota.api.action-wait:2s}") Duration actionWait) {
     this.client = client;
     this.settings = settings;
     this.scheduler = scheduler;
+    this.waker = waker;
+    this.deadlines = deadlines;
+    this.actionWait = actionWait;
+    this.lastTerm =
+        new SharedAnswer<>(
+            () ->
+                client
+                    .get()
+                    .newWorkflowStub(ClusterWorkflow.class, ClusterWorkflow.WORKFLOW_ID)
+                    .lastTerm(),
+            calls,
+            TERM_FRESH,
+            TERM_QUERY_GIVEN_UP);
+  }
+
+  @PreDestroy
+  void close() {
+    calls.shutdownNow();
   }
 
   /**
@@ -136,13 +239,39 @@ public class ControlWorkflows {
 
   /** Asks the VM's workflow to delete it; false if it has no open workflow. */
   public boolean requestVmDelete(String vmName) {
-    return signalIfOpen(
+    return bounded(
         () ->
-            client.get().newWorkflowStub(VmWorkflow.class, VmWorkflow.workflowId(vmName)).delete());
+            signalIfOpen(
+                () ->
+                    client
+                        .get()
+                        .newWorkflowStub(VmWorkflow.class, VmWorkflow.workflowId(vmName))
+                        .delete()));
+  }
+
+  /**
+   * Starts the workflow of a set just stored; {@link Refused} if one is still open under its name
+   * (a delete in progress).
+   */
+  public void startSet(String setName, int replicas) {
+    try {
+      bounded(
+          () -> {
+            startSet(setName, replicas, false);
+            return null;
+          });
+    } catch (WorkflowExecutionAlreadyStarted e) {
+      throw new Refused("VM set '" + setName + "' is still being deleted; try again shortly");
+    }
+  }
+
+  /** Makes sure the set has its workflow, joining the one that is open. */
+  public void ensureSet(String setName, int replicas) {
+    startSet(setName, replicas, true);
   }
 
   /** Starts the set's workflow; {@code joinOpen} as for {@link #startVm}. */
-  public void startSet(String setName, int replicas, boolean joinOpen) {
+  private void startSet(String setName, int replicas, boolean joinOpen) {
     VmSetWorkflow stub =
         client
             .get()
@@ -164,12 +293,158 @@ public class ControlWorkflows {
 
   /** Tells the set's workflow to look again now; false if it has no open workflow. */
   public boolean setChanged(String setName) {
-    return signalIfOpen(
+    return bounded(
         () ->
-            client
-                .get()
-                .newWorkflowStub(VmSetWorkflow.class, VmSetWorkflow.workflowId(setName))
-                .changed());
+            signalIfOpen(
+                () ->
+                    client
+                        .get()
+                        .newWorkflowStub(VmSetWorkflow.class, VmSetWorkflow.workflowId(setName))
+                        .changed()));
+  }
+
+  /**
+   * Tells the set's workflow its row changed, starting it if it has none (its host died before it
+   * could).
+   */
+  public void tellSet(String setName, int replicas) {
+    if (!setChanged(setName)) {
+      bounded(
+          () -> {
+            ensureSet(setName, replicas);
+            return null;
+          });
+    }
+  }
+
+  /**
+   * Asks the scheduler for a term now. Best effort: if the signal is lost the next term still comes
+   * within the interval.
+   */
+  public void wakeScheduler(String reason) {
+    waker.wake(reason);
+  }
+
+  /**
+   * Asks for a term now without waiting: a submission wakes the scheduler while its VMs' workflows
+   * start, so that the term places them meanwhile (their news waits in the outbox until the
+   * workflows are there), and a burst of submissions runs sooner.
+   */
+  public void wakeSchedulerMeanwhile(String reason) {
+    try {
+      calls.execute(() -> wakeScheduler(reason));
+    } catch (RejectedExecutionException e) {
+      log.debug("not waking the scheduler ({}): too many calls to Temporal under way", reason);
+    }
+  }
+
+  /**
+   * The scheduler's own account of its last term, if it answers within {@code deadline}: the query
+   * can hang while the workflow continues as new on the embedded server, so a caller never waits on
+   * it for long and falls back to the database.
+   */
+  public Optional<TermSummary> lastTerm(Duration deadline) {
+    return lastTerm.get(deadline);
+  }
+
+  /**
+   * Carries a user's action to the VM's workflow as an update: the workflow decides, and a refusal
+   * is {@link Refused}. Once the workflow has accepted it, the action is in its history and will
+   * happen: this waits for it up to {@code actionWait}, then returns, so that a workflow busy with
+   * something slow does not hold the caller (and its thread).
+   *
+   * @return false if the VM has no open workflow to take it
+   */
+  public boolean act(String vmName, Function<VmWorkflow, Functions.Func<String>> action) {
+    VmWorkflow vm = client.get().newWorkflowStub(VmWorkflow.class, VmWorkflow.workflowId(vmName));
+    WorkflowUpdateHandle<String> accepted;
+    try {
+      accepted =
+          within(
+              TEMPORAL_DEADLINE,
+              () ->
+                  WorkflowClient.startUpdate(
+                      action.apply(vm),
+                      UpdateOptions.<String>newBuilder()
+                          .setWaitForStage(WorkflowUpdateStage.ACCEPTED)
+                          .build()));
+    } catch (RejectedExecutionException e) {
+      throw new NotAnswered("too many calls to Temporal waiting; try again shortly");
+    } catch (TimeoutException e) {
+      // An update to a workflow that has just closed (its VM deleted) is never answered by the
+      // embedded server; the real one refuses it at once.
+      if (closed(VmWorkflow.workflowId(vmName))) {
+        throw new Refused("VM '" + vmName + "' is being deleted");
+      }
+      throw new NotAnswered(
+          "the workflow of VM '"
+              + vmName
+              + "' did not take the action within "
+              + TEMPORAL_DEADLINE.toSeconds()
+              + " s; nothing was done, try again");
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new NotAnswered("interrupted while asking the workflow of VM '" + vmName + "'");
+    } catch (ExecutionException e) {
+      if (e.getCause() instanceof WorkflowNotFoundException) {
+        return false;
+      }
+      throw refusal(e.getCause());
+    }
+    try {
+      accepted.getResultAsync().get(actionWait.toMillis(), TimeUnit.MILLISECONDS);
+    } catch (TimeoutException e) {
+      log.debug("vm {}: action accepted, not carried out within {}", vmName, actionWait);
+    } catch (ExecutionException e) {
+      // A validator's refusal comes back as the update's outcome, at once.
+      throw refusal(e.getCause());
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+    return true;
+  }
+
+  /** What asking a VM's workflow failed with means for the caller. */
+  private static RuntimeException refusal(Throwable failure) {
+    if (failure instanceof WorkflowUpdateException refused) {
+      // The VM workflow's validators refuse only what its status does not allow. The failure's
+      // type does not survive a validator, so the refusal is known by its place, not its type.
+      return refused.getCause() instanceof ApplicationFailure f
+          ? new Refused(f.getOriginalMessage())
+          : refused;
+    }
+    return failure instanceof RuntimeException r ? r : new IllegalStateException(failure);
+  }
+
+  private boolean closed(String workflowId) {
+    try {
+      return client.get().newUntypedWorkflowStub(workflowId).describe().getStatus()
+          != WorkflowExecutionStatus.WORKFLOW_EXECUTION_STATUS_RUNNING;
+    } catch (RuntimeException e) {
+      return false;
+    }
+  }
+
+  /**
+   * The call's answer if it comes within {@code deadline}; else it is cancelled and this throws.
+   */
+  private <T> T within(Duration deadline, Callable<T> call)
+      throws TimeoutException, ExecutionException, InterruptedException {
+    Future<T> answer = calls.submit(call);
+    try {
+      return answer.get(deadline.toMillis(), TimeUnit.MILLISECONDS);
+    } catch (TimeoutException e) {
+      answer.cancel(true);
+      throw e;
+    }
+  }
+
+  /**
+   * Runs calls to Temporal on this thread with a gRPC deadline of {@link #TEMPORAL_DEADLINE}, which
+   * the SDK's retries honour: past it, the call fails with DEADLINE_EXCEEDED.
+   */
+  private <T> T bounded(Supplier<T> calls) {
+    return deadlines.within(TEMPORAL_DEADLINE, calls);
   }
 
   /** Sends a signal; false if the workflow has no open run to take it. */

@@ -200,7 +200,7 @@ public class WorkflowKeeper implements ApplicationEventListener<SchedulerMissing
     eachSet(
         set -> {
           if (!running.contains(VmSetWorkflow.workflowId(set.name()))) {
-            workflows.startSet(set.name(), set.replicas(), true);
+            workflows.ensureSet(set.name(), set.replicas());
             count[0]++;
           }
         });

@@ -2,8 +2,8 @@ package dev.rota.api.cluster;
 
 import dev.rota.api.auth.RequiresRole;
 import dev.rota.api.auth.Role;
-import dev.rota.api.control.ControlPlane;
 import dev.rota.api.problem.ProblemAnswers;
+import dev.rota.control.ControlWorkflows;
 import dev.rota.control.WorkflowKeeper;
 import dev.rota.scheduler.SchedulerHealth;
 import dev.rota.store.ClusterStatusRepository;
@@ -37,7 +37,7 @@ public class ClusterController {
   private final ClusterStatusRepository status;
   private final WorkerRepository workers;
   private final VmRepository vms;
-  private final ControlPlane control;
+  private final ControlWorkflows control;
   private final WorkflowKeeper keeper;
   private final Duration queryDeadline;
 
@@ -49,7 +49,7 @@ public class ClusterController {
       ClusterStatusRepository status,
       WorkerRepository workers,
       VmRepository vms,
-      ControlPlane control,
+      ControlWorkflows control,
       WorkflowKeeper keeper,
       @Value("${rota.api.query-deadline:500ms}") Duration queryDeadline) {
     this.keeper = keeper;

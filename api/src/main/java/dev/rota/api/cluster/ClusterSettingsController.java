@@ -4,8 +4,8 @@ import dev.rota.api.Conflicts;
 import dev.rota.api.JsonBodies;
 import dev.rota.api.auth.RequiresRole;
 import dev.rota.api.auth.Role;
-import dev.rota.api.control.ControlPlane;
 import dev.rota.api.problem.ProblemAnswers;
+import dev.rota.control.ControlWorkflows;
 import dev.rota.store.ClusterSettingsRepository;
 import dev.rota.store.ClusterSettingsRow;
 import io.micronaut.core.annotation.Nullable;
@@ -25,12 +25,12 @@ import io.swagger.v3.oas.annotations.parameters.RequestBody;
 @ExecuteOn(TaskExecutors.BLOCKING)
 public class ClusterSettingsController {
   private final ClusterSettingsRepository settings;
-  private final ControlPlane control;
+  private final ControlWorkflows control;
 
   private final JsonBodies bodies;
 
   public ClusterSettingsController(
-      ClusterSettingsRepository settings, ControlPlane control, JsonBodies bodies) {
+      ClusterSettingsRepository settings, ControlWorkflows control, JsonBodies bodies) {
     this.settings = settings;
     this.control = control;
     this.bodies = bodies;

@@ -2,10 +2,11 @@ package dev.rota.api.vms;
 
 import dev.rota.agentapi.GuestSpec;
 import dev.rota.api.Quantities;
-import dev.rota.api.control.ControlPlane;
 import dev.rota.api.paging.Page;
 import dev.rota.api.paging.PageRequest;
 import dev.rota.api.problem.Problems;
+import dev.rota.control.ControlWorkflows;
+import dev.rota.control.VmActions;
 import dev.rota.control.VmSubmissions;
 import dev.rota.control.VmWorkflowStarter;
 import dev.rota.model.RestartPolicy;
@@ -37,7 +38,8 @@ public class VmService {
   private final VmRepository vms;
   private final VmEventRepository events;
   private final VmSubmissions submissions;
-  private final ControlPlane control;
+  private final ControlWorkflows control;
+  private final VmActions actions;
   private final VmWorkflowStarter starter;
   private final Clock clock;
 
@@ -45,7 +47,8 @@ public class VmService {
       VmRepository vms,
       VmEventRepository events,
       VmSubmissions submissions,
-      ControlPlane control,
+      ControlWorkflows control,
+      VmActions actions,
       VmWorkflowStarter starter,
       Clock clock) {
     this.starter = starter;
@@ -53,6 +56,7 @@ public class VmService {
     this.events = events;
     this.submissions = submissions;
     this.control = control;
+    this.actions = actions;
     this.clock = clock;
   }
 
@@ -216,20 +220,20 @@ public class VmService {
 
   public VmView stop(String name) {
     find(name);
-    control.act(name, vm -> vm::stop);
+    actions.act(name, vm -> vm::stop);
     return get(name);
   }
 
   public VmView start(String name) {
     find(name);
-    control.act(name, vm -> vm::start);
+    actions.act(name, vm -> vm::start);
     control.wakeScheduler("vm " + name + " started");
     return get(name);
   }
 
   public VmView restart(String name) {
     find(name);
-    control.act(name, vm -> vm::restart);
+    actions.act(name, vm -> vm::restart);
     control.wakeScheduler("vm " + name + " restarted");
     return get(name);
   }
@@ -242,13 +246,13 @@ public class VmService {
   }
 
   private void deleteNow(String name) {
-    if (control.requestDelete(name)) {
+    if (control.requestVmDelete(name)) {
       return;
     }
     // A VM whose workflow has yet to start gets it first (or it started a moment ago): the workflow
     // removes a task placed meanwhile.
     starter.startIfOwed(name);
-    if (!control.requestDelete(name)) {
+    if (!control.requestVmDelete(name)) {
       // No workflow: the rows are all there is. A task a term placed meanwhile is one of no VM,
       // which
       // the reconciliation removes from its agent.

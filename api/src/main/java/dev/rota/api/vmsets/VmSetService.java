@@ -2,12 +2,13 @@ package dev.rota.api.vmsets;
 
 import dev.rota.api.Conflicts;
 import dev.rota.api.JsonBodies;
-import dev.rota.api.control.ControlPlane;
 import dev.rota.api.paging.Page;
 import dev.rota.api.paging.PageRequest;
 import dev.rota.api.problem.Problems;
 import dev.rota.api.vms.VmRequest;
 import dev.rota.api.vms.VmService;
+import dev.rota.control.ControlWorkflows;
+import dev.rota.control.Refused;
 import dev.rota.model.Spread;
 import dev.rota.store.Count;
 import dev.rota.store.Sql;
@@ -34,14 +35,14 @@ public class VmSetService {
 
   private final VmSetRepository sets;
   private final VmRepository vms;
-  private final ControlPlane control;
+  private final ControlWorkflows control;
   private final JsonBodies bodies;
   private final Clock clock;
 
   public VmSetService(
       VmSetRepository sets,
       VmRepository vms,
-      ControlPlane control,
+      ControlWorkflows control,
       JsonBodies bodies,
       Clock clock) {
     this.sets = sets;
@@ -120,7 +121,7 @@ public class VmSetService {
       // Without its workflow the set would never get replicas: take the row back and let the user
       // retry.
       sets.deleteById(saved.name());
-      if (e instanceof io.micronaut.http.exceptions.HttpStatusException) {
+      if (e instanceof Refused) {
         throw e;
       }
       throw Problems.unavailable(
@@ -158,7 +159,7 @@ public class VmSetService {
                       spec.spread().wireName(),
                       spec.maxUnavailable()));
             });
-    control.setChanged(name, updated.replicas());
+    control.tellSet(name, updated.replicas());
     return view(updated);
   }
 
@@ -185,7 +186,7 @@ public class VmSetService {
     if (sets.resize(name, replicas) == 0) {
       notDeleting(find(name));
     }
-    control.setChanged(name, replicas);
+    control.tellSet(name, replicas);
     return get(name);
   }
 
@@ -201,7 +202,7 @@ public class VmSetService {
       // Removed since it was read: its workflow finished an earlier deletion.
       throw Problems.notFound("VM set", name);
     }
-    control.setChanged(name, row.replicas());
+    control.tellSet(name, row.replicas());
     return view(row.markedDeleting());
   }
 

@@ -2,10 +2,10 @@ package dev.rota.api.workers;
 
 import dev.rota.api.Conflicts;
 import dev.rota.api.Quantities;
-import dev.rota.api.control.ControlPlane;
 import dev.rota.api.paging.Page;
 import dev.rota.api.paging.PageRequest;
 import dev.rota.api.problem.Problems;
+import dev.rota.control.ControlWorkflows;
 import dev.rota.model.WorkerHealth;
 import dev.rota.scheduler.term.TaskReports;
 import dev.rota.scheduling.ObservedTask;
@@ -31,7 +31,7 @@ import java.util.TreeMap;
 public class WorkerService {
 
   private final WorkerRepository workers;
-  private final ControlPlane control;
+  private final ControlWorkflows control;
   private final TaskReports taskReports;
   private final WorkerImages images;
   private final WorkerRemoval removal;
@@ -42,7 +42,7 @@ public class WorkerService {
 
   public WorkerService(
       WorkerRepository workers,
-      ControlPlane control,
+      ControlWorkflows control,
       TaskReports taskReports,
       WorkerImages images,
       WorkerRemoval removal,

@@ -1,0 +1,56 @@
+package dev.rota.api.problem;
+
+import dev.rota.control.NotAnswered;
+import dev.rota.control.Refused;
+import io.micronaut.http.HttpRequest;
+import io.micronaut.http.HttpResponse;
+import io.micronaut.http.HttpStatus;
+import io.micronaut.http.annotation.Produces;
+import io.micronaut.http.server.exceptions.ExceptionHandler;
+import io.micronaut.http.server.exceptions.response.ErrorContext;
+import io.micronaut.http.server.exceptions.response.ErrorResponseProcessor;
+import jakarta.inject.Singleton;
+
+/** What the control plane's answers are in HTTP: a refusal is a 409, no answer in time a 503. */
+public final class ControlAnswers {
+  private ControlAnswers() {}
+
+  /** The workflow said no, or a namesake is still closing: a 409 whose detail says why. */
+  @Produces
+  @Singleton
+  static class RefusedHandler implements ExceptionHandler<Refused, HttpResponse<?>> {
+    private final ErrorResponseProcessor<?> problems;
+
+    RefusedHandler(ErrorResponseProcessor<?> problems) {
+      this.problems = problems;
+    }
+
+    @Override
+    public HttpResponse<?> handle(HttpRequest request, Refused refused) {
+      return problems.processResponse(
+          ErrorContext.builder(request).errorMessage(refused.getMessage()).build(),
+          HttpResponse.status(HttpStatus.CONFLICT));
+    }
+  }
+
+  /** Temporal did not take it in time: a 503 with Retry-After; nothing was done. */
+  @Produces
+  @Singleton
+  static class NotAnsweredHandler implements ExceptionHandler<NotAnswered, HttpResponse<?>> {
+    private final ErrorResponseProcessor<?> problems;
+
+    NotAnsweredHandler(ErrorResponseProcessor<?> problems) {
+      this.problems = problems;
+    }
+
+    @Override
+    public HttpResponse<?> handle(HttpRequest request, NotAnswered unanswered) {
+      return RetryLater.answer(
+          problems,
+          request,
+          HttpStatus.SERVICE_UNAVAILABLE,
+          RetryLater.OUTAGE_SECONDS,
+          unanswered.getMessage());
+    }
+  }
+}
