@@ -1,5 +1,9 @@
 package dev.rota.workflows.vm;
 
+import dev.rota.lifecycle.RestartRule;
+import dev.rota.lifecycle.VmLife;
+import dev.rota.model.VmStatus;
+import dev.rota.model.WireName;
 import java.util.List;
 
 /**
@@ -22,4 +26,44 @@ public record VmCarry(
     long restartAtMillis,
     String movingFrom,
     String movingTo,
-    long finishedSinceMillis) {}
+    long finishedSinceMillis) {
+
+  static VmCarry of(VmLife life, RestartRule.Count count, long finishedSinceMillis) {
+    return new VmCarry(
+        life.status().wireName(),
+        life.worker(),
+        life.restartCount(),
+        life.message(),
+        life.exitCode(),
+        life.lastTaskEventId(),
+        life.scheduledAtMillis(),
+        life.startedAtMillis(),
+        life.finishedAtMillis(),
+        count.failuresInARow(),
+        count.restartsAfterFailure(),
+        life.restartAtMillis(),
+        life.movingFrom(),
+        life.movingTo(),
+        finishedSinceMillis);
+  }
+
+  VmLife life() {
+    return new VmLife(
+        WireName.parse(VmStatus.class, status).orElse(VmStatus.PENDING),
+        worker,
+        restartCount,
+        message,
+        exitCode,
+        lastTaskEventId,
+        scheduledAtMillis,
+        startedAtMillis,
+        finishedAtMillis,
+        movingFrom,
+        movingTo,
+        restartAtMillis);
+  }
+
+  RestartRule.Count count() {
+    return new RestartRule.Count(failuresInARow, restartsAfterFailure);
+  }
+}

@@ -1,12 +1,18 @@
 package dev.rota.workflows.vm;
 
 import dev.rota.agentapi.TaskId;
+import dev.rota.lifecycle.ActionRule;
+import dev.rota.lifecycle.EventRule;
+import dev.rota.lifecycle.HeldTasks;
+import dev.rota.lifecycle.RestartPolicies;
+import dev.rota.lifecycle.RestartRule;
+import dev.rota.lifecycle.TaskHeard;
+import dev.rota.lifecycle.UserAction;
+import dev.rota.lifecycle.VmLife;
 import dev.rota.model.RestartPolicy;
 import dev.rota.model.TaskEventType;
 import dev.rota.model.VmStatus;
 import dev.rota.model.WireName;
-import dev.rota.scheduling.RestartPolicies;
-import dev.rota.scheduling.StatusRule;
 import dev.rota.workflows.ActivityDefaults;
 import dev.rota.workflows.RotaSearchAttributes;
 import dev.rota.workflows.Timers;
@@ -20,7 +26,6 @@ import io.temporal.workflow.WorkflowInit;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayDeque;
-import java.util.ArrayList;
 import java.util.Deque;
 import java.util.List;
 import java.util.Map;
@@ -73,7 +78,7 @@ public class VmWorkflowImpl implements VmWorkflow {
 
   private sealed interface Command {}
 
-  private record Act(String action, CompletablePromise<String> done) implements Command {}
+  private record Act(UserAction action, CompletablePromise<String> done) implements Command {}
 
   private record Delete() implements Command {}
 
@@ -84,20 +89,11 @@ public class VmWorkflowImpl implements VmWorkflow {
   private VmStatus status = VmStatus.PENDING;
   private String worker;
   private int restartCount;
-  private RestartPolicy policy = RestartPolicy.NEVER;
-  private Duration restartDelay = Duration.ofSeconds(15);
-  private Duration maxRestartDelay = Duration.ofMinutes(5);
-  private int failuresInARow;
+  private RestartRule.Settings restarts =
+      new RestartRule.Settings(
+          RestartPolicy.NEVER, Duration.ofSeconds(15), Duration.ofMinutes(5), null, Duration.ZERO);
 
-  /** Restarts after failures allowed within {@link #restartWindow}; null: no limit. */
-  private Integer maxRestarts;
-
-  private Duration restartWindow = Duration.ZERO;
-
-  /**
-   * When it restarted after failures, newest last: the newest {@link #maxRestarts} alone decide.
-   */
-  private final List<Long> restartsAfterFailure = new ArrayList<>();
+  private RestartRule.Count count = RestartRule.Count.NONE;
 
   private long startedAtMillis;
   private long scheduledAtMillis;
@@ -242,22 +238,7 @@ public class VmWorkflowImpl implements VmWorkflow {
   }
 
   private VmCarry carry() {
-    return new VmCarry(
-        status.wireName(),
-        worker,
-        restartCount,
-        message,
-        exitCode,
-        lastTaskEventId,
-        scheduledAtMillis,
-        startedAtMillis,
-        finishedAtMillis,
-        failuresInARow,
-        List.copyOf(restartsAfterFailure),
-        restartAtMillis,
-        movingFrom,
-        movingTo,
-        finishedSinceMillis);
+    return VmCarry.of(life(), count, finishedSinceMillis);
   }
 
   /**
@@ -266,13 +247,8 @@ public class VmWorkflowImpl implements VmWorkflow {
    */
   private void resume(VmRecord stored, VmCarry carried) {
     ttlSecondsAfterFinished = stored.ttlSecondsAfterFinished();
+    restarts = restartSettings(stored);
     if (carried != null) {
-      policy =
-          WireName.parse(RestartPolicy.class, stored.restartPolicy()).orElse(RestartPolicy.NEVER);
-      restartDelay = Duration.ofMillis(stored.restartDelayMillis());
-      maxRestartDelay = Duration.ofMillis(stored.maxRestartDelayMillis());
-      maxRestarts = stored.maxRestarts();
-      restartWindow = Duration.ofMillis(stored.restartWindowMillis());
       takeOver(carried);
       loaded = true;
       showLater();
@@ -281,21 +257,17 @@ public class VmWorkflowImpl implements VmWorkflow {
     status = WireName.parse(VmStatus.class, stored.status()).orElse(VmStatus.PENDING);
     worker = stored.worker();
     restartCount = stored.restartCount();
-    policy =
-        WireName.parse(RestartPolicy.class, stored.restartPolicy()).orElse(RestartPolicy.NEVER);
-    restartDelay = Duration.ofMillis(stored.restartDelayMillis());
-    maxRestartDelay = Duration.ofMillis(stored.maxRestartDelayMillis());
-    maxRestarts = stored.maxRestarts();
-    restartWindow = Duration.ofMillis(stored.restartWindowMillis());
     scheduledAtMillis = stored.scheduledAtMillis();
     startedAtMillis = stored.startedAtMillis();
     finishedAtMillis = stored.finishedAtMillis();
     lastTaskEventId = stored.taskEventId();
     movingFrom = status == VmStatus.RUNNING ? stored.movingFrom() : null;
     loaded = true;
-    if (status == VmStatus.FAILED && RestartPolicies.restarts(policy, true)) {
-      scheduleRestart(
-          stored.finishedAtMillis() > 0 ? stored.finishedAtMillis() : Workflow.currentTimeMillis());
+    if (status == VmStatus.FAILED && RestartPolicies.restarts(restarts.policy(), true)) {
+      Duration delay = RestartRule.delay(restarts, count.failuresInARow());
+      long endedAt =
+          stored.finishedAtMillis() > 0 ? stored.finishedAtMillis() : Workflow.currentTimeMillis();
+      scheduleRestart(endedAt + delay.toMillis(), delay);
     }
     if (ttlSecondsAfterFinished != null && stored.finishedAtMillis() > 0) {
       finishedSinceMillis =
@@ -304,21 +276,18 @@ public class VmWorkflowImpl implements VmWorkflow {
     showLater();
   }
 
+  private static RestartRule.Settings restartSettings(VmRecord stored) {
+    return new RestartRule.Settings(
+        WireName.parse(RestartPolicy.class, stored.restartPolicy()).orElse(RestartPolicy.NEVER),
+        Duration.ofMillis(stored.restartDelayMillis()),
+        Duration.ofMillis(stored.maxRestartDelayMillis()),
+        stored.maxRestarts(),
+        Duration.ofMillis(stored.restartWindowMillis()));
+  }
+
   private void takeOver(VmCarry c) {
-    status = WireName.parse(VmStatus.class, c.status()).orElse(VmStatus.PENDING);
-    worker = c.worker();
-    restartCount = c.restartCount();
-    message = c.message();
-    exitCode = c.exitCode();
-    lastTaskEventId = c.lastTaskEventId();
-    scheduledAtMillis = c.scheduledAtMillis();
-    startedAtMillis = c.startedAtMillis();
-    finishedAtMillis = c.finishedAtMillis();
-    failuresInARow = c.failuresInARow();
-    restartsAfterFailure.addAll(c.restartsAfterFailure());
-    restartAtMillis = c.restartAtMillis();
-    movingFrom = c.movingFrom();
-    movingTo = c.movingTo();
+    adopt(c.life());
+    count = c.count();
     finishedSinceMillis = c.finishedSinceMillis();
   }
 
@@ -327,11 +296,10 @@ public class VmWorkflowImpl implements VmWorkflow {
     if (command instanceof Hear h) {
       hear(h.event());
     } else if (command instanceof Act a) {
-      ApplicationFailure refusal = refusal(a.action());
-      if (refusal != null) {
-        a.done().completeExceptionally(refusal);
-      } else {
+      if (allows(a.action())) {
         a.done().complete(act(a.action()));
+      } else {
+        a.done().completeExceptionally(notAllowed(a.action()));
       }
     } else if (command instanceof Delete) {
       deleteNow(null);
@@ -341,115 +309,81 @@ public class VmWorkflowImpl implements VmWorkflow {
   }
 
   /**
-   * Applies what the scheduler observed of a task: only an event about the current task, not one
-   * the user's stop already overtook, and only one newer than the last applied (a repeat delivery,
-   * or an event a later one overtook, changes nothing). The lifecycle is recorded once the events
-   * that arrived together are applied.
+   * Applies what the scheduler observed of a task, as {@link EventRule} says: only an event about
+   * the current task, not one the user's stop already overtook, and only one newer than the last
+   * applied. The lifecycle is recorded once the events that arrived together are applied; an end is
+   * recorded before the restart it leads to.
    */
   private void hear(TaskEvent e) {
     TaskEventType type = WireName.parse(TaskEventType.class, e.type()).orElse(null);
     int generation = TaskId.parse(e.taskId()).map(TaskId::restartCount).orElse(-1);
-    boolean userOwned = status == VmStatus.STOPPING || status == VmStatus.STOPPED;
-    boolean ahead =
-        type == TaskEventType.MOVED || type == TaskEventType.FAILED_OVER; // of the next generation
-    boolean ours = generation == restartCount || (ahead && generation == restartCount + 1);
-    if (type == null || !ours || userOwned || e.id() <= lastTaskEventId) {
+    if (!EventRule.applies(type, generation, restartCount, status, e.id(), lastTaskEventId)) {
       return;
     }
-    lastTaskEventId = e.id();
-    message = e.message();
-    unrecorded = true;
-    if (type == TaskEventType.FAILED_OVER) {
-      failedOver(e, generation);
-      showLater();
-      return;
-    }
-    if (type == TaskEventType.MOVED) {
-      moved(e, generation);
-      showLater();
-      return;
-    }
-    if (type == TaskEventType.DRAINED
-        && Workflow.getVersion("drain-eviction", Workflow.DEFAULT_VERSION, 1) == 1) {
-      drained(e);
-      return;
-    }
-    if (movingFrom != null && (type == TaskEventType.PLACED || type == TaskEventType.GIVEN_BACK)) {
-      movingTo =
-          type == TaskEventType.PLACED
-              ? e.worker()
-              : null; // still running on the old copy meanwhile
-      showLater();
-      return;
-    }
-    movingFrom =
-        null; // the new copy started, or ended: either way the old one is not kept any more
-    movingTo = null;
-    worker = type == TaskEventType.GIVEN_BACK ? null : e.worker();
-    status = StatusRule.after(type, e.exitCode());
-    switch (type) {
-      case PLACED -> {
-        scheduledAtMillis = e.atMillis();
-        exitCode = null;
-      }
-      case STARTED -> {
-        startedAtMillis = e.atMillis();
-        if (e.recorded()
-            && Workflow.getVersion("recorded-start", Workflow.DEFAULT_VERSION, 1) == 1) {
-          // The row shows this start already, and the events before it in this batch are older: a
-          // local
-          // activity, a marker and a commit to change nothing. A later event in the batch records
-          // all.
-          unrecorded = false;
-        }
-      }
-      case GIVEN_BACK -> scheduledAtMillis = 0;
-      default -> {
-        exitCode = e.exitCode();
-        finishedAtMillis = e.atMillis();
-        startedAtMillis = e.startedAtMillis(); // of this task: 0 if it never ran
+    boolean drainEvicts =
+        type == TaskEventType.DRAINED
+            && Workflow.getVersion("drain-eviction", Workflow.DEFAULT_VERSION, 1) == 1;
+    // A start the row shows already, after older events of its batch: a local activity, a marker
+    // and a commit to change nothing. A later event in the batch records all.
+    boolean shownAlready =
+        type == TaskEventType.STARTED
+            && e.recorded()
+            && Workflow.getVersion("recorded-start", Workflow.DEFAULT_VERSION, 1) == 1;
+    EventRule.Heard heard =
+        EventRule.apply(
+            life(),
+            new TaskHeard(
+                e.id(),
+                type,
+                generation,
+                e.worker(),
+                e.message(),
+                e.exitCode(),
+                e.atMillis(),
+                e.startedAtMillis()),
+            drainEvicts);
+    adopt(heard.life());
+    unrecorded = !shownAlready;
+    switch (heard.then()) {
+      case DRAINED -> drained(e);
+      case ENDED -> {
         recordHeard(); // the end first, then the restart it leads to
         afterEnd(status == VmStatus.FAILED, finishedAtMillis);
+        showLater();
       }
+      case NOTHING -> showLater();
     }
-    showLater();
   }
 
-  /**
-   * The scheduler made {@code generation} the VM's task, on another worker. A running VM keeps
-   * running on its old task until the new one has started; one whose task ended meanwhile, or that
-   * a restart took to this generation already, just has its task placed.
-   */
-  private void moved(TaskEvent e, int generation) {
-    if (generation == restartCount + 1 && status == VmStatus.RUNNING) {
-      movingFrom = worker;
-      movingTo = e.worker();
-    } else {
-      scheduledOn(e);
-    }
-    restartCount = generation;
+  private VmLife life() {
+    return new VmLife(
+        status,
+        worker,
+        restartCount,
+        message,
+        exitCode,
+        lastTaskEventId,
+        scheduledAtMillis,
+        startedAtMillis,
+        finishedAtMillis,
+        movingFrom,
+        movingTo,
+        restartAtMillis);
   }
 
-  /** Its task is the one the event placed: scheduled on that worker, no restart due, not moving. */
-  private void scheduledOn(TaskEvent e) {
-    restartAtMillis = 0;
-    movingFrom = null;
-    movingTo = null;
-    worker = e.worker();
-    status = VmStatus.SCHEDULED;
-    scheduledAtMillis = e.atMillis();
-    exitCode = null;
-  }
-
-  /**
-   * Its worker went offline with its task, and the scheduler placed {@code generation} elsewhere in
-   * the same term, as its restart policy would have: it is scheduled there at once, with no restart
-   * delay and no failure counted (its worker failed, not it).
-   */
-  private void failedOver(TaskEvent e, int generation) {
-    scheduledOn(e);
-    startedAtMillis = 0;
-    restartCount = generation;
+  private void adopt(VmLife life) {
+    status = life.status();
+    worker = life.worker();
+    restartCount = life.restartCount();
+    message = life.message();
+    exitCode = life.exitCode();
+    lastTaskEventId = life.lastTaskEventId();
+    scheduledAtMillis = life.scheduledAtMillis();
+    startedAtMillis = life.startedAtMillis();
+    finishedAtMillis = life.finishedAtMillis();
+    movingFrom = life.movingFrom();
+    movingTo = life.movingTo();
+    restartAtMillis = life.restartAtMillis();
   }
 
   /**
@@ -460,7 +394,7 @@ public class VmWorkflowImpl implements VmWorkflow {
     recordHeard(); // the event is applied before the lifecycle moves on
     restartAtMillis = 0;
     String why = "worker " + e.worker() + " was drained";
-    if (policy != RestartPolicy.NEVER) {
+    if (restarts.policy() != RestartPolicy.NEVER) {
       List<VmActivities.WorkerTask> old = tasksHeld();
       requeue(
           "started again elsewhere: "
@@ -468,7 +402,7 @@ public class VmWorkflowImpl implements VmWorkflow {
               + " (restart "
               + (restartCount + 1)
               + ", restartPolicy "
-              + policy.wireName()
+              + restarts.policy().wireName()
               + ")",
           "restarted");
       old.forEach(this::removeTask);
@@ -496,51 +430,24 @@ public class VmWorkflowImpl implements VmWorkflow {
     showNow();
   }
 
-  /**
-   * What an ended task means under the restart policy: a restart after a delay, or nothing; after a
-   * failure, nothing either once {@code maxRestarts} are used up within the window.
-   */
+  /** What an ended task leads to under the restart policy ({@link RestartRule}). */
   private void afterEnd(boolean failed, long endedAtMillis) {
-    if (failed && maxRestarts != null && RestartPolicies.restarts(policy, true)) {
-      long now = Workflow.currentTimeMillis();
-      if (RestartPolicies.exhausted(maxRestarts, restartWindow, restartsAfterFailure, now)) {
-        giveUp();
-        return;
-      }
-      restartsAfterFailure.add(now);
-      if (restartsAfterFailure.size() > maxRestarts) {
-        restartsAfterFailure.remove(
-            0); // older than the newest maxRestarts: it can no longer tip the count
-      }
-    }
-    if (RestartPolicies.restarts(policy, failed)) {
-      failuresInARow = RestartPolicies.consecutive(failuresInARow, startedAtMillis, endedAtMillis);
-      scheduleRestart(endedAtMillis > 0 ? endedAtMillis : Workflow.currentTimeMillis());
-    } else if (failed) {
-      failuresInARow = 0;
+    RestartRule.AfterEnd next =
+        RestartRule.afterEnd(
+            restarts, count, failed, startedAtMillis, endedAtMillis, Workflow.currentTimeMillis());
+    count = next.count();
+    if (next instanceof RestartRule.Restart restart) {
+      scheduleRestart(restart.atMillis(), restart.delay());
+    } else if (next instanceof RestartRule.GiveUp giveUp) {
+      // It stays failed, saying why; a user's start begins the count afresh.
+      message = (message == null ? "failed" : message) + "; " + giveUp.reason();
+      activities.recordStatus(
+          new VmActivities.StatusChange(name, status.wireName(), message, "restarts-exhausted"));
     }
   }
 
-  /** It stays failed, saying why; a user's start begins the count afresh. */
-  private void giveUp() {
-    failuresInARow = 0;
-    message =
-        (message == null ? "failed" : message)
-            + "; not restarted: "
-            + maxRestarts
-            + " restart"
-            + (maxRestarts == 1 ? "" : "s")
-            + " after failures within "
-            + restartWindow.toSeconds()
-            + " s used up (maxRestarts)";
-    activities.recordStatus(
-        new VmActivities.StatusChange(name, status.wireName(), message, "restarts-exhausted"));
-  }
-
-  private void scheduleRestart(long endedAtMillis) {
-    Duration delay =
-        RestartPolicies.delay(Math.max(1, failuresInARow), restartDelay, maxRestartDelay);
-    restartAtMillis = endedAtMillis + delay.toMillis();
+  private void scheduleRestart(long atMillis, Duration delay) {
+    restartAtMillis = atMillis;
     activities.recordEvent(
         new VmActivities.VmEvent(
             name,
@@ -552,7 +459,7 @@ public class VmWorkflowImpl implements VmWorkflow {
                 + " ("
                 + delay.toSeconds()
                 + " s after the task ended, "
-                + Math.max(1, failuresInARow)
+                + Math.max(1, count.failuresInARow())
                 + " in a row)"));
   }
 
@@ -568,17 +475,16 @@ public class VmWorkflowImpl implements VmWorkflow {
         failedOn);
   }
 
-  private String act(String action) {
+  private String act(UserAction action) {
     restartAtMillis = 0;
     switch (action) {
-      case "stop" -> stopNow("stopped by request");
-      case "start" -> {
-        failuresInARow = 0;
-        restartsAfterFailure.clear();
+      case STOP -> stopNow("stopped by request");
+      case START -> {
+        count = RestartRule.Count.NONE;
         requeue("started by request", "started");
       }
-      case "restart" -> {
-        failuresInARow = 0;
+      case RESTART -> {
+        count = new RestartRule.Count(0, count.restartsAfterFailure());
         // The new generation first: while the VM still wanted the old task, a term seeing it gone
         // would
         // call it vanished; once the VM is at the next generation, the old task is just one to
@@ -587,7 +493,6 @@ public class VmWorkflowImpl implements VmWorkflow {
         requeue("restarted by request", "restarted");
         old.forEach(this::removeTask);
       }
-      default -> throw new IllegalArgumentException(action);
     }
     return status.wireName();
   }
@@ -641,10 +546,7 @@ public class VmWorkflowImpl implements VmWorkflow {
   }
 
   private boolean mayHaveTask() {
-    return worker != null
-        && (status == VmStatus.SCHEDULED
-            || status == VmStatus.RUNNING
-            || status == VmStatus.STOPPING);
+    return HeldTasks.mayHaveTask(status, worker);
   }
 
   private String taskId() {
@@ -653,16 +555,9 @@ public class VmWorkflowImpl implements VmWorkflow {
 
   /** The tasks the VM may have: its current one, and while it moves, the old copy as well. */
   private List<VmActivities.WorkerTask> tasksHeld() {
-    List<VmActivities.WorkerTask> held = new ArrayList<>();
-    if (movingFrom != null) {
-      if (movingTo != null) {
-        held.add(new VmActivities.WorkerTask(movingTo, taskId()));
-      }
-      held.add(new VmActivities.WorkerTask(movingFrom, name + "." + (restartCount - 1)));
-    } else if (mayHaveTask()) {
-      held.add(new VmActivities.WorkerTask(worker, taskId()));
-    }
-    return held;
+    return HeldTasks.of(name, restartCount, status, worker, movingFrom, movingTo).stream()
+        .map(t -> new VmActivities.WorkerTask(t.worker(), t.taskId()))
+        .toList();
   }
 
   /**
@@ -690,63 +585,49 @@ public class VmWorkflowImpl implements VmWorkflow {
 
   // ---- handlers ----
 
-  /** Why {@code action} is not allowed now, or null: the one rule for validators and the loop. */
-  private ApplicationFailure refusal(String action) {
-    boolean allowed =
-        switch (action) {
-          case "stop" -> status != VmStatus.STOPPED && status != VmStatus.STOPPING;
-          case "start" -> status == VmStatus.STOPPED || status == VmStatus.FAILED;
-          case "restart" ->
-              status == VmStatus.SCHEDULED
-                  || status == VmStatus.RUNNING
-                  || status == VmStatus.FAILED;
-          default -> false;
-        };
-    return deleteRequested || !allowed ? notAllowed(action) : null;
+  /** Whether {@code action} is allowed now: the one rule for validators and the loop. */
+  private boolean allows(UserAction action) {
+    return ActionRule.allows(action, status, deleteRequested);
   }
 
   /** Before the stored state is loaded the loop judges; after, refusals are answered at once. */
-  private void validate(String action) {
-    if (!loaded) {
-      return;
-    }
-    ApplicationFailure refusal = refusal(action);
-    if (refusal != null) {
-      throw refusal;
+  private void validate(UserAction action) {
+    if (loaded && !allows(action)) {
+      throw notAllowed(action);
     }
   }
 
   @Override
   public void validateStop() {
-    validate("stop");
+    validate(UserAction.STOP);
   }
 
   @Override
   public String stop() {
-    return enqueue("stop");
+    return enqueue(UserAction.STOP);
   }
 
   @Override
   public void validateStart() {
-    validate("start");
+    validate(UserAction.START);
   }
 
   @Override
   public String start() {
-    return enqueue("start");
+    return enqueue(UserAction.START);
   }
 
   @Override
   public void validateRestart() {
-    validate("restart");
+    validate(UserAction.RESTART);
   }
 
   @Override
   public String restart() {
-    return enqueue("restart");
+    return enqueue(UserAction.RESTART);
   }
 
-  private String enqueue(String action) {
+  private String enqueue(UserAction action) {
     CompletablePromise<String> done = Workflow.newPromise();
     commands.add(new Act(action, done));
     return done.get();
@@ -779,10 +660,10 @@ public class VmWorkflowImpl implements VmWorkflow {
     return status.wireName();
   }
 
-  private ApplicationFailure notAllowed(String action) {
+  private ApplicationFailure notAllowed(UserAction action) {
     String why = deleteRequested ? "it is being deleted" : "it is " + status.wireName();
     return ApplicationFailure.newNonRetryableFailure(
-        "cannot " + action + " VM " + name + ": " + why, "NotAllowed");
+        "cannot " + action.wireName() + " VM " + name + ": " + why, "NotAllowed");
   }
 
   /**

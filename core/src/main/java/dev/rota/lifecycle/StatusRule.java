@@ -1,4 +1,4 @@
-package dev.rota.scheduling;
+package dev.rota.lifecycle;
 
 import dev.rota.model.TaskEventType;
 import dev.rota.model.VmStatus;
