@@ -92,8 +92,8 @@ class VmApiTest {
     answered.remove("statusMessage");
     assertEquals(answered, stored, "what POST answered is what is stored");
     var row = vms.findById("build-42").orElseThrow();
-    assertEquals("pending", row.status());
-    assertNull(row.worker());
+    assertEquals("pending", row.state().status());
+    assertNull(row.state().worker());
 
     // Answered once stored; its workflow is started after rota.vms.workflow-start-delay.
     eventually("its workflow started", () -> workflowExists("build-42"));
@@ -297,11 +297,11 @@ class VmApiTest {
             "#cloud-config\nssh_authorized_keys: [x]\n"),
         java.util.Map.of(
             "kernel",
-            vms.findById("web").orElseThrow().guest().kernel(),
+            vms.findById("web").orElseThrow().spec().guest().kernel(),
             "kernelArgs",
-            vms.findById("web").orElseThrow().guest().kernelArgs(),
+            vms.findById("web").orElseThrow().spec().guest().kernelArgs(),
             "userData",
-            vms.findById("web").orElseThrow().guest().userData()),
+            vms.findById("web").orElseThrow().spec().guest().userData()),
         "stored");
   }
 
@@ -317,7 +317,7 @@ class VmApiTest {
         http.get("/v1/vms/edge").map().get("disconnect"));
     assertEquals(
         new dev.rota.agentapi.Disconnect(false, 600),
-        vms.findById("edge").orElseThrow().disconnect(),
+        vms.findById("edge").orElseThrow().spec().disconnect(),
         "stored");
 
     assertEquals(
@@ -458,7 +458,7 @@ class VmApiTest {
     assertEquals(201, reply.status(), reply.toString());
     assertEquals(3, reply.map().get("maxRestarts"));
     assertEquals(3600, reply.map().get("restartWindowSeconds"));
-    assertEquals(3, vms.findById("capped").orElseThrow().maxRestarts());
+    assertEquals(3, vms.findById("capped").orElseThrow().spec().maxRestarts());
 
     Http.Reply windowed =
         http.post(
@@ -476,6 +476,6 @@ class VmApiTest {
     assertEquals(201, reply.status(), reply.toString());
     assertEquals(
         0, reply.map().get("ttlSecondsAfterFinished"), "0: deleted as soon as it finishes");
-    assertEquals(0, vms.findById("short-lived").orElseThrow().ttlSecondsAfterFinished());
+    assertEquals(0, vms.findById("short-lived").orElseThrow().spec().ttlSecondsAfterFinished());
   }
 }

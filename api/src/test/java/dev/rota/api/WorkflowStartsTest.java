@@ -168,7 +168,7 @@ class WorkflowStartsTest {
     assertEquals(204, http.put("/v1/workers/ws-w1/tasks", report).status());
     assertEquals(
         "running",
-        vms.findById("ws-ran").orElseThrow().status(),
+        vms.findById("ws-ran").orElseThrow().state().status(),
         "the agent's report ran ahead of the workflow");
     // The report tells its news after its answer: that try (not asking Temporal, the workflow being
     // owed)
@@ -207,7 +207,7 @@ class WorkflowStartsTest {
     VmTaskRow task = tasks.findById(VmTaskRow.id(vm.seq(), "ws-ahead.0")).orElseThrow();
     tx.executeWrite(
         s -> observations.reached(task, TaskState.RUNNING, null, "running", Instant.now()));
-    assertEquals("running", vms.findById("ws-ahead").orElseThrow().status());
+    assertEquals("running", vms.findById("ws-ahead").orElseThrow().state().status());
     assertEquals("pending", workflow.status());
 
     assertEquals(

@@ -190,7 +190,7 @@ public class ControlWorkflows {
                 options(VmWorkflow.workflowId(vm.name()), joinOpen)
                     .setTypedSearchAttributes(
                         SearchAttributes.newBuilder()
-                            .set(RotaSearchAttributes.VM_STATUS, vm.status())
+                            .set(RotaSearchAttributes.VM_STATUS, vm.state().status())
                             .build())
                     .setStaticSummary(VmSummary.of(vm))
                     .setStaticDetails(vmDetails(vm.name()))

@@ -71,20 +71,20 @@ public class VmActivitiesImpl implements VmActivities, VmReadModel {
   /** The VM as its workflow starts from: its row, and this host's restart settings. */
   static VmRecord record(VmRow v, VmSettings settings) {
     return new VmRecord(
-        v.status(),
-        v.worker(),
-        v.restartCount(),
-        v.restartPolicy(),
-        Columns.millis(v.startedAt()),
-        Columns.millis(v.finishedAt()),
+        v.state().status(),
+        v.state().worker(),
+        v.state().restartCount(),
+        v.spec().restartPolicy(),
+        Columns.millis(v.state().startedAt()),
+        Columns.millis(v.state().finishedAt()),
         settings.restartDelay().toMillis(),
         settings.maxRestartDelay().toMillis(),
-        v.taskEventId(),
-        v.movingFrom(),
-        v.maxRestarts(),
-        v.restartWindowSeconds() == null ? 0 : v.restartWindowSeconds() * 1000L,
-        v.ttlSecondsAfterFinished(),
-        Columns.millis(v.scheduledAt()));
+        v.state().taskEventId(),
+        v.notes().movingFrom(),
+        v.spec().maxRestarts(),
+        v.spec().restartWindowSeconds() == null ? 0 : v.spec().restartWindowSeconds() * 1000L,
+        v.spec().ttlSecondsAfterFinished(),
+        Columns.millis(v.state().scheduledAt()));
   }
 
   @Override
@@ -145,7 +145,7 @@ public class VmActivitiesImpl implements VmActivities, VmReadModel {
    */
   @Override
   public void deleteVm(VmRef vm) {
-    String set = vms.findById(vm.vm()).map(VmRow::vmSet).orElse(null);
+    String set = vms.findById(vm.vm()).map(v -> v.membership().vmSet()).orElse(null);
     submissions.remove(vm.vm());
     if (set != null) {
       workflows.setChanged(set);

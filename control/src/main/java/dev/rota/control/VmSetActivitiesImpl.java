@@ -4,6 +4,7 @@ import dev.rota.scheduler.SchedulerWaker;
 import dev.rota.store.Sql;
 import dev.rota.store.VmRepository;
 import dev.rota.store.VmRow;
+import dev.rota.store.VmSetMembership;
 import dev.rota.store.VmSetRepository;
 import dev.rota.store.VmSetRow;
 import dev.rota.workflows.vmset.SetProgress;
@@ -61,16 +62,16 @@ public class VmSetActivitiesImpl implements VmSetActivities {
 
     int removing = 0;
     Map<Integer, VmRow> byOrdinal = new HashMap<>();
-    members.sort(Comparator.comparing(VmRow::setOrdinal).reversed());
+    members.sort(Comparator.comparing((VmRow m) -> m.membership().setOrdinal()).reversed());
     for (VmRow m : members) {
-      if (m.setOrdinal() >= wanted) {
+      if (m.membership().setOrdinal() >= wanted) {
         // A replica with no workflow has started no task: its rows are all there is.
         if (!workflows.requestVmDelete(m.name())) {
           submissions.remove(m.name());
         }
         removing++;
       } else {
-        byOrdinal.put(m.setOrdinal(), m);
+        byOrdinal.put(m.membership().setOrdinal(), m);
         ensureWorkflow(m);
       }
     }
@@ -126,8 +127,7 @@ public class VmSetActivitiesImpl implements VmSetActivities {
                   name,
                   0,
                   set.template(),
-                  set.name(),
-                  ordinal,
+                  new VmSetMembership(set.name(), ordinal),
                   "waiting for the scheduler",
                   clock.instant()),
               "submitted by set " + set.name() + "; waiting for the scheduler");
@@ -152,9 +152,9 @@ public class VmSetActivitiesImpl implements VmSetActivities {
    * (the pass that submitted it is repeated, and then finds the row): start it, or find it started.
    */
   private void ensureWorkflow(VmRow replica) {
-    if (replica.restartCount() == 0
-        && replica.taskEventId() == 0
-        && "pending".equals(replica.status())) {
+    if (replica.state().restartCount() == 0
+        && replica.state().taskEventId() == 0
+        && "pending".equals(replica.state().status())) {
       try {
         workflows.startVm(replica, false);
       } catch (WorkflowExecutionAlreadyStarted e) {

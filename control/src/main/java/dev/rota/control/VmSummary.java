@@ -9,10 +9,11 @@ public final class VmSummary {
   private VmSummary() {}
 
   public static String of(VmRow vm) {
-    String what = vm.image() != null ? vm.image() : String.join(" ", vm.command());
+    String what =
+        vm.spec().image() != null ? vm.spec().image() : String.join(" ", vm.spec().command());
     if (what.length() > 120) {
       what = what.substring(0, 117) + "...";
     }
-    return vm.runtime() + ": " + what + " " + vm.resources();
+    return vm.spec().runtime() + ": " + what + " " + vm.spec().resources();
   }
 }

@@ -231,7 +231,12 @@ public class VmWorkflowStarter {
                       .map(
                           v ->
                               Map.of(
-                                  "vm", v.name(), "vmSeq", v.seq(), "taskEventId", v.taskEventId()))
+                                  "vm",
+                                  v.name(),
+                                  "vmSeq",
+                                  v.seq(),
+                                  "taskEventId",
+                                  v.state().taskEventId()))
                       .toList());
               return startsMade.run(
                   tx.getConnection(),

@@ -26,36 +26,18 @@ abstract class RepositoryContract {
     return new VmRow(
         name,
         vms.nextSeq(),
-        "process",
-        null,
-        List.of("sleep", "1"),
-        Map.of("A", "b"),
-        Map.of("cpu", 1L),
-        Map.of(),
-        "Never",
-        status,
-        "why",
-        worker,
-        0,
-        null,
         T0,
-        null,
-        null,
-        null,
-        null,
-        null,
-        null,
-        0,
-        null,
-        null,
-        null,
-        null,
-        null,
-        null,
-        null,
-        null,
-        null,
-        null,
+        new VmTemplate(
+            "process",
+            null,
+            List.of("sleep", "1"),
+            Map.of("A", "b"),
+            Map.of("cpu", 1L),
+            Map.of(),
+            "Never"),
+        new VmState(status, "why", worker, 0, null, null, null, null, 0),
+        VmPlacementNotes.NONE,
+        VmSetMembership.NONE,
         0);
   }
 
@@ -112,38 +94,32 @@ abstract class RepositoryContract {
             new VmRow(
                 unique("f"),
                 vms.nextSeq(),
-                "tart",
-                "ghcr.io/x/y:1",
-                List.of("run"),
-                Map.of(),
-                Map.of("cpu", 2L, "memory", 4096L),
-                Map.of("zone", "a", "disk", "ssd"),
-                "OnFailure",
-                "running",
-                "why",
-                "w1",
-                3,
-                null,
                 T0,
-                T0,
-                T0,
-                null,
-                "w9",
-                T0.plusSeconds(90),
-                null,
-                7,
-                set,
-                2,
-                "w8",
-                "w7",
-                "w6",
-                null,
-                null,
-                null,
-                new dev.rota.agentapi.GuestSpec(
-                    "file:///k", null, "console=ttyS0", "#cloud-config\n"),
-                new dev.rota.agentapi.Disconnect(false, 600),
+                new VmTemplate(
+                    "tart",
+                    "ghcr.io/x/y:1",
+                    List.of("run"),
+                    Map.of(),
+                    Map.of("cpu", 2L, "memory", 4096L),
+                    Map.of("zone", "a", "disk", "ssd"),
+                    "OnFailure",
+                    5,
+                    3600,
+                    60,
+                    new dev.rota.agentapi.GuestSpec(
+                        "file:///k", null, "console=ttyS0", "#cloud-config\n"),
+                    new dev.rota.agentapi.Disconnect(false, 600)),
+                new VmState("running", "why", "w1", 3, 2, T0, T0, T0.plusSeconds(5), 7),
+                new VmPlacementNotes("w9", T0.plusSeconds(90), "no room", "w8", "w7", "w6"),
+                new VmSetMembership(set, 2),
                 0));
+    VmRow readBack = vms.findById(full.name()).orElseThrow();
+    assertEquals(full.spec(), readBack.spec(), "the user's columns round-trip");
+    assertEquals(full.state(), readBack.state(), "the lifecycle's");
+    assertEquals(full.notes(), readBack.notes(), "the scheduler's");
+    assertEquals(full.membership(), readBack.membership(), "the set's");
+    assertEquals(VmPlacementNotes.NONE, vms.findById(plain.name()).orElseThrow().notes());
+    assertEquals(VmSetMembership.NONE, vms.findById(plain.name()).orElseThrow().membership());
     VmRow sameTemplate = vms.save(vm(unique("t"), "pending", null));
 
     List<VmSchedulingRow> read = tx.executeRead(s -> termReads.vms(s.getConnection()));
@@ -161,7 +137,7 @@ abstract class RepositoryContract {
             .keepsThroughDisconnect());
     assertEquals(
         new dev.rota.agentapi.Disconnect(false, 600),
-        vms.findById(full.name()).orElseThrow().disconnect());
+        vms.findById(full.name()).orElseThrow().spec().disconnect());
     VmSchedulingRow p =
         read.stream().filter(r -> r.name().equals(plain.name())).findFirst().orElseThrow();
     VmSchedulingRow t =
@@ -270,7 +246,7 @@ abstract class RepositoryContract {
             .findById(VmTaskRow.id(placedAlready.seq(), placedAlready.name() + ".0"))
             .orElseThrow()
             .worker());
-    assertEquals(null, vms.findById(a.name()).orElseThrow().pendingReason());
+    assertEquals(null, vms.findById(a.name()).orElseThrow().notes().pendingReason());
     List<VmEventRow> log = events.page(a.name(), 0, 100);
     assertEquals("scheduled", log.get(log.size() - 1).type());
     assertEquals(
@@ -327,8 +303,8 @@ abstract class RepositoryContract {
                     at));
 
     assertEquals(List.of(a.name()), done.stream().map(f -> f.vm()).toList(), "not the stopped one");
-    assertEquals(1, vms.findById(a.name()).orElseThrow().restartCount());
-    assertEquals(0, vms.findById(stopped.name()).orElseThrow().restartCount());
+    assertEquals(1, vms.findById(a.name()).orElseThrow().state().restartCount());
+    assertEquals(0, vms.findById(stopped.name()).orElseThrow().state().restartCount());
     VmTaskRow lost = tasks.findById(lostId).orElseThrow();
     assertEquals("lost", lost.state());
     assertEquals(at, lost.endedAt());
@@ -370,12 +346,12 @@ abstract class RepositoryContract {
         1, vms.recordLifecycle(a.name(), 0, "running", "w1", "running", null, 5, T0, T0, null));
     assertEquals(0, vms.explainPending(a.name(), "no worker at all"), "not pending");
     VmRow read = vms.findById(a.name()).orElseThrow();
-    assertEquals("running", read.status());
-    assertEquals("w1", read.worker());
-    assertEquals(5, read.taskEventId());
-    assertEquals("no worker", read.pendingReason());
+    assertEquals("running", read.state().status());
+    assertEquals("w1", read.state().worker());
+    assertEquals(5, read.state().taskEventId());
+    assertEquals("no worker", read.notes().pendingReason());
     assertEquals(1, vms.placed(a.name()));
-    assertEquals(null, vms.findById(a.name()).orElseThrow().pendingReason());
+    assertEquals(null, vms.findById(a.name()).orElseThrow().notes().pendingReason());
   }
 
   @Test
@@ -388,7 +364,7 @@ abstract class RepositoryContract {
         0,
         vms.recordLifecycle(a.name(), 0, "scheduled", "w1", "placed", null, 3_996, T0, null, null),
         "the write of the placing, arriving late");
-    assertEquals("running", vms.findById(a.name()).orElseThrow().status());
+    assertEquals("running", vms.findById(a.name()).orElseThrow().state().status());
     assertEquals(
         0,
         vms.recordLifecycle(a.name(), 0, "running", "w1", "started", null, 11_509, T0, T0, null),
@@ -397,7 +373,7 @@ abstract class RepositoryContract {
         1,
         vms.recordLifecycle(a.name(), 0, "stopped", "w1", "stopped", null, 11_509, T0, T0, T0),
         "what the workflow decided since, on the same events");
-    assertEquals("stopped", vms.findById(a.name()).orElseThrow().status());
+    assertEquals("stopped", vms.findById(a.name()).orElseThrow().state().status());
   }
 
   @Inject AgentTaskRepository agentTasks;
@@ -536,10 +512,7 @@ abstract class RepositoryContract {
             .map(VmRow::name)
             .filter(a::equals)
             .toList());
-    assertEquals(
-        3,
-        vms.findByWorkerInListAndStatusInList(List.of(worker), List.of("running", "scheduled"))
-            .size());
+    assertEquals(3, vms.onWorkersIn(List.of(worker), List.of("running", "scheduled")).size());
     assertTrue(
         vms.countByStatus().stream().anyMatch(n -> n.label().equals("running") && n.total() >= 2));
   }
@@ -602,24 +575,25 @@ abstract class RepositoryContract {
     assertEquals(1, vms.startMove(row.name(), row.seq(), 0, "w1", "moving to w3"));
     assertEquals(0, vms.startMove(row.name(), row.seq(), 0, "w1", "moving to w3"), "once");
     VmRow moving = vms.findById(row.name()).orElseThrow();
-    assertEquals(1, moving.restartCount());
-    assertEquals("w1", moving.movingFrom());
-    assertEquals("running", moving.status(), "it runs on, on its old copy");
+    assertEquals(1, moving.state().restartCount());
+    assertEquals("w1", moving.notes().movingFrom());
+    assertEquals("running", moving.state().status(), "it runs on, on its old copy");
 
     assertEquals(0, vms.moved(row.name(), 0), "only the new generation's start ends the move");
     assertEquals(1, vms.moved(row.name(), 1));
     VmRow moved = vms.findById(row.name()).orElseThrow();
-    assertEquals(null, moved.movingFrom());
-    assertEquals("w1", moved.oldCopyOn(), "its old copy is being stopped: the move is not over");
+    assertEquals(null, moved.notes().movingFrom());
+    assertEquals(
+        "w1", moved.notes().oldCopyOn(), "its old copy is being stopped: the move is not over");
     assertEquals(0, vms.moveEnded(row.name(), "w2"), "not that worker's copy");
     assertEquals(1, vms.moveEnded(row.name(), "w1"));
-    assertEquals(null, vms.findById(row.name()).orElseThrow().oldCopyOn());
+    assertEquals(null, vms.findById(row.name()).orElseThrow().notes().oldCopyOn());
     assertEquals(0, vms.moveEnded(row.name(), "w1"), "once");
 
     vms.startMove(row.name(), row.seq(), 1, "w1", "moving again");
     vms.requeue(row.name(), 3, "restarted", null);
     assertEquals(
-        null, vms.findById(row.name()).orElseThrow().movingFrom(), "a restart ends a move");
+        null, vms.findById(row.name()).orElseThrow().notes().movingFrom(), "a restart ends a move");
   }
 
   @Test
@@ -668,7 +642,12 @@ abstract class RepositoryContract {
     for (int i = 2; i >= 0; i--) {
       vms.save(
           VmRow.replica(
-              VmSetRow.replicaName(set, i), vms.nextSeq(), template, set, i, "waiting", T0));
+              VmSetRow.replicaName(set, i),
+              vms.nextSeq(),
+              template,
+              new VmSetMembership(set, i),
+              "waiting",
+              T0));
     }
     vms.save(vm(unique("loner"), "pending", null));
     assertEquals(

@@ -95,8 +95,8 @@ public interface VmRepository extends CrudRepository<VmRow, String> {
       "SELECT * FROM vms WHERE vm_set = :vmSet AND status = 'pending' ORDER BY set_ordinal LIMIT 1")
   java.util.Optional<VmRow> firstPendingReplica(String vmSet);
 
-  List<VmRow> findByWorkerInListAndStatusInList(
-      Collection<String> worker, Collection<String> status);
+  @Query("SELECT * FROM vms WHERE worker IN (:workers) AND status IN (:statuses)")
+  List<VmRow> onWorkersIn(Collection<String> workers, Collection<String> statuses);
 
   List<VmRow> findByNameInList(Collection<String> names);
 

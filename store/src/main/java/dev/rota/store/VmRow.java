@@ -1,20 +1,16 @@
 package dev.rota.store;
 
-import dev.rota.agentapi.GuestSpec;
 import io.micronaut.core.annotation.Nullable;
 import io.micronaut.data.annotation.Id;
 import io.micronaut.data.annotation.MappedEntity;
-import io.micronaut.data.annotation.TypeDef;
+import io.micronaut.data.annotation.Relation;
 import io.micronaut.data.annotation.Version;
-import io.micronaut.data.model.DataType;
 import java.time.Instant;
-import java.util.List;
-import java.util.Map;
 
 /**
- * A submitted VM: its spec as the user gave it (the API's), the read model of its lifecycle
- * (status, worker, message, exit code, times, generation: its workflow's alone), and what the
- * scheduler notes for placing it (the worker to avoid, why it waits). {@code seq} orders VMs by
+ * A submitted VM's row, its columns grouped by who writes them: the user's {@link #spec} (at
+ * submission), the lifecycle's {@link #state} (the VM's workflow), the scheduler's {@link #notes}
+ * for placing it, and its {@link #membership} of a set (at submission). {@code seq} orders VMs by
  * submission for "oldest first" and for list cursors, and tells a VM from an earlier one of its
  * name.
  */
@@ -22,93 +18,35 @@ import java.util.Map;
 public record VmRow(
     @Id String name,
     long seq,
-    String runtime,
-    @Nullable String image,
-    @TypeDef(type = DataType.STRING, converter = Converters.StringList.class) List<String> command,
-    @TypeDef(type = DataType.STRING, converter = Converters.Strings.class) Map<String, String> env,
-    @TypeDef(type = DataType.STRING, converter = Converters.Quantities.class)
-        Map<String, Long> resources,
-    @TypeDef(type = DataType.STRING, converter = Converters.Strings.class)
-        Map<String, String> labels,
-    String restartPolicy,
-    String status,
-    @Nullable String statusMessage,
-    @Nullable String worker,
-    int restartCount,
-    @Nullable Integer exitCode,
     Instant createdAt,
-    @Nullable Instant scheduledAt,
-    @Nullable Instant startedAt,
-    @Nullable Instant finishedAt,
-    @Nullable String avoidWorker,
-    @Nullable Instant avoidUntil,
-    @Nullable String pendingReason,
-    long taskEventId,
-    @Nullable String vmSet,
-    @Nullable Integer setOrdinal,
-    @Nullable String failedOn,
-    @Nullable String movingFrom,
-    @Nullable String oldCopyOn,
-    @Nullable Integer maxRestarts,
-    @Nullable Integer restartWindowSeconds,
-    @Nullable Integer ttlSecondsAfterFinished,
-    @Nullable @TypeDef(type = DataType.STRING, converter = Converters.Guest.class) GuestSpec guest,
-    @Nullable @TypeDef(type = DataType.STRING, converter = Converters.DisconnectPolicy.class)
-        dev.rota.agentapi.Disconnect disconnect,
+    @Relation(Relation.Kind.EMBEDDED) VmTemplate spec,
+    @Relation(Relation.Kind.EMBEDDED) VmState state,
+    @Relation(Relation.Kind.EMBEDDED) @Nullable VmPlacementNotes notes,
+    @Relation(Relation.Kind.EMBEDDED) @Nullable VmSetMembership membership,
     @Version long version) {
+
+  /** A group whose columns are all null is read back as none; it is the empty group. */
+  public VmRow {
+    notes = notes == null ? VmPlacementNotes.NONE : notes;
+    membership = membership == null ? VmSetMembership.NONE : membership;
+  }
 
   /** A VM as submitted: pending, generation 0, no worker. */
   public static VmRow submitted(
       String name, long seq, VmTemplate spec, String message, Instant now) {
-    return replica(name, seq, spec, null, null, message, now);
+    return replica(name, seq, spec, VmSetMembership.NONE, message, now);
   }
 
-  /**
-   * Replica {@code ordinal} of set {@code vmSet} as its set made it; a VM of no set when {@code
-   * vmSet} is null.
-   */
+  /** A VM as its submission (or its set) made it: pending, generation 0, no worker. */
   public static VmRow replica(
       String name,
       long seq,
       VmTemplate spec,
-      @Nullable String vmSet,
-      @Nullable Integer ordinal,
+      VmSetMembership membership,
       String message,
       Instant now) {
     return new VmRow(
-        name,
-        seq,
-        spec.runtime(),
-        spec.image(),
-        spec.command(),
-        spec.env(),
-        spec.resources(),
-        spec.labels(),
-        spec.restartPolicy(),
-        "pending",
-        message,
-        null,
-        0,
-        null,
-        now,
-        null,
-        null,
-        null,
-        null,
-        null,
-        null,
-        0,
-        vmSet,
-        ordinal,
-        null,
-        null,
-        null,
-        spec.maxRestarts(),
-        spec.restartWindowSeconds(),
-        spec.ttlSecondsAfterFinished(),
-        spec.guest(),
-        spec.disconnect(),
-        0);
+        name, seq, now, spec, VmState.pending(message), VmPlacementNotes.NONE, membership, 0);
   }
 
   /** What the scheduler reads of it. */
@@ -116,73 +54,23 @@ public record VmRow(
     return new VmSchedulingRow(
         name,
         seq,
-        runtime,
-        image,
-        resources,
-        labels,
-        restartPolicy,
-        status,
-        restartCount,
-        avoidWorker,
-        avoidUntil,
-        vmSet,
-        failedOn,
-        movingFrom,
-        oldCopyOn,
-        dev.rota.agentapi.Disconnect.keeps(disconnect));
-  }
-
-  /** What it runs and asks for. */
-  public VmTemplate spec() {
-    return new VmTemplate(
-        runtime,
-        image,
-        command,
-        env,
-        resources,
-        labels,
-        restartPolicy,
-        maxRestarts,
-        restartWindowSeconds,
-        ttlSecondsAfterFinished,
-        guest,
-        disconnect);
+        spec.runtime(),
+        spec.image(),
+        spec.resources(),
+        spec.labels(),
+        spec.restartPolicy(),
+        state.status(),
+        state.restartCount(),
+        notes.avoidWorker(),
+        notes.avoidUntil(),
+        membership.vmSet(),
+        notes.failedOn(),
+        notes.movingFrom(),
+        notes.oldCopyOn(),
+        dev.rota.agentapi.Disconnect.keeps(spec.disconnect()));
   }
 
   public VmRow withSeq(long newSeq) {
-    return new VmRow(
-        name,
-        newSeq,
-        runtime,
-        image,
-        command,
-        env,
-        resources,
-        labels,
-        restartPolicy,
-        status,
-        statusMessage,
-        worker,
-        restartCount,
-        exitCode,
-        createdAt,
-        scheduledAt,
-        startedAt,
-        finishedAt,
-        avoidWorker,
-        avoidUntil,
-        pendingReason,
-        taskEventId,
-        vmSet,
-        setOrdinal,
-        failedOn,
-        movingFrom,
-        oldCopyOn,
-        maxRestarts,
-        restartWindowSeconds,
-        ttlSecondsAfterFinished,
-        guest,
-        disconnect,
-        version);
+    return new VmRow(name, newSeq, createdAt, spec, state, notes, membership, version);
   }
 }

@@ -1,14 +1,20 @@
 package dev.rota.store;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
 import dev.rota.agentapi.GuestSpec;
 import io.micronaut.core.annotation.Nullable;
+import io.micronaut.data.annotation.Embeddable;
+import io.micronaut.data.annotation.MappedProperty;
+import io.micronaut.data.annotation.TypeDef;
+import io.micronaut.data.model.DataType;
 import io.micronaut.serde.annotation.Serdeable;
 import java.util.List;
 import java.util.Map;
 
 /**
- * What a VM runs and asks for, without its name: a submitted VM's spec, and a VM set's template,
- * from which each of its replicas is made alike.
+ * What a VM runs and asks for, without its name: a submitted VM's spec (the user's columns of its
+ * row, written at submission alone), and a VM set's template, from which each of its replicas is
+ * made alike.
  *
  * @param maxRestarts restarts after failures allowed within {@code restartWindowSeconds}, after
  *     which the VM stays failed; null for no limit
@@ -19,20 +25,35 @@ import java.util.Map;
  * @param disconnect what becomes of it when its worker is cut off; null for the default (replaced,
  *     the old copy stopped at the fence)
  */
+// Every field is written, null or empty included: a VM's view shows its spec whole.
+@JsonInclude(JsonInclude.Include.ALWAYS)
 @Serdeable
+@Embeddable
 public record VmTemplate(
-    String runtime,
-    @Nullable String image,
-    List<String> command,
-    Map<String, String> env,
-    Map<String, Long> resources,
-    Map<String, String> labels,
-    String restartPolicy,
-    @Nullable Integer maxRestarts,
-    @Nullable Integer restartWindowSeconds,
-    @Nullable Integer ttlSecondsAfterFinished,
-    @Nullable GuestSpec guest,
-    @Nullable dev.rota.agentapi.Disconnect disconnect) {
+    @MappedProperty("runtime") String runtime,
+    @MappedProperty("image") @Nullable String image,
+    @MappedProperty("command")
+        @TypeDef(type = DataType.STRING, converter = Converters.StringList.class)
+        List<String> command,
+    @MappedProperty("env") @TypeDef(type = DataType.STRING, converter = Converters.Strings.class)
+        Map<String, String> env,
+    @MappedProperty("resources")
+        @TypeDef(type = DataType.STRING, converter = Converters.Quantities.class)
+        Map<String, Long> resources,
+    @MappedProperty("labels") @TypeDef(type = DataType.STRING, converter = Converters.Strings.class)
+        Map<String, String> labels,
+    @MappedProperty("restart_policy") String restartPolicy,
+    @MappedProperty("max_restarts") @Nullable Integer maxRestarts,
+    @MappedProperty("restart_window_seconds") @Nullable Integer restartWindowSeconds,
+    @MappedProperty("ttl_seconds_after_finished") @Nullable Integer ttlSecondsAfterFinished,
+    @MappedProperty("guest")
+        @Nullable
+        @TypeDef(type = DataType.STRING, converter = Converters.Guest.class)
+        GuestSpec guest,
+    @MappedProperty("disconnect")
+        @Nullable
+        @TypeDef(type = DataType.STRING, converter = Converters.DisconnectPolicy.class)
+        dev.rota.agentapi.Disconnect disconnect) {
 
   /**
    * A template read back from its JSON has no empty lists or maps: they were left out when written.

@@ -22,9 +22,9 @@ public class WorkerAllocations {
     if (names.isEmpty()) {
       return result;
     }
-    for (VmRow vm : vms.findByWorkerInListAndStatusInList(names, VmStatus.HOLDING_WORKER)) {
-      String worker = Objects.requireNonNull(vm.worker());
-      result.put(worker, result.getOrDefault(worker, Allocation.NONE).plus(vm.resources()));
+    for (VmRow vm : vms.onWorkersIn(names, VmStatus.HOLDING_WORKER)) {
+      String worker = Objects.requireNonNull(vm.state().worker());
+      result.put(worker, result.getOrDefault(worker, Allocation.NONE).plus(vm.spec().resources()));
     }
     return result;
   }

@@ -42,26 +42,26 @@ public class VmLogs {
       throw Problems.badRequest("stream", "must be stdout or stderr, got " + which);
     }
     VmRow vm = vms.findById(name).orElseThrow(() -> Problems.notFound("vm", name));
-    if (vm.worker() == null) {
+    if (vm.state().worker() == null) {
       throw Problems.conflict(
           "vm '"
               + name
               + "' is "
-              + vm.status()
+              + vm.state().status()
               + " and on no worker: it has no task to show the output of");
     }
     WorkerRow worker =
         workers
-            .findById(vm.worker())
+            .findById(vm.state().worker())
             .orElseThrow(
                 () ->
                     Problems.conflict(
                         "vm '"
                             + name
                             + "' was on worker '"
-                            + vm.worker()
+                            + vm.state().worker()
                             + "', which is gone, with its logs"));
-    String taskId = TaskId.of(vm.name(), vm.restartCount()).toString();
+    String taskId = TaskId.of(vm.name(), vm.state().restartCount()).toString();
     try {
       return agents.logs(worker.agent(), taskId, which, calls.timeout());
     } catch (AgentRejectedException e) {

@@ -1,35 +1,24 @@
 package dev.rota.api.vms;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
-import dev.rota.agentapi.GuestSpec;
+import com.fasterxml.jackson.annotation.JsonUnwrapped;
 import dev.rota.model.VmStatus;
 import dev.rota.store.VmRow;
+import dev.rota.store.VmTemplate;
 import io.micronaut.core.annotation.Nullable;
 import io.micronaut.serde.annotation.Serdeable;
 import java.time.Instant;
-import java.util.List;
-import java.util.Map;
 
 /**
- * A VM as the API shows it, and the set it is a replica of (null for a VM submitted on its own).
+ * A VM as the API shows it: its spec as submitted (its fields at the top level, beside the
+ * lifecycle's), and the set it is a replica of (null for a VM submitted on its own).
  */
 // Every field of the API's resources is present, null or empty included.
 @JsonInclude(JsonInclude.Include.ALWAYS)
 @Serdeable
 public record VmView(
     String name,
-    String runtime,
-    @Nullable String image,
-    List<String> command,
-    Map<String, String> env,
-    Map<String, Long> resources,
-    Map<String, String> labels,
-    String restartPolicy,
-    @Nullable Integer maxRestarts,
-    @Nullable Integer restartWindowSeconds,
-    @Nullable Integer ttlSecondsAfterFinished,
-    @Nullable GuestSpec guest,
-    @Nullable dev.rota.agentapi.Disconnect disconnect,
+    @JsonUnwrapped VmTemplate spec,
     String status,
     @Nullable String statusMessage,
     @Nullable String worker,
@@ -45,29 +34,18 @@ public record VmView(
   public static VmView of(VmRow row) {
     return new VmView(
         row.name(),
-        row.runtime(),
-        row.image(),
-        row.command(),
-        row.env(),
-        row.resources(),
-        row.labels(),
-        row.restartPolicy(),
-        row.maxRestarts(),
-        row.restartWindowSeconds(),
-        row.ttlSecondsAfterFinished(),
-        row.guest(),
-        row.disconnect(),
-        row.status(),
+        row.spec(),
+        row.state().status(),
         message(row),
-        row.worker(),
-        row.restartCount(),
-        row.exitCode(),
+        row.state().worker(),
+        row.state().restartCount(),
+        row.state().exitCode(),
         row.createdAt(),
-        row.scheduledAt(),
-        row.startedAt(),
-        row.finishedAt(),
-        row.vmSet(),
-        row.movingFrom() != null ? row.movingFrom() : row.oldCopyOn());
+        row.state().scheduledAt(),
+        row.state().startedAt(),
+        row.state().finishedAt(),
+        row.membership().vmSet(),
+        row.notes().movingFrom() != null ? row.notes().movingFrom() : row.notes().oldCopyOn());
   }
 
   /**
@@ -76,14 +54,16 @@ public record VmView(
    * until it is gone.
    */
   private static String message(VmRow row) {
-    boolean pending = VmStatus.PENDING.wireName().equals(row.status());
+    boolean pending = VmStatus.PENDING.wireName().equals(row.state().status());
     String said =
-        pending && row.pendingReason() != null ? row.pendingReason() : row.statusMessage();
-    return row.oldCopyOn() == null || pending
+        pending && row.notes().pendingReason() != null
+            ? row.notes().pendingReason()
+            : row.state().statusMessage();
+    return row.notes().oldCopyOn() == null || pending
         ? said
         : (said == null ? "" : said + "; ")
             + "moving: its old copy on worker "
-            + row.oldCopyOn()
+            + row.notes().oldCopyOn()
             + " is being stopped";
   }
 }

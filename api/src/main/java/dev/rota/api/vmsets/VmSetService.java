@@ -270,9 +270,9 @@ public class VmSetService {
                       .append(first.name())
                       .append(": ")
                       .append(
-                          first.pendingReason() != null
-                              ? first.pendingReason()
-                              : first.statusMessage()));
+                          first.notes().pendingReason() != null
+                              ? first.notes().pendingReason()
+                              : first.state().statusMessage()));
     }
     for (String status : List.of("scheduled", "failed", "stopped", "stopping")) {
       long n = byStatus.getOrDefault(status, 0L);

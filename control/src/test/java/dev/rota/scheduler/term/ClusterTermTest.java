@@ -148,8 +148,7 @@ class ClusterTermTest {
               name + "-" + i,
               vms.nextSeq(),
               template,
-              name,
-              i,
+              new dev.rota.store.VmSetMembership(name, i),
               "waiting for the scheduler",
               clock.instant()));
       startVmWorkflow(name + "-" + i);
@@ -160,7 +159,7 @@ class ClusterTermTest {
   private String placedOn(String vm) {
     VmRow row = vmRow(vm);
     return tasks
-        .findById(VmTaskRow.id(row.seq(), vm + "." + row.restartCount()))
+        .findById(VmTaskRow.id(row.seq(), vm + "." + row.state().restartCount()))
         .map(VmTaskRow::worker)
         .orElse(null);
   }
@@ -191,7 +190,7 @@ class ClusterTermTest {
   }
 
   private VmRow awaitStatus(String name, String status) {
-    return awaitVm(name, v -> status.equals(v.status()), status);
+    return awaitVm(name, v -> status.equals(v.state().status()), status);
   }
 
   private void sleepUntil(Instant t) {
@@ -267,7 +266,8 @@ class ClusterTermTest {
     assertEquals("w1", placedOn("b"));
     assertEquals(1, agents.starts("w1", "a.0"));
     assertEquals(
-        "needs cpu 16; the most free on a matching worker is 4", vmRow("too-big").pendingReason());
+        "needs cpu 16; the most free on a matching worker is 4",
+        vmRow("too-big").notes().pendingReason());
 
     env.sleep(Duration.ofSeconds(6));
     awaitStatus("a", "running");
@@ -317,8 +317,8 @@ class ClusterTermTest {
       env.sleep(Duration.ofMillis(100));
     }
     VmRow row = vmRow("steady");
-    assertEquals("running", row.status(), "terms went on, and none failed it: " + row);
-    assertEquals(0, row.restartCount());
+    assertEquals("running", row.state().status(), "terms went on, and none failed it: " + row);
+    assertEquals(0, row.state().restartCount());
     assertEquals(List.of("scheduled", "started"), eventTypes("steady"));
     assertEquals(1, agents.starts("w1", "steady.0"), "never started again");
   }
@@ -376,7 +376,7 @@ class ClusterTermTest {
     assertEquals(null, placedOn("web-2"));
     assertEquals(
         "distinct-workers: every worker with room for it already runs a replica of set web",
-        vmRow("web-2").pendingReason());
+        vmRow("web-2").notes().pendingReason());
   }
 
   @Test
@@ -388,25 +388,29 @@ class ClusterTermTest {
     set("web", 4, "none", 2);
     startCluster(env.getWorkflowClient());
     for (int i = 0; i < 4; i++) {
-      assertEquals("w1", awaitStatus("web-" + i, "running").worker());
+      assertEquals("w1", awaitStatus("web-" + i, "running").state().worker());
     }
 
     worker("w2", 8);
     VmRow moved =
         awaitVm(
-            "web-3", v -> "w2".equals(v.worker()) && "running".equals(v.status()), "moved to w2");
+            "web-3",
+            v -> "w2".equals(v.state().worker()) && "running".equals(v.state().status()),
+            "moved to w2");
     VmRow alsoMoved =
         awaitVm(
-            "web-2", v -> "w2".equals(v.worker()) && "running".equals(v.status()), "moved to w2");
-    assertEquals(1, moved.restartCount(), "a move is the next generation");
-    assertEquals(1, alsoMoved.restartCount());
+            "web-2",
+            v -> "w2".equals(v.state().worker()) && "running".equals(v.state().status()),
+            "moved to w2");
+    assertEquals(1, moved.state().restartCount(), "a move is the next generation");
+    assertEquals(1, alsoMoved.state().restartCount());
     for (int i = 0; i < 2; i++) {
       VmRow stayed = vmRow("web-" + i);
-      assertEquals("w1", stayed.worker(), "two stay: 2 and 2 is balanced");
-      assertEquals(0, stayed.restartCount(), "and were not touched");
+      assertEquals("w1", stayed.state().worker(), "two stay: 2 and 2 is balanced");
+      assertEquals(0, stayed.state().restartCount(), "and were not touched");
     }
     for (String vm : List.of("web-2", "web-3")) {
-      awaitVm(vm, v -> v.oldCopyOn() == null, "its move done");
+      awaitVm(vm, v -> v.notes().oldCopyOn() == null, "its move done");
       assertTrue(
           !agents.tasks("w1").contains(vm + ".0"), vm + ": done only once its old copy is removed");
     }
@@ -417,7 +421,8 @@ class ClusterTermTest {
         eventTypes("web-3"),
         "never down on the way");
     assertTrue(
-        vms.findAll().stream().noneMatch(v -> v.movingFrom() != null || v.oldCopyOn() != null),
+        vms.findAll().stream()
+            .noneMatch(v -> v.notes().movingFrom() != null || v.notes().oldCopyOn() != null),
         "no move left under way");
   }
 
@@ -427,17 +432,20 @@ class ClusterTermTest {
     vm("svc", 1, "Always");
     vm("once", 1, "Never");
     startCluster(env.getWorkflowClient());
-    assertEquals("w1", awaitStatus("svc", "running").worker());
-    assertEquals("w1", awaitStatus("once", "running").worker());
+    assertEquals("w1", awaitStatus("svc", "running").state().worker());
+    assertEquals("w1", awaitStatus("once", "running").state().worker());
     worker("w2", 8);
     awaitVm("svc", v -> "ready".equals(health("w2")), "w2 ready");
 
     Instant deadline = clock.instant().plus(Duration.ofMinutes(2));
     workers.update(workers.findById("w1").orElseThrow().withDrain(deadline, clock.instant()));
     VmRow moved =
-        awaitVm("svc", v -> "w2".equals(v.worker()) && "running".equals(v.status()), "moved to w2");
-    assertEquals(1, moved.restartCount(), "a move is the next generation");
-    awaitVm("svc", v -> v.oldCopyOn() == null, "its move done");
+        awaitVm(
+            "svc",
+            v -> "w2".equals(v.state().worker()) && "running".equals(v.state().status()),
+            "moved to w2");
+    assertEquals(1, moved.state().restartCount(), "a move is the next generation");
+    awaitVm("svc", v -> v.notes().oldCopyOn() == null, "its move done");
     assertTrue(!agents.tasks("w1").contains("svc.0"), "done only once its old copy is removed");
     assertEquals(
         List.of("scheduled", "started", "moving", "started", "moved"),
@@ -462,13 +470,14 @@ class ClusterTermTest {
         workers.findById("w1").orElseThrow().drainProgress());
     assertEquals(
         "running",
-        vmRow("once").status(),
+        vmRow("once").state().status(),
         "nothing would start it again: it stays until the deadline");
-    assertEquals("w1", vmRow("once").worker());
+    assertEquals("w1", vmRow("once").state().worker());
 
     sleepUntil(deadline);
     VmRow once = awaitStatus("once", "stopped");
-    assertEquals("stopped: worker w1 was drained (restartPolicy Never)", once.statusMessage());
+    assertEquals(
+        "stopped: worker w1 was drained (restartPolicy Never)", once.state().statusMessage());
     assertTrue(agents.tasks("w1").isEmpty(), "nothing left on w1: " + agents.tasks("w1"));
     assertEquals(
         List.of("scheduled", "started", "drained", "stopping", "stopped"), eventTypes("once"));
@@ -518,9 +527,10 @@ class ClusterTermTest {
     long moved = outboxEvent(row, "m.1", "w2", "moved");
     long startedThere = outboxEvent(row, "m.1", "w2", "started");
     told = notifier.notify(outbox.after(startedThere - 1, 1).get(0));
-    VmRow after = awaitVm("m", v -> "w2".equals(v.worker()), "on w2");
-    assertEquals("running", after.status());
-    assertEquals(1, after.restartCount(), "the move, then its new copy's start: nothing lost");
+    VmRow after = awaitVm("m", v -> "w2".equals(v.state().worker()), "on w2");
+    assertEquals("running", after.state().status());
+    assertEquals(
+        1, after.state().restartCount(), "the move, then its new copy's start: nothing lost");
     assertEquals(List.of(moved, startedThere), told);
     assertEquals(2, outbox.after(0, 10).size(), "the notifier takes nothing out: its caller does");
   }
@@ -557,15 +567,15 @@ class ClusterTermTest {
     assertEquals("ready", health("w1"), "not lost before lost-after");
     sleepUntil(lastSeen.plusSeconds(31));
     assertEquals("lost", health("w1"), "lost at lost-after (the term wakes for the deadline)");
-    assertEquals("running", vmRow("a").status(), "a lost worker keeps its VMs");
+    assertEquals("running", vmRow("a").state().status(), "a lost worker keeps its VMs");
 
     sleepUntil(lastSeen.plusSeconds(30 + 180 - 1));
     assertEquals("lost", health("w1"));
     sleepUntil(lastSeen.plusSeconds(30 + 180 + 1));
     assertEquals("offline", health("w1"), "offline after offline-after more");
     VmRow a = awaitStatus("a", "failed");
-    assertEquals("failed", a.status());
-    assertEquals("worker w1 went offline", a.statusMessage());
+    assertEquals("failed", a.state().status());
+    assertEquals("worker w1 went offline", a.state().statusMessage());
 
     sleepUntil(lastSeen.plusSeconds(30 + 180 + 600 - 1));
     assertTrue(workers.findById("w1").isPresent(), "kept until offline for remove-offline-after");
@@ -574,7 +584,7 @@ class ClusterTermTest {
     assertTrue(
         agentTasks.findByWorkerInList(List.of("w1")).isEmpty(), "what its agent said went with it");
     assertEquals(
-        "failed", vmRow("a").status(), "its VM stays as it was: failed, naming the worker");
+        "failed", vmRow("a").state().status(), "its VM stays as it was: failed, naming the worker");
   }
 
   @Test
@@ -588,8 +598,8 @@ class ClusterTermTest {
     env.sleep(Duration.ofSeconds(6));
     awaitStatus("a", "running");
     awaitStatus("b", "running");
-    String silentWorker = vmRow("b").worker();
-    String otherWorker = vmRow("a").worker();
+    String silentWorker = vmRow("b").state().worker();
+    String otherWorker = vmRow("a").state().worker();
 
     // Every host down for 5 minutes, longer than lost-after plus offline-after: no term runs, and
     // no
@@ -605,8 +615,9 @@ class ClusterTermTest {
         "ready",
         health(silentWorker),
         "judged on the moments since the scheduler came back, not the outage");
-    assertEquals("running", vmRow("a").status());
-    assertEquals("running", vmRow("b").status(), "no VM fails for an outage of the control plane");
+    assertEquals("running", vmRow("a").state().status());
+    assertEquals(
+        "running", vmRow("b").state().status(), "no VM fails for an outage of the control plane");
 
     sleepUntil(back.plusSeconds(29));
     assertEquals("ready", health(silentWorker));
@@ -623,7 +634,7 @@ class ClusterTermTest {
     assertEquals("offline", health(silentWorker));
     awaitStatus("b", "failed");
     assertEquals("ready", health(otherWorker));
-    assertEquals("running", vmRow("a").status());
+    assertEquals("running", vmRow("a").state().status());
   }
 
   private void startVmWorkflow(String vm) {
@@ -669,13 +680,14 @@ class ClusterTermTest {
     env.sleep(Duration.ofSeconds(3));
     assertTrue(
         eventTypes("a").contains("failed"), "the refused start failed the VM: " + eventTypes("a"));
-    awaitVm("a", v -> v.statusMessage().contains("refused task a.0"), "told of the refusal");
+    awaitVm(
+        "a", v -> v.state().statusMessage().contains("refused task a.0"), "told of the refusal");
     assertEquals(1, notifier.failed("a"), "the first signal of it failed");
 
     agents.set("w1", FakeAgents.Mode.UP);
     env.sleep(Duration.ofSeconds(30)); // the restart delay is 15 s
     assertTrue(
-        vmRow("a").restartCount() >= 1,
+        vmRow("a").state().restartCount() >= 1,
         "the workflow heard of the failure and restarted it: " + eventTypes("a"));
     awaitStatus("a", "running");
   }
@@ -692,9 +704,9 @@ class ClusterTermTest {
     VmRow reported = vmRow("a");
     assertEquals(
         "running",
-        reported.status(),
+        reported.state().status(),
         "its agent's word, in the read model before any workflow heard it");
-    assertTrue(reported.taskEventId() > 0);
+    assertTrue(reported.state().taskEventId() > 0);
 
     startVmWorkflow("a"); // as the next host's start-up restores it
     env.sleep(Duration.ofSeconds(11));
@@ -705,10 +717,13 @@ class ClusterTermTest {
     }
     assertEquals("running", workflow.status(), "its workflow took the VM up as it stands");
     VmRow a = vmRow("a");
-    assertEquals("running", a.status());
-    assertEquals("w1", a.worker());
-    assertEquals(reported.startedAt(), a.startedAt());
-    assertEquals(reported.taskEventId(), a.taskEventId(), "the start it heard is the one reported");
+    assertEquals("running", a.state().status());
+    assertEquals("w1", a.state().worker());
+    assertEquals(reported.state().startedAt(), a.state().startedAt());
+    assertEquals(
+        reported.state().taskEventId(),
+        a.state().taskEventId(),
+        "the start it heard is the one reported");
   }
 
   @Test
@@ -718,7 +733,7 @@ class ClusterTermTest {
     vm("a", 1, "OnFailure");
     startCluster(env.getWorkflowClient());
     env.sleep(Duration.ofSeconds(6));
-    assertEquals("w1", vmRow("a").worker(), "packed onto the fuller-by-name first worker");
+    assertEquals("w1", vmRow("a").state().worker(), "packed onto the fuller-by-name first worker");
     awaitStatus("a", "running");
 
     agents.stopHeartbeats("w1");
@@ -726,8 +741,11 @@ class ClusterTermTest {
     env.sleep(Duration.ofSeconds(30 + 180 + 5));
     assertEquals("offline", health("w1"));
     VmRow moved =
-        awaitVm("a", v -> "running".equals(v.status()) && v.restartCount() == 1, "running again");
-    assertEquals("w2", moved.worker(), "placed on the worker that is still there");
+        awaitVm(
+            "a",
+            v -> "running".equals(v.state().status()) && v.state().restartCount() == 1,
+            "running again");
+    assertEquals("w2", moved.state().worker(), "placed on the worker that is still there");
     assertEquals(1, agents.starts("w2", "a.1"), "the new generation's task, started once");
     assertEquals(
         List.of("scheduled", "started", "failed-over", "started"),
@@ -751,11 +769,13 @@ class ClusterTermTest {
     env.sleep(Duration.ofSeconds(20));
     VmRow a =
         awaitVm(
-            "a", v -> "running".equals(v.status()) && "w2".equals(v.worker()), "running elsewhere");
-    assertEquals("w2", a.worker(), "placed again, elsewhere");
-    assertEquals("running", a.status());
+            "a",
+            v -> "running".equals(v.state().status()) && "w2".equals(v.state().worker()),
+            "running elsewhere");
+    assertEquals("w2", a.state().worker(), "placed again, elsewhere");
+    assertEquals("running", a.state().status());
     assertTrue(eventTypes("a").contains("start-failed"), eventTypes("a").toString());
-    assertEquals("w1", a.avoidWorker());
+    assertEquals("w1", a.notes().avoidWorker());
     assertEquals(0, agents.tasks("w1").size());
   }
 
@@ -774,9 +794,9 @@ class ClusterTermTest {
       VmRow v =
           awaitVm(
               "v" + i,
-              r -> "running".equals(r.status()) && "w2".equals(r.worker()),
+              r -> "running".equals(r.state().status()) && "w2".equals(r.state().worker()),
               "running elsewhere");
-      assertEquals("w1", v.avoidWorker());
+      assertEquals("w1", v.notes().avoidWorker());
     }
     assertTrue(
         agents.startCalls("w1") <= AgentCallPass.LANES_PER_AGENT * ActionRetries.START_ATTEMPTS,
@@ -822,7 +842,8 @@ class ClusterTermTest {
       assertEquals("w1", placedOn("f" + i), "packed onto the first worker by name");
     }
     for (int i = 0; i < 5; i++) {
-      assertTrue(awaitStatus("f" + i, "failed").statusMessage().contains("image not found"));
+      assertTrue(
+          awaitStatus("f" + i, "failed").state().statusMessage().contains("image not found"));
     }
     awaitVm("f0", v -> "flaky".equals(health("w1")), "w1 flaky");
     WorkerRow w1 = workers.findById("w1").orElseThrow();
@@ -874,9 +895,9 @@ class ClusterTermTest {
     agents.exit("w1", "a.0", 3);
     env.sleep(Duration.ofSeconds(5));
     VmRow a = awaitStatus("a", "failed");
-    assertEquals("failed", a.status());
-    assertEquals(3, a.exitCode());
-    assertEquals("task a.0 exited with code 3", a.statusMessage());
+    assertEquals("failed", a.state().status());
+    assertEquals(3, a.state().exitCode());
+    assertEquals("task a.0 exited with code 3", a.state().statusMessage());
   }
 
   @Test
@@ -902,7 +923,7 @@ class ClusterTermTest {
 
     vm("late", 1, "Never");
     env.sleep(Duration.ofSeconds(6));
-    awaitVm("late", v -> "w1".equals(v.worker()), "placed after continue-as-new");
+    awaitVm("late", v -> "w1".equals(v.state().worker()), "placed after continue-as-new");
     int events =
         env.getWorkflowClient().fetchHistory(ClusterWorkflow.WORKFLOW_ID).getEvents().size();
     assertTrue(events <= 2_100, "history bounded: " + events);
@@ -956,8 +977,9 @@ class ClusterTermTest {
       env.sleep(Duration.ofSeconds(30));
       for (int i = 0; i < 12; i++) {
         VmRow v = awaitStatus("v" + i, "running");
-        assertEquals("running", v.status(), v.name());
-        assertEquals(1, agents.starts(v.worker(), "v" + i + ".0"), "started once: " + v.name());
+        assertEquals("running", v.state().status(), v.name());
+        assertEquals(
+            1, agents.starts(v.state().worker(), "v" + i + ".0"), "started once: " + v.name());
         assertEquals(
             1,
             eventTypes(v.name()).stream().filter("scheduled"::equals).count(),

@@ -347,13 +347,13 @@ public class AgentCallPass {
   private static TaskSpec spec(VmRow vm) {
     return new TaskSpec(
         vm.name(),
-        vm.restartCount(),
-        vm.runtime(),
-        vm.image(),
-        vm.command(),
-        vm.env(),
-        vm.resources(),
-        vm.guest(),
-        vm.disconnect());
+        vm.state().restartCount(),
+        vm.spec().runtime(),
+        vm.spec().image(),
+        vm.spec().command(),
+        vm.spec().env(),
+        vm.spec().resources(),
+        vm.spec().guest(),
+        vm.spec().disconnect());
   }
 }

@@ -440,7 +440,7 @@ public class TaskObservations {
   public void removedFrom(String worker, String taskId, Instant now) {
     Optional<TaskId> id = TaskId.parse(taskId);
     Optional<dev.rota.store.VmRow> vm = id.flatMap(i -> vms.findById(i.vm()));
-    if (vm.isEmpty() || vm.get().restartCount() <= id.get().restartCount()) {
+    if (vm.isEmpty() || vm.get().state().restartCount() <= id.get().restartCount()) {
       return; // no VM, or the task is of its current generation: the term's to judge
     }
     String record = VmTaskRow.id(vm.get().seq(), taskId);
@@ -448,13 +448,13 @@ public class TaskObservations {
     if (row.isPresent() && row.get().worker().equals(worker)) {
       tasks.forget(record);
     }
-    if (worker.equals(vm.get().oldCopyOn())) {
+    if (worker.equals(vm.get().notes().oldCopyOn())) {
       Instant started =
           tasks
               .findById(
                   VmTaskRow.id(
                       vm.get().seq(),
-                      TaskId.of(vm.get().name(), vm.get().restartCount()).toString()))
+                      TaskId.of(vm.get().name(), vm.get().state().restartCount()).toString()))
               .map(VmTaskRow::startedAt)
               .orElse(null);
       moveEnded(

@@ -118,7 +118,8 @@ public class TaskReports {
               }
               List<OutboxRow> told = new ArrayList<>();
               for (Change c : changes.values()) {
-                if (c.transition().to() == TaskState.RUNNING && c.vm().movingFrom() != null) {
+                if (c.transition().to() == TaskState.RUNNING
+                    && c.vm().notes().movingFrom() != null) {
                   moveStarted.set(true);
                 }
                 Reconciliation.TaskTransition t = c.transition();
@@ -163,12 +164,12 @@ public class TaskReports {
         || task.message() == null
         || task.message().isBlank()
         || !worker.equals(row.worker())
-        || id.restartCount() != vm.restartCount()) {
+        || id.restartCount() != vm.state().restartCount()) {
       return;
     }
     String message =
         task.message().length() > 512 ? task.message().substring(0, 512) : task.message();
-    if (vms.starting(vm.name(), vm.seq(), vm.restartCount(), message) > 0) {
+    if (vms.starting(vm.name(), vm.seq(), vm.state().restartCount(), message) > 0) {
       events.append(vm.name(), now, "starting", message + " on " + worker);
     }
   }

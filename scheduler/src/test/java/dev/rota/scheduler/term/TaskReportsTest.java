@@ -160,8 +160,8 @@ class TaskReportsTest {
     VmRow vm = vms.findById("tr-pull").orElseThrow();
     assertEquals(
         "pulling 40% of 2048 MiB",
-        vm.statusMessage(), "the worker it is placed on says how it gets on");
-    assertEquals("pending", vm.status(), "progress is no change of state");
+        vm.state().statusMessage(), "the worker it is placed on says how it gets on");
+    assertEquals("pending", vm.state().status(), "progress is no change of state");
     assertEquals(
         List.of("pulling 40% of 2048 MiB on tr-p"),
         vmEvents.page("tr-pull", 0, 100).stream()
@@ -196,12 +196,12 @@ class TaskReportsTest {
     VmRow toldVm = vms.findById("tr-told").orElseThrow();
     assertEquals(
         "running",
-        toldVm.status(),
+        toldVm.state().status(),
         "the agent's word: the read model need not wait for the workflow");
-    assertEquals("tr-w", toldVm.worker());
+    assertEquals("tr-w", toldVm.state().worker());
     assertEquals(
         "pending",
-        vms.findById("tr-later").orElseThrow().status(),
+        vms.findById("tr-later").orElseThrow().state().status(),
         "an end is the workflow's to judge");
     // Told right after the report was answered, the told news' removal queued without a wait.
     eventually(
@@ -237,17 +237,18 @@ class TaskReportsTest {
             .filter(a -> "tr-runs".equals(a.vm()) && "started".equals(a.event()))
             .findFirst()
             .orElseThrow();
-    assertEquals("running", runs.status());
-    assertEquals(started.id(), runs.taskEventId(), "the event the workflow will hear it by");
-    assertEquals(started.createdAt().toEpochMilli(), runs.startedAt().toEpochMilli());
+    assertEquals("running", runs.state().status());
+    assertEquals(
+        started.id(), runs.state().taskEventId(), "the event the workflow will hear it by");
+    assertEquals(started.createdAt().toEpochMilli(), runs.state().startedAt().toEpochMilli());
     assertEquals(
         0,
-        runs.startedAt().getNano() % 1_000_000,
+        runs.state().startedAt().getNano() % 1_000_000,
         "to the millisecond, as the workflow records it");
-    assertEquals(started.detail(), runs.statusMessage(), "the message it will hear");
+    assertEquals(started.detail(), runs.state().statusMessage(), "the message it will hear");
     assertEquals(
         "stopping",
-        vms.findById("tr-stopped").orElseThrow().status(),
+        vms.findById("tr-stopped").orElseThrow().state().status(),
         "the workflow's decision stands");
 
     assertEquals(
@@ -260,7 +261,7 @@ class TaskReportsTest {
             "scheduled",
             null,
             started.id() - 1,
-            runs.scheduledAt(),
+            runs.state().scheduledAt(),
             null,
             null),
         "the workflow hearing of the placement late changes nothing");
@@ -274,8 +275,8 @@ class TaskReportsTest {
             started.detail(),
             null,
             started.id(),
-            runs.scheduledAt(),
-            runs.startedAt(),
+            runs.state().scheduledAt(),
+            runs.state().startedAt(),
             null),
         "its record of the start is there already");
     assertEquals(runs.version(), vms.findById("tr-runs").orElseThrow().version());
@@ -378,7 +379,7 @@ class TaskReportsTest {
               later);
         });
     VmRow movingBefore = vms.findById("tr-mv").orElseThrow();
-    assertEquals("tr-w3", movingBefore.movingFrom(), "the move under way");
+    assertEquals("tr-w3", movingBefore.notes().movingFrom(), "the move under way");
 
     reports.accept(
         "tr-w4",
@@ -387,18 +388,20 @@ class TaskReportsTest {
             new ObservedTask("tr-mv.1", "running", null, null)));
 
     VmRow failedOver = vms.findById("tr-fo").orElseThrow();
-    assertEquals("running", failedOver.status());
-    assertEquals(1, failedOver.restartCount());
+    assertEquals("running", failedOver.state().status());
+    assertEquals(1, failedOver.state().restartCount());
     assertEquals(
-        "tr-w4", failedOver.worker(), "running on its new worker, as its workflow will say");
+        "tr-w4",
+        failedOver.state().worker(),
+        "running on its new worker, as its workflow will say");
     assertEquals(
         later.toEpochMilli(),
-        failedOver.scheduledAt().toEpochMilli(),
+        failedOver.state().scheduledAt().toEpochMilli(),
         "placed there by the failover");
     VmRow moved = vms.findById("tr-mv").orElseThrow();
-    assertEquals("tr-w3", moved.worker(), "a move's end is its workflow's to record");
-    assertEquals(movingBefore.taskEventId(), moved.taskEventId());
-    assertEquals(null, moved.movingFrom(), "though its old copy is no longer kept");
+    assertEquals("tr-w3", moved.state().worker(), "a move's end is its workflow's to record");
+    assertEquals(movingBefore.state().taskEventId(), moved.state().taskEventId());
+    assertEquals(null, moved.notes().movingFrom(), "though its old copy is no longer kept");
   }
 
   @Test

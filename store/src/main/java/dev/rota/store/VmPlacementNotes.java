@@ -1,0 +1,24 @@
+package dev.rota.store;
+
+import io.micronaut.core.annotation.Nullable;
+import io.micronaut.data.annotation.Embeddable;
+import io.micronaut.data.annotation.MappedProperty;
+import java.time.Instant;
+
+/**
+ * What the scheduler's terms note on a VM's row for placing it: the worker to avoid and until when,
+ * why it waits, the worker it failed on, and while it moves, where its old copy runs and the worker
+ * it moves from. The scheduler alone writes these.
+ */
+@Embeddable
+public record VmPlacementNotes(
+    @MappedProperty("avoid_worker") @Nullable String avoidWorker,
+    @MappedProperty("avoid_until") @Nullable Instant avoidUntil,
+    @MappedProperty("pending_reason") @Nullable String pendingReason,
+    @MappedProperty("failed_on") @Nullable String failedOn,
+    @MappedProperty("moving_from") @Nullable String movingFrom,
+    @MappedProperty("old_copy_on") @Nullable String oldCopyOn) {
+
+  public static final VmPlacementNotes NONE =
+      new VmPlacementNotes(null, null, null, null, null, null);
+}

@@ -1,0 +1,29 @@
+package dev.rota.store;
+
+import io.micronaut.core.annotation.Nullable;
+import io.micronaut.data.annotation.Embeddable;
+import io.micronaut.data.annotation.MappedProperty;
+import java.time.Instant;
+
+/**
+ * A VM's lifecycle as its row shows it: the read model its workflow writes (status, message,
+ * worker, generation, exit code, times, the last task event applied). The one other writer is the
+ * observation of a placed VM's start, which writes what the workflow will once it hears.
+ */
+@Embeddable
+public record VmState(
+    @MappedProperty("status") String status,
+    @MappedProperty("status_message") @Nullable String statusMessage,
+    @MappedProperty("worker") @Nullable String worker,
+    @MappedProperty("restart_count") int restartCount,
+    @MappedProperty("exit_code") @Nullable Integer exitCode,
+    @MappedProperty("scheduled_at") @Nullable Instant scheduledAt,
+    @MappedProperty("started_at") @Nullable Instant startedAt,
+    @MappedProperty("finished_at") @Nullable Instant finishedAt,
+    @MappedProperty("task_event_id") long taskEventId) {
+
+  /** A VM just submitted: pending, generation 0, no worker. */
+  public static VmState pending(String message) {
+    return new VmState("pending", message, null, 0, null, null, null, null, 0);
+  }
+}
