@@ -1,13 +1,10 @@
 package dev.rota.api.cluster;
 
-import dev.rota.api.Conflicts;
 import dev.rota.api.JsonBodies;
 import dev.rota.api.auth.RequiresRole;
 import dev.rota.api.auth.Role;
 import dev.rota.api.problem.ProblemAnswers;
-import dev.rota.control.ControlWorkflows;
-import dev.rota.store.ClusterSettingsRepository;
-import dev.rota.store.ClusterSettingsRow;
+import dev.rota.control.ClusterCommands;
 import io.micronaut.core.annotation.Nullable;
 import io.micronaut.http.annotation.Body;
 import io.micronaut.http.annotation.Controller;
@@ -24,15 +21,11 @@ import io.swagger.v3.oas.annotations.parameters.RequestBody;
 @Controller("/v1/cluster-settings")
 @ExecuteOn(TaskExecutors.BLOCKING)
 public class ClusterSettingsController {
-  private final ClusterSettingsRepository settings;
-  private final ControlWorkflows control;
-
+  private final ClusterCommands cluster;
   private final JsonBodies bodies;
 
-  public ClusterSettingsController(
-      ClusterSettingsRepository settings, ControlWorkflows control, JsonBodies bodies) {
-    this.settings = settings;
-    this.control = control;
+  public ClusterSettingsController(ClusterCommands cluster, JsonBodies bodies) {
+    this.cluster = cluster;
     this.bodies = bodies;
   }
 
@@ -40,7 +33,7 @@ public class ClusterSettingsController {
   @Get
   @Operation(operationId = "getClusterSettings")
   public ClusterSettingsView get() {
-    return new ClusterSettingsView(current().schedulerProfile());
+    return new ClusterSettingsView(cluster.current().schedulerProfile());
   }
 
   @RequiresRole({Role.ADMIN_WRITE})
@@ -53,26 +46,7 @@ public class ClusterSettingsController {
   @ProblemAnswers.Conflicting
   public ClusterSettingsView put(@Body @Nullable String raw) {
     ClusterSettingsView body = bodies.read(raw, ClusterSettingsView.class);
-    boolean changed =
-        Conflicts.retry(
-            () -> {
-              ClusterSettingsRow row = current();
-              if (row.schedulerProfile().equals(body.schedulerProfile())) {
-                return false;
-              }
-              settings.update(
-                  new ClusterSettingsRow(row.id(), body.schedulerProfile(), row.version()));
-              return true;
-            });
-    if (changed) {
-      control.wakeScheduler("scheduler profile set to " + body.schedulerProfile());
-    }
+    cluster.setSchedulerProfile(body.schedulerProfile());
     return body;
-  }
-
-  private ClusterSettingsRow current() {
-    return settings
-        .findById(ClusterSettingsRow.ID)
-        .orElseThrow(() -> new IllegalStateException("cluster_settings has no default row"));
   }
 }

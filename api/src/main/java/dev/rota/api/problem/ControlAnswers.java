@@ -1,6 +1,7 @@
 package dev.rota.api.problem;
 
 import dev.rota.control.NotAnswered;
+import dev.rota.control.NotFound;
 import dev.rota.control.Refused;
 import io.micronaut.http.HttpRequest;
 import io.micronaut.http.HttpResponse;
@@ -11,9 +12,22 @@ import io.micronaut.http.server.exceptions.response.ErrorContext;
 import io.micronaut.http.server.exceptions.response.ErrorResponseProcessor;
 import jakarta.inject.Singleton;
 
-/** What the control plane's answers are in HTTP: a refusal is a 409, no answer in time a 503. */
+/**
+ * What the control plane's answers are in HTTP: a refusal is a 409, nothing by that name a 404, no
+ * answer in time a 503.
+ */
 public final class ControlAnswers {
   private ControlAnswers() {}
+
+  private static HttpResponse<?> answer(
+      ErrorResponseProcessor<?> problems,
+      HttpRequest<?> request,
+      HttpStatus status,
+      RuntimeException answer) {
+    return problems.processResponse(
+        ErrorContext.builder(request).errorMessage(answer.getMessage()).build(),
+        HttpResponse.status(status));
+  }
 
   /** The workflow said no, or a namesake is still closing: a 409 whose detail says why. */
   @Produces
@@ -27,9 +41,7 @@ public final class ControlAnswers {
 
     @Override
     public HttpResponse<?> handle(HttpRequest request, Refused refused) {
-      return problems.processResponse(
-          ErrorContext.builder(request).errorMessage(refused.getMessage()).build(),
-          HttpResponse.status(HttpStatus.CONFLICT));
+      return answer(problems, request, HttpStatus.CONFLICT, refused);
     }
   }
 
@@ -51,6 +63,22 @@ public final class ControlAnswers {
           HttpStatus.SERVICE_UNAVAILABLE,
           RetryLater.OUTAGE_SECONDS,
           unanswered.getMessage());
+    }
+  }
+
+  /** Nothing by that name: a 404. */
+  @Produces
+  @Singleton
+  static class NotFoundHandler implements ExceptionHandler<NotFound, HttpResponse<?>> {
+    private final ErrorResponseProcessor<?> problems;
+
+    NotFoundHandler(ErrorResponseProcessor<?> problems) {
+      this.problems = problems;
+    }
+
+    @Override
+    public HttpResponse<?> handle(HttpRequest request, NotFound missing) {
+      return answer(problems, request, HttpStatus.NOT_FOUND, missing);
     }
   }
 }

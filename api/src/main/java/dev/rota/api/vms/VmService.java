@@ -5,14 +5,10 @@ import dev.rota.api.Quantities;
 import dev.rota.api.paging.Page;
 import dev.rota.api.paging.PageRequest;
 import dev.rota.api.problem.Problems;
-import dev.rota.control.ControlWorkflows;
-import dev.rota.control.VmActions;
-import dev.rota.control.VmSubmissions;
-import dev.rota.control.VmWorkflowStarter;
+import dev.rota.control.VmCommands;
 import dev.rota.model.RestartPolicy;
 import dev.rota.model.VmStatus;
 import dev.rota.model.WireName;
-import dev.rota.store.Sql;
 import dev.rota.store.VmEventRepository;
 import dev.rota.store.VmRepository;
 import dev.rota.store.VmRow;
@@ -25,8 +21,8 @@ import java.util.Map;
 import java.util.TreeMap;
 
 /**
- * The VMs users submit: stored with the start their workflow is owed, which is made in the
- * background.
+ * The VMs as the API takes and shows them: requests checked and turned into specs, rows into views;
+ * what is done with them is {@link VmCommands}'.
  */
 @Singleton
 public class VmService {
@@ -37,56 +33,31 @@ public class VmService {
 
   private final VmRepository vms;
   private final VmEventRepository events;
-  private final VmSubmissions submissions;
-  private final ControlWorkflows control;
-  private final VmActions actions;
-  private final VmWorkflowStarter starter;
+  private final VmCommands commands;
   private final Clock clock;
 
-  public VmService(
-      VmRepository vms,
-      VmEventRepository events,
-      VmSubmissions submissions,
-      ControlWorkflows control,
-      VmActions actions,
-      VmWorkflowStarter starter,
-      Clock clock) {
-    this.starter = starter;
+  public VmService(VmRepository vms, VmEventRepository events, VmCommands commands, Clock clock) {
     this.vms = vms;
     this.events = events;
-    this.submissions = submissions;
-    this.control = control;
-    this.actions = actions;
+    this.commands = commands;
     this.clock = clock;
   }
 
-  /**
-   * Stores the VM with the start its workflow is owed, and answers: the VM is placed and run
-   * meanwhile, and its workflow is started at once in the background ({@link VmWorkflowStarter}),
-   * by any host later should this one die first.
-   */
+  /** Submits the VM ({@link VmCommands#submit}). */
   public VmView create(VmRequest request) {
-    VmRow row =
-        VmRow.submitted(
-            request.name(), 0, spec(request, ""), "waiting for the scheduler", clock.instant());
-    VmRow saved;
-    try {
-      saved = submissions.submit(row, "submitted; waiting for the scheduler");
-    } catch (RuntimeException e) {
-      if (Sql.isUniqueViolation(e)) {
-        throw Problems.conflict("VM '" + request.name() + "' already exists");
-      }
-      throw e;
-    }
-    control.wakeSchedulerMeanwhile("vm " + saved.name() + " submitted");
-    starter.startSoon(List.of(saved));
-    return VmView.of(saved);
+    return VmView.of(
+        commands.submit(
+            VmRow.submitted(
+                request.name(),
+                0,
+                spec(request, ""),
+                "waiting for the scheduler",
+                clock.instant())));
   }
 
   /**
    * Creates every VM of a batch, or none: all are checked first (a rejection names its item, {@code
-   * items[3].command}), stored in one transaction with the starts their workflows are owed, which
-   * are made in the background as for {@link #create}; the scheduler is woken once.
+   * items[3].command}), then submitted together ({@link VmCommands#submitAll}).
    */
   public List<VmView> createAll(List<VmRequest> requests) {
     List<VmRow> rows = new java.util.ArrayList<>(requests.size());
@@ -113,29 +84,7 @@ public class VmService {
               "waiting for the scheduler",
               clock.instant()));
     }
-    vms.findByNameInList(byName.keySet()).stream()
-        .findFirst()
-        .ifPresent(
-            taken -> {
-              throw Problems.conflict(
-                  "VM '"
-                      + taken.name()
-                      + "' (items["
-                      + byName.get(taken.name())
-                      + "]) already exists; nothing was created");
-            });
-    List<VmRow> saved;
-    try {
-      saved = submissions.storeAll(rows, "submitted; waiting for the scheduler");
-    } catch (RuntimeException e) {
-      if (Sql.isUniqueViolation(e)) {
-        throw Problems.conflict("a VM of this batch was created meanwhile; nothing was created");
-      }
-      throw e;
-    }
-    control.wakeSchedulerMeanwhile(saved.size() + " vms submitted");
-    starter.startSoon(saved);
-    return saved.stream().map(VmView::of).toList();
+    return commands.submitAll(rows).stream().map(VmView::of).toList();
   }
 
   /**
@@ -219,45 +168,22 @@ public class VmService {
   }
 
   public VmView stop(String name) {
-    find(name);
-    actions.act(name, vm -> vm::stop);
+    commands.stop(name);
     return get(name);
   }
 
   public VmView start(String name) {
-    find(name);
-    actions.act(name, vm -> vm::start);
-    control.wakeScheduler("vm " + name + " started");
+    commands.start(name);
     return get(name);
   }
 
   public VmView restart(String name) {
-    find(name);
-    actions.act(name, vm -> vm::restart);
-    control.wakeScheduler("vm " + name + " restarted");
+    commands.restart(name);
     return get(name);
   }
 
-  /** Hands the deletion to the VM's workflow, which removes the task before the rows. */
   public VmView delete(String name) {
-    VmRow row = find(name);
-    deleteNow(name);
-    return VmView.of(row);
-  }
-
-  private void deleteNow(String name) {
-    if (control.requestVmDelete(name)) {
-      return;
-    }
-    // A VM whose workflow has yet to start gets it first (or it started a moment ago): the workflow
-    // removes a task placed meanwhile.
-    starter.startIfOwed(name);
-    if (!control.requestVmDelete(name)) {
-      // No workflow: the rows are all there is. A task a term placed meanwhile is one of no VM,
-      // which
-      // the reconciliation removes from its agent.
-      submissions.remove(name);
-    }
+    return VmView.of(commands.delete(name));
   }
 
   private VmRow find(String name) {

@@ -1,32 +1,29 @@
 package dev.rota.api.vmsets;
 
-import dev.rota.api.Conflicts;
 import dev.rota.api.JsonBodies;
 import dev.rota.api.paging.Page;
 import dev.rota.api.paging.PageRequest;
 import dev.rota.api.problem.Problems;
 import dev.rota.api.vms.VmRequest;
 import dev.rota.api.vms.VmService;
-import dev.rota.control.ControlWorkflows;
-import dev.rota.control.Refused;
+import dev.rota.control.VmSetCommands;
+import dev.rota.control.VmSetCommands.SetSpec;
 import dev.rota.model.Spread;
 import dev.rota.store.Count;
-import dev.rota.store.Sql;
 import dev.rota.store.VmRepository;
 import dev.rota.store.VmSetRepository;
 import dev.rota.store.VmSetRow;
-import dev.rota.store.VmTemplate;
 import io.micronaut.core.annotation.Nullable;
 import jakarta.inject.Singleton;
-import java.time.Clock;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeSet;
 
 /**
- * VM sets: the row is stored first, then the set's workflow is started or told; the workflow makes
- * the replicas. What a set's status says is read from its replicas' rows.
+ * VM sets as the API takes and shows them: requests checked and turned into specs ({@link
+ * VmSetCommands} does what they ask), rows into views, whose status is read from the replicas'
+ * rows.
  */
 @Singleton
 public class VmSetService {
@@ -35,38 +32,30 @@ public class VmSetService {
 
   private final VmSetRepository sets;
   private final VmRepository vms;
-  private final ControlWorkflows control;
+  private final VmSetCommands commands;
   private final JsonBodies bodies;
-  private final Clock clock;
 
   public VmSetService(
-      VmSetRepository sets,
-      VmRepository vms,
-      ControlWorkflows control,
-      JsonBodies bodies,
-      Clock clock) {
+      VmSetRepository sets, VmRepository vms, VmSetCommands commands, JsonBodies bodies) {
     this.sets = sets;
     this.vms = vms;
-    this.control = control;
+    this.commands = commands;
     this.bodies = bodies;
-    this.clock = clock;
   }
 
   /**
    * A set as asked for, checked: the replicas' template as a VM without its name, the spread
    * parsed.
    */
-  private record Spec(int replicas, VmTemplate template, Spread spread, int maxUnavailable) {}
-
-  private Spec spec(VmSetRequest request) {
+  private SetSpec spec(VmSetRequest request) {
     Map<String, Object> template = new HashMap<>(request.template());
     // Checked as a VM; every replica's name will be of this shape.
     template.put("name", VmSetRow.replicaName(request.name(), 0));
     VmRequest vm = bodies.readPart("template", template, VmRequest.class);
-    return new Spec(
+    return new SetSpec(
         request.replicas(),
         VmService.spec(vm, "template."),
-        spread(request.spread()),
+        spread(request.spread()).wireName(),
         request.maxUnavailable() == null ? 1 : request.maxUnavailable());
   }
 
@@ -96,38 +85,7 @@ public class VmSetService {
   }
 
   public VmSetView create(VmSetRequest request) {
-    Spec spec = spec(request);
-    VmSetRow saved;
-    try {
-      saved =
-          sets.save(
-              VmSetRow.created(
-                  request.name(),
-                  sets.nextSeq(),
-                  spec.replicas(),
-                  spec.template(),
-                  spec.spread().wireName(),
-                  spec.maxUnavailable(),
-                  clock.instant()));
-    } catch (RuntimeException e) {
-      if (Sql.isUniqueViolation(e)) {
-        throw Problems.conflict("VM set '" + request.name() + "' already exists");
-      }
-      throw e;
-    }
-    try {
-      control.startSet(saved.name(), saved.replicas());
-    } catch (RuntimeException e) {
-      // Without its workflow the set would never get replicas: take the row back and let the user
-      // retry.
-      sets.deleteById(saved.name());
-      if (e instanceof Refused) {
-        throw e;
-      }
-      throw Problems.unavailable(
-          "cannot reach Temporal to start VM set '" + saved.name() + "'; nothing was stored");
-    }
-    return view(saved);
+    return view(commands.create(request.name(), spec(request)));
   }
 
   public Page<VmSetView> list(PageRequest page) {
@@ -147,20 +105,7 @@ public class VmSetService {
       throw Problems.badRequest(
           "name", "must be the set's own name, \"" + name + "\", got \"" + request.name() + "\"");
     }
-    Spec spec = spec(request);
-    VmSetRow updated =
-        Conflicts.retry(
-            () -> {
-              VmSetRow row = notDeleting(find(name));
-              return sets.update(
-                  row.respecified(
-                      spec.replicas(),
-                      spec.template(),
-                      spec.spread().wireName(),
-                      spec.maxUnavailable()));
-            });
-    control.tellSet(name, updated.replicas());
-    return view(updated);
+    return view(commands.replace(name, spec(request)));
   }
 
   /** {@code {"replicas": n}}: scales the set; nothing else may change this way. */
@@ -183,38 +128,17 @@ public class VmSetService {
           "replicas",
           "must be a whole number from 0 to " + VmSetRequest.MAX_REPLICAS + ", got " + given);
     }
-    if (sets.resize(name, replicas) == 0) {
-      notDeleting(find(name));
-    }
-    control.tellSet(name, replicas);
+    commands.resize(name, replicas);
     return get(name);
   }
 
-  /**
-   * Marks the set for deletion; its workflow deletes the replicas, then the set. The answer is the
-   * row as this request marked it, not read again: once told, the workflow may remove a set with no
-   * replicas left before a second read, which would then answer 404 to a deletion that was
-   * accepted.
-   */
+  /** Marks the set for deletion ({@link VmSetCommands#delete}): the row as marked. */
   public VmSetView delete(String name) {
-    VmSetRow row = find(name);
-    if (sets.markDeleting(name) == 0) {
-      // Removed since it was read: its workflow finished an earlier deletion.
-      throw Problems.notFound("VM set", name);
-    }
-    control.tellSet(name, row.replicas());
-    return view(row.markedDeleting());
+    return view(commands.delete(name));
   }
 
   private VmSetRow find(String name) {
     return sets.findById(name).orElseThrow(() -> Problems.notFound("VM set", name));
-  }
-
-  private static VmSetRow notDeleting(VmSetRow row) {
-    if (row.deleting()) {
-      throw Problems.conflict("VM set '" + row.name() + "' is being deleted");
-    }
-    return row;
   }
 
   private VmSetView view(VmSetRow row) {

@@ -1,4 +1,4 @@
-package dev.rota.api;
+package dev.rota.store;
 
 import io.micronaut.data.exceptions.OptimisticLockException;
 import java.util.function.Predicate;

@@ -1,4 +1,4 @@
-package dev.rota.api.workers;
+package dev.rota.control;
 
 import dev.rota.store.GroupCommit;
 import dev.rota.store.WorkerRepository;

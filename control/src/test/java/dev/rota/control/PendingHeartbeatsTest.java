@@ -1,4 +1,4 @@
-package dev.rota.api.workers;
+package dev.rota.control;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;

@@ -1,4 +1,4 @@
-package dev.rota.api;
+package dev.rota.store;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;

@@ -1,0 +1,128 @@
+package dev.rota.control;
+
+import dev.rota.store.Sql;
+import dev.rota.store.VmRepository;
+import dev.rota.store.VmRow;
+import jakarta.inject.Singleton;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * What a user does to VMs: submit one or a batch, stop, start, restart and delete. A submission is
+ * stored with the start its workflow is owed and answered: the VM is placed and run meanwhile, and
+ * its workflow is started in the background ({@link VmWorkflowStarter}), by any host later should
+ * this one die first. The actions are the VM's workflow's to judge ({@link VmActions}); a delete is
+ * handed to the workflow, which removes the task before the rows.
+ */
+@Singleton
+public class VmCommands {
+  private static final String WAITING = "submitted; waiting for the scheduler";
+
+  private final VmRepository vms;
+  private final VmSubmissions submissions;
+  private final ControlWorkflows workflows;
+  private final VmActions actions;
+  private final VmWorkflowStarter starter;
+
+  public VmCommands(
+      VmRepository vms,
+      VmSubmissions submissions,
+      ControlWorkflows workflows,
+      VmActions actions,
+      VmWorkflowStarter starter) {
+    this.vms = vms;
+    this.submissions = submissions;
+    this.workflows = workflows;
+    this.actions = actions;
+    this.starter = starter;
+  }
+
+  /** Stores the VM as submitted; {@link Refused} if its name is taken. */
+  public VmRow submit(VmRow row) {
+    VmRow saved;
+    try {
+      saved = submissions.submit(row, WAITING);
+    } catch (RuntimeException e) {
+      if (Sql.isUniqueViolation(e)) {
+        throw new Refused("VM '" + row.name() + "' already exists");
+      }
+      throw e;
+    }
+    workflows.wakeSchedulerMeanwhile("vm " + saved.name() + " submitted");
+    starter.startSoon(List.of(saved));
+    return saved;
+  }
+
+  /**
+   * Stores every VM of a batch in one transaction, or none ({@link Refused} naming the first whose
+   * name is taken, by its place in the batch); the scheduler is woken once.
+   */
+  public List<VmRow> submitAll(List<VmRow> rows) {
+    Map<String, Integer> byName = new HashMap<>();
+    for (int i = 0; i < rows.size(); i++) {
+      byName.put(rows.get(i).name(), i);
+    }
+    vms.findByNameInList(byName.keySet()).stream()
+        .findFirst()
+        .ifPresent(
+            taken -> {
+              throw new Refused(
+                  "VM '"
+                      + taken.name()
+                      + "' (items["
+                      + byName.get(taken.name())
+                      + "]) already exists; nothing was created");
+            });
+    List<VmRow> saved;
+    try {
+      saved = submissions.storeAll(rows, WAITING);
+    } catch (RuntimeException e) {
+      if (Sql.isUniqueViolation(e)) {
+        throw new Refused("a VM of this batch was created meanwhile; nothing was created");
+      }
+      throw e;
+    }
+    workflows.wakeSchedulerMeanwhile(saved.size() + " vms submitted");
+    starter.startSoon(saved);
+    return saved;
+  }
+
+  public void stop(String name) {
+    find(name);
+    actions.act(name, vm -> vm::stop);
+  }
+
+  public void start(String name) {
+    find(name);
+    actions.act(name, vm -> vm::start);
+    workflows.wakeScheduler("vm " + name + " started");
+  }
+
+  public void restart(String name) {
+    find(name);
+    actions.act(name, vm -> vm::restart);
+    workflows.wakeScheduler("vm " + name + " restarted");
+  }
+
+  /** Hands the deletion to the VM's workflow; the row as it was when asked. */
+  public VmRow delete(String name) {
+    VmRow row = find(name);
+    if (workflows.requestVmDelete(name)) {
+      return row;
+    }
+    // A VM whose workflow has yet to start gets it first (or it started a moment ago): the workflow
+    // removes a task placed meanwhile.
+    starter.startIfOwed(name);
+    if (!workflows.requestVmDelete(name)) {
+      // No workflow: the rows are all there is. A task a term placed meanwhile is one of no VM,
+      // which the reconciliation removes from its agent.
+      submissions.remove(name);
+    }
+    return row;
+  }
+
+  private VmRow find(String name) {
+    return vms.findById(name).orElseThrow(() -> new NotFound("VM", name));
+  }
+}

@@ -1,0 +1,119 @@
+package dev.rota.control;
+
+import dev.rota.store.Conflicts;
+import dev.rota.store.Sql;
+import dev.rota.store.VmSetRepository;
+import dev.rota.store.VmSetRow;
+import dev.rota.store.VmTemplate;
+import jakarta.inject.Singleton;
+import java.time.Clock;
+
+/**
+ * What a user does to VM sets: the row is stored first, then the set's workflow is started or told;
+ * the workflow makes and removes the replicas.
+ */
+@Singleton
+public class VmSetCommands {
+  private final VmSetRepository sets;
+  private final ControlWorkflows workflows;
+  private final Clock clock;
+
+  public VmSetCommands(VmSetRepository sets, ControlWorkflows workflows, Clock clock) {
+    this.sets = sets;
+    this.workflows = workflows;
+    this.clock = clock;
+  }
+
+  /** What a set asks for: how many replicas of which template, spread how. */
+  public record SetSpec(int replicas, VmTemplate template, String spread, int maxUnavailable) {}
+
+  /**
+   * Stores the set and starts its workflow; {@link Refused} if the name is taken or a deleted set's
+   * workflow is still closing under it, {@link NotAnswered} if Temporal cannot start it (the row is
+   * taken back: without its workflow the set would never get replicas).
+   */
+  public VmSetRow create(String name, SetSpec spec) {
+    VmSetRow saved;
+    try {
+      saved =
+          sets.save(
+              VmSetRow.created(
+                  name,
+                  sets.nextSeq(),
+                  spec.replicas(),
+                  spec.template(),
+                  spec.spread(),
+                  spec.maxUnavailable(),
+                  clock.instant()));
+    } catch (RuntimeException e) {
+      if (Sql.isUniqueViolation(e)) {
+        throw new Refused("VM set '" + name + "' already exists");
+      }
+      throw e;
+    }
+    try {
+      workflows.startSet(saved.name(), saved.replicas());
+    } catch (RuntimeException e) {
+      sets.deleteById(saved.name());
+      if (e instanceof Refused) {
+        throw e;
+      }
+      throw new NotAnswered(
+          "cannot reach Temporal to start VM set '" + saved.name() + "'; nothing was stored");
+    }
+    return saved;
+  }
+
+  /**
+   * Replaces what the set asks for; replicas already made keep the template they were made from.
+   */
+  public VmSetRow replace(String name, SetSpec spec) {
+    VmSetRow updated =
+        Conflicts.retry(
+            () ->
+                sets.update(
+                    notDeleting(find(name))
+                        .respecified(
+                            spec.replicas(),
+                            spec.template(),
+                            spec.spread(),
+                            spec.maxUnavailable())));
+    workflows.tellSet(name, updated.replicas());
+    return updated;
+  }
+
+  /** Scales the set to {@code replicas}. */
+  public void resize(String name, int replicas) {
+    if (sets.resize(name, replicas) == 0) {
+      notDeleting(find(name));
+    }
+    workflows.tellSet(name, replicas);
+  }
+
+  /**
+   * Marks the set for deletion; its workflow deletes the replicas, then the set. The answer is the
+   * row as this marked it, not read again: once told, the workflow may remove a set with no
+   * replicas left before a second read, which would then say that a deletion that was accepted
+   * found nothing.
+   */
+  public VmSetRow delete(String name) {
+    VmSetRow row = find(name);
+    if (sets.markDeleting(name) == 0) {
+      // Removed since it was read: its workflow finished an earlier deletion.
+      throw new NotFound("VM set", name);
+    }
+    workflows.tellSet(name, row.replicas());
+    return row.markedDeleting();
+  }
+
+  private VmSetRow find(String name) {
+    return sets.findById(name).orElseThrow(() -> new NotFound("VM set", name));
+  }
+
+  private static VmSetRow notDeleting(VmSetRow row) {
+    if (row.deleting()) {
+      throw new Refused("VM set '" + row.name() + "' is being deleted");
+    }
+    return row;
+  }
+}
