@@ -126,8 +126,7 @@ public final class Agent implements AutoCloseable {
         case "qemu" -> {
           QemuHost.installed().orElseThrow(QemuHost::missing);
           // The accelerator's probe takes up to its deadline: the agent serves meanwhile, and what
-          // needs to
-          // know (a boot, the registration's label) waits for it.
+          // needs to know (a boot, the registration's label) waits for it.
           java.util.concurrent.CompletableFuture<QemuHost> host =
               java.util.concurrent.CompletableFuture.supplyAsync(
                   () -> {

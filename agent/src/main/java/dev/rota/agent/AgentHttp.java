@@ -37,9 +37,8 @@ final class AgentHttp {
       javax.net.ssl.SSLContext tls)
       throws IOException {
     // The JDK's server leaves Nagle's algorithm on: each answer waited for the caller's delayed
-    // ACK, 40 ms
-    // a call on Linux (a probe is two calls), where with it off a call takes 2 ms. The server reads
-    // this once, when the process makes its first one.
+    // ACK, 40 ms a call on Linux (a probe is two calls), where with it off a call takes 2 ms. The
+    // server reads this once, when the process makes its first one.
     System.setProperty(NODELAY, "true");
     if (tls == null) {
       this.server = HttpServer.create(new InetSocketAddress(host, port), 64);

@@ -103,9 +103,8 @@ record AgentTls(SSLContext context, String sha256) {
       Files.writeString(passwordPart, password);
       restrict(passwordPart);
       // The password goes by file, not on the command line: there any user's ps could read it, and
-      // keytool's
-      // launcher took one that began "-J" for an option of its JVM (a random password did, once in
-      // a while).
+      // keytool's launcher took one that began "-J" for an option of its JVM (a random password
+      // did, once in a while).
       List<String> command =
           List.of(
               keytool.toString(),

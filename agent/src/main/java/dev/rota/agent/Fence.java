@@ -82,8 +82,7 @@ final class Fence {
       tripped = false;
     }
     // Not at every heartbeat: a kept time a little old only makes a restarted agent stop its tasks
-    // a
-    // little early, never late.
+    // a little early, never late.
     if (news || savedAt == null || Duration.between(savedAt, heardAt).compareTo(saveEvery()) >= 0) {
       save();
     }

@@ -93,8 +93,7 @@ final class QemuRuntime implements TaskRuntime {
       return;
     }
     // Fetching an image and making disks takes a while: the controller's call is answered at once,
-    // the
-    // task starting, and its progress is its message.
+    // the task starting, and its progress is its message.
     starts.execute(() -> boot(task, guest));
   }
 

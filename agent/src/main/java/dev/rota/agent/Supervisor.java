@@ -97,8 +97,7 @@ final class Supervisor {
           dir, new ProcessRecord(task.id, task.spec, process.pid(), processStart, now.toString()));
     } catch (IOException e) {
       // Unrecorded (a full disk), a restarted agent could not find it: it would run on unknown, and
-      // the
-      // controller, told it failed, would start it elsewhere. So it does not run.
+      // the controller, told it failed, would start it elsewhere. So it does not run.
       process.toHandle().descendants().forEach(ProcessHandle::destroyForcibly);
       process.destroyForcibly();
       process.onExit().join();

@@ -32,8 +32,7 @@ final class SyntheticRuntime implements TaskRuntime {
     Map<String, String> env = task.spec.env() == null ? Map.of() : task.spec.env();
     if (startDelay.isZero()) {
       // At once, on the caller's thread: a timer can be late by as long as the timers are busy (dev
-      // mode's
-      // agents share theirs, and send their reports on them).
+      // mode's agents share theirs, and send their reports on them).
       task.running(Instant.now());
     } else {
       task.handle =

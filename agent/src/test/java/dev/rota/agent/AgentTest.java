@@ -282,8 +282,7 @@ class AgentTest {
     start("ROTA_AGENT_STOP_GRACE", "2s");
     send("PUT", "/v1/tasks/r.0", spec("r", "process", "sh", "-c", "trap '' TERM; sleep 306"));
     // The shell and its sleep: the shell forks the sleep only once its trap is set, so a SIGTERM
-    // from
-    // now on is ignored, and the removal waits out the grace.
+    // from now on is ignored, and the removal waits out the grace.
     eventually("running, ignoring SIGTERM", () -> processes("sleep 306").size() >= 2);
     java.util.concurrent.CompletableFuture<Integer> first =
         java.util.concurrent.CompletableFuture.supplyAsync(

@@ -90,8 +90,7 @@ class DiskFullTest {
     eventually("running", () -> "running".equals(calls.task("kept.0").get("state")));
 
     // Room for the task's first record, not for the one that names its process: it starts, then
-    // cannot
-    // be recorded.
+    // cannot be recorded.
     Path filler = fill(4096);
     assertEquals(201, calls.putSleep("late", "3322"));
     eventually("failed", () -> "failed".equals(calls.task("late.0").get("state")));

@@ -171,8 +171,7 @@ class WorkflowStartsTest {
         vms.findById("ws-ran").orElseThrow().state().status(),
         "the agent's report ran ahead of the workflow");
     // The report tells its news after its answer: that try (not asking Temporal, the workflow being
-    // owed)
-    // is over before the start, as it would be were the start a moment later.
+    // owed) is over before the start, as it would be were the start a moment later.
     allDone(reportedNews);
 
     assertTrue(starter.startIfOwed("ws-ran"));
@@ -201,8 +200,7 @@ class WorkflowStartsTest {
         temporal.newWorkflowStub(VmWorkflow.class, VmWorkflow.workflowId("ws-ahead"));
     eventually("the workflow took the row: pending", () -> workflow.status().equals("pending"));
     // Placed and started as an agent's report records them, the news left in the outbox untold: the
-    // row
-    // says running, the workflow still pending.
+    // row says running, the workflow still pending.
     placed(vm, "ws-w2");
     VmTaskRow task = tasks.findById(VmTaskRow.id(vm.seq(), "ws-ahead.0")).orElseThrow();
     tx.executeWrite(

@@ -369,10 +369,8 @@ public final class LoadHarness {
     Set<String> stillHolding = new HashSet<>(killed);
     runningOnAndForgetEmpty(api, stillHolding);
     // Offline is judged from the last heartbeat: the bound is that deadline plus two terms. Only
-    // the
-    // killed workers that held VMs count (packed, most hold none): a later heartbeat of an empty
-    // one
-    // would put the deadline after their VMs had rightly moved.
+    // the killed workers that held VMs count (packed, most hold none): a later heartbeat of an
+    // empty one would put the deadline after their VMs had rightly moved.
     Instant offlineAt =
         lastSeen(api, stillHolding.isEmpty() ? killed : stillHolding)
             .plus(duration("rota.workers.lost-after"))
@@ -457,10 +455,9 @@ public final class LoadHarness {
       lastNews(events, from, to).ifPresent(news::add);
     }
     // Where a VM's last news before all ran spent its time: when it was signalled (from the start),
-    // how long
-    // the workflow task that heard it waited for a worker, how long it took (with its read-model
-    // write),
-    // when the read model had it; and the history of the VM the read model had last.
+    // how long the workflow task that heard it waited for a worker, how long it took (with its
+    // read-model write), when the read model had it; and the history of the VM the read model had
+    // last.
     if (!news.isEmpty()) {
       System.out.printf(
           "VM workflows' last news from %s: signalled at %s s; task waited %s ms; task ran %s ms; recorded at %s s (p50/p99/max)%n",

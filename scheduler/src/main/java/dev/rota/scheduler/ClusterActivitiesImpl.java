@@ -48,12 +48,10 @@ public class ClusterActivitiesImpl implements ClusterActivities {
   @SuppressWarnings("try") // the beats need the resource, not the body
   public TermOutcome termAndApply(TermStart start) {
     // A term woken from a pause longer than the heartbeat timeout may have been given to another
-    // host
-    // meanwhile, and what it read is stale: it stops before each of its writes (Heartbeats.Stale).
-    // The record says when this attempt began: an attempt retried after Temporal lost the one
-    // before (its
-    // result could not be reported) began when it ran, not when the workflow first asked for the
-    // term.
+    // host meanwhile, and what it read is stale: it stops before each of its writes
+    // (Heartbeats.Stale). The record says when this attempt began: an attempt retried after
+    // Temporal lost the one before (its result could not be reported) began when it ran, not when
+    // the workflow first asked for the term.
     long began = clock.millis();
     try (Heartbeats.Beating alive = heartbeats.whileRunning()) {
       TermOutcome outcome = observeAndCommit(start.term(), alive);

@@ -89,10 +89,9 @@ public class GroupCommit {
     Write<T> w = new Write<>(lockKey, work, new CompletableFuture<>());
     queue.add(w);
     // close() sets closed before it queues STOP, and the writer's last drain comes after STOP: a
-    // write
-    // that sees closed still false was queued before that drain and will be committed; one that
-    // sees it
-    // true and can take its write back was queued after, and nobody else will commit it.
+    // write that sees closed still false was queued before that drain and will be committed; one
+    // that sees it true and can take its write back was queued after, and nobody else will commit
+    // it.
     if (closed && queue.remove(w)) {
       return certain.write(work);
     }

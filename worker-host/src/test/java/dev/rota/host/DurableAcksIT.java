@@ -61,8 +61,8 @@ class DurableAcksIT {
       eventually("every acknowledged VM running", () -> Vms.running(api).containsAll(acked));
       Vms.onlyOneProcessEachAndPlacedOnce(api, acked);
       // A submission is answered before its workflow starts: the starts the killed host still owed
-      // are
-      // made by the host that comes back (its restore, then its sweep), each VM's workflow open.
+      // are made by the host that comes back (its restore, then its sweep), each VM's workflow
+      // open.
       io.temporal.serviceclient.WorkflowServiceStubs stubs =
           io.temporal.serviceclient.WorkflowServiceStubs.newServiceStubs(
               io.temporal.serviceclient.WorkflowServiceStubsOptions.newBuilder()

@@ -81,8 +81,7 @@ class EndToEndTest extends SharedDevStack {
     assertTrue(
         events.contains("restart-scheduled") && events.contains("restarted"), events.toString());
     // Each end is heard twice here (the agent's report, then the placement's notification reading
-    // the
-    // row after it); each must be counted once: as many restarts scheduled as tasks ended.
+    // the row after it); each must be counted once: as many restarts scheduled as tasks ended.
     long ended = events.stream().filter(e -> e.equals("failed")).count();
     long scheduled = events.stream().filter(e -> e.equals("restart-scheduled")).count();
     assertTrue(scheduled == ended || scheduled == ended - 1, "one restart per end: " + events);

@@ -106,8 +106,7 @@ class QemuEndToEndTest extends SharedDevStack {
                     .contains("\"state\":\"drained\"");
           });
       // A move starts the new copy first and powers the old one down after (surge first); it is
-      // done, and
-      // the drain with it, only once the old guest is gone.
+      // done, and the drain with it, only once the old guest is gone.
       assertEquals(1, guests().size(), "one guest once the move is done");
       eventually(
           "the new copy's guest is up",

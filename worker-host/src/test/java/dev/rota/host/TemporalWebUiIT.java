@@ -85,8 +85,7 @@ class TemporalWebUiIT {
                   && text.contains("\"RotaWorker\": \"w1\""),
           "vm-search-attributes");
       // Started 2 s after its submission (rota.vms.workflow-start-delay), the workflow is handed
-      // the VM
-      // placed and running, and shows it with one upsert: nothing was left to signal.
+      // the VM placed and running, and shows it with one upsert: nothing was left to signal.
       ui.show(
           vm + "/history",
           "the VM's lifecycle events",

@@ -85,8 +85,7 @@ class TwoHostsIT {
       Map<String, Long> pids = Vms.onlyOneProcessEachAndPlacedOnce(api, acked);
 
       // A rolling restart: the killed host comes back, then each host is stopped and started in
-      // turn
-      // while submissions go to the other.
+      // turn while submissions go to the other.
       stack.restartHost(holder);
       int more = 0;
       for (int host : List.of(survivor, holder)) {

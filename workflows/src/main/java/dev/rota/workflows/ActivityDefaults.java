@@ -34,8 +34,8 @@ public final class ActivityDefaults {
         .setStartToCloseTimeout(Duration.ofSeconds(10))
         // The SDK takes a local activity's policy without a maximum of attempts (and without a
         // schedule-to-close timeout) for no policy, and fails the workflow on its first failure:
-        // found
-        // with PostgreSQL stopped under load. A maximum no run reaches is "forever" it honours.
+        // found with PostgreSQL stopped under load. A maximum no run reaches is "forever" it
+        // honours.
         .setRetryOptions(
             RetryOptions.newBuilder(forever(maxBackoff))
                 .setMaximumAttempts(Integer.MAX_VALUE)

@@ -19,12 +19,10 @@ public final class Timers {
       return true;
     }
     // A timer overtaken by a wake-up is left to fire, not cancelled. Cancelling races the timer
-    // firing
-    // during the same workflow task, and Temporal's in-process test server (the embedded server of
-    // dev
-    // mode) then refuses the task for good ("invalid history builder state for action",
-    // temporalio/sdk-java#2606), leaving the workflow stuck. A timer left to fire costs one empty
-    // workflow task later and no Temporal action (the action is starting it).
+    // firing during the same workflow task, and Temporal's in-process test server (the embedded
+    // server of dev mode) then refuses the task for good ("invalid history builder state for
+    // action", temporalio/sdk-java#2606), leaving the workflow stuck. A timer left to fire costs
+    // one empty workflow task later and no Temporal action (the action is starting it).
     Promise<Void> timer =
         Workflow.newTimer(duration, TimerOptions.newBuilder().setSummary(summary).build());
     Workflow.await(() -> timer.isCompleted() || wakeUp.get());

@@ -521,8 +521,7 @@ class ClusterTermTest {
     outbox.doneAll(told);
 
     // A move, as a term writes it; then an agent's report of the new copy's start overtakes the
-    // move's
-    // news (the term sends that, and the start, at once).
+    // move's news (the term sends that, and the start, at once).
     assertEquals(1, vms.startMove("m", row.seq(), 0, "w1", "moving from worker w1 to w2"));
     long moved = outboxEvent(row, "m.1", "w2", "moved");
     long startedThere = outboxEvent(row, "m.1", "w2", "started");
@@ -602,8 +601,7 @@ class ClusterTermTest {
     String otherWorker = vmRow("a").state().worker();
 
     // Every host down for 5 minutes, longer than lost-after plus offline-after: no term runs, and
-    // no
-    // heartbeat can arrive. One agent will not heartbeat again.
+    // no heartbeat can arrive. One agent will not heartbeat again.
     io.temporal.client.WorkflowStub.fromTyped(cluster).terminate("every host down");
     agents.stopHeartbeats(silentWorker);
     env.sleep(Duration.ofMinutes(5));

@@ -132,8 +132,8 @@ public class AgentCallPass {
                   }
                   if (agentFailed != null) {
                     // A hung or erring agent costs one call's timeout a pass, not one per action;
-                    // the rest
-                    // count as tried, so that each gives up after as many passes as it would alone.
+                    // the rest count as tried, so that each gives up after as many passes as it
+                    // would alone.
                     notCarriedOut(a, agentFailed, tally.failed);
                     continue;
                   }

@@ -370,9 +370,8 @@ public class TaskObservations {
     String logType = to == TaskState.RUNNING ? "started" : clean ? "exited" : "failed";
     Instant startedAt = to == TaskState.RUNNING ? now : task.startedAt();
     // A start's line is not followed by a trim of the log: its placing's line, just before, trimmed
-    // it, so
-    // the log holds at most one line more than it keeps. The trim was an eighth of a report's
-    // commit.
+    // it, so the log holds at most one line more than it keeps. The trim was an eighth of a
+    // report's commit.
     OutboxRow news =
         tell(
             task.vm(),
@@ -388,12 +387,9 @@ public class TaskObservations {
             to != TaskState.RUNNING);
     if (to == TaskState.RUNNING) {
       // What the workflow will record on hearing it, to the millisecond its events carry: the API
-      // need not
-      // wait for the workflow's turn on a busy host, which under heavy load can take a minute.
-      // Before
-      // the move below is marked done, so that a move's copy, whose record keeps its first
-      // placement's
-      // time, is left to the workflow.
+      // need not wait for the workflow's turn on a busy host, which under heavy load can take a
+      // minute. Before the move below is marked done, so that a move's copy, whose record keeps its
+      // first placement's time, is left to the workflow.
       vms.reportedRunning(
           task.vm(),
           task.vmSeq(),
@@ -405,8 +401,7 @@ public class TaskObservations {
           now.truncatedTo(ChronoUnit.MILLIS));
       if (vms.moved(task.vm(), task.generation()) == 1) {
         // A move's new copy runs: its old one is removed now, with the next pass over the outbox,
-        // rather
-        // than once its worker's whole task list is next read.
+        // rather than once its worker's whole task list is next read.
         vms.oldCopyOn(task.vm())
             .ifPresent(
                 from ->

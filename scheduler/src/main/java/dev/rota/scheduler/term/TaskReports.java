@@ -200,8 +200,7 @@ public class TaskReports {
       beingTold.release(ids);
     } else {
       // With the next group commit rather than a commit of its own: should it be lost, the outbox
-      // tells
-      // the VMs again, and their workflows ignore news they have had.
+      // tells the VMs again, and their workflows ignore news they have had.
       commits
           .writeLater(GroupCommit.worker(worker), () -> actions.doneAll(told))
           .whenComplete((r, e) -> beingTold.release(ids));

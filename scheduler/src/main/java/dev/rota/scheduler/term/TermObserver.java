@@ -125,16 +125,14 @@ public class TermObserver {
       }
     }
     // What is left stops now: the calls still queued first (the newest), then those under way, so
-    // that
-    // no queued call takes the thread an interrupted one gives back.
+    // that no queued call takes the thread an interrupted one gives back.
     List<Future<Probe>> newestFirst = new ArrayList<>(asked.values());
     java.util.Collections.reverse(newestFirst);
     newestFirst.forEach(f -> f.cancel(true));
     for (Map.Entry<WorkerRow, Future<Probe>> e : asked.entrySet()) {
       if (e.getValue().isCancelled() && !sent.contains(e.getKey().name())) {
         // Never sent: the calls ahead of it took the time (a loaded host, many agents due at once).
-        // That
-        // says nothing of the agent; it is still due, and asked next term.
+        // That says nothing of the agent; it is still due, and asked next term.
         continue;
       }
       Probe probe = outcome(e.getValue(), timeout);
@@ -144,12 +142,10 @@ public class TermObserver {
       }
     }
     // The task lists first, then the answers in a short transaction of their own: a worker's row,
-    // which
-    // its heartbeats write too, is locked only while its answer is written, not while a thousand
-    // lists
-    // are (heartbeats waiting on it held up every write committed with them). Should this process
-    // die
-    // between the two, the lists are newer than the answers say, and the term counts only answers.
+    // which its heartbeats write too, is locked only while its answer is written, not while a
+    // thousand lists are (heartbeats waiting on it held up every write committed with them). Should
+    // this process die between the two, the lists are newer than the answers say, and the term
+    // counts only answers.
     Map<String, List<TaskView>> lists = new LinkedHashMap<>();
     List<Map<String, Object>> answers = new ArrayList<>();
     List<Map<String, Object>> failures = new ArrayList<>();
@@ -240,8 +236,7 @@ public class TermObserver {
    */
   private void store(Map<String, List<TaskView>> all, Instant now) {
     // A list older than one a later term stored is dropped: a term that stalled after asking (a
-    // long
-    // pause) must not put back tasks the agent has since ended or removed.
+    // long pause) must not put back tasks the agent has since ended or removed.
     Map<String, List<TaskView>> lists = new LinkedHashMap<>(all);
     workers.probedAfter(all.keySet(), now).forEach(lists::remove);
     if (lists.isEmpty()) {

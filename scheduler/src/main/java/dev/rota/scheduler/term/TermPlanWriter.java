@@ -169,8 +169,7 @@ public class TermPlanWriter {
           "removing task " + removal.taskId() + " from " + removal.worker() + ": " + removal.why());
     }
     // Task records change in the order of their ids, as agents' reports change them: two writers
-    // that
-    // take row locks in one order cannot deadlock.
+    // that take row locks in one order cannot deadlock.
     Map<String, Reconciliation.TaskTransition> transitions = new TreeMap<>();
     r.transitions().forEach(t -> transitions.put(taskRows.get(t.task()).id(), t));
     Map<String, PlacedTask> forgotten = new TreeMap<>();
@@ -201,8 +200,7 @@ public class TermPlanWriter {
       }
     }
     // Workers' rows are locked last, and by name as heartbeats lock them: a heartbeat never waits
-    // for a
-    // whole term's placements. Their examples still come first.
+    // for a whole term's placements. Their examples still come first.
     List<String> healthExamples = new ArrayList<>();
     int healthChanges = 0;
     List<TermPlan.HealthChange> byName = new ArrayList<>(plan.healthChanges());

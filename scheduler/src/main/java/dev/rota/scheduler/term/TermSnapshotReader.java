@@ -100,8 +100,7 @@ public class TermSnapshotReader {
       VmSnapshot snapshot = Snapshots.vm(v, now, spreads);
       vmSnapshots.add(snapshot);
       // Only a VM that may be placed this term looks for the image's holders (a running one may
-      // too,
-      // should its task be gone); with none, the workers' images are not read at all.
+      // too, should its task be gone); with none, the workers' images are not read at all.
       imageWanted |= v.image() != null && snapshot.wantsTask();
     }
     Map<String, WorkerRow> workerRows = new HashMap<>();

@@ -85,9 +85,8 @@ public class VmNotifier {
       }
     }
     // A start the agent's report already wrote to the row (reportedRunning): the row's newest
-    // event,
-    // with the status it left. Its event id only grows, so the workflow's record of it would change
-    // nothing.
+    // event, with the status it left. Its event id only grows, so the workflow's record of it would
+    // change nothing.
     boolean recorded =
         TaskEventType.STARTED.wireName().equals(news.event())
             && row.taskEventId() == news.id()

@@ -88,26 +88,21 @@ public class TemporalWorkers {
 
   private void build() {
     // A workflow task first waits for the host that ran that workflow last; when that host has
-    // died,
-    // every one of its workflows (the scheduler's among them) waits this long before another host
-    // takes it.
+    // died, every one of its workflows (the scheduler's among them) waits this long before another
+    // host takes it.
     WorkerOptions sticky =
         WorkerOptions.newBuilder()
             .setStickyQueueScheduleToStartTimeout(temporal.stickyTimeout())
             // The SDK fails a workflow task whose workflow thread has not yielded for 1 s, as a
-            // deadlock.
-            // On a host whose cores are all taken, replaying a long history can be kept off a core
-            // that
-            // long, and under heavy load the scheduler's task failed so time after time and no term
-            // ran.
-            // Rota's workflow code never blocks; below the 10 s workflow task timeout.
+            // deadlock. On a host whose cores are all taken, replaying a long history can be kept
+            // off a core that long, and under heavy load the scheduler's task failed so time after
+            // time and no term ran. Rota's workflow code never blocks; below the 10 s workflow task
+            // timeout.
             .setDefaultDeadlockDetectionTimeout(DEADLOCK_DETECTION.toMillis())
             // The SDK sends an activity's heartbeats at most every 80% of its heartbeat timeout: 4
-            // of the
-            // term's 5 s, so a beat held up 1 s by a busy host had the term given to another
-            // attempt while
-            // it still ran (two terms at once under heavy load). Every second instead leaves 4 s of
-            // slack.
+            // of the term's 5 s, so a beat held up 1 s by a busy host had the term given to another
+            // attempt while it still ran (two terms at once under heavy load). Every second instead
+            // leaves 4 s of slack.
             .setMaxHeartbeatThrottleInterval(Heartbeats.EVERY)
             .build();
     controlFactory = factory(temporal.workflowCacheSize());
@@ -135,8 +130,8 @@ public class TemporalWorkers {
             .setUsingVirtualWorkflowThreads(temporal.virtualWorkflowThreads())
             .setWorkflowCacheSize(cacheSize)
             // A cached workflow holds its thread: with fewer threads than the cache it cannot fill.
-            // A few
-            // more for a small cache, whose workflow may run a handler on a thread of its own.
+            // A few more for a small cache, whose workflow may run a handler on a thread of its
+            // own.
             .setMaxWorkflowThreadCount(Math.max(cacheSize, MIN_WORKFLOW_THREADS))
             .build());
   }

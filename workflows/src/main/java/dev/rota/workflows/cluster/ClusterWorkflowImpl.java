@@ -87,9 +87,8 @@ public class ClusterWorkflowImpl implements ClusterWorkflow {
     TermDecisions decided = outcome.decisions();
     ApplyResult applied = outcome.applied();
     // The term began when its activity began to observe, which is later than it was asked for when
-    // the
-    // activity waited (for a host's pollers, or for Temporal itself to come back): the API tells
-    // the former.
+    // the activity waited (for a host's pollers, or for Temporal itself to come back): the API
+    // tells the former.
     long began = Math.max(startedAt, outcome.observation().observedAtMillis());
     lastTerm =
         new TermSummary(

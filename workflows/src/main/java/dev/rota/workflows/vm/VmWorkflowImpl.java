@@ -486,9 +486,8 @@ public class VmWorkflowImpl implements VmWorkflow {
       case RESTART -> {
         count = new RestartRule.Count(0, count.restartsAfterFailure());
         // The new generation first: while the VM still wanted the old task, a term seeing it gone
-        // would
-        // call it vanished; once the VM is at the next generation, the old task is just one to
-        // remove.
+        // would call it vanished; once the VM is at the next generation, the old task is just one
+        // to remove.
         List<VmActivities.WorkerTask> old = tasksHeld();
         requeue("restarted by request", "restarted");
         old.forEach(this::removeTask);

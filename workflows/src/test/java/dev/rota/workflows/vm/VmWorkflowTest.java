@@ -962,8 +962,7 @@ class VmWorkflowTest {
     awaitStatus(vm, "running");
     settle();
     // Submitted, it is shown pending by its start; the task that heard both shows where it ended,
-    // and
-    // never the status in between.
+    // and never the status in between.
     assertEquals(List.of("running"), upserts("vm-a"));
     assertEquals("w1", searchAttribute("vm-a", "RotaWorker"));
     Histories.replayAndMaybeRecord(
