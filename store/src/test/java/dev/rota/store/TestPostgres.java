@@ -13,14 +13,14 @@ import org.junit.jupiter.api.Assumptions;
  * one), or else one {@code .ci/postgres} installs and starts for this JVM, stopped when it exits. A
  * test that asks for it is skipped, saying why, only when neither can be had.
  */
-final class TestPostgres {
+public final class TestPostgres {
   private static String url;
   private static String whyNot;
 
   private TestPostgres() {}
 
   /** The server's JDBC URL; skips the calling test when there is none. */
-  static synchronized String url() {
+  public static synchronized String url() {
     if (url == null && whyNot == null) {
       String given = System.getenv("ROTA_TEST_POSTGRES_URL");
       if (given != null && given.startsWith("jdbc:postgresql:")) {

@@ -1,5 +1,6 @@
 package dev.rota.host;
 
+import dev.rota.store.TestPostgres;
 import java.io.IOException;
 import java.nio.channels.FileChannel;
 import java.nio.channels.FileLock;
@@ -157,22 +158,7 @@ final class RealServices {
   /** The JDBC URL of a new, empty database. */
   static synchronized String newPostgresDatabase() throws SQLException, IOException {
     if (postgresServer == null) {
-      postgresServer =
-          Optional.ofNullable(System.getenv("ROTA_TEST_POSTGRES_URL"))
-              .filter(s -> !s.isBlank())
-              .orElse(null);
-    }
-    if (postgresServer == null) {
-      Path dir = Files.createTempDirectory(Path.of("/tmp"), "rota-it-postgres");
-      Script started = script(".ci/postgres", "start", dir.toString());
-      Assumptions.assumeTrue(
-          started.ok(),
-          "no PostgreSQL could be had ("
-              + started.lastLine()
-              + "): the production-host tests are skipped");
-      postgresServer = started.lastLine();
-      Runtime.getRuntime()
-          .addShutdownHook(new Thread(() -> script(".ci/postgres", "stop", dir.toString())));
+      postgresServer = TestPostgres.url();
     }
     String name = "rota_it_" + UUID.randomUUID().toString().replace("-", "").substring(0, 12);
     try (Connection c = DriverManager.getConnection(postgresServer);

@@ -41,9 +41,10 @@ public class TemporalOutageWatch implements AutoCloseable {
   private volatile Instant awaySince;
 
   @Inject
-  public TemporalOutageWatch(WorkflowServiceStubs stubs, TemporalWorkers workers, Clock clock) {
+  public TemporalOutageWatch(
+      WorkflowServiceStubs stubs, TemporalFrontend frontend, TemporalWorkers workers, Clock clock) {
     this(
-        () -> unanswered(stubs),
+        () -> frontend.ask().whyNot(),
         () -> stubs.getRawChannel().resetConnectBackoff(),
         workers::renewPollers,
         clock);
@@ -60,17 +61,6 @@ public class TemporalOutageWatch implements AutoCloseable {
     this.reconnect = reconnect;
     this.renewPollers = renewPollers;
     this.clock = clock;
-  }
-
-  private static String unanswered(WorkflowServiceStubs stubs) {
-    try {
-      var status = stubs.healthCheck().getStatus();
-      return status == io.grpc.health.v1.HealthCheckResponse.ServingStatus.SERVING
-          ? null
-          : "it is " + status;
-    } catch (RuntimeException e) {
-      return String.valueOf(e.getMessage());
-    }
   }
 
   /**
