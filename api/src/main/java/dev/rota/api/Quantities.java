@@ -7,20 +7,65 @@ import java.util.Map;
 import java.util.TreeMap;
 
 /**
- * Resource quantities as users send them: whole, non-negative numbers by name. Read from plain JSON
- * values rather than bound to {@code Long}, because binding would truncate 1.5 to 1 and answer
- * "lots" without naming the field.
+ * Resource quantities as users send them: whole, non-negative numbers by name, and memory also with
+ * a binary unit ({@code 512Mi}, {@code 2Gi}; a plain number is MiB). Read from plain JSON values
+ * rather than bound to {@code Long}, because binding would truncate 1.5 to 1 and answer "lots"
+ * without naming the field.
  */
 public final class Quantities {
   private Quantities() {}
 
   public static Map<String, Long> parse(String field, Map<String, Object> values) {
     Map<String, Long> result = new TreeMap<>();
-    values.forEach((name, value) -> result.put(name, quantity(field + "." + name, value)));
+    values.forEach(
+        (name, value) ->
+            result.put(
+                name,
+                name.equals(MEMORY)
+                    ? memory(field + "." + name, value)
+                    : quantity(field + "." + name, value)));
     return result;
   }
 
+  static final String MEMORY = "memory";
+
+  private static final java.util.regex.Pattern WITH_UNIT =
+      java.util.regex.Pattern.compile("^([0-9]{1,15})(Ki|Mi|Gi|Ti)?$");
+
+  /** Memory in MiB: a whole number, or a string with a binary unit that comes to whole MiB. */
+  private static long memory(String field, Object value) {
+    if (!(value instanceof String text)) {
+      return quantity(field, value, "MiB");
+    }
+    java.util.regex.Matcher m = WITH_UNIT.matcher(text.strip());
+    if (m.matches()) {
+      BigInteger n = new BigInteger(m.group(1));
+      String unit = m.group(2) == null ? "Mi" : m.group(2);
+      BigInteger kib =
+          switch (unit) {
+            case "Ki" -> n;
+            case "Mi" -> n.shiftLeft(10);
+            case "Gi" -> n.shiftLeft(20);
+            default -> n.shiftLeft(30);
+          };
+      if (kib.mod(BigInteger.valueOf(1024)).signum() == 0) {
+        return kib.shiftRight(10).longValueExact();
+      }
+      throw Problems.badRequest(field, "must come to whole MiB, got \"" + text + "\"");
+    }
+    throw Problems.badRequest(
+        field,
+        "must be MiB as a whole number, or a quantity with a binary unit such as \"512Mi\" or"
+            + " \"2Gi\", got \""
+            + text
+            + "\"");
+  }
+
   private static long quantity(String field, Object value) {
+    return quantity(field, value, null);
+  }
+
+  private static long quantity(String field, Object value, String unit) {
     if (value instanceof Integer
         || value instanceof Long
         || value instanceof Short
@@ -40,6 +85,12 @@ public final class Quantities {
     }
     String shown = value instanceof String ? "\"" + value + "\"" : String.valueOf(value);
     throw Problems.badRequest(
-        field, "must be a whole number from 0 to " + Long.MAX_VALUE + ", got " + shown);
+        field,
+        "must be a whole number"
+            + (unit == null ? "" : " of " + unit)
+            + " from 0 to "
+            + Long.MAX_VALUE
+            + ", got "
+            + shown);
   }
 }

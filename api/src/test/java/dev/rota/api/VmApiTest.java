@@ -108,6 +108,28 @@ class VmApiTest {
     assertEquals("created", events.items().get(0).get("type"));
   }
 
+  @ParameterizedTest(name = "{0} -> {1}")
+  @CsvSource(
+      delimiter = '|',
+      textBlock =
+          """
+          {"cpu":2}                      | {cpu=2, memory=512}
+          {"memory":"2Gi"}               | {cpu=1, memory=2048}
+          {"memory":"2048Ki","gpu":1}    | {cpu=1, gpu=1, memory=2}
+          {"memory":"768"}               | {cpu=1, memory=768}
+          {"cpu":0,"memory":0}           | {cpu=0, memory=0}
+          """)
+  void eachResourceHasItsOwnDefaultAndMemoryTakesUnits(String resources, String reserved) {
+    String name = "res-" + Integer.toHexString(resources.hashCode());
+    Http.Reply reply =
+        http.post(
+            "/v1/vms",
+            "{\"name\":\"" + name + "\",\"command\":[\"x\"],\"resources\":" + resources + "}");
+    assertEquals(201, reply.status(), reply.toString());
+    Map<?, ?> shown = (Map<?, ?>) reply.map().get("resources");
+    assertEquals(reserved, new java.util.TreeMap<Object, Object>(shown).toString());
+  }
+
   @Test
   void createWakesTheScheduler() throws Exception {
     ClusterWorkflow scheduler =
@@ -243,6 +265,10 @@ class VmApiTest {
           stop after nothing | {"name":"d2","command":["x"],"disconnect":{"replace":false,"stopAfterSeconds":0}} | 400 | disconnect.stopAfterSeconds
           unknown disconnect field | {"name":"d3","command":["x"],"disconnect":{"replce":false}}      | 400 | replce
           replace not a boolean | {"name":"d4","command":["x"],"disconnect":{"replace":"no"}}        | 400 | replace
+          misspelt field     | {"name":"typo","command":["x"],"resouces":{"cpu":1}}                 | 400 | resouces: is not a field of this request; did you mean resources?
+          unknown field      | {"name":"unk","command":["x"],"priority":5}                           | 400 | priority
+          memory decimal unit | {"name":"memg","command":["x"],"resources":{"memory":"2G"}}         | 400 | resources.memory: must be MiB as a whole number, or a quantity with a binary unit
+          memory part of MiB | {"name":"memk","command":["x"],"resources":{"memory":"100Ki"}}        | 400 | resources.memory: must come to whole MiB
           malformed JSON     | {"name": "mal",                                                       | 400 | JSON
           not an object      | [1,2]                                                                 | 400 | object
           """)
@@ -259,7 +285,7 @@ class VmApiTest {
     for (String name :
         List.of(
             "neg", "frac", "txt", "pol", "mr", "win", "win0", "nocmd", "cmdtxt", "envl", "mal",
-            "q1", "q2", "q9")) {
+            "typo", "unk", "memg", "memk", "q1", "q2", "q9")) {
       assertFalse(workflowExists(name), "no workflow for " + name);
     }
   }

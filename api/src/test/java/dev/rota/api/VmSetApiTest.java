@@ -55,13 +55,13 @@ class VmSetApiTest {
     assertEquals("distinct-workers", body.get("spread"));
     assertEquals(1, body.get("maxUnavailable"), "the default");
     Map<String, Object> template = (Map<String, Object>) body.get("template");
-    assertEquals(Map.of("cpu", 2), template.get("resources"));
-    assertEquals("Never", template.get("restartPolicy"), "defaults filled in as for a VM");
+    assertEquals(Map.of("cpu", 2, "memory", 512), template.get("resources"));
+    assertEquals("Always", template.get("restartPolicy"), "a replica restarts, so the set heals");
 
     eventually("three replicas", () -> replicas("web").equals(List.of("web-0", "web-1", "web-2")));
     Map<String, Object> replica = http.get("/v1/vms/web-1").map();
     assertEquals("web", replica.get("set"));
-    assertEquals(Map.of("cpu", 2), replica.get("resources"));
+    assertEquals(Map.of("cpu", 2, "memory", 512), replica.get("resources"));
     assertNull(
         http.get("/v1/vms?set=web").items().stream()
             .filter(v -> !"web".equals(v.get("set")))

@@ -333,6 +333,12 @@ class WorkerApiTest {
       assertTrue(
           reply.detail().contains("deadline") || reply.detail().contains("force"), reply.detail());
     }
+    Http.Reply forced =
+        http.post(
+            "/v1/workers/undrained/drain",
+            "{\"deadline\":\"2030-01-01T00:00:00Z\",\"force\":true}");
+    assertEquals(400, forced.status(), forced.toString());
+    assertTrue(forced.detail().startsWith("force: is not a field"), forced.detail());
     Map<String, Object> w = http.get("/v1/workers/undrained").map();
     assertEquals(false, w.get("schedulingPaused"));
     assertEquals(null, w.get("drain"));

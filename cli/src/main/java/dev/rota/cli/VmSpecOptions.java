@@ -65,9 +65,9 @@ final class VmSpecOptions {
 
   @Option(
       names = "--memory",
-      paramLabel = "MiB",
-      description = "memory to reserve in MiB (default 512)")
-  Long memory;
+      paramLabel = "SIZE",
+      description = "memory to reserve: MiB, or with a unit such as 512Mi or 2Gi (default 512Mi)")
+  String memory;
 
   @Option(
       names = {"-l", "--label"},
@@ -84,7 +84,8 @@ final class VmSpecOptions {
   @Option(
       names = "--restart",
       paramLabel = "POLICY",
-      description = "Never (default), OnFailure or Always")
+      description =
+          "Never, OnFailure or Always (default: Never for a VM, Always for a set's replicas)")
   String restartPolicy;
 
   @Option(
@@ -152,7 +153,12 @@ final class VmSpecOptions {
         resources.put("cpu", cpu);
       }
       if (memory != null) {
-        resources.put("memory", memory);
+        // A plain number goes as one, so that the file the CLI writes reads as the user wrote it.
+        if (memory.strip().matches("[0-9]{1,15}")) {
+          resources.put("memory", Long.parseLong(memory.strip()));
+        } else {
+          resources.put("memory", memory.strip());
+        }
       }
     }
     if (!labels.isEmpty()) {

@@ -101,6 +101,16 @@ class RotaCliTest {
   }
 
   @Test
+  void memoryWithAUnitGoesAsWrittenForTheApiToRead() throws Exception {
+    api.on(
+        "POST /v1/vms",
+        StandInApi.Reply.json(201, vm("big", "pending", null, 0, "waiting for the scheduler")));
+    Result r = run("vm", "create", "big", "--memory", "2Gi", "--", "sleep", "1");
+    assertEquals(0, r.code(), r.err());
+    assertEquals("\"2Gi\"", json.readTree(api.last().body()).at("/resources/memory").toString());
+  }
+
+  @Test
   void createSendsTheSpecFromFlagsAndPrintsTheVmAsATable() throws Exception {
     api.on(
         "POST /v1/vms",

@@ -1,5 +1,6 @@
 package dev.rota.api.problem;
 
+import dev.rota.api.ShownAs;
 import java.lang.reflect.ParameterizedType;
 import java.lang.reflect.RecordComponent;
 import java.lang.reflect.Type;
@@ -8,8 +9,9 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * Names the field a JSON body got wrong when the decoder could not say: compares each field's JSON
- * kind (string, number, list, object, …) with what the request record declares.
+ * Names the field a JSON body got wrong when the decoder could not say: refuses a field the request
+ * record does not have (but for those of the view it is {@link ShownAs}), and compares each field's
+ * JSON kind (string, number, list, object, …) with what the record declares.
  */
 public final class BodyShapes {
   private BodyShapes() {}
@@ -21,6 +23,10 @@ public final class BodyShapes {
     }
     if (!(json instanceof Map<?, ?> fields)) {
       return Optional.of("the body must be a JSON object, got " + kind(json));
+    }
+    Optional<String> unknown = unknown("", type, fields);
+    if (unknown.isPresent()) {
+      return unknown;
     }
     for (RecordComponent component : type.getRecordComponents()) {
       Object value = fields.get(component.getName());
@@ -60,6 +66,10 @@ public final class BodyShapes {
       if (!(value instanceof Map<?, ?> fields)) {
         return mismatch(field, "an object", value);
       }
+      Optional<String> unknown = unknown(field + ".", raw, fields);
+      if (unknown.isPresent()) {
+        return unknown;
+      }
       for (RecordComponent component : raw.getRecordComponents()) {
         Object inner = fields.get(component.getName());
         if (inner != null) {
@@ -85,6 +95,58 @@ public final class BodyShapes {
       return Optional.of(field + ": must be a whole number, got " + value);
     }
     return Optional.empty();
+  }
+
+  /**
+   * The first field of {@code fields} that {@code type} does not have, nor the view it is shown as;
+   * with the known field it most likely meant, if one is close.
+   */
+  private static Optional<String> unknown(String prefix, Class<?> type, Map<?, ?> fields) {
+    java.util.Set<String> known = new java.util.TreeSet<>(names(type));
+    ShownAs shown = type.getAnnotation(ShownAs.class);
+    java.util.Set<String> owned =
+        shown == null ? java.util.Set.of() : new java.util.HashSet<>(names(shown.value()));
+    for (Object key :
+        new java.util.TreeSet<>(fields.keySet().stream().map(String::valueOf).toList())) {
+      String name = (String) key;
+      if (!known.contains(name) && !owned.contains(name)) {
+        String meant =
+            known.stream()
+                .filter(k -> distance(k.toLowerCase(), name.toLowerCase()) <= 2)
+                .findFirst()
+                .map(k -> "; did you mean " + k + "?")
+                .orElse("; the fields are " + String.join(", ", known));
+        return Optional.of(prefix + name + ": is not a field of this request" + meant);
+      }
+    }
+    return Optional.empty();
+  }
+
+  private static List<String> names(Class<?> record) {
+    return java.util.Arrays.stream(record.getRecordComponents())
+        .map(RecordComponent::getName)
+        .toList();
+  }
+
+  /** Levenshtein distance: how many letters to change, add or drop to make one word the other. */
+  static int distance(String a, String b) {
+    int[] previous = new int[b.length() + 1];
+    int[] current = new int[b.length() + 1];
+    for (int j = 0; j <= b.length(); j++) {
+      previous[j] = j;
+    }
+    for (int i = 1; i <= a.length(); i++) {
+      current[0] = i;
+      for (int j = 1; j <= b.length(); j++) {
+        int change = a.charAt(i - 1) == b.charAt(j - 1) ? 0 : 1;
+        current[j] =
+            Math.min(Math.min(current[j - 1] + 1, previous[j] + 1), previous[j - 1] + change);
+      }
+      int[] swap = previous;
+      previous = current;
+      current = swap;
+    }
+    return previous[b.length()];
   }
 
   private static final java.util.Set<Class<?>> WHOLE =

@@ -30,6 +30,7 @@ import io.swagger.v3.oas.annotations.media.Schema;
 import io.swagger.v3.oas.annotations.parameters.RequestBody;
 import io.swagger.v3.oas.annotations.responses.ApiResponse;
 import java.util.List;
+import java.util.Map;
 
 /** {@code /v1/vms}: what users submit. */
 @ProblemAnswers.Guarded
@@ -77,7 +78,17 @@ public class VmController {
   @ProblemAnswers.Invalid
   @ProblemAnswers.Conflicting
   public VmBatch createAll(@Body @Nullable String body) {
-    Object items = bodies.readObject(body).get("items");
+    Map<String, Object> batch = bodies.readObject(body);
+    batch.keySet().stream()
+        .filter(field -> !field.equals("items"))
+        .sorted()
+        .findFirst()
+        .ifPresent(
+            field -> {
+              throw Problems.badRequest(
+                  field, "is not a field of this request; it has items alone");
+            });
+    Object items = batch.get("items");
     if (!(items instanceof List<?> list) || list.isEmpty() || list.size() > VmBatch.MAX_ITEMS) {
       throw Problems.badRequest(
           "items",

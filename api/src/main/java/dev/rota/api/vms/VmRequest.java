@@ -2,6 +2,7 @@ package dev.rota.api.vms;
 
 import dev.rota.api.Limits;
 import dev.rota.api.Names;
+import dev.rota.api.ShownAs;
 import io.micronaut.core.annotation.Nullable;
 import io.micronaut.serde.annotation.Serdeable;
 import jakarta.validation.Valid;
@@ -14,10 +15,11 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * {@code POST /v1/vms}. Server-owned fields (status, worker, times, …) are not part of it, so a
- * body that carries them has them ignored.
+ * {@code POST /v1/vms}. Server-owned fields (status, worker, times, …) are not part of it: a body
+ * that carries them (a VM as shown, sent back) has them ignored; any other field is refused.
  */
 @Serdeable
+@ShownAs(VmView.class)
 public record VmRequest(
     @NotNull @Pattern(regexp = Names.DNS_LABEL, message = Names.DNS_LABEL_MESSAGE) String name,
     @Nullable

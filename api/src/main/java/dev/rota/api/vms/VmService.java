@@ -92,6 +92,11 @@ public class VmService {
    * "template.") a set's template, checked alike and named by where the user wrote them.
    */
   public static VmTemplate spec(VmRequest request, String field) {
+    return spec(request, field, RestartPolicy.NEVER);
+  }
+
+  /** {@link #spec(VmRequest, String)}, with {@code restartPolicy} when the request gives none. */
+  public static VmTemplate spec(VmRequest request, String field, RestartPolicy restartPolicy) {
     String runtime = request.runtime() == null ? PROCESS : request.runtime();
     List<String> command = request.command() == null ? List.of() : request.command();
     if (runtime.equals(PROCESS) && command.isEmpty()) {
@@ -115,11 +120,9 @@ public class VmService {
         request.image(),
         command,
         orEmpty(request.env()),
-        request.resources() == null
-            ? DEFAULT_RESOURCES
-            : Quantities.parse(field + "resources", request.resources()),
+        resources(request, field),
         orEmpty(request.labels()),
-        request.restartPolicy() == null ? RestartPolicy.NEVER.wireName() : request.restartPolicy(),
+        request.restartPolicy() == null ? restartPolicy.wireName() : request.restartPolicy(),
         request.maxRestarts(),
         request.maxRestarts() == null
             ? null
@@ -129,6 +132,18 @@ public class VmService {
         request.ttlSecondsAfterFinished(),
         GuestSpec.none(guest) ? null : guest,
         request.disconnect() == null ? null : request.disconnect().policy(field));
+  }
+
+  /**
+   * What it reserves: each of cpu and memory as given, or by default (1 CPU, 512 MiB); anything
+   * else only as given.
+   */
+  private static Map<String, Long> resources(VmRequest request, String field) {
+    Map<String, Long> resources = new TreeMap<>(DEFAULT_RESOURCES);
+    if (request.resources() != null) {
+      resources.putAll(Quantities.parse(field + "resources", request.resources()));
+    }
+    return resources;
   }
 
   public Page<VmView> list(

@@ -1,5 +1,6 @@
 package dev.rota.api.vmsets;
 
+import dev.rota.api.ShownAs;
 import io.micronaut.core.annotation.Nullable;
 import io.micronaut.serde.annotation.Serdeable;
 import jakarta.validation.constraints.Max;
@@ -14,6 +15,7 @@ import java.util.Map;
  * one; the spread is a string or an object, so both are read by the service.
  */
 @Serdeable
+@ShownAs(VmSetView.class)
 public record VmSetRequest(
     @NotNull @Pattern(regexp = VmSetRequest.NAME, message = VmSetRequest.NAME_MESSAGE) String name,
     @NotNull @Min(0) @Max(VmSetRequest.MAX_REPLICAS) Integer replicas,

@@ -8,6 +8,7 @@ import dev.rota.api.vms.VmRequest;
 import dev.rota.api.vms.VmService;
 import dev.rota.control.VmSetCommands;
 import dev.rota.control.VmSetCommands.SetSpec;
+import dev.rota.model.RestartPolicy;
 import dev.rota.model.Spread;
 import dev.rota.store.Count;
 import dev.rota.store.VmRepository;
@@ -54,7 +55,9 @@ public class VmSetService {
     VmRequest vm = bodies.readPart("template", template, VmRequest.class);
     return new SetSpec(
         request.replicas(),
-        VmService.spec(vm, "template."),
+        // A replica restarts unless the template says otherwise, so that the set heals (a
+        // ReplicaSet's pods do alike).
+        VmService.spec(vm, "template.", RestartPolicy.ALWAYS),
         spread(request.spread()).wireName(),
         request.maxUnavailable() == null ? 1 : request.maxUnavailable());
   }

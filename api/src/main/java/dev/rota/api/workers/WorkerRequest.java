@@ -2,6 +2,7 @@ package dev.rota.api.workers;
 
 import dev.rota.api.Limits;
 import dev.rota.api.Names;
+import dev.rota.api.ShownAs;
 import io.micronaut.core.annotation.Nullable;
 import io.micronaut.serde.annotation.Serdeable;
 import jakarta.validation.Valid;
@@ -22,6 +23,7 @@ import java.util.Map;
  * registration replaces them.
  */
 @Serdeable
+@ShownAs(WorkerView.class)
 public record WorkerRequest(
     @NotNull @Pattern(regexp = Names.DNS_LABEL, message = Names.DNS_LABEL_MESSAGE) String name,
     @NotNull @Size(max = 2048) @Pattern(regexp = Limits.HTTP_URL, message = Limits.HTTP_URL_MESSAGE)
