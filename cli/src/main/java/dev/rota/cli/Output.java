@@ -36,7 +36,10 @@ final class Output {
       new ObjectMapper(
           new YAMLFactory()
               .disable(YAMLGenerator.Feature.WRITE_DOC_START_MARKER)
-              .enable(YAMLGenerator.Feature.MINIMIZE_QUOTES));
+              .enable(YAMLGenerator.Feature.MINIMIZE_QUOTES)
+              // A string that reads as a number ("3600" in a command) stays a string when the
+              // file is read back.
+              .enable(YAMLGenerator.Feature.ALWAYS_QUOTE_NUMBERS_AS_STRINGS));
 
   Output(Format format, PrintWriter out, PrintWriter err, ObjectMapper json) {
     this.format = format;

@@ -30,9 +30,13 @@ import picocli.CommandLine.ScopeType;
       ClusterCommands.class,
       AccountCommands.class,
       ContextCommands.class,
+      RotaCli.VersionCommand.class,
       CommandLine.HelpCommand.class
     },
     footer = {
+      "",
+      "From a checkout, ./rota also runs the rest: ./rota dev (dev mode), ./rota server",
+      "(a production host), ./rota agent (an agent); each takes --help.",
       "",
       "Server and token: --server/--token, else ROTA_SERVER/ROTA_TOKEN, else the",
       "current context (rota context), else http://127.0.0.1:8080 without a token.",
@@ -178,6 +182,19 @@ public final class RotaCli implements Runnable {
   }
 
   /** The version from the jar's manifest. */
+  /** {@code rota version}: as {@code --version}, for those who type it as kubectl has it. */
+  @Command(name = "version", description = "Print the CLI's version.")
+  static final class VersionCommand implements Runnable {
+    @picocli.CommandLine.Spec picocli.CommandLine.Model.CommandSpec spec;
+
+    @Override
+    public void run() {
+      for (String line : new Version().getVersion()) {
+        spec.commandLine().getOut().println(line);
+      }
+    }
+  }
+
   static final class Version implements CommandLine.IVersionProvider {
     @Override
     public String[] getVersion() {

@@ -91,14 +91,29 @@ final class VmCommands extends Noun {
         description = "the command and its arguments, after --")
     List<String> command;
 
+    @picocli.CommandLine.Spec picocli.CommandLine.Model.CommandSpec self;
+
     @Override
     public Integer call() {
+      List<String> args = self.commandLine().getParseResult().originalArgs();
+      int dashes = args.indexOf("--");
+      if (name != null && dashes >= 0 && !args.subList(0, dashes).contains(name)) {
+        // "create -- sleep 1": everything after -- is the command, its first word included.
+        List<String> all = new java.util.ArrayList<>(List.of(name));
+        if (command != null) {
+          all.addAll(command);
+        }
+        command = all;
+        name = null;
+      }
       ObjectNode body = spec.spec(vm.root.json, System.in, command);
       if (name != null) {
         body.put("name", name);
       }
       if (!body.hasNonNull("name")) {
-        throw new CliException(ExitCodes.USAGE, "a VM needs a NAME (or a name in its file)");
+        throw new CliException(
+            ExitCodes.USAGE,
+            "a VM needs a NAME (or a name in its file): rota vm create NAME [-- COMMAND...]");
       }
       ApiClient api = vm.root.api();
       JsonNode created = api.post("/v1/vms", body);

@@ -201,11 +201,51 @@ final class VmSpecOptions {
       if (!(node instanceof ObjectNode o)) {
         throw new CliException(ExitCodes.USAGE, file + " is not a VM spec (a JSON or YAML object)");
       }
+      if (reader != json) {
+        asWritten(o);
+      }
       return o;
     } catch (IOException e) {
       throw new CliException(
           ExitCodes.USAGE,
           "cannot read " + file + " (" + e.getMessage().lines().findFirst().orElse("") + ")");
+    }
+  }
+
+  /**
+   * YAML reads {@code command: [sleep, 3600]} with a number in it, and {@code FOO: yes} as true:
+   * where a spec takes strings (its name, image, command, env and label values), a scalar is taken
+   * as the user wrote it.
+   */
+  static void asWritten(ObjectNode spec) {
+    for (String field : List.of("name", "image", "runtime", "restartPolicy")) {
+      JsonNode value = spec.get(field);
+      if (value != null && value.isValueNode() && !value.isNull() && !value.isTextual()) {
+        spec.put(field, value.asText());
+      }
+    }
+    if (spec.get("command") instanceof com.fasterxml.jackson.databind.node.ArrayNode command) {
+      for (int i = 0; i < command.size(); i++) {
+        JsonNode item = command.get(i);
+        if (item.isValueNode() && !item.isNull() && !item.isTextual()) {
+          command.set(i, com.fasterxml.jackson.databind.node.TextNode.valueOf(item.asText()));
+        }
+      }
+    }
+    for (String field : List.of("env", "labels")) {
+      if (spec.get(field) instanceof ObjectNode map) {
+        map.fields()
+            .forEachRemaining(
+                e -> {
+                  if (e.getValue().isValueNode()
+                      && !e.getValue().isNull()
+                      && !e.getValue().isTextual()) {
+                    e.setValue(
+                        com.fasterxml.jackson.databind.node.TextNode.valueOf(
+                            e.getValue().asText()));
+                  }
+                });
+      }
     }
   }
 

@@ -197,6 +197,60 @@ class RotaCliTest {
   }
 
   @Test
+  void whatGetPrintsAsYamlCreatesTheSameVmAgain() throws Exception {
+    String shown =
+        "{\"name\":\"web-2\",\"runtime\":\"process\",\"command\":[\"sleep\",\"3600\"],"
+            + "\"env\":{\"PORT\":\"8080\",\"DEBUG\":\"true\"},\"labels\":{},"
+            + "\"resources\":{\"cpu\":1,\"memory\":512},\"restartPolicy\":\"Never\","
+            + "\"status\":\"running\",\"worker\":\"w1\",\"restartCount\":0,\"set\":null}";
+    api.on("GET /v1/vms/web-2", StandInApi.Reply.json(200, shown));
+    Result got = run("vm", "get", "web-2", "-o", "yaml");
+    assertEquals(0, got.code(), got.err());
+    Path file = Files.writeString(home.resolve("web-2.yaml"), got.out());
+    api.on("POST /v1/vms", StandInApi.Reply.json(201, vm("web-2", "pending", null, 0, "waiting")));
+
+    assertEquals(0, run("vm", "create", "-f", file.toString()).code());
+
+    JsonNode sent = json.readTree(api.last().body());
+    assertEquals(json.readTree("[\"sleep\",\"3600\"]"), sent.get("command"), got.out());
+    assertEquals(json.readTree("{\"PORT\":\"8080\",\"DEBUG\":\"true\"}"), sent.get("env"));
+  }
+
+  @Test
+  void aHandWrittenYamlCommandIsTakenAsWritten() throws Exception {
+    Path file =
+        Files.writeString(
+            home.resolve("hand.yaml"), "name: hand\ncommand: [sleep, 3600]\nenv: {N: 5}\n");
+    api.on("POST /v1/vms", StandInApi.Reply.json(201, vm("hand", "pending", null, 0, "waiting")));
+    assertEquals(0, run("vm", "create", "-f", file.toString()).code());
+    JsonNode sent = json.readTree(api.last().body());
+    assertEquals(json.readTree("[\"sleep\",\"3600\"]"), sent.get("command"));
+    assertEquals(json.readTree("{\"N\":\"5\"}"), sent.get("env"));
+  }
+
+  @Test
+  void versionIsAVerbAsWellAsAFlag() {
+    Result verb = run("version");
+    assertEquals(0, verb.code(), verb.err());
+    assertEquals(run("--version").out(), verb.out());
+    assertTrue(verb.out().startsWith("rota "), verb.out());
+  }
+
+  @Test
+  void theFirstWordAfterDashesIsTheCommandsNotTheName() throws Exception {
+    Result unnamed = run("vm", "create", "--", "sleep", "1");
+    assertEquals(ExitCodes.USAGE, unnamed.code());
+    assertTrue(unnamed.err().contains("a VM needs a NAME"), unnamed.err());
+    assertTrue(api.requests.isEmpty(), "nothing was sent");
+
+    api.on("POST /v1/vms", StandInApi.Reply.json(201, vm("named", "pending", null, 0, "waiting")));
+    assertEquals(0, run("vm", "create", "named", "--", "sleep", "1").code());
+    JsonNode sent = json.readTree(api.last().body());
+    assertEquals("named", sent.get("name").asText());
+    assertEquals(json.readTree("[\"sleep\",\"1\"]"), sent.get("command"));
+  }
+
+  @Test
   void aSpecFileIsAmendedByFlags() throws Exception {
     Path spec =
         Files.writeString(

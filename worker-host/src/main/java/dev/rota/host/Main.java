@@ -15,7 +15,7 @@ public final class Main {
 
   public static void main(String[] args) {
     HostMode mode;
-    if (args.length == 0) {
+    if (args.length == 0 || (args.length == 1 && args[0].equals("server"))) {
       mode = HostMode.PRODUCTION;
     } else if (args.length == 1 && args[0].equals("dev")) {
       mode = HostMode.DEV;
@@ -26,7 +26,7 @@ public final class Main {
       System.err.println(
           "rota: unknown arguments "
               + String.join(" ", args)
-              + "; run 'rota.jar dev' or 'rota.jar'");
+              + "; run 'rota.jar dev' or 'rota.jar server'");
       System.exit(2);
       return;
     }
@@ -76,10 +76,10 @@ public final class Main {
   }
 
   private static void usage(PrintStream out) {
-    out.println("usage: java -jar rota.jar [dev]");
+    out.println("usage: java -jar rota.jar [dev|server]");
     out.println(
         "  dev   everything in one process: embedded Temporal, H2 in ROTA_DATA_DIR, API on 127.0.0.1");
     out.println(
-        "  (no argument) a production host: TEMPORAL_ADDRESS, DATASOURCES_DEFAULT_URL, auth on");
+        "  server (or no argument) a production host: TEMPORAL_ADDRESS, DATASOURCES_DEFAULT_URL, auth on");
   }
 }
