@@ -61,6 +61,7 @@ class VmApiTest {
                 + "\"status\":\"running\",\"worker\":\"mini-1\",\"restartCount\":7,\"exitCode\":3,"
                 + "\"createdAt\":\"2000-01-01T00:00:00Z\"}");
     assertEquals(201, reply.status(), reply.toString());
+    assertEquals("/v1/vms/build-42", reply.header("Location"), "where it is read");
     Map<String, Object> body = reply.map();
     assertEquals("pending", body.get("status"));
     assertEquals("waiting for the scheduler", body.get("statusMessage"));
@@ -160,6 +161,7 @@ class VmApiTest {
                 + ","
                 + "{\"name\":\"batch-b\",\"runtime\":\"synthetic\",\"restartPolicy\":\"OnFailure\"}]}");
     assertEquals(201, reply.status(), reply.toString());
+    assertNull(reply.header("Location"), "several VMs have no one place");
     @SuppressWarnings("unchecked")
     List<Map<String, Object>> items = (List<Map<String, Object>>) reply.map().get("items");
     assertEquals(List.of("batch-a", "batch-b"), items.stream().map(i -> i.get("name")).toList());

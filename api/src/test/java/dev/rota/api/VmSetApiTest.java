@@ -50,6 +50,7 @@ class VmSetApiTest {
   void aSetMakesItsReplicasAsVmsOfTheirOwnAndSaysWhyTheyWait() {
     Http.Reply created = http.post("/v1/vm-sets", set("web", 3, "\"distinct-workers\""));
     assertEquals(201, created.status(), created.toString());
+    assertEquals("/v1/vm-sets/web", created.header("Location"));
     Map<String, Object> body = created.map();
     assertEquals(3, body.get("replicas"));
     assertEquals("distinct-workers", body.get("spread"));

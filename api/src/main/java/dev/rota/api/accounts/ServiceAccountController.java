@@ -23,6 +23,7 @@ import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.media.Content;
 import io.swagger.v3.oas.annotations.media.Schema;
 import io.swagger.v3.oas.annotations.parameters.RequestBody;
+import io.swagger.v3.oas.annotations.tags.Tag;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
@@ -30,6 +31,7 @@ import java.util.Map;
 
 /** {@code /v1/service-accounts}: who may call the API, with which roles. */
 @ProblemAnswers.Guarded
+@Tag(name = "Service accounts", description = "Who may call the API, and with which roles")
 @Controller("/v1/service-accounts")
 @ExecuteOn(TaskExecutors.BLOCKING)
 public class ServiceAccountController {
@@ -51,7 +53,7 @@ public class ServiceAccountController {
   @RequestBody(
       required = true,
       content = @Content(schema = @Schema(implementation = ServiceAccountRequest.class)))
-  @Operation(operationId = "createServiceAccount")
+  @Operation(operationId = "createServiceAccount", summary = "Create a service account")
   @ProblemAnswers.Invalid
   @ProblemAnswers.Conflicting
   public ServiceAccountView create(@Body @Nullable String body) {
@@ -87,7 +89,7 @@ public class ServiceAccountController {
 
   @RequiresRole(Role.ADMIN_READ)
   @Get
-  @Operation(operationId = "listServiceAccounts")
+  @Operation(operationId = "listServiceAccounts", summary = "List service accounts")
   public Map<String, List<ServiceAccountView>> list() {
     List<ServiceAccountView> items = new ArrayList<>();
     accounts.findAll().forEach(a -> items.add(ServiceAccountView.of(a, null)));
@@ -97,7 +99,7 @@ public class ServiceAccountController {
 
   @RequiresRole(Role.ADMIN_READ)
   @Get("/{name}")
-  @Operation(operationId = "getServiceAccount")
+  @Operation(operationId = "getServiceAccount", summary = "Get a service account")
   @ProblemAnswers.Missing
   public ServiceAccountView get(String name) {
     return ServiceAccountView.of(
@@ -109,7 +111,7 @@ public class ServiceAccountController {
   @RequiresRole(Role.ADMIN_WRITE)
   @Delete("/{name}")
   @Status(HttpStatus.NO_CONTENT)
-  @Operation(operationId = "deleteServiceAccount")
+  @Operation(operationId = "deleteServiceAccount", summary = "Delete a service account")
   @ProblemAnswers.Missing
   public void delete(String name) {
     accounts.findById(name).orElseThrow(() -> Problems.notFound("service account", name));

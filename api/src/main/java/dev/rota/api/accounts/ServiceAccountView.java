@@ -1,6 +1,7 @@
 package dev.rota.api.accounts;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
+import dev.rota.api.Named;
 import dev.rota.store.ServiceAccountRow;
 import io.micronaut.core.annotation.Nullable;
 import io.micronaut.serde.annotation.Serdeable;
@@ -15,7 +16,8 @@ public record ServiceAccountView(
     List<String> roles,
     @Nullable String worker,
     Instant createdAt,
-    @Nullable String token) {
+    @Nullable String token)
+    implements Named {
 
   static ServiceAccountView of(ServiceAccountRow row, @Nullable String token) {
     return new ServiceAccountView(row.name(), row.roles(), row.worker(), row.createdAt(), token);

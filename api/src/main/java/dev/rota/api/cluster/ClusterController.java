@@ -19,6 +19,7 @@ import io.micronaut.http.annotation.Get;
 import io.micronaut.scheduling.TaskExecutors;
 import io.micronaut.scheduling.annotation.ExecuteOn;
 import io.swagger.v3.oas.annotations.Operation;
+import io.swagger.v3.oas.annotations.tags.Tag;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -31,6 +32,7 @@ import java.util.TreeMap;
  * as the database read model has it; the counts always from the database.
  */
 @ProblemAnswers.Guarded
+@Tag(name = "Cluster", description = "The scheduler and the cluster's settings")
 @Controller("/v1/cluster")
 @ExecuteOn(TaskExecutors.BLOCKING)
 public class ClusterController {
@@ -62,7 +64,7 @@ public class ClusterController {
 
   @RequiresRole({Role.COMPUTE_READ})
   @Get
-  @Operation(operationId = "getCluster")
+  @Operation(operationId = "getCluster", summary = "Get the scheduler's state")
   public ClusterView get() {
     Map<String, Long> byHealth = counts(workers.countByHealth());
     Map<String, Long> byStatus = counts(vms.countByStatus());

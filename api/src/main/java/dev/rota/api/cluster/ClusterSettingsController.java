@@ -16,8 +16,10 @@ import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.media.Content;
 import io.swagger.v3.oas.annotations.media.Schema;
 import io.swagger.v3.oas.annotations.parameters.RequestBody;
+import io.swagger.v3.oas.annotations.tags.Tag;
 
 @ProblemAnswers.Guarded
+@Tag(name = "Cluster", description = "The scheduler and the cluster's settings")
 @Controller("/v1/cluster-settings")
 @ExecuteOn(TaskExecutors.BLOCKING)
 public class ClusterSettingsController {
@@ -31,7 +33,7 @@ public class ClusterSettingsController {
 
   @RequiresRole({Role.ADMIN_READ})
   @Get
-  @Operation(operationId = "getClusterSettings")
+  @Operation(operationId = "getClusterSettings", summary = "Get the cluster's settings")
   public ClusterSettingsView get() {
     return new ClusterSettingsView(cluster.current().schedulerProfile());
   }
@@ -41,7 +43,7 @@ public class ClusterSettingsController {
   @RequestBody(
       required = true,
       content = @Content(schema = @Schema(implementation = ClusterSettingsView.class)))
-  @Operation(operationId = "putClusterSettings")
+  @Operation(operationId = "putClusterSettings", summary = "Set the scheduling profile")
   @ProblemAnswers.Invalid
   @ProblemAnswers.Conflicting
   public ClusterSettingsView put(@Body @Nullable String raw) {

@@ -17,8 +17,8 @@ import org.yaml.snakeyaml.representer.Representer;
 /**
  * The API's OpenAPI document, open to all like {@code /health}: generated from the controllers at
  * compile time ({@code META-INF/swagger/rota-1.yml}), made OpenAPI 3.1 ({@link OpenApi31}), with
- * {@code openapi-overlay.yml} laid over it. Swagger UI (dev mode) reads it at {@code
- * /swagger/rota-1.yml}.
+ * {@code openapi-overlay.yml} laid over it, its schemas given names code generators take ({@link
+ * SchemaNames}). Swagger UI (dev mode) reads it at {@code /swagger/rota-1.yml}.
  */
 @Controller
 @Hidden
@@ -69,7 +69,8 @@ public class ApiDocumentController {
               + overlay.substring(overlay.indexOf("{{")).lines().findFirst().orElse(""));
     }
     Map<String, Object> merged =
-        OpenApiOverlay.apply(OpenApi31.from30(yaml.load(read(GENERATED))), yaml.load(overlay));
+        SchemaNames.apply(
+            OpenApiOverlay.apply(OpenApi31.from30(yaml.load(read(GENERATED))), yaml.load(overlay)));
     return yaml.dump(merged);
   }
 

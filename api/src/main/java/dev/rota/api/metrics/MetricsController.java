@@ -10,6 +10,7 @@ import io.micronaut.http.annotation.Get;
 import io.micronaut.scheduling.TaskExecutors;
 import io.micronaut.scheduling.annotation.ExecuteOn;
 import io.swagger.v3.oas.annotations.Operation;
+import io.swagger.v3.oas.annotations.tags.Tag;
 
 /**
  * {@code GET /metrics}: this host's meters in Prometheus' text format: the cluster's gauges (read
@@ -17,6 +18,7 @@ import io.swagger.v3.oas.annotations.Operation;
  * SDK's client and worker meters, and the JVM's. With auth on, a compute:read token scrapes it.
  */
 @ProblemAnswers.Guarded
+@Tag(name = "Metrics", description = "Prometheus metrics")
 @Controller("/metrics")
 @ExecuteOn(TaskExecutors.BLOCKING)
 public class MetricsController {
@@ -33,7 +35,7 @@ public class MetricsController {
 
   @RequiresRole({Role.COMPUTE_READ, Role.ADMIN_READ})
   @Get(produces = TEXT_FORMAT)
-  @Operation(operationId = "scrapeMetrics")
+  @Operation(operationId = "scrapeMetrics", summary = "Prometheus metrics")
   public String scrape() {
     gauges.refresh();
     return registry.scrape();

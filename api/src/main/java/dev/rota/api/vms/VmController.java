@@ -29,11 +29,13 @@ import io.swagger.v3.oas.annotations.media.Content;
 import io.swagger.v3.oas.annotations.media.Schema;
 import io.swagger.v3.oas.annotations.parameters.RequestBody;
 import io.swagger.v3.oas.annotations.responses.ApiResponse;
+import io.swagger.v3.oas.annotations.tags.Tag;
 import java.util.List;
 import java.util.Map;
 
 /** {@code /v1/vms}: what users submit. */
 @ProblemAnswers.Guarded
+@Tag(name = "VMs", description = "A VM's spec, lifecycle, actions, events and output")
 @Controller("/v1/vms")
 @ExecuteOn(TaskExecutors.BLOCKING)
 public class VmController {
@@ -56,7 +58,7 @@ public class VmController {
   @RequestBody(
       required = true,
       content = @Content(schema = @Schema(implementation = VmRequest.class)))
-  @Operation(operationId = "createVm")
+  @Operation(operationId = "createVm", summary = "Submit a VM")
   @ProblemAnswers.Invalid
   @ProblemAnswers.Conflicting
   public VmView create(@Body @Nullable String body) {
@@ -74,7 +76,7 @@ public class VmController {
   @RequestBody(
       required = true,
       content = @Content(schema = @Schema(implementation = VmBatch.Request.class)))
-  @Operation(operationId = "createVms")
+  @Operation(operationId = "createVms", summary = "Submit many VMs, all or none")
   @ProblemAnswers.Invalid
   @ProblemAnswers.Conflicting
   public VmBatch createAll(@Body @Nullable String body) {
@@ -107,7 +109,7 @@ public class VmController {
    */
   @RequiresRole({Role.COMPUTE_READ, Role.WORKER})
   @Get(produces = {MediaType.APPLICATION_JSON, WatchStreams.NDJSON})
-  @Operation(operationId = "listVms")
+  @Operation(operationId = "listVms", summary = "List VMs, or watch them")
   @ProblemAnswers.Invalid
   @ProblemAnswers.Expired
   public HttpResponse<?> list(
@@ -186,7 +188,7 @@ public class VmController {
 
   @RequiresRole({Role.COMPUTE_READ})
   @Get("/{name}")
-  @Operation(operationId = "getVm")
+  @Operation(operationId = "getVm", summary = "Get a VM")
   @ProblemAnswers.Missing
   public VmView get(String name) {
     return service.get(name);
@@ -198,7 +200,7 @@ public class VmController {
    * text.
    */
   @Get(value = "/{name}/logs", produces = MediaType.TEXT_PLAIN)
-  @Operation(operationId = "getVmLogs")
+  @Operation(operationId = "getVmLogs", summary = "Get a VM's output")
   @ProblemAnswers.Invalid
   @ProblemAnswers.Missing
   @ProblemAnswers.Conflicting
@@ -216,7 +218,7 @@ public class VmController {
 
   @RequiresRole({Role.COMPUTE_READ})
   @Get("/{name}/events")
-  @Operation(operationId = "listVmEvents")
+  @Operation(operationId = "listVmEvents", summary = "List a VM's events")
   @ProblemAnswers.Invalid
   @ProblemAnswers.Missing
   public Page<VmEventView> events(
@@ -240,7 +242,7 @@ public class VmController {
 
   @RequiresRole({Role.COMPUTE_WRITE})
   @Post("/{name}/stop")
-  @Operation(operationId = "stopVm")
+  @Operation(operationId = "stopVm", summary = "Stop a VM")
   @ProblemAnswers.Missing
   @ProblemAnswers.Conflicting
   @ApiResponse(
@@ -254,7 +256,7 @@ public class VmController {
 
   @RequiresRole({Role.COMPUTE_WRITE})
   @Post("/{name}/start")
-  @Operation(operationId = "startVm")
+  @Operation(operationId = "startVm", summary = "Start a stopped VM")
   @ProblemAnswers.Missing
   @ProblemAnswers.Conflicting
   @ApiResponse(
@@ -268,7 +270,7 @@ public class VmController {
 
   @RequiresRole({Role.COMPUTE_WRITE})
   @Post("/{name}/restart")
-  @Operation(operationId = "restartVm")
+  @Operation(operationId = "restartVm", summary = "Restart a VM")
   @ProblemAnswers.Missing
   @ProblemAnswers.Conflicting
   @ApiResponse(
@@ -282,7 +284,7 @@ public class VmController {
 
   @RequiresRole({Role.COMPUTE_WRITE})
   @Delete("/{name}")
-  @Operation(operationId = "deleteVm")
+  @Operation(operationId = "deleteVm", summary = "Delete a VM")
   @ProblemAnswers.Missing
   @ProblemAnswers.Conflicting
   @ApiResponse(

@@ -2,6 +2,7 @@ package dev.rota.api.vms;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonUnwrapped;
+import dev.rota.api.Named;
 import dev.rota.model.VmStatus;
 import dev.rota.store.VmRow;
 import dev.rota.store.VmTemplate;
@@ -29,7 +30,8 @@ public record VmView(
     @Nullable Instant startedAt,
     @Nullable Instant finishedAt,
     @Nullable String set,
-    @Nullable String movingFrom) {
+    @Nullable String movingFrom)
+    implements Named {
 
   public static VmView of(VmRow row) {
     return new VmView(

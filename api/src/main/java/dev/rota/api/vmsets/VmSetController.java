@@ -25,9 +25,11 @@ import io.swagger.v3.oas.annotations.media.Content;
 import io.swagger.v3.oas.annotations.media.Schema;
 import io.swagger.v3.oas.annotations.parameters.RequestBody;
 import io.swagger.v3.oas.annotations.responses.ApiResponse;
+import io.swagger.v3.oas.annotations.tags.Tag;
 
 /** {@code /v1/vm-sets}: N replicas of one template, each a VM of its own. */
 @ProblemAnswers.Guarded
+@Tag(name = "VM sets", description = "Replicas of one template, kept by their set")
 @Controller("/v1/vm-sets")
 @ExecuteOn(TaskExecutors.BLOCKING)
 public class VmSetController {
@@ -45,7 +47,7 @@ public class VmSetController {
   @RequestBody(
       required = true,
       content = @Content(schema = @Schema(implementation = VmSetRequest.class)))
-  @Operation(operationId = "createVmSet")
+  @Operation(operationId = "createVmSet", summary = "Create a VM set")
   @ProblemAnswers.Invalid
   @ProblemAnswers.Conflicting
   public VmSetView create(@Body @Nullable String body) {
@@ -54,7 +56,7 @@ public class VmSetController {
 
   @RequiresRole({Role.COMPUTE_READ})
   @Get
-  @Operation(operationId = "listVmSets")
+  @Operation(operationId = "listVmSets", summary = "List VM sets")
   @ProblemAnswers.Invalid
   public Page<VmSetView> list(
       @QueryValue
@@ -76,7 +78,7 @@ public class VmSetController {
 
   @RequiresRole({Role.COMPUTE_READ})
   @Get("/{name}")
-  @Operation(operationId = "getVmSet")
+  @Operation(operationId = "getVmSet", summary = "Get a VM set")
   @ProblemAnswers.Missing
   public VmSetView get(String name) {
     return service.get(name);
@@ -87,7 +89,7 @@ public class VmSetController {
   @RequestBody(
       required = true,
       content = @Content(schema = @Schema(implementation = VmSetRequest.class)))
-  @Operation(operationId = "replaceVmSet")
+  @Operation(operationId = "replaceVmSet", summary = "Replace a VM set's spec")
   @ProblemAnswers.Invalid
   @ProblemAnswers.Missing
   @ProblemAnswers.Conflicting
@@ -100,7 +102,7 @@ public class VmSetController {
   @RequestBody(
       required = true,
       content = @Content(schema = @Schema(implementation = VmSetPatch.class)))
-  @Operation(operationId = "patchVmSet")
+  @Operation(operationId = "patchVmSet", summary = "Scale a VM set")
   @ProblemAnswers.Invalid
   @ProblemAnswers.Missing
   @ProblemAnswers.Conflicting
@@ -110,7 +112,7 @@ public class VmSetController {
 
   @RequiresRole({Role.COMPUTE_WRITE})
   @Delete("/{name}")
-  @Operation(operationId = "deleteVmSet")
+  @Operation(operationId = "deleteVmSet", summary = "Delete a VM set and its VMs")
   @ProblemAnswers.Missing
   @ProblemAnswers.Conflicting
   @ApiResponse(

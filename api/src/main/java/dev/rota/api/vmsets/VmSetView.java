@@ -1,6 +1,7 @@
 package dev.rota.api.vmsets;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
+import dev.rota.api.Named;
 import dev.rota.store.VmTemplate;
 import io.micronaut.core.annotation.Nullable;
 import io.micronaut.serde.annotation.Serdeable;
@@ -21,7 +22,8 @@ public record VmSetView(
     Object spread,
     int maxUnavailable,
     Status status,
-    Instant createdAt) {
+    Instant createdAt)
+    implements Named {
 
   /**
    * @param message what keeps the set from {@code desired} running replicas, or null when nothing

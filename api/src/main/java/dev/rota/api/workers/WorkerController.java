@@ -28,9 +28,13 @@ import io.swagger.v3.oas.annotations.media.Content;
 import io.swagger.v3.oas.annotations.media.Schema;
 import io.swagger.v3.oas.annotations.parameters.RequestBody;
 import io.swagger.v3.oas.annotations.responses.ApiResponse;
+import io.swagger.v3.oas.annotations.tags.Tag;
 
 /** {@code /v1/workers}: the machines that run VMs. */
 @ProblemAnswers.Guarded
+@Tag(
+    name = "Workers",
+    description = "The machines that run VMs, as their agents register and report them")
 @Controller("/v1/workers")
 @ExecuteOn(TaskExecutors.BLOCKING)
 public class WorkerController {
@@ -56,7 +60,7 @@ public class WorkerController {
   @RequestBody(
       required = true,
       content = @Content(schema = @Schema(implementation = WorkerRequest.class)))
-  @Operation(operationId = "registerWorker")
+  @Operation(operationId = "registerWorker", summary = "Register a worker (its agent)")
   @ApiResponse(
       responseCode = "201",
       description = "registered: a worker of this name is new",
@@ -87,7 +91,7 @@ public class WorkerController {
    */
   @RequiresRole({Role.COMPUTE_READ})
   @Get(produces = {io.micronaut.http.MediaType.APPLICATION_JSON, WatchStreams.NDJSON})
-  @Operation(operationId = "listWorkers")
+  @Operation(operationId = "listWorkers", summary = "List workers, or watch them")
   @ProblemAnswers.Invalid
   @ProblemAnswers.Expired
   public HttpResponse<?> list(
@@ -142,7 +146,7 @@ public class WorkerController {
 
   @RequiresRole({Role.COMPUTE_READ, Role.WORKER})
   @Get("/{name}")
-  @Operation(operationId = "getWorker")
+  @Operation(operationId = "getWorker", summary = "Get a worker")
   @ProblemAnswers.Missing
   public WorkerView get(HttpRequest<?> http, String name) {
     WorkerScope.require(Caller.of(http), name);
@@ -159,7 +163,7 @@ public class WorkerController {
   @RequestBody(
       required = false,
       content = @Content(schema = @Schema(implementation = HeartbeatRequest.class)))
-  @Operation(operationId = "heartbeat")
+  @Operation(operationId = "heartbeat", summary = "Say a worker is alive (its agent)")
   @ProblemAnswers.Invalid
   @ProblemAnswers.Missing
   public HttpResponse<Void> heartbeat(
@@ -187,7 +191,7 @@ public class WorkerController {
   @RequestBody(
       required = true,
       content = @Content(schema = @Schema(implementation = TaskReportRequest.class)))
-  @Operation(operationId = "reportTasks")
+  @Operation(operationId = "reportTasks", summary = "Report a worker's tasks (its agent)")
   @ProblemAnswers.Invalid
   @ProblemAnswers.Missing
   public void reportTasks(HttpRequest<?> http, String name, @Body @Nullable String body) {
@@ -201,7 +205,7 @@ public class WorkerController {
   @RequestBody(
       required = true,
       content = @Content(schema = @Schema(implementation = WorkerPatch.class)))
-  @Operation(operationId = "patchWorker")
+  @Operation(operationId = "patchWorker", summary = "Pause or resume a worker")
   @ProblemAnswers.Invalid
   @ProblemAnswers.Missing
   @ProblemAnswers.Conflicting
@@ -219,7 +223,7 @@ public class WorkerController {
   @RequestBody(
       required = false,
       content = @Content(schema = @Schema(implementation = DrainRequest.class)))
-  @Operation(operationId = "drainWorker")
+  @Operation(operationId = "drainWorker", summary = "Drain a worker")
   @ProblemAnswers.Invalid
   @ProblemAnswers.Missing
   @ProblemAnswers.Conflicting
@@ -234,7 +238,7 @@ public class WorkerController {
   @RequiresRole({Role.ADMIN_WRITE})
   @Delete("/{name}")
   @Status(HttpStatus.NO_CONTENT)
-  @Operation(operationId = "deleteWorker")
+  @Operation(operationId = "deleteWorker", summary = "Forget a worker")
   @ProblemAnswers.Missing
   @ProblemAnswers.Conflicting
   public void delete(String name) {

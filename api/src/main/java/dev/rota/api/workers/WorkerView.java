@@ -1,6 +1,7 @@
 package dev.rota.api.workers;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
+import dev.rota.api.Named;
 import dev.rota.store.Allocation;
 import dev.rota.store.WorkerRow;
 import io.micronaut.core.annotation.Nullable;
@@ -36,7 +37,8 @@ public record WorkerView(
     List<HeldImage> images,
     @Nullable DrainView drain,
     @Nullable String certificateSha256,
-    List<String> notices) {
+    List<String> notices)
+    implements Named {
 
   public static WorkerView of(WorkerRow row, Allocation allocation, Map<String, Instant> images) {
     return new WorkerView(

@@ -46,6 +46,50 @@ class ApiDocumentTest {
   }
 
   @Test
+  void theReferenceParserReadsTheDocumentWithoutAWord() {
+    io.swagger.v3.parser.core.models.ParseOptions options =
+        new io.swagger.v3.parser.core.models.ParseOptions();
+    options.setResolve(true);
+    io.swagger.v3.parser.core.models.SwaggerParseResult parsed =
+        new io.swagger.v3.parser.OpenAPIV3Parser()
+            .readContents(ApiDocumentController.render(), null, options);
+    assertTrue(parsed.getOpenAPI() != null, String.valueOf(parsed.getMessages()));
+    assertEquals(List.of(), parsed.getMessages());
+  }
+
+  @Test
+  @SuppressWarnings("unchecked")
+  void everyOperationHasASummaryAndATagAndEverySchemaAPlainNameThatItsReferencesFind() {
+    Map<String, Map<String, Map<String, Object>>> paths =
+        (Map<String, Map<String, Map<String, Object>>>) DOCUMENT.get("paths");
+    java.util.Set<String> declaredTags = new java.util.HashSet<>();
+    ((List<Map<String, Object>>) DOCUMENT.get("tags"))
+        .forEach(t -> declaredTags.add((String) t.get("name")));
+    paths.forEach(
+        (path, operations) ->
+            operations.forEach(
+                (method, operation) -> {
+                  String where = method + " " + path;
+                  assertTrue(operation.get("summary") instanceof String s && !s.isBlank(), where);
+                  List<String> tags = (List<String>) operation.get("tags");
+                  assertTrue(tags != null && tags.size() == 1, where + " has one tag: " + tags);
+                  assertTrue(declaredTags.containsAll(tags), where + "'s tag is described");
+                }));
+    Map<String, Object> schemas =
+        (Map<String, Object>) ((Map<String, Object>) DOCUMENT.get("components")).get("schemas");
+    for (String name : schemas.keySet()) {
+      assertTrue(name.matches("[A-Z][A-Za-z0-9]*"), "a plain schema name: " + name);
+    }
+    assertTrue(schemas.containsKey("VmEventViewPage"), schemas.keySet().toString());
+    java.util.regex.Matcher ref =
+        java.util.regex.Pattern.compile("#/components/schemas/([A-Za-z0-9_.]+)")
+            .matcher(ApiDocumentController.render());
+    while (ref.find()) {
+      assertTrue(schemas.containsKey(ref.group(1)), "a reference finds its schema: " + ref.group());
+    }
+  }
+
+  @Test
   @SuppressWarnings("unchecked")
   void nullableBecomesANullTypeAndTheOverlayAddsWhatAnnotationsCannotSay() {
     Map<String, Object> schemas =
