@@ -8,9 +8,9 @@ import java.util.TreeMap;
 
 /**
  * Resource quantities as users send them: whole, non-negative numbers by name, and memory also with
- * a binary unit ({@code 512Mi}, {@code 2Gi}; a plain number is MiB). Read from plain JSON values
- * rather than bound to {@code Long}, because binding would truncate 1.5 to 1 and answer "lots"
- * without naming the field.
+ * a binary unit ({@code 512Mi}, {@code 2Gi}, {@code 1Ti}; a plain number is MiB). Read from plain
+ * JSON values rather than bound to {@code Long}, because binding would truncate 1.5 to 1 and answer
+ * "lots" without naming the field.
  */
 public final class Quantities {
   private Quantities() {}
@@ -29,34 +29,30 @@ public final class Quantities {
 
   static final String MEMORY = "memory";
 
+  /**
+   * Memory as a string: MiB, or a binary unit; the digits bounded so that every such string comes
+   * to whole MiB that fit in a long, and so is taken (the document gives the same pattern).
+   */
+  public static final String MEMORY_PATTERN = "^([0-9]{1,15}(Mi|Gi)?|[0-9]{1,12}Ti)$";
+
   private static final java.util.regex.Pattern WITH_UNIT =
-      java.util.regex.Pattern.compile("^([0-9]{1,15})(Ki|Mi|Gi|Ti)?$");
+      java.util.regex.Pattern.compile("^([0-9]{1,15})(Mi|Gi)?$|^([0-9]{1,12})(Ti)$");
 
   /** Memory in MiB: a whole number, or a string with a binary unit that comes to whole MiB. */
   private static long memory(String field, Object value) {
     if (!(value instanceof String text)) {
       return quantity(field, value, "MiB");
     }
-    java.util.regex.Matcher m = WITH_UNIT.matcher(text.strip());
+    java.util.regex.Matcher m = WITH_UNIT.matcher(text);
     if (m.matches()) {
-      BigInteger n = new BigInteger(m.group(1));
-      String unit = m.group(2) == null ? "Mi" : m.group(2);
-      BigInteger kib =
-          switch (unit) {
-            case "Ki" -> n;
-            case "Mi" -> n.shiftLeft(10);
-            case "Gi" -> n.shiftLeft(20);
-            default -> n.shiftLeft(30);
-          };
-      if (kib.mod(BigInteger.valueOf(1024)).signum() == 0) {
-        return kib.shiftRight(10).longValueExact();
-      }
-      throw Problems.badRequest(field, "must come to whole MiB, got \"" + text + "\"");
+      long n = Long.parseLong(m.group(1) != null ? m.group(1) : m.group(3));
+      String unit = m.group(1) != null ? m.group(2) : m.group(4);
+      return unit == null || unit.equals("Mi") ? n : unit.equals("Gi") ? n << 10 : n << 20;
     }
     throw Problems.badRequest(
         field,
-        "must be MiB as a whole number, or a quantity with a binary unit such as \"512Mi\" or"
-            + " \"2Gi\", got \""
+        "must be MiB as a whole number, or a quantity with a binary unit such as \"512Mi\","
+            + " \"2Gi\" or \"1Ti\", got \""
             + text
             + "\"");
   }

@@ -116,7 +116,7 @@ class VmApiTest {
           """
           {"cpu":2}                      | {cpu=2, memory=512}
           {"memory":"2Gi"}               | {cpu=1, memory=2048}
-          {"memory":"2048Ki","gpu":1}    | {cpu=1, gpu=1, memory=2}
+          {"memory":"1Ti","gpu":1}       | {cpu=1, gpu=1, memory=1048576}
           {"memory":"768"}               | {cpu=1, memory=768}
           {"cpu":0,"memory":0}           | {cpu=0, memory=0}
           """)
@@ -270,7 +270,8 @@ class VmApiTest {
           misspelt field     | {"name":"typo","command":["x"],"resouces":{"cpu":1}}                 | 400 | resouces: is not a field of this request; did you mean resources?
           unknown field      | {"name":"unk","command":["x"],"priority":5}                           | 400 | priority
           memory decimal unit | {"name":"memg","command":["x"],"resources":{"memory":"2G"}}         | 400 | resources.memory: must be MiB as a whole number, or a quantity with a binary unit
-          memory part of MiB | {"name":"memk","command":["x"],"resources":{"memory":"100Ki"}}        | 400 | resources.memory: must come to whole MiB
+          memory in KiB      | {"name":"memk","command":["x"],"resources":{"memory":"2048Ki"}}       | 400 | resources.memory: must be MiB as a whole number
+          memory too large   | {"name":"memt","command":["x"],"resources":{"memory":"9999999999999Ti"}} | 400 | resources.memory
           malformed JSON     | {"name": "mal",                                                       | 400 | JSON
           not an object      | [1,2]                                                                 | 400 | object
           """)
@@ -287,7 +288,7 @@ class VmApiTest {
     for (String name :
         List.of(
             "neg", "frac", "txt", "pol", "mr", "win", "win0", "nocmd", "cmdtxt", "envl", "mal",
-            "typo", "unk", "memg", "memk", "q1", "q2", "q9")) {
+            "typo", "unk", "memg", "memk", "memt", "q1", "q2", "q9")) {
       assertFalse(workflowExists(name), "no workflow for " + name);
     }
   }

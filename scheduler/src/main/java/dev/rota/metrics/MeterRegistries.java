@@ -22,6 +22,7 @@ public class MeterRegistries {
   @Bean(preDestroy = "close")
   PrometheusMeterRegistry prometheus() {
     PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+    registry.config().meterFilter(new TemporalTagKeys());
     new JvmMemoryMetrics().bindTo(registry);
     new JvmGcMetrics().bindTo(registry);
     new JvmThreadMetrics().bindTo(registry);

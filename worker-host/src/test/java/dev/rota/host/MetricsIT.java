@@ -70,6 +70,11 @@ class MetricsIT extends SharedDevStack {
     assertTrue(text.contains("\ntemporal_"), "the Temporal SDK's own meters");
     assertTrue(text.contains("\njvm_memory_used_bytes"), "and the JVM's");
 
+    assertEquals(202, stack.api("POST", "/v1/vms/metered/stop", null).status());
+    eventually(
+        "the stop's update latency scraped",
+        () -> scrape().contains("operation=\"UpdateWorkflowExecution\""));
+
     assertEquals(202, stack.api("DELETE", "/v1/vms/metered", null).status());
     eventually("metered gone", () -> stack.api("GET", "/v1/vms/metered", null).status() == 404);
     String after = scrape();

@@ -44,7 +44,8 @@ public class ApiDocumentController {
           "RESOURCE_NAME", dev.rota.api.Limits.RESOURCE_NAME,
           "LABEL_KEY", dev.rota.api.Limits.LABEL_KEY,
           "IMAGE_ADDRESS", dev.rota.api.Limits.IMAGE_ADDRESS,
-          "ROLES_BUT_WORKER", dev.rota.api.accounts.ServiceAccountRequest.ROLES_BUT_WORKER);
+          "ROLES_BUT_WORKER", dev.rota.api.accounts.ServiceAccountRequest.ROLES_BUT_WORKER,
+          "MEMORY", dev.rota.api.Quantities.MEMORY_PATTERN);
 
   /** The document as served; fails at start, naming the stray, when the overlay does not fit. */
   static String render() {
@@ -69,8 +70,10 @@ public class ApiDocumentController {
               + overlay.substring(overlay.indexOf("{{")).lines().findFirst().orElse(""));
     }
     Map<String, Object> merged =
-        SchemaNames.apply(
-            OpenApiOverlay.apply(OpenApi31.from30(yaml.load(read(GENERATED))), yaml.load(overlay)));
+        ClosedBodies.apply(
+            SchemaNames.apply(
+                OpenApiOverlay.apply(
+                    OpenApi31.from30(yaml.load(read(GENERATED))), yaml.load(overlay))));
     return yaml.dump(merged);
   }
 

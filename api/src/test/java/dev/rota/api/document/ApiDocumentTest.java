@@ -46,6 +46,36 @@ class ApiDocumentTest {
   }
 
   @Test
+  @SuppressWarnings("unchecked")
+  void aBodysSchemaRefusesWhatTheApiRefusesAndNamesWhatItTakesBack() {
+    Map<String, Object> schemas =
+        (Map<String, Object>) ((Map<String, Object>) DOCUMENT.get("components")).get("schemas");
+    for (String body :
+        List.of(
+            "VmRequest",
+            "VmBatchRequest",
+            "VmSetRequest",
+            "WorkerRequest",
+            "DrainRequest",
+            "ServiceAccountRequest",
+            "ClusterSettingsView",
+            "GuestRequest",
+            "TaskReportRequestReportedTask")) {
+      Map<String, Object> schema = (Map<String, Object>) schemas.get(body);
+      assertEquals(false, schema.get("additionalProperties"), body + " is closed");
+    }
+    Map<String, Object> vm =
+        (Map<String, Object>) ((Map<String, Object>) schemas.get("VmRequest")).get("properties");
+    assertTrue(vm.containsKey("status"), "a VM as shown may be sent back: " + vm.keySet());
+    Map<String, Object> template =
+        (Map<String, Object>)
+            ((Map<String, Object>)
+                    ((Map<String, Object>) schemas.get("VmSetRequest")).get("properties"))
+                .get("template");
+    assertEquals(false, template.get("additionalProperties"), "a set's template too");
+  }
+
+  @Test
   void theReferenceParserReadsTheDocumentWithoutAWord() {
     io.swagger.v3.parser.core.models.ParseOptions options =
         new io.swagger.v3.parser.core.models.ParseOptions();

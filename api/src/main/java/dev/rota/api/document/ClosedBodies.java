@@ -1,0 +1,107 @@
+package dev.rota.api.document;
+
+import dev.rota.api.ShownAs;
+import dev.rota.api.accounts.ServiceAccountRequest;
+import dev.rota.api.cluster.ClusterSettingsView;
+import dev.rota.api.vms.VmBatch;
+import dev.rota.api.vms.VmRequest;
+import dev.rota.api.vmsets.VmSetRequest;
+import dev.rota.api.workers.DrainRequest;
+import dev.rota.api.workers.HeartbeatRequest;
+import dev.rota.api.workers.TaskReportRequest;
+import dev.rota.api.workers.WorkerRequest;
+import java.lang.reflect.ParameterizedType;
+import java.lang.reflect.RecordComponent;
+import java.lang.reflect.Type;
+import java.util.ArrayDeque;
+import java.util.Deque;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * The request bodies' schemas refuse a field they do not name, as the API does (its body reader
+ * refuses any field a request does not have): each gets {@code additionalProperties: false}, and
+ * the fields of the view it is {@link ShownAs}, which the API takes back and ignores, are named as
+ * such. So a client, or a fuzzer, knows exactly which bodies are valid.
+ */
+final class ClosedBodies {
+  /** Every body the API reads into a record, and the records inside them. */
+  static final List<Class<?>> BODIES =
+      List.of(
+          VmRequest.class,
+          VmBatch.Request.class,
+          VmSetRequest.class,
+          WorkerRequest.class,
+          DrainRequest.class,
+          HeartbeatRequest.class,
+          TaskReportRequest.class,
+          ServiceAccountRequest.class,
+          ClusterSettingsView.class);
+
+  private static final String SHOWN = "shown by the API; taken back and ignored";
+
+  private ClosedBodies() {}
+
+  @SuppressWarnings("unchecked")
+  static Map<String, Object> apply(Map<String, Object> document) {
+    Map<String, Object> schemas =
+        (Map<String, Object>) ((Map<String, Object>) document.get("components")).get("schemas");
+    for (Class<?> record : reachable()) {
+      Object schema = schemas.get(SchemaNames.clean(generatedName(record)));
+      if (schema instanceof Map<?, ?> map) {
+        close((Map<String, Object>) map, record);
+      }
+    }
+    // A set's template is a VM as POST /v1/vms takes it, read alike (the overlay spells it out).
+    Map<String, Object> set = (Map<String, Object>) schemas.get("VmSetRequest");
+    Map<String, Object> template =
+        (Map<String, Object>) ((Map<String, Object>) set.get("properties")).get("template");
+    close(template, VmRequest.class);
+    return document;
+  }
+
+  @SuppressWarnings("unchecked")
+  private static void close(Map<String, Object> schema, Class<?> record) {
+    schema.put("additionalProperties", false);
+    Map<String, Object> properties =
+        (Map<String, Object>) schema.computeIfAbsent("properties", k -> new LinkedHashMap<>());
+    for (RecordComponent c : record.getRecordComponents()) {
+      properties.putIfAbsent(c.getName(), new LinkedHashMap<>());
+    }
+    ShownAs shown = record.getAnnotation(ShownAs.class);
+    if (shown != null) {
+      for (RecordComponent c : shown.value().getRecordComponents()) {
+        properties.putIfAbsent(c.getName(), new LinkedHashMap<>(Map.of("description", SHOWN)));
+      }
+    }
+  }
+
+  /** The bodies and every record reachable through their components (lists and maps included). */
+  private static Set<Class<?>> reachable() {
+    Set<Class<?>> seen = new HashSet<>();
+    Deque<Type> next = new ArrayDeque<>(BODIES);
+    while (!next.isEmpty()) {
+      Type type = next.pop();
+      if (type instanceof ParameterizedType p) {
+        next.addAll(List.of(p.getActualTypeArguments()));
+      } else if (type instanceof Class<?> c && c.isRecord() && seen.add(c)) {
+        for (RecordComponent component : c.getRecordComponents()) {
+          next.add(component.getGenericType());
+        }
+      }
+    }
+    return seen;
+  }
+
+  /**
+   * The schema name the generator gives a record: its simple name, a nested one's with its outer.
+   */
+  private static String generatedName(Class<?> record) {
+    return record.getEnclosingClass() == null
+        ? record.getSimpleName()
+        : generatedName(record.getEnclosingClass()) + "." + record.getSimpleName();
+  }
+}
