@@ -15,14 +15,30 @@ import java.util.function.Function;
 final class Output {
   enum Format {
     TABLE,
+    /** The table with its wide columns too. */
+    WIDE,
+    /** A name a line, for scripts: {@code rota vm list -o name | xargs ...}. */
+    NAME,
     JSON,
     YAML
   }
 
-  /** A table column: its header and how a row's value is read from the API's JSON. */
-  record Column(String header, Function<JsonNode, String> value) {
+  /**
+   * A table column: its header and how a row's value is read from the API's JSON; a wide one shows
+   * with {@code -o wide} alone.
+   */
+  record Column(String header, Function<JsonNode, String> value, boolean wide) {
+    Column(String header, Function<JsonNode, String> value) {
+      this(header, value, false);
+    }
+
     static Column field(String header, String field) {
       return new Column(header, n -> text(n.path(field)));
+    }
+
+    /** The same column, shown with {@code -o wide} alone. */
+    Column wideOnly() {
+      return new Column(header, value, true);
     }
   }
 
@@ -49,12 +65,12 @@ final class Output {
   }
 
   boolean isTable() {
-    return format == Format.TABLE;
+    return format == Format.TABLE || format == Format.WIDE || format == Format.NAME;
   }
 
   /** A list: a row each, or as {@code {"items": [...]}} in JSON and YAML. */
   void list(String what, List<JsonNode> items, List<Column> columns) {
-    if (format == Format.TABLE) {
+    if (isTable()) {
       if (items.isEmpty()) {
         err.println("no " + what + " found");
         err.flush();
@@ -73,7 +89,7 @@ final class Output {
    * of its own, {@link #list}); in JSON or YAML, the line as the server sent it, one a line.
    */
   void watched(JsonNode line, List<Column> columns) {
-    if (format != Format.TABLE) {
+    if (!isTable()) {
       try {
         out.println(json.writeValueAsString(line));
       } catch (JsonProcessingException e) {
@@ -98,7 +114,7 @@ final class Output {
 
   /** One resource: a one-row table, or whole. */
   void one(JsonNode item, List<Column> columns) {
-    if (format == Format.TABLE) {
+    if (isTable()) {
       table(List.of(item), columns);
     } else {
       whole(item);
@@ -119,7 +135,7 @@ final class Output {
    * parseable.
    */
   void say(String line) {
-    if (format == Format.TABLE) {
+    if (format == Format.TABLE || format == Format.WIDE) {
       out.println(line);
       out.flush();
     }
@@ -139,7 +155,13 @@ final class Output {
     }
   }
 
-  private void table(List<JsonNode> items, List<Column> columns) {
+  private void table(List<JsonNode> items, List<Column> all) {
+    if (format == Format.NAME) {
+      items.forEach(item -> out.println(text(item.path("name"))));
+      out.flush();
+      return;
+    }
+    List<Column> columns = all.stream().filter(c -> format == Format.WIDE || !c.wide()).toList();
     List<String[]> rows = new ArrayList<>();
     String[] header = columns.stream().map(Column::header).toArray(String[]::new);
     rows.add(header);

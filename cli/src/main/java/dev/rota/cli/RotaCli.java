@@ -31,6 +31,7 @@ import picocli.CommandLine.ScopeType;
       AccountCommands.class,
       ContextCommands.class,
       RotaCli.VersionCommand.class,
+      RotaCli.CompletionCommand.class,
       CommandLine.HelpCommand.class
     },
     footer = {
@@ -69,7 +70,7 @@ public final class RotaCli implements Runnable {
       names = {"-o", "--output"},
       scope = ScopeType.INHERIT,
       paramLabel = "FORMAT",
-      description = "table (default), json or yaml")
+      description = "table (default), wide (more columns), name (names alone), json or yaml")
   Output.Format format = Output.Format.TABLE;
 
   final Map<String, String> env;
@@ -182,6 +183,25 @@ public final class RotaCli implements Runnable {
   }
 
   /** The version from the jar's manifest. */
+  /** {@code rota completion}: the shell completion script, as kubectl and nomad print theirs. */
+  @Command(
+      name = "completion",
+      description = {
+        "Print the completion script for bash (zsh too, after bashcompinit).",
+        "Load it with: source <(rota completion)"
+      })
+  static final class CompletionCommand implements Runnable {
+    @picocli.CommandLine.Spec picocli.CommandLine.Model.CommandSpec spec;
+
+    @Override
+    public void run() {
+      spec.commandLine()
+          .getOut()
+          .print(picocli.AutoComplete.bash("rota", spec.root().commandLine()));
+      spec.commandLine().getOut().flush();
+    }
+  }
+
   /** {@code rota version}: as {@code --version}, for those who type it as kubectl has it. */
   @Command(name = "version", description = "Print the CLI's version.")
   static final class VersionCommand implements Runnable {

@@ -15,7 +15,7 @@ import picocli.CommandLine.ParentCommand;
 /** {@code rota vm ...}: the VMs users submit (docs/api.md). */
 @Command(
     name = "vm",
-    description = "Create, list, inspect, stop, start, restart and delete VMs.",
+    description = "Create, list, describe, stop, start, restart and delete VMs.",
     subcommands = VmCommands.Create.class)
 final class VmCommands extends Noun {
   static final List<Output.Column> COLUMNS =
@@ -25,7 +25,22 @@ final class VmCommands extends Noun {
           Output.Column.field("WORKER", "worker"),
           Output.Column.field("RESTARTS", "restartCount"),
           Output.Column.field("SET", "set"),
+          new Output.Column("RUNS", VmCommands::runs).wideOnly(),
+          new Output.Column("CPU", vm -> Output.text(vm.path("resources").path("cpu"))).wideOnly(),
+          new Output.Column("MEMORY", vm -> Output.text(vm.path("resources").path("memory")))
+              .wideOnly(),
+          Output.Column.field("CREATED", "createdAt").wideOnly(),
           Output.Column.field("MESSAGE", "statusMessage"));
+
+  /** What it runs: its image, or else its command. */
+  static String runs(JsonNode vm) {
+    if (vm.hasNonNull("image")) {
+      return vm.get("image").asText();
+    }
+    List<String> words = new java.util.ArrayList<>();
+    vm.path("command").forEach(w -> words.add(w.asText()));
+    return String.join(" ", words);
+  }
 
   static String path(String name) {
     return "/v1/vms/" + ApiClient.segment(name);
@@ -154,6 +169,26 @@ final class VmCommands extends Noun {
   @Command(name = "get", description = "Show one VM (-o yaml for all of it).")
   int get(@Parameters(paramLabel = "NAME") String name) {
     return shown(root.api().get(path(name)), COLUMNS);
+  }
+
+  @Command(
+      name = "describe",
+      description = "One VM as a person reads it: state and why, spec, times, its last events.")
+  int describe(@Parameters(paramLabel = "NAME") String name) {
+    ApiClient api = root.api();
+    JsonNode vm = api.get(path(name));
+    List<JsonNode> events = api.list(path(name) + "/events", Map.of(), null);
+    Output output = root.output();
+    if (!output.isTable()) {
+      com.fasterxml.jackson.databind.node.ObjectNode both = root.json.createObjectNode();
+      both.set("vm", vm);
+      both.set("events", root.json.valueToTree(events));
+      output.value(both);
+      return ExitCodes.OK;
+    }
+    Description.of(vm, events).forEach(root.out::println);
+    root.out.flush();
+    return ExitCodes.OK;
   }
 
   @Command(name = "events", description = "What happened to a VM, oldest first.")

@@ -229,6 +229,72 @@ class RotaCliTest {
   }
 
   @Test
+  void describeTellsStateSpecTimesAndTheNewestEvents() throws Exception {
+    api.on(
+        "GET /v1/vms/web",
+        StandInApi.Reply.json(
+            200,
+            "{\"name\":\"web\",\"status\":\"pending\",\"worker\":null,\"restartCount\":2,"
+                + "\"statusMessage\":\"no worker has 4 cpu free (most: 2)\",\"runtime\":\"process\","
+                + "\"command\":[\"sleep\",\"60\"],\"resources\":{\"cpu\":4,\"memory\":512},"
+                + "\"labels\":{},\"env\":{},\"restartPolicy\":\"OnFailure\",\"maxRestarts\":3,"
+                + "\"restartWindowSeconds\":3600,\"createdAt\":\"2026-11-26T10:00:00Z\",\"set\":null}"));
+    StringBuilder events = new StringBuilder();
+    for (int i = 1; i <= 12; i++) {
+      events.append(i == 1 ? "" : ",");
+      events.append(
+          "{\"time\":\"2026-11-26T10:00:"
+              + (10 + i)
+              + "Z\",\"type\":\"e"
+              + i
+              + "\",\"message\":\"m\"}");
+    }
+    api.on(
+        "GET /v1/vms/web/events",
+        StandInApi.Reply.json(200, "{\"items\":[" + events + "],\"nextCursor\":null}"));
+
+    Result r = run("vm", "describe", "web");
+
+    assertEquals(0, r.code(), r.err());
+    List<String> lines = r.out().lines().toList();
+    assertTrue(lines.contains("Status:         pending, restart 2"), r.out());
+    assertTrue(lines.contains("Waiting:        no worker has 4 cpu free (most: 2)"), r.out());
+    assertTrue(lines.contains("Command:        sleep 60"), r.out());
+    assertTrue(lines.contains("Resources:      cpu=4 memory=512"), r.out());
+    assertTrue(
+        lines.contains("Restart policy: OnFailure, at most 3 after failures within 3600 s"),
+        r.out());
+    assertTrue(r.out().contains("e12"), "the newest event");
+    assertTrue(r.out().contains("  2026-11-26T10:00:13Z  e3  m"), "ten of them: " + r.out());
+    assertTrue(!r.out().contains("  e2  "), "not the older ones");
+  }
+
+  @Test
+  void listsPrintNamesAloneOrWideColumns() throws Exception {
+    api.on(
+        "GET /v1/vms",
+        StandInApi.Reply.json(
+            200,
+            "{\"items\":["
+                + vm("a", "running", "w1", 0, null)
+                + ","
+                + vm("b", "pending", null, 0, "waiting")
+                + "],\"nextCursor\":null}"));
+    assertEquals(List.of("a", "b"), run("vm", "list", "-o", "name").out().lines().toList());
+    String wide = run("vm", "list", "-o", "wide").out();
+    assertTrue(wide.lines().findFirst().orElse("").contains("CREATED"), wide);
+    assertTrue(!run("vm", "list").out().contains("CREATED"), "the default table stays narrow");
+  }
+
+  @Test
+  void completionPrintsABashScriptThatKnowsTheNounsAndVerbs() {
+    Result r = run("completion");
+    assertEquals(0, r.code(), r.err());
+    assertTrue(r.out().contains("complete -F"), "a bash completion script");
+    assertTrue(r.out().contains("describe"), "that knows the verbs");
+  }
+
+  @Test
   void versionIsAVerbAsWellAsAFlag() {
     Result verb = run("version");
     assertEquals(0, verb.code(), verb.err());
@@ -333,7 +399,7 @@ class RotaCliTest {
     Result noVerb = run("vm");
     assertEquals(ExitCodes.USAGE, noVerb.code());
     assertTrue(
-        noVerb.err().startsWith("rota: a verb is needed: create, delete, events, get, list"),
+        noVerb.err().startsWith("rota: a verb is needed: create, delete, describe, events, get, list"),
         noVerb.err());
     Result help = run("worker", "pause", "--help");
     assertEquals(ExitCodes.OK, help.code());

@@ -1,0 +1,97 @@
+package dev.rota.cli;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * {@code rota vm describe}: one VM as a person reads it, kubectl's way: its state and why, what it
+ * runs and asks for, its times, and its last events.
+ */
+final class Description {
+  /** How many of its newest events are shown. */
+  static final int EVENTS = 10;
+
+  private Description() {}
+
+  static List<String> of(JsonNode vm, List<JsonNode> events) {
+    List<String> lines = new ArrayList<>();
+    String status = text(vm, "status");
+    String worker = text(vm, "worker");
+    line(lines, "Name", text(vm, "name"));
+    line(
+        lines,
+        "Status",
+        status
+            + (worker.equals("-") ? "" : " on " + worker)
+            + ", restart "
+            + vm.path("restartCount").asInt());
+    line(lines, status.equals("pending") ? "Waiting" : "Message", text(vm, "statusMessage"));
+    if (!vm.path("movingFrom").isNull() && !vm.path("movingFrom").isMissingNode()) {
+      line(lines, "Moving from", text(vm, "movingFrom"));
+    }
+    line(lines, "Set", text(vm, "set"));
+    line(lines, "Runtime", text(vm, "runtime"));
+    line(lines, "Image", text(vm, "image"));
+    line(lines, "Command", words(vm.path("command")));
+    line(lines, "Resources", pairs(vm.path("resources")));
+    line(lines, "Labels", pairs(vm.path("labels")));
+    line(lines, "Env", pairs(vm.path("env")));
+    String policy = text(vm, "restartPolicy");
+    if (vm.path("maxRestarts").isInt()) {
+      policy +=
+          ", at most "
+              + vm.path("maxRestarts").asInt()
+              + " after failures within "
+              + vm.path("restartWindowSeconds").asInt()
+              + " s";
+    }
+    line(lines, "Restart policy", policy);
+    if (vm.path("ttlSecondsAfterFinished").isInt()) {
+      line(
+          lines,
+          "Deleted after",
+          vm.path("ttlSecondsAfterFinished").asInt() + " s finished (ttlSecondsAfterFinished)");
+    }
+    line(lines, "Created", text(vm, "createdAt"));
+    line(lines, "Scheduled", text(vm, "scheduledAt"));
+    line(lines, "Started", text(vm, "startedAt"));
+    line(lines, "Finished", text(vm, "finishedAt"));
+    line(lines, "Exit code", text(vm, "exitCode"));
+    lines.add("Events:");
+    List<JsonNode> newest = events.subList(Math.max(0, events.size() - EVENTS), events.size());
+    if (newest.isEmpty()) {
+      lines.add("  (none)");
+    }
+    for (JsonNode e : newest) {
+      lines.add("  " + text(e, "time") + "  " + text(e, "type") + "  " + text(e, "message"));
+    }
+    return lines;
+  }
+
+  private static void line(List<String> lines, String label, String value) {
+    lines.add(String.format("%-16s%s", label + ":", value));
+  }
+
+  private static String text(JsonNode node, String field) {
+    JsonNode value = node.path(field);
+    return value.isMissingNode() || value.isNull() || value.asText().isEmpty()
+        ? "-"
+        : value.asText();
+  }
+
+  private static String words(JsonNode list) {
+    List<String> words = new ArrayList<>();
+    list.forEach(w -> words.add(w.asText()));
+    return words.isEmpty() ? "-" : String.join(" ", words);
+  }
+
+  private static String pairs(JsonNode map) {
+    List<String> pairs = new ArrayList<>();
+    for (Map.Entry<String, JsonNode> e : (Iterable<Map.Entry<String, JsonNode>>) map::fields) {
+      pairs.add(e.getKey() + "=" + e.getValue().asText());
+    }
+    return pairs.isEmpty() ? "-" : String.join(" ", pairs);
+  }
+}
