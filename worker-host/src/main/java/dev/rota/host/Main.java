@@ -2,6 +2,7 @@ package dev.rota.host;
 
 import java.io.PrintStream;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.CountDownLatch;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -14,6 +15,12 @@ public final class Main {
   private Main() {}
 
   public static void main(String[] args) {
+    Optional<String> badLogFormat = LogEncoder.problem(System::getenv);
+    if (badLogFormat.isPresent()) {
+      System.err.println("rota: cannot start: " + badLogFormat.get());
+      System.exit(1);
+      return;
+    }
     HostMode mode;
     if (args.length == 0 || (args.length == 1 && args[0].equals("server"))) {
       mode = HostMode.PRODUCTION;
