@@ -127,9 +127,11 @@ class FenceTest {
     toldTheFence();
     assertEquals(201, calls.putSleep("kept", "3313"));
     eventually("running", () -> "running".equals(calls.task("kept.0").get("state")));
-    answering.set(false);
+    // Closed before the hosts stop answering: a close slower than the 2 s fence (a loaded machine)
+    // would otherwise see the fence pass and stop the task this test needs running.
     agent.close(); // its task runs on, as a task outlives its agent
     agent = null;
+    answering.set(false);
     assertEquals(1, AgentCalls.processes("sleep 3313").size());
     // The last answer came longer than the fence ago, as if the agent had been down and cut off
     // that long.

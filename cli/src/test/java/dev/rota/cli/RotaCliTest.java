@@ -399,7 +399,9 @@ class RotaCliTest {
     Result noVerb = run("vm");
     assertEquals(ExitCodes.USAGE, noVerb.code());
     assertTrue(
-        noVerb.err().startsWith("rota: a verb is needed: create, delete, describe, events, get, list"),
+        noVerb
+            .err()
+            .startsWith("rota: a verb is needed: create, delete, describe, events, get, list"),
         noVerb.err());
     Result help = run("worker", "pause", "--help");
     assertEquals(ExitCodes.OK, help.code());

@@ -38,6 +38,13 @@ public final class Main {
       return;
     }
 
+    // Said at once: a first start builds and fetches for a while before anything else is printed.
+    System.err.println(
+        mode == HostMode.DEV
+            ? "rota: starting dev mode: Temporal, the database, the API and the agents;"
+                + " the banner follows once all are up"
+            : "rota: starting a host: the database, Temporal, the API;"
+                + " the banner follows once all are up");
     RotaHost host;
     try {
       host = RotaHost.start(mode, Map.of());

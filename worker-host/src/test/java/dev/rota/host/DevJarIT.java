@@ -46,9 +46,10 @@ class DevJarIT {
       try (JarProcess second = JarProcess.dev("second", env, work)) {
         assertNotEquals(0, second.start().awaitExit(), "the second copy gives up");
         List<String> lines = second.output().lines().filter(l -> !l.isBlank()).toList();
-        assertEquals(1, lines.size(), "one line, no stack trace: " + lines);
-        assertTrue(lines.get(0).startsWith("rota: cannot start: "), lines.get(0));
-        assertTrue(lines.get(0).contains(work.resolve("data").toString()), lines.get(0));
+        assertEquals(2, lines.size(), "what it starts, then one line, no stack trace: " + lines);
+        assertTrue(lines.get(0).startsWith("rota: starting dev mode"), lines.get(0));
+        assertTrue(lines.get(1).startsWith("rota: cannot start: "), lines.get(1));
+        assertTrue(lines.get(1).contains(work.resolve("data").toString()), lines.get(1));
       }
 
       assertEquals(0, first.stop(), "a clean stop on SIGTERM exits 0");
