@@ -29,7 +29,27 @@ abstract class Noun implements Runnable {
       Map<String, String> query,
       Integer limit,
       List<Output.Column> columns) {
-    root.output().list(what, root.api().list(path, query, limit), columns);
+    return listed(what, path, query, limit, Selector.ANY, columns);
+  }
+
+  /** {@link #listed}, of the items {@code selector} matches (chosen here, from every page). */
+  int listed(
+      String what,
+      String path,
+      Map<String, String> query,
+      Integer limit,
+      Selector selector,
+      List<Output.Column> columns) {
+    List<com.fasterxml.jackson.databind.JsonNode> items =
+        root.api().list(path, query, selector.isAny() ? limit : null);
+    if (!selector.isAny()) {
+      items =
+          items.stream()
+              .filter(selector::matches)
+              .limit(limit == null ? Long.MAX_VALUE : limit)
+              .toList();
+    }
+    root.output().list(what, items, columns);
     return ExitCodes.OK;
   }
 

@@ -148,14 +148,19 @@ final class VmCommands extends Noun {
       @Option(names = "--set", description = "only replicas of this VM set") String set,
       @Option(names = "--limit", description = "at most this many") Integer limit,
       @Option(
+              names = {"-l", "--selector"},
+              paramLabel = "KEY=VALUE[,...]",
+              description = "only VMs whose labels (what their worker must carry) have these")
+          List<String> selector,
+      @Option(
               names = {"-w", "--watch"},
               description = "then a row per change, as it happens, until interrupted")
           boolean watch) {
     if (watch) {
-      if (status != null || worker != null || set != null || limit != null) {
+      if (status != null || worker != null || set != null || limit != null || selector != null) {
         throw new CliException(
             ExitCodes.USAGE,
-            "--watch shows every VM: it does not go with --status, --worker, --set or --limit");
+            "--watch shows every VM: it does not go with --status, --worker, --set, --limit or -l");
       }
       return watched("/v1/vms", COLUMNS);
     }
@@ -163,7 +168,7 @@ final class VmCommands extends Noun {
     query.put("status", status);
     query.put("worker", worker);
     query.put("set", set);
-    return listed("vms", "/v1/vms", query, limit, COLUMNS);
+    return listed("vms", "/v1/vms", query, limit, Selector.parse(selector), COLUMNS);
   }
 
   @Command(name = "get", description = "Show one VM (-o yaml for all of it).")

@@ -70,9 +70,9 @@ final class VmSpecOptions {
   String memory;
 
   @Option(
-      names = {"-l", "--label"},
+      names = "--worker-label",
       paramLabel = "KEY=VALUE",
-      description = "a label the worker must carry; repeatable")
+      description = "a label the worker must carry (the VM's labels); repeatable")
   Map<String, String> labels = new LinkedHashMap<>();
 
   @Option(
@@ -96,9 +96,9 @@ final class VmSpecOptions {
 
   @Option(
       names = "--restart-window",
-      paramLabel = "SECONDS",
-      description = "the window for --max-restarts (default 3600)")
-  Integer restartWindowSeconds;
+      paramLabel = "DURATION",
+      description = "the window for --max-restarts (30m, 1h, 24h; default 1h)")
+  String restartWindow;
 
   @Option(
       names = "--ttl",
@@ -171,8 +171,8 @@ final class VmSpecOptions {
     if (maxRestarts != null) {
       spec.put("maxRestarts", maxRestarts);
     }
-    if (restartWindowSeconds != null) {
-      spec.put("restartWindowSeconds", restartWindowSeconds);
+    if (restartWindow != null) {
+      spec.put("restartWindowSeconds", Waiter.parse("--restart-window", restartWindow).toSeconds());
     }
     if (ttl != null) {
       spec.put("ttlSecondsAfterFinished", Waiter.parse("--ttl", ttl).toSeconds());

@@ -49,13 +49,18 @@ final class WorkerCommands extends Noun {
   int list(
       @Option(names = "--limit", description = "at most this many") Integer limit,
       @Option(
+              names = {"-l", "--selector"},
+              paramLabel = "KEY=VALUE[,...]",
+              description = "only workers carrying these labels")
+          List<String> selector,
+      @Option(
               names = {"-w", "--watch"},
               description = "then a row per change, as it happens, until interrupted")
           boolean watch) {
     if (watch) {
       return watched("/v1/workers", COLUMNS);
     }
-    return listed("workers", "/v1/workers", Map.of(), limit, COLUMNS);
+    return listed("workers", "/v1/workers", Map.of(), limit, Selector.parse(selector), COLUMNS);
   }
 
   @Command(

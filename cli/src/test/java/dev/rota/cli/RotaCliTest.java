@@ -125,7 +125,7 @@ class RotaCliTest {
             "2",
             "--memory",
             "1024",
-            "-l",
+            "--worker-label",
             "disk=ssd",
             "-e",
             "A=b",
@@ -284,6 +284,38 @@ class RotaCliTest {
     String wide = run("vm", "list", "-o", "wide").out();
     assertTrue(wide.lines().findFirst().orElse("").contains("CREATED"), wide);
     assertTrue(!run("vm", "list").out().contains("CREATED"), "the default table stays narrow");
+  }
+
+  @Test
+  void aSelectorKeepsTheItemsWhoseLabelsHaveEveryPair() throws Exception {
+    String a = "{\"name\":\"a\",\"health\":\"ready\",\"labels\":{\"zone\":\"x\",\"disk\":\"ssd\"}}";
+    String b = "{\"name\":\"b\",\"health\":\"ready\",\"labels\":{\"zone\":\"x\"}}";
+    String c = "{\"name\":\"c\",\"health\":\"ready\",\"labels\":{}}";
+    api.on(
+        "GET /v1/workers",
+        StandInApi.Reply.json(
+            200, "{\"items\":[" + a + "," + b + "," + c + "],\"nextCursor\":null}"));
+    assertEquals(
+        List.of("a", "b"),
+        run("worker", "list", "-l", "zone=x", "-o", "name").out().lines().toList());
+    assertEquals(
+        List.of("a"),
+        run("worker", "list", "-l", "zone=x,disk=ssd", "-o", "name").out().lines().toList());
+    Result bad = run("worker", "list", "-l", "zone");
+    assertEquals(ExitCodes.USAGE, bad.code());
+    assertTrue(bad.err().contains("KEY=VALUE"), bad.err());
+  }
+
+  @Test
+  void theRestartWindowIsADurationAsTtlIs() throws Exception {
+    api.on("POST /v1/vms", StandInApi.Reply.json(201, vm("r", "pending", null, 0, "waiting")));
+    Result r =
+        run("vm", "create", "r", "--max-restarts", "3", "--restart-window", "30m", "--", "x");
+    assertEquals(0, r.code(), r.err());
+    assertEquals(1800, json.readTree(api.last().body()).path("restartWindowSeconds").asInt());
+    Result seconds = run("vm", "create", "r", "--restart-window", "600", "--", "x");
+    assertEquals(ExitCodes.USAGE, seconds.code());
+    assertTrue(seconds.err().contains("such as 30s, 5m or 1h"), seconds.err());
   }
 
   @Test

@@ -1,0 +1,42 @@
+package dev.rota.cli;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * {@code -l zone=a,disk=ssd}: kubectl's equality selector on labels, every pair required. A VM's
+ * labels are those its worker must carry; a worker's, those it carries.
+ */
+record Selector(Map<String, String> pairs) {
+  static final Selector ANY = new Selector(Map.of());
+
+  static Selector parse(List<String> given) {
+    Map<String, String> pairs = new LinkedHashMap<>();
+    for (String part : given == null ? List.<String>of() : given) {
+      for (String pair : part.split(",")) {
+        int eq = pair.indexOf('=');
+        if (eq <= 0) {
+          throw new CliException(
+              ExitCodes.USAGE, "-l takes KEY=VALUE pairs, such as -l zone=a,disk=ssd; got " + pair);
+        }
+        pairs.put(pair.substring(0, eq).strip(), pair.substring(eq + 1).strip());
+      }
+    }
+    return new Selector(pairs);
+  }
+
+  boolean isAny() {
+    return pairs.isEmpty();
+  }
+
+  boolean matches(JsonNode item) {
+    JsonNode labels = item.path("labels");
+    return pairs.entrySet().stream()
+        .allMatch(
+            p ->
+                labels.path(p.getKey()).isTextual()
+                    && labels.path(p.getKey()).asText().equals(p.getValue()));
+  }
+}
