@@ -34,10 +34,15 @@ class DiskFullTest {
       agent.close();
     }
     for (String sleep : List.of("3321", "3322", "3323")) {
-      AgentCalls.processes("sleep " + sleep).forEach(ProcessHandle::destroyForcibly);
+      for (ProcessHandle p : AgentCalls.processes("sleep " + sleep)) {
+        // Gone before the unmount: a process that still has the tmpfs as its folder keeps it busy.
+        p.destroyForcibly();
+        p.onExit().get(10, java.util.concurrent.TimeUnit.SECONDS);
+      }
     }
     if (data != null) {
-      new ProcessBuilder("umount", data.toString()).start().waitFor();
+      // Lazily, as DiskFullIT does: what still holds the tmpfs lets go of it when it exits.
+      new ProcessBuilder("umount", "-l", data.toString()).start().waitFor();
     }
   }
 
