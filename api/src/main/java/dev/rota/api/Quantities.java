@@ -35,19 +35,22 @@ public final class Quantities {
    */
   public static final String MEMORY_PATTERN = "^([0-9]{1,15}(Mi|Gi)?|[0-9]{1,12}Ti)$";
 
-  private static final java.util.regex.Pattern WITH_UNIT =
-      java.util.regex.Pattern.compile("^([0-9]{1,15})(Mi|Gi)?$|^([0-9]{1,12})(Ti)$");
+  private static final java.util.regex.Pattern MEMORY_TEXT =
+      java.util.regex.Pattern.compile(MEMORY_PATTERN);
 
   /** Memory in MiB: a whole number, or a string with a binary unit that comes to whole MiB. */
   private static long memory(String field, Object value) {
     if (!(value instanceof String text)) {
       return quantity(field, value, "MiB");
     }
-    java.util.regex.Matcher m = WITH_UNIT.matcher(text);
-    if (m.matches()) {
-      long n = Long.parseLong(m.group(1) != null ? m.group(1) : m.group(3));
-      String unit = m.group(1) != null ? m.group(2) : m.group(4);
-      return unit == null || unit.equals("Mi") ? n : unit.equals("Gi") ? n << 10 : n << 20;
+    if (MEMORY_TEXT.matcher(text).matches()) {
+      String digits = text.replaceAll("[A-Za-z]+$", "");
+      long n = Long.parseLong(digits);
+      return switch (text.substring(digits.length())) {
+        case "Gi" -> n << 10;
+        case "Ti" -> n << 20;
+        default -> n; // MiB, written so or bare
+      };
     }
     throw Problems.badRequest(
         field,

@@ -1,5 +1,6 @@
 package dev.rota.api.document;
 
+import dev.rota.api.RequestFields;
 import dev.rota.api.ShownAs;
 import dev.rota.api.accounts.ServiceAccountRequest;
 import dev.rota.api.cluster.ClusterSettingsView;
@@ -68,15 +69,11 @@ final class ClosedBodies {
     schema.put("additionalProperties", false);
     Map<String, Object> properties =
         (Map<String, Object>) schema.computeIfAbsent("properties", k -> new LinkedHashMap<>());
-    for (RecordComponent c : record.getRecordComponents()) {
-      properties.putIfAbsent(c.getName(), new LinkedHashMap<>());
-    }
-    ShownAs shown = record.getAnnotation(ShownAs.class);
-    if (shown != null) {
-      for (RecordComponent c : shown.value().getRecordComponents()) {
-        properties.putIfAbsent(c.getName(), new LinkedHashMap<>(Map.of("description", SHOWN)));
-      }
-    }
+    RequestFields.own(record).forEach(name -> properties.putIfAbsent(name, new LinkedHashMap<>()));
+    RequestFields.shownOnly(record)
+        .forEach(
+            name ->
+                properties.putIfAbsent(name, new LinkedHashMap<>(Map.of("description", SHOWN))));
   }
 
   /** The bodies and every record reachable through their components (lists and maps included). */

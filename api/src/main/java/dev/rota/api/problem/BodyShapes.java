@@ -1,5 +1,6 @@
 package dev.rota.api.problem;
 
+import dev.rota.api.RequestFields;
 import dev.rota.api.ShownAs;
 import java.lang.reflect.ParameterizedType;
 import java.lang.reflect.RecordComponent;
@@ -102,30 +103,25 @@ public final class BodyShapes {
    * with the known field it most likely meant, if one is close.
    */
   private static Optional<String> unknown(String prefix, Class<?> type, Map<?, ?> fields) {
-    java.util.Set<String> known = new java.util.TreeSet<>(names(type));
-    ShownAs shown = type.getAnnotation(ShownAs.class);
-    java.util.Set<String> owned =
-        shown == null ? java.util.Set.of() : new java.util.HashSet<>(names(shown.value()));
-    for (Object key :
-        new java.util.TreeSet<>(fields.keySet().stream().map(String::valueOf).toList())) {
-      String name = (String) key;
-      if (!known.contains(name) && !owned.contains(name)) {
-        String meant =
-            known.stream()
-                .filter(k -> distance(k.toLowerCase(), name.toLowerCase()) <= 2)
-                .findFirst()
-                .map(k -> "; did you mean " + k + "?")
-                .orElse("; the fields are " + String.join(", ", known));
-        return Optional.of(prefix + name + ": is not a field of this request" + meant);
+    java.util.SortedSet<String> known = RequestFields.own(type);
+    String first = null;
+    for (Object key : fields.keySet()) {
+      String name = String.valueOf(key);
+      if (!RequestFields.takes(type, name) && (first == null || name.compareTo(first) < 0)) {
+        first = name;
       }
     }
-    return Optional.empty();
-  }
-
-  private static List<String> names(Class<?> record) {
-    return java.util.Arrays.stream(record.getRecordComponents())
-        .map(RecordComponent::getName)
-        .toList();
+    if (first == null) {
+      return Optional.empty();
+    }
+    String name = first;
+    String meant =
+        known.stream()
+            .filter(k -> distance(k.toLowerCase(), name.toLowerCase()) <= 2)
+            .findFirst()
+            .map(k -> "; did you mean " + k + "?")
+            .orElse("; the fields are " + String.join(", ", known));
+    return Optional.of(prefix + name + ": is not a field of this request" + meant);
   }
 
   /** Levenshtein distance: how many letters to change, add or drop to make one word the other. */
