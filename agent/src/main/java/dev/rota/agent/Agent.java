@@ -10,6 +10,7 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -28,6 +29,9 @@ public final class Agent implements AutoCloseable {
   private final String certificateSha256;
   private final Cgroups cgroups;
 
+  /** The sampling of its tasks' log ends; null when it runs none that write logs. */
+  private final java.util.concurrent.Future<?> logSampling;
+
   private Agent(
       AgentConfig config,
       AgentThreads ownThreads,
@@ -35,7 +39,9 @@ public final class Agent implements AutoCloseable {
       ControllerLink link,
       TaskReporter reporter,
       String certificateSha256,
-      Cgroups cgroups) {
+      Cgroups cgroups,
+      java.util.concurrent.Future<?> logSampling) {
+    this.logSampling = logSampling;
     this.certificateSha256 = certificateSha256;
     this.cgroups = cgroups;
     this.reporter = reporter;
@@ -171,7 +177,13 @@ public final class Agent implements AutoCloseable {
     TaskReporter reporter =
         new TaskReporter(controller, config.workerName(), timers, config.heartbeatInterval());
     TaskTable tasks =
-        new TaskTable(runtimes, supervisor, tasksDir, config.stopGrace(), reporter::changed);
+        new TaskTable(
+            runtimes,
+            supervisor,
+            tasksDir,
+            config.stopGrace(),
+            reporter::changed,
+            new TaskLogs(config.dataDir().resolve("logs")));
     int recovered = tasks.recover();
     AgentHttp http;
     try {
@@ -217,12 +229,24 @@ public final class Agent implements AutoCloseable {
             images,
             facts,
             fence);
+    java.util.concurrent.Future<?> logSampling =
+        runtimes.containsKey("process") || runtimes.containsKey("qemu")
+            ? timers.scheduleAtFixedRate(
+                () -> tasks.sampleLogs(java.time.Instant.now()), 1, 1, TimeUnit.SECONDS)
+            : null;
     link.start();
     reporter.start();
     log.info(
         "agent {} serving {} ({} tasks found again)", config.workerName(), endpoint, recovered);
     return new Agent(
-        config, ownThreads, http, link, reporter, tls == null ? null : tls.sha256(), cgroups);
+        config,
+        ownThreads,
+        http,
+        link,
+        reporter,
+        tls == null ? null : tls.sha256(),
+        cgroups,
+        logSampling);
   }
 
   /**
@@ -287,6 +311,9 @@ public final class Agent implements AutoCloseable {
    */
   @Override
   public void close() {
+    if (logSampling != null) {
+      logSampling.cancel(false);
+    }
     link.close();
     reporter.close();
     http.stop();

@@ -13,11 +13,17 @@ import java.util.concurrent.ExecutorService;
 
 /**
  * The agent API (docs/agent.md): {@code GET /healthz}, {@code GET /v1/tasks}, {@code PUT|DELETE
- * /v1/tasks/{id}}.
+ * /v1/tasks/{id}}, {@code GET /v1/tasks/{id}/logs}, {@code DELETE /v1/logs/{vm}}.
  */
 final class AgentHttp {
   static final int MAX_BODY = 1024 * 1024;
-  static final int LOG_TAIL = 64 * 1024;
+
+  /** The offset a log read ends at: the next read asks {@code from} it. */
+  static final String LOG_NEXT = dev.rota.agentapi.LogHeaders.NEXT;
+
+  /** {@code true} while the task may still write. */
+  static final String LOG_LIVE = dev.rota.agentapi.LogHeaders.LIVE;
+
   static final String NODELAY = "sun.net.httpserver.nodelay";
 
   private final HttpServer server;
@@ -54,6 +60,30 @@ final class AgentHttp {
     server.setExecutor(executor);
     server.createContext("/healthz", this::healthz);
     server.createContext("/v1/tasks", this::tasks);
+    server.createContext("/v1/logs/", this::keptLogs);
+  }
+
+  /** {@code DELETE /v1/logs/{vm}}: the VM is deleted, and the logs kept of its tasks go. */
+  private void keptLogs(HttpExchange x) throws IOException {
+    try {
+      if (!authorized(x)) {
+        problem(x, 401, "the task API needs this agent's secret as a bearer token");
+        return;
+      }
+      String vm = x.getRequestURI().getPath().substring("/v1/logs/".length());
+      if (!x.getRequestMethod().equals("DELETE")) {
+        problem(x, 405, "use DELETE on /v1/logs/{vm}");
+        return;
+      }
+      if (!TaskTable.TASK_ID.matcher(vm + ".0").matches()) {
+        problem(x, 400, vm + " is not a VM name");
+        return;
+      }
+      tasks.forgetLogs(vm);
+      x.sendResponseHeaders(204, -1);
+    } finally {
+      x.close();
+    }
   }
 
   int port() {
@@ -142,23 +172,44 @@ final class AgentHttp {
     }
   }
 
-  /** The tail of a task's stdout ({@code ?stream=stderr} for stderr), as plain text. */
+  /**
+   * What a task wrote to stdout ({@code ?stream=stderr}: stderr), as plain text: all that is kept,
+   * or from an offset ({@code from}), a time ({@code since}, RFC 3339) or its last lines ({@code
+   * tailLines}). The answer says where it ends and whether the task may write more.
+   */
   private void logs(HttpExchange x, String id) throws IOException {
     if (!TaskTable.TASK_ID.matcher(id).matches()) {
       problem(x, 400, "task id " + id + " is not <vm>.<restartCount>");
       return;
     }
-    String query = x.getRequestURI().getQuery();
-    String stream = query != null && query.contains("stream=stderr") ? "stderr" : "stdout";
-    byte[] tail = tasks.logTail(id, stream, LOG_TAIL);
-    if (tail == null) {
-      problem(x, 404, "no task " + id + " here");
+    Map<String, String> query = query(x.getRequestURI().getRawQuery());
+    dev.rota.agentapi.LogQuery ask;
+    try {
+      String stream = query.getOrDefault("stream", "stdout");
+      if (!TaskLogs.STREAMS.contains(stream)) {
+        throw new IllegalArgumentException("stream must be stdout or stderr, got " + stream);
+      }
+      ask =
+          new dev.rota.agentapi.LogQuery(
+              stream,
+              query.containsKey("from") ? Long.parseLong(query.get("from")) : null,
+              query.containsKey("since") ? java.time.Instant.parse(query.get("since")) : null,
+              query.containsKey("tailLines") ? Integer.parseInt(query.get("tailLines")) : null);
+    } catch (RuntimeException e) {
+      problem(x, 400, "bad log query: " + e.getMessage());
+      return;
+    }
+    TaskLogs.Chunk chunk = tasks.logs(id, ask);
+    if (chunk == null) {
+      problem(x, 404, "no task " + id + " here, and no logs kept of it");
       return;
     }
     x.getResponseHeaders().set("Content-Type", "text/plain; charset=utf-8");
-    x.sendResponseHeaders(200, tail.length == 0 ? -1 : tail.length);
+    x.getResponseHeaders().set(LOG_NEXT, Long.toString(chunk.next()));
+    x.getResponseHeaders().set(LOG_LIVE, Boolean.toString(chunk.live()));
+    x.sendResponseHeaders(200, chunk.bytes().length == 0 ? -1 : chunk.bytes().length);
     try (OutputStream out = x.getResponseBody()) {
-      out.write(tail);
+      out.write(chunk.bytes());
     }
   }
 
@@ -181,6 +232,23 @@ final class AgentHttp {
   private static byte[] read(InputStream in) throws IOException {
     byte[] body = in.readNBytes(MAX_BODY + 1);
     return body.length > MAX_BODY ? null : body;
+  }
+
+  /** A query's parameters, decoded; the last of a name repeated wins. */
+  private static Map<String, String> query(String raw) {
+    Map<String, String> params = new java.util.HashMap<>();
+    if (raw == null || raw.isEmpty()) {
+      return params;
+    }
+    for (String pair : raw.split("&")) {
+      int eq = pair.indexOf('=');
+      String name = eq < 0 ? pair : pair.substring(0, eq);
+      String value = eq < 0 ? "" : pair.substring(eq + 1);
+      params.put(
+          java.net.URLDecoder.decode(name, java.nio.charset.StandardCharsets.UTF_8),
+          java.net.URLDecoder.decode(value, java.nio.charset.StandardCharsets.UTF_8));
+    }
+    return params;
   }
 
   private void problem(HttpExchange x, int status, String detail) throws IOException {

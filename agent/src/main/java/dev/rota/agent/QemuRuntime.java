@@ -188,7 +188,7 @@ final class QemuRuntime implements TaskRuntime {
             "-display",
             "none",
             // Appending, so that the agent can cut the file at its cap while QEMU writes on
-            // (ConsoleLog).
+            // (CappedLog).
             "-chardev",
             "file,id=console,append=on,path=" + dir.resolve("stdout.log"),
             "-serial",
@@ -268,7 +268,7 @@ final class QemuRuntime implements TaskRuntime {
         TimeUnit.SECONDS);
   }
 
-  /** Keeps the console within its cap while the VM runs ({@link ConsoleLog}). */
+  /** Keeps the console within its cap while the VM runs ({@link CappedLog}). */
   private void keepConsole(Task task, Path dir) {
     timers.schedule(
         () -> {
@@ -276,7 +276,7 @@ final class QemuRuntime implements TaskRuntime {
             return;
           }
           try {
-            ConsoleLog.trim(dir.resolve("stdout.log"));
+            CappedLog.trim(dir.resolve("stdout.log"));
           } catch (IOException e) {
             // the folder went away with the task
           }

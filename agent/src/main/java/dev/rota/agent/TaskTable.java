@@ -40,14 +40,17 @@ final class TaskTable {
   private final Path tasksDir;
   private final Duration grace;
   private final Consumer<TaskView> changes;
+  private final TaskLogs logs;
 
   TaskTable(
       Map<String, TaskRuntime> runtimes,
       Supervisor supervisor,
       Path tasksDir,
       Duration grace,
-      Consumer<TaskView> changes) {
+      Consumer<TaskView> changes,
+      TaskLogs logs) {
     this.changes = changes;
+    this.logs = logs;
     this.runtimes = runtimes;
     this.supervisor = supervisor;
     this.tasksDir = tasksDir;
@@ -71,6 +74,7 @@ final class TaskTable {
         id,
         k -> {
           created[0] = true;
+          logs.placed(TaskLogs.vmOf(id));
           Task task = new Task(id, spec, changes);
           r.start(task);
           return task;
@@ -103,7 +107,7 @@ final class TaskTable {
         }
         tasks.remove(id, task);
       }
-      deleteFolder(tasksDir.resolve(id));
+      keepLogsAndDelete(tasksDir.resolve(id));
     } finally {
       removing.remove(id, ending);
       ending.complete(null);
@@ -166,21 +170,33 @@ final class TaskTable {
     }
   }
 
-  /** The last {@code max} bytes a task wrote to a stream; null if no such task is here. */
-  byte[] logTail(String id, String stream, int max) throws IOException {
-    if (!tasks.containsKey(id)) {
+  /**
+   * What task {@code id} wrote, while it is here or after (its logs are kept once it is removed);
+   * null if this worker has neither.
+   */
+  TaskLogs.Chunk logs(String id, dev.rota.agentapi.LogQuery ask) throws IOException {
+    if (logs.forgotten(TaskLogs.vmOf(id))) {
       return null;
     }
-    Path file = tasksDir.resolve(id).resolve(stream + ".log");
-    if (!Files.exists(file)) {
-      return new byte[0];
+    Task task = tasks.get(id);
+    if (task != null) {
+      return logs.read(tasksDir.resolve(id), ask, !task.ended());
     }
-    try (java.io.RandomAccessFile f = new java.io.RandomAccessFile(file.toFile(), "r")) {
-      long start = Math.max(0, f.length() - max);
-      byte[] tail = new byte[(int) (f.length() - start)];
-      f.seek(start);
-      f.readFully(tail);
-      return tail;
+    Path kept = logs.kept(id);
+    return kept == null ? null : logs.read(kept, ask, false);
+  }
+
+  /** Drops the kept logs of every generation of {@code vm}: it is deleted. */
+  void forgetLogs(String vm) {
+    logs.forget(vm);
+  }
+
+  /** Notes where the logs of the tasks still running end now, for reads from a time. */
+  void sampleLogs(java.time.Instant now) {
+    for (Task t : tasks.values()) {
+      if (!t.ended() && !runtimeOf(t.spec).equals("synthetic")) {
+        logs.sample(tasksDir.resolve(t.id), now);
+      }
     }
   }
 
@@ -213,7 +229,7 @@ final class TaskTable {
             }
             Task task = r.recover(record, changes);
             if (task == null) {
-              deleteFolder(dir);
+              keepLogsAndDelete(dir);
               continue;
             }
             tasks.put(task.id, task);
@@ -231,6 +247,14 @@ final class TaskTable {
 
   private static String runtimeOf(TaskSpec spec) {
     return spec.runtime() == null ? "process" : spec.runtime();
+  }
+
+  private void keepLogsAndDelete(Path dir) {
+    if (!Files.exists(dir)) {
+      return;
+    }
+    logs.keep(dir.getFileName().toString(), dir);
+    deleteFolder(dir);
   }
 
   private static void deleteFolder(Path dir) {

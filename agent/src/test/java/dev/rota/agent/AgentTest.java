@@ -201,6 +201,74 @@ class AgentTest {
   }
 
   @Test
+  void logsOutliveTheirTaskForTwoGenerationsUntilTheVmIsForgotten() throws Exception {
+    start();
+    for (int g = 0; g < 3; g++) {
+      send(
+          "PUT", "/v1/tasks/k." + g, spec("k", "process", "sh", "-c", "echo gen" + g + "; exit 3"));
+      String id = "k." + g;
+      eventually("ended", () -> ended(id));
+      assertEquals(204, send("DELETE", "/v1/tasks/" + id, null).statusCode());
+    }
+    HttpResponse<String> last = send("GET", "/v1/tasks/k.2/logs", null);
+    assertEquals("gen2\n", last.body(), "the removed task's output is kept");
+    assertEquals("false", last.headers().firstValue("Rota-Log-Live").orElse(null));
+    assertEquals("gen1\n", send("GET", "/v1/tasks/k.1/logs", null).body(), "and the one before");
+    assertEquals(404, send("GET", "/v1/tasks/k.0/logs", null).statusCode(), "older ones go");
+
+    send("PUT", "/v1/tasks/k.3", spec("k", "process", "sh", "-c", "echo gen3; exit 3"));
+    eventually("ended", () -> ended("k.3"));
+    assertEquals(204, send("DELETE", "/v1/logs/k", null).statusCode());
+    assertEquals(404, send("GET", "/v1/tasks/k.2/logs", null).statusCode(), "the VM is gone");
+    assertEquals(204, send("DELETE", "/v1/tasks/k.3", null).statusCode());
+    assertEquals(
+        404,
+        send("GET", "/v1/tasks/k.3/logs", null).statusCode(),
+        "a task removed after its VM was deleted leaves nothing kept");
+    assertEquals(400, send("DELETE", "/v1/logs/..", null).statusCode());
+  }
+
+  @Test
+  void aLogIsReadFromAnOffsetFromATimeOrByItsLastLines() throws Exception {
+    start();
+    send(
+        "PUT",
+        "/v1/tasks/o.0",
+        spec("o", "process", "sh", "-c", "printf 'a\\nb\\nc\\n'; sleep 305"));
+    eventually("written", () -> logs("o.0", "").equals("a\nb\nc\n"));
+    HttpResponse<String> all = send("GET", "/v1/tasks/o.0/logs", null);
+    assertEquals("6", all.headers().firstValue("Rota-Log-Next").orElse(null));
+    assertEquals("true", all.headers().firstValue("Rota-Log-Live").orElse(null));
+    assertEquals("c\n", logs("o.0", "?from=4"));
+    assertEquals("", logs("o.0", "?from=6"), "nothing new yet");
+    assertEquals("b\nc\n", logs("o.0", "?tailLines=2"));
+    assertEquals("a\nb\nc\n", logs("o.0", "?tailLines=10"));
+    eventually("sampled", () -> !logs("o.0", "?since=" + java.time.Instant.now()).contains("a"));
+    assertEquals(
+        "a\nb\nc\n", logs("o.0", "?since=2000-01-01T00:00:00Z"), "all was written after then");
+    assertEquals(400, send("GET", "/v1/tasks/o.0/logs?from=x", null).statusCode());
+    assertEquals(400, send("GET", "/v1/tasks/o.0/logs?stream=stdin", null).statusCode());
+    send("DELETE", "/v1/tasks/o.0", null);
+  }
+
+  private boolean ended(String id) {
+    try {
+      Object state = task(id).get("state");
+      return "exited".equals(state) || "failed".equals(state);
+    } catch (Exception e) {
+      return false;
+    }
+  }
+
+  private String logs(String id, String query) {
+    try {
+      return send("GET", "/v1/tasks/" + id + "/logs" + query, null).body();
+    } catch (Exception e) {
+      return "";
+    }
+  }
+
+  @Test
   void aCommandThatCannotStartIsFailedWithTheReason() throws Exception {
     start();
     assertEquals(

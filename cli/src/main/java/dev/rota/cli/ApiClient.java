@@ -156,9 +156,30 @@ final class ApiClient {
     }
   }
 
+  /** A GET whose answer is bytes (a log), with its headers; {@code timeout} for a waiting read. */
+  HttpResponse<byte[]> bytes(String path, java.time.Duration timeout) {
+    return exchange(
+        "GET",
+        path,
+        null,
+        HttpResponse.BodyHandlers.ofByteArray(),
+        b -> new String(b, StandardCharsets.UTF_8),
+        timeout);
+  }
+
   private HttpResponse<String> exchange(String method, String path, Object body) {
+    return exchange(method, path, body, HttpResponse.BodyHandlers.ofString(), b -> b, TIMEOUT);
+  }
+
+  private <T> HttpResponse<T> exchange(
+      String method,
+      String path,
+      Object body,
+      HttpResponse.BodyHandler<T> handler,
+      java.util.function.Function<T, String> asText,
+      java.time.Duration timeout) {
     HttpRequest.Builder request =
-        HttpRequest.newBuilder(URI.create(context.server() + path)).timeout(TIMEOUT);
+        HttpRequest.newBuilder(URI.create(context.server() + path)).timeout(timeout);
     try {
       if (body == null) {
         request.method(method, HttpRequest.BodyPublishers.noBody());
@@ -170,9 +191,11 @@ final class ApiClient {
       if (context.token() != null && !context.token().isBlank()) {
         request.header("Authorization", "Bearer " + context.token());
       }
-      HttpResponse<String> reply = http.send(request.build(), HttpResponse.BodyHandlers.ofString());
+      HttpResponse<T> reply = http.send(request.build(), handler);
       if (reply.statusCode() >= 400) {
-        throw new CliException(ExitCodes.forStatus(reply.statusCode()), problem(reply));
+        throw new CliException(
+            ExitCodes.forStatus(reply.statusCode()),
+            problem(reply.statusCode(), asText.apply(reply.body())));
       }
       return reply;
     } catch (IOException e) {
@@ -194,10 +217,6 @@ final class ApiClient {
   }
 
   /** A problem+json's detail (its title when it has none), on one line; else the status alone. */
-  private String problem(HttpResponse<String> reply) {
-    return problem(reply.statusCode(), reply.body());
-  }
-
   private String problem(int status, String body) {
     String said = null;
     try {

@@ -209,26 +209,81 @@ final class VmCommands extends Noun {
             Output.Column.field("MESSAGE", "message")));
   }
 
-  @Command(name = "logs", description = "The VM's output (the last 64 KiB), -f to follow it.")
+  @Command(
+      name = "logs",
+      description =
+          "The VM's output, kept after its task ends until the VM is deleted; -f to follow it.")
   int logs(
       @Parameters(paramLabel = "NAME") String name,
       @Option(
               names = {"-f", "--follow"},
-              description = "keep printing what it writes, until interrupted")
+              description = "keep printing what it writes, until its task ends")
           boolean follow,
-      @Option(names = "--stderr", description = "its stderr instead of stdout") boolean stderr)
-      throws InterruptedException {
+      @Option(names = "--stderr", description = "its stderr instead of stdout") boolean stderr,
+      @Option(
+              names = {"-p", "--previous"},
+              description = "the output of the generation before the current one")
+          boolean previous,
+      @Option(names = "--tail", paramLabel = "LINES", description = "only the last lines")
+          Integer tail,
+      @Option(
+              names = "--since",
+              paramLabel = "WHEN",
+              description =
+                  "only what was written since then: a duration (10m) or a time (RFC 3339)")
+          String since) {
     ApiClient api = root.api();
-    String path = path(name) + "/logs" + (stderr ? "?stream=stderr" : "");
-    LogFollower follower = new LogFollower();
-    do {
-      if (follower.started()) {
-        root.pause.sleep(1000);
-      }
-      root.out.print(follower.next(api.text(path)));
+    Map<String, String> query = new LinkedHashMap<>();
+    if (previous) {
+      query.put("previous", "true");
+    }
+    if (tail != null) {
+      query.put("tailLines", tail.toString());
+    }
+    if (since != null) {
+      query.put("since", since(since));
+    }
+    if (stderr) {
+      query.put("stream", "stderr");
+    }
+    String path = path(name) + "/logs";
+    java.net.http.HttpResponse<byte[]> read =
+        api.bytes(path + ApiClient.query(query), LOG_READ_TIMEOUT);
+    while (true) {
+      root.out.print(new String(read.body(), java.nio.charset.StandardCharsets.UTF_8));
       root.out.flush();
-    } while (follow);
-    return ExitCodes.OK;
+      boolean live =
+          read.headers().firstValue("Rota-Log-Live").map(Boolean::parseBoolean).orElse(false);
+      java.util.OptionalLong next = read.headers().firstValueAsLong("Rota-Log-Next");
+      if (!follow || next.isEmpty() || (!live && read.body().length == 0)) {
+        return ExitCodes.OK;
+      }
+      Map<String, String> more = new LinkedHashMap<>();
+      if (previous) {
+        more.put("previous", "true");
+      }
+      if (stderr) {
+        more.put("stream", "stderr");
+      }
+      more.put("from", Long.toString(next.getAsLong()));
+      more.put("waitSeconds", Integer.toString(LOG_WAIT_SECONDS));
+      read = api.bytes(path + ApiClient.query(more), LOG_READ_TIMEOUT);
+    }
+  }
+
+  /** How long the server holds a follower's read that finds nothing new. */
+  static final int LOG_WAIT_SECONDS = 20;
+
+  private static final java.time.Duration LOG_READ_TIMEOUT =
+      java.time.Duration.ofSeconds(LOG_WAIT_SECONDS + 30);
+
+  /** {@code --since}: a time as given, or a duration back from now. */
+  private String since(String text) {
+    try {
+      return java.time.OffsetDateTime.parse(text).toInstant().toString();
+    } catch (java.time.format.DateTimeParseException e) {
+      return root.clock.instant().minus(Waiter.parse("--since", text)).toString();
+    }
   }
 
   @Command(name = "stop", description = "End the VM's task; it stays, stopped.")

@@ -1,7 +1,6 @@
 package dev.rota.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -710,23 +709,45 @@ class RotaCliTest {
   }
 
   @Test
-  void logsPrintTheTailAndFollowingPrintsOnlyWhatIsNew() {
-    api.on("GET /v1/vms/l/logs", new StandInApi.Reply(200, "text/plain", "one\ntwo\n"));
+  void logsPrintWhatIsKeptAndFollowingReadsOnFromWhereTheLastReadEnded() {
+    api.on(
+        "GET /v1/vms/l/logs",
+        new StandInApi.Reply(
+            200,
+            "text/plain",
+            "one\ntwo\n",
+            Map.of("Rota-Log-Next", "8", "Rota-Log-Live", "true")));
     Result r = run("vm", "logs", "l");
     assertEquals("one\ntwo\n", r.out());
 
-    LogFollower f = new LogFollower();
-    assertEquals("a\n", f.next("a\n"));
-    assertEquals("", f.next("a\n"));
-    assertEquals("b\n", f.next("a\nb\n"));
-    String previous = "x".repeat(2000) + "\ntail-1\n";
-    f.next(previous);
-    assertEquals(
-        "tail-2\n",
-        f.next((previous + "tail-2\n").substring(100)),
-        "the window slid past the start; what follows the previous end is new");
-    assertFalse(
-        f.next("restarted\n").isEmpty(),
-        "output that does not continue the previous is shown whole");
+    api.on(
+        "GET /v1/vms/l/logs?previous=true&tailLines=5&since=2026-11-26T10%3A00%3A00Z&stream=stderr",
+        new StandInApi.Reply(200, "text/plain", "gone\n", Map.of("Rota-Log-Live", "false")));
+    r =
+        run(
+            "vm",
+            "logs",
+            "l",
+            "--previous",
+            "--tail",
+            "5",
+            "--since",
+            "2026-11-26T10:00:00Z",
+            "--stderr");
+    assertEquals("gone\n", r.out(), r.err());
+
+    api.on(
+        "GET /v1/vms/l/logs?from=8&waitSeconds=20",
+        new StandInApi.Reply(
+            200, "text/plain", "three\n", Map.of("Rota-Log-Next", "14", "Rota-Log-Live", "true")));
+    api.on(
+        "GET /v1/vms/l/logs?from=14&waitSeconds=20",
+        new StandInApi.Reply(
+            200, "text/plain", "", Map.of("Rota-Log-Next", "14", "Rota-Log-Live", "false")));
+    r = run("vm", "logs", "l", "-f");
+    assertEquals(0, r.code(), r.err());
+    assertEquals("one\ntwo\nthree\n", r.out(), "each byte once, until the task ended");
+
+    assertEquals(2, run("vm", "logs", "l", "--since", "yesterday").code());
   }
 }

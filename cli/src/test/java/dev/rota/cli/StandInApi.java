@@ -19,7 +19,11 @@ import java.util.concurrent.CopyOnWriteArrayList;
 final class StandInApi implements AutoCloseable {
   record Request(String method, String target, String body, String authorization) {}
 
-  record Reply(int status, String contentType, String body) {
+  record Reply(int status, String contentType, String body, Map<String, String> headers) {
+    Reply(int status, String contentType, String body) {
+      this(status, contentType, body, Map.of());
+    }
+
     static Reply json(int status, String body) {
       return new Reply(status, "application/json", body);
     }
@@ -64,6 +68,7 @@ final class StandInApi implements AutoCloseable {
                   : queue.size() > 1 ? queue.poll() : queue.peek();
           byte[] bytes = reply.body().getBytes(StandardCharsets.UTF_8);
           x.getResponseHeaders().add("Content-Type", reply.contentType());
+          reply.headers().forEach(x.getResponseHeaders()::add);
           x.sendResponseHeaders(reply.status(), bytes.length == 0 ? -1 : bytes.length);
           if (bytes.length > 0) {
             x.getResponseBody().write(bytes);

@@ -19,9 +19,14 @@ import io.micronaut.transaction.annotation.Transactional;
 import jakarta.inject.Singleton;
 import java.time.Clock;
 import java.time.Instant;
+import java.util.Optional;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 @Singleton
 public class VmActivitiesImpl implements VmActivities, VmReadModel {
+  private static final Logger log = LoggerFactory.getLogger(VmActivitiesImpl.class);
+
   private final VmRepository vms;
   private final VmEventRepository events;
   private final WorkerRepository workers;
@@ -35,6 +40,7 @@ public class VmActivitiesImpl implements VmActivities, VmReadModel {
 
   private final SchedulerMetrics metrics;
   private final GroupCommit commits;
+  private final TaskWorkers taskWorkers;
 
   public VmActivitiesImpl(
       VmRepository vms,
@@ -48,7 +54,9 @@ public class VmActivitiesImpl implements VmActivities, VmReadModel {
       VmSubmissions submissions,
       ControlWorkflows workflows,
       SchedulerMetrics metrics,
-      GroupCommit commits) {
+      GroupCommit commits,
+      TaskWorkers taskWorkers) {
+    this.taskWorkers = taskWorkers;
     this.metrics = metrics;
     this.commits = commits;
     this.vms = vms;
@@ -140,12 +148,37 @@ public class VmActivitiesImpl implements VmActivities, VmReadModel {
   }
 
   /**
+   * Tells each worker the VM ran on to drop the logs it kept of its tasks. A worker that does not
+   * answer keeps them until its own limit drops them (two generations a VM, a week at most).
+   */
+  private void forgetLogs(VmRow vm) {
+    for (String name : taskWorkers.all(vm)) {
+      workers
+          .findById(name)
+          .ifPresent(
+              w -> {
+                try {
+                  agents.forgetLogs(w.agent(), vm.name(), agentCalls.timeout());
+                } catch (RuntimeException e) {
+                  log.debug(
+                      "worker {} kept the logs of deleted vm {}: {}",
+                      name,
+                      vm.name(),
+                      e.toString());
+                }
+              });
+    }
+  }
+
+  /**
    * Removes the VM's rows; a replica's set hears of it at once, so that it can replace or forget
    * it.
    */
   @Override
   public void deleteVm(VmRef vm) {
-    String set = vms.findById(vm.vm()).map(v -> v.membership().vmSet()).orElse(null);
+    Optional<VmRow> row = vms.findById(vm.vm());
+    String set = row.map(v -> v.membership().vmSet()).orElse(null);
+    row.ifPresent(this::forgetLogs);
     submissions.remove(vm.vm());
     if (set != null) {
       workflows.setChanged(set);

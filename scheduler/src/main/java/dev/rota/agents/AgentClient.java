@@ -1,5 +1,6 @@
 package dev.rota.agents;
 
+import dev.rota.agentapi.LogQuery;
 import dev.rota.agentapi.TaskSpec;
 import dev.rota.store.AgentAddress;
 import java.time.Duration;
@@ -23,9 +24,15 @@ public interface AgentClient {
   void removeTask(AgentAddress agent, String taskId, Duration timeout);
 
   /**
-   * {@code GET /v1/tasks/{id}/logs?stream=}: the tail of a task's stdout or stderr, as text.
+   * {@code GET /v1/tasks/{id}/logs}: what a task wrote, while it runs or after.
    *
-   * @throws AgentRejectedException on a 4xx (404: the task is not on that agent)
+   * @throws AgentRejectedException on a 4xx (404: neither the task nor its logs are on that agent)
    */
-  String logs(AgentAddress agent, String taskId, String stream, Duration timeout);
+  LogChunk logs(AgentAddress agent, String taskId, LogQuery query, Duration timeout);
+
+  /** {@code DELETE /v1/logs/{vm}}: the VM is deleted; the logs kept of its tasks go. */
+  void forgetLogs(AgentAddress agent, String vm, Duration timeout);
+
+  /** Bytes of a task's log, the offset that follows them, and whether the task may write more. */
+  record LogChunk(byte[] bytes, long next, boolean live) {}
 }

@@ -1,5 +1,7 @@
 package dev.rota.agents;
 
+import dev.rota.agentapi.LogHeaders;
+import dev.rota.agentapi.LogQuery;
 import dev.rota.agentapi.PinnedCertificates;
 import dev.rota.agentapi.TaskSpec;
 import dev.rota.agentapi.TaskView;
@@ -88,20 +90,11 @@ public class HttpAgentClient implements AgentClient {
 
   @Override
   public void removeTask(AgentAddress agent, String taskId, Duration timeout) {
-    String endpoint = agent.endpoint();
-    try {
-      HttpRequest.Builder delete =
-          authorized(HttpRequest.newBuilder(uri(endpoint, "/v1/tasks/" + encode(taskId))), agent)
-              .DELETE();
-      expect(send(agent, delete, timeout), "DELETE /v1/tasks/" + taskId, 204, 200, 404);
-    } catch (IOException e) {
-      throw new UncheckedIOException(
-          "DELETE /v1/tasks/" + taskId + " on " + endpoint + ": " + e.getMessage(), e);
-    }
+    delete(agent, "/v1/tasks/" + encode(taskId), timeout, 204, 200, 404);
   }
 
   @Override
-  public String logs(AgentAddress agent, String taskId, String stream, Duration timeout) {
+  public LogChunk logs(AgentAddress agent, String taskId, LogQuery query, Duration timeout) {
     String endpoint = agent.endpoint();
     String call = "GET /v1/tasks/" + taskId + "/logs";
     try {
@@ -110,17 +103,39 @@ public class HttpAgentClient implements AgentClient {
                   HttpRequest.newBuilder(
                       uri(
                           endpoint,
-                          "/v1/tasks/" + encode(taskId) + "/logs?stream=" + encode(stream))),
+                          "/v1/tasks/" + encode(taskId) + "/logs" + query.asQueryString())),
                   agent)
               .GET();
-      HttpResponse<String> response = send(agent, get, timeout);
+      HttpResponse<byte[]> response =
+          send(agent, get, timeout, HttpResponse.BodyHandlers.ofByteArray());
       expect(response, call, 200);
-      return response.body();
+      return new LogChunk(
+          response.body(),
+          response.headers().firstValueAsLong(LogHeaders.NEXT).orElse(0),
+          response.headers().firstValue(LogHeaders.LIVE).map(Boolean::parseBoolean).orElse(false));
     } catch (HttpTimeoutException e) {
       throw new IllegalStateException(
           call + " on " + endpoint + ": no answer within " + timeout.toMillis() + " ms", e);
     } catch (IOException e) {
       throw new UncheckedIOException(call + " on " + endpoint + ": " + e.getMessage(), e);
+    }
+  }
+
+  @Override
+  public void forgetLogs(AgentAddress agent, String vm, Duration timeout) {
+    delete(agent, "/v1/logs/" + encode(vm), timeout, 204, 404);
+  }
+
+  /** A DELETE of {@code path} that may answer {@code ok}; a gone resource is one of them. */
+  private void delete(AgentAddress agent, String path, Duration timeout, int... ok) {
+    String endpoint = agent.endpoint();
+    try {
+      HttpRequest.Builder delete =
+          authorized(HttpRequest.newBuilder(uri(endpoint, path)), agent).DELETE();
+      expect(send(agent, delete, timeout), "DELETE " + path, ok);
+    } catch (IOException e) {
+      throw new UncheckedIOException(
+          "DELETE " + path + " on " + endpoint + ": " + e.getMessage(), e);
     }
   }
 
@@ -132,6 +147,15 @@ public class HttpAgentClient implements AgentClient {
 
   private HttpResponse<String> send(
       AgentAddress agent, HttpRequest.Builder request, Duration timeout) throws IOException {
+    return send(agent, request, timeout, HttpResponse.BodyHandlers.ofString());
+  }
+
+  private <T> HttpResponse<T> send(
+      AgentAddress agent,
+      HttpRequest.Builder request,
+      Duration timeout,
+      HttpResponse.BodyHandler<T> body)
+      throws IOException {
     HttpRequest built = request.timeout(timeout).build();
     if (built.uri().getScheme().equals("https")) {
       if (agent.certificateSha256() == null) {
@@ -141,7 +165,7 @@ public class HttpAgentClient implements AgentClient {
       pins.expect(built.uri().getHost() + ":" + port(built.uri()), agent.certificateSha256());
     }
     try {
-      HttpResponse<String> response = http.send(built, HttpResponse.BodyHandlers.ofString());
+      HttpResponse<T> response = http.send(built, body);
       if (agent.certificateSha256() != null) {
         // A connection kept from an earlier call was checked against the pin of that time: the pin
         // may have changed since (the worker deleted and registered anew), so check the answer's
@@ -155,13 +179,16 @@ public class HttpAgentClient implements AgentClient {
     }
   }
 
-  private static void expect(HttpResponse<String> response, String call, int... ok) {
+  private static void expect(HttpResponse<?> response, String call, int... ok) {
     for (int status : ok) {
       if (response.statusCode() == status) {
         return;
       }
     }
-    String body = response.body() == null ? "" : response.body().strip();
+    String body =
+        response.body() instanceof byte[] bytes
+            ? new String(bytes, java.nio.charset.StandardCharsets.UTF_8).strip()
+            : response.body() == null ? "" : response.body().toString().strip();
     String message =
         call
             + " answered "

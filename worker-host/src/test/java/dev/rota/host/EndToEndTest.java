@@ -5,8 +5,10 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.rota.agent.Agent;
+import dev.rota.agentapi.LogQuery;
 import dev.rota.agentapi.TaskSpec;
 import dev.rota.agents.AgentClient;
+import dev.rota.agents.AgentRejectedException;
 import dev.rota.store.AgentAddress;
 import java.time.Duration;
 import java.util.List;
@@ -52,9 +54,83 @@ class EndToEndTest extends SharedDevStack {
     assertEquals(404, stack.api("GET", "/v1/vms/nobody/logs", null).status());
     stack.api("POST", "/v1/vms/talker/stop", null);
     eventually("stopped", () -> "stopped".equals(stack.vm("talker").get("status")));
-    RotaClient.Reply gone = stack.api("GET", "/v1/vms/talker/logs", null);
-    assertEquals(409, gone.status(), "its task was removed with the stop: " + gone.body());
-    assertTrue(gone.body().contains("talker.0"), gone.body());
+    RotaClient.Reply kept = stack.api("GET", "/v1/vms/talker/logs", null);
+    assertEquals(200, kept.status(), "its task was removed with the stop: " + kept.body());
+    assertEquals("to-stdout\n", kept.body(), "the output outlives the task");
+    assertEquals("false", kept.header("Rota-Log-Live"));
+    assertEquals("talker.0", kept.header("Rota-Log-Task"));
+  }
+
+  @Test
+  void aCrashingVmsOutputIsKeptForTheGenerationBeforeUntilTheVmIsDeleted() {
+    stack.api(
+        "POST",
+        "/v1/vms",
+        "{\"name\":\"last-words\",\"command\":[\"sh\",\"-c\",\"echo dying; exit 1\"],"
+            + "\"restartPolicy\":\"OnFailure\"}");
+    eventually(
+        "restarted", () -> ((Number) stack.vm("last-words").get("restartCount")).intValue() >= 1);
+    int generation = ((Number) stack.vm("last-words").get("restartCount")).intValue();
+    RotaClient.Reply previous = stack.api("GET", "/v1/vms/last-words/logs?previous=true", null);
+    assertEquals(200, previous.status(), previous.body());
+    assertEquals("dying\n", previous.body());
+    int after = ((Number) stack.vm("last-words").get("restartCount")).intValue();
+    String task = previous.header("Rota-Log-Task");
+    int read = Integer.parseInt(task.substring("last-words.".length()));
+    assertTrue(
+        read >= generation - 1 && read <= after - 1,
+        task + " is the generation before the current");
+    assertEquals(400, stack.api("GET", "/v1/vms/last-words/logs?previous=maybe", null).status());
+
+    Map<String, Object> vm = stack.vm("last-words");
+    assertEquals(202, stack.api("DELETE", "/v1/vms/last-words", null).status());
+    eventually("deleted", () -> stack.api("GET", "/v1/vms/last-words", null).status() == 404);
+    AgentClient client = stack.host.context().getBean(AgentClient.class);
+    for (Agent agent : stack.host.devAgents()) {
+      AgentAddress address =
+          new AgentAddress(
+              "https://127.0.0.1:" + agent.port(), agent.secret(), agent.certificateSha256());
+      for (int g = 0; g <= generation; g++) {
+        String taskId = "last-words." + g;
+        AgentRejectedException gone =
+            org.junit.jupiter.api.Assertions.assertThrows(
+                AgentRejectedException.class,
+                () ->
+                    client.logs(
+                        address,
+                        taskId,
+                        new LogQuery("stdout", null, null, null),
+                        Duration.ofSeconds(10)),
+                "the logs of a deleted VM go: " + vm);
+        assertEquals(404, gone.status());
+      }
+    }
+  }
+
+  @Test
+  void aFollowerReadsEachLineOnceFromWhereItsLastReadEnded() {
+    stack.api(
+        "POST",
+        "/v1/vms",
+        "{\"name\":\"writer\",\"command\":[\"sh\",\"-c\","
+            + "\"for i in $(seq 1 60); do echo line-$i; sleep 0.02; done; sleep 300\"]}");
+    StringBuilder expected = new StringBuilder();
+    for (int i = 1; i <= 60; i++) {
+      expected.append("line-").append(i).append('\n');
+    }
+    eventually("running", () -> "running".equals(stack.vm("writer").get("status")));
+    StringBuilder read = new StringBuilder();
+    long next = 0;
+    int reads = 0;
+    while (!read.toString().endsWith("line-60\n") && reads++ < 1000) {
+      RotaClient.Reply r =
+          stack.api("GET", "/v1/vms/writer/logs?from=" + next + "&waitSeconds=5", null);
+      assertEquals(200, r.status(), r.body());
+      read.append(r.body());
+      next = Long.parseLong(r.header("Rota-Log-Next"));
+    }
+    assertEquals(expected.toString(), read.toString(), "each line once, in order, in " + reads);
+    stack.api("DELETE", "/v1/vms/writer", null);
   }
 
   @Test

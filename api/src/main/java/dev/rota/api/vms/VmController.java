@@ -1,6 +1,9 @@
 package dev.rota.api.vms;
 
+import dev.rota.agentapi.LogHeaders;
+import dev.rota.agentapi.LogQuery;
 import dev.rota.api.JsonBodies;
+import dev.rota.api.QueryValues;
 import dev.rota.api.auth.Caller;
 import dev.rota.api.auth.RequiresRole;
 import dev.rota.api.auth.Role;
@@ -194,27 +197,105 @@ public class VmController {
     return service.get(name);
   }
 
-  @RequiresRole({Role.COMPUTE_READ})
   /**
-   * The tail (64 KiB) of the current task's stdout, or stderr with {@code ?stream=stderr}, as plain
-   * text.
+   * What the VM's task wrote to stdout ({@code stream=stderr}: stderr), as plain text, kept after
+   * the task ends until the VM is deleted; {@code previous} reads the generation before. The answer
+   * says where it ended ({@code Rota-Log-Next}) and whether the task may write more ({@code
+   * Rota-Log-Live}): a follower asks {@code from} that offset, with {@code waitSeconds}, and loses
+   * nothing the worker keeps.
    */
+  @RequiresRole({Role.COMPUTE_READ})
   @Get(value = "/{name}/logs", produces = MediaType.TEXT_PLAIN)
   @Operation(operationId = "getVmLogs", summary = "Get a VM's output")
+  @ApiResponse(
+      responseCode = "200",
+      description = "The output, as plain text",
+      headers = {
+        @io.swagger.v3.oas.annotations.headers.Header(
+            name = LogHeaders.NEXT,
+            description = "The offset just past the bytes returned: where a follower reads next",
+            schema = @Schema(type = "integer", format = "int64")),
+        @io.swagger.v3.oas.annotations.headers.Header(
+            name = LogHeaders.LIVE,
+            description = "true while the task may still write",
+            schema = @Schema(type = "boolean")),
+        @io.swagger.v3.oas.annotations.headers.Header(
+            name = TASK_HEADER,
+            description = "The task whose output this is (vm.generation)",
+            schema = @Schema(type = "string"))
+      },
+      content = @Content(mediaType = MediaType.TEXT_PLAIN, schema = @Schema(type = "string")))
   @ProblemAnswers.Invalid
   @ProblemAnswers.Missing
   @ProblemAnswers.Conflicting
   @ProblemAnswers.AgentFailed
-  public String logs(
+  public HttpResponse<byte[]> logs(
       String name,
       @QueryValue
           @Nullable
           @Schema(
               allowableValues = {"stdout", "stderr"},
               description = "stdout when not given")
-          String stream) {
-    return logs.tail(name, stream);
+          String stream,
+      @QueryValue
+          @Nullable
+          @Schema(type = "boolean", description = "the generation before the current one")
+          String previous,
+      @QueryValue
+          @Nullable
+          @Schema(type = "integer", minimum = "0", description = "only the last lines")
+          String tailLines,
+      @QueryValue
+          @Nullable
+          @Schema(format = "date-time", description = "only what was written after this time")
+          String since,
+      @QueryValue
+          @Nullable
+          @Schema(
+              type = "integer",
+              format = "int64",
+              minimum = "0",
+              description = "from this offset: the Rota-Log-Next of an earlier read")
+          String from,
+      @QueryValue
+          @Nullable
+          @Schema(
+              type = "integer",
+              minimum = "0",
+              maximum = "60",
+              description = "with from, how long to wait for more when there is nothing new")
+          String waitSeconds) {
+    String which = stream == null ? "stdout" : stream;
+    if (!LogQuery.STREAMS.contains(which)) {
+      throw Problems.badRequest("stream", "must be stdout or stderr, got " + which);
+    }
+    LogQuery query =
+        new LogQuery(
+            which,
+            from == null ? null : QueryValues.offset("from", from),
+            since == null ? null : QueryValues.time("since", since),
+            tailLines == null
+                ? null
+                : QueryValues.wholeNumber("tailLines", tailLines, 0, 999_999_999));
+    int wait =
+        waitSeconds == null
+            ? 0
+            : QueryValues.wholeNumber("waitSeconds", waitSeconds, 0, VmLogs.MAX_WAIT_SECONDS);
+    VmLogs.Read read =
+        logs.read(
+            name,
+            query,
+            previous != null && QueryValues.flag("previous", previous),
+            java.time.Duration.ofSeconds(wait));
+    return HttpResponse.ok(read.chunk().bytes())
+        .contentType(MediaType.TEXT_PLAIN_TYPE)
+        .header(LogHeaders.NEXT, Long.toString(read.chunk().next()))
+        .header(LogHeaders.LIVE, Boolean.toString(read.chunk().live()))
+        .header(TASK_HEADER, read.taskId());
   }
+
+  /** The task a log answer is of. */
+  static final String TASK_HEADER = "Rota-Log-Task";
 
   @RequiresRole({Role.COMPUTE_READ})
   @Get("/{name}/events")

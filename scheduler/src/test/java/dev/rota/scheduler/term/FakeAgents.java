@@ -178,10 +178,14 @@ public class FakeAgents implements AgentClient {
   }
 
   @Override
-  public String logs(AgentAddress agent, String taskId, String stream, Duration timeout) {
+  public LogChunk logs(
+      AgentAddress agent, String taskId, dev.rota.agentapi.LogQuery query, Duration timeout) {
     if (!reach(agent.endpoint()).tasks.containsKey(taskId)) {
       throw new dev.rota.agents.AgentRejectedException(404, "no task " + taskId + " here");
     }
-    return "";
+    return new LogChunk(new byte[0], 0, true);
   }
+
+  @Override
+  public void forgetLogs(AgentAddress agent, String vm, Duration timeout) {}
 }
