@@ -28,6 +28,9 @@ final class Description {
             + ", restart "
             + vm.path("restartCount").asInt());
     line(lines, status.equals("pending") ? "Waiting" : "Message", text(vm, "statusMessage"));
+    if (vm.path("restartAt").isTextual()) {
+      line(lines, "Restart at", text(vm, "restartAt"));
+    }
     if (!vm.path("movingFrom").isNull() && !vm.path("movingFrom").isMissingNode()) {
       line(lines, "Moving from", text(vm, "movingFrom"));
     }

@@ -21,7 +21,7 @@ final class VmCommands extends Noun {
   static final List<Output.Column> COLUMNS =
       List.of(
           Output.Column.field("NAME", "name"),
-          Output.Column.field("STATUS", "status"),
+          new Output.Column("STATUS", VmCommands::status),
           Output.Column.field("WORKER", "worker"),
           Output.Column.field("RESTARTS", "restartCount"),
           Output.Column.field("SET", "set"),
@@ -33,6 +33,22 @@ final class VmCommands extends Noun {
           Output.Column.field("MESSAGE", "statusMessage"));
 
   /** What it runs: its image, or else its command. */
+  /**
+   * Its status, and while it waits to be restarted, when: {@code failed (restart at 15:04:12Z)}. A
+   * back-off is minutes at most, so the time of day says it.
+   */
+  static String status(JsonNode vm) {
+    String status = vm.path("status").asText("-");
+    JsonNode at = vm.path("restartAt");
+    if (!at.isTextual()) {
+      return status;
+    }
+    String time = at.asText();
+    int t = time.indexOf('T');
+    String clock = t < 0 ? time : time.substring(t + 1).replaceAll("\\.[0-9]+", "");
+    return status + " (restart at " + clock + ")";
+  }
+
   static String runs(JsonNode vm) {
     if (vm.hasNonNull("image")) {
       return vm.get("image").asText();

@@ -286,6 +286,23 @@ class RotaCliTest {
   }
 
   @Test
+  void aVmWaitingToBeRestartedSaysWhenInListAndDescribe() throws Exception {
+    String waiting =
+        vm("c", "failed", "w1", 2, "exited 1")
+            .replace("\"set\":null", "\"set\":null,\"restartAt\":\"2026-11-26T15:04:12.345Z\"");
+    api.on(
+        "GET /v1/vms",
+        StandInApi.Reply.json(200, "{\"items\":[" + waiting + "],\"nextCursor\":null}"));
+    String list = run("vm", "list").out();
+    assertTrue(list.contains("failed (restart at 15:04:12Z)"), list);
+    api.on("GET /v1/vms/c", StandInApi.Reply.json(200, waiting));
+    api.on(
+        "GET /v1/vms/c/events", StandInApi.Reply.json(200, "{\"items\":[],\"nextCursor\":null}"));
+    String described = run("vm", "describe", "c").out();
+    assertTrue(described.contains("2026-11-26T15:04:12.345Z"), described);
+  }
+
+  @Test
   void aSelectorKeepsTheItemsWhoseLabelsHaveEveryPair() throws Exception {
     String a = "{\"name\":\"a\",\"health\":\"ready\",\"labels\":{\"zone\":\"x\",\"disk\":\"ssd\"}}";
     String b = "{\"name\":\"b\",\"health\":\"ready\",\"labels\":{\"zone\":\"x\"}}";

@@ -126,6 +126,9 @@ public class VmActivitiesImpl implements VmActivities, VmReadModel {
 
   @Override
   public void recordEvent(VmEvent event) {
+    if (event.restartAtMillis() != null) {
+      vms.restartAt(event.vm(), Instant.ofEpochMilli(event.restartAtMillis()));
+    }
     events.append(event.vm(), clock.instant(), event.type(), event.message());
   }
 

@@ -35,7 +35,7 @@ abstract class RepositoryContract {
             Map.of("cpu", 1L),
             Map.of(),
             "Never"),
-        new VmState(status, "why", worker, 0, null, null, null, null, 0),
+        new VmState(status, "why", worker, 0, null, null, null, null, 0, null),
         VmPlacementNotes.NONE,
         VmSetMembership.NONE,
         0);
@@ -109,7 +109,8 @@ abstract class RepositoryContract {
                     new dev.rota.agentapi.GuestSpec(
                         "file:///k", null, "console=ttyS0", "#cloud-config\n"),
                     new dev.rota.agentapi.Disconnect(false, 600)),
-                new VmState("running", "why", "w1", 3, 2, T0, T0, T0.plusSeconds(5), 7),
+                new VmState(
+                    "running", "why", "w1", 3, 2, T0, T0, T0.plusSeconds(5), 7, T0.plusSeconds(9)),
                 new VmPlacementNotes("w9", T0.plusSeconds(90), "no room", "w8", "w7", "w6"),
                 new VmSetMembership(set, 2),
                 0));

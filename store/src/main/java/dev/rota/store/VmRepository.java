@@ -157,8 +157,15 @@ public interface VmRepository extends CrudRepository<VmRow, String> {
 
   /** A status its workflow decided (stopping, stopped), with why. */
   @Query(
-      "UPDATE vms SET status = :status, status_message = :message, version = version + 1 WHERE name = :name")
+      "UPDATE vms SET status = :status, status_message = :message, restart_at = NULL, version = version + 1 WHERE name = :name")
   int recordStatus(String name, String status, String message);
+
+  /**
+   * The VM ended and its workflow restarts it at {@code at}: until then it says so. Any status its
+   * workflow records next (the restart's pending included) clears it.
+   */
+  @Query("UPDATE vms SET restart_at = :at, version = version + 1 WHERE name = :name")
+  int restartAt(String name, Instant at);
 
   /**
    * What task events made of the VM, as its workflow decided; only for the generation it names, and
@@ -174,7 +181,7 @@ public interface VmRepository extends CrudRepository<VmRow, String> {
       """
       UPDATE vms SET status = :status, worker = :worker, status_message = :message, exit_code = :exitCode,
         task_event_id = :taskEventId, scheduled_at = :scheduledAt, started_at = :startedAt, finished_at = :finishedAt,
-        version = version + 1
+        restart_at = NULL, version = version + 1
       WHERE name = :name AND restart_count = :restartCount
         AND (task_event_id < :taskEventId OR (task_event_id = :taskEventId AND status <> :status))""")
   int recordLifecycle(
@@ -219,7 +226,7 @@ public interface VmRepository extends CrudRepository<VmRow, String> {
    * the VM's workflow owns this decision, so no condition.
    */
   @Query(
-      "UPDATE vms SET status = 'pending', worker = NULL, restart_count = :restartCount, status_message = :message, exit_code = NULL, scheduled_at = NULL, started_at = NULL, failed_on = :failedOn, moving_from = NULL, version = version + 1 WHERE name = :name")
+      "UPDATE vms SET status = 'pending', worker = NULL, restart_count = :restartCount, status_message = :message, exit_code = NULL, scheduled_at = NULL, started_at = NULL, restart_at = NULL, failed_on = :failedOn, moving_from = NULL, version = version + 1 WHERE name = :name")
   int requeue(String name, int restartCount, String message, @Nullable String failedOn);
 
   /**

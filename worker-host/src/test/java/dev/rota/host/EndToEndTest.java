@@ -152,7 +152,19 @@ class EndToEndTest extends SharedDevStack {
         "/v1/vms",
         "{\"name\":\"crashy\",\"command\":[\"sh\",\"-c\",\"exit 1\"],\"restartPolicy\":\"OnFailure\"}");
     eventually(
+        "waiting to restart, saying when",
+        () -> {
+          Map<String, Object> vm = stack.vm("crashy");
+          return "failed".equals(vm.get("status")) && vm.get("restartAt") != null;
+        });
+    eventually(
         "restarted twice", () -> ((Number) stack.vm("crashy").get("restartCount")).intValue() >= 2);
+    eventually(
+        "the restart time goes once it is restarted",
+        () -> {
+          Map<String, Object> vm = stack.vm("crashy");
+          return !"failed".equals(vm.get("status")) && vm.get("restartAt") == null;
+        });
     List<String> events = stack.eventTypes("crashy");
     assertTrue(
         events.contains("restart-scheduled") && events.contains("restarted"), events.toString());

@@ -12,7 +12,8 @@ import java.time.Instant;
 
 /**
  * A VM as the API shows it: its spec as submitted (its fields at the top level, beside the
- * lifecycle's), and the set it is a replica of (null for a VM submitted on its own).
+ * lifecycle's), and the set it is a replica of (null for a VM submitted on its own). {@code
+ * restartAt} is when a VM that ended is restarted, while it waits to be (its back-off).
  */
 // Every field of the API's resources is present, null or empty included.
 @JsonInclude(JsonInclude.Include.ALWAYS)
@@ -29,6 +30,7 @@ public record VmView(
     @Nullable Instant scheduledAt,
     @Nullable Instant startedAt,
     @Nullable Instant finishedAt,
+    @Nullable Instant restartAt,
     @Nullable String set,
     @Nullable String movingFrom)
     implements Named {
@@ -46,6 +48,7 @@ public record VmView(
         row.state().scheduledAt(),
         row.state().startedAt(),
         row.state().finishedAt(),
+        row.state().restartAt(),
         row.membership().vmSet(),
         row.notes().movingFrom() != null ? row.notes().movingFrom() : row.notes().oldCopyOn());
   }

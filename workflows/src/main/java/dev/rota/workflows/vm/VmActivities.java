@@ -15,7 +15,15 @@ public interface VmActivities {
   record StatusChange(String vm, String status, String message, String eventType) {}
 
   /** A line in the VM's events. */
-  record VmEvent(String vm, String type, String message) {}
+  /**
+   * @param restartAtMillis with a {@code restart-scheduled} event, when the restart is due; else
+   *     null
+   */
+  record VmEvent(String vm, String type, String message, Long restartAtMillis) {
+    public VmEvent(String vm, String type, String message) {
+      this(vm, type, message, null);
+    }
+  }
 
   /** Pending again as generation {@code restartCount}, a new task id. */
   /**

@@ -460,7 +460,8 @@ public class VmWorkflowImpl implements VmWorkflow {
                 + delay.toSeconds()
                 + " s after the task ended, "
                 + Math.max(1, count.failuresInARow())
-                + " in a row)"));
+                + " in a row)",
+            restartAtMillis));
   }
 
   private void restartNow() {
