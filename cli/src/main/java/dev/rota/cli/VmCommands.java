@@ -75,7 +75,10 @@ final class VmCommands extends Noun {
     String timeout;
   }
 
-  /** Waits until the VM runs (a restart: its next generation runs); its failure ends the wait. */
+  /**
+   * Waits until the VM runs (a restart: its next generation runs); its failure ends the wait, and
+   * so does its fitting no worker of the cluster.
+   */
   static void awaitRunning(
       RotaCli root, ApiClient api, String name, int afterRestarts, WaitOptions w) {
     root.waiter(Waiter.parse(w.timeout))
@@ -93,6 +96,10 @@ final class VmCommands extends Noun {
               boolean current = vm.path("restartCount").asInt() >= afterRestarts;
               if (current && status.equals("running")) {
                 return Waiter.Look.done(progress);
+              }
+              if (vm.path("unplaceable").asBoolean(false)) {
+                // Nothing will change until the cluster does.
+                return Waiter.Look.unreachable("cannot be placed", progress);
               }
               return current && status.equals("failed")
                   ? Waiter.Look.failed(progress)

@@ -13,18 +13,26 @@ import java.util.function.Supplier;
 final class Waiter {
   private static final long POLL_MILLIS = 500;
 
-  /** One look at the state: done, failed for good, or still on its way, with what to show. */
-  record Look(boolean done, boolean failed, String progress) {
+  /**
+   * One look at the state: done, failed for good (saying how: {@code failed}), or still on its way,
+   * with what to show.
+   */
+  record Look(boolean done, boolean failed, String progress, String failure) {
     static Look done(String progress) {
-      return new Look(true, false, progress);
+      return new Look(true, false, progress, null);
     }
 
     static Look failed(String progress) {
-      return new Look(false, true, progress);
+      return new Look(false, true, progress, "failed");
+    }
+
+    /** It will not get there as things stand: no use waiting. */
+    static Look unreachable(String failure, String progress) {
+      return new Look(false, true, progress, failure);
     }
 
     static Look waiting(String progress) {
-      return new Look(false, false, progress);
+      return new Look(false, false, progress, null);
     }
   }
 
@@ -65,7 +73,8 @@ final class Waiter {
           err.println();
         }
         if (now.failed()) {
-          throw new CliException(ExitCodes.WAIT_FAILED, what + " failed: " + now.progress());
+          throw new CliException(
+              ExitCodes.WAIT_FAILED, what + " " + now.failure() + ": " + now.progress());
         }
         return;
       }

@@ -507,6 +507,24 @@ class RotaCliTest {
   }
 
   @Test
+  void waitEndsAtOnceWhenTheVmFitsNoWorkerOfTheCluster() {
+    String big =
+        vm("big", "pending", null, 0, "fits no worker of the cluster: needs cpu 64")
+            .replace("\"set\":null", "\"set\":null,\"unplaceable\":true");
+    api.on("POST /v1/vms", StandInApi.Reply.json(201, big));
+    api.on("GET /v1/vms/big", StandInApi.Reply.json(200, big));
+    Instant before = now;
+    Result r = run("vm", "create", "big", "--cpu", "64", "--wait", "--", "sleep", "1");
+    assertEquals(ExitCodes.WAIT_FAILED, r.code());
+    assertTrue(
+        r.err()
+            .endsWith(
+                "rota: vm big cannot be placed: pending: fits no worker of the cluster: needs cpu 64\n"),
+        r.err());
+    assertEquals(before, now, "no waiting at all");
+  }
+
+  @Test
   void aRestartWaitsForTheNextGenerationNotTheOneAlreadyRunning() {
     api.on("POST /v1/vms/r/restart", StandInApi.Reply.json(202, vm("r", "running", "w1", 2, null)));
     api.on(

@@ -14,5 +14,13 @@ public record PlacementPlan(List<Placement> placed, List<Unplaced> pending) {
     }
   }
 
-  public record Unplaced(String vm, String reason) {}
+  /**
+   * @param fitsNowhere whether it fits no worker of the cluster, ready or not ({@link
+   *     dev.rota.scheduling.placement.FitsNowhere}): it waits until the cluster changes
+   */
+  public record Unplaced(String vm, String reason, boolean fitsNowhere) {
+    public Unplaced(String vm, String reason) {
+      this(vm, reason, false);
+    }
+  }
 }

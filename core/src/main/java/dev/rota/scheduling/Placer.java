@@ -2,6 +2,7 @@ package dev.rota.scheduling;
 
 import dev.rota.model.SchedulerProfile;
 import dev.rota.scheduling.placement.FeasibilityCheck;
+import dev.rota.scheduling.placement.FitsNowhere;
 import dev.rota.scheduling.placement.PlacementStack;
 import dev.rota.scheduling.placement.Ranker;
 import dev.rota.scheduling.placement.SpreadsReplicas;
@@ -11,6 +12,7 @@ import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.function.Predicate;
 
 /**
@@ -164,6 +166,7 @@ public final class Placer {
     private final Map<String, Slot> byName = new HashMap<>();
     private final Map<ClassKey, ConstraintClass> classes = new HashMap<>();
     private final Map<ReasonKey, String> reasons = new HashMap<>();
+    private final Map<ReasonKey, Optional<String>> fitsNowhere = new HashMap<>();
     private final Comparator<Slot> order;
     private final SpreadsReplicas spreads;
     private long[] smallestRequest;
@@ -260,7 +263,14 @@ public final class Placer {
       }
       List<PlacementPlan.Unplaced> waiting = new ArrayList<>(unplaced.size());
       for (PendingVm vm : unplaced) {
-        waiting.add(new PlacementPlan.Unplaced(vm.name(), reason(vm)));
+        Optional<String> nowhere =
+            fitsNowhere.computeIfAbsent(
+                new ReasonKey(new ClassKey(vm.runtime(), vm.labels()), vm.request(), null, null),
+                k -> FitsNowhere.why(vm, workers));
+        waiting.add(
+            nowhere
+                .map(why -> new PlacementPlan.Unplaced(vm.name(), why, true))
+                .orElseGet(() -> new PlacementPlan.Unplaced(vm.name(), reason(vm), false)));
       }
       return new PlacementPlan(placed, waiting);
     }

@@ -7,6 +7,7 @@ import static dev.rota.scheduling.Fixtures.ready;
 import static dev.rota.scheduling.Fixtures.vm;
 import static dev.rota.scheduling.Fixtures.withLabels;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.rota.model.SchedulerProfile;
@@ -67,7 +68,18 @@ class PlacerTest {
     List<PendingVm> pending = List.of(vm("needs-ssd", 1, 1, Map.of("disk", "ssd")));
     PlacementPlan before = Placer.place(List.of(ready("w1", 8)), List.of(), pending, PACK);
     assertTrue(before.placed().isEmpty());
-    assertEquals("no ready worker has label disk=ssd", before.pending().get(0).reason());
+    assertEquals(
+        "fits no worker of the cluster: none has label disk=ssd", before.pending().get(0).reason());
+    assertTrue(before.pending().get(0).fitsNowhere(), "no worker of the cluster has it");
+    PlacementPlan offline =
+        Placer.place(
+            List.of(
+                health(withLabels(ready("w2", 8), Map.of("disk", "ssd")), WorkerHealth.OFFLINE)),
+            List.of(),
+            pending,
+            PACK);
+    assertEquals("no worker is ready and unpaused (1 offline)", offline.pending().get(0).reason());
+    assertFalse(offline.pending().get(0).fitsNowhere(), "one that has it may come back");
 
     List<Candidate> after =
         List.of(ready("w1", 8), withLabels(ready("w2", 8), Map.of("disk", "ssd")));
@@ -108,7 +120,8 @@ class PlacerTest {
             PACK);
     assertEquals(Map.of("small", "w1"), placements(plan));
     assertEquals(
-        "needs cpu 16; the most free on a matching worker is 7", plan.pending().get(0).reason());
+        "fits no worker of the cluster: needs cpu 16; the largest worker that could take it has 8 in all",
+        plan.pending().get(0).reason());
   }
 
   @Test
@@ -136,7 +149,9 @@ class PlacerTest {
     PendingVm gpu = new PendingVm("gpu", 1, "process", Map.of("gpu", 1L), Map.of());
     PlacementPlan plan = Placer.place(List.of(ready("w1", 8)), List.of(), List.of(gpu), PACK);
     assertEquals(
-        "needs gpu 1; the most free on a matching worker is 0", plan.pending().get(0).reason());
+        "fits no worker of the cluster: needs gpu 1; the largest worker that could take it has 0 in all",
+        plan.pending().get(0).reason());
+    assertTrue(plan.pending().get(0).fitsNowhere());
   }
 
   @Test
@@ -146,7 +161,7 @@ class PlacerTest {
         Placer.place(List.of(), List.of(), List.of(vm("v", 1, 1)), PACK).pending().get(0).reason());
     PendingVm qemu = new PendingVm("q", 1, "qemu", Map.of("cpu", 1L), Map.of());
     assertEquals(
-        "no ready worker offers runtime qemu",
+        "fits no worker of the cluster: none offers runtime qemu",
         Placer.place(List.of(ready("w1", 8)), List.of(), List.of(qemu), PACK)
             .pending()
             .get(0)
@@ -156,7 +171,7 @@ class PlacerTest {
             withLabels(ready("w1", 8), Map.of("disk", "ssd")),
             withLabels(ready("w2", 8), Map.of("gpu", "a100")));
     assertEquals(
-        "no ready worker has all of the labels disk=ssd, gpu=a100",
+        "fits no worker of the cluster: none has all of the labels disk=ssd, gpu=a100",
         Placer.place(
                 split,
                 List.of(),
@@ -184,7 +199,7 @@ class PlacerTest {
     PendingVm both =
         new PendingVm("both", 1, "process", Map.of("cpu", 4L, "memory", 4096L), Map.of());
     assertEquals(
-        "needs cpu=4, memory=4096 together; no matching worker has all of it free",
+        "fits no worker of the cluster: needs cpu=4, memory=4096 together; no worker has all of it in all",
         Placer.place(halves, List.of(), List.of(both), PACK).pending().get(0).reason());
   }
 

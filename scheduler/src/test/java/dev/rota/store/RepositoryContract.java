@@ -111,7 +111,7 @@ abstract class RepositoryContract {
                     new dev.rota.agentapi.Disconnect(false, 600)),
                 new VmState(
                     "running", "why", "w1", 3, 2, T0, T0, T0.plusSeconds(5), 7, T0.plusSeconds(9)),
-                new VmPlacementNotes("w9", T0.plusSeconds(90), "no room", "w8", "w7", "w6"),
+                new VmPlacementNotes("w9", T0.plusSeconds(90), "no room", "w8", "w7", "w6", true),
                 new VmSetMembership(set, 2),
                 0));
     VmRow readBack = vms.findById(full.name()).orElseThrow();
@@ -203,7 +203,7 @@ abstract class RepositoryContract {
   @Test
   void placementsWrittenAsBatchesAreThoseThePlaceStatementAllows() {
     VmRow a = vms.save(vm(unique("a"), "pending", null));
-    vms.explainPending(a.name(), "no worker fits");
+    vms.explainPending(a.name(), "no worker fits", true);
     VmRow b = vms.save(vm(unique("b"), "pending", null));
     VmRow stopped = vms.save(vm(unique("s"), "stopped", null));
     VmRow placedAlready = vms.save(vm(unique("p"), "pending", null));
@@ -248,6 +248,7 @@ abstract class RepositoryContract {
             .orElseThrow()
             .worker());
     assertEquals(null, vms.findById(a.name()).orElseThrow().notes().pendingReason());
+    assertFalse(vms.findById(a.name()).orElseThrow().notes().fitsNowhere(), "placed: it fits");
     List<VmEventRow> log = events.page(a.name(), 0, 100);
     assertEquals("scheduled", log.get(log.size() - 1).type());
     assertEquals(
@@ -337,15 +338,17 @@ abstract class RepositoryContract {
   @Test
   void theWorkflowsLifecycleWriteIsForItsGenerationAndThePendingReasonOnlyWhilePending() {
     VmRow a = vms.save(vm(unique("a"), "pending", null));
-    assertEquals(1, vms.explainPending(a.name(), "no worker"));
-    assertEquals(0, vms.explainPending(a.name(), "no worker"), "written only when it changed");
+    assertEquals(1, vms.explainPending(a.name(), "no worker", true));
+    assertTrue(vms.findById(a.name()).orElseThrow().notes().fitsNowhere());
+    assertEquals(
+        0, vms.explainPending(a.name(), "no worker", true), "written only when it changed");
     assertEquals(
         0,
         vms.recordLifecycle(a.name(), 1, "running", "w1", "running", null, 5, T0, T0, null),
         "another generation");
     assertEquals(
         1, vms.recordLifecycle(a.name(), 0, "running", "w1", "running", null, 5, T0, T0, null));
-    assertEquals(0, vms.explainPending(a.name(), "no worker at all"), "not pending");
+    assertEquals(0, vms.explainPending(a.name(), "no worker at all", false), "not pending");
     VmRow read = vms.findById(a.name()).orElseThrow();
     assertEquals("running", read.state().status());
     assertEquals("w1", read.state().worker());
@@ -724,8 +727,8 @@ abstract class RepositoryContract {
     workers.decideHealth(w, row.version(), "ready", "agent answering", null);
     VmRow vm = vm(unique("fed-vm"), "pending", null);
     vms.save(vm);
-    vms.explainPending(vm.name(), "no room");
-    vms.explainPending(vm.name(), "no room"); // the same reason: nothing written
+    vms.explainPending(vm.name(), "no room", false);
+    vms.explainPending(vm.name(), "no room", false); // the same reason: nothing written
     vms.recordStatus(vm.name(), "stopped", "stopped by request");
     vms.deleteById(vm.name());
     workers.deleteById(w);

@@ -7,8 +7,8 @@ import java.time.Instant;
 
 /**
  * What the scheduler's terms note on a VM's row for placing it: the worker to avoid and until when,
- * why it waits, the worker it failed on, and while it moves, where its old copy runs and the worker
- * it moves from. The scheduler alone writes these.
+ * why it waits (and whether it fits no worker of the cluster), the worker it failed on, and while
+ * it moves, where its old copy runs and the worker it moves from. The scheduler alone writes these.
  */
 @Embeddable
 public record VmPlacementNotes(
@@ -17,8 +17,9 @@ public record VmPlacementNotes(
     @MappedProperty("pending_reason") @Nullable String pendingReason,
     @MappedProperty("failed_on") @Nullable String failedOn,
     @MappedProperty("moving_from") @Nullable String movingFrom,
-    @MappedProperty("old_copy_on") @Nullable String oldCopyOn) {
+    @MappedProperty("old_copy_on") @Nullable String oldCopyOn,
+    @MappedProperty("fits_nowhere") boolean fitsNowhere) {
 
   public static final VmPlacementNotes NONE =
-      new VmPlacementNotes(null, null, null, null, null, null);
+      new VmPlacementNotes(null, null, null, null, null, null, false);
 }

@@ -105,8 +105,8 @@ public interface VmRepository extends CrudRepository<VmRow, String> {
    * pending.
    */
   @Query(
-      "UPDATE vms SET pending_reason = :reason WHERE name = :name AND status = 'pending' AND (pending_reason IS NULL OR pending_reason <> :reason)")
-  int explainPending(String name, String reason);
+      "UPDATE vms SET pending_reason = :reason, fits_nowhere = :fitsNowhere WHERE name = :name AND status = 'pending' AND (pending_reason IS NULL OR pending_reason <> :reason)")
+  int explainPending(String name, String reason, boolean fitsNowhere);
 
   /**
    * How its task is getting on while it starts (an image's fetch, as its agent reports it): its
@@ -115,7 +115,7 @@ public interface VmRepository extends CrudRepository<VmRow, String> {
    */
   @Query(
       """
-      UPDATE vms SET status_message = :message, pending_reason = NULL WHERE name = :name AND seq = :seq
+      UPDATE vms SET status_message = :message, pending_reason = NULL, fits_nowhere = FALSE WHERE name = :name AND seq = :seq
       AND restart_count = :generation AND status IN ('pending', 'scheduled')
       AND (status_message IS NULL OR status_message <> :message)""")
   int starting(String name, long seq, int generation, String message);
@@ -131,7 +131,7 @@ public interface VmRepository extends CrudRepository<VmRow, String> {
    */
   String FAIL_OVER =
       """
-      UPDATE vms SET restart_count = :generation + 1, pending_reason = NULL, status_message = :message,
+      UPDATE vms SET restart_count = :generation + 1, pending_reason = NULL, fits_nowhere = FALSE, status_message = :message,
         version = version + 1
       WHERE name = :name AND seq = :seq AND restart_count = :generation AND status NOT IN ('pending', 'stopping', 'stopped', 'failed')
         AND worker = :from AND moving_from IS NULL""";
@@ -146,7 +146,7 @@ public interface VmRepository extends CrudRepository<VmRow, String> {
 
   /** {@link #placed}'s statement, for a term's placements as one batch. */
   String PLACED =
-      "UPDATE vms SET pending_reason = NULL WHERE name = :name AND pending_reason IS NOT NULL";
+      "UPDATE vms SET pending_reason = NULL, fits_nowhere = FALSE WHERE name = :name AND pending_reason IS NOT NULL";
 
   /**
    * Its task could not be started on {@code worker}: the scheduler avoids that worker for it until

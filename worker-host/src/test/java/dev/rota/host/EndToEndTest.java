@@ -134,6 +134,22 @@ class EndToEndTest extends SharedDevStack {
   }
 
   @Test
+  void aVmBiggerThanAnyWorkerIsPendingAsUnplaceableWithTheReason() {
+    stack.api(
+        "POST",
+        "/v1/vms",
+        "{\"name\":\"giant\",\"command\":[\"sleep\",\"1\"],\"resources\":{\"cpu\":4096}}");
+    eventually("judged", () -> Boolean.TRUE.equals(stack.vm("giant").get("unplaceable")));
+    Map<String, Object> vm = stack.vm("giant");
+    assertEquals("pending", vm.get("status"));
+    assertTrue(
+        String.valueOf(vm.get("statusMessage"))
+            .startsWith("fits no worker of the cluster: needs cpu 4096"),
+        String.valueOf(vm.get("statusMessage")));
+    stack.api("DELETE", "/v1/vms/giant", null);
+  }
+
+  @Test
   void aCommandExitingThreeUnderNeverEndsFailedWithExitCodeThree() {
     stack.api(
         "POST",

@@ -60,8 +60,8 @@ public class VmLogs {
     VmRow vm = vms.findById(name).orElseThrow(() -> Problems.notFound("vm", name));
     int generation = vm.state().restartCount() - (previous ? 1 : 0);
     if (generation < 0) {
-      throw Problems.badRequest(
-          "previous", "vm '" + name + "' has run one generation only: there is none before it");
+      throw Problems.conflict(
+          "vm '" + name + "' is in its first generation: there is none before it to show");
     }
     String taskId = TaskId.of(vm.name(), generation).toString();
     List<String> candidates = taskWorkers.candidates(vm, taskId);

@@ -13,7 +13,9 @@ import java.time.Instant;
 /**
  * A VM as the API shows it: its spec as submitted (its fields at the top level, beside the
  * lifecycle's), and the set it is a replica of (null for a VM submitted on its own). {@code
- * restartAt} is when a VM that ended is restarted, while it waits to be (its back-off).
+ * restartAt} is when a VM that ended is restarted, while it waits to be (its back-off); {@code
+ * unplaceable}, that a pending VM fits no worker of the cluster as it stands (its message says
+ * why), so that it waits until the cluster changes.
  */
 // Every field of the API's resources is present, null or empty included.
 @JsonInclude(JsonInclude.Include.ALWAYS)
@@ -23,6 +25,7 @@ public record VmView(
     @JsonUnwrapped VmTemplate spec,
     String status,
     @Nullable String statusMessage,
+    boolean unplaceable,
     @Nullable String worker,
     int restartCount,
     @Nullable Integer exitCode,
@@ -41,6 +44,7 @@ public record VmView(
         row.spec(),
         row.state().status(),
         message(row),
+        VmStatus.PENDING.wireName().equals(row.state().status()) && row.notes().fitsNowhere(),
         row.state().worker(),
         row.state().restartCount(),
         row.state().exitCode(),

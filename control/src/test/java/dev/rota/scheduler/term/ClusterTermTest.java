@@ -266,8 +266,9 @@ class ClusterTermTest {
     assertEquals("w1", placedOn("b"));
     assertEquals(1, agents.starts("w1", "a.0"));
     assertEquals(
-        "needs cpu 16; the most free on a matching worker is 4",
+        "fits no worker of the cluster: needs cpu 16; the largest worker that could take it has 4 in all",
         vmRow("too-big").notes().pendingReason());
+    assertTrue(vmRow("too-big").notes().fitsNowhere());
 
     env.sleep(Duration.ofSeconds(6));
     awaitStatus("a", "running");

@@ -116,7 +116,7 @@ public class TermPlanWriter {
     placed += failedOver.size();
     lost += plan.failovers().size() - failedOver.size();
     for (PlacementPlan.Unplaced u : plan.placement().pending()) {
-      vms.explainPending(u.vm(), Columns.truncate(u.reason(), 2048));
+      vms.explainPending(u.vm(), Columns.truncate(u.reason(), 2048), u.fitsNowhere());
     }
     List<Move> movedNow = observations.moveAll(plan.moves(), now);
     movedNow.forEach(
