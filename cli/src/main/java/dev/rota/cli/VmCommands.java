@@ -270,14 +270,12 @@ final class VmCommands extends Noun {
       query.put("stream", "stderr");
     }
     String path = path(name) + "/logs";
-    java.net.http.HttpResponse<byte[]> read =
-        api.bytes(path + ApiClient.query(query), LOG_READ_TIMEOUT);
+    ApiClient.Reply read = api.bytes(path + ApiClient.query(query), LOG_READ_TIMEOUT);
     while (true) {
-      root.out.print(new String(read.body(), java.nio.charset.StandardCharsets.UTF_8));
+      root.out.print(read.text());
       root.out.flush();
-      boolean live =
-          read.headers().firstValue("Rota-Log-Live").map(Boolean::parseBoolean).orElse(false);
-      java.util.OptionalLong next = read.headers().firstValueAsLong("Rota-Log-Next");
+      boolean live = read.header("Rota-Log-Live").map(Boolean::parseBoolean).orElse(false);
+      java.util.Optional<String> next = read.header("Rota-Log-Next");
       if (!follow || next.isEmpty() || (!live && read.body().length == 0)) {
         return ExitCodes.OK;
       }
@@ -288,7 +286,7 @@ final class VmCommands extends Noun {
       if (stderr) {
         more.put("stream", "stderr");
       }
-      more.put("from", Long.toString(next.getAsLong()));
+      more.put("from", next.get());
       more.put("waitSeconds", Integer.toString(LOG_WAIT_SECONDS));
       read = api.bytes(path + ApiClient.query(more), LOG_READ_TIMEOUT);
     }

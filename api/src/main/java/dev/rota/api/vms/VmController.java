@@ -243,7 +243,11 @@ public class VmController {
           String previous,
       @QueryValue
           @Nullable
-          @Schema(type = "integer", minimum = "0", description = "only the last lines")
+          @Schema(
+              type = "integer",
+              minimum = "0",
+              maximum = "999999999",
+              description = "only the last lines")
           String tailLines,
       @QueryValue
           @Nullable
@@ -255,6 +259,7 @@ public class VmController {
               type = "integer",
               format = "int64",
               minimum = "0",
+              maximum = "999999999999999999",
               description = "from this offset: the Rota-Log-Next of an earlier read")
           String from,
       @QueryValue

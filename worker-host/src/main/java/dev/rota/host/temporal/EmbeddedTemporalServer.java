@@ -74,7 +74,7 @@ public final class EmbeddedTemporalServer implements LocalTemporalServer {
   @Override
   public String description() {
     return "embedded Java test server: no Web UI, nothing kept across restarts; "
-        + "'.ci/temporal install' gets the real one";
+        + "the Temporal CLI on the PATH (or ROTA_TEMPORAL_CLI) gets the real one";
   }
 
   @Override
