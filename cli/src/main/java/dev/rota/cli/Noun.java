@@ -58,8 +58,16 @@ abstract class Noun implements Runnable {
    * for as long as it runs; a stream that ends or breaks is resumed from its last resourceVersion,
    * and one the server no longer keeps (410) is listed again.
    */
+  /** The time of day a watch's row is shown at, in UTC as the API's times are. */
+  private String now() {
+    return java.time.format.DateTimeFormatter.ofPattern("HH:mm:ss")
+        .withZone(java.time.ZoneOffset.UTC)
+        .format(root.clock.instant());
+  }
+
   int watched(String path, List<Output.Column> columns) {
     String[] resourceVersion = {null};
+    int[][] widths = {null};
     while (true) {
       List<JsonNode> snapshot = new java.util.ArrayList<>();
       try {
@@ -73,8 +81,13 @@ abstract class Noun implements Runnable {
                 case "snapshot" -> snapshot.add(line.path("object"));
                 case "synced" -> {
                   if (root.output().isTable()) {
-                    root.output()
-                        .list(path.substring(path.lastIndexOf('/') + 1), snapshot, columns);
+                    widths[0] =
+                        root.output()
+                            .watchSnapshot(
+                                path.substring(path.lastIndexOf('/') + 1),
+                                snapshot,
+                                columns,
+                                now());
                   } else {
                     snapshot.forEach(
                         o ->
@@ -85,10 +98,12 @@ abstract class Noun implements Runnable {
                                         .put("type", "snapshot")
                                         .put("resourceVersion", resourceVersion[0])
                                         .set("object", o),
-                                    columns));
+                                    columns,
+                                    now(),
+                                    null));
                   }
                 }
-                case "upsert", "delete" -> root.output().watched(line, columns);
+                case "upsert", "delete" -> root.output().watched(line, columns, now(), widths[0]);
                 default -> {} // a bookmark: only its resourceVersion matters
               }
             });

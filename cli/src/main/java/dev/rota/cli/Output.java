@@ -85,10 +85,34 @@ final class Output {
   }
 
   /**
-   * One line of a watch: in a table, a row of the columns after the event (the snapshot is a table
-   * of its own, {@link #list}); in JSON or YAML, the line as the server sent it, one a line.
+   * A watch's first list, as a table whose rows each say when and what ({@code SNAPSHOT}); the
+   * changes that follow ({@link #watched}) line up under it, given the widths this answers.
    */
-  void watched(JsonNode line, List<Column> columns) {
+  int[] watchSnapshot(String what, List<JsonNode> items, List<Column> columns, String time) {
+    if (format == Format.NAME) {
+      list(what, items, columns);
+      return null;
+    }
+    List<Column> shown = shown(columns);
+    List<String[]> rows = new ArrayList<>();
+    rows.add(watchRow("TIME", "EVENT", shown.stream().map(Column::header).toList()));
+    for (JsonNode item : items) {
+      rows.add(watchRow(time, "SNAPSHOT", cells(item, shown)));
+    }
+    // Wide enough for every event's name and a change's time, whatever the snapshot held.
+    int[] widths = widths(rows);
+    widths[0] = Math.max(widths[0], time.length());
+    widths[1] = Math.max(widths[1], "SNAPSHOT".length());
+    rows.forEach(row -> out.println(aligned(row, widths)));
+    out.flush();
+    return widths;
+  }
+
+  /**
+   * One change of a watch: in a table, its time, its type and the columns after it, under the
+   * snapshot's; in JSON or YAML, the line as the server sent it, one a line.
+   */
+  void watched(JsonNode line, List<Column> columns, String time, int[] widths) {
     if (!isTable()) {
       try {
         out.println(json.writeValueAsString(line));
@@ -99,17 +123,29 @@ final class Output {
       return;
     }
     JsonNode object = line.path("object");
-    StringBuilder row =
-        new StringBuilder(line.path("type").asText().toUpperCase(java.util.Locale.ROOT));
-    for (int i = 0; i < columns.size(); i++) {
-      row.append("   ")
-          .append(
-              cell(
-                  columns.get(i).value().apply(object),
-                  i < columns.size() - 1 ? MAX_CELL : Integer.MAX_VALUE));
+    if (format == Format.NAME) {
+      out.println(text(object.path("name")));
+      out.flush();
+      return;
     }
-    out.println(row.toString().stripTrailing());
+    String[] row =
+        watchRow(
+            time,
+            line.path("type").asText().toUpperCase(java.util.Locale.ROOT),
+            cells(object, shown(columns)));
+    out.println(
+        aligned(row, widths == null ? widths(java.util.Collections.singletonList(row)) : widths));
     out.flush();
+  }
+
+  private static String[] watchRow(String time, String event, List<String> cells) {
+    String[] row = new String[cells.size() + 2];
+    row[0] = time;
+    row[1] = event;
+    for (int i = 0; i < cells.size(); i++) {
+      row[i + 2] = cells.get(i);
+    }
+    return row;
   }
 
   /** One resource: a one-row table, or whole. */
@@ -161,38 +197,55 @@ final class Output {
       out.flush();
       return;
     }
-    List<Column> columns = all.stream().filter(c -> format == Format.WIDE || !c.wide()).toList();
+    List<Column> columns = shown(all);
     List<String[]> rows = new ArrayList<>();
-    String[] header = columns.stream().map(Column::header).toArray(String[]::new);
-    rows.add(header);
+    rows.add(columns.stream().map(Column::header).toArray(String[]::new));
     for (JsonNode item : items) {
-      String[] row = new String[columns.size()];
-      for (int i = 0; i < row.length; i++) {
-        // The last column (a message, mostly) runs on: nothing after it needs aligning.
-        row[i] =
-            cell(
-                columns.get(i).value().apply(item),
-                i < row.length - 1 ? MAX_CELL : Integer.MAX_VALUE);
-      }
-      rows.add(row);
+      rows.add(cells(item, columns).toArray(String[]::new));
     }
-    int[] widths = new int[header.length];
+    int[] widths = widths(rows);
+    rows.forEach(row -> out.println(aligned(row, widths)));
+    out.flush();
+  }
+
+  private List<Column> shown(List<Column> all) {
+    return all.stream().filter(c -> format == Format.WIDE || !c.wide()).toList();
+  }
+
+  /**
+   * An item's cells; the last column (a message, mostly) runs on: nothing after it needs aligning.
+   */
+  private static List<String> cells(JsonNode item, List<Column> columns) {
+    List<String> cells = new ArrayList<>(columns.size());
+    for (int i = 0; i < columns.size(); i++) {
+      cells.add(
+          cell(
+              columns.get(i).value().apply(item),
+              i < columns.size() - 1 ? MAX_CELL : Integer.MAX_VALUE));
+    }
+    return cells;
+  }
+
+  private static int[] widths(List<String[]> rows) {
+    int[] widths = new int[rows.get(0).length];
     for (String[] row : rows) {
       for (int i = 0; i < row.length; i++) {
         widths[i] = Math.max(widths[i], row[i].length());
       }
     }
-    for (String[] row : rows) {
-      StringBuilder line = new StringBuilder();
-      for (int i = 0; i < row.length; i++) {
-        line.append(row[i]);
-        if (i < row.length - 1) {
-          line.append(" ".repeat(widths[i] - row[i].length() + 3));
-        }
+    return widths;
+  }
+
+  /** The cells padded to {@code widths}, three spaces apart; a cell wider pushes the rest on. */
+  private static String aligned(String[] row, int[] widths) {
+    StringBuilder line = new StringBuilder();
+    for (int i = 0; i < row.length; i++) {
+      line.append(row[i]);
+      if (i < row.length - 1) {
+        line.append(" ".repeat(Math.max(0, widths[i] - row[i].length()) + 3));
       }
-      out.println(line.toString().stripTrailing());
     }
-    out.flush();
+    return line.toString().stripTrailing();
   }
 
   private static String cell(String value, int max) {

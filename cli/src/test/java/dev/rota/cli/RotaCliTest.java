@@ -637,10 +637,18 @@ class RotaCliTest {
     Result r = run("vm", "list", "--watch");
     assertEquals(ExitCodes.NOT_FOUND, r.code(), "the stand-in ends it with a 404: " + r.err());
     List<String> out = r.out().lines().toList();
-    assertTrue(out.get(0).startsWith("NAME"), r.out());
-    assertTrue(out.get(1).matches("a +running +w1 .*"), r.out());
-    assertTrue(out.get(2).matches("UPSERT +b +pending +- .*waiting"), r.out());
-    assertTrue(out.get(3).startsWith("DELETE   a"), r.out());
+    assertTrue(out.get(0).matches("TIME +EVENT +NAME +STATUS .*"), r.out());
+    assertTrue(out.get(1).matches("\\d\\d:\\d\\d:\\d\\d +SNAPSHOT +a +running +w1 .*"), r.out());
+    assertTrue(
+        out.get(2).matches("\\d\\d:\\d\\d:\\d\\d +UPSERT +b +pending +- .*waiting"), r.out());
+    assertTrue(out.get(3).matches("\\d\\d:\\d\\d:\\d\\d +DELETE +a.*"), r.out());
+    int name = out.get(0).indexOf("NAME");
+    int status = out.get(0).indexOf("STATUS");
+    for (String row : out.subList(1, 4)) {
+      assertTrue(
+          row.charAt(name - 1) == ' ' && row.charAt(name) != ' ', "NAME lines up: " + r.out());
+    }
+    assertEquals(status, out.get(2).indexOf("pending"), "and STATUS: " + r.out());
     assertEquals(
         List.of("/v1/vms?watch=true", "/v1/vms?watch=true&resourceVersion=9", "/v1/vms?watch=true"),
         api.requests.stream().map(StandInApi.Request::target).toList(),
