@@ -57,6 +57,18 @@ final class ApiClient {
     return send("GET", path, null);
   }
 
+  /** The resource at {@code path}; null when there is none (a 404). */
+  JsonNode getIfPresent(String path) {
+    try {
+      return get(path);
+    } catch (CliException e) {
+      if (e.exitCode() == ExitCodes.NOT_FOUND) {
+        return null;
+      }
+      throw e;
+    }
+  }
+
   JsonNode post(String path, Object body) {
     return send("POST", path, body);
   }
@@ -204,6 +216,9 @@ final class ApiClient {
     c.setRequestMethod(method);
     c.setConnectTimeout((int) CONNECT_TIMEOUT.toMillis());
     c.setInstanceFollowRedirects(false);
+    // Not the class's default (text/html first), for which the server renders its errors as pages.
+    c.setRequestProperty(
+        "Accept", "application/json, application/problem+json, application/x-ndjson, text/plain");
     if (context.token() != null && !context.token().isBlank()) {
       c.setRequestProperty("Authorization", "Bearer " + context.token());
     }
@@ -211,7 +226,6 @@ final class ApiClient {
       byte[] bytes = json.writeValueAsBytes(body);
       c.setRequestProperty("Content-Type", "application/json");
       c.setDoOutput(true);
-      c.setFixedLengthStreamingMode(bytes.length);
       try (java.io.OutputStream out = c.getOutputStream()) {
         out.write(bytes);
       }

@@ -30,6 +30,7 @@ import picocli.CommandLine.ScopeType;
       ClusterCommands.class,
       AccountCommands.class,
       ContextCommands.class,
+      ApplyCommand.class,
       RotaCli.VersionCommand.class,
       RotaCli.CompletionCommand.class,
       CommandLine.HelpCommand.class

@@ -193,18 +193,38 @@ final class VmSpecOptions {
   }
 
   private ObjectNode read(ObjectMapper json, java.io.InputStream stdin) {
+    if (!(readFile(file, json, stdin) instanceof ObjectNode o)) {
+      throw new CliException(ExitCodes.USAGE, file + " is not a VM spec (a JSON or YAML object)");
+    }
+    return o;
+  }
+
+  /**
+   * A JSON or YAML file ({@code -} for stdin) as a tree; YAML's scalars in a spec's string fields
+   * taken as written ({@link #asWritten}), a VM set's template's too.
+   */
+  static JsonNode readFile(String file, ObjectMapper json, java.io.InputStream stdin) {
     try {
       byte[] bytes = file.equals("-") ? stdin.readAllBytes() : Files.readAllBytes(Path.of(file));
       String text = new String(bytes, java.nio.charset.StandardCharsets.UTF_8).strip();
       ObjectMapper reader = text.startsWith("{") ? json : new ObjectMapper(new YAMLFactory());
       JsonNode node = reader.readTree(text);
-      if (!(node instanceof ObjectNode o)) {
-        throw new CliException(ExitCodes.USAGE, file + " is not a VM spec (a JSON or YAML object)");
+      if (reader != json && node != null) {
+        List<JsonNode> specs = new java.util.ArrayList<>();
+        node.path("items").forEach(specs::add);
+        if (specs.isEmpty()) {
+          specs.add(node);
+        }
+        for (JsonNode spec : specs) {
+          if (spec instanceof ObjectNode o) {
+            asWritten(o);
+            if (o.get("template") instanceof ObjectNode template) {
+              asWritten(template);
+            }
+          }
+        }
       }
-      if (reader != json) {
-        asWritten(o);
-      }
-      return o;
+      return node;
     } catch (IOException e) {
       throw new CliException(
           ExitCodes.USAGE,

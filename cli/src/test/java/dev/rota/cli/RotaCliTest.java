@@ -303,6 +303,57 @@ class RotaCliTest {
   }
 
   @Test
+  void applyCreatesWhatIsMissingLeavesAloneWhatIsSoAndUpdatesASetButNotAVm() throws Exception {
+    String held =
+        "{\"name\":\"web-1\",\"command\":[\"sleep\",\"3600\"],\"resources\":{\"cpu\":1,\"memory\":512},"
+            + "\"restartPolicy\":\"Never\",\"status\":\"running\",\"worker\":\"w1\"}";
+    Path file =
+        Files.writeString(
+            home.resolve("all.yaml"),
+            "items:\n"
+                + "- name: web-1\n  command: [sleep, 3600]\n  resources: {memory: 512Mi}\n  status: failed\n"
+                + "- name: fresh\n  command: [sleep, 1]\n"
+                + "- name: pool\n  replicas: 3\n  template: {command: [sleep, 9]}\n");
+    api.on("GET /v1/vms/web-1", StandInApi.Reply.json(200, held));
+    api.on("GET /v1/vms/fresh", StandInApi.Reply.problem(404, "vm 'fresh' not found"));
+    api.on("POST /v1/vms", StandInApi.Reply.json(201, vm("fresh", "pending", null, 0, null)));
+    api.on(
+        "GET /v1/vm-sets/pool",
+        StandInApi.Reply.json(
+            200,
+            "{\"name\":\"pool\",\"replicas\":2,\"template\":{\"command\":[\"sleep\",\"9\"]}}"));
+    api.on("PUT /v1/vm-sets/pool", StandInApi.Reply.json(200, "{\"name\":\"pool\"}"));
+    Result r = run("apply", "-f", file.toString());
+    assertEquals(0, r.code(), r.err());
+    assertEquals(
+        List.of("vm web-1 unchanged", "vm fresh created", "vm-set pool configured (replicas)"),
+        r.out().lines().toList(),
+        "512Mi is the 512 held; the server's own fields (status) are not the spec");
+    List<String> writes =
+        api.requests.stream()
+            .filter(q -> !q.method().equals("GET"))
+            .map(q -> q.method() + " " + q.target())
+            .toList();
+    assertEquals(List.of("POST /v1/vms", "PUT /v1/vm-sets/pool"), writes);
+    assertEquals(
+        json.readTree("{\"name\":\"fresh\",\"command\":[\"sleep\",\"1\"]}"),
+        json.readTree(
+            api.requests.stream()
+                .filter(q -> q.method().equals("POST"))
+                .findFirst()
+                .orElseThrow()
+                .body()),
+        "what the file says, its scalars as written");
+
+    Path changed =
+        Files.writeString(home.resolve("web-1.yaml"), "name: web-1\ncommand: [sleep, 60]\n");
+    Result refused = run("apply", "-f", changed.toString());
+    assertEquals(ExitCodes.CONFLICT, refused.code());
+    assertTrue(
+        refused.err().startsWith("rota: vm web-1 exists with another command: "), refused.err());
+  }
+
+  @Test
   void aSelectorKeepsTheItemsWhoseLabelsHaveEveryPair() throws Exception {
     String a = "{\"name\":\"a\",\"health\":\"ready\",\"labels\":{\"zone\":\"x\",\"disk\":\"ssd\"}}";
     String b = "{\"name\":\"b\",\"health\":\"ready\",\"labels\":{\"zone\":\"x\"}}";

@@ -104,6 +104,53 @@ class CliJarIT extends SharedDevStack {
   }
 
   @Test
+  void everyYamlTheCliPrintsIsAppliedBackAsUnchanged() throws Exception {
+    assertEquals(
+        0,
+        rota("vm", "create", "round", "--memory", "256Mi", "-e", "N=3600", "--", "sleep", "3600")
+            .code());
+    Run set = rota("vm-set", "create", "rounds", "--replicas", "1", "--", "sleep", "312");
+    assertEquals(0, set.code(), set.err());
+    try {
+      Path vm = dir.resolve("round.yaml");
+      Files.writeString(vm, rota("vm", "get", "round", "-o", "yaml").out());
+      Run applied = rota("apply", "-f", vm.toString());
+      assertEquals("vm round unchanged\n", applied.out(), applied.err());
+
+      Path sets = dir.resolve("rounds.yaml");
+      Files.writeString(sets, rota("vm-set", "get", "rounds", "-o", "yaml").out());
+      assertEquals("vm-set rounds unchanged\n", rota("apply", "-f", sets.toString()).out());
+
+      Path all = dir.resolve("all.yaml");
+      Files.writeString(all, rota("vm", "list", "-o", "yaml").out());
+      Run everything = rota("apply", "-f", all.toString());
+      assertEquals(0, everything.code(), everything.err());
+      assertTrue(
+          everything.out().lines().allMatch(l -> l.endsWith(" unchanged")), everything.out());
+      assertTrue(everything.out().contains("vm rounds-0 unchanged"), everything.out());
+
+      Files.writeString(
+          sets,
+          rota("vm-set", "get", "rounds", "-o", "yaml")
+              .out()
+              .replace("replicas: 1", "replicas: 2"));
+      assertEquals(
+          "vm-set rounds configured (replicas)\n", rota("apply", "-f", sets.toString()).out());
+      assertEquals(
+          2,
+          json.readTree(rota("vm-set", "get", "rounds", "-o", "json").out())
+              .get("replicas")
+              .asInt());
+    } finally {
+      rota("vm", "delete", "round", "--wait");
+      rota("vm-set", "delete", "rounds");
+      eventually(
+          "the set's VMs gone",
+          () -> !stack.api("GET", "/v1/vms", null).body().contains("\"rounds-"));
+    }
+  }
+
+  @Test
   void aDrainedWorkersVmRunsOnTheOtherWorkerAndItsOldProcessEnds() throws Exception {
     Run created =
         rota(
