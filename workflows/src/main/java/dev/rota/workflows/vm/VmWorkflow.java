@@ -11,6 +11,11 @@ import java.util.List;
 /** One VM's life, from submission to deletion. Its id is {@link #workflowId(String)}. */
 @WorkflowInterface
 public interface VmWorkflow {
+  /**
+   * The failure type of an action the workflow refuses as the VM stands (a stop of a stopped VM).
+   */
+  String NOT_ALLOWED = "NotAllowed";
+
   static String workflowId(String vmName) {
     return "vm-" + vmName;
   }

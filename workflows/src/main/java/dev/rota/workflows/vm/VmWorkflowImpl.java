@@ -663,7 +663,7 @@ public class VmWorkflowImpl implements VmWorkflow {
   private ApplicationFailure notAllowed(UserAction action) {
     String why = deleteRequested ? "it is being deleted" : "it is " + status.wireName();
     return ApplicationFailure.newNonRetryableFailure(
-        "cannot " + action.wireName() + " VM " + name + ": " + why, "NotAllowed");
+        "cannot " + action.wireName() + " VM " + name + ": " + why, VmWorkflow.NOT_ALLOWED);
   }
 
   /**
