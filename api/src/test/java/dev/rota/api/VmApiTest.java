@@ -405,6 +405,42 @@ class VmApiTest {
     assertTrue(names(http.get("/v1/vms?worker=mini-9")).isEmpty(), "no VM is on a worker yet");
   }
 
+  @Test
+  void aLabelSelectorKeepsTheVmsAskingForEveryPairAndStillPages() {
+    for (int i = 0; i < 5; i++) {
+      String labels = i % 2 == 0 ? "{\"zone\":\"sel\",\"disk\":\"ssd\"}" : "{\"zone\":\"sel\"}";
+      assertEquals(
+          201,
+          http.post(
+                  "/v1/vms",
+                  "{\"name\":\"sel-"
+                      + i
+                      + "\",\"command\":[\"sleep\",\"1\"],\"labels\":"
+                      + labels
+                      + "}")
+              .status());
+    }
+    List<String> seen = new ArrayList<>();
+    String cursor = null;
+    do {
+      Http.Reply reply =
+          http.get(
+              "/v1/vms?labelSelector=zone%3Dsel%2Cdisk%3Dssd&limit=2"
+                  + (cursor == null ? "" : "&cursor=" + cursor));
+      assertEquals(200, reply.status(), reply.toString());
+      assertTrue(reply.items().size() <= 2);
+      reply.items().forEach(item -> seen.add((String) item.get("name")));
+      cursor = (String) reply.map().get("nextCursor");
+    } while (cursor != null);
+    assertEquals(List.of("sel-0", "sel-2", "sel-4"), seen, "full pages, in order, each once");
+    assertEquals(5, names(http.get("/v1/vms?labelSelector=zone%3Dsel")).size());
+
+    Http.Reply bad = http.get("/v1/vms?labelSelector=zone");
+    assertEquals(400, bad.status());
+    assertTrue(bad.toString().contains("labelSelector"), bad.toString());
+    assertEquals(400, http.get("/v1/vms?watch=true&labelSelector=zone%3Dsel").status());
+  }
+
   private static Set<String> names(Http.Reply reply) {
     assertEquals(200, reply.status(), reply.toString());
     Set<String> names = new HashSet<>();

@@ -361,6 +361,20 @@ class WorkerApiTest {
     } while (cursor != null);
     List<String> listed = names.stream().filter(n -> n.startsWith("list-")).toList();
     assertEquals(List.of("list-a", "list-b", "list-c"), listed);
+    List<String> selected = new ArrayList<>();
+    cursor = null;
+    do {
+      Http.Reply page =
+          http.get(
+              "/v1/workers?labelSelector=disk%3Dssd&limit=1"
+                  + (cursor == null ? "" : "&cursor=" + cursor));
+      assertEquals(200, page.status(), page.toString());
+      page.items().forEach(i -> selected.add((String) i.get("name")));
+      cursor = (String) page.map().get("nextCursor");
+    } while (cursor != null);
+    assertEquals(
+        listed, selected.stream().filter(n -> n.startsWith("list-")).toList(), "one a page");
+    assertTrue(http.get("/v1/workers?labelSelector=disk%3Dhdd").items().isEmpty());
 
     assertEquals(204, http.delete("/v1/workers/list-b").status());
     assertEquals(404, http.get("/v1/workers/list-b").status());

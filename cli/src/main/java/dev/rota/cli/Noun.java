@@ -32,7 +32,7 @@ abstract class Noun implements Runnable {
     return listed(what, path, query, limit, Selector.ANY, columns);
   }
 
-  /** {@link #listed}, of the items {@code selector} matches (chosen here, from every page). */
+  /** {@link #listed}, of the items {@code selector} matches (chosen by the server). */
   int listed(
       String what,
       String path,
@@ -40,24 +40,14 @@ abstract class Noun implements Runnable {
       Integer limit,
       Selector selector,
       List<Output.Column> columns) {
-    List<com.fasterxml.jackson.databind.JsonNode> items =
-        root.api().list(path, query, selector.isAny() ? limit : null);
+    Map<String, String> selected = new java.util.LinkedHashMap<>(query);
     if (!selector.isAny()) {
-      items =
-          items.stream()
-              .filter(selector::matches)
-              .limit(limit == null ? Long.MAX_VALUE : limit)
-              .toList();
+      selected.put("labelSelector", selector.asQuery());
     }
-    root.output().list(what, items, columns);
+    root.output().list(what, root.api().list(path, selected, limit), columns);
     return ExitCodes.OK;
   }
 
-  /**
-   * A watch: the current list, then a row per change (its event first) as the server streams them,
-   * for as long as it runs; a stream that ends or breaks is resumed from its last resourceVersion,
-   * and one the server no longer keeps (410) is listed again.
-   */
   /** The time of day a watch's row is shown at, in UTC as the API's times are. */
   private String now() {
     return java.time.format.DateTimeFormatter.ofPattern("HH:mm:ss")
@@ -65,6 +55,11 @@ abstract class Noun implements Runnable {
         .format(root.clock.instant());
   }
 
+  /**
+   * A watch: the current list, then a row per change (its event first) as the server streams them,
+   * for as long as it runs; a stream that ends or breaks is resumed from its last resourceVersion,
+   * and one the server no longer keeps (410) is listed again.
+   */
   int watched(String path, List<Output.Column> columns) {
     String[] resourceVersion = {null};
     int[][] widths = {null};

@@ -1,13 +1,13 @@
 package dev.rota.cli;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
 /**
- * {@code -l zone=a,disk=ssd}: kubectl's equality selector on labels, every pair required. A VM's
- * labels are those its worker must carry; a worker's, those it carries.
+ * {@code -l zone=a,disk=ssd}: kubectl's equality selector on labels, every pair required, which the
+ * server applies ({@code labelSelector}). A VM's labels are those its worker must carry; a
+ * worker's, those it carries.
  */
 record Selector(Map<String, String> pairs) {
   static final Selector ANY = new Selector(Map.of());
@@ -31,12 +31,10 @@ record Selector(Map<String, String> pairs) {
     return pairs.isEmpty();
   }
 
-  boolean matches(JsonNode item) {
-    JsonNode labels = item.path("labels");
+  /** As the API's {@code labelSelector} takes it. */
+  String asQuery() {
     return pairs.entrySet().stream()
-        .allMatch(
-            p ->
-                labels.path(p.getKey()).isTextual()
-                    && labels.path(p.getKey()).asText().equals(p.getValue()));
+        .map(p -> p.getKey() + "=" + p.getValue())
+        .collect(java.util.stream.Collectors.joining(","));
   }
 }

@@ -73,4 +73,34 @@ public record PageRequest(int limit, @Nullable String after) {
     String next = more ? sortKey.apply(served.get(served.size() - 1)) : null;
     return new Page<>(served.stream().map(view).toList(), next);
   }
+
+  /**
+   * Rows for {@link #page} that {@code keep} admits, read in batches from {@code fetch} (after a
+   * sort key, at most so many) until a page's worth and one more are found or no rows are left: a
+   * filter the store cannot apply still serves full pages, and the cursor is the last row served.
+   */
+  public <R> List<R> kept(
+      java.util.function.BiFunction<R, Integer, List<R>> fetch,
+      java.util.function.Predicate<R> keep) {
+    List<R> kept = new java.util.ArrayList<>();
+    R last = null;
+    while (true) {
+      List<R> batch = fetch.apply(last, FILTER_BATCH);
+      for (R row : batch) {
+        if (keep.test(row)) {
+          kept.add(row);
+          if (kept.size() == fetchSize()) {
+            return kept;
+          }
+        }
+      }
+      if (batch.size() < FILTER_BATCH) {
+        return kept;
+      }
+      last = batch.get(batch.size() - 1);
+    }
+  }
+
+  /** How many rows a filtered list reads at a time. */
+  static final int FILTER_BATCH = 500;
 }

@@ -8,6 +8,7 @@ import dev.rota.api.auth.Caller;
 import dev.rota.api.auth.RequiresRole;
 import dev.rota.api.auth.Role;
 import dev.rota.api.auth.WorkerScope;
+import dev.rota.api.paging.LabelSelector;
 import dev.rota.api.paging.Page;
 import dev.rota.api.paging.PageRequest;
 import dev.rota.api.problem.ProblemAnswers;
@@ -134,6 +135,12 @@ public class VmController {
       @QueryValue
           @Nullable
           @Schema(
+              pattern = LabelSelector.PATTERN,
+              description = "only those whose labels hold every key=value pair: zone=a,disk=ssd")
+          String labelSelector,
+      @QueryValue
+          @Nullable
+          @Schema(
               type = "integer",
               minimum = "1",
               maximum = "1000",
@@ -170,7 +177,7 @@ public class VmController {
     java.time.Duration timeout = WatchStreams.timeout(timeoutSeconds);
     WatchStreams.resourceVersion(resourceVersion);
     if (WatchStreams.requested(watch)) {
-      WatchStreams.refuseFilters(status, worker, set, limit, cursor);
+      WatchStreams.refuseFilters(status, worker, set, limit, cursor, labelSelector);
       if (caller.workerOnly()) {
         throw new io.micronaut.http.exceptions.HttpStatusException(
             HttpStatus.FORBIDDEN, "a worker token cannot watch every VM");
@@ -186,7 +193,13 @@ public class VmController {
       // A worker token reads its own assignments only.
       WorkerScope.require(caller, worker == null ? "" : worker);
     }
-    return HttpResponse.ok(service.list(status, worker, set, PageRequest.of(limit, cursor)));
+    return HttpResponse.ok(
+        service.list(
+            status,
+            worker,
+            set,
+            LabelSelector.parse("labelSelector", labelSelector),
+            PageRequest.of(limit, cursor)));
   }
 
   @RequiresRole({Role.COMPUTE_READ})

@@ -2,6 +2,7 @@ package dev.rota.api.vms;
 
 import dev.rota.agentapi.GuestSpec;
 import dev.rota.api.Quantities;
+import dev.rota.api.paging.LabelSelector;
 import dev.rota.api.paging.Page;
 import dev.rota.api.paging.PageRequest;
 import dev.rota.api.problem.Problems;
@@ -147,13 +148,24 @@ public class VmService {
   }
 
   public Page<VmView> list(
-      @Nullable String status, @Nullable String worker, @Nullable String set, PageRequest page) {
+      @Nullable String status,
+      @Nullable String worker,
+      @Nullable String set,
+      LabelSelector selector,
+      PageRequest page) {
     if (status != null && WireName.parse(VmStatus.class, status).isEmpty()) {
       throw Problems.badRequest(
           "status",
           "must be one of " + WireName.allowed(VmStatus.class) + ", got \"" + status + "\"");
     }
-    List<VmRow> rows = vms.page(page.afterNumber(), status, worker, set, page.fetchSize());
+    List<VmRow> rows =
+        selector.pairs().isEmpty()
+            ? vms.page(page.afterNumber(), status, worker, set, page.fetchSize())
+            : page.kept(
+                (last, n) ->
+                    vms.page(
+                        last == null ? page.afterNumber() : last.seq(), status, worker, set, n),
+                r -> selector.matches(r.spec().labels()));
     return page.page(rows, r -> Long.toString(r.seq()), VmView::of);
   }
 

@@ -5,6 +5,7 @@ import dev.rota.api.auth.Caller;
 import dev.rota.api.auth.RequiresRole;
 import dev.rota.api.auth.Role;
 import dev.rota.api.auth.WorkerScope;
+import dev.rota.api.paging.LabelSelector;
 import dev.rota.api.paging.PageRequest;
 import dev.rota.api.problem.ProblemAnswers;
 import dev.rota.api.watch.WatchStreams;
@@ -98,6 +99,12 @@ public class WorkerController {
       @QueryValue
           @Nullable
           @Schema(
+              pattern = LabelSelector.PATTERN,
+              description = "only those whose labels hold every key=value pair: zone=a,disk=ssd")
+          String labelSelector,
+      @QueryValue
+          @Nullable
+          @Schema(
               type = "integer",
               minimum = "1",
               maximum = "1000",
@@ -133,7 +140,7 @@ public class WorkerController {
     java.time.Duration timeout = WatchStreams.timeout(timeoutSeconds);
     WatchStreams.resourceVersion(resourceVersion);
     if (WatchStreams.requested(watch)) {
-      WatchStreams.refuseFilters(null, null, null, limit, cursor);
+      WatchStreams.refuseFilters(null, null, null, limit, cursor, labelSelector);
       return HttpResponse.ok(
               watches.watch(
                   new WatchStreams.Kind<>("worker", service::all, service::view, WorkerView::name),
@@ -141,7 +148,9 @@ public class WorkerController {
                   timeout))
           .contentType(WatchStreams.NDJSON);
     }
-    return HttpResponse.ok(service.list(PageRequest.of(limit, cursor)));
+    return HttpResponse.ok(
+        service.list(
+            LabelSelector.parse("labelSelector", labelSelector), PageRequest.of(limit, cursor)));
   }
 
   @RequiresRole({Role.COMPUTE_READ, Role.WORKER})

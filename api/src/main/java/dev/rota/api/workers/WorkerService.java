@@ -1,6 +1,7 @@
 package dev.rota.api.workers;
 
 import dev.rota.api.Quantities;
+import dev.rota.api.paging.LabelSelector;
 import dev.rota.api.paging.Page;
 import dev.rota.api.paging.PageRequest;
 import dev.rota.api.problem.Problems;
@@ -81,8 +82,13 @@ public class WorkerService {
     return new Registration(view(registered.worker()), registered.created());
   }
 
-  public Page<WorkerView> list(PageRequest page) {
-    List<WorkerRow> rows = workers.page(page.afterName(), page.fetchSize());
+  public Page<WorkerView> list(LabelSelector selector, PageRequest page) {
+    List<WorkerRow> rows =
+        selector.pairs().isEmpty()
+            ? workers.page(page.afterName(), page.fetchSize())
+            : page.kept(
+                (last, n) -> workers.page(last == null ? page.afterName() : last.name(), n),
+                r -> selector.matches(r.labels()));
     Map<String, WorkerView> shown = new HashMap<>();
     views(rows).forEach(v -> shown.put(v.name(), v));
     return page.page(rows, WorkerRow::name, r -> shown.get(r.name()));
