@@ -74,7 +74,7 @@ class VmApiTest {
         body.containsKey("maxRestarts") && body.get("maxRestarts") == null,
         "no limit unless asked");
     assertTrue(
-        body.containsKey("ttlSecondsAfterFinished") && body.get("ttlSecondsAfterFinished") == null,
+        body.containsKey("ttlAfterFinished") && body.get("ttlAfterFinished") == null,
         "kept unless asked");
     assertEquals(Map.of("cpu", 1, "memory", 512), body.get("resources"));
     assertEquals(Map.of("FOO", "bar"), body.get("env"));
@@ -246,11 +246,11 @@ class VmApiTest {
           resource as text   | {"name":"txt","command":["x"],"resources":{"cpu":"lots"}}             | 400 | resources.cpu
           unknown policy     | {"name":"pol","command":["x"],"restartPolicy":"Sometimes"}            | 400 | restartPolicy
           negative maxRestarts | {"name":"mr","command":["x"],"maxRestarts":-1}                      | 400 | maxRestarts
-          window alone       | {"name":"win","command":["x"],"restartWindowSeconds":60}              | 400 | restartWindowSeconds
-          zero window        | {"name":"win0","command":["x"],"maxRestarts":3,"restartWindowSeconds":0} | 400 | restartWindowSeconds
-          negative ttl       | {"name":"ttl","command":["x"],"ttlSecondsAfterFinished":-1}           | 400 | ttlSecondsAfterFinished
-          ttl over a year    | {"name":"ttl2","command":["x"],"ttlSecondsAfterFinished":31536001}    | 400 | ttlSecondsAfterFinished
-          ttl as text        | {"name":"ttl3","command":["x"],"ttlSecondsAfterFinished":"1h"}        | 400 | ttlSecondsAfterFinished
+          window alone       | {"name":"win","command":["x"],"restartWindow":"1m"}                   | 400 | restartWindow
+          zero window        | {"name":"win0","command":["x"],"maxRestarts":3,"restartWindow":"0s"} | 400 | restartWindow
+          negative ttl       | {"name":"ttl","command":["x"],"ttlAfterFinished":"-1s"}               | 400 | ttlAfterFinished
+          ttl in seconds     | {"name":"ttl2","command":["x"],"ttlAfterFinished":3600}               | 400 | ttlAfterFinished
+          ttl as ISO         | {"name":"ttl3","command":["x"],"ttlAfterFinished":"PT1H"}             | 400 | ttlAfterFinished
           no command         | {"name":"nocmd"}                                                      | 400 | command
           command as text    | {"name":"cmdtxt","command":"sleep 5"}                                 | 400 | command
           env value list     | {"name":"envl","command":["x"],"env":{"A":[1]}}                       | 400 | env.A
@@ -263,8 +263,8 @@ class VmApiTest {
           kernel address     | {"name":"q7","runtime":"qemu","guest":{"kernel":"/boot/vmlinuz"}}     | 400 | guest.kernel
           guest for process  | {"name":"q8","command":["x"],"guest":{"userData":"#cloud-config"}}    | 400 | guest
           unknown guest field | {"name":"q9","runtime":"qemu","image":"file:///d.raw","guest":{"cloudInit":"x"}} | 400 | cloudInit
-          stop of a replaced VM | {"name":"d1","command":["x"],"disconnect":{"stopAfterSeconds":60}}  | 400 | disconnect.stopAfterSeconds
-          stop after nothing | {"name":"d2","command":["x"],"disconnect":{"replace":false,"stopAfterSeconds":0}} | 400 | disconnect.stopAfterSeconds
+          stop of a replaced VM | {"name":"d1","command":["x"],"disconnect":{"stopAfter":"1m"}}  | 400 | disconnect.stopAfter
+          stop after nothing | {"name":"d2","command":["x"],"disconnect":{"replace":false,"stopAfter":"0s"}} | 400 | disconnect.stopAfter
           unknown disconnect field | {"name":"d3","command":["x"],"disconnect":{"replce":false}}      | 400 | replce
           replace not a boolean | {"name":"d4","command":["x"],"disconnect":{"replace":"no"}}        | 400 | replace
           misspelt field     | {"name":"typo","command":["x"],"resouces":{"cpu":1}}                 | 400 | resouces: is not a field of this request; did you mean resources?
@@ -339,10 +339,10 @@ class VmApiTest {
     Http.Reply created =
         http.post(
             "/v1/vms",
-            "{\"name\":\"edge\",\"command\":[\"sleep\",\"60\"],\"disconnect\":{\"replace\":false,\"stopAfterSeconds\":600}}");
+            "{\"name\":\"edge\",\"command\":[\"sleep\",\"60\"],\"disconnect\":{\"replace\":false,\"stopAfter\":\"10m\"}}");
     assertEquals(201, created.status(), created.toString());
     assertEquals(
-        java.util.Map.of("replace", false, "stopAfterSeconds", 600),
+        java.util.Map.of("replace", false, "stopAfter", "10m"),
         http.get("/v1/vms/edge").map().get("disconnect"));
     assertEquals(
         new dev.rota.agentapi.Disconnect(false, 600),
@@ -522,25 +522,24 @@ class VmApiTest {
             "{\"name\":\"capped\",\"command\":[\"false\"],\"restartPolicy\":\"OnFailure\",\"maxRestarts\":3}");
     assertEquals(201, reply.status(), reply.toString());
     assertEquals(3, reply.map().get("maxRestarts"));
-    assertEquals(3600, reply.map().get("restartWindowSeconds"));
+    assertEquals("1h", reply.map().get("restartWindow"));
     assertEquals(3, vms.findById("capped").orElseThrow().spec().maxRestarts());
 
     Http.Reply windowed =
         http.post(
             "/v1/vms",
-            "{\"name\":\"capped-2\",\"command\":[\"false\"],\"maxRestarts\":0,\"restartWindowSeconds\":600}");
-    assertEquals(600, windowed.map().get("restartWindowSeconds"));
+            "{\"name\":\"capped-2\",\"command\":[\"false\"],\"maxRestarts\":0,\"restartWindow\":\"10m\"}");
+    assertEquals("10m", windowed.map().get("restartWindow"));
   }
 
   @Test
-  void ttlSecondsAfterFinishedIsKeptAndShown() {
+  void ttlAfterFinishedIsKeptAndShown() {
     Http.Reply reply =
         http.post(
             "/v1/vms",
-            "{\"name\":\"short-lived\",\"command\":[\"true\"],\"ttlSecondsAfterFinished\":0}");
+            "{\"name\":\"short-lived\",\"command\":[\"true\"],\"ttlAfterFinished\":\"0s\"}");
     assertEquals(201, reply.status(), reply.toString());
-    assertEquals(
-        0, reply.map().get("ttlSecondsAfterFinished"), "0: deleted as soon as it finishes");
+    assertEquals("0s", reply.map().get("ttlAfterFinished"), "0s: deleted as soon as it finishes");
     assertEquals(0, vms.findById("short-lived").orElseThrow().spec().ttlSecondsAfterFinished());
   }
 }

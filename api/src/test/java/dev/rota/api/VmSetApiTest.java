@@ -242,17 +242,17 @@ class VmSetApiTest {
     Http.Reply created =
         http.post(
             "/v1/vm-sets",
-            "{\"name\":\"jobs\",\"replicas\":1,\"template\":{\"command\":[\"true\"],\"ttlSecondsAfterFinished\":30}}");
+            "{\"name\":\"jobs\",\"replicas\":1,\"template\":{\"command\":[\"true\"],\"ttlAfterFinished\":\"30s\"}}");
     assertEquals(201, created.status(), created.toString());
     assertEquals(
-        30, ((Map<String, Object>) created.map().get("template")).get("ttlSecondsAfterFinished"));
+        "30s", ((Map<String, Object>) created.map().get("template")).get("ttlAfterFinished"));
     eventually("its replica", () -> replicas("jobs").equals(List.of("jobs-0")));
-    assertEquals(30, http.get("/v1/vms/jobs-0").map().get("ttlSecondsAfterFinished"));
+    assertEquals("30s", http.get("/v1/vms/jobs-0").map().get("ttlAfterFinished"));
     Http.Reply bad =
         http.post(
             "/v1/vm-sets",
-            "{\"name\":\"jobs-2\",\"replicas\":1,\"template\":{\"command\":[\"true\"],\"ttlSecondsAfterFinished\":-5}}");
+            "{\"name\":\"jobs-2\",\"replicas\":1,\"template\":{\"command\":[\"true\"],\"ttlAfterFinished\":\"-5s\"}}");
     assertEquals(400, bad.status());
-    assertTrue(bad.detail().startsWith("template.ttlSecondsAfterFinished:"), bad.detail());
+    assertTrue(bad.detail().startsWith("template.ttlAfterFinished:"), bad.detail());
   }
 }

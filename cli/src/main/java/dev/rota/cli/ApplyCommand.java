@@ -34,8 +34,8 @@ final class ApplyCommand implements Callable<Integer> {
           "labels",
           "restartPolicy",
           "maxRestarts",
-          "restartWindowSeconds",
-          "ttlSecondsAfterFinished",
+          "restartWindow",
+          "ttlAfterFinished",
           "guest",
           "disconnect");
 

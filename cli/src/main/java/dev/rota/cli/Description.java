@@ -47,15 +47,11 @@ final class Description {
           ", at most "
               + vm.path("maxRestarts").asInt()
               + " after failures within "
-              + vm.path("restartWindowSeconds").asInt()
-              + " s";
+              + text(vm, "restartWindow");
     }
     line(lines, "Restart policy", policy);
-    if (vm.path("ttlSecondsAfterFinished").isInt()) {
-      line(
-          lines,
-          "Deleted after",
-          vm.path("ttlSecondsAfterFinished").asInt() + " s finished (ttlSecondsAfterFinished)");
+    if (vm.path("ttlAfterFinished").isTextual()) {
+      line(lines, "Deleted after", text(vm, "ttlAfterFinished") + " finished (ttlAfterFinished)");
     }
     line(lines, "Created", text(vm, "createdAt"));
     line(lines, "Scheduled", text(vm, "scheduledAt"));

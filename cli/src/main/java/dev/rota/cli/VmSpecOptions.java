@@ -172,18 +172,18 @@ final class VmSpecOptions {
       spec.put("maxRestarts", maxRestarts);
     }
     if (restartWindow != null) {
-      spec.put("restartWindowSeconds", Waiter.parse("--restart-window", restartWindow).toSeconds());
+      spec.put("restartWindow", Waiter.inApi(Waiter.parse("--restart-window", restartWindow)));
     }
     if (ttl != null) {
-      spec.put("ttlSecondsAfterFinished", Waiter.parse("--ttl", ttl).toSeconds());
+      spec.put("ttlAfterFinished", Waiter.inApi(Waiter.parse("--ttl", ttl)));
     }
     if (keepThroughDisconnect || stopAfterDisconnect != null) {
       ObjectNode disconnect = spec.putObject("disconnect");
       disconnect.put("replace", !keepThroughDisconnect);
       if (stopAfterDisconnect != null) {
         disconnect.put(
-            "stopAfterSeconds",
-            Waiter.parse("--stop-after-disconnect", stopAfterDisconnect).toSeconds());
+            "stopAfter",
+            Waiter.inApi(Waiter.parse("--stop-after-disconnect", stopAfterDisconnect)));
       }
     }
     if (command != null && !command.isEmpty()) {

@@ -100,6 +100,21 @@ final class Waiter {
     return parse("--timeout", text);
   }
 
+  /**
+   * {@code d} as the API writes durations: {@code 1d2h}, {@code 90m} as {@code 1h30m}, {@code 0s}.
+   */
+  static String inApi(Duration d) {
+    if (d.isZero()) {
+      return "0s";
+    }
+    String text =
+        (d.toDaysPart() > 0 ? d.toDaysPart() + "d" : "")
+            + (d.toHoursPart() > 0 ? d.toHoursPart() + "h" : "")
+            + (d.toMinutesPart() > 0 ? d.toMinutesPart() + "m" : "")
+            + (d.toSecondsPart() > 0 ? d.toSecondsPart() + "s" : "");
+    return text.isEmpty() ? "0s" : text;
+  }
+
   /** A duration as a user writes one for {@code option}: 30s, 5m, 1h, or ISO-8601's PT90S. */
   static Duration parse(String option, String text) {
     try {

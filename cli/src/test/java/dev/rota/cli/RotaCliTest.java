@@ -143,7 +143,7 @@ class RotaCliTest {
         json.readTree(
             """
         {"name":"build-42","image":"ghcr.io/acme/build:7","resources":{"cpu":2,"memory":1024},"labels":{"disk":"ssd"},
-         "env":{"A":"b"},"restartPolicy":"OnFailure","ttlSecondsAfterFinished":600,"command":["sleep","3600"]}"""),
+         "env":{"A":"b"},"restartPolicy":"OnFailure","ttlAfterFinished":"10m","command":["sleep","3600"]}"""),
         sent);
     assertEquals(
         List.of(
@@ -237,7 +237,7 @@ class RotaCliTest {
                 + "\"statusMessage\":\"no worker has 4 cpu free (most: 2)\",\"runtime\":\"process\","
                 + "\"command\":[\"sleep\",\"60\"],\"resources\":{\"cpu\":4,\"memory\":512},"
                 + "\"labels\":{},\"env\":{},\"restartPolicy\":\"OnFailure\",\"maxRestarts\":3,"
-                + "\"restartWindowSeconds\":3600,\"createdAt\":\"2026-11-26T10:00:00Z\",\"set\":null}"));
+                + "\"restartWindow\":\"1h\",\"createdAt\":\"2026-11-26T10:00:00Z\",\"set\":null}"));
     StringBuilder events = new StringBuilder();
     for (int i = 1; i <= 12; i++) {
       events.append(i == 1 ? "" : ",");
@@ -261,8 +261,7 @@ class RotaCliTest {
     assertTrue(lines.contains("Command:        sleep 60"), r.out());
     assertTrue(lines.contains("Resources:      cpu=4 memory=512"), r.out());
     assertTrue(
-        lines.contains("Restart policy: OnFailure, at most 3 after failures within 3600 s"),
-        r.out());
+        lines.contains("Restart policy: OnFailure, at most 3 after failures within 1h"), r.out());
     assertTrue(r.out().contains("e12"), "the newest event");
     assertTrue(r.out().contains("  2026-11-26T10:00:13Z  e3  m"), "ten of them: " + r.out());
     assertTrue(!r.out().contains("  e2  "), "not the older ones");
@@ -376,7 +375,7 @@ class RotaCliTest {
     Result r =
         run("vm", "create", "r", "--max-restarts", "3", "--restart-window", "30m", "--", "x");
     assertEquals(0, r.code(), r.err());
-    assertEquals(1800, json.readTree(api.last().body()).path("restartWindowSeconds").asInt());
+    assertEquals("30m", json.readTree(api.last().body()).path("restartWindow").asText());
     Result seconds = run("vm", "create", "r", "--restart-window", "600", "--", "x");
     assertEquals(ExitCodes.USAGE, seconds.code());
     assertTrue(seconds.err().contains("such as 30s, 5m or 1h"), seconds.err());

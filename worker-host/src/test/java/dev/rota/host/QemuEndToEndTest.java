@@ -132,7 +132,7 @@ class QemuEndToEndTest extends SharedDevStack {
     String vm =
         "{\"name\":\"brief\",\"runtime\":\"qemu\",\"image\":\""
             + guest.qcow2Disk().toUri()
-            + "\",\"resources\":{\"cpu\":1,\"memory\":128},\"ttlSecondsAfterFinished\":1,"
+            + "\",\"resources\":{\"cpu\":1,\"memory\":128},\"ttlAfterFinished\":\"1s\","
             + "\"guest\":{\"userData\":\"#cloud-config\\n# rota.test=poweroff\\n\"}}";
     assertEquals(201, stack.api("POST", "/v1/vms", vm).status());
     eventually(

@@ -1,10 +1,10 @@
 package dev.rota.api.vms;
 
 import dev.rota.agentapi.Disconnect;
+import dev.rota.api.Durations;
 import io.micronaut.core.annotation.Nullable;
 import io.micronaut.serde.annotation.Serdeable;
-import jakarta.validation.constraints.Max;
-import jakarta.validation.constraints.Min;
+import jakarta.validation.constraints.Pattern;
 
 /**
  * A VM's {@code disconnect}: whether it is placed elsewhere once its worker is offline ({@code
@@ -17,7 +17,7 @@ import jakarta.validation.constraints.Min;
 @com.fasterxml.jackson.annotation.JsonIgnoreProperties(ignoreUnknown = false)
 public record DisconnectRequest(
     @Nullable Boolean replace,
-    @Nullable @Min(1) @Max(VmRequest.MAX_TTL_SECONDS) Integer stopAfterSeconds) {
+    @Nullable @Pattern(regexp = Durations.PATTERN, message = Durations.MESSAGE) String stopAfter) {
 
   /**
    * As stored and sent to agents; null for the default, so that a VM that says nothing differs from
@@ -25,11 +25,17 @@ public record DisconnectRequest(
    */
   Disconnect policy(String field) {
     boolean replaced = replace == null || replace;
-    if (replaced && stopAfterSeconds != null) {
+    if (replaced && stopAfter != null) {
       throw dev.rota.api.problem.Problems.badRequest(
-          field + "disconnect.stopAfterSeconds",
+          field + "disconnect.stopAfter",
           "applies only with \"replace\": false; a VM that is replaced is stopped at the cluster's fence, before its new copy starts");
     }
-    return replaced ? null : new Disconnect(false, stopAfterSeconds);
+    return replaced
+        ? null
+        : new Disconnect(
+            false,
+            stopAfter == null
+                ? null
+                : Durations.seconds(field + "disconnect.stopAfter", stopAfter, false));
   }
 }

@@ -1,5 +1,6 @@
 package dev.rota.api.vms;
 
+import dev.rota.api.Durations;
 import dev.rota.api.Limits;
 import dev.rota.api.Names;
 import dev.rota.api.ShownAs;
@@ -53,17 +54,13 @@ public record VmRequest(
             message = "must be one of \"Never\", \"OnFailure\", \"Always\"")
         String restartPolicy,
     @Nullable @Min(0) @Max(VmRequest.MAX_RESTARTS) Integer maxRestarts,
-    @Nullable @Min(1) @Max(VmRequest.MAX_RESTART_WINDOW_SECONDS) Integer restartWindowSeconds,
-    @Nullable @Min(0) @Max(VmRequest.MAX_TTL_SECONDS) Integer ttlSecondsAfterFinished,
+    @Nullable @Pattern(regexp = Durations.PATTERN, message = Durations.MESSAGE)
+        String restartWindow,
+    @Nullable @Pattern(regexp = Durations.PATTERN_OR_ZERO, message = Durations.MESSAGE + ", or 0s")
+        String ttlAfterFinished,
     @Nullable @Valid GuestRequest guest,
     @Nullable @Valid DisconnectRequest disconnect) {
-  /** A year. */
-  public static final int MAX_TTL_SECONDS = 31_536_000;
-
   public static final int MAX_RESTARTS = 10_000;
-
-  /** Thirty days. */
-  public static final int MAX_RESTART_WINDOW_SECONDS = 2_592_000;
 
   /** The window {@code maxRestarts} counts in when none is given: an hour. */
   public static final int DEFAULT_RESTART_WINDOW_SECONDS = 3600;

@@ -1,6 +1,7 @@
 package dev.rota.api.vms;
 
 import dev.rota.agentapi.GuestSpec;
+import dev.rota.api.Durations;
 import dev.rota.api.Quantities;
 import dev.rota.api.paging.LabelSelector;
 import dev.rota.api.paging.Page;
@@ -111,10 +112,9 @@ public class VmService {
       throw Problems.badRequest(
           field + "guest", "configures a qemu VM's guest; the " + runtime + " runtime boots none");
     }
-    if (request.restartWindowSeconds() != null && request.maxRestarts() == null) {
+    if (request.restartWindow() != null && request.maxRestarts() == null) {
       throw Problems.badRequest(
-          field + "restartWindowSeconds",
-          "is the window maxRestarts counts in: give maxRestarts too");
+          field + "restartWindow", "is the window maxRestarts counts in: give maxRestarts too");
     }
     return new VmTemplate(
         runtime,
@@ -127,10 +127,12 @@ public class VmService {
         request.maxRestarts(),
         request.maxRestarts() == null
             ? null
-            : request.restartWindowSeconds() == null
+            : request.restartWindow() == null
                 ? VmRequest.DEFAULT_RESTART_WINDOW_SECONDS
-                : request.restartWindowSeconds(),
-        request.ttlSecondsAfterFinished(),
+                : Durations.seconds(field + "restartWindow", request.restartWindow(), false),
+        request.ttlAfterFinished() == null
+            ? null
+            : Durations.seconds(field + "ttlAfterFinished", request.ttlAfterFinished(), true),
         GuestSpec.none(guest) ? null : guest,
         request.disconnect() == null ? null : request.disconnect().policy(field));
   }

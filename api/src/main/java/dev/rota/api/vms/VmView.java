@@ -5,7 +5,6 @@ import com.fasterxml.jackson.annotation.JsonUnwrapped;
 import dev.rota.api.Named;
 import dev.rota.model.VmStatus;
 import dev.rota.store.VmRow;
-import dev.rota.store.VmTemplate;
 import io.micronaut.core.annotation.Nullable;
 import io.micronaut.serde.annotation.Serdeable;
 import java.time.Instant;
@@ -22,7 +21,7 @@ import java.time.Instant;
 @Serdeable
 public record VmView(
     String name,
-    @JsonUnwrapped VmTemplate spec,
+    @JsonUnwrapped VmSpecView spec,
     String status,
     @Nullable String statusMessage,
     boolean unplaceable,
@@ -41,7 +40,7 @@ public record VmView(
   public static VmView of(VmRow row) {
     return new VmView(
         row.name(),
-        row.spec(),
+        VmSpecView.of(row.spec()),
         row.state().status(),
         message(row),
         VmStatus.PENDING.wireName().equals(row.state().status()) && row.notes().fitsNowhere(),

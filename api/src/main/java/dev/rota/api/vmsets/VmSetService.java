@@ -156,7 +156,7 @@ public class VmSetService {
     return new VmSetView(
         row.name(),
         row.replicas(),
-        row.template(),
+        dev.rota.api.vms.VmSpecView.of(row.template()),
         shown(row.spread()),
         row.maxUnavailable(),
         new VmSetView.Status(

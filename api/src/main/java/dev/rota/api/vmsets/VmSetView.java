@@ -2,7 +2,6 @@ package dev.rota.api.vmsets;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 import dev.rota.api.Named;
-import dev.rota.store.VmTemplate;
 import io.micronaut.core.annotation.Nullable;
 import io.micronaut.serde.annotation.Serdeable;
 import java.time.Instant;
@@ -18,7 +17,7 @@ import java.time.Instant;
 public record VmSetView(
     String name,
     int replicas,
-    VmTemplate template,
+    dev.rota.api.vms.VmSpecView template,
     Object spread,
     int maxUnavailable,
     Status status,

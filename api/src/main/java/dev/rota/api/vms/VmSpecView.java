@@ -1,0 +1,56 @@
+package dev.rota.api.vms;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+import dev.rota.agentapi.GuestSpec;
+import dev.rota.api.Durations;
+import dev.rota.store.VmTemplate;
+import io.micronaut.core.annotation.Nullable;
+import io.micronaut.serde.annotation.Serdeable;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * A VM's spec (or a set's template) as the API shows it, in the form a request takes it back:
+ * durations as durations ({@code 1h}), whatever the store keeps them as.
+ */
+// Every field is written, null or empty included: a VM's view shows its spec whole.
+@JsonInclude(JsonInclude.Include.ALWAYS)
+@Serdeable
+public record VmSpecView(
+    String runtime,
+    @Nullable String image,
+    List<String> command,
+    Map<String, String> env,
+    Map<String, Long> resources,
+    Map<String, String> labels,
+    String restartPolicy,
+    @Nullable Integer maxRestarts,
+    @Nullable String restartWindow,
+    @Nullable String ttlAfterFinished,
+    @Nullable GuestSpec guest,
+    @Nullable DisconnectView disconnect) {
+
+  /** A VM's {@code disconnect} as shown. */
+  @JsonInclude(JsonInclude.Include.NON_NULL)
+  @Serdeable
+  public record DisconnectView(boolean replace, @Nullable String stopAfter) {}
+
+  public static VmSpecView of(VmTemplate spec) {
+    return new VmSpecView(
+        spec.runtime(),
+        spec.image(),
+        spec.command(),
+        spec.env(),
+        spec.resources(),
+        spec.labels(),
+        spec.restartPolicy(),
+        spec.maxRestarts(),
+        Durations.of(spec.restartWindowSeconds()),
+        Durations.of(spec.ttlSecondsAfterFinished()),
+        spec.guest(),
+        spec.disconnect() == null
+            ? null
+            : new DisconnectView(
+                spec.disconnect().replace(), Durations.of(spec.disconnect().stopAfterSeconds())));
+  }
+}
