@@ -51,10 +51,21 @@ public final class Durations {
       throw Problems.badRequest(
           field, (zeroAllowed ? MESSAGE + ", or 0s" : MESSAGE) + "; got \"" + text + "\"");
     }
+    return text.equals("0s") ? 0 : Math.toIntExact(parse(text).orElseThrow().toSeconds());
+  }
+
+  /**
+   * A duration of a second or more as written here; empty for anything else (a setting's check).
+   */
+  public static java.util.Optional<java.time.Duration> parse(String text) {
+    if (!text.matches(PATTERN)) {
+      return java.util.Optional.empty();
+    }
     Matcher m = PARTS.matcher(text);
     m.matches();
-    long seconds = part(m, 1) * 86_400 + part(m, 2) * 3_600 + part(m, 3) * 60 + part(m, 4);
-    return Math.toIntExact(seconds);
+    return java.util.Optional.of(
+        java.time.Duration.ofSeconds(
+            part(m, 1) * 86_400 + part(m, 2) * 3_600 + part(m, 3) * 60 + part(m, 4)));
   }
 
   /** {@code seconds} as the API shows it: {@code 1h30m}, {@code 45s}, {@code 0s}; null for null. */

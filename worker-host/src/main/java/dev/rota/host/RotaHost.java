@@ -74,6 +74,7 @@ public final class RotaHost implements AutoCloseable {
     Map<String, Object> props = new HashMap<>(properties);
     Path dataDir = mode == HostMode.DEV ? prepareDataDir(props) : null;
     ApiTransport transport = ApiTransport.configure(mode, props);
+    DatabaseTimeout.configure(props);
     ApplicationContext context;
     try {
       // Starting the context opens the database pool and runs the migrations.

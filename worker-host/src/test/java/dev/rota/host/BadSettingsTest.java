@@ -1,5 +1,6 @@
 package dev.rota.host;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -35,6 +36,22 @@ class BadSettingsTest {
     StartupException e =
         assertThrows(StartupException.class, () -> RotaHost.start(HostMode.PRODUCTION, props));
     assertTrue(e.getMessage().contains("ROTA_AUTH_ALLOW_INSECURE"), e.getMessage());
+  }
+
+  @org.junit.jupiter.api.Test
+  void aDatabaseTimeoutIsADurationAsEveryOtherSetting() {
+    Map<String, Object> props = production("prod-timeout");
+    props.put(DatabaseTimeout.PROPERTY, "5000");
+    StartupException e =
+        assertThrows(StartupException.class, () -> RotaHost.start(HostMode.PRODUCTION, props));
+    assertEquals(
+        "ROTA_DATABASE_CONNECTION_TIMEOUT=5000 must be a duration such as 90s, 10m, 1h30m or 7d"
+            + " (the default is 5s)",
+        e.getMessage());
+
+    Map<String, Object> given = new java.util.HashMap<>(Map.of(DatabaseTimeout.PROPERTY, "1m30s"));
+    DatabaseTimeout.configure(given);
+    assertEquals(90_000L, given.get(DatabaseTimeout.POOL_PROPERTY), "the pool's milliseconds");
   }
 
   @org.junit.jupiter.api.Test
