@@ -11,8 +11,11 @@ public final class Limits {
   public static final String RESOURCE_MESSAGE = "must be a resource name such as cpu or memory";
 
   /** Kubernetes-style label keys: an optional DNS prefix and a name, e.g. {@code rota.dev/os}. */
-  public static final String LABEL_KEY =
-      "^([a-z0-9]([a-z0-9.-]{0,251}[a-z0-9])?/)?[A-Za-z0-9]([A-Za-z0-9._-]{0,61}[A-Za-z0-9])?$";
+  public static final String LABEL_KEY = "^" + Limits.LABEL_KEY_BODY + "$";
+
+  /** {@link #LABEL_KEY} without its anchors, for patterns that hold label keys. */
+  public static final String LABEL_KEY_BODY =
+      "([a-z0-9]([a-z0-9.-]{0,251}[a-z0-9])?/)?[A-Za-z0-9]([A-Za-z0-9._-]{0,61}[A-Za-z0-9])?";
 
   /** An environment variable's name, as a VM's {@code env} keys. */
   public static final String ENV_NAME = "^[A-Za-z_][A-Za-z0-9_]{0,255}$";

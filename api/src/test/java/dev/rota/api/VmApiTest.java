@@ -435,6 +435,8 @@ class VmApiTest {
     assertEquals(List.of("sel-0", "sel-2", "sel-4"), seen, "full pages, in order, each once");
     assertEquals(5, names(http.get("/v1/vms?labelSelector=zone%3Dsel")).size());
 
+    assertEquals(200, http.get("/v1/vms?labelSelector=").status(), "empty: no selector");
+    assertEquals(400, http.get("/v1/vms?labelSelector=z%C3%B8ne%3Da").status(), "not a label key");
     Http.Reply bad = http.get("/v1/vms?labelSelector=zone");
     assertEquals(400, bad.status());
     assertTrue(bad.toString().contains("labelSelector"), bad.toString());

@@ -13,23 +13,26 @@ import java.util.Map;
 public record LabelSelector(Map<String, String> pairs) {
   public static final LabelSelector ANY = new LabelSelector(Map.of());
 
-  /** The document's pattern: comma-separated {@code key=value} pairs. */
-  public static final String PATTERN = "^[^=,]+=[^=,]*(,[^=,]+=[^=,]*)*$";
+  /**
+   * The document's pattern, exactly what is taken: comma-separated {@code key=value} pairs, each
+   * key a label key, each value anything but a comma; empty for none.
+   */
+  public static final String PATTERN =
+      "^(" + Limits.LABEL_KEY_BODY + "=[^,]*(," + Limits.LABEL_KEY_BODY + "=[^,]*)*)?$";
 
   /** From the query's text; a 400 naming {@code field} when it is not {@code key=value,…}. */
   public static LabelSelector parse(String field, @Nullable String text) {
     if (text == null || text.isEmpty()) {
       return ANY;
     }
+    if (!text.matches(PATTERN)) {
+      throw Problems.badRequest(
+          field, "must be key=value pairs such as zone=a,disk=ssd, got \"" + text + "\"");
+    }
     Map<String, String> pairs = new LinkedHashMap<>();
     for (String pair : text.split(",", -1)) {
       int eq = pair.indexOf('=');
-      String key = eq <= 0 ? "" : pair.substring(0, eq);
-      if (!key.matches(Limits.LABEL_KEY)) {
-        throw Problems.badRequest(
-            field, "must be key=value pairs such as zone=a,disk=ssd, got \"" + text + "\"");
-      }
-      pairs.put(key, pair.substring(eq + 1));
+      pairs.put(pair.substring(0, eq), pair.substring(eq + 1));
     }
     return new LabelSelector(pairs);
   }
