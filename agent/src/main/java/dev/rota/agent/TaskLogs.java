@@ -47,7 +47,7 @@ final class TaskLogs {
   static final java.time.Duration KEPT_AT_MOST = java.time.Duration.ofDays(7);
 
   private final Path keptDir;
-  private final Map<Path, Long> sampledEnds = new ConcurrentHashMap<>();
+  private final Map<Path, Long> sampledSizes = new ConcurrentHashMap<>();
 
   /**
    * VMs deleted whose tasks may still be here: the removal of such a task, which can come after the
@@ -96,14 +96,19 @@ final class TaskLogs {
   void sample(Path dir, Instant now) {
     for (String stream : STREAMS) {
       Path file = dir.resolve(stream + ".log");
-      if (!Files.exists(file)) {
+      long size;
+      try {
+        size = Files.size(file);
+      } catch (IOException e) {
+        continue; // nothing written yet
+      }
+      // Every task, every second: the size alone tells whether the log moved (a cut changes it
+      // too), and only then is its base read for the end's offset.
+      Long before = sampledSizes.put(file, size);
+      if (before != null && before == size) {
         continue;
       }
-      long end = CappedLog.end(file);
-      Long before = sampledEnds.put(file, end);
-      if (before != null && before == end) {
-        continue;
-      }
+      long end = CappedLog.base(file) + size;
       Path samples = samplesOf(file);
       try {
         Files.writeString(
@@ -143,7 +148,7 @@ final class TaskLogs {
       Files.createDirectories(kept);
       for (String stream : STREAMS) {
         Path file = dir.resolve(stream + ".log");
-        sampledEnds.remove(file);
+        sampledSizes.remove(file);
         for (Path p : List.of(file, CappedLog.baseOf(file), samplesOf(file))) {
           if (Files.exists(p)) {
             Files.move(p, kept.resolve(p.getFileName()), StandardCopyOption.REPLACE_EXISTING);
