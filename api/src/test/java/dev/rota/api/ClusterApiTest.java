@@ -49,6 +49,15 @@ class ClusterApiTest {
         cluster.toString());
     assertTrue(
         ((Map<?, ?>) cluster.get("vms")).get("pending") instanceof Number, cluster.toString());
+    // Times are RFC 3339, never epoch numbers: the term's end follows its start.
+    java.time.Instant began = java.time.Instant.parse((String) cluster.get("lastTermAt"));
+    java.time.Instant ended = java.time.Instant.parse((String) cluster.get("lastTermEndedAt"));
+    assertTrue(!ended.isBefore(began), cluster.toString());
+    Map<?, ?> decisions = (Map<?, ?>) cluster.get("lastTermDecisions");
+    assertTrue(decisions.containsKey("nextDeadline"), decisions.toString());
+    assertTrue(
+        decisions.keySet().stream().noneMatch(k -> k.toString().endsWith("Millis")),
+        decisions.toString());
   }
 
   @Test

@@ -259,8 +259,7 @@ class OutagesIT {
             return false;
           }
           term[0] = Instant.parse((String) cluster.get("lastTermAt"));
-          term[1] =
-              term[0].plusMillis(((Number) cluster.get("lastTermDurationMillis")).longValue());
+          term[1] = Instant.parse((String) cluster.get("lastTermEndedAt"));
           return term[0].isAfter(since);
         });
     return term;

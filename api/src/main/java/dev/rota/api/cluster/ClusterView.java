@@ -2,7 +2,6 @@ package dev.rota.api.cluster;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 import dev.rota.workflows.cluster.ApplyResult;
-import dev.rota.workflows.cluster.TermDecisions;
 import io.micronaut.core.annotation.Nullable;
 import io.micronaut.serde.annotation.Serdeable;
 import java.time.Instant;
@@ -15,7 +14,7 @@ import java.util.Map;
  * @param term the number of the last finished term, 0 before the first
  * @param lastTermAt when the last term began to run (not when it was asked for, which an outage can
  *     hold up), null before the first
- * @param lastTermDurationMillis how long the last term took
+ * @param lastTermEndedAt when the last term's decisions were committed, null before the first
  * @param workers how many workers are in each health
  * @param vms how many VMs are in each status
  * @param lastTermSource {@code workflow} when the scheduler answered its query in time, else {@code
@@ -32,11 +31,11 @@ public record ClusterView(
     String schedulerWorkflowId,
     long term,
     @Nullable Instant lastTermAt,
-    long lastTermDurationMillis,
+    @Nullable Instant lastTermEndedAt,
     Map<String, Long> workers,
     Map<String, Long> vms,
     String lastTermSource,
-    @Nullable TermDecisions lastTermDecisions,
+    @Nullable TermDecisionsView lastTermDecisions,
     @Nullable ApplyResult lastTermApplied,
     String scheduler,
     String schedulerMessage) {}

@@ -1,11 +1,9 @@
 package dev.rota.api.cluster;
 
 import dev.rota.workflows.cluster.ApplyResult;
-import dev.rota.workflows.cluster.TermDecisions;
 import io.micronaut.serde.annotation.SerdeImport;
 
 /** Records from the Micronaut-free workflows module that {@code GET /v1/cluster} serves. */
-@SerdeImport(TermDecisions.class)
 @SerdeImport(ApplyResult.class)
 final class WorkflowTypes {
   private WorkflowTypes() {}
