@@ -116,6 +116,10 @@ def before_call(ctx, case, **kwargs):
     if case.query and "waitSeconds" in case.query:
         # A log read may wait up to a minute for more: the fuzzer reads what there is, at once.
         case.query["waitSeconds"] = 0
+    if case.query and str(case.query.get("follow")).lower() == "true":
+        # A followed log lasts as long as its task: bound it, as a watch is.
+        case.query["timeoutSeconds"] = 1
+        case.query.pop("waitSeconds", None)
     _keep_small(case)
     _same_set_name(case)
     if case.method.upper() in WRITES:

@@ -24,7 +24,7 @@ class WatchLimitTest {
       Http.Reply second = http.get("/v1/vms?watch=true");
       assertEquals(429, second.status(), second.toString());
       assertTrue(second.isProblem());
-      assertTrue(second.detail().contains("1 watches are open"), second.detail());
+      assertTrue(second.detail().contains("1 watches and followed logs are open"), second.detail());
       assertEquals("1", second.header("Retry-After"), "says when to try again");
       assertEquals(200, http.get("/v1/vms").status(), "a list is no watch");
     }

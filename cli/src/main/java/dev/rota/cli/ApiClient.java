@@ -114,6 +114,65 @@ final class ApiClient {
     }
   }
 
+  /**
+   * How a followed log's stream ended.
+   *
+   * @param reached the offset just past the last byte shown: where to follow again from
+   * @param ended true when the server ended the stream (the task ended), false when it broke
+   */
+  record Followed(long reached, boolean ended) {}
+
+  /**
+   * A followed log ({@code ?follow=true}): its text to {@code text} as it comes, until the server
+   * ends the stream or the connection breaks. A refusal is a {@link CliException} as for any call.
+   * Bytes are decoded as they come; a character split between two reads waits for its end, and is
+   * not counted as reached until it is shown.
+   */
+  Followed follow(String path, java.util.function.Consumer<String> text) {
+    HttpURLConnection c;
+    long from;
+    try {
+      c = open("GET", path, null);
+      c.setReadTimeout(0); // held as long as the task runs
+      int status = c.getResponseCode();
+      if (status >= 400) {
+        throw new CliException(ExitCodes.forStatus(status), problem(status, read(c).text()));
+      }
+      from =
+          Long.parseLong(
+              java.util.Objects.requireNonNullElse(c.getHeaderField("Rota-Log-From"), "0"));
+    } catch (IOException e) {
+      throw unreachable(e);
+    }
+    java.nio.charset.CharsetDecoder utf8 =
+        StandardCharsets.UTF_8
+            .newDecoder()
+            .onMalformedInput(java.nio.charset.CodingErrorAction.REPLACE)
+            .onUnmappableCharacter(java.nio.charset.CodingErrorAction.REPLACE);
+    java.nio.ByteBuffer bytes = java.nio.ByteBuffer.allocate(16 * 1024);
+    java.nio.CharBuffer chars = java.nio.CharBuffer.allocate(16 * 1024);
+    long reached = from;
+    try (InputStream in = c.getInputStream()) {
+      int n;
+      while ((n = in.read(bytes.array(), bytes.position(), bytes.remaining())) >= 0) {
+        bytes.position(bytes.position() + n);
+        bytes.flip();
+        int before = bytes.remaining();
+        utf8.decode(bytes, chars, false);
+        reached += before - bytes.remaining();
+        bytes.compact();
+        chars.flip();
+        if (chars.hasRemaining()) {
+          text.accept(chars.toString());
+        }
+        chars.clear();
+      }
+      return new Followed(reached, true);
+    } catch (IOException e) {
+      return new Followed(reached, false);
+    }
+  }
+
   /** A plain-text answer (logs), as it came. */
   String text(String path) {
     return exchange("GET", path, null, TIMEOUT).text();
@@ -192,18 +251,22 @@ final class ApiClient {
       }
       return reply;
     } catch (IOException e) {
-      throw new CliException(
-          ExitCodes.UNREACHABLE,
-          "cannot reach the Rota server at "
-              + context.server()
-              + " ("
-              + reason(e)
-              + "); is it running? set --server or ROTA_SERVER");
+      throw unreachable(e);
     } catch (IllegalArgumentException e) {
       throw new CliException(
           ExitCodes.USAGE,
           "the server address " + context.server() + " is not a URL such as http://127.0.0.1:8080");
     }
+  }
+
+  private CliException unreachable(IOException e) {
+    return new CliException(
+        ExitCodes.UNREACHABLE,
+        "cannot reach the Rota server at "
+            + context.server()
+            + " ("
+            + reason(e)
+            + "); is it running? set --server or ROTA_SERVER");
   }
 
   /** A request sent: its body (JSON) written, its answer not yet read. */

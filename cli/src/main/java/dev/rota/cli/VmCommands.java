@@ -270,33 +270,56 @@ final class VmCommands extends Noun {
       query.put("stream", "stderr");
     }
     String path = path(name) + "/logs";
-    ApiClient.Reply read = api.bytes(path + ApiClient.query(query), LOG_READ_TIMEOUT);
-    while (true) {
-      root.out.print(read.text());
+    if (!follow) {
+      root.out.print(api.bytes(path + ApiClient.query(query), LOG_READ_TIMEOUT).text());
       root.out.flush();
-      boolean live = read.header("Rota-Log-Live").map(Boolean::parseBoolean).orElse(false);
-      java.util.Optional<String> next = read.header("Rota-Log-Next");
-      if (!follow || next.isEmpty() || (!live && read.body().length == 0)) {
+      return ExitCodes.OK;
+    }
+    // One held stream while the task runs. If it breaks (the host went away), follow again from
+    // the offset reached, so that nothing the worker keeps is lost or shown twice; a host that
+    // does not answer is asked again each second, FOLLOW_RETRIES times.
+    query.put("follow", "true");
+    int failures = 0;
+    while (true) {
+      ApiClient.Followed followed;
+      try {
+        followed =
+            api.follow(
+                path + ApiClient.query(query),
+                text -> {
+                  root.out.print(text);
+                  root.out.flush();
+                });
+      } catch (CliException e) {
+        if (e.exitCode() != ExitCodes.UNREACHABLE || failures++ >= FOLLOW_RETRIES) {
+          throw e;
+        }
+        pause();
+        continue;
+      }
+      if (followed.ended()) {
         return ExitCodes.OK;
       }
-      Map<String, String> more = new LinkedHashMap<>();
-      if (previous) {
-        more.put("previous", "true");
-      }
-      if (stderr) {
-        more.put("stream", "stderr");
-      }
-      more.put("from", next.get());
-      more.put("waitSeconds", Integer.toString(LOG_WAIT_SECONDS));
-      read = api.bytes(path + ApiClient.query(more), LOG_READ_TIMEOUT);
+      failures = 0;
+      query.remove("tailLines");
+      query.remove("since");
+      query.put("from", Long.toString(followed.reached()));
     }
   }
 
-  /** How long the server holds a follower's read that finds nothing new. */
-  static final int LOG_WAIT_SECONDS = 20;
+  /** How many times in a row a broken follow tries again, a second apart, before it gives up. */
+  static final int FOLLOW_RETRIES = 30;
 
-  private static final java.time.Duration LOG_READ_TIMEOUT =
-      java.time.Duration.ofSeconds(LOG_WAIT_SECONDS + 30);
+  private static void pause() {
+    try {
+      Thread.sleep(1000);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new CliException(ExitCodes.FAILED, "interrupted");
+    }
+  }
+
+  private static final java.time.Duration LOG_READ_TIMEOUT = java.time.Duration.ofSeconds(30);
 
   /** {@code --since}: a time as given, or a duration back from now. */
   private String since(String text) {

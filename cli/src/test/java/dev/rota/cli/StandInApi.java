@@ -40,6 +40,9 @@ final class StandInApi implements AutoCloseable {
     }
   }
 
+  /** A reply header the stand-in does not send: with it, the connection breaks after the body. */
+  static final String BREAKS = "Stand-In-Breaks";
+
   final List<Request> requests = new CopyOnWriteArrayList<>();
   private final Map<String, Deque<Reply>> replies = new ConcurrentHashMap<>();
   private final HttpServer server;
@@ -68,10 +71,23 @@ final class StandInApi implements AutoCloseable {
                   : queue.size() > 1 ? queue.poll() : queue.peek();
           byte[] bytes = reply.body().getBytes(StandardCharsets.UTF_8);
           x.getResponseHeaders().add("Content-Type", reply.contentType());
-          reply.headers().forEach(x.getResponseHeaders()::add);
-          x.sendResponseHeaders(reply.status(), bytes.length == 0 ? -1 : bytes.length);
+          boolean breaks = reply.headers().containsKey(BREAKS);
+          reply
+              .headers()
+              .forEach(
+                  (name, value) -> {
+                    if (!name.equals(BREAKS)) {
+                      x.getResponseHeaders().add(name, value);
+                    }
+                  });
+          // A reply that breaks is chunked and never sends its last chunk: the connection closes.
+          x.sendResponseHeaders(reply.status(), breaks ? 0 : bytes.length == 0 ? -1 : bytes.length);
           if (bytes.length > 0) {
             x.getResponseBody().write(bytes);
+            x.getResponseBody().flush();
+          }
+          if (breaks) {
+            throw new IOException("the stand-in breaks this connection");
           }
           x.close();
         });

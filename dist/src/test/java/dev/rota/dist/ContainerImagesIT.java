@@ -260,14 +260,25 @@ class ContainerImagesIT {
     private Process exec(List<String> command, Map<String, String> env, Path log)
         throws IOException {
       boolean root = "root".equals(System.getProperty("user.name"));
-      // unshare and chroot are the test's; the image's PATH is for inside.
+      // unshare, sh, mount and chroot are the test's; the image's PATH is for inside. As a
+      // container runtime does, the root gets the basic devices (a JVM seeds its randomness from
+      // /dev/urandom), and no others (no /dev/kvm unless passed in).
       List<String> line = new ArrayList<>(List.of(which("unshare")));
       if (!root) {
         line.add("--map-root-user");
       }
       line.addAll(
           List.of("--mount", "--pid", "--fork", "--mount-proc=" + this.root.resolve("proc")));
-      line.add(which("chroot"));
+      line.addAll(
+          List.of(
+              "/bin/sh",
+              "-c",
+              "set -e; root=$1; shift; for d in null zero full random urandom tty; do"
+                  + " : > \"$root/dev/$d\"; mount --bind \"/dev/$d\" \"$root/dev/$d\"; done;"
+                  + " exec \"$@\"",
+              "sh",
+              this.root.toString(),
+              which("chroot")));
       String user = config.path("User").asText("");
       if (root && !user.isEmpty()) {
         line.add("--userspec=" + user);

@@ -107,17 +107,27 @@ class EndToEndTest extends SharedDevStack {
     }
   }
 
-  @Test
-  void aFollowerReadsEachLineOnceFromWhereItsLastReadEnded() {
+  /** Creates VM {@code name} that writes sixty lines and sleeps; returns what it writes. */
+  private String sixtyLines(String name, String more) {
     stack.api(
         "POST",
         "/v1/vms",
-        "{\"name\":\"writer\",\"command\":[\"sh\",\"-c\","
+        "{\"name\":\""
+            + name
+            + "\","
+            + more
+            + "\"command\":[\"sh\",\"-c\","
             + "\"for i in $(seq 1 60); do echo line-$i; sleep 0.02; done; sleep 300\"]}");
     StringBuilder expected = new StringBuilder();
     for (int i = 1; i <= 60; i++) {
       expected.append("line-").append(i).append('\n');
     }
+    return expected.toString();
+  }
+
+  @Test
+  void aFollowerReadsEachLineOnceFromWhereItsLastReadEnded() {
+    String expected = sixtyLines("writer", "");
     eventually("running", () -> "running".equals(stack.vm("writer").get("status")));
     StringBuilder read = new StringBuilder();
     long next = 0;
@@ -129,8 +139,43 @@ class EndToEndTest extends SharedDevStack {
       read.append(r.body());
       next = Long.parseLong(r.header("Rota-Log-Next"));
     }
-    assertEquals(expected.toString(), read.toString(), "each line once, in order, in " + reads);
+    assertEquals(expected, read.toString(), "each line once, in order, in " + reads);
     stack.api("DELETE", "/v1/vms/writer", null);
+  }
+
+  @Test
+  void aFollowedLogStreamsEachLineOnceWhileTheTaskRunsAndEndsWithIt() throws Exception {
+    String expected = sixtyLines("streamer", "\"restartPolicy\":\"Never\",");
+    eventually("running", () -> "running".equals(stack.vm("streamer").get("status")));
+    java.net.HttpURLConnection follow =
+        (java.net.HttpURLConnection)
+            java.net
+                .URI
+                .create("http://127.0.0.1:" + stack.port + "/v1/vms/streamer/logs?follow=true")
+                .toURL()
+                .openConnection();
+    follow.setReadTimeout(60_000);
+    assertEquals(200, follow.getResponseCode());
+    assertEquals("0", follow.getHeaderField("Rota-Log-From"));
+    assertEquals("streamer.0", follow.getHeaderField("Rota-Log-Task"));
+    StringBuilder read = new StringBuilder();
+    try (java.io.InputStream in = follow.getInputStream()) {
+      byte[] buffer = new byte[4096];
+      while (!read.toString().endsWith("line-60\n")) {
+        int n = in.read(buffer);
+        assertTrue(n > 0, "the stream holds while the task runs: " + read);
+        read.append(new String(buffer, 0, n, java.nio.charset.StandardCharsets.UTF_8));
+      }
+      assertEquals(expected, read.toString(), "each line once, in order");
+      assertEquals("running", stack.vm("streamer").get("status"), "read while it runs");
+      stack.api("POST", "/v1/vms/streamer/stop", null);
+      assertEquals(-1, in.read(buffer), "the stream ends when the task does");
+    }
+    RotaClient.Reply both =
+        stack.api("GET", "/v1/vms/streamer/logs?follow=true&waitSeconds=1", null);
+    assertEquals(400, both.status());
+    assertTrue(both.body().contains("waitSeconds"), both.body());
+    stack.api("DELETE", "/v1/vms/streamer", null);
   }
 
   @Test

@@ -103,16 +103,17 @@ public class RequestLimitFilter implements HttpServerFilter {
   }
 
   /**
-   * Requests the in-flight bound does not count. A watch is held open for long; {@code
-   * WatchStreams} bounds them. An agent's heartbeat or task report: refused under load, a fleet's
-   * heartbeats turned load into lost workers and failovers, which are more load (at 1,000 workers,
-   * VMs failed over from healthy workers while 10,000 were submitted). Their number bounds itself:
-   * each agent sends them one at a time (a report may overlap one other); each caller's rate still
-   * applies. Kubernetes' API priority and fairness likewise keeps node heartbeats apart from other
-   * work.
+   * Requests the in-flight bound does not count. A watch or a followed log is held open for long;
+   * {@code WatchStreams} bounds them. An agent's heartbeat or task report: refused under load, a
+   * fleet's heartbeats turned load into lost workers and failovers, which are more load (at 1,000
+   * workers, VMs failed over from healthy workers while 10,000 were submitted). Their number bounds
+   * itself: each agent sends them one at a time (a report may overlap one other); each caller's
+   * rate still applies. Kubernetes' API priority and fairness likewise keeps node heartbeats apart
+   * from other work.
    */
   private static boolean boundedApart(HttpRequest<?> request) {
     return "true".equals(request.getParameters().get("watch"))
+        || "true".equals(request.getParameters().get("follow"))
         || request.getMethod() == io.micronaut.http.HttpMethod.PUT
             && AGENT_UPKEEP.matcher(request.getPath()).matches();
   }

@@ -215,7 +215,9 @@ public class VmController {
    * the task ends until the VM is deleted; {@code previous} reads the generation before. The answer
    * says where it ended ({@code Rota-Log-Next}) and whether the task may write more ({@code
    * Rota-Log-Live}): a follower asks {@code from} that offset, with {@code waitSeconds}, and loses
-   * nothing the worker keeps.
+   * nothing the worker keeps. {@code follow=true} holds the answer open instead, streaming what the
+   * task writes until it ends; {@code Rota-Log-From} says at which offset the stream began, so that
+   * a client whose stream broke follows again from where it got to.
    */
   @RequiresRole({Role.COMPUTE_READ})
   @Get(value = "/{name}/logs", produces = MediaType.TEXT_PLAIN)
@@ -233,6 +235,10 @@ public class VmController {
             description = "true while the task may still write",
             schema = @Schema(type = "boolean")),
         @io.swagger.v3.oas.annotations.headers.Header(
+            name = FROM_HEADER,
+            description = "With follow=true: the offset of the stream's first byte",
+            schema = @Schema(type = "integer", format = "int64")),
+        @io.swagger.v3.oas.annotations.headers.Header(
             name = TASK_HEADER,
             description = "The task whose output this is (vm.generation)",
             schema = @Schema(type = "string"))
@@ -242,7 +248,7 @@ public class VmController {
   @ProblemAnswers.Missing
   @ProblemAnswers.Conflicting
   @ProblemAnswers.AgentFailed
-  public HttpResponse<byte[]> logs(
+  public HttpResponse<?> logs(
       String name,
       @QueryValue
           @Nullable
@@ -282,7 +288,21 @@ public class VmController {
               minimum = "0",
               maximum = "60",
               description = "with from, how long to wait for more when there is nothing new")
-          String waitSeconds) {
+          String waitSeconds,
+      @QueryValue
+          @Nullable
+          @Schema(
+              type = "boolean",
+              description = "stream what the task writes, until it ends (or timeoutSeconds)")
+          String follow,
+      @QueryValue
+          @Nullable
+          @Schema(
+              type = "integer",
+              minimum = "1",
+              maximum = "86400",
+              description = "with follow=true: end the stream after this many seconds")
+          String timeoutSeconds) {
     String which = stream == null ? "stdout" : stream;
     if (!LogQuery.STREAMS.contains(which)) {
       throw Problems.badRequest("stream", "must be stdout or stderr, got " + which);
@@ -299,12 +319,20 @@ public class VmController {
         waitSeconds == null
             ? 0
             : QueryValues.wholeNumber("waitSeconds", waitSeconds, 0, VmLogs.MAX_WAIT_SECONDS);
-    VmLogs.Read read =
-        logs.read(
-            name,
-            query,
-            previous != null && QueryValues.flag("previous", previous),
-            java.time.Duration.ofSeconds(wait));
+    boolean before = previous != null && QueryValues.flag("previous", previous);
+    java.time.Duration timeout = WatchStreams.timeout(timeoutSeconds);
+    if (follow != null && QueryValues.flag("follow", follow)) {
+      if (waitSeconds != null) {
+        throw Problems.badRequest(
+            "waitSeconds", "does not go with follow=true, which waits itself");
+      }
+      VmLogs.Followed followed = logs.follow(name, query, before);
+      return HttpResponse.ok(WatchStreams.lasting(followed.bytes(), timeout))
+          .contentType(MediaType.TEXT_PLAIN_TYPE)
+          .header(FROM_HEADER, Long.toString(followed.from()))
+          .header(TASK_HEADER, followed.taskId());
+    }
+    VmLogs.Read read = logs.read(name, query, before, java.time.Duration.ofSeconds(wait));
     return HttpResponse.ok(read.chunk().bytes())
         .contentType(MediaType.TEXT_PLAIN_TYPE)
         .header(LogHeaders.NEXT, Long.toString(read.chunk().next()))
@@ -314,6 +342,9 @@ public class VmController {
 
   /** The task a log answer is of. */
   static final String TASK_HEADER = "Rota-Log-Task";
+
+  /** Where a followed log's stream began. */
+  static final String FROM_HEADER = "Rota-Log-From";
 
   @RequiresRole({Role.COMPUTE_READ})
   @Get("/{name}/events")

@@ -6,6 +6,7 @@ import dev.rota.agents.AgentClient;
 import dev.rota.agents.AgentClient.LogChunk;
 import dev.rota.agents.AgentRejectedException;
 import dev.rota.api.problem.Problems;
+import dev.rota.api.watch.WatchStreams;
 import dev.rota.control.TaskWorkers;
 import dev.rota.settings.AgentCallSettings;
 import dev.rota.store.VmRepository;
@@ -15,6 +16,7 @@ import dev.rota.store.WorkerRow;
 import jakarta.inject.Singleton;
 import java.time.Duration;
 import java.util.List;
+import reactor.core.publisher.Flux;
 
 /**
  * A VM's output, from the agent that runs or ran the task, as {@code kubectl logs} or {@code nomad
@@ -33,18 +35,30 @@ public class VmLogs {
   /** What was read, of which task, on which worker. */
   public record Read(LogChunk chunk, String taskId, String worker) {}
 
+  /**
+   * A followed log: the bytes from offset {@code from} on, as the worker gets them, until the task
+   * ends.
+   */
+  public record Followed(String taskId, long from, Flux<byte[]> bytes) {}
+
+  /** How long a follow keeps asking a worker that does not answer before it gives up. */
+  static final Duration AGENT_PATIENCE = Duration.ofSeconds(30);
+
   private final VmRepository vms;
   private final WorkerRepository workers;
   private final AgentClient agents;
   private final AgentCallSettings calls;
   private final TaskWorkers taskWorkers;
+  private final WatchStreams streams;
 
   public VmLogs(
       VmRepository vms,
       WorkerRepository workers,
       AgentClient agents,
       AgentCallSettings calls,
-      TaskWorkers taskWorkers) {
+      TaskWorkers taskWorkers,
+      WatchStreams streams) {
+    this.streams = streams;
     this.vms = vms;
     this.workers = workers;
     this.agents = agents;
@@ -108,6 +122,70 @@ public class VmLogs {
             + " (looked on "
             + String.join(", ", candidates)
             + "; a worker deleted takes them with it)");
+  }
+
+  /**
+   * {@code kubectl logs -f}: the first read as {@link #read} gives it (so that a missing VM or
+   * worker is an answer of its own), then, on a held stream, every byte the task writes after it,
+   * read from the worker by offset, until the task ends and all it wrote is sent. A worker that
+   * stops answering is asked again for {@link #AGENT_PATIENCE}; then the stream breaks, and the
+   * client follows again from the offset it reached.
+   */
+  public Followed follow(String name, LogQuery query, boolean previous) {
+    Read first = read(name, query, previous, Duration.ZERO);
+    WorkerRow worker =
+        workers
+            .findById(first.worker())
+            .orElseThrow(() -> Problems.conflict("worker '" + first.worker() + "' was deleted"));
+    LogChunk chunk = first.chunk();
+    long from = chunk.next() - chunk.bytes().length;
+    Flux<byte[]> bytes =
+        streams.held(
+            "logs-" + first.taskId(),
+            sink -> {
+              try {
+                if (chunk.bytes().length > 0) {
+                  sink.next(chunk.bytes());
+                }
+                long next = chunk.next();
+                boolean live = chunk.live() || chunk.bytes().length > 0;
+                long failingSince = 0;
+                while (live && !sink.isCancelled()) {
+                  LogChunk more;
+                  try {
+                    more =
+                        agents.logs(
+                            worker.agent(),
+                            first.taskId(),
+                            new LogQuery(query.stream(), next, null, null),
+                            calls.timeout());
+                    failingSince = 0;
+                  } catch (RuntimeException e) {
+                    long now = System.nanoTime();
+                    failingSince = failingSince == 0 ? now : failingSince;
+                    if (now - failingSince > AGENT_PATIENCE.toNanos()) {
+                      sink.error(e);
+                      return;
+                    }
+                    Thread.sleep(LOOK_AGAIN.toMillis());
+                    continue;
+                  }
+                  if (more.bytes().length > 0) {
+                    sink.next(more.bytes());
+                  }
+                  next = more.next();
+                  // A task that ended may still have more than one read's worth to send.
+                  live = more.live() || more.bytes().length > 0;
+                  if (more.bytes().length == 0 && live) {
+                    Thread.sleep(LOOK_AGAIN.toMillis());
+                  }
+                }
+                sink.complete();
+              } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+              }
+            });
+    return new Followed(first.taskId(), from, bytes);
   }
 
   private LogChunk follow(WorkerRow worker, String taskId, LogQuery query, Duration wait) {

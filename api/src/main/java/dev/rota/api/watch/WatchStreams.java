@@ -104,8 +104,7 @@ public class WatchStreams {
       Kind<T> kind,
       String resourceVersion,
       @io.micronaut.core.annotation.Nullable Duration timeout) {
-    Flux<byte[]> stream = watch(kind, resourceVersion);
-    return timeout == null ? stream : stream.take(timeout);
+    return lasting(watch(kind, resourceVersion), timeout);
   }
 
   /**
@@ -125,19 +124,38 @@ public class WatchStreams {
                 + " min); list again, or watch without it for a new snapshot");
       }
     }
+    return held("watch-" + kind.name(), sink -> run(kind, from, sink));
+  }
+
+  /**
+   * A stream a thread of its own writes for as long as the client stays, counted against the
+   * streams this host keeps open (watches and followed logs alike): one more is a 429. The thread
+   * is interrupted when the client leaves.
+   */
+  public Flux<byte[]> held(String thread, java.util.function.Consumer<FluxSink<byte[]>> body) {
     if (!open.tryAcquire()) {
       throw Problems.tooMany(
-          maxWatches + " watches are open on this host, the most it keeps; try again later");
+          maxWatches
+              + " watches and followed logs are open on this host, the most it keeps; try again"
+              + " later");
     }
     Flux<byte[]> stream =
         Flux.create(
             sink -> {
-              Thread t = new Thread(() -> run(kind, from, sink), "watch-" + kind.name());
+              Thread t = new Thread(() -> body.accept(sink), thread);
               t.setDaemon(true);
               sink.onDispose(t::interrupt);
               t.start();
             });
     return stream.doFinally(end -> open.release());
+  }
+
+  /**
+   * A held stream that ends after {@code timeout} (null: when its writer or the client ends it).
+   */
+  public static Flux<byte[]> lasting(
+      Flux<byte[]> stream, @io.micronaut.core.annotation.Nullable Duration timeout) {
+    return timeout == null ? stream : stream.take(timeout);
   }
 
   /** {@code watch} as the query gave it: absent, true or false; anything else is a 400. */
