@@ -13,6 +13,8 @@ import java.util.Map;
  * @param guest how a {@code qemu} guest is booted and configured; null for none
  * @param disconnect what its agent does with it when cut off from every controller host; null: stop
  *     it at the controller's fence
+ * @param ports the ports it serves, by name; the agent fills in each {@code hostPort}; null or
+ *     empty for none
  */
 public record TaskSpec(
     String vm,
@@ -23,7 +25,32 @@ public record TaskSpec(
     Map<String, String> env,
     Map<String, Long> resources,
     GuestSpec guest,
-    Disconnect disconnect) {
+    Disconnect disconnect,
+    List<PortSpec> ports) {
+  public TaskSpec(
+      String vm,
+      int restartCount,
+      String runtime,
+      String image,
+      List<String> command,
+      Map<String, String> env,
+      Map<String, Long> resources,
+      GuestSpec guest,
+      Disconnect disconnect) {
+    this(vm, restartCount, runtime, image, command, env, resources, guest, disconnect, null);
+  }
+
+  /** The same task with these ports (their host ports chosen). */
+  public TaskSpec withPorts(List<PortSpec> chosen) {
+    return new TaskSpec(
+        vm, restartCount, runtime, image, command, env, resources, guest, disconnect, chosen);
+  }
+
+  /** Its ports, none when it has none. */
+  public List<PortSpec> portsOrNone() {
+    return ports == null ? List.of() : ports;
+  }
+
   public TaskSpec(
       String vm,
       int restartCount,

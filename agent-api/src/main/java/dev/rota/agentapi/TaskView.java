@@ -9,6 +9,7 @@ package dev.rota.agentapi;
  * @param startedAt ISO-8601, or null
  * @param finishedAt ISO-8601, or null
  * @param message why it failed, or null
+ * @param ports the worker's port for each of its ports, by name; null when it has none
  */
 public record TaskView(
     String id,
@@ -17,4 +18,16 @@ public record TaskView(
     Integer exitCode,
     String startedAt,
     String finishedAt,
-    String message) {}
+    String message,
+    java.util.Map<String, Integer> ports) {
+  public TaskView(
+      String id,
+      String vm,
+      String state,
+      Integer exitCode,
+      String startedAt,
+      String finishedAt,
+      String message) {
+    this(id, vm, state, exitCode, startedAt, finishedAt, message, null);
+  }
+}

@@ -110,6 +110,7 @@ public final class Agent implements AutoCloseable {
     HeldImages images =
         new HeldImages(config.dataDir().resolve("images.json"), json, java.time.Clock.systemUTC());
     Map<String, TaskRuntime> runtimes = new LinkedHashMap<>();
+    HostPorts ports = HostPorts.parse(config.listenHost(), config.portRange());
     WorkerFacts facts = new WorkerFacts();
     Cgroups cgroups = Cgroups.none("no process runtime");
     for (String r : config.runtimes()) {
@@ -164,7 +165,9 @@ public final class Agent implements AutoCloseable {
                   java.time.Clock.systemUTC(),
                   images);
           runtimes.put(
-              "qemu", new QemuRuntime(supervisor, cache, host, threads.requests(), timers));
+              "qemu",
+              new QemuRuntime(
+                  supervisor, cache, host, threads.requests(), timers, ports.bindHost()));
         }
         default ->
             throw new IllegalStateException(
@@ -183,7 +186,8 @@ public final class Agent implements AutoCloseable {
             tasksDir,
             config.stopGrace(),
             reporter::changed,
-            new TaskLogs(config.dataDir().resolve("logs")));
+            new TaskLogs(config.dataDir().resolve("logs")),
+            ports);
     int recovered = tasks.recover();
     AgentHttp http;
     try {

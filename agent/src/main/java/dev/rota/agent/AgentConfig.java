@@ -37,6 +37,8 @@ import java.util.function.Function;
  *     {@code kvm} or {@code tcg} ({@code ROTA_AGENT_QEMU_ACCEL})
  * @param imageCacheBytes how much the image cache keeps before it evicts images no VM uses ({@code
  *     ROTA_AGENT_IMAGE_CACHE_SIZE}, e.g. {@code 20G})
+ * @param portRange the worker's ports tasks' named ports are given from ({@code
+ *     ROTA_AGENT_PORT_RANGE}, default {@code 20000-32000})
  */
 public record AgentConfig(
     List<String> controllerUrls,
@@ -59,7 +61,8 @@ public record AgentConfig(
     Path tlsKeystore,
     Path controllerCa,
     String qemuAccel,
-    long imageCacheBytes) {
+    long imageCacheBytes,
+    String portRange) {
 
   /** A setting that cannot be used; its message is the one line the agent prints. */
   public static final class BadSetting extends RuntimeException {
@@ -159,7 +162,16 @@ public record AgentConfig(
             "ROTA_AGENT_IMAGE_CACHE_SIZE",
             "20G",
             AgentConfig::size,
-            "a size such as 20G, 512M or 1T"));
+            "a size such as 20G, 512M or 1T"),
+        parse(
+            s,
+            "ROTA_AGENT_PORT_RANGE",
+            "20000-32000",
+            v -> {
+              HostPorts.parse("127.0.0.1", v);
+              return v.strip();
+            },
+            "a range of ports such as 20000-32000"));
   }
 
   private static String oneOf(

@@ -31,7 +31,12 @@ final class ProcessRuntime implements TaskRuntime {
       task.failed("no command to run", Instant.now());
       return;
     }
-    Map<String, String> env = task.spec.env() == null ? Map.of() : task.spec.env();
+    Map<String, String> env =
+        new java.util.HashMap<>(task.spec.env() == null ? Map.of() : task.spec.env());
+    // A process listens on the worker's port itself: each named port's is in its environment.
+    for (dev.rota.agentapi.PortSpec p : task.spec.portsOrNone()) {
+      env.put(p.variable(), String.valueOf(p.hostPort()));
+    }
     try {
       Path dir = supervisor.prepare(task);
       if (!runnable(command.get(0), dir, env)) {

@@ -56,12 +56,17 @@ final class QemuRuntime implements TaskRuntime {
   private final ExecutorService starts;
   private final ScheduledExecutorService timers;
 
+  /** Where a VM's forwarded ports listen on the worker: where the task API listens. */
+  private final String forwardHost;
+
   QemuRuntime(
       Supervisor supervisor,
       ImageCache images,
       java.util.concurrent.CompletableFuture<QemuHost> host,
       ExecutorService starts,
-      ScheduledExecutorService timers) {
+      ScheduledExecutorService timers,
+      String forwardHost) {
+    this.forwardHost = forwardHost;
     this.supervisor = supervisor;
     this.images = images;
     this.hostFound = host;
@@ -162,6 +167,23 @@ final class QemuRuntime implements TaskRuntime {
   }
 
   /** QEMU's command line for the task: its resources, console, control socket, disks and boot. */
+  /**
+   * The guest's network: QEMU's user-mode stack (the guest reaches out through the worker; nothing
+   * reaches in), with each named port forwarded from its worker's port.
+   */
+  static String nic(List<dev.rota.agentapi.PortSpec> ports, String forwardHost) {
+    StringBuilder nic = new StringBuilder("user,model=virtio-net-pci");
+    for (dev.rota.agentapi.PortSpec p : ports) {
+      nic.append(",hostfwd=tcp:")
+          .append(forwardHost)
+          .append(':')
+          .append(p.hostPort())
+          .append("-:")
+          .append(p.port());
+    }
+    return nic.toString();
+  }
+
   private List<String> command(
       Task task,
       Path dir,
@@ -202,7 +224,7 @@ final class QemuRuntime implements TaskRuntime {
             "-device",
             "isa-debug-exit,iobase=0xf4,iosize=0x01",
             "-nic",
-            "user,model=virtio-net-pci"));
+            nic(task.spec.portsOrNone(), forwardHost)));
     if (disk != null) {
       Path overlay = dir.resolve("disk.qcow2");
       Files.deleteIfExists(overlay);

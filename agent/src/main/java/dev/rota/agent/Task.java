@@ -121,7 +121,15 @@ final class Task {
   }
 
   synchronized TaskView view() {
-    return new TaskView(id, spec.vm(), state, exitCode, str(startedAt), str(finishedAt), message);
+    java.util.Map<String, Integer> ports = null;
+    if (!spec.portsOrNone().isEmpty()) {
+      ports = new java.util.TreeMap<>();
+      for (dev.rota.agentapi.PortSpec p : spec.portsOrNone()) {
+        ports.put(p.name(), p.hostPort());
+      }
+    }
+    return new TaskView(
+        id, spec.vm(), state, exitCode, str(startedAt), str(finishedAt), message, ports);
   }
 
   private static String str(Instant t) {

@@ -41,6 +41,7 @@ final class TaskTable {
   private final Duration grace;
   private final Consumer<TaskView> changes;
   private final TaskLogs logs;
+  private final HostPorts ports;
 
   TaskTable(
       Map<String, TaskRuntime> runtimes,
@@ -48,7 +49,9 @@ final class TaskTable {
       Path tasksDir,
       Duration grace,
       Consumer<TaskView> changes,
-      TaskLogs logs) {
+      TaskLogs logs,
+      HostPorts ports) {
+    this.ports = ports;
     this.changes = changes;
     this.logs = logs;
     this.runtimes = runtimes;
@@ -75,7 +78,15 @@ final class TaskTable {
         k -> {
           created[0] = true;
           logs.placed(TaskLogs.vmOf(id));
-          Task task = new Task(id, spec, changes);
+          TaskSpec placed;
+          try {
+            placed = ports.assign(spec, tasks.values().stream().map(t -> t.spec).toList());
+          } catch (IllegalStateException e) {
+            Task task = new Task(id, spec, changes);
+            task.failed(e.getMessage(), java.time.Instant.now());
+            return task;
+          }
+          Task task = new Task(id, placed, changes);
           r.start(task);
           return task;
         });

@@ -201,6 +201,41 @@ class AgentTest {
   }
 
   @Test
+  void aProcessIsGivenAWorkersPortForEachNamedPortAndListsIt() throws Exception {
+    start("ROTA_AGENT_PORT_RANGE", "24100-24199");
+    String ported =
+        "{\"vm\":\"p\",\"restartCount\":0,\"runtime\":\"process\","
+            + "\"command\":[\"sh\",\"-c\",\"echo $ROTA_PORT_WEB $ROTA_PORT_ADMIN_UI; sleep 300\"],"
+            + "\"ports\":[{\"name\":\"web\",\"port\":80},{\"name\":\"admin-ui\",\"port\":81}]}";
+    send("PUT", "/v1/tasks/p.0", ported);
+    send("PUT", "/v1/tasks/q.0", ported.replace("\"vm\":\"p\"", "\"vm\":\"q\""));
+    eventually(
+        "both told their ports",
+        () -> {
+          try {
+            return send("GET", "/v1/tasks/q.0/logs", null).body().endsWith("\n")
+                && send("GET", "/v1/tasks/p.0/logs", null).body().endsWith("\n");
+          } catch (Exception e) {
+            return false;
+          }
+        });
+    java.util.Set<Integer> all = new java.util.HashSet<>();
+    for (String id : java.util.List.of("p.0", "q.0")) {
+      Map<?, ?> ports = (Map<?, ?>) task(id).get("ports");
+      int web = ((Number) ports.get("web")).intValue();
+      int admin = ((Number) ports.get("admin-ui")).intValue();
+      assertTrue(
+          web >= 24100 && web <= 24199 && admin >= 24100 && admin <= 24199, ports.toString());
+      assertEquals(web + " " + admin + "\n", send("GET", "/v1/tasks/" + id + "/logs", null).body());
+      all.add(web);
+      all.add(admin);
+    }
+    assertEquals(4, all.size(), "no two ports alike on one worker: " + all);
+    send("DELETE", "/v1/tasks/p.0", null);
+    send("DELETE", "/v1/tasks/q.0", null);
+  }
+
+  @Test
   void logsOutliveTheirTaskForTwoGenerationsUntilTheVmIsForgotten() throws Exception {
     start();
     for (int g = 0; g < 3; g++) {

@@ -70,7 +70,8 @@ class QemuRuntimeTest {
             java.util.concurrent.CompletableFuture.completedFuture(
                 QemuHost.of("auto", data.resolve("scratch"))),
             starts,
-            timers);
+            timers,
+            "127.0.0.1");
     images = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 16);
     images.createContext(
         "/disk.qcow2",

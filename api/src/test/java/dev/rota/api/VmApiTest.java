@@ -267,6 +267,13 @@ class VmApiTest {
           stop after nothing | {"name":"d2","command":["x"],"disconnect":{"replace":false,"stopAfter":"0s"}} | 400 | disconnect.stopAfter
           unknown disconnect field | {"name":"d3","command":["x"],"disconnect":{"replce":false}}      | 400 | replce
           replace not a boolean | {"name":"d4","command":["x"],"disconnect":{"replace":"no"}}        | 400 | replace
+          port name twice    | {"name":"p1","command":["x"],"ports":[{"name":"web","port":80},{"name":"web","port":81}]} | 400 | ports[1].name
+          guest port twice   | {"name":"p2","command":["x"],"ports":[{"name":"a","port":80},{"name":"b","port":80}]} | 400 | ports[1].port
+          port zero          | {"name":"p3","command":["x"],"ports":[{"name":"web","port":0}]}     | 400 | port
+          port name upper    | {"name":"p4","command":["x"],"ports":[{"name":"Web","port":80}]}    | 400 | must be a port name
+          port name long     | {"name":"p5","command":["x"],"ports":[{"name":"a-very-long-name","port":80}]} | 400 | must be a port name
+          port without port  | {"name":"p6","command":["x"],"ports":[{"name":"web"}]}              | 400 | port
+          unknown port field | {"name":"p7","command":["x"],"ports":[{"name":"web","port":80,"hostPort":8080}]} | 400 | hostPort
           misspelt field     | {"name":"typo","command":["x"],"resouces":{"cpu":1}}                 | 400 | resouces: is not a field of this request; did you mean resources?
           unknown field      | {"name":"unk","command":["x"],"priority":5}                           | 400 | priority
           memory decimal unit | {"name":"memg","command":["x"],"resources":{"memory":"2G"}}         | 400 | resources.memory: must be MiB as a whole number, or a quantity with a binary unit
@@ -357,6 +364,28 @@ class VmApiTest {
             .status());
     assertEquals(
         null, http.get("/v1/vms/usual").map().get("disconnect"), "the default says nothing");
+  }
+
+  @Test
+  void aVmNamesItsPortsAndShowsNoEndpointsUntilItRuns() {
+    Http.Reply created =
+        http.post(
+            "/v1/vms",
+            "{\"name\":\"served\",\"command\":[\"x\"],"
+                + "\"ports\":[{\"name\":\"ssh\",\"port\":22},{\"name\":\"web\",\"port\":8080}]}");
+    assertEquals(201, created.status(), created.toString());
+    java.util.Map<String, Object> vm = http.get("/v1/vms/served").map();
+    assertEquals(
+        java.util.List.of(
+            java.util.Map.of("name", "ssh", "port", 22),
+            java.util.Map.of("name", "web", "port", 8080)),
+        vm.get("ports"));
+    assertEquals(java.util.List.of(), vm.get("endpoints"), "pending: reached nowhere yet");
+    assertEquals(
+        java.util.List.of(
+            new dev.rota.agentapi.PortSpec("ssh", 22), new dev.rota.agentapi.PortSpec("web", 8080)),
+        vms.findById("served").orElseThrow().spec().ports(),
+        "stored");
   }
 
   @Test

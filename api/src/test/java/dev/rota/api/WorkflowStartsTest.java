@@ -75,6 +75,7 @@ class WorkflowStartsTest {
                     null,
                     null,
                     null,
+                    null,
                     null),
                 ""),
             "waiting for the scheduler",

@@ -37,7 +37,8 @@ final class ApplyCommand implements Callable<Integer> {
           "restartWindow",
           "ttlAfterFinished",
           "guest",
-          "disconnect");
+          "disconnect",
+          "ports");
 
   static final List<String> SET_FIELDS =
       List.of("name", "replicas", "template", "spread", "maxUnavailable");

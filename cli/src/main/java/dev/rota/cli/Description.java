@@ -41,6 +41,9 @@ final class Description {
     line(lines, "Resources", pairs(vm.path("resources")));
     line(lines, "Labels", pairs(vm.path("labels")));
     line(lines, "Env", pairs(vm.path("env")));
+    if (vm.path("ports").size() > 0) {
+      line(lines, "Ports", ports(vm));
+    }
     String policy = text(vm, "restartPolicy");
     if (vm.path("maxRestarts").isInt()) {
       policy +=
@@ -67,6 +70,24 @@ final class Description {
       lines.add("  " + text(e, "time") + "  " + text(e, "type") + "  " + text(e, "message"));
     }
     return lines;
+  }
+
+  /**
+   * Each named port, and where it is reached while the VM runs: {@code ssh 22 -> 10.0.0.5:20001}.
+   */
+  private static String ports(JsonNode vm) {
+    List<String> shown = new java.util.ArrayList<>();
+    for (JsonNode p : vm.path("ports")) {
+      String name = p.path("name").asText();
+      String at = null;
+      for (JsonNode e : vm.path("endpoints")) {
+        if (e.path("name").asText().equals(name)) {
+          at = e.path("address").asText();
+        }
+      }
+      shown.add(name + " " + p.path("port").asText() + (at == null ? "" : " -> " + at));
+    }
+    return String.join(", ", shown);
   }
 
   private static void line(List<String> lines, String label, String value) {

@@ -76,6 +76,14 @@ final class VmSpecOptions {
   Map<String, String> labels = new LinkedHashMap<>();
 
   @Option(
+      names = "--port",
+      paramLabel = "NAME:PORT",
+      description =
+          "a port the VM serves, by name (ssh:22): its worker's port is shown in its endpoints;"
+              + " a process finds it in ROTA_PORT_<NAME>; repeatable")
+  List<String> ports = new java.util.ArrayList<>();
+
+  @Option(
       names = {"-e", "--env"},
       paramLabel = "NAME=VALUE",
       description = "an environment variable; repeatable")
@@ -166,6 +174,17 @@ final class VmSpecOptions {
     }
     if (!env.isEmpty()) {
       spec.set("env", json.valueToTree(env));
+    }
+    if (!ports.isEmpty()) {
+      com.fasterxml.jackson.databind.node.ArrayNode list = spec.putArray("ports");
+      for (String port : ports) {
+        String[] parts = port.split(":", -1);
+        if (parts.length != 2 || !parts[1].matches("[0-9]{1,5}")) {
+          throw new CliException(
+              ExitCodes.USAGE, "--port " + port + " must be NAME:PORT, such as ssh:22");
+        }
+        list.addObject().put("name", parts[0]).put("port", Integer.parseInt(parts[1]));
+      }
     }
     putIfSet(spec, "restartPolicy", restartPolicy);
     if (maxRestarts != null) {

@@ -268,6 +268,40 @@ class RotaCliTest {
   }
 
   @Test
+  void portsAreNamedOnCreateAndDescribeSaysWhereTheyAreReached() throws Exception {
+    api.on("POST /v1/vms", StandInApi.Reply.json(201, vm("srv", "pending", null, 0, "waiting")));
+    Result created =
+        run("vm", "create", "srv", "--port", "ssh:22", "--port", "web:8080", "--", "sleep", "9");
+    assertEquals(0, created.code(), created.err());
+    assertEquals(
+        json.readTree("[{\"name\":\"ssh\",\"port\":22},{\"name\":\"web\",\"port\":8080}]"),
+        json.readTree(api.last().body()).get("ports"));
+    Result bad = run("vm", "create", "srv", "--port", "ssh", "--", "sleep", "9");
+    assertEquals(2, bad.code());
+    assertEquals("rota: --port ssh must be NAME:PORT, such as ssh:22\n", bad.err());
+
+    api.on(
+        "GET /v1/vms/srv",
+        StandInApi.Reply.json(
+            200,
+            "{\"name\":\"srv\",\"status\":\"running\",\"worker\":\"w1\",\"restartCount\":0,"
+                + "\"runtime\":\"process\",\"command\":[\"sleep\",\"9\"],\"resources\":{},"
+                + "\"labels\":{},\"env\":{},\"restartPolicy\":\"Never\",\"createdAt\":\"2026-11-26T10:00:00Z\","
+                + "\"ports\":[{\"name\":\"ssh\",\"port\":22},{\"name\":\"web\",\"port\":8080}],"
+                + "\"endpoints\":[{\"name\":\"ssh\",\"port\":22,\"address\":\"10.0.0.5:20001\"}]}"));
+    api.on(
+        "GET /v1/vms/srv/events", StandInApi.Reply.json(200, "{\"items\":[],\"nextCursor\":null}"));
+    Result described = run("vm", "describe", "srv");
+    assertTrue(
+        described
+            .out()
+            .lines()
+            .toList()
+            .contains("Ports:          ssh 22 -> 10.0.0.5:20001, web 8080"),
+        described.out());
+  }
+
+  @Test
   void listsPrintNamesAloneOrWideColumns() throws Exception {
     api.on(
         "GET /v1/vms",

@@ -175,7 +175,8 @@ abstract class RepositoryContract {
     String w1 = unique("w"), w2 = unique("w"), w3 = unique("w");
     agentTasks.saveAll(
         List.of(
-            AgentTaskRow.of(w1, "x.0", "running", null, null, T0),
+            AgentTaskRow.of(
+                w1, "x.0", "running", null, null, T0, java.util.Map.of("ssh", 20001, "web", 20002)),
             AgentTaskRow.of(w1, "y.0", "exited", 0, "done", T0.plusSeconds(5)),
             AgentTaskRow.of(w2, "z.0", "failed", 137, "killed", T0),
             AgentTaskRow.of(w3, "q.0", "running", null, null, T0)));
@@ -187,6 +188,11 @@ abstract class RepositoryContract {
             .toList(),
         reported.stream().sorted(java.util.Comparator.comparing(AgentTaskRow::id)).toList());
     assertEquals(3, reported.size(), "only the workers asked about");
+    assertEquals(
+        java.util.Map.of("ssh", 20001, "web", 20002),
+        agentTasks.findById(w1 + "/x.0").orElseThrow().ports(),
+        "a task's worker ports, kept");
+    assertEquals(java.util.Map.of(), agentTasks.findById(w1 + "/y.0").orElseThrow().ports());
     assertEquals(
         List.of(), tx.executeRead(s -> termReads.reportedTasks(s.getConnection(), List.of())));
   }

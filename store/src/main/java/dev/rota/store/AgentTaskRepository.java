@@ -16,5 +16,7 @@ public interface AgentTaskRepository extends GenericRepository<AgentTaskRow, Str
 
   List<AgentTaskRow> findByWorkerInList(Collection<String> worker);
 
+  java.util.Optional<AgentTaskRow> findById(String id);
+
   int deleteByWorker(String worker);
 }

@@ -7,7 +7,8 @@ import java.time.Instant;
 
 /**
  * One task as its agent last reported it; {@code id} is {@code worker/taskId}; {@code observedAt}
- * is when it was first reported in this state.
+ * is when it was first reported in this state; {@code ports} the worker's port for each of its
+ * named ports.
  */
 @MappedEntity("agent_tasks")
 public record AgentTaskRow(
@@ -17,7 +18,16 @@ public record AgentTaskRow(
     String state,
     @Nullable Integer exitCode,
     @Nullable String message,
-    Instant observedAt) {
+    Instant observedAt,
+    @io.micronaut.data.annotation.TypeDef(
+            type = io.micronaut.data.model.DataType.STRING,
+            converter = Converters.PortNumbers.class)
+        @Nullable
+        java.util.Map<String, Integer> ports) {
+
+  public AgentTaskRow {
+    ports = ports == null ? java.util.Map.of() : ports;
+  }
 
   public static AgentTaskRow of(
       String worker,
@@ -26,8 +36,19 @@ public record AgentTaskRow(
       @Nullable Integer exitCode,
       @Nullable String message,
       Instant observedAt) {
+    return of(worker, taskId, state, exitCode, message, observedAt, null);
+  }
+
+  public static AgentTaskRow of(
+      String worker,
+      String taskId,
+      String state,
+      @Nullable Integer exitCode,
+      @Nullable String message,
+      Instant observedAt,
+      @Nullable java.util.Map<String, Integer> ports) {
     return new AgentTaskRow(
-        worker + "/" + taskId, worker, taskId, state, exitCode, message, observedAt);
+        worker + "/" + taskId, worker, taskId, state, exitCode, message, observedAt, ports);
   }
 
   /** Whether {@code other} reports the same state of the same task. */
@@ -35,6 +56,7 @@ public record AgentTaskRow(
     return id.equals(other.id)
         && state.equals(other.state)
         && java.util.Objects.equals(exitCode, other.exitCode)
-        && java.util.Objects.equals(message, other.message);
+        && java.util.Objects.equals(message, other.message)
+        && ports.equals(other.ports);
   }
 }

@@ -10,6 +10,7 @@ import java.util.TreeMap;
 
 /** Attribute converters between the rows' maps and lists and their JSON text columns. */
 @io.micronaut.serde.annotation.SerdeImport(dev.rota.agentapi.GuestSpec.class)
+@io.micronaut.serde.annotation.SerdeImport(dev.rota.agentapi.PortSpec.class)
 @io.micronaut.serde.annotation.SerdeImport(dev.rota.agentapi.Disconnect.class)
 public final class Converters {
   private Converters() {}
@@ -92,6 +93,37 @@ public final class Converters {
   public static class Guest extends Optional<dev.rota.agentapi.GuestSpec> {
     public Guest(JsonColumns json) {
       super(json, dev.rota.agentapi.GuestSpec.class, dev.rota.agentapi.GuestSpec::none);
+    }
+  }
+
+  /** A VM's named ports, in their order; none is NULL. */
+  @Singleton
+  public static class Ports extends Json<List<dev.rota.agentapi.PortSpec>> {
+    public Ports(JsonColumns json) {
+      super(json, Argument.listOf(dev.rota.agentapi.PortSpec.class), List.of());
+    }
+
+    @Override
+    public String convertToPersistedValue(
+        List<dev.rota.agentapi.PortSpec> value, ConversionContext context) {
+      return value == null || value.isEmpty()
+          ? null
+          : super.convertToPersistedValue(value, context);
+    }
+  }
+
+  /** A task's worker ports by name, as its agent reported them; none is NULL. */
+  @Singleton
+  public static class PortNumbers extends Json<Map<String, Integer>> {
+    public PortNumbers(JsonColumns json) {
+      super(json, Argument.mapOf(String.class, Integer.class), Map.of());
+    }
+
+    @Override
+    public String convertToPersistedValue(Map<String, Integer> value, ConversionContext context) {
+      return value == null || value.isEmpty()
+          ? null
+          : super.convertToPersistedValue(new TreeMap<>(value), context);
     }
   }
 

@@ -33,7 +33,7 @@ public class TermReads {
       FROM vm_tasks""";
   static final String REPORTED_TASKS =
       """
-      SELECT id, worker, task_id, state, exit_code, message, observed_at
+      SELECT id, worker, task_id, state, exit_code, message, observed_at, ports
       FROM agent_tasks WHERE worker IN (%s)""";
 
   /** Workers named in one IN list: well below any database's bound on a statement's parameters. */
@@ -42,6 +42,7 @@ public class TermReads {
   private final Converters.Quantities quantities;
   private final Converters.Strings strings;
   private final Converters.DisconnectPolicy disconnect;
+  private final Converters.PortNumbers ports;
 
   /**
    * The entities' own converters read the JSON columns, so that a column reads the same either way.
@@ -49,7 +50,9 @@ public class TermReads {
   public TermReads(
       Converters.Quantities quantities,
       Converters.Strings strings,
-      Converters.DisconnectPolicy disconnect) {
+      Converters.DisconnectPolicy disconnect,
+      Converters.PortNumbers ports) {
+    this.ports = ports;
     this.quantities = quantities;
     this.strings = strings;
     this.disconnect = disconnect;
@@ -146,7 +149,8 @@ public class TermReads {
                       r.getString("state"),
                       integer(r, "exit_code"),
                       r.getString("message"),
-                      instant(r, "observed_at"))));
+                      instant(r, "observed_at"),
+                      ports.convertToEntityValue(r.getString("ports"), null))));
     }
     return rows;
   }

@@ -24,6 +24,8 @@ import java.util.Map;
  * @param guest how a {@code qemu} VM's guest is booted and configured; null for none
  * @param disconnect what becomes of it when its worker is cut off; null for the default (replaced,
  *     the old copy stopped at the fence)
+ * @param ports the ports it serves, by name (no worker ports: its agent chooses those); empty for
+ *     none
  */
 // Every field is written, null or empty included: a VM's view shows its spec whole.
 @JsonInclude(JsonInclude.Include.ALWAYS)
@@ -53,7 +55,11 @@ public record VmTemplate(
     @MappedProperty("disconnect")
         @Nullable
         @TypeDef(type = DataType.STRING, converter = Converters.DisconnectPolicy.class)
-        dev.rota.agentapi.Disconnect disconnect) {
+        dev.rota.agentapi.Disconnect disconnect,
+    @MappedProperty("ports")
+        @Nullable
+        @TypeDef(type = DataType.STRING, converter = Converters.Ports.class)
+        List<dev.rota.agentapi.PortSpec> ports) {
 
   /**
    * A template read back from its JSON has no empty lists or maps: they were left out when written.
@@ -63,6 +69,36 @@ public record VmTemplate(
     env = env == null ? Map.of() : env;
     resources = resources == null ? Map.of() : resources;
     labels = labels == null ? Map.of() : labels;
+    ports = ports == null ? List.of() : ports;
+  }
+
+  public VmTemplate(
+      String runtime,
+      String image,
+      List<String> command,
+      Map<String, String> env,
+      Map<String, Long> resources,
+      Map<String, String> labels,
+      String restartPolicy,
+      Integer maxRestarts,
+      Integer restartWindowSeconds,
+      Integer ttlSecondsAfterFinished,
+      GuestSpec guest,
+      dev.rota.agentapi.Disconnect disconnect) {
+    this(
+        runtime,
+        image,
+        command,
+        env,
+        resources,
+        labels,
+        restartPolicy,
+        maxRestarts,
+        restartWindowSeconds,
+        ttlSecondsAfterFinished,
+        guest,
+        disconnect,
+        List.of());
   }
 
   public VmTemplate(

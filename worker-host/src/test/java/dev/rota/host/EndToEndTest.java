@@ -179,6 +179,67 @@ class EndToEndTest extends SharedDevStack {
   }
 
   @Test
+  void aNamedPortIsReachedAtTheEndpointItsViewShows() throws Exception {
+    // A server that answers on the worker's port its agent gave it, told in ROTA_PORT_WEB.
+    java.nio.file.Path server = java.nio.file.Files.createTempFile("served", ".java");
+    java.nio.file.Files.writeString(
+        server,
+        """
+        public class Served {
+          public static void main(String[] a) throws Exception {
+            int port = Integer.parseInt(System.getenv("ROTA_PORT_WEB"));
+            try (var s = new java.net.ServerSocket(port, 50, java.net.InetAddress.getLoopbackAddress())) {
+              while (true) {
+                try (var c = s.accept()) {
+                  c.getOutputStream().write(("served on " + port + "\\n").getBytes());
+                }
+              }
+            }
+          }
+        }
+        """);
+    String jvm = java.nio.file.Path.of(System.getProperty("java.home"), "bin", "java").toString();
+    assertEquals(
+        201,
+        stack
+            .api(
+                "POST",
+                "/v1/vms",
+                "{\"name\":\"served\",\"command\":[\""
+                    + jvm
+                    + "\",\""
+                    + server
+                    + "\"],\"ports\":[{\"name\":\"web\",\"port\":80}]}")
+            .status());
+    eventually(
+        "running, its endpoint shown",
+        () ->
+            "running".equals(stack.vm("served").get("status"))
+                && !((List<?>) stack.vm("served").get("endpoints")).isEmpty());
+    Map<?, ?> endpoint = (Map<?, ?>) ((List<?>) stack.vm("served").get("endpoints")).get(0);
+    assertEquals("web", endpoint.get("name"));
+    assertEquals(80, endpoint.get("port"));
+    String[] address = ((String) endpoint.get("address")).split(":");
+    assertEquals("127.0.0.1", address[0], "the worker's address");
+    String[] answer = new String[1];
+    eventually(
+        "it answers there",
+        () -> {
+          try (java.net.Socket s = new java.net.Socket(address[0], Integer.parseInt(address[1]))) {
+            answer[0] = new String(s.getInputStream().readAllBytes());
+            return true;
+          } catch (java.io.IOException e) {
+            return false;
+          }
+        });
+    assertEquals("served on " + address[1] + "\n", answer[0]);
+    stack.api("POST", "/v1/vms/served/stop", null);
+    eventually("stopped", () -> "stopped".equals(stack.vm("served").get("status")));
+    assertEquals(List.of(), stack.vm("served").get("endpoints"), "a VM that does not run has none");
+    stack.api("DELETE", "/v1/vms/served", null);
+  }
+
+  @Test
   void aVmBiggerThanAnyWorkerIsPendingAsUnplaceableWithTheReason() {
     stack.api(
         "POST",

@@ -59,7 +59,8 @@ public record VmRequest(
     @Nullable @Pattern(regexp = Durations.PATTERN_OR_ZERO, message = Durations.MESSAGE + ", or 0s")
         String ttlAfterFinished,
     @Nullable @Valid GuestRequest guest,
-    @Nullable @Valid DisconnectRequest disconnect) {
+    @Nullable @Valid DisconnectRequest disconnect,
+    @Nullable @Size(max = 16) List<@NotNull @Valid PortRequest> ports) {
   public static final int MAX_RESTARTS = 10_000;
 
   /** The window {@code maxRestarts} counts in when none is given: an hour. */

@@ -37,8 +37,15 @@ public class VmService {
   private final VmEventRepository events;
   private final VmCommands commands;
   private final Clock clock;
+  private final VmEndpoints endpoints;
 
-  public VmService(VmRepository vms, VmEventRepository events, VmCommands commands, Clock clock) {
+  public VmService(
+      VmRepository vms,
+      VmEventRepository events,
+      VmCommands commands,
+      Clock clock,
+      VmEndpoints endpoints) {
+    this.endpoints = endpoints;
     this.vms = vms;
     this.events = events;
     this.commands = commands;
@@ -134,7 +141,30 @@ public class VmService {
             ? null
             : Durations.seconds(field + "ttlAfterFinished", request.ttlAfterFinished(), true),
         GuestSpec.none(guest) ? null : guest,
-        request.disconnect() == null ? null : request.disconnect().policy(field));
+        request.disconnect() == null ? null : request.disconnect().policy(field),
+        ports(request.ports(), field));
+  }
+
+  /** The named ports, each name and each guest port once. */
+  private static List<dev.rota.agentapi.PortSpec> ports(List<PortRequest> ports, String field) {
+    if (ports == null) {
+      return List.of();
+    }
+    java.util.Set<String> names = new java.util.HashSet<>();
+    java.util.Set<Integer> numbers = new java.util.HashSet<>();
+    List<dev.rota.agentapi.PortSpec> specs = new java.util.ArrayList<>();
+    for (int i = 0; i < ports.size(); i++) {
+      PortRequest p = ports.get(i);
+      if (!names.add(p.name())) {
+        throw Problems.badRequest(
+            field + "ports[" + i + "].name", "\"" + p.name() + "\" names two ports");
+      }
+      if (!numbers.add(p.port())) {
+        throw Problems.badRequest(field + "ports[" + i + "].port", p.port() + " is named twice");
+      }
+      specs.add(new dev.rota.agentapi.PortSpec(p.name(), p.port()));
+    }
+    return List.copyOf(specs);
   }
 
   /**
@@ -168,11 +198,16 @@ public class VmService {
                     vms.page(
                         last == null ? page.afterNumber() : last.seq(), status, worker, set, n),
                 r -> selector.matches(r.spec().labels()));
-    return page.page(rows, r -> Long.toString(r.seq()), VmView::of);
+    return page.page(rows, r -> Long.toString(r.seq()), this::shown);
   }
 
   public VmView get(String name) {
-    return VmView.of(find(name));
+    return shown(find(name));
+  }
+
+  /** A VM as shown, with where its ports are reached. */
+  private VmView shown(VmRow row) {
+    return VmView.of(row, endpoints.of(row));
   }
 
   /** Every VM as shown, oldest first: a watch's snapshot. */
@@ -180,12 +215,12 @@ public class VmService {
     List<VmRow> rows = new java.util.ArrayList<>();
     vms.findAll().forEach(rows::add);
     rows.sort(java.util.Comparator.comparingLong(VmRow::seq));
-    return rows.stream().map(VmView::of).toList();
+    return rows.stream().map(this::shown).toList();
   }
 
   /** The VM as shown, if it exists. */
   public java.util.Optional<VmView> view(String name) {
-    return vms.findById(name).map(VmView::of);
+    return vms.findById(name).map(this::shown);
   }
 
   public Page<VmEventView> events(String name, PageRequest page) {

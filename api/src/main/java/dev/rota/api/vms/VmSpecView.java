@@ -28,7 +28,12 @@ public record VmSpecView(
     @Nullable String restartWindow,
     @Nullable String ttlAfterFinished,
     @Nullable GuestSpec guest,
-    @Nullable DisconnectView disconnect) {
+    @Nullable DisconnectView disconnect,
+    List<PortView> ports) {
+
+  /** A named port as the spec gives it (the worker's port is in the VM's {@code endpoints}). */
+  @Serdeable
+  public record PortView(String name, int port) {}
 
   /** A VM's {@code disconnect} as shown. */
   @JsonInclude(JsonInclude.Include.NON_NULL)
@@ -51,6 +56,7 @@ public record VmSpecView(
         spec.disconnect() == null
             ? null
             : new DisconnectView(
-                spec.disconnect().replace(), Durations.of(spec.disconnect().stopAfterSeconds())));
+                spec.disconnect().replace(), Durations.of(spec.disconnect().stopAfterSeconds())),
+        spec.ports().stream().map(p -> new PortView(p.name(), p.port())).toList());
   }
 }

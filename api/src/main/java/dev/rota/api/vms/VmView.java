@@ -8,13 +8,15 @@ import dev.rota.store.VmRow;
 import io.micronaut.core.annotation.Nullable;
 import io.micronaut.serde.annotation.Serdeable;
 import java.time.Instant;
+import java.util.List;
 
 /**
  * A VM as the API shows it: its spec as submitted (its fields at the top level, beside the
  * lifecycle's), and the set it is a replica of (null for a VM submitted on its own). {@code
  * restartAt} is when a VM that ended is restarted, while it waits to be (its back-off); {@code
  * unplaceable}, that a pending VM fits no worker of the cluster as it stands (its message says
- * why), so that it waits until the cluster changes.
+ * why), so that it waits until the cluster changes. {@code endpoints} are where a running VM's
+ * named ports are reached on its worker.
  */
 // Every field of the API's resources is present, null or empty included.
 @JsonInclude(JsonInclude.Include.ALWAYS)
@@ -34,10 +36,16 @@ public record VmView(
     @Nullable Instant finishedAt,
     @Nullable Instant restartAt,
     @Nullable String set,
-    @Nullable String movingFrom)
+    @Nullable String movingFrom,
+    List<VmEndpoints.Endpoint> endpoints)
     implements Named {
 
+  /** As shown without its endpoints (a VM just submitted, or deleted, has none). */
   public static VmView of(VmRow row) {
+    return of(row, List.of());
+  }
+
+  public static VmView of(VmRow row, List<VmEndpoints.Endpoint> endpoints) {
     return new VmView(
         row.name(),
         VmSpecView.of(row.spec()),
@@ -53,7 +61,8 @@ public record VmView(
         row.state().finishedAt(),
         row.state().restartAt(),
         row.membership().vmSet(),
-        row.notes().movingFrom() != null ? row.notes().movingFrom() : row.notes().oldCopyOn());
+        row.notes().movingFrom() != null ? row.notes().movingFrom() : row.notes().oldCopyOn(),
+        endpoints);
   }
 
   /**

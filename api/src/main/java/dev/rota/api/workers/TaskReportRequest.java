@@ -27,5 +27,8 @@ public record TaskReportRequest(
       @Nullable Integer exitCode,
       @Nullable @Size(max = 64) String startedAt,
       @Nullable @Size(max = 64) String finishedAt,
-      @Nullable @Size(max = 4096) String message) {}
+      @Nullable @Size(max = 4096) String message,
+      // The worker's port for each named port; the scheduler's probe of the agent records them.
+      @Nullable @Size(max = 16)
+          java.util.Map<@NotNull @Size(max = 15) String, @NotNull Integer> ports) {}
 }

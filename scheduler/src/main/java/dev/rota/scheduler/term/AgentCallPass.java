@@ -354,6 +354,7 @@ public class AgentCallPass {
         vm.spec().env(),
         vm.spec().resources(),
         vm.spec().guest(),
-        vm.spec().disconnect());
+        vm.spec().disconnect(),
+        vm.spec().ports().isEmpty() ? null : vm.spec().ports());
   }
 }

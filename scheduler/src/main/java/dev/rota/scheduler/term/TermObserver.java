@@ -256,7 +256,8 @@ public class TermObserver {
                 Columns.truncate(t.state(), 16),
                 t.exitCode(),
                 Columns.truncate(t.message(), 2048),
-                now);
+                now,
+                t.ports());
         reported.putIfAbsent(row.id(), row);
       }
     }
