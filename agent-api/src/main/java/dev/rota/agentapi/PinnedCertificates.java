@@ -67,7 +67,11 @@ public final class PinnedCertificates extends X509ExtendedTrustManager {
   @Override
   public void checkServerTrusted(X509Certificate[] chain, String authType, Socket socket)
       throws CertificateException {
-    throw new CertificateException("agents are called through the HTTP client's engine only");
+    // A tunnel's socket, opened with the host name its endpoint gives (as the engine's peer host).
+    if (!(socket instanceof javax.net.ssl.SSLSocket tls) || tls.getHandshakeSession() == null) {
+      throw new CertificateException("no endpoint to check the certificate against");
+    }
+    check(chain, tls.getHandshakeSession().getPeerHost() + ":" + socket.getPort());
   }
 
   @Override

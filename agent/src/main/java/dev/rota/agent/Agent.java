@@ -189,6 +189,7 @@ public final class Agent implements AutoCloseable {
             new TaskLogs(config.dataDir().resolve("logs")),
             ports);
     int recovered = tasks.recover();
+    PortTunnels tunnels = new PortTunnels(ports.bindHost());
     AgentHttp http;
     try {
       http =
@@ -199,7 +200,8 @@ public final class Agent implements AutoCloseable {
               json,
               requests,
               config.secret(),
-              tls == null ? null : tls.context());
+              tls == null ? null : tls.context(),
+              tunnels);
     } catch (BindException e) {
       throw new IllegalStateException(
           "the agent cannot listen on "

@@ -28,6 +28,7 @@ final class AgentHttp {
 
   private final HttpServer server;
   private final TaskTable tasks;
+  private final PortTunnels tunnels;
   private final ObjectMapper json;
 
   private final byte[] secret;
@@ -40,8 +41,10 @@ final class AgentHttp {
       ObjectMapper json,
       ExecutorService executor,
       String secret,
-      javax.net.ssl.SSLContext tls)
+      javax.net.ssl.SSLContext tls,
+      PortTunnels tunnels)
       throws IOException {
+    this.tunnels = tunnels;
     // The JDK's server leaves Nagle's algorithm on: each answer waited for the caller's delayed
     // ACK, 40 ms a call on Linux (a probe is two calls), where with it off a call takes 2 ms. The
     // server reads this once, when the process makes its first one.
@@ -96,6 +99,7 @@ final class AgentHttp {
 
   void stop() {
     server.stop(0);
+    tunnels.close();
   }
 
   private void healthz(HttpExchange x) throws IOException {
@@ -127,6 +131,15 @@ final class AgentHttp {
         return;
       }
       String id = path.substring("/v1/tasks/".length());
+      java.util.regex.Matcher connect = CONNECT.matcher(id);
+      if (connect.matches()) {
+        if (!method.equals("POST")) {
+          problem(x, 405, "use POST on /v1/tasks/{id}/ports/{name}/connect");
+          return;
+        }
+        connect(x, connect.group(1), connect.group(2));
+        return;
+      }
       if (id.endsWith("/logs") && method.equals("GET")) {
         logs(x, id.substring(0, id.length() - "/logs".length()));
         return;
@@ -168,9 +181,49 @@ final class AgentHttp {
     } catch (IllegalArgumentException e) {
       problem(x, 400, e.getMessage());
     } finally {
-      x.close();
+      if (opened.get()) {
+        opened.set(false);
+      } else {
+        x.close();
+      }
     }
   }
+
+  /** {@code {id}/ports/{name}/connect} under {@code /v1/tasks/}. */
+  private static final java.util.regex.Pattern CONNECT =
+      java.util.regex.Pattern.compile("^([^/]+)/ports/([a-z0-9-]{1,15})/connect$");
+
+  /**
+   * A tunnel to a running task's named port ({@link PortTunnels}); 404 for a task or port this
+   * agent does not have, 409 for a task that does not run, 502 when nothing accepts on the port.
+   */
+  private void connect(HttpExchange x, String id, String port) throws IOException {
+    TaskTable.PortLookup found = tasks.port(id, port);
+    if (found.problem() != null) {
+      refuse(x, found.status(), found.problem());
+      return;
+    }
+    try {
+      tunnels.open(x, id + " port " + port, found.hostPort());
+    } catch (IOException e) {
+      refuse(
+          x,
+          502,
+          "task "
+              + id
+              + " does not accept connections on port "
+              + port
+              + " (worker port "
+              + found.hostPort()
+              + "): "
+              + e.getMessage());
+      return;
+    }
+    opened.set(true);
+  }
+
+  /** Set by a request that opened a tunnel: its exchange outlives the handler, closed by it. */
+  private final ThreadLocal<Boolean> opened = ThreadLocal.withInitial(() -> false);
 
   /**
    * What a task wrote to stdout ({@code ?stream=stderr}: stderr), as plain text: all that is kept,
@@ -253,6 +306,19 @@ final class AgentHttp {
 
   private void problem(HttpExchange x, int status, String detail) throws IOException {
     drain(x);
+    answer(x, status, detail);
+  }
+
+  /**
+   * A tunnel refused: its caller sends nothing until it is answered, so there is nothing to read
+   * first (and waiting for the end of its body would wait for ever); the connection is not reused.
+   */
+  private void refuse(HttpExchange x, int status, String detail) throws IOException {
+    x.getResponseHeaders().set("Connection", "close");
+    answer(x, status, detail);
+  }
+
+  private void answer(HttpExchange x, int status, String detail) throws IOException {
     byte[] body =
         json.writeValueAsBytes(
             Map.of(

@@ -211,6 +211,30 @@ final class TaskTable {
     }
   }
 
+  /**
+   * Where a task's named port is reached on this worker, or why it cannot be.
+   *
+   * @param status the answer's status when it cannot (404 or 409)
+   */
+  record PortLookup(Integer hostPort, int status, String problem) {}
+
+  PortLookup port(String id, String name) {
+    Task task = tasks.get(id);
+    if (task == null) {
+      return new PortLookup(null, 404, "no task " + id + " on this worker");
+    }
+    for (dev.rota.agentapi.PortSpec p : task.spec.portsOrNone()) {
+      if (p.name().equals(name) && p.hostPort() != null) {
+        String state = task.view().state();
+        if (!state.equals(Task.RUNNING)) {
+          return new PortLookup(null, 409, "task " + id + " is " + state + ", not running");
+        }
+        return new PortLookup(p.hostPort(), 200, null);
+      }
+    }
+    return new PortLookup(null, 404, "task " + id + " has no port named " + name);
+  }
+
   List<TaskView> list() {
     return tasks.values().stream()
         .map(Task::view)

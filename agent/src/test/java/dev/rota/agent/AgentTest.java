@@ -236,6 +236,75 @@ class AgentTest {
   }
 
   @Test
+  void aTunnelReachesARunningTasksPortOverTheAgentsPinnedTls() throws Exception {
+    start("ROTA_AGENT_PORT_RANGE", "24300-24399");
+    send(
+        "PUT",
+        "/v1/tasks/t.0",
+        "{\"vm\":\"t\",\"restartCount\":0,\"runtime\":\"process\",\"command\":[\"sleep\",\"300\"],"
+            + "\"ports\":[{\"name\":\"echo\",\"port\":7}]}");
+    eventually(
+        "running",
+        () -> {
+          try {
+            return "running".equals(task("t.0").get("state"));
+          } catch (Exception e) {
+            return false;
+          }
+        });
+    int hostPort = ((Number) ((Map<?, ?>) task("t.0").get("ports")).get("echo")).intValue();
+    // What listens on the task's port: an upper-casing echo, until its caller stops sending.
+    try (java.net.ServerSocket vm =
+        new java.net.ServerSocket(hostPort, 1, java.net.InetAddress.getByName("127.0.0.1"))) {
+      Thread echo =
+          new Thread(
+              () -> {
+                try (java.net.Socket c = vm.accept()) {
+                  byte[] all = c.getInputStream().readAllBytes();
+                  c.getOutputStream()
+                      .write(
+                          new String(all, java.nio.charset.StandardCharsets.UTF_8)
+                              .toUpperCase()
+                              .getBytes());
+                } catch (java.io.IOException e) {
+                  throw new java.io.UncheckedIOException(e);
+                }
+              });
+      echo.start();
+      try (dev.rota.agentapi.TaskTunnel tunnel = tunnel("t.0", "echo")) {
+        tunnel.output().write("hello ".getBytes());
+        tunnel.output().write("through the agent".getBytes());
+        tunnel.output().close();
+        assertEquals(
+            "HELLO THROUGH THE AGENT",
+            new String(tunnel.input().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8),
+            "both ways, ended by the VM's close");
+      }
+      echo.join(10_000);
+    }
+    dev.rota.agentapi.TaskTunnel.Refused noPort =
+        org.junit.jupiter.api.Assertions.assertThrows(
+            dev.rota.agentapi.TaskTunnel.Refused.class, () -> tunnel("t.0", "ssh"));
+    assertEquals(404, noPort.status());
+    assertEquals("task t.0 has no port named ssh", noPort.getMessage());
+    dev.rota.agentapi.TaskTunnel.Refused closed =
+        org.junit.jupiter.api.Assertions.assertThrows(
+            dev.rota.agentapi.TaskTunnel.Refused.class, () -> tunnel("t.0", "echo"));
+    assertEquals(502, closed.status(), "nothing listens on the port now");
+    assertTrue(closed.getMessage().contains("does not accept connections"), closed.getMessage());
+    send("DELETE", "/v1/tasks/t.0", null);
+  }
+
+  private dev.rota.agentapi.TaskTunnel tunnel(String task, String port) throws Exception {
+    dev.rota.agentapi.PinnedCertificates pins = new dev.rota.agentapi.PinnedCertificates();
+    String authority = "127.0.0.1:" + agent.port();
+    pins.expect(authority, agent.certificateSha256());
+    java.net.Socket socket =
+        pins.context().getSocketFactory().createSocket("127.0.0.1", agent.port());
+    return dev.rota.agentapi.TaskTunnel.open(socket, authority, agent.secret(), task, port);
+  }
+
+  @Test
   void logsOutliveTheirTaskForTwoGenerationsUntilTheVmIsForgotten() throws Exception {
     start();
     for (int g = 0; g < 3; g++) {
