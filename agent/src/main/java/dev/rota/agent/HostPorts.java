@@ -33,7 +33,9 @@ final class HostPorts {
     this.bindHost = bindHost;
     this.first = first;
     this.last = last;
-    this.next = first;
+    // Several agents may share a machine (dev mode's, tests'): each starts its search at a place
+    // of its own, so that two seldom try the same free port before its task binds it.
+    this.next = first + java.util.concurrent.ThreadLocalRandom.current().nextInt(last - first + 1);
   }
 
   /** {@code 20000-32000}, as ROTA_AGENT_PORT_RANGE gives it. */

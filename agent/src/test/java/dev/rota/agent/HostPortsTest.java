@@ -25,20 +25,26 @@ class HostPortsTest {
       TaskSpec other = task(new PortSpec("ssh", 22, 24210));
       TaskSpec placed =
           ports.assign(task(new PortSpec("ssh", 22), new PortSpec("web", 80)), List.of(other));
+      java.util.Set<Integer> free = new java.util.HashSet<>(List.of(24212, 24213, 24214));
+      int ssh = placed.ports().get(0).hostPort();
+      int web = placed.ports().get(1).hostPort();
+      assertTrue(
+          free.contains(ssh) && free.contains(web) && ssh != web,
+          "24210 is another task's, 24211 is listened on: " + placed.ports());
+      assertEquals(List.of("ssh", "web"), placed.ports().stream().map(PortSpec::name).toList());
+      free.remove(ssh);
+      free.remove(web);
       assertEquals(
-          List.of(new PortSpec("ssh", 22, 24212), new PortSpec("web", 80, 24213)),
-          placed.ports(),
-          "24210 is another task's, 24211 is listened on");
-      assertEquals(
-          List.of(new PortSpec("ssh", 22, 24214)),
-          ports.assign(task(new PortSpec("ssh", 22)), List.of(other, placed)).ports());
+          List.of(new PortSpec("ssh", 22, free.iterator().next())),
+          ports.assign(task(new PortSpec("ssh", 22)), List.of(other, placed)).ports(),
+          "the one left");
       IllegalStateException full =
           assertThrows(
               IllegalStateException.class,
               () ->
                   ports.assign(
                       task(new PortSpec("one-more", 1)),
-                      List.of(other, placed, task(new PortSpec("x", 1, 24214)))));
+                      List.of(other, placed, task(new PortSpec("x", 1, free.iterator().next())))));
       assertTrue(
           full.getMessage().contains("24210-24214 (ROTA_AGENT_PORT_RANGE)"), full.getMessage());
     }

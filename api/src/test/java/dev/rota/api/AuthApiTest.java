@@ -26,6 +26,7 @@ class AuthApiTest {
   static final String ADMIN = "test-admin-token-0123456789abcdef";
 
   @Inject Http http;
+  @Inject io.micronaut.runtime.server.EmbeddedServer server;
   @Inject AdminBootstrap bootstrap;
   @Inject ServiceAccountRepository accounts;
 
@@ -70,6 +71,8 @@ class AuthApiTest {
           new Call("GET", "/v1/vms/nobody/events", null, Set.of("compute:read")),
           new Call("GET", "/v1/vms/nobody/logs", null, Set.of("compute:read")),
           new Call("POST", "/v1/vms/nobody/stop", null, Set.of("compute:write")),
+          // A port-forward's socket: its opening needs a role of its own.
+          new Call("GET", "/v1/vms/nobody/ports/web/forward", null, Set.of("compute:connect")),
           new Call("POST", "/v1/vms/nobody/start", null, Set.of("compute:write")),
           new Call("POST", "/v1/vms/nobody/restart", null, Set.of("compute:write")),
           new Call("DELETE", "/v1/vms/nobody", null, Set.of("compute:write")),
@@ -85,7 +88,13 @@ class AuthApiTest {
   void accounts() {
     bootstrap.ensureAdmin();
     for (String role :
-        List.of("compute:read", "compute:write", "admin:read", "admin:write", "worker")) {
+        List.of(
+            "compute:read",
+            "compute:write",
+            "compute:connect",
+            "admin:read",
+            "admin:write",
+            "worker")) {
       String name = "role-" + role.replace(':', '-') + "-" + (++serial);
       String body =
           "{\"name\":\""
@@ -127,6 +136,52 @@ class AuthApiTest {
       }
     }
     assertEquals(200, http.send("GET", "/health", null, null).status(), "health needs no token");
+  }
+
+  /**
+   * A port-forward's socket is opened by an upgrade: the token is checked on it as on any call, and
+   * only compute:connect opens one (which then says why there is nothing to forward to).
+   */
+  @Test
+  void aPortForwardsSocketOpensOnlyForComputeConnect() throws Exception {
+    java.net.URI socket =
+        java.net.URI.create(
+            server.getURL().toString().replaceFirst("^http", "ws")
+                + "/v1/vms/nobody/ports/web/forward");
+    for (String token : new String[] {null, tokens.get("compute:write")}) {
+      java.util.concurrent.CompletionException refused =
+          org.junit.jupiter.api.Assertions.assertThrows(
+              java.util.concurrent.CompletionException.class,
+              () -> open(socket, token, new java.util.concurrent.CompletableFuture<>()));
+      assertTrue(
+          refused.getCause() instanceof java.net.http.WebSocketHandshakeException h
+              && h.getResponse().statusCode() == (token == null ? 401 : 403),
+          String.valueOf(refused.getCause()));
+    }
+    java.util.concurrent.CompletableFuture<String> closed =
+        new java.util.concurrent.CompletableFuture<>();
+    open(socket, tokens.get("compute:connect"), closed);
+    assertEquals("4404 no vm nobody", closed.get(30, java.util.concurrent.TimeUnit.SECONDS));
+  }
+
+  private static java.net.http.WebSocket open(
+      java.net.URI uri, String token, java.util.concurrent.CompletableFuture<String> closed) {
+    java.net.http.WebSocket.Builder b =
+        java.net.http.HttpClient.newHttpClient().newWebSocketBuilder();
+    if (token != null) {
+      b.header("Authorization", "Bearer " + token);
+    }
+    return b.buildAsync(
+            uri,
+            new java.net.http.WebSocket.Listener() {
+              @Override
+              public java.util.concurrent.CompletionStage<?> onClose(
+                  java.net.http.WebSocket ws, int code, String reason) {
+                closed.complete(code + " " + reason);
+                return null;
+              }
+            })
+        .join();
   }
 
   @Test

@@ -48,6 +48,11 @@ final class ApiClient {
   private final Context context;
   private final ObjectMapper json;
 
+  /** The server and token it calls with. */
+  Context context() {
+    return context;
+  }
+
   ApiClient(Context context, ObjectMapper json) {
     this.context = context;
     this.json = json;

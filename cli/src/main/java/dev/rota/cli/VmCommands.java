@@ -330,6 +330,19 @@ final class VmCommands extends Noun {
     }
   }
 
+  @Command(
+      name = "port-forward",
+      description =
+          "Listen on 127.0.0.1 and carry each connection to one of the VM's ports through the"
+              + " server (LOCAL:PORT, or PORT alone for the same local port; PORT a name or a"
+              + " number). Runs until interrupted.")
+  int portForward(
+      @Parameters(paramLabel = "NAME") String name,
+      @Parameters(paramLabel = "[LOCAL:]PORT") String ports) {
+    PortForward.Ports parsed = PortForward.Ports.parse(ports);
+    return new PortForward(root.api().context(), root.out, root.err).run(name, parsed);
+  }
+
   @Command(name = "stop", description = "End the VM's task; it stays, stopped.")
   int stop(@Parameters(paramLabel = "NAME") String name, @Mixin WaitOptions wait) {
     ApiClient api = root.api();

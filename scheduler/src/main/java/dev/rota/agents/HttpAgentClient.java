@@ -150,6 +150,39 @@ public class HttpAgentClient implements AgentClient {
     return send(agent, request, timeout, HttpResponse.BodyHandlers.ofString());
   }
 
+  @Override
+  public dev.rota.agentapi.TaskTunnel connect(
+      AgentAddress agent, String taskId, String port, Duration timeout) throws IOException {
+    URI uri = URI.create(agent.endpoint());
+    String authority = uri.getHost() + ":" + port(uri);
+    java.net.Socket socket;
+    if (uri.getScheme().equals("https")) {
+      if (agent.certificateSha256() == null) {
+        throw new IOException(
+            "no certificate pinned for " + agent.endpoint() + ": its agent registered without one");
+      }
+      pins.expect(authority, agent.certificateSha256());
+      socket = pins.context().getSocketFactory().createSocket();
+    } else {
+      socket = new java.net.Socket();
+    }
+    try {
+      socket.connect(
+          new java.net.InetSocketAddress(uri.getHost(), port(uri)), (int) timeout.toMillis());
+      socket.setTcpNoDelay(true);
+      // Bounds the answer to the request; the tunnel then waits as long as its users are quiet.
+      socket.setSoTimeout((int) timeout.toMillis());
+      dev.rota.agentapi.TaskTunnel tunnel =
+          dev.rota.agentapi.TaskTunnel.open(
+              socket, authority, agent.secret() == null ? "" : agent.secret(), taskId, port);
+      socket.setSoTimeout(0);
+      return tunnel;
+    } catch (IOException e) {
+      socket.close();
+      throw e;
+    }
+  }
+
   private <T> HttpResponse<T> send(
       AgentAddress agent,
       HttpRequest.Builder request,

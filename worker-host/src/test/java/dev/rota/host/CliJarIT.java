@@ -63,6 +63,67 @@ class CliJarIT extends SharedDevStack {
   }
 
   @Test
+  void portForwardCarriesConnectionsToAVmsPortThroughTheServer() throws Exception {
+    assertEquals(201, stack.api("POST", "/v1/vms", EchoVm.body("fwd", dir)).status());
+    eventually("running", () -> "running".equals(stack.vm("fwd").get("status")));
+    String jar = System.getProperty("rota.cli.jar");
+    ProcessBuilder pb =
+        new ProcessBuilder(
+            Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+            "-jar",
+            jar,
+            "vm",
+            "port-forward",
+            "fwd",
+            "0:web");
+    pb.environment().put("ROTA_SERVER", "http://127.0.0.1:" + stack.port);
+    pb.environment().put("ROTA_CONFIG", dir.resolve("config.json").toString());
+    Path err = Files.createTempFile(dir, "err", ".txt");
+    pb.redirectError(err.toFile());
+    Process forward = pb.start();
+    try {
+      java.io.BufferedReader lines =
+          new java.io.BufferedReader(
+              new java.io.InputStreamReader(forward.getInputStream(), StandardCharsets.UTF_8));
+      String first = lines.readLine();
+      assertTrue(
+          first != null && first.startsWith("Forwarding from 127.0.0.1:"),
+          first + " / " + Files.readString(err));
+      int local = Integer.parseInt(first.split(" ")[2].split(":")[1]);
+      // Two connections at once, each its own both ways.
+      try (java.net.Socket a = new java.net.Socket("127.0.0.1", local);
+          java.net.Socket b = new java.net.Socket("127.0.0.1", local)) {
+        a.getOutputStream().write("first".getBytes());
+        b.getOutputStream().write("second".getBytes());
+        a.shutdownOutput();
+        b.shutdownOutput();
+        String fromA = new String(a.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        String fromB = new String(b.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertTrue(fromA.startsWith("served on ") && fromA.endsWith("\nFIRST"), fromA);
+        assertTrue(fromB.endsWith("\nSECOND"), fromB);
+      }
+      stack.api("POST", "/v1/vms/fwd/stop", null);
+      eventually("stopped", () -> "stopped".equals(stack.vm("fwd").get("status")));
+      try (java.net.Socket c = new java.net.Socket("127.0.0.1", local)) {
+        assertEquals(-1, c.getInputStream().read(), "a stopped VM's connection is closed at once");
+      }
+      eventually(
+          "and the CLI says why",
+          () -> {
+            try {
+              return Files.readString(err)
+                  .contains("rota: vm port-forward: vm fwd is stopped, not running");
+            } catch (IOException e) {
+              return false;
+            }
+          });
+    } finally {
+      forward.destroyForcibly().waitFor();
+    }
+    stack.api("DELETE", "/v1/vms/fwd", null);
+  }
+
+  @Test
   void aVmCreatedWithWaitRunsIsListedStoppedAndDeletedFromTheCommandLine() throws Exception {
     Run created = rota("vm", "create", "cli-vm", "--cpu", "1", "--wait", "--", "sleep", "311");
     assertEquals(0, created.code(), created.err());

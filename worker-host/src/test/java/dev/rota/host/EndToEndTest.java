@@ -180,37 +180,8 @@ class EndToEndTest extends SharedDevStack {
 
   @Test
   void aNamedPortIsReachedAtTheEndpointItsViewShows() throws Exception {
-    // A server that answers on the worker's port its agent gave it, told in ROTA_PORT_WEB.
-    java.nio.file.Path server = java.nio.file.Files.createTempFile("served", ".java");
-    java.nio.file.Files.writeString(
-        server,
-        """
-        public class Served {
-          public static void main(String[] a) throws Exception {
-            int port = Integer.parseInt(System.getenv("ROTA_PORT_WEB"));
-            try (var s = new java.net.ServerSocket(port, 50, java.net.InetAddress.getLoopbackAddress())) {
-              while (true) {
-                try (var c = s.accept()) {
-                  c.getOutputStream().write(("served on " + port + "\\n").getBytes());
-                }
-              }
-            }
-          }
-        }
-        """);
-    String jvm = java.nio.file.Path.of(System.getProperty("java.home"), "bin", "java").toString();
-    assertEquals(
-        201,
-        stack
-            .api(
-                "POST",
-                "/v1/vms",
-                "{\"name\":\"served\",\"command\":[\""
-                    + jvm
-                    + "\",\""
-                    + server
-                    + "\"],\"ports\":[{\"name\":\"web\",\"port\":80}]}")
-            .status());
+    java.nio.file.Path dir = java.nio.file.Files.createTempDirectory("echo");
+    assertEquals(201, stack.api("POST", "/v1/vms", EchoVm.body("served", dir)).status());
     eventually(
         "running, its endpoint shown",
         () ->
@@ -226,13 +197,15 @@ class EndToEndTest extends SharedDevStack {
         "it answers there",
         () -> {
           try (java.net.Socket s = new java.net.Socket(address[0], Integer.parseInt(address[1]))) {
+            s.getOutputStream().write("hi".getBytes());
+            s.shutdownOutput();
             answer[0] = new String(s.getInputStream().readAllBytes());
             return true;
           } catch (java.io.IOException e) {
             return false;
           }
         });
-    assertEquals("served on " + address[1] + "\n", answer[0]);
+    assertEquals("served on " + address[1] + "\nHI", answer[0]);
     stack.api("POST", "/v1/vms/served/stop", null);
     eventually("stopped", () -> "stopped".equals(stack.vm("served").get("status")));
     assertEquals(List.of(), stack.vm("served").get("endpoints"), "a VM that does not run has none");

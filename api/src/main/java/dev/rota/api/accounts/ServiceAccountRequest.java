@@ -23,9 +23,10 @@ public record ServiceAccountRequest(
             roles,
     @Nullable @Pattern(regexp = Names.DNS_LABEL, message = Names.DNS_LABEL_MESSAGE) String worker) {
   /** Every role but worker, which goes with a {@code worker} and only with it. */
-  public static final String ROLES_BUT_WORKER = "compute:read|compute:write|admin:read|admin:write";
+  public static final String ROLES_BUT_WORKER =
+      "compute:read|compute:write|compute:connect|admin:read|admin:write";
 
   public static final String ROLE = "^(" + ROLES_BUT_WORKER + "|worker)$";
   public static final String ROLE_MESSAGE =
-      "must be a role: compute:read, compute:write, admin:read, admin:write or worker";
+      "must be a role: compute:read, compute:write, compute:connect, admin:read, admin:write or worker";
 }

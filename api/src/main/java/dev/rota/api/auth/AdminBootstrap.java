@@ -17,7 +17,8 @@ public class AdminBootstrap {
           Role.ADMIN_READ.wireName(),
           Role.ADMIN_WRITE.wireName(),
           Role.COMPUTE_READ.wireName(),
-          Role.COMPUTE_WRITE.wireName());
+          Role.COMPUTE_WRITE.wireName(),
+          Role.COMPUTE_CONNECT.wireName());
 
   private final ServiceAccountRepository accounts;
   private final AuthSettings settings;

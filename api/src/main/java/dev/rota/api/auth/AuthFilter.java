@@ -72,17 +72,22 @@ public class AuthFilter {
     account.get().roles().forEach(r -> Role.parse(r).ifPresent(roles::add));
     Caller caller = new Caller(account.get().name(), roles, account.get().worker());
     Optional<RouteMatch<?>> route = RouteAttributes.getRouteMatch(request);
+    // A port-forward's socket is opened by an upgrade that no controller route matches.
+    boolean forward =
+        dev.rota.api.forward.PortForwardSocket.PATTERN.matcher(request.getPath()).matches();
     Role[] needed =
-        route
-            .map(m -> m.getAnnotationMetadata().enumValues(RequiresRole.class, Role.class))
-            .orElse(new Role[0]);
+        forward
+            ? new Role[] {Role.COMPUTE_CONNECT}
+            : route
+                .map(m -> m.getAnnotationMetadata().enumValues(RequiresRole.class, Role.class))
+                .orElse(new Role[0]);
     for (Role role : needed) {
       if (roles.contains(role)) {
         request.setAttribute(Caller.ATTRIBUTE, caller);
         return null;
       }
     }
-    if (route.isEmpty()) {
+    if (route.isEmpty() && !forward) {
       return null; // no such route: the router answers 404
     }
     return refuse(

@@ -7,6 +7,8 @@ import java.util.Optional;
 public enum Role {
   COMPUTE_READ("compute:read"),
   COMPUTE_WRITE("compute:write"),
+  /** May open connections to VMs' ports through the controller ({@code rota vm port-forward}). */
+  COMPUTE_CONNECT("compute:connect"),
   ADMIN_READ("admin:read"),
   ADMIN_WRITE("admin:write"),
   /**

@@ -188,4 +188,10 @@ public class FakeAgents implements AgentClient {
 
   @Override
   public void forgetLogs(AgentAddress agent, String vm, Duration timeout) {}
+
+  @Override
+  public dev.rota.agentapi.TaskTunnel connect(
+      AgentAddress agent, String taskId, String port, Duration timeout) throws java.io.IOException {
+    throw new java.io.IOException("the fake agents hold no ports");
+  }
 }

@@ -1,0 +1,179 @@
+package dev.rota.cli;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.io.PrintWriter;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.WebSocket;
+import java.nio.ByteBuffer;
+import java.util.Arrays;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+
+/**
+ * {@code rota vm port-forward NAME [LOCAL:]PORT}: listens on loopback and carries each connection
+ * to the VM's port over a WebSocket to the server, which carries it on to the VM's agent (as {@code
+ * kubectl port-forward} does through the API server). Runs until interrupted.
+ */
+final class PortForward {
+  private final Context context;
+  private final PrintWriter out;
+  private final PrintWriter err;
+
+  PortForward(Context context, PrintWriter out, PrintWriter err) {
+    this.context = context;
+    this.out = out;
+    this.err = err;
+  }
+
+  /** {@code LOCAL:PORT} or {@code PORT}: the local port (0 for any free one) and the VM's port. */
+  record Ports(int local, String remote) {
+    static Ports parse(String text) {
+      String[] parts = text.split(":", -1);
+      String remote = parts[parts.length - 1];
+      if (parts.length > 2
+          || remote.isEmpty()
+          || (parts.length == 2 && !parts[0].matches("[0-9]{1,5}"))) {
+        throw new CliException(
+            ExitCodes.USAGE,
+            "port " + text + " must be [LOCAL:]PORT, PORT a name (ssh) or a number (22)");
+      }
+      int local =
+          parts.length == 2
+              ? Integer.parseInt(parts[0])
+              : remote.matches("[0-9]{1,5}") ? Integer.parseInt(remote) : 0;
+      if (local > 65535) {
+        throw new CliException(ExitCodes.USAGE, "local port " + local + " is not a port number");
+      }
+      return new Ports(local, remote);
+    }
+  }
+
+  int run(String vm, Ports ports) {
+    URI socket = socketUri(vm, ports.remote());
+    try (ServerSocket listening =
+        new ServerSocket(ports.local(), 50, InetAddress.getLoopbackAddress())) {
+      out.println(
+          "Forwarding from 127.0.0.1:"
+              + listening.getLocalPort()
+              + " -> vm "
+              + vm
+              + " port "
+              + ports.remote());
+      out.flush();
+      HttpClient http = HttpClient.newHttpClient();
+      while (true) {
+        Socket user = listening.accept();
+        Thread t = new Thread(() -> carry(http, socket, user), "port-forward");
+        t.setDaemon(true);
+        t.start();
+      }
+    } catch (IOException e) {
+      throw new CliException(
+          ExitCodes.USAGE,
+          "cannot listen on 127.0.0.1:" + ports.local() + " (" + e.getMessage() + ")");
+    }
+  }
+
+  private URI socketUri(String vm, String port) {
+    String server = context.server();
+    String ws =
+        server.startsWith("https://")
+            ? "wss://" + server.substring(8)
+            : "ws://" + server.substring(server.indexOf("://") + 3);
+    return URI.create(
+        ws + "/v1/vms/" + ApiClient.segment(vm) + "/ports/" + ApiClient.segment(port) + "/forward");
+  }
+
+  /** One user connection, both ways, until either side ends it. */
+  private void carry(HttpClient http, URI uri, Socket user) {
+    try (user) {
+      OutputStream toUser = user.getOutputStream();
+      CompletableFuture<Void> closed = new CompletableFuture<>();
+      WebSocket.Builder builder = http.newWebSocketBuilder();
+      if (context.token() != null && !context.token().isBlank()) {
+        builder.header("Authorization", "Bearer " + context.token());
+      }
+      WebSocket ws;
+      try {
+        ws =
+            builder
+                .buildAsync(
+                    uri,
+                    new WebSocket.Listener() {
+                      @Override
+                      public CompletionStage<?> onBinary(
+                          WebSocket socket, ByteBuffer data, boolean last) {
+                        try {
+                          byte[] bytes = new byte[data.remaining()];
+                          data.get(bytes);
+                          toUser.write(bytes);
+                          toUser.flush();
+                        } catch (IOException e) {
+                          socket.abort();
+                          closed.complete(null);
+                        }
+                        socket.request(1);
+                        return null;
+                      }
+
+                      @Override
+                      public CompletionStage<?> onClose(WebSocket socket, int code, String reason) {
+                        if (code != WebSocket.NORMAL_CLOSURE) {
+                          say("vm port-forward: " + reason);
+                        }
+                        closed.complete(null);
+                        return null;
+                      }
+
+                      @Override
+                      public void onError(WebSocket socket, Throwable error) {
+                        say("vm port-forward: " + error.getMessage());
+                        closed.complete(null);
+                      }
+                    })
+                .join();
+      } catch (java.util.concurrent.CompletionException e) {
+        say(
+            "vm port-forward: cannot open a connection through "
+                + context.server()
+                + ": "
+                + (e.getCause() == null ? e.getMessage() : e.getCause().getMessage()));
+        return;
+      }
+      Thread upstream =
+          new Thread(
+              () -> {
+                byte[] buffer = new byte[16 * 1024];
+                try {
+                  InputStream in = user.getInputStream();
+                  int n;
+                  while ((n = in.read(buffer)) >= 0) {
+                    ws.sendBinary(ByteBuffer.wrap(Arrays.copyOf(buffer, n)), true).join();
+                  }
+                  // An empty message: nothing more comes from this side.
+                  ws.sendBinary(ByteBuffer.allocate(0), true).join();
+                } catch (IOException | RuntimeException e) {
+                  closed.complete(null);
+                }
+              },
+              "port-forward-up");
+      upstream.setDaemon(true);
+      upstream.start();
+      closed.join();
+      ws.abort();
+    } catch (IOException e) {
+      // the user's connection went away
+    }
+  }
+
+  private synchronized void say(String line) {
+    err.println("rota: " + line);
+    err.flush();
+  }
+}
