@@ -90,86 +90,114 @@ final class PortForward {
         ws + "/v1/vms/" + ApiClient.segment(vm) + "/ports/" + ApiClient.segment(port) + "/forward");
   }
 
+  /**
+   * {@code rota vm connect}: one connection, its bytes from {@code in} and to {@code out} (a
+   * command's stdin and stdout, as ssh's ProxyCommand uses them); 0 when the VM closed it, 1 when
+   * it was refused or broke.
+   */
+  int stdio(String vm, String port, InputStream in, OutputStream out) {
+    return carry(HttpClient.newHttpClient(), socketUri(vm, port), in, out)
+        ? ExitCodes.OK
+        : ExitCodes.FAILED;
+  }
+
   /** One user connection, both ways, until either side ends it. */
   private void carry(HttpClient http, URI uri, Socket user) {
     try (user) {
-      OutputStream toUser = user.getOutputStream();
-      CompletableFuture<Void> closed = new CompletableFuture<>();
-      WebSocket.Builder builder = http.newWebSocketBuilder();
-      if (context.token() != null && !context.token().isBlank()) {
-        builder.header("Authorization", "Bearer " + context.token());
-      }
-      WebSocket ws;
-      try {
-        ws =
-            builder
-                .buildAsync(
-                    uri,
-                    new WebSocket.Listener() {
-                      @Override
-                      public CompletionStage<?> onBinary(
-                          WebSocket socket, ByteBuffer data, boolean last) {
-                        try {
-                          byte[] bytes = new byte[data.remaining()];
-                          data.get(bytes);
-                          toUser.write(bytes);
-                          toUser.flush();
-                        } catch (IOException e) {
-                          socket.abort();
-                          closed.complete(null);
-                        }
-                        socket.request(1);
-                        return null;
-                      }
-
-                      @Override
-                      public CompletionStage<?> onClose(WebSocket socket, int code, String reason) {
-                        if (code != WebSocket.NORMAL_CLOSURE) {
-                          say("vm port-forward: " + reason);
-                        }
-                        closed.complete(null);
-                        return null;
-                      }
-
-                      @Override
-                      public void onError(WebSocket socket, Throwable error) {
-                        say("vm port-forward: " + error.getMessage());
-                        closed.complete(null);
-                      }
-                    })
-                .join();
-      } catch (java.util.concurrent.CompletionException e) {
-        say(
-            "vm port-forward: cannot open a connection through "
-                + context.server()
-                + ": "
-                + (e.getCause() == null ? e.getMessage() : e.getCause().getMessage()));
-        return;
-      }
-      Thread upstream =
-          new Thread(
-              () -> {
-                byte[] buffer = new byte[16 * 1024];
-                try {
-                  InputStream in = user.getInputStream();
-                  int n;
-                  while ((n = in.read(buffer)) >= 0) {
-                    ws.sendBinary(ByteBuffer.wrap(Arrays.copyOf(buffer, n)), true).join();
-                  }
-                  // An empty message: nothing more comes from this side.
-                  ws.sendBinary(ByteBuffer.allocate(0), true).join();
-                } catch (IOException | RuntimeException e) {
-                  closed.complete(null);
-                }
-              },
-              "port-forward-up");
-      upstream.setDaemon(true);
-      upstream.start();
-      closed.join();
-      ws.abort();
+      carry(http, uri, user.getInputStream(), user.getOutputStream());
     } catch (IOException e) {
       // the user's connection went away
     }
+  }
+
+  /** Whether the VM's side closed it (rather than a refusal or a break). */
+  private boolean carry(HttpClient http, URI uri, InputStream fromUser, OutputStream toUser) {
+    CompletableFuture<Boolean> closed = new CompletableFuture<>();
+    // The server's first message, empty, says the tunnel is open: nothing is sent before it.
+    CompletableFuture<Boolean> open = new CompletableFuture<>();
+    WebSocket.Builder builder = http.newWebSocketBuilder();
+    if (context.token() != null && !context.token().isBlank()) {
+      builder.header("Authorization", "Bearer " + context.token());
+    }
+    WebSocket ws;
+    try {
+      ws =
+          builder
+              .buildAsync(
+                  uri,
+                  new WebSocket.Listener() {
+                    @Override
+                    public CompletionStage<?> onBinary(
+                        WebSocket socket, ByteBuffer data, boolean last) {
+                      try {
+                        byte[] bytes = new byte[data.remaining()];
+                        data.get(bytes);
+                        if (!open.isDone() && bytes.length == 0) {
+                          open.complete(true);
+                          socket.request(1);
+                          return null;
+                        }
+                        toUser.write(bytes);
+                        toUser.flush();
+                      } catch (IOException e) {
+                        socket.abort();
+                        closed.complete(false);
+                      }
+                      socket.request(1);
+                      return null;
+                    }
+
+                    @Override
+                    public CompletionStage<?> onClose(WebSocket socket, int code, String reason) {
+                      if (code != WebSocket.NORMAL_CLOSURE) {
+                        say("vm port-forward: " + reason);
+                      }
+                      closed.complete(code == WebSocket.NORMAL_CLOSURE);
+                      return null;
+                    }
+
+                    @Override
+                    public void onError(WebSocket socket, Throwable error) {
+                      say("vm port-forward: " + error.getMessage());
+                      closed.complete(false);
+                    }
+                  })
+              .join();
+    } catch (java.util.concurrent.CompletionException e) {
+      say(
+          "vm port-forward: cannot open a connection through "
+              + context.server()
+              + ": "
+              + (e.getCause() == null ? e.getMessage() : e.getCause().getMessage()));
+      return false;
+    }
+    Thread upstream =
+        new Thread(
+            () -> {
+              byte[] buffer = new byte[16 * 1024];
+              try {
+                if (CompletableFuture.anyOf(open, closed).join() != Boolean.TRUE
+                    || !open.isDone()) {
+                  return;
+                }
+                int n;
+                while ((n = fromUser.read(buffer)) >= 0) {
+                  if (n > 0) {
+                    ws.sendBinary(ByteBuffer.wrap(Arrays.copyOf(buffer, n)), true).join();
+                  }
+                }
+                // An empty message: nothing more comes from this side.
+                ws.sendBinary(ByteBuffer.allocate(0), true).join();
+              } catch (IOException | RuntimeException e) {
+                closed.complete(false);
+              }
+            },
+            "port-forward-up");
+    upstream.setDaemon(true);
+    upstream.start();
+    boolean normally = closed.join();
+    ws.abort();
+    return normally;
   }
 
   private synchronized void say(String line) {

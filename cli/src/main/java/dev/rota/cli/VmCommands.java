@@ -343,6 +343,17 @@ final class VmCommands extends Noun {
     return new PortForward(root.api().context(), root.out, root.err).run(name, parsed);
   }
 
+  @Command(
+      name = "connect",
+      description =
+          "Connect stdin and stdout to one of the VM's ports through the server (PORT a name or a"
+              + " number): for ssh's ProxyCommand, or a quick look at what the port says.")
+  int connect(
+      @Parameters(paramLabel = "NAME") String name, @Parameters(paramLabel = "PORT") String port) {
+    return new PortForward(root.api().context(), root.out, root.err)
+        .stdio(name, port, System.in, System.out);
+  }
+
   @Command(name = "stop", description = "End the VM's task; it stays, stopped.")
   int stop(@Parameters(paramLabel = "NAME") String name, @Mixin WaitOptions wait) {
     ApiClient api = root.api();

@@ -530,7 +530,8 @@ class RotaCliTest {
     assertTrue(
         noVerb
             .err()
-            .startsWith("rota: a verb is needed: create, delete, describe, events, get, list"),
+            .startsWith(
+                "rota: a verb is needed: create, connect, delete, describe, events, get, list"),
         noVerb.err());
     Result help = run("worker", "pause", "--help");
     assertEquals(ExitCodes.OK, help.code());

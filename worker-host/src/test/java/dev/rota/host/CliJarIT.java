@@ -102,6 +102,26 @@ class CliJarIT extends SharedDevStack {
         assertTrue(fromA.startsWith("served on ") && fromA.endsWith("\nFIRST"), fromA);
         assertTrue(fromB.endsWith("\nSECOND"), fromB);
       }
+      // The same through stdin and stdout, as ssh's ProxyCommand uses it.
+      ProcessBuilder connect =
+          new ProcessBuilder(
+              Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+              "-jar",
+              jar,
+              "vm",
+              "connect",
+              "fwd",
+              "80");
+      connect.environment().put("ROTA_SERVER", "http://127.0.0.1:" + stack.port);
+      connect.environment().put("ROTA_CONFIG", dir.resolve("config.json").toString());
+      connect.redirectInput(
+          Files.writeString(Files.createTempFile(dir, "in", ".txt"), "third").toFile());
+      Process connected = connect.start();
+      String stdout = new String(connected.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+      assertTrue(connected.waitFor(60, TimeUnit.SECONDS));
+      assertEquals(0, connected.exitValue(), stdout);
+      assertTrue(stdout.startsWith("served on ") && stdout.endsWith("\nTHIRD"), stdout);
+
       stack.api("POST", "/v1/vms/fwd/stop", null);
       eventually("stopped", () -> "stopped".equals(stack.vm("fwd").get("status")));
       try (java.net.Socket c = new java.net.Socket("127.0.0.1", local)) {

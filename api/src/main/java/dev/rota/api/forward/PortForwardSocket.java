@@ -26,7 +26,8 @@ import org.slf4j.LoggerFactory;
  * {@code rota vm port-forward}: a user's connection to one of a running VM's named ports, carried
  * over a WebSocket to this host and on to the VM's agent over its pinned TLS ({@link TaskTunnel}),
  * as {@code kubectl port-forward} goes through the API server: a user needs to reach only the
- * controller. Binary messages carry the bytes both ways; an empty one says the user has finished
+ * controller. Binary messages carry the bytes both ways. The server's first message is empty: the
+ * tunnel is open, and the client may send. An empty one from the client says the user has finished
  * sending (the VM's side is half-closed); the VM closing its end closes the socket. The port is
  * named by its name or its guest port. Authorised by {@code compute:connect} ({@code AuthFilter});
  * a VM that does not run, or has no such port, closes the socket at once with the reason (code 4404
@@ -41,7 +42,16 @@ public class PortForwardSocket {
       java.util.regex.Pattern.compile("^/v1/vms/[^/]+/ports/[^/]+/forward$");
 
   private static final Logger log = LoggerFactory.getLogger(PortForwardSocket.class);
-  private static final String TUNNEL = "rota.tunnel";
+
+  /** How long a message waits for its socket's tunnel to the agent to open. */
+  static final java.time.Duration OPENING = java.time.Duration.ofSeconds(30);
+
+  /**
+   * Each open socket's tunnel, by session: a client may send before the tunnel is open (its opening
+   * reaches the agent), so its messages wait for it, in order; null when it was refused.
+   */
+  private final java.util.Map<String, java.util.concurrent.CompletableFuture<TaskTunnel>> tunnels =
+      new java.util.concurrent.ConcurrentHashMap<>();
 
   private final VmRepository vms;
   private final WorkerRepository workers;
@@ -56,12 +66,44 @@ public class PortForwardSocket {
     this.calls = calls;
   }
 
+  private java.util.concurrent.CompletableFuture<TaskTunnel> tunnel(WebSocketSession session) {
+    return tunnels.computeIfAbsent(
+        session.getId(), id -> new java.util.concurrent.CompletableFuture<>());
+  }
+
+  /**
+   * Opens the tunnel on a thread of its own: the server takes the socket's messages only once this
+   * returns (a frame that comes sooner is lost), so the client waits for the first message, empty,
+   * that says the tunnel is open.
+   */
   @OnOpen
   public void onOpen(String name, String port, WebSocketSession session) {
+    java.util.concurrent.CompletableFuture<TaskTunnel> opened = tunnel(session);
+    Thread opening =
+        new Thread(
+            () -> {
+              TaskTunnel tunnel = open(name, port, session);
+              opened.complete(tunnel);
+              if (tunnel != null && !tunnels.containsKey(session.getId())) {
+                // The client left while the tunnel was opening.
+                try {
+                  tunnel.close();
+                } catch (IOException e) {
+                  // closing
+                }
+              }
+            },
+            "port-forward-" + name);
+    opening.setDaemon(true);
+    opening.start();
+  }
+
+  /** The tunnel for this socket, or null when the socket was closed with the reason. */
+  private TaskTunnel open(String name, String port, WebSocketSession session) {
     VmRow vm = vms.findById(name).orElse(null);
     if (vm == null) {
       refuse(session, 4404, "no vm " + name);
-      return;
+      return null;
     }
     PortSpec named =
         vm.spec().ports().stream()
@@ -70,16 +112,16 @@ public class PortForwardSocket {
             .orElse(null);
     if (named == null) {
       refuse(session, 4404, "vm " + name + " has no port named " + port);
-      return;
+      return null;
     }
     if (!VmStatus.RUNNING.wireName().equals(vm.state().status()) || vm.state().worker() == null) {
       refuse(session, 4409, "vm " + name + " is " + vm.state().status() + ", not running");
-      return;
+      return null;
     }
     WorkerRow worker = workers.findById(vm.state().worker()).orElse(null);
     if (worker == null) {
       refuse(session, 4409, "vm " + name + "'s worker is gone");
-      return;
+      return null;
     }
     String task = TaskId.of(vm.name(), vm.state().restartCount()).toString();
     TaskTunnel tunnel;
@@ -87,18 +129,18 @@ public class PortForwardSocket {
       tunnel = agents.connect(worker.agent(), task, named.name(), calls.timeout());
     } catch (TaskTunnel.Refused e) {
       refuse(session, e.status() == 409 ? 4409 : e.status() == 404 ? 4404 : 4502, e.getMessage());
-      return;
+      return null;
     } catch (IOException e) {
       refuse(session, 4502, "worker " + worker.name() + " cannot be reached: " + e.getMessage());
-      return;
+      return null;
     }
-    session.put(TUNNEL, tunnel);
     log.info("port-forward to vm {} port {} on worker {}", name, named.name(), worker.name());
     Thread pump =
         new Thread(
             () -> {
               byte[] buffer = new byte[16 * 1024];
               try (InputStream in = tunnel.input()) {
+                session.sendSync(new byte[0]); // open: the client may send now
                 int n;
                 while ((n = in.read(buffer)) >= 0) {
                   if (n > 0) {
@@ -115,12 +157,22 @@ public class PortForwardSocket {
             "port-forward-" + name);
     pump.setDaemon(true);
     pump.start();
+    return tunnel;
   }
 
   /** Bytes for the VM; an empty message, that the user has finished sending. */
   @OnMessage
   public void onMessage(byte[] bytes, WebSocketSession session) throws IOException {
-    TaskTunnel tunnel = session.get(TUNNEL, TaskTunnel.class).orElse(null);
+    TaskTunnel tunnel;
+    try {
+      tunnel = tunnel(session).get(OPENING.toSeconds(), java.util.concurrent.TimeUnit.SECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return;
+    } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
+      session.close(new CloseReason(4502, "the tunnel did not open"));
+      return;
+    }
     if (tunnel == null) {
       return;
     }
@@ -133,7 +185,8 @@ public class PortForwardSocket {
 
   @OnClose
   public void onClose(WebSocketSession session) throws IOException {
-    TaskTunnel tunnel = session.get(TUNNEL, TaskTunnel.class).orElse(null);
+    java.util.concurrent.CompletableFuture<TaskTunnel> opened = tunnels.remove(session.getId());
+    TaskTunnel tunnel = opened == null ? null : opened.getNow(null);
     if (tunnel != null) {
       tunnel.close();
     }
