@@ -29,6 +29,7 @@ final class VmCommands extends Noun {
           new Output.Column("CPU", vm -> Output.text(vm.path("resources").path("cpu"))).wideOnly(),
           new Output.Column("MEMORY", vm -> Output.text(vm.path("resources").path("memory")))
               .wideOnly(),
+          new Output.Column("ENDPOINTS", VmCommands::endpoints).wideOnly(),
           Output.Column.field("CREATED", "createdAt").wideOnly(),
           Output.Column.field("MESSAGE", "statusMessage"));
 
@@ -47,6 +48,14 @@ final class VmCommands extends Noun {
     int t = time.indexOf('T');
     String clock = t < 0 ? time : time.substring(t + 1).replaceAll("\\.[0-9]+", "");
     return status + " (restart at " + clock + ")";
+  }
+
+  /** Where its ports are reached while it runs: {@code ssh=10.0.0.5:20001}. */
+  static String endpoints(JsonNode vm) {
+    List<String> shown = new java.util.ArrayList<>();
+    vm.path("endpoints")
+        .forEach(e -> shown.add(e.path("name").asText() + "=" + e.path("address").asText()));
+    return shown.isEmpty() ? "-" : String.join(",", shown);
   }
 
   static String runs(JsonNode vm) {

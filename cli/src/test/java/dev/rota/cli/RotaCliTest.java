@@ -291,6 +291,15 @@ class RotaCliTest {
                 + "\"endpoints\":[{\"name\":\"ssh\",\"port\":22,\"address\":\"10.0.0.5:20001\"}]}"));
     api.on(
         "GET /v1/vms/srv/events", StandInApi.Reply.json(200, "{\"items\":[],\"nextCursor\":null}"));
+    api.on(
+        "GET /v1/vms",
+        StandInApi.Reply.json(
+            200,
+            "{\"items\":[{\"name\":\"srv\",\"status\":\"running\",\"endpoints\":"
+                + "[{\"name\":\"ssh\",\"port\":22,\"address\":\"10.0.0.5:20001\"}]}],\"nextCursor\":null}"));
+    assertTrue(
+        run("vm", "list", "-o", "wide").out().contains("ssh=10.0.0.5:20001"),
+        "the wide list shows where its ports are reached");
     Result described = run("vm", "describe", "srv");
     assertTrue(
         described

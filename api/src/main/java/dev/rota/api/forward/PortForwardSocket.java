@@ -176,15 +176,62 @@ public class PortForwardSocket {
     if (tunnel == null) {
       return;
     }
-    if (bytes.length == 0) {
-      tunnel.output().close();
-    } else {
-      tunnel.output().write(bytes);
+    try {
+      writers.computeIfAbsent(session.getId(), id -> new Writer(tunnel, session)).queue.put(bytes);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
     }
+  }
+
+  /** Each open socket's writer to its tunnel, by session. */
+  private final java.util.Map<String, Writer> writers =
+      new java.util.concurrent.ConcurrentHashMap<>();
+
+  /**
+   * Writes a socket's messages to its tunnel on a thread of its own, in order, so that a VM that
+   * reads slowly holds up its own messages, not the event loop's other connections; a full queue
+   * (some MiB) holds up this socket's reading.
+   */
+  private static final class Writer {
+    final java.util.concurrent.BlockingQueue<byte[]> queue =
+        new java.util.concurrent.LinkedBlockingQueue<>(256);
+
+    Writer(TaskTunnel tunnel, WebSocketSession session) {
+      Thread t =
+          new Thread(
+              () -> {
+                try {
+                  while (true) {
+                    byte[] bytes = queue.take();
+                    if (bytes.length == 0) {
+                      tunnel.output().close();
+                      return;
+                    }
+                    tunnel.output().write(bytes);
+                  }
+                } catch (InterruptedException e) {
+                  Thread.currentThread().interrupt();
+                } catch (IOException e) {
+                  if (session.isOpen()) {
+                    session.close(new CloseReason(4502, "the tunnel broke: " + e.getMessage()));
+                  }
+                }
+              },
+              "port-forward-writer");
+      t.setDaemon(true);
+      t.start();
+      this.thread = t;
+    }
+
+    final Thread thread;
   }
 
   @OnClose
   public void onClose(WebSocketSession session) throws IOException {
+    Writer writer = writers.remove(session.getId());
+    if (writer != null) {
+      writer.thread.interrupt();
+    }
     java.util.concurrent.CompletableFuture<TaskTunnel> opened = tunnels.remove(session.getId());
     TaskTunnel tunnel = opened == null ? null : opened.getNow(null);
     if (tunnel != null) {
