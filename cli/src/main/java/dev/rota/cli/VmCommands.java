@@ -363,6 +363,61 @@ final class VmCommands extends Noun {
         .stdio(name, port, System.in, System.out);
   }
 
+  @Command(
+      name = "ssh",
+      description =
+          "ssh into the VM through the server: runs ssh (or ROTA_SSH) with 'rota vm connect' as"
+              + " its ProxyCommand, to the VM's port named ssh (or --port).")
+  int ssh(
+      @Parameters(index = "0", paramLabel = "NAME") String name,
+      @Option(
+              names = {"-l", "--user"},
+              paramLabel = "USER",
+              description = "the guest's user")
+          String user,
+      @Option(
+              names = {"-i", "--identity"},
+              paramLabel = "FILE",
+              description = "the private key to log in with")
+          String identity,
+      @Option(
+              names = "--port",
+              paramLabel = "PORT",
+              defaultValue = "ssh",
+              description = "the VM's port sshd listens on: a name or a number (default: ssh)")
+          String port,
+      @Parameters(
+              index = "1..*",
+              paramLabel = "COMMAND",
+              description = "run this instead of a shell")
+          List<String> command) {
+    ApiClient api = root.api();
+    List<String> argv =
+        SshCommand.argv(
+            System.getenv().getOrDefault("ROTA_SSH", "ssh"),
+            SshCommand.self(),
+            name,
+            port,
+            user,
+            identity,
+            command == null ? List.of() : command);
+    ProcessBuilder ssh = new ProcessBuilder(argv).inheritIO();
+    // The ProxyCommand is this CLI again: it finds the server and token in its environment.
+    ssh.environment().put("ROTA_SERVER", api.context().server());
+    if (api.context().token() != null && !api.context().token().isBlank()) {
+      ssh.environment().put("ROTA_TOKEN", api.context().token());
+    }
+    try {
+      return ssh.start().waitFor();
+    } catch (java.io.IOException e) {
+      throw new CliException(
+          ExitCodes.USAGE, "cannot run " + argv.get(0) + " (" + e.getMessage() + "); set ROTA_SSH");
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return ExitCodes.FAILED;
+    }
+  }
+
   @Command(name = "stop", description = "End the VM's task; it stays, stopped.")
   int stop(@Parameters(paramLabel = "NAME") String name, @Mixin WaitOptions wait) {
     ApiClient api = root.api();

@@ -311,6 +311,31 @@ class RotaCliTest {
   }
 
   @Test
+  void sshGoesThroughTheServerAsItsProxyCommand() {
+    assertEquals(
+        List.of(
+            "ssh",
+            "-o",
+            "ProxyCommand='/usr/bin/java' '-jar' '/opt/it'\\''s/rota-cli.jar' 'vm' 'connect' 'web' 'ssh'",
+            "-o",
+            "HostKeyAlias=rota-vm-web",
+            "-i",
+            "key",
+            "-l",
+            "debian",
+            "web",
+            "uptime"),
+        SshCommand.argv(
+            "ssh",
+            List.of("/usr/bin/java", "-jar", "/opt/it's/rota-cli.jar"),
+            "web",
+            "ssh",
+            "debian",
+            "key",
+            List.of("uptime")));
+  }
+
+  @Test
   void listsPrintNamesAloneOrWideColumns() throws Exception {
     api.on(
         "GET /v1/vms",

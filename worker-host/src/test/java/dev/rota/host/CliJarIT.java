@@ -148,6 +148,35 @@ class CliJarIT extends SharedDevStack {
       assertEquals(0, connected.exitValue(), stdout);
       assertTrue(stdout.startsWith("served on ") && stdout.endsWith("\nTHIRD"), stdout);
 
+      // vm ssh runs ssh with vm connect as its ProxyCommand; a stand-in for ssh runs that command
+      // as ssh would, with a line on its stdin.
+      Path fakeSsh = dir.resolve("fake-ssh");
+      Files.writeString(
+          fakeSsh,
+          "#!/bin/sh\n"
+              + "while [ $# -gt 0 ]; do case \"$1\" in -o) case \"$2\" in ProxyCommand=*)"
+              + " proxy=\"${2#ProxyCommand=}\";; esac; shift 2;; *) shift;; esac; done\n"
+              + "printf ping | sh -c \"$proxy\"\n");
+      fakeSsh.toFile().setExecutable(true);
+      ProcessBuilder ssh =
+          new ProcessBuilder(
+              Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+              "-jar",
+              jar,
+              "vm",
+              "ssh",
+              "fwd",
+              "--port",
+              "web");
+      ssh.environment().put("ROTA_SERVER", "http://127.0.0.1:" + stack.port);
+      ssh.environment().put("ROTA_CONFIG", dir.resolve("config.json").toString());
+      ssh.environment().put("ROTA_SSH", fakeSsh.toString());
+      Process sshed = ssh.start();
+      String through = new String(sshed.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+      assertTrue(sshed.waitFor(60, TimeUnit.SECONDS));
+      assertEquals(0, sshed.exitValue(), through);
+      assertTrue(through.endsWith("\nPING"), through);
+
       stack.api("POST", "/v1/vms/fwd/stop", null);
       eventually("stopped", () -> "stopped".equals(stack.vm("fwd").get("status")));
       try (java.net.Socket c = new java.net.Socket("127.0.0.1", local)) {
