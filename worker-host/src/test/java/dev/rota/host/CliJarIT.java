@@ -26,7 +26,8 @@ class CliJarIT extends SharedDevStack {
 
   record Run(int code, String out, String err) {}
 
-  private Run rota(String... args) throws IOException, InterruptedException {
+  /** {@code rota-cli.jar ARGS} as an operator would run it against the dev stack, not started. */
+  private ProcessBuilder cli(String... args) {
     String jar = System.getProperty("rota.cli.jar");
     if (jar == null || !Files.exists(Path.of(jar))) {
       throw new IllegalStateException("no jar at " + jar + "; run these tests with 'mvn verify'");
@@ -40,6 +41,11 @@ class CliJarIT extends SharedDevStack {
     pb.environment().put("ROTA_SERVER", "http://127.0.0.1:" + stack.port);
     pb.environment().put("ROTA_CONFIG", dir.resolve("config.json").toString());
     pb.environment().remove("ROTA_TOKEN");
+    return pb;
+  }
+
+  private Run rota(String... args) throws IOException, InterruptedException {
+    ProcessBuilder pb = cli(args);
     Path out = Files.createTempFile(dir, "out", ".txt");
     Path err = Files.createTempFile(dir, "err", ".txt");
     pb.redirectOutput(out.toFile()).redirectError(err.toFile());
@@ -66,18 +72,7 @@ class CliJarIT extends SharedDevStack {
   void portForwardCarriesConnectionsToAVmsPortThroughTheServer() throws Exception {
     assertEquals(201, stack.api("POST", "/v1/vms", EchoVm.body("fwd", dir)).status());
     eventually("running", () -> "running".equals(stack.vm("fwd").get("status")));
-    String jar = System.getProperty("rota.cli.jar");
-    ProcessBuilder pb =
-        new ProcessBuilder(
-            Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-            "-jar",
-            jar,
-            "vm",
-            "port-forward",
-            "fwd",
-            "0:web");
-    pb.environment().put("ROTA_SERVER", "http://127.0.0.1:" + stack.port);
-    pb.environment().put("ROTA_CONFIG", dir.resolve("config.json").toString());
+    ProcessBuilder pb = cli("vm", "port-forward", "fwd", "0:web");
     Path err = Files.createTempFile(dir, "err", ".txt");
     pb.redirectError(err.toFile());
     Process forward = pb.start();
@@ -129,17 +124,7 @@ class CliJarIT extends SharedDevStack {
             "3 MiB through the tunnel and back");
       }
       // The same through stdin and stdout, as ssh's ProxyCommand uses it.
-      ProcessBuilder connect =
-          new ProcessBuilder(
-              Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-              "-jar",
-              jar,
-              "vm",
-              "connect",
-              "fwd",
-              "80");
-      connect.environment().put("ROTA_SERVER", "http://127.0.0.1:" + stack.port);
-      connect.environment().put("ROTA_CONFIG", dir.resolve("config.json").toString());
+      ProcessBuilder connect = cli("vm", "connect", "fwd", "80");
       connect.redirectInput(
           Files.writeString(Files.createTempFile(dir, "in", ".txt"), "third").toFile());
       Process connected = connect.start();
@@ -158,18 +143,7 @@ class CliJarIT extends SharedDevStack {
               + " proxy=\"${2#ProxyCommand=}\";; esac; shift 2;; *) shift;; esac; done\n"
               + "printf ping | sh -c \"$proxy\"\n");
       fakeSsh.toFile().setExecutable(true);
-      ProcessBuilder ssh =
-          new ProcessBuilder(
-              Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-              "-jar",
-              jar,
-              "vm",
-              "ssh",
-              "fwd",
-              "--port",
-              "web");
-      ssh.environment().put("ROTA_SERVER", "http://127.0.0.1:" + stack.port);
-      ssh.environment().put("ROTA_CONFIG", dir.resolve("config.json").toString());
+      ProcessBuilder ssh = cli("vm", "ssh", "fwd", "--port", "web");
       ssh.environment().put("ROTA_SSH", fakeSsh.toString());
       Process sshed = ssh.start();
       String through = new String(sshed.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
