@@ -157,11 +157,7 @@ public class HttpAgentClient implements AgentClient {
     String authority = uri.getHost() + ":" + port(uri);
     java.net.Socket socket;
     if (uri.getScheme().equals("https")) {
-      if (agent.certificateSha256() == null) {
-        throw new IOException(
-            "no certificate pinned for " + agent.endpoint() + ": its agent registered without one");
-      }
-      pins.expect(authority, agent.certificateSha256());
+      pin(agent, uri);
       socket = pins.context().getSocketFactory().createSocket();
     } else {
       socket = new java.net.Socket();
@@ -191,11 +187,7 @@ public class HttpAgentClient implements AgentClient {
       throws IOException {
     HttpRequest built = request.timeout(timeout).build();
     if (built.uri().getScheme().equals("https")) {
-      if (agent.certificateSha256() == null) {
-        throw new IOException(
-            "no certificate pinned for " + agent.endpoint() + ": its agent registered without one");
-      }
-      pins.expect(built.uri().getHost() + ":" + port(built.uri()), agent.certificateSha256());
+      pin(agent, built.uri());
     }
     try {
       HttpResponse<T> response = http.send(built, body);
@@ -239,6 +231,15 @@ public class HttpAgentClient implements AgentClient {
       throw new HttpTimeoutException("deadline passed");
     }
     return left;
+  }
+
+  /** Trusts, for calls to {@code uri}, only the certificate pinned at the agent's registration. */
+  private void pin(AgentAddress agent, URI uri) throws IOException {
+    if (agent.certificateSha256() == null) {
+      throw new IOException(
+          "no certificate pinned for " + agent.endpoint() + ": its agent registered without one");
+    }
+    pins.expect(uri.getHost() + ":" + port(uri), agent.certificateSha256());
   }
 
   private static int port(URI uri) {

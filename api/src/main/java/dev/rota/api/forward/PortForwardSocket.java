@@ -47,8 +47,8 @@ public class PortForwardSocket {
   static final java.time.Duration OPENING = java.time.Duration.ofSeconds(30);
 
   /**
-   * Each open socket's tunnel, by session: a client may send before the tunnel is open (its opening
-   * reaches the agent), so its messages wait for it, in order; null when it was refused.
+   * Each open socket's tunnel, by the socket's id: a client may send before the tunnel is open (its
+   * opening reaches the agent), so its messages wait for it, in order; null when refused.
    */
   private final java.util.Map<String, java.util.concurrent.CompletableFuture<TaskTunnel>> tunnels =
       new java.util.concurrent.ConcurrentHashMap<>();
@@ -66,9 +66,9 @@ public class PortForwardSocket {
     this.calls = calls;
   }
 
-  private java.util.concurrent.CompletableFuture<TaskTunnel> tunnel(WebSocketSession session) {
+  private java.util.concurrent.CompletableFuture<TaskTunnel> tunnel(WebSocketSession socket) {
     return tunnels.computeIfAbsent(
-        session.getId(), id -> new java.util.concurrent.CompletableFuture<>());
+        socket.getId(), id -> new java.util.concurrent.CompletableFuture<>());
   }
 
   /**
@@ -77,32 +77,37 @@ public class PortForwardSocket {
    * that says the tunnel is open.
    */
   @OnOpen
-  public void onOpen(String name, String port, WebSocketSession session) {
-    java.util.concurrent.CompletableFuture<TaskTunnel> opened = tunnel(session);
-    Thread opening =
+  public void onOpen(String name, String port, WebSocketSession socket) {
+    java.util.concurrent.CompletableFuture<TaskTunnel> opened = tunnel(socket);
+    Thread carrying =
         new Thread(
             () -> {
-              TaskTunnel tunnel = open(name, port, session);
+              TaskTunnel tunnel = open(name, port, socket);
               opened.complete(tunnel);
-              if (tunnel != null && !tunnels.containsKey(session.getId())) {
+              if (tunnel == null) {
+                return;
+              }
+              if (!tunnels.containsKey(socket.getId())) {
                 // The client left while the tunnel was opening.
                 try {
                   tunnel.close();
                 } catch (IOException e) {
                   // closing
                 }
+                return;
               }
+              pump(tunnel, socket);
             },
             "port-forward-" + name);
-    opening.setDaemon(true);
-    opening.start();
+    carrying.setDaemon(true);
+    carrying.start();
   }
 
   /** The tunnel for this socket, or null when the socket was closed with the reason. */
-  private TaskTunnel open(String name, String port, WebSocketSession session) {
+  private TaskTunnel open(String name, String port, WebSocketSession socket) {
     VmRow vm = vms.findById(name).orElse(null);
     if (vm == null) {
-      refuse(session, 4404, "no vm " + name);
+      refuse(socket, 4404, "no vm " + name);
       return null;
     }
     PortSpec named =
@@ -111,16 +116,16 @@ public class PortForwardSocket {
             .findFirst()
             .orElse(null);
     if (named == null) {
-      refuse(session, 4404, "vm " + name + " has no port named " + port);
+      refuse(socket, 4404, "vm " + name + " has no port named " + port);
       return null;
     }
     if (!VmStatus.RUNNING.wireName().equals(vm.state().status()) || vm.state().worker() == null) {
-      refuse(session, 4409, "vm " + name + " is " + vm.state().status() + ", not running");
+      refuse(socket, 4409, "vm " + name + " is " + vm.state().status() + ", not running");
       return null;
     }
     WorkerRow worker = workers.findById(vm.state().worker()).orElse(null);
     if (worker == null) {
-      refuse(session, 4409, "vm " + name + "'s worker is gone");
+      refuse(socket, 4409, "vm " + name + "'s worker is gone");
       return null;
     }
     String task = TaskId.of(vm.name(), vm.state().restartCount()).toString();
@@ -128,62 +133,59 @@ public class PortForwardSocket {
     try {
       tunnel = agents.connect(worker.agent(), task, named.name(), calls.timeout());
     } catch (TaskTunnel.Refused e) {
-      refuse(session, e.status() == 409 ? 4409 : e.status() == 404 ? 4404 : 4502, e.getMessage());
+      refuse(socket, e.status() == 409 ? 4409 : e.status() == 404 ? 4404 : 4502, e.getMessage());
       return null;
     } catch (IOException e) {
-      refuse(session, 4502, "worker " + worker.name() + " cannot be reached: " + e.getMessage());
+      refuse(socket, 4502, "worker " + worker.name() + " cannot be reached: " + e.getMessage());
       return null;
     }
     log.info("port-forward to vm {} port {} on worker {}", name, named.name(), worker.name());
-    Thread pump =
-        new Thread(
-            () -> {
-              byte[] buffer = new byte[16 * 1024];
-              try (InputStream in = tunnel.input()) {
-                session.sendSync(new byte[0]); // open: the client may send now
-                int n;
-                while ((n = in.read(buffer)) >= 0) {
-                  if (n > 0) {
-                    session.sendSync(Arrays.copyOf(buffer, n));
-                  }
-                }
-                session.close(CloseReason.NORMAL);
-              } catch (IOException | RuntimeException e) {
-                if (session.isOpen()) {
-                  session.close(new CloseReason(4502, "the tunnel broke: " + e.getMessage()));
-                }
-              }
-            },
-            "port-forward-" + name);
-    pump.setDaemon(true);
-    pump.start();
     return tunnel;
+  }
+
+  /** The VM's bytes to the client, until the VM closes its end. */
+  private static void pump(TaskTunnel tunnel, WebSocketSession socket) {
+    byte[] buffer = new byte[16 * 1024];
+    try (InputStream in = tunnel.input()) {
+      socket.sendSync(new byte[0]); // open: the client may send now
+      int n;
+      while ((n = in.read(buffer)) >= 0) {
+        if (n > 0) {
+          socket.sendSync(Arrays.copyOf(buffer, n));
+        }
+      }
+      socket.close(CloseReason.NORMAL);
+    } catch (IOException | RuntimeException e) {
+      if (socket.isOpen()) {
+        socket.close(new CloseReason(4502, "the tunnel broke: " + e.getMessage()));
+      }
+    }
   }
 
   /** Bytes for the VM; an empty message, that the user has finished sending. */
   @OnMessage
-  public void onMessage(byte[] bytes, WebSocketSession session) throws IOException {
+  public void onMessage(byte[] bytes, WebSocketSession socket) throws IOException {
     TaskTunnel tunnel;
     try {
-      tunnel = tunnel(session).get(OPENING.toSeconds(), java.util.concurrent.TimeUnit.SECONDS);
+      tunnel = tunnel(socket).get(OPENING.toSeconds(), java.util.concurrent.TimeUnit.SECONDS);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       return;
     } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
-      session.close(new CloseReason(4502, "the tunnel did not open"));
+      socket.close(new CloseReason(4502, "the tunnel did not open"));
       return;
     }
     if (tunnel == null) {
       return;
     }
     try {
-      writers.computeIfAbsent(session.getId(), id -> new Writer(tunnel, session)).queue.put(bytes);
+      writers.computeIfAbsent(socket.getId(), id -> new Writer(tunnel, socket)).queue.put(bytes);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     }
   }
 
-  /** Each open socket's writer to its tunnel, by session. */
+  /** Each open socket's writer to its tunnel, by socket. */
   private final java.util.Map<String, Writer> writers =
       new java.util.concurrent.ConcurrentHashMap<>();
 
@@ -196,7 +198,7 @@ public class PortForwardSocket {
     final java.util.concurrent.BlockingQueue<byte[]> queue =
         new java.util.concurrent.LinkedBlockingQueue<>(256);
 
-    Writer(TaskTunnel tunnel, WebSocketSession session) {
+    Writer(TaskTunnel tunnel, WebSocketSession socket) {
       Thread t =
           new Thread(
               () -> {
@@ -212,8 +214,8 @@ public class PortForwardSocket {
                 } catch (InterruptedException e) {
                   Thread.currentThread().interrupt();
                 } catch (IOException e) {
-                  if (session.isOpen()) {
-                    session.close(new CloseReason(4502, "the tunnel broke: " + e.getMessage()));
+                  if (socket.isOpen()) {
+                    socket.close(new CloseReason(4502, "the tunnel broke: " + e.getMessage()));
                   }
                 }
               },
@@ -227,21 +229,21 @@ public class PortForwardSocket {
   }
 
   @OnClose
-  public void onClose(WebSocketSession session) throws IOException {
-    Writer writer = writers.remove(session.getId());
+  public void onClose(WebSocketSession socket) throws IOException {
+    Writer writer = writers.remove(socket.getId());
     if (writer != null) {
       writer.thread.interrupt();
     }
-    java.util.concurrent.CompletableFuture<TaskTunnel> opened = tunnels.remove(session.getId());
+    java.util.concurrent.CompletableFuture<TaskTunnel> opened = tunnels.remove(socket.getId());
     TaskTunnel tunnel = opened == null ? null : opened.getNow(null);
     if (tunnel != null) {
       tunnel.close();
     }
   }
 
-  private static void refuse(WebSocketSession session, int code, String why) {
+  private static void refuse(WebSocketSession socket, int code, String why) {
     // A close reason is at most 123 bytes.
     String reason = why.length() > 120 ? why.substring(0, 120) : why;
-    session.close(new CloseReason(code, reason));
+    socket.close(new CloseReason(code, reason));
   }
 }
