@@ -12,12 +12,13 @@ import java.nio.charset.StandardCharsets;
 import java.util.Locale;
 
 /**
- * A connection to a task's named port through its agent ({@code POST
- * /v1/tasks/{id}/ports/{name}/connect}): full duplex over one HTTP/1.1 exchange, which the JDK's
- * HTTP client cannot hold, so it is spoken here over a socket the caller connected (TLS with the
- * agent's pinned certificate, or plain HTTP). What is written goes out as the request's chunks;
- * what is read is the answer's chunks. Closing the output tells the VM the user has finished
- * sending; the VM closing its end ends the input.
+ * A connection into a running task through its agent: to one of its named ports ({@link #port}), to
+ * its serial console ({@link #console}) or to a command run in it ({@link #exec}, its output in
+ * {@link ExecFrames}). Full duplex over one HTTP/1.1 exchange, which the JDK's HTTP client cannot
+ * hold, so it is spoken here over a socket the caller connected (TLS with the agent's pinned
+ * certificate, or plain HTTP). What is written goes out as the request's chunks; what is read is
+ * the answer's chunks. Closing the output tells the task the user has finished sending; the task
+ * closing its end ends the input.
  */
 public final class TaskTunnel implements Closeable {
   /** The agent refused the tunnel: its status and its problem's detail. */
@@ -44,21 +45,46 @@ public final class TaskTunnel implements Closeable {
     this.out = out;
   }
 
+  /** The request target of a connection to a task's named port. */
+  public static String port(String taskId, String port) {
+    return "/v1/tasks/" + taskId + "/ports/" + port + "/connect";
+  }
+
+  /** The request target of a task's serial console. */
+  public static String console(String taskId) {
+    return "/v1/tasks/" + taskId + "/console";
+  }
+
+  /** The request target of {@code command} run in a task. */
+  public static String exec(String taskId, java.util.List<String> command) {
+    return "/v1/tasks/" + taskId + "/exec" + commandQuery(command);
+  }
+
+  /** A command as a query, {@code ?command=sh&command=-c&command=...}: one parameter per word. */
+  public static String commandQuery(java.util.List<String> command) {
+    StringBuilder query = new StringBuilder();
+    for (String word : command) {
+      query
+          .append(query.length() == 0 ? '?' : '&')
+          .append("command=")
+          .append(java.net.URLEncoder.encode(word, StandardCharsets.UTF_8).replace("+", "%20"));
+    }
+    return query.toString();
+  }
+
   /**
-   * Asks the agent at the other end of {@code socket} for {@code port} of {@code taskId}.
+   * Asks the agent at the other end of {@code socket} for {@code target} ({@link #port}, {@link
+   * #console}, {@link #exec}).
    *
    * @throws Refused when the agent answers anything but 200
    */
-  public static TaskTunnel open(
-      Socket socket, String authority, String secret, String taskId, String port)
+  public static TaskTunnel open(Socket socket, String authority, String secret, String target)
       throws IOException {
     OutputStream raw = socket.getOutputStream();
     raw.write(
-        ("POST /v1/tasks/"
-                + taskId
-                + "/ports/"
-                + port
-                + "/connect HTTP/1.1\r\n"
+        ("POST "
+                + target
+                + " HTTP/1.1\r\n"
                 + "Host: "
                 + authority
                 + "\r\nAuthorization: Bearer "
@@ -130,19 +156,13 @@ public final class TaskTunnel implements Closeable {
   }
 
   /** A chunked body, read as it comes. */
-  private static final class Chunked extends InputStream {
+  private static final class Chunked extends BlockInputStream {
     private final InputStream in;
     private long left;
     private boolean done;
 
     Chunked(InputStream in) {
       this.in = in;
-    }
-
-    @Override
-    public int read() throws IOException {
-      byte[] one = new byte[1];
-      return read(one, 0, 1) < 0 ? -1 : one[0] & 0xff;
     }
 
     @Override

@@ -8,6 +8,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.InetSocketAddress;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ExecutorService;
 
@@ -131,13 +132,13 @@ final class AgentHttp {
         return;
       }
       String id = path.substring("/v1/tasks/".length());
-      java.util.regex.Matcher connect = CONNECT.matcher(id);
-      if (connect.matches()) {
+      java.util.regex.Matcher into = INTO.matcher(id);
+      if (into.matches()) {
         if (!method.equals("POST")) {
-          problem(x, 405, "use POST on /v1/tasks/{id}/ports/{name}/connect");
+          problem(x, 405, "use POST on /v1/tasks/" + id);
           return;
         }
-        connect(x, connect.group(1), connect.group(2));
+        enter(x, into.group(1), into.group(2), into.group(3));
         return;
       }
       if (id.endsWith("/logs") && method.equals("GET")) {
@@ -189,37 +190,60 @@ final class AgentHttp {
     }
   }
 
-  /** {@code {id}/ports/{name}/connect} under {@code /v1/tasks/}. */
-  private static final java.util.regex.Pattern CONNECT =
-      java.util.regex.Pattern.compile("^([^/]+)/ports/([a-z0-9-]{1,15})/connect$");
+  /**
+   * The ways into a task under {@code /v1/tasks/}: {@code {id}/ports/{name}/connect}, {@code
+   * {id}/console}, {@code {id}/exec}.
+   */
+  private static final java.util.regex.Pattern INTO =
+      java.util.regex.Pattern.compile("^([^/]+)/(ports/([a-z0-9-]{1,15})/connect|console|exec)$");
 
   /**
-   * A tunnel to a running task's named port ({@link PortTunnels}); 404 for a task or port this
-   * agent does not have, 409 for a task that does not run, 502 when nothing accepts on the port.
+   * A tunnel into a running task ({@link PortTunnels}): to a named port, its console or a command
+   * run in it. Refused with 404 for a task (or port) this agent does not have, 409 for a task that
+   * does not run or offers no such way in, 502 when nothing accepts on the port.
    */
-  private void connect(HttpExchange x, String id, String port) throws IOException {
-    TaskTable.PortLookup found = tasks.port(id, port);
-    if (found.problem() != null) {
-      refuse(x, found.status(), found.problem());
-      return;
-    }
+  private void enter(HttpExchange x, String id, String way, String port) throws IOException {
     try {
-      tunnels.open(x, id + " port " + port, found.hostPort());
-    } catch (IOException e) {
-      refuse(
-          x,
-          502,
-          "task "
-              + id
-              + " does not accept connections on port "
-              + port
-              + " (worker port "
-              + found.hostPort()
-              + "): "
-              + e.getMessage());
+      if (way.equals("console")) {
+        tunnels.open(x, id + " console", tasks.access(id, TaskRuntime::console));
+      } else if (way.equals("exec")) {
+        List<String> command = queryAll(x.getRequestURI().getRawQuery(), "command");
+        if (command.isEmpty()) {
+          throw new Refusal(400, "exec needs a command: ?command=...&command=...");
+        }
+        tunnels.exec(x, id, tasks.access(id, (runtime, task) -> runtime.exec(task, command)));
+      } else {
+        tunnels.open(
+            x, id + " port " + port, tasks.access(id, (runtime, task) -> dial(task, port)));
+      }
+    } catch (Refusal e) {
+      refuse(x, e.status(), e.getMessage());
       return;
     }
     opened.set(true);
+  }
+
+  /** A connection to the task's named port where the worker forwards it. */
+  private Conduit dial(Task task, String port) throws Refusal {
+    for (dev.rota.agentapi.PortSpec p : task.spec.portsOrNone()) {
+      if (p.name().equals(port) && p.hostPort() != null) {
+        try {
+          return tunnels.dial(p.hostPort());
+        } catch (IOException e) {
+          throw new Refusal(
+              502,
+              "task "
+                  + task.id
+                  + " does not accept connections on port "
+                  + port
+                  + " (worker port "
+                  + p.hostPort()
+                  + "): "
+                  + e.getMessage());
+        }
+      }
+    }
+    throw new Refusal(404, "task " + task.id + " has no port named " + port);
   }
 
   /** Set by a request that opened a tunnel: its exchange outlives the handler, closed by it. */
@@ -287,6 +311,24 @@ final class AgentHttp {
     return body.length > MAX_BODY ? null : body;
   }
 
+  /** Every value of a query's parameter {@code name}, decoded, in order. */
+  private static List<String> queryAll(String raw, String name) {
+    List<String> values = new java.util.ArrayList<>();
+    if (raw == null || raw.isEmpty()) {
+      return values;
+    }
+    for (String pair : raw.split("&")) {
+      int eq = pair.indexOf('=');
+      String key = eq < 0 ? pair : pair.substring(0, eq);
+      if (java.net.URLDecoder.decode(key, java.nio.charset.StandardCharsets.UTF_8).equals(name)) {
+        values.add(
+            java.net.URLDecoder.decode(
+                eq < 0 ? "" : pair.substring(eq + 1), java.nio.charset.StandardCharsets.UTF_8));
+      }
+    }
+    return values;
+  }
+
   /** A query's parameters, decoded; the last of a name repeated wins. */
   private static Map<String, String> query(String raw) {
     Map<String, String> params = new java.util.HashMap<>();
@@ -344,6 +386,8 @@ final class AgentHttp {
       case 400 -> "Bad Request";
       case 401 -> "Unauthorized";
       case 404 -> "Not Found";
+      case 409 -> "Conflict";
+      case 502 -> "Bad Gateway";
       case 405 -> "Method Not Allowed";
       case 413 -> "Request Entity Too Large";
       default -> "Error";

@@ -186,6 +186,22 @@ final class Cgroups {
     return List.of(mem.resolve("cgroup.procs"), cpuDir.resolve("cgroup.procs"));
   }
 
+  /**
+   * The {@code cgroup.procs} files of the task's groups as they are (a command run in the task
+   * joins them, under the task's limits); none when nothing is enforced.
+   */
+  List<Path> existing(String taskId) {
+    if (kind == Kind.NONE) {
+      return List.of();
+    }
+    List<Path> procs = new ArrayList<>();
+    procs.add(memoryParent.resolve(taskId).resolve("cgroup.procs"));
+    if (kind == Kind.V1) {
+      procs.add(cpuParent.resolve(taskId).resolve("cgroup.procs"));
+    }
+    return procs.stream().filter(Files::exists).toList();
+  }
+
   /** Whether the kernel killed a process of the task's group for going over its memory limit. */
   boolean oomKilled(String taskId) {
     if (kind == Kind.NONE) {

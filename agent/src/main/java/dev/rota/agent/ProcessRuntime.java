@@ -31,12 +31,7 @@ final class ProcessRuntime implements TaskRuntime {
       task.failed("no command to run", Instant.now());
       return;
     }
-    Map<String, String> env =
-        new java.util.HashMap<>(task.spec.env() == null ? Map.of() : task.spec.env());
-    // A process listens on the worker's port itself: each named port's is in its environment.
-    for (dev.rota.agentapi.PortSpec p : task.spec.portsOrNone()) {
-      env.put(p.variable(), String.valueOf(p.hostPort()));
-    }
+    Map<String, String> env = environment(task);
     try {
       Path dir = supervisor.prepare(task);
       if (!runnable(command.get(0), dir, env)) {
@@ -53,6 +48,41 @@ final class ProcessRuntime implements TaskRuntime {
       task.failed(
           "cannot start " + command.get(0) + ": " + Supervisor.firstLine(e.getMessage()),
           Instant.now());
+    }
+  }
+
+  /** The task's variables, and the worker's port of each of its named ports. */
+  private static Map<String, String> environment(Task task) {
+    Map<String, String> env =
+        new java.util.HashMap<>(task.spec.env() == null ? Map.of() : task.spec.env());
+    // A process listens on the worker's port itself: each named port's is in its environment.
+    for (dev.rota.agentapi.PortSpec p : task.spec.portsOrNone()) {
+      env.put(p.variable(), String.valueOf(p.hostPort()));
+    }
+    return env;
+  }
+
+  /**
+   * {@code command} beside the task's process: in its folder, with its variables, in its control
+   * groups (under its limits).
+   */
+  @Override
+  public Execution exec(Task task, List<String> command) throws Refusal {
+    Path dir = supervisor.folder(task.id);
+    Map<String, String> env = environment(task);
+    if (!runnable(command.get(0), dir, env)) {
+      throw new Refusal(400, "cannot run " + command.get(0) + ": no such executable file");
+    }
+    ProcessBuilder builder =
+        new ProcessBuilder(Cgroups.joining(cgroups.existing(task.id), command))
+            .directory(dir.toFile());
+    // Not the task's folder variable: by that an agent started again finds the task's process.
+    builder.environment().putAll(env);
+    try {
+      return new ProcessExecution(builder.start());
+    } catch (IOException e) {
+      throw new Refusal(
+          400, "cannot run " + command.get(0) + ": " + Supervisor.firstLine(e.getMessage()));
     }
   }
 

@@ -59,6 +59,11 @@ final class QemuRuntime implements TaskRuntime {
   /** Where a VM's forwarded ports listen on the worker: where the task API listens. */
   private final String forwardHost;
 
+  /** The tasks whose console a user is attached to. */
+  private final java.util.Set<String> attached = java.util.concurrent.ConcurrentHashMap.newKeySet();
+
+  private final GuestAgent guestAgent = new GuestAgent();
+
   QemuRuntime(
       Supervisor supervisor,
       ImageCache images,
@@ -86,7 +91,8 @@ final class QemuRuntime implements TaskRuntime {
       task.failed("an initrd or kernel arguments need a kernel to boot directly", Instant.now());
       return;
     }
-    Path socket = supervisor.folder(task.id).resolve("qmp.sock");
+    // The longest of the VM's sockets' paths (QMP, console, guest agent).
+    Path socket = supervisor.folder(task.id).resolve("console.sock");
     if (socket.toString().length() > Qmp.MAX_SOCKET_PATH) {
       task.failed(
           "the agent's data folder is too deep for QEMU's control socket ("
@@ -209,12 +215,24 @@ final class QemuRuntime implements TaskRuntime {
             "-no-user-config",
             "-display",
             "none",
-            // Appending, so that the agent can cut the file at its cap while QEMU writes on
-            // (CappedLog).
+            // The serial console is a socket a user attaches to (one at a time), and everything
+            // it says goes to the log, attached or not. Appending, so that the agent can cut the
+            // file at its cap while QEMU writes on (CappedLog).
             "-chardev",
-            "file,id=console,append=on,path=" + dir.resolve("stdout.log"),
+            "socket,id=console,server=on,wait=off,path="
+                + dir.resolve("console.sock")
+                + ",logfile="
+                + dir.resolve("stdout.log")
+                + ",logappend=on",
             "-serial",
             "chardev:console",
+            // The guest agent's port, for exec in an image that runs qemu-ga.
+            "-device",
+            "virtio-serial-pci",
+            "-chardev",
+            "socket,id=guest-agent,server=on,wait=off,path=" + dir.resolve("qga.sock"),
+            "-device",
+            "virtserialport,chardev=guest-agent,name=org.qemu.guest_agent.0",
             "-qmp",
             "unix:" + dir.resolve("qmp.sock") + ",server=on,wait=off",
             "-device",
@@ -336,6 +354,38 @@ final class QemuRuntime implements TaskRuntime {
     } else {
       task.failed(
           "QEMU ended with code " + code + qemuComplaint(dir).map(c -> ": " + c).orElse(""), at);
+    }
+  }
+
+  /**
+   * The guest's serial console: what it prints, and what is typed to it. One session at a time
+   * (QEMU's socket takes one client; a second would wait unseen).
+   */
+  @Override
+  public Conduit console(Task task) throws Refusal, IOException {
+    Path socket = supervisor.folder(task.id).resolve("console.sock");
+    if (!Files.exists(socket)) {
+      throw new Refusal(409, "vm task " + task.id + " was started without a console socket");
+    }
+    if (!attached.add(task.id)) {
+      throw new Refusal(409, "the console of vm task " + task.id + " is in use by another session");
+    }
+    try {
+      return Conduit.unix(socket, () -> attached.remove(task.id));
+    } catch (IOException e) {
+      attached.remove(task.id);
+      throw e;
+    }
+  }
+
+  /** A command run in the guest by its guest agent ({@link GuestAgent}). */
+  @Override
+  public Execution exec(Task task, List<String> command) throws Refusal, IOException {
+    try {
+      return guestAgent.exec(task.id, supervisor.folder(task.id), command);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new Refusal(409, "the agent is stopping");
     }
   }
 

@@ -20,6 +20,16 @@ interface TaskRuntime {
    * The task whose record this is, found again after the agent restarted: adopted if it still runs,
    * ended if not; null when it never started (or the runtime keeps nothing across restarts).
    */
+  /** A connection to the running task's serial console. */
+  default Conduit console(Task task) throws Refusal, IOException {
+    throw new Refusal(409, "task " + task.id + " has no console: its output is its log");
+  }
+
+  /** {@code command} started in the running task's environment. */
+  default Execution exec(Task task, java.util.List<String> command) throws Refusal, IOException {
+    throw new Refusal(409, "task " + task.id + " cannot run commands");
+  }
+
   default Task recover(Path record, Consumer<TaskView> changes) throws IOException {
     return null;
   }

@@ -211,28 +211,24 @@ final class TaskTable {
     }
   }
 
-  /**
-   * Where a task's named port is reached on this worker, or why it cannot be.
-   *
-   * @param status the answer's status when it cannot (404 or 409)
-   */
-  record PortLookup(Integer hostPort, int status, String problem) {}
+  /** A way into a running task, through its runtime ({@link TaskRuntime#console}, {@code exec}). */
+  interface Access<T> {
+    T open(TaskRuntime runtime, Task task) throws Refusal, IOException;
+  }
 
-  PortLookup port(String id, String name) {
+  /**
+   * {@code access} to the task {@code id}; refused (404, 409) when it is not here or not running.
+   */
+  <T> T access(String id, Access<T> access) throws Refusal, IOException {
     Task task = tasks.get(id);
     if (task == null) {
-      return new PortLookup(null, 404, "no task " + id + " on this worker");
+      throw new Refusal(404, "no task " + id + " on this worker");
     }
-    for (dev.rota.agentapi.PortSpec p : task.spec.portsOrNone()) {
-      if (p.name().equals(name) && p.hostPort() != null) {
-        String state = task.view().state();
-        if (!state.equals(Task.RUNNING)) {
-          return new PortLookup(null, 409, "task " + id + " is " + state + ", not running");
-        }
-        return new PortLookup(p.hostPort(), 200, null);
-      }
+    String state = task.view().state();
+    if (!state.equals(Task.RUNNING)) {
+      throw new Refusal(409, "task " + id + " is " + state + ", not running");
     }
-    return new PortLookup(null, 404, "task " + id + " has no port named " + name);
+    return access.open(runtimes.get(runtimeOf(task.spec)), task);
   }
 
   List<TaskView> list() {

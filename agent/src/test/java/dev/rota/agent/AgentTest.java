@@ -296,12 +296,81 @@ class AgentTest {
   }
 
   private dev.rota.agentapi.TaskTunnel tunnel(String task, String port) throws Exception {
+    return open(dev.rota.agentapi.TaskTunnel.port(task, port));
+  }
+
+  private dev.rota.agentapi.TaskTunnel open(String target) throws Exception {
     dev.rota.agentapi.PinnedCertificates pins = new dev.rota.agentapi.PinnedCertificates();
     String authority = "127.0.0.1:" + agent.port();
     pins.expect(authority, agent.certificateSha256());
     java.net.Socket socket =
         pins.context().getSocketFactory().createSocket("127.0.0.1", agent.port());
-    return dev.rota.agentapi.TaskTunnel.open(socket, authority, agent.secret(), task, port);
+    return dev.rota.agentapi.TaskTunnel.open(socket, authority, agent.secret(), target);
+  }
+
+  /** A command's output on each stream and its exit code. */
+  private record Ran(String stdout, String stderr, Integer code) {}
+
+  private Ran exec(String task, String stdin, String... command) throws Exception {
+    try (dev.rota.agentapi.TaskTunnel tunnel =
+        open(dev.rota.agentapi.TaskTunnel.exec(task, List.of(command)))) {
+      tunnel.output().write(stdin.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+      tunnel.output().close();
+      java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
+      java.io.ByteArrayOutputStream err = new java.io.ByteArrayOutputStream();
+      dev.rota.agentapi.ExecFrames.Reader frames =
+          new dev.rota.agentapi.ExecFrames.Reader(out, err);
+      tunnel.input().transferTo(frames);
+      return new Ran(out.toString(), err.toString(), frames.exitCode());
+    }
+  }
+
+  @Test
+  void execRunsACommandInAProcessTasksEnvironmentWithItsExitCode() throws Exception {
+    start();
+    send(
+        "PUT",
+        "/v1/tasks/x.0",
+        "{\"vm\":\"x\",\"restartCount\":0,\"runtime\":\"process\",\"command\":[\"sleep\",\"300\"],"
+            + "\"env\":{\"GREETING\":\"hello from x\"}}");
+    eventually(
+        "running",
+        () -> {
+          try {
+            return "running".equals(task("x.0").get("state"));
+          } catch (Exception e) {
+            return false;
+          }
+        });
+    Ran ran =
+        exec(
+            "x.0", "typed in\n", "sh", "-c", "echo \"$GREETING\"; pwd; cat; echo oops >&2; exit 7");
+    assertEquals(7, ran.code(), "the command's own exit code");
+    assertTrue(
+        ran.stdout()
+            .matches(
+                "hello from x\n"
+                    + java.util.regex.Pattern.quote(data.toString())
+                    + "/.*/x\\.0\ntyped in\n"),
+        "the task's variables and folder, and the user's stdin: " + ran.stdout());
+    assertEquals("oops\n", ran.stderr());
+    assertEquals(0, exec("x.0", "", "true").code());
+    dev.rota.agentapi.TaskTunnel.Refused missing =
+        org.junit.jupiter.api.Assertions.assertThrows(
+            dev.rota.agentapi.TaskTunnel.Refused.class,
+            () -> exec("x.0", "", "no-such-program-here"));
+    assertEquals(400, missing.status());
+    assertEquals("cannot run no-such-program-here: no such executable file", missing.getMessage());
+    dev.rota.agentapi.TaskTunnel.Refused console =
+        org.junit.jupiter.api.Assertions.assertThrows(
+            dev.rota.agentapi.TaskTunnel.Refused.class,
+            () -> open(dev.rota.agentapi.TaskTunnel.console("x.0")));
+    assertEquals(409, console.status(), "a process has no console");
+    send("DELETE", "/v1/tasks/x.0", null);
+    dev.rota.agentapi.TaskTunnel.Refused gone =
+        org.junit.jupiter.api.Assertions.assertThrows(
+            dev.rota.agentapi.TaskTunnel.Refused.class, () -> exec("x.0", "", "true"));
+    assertEquals(404, gone.status());
   }
 
   @Test

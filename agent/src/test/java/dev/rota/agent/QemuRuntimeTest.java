@@ -12,6 +12,7 @@ import dev.rota.agentapi.TaskView;
 import dev.rota.testing.TestGuest;
 import java.io.IOException;
 import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.MessageDigest;
@@ -136,9 +137,27 @@ class QemuRuntimeTest {
   }
 
   @Test
-  void aGuestSeesTheCpusAndMemoryAskedAndPowersOffWithinTheGraceWhenStopped() {
+  void aGuestSeesTheCpusAndMemoryAskedAndPowersOffWithinTheGraceWhenStopped() throws Exception {
     List<TaskView> changes = new CopyOnWriteArrayList<>();
-    Task task = start("boot.0", null, direct("run"), 2, 256, changes);
+    int echoPort;
+    try (java.net.ServerSocket free = new java.net.ServerSocket(0)) {
+      echoPort = free.getLocalPort();
+    }
+    Task task =
+        new Task(
+            "boot.0",
+            new TaskSpec(
+                    "boot",
+                    0,
+                    "qemu",
+                    null,
+                    List.of(),
+                    Map.of(),
+                    Map.of("cpu", 2L, "memory", 256L),
+                    direct("run"))
+                .withPorts(List.of(new dev.rota.agentapi.PortSpec("echo", 7, echoPort))),
+            changes::add);
+    runtime.start(task);
     eventually(
         "the guest's init waits for its power button",
         BOOT,
@@ -151,6 +170,59 @@ class QemuRuntimeTest {
     assertTrue(
         memory > 160 && memory <= 256, "256 MiB asked, less what the kernel keeps: " + memory);
     assertEquals("running", last(changes).state());
+
+    // Its named port, forwarded from the worker's port: the guest's echo service answers there.
+    try (java.net.Socket echo = new java.net.Socket("127.0.0.1", echoPort)) {
+      echo.getOutputStream().write("through the forward\n".getBytes(StandardCharsets.UTF_8));
+      echo.shutdownOutput();
+      assertEquals(
+          "through the forward\n",
+          new String(echo.getInputStream().readAllBytes(), StandardCharsets.UTF_8));
+    }
+
+    // Its serial console: what is typed reaches the guest's shell, and what it says comes back
+    // (and goes to the log as well).
+    java.io.ByteArrayOutputStream said = new java.io.ByteArrayOutputStream();
+    try (Conduit console = runtime.console(task)) {
+      Thread reading =
+          new Thread(
+              () -> {
+                try {
+                  console.input().transferTo(said);
+                } catch (IOException e) {
+                  // closed
+                }
+              });
+      reading.start();
+      Refusal second =
+          org.junit.jupiter.api.Assertions.assertThrows(Refusal.class, () -> runtime.console(task));
+      assertEquals(409, second.status(), "one session at a time");
+      console.output().write("echo ROTA-$((6*7))\n".getBytes(StandardCharsets.UTF_8));
+      eventually(
+          "the shell's answer on the console",
+          Duration.ofSeconds(30),
+          () -> {
+            synchronized (said) {
+              return said.toString(StandardCharsets.UTF_8).contains("ROTA-42");
+            }
+          });
+    }
+    assertTrue(console("boot.0").contains("ROTA-42"), "the console's log has the session");
+    runtime.console(task).close(); // free again once the session ended
+
+    // A command through the guest agent: its stdin, output and exit code.
+    Execution command =
+        runtime.exec(task, List.of("sh", "-c", "read x; echo got $x; echo oops >&2; exit 3"));
+    command.stdin().write("typed\n".getBytes(StandardCharsets.UTF_8));
+    command.stdin().close();
+    java.io.ByteArrayOutputStream framed = new java.io.ByteArrayOutputStream();
+    int code = command.await(new dev.rota.agentapi.ExecFrames.Writer(framed));
+    java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
+    java.io.ByteArrayOutputStream err = new java.io.ByteArrayOutputStream();
+    new dev.rota.agentapi.ExecFrames.Reader(out, err).write(framed.toByteArray());
+    assertEquals(3, code);
+    assertEquals("got typed\n", out.toString(StandardCharsets.UTF_8));
+    assertEquals("oops\n", err.toString(StandardCharsets.UTF_8));
 
     runtime.stop(task, Duration.ofMinutes(2));
     assertTrue(

@@ -71,8 +71,11 @@ class AuthApiTest {
           new Call("GET", "/v1/vms/nobody/events", null, Set.of("compute:read")),
           new Call("GET", "/v1/vms/nobody/logs", null, Set.of("compute:read")),
           new Call("POST", "/v1/vms/nobody/stop", null, Set.of("compute:write")),
-          // A port-forward's socket: its opening needs a role of its own.
+          // A socket into a VM (a port, the console, a command): its opening needs a role of its
+          // own.
           new Call("GET", "/v1/vms/nobody/ports/web/forward", null, Set.of("compute:connect")),
+          new Call("GET", "/v1/vms/nobody/console", null, Set.of("compute:connect")),
+          new Call("GET", "/v1/vms/nobody/exec?command=true", null, Set.of("compute:connect")),
           new Call("POST", "/v1/vms/nobody/start", null, Set.of("compute:write")),
           new Call("POST", "/v1/vms/nobody/restart", null, Set.of("compute:write")),
           new Call("DELETE", "/v1/vms/nobody", null, Set.of("compute:write")),

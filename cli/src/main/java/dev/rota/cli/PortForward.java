@@ -9,11 +9,6 @@ import java.net.ServerSocket;
 import java.net.Socket;
 import java.net.URI;
 import java.net.http.HttpClient;
-import java.net.http.WebSocket;
-import java.nio.ByteBuffer;
-import java.util.Arrays;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionStage;
 
 /**
  * {@code rota vm port-forward NAME [LOCAL:]PORT}: listens on loopback and carries each connection
@@ -81,13 +76,9 @@ final class PortForward {
   }
 
   private URI socketUri(String vm, String port) {
-    String server = context.server();
-    String ws =
-        server.startsWith("https://")
-            ? "wss://" + server.substring(8)
-            : "ws://" + server.substring(server.indexOf("://") + 3);
-    return URI.create(
-        ws + "/v1/vms/" + ApiClient.segment(vm) + "/ports/" + ApiClient.segment(port) + "/forward");
+    return VmSocket.uri(
+        context,
+        "/v1/vms/" + ApiClient.segment(vm) + "/ports/" + ApiClient.segment(port) + "/forward");
   }
 
   /**
@@ -112,96 +103,6 @@ final class PortForward {
 
   /** Whether the VM's side closed it (rather than a refusal or a break). */
   private boolean carry(HttpClient http, URI uri, InputStream fromUser, OutputStream toUser) {
-    CompletableFuture<Boolean> closed = new CompletableFuture<>();
-    // The server's first message, empty, says the tunnel is open: nothing is sent before it.
-    CompletableFuture<Boolean> open = new CompletableFuture<>();
-    WebSocket.Builder builder = http.newWebSocketBuilder();
-    if (context.token() != null && !context.token().isBlank()) {
-      builder.header("Authorization", "Bearer " + context.token());
-    }
-    WebSocket ws;
-    try {
-      ws =
-          builder
-              .buildAsync(
-                  uri,
-                  new WebSocket.Listener() {
-                    @Override
-                    public CompletionStage<?> onBinary(
-                        WebSocket socket, ByteBuffer data, boolean last) {
-                      try {
-                        byte[] bytes = new byte[data.remaining()];
-                        data.get(bytes);
-                        if (!open.isDone() && bytes.length == 0) {
-                          open.complete(true);
-                          socket.request(1);
-                          return null;
-                        }
-                        toUser.write(bytes);
-                        toUser.flush();
-                      } catch (IOException e) {
-                        socket.abort();
-                        closed.complete(false);
-                      }
-                      socket.request(1);
-                      return null;
-                    }
-
-                    @Override
-                    public CompletionStage<?> onClose(WebSocket socket, int code, String reason) {
-                      if (code != WebSocket.NORMAL_CLOSURE) {
-                        say("vm port-forward: " + reason);
-                      }
-                      closed.complete(code == WebSocket.NORMAL_CLOSURE);
-                      return null;
-                    }
-
-                    @Override
-                    public void onError(WebSocket socket, Throwable error) {
-                      say("vm port-forward: " + error.getMessage());
-                      closed.complete(false);
-                    }
-                  })
-              .join();
-    } catch (java.util.concurrent.CompletionException e) {
-      say(
-          "vm port-forward: cannot open a connection through "
-              + context.server()
-              + ": "
-              + (e.getCause() == null ? e.getMessage() : e.getCause().getMessage()));
-      return false;
-    }
-    Thread upstream =
-        new Thread(
-            () -> {
-              byte[] buffer = new byte[16 * 1024];
-              try {
-                if (CompletableFuture.anyOf(open, closed).join() != Boolean.TRUE
-                    || !open.isDone()) {
-                  return;
-                }
-                int n;
-                while ((n = fromUser.read(buffer)) >= 0) {
-                  if (n > 0) {
-                    ws.sendBinary(ByteBuffer.wrap(Arrays.copyOf(buffer, n)), true).join();
-                  }
-                }
-                // An empty message: nothing more comes from this side.
-                ws.sendBinary(ByteBuffer.allocate(0), true).join();
-              } catch (IOException | RuntimeException e) {
-                closed.complete(false);
-              }
-            },
-            "port-forward-up");
-    upstream.setDaemon(true);
-    upstream.start();
-    boolean normally = closed.join();
-    ws.abort();
-    return normally;
-  }
-
-  private synchronized void say(String line) {
-    err.println("rota: " + line);
-    err.flush();
+    return new VmSocket(context, err, "vm port-forward").carry(http, uri, fromUser, toUser);
   }
 }

@@ -364,6 +364,36 @@ final class VmCommands extends Noun {
   }
 
   @Command(
+      name = "console",
+      description =
+          "Attach the terminal to the VM's serial console (a qemu VM) through the server; Ctrl-]"
+              + " detaches and leaves the VM running.")
+  int console(@Parameters(paramLabel = "NAME") String name) {
+    return new VmConsole(root.api().context(), root.err).run(name, System.in, System.out);
+  }
+
+  @Command(
+      name = "exec",
+      description =
+          "Run a command in the VM through the server: in a process VM's environment, or in a qemu"
+              + " guest through its guest agent (qemu-guest-agent). Exits with the command's code.")
+  int exec(
+      @Parameters(index = "0", paramLabel = "NAME") String name,
+      @Option(
+              names = {"-i", "--stdin"},
+              description = "pass stdin to the command (a qemu guest takes it whole, at its start)")
+          boolean stdin,
+      @Parameters(index = "1..*", arity = "1..*", paramLabel = "COMMAND") List<String> command) {
+    return new VmExec(root.api().context(), root.err)
+        .run(
+            name,
+            command,
+            stdin ? System.in : java.io.InputStream.nullInputStream(),
+            System.out,
+            System.err);
+  }
+
+  @Command(
       name = "ssh",
       description =
           "ssh into the VM through the server: runs ssh (or ROTA_SSH) with 'rota vm connect' as"

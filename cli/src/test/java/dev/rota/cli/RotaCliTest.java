@@ -565,7 +565,7 @@ class RotaCliTest {
         noVerb
             .err()
             .startsWith(
-                "rota: a verb is needed: create, connect, delete, describe, events, get, list"),
+                "rota: a verb is needed: create, connect, console, delete, describe, events, exec, get,"),
         noVerb.err());
     Result help = run("worker", "pause", "--help");
     assertEquals(ExitCodes.OK, help.code());

@@ -31,15 +31,16 @@ public interface AgentClient {
   LogChunk logs(AgentAddress agent, String taskId, LogQuery query, Duration timeout);
 
   /**
-   * {@code POST /v1/tasks/{id}/ports/{name}/connect}: a connection to a running task's named port,
-   * through its agent, both ways.
+   * A way into a running task through its agent, both ways: {@code target} is one of {@link
+   * dev.rota.agentapi.TaskTunnel}'s (a named port, the console, a command).
    *
-   * @throws dev.rota.agentapi.TaskTunnel.Refused when the agent refuses it (404: no such task or
-   *     port; 409: the task does not run; 502: nothing accepts on the port)
+   * @throws dev.rota.agentapi.TaskTunnel.Refused when the agent refuses it (400: a command it
+   *     cannot run; 404: no such task or port; 409: the task does not run or offers no such way in;
+   *     502: nothing accepts on the port)
    * @throws java.io.IOException when the agent cannot be reached
    */
-  dev.rota.agentapi.TaskTunnel connect(
-      AgentAddress agent, String taskId, String port, Duration timeout) throws java.io.IOException;
+  dev.rota.agentapi.TaskTunnel connect(AgentAddress agent, String target, Duration timeout)
+      throws java.io.IOException;
 
   /** {@code DELETE /v1/logs/{vm}}: the VM is deleted; the logs kept of its tasks go. */
   void forgetLogs(AgentAddress agent, String vm, Duration timeout);

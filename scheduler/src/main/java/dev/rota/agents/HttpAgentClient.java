@@ -151,8 +151,8 @@ public class HttpAgentClient implements AgentClient {
   }
 
   @Override
-  public dev.rota.agentapi.TaskTunnel connect(
-      AgentAddress agent, String taskId, String port, Duration timeout) throws IOException {
+  public dev.rota.agentapi.TaskTunnel connect(AgentAddress agent, String target, Duration timeout)
+      throws IOException {
     URI uri = URI.create(agent.endpoint());
     String authority = uri.getHost() + ":" + port(uri);
     java.net.Socket socket;
@@ -170,7 +170,7 @@ public class HttpAgentClient implements AgentClient {
       socket.setSoTimeout((int) timeout.toMillis());
       dev.rota.agentapi.TaskTunnel tunnel =
           dev.rota.agentapi.TaskTunnel.open(
-              socket, authority, agent.secret() == null ? "" : agent.secret(), taskId, port);
+              socket, authority, agent.secret() == null ? "" : agent.secret(), target);
       socket.setSoTimeout(0);
       return tunnel;
     } catch (IOException e) {

@@ -69,7 +69,7 @@ class CliJarIT extends SharedDevStack {
   }
 
   @Test
-  void portForwardCarriesConnectionsToAVmsPortThroughTheServer() throws Exception {
+  void portForwardExecAndConsoleReachAVmThroughTheServer() throws Exception {
     assertEquals(201, stack.api("POST", "/v1/vms", EchoVm.body("fwd", dir)).status());
     eventually("running", () -> "running".equals(stack.vm("fwd").get("status")));
     ProcessBuilder pb = cli("vm", "port-forward", "fwd", "0:web");
@@ -151,8 +151,40 @@ class CliJarIT extends SharedDevStack {
       assertEquals(0, sshed.exitValue(), through);
       assertTrue(through.endsWith("\nPING"), through);
 
+      // A command in the VM's environment: its output on each stream, its exit code the CLI's.
+      Run ran =
+          rota(
+              "vm",
+              "exec",
+              "fwd",
+              "--",
+              "sh",
+              "-c",
+              "echo \"port $ROTA_PORT_WEB\"; echo to-stderr >&2; exit 4");
+      assertEquals(4, ran.code(), ran.err());
+      assertTrue(ran.out().matches("port \\d+\n"), ran.out());
+      assertEquals("to-stderr\n", ran.err());
+      ProcessBuilder fed = cli("vm", "exec", "-i", "fwd", "--", "tr", "a-z", "A-Z");
+      fed.redirectInput(
+          Files.writeString(Files.createTempFile(dir, "in", ".txt"), "piped in\n").toFile());
+      Process piped = fed.start();
+      String upper = new String(piped.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+      assertTrue(piped.waitFor(60, TimeUnit.SECONDS));
+      assertEquals(0, piped.exitValue());
+      assertEquals("PIPED IN\n", upper, "-i: stdin to the command");
+      Run console = rota("vm", "console", "fwd");
+      assertEquals(1, console.code());
+      assertTrue(
+          console
+              .err()
+              .contains("rota: vm console: task fwd.0 has no console: its output is its log"),
+          console.err());
+
       stack.api("POST", "/v1/vms/fwd/stop", null);
       eventually("stopped", () -> "stopped".equals(stack.vm("fwd").get("status")));
+      Run stopped = rota("vm", "exec", "fwd", "--", "true");
+      assertEquals(1, stopped.code());
+      assertEquals("rota: vm exec: vm fwd is stopped, not running\n", stopped.err());
       try (java.net.Socket c = new java.net.Socket("127.0.0.1", local)) {
         assertEquals(-1, c.getInputStream().read(), "a stopped VM's connection is closed at once");
       }

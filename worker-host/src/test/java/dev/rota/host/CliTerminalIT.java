@@ -4,6 +4,7 @@ import static dev.rota.testing.Eventually.eventually;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.rota.testing.TestGuest;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -54,24 +55,34 @@ class CliTerminalIT {
     return out;
   }
 
+  /** A script for the terminal: the CLI jar pointed at the stack, then {@code lines}. */
+  private static Path script(String name, java.util.function.Function<String, List<String>> lines)
+      throws IOException {
+    String rota =
+        Path.of(System.getProperty("java.home"), "bin", "java")
+            + " -jar "
+            + System.getProperty("rota.cli.jar");
+    List<String> all = new java.util.ArrayList<>();
+    all.add(
+        "export ROTA_SERVER=http://127.0.0.1:"
+            + stack.port
+            + " ROTA_CONFIG="
+            + dir.resolve("config.json"));
+    all.addAll(lines.apply(rota));
+    all.add("sleep 600");
+    all.add("");
+    return Files.writeString(dir.resolve(name), String.join("\n", all));
+  }
+
   @Test
   void waitKeepsOneProgressLineRewrittenInPlaceAndErrorsAreOneLine() throws Exception {
-    String jar = System.getProperty("rota.cli.jar");
-    String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-    String rota = java + " -jar " + jar;
-    Path script = dir.resolve("session.sh");
-    Files.writeString(
-        script,
-        String.join(
-            "\n",
-            "export ROTA_SERVER=http://127.0.0.1:"
-                + stack.port
-                + " ROTA_CONFIG="
-                + dir.resolve("config.json"),
-            rota + " vm create tty-vm --wait -- sleep 313; echo \"EXIT=$?\"",
-            rota + " vm get nobody; echo \"EXIT=$?\"",
-            "sleep 600",
-            ""));
+    Path script =
+        script(
+            "session.sh",
+            rota ->
+                List.of(
+                    rota + " vm create tty-vm --wait -- sleep 313; echo \"EXIT=$?\"",
+                    rota + " vm get nobody; echo \"EXIT=$?\""));
     String session = "rota-cli-" + UUID.randomUUID().toString().substring(0, 8);
     tmux("tmux", "new-session", "-d", "-s", session, "-x", "200", "-y", "50", "bash " + script);
     try {
@@ -107,6 +118,67 @@ class CliTerminalIT {
     } finally {
       tmux("tmux", "kill-session", "-t", session);
       stack.api("DELETE", "/v1/vms/tty-vm", null);
+    }
+  }
+
+  @Test
+  void aQemuGuestIsReachedThroughTheServerByExecPortAndConsoleInATerminal() throws Exception {
+    TestGuest guest = TestGuest.get();
+    String vm =
+        "{\"name\":\"g\",\"runtime\":\"qemu\",\"resources\":{\"cpu\":1,\"memory\":128},"
+            + "\"ports\":[{\"name\":\"echo\",\"port\":7}],\"guest\":{\"kernel\":\""
+            + guest.kernel().toUri()
+            + "\",\"initrd\":\""
+            + guest.initrd().toUri()
+            + "\",\"kernelArgs\":\"quiet rota.test=run\"}}";
+    assertEquals(201, stack.api("POST", "/v1/vms", vm).status());
+    Path script =
+        script(
+            "guest.sh",
+            rota ->
+                List.of(
+                    rota
+                        + " vm exec g -- sh -c 'echo in-guest-$(uname -s); exit 5'; echo \"EXIT=$?\"",
+                    "echo hello-echo | " + rota + " vm connect g echo; echo \"EXIT=$?\"",
+                    rota + " vm console g; echo \"EXIT=$?\""));
+    String session = "rota-guest-" + UUID.randomUUID().toString().substring(0, 8);
+    try {
+      eventually(
+          "the guest is up, its services started",
+          java.time.Duration.ofMinutes(3),
+          () -> stack.api("GET", "/v1/vms/g/logs", null).body().contains("ROTA-GUEST-ALIVE"));
+      tmux("tmux", "new-session", "-d", "-s", session, "-x", "200", "-y", "50", "bash " + script);
+      String[] pane = {""};
+      java.util.function.Predicate<String> shown =
+          text -> {
+            try {
+              pane[0] = tmux("tmux", "capture-pane", "-p", "-t", session);
+            } catch (IOException | InterruptedException e) {
+              return false;
+            }
+            return pane[0].contains(text);
+          };
+      eventually("attached to the console", () -> shown.test("Connected to vm g's console"));
+      tmux("tmux", "send-keys", "-t", session, "echo ROTA-$((6*7))", "Enter");
+      eventually("the guest's shell answered", () -> shown.test("ROTA-42"));
+      tmux("tmux", "send-keys", "-t", session, "C-]");
+      eventually("detached", () -> shown.test("Detached from vm g's console"));
+      eventually(
+          "the last command ended",
+          () ->
+              shown.test("EXIT=0\n")
+                  && pane[0].lines().filter(l -> l.startsWith("EXIT=")).count() == 3);
+      List<String> lines = pane[0].lines().toList();
+      assertEquals(
+          List.of("EXIT=5", "EXIT=0", "EXIT=0"),
+          lines.stream().filter(l -> l.startsWith("EXIT=")).toList(),
+          "exec's code is the command's; connect and a detach end well:\n" + pane[0]);
+      assertTrue(lines.contains("in-guest-Linux"), "exec ran in the guest:\n" + pane[0]);
+      assertTrue(lines.contains("hello-echo"), "the guest's echo port answered:\n" + pane[0]);
+      assertEquals("running", stack.vm("g").get("status"), "a detach leaves the VM running");
+    } finally {
+      tmux("tmux", "kill-session", "-t", session);
+      stack.api("DELETE", "/v1/vms/g", null);
     }
   }
 }

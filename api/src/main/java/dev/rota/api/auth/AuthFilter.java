@@ -72,9 +72,9 @@ public class AuthFilter {
     account.get().roles().forEach(r -> Role.parse(r).ifPresent(roles::add));
     Caller caller = new Caller(account.get().name(), roles, account.get().worker());
     Optional<RouteMatch<?>> route = RouteAttributes.getRouteMatch(request);
-    // A port-forward's socket is opened by an upgrade that no controller route matches.
-    boolean forward =
-        dev.rota.api.forward.PortForwardSocket.PATTERN.matcher(request.getPath()).matches();
+    // A socket into a VM (port-forward, console, exec) opens by an upgrade no controller route
+    // matches.
+    boolean forward = dev.rota.api.forward.TunnelRelay.PATHS.matcher(request.getPath()).matches();
     Role[] needed =
         forward
             ? new Role[] {Role.COMPUTE_CONNECT}
