@@ -109,7 +109,8 @@ public final class TaskTunnel implements Closeable {
         chunked = true;
       }
     }
-    InputStream body = chunked ? new Chunked(from) : length >= 0 ? new Bounded(from, length) : from;
+    InputStream body =
+        chunked ? new Chunked(from) : length >= 0 ? new BoundedInputStream(from, length) : from;
     if (code != 200) {
       String detail = new String(body.readNBytes(8192), StandardCharsets.UTF_8);
       int at = detail.indexOf("\"detail\":\"");
@@ -191,26 +192,6 @@ public final class TaskTunnel implements Closeable {
         line(in); // the chunk's CRLF
       }
       return n;
-    }
-  }
-
-  /** A body of a known length (a refusal's). */
-  private static final class Bounded extends InputStream {
-    private final InputStream in;
-    private long left;
-
-    Bounded(InputStream in, long length) {
-      this.in = in;
-      this.left = length;
-    }
-
-    @Override
-    public int read() throws IOException {
-      if (left <= 0) {
-        return -1;
-      }
-      left--;
-      return in.read();
     }
   }
 

@@ -163,7 +163,11 @@ public final class Agent implements AutoCloseable {
                   config.imageCacheBytes(),
                   json,
                   java.time.Clock.systemUTC(),
-                  images);
+                  images,
+                  new OciRegistry(
+                      json,
+                      registryCredentials(config, json),
+                      java.util.Set.copyOf(config.insecureRegistries())));
           runtimes.put(
               "qemu",
               new QemuRuntime(
@@ -326,6 +330,21 @@ public final class Agent implements AutoCloseable {
     cgroups.removeIfEmpty();
     if (ownThreads != null) {
       ownThreads.close();
+    }
+  }
+
+  /**
+   * The registries' credentials from {@code ROTA_AGENT_REGISTRY_AUTH}; a bad file stops the start.
+   */
+  private static Map<String, String> registryCredentials(AgentConfig config, ObjectMapper json) {
+    try {
+      return OciRegistry.credentials(json, config.registryAuth());
+    } catch (java.io.IOException | RuntimeException e) {
+      throw new AgentConfig.BadSetting(
+          "ROTA_AGENT_REGISTRY_AUTH="
+              + config.registryAuth()
+              + " is not a Docker config.json ({\"auths\": {\"host\": {\"auth\": \"...\"}}}): "
+              + Supervisor.firstLine(String.valueOf(e.getMessage())));
     }
   }
 }

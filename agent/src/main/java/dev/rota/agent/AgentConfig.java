@@ -39,6 +39,10 @@ import java.util.function.Function;
  *     ROTA_AGENT_IMAGE_CACHE_SIZE}, e.g. {@code 20G})
  * @param portRange the worker's ports tasks' named ports are given from ({@code
  *     ROTA_AGENT_PORT_RANGE}, default {@code 20000-32000})
+ * @param registryAuth the OCI registries' credentials, a Docker {@code config.json} ({@code
+ *     ROTA_AGENT_REGISTRY_AUTH}); null: none
+ * @param insecureRegistries registries pulled from over plain HTTP, besides those on loopback
+ *     ({@code ROTA_AGENT_INSECURE_REGISTRIES}, {@code host:port,...})
  */
 public record AgentConfig(
     List<String> controllerUrls,
@@ -62,7 +66,9 @@ public record AgentConfig(
     Path controllerCa,
     String qemuAccel,
     long imageCacheBytes,
-    String portRange) {
+    String portRange,
+    Path registryAuth,
+    List<String> insecureRegistries) {
 
   /** A setting that cannot be used; its message is the one line the agent prints. */
   public static final class BadSetting extends RuntimeException {
@@ -171,7 +177,12 @@ public record AgentConfig(
               HostPorts.parse("127.0.0.1", v);
               return v.strip();
             },
-            "a range of ports such as 20000-32000"));
+            "a range of ports such as 20000-32000"),
+        file(s, "ROTA_AGENT_REGISTRY_AUTH"),
+        java.util.Arrays.stream(s.getOrDefault("ROTA_AGENT_INSECURE_REGISTRIES", "").split(","))
+            .map(String::strip)
+            .filter(r -> !r.isEmpty())
+            .toList());
   }
 
   private static String oneOf(

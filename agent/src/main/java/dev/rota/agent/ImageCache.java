@@ -34,12 +34,13 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The worker's images: fetched from {@code https://}, {@code http://} or {@code file://} addresses,
- * kept once by content digest (SHA-256) however many VMs use them, and never written (each VM
- * writes to an overlay of its own). An address may pin its content, {@code <address>@sha256:<hex>}:
- * a pinned image already here is not fetched at all, and one whose content differs is refused. Many
- * VMs asking for one image at once share one fetch. The cache is bounded: past its size the least
- * recently used images that no VM uses are removed. What it holds is what the worker reports it
- * holds ({@link HeldImages}), so that placement prefers workers that have a VM's image.
+ * or pulled from OCI registries ({@code oci://}, {@link OciRegistry}), kept once by content digest
+ * (SHA-256) however many VMs use them, and never written (each VM writes to an overlay of its own).
+ * An address may pin its content, {@code <address>@sha256:<hex>}: a pinned image already here is
+ * not fetched at all, and one whose content differs is refused. Many VMs asking for one image at
+ * once share one fetch. The cache is bounded: past its size the least recently used images that no
+ * VM uses are removed. What it holds is what the worker reports it holds ({@link HeldImages}), so
+ * that placement prefers workers that have a VM's image.
  */
 final class ImageCache {
   private static final Logger log = LoggerFactory.getLogger(ImageCache.class);
@@ -71,6 +72,7 @@ final class ImageCache {
   private final Clock clock;
   private final HeldImages held;
   private final HttpClient http;
+  private final OciRegistry registry;
   private final Map<String, String> refs = new TreeMap<>();
   private final Map<String, Blob> blobs = new TreeMap<>();
   private final Map<String, Integer> inUse = new HashMap<>();
@@ -86,7 +88,14 @@ final class ImageCache {
     }
   }
 
-  ImageCache(Path root, long maxBytes, ObjectMapper json, Clock clock, HeldImages held) {
+  ImageCache(
+      Path root,
+      long maxBytes,
+      ObjectMapper json,
+      Clock clock,
+      HeldImages held,
+      OciRegistry registry) {
+    this.registry = registry;
     this.root = root;
     this.maxBytes = maxBytes;
     this.json = json;
@@ -106,9 +115,12 @@ final class ImageCache {
    */
   Lease acquire(String image, Consumer<String> progress)
       throws ImageException, InterruptedException {
+    // An OCI reference's digest is its manifest's, checked by the registry's client, not the
+    // disk's.
     Matcher pinned = PINNED.matcher(image);
-    String location = pinned.matches() ? pinned.group(1) : image;
-    String pin = pinned.matches() ? pinned.group(2) : null;
+    boolean content = pinned.matches() && !image.startsWith("oci://");
+    String location = content ? pinned.group(1) : image;
+    String pin = content ? pinned.group(2) : null;
     while (true) {
       Fetch fetch;
       boolean mine = false;
@@ -270,9 +282,12 @@ final class ImageCache {
               in, answer.headers().firstValueAsLong("Content-Length").orElse(-1), to, fetch);
         }
       }
+      case "oci" -> {
+        return registry.pull(location, (in, size) -> copy(in, size, to, fetch));
+      }
       default ->
           throw new ImageException(
-              "image " + location + " is not an https://, http:// or file:// address");
+              "image " + location + " is not an https://, http://, file:// or oci:// address");
     }
   }
 

@@ -40,7 +40,13 @@ class ImageCacheTest {
 
   private ImageCache cache(long maxBytes) {
     held = new HeldImages(data.resolve("images.json"), json, clock);
-    return new ImageCache(data.resolve("images"), maxBytes, json, clock, held);
+    return new ImageCache(
+        data.resolve("images"),
+        maxBytes,
+        json,
+        clock,
+        held,
+        new OciRegistry(json, Map.of(), java.util.Set.of()));
   }
 
   private String image(String name, int bytes) throws Exception {
@@ -165,6 +171,7 @@ class ImageCacheTest {
         assertThrows(
             ImageCache.ImageException.class, () -> cache.acquire("ghcr.io/acme/a:1", p -> {}));
     assertEquals(
-        "image ghcr.io/acme/a:1 is not an https://, http:// or file:// address", e.getMessage());
+        "image ghcr.io/acme/a:1 is not an https://, http://, file:// or oci:// address",
+        e.getMessage());
   }
 }

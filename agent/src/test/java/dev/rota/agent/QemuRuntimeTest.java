@@ -63,7 +63,14 @@ class QemuRuntimeTest {
   void runtime() throws IOException {
     supervisor = new Supervisor(data.resolve("tasks"), json);
     held = new HeldImages(data.resolve("images.json"), json, Clock.systemUTC());
-    cache = new ImageCache(data.resolve("images"), 1L << 30, json, Clock.systemUTC(), held);
+    cache =
+        new ImageCache(
+            data.resolve("images"),
+            1L << 30,
+            json,
+            Clock.systemUTC(),
+            held,
+            new OciRegistry(json, Map.of(), java.util.Set.of()));
     runtime =
         new QemuRuntime(
             supervisor,

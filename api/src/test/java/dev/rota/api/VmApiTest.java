@@ -258,6 +258,9 @@ class VmApiTest {
           qemu with command  | {"name":"q2","runtime":"qemu","image":"https://a.example/d.qcow2","command":["x"]} | 400 | command
           qemu image address | {"name":"q3","runtime":"qemu","image":"ghcr.io/acme/a:1"}             | 400 | image
           qemu bad pin       | {"name":"q4","runtime":"qemu","image":"https://a.example/d.qcow2@sha256:abc"} | 400 | image
+          oci upper repo     | {"name":"q10","runtime":"qemu","image":"oci://ghcr.io/Acme/a:1"}     | 400 | image: must be an https://, http:// or file:// address (optionally pinned with @sha256:<64 hex digits>), or an image in an OCI registry, oci://registry/repository[:tag][@sha256:<64 hex digits>]
+          oci short digest   | {"name":"q11","runtime":"qemu","image":"oci://ghcr.io/acme/a@sha256:abc"} | 400 | image
+          oci kernel         | {"name":"q12","runtime":"qemu","guest":{"kernel":"oci://ghcr.io/acme/k:1"}} | 400 | guest.kernel
           initrd alone       | {"name":"q5","runtime":"qemu","image":"file:///d.raw","guest":{"initrd":"file:///i"}} | 400 | guest.initrd
           kernel args alone  | {"name":"q6","runtime":"qemu","image":"file:///d.raw","guest":{"kernelArgs":"quiet"}} | 400 | guest.kernelArgs
           kernel address     | {"name":"q7","runtime":"qemu","guest":{"kernel":"/boot/vmlinuz"}}     | 400 | guest.kernel
@@ -297,6 +300,23 @@ class VmApiTest {
             "neg", "frac", "txt", "pol", "mr", "win", "win0", "nocmd", "cmdtxt", "envl", "mal",
             "typo", "unk", "memg", "memk", "memt", "q1", "q2", "q9")) {
       assertFalse(workflowExists(name), "no workflow for " + name);
+    }
+  }
+
+  @Test
+  void aQemuVmsDiskMayBeAnImageInAnOciRegistry() {
+    for (String image :
+        List.of(
+            "oci://ghcr.io/acme/vms/debian:12",
+            "oci://127.0.0.1:5000/rota/guest@sha256:" + "b".repeat(64),
+            "oci://registry.example/a")) {
+      String name = "oci-" + Math.abs(image.hashCode() % 1000);
+      Http.Reply created =
+          http.post(
+              "/v1/vms",
+              "{\"name\":\"" + name + "\",\"runtime\":\"qemu\",\"image\":\"" + image + "\"}");
+      assertEquals(201, created.status(), created.toString());
+      assertEquals(image, http.get("/v1/vms/" + name).map().get("image"));
     }
   }
 

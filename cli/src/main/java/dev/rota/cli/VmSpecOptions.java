@@ -28,7 +28,8 @@ final class VmSpecOptions {
       names = "--image",
       description =
           "the boot disk of a qemu VM: an https://, http:// or file:// address of a "
-              + "qcow2 or raw image, optionally pinned with @sha256:<hex> (with --runtime qemu)")
+              + "qcow2 or raw image, optionally pinned with @sha256:<hex>, or an image in an OCI"
+              + " registry, oci://registry/repository[:tag][@sha256:<hex>] (with --runtime qemu)")
   String image;
 
   @Option(

@@ -5,7 +5,10 @@ import dev.rota.api.problem.Problems;
 import java.util.List;
 import java.util.regex.Pattern;
 
-/** What a {@code qemu} VM's spec must say: something to boot, as addresses its agent can fetch. */
+/**
+ * What a {@code qemu} VM's spec must say: something to boot, as addresses its agent can fetch (the
+ * disk also from an OCI registry).
+ */
 final class GuestChecks {
   /**
    * What a worker's image cache fetches: an https, http or file address, its content optionally
@@ -15,6 +18,11 @@ final class GuestChecks {
 
   private static final String IMAGE_MESSAGE =
       "must be an https://, http:// or file:// address, optionally pinned with @sha256:<64 hex digits>";
+
+  private static final String OCI_MESSAGE =
+      "must be an https://, http:// or file:// address (optionally pinned with @sha256:<64 hex"
+          + " digits>), or an image in an OCI registry, "
+          + dev.rota.agentapi.OciReference.FORM;
 
   private GuestChecks() {}
 
@@ -40,7 +48,11 @@ final class GuestChecks {
       throw Problems.badRequest(
           field + "guest.kernelArgs", "is the command line of guest.kernel: give the kernel too");
     }
-    address(field + "image", image);
+    if (!blank(image)
+        && !IMAGE.matcher(image).matches()
+        && !dev.rota.agentapi.OciReference.PATTERN.matcher(image).matches()) {
+      throw Problems.badRequest(field + "image", OCI_MESSAGE + ", got \"" + image + "\"");
+    }
     address(field + "guest.kernel", g.kernel());
     address(field + "guest.initrd", g.initrd());
   }
