@@ -113,6 +113,9 @@ public final class Agent implements AutoCloseable {
     HostPorts ports = HostPorts.parse(config.listenHost(), config.portRange());
     WorkerFacts facts = new WorkerFacts();
     Cgroups cgroups = Cgroups.none("no process runtime");
+    // Only a worker with an image cache (the qemu runtime) fetches images ahead; others are not
+    // asked.
+    java.util.function.Consumer<java.util.List<String>> prefetch = asked -> {};
     for (String r : config.runtimes()) {
       switch (r.strip()) {
         case "process" -> {
@@ -172,6 +175,8 @@ public final class Agent implements AutoCloseable {
               "qemu",
               new QemuRuntime(
                   supervisor, cache, host, threads.requests(), timers, ports.bindHost()));
+          prefetch =
+              new Prefetcher(cache, images, threads.requests(), java.time.Clock.systemUTC())::want;
         }
         default ->
             throw new IllegalStateException(
@@ -238,7 +243,8 @@ public final class Agent implements AutoCloseable {
             timers,
             images,
             facts,
-            fence);
+            fence,
+            prefetch);
     java.util.concurrent.Future<?> logSampling =
         runtimes.containsKey("process") || runtimes.containsKey("qemu")
             ? timers.scheduleAtFixedRate(

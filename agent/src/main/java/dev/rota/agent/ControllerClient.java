@@ -54,27 +54,27 @@ final class ControllerClient {
     return client.build();
   }
 
-  /** The answer's status; the body is not read. */
+  /** The answer's status. */
   int send(String method, String path, Object body) throws IOException, InterruptedException {
     return exchange(method, path, body).statusCode();
   }
 
   /**
-   * The answer, its body not read: the first host's, in turn from the current one, that can serve
-   * it.
+   * The answer, with its body as text: the first host's, in turn from the current one, that can
+   * serve it.
    */
-  HttpResponse<Void> exchange(String method, String path, Object body)
+  HttpResponse<String> exchange(String method, String path, Object body)
       throws IOException, InterruptedException {
     byte[] bytes = body == null ? null : json.writeValueAsBytes(body);
     int first = current;
-    HttpResponse<Void> unavailable = null;
+    HttpResponse<String> unavailable = null;
     IOException unreachable = null;
     for (int i = 0; i < urls.size(); i++) {
       int at = (first + i) % urls.size();
       try {
-        HttpResponse<Void> answer =
+        HttpResponse<String> answer =
             http.send(
-                request(urls.get(at), method, path, bytes), HttpResponse.BodyHandlers.discarding());
+                request(urls.get(at), method, path, bytes), HttpResponse.BodyHandlers.ofString());
         if (urls.size() > 1 && cannotServe(answer.statusCode())) {
           unavailable = answer;
           continue;

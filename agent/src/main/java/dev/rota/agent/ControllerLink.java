@@ -7,6 +7,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
@@ -58,6 +59,12 @@ final class ControllerLink {
    */
   private final String certificateSha256;
 
+  private final com.fasterxml.jackson.databind.ObjectMapper json =
+      new com.fasterxml.jackson.databind.ObjectMapper();
+
+  /** Where the images the controller asks to fetch ahead go ({@link Prefetcher}). */
+  private final java.util.function.Consumer<List<String>> prefetch;
+
   ControllerLink(
       AgentConfig config,
       String endpoint,
@@ -66,7 +73,9 @@ final class ControllerLink {
       ScheduledExecutorService timers,
       HeldImages images,
       WorkerFacts facts,
-      Fence fence) {
+      Fence fence,
+      java.util.function.Consumer<List<String>> prefetch) {
+    this.prefetch = prefetch;
     this.fence = fence;
     this.facts = facts;
     this.certificateSha256 = certificateSha256;
@@ -76,6 +85,18 @@ final class ControllerLink {
     this.controller = controller;
     this.timers = timers;
     this.paced = config.heartbeatInterval();
+  }
+
+  /** The images a heartbeat's answer asks to fetch ahead: {@code {"prefetch": [...]}}. */
+  private List<String> asked(String body) {
+    try {
+      List<String> images = new java.util.ArrayList<>();
+      json.readTree(body).path("prefetch").forEach(i -> images.add(i.asText()));
+      return images;
+    } catch (IOException | RuntimeException e) {
+      log.warn("a heartbeat's answer that is not JSON: {}", Supervisor.firstLine(e.toString()));
+      return List.of();
+    }
   }
 
   void start() {
@@ -102,11 +123,11 @@ final class ControllerLink {
         // The images go along only when they changed since the controller last took them.
         HeldImages.Report held = images.report();
         boolean news = held.version() != imagesSaid;
-        HttpResponse<Void> answer =
+        HttpResponse<String> answer =
             controller.exchange(
                 "PUT",
                 "/v1/workers/" + config.workerName() + "/heartbeat",
-                news ? Map.of("images", held.images()) : null);
+                news ? Map.of("images", held.images(), "pulls", held.pulls()) : null);
         int status = answer.statusCode();
         if (status < 300) {
           // Only a heartbeat taken paces the next: a refusal says nothing of the fleet.
@@ -117,6 +138,9 @@ final class ControllerLink {
               nextBeat(config.heartbeatInterval(), asked, ThreadLocalRandom.current().nextDouble());
           if (news) {
             imagesSaid = held.version();
+          }
+          if (status == 200) {
+            prefetch.accept(asked(answer.body()));
           }
         }
         if (status == 404) {

@@ -29,14 +29,20 @@ final class HeldImages {
   /** As many as a worker's image cache usually keeps warm; the controller takes up to 64. */
   static final int MAX = 32;
 
-  /** What is held at one version, most recently used first, as the controller's API spells it. */
-  record Report(long version, List<Map<String, String>> images) {}
+  /**
+   * What is held at one version, most recently used first, and the fetches asked ahead that are
+   * under way or failed, as the controller's API spells them.
+   */
+  record Report(long version, List<Map<String, String>> images, List<Map<String, String>> pulls) {}
 
   private final Path file;
   private final ObjectMapper json;
   private final Clock clock;
   private final Map<String, Instant> lastUsed = new HashMap<>();
   private long version;
+
+  /** Fetches asked ahead ({@link Prefetcher}), under way or failed: state and message by image. */
+  private final Map<String, String[]> pulls = new java.util.TreeMap<>();
 
   HeldImages(Path file, ObjectMapper json, Clock clock) {
     this.file = file;
@@ -68,6 +74,25 @@ final class HeldImages {
     }
   }
 
+  /** A fetch asked ahead is under way; {@code message} says how far. */
+  synchronized void pulling(String image, String message) {
+    pulls.put(image, new String[] {"pulling", message});
+    version++;
+  }
+
+  /** A fetch asked ahead failed, saying why. */
+  synchronized void pullFailed(String image, String message) {
+    pulls.put(image, new String[] {"failed", message});
+    version++;
+  }
+
+  /** A fetch asked ahead is done (the image is held now) or no longer asked. */
+  synchronized void pullEnded(String image) {
+    if (pulls.remove(image) != null) {
+      version++;
+    }
+  }
+
   synchronized Report report() {
     List<Map<String, String>> images = new ArrayList<>(lastUsed.size());
     lastUsed.entrySet().stream()
@@ -81,7 +106,16 @@ final class HeldImages {
               one.put("lastUsedAt", e.getValue().toString());
               images.add(one);
             });
-    return new Report(version, images);
+    List<Map<String, String>> fetching = new ArrayList<>(pulls.size());
+    pulls.forEach(
+        (image, p) -> {
+          Map<String, String> one = new LinkedHashMap<>();
+          one.put("image", image);
+          one.put("state", p[0]);
+          one.put("message", p[1].length() > 1000 ? p[1].substring(0, 1000) : p[1]);
+          fetching.add(one);
+        });
+    return new Report(version, images, fetching);
   }
 
   private void load() {

@@ -261,8 +261,8 @@ final class QemuRuntime implements TaskRuntime {
           "qemu-img is not installed");
       argv.addAll(List.of("-drive", "file=" + overlay + ",if=virtio,format=qcow2"));
     }
-    if (!blank(guest.userData())) {
-      Path seed = CloudInitSeed.write(dir, task.id, task.spec.vm(), guest.userData());
+    if (guest.seeded()) {
+      Path seed = CloudInitSeed.write(dir, task.id, task.spec.vm(), guest);
       argv.addAll(List.of("-drive", "file=" + seed + ",if=virtio,format=raw,readonly=on"));
     }
     if (kernel != null) {

@@ -125,6 +125,8 @@ class QemuRuntimeTest {
         guest.kernel().toUri().toString(),
         guest.initrd().toUri().toString(),
         "quiet rota.test=" + mode,
+        null,
+        null,
         null);
   }
 
@@ -270,7 +272,7 @@ class QemuRuntimeTest {
         start(
             "disk-a.0",
             image,
-            new GuestSpec(null, null, null, "#cloud-config\n# rota.test=poweroff\n"),
+            new GuestSpec(null, null, null, "#cloud-config\n# rota.test=poweroff\n", null, null),
             1,
             128,
             a);
@@ -278,7 +280,7 @@ class QemuRuntimeTest {
         start(
             "disk-b.0",
             image,
-            new GuestSpec(null, null, null, "#cloud-config\n# rota.test=exit:3\n"),
+            new GuestSpec(null, null, null, "#cloud-config\n# rota.test=exit:3\n", null, null),
             1,
             128,
             b);

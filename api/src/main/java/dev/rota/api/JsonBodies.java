@@ -106,6 +106,7 @@ public class JsonBodies {
   static String field(String path) {
     return path.replace(".<map value>", "")
         .replace(".<list element>", "")
+        .replace("<list element>", "")
         .replace("<map key>", "(key)")
         .replaceAll("\\[([^\\]]*)\\]", ".$1");
   }

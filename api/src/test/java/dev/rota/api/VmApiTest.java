@@ -260,6 +260,8 @@ class VmApiTest {
           qemu bad pin       | {"name":"q4","runtime":"qemu","image":"https://a.example/d.qcow2@sha256:abc"} | 400 | image
           oci upper repo     | {"name":"q10","runtime":"qemu","image":"oci://ghcr.io/Acme/a:1"}     | 400 | image: must be an https://, http:// or file:// address (optionally pinned with @sha256:<64 hex digits>), or an image in an OCI registry, oci://registry/repository[:tag][@sha256:<64 hex digits>]
           oci short digest   | {"name":"q11","runtime":"qemu","image":"oci://ghcr.io/acme/a@sha256:abc"} | 400 | image
+          not an ssh key     | {"name":"q13","runtime":"qemu","image":"file:///d.raw","guest":{"sshKeys":["hunter2"]}} | 400 | guest.sshKeys.0: must be an OpenSSH public key
+          ssh key two lines  | {"name":"q14","runtime":"qemu","image":"file:///d.raw","guest":{"sshKeys":["ssh-ed25519 AAAA a\\nssh-rsa BBBB b"]}} | 400 | sshKeys
           oci kernel         | {"name":"q12","runtime":"qemu","guest":{"kernel":"oci://ghcr.io/acme/k:1"}} | 400 | guest.kernel
           initrd alone       | {"name":"q5","runtime":"qemu","image":"file:///d.raw","guest":{"initrd":"file:///i"}} | 400 | guest.initrd
           kernel args alone  | {"name":"q6","runtime":"qemu","image":"file:///d.raw","guest":{"kernelArgs":"quiet"}} | 400 | guest.kernelArgs
@@ -327,7 +329,9 @@ class VmApiTest {
             + "a".repeat(64)
             + "\","
             + "\"resources\":{\"cpu\":2,\"memory\":2048},\"guest\":{\"kernel\":\"file:///k\",\"kernelArgs\":\"quiet\","
-            + "\"userData\":\"#cloud-config\\nssh_authorized_keys: [x]\\n\"}}";
+            + "\"userData\":\"#cloud-config\\nssh_authorized_keys: [x]\\n\","
+            + "\"sshKeys\":[\"ssh-ed25519 AAAAC3NzaC1lZDI1NTE5 me@laptop\"],"
+            + "\"startupScript\":\"#!/bin/sh\\necho up\\n\"}}";
     Http.Reply created = http.post("/v1/vms", body);
     assertEquals(201, created.status(), created.toString());
     java.util.Map<String, Object> guest =
@@ -341,8 +345,16 @@ class VmApiTest {
             "kernelArgs",
             "quiet",
             "userData",
-            "#cloud-config\nssh_authorized_keys: [x]\n"),
+            "#cloud-config\nssh_authorized_keys: [x]\n",
+            "sshKeys",
+            List.of("ssh-ed25519 AAAAC3NzaC1lZDI1NTE5 me@laptop"),
+            "startupScript",
+            "#!/bin/sh\necho up\n"),
         guest);
+    assertEquals(
+        List.of("ssh-ed25519 AAAAC3NzaC1lZDI1NTE5 me@laptop"),
+        vms.findById("web").orElseThrow().spec().guest().sshKeys(),
+        "stored");
     assertEquals(
         java.util.Map.of(
             "kernel",

@@ -22,11 +22,13 @@ import picocli.CommandLine.ScopeType;
     scope = ScopeType.INHERIT,
     mixinStandardHelpOptions = true,
     versionProvider = RotaCli.Version.class,
-    description = "Drive a Rota scheduler: VMs, workers, VM sets, the cluster, service accounts.",
+    description =
+        "Drive a Rota scheduler: VMs, workers, VM sets, images, the cluster, service accounts.",
     subcommands = {
       VmCommands.class,
       WorkerCommands.class,
       VmSetCommands.class,
+      ImageCommands.class,
       ClusterCommands.class,
       AccountCommands.class,
       ContextCommands.class,

@@ -856,6 +856,38 @@ class RotaCliTest {
   }
 
   @Test
+  void anImagePrefetchIsAskedWithItsSelectorAndWaitedForWorkerByWorker() throws Exception {
+    String pulling =
+        "{\"name\":\"prefetch-1\",\"image\":\"oci://r.example/vm:1\",\"workerSelector\":{\"zone\":\"a\"},"
+            + "\"createdAt\":\"2026-11-26T07:00:00Z\",\"held\":1,\"workers\":["
+            + "{\"worker\":\"w1\",\"state\":\"held\"},"
+            + "{\"worker\":\"w2\",\"state\":\"pulling\",\"message\":\"pulling 40% of 2048 MiB\"}]}";
+    String held =
+        pulling
+            .replace("\"held\":1", "\"held\":2")
+            .replace(
+                "{\"worker\":\"w2\",\"state\":\"pulling\",\"message\":\"pulling 40% of 2048 MiB\"}",
+                "{\"worker\":\"w2\",\"state\":\"held\"}");
+    api.on("POST /v1/images/prefetch", StandInApi.Reply.json(201, pulling));
+    api.on(
+        "GET /v1/images/prefetch/prefetch-1",
+        StandInApi.Reply.json(200, pulling),
+        StandInApi.Reply.json(200, held));
+    Result r = run("image", "prefetch", "oci://r.example/vm:1", "-l", "zone=a", "--wait");
+    assertEquals(0, r.code(), r.err());
+    assertEquals(
+        json.readTree("{\"image\":\"oci://r.example/vm:1\",\"workerSelector\":{\"zone\":\"a\"}}"),
+        json.readTree(
+            api.requests.stream()
+                .filter(q -> q.method().equals("POST"))
+                .findFirst()
+                .orElseThrow()
+                .body()));
+    assertTrue(r.out().contains("prefetch-1") && r.out().contains("2/2"), r.out());
+    assertTrue(r.out().lines().anyMatch(l -> l.matches("w2 +held +-")), r.out());
+  }
+
+  @Test
   void deleteWaitsUntilTheVmIsGone() {
     api.on("DELETE /v1/vms/d", StandInApi.Reply.json(202, ""));
     api.on(

@@ -144,14 +144,18 @@ public class WorkerCommands {
 
   /**
    * A heartbeat moves {@code lastSeen} only, never undoing a pause; with {@code held}, it also says
-   * what images the worker holds now.
+   * what images the worker holds now, and {@code pulls} what it is fetching.
    */
-  public void heartbeat(String name, @Nullable Map<String, Instant> held) {
+  public void heartbeat(
+      String name,
+      @Nullable Map<String, Instant> held,
+      Map<String, dev.rota.store.WorkerPull> pulls) {
     Instant now = clock.instant();
     int seen =
         held == null
             ? heartbeats.beat(name, now)
-            : commits.write(GroupCommit.worker(name), () -> images.heartbeat(name, now, held));
+            : commits.write(
+                GroupCommit.worker(name), () -> images.heartbeat(name, now, held, pulls));
     if (seen == 0) {
       throw new NotFound("worker", name);
     }

@@ -107,7 +107,12 @@ abstract class RepositoryContract {
                     3600,
                     60,
                     new dev.rota.agentapi.GuestSpec(
-                        "file:///k", null, "console=ttyS0", "#cloud-config\n"),
+                        "file:///k",
+                        null,
+                        "console=ttyS0",
+                        "#cloud-config\n",
+                        List.of("ssh-ed25519 AAAAC3Nz a@b"),
+                        "echo hi"),
                     new dev.rota.agentapi.Disconnect(false, 600)),
                 new VmState(
                     "running", "why", "w1", 3, 2, T0, T0, T0.plusSeconds(5), 7, T0.plusSeconds(9)),
@@ -560,8 +565,11 @@ abstract class RepositoryContract {
     WorkerRow row = workers.save(worker(w));
     assertEquals(Map.of(), images.of(List.of(w)), "its agent said nothing yet");
     Map<String, Instant> held = Map.of("ghcr.io/acme/a:1", T0.minusSeconds(60), "b:2", T0);
-    assertEquals(1, images.heartbeat(w, T0.plusSeconds(5), held));
+    Map<String, WorkerPull> pulls =
+        Map.of("oci://reg/vm:1", new WorkerPull(WorkerPull.PULLING, "pulling 40% of 2 MiB"));
+    assertEquals(1, images.heartbeat(w, T0.plusSeconds(5), held, pulls));
     assertEquals(held, images.of(List.of(w)).get(w));
+    assertEquals(pulls, images.pulls(List.of(w)).get(w), "and what it is fetching");
     assertEquals(held, images.all().get(w));
     assertEquals(T0.plusSeconds(5), workers.findById(w).orElseThrow().lastSeen());
 
@@ -572,7 +580,25 @@ abstract class RepositoryContract {
         "a pause written from the row read before is no report of images");
     images.held(w, Map.of());
     assertEquals(Map.of(), images.of(List.of(w)).get(w), "it holds none now");
-    assertEquals(0, images.heartbeat(unique("nobody"), T0, held));
+    assertEquals(1, images.heartbeat(w, T0.plusSeconds(6), held, Map.of()));
+    assertEquals(Map.of(), images.pulls(List.of(w)), "nothing under way");
+    assertEquals(0, images.heartbeat(unique("nobody"), T0, held, Map.of()));
+  }
+
+  @Inject ImagePrefetchRepository prefetches;
+
+  @Test
+  void prefetchesAreKeptWithTheirSelectorInTheOrderTheyCame() {
+    String a = unique("pf");
+    String b = unique("pf");
+    prefetches.save(new ImagePrefetchRow(b, "oci://reg/vm:2", Map.of(), T0.plusSeconds(1)));
+    prefetches.save(new ImagePrefetchRow(a, "https://a.example/d.qcow2", Map.of("zone", "a"), T0));
+    List<ImagePrefetchRow> all =
+        prefetches.inOrder().stream().filter(p -> p.id().equals(a) || p.id().equals(b)).toList();
+    assertEquals(List.of(a, b), all.stream().map(ImagePrefetchRow::id).toList());
+    assertEquals(Map.of("zone", "a"), all.get(0).selector());
+    prefetches.deleteById(a);
+    prefetches.deleteById(b);
   }
 
   @Test

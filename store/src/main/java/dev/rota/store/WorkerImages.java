@@ -10,9 +10,10 @@ import java.util.Map;
 import java.util.TreeMap;
 
 /**
- * The images each worker's agent says it holds, with when a task last used each. Kept apart from
- * the worker's registration ({@link WorkerRow}): they are the agent's observation, written with its
- * heartbeat, and a registration or pause written from an older read must not undo them.
+ * The images each worker's agent says it holds, with when a task last used each, and the fetches it
+ * has under way. Kept apart from the worker's registration ({@link WorkerRow}): they are the
+ * agent's observation, written with its heartbeat, and a registration or pause written from an
+ * older read must not undo them.
  */
 @Singleton
 public class WorkerImages {
@@ -27,9 +28,29 @@ public class WorkerImages {
     this.json = json;
   }
 
-  /** A heartbeat that also says what the worker holds now; 0 when no such worker. */
-  public int heartbeat(String worker, Instant seen, Map<String, Instant> images) {
-    return workers.heartbeatHolding(worker, seen, json.write(new TreeMap<>(images)));
+  private static final Argument<Map<String, WorkerPull>> PULLS =
+      Argument.mapOf(String.class, WorkerPull.class);
+
+  /**
+   * A heartbeat that also says what the worker holds now, and what it is fetching; 0 when no such
+   * worker.
+   */
+  public int heartbeat(
+      String worker, Instant seen, Map<String, Instant> images, Map<String, WorkerPull> pulls) {
+    return workers.heartbeatHolding(
+        worker,
+        seen,
+        json.write(new TreeMap<>(images)),
+        pulls.isEmpty() ? null : json.write(new TreeMap<>(pulls)));
+  }
+
+  /** The fetches the workers have under way or that failed, by worker and image. */
+  public Map<String, Map<String, WorkerPull>> pulls(Collection<String> names) {
+    Map<String, Map<String, WorkerPull>> byWorker = new HashMap<>();
+    if (!names.isEmpty()) {
+      workers.pullsOf(names).forEach(r -> byWorker.put(r.name(), json.read(r.pulls(), PULLS)));
+    }
+    return byWorker;
   }
 
   /** What the worker holds now, as its agent said on registering. */

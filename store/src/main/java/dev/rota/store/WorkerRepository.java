@@ -19,11 +19,15 @@ public interface WorkerRepository extends CrudRepository<WorkerRow, String> {
   int heartbeat(String name, Instant seen);
 
   /**
-   * A heartbeat with the images the agent holds now (JSON, see {@link WorkerImages}); no version
-   * change either.
+   * A heartbeat with the images the agent holds now and the fetches it has under way (JSON, see
+   * {@link WorkerImages}); no version change either.
    */
-  @Query("UPDATE workers SET last_seen = :seen, images = :images WHERE name = :name")
-  int heartbeatHolding(String name, Instant seen, String images);
+  @Query(
+      "UPDATE workers SET last_seen = :seen, images = :images, pulls = :pulls WHERE name = :name")
+  int heartbeatHolding(String name, Instant seen, String images, @Nullable String pulls);
+
+  @Query("SELECT name, pulls FROM workers WHERE pulls IS NOT NULL AND name IN (:names)")
+  List<WorkerPullsRow> pullsOf(java.util.Collection<String> names);
 
   @Query("UPDATE workers SET images = :images WHERE name = :name")
   int holding(String name, String images);

@@ -231,4 +231,50 @@ class QemuEndToEndTest extends SharedDevStack {
         BOOT,
         () -> "stopped".equals(stack.vm("img-b").get("status")));
   }
+
+  @Test
+  void aPrefetchedImageIsHeldByEveryQemuWorkerBeforeAVmOfItStarts() throws Exception {
+    // Pinned, so that it is an image of its own among this class's VMs (held by name).
+    String image =
+        guest.qcow2Disk().toUri()
+            + "@sha256:"
+            + java.util.HexFormat.of()
+                .formatHex(
+                    java.security.MessageDigest.getInstance("SHA-256")
+                        .digest(java.nio.file.Files.readAllBytes(guest.qcow2Disk())));
+    RotaClient.Reply created =
+        stack.api("POST", "/v1/images/prefetch", "{\"image\":\"" + image + "\"}");
+    assertEquals(201, created.status(), created.body());
+    String name = (String) created.map().get("name");
+    try {
+      eventually(
+          "both qemu workers hold it",
+          BOOT,
+          () -> {
+            Map<String, Object> p = stack.api("GET", "/v1/images/prefetch/" + name, null).map();
+            return ((Number) p.get("held")).intValue() == 2
+                && ((List<?>) p.get("workers")).size() == 2;
+          });
+      for (String worker : List.of("dev-1", "dev-2")) {
+        assertTrue(
+            stack.api("GET", "/v1/workers/" + worker, null).body().contains(image),
+            worker + " shows the image among those it holds");
+      }
+      String vm =
+          "{\"name\":\"prefetched\",\"runtime\":\"qemu\",\"image\":\""
+              + image
+              + "\",\"resources\":{\"cpu\":1,\"memory\":128},"
+              + "\"guest\":{\"userData\":\"#cloud-config\\n# rota.test=poweroff\\n\"}}";
+      assertEquals(201, stack.api("POST", "/v1/vms", vm).status());
+      eventually(
+          "it booted from the image held and powered off",
+          BOOT,
+          () -> "stopped".equals(stack.vm("prefetched").get("status")));
+      String events = stack.api("GET", "/v1/vms/prefetched/events?limit=100", null).body();
+      assertTrue(!events.contains("pulling"), "no fetch on its start: " + events);
+    } finally {
+      stack.api("DELETE", "/v1/images/prefetch/" + name, null);
+      stack.api("DELETE", "/v1/vms/prefetched", null);
+    }
+  }
 }

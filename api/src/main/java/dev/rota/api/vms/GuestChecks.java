@@ -9,7 +9,7 @@ import java.util.regex.Pattern;
  * What a {@code qemu} VM's spec must say: something to boot, as addresses its agent can fetch (the
  * disk also from an OCI registry).
  */
-final class GuestChecks {
+public final class GuestChecks {
   /**
    * What a worker's image cache fetches: an https, http or file address, its content optionally
    * pinned.
@@ -48,13 +48,18 @@ final class GuestChecks {
       throw Problems.badRequest(
           field + "guest.kernelArgs", "is the command line of guest.kernel: give the kernel too");
     }
+    disk(field + "image", image);
+    address(field + "guest.kernel", g.kernel());
+    address(field + "guest.initrd", g.initrd());
+  }
+
+  /** A disk image as a worker's cache fetches it: an address, or an image in an OCI registry. */
+  public static void disk(String field, String image) {
     if (!blank(image)
         && !IMAGE.matcher(image).matches()
         && !dev.rota.agentapi.OciReference.PATTERN.matcher(image).matches()) {
-      throw Problems.badRequest(field + "image", OCI_MESSAGE + ", got \"" + image + "\"");
+      throw Problems.badRequest(field, OCI_MESSAGE + ", got \"" + image + "\"");
     }
-    address(field + "guest.kernel", g.kernel());
-    address(field + "guest.initrd", g.initrd());
   }
 
   private static void address(String field, String value) {

@@ -4,11 +4,13 @@ import dev.rota.agentapi.GuestSpec;
 import io.micronaut.core.annotation.Nullable;
 import io.micronaut.serde.annotation.Serdeable;
 import jakarta.validation.constraints.Size;
+import java.util.List;
 
 /**
  * A {@code qemu} VM's {@code guest}: a kernel to boot directly (with its initrd and command line)
- * instead of the image's boot loader, and cloud-init user data. Kernel and initrd are image
- * addresses like {@code image}.
+ * instead of the image's boot loader, and what cloud-init gives the guest: user data, SSH public
+ * keys for its default user, a startup script run once at its first boot. Kernel and initrd are
+ * image addresses like {@code image}.
  */
 @Serdeable
 // A misspelt field here would be a guest booted without what the user meant: refused, not ignored.
@@ -17,13 +19,34 @@ public record GuestRequest(
     @Nullable @Size(max = 2048) String kernel,
     @Nullable @Size(max = 2048) String initrd,
     @Nullable @Size(max = 4096) String kernelArgs,
-    @Nullable @Size(max = GuestRequest.MAX_USER_DATA) String userData) {
+    @Nullable @Size(max = GuestRequest.MAX_USER_DATA) String userData,
+    @Nullable @Size(max = 16)
+        List<
+                @jakarta.validation.constraints.NotNull @Size(max = 8192)
+                @jakarta.validation.constraints.Pattern(
+                    regexp = GuestRequest.SSH_KEY,
+                    message = "must be an OpenSSH public key: ssh-ed25519 AAAA… [comment]")
+                String>
+            sshKeys,
+    @Nullable @Size(max = GuestRequest.MAX_USER_DATA) String startupScript) {
+  /** One line of an OpenSSH {@code authorized_keys}: its type, its key, a comment. */
+  public static final String SSH_KEY =
+      "^(ssh-ed25519|ssh-rsa|ssh-dss|ecdsa-sha2-nistp(256|384|521)"
+          + "|sk-ssh-ed25519@openssh\\.com|sk-ecdsa-sha2-nistp256@openssh\\.com)"
+          + " [A-Za-z0-9+/]+={0,3}( [^\\r\\n]*)?$";
+
   /** 64 KiB: what a NoCloud seed is commonly given, and far below a row's or a payload's bounds. */
   public static final int MAX_USER_DATA = 65_536;
 
   /** As the agent takes it: an empty string is no value. */
   GuestSpec spec() {
-    return new GuestSpec(value(kernel), value(initrd), value(kernelArgs), value(userData));
+    return new GuestSpec(
+        value(kernel),
+        value(initrd),
+        value(kernelArgs),
+        value(userData),
+        sshKeys == null || sshKeys.isEmpty() ? null : List.copyOf(sshKeys),
+        value(startupScript));
   }
 
   private static String value(String s) {

@@ -8,10 +8,11 @@ import jakarta.validation.constraints.Size;
 import java.util.List;
 
 /**
- * {@code PUT /v1/workers/{name}/heartbeat}'s optional body: the images the agent holds now, sent
- * when they changed since its last heartbeat was accepted. Absent, what the worker holds stays as
- * it was.
+ * {@code PUT /v1/workers/{name}/heartbeat}'s optional body: the images the agent holds now, and the
+ * fetches it has under way or that failed, sent when they changed since its last heartbeat was
+ * accepted. Absent, what the worker holds stays as it was.
  */
 @Serdeable
 public record HeartbeatRequest(
-    @Nullable @Size(max = HeldImage.MAX) List<@NotNull @Valid HeldImage> images) {}
+    @Nullable @Size(max = HeldImage.MAX) List<@NotNull @Valid HeldImage> images,
+    @Nullable @Size(max = ImagePull.MAX) List<@NotNull @Valid ImagePull> pulls) {}

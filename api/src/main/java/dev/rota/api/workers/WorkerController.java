@@ -13,6 +13,7 @@ import io.micronaut.core.annotation.Nullable;
 import io.micronaut.http.HttpRequest;
 import io.micronaut.http.HttpResponse;
 import io.micronaut.http.HttpStatus;
+import io.micronaut.http.MutableHttpResponse;
 import io.micronaut.http.annotation.Body;
 import io.micronaut.http.annotation.Controller;
 import io.micronaut.http.annotation.Delete;
@@ -30,6 +31,7 @@ import io.swagger.v3.oas.annotations.media.Schema;
 import io.swagger.v3.oas.annotations.parameters.RequestBody;
 import io.swagger.v3.oas.annotations.responses.ApiResponse;
 import io.swagger.v3.oas.annotations.tags.Tag;
+import java.util.List;
 
 /** {@code /v1/workers}: the machines that run VMs. */
 @ProblemAnswers.Guarded
@@ -43,12 +45,15 @@ public class WorkerController {
   private final JsonBodies bodies;
   private final WatchStreams watches;
   private final HeartbeatAdvice heartbeatAdvice;
+  private final dev.rota.control.ImagePrefetches prefetches;
 
   public WorkerController(
       WorkerService service,
       JsonBodies bodies,
       WatchStreams watches,
-      HeartbeatAdvice heartbeatAdvice) {
+      HeartbeatAdvice heartbeatAdvice,
+      dev.rota.control.ImagePrefetches prefetches) {
+    this.prefetches = prefetches;
     this.heartbeatAdvice = heartbeatAdvice;
     this.watches = watches;
     this.service = service;
@@ -164,18 +169,22 @@ public class WorkerController {
 
   @RequiresRole({Role.WORKER})
   /**
-   * The agent is alive; a body, when sent, says what images it holds now ({@link
-   * HeartbeatRequest}).
+   * The agent is alive; a body, when sent, says what images it holds now and what it is fetching
+   * ({@link HeartbeatRequest}). 204, or 200 with the images it should fetch ahead.
    */
   @Put("/{name}/heartbeat")
-  @Status(HttpStatus.NO_CONTENT)
   @RequestBody(
       required = false,
       content = @Content(schema = @Schema(implementation = HeartbeatRequest.class)))
   @Operation(operationId = "heartbeat", summary = "Say a worker is alive (its agent)")
   @ProblemAnswers.Invalid
   @ProblemAnswers.Missing
-  public HttpResponse<Void> heartbeat(
+  @ApiResponse(
+      responseCode = "200",
+      description = "taken; the images the worker should fetch ahead (prefetches it matches)",
+      content = @Content(schema = @Schema(implementation = HeartbeatAnswer.class)))
+  @ApiResponse(responseCode = "204", description = "taken; nothing to fetch")
+  public HttpResponse<HeartbeatAnswer> heartbeat(
       HttpRequest<?> http, String name, @Body @Nullable String body) {
     WorkerScope.require(Caller.of(http), name);
     if (body == null || body.isBlank()) {
@@ -183,12 +192,21 @@ public class WorkerController {
     } else {
       service.heartbeat(name, bodies.read(body, HeartbeatRequest.class));
     }
+    List<String> prefetch = prefetches.wanted(name);
+    MutableHttpResponse<HeartbeatAnswer> answer =
+        prefetch.isEmpty()
+            ? HttpResponse.noContent()
+            : HttpResponse.ok(new HeartbeatAnswer(prefetch));
     // How often to beat, paced by the fleet's size: an agent beats at this or its own interval, the
     // longer.
-    return HttpResponse.<Void>noContent()
+    return answer
         .header(HeartbeatAdvice.HEADER, heartbeatAdvice.seconds())
         .header(dev.rota.agentapi.HeartbeatHeaders.FENCE_AFTER, heartbeatAdvice.fenceSeconds());
   }
+
+  /** A heartbeat's answer when there is something to say: the images to fetch ahead. */
+  @io.micronaut.serde.annotation.Serdeable
+  public record HeartbeatAnswer(List<String> prefetch) {}
 
   @RequiresRole({Role.WORKER})
   /**

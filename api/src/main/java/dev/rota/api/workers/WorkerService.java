@@ -127,12 +127,20 @@ public class WorkerService {
 
   /** A heartbeat moves {@code lastSeen} only: it never undoes a pause. */
   public void heartbeat(String name) {
-    commands.heartbeat(name, null);
+    commands.heartbeat(name, null, Map.of());
   }
 
   /** A heartbeat that may say what images the worker holds now; without them, the same as above. */
   public void heartbeat(String name, HeartbeatRequest request) {
-    commands.heartbeat(name, request.images() == null ? null : HeldImage.parse(request.images()));
+    Map<String, dev.rota.store.WorkerPull> pulls = new java.util.TreeMap<>();
+    if (request.pulls() != null) {
+      request
+          .pulls()
+          .forEach(
+              p -> pulls.put(p.image(), new dev.rota.store.WorkerPull(p.state(), p.message())));
+    }
+    commands.heartbeat(
+        name, request.images() == null ? null : HeldImage.parse(request.images()), pulls);
   }
 
   /** Task states from the worker's agent, counting as a heartbeat. */

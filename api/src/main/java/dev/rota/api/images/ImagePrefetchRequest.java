@@ -1,0 +1,17 @@
+package dev.rota.api.images;
+
+import io.micronaut.core.annotation.Nullable;
+import io.micronaut.serde.annotation.Serdeable;
+import jakarta.validation.constraints.NotBlank;
+import jakarta.validation.constraints.Size;
+import java.util.Map;
+
+/**
+ * {@code POST /v1/images/prefetch}: an image (as a VM's {@code image} names it) to fetch onto every
+ * worker that runs {@code qemu} VMs and carries every label of {@code workerSelector} (all such
+ * workers when it is absent).
+ */
+@Serdeable
+public record ImagePrefetchRequest(
+    @NotBlank @Size(max = 2048) String image,
+    @Nullable @Size(max = 16) Map<String, @NotBlank String> workerSelector) {}
