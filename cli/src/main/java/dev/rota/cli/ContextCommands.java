@@ -18,14 +18,31 @@ final class ContextCommands extends Noun {
       name = "set",
       description =
           "Add or replace a context: rota context set prod --server https://rota.example --token …")
-  int set(@Parameters(paramLabel = "NAME") String name) {
+  int set(
+      @Parameters(paramLabel = "NAME") String name,
+      @picocli.CommandLine.Option(
+              names = "--ssh-key",
+              paramLabel = "FILE",
+              description =
+                  "the SSH key qemu VMs created in this context get (vm create --ssh-key), and vm"
+                      + " ssh logs in with")
+          String sshKey) {
     if (root.server == null) {
       throw new CliException(
           ExitCodes.USAGE,
           "rota context set " + name + " needs --server URL (and --token TOKEN when auth is on)");
     }
     Contexts file = root.contexts();
-    file.set(name, root.server, root.token);
+    if (sshKey != null) {
+      SshKeys.read(sshKey, "--ssh-key"); // a key that cannot be read is refused now, not at use
+    }
+    file.set(
+        name,
+        root.server,
+        root.token,
+        sshKey == null
+            ? null
+            : SshKeys.publicKey(java.nio.file.Path.of(sshKey)).toAbsolutePath().toString());
     root.output()
         .say(
             "context "

@@ -72,7 +72,11 @@ final class Contexts {
             env.get("ROTA_TOKEN"),
             chosen == null ? null : chosen.path("token").asText(null),
             null);
-    return new Context(name, server.replaceAll("/+$", ""), token);
+    return new Context(
+        name,
+        server.replaceAll("/+$", ""),
+        token,
+        chosen == null ? null : chosen.path("sshKey").asText(null));
   }
 
   List<Context> all() {
@@ -87,7 +91,8 @@ final class Contexts {
                     new Context(
                         e.getKey(),
                         e.getValue().path("server").asText(null),
-                        e.getValue().path("token").asText(null))));
+                        e.getValue().path("token").asText(null),
+                        e.getValue().path("sshKey").asText(null))));
     return contexts;
   }
 
@@ -96,7 +101,7 @@ final class Contexts {
   }
 
   /** Adds or replaces a context; the first one made becomes the current one. */
-  void set(String name, String server, String token) {
+  void set(String name, String server, String token, String sshKey) {
     ObjectNode config = read();
     ObjectNode contexts =
         config.has("contexts") ? (ObjectNode) config.get("contexts") : config.putObject("contexts");
@@ -104,6 +109,9 @@ final class Contexts {
     context.put("server", server);
     if (token != null) {
       context.put("token", token);
+    }
+    if (sshKey != null) {
+      context.put("sshKey", sshKey);
     }
     if (!config.hasNonNull("current")) {
       config.put("current", name);

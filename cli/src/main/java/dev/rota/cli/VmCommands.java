@@ -153,7 +153,8 @@ final class VmCommands extends Noun {
         command = all;
         name = null;
       }
-      ObjectNode body = spec.spec(vm.root.json, System.in, command);
+      ObjectNode body =
+          spec.spec(vm.root.json, System.in, command, vm.root.api().context().sshKey());
       if (name != null) {
         body.put("name", name);
       }
@@ -422,6 +423,9 @@ final class VmCommands extends Noun {
               description = "run this instead of a shell")
           List<String> command) {
     ApiClient api = root.api();
+    if (identity == null && api.context().sshKey() != null) {
+      identity = SshKeys.privateKey(api.context().sshKey()); // the key its VMs were given
+    }
     List<String> argv =
         SshCommand.argv(
             System.getenv().getOrDefault("ROTA_SSH", "ssh"),

@@ -99,7 +99,9 @@ final class VmSetCommands extends Noun {
       ObjectNode body = sets.root.json.createObjectNode();
       body.put("name", name);
       body.put("replicas", replicas);
-      body.set("template", template.spec(sets.root.json, System.in, command));
+      body.set(
+          "template",
+          template.spec(sets.root.json, System.in, command, sets.root.api().context().sshKey()));
       body.set("spread", sets.root.json.valueToTree(spread(spread)));
       if (maxUnavailable != null) {
         body.put("maxUnavailable", maxUnavailable);

@@ -61,6 +61,20 @@ final class VmSpecOptions {
       description = "cloud-init user data for a qemu VM (a NoCloud seed)")
   String userData;
 
+  @Option(
+      names = "--ssh-key",
+      paramLabel = "FILE",
+      description =
+          "an SSH public key file (FILE.pub is taken for a private key FILE) for a qemu guest's"
+              + " default user, through cloud-init; repeatable. Default: the context's key")
+  List<String> sshKeys;
+
+  @Option(
+      names = "--startup-script",
+      paramLabel = "FILE",
+      description = "a script cloud-init runs once at a qemu guest's first boot")
+  String startupScript;
+
   @Option(names = "--cpu", description = "CPUs to reserve (default 1)")
   Long cpu;
 
@@ -128,15 +142,38 @@ final class VmSpecOptions {
       description = "with --keep-through-disconnect, stop it after this long cut off (10m, 1h)")
   String stopAfterDisconnect;
 
+  private static String readFile(String file, String option) {
+    try {
+      return Files.readString(Path.of(file));
+    } catch (IOException e) {
+      throw new CliException(
+          ExitCodes.USAGE, "cannot read " + option + " " + file + " (" + e.getMessage() + ")");
+    }
+  }
+
   /**
    * The spec as the API takes it; {@code stdin} serves {@code -f -}. The command is the caller's
    * positional parameters (a mixin's own could not follow the command's NAME).
    */
-  ObjectNode spec(ObjectMapper json, java.io.InputStream stdin, List<String> command) {
+  ObjectNode spec(
+      ObjectMapper json, java.io.InputStream stdin, List<String> command, String contextKey) {
     ObjectNode spec = file == null ? json.createObjectNode() : read(json, stdin);
     putIfSet(spec, "image", image);
     putIfSet(spec, "runtime", runtime);
-    if (kernel != null || initrd != null || kernelArgs != null || userData != null) {
+    List<String> keys = new java.util.ArrayList<>();
+    for (String f : sshKeys == null ? List.<String>of() : sshKeys) {
+      keys.addAll(SshKeys.read(f, "--ssh-key"));
+    }
+    boolean qemu = "qemu".equals(spec.path("runtime").asText());
+    if (keys.isEmpty() && qemu && contextKey != null && !spec.path("guest").has("sshKeys")) {
+      keys.addAll(SshKeys.read(contextKey, "the context's ssh key"));
+    }
+    if (kernel != null
+        || initrd != null
+        || kernelArgs != null
+        || userData != null
+        || startupScript != null
+        || !keys.isEmpty()) {
       ObjectNode guest =
           spec.has("guest") && spec.get("guest").isObject()
               ? (ObjectNode) spec.get("guest")
@@ -145,12 +182,13 @@ final class VmSpecOptions {
       putIfSet(guest, "initrd", initrd);
       putIfSet(guest, "kernelArgs", kernelArgs);
       if (userData != null) {
-        try {
-          guest.put("userData", Files.readString(Path.of(userData)));
-        } catch (IOException e) {
-          throw new CliException(
-              ExitCodes.USAGE, "cannot read --user-data " + userData + " (" + e.getMessage() + ")");
-        }
+        guest.put("userData", readFile(userData, "--user-data"));
+      }
+      if (startupScript != null) {
+        guest.put("startupScript", readFile(startupScript, "--startup-script"));
+      }
+      if (!keys.isEmpty()) {
+        keys.forEach(guest.putArray("sshKeys")::add);
       }
     }
     if (cpu != null || memory != null) {

@@ -696,6 +696,63 @@ class RotaCliTest {
   }
 
   @Test
+  void aGuestGetsItsSshKeysAndStartupScriptFromFilesOrTheContextsKey() throws Exception {
+    api.on("POST /v1/vms", StandInApi.Reply.json(201, vm("g", "pending", null, 0, "waiting")));
+    Path key =
+        Files.writeString(home.resolve("id_ed25519"), "-----BEGIN OPENSSH PRIVATE KEY-----\n");
+    Files.writeString(home.resolve("id_ed25519.pub"), "ssh-ed25519 AAAAC3Nz me@laptop\n");
+    Path script = Files.writeString(home.resolve("boot.sh"), "#!/bin/sh\necho up\n");
+    assertEquals(
+        0,
+        run(
+                "vm",
+                "create",
+                "g",
+                "--runtime",
+                "qemu",
+                "--image",
+                "file:///d.qcow2",
+                "--ssh-key",
+                key.toString(),
+                "--startup-script",
+                script.toString())
+            .code());
+    assertEquals(
+        json.readTree(
+            "{\"sshKeys\":[\"ssh-ed25519 AAAAC3Nz me@laptop\"],\"startupScript\":\"#!/bin/sh\\necho up\\n\"}"),
+        json.readTree(api.last().body()).get("guest"),
+        "the private key's .pub, and the script");
+
+    Path other = Files.writeString(home.resolve("team.pub"), "ssh-rsa AAAAB3 team\n");
+    env.remove("ROTA_SERVER");
+    assertEquals(
+        0,
+        run("context", "set", "dev", "--server", api.url(), "--ssh-key", other.toString()).code());
+    assertEquals(
+        0, run("vm", "create", "h", "--runtime", "qemu", "--image", "file:///d.qcow2").code());
+    assertEquals(
+        "ssh-rsa AAAAB3 team",
+        json.readTree(api.last().body()).path("guest").path("sshKeys").get(0).asText(),
+        "the context's key when none is named");
+    assertEquals(0, run("vm", "create", "p", "--", "sleep", "1").code());
+    assertTrue(json.readTree(api.last().body()).path("guest").isMissingNode(), "not for a process");
+    Result unreadable =
+        run(
+            "vm",
+            "create",
+            "x",
+            "--runtime",
+            "qemu",
+            "--image",
+            "file:///d",
+            "--ssh-key",
+            "/nowhere");
+    assertEquals(ExitCodes.USAGE, unreadable.code());
+    assertTrue(
+        unreadable.err().startsWith("rota: cannot read --ssh-key /nowhere"), unreadable.err());
+  }
+
+  @Test
   void workersShowWhatTheyHoldAgainstWhatTheyHaveAndPauseByPatch() throws Exception {
     String worker =
         "{\"name\":\"mini-1\",\"health\":\"ready\",\"schedulingPaused\":true,\"vmCount\":2,"
