@@ -409,11 +409,8 @@ final class OciRegistry {
   }
 
   private String base(String registry) {
-    String host =
-        registry.startsWith("[")
-            ? registry.substring(0, registry.indexOf(']') + 1)
-            : registry.split(":")[0];
-    boolean loopback = host.equals("localhost") || host.startsWith("127.") || host.equals("[::1]");
+    String host = registry.split(":")[0];
+    boolean loopback = host.equals("localhost") || host.startsWith("127.");
     return (loopback || insecure.contains(registry) ? "http://" : "https://") + registry;
   }
 

@@ -42,6 +42,15 @@ public final class Limits {
   public static final String IMAGE_ADDRESS =
       "^(https?|file)://[A-Za-z0-9._~:/?#!$&'()*+,;=%-]+(@sha256:[0-9a-f]{64})?$";
 
+  /** A VM's disk: an address as above, or an image in an OCI registry. */
+  public static final String DISK_IMAGE =
+      IMAGE_ADDRESS + "|" + dev.rota.agentapi.OciReference.REGEX;
+
+  public static final String DISK_IMAGE_MESSAGE =
+      "must be an https://, http:// or file:// address (optionally pinned with @sha256:<64 hex"
+          + " digits>), or an image in an OCI registry, "
+          + dev.rota.agentapi.OciReference.FORM;
+
   public static final String HTTP_URL_MESSAGE =
       "must be an http or https URL such as http://10.0.0.5:9101";
 

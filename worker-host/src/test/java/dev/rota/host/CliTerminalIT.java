@@ -122,16 +122,35 @@ class CliTerminalIT {
   }
 
   @Test
-  void aQemuGuestIsReachedThroughTheServerByExecPortAndConsoleInATerminal() throws Exception {
+  void aQemuGuestIsReachedThroughTheServerBySshExecPortAndConsoleInATerminal() throws Exception {
     TestGuest guest = TestGuest.get();
+    // The user's key, handed to the guest on its seed; the user's own ssh logs in with it.
+    Path key = dir.resolve("id_ed25519");
+    Process keygen =
+        new ProcessBuilder("ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-f", key.toString())
+            .redirectErrorStream(true)
+            .start();
+    keygen.getInputStream().readAllBytes();
+    Assumptions.assumeTrue(keygen.waitFor() == 0, "no ssh-keygen here (.ci/qemu install has it)");
+    String publicKey = Files.readString(dir.resolve("id_ed25519.pub")).strip();
+    Path ssh =
+        Files.writeString(
+            dir.resolve("ssh"),
+            "#!/bin/sh\nexec ssh -o BatchMode=yes -o StrictHostKeyChecking=no"
+                + " -o UserKnownHostsFile=/dev/null -o LogLevel=ERROR \"$@\"\n");
+    ssh.toFile().setExecutable(true);
     String vm =
         "{\"name\":\"g\",\"runtime\":\"qemu\",\"resources\":{\"cpu\":1,\"memory\":128},"
-            + "\"ports\":[{\"name\":\"echo\",\"port\":7}],\"guest\":{\"kernel\":\""
+            + "\"ports\":[{\"name\":\"echo\",\"port\":7},{\"name\":\"ssh\",\"port\":22}],"
+            + "\"guest\":{\"kernel\":\""
             + guest.kernel().toUri()
             + "\",\"initrd\":\""
             + guest.initrd().toUri()
-            + "\",\"kernelArgs\":\"quiet rota.test=run\"}}";
-    assertEquals(201, stack.api("POST", "/v1/vms", vm).status());
+            + "\",\"kernelArgs\":\"quiet rota.test=run\",\"sshKeys\":[\""
+            + publicKey
+            + "\"],\"startupScript\":\"echo started-by-its-seed\"}}";
+    RotaClient.Reply created = stack.api("POST", "/v1/vms", vm);
+    assertEquals(201, created.status(), created.body());
     Path script =
         script(
             "guest.sh",
@@ -140,6 +159,13 @@ class CliTerminalIT {
                     rota
                         + " vm exec g -- sh -c 'echo in-guest-$(uname -s); exit 5'; echo \"EXIT=$?\"",
                     "echo hello-echo | " + rota + " vm connect g echo; echo \"EXIT=$?\"",
+                    "ROTA_SSH="
+                        + ssh
+                        + " "
+                        + rota
+                        + " vm ssh g -l root -i "
+                        + key
+                        + " -- 'echo in-ssh-$((6*7))'; echo \"EXIT=$?\"",
                     rota + " vm console g; echo \"EXIT=$?\""));
     String session = "rota-guest-" + UUID.randomUUID().toString().substring(0, 8);
     try {
@@ -167,12 +193,21 @@ class CliTerminalIT {
           "the last command ended",
           () ->
               shown.test("EXIT=0\n")
-                  && pane[0].lines().filter(l -> l.startsWith("EXIT=")).count() == 3);
+                  && pane[0].lines().filter(l -> l.startsWith("EXIT=")).count() == 4);
       List<String> lines = pane[0].lines().toList();
       assertEquals(
-          List.of("EXIT=5", "EXIT=0", "EXIT=0"),
+          List.of("EXIT=5", "EXIT=0", "EXIT=0", "EXIT=0"),
           lines.stream().filter(l -> l.startsWith("EXIT=")).toList(),
-          "exec's code is the command's; connect and a detach end well:\n" + pane[0]);
+          "exec's code is the command's; connect, ssh and a detach end well:\n" + pane[0]);
+      assertTrue(
+          lines.contains("in-ssh-42"),
+          "ssh logged in with the key its seed gave, through the server:\n" + pane[0]);
+      assertTrue(
+          stack
+              .api("GET", "/v1/vms/g/logs", null)
+              .body()
+              .contains("ROTA-GUEST-STARTUP started-by-its-seed"),
+          "its startup script ran");
       assertTrue(lines.contains("in-guest-Linux"), "exec ran in the guest:\n" + pane[0]);
       assertTrue(lines.contains("hello-echo"), "the guest's echo port answered:\n" + pane[0]);
       assertEquals("running", stack.vm("g").get("status"), "a detach leaves the VM running");

@@ -44,6 +44,7 @@ public class ApiDocumentController {
           "RESOURCE_NAME", dev.rota.api.Limits.RESOURCE_NAME,
           "LABEL_KEY", dev.rota.api.Limits.LABEL_KEY,
           "IMAGE_ADDRESS", dev.rota.api.Limits.IMAGE_ADDRESS,
+          "DISK_IMAGE", dev.rota.api.Limits.DISK_IMAGE,
           "ROLES_BUT_WORKER", dev.rota.api.accounts.ServiceAccountRequest.ROLES_BUT_WORKER,
           "MEMORY", dev.rota.api.Quantities.MEMORY_PATTERN);
 

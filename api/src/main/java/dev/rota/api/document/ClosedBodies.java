@@ -40,6 +40,7 @@ final class ClosedBodies {
           HeartbeatRequest.class,
           TaskReportRequest.class,
           ServiceAccountRequest.class,
+          dev.rota.api.images.ImagePrefetchRequest.class,
           ClusterSettingsView.class);
 
   private static final String SHOWN = "shown by the API; taken back and ignored";

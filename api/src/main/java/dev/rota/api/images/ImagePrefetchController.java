@@ -5,7 +5,6 @@ import dev.rota.api.auth.RequiresRole;
 import dev.rota.api.auth.Role;
 import dev.rota.api.problem.ProblemAnswers;
 import dev.rota.api.problem.Problems;
-import dev.rota.api.vms.GuestChecks;
 import dev.rota.control.ImagePrefetches;
 import io.micronaut.core.annotation.Nullable;
 import io.micronaut.http.HttpResponse;
@@ -62,7 +61,6 @@ public class ImagePrefetchController {
   @ProblemAnswers.Invalid
   public HttpResponse<ImagePrefetchView> create(@Body @Nullable String body) {
     ImagePrefetchRequest request = bodies.read(body, ImagePrefetchRequest.class);
-    GuestChecks.disk("image", request.image());
     ImagePrefetches.Created made =
         prefetches.create(
             request.image(),

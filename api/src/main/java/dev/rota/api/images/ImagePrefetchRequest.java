@@ -13,5 +13,10 @@ import java.util.Map;
  */
 @Serdeable
 public record ImagePrefetchRequest(
-    @NotBlank @Size(max = 2048) String image,
+    @NotBlank
+        @Size(max = 2048)
+        @jakarta.validation.constraints.Pattern(
+            regexp = dev.rota.api.Limits.DISK_IMAGE,
+            message = dev.rota.api.Limits.DISK_IMAGE_MESSAGE)
+        String image,
     @Nullable @Size(max = 16) Map<String, @NotBlank String> workerSelector) {}

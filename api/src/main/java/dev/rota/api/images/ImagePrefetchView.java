@@ -14,6 +14,8 @@ import java.util.Map;
  * pulling} with how far, {@code failed} with why, {@code waiting} to be asked); {@code held} counts
  * those that hold it.
  */
+// Every field, empty ones too: a selector of none and a prefetch no worker matches yet are answers.
+@JsonInclude(JsonInclude.Include.ALWAYS)
 @Serdeable
 public record ImagePrefetchView(
     String name,

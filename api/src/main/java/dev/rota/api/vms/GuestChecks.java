@@ -19,10 +19,7 @@ public final class GuestChecks {
   private static final String IMAGE_MESSAGE =
       "must be an https://, http:// or file:// address, optionally pinned with @sha256:<64 hex digits>";
 
-  private static final String OCI_MESSAGE =
-      "must be an https://, http:// or file:// address (optionally pinned with @sha256:<64 hex"
-          + " digits>), or an image in an OCI registry, "
-          + dev.rota.agentapi.OciReference.FORM;
+  private static final Pattern DISK = Pattern.compile(dev.rota.api.Limits.DISK_IMAGE);
 
   private GuestChecks() {}
 
@@ -55,10 +52,9 @@ public final class GuestChecks {
 
   /** A disk image as a worker's cache fetches it: an address, or an image in an OCI registry. */
   public static void disk(String field, String image) {
-    if (!blank(image)
-        && !IMAGE.matcher(image).matches()
-        && !dev.rota.agentapi.OciReference.PATTERN.matcher(image).matches()) {
-      throw Problems.badRequest(field, OCI_MESSAGE + ", got \"" + image + "\"");
+    if (!blank(image) && !DISK.matcher(image).matches()) {
+      throw Problems.badRequest(
+          field, dev.rota.api.Limits.DISK_IMAGE_MESSAGE + ", got \"" + image + "\"");
     }
   }
 

@@ -270,7 +270,10 @@ public class VmController {
           String tailLines,
       @QueryValue
           @Nullable
-          @Schema(format = "date-time", description = "only what was written after this time")
+          @Schema(
+              format = "date-time",
+              pattern = dev.rota.api.Rfc3339.PATTERN,
+              description = "only what was written after this time")
           String since,
       @QueryValue
           @Nullable
