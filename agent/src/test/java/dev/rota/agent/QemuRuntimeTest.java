@@ -71,15 +71,7 @@ class QemuRuntimeTest {
             Clock.systemUTC(),
             held,
             new OciRegistry(json, Map.of(), java.util.Set.of()));
-    runtime =
-        new QemuRuntime(
-            supervisor,
-            cache,
-            java.util.concurrent.CompletableFuture.completedFuture(
-                QemuHost.of("auto", data.resolve("scratch"))),
-            starts,
-            timers,
-            "127.0.0.1");
+    runtime = runtime(cache);
     images = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 16);
     images.createContext(
         "/disk.qcow2",
@@ -92,6 +84,17 @@ class QemuRuntimeTest {
           }
         });
     images.start();
+  }
+
+  private QemuRuntime runtime(ImageCache images) {
+    return new QemuRuntime(
+        supervisor,
+        images,
+        java.util.concurrent.CompletableFuture.completedFuture(
+            QemuHost.of("auto", data.resolve("scratch"))),
+        starts,
+        timers,
+        "127.0.0.1");
   }
 
   @AfterEach
@@ -256,6 +259,55 @@ class QemuRuntimeTest {
         last(panicked).message());
     assertEquals("exited", last(exited).state());
     assertEquals(5, last(exited).exitCode());
+  }
+
+  @Test
+  void aVmBootsFromAnImageItsAgentPullsFromAnOciRegistryWithItsCredentials() throws Exception {
+    try (LoopbackRegistry registry =
+        new LoopbackRegistry(Files.createDirectories(data.resolve("registry")))) {
+      registry.push(
+          "rota/guest",
+          "1",
+          List.of(
+              new LoopbackRegistry.Layer(
+                  "application/vnd.rota.disk.v1+qcow2", Files.readAllBytes(guest.qcow2Disk()))));
+      ImageCache pulling =
+          new ImageCache(
+              data.resolve("oci-images"),
+              1L << 30,
+              json,
+              Clock.systemUTC(),
+              held,
+              new OciRegistry(
+                  json,
+                  OciRegistry.credentials(
+                      json, registry.credentials(data, LoopbackRegistry.PASSWORD)),
+                  java.util.Set.of()));
+      List<TaskView> changes = new CopyOnWriteArrayList<>();
+      Task task =
+          new Task(
+              "pulled.0",
+              new TaskSpec(
+                  "pulled",
+                  0,
+                  "qemu",
+                  "oci://" + registry.address + "/rota/guest:1",
+                  List.of(),
+                  Map.of(),
+                  Map.of("cpu", 1L, "memory", 128L),
+                  new GuestSpec(
+                      null, null, null, "#cloud-config\n# rota.test=exit:4\n", null, null)),
+              changes::add);
+      runtime(pulling).start(task);
+      eventually("booted from the pulled disk and ended", BOOT, task::ended);
+      assertEquals(
+          List.of("exited", 4),
+          List.of(last(changes).state(), last(changes).exitCode()),
+          console("pulled.0"));
+      assertTrue(
+          changes.stream().anyMatch(c -> String.valueOf(c.message()).startsWith("pulling ")),
+          "its progress was its message: " + changes);
+    }
   }
 
   @Test
