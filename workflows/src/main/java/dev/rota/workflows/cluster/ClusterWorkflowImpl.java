@@ -70,8 +70,7 @@ public class ClusterWorkflowImpl implements ClusterWorkflow {
         Workflow.await(Workflow::isEveryHandlerFinished);
         continueAsNew(new ClusterState(term, lastTerm, wakeRequested));
       }
-      Timers.sleepUnless(
-          wait, quietTerms > 0 ? "quiet: until next term" : "until next term", () -> wakeRequested);
+      Timers.sleepUnless(wait, TermLines.done(lastTerm, wait), () -> wakeRequested);
     }
   }
 
@@ -83,7 +82,9 @@ public class ClusterWorkflowImpl implements ClusterWorkflow {
     boolean woken = wakeRequested;
     wakeRequested = false;
     long startedAt = Workflow.currentTimeMillis();
-    TermOutcome outcome = terms(retryCap).termAndApply(new TermStart(term, startedAt, woken));
+    TermOutcome outcome =
+        terms(retryCap, TermLines.starting(term, woken, lastTerm))
+            .termAndApply(new TermStart(term, startedAt, woken));
     TermDecisions decided = outcome.decisions();
     ApplyResult applied = outcome.applied();
     // The term began when its activity began to observe, which is later than it was asked for when
@@ -113,14 +114,15 @@ public class ClusterWorkflowImpl implements ClusterWorkflow {
   }
 
   /**
-   * The term's activity. It heartbeats, so that when the host running it dies another host runs the
-   * term again within seconds, not after the 30 s start-to-close timeout.
+   * The term's activity, its summary what the term starts from ({@link TermLines}). It heartbeats,
+   * so that when the host running it dies another host runs the term again within seconds, not
+   * after the 30 s start-to-close timeout.
    */
-  private static ClusterActivities terms(Duration retryCap) {
+  private static ClusterActivities terms(Duration retryCap, String summary) {
     return Workflow.newActivityStub(
         ClusterActivities.class,
         ActivityOptions.newBuilder(ActivityDefaults.heartbeating(retryCap))
-            .setSummary("term: observe agents, judge health, place, reconcile, apply")
+            .setSummary(summary)
             .build());
   }
 

@@ -1,0 +1,58 @@
+package dev.rota.workflows.cluster;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import java.time.Duration;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+/** The term's lines in the Temporal UI, as a person reads them. */
+class TermLinesTest {
+  private static TermSummary term(
+      long n, int placed, int moved, int failed, int pending, int started, long left) {
+    return new TermSummary(
+        n,
+        0,
+        0,
+        false,
+        new TermDecisions(placed, moved, pending, 0, 0, failed, 0, 0, 0, List.of()),
+        new ApplyResult(started, 0, 0, 0, left));
+  }
+
+  @Test
+  void aTermStartsFromWhatTheLastOneLeft() {
+    assertEquals("term 1: first look", TermLines.starting(1, false, null));
+    assertEquals(
+        "term 812: woken, 3 waiting, 2 actions left over",
+        TermLines.starting(812, true, term(811, 0, 0, 0, 3, 0, 2)));
+    assertEquals("term 9: 0 waiting", TermLines.starting(9, false, term(8, 1, 0, 0, 0, 1, 0)));
+  }
+
+  @Test
+  void theTimerAfterSaysWhatTheTermDidAndWhenTheNextComes() {
+    assertEquals(
+        "term 812: placed 2 · moved 1 · failed 1 · started 2 · 3 waiting — next in 5 s",
+        TermLines.done(term(812, 2, 1, 1, 3, 2, 0), Duration.ofSeconds(5)));
+    assertEquals(
+        "term 813: quiet — next in 20 s",
+        TermLines.done(term(813, 0, 0, 0, 0, 0, 0), Duration.ofSeconds(20)));
+    assertEquals(
+        "term 814: 4 waiting — next in 1.5 s",
+        TermLines.done(term(814, 0, 0, 0, 4, 0, 0), Duration.ofMillis(1500)));
+  }
+
+  @ParameterizedTest
+  @CsvSource({
+    "250, 250 ms",
+    "1000, 1 s",
+    "2500, 2.5 s",
+    "60000, 1 min",
+    "90000, 1 min 30 s",
+    "3900000, 1 h 5 min"
+  })
+  void waitsReadAsPeopleSayThem(long millis, String said) {
+    assertEquals(said, TermLines.readable(Duration.ofMillis(millis)));
+  }
+}
