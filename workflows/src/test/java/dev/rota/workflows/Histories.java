@@ -48,4 +48,16 @@ public final class Histories {
       }
     }
   }
+
+  /** The summaries a workflow's history shows in the Temporal UI (activities, timers), in order. */
+  public static java.util.List<String> summaries(
+      io.temporal.client.WorkflowClient client, String workflowId) {
+    return client.fetchHistory(workflowId).getEvents().stream()
+        .filter(e -> e.hasUserMetadata() && e.getUserMetadata().hasSummary())
+        .map(
+            e ->
+                io.temporal.common.converter.DefaultDataConverter.STANDARD_INSTANCE.fromPayload(
+                    e.getUserMetadata().getSummary(), String.class, String.class))
+        .toList();
+  }
 }

@@ -48,31 +48,17 @@ final class TermLines {
     }
     String what =
         did.size() <= 1 && d != null && d.pending() == 0 ? "quiet" : String.join(" · ", did);
-    return "term " + term.term() + ": " + what + " — next in " + readable(wait);
+    return "term "
+        + term.term()
+        + ": "
+        + what
+        + " — next in "
+        + dev.rota.workflows.Readable.duration(wait);
   }
 
   private static void count(List<String> into, long n, String what) {
     if (n > 0) {
       into.add(what + " " + n);
     }
-  }
-
-  /** {@code 800 ms}, {@code 5 s}, {@code 2.5 s}, {@code 10 min}, {@code 1 h 5 min}. */
-  static String readable(Duration d) {
-    long ms = d.toMillis();
-    if (ms < 1_000) {
-      return ms + " ms";
-    }
-    if (ms < 60_000) {
-      return ms % 1_000 == 0
-          ? (ms / 1_000) + " s"
-          : String.format(java.util.Locale.ROOT, "%.1f s", ms / 1_000.0);
-    }
-    long minutes = ms / 60_000;
-    if (minutes < 60) {
-      long s = (ms % 60_000) / 1_000;
-      return minutes + " min" + (s == 0 ? "" : " " + s + " s");
-    }
-    return (minutes / 60) + " h" + (minutes % 60 == 0 ? "" : " " + (minutes % 60) + " min");
   }
 }

@@ -17,6 +17,7 @@ import dev.rota.workflows.ActivityDefaults;
 import dev.rota.workflows.RotaSearchAttributes;
 import dev.rota.workflows.Timers;
 import io.temporal.activity.ActivityOptions;
+import io.temporal.activity.LocalActivityOptions;
 import io.temporal.common.RetryOptions;
 import io.temporal.failure.ActivityFailure;
 import io.temporal.failure.ApplicationFailure;
@@ -68,13 +69,25 @@ public class VmWorkflowImpl implements VmWorkflow {
                   .build())
           .build();
 
-  private final VmActivities activities =
-      Workflow.newActivityStub(VmActivities.class, STORE, Map.of("RemoveTask", AGENT));
+  /**
+   * The VM's activities, the call's summary what it records or does, so that the Temporal UI reads
+   * as the VM's life ("restart 2 scheduled for …", "failed: exited with code 3"). A stub is cheap;
+   * one a call.
+   */
+  private static VmActivities saying(String summary) {
+    return Workflow.newActivityStub(
+        VmActivities.class,
+        ActivityOptions.newBuilder(STORE).setSummary(summary).build(),
+        Map.of("RemoveTask", ActivityOptions.newBuilder(AGENT).setSummary(summary).build()));
+  }
 
-  /** Written often, quickly, within the workflow task. */
-  private final VmReadModel readModel =
-      Workflow.newLocalActivityStub(
-          VmReadModel.class, ActivityDefaults.storeLocal(Duration.ofMinutes(1)));
+  private static void recordStatus(VmActivities.StatusChange change) {
+    saying(change.status() + ": " + change.message()).recordStatus(change);
+  }
+
+  private static void recordEvent(VmActivities.VmEvent event) {
+    saying(event.message()).recordEvent(event);
+  }
 
   private sealed interface Command {}
 
@@ -153,7 +166,8 @@ public class VmWorkflowImpl implements VmWorkflow {
   public void run(String vmName, VmCarry carried, VmRecord submitted) {
     oneUpsertPerTask = Workflow.getVersion("one-upsert-per-task", Workflow.DEFAULT_VERSION, 1) == 1;
     boolean handedOver = submitted != null && carried == null;
-    VmRecord stored = handedOver ? submitted : activities.load(new VmActivities.VmRef(name));
+    VmRecord stored =
+        handedOver ? submitted : saying("load vm " + name).load(new VmActivities.VmRef(name));
     if (stored == null) {
       return; // deleted before its workflow ran
     }
@@ -167,14 +181,24 @@ public class VmWorkflowImpl implements VmWorkflow {
       if (restartAtMillis > 0) {
         Duration wait =
             Duration.ofMillis(Math.max(0, restartAtMillis - Workflow.currentTimeMillis()));
-        boolean interrupted = Timers.sleepUnless(wait, "restart delay", () -> !commands.isEmpty());
+        boolean interrupted =
+            Timers.sleepUnless(
+                wait,
+                "restart "
+                    + (restartCount + 1)
+                    + " in "
+                    + dev.rota.workflows.Readable.duration(wait),
+                () -> !commands.isEmpty());
         if (!interrupted) {
           restartNow();
         }
       } else if (expires()) {
         long expiresAt = finishedSinceMillis + ttlSecondsAfterFinished * 1000L;
         Duration wait = Duration.ofMillis(Math.max(0, expiresAt - Workflow.currentTimeMillis()));
-        if (!Timers.sleepUnless(wait, "ttlSecondsAfterFinished", () -> !commands.isEmpty())) {
+        if (!Timers.sleepUnless(
+            wait,
+            "delete in " + dev.rota.workflows.Readable.duration(wait) + " (ttlAfterFinished)",
+            () -> !commands.isEmpty())) {
           deleteRequested = true; // from here on, actions are refused as for a delete
           deleteNow(
               "deleted "
@@ -414,18 +438,29 @@ public class VmWorkflowImpl implements VmWorkflow {
   private void recordHeard() {
     if (unrecorded) {
       unrecorded = false;
-      readModel.recordLifecycle(
-          new VmLifecycle(
-              name,
-              restartCount,
-              status.wireName(),
-              worker,
-              message,
-              exitCode,
-              lastTaskEventId,
-              scheduledAtMillis,
-              startedAtMillis,
-              finishedAtMillis));
+      // Written often, quickly, within the workflow task: a local activity.
+      Workflow.newLocalActivityStub(
+              VmReadModel.class,
+              LocalActivityOptions.newBuilder(ActivityDefaults.storeLocal(Duration.ofMinutes(1)))
+                  .setSummary(
+                      status.wireName()
+                          + (worker == null ? "" : " on " + worker)
+                          + " as "
+                          + taskId()
+                          + (message == null ? "" : ": " + message))
+                  .build())
+          .recordLifecycle(
+              new VmLifecycle(
+                  name,
+                  restartCount,
+                  status.wireName(),
+                  worker,
+                  message,
+                  exitCode,
+                  lastTaskEventId,
+                  scheduledAtMillis,
+                  startedAtMillis,
+                  finishedAtMillis));
     }
     showNow();
   }
@@ -441,14 +476,14 @@ public class VmWorkflowImpl implements VmWorkflow {
     } else if (next instanceof RestartRule.GiveUp giveUp) {
       // It stays failed, saying why; a user's start begins the count afresh.
       message = (message == null ? "failed" : message) + "; " + giveUp.reason();
-      activities.recordStatus(
+      recordStatus(
           new VmActivities.StatusChange(name, status.wireName(), message, "restarts-exhausted"));
     }
   }
 
   private void scheduleRestart(long atMillis, Duration delay) {
     restartAtMillis = atMillis;
-    activities.recordEvent(
+    recordEvent(
         new VmActivities.VmEvent(
             name,
             "restart-scheduled",
@@ -504,7 +539,7 @@ public class VmWorkflowImpl implements VmWorkflow {
   private void deleteNow(String why) {
     restartAtMillis = 0;
     removeTaskIfAny();
-    activities.deleteVm(new VmActivities.VmRef(name));
+    saying("delete vm " + name).deleteVm(new VmActivities.VmRef(name));
     // Otherwise a deleted running VM stays in `RotaVmStatus = 'running'` and `RotaWorker = 'w'`
     // lists.
     Workflow.upsertTypedSearchAttributes(
@@ -516,7 +551,7 @@ public class VmWorkflowImpl implements VmWorkflow {
   private void stopNow(String why) {
     if (mayHaveTask()) {
       status = VmStatus.STOPPING;
-      activities.recordStatus(
+      recordStatus(
           new VmActivities.StatusChange(
               name,
               status.wireName(),
@@ -526,7 +561,7 @@ public class VmWorkflowImpl implements VmWorkflow {
       removeTaskIfAny();
     }
     status = VmStatus.STOPPED;
-    activities.recordStatus(new VmActivities.StatusChange(name, status.wireName(), why, "stopped"));
+    recordStatus(new VmActivities.StatusChange(name, status.wireName(), why, "stopped"));
     show();
   }
 
@@ -541,7 +576,8 @@ public class VmWorkflowImpl implements VmWorkflow {
     movingFrom = null;
     movingTo = null;
     status = VmStatus.PENDING;
-    activities.requeue(new VmActivities.Requeue(name, restartCount, why, eventType, failedOn));
+    saying("pending as " + taskId() + ": " + why)
+        .requeue(new VmActivities.Requeue(name, restartCount, why, eventType, failedOn));
     show();
   }
 
@@ -569,9 +605,9 @@ public class VmWorkflowImpl implements VmWorkflow {
 
   private void removeTask(VmActivities.WorkerTask task) {
     try {
-      activities.removeTask(task);
+      saying("remove task " + task.taskId() + " from " + task.worker()).removeTask(task);
     } catch (ActivityFailure e) {
-      activities.recordEvent(
+      recordEvent(
           new VmActivities.VmEvent(
               name,
               "task-removal-failed",

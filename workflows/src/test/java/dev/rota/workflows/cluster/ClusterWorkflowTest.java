@@ -64,13 +64,7 @@ class ClusterWorkflowTest {
     assertEquals(terms.get(terms.size() - 1).term(), cluster.lastTerm().term());
     // What the Temporal UI shows of each term: where it starts from, then what it did and the wait.
     List<String> summaries =
-        env.getWorkflowClient().fetchHistory(ClusterWorkflow.WORKFLOW_ID).getEvents().stream()
-            .filter(e -> e.hasUserMetadata() && e.getUserMetadata().hasSummary())
-            .map(
-                e ->
-                    io.temporal.common.converter.DefaultDataConverter.STANDARD_INSTANCE.fromPayload(
-                        e.getUserMetadata().getSummary(), String.class, String.class))
-            .toList();
+        Histories.summaries(env.getWorkflowClient(), ClusterWorkflow.WORKFLOW_ID);
     assertEquals("term 1: first look", summaries.get(0), summaries.toString());
     assertTrue(summaries.get(1).matches("term 1: .* — next in 5 s"), summaries.toString());
     assertTrue(summaries.get(2).matches("term 2: \\d+ waiting"), summaries.toString());

@@ -48,11 +48,14 @@ class TermLinesTest {
     "250, 250 ms",
     "1000, 1 s",
     "2500, 2.5 s",
+    "14700, 15 s",
+    "59600, 1 min",
+    "29999, 30 s",
     "60000, 1 min",
     "90000, 1 min 30 s",
     "3900000, 1 h 5 min"
   })
   void waitsReadAsPeopleSayThem(long millis, String said) {
-    assertEquals(said, TermLines.readable(Duration.ofMillis(millis)));
+    assertEquals(said, dev.rota.workflows.Readable.duration(Duration.ofMillis(millis)));
   }
 }

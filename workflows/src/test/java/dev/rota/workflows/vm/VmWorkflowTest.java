@@ -260,6 +260,15 @@ class VmWorkflowTest {
           store.avoiding.get(generation + 1),
           "the restart prefers a worker other than the one it failed on");
     }
+    // The VM's life as the Temporal UI shows it, in words and waits, not JSON and epoch numbers.
+    List<String> said = Histories.summaries(env.getWorkflowClient(), "vm-a");
+    for (String line :
+        List.of("restart 1 in 15 s", "restart 2 in 30 s", "restart 3 in 1 min", "load vm a")) {
+      assertTrue(said.contains(line), line + " in " + said);
+    }
+    assertTrue(said.stream().anyMatch(l -> l.startsWith("pending as a.1: ")), said.toString());
+    assertTrue(
+        said.stream().anyMatch(l -> l.startsWith("restart 1 scheduled for ")), said.toString());
     Histories.replayAndMaybeRecord(
         env.getWorkflowClient(), "vm-a", VmWorkflowImpl.class, "vm-restarts");
   }
