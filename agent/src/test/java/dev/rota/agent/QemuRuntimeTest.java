@@ -97,8 +97,14 @@ class QemuRuntimeTest {
         "127.0.0.1");
   }
 
+  /** The OCI registry a test started, stopped after it. */
+  private LoopbackRegistry registry;
+
   @AfterEach
   void close() {
+    if (registry != null) {
+      registry.close();
+    }
     images.stop(0);
     starts.shutdownNow();
     timers.shutdownNow();
@@ -261,58 +267,47 @@ class QemuRuntimeTest {
     assertEquals(5, last(exited).exitCode());
   }
 
-  @Test
-  void aVmBootsFromAnImageItsAgentPullsFromAnOciRegistryWithItsCredentials() throws Exception {
-    try (LoopbackRegistry registry =
-        new LoopbackRegistry(Files.createDirectories(data.resolve("registry")))) {
-      registry.push(
-          "rota/guest",
-          "1",
-          List.of(
-              new LoopbackRegistry.Layer(
-                  "application/vnd.rota.disk.v1+qcow2", Files.readAllBytes(guest.qcow2Disk()))));
-      ImageCache pulling =
-          new ImageCache(
-              data.resolve("oci-images"),
-              1L << 30,
-              json,
-              Clock.systemUTC(),
-              held,
-              new OciRegistry(
-                  json,
-                  OciRegistry.credentials(
-                      json, registry.credentials(data, LoopbackRegistry.PASSWORD)),
-                  java.util.Set.of()));
-      List<TaskView> changes = new CopyOnWriteArrayList<>();
-      Task task =
-          new Task(
-              "pulled.0",
-              new TaskSpec(
-                  "pulled",
-                  0,
-                  "qemu",
-                  "oci://" + registry.address + "/rota/guest:1",
-                  List.of(),
-                  Map.of(),
-                  Map.of("cpu", 1L, "memory", 128L),
-                  new GuestSpec(
-                      null, null, null, "#cloud-config\n# rota.test=exit:4\n", null, null)),
-              changes::add);
-      runtime(pulling).start(task);
-      eventually("booted from the pulled disk and ended", BOOT, task::ended);
-      assertEquals(
-          List.of("exited", 4),
-          List.of(last(changes).state(), last(changes).exitCode()),
-          console("pulled.0"));
-      assertTrue(
-          changes.stream().anyMatch(c -> String.valueOf(c.message()).startsWith("pulling ")),
-          "its progress was its message: " + changes);
-    }
-  }
-
+  /**
+   * Also a third VM, at the same time, from the same disk pushed to the loopback OCI registry and
+   * pulled by its agent with its credentials through token auth.
+   */
   @Test
   void twoVmsOfOneImageServedOverHttpFetchItOnceAndBootFromOverlaysWithTheirUserData()
       throws Exception {
+    registry = new LoopbackRegistry(Files.createDirectories(data.resolve("registry")));
+    registry.push(
+        "rota/guest",
+        "1",
+        List.of(
+            new LoopbackRegistry.Layer(
+                "application/vnd.rota.disk.v1+qcow2", Files.readAllBytes(guest.qcow2Disk()))));
+    ImageCache pulling =
+        new ImageCache(
+            data.resolve("oci-images"),
+            1L << 30,
+            json,
+            Clock.systemUTC(),
+            held,
+            new OciRegistry(
+                json,
+                OciRegistry.credentials(
+                    json, registry.credentials(data, LoopbackRegistry.PASSWORD)),
+                java.util.Set.of()));
+    List<TaskView> c = new CopyOnWriteArrayList<>();
+    Task third =
+        new Task(
+            "pulled.0",
+            new TaskSpec(
+                "pulled",
+                0,
+                "qemu",
+                "oci://" + registry.address + "/rota/guest:1",
+                List.of(),
+                Map.of(),
+                Map.of("cpu", 1L, "memory", 128L),
+                new GuestSpec(null, null, null, "#cloud-config\n# rota.test=exit:4\n", null, null)),
+            c::add);
+    runtime(pulling).start(third);
     String image =
         "http://127.0.0.1:"
             + images.getAddress().getPort()
@@ -336,8 +331,13 @@ class QemuRuntimeTest {
             1,
             128,
             b);
-    eventually("both ended", BOOT, () -> first.ended() && second.ended());
+    eventually("all three ended", BOOT, () -> first.ended() && second.ended() && third.ended());
     assertEquals(1, imageRequests.get(), "one fetch for both");
+    assertEquals(
+        List.of("exited", 4), List.of(last(c).state(), last(c).exitCode()), console("pulled.0"));
+    assertTrue(
+        c.stream().anyMatch(v -> String.valueOf(v.message()).startsWith("pulling ")),
+        "the pull's progress was its message: " + c);
     assertEquals(
         List.of("exited", 0), List.of(last(a).state(), last(a).exitCode()), console("disk-a.0"));
     assertEquals(

@@ -61,6 +61,10 @@ final class Description {
     line(lines, "Started", text(vm, "startedAt"));
     line(lines, "Finished", text(vm, "finishedAt"));
     line(lines, "Exit code", text(vm, "exitCode"));
+    if (vm.path("workflowUrl").isTextual()) {
+      // Where its life is told step by step: the Temporal UI.
+      line(lines, "Workflow", text(vm, "workflowUrl"));
+    }
     lines.add("Events:");
     List<JsonNode> newest = events.subList(Math.max(0, events.size() - EVENTS), events.size());
     if (newest.isEmpty()) {

@@ -237,7 +237,8 @@ class RotaCliTest {
                 + "\"statusMessage\":\"no worker has 4 cpu free (most: 2)\",\"runtime\":\"process\","
                 + "\"command\":[\"sleep\",\"60\"],\"resources\":{\"cpu\":4,\"memory\":512},"
                 + "\"labels\":{},\"env\":{},\"restartPolicy\":\"OnFailure\",\"maxRestarts\":3,"
-                + "\"restartWindow\":\"1h\",\"createdAt\":\"2026-11-26T10:00:00Z\",\"set\":null}"));
+                + "\"restartWindow\":\"1h\",\"createdAt\":\"2026-11-26T10:00:00Z\",\"set\":null,"
+                + "\"workflowUrl\":\"http://127.0.0.1:8233/namespaces/default/workflows/vm-web\"}"));
     StringBuilder events = new StringBuilder();
     for (int i = 1; i <= 12; i++) {
       events.append(i == 1 ? "" : ",");
@@ -262,6 +263,9 @@ class RotaCliTest {
     assertTrue(lines.contains("Resources:      cpu=4 memory=512"), r.out());
     assertTrue(
         lines.contains("Restart policy: OnFailure, at most 3 after failures within 1h"), r.out());
+    assertTrue(
+        lines.contains("Workflow:       http://127.0.0.1:8233/namespaces/default/workflows/vm-web"),
+        "its life in the Temporal UI: " + r.out());
     assertTrue(r.out().contains("e12"), "the newest event");
     assertTrue(r.out().contains("  2026-11-26T10:00:13Z  e3  m"), "ten of them: " + r.out());
     assertTrue(!r.out().contains("  e2  "), "not the older ones");

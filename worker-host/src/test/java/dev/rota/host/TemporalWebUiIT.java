@@ -54,8 +54,12 @@ class TemporalWebUiIT {
           "cluster-user-metadata");
       ui.show(
           cluster + "/history",
-          "the scheduler's terms as activities and timers",
-          text -> text.contains("Activity Task Scheduled") && text.contains("Timer Started"),
+          "the scheduler's terms as activities and timers, each saying what it does",
+          text ->
+              text.contains("Activity Task Scheduled")
+                  && text.contains("Timer Started")
+                  && text.matches("(?s).*term \\d+: .*waiting.*")
+                  && text.contains("— next in"),
           "cluster-history");
 
       eventually(

@@ -38,13 +38,16 @@ public class VmService {
   private final VmCommands commands;
   private final Clock clock;
   private final VmEndpoints endpoints;
+  private final WorkflowLinks links;
 
   public VmService(
       VmRepository vms,
       VmEventRepository events,
       VmCommands commands,
       Clock clock,
-      VmEndpoints endpoints) {
+      VmEndpoints endpoints,
+      WorkflowLinks links) {
+    this.links = links;
     this.endpoints = endpoints;
     this.vms = vms;
     this.events = events;
@@ -207,7 +210,7 @@ public class VmService {
 
   /** A VM as shown, with where its ports are reached. */
   private VmView shown(VmRow row) {
-    return VmView.of(row, endpoints.of(row));
+    return VmView.of(row, endpoints.of(row), links.vm(row.name()));
   }
 
   /** Every VM as shown, oldest first: a watch's snapshot. */

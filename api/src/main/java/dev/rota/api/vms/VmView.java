@@ -37,15 +37,21 @@ public record VmView(
     @Nullable Instant restartAt,
     @Nullable String set,
     @Nullable String movingFrom,
-    List<VmEndpoints.Endpoint> endpoints)
+    List<VmEndpoints.Endpoint> endpoints,
+    @Nullable String workflowUrl)
     implements Named {
 
-  /** As shown without its endpoints (a VM just submitted, or deleted, has none). */
+  /**
+   * As shown without its endpoints or its workflow's link (a VM just submitted, or deleted, has
+   * neither yet, or no more).
+   */
   public static VmView of(VmRow row) {
-    return of(row, List.of());
+    return of(row, List.of(), null);
   }
 
-  public static VmView of(VmRow row, List<VmEndpoints.Endpoint> endpoints) {
+  /** As shown, with where its ports are reached and its workflow in the Temporal UI (or null). */
+  public static VmView of(
+      VmRow row, List<VmEndpoints.Endpoint> endpoints, @Nullable String workflowUrl) {
     return new VmView(
         row.name(),
         VmSpecView.of(row.spec()),
@@ -62,7 +68,8 @@ public record VmView(
         row.state().restartAt(),
         row.membership().vmSet(),
         row.notes().movingFrom() != null ? row.notes().movingFrom() : row.notes().oldCopyOn(),
-        endpoints);
+        endpoints,
+        workflowUrl);
   }
 
   /**

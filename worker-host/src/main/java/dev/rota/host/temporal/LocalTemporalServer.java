@@ -6,11 +6,12 @@ import java.util.Optional;
  * The Temporal server dev mode runs for itself on 127.0.0.1: the real one (CLI) or the Java test
  * server.
  */
-public interface LocalTemporalServer extends AutoCloseable {
+public interface LocalTemporalServer extends AutoCloseable, dev.rota.api.vms.TemporalUiSource {
   /** What it is, for the banner: e.g. "Temporal CLI 1.9.1 dev server, state in …". */
   String description();
 
   /** The Web UI's URL, when this server has one. */
+  @Override
   Optional<String> webUi();
 
   /**
