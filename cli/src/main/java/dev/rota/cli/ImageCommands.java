@@ -73,8 +73,7 @@ final class ImageCommands extends Noun {
                 for (JsonNode w : now.path("workers")) {
                   if (w.path("state").asText().equals("failed")) {
                     return Waiter.Look.unreachable(
-                        "worker " + w.path("worker").asText() + ": " + w.path("message").asText(),
-                        held + "/" + all + " workers hold it");
+                        "failed on " + w.path("worker").asText(), w.path("message").asText());
                   }
                 }
                 String progress =

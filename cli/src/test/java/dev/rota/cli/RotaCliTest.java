@@ -946,6 +946,21 @@ class RotaCliTest {
                 .body()));
     assertTrue(r.out().contains("prefetch-1") && r.out().contains("2/2"), r.out());
     assertTrue(r.out().lines().anyMatch(l -> l.matches("w2 +held +-")), r.out());
+
+    String failed =
+        pulling.replace(
+            "\"state\":\"pulling\",\"message\":\"pulling 40% of 2048 MiB\"",
+            "\"state\":\"failed\",\"message\":\"image oci://r.example/vm:1 is not in its registry\"");
+    api.on("GET /v1/images/prefetch/prefetch-1", StandInApi.Reply.json(200, failed));
+    Result broken = run("image", "prefetch", "oci://r.example/vm:1", "-l", "zone=a", "--wait");
+    assertEquals(ExitCodes.WAIT_FAILED, broken.code());
+    assertTrue(
+        broken
+            .err()
+            .endsWith(
+                "rota: prefetch prefetch-1 failed on w2: image oci://r.example/vm:1 is not in its"
+                    + " registry\n"),
+        broken.err());
   }
 
   @Test
