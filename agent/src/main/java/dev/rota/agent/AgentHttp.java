@@ -311,38 +311,36 @@ final class AgentHttp {
     return body.length > MAX_BODY ? null : body;
   }
 
-  /** Every value of a query's parameter {@code name}, decoded, in order. */
-  private static List<String> queryAll(String raw, String name) {
-    List<String> values = new java.util.ArrayList<>();
+  /** A query's parameters, decoded, in order: name and value of each. */
+  private static List<Map.Entry<String, String>> pairs(String raw) {
+    List<Map.Entry<String, String>> pairs = new java.util.ArrayList<>();
     if (raw == null || raw.isEmpty()) {
-      return values;
+      return pairs;
     }
     for (String pair : raw.split("&")) {
       int eq = pair.indexOf('=');
-      String key = eq < 0 ? pair : pair.substring(0, eq);
-      if (java.net.URLDecoder.decode(key, java.nio.charset.StandardCharsets.UTF_8).equals(name)) {
-        values.add(
-            java.net.URLDecoder.decode(
-                eq < 0 ? "" : pair.substring(eq + 1), java.nio.charset.StandardCharsets.UTF_8));
-      }
+      pairs.add(
+          Map.entry(
+              java.net.URLDecoder.decode(
+                  eq < 0 ? pair : pair.substring(0, eq), java.nio.charset.StandardCharsets.UTF_8),
+              java.net.URLDecoder.decode(
+                  eq < 0 ? "" : pair.substring(eq + 1), java.nio.charset.StandardCharsets.UTF_8)));
     }
-    return values;
+    return pairs;
   }
 
-  /** A query's parameters, decoded; the last of a name repeated wins. */
+  /** Every value of a query's parameter {@code name}, in order. */
+  private static List<String> queryAll(String raw, String name) {
+    return pairs(raw).stream()
+        .filter(p -> p.getKey().equals(name))
+        .map(Map.Entry::getValue)
+        .toList();
+  }
+
+  /** A query's parameters; the last of a name repeated wins. */
   private static Map<String, String> query(String raw) {
     Map<String, String> params = new java.util.HashMap<>();
-    if (raw == null || raw.isEmpty()) {
-      return params;
-    }
-    for (String pair : raw.split("&")) {
-      int eq = pair.indexOf('=');
-      String name = eq < 0 ? pair : pair.substring(0, eq);
-      String value = eq < 0 ? "" : pair.substring(eq + 1);
-      params.put(
-          java.net.URLDecoder.decode(name, java.nio.charset.StandardCharsets.UTF_8),
-          java.net.URLDecoder.decode(value, java.nio.charset.StandardCharsets.UTF_8));
-    }
+    pairs(raw).forEach(p -> params.put(p.getKey(), p.getValue()));
     return params;
   }
 

@@ -58,16 +58,16 @@ final class GuestAgent {
     if (!turn.tryAcquire(TURN.toMillis(), TimeUnit.MILLISECONDS)) {
       throw new Refusal(409, "another command has held vm task " + taskId + " for " + TURN);
     }
-    Session session;
+    Connection connection;
     try {
-      session = new Session(SocketChannel.open(UnixDomainSocketAddress.of(socket)), turn);
+      connection = new Connection(SocketChannel.open(UnixDomainSocketAddress.of(socket)), turn);
     } catch (IOException e) {
       turn.release();
       throw e;
     }
     try {
       long id = System.nanoTime() & 0x7fffffffL;
-      JsonNode synced = session.call("guest-sync", json.createObjectNode().put("id", id));
+      JsonNode synced = connection.call("guest-sync", json.createObjectNode().put("id", id));
       if (synced == null || synced.path("return").asLong(-1) != id) {
         throw new Refusal(
             409,
@@ -76,8 +76,8 @@ final class GuestAgent {
                 + " has no agent answering: exec in a qemu VM needs the QEMU guest agent"
                 + " (qemu-guest-agent) running in its image");
       }
-      Session ready = session;
-      session = null;
+      Connection ready = connection;
+      connection = null;
       Input input = new Input();
       return new Execution() {
         @Override
@@ -98,8 +98,8 @@ final class GuestAgent {
         }
       };
     } finally {
-      if (session != null) {
-        session.close();
+      if (connection != null) {
+        connection.close();
       }
     }
   }
@@ -129,7 +129,7 @@ final class GuestAgent {
   }
 
   /** One connection to a guest agent, holding the VM's turn until closed. */
-  private final class Session implements AutoCloseable {
+  private final class Connection implements AutoCloseable {
     private final SocketChannel channel;
     private final Semaphore turn;
     private final Selector selector;
@@ -137,7 +137,7 @@ final class GuestAgent {
     private final ByteBuffer buffer = ByteBuffer.allocate(64 * 1024);
     private boolean closed;
 
-    Session(SocketChannel channel, Semaphore turn) throws IOException {
+    Connection(SocketChannel channel, Semaphore turn) throws IOException {
       this.channel = channel;
       this.turn = turn;
       channel.configureBlocking(false);

@@ -358,8 +358,8 @@ final class QemuRuntime implements TaskRuntime {
   }
 
   /**
-   * The guest's serial console: what it prints, and what is typed to it. One session at a time
-   * (QEMU's socket takes one client; a second would wait unseen).
+   * The guest's serial console: what it prints, and what is typed to it. One user attached at a
+   * time (QEMU's socket takes one client; a second would wait unseen).
    */
   @Override
   public Conduit console(Task task) throws Refusal, IOException {
@@ -368,7 +368,8 @@ final class QemuRuntime implements TaskRuntime {
       throw new Refusal(409, "vm task " + task.id + " was started without a console socket");
     }
     if (!attached.add(task.id)) {
-      throw new Refusal(409, "the console of vm task " + task.id + " is in use by another session");
+      throw new Refusal(
+          409, "the console of vm task " + task.id + " is in use: another user is attached");
     }
     try {
       return Conduit.unix(socket, () -> attached.remove(task.id));

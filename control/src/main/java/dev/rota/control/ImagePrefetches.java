@@ -49,8 +49,11 @@ public class ImagePrefetches {
   private final WorkerRepository workers;
   private final WorkerImages images;
   private final Clock clock;
-  private volatile List<ImagePrefetchRow> known;
-  private volatile Instant knownAt = Instant.MIN;
+
+  /** The prefetches as last read, and when: one value, so that a reader sees both together. */
+  private record Known(List<ImagePrefetchRow> rows, Instant at) {}
+
+  private volatile Known known = new Known(List.of(), Instant.MIN);
 
   public ImagePrefetches(
       ImagePrefetchRepository prefetches,
@@ -73,7 +76,7 @@ public class ImagePrefetches {
             .filter(p -> p.image().equals(image) && p.selector().equals(selector))
             .findFirst();
     if (same.isPresent()) {
-      return new Created(view(same.get()), false);
+      return new Created(view(same.get(), fleet()), false);
     }
     byte[] id = new byte[6];
     ThreadLocalRandom.current().nextBytes(id);
@@ -84,19 +87,21 @@ public class ImagePrefetches {
                 image,
                 Map.copyOf(selector),
                 clock.instant()));
-    knownAt = Instant.MIN;
-    return new Created(view(row), true);
+    known = new Known(List.of(), Instant.MIN);
+    return new Created(view(row, fleet()), true);
   }
 
   /** A prefetch stored, and whether it is new. */
   public record Created(Prefetch prefetch, boolean created) {}
 
+  /** Every prefetch, the fleet read once for them all. */
   public List<Prefetch> list() {
-    return prefetches.inOrder().stream().map(this::view).toList();
+    Fleet fleet = fleet();
+    return prefetches.inOrder().stream().map(p -> view(p, fleet)).toList();
   }
 
   public Optional<Prefetch> get(String id) {
-    return prefetches.findById(id).map(this::view);
+    return prefetches.findById(id).map(p -> view(p, fleet()));
   }
 
   /** Forgets the prefetch; the images fetched stay in the workers' caches. */
@@ -105,7 +110,7 @@ public class ImagePrefetches {
       return false;
     }
     prefetches.deleteById(id);
-    knownAt = Instant.MIN;
+    known = new Known(List.of(), Instant.MIN);
     return true;
   }
 
@@ -130,11 +135,12 @@ public class ImagePrefetches {
 
   private List<ImagePrefetchRow> current() {
     Instant now = clock.instant();
-    if (known == null || knownAt.plus(FRESH).isBefore(now)) {
-      known = prefetches.inOrder();
-      knownAt = now;
+    Known seen = known;
+    if (seen.at().plus(FRESH).isBefore(now)) {
+      seen = new Known(prefetches.inOrder(), now);
+      known = seen;
     }
-    return known;
+    return seen.rows();
   }
 
   private static boolean matches(WorkerRow worker, ImagePrefetchRow prefetch) {
@@ -142,20 +148,32 @@ public class ImagePrefetches {
         && worker.labels().entrySet().containsAll(prefetch.selector().entrySet());
   }
 
-  private Prefetch view(ImagePrefetchRow prefetch) {
-    List<WorkerRow> matching = new ArrayList<>();
+  /** The workers that keep an image cache, with what each holds and is fetching. */
+  private record Fleet(
+      List<WorkerRow> workers,
+      Map<String, Map<String, Instant>> held,
+      Map<String, Map<String, WorkerPull>> pulls) {}
+
+  private Fleet fleet() {
+    List<WorkerRow> caching = new ArrayList<>();
     String after = "";
     while (true) {
       List<WorkerRow> page = workers.page(after, 500);
-      page.stream().filter(w -> matches(w, prefetch)).forEach(matching::add);
+      page.stream().filter(w -> w.runtimes().contains(RUNTIME)).forEach(caching::add);
       if (page.size() < 500) {
         break;
       }
       after = page.get(page.size() - 1).name();
     }
-    List<String> names = matching.stream().map(WorkerRow::name).toList();
-    Map<String, Map<String, Instant>> held = images.of(names);
-    Map<String, Map<String, WorkerPull>> pulls = images.pulls(names);
+    List<String> names = caching.stream().map(WorkerRow::name).toList();
+    return new Fleet(caching, images.of(names), images.pulls(names));
+  }
+
+  private Prefetch view(ImagePrefetchRow prefetch, Fleet fleet) {
+    List<String> names =
+        fleet.workers().stream().filter(w -> matches(w, prefetch)).map(WorkerRow::name).toList();
+    Map<String, Map<String, Instant>> held = fleet.held();
+    Map<String, Map<String, WorkerPull>> pulls = fleet.pulls();
     List<WorkerProgress> progress = new ArrayList<>();
     for (String name : names) {
       if (held.getOrDefault(name, Map.of()).containsKey(prefetch.image())) {

@@ -7,7 +7,7 @@ import io.micronaut.websocket.annotation.ServerWebSocket;
 
 /**
  * {@code rota vm console}: a user attached to a running qemu VM's serial console, carried by {@link
- * TunnelRelay}; one session at a time (a second is closed with 4409).
+ * TunnelRelay}; one user attached at a time (a second is closed with 4409).
  */
 @ServerWebSocket("/v1/vms/{name}/console")
 public class ConsoleSocket extends IntoVmSocket {
