@@ -552,6 +552,13 @@ class VmApiTest {
     Http.Reply stop = http.post("/v1/vms/acts/stop", null);
     assertEquals(202, stop.status(), stop.toString());
     assertEquals("stopped", stop.map().get("status"));
+    var workflow = temporal.newUntypedWorkflowStub(VmWorkflow.workflowId("acts"));
+    workflow.getResult(Void.class);
+    String stoppedRun = workflow.describe().getExecution().getRunId();
+    assertEquals(
+        WorkflowExecutionStatus.WORKFLOW_EXECUTION_STATUS_COMPLETED,
+        workflow.describe().getStatus(),
+        "the run ended with the VM");
     Http.Reply again = http.post("/v1/vms/acts/stop", null);
     assertEquals(409, again.status());
     assertTrue(again.detail().contains("stopped"), again.detail());
@@ -559,9 +566,32 @@ class VmApiTest {
     Http.Reply start = http.post("/v1/vms/acts/start", null);
     assertEquals(202, start.status());
     assertEquals("pending", start.map().get("status"));
+    var latest = temporal.newUntypedWorkflowStub(VmWorkflow.workflowId("acts")).describe();
+    assertEquals(WorkflowExecutionStatus.WORKFLOW_EXECUTION_STATUS_RUNNING, latest.getStatus());
+    assertTrue(
+        !latest.getExecution().getRunId().equals(stoppedRun), "the start began the next run");
     List<Object> types =
         http.get("/v1/vms/acts/events").items().stream().map(e -> e.get("type")).toList();
     assertEquals(List.of("created", "stopped", "started"), types);
+  }
+
+  @Test
+  void deletingAStoppedVmBeginsARunThatDeletesItAndSaysSo() throws Exception {
+    assertEquals(201, http.post("/v1/vms", vm("finished")).status());
+    assertEquals(202, http.post("/v1/vms/finished/stop", null).status());
+    var stopped = temporal.newUntypedWorkflowStub(VmWorkflow.workflowId("finished"));
+    stopped.getResult(Void.class);
+    String stoppedRun = stopped.describe().getExecution().getRunId();
+
+    assertEquals(202, http.delete("/v1/vms/finished").status());
+    eventually("the VM is gone", () -> http.get("/v1/vms/finished").status() == 404);
+    var deleting = temporal.newUntypedWorkflowStub(VmWorkflow.workflowId("finished"));
+    deleting.getResult(Void.class);
+    var last = deleting.describe();
+    assertTrue(!last.getExecution().getRunId().equals(stoppedRun), "a run of its own");
+    assertEquals(
+        "deleted",
+        last.getTypedSearchAttributes().get(dev.rota.workflows.RotaSearchAttributes.VM_STATUS));
   }
 
   @Test

@@ -19,10 +19,12 @@ import io.temporal.api.common.v1.WorkflowExecution;
 import io.temporal.api.enums.v1.WorkflowExecutionStatus;
 import io.temporal.api.enums.v1.WorkflowIdConflictPolicy;
 import io.temporal.client.UpdateOptions;
+import io.temporal.client.WithStartWorkflowOperation;
 import io.temporal.client.WorkflowClient;
 import io.temporal.client.WorkflowExecutionAlreadyStarted;
 import io.temporal.client.WorkflowNotFoundException;
 import io.temporal.client.WorkflowOptions;
+import io.temporal.client.WorkflowStub;
 import io.temporal.client.WorkflowUpdateException;
 import io.temporal.client.WorkflowUpdateHandle;
 import io.temporal.client.WorkflowUpdateStage;
@@ -182,22 +184,26 @@ public class ControlWorkflows {
    * newer.
    */
   public void startVm(VmRow vm, boolean joinOpen) {
-    VmWorkflow stub =
-        client
-            .get()
-            .newWorkflowStub(
-                VmWorkflow.class,
-                options(VmWorkflow.workflowId(vm.name()), joinOpen)
-                    .setTypedSearchAttributes(
-                        SearchAttributes.newBuilder()
-                            .set(RotaSearchAttributes.VM_STATUS, vm.state().status())
-                            .build())
-                    .setStaticSummary(VmSummary.of(vm))
-                    .setStaticDetails(vmDetails(vm.name()))
-                    .setMemo(java.util.Map.of(SUBMISSION, vm.seq()))
-                    .build());
+    VmWorkflow stub = vmStarter(vm, joinOpen);
     WorkflowClient.start(
         stub::run, vm.name(), null, joinOpen ? null : VmActivitiesImpl.record(vm, settings));
+  }
+
+  /** A stub that starts the VM's workflow (or, with {@code joinOpen}, joins its open run). */
+  private VmWorkflow vmStarter(VmRow vm, boolean joinOpen) {
+    return client
+        .get()
+        .newWorkflowStub(
+            VmWorkflow.class,
+            options(VmWorkflow.workflowId(vm.name()), joinOpen)
+                .setTypedSearchAttributes(
+                    SearchAttributes.newBuilder()
+                        .set(RotaSearchAttributes.VM_STATUS, vm.state().status())
+                        .build())
+                .setStaticSummary(VmSummary.of(vm))
+                .setStaticDetails(vmDetails(vm.name()))
+                .setMemo(java.util.Map.of(SUBMISSION, vm.seq()))
+                .build());
   }
 
   /**
@@ -235,6 +241,18 @@ public class ControlWorkflows {
         + "- Its events: `GET /v1/vms/"
         + name
         + "/events`";
+  }
+
+  /**
+   * Asks the VM's workflow to delete it, beginning a run for it when none is open (the VM stopped
+   * or failed for good, and its last run ended with it): the run removes what is left of the VM and
+   * shows it deleted.
+   */
+  public void deleteVm(VmRow vm) {
+    bounded(
+        () ->
+            WorkflowStub.fromTyped(vmStarter(vm, true))
+                .signalWithStart("delete", new Object[0], new Object[] {vm.name(), null, null}));
   }
 
   /** Asks the VM's workflow to delete it; false if it has no open workflow. */
@@ -357,24 +375,41 @@ public class ControlWorkflows {
    */
   public boolean act(String vmName, Function<VmWorkflow, Functions.Func<String>> action) {
     VmWorkflow vm = client.get().newWorkflowStub(VmWorkflow.class, VmWorkflow.workflowId(vmName));
+    return carry(vmName, () -> WorkflowClient.startUpdate(action.apply(vm), accepted()));
+  }
+
+  /**
+   * Carries a user's action to the VM as {@link #act} does, beginning a run of its workflow when
+   * none is open (its last run ended with the VM stopped or failed): update-with-start, so that the
+   * run begun sees the action in its first task and cannot end before it.
+   */
+  public void actWithStart(VmRow row, Function<VmWorkflow, Functions.Func<String>> action) {
+    VmWorkflow vm = vmStarter(row, true);
+    if (!carry(
+        row.name(),
+        () ->
+            WorkflowClient.startUpdateWithStart(
+                action.apply(vm),
+                accepted(),
+                new WithStartWorkflowOperation<>(vm::run, row.name(), null, null)))) {
+      throw new NotAnswered("the workflow of VM '" + row.name() + "' could not be started");
+    }
+  }
+
+  private static UpdateOptions<String> accepted() {
+    return UpdateOptions.<String>newBuilder().setWaitForStage(WorkflowUpdateStage.ACCEPTED).build();
+  }
+
+  private boolean carry(String vmName, Callable<WorkflowUpdateHandle<String>> send) {
     WorkflowUpdateHandle<String> accepted;
     try {
-      accepted =
-          within(
-              TEMPORAL_DEADLINE,
-              () ->
-                  WorkflowClient.startUpdate(
-                      action.apply(vm),
-                      UpdateOptions.<String>newBuilder()
-                          .setWaitForStage(WorkflowUpdateStage.ACCEPTED)
-                          .build()));
+      accepted = within(TEMPORAL_DEADLINE, send);
     } catch (RejectedExecutionException e) {
       throw new NotAnswered("too many calls to Temporal waiting; try again shortly");
     } catch (TimeoutException e) {
-      // An update to a workflow that has just closed (its VM deleted) is never answered by the
-      // embedded server; the real one refuses it at once.
+      // An update to a run that has just ended may go unanswered rather than refused.
       if (closed(VmWorkflow.workflowId(vmName))) {
-        throw new Refused("VM '" + vmName + "' is being deleted");
+        return false;
       }
       throw new NotAnswered(
           "the workflow of VM '"

@@ -2,6 +2,8 @@ package dev.rota.control;
 
 import dev.rota.scheduler.term.VmNotifier;
 import dev.rota.store.OutboxRepository;
+import dev.rota.store.VmRepository;
+import dev.rota.store.VmRow;
 import dev.rota.workflows.vm.VmWorkflow;
 import io.temporal.workflow.Functions;
 import jakarta.inject.Singleton;
@@ -13,7 +15,8 @@ import org.slf4j.LoggerFactory;
 /**
  * A user's action on a VM (stop, start, restart), judged by the VM's workflow as the user sees the
  * VM: its news is told first, and a VM whose workflow is not there yet (submitted a moment ago) or
- * no longer (lost by Temporal) gets it from its row before the action is asked again.
+ * no longer (its last run ended with the VM, or Temporal lost it) gets a run begun from its row
+ * with the action.
  */
 @Singleton
 public class VmActions {
@@ -21,19 +24,19 @@ public class VmActions {
 
   private final ControlWorkflows workflows;
   private final VmWorkflowStarter starter;
-  private final WorkflowKeeper keeper;
+  private final VmRepository vms;
   private final VmNotifier notifier;
   private final OutboxRepository outbox;
 
   public VmActions(
       ControlWorkflows workflows,
       VmWorkflowStarter starter,
-      WorkflowKeeper keeper,
+      VmRepository vms,
       VmNotifier notifier,
       OutboxRepository outbox) {
     this.workflows = workflows;
     this.starter = starter;
-    this.keeper = keeper;
+    this.vms = vms;
     this.notifier = notifier;
     this.outbox = outbox;
   }
@@ -44,20 +47,14 @@ public class VmActions {
    */
   public void act(String vmName, Function<VmWorkflow, Functions.Func<String>> action) {
     catchUp(vmName);
-    if (workflows.act(vmName, action)) {
+    if (workflows.act(vmName, action)
+        || (starter.startIfOwed(vmName) && workflows.act(vmName, action))) {
       return;
     }
-    // Owed (submitted a moment ago, or the start under way here has made it meanwhile), or lost by
-    // Temporal (a server started afresh, a terminate): either way, from its row.
-    if (!starter.startIfOwed(vmName)) {
-      keeper.restoreVm(vmName);
-    }
-    if (!workflows.act(vmName, action)) {
-      throw new NotAnswered(
-          "VM '"
-              + vmName
-              + "' has no running workflow and none could be started; try again shortly");
-    }
+    // No open run: the last ended with the VM (stopped, failed for good), or Temporal lost it. The
+    // next begins from the row, with the action in its first task.
+    VmRow row = vms.findById(vmName).orElseThrow(() -> new NotFound("VM", vmName));
+    workflows.actWithStart(row, action);
   }
 
   /**

@@ -92,7 +92,8 @@ public class VmActivitiesImpl implements VmActivities, VmReadModel {
         v.spec().maxRestarts(),
         v.spec().restartWindowSeconds() == null ? 0 : v.spec().restartWindowSeconds() * 1000L,
         v.spec().ttlSecondsAfterFinished(),
-        Columns.millis(v.state().scheduledAt()));
+        Columns.millis(v.state().scheduledAt()),
+        Columns.millis(v.state().restartAt()));
   }
 
   @Override

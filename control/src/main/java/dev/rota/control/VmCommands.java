@@ -105,19 +105,19 @@ public class VmCommands {
     workflows.wakeScheduler("vm " + name + " restarted");
   }
 
-  /** Hands the deletion to the VM's workflow; the row as it was when asked. */
+  /**
+   * Hands the deletion to the VM's workflow, beginning a run for it if none is open; the row as it
+   * was when asked.
+   */
   public VmRow delete(String name) {
     VmRow row = find(name);
-    if (workflows.requestVmDelete(name)) {
-      return row;
-    }
-    // A VM whose workflow has yet to start gets it first (or it started a moment ago): the workflow
-    // removes a task placed meanwhile.
-    starter.startIfOwed(name);
     if (!workflows.requestVmDelete(name)) {
-      // No workflow: the rows are all there is. A task a term placed meanwhile is one of no VM,
-      // which the reconciliation removes from its agent.
-      submissions.remove(name);
+      // Owed its first run (submitted a moment ago): that run takes the delete. Else the last run
+      // ended with the VM, and the next begins with the delete.
+      starter.startIfOwed(name);
+      if (!workflows.requestVmDelete(name)) {
+        workflows.deleteVm(row);
+      }
     }
     return row;
   }

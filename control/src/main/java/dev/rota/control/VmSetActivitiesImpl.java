@@ -65,9 +65,12 @@ public class VmSetActivitiesImpl implements VmSetActivities {
     members.sort(Comparator.comparing((VmRow m) -> m.membership().setOrdinal()).reversed());
     for (VmRow m : members) {
       if (m.membership().setOrdinal() >= wanted) {
-        // A replica with no workflow has started no task: its rows are all there is.
         if (!workflows.requestVmDelete(m.name())) {
-          submissions.remove(m.name());
+          if (m.state().endedForGood()) {
+            workflows.deleteVm(m); // its last run ended with it: the next deletes it
+          } else {
+            submissions.remove(m.name()); // owed its first run: it has started no task
+          }
         }
         removing++;
       } else {

@@ -30,12 +30,14 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Makes sure the workflows the database says should run do: the scheduler's, every VM's and every
- * VM set's. Temporal can lose them (a server started afresh, a namespace made anew, an operator's
- * terminate, a run failed by a bad deploy) while the database keeps all they need to start again,
- * so every host looks every {@link #schedulerEvery()} and starts again what is missing. A start
- * joins a run that is open (USE_EXISTING), so hosts that look at once start nothing twice, and a
- * restored workflow resumes from its stored state and adopts its running task: nothing runs twice.
+ * Makes sure the workflows the database says should run do: the scheduler's, every VM set's, and
+ * every VM's but those that ended for good (stopped, or failed with no restart due), whose last run
+ * ended with them. Temporal can lose them (a server started afresh, a namespace made anew, an
+ * operator's terminate, a run failed by a bad deploy) while the database keeps all they need to
+ * start again, so every host looks every {@link #schedulerEvery()} and starts again what is
+ * missing. A start joins a run that is open (USE_EXISTING), so hosts that look at once start
+ * nothing twice, and a restored workflow resumes from its stored state and adopts its running task:
+ * nothing runs twice.
  *
  * <p>The scheduler is looked at by name, cheaply, each time. The VMs and sets are compared with
  * Temporal's list of running workflows every {@link #WORKFLOWS_EVERY}, and at once when the
@@ -180,17 +182,6 @@ public class WorkflowKeeper implements ApplicationEventListener<SchedulerMissing
     return restoreUnless(runningIds());
   }
 
-  /** Starts the VM's workflow from its row, joining one that is open; false when it has no row. */
-  public boolean restoreVm(String vmName) {
-    return vms.findById(vmName)
-        .map(
-            vm -> {
-              workflows.startVm(vm, true);
-              return true;
-            })
-        .orElse(false);
-  }
-
   /**
    * Starts (joining any open run) the workflow of every set and VM whose workflow id is not in
    * {@code running}.
@@ -206,12 +197,21 @@ public class WorkflowKeeper implements ApplicationEventListener<SchedulerMissing
         });
     eachVm(
         vm -> {
-          if (!running.contains(VmWorkflow.workflowId(vm.name()))) {
+          if (needsRun(vm) && !running.contains(VmWorkflow.workflowId(vm.name()))) {
             workflows.startVm(vm, true);
             count[0]++;
           }
         });
     return count[0];
+  }
+
+  /**
+   * Whether the VM's workflow should have an open run: not when its last one ended with it
+   * (stopped, or failed for good), until a user's action begins the next.
+   */
+  private static boolean needsRun(VmRow vm) {
+    // A time-to-live keeps the run open until it deletes the VM.
+    return !vm.state().endedForGood() || vm.spec().ttlSecondsAfterFinished() != null;
   }
 
   private Set<String> runningIds() {

@@ -44,6 +44,24 @@ class VmLifecycleRulesTest {
     assertEquals(restart, ActionRule.allows(UserAction.RESTART, s, false), "restart");
   }
 
+  @ParameterizedTest(name = "{0}, restart due {1}: run ends {2}")
+  @CsvSource(
+      textBlock =
+          """
+          # status    restart due  run ends
+          pending,    false,       false
+          scheduled,  false,       false
+          running,    false,       false
+          stopping,   false,       false
+          stopped,    false,       true
+          failed,     false,       true
+          failed,     true,        false
+          """)
+  void aVmsRunEndsWithItOnlyWhenItStoppedOrFailedWithNoRestartDue(
+      String status, boolean restartDue, boolean ends) {
+    assertEquals(ends, RunRule.endedForGood(status(status), restartDue));
+  }
+
   @Test
   void nothingIsTakenOnceADeleteIsAsked() {
     for (VmStatus s : VmStatus.values()) {

@@ -1,5 +1,8 @@
 package dev.rota.store;
 
+import dev.rota.lifecycle.RunRule;
+import dev.rota.model.VmStatus;
+import dev.rota.model.WireName;
 import io.micronaut.core.annotation.Nullable;
 import io.micronaut.data.annotation.Embeddable;
 import io.micronaut.data.annotation.MappedProperty;
@@ -27,5 +30,14 @@ public record VmState(
   /** A VM just submitted: pending, generation 0, no worker. */
   public static VmState pending(String message) {
     return new VmState("pending", message, null, 0, null, null, null, null, 0, null);
+  }
+
+  /**
+   * Stopped, or failed with no restart due ({@link RunRule}): the VM's last workflow run ended with
+   * it.
+   */
+  public boolean endedForGood() {
+    return RunRule.endedForGood(
+        WireName.parse(VmStatus.class, status).orElse(VmStatus.PENDING), restartAt != null);
   }
 }

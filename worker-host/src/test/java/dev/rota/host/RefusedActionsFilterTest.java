@@ -24,6 +24,13 @@ class RefusedActionsFilterTest {
         ApplicationFailure.newNonRetryableFailure("cannot stop VM a: it is stopped", "NotAllowed");
     assertEquals(FilterReply.DENY, decide(RefusedActionsFilter.LOGGER, Level.WARN, refused));
     assertEquals(
+        FilterReply.DENY,
+        decide(
+            RefusedActionsFilter.LOGGER,
+            Level.WARN,
+            ApplicationFailure.newNonRetryableFailure("exited with code 3", "VmFailed")),
+        "a run that ended with its VM failed: the failure is the VM's, in its events");
+    assertEquals(
         FilterReply.NEUTRAL,
         decide(
             RefusedActionsFilter.LOGGER,

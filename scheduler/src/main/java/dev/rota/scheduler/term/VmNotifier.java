@@ -1,7 +1,9 @@
 package dev.rota.scheduler.term;
 
+import dev.rota.lifecycle.RunRule;
 import dev.rota.model.TaskEventType;
 import dev.rota.model.VmStatus;
+import dev.rota.model.WireName;
 import dev.rota.store.Columns;
 import dev.rota.store.OutboxRepository;
 import dev.rota.store.OutboxRow;
@@ -106,7 +108,12 @@ public class VmNotifier {
             return null;
           });
     } catch (WorkflowNotFoundException e) {
-      throw new IllegalStateException("VM " + news.vm() + " has no open workflow to tell yet", e);
+      if (!RunRule.endedForGood(
+          WireName.parse(VmStatus.class, row.status()).orElse(VmStatus.PENDING), false)) {
+        throw new IllegalStateException("VM " + news.vm() + " has no open workflow to tell yet", e);
+      }
+      // Its last run ended with it (stopped, failed for good), and would have ignored the news:
+      // the next run begins from the row.
     }
     List<Long> done = new ArrayList<>();
     earlier.forEach(e -> done.add(e.id()));

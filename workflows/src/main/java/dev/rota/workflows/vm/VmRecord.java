@@ -17,6 +17,8 @@ package dev.rota.workflows.vm;
  * @param scheduledAtMillis when its current task was placed, 0 if not (also in records from before
  *     there was one: a restored workflow then cleared the read model's {@code scheduledAt} with its
  *     next record)
+ * @param restartAtMillis when the restart of a VM that ended is due, 0 if none is (also in records
+ *     from before there was one)
  */
 public record VmRecord(
     String status,
@@ -32,4 +34,5 @@ public record VmRecord(
     Integer maxRestarts,
     long restartWindowMillis,
     Integer ttlSecondsAfterFinished,
-    long scheduledAtMillis) {}
+    long scheduledAtMillis,
+    long restartAtMillis) {}

@@ -16,6 +16,9 @@ public interface VmWorkflow {
    */
   String NOT_ALLOWED = "NotAllowed";
 
+  /** The failure type of a run that ended with its VM failed for good: the failure is the VM's. */
+  String FAILED = "VmFailed";
+
   static String workflowId(String vmName) {
     return "vm-" + vmName;
   }

@@ -6,6 +6,7 @@ import dev.rota.lifecycle.EventRule;
 import dev.rota.lifecycle.HeldTasks;
 import dev.rota.lifecycle.RestartPolicies;
 import dev.rota.lifecycle.RestartRule;
+import dev.rota.lifecycle.RunRule;
 import dev.rota.lifecycle.TaskHeard;
 import dev.rota.lifecycle.UserAction;
 import dev.rota.lifecycle.VmLife;
@@ -126,6 +127,13 @@ public class VmWorkflowImpl implements VmWorkflow {
   private boolean deleteRequested;
 
   /**
+   * Whether this run ends when the VM is finished (stopped, or failed for good), the next run
+   * beginning with the user's next action; false in runs begun before, which stayed open until the
+   * VM was deleted.
+   */
+  private boolean endsWithVm;
+
+  /**
    * While a move's new copy starts: the worker the previous generation's task still runs on; else
    * null.
    */
@@ -165,6 +173,7 @@ public class VmWorkflowImpl implements VmWorkflow {
   @Override
   public void run(String vmName, VmCarry carried, VmRecord submitted) {
     oneUpsertPerTask = Workflow.getVersion("one-upsert-per-task", Workflow.DEFAULT_VERSION, 1) == 1;
+    endsWithVm = Workflow.getVersion("run-ends-with-vm", Workflow.DEFAULT_VERSION, 1) == 1;
     boolean handedOver = submitted != null && carried == null;
     VmRecord stored =
         handedOver ? submitted : saying("load vm " + name).load(new VmActivities.VmRef(name));
@@ -207,6 +216,11 @@ public class VmWorkflowImpl implements VmWorkflow {
           Workflow.await(Workflow::isEveryHandlerFinished);
           return;
         }
+      } else if (endsWithVm && finished()) {
+        if (settled()) {
+          end(); // a user's action or delete begins the next run under the same id
+          return;
+        }
       } else {
         Workflow.await(() -> !commands.isEmpty());
       }
@@ -222,12 +236,42 @@ public class VmWorkflowImpl implements VmWorkflow {
         }
       }
       recordHeard(); // once for every event that arrived together
-      if (historyFull()) {
-        Workflow.await(Workflow::isEveryHandlerFinished);
-        if (commands.isEmpty()) {
-          Workflow.continueAsNew(name, carry(), null);
-        }
+      if (historyFull() && settled()) {
+        Workflow.continueAsNew(name, carry(), null);
       }
+    }
+  }
+
+  /**
+   * Whether every handler has finished with nothing left to carry out, so that the run may end or
+   * continue as new; false when a command came meanwhile. An update's handler waits for its
+   * command, so it counts as finished once the command is queued.
+   */
+  private boolean settled() {
+    Workflow.await(() -> !commands.isEmpty() || Workflow.isEveryHandlerFinished());
+    return commands.isEmpty();
+  }
+
+  /** Stopped, or failed with no restart coming. */
+  private boolean finished() {
+    return RunRule.endedForGood(status, restartAtMillis > 0);
+  }
+
+  /**
+   * Ends the run with the VM: completed when it stopped, failed with its reason when it failed for
+   * good, so that the Temporal UI's list shows RUNNING only for a VM that may still run, and its
+   * failures filter finds the VMs that failed.
+   */
+  private void end() {
+    Workflow.setCurrentDetails(
+        details()
+            + (message == null ? "" : "\n\n" + message)
+            + "\n\nThis run ended with the VM; `rota vm start "
+            + name
+            + "` begins the next under the same workflow id.");
+    if (status == VmStatus.FAILED) {
+      throw ApplicationFailure.newNonRetryableFailure(
+          message == null ? "failed" : message, VmWorkflow.FAILED);
     }
   }
 
@@ -236,9 +280,7 @@ public class VmWorkflowImpl implements VmWorkflow {
    * when it became finished; a VM that runs again starts the count afresh when it next finishes.
    */
   private boolean expires() {
-    boolean finished =
-        (status == VmStatus.STOPPED || status == VmStatus.FAILED) && restartAtMillis == 0;
-    if (!finished) {
+    if (!finished()) {
       finishedSinceMillis = 0;
       return false;
     }
@@ -287,7 +329,11 @@ public class VmWorkflowImpl implements VmWorkflow {
     lastTaskEventId = stored.taskEventId();
     movingFrom = status == VmStatus.RUNNING ? stored.movingFrom() : null;
     loaded = true;
-    if (status == VmStatus.FAILED && RestartPolicies.restarts(restarts.policy(), true)) {
+    if (endsWithVm) {
+      // A run begun by a user's action, a delete, or a restore after Temporal lost the last one:
+      // only a restart the last run had scheduled is still due.
+      restartAtMillis = status == VmStatus.FAILED ? stored.restartAtMillis() : 0;
+    } else if (status == VmStatus.FAILED && RestartPolicies.restarts(restarts.policy(), true)) {
       Duration delay = RestartRule.delay(restarts, count.failuresInARow());
       long endedAt =
           stored.finishedAtMillis() > 0 ? stored.finishedAtMillis() : Workflow.currentTimeMillis();

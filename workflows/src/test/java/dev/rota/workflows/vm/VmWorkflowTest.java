@@ -7,14 +7,21 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.rota.testing.TemporalTestEnvironments;
 import dev.rota.workflows.Histories;
 import dev.rota.workflows.TaskQueues;
+import io.temporal.api.enums.v1.WorkflowIdConflictPolicy;
+import io.temporal.client.UpdateOptions;
+import io.temporal.client.WithStartWorkflowOperation;
 import io.temporal.client.WorkflowClient;
+import io.temporal.client.WorkflowNotFoundException;
 import io.temporal.client.WorkflowOptions;
 import io.temporal.client.WorkflowStub;
 import io.temporal.client.WorkflowUpdateException;
+import io.temporal.client.WorkflowUpdateStage;
 import io.temporal.testing.TestWorkflowEnvironment;
+import io.temporal.workflow.Functions;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.Function;
 import java.util.function.LongSupplier;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -45,9 +52,63 @@ class VmWorkflowTest {
       return stored;
     }
 
+    /**
+     * Keeps the row as the real store does, so that a run begun later (a user's action after the
+     * last run ended with the VM) starts from where the VM is.
+     */
+    private void keep(
+        String status,
+        String worker,
+        int restartCount,
+        long startedAt,
+        long finishedAt,
+        long taskEventId,
+        long scheduledAt,
+        long restartAt) {
+      VmRecord r = stored;
+      if (r != null) {
+        stored =
+            new VmRecord(
+                status,
+                worker,
+                restartCount,
+                r.restartPolicy(),
+                startedAt,
+                finishedAt,
+                r.restartDelayMillis(),
+                r.maxRestartDelayMillis(),
+                taskEventId,
+                null,
+                r.maxRestarts(),
+                r.restartWindowMillis(),
+                r.ttlSecondsAfterFinished(),
+                scheduledAt,
+                restartAt);
+      }
+    }
+
+    private void keepStatus(String status, String worker, int restartCount, long restartAt) {
+      VmRecord r = stored;
+      if (r != null) {
+        keep(
+            status,
+            worker,
+            restartCount,
+            r.startedAtMillis(),
+            r.finishedAtMillis(),
+            r.taskEventId(),
+            r.scheduledAtMillis(),
+            restartAt);
+      }
+    }
+
     @Override
     public void recordStatus(StatusChange change) {
       calls.add(new Call("status " + change.status(), now.getAsLong()));
+      VmRecord r = stored;
+      if (r != null) {
+        keepStatus(change.status(), r.worker(), r.restartCount(), 0);
+      }
     }
 
     /**
@@ -63,16 +124,30 @@ class VmWorkflowTest {
       }
       lifecycles.add(lifecycle);
       calls.add(new Call("lifecycle " + lifecycle.status(), now.getAsLong()));
+      keep(
+          lifecycle.status(),
+          lifecycle.worker(),
+          lifecycle.restartCount(),
+          lifecycle.startedAtMillis(),
+          lifecycle.finishedAtMillis(),
+          lifecycle.taskEventId(),
+          lifecycle.scheduledAtMillis(),
+          stored == null ? 0 : stored.restartAtMillis());
     }
 
     @Override
     public void recordEvent(VmEvent event) {
       calls.add(new Call("event " + event.type(), now.getAsLong()));
+      VmRecord r = stored;
+      if (r != null && event.restartAtMillis() != null) {
+        keepStatus(r.status(), r.worker(), r.restartCount(), event.restartAtMillis());
+      }
     }
 
     @Override
     public void requeue(Requeue requeue) {
       calls.add(new Call("requeue " + requeue.restartCount(), now.getAsLong()));
+      keepStatus("pending", null, requeue.restartCount(), 0);
       avoiding.put(requeue.restartCount(), String.valueOf(requeue.failedOn()));
     }
 
@@ -122,22 +197,35 @@ class VmWorkflowTest {
   }
 
   private VmWorkflow start(String status, String worker, int restartCount, String policy) {
-    return start(
-        new VmRecord(
-            status,
-            worker,
-            restartCount,
-            policy,
-            0,
-            0,
-            DELAY,
-            MAX_DELAY,
-            0,
-            null,
-            null,
-            0,
-            null,
-            0));
+    return start(stored(status, worker, restartCount, policy, 0, null, 0, null));
+  }
+
+  /** A VM as the store holds it, with the host's restart delays and nothing else given. */
+  private static VmRecord stored(
+      String status,
+      String worker,
+      int restartCount,
+      String policy,
+      long taskEventId,
+      Integer maxRestarts,
+      long restartWindowMillis,
+      Integer ttlSeconds) {
+    return new VmRecord(
+        status,
+        worker,
+        restartCount,
+        policy,
+        0,
+        0,
+        DELAY,
+        MAX_DELAY,
+        taskEventId,
+        null,
+        maxRestarts,
+        restartWindowMillis,
+        ttlSeconds,
+        0,
+        0);
   }
 
   private VmWorkflow start(VmRecord stored) {
@@ -151,20 +239,45 @@ class VmWorkflowTest {
     store.stored = stored;
     env = TemporalTestEnvironments.started(store);
     store.now = env::currentTimeMillis;
-    VmWorkflow vm =
-        env.getWorkflowClient()
-            .newWorkflowStub(
-                VmWorkflow.class,
-                WorkflowOptions.newBuilder()
-                    .setWorkflowId(VmWorkflow.workflowId("a"))
-                    .setTaskQueue(TaskQueues.CONTROL)
-                    .build());
+    VmWorkflow vm = starter();
     WorkflowClient.start(vm::run, "a", null, handedOver ? stored : null);
     return vm;
   }
 
+  /** A stub that starts the VM's workflow, or joins its open run, as the product's do. */
+  private VmWorkflow starter() {
+    return env.getWorkflowClient()
+        .newWorkflowStub(
+            VmWorkflow.class,
+            WorkflowOptions.newBuilder()
+                .setWorkflowId(VmWorkflow.workflowId("a"))
+                .setTaskQueue(TaskQueues.CONTROL)
+                .setWorkflowIdConflictPolicy(
+                    WorkflowIdConflictPolicy.WORKFLOW_ID_CONFLICT_POLICY_USE_EXISTING)
+                .build());
+  }
+
   private long now() {
     return env.currentTimeMillis();
+  }
+
+  /**
+   * A user's action as the product carries it: to the open run, or, when the last run ended with
+   * the VM, with the start of the next (update-with-start).
+   */
+  private String act(VmWorkflow vm, Function<VmWorkflow, Functions.Func<String>> action) {
+    try {
+      return action.apply(vm).apply();
+    } catch (WorkflowNotFoundException ended) {
+      VmWorkflow next = starter();
+      return WorkflowClient.startUpdateWithStart(
+              action.apply(next),
+              UpdateOptions.<String>newBuilder()
+                  .setWaitForStage(WorkflowUpdateStage.COMPLETED)
+                  .build(),
+              new WithStartWorkflowOperation<>(next::run, "a", null, null))
+          .getResult();
+    }
   }
 
   /** Outbox ids: increasing, as the scheduler's commits draw them. */
@@ -276,22 +389,7 @@ class VmWorkflowTest {
   @Test
   void afterMaxRestartsWithinTheWindowItStaysFailedSayingWhyUntilStartedByHand() {
     VmWorkflow vm =
-        start(
-            new VmRecord(
-                "pending",
-                null,
-                0,
-                "OnFailure",
-                0,
-                0,
-                DELAY,
-                MAX_DELAY,
-                0,
-                null,
-                2,
-                Duration.ofHours(1).toMillis(),
-                null,
-                0));
+        start(stored("pending", null, 0, "OnFailure", 0, 2, Duration.ofHours(1).toMillis(), null));
     for (int generation = 0; generation < 2; generation++) {
       runs(vm, generation);
       settle();
@@ -309,7 +407,8 @@ class VmWorkflowTest {
         store.what(),
         "no third restart within the hour");
 
-    assertEquals("pending", vm.start(), "a start by hand begins the count afresh");
+    assertTrue(runEnded(), "it failed for good: its run ended with it, failed");
+    assertEquals("pending", act(vm, v -> v::start), "a start by hand begins the count afresh");
     runs(vm, 3);
     settle();
     fails(vm, 3, 1);
@@ -321,21 +420,7 @@ class VmWorkflowTest {
   void failuresOlderThanTheWindowDoNotCountTowardMaxRestarts() {
     VmWorkflow vm =
         start(
-            new VmRecord(
-                "pending",
-                null,
-                0,
-                "OnFailure",
-                0,
-                0,
-                DELAY,
-                MAX_DELAY,
-                0,
-                null,
-                1,
-                Duration.ofMinutes(10).toMillis(),
-                null,
-                0));
+            stored("pending", null, 0, "OnFailure", 0, 1, Duration.ofMinutes(10).toMillis(), null));
     runs(vm, 0);
     settle();
     fails(vm, 0, 1);
@@ -382,11 +467,7 @@ class VmWorkflowTest {
   @Test
   void aVmHandedOverAtSubmissionStartsWithoutReadingTheStoreAndRunsAsOneReadBack()
       throws Exception {
-    VmWorkflow vm =
-        start(
-            new VmRecord(
-                "pending", null, 0, "OnFailure", 0, 0, DELAY, MAX_DELAY, 0, null, null, 0, null, 0),
-            true);
+    VmWorkflow vm = start(stored("pending", null, 0, "OnFailure", 0, null, 0, null), true);
     placed(vm, 0);
     settle();
     runs(vm, 0);
@@ -570,14 +651,11 @@ class VmWorkflowTest {
 
   @Test
   void aWorkflowResumedFromTheStoreAppliesNoEventTwice() {
-    VmWorkflow vm =
-        start(
-            new VmRecord(
-                "failed", "w1", 0, "Never", 0, 1, DELAY, MAX_DELAY, 7, null, null, 0, null, 0));
-    awaitStatus(vm, "failed");
-    vm.taskEvent(new TaskEvent(7, "a.0", "w1", "started", null, "again", now(), 0, false));
+    VmWorkflow vm = start(stored("running", "w1", 0, "Never", 7, null, 0, null));
+    awaitStatus(vm, "running");
+    vm.taskEvent(new TaskEvent(7, "a.0", "w1", "exited", 3, "again", now(), 0, false));
     settle();
-    assertEquals("failed", vm.status(), "event 7 was applied before the workflow was lost");
+    assertEquals("running", vm.status(), "event 7 was applied before the workflow was lost");
     assertTrue(store.lifecycles.isEmpty());
   }
 
@@ -727,9 +805,7 @@ class VmWorkflowTest {
     assertEquals(List.of("status stopping", "remove w1/a.0", "status stopped"), store.what());
     env.sleep(Duration.ofHours(1));
     assertEquals("stopped", vm.status());
-    on(vm, 0, "w1", "drained"); // told again: a stopped VM is the user's
-    env.sleep(Duration.ofMinutes(1));
-    assertEquals(List.of("status stopping", "remove w1/a.0", "status stopped"), store.what());
+    assertTrue(runEnded(), "a stopped VM is the user's: its run ended with it");
   }
 
   @Test
@@ -756,21 +832,15 @@ class VmWorkflowTest {
 
   private VmWorkflow startWithTtl(String policy, Integer maxRestarts, int ttlSeconds) {
     return start(
-        new VmRecord(
+        stored(
             "pending",
             null,
             0,
             policy,
             0,
-            0,
-            DELAY,
-            MAX_DELAY,
-            0,
-            null,
             maxRestarts,
             maxRestarts == null ? 0 : Duration.ofHours(1).toMillis(),
-            ttlSeconds,
-            0));
+            ttlSeconds));
   }
 
   /** Whether the VM's workflow (its latest run) has completed. */
@@ -902,7 +972,8 @@ class VmWorkflowTest {
     settle();
     assertEquals("stopped", vm.stop());
     assertEquals(List.of("status stopping", "remove w1/a.0", "status stopped"), store.what());
-    WorkflowUpdateException again = assertThrows(WorkflowUpdateException.class, vm::stop);
+    WorkflowUpdateException again =
+        assertThrows(WorkflowUpdateException.class, () -> act(vm, v -> v::stop));
     assertTrue(
         again.getCause().getMessage().contains("it is stopped"), again.getCause().getMessage());
   }
@@ -911,7 +982,9 @@ class VmWorkflowTest {
   void aStoppedVmStartsAgainAsANewGeneration() {
     VmWorkflow vm = start("pending", null, 0, "Never");
     assertEquals("stopped", vm.stop());
-    assertEquals("pending", vm.start());
+    settle();
+    assertTrue(runEnded(), "the run ended with the VM");
+    assertEquals("pending", act(vm, v -> v::start), "the next run begins with the start");
     assertEquals(List.of("status stopped", "requeue 1"), store.what());
     runs(vm, 0); // about the old generation: ignored
     settle();
@@ -961,11 +1034,7 @@ class VmWorkflowTest {
    */
   @Test
   void newsHeardTogetherIsShownInOneUpsert() throws Exception {
-    VmWorkflow vm =
-        start(
-            new VmRecord(
-                "pending", null, 0, "Never", 0, 0, DELAY, MAX_DELAY, 0, null, null, 0, null, 0),
-            true);
+    VmWorkflow vm = start(stored("pending", null, 0, "Never", 0, null, 0, null), true);
     startedAt = now();
     vm.taskEvents(List.of(event(0, "placed", null), event(0, "started", null)));
     awaitStatus(vm, "running");
@@ -980,11 +1049,7 @@ class VmWorkflowTest {
 
   @Test
   void aStartTheRowShowsAlreadyIsNotRecordedAgainButWhatFollowsIs() throws Exception {
-    VmWorkflow vm =
-        start(
-            new VmRecord(
-                "pending", null, 0, "Never", 0, 0, DELAY, MAX_DELAY, 0, null, null, 0, null, 0),
-            true);
+    VmWorkflow vm = start(stored("pending", null, 0, "Never", 0, null, 0, null), true);
     startedAt = now();
     vm.taskEvents(List.of(event(0, "placed", null), recorded(event(0, "started", null))));
     awaitStatus(vm, "running");
@@ -1110,7 +1175,8 @@ class VmWorkflowTest {
                 null,
                 0,
                 null,
-                placedAt));
+                placedAt,
+                0));
     settle();
     tell(
         vm,
@@ -1137,10 +1203,92 @@ class VmWorkflowTest {
     env.close();
 
     store.calls.clear();
-    VmWorkflow failed = start("failed", "w1", 1, "OnFailure");
-    env.sleep(Duration.ofSeconds(16));
+    long due = 1_000_000_000_000L;
+    start(
+        new VmRecord(
+            "failed",
+            "w1",
+            1,
+            "OnFailure",
+            0,
+            1,
+            DELAY,
+            MAX_DELAY,
+            0,
+            null,
+            null,
+            0,
+            null,
+            0,
+            due));
+    env.sleep(Duration.ofMillis(Math.max(0, due - now()) + 1_000));
     assertTrue(
         store.what().contains("requeue 2"),
-        "a failed VM found at start still restarts: " + store.what());
+        "a failed VM whose restart was due when its workflow was lost still restarts: "
+            + store.what());
+    env.close();
+
+    store.calls.clear();
+    VmWorkflow failed = start("failed", "w1", 1, "OnFailure");
+    env.sleep(Duration.ofMinutes(10));
+    assertEquals(List.of(), store.what(), "no restart was due: it stays failed");
+    assertEquals("failed", failed.status());
+    assertTrue(runEnded());
+  }
+
+  @Test
+  void aVmThatFailsForGoodEndsItsRunWithTheReasonAndAStartBeginsTheNext() throws Exception {
+    VmWorkflow vm = start("pending", null, 0, "Never");
+    String first = WorkflowStub.fromTyped(vm).getExecution().getRunId();
+    runs(vm, 0);
+    settle();
+    fails(vm, 0, 3);
+    assertTrue(runEnded());
+    io.temporal.client.WorkflowFailedException failed =
+        assertThrows(
+            io.temporal.client.WorkflowFailedException.class,
+            () -> WorkflowStub.fromTyped(vm).getResult(Void.class));
+    var reason = (io.temporal.failure.ApplicationFailure) failed.getCause();
+    assertEquals(VmWorkflow.FAILED, reason.getType());
+    assertTrue(reason.getOriginalMessage().contains("a.0 exited"), reason.getOriginalMessage());
+    assertEquals("failed", vm.status(), "a query still answers from the ended run");
+
+    assertEquals("pending", act(vm, v -> v::start));
+    String next =
+        env.getWorkflowClient()
+            .newUntypedWorkflowStub(VmWorkflow.workflowId("a"))
+            .describe()
+            .getExecution()
+            .getRunId();
+    assertTrue(!next.equals(first), "a new run under the same id");
+    assertEquals(List.of("requeue 1"), store.what(), "started from the row: no restart scheduled");
+    runs(vm, 1);
+    settle();
+    assertEquals("stopped", act(vm, v -> v::stop));
+    assertTrue(runEnded(), "stopped: the run completes");
+    Histories.replayAndMaybeRecord(
+        env.getWorkflowClient(), "vm-a", first, VmWorkflowImpl.class, "vm-run-ends-failed");
+    Histories.replayAndMaybeRecord(
+        env.getWorkflowClient(), "vm-a", next, VmWorkflowImpl.class, "vm-run-begun-by-start");
+  }
+
+  /**
+   * Whether the VM's last run has ended (completed, or failed with the VM's failure), as it does
+   * once the VM stops or fails for good.
+   */
+  private boolean runEnded() {
+    for (int i = 0; i < 100; i++) {
+      var status =
+          env.getWorkflowClient()
+              .newUntypedWorkflowStub(VmWorkflow.workflowId("a"))
+              .describe()
+              .getStatus();
+      if (status
+          != io.temporal.api.enums.v1.WorkflowExecutionStatus.WORKFLOW_EXECUTION_STATUS_RUNNING) {
+        return true;
+      }
+      settle();
+    }
+    return false;
   }
 }
