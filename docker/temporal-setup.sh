@@ -21,8 +21,8 @@ case "$1" in
     temporal operator namespace describe --namespace default --address "$TEMPORAL_ADDRESS" >/dev/null 2>&1 \
       || temporal operator namespace create --namespace default --address "$TEMPORAL_ADDRESS"
     # Rota's host registers these too; here they exist before any workflow sets them.
-    for attribute in RotaVmStatus RotaWorker; do
-      temporal operator search-attribute create --namespace default --name "$attribute" --type Keyword \
+    for attribute in RotaVmStatus:Keyword RotaWorker:Keyword RotaVmSet:Keyword RotaRestarts:Int RotaLastExit:Keyword; do
+      temporal operator search-attribute create --namespace default --name "${attribute%%:*}" --type "${attribute##*:}" \
         --address "$TEMPORAL_ADDRESS" >/dev/null 2>&1 || true
     done
     ;;

@@ -196,14 +196,23 @@ public class ControlWorkflows {
         .newWorkflowStub(
             VmWorkflow.class,
             options(VmWorkflow.workflowId(vm.name()), joinOpen)
-                .setTypedSearchAttributes(
-                    SearchAttributes.newBuilder()
-                        .set(RotaSearchAttributes.VM_STATUS, vm.state().status())
-                        .build())
+                .setTypedSearchAttributes(searchAttributes(vm))
                 .setStaticSummary(VmSummary.of(vm))
                 .setStaticDetails(vmDetails(vm.name()))
                 .setMemo(java.util.Map.of(SUBMISSION, vm.seq()))
                 .build());
+  }
+
+  /** What a VM's run starts with: its status as stored, and its set's name if it is a replica. */
+  private static SearchAttributes searchAttributes(VmRow vm) {
+    SearchAttributes.Builder attributes =
+        SearchAttributes.newBuilder()
+            .set(RotaSearchAttributes.VM_STATUS, vm.state().status())
+            .set(RotaSearchAttributes.RESTARTS, (long) vm.state().restartCount());
+    if (vm.membership().vmSet() != null) {
+      attributes.set(RotaSearchAttributes.VM_SET, vm.membership().vmSet());
+    }
+    return attributes.build();
   }
 
   /**
@@ -237,7 +246,8 @@ public class ControlWorkflows {
         + name
         + "`: pending, scheduled, running; failed or stopped; restarts by its policy.\n\n"
         + "- Current details: its status, worker and restart count\n"
-        + "- Query `status`; search attributes `RotaVmStatus`, `RotaWorker`\n"
+        + "- Query `status`; search attributes `RotaVmStatus`, `RotaWorker`, `RotaVmSet`,"
+        + " `RotaRestarts`, `RotaLastExit`\n"
         + "- Its events: `GET /v1/vms/"
         + name
         + "/events`";
@@ -303,7 +313,7 @@ public class ControlWorkflows {
                             + setName
                             + "-0` … matching `GET /v1/vm-sets/"
                             + setName
-                            + "`: submits the missing, deletes the surplus (highest ordinals first), looks again every minute."
+                            + "`: submits the missing, deletes the surplus (highest ordinals first); looks again on every change to the set or its replicas, and every hour."
                             + "\n\n- Current details: its last pass\n- Query `progress`")
                     .build());
     WorkflowClient.start(stub::run, setName);

@@ -123,9 +123,13 @@ class ProductionHostIT {
       eventually(
           "RotaWorker = '" + worker + "' lists the API's VMs on it",
           () ->
-              workflows("RotaWorker = '" + worker + "'").equals(names("/v1/vms?worker=" + worker)));
+              workflows("RotaWorker = '" + worker + "' AND ExecutionStatus = 'Running'")
+                  .equals(names("/v1/vms?worker=" + worker)));
     }
     assertEquals(4, names("/v1/vms?worker=w1").size() + names("/v1/vms?worker=w2").size());
+    assertTrue(
+        workflows("RotaWorker = 'w1' OR RotaWorker = 'w2'").contains("sleeper"),
+        "the runs that ended keep where they ran: the stopped sleeper's among them");
     eventually(
         "a deleted VM's closed workflow says so",
         () -> workflows("RotaVmStatus = 'deleted'").contains("seen-gone"));

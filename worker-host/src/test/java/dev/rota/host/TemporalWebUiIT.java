@@ -24,7 +24,8 @@ class TemporalWebUiIT {
   void theSchedulerAndAVmAreLegibleInTheWebUi() throws Exception {
     Path chromium = RealServices.chromium();
     try (ProductionStack stack =
-            ProductionStack.start(ProductionStack.folder("web-ui"), 1, 1, Map.of());
+            ProductionStack.start(
+                ProductionStack.folder("web-ui"), 1, 1, Map.of("ROTA_VMS_RESTART_DELAY", "1s"));
         WebUi ui =
             WebUi.open(chromium, Files.createTempDirectory("rota-it-chromium"), SCREENSHOTS)) {
       RotaClient api = stack.admin(0);
@@ -59,7 +60,7 @@ class TemporalWebUiIT {
               text.contains("Activity Task Scheduled")
                   && text.contains("Timer Started")
                   && text.matches("(?s).*term \\d+: .*waiting.*")
-                  && text.contains("— next in"),
+                  && text.matches("(?s).*term \\d+: placed \\d+ · .*— next in.*"),
           "cluster-history");
 
       eventually(
@@ -98,14 +99,108 @@ class TemporalWebUiIT {
                   && text.contains("Upsert Workflow Search Attributes"),
           "vm-history");
 
-      String query =
-          URLEncoder.encode("RotaVmStatus = 'running'", StandardCharsets.UTF_8).replace("+", "%20");
+      String list = stack.temporal.webUi() + "/namespaces/default/workflows?query=";
       ui.show(
-          stack.temporal.webUi() + "/namespaces/default/workflows?query=" + query,
+          list + query("RotaVmStatus = 'running'"),
           "the running VMs listed by their search attribute",
-          text -> text.contains("vm-web-1") && !text.contains("rota-cluster"),
+          lists("vm-web-1", "rota-cluster"),
           "workflows-running-vms");
+
+      // A VM that fails, is restarted once, fails again and is given up on: its run fails with
+      // the reason, and its history reads as its life.
+      RotaClient.Reply crashy =
+          api.api(
+              "POST",
+              "/v1/vms",
+              "{\"name\":\"crashy\",\"command\":[\"sh\",\"-c\",\"exit 3\"],"
+                  + "\"restartPolicy\":\"OnFailure\",\"maxRestarts\":1}");
+      assertEquals(201, crashy.status(), crashy.body());
+      eventually(
+          "crashy failed for good, its run with it",
+          () ->
+              "failed".equals(api.vm("crashy").get("status"))
+                  && closed(stack, "vm-crashy")
+                  && String.valueOf(api.vm("crashy").get("statusMessage"))
+                      .contains("not restarted"));
+      ui.show(
+          base + "vm-crashy/" + runId(stack, "vm-crashy") + "/history",
+          "the failed VM's history: each end with its exit code, the restart and when",
+          text ->
+              text.contains("failed on w1 as crashy.0")
+                  && text.contains("code 3")
+                  && text.contains("restart 1 scheduled for ")
+                  && text.contains("pending as crashy.1: restarted after the task ended")
+                  && text.contains("failed on w1 as crashy.1"),
+          "vm-failed-history");
+
+      // A stopped VM's run completes; the list tells the two apart.
+      assertEquals(202, api.api("POST", "/v1/vms/web-1/stop", null).status());
+      eventually("web-1's run ended with it", () -> closed(stack, "vm-web-1"));
+      ui.show(
+          list + query("WorkflowType = 'VmWorkflow' AND ExecutionStatus = 'Failed'"),
+          "the Failed filter: the VM that failed for good, not the one that stopped",
+          lists("vm-crashy", "vm-web-1"),
+          "workflows-failed-vms");
+      ui.show(
+          list + query("WorkflowType = 'VmWorkflow'"),
+          "the VMs with their runs' statuses: failed, completed (stopped), running (waiting)",
+          text ->
+              text.contains("FAILED\nvm-crashy ")
+                  && text.contains("COMPLETED\nvm-web-1 ")
+                  && text.contains("RUNNING\nvm-web-waits "),
+          "workflows-vm-statuses");
+      ui.show(
+          list + query("RotaLastExit = 'exit 3' AND RotaRestarts = 1"),
+          "found by how it last ended and its restarts",
+          lists("vm-crashy", "vm-web-1"),
+          "workflows-last-exit");
+
+      // A set that stays as it is adds nothing to its history after its first pass.
+      RotaClient.Reply pair =
+          api.api(
+              "POST",
+              "/v1/vm-sets",
+              "{\"name\":\"pair\",\"replicas\":2,\"template\":{\"command\":[\"sleep\",\"3743\"]}}");
+      assertEquals(201, pair.status(), pair.body());
+      eventually(
+          "pair's replicas running",
+          () ->
+              "running".equals(api.vm("pair-0").get("status"))
+                  && "running".equals(api.vm("pair-1").get("status")));
+      ui.show(
+          list + query("RotaVmSet = 'pair'"),
+          "the set's replicas by their search attribute",
+          text -> text.contains("vm-pair-0") && text.contains("vm-pair-1"),
+          "workflows-set-replicas");
+      String set = base + "vmset-pair/" + runId(stack, "vmset-pair") + "/history";
+      ui.show(
+          set,
+          "the set's history: one pass, then a wait for a change",
+          text ->
+              text.contains("make the replicas of pair match the set")
+                  && text.contains("2 of 2 replicas; looking again on a change"),
+          "vmset-history");
+      assertEquals(
+          1,
+          stack.temporalClient.fetchHistory("vmset-pair").getEvents().stream()
+              .filter(e -> e.hasActivityTaskScheduledEventAttributes())
+              .count(),
+          "one pass: nothing changed since");
     }
+  }
+
+  /** A list of workflows that shows one and not another. */
+  private static java.util.function.Predicate<String> lists(String shown, String notShown) {
+    return text -> text.contains(shown) && !text.contains(notShown);
+  }
+
+  private static String query(String query) {
+    return URLEncoder.encode(query, StandardCharsets.UTF_8).replace("+", "%20");
+  }
+
+  private static boolean closed(ProductionStack stack, String workflowId) {
+    return stack.temporalClient.newUntypedWorkflowStub(workflowId).describe().getStatus()
+        != io.temporal.api.enums.v1.WorkflowExecutionStatus.WORKFLOW_EXECUTION_STATUS_RUNNING;
   }
 
   private static String runId(ProductionStack stack, String workflowId) {

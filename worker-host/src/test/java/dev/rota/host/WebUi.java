@@ -69,9 +69,13 @@ final class WebUi implements AutoCloseable {
       new WebDriverWait(driver, PATIENCE, Duration.ofMillis(250))
           .until(
               d -> {
-                last[0] = text();
-                if (shown.test(last[0])) {
+                String now = text();
+                if (shown.test(now)) {
+                  last[0] = now;
                   return true;
+                }
+                if (!now.isBlank()) {
+                  last[0] = now; // a page reloading shows nothing: the failure tells the last seen
                 }
                 // The UI reads a workflow's details once per load ("press R for freshness"): load
                 // it again.
@@ -82,6 +86,9 @@ final class WebUi implements AutoCloseable {
                 return false;
               });
     } catch (org.openqa.selenium.TimeoutException e) {
+      Files.write(
+          screenshots.resolve(screenshot + "-not-shown.png"),
+          ((TakesScreenshot) driver).getScreenshotAs(OutputType.BYTES));
       throw new AssertionError(
           "the Web UI never showed " + what + " at " + url + "; it showed:\n" + last[0], e);
     }

@@ -5,8 +5,9 @@ import java.util.List;
 
 /**
  * The typed search attributes Rota's workflows set, so that the Temporal UI can filter VMs by
- * status and worker. They must be registered on the server before any workflow sets them, or
- * workflow tasks fail with BAD_SEARCH_ATTRIBUTES and the workflow stops moving.
+ * status, worker, set, restarts and how they last ended. They must be registered on the server
+ * before any workflow sets them, or workflow tasks fail with BAD_SEARCH_ATTRIBUTES and the workflow
+ * stops moving.
  */
 public final class RotaSearchAttributes {
   public static final SearchAttributeKey<String> VM_STATUS =
@@ -14,8 +15,24 @@ public final class RotaSearchAttributes {
   public static final SearchAttributeKey<String> WORKER =
       SearchAttributeKey.forKeyword("RotaWorker");
 
+  /** The set a VM is a replica of; absent for a VM of its own. Set when its run starts. */
+  public static final SearchAttributeKey<String> VM_SET =
+      SearchAttributeKey.forKeyword("RotaVmSet");
+
+  /** How many times the VM was started again (its generation, {@code restartCount}). */
+  public static final SearchAttributeKey<Long> RESTARTS =
+      SearchAttributeKey.forLong("RotaRestarts");
+
+  /**
+   * How its last task ended: {@code exit 3}, or, for a failure with no exit code, the reason's
+   * first words ({@code worker w1 is offline}); absent until a task has ended.
+   */
+  public static final SearchAttributeKey<String> LAST_EXIT =
+      SearchAttributeKey.forKeyword("RotaLastExit");
+
   /** Every key Rota uses, for registration at start-up and in test environments. */
-  public static final List<SearchAttributeKey<?>> ALL = List.of(VM_STATUS, WORKER);
+  public static final List<SearchAttributeKey<?>> ALL =
+      List.of(VM_STATUS, WORKER, VM_SET, RESTARTS, LAST_EXIT);
 
   private RotaSearchAttributes() {}
 }

@@ -20,6 +20,7 @@ import dev.rota.workflows.Timers;
 import io.temporal.activity.ActivityOptions;
 import io.temporal.activity.LocalActivityOptions;
 import io.temporal.common.RetryOptions;
+import io.temporal.common.SearchAttributeUpdate;
 import io.temporal.failure.ActivityFailure;
 import io.temporal.failure.ApplicationFailure;
 import io.temporal.workflow.CompletablePromise;
@@ -132,6 +133,18 @@ public class VmWorkflowImpl implements VmWorkflow {
    * VM was deleted.
    */
   private boolean endsWithVm;
+
+  /**
+   * Whether this run shows its restarts and last exit as search attributes (false in runs begun
+   * before); null until first asked.
+   */
+  private Boolean moreToSearchBy;
+
+  /** A keyword is matched whole: the start of a reason is what a query can name. */
+  private static final int LAST_EXIT_LENGTH = 80;
+
+  /** How this run's last task ended ({@link #howItEnded()}); null until one has. */
+  private String lastEnd;
 
   /**
    * While a move's new copy starts: the worker the previous generation's task still runs on; else
@@ -270,8 +283,11 @@ public class VmWorkflowImpl implements VmWorkflow {
             + name
             + "` begins the next under the same workflow id.");
     if (status == VmStatus.FAILED) {
-      throw ApplicationFailure.newNonRetryableFailure(
-          message == null ? "failed" : message, VmWorkflow.FAILED);
+      ApplicationFailure failed =
+          ApplicationFailure.newNonRetryableFailure(
+              message == null ? "failed" : message, VmWorkflow.FAILED);
+      failed.setStackTrace(new StackTraceElement[0]); // the VM's failure, not the code's
+      throw failed;
     }
   }
 
@@ -417,6 +433,7 @@ public class VmWorkflowImpl implements VmWorkflow {
     switch (heard.then()) {
       case DRAINED -> drained(e);
       case ENDED -> {
+        lastEnd = howItEnded();
         recordHeard(); // the end first, then the restart it leads to
         afterEnd(status == VmStatus.FAILED, finishedAtMillis);
         showLater();
@@ -770,12 +787,44 @@ public class VmWorkflowImpl implements VmWorkflow {
 
   private void show() {
     showPending = false;
-    Workflow.upsertTypedSearchAttributes(
-        RotaSearchAttributes.VM_STATUS.valueSet(status.wireName()),
+    SearchAttributeUpdate<?> shownStatus =
+        RotaSearchAttributes.VM_STATUS.valueSet(status.wireName());
+    SearchAttributeUpdate<?> shownWorker =
         worker == null
             ? RotaSearchAttributes.WORKER.valueUnset()
-            : RotaSearchAttributes.WORKER.valueSet(worker));
+            : RotaSearchAttributes.WORKER.valueSet(worker);
+    if (moreToSearchBy()) {
+      SearchAttributeUpdate<Long> restarts =
+          RotaSearchAttributes.RESTARTS.valueSet((long) restartCount);
+      // Never unset: a run continued as new, or begun anew, keeps the last end it was started with
+      // until a task of its own ends.
+      if (lastEnd == null) {
+        Workflow.upsertTypedSearchAttributes(shownStatus, shownWorker, restarts);
+      } else {
+        Workflow.upsertTypedSearchAttributes(
+            shownStatus, shownWorker, restarts, RotaSearchAttributes.LAST_EXIT.valueSet(lastEnd));
+      }
+    } else {
+      Workflow.upsertTypedSearchAttributes(shownStatus, shownWorker);
+    }
     Workflow.setCurrentDetails(details());
+  }
+
+  private boolean moreToSearchBy() {
+    if (moreToSearchBy == null) {
+      moreToSearchBy =
+          Workflow.getVersion("more-search-attributes", Workflow.DEFAULT_VERSION, 1) == 1;
+    }
+    return moreToSearchBy;
+  }
+
+  /** How the task that just ended did, for {@link RotaSearchAttributes#LAST_EXIT}. */
+  private String howItEnded() {
+    if (exitCode != null) {
+      return "exit " + exitCode;
+    }
+    String why = message == null ? status.wireName() : message;
+    return why.length() <= LAST_EXIT_LENGTH ? why : why.substring(0, LAST_EXIT_LENGTH - 1) + "…";
   }
 
   private String details() {

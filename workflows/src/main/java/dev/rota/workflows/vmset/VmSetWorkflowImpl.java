@@ -2,45 +2,74 @@ package dev.rota.workflows.vmset;
 
 import dev.rota.workflows.ActivityDefaults;
 import dev.rota.workflows.Timers;
+import io.temporal.activity.ActivityOptions;
 import io.temporal.workflow.Workflow;
 import java.time.Duration;
 
 /**
  * Pass after pass, makes a set's replicas what its row says, in the manner of a Kubernetes
- * ReplicaSet controller: a pass on start, on every {@link #changed()} signal, soon after a pass
- * that left work in flight (a replica still being deleted, a name still held by a deleted VM's
- * closing workflow), and every {@link #RESYNC} in any case, which replaces a replica deleted behind
- * the set's back. The passes are the workflow's history; the set's shape is the store's, so nothing
- * here needs to survive a continue-as-new but the name.
+ * ReplicaSet controller: a pass on start, on every {@link #changed()} signal (the set's row
+ * changed, or one of its replicas was deleted), soon after a pass that left work in flight (a
+ * replica still being deleted, a name still held by a deleted VM's closing workflow), and every
+ * {@link #RESYNC} in any case, in case a signal was lost. The passes are the workflow's history: a
+ * set that stays as it is adds a pass an hour, so its history shows its changes. The set's shape is
+ * the store's, so nothing here needs to survive a continue-as-new but the name.
  */
 public class VmSetWorkflowImpl implements VmSetWorkflow {
-  static final Duration RESYNC = Duration.ofMinutes(1);
+  static final Duration RESYNC = Duration.ofHours(1);
+
+  /** The resync of runs begun before a replica's deletion signalled its set. */
+  static final Duration RESYNC_BEFORE = Duration.ofMinutes(1);
+
   static final Duration RETRY = Duration.ofSeconds(5);
 
   /** Passes per run before continuing as new: keeps a long-lived set's history short. */
   static final int PASSES_PER_RUN = 200;
 
-  private final VmSetActivities activities =
-      Workflow.newActivityStub(
-          VmSetActivities.class, ActivityDefaults.store(Duration.ofMinutes(1)));
+  /** The pass's activity, its summary why the pass comes. */
+  private static VmSetActivities pass(String why) {
+    return Workflow.newActivityStub(
+        VmSetActivities.class,
+        ActivityOptions.newBuilder(ActivityDefaults.store(Duration.ofMinutes(1)))
+            .setSummary(why)
+            .build());
+  }
 
   private boolean changed;
   private SetProgress last;
 
   @Override
   public void run(String setName) {
+    Duration resync =
+        Workflow.getVersion("quiet-resync", Workflow.DEFAULT_VERSION, 1) == 1
+            ? RESYNC
+            : RESYNC_BEFORE;
+    String why = "make the replicas of " + setName + " match the set";
     for (int pass = 0; pass < PASSES_PER_RUN; pass++) {
       changed = false;
-      last = activities.reconcile(new VmSetActivities.SetRef(setName));
+      last = pass(why).reconcile(new VmSetActivities.SetRef(setName));
       if (last.gone()) {
         return;
       }
       Workflow.setCurrentDetails(details(setName, last));
+      boolean woken;
       if (last.settled()) {
-        Timers.sleepUnless(RESYNC, "resync", () -> changed);
+        woken =
+            Timers.sleepUnless(
+                resync,
+                last.replicas() + " of " + last.desired() + " replicas; looking again on a change",
+                () -> changed);
       } else {
-        Timers.sleepUnless(RETRY, "replicas in flight", () -> changed);
+        woken =
+            Timers.sleepUnless(
+                RETRY,
+                "replicas in flight: " + last.replicas() + " of " + last.desired() + " exist",
+                () -> changed);
       }
+      why =
+          woken
+              ? "the set or a replica changed: look again"
+              : last.settled() ? "resync: look again" : "look again at the replicas in flight";
     }
     Workflow.continueAsNew(setName);
   }

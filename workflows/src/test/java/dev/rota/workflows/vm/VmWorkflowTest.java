@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.rota.testing.TemporalTestEnvironments;
 import dev.rota.workflows.Histories;
+import dev.rota.workflows.RotaSearchAttributes;
 import dev.rota.workflows.TaskQueues;
 import io.temporal.api.enums.v1.WorkflowIdConflictPolicy;
 import io.temporal.client.UpdateOptions;
@@ -1270,6 +1271,35 @@ class VmWorkflowTest {
         env.getWorkflowClient(), "vm-a", first, VmWorkflowImpl.class, "vm-run-ends-failed");
     Histories.replayAndMaybeRecord(
         env.getWorkflowClient(), "vm-a", next, VmWorkflowImpl.class, "vm-run-begun-by-start");
+  }
+
+  @Test
+  void itsRestartsAndHowItLastEndedAreThereToSearchBy() throws Exception {
+    VmWorkflow vm = start("pending", null, 0, "OnFailure");
+    runs(vm, 0);
+    settle();
+    fails(vm, 0, 3);
+    env.sleep(Duration.ofSeconds(16));
+    awaitStatus(vm, "pending");
+    var shown =
+        env.getWorkflowClient()
+            .newUntypedWorkflowStub(VmWorkflow.workflowId("a"))
+            .describe()
+            .getTypedSearchAttributes();
+    assertEquals(1L, shown.get(RotaSearchAttributes.RESTARTS), "restarted once");
+    assertEquals("exit 3", shown.get(RotaSearchAttributes.LAST_EXIT));
+    assertEquals("pending", shown.get(RotaSearchAttributes.VM_STATUS));
+    runs(vm, 1);
+    awaitStatus(vm, "running");
+    settle();
+    shown =
+        env.getWorkflowClient()
+            .newUntypedWorkflowStub(VmWorkflow.workflowId("a"))
+            .describe()
+            .getTypedSearchAttributes();
+    assertEquals("exit 3", shown.get(RotaSearchAttributes.LAST_EXIT), "until the next end");
+    Histories.replayAndMaybeRecord(
+        env.getWorkflowClient(), "vm-a", VmWorkflowImpl.class, "vm-search-attributes");
   }
 
   /**

@@ -106,16 +106,31 @@ class VmSetWorkflowTest {
   }
 
   @Test
-  void makesTheReplicasAtOnceThenLooksAgainOnlyOnTheResync() {
+  void makesTheReplicasAtOnceThenLooksAgainOnlyOnTheResync() throws Exception {
     InMemorySet store = start(3);
     env[0].sleep(Duration.ofSeconds(1));
     assertEquals(new TreeSet<>(List.of(0, 1, 2)), store.ordinals);
     assertEquals(1, store.passes());
     assertEquals(3, running().progress().created());
+    int settledAt = historyLength();
     env[0].sleep(VmSetWorkflowImpl.RESYNC.minusSeconds(2));
     assertEquals(1, store.passes(), "a settled set is not looked at again before the resync");
+    assertEquals(settledAt, historyLength(), "a settled set's history stays as it is");
     env[0].sleep(Duration.ofSeconds(2));
     assertEquals(2, store.passes(), "the resync");
+    Histories.replayAndMaybeRecord(
+        env[0].getWorkflowClient(),
+        VmSetWorkflow.workflowId("web"),
+        VmSetWorkflowImpl.class,
+        "vmset-quiet-resync");
+  }
+
+  private int historyLength() {
+    return env[0]
+        .getWorkflowClient()
+        .fetchHistory(VmSetWorkflow.workflowId("web"))
+        .getEvents()
+        .size();
   }
 
   @Test
