@@ -25,7 +25,7 @@ public final class RotaSearchAttributes {
 
   /**
    * How its last task ended: {@code exit 3}, or, for a failure with no exit code, the reason's
-   * first words ({@code worker w1 is offline}); absent until a task has ended.
+   * first words ({@code worker w1 went offline}); absent until a task has ended.
    */
   public static final SearchAttributeKey<String> LAST_EXIT =
       SearchAttributeKey.forKeyword("RotaLastExit");
