@@ -155,6 +155,34 @@ class TemporalWebUiIT {
           lists("vm-crashy", "vm-web-1"),
           "workflows-last-exit");
 
+      // A workflow whose tasks keep failing (here of a type no host knows) is flagged, and the
+      // Failures view lists it; a VM's failed run is not such a failure.
+      String stuck = "stuck-" + System.nanoTime();
+      stack
+          .temporalClient
+          .newUntypedWorkflowStub(
+              "NoSuchWorkflow",
+              io.temporal.client.WorkflowOptions.newBuilder()
+                  .setWorkflowId(stuck)
+                  .setTaskQueue(dev.rota.workflows.TaskQueues.CONTROL)
+                  .build())
+          .start();
+      eventually(
+          stuck + " flagged",
+          () ->
+              stack
+                      .temporalClient
+                      .listExecutions("TemporalReportedProblems IS NOT NULL")
+                      .filter(w -> w.getExecution().getWorkflowId().equals(stuck))
+                      .count()
+                  == 1);
+      ui.show(
+          list + query("TemporalReportedProblems IS NOT NULL"),
+          "the stuck workflow in the Failures view's query, counted by the Failures view",
+          text -> lists(stuck, "vm-crashy").test(text) && text.contains("Failures\n1"),
+          "workflows-task-failures");
+      stack.temporalClient.newUntypedWorkflowStub(stuck).terminate("test done");
+
       // A set that stays as it is adds nothing to its history after its first pass.
       RotaClient.Reply pair =
           api.api(

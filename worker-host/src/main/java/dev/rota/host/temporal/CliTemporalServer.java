@@ -107,7 +107,11 @@ public final class CliTemporalServer implements LocalTemporalServer {
                 "synchronous=normal",
                 "--log-level",
                 "warn",
-                "--ui-disable-news-fetch"));
+                "--ui-disable-news-fetch",
+                // A workflow whose tasks fail twice in a row is flagged (TemporalReportedProblems),
+                // which the UI's Failures view lists: a stuck workflow is found, not searched for.
+                "--dynamic-config-value",
+                "system.numConsecutiveWorkflowTaskProblemsToTriggerSearchAttribute=2"));
     for (SearchAttributeKey<?> key : searchAttributes) {
       command.add("--search-attribute");
       command.add(key.getName() + "=" + cliType(key));
