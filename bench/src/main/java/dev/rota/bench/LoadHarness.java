@@ -10,7 +10,6 @@ import io.temporal.api.enums.v1.EventType;
 import io.temporal.api.history.v1.HistoryEvent;
 import io.temporal.client.WorkflowClient;
 import java.io.IOException;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -793,24 +792,9 @@ public final class LoadHarness {
     }
   }
 
-  /**
-   * A free port below the kernel's ephemeral range: one handed out for port 0 is as likely to be
-   * handed out again, to the CLI's dev server (which takes several of its own that way) or to an
-   * agent.
-   */
-  static int freePort() throws IOException {
-    int low =
-        Integer.parseInt(
-            procFile("/proc/sys/net/ipv4/ip_local_port_range").trim().split("\\s+")[0]);
-    java.util.Random random = new java.util.Random();
-    while (true) {
-      int port = 10_000 + random.nextInt(low - 10_000);
-      try (ServerSocket s = new ServerSocket(port, 1, java.net.InetAddress.getLoopbackAddress())) {
-        return s.getLocalPort();
-      } catch (java.net.BindException taken) {
-        // another one
-      }
-    }
+  /** A free port below the kernel's ephemeral range ({@link dev.rota.host.LoopbackPorts}). */
+  static int freePort() {
+    return dev.rota.host.LoopbackPorts.free();
   }
 
   private static Map<String, Object> machine() {

@@ -7,7 +7,6 @@ import dev.rota.host.RotaHost;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.net.InetSocketAddress;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -260,10 +259,8 @@ public final class VmBootBench {
     }
   }
 
-  private static int freePort() throws IOException {
-    try (ServerSocket s = new ServerSocket(0)) {
-      return s.getLocalPort();
-    }
+  private static int freePort() {
+    return dev.rota.host.LoopbackPorts.free();
   }
 
   private static void deleteRecursively(Path dir) throws IOException {

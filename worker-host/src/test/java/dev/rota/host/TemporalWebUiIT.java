@@ -155,6 +155,27 @@ class TemporalWebUiIT {
           lists("vm-crashy", "vm-web-1"),
           "workflows-last-exit");
 
+      // The user's next action begins the next run under the same id: a start, then a delete that
+      // the run carries out, ending with the VM shown deleted.
+      String failedRun = runId(stack, "vm-crashy");
+      RotaClient.Reply again = api.api("POST", "/v1/vms/crashy/start", null);
+      assertEquals(202, again.status(), again.body());
+      org.junit.jupiter.api.Assertions.assertNotEquals(failedRun, runId(stack, "vm-crashy"));
+      assertEquals(202, api.api("DELETE", "/v1/vms/crashy", null).status());
+      eventually("crashy gone", () -> api.api("GET", "/v1/vms/crashy", null).status() == 404);
+      eventually(
+          "its last run ended showing it deleted",
+          () ->
+              closed(stack, "vm-crashy")
+                  && "deleted"
+                      .equals(
+                          stack
+                              .temporalClient
+                              .newUntypedWorkflowStub("vm-crashy")
+                              .describe()
+                              .getTypedSearchAttributes()
+                              .get(dev.rota.workflows.RotaSearchAttributes.VM_STATUS)));
+
       // A workflow whose tasks keep failing (here of a type no host knows) is flagged, and the
       // Failures view lists it; a VM's failed run is not such a failure.
       String stuck = "stuck-" + System.nanoTime();

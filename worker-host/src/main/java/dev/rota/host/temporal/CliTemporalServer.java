@@ -99,6 +99,12 @@ public final class CliTemporalServer implements LocalTemporalServer {
                 String.valueOf(port),
                 "--ui-port",
                 String.valueOf(uiPort),
+                // Else the CLI picks them from the ephemeral range, where a connection may take one
+                // before the server binds it.
+                "--http-port",
+                String.valueOf(dev.rota.host.LoopbackPorts.free()),
+                "--metrics-port",
+                String.valueOf(dev.rota.host.LoopbackPorts.free()),
                 "--db-filename",
                 state.toString(),
                 "--sqlite-pragma",
