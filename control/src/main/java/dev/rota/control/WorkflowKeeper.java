@@ -50,6 +50,7 @@ public class WorkflowKeeper implements ApplicationEventListener<SchedulerMissing
   private static final int PAGE = 500;
 
   private final ControlWorkflows workflows;
+  private final List<TemporalNamespaceSetup> setups;
   private final Provider<WorkflowClient> client;
   private final VmRepository vms;
   private final VmSetRepository sets;
@@ -69,7 +70,9 @@ public class WorkflowKeeper implements ApplicationEventListener<SchedulerMissing
       VmRepository vms,
       VmSetRepository sets,
       SchedulerSettings scheduler,
-      Clock clock) {
+      Clock clock,
+      List<TemporalNamespaceSetup> setups) {
+    this.setups = setups;
     this.workflows = workflows;
     this.client = client;
     this.vms = vms;
@@ -143,6 +146,13 @@ public class WorkflowKeeper implements ApplicationEventListener<SchedulerMissing
   public boolean keepScheduler() {
     if (workflows.schedulerRuns()) {
       return false;
+    }
+    for (TemporalNamespaceSetup setup : setups) {
+      try {
+        setup.ensure();
+      } catch (RuntimeException e) {
+        log.warn("could not set up the namespace again: {}", e.toString());
+      }
     }
     var execution = workflows.startScheduler();
     schedulerRestartedAt = clock.instant();

@@ -38,6 +38,14 @@ final class RealServices {
     public String ciScript() {
       return ".ci/temporal";
     }
+
+    /**
+     * Starts the halted server again without Rota's search attributes, as a namespace made anew has
+     * none.
+     */
+    void resumeBare() {
+      assertOk(RealServices.script(ciScript(), "resume-bare", dir().toString()));
+    }
   }
 
   /**

@@ -24,7 +24,7 @@ import org.slf4j.LoggerFactory;
  * unregistered one fails its tasks with BAD_SEARCH_ATTRIBUTES and stops moving.
  */
 @Singleton
-public class SearchAttributeRegistrar {
+public class SearchAttributeRegistrar implements dev.rota.control.TemporalNamespaceSetup {
   private static final Logger log = LoggerFactory.getLogger(SearchAttributeRegistrar.class);
 
   private final WorkflowServiceStubs stubs;
@@ -43,6 +43,14 @@ public class SearchAttributeRegistrar {
   /** For a client of its own (the benchmarks), outside the host's context. */
   public static SearchAttributeRegistrar of(WorkflowServiceStubs stubs, String namespace) {
     return new SearchAttributeRegistrar(stubs, namespace);
+  }
+
+  @Override
+  public void ensure() {
+    List<String> added = registerMissing();
+    if (!added.isEmpty()) {
+      log.warn("registered search attributes {} that the server had lost", added);
+    }
   }
 
   /** Adds every attribute the server does not have yet; returns the names it added. */
