@@ -24,13 +24,16 @@ public class VmCommands {
   private final ControlWorkflows workflows;
   private final VmActions actions;
   private final VmWorkflowStarter starter;
+  private final VmDeletion deletion;
 
   public VmCommands(
       VmRepository vms,
       VmSubmissions submissions,
       ControlWorkflows workflows,
       VmActions actions,
-      VmWorkflowStarter starter) {
+      VmWorkflowStarter starter,
+      VmDeletion deletion) {
+    this.deletion = deletion;
     this.vms = vms;
     this.submissions = submissions;
     this.workflows = workflows;
@@ -105,20 +108,10 @@ public class VmCommands {
     workflows.wakeScheduler("vm " + name + " restarted");
   }
 
-  /**
-   * Hands the deletion to the VM's workflow, beginning a run for it if none is open; the row as it
-   * was when asked.
-   */
+  /** Hands the deletion to the VM's workflow ({@link VmDeletion}); the row as it was when asked. */
   public VmRow delete(String name) {
     VmRow row = find(name);
-    if (!workflows.requestVmDelete(name)) {
-      // Owed its first run (submitted a moment ago): that run takes the delete. Else the last run
-      // ended with the VM, and the next begins with the delete.
-      starter.startIfOwed(name);
-      if (!workflows.requestVmDelete(name)) {
-        workflows.deleteVm(row);
-      }
-    }
+    deletion.delete(row);
     return row;
   }
 

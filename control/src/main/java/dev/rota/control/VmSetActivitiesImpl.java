@@ -31,6 +31,7 @@ public class VmSetActivitiesImpl implements VmSetActivities {
   private final ControlWorkflows workflows;
   private final SchedulerWaker scheduler;
   private final Clock clock;
+  private final VmDeletion deletion;
 
   public VmSetActivitiesImpl(
       VmSetRepository sets,
@@ -38,7 +39,9 @@ public class VmSetActivitiesImpl implements VmSetActivities {
       VmSubmissions submissions,
       ControlWorkflows workflows,
       SchedulerWaker scheduler,
-      Clock clock) {
+      Clock clock,
+      VmDeletion deletion) {
+    this.deletion = deletion;
     this.sets = sets;
     this.vms = vms;
     this.submissions = submissions;
@@ -65,13 +68,7 @@ public class VmSetActivitiesImpl implements VmSetActivities {
     members.sort(Comparator.comparing((VmRow m) -> m.membership().setOrdinal()).reversed());
     for (VmRow m : members) {
       if (m.membership().setOrdinal() >= wanted) {
-        if (!workflows.requestVmDelete(m.name())) {
-          if (m.state().endedForGood()) {
-            workflows.deleteVm(m); // its last run ended with it: the next deletes it
-          } else {
-            submissions.remove(m.name()); // owed its first run: it has started no task
-          }
-        }
+        deletion.delete(m);
         removing++;
       } else {
         byOrdinal.put(m.membership().setOrdinal(), m);
