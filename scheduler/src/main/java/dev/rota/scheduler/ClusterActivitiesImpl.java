@@ -7,12 +7,16 @@ import dev.rota.scheduler.term.TermObserver;
 import dev.rota.scheduler.term.TermRecorder;
 import dev.rota.workflows.cluster.ApplyResult;
 import dev.rota.workflows.cluster.ClusterActivities;
+import dev.rota.workflows.cluster.QuietTerms;
 import dev.rota.workflows.cluster.TermDecisions;
 import dev.rota.workflows.cluster.TermObservation;
 import dev.rota.workflows.cluster.TermOutcome;
 import dev.rota.workflows.cluster.TermStart;
 import dev.rota.workflows.cluster.TermSummary;
+import io.temporal.activity.Activity;
+import io.temporal.failure.ApplicationFailure;
 import jakarta.inject.Singleton;
+import java.util.Optional;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -46,32 +50,61 @@ public class ClusterActivitiesImpl implements ClusterActivities {
 
   @Override
   @SuppressWarnings("try") // the beats need the resource, not the body
-  public TermOutcome termAndApply(TermStart start) {
+  public TermOutcome termAndApply(TermStart asked) {
     // A term woken from a pause longer than the heartbeat timeout may have been given to another
     // host meanwhile, and what it read is stale: it stops before each of its writes
     // (Heartbeats.Stale). The record says when this attempt began: an attempt retried after
     // Temporal lost the one before (its result could not be reported) began when it ran, not when
     // the workflow first asked for the term.
     long began = clock.millis();
+    TermStart start = QuietTerms.attempt(asked, attempt(), began);
     try (Heartbeats.Beating alive = heartbeats.whileRunning()) {
-      TermOutcome outcome = observeAndCommit(start.term(), alive);
+      // Quiet terms ran as attempts the workflow never saw: the number follows the last recorded.
+      long term =
+          start.restsWhenQuiet() ? Math.max(start.term(), recorder.lastTerm() + 1) : start.term();
+      TermOutcome outcome = observeAndCommit(term, alive);
       alive.stillCurrent("carrying out the term's actions");
       ApplyResult applied = outcome.decisions().actions() > 0 ? apply() : ApplyResult.NOTHING;
       alive.stillCurrent("recording the term");
-      recordTerm(
-          new TermStart(start.term(), Math.max(began, start.startedAtMillis()), start.woken()),
-          outcome.decisions(),
-          applied);
-      return new TermOutcome(outcome.observation(), outcome.decisions(), applied);
+      TermSummary recorded =
+          recordTerm(
+              new TermStart(term, Math.max(began, start.startedAtMillis()), start.woken()),
+              outcome.decisions(),
+              applied);
+      TermOutcome done =
+          new TermOutcome(
+              outcome.observation(),
+              outcome.decisions(),
+              applied,
+              start.restsWhenQuiet() ? recorded : null);
+      Optional<ApplicationFailure> rest = QuietTerms.rest(start, done, clock.millis());
+      if (rest.isPresent()) {
+        // A wake-up that came while this term ran cancels it: heard here, it ends the attempt
+        // instead of the rest.
+        alive.stillWanted();
+        throw rest.get();
+      }
+      return done;
     }
   }
 
-  private void recordTerm(TermStart start, TermDecisions decided, ApplyResult applied) {
+  /** Which attempt of the term activity this is: 1 outside an activity. */
+  private static int attempt() {
+    try {
+      return Activity.getExecutionContext().getInfo().getAttempt();
+    } catch (IllegalStateException notInAnActivity) {
+      return 1;
+    }
+  }
+
+  private TermSummary recordTerm(TermStart start, TermDecisions decided, ApplyResult applied) {
     long took = Math.max(0, clock.millis() - start.startedAtMillis());
-    recorder.record(
+    TermSummary summary =
         new TermSummary(
-            start.term(), start.startedAtMillis(), took, start.woken(), decided, applied));
+            start.term(), start.startedAtMillis(), took, start.woken(), decided, applied);
+    recorder.record(summary);
     metrics.term(decided, java.time.Duration.ofMillis(took));
+    return summary;
   }
 
   private TermOutcome observeAndCommit(long term, Heartbeats.Beating alive) {

@@ -56,6 +56,14 @@ public class Heartbeats implements AutoCloseable {
      * asks first, {@code before} naming it, so that a term woken from a pause writes nothing.
      */
     default void stillCurrent(String before) {}
+
+    /**
+     * Asks Temporal whether the activity is still wanted; throws {@link
+     * io.temporal.client.ActivityCanceledException} when its workflow cancelled it. The SDK sends
+     * at most one beat per interval: a cancel that came after the last one sent is heard at the
+     * next attempt.
+     */
+    default void stillWanted() {}
   }
 
   /** Why a long activity stopped before a write: its attempt may now be another host's. */
@@ -75,7 +83,23 @@ public class Heartbeats implements AutoCloseable {
     } catch (IllegalStateException notInAnActivity) {
       return () -> {};
     }
-    return watching(() -> context.heartbeat(null));
+    Beating beat = watching(() -> context.heartbeat(null));
+    return new Beating() {
+      @Override
+      public void stillCurrent(String before) {
+        beat.stillCurrent(before);
+      }
+
+      @Override
+      public void stillWanted() {
+        context.heartbeat(null);
+      }
+
+      @Override
+      public void close() {
+        beat.close();
+      }
+    };
   }
 
   /**

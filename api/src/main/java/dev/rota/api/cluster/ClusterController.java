@@ -69,7 +69,15 @@ public class ClusterController {
     Map<String, Long> byHealth = counts(workers.countByHealth());
     Map<String, Long> byStatus = counts(vms.countByStatus());
     Optional<TermSummary> live = control.lastTerm(queryDeadline);
-    if (live.isPresent()) {
+    ClusterStatusRow row =
+        status
+            .findById(ClusterWorkflow.WORKFLOW_ID)
+            .orElse(new ClusterStatusRow(ClusterWorkflow.WORKFLOW_ID, 0, null, 0));
+    // The workflow knows the last term that changed something; the terms after it changed nothing
+    // and ran unseen by it (as its activity's attempts), so the row tells the latest term's number
+    // and times.
+    boolean quietSince = live.isPresent() && row.term() > live.get().term();
+    if (live.isPresent() && !quietSince) {
       TermSummary t = live.get();
       Instant at = Instant.ofEpochMilli(t.startedAtMillis());
       SchedulerHealth health = keeper.schedulerHealth(at);
@@ -86,11 +94,8 @@ public class ClusterController {
           health.state(),
           health.message());
     }
-    ClusterStatusRow row =
-        status
-            .findById(ClusterWorkflow.WORKFLOW_ID)
-            .orElse(new ClusterStatusRow(ClusterWorkflow.WORKFLOW_ID, 0, null, 0));
     SchedulerHealth health = keeper.schedulerHealth(row.lastTermAt());
+    TermSummary changed = quietSince ? live.get() : null;
     return new ClusterView(
         row.id(),
         row.term(),
@@ -98,9 +103,11 @@ public class ClusterController {
         row.lastTermAt() == null ? null : row.lastTermAt().plusMillis(row.lastTermMillis()),
         byHealth,
         byStatus,
-        "database",
-        null,
-        null,
+        quietSince ? "workflow" : "database",
+        changed == null || changed.decisions() == null
+            ? null
+            : TermDecisionsView.of(changed.decisions()),
+        changed == null ? null : changed.applied(),
         health.state(),
         health.message());
   }

@@ -19,7 +19,8 @@ import java.util.Map;
  * @param vms how many VMs are in each status
  * @param lastTermSource {@code workflow} when the scheduler answered its query in time, else {@code
  *     database}, the read model its activities keep
- * @param lastTermDecisions what the last term decided and carried out, when the workflow answered
+ * @param lastTermDecisions what the last term that changed something decided and carried out, when
+ *     the workflow answered; the terms after it, when {@code term} is higher, changed nothing
  * @param scheduler {@code ok}, or {@code degraded} when no term has come for longer than a working
  *     scheduler waits (its workflow lost, stuck, or the database out of reach)
  * @param schedulerMessage since when, and what the hosts did about it

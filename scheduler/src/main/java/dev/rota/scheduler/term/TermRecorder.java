@@ -19,9 +19,13 @@ public class TermRecorder {
     this.status = status;
   }
 
+  /** The number of the last term recorded, 0 before the first. */
+  public long lastTerm() {
+    return status.findById(ClusterWorkflow.WORKFLOW_ID).map(ClusterStatusRow::term).orElse(0L);
+  }
+
   public void record(TermSummary summary) {
-    // Last writer wins: the embedded server forgets its workflows on restart while the database
-    // keeps this row, so a new run must be able to start again from term 1.
+    // Last writer wins: the row holds the last term whichever run of the workflow ran it.
     ClusterStatusRow row =
         new ClusterStatusRow(
             ClusterWorkflow.WORKFLOW_ID,

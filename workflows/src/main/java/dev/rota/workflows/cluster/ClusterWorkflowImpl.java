@@ -3,18 +3,28 @@ package dev.rota.workflows.cluster;
 import dev.rota.workflows.ActivityDefaults;
 import dev.rota.workflows.TaskQueues;
 import dev.rota.workflows.Timers;
+import io.temporal.activity.ActivityCancellationType;
 import io.temporal.activity.ActivityOptions;
+import io.temporal.failure.ActivityFailure;
+import io.temporal.failure.CanceledFailure;
+import io.temporal.workflow.Async;
+import io.temporal.workflow.CancellationScope;
 import io.temporal.workflow.ContinueAsNewOptions;
+import io.temporal.workflow.Promise;
 import io.temporal.workflow.Workflow;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 
 /**
  * The term loop. Each term is one activity: observe the agents, plan and commit (health, placement,
  * reconciliation by the pure scheduling core on the store's snapshot, so that no snapshot of the
  * cluster passes through this history), apply the queued actions, record the term. The history
- * grows by the same few events per term whatever the cluster's size. Between terms it waits for the
- * interval (longer while nothing changes, up to the idle interval), the nearest health deadline, or
- * a wake-up signal, whichever comes first.
+ * grows by the same few events per term whatever the cluster's size, and by none for a term that
+ * changes nothing: that term asks for the activity's next attempt, which is the next term. After a
+ * term that changed something it waits on a timer that says what the term did. Either wait lasts
+ * the interval (longer while nothing changes, up to the idle interval), or until the nearest health
+ * deadline, or until a wake-up signal, whichever comes first.
  */
 public class ClusterWorkflowImpl implements ClusterWorkflow {
   /**
@@ -27,14 +37,11 @@ public class ClusterWorkflowImpl implements ClusterWorkflow {
   /** Workflow.getVersion change id: the next run continues on the scheduler's own task queue. */
   static final String OWN_TASK_QUEUE = "scheduler-own-task-queue";
 
-  /** How soon a term that started tasks is followed by one that sees them run. */
-  private static final Duration OBSERVE_STARTS_AFTER = Duration.ofMillis(300);
-
-  /** A deadline closer than this is waited for this long: health is judged in whole terms. */
-  private static final Duration MIN_WAIT = Duration.ofMillis(200);
-
-  /** Actions an agent did not take are tried again this soon, not a whole interval later. */
-  private static final Duration RETRY_ACTIONS_AFTER = Duration.ofSeconds(1);
+  /**
+   * Workflow.getVersion change id: terms that change nothing run as the next attempts of the term
+   * activity ({@link QuietTerms}) instead of each leaving an activity and a timer in the history.
+   */
+  static final String QUIET_TERMS_AS_ATTEMPTS = "quiet-terms-as-attempts";
 
   /**
    * The longest wait between two tries of a failing term until a term has told the scheduler's
@@ -50,6 +57,10 @@ public class ClusterWorkflowImpl implements ClusterWorkflow {
   private Duration retryCap = FIRST_RETRY_CAP;
 
   private TermSummary lastTerm;
+
+  /** Whether quiet terms run as the term activity's attempts in this run. */
+  private boolean quietAsAttempts;
+
   private boolean wakeRequested;
 
   /**
@@ -62,21 +73,32 @@ public class ClusterWorkflowImpl implements ClusterWorkflow {
     long term = state.termsDone();
     lastTerm = state.lastTerm();
     wakeRequested = wakeRequested || state.wakePending();
+    quietAsAttempts =
+        Workflow.getVersion(QUIET_TERMS_AS_ATTEMPTS, Workflow.DEFAULT_VERSION, 1)
+            != Workflow.DEFAULT_VERSION;
     while (true) {
       term++;
-      Duration wait = term(term);
+      Duration wait;
+      if (quietAsAttempts) {
+        wait = termsUntilOneActs(term);
+        term = Math.max(term, lastTerm == null ? 0 : lastTerm.term());
+      } else {
+        wait = term(term);
+      }
       if (shouldContinueAsNew()) {
         // Handlers must finish first, or their work would be lost with this run.
         Workflow.await(Workflow::isEveryHandlerFinished);
         continueAsNew(new ClusterState(term, lastTerm, wakeRequested));
       }
-      Timers.sleepUnless(wait, TermLines.done(lastTerm, wait), () -> wakeRequested);
+      if (wait != null) {
+        Timers.sleepUnless(wait, TermLines.done(lastTerm, wait), () -> wakeRequested);
+      }
     }
   }
 
   /**
    * One term, one activity (observe, plan, commit, apply, record); returns how long to wait for the
-   * next.
+   * next. The way of runs recorded before quiet terms ran as attempts.
    */
   private Duration term(long term) {
     boolean woken = wakeRequested;
@@ -85,31 +107,96 @@ public class ClusterWorkflowImpl implements ClusterWorkflow {
     TermOutcome outcome =
         terms(retryCap, TermLines.starting(term, woken, lastTerm))
             .termAndApply(new TermStart(term, startedAt, woken));
-    TermDecisions decided = outcome.decisions();
-    ApplyResult applied = outcome.applied();
-    // The term began when its activity began to observe, which is later than it was asked for when
-    // the activity waited (for a host's pollers, or for Temporal itself to come back): the API
-    // tells the former.
+    return settle(outcome, told(term, startedAt, woken, outcome));
+  }
+
+  /**
+   * Terms until one changes something, in one activity: a quiet term asks Temporal for the
+   * activity's next attempt after its wait ({@link QuietTerms}), so quiet terms leave no events
+   * here. Returns the wait after the term that changed something, or null when a wake-up cut the
+   * quiet terms short: the next term comes at once.
+   */
+  private Duration termsUntilOneActs(long term) {
+    boolean woken = wakeRequested;
+    wakeRequested = false;
+    long startedAt = Workflow.currentTimeMillis();
+    // The first term, and a term a wake-up brought (a user's action), are told whatever they did:
+    // the UI shows what the scheduler made of the action.
+    boolean mayRest = lastTerm != null && !woken;
+    ClusterActivities terms =
+        Workflow.newActivityStub(
+            ClusterActivities.class,
+            ActivityOptions.newBuilder(ActivityDefaults.heartbeating(retryCap))
+                .setSummary(TermLines.starting(term, woken, lastTerm))
+                // A wake-up ends the wait for the next attempt; one running finishes first, so
+                // that two terms never run at once.
+                .setCancellationType(ActivityCancellationType.WAIT_CANCELLATION_COMPLETED)
+                .build());
+    List<Promise<TermOutcome>> running = new ArrayList<>(1);
+    CancellationScope scope =
+        Workflow.newCancellationScope(
+            () ->
+                running.add(
+                    Async.function(
+                        terms::termAndApply,
+                        new TermStart(term, startedAt, woken, quietTerms, mayRest))));
+    scope.run();
+    Promise<TermOutcome> outcome = running.get(0);
+    Workflow.await(() -> outcome.isCompleted() || wakeRequested);
+    if (!outcome.isCompleted()) {
+      scope.cancel();
+    }
+    try {
+      TermOutcome done = outcome.get();
+      return settle(done, told(term, startedAt, woken, done));
+    } catch (ActivityFailure | CanceledFailure cut) {
+      if (!scope.isCancelRequested()) {
+        throw cut;
+      }
+      return null;
+    }
+  }
+
+  /**
+   * The term as the API and the UI tell it: as the activity recorded it, or else from the
+   * workflow's clock. The term began when its activity began to observe, which is later than it was
+   * asked for when the activity waited (for a host's pollers, or for Temporal itself to come back):
+   * the API tells the former.
+   */
+  private static TermSummary told(long term, long startedAt, boolean woken, TermOutcome outcome) {
+    if (outcome.recorded() != null) {
+      return outcome.recorded();
+    }
     long began = Math.max(startedAt, outcome.observation().observedAtMillis());
-    lastTerm =
-        new TermSummary(
-            term,
-            began,
-            Math.max(0, Workflow.currentTimeMillis() - began),
-            woken,
-            decided,
-            applied);
-    quietTerms = outcome.quiet() && !woken ? quietTerms + 1 : 0;
+    return new TermSummary(
+        term,
+        began,
+        Math.max(0, Workflow.currentTimeMillis() - began),
+        woken,
+        outcome.decisions(),
+        outcome.applied());
+  }
+
+  /** Takes in a finished term; returns how long to wait for the next. */
+  private Duration settle(TermOutcome outcome, TermSummary summary) {
+    lastTerm = summary;
+    quietTerms = outcome.quiet() && !summary.woken() ? quietTerms + 1 : 0;
     Duration interval = Duration.ofMillis(outcome.observation().intervalMillis());
     // Not under the first try's 1 s: a retry policy's cap may not be below its initial interval.
-    retryCap = max(interval, Duration.ofSeconds(1));
-    Duration stretched = interval;
-    long idle = outcome.observation().idleIntervalMillis();
-    for (int i = 0; i < quietTerms && idle > 0 && stretched.toMillis() < idle; i++) {
-      stretched = min(stretched.multipliedBy(2), Duration.ofMillis(idle));
-    }
-    Duration wait = untilNextTerm(stretched, decided, applied);
-    Workflow.setCurrentDetails(details(lastTerm, outcome.observation(), wait));
+    retryCap = TermPace.max(interval, Duration.ofSeconds(1));
+    Duration wait =
+        TermPace.after(
+            outcome.observation(),
+            quietTerms,
+            outcome.decisions(),
+            outcome.applied(),
+            Workflow.currentTimeMillis());
+    Workflow.setCurrentDetails(
+        details(lastTerm, outcome.observation(), wait)
+            + (quietAsAttempts
+                ? "\n\nTerms that change nothing run as the next attempts of the pending term"
+                    + " activity: its attempt count and last failure (QuietTerm) tell the latest."
+                : ""));
     return wait;
   }
 
@@ -124,36 +211,6 @@ public class ClusterWorkflowImpl implements ClusterWorkflow {
         ActivityOptions.newBuilder(ActivityDefaults.heartbeating(retryCap))
             .setSummary(summary)
             .build());
-  }
-
-  /**
-   * The interval, or less: until the nearest health deadline (a worker turning lost or offline is
-   * acted on when it happens, not up to an interval later), or soon when actions are left over.
-   */
-  private static Duration untilNextTerm(
-      Duration interval, TermDecisions decided, ApplyResult applied) {
-    Duration wait = interval;
-    if (applied.started() > 0) {
-      // Tasks were just started: see them running (or failing) soon, not an interval later.
-      wait = min(wait, OBSERVE_STARTS_AFTER);
-    }
-    if (decided.nextDeadlineMillis() > 0) {
-      Duration toDeadline =
-          Duration.ofMillis(decided.nextDeadlineMillis() - Workflow.currentTimeMillis());
-      wait = min(wait, max(toDeadline, MIN_WAIT));
-    }
-    if (applied.remaining() > 0) {
-      wait = min(wait, RETRY_ACTIONS_AFTER);
-    }
-    return wait;
-  }
-
-  private static Duration min(Duration a, Duration b) {
-    return a.compareTo(b) <= 0 ? a : b;
-  }
-
-  private static Duration max(Duration a, Duration b) {
-    return a.compareTo(b) >= 0 ? a : b;
   }
 
   @Override

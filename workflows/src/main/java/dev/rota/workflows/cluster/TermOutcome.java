@@ -4,11 +4,20 @@ package dev.rota.workflows.cluster;
  * What one term activity saw, decided and, when it also applies its actions, carried out.
  *
  * @param applied what the apply step did; null from an activity that leaves applying to another
+ * @param recorded the term as the activity recorded it, its number included; null in results
+ *     recorded before the activity told it
  */
 public record TermOutcome(
-    TermObservation observation, TermDecisions decisions, ApplyResult applied) {
+    TermObservation observation,
+    TermDecisions decisions,
+    ApplyResult applied,
+    TermSummary recorded) {
   public TermOutcome(TermObservation observation, TermDecisions decisions) {
-    this(observation, decisions, null);
+    this(observation, decisions, null, null);
+  }
+
+  public TermOutcome(TermObservation observation, TermDecisions decisions, ApplyResult applied) {
+    this(observation, decisions, applied, null);
   }
 
   /**

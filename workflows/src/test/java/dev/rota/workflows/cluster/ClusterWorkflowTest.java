@@ -24,7 +24,21 @@ class ClusterWorkflowTest {
   private RecordingClusterActivities start(long intervalMillis) {
     RecordingClusterActivities activities = new RecordingClusterActivities(intervalMillis);
     env = TemporalTestEnvironments.started(activities);
+    activities.clock(env::currentTimeMillis);
     return activities;
+  }
+
+  /** Quiet terms stretch the wait from the interval up to {@code idleMillis}. */
+  private RecordingClusterActivities startIdlingUpTo(long idleMillis) {
+    RecordingClusterActivities activities = start(INTERVAL_MILLIS);
+    activities.idleInterval(idleMillis);
+    return activities;
+  }
+
+  /** Replays this test's history (and records it as {@code name} when asked to). */
+  private void replay(String name) throws Exception {
+    Histories.replayAndMaybeRecord(
+        env.getWorkflowClient(), ClusterWorkflow.WORKFLOW_ID, ClusterWorkflowImpl.class, name);
   }
 
   private ClusterWorkflow startCluster() {
@@ -48,6 +62,7 @@ class ClusterWorkflowTest {
   @Test
   void runsOneTermPerIntervalOnATimer() throws Exception {
     RecordingClusterActivities activities = start(INTERVAL_MILLIS);
+    activities.placeInNext(Integer.MAX_VALUE);
     ClusterWorkflow cluster = startCluster();
 
     env.sleep(Duration.ofMillis(2 * INTERVAL_MILLIS + INTERVAL_MILLIS / 2));
@@ -68,11 +83,7 @@ class ClusterWorkflowTest {
     assertEquals("term 1: first look", summaries.get(0), summaries.toString());
     assertTrue(summaries.get(1).matches("term 1: .* — next in 5 s"), summaries.toString());
     assertTrue(summaries.get(2).matches("term 2: \\d+ waiting"), summaries.toString());
-    Histories.replayAndMaybeRecord(
-        env.getWorkflowClient(),
-        ClusterWorkflow.WORKFLOW_ID,
-        ClusterWorkflowImpl.class,
-        "cluster-timer");
+    replay("cluster-timer");
   }
 
   @Test
@@ -96,17 +107,14 @@ class ClusterWorkflowTest {
         terms.get(1).startedAtMillis() - terms.get(0).startedAtMillis()
             < Duration.ofHours(1).toMillis(),
         "the woken term did not wait for the interval");
-    Histories.replayAndMaybeRecord(
-        env.getWorkflowClient(),
-        ClusterWorkflow.WORKFLOW_ID,
-        ClusterWorkflowImpl.class,
-        "cluster-wake");
+    replay("cluster-wake");
   }
 
   @Test
   void aWakeUpDuringTheWaitLeavesTheTimerToFireAndItStartsNoExtraTerm() throws Exception {
     long hour = Duration.ofHours(1).toMillis();
     RecordingClusterActivities activities = start(hour);
+    activities.placeInNext(Integer.MAX_VALUE);
     ClusterWorkflow cluster = startCluster();
     env.sleep(Duration.ofMinutes(1));
     assertEquals(1, activities.recorded().size());
@@ -139,17 +147,12 @@ class ClusterWorkflowTest {
                             == io.temporal.api.enums.v1.EventType.EVENT_TYPE_TIMER_FIRED)
                 .count()
             >= 3);
-    Histories.replayAndMaybeRecord(
-        env.getWorkflowClient(),
-        ClusterWorkflow.WORKFLOW_ID,
-        ClusterWorkflowImpl.class,
-        "cluster-timer-left-to-fire");
+    replay("cluster-timer-left-to-fire");
   }
 
   @Test
-  void aQuietClusterWaitsLongerAndLongerUpToTheIdleIntervalAndAWakeUpEndsIt() {
-    RecordingClusterActivities activities = start(INTERVAL_MILLIS);
-    activities.idleInterval(30_000);
+  void aQuietClusterWaitsLongerAndLongerUpToTheIdleIntervalAndAWakeUpEndsIt() throws Exception {
+    RecordingClusterActivities activities = startIdlingUpTo(30_000);
     ClusterWorkflow cluster = startCluster();
     env.sleep(Duration.ofMinutes(3));
     List<TermSummary> quiet = activities.recorded();
@@ -165,17 +168,75 @@ class ClusterWorkflowTest {
     env.sleep(Duration.ofSeconds(1));
     assertEquals(before + 1, activities.recorded().size(), "a wake-up still brings a term at once");
     assertTrue(activities.recorded().get(before).woken());
+    assertEquals(
+        before + 1,
+        activities.recorded().get(before).term(),
+        "the woken term's number follows the quiet terms the workflow never saw");
+    env.sleep(Duration.ofMinutes(1));
+    assertTrue(
+        activities.recorded().get(activities.recorded().size() - 1).startedAtMillis()
+                - activities.recorded().get(before).startedAtMillis()
+            >= INTERVAL_MILLIS,
+        "after a woken quiet term the wait grows again from the interval");
+    replay("cluster-quiet-terms-woken");
+  }
+
+  @Test
+  void quietTermsLeaveNoHistoryAndATermThatChangesSomethingIsToldWithItsNumber() throws Exception {
+    RecordingClusterActivities activities = startIdlingUpTo(30_000);
+    ClusterWorkflow cluster = startCluster();
+    env.sleep(Duration.ofMinutes(10));
+
+    int quiet = activities.recorded().size();
+    assertTrue(quiet >= 20, "a term at 0, 5, 15, 35 s, then every 30 s: " + quiet);
+    var client = env.getWorkflowClient();
+    var events = client.fetchHistory(ClusterWorkflow.WORKFLOW_ID).getEvents();
+    assertTrue(
+        events.size() <= 20,
+        "quiet terms are attempts of one activity, recorded only when it ends: " + events.size());
+    assertEquals(
+        1,
+        events.stream()
+            .filter(
+                e ->
+                    e.getEventType() == io.temporal.api.enums.v1.EventType.EVENT_TYPE_TIMER_STARTED)
+            .count(),
+        "the first term is told, the quiet ones after it are not");
+
+    activities.placeInNext(1);
+    env.sleep(Duration.ofSeconds(31));
+    TermSummary placed =
+        activities.recorded().stream().filter(t -> t.decisions().placed() > 0).findFirst().get();
+    assertEquals(quiet + 1, placed.term());
+    assertEquals(placed, cluster.lastTerm(), "the workflow tells the term that changed something");
+    assertTrue(
+        Histories.summaries(client, ClusterWorkflow.WORKFLOW_ID)
+            .contains("term " + placed.term() + ": placed 1 · 0 waiting — next in 5 s"),
+        Histories.summaries(client, ClusterWorkflow.WORKFLOW_ID).toString());
+
+    env.sleep(Duration.ofMinutes(10));
+    var after = client.fetchHistory(ClusterWorkflow.WORKFLOW_ID).getEvents();
+    assertTrue(
+        after.size() <= events.size() + 15,
+        "one term that changed something, then quiet again: " + after.size());
+    List<TermSummary> terms = activities.recorded();
+    for (int i = 0; i < terms.size(); i++) {
+      assertEquals(i + 1, terms.get(i).term(), "every term numbered, none twice: " + terms);
+    }
+    Histories.replayAndMaybeRecord(
+        client, ClusterWorkflow.WORKFLOW_ID, ClusterWorkflowImpl.class, "cluster-quiet-terms");
   }
 
   @Test
   void aTermBeganWhenItsActivityBeganToObserveNotWhenItWasAskedFor() {
     RecordingClusterActivities activities = start(INTERVAL_MILLIS);
+    activities.placeInNext(Integer.MAX_VALUE);
     activities.observeLateBy(7_000);
     ClusterWorkflow cluster = startCluster();
 
     env.sleep(Duration.ofMillis(INTERVAL_MILLIS / 2));
 
-    TermSummary asked = activities.recorded().get(0);
+    TermStart asked = activities.asked().get(0);
     TermSummary told = cluster.lastTerm();
     assertEquals(asked.term(), told.term());
     assertEquals(
@@ -200,6 +261,7 @@ class ClusterWorkflowTest {
   @Test
   void continuesAsNewWithABoundedHistoryAndKeepsCounting() {
     RecordingClusterActivities activities = start(1_000);
+    activities.placeInNext(Integer.MAX_VALUE);
     ClusterWorkflow cluster = startCluster();
     String firstRun = WorkflowStub.fromTyped(cluster).getExecution().getRunId();
 
@@ -243,6 +305,7 @@ class ClusterWorkflowTest {
   void aRunAnEarlierVersionStartedOnTheControlQueueMovesToTheSchedulersQueueWhenItContinuesAsNew()
       throws Exception {
     RecordingClusterActivities activities = start(1_000);
+    activities.placeInNext(Integer.MAX_VALUE);
     ClusterWorkflow cluster =
         env.getWorkflowClient()
             .newWorkflowStub(

@@ -1,9 +1,12 @@
 package dev.rota.workflows.cluster;
 
+import io.temporal.activity.Activity;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.LongSupplier;
 
 /** A fake term for the cluster workflow: remembers every term; can hold its observation open. */
 final class RecordingClusterActivities implements ClusterActivities {
@@ -11,6 +14,10 @@ final class RecordingClusterActivities implements ClusterActivities {
   private volatile long idleIntervalMillis;
   private volatile long lateByMillis;
   private final List<TermSummary> recorded = new CopyOnWriteArrayList<>();
+  private final List<TermStart> asked = new CopyOnWriteArrayList<>();
+  private final AtomicInteger placing = new AtomicInteger();
+  private final AtomicInteger attempts = new AtomicInteger();
+  private volatile LongSupplier clock = System::currentTimeMillis;
   private volatile CountDownLatch observeGate = new CountDownLatch(0);
   private final CountDownLatch firstObserveEntered = new CountDownLatch(1);
 
@@ -43,6 +50,11 @@ final class RecordingClusterActivities implements ClusterActivities {
     return firstObserveEntered.await(10, TimeUnit.SECONDS);
   }
 
+  /** Each attempt's term as the workflow, then Temporal's retry, asked for it. */
+  List<TermStart> asked() {
+    return List.copyOf(asked);
+  }
+
   List<TermSummary> recorded() {
     return List.copyOf(recorded);
   }
@@ -58,17 +70,57 @@ final class RecordingClusterActivities implements ClusterActivities {
       throw new IllegalStateException(e);
     }
     long late = lateByMillis;
-    long observedAt = late > 0 ? start.startedAtMillis() + late : System.currentTimeMillis();
+    long observedAt = late > 0 ? start.startedAtMillis() + late : clock.getAsLong();
     return new TermObservation(intervalMillis, observedAt, 0, 0, idleIntervalMillis);
   }
 
+  /** Tells time as the test's Temporal server does, which skips ahead. */
+  void clock(LongSupplier clock) {
+    this.clock = clock;
+  }
+
+  /** Makes the next {@code terms} terms place a VM each: terms that change something. */
+  void placeInNext(int terms) {
+    placing.set(terms);
+  }
+
+  /** How many attempts of the term activity Temporal has asked for. */
+  int attempts() {
+    return attempts.get();
+  }
+
   @Override
-  public TermOutcome termAndApply(TermStart start) {
+  public TermOutcome termAndApply(TermStart asked) {
+    attempts.incrementAndGet();
+    int attempt = Activity.getExecutionContext().getInfo().getAttempt();
+    TermStart start = QuietTerms.attempt(asked, attempt, clock.getAsLong());
+    this.asked.add(start);
     TermObservation seen = observe(start);
-    TermDecisions nothing = new TermDecisions(0, 0, 0, 0, 0, 0, 0, 0, 0, List.of());
-    recorded.add(
+    boolean places = placing.getAndUpdate(n -> Math.max(0, n - 1)) > 0;
+    TermDecisions decided =
+        places
+            ? new TermDecisions(1, 0, 0, 0, 0, 0, 0, 0, 0, List.of("placed a VM"))
+            : new TermDecisions(0, 0, 0, 0, 0, 0, 0, 0, 0, List.of());
+    long last = recorded.isEmpty() ? 0 : recorded.get(recorded.size() - 1).term();
+    TermSummary summary =
         new TermSummary(
-            start.term(), start.startedAtMillis(), 0, start.woken(), nothing, ApplyResult.NOTHING));
-    return new TermOutcome(seen, nothing, ApplyResult.NOTHING);
+            Math.max(start.term(), last + 1),
+            Math.max(start.startedAtMillis(), seen.observedAtMillis()),
+            0,
+            start.woken(),
+            decided,
+            ApplyResult.NOTHING);
+    recorded.add(summary);
+    TermOutcome outcome =
+        new TermOutcome(
+            seen, decided, ApplyResult.NOTHING, asked.restsWhenQuiet() ? summary : null);
+    QuietTerms.rest(start, outcome, clock.getAsLong())
+        .ifPresent(
+            rest -> {
+              // As the real term does: a wake-up that came while it ran is heard before it rests.
+              Activity.getExecutionContext().heartbeat(null);
+              throw rest;
+            });
+    return outcome;
   }
 }
