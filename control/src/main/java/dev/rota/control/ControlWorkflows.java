@@ -157,7 +157,8 @@ public class ControlWorkflows {
                     .setStaticDetails(
                         "One term at least every "
                             + scheduler.interval().toMillis()
-                            + " ms, sooner on a wake-up signal. Query `lastTerm` for the last term's summary.")
+                            + " ms, sooner on a wake-up signal; a term that changes nothing runs as the next attempt of"
+                            + " the pending term activity. Query `lastTerm` for the last term that changed something.")
                     .build());
     return WorkflowClient.start(cluster::run, ClusterState.initial());
   }

@@ -60,8 +60,7 @@ public class ClusterActivitiesImpl implements ClusterActivities {
     TermStart start = QuietTerms.attempt(asked, attempt(), began);
     try (Heartbeats.Beating alive = heartbeats.whileRunning()) {
       // Quiet terms ran as attempts the workflow never saw: the number follows the last recorded.
-      long term =
-          start.restsWhenQuiet() ? Math.max(start.term(), recorder.lastTerm() + 1) : start.term();
+      long term = Math.max(start.term(), recorder.lastTerm() + 1);
       TermOutcome outcome = observeAndCommit(term, alive);
       alive.stillCurrent("carrying out the term's actions");
       ApplyResult applied = outcome.decisions().actions() > 0 ? apply() : ApplyResult.NOTHING;
@@ -72,11 +71,7 @@ public class ClusterActivitiesImpl implements ClusterActivities {
               outcome.decisions(),
               applied);
       TermOutcome done =
-          new TermOutcome(
-              outcome.observation(),
-              outcome.decisions(),
-              applied,
-              start.restsWhenQuiet() ? recorded : null);
+          new TermOutcome(outcome.observation(), outcome.decisions(), applied, recorded);
       Optional<ApplicationFailure> rest = QuietTerms.rest(start, done, clock.millis());
       if (rest.isPresent()) {
         // A wake-up that came while this term ran cancels it: heard here, it ends the attempt

@@ -62,6 +62,12 @@ class TemporalWebUiIT {
                   && text.matches("(?s).*term \\d+: .*waiting.*")
                   && text.matches("(?s).*term \\d+: placed \\d+ · .*— next in.*"),
           "cluster-history");
+      ui.show(
+          cluster + "/pending-activities",
+          "quiet terms as the pending term activity's attempts, the last one's line as its failure",
+          text ->
+              text.contains("QuietTerm") && text.matches("(?s).*term \\d+: 1 waiting — next in.*"),
+          "cluster-quiet-terms");
 
       eventually(
           "web-1's workflow started",

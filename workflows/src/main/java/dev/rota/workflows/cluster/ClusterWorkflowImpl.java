@@ -61,6 +61,9 @@ public class ClusterWorkflowImpl implements ClusterWorkflow {
   /** Whether quiet terms run as the term activity's attempts in this run. */
   private boolean quietAsAttempts;
 
+  /** Whether the next term's number is the one after the last told. */
+  private boolean numberKnown = true;
+
   private boolean wakeRequested;
 
   /**
@@ -127,7 +130,7 @@ public class ClusterWorkflowImpl implements ClusterWorkflow {
         Workflow.newActivityStub(
             ClusterActivities.class,
             ActivityOptions.newBuilder(ActivityDefaults.heartbeating(retryCap))
-                .setSummary(TermLines.starting(term, woken, lastTerm))
+                .setSummary(TermLines.starting(numberKnown ? term : 0, woken, lastTerm))
                 // A wake-up ends the wait for the next attempt; one running finishes first, so
                 // that two terms never run at once.
                 .setCancellationType(ActivityCancellationType.WAIT_CANCELLATION_COMPLETED)
@@ -148,11 +151,14 @@ public class ClusterWorkflowImpl implements ClusterWorkflow {
     }
     try {
       TermOutcome done = outcome.get();
+      numberKnown = true;
       return settle(done, told(term, startedAt, woken, done));
     } catch (ActivityFailure | CanceledFailure cut) {
       if (!scope.isCancelRequested()) {
         throw cut;
       }
+      // Quiet terms may have run as attempts: the next term's number is the activity's to tell.
+      numberKnown = false;
       return null;
     }
   }

@@ -12,7 +12,11 @@ import java.util.List;
 final class TermLines {
   private TermLines() {}
 
-  /** The term's activity: its number, why it runs now, and what the last term left waiting. */
+  /**
+   * The term's activity: its number, why it runs now, and what the last term left waiting. A term
+   * number of 0 is not known yet (the quiet terms before it ran unseen): the activity's result and
+   * the timer after it tell it.
+   */
   static String starting(long term, boolean woken, TermSummary last) {
     List<String> known = new ArrayList<>();
     if (woken) {
@@ -27,7 +31,7 @@ final class TermLines {
         known.add(last.applied().remaining() + " actions left over");
       }
     }
-    return "term " + term + ": " + String.join(", ", known);
+    return (term > 0 ? "term " + term : "next term") + ": " + String.join(", ", known);
   }
 
   /** The timer after a term: what it did, in counts that are not zero, and the wait. */
@@ -43,6 +47,7 @@ final class TermLines {
       if (term.applied() != null) {
         count(did, term.applied().started(), "started");
         count(did, term.applied().failed(), "actions failed");
+        count(did, term.applied().remaining(), "actions left over");
       }
       did.add(d.pending() + " waiting");
     }

@@ -178,6 +178,12 @@ class ClusterWorkflowTest {
                 - activities.recorded().get(before).startedAtMillis()
             >= INTERVAL_MILLIS,
         "after a woken quiet term the wait grows again from the interval");
+    List<String> summaries =
+        Histories.summaries(env.getWorkflowClient(), ClusterWorkflow.WORKFLOW_ID);
+    assertTrue(
+        summaries.contains("next term: woken, 0 waiting")
+            && summaries.contains("term " + (before + 1) + ": quiet — next in 5 s"),
+        "the woken term's activity cannot know its number; its timer tells it: " + summaries);
     replay("cluster-quiet-terms-woken");
   }
 

@@ -111,9 +111,7 @@ final class RecordingClusterActivities implements ClusterActivities {
             decided,
             ApplyResult.NOTHING);
     recorded.add(summary);
-    TermOutcome outcome =
-        new TermOutcome(
-            seen, decided, ApplyResult.NOTHING, asked.restsWhenQuiet() ? summary : null);
+    TermOutcome outcome = new TermOutcome(seen, decided, ApplyResult.NOTHING, summary);
     QuietTerms.rest(start, outcome, clock.getAsLong())
         .ifPresent(
             rest -> {

@@ -28,6 +28,10 @@ class TermLinesTest {
         "term 812: woken, 3 waiting, 2 actions left over",
         TermLines.starting(812, true, term(811, 0, 0, 0, 3, 0, 2)));
     assertEquals("term 9: 0 waiting", TermLines.starting(9, false, term(8, 1, 0, 0, 0, 1, 0)));
+    assertEquals(
+        "next term: woken, 3 waiting",
+        TermLines.starting(0, true, term(811, 0, 0, 0, 3, 0, 0)),
+        "after quiet terms the workflow did not see, the number is the activity's to tell");
   }
 
   @Test
@@ -41,6 +45,10 @@ class TermLinesTest {
     assertEquals(
         "term 814: 4 waiting — next in 1.5 s",
         TermLines.done(term(814, 0, 0, 0, 4, 0, 0), Duration.ofMillis(1500)));
+    assertEquals(
+        "term 815: actions left over 2 · 0 waiting — next in 1 s",
+        TermLines.done(term(815, 0, 0, 0, 0, 0, 2), Duration.ofSeconds(1)),
+        "a term that only waits for actions an agent did not take is not quiet");
   }
 
   @ParameterizedTest
