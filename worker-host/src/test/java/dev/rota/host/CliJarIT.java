@@ -85,6 +85,18 @@ class CliJarIT extends SharedDevStack {
           first != null && first.startsWith("Forwarding from 127.0.0.1:"),
           first + " / " + Files.readString(err));
       int local = Integer.parseInt(first.split(" ")[2].split(":")[1]);
+      // "running" is its process started, not yet listening (the JDK compiles its source first).
+      eventually(
+          "the VM listens",
+          () -> {
+            try (java.net.Socket probe = new java.net.Socket("127.0.0.1", local)) {
+              probe.shutdownOutput();
+              return new String(probe.getInputStream().readAllBytes(), StandardCharsets.UTF_8)
+                  .startsWith("served on ");
+            } catch (java.io.IOException e) {
+              return false;
+            }
+          });
       // Two connections at once, each its own both ways.
       try (java.net.Socket a = new java.net.Socket("127.0.0.1", local);
           java.net.Socket b = new java.net.Socket("127.0.0.1", local)) {
