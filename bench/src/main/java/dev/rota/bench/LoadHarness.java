@@ -52,6 +52,15 @@ public final class LoadHarness {
    */
   private static final int BATCH = Integer.getInteger("bench.batch", 1);
 
+  /**
+   * A burst as one VM set of that many replicas, one request ({@code -Dbench.set=true}): its
+   * replicas are named as the VMs of other bursts are ({@code load-0}, …).
+   */
+  private static final boolean SET = Boolean.getBoolean("bench.set");
+
+  private static final String VM_TEMPLATE =
+      "\"runtime\":\"synthetic\",\"resources\":{\"cpu\":1,\"memory\":256}";
+
   /** The activity types that each begin one term, old and new. */
   private static final Set<String> TERM_ACTIVITIES = Set.of("Observe", "Term", "TermAndApply");
 
@@ -194,13 +203,23 @@ public final class LoadHarness {
     ThreadCpu threadCpu = ThreadCpu.now();
     ExecutorService clients = Executors.newFixedThreadPool(CLIENT_THREADS);
     List<Future<HttpResponse<String>>> posts = new ArrayList<>();
-    for (int first = 0; first < vms; first += BATCH) {
+    if (SET) {
+      posts.add(
+          clients.submit(
+              () ->
+                  post(
+                      api + "/v1/vm-sets",
+                      "{\"name\":\"load\",\"replicas\":"
+                          + vms
+                          + ",\"template\":{"
+                          + VM_TEMPLATE
+                          + ",\"restartPolicy\":\"OnFailure\"}}")));
+    }
+    for (int first = 0; !SET && first < vms; first += BATCH) {
       List<String> items = new ArrayList<>();
       for (int i = first; i < Math.min(vms, first + BATCH); i++) {
         items.add(
-            "{\"name\":\"load-"
-                + i
-                + "\",\"runtime\":\"synthetic\",\"resources\":{\"cpu\":1,\"memory\":256},\"restartPolicy\":\"OnFailure\"}");
+            "{\"name\":\"load-" + i + "\"," + VM_TEMPLATE + ",\"restartPolicy\":\"OnFailure\"}");
       }
       posts.add(
           clients.submit(
@@ -258,7 +277,7 @@ public final class LoadHarness {
     r.put(
         "submittedPerSecond",
         Math.round(vms * 1000.0 / Math.max(1, Duration.between(start, submitted).toMillis())));
-    r.put("batch", BATCH);
+    r.put("batch", SET ? "set" : BATCH);
     r.put("submitsRetriedAfter429Or503", refusedForNow.get());
     r.put("allRunningSeconds", seconds);
     r.put("vmsPerSecond", Math.round(vms / seconds * 10) / 10.0);
@@ -288,7 +307,15 @@ public final class LoadHarness {
   private void deleteAll(String api, int vms) throws Exception {
     ExecutorService clients = Executors.newFixedThreadPool(CLIENT_THREADS);
     List<Future<HttpResponse<String>>> deletes = new ArrayList<>();
-    for (int i = 0; i < vms; i++) {
+    if (SET) {
+      deletes.add(
+          clients.submit(
+              () ->
+                  http.send(
+                      HttpRequest.newBuilder(URI.create(api + "/v1/vm-sets/load")).DELETE().build(),
+                      HttpResponse.BodyHandlers.ofString())));
+    }
+    for (int i = 0; !SET && i < vms; i++) {
       String name = "load-" + i;
       deletes.add(
           clients.submit(
@@ -314,6 +341,22 @@ public final class LoadHarness {
           }
         },
         Duration.ofMinutes(5));
+    if (SET) {
+      await(
+          "the set deleted",
+          () -> {
+            try {
+              return http.send(
+                          HttpRequest.newBuilder(URI.create(api + "/v1/vm-sets/load")).build(),
+                          HttpResponse.BodyHandlers.ofString())
+                      .statusCode()
+                  == 404;
+            } catch (Exception e) {
+              return false;
+            }
+          },
+          Duration.ofMinutes(5));
+    }
     Thread.sleep(2_000); // the deletions' last news and terms, before the next burst's clock starts
   }
 
