@@ -62,12 +62,6 @@ class TemporalWebUiIT {
                   && text.matches("(?s).*term \\d+: .*waiting.*")
                   && text.matches("(?s).*term \\d+: placed \\d+ · .*— next in.*"),
           "cluster-history");
-      ui.show(
-          cluster + "/pending-activities",
-          "quiet terms as the pending term activity's attempts, the last one's line as its failure",
-          text ->
-              text.contains("QuietTerm") && text.matches("(?s).*term \\d+: 1 waiting — next in.*"),
-          "cluster-quiet-terms");
 
       eventually(
           "web-1's workflow started",
@@ -241,6 +235,14 @@ class TemporalWebUiIT {
               .filter(e -> e.hasActivityTaskScheduledEventAttributes())
               .count(),
           "one pass: nothing changed since");
+      // By now the scheduler has had quiet terms (web-waits still waits): its pending term activity
+      // shows the latest as its last failure.
+      ui.show(
+          cluster + "/pending-activities",
+          "quiet terms as the pending term activity's attempts, the last one's line as its failure",
+          text ->
+              text.contains("QuietTerm") && text.matches("(?s).*term \\d+: 1 waiting — next in.*"),
+          "cluster-quiet-terms");
     }
   }
 
