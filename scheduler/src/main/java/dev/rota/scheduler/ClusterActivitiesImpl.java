@@ -30,6 +30,7 @@ public class ClusterActivitiesImpl implements ClusterActivities {
   private final java.time.Clock clock;
   private final Heartbeats heartbeats;
   private final SchedulerMetrics metrics;
+  private final boolean quietTermsRest;
 
   public ClusterActivitiesImpl(
       TermObserver observer,
@@ -38,7 +39,12 @@ public class ClusterActivitiesImpl implements ClusterActivities {
       TermRecorder recorder,
       java.time.Clock clock,
       Heartbeats heartbeats,
-      SchedulerMetrics metrics) {
+      SchedulerMetrics metrics,
+      @io.micronaut.context.annotation.Value("${rota.temporal.embedded:false}")
+          boolean embeddedTemporal) {
+    // The in-process test server refuses for good a workflow task whose cancel races the
+    // activity's completion, which resting quiet terms would risk at every wake-up.
+    this.quietTermsRest = !embeddedTemporal;
     this.metrics = metrics;
     this.heartbeats = heartbeats;
     this.observer = observer;
@@ -71,8 +77,10 @@ public class ClusterActivitiesImpl implements ClusterActivities {
               outcome.decisions(),
               applied);
       TermOutcome done =
-          new TermOutcome(outcome.observation(), outcome.decisions(), applied, recorded);
-      Optional<ApplicationFailure> rest = QuietTerms.rest(start, done, clock.millis());
+          new TermOutcome(
+              outcome.observation(), outcome.decisions(), applied, recorded, quietTermsRest);
+      Optional<ApplicationFailure> rest =
+          quietTermsRest ? QuietTerms.rest(start, done, clock.millis()) : Optional.empty();
       if (rest.isPresent()) {
         // A wake-up that came while this term ran cancels it: heard here, it ends the attempt
         // instead of the rest.

@@ -48,6 +48,8 @@ import org.junit.jupiter.api.Test;
  */
 @MicronautTest(rebuildContext = true, transactional = false)
 @Property(name = "rota.scheduler.interval", value = "5s")
+// The in-process test server, as dev mode's embedded one: quiet terms do not rest on it.
+@Property(name = "rota.temporal.embedded", value = "true")
 // These scenarios count terms at the interval; quiet-cluster stretching is tested in
 // ClusterWorkflowTest.
 @Property(name = "rota.scheduler.idle-interval", value = "5s")
@@ -910,31 +912,15 @@ class ClusterTermTest {
             .getExecution()
             .getRunId();
     env.sleep(Duration.ofMinutes(30));
-    assertEquals(
-        firstRun,
+    String run =
         env.getWorkflowClient()
             .newUntypedWorkflowStub(ClusterWorkflow.WORKFLOW_ID)
             .describe()
             .getExecution()
-            .getRunId(),
-        "half an hour of quiet terms leaves the history as it was");
-    assertTrue(recordedTerm() >= 60, "terms ran all the same: " + recordedTerm());
-    // Busy terms do grow it: each wake-up cancels the waiting attempt and brings a term the
-    // workflow tells, until the run continues as new.
-    String run = firstRun;
-    for (int i = 0; i < 200 && run.equals(firstRun); i++) {
-      cluster.wake("busy " + i);
-      env.sleep(Duration.ofSeconds(2));
-      run =
-          env.getWorkflowClient()
-              .newUntypedWorkflowStub(ClusterWorkflow.WORKFLOW_ID)
-              .describe()
-              .getExecution()
-              .getRunId();
-    }
+            .getRunId();
     assertNotEquals(firstRun, run, "continued as new");
-    assertTrue(
-        cluster.lastTerm().term() >= 100, "terms counted across runs: " + cluster.lastTerm());
+    long terms = cluster.lastTerm().term();
+    assertTrue(terms >= 100, "terms counted across runs: " + terms);
 
     vm("late", 1, "Never");
     env.sleep(Duration.ofSeconds(6));

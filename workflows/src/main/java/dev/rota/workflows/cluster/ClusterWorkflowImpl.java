@@ -61,6 +61,15 @@ public class ClusterWorkflowImpl implements ClusterWorkflow {
   /** Whether quiet terms run as the term activity's attempts in this run. */
   private boolean quietAsAttempts;
 
+  /**
+   * Version 2 of {@link #QUIET_TERMS_AS_ATTEMPTS}: a term rests only when the hosts said their
+   * Temporal lets it ({@link TermOutcome#quietTermsRest}), and only a resting term is cancelled.
+   */
+  private boolean restsWhenHostsSay;
+
+  /** Whether the last term's host said a quiet term may rest; false until a term has said it. */
+  private boolean hostsLetRest;
+
   /** Whether the next term's number is the one after the last told. */
   private boolean numberKnown = true;
 
@@ -76,9 +85,9 @@ public class ClusterWorkflowImpl implements ClusterWorkflow {
     long term = state.termsDone();
     lastTerm = state.lastTerm();
     wakeRequested = wakeRequested || state.wakePending();
-    quietAsAttempts =
-        Workflow.getVersion(QUIET_TERMS_AS_ATTEMPTS, Workflow.DEFAULT_VERSION, 1)
-            != Workflow.DEFAULT_VERSION;
+    int quietVersion = Workflow.getVersion(QUIET_TERMS_AS_ATTEMPTS, Workflow.DEFAULT_VERSION, 2);
+    quietAsAttempts = quietVersion != Workflow.DEFAULT_VERSION;
+    restsWhenHostsSay = quietVersion >= 2;
     while (true) {
       term++;
       Duration wait;
@@ -125,7 +134,10 @@ public class ClusterWorkflowImpl implements ClusterWorkflow {
     long startedAt = Workflow.currentTimeMillis();
     // The first term, and a term a wake-up brought (a user's action), are told whatever they did:
     // the UI shows what the scheduler made of the action.
-    boolean mayRest = lastTerm != null && !woken;
+    // Temporal's in-process test server (dev mode's embedded server) refuses for good a workflow
+    // task whose cancel races the activity's completion: on it, terms never rest and are never
+    // cancelled, as before quiet terms rested.
+    boolean mayRest = lastTerm != null && !woken && (hostsLetRest || !restsWhenHostsSay);
     ClusterActivities terms =
         Workflow.newActivityStub(
             ClusterActivities.class,
@@ -145,13 +157,15 @@ public class ClusterWorkflowImpl implements ClusterWorkflow {
                         new TermStart(term, startedAt, woken, quietTerms, mayRest))));
     scope.run();
     Promise<TermOutcome> outcome = running.get(0);
-    Workflow.await(() -> outcome.isCompleted() || wakeRequested);
+    boolean cancellable = mayRest || !restsWhenHostsSay;
+    Workflow.await(() -> outcome.isCompleted() || (cancellable && wakeRequested));
     if (!outcome.isCompleted()) {
       scope.cancel();
     }
     try {
       TermOutcome done = outcome.get();
       numberKnown = true;
+      hostsLetRest = done.quietTermsRest();
       return settle(done, told(term, startedAt, woken, done));
     } catch (ActivityFailure | CanceledFailure cut) {
       if (!scope.isCancelRequested()) {

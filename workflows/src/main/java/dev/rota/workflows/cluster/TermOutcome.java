@@ -6,18 +6,21 @@ package dev.rota.workflows.cluster;
  * @param applied what the apply step did; null from an activity that leaves applying to another
  * @param recorded the term as the activity recorded it, its number included; null in results
  *     recorded before the activity told it
+ * @param quietTermsRest whether the host's Temporal lets a quiet term rest ({@link QuietTerms}):
+ *     false on the in-process test server, which refuses a cancel that races a completion
  */
 public record TermOutcome(
     TermObservation observation,
     TermDecisions decisions,
     ApplyResult applied,
-    TermSummary recorded) {
+    TermSummary recorded,
+    boolean quietTermsRest) {
   public TermOutcome(TermObservation observation, TermDecisions decisions) {
-    this(observation, decisions, null, null);
+    this(observation, decisions, null, null, false);
   }
 
   public TermOutcome(TermObservation observation, TermDecisions decisions, ApplyResult applied) {
-    this(observation, decisions, applied, null);
+    this(observation, decisions, applied, null, false);
   }
 
   /**

@@ -184,7 +184,7 @@ class ClusterWorkflowTest {
         summaries.contains("next term: woken, 0 waiting")
             && summaries.contains("term " + (before + 1) + ": quiet — next in 5 s"),
         "the woken term's activity cannot know its number; its timer tells it: " + summaries);
-    replay("cluster-quiet-terms-woken");
+    replay("cluster-quiet-terms-woken-2");
   }
 
   @Test
@@ -230,7 +230,7 @@ class ClusterWorkflowTest {
       assertEquals(i + 1, terms.get(i).term(), "every term numbered, none twice: " + terms);
     }
     Histories.replayAndMaybeRecord(
-        client, ClusterWorkflow.WORKFLOW_ID, ClusterWorkflowImpl.class, "cluster-quiet-terms");
+        client, ClusterWorkflow.WORKFLOW_ID, ClusterWorkflowImpl.class, "cluster-quiet-terms-2");
   }
 
   @Test

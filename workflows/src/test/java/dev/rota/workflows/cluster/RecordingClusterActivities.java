@@ -111,7 +111,7 @@ final class RecordingClusterActivities implements ClusterActivities {
             decided,
             ApplyResult.NOTHING);
     recorded.add(summary);
-    TermOutcome outcome = new TermOutcome(seen, decided, ApplyResult.NOTHING, summary);
+    TermOutcome outcome = new TermOutcome(seen, decided, ApplyResult.NOTHING, summary, true);
     QuietTerms.rest(start, outcome, clock.getAsLong())
         .ifPresent(
             rest -> {
