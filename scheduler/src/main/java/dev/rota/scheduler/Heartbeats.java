@@ -83,23 +83,7 @@ public class Heartbeats implements AutoCloseable {
     } catch (IllegalStateException notInAnActivity) {
       return () -> {};
     }
-    Beating beat = watching(() -> context.heartbeat(null));
-    return new Beating() {
-      @Override
-      public void stillCurrent(String before) {
-        beat.stillCurrent(before);
-      }
-
-      @Override
-      public void stillWanted() {
-        context.heartbeat(null);
-      }
-
-      @Override
-      public void close() {
-        beat.close();
-      }
-    };
+    return watching(() -> context.heartbeat(null));
   }
 
   /**
@@ -156,6 +140,12 @@ public class Heartbeats implements AutoCloseable {
       if (lost != null) {
         throw new Stale("stopped before " + before + ": " + lost);
       }
+    }
+
+    /** One beat now, its refusal (the activity cancelled) thrown to the caller. */
+    @Override
+    public void stillWanted() {
+      heartbeat.run();
     }
 
     @Override
