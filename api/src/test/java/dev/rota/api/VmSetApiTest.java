@@ -41,8 +41,13 @@ class VmSetApiTest {
         .toList();
   }
 
+  /** The workflow's status, or null before it has started (a replica's start comes after it). */
   private WorkflowExecutionStatus workflowStatus(String id) {
-    return temporal.newUntypedWorkflowStub(id).describe().getStatus();
+    try {
+      return temporal.newUntypedWorkflowStub(id).describe().getStatus();
+    } catch (io.temporal.client.WorkflowNotFoundException e) {
+      return null;
+    }
   }
 
   @Test

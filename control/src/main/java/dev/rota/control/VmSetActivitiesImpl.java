@@ -9,14 +9,15 @@ import dev.rota.store.VmSetRepository;
 import dev.rota.store.VmSetRow;
 import dev.rota.workflows.vmset.SetProgress;
 import dev.rota.workflows.vmset.VmSetActivities;
-import io.temporal.client.WorkflowExecutionAlreadyStarted;
 import jakarta.inject.Singleton;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * A set's pass: its row says how many replicas it wants; its VMs (by {@code vm_set}) say which
@@ -25,10 +26,13 @@ import java.util.Map;
  */
 @Singleton
 public class VmSetActivitiesImpl implements VmSetActivities {
+  /** Replicas stored per transaction: a statement batch each, kept well under its limits. */
+  static final int CHUNK = 1000;
+
   private final VmSetRepository sets;
   private final VmRepository vms;
   private final VmSubmissions submissions;
-  private final ControlWorkflows workflows;
+  private final VmWorkflowStarter starter;
   private final SchedulerWaker scheduler;
   private final Clock clock;
   private final VmDeletion deletion;
@@ -37,7 +41,7 @@ public class VmSetActivitiesImpl implements VmSetActivities {
       VmSetRepository sets,
       VmRepository vms,
       VmSubmissions submissions,
-      ControlWorkflows workflows,
+      VmWorkflowStarter starter,
       SchedulerWaker scheduler,
       Clock clock,
       VmDeletion deletion) {
@@ -45,7 +49,7 @@ public class VmSetActivitiesImpl implements VmSetActivities {
     this.sets = sets;
     this.vms = vms;
     this.submissions = submissions;
-    this.workflows = workflows;
+    this.starter = starter;
     this.scheduler = scheduler;
     this.clock = clock;
   }
@@ -72,22 +76,22 @@ public class VmSetActivitiesImpl implements VmSetActivities {
         removing++;
       } else {
         byOrdinal.put(m.membership().setOrdinal(), m);
-        ensureWorkflow(m);
       }
     }
 
-    int created = 0;
-    boolean nameStillClosing = false;
-    List<String> taken = new ArrayList<>();
+    List<VmRow> missing = new ArrayList<>();
     for (int ordinal = 0; ordinal < wanted; ordinal++) {
-      if (byOrdinal.containsKey(ordinal)) {
-        continue;
+      if (!byOrdinal.containsKey(ordinal)) {
+        missing.add(replica(set, ordinal));
       }
-      switch (submit(set, ordinal)) {
-        case SUBMITTED -> created++;
-        case NAME_TAKEN -> taken.add(VmSetRow.replicaName(set.name(), ordinal));
-        case NAME_CLOSING -> nameStillClosing = true;
-      }
+    }
+    int created = 0;
+    List<String> taken = new ArrayList<>();
+    for (int from = 0; from < missing.size(); from += CHUNK) {
+      List<VmRow> stored =
+          storeFree(set, missing.subList(from, Math.min(missing.size(), from + CHUNK)), taken);
+      starter.startSoon(stored);
+      created += stored.size();
     }
     if (created > 0) {
       scheduler.wake("set " + set.name() + ": " + created + " replicas submitted");
@@ -102,64 +106,56 @@ public class VmSetActivitiesImpl implements VmSetActivities {
                 + "); those replicas are made once the names are free";
     sets.recordMessage(set.name(), message);
     return new SetProgress(
-        false,
-        removing == 0 && !nameStillClosing,
-        wanted,
-        members.size() + created,
-        created,
-        removing,
-        message);
+        false, removing == 0, wanted, members.size() + created, created, removing, message);
   }
 
-  private enum Submission {
-    SUBMITTED,
-    NAME_TAKEN,
-    NAME_CLOSING
-  }
-
-  private Submission submit(VmSetRow set, int ordinal) {
-    String name = VmSetRow.replicaName(set.name(), ordinal);
-    VmRow saved;
-    try {
-      saved =
-          submissions.store(
-              VmRow.replica(
-                  name,
-                  0,
-                  set.template(),
-                  new VmSetMembership(set.name(), ordinal),
-                  "waiting for the scheduler",
-                  clock.instant()),
-              "submitted by set " + set.name() + "; waiting for the scheduler");
-    } catch (RuntimeException e) {
-      if (Sql.isUniqueViolation(e)) {
-        return Submission.NAME_TAKEN;
-      }
-      throw e;
-    }
-    try {
-      workflows.startVm(saved, false);
-      return Submission.SUBMITTED;
-    } catch (WorkflowExecutionAlreadyStarted e) {
-      // The workflow of a deleted VM of that name is still closing: try again on the next pass.
-      submissions.remove(name);
-      return Submission.NAME_CLOSING;
-    }
+  private VmRow replica(VmSetRow set, int ordinal) {
+    return VmRow.replica(
+        VmSetRow.replicaName(set.name(), ordinal),
+        0,
+        set.template(),
+        new VmSetMembership(set.name(), ordinal),
+        "waiting for the scheduler",
+        clock.instant());
   }
 
   /**
-   * A replica not yet heard of may have lost its workflow to a crash between its row and its start
-   * (the pass that submitted it is repeated, and then finds the row): start it, or find it started.
+   * Stores the replicas whose names are free, in one transaction, each owing its workflow's start;
+   * adds to {@code taken} the names held by VMs not of the set. A name taken between the look and
+   * the write (a user's VM created meanwhile) fails the batch, which is then stored replica by
+   * replica.
    */
-  private void ensureWorkflow(VmRow replica) {
-    if (replica.state().restartCount() == 0
-        && replica.state().taskEventId() == 0
-        && "pending".equals(replica.state().status())) {
-      try {
-        workflows.startVm(replica, false);
-      } catch (WorkflowExecutionAlreadyStarted e) {
-        // started, as it should be
+  private List<VmRow> storeFree(VmSetRow set, List<VmRow> replicas, List<String> taken) {
+    Set<String> held = new HashSet<>();
+    vms.findByNameInList(replicas.stream().map(VmRow::name).toList())
+        .forEach(v -> held.add(v.name()));
+    List<VmRow> free = new ArrayList<>();
+    for (VmRow r : replicas) {
+      if (held.contains(r.name())) {
+        taken.add(r.name());
+      } else {
+        free.add(r);
       }
     }
+    String message = "submitted by set " + set.name() + "; waiting for the scheduler";
+    try {
+      return submissions.storeAll(free, message);
+    } catch (RuntimeException e) {
+      if (!Sql.isUniqueViolation(e)) {
+        throw e;
+      }
+    }
+    List<VmRow> stored = new ArrayList<>();
+    for (VmRow r : free) {
+      try {
+        stored.add(submissions.submit(r, message));
+      } catch (RuntimeException e) {
+        if (!Sql.isUniqueViolation(e)) {
+          throw e;
+        }
+        taken.add(r.name());
+      }
+    }
+    return stored;
   }
 }

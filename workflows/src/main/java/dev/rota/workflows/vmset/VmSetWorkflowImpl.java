@@ -10,10 +10,10 @@ import java.time.Duration;
  * Pass after pass, makes a set's replicas what its row says, in the manner of a Kubernetes
  * ReplicaSet controller: a pass on start, on every {@link #changed()} signal (the set's row
  * changed, or one of its replicas was deleted), soon after a pass that left work in flight (a
- * replica still being deleted, a name still held by a deleted VM's closing workflow), and every
- * {@link #RESYNC} in any case, in case a signal was lost. The passes are the workflow's history: a
- * set that stays as it is adds a pass an hour, so its history shows its changes. The set's shape is
- * the store's, so nothing here needs to survive a continue-as-new but the name.
+ * replica still being deleted), and every {@link #RESYNC} in any case, in case a signal was lost.
+ * The passes are the workflow's history: a set that stays as it is adds a pass an hour, so its
+ * history shows its changes. The set's shape is the store's, so nothing here needs to survive a
+ * continue-as-new but the name.
  */
 public class VmSetWorkflowImpl implements VmSetWorkflow {
   static final Duration RESYNC = Duration.ofHours(1);
