@@ -15,6 +15,7 @@ import jakarta.inject.Singleton;
 import java.sql.Connection;
 import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -35,12 +36,13 @@ import org.slf4j.LoggerFactory;
  * submission): a submission is answered once stored, and its VM is placed and run meanwhile, so
  * that neither waits for Temporal (on the CLI's dev server a start is a round trip and a SQLite
  * commit, and submissions that waited for their starts went no faster than those). This host starts
- * its own submissions {@code rota.vms.workflow-start-delay} (2 s) after they were stored: a VM does
- * not wait for its workflow, so its start is left out of the burst that places and runs it, and by
- * then the row shows the VM placed and running, which the start hands over instead of two signals
- * (about half the Temporal actions per VM, and a burst runs sooner than with its starts made at
- * once). Every host also takes, every {@link #SWEEP_EVERY}, starts owed for longer than {@link
- * #OWED_FOR} that it is not making itself (a host that died with them, Temporal out of reach).
+ * its own submissions {@code rota.vms.workflow-start-delay} (2 s) after they were stored, and a VM
+ * still pending or scheduled then another delay later, up to five delays: a VM does not wait for
+ * its workflow, so its start is left out of the burst that places and runs it, and by then the row
+ * shows the VM running, which the start hands over instead of signals (a workflow started before
+ * its VM was placed is signalled its placement and its start: three actions where one does). Every
+ * host also takes, every {@link #SWEEP_EVERY}, starts owed for longer than {@link #OWED_FOR} that
+ * it is not making itself (a host that died with them, Temporal out of reach).
  *
  * <p>Each workflow is started with its VM's row as it is when started, which may be newer than the
  * submission (placed, running): the workflow takes it as a restored one does, and the news the row
@@ -112,14 +114,27 @@ public class VmWorkflowStarter {
   public void startSoon(List<VmRow> submitted) {
     List<String> names = submitted.stream().map(VmRow::name).toList();
     making.addAll(names);
+    startAfterDelay(names);
+  }
+
+  /**
+   * Starts these workflows after the delay; those whose VMs are still in their burst wait another
+   * delay. The names stay in {@link #making} until started or given up, so the sweep leaves them.
+   */
+  private void startAfterDelay(List<String> names) {
     Runnable batch =
         () -> {
+          List<String> waiting = List.of();
           try {
-            startNow(names);
+            waiting = startNow(names, !delay.isZero()).waiting();
           } catch (RuntimeException e) {
             log.warn("workflow starts of {} VMs left to the sweep: {}", names.size(), e.toString());
           } finally {
-            names.forEach(making::remove);
+            Set<String> again = new java.util.HashSet<>(waiting);
+            names.stream().filter(n -> !again.contains(n)).forEach(making::remove);
+          }
+          if (!waiting.isEmpty()) {
+            startAfterDelay(waiting);
           }
         };
     try {
@@ -167,7 +182,7 @@ public class VmWorkflowStarter {
       }
     }
     try {
-      return startNow(names);
+      return startNow(names, false).made();
     } finally {
       names.forEach(making::remove);
     }
@@ -178,7 +193,7 @@ public class VmWorkflowStarter {
    * to start); true if it was owed and is started.
    */
   public boolean startIfOwed(String vmName) {
-    return starts.owed(vmName) > 0 && startNow(List.of(vmName)) == 1;
+    return starts.owed(vmName) > 0 && startNow(List.of(vmName), false).made() == 1;
   }
 
   /** Whether the VM's workflow has yet to be started. */
@@ -186,19 +201,40 @@ public class VmWorkflowStarter {
     return starts.owed(vmName) > 0;
   }
 
+  /** What a round of starts did: how many it made, and which VMs' starts wait for their burst. */
+  record Round(int made, List<String> waiting) {}
+
+  /** How many delays a start waits at most for its VM's burst. */
+  static final int BURST_DELAYS = 5;
+
+  /**
+   * Whether a VM's start waits: while its burst places and runs it (pending or scheduled), for at
+   * most {@link #BURST_DELAYS} delays after its submission, and never past {@link #OWED_FOR}, when
+   * the sweep would take it anyway. A workflow started once its VM runs is handed the running VM
+   * with its start, and is signalled nothing.
+   */
+  static boolean inItsBurst(VmRow vm, Instant now, Duration delay) {
+    String status = vm.state().status();
+    Duration longest = delay.multipliedBy(BURST_DELAYS);
+    return ("pending".equals(status) || "scheduled".equals(status))
+        && vm.createdAt().plus(longest.compareTo(OWED_FOR) < 0 ? longest : OWED_FOR).isAfter(now);
+  }
+
   /**
    * Starts the workflows owed to these VMs, several at a time, each from its row as it is now;
-   * takes out what was started, and what is owed to a VM no longer there. Returns how many it
-   * started.
+   * takes out what was started, and what is owed to a VM no longer there. With {@code mayWait},
+   * leaves owed the starts of VMs still {@link #inItsBurst}.
    */
-  int startNow(List<String> names) {
+  Round startNow(List<String> names, boolean mayWait) {
     if (names.isEmpty()) {
-      return 0;
+      return new Round(0, List.of());
     }
     Map<String, WorkflowStartRow> owed = new HashMap<>();
     starts.findByVmIn(names).forEach(o -> owed.put(o.vm(), o));
     Map<String, VmRow> rows = new HashMap<>();
     vms.findByNameInList(owed.keySet()).forEach(v -> rows.put(v.name(), v));
+    Instant now = clock.instant();
+    List<String> waiting = new ArrayList<>();
     List<WorkflowStartRow> done = new ArrayList<>();
     List<VmRow> started = new ArrayList<>();
     List<Future<Boolean>> making = new ArrayList<>();
@@ -208,6 +244,10 @@ public class VmWorkflowStarter {
       if (vm == null || vm.seq() != o.vmSeq()) {
         done.add(
             o); // deleted, and perhaps submitted again: that submission owes a start of its own
+        continue;
+      }
+      if (mayWait && inItsBurst(vm, now, delay)) {
+        waiting.add(vm.name());
         continue;
       }
       tried.add(o);
@@ -220,7 +260,7 @@ public class VmWorkflowStarter {
       }
     }
     if (done.isEmpty()) {
-      return 0;
+      return new Round(0, waiting);
     }
     int[] taken =
         certain.write(
@@ -256,7 +296,7 @@ public class VmWorkflowStarter {
         workflows.requestVmDelete(vm.name());
       }
     }
-    return started.size();
+    return new Round(started.size(), waiting);
   }
 
   /**

@@ -89,8 +89,9 @@ class TemporalWebUiIT {
               text.contains("\"RotaVmStatus\": \"running\"")
                   && text.contains("\"RotaWorker\": \"w1\""),
           "vm-search-attributes");
-      // Started 2 s after its submission (rota.vms.workflow-start-delay), the workflow is handed
-      // the VM placed and running, and shows it with one upsert: nothing was left to signal.
+      // Started once its VM runs (rota.vms.workflow-start-delay, and again while it is placed), the
+      // workflow is handed the VM running, and shows it with one upsert: nothing was left to
+      // signal.
       ui.show(
           vm + "/history",
           "the VM's lifecycle events",

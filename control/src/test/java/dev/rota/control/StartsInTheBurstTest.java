@@ -1,0 +1,44 @@
+package dev.rota.control;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import dev.rota.store.VmRow;
+import dev.rota.store.VmState;
+import java.time.Duration;
+import java.time.Instant;
+import org.junit.jupiter.api.Test;
+
+/** When a VM's owed workflow start waits for the burst that places and runs it. */
+class StartsInTheBurstTest {
+  private static final Instant SUBMITTED = Instant.parse("2026-11-27T06:00:00Z");
+  private static final Duration DELAY = Duration.ofSeconds(2);
+
+  private static boolean waits(String status, double secondsAfterSubmission, Duration delay) {
+    VmState state = new VmState(status, null, null, 0, null, null, null, null, 0, null);
+    VmRow vm = new VmRow("web-0", 1, SUBMITTED, null, state, null, null, 0);
+    return VmWorkflowStarter.inItsBurst(
+        vm, SUBMITTED.plusMillis((long) (secondsAfterSubmission * 1000)), delay);
+  }
+
+  @Test
+  void aStartWaitsWhileItsVmIsBeingPlacedAndStarted() {
+    assertEquals(true, waits("pending", 2, DELAY), "not placed yet");
+    assertEquals(true, waits("scheduled", 4, DELAY), "placed, its task starting");
+    assertEquals(true, waits("scheduled", 9.9, DELAY), "within five delays");
+  }
+
+  @Test
+  void aStartIsMadeOnceItsVmHasAnOutcome() {
+    assertEquals(false, waits("running", 2, DELAY), "handed over with the start");
+    assertEquals(false, waits("failed", 2, DELAY), "its restart needs the workflow");
+    assertEquals(false, waits("stopped", 2, DELAY));
+  }
+
+  @Test
+  void aStartWaitsNoLongerThanFiveDelaysNorThanTheSweepWould() {
+    assertEquals(false, waits("pending", 10, DELAY), "five delays of 2 s");
+    assertEquals(false, waits("scheduled", 3, Duration.ofMillis(500)), "five delays of 0.5 s");
+    assertEquals(true, waits("pending", 9, Duration.ofSeconds(5)), "the sweep's 10 s");
+    assertEquals(false, waits("pending", 10, Duration.ofSeconds(5)), "the sweep's 10 s");
+  }
+}
