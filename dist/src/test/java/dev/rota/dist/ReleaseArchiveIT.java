@@ -113,6 +113,11 @@ class ReleaseArchiveIT {
           .filter(p -> p.info().commandLine().map(c -> c.endsWith("sleep 3419")).orElse(false))
           .forEach(ProcessHandle::destroyForcibly);
     }
+    try (var files = Files.list(empty.resolve("cache/rota"))) {
+      assertTrue(
+          files.anyMatch(f -> f.getFileName().toString().matches("host-\\d+\\.jsa")),
+          "the host's class-data archive, made as it stopped");
+    }
   }
 
   private record Result(int code, String output) {}
