@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
 import dev.rota.agentapi.TaskSpec;
+import dev.rota.agentapi.TaskStarts;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -13,8 +14,8 @@ import java.util.Map;
 import java.util.concurrent.ExecutorService;
 
 /**
- * The agent API (docs/agent.md): {@code GET /healthz}, {@code GET /v1/tasks}, {@code PUT|DELETE
- * /v1/tasks/{id}}, {@code GET /v1/tasks/{id}/logs}, {@code DELETE /v1/logs/{vm}}.
+ * The agent API (docs/agent.md): {@code GET /healthz}, {@code GET|POST /v1/tasks}, {@code
+ * PUT|DELETE /v1/tasks/{id}}, {@code GET /v1/tasks/{id}/logs}, {@code DELETE /v1/logs/{vm}}.
  */
 final class AgentHttp {
   static final int MAX_BODY = 1024 * 1024;
@@ -124,11 +125,11 @@ final class AgentHttp {
       String path = x.getRequestURI().getPath();
       String method = x.getRequestMethod();
       if (path.equals("/v1/tasks") || path.equals("/v1/tasks/")) {
-        if (!method.equals("GET")) {
-          problem(x, 405, "use GET on /v1/tasks");
-          return;
+        switch (method) {
+          case "GET" -> send(x, 200, tasks.list());
+          case "POST" -> startAll(x);
+          default -> problem(x, 405, "use GET or POST on /v1/tasks");
         }
-        send(x, 200, tasks.list());
         return;
       }
       String id = path.substring("/v1/tasks/".length());
@@ -151,20 +152,8 @@ final class AgentHttp {
       }
       switch (method) {
         case "PUT" -> {
-          byte[] body = read(x.getRequestBody());
-          if (body == null) {
-            problem(x, 413, "body larger than " + MAX_BODY + " bytes");
-            return;
-          }
-          TaskSpec spec;
-          try {
-            spec = json.readValue(body, TaskSpec.class);
-          } catch (IOException e) {
-            problem(
-                x,
-                400,
-                "body is not a task spec: "
-                    + String.valueOf(e.getMessage()).lines().findFirst().orElse(""));
+          TaskSpec spec = body(x, TaskSpec.class, "a task spec");
+          if (spec == null) {
             return;
           }
           boolean created = tasks.put(id, spec);
@@ -187,6 +176,64 @@ final class AgentHttp {
       } else {
         x.close();
       }
+    }
+  }
+
+  /**
+   * {@code POST /v1/tasks}: each task started as its own {@code PUT} would start it, and answered
+   * with what that {@code PUT} would have said; one refused leaves the others started.
+   */
+  private void startAll(HttpExchange x) throws IOException {
+    TaskStarts starts = body(x, TaskStarts.class, "a list of task starts");
+    if (starts == null) {
+      return;
+    }
+    if (starts.items() == null
+        || starts.items().isEmpty()
+        || starts.items().size() > TaskStarts.MOST) {
+      problem(x, 400, "items: 1 to " + TaskStarts.MOST + " task starts");
+      return;
+    }
+    List<TaskStarts.Outcome> outcomes = new java.util.ArrayList<>();
+    for (TaskStarts.Item item : starts.items()) {
+      outcomes.add(start(item));
+    }
+    send(x, 200, new TaskStarts.Answer(outcomes));
+  }
+
+  private TaskStarts.Outcome start(TaskStarts.Item item) {
+    String id = item.id();
+    if (id == null || !TaskTable.TASK_ID.matcher(id).matches()) {
+      return new TaskStarts.Outcome(id, 400, "task id " + id + " is not <vm>.<restartCount>");
+    }
+    if (item.spec() == null) {
+      return new TaskStarts.Outcome(id, 400, "no task spec");
+    }
+    try {
+      return new TaskStarts.Outcome(id, tasks.put(id, item.spec()) ? 201 : 200, null);
+    } catch (IllegalArgumentException e) {
+      return new TaskStarts.Outcome(id, 400, e.getMessage());
+    }
+  }
+
+  /** The request's body as {@code type}; null once a problem said why it is not {@code what}. */
+  private <T> T body(HttpExchange x, Class<T> type, String what) throws IOException {
+    byte[] body = read(x.getRequestBody());
+    if (body == null) {
+      problem(x, 413, "body larger than " + MAX_BODY + " bytes");
+      return null;
+    }
+    try {
+      return json.readValue(body, type);
+    } catch (IOException e) {
+      problem(
+          x,
+          400,
+          "body is not "
+              + what
+              + ": "
+              + String.valueOf(e.getMessage()).lines().findFirst().orElse(""));
+      return null;
     }
   }
 

@@ -176,6 +176,66 @@ class AgentTest {
   }
 
   @Test
+  @SuppressWarnings("unchecked")
+  void aBatchStartsEachTaskAsItsOwnPutWouldAndSaysWhatCameOfEach() throws Exception {
+    start();
+    String batch =
+        "{\"items\":["
+            + "{\"id\":\"s.0\",\"spec\":"
+            + spec("s", "process", "sleep", "311")
+            + "},{\"id\":\"t.0\",\"spec\":"
+            + spec("t", "no-such-runtime", "sleep", "312")
+            + "},{\"id\":\"not a task id\",\"spec\":"
+            + spec("u", "process", "sleep", "313")
+            + "},{\"id\":\"v.0\",\"spec\":"
+            + spec("v", "process", "sleep", "314")
+            + "}]}";
+    HttpResponse<String> first = send("POST", "/v1/tasks", batch);
+    assertEquals(200, first.statusCode(), first.body());
+    List<Map<String, Object>> outcomes =
+        (List<Map<String, Object>>)
+            new com.fasterxml.jackson.databind.ObjectMapper()
+                .readValue(first.body(), Map.class)
+                .get("items");
+    assertEquals(
+        List.of("s.0", "t.0", "not a task id", "v.0"), ids(outcomes), "in the order asked");
+    assertEquals(List.of(201, 400, 400, 201), statuses(outcomes));
+    assertTrue(
+        String.valueOf(outcomes.get(1).get("detail")).contains("runtime no-such-runtime"),
+        outcomes.toString());
+    assertEquals("running", task("s.0").get("state"));
+    assertEquals("running", task("v.0").get("state"), "one refused leaves the others started");
+    assertEquals(null, task("t.0"));
+
+    HttpResponse<String> again = send("POST", "/v1/tasks", batch);
+    assertEquals(
+        List.of(200, 400, 400, 200),
+        statuses(
+            (List<Map<String, Object>>)
+                new com.fasterxml.jackson.databind.ObjectMapper()
+                    .readValue(again.body(), Map.class)
+                    .get("items")),
+        "already there");
+    eventually("each started once", () -> processes("sleep 311").size() == 1);
+    assertEquals(1, processes("sleep 314").size());
+    assertTrue(processes("sleep 313").isEmpty());
+
+    assertEquals(400, send("POST", "/v1/tasks", "{\"items\":3}").statusCode());
+    assertEquals(400, send("POST", "/v1/tasks", "{}").statusCode(), "no items");
+    assertEquals(400, send("POST", "/v1/tasks", "{\"items\":[]}").statusCode(), "no items");
+    send("DELETE", "/v1/tasks/s.0", null);
+    send("DELETE", "/v1/tasks/v.0", null);
+  }
+
+  private static List<Object> ids(List<Map<String, Object>> outcomes) {
+    return outcomes.stream().map(o -> o.get("id")).toList();
+  }
+
+  private static List<Object> statuses(List<Map<String, Object>> outcomes) {
+    return outcomes.stream().map(o -> o.get("status")).toList();
+  }
+
+  @Test
   void exitCodesOutputAndTheEnvironmentReachTheController() throws Exception {
     start();
     send("PUT", "/v1/tasks/b.0", spec("b", "process", "sh", "-c", "echo $GREETING; exit 7"));

@@ -2,8 +2,11 @@ package dev.rota.agents;
 
 import dev.rota.agentapi.LogQuery;
 import dev.rota.agentapi.TaskSpec;
+import dev.rota.agentapi.TaskStarts;
 import dev.rota.store.AgentAddress;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 
 /**
  * The controller's side of the agent API (docs/agent.md). Every call is idempotent by task id and
@@ -19,6 +22,28 @@ public interface AgentClient {
    * @throws AgentRejectedException on a 4xx
    */
   void startTask(AgentAddress agent, String taskId, TaskSpec spec, Duration timeout);
+
+  /**
+   * {@code POST /v1/tasks}: starts several tasks in one call ({@link TaskStarts#MOST} at most),
+   * each as {@link #startTask} would; what came of each, in order, a refusal's {@code detail}
+   * saying which call refused and why. An agent that takes no batch is asked task by task.
+   *
+   * @throws RuntimeException when the call failed as a whole (the agent did not answer): none, some
+   *     or all of the tasks may have started, and asking again is safe
+   */
+  default List<TaskStarts.Outcome> startTasks(
+      AgentAddress agent, List<TaskStarts.Item> starts, Duration timeout) {
+    List<TaskStarts.Outcome> outcomes = new ArrayList<>(starts.size());
+    for (TaskStarts.Item start : starts) {
+      try {
+        startTask(agent, start.id(), start.spec(), timeout);
+        outcomes.add(new TaskStarts.Outcome(start.id(), 201, null));
+      } catch (AgentRejectedException e) {
+        outcomes.add(new TaskStarts.Outcome(start.id(), e.status(), e.getMessage()));
+      }
+    }
+    return outcomes;
+  }
 
   /** {@code DELETE /v1/tasks/{id}}: ends and removes the task; a task already gone is fine. */
   void removeTask(AgentAddress agent, String taskId, Duration timeout);

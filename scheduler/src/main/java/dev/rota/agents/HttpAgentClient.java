@@ -4,6 +4,7 @@ import dev.rota.agentapi.LogHeaders;
 import dev.rota.agentapi.LogQuery;
 import dev.rota.agentapi.PinnedCertificates;
 import dev.rota.agentapi.TaskSpec;
+import dev.rota.agentapi.TaskStarts;
 import dev.rota.agentapi.TaskView;
 import dev.rota.store.AgentAddress;
 import io.micronaut.core.type.Argument;
@@ -21,6 +22,7 @@ import java.net.http.HttpTimeoutException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
 
 /** {@link AgentClient} over real HTTP, with a deadline on every call. */
 // The agent's wire types are plain records shared with the agent (module agent-api): serde imports
@@ -29,6 +31,10 @@ import java.time.Instant;
 @SerdeImport(dev.rota.agentapi.GuestSpec.class)
 @SerdeImport(dev.rota.agentapi.Disconnect.class)
 @SerdeImport(TaskView.class)
+@SerdeImport(TaskStarts.class)
+@SerdeImport(TaskStarts.Item.class)
+@SerdeImport(TaskStarts.Answer.class)
+@SerdeImport(TaskStarts.Outcome.class)
 @Singleton
 public class HttpAgentClient implements AgentClient {
   private final PinnedCertificates pins = new PinnedCertificates();
@@ -86,6 +92,60 @@ public class HttpAgentClient implements AgentClient {
       throw new UncheckedIOException(
           "PUT /v1/tasks/" + taskId + " on " + endpoint + ": " + e.getMessage(), e);
     }
+  }
+
+  @Override
+  public List<TaskStarts.Outcome> startTasks(
+      AgentAddress agent, List<TaskStarts.Item> starts, Duration timeout) {
+    String endpoint = agent.endpoint();
+    HttpResponse<String> answer;
+    try {
+      HttpRequest.Builder post =
+          authorized(HttpRequest.newBuilder(uri(endpoint, "/v1/tasks")), agent)
+              .header("Content-Type", "application/json")
+              .POST(
+                  HttpRequest.BodyPublishers.ofString(
+                      json.writeValueAsString(new TaskStarts(starts))));
+      answer = send(agent, post, timeout);
+      if (answer.statusCode() == 404 || answer.statusCode() == 405) {
+        return AgentClient.super.startTasks(agent, starts, timeout); // an agent that takes no batch
+      }
+      if (answer.statusCode() == 200) {
+        List<TaskStarts.Outcome> outcomes =
+            json.readValue(answer.body(), TaskStarts.Answer.class).items();
+        if (outcomes != null && outcomes.size() == starts.size()) {
+          // A refusal says which call refused, as a task's own PUT's does.
+          return outcomes.stream()
+              .map(
+                  o ->
+                      o.started()
+                          ? o
+                          : new TaskStarts.Outcome(
+                              o.id(),
+                              o.status(),
+                              "POST /v1/tasks answered "
+                                  + o.status()
+                                  + " for "
+                                  + o.id()
+                                  + ": "
+                                  + o.detail()))
+              .toList();
+        }
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException(
+          "POST /v1/tasks (" + starts.size() + " tasks) on " + endpoint + ": " + e.getMessage(), e);
+    }
+    // A batch refused as a whole says nothing of its tasks: they are tried again, not failed.
+    throw new IllegalStateException(
+        "POST /v1/tasks ("
+            + starts.size()
+            + " tasks) on "
+            + endpoint
+            + " answered "
+            + answer.statusCode()
+            + ": "
+            + answer.body().strip().lines().findFirst().orElse(""));
   }
 
   @Override

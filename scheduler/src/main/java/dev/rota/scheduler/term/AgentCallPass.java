@@ -1,6 +1,7 @@
 package dev.rota.scheduler.term;
 
 import dev.rota.agentapi.TaskSpec;
+import dev.rota.agentapi.TaskStarts;
 import dev.rota.agents.AgentClient;
 import dev.rota.agents.AgentRejectedException;
 import dev.rota.model.TaskState;
@@ -99,17 +100,12 @@ public class AgentCallPass {
       long deadline,
       Set<String> startedNow,
       Tally tally) {
-    // In parallel, at most LANES_PER_AGENT at once to one agent, each lane in order on one
-    // connection:
-    // as many calls at once as there are threads would each open a connection to the busiest
-    // agents,
-    // and a TLS handshake costs more than a call.
-    Map<String, List<OutboxRow>> byWorker = new LinkedHashMap<>();
-    for (OutboxRow a : batch) {
-      byWorker.computeIfAbsent(a.worker(), w -> new ArrayList<>()).add(a);
-    }
-    List<List<OutboxRow>> lanes = new ArrayList<>();
-    for (List<OutboxRow> ofWorker : byWorker.values()) {
+    // In parallel, at most LANES_PER_AGENT calls at once to one agent, each lane in order on one
+    // connection: as many calls at once as there are threads would each open a connection to the
+    // busiest agents, and a TLS handshake costs more than a call. A worker's starts go in calls of
+    // up to TaskStarts.MOST, so that a burst costs a call per worker rather than one per task.
+    List<List<List<OutboxRow>>> lanes = new ArrayList<>();
+    for (List<List<OutboxRow>> ofWorker : callsByWorker(batch)) {
       int first = lanes.size();
       for (int i = 0; i < ofWorker.size(); i++) {
         if (i < LANES_PER_AGENT) {
@@ -121,12 +117,12 @@ public class AgentCallPass {
     StartsRead read = readStarts(batch);
     java.util.Queue<Long> done = new java.util.concurrent.ConcurrentLinkedQueue<>();
     List<Future<?>> running = new ArrayList<>();
-    for (List<OutboxRow> lane : lanes) {
+    for (List<List<OutboxRow>> lane : lanes) {
       running.add(
           calls.submit(
               () -> {
                 RuntimeException agentFailed = null;
-                for (OutboxRow a : lane) {
+                for (List<OutboxRow> call : lane) {
                   if (System.nanoTime() > deadline) {
                     return; // the rest waits for the next term, as a batch not taken would
                   }
@@ -134,14 +130,15 @@ public class AgentCallPass {
                     // A hung or erring agent costs one call's timeout a pass, not one per action;
                     // the rest count as tried, so that each gives up after as many passes as it
                     // would alone.
-                    notCarriedOut(a, agentFailed, tally.failed);
+                    for (OutboxRow a : call) {
+                      notCarriedOut(a, agentFailed, tally.failed);
+                    }
                     continue;
                   }
-                  Attempt attempt = carryOut(a, endpoints, read, tally, done);
-                  if (attempt.started()) {
-                    startedNow.add(a.taskId());
-                  }
-                  agentFailed = attempt.agentFailed();
+                  agentFailed =
+                      call.get(0).kind().equals(OutboxRow.START)
+                          ? startAll(call, endpoints, read, tally, done, startedNow)
+                          : remove(call.get(0), endpoints, tally, done);
                 }
               }));
     }
@@ -149,12 +146,96 @@ public class AgentCallPass {
     OutboxPasses.takeOut(actions, done);
   }
 
+  /** The fewest starts a call takes while a worker has more: fewer calls, each at once. */
+  static final int STARTS_PER_CALL = 16;
+
   /**
-   * What came of an action: the task started, or the agent failed to answer (a refusal is an
-   * answer); or neither.
+   * Each worker's calls: its removals one a call, then its starts in as few calls as its lanes take
+   * at once, each of {@link #STARTS_PER_CALL} to {@link TaskStarts#MOST} (the agent starts a call's
+   * tasks one after another, its calls at once).
    */
-  private record Attempt(boolean started, RuntimeException agentFailed) {
-    static final Attempt DONE = new Attempt(false, null);
+  static java.util.Collection<List<List<OutboxRow>>> callsByWorker(List<OutboxRow> batch) {
+    Map<String, List<List<OutboxRow>>> byWorker = new LinkedHashMap<>();
+    Map<String, List<OutboxRow>> startsOf = new LinkedHashMap<>();
+    for (OutboxRow a : batch) {
+      List<List<OutboxRow>> calls = byWorker.computeIfAbsent(a.worker(), w -> new ArrayList<>());
+      if (a.kind().equals(OutboxRow.START)) {
+        startsOf.computeIfAbsent(a.worker(), w -> new ArrayList<>()).add(a);
+      } else {
+        calls.add(List.of(a));
+      }
+    }
+    startsOf.forEach(
+        (worker, starts) -> {
+          int perCall =
+              Math.min(
+                  TaskStarts.MOST,
+                  Math.max(
+                      STARTS_PER_CALL, (starts.size() + LANES_PER_AGENT - 1) / LANES_PER_AGENT));
+          for (int from = 0; from < starts.size(); from += perCall) {
+            byWorker.get(worker).add(starts.subList(from, Math.min(starts.size(), from + perCall)));
+          }
+        });
+    return byWorker.values();
+  }
+
+  /**
+   * Carries out starts on one worker in one call; those carried out join {@code done}, for the
+   * batch to take out, and their tasks {@code startedNow}. Returns the failure when the agent did
+   * not answer, else null.
+   */
+  private RuntimeException startAll(
+      List<OutboxRow> starts,
+      Map<String, AgentAddress> endpoints,
+      StartsRead read,
+      Tally tally,
+      java.util.Queue<Long> done,
+      Set<String> startedNow) {
+    AgentAddress endpoint = endpoints.get(starts.get(0).worker());
+    List<OutboxRow> asked = new ArrayList<>();
+    List<TaskStarts.Item> items = new ArrayList<>();
+    for (OutboxRow a : starts) {
+      VmRow vm = read.vms().get(a.vm());
+      if (endpoint == null || !stillWanted(a, vm, read.taskOf(a))) {
+        actions.done(a.id()); // its worker is gone, or it is no longer meant to run there
+        continue;
+      }
+      asked.add(a);
+      items.add(new TaskStarts.Item(a.taskId(), spec(vm)));
+    }
+    if (asked.isEmpty()) {
+      return null;
+    }
+    List<TaskStarts.Outcome> outcomes;
+    try {
+      outcomes = agents.startTasks(endpoint, items, agentCalls.timeout());
+    } catch (RuntimeException e) {
+      for (OutboxRow a : asked) {
+        notCarriedOut(a, e, tally.failed);
+      }
+      return e instanceof AgentRejectedException ? null : e;
+    }
+    for (int i = 0; i < asked.size(); i++) {
+      OutboxRow a = asked.get(i);
+      TaskStarts.Outcome outcome = outcomes.get(i);
+      if (outcome.started()) {
+        tally.started.incrementAndGet();
+        startedNow.add(a.taskId());
+        done.add(a.id());
+      } else {
+        notCarriedOut(
+            a, new AgentRejectedException(outcome.status(), outcome.detail()), tally.failed);
+      }
+    }
+    return null;
+  }
+
+  /** Whether a start is still meant: its VM wants its task, still scheduled on that worker. */
+  private boolean stillWanted(OutboxRow a, VmRow vm, VmTaskRow task) {
+    return vm != null
+        && task != null
+        && TaskState.SCHEDULED.wireName().equals(task.state())
+        && Snapshots.task(task).wantedBy(Snapshots.vm(vm, clock.instant()));
   }
 
   /**
@@ -190,46 +271,26 @@ public class AgentCallPass {
   }
 
   /**
-   * Carries out a start or a removal; one carried out joins {@code done}, for the batch to take
-   * out.
+   * Carries out a removal; one carried out joins {@code done}, for the batch to take out. Returns
+   * the failure when the agent did not answer, else null.
    */
-  private Attempt carryOut(
-      OutboxRow a,
-      Map<String, AgentAddress> endpoints,
-      StartsRead read,
-      Tally tally,
-      java.util.Queue<Long> done) {
+  private RuntimeException remove(
+      OutboxRow a, Map<String, AgentAddress> endpoints, Tally tally, java.util.Queue<Long> done) {
     AgentAddress endpoint = endpoints.get(a.worker());
     if (endpoint == null) {
       actions.done(a.id()); // the worker is gone, and its tasks with it
-      return Attempt.DONE;
+      return null;
     }
-    boolean startedIt = false;
     try {
-      if (a.kind().equals(OutboxRow.START)) {
-        VmRow vm = read.vms().get(a.vm());
-        VmTaskRow task = read.taskOf(a);
-        if (vm == null
-            || task == null
-            || !TaskState.SCHEDULED.wireName().equals(task.state())
-            || !Snapshots.task(task).wantedBy(Snapshots.vm(vm, clock.instant()))) {
-          actions.done(a.id()); // no longer meant to run there
-          return Attempt.DONE;
-        }
-        agents.startTask(endpoint, a.taskId(), spec(vm), agentCalls.timeout());
-        tally.started.incrementAndGet();
-        startedIt = true;
-      } else {
-        agents.removeTask(endpoint, a.taskId(), agentCalls.removalTimeout());
-        tally.removed.incrementAndGet();
-        removed(a);
-      }
+      agents.removeTask(endpoint, a.taskId(), agentCalls.removalTimeout());
+      tally.removed.incrementAndGet();
+      removed(a);
       done.add(a.id());
+      return null;
     } catch (RuntimeException e) {
       notCarriedOut(a, e, tally.failed);
-      return new Attempt(false, e instanceof AgentRejectedException ? null : e);
+      return e instanceof AgentRejectedException ? null : e;
     }
-    return new Attempt(startedIt, null);
   }
 
   /**

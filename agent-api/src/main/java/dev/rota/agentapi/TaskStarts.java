@@ -1,0 +1,31 @@
+package dev.rota.agentapi;
+
+import java.util.List;
+
+/**
+ * {@code POST /v1/tasks}: several tasks started in one call, each as {@code PUT /v1/tasks/{id}}
+ * would start it. The scheduler sends a term's starts on one worker so, rather than a call a task.
+ */
+public record TaskStarts(List<Item> items) {
+  /** The most tasks one call starts: a batch's body stays well under an agent's limit. */
+  public static final int MOST = 100;
+
+  public record Item(String id, TaskSpec spec) {}
+
+  /**
+   * What came of each start, in the order asked.
+   *
+   * @param items one for each task asked, in order
+   */
+  public record Answer(List<Outcome> items) {}
+
+  /**
+   * What came of one start: {@code status} as the task's own {@code PUT} would have answered (201
+   * started, 200 already there, 4xx refused), {@code detail} why it was refused.
+   */
+  public record Outcome(String id, int status, String detail) {
+    public boolean started() {
+      return status == 200 || status == 201;
+    }
+  }
+}

@@ -1,0 +1,112 @@
+package dev.rota.host;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.sun.net.httpserver.HttpServer;
+import dev.rota.agent.Agent;
+import dev.rota.agent.AgentConfig;
+import dev.rota.agentapi.TaskSpec;
+import dev.rota.agentapi.TaskStarts;
+import dev.rota.agents.HttpAgentClient;
+import dev.rota.store.AgentAddress;
+import io.micronaut.context.ApplicationContext;
+import java.net.InetSocketAddress;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The scheduler's starts in one call, against a real agent, and against an agent that takes no
+ * batch, which is then asked task by task.
+ */
+class AgentBatchStartsTest {
+  private static final Duration TIMEOUT = Duration.ofSeconds(10);
+  @TempDir Path data;
+
+  private static TaskStarts.Item item(String vm, String runtime) {
+    return new TaskStarts.Item(
+        vm + ".0",
+        new TaskSpec(vm, 0, runtime, null, List.of("run"), Map.of(), Map.of(), null, null, null));
+  }
+
+  private static HttpAgentClient client(ApplicationContext context) {
+    return new HttpAgentClient(context.getBean(io.micronaut.serde.ObjectMapper.class));
+  }
+
+  @Test
+  void aRealAgentStartsABatchAndSaysWhichItRefused() {
+    try (Agent agent =
+            Agent.start(
+                AgentConfig.from(
+                    Map.of(
+                        "ROTA_CONTROLLER_URL", "http://127.0.0.1:9",
+                        "ROTA_WORKER_NAME", "batch",
+                        "ROTA_AGENT_PORT", "0",
+                        "ROTA_WORKER_RUNTIMES", "synthetic",
+                        "ROTA_AGENT_SECRET", "a-secret-for-this-test-only",
+                        "ROTA_AGENT_DATA_DIR", data.toString()),
+                    new String[0]));
+        ApplicationContext context =
+            ApplicationContext.builder().packages("dev.rota.agents").start()) {
+      AgentAddress address =
+          new AgentAddress(
+              "https://127.0.0.1:" + agent.port(), agent.secret(), agent.certificateSha256());
+      List<TaskStarts.Outcome> outcomes =
+          client(context)
+              .startTasks(
+                  address,
+                  List.of(item("a", "synthetic"), item("b", "qemu"), item("c", "synthetic")),
+                  TIMEOUT);
+
+      assertEquals(List.of(201, 400, 201), outcomes.stream().map(o -> o.status()).toList());
+      assertTrue(
+          outcomes.get(1).detail().startsWith("POST /v1/tasks answered 400 for b.0: runtime qemu"),
+          outcomes.get(1).detail());
+      assertEquals(
+          List.of("a.0", "c.0"),
+          client(context).probe(address, TIMEOUT).tasks().stream()
+              .map(t -> t.id())
+              .sorted()
+              .toList());
+    }
+  }
+
+  @Test
+  void anAgentThatTakesNoBatchIsAskedTaskByTask() throws Exception {
+    List<String> calls = new CopyOnWriteArrayList<>();
+    HttpServer older = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
+    older.createContext(
+        "/v1/tasks",
+        x -> {
+          calls.add(x.getRequestMethod() + " " + x.getRequestURI().getPath());
+          x.getRequestBody().readAllBytes();
+          int status =
+              x.getRequestMethod().equals("POST")
+                  ? 405
+                  : x.getRequestURI().getPath().endsWith("/b.0") ? 400 : 201;
+          x.sendResponseHeaders(status, -1);
+          x.close();
+        });
+    older.start();
+    try (ApplicationContext context =
+        ApplicationContext.builder().packages("dev.rota.agents").start()) {
+      List<TaskStarts.Outcome> outcomes =
+          client(context)
+              .startTasks(
+                  new AgentAddress(
+                      "http://127.0.0.1:" + older.getAddress().getPort(), "a-secret-of-twenty-c"),
+                  List.of(item("a", "process"), item("b", "process")),
+                  TIMEOUT);
+
+      assertEquals(List.of(201, 400), outcomes.stream().map(o -> o.status()).toList());
+      assertEquals(List.of("POST /v1/tasks", "PUT /v1/tasks/a.0", "PUT /v1/tasks/b.0"), calls);
+    } finally {
+      older.stop(0);
+    }
+  }
+}
