@@ -34,6 +34,19 @@ class AgentBatchStartsTest {
         new TaskSpec(vm, 0, runtime, null, List.of("run"), Map.of(), Map.of(), null, null, null));
   }
 
+  /** The client's JSON, from a context of the agents' package alone, shared by both tests. */
+  private static ApplicationContext context;
+
+  @org.junit.jupiter.api.BeforeAll
+  static void start() {
+    context = ApplicationContext.builder().packages("dev.rota.agents").start();
+  }
+
+  @org.junit.jupiter.api.AfterAll
+  static void stop() {
+    context.close();
+  }
+
   private static HttpAgentClient client(ApplicationContext context) {
     return new HttpAgentClient(context.getBean(io.micronaut.serde.ObjectMapper.class));
   }
@@ -41,18 +54,16 @@ class AgentBatchStartsTest {
   @Test
   void aRealAgentStartsABatchAndSaysWhichItRefused() {
     try (Agent agent =
-            Agent.start(
-                AgentConfig.from(
-                    Map.of(
-                        "ROTA_CONTROLLER_URL", "http://127.0.0.1:9",
-                        "ROTA_WORKER_NAME", "batch",
-                        "ROTA_AGENT_PORT", "0",
-                        "ROTA_WORKER_RUNTIMES", "synthetic",
-                        "ROTA_AGENT_SECRET", "a-secret-for-this-test-only",
-                        "ROTA_AGENT_DATA_DIR", data.toString()),
-                    new String[0]));
-        ApplicationContext context =
-            ApplicationContext.builder().packages("dev.rota.agents").start()) {
+        Agent.start(
+            AgentConfig.from(
+                Map.of(
+                    "ROTA_CONTROLLER_URL", "http://127.0.0.1:9",
+                    "ROTA_WORKER_NAME", "batch",
+                    "ROTA_AGENT_PORT", "0",
+                    "ROTA_WORKER_RUNTIMES", "synthetic",
+                    "ROTA_AGENT_SECRET", "a-secret-for-this-test-only",
+                    "ROTA_AGENT_DATA_DIR", data.toString()),
+                new String[0]))) {
       AgentAddress address =
           new AgentAddress(
               "https://127.0.0.1:" + agent.port(), agent.secret(), agent.certificateSha256());
@@ -93,8 +104,7 @@ class AgentBatchStartsTest {
           x.close();
         });
     older.start();
-    try (ApplicationContext context =
-        ApplicationContext.builder().packages("dev.rota.agents").start()) {
+    try {
       List<TaskStarts.Outcome> outcomes =
           client(context)
               .startTasks(
