@@ -156,10 +156,14 @@ final class AgentHttp {
           if (spec == null) {
             return;
           }
-          boolean created = tasks.put(id, spec);
+          TaskStarts.Outcome outcome = start(new TaskStarts.Item(id, spec));
+          if (!outcome.started()) {
+            problem(x, outcome.status(), outcome.detail());
+            return;
+          }
           send(
               x,
-              created ? 201 : 200,
+              outcome.status(),
               tasks.list().stream().filter(t -> t.id().equals(id)).findFirst().orElse(null));
         }
         case "DELETE" -> {
@@ -201,6 +205,7 @@ final class AgentHttp {
     send(x, 200, new TaskStarts.Answer(outcomes));
   }
 
+  /** Starts one task, as a PUT or a batch's item asks; what its PUT answers. */
   private TaskStarts.Outcome start(TaskStarts.Item item) {
     String id = item.id();
     if (id == null || !TaskTable.TASK_ID.matcher(id).matches()) {
