@@ -197,7 +197,7 @@ public class AgentCallPass {
     for (OutboxRow a : starts) {
       VmRow vm = read.vms().get(a.vm());
       if (endpoint == null || !stillWanted(a, vm, read.taskOf(a))) {
-        actions.done(a.id()); // its worker is gone, or it is no longer meant to run there
+        done.add(a.id()); // its worker is gone, or it is no longer meant to run there
         continue;
       }
       asked.add(a);
