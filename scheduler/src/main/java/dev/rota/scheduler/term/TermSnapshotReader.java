@@ -2,6 +2,7 @@ package dev.rota.scheduler.term;
 
 import dev.rota.model.SchedulerProfile;
 import dev.rota.model.Spread;
+import dev.rota.model.TaskState;
 import dev.rota.model.WireName;
 import dev.rota.scheduling.ObservedTask;
 import dev.rota.scheduling.PlacedTask;
@@ -25,8 +26,10 @@ import java.sql.Connection;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * The term's read-only state (Nomad's {@code State}): the snapshot it plans from, read in one
@@ -76,8 +79,19 @@ public class TermSnapshotReader {
   }
 
   /**
+   * How far apart two hosts' clocks may be: one host's term asks the agents, another's API may
+   * record the start an agent reports.
+   */
+  static final java.time.Duration CLOCKS_APART = java.time.Duration.ofSeconds(1);
+
+  /**
    * The snapshot at {@code now}, trusting the task lists of agents that answered since {@code
    * observedAt}.
+   *
+   * <p>A start recorded since the agents were asked (the agent's own report of a start whose call
+   * answered late) may be missing from a list made before it. As of the lists that start was under
+   * way, and the task is planned as such rather than found vanished; the next term's lists speak
+   * for it.
    */
   public TermSnapshot read(Instant now, Instant observedAt) {
     return tx.execute(ONE_MOMENT, status -> read(status.getConnection(), now, observedAt));
@@ -120,18 +134,28 @@ public class TermSnapshotReader {
         answered.add(w.name());
       }
     }
-    Map<PlacedTask, VmTaskRow> taskRows = new HashMap<>();
-    for (VmTaskRow t : reads.placedTasks(db)) {
-      taskRows.put(Snapshots.task(t), t);
-    }
     Map<String, List<ObservedTask>> reported = new HashMap<>();
+    Set<String> listed = new HashSet<>();
     answered.forEach(w -> reported.put(w, new ArrayList<>()));
     if (!answered.isEmpty()) {
       for (AgentTaskRow t : reads.reportedTasks(db, answered)) {
         reported
             .get(t.worker())
             .add(new ObservedTask(t.taskId(), t.state(), t.exitCode(), t.message()));
+        listed.add(t.worker() + "/" + t.taskId());
       }
+    }
+    Map<PlacedTask, VmTaskRow> taskRows = new HashMap<>();
+    Instant surelyListed = observedAt.minus(CLOCKS_APART);
+    for (VmTaskRow t : reads.placedTasks(db)) {
+      PlacedTask task = Snapshots.task(t);
+      boolean startedSinceAsked =
+          task.state() == TaskState.RUNNING
+              && t.startedAt() != null
+              && !t.startedAt().isBefore(surelyListed)
+              && reported.containsKey(t.worker())
+              && !listed.contains(t.worker() + "/" + t.taskId());
+      taskRows.put(startedSinceAsked ? task.withState(TaskState.SCHEDULED) : task, t);
     }
     SchedulerProfile profile =
         settings

@@ -41,6 +41,7 @@ class TaskReportsTest {
   @Inject ActionApplier applier;
   @Inject NewsBeingTold beingTold;
   @Inject dev.rota.store.VmEventRepository vmEvents;
+  @Inject TermSnapshotReader reader;
 
   /** VMs whose workflow cannot be reached (Temporal down, this host dying): their notify throws. */
   private final Set<String> unreachable = ConcurrentHashMap.newKeySet();
@@ -137,6 +138,47 @@ class TaskReportsTest {
   private String taskState(String vm) {
     VmRow row = vms.findById(vm).orElseThrow();
     return tasks.findById(VmTaskRow.id(row.seq(), vm + ".0")).orElseThrow().state();
+  }
+
+  @Test
+  void aStartReportedAfterTheAgentsWereAskedIsNotFoundVanishedFromTheirLists() {
+    registered("tr-ask");
+    placed("tr-before", "tr-ask");
+    placed("tr-after", "tr-ask");
+    Instant asked = Instant.parse("2026-01-01T00:01:00Z");
+    // One start recorded well before the agent was asked, one after (its start call answered late
+    // and the agent reported it itself): the agent's list, asked at `asked`, holds neither.
+    assertEquals(
+        1,
+        tasks.started(
+            VmTaskRow.id(seq("tr-before"), "tr-before.0"), asked.minusSeconds(5), "started"));
+    assertEquals(
+        1,
+        tasks.started(
+            VmTaskRow.id(seq("tr-after"), "tr-after.0"), asked.plusMillis(300), "started"));
+    assertEquals(1, workers.probeAnswered("tr-ask", asked));
+
+    TermSnapshot snapshot = reader.read(asked.plusSeconds(1), asked);
+    dev.rota.scheduling.Reconciliation r =
+        dev.rota.scheduling.Reconciler.reconcile(
+            snapshot.vms(),
+            List.copyOf(snapshot.taskRows().keySet()),
+            snapshot.reported(),
+            Set.of());
+
+    Map<String, dev.rota.model.TaskState> found = new java.util.HashMap<>();
+    r.transitions().forEach(t -> found.put(t.task().vm(), t.to()));
+    assertEquals(
+        dev.rota.model.TaskState.VANISHED,
+        found.get("tr-before"),
+        "running before the agent was asked, and not in its list: vanished");
+    assertFalse(
+        found.containsKey("tr-after"),
+        "started after the list was made: the next term's list speaks for it");
+  }
+
+  private long seq(String vm) {
+    return vms.findById(vm).orElseThrow().seq();
   }
 
   @Test
