@@ -99,7 +99,11 @@ def _unique_ports(body):
         names, numbers, kept = set(), set(), []
         for port in ports:
             if isinstance(port, dict):
-                name, number = str(port.get("name")), str(port.get("port"))
+                # JSON's 126 and 126.0 are one port number to the API.
+                number = port.get("port")
+                if isinstance(number, float) and number.is_integer():
+                    number = int(number)
+                name, number = str(port.get("name")), str(number)
                 if name in names or number in numbers:
                     continue
                 names.add(name)

@@ -19,30 +19,45 @@ final class JarProcess implements AutoCloseable {
   static final Duration PATIENCE = Duration.ofSeconds(90);
 
   private final String name;
-  private final List<String> command;
+  private final List<String> wrapper;
+  private final Path jar;
+  private final List<String> args;
+  private final ClassArchive archive;
   private final Map<String, String> env;
   private final Path dir;
   private Process process;
+  private boolean training;
   private Path out;
   private int starts;
 
-  private JarProcess(String name, List<String> command, Map<String, String> env, Path dir) {
+  private JarProcess(
+      String name,
+      List<String> wrapper,
+      String jar,
+      List<String> args,
+      Map<String, String> env,
+      Path dir) {
+    if (jar == null || !Files.exists(Path.of(jar))) {
+      throw new IllegalStateException("no jar at " + jar + "; run these tests with 'mvn verify'");
+    }
     this.name = name;
-    this.command = command;
+    this.wrapper = wrapper;
+    this.jar = Path.of(jar);
+    this.args = args;
+    this.archive = ClassArchive.of(this.jar);
     this.env = env;
     this.dir = dir;
   }
 
   /** {@code java -jar <rota.jar>} with no argument: a production host. */
   static JarProcess host(String name, Map<String, String> env, Path dir) {
-    return new JarProcess(name, java(System.getProperty("rota.jar")), env, dir);
+    return new JarProcess(name, List.of(), System.getProperty("rota.jar"), List.of(), env, dir);
   }
 
   /** {@code java -jar <rota.jar> dev}. */
   static JarProcess dev(String name, Map<String, String> env, Path dir) {
-    List<String> command = new ArrayList<>(java(System.getProperty("rota.jar")));
-    command.add("dev");
-    return new JarProcess(name, command, env, dir);
+    return new JarProcess(
+        name, List.of(), System.getProperty("rota.jar"), List.of("dev"), env, dir);
   }
 
   /**
@@ -68,7 +83,8 @@ final class JarProcess implements AutoCloseable {
   }
 
   static JarProcess agent(String name, Map<String, String> env, Path dir) {
-    return new JarProcess(name, java(System.getProperty("rota.agent.jar")), env, dir);
+    return new JarProcess(
+        name, List.of(), System.getProperty("rota.agent.jar"), List.of(), env, dir);
   }
 
   /**
@@ -76,39 +92,42 @@ final class JarProcess implements AutoCloseable {
    * then is the agent).
    */
   static JarProcess agentIn(String namespace, String name, Map<String, String> env, Path dir) {
-    List<String> command = new ArrayList<>(List.of("ip", "netns", "exec", namespace));
-    command.addAll(java(System.getProperty("rota.agent.jar")));
-    return new JarProcess(name, command, env, dir);
-  }
-
-  private static List<String> java(String jar) {
-    if (jar == null || !Files.exists(Path.of(jar))) {
-      throw new IllegalStateException("no jar at " + jar + "; run these tests with 'mvn verify'");
-    }
-    // The hosts and agents of a test live a minute or so, several at once on two cores: C2's
-    // compiles
-    // and a parallel collector's threads only take CPU from the work they would speed up (these two
-    // flags took a third off LostWorkflowsIT's and DurableAcksIT's time).
-    return List.of(
-        Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-        "-Xmx512m",
-        "-XX:TieredStopAtLevel=1",
-        "-XX:+UseSerialGC",
-        "-jar",
-        jar);
+    return new JarProcess(
+        name,
+        List.of("ip", "netns", "exec", namespace),
+        System.getProperty("rota.agent.jar"),
+        List.of(),
+        env,
+        dir);
   }
 
   /** Starts (or starts again) the process, its output going to a new file. */
   JarProcess start() throws IOException {
     starts++;
     out = dir.resolve(name + "-" + starts + ".out");
+    ClassArchive.Launch launch = archive.launch();
+    List<String> command = new ArrayList<>(wrapper);
+    command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+    // The hosts and agents of a test live a minute or so, several at once on two cores: C2's
+    // compiles and a parallel collector's threads only take CPU from the work they would speed up
+    // (these two flags took a third off LostWorkflowsIT's and DurableAcksIT's time).
+    command.addAll(List.of("-Xmx512m", "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC"));
+    command.addAll(launch.options());
+    command.addAll(List.of("-jar", jar.toString()));
+    command.addAll(args);
     ProcessBuilder builder =
-        new ProcessBuilder(new ArrayList<>(command))
+        new ProcessBuilder(command)
             .directory(dir.toFile())
             .redirectErrorStream(true)
             .redirectOutput(out.toFile());
     builder.environment().putAll(env);
     process = builder.start();
+    training = launch.trains();
+    if (training) {
+      // However it ends (stopped, killed by a test, exited by itself), the archive is kept or let
+      // go.
+      process.onExit().thenRun(archive::trained);
+    }
     return this;
   }
 
@@ -165,6 +184,11 @@ final class JarProcess implements AutoCloseable {
 
   @Override
   public void close() throws InterruptedException {
+    if (alive() && training) {
+      // The process writing its jar's class archive does so as it exits: a SIGTERM lets it.
+      process.destroy();
+      process.waitFor(30, TimeUnit.SECONDS);
+    }
     if (alive()) {
       kill();
     }
