@@ -935,7 +935,7 @@ class ClusterTermTest {
   }
 
   @Test
-  void historyStaysBoundedOverAThousandTermsWithAHundredWorkers() {
+  void historyStaysBoundedOverFourHundredTermsWithAHundredWorkers() {
     for (int i = 0; i < 100; i++) {
       worker(String.format("w%03d", i), 8);
     }
@@ -943,17 +943,42 @@ class ClusterTermTest {
       vm("v" + i, 1, "Never");
     }
     startCluster(env.getWorkflowClient());
-    env.sleep(Duration.ofSeconds(5 * 1000));
+    env.sleep(Duration.ofSeconds(5 * 400));
     // Each term's own run time is added to its 5 s wait, so a slow machine fits a few fewer terms
-    // into 5,000 s of test time; go on term by term (skipped time, not waited) to the thousandth.
-    for (int extra = 0; extra < 50 && recordedTerm() < 1000; extra++) {
+    // into 2,000 s of test time; go on term by term (skipped time, not waited) to the 400th.
+    for (int extra = 0; extra < 50 && recordedTerm() < 400; extra++) {
       env.sleep(Duration.ofSeconds(5));
     }
-    assertTrue(recordedTerm() >= 1000, "terms: " + recordedTerm());
-    int events =
-        env.getWorkflowClient().fetchHistory(ClusterWorkflow.WORKFLOW_ID).getEvents().size();
+    assertTrue(recordedTerm() >= 400, "terms: " + recordedTerm());
+    io.temporal.common.WorkflowExecutionHistory history =
+        env.getWorkflowClient().fetchHistory(ClusterWorkflow.WORKFLOW_ID);
+    int events = history.getEvents().size();
     assertTrue(events <= 2_100, "the current run's history stays bounded: " + events);
+    // A quiet term is about 11 events: 400 terms fill two runs of 2,000 and begin a third.
+    assertTrue(runsBefore(history) >= 2, "runs before the current: " + runsBefore(history));
     assertEquals(200, vms.page(0, "running", null, null, 1000).size(), "and the work got done");
+  }
+
+  /** How many runs the scheduler continued as new from to reach this one. */
+  private int runsBefore(io.temporal.common.WorkflowExecutionHistory history) {
+    int runs = 0;
+    String previous =
+        history
+            .getEvents()
+            .get(0)
+            .getWorkflowExecutionStartedEventAttributes()
+            .getContinuedExecutionRunId();
+    while (!previous.isEmpty()) {
+      runs++;
+      previous =
+          env.getWorkflowClient()
+              .fetchHistory(ClusterWorkflow.WORKFLOW_ID, previous)
+              .getEvents()
+              .get(0)
+              .getWorkflowExecutionStartedEventAttributes()
+              .getContinuedExecutionRunId();
+    }
+    return runs;
   }
 
   @Test
