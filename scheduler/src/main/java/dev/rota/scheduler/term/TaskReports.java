@@ -103,13 +103,12 @@ public class TaskReports {
               // Changed in the order of the records' ids, as the term changes them: no deadlock
               // between the two.
               Map<String, Change> changes = new TreeMap<>();
+              Map<String, VmRow> vmsNamed = vmsOf(tasks);
+              Map<String, VmTaskRow> records = recordsOf(tasks, vmsNamed);
               for (ObservedTask task : tasks) {
                 Optional<TaskId> id = TaskId.parse(task.id());
-                VmRow vm = id.flatMap(i -> vms.findById(i.vm())).orElse(null);
-                VmTaskRow row =
-                    vm == null
-                        ? null
-                        : placed.findById(VmTaskRow.id(vm.seq(), task.id())).orElse(null);
+                VmRow vm = id.map(i -> vmsNamed.get(i.vm())).orElse(null);
+                VmTaskRow row = vm == null ? null : records.get(VmTaskRow.id(vm.seq(), task.id()));
                 if (row != null) {
                   Reconciler.reported(Snapshots.task(row), Snapshots.vm(vm, now), worker, task)
                       .ifPresent(t -> changes.put(row.id(), new Change(vm, row, t)));
@@ -151,6 +150,37 @@ public class TaskReports {
       }
     }
     return Optional.of(news.size());
+  }
+
+  /** The VMs a report's tasks belong to, by name, in one read whatever the report's size. */
+  private Map<String, VmRow> vmsOf(List<ObservedTask> tasks) {
+    List<String> names =
+        tasks.stream()
+            .map(t -> TaskId.parse(t.id()))
+            .flatMap(Optional::stream)
+            .map(TaskId::vm)
+            .distinct()
+            .toList();
+    Map<String, VmRow> named = new java.util.HashMap<>();
+    if (!names.isEmpty()) {
+      vms.findByNameInList(names).forEach(v -> named.put(v.name(), v));
+    }
+    return named;
+  }
+
+  /** The scheduler's records of a report's tasks, by record id, in one read. */
+  private Map<String, VmTaskRow> recordsOf(List<ObservedTask> tasks, Map<String, VmRow> vmsNamed) {
+    List<String> ids = new ArrayList<>();
+    for (ObservedTask task : tasks) {
+      TaskId.parse(task.id())
+          .map(i -> vmsNamed.get(i.vm()))
+          .ifPresent(vm -> ids.add(VmTaskRow.id(vm.seq(), task.id())));
+    }
+    Map<String, VmTaskRow> records = new java.util.HashMap<>();
+    if (!ids.isEmpty()) {
+      placed.findByIdInList(ids).forEach(r -> records.put(r.id(), r));
+    }
+    return records;
   }
 
   /**
