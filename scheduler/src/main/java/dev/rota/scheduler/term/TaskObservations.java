@@ -358,6 +358,20 @@ public class TaskObservations {
    */
   public Optional<OutboxRow> reached(
       VmTaskRow task, TaskState to, Integer exitCode, String message, Instant now) {
+    return reached(task, to, exitCode, message, now, null);
+  }
+
+  /**
+   * As {@link #reached(VmTaskRow, TaskState, Integer, String, Instant)}, by a caller that has read
+   * the VM's creation time already ({@code vmCreatedAt}; null to read it here).
+   */
+  public Optional<OutboxRow> reached(
+      VmTaskRow task,
+      TaskState to,
+      Integer exitCode,
+      String message,
+      Instant now,
+      Instant vmCreatedAt) {
     String text = Columns.truncate(message, 2048);
     int changed =
         to == TaskState.RUNNING
@@ -417,7 +431,7 @@ public class TaskObservations {
       if (task.generation() == 0) {
         // Its creation time alone: the whole row, decoded, took a tenth of the report writer's
         // time.
-        vms.createdAtOf(task.vm(), task.vmSeq())
+        (vmCreatedAt != null ? Optional.of(vmCreatedAt) : vms.createdAtOf(task.vm(), task.vmSeq()))
             .ifPresent(at -> metrics.firstRun(java.time.Duration.between(at, now)));
       }
     } else if (to == TaskState.FAILED || to == TaskState.VANISHED) {

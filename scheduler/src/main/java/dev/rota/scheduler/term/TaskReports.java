@@ -123,7 +123,7 @@ public class TaskReports {
                 }
                 Reconciliation.TaskTransition t = c.transition();
                 observations
-                    .reached(c.row(), t.to(), t.exitCode(), t.message(), now)
+                    .reached(c.row(), t.to(), t.exitCode(), t.message(), now, c.vm().createdAt())
                     .ifPresent(told::add);
               }
               return told;
