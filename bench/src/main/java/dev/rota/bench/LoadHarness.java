@@ -201,6 +201,7 @@ public final class LoadHarness {
     long cpuAtStart = processCpuNanos();
     long serverTicksAtStart = serverCpuTicks();
     ThreadCpu threadCpu = ThreadCpu.now();
+    HeapPeak heap = HeapPeak.fromNow();
     ExecutorService clients = Executors.newFixedThreadPool(CLIENT_THREADS);
     List<Future<HttpResponse<String>>> posts = new ArrayList<>();
     if (SET) {
@@ -297,6 +298,8 @@ public final class LoadHarness {
     r.put("actionsPerVm", Math.round(actions(placeCost) / (double) vms * 100) / 100.0);
     r.put("actionsByKindPerVm", perVm(placeCost, vms));
     r.put("clusterEventsPerTerm", clusterEventsPerTerm(temporal, clusterRuns, start, allRunning));
+    r.put("heapPeakMiB", heap.peakMiB());
+    r.put("heapLiveMiB", heap.liveMiB());
     System.out.println(json.writerWithDefaultPrettyPrinter().writeValueAsString(r));
   }
 
