@@ -97,12 +97,17 @@ public final class TermPlanner {
     List<Drainer.Resident> residents = new ArrayList<>();
     Map<String, Integer> leavingDrained = new HashMap<>();
     Set<String> placedTasks = new HashSet<>();
+    Map<String, String> earlierOfItsName = new HashMap<>();
     Map<String, PlacedTask> lostWithWorker = new HashMap<>();
     for (PlacedTask t : tasks) {
       VmSnapshot vm = vmByName.get(t.vm());
       boolean ofThisVm = vm != null && vm.seq() == t.vmSeq();
       if (ofThisVm) {
         placedTasks.add(t.vm() + "." + t.generation());
+      } else if (vm != null) {
+        // A task of an earlier VM of this name, with the same id, until its agent no longer lists
+        // it: a start of the new one there would find the old task and be taken as done.
+        earlierOfItsName.put(t.vm() + "." + t.generation(), t.worker());
       }
       if (t.state().live() && ofThisVm) {
         Holding held = new Holding(t.worker(), vm.request(), vm.set());
@@ -145,7 +150,9 @@ public final class TermPlanner {
       // of.
       if (vm.wantsTask() && !placedTasks.contains(vm.name() + "." + vm.restartCount())
           || lostWithWorker.containsKey(vm.name())) {
-        pending.add(vm.asPending());
+        String held = earlierOfItsName.get(vm.name() + "." + vm.restartCount());
+        PendingVm waiting = vm.asPending();
+        pending.add(held != null && waiting.avoid() == null ? waiting.avoiding(held) : waiting);
       }
     }
     PlacementPlan placement = Placer.place(candidates, holdings, pending, profile);

@@ -94,6 +94,25 @@ class TermPlannerTest {
   }
 
   @Test
+  void aVmOfANameStillHeldByAnEarlierVmsTaskGoesElsewhereOrWaitsSayingWhy() {
+    // "a" was deleted and submitted again (seq 7): its first task has the id of the earlier one's,
+    // a.0, still on w1 until its agent no longer lists it.
+    List<VmSnapshot> vms = List.of(vm("a", 7, VmStatus.PENDING, 0, 1));
+    List<PlacedTask> earlier = List.of(new PlacedTask("a", 3, 0, "w1", TaskState.EXITED));
+    assertEquals(
+        List.of("a@w2"), placed(plan(List.of(worker("w1", 8), worker("w2", 8)), vms, earlier)));
+    TermPlan alone = plan(List.of(worker("w1", 8)), vms, earlier);
+    assertEquals(List.of(), placed(alone), "a start on w1 would find the earlier a.0 there");
+    assertTrue(
+        alone.placement().pending().get(0).reason().contains("earlier VM of its name"),
+        alone.placement().pending().toString());
+    assertEquals(
+        List.of("a@w1"),
+        placed(plan(List.of(worker("w1", 8)), vms, List.of())),
+        "once its agent no longer lists it, w1 takes the new one");
+  }
+
+  @Test
   void liveTasksHoldTheirWorkersResourcesEvenOfAnOldGenerationAndEndedOnesDoNot() {
     List<VmSnapshot> vms =
         List.of(vm("old", 1, VmStatus.PENDING, 1, 3), vm("b", 2, VmStatus.PENDING, 0, 2));

@@ -3,9 +3,9 @@ package dev.rota.scheduling.placement;
 import dev.rota.scheduling.PendingVm;
 
 /**
- * A VM whose task could not be started on a worker avoids that worker for a while. Decided per VM,
- * not per class of VMs: the placer takes the worker out of the class's candidates for that VM
- * alone.
+ * A VM whose task could not be started on a worker avoids that worker for a while, as does a VM
+ * whose name an earlier VM had while that one's task is still there. Decided per VM, not per class
+ * of VMs: the placer takes the worker out of the class's candidates for that VM alone.
  */
 public final class AvoidsWorker {
   /** Whether {@code vm} may go to {@code worker}. */
@@ -17,6 +17,9 @@ public final class AvoidsWorker {
   public String why(PendingVm vm) {
     return vm.avoid() == null
         ? ""
-        : "avoiding worker " + vm.avoid() + " for now (its task could not be started there); ";
+        : "avoiding worker "
+            + vm.avoid()
+            + " for now (its task could not be started there, or an earlier VM of its name still"
+            + " has a task there); ";
   }
 }
