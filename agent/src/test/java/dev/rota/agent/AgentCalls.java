@@ -54,6 +54,18 @@ record AgentCalls(Agent agent) {
   }
 
   /** The live processes of this machine whose command line ends with {@code args}. */
+  /**
+   * The one process running {@code args}, once there is one: a task is running once its process is
+   * spawned, and the command may take a moment longer to be exec'd on a loaded machine.
+   */
+  static ProcessHandle theProcess(String args) {
+    dev.rota.testing.Eventually.eventually(
+        "a process running " + args, () -> !processes(args).isEmpty());
+    List<ProcessHandle> found = processes(args);
+    org.junit.jupiter.api.Assertions.assertEquals(1, found.size(), "processes running " + args);
+    return found.get(0);
+  }
+
   static List<ProcessHandle> processes(String args) {
     return ProcessHandle.allProcesses()
         .filter(p -> p.isAlive() && p.info().commandLine().map(c -> c.endsWith(args)).orElse(false))

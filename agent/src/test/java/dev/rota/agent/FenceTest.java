@@ -96,7 +96,7 @@ class FenceTest {
     toldTheFence();
     assertEquals(201, calls.putSleep("walled", "3311"));
     eventually("running", () -> "running".equals(calls.task("walled.0").get("state")));
-    assertEquals(1, AgentCalls.processes("sleep 3311").size());
+    AgentCalls.theProcess("sleep 3311");
 
     answering.set(false);
     eventually("stopped at the fence", () -> "failed".equals(calls.task("walled.0").get("state")));
@@ -118,7 +118,7 @@ class FenceTest {
             .statusCode());
     eventually(
         "a new task runs, and stays", () -> "running".equals(calls.task("walled.1").get("state")));
-    assertEquals(1, AgentCalls.processes("sleep 3312").size());
+    AgentCalls.theProcess("sleep 3312");
     assertEquals(204, calls.send("DELETE", "/v1/tasks/walled.1", null).statusCode());
   }
 
