@@ -50,7 +50,6 @@ class WorkflowStartsTest {
   @Inject VmNotifier notifier;
   @Inject TransactionOperations<Connection> tx;
   @Inject dev.rota.store.VmTaskRepository tasks;
-  @Inject dev.rota.control.WorkflowKeeper keeper;
 
   private boolean workflowExists(String vm) {
     return VmApiTest.workflowExists(temporal, vm);
@@ -99,16 +98,6 @@ class WorkflowStartsTest {
     long seq = vms.findById("ws-quick").orElseThrow().seq();
     assertTrue(workflows.openFor("ws-quick", seq), "its memo names its submission");
     assertFalse(workflows.openFor("ws-quick", seq + 1), "and no other");
-  }
-
-  @Test
-  void theKeeperLeavesAVmWhoseStartIsOwedToItsStarter() {
-    VmRow vm = owed("ws-kept", Instant.now());
-    keeper.restoreAll(); // as after a namespace made anew: every VM with no open run
-    assertFalse(workflowExists(vm.name()), "a burst's VM waiting for its start is not lost");
-    assertTrue(starter.owed(vm.name()), "its start is still owed, for the starter or the sweep");
-    assertTrue(starter.startIfOwed(vm.name()));
-    assertTrue(workflowExists(vm.name()));
   }
 
   /** Places the VM on {@code worker} as a term would; returns the news for its workflow. */

@@ -32,12 +32,12 @@ import org.slf4j.LoggerFactory;
 /**
  * Makes sure the workflows the database says should run do: the scheduler's, every VM set's, and
  * every VM's but those that ended for good (stopped, or failed with no restart due), whose last run
- * ended with them, and those whose start is owed (the starter's or the sweep's to make). Temporal
- * can lose them (a server started afresh, a namespace made anew, an operator's terminate, a run
- * failed by a bad deploy) while the database keeps all they need to start again, so every host
- * looks every {@link #schedulerEvery()} and starts again what is missing. A start joins a run that
- * is open (USE_EXISTING), so hosts that look at once start nothing twice, and a restored workflow
- * resumes from its stored state and adopts its running task: nothing runs twice.
+ * ended with them. Temporal can lose them (a server started afresh, a namespace made anew, an
+ * operator's terminate, a run failed by a bad deploy) while the database keeps all they need to
+ * start again, so every host looks every {@link #schedulerEvery()} and starts again what is
+ * missing. A start joins a run that is open (USE_EXISTING), so hosts that look at once start
+ * nothing twice, and a restored workflow resumes from its stored state and adopts its running task:
+ * nothing runs twice.
  *
  * <p>The scheduler is looked at by name, cheaply, each time. The VMs and sets are compared with
  * Temporal's list of running workflows every {@link #WORKFLOWS_EVERY}, and at once when the
@@ -54,7 +54,6 @@ public class WorkflowKeeper implements ApplicationEventListener<SchedulerMissing
   private final Provider<WorkflowClient> client;
   private final VmRepository vms;
   private final VmSetRepository sets;
-  private final dev.rota.store.WorkflowStartRepository starts;
   private final SchedulerSettings scheduler;
   private final Clock clock;
   private final ScheduledExecutorService timer =
@@ -70,11 +69,9 @@ public class WorkflowKeeper implements ApplicationEventListener<SchedulerMissing
       Provider<WorkflowClient> client,
       VmRepository vms,
       VmSetRepository sets,
-      dev.rota.store.WorkflowStartRepository starts,
       SchedulerSettings scheduler,
       Clock clock,
       List<TemporalNamespaceSetup> setups) {
-    this.starts = starts;
     this.setups = setups;
     this.workflows = workflows;
     this.client = client;
@@ -208,20 +205,11 @@ public class WorkflowKeeper implements ApplicationEventListener<SchedulerMissing
             count[0]++;
           }
         });
-    eachVmPage(
-        page -> {
-          // A VM whose workflow start is owed is its starter's, or the sweep's should this host
-          // die:
-          // a burst's VMs wait for theirs until they run, and are not lost.
-          Set<String> owed = new HashSet<>();
-          starts.findByVmIn(page.stream().map(VmRow::name).toList()).forEach(o -> owed.add(o.vm()));
-          for (VmRow vm : page) {
-            if (needsRun(vm)
-                && !owed.contains(vm.name())
-                && !running.contains(VmWorkflow.workflowId(vm.name()))) {
-              workflows.startVm(vm, true);
-              count[0]++;
-            }
+    eachVm(
+        vm -> {
+          if (needsRun(vm) && !running.contains(VmWorkflow.workflowId(vm.name()))) {
+            workflows.startVm(vm, true);
+            count[0]++;
           }
         });
     return count[0];
@@ -258,13 +246,11 @@ public class WorkflowKeeper implements ApplicationEventListener<SchedulerMissing
     }
   }
 
-  private void eachVmPage(Consumer<List<VmRow>> each) {
+  private void eachVm(Consumer<VmRow> each) {
     long after = 0;
     while (true) {
       List<VmRow> page = vms.page(after, null, null, null, PAGE);
-      if (!page.isEmpty()) {
-        each.accept(page);
-      }
+      page.forEach(each);
       if (page.size() < PAGE) {
         return;
       }
