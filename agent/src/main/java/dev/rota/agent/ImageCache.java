@@ -71,7 +71,7 @@ final class ImageCache {
   private final ObjectMapper json;
   private final Clock clock;
   private final HeldImages held;
-  private final HttpClient http;
+  private final HttpClientOnDemand http;
   private final OciRegistry registry;
   private final Map<String, String> refs = new TreeMap<>();
   private final Map<String, Blob> blobs = new TreeMap<>();
@@ -102,10 +102,12 @@ final class ImageCache {
     this.clock = clock;
     this.held = held;
     this.http =
-        HttpClient.newBuilder()
-            .connectTimeout(Duration.ofSeconds(30))
-            .followRedirects(HttpClient.Redirect.NORMAL)
-            .build();
+        new HttpClientOnDemand(
+            () ->
+                HttpClient.newBuilder()
+                    .connectTimeout(Duration.ofSeconds(30))
+                    .followRedirects(HttpClient.Redirect.NORMAL)
+                    .build());
     load();
   }
 
@@ -271,9 +273,10 @@ final class ImageCache {
       }
       case "http", "https" -> {
         HttpResponse<InputStream> answer =
-            http.send(
-                HttpRequest.newBuilder(uri).GET().build(),
-                HttpResponse.BodyHandlers.ofInputStream());
+            http.get()
+                .send(
+                    HttpRequest.newBuilder(uri).GET().build(),
+                    HttpResponse.BodyHandlers.ofInputStream());
         try (InputStream in = answer.body()) {
           if (answer.statusCode() != 200) {
             throw new ImageException("image " + location + " answered HTTP " + answer.statusCode());

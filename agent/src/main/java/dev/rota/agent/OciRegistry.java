@@ -79,7 +79,7 @@ final class OciRegistry {
   private final ObjectMapper json;
   private final Map<String, String> credentials;
   private final Set<String> insecure;
-  private final HttpClient http;
+  private final HttpClientOnDemand http;
 
   /** Bearer tokens by registry and repository, as the registries' token services gave them. */
   private final Map<String, String> tokens = new ConcurrentHashMap<>();
@@ -93,11 +93,14 @@ final class OciRegistry {
     this.credentials = Map.copyOf(credentials);
     this.insecure = Set.copyOf(insecure);
     this.http =
-        HttpClient.newBuilder()
-            .connectTimeout(Duration.ofSeconds(30))
-            // Followed by hand: a blob's redirect to storage elsewhere must not carry the token.
-            .followRedirects(HttpClient.Redirect.NEVER)
-            .build();
+        new HttpClientOnDemand(
+            () ->
+                HttpClient.newBuilder()
+                    .connectTimeout(Duration.ofSeconds(30))
+                    // Followed by hand: a blob's redirect to storage elsewhere must not carry the
+                    // token.
+                    .followRedirects(HttpClient.Redirect.NEVER)
+                    .build());
   }
 
   /**
@@ -284,7 +287,7 @@ final class OciRegistry {
             .firstValue("Authorization")
             .ifPresent(a -> request.header("Authorization", a));
       }
-      answer = http.send(request.build(), HttpResponse.BodyHandlers.ofInputStream());
+      answer = http.get().send(request.build(), HttpResponse.BodyHandlers.ofInputStream());
     }
     if (answer.statusCode() != 200) {
       answer.body().close();
@@ -312,7 +315,7 @@ final class OciRegistry {
       throws ImageCache.ImageException, IOException, InterruptedException {
     URI uri = URI.create(base(ref.registry()) + "/v2/" + ref.repository() + path);
     String key = ref.registry() + "/" + ref.repository();
-    HttpResponse<T> answer = http.send(request(uri, accept, tokens.get(key)), body);
+    HttpResponse<T> answer = http.get().send(request(uri, accept, tokens.get(key)), body);
     if (answer.statusCode() != 401) {
       return answer;
     }
@@ -330,7 +333,7 @@ final class OciRegistry {
           "registry " + ref.registry() + " needs credentials, and this worker has none for it");
     }
     tokens.put(key, authorization);
-    answer = http.send(request(uri, accept, authorization), body);
+    answer = http.get().send(request(uri, accept, authorization), body);
     if (answer.statusCode() == 401 || answer.statusCode() == 403) {
       close(answer);
       tokens.remove(key);
@@ -385,7 +388,7 @@ final class OciRegistry {
           "Basic " + Base64.getEncoder().encodeToString(secret.getBytes(StandardCharsets.UTF_8)));
     }
     HttpResponse<byte[]> answer =
-        http.send(request.build(), HttpResponse.BodyHandlers.ofByteArray());
+        http.get().send(request.build(), HttpResponse.BodyHandlers.ofByteArray());
     if (answer.statusCode() != 200) {
       throw new ImageCache.ImageException(
           "the token service of registry "
