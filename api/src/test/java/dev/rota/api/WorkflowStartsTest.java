@@ -50,6 +50,7 @@ class WorkflowStartsTest {
   @Inject VmNotifier notifier;
   @Inject TransactionOperations<Connection> tx;
   @Inject dev.rota.store.VmTaskRepository tasks;
+  @Inject dev.rota.control.WorkflowKeeper keeper;
 
   private boolean workflowExists(String vm) {
     return VmApiTest.workflowExists(temporal, vm);
@@ -98,6 +99,17 @@ class WorkflowStartsTest {
     long seq = vms.findById("ws-quick").orElseThrow().seq();
     assertTrue(workflows.openFor("ws-quick", seq), "its memo names its submission");
     assertFalse(workflows.openFor("ws-quick", seq + 1), "and no other");
+  }
+
+  @Test
+  void theKeepersLookLeavesAVmWhoseStartIsOwedToItsStarter() {
+    VmRow vm = owed("ws-kept", Instant.now());
+    // The periodic look, with Temporal listing nothing running (the test server cannot list).
+    keeper.restoreMissingFrom(java.util.Set.of());
+    assertFalse(workflowExists(vm.name()), "a burst's VM waiting for its start is not lost");
+    assertTrue(starter.owed(vm.name()), "its start is still owed, for the starter or the sweep");
+    assertTrue(starter.startIfOwed(vm.name()));
+    assertTrue(workflowExists(vm.name()));
   }
 
   /** Places the VM on {@code worker} as a term would; returns the news for its workflow. */

@@ -32,12 +32,13 @@ import org.slf4j.LoggerFactory;
 /**
  * Makes sure the workflows the database says should run do: the scheduler's, every VM set's, and
  * every VM's but those that ended for good (stopped, or failed with no restart due), whose last run
- * ended with them. Temporal can lose them (a server started afresh, a namespace made anew, an
- * operator's terminate, a run failed by a bad deploy) while the database keeps all they need to
- * start again, so every host looks every {@link #schedulerEvery()} and starts again what is
- * missing. A start joins a run that is open (USE_EXISTING), so hosts that look at once start
- * nothing twice, and a restored workflow resumes from its stored state and adopts its running task:
- * nothing runs twice.
+ * ended with them. Its periodic look also leaves out the VMs whose start is owed (the starter's or
+ * the sweep's to make); the restore at a host's start does not, as their starter may have died.
+ * Temporal can lose them (a server started afresh, a namespace made anew, an operator's terminate,
+ * a run failed by a bad deploy) while the database keeps all they need to start again, so every
+ * host looks every {@link #schedulerEvery()} and starts again what is missing. A start joins a run
+ * that is open (USE_EXISTING), so hosts that look at once start nothing twice, and a restored
+ * workflow resumes from its stored state and adopts its running task: nothing runs twice.
  *
  * <p>The scheduler is looked at by name, cheaply, each time. The VMs and sets are compared with
  * Temporal's list of running workflows every {@link #WORKFLOWS_EVERY}, and at once when the
@@ -54,6 +55,7 @@ public class WorkflowKeeper implements ApplicationEventListener<SchedulerMissing
   private final Provider<WorkflowClient> client;
   private final VmRepository vms;
   private final VmSetRepository sets;
+  private final dev.rota.store.WorkflowStartRepository starts;
   private final SchedulerSettings scheduler;
   private final Clock clock;
   private final ScheduledExecutorService timer =
@@ -69,9 +71,11 @@ public class WorkflowKeeper implements ApplicationEventListener<SchedulerMissing
       Provider<WorkflowClient> client,
       VmRepository vms,
       VmSetRepository sets,
+      dev.rota.store.WorkflowStartRepository starts,
       SchedulerSettings scheduler,
       Clock clock,
       List<TemporalNamespaceSetup> setups) {
+    this.starts = starts;
     this.setups = setups;
     this.workflows = workflows;
     this.client = client;
@@ -179,7 +183,7 @@ public class WorkflowKeeper implements ApplicationEventListener<SchedulerMissing
    * of.
    */
   public int restoreAll() {
-    return restoreUnless(Set.of());
+    return restoreUnless(Set.of(), false);
   }
 
   /**
@@ -189,14 +193,23 @@ public class WorkflowKeeper implements ApplicationEventListener<SchedulerMissing
    * it started.
    */
   public int restoreMissing() {
-    return restoreUnless(runningIds());
+    return restoreMissingFrom(runningIds());
+  }
+
+  /**
+   * {@link #restoreMissing()} with Temporal's list of running workflow ids given. A VM whose
+   * workflow start is owed is left to its starter, or to the sweep on any host should that one die:
+   * a burst's VMs wait for their starts until they run, and are not lost.
+   */
+  public int restoreMissingFrom(Set<String> running) {
+    return restoreUnless(running, true);
   }
 
   /**
    * Starts (joining any open run) the workflow of every set and VM whose workflow id is not in
-   * {@code running}.
+   * {@code running}, but, when {@code leaveOwed}, of a VM whose start is owed.
    */
-  private int restoreUnless(Set<String> running) {
+  private int restoreUnless(Set<String> running, boolean leaveOwed) {
     int[] count = {0};
     eachSet(
         set -> {
@@ -205,11 +218,21 @@ public class WorkflowKeeper implements ApplicationEventListener<SchedulerMissing
             count[0]++;
           }
         });
-    eachVm(
-        vm -> {
-          if (needsRun(vm) && !running.contains(VmWorkflow.workflowId(vm.name()))) {
-            workflows.startVm(vm, true);
-            count[0]++;
+    eachVmPage(
+        page -> {
+          Set<String> owed = new HashSet<>();
+          if (leaveOwed) {
+            starts
+                .findByVmIn(page.stream().map(VmRow::name).toList())
+                .forEach(o -> owed.add(o.vm()));
+          }
+          for (VmRow vm : page) {
+            if (needsRun(vm)
+                && !owed.contains(vm.name())
+                && !running.contains(VmWorkflow.workflowId(vm.name()))) {
+              workflows.startVm(vm, true);
+              count[0]++;
+            }
           }
         });
     return count[0];
@@ -246,11 +269,13 @@ public class WorkflowKeeper implements ApplicationEventListener<SchedulerMissing
     }
   }
 
-  private void eachVm(Consumer<VmRow> each) {
+  private void eachVmPage(Consumer<List<VmRow>> each) {
     long after = 0;
     while (true) {
       List<VmRow> page = vms.page(after, null, null, null, PAGE);
-      page.forEach(each);
+      if (!page.isEmpty()) {
+        each.accept(page);
+      }
       if (page.size() < PAGE) {
         return;
       }
