@@ -15,7 +15,6 @@ import java.nio.file.StandardCopyOption;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.time.Clock;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
@@ -101,13 +100,7 @@ final class ImageCache {
     this.json = json;
     this.clock = clock;
     this.held = held;
-    this.http =
-        new HttpClientOnDemand(
-            () ->
-                HttpClient.newBuilder()
-                    .connectTimeout(Duration.ofSeconds(30))
-                    .followRedirects(HttpClient.Redirect.NORMAL)
-                    .build());
+    this.http = new HttpClientOnDemand(HttpClient.Redirect.NORMAL);
     load();
   }
 

@@ -14,7 +14,6 @@ import java.nio.file.Path;
 import java.security.DigestInputStream;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.HexFormat;
@@ -92,15 +91,8 @@ final class OciRegistry {
     this.json = json;
     this.credentials = Map.copyOf(credentials);
     this.insecure = Set.copyOf(insecure);
-    this.http =
-        new HttpClientOnDemand(
-            () ->
-                HttpClient.newBuilder()
-                    .connectTimeout(Duration.ofSeconds(30))
-                    // Followed by hand: a blob's redirect to storage elsewhere must not carry the
-                    // token.
-                    .followRedirects(HttpClient.Redirect.NEVER)
-                    .build());
+    // Redirects followed by hand: a blob's redirect to storage elsewhere must not carry the token.
+    this.http = new HttpClientOnDemand(HttpClient.Redirect.NEVER);
   }
 
   /**
