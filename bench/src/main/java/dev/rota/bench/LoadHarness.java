@@ -10,9 +10,6 @@ import io.temporal.api.enums.v1.EventType;
 import io.temporal.api.history.v1.HistoryEvent;
 import io.temporal.client.WorkflowClient;
 import java.io.IOException;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -58,7 +55,7 @@ public final class LoadHarness {
    */
   private static final boolean SET = Boolean.getBoolean("bench.set");
 
-  private static final String VM_TEMPLATE =
+  static final String VM_TEMPLATE =
       "\"runtime\":\"synthetic\",\"resources\":{\"cpu\":1,\"memory\":256}";
 
   /** The activity types that each begin one term, old and new. */
@@ -90,13 +87,7 @@ public final class LoadHarness {
     return s;
   }
 
-  private final HttpClient http =
-      HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
-  private final ObjectMapper json = new ObjectMapper();
-
-  /** Submissions answered 429 (a host's bound on requests in flight) and sent again. */
-  private final java.util.concurrent.atomic.AtomicInteger refusedForNow =
-      new java.util.concurrent.atomic.AtomicInteger();
+  private final HarnessApi calls = new HarnessApi(null);
 
   public static void main(String[] args) throws Exception {
     try {
@@ -156,9 +147,9 @@ public final class LoadHarness {
     try (RotaHost host = RotaHost.start(HostMode.DEV, props)) {
       String api = "http://127.0.0.1:" + port;
       WorkflowClient temporal = host.context().getBean(WorkflowClient.class);
-      await(
+      HarnessApi.await(
           "all agents ready",
-          () -> count(api, "workers", "ready") == workers,
+          () -> calls.count(api, "workers", "ready") == workers,
           Duration.ofMinutes(3));
       Set<String> clusterRuns = new HashSet<>();
       clusterRuns.add(clusterRun(temporal));
@@ -208,7 +199,7 @@ public final class LoadHarness {
       posts.add(
           clients.submit(
               () ->
-                  post(
+                  calls.post(
                       api + "/v1/vm-sets",
                       "{\"name\":\"load\",\"replicas\":"
                           + vms
@@ -226,8 +217,8 @@ public final class LoadHarness {
           clients.submit(
               () ->
                   BATCH == 1
-                      ? post(api + "/v1/vms", items.get(0))
-                      : post(
+                      ? calls.post(api + "/v1/vms", items.get(0))
+                      : calls.post(
                           api + "/v1/vms/batch", "{\"items\":[" + String.join(",", items) + "]}")));
     }
     for (Future<HttpResponse<String>> f : posts) {
@@ -241,10 +232,10 @@ public final class LoadHarness {
     clients.shutdown();
     Instant submitted = Instant.now();
     long[] lastSaid = {System.nanoTime()};
-    await(
+    HarnessApi.await(
         "all running",
         () -> {
-          long running = count(api, "vms", "running");
+          long running = calls.count(api, "vms", "running");
           if (System.nanoTime() - lastSaid[0] > 10_000_000_000L) {
             lastSaid[0] = System.nanoTime();
             System.out.printf(
@@ -279,7 +270,7 @@ public final class LoadHarness {
         "submittedPerSecond",
         Math.round(vms * 1000.0 / Math.max(1, Duration.between(start, submitted).toMillis())));
     r.put("batch", SET ? "set" : BATCH);
-    r.put("submitsRetriedAfter429Or503", refusedForNow.get());
+    r.put("submitsRetriedAfter429Or503", calls.refusedForNow.get());
     r.put("allRunningSeconds", seconds);
     r.put("vmsPerSecond", Math.round(vms / seconds * 10) / 10.0);
     r.put("submitToRunningMillis", latencies(api));
@@ -287,7 +278,8 @@ public final class LoadHarness {
     // A VM runs without waiting for its workflow, which is started after its submission was
     // answered: the
     // burst's Temporal cost is counted until every workflow has started and heard what its VM did.
-    await("every VM's workflow started", () -> starts.count() == 0, Duration.ofMinutes(10));
+    HarnessApi.await(
+        "every VM's workflow started", () -> starts.count() == 0, Duration.ofMinutes(10));
     Instant workflowsStarted = Instant.now();
     r.put("workflowsStartedSeconds", Duration.between(start, workflowsStarted).toMillis() / 1000.0);
     // The whole burst's cost: a VM's workflow starts once it runs, so most of the Temporal server's
@@ -308,7 +300,7 @@ public final class LoadHarness {
     r.put("clusterEventsPerTerm", clusterEventsPerTerm(temporal, clusterRuns, start, allRunning));
     r.put("heapPeakMiB", heap.peakMiB());
     r.put("heapLiveMiB", heap.liveMiB());
-    System.out.println(json.writerWithDefaultPrettyPrinter().writeValueAsString(r));
+    System.out.println(calls.json(r));
   }
 
   /**
@@ -319,21 +311,11 @@ public final class LoadHarness {
     ExecutorService clients = Executors.newFixedThreadPool(CLIENT_THREADS);
     List<Future<HttpResponse<String>>> deletes = new ArrayList<>();
     if (SET) {
-      deletes.add(
-          clients.submit(
-              () ->
-                  http.send(
-                      HttpRequest.newBuilder(URI.create(api + "/v1/vm-sets/load")).DELETE().build(),
-                      HttpResponse.BodyHandlers.ofString())));
+      deletes.add(clients.submit(() -> calls.delete(api + "/v1/vm-sets/load")));
     }
     for (int i = 0; !SET && i < vms; i++) {
       String name = "load-" + i;
-      deletes.add(
-          clients.submit(
-              () ->
-                  http.send(
-                      HttpRequest.newBuilder(URI.create(api + "/v1/vms/" + name)).DELETE().build(),
-                      HttpResponse.BodyHandlers.ofString())));
+      deletes.add(clients.submit(() -> calls.delete(api + "/v1/vms/" + name)));
     }
     for (Future<HttpResponse<String>> f : deletes) {
       if (f.get().statusCode() / 100 != 2) {
@@ -342,30 +324,20 @@ public final class LoadHarness {
       }
     }
     clients.shutdown();
-    await(
+    HarnessApi.await(
         "every VM deleted",
         () -> {
           try {
-            return ((List<?>) get(api + "/v1/vms?limit=1").get("items")).isEmpty();
+            return ((List<?>) calls.get(api + "/v1/vms?limit=1").get("items")).isEmpty();
           } catch (Exception e) {
             return false;
           }
         },
         Duration.ofMinutes(5));
     if (SET) {
-      await(
+      HarnessApi.await(
           "the set deleted",
-          () -> {
-            try {
-              return http.send(
-                          HttpRequest.newBuilder(URI.create(api + "/v1/vm-sets/load")).build(),
-                          HttpResponse.BodyHandlers.ofString())
-                      .statusCode()
-                  == 404;
-            } catch (Exception e) {
-              return false;
-            }
-          },
+          () -> calls.status(api + "/v1/vm-sets/load") == 404,
           Duration.ofMinutes(5));
     }
     Thread.sleep(2_000); // the deletions' last news and terms, before the next burst's clock starts
@@ -428,11 +400,11 @@ public final class LoadHarness {
         lastSeen(api, stillHolding.isEmpty() ? killed : stillHolding)
             .plus(duration("rota.workers.lost-after"))
             .plus(duration("rota.workers.offline-after"));
-    await(
+    HarnessApi.await(
         "VMs moved off the dead workers",
         () -> {
           try {
-            return count(api, "vms", "running") == vms
+            return calls.count(api, "vms", "running") == vms
                 && runningOnAndForgetEmpty(api, stillHolding) == 0;
           } catch (Exception e) {
             return false;
@@ -444,7 +416,7 @@ public final class LoadHarness {
     r.put("failoverAfterOfflineSeconds", Duration.between(offlineAt, movedAt).toMillis() / 1000.0);
     r.put("termIntervalSeconds", duration("rota.scheduler.interval").toMillis() / 1000.0);
     r.put("killedAgents", kill);
-    System.out.println(json.writerWithDefaultPrettyPrinter().writeValueAsString(r));
+    System.out.println(calls.json(r));
   }
 
   /** The latest heartbeat of {@code workers}, as the API shows it. */
@@ -452,7 +424,7 @@ public final class LoadHarness {
   private Instant lastSeen(String api, Set<String> workers) throws Exception {
     Instant latest = Instant.EPOCH;
     for (String w : workers) {
-      Instant seen = Instant.parse((String) get(api + "/v1/workers/" + w).get("lastSeen"));
+      Instant seen = Instant.parse((String) calls.get(api + "/v1/workers/" + w).get("lastSeen"));
       latest = seen.isAfter(latest) ? seen : latest;
     }
     return latest;
@@ -482,7 +454,7 @@ public final class LoadHarness {
           "rota.workers.offline-after",
           "3m");
 
-  private static String clusterRun(WorkflowClient temporal) {
+  static String clusterRun(WorkflowClient temporal) {
     return temporal
         .newUntypedWorkflowStub(ClusterWorkflow.WORKFLOW_ID)
         .describe()
@@ -494,7 +466,7 @@ public final class LoadHarness {
    * Events that cost an action, by kind, in every VM workflow and every cluster run seen, within
    * the window.
    */
-  private static Map<EventType, Long> cost(
+  static Map<EventType, Long> cost(
       WorkflowClient temporal, Set<String> clusterRuns, int vms, Instant from, Instant to) {
     Map<EventType, Long> counts = new EnumMap<>(EventType.class);
     for (String run : clusterRuns) {
@@ -632,11 +604,11 @@ public final class LoadHarness {
     }
   }
 
-  private static long actions(Map<EventType, Long> counts) {
+  static long actions(Map<EventType, Long> counts) {
     return counts.values().stream().mapToLong(Long::longValue).sum();
   }
 
-  private static Map<String, Double> perVm(Map<EventType, Long> counts, int vms) {
+  static Map<String, Double> perVm(Map<EventType, Long> counts, int vms) {
     Map<String, Double> m = new LinkedHashMap<>();
     counts.forEach(
         (k, v) ->
@@ -677,7 +649,7 @@ public final class LoadHarness {
     String cursor = null;
     do {
       Map<String, Object> page =
-          get(api + "/v1/vms?limit=1000" + (cursor == null ? "" : "&cursor=" + cursor));
+          calls.get(api + "/v1/vms?limit=1000" + (cursor == null ? "" : "&cursor=" + cursor));
       for (Map<String, Object> vm : (List<Map<String, Object>>) page.get("items")) {
         lines.add(
             String.join(
@@ -712,7 +684,7 @@ public final class LoadHarness {
     return m;
   }
 
-  private static Map<String, Object> percentiles(List<Long> millis) {
+  static Map<String, Object> percentiles(List<Long> millis) {
     Collections.sort(millis);
     Map<String, Object> m = new LinkedHashMap<>();
     m.put("p50", pct(millis, 50));
@@ -736,7 +708,9 @@ public final class LoadHarness {
     for (java.util.Iterator<String> it = workers.iterator(); it.hasNext(); ) {
       int there =
           ((List<?>)
-                  get(api + "/v1/vms?status=running&limit=1000&worker=" + it.next()).get("items"))
+                  calls
+                      .get(api + "/v1/vms?status=running&limit=1000&worker=" + it.next())
+                      .get("items"))
               .size();
       if (there == 0) {
         it.remove();
@@ -744,60 +718,6 @@ public final class LoadHarness {
       n += there;
     }
     return n;
-  }
-
-  @SuppressWarnings("unchecked")
-  private long count(String api, String kind, String key) {
-    try {
-      Map<String, Object> counts = (Map<String, Object>) get(api + "/v1/cluster").get(kind);
-      Object n = counts.get(key);
-      return n == null ? 0 : ((Number) n).longValue();
-    } catch (Exception e) {
-      return -1;
-    }
-  }
-
-  /**
-   * Submits as a client should: a 429 or a 503 did nothing, so it is sent again after its
-   * Retry-After.
-   */
-  private HttpResponse<String> post(String url, String body)
-      throws IOException, InterruptedException {
-    while (true) {
-      HttpResponse<String> answer =
-          http.send(
-              HttpRequest.newBuilder(URI.create(url))
-                  .header("Content-Type", "application/json")
-                  .POST(HttpRequest.BodyPublishers.ofString(body))
-                  .build(),
-              HttpResponse.BodyHandlers.ofString());
-      if (answer.statusCode() != 429 && answer.statusCode() != 503) {
-        return answer;
-      }
-      refusedForNow.incrementAndGet();
-      Thread.sleep(1000L * answer.headers().firstValueAsLong("Retry-After").orElse(1));
-    }
-  }
-
-  @SuppressWarnings("unchecked")
-  private Map<String, Object> get(String url) throws IOException, InterruptedException {
-    return json.readValue(
-        http.send(
-                HttpRequest.newBuilder(URI.create(url)).build(),
-                HttpResponse.BodyHandlers.ofString())
-            .body(),
-        Map.class);
-  }
-
-  private static void await(String what, java.util.function.BooleanSupplier done, Duration patience)
-      throws InterruptedException {
-    long deadline = System.nanoTime() + patience.toNanos();
-    while (!done.getAsBoolean()) {
-      if (System.nanoTime() > deadline) {
-        throw new IllegalStateException("gave up waiting: " + what);
-      }
-      Thread.sleep(200); // the API is polled, and a poll costs the host: 5 a second is enough
-    }
   }
 
   /**
@@ -830,20 +750,7 @@ public final class LoadHarness {
                         .map(c -> c.contains("start-dev") && !c.startsWith("sh"))
                         .orElse(false))
             .toList();
-    long ticks = 0;
-    for (ProcessHandle p : servers) {
-      String stat = procFile("/proc/" + p.pid() + "/stat");
-      String[] fields = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
-      ticks += Long.parseLong(fields[11]) + Long.parseLong(fields[12]); // utime, stime
-    }
-    return ticks;
-  }
-
-  /** A file of /proc, whole: they claim to be empty, and Files.readString may read one short. */
-  private static String procFile(String path) throws IOException {
-    try (java.io.InputStream in = Files.newInputStream(Path.of(path))) {
-      return new String(in.readAllBytes(), java.nio.charset.StandardCharsets.US_ASCII);
-    }
+    return servers.stream().mapToLong(p -> ProcStat.ticks(p.pid())).sum();
   }
 
   /** A free port below the kernel's ephemeral range ({@link dev.rota.host.LoopbackPorts}). */
@@ -851,7 +758,7 @@ public final class LoadHarness {
     return dev.rota.host.LoopbackPorts.free();
   }
 
-  private static Map<String, Object> machine() {
+  static Map<String, Object> machine() {
     return Map.of(
         "cores",
         Runtime.getRuntime().availableProcessors(),

@@ -1,0 +1,135 @@
+package dev.rota.bench;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.BooleanSupplier;
+
+/**
+ * The harnesses' calls to Rota's REST API, as a well-behaved client makes them: with a token when
+ * auth is on, and a submission refused for now (429, 503) sent again after its Retry-After.
+ */
+final class HarnessApi {
+  private final HttpClient http =
+      HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
+  private final ObjectMapper json = new ObjectMapper();
+  private final String token;
+
+  /** Submissions answered 429 (a host's bound on requests in flight) or 503, and sent again. */
+  final AtomicInteger refusedForNow = new AtomicInteger();
+
+  /** A client with this bearer token, or none for a host with auth off. */
+  HarnessApi(String token) {
+    this.token = token;
+  }
+
+  private HttpRequest.Builder request(String url) {
+    HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(url));
+    return token == null ? b : b.header("Authorization", "Bearer " + token);
+  }
+
+  HttpResponse<String> post(String url, String body) throws IOException, InterruptedException {
+    while (true) {
+      HttpResponse<String> answer =
+          http.send(
+              request(url)
+                  .header("Content-Type", "application/json")
+                  .POST(HttpRequest.BodyPublishers.ofString(body))
+                  .build(),
+              HttpResponse.BodyHandlers.ofString());
+      if (answer.statusCode() != 429 && answer.statusCode() != 503) {
+        return answer;
+      }
+      refusedForNow.incrementAndGet();
+      Thread.sleep(1000L * answer.headers().firstValueAsLong("Retry-After").orElse(1));
+    }
+  }
+
+  HttpResponse<String> delete(String url) throws IOException, InterruptedException {
+    return http.send(request(url).DELETE().build(), HttpResponse.BodyHandlers.ofString());
+  }
+
+  /** The answer's status, or -1 when the host did not answer. */
+  int status(String url) {
+    try {
+      return http.send(request(url).build(), HttpResponse.BodyHandlers.discarding()).statusCode();
+    } catch (IOException e) {
+      return -1;
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return -1;
+    }
+  }
+
+  String text(String url) throws IOException, InterruptedException {
+    return http.send(request(url).build(), HttpResponse.BodyHandlers.ofString()).body();
+  }
+
+  @SuppressWarnings("unchecked")
+  Map<String, Object> get(String url) throws IOException, InterruptedException {
+    return json.readValue(text(url), Map.class);
+  }
+
+  /** A count from {@code GET /v1/cluster} ({@code vms}/{@code running}); -1 when unanswered. */
+  @SuppressWarnings("unchecked")
+  long count(String api, String kind, String key) {
+    try {
+      Map<String, Object> counts = (Map<String, Object>) get(api + "/v1/cluster").get(kind);
+      Object n = counts.get(key);
+      return n == null ? 0 : ((Number) n).longValue();
+    } catch (Exception e) {
+      return -1;
+    }
+  }
+
+  /** The VMs by status, from {@code GET /v1/cluster}; empty when unanswered. */
+  @SuppressWarnings("unchecked")
+  Map<String, Number> vmCounts(String api) {
+    try {
+      return (Map<String, Number>) get(api + "/v1/cluster").get("vms");
+    } catch (Exception e) {
+      return Map.of();
+    }
+  }
+
+  /** Every item of a paged list ({@code /v1/vms?limit=1000}, its cursors followed). */
+  @SuppressWarnings("unchecked")
+  List<Map<String, Object>> all(String api, String path) throws Exception {
+    List<Map<String, Object>> items = new java.util.ArrayList<>();
+    String cursor = null;
+    do {
+      Map<String, Object> page =
+          get(
+              api
+                  + path
+                  + (path.contains("?") ? "&" : "?")
+                  + "limit=1000"
+                  + (cursor == null ? "" : "&cursor=" + cursor));
+      items.addAll((List<Map<String, Object>>) page.get("items"));
+      cursor = (String) page.get("nextCursor");
+    } while (cursor != null);
+    return items;
+  }
+
+  String json(Object value) throws IOException {
+    return json.writerWithDefaultPrettyPrinter().writeValueAsString(value);
+  }
+
+  static void await(String what, BooleanSupplier done, Duration patience)
+      throws InterruptedException {
+    long deadline = System.nanoTime() + patience.toNanos();
+    while (!done.getAsBoolean()) {
+      if (System.nanoTime() > deadline) {
+        throw new IllegalStateException("gave up waiting: " + what);
+      }
+      Thread.sleep(200); // the API is polled, and a poll costs the host: 5 a second is enough
+    }
+  }
+}

@@ -1,0 +1,62 @@
+package dev.rota.bench;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+/** What Linux's /proc says of another process: its CPU and its memory. */
+final class ProcStat {
+  private ProcStat() {}
+
+  /** User and system clock ticks (1/100 s) of process {@code pid}; 0 once it is gone. */
+  static long ticks(long pid) {
+    try {
+      String stat = file("/proc/" + pid + "/stat");
+      String[] fields = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+      return Long.parseLong(fields[11]) + Long.parseLong(fields[12]); // utime, stime
+    } catch (IOException e) {
+      return 0;
+    }
+  }
+
+  /** {@link #ticks} of the process and of every process under it (PostgreSQL's backends). */
+  static long ticksWithDescendants(long pid) {
+    return ticks(pid)
+        + ProcessHandle.of(pid).stream()
+            .flatMap(ProcessHandle::descendants)
+            .mapToLong(p -> ticks(p.pid()))
+            .sum();
+  }
+
+  /** The most resident memory the process has had ({@code VmHWM}), in MiB; -1 if unknown. */
+  static long peakRssMiB(long pid) {
+    return status(pid, "VmHWM:");
+  }
+
+  /** Its resident memory now ({@code VmRSS}), in MiB; -1 if unknown. */
+  static long rssMiB(long pid) {
+    return status(pid, "VmRSS:");
+  }
+
+  private static long status(long pid, String field) {
+    try {
+      for (String line : file("/proc/" + pid + "/status").split("\n")) {
+        if (line.startsWith(field)) {
+          return Long.parseLong(line.substring(field.length()).replace("kB", "").strip()) / 1024;
+        }
+      }
+    } catch (IOException e) {
+      // gone
+    }
+    return -1;
+  }
+
+  /** A file of /proc, whole: they claim to be empty, and Files.readString may read one short. */
+  static String file(String path) throws IOException {
+    try (InputStream in = Files.newInputStream(Path.of(path))) {
+      return new String(in.readAllBytes(), StandardCharsets.US_ASCII);
+    }
+  }
+}
