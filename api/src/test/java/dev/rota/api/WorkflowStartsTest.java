@@ -237,6 +237,45 @@ class WorkflowStartsTest {
     assertTrue(starter.owed("ws-fresh"), "a start owed a moment is its own host's to make");
   }
 
+  /** Claims the VM's owed start until {@code until}, as another host about to make it does. */
+  private void claimedElsewhere(String vm, Instant until) {
+    tx.executeWrite(
+        s -> {
+          try (var update =
+              s.getConnection()
+                  .prepareStatement("UPDATE workflow_starts SET claimed_until = ? WHERE vm = ?")) {
+            update.setObject(
+                1, java.time.OffsetDateTime.ofInstant(until, java.time.ZoneOffset.UTC));
+            update.setString(2, vm);
+            return update.executeUpdate();
+          }
+        });
+  }
+
+  @Test
+  void theSweepLeavesAStartAnotherHostIsMakingAndTakesItOnceTheClaimLapses() {
+    owed("ws-claimed", Instant.now().minusSeconds(60));
+    claimedElsewhere("ws-claimed", Instant.now().plusSeconds(60));
+    starter.sweep();
+    assertFalse(workflowExists("ws-claimed"), "another host is making it");
+    assertTrue(starter.owed("ws-claimed"));
+
+    claimedElsewhere("ws-claimed", Instant.now().minusSeconds(1));
+    assertTrue(starter.sweep() >= 1);
+    assertTrue(
+        workflowExists("ws-claimed"),
+        "that host's claim lapsed: it died, or Temporal did not answer");
+    assertFalse(starter.owed("ws-claimed"));
+  }
+
+  @Test
+  void aUsersActionStartsAWorkflowAnotherHostHasClaimed() {
+    owed("ws-claimed-act", Instant.now());
+    claimedElsewhere("ws-claimed-act", Instant.now().plusSeconds(60));
+    assertTrue(starter.startIfOwed("ws-claimed-act"), "the action waits for no other host");
+    assertTrue(workflowExists("ws-claimed-act"));
+  }
+
   @Test
   void aStartMadeBeforeForTheSameSubmissionIsDoneAndOneOfAClosingNamesakeStaysOwed() {
     VmRow vm = owed("ws-again", Instant.now());

@@ -42,7 +42,10 @@ import org.slf4j.LoggerFactory;
  * shows the VM running, which the start hands over instead of signals (a workflow started before
  * its VM was placed is signalled its placement and its start: three actions where one does). Every
  * host also takes, every {@link #SWEEP_EVERY}, starts owed for longer than {@link #OWED_FOR} that
- * it is not making itself (a host that died with them, Temporal out of reach).
+ * it is not making itself (a host that died with them, Temporal out of reach, or a burst larger
+ * than its host starts in that time). A host claims each chunk of starts for {@link #CLAIM} just
+ * before it makes them, and leaves those another host's claim holds: each start is made by one
+ * host, and a burst's starts are shared between the hosts.
  *
  * <p>Each workflow is started with its VM's row as it is when started, which may be newer than the
  * submission (placed, running): the workflow takes it as a restored one does, and the news the row
@@ -68,6 +71,7 @@ public class VmWorkflowStarter {
   private final TemporalDeadlines deadlines;
   private final BatchStatement startsMade = BatchStatement.of(WorkflowStartRepository.DONE);
   private final BatchStatement newsHandedOver = BatchStatement.of(OutboxRepository.HANDED_OVER);
+  private final BatchStatement claims = BatchStatement.of(WorkflowStartRepository.CLAIM);
 
   /** The VMs whose starts this host is making: the sweep leaves them alone. */
   private final Set<String> making = ConcurrentHashMap.newKeySet();
@@ -77,8 +81,13 @@ public class VmWorkflowStarter {
    * round trip and a commit on a real server (with 16 the CLI's dev server took 86 starts a second,
    * with 64 109).
    */
+  private static final int IN_FLIGHT = 64;
+
+  /** How long a claim on a chunk of starts holds: its starts' deadline, thrice. */
+  static final Duration CLAIM = START_DEADLINE.multipliedBy(3);
+
   private final ExecutorService starting =
-      Executors.newFixedThreadPool(64, DaemonThreads.named("workflow-starter"));
+      Executors.newFixedThreadPool(IN_FLIGHT, DaemonThreads.named("workflow-starter"));
 
   /** Batches handed over, one thread each while its starts are made. */
   private final ExecutorService batches =
@@ -126,7 +135,7 @@ public class VmWorkflowStarter {
         () -> {
           List<String> waiting = List.of();
           try {
-            waiting = startNow(names, !delay.isZero()).waiting();
+            waiting = startNow(names, !delay.isZero(), true).waiting();
           } catch (RuntimeException e) {
             log.warn("workflow starts of {} VMs left to the sweep: {}", names.size(), e.toString());
           } finally {
@@ -174,7 +183,8 @@ public class VmWorkflowStarter {
    * returns how many it started.
    */
   public int sweep() {
-    List<WorkflowStartRow> owed = starts.oldest(clock.instant().minus(OWED_FOR), SWEEP_BATCH);
+    Instant now = clock.instant();
+    List<WorkflowStartRow> owed = starts.oldest(now.minus(OWED_FOR), now, SWEEP_BATCH);
     List<String> names = new ArrayList<>();
     for (WorkflowStartRow o : owed) {
       if (making.add(o.vm())) {
@@ -182,7 +192,7 @@ public class VmWorkflowStarter {
       }
     }
     try {
-      return startNow(names, false).made();
+      return startNow(names, false, true).made();
     } finally {
       names.forEach(making::remove);
     }
@@ -193,7 +203,8 @@ public class VmWorkflowStarter {
    * to start); true if it was owed and is started.
    */
   public boolean startIfOwed(String vmName) {
-    return starts.owed(vmName) > 0 && startNow(List.of(vmName), false).made() == 1;
+    // Claimed or not: the action waits for its workflow, and a start made twice is done once.
+    return starts.owed(vmName) > 0 && startNow(List.of(vmName), false, false).made() == 1;
   }
 
   /** Whether the VM's workflow has yet to be started. */
@@ -223,9 +234,12 @@ public class VmWorkflowStarter {
   /**
    * Starts the workflows owed to these VMs, several at a time, each from its row as it is now;
    * takes out what was started, and what is owed to a VM no longer there. With {@code mayWait},
-   * leaves owed the starts of VMs still {@link #inItsBurst}.
+   * leaves owed the starts of VMs still {@link #inItsBurst}. With {@code claimed}, claims each
+   * chunk of starts just before making it ({@link WorkflowStartRepository#CLAIM}) and leaves those
+   * another host is making: the submitting host works through a large burst's starts while the
+   * other hosts' sweeps find them owed, and each start is then made once.
    */
-  Round startNow(List<String> names, boolean mayWait) {
+  Round startNow(List<String> names, boolean mayWait, boolean claimed) {
     if (names.isEmpty()) {
       return new Round(0, List.of());
     }
@@ -237,26 +251,31 @@ public class VmWorkflowStarter {
     List<String> waiting = new ArrayList<>();
     List<WorkflowStartRow> done = new ArrayList<>();
     List<VmRow> started = new ArrayList<>();
-    List<Future<Boolean>> making = new ArrayList<>();
-    List<WorkflowStartRow> tried = new ArrayList<>();
+    List<WorkflowStartRow> ready = new ArrayList<>();
     for (WorkflowStartRow o : owed.values()) {
       VmRow vm = rows.get(o.vm());
       if (vm == null || vm.seq() != o.vmSeq()) {
         done.add(
             o); // deleted, and perhaps submitted again: that submission owes a start of its own
-        continue;
-      }
-      if (mayWait && inItsBurst(vm, now, delay)) {
+      } else if (mayWait && inItsBurst(vm, now, delay)) {
         waiting.add(vm.name());
-        continue;
+      } else {
+        ready.add(o);
       }
-      tried.add(o);
-      making.add(starting.submit(() -> start(vm)));
     }
-    for (int i = 0; i < making.size(); i++) {
-      if (made(making.get(i), tried.get(i).vm())) {
-        started.add(rows.get(tried.get(i).vm()));
-        done.add(tried.get(i));
+    for (int from = 0; from < ready.size(); from += IN_FLIGHT) {
+      List<WorkflowStartRow> chunk = ready.subList(from, Math.min(ready.size(), from + IN_FLIGHT));
+      List<WorkflowStartRow> tried = claimed ? claim(chunk) : chunk;
+      List<Future<Boolean>> making = new ArrayList<>();
+      for (WorkflowStartRow o : tried) {
+        VmRow vm = rows.get(o.vm());
+        making.add(starting.submit(() -> start(vm)));
+      }
+      for (int i = 0; i < making.size(); i++) {
+        if (made(making.get(i), tried.get(i).vm())) {
+          started.add(rows.get(tried.get(i).vm()));
+          done.add(tried.get(i));
+        }
       }
     }
     if (done.isEmpty()) {
@@ -297,6 +316,36 @@ public class VmWorkflowStarter {
       }
     }
     return new Round(started.size(), waiting);
+  }
+
+  /** The starts of {@code chunk} this host now claims; those another host is making are left. */
+  private List<WorkflowStartRow> claim(List<WorkflowStartRow> chunk) {
+    Instant now = clock.instant();
+    int[] taken =
+        certain.write(
+            () ->
+                claims.run(
+                    tx.getConnection(),
+                    chunk.stream()
+                        .map(
+                            o ->
+                                Map.<String, Object>of(
+                                    "vm",
+                                    o.vm(),
+                                    "vmSeq",
+                                    o.vmSeq(),
+                                    "until",
+                                    now.plus(CLAIM),
+                                    "now",
+                                    now))
+                        .toList()));
+    List<WorkflowStartRow> mine = new ArrayList<>();
+    for (int i = 0; i < chunk.size(); i++) {
+      if (taken[i] == 1) {
+        mine.add(chunk.get(i));
+      }
+    }
+    return mine;
   }
 
   /**

@@ -21,9 +21,22 @@ public interface WorkflowStartRepository extends GenericRepository<WorkflowStart
   @Query(ADD)
   void add(String vm, long vmSeq, Instant submittedAt);
 
-  /** The oldest starts owed since before {@code before}, submission order. */
-  @Query("SELECT * FROM workflow_starts WHERE submitted_at < :before ORDER BY vm_seq LIMIT :limit")
-  List<WorkflowStartRow> oldest(Instant before, int limit);
+  /**
+   * The oldest starts owed since before {@code before} that no host is making at {@code now},
+   * submission order.
+   */
+  @Query(
+      "SELECT * FROM workflow_starts WHERE submitted_at < :before"
+          + " AND (claimed_until IS NULL OR claimed_until < :now) ORDER BY vm_seq LIMIT :limit")
+  List<WorkflowStartRow> oldest(Instant before, Instant now, int limit);
+
+  /**
+   * Claims a start owed for a host about to make it, until {@code until}, unless another host's
+   * claim holds at {@code now}; one or many, as a batch (1: claimed).
+   */
+  String CLAIM =
+      "UPDATE workflow_starts SET claimed_until = :until WHERE vm = :vm AND vm_seq = :vmSeq"
+          + " AND (claimed_until IS NULL OR claimed_until < :now)";
 
   /** Whether the VM's workflow is still to be started. */
   @Query("SELECT COUNT(*) FROM workflow_starts WHERE vm = :vm")
