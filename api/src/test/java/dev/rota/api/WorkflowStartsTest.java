@@ -51,6 +51,8 @@ class WorkflowStartsTest {
   @Inject TransactionOperations<Connection> tx;
   @Inject dev.rota.store.VmTaskRepository tasks;
   @Inject dev.rota.control.WorkflowKeeper keeper;
+  @Inject dev.rota.store.CertainCommits certain;
+  @Inject dev.rota.scheduler.TemporalDeadlines deadlines;
 
   private boolean workflowExists(String vm) {
     return VmApiTest.workflowExists(temporal, vm);
@@ -266,6 +268,56 @@ class WorkflowStartsTest {
         workflowExists("ws-claimed"),
         "that host's claim lapsed: it died, or Temporal did not answer");
     assertFalse(starter.owed("ws-claimed"));
+  }
+
+  /** A second host's starter, on the same database and Temporal. */
+  private VmWorkflowStarter otherHost() {
+    return new VmWorkflowStarter(
+        workflows,
+        starts,
+        vms,
+        certain,
+        tx,
+        java.time.Clock.systemUTC(),
+        deadlines,
+        java.time.Duration.ofMillis(500));
+  }
+
+  private String claimant(String vm) {
+    return tx.executeRead(
+        s -> {
+          try (var query =
+              s.getConnection()
+                  .prepareStatement("SELECT claimed_by FROM workflow_starts WHERE vm = ?")) {
+            query.setString(1, vm);
+            try (var rows = query.executeQuery()) {
+              return rows.next() ? rows.getString(1) : null;
+            }
+          }
+        });
+  }
+
+  @Test
+  void aStartWaitingForItsBurstIsClaimedSoThatAnotherHostsSweepLeavesIt() {
+    VmRow vm = owed("ws-waiting", Instant.now());
+    starter.startSoon(List.of(vm));
+    eventually("its host claimed it as it waits", () -> claimant("ws-waiting") != null);
+    tx.executeWrite(
+        s -> {
+          try (var backdate =
+              s.getConnection()
+                  .prepareStatement(
+                      "UPDATE workflow_starts SET submitted_at = ? WHERE vm = 'ws-waiting'")) {
+            backdate.setObject(
+                1,
+                java.time.OffsetDateTime.ofInstant(
+                    Instant.now().minusSeconds(60), java.time.ZoneOffset.UTC));
+            return backdate.executeUpdate();
+          }
+        });
+    assertEquals(0, otherHost().sweep(), "its own host makes it once its VM runs or waits no more");
+    assertFalse(workflowExists("ws-waiting"));
+    assertTrue(starter.owed("ws-waiting"));
   }
 
   @Test

@@ -594,7 +594,7 @@ public final class LoadHarness {
           EventType.EVENT_TYPE_TIMER_STARTED,
           EventType.EVENT_TYPE_WORKFLOW_EXECUTION_UPDATE_ACCEPTED);
 
-  private static void count(
+  static void count(
       List<HistoryEvent> events, Instant from, Instant to, Map<EventType, Long> counts) {
     for (HistoryEvent e : events) {
       Instant t = Instant.ofEpochSecond(e.getEventTime().getSeconds(), e.getEventTime().getNanos());

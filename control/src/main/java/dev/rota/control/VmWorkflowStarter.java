@@ -37,15 +37,16 @@ import org.slf4j.LoggerFactory;
  * that neither waits for Temporal (on the CLI's dev server a start is a round trip and a SQLite
  * commit, and submissions that waited for their starts went no faster than those). This host starts
  * its own submissions {@code rota.vms.workflow-start-delay} (2 s) after they were stored, and a VM
- * still pending or scheduled then another delay later, up to five delays: a VM does not wait for
+ * still pending or scheduled then another delay later, up to fifteen delays: a VM does not wait for
  * its workflow, so its start is left out of the burst that places and runs it, and by then the row
  * shows the VM running, which the start hands over instead of signals (a workflow started before
  * its VM was placed is signalled its placement and its start: three actions where one does). Every
  * host also takes, every {@link #SWEEP_EVERY}, starts owed for longer than {@link #OWED_FOR} that
  * it is not making itself (a host that died with them, Temporal out of reach, or a burst larger
- * than its host starts in that time). A host claims each chunk of starts for {@link #CLAIM} just
- * before it makes them, and leaves those another host's claim holds: each start is made by one
- * host, and a burst's starts are shared between the hosts.
+ * than its host starts in that time). A host claims the starts it waits to make until it looks
+ * again, and each chunk of starts for {@link #CLAIM} just before it makes them, and leaves those
+ * another host's claim holds: each start is made by one host, and a burst's starts are shared
+ * between the hosts.
  *
  * <p>Each workflow is started with its VM's row as it is when started, which may be newer than the
  * submission (placed, running): the workflow takes it as a restored one does, and the news the row
@@ -72,6 +73,9 @@ public class VmWorkflowStarter {
   private final BatchStatement startsMade = BatchStatement.of(WorkflowStartRepository.DONE);
   private final BatchStatement newsHandedOver = BatchStatement.of(OutboxRepository.HANDED_OVER);
   private final BatchStatement claims = BatchStatement.of(WorkflowStartRepository.CLAIM);
+
+  /** This host, as its claims on owed starts name it. */
+  private final String host = java.util.UUID.randomUUID().toString();
 
   /** The VMs whose starts this host is making: the sweep leaves them alone. */
   private final Set<String> making = ConcurrentHashMap.newKeySet();
@@ -215,20 +219,24 @@ public class VmWorkflowStarter {
   /** What a round of starts did: how many it made, and which VMs' starts wait for their burst. */
   record Round(int made, List<String> waiting) {}
 
-  /** How many delays a start waits at most for its VM's burst. */
-  static final int BURST_DELAYS = 5;
+  /**
+   * How many delays a start waits at most for its VM's burst: 30 s with the default delay. A set of
+   * 10,000 took 25 to 50 s to run on a 2-core machine, and each start made while its VM was still
+   * placed or starting is followed by a signal of its news, a second action that competes with the
+   * burst.
+   */
+  static final int BURST_DELAYS = 15;
 
   /**
    * Whether a VM's start waits: while its burst places and runs it (pending or scheduled), for at
-   * most {@link #BURST_DELAYS} delays after its submission, and never past {@link #OWED_FOR}, when
-   * the sweep would take it anyway. A workflow started once its VM runs is handed the running VM
+   * most {@link #BURST_DELAYS} delays after its submission; the host claims it meanwhile, so that
+   * the other hosts' sweeps leave it. A workflow started once its VM runs is handed the running VM
    * with its start, and is signalled nothing.
    */
   static boolean inItsBurst(VmRow vm, Instant now, Duration delay) {
     String status = vm.state().status();
-    Duration longest = delay.multipliedBy(BURST_DELAYS);
     return ("pending".equals(status) || "scheduled".equals(status))
-        && vm.createdAt().plus(longest.compareTo(OWED_FOR) < 0 ? longest : OWED_FOR).isAfter(now);
+        && vm.createdAt().plus(delay.multipliedBy(BURST_DELAYS)).isAfter(now);
   }
 
   /**
@@ -263,9 +271,17 @@ public class VmWorkflowStarter {
         ready.add(o);
       }
     }
+    if (claimed && !waiting.isEmpty()) {
+      // Held until this host looks again: the other hosts' sweeps leave them to it meanwhile.
+      Set<String> held =
+          claim(waiting.stream().map(owed::get).toList(), now.plus(delay).plus(CLAIM)).stream()
+              .map(WorkflowStartRow::vm)
+              .collect(java.util.stream.Collectors.toSet());
+      waiting.removeIf(n -> !held.contains(n)); // another host is making it
+    }
     for (int from = 0; from < ready.size(); from += IN_FLIGHT) {
       List<WorkflowStartRow> chunk = ready.subList(from, Math.min(ready.size(), from + IN_FLIGHT));
-      List<WorkflowStartRow> tried = claimed ? claim(chunk) : chunk;
+      List<WorkflowStartRow> tried = claimed ? claim(chunk, clock.instant().plus(CLAIM)) : chunk;
       List<Future<Boolean>> making = new ArrayList<>();
       for (WorkflowStartRow o : tried) {
         VmRow vm = rows.get(o.vm());
@@ -318,8 +334,11 @@ public class VmWorkflowStarter {
     return new Round(started.size(), waiting);
   }
 
-  /** The starts of {@code chunk} this host now claims; those another host is making are left. */
-  private List<WorkflowStartRow> claim(List<WorkflowStartRow> chunk) {
+  /**
+   * The starts of {@code chunk} this host now claims until {@code until}; those another host is
+   * making are left.
+   */
+  private List<WorkflowStartRow> claim(List<WorkflowStartRow> chunk, Instant until) {
     Instant now = clock.instant();
     int[] taken =
         certain.write(
@@ -330,14 +349,8 @@ public class VmWorkflowStarter {
                         .map(
                             o ->
                                 Map.<String, Object>of(
-                                    "vm",
-                                    o.vm(),
-                                    "vmSeq",
-                                    o.vmSeq(),
-                                    "until",
-                                    now.plus(CLAIM),
-                                    "now",
-                                    now))
+                                    "vm", o.vm(), "vmSeq", o.vmSeq(), "by", host, "until", until,
+                                    "now", now))
                         .toList()));
     List<WorkflowStartRow> mine = new ArrayList<>();
     for (int i = 0; i < chunk.size(); i++) {

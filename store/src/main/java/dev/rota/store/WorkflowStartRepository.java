@@ -31,12 +31,13 @@ public interface WorkflowStartRepository extends GenericRepository<WorkflowStart
   List<WorkflowStartRow> oldest(Instant before, Instant now, int limit);
 
   /**
-   * Claims a start owed for a host about to make it, until {@code until}, unless another host's
-   * claim holds at {@code now}; one or many, as a batch (1: claimed).
+   * Claims a start owed for host {@code by}, which makes it before {@code until}, unless another
+   * host's claim holds at {@code now}; one or many, as a batch (1: claimed, or claimed again).
    */
   String CLAIM =
-      "UPDATE workflow_starts SET claimed_until = :until WHERE vm = :vm AND vm_seq = :vmSeq"
-          + " AND (claimed_until IS NULL OR claimed_until < :now)";
+      "UPDATE workflow_starts SET claimed_by = :by, claimed_until = :until"
+          + " WHERE vm = :vm AND vm_seq = :vmSeq"
+          + " AND (claimed_until IS NULL OR claimed_until < :now OR claimed_by = :by)";
 
   /** Whether the VM's workflow is still to be started. */
   @Query("SELECT COUNT(*) FROM workflow_starts WHERE vm = :vm")
