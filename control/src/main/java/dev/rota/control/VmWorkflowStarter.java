@@ -271,17 +271,37 @@ public class VmWorkflowStarter {
         ready.add(o);
       }
     }
-    if (claimed && !waiting.isEmpty()) {
-      // Held until this host looks again: the other hosts' sweeps leave them to it meanwhile.
+    if (claimed) {
+      // Held for as long as each may wait, and a claim's time more, so that the other hosts'
+      // sweeps leave them to this host; claimed at the first look, not again at every one.
+      List<WorkflowStartRow> unheld =
+          waiting.stream()
+              .map(owed::get)
+              .filter(o -> !host.equals(o.claimedBy()) || o.claimedUntil() == null)
+              .toList();
       Set<String> held =
-          claim(waiting.stream().map(owed::get).toList(), now.plus(delay).plus(CLAIM)).stream()
+          claim(
+                  unheld,
+                  o ->
+                      rows.get(o.vm())
+                          .createdAt()
+                          .plus(delay.multipliedBy(BURST_DELAYS))
+                          .plus(CLAIM))
+              .stream()
               .map(WorkflowStartRow::vm)
               .collect(java.util.stream.Collectors.toSet());
-      waiting.removeIf(n -> !held.contains(n)); // another host is making it
+      // Those another host claimed first are its to make.
+      Set<String> refused = new java.util.HashSet<>();
+      unheld.stream()
+          .map(WorkflowStartRow::vm)
+          .filter(n -> !held.contains(n))
+          .forEach(refused::add);
+      waiting.removeIf(refused::contains);
     }
     for (int from = 0; from < ready.size(); from += IN_FLIGHT) {
       List<WorkflowStartRow> chunk = ready.subList(from, Math.min(ready.size(), from + IN_FLIGHT));
-      List<WorkflowStartRow> tried = claimed ? claim(chunk, clock.instant().plus(CLAIM)) : chunk;
+      Instant until = clock.instant().plus(CLAIM);
+      List<WorkflowStartRow> tried = claimed ? claim(chunk, o -> until) : chunk;
       List<Future<Boolean>> making = new ArrayList<>();
       for (WorkflowStartRow o : tried) {
         VmRow vm = rows.get(o.vm());
@@ -335,10 +355,14 @@ public class VmWorkflowStarter {
   }
 
   /**
-   * The starts of {@code chunk} this host now claims until {@code until}; those another host is
-   * making are left.
+   * The starts of {@code chunk} this host now claims, each until {@code until} says; those another
+   * host is making are left.
    */
-  private List<WorkflowStartRow> claim(List<WorkflowStartRow> chunk, Instant until) {
+  private List<WorkflowStartRow> claim(
+      List<WorkflowStartRow> chunk, java.util.function.Function<WorkflowStartRow, Instant> until) {
+    if (chunk.isEmpty()) {
+      return List.of();
+    }
     Instant now = clock.instant();
     int[] taken =
         certain.write(
@@ -349,8 +373,16 @@ public class VmWorkflowStarter {
                         .map(
                             o ->
                                 Map.<String, Object>of(
-                                    "vm", o.vm(), "vmSeq", o.vmSeq(), "by", host, "until", until,
-                                    "now", now))
+                                    "vm",
+                                    o.vm(),
+                                    "vmSeq",
+                                    o.vmSeq(),
+                                    "by",
+                                    host,
+                                    "until",
+                                    until.apply(o),
+                                    "now",
+                                    now))
                         .toList()));
     List<WorkflowStartRow> mine = new ArrayList<>();
     for (int i = 0; i < chunk.size(); i++) {
