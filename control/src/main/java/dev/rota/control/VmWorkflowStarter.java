@@ -228,14 +228,16 @@ public class VmWorkflowStarter {
   static final int BURST_DELAYS = 15;
 
   /**
-   * Whether a VM's start waits: while its burst places and runs it (pending or scheduled), for at
-   * most {@link #BURST_DELAYS} delays after its submission; the host claims it meanwhile, so that
-   * the other hosts' sweeps leave it. A workflow started once its VM runs is handed the running VM
-   * with its start, and is signalled nothing.
+   * Whether a VM's start waits: while its burst places and runs it (pending or scheduled, and not
+   * waiting for room), for at most {@link #BURST_DELAYS} delays after its submission; the host
+   * claims it meanwhile, so that the other hosts' sweeps leave it. A workflow started once its VM
+   * runs is handed the running VM with its start, and is signalled nothing.
    */
   static boolean inItsBurst(VmRow vm, Instant now, Duration delay) {
     String status = vm.state().status();
     return ("pending".equals(status) || "scheduled".equals(status))
+        // A VM the scheduler said it cannot place yet has no burst to wait for.
+        && vm.notes().pendingReason() == null
         && vm.createdAt().plus(delay.multipliedBy(BURST_DELAYS)).isAfter(now);
   }
 

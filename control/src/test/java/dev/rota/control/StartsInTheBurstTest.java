@@ -2,6 +2,7 @@ package dev.rota.control;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import dev.rota.store.VmPlacementNotes;
 import dev.rota.store.VmRow;
 import dev.rota.store.VmState;
 import java.time.Duration;
@@ -14,8 +15,15 @@ class StartsInTheBurstTest {
   private static final Duration DELAY = Duration.ofSeconds(2);
 
   private static boolean waits(String status, double secondsAfterSubmission, Duration delay) {
+    return waits(status, secondsAfterSubmission, delay, null);
+  }
+
+  private static boolean waits(
+      String status, double secondsAfterSubmission, Duration delay, String pendingReason) {
     VmState state = new VmState(status, null, null, 0, null, null, null, null, 0, null);
-    VmRow vm = new VmRow("web-0", 1, SUBMITTED, null, state, null, null, 0);
+    VmPlacementNotes notes =
+        new VmPlacementNotes(null, null, pendingReason, null, null, null, false);
+    VmRow vm = new VmRow("web-0", 1, SUBMITTED, null, state, notes, null, 0);
     return VmWorkflowStarter.inItsBurst(
         vm, SUBMITTED.plusMillis((long) (secondsAfterSubmission * 1000)), delay);
   }
@@ -25,6 +33,14 @@ class StartsInTheBurstTest {
     assertEquals(true, waits("pending", 2, DELAY), "not placed yet");
     assertEquals(true, waits("scheduled", 4, DELAY), "placed, its task starting");
     assertEquals(true, waits("scheduled", 29.9, DELAY), "within fifteen delays");
+  }
+
+  @Test
+  void aStartWaitsNotForAVmTheSchedulerCannotPlaceYet() {
+    assertEquals(
+        false,
+        waits("pending", 2, DELAY, "no worker has 4 cpu free"),
+        "nothing is under way for it to wait for");
   }
 
   @Test
