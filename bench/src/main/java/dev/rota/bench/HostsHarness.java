@@ -51,6 +51,7 @@ public final class HostsHarness {
   private static final int BATCH = Integer.getInteger("bench.batch", 0);
   private static final Path ROOT = Path.of("").toAbsolutePath();
   private static final int CLIENT_THREADS = 8;
+  private static final Duration IDLE = Duration.ofSeconds(30);
 
   /**
    * What each host did, from its {@code /metrics}: a series (with a label it must have, or "")
@@ -267,6 +268,21 @@ public final class HostsHarness {
     r.put("hostPeakRssMiB", peak);
     r.put("hostRssMiB", rss);
     r.put("workByHost", minus(work(), workBefore));
+    // What keeping this cluster costs with nothing to do (agents' heartbeats, terms, probes): the
+    // floor under the figures above, which the longer workflow phase pays for longer.
+    long[] idleFrom = hostTicks();
+    long serverIdleFrom = ProcStat.ticks(temporalPid);
+    Thread.sleep(IDLE.toMillis());
+    List<Double> idle = new ArrayList<>();
+    long[] idleTicks = minus(hostTicks(), idleFrom);
+    for (long t : idleTicks) {
+      idle.add(Math.round(t * 10.0 / IDLE.toSeconds()) / 1000.0);
+    }
+    r.put("idleCoresByHost", idle);
+    r.put(
+        "idleCoresTemporalServer",
+        Math.round((ProcStat.ticks(temporalPid) - serverIdleFrom) * 10.0 / IDLE.toSeconds())
+            / 1000.0);
     // Placed is when the term wrote the VM's task (its scheduledAt); the status a VM shows stays
     // pending until its start is heard, so the counts cannot tell it.
     r.put("submitToPlacedAndRunningMillis", latencies(watch, start, r));

@@ -60,11 +60,20 @@ public class SchedulerMetrics {
             .register(registry);
   }
 
-  public void term(TermDecisions decided, Duration took) {
-    termDuration.record(took);
+  /**
+   * A term's decisions, once committed: counted then, as an attempt that commits and is then
+   * cancelled (a wake-up, a stale heartbeat) leaves them for the next attempt to carry out, not to
+   * decide again.
+   */
+  public void committed(TermDecisions decided) {
     placements.increment(decided.placed());
     moves.increment(decided.moved());
     lostRaces.increment(decided.lostRaces());
+  }
+
+  /** A term carried out and recorded, and how long it took. */
+  public void term(Duration took) {
+    termDuration.record(took);
   }
 
   public void failedOver() {

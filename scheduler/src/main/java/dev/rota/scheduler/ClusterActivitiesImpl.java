@@ -106,7 +106,7 @@ public class ClusterActivitiesImpl implements ClusterActivities {
         new TermSummary(
             start.term(), start.startedAtMillis(), took, start.woken(), decided, applied);
     recorder.record(summary);
-    metrics.term(decided, java.time.Duration.ofMillis(took));
+    metrics.term(java.time.Duration.ofMillis(took));
     return summary;
   }
 
@@ -116,6 +116,7 @@ public class ClusterActivitiesImpl implements ClusterActivities {
     long observed = clock.millis();
     alive.stillCurrent("committing the term's decisions");
     TermDecisions decided = committer.commit(seen.observedAtMillis());
+    metrics.committed(decided);
     if (log.isDebugEnabled()) {
       log.debug(
           "term {}: observed {}/{} agents in {} ms, planned and committed in {} ms: {} placed, {} pending, {} actions",
