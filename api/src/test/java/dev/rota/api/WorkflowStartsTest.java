@@ -276,6 +276,7 @@ class WorkflowStartsTest {
         workflows,
         starts,
         vms,
+        tasks,
         certain,
         tx,
         java.time.Clock.systemUTC(),
@@ -318,6 +319,24 @@ class WorkflowStartsTest {
     assertEquals(0, otherHost().sweep(), "its own host makes it once its VM runs or waits no more");
     assertFalse(workflowExists("ws-waiting"));
     assertTrue(starter.owed("ws-waiting"));
+  }
+
+  @Test
+  void aVmWhoseTaskEndedBeforeItsWorkflowRanDoesNotWaitForItsBurst() {
+    VmRow failed = owed("ws-failed-at-once", Instant.now());
+    VmRow starting = owed("ws-still-starting", Instant.now());
+    placed(failed, "w1");
+    placed(starting, "w1");
+    VmTaskRow task =
+        tasks.findById(VmTaskRow.id(failed.seq(), "ws-failed-at-once.0")).orElseThrow();
+    tx.executeWrite(
+        s -> observations.reached(task, TaskState.FAILED, 1, "exited at once", Instant.now()));
+    starter.startSoon(List.of(failed, starting));
+    eventually(
+        "the failed VM's workflow started, for its restart",
+        () -> !starter.owed("ws-failed-at-once"));
+    assertTrue(workflowExists("ws-failed-at-once"));
+    assertTrue(starter.owed("ws-still-starting"), "its burst is still under way");
   }
 
   @Test

@@ -65,6 +65,7 @@ public class VmWorkflowStarter {
   private final ControlWorkflows workflows;
   private final WorkflowStartRepository starts;
   private final VmRepository vms;
+  private final dev.rota.store.VmTaskRepository tasks;
   private final CertainCommits certain;
   private final TransactionOperations<Connection> tx;
   private final Clock clock;
@@ -114,6 +115,7 @@ public class VmWorkflowStarter {
       ControlWorkflows workflows,
       WorkflowStartRepository starts,
       VmRepository vms,
+      dev.rota.store.VmTaskRepository tasks,
       CertainCommits certain,
       TransactionOperations<Connection> tx,
       Clock clock,
@@ -125,6 +127,7 @@ public class VmWorkflowStarter {
     this.workflows = workflows;
     this.starts = starts;
     this.vms = vms;
+    this.tasks = tasks;
     this.certain = certain;
     this.tx = tx;
     this.clock = clock;
@@ -239,9 +242,10 @@ public class VmWorkflowStarter {
 
   /**
    * Whether a VM's start waits: while its burst places and runs it (pending or scheduled, and not
-   * waiting for room), for at most {@link #BURST_DELAYS} delays after its submission; the host
-   * claims it meanwhile, so that the other hosts' sweeps leave it. A workflow started once its VM
-   * runs is handed the running VM with its start, and is signalled nothing.
+   * waiting for room), for at most {@link #BURST_DELAYS} delays after its submission, unless its
+   * task has ended already ({@link #startNow} looks); the host claims it meanwhile, so that the
+   * other hosts' sweeps leave it. A workflow started once its VM runs is handed the running VM with
+   * its start, and is signalled nothing.
    */
   static boolean inItsBurst(VmRow vm, Instant now, Duration delay) {
     String status = vm.state().status();
@@ -282,6 +286,13 @@ public class VmWorkflowStarter {
       } else {
         ready.add(o);
       }
+    }
+    if (!waiting.isEmpty()) {
+      // A VM whose task ended before its workflow ran (it exited or failed at once) has its
+      // outcome: its restart needs the workflow now.
+      Set<String> ended = endedAlready(waiting, rows);
+      waiting.stream().filter(ended::contains).map(owed::get).forEach(ready::add);
+      waiting.removeIf(ended::contains);
     }
     if (claimed) {
       // Held for as long as each may wait, and a claim's time more, so that the other hosts'
@@ -364,6 +375,24 @@ public class VmWorkflowStarter {
       }
     }
     return new Round(started.size(), waiting);
+  }
+
+  /** Those of {@code names} whose current task has ended already. */
+  private Set<String> endedAlready(List<String> names, Map<String, VmRow> rows) {
+    List<String> ids = new ArrayList<>();
+    for (String name : names) {
+      VmRow vm = rows.get(name);
+      ids.add(
+          dev.rota.store.VmTaskRow.id(
+              vm.seq(), dev.rota.agentapi.TaskId.of(name, vm.state().restartCount()).toString()));
+    }
+    Set<String> ended = new java.util.HashSet<>();
+    for (dev.rota.store.VmTaskRow t : tasks.findByIdInList(ids)) {
+      if (t.endedAt() != null) {
+        ended.add(t.vm());
+      }
+    }
+    return ended;
   }
 
   /**
