@@ -242,17 +242,24 @@ public class VmWorkflowStarter {
 
   /**
    * Whether a VM's start waits: while its burst places and runs it (pending or scheduled, and not
-   * waiting for room), for at most {@link #BURST_DELAYS} delays after its submission, unless its
-   * task has ended already ({@link #startNow} looks); the host claims it meanwhile, so that the
-   * other hosts' sweeps leave it. A workflow started once its VM runs is handed the running VM with
-   * its start, and is signalled nothing.
+   * waiting for room, its task not ended), for at most {@link #BURST_DELAYS} delays after its
+   * submission; the host claims it meanwhile, so that the other hosts' sweeps leave it. A workflow
+   * started once its VM runs is handed the running VM with its start, and is signalled nothing.
    */
-  static boolean inItsBurst(VmRow vm, Instant now, Duration delay) {
+  static boolean inItsBurst(VmRow vm, boolean taskEnded, Instant now, Duration delay) {
     String status = vm.state().status();
     return ("pending".equals(status) || "scheduled".equals(status))
-        // A VM the scheduler said it cannot place yet has no burst to wait for.
+        // A VM the scheduler said it cannot place yet has no burst to wait for; one whose task
+        // ended before its workflow ran (it exited or failed at once) has its outcome, and its
+        // restart needs the workflow now.
         && vm.notes().pendingReason() == null
-        && vm.createdAt().plus(delay.multipliedBy(BURST_DELAYS)).isAfter(now);
+        && !taskEnded
+        && waitEnds(vm, delay).isAfter(now);
+  }
+
+  /** When a VM's start stops waiting for its burst. */
+  private static Instant waitEnds(VmRow vm, Duration delay) {
+    return vm.createdAt().plus(delay.multipliedBy(BURST_DELAYS));
   }
 
   /**
@@ -276,23 +283,17 @@ public class VmWorkflowStarter {
     List<WorkflowStartRow> done = new ArrayList<>();
     List<VmRow> started = new ArrayList<>();
     List<WorkflowStartRow> ready = new ArrayList<>();
+    Set<String> ended = mayWait ? endedAlready(rows.values()) : Set.of();
     for (WorkflowStartRow o : owed.values()) {
       VmRow vm = rows.get(o.vm());
       if (vm == null || vm.seq() != o.vmSeq()) {
         done.add(
             o); // deleted, and perhaps submitted again: that submission owes a start of its own
-      } else if (mayWait && inItsBurst(vm, now, delay)) {
+      } else if (mayWait && inItsBurst(vm, ended.contains(vm.name()), now, delay)) {
         waiting.add(vm.name());
       } else {
         ready.add(o);
       }
-    }
-    if (!waiting.isEmpty()) {
-      // A VM whose task ended before its workflow ran (it exited or failed at once) has its
-      // outcome: its restart needs the workflow now.
-      Set<String> ended = endedAlready(waiting, rows);
-      waiting.stream().filter(ended::contains).map(owed::get).forEach(ready::add);
-      waiting.removeIf(ended::contains);
     }
     if (claimed) {
       // Held for as long as each may wait, and a claim's time more, so that the other hosts'
@@ -302,23 +303,11 @@ public class VmWorkflowStarter {
               .map(owed::get)
               .filter(o -> !host.equals(o.claimedBy()) || o.claimedUntil() == null)
               .toList();
-      Set<String> held =
-          claim(
-                  unheld,
-                  o ->
-                      rows.get(o.vm())
-                          .createdAt()
-                          .plus(delay.multipliedBy(BURST_DELAYS))
-                          .plus(CLAIM))
-              .stream()
-              .map(WorkflowStartRow::vm)
-              .collect(java.util.stream.Collectors.toSet());
       // Those another host claimed first are its to make.
       Set<String> refused = new java.util.HashSet<>();
-      unheld.stream()
-          .map(WorkflowStartRow::vm)
-          .filter(n -> !held.contains(n))
-          .forEach(refused::add);
+      unheld.forEach(o -> refused.add(o.vm()));
+      claim(unheld, o -> waitEnds(rows.get(o.vm()), delay).plus(CLAIM))
+          .forEach(o -> refused.remove(o.vm()));
       waiting.removeIf(refused::contains);
     }
     for (int from = 0; from < ready.size(); from += CHUNK) {
@@ -377,14 +366,23 @@ public class VmWorkflowStarter {
     return new Round(started.size(), waiting);
   }
 
-  /** Those of {@code names} whose current task has ended already. */
-  private Set<String> endedAlready(List<String> names, Map<String, VmRow> rows) {
+  /**
+   * The VMs among those still pending or scheduled whose current task has ended already: one read
+   * for all of them.
+   */
+  private Set<String> endedAlready(java.util.Collection<VmRow> vms) {
     List<String> ids = new ArrayList<>();
-    for (String name : names) {
-      VmRow vm = rows.get(name);
-      ids.add(
-          dev.rota.store.VmTaskRow.id(
-              vm.seq(), dev.rota.agentapi.TaskId.of(name, vm.state().restartCount()).toString()));
+    for (VmRow vm : vms) {
+      String status = vm.state().status();
+      if ("pending".equals(status) || "scheduled".equals(status)) {
+        ids.add(
+            dev.rota.store.VmTaskRow.id(
+                vm.seq(),
+                dev.rota.agentapi.TaskId.of(vm.name(), vm.state().restartCount()).toString()));
+      }
+    }
+    if (ids.isEmpty()) {
+      return Set.of();
     }
     Set<String> ended = new java.util.HashSet<>();
     for (dev.rota.store.VmTaskRow t : tasks.findByIdInList(ids)) {

@@ -25,7 +25,7 @@ class StartsInTheBurstTest {
         new VmPlacementNotes(null, null, pendingReason, null, null, null, false);
     VmRow vm = new VmRow("web-0", 1, SUBMITTED, null, state, notes, null, 0);
     return VmWorkflowStarter.inItsBurst(
-        vm, SUBMITTED.plusMillis((long) (secondsAfterSubmission * 1000)), delay);
+        vm, false, SUBMITTED.plusMillis((long) (secondsAfterSubmission * 1000)), delay);
   }
 
   @Test
@@ -41,6 +41,16 @@ class StartsInTheBurstTest {
         false,
         waits("pending", 2, DELAY, "no worker has 4 cpu free"),
         "nothing is under way for it to wait for");
+  }
+
+  @Test
+  void aStartWaitsNotForAVmWhoseTaskEndedBeforeItsWorkflowRan() {
+    VmState state = new VmState("scheduled", null, null, 0, null, null, null, null, 0, null);
+    VmRow vm = new VmRow("web-0", 1, SUBMITTED, null, state, null, null, 0);
+    assertEquals(
+        false,
+        VmWorkflowStarter.inItsBurst(vm, true, SUBMITTED.plusSeconds(2), DELAY),
+        "it exited or failed at once: its restart needs the workflow");
   }
 
   @Test
