@@ -61,9 +61,8 @@ public class SchedulerMetrics {
   }
 
   /**
-   * A term's decisions, once committed: counted then, as an attempt that commits and is then
-   * cancelled (a wake-up, a stale heartbeat) leaves them for the next attempt to carry out, not to
-   * decide again.
+   * A term's decisions, once committed: counted then, as an attempt that commits and then finds its
+   * heartbeat stale leaves them for the next attempt to carry out, not to decide again.
    */
   public void committed(TermDecisions decided) {
     placements.increment(decided.placed());

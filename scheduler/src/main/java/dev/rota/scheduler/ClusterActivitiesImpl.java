@@ -68,9 +68,9 @@ public class ClusterActivitiesImpl implements ClusterActivities {
       // Quiet terms ran as attempts the workflow never saw: the number follows the last recorded.
       long term = Math.max(start.term(), recorder.lastTerm() + 1);
       TermOutcome outcome = observeAndCommit(term, alive);
-      alive.stillCurrent("carrying out the term's actions");
+      alive.stillOurs("carrying out the term's actions");
       ApplyResult applied = outcome.decisions().actions() > 0 ? apply() : ApplyResult.NOTHING;
-      alive.stillCurrent("recording the term");
+      alive.stillOurs("recording the term");
       TermSummary recorded =
           recordTerm(
               new TermStart(term, Math.max(began, start.startedAtMillis()), start.woken()),

@@ -3,6 +3,7 @@ package dev.rota.scheduler;
 import dev.rota.workflows.ActivityDefaults;
 import io.temporal.activity.Activity;
 import io.temporal.activity.ActivityExecutionContext;
+import io.temporal.client.ActivityCanceledException;
 import io.temporal.client.ActivityCompletionException;
 import jakarta.annotation.PreDestroy;
 import jakarta.inject.Singleton;
@@ -58,6 +59,13 @@ public class Heartbeats implements AutoCloseable {
     default void stillCurrent(String before) {}
 
     /**
+     * Like {@link #stillCurrent} but for the writes after a commit: a cancel (a wake-up) does not
+     * stop them. The committed decisions are the store's; carried out now, they are not left for
+     * the next attempt to find and carry out later.
+     */
+    default void stillOurs(String before) {}
+
+    /**
      * Asks Temporal whether the activity is still wanted; throws {@link
      * io.temporal.client.ActivityCanceledException} when its workflow cancelled it. The SDK sends
      * at most one beat per interval: a cancel that came after the last one sent is heard at the
@@ -89,7 +97,7 @@ public class Heartbeats implements AutoCloseable {
   /**
    * Beats with {@code heartbeat} every {@link #EVERY}, the first after one, and watches the gaps.
    */
-  Beating watching(Runnable heartbeat) {
+  Beat watching(Runnable heartbeat) {
     Beat beat = new Beat(heartbeat, clock.millis());
     // The first beat after a second: a quick term (most are) sends none, and costs no Temporal
     // action.
@@ -99,10 +107,12 @@ public class Heartbeats implements AutoCloseable {
     return beat;
   }
 
-  private final class Beat implements Beating {
+  /** One activity's beats; the tests beat it by hand. */
+  final class Beat implements Beating {
     private final Runnable heartbeat;
     private volatile long lastAt;
     private volatile String lost;
+    private volatile String cancelled;
     private volatile ScheduledFuture<?> future;
 
     Beat(Runnable heartbeat, long startedAt) {
@@ -114,6 +124,8 @@ public class Heartbeats implements AutoCloseable {
       noteGap();
       try {
         heartbeat.run();
+      } catch (ActivityCanceledException e) {
+        cancelled = "its workflow cancelled it";
       } catch (ActivityCompletionException e) {
         lost = "Temporal no longer holds this attempt (" + e.getClass().getSimpleName() + ")";
       } catch (RuntimeException e) {
@@ -136,6 +148,14 @@ public class Heartbeats implements AutoCloseable {
 
     @Override
     public void stillCurrent(String before) {
+      stillOurs(before);
+      if (cancelled != null) {
+        throw new Stale("stopped before " + before + ": " + cancelled);
+      }
+    }
+
+    @Override
+    public void stillOurs(String before) {
       noteGap();
       if (lost != null) {
         throw new Stale("stopped before " + before + ": " + lost);

@@ -4,6 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import dev.rota.testing.TestClock;
+import io.temporal.client.ActivityCanceledException;
+import io.temporal.client.ActivityNotExistsException;
 import java.time.Instant;
 import org.junit.jupiter.api.Test;
 
@@ -29,5 +31,39 @@ class HeartbeatsTest {
           stale.getMessage());
       assertThrows(Heartbeats.Stale.class, () -> alive.stillCurrent("recording"), "and stays so");
     }
+  }
+
+  @Test
+  void aCancelStopsATermBeforeItsCommitButNotTheWritesAfterIt() {
+    try (Heartbeats heartbeats = new Heartbeats(TestClock.standingAt(Instant.EPOCH));
+        Heartbeats.Beat alive = refusedAtItsBeat(heartbeats, new ActivityCanceledException())) {
+      Heartbeats.Stale stale =
+          assertThrows(Heartbeats.Stale.class, () -> alive.stillCurrent("committing"));
+      assertEquals("stopped before committing: its workflow cancelled it", stale.getMessage());
+      alive.stillOurs("carrying out the term's actions");
+      alive.stillOurs("recording the term");
+    }
+  }
+
+  @Test
+  void anAttemptTemporalNoLongerHoldsWritesNothingMore() {
+    try (Heartbeats heartbeats = new Heartbeats(TestClock.standingAt(Instant.EPOCH));
+        Heartbeats.Beat alive =
+            refusedAtItsBeat(heartbeats, new ActivityNotExistsException(new RuntimeException()))) {
+      assertThrows(Heartbeats.Stale.class, () -> alive.stillCurrent("committing"));
+      assertThrows(Heartbeats.Stale.class, () -> alive.stillOurs("recording the term"));
+    }
+  }
+
+  /** A beat whose heartbeat Temporal answered with {@code refusal}, once beaten. */
+  private static Heartbeats.Beat refusedAtItsBeat(Heartbeats heartbeats, RuntimeException refusal) {
+    Heartbeats.Beat alive =
+        heartbeats.watching(
+            () -> {
+              throw refusal;
+            });
+    alive.stillCurrent("committing"); // no beat has been sent yet
+    alive.beat();
+    return alive;
   }
 }
