@@ -326,65 +326,12 @@ public final class HostsHarness {
 
   /** The burst's VMs: one set sent to the first host, or batches sent to each host in turn. */
   private void submit(int vms) throws Exception {
-    ExecutorService clients = Executors.newFixedThreadPool(CLIENT_THREADS);
-    try {
-      List<Future<HttpResponse<String>>> posts = new ArrayList<>();
-      if (BATCH == 0) {
-        posts.add(
-            clients.submit(
-                () ->
-                    calls.post(
-                        apis.get(0) + "/v1/vm-sets",
-                        "{\"name\":\"load\",\"replicas\":"
-                            + vms
-                            + ",\"template\":{"
-                            + LoadHarness.VM_TEMPLATE
-                            + ",\"restartPolicy\":\"OnFailure\"}}")));
-      }
-      for (int first = 0, n = 0; BATCH > 0 && first < vms; first += BATCH, n++) {
-        List<String> items = new ArrayList<>();
-        for (int i = first; i < Math.min(vms, first + BATCH); i++) {
-          items.add(
-              "{\"name\":\"load-"
-                  + i
-                  + "\","
-                  + LoadHarness.VM_TEMPLATE
-                  + ",\"restartPolicy\":\"OnFailure\"}");
-        }
-        String api = apis.get(n % apis.size());
-        posts.add(
-            clients.submit(
-                () ->
-                    calls.post(
-                        api + "/v1/vms/batch", "{\"items\":[" + String.join(",", items) + "]}")));
-      }
-      for (Future<HttpResponse<String>> f : posts) {
-        if (f.get().statusCode() != 201) {
-          throw new IllegalStateException(
-              "a submit answered " + f.get().statusCode() + ": " + f.get().body());
-        }
-      }
-    } finally {
-      clients.shutdown();
-    }
+    calls.submit(vms, BATCH, n -> apis.get(n % apis.size()), CLIENT_THREADS);
   }
 
   private void deleteAll(int vms) throws Exception {
     String api = apis.get(0);
-    if (BATCH == 0) {
-      calls.delete(api + "/v1/vm-sets/load");
-    } else {
-      ExecutorService clients = Executors.newFixedThreadPool(CLIENT_THREADS);
-      List<Future<HttpResponse<String>>> deletes = new ArrayList<>();
-      for (int i = 0; i < vms; i++) {
-        String name = "load-" + i;
-        deletes.add(clients.submit(() -> calls.delete(api + "/v1/vms/" + name)));
-      }
-      for (Future<HttpResponse<String>> f : deletes) {
-        f.get();
-      }
-      clients.shutdown();
-    }
+    calls.deleteSubmitted(vms, BATCH, api, CLIENT_THREADS);
     HarnessApi.await(
         "every VM deleted",
         () -> calls.vmCounts(api).values().stream().mapToLong(Number::longValue).sum() == 0,

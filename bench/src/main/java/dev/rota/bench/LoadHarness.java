@@ -10,7 +10,6 @@ import io.temporal.api.enums.v1.EventType;
 import io.temporal.api.history.v1.HistoryEvent;
 import io.temporal.client.WorkflowClient;
 import java.io.IOException;
-import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -24,9 +23,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
 
 /**
  * End-to-end load: a dev stack with N synthetic agents in this JVM, V VMs submitted through the
@@ -54,9 +50,6 @@ public final class LoadHarness {
    * replicas are named as the VMs of other bursts are ({@code load-0}, …).
    */
   private static final boolean SET = Boolean.getBoolean("bench.set");
-
-  static final String VM_TEMPLATE =
-      "\"runtime\":\"synthetic\",\"resources\":{\"cpu\":1,\"memory\":256}";
 
   /** The activity types that each begin one term, old and new. */
   private static final Set<String> TERM_ACTIVITIES = Set.of("Observe", "Term", "TermAndApply");
@@ -193,43 +186,7 @@ public final class LoadHarness {
     long serverTicksAtStart = serverCpuTicks();
     ThreadCpu threadCpu = ThreadCpu.now();
     HeapPeak heap = HeapPeak.fromNow();
-    ExecutorService clients = Executors.newFixedThreadPool(CLIENT_THREADS);
-    List<Future<HttpResponse<String>>> posts = new ArrayList<>();
-    if (SET) {
-      posts.add(
-          clients.submit(
-              () ->
-                  calls.post(
-                      api + "/v1/vm-sets",
-                      "{\"name\":\"load\",\"replicas\":"
-                          + vms
-                          + ",\"template\":{"
-                          + VM_TEMPLATE
-                          + ",\"restartPolicy\":\"OnFailure\"}}")));
-    }
-    for (int first = 0; !SET && first < vms; first += BATCH) {
-      List<String> items = new ArrayList<>();
-      for (int i = first; i < Math.min(vms, first + BATCH); i++) {
-        items.add(
-            "{\"name\":\"load-" + i + "\"," + VM_TEMPLATE + ",\"restartPolicy\":\"OnFailure\"}");
-      }
-      posts.add(
-          clients.submit(
-              () ->
-                  BATCH == 1
-                      ? calls.post(api + "/v1/vms", items.get(0))
-                      : calls.post(
-                          api + "/v1/vms/batch", "{\"items\":[" + String.join(",", items) + "]}")));
-    }
-    for (Future<HttpResponse<String>> f : posts) {
-      if (f.get().statusCode() != 201) {
-        // What the host said, for the log: a 409 at the largest size was left unexplained for want
-        // of it.
-        throw new IllegalStateException(
-            "a submit answered " + f.get().statusCode() + ": " + f.get().body());
-      }
-    }
-    clients.shutdown();
+    calls.submit(vms, SET ? 0 : BATCH, n -> api, CLIENT_THREADS);
     Instant submitted = Instant.now();
     long[] lastSaid = {System.nanoTime()};
     HarnessApi.await(
@@ -308,22 +265,7 @@ public final class LoadHarness {
    * fresh.
    */
   private void deleteAll(String api, int vms) throws Exception {
-    ExecutorService clients = Executors.newFixedThreadPool(CLIENT_THREADS);
-    List<Future<HttpResponse<String>>> deletes = new ArrayList<>();
-    if (SET) {
-      deletes.add(clients.submit(() -> calls.delete(api + "/v1/vm-sets/load")));
-    }
-    for (int i = 0; !SET && i < vms; i++) {
-      String name = "load-" + i;
-      deletes.add(clients.submit(() -> calls.delete(api + "/v1/vms/" + name)));
-    }
-    for (Future<HttpResponse<String>> f : deletes) {
-      if (f.get().statusCode() / 100 != 2) {
-        throw new IllegalStateException(
-            "a delete answered " + f.get().statusCode() + ": " + f.get().body());
-      }
-    }
-    clients.shutdown();
+    calls.deleteSubmitted(vms, SET ? 0 : BATCH, api, CLIENT_THREADS);
     HarnessApi.await(
         "every VM deleted",
         () -> {
