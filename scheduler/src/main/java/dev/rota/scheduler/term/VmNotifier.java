@@ -9,6 +9,8 @@ import dev.rota.store.OutboxRepository;
 import dev.rota.store.OutboxRow;
 import dev.rota.store.VmProgress;
 import dev.rota.store.VmRepository;
+import dev.rota.store.WorkflowStartRepository;
+import dev.rota.store.WorkflowStartRow;
 import dev.rota.workflows.vm.TaskEvent;
 import dev.rota.workflows.vm.VmWorkflow;
 import io.temporal.client.WorkflowClient;
@@ -16,7 +18,11 @@ import io.temporal.client.WorkflowNotFoundException;
 import jakarta.inject.Provider;
 import jakarta.inject.Singleton;
 import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
 
 /**
  * Tells a VM's workflow a task event from the outbox, after the VM's earlier events still there:
@@ -37,6 +43,7 @@ public class VmNotifier {
   private final Provider<WorkflowClient> client;
   private final VmRepository vms;
   private final OutboxRepository outbox;
+  private final WorkflowStartRepository starts;
   private final dev.rota.scheduler.TemporalDeadlines deadlines;
 
   /**
@@ -47,7 +54,9 @@ public class VmNotifier {
       Provider<WorkflowClient> client,
       VmRepository vms,
       OutboxRepository outbox,
+      WorkflowStartRepository starts,
       dev.rota.scheduler.TemporalDeadlines deadlines) {
+    this.starts = starts;
     this.client = client;
     this.vms = vms;
     this.outbox = outbox;
@@ -119,6 +128,30 @@ public class VmNotifier {
     earlier.forEach(e -> done.add(e.id()));
     done.add(news.id());
     return done;
+  }
+
+  /**
+   * The news, of those given, whose VM's workflow is still owed its start for that submission, in
+   * one read: {@link #notify} would find each so and tell nothing, a statement each. A burst's
+   * reports bring such news for nearly every VM, since its workflow starts once its burst has run.
+   */
+  public Set<Long> waitingForTheirStart(List<OutboxRow> news) {
+    if (news.isEmpty()) {
+      return Set.of();
+    }
+    Map<String, Long> owedSeq = new HashMap<>();
+    for (WorkflowStartRow owed :
+        starts.findByVmIn(news.stream().map(OutboxRow::vm).distinct().toList())) {
+      owedSeq.put(owed.vm(), owed.vmSeq());
+    }
+    Set<Long> waiting = new HashSet<>();
+    for (OutboxRow n : news) {
+      Long seq = owedSeq.get(n.vm());
+      if (seq != null && seq.equals(n.vmSeq())) {
+        waiting.add(n.id());
+      }
+    }
+    return waiting;
   }
 
   /** The VM's workflow is owed its start ({@code VmWorkflowStarter}): its news waits. */

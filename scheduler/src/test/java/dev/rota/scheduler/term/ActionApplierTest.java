@@ -52,7 +52,7 @@ class ActionApplierTest {
    */
   @MockBean(VmNotifier.class)
   VmNotifier notifier() {
-    return new VmNotifier(null, null, null, null) {
+    return new VmNotifier(null, null, null, null, null) {
       @Override
       public List<Long> notify(OutboxRow news) {
         told.add(

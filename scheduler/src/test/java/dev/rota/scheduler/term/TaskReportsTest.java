@@ -42,6 +42,7 @@ class TaskReportsTest {
   @Inject NewsBeingTold beingTold;
   @Inject dev.rota.store.VmEventRepository vmEvents;
   @Inject TermSnapshotReader reader;
+  @Inject dev.rota.store.WorkflowStartRepository starts;
 
   /** VMs whose workflow cannot be reached (Temporal down, this host dying): their notify throws. */
   private final Set<String> unreachable = ConcurrentHashMap.newKeySet();
@@ -67,8 +68,8 @@ class TaskReportsTest {
   }
 
   @MockBean(VmNotifier.class)
-  VmNotifier notifier() {
-    return new VmNotifier(null, null, null, null) {
+  VmNotifier notifier(dev.rota.store.WorkflowStartRepository starts) {
+    return new VmNotifier(null, null, null, starts, null) {
       @Override
       public List<Long> notify(OutboxRow news) {
         if (unreachable.contains(news.vm())) {
@@ -342,6 +343,7 @@ class TaskReportsTest {
             () -> workflowsHearingInto(heard),
             vms,
             actions,
+            starts,
             new dev.rota.scheduler.TemporalDeadlines());
     notifier.notify(started);
     vms.requeue(
@@ -454,6 +456,34 @@ class TaskReportsTest {
             .accept("tr-nobody", List.of(new ObservedTask("tr-orphan.0", "running", null, null)))
             .isEmpty());
     assertEquals("scheduled", taskState("tr-orphan"));
+  }
+
+  @Test
+  void newsOfAVmWhoseWorkflowIsStillToBeStartedIsLeftForItsStartWithoutAskingTemporal() {
+    registered("tr-w9");
+    placed("tr-owed", "tr-w9");
+    placed("tr-open", "tr-w9");
+    starts.add("tr-owed", seq("tr-owed"), Instant.parse("2026-01-01T00:00:00Z"));
+
+    reports.accept(
+        "tr-w9",
+        List.of(
+            new ObservedTask("tr-owed.0", "running", null, null),
+            new ObservedTask("tr-open.0", "running", null, null)));
+    OutboxRow owed = notificationsFor("tr-owed").get(0);
+    eventually(
+        "the open workflow told, and its news taken out of the outbox",
+        () -> told.contains("tr-open started") && notificationsFor("tr-open").isEmpty());
+    eventually("the owed start's news released", () -> !beingTold.held(owed.id()));
+
+    assertFalse(
+        tellings.stream().anyMatch(t -> t.startsWith("tr-owed ")),
+        "its start hands the workflow the row, which shows the news: " + tellings);
+    assertEquals(
+        List.of(owed.id()),
+        notificationsFor("tr-owed").stream().map(OutboxRow::id).toList(),
+        "the news stays, for the start to take along or the scheduler to tell after it");
+    assertTrue(wakes.isEmpty(), "nothing was left for the scheduler: " + wakes);
   }
 
   @Test
