@@ -236,7 +236,8 @@ public final class HostsHarness {
             return false;
           }
         },
-        Duration.ofMinutes(15));
+        Duration.ofMinutes(15),
+        Duration.ofSeconds(5));
     Instant workflowsRan = Instant.now();
     r.put("submitSeconds", seconds(start, submitted));
     r.put("allRunningSeconds", seconds(start, allRunning));

@@ -26,8 +26,9 @@ public class FailingNotifier extends VmNotifier {
       Provider<WorkflowClient> client,
       VmRepository vms,
       dev.rota.store.OutboxRepository outbox,
+      dev.rota.store.WorkflowStartRepository starts,
       dev.rota.scheduler.TemporalDeadlines deadlines) {
-    super(client, vms, outbox, deadlines);
+    super(client, vms, outbox, starts, deadlines);
   }
 
   /**

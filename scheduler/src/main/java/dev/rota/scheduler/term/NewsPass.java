@@ -67,9 +67,15 @@ public class NewsPass {
     }
     java.util.Queue<Long> done = new java.util.concurrent.ConcurrentLinkedQueue<>();
     List<Future<?>> notifying = new ArrayList<>();
+    // Not attempts: their starts hand the workflows the rows, and the pass after tells what
+    // follows.
+    Set<Long> waiting =
+        notifier.waitingForTheirStart(
+            newsByVm.values().stream().map(news -> news.get(news.size() - 1)).toList());
     for (List<OutboxRow> news : newsByVm.values()) {
       OutboxRow newest = news.get(news.size() - 1);
-      if (startedNow.contains(newest.taskId())
+      if (waiting.contains(newest.id())
+          || startedNow.contains(newest.taskId())
           || beingTold.held(newest.id())
           || (ofAStart(newest) && newest.createdAt().isAfter(waitedEnough))) {
         continue;

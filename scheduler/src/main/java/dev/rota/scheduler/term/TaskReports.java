@@ -211,12 +211,7 @@ public class TaskReports {
   private void tell(String worker, List<OutboxRow> news, List<Long> ids) {
     boolean leftForTheScheduler = false;
     List<Long> told = new ArrayList<>();
-    java.util.Set<Long> waiting;
-    try {
-      waiting = notifier.waitingForTheirStart(news);
-    } catch (RuntimeException e) {
-      waiting = java.util.Set.of(); // each is asked on its own below
-    }
+    java.util.Set<Long> waiting = notifier.waitingForTheirStart(news);
     // Their starts hand their workflows the rows, which show this news.
     beingTold.release(List.copyOf(waiting));
     for (OutboxRow event : news) {

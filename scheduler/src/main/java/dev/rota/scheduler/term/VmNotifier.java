@@ -134,15 +134,20 @@ public class VmNotifier {
    * The news, of those given, whose VM's workflow is still owed its start for that submission, in
    * one read: {@link #notify} would find each so and tell nothing, a statement each. A burst's
    * reports bring such news for nearly every VM, since its workflow starts once its burst has run.
+   * None when the store cannot say: each is then asked on its own.
    */
   public Set<Long> waitingForTheirStart(List<OutboxRow> news) {
     if (news.isEmpty()) {
       return Set.of();
     }
     Map<String, Long> owedSeq = new HashMap<>();
-    for (WorkflowStartRow owed :
-        starts.findByVmIn(news.stream().map(OutboxRow::vm).distinct().toList())) {
-      owedSeq.put(owed.vm(), owed.vmSeq());
+    try {
+      for (WorkflowStartRow owed :
+          starts.findByVmIn(news.stream().map(OutboxRow::vm).distinct().toList())) {
+        owedSeq.put(owed.vm(), owed.vmSeq());
+      }
+    } catch (RuntimeException e) {
+      return Set.of();
     }
     Set<Long> waiting = new HashSet<>();
     for (OutboxRow n : news) {

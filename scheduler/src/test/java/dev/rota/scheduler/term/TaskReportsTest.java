@@ -484,6 +484,12 @@ class TaskReportsTest {
         notificationsFor("tr-owed").stream().map(OutboxRow::id).toList(),
         "the news stays, for the start to take along or the scheduler to tell after it");
     assertTrue(wakes.isEmpty(), "nothing was left for the scheduler: " + wakes);
+
+    applier.apply();
+    assertFalse(
+        tellings.stream().anyMatch(t -> t.startsWith("tr-owed ")),
+        "nor does the scheduler's pass tell it while the start is owed: " + tellings);
+    assertEquals(1, notificationsFor("tr-owed").size());
   }
 
   @Test
