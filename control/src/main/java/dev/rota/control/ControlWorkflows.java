@@ -205,15 +205,9 @@ public class ControlWorkflows {
   }
 
   /** What a VM's run starts with: its status as stored, and its set's name if it is a replica. */
-  private static SearchAttributes searchAttributes(VmRow vm) {
-    SearchAttributes.Builder attributes =
-        SearchAttributes.newBuilder()
-            .set(RotaSearchAttributes.VM_STATUS, vm.state().status())
-            .set(RotaSearchAttributes.RESTARTS, (long) vm.state().restartCount());
-    if (vm.membership().vmSet() != null) {
-      attributes.set(RotaSearchAttributes.VM_SET, vm.membership().vmSet());
-    }
-    return attributes.build();
+  private SearchAttributes searchAttributes(VmRow vm) {
+    return RotaSearchAttributes.atStart(
+        VmActivitiesImpl.record(vm, settings), vm.membership().vmSet());
   }
 
   /**

@@ -90,14 +90,15 @@ class TemporalWebUiIT {
                   && text.contains("\"RotaWorker\": \"w1\""),
           "vm-search-attributes");
       // Started once its VM runs (rota.vms.workflow-start-delay, and again while it is placed), the
-      // workflow is handed the VM running, and shows it with one upsert: nothing was left to
-      // signal.
+      // workflow is handed the VM running, its start's search attributes show it so, and its first
+      // task shows nothing again: nothing was left to signal or upsert.
       ui.show(
           vm + "/history",
           "the VM's lifecycle events",
           text ->
               text.contains("Workflow Execution Started")
-                  && text.contains("Upsert Workflow Search Attributes"),
+                  && text.contains("Marker Recorded")
+                  && !text.contains("Upsert Workflow Search Attributes"),
           "vm-history");
 
       String list = stack.temporal.webUi() + "/namespaces/default/workflows?query=";

@@ -1,6 +1,8 @@
 package dev.rota.workflows;
 
+import dev.rota.workflows.vm.VmRecord;
 import io.temporal.common.SearchAttributeKey;
+import io.temporal.common.SearchAttributes;
 import java.util.List;
 
 /**
@@ -33,6 +35,33 @@ public final class RotaSearchAttributes {
   /** Every key Rota uses, for registration at start-up and in test environments. */
   public static final List<SearchAttributeKey<?>> ALL =
       List.of(VM_STATUS, WORKER, VM_SET, RESTARTS, LAST_EXIT);
+
+  /**
+   * What a VM's workflow is started with: the VM as its row stands then (its status, worker and
+   * restarts), and its set. A VM's workflow starts once its burst has run it, so the worker is
+   * shown from the start, not by an upsert in the first workflow task.
+   */
+  public static SearchAttributes atStart(VmRecord vm, String vmSet) {
+    SearchAttributes.Builder attributes =
+        SearchAttributes.newBuilder()
+            .set(VM_STATUS, vm.status())
+            .set(RESTARTS, (long) vm.restartCount());
+    if (vm.worker() != null) {
+      attributes.set(WORKER, vm.worker());
+    }
+    if (vmSet != null) {
+      attributes.set(VM_SET, vmSet);
+    }
+    return attributes.build();
+  }
+
+  /** Whether {@code shown} shows a VM of this status, worker and restarts, and no last exit. */
+  public static boolean show(SearchAttributes shown, String status, String worker, int restarts) {
+    return status.equals(shown.get(VM_STATUS))
+        && java.util.Objects.equals(worker, shown.get(WORKER))
+        && Long.valueOf(restarts).equals(shown.get(RESTARTS))
+        && shown.get(LAST_EXIT) == null;
+  }
 
   private RotaSearchAttributes() {}
 }

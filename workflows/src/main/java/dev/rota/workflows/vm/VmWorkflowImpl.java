@@ -194,7 +194,7 @@ public class VmWorkflowImpl implements VmWorkflow {
       return; // deleted before its workflow ran
     }
     resume(stored, carried);
-    if (oneUpsertPerTask && handedOver && worker == null) {
+    if (oneUpsertPerTask && handedOver && (worker == null || startShowsIt())) {
       showPending =
           false; // handed over at its submission: the start's search attributes show it already
     }
@@ -757,6 +757,18 @@ public class VmWorkflowImpl implements VmWorkflow {
   @Override
   public String status() {
     return status.wireName();
+  }
+
+  /**
+   * Whether the search attributes it was started with show the VM as it was handed over, worker
+   * included: a start made once the VM runs, by a host that sets the worker at the start. Its first
+   * task then upserts nothing, which spares the server a visibility write per VM.
+   */
+  private boolean startShowsIt() {
+    return Workflow.getVersion("start-shows-worker", Workflow.DEFAULT_VERSION, 1) == 1
+        && lastEnd == null
+        && RotaSearchAttributes.show(
+            Workflow.getTypedSearchAttributes(), status.wireName(), worker, restartCount);
   }
 
   private ApplicationFailure notAllowed(UserAction action) {

@@ -1048,6 +1048,61 @@ class VmWorkflowTest {
         env.getWorkflowClient(), "vm-a", VmWorkflowImpl.class, "vm-one-upsert-per-task");
   }
 
+  /**
+   * A VM's workflow starts once its burst has run it: its start's search attributes show it running
+   * on its worker, and its first task shows nothing again (an upsert is a visibility write).
+   */
+  @Test
+  void aVmStartedOnceItRunsIsShownByItsStartAlone() throws Exception {
+    VmRecord running = stored("running", "w1", 0, "Never", 0, null, 0, null);
+    VmWorkflow vm = startShowing(running, RotaSearchAttributes.atStart(running, null));
+    settle();
+    assertEquals(List.of(), upserts("vm-a"), "its start shows it already");
+    assertEquals(
+        "w1",
+        env.getWorkflowClient()
+            .newUntypedWorkflowStub("vm-a")
+            .describe()
+            .getTypedSearchAttributes()
+            .get(RotaSearchAttributes.WORKER));
+    vm.taskEvent(event(0, "exited", 0));
+    awaitStatus(vm, "stopped");
+    settle();
+    assertEquals(List.of("stopped"), upserts("vm-a"), "what it hears next is shown");
+    Histories.replayAndMaybeRecord(
+        env.getWorkflowClient(), "vm-a", VmWorkflowImpl.class, "vm-start-shows-worker");
+  }
+
+  /** A start that did not show the worker (made by a host of an earlier version) is shown after. */
+  @Test
+  void aVmStartedWithoutItsWorkerShownIsShownByItsFirstTask() throws Exception {
+    VmRecord running = stored("running", "w1", 0, "Never", 0, null, 0, null);
+    startShowing(
+        running,
+        RotaSearchAttributes.atStart(stored("running", null, 0, "Never", 0, null, 0, null), null));
+    settle();
+    assertEquals(List.of("running"), upserts("vm-a"));
+    assertEquals("w1", searchAttribute("vm-a", "RotaWorker"));
+  }
+
+  /** Started as a host starts it: handed the VM, with these search attributes. */
+  private VmWorkflow startShowing(VmRecord stored, io.temporal.common.SearchAttributes shown) {
+    store.stored = stored;
+    env = TemporalTestEnvironments.started(store);
+    store.now = env::currentTimeMillis;
+    VmWorkflow vm =
+        env.getWorkflowClient()
+            .newWorkflowStub(
+                VmWorkflow.class,
+                WorkflowOptions.newBuilder()
+                    .setWorkflowId(VmWorkflow.workflowId("a"))
+                    .setTaskQueue(TaskQueues.CONTROL)
+                    .setTypedSearchAttributes(shown)
+                    .build());
+    WorkflowClient.start(vm::run, "a", null, stored);
+    return vm;
+  }
+
   @Test
   void aStartTheRowShowsAlreadyIsNotRecordedAgainButWhatFollowsIs() throws Exception {
     VmWorkflow vm = start(stored("pending", null, 0, "Never", 0, null, 0, null), true);
