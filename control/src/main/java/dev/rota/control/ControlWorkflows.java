@@ -204,7 +204,10 @@ public class ControlWorkflows {
                 .build());
   }
 
-  /** What a VM's run starts with: its status as stored, and its set's name if it is a replica. */
+  /**
+   * What a VM's run starts with: its status, worker and restarts as stored, and its set's name if
+   * it is a replica.
+   */
   private SearchAttributes searchAttributes(VmRow vm) {
     return RotaSearchAttributes.atStart(
         VmActivitiesImpl.record(vm, settings), vm.membership().vmSet());

@@ -56,7 +56,7 @@ public final class RotaSearchAttributes {
   }
 
   /** Whether {@code shown} shows a VM of this status, worker and restarts, and no last exit. */
-  public static boolean show(SearchAttributes shown, String status, String worker, int restarts) {
+  public static boolean shows(SearchAttributes shown, String status, String worker, int restarts) {
     return status.equals(shown.get(VM_STATUS))
         && java.util.Objects.equals(worker, shown.get(WORKER))
         && Long.valueOf(restarts).equals(shown.get(RESTARTS))

@@ -33,6 +33,8 @@ import java.util.Set;
  */
 @Singleton
 public class VmNotifier {
+  private static final org.slf4j.Logger log = org.slf4j.LoggerFactory.getLogger(VmNotifier.class);
+
   /**
    * What one signal may take: past it the news stays in the outbox for the next pass. Without it
    * the SDK retries an unreachable server for a minute, and a term telling its news while Temporal
@@ -147,6 +149,7 @@ public class VmNotifier {
         owedSeq.put(owed.vm(), owed.vmSeq());
       }
     } catch (RuntimeException e) {
+      log.debug("could not read which workflow starts are owed: {}", e.toString());
       return Set.of();
     }
     Set<Long> waiting = new HashSet<>();

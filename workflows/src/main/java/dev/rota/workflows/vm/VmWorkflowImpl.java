@@ -767,7 +767,7 @@ public class VmWorkflowImpl implements VmWorkflow {
   private boolean startShowsIt() {
     return Workflow.getVersion("start-shows-worker", Workflow.DEFAULT_VERSION, 1) == 1
         && lastEnd == null
-        && RotaSearchAttributes.show(
+        && RotaSearchAttributes.shows(
             Workflow.getTypedSearchAttributes(), status.wireName(), worker, restartCount);
   }
 
