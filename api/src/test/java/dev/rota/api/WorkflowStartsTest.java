@@ -106,12 +106,29 @@ class WorkflowStartsTest {
   @Test
   void theKeepersLookLeavesAVmWhoseStartIsOwedToItsStarter() {
     VmRow vm = owed("ws-kept", Instant.now());
-    // The periodic look, with Temporal listing nothing running (the test server cannot list).
+    // Two periodic looks, with Temporal listing nothing running (the test server cannot list).
+    keeper.restoreMissingFrom(java.util.Set.of());
     keeper.restoreMissingFrom(java.util.Set.of());
     assertFalse(workflowExists(vm.name()), "a burst's VM waiting for its start is not lost");
     assertTrue(starter.owed(vm.name()), "its start is still owed, for the starter or the sweep");
     assertTrue(starter.startIfOwed(vm.name()));
     assertTrue(workflowExists(vm.name()));
+  }
+
+  @Test
+  void theKeepersLookStartsAgainOnlyWhatTwoLooksInARowFindMissing() {
+    VmRow lost = owed("ws-lost", Instant.now());
+    VmRow late = owed("ws-late", Instant.now());
+    // Their starts made, as far as the database knows; Temporal's list does not show them yet.
+    starts.forget(lost.name());
+    starts.forget(late.name());
+    keeper.restoreMissingFrom(java.util.Set.of());
+    assertFalse(workflowExists(lost.name()), "one look may be the list lagging the starts");
+    assertFalse(workflowExists(late.name()));
+    keeper.restoreMissingFrom(
+        java.util.Set.of(dev.rota.workflows.vm.VmWorkflow.workflowId(late.name())));
+    assertTrue(workflowExists(lost.name()), "missing from two lists in a row: lost, and restored");
+    assertFalse(workflowExists(late.name()), "listed by the second look: not lost");
   }
 
   /** Places the VM on {@code worker} as a term would; returns the news for its workflow. */

@@ -41,8 +41,10 @@ import org.slf4j.LoggerFactory;
  * workflow resumes from its stored state and adopts its running task: nothing runs twice.
  *
  * <p>The scheduler is looked at by name, cheaply, each time. The VMs and sets are compared with
- * Temporal's list of running workflows every {@link #WORKFLOWS_EVERY}, and at once when the
- * scheduler was missing (whatever lost it likely lost the rest).
+ * Temporal's list of running workflows every {@link #WORKFLOWS_EVERY}, and what two looks in a row
+ * find missing is started again: the list lags the starts made just before it, and during a burst
+ * one look took thousands of just-started workflows for lost. When the scheduler was missing
+ * (whatever lost it likely lost the rest), what one look finds missing is started at once.
  */
 @Singleton
 public class WorkflowKeeper implements ApplicationEventListener<SchedulerMissing> {
@@ -64,6 +66,10 @@ public class WorkflowKeeper implements ApplicationEventListener<SchedulerMissing
   private volatile Instant schedulerRestartedAt;
   private volatile String schedulerRestartedWhy;
   private Instant workflowsLookedAt = Instant.EPOCH;
+
+  /** The workflow ids the last periodic look found missing. */
+  private Set<String> missingAtLastLook = Set.of();
+
   private final Instant since;
 
   public WorkflowKeeper(
@@ -139,7 +145,7 @@ public class WorkflowKeeper implements ApplicationEventListener<SchedulerMissing
     Instant now = clock.instant();
     if (restarted || !now.isBefore(workflowsLookedAt.plus(WORKFLOWS_EVERY))) {
       workflowsLookedAt = now;
-      int restored = restoreMissing();
+      int restored = restarted ? restoreUnless(runningIds(), true, id -> true) : restoreMissing();
       if (restored > 0) {
         log.warn("restored the workflows of {} VMs and sets that Temporal no longer ran", restored);
       }
@@ -183,37 +189,52 @@ public class WorkflowKeeper implements ApplicationEventListener<SchedulerMissing
    * of.
    */
   public int restoreAll() {
-    return restoreUnless(Set.of(), false);
+    return restoreUnless(Set.of(), false, id -> true);
   }
 
   /**
    * Starts the workflows of the VMs and sets that have a row and no running workflow in Temporal's
-   * list. The list is read before the rows: a workflow that ended since deleted its row first, so
-   * it is not started again; one too new to be listed yet is joined, not doubled. Returns how many
-   * it started.
+   * list, this look's and the last one's. The list is read before the rows: a workflow that ended
+   * since deleted its row first, so it is not started again; one too new to be listed yet is
+   * joined, not doubled. Returns how many it started.
    */
   public int restoreMissing() {
     return restoreMissingFrom(runningIds());
   }
 
   /**
-   * {@link #restoreMissing()} with Temporal's list of running workflow ids given. A VM whose
-   * workflow start is owed is left to its starter, or to the sweep on any host should that one die:
-   * a burst's VMs wait for their starts until they run, and are not lost.
+   * {@link #restoreMissing()} with Temporal's list of running workflow ids given: starts what this
+   * look and the one before both miss. A VM whose workflow start is owed is left to its starter, or
+   * to the sweep on any host should that one die: a burst's VMs wait for their starts until they
+   * run, and are not lost.
    */
-  public int restoreMissingFrom(Set<String> running) {
-    return restoreUnless(running, true);
+  public synchronized int restoreMissingFrom(Set<String> running) {
+    Set<String> missing = new HashSet<>();
+    Set<String> before = missingAtLastLook;
+    int restored =
+        restoreUnless(
+            running,
+            true,
+            id -> {
+              missing.add(id);
+              return before.contains(id);
+            });
+    missingAtLastLook = missing;
+    return restored;
   }
 
   /**
    * Starts (joining any open run) the workflow of every set and VM whose workflow id is not in
-   * {@code running}, but, when {@code leaveOwed}, of a VM whose start is owed.
+   * {@code running} and that {@code restoreNow} accepts, but, when {@code leaveOwed}, of a VM whose
+   * start is owed.
    */
-  private int restoreUnless(Set<String> running, boolean leaveOwed) {
+  private int restoreUnless(
+      Set<String> running, boolean leaveOwed, java.util.function.Predicate<String> restoreNow) {
     int[] count = {0};
     eachSet(
         set -> {
-          if (!running.contains(VmSetWorkflow.workflowId(set.name()))) {
+          String id = VmSetWorkflow.workflowId(set.name());
+          if (!running.contains(id) && restoreNow.test(id)) {
             workflows.ensureSet(set.name(), set.replicas());
             count[0]++;
           }
@@ -227,9 +248,11 @@ public class WorkflowKeeper implements ApplicationEventListener<SchedulerMissing
                 .forEach(o -> owed.add(o.vm()));
           }
           for (VmRow vm : page) {
+            String id = VmWorkflow.workflowId(vm.name());
             if (needsRun(vm)
                 && !owed.contains(vm.name())
-                && !running.contains(VmWorkflow.workflowId(vm.name()))) {
+                && !running.contains(id)
+                && restoreNow.test(id)) {
               workflows.startVm(vm, true);
               count[0]++;
             }
