@@ -43,12 +43,17 @@ import java.util.concurrent.Future;
  *
  * A burst is one VM set of that many replicas, sent to the first host; {@code -Dbench.batch=1000}
  * sends the VMs in batches instead, each to the next host in turn. {@code WORKERSxVMSxBURSTS} gives
- * the hosts that many bursts, each deleted before the next. {@code -Dbench.host-opts="-Xmx1g"} are
- * the hosts' JVM options; {@code -Drota.…=…} settings go to the hosts as they are.
+ * the hosts that many bursts, each deleted before the next. A host's JVM takes the options {@code
+ * bin/rota} gives it ({@link #LAUNCHER_OPTIONS}), then {@code -Dbench.host-opts="-Xmx1g"}, which
+ * may override them; {@code -Drota.…=…} settings go to the hosts as they are.
  */
 public final class HostsHarness {
   private static final int HOSTS = Integer.getInteger("bench.hosts", 2);
   private static final int BATCH = Integer.getInteger("bench.batch", 0);
+
+  /** What {@code bin/rota} starts a host's JVM with: C1 alone. */
+  static final String LAUNCHER_OPTIONS = "-XX:TieredStopAtLevel=1";
+
   private static final Path ROOT = Path.of("").toAbsolutePath();
   private static final int CLIENT_THREADS = 8;
   private static final Duration IDLE = Duration.ofSeconds(30);
@@ -93,7 +98,9 @@ public final class HostsHarness {
       Map<String, Object> all = new LinkedHashMap<>();
       all.put("machine", LoadHarness.machine());
       all.put("hosts", HOSTS);
-      all.put("hostOptions", System.getProperty("bench.host-opts", ""));
+      all.put(
+          "hostOptions",
+          (LAUNCHER_OPTIONS + " " + System.getProperty("bench.host-opts", "")).strip());
       all.put("runs", runs);
       Files.writeString(out, harness.calls.json(all));
       System.out.println("JSON: " + out.toAbsolutePath());
@@ -353,10 +360,8 @@ public final class HostsHarness {
     int port = LoadHarness.freePort();
     List<String> command = new ArrayList<>();
     command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-    String options = System.getProperty("bench.host-opts", "").strip();
-    if (!options.isEmpty()) {
-      command.addAll(List.of(options.split("\\s+")));
-    }
+    String options = (LAUNCHER_OPTIONS + " " + System.getProperty("bench.host-opts", "")).strip();
+    command.addAll(List.of(options.split("\\s+")));
     System.getProperties().stringPropertyNames().stream()
         .filter(k -> k.startsWith("rota."))
         .sorted()
