@@ -45,11 +45,15 @@ import java.util.concurrent.Future;
  * sends the VMs in batches instead, each to the next host in turn. {@code WORKERSxVMSxBURSTS} gives
  * the hosts that many bursts, each deleted before the next. A host's JVM takes the options {@code
  * bin/rota} gives it ({@link #LAUNCHER_OPTIONS}), then {@code -Dbench.host-opts="-Xmx1g"}, which
- * may override them; {@code -Drota.…=…} settings go to the hosts as they are.
+ * may override them; {@code -Drota.…=…} settings go to the hosts as they are. {@code
+ * -Dbench.dump=DIR} writes each burst's VMs' times to {@code DIR/burst-N.csv}.
  */
 public final class HostsHarness {
   private static final int HOSTS = Integer.getInteger("bench.hosts", 2);
   private static final int BATCH = Integer.getInteger("bench.batch", 0);
+
+  /** {@code -Dbench.dump=DIR}: each VM's creation, placing and start, from the burst's start. */
+  private static final String DUMP = System.getProperty("bench.dump");
 
   /** What {@code bin/rota} starts a host's JVM with: C1 alone. */
   static final String LAUNCHER_OPTIONS = "-XX:TieredStopAtLevel=1";
@@ -538,13 +542,27 @@ public final class HostsHarness {
     Instant lastPlaced = start;
     List<Long> toPlaced = new ArrayList<>();
     List<Long> toRunning = new ArrayList<>();
+    StringBuilder dump = new StringBuilder("vm,created_ms,placed_ms,started_ms\n");
     for (Map<String, Object> vm : calls.all(api, "/v1/vms")) {
       Instant created = Instant.parse((String) vm.get("createdAt"));
       Instant placed = Instant.parse((String) vm.get("scheduledAt"));
+      Instant started = Instant.parse((String) vm.get("startedAt"));
       lastPlaced = placed.isAfter(lastPlaced) ? placed : lastPlaced;
       toPlaced.add(Duration.between(created, placed).toMillis());
-      toRunning.add(
-          Duration.between(created, Instant.parse((String) vm.get("startedAt"))).toMillis());
+      toRunning.add(Duration.between(created, started).toMillis());
+      dump.append(vm.get("name"))
+          .append(',')
+          .append(Duration.between(start, created).toMillis())
+          .append(',')
+          .append(Duration.between(start, placed).toMillis())
+          .append(',')
+          .append(Duration.between(start, started).toMillis())
+          .append('\n');
+    }
+    if (DUMP != null) {
+      Path file = Path.of(DUMP, "burst-" + r.get("burst") + ".csv");
+      Files.createDirectories(file.getParent());
+      Files.writeString(file, dump);
     }
     r.put("allPlacedSeconds", seconds(start, lastPlaced));
     Map<String, Object> m = new LinkedHashMap<>();
