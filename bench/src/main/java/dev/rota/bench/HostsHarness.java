@@ -52,6 +52,9 @@ public final class HostsHarness {
   private static final int HOSTS = Integer.getInteger("bench.hosts", 2);
   private static final int BATCH = Integer.getInteger("bench.batch", 0);
 
+  private static final boolean OWN_THREADS =
+      "own".equals(System.getProperty("bench.agent-threads"));
+
   /** {@code -Dbench.dump=DIR}: each VM's creation, placing and start, from the burst's start. */
   private static final String DUMP = System.getProperty("bench.dump");
 
@@ -453,7 +456,10 @@ public final class HostsHarness {
       if (controllerHttp == null) {
         controllerHttp = Agent.controllerHttp(config);
       }
-      agents.add(Agent.start(config, controllerHttp, threads));
+      // -Dbench.agent-threads=own: each agent its own threads, as an agent process has, instead of
+      // all sharing 32 timer threads whose blocking reports queue behind each other.
+      agents.add(
+          Agent.start(config, controllerHttp, OWN_THREADS ? AgentThreads.of("w" + i) : threads));
     }
     clients.shutdown();
   }
