@@ -247,14 +247,19 @@ public class VmWorkflowStarter {
    * started once its VM runs is handed the running VM with its start, and is signalled nothing.
    */
   static boolean inItsBurst(VmRow vm, boolean taskEnded, Instant now, Duration delay) {
-    String status = vm.state().status();
-    return ("pending".equals(status) || "scheduled".equals(status))
+    return beingPlacedOrStarted(vm)
         // A VM the scheduler said it cannot place yet has no burst to wait for; one whose task
         // ended before its workflow ran (it exited or failed at once) has its outcome, and its
         // restart needs the workflow now.
         && vm.notes().pendingReason() == null
         && !taskEnded
         && waitEnds(vm, delay).isAfter(now);
+  }
+
+  /** Pending or scheduled: its burst may still be placing or starting it. */
+  private static boolean beingPlacedOrStarted(VmRow vm) {
+    String status = vm.state().status();
+    return "pending".equals(status) || "scheduled".equals(status);
   }
 
   /** When a VM's start stops waiting for its burst. */
@@ -373,8 +378,7 @@ public class VmWorkflowStarter {
   private Set<String> endedAlready(java.util.Collection<VmRow> vms) {
     List<String> ids = new ArrayList<>();
     for (VmRow vm : vms) {
-      String status = vm.state().status();
-      if ("pending".equals(status) || "scheduled".equals(status)) {
+      if (beingPlacedOrStarted(vm)) {
         ids.add(
             dev.rota.store.VmTaskRow.id(
                 vm.seq(),

@@ -21,6 +21,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.TreeMap;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -211,7 +212,7 @@ public class TaskReports {
   private void tell(String worker, List<OutboxRow> news, List<Long> ids) {
     boolean leftForTheScheduler = false;
     List<Long> told = new ArrayList<>();
-    java.util.Set<Long> waiting = notifier.waitingForTheirStart(news);
+    Set<Long> waiting = notifier.waitingForTheirStart(news);
     // Their starts hand their workflows the rows, which show this news.
     beingTold.release(List.copyOf(waiting));
     for (OutboxRow event : news) {
