@@ -291,6 +291,62 @@ abstract class RepositoryContract {
   }
 
   /**
+   * Starts as an agent's report brings them, as batches: each task recorded running once, its VM
+   * shown running at the news's id, a log line and the news each, in the order given.
+   */
+  @Test
+  void startsWrittenAsBatchesAreRecordedOnceWithTheirNews() {
+    List<VmRow> vmRows = new java.util.ArrayList<>();
+    List<VmTaskRow> placed = new java.util.ArrayList<>();
+    for (String prefix : List.of("r1", "r2", "r3")) {
+      VmRow vm = vms.save(vm(unique(prefix), "scheduled", "w1"));
+      String id = VmTaskRow.id(vm.seq(), vm.name() + ".0");
+      assertEquals(1, tasks.place(id, vm.name(), vm.seq(), 0, "w1", T0));
+      vmRows.add(vm);
+      placed.add(tasks.findById(id).orElseThrow());
+    }
+    Instant at = T0.plusMillis(4321);
+    java.util.function.Function<List<VmTaskRow>, List<OutboxRow>> start =
+        rows ->
+            tx.executeWrite(
+                s ->
+                    observations.reachedAll(
+                        rows.stream()
+                            .map(
+                                r ->
+                                    new dev.rota.scheduler.term.TaskObservations.Reaching(
+                                        r, dev.rota.model.TaskState.RUNNING, null, "booted", null))
+                            .toList(),
+                        at));
+    assertEquals(1, start.apply(List.of(placed.get(1))).size());
+
+    List<OutboxRow> news = start.apply(placed);
+
+    assertEquals(
+        List.of(vmRows.get(0).name(), vmRows.get(2).name()),
+        news.stream().map(OutboxRow::vm).toList(),
+        "the one recorded already is not recorded again");
+    assertTrue(news.get(0).id() < news.get(1).id(), "ids in the order given");
+    for (OutboxRow n : news) {
+      VmRow vm = vms.findById(n.vm()).orElseThrow();
+      assertEquals("running", vm.state().status());
+      assertEquals("w1", vm.state().worker());
+      assertEquals(n.id(), vm.state().taskEventId(), "shown at its news");
+      assertEquals(at, vm.state().startedAt());
+      VmTaskRow task = tasks.findById(VmTaskRow.id(vm.seq(), vm.name() + ".0")).orElseThrow();
+      assertEquals("running", task.state());
+      assertEquals(at, task.startedAt());
+      List<VmEventRow> log = events.page(vm.name(), 0, 100);
+      assertEquals("started", log.get(log.size() - 1).type());
+      assertEquals("booted", log.get(log.size() - 1).message());
+      OutboxRow stored = actions.after(n.id() - 1, 1).stream().findFirst().orElseThrow();
+      assertEquals(n, stored, "the news returned is the news stored");
+      assertEquals("started", stored.event());
+      assertEquals(at, stored.startedAt());
+    }
+  }
+
+  /**
    * A term's failovers as batches: the lost task ended, the next generation placed on the target
    * with its start and its news, each VM's start before its news; a VM that moved on since the plan
    * is left alone.

@@ -36,11 +36,19 @@ public interface OutboxRepository extends GenericRepository<OutboxRow, Long> {
   @Query("SELECT nextval('outbox_seq')")
   long nextId();
 
-  /** A task event for a VM's workflow, with an id taken from {@link #nextId}. */
-  @Query(
+  /** The sequence's next {@code count} ids, in one read, for a batch of {@link #ADD_EVENT}. */
+  @Query("SELECT nextval('outbox_seq') FROM generate_series(1, :count)")
+  List<Long> nextIds(int count);
+
+  /**
+   * A task event for a VM's workflow, with an id taken from {@link #nextId} or {@link #nextIds}.
+   */
+  String ADD_EVENT =
       """
       INSERT INTO outbox (id, kind, worker, task_id, vm, detail, created_at, attempts, vm_seq, event, exit_code, started_at)
-      VALUES (:id, 'notify', :worker, :taskId, :vm, :message, :at, 0, :vmSeq, :event, :exitCode, :startedAt)""")
+      VALUES (:id, 'notify', :worker, :taskId, :vm, :message, :at, 0, :vmSeq, :event, :exitCode, :startedAt)""";
+
+  @Query(ADD_EVENT)
   void addEvent(
       long id,
       String worker,

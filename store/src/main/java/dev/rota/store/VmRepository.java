@@ -205,12 +205,14 @@ public interface VmRepository extends CrudRepository<VmRow, String> {
    * the VM to this generation: never over a status the workflow decided (stopping, stopped,
    * failed), a running VM's move, or later news.
    */
-  @Query(
+  String REPORTED_RUNNING =
       """
       UPDATE vms SET status = 'running', worker = :worker, status_message = :message, task_event_id = :taskEventId,
         scheduled_at = :scheduledAt, started_at = :startedAt, version = version + 1
       WHERE name = :name AND seq = :seq AND restart_count = :generation AND task_event_id < :taskEventId
-        AND (status IN ('pending', 'scheduled') OR (status = 'running' AND moving_from IS NULL))""")
+        AND (status IN ('pending', 'scheduled') OR (status = 'running' AND moving_from IS NULL))""";
+
+  @Query(REPORTED_RUNNING)
   int reportedRunning(
       String name,
       long seq,
@@ -252,10 +254,12 @@ public interface VmRepository extends CrudRepository<VmRow, String> {
    * The move's new copy is running: the old one is no longer kept, and is stopped; the VM reads as
    * moving until the term sees that copy gone ({@link #moveEnded}).
    */
-  @Query(
+  String MOVED =
       """
       UPDATE vms SET old_copy_on = moving_from, moving_from = NULL
-      WHERE name = :name AND restart_count = :generation AND moving_from IS NOT NULL""")
+      WHERE name = :name AND restart_count = :generation AND moving_from IS NOT NULL""";
+
+  @Query(MOVED)
   int moved(String name, int generation);
 
   /** The old copy a move left on {@code worker} is gone: the move is over. */

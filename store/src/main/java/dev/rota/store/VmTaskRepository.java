@@ -44,8 +44,10 @@ public interface VmTaskRepository extends GenericRepository<VmTaskRow, String> {
   @Query(PLACE)
   int place(String id, String vm, long vmSeq, int generation, String worker, Instant at);
 
-  @Query(
-      "UPDATE vm_tasks SET state = 'running', started_at = :at, message = :message WHERE id = :id AND state = 'scheduled'")
+  String STARTED =
+      "UPDATE vm_tasks SET state = 'running', started_at = :at, message = :message WHERE id = :id AND state = 'scheduled'";
+
+  @Query(STARTED)
   int started(String id, Instant at, String message);
 
   /** The task ended, failed, vanished or was lost: once, from a live state. */

@@ -52,6 +52,10 @@ public class TaskObservations {
   private final BatchStatement vmFailedOver = BatchStatement.of(VmRepository.FAIL_OVER);
   private final BatchStatement taskEnded = BatchStatement.of(VmTaskRepository.ENDED);
   private final BatchStatement vmStartedMove = BatchStatement.of(VmRepository.START_MOVE);
+  private final BatchStatement taskStarted = BatchStatement.of(VmTaskRepository.STARTED);
+  private final BatchStatement addEvent = BatchStatement.of(OutboxRepository.ADD_EVENT);
+  private final BatchStatement vmRunning = BatchStatement.of(VmRepository.REPORTED_RUNNING);
+  private final BatchStatement vmMoved = BatchStatement.of(VmRepository.MOVED);
 
   public TaskObservations(
       VmTaskRepository tasks,
@@ -372,20 +376,16 @@ public class TaskObservations {
       String message,
       Instant now,
       Instant vmCreatedAt) {
+    if (to == TaskState.RUNNING) {
+      return startedAll(List.of(new Reaching(task, to, exitCode, message, vmCreatedAt)), now)
+          .stream()
+          .findFirst();
+    }
     String text = Columns.truncate(message, 2048);
-    int changed =
-        to == TaskState.RUNNING
-            ? tasks.started(task.id(), now, text)
-            : tasks.ended(task.id(), to.wireName(), exitCode, text, now);
-    if (changed != 1) {
+    if (tasks.ended(task.id(), to.wireName(), exitCode, text, now) != 1) {
       return Optional.empty();
     }
     boolean clean = to == TaskState.EXITED && Integer.valueOf(0).equals(exitCode);
-    String logType = to == TaskState.RUNNING ? "started" : clean ? "exited" : "failed";
-    Instant startedAt = to == TaskState.RUNNING ? now : task.startedAt();
-    // A start's line is not followed by a trim of the log: its placing's line, just before, trimmed
-    // it, so the log holds at most one line more than it keeps. The trim was an eighth of a
-    // report's commit.
     OutboxRow news =
         tell(
             task.vm(),
@@ -393,27 +393,167 @@ public class TaskObservations {
             task.taskId(),
             task.worker(),
             TaskEventType.reaching(to),
-            logType,
+            clean ? "exited" : "failed",
             exitCode,
             message,
             now,
-            startedAt,
-            to != TaskState.RUNNING);
-    if (to == TaskState.RUNNING) {
+            task.startedAt());
+    if (to == TaskState.FAILED || to == TaskState.VANISHED) {
+      workers.taskFailed(
+          task.worker(), now); // the worker's doing, not the VM's: toward making it flaky
+    }
+    return Optional.of(news);
+  }
+
+  /**
+   * A task that reached {@code to}, as {@link #reached} takes it; {@code vmCreatedAt} null when the
+   * caller has not read it.
+   */
+  public record Reaching(
+      VmTaskRow task, TaskState to, Integer exitCode, String message, Instant vmCreatedAt) {}
+
+  /**
+   * Each task's state, as {@link #reached} records one; the news of those recorded. The starts,
+   * nearly all of what a burst's reports say, take a few batches whatever their number: one by one,
+   * six statements each, they were most of the report writer's time.
+   */
+  public List<OutboxRow> reachedAll(List<Reaching> reachings, Instant now) {
+    List<OutboxRow> told = new ArrayList<>();
+    List<Reaching> starts = new ArrayList<>();
+    for (Reaching r : reachings) {
+      if (r.to() == TaskState.RUNNING) {
+        starts.add(r);
+      } else {
+        reached(r.task(), r.to(), r.exitCode(), r.message(), now, r.vmCreatedAt())
+            .ifPresent(told::add);
+      }
+    }
+    told.addAll(startedAll(starts, now));
+    return told;
+  }
+
+  /**
+   * Tasks that started: each recorded once, with its line in the VM's log, its news, and the read
+   * model showing the VM running, as batches.
+   */
+  private List<OutboxRow> startedAll(List<Reaching> starts, Instant now) {
+    Connection db = tx.getConnection();
+    int[] changed =
+        taskStarted.run(
+            db,
+            starts.stream()
+                .map(
+                    s ->
+                        nullable(
+                            "id",
+                            s.task().id(),
+                            "at",
+                            now,
+                            "message",
+                            Columns.truncate(s.message(), 2048)))
+                .toList());
+    List<Reaching> started = new ArrayList<>();
+    for (int i = 0; i < changed.length; i++) {
+      if (changed[i] == 1) {
+        started.add(starts.get(i));
+      }
+    }
+    if (started.isEmpty()) {
+      return List.of();
+    }
+    List<Long> ids = new ArrayList<>(outbox.nextIds(started.size()));
+    java.util.Collections.sort(ids);
+    List<OutboxRow> news = new ArrayList<>();
+    List<Map<String, Object>> logLines = new ArrayList<>();
+    List<Map<String, Object>> events = new ArrayList<>();
+    List<Map<String, Object>> running = new ArrayList<>();
+    List<Map<String, Object>> moves = new ArrayList<>();
+    String event = TaskEventType.reaching(TaskState.RUNNING).wireName();
+    for (int i = 0; i < started.size(); i++) {
+      Reaching s = started.get(i);
+      VmTaskRow task = s.task();
+      String text = Columns.truncate(s.message(), 2048);
+      long id = ids.get(i);
+      // A start's line is not followed by a trim of the log: its placing's line, just before,
+      // trimmed it, so the log holds at most one line more than it keeps. The trim was an eighth
+      // of a report's commit.
+      logLines.add(
+          nullable(
+              "vmName",
+              task.vm(),
+              "time",
+              now,
+              "type",
+              "started",
+              "message",
+              Columns.truncate(s.message(), 4096)));
+      Map<String, Object> row =
+          nullable(
+              "id",
+              id,
+              "worker",
+              task.worker(),
+              "taskId",
+              task.taskId(),
+              "vm",
+              task.vm(),
+              "vmSeq",
+              task.vmSeq(),
+              "event",
+              event,
+              "exitCode",
+              s.exitCode(),
+              "message",
+              text,
+              "at",
+              now);
+      row.put("startedAt", now);
+      events.add(row);
       // What the workflow will record on hearing it, to the millisecond its events carry: the API
       // need not wait for the workflow's turn on a busy host, which under heavy load can take a
-      // minute. Before the move below is marked done, so that a move's copy, whose record keeps its
-      // first placement's time, is left to the workflow.
-      vms.reportedRunning(
-          task.vm(),
-          task.vmSeq(),
-          task.generation(),
-          task.worker(),
-          text,
-          news.id(),
-          task.placedAt().truncatedTo(ChronoUnit.MILLIS),
-          now.truncatedTo(ChronoUnit.MILLIS));
-      if (vms.moved(task.vm(), task.generation()) == 1) {
+      // minute. Before the move below is marked done, so that a move's copy, whose record keeps
+      // its first placement's time, is left to the workflow.
+      Map<String, Object> vm =
+          nullable(
+              "name",
+              task.vm(),
+              "seq",
+              task.vmSeq(),
+              "generation",
+              task.generation(),
+              "worker",
+              task.worker(),
+              "message",
+              text,
+              "taskEventId",
+              id,
+              "scheduledAt",
+              task.placedAt().truncatedTo(ChronoUnit.MILLIS));
+      vm.put("startedAt", now.truncatedTo(ChronoUnit.MILLIS));
+      running.add(vm);
+      moves.add(Map.of("name", task.vm(), "generation", task.generation()));
+      news.add(
+          new OutboxRow(
+              id,
+              OutboxRow.NOTIFY,
+              task.worker(),
+              task.taskId(),
+              task.vm(),
+              text,
+              now,
+              0,
+              task.vmSeq(),
+              event,
+              s.exitCode(),
+              now));
+    }
+    logLine.run(db, logLines);
+    addEvent.run(db, events);
+    vmRunning.run(db, running);
+    int[] moved = vmMoved.run(db, moves);
+    for (int i = 0; i < started.size(); i++) {
+      VmTaskRow task = started.get(i).task();
+      if (moved[i] == 1) {
         // A move's new copy runs: its old one is removed now, with the next pass over the outbox,
         // rather than once its worker's whole task list is next read.
         vms.oldCopyOn(task.vm())
@@ -431,14 +571,21 @@ public class TaskObservations {
       if (task.generation() == 0) {
         // Its creation time alone: the whole row, decoded, took a tenth of the report writer's
         // time.
-        (vmCreatedAt != null ? Optional.of(vmCreatedAt) : vms.createdAtOf(task.vm(), task.vmSeq()))
+        Instant createdAt = started.get(i).vmCreatedAt();
+        (createdAt != null ? Optional.of(createdAt) : vms.createdAtOf(task.vm(), task.vmSeq()))
             .ifPresent(at -> metrics.firstRun(java.time.Duration.between(at, now)));
       }
-    } else if (to == TaskState.FAILED || to == TaskState.VANISHED) {
-      workers.taskFailed(
-          task.worker(), now); // the worker's doing, not the VM's: toward making it flaky
     }
-    return Optional.of(news);
+    return news;
+  }
+
+  /** A batch row from names and values, which unlike {@link Map#of} may be null. */
+  private static Map<String, Object> nullable(Object... namesAndValues) {
+    Map<String, Object> row = new HashMap<>();
+    for (int i = 0; i < namesAndValues.length; i += 2) {
+      row.put((String) namesAndValues[i], namesAndValues[i + 1]);
+    }
+    return row;
   }
 
   /**
@@ -531,27 +678,8 @@ public class TaskObservations {
       String message,
       Instant now,
       Instant startedAt) {
-    return tell(vm, vmSeq, taskId, worker, type, logType, exitCode, message, now, startedAt, true);
-  }
-
-  private OutboxRow tell(
-      String vm,
-      long vmSeq,
-      String taskId,
-      String worker,
-      TaskEventType type,
-      String logType,
-      Integer exitCode,
-      String message,
-      Instant now,
-      Instant startedAt,
-      boolean trimLog) {
     String text = Columns.truncate(message, 2048);
-    if (trimLog) {
-      events.append(vm, now, logType, Columns.truncate(message, 4096));
-    } else {
-      events.insert(vm, now, logType, Columns.truncate(message, 4096));
-    }
+    events.append(vm, now, logType, Columns.truncate(message, 4096));
     long id = outbox.nextId();
     outbox.addEvent(id, worker, taskId, vm, vmSeq, type.wireName(), exitCode, text, now, startedAt);
     return new OutboxRow(

@@ -116,18 +116,18 @@ public class TaskReports {
                   progress(vm, row, worker, id.get(), task, now);
                 }
               }
-              List<OutboxRow> told = new ArrayList<>();
+              List<TaskObservations.Reaching> reachings = new ArrayList<>();
               for (Change c : changes.values()) {
                 if (c.transition().to() == TaskState.RUNNING
                     && c.vm().notes().movingFrom() != null) {
                   moveStarted.set(true);
                 }
                 Reconciliation.TaskTransition t = c.transition();
-                observations
-                    .reached(c.row(), t.to(), t.exitCode(), t.message(), now, c.vm().createdAt())
-                    .ifPresent(told::add);
+                reachings.add(
+                    new TaskObservations.Reaching(
+                        c.row(), t.to(), t.exitCode(), t.message(), c.vm().createdAt()));
               }
-              return told;
+              return observations.reachedAll(reachings, now);
             });
     if (news == null) {
       return Optional.empty();

@@ -446,6 +446,13 @@ class TaskReportsTest {
     assertEquals("tr-w3", moved.state().worker(), "a move's end is its workflow's to record");
     assertEquals(movingBefore.state().taskEventId(), moved.state().taskEventId());
     assertEquals(null, moved.notes().movingFrom(), "though its old copy is no longer kept");
+    assertEquals(
+        List.of("tr-w3 tr-mv.0"),
+        actions.after(0, 100_000).stream()
+            .filter(a -> a.kind().equals(OutboxRow.REMOVE) && "tr-mv.0".equals(a.taskId()))
+            .map(a -> a.worker() + " " + a.taskId())
+            .toList(),
+        "its old copy is removed from the worker it moved from, once");
   }
 
   @Test
