@@ -225,7 +225,8 @@ public final class HostsHarness {
           }
           return running == vms;
         },
-        Duration.ofMinutes(15));
+        Duration.ofMinutes(15),
+        HarnessApi.ALL_RUNNING_POLL);
     Instant allRunning = Instant.now();
     System.out.printf("  all running at %s%n", seconds(start, allRunning));
     long[] hostTicksRunning = hostTicks();

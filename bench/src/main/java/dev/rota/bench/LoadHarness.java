@@ -201,11 +201,11 @@ public final class LoadHarness {
           }
           return running == vms;
         },
-        Duration.ofMinutes(10));
+        Duration.ofMinutes(10),
+        HarnessApi.ALL_RUNNING_POLL);
     Instant allRunning = Instant.now();
     // What the burst cost this process, agents and servers included: on a saturated machine a
-    // steadier
-    // figure than the time, which moves ±20% with whatever else the machine runs.
+    // steadier figure than the time, which moves ±20% with whatever else the machine runs.
     long cpu = processCpuNanos() - cpuAtStart;
     r.put("cpuSecondsToAllRunning", Math.round(cpu / 1e7) / 100.0);
     r.put("cpuMillisPerVm", Math.round(cpu / 1e5 / vms) / 10.0);
