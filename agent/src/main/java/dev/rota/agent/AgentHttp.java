@@ -28,6 +28,9 @@ final class AgentHttp {
 
   static final String NODELAY = "sun.net.httpserver.nodelay";
 
+  /** Seconds an idle connection is kept open; the JDK's server closes it after 30. */
+  static final String IDLE_SECONDS = "sun.net.httpserver.idleInterval";
+
   private final HttpServer server;
   private final TaskTable tasks;
   private final PortTunnels tunnels;
@@ -51,6 +54,13 @@ final class AgentHttp {
     // ACK, 40 ms a call on Linux (a probe is two calls), where with it off a call takes 2 ms. The
     // server reads this once, when the process makes its first one.
     System.setProperty(NODELAY, "true");
+    // The scheduler calls a quiet worker's agent every few terms, a minute or more apart at a
+    // thousand workers: closed after 30 s, each connection was opened again, with a TLS handshake
+    // on both sides, by the term that a burst woke, ahead of its placements. Ten minutes covers
+    // the gaps; an operator may still say otherwise.
+    if (System.getProperty(IDLE_SECONDS) == null) {
+      System.setProperty(IDLE_SECONDS, "600");
+    }
     if (tls == null) {
       this.server = HttpServer.create(new InetSocketAddress(host, port), 64);
     } else {

@@ -86,12 +86,14 @@ class AgentTest {
    * Its server sends each answer at once rather than holding it for the caller's delayed ACK (40 ms
    * a call on Linux, which LoadHarness 10x100 measured as 0.5 s per burst of starts): the JDK
    * server reads the setting when the process makes its first one, so the agent must have set it by
-   * then.
+   * then. Likewise it keeps a quiet connection open for ten minutes, not 30 s, so that the
+   * scheduler's calls, a minute or more apart at a thousand workers, need no new TLS handshake.
    */
   @Test
-  void itsServerAnswersWithoutNagleDelay() throws Exception {
+  void itsServerAnswersWithoutNagleDelayAndKeepsQuietConnectionsOpen() throws Exception {
     start();
     assertEquals("true", System.getProperty(AgentHttp.NODELAY));
+    assertEquals("600", System.getProperty(AgentHttp.IDLE_SECONDS));
     assertEquals(200, send("GET", "/healthz", null).statusCode());
   }
 
