@@ -132,6 +132,14 @@ public class TaskReports {
     if (news == null) {
       return Optional.empty();
     }
+    if (log.isDebugEnabled()) {
+      log.debug(
+          "{} reported {} tasks, {} changed: committed in {} ms",
+          worker,
+          tasks.size(),
+          news.size(),
+          java.time.Duration.between(now, clock.instant()).toMillis());
+    }
     if (moveStarted.get()) {
       // Its old copy is the term's to stop: at once, not at the next interval; after the answer, as
       // news is told.
