@@ -315,7 +315,12 @@ abstract class RepositoryContract {
                             .map(
                                 r ->
                                     new dev.rota.scheduler.term.TaskObservations.Reaching(
-                                        r, dev.rota.model.TaskState.RUNNING, null, "booted", null))
+                                        r,
+                                        dev.rota.model.TaskState.RUNNING,
+                                        null,
+                                        "booted",
+                                        null,
+                                        true))
                             .toList(),
                         at));
     assertEquals(1, start.apply(List.of(placed.get(1))).size());

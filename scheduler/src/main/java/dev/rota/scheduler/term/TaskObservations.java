@@ -377,7 +377,7 @@ public class TaskObservations {
       Instant now,
       Instant vmCreatedAt) {
     if (to == TaskState.RUNNING) {
-      return startedAll(List.of(new Reaching(task, to, exitCode, message, vmCreatedAt)), now)
+      return startedAll(List.of(new Reaching(task, to, exitCode, message, vmCreatedAt, true)), now)
           .stream()
           .findFirst();
     }
@@ -407,10 +407,16 @@ public class TaskObservations {
 
   /**
    * A task that reached {@code to}, as {@link #reached} takes it; {@code vmCreatedAt} null when the
-   * caller has not read it.
+   * caller has not read it; {@code inAMove} false when the caller read, in its transaction, that
+   * the VM is not moving (a start then has no move to mark done).
    */
   public record Reaching(
-      VmTaskRow task, TaskState to, Integer exitCode, String message, Instant vmCreatedAt) {}
+      VmTaskRow task,
+      TaskState to,
+      Integer exitCode,
+      String message,
+      Instant vmCreatedAt,
+      boolean inAMove) {}
 
   /**
    * Each task's state, as {@link #reached} records one; the news of those recorded. The starts,
@@ -531,7 +537,9 @@ public class TaskObservations {
               task.placedAt().truncatedTo(ChronoUnit.MILLIS));
       vm.put("startedAt", now.truncatedTo(ChronoUnit.MILLIS));
       running.add(vm);
-      moves.add(Map.of("name", task.vm(), "generation", task.generation()));
+      if (s.inAMove()) {
+        moves.add(Map.of("name", task.vm(), "generation", task.generation()));
+      }
       news.add(
           new OutboxRow(
               id,
@@ -551,9 +559,9 @@ public class TaskObservations {
     addEvent.run(db, events);
     vmRunning.run(db, running);
     int[] moved = vmMoved.run(db, moves);
-    for (int i = 0; i < started.size(); i++) {
+    for (int i = 0, move = 0; i < started.size(); i++) {
       VmTaskRow task = started.get(i).task();
-      if (moved[i] == 1) {
+      if (started.get(i).inAMove() && moved[move++] == 1) {
         // A move's new copy runs: its old one is removed now, with the next pass over the outbox,
         // rather than once its worker's whole task list is next read.
         vms.oldCopyOn(task.vm())

@@ -125,7 +125,12 @@ public class TaskReports {
                 Reconciliation.TaskTransition t = c.transition();
                 reachings.add(
                     new TaskObservations.Reaching(
-                        c.row(), t.to(), t.exitCode(), t.message(), c.vm().createdAt()));
+                        c.row(),
+                        t.to(),
+                        t.exitCode(),
+                        t.message(),
+                        c.vm().createdAt(),
+                        c.vm().notes().movingFrom() != null));
               }
               return observations.reachedAll(reachings, now);
             });
