@@ -108,6 +108,15 @@ public final class HealthJudge {
   }
 
   /**
+   * Whether the worker's probe decides whether VMs may go to it: it is not ready, or flaky, or was
+   * never asked. A ready worker's probe is a routine check of its task list, which a term that
+   * someone waits on may leave until after its placements.
+   */
+  public static boolean probeDecidesPlacement(WorkerProbeState w) {
+    return w.health() != WorkerHealth.READY || w.lastProbeAt() == null;
+  }
+
+  /**
    * When the worker's probe falls due, {@link Instant#MIN} if it never had one, null if it is never
    * probed.
    */

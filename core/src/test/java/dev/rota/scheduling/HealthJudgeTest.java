@@ -268,4 +268,24 @@ class HealthJudgeTest {
     assertEquals(
         WorkerHealth.READY, HealthJudge.judge(failing, T, off, null).health(), "0 turns it off");
   }
+
+  /** A term someone waits on asks first only the probes that decide where VMs may go. */
+  @ParameterizedTest(name = "{0}, probed before: {1} -> decides placement: {2}")
+  @CsvSource(
+      textBlock =
+          """
+          ready,     true,  false
+          ready,     false, true
+          not-ready, true,  true
+          not-ready, false, true
+          flaky,     true,  true
+          lost,      true,  true
+          """)
+  void theProbesThatDecidePlacementAreThoseOfWorkersNotReadyOrNeverAsked(
+      String health, boolean probedBefore, boolean decides) {
+    WorkerHealth h = dev.rota.model.WireName.parse(WorkerHealth.class, health).orElseThrow();
+    assertEquals(
+        decides,
+        HealthJudge.probeDecidesPlacement(state(h, 0, probedBefore ? true : null, 0, null)));
+  }
 }

@@ -67,9 +67,14 @@ public class ClusterActivitiesImpl implements ClusterActivities {
     try (Heartbeats.Beating alive = heartbeats.whileRunning()) {
       // Quiet terms ran as attempts the workflow never saw: the number follows the last recorded.
       long term = Math.max(start.term(), recorder.lastTerm() + 1);
-      TermOutcome outcome = observeAndCommit(term, alive);
+      TermOutcome outcome = observeAndCommit(term, alive, start.woken());
       alive.stillOurs("carrying out the term's actions");
       ApplyResult applied = outcome.decisions().actions() > 0 ? apply() : ApplyResult.NOTHING;
+      if (start.woken()) {
+        outcome =
+            new TermOutcome(
+                outcome.observation().and(observer.checkReady(alive)), outcome.decisions());
+      }
       alive.stillOurs("recording the term");
       TermSummary recorded =
           recordTerm(
@@ -110,9 +115,9 @@ public class ClusterActivitiesImpl implements ClusterActivities {
     return summary;
   }
 
-  private TermOutcome observeAndCommit(long term, Heartbeats.Beating alive) {
+  private TermOutcome observeAndCommit(long term, Heartbeats.Beating alive, boolean woken) {
     long began = clock.millis();
-    TermObservation seen = observer.observe(alive);
+    TermObservation seen = observer.observe(alive, woken);
     long observed = clock.millis();
     alive.stillCurrent("committing the term's decisions");
     TermDecisions decided = committer.commit(seen.observedAtMillis());

@@ -26,7 +26,7 @@ class TermCountsTest {
     TermObserver observer =
         new TermObserver(null, null, null, null, null, null, clock, null, null, null, null) {
           @Override
-          public TermObservation observe(Heartbeats.Beating alive) {
+          public TermObservation observe(Heartbeats.Beating alive, boolean checksLater) {
             return new TermObservation(5_000, clock.millis(), 3, 3);
           }
         };

@@ -94,7 +94,33 @@ public class TermObserver {
    * nothing.
    */
   public TermObservation observe(dev.rota.scheduler.Heartbeats.Beating alive) {
+    return observe(alive, false);
+  }
+
+  /**
+   * {@link #observe(dev.rota.scheduler.Heartbeats.Beating)}; with {@code checksLater}, as a term
+   * that a wake-up started (someone waits on its placements) does, it asks now only the agents
+   * whose answer decides where VMs may go ({@link HealthJudge#probeDecidesPlacement}) and leaves
+   * the routine checks of ready workers to {@link #checkReady} after its actions. Asked first, they
+   * held a burst's placements back by a round of calls to most of the fleet.
+   */
+  public TermObservation observe(dev.rota.scheduler.Heartbeats.Beating alive, boolean checksLater) {
     wakes.clearWake(ClusterWorkflow.WORKFLOW_ID);
+    return probe(checksLater ? HealthJudge::probeDecidesPlacement : w -> true, alive::stillCurrent);
+  }
+
+  /**
+   * The routine checks of ready workers that {@link #observe(dev.rota.scheduler.Heartbeats.Beating,
+   * boolean)} left, after the term's actions: what its next term will read. A wake-up that came
+   * meanwhile does not stop their writes; losing the attempt does.
+   */
+  public TermObservation checkReady(dev.rota.scheduler.Heartbeats.Beating alive) {
+    return probe(w -> !HealthJudge.probeDecidesPlacement(w), alive::stillOurs);
+  }
+
+  private TermObservation probe(
+      java.util.function.Predicate<WorkerProbeState> askNow,
+      java.util.function.Consumer<String> beforeWriting) {
     Instant now = clock.instant();
     Duration timeout = agentCalls.timeout();
     Map<WorkerRow, Future<Probe>> asked = new LinkedHashMap<>();
@@ -106,7 +132,8 @@ public class TermObserver {
       states.add(Snapshots.probeState(w));
     }
     for (WorkerProbeState due :
-        HealthJudge.probesDue(states, now, health.health(), probesPerTerm())) {
+        HealthJudge.probesDue(
+            states.stream().filter(askNow).toList(), now, health.health(), probesPerTerm())) {
       WorkerRow w = byName.get(due.name());
       asked.put(
           w,
@@ -165,7 +192,7 @@ public class TermObserver {
         failures.add(failure);
       }
     }
-    alive.stillCurrent("storing what the agents said");
+    beforeWriting.accept("storing what the agents said");
     if (!lists.isEmpty()) {
       tx.executeWrite(
           status -> {

@@ -24,6 +24,10 @@ class TermObserverTest {
   @Inject WorkerRepository workers;
   @Inject Clock clock;
   @Inject dev.rota.store.AgentTaskRepository listed;
+  @Inject io.micronaut.transaction.TransactionOperations<java.sql.Connection> tx;
+
+  /** Outside an activity: nothing stops the term. */
+  private static final dev.rota.scheduler.Heartbeats.Beating NOT_WATCHED = () -> {};
 
   private void worker(String name) {
     workers.save(
@@ -92,5 +96,46 @@ class TermObserverTest {
         "the stalled term's older list is dropped");
     assertEquals(
         later, workers.findById("obs-stale").orElseThrow().lastProbeAt(), "and its answer too");
+  }
+
+  /**
+   * A woken term asks at once only the agents whose answer decides where VMs may go, here a new
+   * worker, and checks a ready worker due for its routine probe after its actions.
+   */
+  @Test
+  void aWokenTermChecksReadyWorkersAfterItsActionsAndNewOnesAtOnce() {
+    worker("obs-ready");
+    observer.observe();
+    WorkerRow asked = workers.findById("obs-ready").orElseThrow();
+    assertEquals(1, workers.decideHealth(asked.name(), asked.version(), "ready", "answered", null));
+    java.time.Instant longAgo = clock.instant().minusSeconds(3600);
+    tx.executeWrite(
+        status -> {
+          try (var update =
+              status
+                  .getConnection()
+                  .prepareStatement("UPDATE workers SET last_probe_at = ? WHERE name = ?")) {
+            update.setObject(
+                1, java.time.OffsetDateTime.ofInstant(longAgo, java.time.ZoneOffset.UTC));
+            update.setString(2, "obs-ready");
+            return update.executeUpdate();
+          }
+        }); // long due again
+    worker("obs-new");
+
+    var first = observer.observe(NOT_WATCHED, true);
+
+    assertEquals(1, first.probed(), "the new worker only");
+    assertNotNull(workers.findById("obs-new").orElseThrow().lastProbeAt());
+    assertEquals(
+        longAgo.getEpochSecond(),
+        workers.findById("obs-ready").orElseThrow().lastProbeAt().getEpochSecond(),
+        "the ready one not yet");
+
+    var after = observer.checkReady(NOT_WATCHED);
+
+    assertEquals(1, after.probed(), "the ready one, now");
+    assertEquals(2, first.and(after).probed(), "the term asked both");
+    assertEquals(0, workers.findById("obs-ready").orElseThrow().probeFailures(), "and it answered");
   }
 }

@@ -17,4 +17,14 @@ public record TermObservation(
   public TermObservation(long intervalMillis, long observedAtMillis, int probed, int answered) {
     this(intervalMillis, observedAtMillis, probed, answered, 0);
   }
+
+  /** This term's observation with the agents {@code later} asked too, after its actions. */
+  public TermObservation and(TermObservation later) {
+    return new TermObservation(
+        intervalMillis,
+        observedAtMillis,
+        probed + later.probed(),
+        answered + later.answered(),
+        idleIntervalMillis);
+  }
 }
