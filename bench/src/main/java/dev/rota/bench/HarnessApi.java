@@ -161,13 +161,17 @@ final class HarnessApi {
     }
   }
 
-  /** The VMs by status, from {@code GET /v1/cluster}; empty when unanswered. */
+  /**
+   * The VMs by status, from {@code GET /v1/cluster}; empty when unanswered (a busy host's 503), not
+   * an empty map, which would read as no VMs at all.
+   */
   @SuppressWarnings("unchecked")
-  Map<String, Number> vmCounts(String api) {
+  java.util.Optional<Map<String, Number>> vmCounts(String api) {
     try {
-      return (Map<String, Number>) get(api + "/v1/cluster").get("vms");
+      return java.util.Optional.ofNullable(
+          (Map<String, Number>) get(api + "/v1/cluster").get("vms"));
     } catch (Exception e) {
-      return Map.of();
+      return java.util.Optional.empty();
     }
   }
 

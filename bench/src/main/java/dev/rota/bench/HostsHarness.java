@@ -217,7 +217,7 @@ public final class HostsHarness {
     HarnessApi.await(
         "all running",
         () -> {
-          Map<String, Number> counts = calls.vmCounts(watch);
+          Map<String, Number> counts = calls.vmCounts(watch).orElse(Map.of());
           long running = counts.getOrDefault("running", 0).longValue();
           if (System.nanoTime() - lastSaid[0] > 10_000_000_000L) {
             lastSaid[0] = System.nanoTime();
@@ -350,7 +350,11 @@ public final class HostsHarness {
     calls.deleteSubmitted(vms, BATCH, api, CLIENT_THREADS);
     HarnessApi.await(
         "every VM deleted",
-        () -> calls.vmCounts(api).values().stream().mapToLong(Number::longValue).sum() == 0,
+        () ->
+            calls
+                .vmCounts(api)
+                .map(c -> c.values().stream().mapToLong(Number::longValue).sum() == 0)
+                .orElse(false),
         Duration.ofMinutes(10));
     HarnessApi.await(
         "the set deleted",
