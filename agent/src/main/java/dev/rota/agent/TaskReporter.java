@@ -32,6 +32,14 @@ final class TaskReporter {
   private final ScheduledExecutorService timers;
   private final Duration maxBackoff;
   private final Map<String, TaskView> unsent = new ConcurrentHashMap<>();
+
+  /**
+   * The states a report under way carries: a report that overlaps it leaves them out. Sent again,
+   * each was the same work for the controller's report writer, at a burst's height a report in two
+   * that did nothing.
+   */
+  private final Map<String, TaskView> sending = new ConcurrentHashMap<>();
+
   private final AtomicBoolean due = new AtomicBoolean();
   private volatile boolean started;
   private volatile boolean closed;
@@ -85,10 +93,15 @@ final class TaskReporter {
     if (closed) {
       return;
     }
-    List<TaskView> report = unsent.values().stream().limit(MAX_PER_REPORT).toList();
+    List<TaskView> report =
+        unsent.values().stream()
+            .filter(t -> !t.equals(sending.get(t.id())))
+            .limit(MAX_PER_REPORT)
+            .toList();
     if (report.isEmpty()) {
       return;
     }
+    report.forEach(t -> sending.put(t.id(), t));
     int status;
     try {
       status = controller.send("PUT", path, Map.of("tasks", report));
@@ -97,6 +110,8 @@ final class TaskReporter {
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       return;
+    } finally {
+      report.forEach(t -> sending.remove(t.id(), t));
     }
     // 404: the controller does not know this worker yet; the heartbeat registers it, then this is
     // tried again.

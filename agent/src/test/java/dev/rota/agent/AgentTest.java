@@ -934,8 +934,60 @@ class AgentTest {
               answer.status(x.getRequestMethod(), x.getRequestURI().getPath(), body), -1);
           x.close();
         });
+    // Requests at once, as a controller takes them: a report may overlap one unanswered.
+    controller.setExecutor(java.util.concurrent.Executors.newCachedThreadPool());
     controller.start();
     return controller;
+  }
+
+  /**
+   * A report sent while another is unanswered (the controller's commit is slow) carries only what
+   * changed since: no task's state goes to the controller twice.
+   */
+  @Test
+  @SuppressWarnings("unchecked")
+  void aReportThatOverlapsAnUnansweredOneLeavesOutWhatThatOneCarries() throws Exception {
+    List<String> delivered = new java.util.concurrent.CopyOnWriteArrayList<>();
+    java.util.concurrent.CountDownLatch firstHeld = new java.util.concurrent.CountDownLatch(1);
+    java.util.concurrent.CountDownLatch release = new java.util.concurrent.CountDownLatch(1);
+    com.sun.net.httpserver.HttpServer controller =
+        controller(
+            (method, path, body) -> {
+              if (path.equals("/v1/workers/test-1/tasks")) {
+                delivered.add(body);
+                if (delivered.size() == 1) {
+                  firstHeld.countDown();
+                  try {
+                    release.await(30, java.util.concurrent.TimeUnit.SECONDS);
+                  } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                  }
+                }
+              }
+              return method.equals("POST") ? 201 : 204;
+            });
+    try {
+      start("ROTA_CONTROLLER_URL", "http://127.0.0.1:" + controller.getAddress().getPort());
+      send("PUT", "/v1/tasks/p.0", "{\"vm\":\"p\",\"runtime\":\"synthetic\"}");
+      assertTrue(firstHeld.await(30, java.util.concurrent.TimeUnit.SECONDS), "a first report");
+      send("PUT", "/v1/tasks/q.0", "{\"vm\":\"q\",\"runtime\":\"synthetic\"}");
+      eventually(
+          "q's start reported while the first report waits",
+          () -> delivered.stream().skip(1).anyMatch(b -> b.contains("\"q.0\"")));
+      release.countDown();
+      List<String> states = new java.util.ArrayList<>();
+      for (String body : delivered) {
+        for (Map<String, Object> t :
+            (List<Map<String, Object>>) json.readValue(body, Map.class).get("tasks")) {
+          states.add(t.get("id") + " " + t.get("state"));
+        }
+      }
+      assertEquals(
+          states.stream().distinct().toList(), states, "each state sent once: " + delivered);
+    } finally {
+      release.countDown();
+      controller.stop(0);
+    }
   }
 
   @Test
