@@ -53,19 +53,26 @@ record AgentCalls(Agent agent) {
     }
   }
 
-  /** The live processes of this machine whose command line ends with {@code args}. */
   /**
-   * The one process running {@code args}, once there is one: a task is running once its process is
-   * spawned, and the command may take a moment longer to be exec'd on a loaded machine.
+   * The one process running {@code args}, once there is exactly one: a task is running once its
+   * process is spawned, and the command may take a moment longer to be exec'd on a loaded machine,
+   * where a process's command line was also once unreadable for a moment (a listing found it, the
+   * next did not). Two or more for good fail: the test's task did not start once.
    */
   static ProcessHandle theProcess(String args) {
+    java.util.concurrent.atomic.AtomicReference<ProcessHandle> one =
+        new java.util.concurrent.atomic.AtomicReference<>();
     dev.rota.testing.Eventually.eventually(
-        "a process running " + args, () -> !processes(args).isEmpty());
-    List<ProcessHandle> found = processes(args);
-    org.junit.jupiter.api.Assertions.assertEquals(1, found.size(), "processes running " + args);
-    return found.get(0);
+        "one process running " + args,
+        () -> {
+          List<ProcessHandle> found = processes(args);
+          one.set(found.size() == 1 ? found.get(0) : null);
+          return one.get() != null;
+        });
+    return one.get();
   }
 
+  /** The live processes of this machine whose command line ends with {@code args}. */
   static List<ProcessHandle> processes(String args) {
     return ProcessHandle.allProcesses()
         .filter(p -> p.isAlive() && p.info().commandLine().map(c -> c.endsWith(args)).orElse(false))
