@@ -56,8 +56,8 @@ final class AgentHttp {
     System.setProperty(NODELAY, "true");
     // The scheduler calls a quiet worker's agent every few terms, a minute or more apart at a
     // thousand workers: closed after 30 s, each connection was opened again, with a TLS handshake
-    // on both sides, by the term that a burst woke, ahead of its placements. Ten minutes covers
-    // the gaps; an operator may still say otherwise.
+    // on both sides, by the term that a burst woke, for its starts. Ten minutes covers the gaps;
+    // an operator may still say otherwise.
     if (System.getProperty(IDLE_SECONDS) == null) {
       System.setProperty(IDLE_SECONDS, "600");
     }

@@ -45,8 +45,8 @@ final class TaskReporter {
   private volatile boolean closed;
 
   /**
-   * Sends run on the shared timer threads, at most one per change or retry; two may overlap, which
-   * is harmless.
+   * Sends run on the shared timer threads, at most one per change or retry; two may overlap, the
+   * later leaving out what the earlier carries ({@link #sending}).
    */
   private final java.util.concurrent.atomic.AtomicInteger failures =
       new java.util.concurrent.atomic.AtomicInteger();

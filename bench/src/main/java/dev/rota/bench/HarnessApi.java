@@ -198,7 +198,6 @@ final class HarnessApi {
     return json.writerWithDefaultPrettyPrinter().writeValueAsString(value);
   }
 
-  /** Polls {@code done} 5 times a second: the API is polled, and a poll costs the host. */
   /**
    * How often a harness asks {@code GET /v1/cluster} whether all run: polled every 200 ms, the
    * figure of a burst that takes a second came out 100 ms late on average. The host answers each
@@ -206,6 +205,7 @@ final class HarnessApi {
    */
   static final Duration ALL_RUNNING_POLL = Duration.ofMillis(50);
 
+  /** Polls {@code done} 5 times a second: the API is polled, and a poll costs the host. */
   static void await(String what, BooleanSupplier done, Duration patience)
       throws InterruptedException {
     await(what, done, patience, Duration.ofMillis(200));

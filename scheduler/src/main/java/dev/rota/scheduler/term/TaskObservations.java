@@ -150,13 +150,18 @@ public class TaskObservations {
       if (changed[i] == 1) {
         done.add(f);
         doneMessages.add(messages.get(i));
-        Map<String, Object> ended = new HashMap<>();
-        ended.put("id", VmTaskRow.id(f.seq(), TaskId.of(f.vm(), f.generation()).toString()));
-        ended.put("state", TaskState.LOST.wireName());
-        ended.put("exitCode", null);
-        ended.put("message", "lost with worker " + f.from() + ", which went offline");
-        ended.put("at", now);
-        lost.add(ended);
+        lost.add(
+            nullable(
+                "id",
+                VmTaskRow.id(f.seq(), TaskId.of(f.vm(), f.generation()).toString()),
+                "state",
+                TaskState.LOST.wireName(),
+                "exitCode",
+                null,
+                "message",
+                "lost with worker " + f.from() + ", which went offline",
+                "at",
+                now));
       }
     }
     taskEnded.run(db, lost);
@@ -319,18 +324,27 @@ public class TaskObservations {
 
   private static Map<String, Object> action(
       String kind, Placing p, String event, String detail, Instant now) {
-    Map<String, Object> row = new HashMap<>();
-    row.put("kind", kind);
-    row.put("worker", p.worker());
-    row.put("taskId", p.taskId());
-    row.put("vm", p.vm());
-    row.put("detail", detail);
-    row.put("createdAt", now);
-    row.put("vmSeq", p.vmSeq());
-    row.put("event", event);
-    row.put("exitCode", null);
-    row.put("startedAt", null);
-    return row;
+    return nullable(
+        "kind",
+        kind,
+        "worker",
+        p.worker(),
+        "taskId",
+        p.taskId(),
+        "vm",
+        p.vm(),
+        "detail",
+        detail,
+        "createdAt",
+        now,
+        "vmSeq",
+        p.vmSeq(),
+        "event",
+        event,
+        "exitCode",
+        null,
+        "startedAt",
+        null);
   }
 
   /**
@@ -493,7 +507,7 @@ public class TaskObservations {
               "started",
               "message",
               Columns.truncate(s.message(), 4096)));
-      Map<String, Object> row =
+      events.add(
           nullable(
               "id",
               id,
@@ -512,14 +526,14 @@ public class TaskObservations {
               "message",
               text,
               "at",
-              now);
-      row.put("startedAt", now);
-      events.add(row);
+              now,
+              "startedAt",
+              now));
       // What the workflow will record on hearing it, to the millisecond its events carry: the API
       // need not wait for the workflow's turn on a busy host, which under heavy load can take a
       // minute. Before the move below is marked done, so that a move's copy, whose record keeps
       // its first placement's time, is left to the workflow.
-      Map<String, Object> vm =
+      running.add(
           nullable(
               "name",
               task.vm(),
@@ -534,9 +548,9 @@ public class TaskObservations {
               "taskEventId",
               id,
               "scheduledAt",
-              task.placedAt().truncatedTo(ChronoUnit.MILLIS));
-      vm.put("startedAt", now.truncatedTo(ChronoUnit.MILLIS));
-      running.add(vm);
+              task.placedAt().truncatedTo(ChronoUnit.MILLIS),
+              "startedAt",
+              now.truncatedTo(ChronoUnit.MILLIS)));
       if (s.inAMove()) {
         moves.add(Map.of("name", task.vm(), "generation", task.generation()));
       }

@@ -86,23 +86,16 @@ public class TermObserver {
   }
 
   public TermObservation observe() {
-    return observe(() -> {});
+    return observe(() -> {}, false);
   }
 
   /**
    * {@link #observe()}, asking {@code alive} before it writes what it saw: a stale term writes
-   * nothing.
-   */
-  public TermObservation observe(dev.rota.scheduler.Heartbeats.Beating alive) {
-    return observe(alive, false);
-  }
-
-  /**
-   * {@link #observe(dev.rota.scheduler.Heartbeats.Beating)}; with {@code checksLater}, as a term
-   * that a wake-up started (someone waits on its placements) does, it asks now only the agents
-   * whose answer decides where VMs may go ({@link HealthJudge#probeDecidesPlacement}) and leaves
-   * the routine checks of ready workers to {@link #checkReady} after its actions. Asked first, they
-   * held a burst's placements back by a round of calls to most of the fleet.
+   * nothing. With {@code checksLater}, as a term that a wake-up started (someone waits on its
+   * placements) does, it asks now only the agents whose answer decides where VMs may go ({@link
+   * HealthJudge#probeDecidesPlacement}) and leaves the routine checks of ready workers to {@link
+   * #checkReady} after its actions. Asked first, they held a burst's placements back by a round of
+   * calls to most of the fleet.
    */
   public TermObservation observe(dev.rota.scheduler.Heartbeats.Beating alive, boolean checksLater) {
     wakes.clearWake(ClusterWorkflow.WORKFLOW_ID);
