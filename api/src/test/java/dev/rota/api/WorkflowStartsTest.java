@@ -20,6 +20,7 @@ import dev.rota.store.VmRepository;
 import dev.rota.store.VmRow;
 import dev.rota.store.VmTaskRow;
 import dev.rota.store.WorkflowStartRepository;
+import dev.rota.workflows.vm.VmActivities;
 import dev.rota.workflows.vm.VmWorkflow;
 import io.micronaut.test.extensions.junit5.annotation.MicronautTest;
 import io.micronaut.transaction.TransactionOperations;
@@ -53,6 +54,8 @@ class WorkflowStartsTest {
   @Inject dev.rota.control.WorkflowKeeper keeper;
   @Inject dev.rota.store.CertainCommits certain;
   @Inject dev.rota.scheduler.TemporalDeadlines deadlines;
+  @Inject dev.rota.control.VmActivitiesImpl activities;
+  @Inject dev.rota.store.VmEventRepository events;
 
   private boolean workflowExists(String vm) {
     return VmApiTest.workflowExists(temporal, vm);
@@ -101,6 +104,33 @@ class WorkflowStartsTest {
     long seq = vms.findById("ws-quick").orElseThrow().seq();
     assertTrue(workflows.openFor("ws-quick", seq), "its memo names its submission");
     assertFalse(workflows.openFor("ws-quick", seq + 1), "and no other");
+  }
+
+  @Test
+  void aLateWriteOfADeletedVmsRunLeavesTheVmSubmittedAgainUnderItsName() {
+    VmRow first = owed("ws-again", Instant.now());
+    activities.deleteVm(new VmActivities.VmRef(first.name(), first.seq()));
+    assertTrue(vms.findById(first.name()).isEmpty());
+    VmRow again = owed("ws-again", Instant.now());
+    int lines = events.page(again.name(), 0, 100).size();
+    // The first VM's run, still closing: its deletion carried out a second time (an activity
+    // retried
+    // after its host died), and writes it had queued.
+    activities.deleteVm(new VmActivities.VmRef(first.name(), first.seq()));
+    activities.recordStatus(
+        new VmActivities.StatusChange(first.name(), "stopped", "stopped", "stopped", first.seq()));
+    activities.recordEvent(
+        new VmActivities.VmEvent(first.name(), "restart-scheduled", "restart 1", first.seq()));
+    activities.requeue(
+        new VmActivities.Requeue(first.name(), 1, "restarted", "restarted", null, first.seq()));
+    VmRow read = vms.findById(again.name()).orElseThrow();
+    assertEquals(again.seq(), read.seq(), "the VM accepted second is not lost");
+    assertEquals("pending", read.state().status());
+    assertEquals(0, read.state().restartCount());
+    assertEquals(lines, events.page(again.name(), 0, 100).size(), "its log is its own");
+    assertTrue(starter.owed(again.name()), "and so is the start it is owed");
+    activities.deleteVm(new VmActivities.VmRef(again.name(), again.seq()));
+    assertTrue(vms.findById(again.name()).isEmpty(), "its own run's deletion removes it");
   }
 
   @Test

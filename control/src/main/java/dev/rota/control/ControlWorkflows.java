@@ -200,7 +200,7 @@ public class ControlWorkflows {
                 .setTypedSearchAttributes(searchAttributes(vm))
                 .setStaticSummary(VmSummary.of(vm))
                 .setStaticDetails(vmDetails(vm.name()))
-                .setMemo(java.util.Map.of(SUBMISSION, vm.seq()))
+                .setMemo(java.util.Map.of(VmWorkflow.SUBMISSION, vm.seq()))
                 .build());
   }
 
@@ -214,12 +214,6 @@ public class ControlWorkflows {
   }
 
   /**
-   * The memo that names the submission a VM's workflow was started for: a name may be submitted
-   * again.
-   */
-  static final String SUBMISSION = "submission";
-
-  /**
    * Whether the VM's open workflow is the one of submission {@code seq} (started by an earlier try,
    * here or on another host), rather than one of a VM deleted under the same name that is still
    * closing.
@@ -231,7 +225,7 @@ public class ControlWorkflows {
               .get()
               .newUntypedWorkflowStub(VmWorkflow.workflowId(vmName))
               .describe()
-              .getMemo(SUBMISSION, Long.class);
+              .getMemo(VmWorkflow.SUBMISSION, Long.class);
       return memo instanceof Long s && s == seq;
     } catch (WorkflowNotFoundException e) {
       return false;

@@ -99,8 +99,10 @@ public class VmActivitiesImpl implements VmActivities, VmReadModel {
   @Override
   @Transactional
   public void recordStatus(StatusChange change) {
-    vms.recordStatus(change.vm(), change.status(), change.message());
-    events.append(change.vm(), clock.instant(), change.eventType(), change.message());
+    if (vms.recordStatus(change.vm(), change.submission(), change.status(), change.message())
+        == 1) {
+      events.append(change.vm(), clock.instant(), change.eventType(), change.message());
+    }
   }
 
   @Override
@@ -110,6 +112,7 @@ public class VmActivitiesImpl implements VmActivities, VmReadModel {
         () ->
             vms.recordLifecycle(
                 l.vm(),
+                l.submission(),
                 l.restartCount(),
                 l.status(),
                 l.worker(),
@@ -126,16 +129,20 @@ public class VmActivitiesImpl implements VmActivities, VmReadModel {
   }
 
   @Override
+  @Transactional
   public void recordEvent(VmEvent event) {
+    if (vms.countOf(event.vm(), event.submission()) == 0) {
+      return; // deleted, or the name is a later submission's now
+    }
     if (event.restartAtMillis() != null) {
-      vms.restartAt(event.vm(), Instant.ofEpochMilli(event.restartAtMillis()));
+      vms.restartAt(event.vm(), event.submission(), Instant.ofEpochMilli(event.restartAtMillis()));
     }
     events.append(event.vm(), clock.instant(), event.type(), event.message());
   }
 
   @Override
   public void requeue(Requeue r) {
-    if (vms.requeue(r.vm(), r.restartCount(), r.message(), r.failedOn()) == 1) {
+    if (vms.requeue(r.vm(), r.submission(), r.restartCount(), r.message(), r.failedOn()) == 1) {
       events.append(r.vm(), clock.instant(), r.eventType(), r.message());
       if (r.eventType().equals("restarted")) {
         metrics.restarted(r.failedOn() != null);
@@ -181,9 +188,12 @@ public class VmActivitiesImpl implements VmActivities, VmReadModel {
   @Override
   public void deleteVm(VmRef vm) {
     Optional<VmRow> row = vms.findById(vm.vm());
+    if (row.filter(v -> !VmSubmissions.holds(v, vm.submission())).isPresent()) {
+      return; // deleted by an earlier attempt, and the name submitted again since
+    }
     String set = row.map(v -> v.membership().vmSet()).orElse(null);
     row.ifPresent(this::forgetLogs);
-    submissions.remove(vm.vm());
+    submissions.remove(vm.vm(), vm.submission());
     if (set != null) {
       workflows.setChanged(set);
     }

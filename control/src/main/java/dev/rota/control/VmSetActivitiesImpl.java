@@ -18,6 +18,8 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * A set's pass: its row says how many replicas it wants; its VMs (by {@code vm_set}) say which
@@ -26,6 +28,8 @@ import java.util.Set;
  */
 @Singleton
 public class VmSetActivitiesImpl implements VmSetActivities {
+  private static final Logger log = LoggerFactory.getLogger(VmSetActivitiesImpl.class);
+
   /** Replicas stored per transaction: a statement batch each, kept well under its limits. */
   static final int CHUNK = 1000;
 
@@ -105,6 +109,14 @@ public class VmSetActivitiesImpl implements VmSetActivities {
                 + (taken.size() > 5 ? ", …" : "")
                 + "); those replicas are made once the names are free";
     sets.recordMessage(set.name(), message);
+    log.debug(
+        "set {} pass: {} wanted, {} there, {} created, {} removing, {} names taken",
+        set.name(),
+        wanted,
+        members.size(),
+        created,
+        removing,
+        taken.size());
     return new SetProgress(
         false, removing == 0, wanted, members.size() + created, created, removing, message);
   }
@@ -144,6 +156,7 @@ public class VmSetActivitiesImpl implements VmSetActivities {
       if (!Sql.isUniqueViolation(e)) {
         throw e;
       }
+      log.debug("set {}: {} replicas stored one by one: {}", set.name(), free.size(), e.toString());
     }
     List<VmRow> stored = new ArrayList<>();
     for (VmRow r : free) {

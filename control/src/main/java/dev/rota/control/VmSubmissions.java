@@ -113,14 +113,26 @@ public class VmSubmissions {
         });
   }
 
-  /** Removes the VM's row and events; nothing else of it is left to remove. */
-  public void remove(String name) {
+  /**
+   * Removes the VM's rows and events if the name still holds {@code submission} (any, for 0);
+   * nothing else of it is left to remove. A VM submitted again under the name since is not touched:
+   * its row, events and owed start are its own.
+   */
+  public void remove(String name, long submission) {
     certain.write(
         () -> {
+          if (vms.findById(name).filter(v -> !holds(v, submission)).isPresent()) {
+            return null;
+          }
           events.deleteAllOf(name);
           starts.forget(name);
           vms.deleteById(name);
           return null;
         });
+  }
+
+  /** Whether {@code vm} is of {@code submission}: any VM is, for 0. */
+  static boolean holds(VmRow vm, long submission) {
+    return submission == 0 || vm.seq() == submission;
   }
 }

@@ -416,10 +416,10 @@ abstract class RepositoryContract {
         0, vms.explainPending(a.name(), "no worker", true), "written only when it changed");
     assertEquals(
         0,
-        vms.recordLifecycle(a.name(), 1, "running", "w1", "running", null, 5, T0, T0, null),
+        vms.recordLifecycle(a.name(), 0, 1, "running", "w1", "running", null, 5, T0, T0, null),
         "another generation");
     assertEquals(
-        1, vms.recordLifecycle(a.name(), 0, "running", "w1", "running", null, 5, T0, T0, null));
+        1, vms.recordLifecycle(a.name(), 0, 0, "running", "w1", "running", null, 5, T0, T0, null));
     assertEquals(0, vms.explainPending(a.name(), "no worker at all", false), "not pending");
     VmRow read = vms.findById(a.name()).orElseThrow();
     assertEquals("running", read.state().status());
@@ -431,23 +431,50 @@ abstract class RepositoryContract {
   }
 
   @Test
+  void aVmWorkflowsWritesChangeOnlyTheSubmissionItRunsFor() {
+    VmRow a = vms.save(vm(unique("a"), "pending", null));
+    long deleted = a.seq() + 1_000; // a VM of that name deleted, whose run is still closing
+    assertEquals(0, vms.countOf(a.name(), deleted));
+    assertEquals(1, vms.countOf(a.name(), a.seq()));
+    assertEquals(1, vms.countOf(a.name(), 0), "0: whatever VM has the name");
+    assertEquals(
+        0,
+        vms.recordLifecycle(
+            a.name(), deleted, 0, "running", "w1", "running", null, 5, T0, T0, null));
+    assertEquals(0, vms.recordStatus(a.name(), deleted, "stopped", "stopped by request"));
+    assertEquals(0, vms.requeue(a.name(), deleted, 1, "restarted", null));
+    assertEquals(0, vms.restartAt(a.name(), deleted, T0));
+    VmRow read = vms.findById(a.name()).orElseThrow();
+    assertEquals("pending", read.state().status());
+    assertEquals(0, read.state().restartCount());
+    assertEquals(a.version(), read.version(), "not a field changed");
+    assertEquals(
+        1,
+        vms.recordLifecycle(
+            a.name(), a.seq(), 0, "running", "w1", "running", null, 5, T0, T0, null));
+    assertEquals(1, vms.recordStatus(a.name(), a.seq(), "stopped", "stopped by request"));
+  }
+
+  @Test
   void aLifecycleWriteOfEarlierEventsNeverOverwritesOneOfLaterEvents() {
     VmRow a = vms.save(vm(unique("a"), "pending", null));
     assertEquals(
         1,
-        vms.recordLifecycle(a.name(), 0, "running", "w1", "started", null, 11_509, T0, T0, null));
+        vms.recordLifecycle(
+            a.name(), 0, 0, "running", "w1", "started", null, 11_509, T0, T0, null));
     assertEquals(
         0,
-        vms.recordLifecycle(a.name(), 0, "scheduled", "w1", "placed", null, 3_996, T0, null, null),
+        vms.recordLifecycle(
+            a.name(), 0, 0, "scheduled", "w1", "placed", null, 3_996, T0, null, null),
         "the write of the placing, arriving late");
     assertEquals("running", vms.findById(a.name()).orElseThrow().state().status());
     assertEquals(
         0,
-        vms.recordLifecycle(a.name(), 0, "running", "w1", "started", null, 11_509, T0, T0, null),
+        vms.recordLifecycle(a.name(), 0, 0, "running", "w1", "started", null, 11_509, T0, T0, null),
         "the same record again, as when its agent's report wrote it first");
     assertEquals(
         1,
-        vms.recordLifecycle(a.name(), 0, "stopped", "w1", "stopped", null, 11_509, T0, T0, T0),
+        vms.recordLifecycle(a.name(), 0, 0, "stopped", "w1", "stopped", null, 11_509, T0, T0, T0),
         "what the workflow decided since, on the same events");
     assertEquals("stopped", vms.findById(a.name()).orElseThrow().state().status());
   }
@@ -688,7 +715,7 @@ abstract class RepositoryContract {
     assertEquals(0, vms.moveEnded(row.name(), "w1"), "once");
 
     vms.startMove(row.name(), row.seq(), 1, "w1", "moving again");
-    vms.requeue(row.name(), 3, "restarted", null);
+    vms.requeue(row.name(), 0, 3, "restarted", null);
     assertEquals(
         null, vms.findById(row.name()).orElseThrow().notes().movingFrom(), "a restart ends a move");
   }
@@ -717,7 +744,7 @@ abstract class RepositoryContract {
     assertEquals(0, vms.evicted(row.name(), row.seq(), 1), "not its generation");
     assertEquals(1, vms.evicted(row.name(), row.seq(), 0));
     assertEquals(0, vms.evicted(row.name(), row.seq(), 0), "told once");
-    vms.requeue(row.name(), 1, "restarted", null);
+    vms.requeue(row.name(), 0, 1, "restarted", null);
     assertEquals(0, vms.evicted(row.name(), row.seq(), 1), "pending: not on any worker");
   }
 
@@ -822,7 +849,7 @@ abstract class RepositoryContract {
     vms.save(vm);
     vms.explainPending(vm.name(), "no room", false);
     vms.explainPending(vm.name(), "no room", false); // the same reason: nothing written
-    vms.recordStatus(vm.name(), "stopped", "stopped by request");
+    vms.recordStatus(vm.name(), 0, "stopped", "stopped by request");
     vms.deleteById(vm.name());
     workers.deleteById(w);
 

@@ -157,15 +157,27 @@ public interface VmRepository extends CrudRepository<VmRow, String> {
 
   /** A status its workflow decided (stopping, stopped), with why. */
   @Query(
-      "UPDATE vms SET status = :status, status_message = :message, restart_at = NULL, version = version + 1 WHERE name = :name")
-  int recordStatus(String name, String status, String message);
+      "UPDATE vms SET status = :status, status_message = :message, restart_at = NULL, version = version + 1 WHERE name = :name"
+          + OF_SUBMISSION)
+  int recordStatus(String name, long submission, String status, String message);
+
+  /**
+   * The condition that makes a VM workflow's write change the VM only while the name holds the
+   * workflow's submission; a submission of 0 matches whatever VM has the name.
+   */
+  String OF_SUBMISSION = " AND (:submission = 0 OR seq = :submission)";
+
+  /** Whether the name holds that submission (any, for 0): 1 if so, else 0. */
+  @Query("SELECT COUNT(*) FROM vms WHERE name = :name" + OF_SUBMISSION)
+  long countOf(String name, long submission);
 
   /**
    * The VM ended and its workflow restarts it at {@code at}: until then it says so. Any status its
    * workflow records next (the restart's pending included) clears it.
    */
-  @Query("UPDATE vms SET restart_at = :at, version = version + 1 WHERE name = :name")
-  int restartAt(String name, Instant at);
+  @Query(
+      "UPDATE vms SET restart_at = :at, version = version + 1 WHERE name = :name" + OF_SUBMISSION)
+  int restartAt(String name, long submission, Instant at);
 
   /**
    * What task events made of the VM, as its workflow decided; only for the generation it names, and
@@ -183,9 +195,11 @@ public interface VmRepository extends CrudRepository<VmRow, String> {
         task_event_id = :taskEventId, scheduled_at = :scheduledAt, started_at = :startedAt, finished_at = :finishedAt,
         restart_at = NULL, version = version + 1
       WHERE name = :name AND restart_count = :restartCount
-        AND (task_event_id < :taskEventId OR (task_event_id = :taskEventId AND status <> :status))""")
+        AND (task_event_id < :taskEventId OR (task_event_id = :taskEventId AND status <> :status))"""
+          + OF_SUBMISSION)
   int recordLifecycle(
       String name,
+      long submission,
       int restartCount,
       String status,
       @Nullable String worker,
@@ -228,8 +242,10 @@ public interface VmRepository extends CrudRepository<VmRow, String> {
    * the VM's workflow owns this decision, so no condition.
    */
   @Query(
-      "UPDATE vms SET status = 'pending', worker = NULL, restart_count = :restartCount, status_message = :message, exit_code = NULL, scheduled_at = NULL, started_at = NULL, restart_at = NULL, failed_on = :failedOn, moving_from = NULL, version = version + 1 WHERE name = :name")
-  int requeue(String name, int restartCount, String message, @Nullable String failedOn);
+      "UPDATE vms SET status = 'pending', worker = NULL, restart_count = :restartCount, status_message = :message, exit_code = NULL, scheduled_at = NULL, started_at = NULL, restart_at = NULL, failed_on = :failedOn, moving_from = NULL, version = version + 1 WHERE name = :name"
+          + OF_SUBMISSION)
+  int requeue(
+      String name, long submission, int restartCount, String message, @Nullable String failedOn);
 
   /**
    * A move begins: the next generation is the VM's task, to be placed elsewhere, while the running

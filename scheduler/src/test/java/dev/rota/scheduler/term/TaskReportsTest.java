@@ -265,7 +265,7 @@ class TaskReportsTest {
     registered("tr-w2");
     placed("tr-runs", "tr-w2");
     placed("tr-stopped", "tr-w2");
-    vms.recordStatus("tr-stopped", "stopping", "stopping: by request");
+    vms.recordStatus("tr-stopped", 0, "stopping", "stopping: by request");
     unreachable.add("tr-runs"); // its news stays in the outbox, where the test reads it
 
     reports.accept(
@@ -299,6 +299,7 @@ class TaskReportsTest {
         vms.recordLifecycle(
             "tr-runs",
             0,
+            0,
             "scheduled",
             "tr-w2",
             "scheduled",
@@ -312,6 +313,7 @@ class TaskReportsTest {
         0,
         vms.recordLifecycle(
             "tr-runs",
+            0,
             0,
             "running",
             "tr-w2",
@@ -347,7 +349,11 @@ class TaskReportsTest {
             new dev.rota.scheduler.TemporalDeadlines());
     notifier.notify(started);
     vms.requeue(
-        "tr-shown", 1, "restarted", null); // what its workflow would do next, were the task to end
+        "tr-shown",
+        0,
+        1,
+        "restarted",
+        null); // what its workflow would do next, were the task to end
     notifier.notify(started);
 
     assertEquals(2, heard.size(), heard.toString());

@@ -4,24 +4,28 @@ import io.temporal.activity.ActivityInterface;
 
 /**
  * The VM workflow's I/O: the read model, the events log, and removing its task from its worker.
- * Each takes one record, so that a field can be added without a new method.
+ * Each takes one record, so that a field can be added without a new method. A record's {@code
+ * submission} is the submission its workflow runs for ({@link VmWorkflow#SUBMISSION}): the write
+ * changes the VM only while the name still holds that submission. 0 (a run started without the
+ * memo) writes to whatever VM has the name.
  */
 @ActivityInterface
 public interface VmActivities {
   /** The VM as an activity's argument. */
-  record VmRef(String vm) {}
+  record VmRef(String vm, long submission) {}
 
   /** A status its workflow decided, why, and the type of the event that says so. */
-  record StatusChange(String vm, String status, String message, String eventType) {}
+  record StatusChange(
+      String vm, String status, String message, String eventType, long submission) {}
 
   /** A line in the VM's events. */
   /**
    * @param restartAtMillis with a {@code restart-scheduled} event, when the restart is due; else
    *     null
    */
-  record VmEvent(String vm, String type, String message, Long restartAtMillis) {
-    public VmEvent(String vm, String type, String message) {
-      this(vm, type, message, null);
+  record VmEvent(String vm, String type, String message, Long restartAtMillis, long submission) {
+    public VmEvent(String vm, String type, String message, long submission) {
+      this(vm, type, message, null, submission);
     }
   }
 
@@ -30,7 +34,13 @@ public interface VmActivities {
    * @param failedOn the worker the ended task failed on, which the restart prefers to avoid; null
    *     for none
    */
-  record Requeue(String vm, int restartCount, String message, String eventType, String failedOn) {}
+  record Requeue(
+      String vm,
+      int restartCount,
+      String message,
+      String eventType,
+      String failedOn,
+      long submission) {}
 
   /** A task on a worker. */
   record WorkerTask(String worker, String taskId) {}

@@ -9,6 +9,7 @@ package dev.rota.workflows.vm;
  * @param scheduledAtMillis when its current task was placed, 0 if not
  * @param startedAtMillis when its current task was seen running, 0 if not
  * @param finishedAtMillis when its last task ended, 0 if not
+ * @param submission the submission its workflow runs for, as {@link VmActivities} says
  */
 public record VmLifecycle(
     String vm,
@@ -20,4 +21,5 @@ public record VmLifecycle(
     long taskEventId,
     long scheduledAtMillis,
     long startedAtMillis,
-    long finishedAtMillis) {}
+    long finishedAtMillis,
+    long submission) {}

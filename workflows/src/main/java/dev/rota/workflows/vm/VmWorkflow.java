@@ -19,6 +19,13 @@ public interface VmWorkflow {
   /** The failure type of a run that ended with its VM failed for good: the failure is the VM's. */
   String FAILED = "VmFailed";
 
+  /**
+   * The memo naming the submission (the VM row's {@code seq}) a run was started for. A name may be
+   * submitted again once its VM is deleted; a run of the deleted VM that is still closing writes
+   * only to rows of its own submission, never to the new VM's.
+   */
+  String SUBMISSION = "submission";
+
   static String workflowId(String vmName) {
     return "vm-" + vmName;
   }

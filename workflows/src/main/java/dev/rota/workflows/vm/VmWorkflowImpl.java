@@ -100,6 +100,10 @@ public class VmWorkflowImpl implements VmWorkflow {
   private record Hear(TaskEvent event) implements Command {}
 
   private final String name;
+
+  /** The submission this run is for ({@link VmWorkflow#SUBMISSION}); 0 when started without it. */
+  private final long submission;
+
   private final Deque<Command> commands = new ArrayDeque<>();
   private VmStatus status = VmStatus.PENDING;
   private String worker;
@@ -181,6 +185,8 @@ public class VmWorkflowImpl implements VmWorkflow {
   @WorkflowInit
   public VmWorkflowImpl(String vmName, VmCarry carried, VmRecord submitted) {
     this.name = vmName;
+    Object memo = Workflow.getMemo(VmWorkflow.SUBMISSION, Long.class);
+    this.submission = memo instanceof Long s ? s : 0;
   }
 
   @Override
@@ -189,7 +195,9 @@ public class VmWorkflowImpl implements VmWorkflow {
     endsWithVm = Workflow.getVersion("run-ends-with-vm", Workflow.DEFAULT_VERSION, 1) == 1;
     boolean handedOver = submitted != null && carried == null;
     VmRecord stored =
-        handedOver ? submitted : saying("load vm " + name).load(new VmActivities.VmRef(name));
+        handedOver
+            ? submitted
+            : saying("load vm " + name).load(new VmActivities.VmRef(name, submission));
     if (stored == null) {
       return; // deleted before its workflow ran
     }
@@ -523,7 +531,8 @@ public class VmWorkflowImpl implements VmWorkflow {
                   lastTaskEventId,
                   scheduledAtMillis,
                   startedAtMillis,
-                  finishedAtMillis));
+                  finishedAtMillis,
+                  submission));
     }
     showNow();
   }
@@ -540,7 +549,8 @@ public class VmWorkflowImpl implements VmWorkflow {
       // It stays failed, saying why; a user's start begins the count afresh.
       message = (message == null ? "failed" : message) + "; " + giveUp.reason();
       recordStatus(
-          new VmActivities.StatusChange(name, status.wireName(), message, "restarts-exhausted"));
+          new VmActivities.StatusChange(
+              name, status.wireName(), message, "restarts-exhausted", submission));
     }
   }
 
@@ -559,7 +569,8 @@ public class VmWorkflowImpl implements VmWorkflow {
                 + " s after the task ended, "
                 + Math.max(1, count.failuresInARow())
                 + " in a row)",
-            restartAtMillis));
+            restartAtMillis,
+            submission));
   }
 
   private void restartNow() {
@@ -602,7 +613,7 @@ public class VmWorkflowImpl implements VmWorkflow {
   private void deleteNow(String why) {
     restartAtMillis = 0;
     removeTaskIfAny();
-    saying("delete vm " + name).deleteVm(new VmActivities.VmRef(name));
+    saying("delete vm " + name).deleteVm(new VmActivities.VmRef(name, submission));
     // Otherwise a deleted running VM stays in `RotaVmStatus = 'running'` and `RotaWorker = 'w'`
     // lists.
     Workflow.upsertTypedSearchAttributes(
@@ -619,12 +630,14 @@ public class VmWorkflowImpl implements VmWorkflow {
               name,
               status.wireName(),
               "stopping: removing task " + taskId() + " from " + worker,
-              "stopping"));
+              "stopping",
+              submission));
       show();
       removeTaskIfAny();
     }
     status = VmStatus.STOPPED;
-    recordStatus(new VmActivities.StatusChange(name, status.wireName(), why, "stopped"));
+    recordStatus(
+        new VmActivities.StatusChange(name, status.wireName(), why, "stopped", submission));
     show();
   }
 
@@ -640,7 +653,8 @@ public class VmWorkflowImpl implements VmWorkflow {
     movingTo = null;
     status = VmStatus.PENDING;
     saying("pending as " + taskId() + ": " + why)
-        .requeue(new VmActivities.Requeue(name, restartCount, why, eventType, failedOn));
+        .requeue(
+            new VmActivities.Requeue(name, restartCount, why, eventType, failedOn, submission));
     show();
   }
 
@@ -678,7 +692,8 @@ public class VmWorkflowImpl implements VmWorkflow {
                   + task.taskId()
                   + " from "
                   + task.worker()
-                  + "; the scheduler removes it when the agent answers"));
+                  + "; the scheduler removes it when the agent answers",
+              submission));
     }
   }
 

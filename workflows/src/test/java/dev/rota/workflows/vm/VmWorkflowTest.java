@@ -105,6 +105,7 @@ class VmWorkflowTest {
 
     @Override
     public void recordStatus(StatusChange change) {
+      submissions.add(change.submission());
       calls.add(new Call("status " + change.status(), now.getAsLong()));
       VmRecord r = stored;
       if (r != null) {
@@ -120,6 +121,7 @@ class VmWorkflowTest {
 
     @Override
     public void recordLifecycle(VmLifecycle lifecycle) {
+      submissions.add(lifecycle.submission());
       if (lifecycleFailures.getAndUpdate(n -> Math.max(0, n - 1)) > 0) {
         throw new IllegalStateException("Failed to obtain JDBC Connection");
       }
@@ -138,6 +140,7 @@ class VmWorkflowTest {
 
     @Override
     public void recordEvent(VmEvent event) {
+      submissions.add(event.submission());
       calls.add(new Call("event " + event.type(), now.getAsLong()));
       VmRecord r = stored;
       if (r != null && event.restartAtMillis() != null) {
@@ -147,6 +150,7 @@ class VmWorkflowTest {
 
     @Override
     public void requeue(Requeue requeue) {
+      submissions.add(requeue.submission());
       calls.add(new Call("requeue " + requeue.restartCount(), now.getAsLong()));
       keepStatus("pending", null, requeue.restartCount(), 0);
       avoiding.put(requeue.restartCount(), String.valueOf(requeue.failedOn()));
@@ -167,8 +171,12 @@ class VmWorkflowTest {
 
     @Override
     public void deleteVm(VmRef vm) {
+      submissions.add(vm.submission());
       calls.add(new Call("delete", now.getAsLong()));
     }
+
+    /** The submission each write of the VM named. */
+    final java.util.Set<Long> submissions = java.util.concurrent.ConcurrentHashMap.newKeySet();
 
     /** What it did besides logging events and recording what task events made of the VM. */
     List<String> what() {
@@ -1006,6 +1014,26 @@ class VmWorkflowTest {
   }
 
   @Test
+  void everyWriteOfARunNamesTheSubmissionItsMemoNames() {
+    VmWorkflow vm =
+        startWith(
+            stored("running", "w1", 0, "OnFailure", 0, null, 0, null),
+            null,
+            o -> o.setMemo(java.util.Map.of(VmWorkflow.SUBMISSION, 42L)));
+    awaitStatus(vm, "running");
+    fails(vm, 0, 1); // a lifecycle, an event and, after the delay, a requeue
+    env.sleep(Duration.ofMinutes(1));
+    assertEquals("pending", vm.status());
+    vm.delete();
+    WorkflowStub.fromTyped(vm).getResult(Void.class);
+    assertEquals(List.of("requeue 1", "delete"), store.what());
+    assertEquals(
+        java.util.Set.of(42L),
+        store.submissions,
+        "a run of a VM deleted meanwhile must not write to a new VM of its name");
+  }
+
+  @Test
   void deletingARunningVmRemovesTheTaskBeforeTheRows() {
     VmWorkflow vm = running("Never");
     settle();
@@ -1087,19 +1115,24 @@ class VmWorkflowTest {
 
   /** Started as a host starts it: handed the VM, with these search attributes. */
   private VmWorkflow startShowing(VmRecord stored, io.temporal.common.SearchAttributes shown) {
+    return startWith(stored, stored, o -> o.setTypedSearchAttributes(shown));
+  }
+
+  /** Started with these options; {@code handedOver} the VM, or null for the run to read it. */
+  private VmWorkflow startWith(
+      VmRecord stored,
+      VmRecord handedOver,
+      java.util.function.Consumer<WorkflowOptions.Builder> options) {
     store.stored = stored;
     env = TemporalTestEnvironments.started(store);
     store.now = env::currentTimeMillis;
-    VmWorkflow vm =
-        env.getWorkflowClient()
-            .newWorkflowStub(
-                VmWorkflow.class,
-                WorkflowOptions.newBuilder()
-                    .setWorkflowId(VmWorkflow.workflowId("a"))
-                    .setTaskQueue(TaskQueues.CONTROL)
-                    .setTypedSearchAttributes(shown)
-                    .build());
-    WorkflowClient.start(vm::run, "a", null, stored);
+    WorkflowOptions.Builder builder =
+        WorkflowOptions.newBuilder()
+            .setWorkflowId(VmWorkflow.workflowId("a"))
+            .setTaskQueue(TaskQueues.CONTROL);
+    options.accept(builder);
+    VmWorkflow vm = env.getWorkflowClient().newWorkflowStub(VmWorkflow.class, builder.build());
+    WorkflowClient.start(vm::run, "a", null, handedOver);
     return vm;
   }
 
