@@ -123,6 +123,15 @@ public class TaskReports {
                   moveStarted.set(true);
                 }
                 Reconciliation.TaskTransition t = c.transition();
+                if (t.to() != TaskState.RUNNING && log.isDebugEnabled()) {
+                  log.debug(
+                      "{} reported task {} of submission {} {}: {}",
+                      worker,
+                      c.row().taskId(),
+                      c.vm().seq(),
+                      t.to(),
+                      t.message());
+                }
                 reachings.add(
                     new TaskObservations.Reaching(
                         c.row(),
