@@ -83,8 +83,9 @@ public class VmSubmissions {
     return certain.write(
         () -> {
           List<VmRow> numbered = new ArrayList<>(rows.size());
-          for (VmRow row : rows) {
-            numbered.add(row.withSeq(vms.nextSeq()));
+          List<Long> seqs = rows.isEmpty() ? List.of() : vms.nextSeqs(rows.size());
+          for (int i = 0; i < rows.size(); i++) {
+            numbered.add(rows.get(i).withSeq(seqs.get(i)));
           }
           // The rows and their events as two batches: a new VM's log holds nothing to trim.
           List<VmRow> stored = new ArrayList<>(rows.size());

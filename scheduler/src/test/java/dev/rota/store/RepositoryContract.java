@@ -431,6 +431,16 @@ abstract class RepositoryContract {
   }
 
   @Test
+  void aBatchOfSubmissionNumbersIsTakenInOneReadAndEachIsNew() {
+    long before = vms.nextSeq();
+    List<Long> batch = vms.nextSeqs(3);
+    assertEquals(3, batch.size());
+    assertEquals(3, new java.util.HashSet<>(batch).size());
+    assertTrue(batch.stream().allMatch(s -> s > before), batch.toString());
+    assertTrue(vms.nextSeq() > java.util.Collections.max(batch));
+  }
+
+  @Test
   void aVmWorkflowsWritesChangeOnlyTheSubmissionItRunsFor() {
     VmRow a = vms.save(vm(unique("a"), "pending", null));
     long deleted = a.seq() + 1_000; // a VM of that name deleted, whose run is still closing

@@ -34,6 +34,10 @@ public interface VmRepository extends CrudRepository<VmRow, String> {
   @Query("SELECT nextval('vm_seq')")
   long nextSeq();
 
+  /** The sequence's next {@code count} submission numbers, in one read, for a batch of VMs. */
+  @Query("SELECT nextval('vm_seq') FROM generate_series(1, :count)")
+  List<Long> nextSeqs(int count);
+
   /**
    * A page of VMs in submission order after {@code afterSeq}, optionally only one status, one
    * worker or one set's. Ordering by the submission sequence keeps pages stable while VMs are
