@@ -104,16 +104,17 @@ public class TaskReports {
               // Changed in the order of the records' ids, as the term changes them: no deadlock
               // between the two.
               Map<String, Change> changes = new TreeMap<>();
-              Map<String, VmRow> vmsNamed = vmsOf(tasks);
-              Map<String, VmTaskRow> records = recordsOf(tasks, vmsNamed);
-              for (ObservedTask task : tasks) {
-                Optional<TaskId> id = TaskId.parse(task.id());
-                VmRow vm = id.map(i -> vmsNamed.get(i.vm())).orElse(null);
-                VmTaskRow row = vm == null ? null : records.get(VmTaskRow.id(vm.seq(), task.id()));
+              List<Reported> reported = parsed(tasks);
+              Map<String, VmRow> vmsNamed = vmsOf(reported);
+              Map<String, VmTaskRow> records = recordsOf(reported, vmsNamed);
+              for (Reported r : reported) {
+                VmRow vm = vmsNamed.get(r.id().vm());
+                VmTaskRow row =
+                    vm == null ? null : records.get(VmTaskRow.id(vm.seq(), r.task().id()));
                 if (row != null) {
-                  Reconciler.reported(Snapshots.task(row), Snapshots.vm(vm, now), worker, task)
+                  Reconciler.reported(Snapshots.task(row), Snapshots.vm(vm, now), worker, r.task())
                       .ifPresent(t -> changes.put(row.id(), new Change(vm, row, t)));
-                  progress(vm, row, worker, id.get(), task, now);
+                  progress(vm, row, worker, r.id(), r.task(), now);
                 }
               }
               List<TaskObservations.Reaching> reachings = new ArrayList<>();
@@ -175,15 +176,21 @@ public class TaskReports {
     return Optional.of(news.size());
   }
 
+  /** A reported task whose id Rota made, parsed once. */
+  private record Reported(ObservedTask task, TaskId id) {}
+
+  /** The report's tasks with ids Rota made; any other is no VM's and changes nothing. */
+  private static List<Reported> parsed(List<ObservedTask> tasks) {
+    List<Reported> parsed = new ArrayList<>(tasks.size());
+    for (ObservedTask task : tasks) {
+      TaskId.parse(task.id()).ifPresent(id -> parsed.add(new Reported(task, id)));
+    }
+    return parsed;
+  }
+
   /** The VMs a report's tasks belong to, by name, in one read whatever the report's size. */
-  private Map<String, VmRow> vmsOf(List<ObservedTask> tasks) {
-    List<String> names =
-        tasks.stream()
-            .map(t -> TaskId.parse(t.id()))
-            .flatMap(Optional::stream)
-            .map(TaskId::vm)
-            .distinct()
-            .toList();
+  private Map<String, VmRow> vmsOf(List<Reported> reported) {
+    List<String> names = reported.stream().map(r -> r.id().vm()).distinct().toList();
     Map<String, VmRow> named = new java.util.HashMap<>();
     if (!names.isEmpty()) {
       vms.findByNameInList(names).forEach(v -> named.put(v.name(), v));
@@ -192,12 +199,13 @@ public class TaskReports {
   }
 
   /** The scheduler's records of a report's tasks, by record id, in one read. */
-  private Map<String, VmTaskRow> recordsOf(List<ObservedTask> tasks, Map<String, VmRow> vmsNamed) {
+  private Map<String, VmTaskRow> recordsOf(List<Reported> reported, Map<String, VmRow> vmsNamed) {
     List<String> ids = new ArrayList<>();
-    for (ObservedTask task : tasks) {
-      TaskId.parse(task.id())
-          .map(i -> vmsNamed.get(i.vm()))
-          .ifPresent(vm -> ids.add(VmTaskRow.id(vm.seq(), task.id())));
+    for (Reported r : reported) {
+      VmRow vm = vmsNamed.get(r.id().vm());
+      if (vm != null) {
+        ids.add(VmTaskRow.id(vm.seq(), r.task().id()));
+      }
     }
     Map<String, VmTaskRow> records = new java.util.HashMap<>();
     if (!ids.isEmpty()) {
