@@ -99,6 +99,26 @@ class VmSetApiTest {
   }
 
   @Test
+  void aNewSetsReplicasAreStoredBeforeItsAnswerAndOnlyOnce() {
+    assertEquals(201, http.post("/v1/vm-sets", set("at-once", 5, "\"none\"")).status());
+    assertEquals(
+        List.of("at-once-0", "at-once-1", "at-once-2", "at-once-3", "at-once-4"),
+        replicas("at-once"),
+        "no workflow task between the answer and the replicas");
+    // The workflow's first pass, beside the answer's, finds them made: none twice, none "taken".
+    eventually(
+        "the workflow's first pass done",
+        () ->
+            temporal
+                .fetchHistory(dev.rota.workflows.vmset.VmSetWorkflow.workflowId("at-once"))
+                .getEvents()
+                .stream()
+                .anyMatch(e -> e.hasActivityTaskCompletedEventAttributes()));
+    assertEquals(5, replicas("at-once").size());
+    assertEquals(null, http.get("/v1/vm-sets/at-once").map().get("message"));
+  }
+
+  @Test
   void scalingDownRemovesTheHighestOrdinalsAndScalingUpAddsTheLowestMissing() {
     assertEquals(201, http.post("/v1/vm-sets", set("scale", 4, "\"none\"")).status());
     eventually("four replicas", () -> replicas("scale").size() == 4);

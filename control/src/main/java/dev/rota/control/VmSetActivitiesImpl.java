@@ -14,10 +14,8 @@ import java.time.Clock;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -134,21 +132,12 @@ public class VmSetActivitiesImpl implements VmSetActivities {
   /**
    * Stores the replicas whose names are free, in one transaction, each owing its workflow's start;
    * adds to {@code taken} the names held by VMs not of the set. A name taken between the look and
-   * the write (a user's VM created meanwhile) fails the batch, which is then stored replica by
-   * replica.
+   * the write fails the batch: by another pass of this set (the one the API makes as it answers,
+   * beside the workflow's first), which stored those replicas already, or by a user's VM; the names
+   * are looked at again, and what is still free is stored replica by replica.
    */
   private List<VmRow> storeFree(VmSetRow set, List<VmRow> replicas, List<String> taken) {
-    Set<String> held = new HashSet<>();
-    vms.findByNameInList(replicas.stream().map(VmRow::name).toList())
-        .forEach(v -> held.add(v.name()));
-    List<VmRow> free = new ArrayList<>();
-    for (VmRow r : replicas) {
-      if (held.contains(r.name())) {
-        taken.add(r.name());
-      } else {
-        free.add(r);
-      }
-    }
+    List<VmRow> free = free(set, replicas, taken);
     String message = "submitted by set " + set.name() + "; waiting for the scheduler";
     try {
       return submissions.storeAll(free, message);
@@ -156,10 +145,11 @@ public class VmSetActivitiesImpl implements VmSetActivities {
       if (!Sql.isUniqueViolation(e)) {
         throw e;
       }
-      log.debug("set {}: {} replicas stored one by one: {}", set.name(), free.size(), e.toString());
+      log.debug(
+          "set {}: a name of {} was taken meanwhile: {}", set.name(), free.size(), e.toString());
     }
     List<VmRow> stored = new ArrayList<>();
-    for (VmRow r : free) {
+    for (VmRow r : free(set, free, taken)) {
       try {
         stored.add(submissions.submit(r, message));
       } catch (RuntimeException e) {
@@ -170,5 +160,25 @@ public class VmSetActivitiesImpl implements VmSetActivities {
       }
     }
     return stored;
+  }
+
+  /**
+   * The replicas whose names no VM holds; adds to {@code taken} those a VM not of the set holds
+   * (one of the set holding the name is a replica another pass made).
+   */
+  private List<VmRow> free(VmSetRow set, List<VmRow> replicas, List<String> taken) {
+    Map<String, VmRow> held = new HashMap<>();
+    vms.findByNameInList(replicas.stream().map(VmRow::name).toList())
+        .forEach(v -> held.put(v.name(), v));
+    List<VmRow> free = new ArrayList<>();
+    for (VmRow r : replicas) {
+      VmRow holder = held.get(r.name());
+      if (holder == null) {
+        free.add(r);
+      } else if (!set.name().equals(holder.membership().vmSet())) {
+        taken.add(r.name());
+      }
+    }
+    return free;
   }
 }

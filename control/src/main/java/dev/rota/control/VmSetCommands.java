@@ -5,32 +5,40 @@ import dev.rota.store.Sql;
 import dev.rota.store.VmSetRepository;
 import dev.rota.store.VmSetRow;
 import dev.rota.store.VmTemplate;
+import dev.rota.workflows.vmset.VmSetActivities;
 import jakarta.inject.Singleton;
 import java.time.Clock;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * What a user does to VM sets: the row is stored first, then the set's workflow is started or told;
- * the workflow makes and removes the replicas.
+ * the workflow makes and removes the replicas. A new set's first replicas are made before the
+ * answer, by the same pass the workflow makes, so that a burst waits for no workflow task.
  */
 @Singleton
 public class VmSetCommands {
+  private static final Logger log = LoggerFactory.getLogger(VmSetCommands.class);
   private final VmSetRepository sets;
   private final ControlWorkflows workflows;
   private final Clock clock;
+  private final VmSetActivitiesImpl passes;
 
-  public VmSetCommands(VmSetRepository sets, ControlWorkflows workflows, Clock clock) {
+  public VmSetCommands(
+      VmSetRepository sets, ControlWorkflows workflows, Clock clock, VmSetActivitiesImpl passes) {
     this.sets = sets;
     this.workflows = workflows;
     this.clock = clock;
+    this.passes = passes;
   }
 
   /** What a set asks for: how many replicas of which template, spread how. */
   public record SetSpec(int replicas, VmTemplate template, String spread, int maxUnavailable) {}
 
   /**
-   * Stores the set and starts its workflow; {@link Refused} if the name is taken or a deleted set's
-   * workflow is still closing under it, {@link NotAnswered} if Temporal cannot start it (the row is
-   * taken back: without its workflow the set would never get replicas).
+   * Stores the set, starts its workflow and makes its replicas; {@link Refused} if the name is
+   * taken or a deleted set's workflow is still closing under it, {@link NotAnswered} if Temporal
+   * cannot start it (the row is taken back: without its workflow the set would never get replicas).
    */
   public VmSetRow create(String name, SetSpec spec) {
     VmSetRow saved;
@@ -60,6 +68,12 @@ public class VmSetCommands {
       }
       throw new NotAnswered(
           "cannot reach Temporal to start VM set '" + saved.name() + "'; nothing was stored");
+    }
+    try {
+      passes.reconcile(new VmSetActivities.SetRef(saved.name()));
+    } catch (RuntimeException e) {
+      // The workflow's own passes make them.
+      log.debug("set {}: replicas left to its workflow: {}", saved.name(), e.toString());
     }
     return saved;
   }
