@@ -15,6 +15,9 @@ import java.util.Map;
  *     it at the controller's fence
  * @param ports the ports it serves, by name; the agent fills in each {@code hostPort}; null or
  *     empty for none
+ * @param submission the VM's submission number: a task id ({@code <vm>.<restartCount>}) is shared
+ *     by every VM submitted under that name, and this tells a task of a VM deleted since from one
+ *     of the VM submitted again; null from controllers that do not send it
  */
 public record TaskSpec(
     String vm,
@@ -26,7 +29,8 @@ public record TaskSpec(
     Map<String, Long> resources,
     GuestSpec guest,
     Disconnect disconnect,
-    List<PortSpec> ports) {
+    List<PortSpec> ports,
+    Long submission) {
   public TaskSpec(
       String vm,
       int restartCount,
@@ -37,13 +41,31 @@ public record TaskSpec(
       Map<String, Long> resources,
       GuestSpec guest,
       Disconnect disconnect) {
-    this(vm, restartCount, runtime, image, command, env, resources, guest, disconnect, null);
+    this(vm, restartCount, runtime, image, command, env, resources, guest, disconnect, null, null);
   }
 
   /** The same task with these ports (their host ports chosen). */
   public TaskSpec withPorts(List<PortSpec> chosen) {
     return new TaskSpec(
-        vm, restartCount, runtime, image, command, env, resources, guest, disconnect, chosen);
+        vm,
+        restartCount,
+        runtime,
+        image,
+        command,
+        env,
+        resources,
+        guest,
+        disconnect,
+        chosen,
+        submission);
+  }
+
+  /**
+   * Whether a task of {@code other}'s submission may be taken for one of this one's: unless both
+   * name theirs and they differ.
+   */
+  public boolean sameSubmission(Long other) {
+    return submission == null || other == null || submission.equals(other);
   }
 
   /** Its ports, none when it has none. */

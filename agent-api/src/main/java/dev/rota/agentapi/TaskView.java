@@ -10,6 +10,7 @@ package dev.rota.agentapi;
  * @param finishedAt ISO-8601, or null
  * @param message why it failed, or null
  * @param ports the worker's port for each of its ports, by name; null when it has none
+ * @param submission its VM's submission number, as its spec named it; null when it did not
  */
 public record TaskView(
     String id,
@@ -19,7 +20,8 @@ public record TaskView(
     String startedAt,
     String finishedAt,
     String message,
-    java.util.Map<String, Integer> ports) {
+    java.util.Map<String, Integer> ports,
+    Long submission) {
   public TaskView(
       String id,
       String vm,
@@ -28,6 +30,6 @@ public record TaskView(
       String startedAt,
       String finishedAt,
       String message) {
-    this(id, vm, state, exitCode, startedAt, finishedAt, message, null);
+    this(id, vm, state, exitCode, startedAt, finishedAt, message, null, null);
   }
 }

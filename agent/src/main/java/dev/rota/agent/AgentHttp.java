@@ -177,7 +177,7 @@ final class AgentHttp {
               tasks.list().stream().filter(t -> t.id().equals(id)).findFirst().orElse(null));
         }
         case "DELETE" -> {
-          tasks.remove(id);
+          tasks.remove(id, submissionOf(x));
           x.sendResponseHeaders(204, -1);
         }
         default -> problem(x, 405, "use PUT or DELETE on /v1/tasks/{id}");
@@ -226,6 +226,8 @@ final class AgentHttp {
     }
     try {
       return new TaskStarts.Outcome(id, tasks.put(id, item.spec()) ? 201 : 200, null);
+    } catch (TaskTable.SubmissionConflict e) {
+      return new TaskStarts.Outcome(id, 409, e.getMessage());
     } catch (IllegalArgumentException e) {
       return new TaskStarts.Outcome(id, 400, e.getMessage());
     }
@@ -389,6 +391,22 @@ final class AgentHttp {
                   eq < 0 ? "" : pair.substring(eq + 1), java.nio.charset.StandardCharsets.UTF_8)));
     }
     return pairs;
+  }
+
+  /**
+   * {@code ?submission=N} on a task's removal: remove it only if it is of that submission; null
+   * when not given. Not a number is a caller's mistake ({@link IllegalArgumentException}: 400).
+   */
+  private static Long submissionOf(HttpExchange x) {
+    String given = query(x.getRequestURI().getRawQuery()).get("submission");
+    if (given == null) {
+      return null;
+    }
+    try {
+      return Long.parseLong(given);
+    } catch (NumberFormatException e) {
+      throw new IllegalArgumentException("submission: not a number: " + given);
+    }
   }
 
   /** Every value of a query's parameter {@code name}, in order. */

@@ -129,7 +129,15 @@ final class Task {
       }
     }
     return new TaskView(
-        id, spec.vm(), state, exitCode, str(startedAt), str(finishedAt), message, ports);
+        id,
+        spec.vm(),
+        state,
+        exitCode,
+        str(startedAt),
+        str(finishedAt),
+        message,
+        ports,
+        spec.submission());
   }
 
   private static String str(Instant t) {

@@ -60,8 +60,23 @@ final class TaskTable {
     this.grace = grace;
   }
 
-  /** Whether it is new: a task already here is left as it is. */
+  /**
+   * Whether it is new: a task already here is left as it is. {@link SubmissionConflict} when the
+   * task here is of another submission of the VM's name (a VM deleted while its task could not be
+   * removed, then submitted again): that one is not this one, and stays until removed.
+   */
   boolean put(String id, TaskSpec spec) {
+    Task here = tasks.get(id);
+    if (here != null && !here.spec.sameSubmission(spec.submission())) {
+      throw new SubmissionConflict(
+          "task "
+              + id
+              + " here is of submission "
+              + here.spec.submission()
+              + ", not "
+              + spec.submission()
+              + ": a VM of that name deleted since; it starts once that task is removed");
+    }
     String runtime = runtimeOf(spec);
     TaskRuntime r = runtimes.get(runtime);
     if (r == null) {
@@ -101,6 +116,18 @@ final class TaskTable {
    * end does).
    */
   void remove(String id) {
+    remove(id, null);
+  }
+
+  /**
+   * {@link #remove(String)}, only if the task here is of {@code submission} (null: whichever it
+   * is): a removal meant for a VM deleted since leaves the task of the VM submitted again.
+   */
+  void remove(String id, Long submission) {
+    Task here = tasks.get(id);
+    if (here != null && !here.spec.sameSubmission(submission)) {
+      return;
+    }
     java.util.concurrent.CompletableFuture<Void> ending =
         new java.util.concurrent.CompletableFuture<>();
     java.util.concurrent.CompletableFuture<Void> earlier = removing.putIfAbsent(id, ending);
@@ -296,6 +323,13 @@ final class TaskTable {
       walk.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
     } catch (IOException e) {
       log.debug("could not delete {}: {}", dir, e.toString());
+    }
+  }
+
+  /** A start refused: the task id is held here by a task of another submission. */
+  static final class SubmissionConflict extends IllegalStateException {
+    SubmissionConflict(String message) {
+      super(message);
     }
   }
 }

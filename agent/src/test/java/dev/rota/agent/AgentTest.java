@@ -624,6 +624,42 @@ class AgentTest {
     assertEquals(204, first.get());
   }
 
+  /** {@link #spec}, naming the VM's submission. */
+  private static String specOf(long submission, String vm, String runtime, String... command) {
+    String spec = spec(vm, runtime, command);
+    return spec.substring(0, spec.length() - 1) + ",\"submission\":" + submission + "}";
+  }
+
+  @Test
+  void aTaskIdHeldByAnotherSubmissionIsNeitherTakenForTheNewOneNorRemovedForIt() throws Exception {
+    start();
+    // A VM deleted while this agent could not be reached: its task is still here.
+    assertEquals(
+        201, send("PUT", "/v1/tasks/s.0", specOf(1, "s", "process", "sleep", "307")).statusCode());
+    eventually("running", () -> !processes("sleep 307").isEmpty());
+    assertEquals(1, ((Number) task("s.0").get("submission")).intValue(), "listed with its own");
+    // The VM submitted again under its name, placed here: not "already there".
+    HttpResponse<String> again =
+        send("PUT", "/v1/tasks/s.0", specOf(2, "s", "process", "sleep", "307"));
+    assertEquals(409, again.statusCode(), again.body());
+    assertTrue(again.body().contains("submission 1, not 2"), again.body());
+    assertEquals(
+        200,
+        send("PUT", "/v1/tasks/s.0", specOf(1, "s", "process", "sleep", "307")).statusCode(),
+        "its own start asked again is still answered as done");
+    // A removal meant for the new VM leaves the old task; the one meant for it removes it.
+    assertEquals(204, send("DELETE", "/v1/tasks/s.0?submission=2", null).statusCode());
+    assertEquals(1, processes("sleep 307").size(), "still there");
+    assertEquals(400, send("DELETE", "/v1/tasks/s.0?submission=x", null).statusCode());
+    assertEquals(204, send("DELETE", "/v1/tasks/s.0?submission=1", null).statusCode());
+    assertEquals(null, task("s.0"));
+    assertEquals(List.of(), processes("sleep 307"));
+    assertEquals(
+        201, send("PUT", "/v1/tasks/s.0", specOf(2, "s", "process", "sleep", "307")).statusCode());
+    assertEquals(204, send("DELETE", "/v1/tasks/s.0", null).statusCode(), "no submission: any");
+    eventually("gone", () -> processes("sleep 307").isEmpty());
+  }
+
   @Test
   void badIdsAndUnknownRuntimesAreRefused() throws Exception {
     start();

@@ -416,6 +416,7 @@ public class AgentCallPass {
         vm.spec().resources(),
         vm.spec().guest(),
         vm.spec().disconnect(),
-        vm.spec().ports().isEmpty() ? null : vm.spec().ports());
+        vm.spec().ports().isEmpty() ? null : vm.spec().ports(),
+        vm.seq());
   }
 }
