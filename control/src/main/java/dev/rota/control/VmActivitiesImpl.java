@@ -155,7 +155,13 @@ public class VmActivitiesImpl implements VmActivities, VmReadModel {
   public void removeTask(WorkerTask task) {
     workers
         .findById(task.worker())
-        .ifPresent(w -> agents.removeTask(w.agent(), task.taskId(), agentCalls.removalTimeout()));
+        .ifPresent(
+            w ->
+                agents.removeTask(
+                    w.agent(),
+                    task.taskId(),
+                    task.submission() == 0 ? null : task.submission(),
+                    agentCalls.removalTimeout()));
   }
 
   /**

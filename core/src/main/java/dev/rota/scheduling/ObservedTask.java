@@ -6,8 +6,20 @@ import dev.rota.agentapi.AgentTaskState;
  * A task as its agent reported it.
  *
  * @param state an {@link AgentTaskState}'s wire name
+ * @param submission the submission of the VM the task is of, as its agent says; null when it does
+ *     not say
  */
-public record ObservedTask(String id, String state, Integer exitCode, String message) {
+public record ObservedTask(
+    String id, String state, Integer exitCode, String message, Long submission) {
+  public ObservedTask(String id, String state, Integer exitCode, String message) {
+    this(id, state, exitCode, message, null);
+  }
+
+  /** Whether it may be the task of submission {@code seq}: unless its agent names another. */
+  public boolean ofSubmission(long seq) {
+    return submission == null || submission == seq;
+  }
+
   public boolean ended() {
     return AgentTaskState.parse(state).map(AgentTaskState::ended).orElse(false);
   }

@@ -64,7 +64,7 @@ public final class Reconciler {
     for (Map.Entry<String, List<ObservedTask>> entry : new TreeMap<>(reported).entrySet()) {
       String worker = entry.getKey();
       for (ObservedTask seen : entry.getValue()) {
-        PlacedTask task = placedHere.get(worker + "/" + seen.id());
+        PlacedTask task = ofItsSubmission(placedHere.get(worker + "/" + seen.id()), seen);
         VmSnapshot vm = task == null ? null : vmByName.get(task.vm());
         if (task != null) {
           listed.add(task);
@@ -74,7 +74,10 @@ public final class Reconciler {
           case REMOVE ->
               removals.add(
                   new Reconciliation.TaskRemoval(
-                      worker, seen.id(), whyUnwanted(seen.id(), task, vm, vmByName)));
+                      worker,
+                      seen.id(),
+                      whyUnwanted(seen.id(), task, vm, vmByName),
+                      seen.submission()));
           case STARTED, ENDED -> transitions.add(transition(task, seen));
           default -> {}
         }
@@ -187,7 +190,9 @@ public final class Reconciler {
    */
   public static Optional<Reconciliation.TaskTransition> reported(
       PlacedTask task, VmSnapshot vm, String worker, ObservedTask seen) {
-    if (task == null || !task.worker().equals(worker) || !task.taskId().equals(seen.id())) {
+    if (ofItsSubmission(task, seen) == null
+        || !task.worker().equals(worker)
+        || !task.taskId().equals(seen.id())) {
       return Optional.empty();
     }
     ReconcileTable.Action action =
@@ -195,6 +200,15 @@ public final class Reconciler {
     return action == ReconcileTable.Action.STARTED || action == ReconcileTable.Action.ENDED
         ? Optional.of(transition(task, seen))
         : Optional.empty();
+  }
+
+  /**
+   * The placed task a listed one is, or null: a task id is shared by every VM submitted under a
+   * name, and a task its agent says is of another submission (a VM deleted since) is not this
+   * record's, whatever its id.
+   */
+  private static PlacedTask ofItsSubmission(PlacedTask task, ObservedTask seen) {
+    return task != null && seen.ofSubmission(task.vmSeq()) ? task : null;
   }
 
   /**

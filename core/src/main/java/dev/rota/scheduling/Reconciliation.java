@@ -23,7 +23,11 @@ public record Reconciliation(
   /**
    * A task no VM wants on that worker: unknown, of an old generation, or of a VM stopped or gone.
    */
-  public record TaskRemoval(String worker, String taskId, String why) {}
+  /**
+   * @param submission the submission the task is of, as its agent said, for the removal to name;
+   *     null when it did not say
+   */
+  public record TaskRemoval(String worker, String taskId, String why, Long submission) {}
 
   /**
    * A task reached a new state: started, ended (with its exit code, or why), vanished, or lost with

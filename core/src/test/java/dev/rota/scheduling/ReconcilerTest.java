@@ -7,6 +7,7 @@ import dev.rota.model.TaskState;
 import dev.rota.model.VmStatus;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
 
@@ -51,6 +52,36 @@ class ReconcilerTest {
             "w2/a.0: VM a has no task a.0 on this worker"),
         removed);
     assertTrue(r.transitions().isEmpty() && r.forgotten().isEmpty());
+  }
+
+  @Test
+  void aTaskOfAVmDeletedUnderTheSameNameIsRemovedForItsOwnSubmissionNotTakenForTheNewVms() {
+    // VM a, submission 7, placed on w1 as a.0; w1 still runs a.0 of submission 3, deleted since.
+    List<VmSnapshot> vms = List.of(vm("a", 7, VmStatus.SCHEDULED, 0));
+    List<PlacedTask> tasks = List.of(task("a", 7, 0, "w1", TaskState.SCHEDULED));
+    ObservedTask old = new ObservedTask("a.0", "running", null, null, 3L);
+    Reconciliation r = Reconciler.reconcile(vms, tasks, Map.of("w1", List.of(old)), Set.of());
+    assertEquals(List.of(), r.transitions(), "not started: that task is not submission 7's");
+    assertEquals(1, r.removals().size());
+    assertEquals(3L, r.removals().get(0).submission(), "its removal names its own submission");
+    assertEquals(
+        Optional.empty(),
+        Reconciler.reported(tasks.get(0), vms.get(0), "w1", old),
+        "nor does its agent's report start it");
+    ObservedTask own = new ObservedTask("a.0", "running", null, null, 7L);
+    assertEquals(
+        TaskState.RUNNING,
+        Reconciler.reconcile(vms, tasks, Map.of("w1", List.of(own)), Set.of())
+            .transitions()
+            .get(0)
+            .to());
+    assertEquals(
+        TaskState.RUNNING,
+        Reconciler.reconcile(vms, tasks, Map.of("w1", List.of(running("a.0"))), Set.of())
+            .transitions()
+            .get(0)
+            .to(),
+        "an agent that names no submission: as before");
   }
 
   @Test

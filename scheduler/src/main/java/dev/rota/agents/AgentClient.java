@@ -45,8 +45,11 @@ public interface AgentClient {
     return outcomes;
   }
 
-  /** {@code DELETE /v1/tasks/{id}}: ends and removes the task; a task already gone is fine. */
-  void removeTask(AgentAddress agent, String taskId, Duration timeout);
+  /**
+   * {@code DELETE /v1/tasks/{id}}: ends and removes the task, only if it is of {@code submission}
+   * (null: whichever it is); a task already gone is fine.
+   */
+  void removeTask(AgentAddress agent, String taskId, Long submission, Duration timeout);
 
   /**
    * {@code GET /v1/tasks/{id}/logs}: what a task wrote, while it runs or after.

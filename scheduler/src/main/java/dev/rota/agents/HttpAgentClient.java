@@ -149,8 +149,14 @@ public class HttpAgentClient implements AgentClient {
   }
 
   @Override
-  public void removeTask(AgentAddress agent, String taskId, Duration timeout) {
-    delete(agent, "/v1/tasks/" + encode(taskId), timeout, 204, 200, 404);
+  public void removeTask(AgentAddress agent, String taskId, Long submission, Duration timeout) {
+    delete(
+        agent,
+        "/v1/tasks/" + encode(taskId) + (submission == null ? "" : "?submission=" + submission),
+        timeout,
+        204,
+        200,
+        404);
   }
 
   @Override

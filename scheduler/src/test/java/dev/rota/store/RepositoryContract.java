@@ -181,7 +181,14 @@ abstract class RepositoryContract {
     agentTasks.saveAll(
         List.of(
             AgentTaskRow.of(
-                w1, "x.0", "running", null, null, T0, java.util.Map.of("ssh", 20001, "web", 20002)),
+                w1,
+                "x.0",
+                "running",
+                null,
+                null,
+                T0,
+                java.util.Map.of("ssh", 20001, "web", 20002),
+                42L),
             AgentTaskRow.of(w1, "y.0", "exited", 0, "done", T0.plusSeconds(5)),
             AgentTaskRow.of(w2, "z.0", "failed", 137, "killed", T0),
             AgentTaskRow.of(w3, "q.0", "running", null, null, T0)));
@@ -198,6 +205,8 @@ abstract class RepositoryContract {
         agentTasks.findById(w1 + "/x.0").orElseThrow().ports(),
         "a task's worker ports, kept");
     assertEquals(java.util.Map.of(), agentTasks.findById(w1 + "/y.0").orElseThrow().ports());
+    assertEquals(42L, agentTasks.findById(w1 + "/x.0").orElseThrow().submission(), "its agent's");
+    assertEquals(null, agentTasks.findById(w1 + "/y.0").orElseThrow().submission());
     assertEquals(
         List.of(), tx.executeRead(s -> termReads.reportedTasks(s.getConnection(), List.of())));
   }

@@ -23,7 +23,8 @@ public record AgentTaskRow(
             type = io.micronaut.data.model.DataType.STRING,
             converter = Converters.PortNumbers.class)
         @Nullable
-        java.util.Map<String, Integer> ports) {
+        java.util.Map<String, Integer> ports,
+    @Nullable Long submission) {
 
   public AgentTaskRow {
     ports = ports == null ? java.util.Map.of() : ports;
@@ -36,7 +37,7 @@ public record AgentTaskRow(
       @Nullable Integer exitCode,
       @Nullable String message,
       Instant observedAt) {
-    return of(worker, taskId, state, exitCode, message, observedAt, null);
+    return of(worker, taskId, state, exitCode, message, observedAt, null, null);
   }
 
   public static AgentTaskRow of(
@@ -46,9 +47,18 @@ public record AgentTaskRow(
       @Nullable Integer exitCode,
       @Nullable String message,
       Instant observedAt,
-      @Nullable java.util.Map<String, Integer> ports) {
+      @Nullable java.util.Map<String, Integer> ports,
+      @Nullable Long submission) {
     return new AgentTaskRow(
-        worker + "/" + taskId, worker, taskId, state, exitCode, message, observedAt, ports);
+        worker + "/" + taskId,
+        worker,
+        taskId,
+        state,
+        exitCode,
+        message,
+        observedAt,
+        ports,
+        submission);
   }
 
   /** Whether {@code other} reports the same state of the same task. */
@@ -57,6 +67,7 @@ public record AgentTaskRow(
         && state.equals(other.state)
         && java.util.Objects.equals(exitCode, other.exitCode)
         && java.util.Objects.equals(message, other.message)
-        && ports.equals(other.ports);
+        && ports.equals(other.ports)
+        && java.util.Objects.equals(submission, other.submission);
   }
 }

@@ -33,7 +33,7 @@ public class TermReads {
       FROM vm_tasks""";
   static final String REPORTED_TASKS =
       """
-      SELECT id, worker, task_id, state, exit_code, message, observed_at, ports
+      SELECT id, worker, task_id, state, exit_code, message, observed_at, ports, submission
       FROM agent_tasks WHERE worker IN (%s)""";
 
   /** Workers named in one IN list: well below any database's bound on a statement's parameters. */
@@ -150,7 +150,8 @@ public class TermReads {
                       integer(r, "exit_code"),
                       r.getString("message"),
                       instant(r, "observed_at"),
-                      ports.convertToEntityValue(r.getString("ports"), null))));
+                      ports.convertToEntityValue(r.getString("ports"), null),
+                      r.getObject("submission") instanceof Number n ? n.longValue() : null)));
     }
     return rows;
   }

@@ -30,5 +30,7 @@ public record TaskReportRequest(
       @Nullable @Size(max = 4096) String message,
       // The worker's port for each named port; the scheduler's probe of the agent records them.
       @Nullable @Size(max = 16)
-          java.util.Map<@NotNull @Size(max = 15) String, @NotNull Integer> ports) {}
+          java.util.Map<@NotNull @Size(max = 15) String, @NotNull Integer> ports,
+      // The VM's submission its spec named: a task of a VM deleted since is not the new VM's.
+      @Nullable Long submission) {}
 }

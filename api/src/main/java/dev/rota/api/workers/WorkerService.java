@@ -148,7 +148,8 @@ public class WorkerService {
     commands.reportTasks(
         name,
         report.tasks().stream()
-            .map(t -> new ObservedTask(t.id(), t.state(), t.exitCode(), t.message()))
+            .map(
+                t -> new ObservedTask(t.id(), t.state(), t.exitCode(), t.message(), t.submission()))
             .toList());
   }
 

@@ -282,7 +282,7 @@ public class AgentCallPass {
       return null;
     }
     try {
-      agents.removeTask(endpoint, a.taskId(), agentCalls.removalTimeout());
+      agents.removeTask(endpoint, a.taskId(), a.vmSeq(), agentCalls.removalTimeout());
       tally.removed.incrementAndGet();
       removed(a);
       done.add(a.id());
@@ -317,7 +317,9 @@ public class AgentCallPass {
    */
   private void notCarriedOut(OutboxRow a, RuntimeException e, AtomicInteger failed) {
     failed.incrementAndGet();
-    boolean refused = e instanceof AgentRejectedException;
+    // A 409 is the task id held by a task of a VM deleted under the same name: no fault of this
+    // task's, and gone once the scheduler has removed that one, so it is tried again.
+    boolean refused = e instanceof AgentRejectedException r && r.status() != 409;
     ActionRetries.Kind kind =
         a.kind().equals(OutboxRow.START) ? ActionRetries.Kind.START : ActionRetries.Kind.REMOVE;
     switch (ActionRetries.afterFailure(kind, refused, a.attempts())) {

@@ -586,7 +586,7 @@ public class TaskObservations {
                         from,
                         TaskId.of(task.vm(), task.generation() - 1).toString(),
                         null,
-                        null,
+                        task.vmSeq(),
                         "its move's new copy runs on worker " + task.worker(),
                         now));
       }

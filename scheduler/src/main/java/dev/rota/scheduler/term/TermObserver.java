@@ -277,7 +277,8 @@ public class TermObserver {
                 t.exitCode(),
                 Columns.truncate(t.message(), 2048),
                 now,
-                t.ports());
+                t.ports(),
+                t.submission());
         reported.putIfAbsent(row.id(), row);
       }
     }

@@ -161,7 +161,7 @@ public class TermPlanWriter {
           removal.worker(),
           removal.taskId(),
           null,
-          null,
+          removal.submission(),
           Columns.truncate(removal.why(), 2048),
           now);
       example(

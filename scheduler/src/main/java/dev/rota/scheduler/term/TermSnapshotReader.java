@@ -141,7 +141,8 @@ public class TermSnapshotReader {
       for (AgentTaskRow t : reads.reportedTasks(db, answered)) {
         reported
             .get(t.worker())
-            .add(new ObservedTask(t.taskId(), t.state(), t.exitCode(), t.message()));
+            .add(
+                new ObservedTask(t.taskId(), t.state(), t.exitCode(), t.message(), t.submission()));
         listed.add(t.worker() + "/" + t.taskId());
       }
     }

@@ -144,6 +144,33 @@ class ActionApplierTest {
   }
 
   @Test
+  void aTaskLeftOfADeletedVmOfTheSameNameIsNeitherTakenForTheNewOneNorRemovedForIt() {
+    worker("w1");
+    agents.putByHand("w1", "c.0", 999L); // of a VM "c" deleted while w1 could not be reached
+    placed("c", "w1");
+    long seq = vms.findById("c").orElseThrow().seq();
+
+    ApplyResult refused = applier.apply();
+    assertEquals(0, refused.started(), "not \"already there\": " + refused);
+    assertEquals(0, agents.starts("w1", "c.0"));
+    assertEquals(List.of("c.0"), agents.tasks("w1"), "the old task stays for its own removal");
+
+    // A removal of the new VM's task (its workflow stopping it) leaves the old one.
+    actions.add(OutboxRow.REMOVE, "w1", "c.0", null, seq, "stopped by request", clock.instant());
+    ApplyResult kept = applier.apply();
+    assertEquals(0, kept.started(), "still held: " + kept);
+    assertEquals(0, agents.starts("w1", "c.0"));
+    // The term's removal of the old task names the old submission; the new VM's start, tried again
+    // after it in the same pass, then starts its own task.
+    actions.add(OutboxRow.REMOVE, "w1", "c.0", null, 999L, "VM c is gone", clock.instant());
+    ApplyResult freed = applier.apply();
+    assertEquals(1, freed.removed(), freed.toString());
+    assertEquals(1, freed.started(), freed.toString());
+    assertEquals(1, agents.starts("w1", "c.0"));
+    assertEquals(seq, agents.spec("w1", "c.0").submission(), "started as its submission");
+  }
+
+  @Test
   void aFullBatchOfOlderNewsDoesNotHoldBackAStartQueuedAfterIt() {
     worker("w1");
     // Older news than one batch holds (of VMs long placed and since ended), as a busy term leaves

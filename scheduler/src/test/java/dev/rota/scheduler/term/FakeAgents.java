@@ -86,7 +86,16 @@ public class FakeAgents implements AgentClient {
 
   /** Puts a task on an agent by hand, as an operator or a crashed controller might have. */
   public void putByHand(String worker, String taskId) {
-    agent(worker).tasks.put(taskId, new TaskView(taskId, null, "running", null, null, null, null));
+    putByHand(worker, taskId, null);
+  }
+
+  /** A task left of a VM of {@code submission} (deleted since, say). */
+  public void putByHand(String worker, String taskId, Long submission) {
+    agent(worker)
+        .tasks
+        .put(
+            taskId,
+            new TaskView(taskId, null, "running", null, null, null, null, null, submission));
   }
 
   public void exit(String worker, String taskId, int code) {
@@ -162,19 +171,41 @@ public class FakeAgents implements AgentClient {
     if (a.mode == Mode.REFUSES_STARTS) {
       throw new dev.rota.agents.AgentRejectedException(400, "command: not allowed on this worker");
     }
+    TaskView here = a.tasks.get(taskId);
+    if (here != null && !spec.sameSubmission(here.submission())) {
+      throw new dev.rota.agents.AgentRejectedException(
+          409, "task " + taskId + " here is of submission " + here.submission());
+    }
     a.starts.computeIfAbsent(taskId, k -> new AtomicInteger()).incrementAndGet();
     a.specs.put(taskId, spec);
     a.tasks.putIfAbsent(
         taskId,
         a.mode == Mode.TASKS_FAIL
-            ? new TaskView(taskId, spec.vm(), "failed", null, null, null, "image not found")
-            : new TaskView(taskId, spec.vm(), "running", null, null, null, null));
+            ? new TaskView(
+                taskId,
+                spec.vm(),
+                "failed",
+                null,
+                null,
+                null,
+                "image not found",
+                null,
+                spec.submission())
+            : new TaskView(
+                taskId, spec.vm(), "running", null, null, null, null, null, spec.submission()));
   }
 
   @Override
-  public void removeTask(AgentAddress agent, String taskId, Duration timeout) {
+  public void removeTask(AgentAddress agent, String taskId, Long submission, Duration timeout) {
     String endpoint = agent.endpoint();
-    reach(endpoint).tasks.remove(taskId);
+    reach(endpoint)
+        .tasks
+        .computeIfPresent(
+            taskId,
+            (id, t) ->
+                submission == null || t.submission() == null || submission.equals(t.submission())
+                    ? null
+                    : t);
   }
 
   @Override

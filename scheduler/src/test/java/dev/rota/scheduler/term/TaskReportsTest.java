@@ -23,6 +23,7 @@ import jakarta.inject.Inject;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import org.junit.jupiter.api.Test;
@@ -180,6 +181,26 @@ class TaskReportsTest {
 
   private long seq(String vm) {
     return vms.findById(vm).orElseThrow().seq();
+  }
+
+  @Test
+  void aReportOfATaskOfAnotherSubmissionOfTheVmsNameChangesNothing() {
+    registered("tr-sub");
+    placed("tr-again", "tr-sub");
+    String before = taskState("tr-again");
+    // The task a VM deleted under this name left on the worker, reported by its agent.
+    assertEquals(
+        Optional.of(0),
+        reports.accept(
+            "tr-sub",
+            List.of(new ObservedTask("tr-again.0", "exited", 0, "removed", seq("tr-again") - 1))));
+    assertEquals(before, taskState("tr-again"));
+    assertEquals(
+        Optional.of(1),
+        reports.accept(
+            "tr-sub",
+            List.of(new ObservedTask("tr-again.0", "running", null, null, seq("tr-again")))),
+        "its own is heard");
   }
 
   @Test

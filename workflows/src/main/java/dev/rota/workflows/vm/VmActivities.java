@@ -42,8 +42,8 @@ public interface VmActivities {
       String failedOn,
       long submission) {}
 
-  /** A task on a worker. */
-  record WorkerTask(String worker, String taskId) {}
+  /** A task on a worker, of the VM's {@code submission}. */
+  record WorkerTask(String worker, String taskId, long submission) {}
 
   /** The VM's stored state, or null if its row is gone. */
   VmRecord load(VmRef vm);

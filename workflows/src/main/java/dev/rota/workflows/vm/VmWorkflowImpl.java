@@ -669,7 +669,7 @@ public class VmWorkflowImpl implements VmWorkflow {
   /** The tasks the VM may have: its current one, and while it moves, the old copy as well. */
   private List<VmActivities.WorkerTask> tasksHeld() {
     return HeldTasks.of(name, restartCount, status, worker, movingFrom, movingTo).stream()
-        .map(t -> new VmActivities.WorkerTask(t.worker(), t.taskId()))
+        .map(t -> new VmActivities.WorkerTask(t.worker(), t.taskId(), submission))
         .toList();
   }
 
