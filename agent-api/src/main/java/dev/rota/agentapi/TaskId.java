@@ -28,6 +28,15 @@ public record TaskId(String vm, int restartCount) {
     }
   }
 
+  /**
+   * Whether a task of submission {@code a} may be taken for one of submission {@code b}: an id is
+   * shared by every VM submitted under a name, so unless both are known and differ. Null: not said
+   * (an agent or controller from before submissions were sent).
+   */
+  public static boolean sameSubmission(Long a, Long b) {
+    return a == null || b == null || a.equals(b);
+  }
+
   @Override
   public String toString() {
     return vm + "." + restartCount;

@@ -60,14 +60,6 @@ public record TaskSpec(
         submission);
   }
 
-  /**
-   * Whether a task of {@code other}'s submission may be taken for one of this one's: unless both
-   * name theirs and they differ.
-   */
-  public boolean sameSubmission(Long other) {
-    return submission == null || other == null || submission.equals(other);
-  }
-
   /** Its ports, none when it has none. */
   public List<PortSpec> portsOrNone() {
     return ports == null ? List.of() : ports;

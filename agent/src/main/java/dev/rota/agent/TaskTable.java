@@ -1,5 +1,6 @@
 package dev.rota.agent;
 
+import dev.rota.agentapi.TaskId;
 import dev.rota.agentapi.TaskSpec;
 import dev.rota.agentapi.TaskView;
 import java.io.IOException;
@@ -67,7 +68,7 @@ final class TaskTable {
    */
   boolean put(String id, TaskSpec spec) {
     Task here = tasks.get(id);
-    if (here != null && !here.spec.sameSubmission(spec.submission())) {
+    if (here != null && !TaskId.sameSubmission(here.spec.submission(), spec.submission())) {
       throw new SubmissionConflict(
           "task "
               + id
@@ -125,7 +126,7 @@ final class TaskTable {
    */
   void remove(String id, Long submission) {
     Task here = tasks.get(id);
-    if (here != null && !here.spec.sameSubmission(submission)) {
+    if (here != null && !TaskId.sameSubmission(here.spec.submission(), submission)) {
       return;
     }
     java.util.concurrent.CompletableFuture<Void> ending =

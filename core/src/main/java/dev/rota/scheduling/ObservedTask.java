@@ -17,7 +17,7 @@ public record ObservedTask(
 
   /** Whether it may be the task of submission {@code seq}: unless its agent names another. */
   public boolean ofSubmission(long seq) {
-    return submission == null || submission == seq;
+    return dev.rota.agentapi.TaskId.sameSubmission(submission, seq);
   }
 
   public boolean ended() {

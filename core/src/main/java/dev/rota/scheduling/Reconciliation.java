@@ -22,8 +22,7 @@ public record Reconciliation(
 
   /**
    * A task no VM wants on that worker: unknown, of an old generation, or of a VM stopped or gone.
-   */
-  /**
+   *
    * @param submission the submission the task is of, as its agent said, for the removal to name;
    *     null when it did not say
    */

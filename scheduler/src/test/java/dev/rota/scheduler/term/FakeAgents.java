@@ -1,5 +1,6 @@
 package dev.rota.scheduler.term;
 
+import dev.rota.agentapi.TaskId;
 import dev.rota.agentapi.TaskSpec;
 import dev.rota.agentapi.TaskView;
 import dev.rota.agents.AgentClient;
@@ -172,7 +173,7 @@ public class FakeAgents implements AgentClient {
       throw new dev.rota.agents.AgentRejectedException(400, "command: not allowed on this worker");
     }
     TaskView here = a.tasks.get(taskId);
-    if (here != null && !spec.sameSubmission(here.submission())) {
+    if (here != null && !TaskId.sameSubmission(here.submission(), spec.submission())) {
       throw new dev.rota.agents.AgentRejectedException(
           409, "task " + taskId + " here is of submission " + here.submission());
     }
@@ -201,11 +202,7 @@ public class FakeAgents implements AgentClient {
     reach(endpoint)
         .tasks
         .computeIfPresent(
-            taskId,
-            (id, t) ->
-                submission == null || t.submission() == null || submission.equals(t.submission())
-                    ? null
-                    : t);
+            taskId, (id, t) -> TaskId.sameSubmission(submission, t.submission()) ? null : t);
   }
 
   @Override
