@@ -18,6 +18,7 @@ import java.util.Map;
  * @param submission the VM's submission number: a task id ({@code <vm>.<restartCount>}) is shared
  *     by every VM submitted under that name, and this tells a task of a VM deleted since from one
  *     of the VM submitted again; null from controllers that do not send it
+ * @param network where a {@code qemu} guest may connect to; null for {@link NetworkSpec#DEFAULT}
  */
 public record TaskSpec(
     String vm,
@@ -30,7 +31,8 @@ public record TaskSpec(
     GuestSpec guest,
     Disconnect disconnect,
     List<PortSpec> ports,
-    Long submission) {
+    Long submission,
+    NetworkSpec network) {
   public TaskSpec(
       String vm,
       int restartCount,
@@ -41,7 +43,19 @@ public record TaskSpec(
       Map<String, Long> resources,
       GuestSpec guest,
       Disconnect disconnect) {
-    this(vm, restartCount, runtime, image, command, env, resources, guest, disconnect, null, null);
+    this(
+        vm,
+        restartCount,
+        runtime,
+        image,
+        command,
+        env,
+        resources,
+        guest,
+        disconnect,
+        null,
+        null,
+        null);
   }
 
   /** The same task with these ports (their host ports chosen). */
@@ -57,7 +71,13 @@ public record TaskSpec(
         guest,
         disconnect,
         chosen,
-        submission);
+        submission,
+        network);
+  }
+
+  /** Where its guest may connect to: its own network, or the default. */
+  public NetworkSpec networkOrDefault() {
+    return NetworkSpec.orDefault(network);
   }
 
   /** Its ports, none when it has none. */

@@ -112,15 +112,18 @@ public final class Agent implements AutoCloseable {
     Map<String, TaskRuntime> runtimes = new LinkedHashMap<>();
     HostPorts ports = HostPorts.parse(config.listenHost(), config.portRange());
     WorkerFacts facts = new WorkerFacts();
-    Cgroups cgroups = Cgroups.none("no process runtime");
+    Cgroups cgroups =
+        config.runtimes().stream()
+                .map(String::strip)
+                .anyMatch(r -> r.equals("process") || r.equals("qemu"))
+            ? Cgroups.detect(config.workerName() + "-" + shortHash(config.dataDir().toString()))
+            : Cgroups.none("no process or qemu runtime");
     // Only a worker with an image cache (the qemu runtime) fetches images ahead; others are not
     // asked.
     java.util.function.Consumer<java.util.List<String>> prefetch = asked -> {};
     for (String r : config.runtimes()) {
       switch (r.strip()) {
         case "process" -> {
-          cgroups =
-              Cgroups.detect(config.workerName() + "-" + shortHash(config.dataDir().toString()));
           facts.label(Isolation.LABEL, cgroups.kind().label);
           if (cgroups.reason() != null) {
             String unenforced =
@@ -171,10 +174,29 @@ public final class Agent implements AutoCloseable {
                       json,
                       registryCredentials(config, json),
                       java.util.Set.copyOf(config.insecureRegistries())));
+          GuestConfinement confinement =
+              GuestConfinement.detect(
+                  cgroups, config.dataDir(), config.guestUids(), config.guestAllow());
+          facts.label(
+              Isolation.GUEST_LABEL,
+              confinement.available() ? dev.rota.agentapi.GuestIsolation.CONFINED : "none");
+          if (!confinement.available()) {
+            String unconfined =
+                "qemu guests run unconfined (as the agent's user, unfiltered, without CPU and memory limits): "
+                    + confinement.reason();
+            log.warn("agent {}: {}", config.workerName(), unconfined);
+            facts.notice(unconfined);
+          }
           runtimes.put(
               "qemu",
               new QemuRuntime(
-                  supervisor, cache, host, threads.requests(), timers, ports.bindHost()));
+                  supervisor,
+                  cache,
+                  host,
+                  threads.requests(),
+                  timers,
+                  ports.bindHost(),
+                  confinement));
           prefetch =
               new Prefetcher(cache, images, threads.requests(), java.time.Clock.systemUTC())::want;
         }

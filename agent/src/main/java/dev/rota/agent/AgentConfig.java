@@ -43,6 +43,11 @@ import java.util.function.Function;
  *     ROTA_AGENT_REGISTRY_AUTH}); null: none
  * @param insecureRegistries registries pulled from over plain HTTP, besides those on loopback
  *     ({@code ROTA_AGENT_INSECURE_REGISTRIES}, {@code host:port,...})
+ * @param guestUids the users guests' QEMU runs as, one per guest, {@code {first, last}} ({@code
+ *     ROTA_AGENT_GUEST_UIDS}, default {@code 1879048192-1879113727}, a range no distribution gives
+ *     out)
+ * @param guestAllow what every guest of this worker may reach beyond the public internet ({@code
+ *     ROTA_AGENT_GUEST_ALLOW}: CIDRs, addresses or host names, comma separated)
  */
 public record AgentConfig(
     List<String> controllerUrls,
@@ -68,7 +73,9 @@ public record AgentConfig(
     long imageCacheBytes,
     String portRange,
     Path registryAuth,
-    List<String> insecureRegistries) {
+    List<String> insecureRegistries,
+    int[] guestUids,
+    List<String> guestAllow) {
 
   /** A setting that cannot be used; its message is the one line the agent prints. */
   public static final class BadSetting extends RuntimeException {
@@ -182,7 +189,38 @@ public record AgentConfig(
         java.util.Arrays.stream(s.getOrDefault("ROTA_AGENT_INSECURE_REGISTRIES", "").split(","))
             .map(String::strip)
             .filter(r -> !r.isEmpty())
-            .toList());
+            .toList(),
+        parse(
+            s,
+            "ROTA_AGENT_GUEST_UIDS",
+            "1879048192-1879113727",
+            AgentConfig::uidRange,
+            "a range of uids such as 1879048192-1879113727, above 0"),
+        parse(
+            s,
+            "ROTA_AGENT_GUEST_ALLOW",
+            "",
+            v -> {
+              List<String> entries =
+                  java.util.Arrays.stream(v.split(","))
+                      .map(String::strip)
+                      .filter(e -> !e.isEmpty())
+                      .toList();
+              entries.forEach(dev.rota.agentapi.EgressTarget::parse);
+              return entries;
+            },
+            "CIDRs, addresses or host names, comma separated"));
+  }
+
+  /** {@code first-last}, both above 0 and within 32 bits. */
+  private static int[] uidRange(String text) {
+    String[] ends = text.strip().split("-");
+    long first = Long.parseLong(ends[0].strip());
+    long last = ends.length == 2 ? Long.parseLong(ends[1].strip()) : -1;
+    if (ends.length != 2 || first <= 0 || last < first || last >= 0xFFFF_FFFFL) {
+      throw new NumberFormatException(text);
+    }
+    return new int[] {(int) first, (int) last};
   }
 
   private static String oneOf(

@@ -50,7 +50,7 @@ final class GuestAgent {
    */
   Execution exec(String taskId, Path dir, List<String> command)
       throws Refusal, IOException, InterruptedException {
-    Path socket = dir.resolve("qga.sock");
+    Path socket = GuestFiles.guestAgent(dir);
     if (!Files.exists(socket)) {
       throw new Refusal(409, "vm task " + taskId + " was started without a guest agent port");
     }

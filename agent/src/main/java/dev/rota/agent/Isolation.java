@@ -16,5 +16,12 @@ final class Isolation {
    */
   static final String ACCEL_LABEL = "rota.dev/accel";
 
+  /**
+   * How qemu guests are held: {@code confined} (each guest's QEMU a user of its own, in a control
+   * group of its own, its connections filtered) or {@code none}. A VM that requires isolation is
+   * placed only where it is {@code confined}.
+   */
+  static final String GUEST_LABEL = dev.rota.agentapi.GuestIsolation.LABEL;
+
   private Isolation() {}
 }

@@ -132,7 +132,28 @@ record QemuHost(Path binary, Path imageTool, String accel, String why) {
   List<String> machine() {
     return accel.equals("kvm")
         ? List.of("-machine", "q35,accel=kvm,graphics=off", "-cpu", "host")
-        : List.of("-machine", "q35,accel=tcg,graphics=off", "-cpu", "max");
+        : List.of(
+            "-machine",
+            "q35,graphics=off",
+            "-accel",
+            "tcg,tb-size=" + GuestConfinement.TCG_CACHE_MIB,
+            "-cpu",
+            "max");
+  }
+
+  /**
+   * The group that may open {@code /dev/kvm}, which a guest's QEMU keeps when it runs as a user of
+   * its own; null under software emulation.
+   */
+  Integer devicesGroup() {
+    if (!accel.equals("kvm")) {
+      return null;
+    }
+    try {
+      return (Integer) Files.getAttribute(Path.of("/dev/kvm"), "unix:gid");
+    } catch (IOException | UnsupportedOperationException e) {
+      return null;
+    }
   }
 
   private static Optional<Path> onPath(String name) {

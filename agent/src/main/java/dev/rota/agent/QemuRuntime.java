@@ -64,13 +64,18 @@ final class QemuRuntime implements TaskRuntime {
 
   private final GuestAgent guestAgent = new GuestAgent();
 
+  /** How each guest's QEMU is held: its user, control group and network rules. */
+  private final GuestConfinement confinement;
+
   QemuRuntime(
       Supervisor supervisor,
       ImageCache images,
       java.util.concurrent.CompletableFuture<QemuHost> host,
       ExecutorService starts,
       ScheduledExecutorService timers,
-      String forwardHost) {
+      String forwardHost,
+      GuestConfinement confinement) {
+    this.confinement = confinement;
     this.forwardHost = forwardHost;
     this.supervisor = supervisor;
     this.images = images;
@@ -92,7 +97,7 @@ final class QemuRuntime implements TaskRuntime {
       return;
     }
     // The longest of the VM's sockets' paths (QMP, console, guest agent).
-    Path socket = supervisor.folder(task.id).resolve("console.sock");
+    Path socket = GuestFiles.console(supervisor.folder(task.id));
     if (socket.toString().length() > Qmp.MAX_SOCKET_PATH) {
       task.failed(
           "the agent's data folder is too deep for QEMU's control socket ("
@@ -127,7 +132,19 @@ final class QemuRuntime implements TaskRuntime {
           leases.stream().map(ImageCache.Lease::sha256).toList(),
           StandardCharsets.UTF_8);
       task.progress("making the VM's disk");
-      List<String> argv = command(task, dir, disk, kernel, initrd, guest);
+      QemuHost host = hostFound.join();
+      long memory = memoryMib(task);
+      Integer uid =
+          confinement.confine(
+              task.id,
+              dir,
+              task.spec.network(),
+              cpus(task),
+              GuestConfinement.memoryLimitMib(memory, host.accel().equals("tcg")));
+      List<String> argv = command(task, dir, host, disk, kernel, initrd, guest, uid);
+      if (uid != null) {
+        argv = confinement.wrap(task.id, uid, host.devicesGroup(), argv);
+      }
       synchronized (task) {
         if (task.isRemoved()
             || task.ended()) { // removed, or stopped at the fence, while it was fetched
@@ -172,13 +189,22 @@ final class QemuRuntime implements TaskRuntime {
     leases.clear();
   }
 
-  /** QEMU's command line for the task: its resources, console, control socket, disks and boot. */
   /**
-   * The guest's network: QEMU's user-mode stack (the guest reaches out through the worker; nothing
-   * reaches in), with each named port forwarded from its worker's port.
+   * The guest's network: QEMU's user-mode stack (the guest reaches out through the worker, as far
+   * as its rules let it; nothing reaches in), with each named port forwarded from its worker's
+   * port. A guest of egress {@code none} is cut off by QEMU itself too ({@code restrict=on}): only
+   * its forwarded ports remain.
    */
-  static String nic(List<dev.rota.agentapi.PortSpec> ports, String forwardHost) {
+  static String nic(
+      List<dev.rota.agentapi.PortSpec> ports,
+      String forwardHost,
+      dev.rota.agentapi.NetworkSpec network) {
     StringBuilder nic = new StringBuilder("user,model=virtio-net-pci");
+    if (dev.rota.agentapi.NetworkSpec.orDefault(network)
+        .egress()
+        .equals(dev.rota.agentapi.NetworkSpec.NONE)) {
+      nic.append(",restrict=on");
+    }
     for (dev.rota.agentapi.PortSpec p : ports) {
       nic.append(",hostfwd=tcp:")
           .append(forwardHost)
@@ -190,18 +216,41 @@ final class QemuRuntime implements TaskRuntime {
     return nic.toString();
   }
 
+  private static long cpus(Task task) {
+    Map<String, Long> resources = task.spec.resources() == null ? Map.of() : task.spec.resources();
+    return Math.max(1, resources.getOrDefault("cpu", 1L));
+  }
+
+  private static long memoryMib(Task task) {
+    Map<String, Long> resources = task.spec.resources() == null ? Map.of() : task.spec.resources();
+    return Math.max(32, resources.getOrDefault("memory", 512L));
+  }
+
+  /**
+   * QEMU's command line for the task: its resources, console, control socket, disks and boot, under
+   * QEMU's seccomp filter; its files made {@code uid}'s when it runs as one.
+   */
   private List<String> command(
       Task task,
       Path dir,
+      QemuHost host,
       ImageCache.Lease disk,
       ImageCache.Lease kernel,
       ImageCache.Lease initrd,
-      GuestSpec guest)
+      GuestSpec guest,
+      Integer uid)
       throws IOException {
-    QemuHost host = hostFound.join();
-    Map<String, Long> resources = task.spec.resources() == null ? Map.of() : task.spec.resources();
-    long cpus = Math.max(1, resources.getOrDefault("cpu", 1L));
-    long memory = Math.max(32, resources.getOrDefault("memory", 512L));
+    long cpus = cpus(task);
+    long memory = memoryMib(task);
+    Path files = GuestFiles.folder(dir);
+    Files.createDirectories(files);
+    if (uid != null) {
+      for (ImageCache.Lease lease : java.util.Arrays.asList(disk, kernel, initrd)) {
+        if (lease != null) {
+          readableByAll(lease.path());
+        }
+      }
+    }
     List<String> argv =
         new ArrayList<>(List.of(host.binary().toString(), "-name", "rota-" + task.id));
     argv.addAll(host.machine());
@@ -215,12 +264,16 @@ final class QemuRuntime implements TaskRuntime {
             "-no-user-config",
             "-display",
             "none",
+            // QEMU's seccomp filter, with the denials QEMU's documentation recommends: no
+            // obsolete system calls, no change of user, no new processes, no change of limits.
+            "-sandbox",
+            "on,obsolete=deny,elevateprivileges=deny,spawn=deny,resourcecontrol=deny",
             // The serial console is a socket a user attaches to (one at a time), and everything
             // it says goes to the log, attached or not. Appending, so that the agent can cut the
             // file at its cap while QEMU writes on (CappedLog).
             "-chardev",
             "socket,id=console,server=on,wait=off,path="
-                + dir.resolve("console.sock")
+                + GuestFiles.console(dir)
                 + ",logfile="
                 + dir.resolve("stdout.log")
                 + ",logappend=on",
@@ -230,11 +283,11 @@ final class QemuRuntime implements TaskRuntime {
             "-device",
             "virtio-serial-pci",
             "-chardev",
-            "socket,id=guest-agent,server=on,wait=off,path=" + dir.resolve("qga.sock"),
+            "socket,id=guest-agent,server=on,wait=off,path=" + GuestFiles.guestAgent(dir),
             "-device",
             "virtserialport,chardev=guest-agent,name=org.qemu.guest_agent.0",
             "-qmp",
-            "unix:" + dir.resolve("qmp.sock") + ",server=on,wait=off",
+            "unix:" + GuestFiles.qmp(dir) + ",server=on,wait=off",
             "-device",
             "pvpanic-pci",
             "-action",
@@ -242,9 +295,9 @@ final class QemuRuntime implements TaskRuntime {
             "-device",
             "isa-debug-exit,iobase=0xf4,iosize=0x01",
             "-nic",
-            nic(task.spec.portsOrNone(), forwardHost)));
+            nic(task.spec.portsOrNone(), forwardHost, task.spec.network())));
     if (disk != null) {
-      Path overlay = dir.resolve("disk.qcow2");
+      Path overlay = files.resolve("disk.qcow2");
       Files.deleteIfExists(overlay);
       Tools.run(
           List.of(
@@ -259,10 +312,12 @@ final class QemuRuntime implements TaskRuntime {
               disk.path().toString(),
               overlay.toString()),
           "qemu-img is not installed");
+      own(overlay, uid);
       argv.addAll(List.of("-drive", "file=" + overlay + ",if=virtio,format=qcow2"));
     }
     if (guest.seeded()) {
-      Path seed = CloudInitSeed.write(dir, task.id, task.spec.vm(), guest);
+      Path seed = CloudInitSeed.write(files, task.id, task.spec.vm(), guest);
+      own(seed, uid);
       argv.addAll(List.of("-drive", "file=" + seed + ",if=virtio,format=raw,readonly=on"));
     }
     if (kernel != null) {
@@ -331,7 +386,14 @@ final class QemuRuntime implements TaskRuntime {
     Path dir = supervisor.folder(task.id);
     Optional<String> bootFailure = read(dir.resolve("boot-failure"));
     Optional<String> panic = consoleLine(dir, List.of("Kernel panic"));
-    if (bootFailure.isPresent()) {
+    if (confinement.oomKilled(task.id)) {
+      task.failed(
+          "killed by the kernel for using more than its memory limit of "
+              + GuestConfinement.memoryLimitMib(
+                  memoryMib(task), hostFound.join().accel().equals("tcg"))
+              + " MiB (its RAM and QEMU's own)",
+          at);
+    } else if (bootFailure.isPresent()) {
       task.failed("the VM found nothing to boot: " + bootFailure.get(), at);
     } else if (code == null) {
       if (panic.isPresent()) {
@@ -363,7 +425,7 @@ final class QemuRuntime implements TaskRuntime {
    */
   @Override
   public Conduit console(Task task) throws Refusal, IOException {
-    Path socket = supervisor.folder(task.id).resolve("console.sock");
+    Path socket = GuestFiles.console(supervisor.folder(task.id));
     if (!Files.exists(socket)) {
       throw new Refusal(409, "vm task " + task.id + " was started without a console socket");
     }
@@ -392,7 +454,7 @@ final class QemuRuntime implements TaskRuntime {
 
   @Override
   public void stop(Task task, Duration grace) {
-    Path socket = supervisor.folder(task.id).resolve("qmp.sock");
+    Path socket = GuestFiles.qmp(supervisor.folder(task.id));
     Supervisor.stop(task, grace, handle -> press(socket, handle));
   }
 
@@ -436,6 +498,37 @@ final class QemuRuntime implements TaskRuntime {
       }
     }
     return task;
+  }
+
+  /** Gives back the guest's user, rules and control group once its task is removed. */
+  @Override
+  public void forget(String id, Path dir) {
+    confinement.release(id, dir);
+  }
+
+  /** Makes {@code file} the guest user's, when the guest runs as one. */
+  private static void own(Path file, Integer uid) throws IOException {
+    if (uid != null) {
+      Files.setAttribute(file, "unix:uid", uid);
+      Files.setAttribute(file, "unix:gid", uid);
+      Files.setPosixFilePermissions(
+          file,
+          java.util.Set.of(
+              java.nio.file.attribute.PosixFilePermission.OWNER_READ,
+              java.nio.file.attribute.PosixFilePermission.OWNER_WRITE));
+    }
+  }
+
+  /**
+   * A cached image every guest user may read (never write: it is the backing file of every VM's
+   * overlay made from it).
+   */
+  private static void readableByAll(Path image) throws IOException {
+    java.util.Set<java.nio.file.attribute.PosixFilePermission> p =
+        Files.getPosixFilePermissions(image);
+    if (p.add(java.nio.file.attribute.PosixFilePermission.OTHERS_READ)) {
+      Files.setPosixFilePermissions(image, p);
+    }
   }
 
   /** QEMU's own complaint on stderr (its last line that is not a warning). */

@@ -33,4 +33,10 @@ interface TaskRuntime {
   default Task recover(Path record, Consumer<TaskView> changes) throws IOException {
     return null;
   }
+
+  /**
+   * Gives back what the task whose folder is {@code dir} held on the machine beyond its folder (a
+   * guest's user and rules), once it is removed; its process has ended.
+   */
+  default void forget(String id, Path dir) {}
 }

@@ -146,7 +146,9 @@ final class TaskTable {
         }
         tasks.remove(id, task);
       }
-      keepLogsAndDelete(tasksDir.resolve(id));
+      Path dir = tasksDir.resolve(id);
+      runtimes.values().forEach(r -> r.forget(id, dir));
+      keepLogsAndDelete(dir);
     } finally {
       removing.remove(id, ending);
       ending.complete(null);

@@ -19,6 +19,11 @@ final class Tools {
    * installed.
    */
   static void run(List<String> argv, String missing) throws IOException {
+    run(argv, missing, "");
+  }
+
+  /** {@link #run(List, String)} with {@code input} on its stdin; returns what it printed. */
+  static String run(List<String> argv, String missing, String input) throws IOException {
     Process p;
     try {
       p = new ProcessBuilder(argv).redirectErrorStream(true).start();
@@ -26,7 +31,9 @@ final class Tools {
       throw new IOException(missing);
     }
     try {
-      p.getOutputStream().close();
+      try (var in = p.getOutputStream()) {
+        in.write(input.getBytes(StandardCharsets.UTF_8));
+      }
       byte[] out = p.getInputStream().readAllBytes();
       if (!p.waitFor(DEADLINE_SECONDS, TimeUnit.SECONDS)) {
         p.destroyForcibly();
@@ -39,6 +46,7 @@ final class Tools {
                 + " failed: "
                 + (said.isEmpty() ? "exit code " + p.exitValue() : Supervisor.firstLine(said)));
       }
+      return new String(out, StandardCharsets.UTF_8);
     } catch (InterruptedException e) {
       p.destroyForcibly();
       Thread.currentThread().interrupt();

@@ -22,7 +22,8 @@ class GuestAgentTest {
   void aGuestWithoutAnAgentIsRefusedSayingWhatItNeeds() throws Exception {
     // QEMU's end of the guest agent's port: it accepts, and nothing in the guest answers.
     try (ServerSocketChannel port = ServerSocketChannel.open(StandardProtocolFamily.UNIX)) {
-      port.bind(UnixDomainSocketAddress.of(dir.resolve("qga.sock")));
+      java.nio.file.Files.createDirectories(GuestFiles.folder(dir));
+      port.bind(UnixDomainSocketAddress.of(GuestFiles.guestAgent(dir)));
       Refusal refused =
           assertThrows(
               Refusal.class, () -> new GuestAgent().exec("vm.0", dir, List.of("uname", "-a")));

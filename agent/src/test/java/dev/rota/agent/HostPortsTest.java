@@ -61,11 +61,20 @@ class HostPortsTest {
 
   @Test
   void aQemuGuestsPortsAreForwardedFromTheWorkersPortsOnTheTaskApisAddress() {
-    assertEquals("user,model=virtio-net-pci", QemuRuntime.nic(List.of(), "0.0.0.0"));
+    assertEquals("user,model=virtio-net-pci", QemuRuntime.nic(List.of(), "0.0.0.0", null));
     assertEquals(
         "user,model=virtio-net-pci,hostfwd=tcp:10.0.0.5:24001-:22,hostfwd=tcp:10.0.0.5:24002-:8080",
         QemuRuntime.nic(
-            List.of(new PortSpec("ssh", 22, 24001), new PortSpec("web", 8080, 24002)), "10.0.0.5"));
+            List.of(new PortSpec("ssh", 22, 24001), new PortSpec("web", 8080, 24002)),
+            "10.0.0.5",
+            dev.rota.agentapi.NetworkSpec.DEFAULT));
+    // A guest cut off: QEMU itself refuses every connection it would open, its ports still in.
+    assertEquals(
+        "user,model=virtio-net-pci,restrict=on,hostfwd=tcp:10.0.0.5:24001-:22",
+        QemuRuntime.nic(
+            List.of(new PortSpec("ssh", 22, 24001)),
+            "10.0.0.5",
+            new dev.rota.agentapi.NetworkSpec("none", null)));
   }
 
   @Test

@@ -51,6 +51,7 @@ class QemuRuntimeTest {
   private ImageCache cache;
   private HeldImages held;
   private QemuRuntime runtime;
+  private GuestConfinement confinement;
   private HttpServer images;
   private final AtomicInteger imageRequests = new AtomicInteger();
 
@@ -62,6 +63,12 @@ class QemuRuntimeTest {
   @BeforeEach
   void runtime() throws IOException {
     supervisor = new Supervisor(data.resolve("tasks"), json);
+    confinement =
+        GuestConfinement.detect(
+            Cgroups.detect("qemu-test-" + ProcessHandle.current().pid()),
+            data,
+            new int[] {1879048192, 1879113727},
+            List.of());
     held = new HeldImages(data.resolve("images.json"), json, Clock.systemUTC());
     cache =
         new ImageCache(
@@ -94,16 +101,32 @@ class QemuRuntimeTest {
             QemuHost.of("auto", data.resolve("scratch"))),
         starts,
         timers,
-        "127.0.0.1");
+        "127.0.0.1",
+        confinement);
   }
 
   /** The OCI registry a test started, stopped after it. */
   private LoopbackRegistry registry;
 
   @AfterEach
-  void close() {
+  void close() throws IOException {
     if (registry != null) {
       registry.close();
+    }
+    // What each guest held on the machine (its user's rules, its group), as a removal gives back.
+    Path tasks = data.resolve("tasks");
+    if (Files.isDirectory(tasks)) {
+      try (var dirs = Files.list(tasks)) {
+        for (Path dir : dirs.toList()) {
+          theQemuOf(dir)
+              .ifPresent(
+                  p -> {
+                    p.destroyForcibly();
+                    p.onExit().join();
+                  });
+          runtime.forget(dir.getFileName().toString(), dir);
+        }
+      }
     }
     images.stop(0);
     starts.shutdownNow();
@@ -150,6 +173,54 @@ class QemuRuntimeTest {
     }
   }
 
+  /** The QEMU of the task whose folder is {@code dir}. */
+  static java.util.Optional<ProcessHandle> theQemuOf(Path dir) {
+    String folder = dir.toString() + "/";
+    return ProcessHandle.allProcesses()
+        .filter(
+            p ->
+                p.info()
+                    .commandLine()
+                    .map(c -> c.contains("qemu-system") && c.contains(folder))
+                    .orElse(false))
+        .findFirst();
+  }
+
+  private static Map<String, String> procStatus(long pid) throws IOException {
+    Map<String, String> fields = new java.util.HashMap<>();
+    for (String line : Files.readAllLines(Path.of("/proc/" + pid + "/status"))) {
+      int colon = line.indexOf(':');
+      if (colon > 0) {
+        fields.put(line.substring(0, colon), line.substring(colon + 1).strip());
+      }
+    }
+    return fields;
+  }
+
+  /**
+   * A file of the group a process is in ({@code /proc/PID/cgroup}'s lines), by its v2 or v1 name.
+   */
+  private static String cgroupFile(String groups, String controller, String v2, String v1)
+      throws IOException {
+    for (String line : groups.split("\n")) {
+      String[] parts = line.split(":", 3);
+      if (parts[1].isEmpty()) {
+        Path f = Path.of("/sys/fs/cgroup" + parts[2], v2);
+        if (Files.exists(f)) {
+          return Files.readString(f).strip();
+        }
+      } else if (List.of(parts[1].split(",")).contains(controller)) {
+        for (String mount : List.of("/sys/fs/cgroup/" + controller, "/sys/fs/cgroup/" + parts[1])) {
+          Path f = Path.of(mount + parts[2], v1);
+          if (Files.exists(f)) {
+            return Files.readString(f).strip();
+          }
+        }
+      }
+    }
+    return "";
+  }
+
   private static TaskView last(List<TaskView> changes) {
     return changes.get(changes.size() - 1);
   }
@@ -188,6 +259,28 @@ class QemuRuntimeTest {
     assertTrue(
         memory > 160 && memory <= 256, "256 MiB asked, less what the kernel keeps: " + memory);
     assertEquals("running", last(changes).state());
+
+    // Its QEMU is held: a user of its own, QEMU's seccomp filter, the VM's own control group with
+    // its CPU quota and a memory limit of its RAM and QEMU's own.
+    assertTrue(confinement.available(), "this machine confines guests: " + confinement.reason());
+    ProcessHandle qemu = theQemuOf(supervisor.folder("boot.0")).orElseThrow();
+    Map<String, String> status = procStatus(qemu.pid());
+    String uid = status.get("Uid").split("\\s+")[0];
+    assertTrue(!uid.equals("0") && Long.parseLong(uid) >= 1879048192L, "its own user: " + uid);
+    assertEquals(uid, Files.readString(supervisor.folder("boot.0").resolve("guest-uid")));
+    assertEquals("2", status.get("Seccomp"), "QEMU's seccomp filter is on");
+    String groups = Files.readString(Path.of("/proc/" + qemu.pid() + "/cgroup"));
+    assertTrue(groups.contains("/boot.0\n"), "in the VM's control group: " + groups);
+    long limit = GuestConfinement.memoryLimitMib(256, true) << 20;
+    assertTrue(
+        cgroupFile(groups, "memory", "memory.max", "memory.limit_in_bytes")
+                .equals(Long.toString(limit))
+            || cgroupFile(groups, "memory", "memory.max", "memory.limit_in_bytes")
+                .equals(Long.toString(GuestConfinement.memoryLimitMib(256, false) << 20)),
+        "a memory limit of its RAM and QEMU's own");
+    assertTrue(
+        cgroupFile(groups, "cpu", "cpu.max", "cpu.cfs_quota_us").startsWith("200000"),
+        "a quota of its 2 CPUs");
 
     // Its named port, forwarded from the worker's port: the guest's echo service answers there.
     try (java.net.Socket echo = new java.net.Socket("127.0.0.1", echoPort)) {
@@ -346,7 +439,8 @@ class QemuRuntimeTest {
         console("disk-a.0").contains("ROTA-GUEST-USER-DATA #cloud-config"),
         "the user data reached the guest");
     assertTrue(
-        Files.exists(supervisor.folder("disk-a.0").resolve("disk.qcow2")), "each its own overlay");
+        Files.exists(GuestFiles.folder(supervisor.folder("disk-a.0")).resolve("disk.qcow2")),
+        "each its own overlay");
     assertEquals(
         sha256(guest.qcow2Disk()),
         sha256(data.resolve("images/blobs").resolve(sha256(guest.qcow2Disk()))),

@@ -82,6 +82,8 @@ class WorkflowStartsTest {
                     null,
                     null,
                     null,
+                    null,
+                    null,
                     null),
                 ""),
             "waiting for the scheduler",

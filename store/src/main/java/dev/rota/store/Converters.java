@@ -12,6 +12,7 @@ import java.util.TreeMap;
 @io.micronaut.serde.annotation.SerdeImport(dev.rota.agentapi.GuestSpec.class)
 @io.micronaut.serde.annotation.SerdeImport(dev.rota.agentapi.PortSpec.class)
 @io.micronaut.serde.annotation.SerdeImport(dev.rota.agentapi.Disconnect.class)
+@io.micronaut.serde.annotation.SerdeImport(dev.rota.agentapi.NetworkSpec.class)
 public final class Converters {
   private Converters() {}
 
@@ -93,6 +94,14 @@ public final class Converters {
   public static class Guest extends Optional<dev.rota.agentapi.GuestSpec> {
     public Guest(JsonColumns json) {
       super(json, dev.rota.agentapi.GuestSpec.class, dev.rota.agentapi.GuestSpec::none);
+    }
+  }
+
+  /** A qemu VM's network mode, as one JSON document; none (another runtime) is NULL. */
+  @Singleton
+  public static class Network extends Optional<dev.rota.agentapi.NetworkSpec> {
+    public Network(JsonColumns json) {
+      super(json, dev.rota.agentapi.NetworkSpec.class, n -> n == null);
     }
   }
 

@@ -26,6 +26,8 @@ import java.util.Map;
  *     the old copy stopped at the fence)
  * @param ports the ports it serves, by name (no worker ports: its agent chooses those); empty for
  *     none
+ * @param network where a {@code qemu} guest may connect to; null for a runtime without a network of
+ *     its own
  */
 // Every field is written, null or empty included: a VM's view shows its spec whole.
 @JsonInclude(JsonInclude.Include.ALWAYS)
@@ -59,7 +61,11 @@ public record VmTemplate(
     @MappedProperty("ports")
         @Nullable
         @TypeDef(type = DataType.STRING, converter = Converters.Ports.class)
-        List<dev.rota.agentapi.PortSpec> ports) {
+        List<dev.rota.agentapi.PortSpec> ports,
+    @MappedProperty("network")
+        @Nullable
+        @TypeDef(type = DataType.STRING, converter = Converters.Network.class)
+        dev.rota.agentapi.NetworkSpec network) {
 
   /**
    * A template read back from its JSON has no empty lists or maps: they were left out when written.
@@ -98,7 +104,8 @@ public record VmTemplate(
         ttlSecondsAfterFinished,
         guest,
         disconnect,
-        List.of());
+        List.of(),
+        null);
   }
 
   public VmTemplate(

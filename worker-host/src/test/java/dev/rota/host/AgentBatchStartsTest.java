@@ -32,7 +32,18 @@ class AgentBatchStartsTest {
     return new TaskStarts.Item(
         vm + ".0",
         new TaskSpec(
-            vm, 0, runtime, null, List.of("run"), Map.of(), Map.of(), null, null, null, null));
+            vm,
+            0,
+            runtime,
+            null,
+            List.of("run"),
+            Map.of(),
+            Map.of(),
+            null,
+            null,
+            null,
+            null,
+            null));
   }
 
   /** The client's JSON, from a context of the agents' package alone, shared by both tests. */

@@ -11,8 +11,6 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
@@ -28,20 +26,7 @@ class CliJarIT extends SharedDevStack {
 
   /** {@code rota-cli.jar ARGS} as an operator would run it against the dev stack, not started. */
   private ProcessBuilder cli(String... args) {
-    String jar = System.getProperty("rota.cli.jar");
-    if (jar == null || !Files.exists(Path.of(jar))) {
-      throw new IllegalStateException("no jar at " + jar + "; run these tests with 'mvn verify'");
-    }
-    List<String> command =
-        new ArrayList<>(
-            List.of(
-                Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-jar", jar));
-    command.addAll(List.of(args));
-    ProcessBuilder pb = new ProcessBuilder(command);
-    pb.environment().put("ROTA_SERVER", "http://127.0.0.1:" + stack.port);
-    pb.environment().put("ROTA_CONFIG", dir.resolve("config.json").toString());
-    pb.environment().remove("ROTA_TOKEN");
-    return pb;
+    return CliJar.command("http://127.0.0.1:" + stack.port, null, dir.resolve("config.json"), args);
   }
 
   private Run rota(String... args) throws IOException, InterruptedException {

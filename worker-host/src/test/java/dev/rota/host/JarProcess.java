@@ -88,13 +88,14 @@ final class JarProcess implements AutoCloseable {
   }
 
   /**
-   * {@code rota-agent.jar} in network namespace {@code namespace} ({@code ip netns exec}, which
-   * then is the agent).
+   * {@code rota-agent.jar} in network namespace {@code namespace} ({@code nsenter}, which then is
+   * the agent). Not {@code ip netns exec}: that mounts a /sys of its own, without the machine's
+   * control groups, which the agent's tasks need.
    */
   static JarProcess agentIn(String namespace, String name, Map<String, String> env, Path dir) {
     return new JarProcess(
         name,
-        List.of("ip", "netns", "exec", namespace),
+        List.of("nsenter", "--net=/run/netns/" + namespace),
         System.getProperty("rota.agent.jar"),
         List.of(),
         env,

@@ -81,14 +81,14 @@ final class NetworkNamespace implements AutoCloseable {
     ip("netns", "delete", name);
   }
 
-  private static void must(String failure) {
+  static void must(String failure) {
     if (failure != null) {
       throw new IllegalStateException(failure);
     }
   }
 
   /** Runs {@code ip}; null when it succeeded, else what it said. */
-  private static String ip(String... args) {
+  static String ip(String... args) {
     List<String> command = new ArrayList<>(List.of("ip"));
     command.addAll(List.of(args));
     try {

@@ -90,8 +90,12 @@ final class ProductionStack implements AutoCloseable {
    * Where an agent runs: beside the hosts on loopback, or in a network namespace, listening on an
    * address of it.
    */
-  record AgentPlace(String namespace, String address) {
+  record AgentPlace(String namespace, String address, Map<String, String> settings) {
     static final AgentPlace LOOPBACK = new AgentPlace(null, "127.0.0.1");
+
+    AgentPlace(String namespace, String address) {
+      this(namespace, address, Map.of());
+    }
   }
 
   /**
@@ -186,6 +190,7 @@ final class ProductionStack implements AutoCloseable {
                 "ROTA_AGENT_STOP_GRACE",
                 "2s"));
     env.put("ROTA_AGENT_LISTEN", place.address());
+    env.putAll(place.settings());
     if (apiCertificate != null) {
       env.put("ROTA_CONTROLLER_CA", apiCertificate.toString());
     }
@@ -229,6 +234,16 @@ final class ProductionStack implements AutoCloseable {
         apiCertificate == null
             ? null
             : dev.rota.agent.TrustedCertificates.only(apiCertificate, "the API's certificate"));
+  }
+
+  /** Host {@code i}'s API address. */
+  String apiUrl(int i) {
+    return scheme() + "://" + hostAddress + ":" + hostPorts.get(i);
+  }
+
+  /** The folder of the stack's processes. */
+  Path dir() {
+    return dir;
   }
 
   /** The certificate (PEM) the hosts' API serves HTTPS with; null for plain HTTP. */

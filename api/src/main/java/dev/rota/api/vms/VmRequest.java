@@ -60,7 +60,13 @@ public record VmRequest(
         String ttlAfterFinished,
     @Nullable @Valid GuestRequest guest,
     @Nullable @Valid DisconnectRequest disconnect,
-    @Nullable @Size(max = 16) List<@NotNull @Valid PortRequest> ports) {
+    @Nullable @Size(max = 16) List<@NotNull @Valid PortRequest> ports,
+    @Nullable @Valid NetworkRequest network,
+    @Nullable
+        @Pattern(
+            regexp = "^(required|optional)$",
+            message = "must be one of \"required\", \"optional\"")
+        String isolation) {
   public static final int MAX_RESTARTS = 10_000;
 
   /** The window {@code maxRestarts} counts in when none is given: an hour. */

@@ -116,11 +116,39 @@ public class VmService {
           field + "command", "is required for the process runtime, e.g. [\"sleep\", \"3600\"]");
     }
     GuestSpec guest = request.guest() == null ? null : request.guest().spec();
+    dev.rota.agentapi.NetworkSpec network = null;
+    Map<String, String> labels = orEmpty(request.labels());
     if (runtime.equals(QEMU)) {
       GuestChecks.check(field, request.image(), command, guest);
-    } else if (guest != null) {
-      throw Problems.badRequest(
-          field + "guest", "configures a qemu VM's guest; the " + runtime + " runtime boots none");
+      network =
+          request.network() == null
+              ? dev.rota.agentapi.NetworkSpec.DEFAULT
+              : request.network().spec(field);
+      if (!dev.rota.agentapi.GuestIsolation.OPTIONAL.equals(request.isolation())) {
+        // Required isolation is a worker label asked for like any other: placement takes only
+        // workers that confine guests, and a pending VM's message names the label none has.
+        labels = new TreeMap<>(labels);
+        labels.put(
+            dev.rota.agentapi.GuestIsolation.LABEL, dev.rota.agentapi.GuestIsolation.CONFINED);
+      }
+    } else {
+      if (guest != null) {
+        throw Problems.badRequest(
+            field + "guest",
+            "configures a qemu VM's guest; the " + runtime + " runtime boots none");
+      }
+      if (request.network() != null) {
+        throw Problems.badRequest(
+            field + "network",
+            "is a qemu guest's network; a "
+                + runtime
+                + " VM shares its worker's network and cannot be held to one");
+      }
+      if (request.isolation() != null) {
+        throw Problems.badRequest(
+            field + "isolation",
+            "is whether a qemu guest must run confined; the " + runtime + " runtime runs none");
+      }
     }
     if (request.restartWindow() != null && request.maxRestarts() == null) {
       throw Problems.badRequest(
@@ -132,7 +160,7 @@ public class VmService {
         command,
         orEmpty(request.env()),
         resources(request, field),
-        orEmpty(request.labels()),
+        labels,
         request.restartPolicy() == null ? restartPolicy.wireName() : request.restartPolicy(),
         request.maxRestarts(),
         request.maxRestarts() == null
@@ -145,7 +173,8 @@ public class VmService {
             : Durations.seconds(field + "ttlAfterFinished", request.ttlAfterFinished(), true),
         GuestSpec.none(guest) ? null : guest,
         request.disconnect() == null ? null : request.disconnect().policy(field),
-        ports(request.ports(), field));
+        ports(request.ports(), field),
+        network);
   }
 
   /** The named ports, each name and each guest port once. */

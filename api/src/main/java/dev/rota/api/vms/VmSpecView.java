@@ -29,7 +29,9 @@ public record VmSpecView(
     @Nullable String ttlAfterFinished,
     @Nullable GuestSpec guest,
     @Nullable DisconnectView disconnect,
-    List<PortView> ports) {
+    List<PortView> ports,
+    @Nullable dev.rota.agentapi.NetworkSpec network,
+    @Nullable String isolation) {
 
   /** A named port as the spec gives it (the worker's port is in the VM's {@code endpoints}). */
   @Serdeable
@@ -57,6 +59,19 @@ public record VmSpecView(
             ? null
             : new DisconnectView(
                 spec.disconnect().replace(), Durations.of(spec.disconnect().stopAfterSeconds())),
-        spec.ports().stream().map(p -> new PortView(p.name(), p.port())).toList());
+        spec.ports().stream().map(p -> new PortView(p.name(), p.port())).toList(),
+        spec.network(),
+        isolation(spec));
+  }
+
+  /** A qemu VM's: required when it asks for workers that confine guests. */
+  private static String isolation(VmTemplate spec) {
+    if (!VmService.QEMU.equals(spec.runtime())) {
+      return null;
+    }
+    return dev.rota.agentapi.GuestIsolation.CONFINED.equals(
+            spec.labels().get(dev.rota.agentapi.GuestIsolation.LABEL))
+        ? dev.rota.agentapi.GuestIsolation.REQUIRED
+        : dev.rota.agentapi.GuestIsolation.OPTIONAL;
   }
 }

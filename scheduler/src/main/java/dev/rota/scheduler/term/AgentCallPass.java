@@ -419,6 +419,7 @@ public class AgentCallPass {
         vm.spec().guest(),
         vm.spec().disconnect(),
         vm.spec().ports().isEmpty() ? null : vm.spec().ports(),
-        vm.seq());
+        vm.seq(),
+        vm.spec().network());
   }
 }
