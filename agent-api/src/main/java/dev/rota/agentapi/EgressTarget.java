@@ -14,6 +14,32 @@ import java.util.regex.Pattern;
  * @param host whether it is a host name
  */
 public record EgressTarget(String text, boolean host) {
+  private static final String OCTET = "(25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])";
+  private static final String H = "[0-9a-fA-F]{1,4}";
+  private static final String V6 =
+      "(H:){7}H|(H:){1,7}:|(H:){1,6}:H|(H:){1,5}(:H){1,2}|(H:){1,4}(:H){1,3}|(H:){1,3}(:H){1,4}"
+              .replace("H", H)
+          + "|(H:){1,2}(:H){1,5}|H:(:H){1,6}|:((:H){1,7}|:)".replace("H", H);
+
+  /**
+   * Every entry {@link #parse} takes, and nothing else: an IPv4 address or CIDR, an IPv6 one (no
+   * embedded IPv4, no zone), or a host name (not all digits). Written without backslashes, so that
+   * the API's document can give it as it is.
+   */
+  public static final String PATTERN =
+      "^("
+          + OCTET
+          + "([.]"
+          + OCTET
+          + "){3}(/(3[0-2]|[12]?[0-9]))?"
+          + "|("
+          + V6
+          + ")(/(12[0-8]|1[01][0-9]|[1-9]?[0-9]))?"
+          + "|(?=.{1,253}$)(?![0-9.]+$)[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?"
+          + "([.][A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*)$";
+
+  private static final Pattern WHOLE = Pattern.compile(PATTERN);
+
   private static final Pattern HOST =
       Pattern.compile(
           "^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)(\\.[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)*$");
@@ -24,6 +50,15 @@ public record EgressTarget(String text, boolean host) {
    * CIDR that is not one, a prefix too long, a name that no DNS name can be).
    */
   public static EgressTarget parse(String s) {
+    EgressTarget target = read(s);
+    if (!WHOLE.matcher(s).matches()) {
+      throw new IllegalArgumentException(
+          "\"" + s + "\" is neither a CIDR (203.0.113.0/24), an address nor a host name");
+    }
+    return target;
+  }
+
+  private static EgressTarget read(String s) {
     if (s == null || s.isBlank()) {
       throw new IllegalArgumentException("is empty: give a CIDR, an address or a host name");
     }

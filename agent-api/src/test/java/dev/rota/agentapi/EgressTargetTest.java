@@ -40,6 +40,9 @@ class EgressTargetTest {
       {"-bad.example", "is neither a CIDR"},
       {"2001:db8::zz", "is not an IPv6 address"},
       {" ", "is empty"},
+      {"01.2.3.4", "is neither a CIDR"},
+      {"::ffff:1.2.3.4", "is neither a CIDR"},
+      {" 10.0.0.1", "is neither a CIDR"},
     };
     for (String[] row : table) {
       IllegalArgumentException e =

@@ -23,10 +23,10 @@ import java.util.regex.Pattern;
  * rules by that uid that keep its connections to its network mode ({@link EgressRules}). QEMU's own
  * seccomp filter ({@code -sandbox}) is on wherever it runs, confined or not.
  *
- * <p>It needs root (to switch users, make groups and rules), {@code setpriv}, {@code nft}, control
- * groups, and a data folder other users can pass through. A worker without one of them runs guests
- * as the agent's user and unfiltered, and says why in its notices; VMs that require isolation are
- * then not placed there (the worker's {@link Isolation#GUEST_LABEL} says {@code none}).
+ * <p>It needs root (to switch users, make groups and rules), {@code setpriv}, {@code nft} and
+ * control groups. A worker without one of them runs guests as the agent's user and unfiltered, and
+ * says why in its notices; VMs that require isolation are then not placed there (the worker's
+ * {@link Isolation#GUEST_LABEL} says {@code none}).
  */
 final class GuestConfinement {
   /** Where a guest's uid is written in its task's folder, to be given back with the task. */
@@ -105,7 +105,7 @@ final class GuestConfinement {
     try {
       passable(dataDir);
     } catch (IOException e) {
-      return none(e.getMessage());
+      return none("cannot let guests' users into the agent's data folder: " + e.getMessage());
     }
     return new GuestConfinement(null, cgroups, uids[0], uids[1], operator);
   }
@@ -146,6 +146,10 @@ final class GuestConfinement {
     try {
       Files.writeString(
           dir.resolve(UID_FILE), Integer.toUnsignedString(uid), StandardCharsets.UTF_8);
+      Set<PosixFilePermission> passable = Files.getPosixFilePermissions(dir);
+      if (passable.add(PosixFilePermission.OTHERS_EXECUTE)) {
+        Files.setPosixFilePermissions(dir, passable);
+      }
       Path guest = GuestFiles.folder(dir);
       Files.createDirectories(guest);
       own(guest, uid);
@@ -305,25 +309,18 @@ final class GuestConfinement {
   }
 
   /**
-   * Lets other users pass through the data folder and the folders above it (not read them), as a
-   * guest's QEMU must to reach its own folder and its images; the folders above that the agent does
-   * not own must already allow it.
+   * Lets other users pass through the agent's own folders (not read them), as a guest's QEMU must
+   * to reach its own folder and its images; QEMU is given paths from its task's folder, so the
+   * folders above the data folder need not let it.
    */
   private static void passable(Path dataDir) throws IOException {
     Path dir = dataDir.toAbsolutePath().normalize();
-    for (Path d : List.of(dir, dir.resolve("tasks"), dir.resolve("images"))) {
+    for (Path d :
+        List.of(dir, dir.resolve("tasks"), dir.resolve("images"), dir.resolve("images/blobs"))) {
       Files.createDirectories(d);
       Set<PosixFilePermission> p = Files.getPosixFilePermissions(d);
       if (p.add(PosixFilePermission.OTHERS_EXECUTE)) {
         Files.setPosixFilePermissions(d, p);
-      }
-    }
-    for (Path up = dir.getParent(); up != null; up = up.getParent()) {
-      if (!Files.getPosixFilePermissions(up).contains(PosixFilePermission.OTHERS_EXECUTE)) {
-        throw new IOException(
-            "guests' users cannot pass through "
-                + up
-                + " to the agent's data folder: give it o+x, or set ROTA_AGENT_DATA_DIR elsewhere");
       }
     }
   }

@@ -273,9 +273,8 @@ final class QemuRuntime implements TaskRuntime {
             // file at its cap while QEMU writes on (CappedLog).
             "-chardev",
             "socket,id=console,server=on,wait=off,path="
-                + GuestFiles.console(dir)
-                + ",logfile="
-                + dir.resolve("stdout.log")
+                + here(dir, GuestFiles.console(dir))
+                + ",logfile=stdout.log"
                 + ",logappend=on",
             "-serial",
             "chardev:console",
@@ -283,11 +282,12 @@ final class QemuRuntime implements TaskRuntime {
             "-device",
             "virtio-serial-pci",
             "-chardev",
-            "socket,id=guest-agent,server=on,wait=off,path=" + GuestFiles.guestAgent(dir),
+            "socket,id=guest-agent,server=on,wait=off,path="
+                + here(dir, GuestFiles.guestAgent(dir)),
             "-device",
             "virtserialport,chardev=guest-agent,name=org.qemu.guest_agent.0",
             "-qmp",
-            "unix:" + GuestFiles.qmp(dir) + ",server=on,wait=off",
+            "unix:" + here(dir, GuestFiles.qmp(dir)) + ",server=on,wait=off",
             "-device",
             "pvpanic-pci",
             "-action",
@@ -309,21 +309,22 @@ final class QemuRuntime implements TaskRuntime {
               "-F",
               disk.format(),
               "-b",
-              disk.path().toString(),
+              here(files, disk.path()),
               overlay.toString()),
           "qemu-img is not installed");
       own(overlay, uid);
-      argv.addAll(List.of("-drive", "file=" + overlay + ",if=virtio,format=qcow2"));
+      argv.addAll(List.of("-drive", "file=" + here(dir, overlay) + ",if=virtio,format=qcow2"));
     }
     if (guest.seeded()) {
       Path seed = CloudInitSeed.write(files, task.id, task.spec.vm(), guest);
       own(seed, uid);
-      argv.addAll(List.of("-drive", "file=" + seed + ",if=virtio,format=raw,readonly=on"));
+      argv.addAll(
+          List.of("-drive", "file=" + here(dir, seed) + ",if=virtio,format=raw,readonly=on"));
     }
     if (kernel != null) {
-      argv.addAll(List.of("-kernel", kernel.path().toString()));
+      argv.addAll(List.of("-kernel", here(dir, kernel.path())));
       if (initrd != null) {
-        argv.addAll(List.of("-initrd", initrd.path().toString()));
+        argv.addAll(List.of("-initrd", here(dir, initrd.path())));
       }
       String args = blank(guest.kernelArgs()) ? "" : guest.kernelArgs().strip();
       // The serial port is the VM's log: a kernel told no console would say nothing there.
@@ -504,6 +505,15 @@ final class QemuRuntime implements TaskRuntime {
   @Override
   public void forget(String id, Path dir) {
     confinement.release(id, dir);
+  }
+
+  /**
+   * {@code file} as QEMU, working in the task's folder {@code dir}, is told it: a path from there.
+   * A confined QEMU then needs no right to pass through the folders above the agent's data folder,
+   * and its sockets' paths stay short.
+   */
+  private static String here(Path dir, Path file) {
+    return dir.toAbsolutePath().relativize(file.toAbsolutePath()).toString();
   }
 
   /** Makes {@code file} the guest user's, when the guest runs as one. */

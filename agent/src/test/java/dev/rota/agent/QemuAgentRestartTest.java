@@ -87,14 +87,7 @@ class QemuAgentRestartTest {
   }
 
   private List<ProcessHandle> qemus() {
-    return ProcessHandle.allProcesses()
-        .filter(
-            p ->
-                p.info()
-                    .commandLine()
-                    .map(c -> c.contains("rota-kept.0") && c.contains(data.toString()))
-                    .orElse(false))
-        .toList();
+    return dev.rota.testing.GuestProcesses.under(data);
   }
 
   @SuppressWarnings("unchecked")

@@ -175,15 +175,7 @@ class QemuRuntimeTest {
 
   /** The QEMU of the task whose folder is {@code dir}. */
   static java.util.Optional<ProcessHandle> theQemuOf(Path dir) {
-    String folder = dir.toString() + "/";
-    return ProcessHandle.allProcesses()
-        .filter(
-            p ->
-                p.info()
-                    .commandLine()
-                    .map(c -> c.contains("qemu-system") && c.contains(folder))
-                    .orElse(false))
-        .findFirst();
+    return dev.rota.testing.GuestProcesses.under(dir).stream().findFirst();
   }
 
   private static Map<String, String> procStatus(long pid) throws IOException {

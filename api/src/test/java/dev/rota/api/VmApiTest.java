@@ -279,6 +279,15 @@ class VmApiTest {
           port name long     | {"name":"p5","command":["x"],"ports":[{"name":"a-very-long-name","port":80}]} | 400 | must be a port name
           port without port  | {"name":"p6","command":["x"],"ports":[{"name":"web"}]}              | 400 | port
           unknown port field | {"name":"p7","command":["x"],"ports":[{"name":"web","port":80,"hostPort":8080}]} | 400 | hostPort
+          unknown egress     | {"name":"n1","runtime":"qemu","image":"file:///d.raw","network":{"egress":"lan"}} | 400 | network.egress: must be one of "none", "internet", "allow"
+          unknown network field | {"name":"n2","runtime":"qemu","image":"file:///d.raw","network":{"egres":"none"}} | 400 | egres
+          malformed CIDR     | {"name":"n3","runtime":"qemu","image":"file:///d.raw","network":{"allow":["10.0.0.0/33"]}} | 400 | network.allow[0]: "10.0.0.0/33" has a prefix length that is not 0 to 32
+          not a host name    | {"name":"n4","runtime":"qemu","image":"file:///d.raw","network":{"allow":["203.0.113.7","exa mple"]}} | 400 | network.allow[1]
+          allow without list | {"name":"n5","runtime":"qemu","image":"file:///d.raw","network":{"egress":"allow"}} | 400 | network.allow: is required with egress "allow"
+          list without allow | {"name":"n6","runtime":"qemu","image":"file:///d.raw","network":{"egress":"none","allow":["203.0.113.7"]}} | 400 | network.allow: is only for egress "allow"
+          network of a process | {"name":"n7","command":["x"],"network":{"egress":"none"}}       | 400 | network: is a qemu guest's network
+          unknown isolation  | {"name":"n8","runtime":"qemu","image":"file:///d.raw","isolation":"strict"} | 400 | isolation
+          isolation of a process | {"name":"n9","command":["x"],"isolation":"optional"}            | 400 | isolation: is whether a qemu guest must run confined
           misspelt field     | {"name":"typo","command":["x"],"resouces":{"cpu":1}}                 | 400 | resouces: is not a field of this request; did you mean resources?
           unknown field      | {"name":"unk","command":["x"],"priority":5}                           | 400 | priority
           memory decimal unit | {"name":"memg","command":["x"],"resources":{"memory":"2G"}}         | 400 | resources.memory: must be MiB as a whole number, or a quantity with a binary unit
@@ -418,6 +427,45 @@ class VmApiTest {
             new dev.rota.agentapi.PortSpec("ssh", 22), new dev.rota.agentapi.PortSpec("web", 8080)),
         vms.findById("served").orElseThrow().spec().ports(),
         "stored");
+  }
+
+  @Test
+  void aQemuVmShowsItsNetworkAndRequiresIsolationUnlessItSaysOtherwise() {
+    String guest = "\"runtime\":\"qemu\",\"image\":\"file:///d.raw\"";
+    assertEquals(201, http.post("/v1/vms", "{\"name\":\"held\"," + guest + "}").status());
+    java.util.Map<String, Object> held = http.get("/v1/vms/held").map();
+    assertEquals(java.util.Map.of("egress", "internet"), held.get("network"), "the default");
+    assertEquals("required", held.get("isolation"));
+    assertEquals(
+        java.util.Map.of("rota.dev/guest-isolation", "confined"),
+        held.get("labels"),
+        "placed only where guests are confined");
+    Http.Reply loose =
+        http.post(
+            "/v1/vms",
+            "{\"name\":\"loose\","
+                + guest
+                + ",\"isolation\":\"optional\",\"network\":{\"allow\":[\"2001:DB8::1\",\"Example.org\"]}}");
+    assertEquals(201, loose.status(), loose.toString());
+    java.util.Map<String, Object> shown = http.get("/v1/vms/loose").map();
+    assertEquals(
+        java.util.Map.of("egress", "allow", "allow", List.of("2001:db8::1/128", "example.org")),
+        shown.get("network"),
+        "a list alone means allow, each entry as kept");
+    assertEquals("optional", shown.get("isolation"));
+    assertEquals(java.util.Map.of(), shown.get("labels"));
+    assertEquals(
+        new dev.rota.agentapi.NetworkSpec("allow", List.of("2001:db8::1/128", "example.org")),
+        vms.findById("loose").orElseThrow().spec().network(),
+        "stored");
+    java.util.Map<String, Object> process = http.get("/v1/vms/" + createdProcess()).map();
+    assertEquals(null, process.get("network"));
+    assertEquals(null, process.get("isolation"));
+  }
+
+  private String createdProcess() {
+    assertEquals(201, http.post("/v1/vms", vm("plain-process")).status());
+    return "plain-process";
   }
 
   @Test

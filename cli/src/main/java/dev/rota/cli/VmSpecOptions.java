@@ -99,6 +99,21 @@ final class VmSpecOptions {
   List<String> ports = new java.util.ArrayList<>();
 
   @Option(
+      names = "--egress",
+      paramLabel = "MODE",
+      description =
+          "where a qemu guest may connect to: internet (default: public addresses only), none, or"
+              + " the CIDRs, addresses and host names it alone may reach, comma separated")
+  String egress;
+
+  @Option(
+      names = "--isolation",
+      paramLabel = "required|optional",
+      description =
+          "required (default): run a qemu guest only on workers that confine it; optional: anywhere")
+  String isolation;
+
+  @Option(
       names = {"-e", "--env"},
       paramLabel = "NAME=VALUE",
       description = "an environment variable; repeatable")
@@ -225,6 +240,22 @@ final class VmSpecOptions {
         list.addObject().put("name", parts[0]).put("port", Integer.parseInt(parts[1]));
       }
     }
+    if (egress != null) {
+      ObjectNode network = spec.putObject("network");
+      String mode = egress.strip();
+      if (mode.equals("internet") || mode.equals("none")) {
+        network.put("egress", mode);
+      } else {
+        network.put("egress", "allow");
+        com.fasterxml.jackson.databind.node.ArrayNode allow = network.putArray("allow");
+        for (String entry : mode.split(",")) {
+          if (!entry.isBlank()) {
+            allow.add(entry.strip());
+          }
+        }
+      }
+    }
+    putIfSet(spec, "isolation", isolation);
     putIfSet(spec, "restartPolicy", restartPolicy);
     if (maxRestarts != null) {
       spec.put("maxRestarts", maxRestarts);

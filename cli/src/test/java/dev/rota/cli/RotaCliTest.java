@@ -272,6 +272,37 @@ class RotaCliTest {
   }
 
   @Test
+  void aGuestsEgressAndIsolationAreAskedOnCreate() throws Exception {
+    api.on("POST /v1/vms", StandInApi.Reply.json(201, vm("g", "pending", null, 0, "waiting")));
+    String[][] table = {
+      {"none", "{\"egress\":\"none\"}"},
+      {"internet", "{\"egress\":\"internet\"}"},
+      {
+        "203.0.113.0/24, api.github.com",
+        "{\"egress\":\"allow\",\"allow\":[\"203.0.113.0/24\",\"api.github.com\"]}"
+      },
+    };
+    for (String[] row : table) {
+      Result created =
+          run(
+              "vm",
+              "create",
+              "g",
+              "--runtime",
+              "qemu",
+              "--image",
+              "file:///d.qcow2",
+              "--egress",
+              row[0],
+              "--isolation",
+              "optional");
+      assertEquals(0, created.code(), created.err());
+      assertEquals(json.readTree(row[1]), json.readTree(api.last().body()).get("network"), row[0]);
+      assertEquals("optional", json.readTree(api.last().body()).get("isolation").asText());
+    }
+  }
+
+  @Test
   void portsAreNamedOnCreateAndDescribeSaysWhereTheyAreReached() throws Exception {
     api.on("POST /v1/vms", StandInApi.Reply.json(201, vm("srv", "pending", null, 0, "waiting")));
     Result created =

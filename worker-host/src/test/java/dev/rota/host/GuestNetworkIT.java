@@ -12,7 +12,6 @@ import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -36,13 +35,10 @@ class GuestNetworkIT {
   void eachGuestReachesOnlyWhatItsModeAllowsAndItsForwardedPortStillServes() throws Exception {
     TestGuest guest = TestGuest.get();
     Path dir = ProductionStack.folder("guest-network");
-    // Each guest's QEMU is a user of its own, who must pass through to the agent's data folder.
-    Files.setPosixFilePermissions(dir, PosixFilePermissions.fromString("rwxr-xr-x"));
     int loopbackPort = FreePorts.next();
     // A guest's control sockets must have paths of at most 107 bytes: the agent's data goes in a
-    // short folder.
-    Path agentData = Files.createTempDirectory("rota-gn");
-    Files.setPosixFilePermissions(agentData, PosixFilePermissions.fromString("rwxr-xr-x"));
+    // short folder, under one that only root may pass through, as guests' users need not.
+    Path agentData = Files.createTempDirectory("rota-gn").resolve("w1");
     try (NetworkNamespace net = NetworkNamespace.create();
         GuestInternet world = GuestInternet.around(net.name(), loopbackPort);
         ProductionStack stack =
@@ -148,6 +144,10 @@ class GuestNetworkIT {
         }
       } finally {
         forward.destroy();
+      }
+    } finally {
+      try (var files = Files.walk(agentData.getParent())) {
+        files.sorted(java.util.Comparator.reverseOrder()).forEach(f -> f.toFile().delete());
       }
     }
   }

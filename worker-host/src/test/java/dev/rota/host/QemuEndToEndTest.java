@@ -46,17 +46,9 @@ class QemuEndToEndTest extends SharedDevStack {
         + "\"}";
   }
 
-  /** The QEMU processes this stack's agents run (their command lines name the stack's folder). */
+  /** The QEMU processes this stack's agents run (they work in the stack's folder). */
   private static List<ProcessHandle> guests() {
-    String data = dir.toAbsolutePath().toString();
-    return ProcessHandle.allProcesses()
-        .filter(
-            p ->
-                p.info()
-                    .commandLine()
-                    .map(c -> c.contains("qemu-system") && c.contains(data))
-                    .orElse(false))
-        .toList();
+    return dev.rota.testing.GuestProcesses.under(dir);
   }
 
   @Test

@@ -46,7 +46,8 @@ public class ApiDocumentController {
           "IMAGE_ADDRESS", dev.rota.api.Limits.IMAGE_ADDRESS,
           "DISK_IMAGE", dev.rota.api.Limits.DISK_IMAGE,
           "ROLES_BUT_WORKER", dev.rota.api.accounts.ServiceAccountRequest.ROLES_BUT_WORKER,
-          "MEMORY", dev.rota.api.Quantities.MEMORY_PATTERN);
+          "MEMORY", dev.rota.api.Quantities.MEMORY_PATTERN,
+          "EGRESS_TARGET", dev.rota.agentapi.EgressTarget.PATTERN);
 
   /** The document as served; fails at start, naming the stray, when the overlay does not fit. */
   static String render() {
