@@ -283,19 +283,13 @@ class RotaCliTest {
       },
     };
     for (String[] row : table) {
-      Result created =
-          run(
-              "vm",
-              "create",
-              "g",
-              "--runtime",
-              "qemu",
-              "--image",
-              "file:///d.qcow2",
-              "--egress",
-              row[0],
-              "--isolation",
-              "optional");
+      List<String> args =
+          new java.util.ArrayList<>(
+              List.of(
+                  "vm create g --runtime qemu --image file:///d.qcow2 --isolation optional"
+                      .split(" ")));
+      args.addAll(List.of("--egress", row[0]));
+      Result created = run(args.toArray(String[]::new));
       assertEquals(0, created.code(), created.err());
       assertEquals(json.readTree(row[1]), json.readTree(api.last().body()).get("network"), row[0]);
       assertEquals("optional", json.readTree(api.last().body()).get("isolation").asText());
