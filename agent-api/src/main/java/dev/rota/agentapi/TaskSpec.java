@@ -19,6 +19,7 @@ import java.util.Map;
  *     by every VM submitted under that name, and this tells a task of a VM deleted since from one
  *     of the VM submitted again; null from controllers that do not send it
  * @param network where a {@code qemu} guest may connect to; null for {@link NetworkSpec#DEFAULT}
+ * @param checks its readiness and liveness checks, which its agent runs; null for none
  */
 public record TaskSpec(
     String vm,
@@ -32,7 +33,8 @@ public record TaskSpec(
     Disconnect disconnect,
     List<PortSpec> ports,
     Long submission,
-    NetworkSpec network) {
+    NetworkSpec network,
+    Checks checks) {
   public TaskSpec(
       String vm,
       int restartCount,
@@ -55,6 +57,7 @@ public record TaskSpec(
         disconnect,
         null,
         null,
+        null,
         null);
   }
 
@@ -72,7 +75,8 @@ public record TaskSpec(
         disconnect,
         chosen,
         submission,
-        network);
+        network,
+        checks);
   }
 
   /** Where its guest may connect to: its own network, or the default. */

@@ -218,7 +218,8 @@ public final class Agent implements AutoCloseable {
             config.stopGrace(),
             reporter::changed,
             new TaskLogs(config.dataDir().resolve("logs")),
-            ports);
+            ports,
+            new HealthChecks(timers, threads.checks(), ports.bindHost(), config.stopGrace()));
     int recovered = tasks.recover();
     PortTunnels tunnels = new PortTunnels(ports.bindHost());
     AgentHttp http;

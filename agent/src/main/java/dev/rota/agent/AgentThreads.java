@@ -17,7 +17,8 @@ import java.util.concurrent.atomic.AtomicInteger;
  * more (the kernel's futex wake-ups took a third of the CPU at 1,000 workers against a tenth at
  * 100).
  */
-public record AgentThreads(ScheduledExecutorService timers, ExecutorService requests)
+public record AgentThreads(
+    ScheduledExecutorService timers, ExecutorService requests, ExecutorService checks)
     implements AutoCloseable {
 
   /**
@@ -41,7 +42,9 @@ public record AgentThreads(ScheduledExecutorService timers, ExecutorService requ
   private static AgentThreads create(String prefix, int timers, int requests, int waiting) {
     return new AgentThreads(
         Executors.newScheduledThreadPool(timers, daemon(prefix + "-timer")),
-        requestPool(prefix, requests, waiting));
+        requestPool(prefix, requests, waiting),
+        // Tasks' health checks, each waiting up to its timeout: apart from the task API's threads.
+        Executors.newCachedThreadPool(daemon(prefix + "-check")));
   }
 
   /**
@@ -73,5 +76,6 @@ public record AgentThreads(ScheduledExecutorService timers, ExecutorService requ
   public void close() {
     timers.shutdownNow();
     requests.shutdownNow();
+    checks.shutdownNow();
   }
 }

@@ -50,13 +50,53 @@ final class GuestAgent {
    */
   Execution exec(String taskId, Path dir, List<String> command)
       throws Refusal, IOException, InterruptedException {
+    Connection ready = synced(taskId, dir, TURN);
+    Input input = new Input();
+    return new Execution() {
+      @Override
+      public java.io.OutputStream stdin() {
+        return input;
+      }
+
+      @Override
+      public int await(ExecFrames.Writer out) throws IOException, InterruptedException {
+        try (ready) {
+          return ready.run(input.whole(), command, out);
+        }
+      }
+
+      @Override
+      public void cancel() {
+        ready.close();
+      }
+    };
+  }
+
+  /**
+   * Whether the guest agent of the task in {@code dir} answers, waiting at most {@code wait} for a
+   * command that holds it: one that does is answered by it, so it counts as an answer.
+   */
+  boolean answers(String taskId, Path dir, Duration wait) throws InterruptedException {
+    try {
+      synced(taskId, dir, wait).close();
+      return true;
+    } catch (Refusal e) {
+      return e.getMessage().startsWith("another command has held");
+    } catch (IOException e) {
+      return false;
+    }
+  }
+
+  /** A connection to the task's guest agent, in step with it; its turn held until closed. */
+  private Connection synced(String taskId, Path dir, Duration wait)
+      throws Refusal, IOException, InterruptedException {
     Path socket = GuestFiles.guestAgent(dir);
     if (!Files.exists(socket)) {
       throw new Refusal(409, "vm task " + taskId + " was started without a guest agent port");
     }
     Semaphore turn = turns.computeIfAbsent(taskId, id -> new Semaphore(1));
-    if (!turn.tryAcquire(TURN.toMillis(), TimeUnit.MILLISECONDS)) {
-      throw new Refusal(409, "another command has held vm task " + taskId + " for " + TURN);
+    if (!turn.tryAcquire(wait.toMillis(), TimeUnit.MILLISECONDS)) {
+      throw new Refusal(409, "another command has held vm task " + taskId + " for " + wait);
     }
     Connection connection;
     try {
@@ -78,25 +118,7 @@ final class GuestAgent {
       }
       Connection ready = connection;
       connection = null;
-      Input input = new Input();
-      return new Execution() {
-        @Override
-        public java.io.OutputStream stdin() {
-          return input;
-        }
-
-        @Override
-        public int await(ExecFrames.Writer out) throws IOException, InterruptedException {
-          try (ready) {
-            return ready.run(input.whole(), command, out);
-          }
-        }
-
-        @Override
-        public void cancel() {
-          ready.close();
-        }
-      };
+      return ready;
     } finally {
       if (connection != null) {
         connection.close();

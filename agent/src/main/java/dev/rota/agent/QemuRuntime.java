@@ -453,6 +453,35 @@ final class QemuRuntime implements TaskRuntime {
     }
   }
 
+  /**
+   * QEMU's user-mode stack takes a connection to a forwarded port on the worker at once and only
+   * then connects to the guest, which may not answer yet (still booting): such a connection shows
+   * in {@code info usernet} as {@code SYN_SENT} to the guest's port. One that cannot be asked about
+   * counts as waiting.
+   */
+  @Override
+  public boolean stillConnecting(Task task, int guestPort) {
+    try {
+      String table =
+          qmp.human(GuestFiles.qmp(supervisor.folder(task.id)), "info usernet", QMP_DEADLINE);
+      return table
+          .lines()
+          .map(l -> l.strip().split("\\s+"))
+          .anyMatch(
+              w ->
+                  w.length >= 6
+                      && w[0].equals("TCP[SYN_SENT]")
+                      && w[5].equals(Integer.toString(guestPort)));
+    } catch (IOException e) {
+      return true;
+    }
+  }
+
+  @Override
+  public boolean guestAgentAnswers(Task task, Duration wait) throws InterruptedException {
+    return guestAgent.answers(task.id, supervisor.folder(task.id), wait);
+  }
+
   @Override
   public void stop(Task task, Duration grace) {
     Path socket = GuestFiles.qmp(supervisor.folder(task.id));

@@ -31,6 +31,28 @@ final class Qmp {
 
   /** Sends {@code command} (e.g. {@code system_powerdown}) and returns QEMU's answer line. */
   String execute(Path socket, String command, Duration deadline) throws IOException {
+    return call(socket, "{\"execute\":\"" + command + "\"}", deadline);
+  }
+
+  /** What QEMU's human monitor answers {@code commandLine} ({@code info usernet}) with. */
+  String human(Path socket, String commandLine, Duration deadline) throws IOException {
+    String request =
+        new com.fasterxml.jackson.databind.ObjectMapper()
+            .createObjectNode()
+            .put("execute", "human-monitor-command")
+            .set(
+                "arguments",
+                new com.fasterxml.jackson.databind.ObjectMapper()
+                    .createObjectNode()
+                    .put("command-line", commandLine))
+            .toString();
+    return new com.fasterxml.jackson.databind.ObjectMapper()
+        .readTree(call(socket, request, deadline))
+        .path("return")
+        .asText();
+  }
+
+  private String call(Path socket, String request, Duration deadline) throws IOException {
     try (SocketChannel channel = SocketChannel.open(StandardProtocolFamily.UNIX)) {
       ScheduledFuture<?> cut =
           timers.schedule(
@@ -49,7 +71,7 @@ final class Qmp {
         lines.until("\"QMP\"");
         send(channel, "{\"execute\":\"qmp_capabilities\"}");
         lines.until("\"return\"");
-        send(channel, "{\"execute\":\"" + command + "\"}");
+        send(channel, request);
         return lines.until("\"return\"");
       } finally {
         cut.cancel(false);

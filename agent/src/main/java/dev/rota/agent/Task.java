@@ -35,6 +35,23 @@ final class Task {
    */
   private String fencedBecause;
 
+  /**
+   * Set when its agent stops it because its liveness check failed: however it then ends, it failed
+   * for this reason.
+   */
+  private String failingBecause;
+
+  /** Whether its readiness check passes; null when it has none. */
+  private Boolean ready;
+
+  private Instant readySince;
+
+  /** What its readiness check last said when it failed. */
+  private String readiness;
+
+  /** Whether its readiness check has ever passed. */
+  private boolean beenReady;
+
   /** The runtime's handle on it: a process, a scheduled future. */
   volatile Object handle;
 
@@ -67,9 +84,9 @@ final class Task {
     if (state.equals(EXITED) || state.equals(FAILED)) {
       return;
     }
-    if (fencedBecause != null) {
+    if (fencedBecause != null || failingBecause != null) {
       exitCode = code;
-      failed(fencedBecause, at);
+      failed(fencedBecause != null ? fencedBecause : failingBecause, at);
       return;
     }
     state = EXITED;
@@ -84,8 +101,36 @@ final class Task {
       return;
     }
     state = FAILED;
-    message = fencedBecause != null ? fencedBecause : why;
+    message = fencedBecause != null ? fencedBecause : failingBecause != null ? failingBecause : why;
     finishedAt = at;
+    tell();
+  }
+
+  /** Whether its readiness check has passed at least once. */
+  synchronized boolean beenReady() {
+    return beenReady;
+  }
+
+  /** Its agent is stopping it because its liveness check failed, saying {@code why}. */
+  synchronized void failing(String why) {
+    failingBecause = why;
+  }
+
+  /**
+   * What its readiness check says: ready (since {@code at}) or not, with {@code why} not; told when
+   * it changes.
+   */
+  synchronized void readiness(boolean passes, String why, Instant at) {
+    if (ended()
+        || (Boolean.valueOf(passes).equals(ready) && java.util.Objects.equals(why, readiness))) {
+      return;
+    }
+    if (!passes || !Boolean.TRUE.equals(ready)) {
+      readySince = passes ? at : null;
+    }
+    ready = passes;
+    beenReady |= passes;
+    readiness = passes ? null : why;
     tell();
   }
 
@@ -137,7 +182,12 @@ final class Task {
         str(finishedAt),
         message,
         ports,
-        spec.submission());
+        spec.submission(),
+        ready != null || spec.checks() == null || spec.checks().readiness() == null
+            ? ready
+            : Boolean.FALSE,
+        str(readySince),
+        readiness);
   }
 
   private static String str(Instant t) {

@@ -30,6 +30,22 @@ interface TaskRuntime {
     throw new Refusal(409, "task " + task.id + " cannot run commands");
   }
 
+  /**
+   * Whether the running task's QEMU guest agent answers within {@code wait}; a runtime without one
+   * has none that could.
+   */
+  default boolean guestAgentAnswers(Task task, Duration wait) throws InterruptedException {
+    return false;
+  }
+
+  /**
+   * Whether a connection made to the task's forwarded port {@code guestPort} may still be waiting
+   * for the guest to answer it: a runtime whose ports the task serves itself has none such.
+   */
+  default boolean stillConnecting(Task task, int guestPort) {
+    return false;
+  }
+
   default Task recover(Path record, Consumer<TaskView> changes) throws IOException {
     return null;
   }

@@ -43,6 +43,7 @@ final class TaskTable {
   private final Consumer<TaskView> changes;
   private final TaskLogs logs;
   private final HostPorts ports;
+  private final HealthChecks checks;
 
   TaskTable(
       Map<String, TaskRuntime> runtimes,
@@ -51,7 +52,9 @@ final class TaskTable {
       Duration grace,
       Consumer<TaskView> changes,
       TaskLogs logs,
-      HostPorts ports) {
+      HostPorts ports,
+      HealthChecks checks) {
+    this.checks = checks;
     this.ports = ports;
     this.changes = changes;
     this.logs = logs;
@@ -104,6 +107,7 @@ final class TaskTable {
           }
           Task task = new Task(id, placed, changes);
           r.start(task);
+          checks.watch(task, r);
           return task;
         });
     return created[0];
@@ -294,6 +298,7 @@ final class TaskTable {
               continue;
             }
             tasks.put(task.id, task);
+            checks.watch(task, r);
             found++;
           } catch (IOException | RuntimeException e) {
             log.warn("task record {} unreadable, left alone: {}", record, e.toString());

@@ -337,6 +337,63 @@ class QemuRuntimeTest {
     assertEquals("the guest powered off", last(changes).message());
   }
 
+  /**
+   * Ready once its echo port answers in the guest (not when QEMU alone takes the connection); when
+   * its echo service is stopped from inside, its liveness check on that port fails twice and the
+   * agent stops it: failed, in the check's words.
+   */
+  @Test
+  void aGuestIsReadyOnceItsPortAnswersAndIsStoppedWhenItsLivenessCheckFails() throws Exception {
+    List<TaskView> changes = new CopyOnWriteArrayList<>();
+    int echoPort;
+    try (java.net.ServerSocket free = new java.net.ServerSocket(0)) {
+      echoPort = free.getLocalPort();
+    }
+    dev.rota.agentapi.CheckSpec readiness =
+        new dev.rota.agentapi.CheckSpec(null, "echo", null, null, 0, 1, 2, 1);
+    dev.rota.agentapi.CheckSpec liveness =
+        new dev.rota.agentapi.CheckSpec(null, "echo", null, null, 0, 1, 2, 2);
+    Task task =
+        new Task(
+            "checked.0",
+            new TaskSpec(
+                "checked",
+                0,
+                "qemu",
+                null,
+                List.of(),
+                Map.of(),
+                Map.of("cpu", 1L, "memory", 128L),
+                direct("run"),
+                null,
+                List.of(new dev.rota.agentapi.PortSpec("echo", 7, echoPort)),
+                null,
+                null,
+                new dev.rota.agentapi.Checks(readiness, liveness)),
+            changes::add);
+    HealthChecks checks = new HealthChecks(timers, starts, "127.0.0.1", Duration.ofSeconds(5));
+    runtime.start(task);
+    checks.watch(task, runtime);
+    eventually(
+        "ready", BOOT, () -> !changes.isEmpty() && Boolean.TRUE.equals(last(changes).ready()));
+    assertTrue(last(changes).readySince() != null);
+    assertTrue(
+        console("checked.0").contains("ROTA-GUEST-UP"),
+        "ready only once the guest answers on the port, not while QEMU alone takes connections");
+    assertTrue(runtime.guestAgentAnswers(task, Duration.ofSeconds(5)), "its guest agent answers");
+    assertEquals("running", last(changes).state(), "the echo service answers its liveness check");
+
+    Execution stop = runtime.exec(task, List.of("killall", "nc"));
+    stop.stdin().close();
+    stop.await(new dev.rota.agentapi.ExecFrames.Writer(java.io.OutputStream.nullOutputStream()));
+    eventually("stopped for its liveness", BOOT, task::ended);
+    assertEquals("failed", last(changes).state());
+    assertEquals(
+        "liveness check tcp on port echo failed 2 times: the connection was closed at once:"
+            + " nothing listens",
+        last(changes).message());
+  }
+
   @Test
   void aPanicFailsTheTaskSayingSoAndAGuestsOwnStatusIsItsExitCode() {
     List<TaskView> panicked = new CopyOnWriteArrayList<>();

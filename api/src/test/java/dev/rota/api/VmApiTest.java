@@ -288,6 +288,16 @@ class VmApiTest {
           network of a process | {"name":"n7","command":["x"],"network":{"egress":"none"}}       | 400 | network: is a qemu guest's network
           unknown isolation  | {"name":"n8","runtime":"qemu","image":"file:///d.raw","isolation":"strict"} | 400 | isolation
           isolation of a process | {"name":"n9","command":["x"],"isolation":"optional"}            | 400 | isolation: is whether a qemu guest must run confined
+          check of nothing   | {"name":"c1","command":["x"],"readiness":{"period":"5s"}}           | 400 | readiness: must say one thing to check
+          two checks at once | {"name":"c2","command":["x"],"ports":[{"name":"web","port":80}],"readiness":{"tcp":{"port":"web"},"exec":{"command":["true"]}}} | 400 | readiness: must say one thing to check: guestAgent (true), tcp, http or exec; it says 2 of them
+          check on no port   | {"name":"c3","command":["x"],"liveness":{"tcp":{"port":"ssh"}}}     | 400 | liveness.tcp.port: "ssh" is not a port the VM names
+          http on another port | {"name":"c4","command":["x"],"ports":[{"name":"web","port":80}],"readiness":{"http":{"port":"api"}}} | 400 | readiness.http.port: "api" is not a port the VM names, which are [web]
+          guest agent of a process | {"name":"c5","command":["x"],"readiness":{"guestAgent":true}}  | 400 | readiness.guestAgent
+          unknown check field | {"name":"c6","command":["x"],"readiness":{"exec":{"command":["true"]},"perod":"5s"}} | 400 | perod
+          zero period        | {"name":"c7","command":["x"],"readiness":{"exec":{"command":["true"]},"period":"0s"}} | 400 | readiness.period
+          zero threshold     | {"name":"c8","command":["x"],"liveness":{"exec":{"command":["true"]},"failureThreshold":0}} | 400 | liveness.failureThreshold
+          relative http path | {"name":"c9","command":["x"],"ports":[{"name":"web","port":80}],"readiness":{"http":{"port":"web","path":"healthz"}}} | 400 | readiness.http.path
+          empty exec         | {"name":"c10","command":["x"],"liveness":{"exec":{"command":[]}}}    | 400 | liveness.exec.command
           misspelt field     | {"name":"typo","command":["x"],"resouces":{"cpu":1}}                 | 400 | resouces: is not a field of this request; did you mean resources?
           unknown field      | {"name":"unk","command":["x"],"priority":5}                           | 400 | priority
           memory decimal unit | {"name":"memg","command":["x"],"resources":{"memory":"2G"}}         | 400 | resources.memory: must be MiB as a whole number, or a quantity with a binary unit
@@ -458,14 +468,70 @@ class VmApiTest {
         new dev.rota.agentapi.NetworkSpec("allow", List.of("2001:db8::1/128", "example.org")),
         vms.findById("loose").orElseThrow().spec().network(),
         "stored");
-    java.util.Map<String, Object> process = http.get("/v1/vms/" + createdProcess()).map();
+    java.util.Map<String, Object> process =
+        http.get("/v1/vms/" + createdProcess("plain-process")).map();
     assertEquals(null, process.get("network"));
     assertEquals(null, process.get("isolation"));
   }
 
-  private String createdProcess() {
-    assertEquals(201, http.post("/v1/vms", vm("plain-process")).status());
-    return "plain-process";
+  @Test
+  void aVmsChecksAreShownWithTheirDefaultsAndStored() {
+    Http.Reply created =
+        http.post(
+            "/v1/vms",
+            "{\"name\":\"checked\",\"command\":[\"x\"],\"ports\":[{\"name\":\"web\",\"port\":80}],"
+                + "\"readiness\":{\"http\":{\"port\":\"web\"},\"period\":\"2s\"},"
+                + "\"liveness\":{\"exec\":{\"command\":[\"test\",\"-f\",\"alive\"]},"
+                + "\"initialDelay\":\"1m\",\"failureThreshold\":5}}");
+    assertEquals(201, created.status(), created.toString());
+    java.util.Map<String, Object> vm = http.get("/v1/vms/checked").map();
+    assertEquals(
+        java.util.Map.of(
+            "http",
+            java.util.Map.of("port", "web", "path", "/", "status", 200),
+            "initialDelay",
+            "0s",
+            "period",
+            "2s",
+            "timeout",
+            "1s",
+            "failureThreshold",
+            3),
+        vm.get("readiness"));
+    assertEquals(
+        java.util.Map.of(
+            "exec",
+            java.util.Map.of("command", List.of("test", "-f", "alive")),
+            "initialDelay",
+            "1m",
+            "period",
+            "10s",
+            "timeout",
+            "1s",
+            "failureThreshold",
+            5),
+        vm.get("liveness"));
+    assertEquals(
+        new dev.rota.agentapi.Checks(
+            new dev.rota.agentapi.CheckSpec(
+                null,
+                null,
+                new dev.rota.agentapi.CheckSpec.HttpCheck("web", "/", 200),
+                null,
+                0,
+                2,
+                1,
+                3),
+            new dev.rota.agentapi.CheckSpec(
+                null, null, null, List.of("test", "-f", "alive"), 60, 10, 1, 5)),
+        vms.findById("checked").orElseThrow().spec().checks(),
+        "stored");
+    assertEquals(null, http.get("/v1/vms/" + createdProcess("unchecked")).map().get("readiness"));
+  }
+
+  private String createdProcess(String name) {
+    assertEquals(201, http.post("/v1/vms", vm(name)).status());
+    return name;
   }
 
   @Test

@@ -84,6 +84,8 @@ class WorkflowStartsTest {
                     null,
                     null,
                     null,
+                    null,
+                    null,
                     null),
                 ""),
             "waiting for the scheduler",

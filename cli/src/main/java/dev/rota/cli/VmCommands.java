@@ -85,8 +85,8 @@ final class VmCommands extends Noun {
   }
 
   /**
-   * Waits until the VM runs (a restart: its next generation runs); its failure ends the wait, and
-   * so does its fitting no worker of the cluster.
+   * Waits until the VM runs and is ready (a restart: its next generation); its failure ends the
+   * wait, and so does its fitting no worker of the cluster.
    */
   static void awaitRunning(
       RotaCli root, ApiClient api, String name, int afterRestarts, WaitOptions w) {
@@ -103,8 +103,17 @@ final class VmCommands extends Noun {
                           ? ": " + vm.get("statusMessage").asText()
                           : "");
               boolean current = vm.path("restartCount").asInt() >= afterRestarts;
-              if (current && status.equals("running")) {
+              // Running is not ready while its readiness check has not passed.
+              if (current && status.equals("running") && vm.path("ready").asBoolean(true)) {
                 return Waiter.Look.done(progress);
+              }
+              if (current && status.equals("running")) {
+                return Waiter.Look.waiting(
+                    progress
+                        + ", not ready"
+                        + (vm.hasNonNull("readinessMessage")
+                            ? ": " + vm.get("readinessMessage").asText()
+                            : ""));
               }
               if (vm.path("unplaceable").asBoolean(false)) {
                 // Nothing will change until the cluster does.

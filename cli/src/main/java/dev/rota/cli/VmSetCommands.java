@@ -40,7 +40,7 @@ final class VmSetCommands extends Noun {
     return text.startsWith("label:") ? Map.of("label", text.substring("label:".length())) : text;
   }
 
-  /** Until as many replicas run as the set wants. */
+  /** Until as many replicas are ready (run, their readiness checks passing) as the set wants. */
   static JsonNode awaitReplicas(
       RotaCli root, ApiClient api, String name, VmCommands.WaitOptions w) {
     root.waiter(Waiter.parse(w.timeout))
@@ -53,8 +53,13 @@ final class VmSetCommands extends Noun {
                       + "/"
                       + status.path("desired").asInt()
                       + " running"
+                      + (status.has("ready") ? ", " + status.path("ready").asInt() + " ready" : "")
                       + (status.hasNonNull("message") ? ": " + status.get("message").asText() : "");
-              return status.path("running").asInt() == status.path("desired").asInt()
+              int available =
+                  status.has("ready")
+                      ? status.path("ready").asInt()
+                      : status.path("running").asInt();
+              return available == status.path("desired").asInt()
                   ? Waiter.Look.done(progress)
                   : Waiter.Look.waiting(progress);
             });

@@ -107,6 +107,22 @@ final class VmSpecOptions {
   String egress;
 
   @Option(
+      names = "--readiness",
+      paramLabel = "CHECK",
+      description =
+          "when the VM is ready: guest-agent, tcp:PORT, http:PORT[/PATH] or exec:COMMAND, on a"
+              + " named port; every 10s, 3 failures in a row count (a spec file sets more)")
+  String readiness;
+
+  @Option(
+      names = "--liveness",
+      paramLabel = "CHECK",
+      description =
+          "when the VM must be restarted: guest-agent, tcp:PORT, http:PORT[/PATH] or"
+              + " exec:COMMAND; it fails, to be restarted under its restart policy")
+  String liveness;
+
+  @Option(
       names = "--isolation",
       paramLabel = "required|optional",
       description =
@@ -256,6 +272,12 @@ final class VmSpecOptions {
       }
     }
     putIfSet(spec, "isolation", isolation);
+    if (readiness != null) {
+      spec.set("readiness", check(json, "--readiness", readiness));
+    }
+    if (liveness != null) {
+      spec.set("liveness", check(json, "--liveness", liveness));
+    }
     putIfSet(spec, "restartPolicy", restartPolicy);
     if (maxRestarts != null) {
       spec.put("maxRestarts", maxRestarts);
@@ -279,6 +301,50 @@ final class VmSpecOptions {
       spec.set("command", json.valueToTree(command));
     }
     return spec;
+  }
+
+  /**
+   * A check as the API takes it, from {@code guest-agent}, {@code tcp:ssh}, {@code http:web/up},
+   * {@code exec:test -f /ready}.
+   */
+  static ObjectNode check(ObjectMapper json, String option, String text) {
+    ObjectNode check = json.createObjectNode();
+    String t = text.strip();
+    int colon = t.indexOf(':');
+    String kind = colon < 0 ? t : t.substring(0, colon);
+    String rest = colon < 0 ? "" : t.substring(colon + 1).strip();
+    switch (kind) {
+      case "guest-agent" -> check.put("guestAgent", true);
+      case "tcp" -> check.putObject("tcp").put("port", rest);
+      case "http" -> {
+        int slash = rest.indexOf('/');
+        ObjectNode http = check.putObject("http");
+        http.put("port", slash < 0 ? rest : rest.substring(0, slash));
+        if (slash >= 0) {
+          http.put("path", rest.substring(slash));
+        }
+      }
+      case "exec" -> {
+        com.fasterxml.jackson.databind.node.ArrayNode command =
+            check.putObject("exec").putArray("command");
+        for (String word : rest.split("\\s+")) {
+          if (!word.isEmpty()) {
+            command.add(word);
+          }
+        }
+      }
+      default ->
+          throw new CliException(
+              ExitCodes.USAGE,
+              option
+                  + " "
+                  + text
+                  + " must be guest-agent, tcp:PORT, http:PORT[/PATH] or exec:COMMAND");
+    }
+    if (!kind.equals("guest-agent") && rest.isEmpty()) {
+      throw new CliException(ExitCodes.USAGE, option + " " + text + " names nothing to check");
+    }
+    return check;
   }
 
   private ObjectNode read(ObjectMapper json, java.io.InputStream stdin) {

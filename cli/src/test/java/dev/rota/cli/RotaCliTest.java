@@ -297,6 +297,59 @@ class RotaCliTest {
   }
 
   @Test
+  void checksAreAskedOnCreateAndWaitWaitsUntilTheVmIsReady() throws Exception {
+    api.on("POST /v1/vms", StandInApi.Reply.json(201, vm("r", "pending", null, 0, "waiting")));
+    String running = vm("r", "running", "w1", 0, null);
+    String notReady =
+        running.substring(0, running.length() - 1)
+            + ",\"ready\":false,\"readinessMessage\":\"readiness check tcp on port ssh: refused\"}";
+    String ready = running.substring(0, running.length() - 1) + ",\"ready\":true}";
+    api.on(
+        "GET /v1/vms/r",
+        StandInApi.Reply.json(200, notReady),
+        StandInApi.Reply.json(200, notReady),
+        StandInApi.Reply.json(200, ready));
+    Result created =
+        run(
+            "vm",
+            "create",
+            "r",
+            "--port",
+            "ssh:22",
+            "--readiness",
+            "tcp:ssh",
+            "--liveness",
+            "exec:test -f /alive",
+            "--wait",
+            "--",
+            "sleep",
+            "9");
+    assertEquals(0, created.code(), created.err());
+    assertTrue(
+        api.requests.stream().filter(r -> r.target().equals("/v1/vms/r")).count() >= 3,
+        "waited past running until ready");
+    assertTrue(
+        created.err().contains("not ready: readiness check tcp on port ssh: refused"),
+        created.err());
+    com.fasterxml.jackson.databind.JsonNode body =
+        json.readTree(
+            api.requests.stream()
+                .filter(r -> r.method().equals("POST") && r.target().equals("/v1/vms"))
+                .findFirst()
+                .orElseThrow()
+                .body());
+    assertEquals(json.readTree("{\"tcp\":{\"port\":\"ssh\"}}"), body.get("readiness"));
+    assertEquals(
+        json.readTree("{\"exec\":{\"command\":[\"test\",\"-f\",\"/alive\"]}}"),
+        body.get("liveness"));
+    Result bad = run("vm", "create", "r", "--readiness", "udp:53", "--", "sleep", "9");
+    assertEquals(2, bad.code());
+    assertEquals(
+        "rota: --readiness udp:53 must be guest-agent, tcp:PORT, http:PORT[/PATH] or exec:COMMAND\n",
+        bad.err());
+  }
+
+  @Test
   void portsAreNamedOnCreateAndDescribeSaysWhereTheyAreReached() throws Exception {
     api.on("POST /v1/vms", StandInApi.Reply.json(201, vm("srv", "pending", null, 0, "waiting")));
     Result created =

@@ -23,7 +23,7 @@ class StartsInTheBurstTest {
     VmState state = new VmState(status, null, null, 0, null, null, null, null, 0, null);
     VmPlacementNotes notes =
         new VmPlacementNotes(null, null, pendingReason, null, null, null, false);
-    VmRow vm = new VmRow("web-0", 1, SUBMITTED, null, state, notes, null, 0);
+    VmRow vm = new VmRow("web-0", 1, SUBMITTED, null, state, notes, null, null, 0);
     return VmWorkflowStarter.inItsBurst(
         vm, false, SUBMITTED.plusMillis((long) (secondsAfterSubmission * 1000)), delay);
   }
@@ -46,7 +46,7 @@ class StartsInTheBurstTest {
   @Test
   void aStartWaitsNotForAVmWhoseTaskEndedBeforeItsWorkflowRan() {
     VmState state = new VmState("scheduled", null, null, 0, null, null, null, null, 0, null);
-    VmRow vm = new VmRow("web-0", 1, SUBMITTED, null, state, null, null, 0);
+    VmRow vm = new VmRow("web-0", 1, SUBMITTED, null, state, null, null, null, 0);
     assertEquals(
         false,
         VmWorkflowStarter.inItsBurst(vm, true, SUBMITTED.plusSeconds(2), DELAY),

@@ -38,6 +38,7 @@ abstract class RepositoryContract {
         new VmState(status, "why", worker, 0, null, null, null, null, 0, null),
         VmPlacementNotes.NONE,
         VmSetMembership.NONE,
+        VmReadiness.NONE,
         0);
   }
 
@@ -118,12 +119,15 @@ abstract class RepositoryContract {
                     "running", "why", "w1", 3, 2, T0, T0, T0.plusSeconds(5), 7, T0.plusSeconds(9)),
                 new VmPlacementNotes("w9", T0.plusSeconds(90), "no room", "w8", "w7", "w6", true),
                 new VmSetMembership(set, 2),
+                new VmReadiness(0, T0, null),
                 0));
     VmRow readBack = vms.findById(full.name()).orElseThrow();
     assertEquals(full.spec(), readBack.spec(), "the user's columns round-trip");
     assertEquals(full.state(), readBack.state(), "the lifecycle's");
     assertEquals(full.notes(), readBack.notes(), "the scheduler's");
     assertEquals(full.membership(), readBack.membership(), "the set's");
+    assertEquals(full.readiness(), readBack.readiness(), "the task reports'");
+    assertEquals(VmReadiness.NONE, vms.findById(plain.name()).orElseThrow().readiness());
     assertEquals(VmPlacementNotes.NONE, vms.findById(plain.name()).orElseThrow().notes());
     assertEquals(VmSetMembership.NONE, vms.findById(plain.name()).orElseThrow().membership());
     VmRow sameTemplate = vms.save(vm(unique("t"), "pending", null));
@@ -737,6 +741,27 @@ abstract class RepositoryContract {
     vms.requeue(row.name(), 0, 3, "restarted", null);
     assertEquals(
         null, vms.findById(row.name()).orElseThrow().notes().movingFrom(), "a restart ends a move");
+  }
+
+  @Test
+  void aTasksReadinessIsWrittenOnlyWhileItIsTheVmsCurrentRunningTask() {
+    VmRow running = vms.save(vm(unique("r"), "running", "w1"));
+    assertEquals(
+        0,
+        vms.readiness(running.name(), running.seq(), 1, T0, null),
+        "not of its current generation");
+    assertEquals(
+        0, vms.readiness(running.name(), running.seq() + 1, 0, T0, null), "not of its submission");
+    assertEquals(1, vms.readiness(running.name(), running.seq(), 0, T0, null));
+    assertEquals(
+        new VmReadiness(0, T0, null), vms.findById(running.name()).orElseThrow().readiness());
+    assertEquals(1, vms.readiness(running.name(), running.seq(), 0, null, "tcp: refused"));
+    assertEquals(
+        new VmReadiness(0, null, "tcp: refused"),
+        vms.findById(running.name()).orElseThrow().readiness());
+    VmRow stopped = vms.save(vm(unique("s"), "stopped", null));
+    assertEquals(
+        0, vms.readiness(stopped.name(), stopped.seq(), 0, T0, null), "not while it is stopped");
   }
 
   @Test

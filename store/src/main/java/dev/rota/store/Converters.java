@@ -13,6 +13,9 @@ import java.util.TreeMap;
 @io.micronaut.serde.annotation.SerdeImport(dev.rota.agentapi.PortSpec.class)
 @io.micronaut.serde.annotation.SerdeImport(dev.rota.agentapi.Disconnect.class)
 @io.micronaut.serde.annotation.SerdeImport(dev.rota.agentapi.NetworkSpec.class)
+@io.micronaut.serde.annotation.SerdeImport(dev.rota.agentapi.Checks.class)
+@io.micronaut.serde.annotation.SerdeImport(dev.rota.agentapi.CheckSpec.class)
+@io.micronaut.serde.annotation.SerdeImport(dev.rota.agentapi.CheckSpec.HttpCheck.class)
 public final class Converters {
   private Converters() {}
 
@@ -102,6 +105,14 @@ public final class Converters {
   public static class Network extends Optional<dev.rota.agentapi.NetworkSpec> {
     public Network(JsonColumns json) {
       super(json, dev.rota.agentapi.NetworkSpec.class, n -> n == null);
+    }
+  }
+
+  /** A VM's readiness and liveness checks, as one JSON document; none is NULL. */
+  @Singleton
+  public static class HealthChecks extends Optional<dev.rota.agentapi.Checks> {
+    public HealthChecks(JsonColumns json) {
+      super(json, dev.rota.agentapi.Checks.class, dev.rota.agentapi.Checks::none);
     }
   }
 

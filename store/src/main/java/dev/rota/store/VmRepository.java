@@ -91,6 +91,13 @@ public interface VmRepository extends CrudRepository<VmRow, String> {
   @Query("SELECT status AS label, COUNT(*) AS total FROM vms WHERE vm_set = :vmSet GROUP BY status")
   List<Count> countReplicasByStatus(String vmSet);
 
+  /** How many of a set's replicas run with their readiness check passing. */
+  @Query(
+      """
+      SELECT COUNT(*) FROM vms WHERE vm_set = :vmSet AND status = 'running'
+      AND ready_generation = restart_count AND ready_since IS NOT NULL""")
+  long countReadyReplicas(String vmSet);
+
   /**
    * The pending replica of a set with the lowest ordinal: its reason speaks for the set's waiting
    * ones.
@@ -123,6 +130,21 @@ public interface VmRepository extends CrudRepository<VmRow, String> {
       AND restart_count = :generation AND status IN ('pending', 'scheduled')
       AND (status_message IS NULL OR status_message <> :message)""")
   int starting(String name, long seq, int generation, String message);
+
+  /**
+   * What its readiness check says of its running task of generation {@code :generation}, as its
+   * agent reported it; only while that task is its current one.
+   */
+  @Query(
+      """
+      UPDATE vms SET ready_generation = :generation, ready_since = :since, readiness_message = :message
+      WHERE name = :name AND seq = :seq AND restart_count = :generation AND status = 'running'""")
+  int readiness(
+      String name,
+      long seq,
+      int generation,
+      @Nullable java.time.Instant since,
+      @Nullable String message);
 
   /** It waits no longer: the scheduler placed it. */
   @Query(PLACED)

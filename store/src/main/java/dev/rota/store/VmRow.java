@@ -10,9 +10,9 @@ import java.time.Instant;
 /**
  * A submitted VM's row, its columns grouped by who writes them: the user's {@link #spec} (at
  * submission), the lifecycle's {@link #state} (the VM's workflow), the scheduler's {@link #notes}
- * for placing it, and its {@link #membership} of a set (at submission). {@code seq} orders VMs by
- * submission for "oldest first" and for list cursors, and tells a VM from an earlier one of its
- * name.
+ * for placing it, its {@link #membership} of a set (at submission), and its task's {@link
+ * #readiness} (task reports). {@code seq} orders VMs by submission for "oldest first" and for list
+ * cursors, and tells a VM from an earlier one of its name.
  */
 @MappedEntity("vms")
 public record VmRow(
@@ -23,12 +23,14 @@ public record VmRow(
     @Relation(Relation.Kind.EMBEDDED) VmState state,
     @Relation(Relation.Kind.EMBEDDED) @Nullable VmPlacementNotes notes,
     @Relation(Relation.Kind.EMBEDDED) @Nullable VmSetMembership membership,
+    @Relation(Relation.Kind.EMBEDDED) @Nullable VmReadiness readiness,
     @Version long version) {
 
   /** A group whose columns are all null is read back as none; it is the empty group. */
   public VmRow {
     notes = notes == null ? VmPlacementNotes.NONE : notes;
     membership = membership == null ? VmSetMembership.NONE : membership;
+    readiness = readiness == null ? VmReadiness.NONE : readiness;
   }
 
   /** A VM as submitted: pending, generation 0, no worker. */
@@ -46,7 +48,15 @@ public record VmRow(
       String message,
       Instant now) {
     return new VmRow(
-        name, seq, now, spec, VmState.pending(message), VmPlacementNotes.NONE, membership, 0);
+        name,
+        seq,
+        now,
+        spec,
+        VmState.pending(message),
+        VmPlacementNotes.NONE,
+        membership,
+        VmReadiness.NONE,
+        0);
   }
 
   /** What the scheduler reads of it. */
@@ -71,6 +81,6 @@ public record VmRow(
   }
 
   public VmRow withSeq(long newSeq) {
-    return new VmRow(name, newSeq, createdAt, spec, state, notes, membership, version);
+    return new VmRow(name, newSeq, createdAt, spec, state, notes, membership, readiness, version);
   }
 }

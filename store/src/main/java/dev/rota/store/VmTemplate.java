@@ -28,6 +28,7 @@ import java.util.Map;
  *     none
  * @param network where a {@code qemu} guest may connect to; null for a runtime without a network of
  *     its own
+ * @param checks its readiness and liveness checks; null for none
  */
 // Every field is written, null or empty included: a VM's view shows its spec whole.
 @JsonInclude(JsonInclude.Include.ALWAYS)
@@ -65,7 +66,11 @@ public record VmTemplate(
     @MappedProperty("network")
         @Nullable
         @TypeDef(type = DataType.STRING, converter = Converters.Network.class)
-        dev.rota.agentapi.NetworkSpec network) {
+        dev.rota.agentapi.NetworkSpec network,
+    @MappedProperty("checks")
+        @Nullable
+        @TypeDef(type = DataType.STRING, converter = Converters.HealthChecks.class)
+        dev.rota.agentapi.Checks checks) {
 
   /**
    * A template read back from its JSON has no empty lists or maps: they were left out when written.
@@ -105,6 +110,7 @@ public record VmTemplate(
         guest,
         disconnect,
         List.of(),
+        null,
         null);
   }
 

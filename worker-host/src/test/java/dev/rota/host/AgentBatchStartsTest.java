@@ -43,6 +43,7 @@ class AgentBatchStartsTest {
             null,
             null,
             null,
+            null,
             null));
   }
 

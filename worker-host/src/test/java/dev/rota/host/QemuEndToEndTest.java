@@ -119,6 +119,82 @@ class QemuEndToEndTest extends SharedDevStack {
         () -> stack.api("GET", "/v1/vms/guests-0", null).status() == 404 && guests().isEmpty());
   }
 
+  /**
+   * Ready once its echo port answers; its echo service stopped from inside, the liveness check on
+   * that port fails and the VM is restarted under its policy, the event naming the check, and is
+   * ready again.
+   */
+  @Test
+  void aGuestIsReadyOnItsPortAndRestartedWhenItsLivenessCheckFails() throws Exception {
+    String vm =
+        "{\"name\":\"lively\","
+            + directSpec("run", "OnFailure")
+            + ",\"ports\":[{\"name\":\"echo\",\"port\":7}]"
+            + ",\"readiness\":{\"tcp\":{\"port\":\"echo\"},\"period\":\"1s\"}"
+            + ",\"liveness\":{\"tcp\":{\"port\":\"echo\"},\"period\":\"1s\",\"failureThreshold\":2}}";
+    RotaClient.Reply created = stack.api("POST", "/v1/vms", vm);
+    assertEquals(201, created.status(), created.body());
+    try {
+      livesAndIsRestarted();
+    } finally {
+      stack.api("DELETE", "/v1/vms/lively", null);
+      eventually(
+          "deleted, its guest gone",
+          BOOT,
+          () -> stack.api("GET", "/v1/vms/lively", null).status() == 404 && guests().isEmpty());
+    }
+  }
+
+  private void livesAndIsRestarted() throws Exception {
+    eventually(
+        "ready on its echo port", BOOT, () -> Boolean.TRUE.equals(stack.vm("lively").get("ready")));
+    assertTrue(stack.eventTypes("lively").contains("ready"), stack.eventTypes("lively").toString());
+
+    Process stop =
+        CliJar.command(
+                "http://127.0.0.1:" + stack.port,
+                null,
+                dir.resolve("cli-config.json"),
+                "vm",
+                "exec",
+                "lively",
+                "--",
+                "sh",
+                "-c",
+                "killall nc; echo stopped")
+            .redirectErrorStream(true)
+            .start();
+    // Its answer may be lost: the guest can be powering down for its liveness before the command
+    // is done. What counts is what follows.
+    stop.getInputStream().readAllBytes();
+    assertTrue(stop.waitFor(2, java.util.concurrent.TimeUnit.MINUTES));
+    try {
+      eventually(
+          "restarted for its liveness, and ready again",
+          BOOT,
+          () -> {
+            Map<String, Object> v = stack.vm("lively");
+            return ((Number) v.get("restartCount")).intValue() == 1
+                && Boolean.TRUE.equals(v.get("ready"));
+          });
+    } catch (AssertionError e) {
+      throw new AssertionError(
+          e.getMessage()
+              + ": "
+              + stack.vm("lively")
+              + "; events "
+              + stack.items("/v1/vms/lively/events?limit=1000"),
+          e);
+    }
+    assertTrue(
+        stack.items("/v1/vms/lively/events?limit=1000").stream()
+            .anyMatch(
+                e ->
+                    String.valueOf(e.get("message"))
+                        .contains("liveness check tcp on port echo failed 2 times")),
+        "an event names the check: " + stack.items("/v1/vms/lively/events?limit=1000"));
+  }
+
   @Test
   void aGuestThatPowersOffIsDeletedAfterItsTtlDiskAndAll() {
     String vm =

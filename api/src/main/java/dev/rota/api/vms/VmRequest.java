@@ -66,7 +66,9 @@ public record VmRequest(
         @Pattern(
             regexp = "^(required|optional)$",
             message = "must be one of \"required\", \"optional\"")
-        String isolation) {
+        String isolation,
+    @Nullable @Valid CheckRequest readiness,
+    @Nullable @Valid CheckRequest liveness) {
   public static final int MAX_RESTARTS = 10_000;
 
   /** The window {@code maxRestarts} counts in when none is given: an hour. */

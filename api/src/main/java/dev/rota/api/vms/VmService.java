@@ -174,7 +174,26 @@ public class VmService {
         GuestSpec.none(guest) ? null : guest,
         request.disconnect() == null ? null : request.disconnect().policy(field),
         ports(request.ports(), field),
-        network);
+        network,
+        checks(request, runtime, field));
+  }
+
+  /** Its readiness and liveness checks, on the ports it names; null for none. */
+  private static dev.rota.agentapi.Checks checks(VmRequest request, String runtime, String field) {
+    if (request.readiness() == null && request.liveness() == null) {
+      return null;
+    }
+    java.util.Set<String> names = new java.util.TreeSet<>();
+    if (request.ports() != null) {
+      request.ports().forEach(p -> names.add(p.name()));
+    }
+    return new dev.rota.agentapi.Checks(
+        request.readiness() == null
+            ? null
+            : request.readiness().spec(field + "readiness", runtime, names),
+        request.liveness() == null
+            ? null
+            : request.liveness().spec(field + "liveness", runtime, names));
   }
 
   /** The named ports, each name and each guest port once. */

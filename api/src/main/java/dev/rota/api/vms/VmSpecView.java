@@ -31,7 +31,9 @@ public record VmSpecView(
     @Nullable DisconnectView disconnect,
     List<PortView> ports,
     @Nullable dev.rota.agentapi.NetworkSpec network,
-    @Nullable String isolation) {
+    @Nullable String isolation,
+    @Nullable CheckRequest readiness,
+    @Nullable CheckRequest liveness) {
 
   /** A named port as the spec gives it (the worker's port is in the VM's {@code endpoints}). */
   @Serdeable
@@ -61,7 +63,9 @@ public record VmSpecView(
                 spec.disconnect().replace(), Durations.of(spec.disconnect().stopAfterSeconds())),
         spec.ports().stream().map(p -> new PortView(p.name(), p.port())).toList(),
         spec.network(),
-        isolation(spec));
+        isolation(spec),
+        spec.checks() == null ? null : CheckRequest.of(spec.checks().readiness()),
+        spec.checks() == null ? null : CheckRequest.of(spec.checks().liveness()));
   }
 
   /** A qemu VM's: required when it asks for workers that confine guests. */

@@ -26,6 +26,9 @@ public record VmView(
     @JsonUnwrapped VmSpecView spec,
     String status,
     @Nullable String statusMessage,
+    boolean ready,
+    @Nullable Instant readySince,
+    @Nullable String readinessMessage,
     boolean unplaceable,
     @Nullable String worker,
     int restartCount,
@@ -57,6 +60,9 @@ public record VmView(
         VmSpecView.of(row.spec()),
         row.state().status(),
         message(row),
+        readySince(row) != null,
+        readySince(row),
+        readinessMessage(row),
         VmStatus.PENDING.wireName().equals(row.state().status()) && row.notes().fitsNowhere(),
         row.state().worker(),
         row.state().restartCount(),
@@ -70,6 +76,40 @@ public record VmView(
         row.notes().movingFrom() != null ? row.notes().movingFrom() : row.notes().oldCopyOn(),
         endpoints,
         workflowUrl);
+  }
+
+  /**
+   * Since when it has been ready: running, and its readiness check passes (without one, since it
+   * started); null while it is not.
+   */
+  private static Instant readySince(VmRow row) {
+    if (!VmStatus.RUNNING.wireName().equals(row.state().status())) {
+      return null;
+    }
+    if (!checksReadiness(row)) {
+      return row.state().startedAt() == null ? row.createdAt() : row.state().startedAt();
+    }
+    return current(row) ? row.readiness().since() : null;
+  }
+
+  /** What its readiness check said when it last failed, while it runs and is not ready. */
+  private static String readinessMessage(VmRow row) {
+    return VmStatus.RUNNING.wireName().equals(row.state().status())
+            && checksReadiness(row)
+            && current(row)
+            && row.readiness().since() == null
+        ? row.readiness().message()
+        : null;
+  }
+
+  private static boolean checksReadiness(VmRow row) {
+    return row.spec().checks() != null && row.spec().checks().readiness() != null;
+  }
+
+  /** Whether what its agent last said of its readiness is of its current task. */
+  private static boolean current(VmRow row) {
+    return row.readiness().generation() != null
+        && row.readiness().generation() == row.state().restartCount();
   }
 
   /**

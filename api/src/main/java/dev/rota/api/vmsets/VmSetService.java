@@ -150,6 +150,10 @@ public class VmSetService {
       byStatus.put(c.label(), c.total());
     }
     long running = byStatus.getOrDefault("running", 0L);
+    // A replica counts as available once ready: running, and its readiness check passing.
+    boolean checked =
+        row.template().checks() != null && row.template().checks().readiness() != null;
+    long ready = checked ? vms.countReadyReplicas(row.name()) : running;
     long pending = byStatus.getOrDefault("pending", 0L);
     long total = byStatus.values().stream().mapToLong(Long::longValue).sum();
     int desired = row.deleting() ? 0 : row.replicas();
@@ -160,7 +164,11 @@ public class VmSetService {
         shown(row.spread()),
         row.maxUnavailable(),
         new VmSetView.Status(
-            desired, running, pending, message(row, desired, running, pending, total, byStatus)),
+            desired,
+            running,
+            ready,
+            pending,
+            message(row, desired, running, pending, total, byStatus)),
         row.createdAt());
   }
 

@@ -30,5 +30,6 @@ public record VmSetView(
    */
   @JsonInclude(JsonInclude.Include.ALWAYS)
   @Serdeable
-  public record Status(int desired, long running, long pending, @Nullable String message) {}
+  public record Status(
+      int desired, long running, long ready, long pending, @Nullable String message) {}
 }

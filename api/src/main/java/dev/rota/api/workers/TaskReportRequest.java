@@ -32,5 +32,28 @@ public record TaskReportRequest(
       @Nullable @Size(max = 16)
           java.util.Map<@NotNull @Size(max = 15) String, @NotNull Integer> ports,
       // The VM's submission its spec named: a task of a VM deleted since is not the new VM's.
-      @Nullable Long submission) {}
+      @Nullable Long submission,
+      // Whether its readiness check passes (null: it has none), since when, and if not, why.
+      @Nullable Boolean ready,
+      @Nullable @Size(max = 64) String readySince,
+      @Nullable @Size(max = 4096) String readiness) {
+
+    /** What its readiness check says; null when it has none. */
+    dev.rota.scheduling.ObservedTask.Readiness said() {
+      if (ready == null) {
+        return null;
+      }
+      java.time.Instant since = null;
+      if (Boolean.TRUE.equals(ready)) {
+        try {
+          since =
+              readySince == null ? java.time.Instant.EPOCH : java.time.Instant.parse(readySince);
+        } catch (java.time.format.DateTimeParseException e) {
+          throw dev.rota.api.problem.Problems.badRequest(
+              "tasks[].readySince", "must be an RFC 3339 time, got \"" + readySince + "\"");
+        }
+      }
+      return new dev.rota.scheduling.ObservedTask.Readiness(since, readiness);
+    }
+  }
 }

@@ -149,7 +149,9 @@ public class WorkerService {
         name,
         report.tasks().stream()
             .map(
-                t -> new ObservedTask(t.id(), t.state(), t.exitCode(), t.message(), t.submission()))
+                t ->
+                    new ObservedTask(
+                        t.id(), t.state(), t.exitCode(), t.message(), t.submission(), t.said()))
             .toList());
   }
 

@@ -420,6 +420,7 @@ public class AgentCallPass {
         vm.spec().disconnect(),
         vm.spec().ports().isEmpty() ? null : vm.spec().ports(),
         vm.seq(),
-        vm.spec().network());
+        vm.spec().network(),
+        vm.spec().checks());
   }
 }

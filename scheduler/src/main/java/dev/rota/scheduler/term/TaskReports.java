@@ -107,6 +107,7 @@ public class TaskReports {
               List<Reported> reported = parsed(tasks);
               Map<String, VmRow> vmsNamed = vmsOf(reported);
               Map<String, VmTaskRow> records = recordsOf(reported, vmsNamed);
+              List<Runnable> readinessWrites = new ArrayList<>();
               for (Reported r : reported) {
                 VmRow vm = vmsNamed.get(r.id().vm());
                 VmTaskRow row =
@@ -115,6 +116,9 @@ public class TaskReports {
                   Reconciler.reported(Snapshots.task(row), Snapshots.vm(vm, now), worker, r.task())
                       .ifPresent(t -> changes.put(row.id(), new Change(vm, row, t)));
                   progress(vm, row, worker, r.id(), r.task(), now);
+                  // After the transitions below: a task's first report may both start it and
+                  // say it is ready.
+                  readinessWrites.add(() -> readiness(vm, row, worker, r.id(), r.task(), now));
                 }
               }
               List<TaskObservations.Reaching> reachings = new ArrayList<>();
@@ -142,7 +146,9 @@ public class TaskReports {
                         c.vm().createdAt(),
                         c.vm().notes().movingFrom() != null));
               }
-              return observations.reachedAll(reachings, now);
+              List<OutboxRow> written = observations.reachedAll(reachings, now);
+              readinessWrites.forEach(Runnable::run);
+              return written;
             });
     if (news == null) {
       return Optional.empty();
@@ -233,6 +239,47 @@ public class TaskReports {
     if (vms.starting(vm.name(), vm.seq(), vm.state().restartCount(), message) > 0) {
       events.append(vm.name(), now, "starting", message + " on " + worker);
     }
+  }
+
+  /**
+   * What the readiness check of the VM's running task says, when it changed: written to the VM,
+   * with an event.
+   */
+  private void readiness(
+      VmRow vm, VmTaskRow row, String worker, TaskId id, ObservedTask task, Instant now) {
+    ObservedTask.Readiness said = task.readiness();
+    int generation = vm.state().restartCount();
+    if (said == null
+        || !task.running()
+        || !worker.equals(row.worker())
+        || id.restartCount() != generation) {
+      return;
+    }
+    String why = said.ready() || said.why() == null ? null : truncated(said.why());
+    dev.rota.store.VmReadiness was = vm.readiness();
+    boolean wasReady =
+        was.generation() != null && was.generation() == generation && was.since() != null;
+    boolean sameWords =
+        was.generation() != null
+            && was.generation() == generation
+            && was.since() == null
+            && java.util.Objects.equals(was.message(), why);
+    if (said.ready() ? wasReady : sameWords) {
+      return;
+    }
+    if (vms.readiness(vm.name(), vm.seq(), generation, said.since(), why) == 0) {
+      return;
+    }
+    if (said.ready()) {
+      events.append(vm.name(), now, "ready", "its readiness check passes on " + worker);
+    } else if (why != null) {
+      // A task just started is not ready until its check first passes: news only once it failed.
+      events.append(vm.name(), now, "not-ready", why);
+    }
+  }
+
+  private static String truncated(String message) {
+    return message.length() > 512 ? message.substring(0, 512) : message;
   }
 
   /**

@@ -92,11 +92,7 @@ public class FakeAgents implements AgentClient {
 
   /** A task left of a VM of {@code submission} (deleted since, say). */
   public void putByHand(String worker, String taskId, Long submission) {
-    agent(worker)
-        .tasks
-        .put(
-            taskId,
-            new TaskView(taskId, null, "running", null, null, null, null, null, submission));
+    agent(worker).tasks.put(taskId, running(taskId, null, submission));
   }
 
   public void exit(String worker, String taskId, int code) {
@@ -191,9 +187,11 @@ public class FakeAgents implements AgentClient {
                 null,
                 "image not found",
                 null,
-                spec.submission())
-            : new TaskView(
-                taskId, spec.vm(), "running", null, null, null, null, null, spec.submission()));
+                spec.submission(),
+                null,
+                null,
+                null)
+            : running(taskId, spec.vm(), spec.submission()));
   }
 
   @Override
@@ -221,5 +219,11 @@ public class FakeAgents implements AgentClient {
   public dev.rota.agentapi.TaskTunnel connect(AgentAddress agent, String target, Duration timeout)
       throws java.io.IOException {
     throw new java.io.IOException("the fake agents hold no ports");
+  }
+
+  /** A task running, as an agent lists it. */
+  private static TaskView running(String id, String vm, Long submission) {
+    return new TaskView(
+        id, vm, "running", null, null, null, null, null, submission, null, null, null);
   }
 }

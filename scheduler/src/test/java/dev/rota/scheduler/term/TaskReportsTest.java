@@ -349,6 +349,52 @@ class TaskReportsTest {
   }
 
   @Test
+  void aRunningTasksReadinessIsItsVmsAndAnEventEachTimeItChanges() {
+    registered("tr-r");
+    placed("tr-ready", "tr-r");
+    java.time.Instant since = java.time.Instant.parse("2026-11-28T10:00:00Z");
+    ObservedTask notYet =
+        new ObservedTask(
+            "tr-ready.0", "running", null, null, null, new ObservedTask.Readiness(null, null));
+    ObservedTask ready =
+        new ObservedTask(
+            "tr-ready.0", "running", null, null, null, new ObservedTask.Readiness(since, null));
+    ObservedTask failing =
+        new ObservedTask(
+            "tr-ready.0",
+            "running",
+            null,
+            null,
+            null,
+            new ObservedTask.Readiness(null, "readiness check tcp on port ssh: refused"));
+    reports.accept("tr-r", List.of(notYet));
+    assertEquals(
+        new dev.rota.store.VmReadiness(0, null, null),
+        vms.findById("tr-ready").orElseThrow().readiness(),
+        "its first report both starts it and says it is not ready yet");
+    reports.accept("tr-r", List.of(ready));
+    reports.accept("tr-r", List.of(ready));
+    assertEquals(
+        new dev.rota.store.VmReadiness(0, since, null),
+        vms.findById("tr-ready").orElseThrow().readiness());
+    reports.accept("tr-r", List.of(failing));
+    reports.accept("tr-other", List.of(ready));
+    assertEquals(
+        new dev.rota.store.VmReadiness(0, null, "readiness check tcp on port ssh: refused"),
+        vms.findById("tr-ready").orElseThrow().readiness(),
+        "another worker's word changes nothing");
+    assertEquals(
+        List.of(
+            "ready: its readiness check passes on tr-r",
+            "not-ready: readiness check tcp on port ssh: refused"),
+        vmEvents.page("tr-ready", 0, 100).stream()
+            .filter(e -> e.type().endsWith("ready"))
+            .map(e -> e.type() + ": " + e.message())
+            .toList(),
+        "an event each time it changed, none for the same word twice");
+  }
+
+  @Test
   void aStartTheReadModelShowsIsToldAsRecordedSoThatItsWorkflowNeedNotRecordItAgain() {
     registered("tr-w5");
     placed("tr-shown", "tr-w5");
