@@ -124,7 +124,8 @@ def _checks_on_named_ports(body):
     if not isinstance(body, dict):
         return
     ports = body.get("ports")
-    names = {p.get("name") for p in ports if isinstance(p, dict)} if isinstance(ports, list) else set()
+    # A list, not a set: the fuzzer's names and ports may be any JSON, objects included.
+    names = [p.get("name") for p in ports if isinstance(p, dict)] if isinstance(ports, list) else []
     for field in ("readiness", "liveness"):
         check = body.get(field)
         if isinstance(check, dict):
