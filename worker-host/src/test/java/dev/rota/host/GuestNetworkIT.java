@@ -26,7 +26,8 @@ import org.junit.jupiter.api.Test;
  * cloud's metadata server, public and private addresses, a server on the worker's loopback). Three
  * test guests boot there, one per mode, and from inside each (a command through its guest agent,
  * {@code rota vm exec}) try every address: only those its mode allows answer. The one cut off still
- * serves its forwarded port through {@code rota vm port-forward}.
+ * serves its forwarded port through {@code rota vm port-forward}, is ready once its guest answers
+ * there, and, its service killed from inside, fails its liveness check and is restarted.
  */
 class GuestNetworkIT {
   private static final Duration BOOT = Duration.ofMinutes(3);
@@ -71,7 +72,11 @@ class GuestNetworkIT {
       Map<String, String> networks =
           Map.of(
               "open", "",
-              "shut", ",\"network\":{\"egress\":\"none\"}",
+              "shut",
+                  ",\"network\":{\"egress\":\"none\"},\"restartPolicy\":\"OnFailure\""
+                      + ",\"readiness\":{\"tcp\":{\"port\":\"echo\"},\"period\":\"1s\"}"
+                      + ",\"liveness\":{\"tcp\":{\"port\":\"echo\"},\"period\":\"1s\","
+                      + "\"failureThreshold\":2}",
               "listed",
                   ",\"network\":{\"egress\":\"allow\",\"allow\":[\"203.0.113.7\",\"169.254.169.254/32\"]}");
       for (Map.Entry<String, String> vm : networks.entrySet()) {
@@ -92,8 +97,9 @@ class GuestNetworkIT {
               BOOT,
               () ->
                   api.api("GET", "/v1/vms/" + vm + "/logs", null)
-                      .body()
-                      .contains("ROTA-GUEST-ALIVE"));
+                          .body()
+                          .contains("ROTA-GUEST-ALIVE")
+                      && Boolean.TRUE.equals(api.vm(vm).get("ready")));
         } catch (AssertionError e) {
           throw new AssertionError(
               e.getMessage() + ": " + api.vm(vm) + " " + api.eventTypes(vm), e);
@@ -145,6 +151,31 @@ class GuestNetworkIT {
       } finally {
         forward.destroy();
       }
+
+      // Ready on that port, through a network that lets nothing out; its service killed from
+      // inside, its liveness check fails and it is restarted under its policy, the check named.
+      assertEquals(true, api.vm("shut").get("ready"), "ready on its echo port: " + api.vm("shut"));
+      Process kill =
+          cli(stack, "vm", "exec", "shut", "--", "sh", "-c", "killall nc")
+              .redirectErrorStream(true)
+              .start();
+      kill.getInputStream().readAllBytes(); // its answer may be lost as the guest powers down
+      assertTrue(kill.waitFor(2, TimeUnit.MINUTES));
+      eventually(
+          "restarted for its liveness, and ready again",
+          BOOT,
+          () -> {
+            Map<String, Object> v = api.vm("shut");
+            return ((Number) v.get("restartCount")).intValue() == 1
+                && Boolean.TRUE.equals(v.get("ready"));
+          });
+      assertTrue(
+          api.items("/v1/vms/shut/events?limit=1000").stream()
+              .anyMatch(
+                  e ->
+                      String.valueOf(e.get("message"))
+                          .contains("liveness check tcp on port echo failed 2 times")),
+          "an event names the check: " + api.items("/v1/vms/shut/events?limit=1000"));
     } finally {
       try (var files = Files.walk(agentData.getParent())) {
         files.sorted(java.util.Comparator.reverseOrder()).forEach(f -> f.toFile().delete());

@@ -56,10 +56,6 @@ final class Stack implements AutoCloseable {
     return client.vm(name);
   }
 
-  List<Map<String, Object>> items(String path) {
-    return client.items(path);
-  }
-
   List<String> eventTypes(String vm) {
     return client.eventTypes(vm);
   }
