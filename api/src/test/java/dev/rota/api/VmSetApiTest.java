@@ -118,6 +118,34 @@ class VmSetApiTest {
     assertEquals(null, http.get("/v1/vm-sets/at-once").map().get("message"));
   }
 
+  @Inject dev.rota.control.VmSetActivitiesImpl passes;
+
+  @Test
+  void passesRacingEachOtherMakeEachReplicaOnceAndEachCountsThemAll() throws Exception {
+    assertEquals(201, http.post("/v1/vm-sets", set("race", 0, "\"none\"")).status());
+    // The workflow's pass on the change races the four below.
+    assertEquals(200, http.patch("/v1/vm-sets/race", "{\"replicas\": 6}").status());
+    var ref = new dev.rota.workflows.vmset.VmSetActivities.SetRef("race");
+    var pool = java.util.concurrent.Executors.newFixedThreadPool(4);
+    try {
+      var passes =
+          pool.invokeAll(
+              java.util.Collections.nCopies(
+                  4,
+                  (java.util.concurrent.Callable<dev.rota.workflows.vmset.SetProgress>)
+                      () -> this.passes.reconcile(ref)));
+      int made = 0;
+      for (var pass : passes) {
+        assertEquals(6, pass.get().replicas(), "a pass counts what the others made: " + pass.get());
+        made += pass.get().created();
+      }
+      assertTrue(made <= 6, "none made twice");
+    } finally {
+      pool.shutdownNow();
+    }
+    assertEquals(6, replicas("race").size());
+  }
+
   @Test
   void scalingDownRemovesTheHighestOrdinalsAndScalingUpAddsTheLowestMissing() {
     assertEquals(201, http.post("/v1/vm-sets", set("scale", 4, "\"none\"")).status());

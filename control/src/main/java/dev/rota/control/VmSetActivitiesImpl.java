@@ -115,8 +115,11 @@ public class VmSetActivitiesImpl implements VmSetActivities {
         created,
         removing,
         taken.size());
-    return new SetProgress(
-        false, removing == 0, wanted, members.size() + created, created, removing, message);
+    // Another pass (the API's, as it answers a create) may have made some of the missing ones
+    // between this pass's look and its write: they exist, though this pass did not make them.
+    int exist =
+        missing.size() == created ? members.size() + created : vms.replicasOf(set.name()).size();
+    return new SetProgress(false, removing == 0, wanted, exist, created, removing, message);
   }
 
   private VmRow replica(VmSetRow set, int ordinal) {
