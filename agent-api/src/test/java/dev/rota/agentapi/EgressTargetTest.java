@@ -19,6 +19,8 @@ class EgressTargetTest {
       {"fe80::1/10", "fe80::/10"},
       {"Api.GitHub.com", "api.github.com"},
       {"registry-1.docker.io", "registry-1.docker.io"},
+      {"1password.example", "1password.example"},
+      {"db", "db"},
     };
     for (String[] row : table) {
       assertEquals(row[1], EgressTarget.parse(row[0]).text(), row[0]);
@@ -38,6 +40,8 @@ class EgressTargetTest {
       {"exa mple.org", "is neither a CIDR"},
       {"example.org/24", "is neither a CIDR"},
       {"-bad.example", "is neither a CIDR"},
+      {"example.3com", "is neither a CIDR"},
+      {String.join(".", java.util.Collections.nCopies(5, "a".repeat(60))), "is neither a CIDR"},
       {"2001:db8::zz", "is not an IPv6 address"},
       {" ", "is empty"},
       {"01.2.3.4", "is neither a CIDR"},
