@@ -20,6 +20,8 @@ import java.util.Map;
  *     of the VM submitted again; null from controllers that do not send it
  * @param network where a {@code qemu} guest may connect to; null for {@link NetworkSpec#DEFAULT}
  * @param checks its readiness and liveness checks, which its agent runs; null for none
+ * @param secrets which of its values are secrets: the agent runs the task with them and writes
+ *     {@link #withoutSecretValues() none of them} to its records; null for none
  */
 public record TaskSpec(
     String vm,
@@ -34,7 +36,40 @@ public record TaskSpec(
     List<PortSpec> ports,
     Long submission,
     NetworkSpec network,
-    Checks checks) {
+    Checks checks,
+    SecretRefs secrets) {
+  /** As the controller sent it before secrets, none of its values secret. */
+  public TaskSpec(
+      String vm,
+      int restartCount,
+      String runtime,
+      String image,
+      List<String> command,
+      Map<String, String> env,
+      Map<String, Long> resources,
+      GuestSpec guest,
+      Disconnect disconnect,
+      List<PortSpec> ports,
+      Long submission,
+      NetworkSpec network,
+      Checks checks) {
+    this(
+        vm,
+        restartCount,
+        runtime,
+        image,
+        command,
+        env,
+        resources,
+        guest,
+        disconnect,
+        ports,
+        submission,
+        network,
+        checks,
+        null);
+  }
+
   public TaskSpec(
       String vm,
       int restartCount,
@@ -76,7 +111,52 @@ public record TaskSpec(
         chosen,
         submission,
         network,
-        checks);
+        checks,
+        secrets);
+  }
+
+  /**
+   * The same task with every secret's value left out (an environment variable's emptied, user data
+   * or a startup script dropped): what may be written down. Its names stay, so a record still says
+   * which parts were secret.
+   */
+  public TaskSpec withoutSecretValues() {
+    if (SecretRefs.none(secrets)) {
+      return this;
+    }
+    Map<String, String> shownEnv = env;
+    if (env != null && !secrets.env().isEmpty()) {
+      shownEnv = new java.util.TreeMap<>(env);
+      for (String name : secrets.env().keySet()) {
+        shownEnv.replace(name, "");
+      }
+    }
+    GuestSpec shownGuest = guest;
+    if (guest != null && (secrets.userData() != null || secrets.startupScript() != null)) {
+      shownGuest =
+          new GuestSpec(
+              guest.kernel(),
+              guest.initrd(),
+              guest.kernelArgs(),
+              secrets.userData() != null ? null : guest.userData(),
+              guest.sshKeys(),
+              secrets.startupScript() != null ? null : guest.startupScript());
+    }
+    return new TaskSpec(
+        vm,
+        restartCount,
+        runtime,
+        image,
+        command,
+        shownEnv,
+        resources,
+        shownGuest,
+        disconnect,
+        ports,
+        submission,
+        network,
+        checks,
+        secrets);
   }
 
   /** Where its guest may connect to: its own network, or the default. */

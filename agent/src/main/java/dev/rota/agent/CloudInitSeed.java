@@ -25,6 +25,19 @@ final class CloudInitSeed {
       throws IOException {
     Path files = dir.resolve("seed");
     Files.createDirectories(files);
+    try {
+      return image(dir, files, instanceId, hostname, guest);
+    } finally {
+      // The user data may be a secret's value: it stays in the guest's seed disk alone.
+      Files.deleteIfExists(files.resolve("user-data"));
+      Files.deleteIfExists(files.resolve("meta-data"));
+      Files.deleteIfExists(files);
+    }
+  }
+
+  private static Path image(
+      Path dir, Path files, String instanceId, String hostname, GuestSpec guest)
+      throws IOException {
     String userData = userData(guest);
     Files.writeString(files.resolve("user-data"), userData, StandardCharsets.UTF_8);
     Files.writeString(

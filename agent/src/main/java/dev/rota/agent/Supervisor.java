@@ -28,8 +28,15 @@ final class Supervisor {
    */
   static final String TASK_DIR_VARIABLE = "ROTA_TASK_DIR";
 
-  /** What the agent remembers of a task's process across its own restart; pid 0 while starting. */
-  record ProcessRecord(String id, TaskSpec spec, long pid, String processStart, String startedAt) {}
+  /**
+   * What the agent remembers of a task's process across its own restart; pid 0 while starting. Its
+   * spec holds no secret's value: the process has them, and a disk may be read by more than it.
+   */
+  record ProcessRecord(String id, TaskSpec spec, long pid, String processStart, String startedAt) {
+    ProcessRecord {
+      spec = spec == null ? null : spec.withoutSecretValues();
+    }
+  }
 
   /**
    * What a task's process ending with {@code code} means for the task, in the runtime's words; the

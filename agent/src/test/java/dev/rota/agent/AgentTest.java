@@ -690,6 +690,44 @@ class AgentTest {
   }
 
   @Test
+  void aSecretsValueReachesTheProcessAndNoRecordOnDiskAcrossARestart() throws Exception {
+    String value = "tok-" + Long.toHexString(System.nanoTime());
+    start();
+    String spec =
+        "{\"vm\":\"s\",\"restartCount\":0,\"runtime\":\"process\","
+            + "\"command\":[\"sh\",\"-c\",\"echo $TOKEN; exec sleep 309\"],"
+            + "\"env\":{\"TOKEN\":\""
+            + value
+            + "\",\"MODE\":\"ci\"},\"secrets\":{\"env\":{\"TOKEN\":\"runner-token\"}}}";
+    assertEquals(201, send("PUT", "/v1/tasks/s.0", spec).statusCode());
+    eventually(
+        "the process has the value",
+        () -> {
+          try {
+            return send("GET", "/v1/tasks/s.0/logs", null).body().equals(value + "\n");
+          } catch (Exception e) {
+            return false;
+          }
+        });
+    agent.close();
+    start();
+    assertEquals("running", task("s.0").get("state"), "adopted without the value on disk");
+    try (java.util.stream.Stream<Path> files = Files.walk(data)) {
+      for (Path f : files.filter(Files::isRegularFile).toList()) {
+        if (!f.getFileName().toString().startsWith("stdout")) {
+          assertEquals(
+              false,
+              Files.readString(f, java.nio.charset.StandardCharsets.ISO_8859_1).contains(value),
+              f.toString());
+        }
+      }
+    }
+    String record = Files.readString(data.resolve("tasks/s.0/task.json"));
+    assertTrue(record.contains("\"MODE\":\"ci\"") && record.contains("runner-token"), record);
+    assertEquals(204, send("DELETE", "/v1/tasks/s.0", null).statusCode());
+  }
+
+  @Test
   void aProcessStartedButNotYetRecordedWhenTheAgentDiedIsAdoptedNotStartedAgain() throws Exception {
     Path folder = recordedButNotStarted("g.0", "sleep", "307");
     ProcessBuilder started = new ProcessBuilder("sleep", "307");

@@ -79,6 +79,15 @@ class AuthApiTest {
           new Call("POST", "/v1/vms/nobody/start", null, Set.of("compute:write")),
           new Call("POST", "/v1/vms/nobody/restart", null, Set.of("compute:write")),
           new Call("DELETE", "/v1/vms/nobody", null, Set.of("compute:write")),
+          new Call(
+              "POST",
+              "/v1/secrets",
+              "{\"name\":\"secret-%d\",\"value\":\"v\"}",
+              Set.of("secrets:write")),
+          new Call("PUT", "/v1/secrets/nobody", "{\"value\":\"v\"}", Set.of("secrets:write")),
+          new Call("DELETE", "/v1/secrets/nobody", null, Set.of("secrets:write")),
+          new Call("GET", "/v1/secrets", null, Set.of("secrets:write", "secrets:use")),
+          new Call("GET", "/v1/secrets/nobody", null, Set.of("secrets:write", "secrets:use")),
           new Call("GET", "/v1/cluster", null, Set.of("compute:read")),
           new Call("GET", "/v1/cluster-settings", null, Set.of("admin:read")),
           new Call(
@@ -97,6 +106,8 @@ class AuthApiTest {
             "compute:connect",
             "admin:read",
             "admin:write",
+            "secrets:write",
+            "secrets:use",
             "worker")) {
       String name = "role-" + role.replace(':', '-') + "-" + (++serial);
       String body =
@@ -185,6 +196,35 @@ class AuthApiTest {
               }
             })
         .join();
+  }
+
+  /** Referring to a secret takes secrets:use beside compute:write; nothing is stored without. */
+  @Test
+  void aVmThatRefersToASecretTakesSecretsUse() {
+    assertEquals(
+        201,
+        http.send("POST", "/v1/secrets", "{\"name\":\"used\",\"value\":\"v\"}", ADMIN).status());
+    String both =
+        (String)
+            http.send(
+                    "POST",
+                    "/v1/service-accounts",
+                    "{\"name\":\"ci-"
+                        + (++serial)
+                        + "\",\"roles\":[\"compute:write\",\"secrets:use\"]}",
+                    ADMIN)
+                .map()
+                .get("token");
+    String vm =
+        "{\"name\":\"uses-%s\",\"command\":[\"true\"],"
+            + "\"env\":{\"TOKEN\":{\"secretRef\":\"used\"}}}";
+    Http.Reply refused =
+        http.send("POST", "/v1/vms", String.format(vm, "a"), tokens.get("compute:write"));
+    assertEquals(403, refused.status(), refused.toString());
+    assertTrue(refused.detail().contains("secrets:use"), refused.toString());
+    assertEquals(404, http.send("GET", "/v1/vms/uses-a", null, ADMIN).status(), "nothing stored");
+    Http.Reply made = http.send("POST", "/v1/vms", String.format(vm, "b"), both);
+    assertEquals(201, made.status(), made.toString());
   }
 
   @Test

@@ -31,7 +31,8 @@ final class AccountCommands extends Noun {
               required = true,
               paramLabel = "ROLE",
               description =
-                  "compute:read, compute:write, compute:connect, admin:read, admin:write or worker; repeatable")
+                  "compute:read, compute:write, compute:connect, admin:read, admin:write, secrets:write,"
+                      + " secrets:use or worker; repeatable")
           List<String> roles,
       @Option(names = "--worker", description = "with the worker role: the one worker it acts for")
           String worker) {

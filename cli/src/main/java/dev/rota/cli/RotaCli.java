@@ -31,6 +31,7 @@ import picocli.CommandLine.ScopeType;
       ImageCommands.class,
       ClusterCommands.class,
       AccountCommands.class,
+      SecretCommands.class,
       ContextCommands.class,
       ApplyCommand.class,
       RotaCli.VersionCommand.class,

@@ -136,6 +136,12 @@ final class VmSpecOptions {
   Map<String, String> env = new LinkedHashMap<>();
 
   @Option(
+      names = "--env-secret",
+      paramLabel = "NAME=SECRET",
+      description = "an environment variable whose value is a secret's (rota secret); repeatable")
+  Map<String, String> envSecrets = new LinkedHashMap<>();
+
+  @Option(
       names = "--restart",
       paramLabel = "POLICY",
       description =
@@ -242,8 +248,10 @@ final class VmSpecOptions {
     if (!labels.isEmpty()) {
       spec.set("labels", json.valueToTree(labels));
     }
-    if (!env.isEmpty()) {
-      spec.set("env", json.valueToTree(env));
+    if (!env.isEmpty() || !envSecrets.isEmpty()) {
+      Map<String, Object> all = new LinkedHashMap<>(env);
+      envSecrets.forEach((name, secret) -> all.put(name, Map.of("secretRef", secret)));
+      spec.set("env", json.valueToTree(all));
     }
     if (!ports.isEmpty()) {
       com.fasterxml.jackson.databind.node.ArrayNode list = spec.putArray("ports");

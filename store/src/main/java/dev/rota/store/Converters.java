@@ -14,6 +14,7 @@ import java.util.TreeMap;
 @io.micronaut.serde.annotation.SerdeImport(dev.rota.agentapi.Disconnect.class)
 @io.micronaut.serde.annotation.SerdeImport(dev.rota.agentapi.NetworkSpec.class)
 @io.micronaut.serde.annotation.SerdeImport(dev.rota.agentapi.Checks.class)
+@io.micronaut.serde.annotation.SerdeImport(dev.rota.agentapi.SecretRefs.class)
 @io.micronaut.serde.annotation.SerdeImport(dev.rota.agentapi.CheckSpec.class)
 @io.micronaut.serde.annotation.SerdeImport(dev.rota.agentapi.CheckSpec.HttpCheck.class)
 public final class Converters {
@@ -97,6 +98,14 @@ public final class Converters {
   public static class Guest extends Optional<dev.rota.agentapi.GuestSpec> {
     public Guest(JsonColumns json) {
       super(json, dev.rota.agentapi.GuestSpec.class, dev.rota.agentapi.GuestSpec::none);
+    }
+  }
+
+  /** Which of a VM's values are secrets, by name, as one JSON document; none is NULL. */
+  @Singleton
+  public static class Secrets extends Optional<dev.rota.agentapi.SecretRefs> {
+    public Secrets(JsonColumns json) {
+      super(json, dev.rota.agentapi.SecretRefs.class, dev.rota.agentapi.SecretRefs::none);
     }
   }
 

@@ -29,6 +29,9 @@ import java.util.Map;
  * @param network where a {@code qemu} guest may connect to; null for a runtime without a network of
  *     its own
  * @param checks its readiness and liveness checks; null for none
+ * @param secrets which of its values are secrets (their names, never their values): {@code env}
+ *     holds none of those variables, nor {@code guest} that user data or startup script; null for
+ *     none
  */
 // Every field is written, null or empty included: a VM's view shows its spec whole.
 @JsonInclude(JsonInclude.Include.ALWAYS)
@@ -70,7 +73,11 @@ public record VmTemplate(
     @MappedProperty("checks")
         @Nullable
         @TypeDef(type = DataType.STRING, converter = Converters.HealthChecks.class)
-        dev.rota.agentapi.Checks checks) {
+        dev.rota.agentapi.Checks checks,
+    @MappedProperty("secret_refs")
+        @Nullable
+        @TypeDef(type = DataType.STRING, converter = Converters.Secrets.class)
+        dev.rota.agentapi.SecretRefs secrets) {
 
   /**
    * A template read back from its JSON has no empty lists or maps: they were left out when written.
@@ -110,6 +117,7 @@ public record VmTemplate(
         guest,
         disconnect,
         List.of(),
+        null,
         null,
         null);
   }

@@ -284,7 +284,36 @@ public final class RotaHost implements AutoCloseable {
     }
     // H2 refuses paths that are implicitly relative, so the URL gets the absolute one.
     props.put("rota.data-dir", path.toString());
+    devSecretsKey(props, path);
     return path;
+  }
+
+  /**
+   * Dev mode seals secrets with a key of its own in the data folder, made once, unless the user
+   * gives one: a production host has only the operator's.
+   */
+  private static void devSecretsKey(Map<String, Object> props, Path dataDir) {
+    if (EarlySettings.get(props, "rota.secrets.key", "ROTA_SECRETS_KEY").isPresent()
+        || EarlySettings.get(props, "rota.secrets.key-file", "ROTA_SECRETS_KEY_FILE").isPresent()) {
+      return;
+    }
+    Path key = dataDir.resolve("secrets.key");
+    try {
+      if (!Files.exists(key)) {
+        Path part = dataDir.resolve("secrets.key.part");
+        Files.deleteIfExists(part);
+        Files.createFile(
+            part,
+            java.nio.file.attribute.PosixFilePermissions.asFileAttribute(
+                java.nio.file.attribute.PosixFilePermissions.fromString("rw-------")));
+        Files.writeString(part, dev.rota.store.SecretBox.newKey());
+        Files.move(part, key, java.nio.file.StandardCopyOption.ATOMIC_MOVE);
+      }
+    } catch (IOException e) {
+      throw new StartupException(
+          "cannot make the secrets key " + key + " (" + StartupException.rootMessage(e) + ")", e);
+    }
+    props.put("rota.secrets.key-file", key.toString());
   }
 
   /** Runs one start-up step, turning its failure into one line that names the step. */

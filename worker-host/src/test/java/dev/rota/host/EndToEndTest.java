@@ -34,6 +34,104 @@ class EndToEndTest extends SharedDevStack {
     eventually("the process is gone", () -> Stack.processes("sleep 300").isEmpty());
   }
 
+  /**
+   * A secret's value reaches the environment of the VM that refers to it, and nothing else: no
+   * answer, no file in the data folder (the database, the agents' records), no Temporal history and
+   * no log line at DEBUG.
+   */
+  @Test
+  void aSecretReachesItsVmsEnvironmentAndNoAnswerFileHistoryOrLog() throws Exception {
+    String value = "tok-" + Long.toHexString(System.nanoTime()) + "-e2e";
+    ch.qos.logback.classic.Logger root =
+        (ch.qos.logback.classic.Logger)
+            org.slf4j.LoggerFactory.getLogger(org.slf4j.Logger.ROOT_LOGGER_NAME);
+    ch.qos.logback.classic.Level level = root.getLevel();
+    ch.qos.logback.core.read.ListAppender<ch.qos.logback.classic.spi.ILoggingEvent> lines =
+        new ch.qos.logback.core.read.ListAppender<>();
+    lines.start();
+    root.addAppender(lines);
+    root.setLevel(ch.qos.logback.classic.Level.DEBUG);
+    try {
+      assertEquals(
+          201,
+          stack
+              .api("POST", "/v1/secrets", "{\"name\":\"e2e-token\",\"value\":\"" + value + "\"}")
+              .status());
+      assertEquals(
+          201,
+          stack
+              .api(
+                  "POST",
+                  "/v1/vms",
+                  "{\"name\":\"secret-user\","
+                      + "\"command\":[\"sh\",\"-c\",\"echo $TOKEN; exec sleep 310\"],"
+                      + "\"env\":{\"TOKEN\":{\"secretRef\":\"e2e-token\"}}}")
+              .status());
+      eventually(
+          "the VM has the value in its environment",
+          () -> stack.api("GET", "/v1/vms/secret-user/logs", null).body().equals(value + "\n"));
+    } finally {
+      root.setLevel(level);
+      root.detachAppender(lines);
+    }
+    for (String path :
+        List.of(
+            "/v1/vms/secret-user",
+            "/v1/vms",
+            "/v1/vms/secret-user/events",
+            "/v1/secrets",
+            "/v1/secrets/e2e-token")) {
+      RotaClient.Reply r = stack.api("GET", path, null);
+      assertEquals(200, r.status(), path);
+      assertEquals(false, r.body().contains(value), path + ": " + r.body());
+    }
+    assertTrue(
+        stack.api("GET", "/v1/vms/secret-user", null).body().contains("e2e-token"),
+        "the VM shows the secret's name");
+    assertTrue(lines.list.size() > 100, "DEBUG was on: " + lines.list.size() + " lines");
+    for (ch.qos.logback.classic.spi.ILoggingEvent line : lines.list) {
+      String text =
+          line.getFormattedMessage()
+              + (line.getThrowableProxy() == null ? "" : line.getThrowableProxy().getMessage());
+      assertEquals(false, text.contains(value), "a log line: " + text);
+    }
+    io.temporal.client.WorkflowClient temporal =
+        stack.host.context().getBean(io.temporal.client.WorkflowClient.class);
+    List<String> workflows =
+        List.of(
+            dev.rota.workflows.vm.VmWorkflow.workflowId("secret-user"),
+            dev.rota.workflows.cluster.ClusterWorkflow.WORKFLOW_ID);
+    eventually(
+        "the VM's workflow has begun",
+        () -> {
+          try {
+            temporal.fetchHistory(workflows.get(0));
+            return true;
+          } catch (RuntimeException e) {
+            return false;
+          }
+        });
+    for (String id : workflows) {
+      // The text form shows payloads' bytes as they are: a value would be there verbatim.
+      String history = temporal.fetchHistory(id).getHistory().toString();
+      assertEquals(false, history.contains(value), "the history of " + id);
+    }
+    try (java.util.stream.Stream<java.nio.file.Path> files =
+        java.nio.file.Files.walk(dir.resolve("data"))) {
+      for (java.nio.file.Path f : files.filter(java.nio.file.Files::isRegularFile).toList()) {
+        // The VM's own output holds what it printed: the value, as it was asked to.
+        if (!f.getFileName().toString().contains("stdout")) {
+          byte[] bytes = java.nio.file.Files.readAllBytes(f);
+          assertEquals(
+              false,
+              new String(bytes, java.nio.charset.StandardCharsets.ISO_8859_1).contains(value),
+              f.toString());
+        }
+      }
+    }
+    assertEquals(202, stack.api("DELETE", "/v1/vms/secret-user", null).status());
+  }
+
   @Test
   void aVmsOutputIsServedThroughTheApiFromItsWorker() {
     stack.api(

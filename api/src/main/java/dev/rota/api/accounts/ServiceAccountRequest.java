@@ -13,7 +13,7 @@ import java.util.List;
 @Serdeable
 public record ServiceAccountRequest(
     @NotNull @Pattern(regexp = Names.DNS_LABEL, message = Names.DNS_LABEL_MESSAGE) String name,
-    @NotEmpty @Size(max = 5)
+    @NotEmpty @Size(max = 8)
         List<
                 @NotNull
                 @Pattern(
@@ -24,9 +24,10 @@ public record ServiceAccountRequest(
     @Nullable @Pattern(regexp = Names.DNS_LABEL, message = Names.DNS_LABEL_MESSAGE) String worker) {
   /** Every role but worker, which goes with a {@code worker} and only with it. */
   public static final String ROLES_BUT_WORKER =
-      "compute:read|compute:write|compute:connect|admin:read|admin:write";
+      "compute:read|compute:write|compute:connect|admin:read|admin:write|secrets:write|secrets:use";
 
   public static final String ROLE = "^(" + ROLES_BUT_WORKER + "|worker)$";
   public static final String ROLE_MESSAGE =
-      "must be a role: compute:read, compute:write, compute:connect, admin:read, admin:write or worker";
+      "must be a role: compute:read, compute:write, compute:connect, admin:read, admin:write,"
+          + " secrets:write, secrets:use or worker";
 }

@@ -18,7 +18,9 @@ public class AdminBootstrap {
           Role.ADMIN_WRITE.wireName(),
           Role.COMPUTE_READ.wireName(),
           Role.COMPUTE_WRITE.wireName(),
-          Role.COMPUTE_CONNECT.wireName());
+          Role.COMPUTE_CONNECT.wireName(),
+          Role.SECRETS_WRITE.wireName(),
+          Role.SECRETS_USE.wireName());
 
   private final ServiceAccountRepository accounts;
   private final AuthSettings settings;

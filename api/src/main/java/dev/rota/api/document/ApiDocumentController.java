@@ -47,7 +47,8 @@ public class ApiDocumentController {
           "DISK_IMAGE", dev.rota.api.Limits.DISK_IMAGE,
           "ROLES_BUT_WORKER", dev.rota.api.accounts.ServiceAccountRequest.ROLES_BUT_WORKER,
           "MEMORY", dev.rota.api.Quantities.MEMORY_PATTERN,
-          "EGRESS_TARGET", dev.rota.agentapi.EgressTarget.PATTERN);
+          "EGRESS_TARGET", dev.rota.agentapi.EgressTarget.PATTERN,
+          "DNS_LABEL", dev.rota.api.Names.DNS_LABEL);
 
   /** The document as served; fails at start, naming the stray, when the overlay does not fit. */
   static String render() {

@@ -40,6 +40,8 @@ final class ClosedBodies {
           HeartbeatRequest.class,
           TaskReportRequest.class,
           ServiceAccountRequest.class,
+          dev.rota.api.secrets.SecretRequest.class,
+          dev.rota.api.secrets.SecretValueRequest.class,
           dev.rota.api.images.ImagePrefetchRequest.class,
           ClusterSettingsView.class);
 

@@ -20,6 +20,11 @@ public final class Problems {
     return new HttpStatusException(HttpStatus.NOT_FOUND, kind + " '" + name + "' does not exist");
   }
 
+  /** A 403: the caller may call this, but not with what the request holds. */
+  public static HttpStatusException forbidden(String message) {
+    return new HttpStatusException(HttpStatus.FORBIDDEN, message);
+  }
+
   public static HttpStatusException conflict(String message) {
     return new HttpStatusException(HttpStatus.CONFLICT, message);
   }

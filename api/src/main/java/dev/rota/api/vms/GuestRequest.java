@@ -19,7 +19,7 @@ public record GuestRequest(
     @Nullable @Size(max = 2048) String kernel,
     @Nullable @Size(max = 2048) String initrd,
     @Nullable @Size(max = 4096) String kernelArgs,
-    @Nullable @Size(max = GuestRequest.MAX_USER_DATA) String userData,
+    @Nullable Object userData,
     @Nullable @Size(max = 16)
         List<
                 @jakarta.validation.constraints.NotNull @Size(max = 8192)
@@ -28,7 +28,7 @@ public record GuestRequest(
                     message = "must be an OpenSSH public key: ssh-ed25519 AAAA… [comment]")
                 String>
             sshKeys,
-    @Nullable @Size(max = GuestRequest.MAX_USER_DATA) String startupScript) {
+    @Nullable Object startupScript) {
   /** One line of an OpenSSH {@code authorized_keys}: its type, its key, a comment. */
   public static final String SSH_KEY =
       "^(ssh-ed25519|ssh-rsa|ssh-dss|ecdsa-sha2-nistp(256|384|521)"
@@ -38,15 +38,32 @@ public record GuestRequest(
   /** 64 KiB: what a NoCloud seed is commonly given, and far below a row's or a payload's bounds. */
   public static final int MAX_USER_DATA = 65_536;
 
-  /** As the agent takes it: an empty string is no value. */
-  GuestSpec spec() {
+  /**
+   * As the agent takes it, without what is a secret's (its {@link #userDataSecret} or {@link
+   * #startupScriptSecret}): an empty string is no value.
+   */
+  GuestSpec spec(String field) {
     return new GuestSpec(
         value(kernel),
         value(initrd),
         value(kernelArgs),
-        value(userData),
+        userDataSecret(field) == null ? value((String) userData) : null,
         sshKeys == null || sshKeys.isEmpty() ? null : List.copyOf(sshKeys),
-        value(startupScript));
+        startupScriptSecret(field) == null ? value((String) startupScript) : null);
+  }
+
+  /** The secret that is its user data, or null for a value (or none). */
+  String userDataSecret(String field) {
+    return userData == null
+        ? null
+        : SecretRef.nameIn(userData, field + "guest.userData", MAX_USER_DATA);
+  }
+
+  /** The secret that is its startup script, or null for a value (or none). */
+  String startupScriptSecret(String field) {
+    return startupScript == null
+        ? null
+        : SecretRef.nameIn(startupScript, field + "guest.startupScript", MAX_USER_DATA);
   }
 
   private static String value(String s) {

@@ -35,7 +35,7 @@ public record VmRequest(
                 @NotNull
                 @Pattern(regexp = Limits.ENV_NAME, message = "must be an environment variable name")
                 String,
-                @NotNull @Size(max = 32768) String>
+                @NotNull Object>
             env,
     @Nullable @Size(max = 32)
         Map<
@@ -70,6 +70,9 @@ public record VmRequest(
     @Nullable @Valid CheckRequest readiness,
     @Nullable @Valid CheckRequest liveness) {
   public static final int MAX_RESTARTS = 10_000;
+
+  /** The longest value an environment variable is given. */
+  public static final int MAX_ENV_VALUE = 32_768;
 
   /** The window {@code maxRestarts} counts in when none is given: an hour. */
   public static final int DEFAULT_RESTART_WINDOW_SECONDS = 3600;

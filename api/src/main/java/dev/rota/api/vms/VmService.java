@@ -33,6 +33,7 @@ public class VmService {
   static final Map<String, Long> DEFAULT_RESOURCES =
       new TreeMap<>(Map.of("cpu", 1L, "memory", 512L));
 
+  private final dev.rota.api.secrets.SecretUse secretUse;
   private final VmRepository vms;
   private final VmEventRepository events;
   private final VmCommands commands;
@@ -46,7 +47,9 @@ public class VmService {
       VmCommands commands,
       Clock clock,
       VmEndpoints endpoints,
-      WorkflowLinks links) {
+      WorkflowLinks links,
+      dev.rota.api.secrets.SecretUse secretUse) {
+    this.secretUse = secretUse;
     this.links = links;
     this.endpoints = endpoints;
     this.vms = vms;
@@ -62,7 +65,7 @@ public class VmService {
             VmRow.submitted(
                 request.name(),
                 0,
-                spec(request, ""),
+                checked(request, ""),
                 "waiting for the scheduler",
                 clock.instant())));
   }
@@ -92,11 +95,18 @@ public class VmService {
           VmRow.submitted(
               request.name(),
               0,
-              spec(request, "items[" + i + "]."),
+              checked(request, "items[" + i + "]."),
               "waiting for the scheduler",
               clock.instant()));
     }
     return commands.submitAll(rows).stream().map(VmView::of).toList();
+  }
+
+  /** {@link #spec(VmRequest, String)}, its secrets ones the caller may use. */
+  private VmTemplate checked(VmRequest request, String field) {
+    VmTemplate spec = spec(request, field);
+    secretUse.check(spec.secrets(), field);
+    return spec;
   }
 
   /**
@@ -115,7 +125,7 @@ public class VmService {
       throw Problems.badRequest(
           field + "command", "is required for the process runtime, e.g. [\"sleep\", \"3600\"]");
     }
-    GuestSpec guest = request.guest() == null ? null : request.guest().spec();
+    GuestSpec guest = request.guest() == null ? null : request.guest().spec(field);
     dev.rota.agentapi.NetworkSpec network = null;
     Map<String, String> labels = orEmpty(request.labels());
     if (runtime.equals(QEMU)) {
@@ -154,11 +164,29 @@ public class VmService {
       throw Problems.badRequest(
           field + "restartWindow", "is the window maxRestarts counts in: give maxRestarts too");
     }
+    Map<String, String> env = new TreeMap<>();
+    Map<String, String> envSecrets = new TreeMap<>();
+    orEmpty(request.env())
+        .forEach(
+            (name, value) -> {
+              String secret =
+                  SecretRef.nameIn(value, field + "env." + name, VmRequest.MAX_ENV_VALUE);
+              if (secret != null) {
+                envSecrets.put(name, secret);
+              } else {
+                env.put(name, (String) value);
+              }
+            });
+    dev.rota.agentapi.SecretRefs secrets =
+        new dev.rota.agentapi.SecretRefs(
+            envSecrets,
+            request.guest() == null ? null : request.guest().userDataSecret(field),
+            request.guest() == null ? null : request.guest().startupScriptSecret(field));
     return new VmTemplate(
         runtime,
         request.image(),
         command,
-        orEmpty(request.env()),
+        env,
         resources(request, field),
         labels,
         request.restartPolicy() == null ? restartPolicy.wireName() : request.restartPolicy(),
@@ -175,7 +203,8 @@ public class VmService {
         request.disconnect() == null ? null : request.disconnect().policy(field),
         ports(request.ports(), field),
         network,
-        checks(request, runtime, field));
+        checks(request, runtime, field),
+        dev.rota.agentapi.SecretRefs.none(secrets) ? null : secrets);
   }
 
   /** Its readiness and liveness checks, on the ports it names; null for none. */
@@ -305,7 +334,7 @@ public class VmService {
     return vms.findById(name).orElseThrow(() -> Problems.notFound("VM", name));
   }
 
-  private static Map<String, String> orEmpty(@Nullable Map<String, String> map) {
+  private static <V> Map<String, V> orEmpty(@Nullable Map<String, V> map) {
     return map == null ? Map.of() : new TreeMap<>(map);
   }
 }

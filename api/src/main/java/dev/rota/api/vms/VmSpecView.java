@@ -1,7 +1,6 @@
 package dev.rota.api.vms;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
-import dev.rota.agentapi.GuestSpec;
 import dev.rota.api.Durations;
 import dev.rota.store.VmTemplate;
 import io.micronaut.core.annotation.Nullable;
@@ -20,14 +19,14 @@ public record VmSpecView(
     String runtime,
     @Nullable String image,
     List<String> command,
-    Map<String, String> env,
+    Map<String, Object> env,
     Map<String, Long> resources,
     Map<String, String> labels,
     String restartPolicy,
     @Nullable Integer maxRestarts,
     @Nullable String restartWindow,
     @Nullable String ttlAfterFinished,
-    @Nullable GuestSpec guest,
+    @Nullable GuestView guest,
     @Nullable DisconnectView disconnect,
     List<PortView> ports,
     @Nullable dev.rota.agentapi.NetworkSpec network,
@@ -49,14 +48,14 @@ public record VmSpecView(
         spec.runtime(),
         spec.image(),
         spec.command(),
-        spec.env(),
+        env(spec),
         spec.resources(),
         spec.labels(),
         spec.restartPolicy(),
         spec.maxRestarts(),
         Durations.of(spec.restartWindowSeconds()),
         Durations.of(spec.ttlSecondsAfterFinished()),
-        spec.guest(),
+        GuestView.of(spec.guest(), spec.secrets()),
         spec.disconnect() == null
             ? null
             : new DisconnectView(
@@ -66,6 +65,15 @@ public record VmSpecView(
         isolation(spec),
         spec.checks() == null ? null : CheckRequest.of(spec.checks().readiness()),
         spec.checks() == null ? null : CheckRequest.of(spec.checks().liveness()));
+  }
+
+  /** Its environment, a variable that is a secret's as the secret's name. */
+  private static Map<String, Object> env(VmTemplate spec) {
+    Map<String, Object> env = new java.util.TreeMap<>(spec.env());
+    if (spec.secrets() != null) {
+      spec.secrets().env().forEach((name, secret) -> env.put(name, new SecretRef(secret)));
+    }
+    return env;
   }
 
   /** A qemu VM's: required when it asks for workers that confine guests. */

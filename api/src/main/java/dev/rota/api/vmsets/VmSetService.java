@@ -14,6 +14,7 @@ import dev.rota.store.Count;
 import dev.rota.store.VmRepository;
 import dev.rota.store.VmSetRepository;
 import dev.rota.store.VmSetRow;
+import dev.rota.store.VmTemplate;
 import io.micronaut.core.annotation.Nullable;
 import jakarta.inject.Singleton;
 import java.util.HashMap;
@@ -35,9 +36,15 @@ public class VmSetService {
   private final VmRepository vms;
   private final VmSetCommands commands;
   private final JsonBodies bodies;
+  private final dev.rota.api.secrets.SecretUse secretUse;
 
   public VmSetService(
-      VmSetRepository sets, VmRepository vms, VmSetCommands commands, JsonBodies bodies) {
+      VmSetRepository sets,
+      VmRepository vms,
+      VmSetCommands commands,
+      JsonBodies bodies,
+      dev.rota.api.secrets.SecretUse secretUse) {
+    this.secretUse = secretUse;
     this.sets = sets;
     this.vms = vms;
     this.commands = commands;
@@ -53,11 +60,13 @@ public class VmSetService {
     // Checked as a VM; every replica's name will be of this shape.
     template.put("name", VmSetRow.replicaName(request.name(), 0));
     VmRequest vm = bodies.readPart("template", template, VmRequest.class);
+    // A replica restarts unless the template says otherwise, so that the set heals (a
+    // ReplicaSet's pods do alike).
+    VmTemplate replica = VmService.spec(vm, "template.", RestartPolicy.ALWAYS);
+    secretUse.check(replica.secrets(), "template.");
     return new SetSpec(
         request.replicas(),
-        // A replica restarts unless the template says otherwise, so that the set heals (a
-        // ReplicaSet's pods do alike).
-        VmService.spec(vm, "template.", RestartPolicy.ALWAYS),
+        replica,
         spread(request.spread()).wireName(),
         request.maxUnavailable() == null ? 1 : request.maxUnavailable());
   }

@@ -48,6 +48,7 @@ import org.junit.jupiter.api.Test;
  */
 @MicronautTest(rebuildContext = true, transactional = false)
 @Property(name = "rota.scheduler.interval", value = "5s")
+@Property(name = "rota.secrets.key", value = "q2Jq0W8s5aTt4Yk3t9m0v9m8bqfQy3m8l2b1n0c9d8E=")
 // The in-process test server, as dev mode's embedded one: quiet terms do not rest on it.
 @Property(name = "rota.temporal.embedded", value = "true")
 // These scenarios count terms at the interval; quiet-cluster stretching is tested in
@@ -75,6 +76,8 @@ class ClusterTermTest {
   @Inject dev.rota.store.VmSetRepository sets;
   @Inject dev.rota.store.ClusterSettingsRepository clusterSettings;
   @Inject dev.rota.store.WorkerImages workerImages;
+  @Inject dev.rota.store.SecretRepository secrets;
+  @Inject dev.rota.store.SecretBox box;
 
   private ClusterWorkflow startCluster(WorkflowClient client) {
     ClusterWorkflow cluster =
@@ -691,6 +694,54 @@ class ClusterTermTest {
         vmRow("a").state().restartCount() >= 1,
         "the workflow heard of the failure and restarted it: " + eventTypes("a"));
     awaitStatus("a", "running");
+  }
+
+  /** A VM with TOKEN from the secret {@code secret}, as the API stores it: the name alone. */
+  private void vmWithSecret(String name, String secret) {
+    VmTemplate t =
+        new VmTemplate(
+            "process",
+            null,
+            List.of("sleep", "600"),
+            Map.of("MODE", "ci"),
+            Map.of("cpu", 1L, "memory", 512L),
+            Map.of(),
+            "Never",
+            null,
+            null,
+            null,
+            null,
+            null,
+            List.of(),
+            null,
+            null,
+            new dev.rota.agentapi.SecretRefs(Map.of("TOKEN", secret), null, null));
+    vms.save(VmRow.submitted(name, vms.nextSeq(), t, "waiting for the scheduler", clock.instant()));
+    startVmWorkflow(name);
+  }
+
+  @Test
+  void anAgentGetsTheSecretsValueAtStartAndAVmWhoseSecretIsGoneFailsNamingIt() {
+    worker("w1", 4);
+    secrets.save(
+        new dev.rota.store.SecretRow(
+            "token", box.seal("token", "s3cret-value"), clock.instant(), clock.instant()));
+    vmWithSecret("a", "token");
+    vmWithSecret("b", "gone");
+    startCluster(env.getWorkflowClient());
+    env.sleep(Duration.ofSeconds(6));
+    awaitStatus("a", "running");
+    dev.rota.agentapi.TaskSpec sent = agents.spec("w1", "a.0");
+    assertEquals(Map.of("MODE", "ci", "TOKEN", "s3cret-value"), sent.env(), "the value, sent");
+    assertEquals(Map.of("TOKEN", "token"), sent.secrets().env(), "and which it is");
+    assertEquals(Map.of("MODE", "ci"), vmRow("a").spec().env(), "the row keeps the name alone");
+    VmRow b =
+        awaitVm(
+            "b",
+            v -> v.state().statusMessage().contains("secret gone does not exist"),
+            "failed, naming the secret");
+    assertEquals("failed", b.state().status());
+    assertEquals(0, agents.starts("w1", "b.0"), "nothing sent to its agent");
   }
 
   @Test

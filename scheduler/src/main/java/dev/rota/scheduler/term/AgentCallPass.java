@@ -1,5 +1,7 @@
 package dev.rota.scheduler.term;
 
+import dev.rota.agentapi.GuestSpec;
+import dev.rota.agentapi.SecretRefs;
 import dev.rota.agentapi.TaskSpec;
 import dev.rota.agentapi.TaskStarts;
 import dev.rota.agents.AgentClient;
@@ -14,10 +16,12 @@ import dev.rota.store.AgentAddress;
 import dev.rota.store.Columns;
 import dev.rota.store.OutboxRepository;
 import dev.rota.store.OutboxRow;
+import dev.rota.store.SecretValues;
 import dev.rota.store.VmRepository;
 import dev.rota.store.VmRow;
 import dev.rota.store.VmTaskRepository;
 import dev.rota.store.VmTaskRow;
+import dev.rota.store.VmTemplate;
 import io.micronaut.transaction.TransactionOperations;
 import jakarta.inject.Named;
 import jakarta.inject.Singleton;
@@ -64,6 +68,7 @@ public class AgentCallPass {
   private final SchedulerWaker scheduler;
   private final Clock clock;
   private final TransactionOperations<Connection> tx;
+  private final SecretValues secretValues;
 
   public AgentCallPass(
       OutboxRepository actions,
@@ -76,7 +81,9 @@ public class AgentCallPass {
       WorkerSettings workerSettings,
       SchedulerWaker scheduler,
       Clock clock,
-      TransactionOperations<Connection> tx) {
+      TransactionOperations<Connection> tx,
+      SecretValues secretValues) {
+    this.secretValues = secretValues;
     this.actions = actions;
     this.vms = vms;
     this.tasks = tasks;
@@ -200,8 +207,16 @@ public class AgentCallPass {
         done.add(a.id()); // its worker is gone, or it is no longer meant to run there
         continue;
       }
+      TaskSpec spec;
+      try {
+        spec = spec(vm);
+      } catch (SecretValues.Unavailable e) {
+        failStart(a, "cannot start task " + a.taskId() + ": its " + e.getMessage());
+        done.add(a.id());
+        continue;
+      }
       asked.add(a);
-      items.add(new TaskStarts.Item(a.taskId(), spec(vm)));
+      items.add(new TaskStarts.Item(a.taskId(), spec));
     }
     if (asked.isEmpty()) {
       return null;
@@ -344,7 +359,11 @@ public class AgentCallPass {
 
   /** The agent refused the task (a 4xx: retrying cannot help): the task failed. */
   private void refused(OutboxRow a, RuntimeException e) {
-    String message = "worker " + a.worker() + " refused task " + a.taskId() + ": " + e.getMessage();
+    failStart(a, "worker " + a.worker() + " refused task " + a.taskId() + ": " + e.getMessage());
+  }
+
+  /** The task failed before it ran, as {@code message} says: for its VM's restart policy. */
+  private void failStart(OutboxRow a, String message) {
     Instant now = clock.instant();
     endStart(a, task -> observations.reached(task, TaskState.FAILED, null, message, now));
   }
@@ -407,20 +426,45 @@ public class AgentCallPass {
     return task != null && task.worker().equals(a.worker()) ? task : null;
   }
 
-  private static TaskSpec spec(VmRow vm) {
+  /**
+   * What the VM's agent is sent: its spec, with the values of the secrets it refers to, opened now
+   * and never stored with it.
+   */
+  private TaskSpec spec(VmRow vm) {
+    VmTemplate t = vm.spec();
+    Map<String, String> env = t.env();
+    GuestSpec guest = t.guest();
+    SecretRefs refs = SecretRefs.none(t.secrets()) ? null : t.secrets();
+    if (refs != null) {
+      Map<String, String> values = secretValues.of(refs.names());
+      env = new java.util.TreeMap<>(env);
+      for (Map.Entry<String, String> e : refs.env().entrySet()) {
+        env.put(e.getKey(), values.get(e.getValue()));
+      }
+      GuestSpec g = guest == null ? GuestSpec.NONE : guest;
+      guest =
+          new GuestSpec(
+              g.kernel(),
+              g.initrd(),
+              g.kernelArgs(),
+              refs.userData() != null ? values.get(refs.userData()) : g.userData(),
+              g.sshKeys(),
+              refs.startupScript() != null ? values.get(refs.startupScript()) : g.startupScript());
+    }
     return new TaskSpec(
         vm.name(),
         vm.state().restartCount(),
-        vm.spec().runtime(),
-        vm.spec().image(),
-        vm.spec().command(),
-        vm.spec().env(),
-        vm.spec().resources(),
-        vm.spec().guest(),
-        vm.spec().disconnect(),
-        vm.spec().ports().isEmpty() ? null : vm.spec().ports(),
+        t.runtime(),
+        t.image(),
+        t.command(),
+        env,
+        t.resources(),
+        guest,
+        t.disconnect(),
+        t.ports().isEmpty() ? null : t.ports(),
         vm.seq(),
-        vm.spec().network(),
-        vm.spec().checks());
+        t.network(),
+        t.checks(),
+        refs);
   }
 }
