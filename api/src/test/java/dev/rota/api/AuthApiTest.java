@@ -198,6 +198,95 @@ class AuthApiTest {
         .join();
   }
 
+  @Inject dev.rota.store.VmAccessTokenRepository vmTokens;
+
+  /**
+   * A VM's access token opens that VM's sockets and its read alone, until it expires, and not a VM
+   * made again under its name.
+   */
+  @Test
+  void aVmsAccessTokenOpensThatVmAloneUntilItExpires() {
+    for (String vm : List.of("box-a", "box-b")) {
+      assertEquals(
+          201,
+          http.send(
+                  "POST",
+                  "/v1/vms",
+                  "{\"name\":\"" + vm + "\",\"command\":[\"sleep\",\"60\"]}",
+                  ADMIN)
+              .status());
+    }
+    assertEquals(
+        403,
+        http.send("POST", "/v1/vms/box-a/access-tokens", "{}", tokens.get("compute:write"))
+            .status(),
+        "making one takes compute:connect");
+    Http.Reply made =
+        http.send(
+            "POST",
+            "/v1/vms/box-a/access-tokens",
+            "{\"ttl\":\"1h\"}",
+            tokens.get("compute:connect"));
+    assertEquals(201, made.status(), made.toString());
+    String token = (String) made.map().get("token");
+    for (String path :
+        List.of(
+            "/v1/vms/box-a",
+            "/v1/vms/box-a/console",
+            "/v1/vms/box-a/exec?command=true",
+            "/v1/vms/box-a/ports/web/forward")) {
+      int status = http.send("GET", path, null, token).status();
+      assertTrue(status != 401 && status != 403, path + " with its VM's token: " + status);
+    }
+    for (String[] call :
+        List.of(
+            new String[] {"GET", "/v1/vms/box-b/console"},
+            new String[] {"GET", "/v1/vms/box-b"},
+            new String[] {"GET", "/v1/vms"},
+            new String[] {"DELETE", "/v1/vms/box-a"},
+            new String[] {"POST", "/v1/vms/box-a/stop"},
+            new String[] {"POST", "/v1/vms/box-a/access-tokens"})) {
+      Http.Reply r = http.send(call[0], call[1], null, token);
+      assertEquals(403, r.status(), call[0] + " " + call[1] + " -> " + r);
+      assertTrue(r.detail().contains("box-a"), r.toString());
+    }
+    assertEquals(
+        400,
+        http.send(
+                "POST",
+                "/v1/vms/box-a/access-tokens",
+                "{\"ttl\":\"2d\"}",
+                tokens.get("compute:connect"))
+            .status(),
+        "24h at most");
+
+    dev.rota.store.VmAccessTokenRow row =
+        vmTokens.findById(dev.rota.api.auth.Tokens.hash(token)).orElseThrow();
+    vmTokens.update(
+        new dev.rota.store.VmAccessTokenRow(
+            row.tokenHash(),
+            row.vm(),
+            row.vmSeq(),
+            row.createdBy(),
+            row.createdAt(),
+            java.time.Instant.now().minusSeconds(1)));
+    Http.Reply expired = http.send("GET", "/v1/vms/box-a/console", null, token);
+    assertEquals(401, expired.status(), expired.toString());
+    assertTrue(expired.detail().contains("expired"), expired.toString());
+    vmTokens.update(row);
+
+    // The same name made again is another VM.
+    vmTokens.update(
+        new dev.rota.store.VmAccessTokenRow(
+            row.tokenHash(),
+            row.vm(),
+            row.vmSeq() - 1,
+            row.createdBy(),
+            row.createdAt(),
+            row.expiresAt()));
+    assertEquals(403, http.send("GET", "/v1/vms/box-a/console", null, token).status());
+  }
+
   /** Referring to a secret takes secrets:use beside compute:write; nothing is stored without. */
   @Test
   void aVmThatRefersToASecretTakesSecretsUse() {

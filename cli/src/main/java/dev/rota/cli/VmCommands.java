@@ -461,6 +461,31 @@ final class VmCommands extends Noun {
     }
   }
 
+  @Command(
+      name = "token",
+      description =
+          "Print a short-lived token that opens this VM's port-forward, connect, console, exec and"
+              + " ssh, and nothing else.")
+  int token(
+      @Parameters(paramLabel = "NAME") String name,
+      @Option(
+              names = "--ttl",
+              paramLabel = "DURATION",
+              description = "how long it lasts: 15m unless given, 24h at most")
+          String ttl) {
+    java.util.Map<String, Object> body = new java.util.LinkedHashMap<>();
+    if (ttl != null) {
+      body.put("ttl", ttl);
+    }
+    JsonNode made = root.api().post(path(name) + "/access-tokens", body);
+    if (root.format == Output.Format.TABLE) {
+      root.output().say(made.path("token").asText());
+    } else {
+      root.output().value(made);
+    }
+    return ExitCodes.OK;
+  }
+
   @Command(name = "stop", description = "End the VM's task; it stays, stopped.")
   int stop(@Parameters(paramLabel = "NAME") String name, @Mixin WaitOptions wait) {
     ApiClient api = root.api();

@@ -31,12 +31,15 @@ public class AuthFilter {
   private final ServiceAccountRepository accounts;
   private final ErrorResponseProcessor<?> problems;
   private final Callers callers;
+  private final VmTokens vmTokens;
 
   public AuthFilter(
       AuthSettings settings,
       ServiceAccountRepository accounts,
       ErrorResponseProcessor<?> problems,
-      Callers callers) {
+      Callers callers,
+      VmTokens vmTokens) {
+    this.vmTokens = vmTokens;
     this.settings = settings;
     this.callers = callers;
     this.accounts = accounts;
@@ -62,10 +65,10 @@ public class AuthFilter {
     Optional<ServiceAccountRow> account =
         accounts.findByTokenHash(hash).filter(a -> Tokens.sameHash(a.tokenHash(), hash));
     if (account.isEmpty()) {
-      return refuse(
-          request,
-          HttpStatus.UNAUTHORIZED,
-          "the bearer token is not valid (unknown, or its account was deleted)");
+      return vmTokens
+          .admit(request, hash)
+          .map(refusal -> refuse(request, refusal.status(), refusal.detail()))
+          .orElse(null);
     }
     callers.authenticated(hash);
     Set<Role> roles = EnumSet.noneOf(Role.class);

@@ -42,6 +42,7 @@ final class ClosedBodies {
           ServiceAccountRequest.class,
           dev.rota.api.secrets.SecretRequest.class,
           dev.rota.api.secrets.SecretValueRequest.class,
+          dev.rota.api.forward.AccessTokenRequest.class,
           dev.rota.api.images.ImagePrefetchRequest.class,
           ClusterSettingsView.class);
 

@@ -1,0 +1,12 @@
+package dev.rota.store;
+
+import io.micronaut.data.jdbc.annotation.JdbcRepository;
+import io.micronaut.data.model.query.builder.sql.Dialect;
+import io.micronaut.data.repository.CrudRepository;
+import java.time.Instant;
+
+@JdbcRepository(dialect = Dialect.POSTGRES)
+public interface VmAccessTokenRepository extends CrudRepository<VmAccessTokenRow, String> {
+  /** Forgets the tokens that expired before {@code now}: they open nothing any more. */
+  void deleteByExpiresAtLessThan(Instant now);
+}
