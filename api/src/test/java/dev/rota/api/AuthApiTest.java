@@ -250,6 +250,31 @@ class AuthApiTest {
       assertEquals(403, r.status(), call[0] + " " + call[1] + " -> " + r);
       assertTrue(r.detail().contains("box-a"), r.toString());
     }
+    // The sockets themselves, opened by an upgrade: its VM's opens (and says there is nothing to
+    // forward to), another's is refused at the handshake.
+    String ws = server.getURL().toString().replaceFirst("^http", "ws");
+    java.util.concurrent.CompletableFuture<String> closed =
+        new java.util.concurrent.CompletableFuture<>();
+    open(java.net.URI.create(ws + "/v1/vms/box-a/ports/web/forward"), token, closed);
+    try {
+      assertTrue(
+          closed.get(30, java.util.concurrent.TimeUnit.SECONDS).startsWith("44"),
+          "opened, then closed by the relay: " + closed.getNow(""));
+    } catch (Exception e) {
+      throw new AssertionError(e);
+    }
+    java.util.concurrent.CompletionException other =
+        org.junit.jupiter.api.Assertions.assertThrows(
+            java.util.concurrent.CompletionException.class,
+            () ->
+                open(
+                    java.net.URI.create(ws + "/v1/vms/box-b/ports/web/forward"),
+                    token,
+                    new java.util.concurrent.CompletableFuture<>()));
+    assertTrue(
+        other.getCause() instanceof java.net.http.WebSocketHandshakeException h
+            && h.getResponse().statusCode() == 403,
+        String.valueOf(other.getCause()));
     assertEquals(
         400,
         http.send(
