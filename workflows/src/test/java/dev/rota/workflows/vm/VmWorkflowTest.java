@@ -31,6 +31,8 @@ import org.junit.jupiter.api.Test;
  * The VM lifecycle in skipped time, against a fake store that notes each call with the server's
  * time.
  */
+// Each test has its own test server and store: they run side by side.
+@org.junit.jupiter.api.parallel.Execution(org.junit.jupiter.api.parallel.ExecutionMode.CONCURRENT)
 class VmWorkflowTest {
   static final long DELAY = 15_000;
   static final long MAX_DELAY = 300_000;
@@ -352,8 +354,23 @@ class VmWorkflowTest {
     assertEquals(status, vm.status());
   }
 
+  /**
+   * Lets the workflow take up what it was last sent: a moment of workflow time, then until no
+   * workflow task or activity of its is under way (on a loaded machine that takes longer than the
+   * moment).
+   */
   private void settle() {
     env.sleep(Duration.ofMillis(10));
+    dev.rota.testing.Eventually.eventually(
+        "the workflow settles",
+        () -> {
+          var events = env.getWorkflowClient().fetchHistory(VmWorkflow.workflowId("a")).getEvents();
+          var last = events.get(events.size() - 1);
+          return !(last.hasWorkflowTaskScheduledEventAttributes()
+              || last.hasWorkflowTaskStartedEventAttributes()
+              || last.hasActivityTaskScheduledEventAttributes()
+              || last.hasActivityTaskStartedEventAttributes());
+        });
   }
 
   @Test
