@@ -1,6 +1,5 @@
 package dev.rota.scheduling;
 
-import dev.rota.model.VmStatus;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -8,9 +7,9 @@ import java.util.Map;
 /**
  * How many more of each set's replicas may be moved now. A move starts the new copy before the old
  * one goes, so it takes nothing away unless the new copy fails; that risk is what a set's {@code
- * maxUnavailable} bounds: the replicas it may have away are those missing (not running) and those
- * being moved. A move counts until its old copy is gone, so {@code maxUnavailable} also bounds how
- * many of a set's replicas have two copies at once.
+ * maxUnavailable} bounds: the replicas it may have away are those missing (not running, or running
+ * but not yet ready) and those being moved. A move counts until its old copy is gone, so {@code
+ * maxUnavailable} also bounds how many of a set's replicas have two copies at once.
  */
 public final class SetAllowances {
   private SetAllowances() {}
@@ -25,7 +24,7 @@ public final class SetAllowances {
       if (vm.set() == null) {
         continue;
       }
-      if (vm.status() == VmStatus.RUNNING) {
+      if (vm.available()) {
         running.merge(vm.set(), 1, Integer::sum);
       }
       if (vm.moveUnderWay()) {

@@ -24,6 +24,8 @@ import java.util.Map;
  *     runs; null when none is
  * @param keepsThroughDisconnect whether it stays on its worker while that worker is offline (its
  *     {@code disconnect.replace} is false) rather than being placed elsewhere
+ * @param awaitingReadiness whether it runs but its readiness check has not passed yet: not yet
+ *     available to its set
  */
 public record VmSnapshot(
     String name,
@@ -41,7 +43,12 @@ public record VmSnapshot(
     String image,
     RestartPolicy restartPolicy,
     String oldCopyOn,
-    boolean keepsThroughDisconnect) {
+    boolean keepsThroughDisconnect,
+    boolean awaitingReadiness) {
+  /** Running and ready, or running without a readiness check: what its set counts as available. */
+  public boolean available() {
+    return status == VmStatus.RUNNING && !awaitingReadiness;
+  }
 
   public VmSnapshot(
       String name,
@@ -75,6 +82,7 @@ public record VmSnapshot(
         image,
         restartPolicy,
         oldCopyOn,
+        false,
         false);
   }
 
@@ -108,8 +116,7 @@ public record VmSnapshot(
         movingFrom,
         image,
         restartPolicy,
-        null,
-        false);
+        null);
   }
 
   public VmSnapshot(

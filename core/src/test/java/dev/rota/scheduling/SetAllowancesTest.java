@@ -60,4 +60,39 @@ class SetAllowancesTest {
             replica("web-3", VmStatus.RUNNING, null, null));
     assertEquals(0, SetAllowances.of(missing, sets).get("web"), "one missing, one still moving");
   }
+
+  @Test
+  void aReplicaRunningButNotYetReadyIsNotAvailable() {
+    Map<String, SetSnapshot> sets = Map.of("web", new SetSnapshot("web", 3, 1));
+    VmSnapshot ready = replica("web-0", VmStatus.RUNNING, null, null);
+    VmSnapshot booting =
+        new VmSnapshot(
+            "web-1",
+            1,
+            "qemu",
+            Map.of("cpu", 1L),
+            Map.of(),
+            VmStatus.RUNNING,
+            1,
+            null,
+            "web",
+            Spread.NONE,
+            null,
+            null,
+            null,
+            RestartPolicy.ALWAYS,
+            null,
+            false,
+            true);
+    assertEquals(
+        1,
+        SetAllowances.of(
+                List.of(ready, replica("web-1", VmStatus.RUNNING, null, null), ready), sets)
+            .get("web"),
+        "all three ready: one may move");
+    assertEquals(
+        0,
+        SetAllowances.of(List.of(ready, booting, ready), sets).get("web"),
+        "one still booting to ready is one away: none may move");
+  }
 }

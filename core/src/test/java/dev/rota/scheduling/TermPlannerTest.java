@@ -236,7 +236,8 @@ class TermPlannerTest {
             null,
             RestartPolicy.ALWAYS,
             null,
-            true);
+            true,
+            false);
     List<PlacedTask> tasks =
         List.of(
             new PlacedTask("kept", 1, 0, "cut", TaskState.RUNNING),

@@ -131,10 +131,44 @@ abstract class RepositoryContract {
     assertEquals(VmPlacementNotes.NONE, vms.findById(plain.name()).orElseThrow().notes());
     assertEquals(VmSetMembership.NONE, vms.findById(plain.name()).orElseThrow().membership());
     VmRow sameTemplate = vms.save(vm(unique("t"), "pending", null));
+    // Running, its readiness check passed for the generation before: not yet ready for its set.
+    VmRow awaiting =
+        vms.save(
+            new VmRow(
+                unique("r"),
+                vms.nextSeq(),
+                T0,
+                new VmTemplate(
+                    "process",
+                    null,
+                    List.of("run"),
+                    Map.of("MODE", "ci"),
+                    Map.of("cpu", 1L),
+                    Map.of(),
+                    "Always",
+                    null,
+                    null,
+                    null,
+                    null,
+                    null,
+                    List.of(new dev.rota.agentapi.PortSpec("web", 80, null)),
+                    null,
+                    new dev.rota.agentapi.Checks(
+                        new dev.rota.agentapi.CheckSpec(null, "web", null, null, 0, 10, 1, 3),
+                        null),
+                    new dev.rota.agentapi.SecretRefs(Map.of("TOKEN", "ci-token"), null, null)),
+                new VmState("running", "why", "w1", 2, 0, T0, T0, null, 0, null),
+                VmPlacementNotes.NONE,
+                VmSetMembership.NONE,
+                new VmReadiness(1, T0, null),
+                0));
+    assertEquals(
+        awaiting.spec(), vms.findById(awaiting.name()).orElseThrow().spec(), "secrets round-trip");
+    assertTrue(awaiting.scheduling().awaitingReadiness(), "ready for generation 1, not 2");
 
     List<VmSchedulingRow> read = tx.executeRead(s -> termReads.vms(s.getConnection()));
 
-    for (VmRow v : List.of(plain, full, sameTemplate)) {
+    for (VmRow v : List.of(plain, full, sameTemplate, awaiting)) {
       VmSchedulingRow row =
           read.stream().filter(r -> r.name().equals(v.name())).findFirst().orElseThrow();
       assertEquals(vms.findById(v.name()).orElseThrow().scheduling(), row, v.name());

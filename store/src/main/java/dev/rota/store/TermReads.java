@@ -25,7 +25,8 @@ public class TermReads {
   static final String VMS =
       """
       SELECT name, seq, runtime, image, resources, labels, restart_policy, status, restart_count, avoid_worker,
-             avoid_until, vm_set, failed_on, moving_from, old_copy_on, disconnect
+             avoid_until, vm_set, failed_on, moving_from, old_copy_on, disconnect, checks, ready_generation,
+             ready_since
       FROM vms""";
   static final String PLACED_TASKS =
       """
@@ -43,6 +44,7 @@ public class TermReads {
   private final Converters.Strings strings;
   private final Converters.DisconnectPolicy disconnect;
   private final Converters.PortNumbers ports;
+  private final Converters.HealthChecks checks;
 
   /**
    * The entities' own converters read the JSON columns, so that a column reads the same either way.
@@ -51,7 +53,9 @@ public class TermReads {
       Converters.Quantities quantities,
       Converters.Strings strings,
       Converters.DisconnectPolicy disconnect,
-      Converters.PortNumbers ports) {
+      Converters.PortNumbers ports,
+      Converters.HealthChecks checks) {
+    this.checks = checks;
     this.ports = ports;
     this.quantities = quantities;
     this.strings = strings;
@@ -68,6 +72,17 @@ public class TermReads {
             t -> dev.rota.agentapi.Disconnect.keeps(disconnect.convertToEntityValue(t, null)));
   }
 
+  /** Whether the checks' text has a readiness check; each distinct text parsed once per read. */
+  private boolean checksReadiness(Map<String, Boolean> parsed, String text) {
+    return text != null
+        && parsed.computeIfAbsent(
+            text,
+            t -> {
+              dev.rota.agentapi.Checks c = checks.convertToEntityValue(t, null);
+              return c != null && c.readiness() != null;
+            });
+  }
+
   private interface Row<T> {
     T read(ResultSet r) throws SQLException;
   }
@@ -80,6 +95,7 @@ public class TermReads {
     Map<String, Map<String, Long>> resources = new HashMap<>();
     Map<String, Map<String, String>> labels = new HashMap<>();
     Map<String, Boolean> disconnects = new HashMap<>();
+    Map<String, Boolean> checked = new HashMap<>();
     return read(
         connection,
         VMS,
@@ -101,7 +117,12 @@ public class TermReads {
                 r.getString("failed_on"),
                 r.getString("moving_from"),
                 r.getString("old_copy_on"),
-                keeps(disconnects, r.getString("disconnect"))));
+                keeps(disconnects, r.getString("disconnect")),
+                new VmReadiness(integer(r, "ready_generation"), instant(r, "ready_since"), null)
+                    .awaited(
+                        r.getString("status"),
+                        r.getInt("restart_count"),
+                        checksReadiness(checked, r.getString("checks")))));
   }
 
   /** Every task the scheduler placed, as {@link VmTaskRepository#findAll()} reads it. */

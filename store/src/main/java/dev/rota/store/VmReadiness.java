@@ -20,4 +20,20 @@ public record VmReadiness(
     @MappedProperty("ready_since") @Nullable Instant since,
     @MappedProperty("readiness_message") @Nullable String message) {
   public static final VmReadiness NONE = new VmReadiness(null, null, null);
+
+  /**
+   * Whether the check passes for the task of {@code restartCount}: it is that task's word, and
+   * ready.
+   */
+  public boolean passesFor(int restartCount) {
+    return generation != null && generation == restartCount && since != null;
+  }
+
+  /**
+   * Whether a VM of {@code status} and {@code restartCount}, with a readiness check or not, runs
+   * without having passed it yet.
+   */
+  public boolean awaited(String status, int restartCount, boolean checked) {
+    return checked && "running".equals(status) && !passesFor(restartCount);
+  }
 }

@@ -77,7 +77,11 @@ public record VmRow(
         notes.failedOn(),
         notes.movingFrom(),
         notes.oldCopyOn(),
-        dev.rota.agentapi.Disconnect.keeps(spec.disconnect()));
+        dev.rota.agentapi.Disconnect.keeps(spec.disconnect()),
+        readiness.awaited(
+            state.status(),
+            state.restartCount(),
+            spec.checks() != null && spec.checks().readiness() != null));
   }
 
   public VmRow withSeq(long newSeq) {

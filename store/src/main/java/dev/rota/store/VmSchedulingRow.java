@@ -6,7 +6,7 @@ import java.util.Map;
 
 /**
  * What the scheduler reads of a VM every term: the columns of {@link VmRow} a placement or a
- * reconciliation uses.
+ * reconciliation uses, and whether it runs without having passed its readiness check yet.
  */
 public record VmSchedulingRow(
     String name,
@@ -24,4 +24,5 @@ public record VmSchedulingRow(
     @Nullable String failedOn,
     @Nullable String movingFrom,
     @Nullable String oldCopyOn,
-    boolean keepsThroughDisconnect) {}
+    boolean keepsThroughDisconnect,
+    boolean awaitingReadiness) {}

@@ -90,7 +90,8 @@ final class Snapshots {
         v.image(),
         WireName.parse(RestartPolicy.class, v.restartPolicy()).orElse(RestartPolicy.NEVER),
         v.oldCopyOn(),
-        v.keepsThroughDisconnect());
+        v.keepsThroughDisconnect(),
+        v.awaitingReadiness());
   }
 
   static PlacedTask task(VmTaskRow t) {
