@@ -2,6 +2,7 @@ package dev.rota.agent;
 
 import static dev.rota.testing.Eventually.eventually;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -465,14 +466,27 @@ class QemuRuntimeTest {
             1,
             128,
             a);
+    // Its user data is a secret's value: the guest reads it, no record on disk holds it.
     Task second =
-        start(
+        new Task(
             "disk-b.0",
-            image,
-            new GuestSpec(null, null, null, "#cloud-config\n# rota.test=exit:3\n", null, null),
-            1,
-            128,
-            b);
+            new TaskSpec(
+                "disk-b",
+                0,
+                "qemu",
+                image,
+                List.of(),
+                Map.of(),
+                Map.of("cpu", 1L, "memory", 128L),
+                new GuestSpec(null, null, null, "#cloud-config\n# rota.test=exit:3\n", null, null),
+                null,
+                null,
+                null,
+                null,
+                null,
+                new dev.rota.agentapi.SecretRefs(null, "ci-user-data", null)),
+            b::add);
+    runtime.start(second);
     eventually("all three ended", BOOT, () -> first.ended() && second.ended() && third.ended());
     assertEquals(1, imageRequests.get(), "one fetch for both");
     assertEquals(
@@ -487,6 +501,19 @@ class QemuRuntimeTest {
     assertTrue(
         console("disk-a.0").contains("ROTA-GUEST-USER-DATA #cloud-config"),
         "the user data reached the guest");
+    Path secretOnes = supervisor.folder("disk-b.0");
+    try (java.util.stream.Stream<Path> files = Files.walk(secretOnes)) {
+      for (Path f : files.filter(Files::isRegularFile).toList()) {
+        String name = f.getFileName().toString();
+        // The seed disk is the guest's own; its console output (stdout) what the guest printed.
+        if (!name.equals("seed.img") && !name.startsWith("stdout")) {
+          assertFalse(
+              new String(Files.readAllBytes(f), java.nio.charset.StandardCharsets.ISO_8859_1)
+                  .contains("rota.test=exit:3"),
+              f + " holds the secret user data");
+        }
+      }
+    }
     assertTrue(
         Files.exists(GuestFiles.folder(supervisor.folder("disk-a.0")).resolve("disk.qcow2")),
         "each its own overlay");
