@@ -303,7 +303,8 @@ final class GuestConfinement {
     return List.copyOf(found);
   }
 
-  private static void own(Path path, int uid) throws IOException {
+  /** Makes {@code path} the guest's: its uid's, and the group of that number. */
+  static void own(Path path, int uid) throws IOException {
     Files.setAttribute(path, "unix:uid", uid);
     Files.setAttribute(path, "unix:gid", uid);
   }

@@ -548,8 +548,7 @@ final class QemuRuntime implements TaskRuntime {
   /** Makes {@code file} the guest user's, when the guest runs as one. */
   private static void own(Path file, Integer uid) throws IOException {
     if (uid != null) {
-      Files.setAttribute(file, "unix:uid", uid);
-      Files.setAttribute(file, "unix:gid", uid);
+      GuestConfinement.own(file, uid);
       Files.setPosixFilePermissions(
           file,
           java.util.Set.of(

@@ -22,6 +22,10 @@ final class Qmp {
    */
   static final int MAX_SOCKET_PATH = 107;
 
+  /** Reads and writes the protocol's JSON: one mapper, as health checks call it every period. */
+  private final com.fasterxml.jackson.databind.ObjectMapper json =
+      new com.fasterxml.jackson.databind.ObjectMapper();
+
   /** Where deadlines are kept: a deadline closes the socket, which ends a read waiting on it. */
   private final ScheduledExecutorService timers;
 
@@ -36,20 +40,10 @@ final class Qmp {
 
   /** What QEMU's human monitor answers {@code commandLine} ({@code info usernet}) with. */
   String human(Path socket, String commandLine, Duration deadline) throws IOException {
-    String request =
-        new com.fasterxml.jackson.databind.ObjectMapper()
-            .createObjectNode()
-            .put("execute", "human-monitor-command")
-            .set(
-                "arguments",
-                new com.fasterxml.jackson.databind.ObjectMapper()
-                    .createObjectNode()
-                    .put("command-line", commandLine))
-            .toString();
-    return new com.fasterxml.jackson.databind.ObjectMapper()
-        .readTree(call(socket, request, deadline))
-        .path("return")
-        .asText();
+    com.fasterxml.jackson.databind.node.ObjectNode request = json.createObjectNode();
+    request.put("execute", "human-monitor-command");
+    request.putObject("arguments").put("command-line", commandLine);
+    return json.readTree(call(socket, request.toString(), deadline)).path("return").asText();
   }
 
   private String call(Path socket, String request, Duration deadline) throws IOException {

@@ -25,7 +25,7 @@ import org.junit.jupiter.api.Test;
  * hosts are restarted in turn, and again nothing is lost. The figures (how soon terms resumed) are
  * printed and kept in {@code target/failover.txt}; nothing here asserts speed.
  */
-class TwoHostsIT {
+class HostFailoverIT {
   private static final int BURST = 200;
   private static final int CLIENTS = 8;
 
