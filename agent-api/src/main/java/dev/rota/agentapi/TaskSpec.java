@@ -38,38 +38,6 @@ public record TaskSpec(
     NetworkSpec network,
     Checks checks,
     SecretRefs secrets) {
-  /** As the controller sent it before secrets, none of its values secret. */
-  public TaskSpec(
-      String vm,
-      int restartCount,
-      String runtime,
-      String image,
-      List<String> command,
-      Map<String, String> env,
-      Map<String, Long> resources,
-      GuestSpec guest,
-      Disconnect disconnect,
-      List<PortSpec> ports,
-      Long submission,
-      NetworkSpec network,
-      Checks checks) {
-    this(
-        vm,
-        restartCount,
-        runtime,
-        image,
-        command,
-        env,
-        resources,
-        guest,
-        disconnect,
-        ports,
-        submission,
-        network,
-        checks,
-        null);
-  }
-
   public TaskSpec(
       String vm,
       int restartCount,
@@ -90,6 +58,7 @@ public record TaskSpec(
         resources,
         guest,
         disconnect,
+        null,
         null,
         null,
         null,

@@ -370,7 +370,8 @@ class QemuRuntimeTest {
                 List.of(new dev.rota.agentapi.PortSpec("echo", 7, echoPort)),
                 null,
                 null,
-                new dev.rota.agentapi.Checks(readiness, liveness)),
+                new dev.rota.agentapi.Checks(readiness, liveness),
+                null),
             changes::add);
     HealthChecks checks = new HealthChecks(timers, starts, "127.0.0.1", Duration.ofSeconds(5));
     runtime.start(task);

@@ -10,6 +10,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
@@ -32,28 +33,16 @@ final class SecretCommands extends Noun {
   }
 
   @Command(name = "create", description = "Create a secret from a file, or stdin.")
-  int create(
-      @Parameters(paramLabel = "NAME") String name,
-      @Option(
-              names = "--from-file",
-              paramLabel = "FILE",
-              description = "the value's file; - (the default) reads stdin")
-          String file) {
+  int create(@Parameters(paramLabel = "NAME") String name, @Mixin ValueSource source) {
     Map<String, Object> body = new LinkedHashMap<>();
     body.put("name", name);
-    body.put("value", value(file));
+    body.put("value", source.value());
     return shown(root.api().post("/v1/secrets", body), COLUMNS);
   }
 
   @Command(name = "set", description = "Give a secret a new value, from a file or stdin.")
-  int set(
-      @Parameters(paramLabel = "NAME") String name,
-      @Option(
-              names = "--from-file",
-              paramLabel = "FILE",
-              description = "the value's file; - (the default) reads stdin")
-          String file) {
-    return shown(root.api().put(path(name), Map.of("value", value(file))), COLUMNS);
+  int set(@Parameters(paramLabel = "NAME") String name, @Mixin ValueSource source) {
+    return shown(root.api().put(path(name), Map.of("value", source.value())), COLUMNS);
   }
 
   @Command(name = "list", description = "List secrets by name.")
@@ -76,14 +65,23 @@ final class SecretCommands extends Noun {
     return ExitCodes.OK;
   }
 
-  private static String value(String file) {
-    try {
-      return file == null || file.equals("-")
-          ? new String(System.in.readAllBytes(), StandardCharsets.UTF_8)
-          : Files.readString(Path.of(file), StandardCharsets.UTF_8);
-    } catch (IOException e) {
-      throw new CliException(
-          ExitCodes.USAGE, "cannot read the secret's value from " + file + ": " + e.getMessage());
+  /** Where a secret's value is read from: a file, or stdin. */
+  static final class ValueSource {
+    @Option(
+        names = "--from-file",
+        paramLabel = "FILE",
+        description = "the value's file; - (the default) reads stdin")
+    String file;
+
+    String value() {
+      try {
+        return file == null || file.equals("-")
+            ? new String(System.in.readAllBytes(), StandardCharsets.UTF_8)
+            : Files.readString(Path.of(file), StandardCharsets.UTF_8);
+      } catch (IOException e) {
+        throw new CliException(
+            ExitCodes.USAGE, "cannot read the secret's value from " + file + ": " + e.getMessage());
+      }
     }
   }
 }

@@ -24,27 +24,46 @@ public class SecretValues {
     }
   }
 
-  /** Each secret named, by name; {@link Unavailable} names those that are not there. */
-  public Map<String, String> of(Collection<String> names) {
-    Map<String, String> values = new TreeMap<>();
-    if (names.isEmpty()) {
+  /**
+   * Secrets opened at once for a batch of starts.
+   *
+   * @param values each secret that exists, by name
+   * @param unavailable why none can be opened here, or null
+   */
+  public record Opened(Map<String, String> values, String unavailable) {
+    /** The values of {@code names}; {@link Unavailable} names those that are not there. */
+    public Map<String, String> of(Collection<String> names) {
+      if (names.isEmpty()) {
+        return Map.of();
+      }
+      if (unavailable != null) {
+        throw new Unavailable(unavailable);
+      }
+      TreeSet<String> gone = new TreeSet<>(names);
+      gone.removeAll(values.keySet());
+      if (!gone.isEmpty()) {
+        throw new Unavailable(
+            (gone.size() == 1 ? "secret " : "secrets ")
+                + String.join(", ", gone)
+                + (gone.size() == 1 ? " does" : " do")
+                + " not exist");
+      }
       return values;
     }
-    if (box.unavailable() != null) {
-      throw new Unavailable(box.unavailable());
+  }
+
+  /** Each of {@code names} that exists, read and opened in one go. */
+  public Opened open(Collection<String> names) {
+    if (names.isEmpty()) {
+      return new Opened(Map.of(), null);
     }
+    if (box.unavailable() != null) {
+      return new Opened(Map.of(), box.unavailable());
+    }
+    Map<String, String> values = new TreeMap<>();
     for (SecretRow row : secrets.findByNameInList(names)) {
       values.put(row.name(), box.open(row.name(), row.sealed()));
     }
-    TreeSet<String> gone = new TreeSet<>(names);
-    gone.removeAll(values.keySet());
-    if (!gone.isEmpty()) {
-      throw new Unavailable(
-          (gone.size() == 1 ? "secret " : "secrets ")
-              + String.join(", ", gone)
-              + (gone.size() == 1 ? " does" : " do")
-              + " not exist");
-    }
-    return values;
+    return new Opened(values, null);
   }
 }

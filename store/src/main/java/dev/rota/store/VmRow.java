@@ -59,6 +59,11 @@ public record VmRow(
         0);
   }
 
+  /** Whether it has a readiness check: without one it is ready once it runs. */
+  public boolean checksReadiness() {
+    return spec.checks() != null && spec.checks().readiness() != null;
+  }
+
   /** What the scheduler reads of it. */
   public VmSchedulingRow scheduling() {
     return new VmSchedulingRow(
@@ -78,10 +83,7 @@ public record VmRow(
         notes.movingFrom(),
         notes.oldCopyOn(),
         dev.rota.agentapi.Disconnect.keeps(spec.disconnect()),
-        readiness.awaited(
-            state.status(),
-            state.restartCount(),
-            spec.checks() != null && spec.checks().readiness() != null));
+        readiness.awaited(state.status(), state.restartCount(), checksReadiness()));
   }
 
   public VmRow withSeq(long newSeq) {

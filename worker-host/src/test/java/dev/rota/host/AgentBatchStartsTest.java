@@ -30,21 +30,7 @@ class AgentBatchStartsTest {
 
   private static TaskStarts.Item item(String vm, String runtime) {
     return new TaskStarts.Item(
-        vm + ".0",
-        new TaskSpec(
-            vm,
-            0,
-            runtime,
-            null,
-            List.of("run"),
-            Map.of(),
-            Map.of(),
-            null,
-            null,
-            null,
-            null,
-            null,
-            null));
+        vm + ".0", new TaskSpec(vm, 0, runtime, null, List.of("run"), Map.of(), Map.of(), null));
   }
 
   /** The client's JSON, from a context of the agents' package alone, shared by both tests. */

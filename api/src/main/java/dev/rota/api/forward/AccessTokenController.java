@@ -79,13 +79,13 @@ public class AccessTokenController {
     }
     VmRow vm = vms.findById(name).orElseThrow(() -> Problems.notFound("VM", name));
     Instant now = clock.instant();
+    String caller = Caller.of(http).name();
     String token = Tokens.generate();
     Instant expires = now.plusSeconds(seconds);
     tokens.deleteByExpiresAtLessThan(now);
     tokens.save(
-        new VmAccessTokenRow(
-            Tokens.hash(token), vm.name(), vm.seq(), Caller.of(http).name(), now, expires));
-    log.info("access token for vm {} made by {}, until {}", name, Caller.of(http).name(), expires);
+        new VmAccessTokenRow(Tokens.hash(token), vm.name(), vm.seq(), caller, now, expires));
+    log.info("access token for vm {} made by {}, until {}", name, caller, expires);
     return new AccessTokenView(vm.name(), token, expires);
   }
 }

@@ -55,13 +55,14 @@ public record VmView(
   /** As shown, with where its ports are reached and its workflow in the Temporal UI (or null). */
   public static VmView of(
       VmRow row, List<VmEndpoints.Endpoint> endpoints, @Nullable String workflowUrl) {
+    Instant readySince = readySince(row);
     return new VmView(
         row.name(),
         VmSpecView.of(row.spec()),
         row.state().status(),
         message(row),
-        readySince(row) != null,
-        readySince(row),
+        readySince != null,
+        readySince,
         readinessMessage(row),
         VmStatus.PENDING.wireName().equals(row.state().status()) && row.notes().fitsNowhere(),
         row.state().worker(),
@@ -86,24 +87,20 @@ public record VmView(
     if (!VmStatus.RUNNING.wireName().equals(row.state().status())) {
       return null;
     }
-    if (!checksReadiness(row)) {
+    if (!row.checksReadiness()) {
       return row.state().startedAt() == null ? row.createdAt() : row.state().startedAt();
     }
-    return current(row) ? row.readiness().since() : null;
+    return row.readiness().passesFor(row.state().restartCount()) ? row.readiness().since() : null;
   }
 
   /** What its readiness check said when it last failed, while it runs and is not ready. */
   private static String readinessMessage(VmRow row) {
     return VmStatus.RUNNING.wireName().equals(row.state().status())
-            && checksReadiness(row)
+            && row.checksReadiness()
             && current(row)
             && row.readiness().since() == null
         ? row.readiness().message()
         : null;
-  }
-
-  private static boolean checksReadiness(VmRow row) {
-    return row.spec().checks() != null && row.spec().checks().readiness() != null;
   }
 
   /** Whether what its agent last said of its readiness is of its current task. */

@@ -201,6 +201,7 @@ public class AgentCallPass {
     AgentAddress endpoint = endpoints.get(starts.get(0).worker());
     List<OutboxRow> asked = new ArrayList<>();
     List<TaskStarts.Item> items = new ArrayList<>();
+    SecretValues.Opened secrets = secretValues.open(secretsOf(starts, read));
     for (OutboxRow a : starts) {
       VmRow vm = read.vms().get(a.vm());
       if (endpoint == null || !stillWanted(a, vm, read.taskOf(a))) {
@@ -209,7 +210,7 @@ public class AgentCallPass {
       }
       TaskSpec spec;
       try {
-        spec = spec(vm);
+        spec = spec(vm, secrets);
       } catch (SecretValues.Unavailable e) {
         failStart(a, "cannot start task " + a.taskId() + ": its " + e.getMessage());
         done.add(a.id());
@@ -426,17 +427,29 @@ public class AgentCallPass {
     return task != null && task.worker().equals(a.worker()) ? task : null;
   }
 
+  /** The secrets the batch's VMs refer to: opened once for all of them. */
+  private static Set<String> secretsOf(List<OutboxRow> starts, StartsRead read) {
+    Set<String> names = new java.util.TreeSet<>();
+    for (OutboxRow a : starts) {
+      VmRow vm = read.vms().get(a.vm());
+      if (vm != null && !SecretRefs.none(vm.spec().secrets())) {
+        names.addAll(vm.spec().secrets().names());
+      }
+    }
+    return names;
+  }
+
   /**
    * What the VM's agent is sent: its spec, with the values of the secrets it refers to, opened now
    * and never stored with it.
    */
-  private TaskSpec spec(VmRow vm) {
+  private static TaskSpec spec(VmRow vm, SecretValues.Opened secrets) {
     VmTemplate t = vm.spec();
     Map<String, String> env = t.env();
     GuestSpec guest = t.guest();
     SecretRefs refs = SecretRefs.none(t.secrets()) ? null : t.secrets();
     if (refs != null) {
-      Map<String, String> values = secretValues.of(refs.names());
+      Map<String, String> values = secrets.of(refs.names());
       env = new java.util.TreeMap<>(env);
       for (Map.Entry<String, String> e : refs.env().entrySet()) {
         env.put(e.getKey(), values.get(e.getValue()));

@@ -257,8 +257,7 @@ public class TaskReports {
     }
     String why = said.ready() || said.why() == null ? null : truncated(said.why());
     dev.rota.store.VmReadiness was = vm.readiness();
-    boolean wasReady =
-        was.generation() != null && was.generation() == generation && was.since() != null;
+    boolean wasReady = was.passesFor(generation);
     boolean sameWords =
         was.generation() != null
             && was.generation() == generation
