@@ -34,9 +34,11 @@ final class TaskReporter {
   private final Map<String, TaskView> unsent = new ConcurrentHashMap<>();
 
   /**
-   * The states a report under way carries: a report that overlaps it leaves them out. Sent again,
-   * each was the same work for the controller's report writer, at a burst's height a report in two
-   * that did nothing.
+   * The states a report under way carries: a report that overlaps it leaves those tasks out, to
+   * send their newer states once it is answered. Sent again, each was the same work for the
+   * controller's report writer, at a burst's height a report in two that did nothing; and a newer
+   * state sent beside an older one may be written first and then undone by it (a task's readiness,
+   * which no probe corrects, read not ready again).
    */
   private final Map<String, TaskView> sending = new ConcurrentHashMap<>();
 
@@ -46,7 +48,7 @@ final class TaskReporter {
 
   /**
    * Sends run on the shared timer threads, at most one per change or retry; two may overlap, the
-   * later leaving out what the earlier carries ({@link #sending}).
+   * later leaving out the tasks the earlier carries ({@link #sending}).
    */
   private final java.util.concurrent.atomic.AtomicInteger failures =
       new java.util.concurrent.atomic.AtomicInteger();
@@ -95,7 +97,7 @@ final class TaskReporter {
     }
     List<TaskView> report =
         unsent.values().stream()
-            .filter(t -> !t.equals(sending.get(t.id())))
+            .filter(t -> !sending.containsKey(t.id()))
             .limit(MAX_PER_REPORT)
             .toList();
     if (report.isEmpty()) {

@@ -237,7 +237,7 @@ public class ControlWorkflows {
     return "Lifecycle of VM `"
         + name
         + "`: pending, scheduled, running; failed or stopped; restarts by its policy.\n\n"
-        + "- Current details: its status, worker and restart count\n"
+        + "- Current details: its status, worker, restart count and readiness\n"
         + "- Query `status`; search attributes `RotaVmStatus`, `RotaWorker`, `RotaVmSet`,"
         + " `RotaRestarts`, `RotaLastExit`\n"
         + "- Its events: `GET /v1/vms/"

@@ -93,7 +93,19 @@ public class VmActivitiesImpl implements VmActivities, VmReadModel {
         v.spec().restartWindowSeconds() == null ? 0 : v.spec().restartWindowSeconds() * 1000L,
         v.spec().ttlSecondsAfterFinished(),
         Columns.millis(v.state().scheduledAt()),
-        Columns.millis(v.state().restartAt()));
+        Columns.millis(v.state().restartAt()),
+        readiness(v));
+  }
+
+  /** What the VM's agent last said of its readiness, as the store holds it. */
+  private static dev.rota.lifecycle.HeardReadiness readiness(VmRow v) {
+    dev.rota.store.VmReadiness r = v.readiness();
+    return new dev.rota.lifecycle.HeardReadiness(
+        v.checksReadiness(),
+        r.generation() == null ? -1 : r.generation(),
+        Columns.millis(r.since()),
+        r.since() == null ? r.message() : null,
+        0);
   }
 
   @Override

@@ -19,7 +19,9 @@ public final class EventRule {
    *   <li>not once the user stopped it (the stop removes the task; what the task did meanwhile does
    *       not matter);
    *   <li>only if newer than the last one applied: a repeat, or an event a later one overtook,
-   *       changes nothing.
+   *       changes nothing;
+   *   <li>never readiness news, which changes no status ({@link HeardReadiness} keeps it), and
+   *       whose ids do not count as applied: news that overtook an end would hide the end.
    * </ul>
    */
   public static boolean applies(
@@ -29,7 +31,7 @@ public final class EventRule {
       VmStatus status,
       long eventId,
       long lastApplied) {
-    if (type == null || eventId <= lastApplied) {
+    if (type == null || type.tellsReadiness() || eventId <= lastApplied) {
       return false;
     }
     if (status == VmStatus.STOPPING || status == VmStatus.STOPPED) {

@@ -20,6 +20,9 @@ public final class StatusRule {
       case FAILED, VANISHED, WORKER_OFFLINE -> VmStatus.FAILED;
       case DRAINED -> VmStatus.STOPPED; // unless a restart policy starts it again elsewhere
       case FAILED_OVER -> VmStatus.SCHEDULED; // its next generation, on another worker
+      case READY, NOT_READY ->
+          throw new IllegalArgumentException(
+              "readiness news changes no status (EventRule applies none)");
     };
   }
 }

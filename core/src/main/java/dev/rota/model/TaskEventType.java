@@ -30,7 +30,14 @@ public enum TaskEventType implements WireName {
    * Its worker went offline with the task, and the term placed the next generation elsewhere at
    * once (the VM has a restart policy): the VM is scheduled there, not failed.
    */
-  FAILED_OVER("failed-over");
+  FAILED_OVER("failed-over"),
+  /**
+   * The task's readiness check passes: since the event's time. It changes no status; the VM's
+   * summary shows it.
+   */
+  READY("ready"),
+  /** The task's readiness check no longer passes, or failed; the message says why. */
+  NOT_READY("not-ready");
 
   private final String wireName;
 
@@ -53,6 +60,11 @@ public enum TaskEventType implements WireName {
       case VANISHED -> VANISHED;
       case LOST -> WORKER_OFFLINE;
     };
+  }
+
+  /** Whether it tells what the task's readiness check says, and nothing of its lifecycle. */
+  public boolean tellsReadiness() {
+    return this == READY || this == NOT_READY;
   }
 
   /** Whether it places a task on a worker, with a start for the worker's agent to carry out. */

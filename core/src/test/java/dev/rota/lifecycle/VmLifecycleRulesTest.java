@@ -2,6 +2,7 @@ package dev.rota.lifecycle;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import dev.rota.model.RestartPolicy;
 import dev.rota.model.TaskEventType;
@@ -90,6 +91,8 @@ class VmLifecycleRulesTest {
           failed-over,  3,   2,    running,   10, 9,    true
           placed,       3,   2,    pending,   10, 9,    false
           drained,      2,   2,    running,   10, 9,    true
+          ready,        2,   2,    running,   10, 9,    false
+          not-ready,    2,   2,    running,   10, 9,    false
           """)
   void aTaskEventAppliesToItsCurrentTaskOnceAndNotAfterAStop(
       String type,
@@ -235,8 +238,12 @@ class VmLifecycleRulesTest {
   }
 
   @Test
-  void everyEventTypeHasAStatus() {
+  void everyEventTypeButReadinessHasAStatus() {
     for (TaskEventType type : TaskEventType.values()) {
+      if (type.tellsReadiness()) {
+        assertThrows(IllegalArgumentException.class, () -> StatusRule.after(type, 0));
+        continue;
+      }
       VmStatus status = StatusRule.after(type, 0);
       assertEquals(
           type.ends(), status == VmStatus.STOPPED || status == VmStatus.FAILED, type.toString());
@@ -379,5 +386,59 @@ class VmLifecycleRulesTest {
                 .map(t -> t.worker() + ":" + t.taskId())
                 .toList());
     assertEquals(held, got);
+  }
+
+  /**
+   * Readiness news, one after another, reaching a VM with a readiness check that runs generation 2
+   * (from nothing heard): what its summary shows after each. An id is the outbox's; news must be
+   * newer than the last heard and of the current task or a later one.
+   */
+  @ParameterizedTest(name = "{0}")
+  @CsvSource(
+      delimiter = '|',
+      textBlock =
+          """
+          # news (type gen id at why, ...)                        | shown after the last
+          ready 2 10 1000 -                                          | ready since 1970-01-01T00:00:01Z
+          not-ready 2 10 0 refused                                   | not ready: refused
+          ready 2 10 1000 -, not-ready 2 11 0 refused                | not ready: refused
+          not-ready 2 11 0 refused, ready 2 10 1000 -                | not ready: refused
+          ready 2 10 1000 -, ready 2 10 1000 -                       | ready since 1970-01-01T00:00:01Z
+          ready 1 10 1000 -                                          | not ready yet
+          ready 3 10 1000 -                                          | not ready yet
+          ready 3 10 1000 -, ready 2 11 2000 -                       | not ready yet
+          not-ready 2 10 0 -                                         | not ready yet
+          started 2 10 0 -                                           | not ready yet
+          """)
+  void aVmsSummaryShowsTheNewestReadinessOfItsCurrentTask(String news, String shown) {
+    HeardReadiness heard = HeardReadiness.none(true);
+    for (String one : news.split(",")) {
+      String[] f = one.trim().split(" ");
+      heard =
+          heard.heard(
+              Long.parseLong(f[2]),
+              event(f[0]),
+              Integer.parseInt(f[1]),
+              Long.parseLong(f[3]),
+              "-".equals(f[4]) ? null : f[4],
+              2);
+    }
+    assertEquals(shown, heard.shown(VmStatus.RUNNING, 2));
+  }
+
+  @Test
+  void readinessIsShownOnlyOfARunningVmWithACheck() {
+    HeardReadiness ready =
+        HeardReadiness.none(true).heard(10, TaskEventType.READY, 2, 1000, null, 2);
+    for (VmStatus s : VmStatus.values()) {
+      if (s != VmStatus.RUNNING) {
+        assertEquals(null, ready.shown(s, 2), s.wireName());
+      }
+    }
+    assertEquals(
+        null,
+        HeardReadiness.none(false).shown(VmStatus.RUNNING, 0),
+        "without a check, running is ready");
+    assertEquals("not ready yet", ready.shown(VmStatus.RUNNING, 3), "after a restart");
   }
 }

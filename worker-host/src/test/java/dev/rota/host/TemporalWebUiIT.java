@@ -13,9 +13,9 @@ import org.junit.jupiter.api.Test;
 
 /**
  * What the Temporal Web UI shows of Rota, read in headless Chromium as a person reads it: the
- * scheduler's and a VM's workflow pages (static summary and details, current details, search
- * attributes, why a VM waits) and a search-attribute query. Screenshots are kept in {@code
- * worker-host/target/ui-screenshots/} (README's Temporal UI guide uses them).
+ * scheduler's and a VM's workflow pages (static summary and details, current details with the VM's
+ * readiness, search attributes, why a VM waits) and a search-attribute query. Screenshots are kept
+ * in {@code worker-host/target/ui-screenshots/} (README's Temporal UI guide uses them).
  */
 class TemporalWebUiIT {
   private static final Path SCREENSHOTS = Path.of("target", "ui-screenshots");
@@ -30,7 +30,11 @@ class TemporalWebUiIT {
             WebUi.open(chromium, Files.createTempDirectory("rota-it-chromium"), SCREENSHOTS)) {
       RotaClient api = stack.admin(0);
       RotaClient.Reply created =
-          api.api("POST", "/v1/vms", "{\"name\":\"web-1\",\"command\":[\"sleep\",\"3741\"]}");
+          api.api(
+              "POST",
+              "/v1/vms",
+              "{\"name\":\"web-1\",\"command\":[\"sleep\",\"3741\"],"
+                  + "\"readiness\":{\"exec\":{\"command\":[\"true\"]},\"period\":\"1s\"}}");
       assertEquals(201, created.status(), created.body());
       eventually("web-1 running", () -> "running".equals(api.vm("web-1").get("status")));
       RotaClient.Reply waits =
@@ -80,7 +84,7 @@ class TemporalWebUiIT {
           text ->
               text.contains("process: sleep 3741")
                   && text.contains("Lifecycle of VM web-1")
-                  && text.contains("running on w1, restart 0"),
+                  && text.contains("running on w1, restart 0; ready since "),
           "vm-user-metadata");
       ui.show(
           vm + "/search-attributes",

@@ -6,6 +6,7 @@ import dev.rota.model.TaskEventType;
 import dev.rota.model.TaskState;
 import dev.rota.scheduling.Drainer;
 import dev.rota.scheduling.Move;
+import dev.rota.scheduling.ObservedTask;
 import dev.rota.scheduling.Reconciliation;
 import dev.rota.scheduling.TermPlan;
 import dev.rota.store.BatchStatement;
@@ -13,7 +14,9 @@ import dev.rota.store.Columns;
 import dev.rota.store.OutboxRepository;
 import dev.rota.store.OutboxRow;
 import dev.rota.store.VmEventRepository;
+import dev.rota.store.VmReadiness;
 import dev.rota.store.VmRepository;
+import dev.rota.store.VmRow;
 import dev.rota.store.VmTaskRepository;
 import dev.rota.store.VmTaskRow;
 import dev.rota.store.WorkerRepository;
@@ -686,6 +689,45 @@ public class TaskObservations {
             null,
             message,
             now,
+            null));
+  }
+
+  /**
+   * What the readiness check of a VM's running task of {@code generation} now says, written to the
+   * VM when it changed: ready (since when) or not (why); with its event and news for the VM's
+   * workflow, which shows it. A task just started is not ready until its check first passes: news
+   * only once the check failed, or stopped passing.
+   */
+  public Optional<OutboxRow> readiness(
+      VmRow vm, VmTaskRow task, int generation, ObservedTask.Readiness said, Instant now) {
+    String why = said.ready() || said.why() == null ? null : Columns.truncate(said.why(), 512);
+    VmReadiness was = vm.readiness();
+    boolean wasReady = was.passesFor(generation);
+    boolean sameWords =
+        was.generation() != null
+            && was.generation() == generation
+            && was.since() == null
+            && java.util.Objects.equals(was.message(), why);
+    if ((said.ready() ? wasReady : sameWords)
+        || vms.readiness(vm.name(), vm.seq(), generation, said.since(), why) == 0) {
+      return Optional.empty();
+    }
+    if (!said.ready() && why == null && !wasReady) {
+      return Optional.empty();
+    }
+    return Optional.of(
+        tell(
+            vm.name(),
+            vm.seq(),
+            task.taskId(),
+            task.worker(),
+            said.ready() ? TaskEventType.READY : TaskEventType.NOT_READY,
+            said.ready() ? "ready" : "not-ready",
+            null,
+            said.ready()
+                ? "its readiness check passes on " + task.worker()
+                : why == null ? "its readiness check no longer passes" : why,
+            said.ready() ? said.since() : now,
             null));
   }
 

@@ -107,7 +107,8 @@ public class TaskReports {
               List<Reported> reported = parsed(tasks);
               Map<String, VmRow> vmsNamed = vmsOf(reported);
               Map<String, VmTaskRow> records = recordsOf(reported, vmsNamed);
-              List<Runnable> readinessWrites = new ArrayList<>();
+              List<java.util.function.Supplier<Optional<OutboxRow>>> readinessWrites =
+                  new ArrayList<>();
               for (Reported r : reported) {
                 VmRow vm = vmsNamed.get(r.id().vm());
                 VmTaskRow row =
@@ -146,8 +147,8 @@ public class TaskReports {
                         c.vm().createdAt(),
                         c.vm().notes().movingFrom() != null));
               }
-              List<OutboxRow> written = observations.reachedAll(reachings, now);
-              readinessWrites.forEach(Runnable::run);
+              List<OutboxRow> written = new ArrayList<>(observations.reachedAll(reachings, now));
+              readinessWrites.forEach(w -> w.get().ifPresent(written::add));
               return written;
             });
     if (news == null) {
@@ -242,43 +243,19 @@ public class TaskReports {
   }
 
   /**
-   * What the readiness check of the VM's running task says, when it changed: written to the VM,
-   * with an event.
+   * What the readiness check of the VM's running task says ({@link TaskObservations#readiness}),
+   * while the task is its VM's current one on this worker.
    */
-  private void readiness(
+  private Optional<OutboxRow> readiness(
       VmRow vm, VmTaskRow row, String worker, TaskId id, ObservedTask task, Instant now) {
-    ObservedTask.Readiness said = task.readiness();
     int generation = vm.state().restartCount();
-    if (said == null
+    if (task.readiness() == null
         || !task.running()
         || !worker.equals(row.worker())
         || id.restartCount() != generation) {
-      return;
+      return Optional.empty();
     }
-    String why = said.ready() || said.why() == null ? null : truncated(said.why());
-    dev.rota.store.VmReadiness was = vm.readiness();
-    boolean wasReady = was.passesFor(generation);
-    boolean sameWords =
-        was.generation() != null
-            && was.generation() == generation
-            && was.since() == null
-            && java.util.Objects.equals(was.message(), why);
-    if (said.ready() ? wasReady : sameWords) {
-      return;
-    }
-    if (vms.readiness(vm.name(), vm.seq(), generation, said.since(), why) == 0) {
-      return;
-    }
-    if (said.ready()) {
-      events.append(vm.name(), now, "ready", "its readiness check passes on " + worker);
-    } else if (why != null) {
-      // A task just started is not ready until its check first passes: news only once it failed.
-      events.append(vm.name(), now, "not-ready", why);
-    }
-  }
-
-  private static String truncated(String message) {
-    return message.length() > 512 ? message.substring(0, 512) : message;
+    return observations.readiness(vm, row, generation, task.readiness(), now);
   }
 
   /**

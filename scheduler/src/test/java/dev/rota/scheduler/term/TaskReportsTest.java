@@ -383,15 +383,34 @@ class TaskReportsTest {
         new dev.rota.store.VmReadiness(0, null, "readiness check tcp on port ssh: refused"),
         vms.findById("tr-ready").orElseThrow().readiness(),
         "another worker's word changes nothing");
-    assertEquals(
+    reports.accept("tr-r", List.of(ready));
+    reports.accept("tr-r", List.of(notYet));
+    List<String> changes =
         List.of(
             "ready: its readiness check passes on tr-r",
-            "not-ready: readiness check tcp on port ssh: refused"),
+            "not-ready: readiness check tcp on port ssh: refused",
+            "ready: its readiness check passes on tr-r",
+            "not-ready: its readiness check no longer passes");
+    assertEquals(
+        changes,
         vmEvents.page("tr-ready", 0, 100).stream()
             .filter(e -> e.type().endsWith("ready"))
             .map(e -> e.type() + ": " + e.message())
             .toList(),
         "an event each time it changed, none for the same word twice");
+    // Its workflow is told each change, which its summary shows (told on threads of their own, in
+    // any order).
+    eventually(
+        "its workflow told of each change",
+        () -> tellings.stream().filter(t -> t.startsWith("tr-ready ")).count() >= 5);
+    assertEquals(
+        List.of(
+            "tr-ready not-ready",
+            "tr-ready not-ready",
+            "tr-ready ready",
+            "tr-ready ready",
+            "tr-ready started"),
+        tellings.stream().filter(t -> t.startsWith("tr-ready ")).sorted().toList());
   }
 
   @Test

@@ -1,5 +1,6 @@
 package dev.rota.workflows.vm;
 
+import dev.rota.lifecycle.HeardReadiness;
 import dev.rota.lifecycle.RestartRule;
 import dev.rota.lifecycle.VmLife;
 import dev.rota.model.VmStatus;
@@ -9,7 +10,8 @@ import java.util.List;
 /**
  * What a VM's workflow hands its next run when it continues as new: its lifecycle as it decided it,
  * and what the store does not keep (the failures in a row that set the next delay, the restarts
- * that count toward {@code maxRestarts}, a restart already due, a move's target, when it finished).
+ * that count toward {@code maxRestarts}, a restart already due, a move's target, when it finished),
+ * and what it heard of its readiness (null in carries from before).
  */
 public record VmCarry(
     String status,
@@ -26,9 +28,11 @@ public record VmCarry(
     long restartAtMillis,
     String movingFrom,
     String movingTo,
-    long finishedSinceMillis) {
+    long finishedSinceMillis,
+    HeardReadiness readiness) {
 
-  static VmCarry of(VmLife life, RestartRule.Count count, long finishedSinceMillis) {
+  static VmCarry of(
+      VmLife life, RestartRule.Count count, long finishedSinceMillis, HeardReadiness readiness) {
     return new VmCarry(
         life.status().wireName(),
         life.worker(),
@@ -44,7 +48,12 @@ public record VmCarry(
         life.restartAtMillis(),
         life.movingFrom(),
         life.movingTo(),
-        finishedSinceMillis);
+        finishedSinceMillis,
+        readiness);
+  }
+
+  HeardReadiness heardReadiness() {
+    return readiness == null ? HeardReadiness.none(false) : readiness;
   }
 
   VmLife life() {

@@ -19,6 +19,8 @@ package dev.rota.workflows.vm;
  *     next record)
  * @param restartAtMillis when the restart of a VM that ended is due, 0 if none is (also in records
  *     from before there was one)
+ * @param readiness whether it has a readiness check, and what the check last said as the store
+ *     holds it; null in records from before there was one (no check)
  */
 public record VmRecord(
     String status,
@@ -35,4 +37,11 @@ public record VmRecord(
     long restartWindowMillis,
     Integer ttlSecondsAfterFinished,
     long scheduledAtMillis,
-    long restartAtMillis) {}
+    long restartAtMillis,
+    dev.rota.lifecycle.HeardReadiness readiness) {
+
+  /** What it heard of its readiness: nothing, without a check, in records from before. */
+  public dev.rota.lifecycle.HeardReadiness heardReadiness() {
+    return readiness == null ? dev.rota.lifecycle.HeardReadiness.none(false) : readiness;
+  }
+}

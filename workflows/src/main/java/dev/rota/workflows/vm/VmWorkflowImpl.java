@@ -3,6 +3,7 @@ package dev.rota.workflows.vm;
 import dev.rota.agentapi.TaskId;
 import dev.rota.lifecycle.ActionRule;
 import dev.rota.lifecycle.EventRule;
+import dev.rota.lifecycle.HeardReadiness;
 import dev.rota.lifecycle.HeldTasks;
 import dev.rota.lifecycle.RestartPolicies;
 import dev.rota.lifecycle.RestartRule;
@@ -130,6 +131,9 @@ public class VmWorkflowImpl implements VmWorkflow {
   private long restartAtMillis;
 
   private boolean deleteRequested;
+
+  /** What it heard its readiness check say, shown in its summary while it runs. */
+  private HeardReadiness readiness = HeardReadiness.none(false);
 
   /**
    * Whether this run ends when the VM is finished (stopped, or failed for good), the next run
@@ -328,7 +332,7 @@ public class VmWorkflowImpl implements VmWorkflow {
   }
 
   private VmCarry carry() {
-    return VmCarry.of(life(), count, finishedSinceMillis);
+    return VmCarry.of(life(), count, finishedSinceMillis, readiness);
   }
 
   /**
@@ -338,6 +342,7 @@ public class VmWorkflowImpl implements VmWorkflow {
   private void resume(VmRecord stored, VmCarry carried) {
     ttlSecondsAfterFinished = stored.ttlSecondsAfterFinished();
     restarts = restartSettings(stored);
+    readiness = carried != null ? carried.heardReadiness() : stored.heardReadiness();
     if (carried != null) {
       takeOver(carried);
       loaded = true;
@@ -406,11 +411,21 @@ public class VmWorkflowImpl implements VmWorkflow {
    * Applies what the scheduler observed of a task, as {@link EventRule} says: only an event about
    * the current task, not one the user's stop already overtook, and only one newer than the last
    * applied. The lifecycle is recorded once the events that arrived together are applied; an end is
-   * recorded before the restart it leads to.
+   * recorded before the restart it leads to. Readiness news changes only the summary ({@link
+   * HeardReadiness}): the store has it already.
    */
   private void hear(TaskEvent e) {
     TaskEventType type = WireName.parse(TaskEventType.class, e.type()).orElse(null);
     int generation = TaskId.parse(e.taskId()).map(TaskId::restartCount).orElse(-1);
+    if (type != null && type.tellsReadiness()) {
+      HeardReadiness before = readiness;
+      readiness =
+          readiness.heard(e.id(), type, generation, e.atMillis(), e.message(), restartCount);
+      if (!readiness.equals(before)) {
+        Workflow.setCurrentDetails(details()); // not a command: no history, no replay concern
+      }
+      return;
+    }
     if (!EventRule.applies(type, generation, restartCount, status, e.id(), lastTaskEventId)) {
       return;
     }
@@ -866,6 +881,7 @@ public class VmWorkflowImpl implements VmWorkflow {
     if (restartAtMillis > 0) {
       details += "; next restart at " + Instant.ofEpochMilli(restartAtMillis);
     }
-    return details;
+    String ready = readiness.shown(status, restartCount);
+    return ready == null ? details : details + "; " + ready;
   }
 }

@@ -86,7 +86,8 @@ class VmWorkflowTest {
                 r.restartWindowMillis(),
                 r.ttlSecondsAfterFinished(),
                 scheduledAt,
-                restartAt);
+                restartAt,
+                r.readiness());
       }
     }
 
@@ -236,7 +237,8 @@ class VmWorkflowTest {
         restartWindowMillis,
         ttlSeconds,
         0,
-        0);
+        0,
+        null);
   }
 
   private VmWorkflow start(VmRecord stored) {
@@ -1118,6 +1120,77 @@ class VmWorkflowTest {
         env.getWorkflowClient(), "vm-a", VmWorkflowImpl.class, "vm-start-shows-worker");
   }
 
+  /**
+   * A running VM with a readiness check: its summary (the Temporal UI's current details) says what
+   * the check last said, from news that writes nothing and upserts nothing; news that overtook an
+   * end does not hide the end.
+   */
+  @Test
+  void aVmsSummaryShowsItsReadinessAndReadinessNewsHidesNoEnd() throws Exception {
+    VmRecord stored = stored("running", "w1", 0, "Never", 0, null, 0, null);
+    VmWorkflow vm =
+        start(
+            new VmRecord(
+                stored.status(),
+                stored.worker(),
+                stored.restartCount(),
+                stored.restartPolicy(),
+                0,
+                0,
+                DELAY,
+                MAX_DELAY,
+                0,
+                null,
+                null,
+                0,
+                null,
+                0,
+                0,
+                dev.rota.lifecycle.HeardReadiness.none(true)));
+    awaitStatus(vm, "running");
+    settle();
+    assertEquals("**running** on w1, restart 0; not ready yet", currentDetails());
+    List<String> shownAtStart = upserts("vm-a");
+
+    tell(vm, readiness(0, "not-ready", "tcp port ssh: connection refused", 0));
+    awaitDetails("**running** on w1, restart 0; not ready: tcp port ssh: connection refused");
+    long readyAt = now();
+    tell(vm, readiness(0, "ready", null, readyAt));
+    awaitDetails(
+        "**running** on w1, restart 0; ready since " + java.time.Instant.ofEpochMilli(readyAt));
+    assertEquals(shownAtStart, upserts("vm-a"), "readiness is no search attribute");
+    assertTrue(store.lifecycles.isEmpty(), "the store has it already: " + store.lifecycles);
+
+    // Told in parallel, news of the task's readiness overtakes its end: the end still applies.
+    TaskEvent exited = event(0, "exited", 3);
+    TaskEvent notReady = readiness(0, "not-ready", "guest agent: no answer", 0);
+    tell(vm, notReady);
+    tell(vm, exited);
+    awaitStatus(vm, "failed");
+    Histories.replayAndMaybeRecord(
+        env.getWorkflowClient(), "vm-a", VmWorkflowImpl.class, "vm-readiness");
+  }
+
+  private TaskEvent readiness(int generation, String type, String why, long at) {
+    return new TaskEvent(++lastEventId, "a." + generation, "w1", type, null, why, at, 0, false);
+  }
+
+  private String currentDetails() {
+    return env.getWorkflowClient()
+        .newUntypedWorkflowStub(VmWorkflow.workflowId("a"))
+        .query(
+            WorkflowClient.QUERY_TYPE_WORKFLOW_METADATA,
+            io.temporal.api.sdk.v1.WorkflowMetadata.class)
+        .getCurrentDetails();
+  }
+
+  private void awaitDetails(String details) {
+    for (int i = 0; i < 100 && !details.equals(currentDetails()); i++) {
+      settle();
+    }
+    assertEquals(details, currentDetails());
+  }
+
   /** A start that did not show the worker (made by a host of an earlier version) is shown after. */
   @Test
   void aVmStartedWithoutItsWorkerShownIsShownByItsFirstTask() throws Exception {
@@ -1282,7 +1355,8 @@ class VmWorkflowTest {
                 0,
                 null,
                 placedAt,
-                0));
+                0,
+                null));
     settle();
     tell(
         vm,
@@ -1326,7 +1400,8 @@ class VmWorkflowTest {
             0,
             null,
             0,
-            due));
+            due,
+            null));
     env.sleep(Duration.ofMillis(Math.max(0, due - now()) + 1_000));
     assertTrue(
         store.what().contains("requeue 2"),
