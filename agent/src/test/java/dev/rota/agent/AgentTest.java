@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.rota.testing.Needs;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -519,8 +520,7 @@ class AgentTest {
   @Test
   void aProcessOverItsMemoryLimitIsKilledByTheKernelAndReportedSo() throws Exception {
     start();
-    org.junit.jupiter.api.Assumptions.assumeTrue(
-        !"none".equals(isolation()), "no control groups here");
+    Needs.had(!"none".equals(isolation()), "no control groups here");
     // tail keeps the last line whole, and a stream of zeros is one line: it grows until the kernel
     // stops it.
     send(
@@ -546,8 +546,7 @@ class AgentTest {
   @Test
   void aProcessWithinItsLimitsRunsInItsOwnControlGroup() throws Exception {
     start();
-    org.junit.jupiter.api.Assumptions.assumeTrue(
-        !"none".equals(isolation()), "no control groups here");
+    Needs.had(!"none".equals(isolation()), "no control groups here");
     send("PUT", "/v1/tasks/n.0", spec("n", "process", "sh", "-c", "cat /proc/self/cgroup; exit 0"));
     eventually(
         "exited",

@@ -4,10 +4,10 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.rota.agentapi.GuestSpec;
+import dev.rota.testing.Needs;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.List;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -75,7 +75,7 @@ class CloudInitSeedTest {
           CloudInitSeed.write(
               dir, "web.0", "web", guest(null, List.of("ssh-ed25519 AAAA k"), "echo hi"));
     } catch (java.io.IOException e) {
-      Assumptions.abort(
+      Needs.missing(
           "no dosfstools or mtools here (" + e.getMessage() + "): .ci/qemu installs them");
       return;
     }

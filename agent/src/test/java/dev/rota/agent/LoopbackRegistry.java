@@ -2,6 +2,7 @@ package dev.rota.agent;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.sun.net.httpserver.HttpServer;
+import dev.rota.testing.CiScript;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
@@ -23,8 +24,6 @@ import java.util.Base64;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.Assumptions;
 
 /**
  * The reference OCI registry (Debian's {@code docker-registry}, fetched by {@code .ci/registry}) on
@@ -170,28 +169,7 @@ final class LoopbackRegistry implements AutoCloseable {
   }
 
   private static Path binary() {
-    Path root = Path.of(System.getProperty("rota.root", "..")).toAbsolutePath().normalize();
-    try {
-      Process p =
-          new ProcessBuilder("bash", root.resolve(".ci/registry").toString(), "install")
-              .directory(root.toFile())
-              .start();
-      String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8).strip();
-      String err = new String(p.getErrorStream().readAllBytes(), StandardCharsets.UTF_8).strip();
-      boolean done = p.waitFor(5, TimeUnit.MINUTES);
-      Assumptions.assumeTrue(
-          done && p.exitValue() == 0 && !out.isEmpty(),
-          "no OCI registry could be had (" + err + "): the registry tests are skipped");
-      List<String> lines = out.lines().toList();
-      return Path.of(lines.get(lines.size() - 1));
-    } catch (IOException e) {
-      Assumptions.abort("no OCI registry could be had (" + e + ")");
-      return null;
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      Assumptions.abort("interrupted while fetching the registry");
-      return null;
-    }
+    return Path.of(CiScript.run(".ci/registry", "install").needed("OCI registry"));
   }
 
   /** A token for the test's repositories, signed as the registry expects (x5c: our certificate). */

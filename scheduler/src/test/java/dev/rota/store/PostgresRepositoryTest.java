@@ -1,5 +1,6 @@
 package dev.rota.store;
 
+import dev.rota.testing.TestPostgres;
 import io.micronaut.test.extensions.junit5.annotation.MicronautTest;
 import io.micronaut.test.support.TestPropertyProvider;
 import java.util.Map;

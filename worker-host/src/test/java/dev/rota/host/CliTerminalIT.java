@@ -4,6 +4,8 @@ import static dev.rota.testing.Eventually.eventually;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.rota.testing.CiScript;
+import dev.rota.testing.Needs;
 import dev.rota.testing.TestGuest;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -12,7 +14,6 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.UUID;
 import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -28,8 +29,7 @@ class CliTerminalIT {
 
   @BeforeAll
   static void start() {
-    Assumptions.assumeTrue(
-        tmux(), "no tmux here (.ci/tmux install puts it in place): the terminal test is skipped");
+    CiScript.run(".ci/tmux", "install").needed("tmux");
     stack = Stack.withAgentsReady(dir.resolve("data"));
   }
 
@@ -37,14 +37,6 @@ class CliTerminalIT {
   static void stop() {
     if (stack != null) {
       stack.close();
-    }
-  }
-
-  private static boolean tmux() {
-    try {
-      return new ProcessBuilder("tmux", "-V").redirectErrorStream(true).start().waitFor() == 0;
-    } catch (IOException | InterruptedException e) {
-      return false;
     }
   }
 
@@ -131,7 +123,7 @@ class CliTerminalIT {
             .redirectErrorStream(true)
             .start();
     keygen.getInputStream().readAllBytes();
-    Assumptions.assumeTrue(keygen.waitFor() == 0, "no ssh-keygen here (.ci/qemu install has it)");
+    Needs.had(keygen.waitFor() == 0, "no ssh-keygen here (.ci/qemu install has it)");
     String publicKey = Files.readString(dir.resolve("id_ed25519.pub")).strip();
     Path ssh =
         Files.writeString(

@@ -4,6 +4,7 @@ import static dev.rota.testing.Eventually.eventually;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.rota.testing.Needs;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.file.Files;
@@ -12,7 +13,6 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -37,7 +37,7 @@ class DiskFullIT {
             .redirectErrorStream(true)
             .start()
             .waitFor();
-    Assumptions.assumeTrue(
+    Needs.had(
         mounted == 0, "cannot mount a tmpfs here (needs root): the disk-full test is skipped");
     try (ProductionStack stack =
         ProductionStack.start(

@@ -1,11 +1,11 @@
 package dev.rota.host;
 
+import dev.rota.testing.Needs;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.Assumptions;
 
 /**
  * A network namespace joined to this one by a veth pair, {@code 10.231.N.1} on this side and {@code
@@ -32,7 +32,7 @@ final class NetworkNamespace implements AutoCloseable {
     String inside = "rp" + n;
     NetworkNamespace ns = new NetworkNamespace(name, outside, n);
     String failed = ip("netns", "add", name);
-    Assumptions.assumeTrue(
+    Needs.had(
         failed == null,
         "no network namespace could be made ("
             + failed

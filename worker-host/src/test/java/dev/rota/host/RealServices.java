@@ -1,21 +1,16 @@
 package dev.rota.host;
 
-import dev.rota.store.TestPostgres;
+import dev.rota.testing.CiScript;
+import dev.rota.testing.TestPostgres;
 import java.io.IOException;
-import java.nio.channels.FileChannel;
-import java.nio.channels.FileLock;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;
 import java.sql.Statement;
-import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
-import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.Assumptions;
 
 /**
  * The real services the integration tests run Rota against, set up by the project's own scripts:
@@ -24,8 +19,7 @@ import org.junit.jupiter.api.Assumptions;
  * JVM; a fresh database per test class). A test that cannot have them is skipped, saying why.
  */
 final class RealServices {
-  private static final Path ROOT =
-      Path.of(System.getProperty("rota.root", "..")).toAbsolutePath().normalize();
+  private static final Path ROOT = CiScript.root();
   private static String postgresServer;
 
   private RealServices() {}
@@ -44,7 +38,7 @@ final class RealServices {
      * none.
      */
     void resumeBare() {
-      assertOk(RealServices.script(ciScript(), "resume-bare", dir().toString()));
+      assertOk(CiScript.run(ciScript(), "resume-bare", dir().toString()));
     }
   }
 
@@ -59,57 +53,40 @@ final class RealServices {
 
     /** Stops the server at once, keeping its files: an outage. */
     default void halt() {
-      assertOk(RealServices.script(ciScript(), "halt", dir().toString()));
+      assertOk(CiScript.run(ciScript(), "halt", dir().toString()));
     }
 
     /** Starts the halted server again on its port and state. */
     default void resume() {
-      assertOk(RealServices.script(ciScript(), "resume", dir().toString()));
+      assertOk(CiScript.run(ciScript(), "resume", dir().toString()));
     }
 
     @Override
     default void close() {
-      RealServices.script(ciScript(), "stop", dir().toString());
+      CiScript.run(ciScript(), "stop", dir().toString());
     }
   }
 
   static Temporal temporal() throws IOException {
     Path dir = Files.createTempDirectory("rota-it-temporal");
-    Script started = script(".ci/temporal", "start", dir.toString());
-    Assumptions.assumeTrue(
-        started.ok(),
-        "no Temporal CLI could be had ("
-            + started.lastLine()
-            + "): the real-server tests are skipped");
-    return new Temporal(started.lastLine(), Files.readString(dir.resolve("ui-url")).strip(), dir);
+    String address = CiScript.run(".ci/temporal", "start", dir.toString()).needed("Temporal CLI");
+    return new Temporal(address, Files.readString(dir.resolve("ui-url")).strip(), dir);
   }
 
   /** The installed CLI (installing it when missing), for running its commands in a test. */
   static Path temporalCli() {
-    Script installed = script(".ci/temporal", "install");
-    Assumptions.assumeTrue(
-        installed.ok(), "no Temporal CLI could be had (" + installed.lastLine() + ")");
-    return Path.of(installed.lastLine());
+    return Path.of(CiScript.run(".ci/temporal", "install").needed("Temporal CLI"));
   }
 
   /** {@link #temporalCli()} for a test that can do without: empty when none can be had. */
   static Optional<Path> installedTemporalCli() {
-    try {
-      return Optional.of(temporalCli());
-    } catch (org.opentest4j.TestAbortedException e) {
-      return Optional.empty();
-    }
+    CiScript installed = CiScript.run(".ci/temporal", "install");
+    return installed.ok() ? Optional.of(Path.of(installed.lastLine())) : Optional.empty();
   }
 
   /** Schemathesis's {@code st}, installed by {@code .ci/schemathesis} (from PyPI) when missing. */
   static Path schemathesis() {
-    Script installed = script(".ci/schemathesis", "install");
-    Assumptions.assumeTrue(
-        installed.ok(),
-        "no Schemathesis could be had ("
-            + installed.lastLine()
-            + "): the API fuzz test is skipped");
-    return Path.of(installed.lastLine());
+    return Path.of(CiScript.run(".ci/schemathesis", "install").needed("Schemathesis"));
   }
 
   /**
@@ -117,10 +94,7 @@ final class RealServices {
    * make namespaces.
    */
   static void networkNamespaces() {
-    Script installed = script(".ci/netns", "install");
-    Assumptions.assumeTrue(
-        installed.ok(),
-        "no network namespaces here (" + installed.lastLine() + "): the partition test is skipped");
+    CiScript.run(".ci/netns", "install").needed("network namespace");
   }
 
   /** The project's root folder. */
@@ -130,11 +104,7 @@ final class RealServices {
 
   /** Debian's chromium and chromedriver, installed by {@code .ci/chromium} when missing. */
   static Path chromium() {
-    Script installed = script(".ci/chromium", "install");
-    Assumptions.assumeTrue(
-        installed.ok(),
-        "no Chromium could be had (" + installed.lastLine() + "): the Web UI test is skipped");
-    return Path.of(installed.lastLine());
+    return Path.of(CiScript.run(".ci/chromium", "install").needed("Chromium"));
   }
 
   /**
@@ -144,10 +114,8 @@ final class RealServices {
   record Postgres(String url, Path dir) implements Outage {
     static Postgres start() throws IOException {
       Path dir = Files.createTempDirectory(Path.of("/tmp"), "rota-it-postgres-own");
-      Script started = script(".ci/postgres", "start", dir.toString());
-      Assumptions.assumeTrue(
-          started.ok(), "no PostgreSQL could be had (" + started.lastLine() + ")");
-      return new Postgres(started.lastLine(), dir);
+      return new Postgres(
+          CiScript.run(".ci/postgres", "start", dir.toString()).needed("PostgreSQL"), dir);
     }
 
     /** Halted, it stops at once, as a machine losing power would. */
@@ -157,7 +125,7 @@ final class RealServices {
     }
   }
 
-  private static void assertOk(Script script) {
+  private static void assertOk(CiScript script) {
     if (script.exit() != 0) {
       throw new AssertionError("script failed: " + script.said());
     }
@@ -174,77 +142,5 @@ final class RealServices {
       s.execute("CREATE DATABASE " + name);
     }
     return postgresServer.replaceFirst("/[^/?]+(\\?|$)", "/" + name + "$1");
-  }
-
-  /** What a script printed: its stdout's lines, and the last line it said on stderr. */
-  record Script(int exit, List<String> lines, String said) {
-    boolean ok() {
-      return exit == 0 && !lines.isEmpty();
-    }
-
-    /** The answer on success; on failure, why. */
-    String lastLine() {
-      return ok() || said.isBlank()
-          ? (lines.isEmpty() ? "no output" : lines.get(lines.size() - 1))
-          : said;
-    }
-  }
-
-  /**
-   * Runs one of the project's scripts; stdout's lines, stderr to this JVM's. An install or a start
-   * may install packages, and the integration tests run in two JVMs at once: those calls take a
-   * file lock first, so two apt-gets or two downloads of one tool never race.
-   */
-  private static Script script(String path, String... args) {
-    if (args.length > 0 && (args[0].equals("install") || args[0].equals("start"))) {
-      // A JVM holds a file lock once: its own threads take turns on the class first.
-      synchronized (RealServices.class) {
-        return locked(path, args);
-      }
-    }
-    return run(path, args);
-  }
-
-  private static Script locked(String path, String... args) {
-    try {
-      Files.createDirectories(ROOT.resolve(".tools"));
-      try (FileChannel lock =
-              FileChannel.open(
-                  ROOT.resolve(".tools/install.lock"),
-                  StandardOpenOption.CREATE,
-                  StandardOpenOption.WRITE);
-          FileLock held = lock.lock()) {
-        return run(path, args);
-      }
-    } catch (IOException e) {
-      return new Script(-1, List.of(), "cannot lock .tools/install.lock: " + e);
-    }
-  }
-
-  private static Script run(String path, String... args) {
-    List<String> command =
-        new java.util.ArrayList<>(List.of("bash", ROOT.resolve(path).toString()));
-    command.addAll(List.of(args));
-    try {
-      Path stderr = Files.createTempFile("rota-it-script", ".err");
-      Process p =
-          new ProcessBuilder(command)
-              .directory(ROOT.toFile())
-              .redirectError(stderr.toFile())
-              .start();
-      List<String> lines = new String(p.getInputStream().readAllBytes()).lines().toList();
-      if (!p.waitFor(10, TimeUnit.MINUTES)) {
-        p.destroyForcibly();
-        return new Script(-1, List.of(), path + " took over 10 minutes");
-      }
-      List<String> said = Files.readAllLines(stderr);
-      Files.delete(stderr);
-      return new Script(p.exitValue(), lines, said.isEmpty() ? "" : said.get(said.size() - 1));
-    } catch (IOException e) {
-      return new Script(-1, List.of(), e.toString());
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      return new Script(-1, List.of(), "interrupted");
-    }
   }
 }

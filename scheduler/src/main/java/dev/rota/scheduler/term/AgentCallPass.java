@@ -35,6 +35,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -44,8 +45,9 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The apply step's first pass: the outbox's calls to agents (starts and removals), in parallel, at
- * most {@link #LANES_PER_AGENT} at once to one agent. A call an agent did not take stays for the
- * next term, or is given back, failed or dropped as {@link ActionRetries} says.
+ * most {@link #LANES_PER_AGENT} at once to one agent, an agent's starts once its removals are
+ * answered. A call an agent did not take stays for the next term, or is given back, failed or
+ * dropped as {@link ActionRetries} says.
  */
 @Singleton
 public class AgentCallPass {
@@ -110,47 +112,92 @@ public class AgentCallPass {
     // In parallel, at most LANES_PER_AGENT calls at once to one agent, each lane in order on one
     // connection: as many calls at once as there are threads would each open a connection to the
     // busiest agents, and a TLS handshake costs more than a call. A worker's starts go in calls of
-    // up to TaskStarts.MOST, so that a burst costs a call per worker rather than one per task.
-    List<List<List<OutboxRow>>> lanes = new ArrayList<>();
-    for (List<List<OutboxRow>> ofWorker : callsByWorker(batch)) {
-      int first = lanes.size();
-      for (int i = 0; i < ofWorker.size(); i++) {
-        if (i < LANES_PER_AGENT) {
-          lanes.add(new ArrayList<>());
-        }
-        lanes.get(first + i % LANES_PER_AGENT).add(ofWorker.get(i));
-      }
-    }
+    // up to TaskStarts.MOST, so that a burst costs a call per worker rather than one per task. They
+    // go once its removals are answered: a removal may free the task id a start needs (a VM
+    // submitted again under the name of one deleted while its worker was away) or its room.
     StartsRead read = readStarts(batch);
     java.util.Queue<Long> done = new java.util.concurrent.ConcurrentLinkedQueue<>();
     List<Future<?>> running = new ArrayList<>();
-    for (List<List<OutboxRow>> lane : lanes) {
-      running.add(
-          calls.submit(
-              () -> {
-                RuntimeException agentFailed = null;
-                for (List<OutboxRow> call : lane) {
-                  if (System.nanoTime() > deadline) {
-                    return; // the rest waits for the next term, as a batch not taken would
-                  }
-                  if (agentFailed != null) {
-                    // A hung or erring agent costs one call's timeout a pass, not one per action;
-                    // the rest count as tried, so that each gives up after as many passes as it
-                    // would alone.
-                    for (OutboxRow a : call) {
-                      notCarriedOut(a, agentFailed, tally.failed);
-                    }
-                    continue;
-                  }
-                  agentFailed =
-                      call.get(0).kind().equals(OutboxRow.START)
-                          ? startAll(call, endpoints, read, tally, done, startedNow)
-                          : remove(call.get(0), endpoints, tally, done);
-                }
-              }));
+    for (List<List<OutboxRow>> ofWorker : callsByWorker(batch)) {
+      List<List<OutboxRow>> removals = new ArrayList<>();
+      List<List<OutboxRow>> starts = new ArrayList<>();
+      for (List<OutboxRow> call : ofWorker) {
+        (call.get(0).kind().equals(OutboxRow.START) ? starts : removals).add(call);
+      }
+      List<CompletableFuture<RuntimeException>> removing = new ArrayList<>();
+      for (List<List<OutboxRow>> lane : lanes(removals)) {
+        removing.add(
+            CompletableFuture.supplyAsync(
+                () -> callInTurn(lane, null, endpoints, deadline, read, tally, done, startedNow),
+                calls));
+      }
+      running.addAll(removing);
+      // A removal the agent did not answer stands for the starts too: one call's timeout a pass.
+      CompletableFuture<RuntimeException> removed =
+          CompletableFuture.allOf(removing.toArray(CompletableFuture[]::new))
+              .handle(
+                  (v, e) ->
+                      removing.stream()
+                          .map(f -> f.getNow(null))
+                          .filter(java.util.Objects::nonNull)
+                          .findFirst()
+                          .orElse(null));
+      for (List<List<OutboxRow>> lane : lanes(starts)) {
+        running.add(
+            removed.thenApplyAsync(
+                failed ->
+                    callInTurn(lane, failed, endpoints, deadline, read, tally, done, startedNow),
+                calls));
+      }
     }
     OutboxPasses.awaitAll(running);
     OutboxPasses.takeOut(actions, done);
+  }
+
+  /** A worker's calls of one kind spread over at most {@link #LANES_PER_AGENT} lanes, in order. */
+  private static List<List<List<OutboxRow>>> lanes(List<List<OutboxRow>> calls) {
+    List<List<List<OutboxRow>>> lanes = new ArrayList<>();
+    for (int i = 0; i < calls.size(); i++) {
+      if (i < LANES_PER_AGENT) {
+        lanes.add(new ArrayList<>());
+      }
+      lanes.get(i % LANES_PER_AGENT).add(calls.get(i));
+    }
+    return lanes;
+  }
+
+  /**
+   * Carries out a lane's calls one after another, while the deadline allows; once its agent did not
+   * answer ({@code agentFailed}, maybe from the start), the rest only count as tried. Returns the
+   * agent's failure, or null.
+   */
+  private RuntimeException callInTurn(
+      List<List<OutboxRow>> lane,
+      RuntimeException agentFailed,
+      Map<String, AgentAddress> endpoints,
+      long deadline,
+      StartsRead read,
+      Tally tally,
+      java.util.Queue<Long> done,
+      Set<String> startedNow) {
+    for (List<OutboxRow> call : lane) {
+      if (System.nanoTime() > deadline) {
+        return agentFailed; // the rest waits for the next term, as a batch not taken would
+      }
+      if (agentFailed != null) {
+        // A hung or erring agent costs one call's timeout a pass, not one per action; the rest
+        // count as tried, so that each gives up after as many passes as it would alone.
+        for (OutboxRow a : call) {
+          notCarriedOut(a, agentFailed, tally.failed);
+        }
+        continue;
+      }
+      agentFailed =
+          call.get(0).kind().equals(OutboxRow.START)
+              ? startAll(call, endpoints, read, tally, done, startedNow)
+              : remove(call.get(0), endpoints, tally, done);
+    }
+    return agentFailed;
   }
 
   /** The fewest starts a call takes while a worker has more: fewer calls, each at once. */

@@ -1,0 +1,30 @@
+package dev.rota.testing;
+
+import java.nio.file.Path;
+
+/**
+ * The tiny test guest that {@code .ci/qemu guest} builds from Debian's packages (a Debian kernel
+ * and a busybox init), and QEMU, which {@code .ci/qemu install} installs: tests that boot real VMs
+ * use them, and are skipped, saying why, on a machine that cannot have them. The guest prints
+ * {@code ROTA-GUEST-UP cpus=N memory_mib=M} on its console, then does what {@code rota.test=} says
+ * on its kernel command line or in its user data: {@code run} (until its power button), {@code
+ * poweroff}, {@code exit:N}, {@code panic}.
+ *
+ * @param kernel {@code vmlinuz}, for a direct kernel boot
+ * @param initrd {@code initrd.img}, its busybox init
+ * @param rawDisk a FAT disk that boots the same through SYSLINUX
+ * @param qcow2Disk the same disk as qcow2
+ */
+public record TestGuest(Path kernel, Path initrd, Path rawDisk, Path qcow2Disk) {
+  public static final String UP = "ROTA-GUEST-UP";
+
+  /** The guest, built on first use; skips the calling test when it cannot be had. */
+  public static TestGuest get() {
+    Path dir = Path.of(CiScript.run(".ci/qemu", "guest").needed("QEMU test guest"));
+    return new TestGuest(
+        dir.resolve("vmlinuz"),
+        dir.resolve("initrd.img"),
+        dir.resolve("disk.img"),
+        dir.resolve("disk.qcow2"));
+  }
+}
