@@ -75,11 +75,8 @@ public final class EventRule {
    *   <li>any other event is about its one task: the status follows {@link StatusRule}, and an end
    *       records the exit code and times of the task.
    * </ul>
-   *
-   * @param drainEvicts whether a drained task stops or restarts the VM (else it is an end like any
-   *     other, as it was in workflow runs begun before)
    */
-  public static Heard apply(VmLife life, TaskHeard e, boolean drainEvicts) {
+  public static Heard apply(VmLife life, TaskHeard e) {
     VmStatus status = life.status();
     String worker = life.worker();
     int restartCount = life.restartCount();
@@ -113,7 +110,7 @@ public final class EventRule {
       if (type == TaskEventType.FAILED_OVER) {
         startedAt = 0;
       }
-    } else if (type == TaskEventType.DRAINED && drainEvicts) {
+    } else if (type == TaskEventType.DRAINED) {
       then = Then.DRAINED;
     } else if (movingFrom != null
         && (type == TaskEventType.PLACED || type == TaskEventType.GIVEN_BACK)) {

@@ -157,7 +157,7 @@ class VmLifecycleRulesTest {
     TaskHeard heard =
         new TaskHeard(10, event(type), generation, eventWorker, "news", exit, 1_000, 500);
 
-    EventRule.Heard after = EventRule.apply(before, heard, true);
+    EventRule.Heard after = EventRule.apply(before, heard);
 
     VmLife life = after.life();
     assertEquals(statusAfter, life.status().wireName(), "status");
@@ -176,9 +176,7 @@ class VmLifecycleRulesTest {
         new VmLife(VmStatus.RUNNING, "w1", 2, null, null, 9, 100, 200, 0, null, null, 0);
     VmLife ended =
         EventRule.apply(
-                running,
-                new TaskHeard(10, TaskEventType.EXITED, 2, "w1", "exit 3", 3, 1_000, 250),
-                true)
+                running, new TaskHeard(10, TaskEventType.EXITED, 2, "w1", "exit 3", 3, 1_000, 250))
             .life();
     assertEquals(3, ended.exitCode());
     assertEquals(1_000, ended.finishedAtMillis());
@@ -193,25 +191,11 @@ class VmLifecycleRulesTest {
         EventRule.apply(
                 failing,
                 new TaskHeard(
-                    10, TaskEventType.FAILED_OVER, 3, "w2", "failed over", null, 1_000, 0),
-                true)
+                    10, TaskEventType.FAILED_OVER, 3, "w2", "failed over", null, 1_000, 0))
             .life();
     assertEquals(0, after.restartAtMillis(), "no restart due");
     assertEquals(0, after.startedAtMillis(), "its new task has not started");
     assertEquals(1_000, after.scheduledAtMillis());
-  }
-
-  @Test
-  void aDrainInRunsBegunBeforeItEvictedIsAnEndLikeAnyOther() {
-    VmLife running =
-        new VmLife(VmStatus.RUNNING, "w1", 2, null, null, 9, 100, 200, 0, null, null, 0);
-    EventRule.Heard heard =
-        EventRule.apply(
-            running,
-            new TaskHeard(10, TaskEventType.DRAINED, 2, "w1", "drained", null, 1_000, 200),
-            false);
-    assertEquals(EventRule.Then.ENDED, heard.then());
-    assertEquals(VmStatus.STOPPED, heard.life().status());
   }
 
   @ParameterizedTest(name = "{0} code={1} -> {2}")

@@ -136,6 +136,10 @@ public final class RotaHost implements AutoCloseable {
     workers = step("Temporal worker", () -> context.getBean(TemporalWorkers.class));
     workers.start();
     context.getBean(TemporalOutageWatch.class).start();
+    // Before the scheduler's start and the restore, which would join their open runs.
+    step(
+        "ending workflows of an earlier release line",
+        () -> context.getBean(dev.rota.control.EarlierLineWorkflows.class).end());
     clusterExecution =
         step("cluster workflow", () -> context.getBean(ControlWorkflows.class).startScheduler());
     log.info(

@@ -332,6 +332,11 @@ final class ProductionStack implements AutoCloseable {
     return -1;
   }
 
+  /** The id of the workflow's latest run. */
+  String runId(String workflowId) {
+    return temporalClient.newUntypedWorkflowStub(workflowId).describe().getExecution().getRunId();
+  }
+
   /** Starts host {@code i} again, on its port and settings, and waits for its banner. */
   void restartHost(int i) throws Exception {
     hosts.get(i).start().awaitOutput("  Auth ");

@@ -10,14 +10,9 @@ import io.temporal.worker.Worker;
 public final class RotaWorkflows {
   private RotaWorkflows() {}
 
-  /**
-   * The control queue: every workflow, with the activities given. The cluster workflow is among
-   * them for runs started on this queue by an earlier version; they move to the scheduler's queue
-   * when they next continue as new.
-   */
+  /** The control queue: the VMs' and the VM sets' workflows, with the activities given. */
   public static void registerControl(Worker worker, Object... activities) {
-    worker.registerWorkflowImplementationTypes(
-        ClusterWorkflowImpl.class, VmWorkflowImpl.class, VmSetWorkflowImpl.class);
+    worker.registerWorkflowImplementationTypes(VmWorkflowImpl.class, VmSetWorkflowImpl.class);
     worker.registerActivitiesImplementations(activities);
   }
 

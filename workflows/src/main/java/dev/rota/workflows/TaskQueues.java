@@ -1,12 +1,20 @@
 package dev.rota.workflows;
 
-/** Names of the Temporal task queues Rota's hosts poll. */
+import java.util.List;
+
+/**
+ * Names of the Temporal task queues Rota's hosts poll. Each names the release line ({@link #LINE})
+ * whose workflow code its histories replay on.
+ */
 public final class TaskQueues {
   /**
-   * The VM and VM-set workflows and their activities (and cluster runs started before the scheduler
-   * had its own).
+   * The release line: from the first release on, a change to a workflow keeps its histories
+   * replaying (a {@code Workflow.getVersion} marker and a stored history), and the line stays.
    */
-  public static final String CONTROL = "rota-control";
+  public static final String LINE = "1";
+
+  /** The VM and VM-set workflows and their activities. */
+  public static final String CONTROL = "rota-" + LINE + "-control";
 
   /**
    * The cluster workflow and its term activity alone. Behind thousands of VM workflow tasks on the
@@ -14,7 +22,14 @@ public final class TaskQueues {
    * of its run; on its own queue, polled by its own worker with its own cache, it is taken at once
    * and stays cached.
    */
-  public static final String SCHEDULER = "rota-scheduler";
+  public static final String SCHEDULER = "rota-" + LINE + "-scheduler";
+
+  /**
+   * The queues of the builds before the first release, whose workflows this code does not replay:
+   * no host polls them, and a host at start ends what waits there and starts it again from the
+   * database.
+   */
+  public static final List<String> BEFORE_THE_LINE = List.of("rota-control", "rota-scheduler");
 
   private TaskQueues() {}
 }

@@ -7,7 +7,6 @@ import dev.rota.workflows.vm.VmWorkflowImpl;
 import dev.rota.workflows.vmset.VmSetWorkflowImpl;
 import io.temporal.testing.WorkflowReplayer;
 import java.io.IOException;
-import java.net.URISyntaxException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -21,6 +20,11 @@ import org.junit.jupiter.api.TestFactory;
  * needs {@code Workflow.getVersion}. A file's prefix says which workflow wrote it.
  */
 class ReplayTest {
+  /**
+   * The stored histories, read where they are kept (a build's copy may hold some deleted since).
+   */
+  private static final Path HISTORIES = Path.of("src", "test", "resources", "histories");
+
   private static final Map<String, Class<?>> WORKFLOWS =
       Map.of(
           "cluster-",
@@ -31,8 +35,8 @@ class ReplayTest {
           VmSetWorkflowImpl.class);
 
   @TestFactory
-  Stream<DynamicTest> storedHistoriesReplay() throws IOException, URISyntaxException {
-    Path folder = Path.of(getClass().getResource("/histories").toURI());
+  Stream<DynamicTest> storedHistoriesReplay() throws IOException {
+    Path folder = HISTORIES;
     List<Path> files;
     try (Stream<Path> list = Files.list(folder)) {
       files = list.filter(p -> p.toString().endsWith(".json")).sorted().toList();
@@ -45,6 +49,23 @@ class ReplayTest {
     }
     return files.stream()
         .map(file -> DynamicTest.dynamicTest(file.getFileName().toString(), () -> replay(file)));
+  }
+
+  /** docs/testing.md says how many histories are stored: the count a contributor keeps true. */
+  @org.junit.jupiter.api.Test
+  void theDocsCountTheStoredHistories() throws IOException {
+    Path folder = HISTORIES;
+    long stored;
+    try (Stream<Path> list = Files.list(folder)) {
+      stored = list.filter(p -> p.toString().endsWith(".json")).count();
+    }
+    String testing = Files.readString(Path.of("..", "docs", "testing.md"));
+    java.util.regex.Matcher said =
+        java.util.regex.Pattern.compile("(\\d+) stored histories").matcher(testing);
+    org.junit.jupiter.api.Assertions.assertTrue(
+        said.find(), "docs/testing.md says how many histories are stored");
+    org.junit.jupiter.api.Assertions.assertEquals(
+        stored, Long.parseLong(said.group(1)), "docs/testing.md's count of stored histories");
   }
 
   private static void replay(Path file) throws Exception {

@@ -399,10 +399,13 @@ class TaskReportsTest {
             .toList(),
         "an event each time it changed, none for the same word twice");
     // Its workflow is told each change, which its summary shows (told on threads of their own, in
-    // any order).
+    // any order, and taken out of the outbox once told: the tellings are over before the next
+    // test).
     eventually(
-        "its workflow told of each change",
-        () -> tellings.stream().filter(t -> t.startsWith("tr-ready ")).count() >= 5);
+        "its workflow told of each change, and the news taken out of the outbox",
+        () ->
+            tellings.stream().filter(t -> t.startsWith("tr-ready ")).count() >= 5
+                && notificationsFor("tr-ready").isEmpty());
     assertEquals(
         List.of(
             "tr-ready not-ready",

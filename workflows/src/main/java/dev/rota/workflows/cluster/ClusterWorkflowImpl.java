@@ -1,7 +1,6 @@
 package dev.rota.workflows.cluster;
 
 import dev.rota.workflows.ActivityDefaults;
-import dev.rota.workflows.TaskQueues;
 import dev.rota.workflows.Timers;
 import io.temporal.activity.ActivityCancellationType;
 import io.temporal.activity.ActivityOptions;
@@ -9,7 +8,6 @@ import io.temporal.failure.ActivityFailure;
 import io.temporal.failure.CanceledFailure;
 import io.temporal.workflow.Async;
 import io.temporal.workflow.CancellationScope;
-import io.temporal.workflow.ContinueAsNewOptions;
 import io.temporal.workflow.Promise;
 import io.temporal.workflow.Workflow;
 import java.time.Duration;
@@ -34,15 +32,6 @@ public class ClusterWorkflowImpl implements ClusterWorkflow {
    */
   static final int HISTORY_EVENTS_PER_RUN = 2_000;
 
-  /** Workflow.getVersion change id: the next run continues on the scheduler's own task queue. */
-  static final String OWN_TASK_QUEUE = "scheduler-own-task-queue";
-
-  /**
-   * Workflow.getVersion change id: terms that change nothing run as the next attempts of the term
-   * activity ({@link QuietTerms}) instead of each leaving an activity and a timer in the history.
-   */
-  static final String QUIET_TERMS_AS_ATTEMPTS = "quiet-terms-as-attempts";
-
   /**
    * The longest wait between two tries of a failing term until a term has told the scheduler's
    * interval.
@@ -58,16 +47,10 @@ public class ClusterWorkflowImpl implements ClusterWorkflow {
 
   private TermSummary lastTerm;
 
-  /** Whether quiet terms run as the term activity's attempts in this run. */
-  private boolean quietAsAttempts;
-
   /**
-   * Version 2 of {@link #QUIET_TERMS_AS_ATTEMPTS}: a term rests only when the hosts said their
-   * Temporal lets it ({@link TermOutcome#quietTermsRest}), and only a resting term is cancelled.
+   * Whether the last term's host said a quiet term may rest ({@link TermOutcome#quietTermsRest}:
+   * its Temporal lets it); false until a term has said it. Only a resting term is cancelled.
    */
-  private boolean restsWhenHostsSay;
-
-  /** Whether the last term's host said a quiet term may rest; false until a term has said it. */
   private boolean hostsLetRest;
 
   /** Whether the next term's number is the one after the last told. */
@@ -85,41 +68,19 @@ public class ClusterWorkflowImpl implements ClusterWorkflow {
     long term = state.termsDone();
     lastTerm = state.lastTerm();
     wakeRequested = wakeRequested || state.wakePending();
-    int quietVersion = Workflow.getVersion(QUIET_TERMS_AS_ATTEMPTS, Workflow.DEFAULT_VERSION, 2);
-    quietAsAttempts = quietVersion != Workflow.DEFAULT_VERSION;
-    restsWhenHostsSay = quietVersion >= 2;
     while (true) {
       term++;
-      Duration wait;
-      if (quietAsAttempts) {
-        wait = termsUntilOneActs(term);
-        term = Math.max(term, lastTerm == null ? 0 : lastTerm.term());
-      } else {
-        wait = term(term);
-      }
+      Duration wait = termsUntilOneActs(term);
+      term = Math.max(term, lastTerm == null ? 0 : lastTerm.term());
       if (shouldContinueAsNew()) {
         // Handlers must finish first, or their work would be lost with this run.
         Workflow.await(Workflow::isEveryHandlerFinished);
-        continueAsNew(new ClusterState(term, lastTerm, wakeRequested));
+        Workflow.continueAsNew(new ClusterState(term, lastTerm, wakeRequested));
       }
       if (wait != null) {
         Timers.sleepUnless(wait, TermLines.done(lastTerm, wait), () -> wakeRequested);
       }
     }
-  }
-
-  /**
-   * One term, one activity (observe, plan, commit, apply, record); returns how long to wait for the
-   * next. The way of runs recorded before quiet terms ran as attempts.
-   */
-  private Duration term(long term) {
-    boolean woken = wakeRequested;
-    wakeRequested = false;
-    long startedAt = Workflow.currentTimeMillis();
-    TermOutcome outcome =
-        terms(retryCap, TermLines.starting(term, woken, lastTerm))
-            .termAndApply(new TermStart(term, startedAt, woken));
-    return settle(outcome, told(term, startedAt, woken, outcome));
   }
 
   /**
@@ -137,7 +98,7 @@ public class ClusterWorkflowImpl implements ClusterWorkflow {
     // Temporal's in-process test server (dev mode's embedded server) refuses for good a workflow
     // task whose cancel races the activity's completion: on it, terms never rest and are never
     // cancelled, as before quiet terms rested.
-    boolean mayRest = lastTerm != null && !woken && (hostsLetRest || !restsWhenHostsSay);
+    boolean mayRest = lastTerm != null && !woken && hostsLetRest;
     ClusterActivities terms =
         Workflow.newActivityStub(
             ClusterActivities.class,
@@ -157,8 +118,7 @@ public class ClusterWorkflowImpl implements ClusterWorkflow {
                         new TermStart(term, startedAt, woken, quietTerms, mayRest))));
     scope.run();
     Promise<TermOutcome> outcome = running.get(0);
-    boolean cancellable = mayRest || !restsWhenHostsSay;
-    Workflow.await(() -> outcome.isCompleted() || (cancellable && wakeRequested));
+    Workflow.await(() -> outcome.isCompleted() || (mayRest && wakeRequested));
     if (!outcome.isCompleted()) {
       scope.cancel();
     }
@@ -213,24 +173,9 @@ public class ClusterWorkflowImpl implements ClusterWorkflow {
             Workflow.currentTimeMillis());
     Workflow.setCurrentDetails(
         details(lastTerm, outcome.observation(), wait)
-            + (quietAsAttempts
-                ? "\n\nTerms that change nothing run as the next attempts of the pending term"
-                    + " activity: its attempt count and last failure (QuietTerm) tell the latest."
-                : ""));
+            + "\n\nTerms that change nothing run as the next attempts of the pending term"
+            + " activity: its attempt count and last failure (QuietTerm) tell the latest.");
     return wait;
-  }
-
-  /**
-   * The term's activity, its summary what the term starts from ({@link TermLines}). It heartbeats,
-   * so that when the host running it dies another host runs the term again within seconds, not
-   * after the 30 s start-to-close timeout.
-   */
-  private static ClusterActivities terms(Duration retryCap, String summary) {
-    return Workflow.newActivityStub(
-        ClusterActivities.class,
-        ActivityOptions.newBuilder(ActivityDefaults.heartbeating(retryCap))
-            .setSummary(summary)
-            .build());
   }
 
   @Override
@@ -241,21 +186,6 @@ public class ClusterWorkflowImpl implements ClusterWorkflow {
   @Override
   public TermSummary lastTerm() {
     return lastTerm;
-  }
-
-  /**
-   * The next run goes to the scheduler's own task queue: a run started on the control queue by an
-   * earlier version moves there now. Versioned: a run recorded before it continued on its own
-   * queue.
-   */
-  private static void continueAsNew(ClusterState state) {
-    if (Workflow.getVersion(OWN_TASK_QUEUE, Workflow.DEFAULT_VERSION, 1)
-        == Workflow.DEFAULT_VERSION) {
-      Workflow.continueAsNew(state);
-    } else {
-      Workflow.continueAsNew(
-          ContinueAsNewOptions.newBuilder().setTaskQueue(TaskQueues.SCHEDULER).build(), state);
-    }
   }
 
   private static boolean shouldContinueAsNew() {

@@ -7,8 +7,8 @@ package dev.rota.workflows.cluster;
  * @param startedAtMillis workflow time at the start of the term, epoch milliseconds
  * @param durationMillis workflow time the term took
  * @param woken whether the term ran early because of a wake-up signal
- * @param decisions what the term decided (null in runs from before the term planned)
- * @param applied what the term carried out (likewise)
+ * @param decisions what the term decided
+ * @param applied what the term carried out
  */
 public record TermSummary(
     long term,

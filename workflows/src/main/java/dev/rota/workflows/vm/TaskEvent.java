@@ -11,8 +11,7 @@ package dev.rota.workflows.vm;
  * @param atMillis when it was observed
  * @param startedAtMillis when the task was seen running, 0 if it was not
  * @param recorded whether the VM's row already showed this event when it was sent (the agent's
- *     report writes a start at once), so that the workflow's record of it would change nothing;
- *     false in events from before there was one
+ *     report writes a start at once), so that the workflow's record of it would change nothing
  */
 public record TaskEvent(
     long id,

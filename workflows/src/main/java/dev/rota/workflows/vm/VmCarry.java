@@ -11,7 +11,7 @@ import java.util.List;
  * What a VM's workflow hands its next run when it continues as new: its lifecycle as it decided it,
  * and what the store does not keep (the failures in a row that set the next delay, the restarts
  * that count toward {@code maxRestarts}, a restart already due, a move's target, when it finished),
- * and what it heard of its readiness (null in carries from before).
+ * and what it heard of its readiness.
  */
 public record VmCarry(
     String status,
@@ -50,10 +50,6 @@ public record VmCarry(
         life.movingTo(),
         finishedSinceMillis,
         readiness);
-  }
-
-  HeardReadiness heardReadiness() {
-    return readiness == null ? HeardReadiness.none(false) : readiness;
   }
 
   VmLife life() {

@@ -6,21 +6,16 @@ package dev.rota.workflows.vm;
  *
  * @param startedAtMillis when its current task was seen running, 0 if not
  * @param finishedAtMillis when its last task ended, 0 if not
- * @param taskEventId the last task event its workflow applied (0 in records from before there were
- *     any)
+ * @param taskEventId the last task event its workflow applied (0: none)
  * @param movingFrom the worker its previous task still runs on while a move's new copy starts, or
  *     null
  * @param maxRestarts restarts after failures allowed within {@code restartWindowMillis}; null: no
  *     limit
- * @param ttlSecondsAfterFinished how long after it finished the VM is deleted; null (also in
- *     records from before there was one): kept
- * @param scheduledAtMillis when its current task was placed, 0 if not (also in records from before
- *     there was one: a restored workflow then cleared the read model's {@code scheduledAt} with its
- *     next record)
- * @param restartAtMillis when the restart of a VM that ended is due, 0 if none is (also in records
- *     from before there was one)
+ * @param ttlSecondsAfterFinished how long after it finished the VM is deleted; null: kept
+ * @param scheduledAtMillis when its current task was placed, 0 if not
+ * @param restartAtMillis when the restart of a VM that ended is due, 0 if none is
  * @param readiness whether it has a readiness check, and what the check last said as the store
- *     holds it; null in records from before there was one (no check)
+ *     holds it
  */
 public record VmRecord(
     String status,
@@ -38,10 +33,4 @@ public record VmRecord(
     Integer ttlSecondsAfterFinished,
     long scheduledAtMillis,
     long restartAtMillis,
-    dev.rota.lifecycle.HeardReadiness readiness) {
-
-  /** What it heard of its readiness: nothing, without a check, in records from before. */
-  public dev.rota.lifecycle.HeardReadiness heardReadiness() {
-    return readiness == null ? dev.rota.lifecycle.HeardReadiness.none(false) : readiness;
-  }
-}
+    dev.rota.lifecycle.HeardReadiness readiness) {}

@@ -34,8 +34,7 @@ public interface VmWorkflow {
    * @param carried what the run before this one handed on when it continued as new; null for the
    *     first run, which starts from the store
    * @param submitted the VM as its submitter has just stored it, so that a new VM's first run needs
-   *     no activity to read it back; null (also in histories from before there was one): read from
-   *     the store
+   *     no activity to read it back; null: read from the store
    */
   @WorkflowMethod
   void run(String vmName, VmCarry carried, VmRecord submitted);

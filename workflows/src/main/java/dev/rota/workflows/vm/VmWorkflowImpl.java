@@ -5,7 +5,6 @@ import dev.rota.lifecycle.ActionRule;
 import dev.rota.lifecycle.EventRule;
 import dev.rota.lifecycle.HeardReadiness;
 import dev.rota.lifecycle.HeldTasks;
-import dev.rota.lifecycle.RestartPolicies;
 import dev.rota.lifecycle.RestartRule;
 import dev.rota.lifecycle.RunRule;
 import dev.rota.lifecycle.TaskHeard;
@@ -135,19 +134,6 @@ public class VmWorkflowImpl implements VmWorkflow {
   /** What it heard its readiness check say, shown in its summary while it runs. */
   private HeardReadiness readiness = HeardReadiness.none(false);
 
-  /**
-   * Whether this run ends when the VM is finished (stopped, or failed for good), the next run
-   * beginning with the user's next action; false in runs begun before, which stayed open until the
-   * VM was deleted.
-   */
-  private boolean endsWithVm;
-
-  /**
-   * Whether this run shows its restarts and last exit as search attributes (false in runs begun
-   * before); null until first asked.
-   */
-  private Boolean moreToSearchBy;
-
   /** A keyword is matched whole: the start of a reason is what a query can name. */
   private static final int LAST_EXIT_LENGTH = 80;
 
@@ -173,15 +159,9 @@ public class VmWorkflowImpl implements VmWorkflow {
   private long finishedSinceMillis;
 
   /**
-   * Whether this run shows what it heard in one search-attribute upsert per workflow task rather
-   * than one per event (a submitted VM's first task heard its placing and its start: three upserts,
-   * each a visibility write for the server); false in runs begun before.
-   */
-  private boolean oneUpsertPerTask;
-
-  /**
-   * Whether the status shown in the search attributes lags what was heard (with {@link
-   * #oneUpsertPerTask}).
+   * Whether the status shown in the search attributes lags what was heard: what a workflow task
+   * heard is shown in one upsert at its end (a submitted VM's first task heard its placing and its
+   * start: one upsert each was a visibility write each for the server).
    */
   private boolean showPending;
 
@@ -195,8 +175,6 @@ public class VmWorkflowImpl implements VmWorkflow {
 
   @Override
   public void run(String vmName, VmCarry carried, VmRecord submitted) {
-    oneUpsertPerTask = Workflow.getVersion("one-upsert-per-task", Workflow.DEFAULT_VERSION, 1) == 1;
-    endsWithVm = Workflow.getVersion("run-ends-with-vm", Workflow.DEFAULT_VERSION, 1) == 1;
     boolean handedOver = submitted != null && carried == null;
     VmRecord stored =
         handedOver
@@ -206,7 +184,7 @@ public class VmWorkflowImpl implements VmWorkflow {
       return; // deleted before its workflow ran
     }
     resume(stored, carried);
-    if (oneUpsertPerTask && handedOver && (worker == null || startShowsIt())) {
+    if (handedOver && (worker == null || startShowsIt())) {
       showPending =
           false; // handed over at its submission: the start's search attributes show it already
     }
@@ -241,7 +219,7 @@ public class VmWorkflowImpl implements VmWorkflow {
           Workflow.await(Workflow::isEveryHandlerFinished);
           return;
         }
-      } else if (endsWithVm && finished()) {
+      } else if (finished()) {
         if (settled()) {
           end(); // a user's action or delete begins the next run under the same id
           return;
@@ -312,8 +290,7 @@ public class VmWorkflowImpl implements VmWorkflow {
       finishedSinceMillis = 0;
       return false;
     }
-    if (ttlSecondsAfterFinished == null
-        || Workflow.getVersion("ttl-after-finished", Workflow.DEFAULT_VERSION, 1) != 1) {
+    if (ttlSecondsAfterFinished == null) {
       return false;
     }
     if (finishedSinceMillis == 0) {
@@ -326,9 +303,7 @@ public class VmWorkflowImpl implements VmWorkflow {
    * Whether this run's history is long enough to continue as new, with nothing left to carry out.
    */
   private boolean historyFull() {
-    return commands.isEmpty()
-        && Workflow.getInfo().getHistoryLength() > HISTORY_LIMIT
-        && Workflow.getVersion("continue-as-new", Workflow.DEFAULT_VERSION, 1) == 1;
+    return commands.isEmpty() && Workflow.getInfo().getHistoryLength() > HISTORY_LIMIT;
   }
 
   private VmCarry carry() {
@@ -342,7 +317,7 @@ public class VmWorkflowImpl implements VmWorkflow {
   private void resume(VmRecord stored, VmCarry carried) {
     ttlSecondsAfterFinished = stored.ttlSecondsAfterFinished();
     restarts = restartSettings(stored);
-    readiness = carried != null ? carried.heardReadiness() : stored.heardReadiness();
+    readiness = carried != null ? carried.readiness() : stored.readiness();
     if (carried != null) {
       takeOver(carried);
       loaded = true;
@@ -358,16 +333,9 @@ public class VmWorkflowImpl implements VmWorkflow {
     lastTaskEventId = stored.taskEventId();
     movingFrom = status == VmStatus.RUNNING ? stored.movingFrom() : null;
     loaded = true;
-    if (endsWithVm) {
-      // A run begun by a user's action, a delete, or a restore after Temporal lost the last one:
-      // only a restart the last run had scheduled is still due.
-      restartAtMillis = status == VmStatus.FAILED ? stored.restartAtMillis() : 0;
-    } else if (status == VmStatus.FAILED && RestartPolicies.restarts(restarts.policy(), true)) {
-      Duration delay = RestartRule.delay(restarts, count.failuresInARow());
-      long endedAt =
-          stored.finishedAtMillis() > 0 ? stored.finishedAtMillis() : Workflow.currentTimeMillis();
-      scheduleRestart(endedAt + delay.toMillis(), delay);
-    }
+    // A run begun by a user's action, a delete, or a restore after Temporal lost the last one: only
+    // a restart the last run had scheduled is still due.
+    restartAtMillis = status == VmStatus.FAILED ? stored.restartAtMillis() : 0;
     if (ttlSecondsAfterFinished != null && stored.finishedAtMillis() > 0) {
       finishedSinceMillis =
           stored.finishedAtMillis(); // a finished VM's TTL counts from its end, not from now
@@ -429,15 +397,9 @@ public class VmWorkflowImpl implements VmWorkflow {
     if (!EventRule.applies(type, generation, restartCount, status, e.id(), lastTaskEventId)) {
       return;
     }
-    boolean drainEvicts =
-        type == TaskEventType.DRAINED
-            && Workflow.getVersion("drain-eviction", Workflow.DEFAULT_VERSION, 1) == 1;
     // A start the row shows already, after older events of its batch: a local activity, a marker
     // and a commit to change nothing. A later event in the batch records all.
-    boolean shownAlready =
-        type == TaskEventType.STARTED
-            && e.recorded()
-            && Workflow.getVersion("recorded-start", Workflow.DEFAULT_VERSION, 1) == 1;
+    boolean shownAlready = type == TaskEventType.STARTED && e.recorded();
     EventRule.Heard heard =
         EventRule.apply(
             life(),
@@ -449,8 +411,7 @@ public class VmWorkflowImpl implements VmWorkflow {
                 e.message(),
                 e.exitCode(),
                 e.atMillis(),
-                e.startedAtMillis()),
-            drainEvicts);
+                e.startedAtMillis()));
     adopt(heard.life());
     unrecorded = !shownAlready;
     switch (heard.then()) {
@@ -795,8 +756,7 @@ public class VmWorkflowImpl implements VmWorkflow {
    * task then upserts nothing, which spares the server a visibility write per VM.
    */
   private boolean startShowsIt() {
-    return Workflow.getVersion("start-shows-worker", Workflow.DEFAULT_VERSION, 1) == 1
-        && lastEnd == null
+    return lastEnd == null
         && RotaSearchAttributes.shows(
             Workflow.getTypedSearchAttributes(), status.wireName(), worker, restartCount);
   }
@@ -807,15 +767,8 @@ public class VmWorkflowImpl implements VmWorkflow {
         "cannot " + action.wireName() + " VM " + name + ": " + why, VmWorkflow.NOT_ALLOWED);
   }
 
-  /**
-   * Shows what it heard: at once in runs begun before {@link #oneUpsertPerTask}, else with the
-   * task's last event.
-   */
+  /** Shows what it heard with the workflow task's last event ({@link #showPending}). */
   private void showLater() {
-    if (!oneUpsertPerTask) {
-      show();
-      return;
-    }
     showPending = true;
     Workflow.setCurrentDetails(
         details()); // not a command: the Temporal UI's details are current at once
@@ -835,29 +788,17 @@ public class VmWorkflowImpl implements VmWorkflow {
         worker == null
             ? RotaSearchAttributes.WORKER.valueUnset()
             : RotaSearchAttributes.WORKER.valueSet(worker);
-    if (moreToSearchBy()) {
-      SearchAttributeUpdate<Long> restarts =
-          RotaSearchAttributes.RESTARTS.valueSet((long) restartCount);
-      // Never unset: a run continued as new, or begun anew, keeps the last end it was started with
-      // until a task of its own ends.
-      if (lastEnd == null) {
-        Workflow.upsertTypedSearchAttributes(shownStatus, shownWorker, restarts);
-      } else {
-        Workflow.upsertTypedSearchAttributes(
-            shownStatus, shownWorker, restarts, RotaSearchAttributes.LAST_EXIT.valueSet(lastEnd));
-      }
+    SearchAttributeUpdate<Long> restarts =
+        RotaSearchAttributes.RESTARTS.valueSet((long) restartCount);
+    // Never unset: a run continued as new, or begun anew, keeps the last end it was started with
+    // until a task of its own ends.
+    if (lastEnd == null) {
+      Workflow.upsertTypedSearchAttributes(shownStatus, shownWorker, restarts);
     } else {
-      Workflow.upsertTypedSearchAttributes(shownStatus, shownWorker);
+      Workflow.upsertTypedSearchAttributes(
+          shownStatus, shownWorker, restarts, RotaSearchAttributes.LAST_EXIT.valueSet(lastEnd));
     }
     Workflow.setCurrentDetails(details());
-  }
-
-  private boolean moreToSearchBy() {
-    if (moreToSearchBy == null) {
-      moreToSearchBy =
-          Workflow.getVersion("more-search-attributes", Workflow.DEFAULT_VERSION, 1) == 1;
-    }
-    return moreToSearchBy;
   }
 
   /** How the task that just ended did, for {@link RotaSearchAttributes#LAST_EXIT}. */

@@ -18,9 +18,6 @@ import java.time.Duration;
 public class VmSetWorkflowImpl implements VmSetWorkflow {
   static final Duration RESYNC = Duration.ofHours(1);
 
-  /** The resync of runs begun before a replica's deletion signalled its set. */
-  static final Duration RESYNC_BEFORE = Duration.ofMinutes(1);
-
   static final Duration RETRY = Duration.ofSeconds(5);
 
   /** Passes per run before continuing as new: keeps a long-lived set's history short. */
@@ -40,10 +37,6 @@ public class VmSetWorkflowImpl implements VmSetWorkflow {
 
   @Override
   public void run(String setName) {
-    Duration resync =
-        Workflow.getVersion("quiet-resync", Workflow.DEFAULT_VERSION, 1) == 1
-            ? RESYNC
-            : RESYNC_BEFORE;
     String why = "make the replicas of " + setName + " match the set";
     for (int pass = 0; pass < PASSES_PER_RUN; pass++) {
       changed = false;
@@ -56,7 +49,7 @@ public class VmSetWorkflowImpl implements VmSetWorkflow {
       if (last.settled()) {
         woken =
             Timers.sleepUnless(
-                resync,
+                RESYNC,
                 last.replicas() + " of " + last.desired() + " replicas; looking again on a change",
                 () -> changed);
       } else {

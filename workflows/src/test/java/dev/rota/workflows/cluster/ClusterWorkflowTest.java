@@ -184,7 +184,7 @@ class ClusterWorkflowTest {
         summaries.contains("next term: woken, 0 waiting")
             && summaries.contains("term " + (before + 1) + ": quiet — next in 5 s"),
         "the woken term's activity cannot know its number; its timer tells it: " + summaries);
-    replay("cluster-quiet-terms-woken-2");
+    replay("cluster-quiet-terms-woken");
   }
 
   @Test
@@ -230,7 +230,7 @@ class ClusterWorkflowTest {
       assertEquals(i + 1, terms.get(i).term(), "every term numbered, none twice: " + terms);
     }
     Histories.replayAndMaybeRecord(
-        client, ClusterWorkflow.WORKFLOW_ID, ClusterWorkflowImpl.class, "cluster-quiet-terms-2");
+        client, ClusterWorkflow.WORKFLOW_ID, ClusterWorkflowImpl.class, "cluster-quiet-terms");
   }
 
   @Test
@@ -305,45 +305,6 @@ class ClusterWorkflowTest {
         "the carried summary is the latest term: " + queried);
     assertEquals(
         TaskQueues.SCHEDULER, taskQueue(currentRun), "the next run stays on the scheduler's queue");
-  }
-
-  @Test
-  void aRunAnEarlierVersionStartedOnTheControlQueueMovesToTheSchedulersQueueWhenItContinuesAsNew()
-      throws Exception {
-    RecordingClusterActivities activities = start(1_000);
-    activities.placeInNext(Integer.MAX_VALUE);
-    ClusterWorkflow cluster =
-        env.getWorkflowClient()
-            .newWorkflowStub(
-                ClusterWorkflow.class,
-                ClusterWorkflow.startOptions().setTaskQueue(TaskQueues.CONTROL).build());
-    String firstRun = WorkflowClient.start(cluster::run, ClusterState.initial()).getRunId();
-    assertEquals(TaskQueues.CONTROL, taskQueue(firstRun));
-
-    env.sleep(Duration.ofMinutes(6));
-
-    String currentRun =
-        env.getWorkflowClient()
-            .newUntypedWorkflowStub(ClusterWorkflow.WORKFLOW_ID)
-            .describe()
-            .getExecution()
-            .getRunId();
-    assertNotEquals(firstRun, currentRun, "the workflow continued as new");
-    assertEquals(TaskQueues.SCHEDULER, taskQueue(currentRun));
-    List<TermSummary> terms = activities.recorded();
-    for (int i = 0; i < terms.size(); i++) {
-      assertEquals(i + 1, terms.get(i).term(), "no term lost or repeated in the move");
-    }
-    long before = terms.size();
-    cluster.wake("after the move");
-    env.sleep(Duration.ofMillis(500));
-    assertTrue(activities.recorded().size() > before, "the moved run still runs terms");
-    Histories.replayAndMaybeRecord(
-        env.getWorkflowClient(),
-        ClusterWorkflow.WORKFLOW_ID,
-        firstRun,
-        ClusterWorkflowImpl.class,
-        "cluster-continued-to-scheduler-queue");
   }
 
   private String taskQueue(String runId) {

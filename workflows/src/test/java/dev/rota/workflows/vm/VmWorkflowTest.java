@@ -238,7 +238,7 @@ class VmWorkflowTest {
         ttlSeconds,
         0,
         0,
-        null);
+        dev.rota.lifecycle.HeardReadiness.none(false));
   }
 
   private VmWorkflow start(VmRecord stored) {
@@ -1191,7 +1191,7 @@ class VmWorkflowTest {
     assertEquals(details, currentDetails());
   }
 
-  /** A start that did not show the worker (made by a host of an earlier version) is shown after. */
+  /** A start that did not show the worker (a host that did not know it yet) is shown after. */
   @Test
   void aVmStartedWithoutItsWorkerShownIsShownByItsFirstTask() throws Exception {
     VmRecord running = stored("running", "w1", 0, "Never", 0, null, 0, null);
@@ -1356,7 +1356,7 @@ class VmWorkflowTest {
                 null,
                 placedAt,
                 0,
-                null));
+                dev.rota.lifecycle.HeardReadiness.none(false)));
     settle();
     tell(
         vm,
@@ -1401,7 +1401,7 @@ class VmWorkflowTest {
             null,
             0,
             due,
-            null));
+            dev.rota.lifecycle.HeardReadiness.none(false)));
     env.sleep(Duration.ofMillis(Math.max(0, due - now()) + 1_000));
     assertTrue(
         store.what().contains("requeue 2"),
