@@ -5,7 +5,7 @@ import io.micronaut.data.annotation.MappedEntity;
 import java.time.Instant;
 
 /**
- * One write to a VM or a worker in the change feed (see {@code db.migration.V17__Changes}).
+ * One write to a VM or a worker in the change feed (see {@code db.migration.V1__Schema}).
  *
  * @param kind {@code vm} or {@code worker}
  * @param deleted whether the write removed it

@@ -12,9 +12,9 @@ import java.util.Set;
 import org.h2.api.Trigger;
 
 /**
- * H2's half of the change feed (see {@code db.migration.V17__Changes}): the same rule as
- * PostgreSQL's plpgsql trigger, on H2, which runs Java triggers on the writer's own connection, in
- * its transaction.
+ * H2's half of the change feed (see {@code db.migration.V1__Schema}): the same rule as PostgreSQL's
+ * plpgsql trigger, on H2, which runs Java triggers on the writer's own connection, in its
+ * transaction.
  */
 public final class H2ChangeTrigger implements Trigger {
   private static final Set<String> QUIET =

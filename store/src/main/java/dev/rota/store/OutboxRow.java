@@ -13,9 +13,8 @@ import java.time.Instant;
  * @param kind {@code start} a task, {@code remove} a task, or {@code notify} a VM workflow of a
  *     task event
  * @param vmSeq the submission of the VM the task is of (so that a VM submitted again under the same
- *     name is not told of its predecessor's tasks); null in rows from before task events
- * @param event for {@code notify}, a task event's wire name; null in rows from before task events,
- *     which tell the workflow the VM's row as it is
+ *     name is not told of its predecessor's tasks); null for a removal of a task no VM owns
+ * @param event for {@code notify}, a task event's wire name; null for the other kinds
  * @param detail why, for {@code remove}; the event's message, for {@code notify}
  * @param createdAt when it was decided; for an event, when it was observed
  */

@@ -3,8 +3,6 @@ package dev.rota.workflows.vm;
 import dev.rota.lifecycle.HeardReadiness;
 import dev.rota.lifecycle.RestartRule;
 import dev.rota.lifecycle.VmLife;
-import dev.rota.model.VmStatus;
-import dev.rota.model.WireName;
 import java.util.List;
 
 /**
@@ -14,58 +12,16 @@ import java.util.List;
  * and what it heard of its readiness.
  */
 public record VmCarry(
-    String status,
-    String worker,
-    int restartCount,
-    String message,
-    Integer exitCode,
-    long lastTaskEventId,
-    long scheduledAtMillis,
-    long startedAtMillis,
-    long finishedAtMillis,
+    VmLife life,
     int failuresInARow,
     List<Long> restartsAfterFailure,
-    long restartAtMillis,
-    String movingFrom,
-    String movingTo,
     long finishedSinceMillis,
     HeardReadiness readiness) {
 
   static VmCarry of(
       VmLife life, RestartRule.Count count, long finishedSinceMillis, HeardReadiness readiness) {
     return new VmCarry(
-        life.status().wireName(),
-        life.worker(),
-        life.restartCount(),
-        life.message(),
-        life.exitCode(),
-        life.lastTaskEventId(),
-        life.scheduledAtMillis(),
-        life.startedAtMillis(),
-        life.finishedAtMillis(),
-        count.failuresInARow(),
-        count.restartsAfterFailure(),
-        life.restartAtMillis(),
-        life.movingFrom(),
-        life.movingTo(),
-        finishedSinceMillis,
-        readiness);
-  }
-
-  VmLife life() {
-    return new VmLife(
-        WireName.parse(VmStatus.class, status).orElse(VmStatus.PENDING),
-        worker,
-        restartCount,
-        message,
-        exitCode,
-        lastTaskEventId,
-        scheduledAtMillis,
-        startedAtMillis,
-        finishedAtMillis,
-        movingFrom,
-        movingTo,
-        restartAtMillis);
+        life, count.failuresInARow(), count.restartsAfterFailure(), finishedSinceMillis, readiness);
   }
 
   RestartRule.Count count() {

@@ -1,5 +1,10 @@
 package dev.rota.workflows.vm;
 
+import dev.rota.model.RestartPolicy;
+import dev.rota.model.VmStatus;
+import dev.rota.model.WireName;
+import java.time.Duration;
+
 /**
  * A VM as its workflow (re)starts from: the stored status, so that a workflow lost with the
  * embedded server's state resumes where the VM was, and the restart settings of the host.
@@ -33,4 +38,37 @@ public record VmRecord(
     Integer ttlSecondsAfterFinished,
     long scheduledAtMillis,
     long restartAtMillis,
-    dev.rota.lifecycle.HeardReadiness readiness) {}
+    dev.rota.lifecycle.HeardReadiness readiness) {
+
+  /**
+   * Where the VM's life stands by the store, for a run begun by a user's action, a delete, or a
+   * restore after Temporal lost the last one: only a restart the last run had scheduled is still
+   * due.
+   */
+  dev.rota.lifecycle.VmLife life() {
+    VmStatus vmStatus = WireName.parse(VmStatus.class, status).orElse(VmStatus.PENDING);
+    return new dev.rota.lifecycle.VmLife(
+        vmStatus,
+        worker,
+        restartCount,
+        null,
+        null,
+        taskEventId,
+        scheduledAtMillis,
+        startedAtMillis,
+        finishedAtMillis,
+        vmStatus == VmStatus.RUNNING ? movingFrom : null,
+        null,
+        vmStatus == VmStatus.FAILED ? restartAtMillis : 0);
+  }
+
+  /** Its restart policy, with the host's delays. */
+  dev.rota.lifecycle.RestartRule.Settings restartSettings() {
+    return new dev.rota.lifecycle.RestartRule.Settings(
+        WireName.parse(RestartPolicy.class, restartPolicy).orElse(RestartPolicy.NEVER),
+        Duration.ofMillis(restartDelayMillis),
+        Duration.ofMillis(maxRestartDelayMillis),
+        maxRestarts,
+        Duration.ofMillis(restartWindowMillis));
+  }
+}

@@ -14,14 +14,7 @@ import dev.rota.model.RestartPolicy;
 import dev.rota.model.TaskEventType;
 import dev.rota.model.VmStatus;
 import dev.rota.model.WireName;
-import dev.rota.workflows.ActivityDefaults;
-import dev.rota.workflows.RotaSearchAttributes;
 import dev.rota.workflows.Timers;
-import io.temporal.activity.ActivityOptions;
-import io.temporal.activity.LocalActivityOptions;
-import io.temporal.common.RetryOptions;
-import io.temporal.common.SearchAttributeUpdate;
-import io.temporal.failure.ActivityFailure;
 import io.temporal.failure.ApplicationFailure;
 import io.temporal.workflow.CompletablePromise;
 import io.temporal.workflow.Workflow;
@@ -31,7 +24,6 @@ import java.time.Instant;
 import java.util.ArrayDeque;
 import java.util.Deque;
 import java.util.List;
-import java.util.Map;
 
 /**
  * One VM's life. The scheduler places it and reports its task (signal {@code observed}); users
@@ -47,49 +39,11 @@ public class VmWorkflowImpl implements VmWorkflow {
   /** What {@code RotaVmStatus} says of a VM that was deleted (its workflow is closed). */
   public static final String DELETED = "deleted";
 
-  private static final ActivityOptions STORE = ActivityDefaults.store(Duration.ofMinutes(1));
-
   /**
    * Past this many events an idle run hands its state to a new one (continue-as-new): a VM that
    * restarts every few seconds for a year would otherwise reach Temporal's limit on a history.
    */
   static final int HISTORY_LIMIT = 1_000;
-
-  /**
-   * Removing a task gives up after a few minutes: the reconciler removes it once the agent answers.
-   */
-  private static final ActivityOptions AGENT =
-      ActivityOptions.newBuilder()
-          .setStartToCloseTimeout(Duration.ofSeconds(30))
-          .setSummary("remove the task from its worker")
-          .setRetryOptions(
-              RetryOptions.newBuilder()
-                  .setInitialInterval(Duration.ofSeconds(1))
-                  .setBackoffCoefficient(2)
-                  .setMaximumInterval(Duration.ofSeconds(30))
-                  .setMaximumAttempts(8)
-                  .build())
-          .build();
-
-  /**
-   * The VM's activities, the call's summary what it records or does, so that the Temporal UI reads
-   * as the VM's life ("restart 2 scheduled for …", "failed: exited with code 3"). A stub is cheap;
-   * one a call.
-   */
-  private static VmActivities saying(String summary) {
-    return Workflow.newActivityStub(
-        VmActivities.class,
-        ActivityOptions.newBuilder(STORE).setSummary(summary).build(),
-        Map.of("RemoveTask", ActivityOptions.newBuilder(AGENT).setSummary(summary).build()));
-  }
-
-  private static void recordStatus(VmActivities.StatusChange change) {
-    saying(change.status() + ": " + change.message()).recordStatus(change);
-  }
-
-  private static void recordEvent(VmActivities.VmEvent event) {
-    saying(event.message()).recordEvent(event);
-  }
 
   private sealed interface Command {}
 
@@ -105,49 +59,29 @@ public class VmWorkflowImpl implements VmWorkflow {
   private final long submission;
 
   private final Deque<Command> commands = new ArrayDeque<>();
-  private VmStatus status = VmStatus.PENDING;
-  private String worker;
-  private int restartCount;
+
+  /**
+   * Where the VM's life stands: the one value the lifecycle rules take and give back, carried
+   * through continue-as-new.
+   */
+  private VmLife life = VmLife.pending();
+
   private RestartRule.Settings restarts =
       new RestartRule.Settings(
           RestartPolicy.NEVER, Duration.ofSeconds(15), Duration.ofMinutes(5), null, Duration.ZERO);
 
   private RestartRule.Count count = RestartRule.Count.NONE;
 
-  private long startedAtMillis;
-  private long scheduledAtMillis;
-  private long finishedAtMillis;
-  private Integer exitCode;
-  private String message;
-
-  /** The last task event applied; events are applied in the order of their ids, each once. */
-  private long lastTaskEventId;
-
   /** Whether a task event changed the lifecycle since it was last recorded. */
   private boolean unrecorded;
-
-  /** When a scheduled restart is due, epoch milliseconds; 0 when none is. */
-  private long restartAtMillis;
 
   private boolean deleteRequested;
 
   /** What it heard its readiness check say, shown in its summary while it runs. */
   private HeardReadiness readiness = HeardReadiness.none(false);
 
-  /** A keyword is matched whole: the start of a reason is what a query can name. */
-  private static final int LAST_EXIT_LENGTH = 80;
-
-  /** How this run's last task ended ({@link #howItEnded()}); null until one has. */
-  private String lastEnd;
-
-  /**
-   * While a move's new copy starts: the worker the previous generation's task still runs on; else
-   * null.
-   */
-  private String movingFrom;
-
-  /** While moving, the worker the new copy is placed on; null until it is (again) placed. */
-  private String movingTo;
+  /** Its search attributes and current details in the Temporal UI. */
+  private final VmShown shown = new VmShown();
 
   /** Whether the stored state is loaded; until then only the loop can judge an action. */
   private boolean loaded;
@@ -157,13 +91,6 @@ public class VmWorkflowImpl implements VmWorkflow {
 
   /** When it last became finished (stopped, or failed for good); 0 while it is not. */
   private long finishedSinceMillis;
-
-  /**
-   * Whether the status shown in the search attributes lags what was heard: what a workflow task
-   * heard is shown in one upsert at its end (a submitted VM's first task heard its placing and its
-   * start: one upsert each was a visibility write each for the server).
-   */
-  private boolean showPending;
 
   /** Runs before any handler, so that an update in the first workflow task knows the VM. */
   @WorkflowInit
@@ -179,25 +106,25 @@ public class VmWorkflowImpl implements VmWorkflow {
     VmRecord stored =
         handedOver
             ? submitted
-            : saying("load vm " + name).load(new VmActivities.VmRef(name, submission));
+            : VmCalls.saying("load vm " + name).load(new VmActivities.VmRef(name, submission));
     if (stored == null) {
       return; // deleted before its workflow ran
     }
     resume(stored, carried);
-    if (handedOver && (worker == null || startShowsIt())) {
-      showPending =
-          false; // handed over at its submission: the start's search attributes show it already
+    if (handedOver && (life.worker() == null || shown.startShows(life))) {
+      shown.shownByItsStart();
     }
     while (true) {
-      showNow(); // before it waits: what it heard is shown by the task that heard it
-      if (restartAtMillis > 0) {
+      shown.now(
+          life, readiness); // before it waits: what it heard is shown by the task that heard it
+      if (life.restartAtMillis() > 0) {
         Duration wait =
-            Duration.ofMillis(Math.max(0, restartAtMillis - Workflow.currentTimeMillis()));
+            Duration.ofMillis(Math.max(0, life.restartAtMillis() - Workflow.currentTimeMillis()));
         boolean interrupted =
             Timers.sleepUnless(
                 wait,
                 "restart "
-                    + (restartCount + 1)
+                    + (life.restartCount() + 1)
                     + " in "
                     + dev.rota.workflows.Readable.duration(wait),
                 () -> !commands.isEmpty());
@@ -257,7 +184,7 @@ public class VmWorkflowImpl implements VmWorkflow {
 
   /** Stopped, or failed with no restart coming. */
   private boolean finished() {
-    return RunRule.endedForGood(status, restartAtMillis > 0);
+    return RunRule.endedForGood(life.status(), life.restartAtMillis() > 0);
   }
 
   /**
@@ -267,15 +194,15 @@ public class VmWorkflowImpl implements VmWorkflow {
    */
   private void end() {
     Workflow.setCurrentDetails(
-        details()
-            + (message == null ? "" : "\n\n" + message)
+        VmShown.details(life, readiness)
+            + (life.message() == null ? "" : "\n\n" + life.message())
             + "\n\nThis run ended with the VM; `rota vm start "
             + name
             + "` begins the next under the same workflow id.");
-    if (status == VmStatus.FAILED) {
+    if (life.status() == VmStatus.FAILED) {
       ApplicationFailure failed =
           ApplicationFailure.newNonRetryableFailure(
-              message == null ? "failed" : message, VmWorkflow.FAILED);
+              life.message() == null ? "failed" : life.message(), VmWorkflow.FAILED);
       failed.setStackTrace(new StackTraceElement[0]); // the VM's failure, not the code's
       throw failed;
     }
@@ -307,7 +234,7 @@ public class VmWorkflowImpl implements VmWorkflow {
   }
 
   private VmCarry carry() {
-    return VmCarry.of(life(), count, finishedSinceMillis, readiness);
+    return VmCarry.of(life, count, finishedSinceMillis, readiness);
   }
 
   /**
@@ -316,44 +243,25 @@ public class VmWorkflowImpl implements VmWorkflow {
    */
   private void resume(VmRecord stored, VmCarry carried) {
     ttlSecondsAfterFinished = stored.ttlSecondsAfterFinished();
-    restarts = restartSettings(stored);
+    restarts = stored.restartSettings();
     readiness = carried != null ? carried.readiness() : stored.readiness();
     if (carried != null) {
       takeOver(carried);
       loaded = true;
-      showLater();
+      shown.later(life, readiness);
       return;
     }
-    status = WireName.parse(VmStatus.class, stored.status()).orElse(VmStatus.PENDING);
-    worker = stored.worker();
-    restartCount = stored.restartCount();
-    scheduledAtMillis = stored.scheduledAtMillis();
-    startedAtMillis = stored.startedAtMillis();
-    finishedAtMillis = stored.finishedAtMillis();
-    lastTaskEventId = stored.taskEventId();
-    movingFrom = status == VmStatus.RUNNING ? stored.movingFrom() : null;
+    life = stored.life();
     loaded = true;
-    // A run begun by a user's action, a delete, or a restore after Temporal lost the last one: only
-    // a restart the last run had scheduled is still due.
-    restartAtMillis = status == VmStatus.FAILED ? stored.restartAtMillis() : 0;
     if (ttlSecondsAfterFinished != null && stored.finishedAtMillis() > 0) {
       finishedSinceMillis =
           stored.finishedAtMillis(); // a finished VM's TTL counts from its end, not from now
     }
-    showLater();
-  }
-
-  private static RestartRule.Settings restartSettings(VmRecord stored) {
-    return new RestartRule.Settings(
-        WireName.parse(RestartPolicy.class, stored.restartPolicy()).orElse(RestartPolicy.NEVER),
-        Duration.ofMillis(stored.restartDelayMillis()),
-        Duration.ofMillis(stored.maxRestartDelayMillis()),
-        stored.maxRestarts(),
-        Duration.ofMillis(stored.restartWindowMillis()));
+    shown.later(life, readiness);
   }
 
   private void takeOver(VmCarry c) {
-    adopt(c.life());
+    life = c.life();
     count = c.count();
     finishedSinceMillis = c.finishedSinceMillis();
   }
@@ -388,13 +296,15 @@ public class VmWorkflowImpl implements VmWorkflow {
     if (type != null && type.tellsReadiness()) {
       HeardReadiness before = readiness;
       readiness =
-          readiness.heard(e.id(), type, generation, e.atMillis(), e.message(), restartCount);
+          readiness.heard(e.id(), type, generation, e.atMillis(), e.message(), life.restartCount());
       if (!readiness.equals(before)) {
-        Workflow.setCurrentDetails(details()); // not a command: no history, no replay concern
+        Workflow.setCurrentDetails(
+            VmShown.details(life, readiness)); // not a command: no history, no replay concern
       }
       return;
     }
-    if (!EventRule.applies(type, generation, restartCount, status, e.id(), lastTaskEventId)) {
+    if (!EventRule.applies(
+        type, generation, life.restartCount(), life.status(), e.id(), life.lastTaskEventId())) {
       return;
     }
     // A start the row shows already, after older events of its batch: a local activity, a marker
@@ -402,7 +312,7 @@ public class VmWorkflowImpl implements VmWorkflow {
     boolean shownAlready = type == TaskEventType.STARTED && e.recorded();
     EventRule.Heard heard =
         EventRule.apply(
-            life(),
+            life,
             new TaskHeard(
                 e.id(),
                 type,
@@ -412,49 +322,18 @@ public class VmWorkflowImpl implements VmWorkflow {
                 e.exitCode(),
                 e.atMillis(),
                 e.startedAtMillis()));
-    adopt(heard.life());
+    life = heard.life();
     unrecorded = !shownAlready;
     switch (heard.then()) {
       case DRAINED -> drained(e);
       case ENDED -> {
-        lastEnd = howItEnded();
+        shown.ended(life);
         recordHeard(); // the end first, then the restart it leads to
-        afterEnd(status == VmStatus.FAILED, finishedAtMillis);
-        showLater();
+        afterEnd(life.status() == VmStatus.FAILED, life.finishedAtMillis());
+        shown.later(life, readiness);
       }
-      case NOTHING -> showLater();
+      case NOTHING -> shown.later(life, readiness);
     }
-  }
-
-  private VmLife life() {
-    return new VmLife(
-        status,
-        worker,
-        restartCount,
-        message,
-        exitCode,
-        lastTaskEventId,
-        scheduledAtMillis,
-        startedAtMillis,
-        finishedAtMillis,
-        movingFrom,
-        movingTo,
-        restartAtMillis);
-  }
-
-  private void adopt(VmLife life) {
-    status = life.status();
-    worker = life.worker();
-    restartCount = life.restartCount();
-    message = life.message();
-    exitCode = life.exitCode();
-    lastTaskEventId = life.lastTaskEventId();
-    scheduledAtMillis = life.scheduledAtMillis();
-    startedAtMillis = life.startedAtMillis();
-    finishedAtMillis = life.finishedAtMillis();
-    movingFrom = life.movingFrom();
-    movingTo = life.movingTo();
-    restartAtMillis = life.restartAtMillis();
   }
 
   /**
@@ -463,20 +342,20 @@ public class VmWorkflowImpl implements VmWorkflow {
    */
   private void drained(TaskEvent e) {
     recordHeard(); // the event is applied before the lifecycle moves on
-    restartAtMillis = 0;
+    life = life.withRestartAt(0);
     String why = "worker " + e.worker() + " was drained";
     if (restarts.policy() != RestartPolicy.NEVER) {
-      List<VmActivities.WorkerTask> old = tasksHeld();
+      List<VmActivities.WorkerTask> old = VmCalls.tasksHeld(name, submission, life);
       requeue(
           "started again elsewhere: "
               + why
               + " (restart "
-              + (restartCount + 1)
+              + (life.restartCount() + 1)
               + ", restartPolicy "
               + restarts.policy().wireName()
               + ")",
           "restarted");
-      old.forEach(this::removeTask);
+      old.forEach(t -> VmCalls.removeTask(name, submission, t));
     } else {
       stopNow("stopped: " + why + " (restartPolicy Never)");
     }
@@ -485,76 +364,60 @@ public class VmWorkflowImpl implements VmWorkflow {
   private void recordHeard() {
     if (unrecorded) {
       unrecorded = false;
-      // Written often, quickly, within the workflow task: a local activity.
-      Workflow.newLocalActivityStub(
-              VmReadModel.class,
-              LocalActivityOptions.newBuilder(ActivityDefaults.storeLocal(Duration.ofMinutes(1)))
-                  .setSummary(
-                      status.wireName()
-                          + (worker == null ? "" : " on " + worker)
-                          + " as "
-                          + taskId()
-                          + (message == null ? "" : ": " + message))
-                  .build())
-          .recordLifecycle(
-              new VmLifecycle(
-                  name,
-                  restartCount,
-                  status.wireName(),
-                  worker,
-                  message,
-                  exitCode,
-                  lastTaskEventId,
-                  scheduledAtMillis,
-                  startedAtMillis,
-                  finishedAtMillis,
-                  submission));
+      VmCalls.recordLifecycle(name, taskId(), life, submission);
     }
-    showNow();
+    shown.now(life, readiness);
   }
 
   /** What an ended task leads to under the restart policy ({@link RestartRule}). */
   private void afterEnd(boolean failed, long endedAtMillis) {
     RestartRule.AfterEnd next =
         RestartRule.afterEnd(
-            restarts, count, failed, startedAtMillis, endedAtMillis, Workflow.currentTimeMillis());
+            restarts,
+            count,
+            failed,
+            life.startedAtMillis(),
+            endedAtMillis,
+            Workflow.currentTimeMillis());
     count = next.count();
     if (next instanceof RestartRule.Restart restart) {
       scheduleRestart(restart.atMillis(), restart.delay());
     } else if (next instanceof RestartRule.GiveUp giveUp) {
       // It stays failed, saying why; a user's start begins the count afresh.
-      message = (message == null ? "failed" : message) + "; " + giveUp.reason();
-      recordStatus(
+      life =
+          life.withMessage(
+              (life.message() == null ? "failed" : life.message()) + "; " + giveUp.reason());
+      VmCalls.recordStatus(
           new VmActivities.StatusChange(
-              name, status.wireName(), message, "restarts-exhausted", submission));
+              name, life.status().wireName(), life.message(), "restarts-exhausted", submission));
     }
   }
 
   private void scheduleRestart(long atMillis, Duration delay) {
-    restartAtMillis = atMillis;
-    recordEvent(
+    life = life.withRestartAt(atMillis);
+    VmCalls.recordEvent(
         new VmActivities.VmEvent(
             name,
             "restart-scheduled",
             "restart "
-                + (restartCount + 1)
+                + (life.restartCount() + 1)
                 + " scheduled for "
-                + Instant.ofEpochMilli(restartAtMillis)
+                + Instant.ofEpochMilli(life.restartAtMillis())
                 + " ("
                 + delay.toSeconds()
                 + " s after the task ended, "
                 + Math.max(1, count.failuresInARow())
                 + " in a row)",
-            restartAtMillis,
+            life.restartAtMillis(),
             submission));
   }
 
   private void restartNow() {
-    restartAtMillis = 0;
-    String failedOn = status == VmStatus.FAILED ? worker : null;
+    life = life.withRestartAt(0);
+    String failedOn = life.status() == VmStatus.FAILED ? life.worker() : null;
     requeue(
         "restarted after the task ended (restart "
-            + (restartCount + 1)
+            + (life.restartCount() + 1)
             + ")"
             + (failedOn != null ? "; preferring a worker other than " + failedOn : ""),
         "restarted",
@@ -562,7 +425,7 @@ public class VmWorkflowImpl implements VmWorkflow {
   }
 
   private String act(UserAction action) {
-    restartAtMillis = 0;
+    life = life.withRestartAt(0);
     switch (action) {
       case STOP -> stopNow("stopped by request");
       case START -> {
@@ -574,12 +437,12 @@ public class VmWorkflowImpl implements VmWorkflow {
         // The new generation first: while the VM still wanted the old task, a term seeing it gone
         // would call it vanished; once the VM is at the next generation, the old task is just one
         // to remove.
-        List<VmActivities.WorkerTask> old = tasksHeld();
+        List<VmActivities.WorkerTask> old = VmCalls.tasksHeld(name, submission, life);
         requeue("restarted by request", "restarted");
-        old.forEach(this::removeTask);
+        old.forEach(t -> VmCalls.removeTask(name, submission, t));
       }
     }
-    return status.wireName();
+    return life.status().wireName();
   }
 
   /**
@@ -587,34 +450,30 @@ public class VmWorkflowImpl implements VmWorkflow {
    * or null.
    */
   private void deleteNow(String why) {
-    restartAtMillis = 0;
-    removeTaskIfAny();
-    saying("delete vm " + name).deleteVm(new VmActivities.VmRef(name, submission));
-    // Otherwise a deleted running VM stays in `RotaVmStatus = 'running'` and `RotaWorker = 'w'`
-    // lists.
-    Workflow.upsertTypedSearchAttributes(
-        RotaSearchAttributes.VM_STATUS.valueSet(DELETED), RotaSearchAttributes.WORKER.valueUnset());
-    Workflow.setCurrentDetails("**" + DELETED + "**" + (why == null ? "" : ": " + why));
+    life = life.withRestartAt(0);
+    VmCalls.removeTasks(name, submission, life);
+    VmCalls.saying("delete vm " + name).deleteVm(new VmActivities.VmRef(name, submission));
+    VmShown.deleted(why);
   }
 
   /** Removes its task, if it may have one, and stops it, saying {@code why}. */
   private void stopNow(String why) {
     if (mayHaveTask()) {
-      status = VmStatus.STOPPING;
-      recordStatus(
+      life = life.withStatus(VmStatus.STOPPING);
+      VmCalls.recordStatus(
           new VmActivities.StatusChange(
               name,
-              status.wireName(),
-              "stopping: removing task " + taskId() + " from " + worker,
+              life.status().wireName(),
+              "stopping: removing task " + taskId() + " from " + life.worker(),
               "stopping",
               submission));
-      show();
-      removeTaskIfAny();
+      shown.show(life, readiness);
+      VmCalls.removeTasks(name, submission, life);
     }
-    status = VmStatus.STOPPED;
-    recordStatus(
-        new VmActivities.StatusChange(name, status.wireName(), why, "stopped", submission));
-    show();
+    life = life.withStatus(VmStatus.STOPPED);
+    VmCalls.recordStatus(
+        new VmActivities.StatusChange(name, life.status().wireName(), why, "stopped", submission));
+    shown.show(life, readiness);
   }
 
   /** A new generation (so a new task id), pending for the scheduler. */
@@ -623,61 +482,27 @@ public class VmWorkflowImpl implements VmWorkflow {
   }
 
   private void requeue(String why, String eventType, String failedOn) {
-    restartCount++;
-    worker = null;
-    movingFrom = null;
-    movingTo = null;
-    status = VmStatus.PENDING;
-    saying("pending as " + taskId() + ": " + why)
+    life = life.requeued();
+    VmCalls.saying("pending as " + taskId() + ": " + why)
         .requeue(
-            new VmActivities.Requeue(name, restartCount, why, eventType, failedOn, submission));
-    show();
+            new VmActivities.Requeue(
+                name, life.restartCount(), why, eventType, failedOn, submission));
+    shown.show(life, readiness);
   }
 
   private boolean mayHaveTask() {
-    return HeldTasks.mayHaveTask(status, worker);
+    return HeldTasks.mayHaveTask(life.status(), life.worker());
   }
 
   private String taskId() {
-    return name + "." + restartCount;
-  }
-
-  /** The tasks the VM may have: its current one, and while it moves, the old copy as well. */
-  private List<VmActivities.WorkerTask> tasksHeld() {
-    return HeldTasks.of(name, restartCount, status, worker, movingFrom, movingTo).stream()
-        .map(t -> new VmActivities.WorkerTask(t.worker(), t.taskId(), submission))
-        .toList();
-  }
-
-  /**
-   * Removes the tasks it may have; an unreachable agent does not stop the VM's life from moving on.
-   */
-  private void removeTaskIfAny() {
-    tasksHeld().forEach(this::removeTask);
-  }
-
-  private void removeTask(VmActivities.WorkerTask task) {
-    try {
-      saying("remove task " + task.taskId() + " from " + task.worker()).removeTask(task);
-    } catch (ActivityFailure e) {
-      recordEvent(
-          new VmActivities.VmEvent(
-              name,
-              "task-removal-failed",
-              "could not remove task "
-                  + task.taskId()
-                  + " from "
-                  + task.worker()
-                  + "; the scheduler removes it when the agent answers",
-              submission));
-    }
+    return name + "." + life.restartCount();
   }
 
   // ---- handlers ----
 
   /** Whether {@code action} is allowed now: the one rule for validators and the loop. */
   private boolean allows(UserAction action) {
-    return ActionRule.allows(action, status, deleteRequested);
+    return ActionRule.allows(action, life.status(), deleteRequested);
   }
 
   /** Before the stored state is loaded the loop judges; after, refusals are answered at once. */
@@ -747,82 +572,12 @@ public class VmWorkflowImpl implements VmWorkflow {
 
   @Override
   public String status() {
-    return status.wireName();
-  }
-
-  /**
-   * Whether the search attributes it was started with show the VM as it was handed over, worker
-   * included: a start made once the VM runs, by a host that sets the worker at the start. Its first
-   * task then upserts nothing, which spares the server a visibility write per VM.
-   */
-  private boolean startShowsIt() {
-    return lastEnd == null
-        && RotaSearchAttributes.shows(
-            Workflow.getTypedSearchAttributes(), status.wireName(), worker, restartCount);
+    return life.status().wireName();
   }
 
   private ApplicationFailure notAllowed(UserAction action) {
-    String why = deleteRequested ? "it is being deleted" : "it is " + status.wireName();
+    String why = deleteRequested ? "it is being deleted" : "it is " + life.status().wireName();
     return ApplicationFailure.newNonRetryableFailure(
         "cannot " + action.wireName() + " VM " + name + ": " + why, VmWorkflow.NOT_ALLOWED);
-  }
-
-  /** Shows what it heard with the workflow task's last event ({@link #showPending}). */
-  private void showLater() {
-    showPending = true;
-    Workflow.setCurrentDetails(
-        details()); // not a command: the Temporal UI's details are current at once
-  }
-
-  private void showNow() {
-    if (showPending) {
-      show();
-    }
-  }
-
-  private void show() {
-    showPending = false;
-    SearchAttributeUpdate<?> shownStatus =
-        RotaSearchAttributes.VM_STATUS.valueSet(status.wireName());
-    SearchAttributeUpdate<?> shownWorker =
-        worker == null
-            ? RotaSearchAttributes.WORKER.valueUnset()
-            : RotaSearchAttributes.WORKER.valueSet(worker);
-    SearchAttributeUpdate<Long> restarts =
-        RotaSearchAttributes.RESTARTS.valueSet((long) restartCount);
-    // Never unset: a run continued as new, or begun anew, keeps the last end it was started with
-    // until a task of its own ends.
-    if (lastEnd == null) {
-      Workflow.upsertTypedSearchAttributes(shownStatus, shownWorker, restarts);
-    } else {
-      Workflow.upsertTypedSearchAttributes(
-          shownStatus, shownWorker, restarts, RotaSearchAttributes.LAST_EXIT.valueSet(lastEnd));
-    }
-    Workflow.setCurrentDetails(details());
-  }
-
-  /** How the task that just ended did, for {@link RotaSearchAttributes#LAST_EXIT}. */
-  private String howItEnded() {
-    if (exitCode != null) {
-      return "exit " + exitCode;
-    }
-    String why = message == null ? status.wireName() : message;
-    return why.length() <= LAST_EXIT_LENGTH ? why : why.substring(0, LAST_EXIT_LENGTH - 1) + "…";
-  }
-
-  private String details() {
-    String details =
-        "**"
-            + status.wireName()
-            + "**"
-            + (worker == null ? "" : " on " + worker)
-            + ", restart "
-            + restartCount
-            + (movingFrom == null ? "" : "; moving" + (movingTo == null ? "" : " to " + movingTo));
-    if (restartAtMillis > 0) {
-      details += "; next restart at " + Instant.ofEpochMilli(restartAtMillis);
-    }
-    String ready = readiness.shown(status, restartCount);
-    return ready == null ? details : details + "; " + ready;
   }
 }

@@ -613,13 +613,21 @@ class VmWorkflowTest {
     TaskEvent started = event(0, "started", null);
     TaskEvent exited = event(0, "exited", 0);
     vm.taskEvent(exited); // delivered in parallel: the end overtook the start and the placement
-    vm.taskEvent(started);
-    vm.taskEvent(placedEvent);
+    // The run may have ended with the VM by now: the notifier drops news for a VM ended for good.
+    for (TaskEvent late : List.of(started, placedEvent)) {
+      try {
+        vm.taskEvent(late);
+      } catch (io.temporal.client.WorkflowNotFoundException endedWithTheVm) {
+        // nothing to tell
+      }
+    }
     awaitStatus(vm, "stopped"); // exit code 0 under Never
     for (int i = 0; i < 100 && store.lifecycles.isEmpty(); i++) {
       settle(); // the record is written by an activity after the workflow task that decided it
     }
-    assertEquals(List.of("stopped"), store.lifecycles.stream().map(VmLifecycle::status).toList());
+    // Only the end is recorded (a local activity may run again when its workflow task is retried).
+    assertEquals(
+        List.of("stopped"), store.lifecycles.stream().map(VmLifecycle::status).distinct().toList());
   }
 
   @Test

@@ -1,33 +1,27 @@
 package db.migration;
 
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
 import java.sql.Statement;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import org.flywaydb.core.api.migration.BaseJavaMigration;
 import org.flywaydb.core.api.migration.Context;
 
 /**
- * The change feed that watches read: a row per write to a VM or a worker, written by a trigger in
- * the writer's own transaction, whoever the writer is (the API, a VM's workflow, the scheduler). A
- * worker's update that only moves its heartbeat or probe columns is not a change, nor is an update
- * that changes nothing. PostgreSQL's trigger is plpgsql; H2's is {@link
- * dev.rota.store.H2ChangeTrigger}: hence Java.
+ * Rota's schema as release 0.1.0 drew it: the tables of {@code db/schema.sql} (portable SQL), then
+ * the change feed's triggers, which differ by database: PostgreSQL's is plpgsql, H2's is {@link
+ * dev.rota.store.H2ChangeTrigger}. Every later change to the schema is a migration after this one.
+ *
+ * <p>The change feed that watches read: a row per write to a VM or a worker, written by a trigger
+ * in the writer's own transaction, whoever the writer is (the API, a VM's workflow, the scheduler).
+ * A worker's update that only moves its heartbeat or probe columns is not a change, nor is an
+ * update that changes nothing.
  */
-public class V17__Changes extends BaseJavaMigration {
-  private static final List<String> TABLE =
-      List.of(
-          "CREATE SEQUENCE change_seq",
-          """
-      CREATE TABLE changes (
-          id         BIGINT       NOT NULL PRIMARY KEY,
-          kind       VARCHAR(16)  NOT NULL,
-          name       VARCHAR(63)  NOT NULL,
-          deleted    BOOLEAN      NOT NULL,
-          changed_at TIMESTAMP WITH TIME ZONE NOT NULL
-      )""",
-          "CREATE INDEX changes_by_time ON changes (changed_at)");
-
+public class V1__Schema extends BaseJavaMigration {
   private static final List<String> POSTGRES =
       List.of(
           """
@@ -60,12 +54,41 @@ public class V17__Changes extends BaseJavaMigration {
     boolean postgres =
         c.getMetaData().getDatabaseProductName().toLowerCase(Locale.ROOT).contains("postgres");
     try (Statement s = c.createStatement()) {
-      for (String sql : TABLE) {
+      for (String sql : statements("db/schema.sql")) {
         s.execute(sql);
       }
       for (String sql : postgres ? POSTGRES : H2) {
         s.execute(sql);
       }
     }
+  }
+
+  /** The file's statements: each ends with a semicolon at the end of a line; comments are lines. */
+  static List<String> statements(String resource) throws IOException {
+    String text;
+    try (InputStream in = V1__Schema.class.getClassLoader().getResourceAsStream(resource)) {
+      if (in == null) {
+        throw new IOException("no " + resource + " on the class path");
+      }
+      text = new String(in.readAllBytes(), StandardCharsets.UTF_8);
+    }
+    List<String> statements = new ArrayList<>();
+    StringBuilder current = new StringBuilder();
+    for (String line : text.split("\n")) {
+      String trimmed = line.strip();
+      if (trimmed.isEmpty() || trimmed.startsWith("--")) {
+        continue;
+      }
+      current.append(line).append('\n');
+      if (trimmed.endsWith(";")) {
+        String statement = current.toString().strip();
+        statements.add(statement.substring(0, statement.length() - 1));
+        current.setLength(0);
+      }
+    }
+    if (!current.toString().isBlank()) {
+      throw new IOException(resource + " ends inside a statement");
+    }
+    return statements;
   }
 }

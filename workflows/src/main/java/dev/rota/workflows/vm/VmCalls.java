@@ -1,0 +1,124 @@
+package dev.rota.workflows.vm;
+
+import dev.rota.lifecycle.HeldTasks;
+import dev.rota.lifecycle.VmLife;
+import dev.rota.workflows.ActivityDefaults;
+import io.temporal.activity.ActivityOptions;
+import io.temporal.activity.LocalActivityOptions;
+import io.temporal.common.RetryOptions;
+import io.temporal.failure.ActivityFailure;
+import io.temporal.workflow.Workflow;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The VM workflow's activities, each call's summary what it records or does, so that the Temporal
+ * UI reads as the VM's life ("restart 2 scheduled for …", "failed: exited with code 3"). A stub is
+ * cheap; one a call.
+ */
+final class VmCalls {
+  private VmCalls() {}
+
+  private static final ActivityOptions STORE = ActivityDefaults.store(Duration.ofMinutes(1));
+
+  /**
+   * Removing a task gives up after a few minutes: the reconciler removes it once the agent answers.
+   */
+  private static final ActivityOptions AGENT =
+      ActivityOptions.newBuilder()
+          .setStartToCloseTimeout(Duration.ofSeconds(30))
+          .setSummary("remove the task from its worker")
+          .setRetryOptions(
+              RetryOptions.newBuilder()
+                  .setInitialInterval(Duration.ofSeconds(1))
+                  .setBackoffCoefficient(2)
+                  .setMaximumInterval(Duration.ofSeconds(30))
+                  .setMaximumAttempts(8)
+                  .build())
+          .build();
+
+  /** The VM's activities, saying {@code summary}. */
+  static VmActivities saying(String summary) {
+    return Workflow.newActivityStub(
+        VmActivities.class,
+        ActivityOptions.newBuilder(STORE).setSummary(summary).build(),
+        Map.of("RemoveTask", ActivityOptions.newBuilder(AGENT).setSummary(summary).build()));
+  }
+
+  static void recordStatus(VmActivities.StatusChange change) {
+    saying(change.status() + ": " + change.message()).recordStatus(change);
+  }
+
+  static void recordEvent(VmActivities.VmEvent event) {
+    saying(event.message()).recordEvent(event);
+  }
+
+  /**
+   * Records what the task events made of the VM in its read model: written often, quickly, within
+   * the workflow task, so a local activity.
+   */
+  static void recordLifecycle(String name, String taskId, VmLife life, long submission) {
+    Workflow.newLocalActivityStub(
+            VmReadModel.class,
+            LocalActivityOptions.newBuilder(ActivityDefaults.storeLocal(Duration.ofMinutes(1)))
+                .setSummary(
+                    life.status().wireName()
+                        + (life.worker() == null ? "" : " on " + life.worker())
+                        + " as "
+                        + taskId
+                        + (life.message() == null ? "" : ": " + life.message()))
+                .build())
+        .recordLifecycle(
+            new VmLifecycle(
+                name,
+                life.restartCount(),
+                life.status().wireName(),
+                life.worker(),
+                life.message(),
+                life.exitCode(),
+                life.lastTaskEventId(),
+                life.scheduledAtMillis(),
+                life.startedAtMillis(),
+                life.finishedAtMillis(),
+                submission));
+  }
+
+  /** The tasks the VM may have: its current one, and while it moves, the old copy as well. */
+  static List<VmActivities.WorkerTask> tasksHeld(String name, long submission, VmLife life) {
+    return HeldTasks.of(
+            name,
+            life.restartCount(),
+            life.status(),
+            life.worker(),
+            life.movingFrom(),
+            life.movingTo())
+        .stream()
+        .map(t -> new VmActivities.WorkerTask(t.worker(), t.taskId(), submission))
+        .toList();
+  }
+
+  /**
+   * Removes the tasks it may have; an unreachable agent does not stop the VM's life from moving on.
+   */
+  static void removeTasks(String name, long submission, VmLife life) {
+    tasksHeld(name, submission, life).forEach(t -> removeTask(name, submission, t));
+  }
+
+  static void removeTask(String name, long submission, VmActivities.WorkerTask task) {
+    try {
+      saying("remove task " + task.taskId() + " from " + task.worker()).removeTask(task);
+    } catch (ActivityFailure e) {
+      recordEvent(
+          new VmActivities.VmEvent(
+              name,
+              "task-removal-failed",
+              "could not remove task "
+                  + task.taskId()
+                  + " from "
+                  + task.worker()
+                  + "; the scheduler removes it when the agent answers",
+              submission));
+    }
+  }
+}

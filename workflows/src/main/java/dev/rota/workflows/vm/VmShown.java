@@ -1,0 +1,122 @@
+package dev.rota.workflows.vm;
+
+import dev.rota.lifecycle.HeardReadiness;
+import dev.rota.lifecycle.VmLife;
+import dev.rota.workflows.RotaSearchAttributes;
+import io.temporal.common.SearchAttributeUpdate;
+import io.temporal.workflow.Workflow;
+import java.time.Instant;
+
+/**
+ * What the Temporal UI shows of a VM's workflow: its search attributes (status, worker, restarts,
+ * how its last task ended) and its current details. What a workflow task heard is shown in one
+ * upsert at its end: a submitted VM's first task heard its placing and its start, and an upsert
+ * each was a visibility write each for the server. The details are no command, and are current at
+ * once.
+ */
+final class VmShown {
+  /** A keyword is matched whole: the start of a reason is what a query can name. */
+  private static final int LAST_EXIT_LENGTH = 80;
+
+  /** Whether the search attributes lag what was heard. */
+  private boolean pending;
+
+  /** How this run's last task ended ({@link #ended}); null until one has. */
+  private String lastEnd;
+
+  /** Heard something: the details now, the search attributes with the task's last event. */
+  void later(VmLife life, HeardReadiness readiness) {
+    pending = true;
+    Workflow.setCurrentDetails(details(life, readiness));
+  }
+
+  /** Shows what the task heard, if anything. */
+  void now(VmLife life, HeardReadiness readiness) {
+    if (pending) {
+      show(life, readiness);
+    }
+  }
+
+  void show(VmLife life, HeardReadiness readiness) {
+    pending = false;
+    SearchAttributeUpdate<?> status =
+        RotaSearchAttributes.VM_STATUS.valueSet(life.status().wireName());
+    SearchAttributeUpdate<?> worker =
+        life.worker() == null
+            ? RotaSearchAttributes.WORKER.valueUnset()
+            : RotaSearchAttributes.WORKER.valueSet(life.worker());
+    SearchAttributeUpdate<Long> restarts =
+        RotaSearchAttributes.RESTARTS.valueSet((long) life.restartCount());
+    // Never unset: a run continued as new, or begun anew, keeps the last end it was started with
+    // until a task of its own ends.
+    if (lastEnd == null) {
+      Workflow.upsertTypedSearchAttributes(status, worker, restarts);
+    } else {
+      Workflow.upsertTypedSearchAttributes(
+          status, worker, restarts, RotaSearchAttributes.LAST_EXIT.valueSet(lastEnd));
+    }
+    Workflow.setCurrentDetails(details(life, readiness));
+  }
+
+  /**
+   * Whether the search attributes it was started with show the VM as it was handed over, worker
+   * included: a start made once the VM runs, by a host that sets the worker at the start. Its first
+   * task then upserts nothing, which spares the server a visibility write per VM.
+   */
+  boolean startShows(VmLife life) {
+    return lastEnd == null
+        && RotaSearchAttributes.shows(
+            Workflow.getTypedSearchAttributes(),
+            life.status().wireName(),
+            life.worker(),
+            life.restartCount());
+  }
+
+  /** Handed over at its submission: the start's search attributes show it already. */
+  void shownByItsStart() {
+    pending = false;
+  }
+
+  /** Its task just ended: how, for {@link RotaSearchAttributes#LAST_EXIT}. */
+  void ended(VmLife life) {
+    String why = life.message() == null ? life.status().wireName() : life.message();
+    lastEnd =
+        life.exitCode() != null
+            ? "exit " + life.exitCode()
+            : why.length() <= LAST_EXIT_LENGTH ? why : why.substring(0, LAST_EXIT_LENGTH - 1) + "…";
+  }
+
+  /**
+   * The VM is gone: otherwise it stays in {@code RotaVmStatus = 'running'} and {@code RotaWorker =
+   * 'w'} lists.
+   */
+  static void deleted(String why) {
+    Workflow.upsertTypedSearchAttributes(
+        RotaSearchAttributes.VM_STATUS.valueSet(VmWorkflowImpl.DELETED),
+        RotaSearchAttributes.WORKER.valueUnset());
+    Workflow.setCurrentDetails(
+        "**" + VmWorkflowImpl.DELETED + "**" + (why == null ? "" : ": " + why));
+  }
+
+  /**
+   * Status, worker and generation; a move, a restart due, and the readiness of a VM that runs with
+   * a check.
+   */
+  static String details(VmLife life, HeardReadiness readiness) {
+    String details =
+        "**"
+            + life.status().wireName()
+            + "**"
+            + (life.worker() == null ? "" : " on " + life.worker())
+            + ", restart "
+            + life.restartCount()
+            + (life.movingFrom() == null
+                ? ""
+                : "; moving" + (life.movingTo() == null ? "" : " to " + life.movingTo()));
+    if (life.restartAtMillis() > 0) {
+      details += "; next restart at " + Instant.ofEpochMilli(life.restartAtMillis());
+    }
+    String ready = readiness.shown(life.status(), life.restartCount());
+    return ready == null ? details : details + "; " + ready;
+  }
+}
