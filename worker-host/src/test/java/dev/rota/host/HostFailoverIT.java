@@ -4,6 +4,7 @@ import static dev.rota.testing.Eventually.eventually;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.rota.workflows.TaskQueues;
 import dev.rota.workflows.cluster.ClusterWorkflow;
 import io.temporal.api.history.v1.HistoryEvent;
 import java.nio.file.Files;
@@ -22,8 +23,9 @@ import org.junit.jupiter.api.Test;
  * holding the scheduler's workflow is killed with SIGKILL during a burst of submissions, and
  * nothing a user was told was accepted is lost, nothing runs twice, the other host's terms resume,
  * and the agents that talked to the killed host move to the other (no worker turns lost); then both
- * hosts are restarted in turn, and again nothing is lost. The figures (how soon terms resumed) are
- * printed and kept in {@code target/failover.txt}; nothing here asserts speed.
+ * hosts are restarted in turn, and again nothing is lost; the killed host, coming back, ends a VM's
+ * run begun before the release line and begins it again on this line's queue. The figures (how soon
+ * terms resumed) are printed and kept in {@code target/failover.txt}; nothing here asserts speed.
  */
 class HostFailoverIT {
   private static final int BURST = 200;
@@ -84,9 +86,42 @@ class HostFailoverIT {
       String timedOut = timeouts(stack);
       Map<String, Long> pids = Vms.onlyOneProcessEachAndPlacedOnce(api, acked);
 
+      // A VM's run begun by a build from before the release line, on a queue no host polls: the
+      // killed host, as it comes back, ends it, saying why, and begins the VM's run again on this
+      // line's queue; its process runs on (checked with the others' below).
+      String early = acked.iterator().next();
+      String earlyId = dev.rota.workflows.vm.VmWorkflow.workflowId(early);
+      String earlyRun =
+          stack
+              .temporalClient
+              .newUntypedWorkflowStub(
+                  "VmWorkflow",
+                  io.temporal.client.WorkflowOptions.newBuilder()
+                      .setWorkflowId(earlyId)
+                      .setTaskQueue(TaskQueues.BEFORE_THE_LINE.get(0))
+                      .setWorkflowIdConflictPolicy(
+                          io.temporal.api.enums.v1.WorkflowIdConflictPolicy
+                              .WORKFLOW_ID_CONFLICT_POLICY_TERMINATE_EXISTING)
+                      .build())
+              .start(early, null, null)
+              .getRunId();
+
       // A rolling restart: the killed host comes back, then each host is stopped and started in
       // turn while submissions go to the other.
       stack.restartHost(holder);
+      eventually(
+          early + "'s run begun again on this line's queue",
+          () ->
+              !earlyRun.equals(stack.runId(earlyId))
+                  && TaskQueues.CONTROL.equals(queueOf(stack, earlyId)));
+      HistoryEvent ended = stack.temporalClient.fetchHistory(earlyId, earlyRun).getLastEvent();
+      assertTrue(
+          ended.hasWorkflowExecutionTerminatedEventAttributes()
+              && ended
+                  .getWorkflowExecutionTerminatedEventAttributes()
+                  .getReason()
+                  .contains("begun before release line"),
+          ended.toString());
       int more = 0;
       for (int host : List.of(survivor, holder)) {
         assertEquals(0, stack.host(host).stop(), "a host stops cleanly on SIGTERM");
@@ -167,5 +202,17 @@ class HostFailoverIT {
   private static Instant lastTermAt(RotaClient api) {
     Object at = api.api("GET", "/v1/cluster", null).map().get("lastTermAt");
     return at == null ? Instant.EPOCH : Instant.parse((String) at);
+  }
+
+  /** The task queue the workflow's latest run was started on. */
+  private static String queueOf(ProductionStack stack, String workflowId) {
+    return stack
+        .temporalClient
+        .fetchHistory(workflowId)
+        .getEvents()
+        .get(0)
+        .getWorkflowExecutionStartedEventAttributes()
+        .getTaskQueue()
+        .getName();
   }
 }

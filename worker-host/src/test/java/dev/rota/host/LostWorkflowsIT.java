@@ -2,9 +2,7 @@ package dev.rota.host;
 
 import static dev.rota.testing.Eventually.eventually;
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.rota.workflows.TaskQueues;
 import dev.rota.workflows.cluster.ClusterWorkflow;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -108,49 +106,6 @@ class LostWorkflowsIT {
       eventually(another + " stopped", () -> "stopped".equals(api.vm(another).get("status")));
       assertEquals("ok", api.api("GET", "/v1/cluster", null).map().get("scheduler"));
 
-      // A VM's run begun by a build from before the release line, on a queue no host polls: the
-      // next host to start ends it, saying why, and begins the VM's run again on this line's
-      // queue; the VM's process runs on.
-      String early =
-          acked.stream()
-              .filter(vm -> !vm.equals(someVm) && !vm.equals(another))
-              .findFirst()
-              .orElseThrow();
-      String earlyId = dev.rota.workflows.vm.VmWorkflow.workflowId(early);
-      String earlyRun =
-          stack
-              .temporalClient
-              .newUntypedWorkflowStub(
-                  "VmWorkflow",
-                  io.temporal.client.WorkflowOptions.newBuilder()
-                      .setWorkflowId(earlyId)
-                      .setTaskQueue(TaskQueues.BEFORE_THE_LINE.get(0))
-                      .setWorkflowIdConflictPolicy(
-                          io.temporal.api.enums.v1.WorkflowIdConflictPolicy
-                              .WORKFLOW_ID_CONFLICT_POLICY_TERMINATE_EXISTING)
-                      .build())
-              .start(early, null, null)
-              .getRunId();
-      stack.host(1).kill();
-      stack.restartHost(1);
-      eventually(
-          early + "'s run begun again on this line's queue",
-          () ->
-              !earlyRun.equals(stack.runId(earlyId))
-                  && TaskQueues.CONTROL.equals(queueOf(stack, earlyId)));
-      var ended = stack.temporalClient.fetchHistory(earlyId, earlyRun).getLastEvent();
-      assertTrue(
-          ended.hasWorkflowExecutionTerminatedEventAttributes()
-              && ended
-                  .getWorkflowExecutionTerminatedEventAttributes()
-                  .getReason()
-                  .contains("begun before release line"),
-          ended.toString());
-      assertEquals(
-          pids.get(early),
-          Vms.onlyOneProcessEachAndPlacedOnce(api, Set.of(early)).get(early),
-          early + " kept its process");
-
       String figures =
           String.format(
               "lost workflows: %d VMs acknowledged of %d submitted during the scheduler's terminate%n"
@@ -172,18 +127,6 @@ class LostWorkflowsIT {
         .temporalClient
         .listExecutions("WorkflowType = '" + type + "' AND ExecutionStatus = 'Running'")
         .count();
-  }
-
-  /** The task queue the workflow's latest run was started on. */
-  private static String queueOf(ProductionStack stack, String workflowId) {
-    return stack
-        .temporalClient
-        .fetchHistory(workflowId)
-        .getEvents()
-        .get(0)
-        .getWorkflowExecutionStartedEventAttributes()
-        .getTaskQueue()
-        .getName();
   }
 
   private static Instant lastTermAt(RotaClient api) {

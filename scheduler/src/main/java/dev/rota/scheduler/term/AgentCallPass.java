@@ -35,7 +35,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -45,9 +44,9 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The apply step's first pass: the outbox's calls to agents (starts and removals), in parallel, at
- * most {@link #LANES_PER_AGENT} at once to one agent, an agent's starts once its removals are
- * answered. A call an agent did not take stays for the next term, or is given back, failed or
- * dropped as {@link ActionRetries} says.
+ * most {@link #LANES_PER_AGENT} at once to one agent, a start after the removal that frees its task
+ * id. A call an agent did not take stays for the next term, or is given back, failed or dropped as
+ * {@link ActionRetries} says.
  */
 @Singleton
 public class AgentCallPass {
@@ -112,56 +111,68 @@ public class AgentCallPass {
     // In parallel, at most LANES_PER_AGENT calls at once to one agent, each lane in order on one
     // connection: as many calls at once as there are threads would each open a connection to the
     // busiest agents, and a TLS handshake costs more than a call. A worker's starts go in calls of
-    // up to TaskStarts.MOST, so that a burst costs a call per worker rather than one per task. They
-    // go once its removals are answered: a removal may free the task id a start needs (a VM
-    // submitted again under the name of one deleted while its worker was away) or its room.
+    // up to TaskStarts.MOST, so that a burst costs a call per worker rather than one per task.
+    List<List<List<OutboxRow>>> lanes = new ArrayList<>();
+    for (List<List<OutboxRow>> ofWorker : callsByWorker(batch)) {
+      lanes.addAll(lanes(ofWorker));
+    }
     StartsRead read = readStarts(batch);
     java.util.Queue<Long> done = new java.util.concurrent.ConcurrentLinkedQueue<>();
     List<Future<?>> running = new ArrayList<>();
-    for (List<List<OutboxRow>> ofWorker : callsByWorker(batch)) {
-      List<List<OutboxRow>> removals = new ArrayList<>();
-      List<List<OutboxRow>> starts = new ArrayList<>();
-      for (List<OutboxRow> call : ofWorker) {
-        (call.get(0).kind().equals(OutboxRow.START) ? starts : removals).add(call);
-      }
-      List<CompletableFuture<RuntimeException>> removing = new ArrayList<>();
-      for (List<List<OutboxRow>> lane : lanes(removals)) {
-        removing.add(
-            CompletableFuture.supplyAsync(
-                () -> callInTurn(lane, null, endpoints, deadline, read, tally, done, startedNow),
-                calls));
-      }
-      running.addAll(removing);
-      // A removal the agent did not answer stands for the starts too: one call's timeout a pass.
-      CompletableFuture<RuntimeException> removed =
-          CompletableFuture.allOf(removing.toArray(CompletableFuture[]::new))
-              .handle(
-                  (v, e) ->
-                      removing.stream()
-                          .map(f -> f.getNow(null))
-                          .filter(java.util.Objects::nonNull)
-                          .findFirst()
-                          .orElse(null));
-      for (List<List<OutboxRow>> lane : lanes(starts)) {
-        running.add(
-            removed.thenApplyAsync(
-                failed ->
-                    callInTurn(lane, failed, endpoints, deadline, read, tally, done, startedNow),
-                calls));
-      }
+    for (List<List<OutboxRow>> lane : lanes) {
+      running.add(
+          calls.submit(() -> callInTurn(lane, endpoints, deadline, read, tally, done, startedNow)));
     }
     OutboxPasses.awaitAll(running);
     OutboxPasses.takeOut(actions, done);
   }
 
-  /** A worker's calls of one kind spread over at most {@link #LANES_PER_AGENT} lanes, in order. */
-  private static List<List<List<OutboxRow>>> lanes(List<List<OutboxRow>> calls) {
-    List<List<List<OutboxRow>>> lanes = new ArrayList<>();
-    for (int i = 0; i < calls.size(); i++) {
-      if (i < LANES_PER_AGENT) {
-        lanes.add(new ArrayList<>());
+  /**
+   * One worker's calls spread over at most {@link #LANES_PER_AGENT} lanes, in order. A start of a
+   * task id that a removal in the batch frees (a VM made again under the name of one deleted while
+   * its worker was away) goes alone, after that removal in its lane: before it, the agent would
+   * refuse the id as taken. Removals of one task id share a lane.
+   */
+  static List<List<List<OutboxRow>>> lanes(List<List<OutboxRow>> calls) {
+    java.util.Set<String> removedIds = new java.util.HashSet<>();
+    for (List<OutboxRow> call : calls) {
+      if (!call.get(0).kind().equals(OutboxRow.START)) {
+        removedIds.add(call.get(0).taskId());
       }
-      lanes.get(i % LANES_PER_AGENT).add(calls.get(i));
+    }
+    List<List<OutboxRow>> inTurn = new ArrayList<>();
+    List<OutboxRow> afterRemoval = new ArrayList<>();
+    for (List<OutboxRow> call : calls) {
+      if (call.get(0).kind().equals(OutboxRow.START)) {
+        List<OutboxRow> free = call.stream().filter(a -> !removedIds.contains(a.taskId())).toList();
+        call.stream().filter(a -> removedIds.contains(a.taskId())).forEach(afterRemoval::add);
+        if (!free.isEmpty()) {
+          inTurn.add(free);
+        }
+      } else {
+        inTurn.add(call);
+      }
+    }
+    List<List<List<OutboxRow>>> lanes = new ArrayList<>();
+    Map<String, Integer> laneOfRemoval = new HashMap<>();
+    int next = 0;
+    for (List<OutboxRow> call : inTurn) {
+      String taskId = call.get(0).taskId();
+      boolean removal = !call.get(0).kind().equals(OutboxRow.START);
+      Integer lane = removal ? laneOfRemoval.get(taskId) : null;
+      if (lane == null) {
+        lane = next++ % LANES_PER_AGENT;
+        if (lane == lanes.size()) {
+          lanes.add(new ArrayList<>());
+        }
+      }
+      lanes.get(lane).add(call);
+      if (removal) {
+        laneOfRemoval.put(taskId, lane);
+      }
+    }
+    for (OutboxRow start : afterRemoval) {
+      lanes.get(laneOfRemoval.get(start.taskId())).add(List.of(start));
     }
     return lanes;
   }
@@ -173,13 +184,13 @@ public class AgentCallPass {
    */
   private RuntimeException callInTurn(
       List<List<OutboxRow>> lane,
-      RuntimeException agentFailed,
       Map<String, AgentAddress> endpoints,
       long deadline,
       StartsRead read,
       Tally tally,
       java.util.Queue<Long> done,
       Set<String> startedNow) {
+    RuntimeException agentFailed = null;
     for (List<OutboxRow> call : lane) {
       if (System.nanoTime() > deadline) {
         return agentFailed; // the rest waits for the next term, as a batch not taken would

@@ -72,4 +72,49 @@ class AgentCallsByWorkerTest {
         sizes(starts("w", 1000)),
         "at most TaskStarts.MOST a call");
   }
+
+  @Test
+  void aStartOfATaskIdARemovalFreesGoesAloneAfterItInItsLaneAndTheRestGoAtOnce() {
+    OutboxRow start = action(OutboxRow.START, "w1");
+    List<OutboxRow> batch = new ArrayList<>(List.of(start));
+    batch.addAll(starts("w1", 3));
+    OutboxRow old = sameTask(start, OutboxRow.REMOVE, 999L);
+    OutboxRow again = sameTask(start, OutboxRow.REMOVE, 1L);
+    batch.add(action(OutboxRow.REMOVE, "w1"));
+    batch.add(old);
+    batch.add(again);
+
+    List<List<List<OutboxRow>>> lanes =
+        AgentCallPass.lanes(AgentCallPass.callsByWorker(batch).iterator().next());
+    List<List<OutboxRow>> withStart =
+        lanes.stream().filter(l -> l.stream().anyMatch(c -> c.contains(start))).findFirst().get();
+    assertEquals(
+        List.of(List.of(old), List.of(again), List.of(start)),
+        withStart,
+        "both removals of its id, then it alone");
+    assertEquals(
+        List.of(3),
+        lanes.stream()
+            .flatMap(List::stream)
+            .filter(c -> c.get(0).kind().equals(OutboxRow.START) && !c.contains(start))
+            .map(List::size)
+            .toList(),
+        "the other starts in one call of their own lane");
+  }
+
+  private OutboxRow sameTask(OutboxRow of, String kind, long vmSeq) {
+    return new OutboxRow(
+        ++ids,
+        kind,
+        of.worker(),
+        of.taskId(),
+        of.vm(),
+        null,
+        Instant.EPOCH,
+        0,
+        vmSeq,
+        null,
+        null,
+        null);
+  }
 }

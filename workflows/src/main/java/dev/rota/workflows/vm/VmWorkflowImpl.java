@@ -6,7 +6,6 @@ import dev.rota.lifecycle.EventRule;
 import dev.rota.lifecycle.HeardReadiness;
 import dev.rota.lifecycle.HeldTasks;
 import dev.rota.lifecycle.RestartRule;
-import dev.rota.lifecycle.RunRule;
 import dev.rota.lifecycle.TaskHeard;
 import dev.rota.lifecycle.UserAction;
 import dev.rota.lifecycle.VmLife;
@@ -115,8 +114,8 @@ public class VmWorkflowImpl implements VmWorkflow {
       shown.shownByItsStart();
     }
     while (true) {
-      shown.now(
-          life, readiness); // before it waits: what it heard is shown by the task that heard it
+      // Before it waits: what it heard is shown by the task that heard it.
+      shown.now(life, readiness);
       if (life.restartAtMillis() > 0) {
         Duration wait =
             Duration.ofMillis(Math.max(0, life.restartAtMillis() - Workflow.currentTimeMillis()));
@@ -146,7 +145,7 @@ public class VmWorkflowImpl implements VmWorkflow {
           Workflow.await(Workflow::isEveryHandlerFinished);
           return;
         }
-      } else if (finished()) {
+      } else if (life.finished()) {
         if (settled()) {
           end(); // a user's action or delete begins the next run under the same id
           return;
@@ -157,8 +156,8 @@ public class VmWorkflowImpl implements VmWorkflow {
       while (!commands.isEmpty()) {
         Command next = commands.poll();
         if (!(next instanceof Hear)) {
-          recordHeard(); // what the task events made of the VM is recorded before anything else
-          // changes it
+          // What the task events made of the VM is recorded before anything else changes it.
+          recordHeard();
         }
         if (handle(next)) {
           Workflow.await(Workflow::isEveryHandlerFinished);
@@ -180,11 +179,6 @@ public class VmWorkflowImpl implements VmWorkflow {
   private boolean settled() {
     Workflow.await(() -> !commands.isEmpty() || Workflow.isEveryHandlerFinished());
     return commands.isEmpty();
-  }
-
-  /** Stopped, or failed with no restart coming. */
-  private boolean finished() {
-    return RunRule.endedForGood(life.status(), life.restartAtMillis() > 0);
   }
 
   /**
@@ -213,7 +207,7 @@ public class VmWorkflowImpl implements VmWorkflow {
    * when it became finished; a VM that runs again starts the count afresh when it next finishes.
    */
   private boolean expires() {
-    if (!finished()) {
+    if (!life.finished()) {
       finishedSinceMillis = 0;
       return false;
     }
