@@ -88,7 +88,7 @@ public class PreReleaseSchema implements FlywayConfigurationCustomizer {
 
   /** The highest migration applied of a pre-release history; null when the history is not one. */
   private static Integer preReleaseMigration(Connection c) throws SQLException {
-    boolean savepoints = !c.getAutoCommit();
+    boolean inTransaction = !c.getAutoCommit();
     try (Statement s = c.createStatement();
         ResultSet rs =
             s.executeQuery(
@@ -106,7 +106,7 @@ public class PreReleaseSchema implements FlywayConfigurationCustomizer {
     } catch (SQLException noHistory) {
       // A new database: no history to take over. PostgreSQL's failed statement spoils the
       // transaction, if there is one, until it is rolled back.
-      if (savepoints) {
+      if (inTransaction) {
         c.rollback();
       }
       return null;

@@ -27,6 +27,11 @@ final class VmShown {
   /** Heard something: the details now, the search attributes with the task's last event. */
   void later(VmLife life, HeardReadiness readiness) {
     pending = true;
+    refresh(life, readiness);
+  }
+
+  /** The details alone, for news that changes no search attribute (readiness). */
+  static void refresh(VmLife life, HeardReadiness readiness) {
     Workflow.setCurrentDetails(details(life, readiness));
   }
 
@@ -55,7 +60,7 @@ final class VmShown {
       Workflow.upsertTypedSearchAttributes(
           status, worker, restarts, RotaSearchAttributes.LAST_EXIT.valueSet(lastEnd));
     }
-    Workflow.setCurrentDetails(details(life, readiness));
+    refresh(life, readiness);
   }
 
   /**

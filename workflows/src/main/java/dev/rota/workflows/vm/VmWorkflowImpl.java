@@ -292,8 +292,7 @@ public class VmWorkflowImpl implements VmWorkflow {
       readiness =
           readiness.heard(e.id(), type, generation, e.atMillis(), e.message(), life.restartCount());
       if (!readiness.equals(before)) {
-        Workflow.setCurrentDetails(
-            VmShown.details(life, readiness)); // not a command: no history, no replay concern
+        VmShown.refresh(life, readiness); // not a command: nothing in the history
       }
       return;
     }
