@@ -21,8 +21,10 @@ class QemuEndToEndTest extends SharedDevStack {
   private static final Duration BOOT = Duration.ofMinutes(3);
   private static TestGuest guest;
 
+  /** Hides the shared start: guests booting under emulation load the machine enough to matter. */
   @BeforeAll
-  static void guest() {
+  static void startStack() {
+    startStackWithPatientFence();
     guest = TestGuest.get();
     eventually(
         "the dev agents offer qemu",

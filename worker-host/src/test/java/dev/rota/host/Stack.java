@@ -14,6 +14,11 @@ final class Stack implements AutoCloseable {
   private final RotaClient client;
 
   Stack(Path dataDir) {
+    this(dataDir, Map.of());
+  }
+
+  /** A stack whose settings are the short ones below with {@code overrides} put over them. */
+  Stack(Path dataDir, Map<String, Object> overrides) {
     this.dataDir = dataDir;
     port = FreePorts.next();
     Map<String, Object> props = DevStackTest.devProperties(port, FreePorts.next(), dataDir);
@@ -24,13 +29,18 @@ final class Stack implements AutoCloseable {
     props.put("rota.vms.max-restart-delay", "2s");
     props.put("rota.agent.heartbeat-interval", "300ms");
     props.put("rota.agents.timeout", "1s");
+    props.putAll(overrides);
     host = RotaHost.start(HostMode.DEV, props);
     client = new RotaClient("http://127.0.0.1:" + port, null);
   }
 
   /** A stack whose two agents are both ready, as the tests that place VMs need it. */
   static Stack withAgentsReady(Path dataDir) {
-    Stack stack = new Stack(dataDir);
+    return withAgentsReady(dataDir, Map.of());
+  }
+
+  static Stack withAgentsReady(Path dataDir, Map<String, Object> overrides) {
+    Stack stack = new Stack(dataDir, overrides);
     dev.rota.testing.Eventually.eventually(
         "both agents ready",
         () -> {

@@ -12,7 +12,7 @@ import java.time.Instant;
  * how its last task ended) and its current details. What a workflow task heard is shown in one
  * upsert at its end: a submitted VM's first task heard its placing and its start, and an upsert
  * each was a visibility write each for the server. The details are no command, and are current at
- * once.
+ * once. What the VM's readiness check was heard to say is kept here: only the summary shows it.
  */
 final class VmShown {
   /** A keyword is matched whole: the start of a reason is what a query can name. */
@@ -24,25 +24,47 @@ final class VmShown {
   /** How this run's last task ended ({@link #ended}); null until one has. */
   private String lastEnd;
 
-  /** Heard something: the details now, the search attributes with the task's last event. */
-  void later(VmLife life, HeardReadiness readiness) {
-    pending = true;
-    refresh(life, readiness);
+  /** What it heard its readiness check say, shown while it runs. */
+  private HeardReadiness readiness = HeardReadiness.none(false);
+
+  HeardReadiness readiness() {
+    return readiness;
   }
 
-  /** The details alone, for news that changes no search attribute (readiness). */
-  static void refresh(VmLife life, HeardReadiness readiness) {
-    Workflow.setCurrentDetails(details(life, readiness));
+  /** What the store or the run before knew of its readiness, before anything is shown. */
+  void readinessWas(HeardReadiness known) {
+    readiness = known;
   }
 
-  /** Shows what the task heard, if anything. */
-  void now(VmLife life, HeardReadiness readiness) {
-    if (pending) {
-      show(life, readiness);
+  /**
+   * Readiness news: the details alone change, since no search attribute shows it, and they are no
+   * command, so nothing enters the history.
+   */
+  void heard(VmLife life, HeardReadiness next) {
+    if (!next.equals(readiness)) {
+      readiness = next;
+      refresh(life);
     }
   }
 
-  void show(VmLife life, HeardReadiness readiness) {
+  /** Heard something: the details now, the search attributes with the task's last event. */
+  void later(VmLife life) {
+    pending = true;
+    refresh(life);
+  }
+
+  private void refresh(VmLife life) {
+    Workflow.setCurrentDetails(details(life));
+  }
+
+  /** Shows what the task heard, if anything. */
+  void now(VmLife life) {
+    if (pending) {
+      show(life);
+    }
+  }
+
+  void show(VmLife life) {
     pending = false;
     SearchAttributeUpdate<?> status =
         RotaSearchAttributes.VM_STATUS.valueSet(life.status().wireName());
@@ -60,7 +82,7 @@ final class VmShown {
       Workflow.upsertTypedSearchAttributes(
           status, worker, restarts, RotaSearchAttributes.LAST_EXIT.valueSet(lastEnd));
     }
-    refresh(life, readiness);
+    refresh(life);
   }
 
   /**
@@ -107,7 +129,7 @@ final class VmShown {
    * Status, worker and generation; a move, a restart due, and the readiness of a VM that runs with
    * a check.
    */
-  static String details(VmLife life, HeardReadiness readiness) {
+  String details(VmLife life) {
     String details =
         "**"
             + life.status().wireName()

@@ -1,10 +1,8 @@
 package dev.rota.workflows.vm;
 
 import dev.rota.agentapi.TaskId;
-import dev.rota.lifecycle.ActionRule;
 import dev.rota.lifecycle.EventRule;
 import dev.rota.lifecycle.HeardReadiness;
-import dev.rota.lifecycle.HeldTasks;
 import dev.rota.lifecycle.RestartRule;
 import dev.rota.lifecycle.TaskHeard;
 import dev.rota.lifecycle.UserAction;
@@ -15,13 +13,9 @@ import dev.rota.model.VmStatus;
 import dev.rota.model.WireName;
 import dev.rota.workflows.Timers;
 import io.temporal.failure.ApplicationFailure;
-import io.temporal.workflow.CompletablePromise;
 import io.temporal.workflow.Workflow;
 import io.temporal.workflow.WorkflowInit;
 import java.time.Duration;
-import java.time.Instant;
-import java.util.ArrayDeque;
-import java.util.Deque;
 import java.util.List;
 
 /**
@@ -44,20 +38,10 @@ public class VmWorkflowImpl implements VmWorkflow {
    */
   static final int HISTORY_LIMIT = 1_000;
 
-  private sealed interface Command {}
-
-  private record Act(UserAction action, CompletablePromise<String> done) implements Command {}
-
-  private record Delete() implements Command {}
-
-  private record Hear(TaskEvent event) implements Command {}
-
   private final String name;
 
-  /** The submission this run is for ({@link VmWorkflow#SUBMISSION}); 0 when started without it. */
-  private final long submission;
-
-  private final Deque<Command> commands = new ArrayDeque<>();
+  /** What users and the scheduler sent, waiting for the loop. */
+  private final VmInbox inbox;
 
   /**
    * Where the VM's life stands: the one value the lifecycle rules take and give back, carried
@@ -74,16 +58,10 @@ public class VmWorkflowImpl implements VmWorkflow {
   /** Whether a task event changed the lifecycle since it was last recorded. */
   private boolean unrecorded;
 
-  private boolean deleteRequested;
-
-  /** What it heard its readiness check say, shown in its summary while it runs. */
-  private HeardReadiness readiness = HeardReadiness.none(false);
-
   /** Its search attributes and current details in the Temporal UI. */
   private final VmShown shown = new VmShown();
 
-  /** Whether the stored state is loaded; until then only the loop can judge an action. */
-  private boolean loaded;
+  private final VmSteps steps;
 
   /** How long after it finished the VM is deleted; null: kept. */
   private Integer ttlSecondsAfterFinished;
@@ -95,8 +73,11 @@ public class VmWorkflowImpl implements VmWorkflow {
   @WorkflowInit
   public VmWorkflowImpl(String vmName, VmCarry carried, VmRecord submitted) {
     this.name = vmName;
+    this.inbox = new VmInbox(vmName, () -> life.status());
+    // The submission this run is for; 0 when started without it.
     Object memo = Workflow.getMemo(VmWorkflow.SUBMISSION, Long.class);
-    this.submission = memo instanceof Long s ? s : 0;
+    this.steps =
+        new VmSteps(vmName, memo instanceof Long s ? s : 0, shown, () -> life, next -> life = next);
   }
 
   @Override
@@ -105,7 +86,8 @@ public class VmWorkflowImpl implements VmWorkflow {
     VmRecord stored =
         handedOver
             ? submitted
-            : VmCalls.saying("load vm " + name).load(new VmActivities.VmRef(name, submission));
+            : VmCalls.saying("load vm " + name)
+                .load(new VmActivities.VmRef(name, steps.submission()));
     if (stored == null) {
       return; // deleted before its workflow ran
     }
@@ -115,7 +97,7 @@ public class VmWorkflowImpl implements VmWorkflow {
     }
     while (true) {
       // Before it waits: what it heard is shown by the task that heard it.
-      shown.now(life, readiness);
+      shown.now(life);
       if (life.restartAtMillis() > 0) {
         Duration wait =
             Duration.ofMillis(Math.max(0, life.restartAtMillis() - Workflow.currentTimeMillis()));
@@ -126,7 +108,7 @@ public class VmWorkflowImpl implements VmWorkflow {
                     + (life.restartCount() + 1)
                     + " in "
                     + dev.rota.workflows.Readable.duration(wait),
-                () -> !commands.isEmpty());
+                () -> !inbox.isEmpty());
         if (!interrupted) {
           restartNow();
         }
@@ -136,9 +118,9 @@ public class VmWorkflowImpl implements VmWorkflow {
         if (!Timers.sleepUnless(
             wait,
             "delete in " + dev.rota.workflows.Readable.duration(wait) + " (ttlAfterFinished)",
-            () -> !commands.isEmpty())) {
-          deleteRequested = true; // from here on, actions are refused as for a delete
-          deleteNow(
+            () -> !inbox.isEmpty())) {
+          inbox.deleting();
+          steps.delete(
               "deleted "
                   + ttlSecondsAfterFinished
                   + " s after it finished (ttlSecondsAfterFinished)");
@@ -151,11 +133,11 @@ public class VmWorkflowImpl implements VmWorkflow {
           return;
         }
       } else {
-        Workflow.await(() -> !commands.isEmpty());
+        Workflow.await(() -> !inbox.isEmpty());
       }
-      while (!commands.isEmpty()) {
-        Command next = commands.poll();
-        if (!(next instanceof Hear)) {
+      while (!inbox.isEmpty()) {
+        VmInbox.Command next = inbox.next();
+        if (!(next instanceof VmInbox.Hear)) {
           // What the task events made of the VM is recorded before anything else changes it.
           recordHeard();
         }
@@ -177,8 +159,8 @@ public class VmWorkflowImpl implements VmWorkflow {
    * command, so it counts as finished once the command is queued.
    */
   private boolean settled() {
-    Workflow.await(() -> !commands.isEmpty() || Workflow.isEveryHandlerFinished());
-    return commands.isEmpty();
+    Workflow.await(() -> !inbox.isEmpty() || Workflow.isEveryHandlerFinished());
+    return inbox.isEmpty();
   }
 
   /**
@@ -188,7 +170,7 @@ public class VmWorkflowImpl implements VmWorkflow {
    */
   private void end() {
     Workflow.setCurrentDetails(
-        VmShown.details(life, readiness)
+        shown.details(life)
             + (life.message() == null ? "" : "\n\n" + life.message())
             + "\n\nThis run ended with the VM; `rota vm start "
             + name
@@ -224,11 +206,11 @@ public class VmWorkflowImpl implements VmWorkflow {
    * Whether this run's history is long enough to continue as new, with nothing left to carry out.
    */
   private boolean historyFull() {
-    return commands.isEmpty() && Workflow.getInfo().getHistoryLength() > HISTORY_LIMIT;
+    return inbox.isEmpty() && Workflow.getInfo().getHistoryLength() > HISTORY_LIMIT;
   }
 
   private VmCarry carry() {
-    return VmCarry.of(life, count, finishedSinceMillis, readiness);
+    return VmCarry.of(life, count, finishedSinceMillis, shown.readiness());
   }
 
   /**
@@ -238,40 +220,30 @@ public class VmWorkflowImpl implements VmWorkflow {
   private void resume(VmRecord stored, VmCarry carried) {
     ttlSecondsAfterFinished = stored.ttlSecondsAfterFinished();
     restarts = stored.restartSettings();
-    readiness = carried != null ? carried.readiness() : stored.readiness();
+    shown.readinessWas(carried != null ? carried.readiness() : stored.readiness());
     if (carried != null) {
-      takeOver(carried);
-      loaded = true;
-      shown.later(life, readiness);
-      return;
+      life = carried.life();
+      count = carried.count();
+      finishedSinceMillis = carried.finishedSinceMillis();
+    } else {
+      life = stored.life();
+      if (ttlSecondsAfterFinished != null && stored.finishedAtMillis() > 0) {
+        finishedSinceMillis =
+            stored.finishedAtMillis(); // a finished VM's TTL counts from its end, not from now
+      }
     }
-    life = stored.life();
-    loaded = true;
-    if (ttlSecondsAfterFinished != null && stored.finishedAtMillis() > 0) {
-      finishedSinceMillis =
-          stored.finishedAtMillis(); // a finished VM's TTL counts from its end, not from now
-    }
-    shown.later(life, readiness);
-  }
-
-  private void takeOver(VmCarry c) {
-    life = c.life();
-    count = c.count();
-    finishedSinceMillis = c.finishedSinceMillis();
+    inbox.loaded();
+    shown.later(life);
   }
 
   /** Carries out one command; true when the VM is deleted and the workflow ends. */
-  private boolean handle(Command command) {
-    if (command instanceof Hear h) {
+  private boolean handle(VmInbox.Command command) {
+    if (command instanceof VmInbox.Hear h) {
       hear(h.event());
-    } else if (command instanceof Act a) {
-      if (allows(a.action())) {
-        a.done().complete(act(a.action()));
-      } else {
-        a.done().completeExceptionally(notAllowed(a.action()));
-      }
-    } else if (command instanceof Delete) {
-      deleteNow(null);
+    } else if (command instanceof VmInbox.Act a) {
+      inbox.answer(a, this::act);
+    } else if (command instanceof VmInbox.Delete) {
+      steps.delete(null);
       return true;
     }
     return false;
@@ -288,12 +260,11 @@ public class VmWorkflowImpl implements VmWorkflow {
     TaskEventType type = WireName.parse(TaskEventType.class, e.type()).orElse(null);
     int generation = TaskId.parse(e.taskId()).map(TaskId::restartCount).orElse(-1);
     if (type != null && type.tellsReadiness()) {
-      HeardReadiness before = readiness;
-      readiness =
-          readiness.heard(e.id(), type, generation, e.atMillis(), e.message(), life.restartCount());
-      if (!readiness.equals(before)) {
-        VmShown.refresh(life, readiness); // not a command: nothing in the history
-      }
+      shown.heard(
+          life,
+          shown
+              .readiness()
+              .heard(e.id(), type, generation, e.atMillis(), e.message(), life.restartCount()));
       return;
     }
     if (!EventRule.applies(
@@ -323,9 +294,9 @@ public class VmWorkflowImpl implements VmWorkflow {
         shown.ended(life);
         recordHeard(); // the end first, then the restart it leads to
         afterEnd(life.status() == VmStatus.FAILED, life.finishedAtMillis());
-        shown.later(life, readiness);
+        shown.later(life);
       }
-      case NOTHING -> shown.later(life, readiness);
+      case NOTHING -> shown.later(life);
     }
   }
 
@@ -338,8 +309,7 @@ public class VmWorkflowImpl implements VmWorkflow {
     life = life.withRestartAt(0);
     String why = "worker " + e.worker() + " was drained";
     if (restarts.policy() != RestartPolicy.NEVER) {
-      List<VmActivities.WorkerTask> old = VmCalls.tasksHeld(name, submission, life);
-      requeue(
+      steps.replace(
           "started again elsewhere: "
               + why
               + " (restart "
@@ -348,18 +318,17 @@ public class VmWorkflowImpl implements VmWorkflow {
               + restarts.policy().wireName()
               + ")",
           "restarted");
-      old.forEach(t -> VmCalls.removeTask(name, submission, t));
     } else {
-      stopNow("stopped: " + why + " (restartPolicy Never)");
+      steps.stop("stopped: " + why + " (restartPolicy Never)");
     }
   }
 
   private void recordHeard() {
     if (unrecorded) {
       unrecorded = false;
-      VmCalls.recordLifecycle(name, taskId(), life, submission);
+      steps.record();
     }
-    shown.now(life, readiness);
+    shown.now(life);
   }
 
   /** What an ended task leads to under the restart policy ({@link RestartRule}). */
@@ -374,41 +343,17 @@ public class VmWorkflowImpl implements VmWorkflow {
             Workflow.currentTimeMillis());
     count = next.count();
     if (next instanceof RestartRule.Restart restart) {
-      scheduleRestart(restart.atMillis(), restart.delay());
+      steps.scheduleRestart(
+          restart.atMillis(), restart.delay(), Math.max(1, count.failuresInARow()));
     } else if (next instanceof RestartRule.GiveUp giveUp) {
-      // It stays failed, saying why; a user's start begins the count afresh.
-      life =
-          life.withMessage(
-              (life.message() == null ? "failed" : life.message()) + "; " + giveUp.reason());
-      VmCalls.recordStatus(
-          new VmActivities.StatusChange(
-              name, life.status().wireName(), life.message(), "restarts-exhausted", submission));
+      steps.giveUp(giveUp.reason());
     }
-  }
-
-  private void scheduleRestart(long atMillis, Duration delay) {
-    life = life.withRestartAt(atMillis);
-    VmCalls.recordEvent(
-        new VmActivities.VmEvent(
-            name,
-            "restart-scheduled",
-            "restart "
-                + (life.restartCount() + 1)
-                + " scheduled for "
-                + Instant.ofEpochMilli(life.restartAtMillis())
-                + " ("
-                + delay.toSeconds()
-                + " s after the task ended, "
-                + Math.max(1, count.failuresInARow())
-                + " in a row)",
-            life.restartAtMillis(),
-            submission));
   }
 
   private void restartNow() {
     life = life.withRestartAt(0);
     String failedOn = life.status() == VmStatus.FAILED ? life.worker() : null;
-    requeue(
+    steps.requeue(
         "restarted after the task ended (restart "
             + (life.restartCount() + 1)
             + ")"
@@ -420,133 +365,54 @@ public class VmWorkflowImpl implements VmWorkflow {
   private String act(UserAction action) {
     life = life.withRestartAt(0);
     switch (action) {
-      case STOP -> stopNow("stopped by request");
+      case STOP -> steps.stop("stopped by request");
       case START -> {
         count = RestartRule.Count.NONE;
-        requeue("started by request", "started");
+        steps.requeue("started by request", "started", null);
       }
       case RESTART -> {
         count = new RestartRule.Count(0, count.restartsAfterFailure());
-        // The new generation first: while the VM still wanted the old task, a term seeing it gone
-        // would call it vanished; once the VM is at the next generation, the old task is just one
-        // to remove.
-        List<VmActivities.WorkerTask> old = VmCalls.tasksHeld(name, submission, life);
-        requeue("restarted by request", "restarted");
-        old.forEach(t -> VmCalls.removeTask(name, submission, t));
+        steps.replace("restarted by request", "restarted");
       }
     }
     return life.status().wireName();
   }
 
-  /**
-   * Removes its task, if it may have one, then its rows; {@code why} it went, for the Temporal UI,
-   * or null.
-   */
-  private void deleteNow(String why) {
-    life = life.withRestartAt(0);
-    VmCalls.removeTasks(name, submission, life);
-    VmCalls.saying("delete vm " + name).deleteVm(new VmActivities.VmRef(name, submission));
-    VmShown.deleted(why);
-  }
-
-  /** Removes its task, if it may have one, and stops it, saying {@code why}. */
-  private void stopNow(String why) {
-    if (mayHaveTask()) {
-      life = life.withStatus(VmStatus.STOPPING);
-      VmCalls.recordStatus(
-          new VmActivities.StatusChange(
-              name,
-              life.status().wireName(),
-              "stopping: removing task " + taskId() + " from " + life.worker(),
-              "stopping",
-              submission));
-      shown.show(life, readiness);
-      VmCalls.removeTasks(name, submission, life);
-    }
-    life = life.withStatus(VmStatus.STOPPED);
-    VmCalls.recordStatus(
-        new VmActivities.StatusChange(name, life.status().wireName(), why, "stopped", submission));
-    shown.show(life, readiness);
-  }
-
-  /** A new generation (so a new task id), pending for the scheduler. */
-  private void requeue(String why, String eventType) {
-    requeue(why, eventType, null);
-  }
-
-  private void requeue(String why, String eventType, String failedOn) {
-    life = life.requeued();
-    VmCalls.saying("pending as " + taskId() + ": " + why)
-        .requeue(
-            new VmActivities.Requeue(
-                name, life.restartCount(), why, eventType, failedOn, submission));
-    shown.show(life, readiness);
-  }
-
-  private boolean mayHaveTask() {
-    return HeldTasks.mayHaveTask(life.status(), life.worker());
-  }
-
-  private String taskId() {
-    return name + "." + life.restartCount();
-  }
-
   // ---- handlers ----
-
-  /** Whether {@code action} is allowed now: the one rule for validators and the loop. */
-  private boolean allows(UserAction action) {
-    return ActionRule.allows(action, life.status(), deleteRequested);
-  }
-
-  /** Before the stored state is loaded the loop judges; after, refusals are answered at once. */
-  private void validate(UserAction action) {
-    if (loaded && !allows(action)) {
-      throw notAllowed(action);
-    }
-  }
 
   @Override
   public void validateStop() {
-    validate(UserAction.STOP);
+    inbox.validate(UserAction.STOP);
   }
 
   @Override
   public String stop() {
-    return enqueue(UserAction.STOP);
+    return inbox.act(UserAction.STOP);
   }
 
   @Override
   public void validateStart() {
-    validate(UserAction.START);
+    inbox.validate(UserAction.START);
   }
 
   @Override
   public String start() {
-    return enqueue(UserAction.START);
+    return inbox.act(UserAction.START);
   }
 
   @Override
   public void validateRestart() {
-    validate(UserAction.RESTART);
+    inbox.validate(UserAction.RESTART);
   }
 
   @Override
   public String restart() {
-    return enqueue(UserAction.RESTART);
-  }
-
-  private String enqueue(UserAction action) {
-    CompletablePromise<String> done = Workflow.newPromise();
-    commands.add(new Act(action, done));
-    return done.get();
+    return inbox.act(UserAction.RESTART);
   }
 
   @Override
   public void taskEvent(TaskEvent event) {
-    if (deleteRequested) {
-      return;
-    }
-    commands.add(new Hear(event));
+    inbox.hear(event);
   }
 
   @Override
@@ -556,21 +422,11 @@ public class VmWorkflowImpl implements VmWorkflow {
 
   @Override
   public void delete() {
-    if (deleteRequested) {
-      return;
-    }
-    deleteRequested = true;
-    commands.add(new Delete());
+    inbox.delete();
   }
 
   @Override
   public String status() {
     return life.status().wireName();
-  }
-
-  private ApplicationFailure notAllowed(UserAction action) {
-    String why = deleteRequested ? "it is being deleted" : "it is " + life.status().wireName();
-    return ApplicationFailure.newNonRetryableFailure(
-        "cannot " + action.wireName() + " VM " + name + ": " + why, VmWorkflow.NOT_ALLOWED);
   }
 }

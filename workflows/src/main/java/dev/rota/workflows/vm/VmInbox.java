@@ -1,0 +1,104 @@
+package dev.rota.workflows.vm;
+
+import dev.rota.lifecycle.ActionRule;
+import dev.rota.lifecycle.UserAction;
+import dev.rota.model.VmStatus;
+import io.temporal.failure.ApplicationFailure;
+import io.temporal.workflow.CompletablePromise;
+import io.temporal.workflow.Workflow;
+import java.util.ArrayDeque;
+import java.util.Deque;
+import java.util.function.Function;
+import java.util.function.Supplier;
+
+/**
+ * What a VM's workflow is sent, waiting for its loop: users' stops, starts, restarts and deletes,
+ * and what the scheduler heard of its task. A user's action is judged twice by one rule ({@link
+ * ActionRule}): when it arrives, so that a refusal changes nothing and is answered at once, and
+ * when the loop reaches it, since what came before may have changed the VM.
+ */
+final class VmInbox {
+  sealed interface Command {}
+
+  record Act(UserAction action, CompletablePromise<String> done) implements Command {}
+
+  record Delete() implements Command {}
+
+  record Hear(TaskEvent event) implements Command {}
+
+  private final String name;
+  private final Supplier<VmStatus> status;
+  private final Deque<Command> commands = new ArrayDeque<>();
+  private boolean deleteRequested;
+
+  /** Whether the stored state is loaded; until then only the loop can judge an action. */
+  private boolean loaded;
+
+  VmInbox(String name, Supplier<VmStatus> status) {
+    this.name = name;
+    this.status = status;
+  }
+
+  void loaded() {
+    loaded = true;
+  }
+
+  boolean isEmpty() {
+    return commands.isEmpty();
+  }
+
+  Command next() {
+    return commands.poll();
+  }
+
+  /** A user's action, once the loop has carried it out: the status it left, or its refusal. */
+  String act(UserAction action) {
+    CompletablePromise<String> done = Workflow.newPromise();
+    commands.add(new Act(action, done));
+    return done.get();
+  }
+
+  /** The loop's turn at an action: carried out by {@code carryOut} if it is still allowed. */
+  void answer(Act act, Function<UserAction, String> carryOut) {
+    if (allows(act.action())) {
+      act.done().complete(carryOut.apply(act.action()));
+    } else {
+      act.done().completeExceptionally(notAllowed(act.action()));
+    }
+  }
+
+  /** Validates an update before it is accepted into the history. */
+  void validate(UserAction action) {
+    if (loaded && !allows(action)) {
+      throw notAllowed(action);
+    }
+  }
+
+  void hear(TaskEvent event) {
+    if (!deleteRequested) {
+      commands.add(new Hear(event));
+    }
+  }
+
+  void delete() {
+    if (!deleteRequested) {
+      deleteRequested = true;
+      commands.add(new Delete());
+    }
+  }
+
+  /** The VM deletes itself (its TTL): from here on, actions are refused as for a user's delete. */
+  void deleting() {
+    deleteRequested = true;
+  }
+
+  private boolean allows(UserAction action) {
+    return ActionRule.allows(action, status.get(), deleteRequested);
+  }
+
+  private ApplicationFailure notAllowed(UserAction action) {
+    String why = deleteRequested ? "it is being deleted" : "it is " + status.get().wireName();
+    return ApplicationFailure.newNonRetryableFailure(
+        "cannot " + action.wireName() + " VM " + name + ": " + why, VmWorkflow.NOT_ALLOWED);
+  }
+}

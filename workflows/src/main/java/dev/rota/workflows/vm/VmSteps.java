@@ -1,0 +1,130 @@
+package dev.rota.workflows.vm;
+
+import dev.rota.lifecycle.HeldTasks;
+import dev.rota.lifecycle.VmLife;
+import dev.rota.model.VmStatus;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.function.Consumer;
+import java.util.function.Supplier;
+
+/**
+ * The steps of a VM's workflow that reach outside it: each writes what it did to the store and
+ * shows it in the Temporal UI. Each moves the VM's life on before the calls that carry it out, so
+ * that a query, or an action judged while they run, sees where the VM stands (stopping, not
+ * running). Which step to take is the workflow's (and its rules') to decide.
+ */
+final class VmSteps {
+  private final String name;
+  private final long submission;
+  private final VmShown shown;
+  private final Supplier<VmLife> life;
+  private final Consumer<VmLife> moveOn;
+
+  VmSteps(
+      String name, long submission, VmShown shown, Supplier<VmLife> life, Consumer<VmLife> moveOn) {
+    this.name = name;
+    this.submission = submission;
+    this.shown = shown;
+    this.life = life;
+    this.moveOn = moveOn;
+  }
+
+  private VmLife to(VmLife next) {
+    moveOn.accept(next);
+    return next;
+  }
+
+  long submission() {
+    return submission;
+  }
+
+  /** Removes its task, if it may have one, and stops it, saying {@code why}. */
+  void stop(String why) {
+    VmLife now = life.get();
+    if (HeldTasks.mayHaveTask(now.status(), now.worker())) {
+      VmLife stopping = to(now.withStatus(VmStatus.STOPPING));
+      status(
+          stopping,
+          "stopping: removing task " + taskId(stopping) + " from " + stopping.worker(),
+          "stopping");
+      VmCalls.removeTasks(name, submission, stopping);
+    }
+    status(to(life.get().withStatus(VmStatus.STOPPED)), why, "stopped");
+  }
+
+  /** A new generation (so a new task id), pending for the scheduler. */
+  void requeue(String why, String eventType, String failedOn) {
+    VmLife next = to(life.get().requeued());
+    VmCalls.saying("pending as " + taskId(next) + ": " + why)
+        .requeue(
+            new VmActivities.Requeue(
+                name, next.restartCount(), why, eventType, failedOn, submission));
+    shown.show(next);
+  }
+
+  /**
+   * A new generation while the old task may still run: the new one first, since while the VM still
+   * wanted the old task a term seeing it gone would call it vanished; once the VM is at the next
+   * generation, the old task is just one to remove.
+   */
+  void replace(String why, String eventType) {
+    List<VmActivities.WorkerTask> old = VmCalls.tasksHeld(name, submission, life.get());
+    requeue(why, eventType, null);
+    old.forEach(t -> VmCalls.removeTask(name, submission, t));
+  }
+
+  /** Removes its task, if it may have one, then its rows; {@code why} it went, or null. */
+  void delete(String why) {
+    VmCalls.removeTasks(name, submission, to(life.get().withRestartAt(0)));
+    VmCalls.saying("delete vm " + name).deleteVm(new VmActivities.VmRef(name, submission));
+    VmShown.deleted(why);
+  }
+
+  /** A restart due at {@code atMillis}, {@code delay} after its task ended. */
+  void scheduleRestart(long atMillis, Duration delay, int inARow) {
+    VmLife due = to(life.get().withRestartAt(atMillis));
+    VmCalls.recordEvent(
+        new VmActivities.VmEvent(
+            name,
+            "restart-scheduled",
+            "restart "
+                + (due.restartCount() + 1)
+                + " scheduled for "
+                + Instant.ofEpochMilli(due.restartAtMillis())
+                + " ("
+                + delay.toSeconds()
+                + " s after the task ended, "
+                + inARow
+                + " in a row)",
+            due.restartAtMillis(),
+            submission));
+  }
+
+  /** It stays failed, saying why it is not restarted; a user's start begins the count afresh. */
+  void giveUp(String reason) {
+    VmLife now = life.get();
+    VmLife failed =
+        to(now.withMessage((now.message() == null ? "failed" : now.message()) + "; " + reason));
+    VmCalls.recordStatus(
+        new VmActivities.StatusChange(
+            name, failed.status().wireName(), failed.message(), "restarts-exhausted", submission));
+  }
+
+  /** Writes the lifecycle the task's events made. */
+  void record() {
+    VmLife now = life.get();
+    VmCalls.recordLifecycle(name, taskId(now), now, submission);
+  }
+
+  private void status(VmLife life, String why, String eventType) {
+    VmCalls.recordStatus(
+        new VmActivities.StatusChange(name, life.status().wireName(), why, eventType, submission));
+    shown.show(life);
+  }
+
+  private String taskId(VmLife life) {
+    return name + "." + life.restartCount();
+  }
+}
