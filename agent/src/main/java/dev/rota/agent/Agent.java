@@ -2,6 +2,33 @@ package dev.rota.agent;
 
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.rota.agent.config.AgentConfig;
+import dev.rota.agent.images.HeldImages;
+import dev.rota.agent.images.ImageCache;
+import dev.rota.agent.images.OciRegistry;
+import dev.rota.agent.images.Prefetcher;
+import dev.rota.agent.link.ControllerClient;
+import dev.rota.agent.link.ControllerLink;
+import dev.rota.agent.link.Fence;
+import dev.rota.agent.link.TaskReporter;
+import dev.rota.agent.link.WorkerFacts;
+import dev.rota.agent.machine.HostPorts;
+import dev.rota.agent.machine.Tools;
+import dev.rota.agent.runtimes.Cgroups;
+import dev.rota.agent.runtimes.GuestConfinement;
+import dev.rota.agent.runtimes.Isolation;
+import dev.rota.agent.runtimes.ProcessRuntime;
+import dev.rota.agent.runtimes.QemuHost;
+import dev.rota.agent.runtimes.QemuRuntime;
+import dev.rota.agent.runtimes.SyntheticRuntime;
+import dev.rota.agent.server.AgentHttp;
+import dev.rota.agent.server.AgentTls;
+import dev.rota.agent.server.PortTunnels;
+import dev.rota.agent.tasks.HealthChecks;
+import dev.rota.agent.tasks.Supervisor;
+import dev.rota.agent.tasks.TaskLogs;
+import dev.rota.agent.tasks.TaskRuntime;
+import dev.rota.agent.tasks.TaskTable;
 import java.io.IOException;
 import java.net.BindException;
 import java.nio.file.Files;
@@ -373,7 +400,7 @@ public final class Agent implements AutoCloseable {
           "ROTA_AGENT_REGISTRY_AUTH="
               + config.registryAuth()
               + " is not a Docker config.json ({\"auths\": {\"host\": {\"auth\": \"...\"}}}): "
-              + Supervisor.firstLine(String.valueOf(e.getMessage())));
+              + Tools.firstLine(String.valueOf(e.getMessage())));
     }
   }
 }

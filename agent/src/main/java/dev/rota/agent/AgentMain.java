@@ -1,5 +1,6 @@
 package dev.rota.agent;
 
+import dev.rota.agent.config.AgentConfig;
 import java.util.concurrent.CountDownLatch;
 import sun.misc.Signal;
 

@@ -12,10 +12,10 @@ import java.util.Map;
  * A test's calls to a plain-HTTP agent's task API, with its secret, and a look at this machine's
  * processes.
  */
-record AgentCalls(Agent agent) {
+public record AgentCalls(Agent agent) {
   private static final ObjectMapper JSON = new ObjectMapper();
 
-  HttpResponse<String> send(String method, String path, String body) throws Exception {
+  public HttpResponse<String> send(String method, String path, String body) throws Exception {
     HttpRequest request =
         HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + agent.port() + path))
             .header("Authorization", "Bearer " + agent.secret())
@@ -29,7 +29,7 @@ record AgentCalls(Agent agent) {
   }
 
   /** {@code PUT} of task {@code <vm>.0} running {@code sleep <seconds>}; its status. */
-  int putSleep(String vm, String seconds) throws Exception {
+  public int putSleep(String vm, String seconds) throws Exception {
     return send(
             "PUT",
             "/v1/tasks/" + vm + ".0",
@@ -43,7 +43,7 @@ record AgentCalls(Agent agent) {
 
   /** The task as the agent lists it; null when it has none of that id. */
   @SuppressWarnings("unchecked")
-  Map<String, Object> task(String id) {
+  public Map<String, Object> task(String id) {
     try {
       List<Map<String, Object>> tasks =
           JSON.readValue(send("GET", "/v1/tasks", null).body(), List.class);
@@ -59,7 +59,7 @@ record AgentCalls(Agent agent) {
    * where a process's command line was also once unreadable for a moment (a listing found it, the
    * next did not). Two or more for good fail: the test's task did not start once.
    */
-  static ProcessHandle theProcess(String args) {
+  public static ProcessHandle theProcess(String args) {
     java.util.concurrent.atomic.AtomicReference<ProcessHandle> one =
         new java.util.concurrent.atomic.AtomicReference<>();
     dev.rota.testing.Eventually.eventually(
@@ -73,7 +73,7 @@ record AgentCalls(Agent agent) {
   }
 
   /** The live processes of this machine whose command line ends with {@code args}. */
-  static List<ProcessHandle> processes(String args) {
+  public static List<ProcessHandle> processes(String args) {
     return ProcessHandle.allProcesses()
         .filter(p -> p.isAlive() && p.info().commandLine().map(c -> c.endsWith(args)).orElse(false))
         .toList();

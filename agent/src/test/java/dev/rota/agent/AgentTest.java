@@ -6,6 +6,10 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.rota.agent.config.AgentConfig;
+import dev.rota.agent.runtimes.Cgroups;
+import dev.rota.agent.server.AgentHttp;
+import dev.rota.agent.server.AgentTlsTest;
 import dev.rota.testing.Needs;
 import java.net.URI;
 import java.net.http.HttpClient;

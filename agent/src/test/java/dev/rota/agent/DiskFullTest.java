@@ -4,6 +4,7 @@ import static dev.rota.testing.Eventually.eventually;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.rota.agent.config.AgentConfig;
 import dev.rota.testing.Needs;
 import java.io.IOException;
 import java.io.OutputStream;

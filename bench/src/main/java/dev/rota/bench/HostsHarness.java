@@ -1,7 +1,7 @@
 package dev.rota.bench;
 
 import dev.rota.agent.Agent;
-import dev.rota.agent.AgentConfig;
+import dev.rota.agent.config.AgentConfig;
 import dev.rota.agent.AgentThreads;
 import io.temporal.api.enums.v1.EventType;
 import io.temporal.client.WorkflowClient;

@@ -1,8 +1,8 @@
 package dev.rota.host;
 
 import dev.rota.agent.Agent;
-import dev.rota.agent.AgentConfig;
 import dev.rota.agent.AgentThreads;
+import dev.rota.agent.config.AgentConfig;
 import java.net.URI;
 import java.nio.file.Path;
 import java.util.ArrayList;

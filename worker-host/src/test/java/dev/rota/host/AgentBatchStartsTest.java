@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.sun.net.httpserver.HttpServer;
 import dev.rota.agent.Agent;
-import dev.rota.agent.AgentConfig;
+import dev.rota.agent.config.AgentConfig;
 import dev.rota.agentapi.TaskSpec;
 import dev.rota.agentapi.TaskStarts;
 import dev.rota.agents.HttpAgentClient;

@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.rota.agent.Agent;
-import dev.rota.agent.AgentConfig;
+import dev.rota.agent.config.AgentConfig;
 import dev.rota.agents.HttpAgentClient;
 import dev.rota.agents.Probe;
 import dev.rota.store.AgentAddress;

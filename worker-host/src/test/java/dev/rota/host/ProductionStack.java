@@ -233,7 +233,8 @@ final class ProductionStack implements AutoCloseable {
         adminToken,
         apiCertificate == null
             ? null
-            : dev.rota.agent.TrustedCertificates.only(apiCertificate, "the API's certificate"));
+            : dev.rota.agent.link.TrustedCertificates.only(
+                apiCertificate, "the API's certificate"));
   }
 
   /** Host {@code i}'s API address. */

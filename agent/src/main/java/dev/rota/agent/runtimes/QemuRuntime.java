@@ -1,0 +1,624 @@
+package dev.rota.agent.runtimes;
+
+import dev.rota.agent.images.ImageCache;
+import dev.rota.agent.machine.Tools;
+import dev.rota.agent.tasks.CappedLog;
+import dev.rota.agent.tasks.Conduit;
+import dev.rota.agent.tasks.Execution;
+import dev.rota.agent.tasks.Refusal;
+import dev.rota.agent.tasks.Supervisor;
+import dev.rota.agent.tasks.Task;
+import dev.rota.agent.tasks.TaskRuntime;
+import dev.rota.agentapi.GuestSpec;
+import dev.rota.agentapi.TaskView;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
+
+/**
+ * The {@code qemu} runtime: each task is a virtual machine, booted by QEMU with the VM's {@code
+ * cpu} as vCPUs and {@code memory} (MiB) as its RAM, from its image (the boot disk: a copy-on-write
+ * overlay of the cached image, removed with the task) or from a kernel given directly. Its serial
+ * console is its log. Stopping it presses its ACPI power button and kills it after the grace. How
+ * it ends:
+ *
+ * <ul>
+ *   <li>the guest powers off: exited, code 0;
+ *   <li>the guest writes a status N (1 to 63) to I/O port 0xf4 (QEMU's isa-debug-exit): exited,
+ *       code N;
+ *   <li>the guest kernel panics (reported through the pvpanic device): failed;
+ *   <li>the firmware finds nothing to boot, QEMU cannot start or dies: failed, saying so.
+ * </ul>
+ *
+ * QEMU outlives the agent like any task's process ({@link Supervisor}): an agent started again
+ * adopts it.
+ */
+public final class QemuRuntime implements TaskRuntime {
+  /** What the firmware prints when the disk does not boot; QEMU then waits for ever. */
+  private static final List<String> BOOT_FAILURES = List.of("No bootable device");
+
+  /**
+   * How often the power button is pressed again while a stopped guest has not powered off (it may
+   * have been booting).
+   */
+  private static final Duration PRESS_AGAIN = Duration.ofSeconds(5);
+
+  private static final Duration BOOT_WATCH = Duration.ofMinutes(2);
+  private static final Duration CONSOLE_CHECK = Duration.ofSeconds(5);
+  private static final Duration QMP_DEADLINE = Duration.ofSeconds(3);
+
+  private final Supervisor supervisor;
+  private final ImageCache images;
+  private final java.util.concurrent.CompletableFuture<QemuHost> hostFound;
+  private final Qmp qmp;
+  private final ExecutorService starts;
+  private final ScheduledExecutorService timers;
+
+  /** Where a VM's forwarded ports listen on the worker: where the task API listens. */
+  private final String forwardHost;
+
+  /** The tasks whose console a user is attached to. */
+  private final java.util.Set<String> attached = java.util.concurrent.ConcurrentHashMap.newKeySet();
+
+  private final GuestAgent guestAgent = new GuestAgent();
+
+  /** How each guest's QEMU is held: its user, control group and network rules. */
+  private final GuestConfinement confinement;
+
+  public QemuRuntime(
+      Supervisor supervisor,
+      ImageCache images,
+      java.util.concurrent.CompletableFuture<QemuHost> host,
+      ExecutorService starts,
+      ScheduledExecutorService timers,
+      String forwardHost,
+      GuestConfinement confinement) {
+    this.confinement = confinement;
+    this.forwardHost = forwardHost;
+    this.supervisor = supervisor;
+    this.images = images;
+    this.hostFound = host;
+    this.qmp = new Qmp(timers);
+    this.starts = starts;
+    this.timers = timers;
+  }
+
+  @Override
+  public void start(Task task) {
+    GuestSpec guest = task.spec.guest() == null ? GuestSpec.NONE : task.spec.guest();
+    if (blank(task.spec.image()) && blank(guest.kernel())) {
+      task.failed("a qemu VM needs an image (its boot disk) or a kernel to boot", Instant.now());
+      return;
+    }
+    if (blank(guest.kernel()) && (!blank(guest.initrd()) || !blank(guest.kernelArgs()))) {
+      task.failed("an initrd or kernel arguments need a kernel to boot directly", Instant.now());
+      return;
+    }
+    // The longest of the VM's sockets' paths (QMP, console, guest agent).
+    Path socket = GuestFiles.console(supervisor.folder(task.id));
+    if (socket.toString().length() > Qmp.MAX_SOCKET_PATH) {
+      task.failed(
+          "the agent's data folder is too deep for QEMU's control socket ("
+              + socket
+              + " is over "
+              + Qmp.MAX_SOCKET_PATH
+              + " bytes): set ROTA_AGENT_DATA_DIR to a shorter path",
+          Instant.now());
+      return;
+    }
+    // Fetching an image and making disks takes a while: the controller's call is answered at once,
+    // the task starting, and its progress is its message.
+    starts.execute(() -> boot(task, guest));
+  }
+
+  private void boot(Task task, GuestSpec guest) {
+    List<ImageCache.Lease> leases = new ArrayList<>();
+    try {
+      if (task.isRemoved()) {
+        return;
+      }
+      Path dir = supervisor.prepare(task);
+      Consumer<String> progress = task::progress;
+      ImageCache.Lease disk =
+          blank(task.spec.image()) ? null : lease(leases, task.spec.image(), progress);
+      ImageCache.Lease kernel =
+          blank(guest.kernel()) ? null : lease(leases, guest.kernel(), progress);
+      ImageCache.Lease initrd =
+          blank(guest.initrd()) ? null : lease(leases, guest.initrd(), progress);
+      Files.write(
+          dir.resolve("images"),
+          leases.stream().map(ImageCache.Lease::sha256).toList(),
+          StandardCharsets.UTF_8);
+      task.progress("making the VM's disk");
+      QemuHost host = hostFound.join();
+      long memory = memoryMib(task);
+      Integer uid =
+          confinement.confine(
+              task.id,
+              dir,
+              task.spec.network(),
+              cpus(task),
+              GuestConfinement.memoryLimitMib(memory, host.accel().equals("tcg")));
+      List<String> argv = command(task, dir, host, disk, kernel, initrd, guest, uid);
+      if (uid != null) {
+        argv = confinement.wrap(task.id, uid, host.devicesGroup(), argv);
+      }
+      synchronized (task) {
+        if (task.isRemoved()
+            || task.ended()) { // removed, or stopped at the fence, while it was fetched
+          release(leases);
+          return;
+        }
+        supervisor.launch(
+            task,
+            argv,
+            Map.of(),
+            false,
+            (t, code, at) -> {
+              release(leases);
+              ended(t, code, at);
+            });
+      }
+      watchBoot(task, dir, Instant.now());
+      keepConsole(task, dir);
+    } catch (ImageCache.ImageException e) {
+      release(leases);
+      task.failed(e.getMessage(), Instant.now());
+    } catch (IOException e) {
+      release(leases);
+      task.failed("cannot start the VM: " + Tools.firstLine(e.getMessage()), Instant.now());
+    } catch (InterruptedException e) {
+      release(leases);
+      Thread.currentThread().interrupt();
+      task.failed("the agent stopped while the VM was starting", Instant.now());
+    }
+  }
+
+  private ImageCache.Lease lease(
+      List<ImageCache.Lease> leases, String image, Consumer<String> progress)
+      throws ImageCache.ImageException, InterruptedException {
+    ImageCache.Lease lease = images.acquire(image, progress);
+    leases.add(lease);
+    return lease;
+  }
+
+  private void release(List<ImageCache.Lease> leases) {
+    leases.forEach(l -> images.release(l.sha256()));
+    leases.clear();
+  }
+
+  /**
+   * The guest's network: QEMU's user-mode stack (the guest reaches out through the worker, as far
+   * as its rules let it; nothing reaches in), with each named port forwarded from its worker's
+   * port. A guest of egress {@code none} is cut off by QEMU itself too ({@code restrict=on}): only
+   * its forwarded ports remain.
+   */
+  public static String nic(
+      List<dev.rota.agentapi.PortSpec> ports,
+      String forwardHost,
+      dev.rota.agentapi.NetworkSpec network) {
+    StringBuilder nic = new StringBuilder("user,model=virtio-net-pci");
+    if (dev.rota.agentapi.NetworkSpec.orDefault(network)
+        .egress()
+        .equals(dev.rota.agentapi.NetworkSpec.NONE)) {
+      nic.append(",restrict=on");
+    }
+    for (dev.rota.agentapi.PortSpec p : ports) {
+      nic.append(",hostfwd=tcp:")
+          .append(forwardHost)
+          .append(':')
+          .append(p.hostPort())
+          .append("-:")
+          .append(p.port());
+    }
+    return nic.toString();
+  }
+
+  private static long cpus(Task task) {
+    Map<String, Long> resources = task.spec.resources() == null ? Map.of() : task.spec.resources();
+    return Math.max(1, resources.getOrDefault("cpu", 1L));
+  }
+
+  private static long memoryMib(Task task) {
+    Map<String, Long> resources = task.spec.resources() == null ? Map.of() : task.spec.resources();
+    return Math.max(32, resources.getOrDefault("memory", 512L));
+  }
+
+  /**
+   * QEMU's command line for the task: its resources, console, control socket, disks and boot, under
+   * QEMU's seccomp filter; its files made {@code uid}'s when it runs as one.
+   */
+  private List<String> command(
+      Task task,
+      Path dir,
+      QemuHost host,
+      ImageCache.Lease disk,
+      ImageCache.Lease kernel,
+      ImageCache.Lease initrd,
+      GuestSpec guest,
+      Integer uid)
+      throws IOException {
+    long cpus = cpus(task);
+    long memory = memoryMib(task);
+    Path files = GuestFiles.folder(dir);
+    Files.createDirectories(files);
+    if (uid != null) {
+      for (ImageCache.Lease lease : java.util.Arrays.asList(disk, kernel, initrd)) {
+        if (lease != null) {
+          readableByAll(lease.path());
+        }
+      }
+    }
+    List<String> argv =
+        new ArrayList<>(List.of(host.binary().toString(), "-name", "rota-" + task.id));
+    argv.addAll(host.machine());
+    argv.addAll(
+        List.of(
+            "-smp",
+            Long.toString(cpus),
+            "-m",
+            memory + "M",
+            "-nodefaults",
+            "-no-user-config",
+            "-display",
+            "none",
+            // QEMU's seccomp filter, with the denials QEMU's documentation recommends: no
+            // obsolete system calls, no change of user, no new processes, no change of limits.
+            "-sandbox",
+            "on,obsolete=deny,elevateprivileges=deny,spawn=deny,resourcecontrol=deny",
+            // The serial console is a socket a user attaches to (one at a time), and everything
+            // it says goes to the log, attached or not. Appending, so that the agent can cut the
+            // file at its cap while QEMU writes on (CappedLog).
+            "-chardev",
+            "socket,id=console,server=on,wait=off,path="
+                + here(dir, GuestFiles.console(dir))
+                + ",logfile=stdout.log"
+                + ",logappend=on",
+            "-serial",
+            "chardev:console",
+            // The guest agent's port, for exec in an image that runs qemu-ga.
+            "-device",
+            "virtio-serial-pci",
+            "-chardev",
+            "socket,id=guest-agent,server=on,wait=off,path="
+                + here(dir, GuestFiles.guestAgent(dir)),
+            "-device",
+            "virtserialport,chardev=guest-agent,name=org.qemu.guest_agent.0",
+            "-qmp",
+            "unix:" + here(dir, GuestFiles.qmp(dir)) + ",server=on,wait=off",
+            "-device",
+            "pvpanic-pci",
+            "-action",
+            "panic=exit-failure",
+            "-device",
+            "isa-debug-exit,iobase=0xf4,iosize=0x01",
+            "-nic",
+            nic(task.spec.portsOrNone(), forwardHost, task.spec.network())));
+    if (disk != null) {
+      Path overlay = files.resolve("disk.qcow2");
+      Files.deleteIfExists(overlay);
+      Tools.run(
+          List.of(
+              host.imageTool().toString(),
+              "create",
+              "-q",
+              "-f",
+              "qcow2",
+              "-F",
+              disk.format(),
+              "-b",
+              here(files, disk.path()),
+              overlay.toString()),
+          "qemu-img is not installed");
+      own(overlay, uid);
+      argv.addAll(List.of("-drive", "file=" + here(dir, overlay) + ",if=virtio,format=qcow2"));
+    }
+    if (guest.seeded()) {
+      Path seed = CloudInitSeed.write(files, task.id, task.spec.vm(), guest);
+      own(seed, uid);
+      argv.addAll(
+          List.of("-drive", "file=" + here(dir, seed) + ",if=virtio,format=raw,readonly=on"));
+    }
+    if (kernel != null) {
+      argv.addAll(List.of("-kernel", here(dir, kernel.path())));
+      if (initrd != null) {
+        argv.addAll(List.of("-initrd", here(dir, initrd.path())));
+      }
+      String args = blank(guest.kernelArgs()) ? "" : guest.kernelArgs().strip();
+      // The serial port is the VM's log: a kernel told no console would say nothing there.
+      argv.addAll(
+          List.of("-append", args.contains("console=") ? args : ("console=ttyS0 " + args).strip()));
+    }
+    return argv;
+  }
+
+  /**
+   * Watches the console while the firmware looks for something to boot: finding nothing, it waits
+   * for ever, so the VM is ended as failed with what it printed.
+   */
+  private void watchBoot(Task task, Path dir, Instant since) {
+    timers.schedule(
+        () -> {
+          if (task.ended()
+              || task.isRemoved()
+              || Duration.between(since, Instant.now()).compareTo(BOOT_WATCH) > 0) {
+            return;
+          }
+          Optional<String> failure = consoleLine(dir, BOOT_FAILURES);
+          if (failure.isPresent()) {
+            try {
+              Files.writeString(dir.resolve("boot-failure"), failure.get(), StandardCharsets.UTF_8);
+            } catch (IOException e) {
+              // the task is going anyway
+            }
+            if (task.handle instanceof ProcessHandle p) {
+              p.destroyForcibly();
+            }
+            return;
+          }
+          watchBoot(task, dir, since);
+        },
+        1,
+        TimeUnit.SECONDS);
+  }
+
+  /** Keeps the console within its cap while the VM runs ({@link CappedLog}). */
+  private void keepConsole(Task task, Path dir) {
+    timers.schedule(
+        () -> {
+          if (task.ended() || task.isRemoved()) {
+            return;
+          }
+          try {
+            CappedLog.trim(dir.resolve("stdout.log"));
+          } catch (IOException e) {
+            // the folder went away with the task
+          }
+          keepConsole(task, dir);
+        },
+        CONSOLE_CHECK.toMillis(),
+        TimeUnit.MILLISECONDS);
+  }
+
+  /** What QEMU's exit code says happened to the guest. */
+  void ended(Task task, Integer code, Instant at) {
+    Path dir = supervisor.folder(task.id);
+    Optional<String> bootFailure = read(dir.resolve("boot-failure"));
+    Optional<String> panic = consoleLine(dir, List.of("Kernel panic"));
+    if (confinement.oomKilled(task.id)) {
+      task.failed(
+          "killed by the kernel for using more than its memory limit of "
+              + GuestConfinement.memoryLimitMib(
+                  memoryMib(task), hostFound.join().accel().equals("tcg"))
+              + " MiB (its RAM and QEMU's own)",
+          at);
+    } else if (bootFailure.isPresent()) {
+      task.failed("the VM found nothing to boot: " + bootFailure.get(), at);
+    } else if (code == null) {
+      if (panic.isPresent()) {
+        task.failed("the guest panicked: " + panic.get(), at);
+      } else {
+        task.ended(null, "the VM ended while adopted after an agent restart; how is unknown", at);
+      }
+    } else if (code == 0) {
+      task.ended(0, "the guest powered off", at);
+    } else if (code == 1) {
+      Optional<String> complaint = qemuComplaint(dir);
+      if (complaint.isPresent()) {
+        task.failed("QEMU failed: " + complaint.get(), at);
+      } else {
+        task.failed("the guest panicked" + panic.map(p -> ": " + p).orElse(""), at);
+      }
+    } else if (code % 2 == 1 && code < 128) {
+      int status = (code - 1) / 2;
+      task.ended(status, "the guest ended with status " + status, at);
+    } else {
+      task.failed(
+          "QEMU ended with code " + code + qemuComplaint(dir).map(c -> ": " + c).orElse(""), at);
+    }
+  }
+
+  /**
+   * The guest's serial console: what it prints, and what is typed to it. One user attached at a
+   * time (QEMU's socket takes one client; a second would wait unseen).
+   */
+  @Override
+  public Conduit console(Task task) throws Refusal, IOException {
+    Path socket = GuestFiles.console(supervisor.folder(task.id));
+    if (!Files.exists(socket)) {
+      throw new Refusal(409, "vm task " + task.id + " was started without a console socket");
+    }
+    if (!attached.add(task.id)) {
+      throw new Refusal(
+          409, "the console of vm task " + task.id + " is in use: another user is attached");
+    }
+    try {
+      return Conduit.unix(socket, () -> attached.remove(task.id));
+    } catch (IOException e) {
+      attached.remove(task.id);
+      throw e;
+    }
+  }
+
+  /** A command run in the guest by its guest agent ({@link GuestAgent}). */
+  @Override
+  public Execution exec(Task task, List<String> command) throws Refusal, IOException {
+    try {
+      return guestAgent.exec(task.id, supervisor.folder(task.id), command);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new Refusal(409, "the agent is stopping");
+    }
+  }
+
+  /**
+   * QEMU's user-mode stack takes a connection to a forwarded port on the worker at once and only
+   * then connects to the guest, which may not answer yet (still booting): such a connection shows
+   * in {@code info usernet} as {@code SYN_SENT} to the guest's port. One that cannot be asked about
+   * counts as waiting.
+   */
+  @Override
+  public boolean stillConnecting(Task task, int guestPort) {
+    try {
+      String table =
+          qmp.human(GuestFiles.qmp(supervisor.folder(task.id)), "info usernet", QMP_DEADLINE);
+      return table
+          .lines()
+          .map(l -> l.strip().split("\\s+"))
+          .anyMatch(
+              w ->
+                  w.length >= 6
+                      && w[0].equals("TCP[SYN_SENT]")
+                      && w[5].equals(Integer.toString(guestPort)));
+    } catch (IOException e) {
+      return true;
+    }
+  }
+
+  @Override
+  public boolean guestAgentAnswers(Task task, Duration wait) throws InterruptedException {
+    return guestAgent.answers(task.id, supervisor.folder(task.id), wait);
+  }
+
+  @Override
+  public void stop(Task task, Duration grace) {
+    Path socket = GuestFiles.qmp(supervisor.folder(task.id));
+    Supervisor.stop(task, grace, handle -> press(socket, handle));
+  }
+
+  /**
+   * Presses the guest's power button, and again every few seconds until it is off: a guest still
+   * booting has nothing listening yet and misses a press. A QEMU that does not answer is sent
+   * SIGTERM, on which it ends the VM at once.
+   */
+  private void press(Path socket, ProcessHandle handle) {
+    if (!handle.isAlive()) {
+      return;
+    }
+    try {
+      qmp.execute(socket, "system_powerdown", QMP_DEADLINE);
+      timers.schedule(() -> press(socket, handle), PRESS_AGAIN.toMillis(), TimeUnit.MILLISECONDS);
+    } catch (IOException e) {
+      handle.destroy();
+    }
+  }
+
+  /** A task found again after an agent restart; its images are kept while its VM runs. */
+  @Override
+  public Task recover(Path record, Consumer<TaskView> changes) throws IOException {
+    Path dir = record.getParent();
+    List<String> shas =
+        Files.exists(dir.resolve("images")) ? Files.readAllLines(dir.resolve("images")) : List.of();
+    Task task =
+        supervisor.recover(
+            record,
+            changes,
+            (t, code, at) -> {
+              shas.forEach(images::release);
+              ended(t, code, at);
+            });
+    if (task != null) {
+      shas.forEach(images::retain);
+      if (task.ended()) {
+        shas.forEach(images::release);
+      } else {
+        keepConsole(task, dir);
+      }
+    }
+    return task;
+  }
+
+  /** Gives back the guest's user, rules and control group once its task is removed. */
+  @Override
+  public void forget(String id, Path dir) {
+    confinement.release(id, dir);
+  }
+
+  /**
+   * {@code file} as QEMU, working in the task's folder {@code dir}, is told it: a path from there.
+   * A confined QEMU then needs no right to pass through the folders above the agent's data folder,
+   * and its sockets' paths stay short.
+   */
+  private static String here(Path dir, Path file) {
+    return dir.toAbsolutePath().relativize(file.toAbsolutePath()).toString();
+  }
+
+  /** Makes {@code file} the guest user's, when the guest runs as one. */
+  private static void own(Path file, Integer uid) throws IOException {
+    if (uid != null) {
+      GuestConfinement.own(file, uid);
+      Files.setPosixFilePermissions(
+          file,
+          java.util.Set.of(
+              java.nio.file.attribute.PosixFilePermission.OWNER_READ,
+              java.nio.file.attribute.PosixFilePermission.OWNER_WRITE));
+    }
+  }
+
+  /**
+   * A cached image every guest user may read (never write: it is the backing file of every VM's
+   * overlay made from it).
+   */
+  private static void readableByAll(Path image) throws IOException {
+    java.util.Set<java.nio.file.attribute.PosixFilePermission> p =
+        Files.getPosixFilePermissions(image);
+    if (p.add(java.nio.file.attribute.PosixFilePermission.OTHERS_READ)) {
+      Files.setPosixFilePermissions(image, p);
+    }
+  }
+
+  /** QEMU's own complaint on stderr (its last line that is not a warning). */
+  private static Optional<String> qemuComplaint(Path dir) {
+    return read(dir.resolve("stderr.log"))
+        .flatMap(
+            text ->
+                text.lines()
+                    .map(String::strip)
+                    .filter(
+                        l ->
+                            !l.isEmpty()
+                                && !l.contains("warning:")
+                                && !l.contains("terminating on signal"))
+                    .reduce((a, b) -> b));
+  }
+
+  /** The last console line holding any of {@code markers}, without the kernel's time stamp. */
+  private static Optional<String> consoleLine(Path dir, List<String> markers) {
+    return read(dir.resolve("stdout.log"))
+        .flatMap(
+            text ->
+                text.lines()
+                    .filter(l -> markers.stream().anyMatch(l::contains))
+                    .map(
+                        l ->
+                            l.replaceAll("^\\[[ 0-9.]*\\]\\s*", "")
+                                .replaceAll("\\p{Cntrl}", "")
+                                .strip())
+                    .reduce((a, b) -> b));
+  }
+
+  private static Optional<String> read(Path file) {
+    try {
+      return Files.exists(file)
+          ? Optional.of(Files.readString(file, StandardCharsets.ISO_8859_1).strip())
+          : Optional.empty();
+    } catch (IOException e) {
+      return Optional.empty();
+    }
+  }
+
+  private static boolean blank(String s) {
+    return s == null || s.isBlank();
+  }
+}

@@ -1,0 +1,480 @@
+package dev.rota.agent.server;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.sun.net.httpserver.HttpExchange;
+import com.sun.net.httpserver.HttpServer;
+import dev.rota.agent.tasks.Conduit;
+import dev.rota.agent.tasks.Refusal;
+import dev.rota.agent.tasks.Task;
+import dev.rota.agent.tasks.TaskLogs;
+import dev.rota.agent.tasks.TaskRuntime;
+import dev.rota.agent.tasks.TaskTable;
+import dev.rota.agentapi.TaskSpec;
+import dev.rota.agentapi.TaskStarts;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.InetSocketAddress;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ExecutorService;
+
+/**
+ * The agent API (docs/agent.md): {@code GET /healthz}, {@code GET|POST /v1/tasks}, {@code
+ * PUT|DELETE /v1/tasks/{id}}, {@code GET /v1/tasks/{id}/logs}, {@code DELETE /v1/logs/{vm}}.
+ */
+public final class AgentHttp {
+  static final int MAX_BODY = 1024 * 1024;
+
+  /** The offset a log read ends at: the next read asks {@code from} it. */
+  static final String LOG_NEXT = dev.rota.agentapi.LogHeaders.NEXT;
+
+  /** {@code true} while the task may still write. */
+  static final String LOG_LIVE = dev.rota.agentapi.LogHeaders.LIVE;
+
+  public static final String NODELAY = "sun.net.httpserver.nodelay";
+
+  /** Seconds an idle connection is kept open; the JDK's server closes it after 30. */
+  public static final String IDLE_SECONDS = "sun.net.httpserver.idleInterval";
+
+  private final HttpServer server;
+  private final TaskTable tasks;
+  private final PortTunnels tunnels;
+  private final ObjectMapper json;
+
+  private final byte[] secret;
+
+  /** With {@code tls}, HTTPS; without, plain HTTP. */
+  public AgentHttp(
+      String host,
+      int port,
+      TaskTable tasks,
+      ObjectMapper json,
+      ExecutorService executor,
+      String secret,
+      javax.net.ssl.SSLContext tls,
+      PortTunnels tunnels)
+      throws IOException {
+    this.tunnels = tunnels;
+    // The JDK's server leaves Nagle's algorithm on: each answer waited for the caller's delayed
+    // ACK, 40 ms a call on Linux (a probe is two calls), where with it off a call takes 2 ms. The
+    // server reads this once, when the process makes its first one.
+    System.setProperty(NODELAY, "true");
+    // The scheduler calls a quiet worker's agent every few terms, a minute or more apart at a
+    // thousand workers: closed after 30 s, each connection was opened again, with a TLS handshake
+    // on both sides, by the term that a burst woke, for its starts. Ten minutes covers the gaps;
+    // an operator may still say otherwise.
+    if (System.getProperty(IDLE_SECONDS) == null) {
+      System.setProperty(IDLE_SECONDS, "600");
+    }
+    if (tls == null) {
+      this.server = HttpServer.create(new InetSocketAddress(host, port), 64);
+    } else {
+      com.sun.net.httpserver.HttpsServer https =
+          com.sun.net.httpserver.HttpsServer.create(new InetSocketAddress(host, port), 64);
+      https.setHttpsConfigurator(new com.sun.net.httpserver.HttpsConfigurator(tls));
+      this.server = https;
+    }
+    this.tasks = tasks;
+    this.json = json;
+    this.secret = ("Bearer " + secret).getBytes(java.nio.charset.StandardCharsets.UTF_8);
+    server.setExecutor(executor);
+    server.createContext("/healthz", this::healthz);
+    server.createContext("/v1/tasks", this::tasks);
+    server.createContext("/v1/logs/", this::keptLogs);
+  }
+
+  /** {@code DELETE /v1/logs/{vm}}: the VM is deleted, and the logs kept of its tasks go. */
+  private void keptLogs(HttpExchange x) throws IOException {
+    try {
+      if (!authorized(x)) {
+        problem(x, 401, "the task API needs this agent's secret as a bearer token");
+        return;
+      }
+      String vm = x.getRequestURI().getPath().substring("/v1/logs/".length());
+      if (!x.getRequestMethod().equals("DELETE")) {
+        problem(x, 405, "use DELETE on /v1/logs/{vm}");
+        return;
+      }
+      if (!TaskTable.TASK_ID.matcher(vm + ".0").matches()) {
+        problem(x, 400, vm + " is not a VM name");
+        return;
+      }
+      tasks.forgetLogs(vm);
+      x.sendResponseHeaders(204, -1);
+    } finally {
+      x.close();
+    }
+  }
+
+  public int port() {
+    return server.getAddress().getPort();
+  }
+
+  public void start() {
+    server.start();
+  }
+
+  public void stop() {
+    server.stop(0);
+    tunnels.close();
+  }
+
+  private void healthz(HttpExchange x) throws IOException {
+    send(x, 200, Map.of("status", "ready"));
+  }
+
+  /** Only the controller, which holds this agent's secret, may see or change its tasks. */
+  private boolean authorized(HttpExchange x) {
+    String given = x.getRequestHeaders().getFirst("Authorization");
+    return given != null
+        && java.security.MessageDigest.isEqual(
+            given.getBytes(java.nio.charset.StandardCharsets.UTF_8), secret);
+  }
+
+  private void tasks(HttpExchange x) throws IOException {
+    try {
+      if (!authorized(x)) {
+        problem(x, 401, "the task API needs this agent's secret as a bearer token");
+        return;
+      }
+      String path = x.getRequestURI().getPath();
+      String method = x.getRequestMethod();
+      if (path.equals("/v1/tasks") || path.equals("/v1/tasks/")) {
+        switch (method) {
+          case "GET" -> send(x, 200, tasks.list());
+          case "POST" -> startAll(x);
+          default -> problem(x, 405, "use GET or POST on /v1/tasks");
+        }
+        return;
+      }
+      String id = path.substring("/v1/tasks/".length());
+      java.util.regex.Matcher into = INTO.matcher(id);
+      if (into.matches()) {
+        if (!method.equals("POST")) {
+          problem(x, 405, "use POST on /v1/tasks/" + id);
+          return;
+        }
+        enter(x, into.group(1), into.group(2), into.group(3));
+        return;
+      }
+      if (id.endsWith("/logs") && method.equals("GET")) {
+        logs(x, id.substring(0, id.length() - "/logs".length()));
+        return;
+      }
+      if (!TaskTable.TASK_ID.matcher(id).matches()) {
+        problem(x, 400, "task id " + id + " is not <vm>.<restartCount>");
+        return;
+      }
+      switch (method) {
+        case "PUT" -> {
+          TaskSpec spec = body(x, TaskSpec.class, "a task spec");
+          if (spec == null) {
+            return;
+          }
+          TaskStarts.Outcome outcome = start(new TaskStarts.Item(id, spec));
+          if (!outcome.started()) {
+            problem(x, outcome.status(), outcome.detail());
+            return;
+          }
+          send(
+              x,
+              outcome.status(),
+              tasks.list().stream().filter(t -> t.id().equals(id)).findFirst().orElse(null));
+        }
+        case "DELETE" -> {
+          tasks.remove(id, submissionOf(x));
+          x.sendResponseHeaders(204, -1);
+        }
+        default -> problem(x, 405, "use PUT or DELETE on /v1/tasks/{id}");
+      }
+    } catch (IllegalArgumentException e) {
+      problem(x, 400, e.getMessage());
+    } finally {
+      if (opened.get()) {
+        opened.set(false);
+      } else {
+        x.close();
+      }
+    }
+  }
+
+  /**
+   * {@code POST /v1/tasks}: each task started as its own {@code PUT} would start it, and answered
+   * with what that {@code PUT} would have said; one refused leaves the others started.
+   */
+  private void startAll(HttpExchange x) throws IOException {
+    TaskStarts starts = body(x, TaskStarts.class, "a list of task starts");
+    if (starts == null) {
+      return;
+    }
+    if (starts.items() == null
+        || starts.items().isEmpty()
+        || starts.items().size() > TaskStarts.MOST) {
+      problem(x, 400, "items: 1 to " + TaskStarts.MOST + " task starts");
+      return;
+    }
+    List<TaskStarts.Outcome> outcomes = new java.util.ArrayList<>();
+    for (TaskStarts.Item item : starts.items()) {
+      outcomes.add(start(item));
+    }
+    send(x, 200, new TaskStarts.Answer(outcomes));
+  }
+
+  /** Starts one task, as a PUT or a batch's item asks; what its PUT answers. */
+  private TaskStarts.Outcome start(TaskStarts.Item item) {
+    String id = item.id();
+    if (id == null || !TaskTable.TASK_ID.matcher(id).matches()) {
+      return new TaskStarts.Outcome(id, 400, "task id " + id + " is not <vm>.<restartCount>");
+    }
+    if (item.spec() == null) {
+      return new TaskStarts.Outcome(id, 400, "no task spec");
+    }
+    try {
+      return new TaskStarts.Outcome(id, tasks.put(id, item.spec()) ? 201 : 200, null);
+    } catch (TaskTable.SubmissionConflict e) {
+      return new TaskStarts.Outcome(id, 409, e.getMessage());
+    } catch (IllegalArgumentException e) {
+      return new TaskStarts.Outcome(id, 400, e.getMessage());
+    }
+  }
+
+  /** The request's body as {@code type}; null once a problem said why it is not {@code what}. */
+  private <T> T body(HttpExchange x, Class<T> type, String what) throws IOException {
+    byte[] body = read(x.getRequestBody());
+    if (body == null) {
+      problem(x, 413, "body larger than " + MAX_BODY + " bytes");
+      return null;
+    }
+    try {
+      return json.readValue(body, type);
+    } catch (IOException e) {
+      problem(
+          x,
+          400,
+          "body is not "
+              + what
+              + ": "
+              + String.valueOf(e.getMessage()).lines().findFirst().orElse(""));
+      return null;
+    }
+  }
+
+  /**
+   * The ways into a task under {@code /v1/tasks/}: {@code {id}/ports/{name}/connect}, {@code
+   * {id}/console}, {@code {id}/exec}.
+   */
+  private static final java.util.regex.Pattern INTO =
+      java.util.regex.Pattern.compile("^([^/]+)/(ports/([a-z0-9-]{1,15})/connect|console|exec)$");
+
+  /**
+   * A tunnel into a running task ({@link PortTunnels}): to a named port, its console or a command
+   * run in it. Refused with 404 for a task (or port) this agent does not have, 409 for a task that
+   * does not run or offers no such way in, 502 when nothing accepts on the port.
+   */
+  private void enter(HttpExchange x, String id, String way, String port) throws IOException {
+    try {
+      if (way.equals("console")) {
+        tunnels.open(x, id + " console", tasks.access(id, TaskRuntime::console));
+      } else if (way.equals("exec")) {
+        List<String> command = queryAll(x.getRequestURI().getRawQuery(), "command");
+        if (command.isEmpty()) {
+          throw new Refusal(400, "exec needs a command: ?command=...&command=...");
+        }
+        tunnels.exec(x, id, tasks.access(id, (runtime, task) -> runtime.exec(task, command)));
+      } else {
+        tunnels.open(
+            x, id + " port " + port, tasks.access(id, (runtime, task) -> dial(task, port)));
+      }
+    } catch (Refusal e) {
+      refuse(x, e.status(), e.getMessage());
+      return;
+    }
+    opened.set(true);
+  }
+
+  /** A connection to the task's named port where the worker forwards it. */
+  private Conduit dial(Task task, String port) throws Refusal {
+    for (dev.rota.agentapi.PortSpec p : task.spec.portsOrNone()) {
+      if (p.name().equals(port) && p.hostPort() != null) {
+        try {
+          return tunnels.dial(p.hostPort());
+        } catch (IOException e) {
+          throw new Refusal(
+              502,
+              "task "
+                  + task.id
+                  + " does not accept connections on port "
+                  + port
+                  + " (worker port "
+                  + p.hostPort()
+                  + "): "
+                  + e.getMessage());
+        }
+      }
+    }
+    throw new Refusal(404, "task " + task.id + " has no port named " + port);
+  }
+
+  /** Set by a request that opened a tunnel: its exchange outlives the handler, closed by it. */
+  private final ThreadLocal<Boolean> opened = ThreadLocal.withInitial(() -> false);
+
+  /**
+   * What a task wrote to stdout ({@code ?stream=stderr}: stderr), as plain text: all that is kept,
+   * or from an offset ({@code from}), a time ({@code since}, RFC 3339) or its last lines ({@code
+   * tailLines}). The answer says where it ends and whether the task may write more.
+   */
+  private void logs(HttpExchange x, String id) throws IOException {
+    if (!TaskTable.TASK_ID.matcher(id).matches()) {
+      problem(x, 400, "task id " + id + " is not <vm>.<restartCount>");
+      return;
+    }
+    Map<String, String> query = query(x.getRequestURI().getRawQuery());
+    dev.rota.agentapi.LogQuery ask;
+    try {
+      String stream = query.getOrDefault("stream", "stdout");
+      if (!TaskLogs.STREAMS.contains(stream)) {
+        throw new IllegalArgumentException("stream must be stdout or stderr, got " + stream);
+      }
+      ask =
+          new dev.rota.agentapi.LogQuery(
+              stream,
+              query.containsKey("from") ? Long.parseLong(query.get("from")) : null,
+              query.containsKey("since") ? java.time.Instant.parse(query.get("since")) : null,
+              query.containsKey("tailLines") ? Integer.parseInt(query.get("tailLines")) : null);
+    } catch (RuntimeException e) {
+      problem(x, 400, "bad log query: " + e.getMessage());
+      return;
+    }
+    TaskLogs.Chunk chunk = tasks.logs(id, ask);
+    if (chunk == null) {
+      problem(x, 404, "no task " + id + " here, and no logs kept of it");
+      return;
+    }
+    x.getResponseHeaders().set("Content-Type", "text/plain; charset=utf-8");
+    x.getResponseHeaders().set(LOG_NEXT, Long.toString(chunk.next()));
+    x.getResponseHeaders().set(LOG_LIVE, Boolean.toString(chunk.live()));
+    x.sendResponseHeaders(200, chunk.bytes().length == 0 ? -1 : chunk.bytes().length);
+    try (OutputStream out = x.getResponseBody()) {
+      out.write(chunk.bytes());
+    }
+  }
+
+  /**
+   * Reads what is left of the request's body (up to {@link #MAX_BODY}) before an early answer: the
+   * server closes a connection whose request it did not read, and a close with unread bytes resets
+   * the connection, which can discard the answer before the caller reads it (a refused PUT then
+   * failed with "header parser received no bytes" instead of its 401).
+   */
+  private static void drain(HttpExchange x) throws IOException {
+    InputStream in = x.getRequestBody();
+    long left = MAX_BODY;
+    byte[] buffer = new byte[8192];
+    int n;
+    while (left > 0 && (n = in.read(buffer, 0, (int) Math.min(buffer.length, left))) > 0) {
+      left -= n;
+    }
+  }
+
+  private static byte[] read(InputStream in) throws IOException {
+    byte[] body = in.readNBytes(MAX_BODY + 1);
+    return body.length > MAX_BODY ? null : body;
+  }
+
+  /** A query's parameters, decoded, in order: name and value of each. */
+  private static List<Map.Entry<String, String>> pairs(String raw) {
+    List<Map.Entry<String, String>> pairs = new java.util.ArrayList<>();
+    if (raw == null || raw.isEmpty()) {
+      return pairs;
+    }
+    for (String pair : raw.split("&")) {
+      int eq = pair.indexOf('=');
+      pairs.add(
+          Map.entry(
+              java.net.URLDecoder.decode(
+                  eq < 0 ? pair : pair.substring(0, eq), java.nio.charset.StandardCharsets.UTF_8),
+              java.net.URLDecoder.decode(
+                  eq < 0 ? "" : pair.substring(eq + 1), java.nio.charset.StandardCharsets.UTF_8)));
+    }
+    return pairs;
+  }
+
+  /**
+   * {@code ?submission=N} on a task's removal: remove it only if it is of that submission; null
+   * when not given. Not a number is a caller's mistake ({@link IllegalArgumentException}: 400).
+   */
+  private static Long submissionOf(HttpExchange x) {
+    String given = query(x.getRequestURI().getRawQuery()).get("submission");
+    if (given == null) {
+      return null;
+    }
+    try {
+      return Long.parseLong(given);
+    } catch (NumberFormatException e) {
+      throw new IllegalArgumentException("submission: not a number: " + given);
+    }
+  }
+
+  /** Every value of a query's parameter {@code name}, in order. */
+  private static List<String> queryAll(String raw, String name) {
+    return pairs(raw).stream()
+        .filter(p -> p.getKey().equals(name))
+        .map(Map.Entry::getValue)
+        .toList();
+  }
+
+  /** A query's parameters; the last of a name repeated wins. */
+  private static Map<String, String> query(String raw) {
+    Map<String, String> params = new java.util.HashMap<>();
+    pairs(raw).forEach(p -> params.put(p.getKey(), p.getValue()));
+    return params;
+  }
+
+  private void problem(HttpExchange x, int status, String detail) throws IOException {
+    drain(x);
+    answer(x, status, detail);
+  }
+
+  /**
+   * A tunnel refused: its caller sends nothing until it is answered, so there is nothing to read
+   * first (and waiting for the end of its body would wait for ever); the connection is not reused.
+   */
+  private void refuse(HttpExchange x, int status, String detail) throws IOException {
+    x.getResponseHeaders().set("Connection", "close");
+    answer(x, status, detail);
+  }
+
+  private void answer(HttpExchange x, int status, String detail) throws IOException {
+    byte[] body =
+        json.writeValueAsBytes(
+            Map.of(
+                "type", "about:blank", "status", status, "title", title(status), "detail", detail));
+    x.getResponseHeaders().set("Content-Type", "application/problem+json");
+    x.sendResponseHeaders(status, body.length);
+    try (OutputStream out = x.getResponseBody()) {
+      out.write(body);
+    }
+  }
+
+  private void send(HttpExchange x, int status, Object value) throws IOException {
+    byte[] body = json.writeValueAsBytes(value);
+    x.getResponseHeaders().set("Content-Type", "application/json");
+    x.sendResponseHeaders(status, body.length);
+    try (OutputStream out = x.getResponseBody()) {
+      out.write(body);
+    }
+  }
+
+  private static String title(int status) {
+    return switch (status) {
+      case 400 -> "Bad Request";
+      case 401 -> "Unauthorized";
+      case 404 -> "Not Found";
+      case 409 -> "Conflict";
+      case 502 -> "Bad Gateway";
+      case 405 -> "Method Not Allowed";
+      case 413 -> "Request Entity Too Large";
+      default -> "Error";
+    };
+  }
+}

@@ -1,0 +1,58 @@
+package dev.rota.agent.tasks;
+
+import dev.rota.agentapi.TaskView;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.function.Consumer;
+
+/** A way to run tasks; the task reports its own state changes. */
+public interface TaskRuntime {
+  /** Starts the task; a task that cannot start is marked failed with the reason, not thrown. */
+  void start(Task task);
+
+  /**
+   * Ends the task, gently first: it gets {@code grace} before it is killed. Blocks until it ended.
+   */
+  void stop(Task task, Duration grace);
+
+  /**
+   * The task whose record this is, found again after the agent restarted: adopted if it still runs,
+   * ended if not; null when it never started (or the runtime keeps nothing across restarts).
+   */
+  /** A connection to the running task's serial console. */
+  default Conduit console(Task task) throws Refusal, IOException {
+    throw new Refusal(409, "task " + task.id + " has no console: its output is its log");
+  }
+
+  /** {@code command} started in the running task's environment. */
+  default Execution exec(Task task, java.util.List<String> command) throws Refusal, IOException {
+    throw new Refusal(409, "task " + task.id + " cannot run commands");
+  }
+
+  /**
+   * Whether the running task's QEMU guest agent answers within {@code wait}; a runtime without one
+   * has none that could.
+   */
+  default boolean guestAgentAnswers(Task task, Duration wait) throws InterruptedException {
+    return false;
+  }
+
+  /**
+   * Whether a connection made to the task's forwarded port {@code guestPort} may still be waiting
+   * for the guest to answer it: a runtime whose ports the task serves itself has none such.
+   */
+  default boolean stillConnecting(Task task, int guestPort) {
+    return false;
+  }
+
+  default Task recover(Path record, Consumer<TaskView> changes) throws IOException {
+    return null;
+  }
+
+  /**
+   * Gives back what the task whose folder is {@code dir} held on the machine beyond its folder (a
+   * guest's user and rules), once it is removed; its process has ended.
+   */
+  default void forget(String id, Path dir) {}
+}
