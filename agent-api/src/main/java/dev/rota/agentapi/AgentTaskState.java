@@ -5,7 +5,7 @@ import java.util.Optional;
 
 /**
  * A task's state on its agent, as the agent API spells it (the scheduler's record of a task has its
- * own, {@code dev.rota.model.TaskState}).
+ * own, {@code dev.rota.core.model.TaskState}).
  */
 public enum AgentTaskState {
   STARTING("starting"),

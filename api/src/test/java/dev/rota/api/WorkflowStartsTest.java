@@ -11,7 +11,7 @@ import dev.rota.api.vms.VmService;
 import dev.rota.control.ControlWorkflows;
 import dev.rota.control.VmSubmissions;
 import dev.rota.control.VmWorkflowStarter;
-import dev.rota.model.TaskState;
+import dev.rota.core.model.TaskState;
 import dev.rota.scheduler.term.TaskObservations;
 import dev.rota.scheduler.term.VmNotifier;
 import dev.rota.store.OutboxRepository;

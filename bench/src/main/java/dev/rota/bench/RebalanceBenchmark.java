@@ -1,14 +1,14 @@
 package dev.rota.bench;
 
-import dev.rota.model.SchedulerProfile;
-import dev.rota.model.Spread;
-import dev.rota.model.VmStatus;
-import dev.rota.model.WorkerHealth;
-import dev.rota.scheduling.Candidate;
-import dev.rota.scheduling.Rebalancing;
-import dev.rota.scheduling.SetSnapshot;
-import dev.rota.scheduling.TermPlan;
-import dev.rota.scheduling.VmSnapshot;
+import dev.rota.core.model.SchedulerProfile;
+import dev.rota.core.model.Spread;
+import dev.rota.core.model.VmStatus;
+import dev.rota.core.model.WorkerHealth;
+import dev.rota.core.scheduling.Candidate;
+import dev.rota.core.scheduling.Rebalancing;
+import dev.rota.core.scheduling.SetSnapshot;
+import dev.rota.core.scheduling.TermPlan;
+import dev.rota.core.scheduling.VmSnapshot;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;

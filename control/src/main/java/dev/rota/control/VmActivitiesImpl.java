@@ -1,10 +1,10 @@
 package dev.rota.control;
 
-import dev.rota.agents.AgentClient;
-import dev.rota.metrics.SchedulerMetrics;
 import dev.rota.scheduler.SchedulerWaker;
-import dev.rota.settings.AgentCallSettings;
-import dev.rota.settings.VmSettings;
+import dev.rota.scheduler.agents.AgentClient;
+import dev.rota.scheduler.metrics.SchedulerMetrics;
+import dev.rota.scheduler.settings.AgentCallSettings;
+import dev.rota.scheduler.settings.VmSettings;
 import dev.rota.store.Columns;
 import dev.rota.store.GroupCommit;
 import dev.rota.store.VmEventRepository;
@@ -98,9 +98,9 @@ public class VmActivitiesImpl implements VmActivities, VmReadModel {
   }
 
   /** What the VM's agent last said of its readiness, as the store holds it. */
-  private static dev.rota.lifecycle.HeardReadiness readiness(VmRow v) {
+  private static dev.rota.core.lifecycle.HeardReadiness readiness(VmRow v) {
     dev.rota.store.VmReadiness r = v.readiness();
-    return new dev.rota.lifecycle.HeardReadiness(
+    return new dev.rota.core.lifecycle.HeardReadiness(
         v.checksReadiness(),
         r.generation() == null ? -1 : r.generation(),
         Columns.millis(r.since()),

@@ -1,8 +1,8 @@
 package dev.rota.control;
 
-import dev.rota.model.WorkerHealth;
+import dev.rota.core.model.WorkerHealth;
+import dev.rota.core.scheduling.ObservedTask;
 import dev.rota.scheduler.term.TaskReports;
-import dev.rota.scheduling.ObservedTask;
 import dev.rota.store.Conflicts;
 import dev.rota.store.GroupCommit;
 import dev.rota.store.Sql;

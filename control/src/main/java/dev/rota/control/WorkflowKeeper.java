@@ -1,9 +1,8 @@
 package dev.rota.control;
 
 import dev.rota.scheduler.DaemonThreads;
-import dev.rota.scheduler.SchedulerHealth;
 import dev.rota.scheduler.SchedulerMissing;
-import dev.rota.settings.SchedulerSettings;
+import dev.rota.scheduler.settings.SchedulerSettings;
 import dev.rota.store.VmRepository;
 import dev.rota.store.VmRow;
 import dev.rota.store.VmSetRepository;

@@ -1,6 +1,6 @@
 package dev.rota.scheduler;
 
-import dev.rota.metrics.SchedulerMetrics;
+import dev.rota.scheduler.metrics.SchedulerMetrics;
 import dev.rota.scheduler.term.ActionApplier;
 import dev.rota.scheduler.term.TermCommitter;
 import dev.rota.scheduler.term.TermObserver;

@@ -3,7 +3,7 @@ package dev.rota.scheduler;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
-import dev.rota.metrics.SchedulerMetrics;
+import dev.rota.scheduler.metrics.SchedulerMetrics;
 import dev.rota.scheduler.term.ActionApplier;
 import dev.rota.scheduler.term.TermCommitter;
 import dev.rota.scheduler.term.TermObserver;

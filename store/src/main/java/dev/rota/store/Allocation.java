@@ -1,6 +1,6 @@
 package dev.rota.store;
 
-import dev.rota.scheduling.Resources;
+import dev.rota.core.scheduling.Resources;
 import java.util.Map;
 
 /** What the VMs placed on one worker hold. */

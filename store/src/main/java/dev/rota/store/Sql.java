@@ -1,6 +1,6 @@
 package dev.rota.store;
 
-import dev.rota.failure.Causes;
+import dev.rota.core.failure.Causes;
 import java.sql.SQLException;
 
 /** Reading database failures the same way on PostgreSQL and H2. */

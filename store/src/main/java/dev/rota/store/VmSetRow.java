@@ -13,7 +13,7 @@ import java.time.Instant;
  * {@code deleting} is the user's request to remove it; {@code message} is its workflow's word on
  * what keeps the replicas from matching (a name taken by another VM), null when nothing does.
  *
- * @param spread as {@link dev.rota.model.Spread#wireName()} spells it
+ * @param spread as {@link dev.rota.core.model.Spread#wireName()} spells it
  */
 @MappedEntity("vm_sets")
 public record VmSetRow(

@@ -1,8 +1,8 @@
 package dev.rota.store;
 
-import dev.rota.lifecycle.RunRule;
-import dev.rota.model.VmStatus;
-import dev.rota.model.WireName;
+import dev.rota.core.lifecycle.RunRule;
+import dev.rota.core.model.VmStatus;
+import dev.rota.core.model.WireName;
 import io.micronaut.core.annotation.Nullable;
 import io.micronaut.data.annotation.Embeddable;
 import io.micronaut.data.annotation.MappedProperty;

@@ -1,6 +1,6 @@
 package dev.rota.store;
 
-import dev.rota.model.VmStatus;
+import dev.rota.core.model.VmStatus;
 import jakarta.inject.Singleton;
 import java.util.Collection;
 import java.util.HashMap;

@@ -8,10 +8,7 @@ import java.time.Instant;
 import java.util.Collection;
 import java.util.List;
 
-/**
- * The VMs stored whose workflows are still to be started (V21): the submissions' outbox to
- * Temporal.
- */
+/** The VMs stored whose workflows are still to be started: the submissions' outbox to Temporal. */
 @JdbcRepository(dialect = Dialect.POSTGRES)
 public interface WorkflowStartRepository extends GenericRepository<WorkflowStartRow, String> {
   /** One VM's start owed, written in its submission's transaction. */

@@ -28,4 +28,25 @@ public final class StoreFixtures {
         null,
         T0);
   }
+
+  /** A VM of one {@code sleep} process, stored with the next submission number. */
+  public static VmRow vm(VmRepository vms, String name, String status, String worker) {
+    return new VmRow(
+        name,
+        vms.nextSeq(),
+        T0,
+        new VmTemplate(
+            "process",
+            null,
+            List.of("sleep", "1"),
+            Map.of("A", "b"),
+            Map.of("cpu", 1L),
+            Map.of(),
+            "Never"),
+        new VmState(status, "why", worker, 0, null, null, null, null, 0, null),
+        VmPlacementNotes.NONE,
+        VmSetMembership.NONE,
+        VmReadiness.NONE,
+        0);
+  }
 }

@@ -3,6 +3,7 @@ package dev.rota.host;
 import dev.rota.agent.Agent;
 import dev.rota.agent.AgentThreads;
 import dev.rota.agent.config.AgentConfig;
+import dev.rota.scheduler.settings.SettingRule;
 import java.net.URI;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -18,6 +19,16 @@ import java.util.Map;
  * hold across restarts).
  */
 final class DevAgents implements AutoCloseable {
+  /** The dev stack's own settings: how many agents it runs in this process, and their pace. */
+  static final List<SettingRule<?>> RULES =
+      List.of(
+          new SettingRule<>(
+              "rota.dev.agents",
+              Integer.class,
+              n -> n >= 0 && n <= 1000,
+              "must be a number of agents from 0 to 1000"),
+          SettingRule.positiveDuration("rota.agent.heartbeat-interval"));
+
   private final List<Agent> agents;
   private final AgentThreads threads;
 

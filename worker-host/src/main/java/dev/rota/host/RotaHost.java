@@ -5,15 +5,15 @@ import dev.rota.api.auth.AuthSettings;
 import dev.rota.api.auth.WorkerTokens;
 import dev.rota.control.ControlWorkflows;
 import dev.rota.control.WorkflowKeeper;
-import dev.rota.failure.Causes;
+import dev.rota.core.failure.Causes;
 import dev.rota.host.temporal.LocalTemporalServer;
 import dev.rota.host.temporal.SearchAttributeRegistrar;
 import dev.rota.host.temporal.TemporalOutageWatch;
 import dev.rota.host.temporal.TemporalSettings;
 import dev.rota.host.temporal.TemporalWorkers;
-import dev.rota.settings.RotaSettings;
-import dev.rota.settings.SchedulerSettings;
-import dev.rota.settings.SettingRule;
+import dev.rota.scheduler.settings.RotaSettings;
+import dev.rota.scheduler.settings.SchedulerSettings;
+import dev.rota.scheduler.settings.SettingRule;
 import io.micronaut.context.ApplicationContext;
 import io.micronaut.http.server.HttpServerConfiguration;
 import io.micronaut.http.server.netty.NettyEmbeddedServer;
@@ -104,6 +104,7 @@ public final class RotaHost implements AutoCloseable {
         () -> {
           List<SettingRule<?>> rules = new ArrayList<>(RotaSettings.RULES);
           rules.addAll(TemporalSettings.RULES);
+          rules.addAll(DevAgents.RULES);
           SettingRule.checkAll(context.getEnvironment(), context.getConversionService(), rules);
           context.getBean(SchedulerSettings.class);
           return context.getBean(TemporalSettings.class);

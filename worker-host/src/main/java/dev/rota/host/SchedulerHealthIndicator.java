@@ -1,7 +1,7 @@
 package dev.rota.host;
 
+import dev.rota.control.SchedulerHealth;
 import dev.rota.control.WorkflowKeeper;
-import dev.rota.scheduler.SchedulerHealth;
 import dev.rota.store.ClusterStatusRepository;
 import dev.rota.store.ClusterStatusRow;
 import dev.rota.workflows.cluster.ClusterWorkflow;

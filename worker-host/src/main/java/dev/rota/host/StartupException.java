@@ -1,7 +1,7 @@
 package dev.rota.host;
 
-import dev.rota.failure.Causes;
-import dev.rota.settings.InvalidSettingException;
+import dev.rota.core.failure.Causes;
+import dev.rota.scheduler.settings.InvalidSettingException;
 import io.micronaut.core.convert.exceptions.ConversionErrorException;
 
 /** A reason the host cannot start, worded as the one line it prints before exiting. */

@@ -8,7 +8,7 @@ import dev.rota.agent.Agent;
 import dev.rota.agent.config.AgentConfig;
 import dev.rota.agentapi.TaskSpec;
 import dev.rota.agentapi.TaskStarts;
-import dev.rota.agents.HttpAgentClient;
+import dev.rota.scheduler.agents.HttpAgentClient;
 import dev.rota.store.AgentAddress;
 import io.micronaut.context.ApplicationContext;
 import java.net.InetSocketAddress;
@@ -38,7 +38,7 @@ class AgentBatchStartsTest {
 
   @org.junit.jupiter.api.BeforeAll
   static void start() {
-    context = ApplicationContext.builder().packages("dev.rota.agents").start();
+    context = ApplicationContext.builder().packages("dev.rota.scheduler.agents").start();
   }
 
   @org.junit.jupiter.api.AfterAll

@@ -6,8 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.rota.agent.Agent;
 import dev.rota.agent.config.AgentConfig;
-import dev.rota.agents.HttpAgentClient;
-import dev.rota.agents.Probe;
+import dev.rota.scheduler.agents.HttpAgentClient;
+import dev.rota.scheduler.agents.Probe;
 import dev.rota.store.AgentAddress;
 import io.micronaut.context.ApplicationContext;
 import java.nio.file.Path;
@@ -37,7 +37,7 @@ class AgentPinningTest {
                         "ROTA_AGENT_DATA_DIR", data.toString()),
                     new String[0]));
         ApplicationContext context =
-            ApplicationContext.builder().packages("dev.rota.agents").start()) {
+            ApplicationContext.builder().packages("dev.rota.scheduler.agents").start()) {
       HttpAgentClient client =
           new HttpAgentClient(context.getBean(io.micronaut.serde.ObjectMapper.class));
       String endpoint = "https://127.0.0.1:" + agent.port();

@@ -2,9 +2,9 @@ package dev.rota.api.forward;
 
 import dev.rota.agentapi.TaskId;
 import dev.rota.agentapi.TaskTunnel;
-import dev.rota.agents.AgentClient;
-import dev.rota.model.VmStatus;
-import dev.rota.settings.AgentCallSettings;
+import dev.rota.core.model.VmStatus;
+import dev.rota.scheduler.agents.AgentClient;
+import dev.rota.scheduler.settings.AgentCallSettings;
 import dev.rota.store.VmRepository;
 import dev.rota.store.VmRow;
 import dev.rota.store.WorkerRepository;

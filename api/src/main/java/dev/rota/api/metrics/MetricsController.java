@@ -3,7 +3,7 @@ package dev.rota.api.metrics;
 import dev.rota.api.auth.RequiresRole;
 import dev.rota.api.auth.Role;
 import dev.rota.api.problem.ProblemAnswers;
-import dev.rota.metrics.ClusterGauges;
+import dev.rota.control.ClusterGauges;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.micronaut.http.annotation.Controller;
 import io.micronaut.http.annotation.Get;

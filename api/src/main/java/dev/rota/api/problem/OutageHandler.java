@@ -1,6 +1,6 @@
 package dev.rota.api.problem;
 
-import dev.rota.failure.Causes;
+import dev.rota.core.failure.Causes;
 import dev.rota.store.CommitInDoubtException;
 import dev.rota.store.Sql;
 import io.grpc.Status;

@@ -2,7 +2,7 @@ package dev.rota.api.vms;
 
 import dev.rota.agentapi.PortSpec;
 import dev.rota.agentapi.TaskId;
-import dev.rota.model.VmStatus;
+import dev.rota.core.model.VmStatus;
 import dev.rota.store.AgentTaskRepository;
 import dev.rota.store.AgentTaskRow;
 import dev.rota.store.VmRow;

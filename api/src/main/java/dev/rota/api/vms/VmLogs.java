@@ -2,13 +2,13 @@ package dev.rota.api.vms;
 
 import dev.rota.agentapi.LogQuery;
 import dev.rota.agentapi.TaskId;
-import dev.rota.agents.AgentClient;
-import dev.rota.agents.AgentClient.LogChunk;
-import dev.rota.agents.AgentRejectedException;
 import dev.rota.api.problem.Problems;
 import dev.rota.api.watch.WatchStreams;
 import dev.rota.control.TaskWorkers;
-import dev.rota.settings.AgentCallSettings;
+import dev.rota.scheduler.agents.AgentClient;
+import dev.rota.scheduler.agents.AgentClient.LogChunk;
+import dev.rota.scheduler.agents.AgentRejectedException;
+import dev.rota.scheduler.settings.AgentCallSettings;
 import dev.rota.store.VmRepository;
 import dev.rota.store.VmRow;
 import dev.rota.store.WorkerRepository;

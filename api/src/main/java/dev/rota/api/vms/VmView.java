@@ -3,7 +3,7 @@ package dev.rota.api.vms;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonUnwrapped;
 import dev.rota.api.Named;
-import dev.rota.model.VmStatus;
+import dev.rota.core.model.VmStatus;
 import dev.rota.store.VmRow;
 import io.micronaut.core.annotation.Nullable;
 import io.micronaut.serde.annotation.Serdeable;

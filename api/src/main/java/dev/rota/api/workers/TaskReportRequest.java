@@ -39,7 +39,7 @@ public record TaskReportRequest(
       @Nullable @Size(max = 4096) String readiness) {
 
     /** What its readiness check says; null when it has none. */
-    dev.rota.scheduling.ObservedTask.Readiness said() {
+    dev.rota.core.scheduling.ObservedTask.Readiness said() {
       if (ready == null) {
         return null;
       }
@@ -53,7 +53,7 @@ public record TaskReportRequest(
               "tasks[].readySince", "must be an RFC 3339 time, got \"" + readySince + "\"");
         }
       }
-      return new dev.rota.scheduling.ObservedTask.Readiness(since, readiness);
+      return new dev.rota.core.scheduling.ObservedTask.Readiness(since, readiness);
     }
   }
 }

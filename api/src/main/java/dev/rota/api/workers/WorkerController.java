@@ -9,6 +9,7 @@ import dev.rota.api.paging.LabelSelector;
 import dev.rota.api.paging.PageRequest;
 import dev.rota.api.problem.ProblemAnswers;
 import dev.rota.api.watch.WatchStreams;
+import dev.rota.control.HeartbeatAdvice;
 import io.micronaut.core.annotation.Nullable;
 import io.micronaut.http.HttpRequest;
 import io.micronaut.http.HttpResponse;

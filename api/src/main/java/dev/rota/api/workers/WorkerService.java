@@ -6,7 +6,7 @@ import dev.rota.api.paging.Page;
 import dev.rota.api.paging.PageRequest;
 import dev.rota.api.problem.Problems;
 import dev.rota.control.WorkerCommands;
-import dev.rota.scheduling.ObservedTask;
+import dev.rota.core.scheduling.ObservedTask;
 import dev.rota.store.Allocation;
 import dev.rota.store.WorkerAllocations;
 import dev.rota.store.WorkerImages;

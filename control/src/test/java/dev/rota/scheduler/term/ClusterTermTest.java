@@ -5,8 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.rota.core.scheduling.ActionRetries;
 import dev.rota.scheduler.ClusterActivitiesImpl;
-import dev.rota.scheduling.ActionRetries;
 import dev.rota.store.VmEventRepository;
 import dev.rota.store.VmEventRow;
 import dev.rota.store.VmRepository;

@@ -1,6 +1,6 @@
 package dev.rota.scheduler.term;
 
-import dev.rota.scheduling.ActionRetries;
+import dev.rota.core.scheduling.ActionRetries;
 import dev.rota.store.AgentAddress;
 import dev.rota.store.OutboxRepository;
 import dev.rota.store.OutboxRow;

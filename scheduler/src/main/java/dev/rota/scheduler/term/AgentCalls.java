@@ -1,7 +1,7 @@
 package dev.rota.scheduler.term;
 
 import dev.rota.scheduler.DaemonThreads;
-import dev.rota.settings.AgentCallSettings;
+import dev.rota.scheduler.settings.AgentCallSettings;
 import io.micronaut.context.annotation.Bean;
 import io.micronaut.context.annotation.Factory;
 import jakarta.inject.Named;

@@ -1,6 +1,6 @@
 package dev.rota.scheduler.term;
 
-import dev.rota.settings.WorkerSettings;
+import dev.rota.scheduler.settings.WorkerSettings;
 import dev.rota.store.ClusterStatusRepository;
 import dev.rota.workflows.cluster.ClusterWorkflow;
 import jakarta.inject.Singleton;

@@ -1,10 +1,10 @@
 package dev.rota.scheduler.term;
 
-import dev.rota.model.TaskEventType;
-import dev.rota.model.WireName;
+import dev.rota.core.model.TaskEventType;
+import dev.rota.core.model.WireName;
+import dev.rota.core.scheduling.ActionRetries;
+import dev.rota.scheduler.settings.WorkerSettings;
 import dev.rota.scheduler.term.OutboxPasses.Tally;
-import dev.rota.scheduling.ActionRetries;
-import dev.rota.settings.WorkerSettings;
 import dev.rota.store.OutboxRepository;
 import dev.rota.store.OutboxRow;
 import jakarta.inject.Named;

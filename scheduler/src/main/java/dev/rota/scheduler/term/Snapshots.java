@@ -1,16 +1,16 @@
 package dev.rota.scheduler.term;
 
-import dev.rota.model.RestartPolicy;
-import dev.rota.model.Spread;
-import dev.rota.model.TaskState;
-import dev.rota.model.VmStatus;
-import dev.rota.model.WireName;
-import dev.rota.model.WorkerHealth;
-import dev.rota.scheduling.Candidate;
-import dev.rota.scheduling.PlacedTask;
-import dev.rota.scheduling.VmSnapshot;
-import dev.rota.scheduling.WorkerProbeState;
-import dev.rota.scheduling.WorkerSnapshot;
+import dev.rota.core.model.RestartPolicy;
+import dev.rota.core.model.Spread;
+import dev.rota.core.model.TaskState;
+import dev.rota.core.model.VmStatus;
+import dev.rota.core.model.WireName;
+import dev.rota.core.model.WorkerHealth;
+import dev.rota.core.scheduling.Candidate;
+import dev.rota.core.scheduling.PlacedTask;
+import dev.rota.core.scheduling.VmSnapshot;
+import dev.rota.core.scheduling.WorkerProbeState;
+import dev.rota.core.scheduling.WorkerSnapshot;
 import dev.rota.store.VmRow;
 import dev.rota.store.VmSchedulingRow;
 import dev.rota.store.VmTaskRow;

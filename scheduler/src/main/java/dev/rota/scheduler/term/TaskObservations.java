@@ -1,14 +1,14 @@
 package dev.rota.scheduler.term;
 
 import dev.rota.agentapi.TaskId;
-import dev.rota.metrics.SchedulerMetrics;
-import dev.rota.model.TaskEventType;
-import dev.rota.model.TaskState;
-import dev.rota.scheduling.Drainer;
-import dev.rota.scheduling.Move;
-import dev.rota.scheduling.ObservedTask;
-import dev.rota.scheduling.Reconciliation;
-import dev.rota.scheduling.TermPlan;
+import dev.rota.core.model.TaskEventType;
+import dev.rota.core.model.TaskState;
+import dev.rota.core.scheduling.Drainer;
+import dev.rota.core.scheduling.Move;
+import dev.rota.core.scheduling.ObservedTask;
+import dev.rota.core.scheduling.Reconciliation;
+import dev.rota.core.scheduling.TermPlan;
+import dev.rota.scheduler.metrics.SchedulerMetrics;
 import dev.rota.store.BatchStatement;
 import dev.rota.store.Columns;
 import dev.rota.store.OutboxRepository;

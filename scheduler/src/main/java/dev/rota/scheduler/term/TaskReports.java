@@ -1,11 +1,11 @@
 package dev.rota.scheduler.term;
 
 import dev.rota.agentapi.TaskId;
-import dev.rota.model.TaskState;
+import dev.rota.core.model.TaskState;
+import dev.rota.core.scheduling.ObservedTask;
+import dev.rota.core.scheduling.Reconciler;
+import dev.rota.core.scheduling.Reconciliation;
 import dev.rota.scheduler.SchedulerWaker;
-import dev.rota.scheduling.ObservedTask;
-import dev.rota.scheduling.Reconciler;
-import dev.rota.scheduling.Reconciliation;
 import dev.rota.store.GroupCommit;
 import dev.rota.store.OutboxRepository;
 import dev.rota.store.OutboxRow;

@@ -1,10 +1,10 @@
 package dev.rota.scheduler.term;
 
-import dev.rota.scheduling.Rebalancing;
-import dev.rota.scheduling.TermPlan;
-import dev.rota.scheduling.TermPlanner;
-import dev.rota.settings.SchedulerSettings;
-import dev.rota.settings.WorkerSettings;
+import dev.rota.core.scheduling.Rebalancing;
+import dev.rota.core.scheduling.TermPlan;
+import dev.rota.core.scheduling.TermPlanner;
+import dev.rota.scheduler.settings.SchedulerSettings;
+import dev.rota.scheduler.settings.WorkerSettings;
 import dev.rota.workflows.cluster.TermDecisions;
 import jakarta.inject.Singleton;
 import java.time.Clock;

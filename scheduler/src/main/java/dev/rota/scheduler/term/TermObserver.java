@@ -1,13 +1,13 @@
 package dev.rota.scheduler.term;
 
 import dev.rota.agentapi.TaskView;
-import dev.rota.agents.AgentClient;
-import dev.rota.agents.Probe;
-import dev.rota.scheduling.HealthJudge;
-import dev.rota.scheduling.WorkerProbeState;
-import dev.rota.settings.AgentCallSettings;
-import dev.rota.settings.SchedulerSettings;
-import dev.rota.settings.WorkerSettings;
+import dev.rota.core.scheduling.HealthJudge;
+import dev.rota.core.scheduling.WorkerProbeState;
+import dev.rota.scheduler.agents.AgentClient;
+import dev.rota.scheduler.agents.Probe;
+import dev.rota.scheduler.settings.AgentCallSettings;
+import dev.rota.scheduler.settings.SchedulerSettings;
+import dev.rota.scheduler.settings.WorkerSettings;
 import dev.rota.store.AgentTaskRepository;
 import dev.rota.store.AgentTaskRow;
 import dev.rota.store.BatchStatement;

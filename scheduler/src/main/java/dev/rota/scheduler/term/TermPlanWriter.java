@@ -1,14 +1,14 @@
 package dev.rota.scheduler.term;
 
-import dev.rota.metrics.SchedulerMetrics;
-import dev.rota.model.TaskState;
-import dev.rota.scheduling.Drainer;
-import dev.rota.scheduling.Move;
-import dev.rota.scheduling.PlacedTask;
-import dev.rota.scheduling.PlacementPlan;
-import dev.rota.scheduling.Reconciliation;
-import dev.rota.scheduling.TermPlan;
-import dev.rota.settings.WorkerSettings;
+import dev.rota.core.model.TaskState;
+import dev.rota.core.scheduling.Drainer;
+import dev.rota.core.scheduling.Move;
+import dev.rota.core.scheduling.PlacedTask;
+import dev.rota.core.scheduling.PlacementPlan;
+import dev.rota.core.scheduling.Reconciliation;
+import dev.rota.core.scheduling.TermPlan;
+import dev.rota.scheduler.metrics.SchedulerMetrics;
+import dev.rota.scheduler.settings.WorkerSettings;
 import dev.rota.store.ChangeRepository;
 import dev.rota.store.Columns;
 import dev.rota.store.OutboxRepository;

@@ -1,11 +1,11 @@
 package dev.rota.scheduler.term;
 
-import dev.rota.model.SchedulerProfile;
-import dev.rota.scheduling.ObservedTask;
-import dev.rota.scheduling.PlacedTask;
-import dev.rota.scheduling.SetSnapshot;
-import dev.rota.scheduling.VmSnapshot;
-import dev.rota.scheduling.WorkerSnapshot;
+import dev.rota.core.model.SchedulerProfile;
+import dev.rota.core.scheduling.ObservedTask;
+import dev.rota.core.scheduling.PlacedTask;
+import dev.rota.core.scheduling.SetSnapshot;
+import dev.rota.core.scheduling.VmSnapshot;
+import dev.rota.core.scheduling.WorkerSnapshot;
 import dev.rota.store.VmSchedulingRow;
 import dev.rota.store.VmTaskRow;
 import dev.rota.store.WorkerRow;

@@ -1,15 +1,15 @@
 package dev.rota.scheduler.term;
 
-import dev.rota.model.SchedulerProfile;
-import dev.rota.model.Spread;
-import dev.rota.model.TaskState;
-import dev.rota.model.WireName;
-import dev.rota.scheduling.ObservedTask;
-import dev.rota.scheduling.PlacedTask;
-import dev.rota.scheduling.SetSnapshot;
-import dev.rota.scheduling.VmSnapshot;
-import dev.rota.scheduling.WorkerSnapshot;
-import dev.rota.settings.WorkerSettings;
+import dev.rota.core.model.SchedulerProfile;
+import dev.rota.core.model.Spread;
+import dev.rota.core.model.TaskState;
+import dev.rota.core.model.WireName;
+import dev.rota.core.scheduling.ObservedTask;
+import dev.rota.core.scheduling.PlacedTask;
+import dev.rota.core.scheduling.SetSnapshot;
+import dev.rota.core.scheduling.VmSnapshot;
+import dev.rota.core.scheduling.WorkerSnapshot;
+import dev.rota.scheduler.settings.WorkerSettings;
 import dev.rota.store.AgentTaskRow;
 import dev.rota.store.ClusterSettingsRepository;
 import dev.rota.store.ClusterSettingsRow;

@@ -1,9 +1,9 @@
 package dev.rota.scheduler.term;
 
-import dev.rota.lifecycle.RunRule;
-import dev.rota.model.TaskEventType;
-import dev.rota.model.VmStatus;
-import dev.rota.model.WireName;
+import dev.rota.core.lifecycle.RunRule;
+import dev.rota.core.model.TaskEventType;
+import dev.rota.core.model.VmStatus;
+import dev.rota.core.model.WireName;
 import dev.rota.store.Columns;
 import dev.rota.store.OutboxRepository;
 import dev.rota.store.OutboxRow;

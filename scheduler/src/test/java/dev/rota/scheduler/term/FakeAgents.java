@@ -3,9 +3,9 @@ package dev.rota.scheduler.term;
 import dev.rota.agentapi.TaskId;
 import dev.rota.agentapi.TaskSpec;
 import dev.rota.agentapi.TaskView;
-import dev.rota.agents.AgentClient;
-import dev.rota.agents.HttpAgentClient;
-import dev.rota.agents.Probe;
+import dev.rota.scheduler.agents.AgentClient;
+import dev.rota.scheduler.agents.HttpAgentClient;
+import dev.rota.scheduler.agents.Probe;
 import dev.rota.store.AgentAddress;
 import io.micronaut.context.annotation.Replaces;
 import jakarta.inject.Singleton;
@@ -166,11 +166,12 @@ public class FakeAgents implements AgentClient {
       throw new IllegalStateException("disk full");
     }
     if (a.mode == Mode.REFUSES_STARTS) {
-      throw new dev.rota.agents.AgentRejectedException(400, "command: not allowed on this worker");
+      throw new dev.rota.scheduler.agents.AgentRejectedException(
+          400, "command: not allowed on this worker");
     }
     TaskView here = a.tasks.get(taskId);
     if (here != null && !TaskId.sameSubmission(here.submission(), spec.submission())) {
-      throw new dev.rota.agents.AgentRejectedException(
+      throw new dev.rota.scheduler.agents.AgentRejectedException(
           409, "task " + taskId + " here is of submission " + here.submission());
     }
     a.starts.computeIfAbsent(taskId, k -> new AtomicInteger()).incrementAndGet();
@@ -207,7 +208,8 @@ public class FakeAgents implements AgentClient {
   public LogChunk logs(
       AgentAddress agent, String taskId, dev.rota.agentapi.LogQuery query, Duration timeout) {
     if (!reach(agent.endpoint()).tasks.containsKey(taskId)) {
-      throw new dev.rota.agents.AgentRejectedException(404, "no task " + taskId + " here");
+      throw new dev.rota.scheduler.agents.AgentRejectedException(
+          404, "no task " + taskId + " here");
     }
     return new LogChunk(new byte[0], 0, true);
   }

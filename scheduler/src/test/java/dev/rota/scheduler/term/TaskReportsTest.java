@@ -5,9 +5,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.rota.scheduling.Move;
-import dev.rota.scheduling.ObservedTask;
-import dev.rota.scheduling.TermPlan;
+import dev.rota.core.scheduling.Move;
+import dev.rota.core.scheduling.ObservedTask;
+import dev.rota.core.scheduling.TermPlan;
 import dev.rota.store.GroupCommit;
 import dev.rota.store.OutboxRepository;
 import dev.rota.store.OutboxRow;
@@ -161,17 +161,17 @@ class TaskReportsTest {
     assertEquals(1, workers.probeAnswered("tr-ask", asked));
 
     TermSnapshot snapshot = reader.read(asked.plusSeconds(1), asked);
-    dev.rota.scheduling.Reconciliation r =
-        dev.rota.scheduling.Reconciler.reconcile(
+    dev.rota.core.scheduling.Reconciliation r =
+        dev.rota.core.scheduling.Reconciler.reconcile(
             snapshot.vms(),
             List.copyOf(snapshot.taskRows().keySet()),
             snapshot.reported(),
             Set.of());
 
-    Map<String, dev.rota.model.TaskState> found = new java.util.HashMap<>();
+    Map<String, dev.rota.core.model.TaskState> found = new java.util.HashMap<>();
     r.transitions().forEach(t -> found.put(t.task().vm(), t.to()));
     assertEquals(
-        dev.rota.model.TaskState.VANISHED,
+        dev.rota.core.model.TaskState.VANISHED,
         found.get("tr-before"),
         "running before the agent was asked, and not in its list: vanished");
     assertFalse(

@@ -1,6 +1,6 @@
 package dev.rota.host.temporal;
 
-import dev.rota.settings.SettingRule;
+import dev.rota.scheduler.settings.SettingRule;
 import io.micronaut.context.annotation.ConfigurationProperties;
 import io.micronaut.core.annotation.Nullable;
 import io.micronaut.core.bind.annotation.Bindable;

@@ -6,7 +6,7 @@ package dev.rota.workflows.vm;
  * last one it applied, so a repeat, or an event overtaken by a later one, changes nothing.
  *
  * @param id the outbox row's id: increasing, in the order the observations were committed
- * @param type a {@link dev.rota.model.TaskEventType}'s wire name
+ * @param type a {@link dev.rota.core.model.TaskEventType}'s wire name
  * @param exitCode the task's exit code when it exited, else null
  * @param atMillis when it was observed
  * @param startedAtMillis when the task was seen running, 0 if it was not

@@ -1,7 +1,7 @@
 package dev.rota.workflows.vm;
 
-import dev.rota.lifecycle.HeldTasks;
-import dev.rota.lifecycle.VmLife;
+import dev.rota.core.lifecycle.HeldTasks;
+import dev.rota.core.lifecycle.VmLife;
 import dev.rota.workflows.ActivityDefaults;
 import io.temporal.activity.ActivityOptions;
 import io.temporal.activity.LocalActivityOptions;

@@ -1,8 +1,8 @@
 package dev.rota.workflows.vm;
 
-import dev.rota.lifecycle.HeardReadiness;
-import dev.rota.lifecycle.RestartRule;
-import dev.rota.lifecycle.VmLife;
+import dev.rota.core.lifecycle.HeardReadiness;
+import dev.rota.core.lifecycle.RestartRule;
+import dev.rota.core.lifecycle.VmLife;
 import java.util.List;
 
 /**

@@ -1,8 +1,8 @@
 package dev.rota.workflows.vm;
 
-import dev.rota.lifecycle.ActionRule;
-import dev.rota.lifecycle.UserAction;
-import dev.rota.model.VmStatus;
+import dev.rota.core.lifecycle.ActionRule;
+import dev.rota.core.lifecycle.UserAction;
+import dev.rota.core.model.VmStatus;
 import io.temporal.failure.ApplicationFailure;
 import io.temporal.workflow.CompletablePromise;
 import io.temporal.workflow.Workflow;

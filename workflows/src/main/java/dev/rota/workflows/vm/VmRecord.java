@@ -1,8 +1,8 @@
 package dev.rota.workflows.vm;
 
-import dev.rota.model.RestartPolicy;
-import dev.rota.model.VmStatus;
-import dev.rota.model.WireName;
+import dev.rota.core.model.RestartPolicy;
+import dev.rota.core.model.VmStatus;
+import dev.rota.core.model.WireName;
 import java.time.Duration;
 
 /**
@@ -38,16 +38,16 @@ public record VmRecord(
     Integer ttlSecondsAfterFinished,
     long scheduledAtMillis,
     long restartAtMillis,
-    dev.rota.lifecycle.HeardReadiness readiness) {
+    dev.rota.core.lifecycle.HeardReadiness readiness) {
 
   /**
    * Where the VM's life stands by the store, for a run begun by a user's action, a delete, or a
    * restore after Temporal lost the last one: only a restart the last run had scheduled is still
    * due.
    */
-  dev.rota.lifecycle.VmLife life() {
+  dev.rota.core.lifecycle.VmLife life() {
     VmStatus vmStatus = WireName.parse(VmStatus.class, status).orElse(VmStatus.PENDING);
-    return new dev.rota.lifecycle.VmLife(
+    return new dev.rota.core.lifecycle.VmLife(
         vmStatus,
         worker,
         restartCount,
@@ -63,8 +63,8 @@ public record VmRecord(
   }
 
   /** Its restart policy, with the host's delays. */
-  dev.rota.lifecycle.RestartRule.Settings restartSettings() {
-    return new dev.rota.lifecycle.RestartRule.Settings(
+  dev.rota.core.lifecycle.RestartRule.Settings restartSettings() {
+    return new dev.rota.core.lifecycle.RestartRule.Settings(
         WireName.parse(RestartPolicy.class, restartPolicy).orElse(RestartPolicy.NEVER),
         Duration.ofMillis(restartDelayMillis),
         Duration.ofMillis(maxRestartDelayMillis),

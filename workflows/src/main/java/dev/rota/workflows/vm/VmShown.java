@@ -1,7 +1,7 @@
 package dev.rota.workflows.vm;
 
-import dev.rota.lifecycle.HeardReadiness;
-import dev.rota.lifecycle.VmLife;
+import dev.rota.core.lifecycle.HeardReadiness;
+import dev.rota.core.lifecycle.VmLife;
 import dev.rota.workflows.RotaSearchAttributes;
 import io.temporal.common.SearchAttributeUpdate;
 import io.temporal.workflow.Workflow;

@@ -1,8 +1,8 @@
 package dev.rota.workflows.vm;
 
-import dev.rota.lifecycle.HeldTasks;
-import dev.rota.lifecycle.VmLife;
-import dev.rota.model.VmStatus;
+import dev.rota.core.lifecycle.HeldTasks;
+import dev.rota.core.lifecycle.VmLife;
+import dev.rota.core.model.VmStatus;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;

@@ -1,16 +1,16 @@
 package dev.rota.workflows.vm;
 
 import dev.rota.agentapi.TaskId;
-import dev.rota.lifecycle.EventRule;
-import dev.rota.lifecycle.HeardReadiness;
-import dev.rota.lifecycle.RestartRule;
-import dev.rota.lifecycle.TaskHeard;
-import dev.rota.lifecycle.UserAction;
-import dev.rota.lifecycle.VmLife;
-import dev.rota.model.RestartPolicy;
-import dev.rota.model.TaskEventType;
-import dev.rota.model.VmStatus;
-import dev.rota.model.WireName;
+import dev.rota.core.lifecycle.EventRule;
+import dev.rota.core.lifecycle.HeardReadiness;
+import dev.rota.core.lifecycle.RestartRule;
+import dev.rota.core.lifecycle.TaskHeard;
+import dev.rota.core.lifecycle.UserAction;
+import dev.rota.core.lifecycle.VmLife;
+import dev.rota.core.model.RestartPolicy;
+import dev.rota.core.model.TaskEventType;
+import dev.rota.core.model.VmStatus;
+import dev.rota.core.model.WireName;
 import dev.rota.workflows.Timers;
 import io.temporal.failure.ApplicationFailure;
 import io.temporal.workflow.Workflow;

@@ -238,7 +238,7 @@ class VmWorkflowTest {
         ttlSeconds,
         0,
         0,
-        dev.rota.lifecycle.HeardReadiness.none(false));
+        dev.rota.core.lifecycle.HeardReadiness.none(false));
   }
 
   private VmWorkflow start(VmRecord stored) {
@@ -1154,7 +1154,7 @@ class VmWorkflowTest {
                 null,
                 0,
                 0,
-                dev.rota.lifecycle.HeardReadiness.none(true)));
+                dev.rota.core.lifecycle.HeardReadiness.none(true)));
     awaitStatus(vm, "running");
     settle();
     assertEquals("**running** on w1, restart 0; not ready yet", currentDetails());
@@ -1364,7 +1364,7 @@ class VmWorkflowTest {
                 null,
                 placedAt,
                 0,
-                dev.rota.lifecycle.HeardReadiness.none(false)));
+                dev.rota.core.lifecycle.HeardReadiness.none(false)));
     settle();
     tell(
         vm,
@@ -1409,7 +1409,7 @@ class VmWorkflowTest {
             null,
             0,
             due,
-            dev.rota.lifecycle.HeardReadiness.none(false)));
+            dev.rota.core.lifecycle.HeardReadiness.none(false)));
     env.sleep(Duration.ofMillis(Math.max(0, due - now()) + 1_000));
     assertTrue(
         store.what().contains("requeue 2"),

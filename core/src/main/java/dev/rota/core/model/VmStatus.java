@@ -1,0 +1,26 @@
+package dev.rota.core.model;
+
+/** A VM's status as the API spells it. */
+public enum VmStatus implements WireName {
+  PENDING("pending"),
+  SCHEDULED("scheduled"),
+  RUNNING("running"),
+  STOPPING("stopping"),
+  STOPPED("stopped"),
+  FAILED("failed");
+
+  /** The statuses in which a VM holds its worker's resources, as stored. */
+  public static final java.util.List<String> HOLDING_WORKER =
+      java.util.List.of(SCHEDULED.wireName, RUNNING.wireName, STOPPING.wireName);
+
+  private final String wireName;
+
+  VmStatus(String wireName) {
+    this.wireName = wireName;
+  }
+
+  @Override
+  public String wireName() {
+    return wireName;
+  }
+}

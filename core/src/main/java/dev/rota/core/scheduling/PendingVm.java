@@ -1,0 +1,71 @@
+package dev.rota.core.scheduling;
+
+import dev.rota.core.model.Spread;
+import java.util.Map;
+
+/**
+ * A VM waiting for a worker.
+ *
+ * @param seq its place in submission order: older VMs are placed first
+ * @param avoid a worker not to place it on for now (its task could not be started there lately, or
+ *     a task of an earlier VM of its name is still there), or null
+ * @param set the VM set it is a replica of, or null
+ * @param spread how its set spreads its replicas; {@link Spread#NONE} for a VM of no set
+ * @param failedOn the worker its last task failed on: taken only when no other worker may take it,
+ *     or null
+ * @param image the image it runs, which a worker that holds it starts sooner; null for none
+ */
+public record PendingVm(
+    String name,
+    long seq,
+    String runtime,
+    Map<String, Long> request,
+    Map<String, String> labels,
+    String avoid,
+    String set,
+    Spread spread,
+    String failedOn,
+    String image) {
+
+  public PendingVm(
+      String name,
+      long seq,
+      String runtime,
+      Map<String, Long> request,
+      Map<String, String> labels,
+      String avoid,
+      String set,
+      Spread spread,
+      String failedOn) {
+    this(name, seq, runtime, request, labels, avoid, set, spread, failedOn, null);
+  }
+
+  public PendingVm(
+      String name,
+      long seq,
+      String runtime,
+      Map<String, Long> request,
+      Map<String, String> labels,
+      String avoid) {
+    this(name, seq, runtime, request, labels, avoid, null, Spread.NONE, null, null);
+  }
+
+  public PendingVm(
+      String name,
+      long seq,
+      String runtime,
+      Map<String, Long> request,
+      Map<String, String> labels) {
+    this(name, seq, runtime, request, labels, null);
+  }
+
+  /** The same VM avoiding {@code worker} instead. */
+  public PendingVm avoiding(String worker) {
+    return new PendingVm(name, seq, runtime, request, labels, worker, set, spread, failedOn, image);
+  }
+
+  /** Whether where its set's other replicas are decides where it may go. */
+  public boolean spreads() {
+    return set != null && !(spread instanceof Spread.None);
+  }
+}

@@ -1,0 +1,26 @@
+package dev.rota.core.scheduling;
+
+import java.util.List;
+
+/** What one term's placement decided: VMs placed on workers, and why each other VM still waits. */
+public record PlacementPlan(List<Placement> placed, List<Unplaced> pending) {
+  /**
+   * @param why what made this worker the choice beyond room and the profile (it holds the image),
+   *     or null
+   */
+  public record Placement(String vm, String worker, String why) {
+    public Placement(String vm, String worker) {
+      this(vm, worker, null);
+    }
+  }
+
+  /**
+   * @param fitsNowhere whether it fits no worker of the cluster, ready or not ({@link
+   *     dev.rota.core.scheduling.placement.FitsNowhere}): it waits until the cluster changes
+   */
+  public record Unplaced(String vm, String reason, boolean fitsNowhere) {
+    public Unplaced(String vm, String reason) {
+      this(vm, reason, false);
+    }
+  }
+}

@@ -1,0 +1,258 @@
+package dev.rota.core.scheduling;
+
+import dev.rota.core.model.SchedulerProfile;
+import dev.rota.core.model.TaskState;
+import dev.rota.core.model.WorkerHealth;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+
+/**
+ * One term of the scheduler as a pure function: health first, so that placement sees this term's
+ * health, then placement, then what draining takes off workers or else rebalancing moves, then
+ * reconciliation of expected against actual.
+ */
+public final class TermPlanner {
+  private TermPlanner() {}
+
+  /**
+   * @param listeningSince when the scheduler came back after an outage, or null: workers are judged
+   *     on what they could say since ({@link HealthJudge#judge(WorkerProbeState, Instant,
+   *     HealthSettings, Instant)})
+   * @param vms every VM, as its workflow last recorded it
+   * @param tasks every task placed and not yet forgotten, as last observed
+   * @param reported the task lists of the agents that answered this term, by worker; an agent
+   *     missing here did not answer and tells nothing
+   * @param rebalancing what moves of VM sets' replicas this term may make once placement is done
+   *     ({@link Rebalancer}); {@link Rebalancing#OFF} for none
+   */
+  public static TermPlan plan(
+      Instant now,
+      Instant listeningSince,
+      SchedulerProfile profile,
+      HealthSettings settings,
+      List<WorkerSnapshot> workers,
+      List<VmSnapshot> vms,
+      List<PlacedTask> tasks,
+      Map<String, List<ObservedTask>> reported,
+      Rebalancing rebalancing) {
+    List<TermPlan.HealthChange> changes = new ArrayList<>();
+    List<Candidate> candidates = new ArrayList<>(workers.size());
+    Set<String> gone = new HashSet<>();
+    Map<String, WorkerHealth> healthOf = new HashMap<>();
+    Map<String, Instant> drains = new HashMap<>();
+    List<TermPlan.WorkerRemoval> removals = new ArrayList<>();
+    Instant nextDeadline = null;
+    List<HealthVerdict> verdicts = new ArrayList<>(workers.size());
+    int silent = 0;
+    for (WorkerSnapshot w : workers) {
+      HealthVerdict verdict = HealthJudge.judge(w.probe(), now, settings, listeningSince);
+      verdicts.add(verdict);
+      silent += Disruption.silent(verdict.health()) ? 1 : 0;
+    }
+    Disruption disruption = new Disruption(silent, workers.size(), settings.disruptionThreshold());
+    for (int i = 0; i < workers.size(); i++) {
+      WorkerSnapshot w = workers.get(i);
+      if (w.drainDeadline() != null) {
+        drains.put(w.name(), w.drainDeadline());
+        nextDeadline =
+            earlier(nextDeadline, w.drainDeadline().isAfter(now) ? w.drainDeadline() : null);
+      }
+      HealthVerdict verdict = verdicts.get(i);
+      if (verdict.health() == WorkerHealth.OFFLINE
+          && w.worker().health() != WorkerHealth.OFFLINE
+          && disruption.holding()) {
+        verdict = disruption.hold(verdict);
+      }
+      healthOf.put(w.name(), verdict.health());
+      if (verdict.health() != w.worker().health()
+          || !Objects.equals(verdict.message(), w.healthMessage())
+          || !Objects.equals(verdict.flakyUntil(), w.probe().flakyUntil())) {
+        changes.add(new TermPlan.HealthChange(w.name(), verdict));
+      }
+      candidates.add(w.worker().withHealth(verdict.health()));
+      if (verdict.health() == WorkerHealth.OFFLINE) {
+        gone.add(w.name());
+        Instant removalAt = settings.removalAt(w.probe().lastSeen(), listeningSince);
+        if (removalAt != null && !now.isBefore(removalAt)) {
+          removals.add(new TermPlan.WorkerRemoval(w.name(), w.probe().lastSeen()));
+        } else {
+          nextDeadline = earlier(nextDeadline, removalAt);
+        }
+      }
+      nextDeadline = earlier(nextDeadline, verdict.nextChange());
+    }
+
+    Map<String, VmSnapshot> vmByName = new HashMap<>();
+    vms.forEach(vm -> vmByName.put(vm.name(), vm));
+    List<Holding> holdings = new ArrayList<>();
+    List<Holding> current = new ArrayList<>();
+    List<Holding> leaving = new ArrayList<>();
+    Map<String, String> runsOn = new HashMap<>();
+    List<Drainer.Resident> residents = new ArrayList<>();
+    Map<String, Integer> leavingDrained = new HashMap<>();
+    Set<String> placedTasks = new HashSet<>();
+    Map<String, String> earlierOfItsName = new HashMap<>();
+    Map<String, PlacedTask> lostWithWorker = new HashMap<>();
+    for (PlacedTask t : tasks) {
+      VmSnapshot vm = vmByName.get(t.vm());
+      boolean ofThisVm = vm != null && vm.seq() == t.vmSeq();
+      if (ofThisVm) {
+        placedTasks.add(t.vm() + "." + t.generation());
+      } else if (vm != null) {
+        // A task of an earlier VM of this name, with the same id, until its agent no longer lists
+        // it: a start of the new one there would find the old task and be taken as done.
+        earlierOfItsName.put(t.vm() + "." + t.generation(), t.worker());
+      }
+      if (t.state().live() && ofThisVm) {
+        Holding held = new Holding(t.worker(), vm.request(), vm.set());
+        holdings.add(held);
+        boolean draining = drains.containsKey(t.worker());
+        if (t.generation() != vm.restartCount()) {
+          leaving.add(
+              new Holding(t.worker(), vm.request())); // a moved VM's old copy, or one to be removed
+          if (draining) {
+            leavingDrained.merge(t.worker(), 1, Integer::sum);
+          }
+        } else {
+          current.add(held);
+          if (draining) {
+            residents.add(new Drainer.Resident(vm, t.worker(), t.state()));
+          }
+          if (t.state() == TaskState.RUNNING) {
+            runsOn.put(vm.name(), t.worker());
+          }
+        }
+      }
+      if (!healthOf.containsKey(t.worker())) {
+        gone.add(
+            t.worker()); // deregistered: as good as offline, and no agent will list its tasks again
+      }
+      if (ofThisVm
+          && t.state().live()
+          && t.generation() == vm.restartCount()
+          && gone.contains(t.worker())
+          && vm.wantsTask()
+          && vm.restarts()
+          && !vm.moving()
+          && !(vm.keepsThroughDisconnect() && healthOf.containsKey(t.worker()))) {
+        lostWithWorker.put(vm.name(), t);
+      }
+    }
+    List<PendingVm> pending = new ArrayList<>();
+    for (VmSnapshot vm : vms) {
+      // Wanted and not placed: a task of its generation, live or ended, is the workflow's to hear
+      // of.
+      if (vm.wantsTask() && !placedTasks.contains(vm.name() + "." + vm.restartCount())
+          || lostWithWorker.containsKey(vm.name())) {
+        String held = earlierOfItsName.get(vm.name() + "." + vm.restartCount());
+        PendingVm waiting = vm.asPending();
+        pending.add(held != null && waiting.avoid() == null ? waiting.avoiding(held) : waiting);
+      }
+    }
+    PlacementPlan placement = Placer.place(candidates, holdings, pending, profile);
+    if (!drains.isEmpty() || rebalancing.active()) {
+      // What this term placed counts as held where it went: moves go by what will be.
+      Map<String, PendingVm> pendingByName = new HashMap<>();
+      pending.forEach(p -> pendingByName.put(p.name(), p));
+      for (PlacementPlan.Placement p : placement.placed()) {
+        PendingVm vm = pendingByName.get(p.vm());
+        Holding placed = new Holding(p.worker(), vm.request(), vm.set());
+        holdings.add(placed);
+        current.add(placed);
+      }
+    }
+    residents.sort(java.util.Comparator.comparingLong((Drainer.Resident r) -> r.vm().seq()));
+    Drainer.Outcome drain =
+        Drainer.plan(
+            now,
+            drains,
+            candidates,
+            holdings,
+            residents,
+            leavingDrained,
+            SetAllowances.of(vms, rebalancing.sets()),
+            profile);
+    List<Move> moves = drain.moves();
+    if (moves.isEmpty()) {
+      // A term that drains does not also rebalance: the next one balances what the drain left.
+      moves = Rebalancer.plan(candidates, current, leaving, vms, runsOn, rebalancing, profile);
+    }
+    Set<String> offline = new HashSet<>(gone);
+    offline.retainAll(healthOf.keySet()); // offline, and still registered: a VM may wait for it
+    Reconciliation reconciliation = Reconciler.reconcile(vms, tasks, reported, gone, offline);
+    if (!lostWithWorker.isEmpty()) {
+      return failingOver(
+          changes, placement, reconciliation, moves, drain, removals, nextDeadline, lostWithWorker);
+    }
+    return new TermPlan(
+        changes,
+        placement,
+        reconciliation,
+        moves,
+        drain.evictions(),
+        drain.progress(),
+        removals,
+        List.of(),
+        nextDeadline);
+  }
+
+  /**
+   * The term as planned, with the VMs lost with their worker that placement found room for made
+   * failovers (their lost task is part of the failover, not news of its own); those it found none
+   * for are left to their workflows, which hear of the loss and restart them as their policy says.
+   */
+  private static TermPlan failingOver(
+      List<TermPlan.HealthChange> changes,
+      PlacementPlan placement,
+      Reconciliation reconciliation,
+      List<Move> moves,
+      Drainer.Outcome drain,
+      List<TermPlan.WorkerRemoval> removals,
+      Instant nextDeadline,
+      Map<String, PlacedTask> lostWithWorker) {
+    List<PlacementPlan.Placement> placed = new ArrayList<>();
+    List<TermPlan.Failover> failovers = new ArrayList<>();
+    Set<PlacedTask> replaced = new HashSet<>();
+    for (PlacementPlan.Placement p : placement.placed()) {
+      PlacedTask lost = lostWithWorker.get(p.vm());
+      if (lost == null) {
+        placed.add(p);
+      } else {
+        failovers.add(
+            new TermPlan.Failover(
+                p.vm(), lost.vmSeq(), lost.generation(), lost.worker(), p.worker(), p.why()));
+        replaced.add(lost);
+      }
+    }
+    List<PlacementPlan.Unplaced> waiting =
+        placement.pending().stream().filter(u -> !lostWithWorker.containsKey(u.vm())).toList();
+    Reconciliation rest =
+        new Reconciliation(
+            reconciliation.removals(),
+            reconciliation.transitions().stream()
+                .filter(t -> !replaced.contains(t.task()))
+                .toList(),
+            reconciliation.forgotten(),
+            reconciliation.movesEnded());
+    return new TermPlan(
+        changes,
+        new PlacementPlan(placed, waiting),
+        rest,
+        moves,
+        drain.evictions(),
+        drain.progress(),
+        removals,
+        failovers,
+        nextDeadline);
+  }
+
+  private static Instant earlier(Instant a, Instant b) {
+    return a == null || (b != null && b.isBefore(a)) ? b : a;
+  }
+}

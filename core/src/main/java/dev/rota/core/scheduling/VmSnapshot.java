@@ -1,0 +1,249 @@
+package dev.rota.core.scheduling;
+
+import dev.rota.core.model.RestartPolicy;
+import dev.rota.core.model.Spread;
+import dev.rota.core.model.VmStatus;
+import java.util.Map;
+
+/**
+ * A VM at the start of a term, as the store has it: its spec, and its status and generation as its
+ * workflow decided them.
+ *
+ * @param seq its submission: orders VMs oldest first, and tells a VM from an earlier one of its
+ *     name
+ * @param avoidWorker a worker it is not to be placed on for now, or null
+ * @param set the VM set it is a replica of, or null
+ * @param spread how that set spreads its replicas, as the set asks now
+ * @param failedOn the worker its last task failed on, which its restart prefers to avoid, or null
+ * @param movingFrom the worker its previous task runs on while the task of {@code restartCount}, a
+ *     move's new copy, has not yet started; null when it is not moving
+ * @param image the image it runs, or null
+ * @param restartPolicy when its workflow starts it again: a VM with a policy is moved off a
+ *     draining worker, one without waits there for the drain's deadline
+ * @param oldCopyOn the worker a finished move's old copy is being stopped on, once the new copy
+ *     runs; null when none is
+ * @param keepsThroughDisconnect whether it stays on its worker while that worker is offline (its
+ *     {@code disconnect.replace} is false) rather than being placed elsewhere
+ * @param awaitingReadiness whether it runs but its readiness check has not passed yet: not yet
+ *     available to its set
+ */
+public record VmSnapshot(
+    String name,
+    long seq,
+    String runtime,
+    Map<String, Long> request,
+    Map<String, String> labels,
+    VmStatus status,
+    int restartCount,
+    String avoidWorker,
+    String set,
+    Spread spread,
+    String failedOn,
+    String movingFrom,
+    String image,
+    RestartPolicy restartPolicy,
+    String oldCopyOn,
+    boolean keepsThroughDisconnect,
+    boolean awaitingReadiness) {
+  /** Running and ready, or running without a readiness check: what its set counts as available. */
+  public boolean available() {
+    return status == VmStatus.RUNNING && !awaitingReadiness;
+  }
+
+  public VmSnapshot(
+      String name,
+      long seq,
+      String runtime,
+      Map<String, Long> request,
+      Map<String, String> labels,
+      VmStatus status,
+      int restartCount,
+      String avoidWorker,
+      String set,
+      Spread spread,
+      String failedOn,
+      String movingFrom,
+      String image,
+      RestartPolicy restartPolicy,
+      String oldCopyOn) {
+    this(
+        name,
+        seq,
+        runtime,
+        request,
+        labels,
+        status,
+        restartCount,
+        avoidWorker,
+        set,
+        spread,
+        failedOn,
+        movingFrom,
+        image,
+        restartPolicy,
+        oldCopyOn,
+        false,
+        false);
+  }
+
+  public VmSnapshot(
+      String name,
+      long seq,
+      String runtime,
+      Map<String, Long> request,
+      Map<String, String> labels,
+      VmStatus status,
+      int restartCount,
+      String avoidWorker,
+      String set,
+      Spread spread,
+      String failedOn,
+      String movingFrom,
+      String image,
+      RestartPolicy restartPolicy) {
+    this(
+        name,
+        seq,
+        runtime,
+        request,
+        labels,
+        status,
+        restartCount,
+        avoidWorker,
+        set,
+        spread,
+        failedOn,
+        movingFrom,
+        image,
+        restartPolicy,
+        null);
+  }
+
+  public VmSnapshot(
+      String name,
+      long seq,
+      String runtime,
+      Map<String, Long> request,
+      Map<String, String> labels,
+      VmStatus status,
+      int restartCount,
+      String avoidWorker,
+      String set,
+      Spread spread,
+      String failedOn,
+      String movingFrom,
+      String image) {
+    this(
+        name,
+        seq,
+        runtime,
+        request,
+        labels,
+        status,
+        restartCount,
+        avoidWorker,
+        set,
+        spread,
+        failedOn,
+        movingFrom,
+        image,
+        RestartPolicy.NEVER);
+  }
+
+  public VmSnapshot(
+      String name,
+      long seq,
+      String runtime,
+      Map<String, Long> request,
+      Map<String, String> labels,
+      VmStatus status,
+      int restartCount,
+      String avoidWorker,
+      String set,
+      Spread spread,
+      String failedOn,
+      String movingFrom) {
+    this(
+        name,
+        seq,
+        runtime,
+        request,
+        labels,
+        status,
+        restartCount,
+        avoidWorker,
+        set,
+        spread,
+        failedOn,
+        movingFrom,
+        null);
+  }
+
+  public VmSnapshot(
+      String name,
+      long seq,
+      String runtime,
+      Map<String, Long> request,
+      Map<String, String> labels,
+      VmStatus status,
+      int restartCount,
+      String avoidWorker) {
+    this(
+        name,
+        seq,
+        runtime,
+        request,
+        labels,
+        status,
+        restartCount,
+        avoidWorker,
+        null,
+        Spread.NONE,
+        null,
+        null,
+        null);
+  }
+
+  public VmSnapshot(
+      String name,
+      long seq,
+      String runtime,
+      Map<String, Long> request,
+      Map<String, String> labels,
+      VmStatus status,
+      int restartCount) {
+    this(name, seq, runtime, request, labels, status, restartCount, null);
+  }
+
+  /**
+   * Whether its workflow wants a task of generation {@code restartCount} to run: it has not decided
+   * that the task ended or is to stop. Placed or not is the tasks' to say, not the status's.
+   */
+  public boolean wantsTask() {
+    return status == VmStatus.PENDING || status == VmStatus.SCHEDULED || status == VmStatus.RUNNING;
+  }
+
+  /**
+   * Whether its workflow starts it again after its task ends some way: then it is moved rather than
+   * stopped.
+   */
+  public boolean restarts() {
+    return restartPolicy != RestartPolicy.NEVER;
+  }
+
+  /** As placement sees it while it waits for a worker. */
+  public PendingVm asPending() {
+    return new PendingVm(
+        name, seq, runtime, request, labels, avoidWorker, set, spread, failedOn, image);
+  }
+
+  /** Whether a move's new copy is on its way while the previous task still runs. */
+  public boolean moving() {
+    return movingFrom != null && wantsTask();
+  }
+
+  /** Whether a move is under way: its new copy not yet running, or its old copy not yet gone. */
+  public boolean moveUnderWay() {
+    return moving() || oldCopyOn != null;
+  }
+}

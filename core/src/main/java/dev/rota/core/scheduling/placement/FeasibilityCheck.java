@@ -1,0 +1,56 @@
+package dev.rota.core.scheduling.placement;
+
+import dev.rota.core.scheduling.Candidate;
+import dev.rota.core.scheduling.PendingVm;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * One reason a worker may not take a VM that does not depend on what the worker holds (in the
+ * manner of Nomad's {@code scheduler/feasible} checkers): decided once per worker for each class of
+ * VMs alike in runtime and labels, in the order of {@link PlacementStack#CHECKS}. Each check
+ * records what it saw in its {@link Tally}, and says from that tally why no worker passed it.
+ */
+public interface FeasibilityCheck {
+  /** Whether {@code worker} may take VMs like {@code vm}; notes in {@code tally} what it saw. */
+  boolean admits(Candidate worker, PendingVm vm, Tally tally);
+
+  /** Why no worker that reached this check passed it, read from {@code tally}. */
+  String whyNone(PendingVm vm, Tally tally);
+
+  /** What one check saw of the workers that reached it, for one class of VMs. */
+  final class Tally {
+    private int reached;
+    private int admitted;
+    private final Map<String, Integer> counts = new TreeMap<>();
+
+    public void reached() {
+      reached++;
+    }
+
+    public void admitted() {
+      admitted++;
+    }
+
+    public int reachedCount() {
+      return reached;
+    }
+
+    /** How many of the workers that reached the check it let through. */
+    public int admittedCount() {
+      return admitted;
+    }
+
+    public void count(String what) {
+      counts.merge(what, 1, Integer::sum);
+    }
+
+    public int count0(String what) {
+      return counts.getOrDefault(what, 0);
+    }
+
+    public Map<String, Integer> counts() {
+      return counts;
+    }
+  }
+}

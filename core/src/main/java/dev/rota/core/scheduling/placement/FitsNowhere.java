@@ -1,0 +1,87 @@
+package dev.rota.core.scheduling.placement;
+
+import dev.rota.core.scheduling.Candidate;
+import dev.rota.core.scheduling.PendingVm;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
+
+/**
+ * Whether a VM could not be placed even on an empty cluster of the workers there are, ready or not:
+ * no worker offers its runtime, none of those carries its labels, or none of those is big enough
+ * for what it asks. Such a VM waits until the cluster changes (a worker joins or is relabelled),
+ * and whoever waits for it to run is told at once rather than when their patience ends (as {@code
+ * nomad job run} ends on a placement failure).
+ */
+public final class FitsNowhere {
+  /** What every such reason begins with. */
+  public static final String PREFIX = "fits no worker of the cluster: ";
+
+  private FitsNowhere() {}
+
+  /** Why {@code vm} fits no worker of {@code workers}; empty when some worker could take it. */
+  public static Optional<String> why(PendingVm vm, List<Candidate> workers) {
+    if (workers.isEmpty()) {
+      return Optional.empty(); // a cluster starting: its workers have yet to register
+    }
+    List<Candidate> offering =
+        workers.stream().filter(w -> w.runtimes().contains(vm.runtime())).toList();
+    if (offering.isEmpty()) {
+      return Optional.of(PREFIX + "none offers runtime " + vm.runtime());
+    }
+    List<Candidate> labelled =
+        offering.stream()
+            .filter(
+                w ->
+                    vm.labels().entrySet().stream()
+                        .allMatch(l -> l.getValue().equals(w.labels().get(l.getKey()))))
+            .toList();
+    if (labelled.isEmpty()) {
+      for (Map.Entry<String, String> label : new TreeMap<>(vm.labels()).entrySet()) {
+        if (offering.stream()
+            .noneMatch(w -> label.getValue().equals(w.labels().get(label.getKey())))) {
+          return Optional.of(PREFIX + "none has label " + label.getKey() + "=" + label.getValue());
+        }
+      }
+      return Optional.of(PREFIX + "none has all of the labels " + pairs(vm.labels()));
+    }
+    boolean someFit =
+        labelled.stream()
+            .anyMatch(
+                w ->
+                    vm.request().entrySet().stream()
+                        .allMatch(r -> r.getValue() <= w.capacity().getOrDefault(r.getKey(), 0L)));
+    if (someFit) {
+      return Optional.empty();
+    }
+    for (Map.Entry<String, Long> need : new TreeMap<>(vm.request()).entrySet()) {
+      long largest =
+          labelled.stream()
+              .mapToLong(w -> w.capacity().getOrDefault(need.getKey(), 0L))
+              .max()
+              .orElse(0);
+      if (need.getValue() > largest) {
+        return Optional.of(
+            PREFIX
+                + "needs "
+                + need.getKey()
+                + " "
+                + need.getValue()
+                + "; the largest worker that could take it has "
+                + largest
+                + " in all");
+      }
+    }
+    return Optional.of(
+        PREFIX + "needs " + pairs(vm.request()) + " together; no worker has all of it in all");
+  }
+
+  /** {@code a=1, b=2}, in key order. */
+  private static String pairs(Map<String, ?> map) {
+    return new TreeMap<>(map)
+        .entrySet().stream()
+            .map(e -> e.getKey() + "=" + e.getValue())
+            .collect(java.util.stream.Collectors.joining(", "));
+  }
+}

@@ -1,0 +1,37 @@
+package dev.rota.core.scheduling.placement;
+
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.function.ToLongFunction;
+import java.util.stream.Collectors;
+
+/**
+ * A worker takes a VM only with every requested resource free. Decided as VMs are placed, since
+ * each placement changes what is free: the placer's fit trees find the first worker with room.
+ */
+public final class FitsResources {
+  /**
+   * Why no worker of the VM's class has room for {@code request}.
+   *
+   * @param mostFree the most of a resource free on any worker of the class
+   */
+  public String whyNone(Map<String, Long> request, ToLongFunction<String> mostFree) {
+    Map<String, Long> sorted = new TreeMap<>(request);
+    for (Map.Entry<String, Long> need : sorted.entrySet()) {
+      long most = mostFree.applyAsLong(need.getKey());
+      if (need.getValue() > most) {
+        return "needs "
+            + need.getKey()
+            + " "
+            + need.getValue()
+            + "; the most free on a matching worker is "
+            + most;
+      }
+    }
+    return "needs "
+        + sorted.entrySet().stream()
+            .map(e -> e.getKey() + "=" + e.getValue())
+            .collect(Collectors.joining(", "))
+        + " together; no matching worker has all of it free";
+  }
+}

@@ -1,0 +1,17 @@
+package dev.rota.core.scheduling.placement;
+
+import dev.rota.core.scheduling.Candidate;
+import dev.rota.core.scheduling.PendingVm;
+
+/** A worker runs only the runtimes its agent offers. */
+public final class OffersRuntime implements FeasibilityCheck {
+  @Override
+  public boolean admits(Candidate worker, PendingVm vm, Tally tally) {
+    return worker.runtimes().contains(vm.runtime());
+  }
+
+  @Override
+  public String whyNone(PendingVm vm, Tally tally) {
+    return "no ready worker offers runtime " + vm.runtime();
+  }
+}

@@ -1,9 +1,0 @@
-package dev.rota.scheduling.placement;
-
-/** {@code optimize-utilization}: pack, so that whole workers stay free for large VMs. */
-public final class FullestFirst implements Ranker {
-  @Override
-  public int compare(double a, double b) {
-    return Double.compare(b, a);
-  }
-}

@@ -1,0 +1,30 @@
+package dev.rota.core.scheduling;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import dev.rota.core.scheduling.ActionRetries.Kind;
+import dev.rota.core.scheduling.ActionRetries.Next;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+/** The rules the apply step follows, as a table: every action kind. */
+class ActionRetriesTest {
+  @ParameterizedTest(name = "{0} refused={1} tried before={2} -> {3}")
+  @CsvSource(
+      textBlock =
+          """
+      START,   true,   0,  FAIL_TASK
+      START,   false,  0,  RETRY
+      START,   false,  3,  RETRY
+      START,   false,  4,  GIVE_BACK
+      REMOVE,  true,   0,  DROP
+      REMOVE,  false,  18, RETRY
+      REMOVE,  false,  19, DROP
+      NOTIFY,  false,  0,  RETRY
+      NOTIFY,  false,  1000, RETRY
+      """)
+  void aFailedActionIsRetriedOrGivenUpAsItsKindAllows(
+      Kind kind, boolean refused, int before, Next next) {
+    assertEquals(next, ActionRetries.afterFailure(kind, refused, before));
+  }
+}

@@ -1,0 +1,312 @@
+package dev.rota.core.scheduling;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.rota.core.model.RestartPolicy;
+import dev.rota.core.model.SchedulerProfile;
+import dev.rota.core.model.Spread;
+import dev.rota.core.model.TaskState;
+import dev.rota.core.model.VmStatus;
+import dev.rota.core.model.WorkerHealth;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/**
+ * What a term takes off a draining worker: moves before the deadline, evictions after it, and its
+ * progress line.
+ */
+class DrainPlanTest {
+  static final Instant T = Instant.parse("2026-01-01T00:10:00Z");
+  static final Instant DEADLINE = T.plus(Duration.ofHours(1));
+
+  private final List<WorkerSnapshot> workers = new ArrayList<>();
+  private final List<VmSnapshot> vms = new ArrayList<>();
+  private final List<PlacedTask> tasks = new ArrayList<>();
+  private Map<String, SetSnapshot> sets = Map.of();
+  private int movesPerTerm;
+  private SchedulerProfile profile = SchedulerProfile.OPTIMIZE_UTILIZATION;
+
+  private DrainPlanTest worker(String name, long cpu) {
+    return worker(name, cpu, Map.of());
+  }
+
+  private DrainPlanTest worker(String name, long cpu, Map<String, String> labels) {
+    Candidate c = Fixtures.withLabels(Fixtures.ready(name, cpu), labels);
+    workers.add(new WorkerSnapshot(c, probe(name), "agent answering"));
+    return this;
+  }
+
+  /** A worker being drained: paused, as the API leaves it, with a deadline. */
+  private DrainPlanTest draining(String name, long cpu, Instant deadline) {
+    Candidate c = Fixtures.paused(Fixtures.ready(name, cpu));
+    workers.add(new WorkerSnapshot(c, probe(name), "agent answering", deadline));
+    return this;
+  }
+
+  private static WorkerProbeState probe(String name) {
+    return new WorkerProbeState(name, WorkerHealth.READY, T, T, true, 0, null, null);
+  }
+
+  private DrainPlanTest running(String vm, long cpu, RestartPolicy policy, String worker) {
+    return running(vm, cpu, policy, worker, null, Spread.NONE);
+  }
+
+  private DrainPlanTest running(
+      String vm, long cpu, RestartPolicy policy, String worker, String set, Spread spread) {
+    long seq = vms.size() + 1;
+    vms.add(
+        new VmSnapshot(
+            vm,
+            seq,
+            "process",
+            Map.of("cpu", cpu, "memory", 512L),
+            Map.of(),
+            VmStatus.RUNNING,
+            0,
+            null,
+            set,
+            spread,
+            null,
+            null,
+            null,
+            policy));
+    tasks.add(new PlacedTask(vm, seq, 0, worker, TaskState.RUNNING));
+    return this;
+  }
+
+  private DrainPlanTest pending(String vm, long cpu) {
+    vms.add(
+        new VmSnapshot(
+            vm,
+            vms.size() + 1,
+            "process",
+            Map.of("cpu", cpu, "memory", 512L),
+            Map.of(),
+            VmStatus.PENDING,
+            0));
+    return this;
+  }
+
+  private TermPlan plan(Instant now) {
+    return TermPlanner.plan(
+        now,
+        null,
+        profile,
+        HealthSettings.defaults(),
+        workers,
+        vms,
+        tasks,
+        Map.of(),
+        new Rebalancing(movesPerTerm, sets));
+  }
+
+  private static List<String> moves(TermPlan p) {
+    return p.moves().stream().map(m -> m.vm() + ":" + m.from() + "->" + m.to()).toList();
+  }
+
+  private static List<String> evicted(TermPlan p) {
+    return p.evictions().stream()
+        .map(e -> e.vm() + "." + e.generation() + "@" + e.worker())
+        .toList();
+  }
+
+  @Test
+  void vmsThatRestartMoveAtOnceAndTheOthersWaitForTheDeadline() {
+    draining("w1", 8, DEADLINE)
+        .worker("w2", 8)
+        .running("web", 2, RestartPolicy.ALWAYS, "w1")
+        .running("job", 1, RestartPolicy.ON_FAILURE, "w1")
+        .running("once", 1, RestartPolicy.NEVER, "w1")
+        .pending("new", 1);
+    TermPlan p = plan(T);
+    assertEquals(
+        List.of("web:w1->w2", "job:w1->w2"),
+        moves(p),
+        "oldest first, each placed as placement would place it");
+    assertEquals(
+        0,
+        p.moves().get(0).generation(),
+        "the running generation stays until the next has started");
+    assertTrue(
+        p.moves().get(0).why().contains("worker w1 is draining, deadline " + DEADLINE),
+        p.moves().get(0).why());
+    assertEquals(
+        List.of("new@w2"),
+        p.placement().placed().stream().map(x -> x.vm() + "@" + x.worker()).toList(),
+        "a draining worker takes no new VMs");
+    assertEquals(List.of(), evicted(p));
+    assertEquals(
+        "draining until "
+            + DEADLINE
+            + ": 3 VMs left; 2 moving, 1 without a restart policy, stopped at the deadline",
+        p.drainProgress().get("w1"));
+  }
+
+  @Test
+  void theTermWakesWhenADeadlinePasses() {
+    Instant soon = T.plusSeconds(5); // before any worker's health could change
+    draining("w1", 8, soon).worker("w2", 8);
+    assertEquals(soon, plan(T).nextDeadline());
+    assertTrue(plan(soon).nextDeadline().isAfter(soon), "a passed deadline wakes nobody");
+  }
+
+  @Test
+  void onceTheDeadlinePassedEveryVmStillThereIsEvicted() {
+    draining("w1", 8, DEADLINE)
+        .worker("w2", 8)
+        .running("web", 2, RestartPolicy.ALWAYS, "w1")
+        .running("once", 1, RestartPolicy.NEVER, "w1")
+        .running("elsewhere", 1, RestartPolicy.NEVER, "w2");
+    TermPlan p = plan(DEADLINE);
+    assertEquals(List.of(), moves(p), "too late to keep anything running while it moves");
+    assertEquals(List.of("web.0@w1", "once.0@w1"), evicted(p));
+    assertEquals(DEADLINE, p.evictions().get(0).deadline());
+    assertEquals(
+        "deadline " + DEADLINE + " passed: 2 VMs left, being stopped or started elsewhere",
+        p.drainProgress().get("w1"));
+  }
+
+  @Test
+  void aVmWithNoRoomElsewhereWaitsAndTheProgressSaysWhy() {
+    draining("w1", 8, DEADLINE)
+        .worker("w2", 2)
+        .running("big", 4, RestartPolicy.ALWAYS, "w1")
+        .running("small", 1, RestartPolicy.ALWAYS, "w1");
+    TermPlan p = plan(T);
+    assertEquals(List.of("small:w1->w2"), moves(p));
+    String progress = p.drainProgress().get("w1");
+    assertTrue(
+        progress.startsWith(
+            "draining until "
+                + DEADLINE
+                + ": 2 VMs left; 1 moving, 1 waiting for room elsewhere ("),
+        progress);
+    assertTrue(progress.contains("cpu"), "the placer's reason names what is short: " + progress);
+  }
+
+  @Test
+  void aSetsReplicasMoveNoMoreAtOnceThanItsMaxUnavailableAllows() {
+    sets = Map.of("web", new SetSnapshot("web", 3, 1));
+    draining("w1", 8, DEADLINE)
+        .worker("w2", 8)
+        .running("web-1", 1, RestartPolicy.ALWAYS, "w1", "web", Spread.NONE)
+        .running("web-2", 1, RestartPolicy.ALWAYS, "w1", "web", Spread.NONE)
+        .running("web-3", 1, RestartPolicy.ALWAYS, "w1", "web", Spread.NONE);
+    TermPlan p = plan(T);
+    assertEquals(List.of("web-1:w1->w2"), moves(p));
+    assertEquals(
+        "draining until "
+            + DEADLINE
+            + ": 3 VMs left; 1 moving, 2 waiting for set web's moves under way "
+            + "(maxUnavailable)",
+        p.drainProgress().get("w1"));
+  }
+
+  @Test
+  void aMoveUnderWayCountsAsMovingAndItsReplicaIsNotMovedAgain() {
+    sets = Map.of("web", new SetSnapshot("web", 2, 1));
+    draining("w1", 8, DEADLINE).worker("w2", 8);
+    // web-1's new copy (generation 1) is placed on w2 and has not started; generation 0 still runs
+    // on w1.
+    vms.add(
+        new VmSnapshot(
+            "web-1",
+            1,
+            "process",
+            Map.of("cpu", 1L, "memory", 512L),
+            Map.of(),
+            VmStatus.RUNNING,
+            1,
+            null,
+            "web",
+            Spread.NONE,
+            null,
+            "w1",
+            null,
+            RestartPolicy.ALWAYS));
+    tasks.add(new PlacedTask("web-1", 1, 0, "w1", TaskState.RUNNING));
+    tasks.add(new PlacedTask("web-1", 1, 1, "w2", TaskState.SCHEDULED));
+    running("web-2", 1, RestartPolicy.ALWAYS, "w1", "web", Spread.NONE);
+    TermPlan p = plan(T);
+    assertEquals(
+        List.of(), moves(p), "web-1 is moving already, and the set allows one move at a time");
+    assertEquals(
+        "draining until "
+            + DEADLINE
+            + ": 2 VMs left; 1 moving, 1 waiting for set web's moves under way "
+            + "(maxUnavailable)",
+        p.drainProgress().get("w1"));
+  }
+
+  @Test
+  void whatStaysOnADrainingWorkerDoesNotCountForItsSetsSpread() {
+    sets = Map.of("web", new SetSnapshot("web", 2, 2));
+    draining("w1", 8, DEADLINE).worker("w2", 8).worker("w3", 8);
+    running("web-1", 1, RestartPolicy.ALWAYS, "w1", "web", Spread.DISTINCT_WORKERS)
+        .running("web-2", 1, RestartPolicy.ALWAYS, "w2", "web", Spread.DISTINCT_WORKERS);
+    TermPlan p = plan(T);
+    assertEquals(List.of("web-1:w1->w3"), moves(p), "w2 holds a replica already; w1's is leaving");
+  }
+
+  @Test
+  void aDrainedWorkerSaysSo() {
+    draining("w0", 8, DEADLINE).worker("w1", 8);
+    assertEquals("drained: no VMs left", plan(T).drainProgress().get("w0"));
+    assertTrue(plan(DEADLINE.plusSeconds(60)).evictions().isEmpty());
+  }
+
+  @Test
+  void aTermThatDrainsDoesNotAlsoRebalanceSoThatNoSetExceedsItsAllowance() {
+    profile = SchedulerProfile.DISTRIBUTE_LOAD;
+    movesPerTerm = 10;
+    sets = Map.of("a", new SetSnapshot("a", 1, 1), "b", new SetSnapshot("b", 2, 2));
+    draining("w0", 8, DEADLINE)
+        .worker("w1", 8)
+        .worker("w2", 8)
+        .running("b-1", 1, RestartPolicy.ALWAYS, "w1", "b", Spread.NONE)
+        .running("b-2", 1, RestartPolicy.ALWAYS, "w1", "b", Spread.NONE);
+    assertEquals(
+        List.of("b-2:w1->w2"), moves(plan(T)), "with nothing to drain, the load is balanced");
+    running("r", 1, RestartPolicy.ALWAYS, "w0", "a", Spread.NONE);
+    assertEquals(
+        List.of("r:w0->w2"),
+        moves(plan(T)),
+        "the drain alone; the next term balances what it left");
+  }
+
+  @Test
+  void aVmNotYetRunningOnADrainingWorkerIsMovedOnceItRuns() {
+    draining("w1", 8, DEADLINE).worker("w2", 8);
+    vms.add(
+        new VmSnapshot(
+            "late",
+            1,
+            "process",
+            Map.of("cpu", 1L, "memory", 512L),
+            Map.of(),
+            VmStatus.SCHEDULED,
+            0,
+            null,
+            null,
+            Spread.NONE,
+            null,
+            null,
+            null,
+            RestartPolicy.ALWAYS));
+    tasks.add(new PlacedTask("late", 1, 0, "w1", TaskState.SCHEDULED));
+    TermPlan p = plan(T);
+    assertEquals(List.of(), moves(p));
+    assertEquals(
+        "draining until " + DEADLINE + ": 1 VM left; 1 starting, moved once running",
+        p.drainProgress().get("w1"));
+    assertEquals(
+        List.of("late.0@w1"),
+        evicted(plan(DEADLINE.plusSeconds(1))),
+        "at the deadline it goes all the same");
+  }
+}

@@ -1,0 +1,44 @@
+package dev.rota.core.scheduling;
+
+import dev.rota.core.model.WorkerHealth;
+import java.util.List;
+import java.util.Map;
+
+/** Small builders that keep the tests' tables readable. */
+final class Fixtures {
+  private Fixtures() {}
+
+  static Candidate ready(String name, long cpu) {
+    return new Candidate(
+        name,
+        Map.of("cpu", cpu, "memory", 16384L),
+        Map.of(),
+        List.of("process"),
+        WorkerHealth.READY,
+        false);
+  }
+
+  static Candidate withLabels(Candidate c, Map<String, String> labels) {
+    return new Candidate(c.name(), c.capacity(), labels, c.runtimes(), c.health(), c.paused());
+  }
+
+  static Candidate paused(Candidate c) {
+    return new Candidate(c.name(), c.capacity(), c.labels(), c.runtimes(), c.health(), true);
+  }
+
+  static Candidate health(Candidate c, WorkerHealth h) {
+    return new Candidate(c.name(), c.capacity(), c.labels(), c.runtimes(), h, c.paused());
+  }
+
+  static PendingVm vm(String name, long seq, long cpu) {
+    return new PendingVm(name, seq, "process", Map.of("cpu", cpu, "memory", 512L), Map.of());
+  }
+
+  static PendingVm vm(String name, long seq, long cpu, Map<String, String> labels) {
+    return new PendingVm(name, seq, "process", Map.of("cpu", cpu, "memory", 512L), labels);
+  }
+
+  static Holding holding(String worker, long cpu) {
+    return new Holding(worker, Map.of("cpu", cpu, "memory", 512L));
+  }
+}

@@ -1,0 +1,285 @@
+package dev.rota.core.scheduling;
+
+import static dev.rota.core.scheduling.Fixtures.health;
+import static dev.rota.core.scheduling.Fixtures.holding;
+import static dev.rota.core.scheduling.Fixtures.paused;
+import static dev.rota.core.scheduling.Fixtures.ready;
+import static dev.rota.core.scheduling.Fixtures.vm;
+import static dev.rota.core.scheduling.Fixtures.withLabels;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.rota.core.model.SchedulerProfile;
+import dev.rota.core.model.WorkerHealth;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+class PlacerTest {
+  private static final SchedulerProfile PACK = SchedulerProfile.OPTIMIZE_UTILIZATION;
+  private static final SchedulerProfile SPREAD = SchedulerProfile.DISTRIBUTE_LOAD;
+
+  private static Map<String, String> placements(PlacementPlan plan) {
+    Map<String, String> m = new HashMap<>();
+    plan.placed().forEach(p -> m.put(p.vm(), p.worker()));
+    return m;
+  }
+
+  static Stream<Arguments> profiles() {
+    return Stream.of(
+        Arguments.of(PACK, Map.of("a", "w1", "b", "w1", "c", "w1")),
+        Arguments.of(SPREAD, Map.of("a", "w1", "b", "w2", "c", "w3")));
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("profiles")
+  void threeEmptyWorkersAndThreeOneCpuVms(SchedulerProfile profile, Map<String, String> expected) {
+    PlacementPlan plan =
+        Placer.place(
+            List.of(ready("w3", 8), ready("w1", 8), ready("w2", 8)),
+            List.of(),
+            List.of(vm("a", 1, 1), vm("b", 2, 1), vm("c", 3, 1)),
+            profile);
+    assertEquals(expected, placements(plan));
+    assertTrue(plan.pending().isEmpty());
+  }
+
+  @Test
+  void packingPrefersTheFullestAndSpreadingTheEmptiestByWhatTheyAlreadyHold() {
+    List<Candidate> workers = List.of(ready("w1", 8), ready("w2", 8));
+    List<Holding> held = List.of(holding("w2", 4));
+    assertEquals(
+        "w2", placements(Placer.place(workers, held, List.of(vm("x", 1, 1)), PACK)).get("x"));
+    assertEquals(
+        "w1", placements(Placer.place(workers, held, List.of(vm("x", 1, 1)), SPREAD)).get("x"));
+  }
+
+  @Test
+  void aVmNeedingALabelNoWorkerHasWaitsWithThatReasonThenIsPlacedWhenOneArrives() {
+    List<PendingVm> pending = List.of(vm("needs-ssd", 1, 1, Map.of("disk", "ssd")));
+    PlacementPlan before = Placer.place(List.of(ready("w1", 8)), List.of(), pending, PACK);
+    assertTrue(before.placed().isEmpty());
+    assertEquals(
+        "fits no worker of the cluster: none has label disk=ssd", before.pending().get(0).reason());
+    assertTrue(before.pending().get(0).fitsNowhere(), "no worker of the cluster has it");
+    PlacementPlan offline =
+        Placer.place(
+            List.of(
+                health(withLabels(ready("w2", 8), Map.of("disk", "ssd")), WorkerHealth.OFFLINE)),
+            List.of(),
+            pending,
+            PACK);
+    assertEquals("no worker is ready and unpaused (1 offline)", offline.pending().get(0).reason());
+    assertFalse(offline.pending().get(0).fitsNowhere(), "one that has it may come back");
+
+    List<Candidate> after =
+        List.of(ready("w1", 8), withLabels(ready("w2", 8), Map.of("disk", "ssd")));
+    assertEquals(
+        Map.of("needs-ssd", "w2"), placements(Placer.place(after, List.of(), pending, PACK)));
+  }
+
+  @Test
+  void aPausedWorkerKeepsItsVmsAndGetsNoNewOnes() {
+    List<Candidate> workers = List.of(paused(ready("w1", 8)), ready("w2", 8));
+    PlacementPlan plan =
+        Placer.place(workers, List.of(holding("w1", 4)), List.of(vm("new", 1, 1)), PACK);
+    assertEquals(
+        Map.of("new", "w2"), placements(plan), "the paused w1 is fuller but takes nothing");
+
+    PlacementPlan onlyPaused =
+        Placer.place(List.of(paused(ready("w1", 8))), List.of(), List.of(vm("new", 1, 1)), PACK);
+    assertEquals(
+        "no worker is ready and unpaused (1 paused)", onlyPaused.pending().get(0).reason());
+  }
+
+  @Test
+  void onlyReadyWorkersTakePlacements() {
+    for (WorkerHealth h : WorkerHealth.values()) {
+      PlacementPlan plan =
+          Placer.place(List.of(health(ready("w1", 8), h)), List.of(), List.of(vm("v", 1, 1)), PACK);
+      assertEquals(h == WorkerHealth.READY ? 1 : 0, plan.placed().size(), h.wireName());
+    }
+  }
+
+  @Test
+  void aTooLargeVmAtTheHeadDoesNotBlockASmallOneBehindIt() {
+    PlacementPlan plan =
+        Placer.place(
+            List.of(ready("w1", 8)),
+            List.of(),
+            List.of(vm("huge", 1, 16), vm("small", 2, 1)),
+            PACK);
+    assertEquals(Map.of("small", "w1"), placements(plan));
+    assertEquals(
+        "fits no worker of the cluster: needs cpu 16; the largest worker that could take it has 8 in all",
+        plan.pending().get(0).reason());
+  }
+
+  @Test
+  void oldestFirstWhenCapacityIsShort() {
+    PlacementPlan plan =
+        Placer.place(
+            List.of(ready("w1", 2)), List.of(), List.of(vm("young", 9, 2), vm("old", 3, 2)), PACK);
+    assertEquals(Map.of("old", "w1"), placements(plan));
+    assertEquals("young", plan.pending().get(0).vm());
+  }
+
+  @Test
+  void aWorkerReportingLessCapacityThanItHoldsHasNothingFree() {
+    // w1 holds 8 cpu but now reports 4: saturating arithmetic must not wrap into "lots free".
+    PlacementPlan plan =
+        Placer.place(
+            List.of(ready("w1", 4)), List.of(holding("w1", 8)), List.of(vm("v", 1, 1)), PACK);
+    assertTrue(plan.placed().isEmpty());
+    assertEquals(
+        "needs cpu 1; the most free on a matching worker is 0", plan.pending().get(0).reason());
+  }
+
+  @Test
+  void resourcesAWorkerDoesNotListCountAsZero() {
+    PendingVm gpu = new PendingVm("gpu", 1, "process", Map.of("gpu", 1L), Map.of());
+    PlacementPlan plan = Placer.place(List.of(ready("w1", 8)), List.of(), List.of(gpu), PACK);
+    assertEquals(
+        "fits no worker of the cluster: needs gpu 1; the largest worker that could take it has 0 in all",
+        plan.pending().get(0).reason());
+    assertTrue(plan.pending().get(0).fitsNowhere());
+  }
+
+  @Test
+  void reasonsNameWhatIsMissing() {
+    assertEquals(
+        "no workers are registered",
+        Placer.place(List.of(), List.of(), List.of(vm("v", 1, 1)), PACK).pending().get(0).reason());
+    PendingVm qemu = new PendingVm("q", 1, "qemu", Map.of("cpu", 1L), Map.of());
+    assertEquals(
+        "fits no worker of the cluster: none offers runtime qemu",
+        Placer.place(List.of(ready("w1", 8)), List.of(), List.of(qemu), PACK)
+            .pending()
+            .get(0)
+            .reason());
+    List<Candidate> split =
+        List.of(
+            withLabels(ready("w1", 8), Map.of("disk", "ssd")),
+            withLabels(ready("w2", 8), Map.of("gpu", "a100")));
+    assertEquals(
+        "fits no worker of the cluster: none has all of the labels disk=ssd, gpu=a100",
+        Placer.place(
+                split,
+                List.of(),
+                List.of(vm("v", 1, 1, Map.of("disk", "ssd", "gpu", "a100"))),
+                PACK)
+            .pending()
+            .get(0)
+            .reason());
+    List<Candidate> halves =
+        List.of(
+            new Candidate(
+                "w1",
+                Map.of("cpu", 8L, "memory", 100L),
+                Map.of(),
+                List.of("process"),
+                WorkerHealth.READY,
+                false),
+            new Candidate(
+                "w2",
+                Map.of("cpu", 1L, "memory", 9000L),
+                Map.of(),
+                List.of("process"),
+                WorkerHealth.READY,
+                false));
+    PendingVm both =
+        new PendingVm("both", 1, "process", Map.of("cpu", 4L, "memory", 4096L), Map.of());
+    assertEquals(
+        "fits no worker of the cluster: needs cpu=4, memory=4096 together; no worker has all of it in all",
+        Placer.place(halves, List.of(), List.of(both), PACK).pending().get(0).reason());
+  }
+
+  @Test
+  void aVmAvoidsTheWorkerItsTaskCouldNotStartOnWithoutBlockingOthers() {
+    List<Candidate> workers = List.of(ready("w1", 8), ready("w2", 8));
+    PendingVm avoiding = new PendingVm("a", 1, "process", Map.of("cpu", 1L), Map.of(), "w1");
+    PlacementPlan plan = Placer.place(workers, List.of(), List.of(avoiding, vm("b", 2, 1)), PACK);
+    assertEquals(
+        Map.of("a", "w2", "b", "w2"),
+        placements(plan),
+        "a goes elsewhere; b, like a, packs onto w2");
+
+    PlacementPlan onlyOne =
+        Placer.place(List.of(ready("w1", 8)), List.of(), List.of(avoiding, vm("b", 2, 1)), PACK);
+    assertEquals(Map.of("b", "w1"), placements(onlyOne), "the avoidance is a's alone");
+    assertTrue(
+        onlyOne.pending().get(0).reason().startsWith("avoiding worker w1"),
+        onlyOne.pending().get(0).reason());
+  }
+
+  @Test
+  void capacityIsNeverOversubscribedWithinATerm() {
+    Random random = new Random(42);
+    for (int round = 0; round < 200; round++) {
+      List<Candidate> workers = new ArrayList<>();
+      for (int w = 0; w < 1 + random.nextInt(8); w++) {
+        workers.add(
+            new Candidate(
+                "w" + w,
+                Map.of("cpu", (long) random.nextInt(16), "memory", (long) random.nextInt(8192)),
+                Map.of(),
+                List.of("process"),
+                WorkerHealth.READY,
+                false));
+      }
+      List<Holding> held = new ArrayList<>();
+      for (Candidate w : workers) {
+        if (random.nextBoolean()) {
+          held.add(
+              new Holding(
+                  w.name(),
+                  Map.of("cpu", (long) random.nextInt(20), "memory", (long) random.nextInt(4096))));
+        }
+      }
+      List<PendingVm> pending = new ArrayList<>();
+      for (int v = 0; v < random.nextInt(40); v++) {
+        pending.add(
+            new PendingVm(
+                "v" + v,
+                v,
+                "process",
+                Map.of("cpu", (long) random.nextInt(6), "memory", (long) random.nextInt(3000)),
+                Map.of()));
+      }
+      SchedulerProfile profile = random.nextBoolean() ? PACK : SPREAD;
+      PlacementPlan plan = Placer.place(workers, held, pending, profile);
+
+      Map<String, PendingVm> byName =
+          pending.stream().collect(Collectors.toMap(PendingVm::name, v -> v));
+      for (Candidate w : workers) {
+        Map<String, Long> before = new HashMap<>();
+        held.stream()
+            .filter(h -> h.worker().equals(w.name()))
+            .forEach(h -> h.request().forEach((k, n) -> before.merge(k, n, Long::sum)));
+        Map<String, Long> added = new HashMap<>();
+        plan.placed().stream()
+            .filter(p -> p.worker().equals(w.name()))
+            .forEach(
+                p -> byName.get(p.vm()).request().forEach((k, n) -> added.merge(k, n, Long::sum)));
+        for (String r : added.keySet()) {
+          long free = Math.max(0, w.capacity().getOrDefault(r, 0L) - before.getOrDefault(r, 0L));
+          assertTrue(
+              added.get(r) <= free, "round " + round + ": " + w.name() + " over-committed on " + r);
+        }
+      }
+      assertEquals(
+          pending.size(),
+          plan.placed().size() + plan.pending().size(),
+          "every VM placed or explained");
+    }
+  }
+}

@@ -1,0 +1,78 @@
+package dev.rota.scheduler.agents;
+
+import dev.rota.agentapi.LogQuery;
+import dev.rota.agentapi.TaskSpec;
+import dev.rota.agentapi.TaskStarts;
+import dev.rota.store.AgentAddress;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The controller's side of the agent API (docs/agent.md). Every call is idempotent by task id and
+ * carries the agent's secret, without which the agent refuses it.
+ */
+public interface AgentClient {
+  /** {@code GET /healthz}, then {@code GET /v1/tasks}, within {@code timeout} altogether. */
+  Probe probe(AgentAddress agent, Duration timeout);
+
+  /**
+   * {@code PUT /v1/tasks/{id}}: starts the task, or finds it already there.
+   *
+   * @throws AgentRejectedException on a 4xx
+   */
+  void startTask(AgentAddress agent, String taskId, TaskSpec spec, Duration timeout);
+
+  /**
+   * {@code POST /v1/tasks}: starts several tasks in one call ({@link TaskStarts#MOST} at most),
+   * each as {@link #startTask} would; what came of each, in order, a refusal's {@code detail}
+   * saying which call refused and why. An agent that takes no batch is asked task by task.
+   *
+   * @throws RuntimeException when the call failed as a whole (the agent did not answer): none, some
+   *     or all of the tasks may have started, and asking again is safe
+   */
+  default List<TaskStarts.Outcome> startTasks(
+      AgentAddress agent, List<TaskStarts.Item> starts, Duration timeout) {
+    List<TaskStarts.Outcome> outcomes = new ArrayList<>(starts.size());
+    for (TaskStarts.Item start : starts) {
+      try {
+        startTask(agent, start.id(), start.spec(), timeout);
+        outcomes.add(new TaskStarts.Outcome(start.id(), 201, null));
+      } catch (AgentRejectedException e) {
+        outcomes.add(new TaskStarts.Outcome(start.id(), e.status(), e.getMessage()));
+      }
+    }
+    return outcomes;
+  }
+
+  /**
+   * {@code DELETE /v1/tasks/{id}}: ends and removes the task, only if it is of {@code submission}
+   * (null: whichever it is); a task already gone is fine.
+   */
+  void removeTask(AgentAddress agent, String taskId, Long submission, Duration timeout);
+
+  /**
+   * {@code GET /v1/tasks/{id}/logs}: what a task wrote, while it runs or after.
+   *
+   * @throws AgentRejectedException on a 4xx (404: neither the task nor its logs are on that agent)
+   */
+  LogChunk logs(AgentAddress agent, String taskId, LogQuery query, Duration timeout);
+
+  /**
+   * A way into a running task through its agent, both ways: {@code target} is one of {@link
+   * dev.rota.agentapi.TaskTunnel}'s (a named port, the console, a command).
+   *
+   * @throws dev.rota.agentapi.TaskTunnel.Refused when the agent refuses it (400: a command it
+   *     cannot run; 404: no such task or port; 409: the task does not run or offers no such way in;
+   *     502: nothing accepts on the port)
+   * @throws java.io.IOException when the agent cannot be reached
+   */
+  dev.rota.agentapi.TaskTunnel connect(AgentAddress agent, String target, Duration timeout)
+      throws java.io.IOException;
+
+  /** {@code DELETE /v1/logs/{vm}}: the VM is deleted; the logs kept of its tasks go. */
+  void forgetLogs(AgentAddress agent, String vm, Duration timeout);
+
+  /** Bytes of a task's log, the offset that follows them, and whether the task may write more. */
+  record LogChunk(byte[] bytes, long next, boolean live) {}
+}

@@ -1,0 +1,32 @@
+package dev.rota.scheduler.settings;
+
+import io.micronaut.context.annotation.ConfigurationProperties;
+import io.micronaut.core.bind.annotation.Bindable;
+import java.time.Duration;
+
+/**
+ * {@code rota.agents.*}: how the controller calls agents.
+ *
+ * @param timeout the deadline of one call to one agent; a slower agent counts as unreachable this
+ *     term
+ * @param parallelism how many agents are called at once
+ */
+@ConfigurationProperties("rota.agents")
+public record AgentCallSettings(
+    @Bindable(defaultValue = "3s") Duration timeout,
+    @Bindable(defaultValue = "32") int parallelism) {
+  /**
+   * What a call removing a task may take: its agent answers once the task has ended, and a VM is
+   * given its power button and the agent's stop grace (10 s by default) first. Within the VM
+   * workflow's 30 s for the activity.
+   */
+  static final Duration REMOVAL = Duration.ofSeconds(25);
+
+  /**
+   * The deadline of a call that removes a task: the longer of {@link #timeout} and {@link
+   * #REMOVAL}.
+   */
+  public Duration removalTimeout() {
+    return timeout.compareTo(REMOVAL) > 0 ? timeout : REMOVAL;
+  }
+}
