@@ -35,6 +35,8 @@ import jakarta.annotation.PreDestroy;
 import jakarta.inject.Provider;
 import jakarta.inject.Singleton;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.Callable;
@@ -161,6 +163,21 @@ public class ControlWorkflows {
                             + " the pending term activity. Query `lastTerm` for the last term that changed something.")
                     .build());
     return WorkflowClient.start(cluster::run, ClusterState.initial());
+  }
+
+  /** The open workflows a visibility {@code query} finds (none where the server cannot list). */
+  public List<io.temporal.api.common.v1.WorkflowExecution> open(String query) {
+    List<io.temporal.api.common.v1.WorkflowExecution> open = new ArrayList<>();
+    client.get().listExecutions(query).forEach(w -> open.add(w.getExecution()));
+    return open;
+  }
+
+  /** Ends one run of a workflow, saying {@code why} in its history. */
+  public void terminate(io.temporal.api.common.v1.WorkflowExecution run, String why) {
+    client
+        .get()
+        .newUntypedWorkflowStub(run.getWorkflowId(), Optional.of(run.getRunId()), Optional.empty())
+        .terminate(why);
   }
 
   /**

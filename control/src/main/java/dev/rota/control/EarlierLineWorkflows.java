@@ -1,12 +1,9 @@
 package dev.rota.control;
 
 import dev.rota.workflows.TaskQueues;
-import io.temporal.client.WorkflowClient;
-import jakarta.inject.Provider;
 import jakarta.inject.Singleton;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Optional;
 import java.util.stream.Collectors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -27,10 +24,10 @@ public class EarlierLineWorkflows {
           + TaskQueues.LINE
           + ", whose code does not replay it: started again from the database";
 
-  private final Provider<WorkflowClient> client;
+  private final ControlWorkflows workflows;
 
-  public EarlierLineWorkflows(Provider<WorkflowClient> client) {
-    this.client = client;
+  public EarlierLineWorkflows(ControlWorkflows workflows) {
+    this.workflows = workflows;
   }
 
   /** Ends every open workflow on an earlier line's queues; returns their ids. */
@@ -43,19 +40,10 @@ public class EarlierLineWorkflows {
             + ")";
     List<String> ended = new ArrayList<>();
     try {
-      client
-          .get()
-          .listExecutions(query)
-          .forEach(
-              w -> {
-                String id = w.getExecution().getWorkflowId();
-                client
-                    .get()
-                    .newUntypedWorkflowStub(
-                        id, Optional.of(w.getExecution().getRunId()), Optional.empty())
-                    .terminate(WHY);
-                ended.add(id);
-              });
+      for (var run : workflows.open(query)) {
+        workflows.terminate(run, WHY);
+        ended.add(run.getWorkflowId());
+      }
     } catch (io.grpc.StatusRuntimeException e) {
       // A server that cannot list (the in-process one) keeps nothing from an earlier build.
       log.debug("could not list workflows of an earlier line: {}", e.toString());

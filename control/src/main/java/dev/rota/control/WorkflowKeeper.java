@@ -10,9 +10,7 @@ import dev.rota.store.VmSetRow;
 import dev.rota.workflows.vm.VmWorkflow;
 import dev.rota.workflows.vmset.VmSetWorkflow;
 import io.micronaut.context.event.ApplicationEventListener;
-import io.temporal.client.WorkflowClient;
 import jakarta.annotation.PreDestroy;
-import jakarta.inject.Provider;
 import jakarta.inject.Singleton;
 import java.time.Clock;
 import java.time.Duration;
@@ -53,7 +51,6 @@ public class WorkflowKeeper implements ApplicationEventListener<SchedulerMissing
 
   private final ControlWorkflows workflows;
   private final List<TemporalNamespaceSetup> setups;
-  private final Provider<WorkflowClient> client;
   private final VmRepository vms;
   private final VmSetRepository sets;
   private final dev.rota.store.WorkflowStartRepository starts;
@@ -73,7 +70,6 @@ public class WorkflowKeeper implements ApplicationEventListener<SchedulerMissing
 
   public WorkflowKeeper(
       ControlWorkflows workflows,
-      Provider<WorkflowClient> client,
       VmRepository vms,
       VmSetRepository sets,
       dev.rota.store.WorkflowStartRepository starts,
@@ -83,7 +79,6 @@ public class WorkflowKeeper implements ApplicationEventListener<SchedulerMissing
     this.starts = starts;
     this.setups = setups;
     this.workflows = workflows;
-    this.client = client;
     this.vms = vms;
     this.sets = sets;
     this.scheduler = scheduler;
@@ -271,11 +266,10 @@ public class WorkflowKeeper implements ApplicationEventListener<SchedulerMissing
 
   private Set<String> runningIds() {
     Set<String> ids = new HashSet<>();
-    client
-        .get()
-        .listExecutions(
+    workflows
+        .open(
             "(WorkflowType = 'VmWorkflow' OR WorkflowType = 'VmSetWorkflow') AND ExecutionStatus = 'Running'")
-        .forEach(w -> ids.add(w.getExecution().getWorkflowId()));
+        .forEach(w -> ids.add(w.getWorkflowId()));
     return ids;
   }
 

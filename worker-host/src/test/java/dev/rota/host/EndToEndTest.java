@@ -5,10 +5,10 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.rota.agent.Agent;
+import dev.rota.agentapi.AgentRejectedException;
 import dev.rota.agentapi.LogQuery;
 import dev.rota.agentapi.TaskSpec;
 import dev.rota.scheduler.agents.AgentClient;
-import dev.rota.scheduler.agents.AgentRejectedException;
 import dev.rota.store.AgentAddress;
 import java.time.Duration;
 import java.util.List;

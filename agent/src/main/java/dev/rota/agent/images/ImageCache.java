@@ -14,6 +14,7 @@ import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.time.Clock;
@@ -196,12 +197,16 @@ public final class ImageCache {
             "image " + location + " has content sha256:" + sha + ", not the pinned sha256:" + pin);
       }
       String format = format(part);
+      // Every guest's user reads the blob (the backing file of its overlay), none writes it.
+      Files.setPosixFilePermissions(part, PosixFilePermissions.fromString("rw-r--r--"));
       synchronized (this) {
-        Files.move(
-            part,
-            blobPath(sha),
-            StandardCopyOption.REPLACE_EXISTING,
-            StandardCopyOption.ATOMIC_MOVE);
+        if (Files.exists(blobPath(sha))) {
+          // The same content under another address: the blob stays as it is, since a guest may be
+          // opening it by path right now.
+          Files.delete(part);
+        } else {
+          Files.move(part, blobPath(sha), StandardCopyOption.ATOMIC_MOVE);
+        }
         blobs.put(sha, new Blob(Files.size(blobPath(sha)), format, clock.millis()));
         refs.put(image, sha);
         fetching.remove(image);

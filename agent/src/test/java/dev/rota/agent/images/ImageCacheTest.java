@@ -165,6 +165,31 @@ class ImageCacheTest {
         1, Files.list(data.resolve("images/blobs")).count(), "the mismatch left nothing behind");
   }
 
+  /**
+   * A guest opens its image's blob by path, as the guest's own user: a second fetch of the same
+   * content (under another address) must neither swap the file under a starting guest nor leave it
+   * readable by the agent alone.
+   */
+  @Test
+  void aBlobIsReadableByEveryGuestAndAFetchOfTheSameContentLeavesItAsItWas() throws Exception {
+    ImageCache cache = cache(1L << 30);
+    String a = image("a", 1000);
+    ImageCache.Lease first = cache.acquire(a, p -> {});
+    assertTrue(
+        Files.getPosixFilePermissions(first.path())
+            .contains(java.nio.file.attribute.PosixFilePermission.OTHERS_READ),
+        "readable by the guests' users: " + Files.getPosixFilePermissions(first.path()));
+    Object before = Files.readAttributes(first.path(), "unix:ino").get("ino");
+    Path copy = data.resolve("same-content");
+    Files.copy(data.resolve("a"), copy);
+    ImageCache.Lease again = cache.acquire(copy.toUri().toString(), p -> {});
+    assertEquals(first.path(), again.path(), "one blob for one content");
+    assertEquals(
+        before,
+        Files.readAttributes(again.path(), "unix:ino").get("ino"),
+        "the blob a guest may be opening was not replaced");
+  }
+
   @Test
   void anAddressOfAnotherKindIsRefused() {
     ImageCache cache = cache(1L << 30);

@@ -2,9 +2,8 @@ package dev.rota.api.forward;
 
 import dev.rota.agentapi.TaskId;
 import dev.rota.agentapi.TaskTunnel;
+import dev.rota.control.TaskAccess;
 import dev.rota.core.model.VmStatus;
-import dev.rota.scheduler.agents.AgentClient;
-import dev.rota.scheduler.settings.AgentCallSettings;
 import dev.rota.store.VmRepository;
 import dev.rota.store.VmRow;
 import dev.rota.store.WorkerRepository;
@@ -77,15 +76,12 @@ public class TunnelRelay {
 
   private final VmRepository vms;
   private final WorkerRepository workers;
-  private final AgentClient agents;
-  private final AgentCallSettings calls;
+  private final TaskAccess tasks;
 
-  public TunnelRelay(
-      VmRepository vms, WorkerRepository workers, AgentClient agents, AgentCallSettings calls) {
+  public TunnelRelay(VmRepository vms, WorkerRepository workers, TaskAccess tasks) {
     this.vms = vms;
     this.workers = workers;
-    this.agents = agents;
-    this.calls = calls;
+    this.tasks = tasks;
   }
 
   private CompletableFuture<TaskTunnel> tunnel(WebSocketSession socket) {
@@ -134,7 +130,7 @@ public class TunnelRelay {
               .orElseThrow(() -> new Refused(4409, "vm " + name + "'s worker is gone"));
       TaskTunnel tunnel;
       try {
-        tunnel = agents.connect(worker.agent(), target, calls.timeout());
+        tunnel = tasks.connect(worker, target);
       } catch (TaskTunnel.Refused e) {
         int code =
             switch (e.status()) {

@@ -1,14 +1,13 @@
 package dev.rota.api.vms;
 
+import dev.rota.agentapi.AgentRejectedException;
+import dev.rota.agentapi.LogChunk;
 import dev.rota.agentapi.LogQuery;
 import dev.rota.agentapi.TaskId;
 import dev.rota.api.problem.Problems;
 import dev.rota.api.watch.WatchStreams;
+import dev.rota.control.TaskAccess;
 import dev.rota.control.TaskWorkers;
-import dev.rota.scheduler.agents.AgentClient;
-import dev.rota.scheduler.agents.AgentClient.LogChunk;
-import dev.rota.scheduler.agents.AgentRejectedException;
-import dev.rota.scheduler.settings.AgentCallSettings;
 import dev.rota.store.VmRepository;
 import dev.rota.store.VmRow;
 import dev.rota.store.WorkerRepository;
@@ -46,23 +45,20 @@ public class VmLogs {
 
   private final VmRepository vms;
   private final WorkerRepository workers;
-  private final AgentClient agents;
-  private final AgentCallSettings calls;
+  private final TaskAccess tasks;
   private final TaskWorkers taskWorkers;
   private final WatchStreams streams;
 
   public VmLogs(
       VmRepository vms,
       WorkerRepository workers,
-      AgentClient agents,
-      AgentCallSettings calls,
+      TaskAccess tasks,
       TaskWorkers taskWorkers,
       WatchStreams streams) {
     this.streams = streams;
     this.vms = vms;
     this.workers = workers;
-    this.agents = agents;
-    this.calls = calls;
+    this.tasks = tasks;
     this.taskWorkers = taskWorkers;
   }
 
@@ -154,11 +150,8 @@ public class VmLogs {
                   LogChunk more;
                   try {
                     more =
-                        agents.logs(
-                            worker.agent(),
-                            first.taskId(),
-                            new LogQuery(query.stream(), next, null, null),
-                            calls.timeout());
+                        tasks.logs(
+                            worker, first.taskId(), new LogQuery(query.stream(), next, null, null));
                     failingSince = 0;
                   } catch (RuntimeException e) {
                     long now = System.nanoTime();
@@ -191,7 +184,7 @@ public class VmLogs {
   private LogChunk follow(WorkerRow worker, String taskId, LogQuery query, Duration wait) {
     long until = System.nanoTime() + wait.toNanos();
     while (true) {
-      LogChunk chunk = agents.logs(worker.agent(), taskId, query, calls.timeout());
+      LogChunk chunk = tasks.logs(worker, taskId, query);
       if (chunk.bytes().length > 0
           || !chunk.live()
           || query.from() == null

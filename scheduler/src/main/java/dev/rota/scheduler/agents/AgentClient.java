@@ -1,5 +1,7 @@
 package dev.rota.scheduler.agents;
 
+import dev.rota.agentapi.AgentRejectedException;
+import dev.rota.agentapi.LogChunk;
 import dev.rota.agentapi.LogQuery;
 import dev.rota.agentapi.TaskSpec;
 import dev.rota.agentapi.TaskStarts;
@@ -72,7 +74,4 @@ public interface AgentClient {
 
   /** {@code DELETE /v1/logs/{vm}}: the VM is deleted; the logs kept of its tasks go. */
   void forgetLogs(AgentAddress agent, String vm, Duration timeout);
-
-  /** Bytes of a task's log, the offset that follows them, and whether the task may write more. */
-  record LogChunk(byte[] bytes, long next, boolean live) {}
 }

@@ -1,5 +1,7 @@
 package dev.rota.scheduler.agents;
 
+import dev.rota.agentapi.AgentRejectedException;
+import dev.rota.agentapi.LogChunk;
 import dev.rota.agentapi.LogHeaders;
 import dev.rota.agentapi.LogQuery;
 import dev.rota.agentapi.PinnedCertificates;

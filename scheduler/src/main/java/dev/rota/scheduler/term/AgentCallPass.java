@@ -1,5 +1,6 @@
 package dev.rota.scheduler.term;
 
+import dev.rota.agentapi.AgentRejectedException;
 import dev.rota.agentapi.GuestSpec;
 import dev.rota.agentapi.SecretRefs;
 import dev.rota.agentapi.TaskSpec;
@@ -8,7 +9,6 @@ import dev.rota.core.model.TaskState;
 import dev.rota.core.scheduling.ActionRetries;
 import dev.rota.scheduler.SchedulerWaker;
 import dev.rota.scheduler.agents.AgentClient;
-import dev.rota.scheduler.agents.AgentRejectedException;
 import dev.rota.scheduler.settings.AgentCallSettings;
 import dev.rota.scheduler.settings.WorkerSettings;
 import dev.rota.scheduler.term.OutboxPasses.Tally;

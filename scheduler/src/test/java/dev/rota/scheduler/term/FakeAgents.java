@@ -1,5 +1,6 @@
 package dev.rota.scheduler.term;
 
+import dev.rota.agentapi.LogChunk;
 import dev.rota.agentapi.TaskId;
 import dev.rota.agentapi.TaskSpec;
 import dev.rota.agentapi.TaskView;
@@ -166,12 +167,12 @@ public class FakeAgents implements AgentClient {
       throw new IllegalStateException("disk full");
     }
     if (a.mode == Mode.REFUSES_STARTS) {
-      throw new dev.rota.scheduler.agents.AgentRejectedException(
+      throw new dev.rota.agentapi.AgentRejectedException(
           400, "command: not allowed on this worker");
     }
     TaskView here = a.tasks.get(taskId);
     if (here != null && !TaskId.sameSubmission(here.submission(), spec.submission())) {
-      throw new dev.rota.scheduler.agents.AgentRejectedException(
+      throw new dev.rota.agentapi.AgentRejectedException(
           409, "task " + taskId + " here is of submission " + here.submission());
     }
     a.starts.computeIfAbsent(taskId, k -> new AtomicInteger()).incrementAndGet();
@@ -208,8 +209,7 @@ public class FakeAgents implements AgentClient {
   public LogChunk logs(
       AgentAddress agent, String taskId, dev.rota.agentapi.LogQuery query, Duration timeout) {
     if (!reach(agent.endpoint()).tasks.containsKey(taskId)) {
-      throw new dev.rota.scheduler.agents.AgentRejectedException(
-          404, "no task " + taskId + " here");
+      throw new dev.rota.agentapi.AgentRejectedException(404, "no task " + taskId + " here");
     }
     return new LogChunk(new byte[0], 0, true);
   }

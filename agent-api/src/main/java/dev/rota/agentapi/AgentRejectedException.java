@@ -1,4 +1,4 @@
-package dev.rota.scheduler.agents;
+package dev.rota.agentapi;
 
 /** An agent refused a request with a 4xx: asking again will not help. */
 public class AgentRejectedException extends RuntimeException {
