@@ -3,6 +3,7 @@ package dev.rota.api;
 import static dev.rota.testing.Eventually.eventually;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import dev.rota.control.ActionSettings;
 import dev.rota.control.ControlWorkflows;
 import dev.rota.scheduler.SchedulerWaker;
 import dev.rota.scheduler.TemporalDeadlines;
@@ -48,7 +49,8 @@ class VmSetDeleteAnswerTest {
         SchedulerWaker waker,
         TemporalDeadlines deadlines,
         VmSetRepository sets) {
-      super(client, settings, scheduler, waker, deadlines, Duration.ofSeconds(2));
+      super(
+          client, settings, scheduler, waker, deadlines, new ActionSettings(Duration.ofSeconds(2)));
       this.sets = sets;
     }
 

@@ -332,7 +332,10 @@ class WorkflowStartsTest {
         tx,
         java.time.Clock.systemUTC(),
         deadlines,
-        java.time.Duration.ofMillis(500));
+        new dev.rota.scheduler.settings.VmSettings(
+            java.time.Duration.ofSeconds(15),
+            java.time.Duration.ofMinutes(5),
+            java.time.Duration.ofMillis(500)));
   }
 
   private String claimant(String vm) {

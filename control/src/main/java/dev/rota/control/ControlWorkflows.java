@@ -14,7 +14,6 @@ import dev.rota.workflows.cluster.ClusterWorkflow;
 import dev.rota.workflows.cluster.TermSummary;
 import dev.rota.workflows.vm.VmWorkflow;
 import dev.rota.workflows.vmset.VmSetWorkflow;
-import io.micronaut.context.annotation.Value;
 import io.temporal.api.common.v1.WorkflowExecution;
 import io.temporal.api.enums.v1.WorkflowExecutionStatus;
 import io.temporal.api.enums.v1.WorkflowIdConflictPolicy;
@@ -110,9 +109,9 @@ public class ControlWorkflows {
   private final SharedAnswer<TermSummary> lastTerm;
 
   /**
-   * @param actionWait how long a user action waits for its VM's workflow to carry it out before the
-   *     caller is answered anyway ({@code rota.api.action-wait}): the workflow has accepted it, and
-   *     may be busy, e.g. retrying a call to an agent that does not answer
+   * @param actions how long a user action waits for its VM's workflow to carry it out before the
+   *     caller is answered anyway: the workflow has accepted it, and may be busy, e.g. retrying a
+   *     call to an agent that does not answer
    */
   public ControlWorkflows(
       Provider<WorkflowClient> client,
@@ -120,13 +119,13 @@ public class ControlWorkflows {
       SchedulerSettings scheduler,
       SchedulerWaker waker,
       TemporalDeadlines deadlines,
-      @Value("${rota.api.action-wait:2s}") Duration actionWait) {
+      ActionSettings actions) {
     this.client = client;
     this.settings = settings;
     this.scheduler = scheduler;
     this.waker = waker;
     this.deadlines = deadlines;
-    this.actionWait = actionWait;
+    this.actionWait = actions.actionWait();
     this.lastTerm =
         new SharedAnswer<>(
             () ->

@@ -120,9 +120,8 @@ public class VmWorkflowStarter {
       TransactionOperations<Connection> tx,
       Clock clock,
       TemporalDeadlines deadlines,
-      @io.micronaut.context.annotation.Value("${rota.vms.workflow-start-delay:2s}")
-          Duration delay) {
-    this.delay = delay;
+      dev.rota.scheduler.settings.VmSettings settings) {
+    this.delay = settings.workflowStartDelay();
     this.deadlines = deadlines;
     this.workflows = workflows;
     this.starts = starts;

@@ -1,6 +1,5 @@
 package dev.rota.store;
 
-import io.micronaut.context.annotation.Value;
 import io.micronaut.core.annotation.Nullable;
 import jakarta.inject.Singleton;
 import java.io.IOException;
@@ -30,9 +29,9 @@ public class SecretBox {
   private final String missing;
   private final SecureRandom random = new SecureRandom();
 
-  public SecretBox(
-      @Nullable @Value("${rota.secrets.key:}") String key,
-      @Nullable @Value("${rota.secrets.key-file:}") String keyFile) {
+  public SecretBox(SecretSettings settings) {
+    String key = settings.key();
+    String keyFile = settings.keyFile();
     String text = key;
     String problem = null;
     if ((text == null || text.isBlank()) && keyFile != null && !keyFile.isBlank()) {

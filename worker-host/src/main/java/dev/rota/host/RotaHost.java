@@ -159,35 +159,30 @@ public final class RotaHost implements AutoCloseable {
         .getBean(dev.rota.control.VmWorkflowStarter.class)
         .sweepEvery(dev.rota.control.VmWorkflowStarter.SWEEP_EVERY);
     if (mode == HostMode.DEV) {
-      int count = context.getProperty("rota.dev.agents", Integer.class).orElse(2);
-      String heartbeat =
-          context.getProperty("rota.agent.heartbeat-interval", String.class).orElse("5s");
+      DevAgentSettings local = context.getBean(DevAgentSettings.class);
+      String heartbeat = context.getBean(DevAgentPace.class).heartbeatInterval();
       java.util.function.Function<String, String> tokens =
           authEnabled()
               ? worker -> context.getBean(WorkerTokens.class).issue(worker)
               : worker -> null;
-      String resources = context.getProperty("rota.dev.agent-resources", String.class).orElse(null);
-      String syntheticStart =
-          context.getProperty("rota.dev.agent-synthetic-start-delay", String.class).orElse(null);
       String runtimes =
-          context
-              .getProperty("rota.dev.agent-runtimes", String.class)
-              .orElse(
-                  dev.rota.agent.Agent.qemuInstalled()
-                      ? "process,qemu,synthetic"
-                      : "process,synthetic");
+          local.agentRuntimes() != null
+              ? local.agentRuntimes()
+              : dev.rota.agent.Agent.qemuInstalled()
+                  ? "process,qemu,synthetic"
+                  : "process,synthetic";
       devAgents =
           step(
               "dev agents",
               () ->
                   DevAgents.start(
-                      count,
+                      local.agents(),
                       server.getURI(),
                       dataDir,
                       heartbeat,
-                      resources,
+                      local.agentResources(),
                       runtimes,
-                      syntheticStart,
+                      local.agentSyntheticStartDelay(),
                       tokens));
     }
   }

@@ -1,5 +1,6 @@
 package dev.rota.api.cluster;
 
+import dev.rota.api.ApiSettings;
 import dev.rota.api.auth.RequiresRole;
 import dev.rota.api.auth.Role;
 import dev.rota.api.problem.ProblemAnswers;
@@ -13,7 +14,6 @@ import dev.rota.store.VmRepository;
 import dev.rota.store.WorkerRepository;
 import dev.rota.workflows.cluster.ClusterWorkflow;
 import dev.rota.workflows.cluster.TermSummary;
-import io.micronaut.context.annotation.Value;
 import io.micronaut.http.annotation.Controller;
 import io.micronaut.http.annotation.Get;
 import io.micronaut.scheduling.TaskExecutors;
@@ -43,23 +43,19 @@ public class ClusterController {
   private final WorkflowKeeper keeper;
   private final Duration queryDeadline;
 
-  /**
-   * @param queryDeadline how long to wait for the scheduler's query ({@code
-   *     rota.api.query-deadline})
-   */
   public ClusterController(
       ClusterStatusRepository status,
       WorkerRepository workers,
       VmRepository vms,
       ControlWorkflows control,
       WorkflowKeeper keeper,
-      @Value("${rota.api.query-deadline:500ms}") Duration queryDeadline) {
+      ApiSettings settings) {
     this.keeper = keeper;
     this.status = status;
     this.workers = workers;
     this.vms = vms;
     this.control = control;
-    this.queryDeadline = queryDeadline;
+    this.queryDeadline = settings.queryDeadline();
   }
 
   @RequiresRole({Role.COMPUTE_READ})

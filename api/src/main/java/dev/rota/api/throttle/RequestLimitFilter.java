@@ -1,8 +1,8 @@
 package dev.rota.api.throttle;
 
+import dev.rota.api.ApiSettings;
 import dev.rota.api.auth.AuthFilter;
 import dev.rota.api.problem.RetryLater;
-import io.micronaut.context.annotation.Value;
 import io.micronaut.core.async.publisher.Publishers;
 import io.micronaut.http.HttpRequest;
 import io.micronaut.http.HttpStatus;
@@ -44,11 +44,10 @@ public class RequestLimitFilter implements HttpServerFilter {
       java.util.regex.Pattern.compile("/v1/workers/[^/]+/(heartbeat|tasks)");
 
   public RequestLimitFilter(
-      Callers callers,
-      ErrorResponseProcessor<?> problems,
-      @Value("${rota.api.rate-limit:100}") double perSecond,
-      @Value("${rota.api.rate-burst:200}") int burst,
-      @Value("${rota.api.max-in-flight:64}") int maxInFlight) {
+      Callers callers, ErrorResponseProcessor<?> problems, ApiSettings settings) {
+    double perSecond = settings.rateLimit();
+    int burst = settings.rateBurst();
+    int maxInFlight = settings.maxInFlight();
     this.callers = callers;
     this.problems = problems;
     this.rates = new TokenBuckets(perSecond, burst, 10_000);

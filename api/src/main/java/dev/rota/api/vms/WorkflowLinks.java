@@ -1,6 +1,5 @@
 package dev.rota.api.vms;
 
-import io.micronaut.context.annotation.Value;
 import jakarta.inject.Singleton;
 import java.util.List;
 import java.util.Optional;
@@ -15,11 +14,9 @@ public class WorkflowLinks {
   private final Optional<String> ui;
   private final String namespace;
 
-  public WorkflowLinks(
-      @Value("${rota.temporal.ui-url:}") String configured,
-      @Value("${rota.temporal.namespace:default}") String namespace,
-      List<TemporalUiSource> running) {
-    this.namespace = namespace;
+  public WorkflowLinks(TemporalUiSettings settings, List<TemporalUiSource> running) {
+    String configured = settings.uiUrl();
+    this.namespace = settings.namespace();
     this.ui =
         configured != null && !configured.isBlank()
             ? Optional.of(configured.strip().replaceAll("/+$", ""))

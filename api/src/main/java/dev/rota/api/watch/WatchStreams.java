@@ -60,16 +60,10 @@ public class WatchStreams {
   private final java.util.concurrent.Semaphore open;
   private final int maxWatches;
 
-  /**
-   * @param maxWatches how many watches may be open at once on this host ({@code
-   *     rota.api.max-watches}): each holds a thread; one more is a 429
-   */
+  /** At most {@link dev.rota.api.ApiSettings#maxWatches} watches open at once on this host. */
   public WatchStreams(
-      ChangeRepository changes,
-      JsonMapper json,
-      Clock clock,
-      @io.micronaut.context.annotation.Value("${rota.api.max-watches:256}") int maxWatches) {
-    this.maxWatches = maxWatches;
+      ChangeRepository changes, JsonMapper json, Clock clock, dev.rota.api.ApiSettings settings) {
+    this.maxWatches = settings.maxWatches();
     this.open = new java.util.concurrent.Semaphore(maxWatches);
     this.changes = changes;
     this.json = json;

@@ -15,11 +15,15 @@ class WorkflowLinksTest {
   void theConfiguredUiWinsThenTheHostsOwnAndWithoutEitherThereIsNoLink() {
     assertEquals(
         "https://temporal.example.com/namespaces/rota/workflows/vm-web-1",
-        new WorkflowLinks("https://temporal.example.com/", "rota", List.of(DEV)).vm("web-1"));
+        new WorkflowLinks(
+                new TemporalUiSettings("https://temporal.example.com/", "rota"), List.of(DEV))
+            .vm("web-1"));
     assertEquals(
         "http://127.0.0.1:8233/namespaces/default/workflows/vm-web-1",
-        new WorkflowLinks("", "default", List.of(DEV)).vm("web-1"));
-    assertNull(new WorkflowLinks("", "default", List.of(Optional::empty)).vm("web-1"));
-    assertNull(new WorkflowLinks(null, "default", List.of()).vm("web-1"));
+        new WorkflowLinks(new TemporalUiSettings("", "default"), List.of(DEV)).vm("web-1"));
+    assertNull(
+        new WorkflowLinks(new TemporalUiSettings("", "default"), List.of(Optional::empty))
+            .vm("web-1"));
+    assertNull(new WorkflowLinks(new TemporalUiSettings(null, "default"), List.of()).vm("web-1"));
   }
 }
