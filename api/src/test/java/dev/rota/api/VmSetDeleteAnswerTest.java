@@ -6,17 +6,15 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import dev.rota.control.ActionSettings;
 import dev.rota.control.ControlWorkflows;
 import dev.rota.scheduler.SchedulerWaker;
-import dev.rota.scheduler.TemporalDeadlines;
 import dev.rota.scheduler.settings.SchedulerSettings;
 import dev.rota.scheduler.settings.VmSettings;
+import dev.rota.scheduler.temporal.TemporalDeadlines;
 import dev.rota.store.VmSetRepository;
 import io.micronaut.context.annotation.Property;
 import io.micronaut.context.annotation.Replaces;
 import io.micronaut.context.annotation.Requires;
 import io.micronaut.test.extensions.junit5.annotation.MicronautTest;
-import io.temporal.client.WorkflowClient;
 import jakarta.inject.Inject;
-import jakarta.inject.Provider;
 import jakarta.inject.Singleton;
 import java.time.Duration;
 import java.util.Map;
@@ -43,7 +41,7 @@ class VmSetDeleteAnswerTest {
     private final VmSetRepository sets;
 
     QuickSetWorkflow(
-        Provider<WorkflowClient> client,
+        dev.rota.scheduler.temporal.WorkflowStubs client,
         VmSettings settings,
         SchedulerSettings scheduler,
         SchedulerWaker waker,

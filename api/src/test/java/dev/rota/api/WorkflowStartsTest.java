@@ -53,7 +53,7 @@ class WorkflowStartsTest {
   @Inject dev.rota.store.VmTaskRepository tasks;
   @Inject dev.rota.control.WorkflowKeeper keeper;
   @Inject dev.rota.store.CertainCommits certain;
-  @Inject dev.rota.scheduler.TemporalDeadlines deadlines;
+  @Inject dev.rota.scheduler.temporal.TemporalDeadlines deadlines;
   @Inject dev.rota.control.VmActivitiesImpl activities;
   @Inject dev.rota.store.VmEventRepository events;
 

@@ -2,9 +2,10 @@ package dev.rota.control;
 
 import dev.rota.scheduler.DaemonThreads;
 import dev.rota.scheduler.SchedulerWaker;
-import dev.rota.scheduler.TemporalDeadlines;
 import dev.rota.scheduler.settings.SchedulerSettings;
 import dev.rota.scheduler.settings.VmSettings;
+import dev.rota.scheduler.temporal.TemporalDeadlines;
+import dev.rota.scheduler.temporal.WorkflowStubs;
 import dev.rota.store.VmRow;
 import dev.rota.workflows.RotaSearchAttributes;
 import dev.rota.workflows.TaskQueues;
@@ -31,7 +32,6 @@ import io.temporal.common.SearchAttributes;
 import io.temporal.failure.ApplicationFailure;
 import io.temporal.workflow.Functions;
 import jakarta.annotation.PreDestroy;
-import jakarta.inject.Provider;
 import jakarta.inject.Singleton;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -81,7 +81,7 @@ public class ControlWorkflows {
 
   static final Duration TERM_QUERY_GIVEN_UP = Duration.ofSeconds(10);
 
-  private final Provider<WorkflowClient> client;
+  private final WorkflowStubs stubs;
   private final VmSettings settings;
   private final SchedulerSettings scheduler;
   private final SchedulerWaker waker;
@@ -114,13 +114,13 @@ public class ControlWorkflows {
    *     call to an agent that does not answer
    */
   public ControlWorkflows(
-      Provider<WorkflowClient> client,
+      WorkflowStubs stubs,
       VmSettings settings,
       SchedulerSettings scheduler,
       SchedulerWaker waker,
       TemporalDeadlines deadlines,
       ActionSettings actions) {
-    this.client = client;
+    this.stubs = stubs;
     this.settings = settings;
     this.scheduler = scheduler;
     this.waker = waker;
@@ -128,14 +128,7 @@ public class ControlWorkflows {
     this.actionWait = actions.actionWait();
     this.lastTerm =
         new SharedAnswer<>(
-            () ->
-                client
-                    .get()
-                    .newWorkflowStub(ClusterWorkflow.class, ClusterWorkflow.WORKFLOW_ID)
-                    .lastTerm(),
-            calls,
-            TERM_FRESH,
-            TERM_QUERY_GIVEN_UP);
+            () -> stubs.scheduler().lastTerm(), calls, TERM_FRESH, TERM_QUERY_GIVEN_UP);
   }
 
   @PreDestroy
@@ -149,8 +142,8 @@ public class ControlWorkflows {
    */
   public WorkflowExecution startScheduler() {
     ClusterWorkflow cluster =
-        client
-            .get()
+        stubs
+            .client()
             .newWorkflowStub(
                 ClusterWorkflow.class,
                 ClusterWorkflow.startOptions()
@@ -167,14 +160,14 @@ public class ControlWorkflows {
   /** The open workflows a visibility {@code query} finds (none where the server cannot list). */
   public List<io.temporal.api.common.v1.WorkflowExecution> open(String query) {
     List<io.temporal.api.common.v1.WorkflowExecution> open = new ArrayList<>();
-    client.get().listExecutions(query).forEach(w -> open.add(w.getExecution()));
+    stubs.client().listExecutions(query).forEach(w -> open.add(w.getExecution()));
     return open;
   }
 
   /** Ends one run of a workflow, saying {@code why} in its history. */
   public void terminate(io.temporal.api.common.v1.WorkflowExecution run, String why) {
-    client
-        .get()
+    stubs
+        .client()
         .newUntypedWorkflowStub(run.getWorkflowId(), Optional.of(run.getRunId()), Optional.empty())
         .terminate(why);
   }
@@ -185,7 +178,11 @@ public class ControlWorkflows {
    */
   public boolean schedulerRuns() {
     try {
-      return client.get().newUntypedWorkflowStub(ClusterWorkflow.WORKFLOW_ID).describe().getStatus()
+      return stubs
+              .client()
+              .newUntypedWorkflowStub(ClusterWorkflow.WORKFLOW_ID)
+              .describe()
+              .getStatus()
           == WorkflowExecutionStatus.WORKFLOW_EXECUTION_STATUS_RUNNING;
     } catch (WorkflowNotFoundException e) {
       return false;
@@ -208,8 +205,8 @@ public class ControlWorkflows {
 
   /** A stub that starts the VM's workflow (or, with {@code joinOpen}, joins its open run). */
   private VmWorkflow vmStarter(VmRow vm, boolean joinOpen) {
-    return client
-        .get()
+    return stubs
+        .client()
         .newWorkflowStub(
             VmWorkflow.class,
             options(VmWorkflow.workflowId(vm.name()), joinOpen)
@@ -237,8 +234,8 @@ public class ControlWorkflows {
   public boolean openFor(String vmName, long seq) {
     try {
       Object memo =
-          client
-              .get()
+          stubs
+              .client()
               .newUntypedWorkflowStub(VmWorkflow.workflowId(vmName))
               .describe()
               .getMemo(VmWorkflow.SUBMISSION, Long.class);
@@ -279,8 +276,8 @@ public class ControlWorkflows {
         () ->
             signalIfOpen(
                 () ->
-                    client
-                        .get()
+                    stubs
+                        .client()
                         .newWorkflowStub(VmWorkflow.class, VmWorkflow.workflowId(vmName))
                         .delete()));
   }
@@ -309,8 +306,8 @@ public class ControlWorkflows {
   /** Starts the set's workflow; {@code joinOpen} as for {@link #startVm}. */
   private void startSet(String setName, int replicas, boolean joinOpen) {
     VmSetWorkflow stub =
-        client
-            .get()
+        stubs
+            .client()
             .newWorkflowStub(
                 VmSetWorkflow.class,
                 options(VmSetWorkflow.workflowId(setName), joinOpen)
@@ -333,8 +330,8 @@ public class ControlWorkflows {
         () ->
             signalIfOpen(
                 () ->
-                    client
-                        .get()
+                    stubs
+                        .client()
                         .newWorkflowStub(VmSetWorkflow.class, VmSetWorkflow.workflowId(setName))
                         .changed()));
   }
@@ -392,7 +389,7 @@ public class ControlWorkflows {
    * @return false if the VM has no open workflow to take it
    */
   public boolean act(String vmName, Function<VmWorkflow, Functions.Func<String>> action) {
-    VmWorkflow vm = client.get().newWorkflowStub(VmWorkflow.class, VmWorkflow.workflowId(vmName));
+    VmWorkflow vm = stubs.vm(vmName);
     return carry(vmName, () -> WorkflowClient.startUpdate(action.apply(vm), accepted()));
   }
 
@@ -471,7 +468,7 @@ public class ControlWorkflows {
 
   private boolean closed(String workflowId) {
     try {
-      return client.get().newUntypedWorkflowStub(workflowId).describe().getStatus()
+      return stubs.client().newUntypedWorkflowStub(workflowId).describe().getStatus()
           != WorkflowExecutionStatus.WORKFLOW_EXECUTION_STATUS_RUNNING;
     } catch (RuntimeException e) {
       return false;

@@ -1,7 +1,7 @@
 package dev.rota.control;
 
 import dev.rota.scheduler.DaemonThreads;
-import dev.rota.scheduler.TemporalDeadlines;
+import dev.rota.scheduler.temporal.TemporalDeadlines;
 import dev.rota.store.BatchStatement;
 import dev.rota.store.CertainCommits;
 import dev.rota.store.OutboxRepository;

@@ -1,11 +1,11 @@
 package dev.rota.scheduler;
 
+import dev.rota.scheduler.temporal.TemporalDeadlines;
+import dev.rota.scheduler.temporal.WorkflowStubs;
 import dev.rota.store.ClusterStatusRepository;
 import dev.rota.workflows.cluster.ClusterWorkflow;
 import io.micronaut.context.event.ApplicationEventPublisher;
-import io.temporal.client.WorkflowClient;
 import io.temporal.client.WorkflowNotFoundException;
-import jakarta.inject.Provider;
 import jakarta.inject.Singleton;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -21,17 +21,17 @@ public class SchedulerWaker {
    */
   static final java.time.Duration SIGNAL_DEADLINE = java.time.Duration.ofSeconds(5);
 
-  private final Provider<WorkflowClient> client;
+  private final WorkflowStubs workflows;
   private final ClusterStatusRepository status;
   private final ApplicationEventPublisher<SchedulerMissing> missing;
   private final TemporalDeadlines deadlines;
 
   public SchedulerWaker(
-      Provider<WorkflowClient> client,
+      WorkflowStubs workflows,
       ClusterStatusRepository status,
       ApplicationEventPublisher<SchedulerMissing> missing,
       TemporalDeadlines deadlines) {
-    this.client = client;
+    this.workflows = workflows;
     this.status = status;
     this.missing = missing;
     this.deadlines = deadlines;
@@ -49,10 +49,7 @@ public class SchedulerWaker {
       deadlines.within(
           SIGNAL_DEADLINE,
           () -> {
-            client
-                .get()
-                .newWorkflowStub(ClusterWorkflow.class, ClusterWorkflow.WORKFLOW_ID)
-                .wake(reason);
+            workflows.scheduler().wake(reason);
             return null;
           });
     } catch (WorkflowNotFoundException e) {

@@ -2,6 +2,8 @@ package dev.rota.scheduler;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import dev.rota.scheduler.temporal.TemporalDeadlines;
+import dev.rota.scheduler.temporal.WorkflowStubs;
 import dev.rota.store.ClusterStatusRepository;
 import dev.rota.workflows.cluster.ClusterWorkflow;
 import io.grpc.Status;
@@ -28,7 +30,8 @@ class SchedulerWakerTest {
           tried[0]++;
           throw Status.UNAVAILABLE.withDescription("connection refused").asRuntimeException();
         };
-    SchedulerWaker waker = new SchedulerWaker(away, status, event -> {}, new TemporalDeadlines());
+    SchedulerWaker waker =
+        new SchedulerWaker(new WorkflowStubs(away), status, event -> {}, new TemporalDeadlines());
     waker.wake("a submission");
     waker.wake("another submission");
     assertEquals(

@@ -4,8 +4,6 @@ import dev.rota.store.OutboxRow;
 import dev.rota.store.VmRepository;
 import io.micronaut.context.annotation.Replaces;
 import io.micronaut.context.annotation.Requires;
-import io.temporal.client.WorkflowClient;
-import jakarta.inject.Provider;
 import jakarta.inject.Singleton;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -23,12 +21,12 @@ public class FailingNotifier extends VmNotifier {
   private final Map<String, AtomicInteger> failed = new ConcurrentHashMap<>();
 
   public FailingNotifier(
-      Provider<WorkflowClient> client,
+      dev.rota.scheduler.temporal.WorkflowStubs workflows,
       VmRepository vms,
       dev.rota.store.OutboxRepository outbox,
       dev.rota.store.WorkflowStartRepository starts,
-      dev.rota.scheduler.TemporalDeadlines deadlines) {
-    super(client, vms, outbox, starts, deadlines);
+      dev.rota.scheduler.temporal.TemporalDeadlines deadlines) {
+    super(workflows, vms, outbox, starts, deadlines);
   }
 
   /**

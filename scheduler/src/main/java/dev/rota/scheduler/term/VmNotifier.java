@@ -4,6 +4,8 @@ import dev.rota.core.lifecycle.RunRule;
 import dev.rota.core.model.TaskEventType;
 import dev.rota.core.model.VmStatus;
 import dev.rota.core.model.WireName;
+import dev.rota.scheduler.temporal.TemporalDeadlines;
+import dev.rota.scheduler.temporal.WorkflowStubs;
 import dev.rota.store.Columns;
 import dev.rota.store.OutboxRepository;
 import dev.rota.store.OutboxRow;
@@ -13,9 +15,7 @@ import dev.rota.store.WorkflowStartRepository;
 import dev.rota.store.WorkflowStartRow;
 import dev.rota.workflows.vm.TaskEvent;
 import dev.rota.workflows.vm.VmWorkflow;
-import io.temporal.client.WorkflowClient;
 import io.temporal.client.WorkflowNotFoundException;
-import jakarta.inject.Provider;
 import jakarta.inject.Singleton;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -42,24 +42,20 @@ public class VmNotifier {
    */
   static final java.time.Duration SIGNAL_DEADLINE = java.time.Duration.ofSeconds(5);
 
-  private final Provider<WorkflowClient> client;
+  private final WorkflowStubs workflows;
   private final VmRepository vms;
   private final OutboxRepository outbox;
   private final WorkflowStartRepository starts;
-  private final dev.rota.scheduler.TemporalDeadlines deadlines;
+  private final TemporalDeadlines deadlines;
 
-  /**
-   * The client is looked up on first use: the Temporal worker that runs these activities needs it
-   * too.
-   */
   public VmNotifier(
-      Provider<WorkflowClient> client,
+      WorkflowStubs workflows,
       VmRepository vms,
       OutboxRepository outbox,
       WorkflowStartRepository starts,
-      dev.rota.scheduler.TemporalDeadlines deadlines) {
+      TemporalDeadlines deadlines) {
     this.starts = starts;
-    this.client = client;
+    this.workflows = workflows;
     this.vms = vms;
     this.outbox = outbox;
     this.deadlines = deadlines;
@@ -105,8 +101,7 @@ public class VmNotifier {
             && row.taskEventId() == news.id()
             && VmStatus.RUNNING.wireName().equals(row.status());
     told.add(event(news, recorded));
-    VmWorkflow workflow =
-        client.get().newWorkflowStub(VmWorkflow.class, VmWorkflow.workflowId(news.vm()));
+    VmWorkflow workflow = workflows.vm(news.vm());
     try {
       deadlines.within(
           SIGNAL_DEADLINE,

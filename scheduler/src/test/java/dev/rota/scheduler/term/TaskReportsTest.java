@@ -431,11 +431,11 @@ class TaskReportsTest {
     List<dev.rota.workflows.vm.TaskEvent> heard = new java.util.concurrent.CopyOnWriteArrayList<>();
     VmNotifier notifier =
         new VmNotifier(
-            () -> workflowsHearingInto(heard),
+            new dev.rota.scheduler.temporal.WorkflowStubs(() -> workflowsHearingInto(heard)),
             vms,
             actions,
             starts,
-            new dev.rota.scheduler.TemporalDeadlines());
+            new dev.rota.scheduler.temporal.TemporalDeadlines());
     notifier.notify(started);
     vms.requeue(
         "tr-shown",

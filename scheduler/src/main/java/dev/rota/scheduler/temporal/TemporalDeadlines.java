@@ -1,5 +1,6 @@
-package dev.rota.scheduler;
+package dev.rota.scheduler.temporal;
 
+import dev.rota.scheduler.DaemonThreads;
 import jakarta.inject.Singleton;
 import java.time.Duration;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
