@@ -78,6 +78,9 @@ final class SecretCommands extends Noun {
         return file == null || file.equals("-")
             ? new String(System.in.readAllBytes(), StandardCharsets.UTF_8)
             : Files.readString(Path.of(file), StandardCharsets.UTF_8);
+      } catch (java.nio.file.NoSuchFileException e) {
+        throw new CliException(
+            ExitCodes.USAGE, "cannot read the secret's value from " + file + ": no such file");
       } catch (IOException e) {
         throw new CliException(
             ExitCodes.USAGE, "cannot read the secret's value from " + file + ": " + e.getMessage());

@@ -1,6 +1,7 @@
 package dev.rota.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -978,6 +979,60 @@ class RotaCliTest {
     api.on("PATCH /v1/vm-sets/web", StandInApi.Reply.json(200, set));
     assertEquals(0, run("vm-set", "scale", "web", "5").code());
     assertEquals(json.readTree("{\"replicas\":5}"), json.readTree(api.last().body()));
+  }
+
+  @Test
+  void aSecretsValueGoesFromItsFileToTheServerAndNoCommandPrintsIt() throws Exception {
+    String shown =
+        "{\"name\":\"db\",\"createdAt\":\"2026-11-23T07:00:00Z\",\"updatedAt\":\"2026-11-23T07:00:00Z\"}";
+    api.on("POST /v1/secrets", StandInApi.Reply.json(201, shown));
+    api.on("PUT /v1/secrets/db", StandInApi.Reply.json(200, shown));
+    api.on("GET /v1/secrets/db", StandInApi.Reply.json(200, shown));
+    api.on("DELETE /v1/secrets/db", StandInApi.Reply.json(204, ""));
+    Path value = Files.writeString(home.resolve("db-password"), "s3cret-value\n");
+
+    Result created = run("secret", "create", "db", "--from-file", value.toString());
+    assertEquals(0, created.code(), created.err());
+    assertEquals(
+        json.readTree("{\"name\":\"db\",\"value\":\"s3cret-value\\n\"}"),
+        json.readTree(api.last().body()),
+        "the file's bytes, as they are");
+    Result set = run("secret", "set", "db", "--from-file", value.toString());
+    assertEquals(0, set.code(), set.err());
+    assertEquals("PUT", api.last().method());
+    assertEquals(
+        json.readTree("{\"value\":\"s3cret-value\\n\"}"), json.readTree(api.last().body()));
+    Result got = run("secret", "get", "db");
+    assertEquals(0, got.code(), got.err());
+    assertTrue(got.out().contains("db"), got.out());
+    for (Result r : List.of(created, set, got)) {
+      assertFalse(r.out().contains("s3cret") || r.err().contains("s3cret"), "no value shown: " + r);
+    }
+    Result deleted = run("secret", "delete", "db");
+    assertEquals("secret db deleted\n", deleted.out());
+    assertEquals("DELETE", api.last().method());
+
+    Result missing = run("secret", "create", "db", "--from-file", home.resolve("none").toString());
+    assertEquals(2, missing.code(), "a file that cannot be read is the command line's fault");
+    assertEquals(
+        "rota: cannot read the secret's value from " + home.resolve("none") + ": no such file\n",
+        missing.err());
+    assertEquals("DELETE", api.last().method(), "nothing sent");
+  }
+
+  @Test
+  void aVmsAccessTokenIsPrintedAloneForAScriptToTake() throws Exception {
+    api.on(
+        "POST /v1/vms/web-1/access-tokens",
+        StandInApi.Reply.json(
+            201, "{\"token\":\"rota_vm_abc\",\"expiresAt\":\"2026-11-23T07:15:00Z\"}"));
+    Result made = run("vm", "token", "web-1", "--ttl", "1h");
+    assertEquals("rota_vm_abc\n", made.out());
+    assertEquals(json.readTree("{\"ttl\":\"1h\"}"), json.readTree(api.last().body()));
+    Result asJson = run("vm", "token", "web-1", "-o", "json");
+    assertEquals("rota_vm_abc", json.readTree(asJson.out()).get("token").asText());
+    assertEquals(
+        json.readTree("{}"), json.readTree(api.last().body()), "15m is the server's default");
   }
 
   @Test
