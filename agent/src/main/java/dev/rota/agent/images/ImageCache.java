@@ -197,8 +197,7 @@ public final class ImageCache {
             "image " + location + " has content sha256:" + sha + ", not the pinned sha256:" + pin);
       }
       String format = format(part);
-      // Every guest's user reads the blob (the backing file of its overlay), none writes it.
-      Files.setPosixFilePermissions(part, PosixFilePermissions.fromString("rw-r--r--"));
+      readableByEveryGuest(part);
       synchronized (this) {
         if (Files.exists(blobPath(sha))) {
           // The same content under another address: the blob stays as it is, since a guest may be
@@ -397,8 +396,11 @@ public final class ImageCache {
           .blobs()
           .forEach(
               (sha, b) -> {
-                if (Files.exists(blobPath(sha))) {
+                try {
+                  readableByEveryGuest(blobPath(sha)); // a cache an earlier agent made
                   blobs.put(sha, b);
+                } catch (IOException e) {
+                  // gone, or not the agent's own: fetched again when a VM needs it
                 }
               });
       index
@@ -412,6 +414,14 @@ public final class ImageCache {
     } catch (IOException | RuntimeException e) {
       log.warn("image index {} unreadable, starting an empty cache: {}", file, e.toString());
     }
+  }
+
+  /**
+   * Every guest's user reads a blob (the backing file of each overlay made from it) and none writes
+   * it.
+   */
+  private static void readableByEveryGuest(Path blob) throws IOException {
+    Files.setPosixFilePermissions(blob, PosixFilePermissions.fromString("rw-r--r--"));
   }
 
   private void save() {

@@ -253,13 +253,6 @@ public final class QemuRuntime implements TaskRuntime {
     long memory = memoryMib(task);
     Path files = GuestFiles.folder(dir);
     Files.createDirectories(files);
-    if (uid != null) {
-      for (ImageCache.Lease lease : java.util.Arrays.asList(disk, kernel, initrd)) {
-        if (lease != null) {
-          readableByAll(lease.path());
-        }
-      }
-    }
     List<String> argv =
         new ArrayList<>(List.of(host.binary().toString(), "-name", "rota-" + task.id));
     argv.addAll(host.machine());
@@ -563,18 +556,6 @@ public final class QemuRuntime implements TaskRuntime {
           java.util.Set.of(
               java.nio.file.attribute.PosixFilePermission.OWNER_READ,
               java.nio.file.attribute.PosixFilePermission.OWNER_WRITE));
-    }
-  }
-
-  /**
-   * A cached image every guest user may read (never write: it is the backing file of every VM's
-   * overlay made from it).
-   */
-  private static void readableByAll(Path image) throws IOException {
-    java.util.Set<java.nio.file.attribute.PosixFilePermission> p =
-        Files.getPosixFilePermissions(image);
-    if (p.add(java.nio.file.attribute.PosixFilePermission.OTHERS_READ)) {
-      Files.setPosixFilePermissions(image, p);
     }
   }
 

@@ -188,6 +188,16 @@ class ImageCacheTest {
         before,
         Files.readAttributes(again.path(), "unix:ino").get("ino"),
         "the blob a guest may be opening was not replaced");
+
+    // A cache an earlier agent made, its blobs the agent's alone: readable once this one loads it.
+    Files.setPosixFilePermissions(
+        first.path(), java.nio.file.attribute.PosixFilePermissions.fromString("rw-------"));
+    ImageCache restarted = cache(1L << 30);
+    assertEquals(first.path(), restarted.acquire(a, p -> {}).path(), "kept across the restart");
+    assertTrue(
+        Files.getPosixFilePermissions(first.path())
+            .contains(java.nio.file.attribute.PosixFilePermission.OTHERS_READ),
+        "made readable by the guests' users at load");
   }
 
   @Test
