@@ -1,5 +1,6 @@
 package dev.rota.agent;
 
+import java.util.List;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -20,6 +21,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 public record AgentThreads(
     ScheduledExecutorService timers, ExecutorService requests, ExecutorService checks)
     implements AutoCloseable {
+  private static final java.time.Duration WIND_DOWN = java.time.Duration.ofSeconds(10);
 
   /**
    * One agent's own: two timers, and 8 request threads with 64 requests waiting (see {@link
@@ -72,10 +74,22 @@ public record AgentThreads(
     };
   }
 
+  /**
+   * Interrupts the work at hand and waits (up to {@link #WIND_DOWN} each) for it to end: a guest's
+   * boot or an image's fetch goes on writing in the agent's folder otherwise, after the agent was
+   * told to stop, and whoever stopped it (dev mode, a test) may be removing that folder.
+   */
   @Override
   public void close() {
-    timers.shutdownNow();
-    requests.shutdownNow();
-    checks.shutdownNow();
+    List<ExecutorService> pools = List.of(timers, requests, checks);
+    pools.forEach(ExecutorService::shutdownNow);
+    for (ExecutorService pool : pools) {
+      try {
+        pool.awaitTermination(WIND_DOWN.toMillis(), TimeUnit.MILLISECONDS);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        return;
+      }
+    }
   }
 }
