@@ -78,12 +78,15 @@ public final class RotaHost implements AutoCloseable {
     ApplicationContext context;
     try {
       // Starting the context opens the database pool and runs the migrations.
-      context =
+      io.micronaut.context.ApplicationContextBuilder builder =
           ApplicationContext.builder()
               .environments(mode.environment())
               .deduceEnvironment(false)
-              .properties(props)
-              .start();
+              .properties(props);
+      if (dataDir != null) {
+        builder.singletons(new DevDataFolder(dataDir));
+      }
+      context = builder.start();
     } catch (RuntimeException e) {
       throw databaseFailure(e, dataDir)
           .orElseGet(() -> StartupException.describe("configuration", e));

@@ -2,13 +2,13 @@ package dev.rota.host.temporal;
 
 import com.uber.m3.tally.RootScopeBuilder;
 import com.uber.m3.tally.Scope;
+import dev.rota.host.DevDataFolder;
 import dev.rota.host.StartupException;
 import dev.rota.workflows.RotaSearchAttributes;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micronaut.context.annotation.Bean;
 import io.micronaut.context.annotation.Factory;
 import io.micronaut.context.annotation.Requires;
-import io.micronaut.context.env.Environment;
 import io.temporal.authorization.AuthorizationTokenSupplier;
 import io.temporal.client.WorkflowClient;
 import io.temporal.client.WorkflowClientOptions;
@@ -34,7 +34,7 @@ public class TemporalFactory {
   @Singleton
   @Requires(property = "rota.temporal.embedded", value = "true")
   @Bean(preDestroy = "close")
-  LocalTemporalServer localTemporalServer(TemporalSettings settings, Environment environment) {
+  LocalTemporalServer localTemporalServer(TemporalSettings settings, Optional<DevDataFolder> data) {
     Optional<Path> cli =
         settings.devServer().equals("embedded")
             ? Optional.empty()
@@ -47,14 +47,11 @@ public class TemporalFactory {
       }
       return EmbeddedTemporalServer.start(settings.port());
     }
-    Path dataDir =
-        Path.of(
-            environment
-                .getProperty("rota.data-dir", String.class)
-                .orElseThrow(
-                    () -> new StartupException("dev mode has no data folder (rota.data-dir)")));
+    Path folder =
+        data.map(DevDataFolder::path)
+            .orElseThrow(() -> new StartupException("dev mode has no data folder (ROTA_DATA_DIR)"));
     return CliTemporalServer.start(
-        cli.get(), settings.port(), settings.uiPortOrDefault(), dataDir, RotaSearchAttributes.ALL);
+        cli.get(), settings.port(), settings.uiPortOrDefault(), folder, RotaSearchAttributes.ALL);
   }
 
   /**
