@@ -30,7 +30,7 @@ public class ClusterActivitiesImpl implements ClusterActivities {
   private final java.time.Clock clock;
   private final Heartbeats heartbeats;
   private final SchedulerMetrics metrics;
-  private final boolean quietTermsRest;
+  private final dev.rota.scheduler.temporal.QuietTermsRest quietTermsRest;
 
   public ClusterActivitiesImpl(
       TermObserver observer,
@@ -40,11 +40,8 @@ public class ClusterActivitiesImpl implements ClusterActivities {
       java.time.Clock clock,
       Heartbeats heartbeats,
       SchedulerMetrics metrics,
-      @io.micronaut.context.annotation.Value("${rota.temporal.embedded:false}")
-          boolean embeddedTemporal) {
-    // The in-process test server refuses for good a workflow task whose cancel races the
-    // activity's completion, which resting quiet terms would risk at every wake-up.
-    this.quietTermsRest = !embeddedTemporal;
+      dev.rota.scheduler.temporal.QuietTermsRest quietTermsRest) {
+    this.quietTermsRest = quietTermsRest;
     this.metrics = metrics;
     this.heartbeats = heartbeats;
     this.observer = observer;
@@ -81,11 +78,11 @@ public class ClusterActivitiesImpl implements ClusterActivities {
               new TermStart(term, Math.max(began, start.startedAtMillis()), start.woken()),
               outcome.decisions(),
               applied);
+      boolean mayRest = quietTermsRest.allowed();
       TermOutcome done =
-          new TermOutcome(
-              outcome.observation(), outcome.decisions(), applied, recorded, quietTermsRest);
+          new TermOutcome(outcome.observation(), outcome.decisions(), applied, recorded, mayRest);
       Optional<ApplicationFailure> rest =
-          quietTermsRest ? QuietTerms.rest(start, done, clock.millis()) : Optional.empty();
+          mayRest ? QuietTerms.rest(start, done, clock.millis()) : Optional.empty();
       if (rest.isPresent()) {
         // A wake-up that came while this term ran cancels it: heard here, it ends the attempt
         // instead of the rest.

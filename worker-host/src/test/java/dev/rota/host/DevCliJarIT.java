@@ -4,6 +4,7 @@ import static dev.rota.testing.Eventually.eventually;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.rota.workflows.cluster.ClusterWorkflow;
 import io.temporal.client.WorkflowClient;
 import io.temporal.serviceclient.WorkflowServiceStubs;
 import io.temporal.serviceclient.WorkflowServiceStubsOptions;
@@ -20,7 +21,8 @@ import org.junit.jupiter.api.Test;
  * {@code rota.jar dev} on the real Temporal server (the CLI's dev server, {@code
  * ROTA_DEV_TEMPORAL=cli}): the banner gives the Web UI, which answers; killed with SIGKILL and
  * started again on the same data folder, it finds its server's state (the same workflow runs) and
- * its VM's process; SIGTERM stops the server with it.
+ * its VM's process; idle, its quiet terms rest (the scheduler's history stays still); SIGTERM stops
+ * the server with it.
  */
 class DevCliJarIT {
   @Test
@@ -39,7 +41,10 @@ class DevCliJarIT {
             "ROTA_TEMPORAL_PORT", String.valueOf(temporal),
             "ROTA_TEMPORAL_UI_PORT", String.valueOf(ui),
             "ROTA_DATA_DIR", data.toString(),
-            "ROTA_DEV_AGENTS", "1");
+            "ROTA_DEV_AGENTS", "1",
+            // Terms every second, idle or not: quiet terms come quickly.
+            "ROTA_SCHEDULER_INTERVAL", "1s",
+            "ROTA_SCHEDULER_IDLE_INTERVAL", "1s");
     JarProcess dev = JarProcess.dev("dev", env, dir);
     RotaClient api = new RotaClient("http://127.0.0.1:" + http, null);
     WorkflowServiceStubs stubs =
@@ -104,6 +109,18 @@ class DevCliJarIT {
       }
       assertEquals(before, sleeping("sleep 3801"), "its process was adopted, not started again");
 
+      // Nothing changes now: on a Temporal server, quiet terms rest in their activity and leave
+      // the scheduler's history alone (about ten events a term otherwise).
+      eventually(
+          "three terms that added nothing to the scheduler's history",
+          java.time.Duration.ofMinutes(1),
+          () -> {
+            long events = historyLength(client, ClusterWorkflow.WORKFLOW_ID);
+            long term = term(api);
+            eventually("three more terms", () -> term(api) >= term + 3);
+            return historyLength(client, ClusterWorkflow.WORKFLOW_ID) == events;
+          });
+
       assertEquals(0, dev.stop(), "SIGTERM stops dev mode cleanly");
       eventually("its Temporal server stopped with it", () -> servers(data).isEmpty());
     } finally {
@@ -112,6 +129,19 @@ class DevCliJarIT {
       sleeping("sleep 3801").forEach(ProcessHandle::destroyForcibly);
       stubs.shutdownNow();
     }
+  }
+
+  private static long term(RotaClient api) {
+    return ((Number) api.api("GET", "/v1/cluster", null).map().get("term")).longValue();
+  }
+
+  private static long historyLength(WorkflowClient client, String workflowId) {
+    return client
+        .newUntypedWorkflowStub(workflowId)
+        .describe()
+        .getRawDescription()
+        .getWorkflowExecutionInfo()
+        .getHistoryLength();
   }
 
   /**

@@ -49,8 +49,6 @@ import org.junit.jupiter.api.Test;
 @MicronautTest(rebuildContext = true, transactional = false)
 @Property(name = "rota.scheduler.interval", value = "5s")
 @Property(name = "rota.secrets.key", value = "q2Jq0W8s5aTt4Yk3t9m0v9m8bqfQy3m8l2b1n0c9d8E=")
-// The in-process test server, as dev mode's embedded one: quiet terms do not rest on it.
-@Property(name = "rota.temporal.embedded", value = "true")
 // These scenarios count terms at the interval; quiet-cluster stretching is tested in
 // ClusterWorkflowTest.
 @Property(name = "rota.scheduler.idle-interval", value = "5s")
