@@ -35,6 +35,10 @@ public final class Quantities {
    */
   public static final String MEMORY_PATTERN = "^([0-9]{1,15}(Mi|Gi)?|[0-9]{1,12}Ti)$";
 
+  /** {@link #MEMORY_PATTERN} but none of zero: a VM's memory. */
+  public static final String SOME_MEMORY_PATTERN =
+      "^(?!0+(Mi|Gi|Ti)?$)" + MEMORY_PATTERN.substring(1);
+
   private static final java.util.regex.Pattern MEMORY_TEXT =
       java.util.regex.Pattern.compile(MEMORY_PATTERN);
 

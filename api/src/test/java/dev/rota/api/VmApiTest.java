@@ -118,7 +118,7 @@ class VmApiTest {
           {"memory":"2Gi"}               | {cpu=1, memory=2048}
           {"memory":"1Ti","gpu":1}       | {cpu=1, gpu=1, memory=1048576}
           {"memory":"768"}               | {cpu=1, memory=768}
-          {"cpu":0,"memory":0}           | {cpu=0, memory=0}
+          {"gpu":0}                      | {cpu=1, gpu=0, memory=512}
           """)
   void eachResourceHasItsOwnDefaultAndMemoryTakesUnits(String resources, String reserved) {
     String name = "res-" + Integer.toHexString(resources.hashCode());
@@ -242,6 +242,10 @@ class VmApiTest {
           name too long      | {"name":"aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa","command":["x"]} | 400 | name
           missing name       | {"command":["x"]}                                                     | 400 | name
           negative resource  | {"name":"neg","command":["x"],"resources":{"cpu":-1}}                 | 400 | resources.cpu
+          no cpu             | {"name":"cpu0","command":["x"],"resources":{"cpu":0}}                 | 400 | resources.cpu: must be at least 1
+          no memory          | {"name":"mem0","command":["x"],"resources":{"memory":0}}              | 400 | resources.memory: must be at least 1 MiB
+          no memory in Mi    | {"name":"mem0mi","command":["x"],"resources":{"memory":"0Mi"}}       | 400 | resources.memory
+          no memory in Gi    | {"name":"mem0gi","command":["x"],"resources":{"memory":"00Gi"}}      | 400 | resources.memory
           fractional         | {"name":"frac","command":["x"],"resources":{"cpu":1.5}}               | 400 | resources.cpu
           resource as text   | {"name":"txt","command":["x"],"resources":{"cpu":"lots"}}             | 400 | resources.cpu
           unknown policy     | {"name":"pol","command":["x"],"restartPolicy":"Sometimes"}            | 400 | restartPolicy

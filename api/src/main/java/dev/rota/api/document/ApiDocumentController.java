@@ -39,16 +39,18 @@ public class ApiDocumentController {
 
   /** The patterns the overlay names as {@code {{NAME}}}: the ones the API checks with. */
   static final Map<String, String> PATTERNS =
-      Map.of(
-          "ENV_NAME", dev.rota.api.Limits.ENV_NAME,
-          "RESOURCE_NAME", dev.rota.api.Limits.RESOURCE_NAME,
-          "LABEL_KEY", dev.rota.api.Limits.LABEL_KEY,
-          "IMAGE_ADDRESS", dev.rota.api.Limits.IMAGE_ADDRESS,
-          "DISK_IMAGE", dev.rota.api.Limits.DISK_IMAGE,
-          "ROLES_BUT_WORKER", dev.rota.api.accounts.ServiceAccountRequest.ROLES_BUT_WORKER,
-          "MEMORY", dev.rota.api.Quantities.MEMORY_PATTERN,
-          "EGRESS_TARGET", dev.rota.agentapi.EgressTarget.PATTERN,
-          "DNS_LABEL", dev.rota.api.Names.DNS_LABEL);
+      Map.ofEntries(
+          Map.entry("ENV_NAME", dev.rota.api.Limits.ENV_NAME),
+          Map.entry("RESOURCE_NAME", dev.rota.api.Limits.RESOURCE_NAME),
+          Map.entry("LABEL_KEY", dev.rota.api.Limits.LABEL_KEY),
+          Map.entry("IMAGE_ADDRESS", dev.rota.api.Limits.IMAGE_ADDRESS),
+          Map.entry("DISK_IMAGE", dev.rota.api.Limits.DISK_IMAGE),
+          Map.entry(
+              "ROLES_BUT_WORKER", dev.rota.api.accounts.ServiceAccountRequest.ROLES_BUT_WORKER),
+          Map.entry("MEMORY", dev.rota.api.Quantities.MEMORY_PATTERN),
+          Map.entry("VM_MEMORY", dev.rota.api.Quantities.SOME_MEMORY_PATTERN),
+          Map.entry("EGRESS_TARGET", dev.rota.agentapi.EgressTarget.PATTERN),
+          Map.entry("DNS_LABEL", dev.rota.api.Names.DNS_LABEL));
 
   /** The document as served; fails at start, naming the stray, when the overlay does not fit. */
   static String render() {

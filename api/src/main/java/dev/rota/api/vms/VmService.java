@@ -249,13 +249,28 @@ public class VmService {
 
   /**
    * What it reserves: each of cpu and memory as given, or by default (1 CPU, 512 MiB); anything
-   * else only as given.
+   * else only as given. A VM runs on at least one CPU and some memory: zero of either would be
+   * placed anywhere and limited by nothing.
    */
   private static Map<String, Long> resources(VmRequest request, String field) {
     Map<String, Long> resources = new TreeMap<>(DEFAULT_RESOURCES);
     if (request.resources() != null) {
       resources.putAll(Quantities.parse(field + "resources", request.resources()));
     }
+    DEFAULT_RESOURCES.keySet().stream()
+        .filter(name -> resources.get(name) == 0)
+        .findFirst()
+        .ifPresent(
+            name -> {
+              throw Problems.badRequest(
+                  field + "resources." + name,
+                  "must be at least 1"
+                      + (name.equals("memory") ? " MiB" : "")
+                      + ": a VM cannot run on none (leave it out for the default of "
+                      + DEFAULT_RESOURCES.get(name)
+                      + (name.equals("memory") ? " MiB" : "")
+                      + ")");
+            });
     return resources;
   }
 
