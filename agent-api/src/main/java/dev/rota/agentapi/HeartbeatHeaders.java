@@ -15,5 +15,11 @@ public final class HeartbeatHeaders {
    */
   public static final String FENCE_AFTER = "Rota-Fence-After";
 
+  /**
+   * The controller's clock, in epoch milliseconds, as it answered: the agent keeps its offset from
+   * its own, to judge a start's deadline ({@link TaskStarts#START_BEFORE}).
+   */
+  public static final String CONTROLLER_TIME = "Rota-Controller-Time";
+
   private HeartbeatHeaders() {}
 }

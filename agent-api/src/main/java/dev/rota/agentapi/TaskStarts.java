@@ -10,6 +10,19 @@ public record TaskStarts(List<Item> items) {
   /** The most tasks one call starts: a batch's body stays well under an agent's limit. */
   public static final int MOST = 100;
 
+  /**
+   * A start's deadline, in epoch milliseconds on the controller's clock: when the controller gives
+   * up waiting for the answer and counts the start as not made. An agent refuses a start that
+   * reaches it later (408), by its estimate of the controller's clock ({@link
+   * HeartbeatHeaders#CONTROLLER_TIME}): a start held up on the way (a worker cut off with the
+   * request sent, its link healed after the VM was placed elsewhere) would otherwise run the VM
+   * twice.
+   */
+  public static final String START_BEFORE = "Rota-Start-Before";
+
+  /** The status of a start refused for coming after {@link #START_BEFORE}. */
+  public static final int TOO_LATE = 408;
+
   public record Item(String id, TaskSpec spec) {}
 
   /**

@@ -249,6 +249,8 @@ public final class Agent implements AutoCloseable {
             new HealthChecks(timers, threads.checks(), ports.bindHost(), config.stopGrace()));
     int recovered = tasks.recover();
     PortTunnels tunnels = new PortTunnels(ports.bindHost());
+    dev.rota.agent.link.ControllerClock controllerClock =
+        new dev.rota.agent.link.ControllerClock(java.time.Clock.systemUTC());
     AgentHttp http;
     try {
       http =
@@ -260,7 +262,8 @@ public final class Agent implements AutoCloseable {
               requests,
               config.secret(),
               tls == null ? null : tls.context(),
-              tunnels);
+              tunnels,
+              controllerClock);
     } catch (BindException e) {
       throw new IllegalStateException(
           "the agent cannot listen on "
@@ -294,6 +297,7 @@ public final class Agent implements AutoCloseable {
             images,
             facts,
             fence,
+            controllerClock,
             prefetch);
     java.util.concurrent.Future<?> logSampling =
         runtimes.containsKey("process") || runtimes.containsKey("qemu")

@@ -69,6 +69,12 @@ class AgentTest {
 
   private HttpResponse<String> send(String method, String path, String body, String authorization)
       throws Exception {
+    return send(method, path, body, authorization, Map.of());
+  }
+
+  private HttpResponse<String> send(
+      String method, String path, String body, String authorization, Map<String, String> headers)
+      throws Exception {
     HttpRequest.Builder b =
         HttpRequest.newBuilder(
                 URI.create(
@@ -84,6 +90,7 @@ class AgentTest {
     if (authorization != null) {
       b.header("Authorization", authorization);
     }
+    headers.forEach(b::header);
     return http.send(b.build(), HttpResponse.BodyHandlers.ofString());
   }
 
@@ -995,6 +1002,77 @@ class AgentTest {
       controller.stop(0);
     }
     assertTrue(threads.timers().isShutdown() && threads.requests().isShutdown());
+  }
+
+  /**
+   * A start held up on its way (its worker cut off with the request sent, the link healed after the
+   * controller gave up and placed the VM elsewhere) is refused: its deadline is judged by the
+   * controller's clock, as the heartbeats' answers tell it, here an hour ahead of the agent's.
+   */
+  @Test
+  void aStartThatComesAfterItsDeadlineOnTheControllersClockIsRefused() throws Exception {
+    long ahead = java.time.Duration.ofHours(1).toMillis();
+    java.util.concurrent.atomic.AtomicInteger answered =
+        new java.util.concurrent.atomic.AtomicInteger();
+    com.sun.net.httpserver.HttpServer controller =
+        com.sun.net.httpserver.HttpServer.create(new java.net.InetSocketAddress("127.0.0.1", 0), 0);
+    controller.createContext(
+        "/",
+        x -> {
+          x.getRequestBody().readAllBytes();
+          boolean heartbeat = x.getRequestURI().getPath().endsWith("/heartbeat");
+          x.getResponseHeaders()
+              .add(
+                  dev.rota.agentapi.HeartbeatHeaders.CONTROLLER_TIME,
+                  Long.toString(System.currentTimeMillis() + ahead));
+          x.sendResponseHeaders(x.getRequestMethod().equals("POST") ? 201 : 204, -1);
+          x.close();
+          if (heartbeat) {
+            answered.incrementAndGet();
+          }
+        });
+    controller.start();
+    try {
+      start(
+          "ROTA_CONTROLLER_URL",
+          "http://127.0.0.1:" + controller.getAddress().getPort(),
+          "ROTA_AGENT_HEARTBEAT_INTERVAL",
+          "200ms");
+      eventually("a heartbeat answered", () -> answered.get() >= 1);
+      String spec = "{\"vm\":\"late\",\"runtime\":\"synthetic\"}";
+      long controllerNow = System.currentTimeMillis() + ahead;
+
+      // In time by the agent's own clock, a minute late by the controller's.
+      HttpResponse<String> late = startBy("PUT", "/v1/tasks/late.0", spec, controllerNow - 60_000);
+      assertEquals(408, late.statusCode(), late.body());
+      assertTrue(late.body().contains("after the controller stopped waiting for it"), late.body());
+      HttpResponse<String> batch =
+          startBy(
+              "POST",
+              "/v1/tasks",
+              "{\"items\":[{\"id\":\"late.0\",\"spec\":" + spec + "}]}",
+              controllerNow - 60_000);
+      assertTrue(batch.body().contains("\"status\":408"), batch.body());
+      assertTrue(
+          send("GET", "/v1/tasks", null).body().equals("[]"), "nothing started of a late start");
+
+      HttpResponse<String> inTime =
+          startBy("PUT", "/v1/tasks/late.0", spec, controllerNow + 60_000);
+      assertEquals(201, inTime.statusCode(), inTime.body());
+    } finally {
+      controller.stop(0);
+    }
+  }
+
+  /** A start as the controller sends it, with its deadline on the controller's clock. */
+  private HttpResponse<String> startBy(String method, String path, String body, long deadline)
+      throws Exception {
+    return send(
+        method,
+        path,
+        body,
+        "Bearer " + agent.secret(),
+        Map.of(dev.rota.agentapi.TaskStarts.START_BEFORE, Long.toString(deadline)));
   }
 
   private static com.sun.net.httpserver.HttpServer controller(Answer answer)

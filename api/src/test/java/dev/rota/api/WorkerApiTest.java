@@ -200,6 +200,10 @@ class WorkerApiTest {
         "180",
         beat.header("Rota-Fence-After"),
         "an agent no host hears stops its tasks at the offline deadline (3m)");
+    assertEquals(
+        Long.toString(clock.millis()),
+        beat.header("Rota-Controller-Time"),
+        "the controller's clock, by which the agent judges a start's deadline");
     Map<String, Object> after = http.get("/v1/workers/beat").map();
     assertNotEquals(seen, after.get("lastSeen"));
     assertEquals(

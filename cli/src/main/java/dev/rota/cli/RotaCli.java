@@ -158,7 +158,10 @@ public final class RotaCli implements Runnable {
                   + " --help)");
           return ExitCodes.USAGE;
         });
-    int code = cli.execute(args);
+    int code =
+        cli.execute(
+            SshArguments.delimited(
+                cli.getSubcommands().get("vm").getSubcommands().get("ssh").getCommandSpec(), args));
     out.flush();
     err.flush();
     return code;
@@ -184,6 +187,11 @@ public final class RotaCli implements Runnable {
 
   Waiter waiter(java.time.Duration timeout) {
     return new Waiter(err, clock, pause, terminal, timeout);
+  }
+
+  /** Whether it prints to a terminal (a person), rather than a pipe or a file. */
+  boolean terminal() {
+    return terminal;
   }
 
   /** The version from the jar's manifest. */

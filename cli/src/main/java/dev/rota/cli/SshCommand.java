@@ -7,7 +7,8 @@ import java.util.List;
 /**
  * The ssh command line {@code rota vm ssh} runs: the user's ssh, through {@code rota vm connect} as
  * its ProxyCommand, so that only the server need be reachable. The guest's host key is kept under
- * an alias of the VM's own ({@code rota-vm-NAME}), apart from any machine of that name.
+ * an alias of the VM's submission, in Rota's own known_hosts ({@link GuestHostKeys}), apart from
+ * any machine of that name.
  */
 final class SshCommand {
   private SshCommand() {}
@@ -24,6 +25,10 @@ final class SshCommand {
     }
   }
 
+  /**
+   * @param knownHosts where the guests' host keys are kept ({@link GuestHostKeys})
+   * @param alias the VM's submission's name there
+   */
   static List<String> argv(
       String ssh,
       List<String> self,
@@ -31,11 +36,22 @@ final class SshCommand {
       String port,
       String user,
       String identity,
+      Path knownHosts,
+      String alias,
       List<String> command) {
     List<String> proxy = new ArrayList<>(self);
     proxy.addAll(List.of("vm", "connect", vm, port));
     List<String> argv = new ArrayList<>(List.of(ssh, "-o", "ProxyCommand=" + shell(proxy)));
-    argv.addAll(List.of("-o", "HostKeyAlias=rota-vm-" + vm));
+    argv.addAll(
+        List.of(
+            "-o",
+            "HostKeyAlias=" + alias,
+            "-o",
+            "UserKnownHostsFile=" + knownHosts,
+            "-o",
+            "StrictHostKeyChecking=accept-new",
+            "-o",
+            "HashKnownHosts=no"));
     if (identity != null) {
       argv.addAll(List.of("-i", identity));
     }

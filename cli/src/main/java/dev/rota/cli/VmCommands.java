@@ -273,8 +273,20 @@ final class VmCommands extends Noun {
               paramLabel = "WHEN",
               description =
                   "only what was written since then: a duration (10m) or a time (RFC 3339)")
-          String since) {
+          String since,
+      @Option(
+              names = "--raw",
+              description =
+                  "its bytes as written; else, on a terminal, escape sequences and control"
+                      + " characters are left out")
+          boolean raw) {
     ApiClient api = root.api();
+    TerminalSafeText safe = raw || !root.terminal() ? null : new TerminalSafeText();
+    java.util.function.Consumer<String> print =
+        text -> {
+          root.out.print(safe == null ? text : safe.filter(text));
+          root.out.flush();
+        };
     Map<String, String> query = new LinkedHashMap<>();
     if (previous) {
       query.put("previous", "true");
@@ -290,8 +302,8 @@ final class VmCommands extends Noun {
     }
     String path = path(name) + "/logs";
     if (!follow) {
-      root.out.print(api.bytes(path + ApiClient.query(query), LOG_READ_TIMEOUT).text());
-      root.out.flush();
+      print.accept(api.bytes(path + ApiClient.query(query), LOG_READ_TIMEOUT).text());
+      print.accept(safe == null ? "" : safe.end());
       return ExitCodes.OK;
     }
     // One held stream while the task runs. If it breaks (the host went away), follow again from
@@ -302,13 +314,7 @@ final class VmCommands extends Noun {
     while (true) {
       ApiClient.Followed followed;
       try {
-        followed =
-            api.follow(
-                path + ApiClient.query(query),
-                text -> {
-                  root.out.print(text);
-                  root.out.flush();
-                });
+        followed = api.follow(path + ApiClient.query(query), print);
       } catch (CliException e) {
         if (e.exitCode() != ExitCodes.UNREACHABLE || failures++ >= FOLLOW_RETRIES) {
           throw e;
@@ -317,6 +323,7 @@ final class VmCommands extends Noun {
         continue;
       }
       if (followed.ended()) {
+        print.accept(safe == null ? "" : safe.end());
         return ExitCodes.OK;
       }
       failures = 0;
@@ -435,6 +442,22 @@ final class VmCommands extends Noun {
     if (identity == null && api.context().sshKey() != null) {
       identity = SshKeys.privateKey(api.context().sshKey()); // the key its VMs were given
     }
+    String alias =
+        GuestHostKeys.alias(
+            name, java.time.Instant.parse(api.get(path(name)).path("createdAt").asText()));
+    java.nio.file.Path knownHosts = GuestHostKeys.file(root.env);
+    try {
+      java.nio.file.Files.createDirectories(knownHosts.getParent());
+      GuestHostKeys.forgetOthers(knownHosts, name, alias);
+    } catch (java.io.IOException e) {
+      throw new CliException(
+          ExitCodes.FAILED,
+          "cannot keep the guest's host key in " + knownHosts + ": " + e.getMessage());
+    }
+    List<String> words = command == null ? List.of() : command;
+    if (!words.isEmpty() && words.get(0).equals("--")) {
+      words = words.subList(1, words.size()); // the command given after --, as before
+    }
     List<String> argv =
         SshCommand.argv(
             System.getenv().getOrDefault("ROTA_SSH", "ssh"),
@@ -443,7 +466,9 @@ final class VmCommands extends Noun {
             port,
             user,
             identity,
-            command == null ? List.of() : command);
+            knownHosts,
+            alias,
+            words);
     ProcessBuilder ssh = new ProcessBuilder(argv).inheritIO();
     // The ProxyCommand is this CLI again: it finds the server and token in its environment.
     ssh.environment().put("ROTA_SERVER", api.context().server());

@@ -69,6 +69,14 @@ class RotaCliTest {
   }
 
   private Result run(String... args) {
+    return run(false, args);
+  }
+
+  private Result runOnTerminal(String... args) {
+    return run(true, args);
+  }
+
+  private Result run(boolean terminal, String... args) {
     StringWriter out = new StringWriter();
     StringWriter err = new StringWriter();
     Clock clock =
@@ -96,7 +104,7 @@ class RotaCliTest {
             new PrintWriter(err),
             clock,
             millis -> now = now.plusMillis(millis),
-            false);
+            terminal);
     return new Result(code, out.toString(), err.toString());
   }
 
@@ -401,7 +409,13 @@ class RotaCliTest {
             "-o",
             "ProxyCommand='/usr/bin/java' '-jar' '/opt/it'\\''s/rota-cli.jar' 'vm' 'connect' 'web' 'ssh'",
             "-o",
-            "HostKeyAlias=rota-vm-web",
+            "HostKeyAlias=rota-vm-web-1764400000000",
+            "-o",
+            "UserKnownHostsFile=/home/me/.config/rota/known_hosts",
+            "-o",
+            "StrictHostKeyChecking=accept-new",
+            "-o",
+            "HashKnownHosts=no",
             "-i",
             "key",
             "-l",
@@ -415,7 +429,60 @@ class RotaCliTest {
             "ssh",
             "debian",
             "key",
+            Path.of("/home/me/.config/rota/known_hosts"),
+            "rota-vm-web-1764400000000",
             List.of("uptime")));
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @CsvSource(
+      delimiter = '|',
+      textBlock =
+          """
+          vm ssh web uname -a                       | vm ssh web -- uname -a
+          vm ssh web -l root ls -l                  | vm ssh web -l root -- ls -l
+          vm ssh -l root -i key web ls -l           | vm ssh -l root -i key web -- ls -l
+          vm ssh web --port=ssh2 id                 | vm ssh web --port=ssh2 -- id
+          vm ssh web -- ls -l                       | vm ssh web -- ls -l
+          vm ssh web                                | vm ssh web
+          vm exec web -- ls -l                      | vm exec web -- ls -l
+          --server http://h:1 vm ssh web uptime     | --server http://h:1 vm ssh web -- uptime
+          """)
+  void aCommandAfterTheVmsNameNeedsNoDoubleDash(String given, String read) {
+    picocli.CommandLine cli =
+        new picocli.CommandLine(new RotaCli(env, null, null, null, null, false));
+    assertEquals(
+        List.of(read.split(" ")),
+        List.of(
+            SshArguments.delimited(
+                cli.getSubcommands().get("vm").getSubcommands().get("ssh").getCommandSpec(),
+                given.split(" "))));
+  }
+
+  @Test
+  void eachSubmissionOfAVmIsItsOwnHostAndOnlyItsLatestKeyIsKept() throws Exception {
+    Path file = home.resolve("known_hosts");
+    Files.write(
+        file,
+        List.of(
+            "rota-vm-web-1000 ssh-ed25519 AAAAold",
+            "rota-vm-web-2-1500 ssh-ed25519 AAAAother",
+            "rota-vm-web-2000 ssh-ed25519 AAAAcurrent",
+            "gitlab.example ssh-ed25519 AAAAelse"));
+    String alias = GuestHostKeys.alias("web", Instant.ofEpochMilli(2000));
+    assertEquals("rota-vm-web-2000", alias);
+    GuestHostKeys.forgetOthers(file, "web", alias);
+    assertEquals(
+        List.of(
+            "rota-vm-web-2-1500 ssh-ed25519 AAAAother",
+            "rota-vm-web-2000 ssh-ed25519 AAAAcurrent",
+            "gitlab.example ssh-ed25519 AAAAelse"),
+        Files.readAllLines(file));
+    GuestHostKeys.forgetOthers(file, "web", GuestHostKeys.alias("web", Instant.ofEpochMilli(3000)));
+    assertEquals(
+        List.of("rota-vm-web-2-1500 ssh-ed25519 AAAAother", "gitlab.example ssh-ed25519 AAAAelse"),
+        Files.readAllLines(file),
+        "made again: the earlier key is gone, the new one is taken when ssh first meets it");
   }
 
   @Test
@@ -1157,5 +1224,16 @@ class RotaCliTest {
     assertEquals("one\ntwo\ncaf\u00e9\n", r.out(), "each byte once, until the task ended");
 
     assertEquals(2, run("vm", "logs", "l", "--since", "yesterday").code());
+  }
+
+  @Test
+  void logsOnATerminalLeaveOutWhatTheTerminalWouldActOnAndRawKeepsIt() {
+    String console = "\u001bc\u001b[2J\u001b[6nROTA-GUEST-UP\r\n";
+    api.on(
+        "GET /v1/vms/q/logs",
+        new StandInApi.Reply(200, "text/plain", console, Map.of("Rota-Log-Live", "true")));
+    assertEquals("ROTA-GUEST-UP\n", runOnTerminal("vm", "logs", "q").out());
+    assertEquals(console, runOnTerminal("vm", "logs", "q", "--raw").out());
+    assertEquals(console, run("vm", "logs", "q").out(), "piped, the bytes as they are");
   }
 }

@@ -5,6 +5,7 @@ import dev.rota.scheduler.agents.AgentClient;
 import dev.rota.scheduler.metrics.SchedulerMetrics;
 import dev.rota.scheduler.settings.AgentCallSettings;
 import dev.rota.scheduler.settings.VmSettings;
+import dev.rota.scheduler.term.RemovedTasks;
 import dev.rota.store.Columns;
 import dev.rota.store.GroupCommit;
 import dev.rota.store.VmEventRepository;
@@ -41,6 +42,7 @@ public class VmActivitiesImpl implements VmActivities, VmReadModel {
   private final SchedulerMetrics metrics;
   private final GroupCommit commits;
   private final TaskWorkers taskWorkers;
+  private final RemovedTasks removedTasks;
 
   public VmActivitiesImpl(
       VmRepository vms,
@@ -55,8 +57,10 @@ public class VmActivitiesImpl implements VmActivities, VmReadModel {
       ControlWorkflows workflows,
       SchedulerMetrics metrics,
       GroupCommit commits,
-      TaskWorkers taskWorkers) {
+      TaskWorkers taskWorkers,
+      RemovedTasks removedTasks) {
     this.taskWorkers = taskWorkers;
+    this.removedTasks = removedTasks;
     this.metrics = metrics;
     this.commits = commits;
     this.vms = vms;
@@ -163,17 +167,24 @@ public class VmActivitiesImpl implements VmActivities, VmReadModel {
     }
   }
 
+  /**
+   * Removes the task from its worker (the agent answers once it has ended); the room it held is
+   * free at once, for a VM that waits for it.
+   */
   @Override
   public void removeTask(WorkerTask task) {
-    workers
-        .findById(task.worker())
-        .ifPresent(
-            w ->
-                agents.removeTask(
-                    w.agent(),
-                    task.taskId(),
-                    task.submission() == 0 ? null : task.submission(),
-                    agentCalls.removalTimeout()));
+    Optional<dev.rota.store.WorkerRow> worker = workers.findById(task.worker());
+    if (worker.isEmpty()) {
+      return;
+    }
+    agents.removeTask(
+        worker.get().agent(),
+        task.taskId(),
+        task.submission() == 0 ? null : task.submission(),
+        agentCalls.removalTimeout());
+    if (removedTasks.removed(task.worker(), task.taskId())) {
+      scheduler.roomFreed("task " + task.taskId() + " removed from " + task.worker());
+    }
   }
 
   /**
@@ -214,6 +225,10 @@ public class VmActivitiesImpl implements VmActivities, VmReadModel {
     submissions.remove(vm.vm(), vm.submission());
     if (set != null) {
       workflows.setChanged(set);
+    }
+    if (row.map(v -> v.state().worker()).isPresent()) {
+      // What its task held counts no more: a VM waiting for room has it now.
+      scheduler.roomFreed("vm " + vm.vm() + " deleted");
     }
   }
 }

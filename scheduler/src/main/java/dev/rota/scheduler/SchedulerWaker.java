@@ -3,6 +3,7 @@ package dev.rota.scheduler;
 import dev.rota.scheduler.temporal.TemporalDeadlines;
 import dev.rota.scheduler.temporal.WorkflowStubs;
 import dev.rota.store.ClusterStatusRepository;
+import dev.rota.store.VmRepository;
 import dev.rota.workflows.cluster.ClusterWorkflow;
 import io.micronaut.context.event.ApplicationEventPublisher;
 import io.temporal.client.WorkflowNotFoundException;
@@ -25,14 +26,17 @@ public class SchedulerWaker {
   private final ClusterStatusRepository status;
   private final ApplicationEventPublisher<SchedulerMissing> missing;
   private final TemporalDeadlines deadlines;
+  private final VmRepository vms;
 
   public SchedulerWaker(
       WorkflowStubs workflows,
       ClusterStatusRepository status,
       ApplicationEventPublisher<SchedulerMissing> missing,
-      TemporalDeadlines deadlines) {
+      TemporalDeadlines deadlines,
+      VmRepository vms) {
     this.workflows = workflows;
     this.status = status;
+    this.vms = vms;
     this.missing = missing;
     this.deadlines = deadlines;
   }
@@ -63,6 +67,23 @@ public class SchedulerWaker {
       // until the next term, however long after Temporal is back that comes.
       release();
       log.debug("could not wake the scheduler ({}): {}", reason, e.toString());
+    }
+  }
+
+  /**
+   * Room was freed on a worker (a task ended, or was removed): a term now places the VMs that wait
+   * for it, instead of at the end of an idle wait of up to {@code rota.scheduler.idle-interval}.
+   * Nothing waits, no term.
+   */
+  public void roomFreed(String reason) {
+    boolean waiting;
+    try {
+      waiting = vms.anyPending() > 0;
+    } catch (RuntimeException e) {
+      waiting = true; // the database away: the term will say so
+    }
+    if (waiting) {
+      wake(reason);
     }
   }
 

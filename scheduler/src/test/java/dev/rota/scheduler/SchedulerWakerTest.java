@@ -31,7 +31,8 @@ class SchedulerWakerTest {
           throw Status.UNAVAILABLE.withDescription("connection refused").asRuntimeException();
         };
     SchedulerWaker waker =
-        new SchedulerWaker(new WorkflowStubs(away), status, event -> {}, new TemporalDeadlines());
+        new SchedulerWaker(
+            new WorkflowStubs(away), status, event -> {}, new TemporalDeadlines(), null);
     waker.wake("a submission");
     waker.wake("another submission");
     assertEquals(

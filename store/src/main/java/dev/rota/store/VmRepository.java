@@ -309,6 +309,10 @@ public interface VmRepository extends CrudRepository<VmRow, String> {
       "UPDATE vms SET old_copy_on = NULL, version = version + 1 WHERE name = :name AND old_copy_on = :worker")
   int moveEnded(String name, String worker);
 
+  /** Whether any VM waits to be placed: 1 when one does, else 0 (one row of the index read). */
+  @Query("SELECT COUNT(*) FROM (SELECT 1 FROM vms WHERE status = 'pending' LIMIT 1) AS waiting")
+  long anyPending();
+
   @Query("SELECT status AS label, COUNT(*) AS total FROM vms GROUP BY status")
   List<Count> countByStatus();
 }

@@ -49,4 +49,25 @@ public final class StoreFixtures {
         VmReadiness.NONE,
         0);
   }
+
+  /**
+   * Submitted {@code at}, asking for {@code cpu} CPUs of one {@code sleep} process, and saved:
+   * pending.
+   */
+  public static VmRow submitted(VmRepository vms, String name, long cpu, Instant at) {
+    return vms.save(
+        VmRow.submitted(
+            name,
+            vms.nextSeq(),
+            new VmTemplate(
+                "process",
+                null,
+                List.of("sleep", "60"),
+                Map.of(),
+                Map.of("cpu", cpu),
+                Map.of(),
+                "Never"),
+            "waiting",
+            at));
+  }
 }

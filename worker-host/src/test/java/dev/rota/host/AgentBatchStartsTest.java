@@ -89,11 +89,13 @@ class AgentBatchStartsTest {
   @Test
   void anAgentThatTakesNoBatchIsAskedTaskByTask() throws Exception {
     List<String> calls = new CopyOnWriteArrayList<>();
+    List<String> deadlines = new CopyOnWriteArrayList<>();
     HttpServer older = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
     older.createContext(
         "/v1/tasks",
         x -> {
           calls.add(x.getRequestMethod() + " " + x.getRequestURI().getPath());
+          deadlines.add(x.getRequestHeaders().getFirst(TaskStarts.START_BEFORE));
           x.getRequestBody().readAllBytes();
           int status =
               x.getRequestMethod().equals("POST")
@@ -104,6 +106,7 @@ class AgentBatchStartsTest {
         });
     older.start();
     try {
+      long before = System.currentTimeMillis();
       List<TaskStarts.Outcome> outcomes =
           client(context)
               .startTasks(
@@ -114,6 +117,14 @@ class AgentBatchStartsTest {
 
       assertEquals(List.of(201, 400), outcomes.stream().map(o -> o.status()).toList());
       assertEquals(List.of("POST /v1/tasks", "PUT /v1/tasks/a.0", "PUT /v1/tasks/b.0"), calls);
+      long after = System.currentTimeMillis();
+      for (String deadline : deadlines) {
+        long at = Long.parseLong(deadline);
+        assertTrue(
+            at >= before + TIMEOUT.toMillis() && at <= after + TIMEOUT.toMillis(),
+            "each start says when its call gives up (its timeout from when it was sent): "
+                + deadlines);
+      }
     } finally {
       older.stop(0);
     }

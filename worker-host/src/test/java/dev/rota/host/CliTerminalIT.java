@@ -128,8 +128,8 @@ class CliTerminalIT {
     Path ssh =
         Files.writeString(
             dir.resolve("ssh"),
-            "#!/bin/sh\nexec ssh -o BatchMode=yes -o StrictHostKeyChecking=no"
-                + " -o UserKnownHostsFile=/dev/null -o LogLevel=ERROR \"$@\"\n");
+            // As a script runs it: never asking. The guest's key is new, and taken (accept-new).
+            "#!/bin/sh\nexec ssh -o BatchMode=yes -o LogLevel=ERROR \"$@\"\n");
     ssh.toFile().setExecutable(true);
     String vm =
         "{\"name\":\"g\",\"runtime\":\"qemu\",\"resources\":{\"cpu\":1,\"memory\":128},"
@@ -157,7 +157,7 @@ class CliTerminalIT {
                         + rota
                         + " vm ssh g -l root -i "
                         + key
-                        + " -- 'echo in-ssh-$((6*7))'; echo \"EXIT=$?\"",
+                        + " echo in-ssh-$((6*7)); echo \"EXIT=$?\"",
                     rota + " vm console g; echo \"EXIT=$?\""));
     String session = "rota-guest-" + UUID.randomUUID().toString().substring(0, 8);
     try {
@@ -193,7 +193,12 @@ class CliTerminalIT {
           "exec's code is the command's; connect, ssh and a detach end well:\n" + pane[0]);
       assertTrue(
           lines.contains("in-ssh-42"),
-          "ssh logged in with the key its seed gave, through the server:\n" + pane[0]);
+          "ssh logged in with the key its seed gave, through the server, and ran the command"
+              + " given without --:\n"
+              + pane[0]);
+      assertTrue(
+          Files.readString(dir.resolve("known_hosts")).startsWith("rota-vm-g-"),
+          "the guest's key kept in Rota's known_hosts under its submission's alias");
       assertTrue(
           stack
               .api("GET", "/v1/vms/g/logs", null)

@@ -68,6 +68,8 @@ public final class ControllerLink {
   /** Where the images the controller asks to fetch ahead go ({@link Prefetcher}). */
   private final java.util.function.Consumer<List<String>> prefetch;
 
+  private final ControllerClock controllerClock;
+
   public ControllerLink(
       AgentConfig config,
       String endpoint,
@@ -77,8 +79,10 @@ public final class ControllerLink {
       HeldImages images,
       WorkerFacts facts,
       Fence fence,
+      ControllerClock controllerClock,
       java.util.function.Consumer<List<String>> prefetch) {
     this.prefetch = prefetch;
+    this.controllerClock = controllerClock;
     this.fence = fence;
     this.facts = facts;
     this.certificateSha256 = certificateSha256;
@@ -126,6 +130,7 @@ public final class ControllerLink {
         // The images go along only when they changed since the controller last took them.
         HeldImages.Report held = images.report();
         boolean news = held.version() != imagesSaid;
+        long sentAt = controllerClock.localMillis();
         HttpResponse<String> answer =
             controller.exchange(
                 "PUT",
@@ -133,6 +138,10 @@ public final class ControllerLink {
                 news ? Map.of("images", held.images(), "pulls", held.pulls()) : null);
         int status = answer.statusCode();
         if (status < 300) {
+          answer
+              .headers()
+              .firstValue(HeartbeatHeaders.CONTROLLER_TIME)
+              .ifPresent(t -> controllerClock.heard(t, sentAt, controllerClock.localMillis()));
           // Only a heartbeat taken paces the next: a refusal says nothing of the fleet.
           fence.heard(answer.headers().firstValue(HeartbeatHeaders.FENCE_AFTER));
           Optional<String> asked = answer.headers().firstValue(HeartbeatHeaders.INTERVAL);

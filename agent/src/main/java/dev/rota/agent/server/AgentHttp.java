@@ -3,6 +3,7 @@ package dev.rota.agent.server;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
+import dev.rota.agent.link.ControllerClock;
 import dev.rota.agent.tasks.Conduit;
 import dev.rota.agent.tasks.Refusal;
 import dev.rota.agent.tasks.Task;
@@ -39,7 +40,9 @@ public final class AgentHttp {
 
   private final HttpServer server;
   private final TaskTable tasks;
+  private static final org.slf4j.Logger log = org.slf4j.LoggerFactory.getLogger(AgentHttp.class);
   private final PortTunnels tunnels;
+  private final ControllerClock controllerClock;
   private final ObjectMapper json;
 
   private final byte[] secret;
@@ -53,9 +56,11 @@ public final class AgentHttp {
       ExecutorService executor,
       String secret,
       javax.net.ssl.SSLContext tls,
-      PortTunnels tunnels)
+      PortTunnels tunnels,
+      ControllerClock controllerClock)
       throws IOException {
     this.tunnels = tunnels;
+    this.controllerClock = controllerClock;
     // The JDK's server leaves Nagle's algorithm on: each answer waited for the caller's delayed
     // ACK, 40 ms a call on Linux (a probe is two calls), where with it off a call takes 2 ms. The
     // server reads this once, when the process makes its first one.
@@ -172,7 +177,7 @@ public final class AgentHttp {
           if (spec == null) {
             return;
           }
-          TaskStarts.Outcome outcome = start(new TaskStarts.Item(id, spec));
+          TaskStarts.Outcome outcome = start(new TaskStarts.Item(id, spec), lateBy(x));
           if (!outcome.started()) {
             problem(x, outcome.status(), outcome.detail());
             return;
@@ -215,20 +220,54 @@ public final class AgentHttp {
       return;
     }
     List<TaskStarts.Outcome> outcomes = new java.util.ArrayList<>();
+    long late = lateBy(x);
     for (TaskStarts.Item item : starts.items()) {
-      outcomes.add(start(item));
+      outcomes.add(start(item, late));
     }
     send(x, 200, new TaskStarts.Answer(outcomes));
   }
 
-  /** Starts one task, as a PUT or a batch's item asks; what its PUT answers. */
-  private TaskStarts.Outcome start(TaskStarts.Item item) {
+  /**
+   * How many milliseconds after its deadline ({@link TaskStarts#START_BEFORE}) a start request
+   * came, by the controller's clock as this agent knows it; 0 when in time, or when it cannot be
+   * told (no deadline given, no controller time heard yet).
+   */
+  private long lateBy(HttpExchange x) {
+    String before = x.getRequestHeaders().getFirst(TaskStarts.START_BEFORE);
+    java.util.OptionalLong now = controllerClock.now();
+    if (before == null || now.isEmpty()) {
+      return 0;
+    }
+    try {
+      return Math.max(0, now.getAsLong() - Long.parseLong(before.strip()));
+    } catch (NumberFormatException e) {
+      return 0;
+    }
+  }
+
+  /**
+   * Starts one task, as a PUT or a batch's item asks; what its PUT answers. A start that came
+   * {@code late} is refused: its controller has counted it as not made, and may have placed the VM
+   * elsewhere.
+   */
+  private TaskStarts.Outcome start(TaskStarts.Item item, long late) {
     String id = item.id();
     if (id == null || !TaskTable.TASK_ID.matcher(id).matches()) {
       return new TaskStarts.Outcome(id, 400, "task id " + id + " is not <vm>.<restartCount>");
     }
     if (item.spec() == null) {
       return new TaskStarts.Outcome(id, 400, "no task spec");
+    }
+    if (late > 0) {
+      log.info("refused the start of task {}: it came {} ms after its deadline", id, late);
+      return new TaskStarts.Outcome(
+          id,
+          TaskStarts.TOO_LATE,
+          "the start of task "
+              + id
+              + " came "
+              + late
+              + " ms after the controller stopped waiting for it; not started");
     }
     try {
       return new TaskStarts.Outcome(id, tasks.put(id, item.spec()) ? 201 : 200, null);

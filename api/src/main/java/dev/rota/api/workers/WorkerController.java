@@ -47,14 +47,17 @@ public class WorkerController {
   private final WatchStreams watches;
   private final HeartbeatAdvice heartbeatAdvice;
   private final dev.rota.control.ImagePrefetches prefetches;
+  private final java.time.Clock clock;
 
   public WorkerController(
       WorkerService service,
       JsonBodies bodies,
       WatchStreams watches,
       HeartbeatAdvice heartbeatAdvice,
-      dev.rota.control.ImagePrefetches prefetches) {
+      dev.rota.control.ImagePrefetches prefetches,
+      java.time.Clock clock) {
     this.prefetches = prefetches;
+    this.clock = clock;
     this.heartbeatAdvice = heartbeatAdvice;
     this.watches = watches;
     this.service = service;
@@ -202,7 +205,8 @@ public class WorkerController {
     // longer.
     return answer
         .header(HeartbeatAdvice.HEADER, heartbeatAdvice.seconds())
-        .header(dev.rota.agentapi.HeartbeatHeaders.FENCE_AFTER, heartbeatAdvice.fenceSeconds());
+        .header(dev.rota.agentapi.HeartbeatHeaders.FENCE_AFTER, heartbeatAdvice.fenceSeconds())
+        .header(dev.rota.agentapi.HeartbeatHeaders.CONTROLLER_TIME, Long.toString(clock.millis()));
   }
 
   /** A heartbeat's answer when there is something to say: the images to fetch ahead. */

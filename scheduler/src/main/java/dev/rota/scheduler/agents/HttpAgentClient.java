@@ -81,6 +81,11 @@ public class HttpAgentClient implements AgentClient {
     }
   }
 
+  /** When this call gives up on its answer: after that, the agent must not start what it asks. */
+  private static String startBefore(Duration timeout) {
+    return Long.toString(System.currentTimeMillis() + timeout.toMillis());
+  }
+
   @Override
   public void startTask(AgentAddress agent, String taskId, TaskSpec spec, Duration timeout) {
     String endpoint = agent.endpoint();
@@ -88,6 +93,7 @@ public class HttpAgentClient implements AgentClient {
       HttpRequest.Builder put =
           authorized(HttpRequest.newBuilder(uri(endpoint, "/v1/tasks/" + encode(taskId))), agent)
               .header("Content-Type", "application/json")
+              .header(TaskStarts.START_BEFORE, startBefore(timeout))
               .PUT(HttpRequest.BodyPublishers.ofString(json.writeValueAsString(spec)));
       expect(send(agent, put, timeout), "PUT /v1/tasks/" + taskId, 200, 201);
     } catch (IOException e) {
@@ -105,6 +111,7 @@ public class HttpAgentClient implements AgentClient {
       HttpRequest.Builder post =
           authorized(HttpRequest.newBuilder(uri(endpoint, "/v1/tasks")), agent)
               .header("Content-Type", "application/json")
+              .header(TaskStarts.START_BEFORE, startBefore(timeout))
               .POST(
                   HttpRequest.BodyPublishers.ofString(
                       json.writeValueAsString(new TaskStarts(starts))));

@@ -70,6 +70,7 @@ public class AgentCallPass {
   private final Clock clock;
   private final TransactionOperations<Connection> tx;
   private final SecretValues secretValues;
+  private final RemovedTasks removedTasks;
 
   public AgentCallPass(
       OutboxRepository actions,
@@ -83,8 +84,10 @@ public class AgentCallPass {
       SchedulerWaker scheduler,
       Clock clock,
       TransactionOperations<Connection> tx,
-      SecretValues secretValues) {
+      SecretValues secretValues,
+      RemovedTasks removedTasks) {
     this.secretValues = secretValues;
+    this.removedTasks = removedTasks;
     this.actions = actions;
     this.vms = vms;
     this.tasks = tasks;
@@ -125,6 +128,9 @@ public class AgentCallPass {
     }
     OutboxPasses.awaitAll(running);
     OutboxPasses.takeOut(actions, done);
+    if (tally.roomFreed.getAndSet(false)) {
+      scheduler.roomFreed("tasks removed");
+    }
   }
 
   /**
@@ -358,30 +364,14 @@ public class AgentCallPass {
     try {
       agents.removeTask(endpoint, a.taskId(), a.vmSeq(), agentCalls.removalTimeout());
       tally.removed.incrementAndGet();
-      removed(a);
+      if (removedTasks.removed(a.worker(), a.taskId())) {
+        tally.roomFreed.set(true);
+      }
       done.add(a.id());
       return null;
     } catch (RuntimeException e) {
       notCarriedOut(a, e, tally.failed);
       return e instanceof AgentRejectedException ? null : e;
-    }
-  }
-
-  /**
-   * What the removal's answer proves (the task ended and its agent forgot it) is recorded at once:
-   * a move it ends is over now, not once the worker's task list is next read. Should that write
-   * fail, the term records the same from the list.
-   */
-  private void removed(OutboxRow a) {
-    try {
-      tx.executeWrite(
-          status -> {
-            observations.removedFrom(a.worker(), a.taskId(), clock.instant());
-            return null;
-          });
-    } catch (RuntimeException e) {
-      log.debug(
-          "task {} removed from {}; the term records it: {}", a.taskId(), a.worker(), e.toString());
     }
   }
 
@@ -392,8 +382,12 @@ public class AgentCallPass {
   private void notCarriedOut(OutboxRow a, RuntimeException e, AtomicInteger failed) {
     failed.incrementAndGet();
     // A 409 is the task id held by a task of a VM deleted under the same name: no fault of this
-    // task's, and gone once the scheduler has removed that one, so it is tried again.
-    boolean refused = e instanceof AgentRejectedException r && r.status() != 409;
+    // task's, and gone once the scheduler has removed that one, so it is tried again; so is a start
+    // that reached its agent after its deadline (TOO_LATE), with a new one.
+    boolean refused =
+        e instanceof AgentRejectedException r
+            && r.status() != 409
+            && r.status() != TaskStarts.TOO_LATE;
     ActionRetries.Kind kind =
         a.kind().equals(OutboxRow.START) ? ActionRetries.Kind.START : ActionRetries.Kind.REMOVE;
     switch (ActionRetries.afterFailure(kind, refused, a.attempts())) {

@@ -19,6 +19,10 @@ final class OutboxPasses {
     final AtomicInteger removed = new AtomicInteger();
     final AtomicInteger notified = new AtomicInteger();
     final AtomicInteger failed = new AtomicInteger();
+
+    /** Whether a removal freed room a VM may wait for: the scheduler is woken once for all. */
+    final java.util.concurrent.atomic.AtomicBoolean roomFreed =
+        new java.util.concurrent.atomic.AtomicBoolean();
   }
 
   /**

@@ -6,6 +6,7 @@ import dev.rota.core.model.TaskState;
 import dev.rota.core.scheduling.Drainer;
 import dev.rota.core.scheduling.Move;
 import dev.rota.core.scheduling.ObservedTask;
+import dev.rota.core.scheduling.PlacedTask;
 import dev.rota.core.scheduling.Reconciliation;
 import dev.rota.core.scheduling.TermPlan;
 import dev.rota.scheduler.metrics.SchedulerMetrics;
@@ -615,19 +616,31 @@ public class TaskObservations {
 
   /**
    * Its agent removed task {@code taskId} from {@code worker} (it answers once the task has ended):
-   * a record of an earlier generation of the VM's submission there is forgotten now, as the term
-   * would once the worker's task list no longer shows it, and a move that left it there is over.
+   * a record of a task its VM no longer wants (an earlier generation, or the VM stopping, stopped
+   * or failed) is forgotten now, as the term would once the worker's task list no longer shows it,
+   * and a move that left it there is over. Returns whether that freed the room the task held.
    */
-  public void removedFrom(String worker, String taskId, Instant now) {
+  public boolean removedFrom(String worker, String taskId, Instant now) {
     Optional<TaskId> id = TaskId.parse(taskId);
     Optional<dev.rota.store.VmRow> vm = id.flatMap(i -> vms.findById(i.vm()));
-    if (vm.isEmpty() || vm.get().state().restartCount() <= id.get().restartCount()) {
-      return; // no VM, or the task is of its current generation: the term's to judge
+    if (vm.isEmpty()) {
+      return false;
     }
     String record = VmTaskRow.id(vm.get().seq(), taskId);
-    Optional<VmTaskRow> row = tasks.findById(record);
-    if (row.isPresent() && row.get().worker().equals(worker)) {
+    PlacedTask placed =
+        tasks
+            .findById(record)
+            .filter(r -> r.worker().equals(worker))
+            .map(Snapshots::task)
+            .orElse(null);
+    boolean current = vm.get().state().restartCount() <= id.get().restartCount();
+    if (current && (placed == null || placed.wantedBy(Snapshots.vm(vm.get(), now)))) {
+      return false; // the task the VM wants, removed: the term's to judge
+    }
+    boolean freed = false;
+    if (placed != null) {
       tasks.forget(record);
+      freed = placed.state().live();
     }
     if (worker.equals(vm.get().notes().oldCopyOn())) {
       Instant started =
@@ -641,6 +654,7 @@ public class TaskObservations {
       moveEnded(
           new Reconciliation.MoveEnded(vm.get().name(), vm.get().seq(), worker), started, now);
     }
+    return freed;
   }
 
   /**

@@ -94,6 +94,8 @@ public class TaskReports {
     Instant now = clock.instant();
     java.util.concurrent.atomic.AtomicBoolean moveStarted =
         new java.util.concurrent.atomic.AtomicBoolean();
+    java.util.concurrent.atomic.AtomicBoolean roomFreed =
+        new java.util.concurrent.atomic.AtomicBoolean();
     List<OutboxRow> news =
         commits.write(
             GroupCommit.worker(worker),
@@ -127,6 +129,9 @@ public class TaskReports {
                 if (c.transition().to() == TaskState.RUNNING
                     && c.vm().notes().movingFrom() != null) {
                   moveStarted.set(true);
+                }
+                if (Snapshots.task(c.row()).state().live() && !c.transition().to().live()) {
+                  roomFreed.set(true);
                 }
                 Reconciliation.TaskTransition t = c.transition();
                 if (t.to() != TaskState.RUNNING && log.isDebugEnabled()) {
@@ -163,13 +168,10 @@ public class TaskReports {
           java.time.Duration.between(now, clock.instant()).toMillis());
     }
     if (moveStarted.get()) {
-      // Its old copy is the term's to stop: at once, not at the next interval; after the answer, as
-      // news is told.
-      try {
-        telling.execute(() -> scheduler.wake("a move's new copy runs on " + worker));
-      } catch (java.util.concurrent.RejectedExecutionException e) {
-        log.debug("shutting down: the next scheduler stops the old copy of a move on {}", worker);
-      }
+      // Its old copy is the term's to stop: at once, not at the next interval.
+      afterTheAnswer(() -> scheduler.wake("a move's new copy runs on " + worker));
+    } else if (roomFreed.get()) {
+      afterTheAnswer(() -> scheduler.roomFreed("room freed on " + worker));
     }
     if (!news.isEmpty()) {
       List<Long> ids = news.stream().map(OutboxRow::id).toList();
@@ -297,6 +299,15 @@ public class TaskReports {
     }
     if (leftForTheScheduler) {
       scheduler.wake("task reports from " + worker + " left notifications in the outbox");
+    }
+  }
+
+  /** Wakes the scheduler after the answer, as news is told; shutting down, the next one will. */
+  private void afterTheAnswer(Runnable wake) {
+    try {
+      telling.execute(wake);
+    } catch (java.util.concurrent.RejectedExecutionException e) {
+      log.debug("shutting down: the next scheduler's first term does what waking would");
     }
   }
 }

@@ -7,7 +7,6 @@ import dev.rota.store.OutboxRepository;
 import dev.rota.store.OutboxRow;
 import dev.rota.store.VmRepository;
 import dev.rota.store.VmRow;
-import dev.rota.store.VmTemplate;
 import dev.rota.store.WorkerRepository;
 import dev.rota.store.WorkerRow;
 import dev.rota.testing.TestClock;
@@ -86,21 +85,7 @@ class ActionApplierTest {
    * leaves them.
    */
   private void placed(String vm, String worker) {
-    VmRow row =
-        vms.save(
-            VmRow.submitted(
-                vm,
-                vms.nextSeq(),
-                new VmTemplate(
-                    "process",
-                    null,
-                    List.of("sleep", "60"),
-                    Map.of(),
-                    Map.of("cpu", 1L),
-                    Map.of(),
-                    "Never"),
-                "waiting",
-                clock.instant()));
+    VmRow row = dev.rota.store.StoreFixtures.submitted(vms, vm, 1, clock.instant());
     Instant now = clock.instant();
     assertEquals(
         1,

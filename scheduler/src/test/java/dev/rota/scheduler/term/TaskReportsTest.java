@@ -14,7 +14,6 @@ import dev.rota.store.OutboxRow;
 import dev.rota.store.VmRepository;
 import dev.rota.store.VmRow;
 import dev.rota.store.VmTaskRow;
-import dev.rota.store.VmTemplate;
 import dev.rota.store.WorkerRepository;
 import dev.rota.store.WorkerRow;
 import io.micronaut.test.annotation.MockBean;
@@ -59,8 +58,8 @@ class TaskReportsTest {
   private final List<String> wakes = new java.util.concurrent.CopyOnWriteArrayList<>();
 
   @MockBean(dev.rota.scheduler.SchedulerWaker.class)
-  dev.rota.scheduler.SchedulerWaker waker() {
-    return new dev.rota.scheduler.SchedulerWaker(null, null, null, null) {
+  dev.rota.scheduler.SchedulerWaker waker(VmRepository vms) {
+    return new dev.rota.scheduler.SchedulerWaker(null, null, null, null, vms) {
       @Override
       public void wake(String reason) {
         wakes.add(reason);
@@ -87,24 +86,14 @@ class TaskReportsTest {
     };
   }
 
+  private VmRow submitted(String vm, long cpu) {
+    return dev.rota.store.StoreFixtures.submitted(vms, vm, cpu, dev.rota.store.StoreFixtures.T0);
+  }
+
   /** Submitted and placed, the placement's start and news already carried out. */
   private void placed(String vm, String worker) {
     Instant now = Instant.parse("2026-01-01T00:00:00Z");
-    VmRow row =
-        vms.save(
-            VmRow.submitted(
-                vm,
-                vms.nextSeq(),
-                new VmTemplate(
-                    "process",
-                    null,
-                    List.of("sleep", "60"),
-                    Map.of(),
-                    Map.of("cpu", 1L),
-                    Map.of(),
-                    "Never"),
-                "waiting",
-                now));
+    VmRow row = submitted(vm, 1);
     assertEquals(
         1,
         tx.executeWrite(
@@ -181,6 +170,23 @@ class TaskReportsTest {
 
   private long seq(String vm) {
     return vms.findById(vm).orElseThrow().seq();
+  }
+
+  @Test
+  void aTaskThatEndsWakesTheSchedulerForAVmWaitingForRoom() {
+    registered("tr-room");
+    placed("tr-holder", "tr-room");
+    submitted("tr-waiter", 4);
+    reports.accept("tr-room", List.of(new ObservedTask("tr-holder.0", "running", null, null)));
+
+    reports.accept(
+        "tr-room", List.of(new ObservedTask("tr-holder.0", "exited", 0, "exited with code 0")));
+
+    eventually("the scheduler woken", () -> wakes.contains("room freed on tr-room"));
+    assertEquals(
+        1,
+        wakes.stream().filter(w -> w.startsWith("room freed")).count(),
+        "woken by the end alone, not by the start: " + wakes);
   }
 
   @Test
@@ -271,13 +277,18 @@ class TaskReportsTest {
     eventually(
         "tr-told told and taken out of the outbox",
         () -> told.contains("tr-told started") && notificationsFor("tr-told").isEmpty());
-    eventually("the scheduler woken for tr-later", () -> !wakes.isEmpty());
+    eventually(
+        "the scheduler woken for tr-later",
+        () -> wakes.contains("task reports from tr-w left notifications in the outbox"));
     List<OutboxRow> left = notificationsFor("tr-later");
     assertEquals(1, left.size(), "not told: the scheduler's apply will tell it");
     assertEquals("exited", left.get(0).event());
     assertEquals(2, left.get(0).exitCode());
     assertEquals("task tr-later.0 exited with code 2", left.get(0).detail());
-    assertEquals(1, wakes.size(), "and the scheduler is woken to do so: " + wakes);
+    assertEquals(
+        1,
+        wakes.stream().filter(w -> w.contains("outbox")).count(),
+        "and the scheduler is woken once to do so: " + wakes);
   }
 
   @Test
