@@ -180,6 +180,14 @@ def _same_set_name(case):
         case.body["name"] = name
 
 
+def _takes_submissions(case):
+    """A cluster that refuses submissions (PATCH /v1/cluster) would refuse, rightly, what every later
+    create tries: the fuzzer may pause scheduling, never submissions."""
+    if case.method.upper() == "PATCH" and case.path == "/v1/cluster" and isinstance(case.body, dict) \
+            and case.body.get("rejectSubmissions") is True:
+        case.body["rejectSubmissions"] = False
+
+
 @schemathesis.hook
 def before_call(ctx, case, **kwargs):
     if case.query and str(case.query.get("watch")).lower() == "true":
@@ -206,6 +214,7 @@ def before_call(ctx, case, **kwargs):
     _unique_ports(case.body)
     _checks_on_named_ports(case.body)
     _same_set_name(case)
+    _takes_submissions(case)
     if _refs_to_a_secret(case.body):
         _ensure_secret()
     if case.method.upper() in WRITES:

@@ -34,6 +34,7 @@ import java.net.BindException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.ScheduledExecutorService;
@@ -51,6 +52,7 @@ public final class Agent implements AutoCloseable {
   private final AgentThreads ownThreads;
 
   private final AgentHttp http;
+  private final TaskTable tasks;
   private final ControllerLink link;
   private final TaskReporter reporter;
   private final String certificateSha256;
@@ -67,7 +69,9 @@ public final class Agent implements AutoCloseable {
       TaskReporter reporter,
       String certificateSha256,
       Cgroups cgroups,
-      java.util.concurrent.Future<?> logSampling) {
+      java.util.concurrent.Future<?> logSampling,
+      TaskTable tasks) {
+    this.tasks = tasks;
     this.logSampling = logSampling;
     this.certificateSha256 = certificateSha256;
     this.cgroups = cgroups;
@@ -316,7 +320,13 @@ public final class Agent implements AutoCloseable {
         reporter,
         tls == null ? null : tls.sha256(),
         cgroups,
-        logSampling);
+        logSampling,
+        tasks);
+  }
+
+  /** Its tasks as it knows them now. */
+  public List<dev.rota.agentapi.TaskView> tasks() {
+    return tasks.list();
   }
 
   /**

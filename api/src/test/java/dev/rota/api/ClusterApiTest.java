@@ -61,6 +61,61 @@ class ClusterApiTest {
   }
 
   @Test
+  void aPausedClusterSaysSoAndARejectingOneRefusesSubmissionsWithTheReasonAndChangesNothing() {
+    try {
+      Http.Reply noReason = http.patch("/v1/cluster", "{\"schedulingPaused\":true}");
+      assertEquals(400, noReason.status(), noReason.toString());
+      assertTrue(noReason.detail().startsWith("reason: is required"), noReason.detail());
+      Http.Reply unknown = http.patch("/v1/cluster", "{\"paused\":true,\"reason\":\"x\"}");
+      assertEquals(400, unknown.status(), unknown.toString());
+      assertTrue(unknown.detail().contains("paused"), unknown.detail());
+      assertEquals(false, http.get("/v1/cluster").map().get("schedulingPaused"), "nothing changed");
+
+      Http.Reply paused =
+          http.patch(
+              "/v1/cluster", "{\"schedulingPaused\":true,\"reason\":\"upgrading the fleet\"}");
+      assertEquals(200, paused.status(), paused.toString());
+      Map<String, Object> cluster = http.get("/v1/cluster").map();
+      assertEquals(true, cluster.get("schedulingPaused"));
+      assertEquals(false, cluster.get("rejectSubmissions"));
+      assertEquals("upgrading the fleet", cluster.get("pauseReason"));
+      assertTrue(cluster.get("pausedAt") instanceof String, cluster.toString());
+      assertEquals(
+          201,
+          http.post("/v1/vms", "{\"name\":\"paused-vm\",\"command\":[\"true\"]}").status(),
+          "a scheduling pause still takes submissions");
+
+      assertEquals(
+          400,
+          http.patch("/v1/cluster", "{\"rejectSubmissions\":true}").status(),
+          "each pause says why");
+      assertEquals(
+          200,
+          http.patch(
+                  "/v1/cluster", "{\"rejectSubmissions\":true,\"reason\":\"upgrading the fleet\"}")
+              .status());
+      Http.Reply refused = http.post("/v1/vms", "{\"name\":\"refused-vm\",\"command\":[\"true\"]}");
+      assertEquals(503, refused.status(), refused.toString());
+      assertTrue(refused.isProblem());
+      assertTrue(refused.detail().contains("upgrading the fleet"), refused.detail());
+      assertTrue(refused.header("Retry-After") != null, refused.toString());
+      assertEquals(404, http.get("/v1/vms/refused-vm").status(), "nothing was stored");
+      Http.Reply set =
+          http.post(
+              "/v1/vm-sets",
+              "{\"name\":\"refused-set\",\"replicas\":1,\"template\":{\"command\":[\"true\"]}}");
+      assertEquals(503, set.status(), set.toString());
+    } finally {
+      http.patch("/v1/cluster", "{\"schedulingPaused\":false,\"rejectSubmissions\":false}");
+    }
+    Map<String, Object> resumed = http.get("/v1/cluster").map();
+    assertEquals(false, resumed.get("schedulingPaused"));
+    assertEquals(null, resumed.get("pauseReason"));
+    assertEquals(
+        201, http.post("/v1/vms", "{\"name\":\"after-pause\",\"command\":[\"true\"]}").status());
+  }
+
+  @Test
   void unknownRoutesAreProblemsToo() {
     Http.Reply reply = http.get("/v1/nothing-here");
     assertEquals(404, reply.status());

@@ -1,8 +1,8 @@
 package dev.rota.bench;
 
 import dev.rota.agent.Agent;
-import dev.rota.agent.config.AgentConfig;
 import dev.rota.agent.AgentThreads;
+import dev.rota.agent.config.AgentConfig;
 import io.temporal.api.enums.v1.EventType;
 import io.temporal.client.WorkflowClient;
 import io.temporal.client.WorkflowClientOptions;

@@ -70,6 +70,15 @@ abstract class TermInputs {
 
   protected TermPlan plan(SchedulerProfile profile, Rebalancing rebalancing) {
     return TermPlanner.plan(
-        now, null, profile, HealthSettings.defaults(), workers, vms, placed, reported, rebalancing);
+        now,
+        null,
+        profile,
+        HealthSettings.defaults(),
+        workers,
+        vms,
+        placed,
+        reported,
+        rebalancing,
+        null);
   }
 }

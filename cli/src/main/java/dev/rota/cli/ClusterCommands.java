@@ -9,7 +9,8 @@ import picocli.CommandLine.Option;
 /** {@code rota cluster ...}: the scheduler's state and the cluster's settings. */
 @Command(
     name = "cluster",
-    description = "The scheduler's last term and counts; the scheduler profile.")
+    description =
+        "The scheduler's last term and counts; the scheduler profile; a cluster-wide pause.")
 final class ClusterCommands extends Noun {
   @Command(
       name = "get",
@@ -37,6 +38,43 @@ final class ClusterCommands extends Noun {
           String profile) {
     root.output()
         .value(root.api().put("/v1/cluster-settings", Map.of("schedulerProfile", profile)));
+    return ExitCodes.OK;
+  }
+
+  @Command(
+      name = "pause",
+      description =
+          "Stop placements and moves (terms still observe, judge health and report), and with"
+              + " --reject-submissions refuse new VMs and VM sets; every pending VM shows the"
+              + " reason.")
+  int pause(
+      @Option(
+              names = "--reason",
+              required = true,
+              paramLabel = "TEXT",
+              description = "why, shown to users")
+          String reason,
+      @Option(
+              names = "--reject-submissions",
+              description = "also answer new submissions 503 with the reason")
+          boolean rejectSubmissions) {
+    Map<String, Object> patch = new java.util.LinkedHashMap<>();
+    patch.put("schedulingPaused", true);
+    if (rejectSubmissions) {
+      patch.put("rejectSubmissions", true);
+    }
+    patch.put("reason", reason);
+    root.output().value(root.api().patch("/v1/cluster", patch));
+    return ExitCodes.OK;
+  }
+
+  @Command(name = "resume", description = "Place and take submissions again.")
+  int resume() {
+    root.output()
+        .value(
+            root.api()
+                .patch(
+                    "/v1/cluster", Map.of("schedulingPaused", false, "rejectSubmissions", false)));
     return ExitCodes.OK;
   }
 }

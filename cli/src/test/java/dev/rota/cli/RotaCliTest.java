@@ -109,6 +109,24 @@ class RotaCliTest {
   }
 
   @Test
+  void clusterPauseAndResumeSendTheirPatch() throws Exception {
+    api.on(
+        "PATCH /v1/cluster",
+        StandInApi.Reply.json(200, "{\"schedulingPaused\":true,\"pauseReason\":\"upgrade\"}"));
+    Result paused = run("cluster", "pause", "--reason", "upgrade", "--reject-submissions");
+    assertEquals(0, paused.code(), paused.err());
+    assertEquals(
+        json.readTree(
+            "{\"schedulingPaused\":true,\"rejectSubmissions\":true,\"reason\":\"upgrade\"}"),
+        json.readTree(api.last().body()));
+    assertEquals(0, run("cluster", "resume").code());
+    assertEquals(
+        json.readTree("{\"schedulingPaused\":false,\"rejectSubmissions\":false}"),
+        json.readTree(api.last().body()));
+    assertEquals(2, run("cluster", "pause").code(), "a pause says why");
+  }
+
+  @Test
   void memoryWithAUnitGoesAsWrittenForTheApiToRead() throws Exception {
     api.on(
         "POST /v1/vms",

@@ -5,14 +5,25 @@ import dev.rota.store.ClusterSettingsRow;
 import dev.rota.store.Conflicts;
 import jakarta.inject.Singleton;
 
-/** What an administrator changes of the cluster as a whole: the scheduler's profile. */
+/**
+ * What an administrator changes of the cluster as a whole: the scheduler's profile, and a pause of
+ * its placements or of new submissions.
+ */
 @Singleton
 public class ClusterCommands {
   private final ClusterSettingsRepository settings;
   private final ControlWorkflows workflows;
+  private final java.time.Clock clock;
+  private final SubmissionGate gate;
 
-  public ClusterCommands(ClusterSettingsRepository settings, ControlWorkflows workflows) {
+  public ClusterCommands(
+      ClusterSettingsRepository settings,
+      ControlWorkflows workflows,
+      java.time.Clock clock,
+      SubmissionGate gate) {
     this.settings = settings;
+    this.gate = gate;
+    this.clock = clock;
     this.workflows = workflows;
   }
 
@@ -32,11 +43,38 @@ public class ClusterCommands {
               if (row.schedulerProfile().equals(profile)) {
                 return false;
               }
-              settings.update(new ClusterSettingsRow(row.id(), profile, row.version()));
+              settings.update(row.withProfile(profile));
               return true;
             });
     if (changed) {
       workflows.wakeScheduler("scheduler profile set to " + profile);
     }
+  }
+
+  /**
+   * Pauses or resumes the cluster's placements and moves ({@code scheduling}) and its new
+   * submissions ({@code submissions}), saying {@code reason}; a change wakes the scheduler, whose
+   * next term pauses or places at once.
+   */
+  public ClusterSettingsRow setPause(boolean scheduling, boolean submissions, String reason) {
+    java.time.Instant now = clock.instant();
+    boolean[] changed = {false};
+    ClusterSettingsRow row =
+        Conflicts.retry(
+            () -> {
+              ClusterSettingsRow current = current();
+              ClusterSettingsRow next = current.withPause(scheduling, submissions, reason, now);
+              if (next.equals(current)) {
+                return current;
+              }
+              changed[0] = true;
+              return settings.update(next);
+            });
+    gate.forget();
+    if (changed[0]) {
+      workflows.wakeScheduler(
+          scheduling ? "scheduling paused: " + reason : "scheduling not paused");
+    }
+    return row;
   }
 }

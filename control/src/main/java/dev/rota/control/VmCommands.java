@@ -26,14 +26,18 @@ public class VmCommands {
   private final VmWorkflowStarter starter;
   private final VmDeletion deletion;
 
+  private final SubmissionGate gate;
+
   public VmCommands(
       VmRepository vms,
       VmSubmissions submissions,
       ControlWorkflows workflows,
       VmActions actions,
       VmWorkflowStarter starter,
-      VmDeletion deletion) {
+      VmDeletion deletion,
+      SubmissionGate gate) {
     this.deletion = deletion;
+    this.gate = gate;
     this.vms = vms;
     this.submissions = submissions;
     this.workflows = workflows;
@@ -43,6 +47,7 @@ public class VmCommands {
 
   /** Stores the VM as submitted; {@link Refused} if its name is taken. */
   public VmRow submit(VmRow row) {
+    gate.check("VM '" + row.name() + "'");
     VmRow saved;
     try {
       saved = submissions.submit(row, WAITING);
@@ -62,6 +67,7 @@ public class VmCommands {
    * name is taken, by its place in the batch); the scheduler is woken once.
    */
   public List<VmRow> submitAll(List<VmRow> rows) {
+    gate.check("none of the " + rows.size() + " VMs");
     Map<String, Integer> byName = new HashMap<>();
     for (int i = 0; i < rows.size(); i++) {
       byName.put(rows.get(i).name(), i);

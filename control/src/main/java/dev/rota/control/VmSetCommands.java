@@ -24,9 +24,16 @@ public class VmSetCommands {
   private final Clock clock;
   private final VmSetActivitiesImpl passes;
 
+  private final SubmissionGate gate;
+
   public VmSetCommands(
-      VmSetRepository sets, ControlWorkflows workflows, Clock clock, VmSetActivitiesImpl passes) {
+      VmSetRepository sets,
+      ControlWorkflows workflows,
+      Clock clock,
+      VmSetActivitiesImpl passes,
+      SubmissionGate gate) {
     this.sets = sets;
+    this.gate = gate;
     this.workflows = workflows;
     this.clock = clock;
     this.passes = passes;
@@ -41,6 +48,7 @@ public class VmSetCommands {
    * cannot start it (the row is taken back: without its workflow the set would never get replicas).
    */
   public VmSetRow create(String name, SetSpec spec) {
+    gate.check("VM set '" + name + "'");
     VmSetRow saved;
     try {
       saved =

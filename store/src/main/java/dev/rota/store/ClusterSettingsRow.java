@@ -1,11 +1,47 @@
 package dev.rota.store;
 
+import io.micronaut.core.annotation.Nullable;
 import io.micronaut.data.annotation.Id;
 import io.micronaut.data.annotation.MappedEntity;
 import io.micronaut.data.annotation.Version;
+import java.time.Instant;
 
-/** The cluster-wide settings users change through the API; one row, id {@code default}. */
+/**
+ * The cluster-wide settings users change through the API; one row, id {@code default}.
+ *
+ * @param schedulingPaused no placements or moves while set: terms still observe, judge health and
+ *     report
+ * @param rejectSubmissions new VMs and VM sets refused (503) while set
+ * @param pauseReason what the operator said of either, shown to users; null when neither is set
+ * @param pausedAt since when either is set, or null
+ */
 @MappedEntity("cluster_settings")
-public record ClusterSettingsRow(@Id String id, String schedulerProfile, @Version long version) {
+public record ClusterSettingsRow(
+    @Id String id,
+    String schedulerProfile,
+    boolean schedulingPaused,
+    boolean rejectSubmissions,
+    @Nullable String pauseReason,
+    @Nullable Instant pausedAt,
+    @Version long version) {
   public static final String ID = "default";
+
+  public ClusterSettingsRow withProfile(String profile) {
+    return new ClusterSettingsRow(
+        id, profile, schedulingPaused, rejectSubmissions, pauseReason, pausedAt, version);
+  }
+
+  /** Paused, or not, as asked: the reason and the time kept while either holds. */
+  public ClusterSettingsRow withPause(
+      boolean scheduling, boolean submissions, String reason, Instant now) {
+    boolean any = scheduling || submissions;
+    return new ClusterSettingsRow(
+        id,
+        schedulerProfile,
+        scheduling,
+        submissions,
+        any ? reason : null,
+        any ? (pausedAt != null && (schedulingPaused || rejectSubmissions) ? pausedAt : now) : null,
+        version);
+  }
 }

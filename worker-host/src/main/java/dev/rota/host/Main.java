@@ -1,6 +1,7 @@
 package dev.rota.host;
 
 import java.io.PrintStream;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CountDownLatch;
@@ -22,10 +23,14 @@ public final class Main {
       return;
     }
     HostMode mode;
+    boolean stopVms = false;
     if (args.length == 0 || (args.length == 1 && args[0].equals("server"))) {
       mode = HostMode.PRODUCTION;
     } else if (args.length == 1 && args[0].equals("dev")) {
       mode = HostMode.DEV;
+    } else if (args.length == 2 && args[0].equals("dev") && args[1].equals("--stop-vms")) {
+      mode = HostMode.DEV;
+      stopVms = true;
     } else if (args.length == 1 && (args[0].equals("--help") || args[0].equals("-h"))) {
       usage(System.out);
       return;
@@ -54,14 +59,29 @@ public final class Main {
       System.exit(1);
       return;
     }
+    if (stopVms) {
+      int code = DevStops.stopEveryVm(host, System.err);
+      host.close();
+      System.exit(code);
+      return;
+    }
     System.out.print(Banner.of(host));
     System.out.flush();
+    if (mode == HostMode.DEV) {
+      host.dataDir()
+          .flatMap(data -> DevLeftovers.ofOtherDataFolders(DevLeftovers.runningTaskFolders(), data))
+          .ifPresent(System.err::println);
+    }
 
     CountDownLatch stopped = new CountDownLatch(1);
     Runnable stop =
         () -> {
           try {
+            List<String> left = DevLeftovers.running(host.devAgents());
             host.close();
+            host.dataDir()
+                .flatMap(data -> DevLeftovers.leftRunning(left, data))
+                .ifPresent(System.err::println);
           } catch (RuntimeException e) {
             log.warn("error while stopping", e);
           } finally {
@@ -90,9 +110,11 @@ public final class Main {
   }
 
   private static void usage(PrintStream out) {
-    out.println("usage: java -jar rota.jar [dev|server]");
+    out.println("usage: java -jar rota.jar [dev [--stop-vms]|server]");
     out.println(
         "  dev   everything in one process: embedded Temporal, H2 in ROTA_DATA_DIR, API on 127.0.0.1");
+    out.println(
+        "  dev --stop-vms   stops every VM dev mode left running in ROTA_DATA_DIR, then ends");
     out.println(
         "  server (or no argument) a production host: TEMPORAL_ADDRESS, DATASOURCES_DEFAULT_URL, auth on");
   }

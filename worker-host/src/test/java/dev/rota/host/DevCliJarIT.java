@@ -123,6 +123,20 @@ class DevCliJarIT {
 
       assertEquals(0, dev.stop(), "SIGTERM stops dev mode cleanly");
       eventually("its Temporal server stopped with it", () -> servers(data).isEmpty());
+      assertTrue(
+          dev.output()
+              .contains(
+                  "rota: left running for the next start on "
+                      + data
+                      + " to adopt: 1 VM (keeper); to stop it: ./rota dev --stop-vms"),
+          "dev mode says what it leaves running: " + dev.output());
+      assertEquals(before, sleeping("sleep 3801"), "and leaves it");
+
+      try (JarProcess stopper = JarProcess.dev("dev-stop", env, dir, List.of("--stop-vms"))) {
+        assertEquals(0, stopper.start().awaitExit(), stopper.output());
+        assertTrue(stopper.output().contains("rota: every VM is stopped"), stopper.output());
+      }
+      assertEquals(List.of(), sleeping("sleep 3801"), "--stop-vms stopped it");
     } finally {
       dev.close();
       servers(data).forEach(ProcessHandle::destroyForcibly);

@@ -56,8 +56,14 @@ final class JarProcess implements AutoCloseable {
 
   /** {@code java -jar <rota.jar> dev}. */
   static JarProcess dev(String name, Map<String, String> env, Path dir) {
-    return new JarProcess(
-        name, List.of(), System.getProperty("rota.jar"), List.of("dev"), env, dir);
+    return dev(name, env, dir, List.of());
+  }
+
+  /** {@code java -jar <rota.jar> dev ARGS…}. */
+  static JarProcess dev(String name, Map<String, String> env, Path dir, List<String> args) {
+    List<String> all = new java.util.ArrayList<>(List.of("dev"));
+    all.addAll(args);
+    return new JarProcess(name, List.of(), System.getProperty("rota.jar"), all, env, dir);
   }
 
   /**

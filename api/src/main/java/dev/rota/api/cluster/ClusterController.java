@@ -1,12 +1,16 @@
 package dev.rota.api.cluster;
 
 import dev.rota.api.ApiSettings;
+import dev.rota.api.JsonBodies;
 import dev.rota.api.auth.RequiresRole;
 import dev.rota.api.auth.Role;
 import dev.rota.api.problem.ProblemAnswers;
+import dev.rota.api.problem.Problems;
+import dev.rota.control.ClusterCommands;
 import dev.rota.control.ControlWorkflows;
 import dev.rota.control.SchedulerHealth;
 import dev.rota.control.WorkflowKeeper;
+import dev.rota.store.ClusterSettingsRow;
 import dev.rota.store.ClusterStatusRepository;
 import dev.rota.store.ClusterStatusRow;
 import dev.rota.store.Count;
@@ -14,11 +18,17 @@ import dev.rota.store.VmRepository;
 import dev.rota.store.WorkerRepository;
 import dev.rota.workflows.cluster.ClusterWorkflow;
 import dev.rota.workflows.cluster.TermSummary;
+import io.micronaut.core.annotation.Nullable;
+import io.micronaut.http.annotation.Body;
 import io.micronaut.http.annotation.Controller;
 import io.micronaut.http.annotation.Get;
+import io.micronaut.http.annotation.Patch;
 import io.micronaut.scheduling.TaskExecutors;
 import io.micronaut.scheduling.annotation.ExecuteOn;
 import io.swagger.v3.oas.annotations.Operation;
+import io.swagger.v3.oas.annotations.media.Content;
+import io.swagger.v3.oas.annotations.media.Schema;
+import io.swagger.v3.oas.annotations.parameters.RequestBody;
 import io.swagger.v3.oas.annotations.tags.Tag;
 import java.time.Duration;
 import java.time.Instant;
@@ -42,6 +52,8 @@ public class ClusterController {
   private final ControlWorkflows control;
   private final WorkflowKeeper keeper;
   private final Duration queryDeadline;
+  private final ClusterCommands commands;
+  private final JsonBodies bodies;
 
   public ClusterController(
       ClusterStatusRepository status,
@@ -49,8 +61,12 @@ public class ClusterController {
       VmRepository vms,
       ControlWorkflows control,
       WorkflowKeeper keeper,
-      ApiSettings settings) {
+      ApiSettings settings,
+      ClusterCommands commands,
+      JsonBodies bodies) {
     this.keeper = keeper;
+    this.commands = commands;
+    this.bodies = bodies;
     this.status = status;
     this.workers = workers;
     this.vms = vms;
@@ -62,6 +78,7 @@ public class ClusterController {
   @Get
   @Operation(operationId = "getCluster", summary = "Get the scheduler's state")
   public ClusterView get() {
+    ClusterSettingsRow pause = commands.current();
     Map<String, Long> byHealth = counts(workers.countByHealth());
     Map<String, Long> byStatus = counts(vms.countByStatus());
     Optional<TermSummary> live = control.lastTerm(queryDeadline);
@@ -88,7 +105,11 @@ public class ClusterController {
           t.decisions() == null ? null : TermDecisionsView.of(t.decisions()),
           t.applied(),
           health.state(),
-          health.message());
+          health.message(),
+          pause.schedulingPaused(),
+          pause.rejectSubmissions(),
+          pause.pauseReason(),
+          pause.pausedAt());
     }
     SchedulerHealth health = keeper.schedulerHealth(row.lastTermAt());
     TermSummary changed = quietSince ? live.get() : null;
@@ -105,7 +126,39 @@ public class ClusterController {
             : TermDecisionsView.of(changed.decisions()),
         changed == null ? null : changed.applied(),
         health.state(),
-        health.message());
+        health.message(),
+        pause.schedulingPaused(),
+        pause.rejectSubmissions(),
+        pause.pauseReason(),
+        pause.pausedAt());
+  }
+
+  @RequiresRole({Role.ADMIN_WRITE})
+  @Patch
+  @RequestBody(
+      required = true,
+      content = @Content(schema = @Schema(implementation = ClusterPatch.class)))
+  @Operation(
+      operationId = "patchCluster",
+      summary = "Pause or resume the cluster's placements and its new submissions")
+  @ProblemAnswers.Invalid
+  @ProblemAnswers.Conflicting
+  public ClusterView patch(@Body @Nullable String raw) {
+    ClusterPatch body = bodies.read(raw, ClusterPatch.class);
+    ClusterSettingsRow now = commands.current();
+    boolean scheduling =
+        body.schedulingPaused() == null ? now.schedulingPaused() : body.schedulingPaused();
+    boolean submissions =
+        body.rejectSubmissions() == null ? now.rejectSubmissions() : body.rejectSubmissions();
+    boolean pausing =
+        Boolean.TRUE.equals(body.schedulingPaused())
+            || Boolean.TRUE.equals(body.rejectSubmissions());
+    if (pausing && body.reason() == null) {
+      throw Problems.badRequest("reason", "is required to pause: users are shown it");
+    }
+    String reason = body.reason() != null ? body.reason() : now.pauseReason();
+    commands.setPause(scheduling, submissions, reason);
+    return get();
   }
 
   private static Map<String, Long> counts(List<Count> counts) {

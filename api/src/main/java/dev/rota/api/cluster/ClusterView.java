@@ -24,6 +24,10 @@ import java.util.Map;
  * @param scheduler {@code ok}, or {@code degraded} when no term has come for longer than a working
  *     scheduler waits (its workflow lost, stuck, or the database out of reach)
  * @param schedulerMessage since when, and what the hosts did about it
+ * @param schedulingPaused placements and moves paused for the cluster ({@code PATCH /v1/cluster})
+ * @param rejectSubmissions new VMs and VM sets refused for now
+ * @param pauseReason what the operator said of the pause, or null
+ * @param pausedAt since when the cluster is paused, or null
  */
 // Every field of the API's resources is present, null or empty included.
 @JsonInclude(JsonInclude.Include.ALWAYS)
@@ -39,4 +43,8 @@ public record ClusterView(
     @Nullable TermDecisionsView lastTermDecisions,
     @Nullable ApplyResult lastTermApplied,
     String scheduler,
-    String schedulerMessage) {}
+    String schedulerMessage,
+    boolean schedulingPaused,
+    boolean rejectSubmissions,
+    @Nullable String pauseReason,
+    @Nullable Instant pausedAt) {}

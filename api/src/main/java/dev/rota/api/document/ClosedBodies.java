@@ -44,7 +44,8 @@ final class ClosedBodies {
           dev.rota.api.secrets.SecretValueRequest.class,
           dev.rota.api.forward.AccessTokenRequest.class,
           dev.rota.api.images.ImagePrefetchRequest.class,
-          ClusterSettingsView.class);
+          ClusterSettingsView.class,
+          dev.rota.api.cluster.ClusterPatch.class);
 
   private static final String SHOWN = "shown by the API; taken back and ignored";
 

@@ -68,17 +68,15 @@ public class RequestLimitFilter implements HttpServerFilter {
     if (AuthFilter.isOpen(request.getPath())) {
       return chain.proceed(request);
     }
-    Optional<String> caller = callers.of(request);
-    if (caller.isPresent()) {
-      Optional<Duration> wait = rates.take(caller.get(), System.nanoTime());
+    long now = System.nanoTime();
+    for (String caller : callers.of(request)) {
+      Optional<Duration> wait = rates.take(caller, now);
       if (wait.isPresent()) {
         return Publishers.just(
             tooMany(
                 request,
                 wait.get(),
-                (caller.get().startsWith("token")
-                        ? "this token"
-                        : "this address (without a known token)")
+                (caller.startsWith("token") ? "this token" : "this address (without a known token)")
                     + " sent more than its "
                     + "share: bursts of "
                     + burst

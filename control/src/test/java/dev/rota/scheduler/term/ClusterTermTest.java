@@ -384,10 +384,36 @@ class ClusterTermTest {
   }
 
   @Test
+  void aPausedClusterPlacesNothingSayingWhyAndPlacesAtOnceWhenResumed() {
+    var settings = clusterSettings.findById(dev.rota.store.ClusterSettingsRow.ID).orElseThrow();
+    settings =
+        clusterSettings.update(settings.withPause(true, false, "maintenance", clock.instant()));
+    try {
+      worker("w1", 4);
+      vm("held", 1, "Never");
+      ClusterWorkflow cluster = startCluster(env.getWorkflowClient());
+      String first = awaitFirstResultOf("TermAndApply");
+      assertTrue(first.contains("\"placed\":0"), first);
+      assertEquals(
+          "scheduling is paused for the cluster: maintenance",
+          vmRow("held").notes().pendingReason());
+      assertTrue(
+          first.contains("pending held: scheduling is paused for the cluster: maintenance"),
+          "the term's summary in the Temporal UI says why: " + first);
+
+      clusterSettings.update(settings.withPause(false, false, null, clock.instant()));
+      cluster.wake("scheduling resumed");
+      assertEquals("w1", awaitStatus("held", "running").state().worker());
+    } finally {
+      var now = clusterSettings.findById(dev.rota.store.ClusterSettingsRow.ID).orElseThrow();
+      clusterSettings.update(now.withPause(false, false, null, clock.instant()));
+    }
+  }
+
+  @Test
   void aWorkerJoiningTakesItsShareOfASetUnderDistributeLoadAndEveryReplicaRunsThroughout() {
     var profile = clusterSettings.findById(dev.rota.store.ClusterSettingsRow.ID).orElseThrow();
-    clusterSettings.update(
-        new dev.rota.store.ClusterSettingsRow(profile.id(), "distribute-load", profile.version()));
+    clusterSettings.update(profile.withProfile("distribute-load"));
     worker("w1", 8);
     set("web", 4, "none", 2);
     startCluster(env.getWorkflowClient());

@@ -23,4 +23,10 @@ public record PlacementPlan(List<Placement> placed, List<Unplaced> pending) {
       this(vm, reason, false);
     }
   }
+
+  /** Nothing placed: every pending VM waits, for {@code reason}. */
+  public static PlacementPlan waiting(java.util.List<PendingVm> pending, String reason) {
+    return new PlacementPlan(
+        java.util.List.of(), pending.stream().map(p -> new Unplaced(p.name(), reason)).toList());
+  }
 }

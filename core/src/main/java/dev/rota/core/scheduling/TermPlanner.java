@@ -30,6 +30,10 @@ public final class TermPlanner {
    *     missing here did not answer and tells nothing
    * @param rebalancing what moves of VM sets' replicas this term may make once placement is done
    *     ({@link Rebalancer}); {@link Rebalancing#OFF} for none
+   * @param pausedBecause null, or why scheduling is paused for the cluster: then the term observes,
+   *     judges health, reconciles and ends drains at their deadline as ever, but places nothing and
+   *     moves nothing; every VM that waits says why ({@code scheduling is paused for the cluster:
+   *     <reason>}), and a VM lost with its worker waits as its workflow decides
    */
   public static TermPlan plan(
       Instant now,
@@ -40,7 +44,8 @@ public final class TermPlanner {
       List<VmSnapshot> vms,
       List<PlacedTask> tasks,
       Map<String, List<ObservedTask>> reported,
-      Rebalancing rebalancing) {
+      Rebalancing rebalancing,
+      String pausedBecause) {
     List<TermPlan.HealthChange> changes = new ArrayList<>();
     List<Candidate> candidates = new ArrayList<>(workers.size());
     Set<String> gone = new HashSet<>();
@@ -155,7 +160,11 @@ public final class TermPlanner {
         pending.add(held != null && waiting.avoid() == null ? waiting.avoiding(held) : waiting);
       }
     }
-    PlacementPlan placement = Placer.place(candidates, holdings, pending, profile);
+    PlacementPlan placement =
+        pausedBecause == null
+            ? Placer.place(candidates, holdings, pending, profile)
+            : PlacementPlan.waiting(
+                pending, "scheduling is paused for the cluster: " + pausedBecause);
     if (!drains.isEmpty() || rebalancing.active()) {
       // What this term placed counts as held where it went: moves go by what will be.
       Map<String, PendingVm> pendingByName = new HashMap<>();
@@ -178,8 +187,8 @@ public final class TermPlanner {
             leavingDrained,
             SetAllowances.of(vms, rebalancing.sets()),
             profile);
-    List<Move> moves = drain.moves();
-    if (moves.isEmpty()) {
+    List<Move> moves = pausedBecause == null ? drain.moves() : List.of();
+    if (moves.isEmpty() && pausedBecause == null) {
       // A term that drains does not also rebalance: the next one balances what the drain left.
       moves = Rebalancer.plan(candidates, current, leaving, vms, runsOn, rebalancing, profile);
     }

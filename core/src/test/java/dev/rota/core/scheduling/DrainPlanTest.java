@@ -102,8 +102,17 @@ class DrainPlanTest {
         vms,
         tasks,
         Map.of(),
-        new Rebalancing(movesPerTerm, sets));
+        new Rebalancing(movesPerTerm, sets),
+        pausedBecause);
   }
+
+  /** Scheduling paused for the cluster, for {@code reason}. */
+  private DrainPlanTest paused(String reason) {
+    pausedBecause = reason;
+    return this;
+  }
+
+  private String pausedBecause;
 
   private static List<String> moves(TermPlan p) {
     return p.moves().stream().map(m -> m.vm() + ":" + m.from() + "->" + m.to()).toList();
@@ -113,6 +122,31 @@ class DrainPlanTest {
     return p.evictions().stream()
         .map(e -> e.vm() + "." + e.generation() + "@" + e.worker())
         .toList();
+  }
+
+  /**
+   * Paused for the cluster, a term places nothing and moves nothing, not even off a draining worker
+   * (nor to rebalance); each waiting VM says why; a drain's deadline still evicts what is left.
+   */
+  @Test
+  void aPausedClusterPlacesAndMovesNothingAndSaysWhyButADrainsDeadlineStillHolds() {
+    draining("w1", 8, DEADLINE)
+        .worker("w2", 8)
+        .running("web", 2, RestartPolicy.ALWAYS, "w1")
+        .pending("new", 1)
+        .paused("upgrading the fleet");
+    TermPlan before = plan(T);
+    assertEquals(List.of(), moves(before));
+    assertEquals(List.of(), before.placement().placed());
+    assertEquals(
+        List.of(
+            new PlacementPlan.Unplaced(
+                "new", "scheduling is paused for the cluster: upgrading the fleet")),
+        before.placement().pending());
+    assertEquals(List.of("web.0@w1"), evicted(plan(DEADLINE.plusSeconds(1))));
+
+    pausedBecause = null;
+    assertEquals(List.of("web:w1->w2"), moves(plan(T)), "resumed: the drain moves it");
   }
 
   @Test

@@ -56,7 +56,8 @@ class TermPlannerTest {
         vms,
         tasks,
         reported,
-        Rebalancing.OFF);
+        Rebalancing.OFF,
+        null);
   }
 
   private static List<String> placed(TermPlan p) {
@@ -197,7 +198,8 @@ class TermPlannerTest {
             vms,
             tasks,
             Map.of(),
-            Rebalancing.OFF);
+            Rebalancing.OFF,
+            null);
 
     assertEquals(List.of(new TermPlan.Failover("a", 1, 0, "dead", "w1", null)), p.failovers());
     assertEquals(
@@ -252,7 +254,8 @@ class TermPlannerTest {
             List.of(kept, restarting("a", 2, 1)),
             tasks,
             Map.of(),
-            Rebalancing.OFF);
+            Rebalancing.OFF,
+            null);
     assertEquals(
         List.of(new TermPlan.Failover("a", 2, 0, "cut", "w1", null)),
         p.failovers(),
@@ -273,7 +276,8 @@ class TermPlannerTest {
             List.of(kept),
             tasks.subList(0, 1),
             Map.of(),
-            Rebalancing.OFF);
+            Rebalancing.OFF,
+            null);
     assertEquals(
         List.of(new TermPlan.Failover("kept", 1, 0, "cut", "w1", null)),
         removed.failovers(),
@@ -308,7 +312,8 @@ class TermPlannerTest {
         vms,
         tasks,
         Map.of(),
-        Rebalancing.OFF);
+        Rebalancing.OFF,
+        null);
   }
 
   private static List<WorkerHealth> healthOfSilent(TermPlan p) {
@@ -382,7 +387,8 @@ class TermPlannerTest {
             List.of(),
             List.of(),
             Map.of(),
-            Rebalancing.OFF);
+            Rebalancing.OFF,
+            null);
     Map<String, WorkerHealth> changed = new java.util.HashMap<>();
     p.healthChanges().forEach(c -> changed.put(c.worker(), c.verdict().health()));
     assertEquals(
@@ -403,7 +409,8 @@ class TermPlannerTest {
         List.of(),
         List.of(),
         Map.of(),
-        Rebalancing.OFF);
+        Rebalancing.OFF,
+        null);
   }
 
   @Test

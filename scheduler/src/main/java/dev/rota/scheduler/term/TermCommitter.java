@@ -59,7 +59,8 @@ public class TermCommitter {
             snapshot.vms(),
             java.util.List.copyOf(snapshot.taskRows().keySet()),
             snapshot.reported(),
-            new Rebalancing(scheduler.rebalanceMovesPerTerm(), snapshot.movable()));
+            new Rebalancing(scheduler.rebalanceMovesPerTerm(), snapshot.movable()),
+            snapshot.pausedBecause());
     long planned = System.nanoTime();
     TermDecisions decisions = writer.write(plan, snapshot, now);
     if (log.isDebugEnabled()) {

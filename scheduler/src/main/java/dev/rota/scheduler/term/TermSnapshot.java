@@ -28,4 +28,5 @@ public record TermSnapshot(
     Map<PlacedTask, VmTaskRow> taskRows,
     Map<String, List<ObservedTask>> reported,
     SchedulerProfile profile,
-    Map<String, SetSnapshot> movable) {}
+    Map<String, SetSnapshot> movable,
+    String pausedBecause) {}

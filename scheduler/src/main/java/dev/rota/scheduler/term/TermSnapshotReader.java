@@ -158,12 +158,25 @@ public class TermSnapshotReader {
               && !listed.contains(t.worker() + "/" + t.taskId());
       taskRows.put(startedSinceAsked ? task.withState(TaskState.SCHEDULED) : task, t);
     }
+    java.util.Optional<ClusterSettingsRow> cluster = settings.findById(ClusterSettingsRow.ID);
     SchedulerProfile profile =
-        settings
-            .findById(ClusterSettingsRow.ID)
+        cluster
             .flatMap(s -> WireName.parse(SchedulerProfile.class, s.schedulerProfile()))
             .orElse(SchedulerProfile.OPTIMIZE_UTILIZATION);
+    String pausedBecause =
+        cluster
+            .filter(ClusterSettingsRow::schedulingPaused)
+            .map(s -> s.pauseReason() == null ? "no reason given" : s.pauseReason())
+            .orElse(null);
     return new TermSnapshot(
-        vmRows, vmSnapshots, workerRows, workerSnapshots, taskRows, reported, profile, movable);
+        vmRows,
+        vmSnapshots,
+        workerRows,
+        workerSnapshots,
+        taskRows,
+        reported,
+        profile,
+        movable,
+        pausedBecause);
   }
 }

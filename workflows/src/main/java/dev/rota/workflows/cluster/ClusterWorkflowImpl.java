@@ -63,6 +63,11 @@ public class ClusterWorkflowImpl implements ClusterWorkflow {
    */
   private int quietTerms;
 
+  /**
+   * Consecutive terms that lost races: each re-planned at once, up to a bound ({@link TermPace}).
+   */
+  private int racesLostInARow;
+
   @Override
   public void run(ClusterState state) {
     long term = state.termsDone();
@@ -161,6 +166,7 @@ public class ClusterWorkflowImpl implements ClusterWorkflow {
   private Duration settle(TermOutcome outcome, TermSummary summary) {
     lastTerm = summary;
     quietTerms = outcome.quiet() && !summary.woken() ? quietTerms + 1 : 0;
+    racesLostInARow = outcome.decisions().lostRaces() > 0 ? racesLostInARow + 1 : 0;
     Duration interval = Duration.ofMillis(outcome.observation().intervalMillis());
     // Not under the first try's 1 s: a retry policy's cap may not be below its initial interval.
     retryCap = TermPace.max(interval, Duration.ofSeconds(1));
@@ -168,6 +174,7 @@ public class ClusterWorkflowImpl implements ClusterWorkflow {
         TermPace.after(
             outcome.observation(),
             quietTerms,
+            racesLostInARow,
             outcome.decisions(),
             outcome.applied(),
             Workflow.currentTimeMillis());

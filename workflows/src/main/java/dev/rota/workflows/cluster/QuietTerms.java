@@ -50,6 +50,7 @@ public final class QuietTerms {
         TermPace.after(
             outcome.observation(),
             start.quietTerms() + 1,
+            0,
             outcome.decisions(),
             outcome.applied(),
             nowMillis);

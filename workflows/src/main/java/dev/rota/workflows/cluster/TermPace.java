@@ -21,18 +21,32 @@ public final class TermPace {
   static final Duration RETRY_ACTIONS_AFTER = Duration.ofSeconds(1);
 
   /**
+   * How many terms in a row that lost races (their conditional writes met newer state: a user's
+   * action, an agent's report, another host) are each followed by another at once; after that, the
+   * interval, so that a hot spot that keeps changing cannot keep the scheduler spinning.
+   */
+  static final int REPLANS_AT_ONCE = 3;
+
+  /**
    * The wait after a term.
    *
    * @param quietTerms how many terms in a row, this one included, changed nothing
+   * @param racesLostInARow how many terms in a row, this one included, lost races
    * @param nowMillis the time the term ended
    */
   public static Duration after(
       TermObservation seen,
       int quietTerms,
+      int racesLostInARow,
       TermDecisions decided,
       ApplyResult applied,
       long nowMillis) {
-    return untilNextTerm(stretched(seen, quietTerms), decided, applied, nowMillis);
+    Duration wait = untilNextTerm(stretched(seen, quietTerms), decided, applied, nowMillis);
+    if (decided.lostRaces() > 0 && racesLostInARow <= REPLANS_AT_ONCE) {
+      // What it lost is planned again from fresh state at once, not an interval later.
+      wait = min(wait, MIN_WAIT);
+    }
+    return wait;
   }
 
   /** The interval, doubled for each quiet term up to the idle interval. */

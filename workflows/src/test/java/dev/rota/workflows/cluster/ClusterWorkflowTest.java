@@ -151,6 +151,31 @@ class ClusterWorkflowTest {
   }
 
   @Test
+  void aTermThatLostRacesIsFollowedByAnotherAtOnceThreeTimesInARowAtMost() throws Exception {
+    long hour = Duration.ofHours(1).toMillis();
+    RecordingClusterActivities activities = start(hour);
+    activities.loseRacesInNext(5);
+    startCluster();
+    env.sleep(Duration.ofMinutes(1));
+
+    List<TermSummary> terms = activities.recorded();
+    assertEquals(
+        4,
+        terms.size(),
+        "the first term lost a race; the next three each came at once, the last of them losing"
+            + " one too, and then the interval: "
+            + terms);
+    for (int i = 1; i < terms.size(); i++) {
+      assertTrue(
+          terms.get(i).startedAtMillis() - terms.get(i - 1).startedAtMillis()
+              <= TermPace.MIN_WAIT.toMillis() + 1_000,
+          "planned again at once: " + terms);
+    }
+    env.sleep(Duration.ofHours(1));
+    assertEquals(5, activities.recorded().size(), "then one term an interval later");
+  }
+
+  @Test
   void aQuietClusterWaitsLongerAndLongerUpToTheIdleIntervalAndAWakeUpEndsIt() throws Exception {
     RecordingClusterActivities activities = startIdlingUpTo(30_000);
     ClusterWorkflow cluster = startCluster();

@@ -16,6 +16,7 @@ final class RecordingClusterActivities implements ClusterActivities {
   private final List<TermSummary> recorded = new CopyOnWriteArrayList<>();
   private final List<TermStart> asked = new CopyOnWriteArrayList<>();
   private final AtomicInteger placing = new AtomicInteger();
+  private final AtomicInteger losing = new AtomicInteger();
   private final AtomicInteger attempts = new AtomicInteger();
   private volatile LongSupplier clock = System::currentTimeMillis;
   private volatile CountDownLatch observeGate = new CountDownLatch(0);
@@ -84,6 +85,11 @@ final class RecordingClusterActivities implements ClusterActivities {
     placing.set(terms);
   }
 
+  /** Makes the next {@code terms} terms lose a race each: a conditional write met newer state. */
+  void loseRacesInNext(int terms) {
+    losing.set(terms);
+  }
+
   /** How many attempts of the term activity Temporal has asked for. */
   int attempts() {
     return attempts.get();
@@ -97,10 +103,11 @@ final class RecordingClusterActivities implements ClusterActivities {
     this.asked.add(start);
     TermObservation seen = observe(start);
     boolean places = placing.getAndUpdate(n -> Math.max(0, n - 1)) > 0;
+    int lost = losing.getAndUpdate(n -> Math.max(0, n - 1)) > 0 ? 1 : 0;
     TermDecisions decided =
         places
-            ? new TermDecisions(1, 0, 0, 0, 0, 0, 0, 0, 0, List.of("placed a VM"))
-            : new TermDecisions(0, 0, 0, 0, 0, 0, 0, 0, 0, List.of());
+            ? new TermDecisions(1, 0, 0, 0, 0, 0, lost, 0, 0, List.of("placed a VM"))
+            : new TermDecisions(0, 0, 0, 0, 0, 0, lost, 0, 0, List.of());
     long last = recorded.isEmpty() ? 0 : recorded.get(recorded.size() - 1).term();
     TermSummary summary =
         new TermSummary(
