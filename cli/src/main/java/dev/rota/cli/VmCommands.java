@@ -73,7 +73,11 @@ final class VmCommands extends Noun {
 
   /** Options every command that can wait shares. */
   static final class WaitOptions {
-    @Option(names = "--wait", description = "wait until it is done, showing progress")
+    @Option(
+        names = "--wait",
+        description =
+            "wait until it is done, showing progress: running and ready; for create, also a"
+                + " program that ran and ended (exit code 0 is done, another failed)")
     boolean wait;
 
     @Option(
@@ -86,10 +90,21 @@ final class VmCommands extends Noun {
 
   /**
    * Waits until the VM runs and is ready (a restart: its next generation); its failure ends the
-   * wait, and so does its fitting no worker of the cluster.
+   * wait, and so does its fitting no worker of the cluster. A VM just created whose program ran and
+   * ended before it was seen running ends the wait too: done with exit code 0, failed with another.
    */
   static void awaitRunning(
       RotaCli root, ApiClient api, String name, int afterRestarts, WaitOptions w) {
+    awaitRunning(root, api, name, afterRestarts, w, false);
+  }
+
+  private static void awaitRunning(
+      RotaCli root,
+      ApiClient api,
+      String name,
+      int afterRestarts,
+      WaitOptions w,
+      boolean justCreated) {
     root.waiter(Waiter.parse(w.timeout))
         .until(
             "vm " + name,
@@ -114,6 +129,12 @@ final class VmCommands extends Noun {
                         + (vm.hasNonNull("readinessMessage")
                             ? ": " + vm.get("readinessMessage").asText()
                             : ""));
+              }
+              if (justCreated && status.equals("stopped") && vm.hasNonNull("exitCode")) {
+                // It ran and ended (a program that ends at once): what it came to is the answer.
+                return vm.get("exitCode").asInt() == 0
+                    ? Waiter.Look.done(progress)
+                    : Waiter.Look.failed(progress);
               }
               if (vm.path("unplaceable").asBoolean(false)) {
                 // Nothing will change until the cluster does.
@@ -175,7 +196,7 @@ final class VmCommands extends Noun {
       ApiClient api = vm.root.api();
       JsonNode created = api.post("/v1/vms", body);
       if (wait.wait) {
-        awaitRunning(vm.root, api, created.path("name").asText(), 0, wait);
+        awaitRunning(vm.root, api, created.path("name").asText(), 0, wait, true);
         created = api.get(path(created.path("name").asText()));
       }
       vm.root.output().one(created, COLUMNS);
@@ -213,9 +234,27 @@ final class VmCommands extends Noun {
     return listed("vms", "/v1/vms", query, limit, Selector.parse(selector), COLUMNS);
   }
 
-  @Command(name = "get", description = "Show one VM (-o yaml for all of it).")
-  int get(@Parameters(paramLabel = "NAME") String name) {
-    return shown(root.api().get(path(name)), COLUMNS);
+  @Command(name = "get", description = "Show VMs by name (-o yaml for all of each).")
+  int get(@Parameters(paramLabel = "NAME", arity = "1..*") List<String> names) {
+    if (names.size() == 1) {
+      return shown(root.api().get(path(names.get(0))), COLUMNS);
+    }
+    // As kubectl: those found are shown, each one missing is said, and the exit code says so.
+    List<JsonNode> found = new java.util.ArrayList<>();
+    int code = ExitCodes.OK;
+    for (String name : names) {
+      try {
+        found.add(root.api().get(path(name)));
+      } catch (CliException e) {
+        if (e.exitCode() != ExitCodes.NOT_FOUND) {
+          throw e;
+        }
+        root.err.println("rota: " + e.getMessage());
+        code = ExitCodes.NOT_FOUND;
+      }
+    }
+    root.output().list("VMs", found, COLUMNS);
+    return code;
   }
 
   @Command(
@@ -557,8 +596,17 @@ final class VmCommands extends Noun {
     return shown(answer, COLUMNS);
   }
 
-  @Command(name = "delete", description = "Remove the VM's task, then the VM.")
-  int delete(@Parameters(paramLabel = "NAME") String name, @Mixin WaitOptions wait) {
+  @Command(name = "delete", description = "Remove each VM's task, then the VM.")
+  int delete(
+      @Parameters(paramLabel = "NAME", arity = "1..*") List<String> names,
+      @Mixin WaitOptions wait) {
+    for (String name : names) {
+      deleteOne(name, wait);
+    }
+    return ExitCodes.OK;
+  }
+
+  private void deleteOne(String name, WaitOptions wait) {
     ApiClient api = root.api();
     api.delete(path(name));
     if (wait.wait) {
@@ -578,6 +626,5 @@ final class VmCommands extends Noun {
               });
     }
     root.output().say("vm " + name + (wait.wait ? " deleted" : " being deleted"));
-    return ExitCodes.OK;
   }
 }

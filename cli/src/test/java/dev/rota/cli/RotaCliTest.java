@@ -109,6 +109,32 @@ class RotaCliTest {
   }
 
   @Test
+  void getAndDeleteTakeSeveralNames() throws Exception {
+    api.on("GET /v1/vms/a", StandInApi.Reply.json(200, vm("a", "running", "w1", 0, null)));
+    api.on("GET /v1/vms/b", StandInApi.Reply.json(200, vm("b", "pending", null, 0, "waiting")));
+    Result both = run("vm", "get", "a", "b", "-o", "name");
+    assertEquals(0, both.code(), both.err());
+    assertEquals(List.of("a", "b"), both.out().lines().toList());
+    api.on(
+        "GET /v1/vms/gone",
+        new StandInApi.Reply(
+            404,
+            "application/problem+json",
+            "{\"title\":\"Not Found\",\"status\":404,\"detail\":\"VM 'gone' does not exist\"}",
+            Map.of()));
+    Result some = run("vm", "get", "a", "gone", "-o", "name");
+    assertEquals(List.of("a"), some.out().lines().toList(), "those found are shown");
+    assertTrue(some.err().contains("gone"), some.err());
+    assertTrue(some.code() != 0, "and the exit code says one was missing");
+
+    api.on("DELETE /v1/vms/a", new StandInApi.Reply(202, "application/json", "{}", Map.of()));
+    api.on("DELETE /v1/vms/b", new StandInApi.Reply(202, "application/json", "{}", Map.of()));
+    Result deleted = run("vm", "delete", "a", "b");
+    assertEquals(0, deleted.code(), deleted.err());
+    assertEquals("vm a being deleted\nvm b being deleted\n", deleted.out());
+  }
+
+  @Test
   void clusterPauseAndResumeSendTheirPatch() throws Exception {
     api.on(
         "PATCH /v1/cluster",
@@ -760,6 +786,32 @@ class RotaCliTest {
             "vm w: running on mini-1"),
         r.err().lines().toList());
     assertTrue(r.out().contains("running"), r.out());
+  }
+
+  @Test
+  void createWaitEndsWhenAProgramThatEndsAtOnceHasRunByItsExitCode() {
+    api.on("POST /v1/vms", StandInApi.Reply.json(201, vm("t", "pending", null, 0, "waiting")));
+    api.on(
+        "GET /v1/vms/t",
+        StandInApi.Reply.json(200, vm("t", "pending", null, 0, "waiting")),
+        StandInApi.Reply.json(
+            200,
+            vm("t", "stopped", "mini-1", 0, "exited with code 0")
+                .replace("}", ",\"exitCode\":0}")));
+    Result done = run("vm", "create", "t", "--wait", "--", "true");
+    assertEquals(0, done.code(), done.err());
+    assertEquals(
+        "vm t: stopped on mini-1: exited with code 0",
+        done.err().lines().reduce((a, b) -> b).orElse(""));
+
+    api.on("POST /v1/vms", StandInApi.Reply.json(201, vm("f", "pending", null, 0, "waiting")));
+    api.on(
+        "GET /v1/vms/f",
+        StandInApi.Reply.json(
+            200,
+            vm("f", "stopped", "mini-1", 0, "exited with code 2")
+                .replace("}", ",\"exitCode\":2}")));
+    assertEquals(ExitCodes.WAIT_FAILED, run("vm", "create", "f", "--wait", "--", "false").code());
   }
 
   @Test
