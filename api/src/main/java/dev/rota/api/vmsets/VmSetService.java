@@ -182,6 +182,21 @@ public class VmSetService {
   }
 
   /**
+   * How many run against how many are wanted: {@code 2 of 3 running}, or, while the set shrinks,
+   * {@code 8 running, scaling down to 3; 5 being removed}.
+   */
+  static String counts(long running, int desired, long total) {
+    return total > desired
+        ? running
+            + " running, scaling down to "
+            + desired
+            + "; "
+            + (total - desired)
+            + " being removed"
+        : running + " of " + desired + " running";
+  }
+
+  /**
    * Why the set is not {@code desired} running replicas, first what the user can act on; null when
    * it is.
    */
@@ -201,10 +216,7 @@ public class VmSetService {
     if (running == desired && total == desired) {
       return null;
     }
-    StringBuilder m = new StringBuilder(running + " of " + desired + " running");
-    if (total > desired) {
-      m.append("; ").append(total - desired).append(" being removed");
-    }
+    StringBuilder m = new StringBuilder(counts(running, desired, total));
     if (pending > 0) {
       m.append("; ").append(pending).append(" pending");
       vms.firstPendingReplica(row.name())
