@@ -98,7 +98,7 @@ final class ApplyCommand implements Callable<Integer> {
           ExitCodes.CONFLICT,
           "vm "
               + name
-              + " exists with another "
+              + " exists, and the file changes its "
               + String.join(", ", differ)
               + ": a VM's spec does not change in place; delete it and apply again, or run it in a"
               + " VM set, whose template can change");

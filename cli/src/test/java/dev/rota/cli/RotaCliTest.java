@@ -611,7 +611,8 @@ class RotaCliTest {
     Result refused = run("apply", "-f", changed.toString());
     assertEquals(ExitCodes.CONFLICT, refused.code());
     assertTrue(
-        refused.err().startsWith("rota: vm web-1 exists with another command: "), refused.err());
+        refused.err().startsWith("rota: vm web-1 exists, and the file changes its command: "),
+        refused.err());
   }
 
   @Test

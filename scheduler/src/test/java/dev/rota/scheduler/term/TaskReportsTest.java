@@ -86,14 +86,10 @@ class TaskReportsTest {
     };
   }
 
-  private VmRow submitted(String vm, long cpu) {
-    return dev.rota.store.StoreFixtures.submitted(vms, vm, cpu, dev.rota.store.StoreFixtures.T0);
-  }
-
   /** Submitted and placed, the placement's start and news already carried out. */
   private void placed(String vm, String worker) {
     Instant now = Instant.parse("2026-01-01T00:00:00Z");
-    VmRow row = submitted(vm, 1);
+    VmRow row = dev.rota.store.StoreFixtures.submitted(vms, vm, 1, dev.rota.store.StoreFixtures.T0);
     assertEquals(
         1,
         tx.executeWrite(
@@ -170,23 +166,6 @@ class TaskReportsTest {
 
   private long seq(String vm) {
     return vms.findById(vm).orElseThrow().seq();
-  }
-
-  @Test
-  void aTaskThatEndsWakesTheSchedulerForAVmWaitingForRoom() {
-    registered("tr-room");
-    placed("tr-holder", "tr-room");
-    submitted("tr-waiter", 4);
-    reports.accept("tr-room", List.of(new ObservedTask("tr-holder.0", "running", null, null)));
-
-    reports.accept(
-        "tr-room", List.of(new ObservedTask("tr-holder.0", "exited", 0, "exited with code 0")));
-
-    eventually("the scheduler woken", () -> wakes.contains("room freed on tr-room"));
-    assertEquals(
-        1,
-        wakes.stream().filter(w -> w.startsWith("room freed")).count(),
-        "woken by the end alone, not by the start: " + wakes);
   }
 
   @Test
