@@ -53,12 +53,12 @@ public class ClusterCommands {
 
   /**
    * Pauses or resumes the cluster's placements and moves ({@code scheduling}) and its new
-   * submissions ({@code submissions}), saying {@code reason}; a change wakes the scheduler, whose
-   * next term pauses or places at once.
+   * submissions ({@code submissions}), saying {@code reason}; a change to placements wakes the
+   * scheduler, whose next term pauses or places at once.
    */
   public ClusterSettingsRow setPause(boolean scheduling, boolean submissions, String reason) {
     java.time.Instant now = clock.instant();
-    boolean[] changed = {false};
+    boolean[] placementsChanged = {false};
     ClusterSettingsRow row =
         Conflicts.retry(
             () -> {
@@ -67,11 +67,16 @@ public class ClusterCommands {
               if (next.equals(current)) {
                 return current;
               }
-              changed[0] = true;
+              placementsChanged[0] =
+                  current.schedulingPaused() != scheduling
+                      || scheduling
+                          && !java.util.Objects.equals(current.pauseReason(), next.pauseReason());
               return settings.update(next);
             });
     gate.forget();
-    if (changed[0]) {
+    // Only placements (and what pending VMs say of them) are the scheduler's; submissions the
+    // gate's.
+    if (placementsChanged[0]) {
       workflows.wakeScheduler(
           scheduling ? "scheduling paused: " + reason : "scheduling not paused");
     }

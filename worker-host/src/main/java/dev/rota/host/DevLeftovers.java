@@ -1,7 +1,6 @@
 package dev.rota.host;
 
 import dev.rota.agent.Agent;
-import dev.rota.agent.tasks.TaggedProcesses;
 import dev.rota.agentapi.TaskView;
 import java.nio.file.Path;
 import java.util.List;
@@ -89,10 +88,5 @@ final class DevLeftovers {
         && folder.getName(n - 2).toString().equals("tasks")
         && folder.getName(n - 3).toString().matches("dev-[0-9]+")
         && folder.getName(n - 4).toString().equals("agents");
-  }
-
-  /** The running tasks' folders on this machine, by any agent. */
-  static List<Path> runningTaskFolders() {
-    return TaggedProcesses.runningTaskFolders();
   }
 }

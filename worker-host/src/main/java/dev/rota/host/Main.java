@@ -69,7 +69,10 @@ public final class Main {
     System.out.flush();
     if (mode == HostMode.DEV) {
       host.dataDir()
-          .flatMap(data -> DevLeftovers.ofOtherDataFolders(DevLeftovers.runningTaskFolders(), data))
+          .flatMap(
+              data ->
+                  DevLeftovers.ofOtherDataFolders(
+                      dev.rota.agent.tasks.TaggedProcesses.runningTaskFolders(), data))
           .ifPresent(System.err::println);
     }
 
