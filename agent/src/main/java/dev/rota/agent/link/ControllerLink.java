@@ -112,6 +112,7 @@ public final class ControllerLink {
 
   public void close() {
     closed = true;
+    fence.close();
   }
 
   public boolean registered() {

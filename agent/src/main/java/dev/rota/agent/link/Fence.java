@@ -44,6 +44,8 @@ public final class Fence {
   /** The time last kept in the file; null before the first. */
   private Instant savedAt;
 
+  private boolean closed;
+
   public Fence(Path file, Clock clock, TaskTable tasks) {
     this.file = file;
     this.clock = clock;
@@ -74,6 +76,14 @@ public final class Fence {
    * A controller host took a heartbeat or a registration; {@code told} is the fence its answer
    * gave, if any.
    */
+  /**
+   * Its agent stops: nothing is written in the agent's folder from now on, though a heartbeat
+   * answered meanwhile still arrives; whoever stopped the agent may be removing the folder.
+   */
+  public synchronized void close() {
+    closed = true;
+  }
+
   synchronized void heard(Optional<String> told) {
     Duration before = after;
     told.flatMap(Fence::seconds).ifPresent(fence -> after = fence);
@@ -194,7 +204,7 @@ public final class Fence {
    */
   private void save() {
     Duration fence = after;
-    if (fence == null) {
+    if (fence == null || closed) {
       return;
     }
     try {
