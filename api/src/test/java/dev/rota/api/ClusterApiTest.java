@@ -41,6 +41,9 @@ class ClusterApiTest {
     http.post("/v1/vms", "{\"name\":\"count-vm\",\"command\":[\"true\"]}");
     Map<String, Object> cluster = http.get("/v1/cluster").map();
     assertEquals("rota-cluster", cluster.get("schedulerWorkflowId"));
+    // The answering host's build, as the jar's build wrote it.
+    assertEquals(dev.rota.agentapi.RotaBuild.current().version(), cluster.get("version"));
+    assertTrue(String.valueOf(cluster.get("commit")).matches("[0-9a-f]{7,}"), cluster.toString());
     assertEquals(
         "workflow", cluster.get("lastTermSource"), "the scheduler answered its query in time");
     assertTrue(((Number) cluster.get("term")).longValue() >= 1, cluster.toString());

@@ -88,6 +88,15 @@ public class Http {
   }
 
   public Reply send(String method, String path, String body, String token) {
+    return send(method, path, body, token, java.util.Map.of());
+  }
+
+  public Reply send(
+      String method,
+      String path,
+      String body,
+      String token,
+      java.util.Map<String, String> headers) {
     HttpRequest.Builder request =
         HttpRequest.newBuilder(URI.create(server.getURL() + path))
             .timeout(
@@ -104,6 +113,7 @@ public class Http {
     if (token != null) {
       request.header("Authorization", "Bearer " + token);
     }
+    headers.forEach(request::header);
     try {
       HttpResponse<String> response =
           client.send(request.build(), HttpResponse.BodyHandlers.ofString());

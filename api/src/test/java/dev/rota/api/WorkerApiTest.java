@@ -2,6 +2,7 @@ package dev.rota.api;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.rota.store.ClockFactory;
@@ -147,6 +148,25 @@ class WorkerApiTest {
         mended.map().get("notices"),
         "an agent that says nothing now has nothing to tell");
     assertEquals(List.of(), workers.findById("noticed-1").orElseThrow().notices());
+  }
+
+  @Test
+  void theAgentsBuildFromItsUserAgentIsShownAndAnotherClientsIsUnknown() {
+    String body = "{\"name\":\"built-1\",\"endpoint\":\"http://127.0.0.1:9101\"}";
+    Http.Reply agent =
+        http.send(
+            "POST",
+            "/v1/workers",
+            body,
+            null,
+            Map.of("User-Agent", "rota-agent/0.2.0+1a2b3c4 (linux)"));
+    assertEquals(201, agent.status(), agent.toString());
+    assertEquals("0.2.0+1a2b3c4", http.get("/v1/workers/built-1").map().get("agentVersion"));
+    assertEquals("0.2.0+1a2b3c4", workers.findById("built-1").orElseThrow().agentVersion());
+
+    Http.Reply other = http.post("/v1/workers", body);
+    assertEquals(200, other.status(), other.toString());
+    assertNull(other.map().get("agentVersion"), "a client that did not say is not guessed");
   }
 
   private static String pinned(String name, String sha256) {

@@ -2,6 +2,7 @@ package dev.rota.cli;
 
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.rota.agentapi.RotaBuild;
 import java.io.OutputStreamWriter;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
@@ -214,24 +215,43 @@ public final class RotaCli implements Runnable {
     }
   }
 
-  /** {@code rota version}: as {@code --version}, for those who type it as kubectl has it. */
-  @Command(name = "version", description = "Print the CLI's version.")
+  /**
+   * {@code rota version}: the CLI's build as {@code --version} says it, then the server's, as
+   * kubectl has it; a server out of reach is said, not an error, since the CLI's own answer stands.
+   */
+  @Command(
+      name = "version",
+      description = "Print the CLI's version and commit, and the server's when it answers.")
   static final class VersionCommand implements Runnable {
     @picocli.CommandLine.Spec picocli.CommandLine.Model.CommandSpec spec;
+    @picocli.CommandLine.ParentCommand RotaCli root;
 
     @Override
     public void run() {
+      var out = spec.commandLine().getOut();
       for (String line : new Version().getVersion()) {
-        spec.commandLine().getOut().println(line);
+        out.println(line);
       }
+      String server;
+      try {
+        var cluster = root.api().get("/v1/cluster");
+        server =
+            "server "
+                + new RotaBuild(
+                        cluster.path("version").asText("unknown"),
+                        cluster.path("commit").isTextual() ? cluster.path("commit").asText() : null)
+                    .described();
+      } catch (CliException e) {
+        server = "server unknown: " + e.getMessage();
+      }
+      out.println(server);
     }
   }
 
   static final class Version implements CommandLine.IVersionProvider {
     @Override
     public String[] getVersion() {
-      String v = RotaCli.class.getPackage().getImplementationVersion();
-      return new String[] {"rota " + (v == null ? "(development build)" : v)};
+      return new String[] {"rota " + RotaBuild.current().described()};
     }
   }
 }

@@ -22,6 +22,7 @@ final class WorkerCommands extends Noun {
           Output.Column.field("VMS", "vmCount"),
           new Output.Column("CPU", w -> used(w, "cpu")),
           new Output.Column("MEMORY", w -> used(w, "memory")),
+          Output.Column.field("AGENT", "agentVersion").wideOnly(),
           new Output.Column("MESSAGE", WorkerCommands::message));
 
   /** Its health's message, then what its agent said a person should know of it (its notices). */

@@ -654,10 +654,25 @@ class RotaCliTest {
 
   @Test
   void versionIsAVerbAsWellAsAFlag() {
+    api.on(
+        "GET /v1/cluster",
+        StandInApi.Reply.json(200, "{\"version\":\"0.3.0\",\"commit\":\"1a2b3c4\"}"));
     Result verb = run("version");
     assertEquals(0, verb.code(), verb.err());
-    assertEquals(run("--version").out(), verb.out());
-    assertTrue(verb.out().startsWith("rota "), verb.out());
+    String flag = run("--version").out();
+    assertTrue(
+        flag.matches("rota \\d+\\.\\d+\\.\\d+ \\(commit [0-9a-f]{7,}\\)\\R"),
+        "the CLI's release and commit: " + flag);
+    assertEquals(flag + "server 0.3.0 (commit 1a2b3c4)" + System.lineSeparator(), verb.out());
+  }
+
+  @Test
+  void versionSaysAServerThatDidNotAnswerRatherThanFailing() {
+    api.on("GET /v1/cluster", StandInApi.Reply.json(503, "{\"title\":\"down\"}"));
+    Result verb = run("version");
+    assertEquals(0, verb.code(), verb.err());
+    assertTrue(verb.out().startsWith(run("--version").out()), verb.out());
+    assertTrue(verb.out().contains("server unknown: "), verb.out());
   }
 
   @Test

@@ -56,7 +56,7 @@ public class WorkerCommands {
 
   /**
    * What an agent registers: where it answers and by which certificate, what it offers, and the
-   * images it holds (null: not said).
+   * images it holds (null: not said), and the build it is (null: not said).
    */
   public record Registering(
       String name,
@@ -68,7 +68,8 @@ public class WorkerCommands {
       Map<String, String> labels,
       List<String> runtimes,
       List<String> notices,
-      @Nullable Map<String, Instant> images) {}
+      @Nullable Map<String, Instant> images,
+      @Nullable String agentVersion) {}
 
   /** The worker as registered, and whether this registration created it. */
   public record Registration(WorkerRow worker, boolean created) {}
@@ -101,7 +102,10 @@ public class WorkerCommands {
                                             WorkerHealth.NOT_READY.wireName(),
                                             "waiting for the agent's readiness probe",
                                             now)
-                                        .withAgent(r.agentSecret(), r.certificateSha256())
+                                        .withAgent(
+                                            r.agentSecret(),
+                                            r.certificateSha256(),
+                                            r.agentVersion())
                                         .withNotices(r.notices())),
                                 true)),
             e -> Sql.isUniqueViolation(e) || e instanceof OptimisticLockException);
@@ -138,7 +142,7 @@ public class WorkerCommands {
     }
     return row.reregistered(
             r.endpoint(), r.resources(), r.labels(), r.runtimes(), r.machineId(), now)
-        .withAgent(r.agentSecret(), r.certificateSha256())
+        .withAgent(r.agentSecret(), r.certificateSha256(), r.agentVersion())
         .withNotices(r.notices());
   }
 

@@ -60,12 +60,33 @@ class ReleaseArchiveIT {
 
     // The CLI's class-data archive goes to the user's cache: here, one of the test's own.
     Map<String, String> cache = Map.of("XDG_CACHE_HOME", empty.resolve("cache").toString());
-    Result version = run(List.of(rota.toString(), "version"), cache, empty);
+    Result version = run(List.of(rota.toString(), "--version"), cache, empty);
     assertEquals(0, version.code(), version.output());
     assertEquals(1, version.output().lines().count(), "one line, no JVM warning: " + version);
+    assertTrue(
+        version.output().matches("rota \\d+\\.\\d+\\.\\d+ \\(commit [0-9a-f]{7,}\\)\\R"),
+        "the release and its commit: " + version);
     assertEquals(1, Files.list(empty.resolve("cache/rota")).count(), "the archive it made");
-    Result again = run(List.of(rota.toString(), "version"), cache, empty);
+    Result again = run(List.of(rota.toString(), "--version"), cache, empty);
     assertEquals(version, again, "and the same from it");
+    // A second install keeps an archive of its own, and each runs from its own again.
+    Path other = empty.resolve("other-install");
+    run(List.of("cp", "-a", home.toString(), other.toString()), Map.of(), empty);
+    assertEquals(version, run(List.of(other + "/bin/rota", "--version"), cache, empty));
+    assertEquals(version, run(List.of(rota.toString(), "--version"), cache, empty));
+    assertEquals(
+        2, Files.list(empty.resolve("cache/rota")).count(), "two installs, two archives kept");
+
+    // The documentation the archive's README points to is in it.
+    String readme = Files.readString(home.resolve("README.md"));
+    java.util.regex.Matcher link =
+        java.util.regex.Pattern.compile("\\]\\((docs/[^)#]+)").matcher(readme);
+    int links = 0;
+    while (link.find()) {
+      links++;
+      assertTrue(Files.isRegularFile(home.resolve(link.group(1))), link.group(1) + " is in it");
+    }
+    assertTrue(links >= 5, "the README links the docs: " + readme);
 
     int api = freePort();
     String server = "http://127.0.0.1:" + api;
@@ -115,7 +136,7 @@ class ReleaseArchiveIT {
     }
     try (var files = Files.list(empty.resolve("cache/rota"))) {
       assertTrue(
-          files.anyMatch(f -> f.getFileName().toString().matches("host-\\d+\\.jsa")),
+          files.anyMatch(f -> f.getFileName().toString().matches("host-\\d+-\\d+\\.jsa")),
           "the host's class-data archive, made as it stopped");
     }
   }

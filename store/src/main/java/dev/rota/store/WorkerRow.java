@@ -13,7 +13,8 @@ import java.util.Map;
 /**
  * A registered worker machine. Heartbeats write {@code lastSeen} alone, without a new version; the
  * term writes {@code drainProgress} alone too. {@code notices} are what its agent said at
- * registration that a person should know (none is an empty list).
+ * registration that a person should know (none is an empty list); {@code agentVersion} the build
+ * its agent said it is when it registered.
  */
 @MappedEntity("workers")
 public record WorkerRow(
@@ -41,6 +42,7 @@ public record WorkerRow(
     @Nullable Instant drainStartedAt,
     @Nullable String drainProgress,
     @TypeDef(type = DataType.STRING, converter = Converters.StringList.class) List<String> notices,
+    @Nullable String agentVersion,
     @Version long version) {
 
   /** A newly registered worker: not ready until its agent answers a probe. */
@@ -77,6 +79,7 @@ public record WorkerRow(
         null,
         null,
         List.of(),
+        null,
         0);
   }
 
@@ -104,6 +107,7 @@ public record WorkerRow(
         drainStartedAt,
         drainProgress,
         notices,
+        agentVersion,
         version);
   }
 
@@ -136,13 +140,16 @@ public record WorkerRow(
         started,
         deadline == null ? null : drainProgress,
         notices,
+        agentVersion,
         version);
   }
 
   /**
-   * What the controller presents to the agent, and the certificate it pins for the agent's HTTPS.
+   * What the controller presents to the agent, the certificate it pins for the agent's HTTPS, and
+   * the agent's build ({@code 0.1.0+3f2c1ab}, null when it did not say).
    */
-  public WorkerRow withAgent(@Nullable String secret, @Nullable String certificate) {
+  public WorkerRow withAgent(
+      @Nullable String secret, @Nullable String certificate, @Nullable String build) {
     return new WorkerRow(
         name,
         endpoint,
@@ -166,6 +173,7 @@ public record WorkerRow(
         drainStartedAt,
         drainProgress,
         notices,
+        build,
         version);
   }
 
@@ -197,6 +205,7 @@ public record WorkerRow(
         drainStartedAt,
         drainProgress,
         List.copyOf(said),
+        agentVersion,
         version);
   }
 
@@ -236,6 +245,7 @@ public record WorkerRow(
         drainStartedAt,
         drainProgress,
         notices,
+        agentVersion,
         version);
   }
 }

@@ -49,7 +49,7 @@ class PreReleaseSchemaTest {
   void aNewDatabaseGetsTheBaseline() throws SQLException {
     String url = database();
     migrate(url);
-    assertEquals(List.of("1 Schema", "2 Cluster pause"), history(url));
+    assertEquals(List.of("1 Schema", "2 Cluster pause", "3 Worker agent version"), history(url));
     assertEquals(
         "optimize-utilization",
         one(url, "SELECT scheduler_profile FROM cluster_settings WHERE id = 'default'"));
@@ -63,13 +63,17 @@ class PreReleaseSchemaTest {
         "INSERT INTO secrets (name, sealed, created_at, updated_at)"
             + " VALUES ('kept', 'x', CURRENT_TIMESTAMP, CURRENT_TIMESTAMP)");
     migrate(url);
-    assertEquals(List.of("1 << Flyway Baseline >>", "2 Cluster pause"), history(url));
+    assertEquals(
+        List.of("1 << Flyway Baseline >>", "2 Cluster pause", "3 Worker agent version"),
+        history(url));
     assertEquals("kept", one(url, "SELECT name FROM secrets"));
     String fresh = database();
     migrate(fresh);
     assertEquals(columns(fresh), columns(url), "the baseline is the last pre-release schema");
     migrate(url); // and a host started again changes nothing
-    assertEquals(List.of("1 << Flyway Baseline >>", "2 Cluster pause"), history(url));
+    assertEquals(
+        List.of("1 << Flyway Baseline >>", "2 Cluster pause", "3 Worker agent version"),
+        history(url));
   }
 
   @Test
@@ -80,7 +84,7 @@ class PreReleaseSchemaTest {
     release010.load().migrate();
     exec(url, "UPDATE cluster_settings SET scheduler_profile = 'distribute-load'");
     migrate(url);
-    assertEquals(List.of("1 Schema", "2 Cluster pause"), history(url));
+    assertEquals(List.of("1 Schema", "2 Cluster pause", "3 Worker agent version"), history(url));
     assertEquals(
         "distribute-load",
         one(url, "SELECT scheduler_profile FROM cluster_settings WHERE id = 'default'"));

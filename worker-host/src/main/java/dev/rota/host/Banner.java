@@ -1,5 +1,7 @@
 package dev.rota.host;
 
+import dev.rota.agentapi.RotaBuild;
+
 /** The few lines a started host prints: where its API, Temporal and data are. */
 final class Banner {
   private Banner() {}
@@ -7,7 +9,9 @@ final class Banner {
   static String of(RotaHost host) {
     StringBuilder b = new StringBuilder();
     if (host.mode() == HostMode.DEV) {
-      b.append("Rota dev mode: ")
+      b.append("Rota ")
+          .append(RotaBuild.current().described())
+          .append(" dev mode: ")
           .append(host.authEnabled() ? "auth ON" : "auth off")
           .append(", listening on loopback only\n");
       b.append("  API       ").append(host.apiUri()).append('\n');
@@ -37,7 +41,7 @@ final class Banner {
             .append('\n');
       }
     } else {
-      b.append("Rota host\n");
+      b.append("Rota host ").append(RotaBuild.current().described()).append('\n');
       b.append("  API       ").append(host.apiUri()).append('\n');
       b.append("  Temporal  ")
           .append(host.temporalTarget())

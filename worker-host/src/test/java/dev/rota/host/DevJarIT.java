@@ -38,10 +38,25 @@ class DevJarIT {
     try (JarProcess first = JarProcess.dev("first", env, work)) {
       String banner = first.start().awaitOutput("  Data ").output();
       assertTrue(banner.contains("API       http://127.0.0.1:" + http), banner);
+      assertTrue(
+          banner.contains(
+              "Rota " + dev.rota.agentapi.RotaBuild.current().described() + " dev mode"),
+          "the banner says which build runs: " + banner);
       assertTrue(banner.contains("Temporal  127.0.0.1:" + temporal), banner);
       assertTrue(banner.contains("Data      " + work.resolve("data")), banner);
 
       assertTrue(termReported(http) >= 1, "the cluster workflow ran a term and the API shows it");
+      // The agents registered before the banner: each says which build it is.
+      String workers =
+          HttpClient.newHttpClient()
+              .send(
+                  HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + http + "/v1/workers"))
+                      .build(),
+                  HttpResponse.BodyHandlers.ofString())
+              .body();
+      assertTrue(
+          workers.contains("\"agentVersion\":\"" + dev.rota.agentapi.RotaBuild.current() + "\""),
+          workers);
 
       try (JarProcess second = JarProcess.dev("second", env, work)) {
         assertNotEquals(0, second.start().awaitExit(), "the second copy gives up");

@@ -27,6 +27,9 @@ public final class ControllerClient {
   private final HttpClient http;
   private final List<String> urls;
 
+  /** Which build this agent is, so that the controller shows it with the worker. */
+  private final String userAgent = dev.rota.agentapi.RotaBuild.current().userAgent("rota-agent");
+
   /** The host talked to now: the last one that answered. */
   private volatile int current;
 
@@ -103,7 +106,10 @@ public final class ControllerClient {
   }
 
   private HttpRequest request(String url, String method, String path, byte[] body) {
-    HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(url + path)).timeout(TIMEOUT);
+    HttpRequest.Builder request =
+        HttpRequest.newBuilder(URI.create(url + path))
+            .timeout(TIMEOUT)
+            .header("User-Agent", userAgent);
     if (body == null) {
       request.method(method, HttpRequest.BodyPublishers.noBody());
     } else {

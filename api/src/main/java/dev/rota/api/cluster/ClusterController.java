@@ -1,5 +1,6 @@
 package dev.rota.api.cluster;
 
+import dev.rota.agentapi.RotaBuild;
 import dev.rota.api.ApiSettings;
 import dev.rota.api.JsonBodies;
 import dev.rota.api.auth.RequiresRole;
@@ -54,6 +55,7 @@ public class ClusterController {
   private final Duration queryDeadline;
   private final ClusterCommands commands;
   private final JsonBodies bodies;
+  private final RotaBuild build = RotaBuild.current();
 
   public ClusterController(
       ClusterStatusRepository status,
@@ -109,7 +111,9 @@ public class ClusterController {
           pause.schedulingPaused(),
           pause.rejectSubmissions(),
           pause.pauseReason(),
-          pause.pausedAt());
+          pause.pausedAt(),
+          build.version(),
+          build.commit());
     }
     SchedulerHealth health = keeper.schedulerHealth(row.lastTermAt());
     TermSummary changed = quietSince ? live.get() : null;
@@ -130,7 +134,9 @@ public class ClusterController {
         pause.schedulingPaused(),
         pause.rejectSubmissions(),
         pause.pauseReason(),
-        pause.pausedAt());
+        pause.pausedAt(),
+        build.version(),
+        build.commit());
   }
 
   @RequiresRole({Role.ADMIN_WRITE})

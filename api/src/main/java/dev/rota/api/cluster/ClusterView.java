@@ -28,6 +28,8 @@ import java.util.Map;
  * @param rejectSubmissions new VMs and VM sets refused for now
  * @param pauseReason what the operator said of the pause, or null
  * @param pausedAt since when the cluster is paused, or null
+ * @param version the release of the host that answered
+ * @param commit the commit that host was built from, or null when built outside git
  */
 // Every field of the API's resources is present, null or empty included.
 @JsonInclude(JsonInclude.Include.ALWAYS)
@@ -47,4 +49,6 @@ public record ClusterView(
     boolean schedulingPaused,
     boolean rejectSubmissions,
     @Nullable String pauseReason,
-    @Nullable Instant pausedAt) {}
+    @Nullable Instant pausedAt,
+    String version,
+    @Nullable String commit) {}

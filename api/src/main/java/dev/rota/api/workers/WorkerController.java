@@ -90,7 +90,8 @@ public class WorkerController {
   public HttpResponse<WorkerView> register(HttpRequest<?> http, @Body @Nullable String body) {
     WorkerRequest request = bodies.read(body, WorkerRequest.class);
     WorkerScope.require(Caller.of(http), request.name());
-    WorkerService.Registration r = service.register(request);
+    WorkerService.Registration r =
+        service.register(request, http.getHeaders().get(io.micronaut.http.HttpHeaders.USER_AGENT));
     return HttpResponse.<WorkerView>status(r.created() ? HttpStatus.CREATED : HttpStatus.OK)
         .body(r.worker());
   }

@@ -12,6 +12,7 @@ import dev.rota.store.WorkerAllocations;
 import dev.rota.store.WorkerImages;
 import dev.rota.store.WorkerRepository;
 import dev.rota.store.WorkerRow;
+import io.micronaut.core.annotation.Nullable;
 import jakarta.inject.Singleton;
 import java.net.URI;
 import java.time.Clock;
@@ -50,7 +51,12 @@ public class WorkerService {
   /** The result of a registration: whether it created the worker. */
   public record Registration(WorkerView worker, boolean created) {}
 
-  public Registration register(WorkerRequest request) {
+  /**
+   * Registers a worker; {@code userAgent} is the agent's {@code User-Agent} header, whose {@code
+   * rota-agent/BUILD} names the build it is (a header, so that an agent newer than this controller
+   * registers all the same).
+   */
+  public Registration register(WorkerRequest request, @Nullable String userAgent) {
     requireHttpUrl(request.endpoint());
     boolean https = request.endpoint().startsWith("https://");
     if (https && request.certificateSha256() == null) {
@@ -78,7 +84,8 @@ public class WorkerService {
                 request.labels() == null ? Map.of() : new TreeMap<>(request.labels()),
                 request.runtimes() == null ? List.of("process") : List.copyOf(request.runtimes()),
                 request.notices() == null ? List.of() : request.notices(),
-                request.images() == null ? null : HeldImage.parse(request.images())));
+                request.images() == null ? null : HeldImage.parse(request.images()),
+                dev.rota.agentapi.RotaBuild.fromUserAgent("rota-agent", userAgent).orElse(null)));
     return new Registration(view(registered.worker()), registered.created());
   }
 

@@ -15,7 +15,8 @@ import java.util.Map;
  * recently used first), its drain, if one was asked for and not ended by a resume, and the SHA-256
  * of its agent's HTTPS certificate pinned at registration (null for a plain-HTTP agent), and what
  * its agent said a person should know of it ({@code notices}: limits it cannot enforce, guests
- * emulated in software).
+ * emulated in software), and the build its agent said it is when it registered ({@code
+ * agentVersion}: {@code 0.1.0+3f2c1ab}, null for an agent that did not say).
  */
 // Every field of the API's resources is present, null or empty included.
 @JsonInclude(JsonInclude.Include.ALWAYS)
@@ -37,7 +38,8 @@ public record WorkerView(
     List<HeldImage> images,
     @Nullable DrainView drain,
     @Nullable String certificateSha256,
-    List<String> notices)
+    List<String> notices,
+    @Nullable String agentVersion)
     implements Named {
 
   public static WorkerView of(WorkerRow row, Allocation allocation, Map<String, Instant> images) {
@@ -58,6 +60,7 @@ public record WorkerView(
         HeldImage.shown(images),
         DrainView.of(row, allocation.vmCount()),
         row.certificateSha256(),
-        row.notices() == null ? List.of() : row.notices());
+        row.notices() == null ? List.of() : row.notices(),
+        row.agentVersion());
   }
 }
