@@ -70,21 +70,7 @@ public final class Durations {
 
   /** {@code seconds} as the API shows it: {@code 1h30m}, {@code 45s}, {@code 0s}; null for null. */
   public static String of(Integer seconds) {
-    if (seconds == null) {
-      return null;
-    }
-    if (seconds == 0) {
-      return "0s";
-    }
-    StringBuilder text = new StringBuilder();
-    long left = seconds;
-    for (long[] unit : new long[][] {{86_400, 'd'}, {3_600, 'h'}, {60, 'm'}, {1, 's'}}) {
-      if (left >= unit[0]) {
-        text.append(left / unit[0]).append((char) unit[1]);
-        left %= unit[0];
-      }
-    }
-    return text.toString();
+    return seconds == null ? null : dev.rota.core.model.WrittenDuration.of(seconds);
   }
 
   private static long part(Matcher m, int group) {

@@ -34,8 +34,7 @@ class WorkerApiTest {
    * A clock the tests move by hand, in place of the wall clock. One for the class, as the context
    * is: the tests only ever compare times before and after a move.
    */
-  private static final TestClock clock =
-      TestClock.standingAt(Instant.parse("2026-01-01T00:00:00Z"));
+  static final TestClock clock = TestClock.standingAt(Instant.parse("2026-01-01T00:00:00Z"));
 
   /**
    * The clock as a plain singleton of this test's environment, not a {@code @MockBean}: a mock bean

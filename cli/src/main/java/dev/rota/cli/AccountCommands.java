@@ -34,7 +34,10 @@ final class AccountCommands extends Noun {
                   "compute:read, compute:write, compute:connect, admin:read, admin:write, secrets:write,"
                       + " secrets:use or worker; repeatable")
           List<String> roles,
-      @Option(names = "--worker", description = "with the worker role: the one worker it acts for")
+      @Option(
+              names = "--worker",
+              paramLabel = "WORKER",
+              description = "with the worker role: the one worker it acts for")
           String worker) {
     Map<String, Object> body = new LinkedHashMap<>();
     body.put("name", name);

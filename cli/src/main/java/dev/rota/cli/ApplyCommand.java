@@ -17,10 +17,10 @@ import picocli.CommandLine.ParentCommand;
  */
 @Command(
     name = "apply",
-    description = {
-      "Create or update what a file describes: a VM, a VM set, or a list of them ({\"items\": [...]}),",
-      "as 'get -o yaml' and 'list -o yaml' print them. What is already as described is left alone."
-    })
+    description =
+        "Create or update what a file describes (a VM, a VM set, or a list of them:"
+            + " {\"items\": [...]}) as 'get -o yaml' and 'list -o yaml' print them. What is"
+            + " already as described is left alone.")
 final class ApplyCommand implements Callable<Integer> {
   /** What a user writes of a VM; the rest of what the API shows is the server's. */
   static final List<String> VM_FIELDS =

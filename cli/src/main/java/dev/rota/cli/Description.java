@@ -37,7 +37,7 @@ final class Description {
     line(lines, "Set", text(vm, "set"));
     line(lines, "Runtime", text(vm, "runtime"));
     line(lines, "Image", text(vm, "image"));
-    line(lines, "Command", words(vm.path("command")));
+    line(lines, "Command", ShellWords.of(vm.path("command")));
     line(lines, "Resources", pairs(vm.path("resources")));
     line(lines, "Labels", pairs(vm.path("labels")));
     line(lines, "Env", pairs(vm.path("env")));
@@ -103,12 +103,6 @@ final class Description {
     return value.isMissingNode() || value.isNull() || value.asText().isEmpty()
         ? "-"
         : value.asText();
-  }
-
-  private static String words(JsonNode list) {
-    List<String> words = new ArrayList<>();
-    list.forEach(w -> words.add(w.asText()));
-    return words.isEmpty() ? "-" : String.join(" ", words);
   }
 
   private static String pairs(JsonNode map) {

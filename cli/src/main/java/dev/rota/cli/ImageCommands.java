@@ -21,7 +21,28 @@ final class ImageCommands extends Noun {
           Output.Column.field("IMAGE", "image"),
           new Output.Column("SELECTOR", p -> selector(p.path("workerSelector"))),
           new Output.Column("HELD", p -> p.path("held").asInt() + "/" + p.path("workers").size()),
-          Output.Column.field("CREATED", "createdAt"));
+          Output.Column.field("CREATED", "createdAt"),
+          new Output.Column("WORKERS", ImageCommands::byWorker));
+
+  /**
+   * Each worker's part: {@code w1 held; w2 pulling 40% of 2048 MiB; w3 failed: not in its
+   * registry}.
+   */
+  static String byWorker(JsonNode prefetch) {
+    List<String> said = new ArrayList<>();
+    for (JsonNode w : prefetch.path("workers")) {
+      String state = w.path("state").asText();
+      String message = w.path("message").asText("");
+      String worker = w.path("worker").asText();
+      said.add(
+          message.isBlank()
+              ? worker + " " + state
+              : state.equals("failed")
+                  ? worker + " failed: " + message
+                  : message.startsWith(state) ? worker + " " + message : worker + " " + state);
+    }
+    return String.join("; ", said);
+  }
 
   /** One row per matching worker: what it has done. */
   static final List<Output.Column> WORKERS =
@@ -103,9 +124,44 @@ final class ImageCommands extends Noun {
     return ExitCodes.OK;
   }
 
-  @Command(name = "describe", description = "Show a prefetch, worker by worker.")
-  int describe(@Parameters(paramLabel = "NAME") String name) {
-    return described(root.api().get(path(name)));
+  @Command(
+      name = "describe",
+      description =
+          "Show a prefetch, worker by worker: by its name, or every prefetch of an image.")
+  int describe(@Parameters(paramLabel = "NAME|IMAGE") String nameOrImage) {
+    for (JsonNode prefetch : prefetches(nameOrImage)) {
+      described(prefetch);
+    }
+    return ExitCodes.OK;
+  }
+
+  /**
+   * The prefetch of that name, or else every prefetch of that image address; a 404 (exit 3) when
+   * there is none.
+   */
+  private List<JsonNode> prefetches(String nameOrImage) {
+    ApiClient api = root.api();
+    if (!looksLikeAnAddress(nameOrImage)) {
+      return List.of(api.get(path(nameOrImage)));
+    }
+    List<JsonNode> found = new ArrayList<>();
+    api.get("/v1/images/prefetch")
+        .path("items")
+        .forEach(
+            p -> {
+              if (p.path("image").asText().equals(nameOrImage)) {
+                found.add(p);
+              }
+            });
+    if (found.isEmpty()) {
+      throw new CliException(ExitCodes.NOT_FOUND, "no prefetch of image " + nameOrImage);
+    }
+    return found;
+  }
+
+  /** A prefetch's name is a DNS label; an image's address has a scheme, a path or a tag. */
+  private static boolean looksLikeAnAddress(String s) {
+    return s.contains("/") || s.contains(":");
   }
 
   /** The prefetch's row, then (as a table) each worker's. */
@@ -124,10 +180,20 @@ final class ImageCommands extends Noun {
 
   @Command(
       name = "delete",
-      description = "Stop asking workers for the image; what they hold stays.")
-  int delete(@Parameters(paramLabel = "NAME") String name) {
-    root.api().delete(path(name));
-    root.output().say("image prefetch " + name + " deleted");
+      description =
+          "Stop asking workers for the image (by the prefetch's name, or every prefetch of an"
+              + " image); what they hold stays.")
+  int delete(@Parameters(paramLabel = "NAME|IMAGE") String nameOrImage) {
+    List<String> names = new ArrayList<>();
+    if (looksLikeAnAddress(nameOrImage)) {
+      prefetches(nameOrImage).forEach(p -> names.add(p.path("name").asText()));
+    } else {
+      names.add(nameOrImage);
+    }
+    for (String name : names) {
+      root.api().delete(path(name));
+      root.output().say("image prefetch " + name + " deleted");
+    }
     return ExitCodes.OK;
   }
 }

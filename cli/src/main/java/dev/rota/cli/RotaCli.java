@@ -153,7 +153,7 @@ public final class RotaCli implements Runnable {
         (e, a) -> {
           err.println(
               "rota: "
-                  + e.getMessage().lines().findFirst().orElse("")
+                  + UsageMessages.plain(e.getMessage().lines().findFirst().orElse(""))
                   + " (see "
                   + e.getCommandLine().getCommandSpec().qualifiedName()
                   + " --help)");

@@ -33,7 +33,6 @@ final class VmCommands extends Noun {
           Output.Column.field("CREATED", "createdAt").wideOnly(),
           Output.Column.field("MESSAGE", "statusMessage"));
 
-  /** What it runs: its image, or else its command. */
   /**
    * Its status, and while it waits to be restarted, when: {@code failed (restart at 15:04:12Z)}. A
    * back-off is minutes at most, so the time of day says it.
@@ -58,13 +57,12 @@ final class VmCommands extends Noun {
     return shown.isEmpty() ? "-" : String.join(",", shown);
   }
 
+  /** What it runs: its image, or else its command as a shell would take it back. */
   static String runs(JsonNode vm) {
     if (vm.hasNonNull("image")) {
       return vm.get("image").asText();
     }
-    List<String> words = new java.util.ArrayList<>();
-    vm.path("command").forEach(w -> words.add(w.asText()));
-    return String.join(" ", words);
+    return vm.path("command").isEmpty() ? "" : ShellWords.of(vm.path("command"));
   }
 
   static String path(String name) {
@@ -206,10 +204,13 @@ final class VmCommands extends Noun {
 
   @Command(name = "list", description = "List VMs, oldest name first.")
   int list(
-      @Option(names = "--status", description = "only VMs in this status") String status,
-      @Option(names = "--worker", description = "only VMs on this worker") String worker,
-      @Option(names = "--set", description = "only replicas of this VM set") String set,
-      @Option(names = "--limit", description = "at most this many") Integer limit,
+      @Option(names = "--status", paramLabel = "STATUS", description = "only VMs in this status")
+          String status,
+      @Option(names = "--worker", paramLabel = "WORKER", description = "only VMs on this worker")
+          String worker,
+      @Option(names = "--set", paramLabel = "SET", description = "only replicas of this VM set")
+          String set,
+      @Option(names = "--limit", paramLabel = "N", description = "at most this many") Integer limit,
       @Option(
               names = {"-l", "--selector"},
               paramLabel = "KEY=VALUE[,...]",
@@ -349,6 +350,9 @@ final class VmCommands extends Noun {
     // the offset reached, so that nothing the worker keeps is lost or shown twice; a host that
     // does not answer is asked again each second, FOLLOW_RETRIES times.
     query.put("follow", "true");
+    if (!previous) {
+      untilItHasRun(api, name);
+    }
     int failures = 0;
     while (true) {
       ApiClient.Followed followed;
@@ -371,6 +375,31 @@ final class VmCommands extends Noun {
       query.put("from", Long.toString(followed.reached()));
     }
   }
+
+  /**
+   * {@code logs -f} of a VM that has not run yet waits for its start, as its progress line says
+   * (until Ctrl-C: the VM may wait long for room), rather than failing with nothing to show.
+   */
+  private void untilItHasRun(ApiClient api, String name) {
+    JsonNode vm = api.getIfPresent(path(name));
+    if (vm == null || !NOT_STARTED.contains(vm.path("status").asText())) {
+      return; // the log's own answer says what there is to say
+    }
+    root.waiter(java.time.Duration.ofDays(3650))
+        .until(
+            "vm " + name + " has not started",
+            () -> {
+              JsonNode now = api.get(path(name));
+              String status = now.path("status").asText();
+              String message = now.path("statusMessage").asText("");
+              String progress = status + (message.isBlank() ? "" : ": " + message);
+              return NOT_STARTED.contains(status)
+                  ? Waiter.Look.waiting(progress)
+                  : Waiter.Look.done(progress);
+            });
+  }
+
+  private static final java.util.Set<String> NOT_STARTED = java.util.Set.of("pending", "scheduled");
 
   /** How many times in a row a broken follow tries again, a second apart, before it gives up. */
   static final int FOLLOW_RETRIES = 30;

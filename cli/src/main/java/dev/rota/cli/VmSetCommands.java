@@ -76,17 +76,19 @@ final class VmSetCommands extends Noun {
     @Parameters(index = "0", paramLabel = "NAME")
     String name;
 
-    @Option(names = "--replicas", required = true, description = "how many VMs")
+    @Option(names = "--replicas", required = true, paramLabel = "N", description = "how many VMs")
     int replicas;
 
     @Option(
         names = "--spread",
+        paramLabel = "SPREAD",
         defaultValue = "none",
         description = "none, distinct-workers or label:KEY (e.g. label:zone)")
     String spread;
 
     @Option(
         names = "--max-unavailable",
+        paramLabel = "N",
         description = "replicas that may be down while rebalancing (default 1)")
     Integer maxUnavailable;
 
@@ -121,7 +123,9 @@ final class VmSetCommands extends Noun {
   }
 
   @Command(name = "list", description = "List VM sets.")
-  int list(@Option(names = "--limit", description = "at most this many") Integer limit) {
+  int list(
+      @Option(names = "--limit", paramLabel = "N", description = "at most this many")
+          Integer limit) {
     return listed("vm-sets", "/v1/vm-sets", Map.of(), limit, COLUMNS);
   }
 

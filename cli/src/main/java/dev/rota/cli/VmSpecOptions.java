@@ -26,6 +26,7 @@ final class VmSpecOptions {
 
   @Option(
       names = "--image",
+      paramLabel = "IMAGE",
       description =
           "the boot disk of a qemu VM: an https://, http:// or file:// address of a "
               + "qcow2 or raw image, optionally pinned with @sha256:<hex>, or an image in an OCI"
@@ -34,6 +35,7 @@ final class VmSpecOptions {
 
   @Option(
       names = "--runtime",
+      paramLabel = "RUNTIME",
       description = "process (default), qemu, or another the workers offer")
   String runtime;
 
@@ -75,7 +77,7 @@ final class VmSpecOptions {
       description = "a script cloud-init runs once at a qemu guest's first boot")
   String startupScript;
 
-  @Option(names = "--cpu", description = "CPUs to reserve (default 1)")
+  @Option(names = "--cpu", paramLabel = "N", description = "CPUs to reserve (default 1)")
   Long cpu;
 
   @Option(
@@ -131,13 +133,13 @@ final class VmSpecOptions {
 
   @Option(
       names = {"-e", "--env"},
-      paramLabel = "NAME=VALUE",
+      paramLabel = "KEY=VALUE",
       description = "an environment variable; repeatable")
   Map<String, String> env = new LinkedHashMap<>();
 
   @Option(
       names = "--env-secret",
-      paramLabel = "NAME=SECRET",
+      paramLabel = "KEY=SECRET",
       description = "an environment variable whose value is a secret's (rota secret); repeatable")
   Map<String, String> envSecrets = new LinkedHashMap<>();
 

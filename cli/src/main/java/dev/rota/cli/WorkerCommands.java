@@ -48,7 +48,7 @@ final class WorkerCommands extends Noun {
 
   @Command(name = "list", description = "List workers by name.")
   int list(
-      @Option(names = "--limit", description = "at most this many") Integer limit,
+      @Option(names = "--limit", paramLabel = "N", description = "at most this many") Integer limit,
       @Option(
               names = {"-l", "--selector"},
               paramLabel = "KEY=VALUE[,...]",

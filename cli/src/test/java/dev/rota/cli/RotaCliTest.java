@@ -288,7 +288,7 @@ class RotaCliTest {
             200,
             "{\"name\":\"web\",\"status\":\"pending\",\"worker\":null,\"restartCount\":2,"
                 + "\"statusMessage\":\"no worker has 4 cpu free (most: 2)\",\"runtime\":\"process\","
-                + "\"command\":[\"sleep\",\"60\"],\"resources\":{\"cpu\":4,\"memory\":512},"
+                + "\"command\":[\"sh\",\"-c\",\"sleep 60; echo it's done\"],\"resources\":{\"cpu\":4,\"memory\":512},"
                 + "\"labels\":{},\"env\":{},\"restartPolicy\":\"OnFailure\",\"maxRestarts\":3,"
                 + "\"restartWindow\":\"1h\",\"createdAt\":\"2026-11-26T10:00:00Z\",\"set\":null,"
                 + "\"workflowUrl\":\"http://127.0.0.1:8233/namespaces/default/workflows/vm-web\"}"));
@@ -312,7 +312,9 @@ class RotaCliTest {
     List<String> lines = r.out().lines().toList();
     assertTrue(lines.contains("Status:         pending, restart 2"), r.out());
     assertTrue(lines.contains("Waiting:        no worker has 4 cpu free (most: 2)"), r.out());
-    assertTrue(lines.contains("Command:        sleep 60"), r.out());
+    assertTrue(
+        lines.contains("Command:        sh -c 'sleep 60; echo it'\\''s done'"),
+        "shell-quoted, to paste back: " + r.out());
     assertTrue(lines.contains("Resources:      cpu=4 memory=512"), r.out());
     assertTrue(
         lines.contains("Restart policy: OnFailure, at most 3 after failures within 1h"), r.out());
@@ -642,6 +644,32 @@ class RotaCliTest {
     Result seconds = run("vm", "create", "r", "--restart-window", "600", "--", "x");
     assertEquals(ExitCodes.USAGE, seconds.code());
     assertTrue(seconds.err().contains("such as 30s, 5m or 1h"), seconds.err());
+  }
+
+  @Test
+  void usageErrorsAndHelpReadAsEnglish() {
+    Result env = run("vm", "create", "x", "-e", "FOO", "--", "true");
+    assertEquals(ExitCodes.USAGE, env.code());
+    assertEquals(
+        "rota: Value for option '--env' (KEY=VALUE) should be in KEY=VALUE format but was FOO"
+            + " (see rota vm create --help)\n",
+        env.err());
+    Result cpu = run("vm", "create", "x", "--cpu", "abc", "--", "true");
+    assertTrue(cpu.err().contains("'abc' is not a whole number"), cpu.err());
+    assertTrue(run("env").err().startsWith("rota: Unknown argument: 'env'"), run("env").err());
+    assertTrue(api.requests.isEmpty(), "nothing was sent");
+
+    String create = run("vm", "create", "--help").out();
+    assertTrue(create.contains("--cpu=N") && create.contains("-e, --env=KEY=VALUE"), create);
+    assertTrue(!create.contains("=<"), "every option's value is named: " + create);
+    String apply = run("apply", "--help").out();
+    String description =
+        apply
+            .substring(apply.indexOf("\nCreate"), apply.indexOf("--context=NAME    "))
+            .replaceAll("\\s+", " ");
+    assertTrue(
+        description.contains("them: {\"items\": [...]}) as 'get -o yaml'"),
+        "one sentence, not one cut at a comma: " + description);
   }
 
   @Test
@@ -1250,6 +1278,43 @@ class RotaCliTest {
   }
 
   @Test
+  void imagesAreFoundByTheirAddressAndListedWorkerByWorker() throws Exception {
+    String one =
+        "{\"name\":\"prefetch-1\",\"image\":\"oci://r.example/vm:1\",\"workerSelector\":{},"
+            + "\"createdAt\":\"2026-11-26T07:00:00Z\",\"held\":1,\"workers\":["
+            + "{\"worker\":\"w1\",\"state\":\"held\"},"
+            + "{\"worker\":\"w2\",\"state\":\"pulling\",\"message\":\"pulling 40% of 2048 MiB\"},"
+            + "{\"worker\":\"w3\",\"state\":\"failed\",\"message\":\"disk full\"}]}";
+    String other =
+        "{\"name\":\"prefetch-2\",\"image\":\"https://x.example/d.qcow2\",\"workerSelector\":{},"
+            + "\"createdAt\":\"2026-11-26T07:00:00Z\",\"held\":0,\"workers\":[]}";
+    api.on(
+        "GET /v1/images/prefetch",
+        StandInApi.Reply.json(200, "{\"items\":[" + one + "," + other + "]}"));
+    Result list = run("image", "list");
+    assertEquals(0, list.code(), list.err());
+    assertTrue(
+        list.out().contains("w1 held; w2 pulling 40% of 2048 MiB; w3 failed: disk full"),
+        list.out());
+
+    api.on("GET /v1/images/prefetch/prefetch-1", StandInApi.Reply.json(200, one));
+    Result byAddress = run("image", "describe", "oci://r.example/vm:1");
+    assertEquals(0, byAddress.code(), byAddress.err());
+    assertEquals(run("image", "describe", "prefetch-1").out(), byAddress.out());
+
+    Result none = run("image", "describe", "oci://r.example/vm:2");
+    assertEquals(ExitCodes.NOT_FOUND, none.code());
+    assertTrue(none.err().contains("no prefetch of image oci://r.example/vm:2"), none.err());
+
+    api.on("DELETE /v1/images/prefetch/prefetch-1", StandInApi.Reply.json(204, ""));
+    Result deleted = run("image", "delete", "oci://r.example/vm:1");
+    assertEquals(0, deleted.code(), deleted.err());
+    assertEquals("image prefetch prefetch-1 deleted\n", deleted.out());
+    assertEquals("DELETE", api.last().method());
+    assertTrue(api.last().target().endsWith("/prefetch-1"), api.last().target());
+  }
+
+  @Test
   void deleteWaitsUntilTheVmIsGone() {
     api.on("DELETE /v1/vms/d", StandInApi.Reply.json(202, ""));
     api.on(
@@ -1310,6 +1375,27 @@ class RotaCliTest {
     assertEquals("one\ntwo\ncaf\u00e9\n", r.out(), "each byte once, until the task ended");
 
     assertEquals(2, run("vm", "logs", "l", "--since", "yesterday").code());
+  }
+
+  @Test
+  void followingTheLogOfAVmThatHasNotStartedWaitsForItsStart() {
+    api.on(
+        "GET /v1/vms/late",
+        StandInApi.Reply.json(200, vm("late", "pending", null, 0, "no worker has 4 cpu free")),
+        StandInApi.Reply.json(200, vm("late", "pending", null, 0, "no worker has 4 cpu free")),
+        StandInApi.Reply.json(200, vm("late", "running", "w1", 0, "running")));
+    api.on(
+        "GET /v1/vms/late/logs?follow=true",
+        new StandInApi.Reply(
+            200, "text/plain", "hello\n", Map.of("Rota-Log-From", "0", "Rota-Log-Task", "late.0")));
+    Result r = run("vm", "logs", "late", "-f");
+    assertEquals(0, r.code(), r.err());
+    assertEquals("hello\n", r.out());
+    assertTrue(
+        r.err().contains("vm late has not started: pending: no worker has 4 cpu free"), r.err());
+    assertTrue(
+        api.requests.stream().filter(q -> q.target().contains("/logs")).count() == 1,
+        "the log asked for once it ran: " + api.requests);
   }
 
   @Test

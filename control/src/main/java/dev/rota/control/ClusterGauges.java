@@ -2,29 +2,45 @@ package dev.rota.control;
 
 import dev.rota.core.model.VmStatus;
 import dev.rota.core.model.WorkerHealth;
+import dev.rota.scheduler.temporal.WorkflowStubs;
 import dev.rota.store.Allocation;
+import dev.rota.store.ClusterStatusRepository;
+import dev.rota.store.ClusterStatusRow;
 import dev.rota.store.Count;
 import dev.rota.store.VmRepository;
 import dev.rota.store.WorkerAllocations;
 import dev.rota.store.WorkerRepository;
 import dev.rota.store.WorkerRow;
+import dev.rota.workflows.cluster.ClusterWorkflow;
+import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.MultiGauge;
 import io.micrometer.core.instrument.Tags;
+import io.temporal.api.workflowservice.v1.GetSystemInfoRequest;
 import jakarta.inject.Singleton;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.TreeSet;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Orchard's gauges, read from the store when scraped, so that every host says the same: workers by
  * health, VMs by status, and each worker's resources (capacity, allocated to the VMs placed on it,
- * free).
+ * free); and what the alert rules watch: the oldest pending VM's wait, whether the scheduler runs
+ * its terms, and whether this host reaches its database and Temporal. A scrape with the database
+ * down still answers, saying so, rather than failing as a whole.
  */
 @Singleton
 public class ClusterGauges {
+  private static final Logger log = LoggerFactory.getLogger(ClusterGauges.class);
 
   private final WorkerRepository workers;
   private final VmRepository vms;
@@ -34,12 +50,29 @@ public class ClusterGauges {
   private final MultiGauge capacity;
   private final MultiGauge allocated;
   private final MultiGauge free;
+  private final ClusterStatusRepository status;
+  private final WorkflowKeeper keeper;
+  private final WorkflowStubs temporal;
+  private final Clock clock;
+  private final AtomicLong oldestPendingSeconds = new AtomicLong();
+  private final AtomicLong lastTermSeconds = new AtomicLong();
+  private final AtomicLong schedulerUp = new AtomicLong();
+  private final AtomicLong databaseUp = new AtomicLong();
+  private final AtomicLong temporalUp = new AtomicLong();
 
   public ClusterGauges(
       WorkerRepository workers,
       VmRepository vms,
       WorkerAllocations allocations,
+      ClusterStatusRepository status,
+      WorkflowKeeper keeper,
+      WorkflowStubs temporal,
+      Clock clock,
       MeterRegistry registry) {
+    this.status = status;
+    this.keeper = keeper;
+    this.temporal = temporal;
+    this.clock = clock;
     this.allocations = allocations;
     this.workers = workers;
     this.vms = vms;
@@ -58,12 +91,63 @@ public class ClusterGauges {
         MultiGauge.builder("rota.worker.resources.free")
             .description("What a worker has left, per resource")
             .register(registry);
+    Gauge.builder("rota.vm.oldest.pending.seconds", oldestPendingSeconds, AtomicLong::get)
+        .description("How long the VM pending longest has waited since it last became pending")
+        .register(registry);
+    Gauge.builder("rota.scheduler.last.term.timestamp.seconds", lastTermSeconds, AtomicLong::get)
+        .description("When the scheduler's last term began (Unix seconds; 0 before the first)")
+        .register(registry);
+    Gauge.builder("rota.scheduler.up", schedulerUp, AtomicLong::get)
+        .description("1 while the scheduler runs its terms in time, as GET /v1/cluster judges it")
+        .register(registry);
+    Gauge.builder("rota.database.up", databaseUp, AtomicLong::get)
+        .description("1 when this host read its database at this scrape")
+        .register(registry);
+    Gauge.builder("rota.temporal.up", temporalUp, AtomicLong::get)
+        .description("1 when this host's Temporal server answered at this scrape")
+        .register(registry);
   }
 
   /**
    * Reads the store once and sets every gauge; a worker or VM gone since the last scrape drops out.
    */
   public void refresh() {
+    temporalUp.set(temporalAnswers() ? 1 : 0);
+    try {
+      readStore();
+      databaseUp.set(1);
+    } catch (RuntimeException e) {
+      databaseUp.set(0);
+      schedulerUp.set(0); // no term runs without the database
+      log.debug("metrics: the database did not answer", e);
+    }
+  }
+
+  private boolean temporalAnswers() {
+    try {
+      temporal
+          .client()
+          .getWorkflowServiceStubs()
+          .blockingStub()
+          .withDeadlineAfter(2, TimeUnit.SECONDS)
+          .getSystemInfo(GetSystemInfoRequest.getDefaultInstance());
+      return true;
+    } catch (RuntimeException e) {
+      log.debug("metrics: Temporal did not answer", e);
+      return false;
+    }
+  }
+
+  private void readStore() {
+    Instant now = clock.instant();
+    oldestPendingSeconds.set(
+        vms.oldestPendingSince()
+            .map(since -> Math.max(0, Duration.between(since, now).toSeconds()))
+            .orElse(0L));
+    Instant lastTermAt =
+        status.findById(ClusterWorkflow.WORKFLOW_ID).map(ClusterStatusRow::lastTermAt).orElse(null);
+    lastTermSeconds.set(lastTermAt == null ? 0 : lastTermAt.getEpochSecond());
+    schedulerUp.set(keeper.schedulerHealth(lastTermAt).degraded() ? 0 : 1);
     byHealth.register(rows(WorkerHealth.values(), workers.countByHealth(), "health"), true);
     byStatus.register(rows(VmStatus.values(), vms.countByStatus(), "status"), true);
 

@@ -158,7 +158,9 @@ public class VmActivitiesImpl implements VmActivities, VmReadModel {
 
   @Override
   public void requeue(Requeue r) {
-    if (vms.requeue(r.vm(), r.submission(), r.restartCount(), r.message(), r.failedOn()) == 1) {
+    if (vms.requeue(
+            r.vm(), r.submission(), r.restartCount(), r.message(), r.failedOn(), clock.instant())
+        == 1) {
       events.append(r.vm(), clock.instant(), r.eventType(), r.message());
       if (r.eventType().equals("restarted")) {
         metrics.restarted(r.failedOn() != null);

@@ -48,7 +48,10 @@ class ReleaseArchiveIT {
             "systemd/rota-agent.service",
             "config/rota.env.example",
             "config/agent.env.example",
-            "completion/rota.bash")) {
+            "completion/rota.bash",
+            "monitoring/rota-dashboard.json",
+            "monitoring/rota-alerts.yml",
+            "monitoring/rota-alerts.test.yml")) {
       assertTrue(Files.isRegularFile(home.resolve(file)), file + " is in the archive");
     }
     assertTrue(

@@ -268,10 +268,22 @@ public interface VmRepository extends CrudRepository<VmRow, String> {
    * the VM's workflow owns this decision, so no condition.
    */
   @Query(
-      "UPDATE vms SET status = 'pending', worker = NULL, restart_count = :restartCount, status_message = :message, exit_code = NULL, scheduled_at = NULL, started_at = NULL, restart_at = NULL, failed_on = :failedOn, moving_from = NULL, version = version + 1 WHERE name = :name"
+      "UPDATE vms SET status = 'pending', pending_since = :now, worker = NULL, restart_count = :restartCount, status_message = :message, exit_code = NULL, scheduled_at = NULL, started_at = NULL, restart_at = NULL, failed_on = :failedOn, moving_from = NULL, version = version + 1 WHERE name = :name"
           + OF_SUBMISSION)
   int requeue(
-      String name, long submission, int restartCount, String message, @Nullable String failedOn);
+      String name,
+      long submission,
+      int restartCount,
+      String message,
+      @Nullable String failedOn,
+      Instant now);
+
+  /**
+   * Since when the VM pending longest has waited: since it was pending again ({@link #requeue}), or
+   * else since its submission; empty when none is pending.
+   */
+  @Query("SELECT MIN(COALESCE(pending_since, created_at)) FROM vms WHERE status = 'pending'")
+  java.util.Optional<Instant> oldestPendingSince();
 
   /**
    * A move begins: the next generation is the VM's task, to be placed elsewhere, while the running

@@ -11,6 +11,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.micronaut.data.exceptions.OptimisticLockException;
 import jakarta.inject.Inject;
 import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -280,7 +281,7 @@ abstract class RepositoryContract {
         vms.recordLifecycle(
             a.name(), deleted, 0, "running", "w1", "running", null, 5, T0, T0, null));
     assertEquals(0, vms.recordStatus(a.name(), deleted, "stopped", "stopped by request"));
-    assertEquals(0, vms.requeue(a.name(), deleted, 1, "restarted", null));
+    assertEquals(0, vms.requeue(a.name(), deleted, 1, "restarted", null, T0));
     assertEquals(0, vms.restartAt(a.name(), deleted, T0));
     VmRow read = vms.findById(a.name()).orElseThrow();
     assertEquals("pending", read.state().status());
@@ -528,6 +529,22 @@ abstract class RepositoryContract {
   }
 
   @Test
+  void theOldestPendingWaitCountsFromWhenAVmLastBecamePending() {
+    // Earlier than any other row of the shared database, so that this one is the oldest.
+    Instant early = Instant.parse("2001-01-01T00:00:00Z");
+    VmRow row = vms.save(vm(unique("waiting"), "running", "w1"));
+    try {
+      assertTrue(
+          vms.oldestPendingSince().map(t -> t.isAfter(early)).orElse(true), "not pending yet");
+      assertEquals(1, vms.requeue(row.name(), row.seq(), 1, "restarted", null, early));
+      assertEquals(early, vms.oldestPendingSince().orElseThrow().truncatedTo(ChronoUnit.SECONDS));
+    } finally {
+      vms.deleteById(row.name());
+    }
+    assertTrue(vms.oldestPendingSince().map(t -> t.isAfter(early)).orElse(true), "gone with it");
+  }
+
+  @Test
   void aMoveBeginsOnlyFromTheGenerationRunningWhereThePlanSawIt() {
     VmRow row = vm(unique("mover"), "running", "w1");
     vms.save(row);
@@ -553,7 +570,7 @@ abstract class RepositoryContract {
     assertEquals(0, vms.moveEnded(row.name(), "w1"), "once");
 
     vms.startMove(row.name(), row.seq(), 1, "w1", "moving again");
-    vms.requeue(row.name(), 0, 3, "restarted", null);
+    vms.requeue(row.name(), 0, 3, "restarted", null, T0);
     assertEquals(
         null, vms.findById(row.name()).orElseThrow().notes().movingFrom(), "a restart ends a move");
   }
@@ -603,7 +620,7 @@ abstract class RepositoryContract {
     assertEquals(0, vms.evicted(row.name(), row.seq(), 1), "not its generation");
     assertEquals(1, vms.evicted(row.name(), row.seq(), 0));
     assertEquals(0, vms.evicted(row.name(), row.seq(), 0), "told once");
-    vms.requeue(row.name(), 0, 1, "restarted", null);
+    vms.requeue(row.name(), 0, 1, "restarted", null, T0);
     assertEquals(0, vms.evicted(row.name(), row.seq(), 1), "pending: not on any worker");
   }
 

@@ -248,30 +248,43 @@ class EndToEndTest extends SharedDevStack {
     stack.api("DELETE", "/v1/vms/writer", null);
   }
 
-  @Test
-  void aFollowedLogStreamsEachLineOnceWhileTheTaskRunsAndEndsWithIt() throws Exception {
-    String expected = sixtyLines("streamer", "\"restartPolicy\":\"Never\",");
-    eventually("running", () -> "running".equals(stack.vm("streamer").get("status")));
+  /** What a held log stream sends until its sixtieth line, each read while the stream holds. */
+  private static String untilTheSixtiethLine(java.io.InputStream in) throws java.io.IOException {
+    StringBuilder read = new StringBuilder();
+    byte[] buffer = new byte[4096];
+    while (!read.toString().endsWith("line-60\n")) {
+      int n = in.read(buffer);
+      assertTrue(n > 0, "the stream holds while the task runs: " + read);
+      read.append(new String(buffer, 0, n, java.nio.charset.StandardCharsets.UTF_8));
+    }
+    return read.toString();
+  }
+
+  /** {@code GET /v1/vms/NAME/logs?follow=true}, answered 200 and held open. */
+  private java.net.HttpURLConnection followed(String vm) throws java.io.IOException {
     java.net.HttpURLConnection follow =
         (java.net.HttpURLConnection)
             java.net
                 .URI
-                .create("http://127.0.0.1:" + stack.port + "/v1/vms/streamer/logs?follow=true")
+                .create("http://127.0.0.1:" + stack.port + "/v1/vms/" + vm + "/logs?follow=true")
                 .toURL()
                 .openConnection();
     follow.setReadTimeout(60_000);
     assertEquals(200, follow.getResponseCode());
+    return follow;
+  }
+
+  @Test
+  void aFollowedLogStreamsEachLineOnceWhileTheTaskRunsAndEndsWithIt() throws Exception {
+    String expected = sixtyLines("streamer", "\"restartPolicy\":\"Never\",");
+    eventually("running", () -> "running".equals(stack.vm("streamer").get("status")));
+    java.net.HttpURLConnection follow = followed("streamer");
     assertEquals("0", follow.getHeaderField("Rota-Log-From"));
     assertEquals("streamer.0", follow.getHeaderField("Rota-Log-Task"));
-    StringBuilder read = new StringBuilder();
     try (java.io.InputStream in = follow.getInputStream()) {
       byte[] buffer = new byte[4096];
-      while (!read.toString().endsWith("line-60\n")) {
-        int n = in.read(buffer);
-        assertTrue(n > 0, "the stream holds while the task runs: " + read);
-        read.append(new String(buffer, 0, n, java.nio.charset.StandardCharsets.UTF_8));
-      }
-      assertEquals(expected, read.toString(), "each line once, in order");
+      String read = untilTheSixtiethLine(in);
+      assertEquals(expected, read, "each line once, in order");
       assertEquals("running", stack.vm("streamer").get("status"), "read while it runs");
       stack.api("POST", "/v1/vms/streamer/stop", null);
       assertEquals(-1, in.read(buffer), "the stream ends when the task does");
@@ -281,6 +294,21 @@ class EndToEndTest extends SharedDevStack {
     assertEquals(400, both.status());
     assertTrue(both.body().contains("waitSeconds"), both.body());
     stack.api("DELETE", "/v1/vms/streamer", null);
+  }
+
+  @Test
+  void aFollowedLogEndsCleanlyWhenItsVmIsDeleted() throws Exception {
+    sixtyLines("deleted-while-read", "");
+    eventually("running", () -> "running".equals(stack.vm("deleted-while-read").get("status")));
+    java.net.HttpURLConnection follow = followed("deleted-while-read");
+    try (java.io.InputStream in = follow.getInputStream()) {
+      byte[] buffer = new byte[4096];
+      untilTheSixtiethLine(in);
+      assertEquals(202, stack.api("DELETE", "/v1/vms/deleted-while-read", null).status());
+      // The task and its log go with the VM: the stream ends as a finished one does, not broken
+      // (an IOException) once the host has given up asking the agent for a log it no longer has.
+      assertEquals(-1, in.read(buffer), "the stream ends with its VM");
+    }
   }
 
   @Test

@@ -67,6 +67,15 @@ class MetricsIT extends SharedDevStack {
     assertTrue(sample(text, "rota_placements_total").orElseThrow() >= 1.0);
     assertTrue(sample(text, "rota_term_duration_seconds_count").orElseThrow() >= 1.0);
     assertTrue(sample(text, "rota_term_lost_races_total").isPresent());
+    assertTrue(
+        sample(text, "rota_vm_restarts_total{after_failure=\"true\"}").isPresent(),
+        "a series before the first restart");
+    // What the alert rules watch: all well.
+    assertEquals(Optional.of(1.0), sample(text, "rota_scheduler_up"), "terms run in time");
+    assertTrue(sample(text, "rota_scheduler_last_term_timestamp_seconds").orElseThrow() > 0);
+    assertEquals(Optional.of(1.0), sample(text, "rota_database_up"));
+    assertEquals(Optional.of(1.0), sample(text, "rota_temporal_up"));
+    assertEquals(Optional.of(0.0), sample(text, "rota_vm_oldest_pending_seconds"), "nothing waits");
     assertTrue(text.contains("\ntemporal_"), "the Temporal SDK's own meters");
     assertTrue(text.contains("\njvm_memory_used_bytes"), "and the JVM's");
 

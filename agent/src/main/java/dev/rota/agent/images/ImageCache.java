@@ -302,29 +302,17 @@ public final class ImageCache {
     }
     byte[] buffer = new byte[1 << 16];
     long copied = 0;
-    int lastTold = -1;
-    long lastToldAt = 0;
+    FetchProgress progress = new FetchProgress(size);
     try (OutputStream out = Files.newOutputStream(to)) {
       int n;
       while ((n = in.read(buffer)) >= 0) {
         out.write(buffer, 0, n);
         sha.update(buffer, 0, n);
         copied += n;
-        long now = System.nanoTime();
-        int percent = size > 0 ? (int) (copied * 100 / size) : -1;
-        if (size > 0 ? percent / 10 != lastTold / 10 : now - lastToldAt > 1_000_000_000L) {
-          lastTold = percent;
-          lastToldAt = now;
-          fetch.tell(
-              size > 0 ? "pulling " + percent + "% of " + mib(size) : "pulling " + mib(copied));
-        }
+        progress.after(copied, System.nanoTime()).ifPresent(fetch::tell);
       }
     }
     return HexFormat.of().formatHex(sha.digest());
-  }
-
-  private static String mib(long bytes) {
-    return bytes < 1024 * 1024 ? bytes + " bytes" : (bytes / (1024 * 1024)) + " MiB";
   }
 
   private static String format(Path file) throws IOException {

@@ -25,6 +25,8 @@ import reactor.core.publisher.Flux;
  */
 @Singleton
 public class VmLogs {
+  private static final org.slf4j.Logger log = org.slf4j.LoggerFactory.getLogger(VmLogs.class);
+
   /** How often a waiting read looks again. */
   static final Duration LOOK_AGAIN = Duration.ofMillis(250);
 
@@ -153,6 +155,15 @@ public class VmLogs {
                         tasks.logs(
                             worker, first.taskId(), new LogQuery(query.stream(), next, null, null));
                     failingSince = 0;
+                  } catch (AgentRejectedException e) {
+                    if (e.status() != 404) {
+                      sink.error(e);
+                      return;
+                    }
+                    // The task and its log are gone (its VM deleted): the follow ends, as
+                    // kubectl's does when its pod goes; nothing failed.
+                    log.info("log follow of {} ended: {}", first.taskId(), e.getMessage());
+                    break;
                   } catch (RuntimeException e) {
                     long now = System.nanoTime();
                     failingSince = failingSince == 0 ? now : failingSince;

@@ -125,6 +125,28 @@ class PlacerTest {
   }
 
   @Test
+  void everyResourceShortIsNamedNotOnlyTheFirst() {
+    PendingVm greedy =
+        new PendingVm("greedy", 1, "process", Map.of("cpu", 16L, "memory", 65536L), Map.of());
+    assertEquals(
+        "fits no worker of the cluster: needs cpu 16 and memory 65536; the largest worker that"
+            + " could take it has cpu 8 and memory 16384 in all",
+        Placer.place(List.of(ready("w1", 8)), List.of(), List.of(greedy), PACK)
+            .pending()
+            .get(0)
+            .reason());
+    PendingVm both =
+        new PendingVm("both", 1, "process", Map.of("cpu", 4L, "memory", 16000L), Map.of());
+    assertEquals(
+        "needs cpu 4 and memory 16000; the most free on a matching worker is cpu 2 and memory"
+            + " 15872",
+        Placer.place(List.of(ready("w1", 8)), List.of(holding("w1", 6)), List.of(both), PACK)
+            .pending()
+            .get(0)
+            .reason());
+  }
+
+  @Test
   void oldestFirstWhenCapacityIsShort() {
     PlacementPlan plan =
         Placer.place(

@@ -13,7 +13,6 @@ import java.time.Duration;
  */
 @Singleton
 public class SchedulerMetrics {
-  private final MeterRegistry registry;
   private final Timer termDuration;
   private final Timer submitToRunning;
   private final Counter placements;
@@ -21,9 +20,10 @@ public class SchedulerMetrics {
   private final Counter lostRaces;
   private final Counter evictions;
   private final Counter failovers;
+  private final Counter restartsAfterFailure;
+  private final Counter restartsOtherwise;
 
   public SchedulerMetrics(MeterRegistry registry) {
-    this.registry = registry;
     this.termDuration =
         Timer.builder("rota.term.duration")
             .description("One term: observe every agent, plan, commit, apply")
@@ -58,6 +58,18 @@ public class SchedulerMetrics {
             .description(
                 "VMs placed elsewhere in the term that saw their worker go offline (also counted as placements)")
             .register(registry);
+    // Both series from the start, at 0, so that a dashboard and a rate() see them before the first.
+    this.restartsAfterFailure = restarts(registry, true);
+    this.restartsOtherwise = restarts(registry, false);
+  }
+
+  private static Counter restarts(MeterRegistry registry, boolean afterFailure) {
+    return Counter.builder("rota.vm.restarts")
+        .description(
+            "New generations a VM's workflow queued: after a failure, or after an end, a drain or"
+                + " a request")
+        .tag("after_failure", Boolean.toString(afterFailure))
+        .register(registry);
   }
 
   /**
@@ -92,8 +104,6 @@ public class SchedulerMetrics {
    * request.
    */
   public void restarted(boolean afterFailure) {
-    registry
-        .counter("rota.vm.restarts", "after_failure", Boolean.toString(afterFailure))
-        .increment();
+    (afterFailure ? restartsAfterFailure : restartsOtherwise).increment();
   }
 }

@@ -432,7 +432,8 @@ class TaskReportsTest {
         0,
         1,
         "restarted",
-        null); // what its workflow would do next, were the task to end
+        null,
+        java.time.Instant.now()); // what its workflow would do next, were the task to end
     notifier.notify(started);
 
     assertEquals(2, heard.size(), heard.toString());

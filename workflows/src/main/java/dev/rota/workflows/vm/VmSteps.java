@@ -94,8 +94,8 @@ final class VmSteps {
                 + " scheduled for "
                 + Instant.ofEpochMilli(due.restartAtMillis())
                 + " ("
-                + delay.toSeconds()
-                + " s after the task ended, "
+                + dev.rota.core.model.WrittenDuration.of(delay.toSeconds())
+                + " after the task ended, "
                 + inARow
                 + " in a row)",
             due.restartAtMillis(),

@@ -122,8 +122,8 @@ public class VmWorkflowImpl implements VmWorkflow {
           inbox.deleting();
           steps.delete(
               "deleted "
-                  + ttlSecondsAfterFinished
-                  + " s after it finished (ttlSecondsAfterFinished)");
+                  + dev.rota.core.model.WrittenDuration.of(ttlSecondsAfterFinished)
+                  + " after it finished (ttlAfterFinished)");
           Workflow.await(Workflow::isEveryHandlerFinished);
           return;
         }

@@ -55,23 +55,18 @@ public final class FitsNowhere {
     if (someFit) {
       return Optional.empty();
     }
-    for (Map.Entry<String, Long> need : new TreeMap<>(vm.request()).entrySet()) {
-      long largest =
-          labelled.stream()
-              .mapToLong(w -> w.capacity().getOrDefault(need.getKey(), 0L))
-              .max()
-              .orElse(0);
-      if (need.getValue() > largest) {
-        return Optional.of(
-            PREFIX
-                + "needs "
-                + need.getKey()
-                + " "
-                + need.getValue()
-                + "; the largest worker that could take it has "
-                + largest
-                + " in all");
-      }
+    Optional<String> shortOf =
+        Shortfall.of(
+            vm.request(),
+            resource ->
+                labelled.stream()
+                    .mapToLong(w -> w.capacity().getOrDefault(resource, 0L))
+                    .max()
+                    .orElse(0),
+            "the largest worker that could take it has",
+            " in all");
+    if (shortOf.isPresent()) {
+      return Optional.of(PREFIX + shortOf.get());
     }
     return Optional.of(
         PREFIX + "needs " + pairs(vm.request()) + " together; no worker has all of it in all");

@@ -17,16 +17,10 @@ public final class FitsResources {
    */
   public String whyNone(Map<String, Long> request, ToLongFunction<String> mostFree) {
     Map<String, Long> sorted = new TreeMap<>(request);
-    for (Map.Entry<String, Long> need : sorted.entrySet()) {
-      long most = mostFree.applyAsLong(need.getKey());
-      if (need.getValue() > most) {
-        return "needs "
-            + need.getKey()
-            + " "
-            + need.getValue()
-            + "; the most free on a matching worker is "
-            + most;
-      }
+    java.util.Optional<String> shortOf =
+        Shortfall.of(sorted, mostFree, "the most free on a matching worker is", "");
+    if (shortOf.isPresent()) {
+      return shortOf.get();
     }
     return "needs "
         + sorted.entrySet().stream()
