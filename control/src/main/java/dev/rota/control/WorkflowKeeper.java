@@ -1,5 +1,8 @@
 package dev.rota.control;
 
+import dev.rota.core.lifecycle.RunRule;
+import dev.rota.core.model.VmStatus;
+import dev.rota.core.model.WireName;
 import dev.rota.scheduler.DaemonThreads;
 import dev.rota.scheduler.SchedulerMissing;
 import dev.rota.scheduler.settings.SchedulerSettings;
@@ -28,14 +31,14 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Makes sure the workflows the database says should run do: the scheduler's, every VM set's, and
- * every VM's but those that ended for good (stopped, or failed with no restart due), whose last run
- * ended with them. Its periodic look also leaves out the VMs whose start is owed (the starter's or
- * the sweep's to make); the restore at a host's start does not, as their starter may have died.
- * Temporal can lose them (a server started afresh, a namespace made anew, an operator's terminate,
- * a run failed by a bad deploy) while the database keeps all they need to start again, so every
- * host looks every {@link #schedulerEvery()} and starts again what is missing. A start joins a run
- * that is open (USE_EXISTING), so hosts that look at once start nothing twice, and a restored
- * workflow resumes from its stored state and adopts its running task: nothing runs twice.
+ * every VM's but the stopped ones, whose last run ended with them. Its periodic look also leaves
+ * out the VMs whose start is owed (the starter's or the sweep's to make); the restore at a host's
+ * start does not, as their starter may have died. Temporal can lose them (a server started afresh,
+ * a namespace made anew, an operator's terminate, a run failed by a bad deploy) while the database
+ * keeps all they need to start again, so every host looks every {@link #schedulerEvery()} and
+ * starts again what is missing. A start joins a run that is open (USE_EXISTING), so hosts that look
+ * at once start nothing twice, and a restored workflow resumes from its stored state and adopts its
+ * running task: nothing runs twice.
  *
  * <p>The scheduler is looked at by name, cheaply, each time. The VMs and sets are compared with
  * Temporal's list of running workflows every {@link #WORKFLOWS_EVERY}, and what two looks in a row
@@ -256,12 +259,14 @@ public class WorkflowKeeper implements ApplicationEventListener<SchedulerMissing
   }
 
   /**
-   * Whether the VM's workflow should have an open run: not when its last one ended with it
-   * (stopped, or failed for good), until a user's action begins the next.
+   * Whether the VM's workflow should have an open run ({@link RunRule#hasOpenRun}): not when its
+   * last one ended with it (stopped), until a user's action begins the next.
    */
   private static boolean needsRun(VmRow vm) {
     // A time-to-live keeps the run open until it deletes the VM.
-    return !vm.state().endedForGood() || vm.spec().ttlSecondsAfterFinished() != null;
+    return RunRule.hasOpenRun(
+            WireName.parse(VmStatus.class, vm.state().status()).orElse(VmStatus.PENDING))
+        || vm.spec().ttlSecondsAfterFinished() != null;
   }
 
   private Set<String> runningIds() {

@@ -14,7 +14,6 @@ import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 
@@ -42,15 +41,7 @@ class PartitionIT {
                 List.of(
                     new ProductionStack.AgentPlace(net.name(), net.address()),
                     ProductionStack.AgentPlace.LOOPBACK),
-                Map.of(
-                    "ROTA_SCHEDULER_INTERVAL",
-                    "1s",
-                    "ROTA_WORKERS_LOST_AFTER",
-                    "4s",
-                    "ROTA_WORKERS_OFFLINE_AFTER",
-                    "6s",
-                    "ROTA_API_INSECURE_HTTP",
-                    "true"),
+                ProductionStack.QUICK_TO_LOSE_WORKERS,
                 RealServices.newPostgresDatabase(),
                 false,
                 net.hostAddress())) {
@@ -116,35 +107,24 @@ class PartitionIT {
 
       Map<String, String> twice = new ConcurrentHashMap<>();
       Map<String, Instant> oldGone = new ConcurrentHashMap<>();
-      AtomicBoolean sampling = new AtomicBoolean(true);
-      Thread sampler =
-          new Thread(
-              () -> {
-                while (sampling.get()) {
-                  Map<String, List<Long>> live = Vms.sleeping();
-                  sleepOf.forEach(
-                      (vm, sleep) -> {
-                        List<Long> pids = live.getOrDefault(sleep, List.of());
-                        if (pids.size() > 1) {
-                          twice.putIfAbsent(vm, Instant.now() + ": " + pids);
-                        }
-                        if (!pids.contains(old.get(vm))) {
-                          oldGone.putIfAbsent(vm, Instant.now());
-                        }
-                      });
-                  if (!live.getOrDefault(keptSleep, List.of()).equals(List.of(keptPid))) {
-                    twice.putIfAbsent(
-                        kept, Instant.now() + ": not its one process: " + live.get(keptSleep));
-                  }
-                  try {
-                    Thread.sleep(200);
-                  } catch (InterruptedException e) {
-                    return;
-                  }
+      ProcessSampler sampler =
+          new ProcessSampler(
+              live -> {
+                sleepOf.forEach(
+                    (vm, sleep) -> {
+                      List<Long> pids = live.getOrDefault(sleep, List.of());
+                      if (pids.size() > 1) {
+                        twice.putIfAbsent(vm, Instant.now() + ": " + pids);
+                      }
+                      if (!pids.contains(old.get(vm))) {
+                        oldGone.putIfAbsent(vm, Instant.now());
+                      }
+                    });
+                if (!live.getOrDefault(keptSleep, List.of()).equals(List.of(keptPid))) {
+                  twice.putIfAbsent(
+                      kept, Instant.now() + ": not its one process: " + live.get(keptSleep));
                 }
-              },
-              "process-sampler");
-      sampler.start();
+              });
 
       Instant cutAt = Instant.now();
       net.cut();
@@ -173,8 +153,7 @@ class PartitionIT {
           Duration.ofSeconds(90),
           () ->
               Vms.sleeping().values().stream().flatMap(List::stream).noneMatch(old::containsValue));
-      sampling.set(false);
-      sampler.join();
+      sampler.close();
 
       assertEquals(Map.of(), twice, "no VM ever had two live processes");
       Map<String, Long> now = Vms.onlyOneProcessEach(sleepOf);

@@ -312,8 +312,28 @@ final class ProductionStack implements AutoCloseable {
     }
   }
 
+  /**
+   * Settings for the fault tests: a term each second, a silent worker lost after 4 s and offline
+   * after 6 s, plain HTTP for the tests' own calls.
+   */
+  static final Map<String, String> QUICK_TO_LOSE_WORKERS =
+      Map.of(
+          "ROTA_SCHEDULER_INTERVAL",
+          "1s",
+          "ROTA_WORKERS_LOST_AFTER",
+          "4s",
+          "ROTA_WORKERS_OFFLINE_AFTER",
+          "6s",
+          "ROTA_API_INSECURE_HTTP",
+          "true");
+
   JarProcess host(int i) {
     return hosts.get(i);
+  }
+
+  /** Agent {@code i}'s process: worker {@code w(i+1)}. */
+  JarProcess agent(int i) {
+    return agents.get(i);
   }
 
   int hostCount() {

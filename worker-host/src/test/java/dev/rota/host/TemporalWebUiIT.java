@@ -114,8 +114,8 @@ class TemporalWebUiIT {
           lists("vm-web-1", "rota-cluster"),
           "workflows-running-vms");
 
-      // A VM that fails, is restarted once, fails again and is given up on: its run fails with
-      // the reason, and its history reads as its life.
+      // A VM that fails, is restarted once, fails again and is given up on: its run stays open,
+      // showing it failed, and its history reads as its life.
       RotaClient.Reply crashy =
           api.api(
               "POST",
@@ -124,10 +124,11 @@ class TemporalWebUiIT {
                   + "\"restartPolicy\":\"OnFailure\",\"maxRestarts\":1}");
       assertEquals(201, crashy.status(), crashy.body());
       eventually(
-          "crashy failed for good, its run with it",
+          "crashy failed for good, its run open",
           () ->
               "failed".equals(api.vm("crashy").get("status"))
-                  && closed(stack, "vm-crashy")
+                  && !closed(stack, "vm-crashy")
+                  && "failed".equals(shownStatus(stack, "vm-crashy"))
                   && String.valueOf(api.vm("crashy").get("statusMessage"))
                       .contains("not restarted"));
       ui.show(
@@ -145,15 +146,15 @@ class TemporalWebUiIT {
       assertEquals(202, api.api("POST", "/v1/vms/web-1/stop", null).status());
       eventually("web-1's run ended with it", () -> closed(stack, "vm-web-1"));
       ui.show(
-          list + query("WorkflowType = 'VmWorkflow' AND ExecutionStatus = 'Failed'"),
-          "the Failed filter: the VM that failed for good, not the one that stopped",
+          list + query("RotaVmStatus = 'failed' AND ExecutionStatus = 'Running'"),
+          "what is failing now: the VM that failed for good, not the one that stopped",
           lists("vm-crashy", "vm-web-1"),
           "workflows-failed-vms");
       ui.show(
           list + query("WorkflowType = 'VmWorkflow'"),
-          "the VMs with their runs' statuses: failed, completed (stopped), running (waiting)",
+          "the VMs with their runs' statuses: failed (open), completed (stopped), running (waiting)",
           text ->
-              text.contains("FAILED\nvm-crashy ")
+              text.contains("RUNNING\nvm-crashy ")
                   && text.contains("COMPLETED\nvm-web-1 ")
                   && text.contains("RUNNING\nvm-web-waits "),
           "workflows-vm-statuses");
@@ -163,26 +164,17 @@ class TemporalWebUiIT {
           lists("vm-crashy", "vm-web-1"),
           "workflows-last-exit");
 
-      // The user's next action begins the next run under the same id: a start, then a delete that
-      // the run carries out, ending with the VM shown deleted.
+      // The failed VM's run takes the user's next action: a start, then a delete that it carries
+      // out, ending with the VM shown deleted, so no longer failing now.
       String failedRun = stack.runId("vm-crashy");
       RotaClient.Reply again = api.api("POST", "/v1/vms/crashy/start", null);
       assertEquals(202, again.status(), again.body());
-      org.junit.jupiter.api.Assertions.assertNotEquals(failedRun, stack.runId("vm-crashy"));
+      assertEquals(failedRun, stack.runId("vm-crashy"), "the same run");
       assertEquals(202, api.api("DELETE", "/v1/vms/crashy", null).status());
       eventually("crashy gone", () -> api.api("GET", "/v1/vms/crashy", null).status() == 404);
       eventually(
           "its last run ended showing it deleted",
-          () ->
-              closed(stack, "vm-crashy")
-                  && "deleted"
-                      .equals(
-                          stack
-                              .temporalClient
-                              .newUntypedWorkflowStub("vm-crashy")
-                              .describe()
-                              .getTypedSearchAttributes()
-                              .get(dev.rota.workflows.RotaSearchAttributes.VM_STATUS)));
+          () -> closed(stack, "vm-crashy") && "deleted".equals(shownStatus(stack, "vm-crashy")));
 
       // A workflow whose tasks keep failing (here of a type no host knows) is flagged, and the
       // Failures view lists it; a VM's failed run is not such a failure.
@@ -261,6 +253,16 @@ class TemporalWebUiIT {
 
   private static String query(String query) {
     return URLEncoder.encode(query, StandardCharsets.UTF_8).replace("+", "%20");
+  }
+
+  /** The VM's status as the list shows it: its run's RotaVmStatus. */
+  private static String shownStatus(ProductionStack stack, String workflowId) {
+    return stack
+        .temporalClient
+        .newUntypedWorkflowStub(workflowId)
+        .describe()
+        .getTypedSearchAttributes()
+        .get(dev.rota.workflows.RotaSearchAttributes.VM_STATUS);
   }
 
   private static boolean closed(ProductionStack stack, String workflowId) {

@@ -45,22 +45,23 @@ class VmLifecycleRulesTest {
     assertEquals(restart, ActionRule.allows(UserAction.RESTART, s, false), "restart");
   }
 
-  @ParameterizedTest(name = "{0}, restart due {1}: run ends {2}")
+  @ParameterizedTest(name = "{0}, restart due {1}: finished {2}, run open {3}")
   @CsvSource(
       textBlock =
           """
-          # status    restart due  run ends
-          pending,    false,       false
-          scheduled,  false,       false
-          running,    false,       false
-          stopping,   false,       false
-          stopped,    false,       true
-          failed,     false,       true
-          failed,     true,        false
+          # status    restart due  finished  run open
+          pending,    false,       false,    true
+          scheduled,  false,       false,    true
+          running,    false,       false,    true
+          stopping,   false,       false,    true
+          stopped,    false,       true,     false
+          failed,     false,       true,     true
+          failed,     true,        false,    true
           """)
-  void aVmsRunEndsWithItOnlyWhenItStoppedOrFailedWithNoRestartDue(
-      String status, boolean restartDue, boolean ends) {
-    assertEquals(ends, RunRule.endedForGood(status(status), restartDue));
+  void aVmsRunEndsWithItOnlyWhenItStopsAndAFailedOneStaysOpenShowingIt(
+      String status, boolean restartDue, boolean finished, boolean open) {
+    assertEquals(finished, RunRule.endedForGood(status(status), restartDue));
+    assertEquals(open, RunRule.hasOpenRun(status(status)));
   }
 
   @Test

@@ -129,8 +129,12 @@ public class VmWorkflowImpl implements VmWorkflow {
         }
       } else if (life.finished()) {
         if (settled()) {
-          end(); // a user's action or delete begins the next run under the same id
-          return;
+          if (!staysOpen()) {
+            end(); // a user's action or delete begins the next run under the same id
+            return;
+          }
+          say("Failed for good; `rota vm start " + name + "` starts it again in this run.");
+          Workflow.await(() -> !inbox.isEmpty()); // a start, a restart or a delete
         }
       } else {
         Workflow.await(() -> !inbox.isEmpty());
@@ -164,15 +168,27 @@ public class VmWorkflowImpl implements VmWorkflow {
   }
 
   /**
-   * Ends the run with the VM: completed when it stopped, failed with its reason when it failed for
-   * good, so that the Temporal UI's list shows RUNNING only for a VM that may still run, and its
-   * failures filter finds the VMs that failed.
+   * Whether the run waits on with its finished VM rather than ending: a VM failed for good keeps
+   * its run open, showing {@code failed}, until a user starts or deletes it, so that the Temporal
+   * UI's list of running VM workflows with status {@code failed} is what is failing now, and a
+   * deleted VM leaves it. A stopped VM's run ends, completed. Runs from before this rule ended
+   * failed VMs too, and replay so.
+   */
+  private boolean staysOpen() {
+    return life.status() == VmStatus.FAILED
+        && Workflow.getVersion(FAILED_RUN_STAYS_OPEN, Workflow.DEFAULT_VERSION, 1) == 1;
+  }
+
+  /** The change that keeps a failed VM's run open ({@link #staysOpen}). */
+  static final String FAILED_RUN_STAYS_OPEN = "failed-run-stays-open";
+
+  /**
+   * Ends the run with the VM: completed when it stopped, and (in runs from before {@link
+   * #staysOpen}) failed with its reason when it failed for good.
    */
   private void end() {
-    Workflow.setCurrentDetails(
-        shown.details(life)
-            + (life.message() == null ? "" : "\n\n" + life.message())
-            + "\n\nThis run ended with the VM; `rota vm start "
+    say(
+        "This run ended with the VM; `rota vm start "
             + name
             + "` begins the next under the same workflow id.");
     if (life.status() == VmStatus.FAILED) {
@@ -182,6 +198,15 @@ public class VmWorkflowImpl implements VmWorkflow {
       failed.setStackTrace(new StackTraceElement[0]); // the VM's failure, not the code's
       throw failed;
     }
+  }
+
+  /** The Temporal UI's current details of a finished VM: its state, why, and what comes next. */
+  private void say(String next) {
+    Workflow.setCurrentDetails(
+        shown.details(life)
+            + (life.message() == null ? "" : "\n\n" + life.message())
+            + "\n\n"
+            + next);
   }
 
   /**

@@ -435,7 +435,7 @@ class VmWorkflowTest {
         store.what(),
         "no third restart within the hour");
 
-    assertTrue(runEnded(), "it failed for good: its run ended with it, failed");
+    assertTrue(runOpen(), "it failed for good: its run stays open, showing it failed");
     assertEquals("pending", act(vm, v -> v::start), "a start by hand begins the count afresh");
     runs(vm, 3);
     settle();
@@ -1422,43 +1422,68 @@ class VmWorkflowTest {
     env.sleep(Duration.ofMinutes(10));
     assertEquals(List.of(), store.what(), "no restart was due: it stays failed");
     assertEquals("failed", failed.status());
-    assertTrue(runEnded());
+    assertTrue(runOpen(), "failed for good: its run waits for a start or a delete");
   }
 
   @Test
-  void aVmThatFailsForGoodEndsItsRunWithTheReasonAndAStartBeginsTheNext() throws Exception {
+  void aVmThatFailsForGoodKeepsItsRunOpenShowingFailedUntilAStartOrADelete() throws Exception {
     VmWorkflow vm = start("pending", null, 0, "Never");
-    String first = WorkflowStub.fromTyped(vm).getExecution().getRunId();
+    String run = WorkflowStub.fromTyped(vm).getExecution().getRunId();
     runs(vm, 0);
     settle();
     fails(vm, 0, 3);
-    assertTrue(runEnded());
-    io.temporal.client.WorkflowFailedException failed =
-        assertThrows(
-            io.temporal.client.WorkflowFailedException.class,
-            () -> WorkflowStub.fromTyped(vm).getResult(Void.class));
-    var reason = (io.temporal.failure.ApplicationFailure) failed.getCause();
-    assertEquals(VmWorkflow.FAILED, reason.getType());
-    assertTrue(reason.getOriginalMessage().contains("a.0 exited"), reason.getOriginalMessage());
-    assertEquals("failed", vm.status(), "a query still answers from the ended run");
+    env.sleep(Duration.ofHours(1));
+    assertTrue(runOpen(), "failed for good, and still its run: what is failing now");
+    assertEquals("failed", vm.status());
+    assertEquals("failed", shownStatus(), "the list's RotaVmStatus says so");
 
     assertEquals("pending", act(vm, v -> v::start));
-    String next =
+    assertEquals(run, currentRun(), "the start is taken by the same run");
+    assertEquals(List.of("requeue 1"), store.what(), "started from where it was: no restart due");
+    runs(vm, 1);
+    settle();
+    fails(vm, 1, 3);
+    settle();
+    assertTrue(runOpen());
+
+    vm.delete();
+    assertTrue(runEnded(), "a delete ends it");
+    assertEquals("deleted", shownStatus(), "shown deleted, so no longer failing now");
+    assertEquals(
+        io.temporal.api.enums.v1.WorkflowExecutionStatus.WORKFLOW_EXECUTION_STATUS_COMPLETED,
         env.getWorkflowClient()
             .newUntypedWorkflowStub(VmWorkflow.workflowId("a"))
             .describe()
-            .getExecution()
-            .getRunId();
-    assertTrue(!next.equals(first), "a new run under the same id");
-    assertEquals(List.of("requeue 1"), store.what(), "started from the row: no restart scheduled");
-    runs(vm, 1);
+            .getStatus());
+    Histories.replayAndMaybeRecord(
+        env.getWorkflowClient(), "vm-a", run, VmWorkflowImpl.class, "vm-failed-stays-open");
+  }
+
+  private String currentRun() {
+    return env.getWorkflowClient()
+        .newUntypedWorkflowStub(VmWorkflow.workflowId("a"))
+        .describe()
+        .getExecution()
+        .getRunId();
+  }
+
+  /** The VM's status as the Temporal UI's list shows it: its RotaVmStatus search attribute. */
+  private String shownStatus() {
+    return env.getWorkflowClient()
+        .newUntypedWorkflowStub(VmWorkflow.workflowId("a"))
+        .describe()
+        .getTypedSearchAttributes()
+        .get(dev.rota.workflows.RotaSearchAttributes.VM_STATUS);
+  }
+
+  /** Whether the VM's run is open after it settles. */
+  private boolean runOpen() {
     settle();
-    assertEquals("stopped", act(vm, v -> v::stop));
-    assertTrue(runEnded(), "stopped: the run completes");
-    Histories.replayAndMaybeRecord(
-        env.getWorkflowClient(), "vm-a", first, VmWorkflowImpl.class, "vm-run-ends-failed");
-    Histories.replayAndMaybeRecord(
-        env.getWorkflowClient(), "vm-a", next, VmWorkflowImpl.class, "vm-run-begun-by-start");
+    return env.getWorkflowClient()
+            .newUntypedWorkflowStub(VmWorkflow.workflowId("a"))
+            .describe()
+            .getStatus()
+        == io.temporal.api.enums.v1.WorkflowExecutionStatus.WORKFLOW_EXECUTION_STATUS_RUNNING;
   }
 
   @Test
