@@ -112,6 +112,13 @@ class ReleaseArchiveIT {
       } while ((workers.code() != 0 || workers.output().lines().count() < 2)
           && Instant.now().isBefore(deadline));
       assertEquals(2, workers.output().lines().count(), "two dev agents: " + workers);
+      // The two share the machine rather than each offering all of it.
+      Result table = run(List.of(rota.toString(), "worker", "list"), env, empty);
+      String share = "0/" + Math.max(1, Runtime.getRuntime().availableProcessors() / 2) + " ";
+      assertEquals(
+          2,
+          table.output().lines().filter(l -> l.startsWith("dev-") && l.contains(share)).count(),
+          "each offers its share of the cores (" + share + "): " + table.output());
 
       Result created =
           run(

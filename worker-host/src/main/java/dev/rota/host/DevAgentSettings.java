@@ -9,7 +9,8 @@ import io.micronaut.core.bind.annotation.Bindable;
  * are {@link DevAgents#RULES}.
  *
  * @param agents how many
- * @param agentResources what each offers, as {@code cpu=4,memory=8192}; null: the machine's
+ * @param agentResources what each offers, as {@code cpu=4,memory=8192}; null: its share of the
+ *     machine's cores and memory
  * @param agentRuntimes the runtimes they offer; null: {@code process} and {@code synthetic}, and
  *     {@code qemu} where QEMU is installed
  * @param agentSyntheticStartDelay how long their {@code synthetic} tasks take to start; null: the

@@ -29,6 +29,16 @@ final class DevAgents implements AutoCloseable {
               "must be a number of agents from 0 to 1000"),
           SettingRule.positiveDuration("rota.agent.heartbeat-interval"));
 
+  /**
+   * What each of {@code count} agents on one machine offers when not told: its share of the
+   * machine's cores and memory (a core at least), so that the cluster they make has the machine's
+   * room, not {@code count} times it, and a VM that fits in dev mode fits the machine.
+   */
+  static String shareOfTheMachine(int cores, long memoryMib, int count) {
+    int n = Math.max(1, count);
+    return "cpu=" + Math.max(1, cores / n) + ",memory=" + Math.max(1, memoryMib / n);
+  }
+
   private final List<Agent> agents;
   private final AgentThreads threads;
 
@@ -72,9 +82,14 @@ final class DevAgents implements AutoCloseable {
             dataDir.resolve("agents").resolve("tls").resolve("agent.p12").toString());
         env.put("ROTA_AGENT_HEARTBEAT_INTERVAL", heartbeatInterval);
         env.put("ROTA_WORKER_RUNTIMES", runtimes);
-        if (resources != null && !resources.isBlank()) {
-          env.put("ROTA_WORKER_RESOURCES", resources);
-        }
+        env.put(
+            "ROTA_WORKER_RESOURCES",
+            resources != null && !resources.isBlank()
+                ? resources
+                : shareOfTheMachine(
+                    Runtime.getRuntime().availableProcessors(),
+                    AgentConfig.machineMemoryMib(),
+                    count));
         if (syntheticStartDelay != null) {
           env.put("ROTA_AGENT_SYNTHETIC_START_DELAY", syntheticStartDelay);
         }

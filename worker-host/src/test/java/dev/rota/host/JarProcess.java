@@ -63,7 +63,9 @@ final class JarProcess implements AutoCloseable {
   static JarProcess dev(String name, Map<String, String> env, Path dir, List<String> args) {
     List<String> all = new java.util.ArrayList<>(List.of("dev"));
     all.addAll(args);
-    return new JarProcess(name, List.of(), System.getProperty("rota.jar"), all, env, dir);
+    Map<String, String> sized = new java.util.HashMap<>(env);
+    sized.putIfAbsent("ROTA_DEV_AGENT_RESOURCES", Stack.WHOLE_MACHINE);
+    return new JarProcess(name, List.of(), System.getProperty("rota.jar"), all, sized, dir);
   }
 
   /**

@@ -29,10 +29,21 @@ final class Stack implements AutoCloseable {
     props.put("rota.vms.max-restart-delay", "2s");
     props.put("rota.agent.heartbeat-interval", "300ms");
     props.put("rota.agents.timeout", "1s");
+    props.put("rota.dev.agent-resources", WHOLE_MACHINE);
     props.putAll(overrides);
     host = RotaHost.start(HostMode.DEV, props);
     client = new RotaClient("http://127.0.0.1:" + port, null);
   }
+
+  /**
+   * What each test agent offers: the whole machine, as the tests were sized for, where dev mode
+   * gives each its share.
+   */
+  static final String WHOLE_MACHINE =
+      "cpu="
+          + Runtime.getRuntime().availableProcessors()
+          + ",memory="
+          + dev.rota.agent.config.AgentConfig.machineMemoryMib();
 
   /** A stack whose two agents are both ready, as the tests that place VMs need it. */
   static Stack withAgentsReady(Path dataDir) {

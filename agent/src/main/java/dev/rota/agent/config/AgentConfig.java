@@ -415,7 +415,8 @@ public record AgentConfig(
     return h.toLowerCase().replaceAll("[^a-z0-9-]", "-");
   }
 
-  private static long machineMemoryMib() {
+  /** The machine's memory in MiB, as an agent offers it when not told otherwise. */
+  public static long machineMemoryMib() {
     java.lang.management.OperatingSystemMXBean os =
         java.lang.management.ManagementFactory.getOperatingSystemMXBean();
     if (os instanceof com.sun.management.OperatingSystemMXBean sun) {
