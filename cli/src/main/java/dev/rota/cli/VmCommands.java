@@ -387,7 +387,7 @@ final class VmCommands extends Noun {
     }
     root.waiter(java.time.Duration.ofDays(3650))
         .until(
-            "vm " + name + " has not started",
+            "vm " + name,
             () -> {
               JsonNode now = api.get(path(name));
               String status = now.path("status").asText();

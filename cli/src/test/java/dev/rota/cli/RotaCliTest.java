@@ -1391,8 +1391,7 @@ class RotaCliTest {
     Result r = run("vm", "logs", "late", "-f");
     assertEquals(0, r.code(), r.err());
     assertEquals("hello\n", r.out());
-    assertTrue(
-        r.err().contains("vm late has not started: pending: no worker has 4 cpu free"), r.err());
+    assertTrue(r.err().contains("vm late: pending: no worker has 4 cpu free"), r.err());
     assertTrue(
         api.requests.stream().filter(q -> q.target().contains("/logs")).count() == 1,
         "the log asked for once it ran: " + api.requests);

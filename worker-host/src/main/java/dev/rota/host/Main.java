@@ -77,8 +77,14 @@ public final class Main {
     }
 
     CountDownLatch stopped = new CountDownLatch(1);
+    // A signal stops the host, then exits, which runs the shutdown hook: the stop is done once.
+    java.util.concurrent.atomic.AtomicBoolean stopping =
+        new java.util.concurrent.atomic.AtomicBoolean();
     Runnable stop =
         () -> {
+          if (!stopping.compareAndSet(false, true)) {
+            return;
+          }
           try {
             List<String> left = DevLeftovers.running(host.devAgents());
             host.close();
