@@ -9,10 +9,10 @@ import dev.rota.workflows.vm.VmWorkflow;
 
 /**
  * Drops the SDK's warning, stack trace and all, for each action a VM's workflow refuses as the VM
- * stands (a stop of a stopped VM), and for each run that ends with its VM failed for good: the
- * caller was answered 409 with the reason and the audit line names the action, and the VM's failure
- * is in its events, so in the host's log they only looked like crashes. Real workflow failures
- * still show.
+ * stands (a stop of a stopped VM), and for each run that ends with its VM failed for good (runs
+ * from before a failed VM's run stayed open): the caller was answered 409 with the reason and the
+ * audit line names the action, and the VM's failure is in its events, so in the host's log they
+ * only looked like crashes. Real workflow failures still show.
  */
 public final class RefusedActionsFilter extends Filter<ILoggingEvent> {
   static final String LOGGER = "io.temporal.internal.sync.WorkflowExecutionHandler";

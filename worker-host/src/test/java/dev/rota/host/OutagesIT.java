@@ -124,6 +124,13 @@ class OutagesIT {
                   });
             });
     assertEquals(Set.of(), refused, "a submission needs the database alone");
+    for (int i = 0; i < stack.hostCount(); i++) {
+      String log = stack.host(i).output();
+      assertTrue(
+          log.lines().noneMatch(l -> l.contains("Failure in poller thread")),
+          "Temporal away is the outage watch's line, not every poller's stack trace");
+      assertTrue(log.contains("Temporal does not answer"), "which says it");
+    }
     eventually(
         "the first outage's VMs still running",
         () ->

@@ -1,0 +1,34 @@
+package dev.rota.host;
+
+import ch.qos.logback.classic.Level;
+import ch.qos.logback.classic.spi.ILoggingEvent;
+import ch.qos.logback.classic.spi.IThrowableProxy;
+import ch.qos.logback.core.filter.Filter;
+import ch.qos.logback.core.spi.FilterReply;
+
+/**
+ * Drops the SDK's pollers' warnings, stack trace and all, for each poll that failed because the
+ * Temporal server was out of reach (gRPC {@code UNAVAILABLE}): a hundred and more a minute from
+ * every poller while it is away, where the host's outage watch says it once and again when it is
+ * back. A poll failing for another reason still shows.
+ */
+public final class TemporalAwayFilter extends Filter<ILoggingEvent> {
+  static final String POLLERS = "io.temporal.internal.worker.";
+
+  @Override
+  public FilterReply decide(ILoggingEvent event) {
+    if (event.getLevel() != Level.WARN
+        || !event.getLoggerName().startsWith(POLLERS)
+        || !event.getLoggerName().endsWith("Poller")) {
+      return FilterReply.NEUTRAL;
+    }
+    for (IThrowableProxy t = event.getThrowableProxy(); t != null; t = t.getCause()) {
+      if ("io.grpc.StatusRuntimeException".equals(t.getClassName())
+          && t.getMessage() != null
+          && t.getMessage().startsWith("UNAVAILABLE")) {
+        return FilterReply.DENY;
+      }
+    }
+    return FilterReply.NEUTRAL;
+  }
+}

@@ -1,0 +1,41 @@
+package dev.rota.host;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import ch.qos.logback.classic.Level;
+import ch.qos.logback.classic.LoggerContext;
+import ch.qos.logback.classic.spi.LoggingEvent;
+import ch.qos.logback.core.spi.FilterReply;
+import io.grpc.Status;
+import org.junit.jupiter.api.Test;
+
+class TemporalAwayFilterTest {
+  private static final String POLLER = "io.temporal.internal.worker.BasePoller";
+
+  private static FilterReply decide(String logger, Level level, Throwable thrown) {
+    LoggerContext context = (LoggerContext) org.slf4j.LoggerFactory.getILoggerFactory();
+    return new TemporalAwayFilter()
+        .decide(
+            new LoggingEvent(
+                "x", context.getLogger(logger), level, "Failure in poller thread", thrown, null));
+  }
+
+  @Test
+  void aPollThatFoundTemporalAwayIsDroppedAndEveryOtherFailureKept() {
+    Throwable away = Status.UNAVAILABLE.withDescription("io exception").asRuntimeException();
+    assertEquals(FilterReply.DENY, decide(POLLER, Level.WARN, away));
+    assertEquals(
+        FilterReply.DENY,
+        decide(POLLER, Level.WARN, new IllegalStateException("poll", away)),
+        "as a cause too");
+    assertEquals(
+        FilterReply.NEUTRAL,
+        decide(POLLER, Level.WARN, Status.PERMISSION_DENIED.asRuntimeException()),
+        "a poll refused for another reason shows");
+    assertEquals(
+        FilterReply.NEUTRAL,
+        decide("dev.rota.host.temporal.TemporalOutageWatch", Level.WARN, away),
+        "the host's own word on the outage shows");
+    assertEquals(FilterReply.NEUTRAL, decide(POLLER, Level.ERROR, away), "an error shows");
+  }
+}
