@@ -36,18 +36,20 @@ public record RotaBuild(String version, String commit) {
         filled(p.getProperty("commit")).orElse(null));
   }
 
-  /** {@code 0.1.0+3f2c1ab}: the version, and the commit as semantic versioning's build metadata. */
+  /**
+   * {@code 0.1.0+<commit>}: the version, and the commit as semantic versioning's build metadata.
+   */
   @Override
   public String toString() {
     return commit == null ? version : version + "+" + commit;
   }
 
-  /** {@code 0.1.0 (commit 3f2c1ab)}: as a person reads it. */
+  /** {@code 0.1.0 (commit <commit>)}: as a person reads it. */
   public String described() {
     return commit == null ? version : version + " (commit " + commit + ")";
   }
 
-  /** A {@code User-Agent} header's value for {@code product}: {@code rota-agent/0.1.0+3f2c1ab}. */
+  /** A {@code User-Agent} header's value for {@code product}: {@code rota-agent/0.1.0+<commit>}. */
   public String userAgent(String product) {
     return product + "/" + this;
   }

@@ -1,14 +1,11 @@
 package dev.rota.api;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.rota.testing.TestClock;
 import io.micronaut.test.extensions.junit5.annotation.MicronautTest;
 import jakarta.inject.Inject;
 import java.time.Duration;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 
 /** What {@code /metrics} says for the alert rules, read from the store at each scrape. */
@@ -22,10 +19,8 @@ class MetricsApiTest {
   private double sample(String series) {
     Http.Reply scrape = http.get("/metrics");
     assertEquals(200, scrape.status(), scrape.toString());
-    Matcher m =
-        Pattern.compile("(?m)^" + Pattern.quote(series) + " (\\S+)$").matcher(scrape.body());
-    assertTrue(m.find(), series + " in:\n" + scrape.body());
-    return Double.parseDouble(m.group(1));
+    return dev.rota.testing.PrometheusText.sample(scrape.body(), series)
+        .orElseThrow(() -> new AssertionError(series + " in:\n" + scrape.body()));
   }
 
   @Test

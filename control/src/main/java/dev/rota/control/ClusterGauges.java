@@ -2,7 +2,7 @@ package dev.rota.control;
 
 import dev.rota.core.model.VmStatus;
 import dev.rota.core.model.WorkerHealth;
-import dev.rota.scheduler.temporal.WorkflowStubs;
+import dev.rota.scheduler.temporal.TemporalFrontend;
 import dev.rota.store.Allocation;
 import dev.rota.store.ClusterStatusRepository;
 import dev.rota.store.ClusterStatusRow;
@@ -16,7 +16,6 @@ import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.MultiGauge;
 import io.micrometer.core.instrument.Tags;
-import io.temporal.api.workflowservice.v1.GetSystemInfoRequest;
 import jakarta.inject.Singleton;
 import java.time.Clock;
 import java.time.Duration;
@@ -26,7 +25,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.TreeSet;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -52,13 +50,13 @@ public class ClusterGauges {
   private final MultiGauge free;
   private final ClusterStatusRepository status;
   private final WorkflowKeeper keeper;
-  private final WorkflowStubs temporal;
+  private final TemporalFrontend temporal;
   private final Clock clock;
-  private final AtomicLong oldestPendingSeconds = new AtomicLong();
-  private final AtomicLong lastTermSeconds = new AtomicLong();
-  private final AtomicLong schedulerUp = new AtomicLong();
-  private final AtomicLong databaseUp = new AtomicLong();
-  private final AtomicLong temporalUp = new AtomicLong();
+  private final AtomicLong oldestPendingSeconds;
+  private final AtomicLong lastTermSeconds;
+  private final AtomicLong schedulerUp;
+  private final AtomicLong databaseUp;
+  private final AtomicLong temporalUp;
 
   public ClusterGauges(
       WorkerRepository workers,
@@ -66,7 +64,7 @@ public class ClusterGauges {
       WorkerAllocations allocations,
       ClusterStatusRepository status,
       WorkflowKeeper keeper,
-      WorkflowStubs temporal,
+      TemporalFrontend temporal,
       Clock clock,
       MeterRegistry registry) {
     this.status = status;
@@ -91,28 +89,35 @@ public class ClusterGauges {
         MultiGauge.builder("rota.worker.resources.free")
             .description("What a worker has left, per resource")
             .register(registry);
-    Gauge.builder("rota.vm.oldest.pending.seconds", oldestPendingSeconds, AtomicLong::get)
-        .description("How long the VM pending longest has waited since it last became pending")
-        .register(registry);
-    Gauge.builder("rota.scheduler.last.term.timestamp.seconds", lastTermSeconds, AtomicLong::get)
-        .description("When the scheduler's last term began (Unix seconds; 0 before the first)")
-        .register(registry);
-    Gauge.builder("rota.scheduler.up", schedulerUp, AtomicLong::get)
-        .description("1 while the scheduler runs its terms in time, as GET /v1/cluster judges it")
-        .register(registry);
-    Gauge.builder("rota.database.up", databaseUp, AtomicLong::get)
-        .description("1 when this host read its database at this scrape")
-        .register(registry);
-    Gauge.builder("rota.temporal.up", temporalUp, AtomicLong::get)
-        .description("1 when this host's Temporal server answered at this scrape")
-        .register(registry);
+    this.oldestPendingSeconds =
+        gauge(
+            registry,
+            "rota.vm.oldest.pending.seconds",
+            "How long the VM pending longest has waited since it last became pending");
+    this.lastTermSeconds =
+        gauge(
+            registry,
+            "rota.scheduler.last.term.timestamp.seconds",
+            "When the scheduler's last term began (Unix seconds; 0 before the first)");
+    this.schedulerUp =
+        gauge(
+            registry,
+            "rota.scheduler.up",
+            "1 while the scheduler runs its terms in time, as GET /v1/cluster judges it");
+    this.databaseUp =
+        gauge(registry, "rota.database.up", "1 when this host read its database at this scrape");
+    this.temporalUp =
+        gauge(
+            registry,
+            "rota.temporal.up",
+            "1 when this host's Temporal server answered its health check at this scrape");
   }
 
   /**
    * Reads the store once and sets every gauge; a worker or VM gone since the last scrape drops out.
    */
   public void refresh() {
-    temporalUp.set(temporalAnswers() ? 1 : 0);
+    temporalUp.set(temporal.ask().serving() ? 1 : 0);
     try {
       readStore();
       databaseUp.set(1);
@@ -123,19 +128,11 @@ public class ClusterGauges {
     }
   }
 
-  private boolean temporalAnswers() {
-    try {
-      temporal
-          .client()
-          .getWorkflowServiceStubs()
-          .blockingStub()
-          .withDeadlineAfter(2, TimeUnit.SECONDS)
-          .getSystemInfo(GetSystemInfoRequest.getDefaultInstance());
-      return true;
-    } catch (RuntimeException e) {
-      log.debug("metrics: Temporal did not answer", e);
-      return false;
-    }
+  /** A gauge of one value, set at each scrape. */
+  private static AtomicLong gauge(MeterRegistry registry, String name, String description) {
+    AtomicLong value = new AtomicLong();
+    Gauge.builder(name, value, AtomicLong::get).description(description).register(registry);
+    return value;
   }
 
   private void readStore() {

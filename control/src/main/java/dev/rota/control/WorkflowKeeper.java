@@ -1,8 +1,6 @@
 package dev.rota.control;
 
 import dev.rota.core.lifecycle.RunRule;
-import dev.rota.core.model.VmStatus;
-import dev.rota.core.model.WireName;
 import dev.rota.scheduler.DaemonThreads;
 import dev.rota.scheduler.SchedulerMissing;
 import dev.rota.scheduler.settings.SchedulerSettings;
@@ -264,9 +262,7 @@ public class WorkflowKeeper implements ApplicationEventListener<SchedulerMissing
    */
   private static boolean needsRun(VmRow vm) {
     // A time-to-live keeps the run open until it deletes the VM.
-    return RunRule.hasOpenRun(
-            WireName.parse(VmStatus.class, vm.state().status()).orElse(VmStatus.PENDING))
-        || vm.spec().ttlSecondsAfterFinished() != null;
+    return vm.state().hasOpenRun() || vm.spec().ttlSecondsAfterFinished() != null;
   }
 
   private Set<String> runningIds() {

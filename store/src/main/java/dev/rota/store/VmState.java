@@ -37,7 +37,15 @@ public record VmState(
    * it.
    */
   public boolean endedForGood() {
-    return RunRule.endedForGood(
-        WireName.parse(VmStatus.class, status).orElse(VmStatus.PENDING), restartAt != null);
+    return RunRule.endedForGood(vmStatus(), restartAt != null);
+  }
+
+  /** Whether the VM's workflow should have an open run ({@link RunRule#hasOpenRun}). */
+  public boolean hasOpenRun() {
+    return RunRule.hasOpenRun(vmStatus());
+  }
+
+  private VmStatus vmStatus() {
+    return WireName.parse(VmStatus.class, status).orElse(VmStatus.PENDING);
   }
 }

@@ -146,7 +146,7 @@ public record WorkerRow(
 
   /**
    * What the controller presents to the agent, the certificate it pins for the agent's HTTPS, and
-   * the agent's build ({@code 0.1.0+3f2c1ab}, null when it did not say).
+   * the agent's build ({@code 0.1.0+<commit>}, null when it did not say).
    */
   public WorkerRow withAgent(
       @Nullable String secret, @Nullable String certificate, @Nullable String build) {

@@ -68,6 +68,11 @@ final class DevAgents implements AutoCloseable {
     // One set of threads for all of them, as one client: agents of their own in one process, each
     // with a dozen threads, made every hand-off between threads in it dearer (see AgentThreads).
     AgentThreads threads = AgentThreads.sharedBy(count);
+    String offered =
+        resources != null && !resources.isBlank()
+            ? resources
+            : shareOfTheMachine(
+                Runtime.getRuntime().availableProcessors(), AgentConfig.machineMemoryMib(), count);
     try {
       for (int i = 1; i <= count; i++) {
         Map<String, String> env = new HashMap<>();
@@ -82,14 +87,7 @@ final class DevAgents implements AutoCloseable {
             dataDir.resolve("agents").resolve("tls").resolve("agent.p12").toString());
         env.put("ROTA_AGENT_HEARTBEAT_INTERVAL", heartbeatInterval);
         env.put("ROTA_WORKER_RUNTIMES", runtimes);
-        env.put(
-            "ROTA_WORKER_RESOURCES",
-            resources != null && !resources.isBlank()
-                ? resources
-                : shareOfTheMachine(
-                    Runtime.getRuntime().availableProcessors(),
-                    AgentConfig.machineMemoryMib(),
-                    count));
+        env.put("ROTA_WORKER_RESOURCES", offered);
         if (syntheticStartDelay != null) {
           env.put("ROTA_AGENT_SYNTHETIC_START_DELAY", syntheticStartDelay);
         }

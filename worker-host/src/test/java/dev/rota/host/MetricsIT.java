@@ -1,12 +1,11 @@
 package dev.rota.host;
 
 import static dev.rota.testing.Eventually.eventually;
+import static dev.rota.testing.PrometheusText.sample;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.Optional;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -19,14 +18,6 @@ class MetricsIT extends SharedDevStack {
     RotaClient.Reply reply = stack.api("GET", "/metrics", null);
     assertEquals(200, reply.status(), reply.body());
     return reply.body();
-  }
-
-  /**
-   * The value of the one sample whose name and labels are exactly {@code series}, if there is one.
-   */
-  static Optional<Double> sample(String text, String series) {
-    Matcher m = Pattern.compile("(?m)^" + Pattern.quote(series) + " (\\S+)$").matcher(text);
-    return m.find() ? Optional.of(Double.parseDouble(m.group(1))) : Optional.empty();
   }
 
   @Test

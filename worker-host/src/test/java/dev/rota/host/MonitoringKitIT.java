@@ -104,11 +104,7 @@ class MonitoringKitIT extends SharedDevStack {
     eventually("monitored runs", () -> "running".equals(stack.vm("monitored").get("status")));
     RotaClient.Reply scrape = stack.api("GET", "/metrics", null);
     assertEquals(200, scrape.status(), scrape.body());
-    Set<String> exported = new TreeSet<>();
-    Matcher line = Pattern.compile("(?m)^([a-zA-Z_:][a-zA-Z0-9_:]*)[{ ]").matcher(scrape.body());
-    while (line.find()) {
-      exported.add(line.group(1));
-    }
+    Set<String> exported = new TreeSet<>(dev.rota.testing.PrometheusText.names(scrape.body()));
     exported.add("up"); // Prometheus' own, for every target it scrapes
 
     Set<String> asked = new TreeSet<>();

@@ -3,19 +3,14 @@ package dev.rota.host;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import ch.qos.logback.classic.Level;
-import ch.qos.logback.classic.LoggerContext;
-import ch.qos.logback.classic.spi.LoggingEvent;
 import ch.qos.logback.core.spi.FilterReply;
 import io.temporal.failure.ApplicationFailure;
 import org.junit.jupiter.api.Test;
 
 class RefusedActionsFilterTest {
   private static FilterReply decide(String logger, Level level, Throwable thrown) {
-    LoggerContext context = (LoggerContext) org.slf4j.LoggerFactory.getILoggerFactory();
     return new RefusedActionsFilter()
-        .decide(
-            new LoggingEvent(
-                "x", context.getLogger(logger), level, "Workflow execution failure", thrown, null));
+        .decide(LogEvents.of(logger, level, "Workflow execution failure", thrown));
   }
 
   @Test

@@ -3,8 +3,6 @@ package dev.rota.host;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import ch.qos.logback.classic.Level;
-import ch.qos.logback.classic.LoggerContext;
-import ch.qos.logback.classic.spi.LoggingEvent;
 import ch.qos.logback.core.spi.FilterReply;
 import io.grpc.Status;
 import org.junit.jupiter.api.Test;
@@ -13,11 +11,8 @@ class TemporalAwayFilterTest {
   private static final String POLLER = "io.temporal.internal.worker.BasePoller";
 
   private static FilterReply decide(String logger, Level level, Throwable thrown) {
-    LoggerContext context = (LoggerContext) org.slf4j.LoggerFactory.getILoggerFactory();
     return new TemporalAwayFilter()
-        .decide(
-            new LoggingEvent(
-                "x", context.getLogger(logger), level, "Failure in poller thread", thrown, null));
+        .decide(LogEvents.of(logger, level, "Failure in poller thread", thrown));
   }
 
   @Test

@@ -92,39 +92,22 @@ public class ClusterController {
     // and ran unseen by it (as its activity's attempts), so the row tells the latest term's number
     // and times.
     boolean quietSince = live.isPresent() && row.term() > live.get().term();
-    if (live.isPresent() && !quietSince) {
-      TermSummary t = live.get();
-      Instant at = Instant.ofEpochMilli(t.startedAtMillis());
-      SchedulerHealth health = keeper.schedulerHealth(at);
-      return new ClusterView(
-          ClusterWorkflow.WORKFLOW_ID,
-          t.term(),
-          at,
-          at.plusMillis(t.durationMillis()),
-          byHealth,
-          byStatus,
-          "workflow",
-          t.decisions() == null ? null : TermDecisionsView.of(t.decisions()),
-          t.applied(),
-          health.state(),
-          health.message(),
-          pause.schedulingPaused(),
-          pause.rejectSubmissions(),
-          pause.pauseReason(),
-          pause.pausedAt(),
-          build.version(),
-          build.commit());
-    }
-    SchedulerHealth health = keeper.schedulerHealth(row.lastTermAt());
-    TermSummary changed = quietSince ? live.get() : null;
+    boolean fromWorkflow = live.isPresent() && !quietSince;
+    long term = fromWorkflow ? live.get().term() : row.term();
+    Instant at =
+        fromWorkflow ? Instant.ofEpochMilli(live.get().startedAtMillis()) : row.lastTermAt();
+    long took = fromWorkflow ? live.get().durationMillis() : row.lastTermMillis();
+    // What the last term that changed something decided: the workflow's, when it answered.
+    TermSummary changed = live.orElse(null);
+    SchedulerHealth health = keeper.schedulerHealth(at);
     return new ClusterView(
-        row.id(),
-        row.term(),
-        row.lastTermAt(),
-        row.lastTermAt() == null ? null : row.lastTermAt().plusMillis(row.lastTermMillis()),
+        ClusterWorkflow.WORKFLOW_ID,
+        term,
+        at,
+        at == null ? null : at.plusMillis(took),
         byHealth,
         byStatus,
-        quietSince ? "workflow" : "database",
+        live.isPresent() ? "workflow" : "database",
         changed == null || changed.decisions() == null
             ? null
             : TermDecisionsView.of(changed.decisions()),

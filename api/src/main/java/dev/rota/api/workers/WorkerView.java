@@ -16,7 +16,7 @@ import java.util.Map;
  * of its agent's HTTPS certificate pinned at registration (null for a plain-HTTP agent), and what
  * its agent said a person should know of it ({@code notices}: limits it cannot enforce, guests
  * emulated in software), and the build its agent said it is when it registered ({@code
- * agentVersion}: {@code 0.1.0+3f2c1ab}, null for an agent that did not say).
+ * agentVersion}: {@code 0.1.0+<commit>}, null for an agent that did not say).
  */
 // Every field of the API's resources is present, null or empty included.
 @JsonInclude(JsonInclude.Include.ALWAYS)

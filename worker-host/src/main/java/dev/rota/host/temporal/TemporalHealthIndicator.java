@@ -1,5 +1,6 @@
 package dev.rota.host.temporal;
 
+import dev.rota.scheduler.temporal.TemporalFrontend;
 import io.micronaut.health.HealthStatus;
 import io.micronaut.management.health.indicator.AbstractHealthIndicator;
 import jakarta.inject.Singleton;

@@ -1,6 +1,7 @@
 package dev.rota.host.temporal;
 
 import dev.rota.scheduler.DaemonThreads;
+import dev.rota.scheduler.temporal.TemporalFrontend;
 import io.temporal.serviceclient.WorkflowServiceStubs;
 import jakarta.annotation.PreDestroy;
 import jakarta.inject.Inject;

@@ -44,7 +44,7 @@ public final class FitsNowhere {
           return Optional.of(PREFIX + "none has label " + label.getKey() + "=" + label.getValue());
         }
       }
-      return Optional.of(PREFIX + "none has all of the labels " + pairs(vm.labels()));
+      return Optional.of(PREFIX + "none has all of the labels " + Shortfall.pairs(vm.labels()));
     }
     boolean someFit =
         labelled.stream()
@@ -69,14 +69,9 @@ public final class FitsNowhere {
       return Optional.of(PREFIX + shortOf.get());
     }
     return Optional.of(
-        PREFIX + "needs " + pairs(vm.request()) + " together; no worker has all of it in all");
-  }
-
-  /** {@code a=1, b=2}, in key order. */
-  private static String pairs(Map<String, ?> map) {
-    return new TreeMap<>(map)
-        .entrySet().stream()
-            .map(e -> e.getKey() + "=" + e.getValue())
-            .collect(java.util.stream.Collectors.joining(", "));
+        PREFIX
+            + "needs "
+            + Shortfall.pairs(vm.request())
+            + " together; no worker has all of it in all");
   }
 }

@@ -1,9 +1,7 @@
 package dev.rota.core.scheduling.placement;
 
 import java.util.Map;
-import java.util.TreeMap;
 import java.util.function.ToLongFunction;
-import java.util.stream.Collectors;
 
 /**
  * A worker takes a VM only with every requested resource free. Decided as VMs are placed, since
@@ -16,16 +14,10 @@ public final class FitsResources {
    * @param mostFree the most of a resource free on any worker of the class
    */
   public String whyNone(Map<String, Long> request, ToLongFunction<String> mostFree) {
-    Map<String, Long> sorted = new TreeMap<>(request);
-    java.util.Optional<String> shortOf =
-        Shortfall.of(sorted, mostFree, "the most free on a matching worker is", "");
-    if (shortOf.isPresent()) {
-      return shortOf.get();
-    }
-    return "needs "
-        + sorted.entrySet().stream()
-            .map(e -> e.getKey() + "=" + e.getValue())
-            .collect(Collectors.joining(", "))
-        + " together; no matching worker has all of it free";
+    return Shortfall.of(request, mostFree, "the most free on a matching worker is", "")
+        .orElse(
+            "needs "
+                + Shortfall.pairs(request)
+                + " together; no matching worker has all of it free");
   }
 }

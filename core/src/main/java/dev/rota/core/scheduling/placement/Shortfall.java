@@ -24,23 +24,40 @@ final class Shortfall {
    */
   static Optional<String> of(
       Map<String, Long> request, ToLongFunction<String> best, String whose, String after) {
-    List<String> needs = new ArrayList<>();
-    List<String> has = new ArrayList<>();
-    for (Map.Entry<String, Long> need : new TreeMap<>(request).entrySet()) {
-      long most = best.applyAsLong(need.getKey());
-      if (need.getValue() > most) {
-        needs.add(need.getKey() + " " + need.getValue());
-        has.add(need.getKey() + " " + most);
-      }
-    }
-    if (needs.isEmpty()) {
+    Map<String, Long> most = new TreeMap<>();
+    request.forEach(
+        (resource, need) -> {
+          long has = best.applyAsLong(resource);
+          if (need > has) {
+            most.put(resource, has);
+          }
+        });
+    if (most.isEmpty()) {
       return Optional.empty();
     }
-    String figures =
-        has.size() == 1
-            ? has.get(0).substring(has.get(0).indexOf(' ') + 1)
-            : String.join(" and ", has);
+    List<String> needs = new ArrayList<>();
+    List<String> has = new ArrayList<>();
+    most.forEach(
+        (resource, figure) -> {
+          needs.add(resource + " " + request.get(resource));
+          // One resource short: its figure alone; several: each with its name.
+          has.add(most.size() == 1 ? Long.toString(figure) : resource + " " + figure);
+        });
     return Optional.of(
-        "needs " + String.join(" and ", needs) + "; " + whose + " " + figures + after);
+        "needs "
+            + String.join(" and ", needs)
+            + "; "
+            + whose
+            + " "
+            + String.join(" and ", has)
+            + after);
+  }
+
+  /** {@code cpu=4, memory=512}, in key order: what is asked, when no one resource is short. */
+  static String pairs(Map<String, ?> map) {
+    return new TreeMap<>(map)
+        .entrySet().stream()
+            .map(e -> e.getKey() + "=" + e.getValue())
+            .collect(java.util.stream.Collectors.joining(", "));
   }
 }

@@ -1,20 +1,19 @@
-package dev.rota.host.temporal;
+package dev.rota.scheduler.temporal;
 
 import io.grpc.health.v1.HealthCheckResponse.ServingStatus;
 import io.micronaut.core.annotation.Nullable;
-import io.temporal.serviceclient.WorkflowServiceStubs;
 import jakarta.inject.Singleton;
 
 /**
- * The Temporal frontend's gRPC health check, the one question both {@code /health} and the outage
- * watch ask of it.
+ * The Temporal frontend's gRPC health check, the one question {@code /health}, the outage watch and
+ * the metrics' {@code rota_temporal_up} ask of it.
  */
 @Singleton
 public class TemporalFrontend {
-  private final WorkflowServiceStubs stubs;
+  private final WorkflowStubs workflows;
 
-  public TemporalFrontend(WorkflowServiceStubs stubs) {
-    this.stubs = stubs;
+  public TemporalFrontend(WorkflowStubs workflows) {
+    this.workflows = workflows;
   }
 
   /** What it answered ({@code status}), or why it did not ({@code error}). */
@@ -31,7 +30,8 @@ public class TemporalFrontend {
 
   public Answer ask() {
     try {
-      return new Answer(stubs.healthCheck().getStatus(), null);
+      return new Answer(
+          workflows.client().getWorkflowServiceStubs().healthCheck().getStatus(), null);
     } catch (RuntimeException e) {
       return new Answer(null, String.valueOf(e.getMessage()));
     }
