@@ -22,6 +22,8 @@ import java.util.Map;
  * @param checks its readiness and liveness checks, which its agent runs; null for none
  * @param secrets which of its values are secrets: the agent runs the task with them and writes
  *     {@link #withoutSecretValues() none of them} to its records; null for none
+ * @param disk a {@code qemu} VM's root disk: whether it outlives the task, and its size; null for
+ *     one that goes with the task, the image's size
  */
 public record TaskSpec(
     String vm,
@@ -37,7 +39,41 @@ public record TaskSpec(
     Long submission,
     NetworkSpec network,
     Checks checks,
-    SecretRefs secrets) {
+    SecretRefs secrets,
+    DiskSpec disk) {
+  public TaskSpec(
+      String vm,
+      int restartCount,
+      String runtime,
+      String image,
+      List<String> command,
+      Map<String, String> env,
+      Map<String, Long> resources,
+      GuestSpec guest,
+      Disconnect disconnect,
+      List<PortSpec> ports,
+      Long submission,
+      NetworkSpec network,
+      Checks checks,
+      SecretRefs secrets) {
+    this(
+        vm,
+        restartCount,
+        runtime,
+        image,
+        command,
+        env,
+        resources,
+        guest,
+        disconnect,
+        ports,
+        submission,
+        network,
+        checks,
+        secrets,
+        null);
+  }
+
   public TaskSpec(
       String vm,
       int restartCount,
@@ -81,7 +117,8 @@ public record TaskSpec(
         submission,
         network,
         checks,
-        secrets);
+        secrets,
+        disk);
   }
 
   /**
@@ -125,7 +162,8 @@ public record TaskSpec(
         submission,
         network,
         checks,
-        secrets);
+        secrets,
+        disk);
   }
 
   /** Where its guest may connect to: its own network, or the default. */

@@ -17,6 +17,7 @@ import dev.rota.agent.machine.Tools;
 import dev.rota.agent.runtimes.Cgroups;
 import dev.rota.agent.runtimes.GuestConfinement;
 import dev.rota.agent.runtimes.Isolation;
+import dev.rota.agent.runtimes.PersistentDisks;
 import dev.rota.agent.runtimes.ProcessRuntime;
 import dev.rota.agent.runtimes.QemuHost;
 import dev.rota.agent.runtimes.QemuRuntime;
@@ -152,6 +153,7 @@ public final class Agent implements AutoCloseable {
     // Only a worker with an image cache (the qemu runtime) fetches images ahead; others are not
     // asked.
     java.util.function.Consumer<java.util.List<String>> prefetch = asked -> {};
+    PersistentDisks disks = null;
     for (String r : config.runtimes()) {
       switch (r.strip()) {
         case "process" -> {
@@ -218,6 +220,14 @@ public final class Agent implements AutoCloseable {
             log.warn("agent {}: {}", config.workerName(), unconfined);
             facts.notice(unconfined);
           }
+          try {
+            disks = new PersistentDisks(config.dataDir().resolve("disks"), cache, json);
+          } catch (IOException e) {
+            throw new IllegalStateException(
+                "cannot create the agent's disk folder ("
+                    + e.getMessage()
+                    + "): the qemu runtime keeps persistent disks there");
+          }
           runtimes.put(
               "qemu",
               new QemuRuntime(
@@ -227,7 +237,8 @@ public final class Agent implements AutoCloseable {
                   threads.requests(),
                   timers,
                   ports.bindHost(),
-                  confinement));
+                  confinement,
+                  disks));
           prefetch =
               new Prefetcher(cache, images, threads.requests(), java.time.Clock.systemUTC())::want;
         }
@@ -267,7 +278,8 @@ public final class Agent implements AutoCloseable {
               config.secret(),
               tls == null ? null : tls.context(),
               tunnels,
-              controllerClock);
+              controllerClock,
+              disks);
     } catch (BindException e) {
       throw new IllegalStateException(
           "the agent cannot listen on "

@@ -476,6 +476,19 @@ class AgentTest {
   }
 
   @Test
+  void aWorkerWithoutQemuHoldsNoDisksAndTheDiskApiNamesWhatItTakes() throws Exception {
+    start();
+    HttpResponse<String> listed = send("GET", "/v1/disks", null);
+    assertEquals(200, listed.statusCode());
+    assertEquals("[]", listed.body());
+    assertEquals(204, send("DELETE", "/v1/disks/web-12", null).statusCode(), "none: gone already");
+    HttpResponse<String> bad = send("DELETE", "/v1/disks/..", null);
+    assertEquals(400, bad.statusCode());
+    assertTrue(bad.body().contains("not a disk id"), bad.body());
+    assertEquals(405, send("PUT", "/v1/disks/web-12", "{}").statusCode());
+  }
+
+  @Test
   void aLogIsReadFromAnOffsetFromATimeOrByItsLastLines() throws Exception {
     start();
     send(

@@ -18,8 +18,10 @@ class ClusterApiTest {
 
   @Test
   void settingsDefaultToOptimizeUtilizationAndAcceptOnlyKnownProfiles() {
-    assertEquals(
-        Map.of("schedulerProfile", "optimize-utilization"), http.get("/v1/cluster-settings").map());
+    Map<String, Object> defaults = new java.util.HashMap<>();
+    defaults.put("schedulerProfile", "optimize-utilization");
+    defaults.put("defaultMaxRunDuration", null);
+    assertEquals(defaults, http.get("/v1/cluster-settings").map());
     Http.Reply put = http.put("/v1/cluster-settings", "{\"schedulerProfile\":\"distribute-load\"}");
     assertEquals(200, put.status(), put.toString());
     assertEquals("distribute-load", http.get("/v1/cluster-settings").map().get("schedulerProfile"));
@@ -30,6 +32,64 @@ class ClusterApiTest {
     assertTrue(bad.detail().contains("schedulerProfile"), bad.detail());
     assertEquals("distribute-load", http.get("/v1/cluster-settings").map().get("schedulerProfile"));
     http.put("/v1/cluster-settings", "{\"schedulerProfile\":\"optimize-utilization\"}");
+  }
+
+  @Test
+  void aDefaultLeaseIsGivenToWhatIsSubmittedWithoutOne() {
+    try {
+      Http.Reply put =
+          http.put(
+              "/v1/cluster-settings",
+              "{\"schedulerProfile\":\"optimize-utilization\",\"defaultMaxRunDuration\":\"120m\"}");
+      assertEquals(200, put.status(), put.toString());
+      assertEquals("2h", put.map().get("defaultMaxRunDuration"));
+      assertEquals("2h", http.get("/v1/cluster-settings").map().get("defaultMaxRunDuration"));
+
+      Map<String, Object> given =
+          http.post("/v1/vms", "{\"name\":\"lease-default\",\"command\":[\"true\"]}").map();
+      assertEquals("2h", given.get("maxRunDuration"));
+      assertEquals("stop", given.get("onExpiry"));
+      Map<String, Object> own =
+          http.post(
+                  "/v1/vms",
+                  "{\"name\":\"lease-own\",\"command\":[\"true\"],\"maxRunDuration\":\"10m\",\"onExpiry\":\"delete\"}")
+              .map();
+      assertEquals("10m", own.get("maxRunDuration"), "a VM's own lease is kept");
+      assertEquals("delete", own.get("onExpiry"));
+      Map<String, Object> ownEnd =
+          http.post(
+                  "/v1/vms",
+                  "{\"name\":\"lease-end\",\"command\":[\"true\"],\"onExpiry\":\"delete\"}")
+              .map();
+      assertEquals("2h", ownEnd.get("maxRunDuration"), "the default's length");
+      assertEquals("delete", ownEnd.get("onExpiry"), "and its own end");
+      Http.Reply set =
+          http.post(
+              "/v1/vm-sets",
+              "{\"name\":\"lease-set\",\"replicas\":0,\"template\":{\"command\":[\"true\"]}}");
+      assertEquals(201, set.status(), set.toString());
+      assertEquals("2h", ((Map<?, ?>) set.map().get("template")).get("maxRunDuration"));
+
+      Http.Reply bad =
+          http.put(
+              "/v1/cluster-settings",
+              "{\"schedulerProfile\":\"distribute-load\",\"defaultMaxRunDuration\":\"2 hours\"}");
+      assertEquals(400, bad.status());
+      assertTrue(bad.detail().contains("defaultMaxRunDuration"), bad.detail());
+      assertEquals(
+          Map.of("schedulerProfile", "optimize-utilization", "defaultMaxRunDuration", "2h"),
+          http.get("/v1/cluster-settings").map(),
+          "a refused change changes nothing");
+    } finally {
+      http.put("/v1/cluster-settings", "{\"schedulerProfile\":\"optimize-utilization\"}");
+    }
+    assertEquals(null, http.get("/v1/cluster-settings").map().get("defaultMaxRunDuration"));
+    assertEquals(
+        null,
+        http.post("/v1/vms", "{\"name\":\"lease-none\",\"command\":[\"true\"]}")
+            .map()
+            .get("maxRunDuration"),
+        "a PUT without it sets none");
   }
 
   @Test

@@ -255,6 +255,14 @@ class VmApiTest {
           negative ttl       | {"name":"ttl","command":["x"],"ttlAfterFinished":"-1s"}               | 400 | ttlAfterFinished
           ttl in seconds     | {"name":"ttl2","command":["x"],"ttlAfterFinished":3600}               | 400 | ttlAfterFinished
           ttl as ISO         | {"name":"ttl3","command":["x"],"ttlAfterFinished":"PT1H"}             | 400 | ttlAfterFinished
+          unknown onExpiry   | {"name":"l2","command":["x"],"maxRunDuration":"1h","onExpiry":"suspend"} | 400 | onExpiry: must be one of "stop", "delete"
+          no run at all      | {"name":"l3","command":["x"],"maxRunDuration":"0s"}                   | 400 | maxRunDuration
+          lease in seconds   | {"name":"l4","command":["x"],"maxRunDuration":3600}                   | 400 | maxRunDuration
+          disk of a process  | {"name":"k1","command":["x"],"disk":{"persistent":true}}              | 400 | disk: is a qemu VM's root disk
+          disk without image | {"name":"k2","runtime":"qemu","guest":{"kernel":"file:///k"},"disk":{"persistent":true}} | 400 | disk.persistent: keeps a qemu VM's root disk, an overlay of its image
+          disk replaced      | {"name":"k3","runtime":"qemu","image":"file:///d.raw","disk":{"persistent":true},"disconnect":{"replace":true}} | 400 | disconnect.replace: a VM with a persistent disk
+          no disk size       | {"name":"k4","runtime":"qemu","image":"file:///d.raw","disk":{"sizeGi":0}} | 400 | disk.sizeGi
+          unknown disk field | {"name":"k5","runtime":"qemu","image":"file:///d.raw","disk":{"persist":true}} | 400 | persist
           no command         | {"name":"nocmd"}                                                      | 400 | command
           command as text    | {"name":"cmdtxt","command":"sleep 5"}                                 | 400 | command
           env value list     | {"name":"envl","command":["x"],"env":{"A":[1]}}                       | 400 | env.A
@@ -323,7 +331,8 @@ class VmApiTest {
     for (String name :
         List.of(
             "neg", "frac", "txt", "pol", "mr", "win", "win0", "nocmd", "cmdtxt", "envl", "mal",
-            "typo", "unk", "memg", "memk", "memt", "q1", "q2", "q9")) {
+            "typo", "unk", "memg", "memk", "memt", "q1", "q2", "q9", "l2", "k1", "k2", "k3", "k4",
+            "k5")) {
       assertFalse(workflowExists(name), "no workflow for " + name);
     }
   }
@@ -652,6 +661,7 @@ class VmApiTest {
             http.get("/v1/vms/ghost"),
             http.get("/v1/vms/ghost/events"),
             http.post("/v1/vms/ghost/stop", null),
+            http.put("/v1/vms/ghost/lease", "{\"extendBy\":\"1h\"}"),
             http.delete("/v1/vms/ghost"))) {
       assertEquals(404, reply.status(), reply.toString());
       assertTrue(reply.isProblem());
@@ -752,5 +762,79 @@ class VmApiTest {
     assertEquals(201, reply.status(), reply.toString());
     assertEquals("0s", reply.map().get("ttlAfterFinished"), "0s: deleted as soon as it finishes");
     assertEquals(0, vms.findById("short-lived").orElseThrow().spec().ttlSecondsAfterFinished());
+  }
+
+  @Test
+  void aLeaseIsShownAndOnlyALeaseUnderWayIsExtended() {
+    Http.Reply reply =
+        http.post(
+            "/v1/vms",
+            "{\"name\":\"leased\",\"command\":[\"sleep\",\"9\"],\"maxRunDuration\":\"90m\"}");
+    assertEquals(201, reply.status(), reply.toString());
+    assertEquals("1h30m", reply.map().get("maxRunDuration"));
+    assertEquals("stop", reply.map().get("onExpiry"), "stopped when it runs out, unless asked");
+    assertTrue(
+        reply.map().containsKey("leaseExpiresAt") && reply.map().get("leaseExpiresAt") == null,
+        "its lease begins when it first runs");
+    assertEquals(5400, vms.findById("leased").orElseThrow().spec().maxRunSeconds());
+    Http.Reply early = http.put("/v1/vms/leased/lease", "{\"extendBy\":\"30m\"}");
+    assertEquals(409, early.status(), early.toString());
+    assertTrue(early.detail().contains("its lease begins when it first runs"), early.detail());
+
+    assertEquals(201, http.post("/v1/vms", vm("unleased")).status());
+    Http.Reply none = http.put("/v1/vms/unleased/lease", "{\"extendBy\":\"30m\"}");
+    assertEquals(409, none.status(), none.toString());
+    assertTrue(none.detail().contains("it has no lease (maxRunDuration)"), none.detail());
+    assertNull(http.get("/v1/vms/unleased").map().get("maxRunDuration"));
+
+    Http.Reply deleting =
+        http.post(
+            "/v1/vms",
+            "{\"name\":\"sandbox\",\"command\":[\"x\"],\"maxRunDuration\":\"10m\",\"onExpiry\":\"delete\"}");
+    assertEquals("delete", deleting.map().get("onExpiry"));
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @CsvSource(
+      delimiter = '|',
+      textBlock =
+          """
+          no body          |                                   | body
+          no extendBy      | {}                                | extendBy
+          not a duration   | {"extendBy":"soon"}               | extendBy: must be a duration
+          nothing at all   | {"extendBy":"0s"}                 | extendBy
+          a number         | {"extendBy":1800}                 | extendBy
+          unknown field    | {"extendBy":"1h","until":"later"} | until
+          """)
+  void aBadExtensionIsAProblemNamingTheField(String why, String body, String field) {
+    String name = "lease-" + why.toLowerCase().replace(' ', '-');
+    assertEquals(201, http.post("/v1/vms", vm(name)).status());
+    Http.Reply reply = http.put("/v1/vms/" + name + "/lease", body);
+    assertEquals(400, reply.status(), reply.toString());
+    assertTrue(reply.isProblem());
+    assertTrue(reply.detail().contains(field), why + ": " + reply.detail());
+  }
+
+  @Test
+  void aPersistentDiskIsShownAndKeepsItsVmThroughACut() {
+    Http.Reply reply =
+        http.post(
+            "/v1/vms",
+            "{\"name\":\"devbox\",\"runtime\":\"qemu\",\"image\":\"file:///d.qcow2\","
+                + "\"isolation\":\"optional\",\"disk\":{\"persistent\":true,\"sizeGi\":20}}");
+    assertEquals(201, reply.status(), reply.toString());
+    assertEquals(Map.of("persistent", true, "sizeGi", 20), reply.map().get("disk"));
+    assertEquals(
+        Map.of("replace", false), reply.map().get("disconnect"), "never replaced elsewhere");
+    assertTrue(reply.map().containsKey("diskOn") && reply.map().get("diskOn") == null);
+    var spec = vms.findById("devbox").orElseThrow().spec();
+    assertTrue(spec.persistentDisk());
+    assertEquals(20, spec.diskSizeGi());
+    Map<String, Object> plain =
+        http.post(
+                "/v1/vms",
+                "{\"name\":\"cibox\",\"runtime\":\"qemu\",\"image\":\"file:///d.qcow2\"}")
+            .map();
+    assertTrue(plain.containsKey("disk") && plain.get("disk") == null, "ephemeral unless asked");
   }
 }

@@ -36,6 +36,9 @@ final class ApplyCommand implements Callable<Integer> {
           "maxRestarts",
           "restartWindow",
           "ttlAfterFinished",
+          "maxRunDuration",
+          "onExpiry",
+          "disk",
           "guest",
           "disconnect",
           "ports");

@@ -3,6 +3,7 @@ package dev.rota.cli;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.util.Map;
+import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
@@ -10,7 +11,8 @@ import picocli.CommandLine.Option;
 @Command(
     name = "cluster",
     description =
-        "The scheduler's last term and counts; the scheduler profile; a cluster-wide pause.")
+        "The scheduler's last term and counts; the scheduler profile and the default lease; a"
+            + " cluster-wide pause.")
 final class ClusterCommands extends Noun {
   @Command(
       name = "get",
@@ -28,16 +30,40 @@ final class ClusterCommands extends Noun {
 
   @Command(
       name = "set",
-      description = "Change a setting: rota cluster set --profile distribute-load")
+      description =
+          "Change settings, leaving the others as they are: rota cluster set --profile"
+              + " distribute-load --default-max-run 8h")
   int set(
       @Option(
               names = "--profile",
-              required = true,
               paramLabel = "PROFILE",
               description = "optimize-utilization (pack) or distribute-load (spread)")
-          String profile) {
-    root.output()
-        .value(root.api().put("/v1/cluster-settings", Map.of("schedulerProfile", profile)));
+          String profile,
+      @Option(
+              names = "--default-max-run",
+              paramLabel = "DURATION|none",
+              description =
+                  "the lease VMs and sets submitted without --max-run get from now on (8h, 7d), or none")
+          String defaultMaxRun) {
+    if (profile == null && defaultMaxRun == null) {
+      throw new CommandLine.ParameterException(
+          spec.commandLine(), "give --profile, --default-max-run or both");
+    }
+    ApiClient api = root.api();
+    Map<String, Object> settings = new java.util.LinkedHashMap<>();
+    JsonNode current = api.get("/v1/cluster-settings");
+    current.fields().forEachRemaining(f -> settings.put(f.getKey(), f.getValue()));
+    if (profile != null) {
+      settings.put("schedulerProfile", profile);
+    }
+    if (defaultMaxRun != null) {
+      settings.put(
+          "defaultMaxRunDuration",
+          defaultMaxRun.equals("none")
+              ? null
+              : Waiter.inApi(Waiter.parse("--default-max-run", defaultMaxRun)));
+    }
+    root.output().value(api.put("/v1/cluster-settings", settings));
     return ExitCodes.OK;
   }
 

@@ -56,6 +56,26 @@ final class Description {
     if (vm.path("ttlAfterFinished").isTextual()) {
       line(lines, "Deleted after", text(vm, "ttlAfterFinished") + " finished (ttlAfterFinished)");
     }
+    if (vm.path("disk").isObject()) {
+      JsonNode disk = vm.path("disk");
+      line(
+          lines,
+          "Disk",
+          (disk.path("persistent").asBoolean() ? "persistent" : "ephemeral")
+              + (disk.path("sizeGi").isInt() ? ", " + disk.path("sizeGi").asInt() + " GiB" : "")
+              + (vm.path("diskOn").isTextual() ? ", on " + text(vm, "diskOn") : ""));
+    }
+    if (vm.path("maxRunDuration").isTextual()) {
+      line(
+          lines,
+          "Lease",
+          text(vm, "maxRunDuration")
+              + ", then "
+              + text(vm, "onExpiry")
+              + (vm.path("leaseExpiresAt").isTextual()
+                  ? "; runs out at " + text(vm, "leaseExpiresAt")
+                  : ""));
+    }
     line(lines, "Created", text(vm, "createdAt"));
     line(lines, "Scheduled", text(vm, "scheduledAt"));
     line(lines, "Started", text(vm, "startedAt"));

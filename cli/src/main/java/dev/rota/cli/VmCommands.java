@@ -625,6 +625,27 @@ final class VmCommands extends Noun {
     return shown(answer, COLUMNS);
   }
 
+  @Command(
+      name = "extend",
+      description =
+          "Extend the VM's lease (its maxRunDuration) by DURATION: it runs out that much later.")
+  int extend(
+      @Parameters(paramLabel = "NAME") String name,
+      @Parameters(paramLabel = "DURATION", description = "30m, 2h, 1d") String by) {
+    ApiClient api = root.api();
+    JsonNode answer =
+        api.put(
+            path(name) + "/lease",
+            java.util.Map.of("extendBy", Waiter.inApi(Waiter.parse("DURATION", by))));
+    if (root.format == Output.Format.TABLE) {
+      root.output()
+          .say("vm " + name + ": lease runs out at " + answer.path("leaseExpiresAt").asText());
+    } else {
+      root.output().value(answer);
+    }
+    return ExitCodes.OK;
+  }
+
   @Command(name = "delete", description = "Remove each VM's task, then the VM.")
   int delete(
       @Parameters(paramLabel = "NAME", arity = "1..*") List<String> names,

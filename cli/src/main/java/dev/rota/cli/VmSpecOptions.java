@@ -170,6 +170,31 @@ final class VmSpecOptions {
   String ttl;
 
   @Option(
+      names = "--persistent-disk",
+      description =
+          "a qemu VM's root disk outlives its tasks: kept on its worker, which the VM then stays on, across stop, start and restart, until the VM is deleted")
+  boolean persistentDisk;
+
+  @Option(
+      names = "--disk-size",
+      paramLabel = "GI",
+      description = "the size of a qemu VM's root disk in GiB (the image's unless given)")
+  Integer diskSize;
+
+  @Option(
+      names = "--max-run",
+      paramLabel = "DURATION",
+      description =
+          "its lease: stop it (or --on-expiry delete) once it has run this long (30m, 2h, 7d), counted from when it first runs")
+  String maxRun;
+
+  @Option(
+      names = "--on-expiry",
+      paramLabel = "stop|delete",
+      description = "what becomes of it when its lease (--max-run) runs out (default stop)")
+  String onExpiry;
+
+  @Option(
       names = "--keep-through-disconnect",
       description =
           "never place it elsewhere while its worker is cut off: its agent keeps it running (disconnect.replace false)")
@@ -298,6 +323,19 @@ final class VmSpecOptions {
     if (ttl != null) {
       spec.put("ttlAfterFinished", Waiter.inApi(Waiter.parse("--ttl", ttl)));
     }
+    if (persistentDisk || diskSize != null) {
+      ObjectNode disk = spec.putObject("disk");
+      if (persistentDisk) {
+        disk.put("persistent", true);
+      }
+      if (diskSize != null) {
+        disk.put("sizeGi", diskSize);
+      }
+    }
+    if (maxRun != null) {
+      spec.put("maxRunDuration", Waiter.inApi(Waiter.parse("--max-run", maxRun)));
+    }
+    putIfSet(spec, "onExpiry", onExpiry);
     if (keepThroughDisconnect || stopAfterDisconnect != null) {
       ObjectNode disconnect = spec.putObject("disconnect");
       disconnect.put("replace", !keepThroughDisconnect);

@@ -153,6 +153,33 @@ class RotaCliTest {
   }
 
   @Test
+  void clusterSetChangesWhatItIsGivenAndKeepsTheRest() throws Exception {
+    api.on(
+        "GET /v1/cluster-settings",
+        StandInApi.Reply.json(
+            200, "{\"schedulerProfile\":\"distribute-load\",\"defaultMaxRunDuration\":null}"));
+    api.on(
+        "PUT /v1/cluster-settings",
+        StandInApi.Reply.json(
+            200, "{\"schedulerProfile\":\"distribute-load\",\"defaultMaxRunDuration\":\"8h\"}"));
+    Result set = run("cluster", "set", "--default-max-run", "480m");
+    assertEquals(0, set.code(), set.err());
+    assertEquals(
+        json.readTree(
+            "{\"schedulerProfile\":\"distribute-load\",\"defaultMaxRunDuration\":\"8h\"}"),
+        json.readTree(api.last().body()));
+    assertEquals(0, run("cluster", "set", "--default-max-run", "none").code());
+    assertEquals(
+        json.readTree("{\"schedulerProfile\":\"distribute-load\",\"defaultMaxRunDuration\":null}"),
+        json.readTree(api.last().body()));
+    int before = api.requests.size();
+    Result nothing = run("cluster", "set");
+    assertEquals(ExitCodes.USAGE, nothing.code());
+    assertTrue(nothing.err().contains("--default-max-run"), nothing.err());
+    assertEquals(before, api.requests.size(), "no request");
+  }
+
+  @Test
   void memoryWithAUnitGoesAsWrittenForTheApiToRead() throws Exception {
     api.on(
         "POST /v1/vms",
@@ -203,6 +230,68 @@ class RotaCliTest {
             "NAME       STATUS    WORKER   RESTARTS   SET   MESSAGE",
             "build-42   pending   -        0          -     waiting for the scheduler"),
         r.out().lines().toList());
+  }
+
+  @Test
+  void aLeaseIsGivenAtCreationExtendedByTheExtendVerbAndDescribed() throws Exception {
+    api.on("POST /v1/vms", StandInApi.Reply.json(201, vm("ci", "pending", null, 0, "waiting")));
+    Result made =
+        run("vm", "create", "ci", "--max-run", "90m", "--on-expiry", "delete", "--", "true");
+    assertEquals(0, made.code(), made.err());
+    assertEquals(
+        json.readTree(
+            "{\"name\":\"ci\",\"maxRunDuration\":\"1h30m\",\"onExpiry\":\"delete\",\"command\":[\"true\"]}"),
+        json.readTree(api.last().body()));
+
+    com.fasterxml.jackson.databind.node.ObjectNode running =
+        (com.fasterxml.jackson.databind.node.ObjectNode)
+            json.readTree(vm("ci", "running", "w1", 0, "running"));
+    running.put("maxRunDuration", "1h30m");
+    running.put("onExpiry", "delete");
+    running.put("leaseExpiresAt", "2026-11-29T18:00:00Z");
+    api.on("PUT /v1/vms/ci/lease", StandInApi.Reply.json(200, running.toString()));
+    Result extended = run("vm", "extend", "ci", "2h");
+    assertEquals(0, extended.code(), extended.err());
+    assertEquals("PUT /v1/vms/ci/lease", api.last().method() + " " + api.last().target());
+    assertEquals(json.readTree("{\"extendBy\":\"2h\"}"), json.readTree(api.last().body()));
+    assertEquals("vm ci: lease runs out at 2026-11-29T18:00:00Z\n", extended.out());
+
+    Result bad = run("vm", "extend", "ci", "soon");
+    assertEquals(ExitCodes.USAGE, bad.code());
+    assertTrue(bad.err().contains("DURATION"), bad.err());
+  }
+
+  @Test
+  void aPersistentDiskAndItsSizeComeFromFlagsAndDescribeShowsWhereItIs() throws Exception {
+    api.on("POST /v1/vms", StandInApi.Reply.json(201, vm("dev", "pending", null, 0, "waiting")));
+    Result made =
+        run(
+            "vm",
+            "create",
+            "dev",
+            "--runtime",
+            "qemu",
+            "--image",
+            "https://example.com/d.qcow2",
+            "--persistent-disk",
+            "--disk-size",
+            "20");
+    assertEquals(0, made.code(), made.err());
+    assertEquals(
+        json.readTree("{\"persistent\":true,\"sizeGi\":20}"),
+        json.readTree(api.last().body()).get("disk"));
+    com.fasterxml.jackson.databind.node.ObjectNode shown =
+        (com.fasterxml.jackson.databind.node.ObjectNode)
+            json.readTree(vm("dev", "running", "w1", 0, "running"));
+    shown.set("disk", json.readTree("{\"persistent\":true,\"sizeGi\":20}"));
+    shown.put("diskOn", "w1");
+    api.on("GET /v1/vms/dev", StandInApi.Reply.json(200, shown.toString()));
+    api.on("GET /v1/vms/dev/events", StandInApi.Reply.json(200, "{\"items\":[]}"));
+    Result described = run("vm", "describe", "dev");
+    assertEquals(0, described.code(), described.err());
+    assertTrue(
+        described.out().lines().anyMatch(l -> l.matches("Disk: +persistent, 20 GiB, on w1")),
+        described.out());
   }
 
   @Test
@@ -803,7 +892,7 @@ class RotaCliTest {
         noVerb
             .err()
             .startsWith(
-                "rota: a verb is needed: create, connect, console, delete, describe, events, exec, get,"),
+                "rota: a verb is needed: create, connect, console, delete, describe, events, exec, extend,"),
         noVerb.err());
     Result help = run("worker", "pause", "--help");
     assertEquals(ExitCodes.OK, help.code());

@@ -34,19 +34,26 @@ public class ClusterCommands {
         .orElseThrow(() -> new IllegalStateException("cluster_settings has no default row"));
   }
 
-  /** Sets the scheduler's profile; a change wakes the scheduler, whose next term places by it. */
-  public void setSchedulerProfile(String profile) {
-    boolean changed =
+  /**
+   * Sets the scheduler's profile and the lease VMs and sets submitted from now on without a {@code
+   * maxRunDuration} get (null: none; VMs already submitted keep theirs), together. A new profile
+   * wakes the scheduler, whose next term places by it.
+   */
+  public void setSettings(String profile, Integer defaultMaxRunSeconds) {
+    boolean profileChanged =
         Conflicts.retry(
             () -> {
               ClusterSettingsRow row = current();
-              if (row.schedulerProfile().equals(profile)) {
+              ClusterSettingsRow next =
+                  row.withProfile(profile).withDefaultMaxRun(defaultMaxRunSeconds);
+              if (next.equals(row)) {
                 return false;
               }
-              settings.update(row.withProfile(profile));
-              return true;
+              settings.update(next);
+              return !row.schedulerProfile().equals(profile);
             });
-    if (changed) {
+    gate.forget();
+    if (profileChanged) {
       workflows.wakeScheduler("scheduler profile set to " + profile);
     }
   }

@@ -98,7 +98,10 @@ public class VmActivitiesImpl implements VmActivities, VmReadModel {
         v.spec().ttlSecondsAfterFinished(),
         Columns.millis(v.state().scheduledAt()),
         Columns.millis(v.state().restartAt()),
-        readiness(v));
+        readiness(v),
+        v.spec().maxRunSeconds(),
+        v.spec().onExpiry(),
+        Columns.millis(v.state().leaseExpiresAt()));
   }
 
   /** What the VM's agent last said of its readiness, as the store holds it. */
@@ -159,13 +162,29 @@ public class VmActivitiesImpl implements VmActivities, VmReadModel {
   @Override
   public void requeue(Requeue r) {
     if (vms.requeue(
-            r.vm(), r.submission(), r.restartCount(), r.message(), r.failedOn(), clock.instant())
+            r.vm(),
+            r.submission(),
+            r.restartCount(),
+            r.message(),
+            r.failedOn(),
+            clock.instant(),
+            r.leaseEndsAtMillis() == 0 ? null : Instant.ofEpochMilli(r.leaseEndsAtMillis()))
         == 1) {
       events.append(r.vm(), clock.instant(), r.eventType(), r.message());
       if (r.eventType().equals("restarted")) {
         metrics.restarted(r.failedOn() != null);
       }
       scheduler.wake("vm " + r.vm() + " " + r.eventType());
+    }
+  }
+
+  @Override
+  @Transactional
+  public void recordLease(LeaseChange change) {
+    if (vms.recordLease(
+            change.vm(), change.submission(), Instant.ofEpochMilli(change.endsAtMillis()))
+        == 1) {
+      events.append(change.vm(), clock.instant(), change.eventType(), change.message());
     }
   }
 
@@ -213,6 +232,26 @@ public class VmActivitiesImpl implements VmActivities, VmReadModel {
   }
 
   /**
+   * Deletes the VM's persistent disk from the worker that holds it, its task removed already. An
+   * agent that refuses or does not answer fails the activity, which is tried again: the rows go
+   * only once the disk has (or its worker is gone).
+   */
+  private void deleteDisk(VmRow vm) {
+    String on = vm.notes().diskOn();
+    if (on == null) {
+      return;
+    }
+    workers
+        .findById(on)
+        .ifPresent(
+            w ->
+                agents.deleteDisk(
+                    w.agent(),
+                    dev.rota.agentapi.DiskSpec.idOf(vm.name(), vm.seq()),
+                    agentCalls.timeout()));
+  }
+
+  /**
    * Removes the VM's rows; a replica's set hears of it at once, so that it can replace or forget
    * it.
    */
@@ -224,6 +263,7 @@ public class VmActivitiesImpl implements VmActivities, VmReadModel {
     }
     String set = row.map(v -> v.membership().vmSet()).orElse(null);
     row.ifPresent(this::forgetLogs);
+    row.ifPresent(this::deleteDisk);
     submissions.remove(vm.vm(), vm.submission());
     if (set != null) {
       workflows.setChanged(set);

@@ -9,11 +9,11 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * What a user does to VMs: submit one or a batch, stop, start, restart and delete. A submission is
- * stored with the start its workflow is owed and answered: the VM is placed and run meanwhile, and
- * its workflow is started in the background ({@link VmWorkflowStarter}), by any host later should
- * this one die first. The actions are the VM's workflow's to judge ({@link VmActions}); a delete is
- * handed to the workflow, which removes the task before the rows.
+ * What a user does to VMs: submit one or a batch, stop, start, restart, extend a lease and delete.
+ * A submission is stored with the start its workflow is owed and answered: the VM is placed and run
+ * meanwhile, and its workflow is started in the background ({@link VmWorkflowStarter}), by any host
+ * later should this one die first. The actions are the VM's workflow's to judge ({@link
+ * VmActions}); a delete is handed to the workflow, which removes the task before the rows.
  */
 @Singleton
 public class VmCommands {
@@ -46,8 +46,9 @@ public class VmCommands {
   }
 
   /** Stores the VM as submitted; {@link Refused} if its name is taken. */
-  public VmRow submit(VmRow row) {
-    gate.check("VM '" + row.name() + "'");
+  public VmRow submit(VmRow asked) {
+    gate.check("VM '" + asked.name() + "'");
+    VmRow row = asked.withSpec(gate.withDefaults(asked.spec()));
     VmRow saved;
     try {
       saved = submissions.submit(row, WAITING);
@@ -66,8 +67,9 @@ public class VmCommands {
    * Stores every VM of a batch in one transaction, or none ({@link Refused} naming the first whose
    * name is taken, by its place in the batch); the scheduler is woken once.
    */
-  public List<VmRow> submitAll(List<VmRow> rows) {
-    gate.check("none of the " + rows.size() + " VMs");
+  public List<VmRow> submitAll(List<VmRow> asked) {
+    gate.check("none of the " + asked.size() + " VMs");
+    List<VmRow> rows = asked.stream().map(r -> r.withSpec(gate.withDefaults(r.spec()))).toList();
     Map<String, Integer> byName = new HashMap<>();
     for (int i = 0; i < rows.size(); i++) {
       byName.put(rows.get(i).name(), i);
@@ -112,6 +114,12 @@ public class VmCommands {
     find(name);
     actions.act(name, vm -> vm::restart);
     workflows.wakeScheduler("vm " + name + " restarted");
+  }
+
+  /** Moves the end of the VM's lease {@code seconds} later, if it has one under way. */
+  public void extendLease(String name, long seconds) {
+    find(name);
+    actions.act(name, vm -> () -> vm.extendLease(seconds));
   }
 
   /** Hands the deletion to the VM's workflow ({@link VmDeletion}); the row as it was when asked. */

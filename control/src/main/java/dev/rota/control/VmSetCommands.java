@@ -47,8 +47,9 @@ public class VmSetCommands {
    * taken or a deleted set's workflow is still closing under it, {@link NotAnswered} if Temporal
    * cannot start it (the row is taken back: without its workflow the set would never get replicas).
    */
-  public VmSetRow create(String name, SetSpec spec) {
+  public VmSetRow create(String name, SetSpec asked) {
     gate.check("VM set '" + name + "'");
+    SetSpec spec = withDefaults(asked);
     VmSetRow saved;
     try {
       saved =
@@ -86,10 +87,17 @@ public class VmSetCommands {
     return saved;
   }
 
+  /** The set's template with the cluster's defaults for what it does not give. */
+  private SetSpec withDefaults(SetSpec spec) {
+    return new SetSpec(
+        spec.replicas(), gate.withDefaults(spec.template()), spec.spread(), spec.maxUnavailable());
+  }
+
   /**
    * Replaces what the set asks for; replicas already made keep the template they were made from.
    */
-  public VmSetRow replace(String name, SetSpec spec) {
+  public VmSetRow replace(String name, SetSpec asked) {
+    SetSpec spec = withDefaults(asked);
     VmSetRow updated =
         Conflicts.retry(
             () ->

@@ -20,7 +20,7 @@ class StartsInTheBurstTest {
 
   private static boolean waits(
       String status, double secondsAfterSubmission, Duration delay, String pendingReason) {
-    VmState state = new VmState(status, null, null, 0, null, null, null, null, 0, null);
+    VmState state = new VmState(status, null, null, 0, null, null, null, null, 0, null, null);
     VmPlacementNotes notes =
         new VmPlacementNotes(null, null, pendingReason, null, null, null, false);
     VmRow vm = new VmRow("web-0", 1, SUBMITTED, null, state, notes, null, null, 0);
@@ -45,7 +45,7 @@ class StartsInTheBurstTest {
 
   @Test
   void aStartWaitsNotForAVmWhoseTaskEndedBeforeItsWorkflowRan() {
-    VmState state = new VmState("scheduled", null, null, 0, null, null, null, null, 0, null);
+    VmState state = new VmState("scheduled", null, null, 0, null, null, null, null, 0, null, null);
     VmRow vm = new VmRow("web-0", 1, SUBMITTED, null, state, null, null, null, 0);
     assertEquals(
         false,

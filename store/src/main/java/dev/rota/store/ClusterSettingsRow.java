@@ -23,12 +23,33 @@ public record ClusterSettingsRow(
     boolean rejectSubmissions,
     @Nullable String pauseReason,
     @Nullable Instant pausedAt,
+    @Nullable Integer defaultMaxRunSeconds,
     @Version long version) {
   public static final String ID = "default";
 
   public ClusterSettingsRow withProfile(String profile) {
     return new ClusterSettingsRow(
-        id, profile, schedulingPaused, rejectSubmissions, pauseReason, pausedAt, version);
+        id,
+        profile,
+        schedulingPaused,
+        rejectSubmissions,
+        pauseReason,
+        pausedAt,
+        defaultMaxRunSeconds,
+        version);
+  }
+
+  /** With the lease VMs submitted without one get; null for none. */
+  public ClusterSettingsRow withDefaultMaxRun(Integer seconds) {
+    return new ClusterSettingsRow(
+        id,
+        schedulerProfile,
+        schedulingPaused,
+        rejectSubmissions,
+        pauseReason,
+        pausedAt,
+        seconds,
+        version);
   }
 
   /** Paused, or not, as asked: the reason and the time kept while either holds. */
@@ -42,6 +63,7 @@ public record ClusterSettingsRow(
         submissions,
         any ? reason : null,
         any ? (pausedAt != null && (schedulingPaused || rejectSubmissions) ? pausedAt : now) : null,
+        defaultMaxRunSeconds,
         version);
   }
 }

@@ -26,7 +26,7 @@ public class TermReads {
       """
       SELECT name, seq, runtime, image, resources, labels, restart_policy, status, restart_count, avoid_worker,
              avoid_until, vm_set, failed_on, moving_from, old_copy_on, disconnect, checks, ready_generation,
-             ready_since
+             ready_since, disk_persistent, disk_on
       FROM vms""";
   static final String PLACED_TASKS =
       """
@@ -122,7 +122,9 @@ public class TermReads {
                     .awaited(
                         r.getString("status"),
                         r.getInt("restart_count"),
-                        checksReadiness(checked, r.getString("checks")))));
+                        checksReadiness(checked, r.getString("checks"))),
+                r.getBoolean("disk_persistent"),
+                r.getString("disk_on")));
   }
 
   /** Every task the scheduler placed, as {@link VmTaskRepository#findAll()} reads it. */

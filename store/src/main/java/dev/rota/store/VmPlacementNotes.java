@@ -8,7 +8,8 @@ import java.time.Instant;
 /**
  * What the scheduler's terms note on a VM's row for placing it: the worker to avoid and until when,
  * why it waits (and whether it fits no worker of the cluster), the worker it failed on, and while
- * it moves, where its old copy runs and the worker it moves from. The scheduler alone writes these.
+ * it moves, where its old copy runs and the worker it moves from, and the worker that holds its
+ * persistent disk. The scheduler alone writes these.
  */
 @Embeddable
 public record VmPlacementNotes(
@@ -18,8 +19,21 @@ public record VmPlacementNotes(
     @MappedProperty("failed_on") @Nullable String failedOn,
     @MappedProperty("moving_from") @Nullable String movingFrom,
     @MappedProperty("old_copy_on") @Nullable String oldCopyOn,
-    @MappedProperty("fits_nowhere") boolean fitsNowhere) {
+    @MappedProperty("fits_nowhere") boolean fitsNowhere,
+    @MappedProperty("disk_on") @Nullable String diskOn) {
 
   public static final VmPlacementNotes NONE =
-      new VmPlacementNotes(null, null, null, null, null, null, false);
+      new VmPlacementNotes(null, null, null, null, null, null, false, null);
+
+  public VmPlacementNotes(
+      String avoidWorker,
+      Instant avoidUntil,
+      String pendingReason,
+      String failedOn,
+      String movingFrom,
+      String oldCopyOn,
+      boolean fitsNowhere) {
+    this(
+        avoidWorker, avoidUntil, pendingReason, failedOn, movingFrom, oldCopyOn, fitsNowhere, null);
+  }
 }

@@ -162,6 +162,13 @@ public interface VmRepository extends CrudRepository<VmRow, String> {
       WHERE name = :name AND seq = :seq AND restart_count = :generation AND status NOT IN ('pending', 'stopping', 'stopped', 'failed')
         AND worker = :from AND moving_from IS NULL""";
 
+  /**
+   * Its persistent disk is on {@code worker}, where the term placed its first task: it stays there.
+   */
+  @Query(
+      "UPDATE vms SET disk_on = :worker WHERE name = :name AND seq = :seq AND disk_persistent AND disk_on IS NULL")
+  int diskOn(String name, long seq, String worker);
+
   /** {@link #startMove}'s statement, for a term's moves as one batch. */
   String START_MOVE =
       """
@@ -264,11 +271,12 @@ public interface VmRepository extends CrudRepository<VmRow, String> {
       Instant startedAt);
 
   /**
-   * Pending again as a new generation, preferring a worker other than {@code failedOn} (null: any);
-   * the VM's workflow owns this decision, so no condition.
+   * Pending again as a new generation, preferring a worker other than {@code failedOn} (null: any),
+   * its lease running out at {@code leaseExpiresAt} (null: none under way, as after a user's
+   * start); the VM's workflow owns this decision, so no condition.
    */
   @Query(
-      "UPDATE vms SET status = 'pending', pending_since = :now, worker = NULL, restart_count = :restartCount, status_message = :message, exit_code = NULL, scheduled_at = NULL, started_at = NULL, restart_at = NULL, failed_on = :failedOn, moving_from = NULL, version = version + 1 WHERE name = :name"
+      "UPDATE vms SET status = 'pending', pending_since = :now, worker = NULL, restart_count = :restartCount, status_message = :message, exit_code = NULL, scheduled_at = NULL, started_at = NULL, restart_at = NULL, failed_on = :failedOn, moving_from = NULL, lease_expires_at = :leaseExpiresAt, version = version + 1 WHERE name = :name"
           + OF_SUBMISSION)
   int requeue(
       String name,
@@ -276,7 +284,14 @@ public interface VmRepository extends CrudRepository<VmRow, String> {
       int restartCount,
       String message,
       @Nullable String failedOn,
-      Instant now);
+      Instant now,
+      @Nullable Instant leaseExpiresAt);
+
+  /** When the VM's lease runs out, as its workflow decided (it began, or was extended). */
+  @Query(
+      "UPDATE vms SET lease_expires_at = :leaseExpiresAt, version = version + 1 WHERE name = :name"
+          + OF_SUBMISSION)
+  int recordLease(String name, long submission, Instant leaseExpiresAt);
 
   /**
    * Since when the VM pending longest has waited: since it was pending again ({@link #requeue}), or

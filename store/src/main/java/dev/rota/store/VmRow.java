@@ -83,7 +83,13 @@ public record VmRow(
         notes.movingFrom(),
         notes.oldCopyOn(),
         dev.rota.agentapi.Disconnect.keeps(spec.disconnect()),
-        readiness.awaited(state.status(), state.restartCount(), checksReadiness()));
+        readiness.awaited(state.status(), state.restartCount(), checksReadiness()),
+        spec.persistentDisk(),
+        notes.diskOn());
+  }
+
+  public VmRow withSpec(VmTemplate newSpec) {
+    return new VmRow(name, seq, createdAt, newSpec, state, notes, membership, readiness, version);
   }
 
   public VmRow withSeq(long newSeq) {

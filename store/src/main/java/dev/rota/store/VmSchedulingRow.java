@@ -25,4 +25,6 @@ public record VmSchedulingRow(
     @Nullable String movingFrom,
     @Nullable String oldCopyOn,
     boolean keepsThroughDisconnect,
-    boolean awaitingReadiness) {}
+    boolean awaitingReadiness,
+    boolean persistentDisk,
+    @Nullable String diskOn) {}

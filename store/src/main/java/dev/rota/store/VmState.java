@@ -10,9 +10,9 @@ import java.time.Instant;
 
 /**
  * A VM's lifecycle as its row shows it: the read model its workflow writes (status, message,
- * worker, generation, exit code, times, the last task event applied, when a restart is due). The
- * one other writer is the observation of a placed VM's start, which writes what the workflow will
- * once it hears.
+ * worker, generation, exit code, times, the last task event applied, when a restart is due, when
+ * its lease runs out). The one other writer is the observation of a placed VM's start, which writes
+ * what the workflow will once it hears.
  */
 @Embeddable
 public record VmState(
@@ -25,11 +25,12 @@ public record VmState(
     @MappedProperty("started_at") @Nullable Instant startedAt,
     @MappedProperty("finished_at") @Nullable Instant finishedAt,
     @MappedProperty("task_event_id") long taskEventId,
-    @MappedProperty("restart_at") @Nullable Instant restartAt) {
+    @MappedProperty("restart_at") @Nullable Instant restartAt,
+    @MappedProperty("lease_expires_at") @Nullable Instant leaseExpiresAt) {
 
   /** A VM just submitted: pending, generation 0, no worker. */
   public static VmState pending(String message) {
-    return new VmState("pending", message, null, 0, null, null, null, null, 0, null);
+    return new VmState("pending", message, null, 0, null, null, null, null, 0, null, null);
   }
 
   /**

@@ -32,6 +32,12 @@ import java.util.Map;
  * @param secrets which of its values are secrets (their names, never their values): {@code env}
  *     holds none of those variables, nor {@code guest} that user data or startup script; null for
  *     none
+ * @param maxRunSeconds how long the VM may run before its lease runs out; null for no limit
+ * @param onExpiry what becomes of it when its lease runs out ({@code stop}, {@code delete}), its
+ *     own or the cluster's default; null for a stop
+ * @param persistentDisk whether a {@code qemu} VM's root disk outlives its tasks: kept on its
+ *     worker, which the VM then stays on, until the VM is deleted
+ * @param diskSizeGi the size of a {@code qemu} VM's root disk in GiB; null for its image's
  */
 // Every field is written, null or empty included: a VM's view shows its spec whole.
 @JsonInclude(JsonInclude.Include.ALWAYS)
@@ -77,7 +83,43 @@ public record VmTemplate(
     @MappedProperty("secret_refs")
         @Nullable
         @TypeDef(type = DataType.STRING, converter = Converters.Secrets.class)
-        dev.rota.agentapi.SecretRefs secrets) {
+        dev.rota.agentapi.SecretRefs secrets,
+    @MappedProperty("max_run_seconds") @Nullable Integer maxRunSeconds,
+    @MappedProperty("on_expiry") @Nullable String onExpiry,
+    @MappedProperty("disk_persistent") boolean persistentDisk,
+    @MappedProperty("disk_size_gi") @Nullable Integer diskSizeGi) {
+
+  /**
+   * This spec, or, when it gives no {@code maxRunDuration}, with a lease of {@code
+   * defaultMaxRunSeconds} (the cluster's default; null: none) ending as its {@code onExpiry} says,
+   * or in a stop.
+   */
+  public VmTemplate withDefaultLease(Integer defaultMaxRunSeconds) {
+    if (maxRunSeconds != null || defaultMaxRunSeconds == null) {
+      return this;
+    }
+    return new VmTemplate(
+        runtime,
+        image,
+        command,
+        env,
+        resources,
+        labels,
+        restartPolicy,
+        maxRestarts,
+        restartWindowSeconds,
+        ttlSecondsAfterFinished,
+        guest,
+        disconnect,
+        ports,
+        network,
+        checks,
+        secrets,
+        defaultMaxRunSeconds,
+        onExpiry == null ? "stop" : onExpiry,
+        persistentDisk,
+        diskSizeGi);
+  }
 
   /**
    * A template read back from its JSON has no empty lists or maps: they were left out when written.
@@ -88,6 +130,46 @@ public record VmTemplate(
     resources = resources == null ? Map.of() : resources;
     labels = labels == null ? Map.of() : labels;
     ports = ports == null ? List.of() : ports;
+  }
+
+  public VmTemplate(
+      String runtime,
+      String image,
+      List<String> command,
+      Map<String, String> env,
+      Map<String, Long> resources,
+      Map<String, String> labels,
+      String restartPolicy,
+      Integer maxRestarts,
+      Integer restartWindowSeconds,
+      Integer ttlSecondsAfterFinished,
+      GuestSpec guest,
+      dev.rota.agentapi.Disconnect disconnect,
+      List<dev.rota.agentapi.PortSpec> ports,
+      dev.rota.agentapi.NetworkSpec network,
+      dev.rota.agentapi.Checks checks,
+      dev.rota.agentapi.SecretRefs secrets) {
+    this(
+        runtime,
+        image,
+        command,
+        env,
+        resources,
+        labels,
+        restartPolicy,
+        maxRestarts,
+        restartWindowSeconds,
+        ttlSecondsAfterFinished,
+        guest,
+        disconnect,
+        ports,
+        network,
+        checks,
+        secrets,
+        null,
+        null,
+        false,
+        null);
   }
 
   public VmTemplate(

@@ -50,7 +50,11 @@ class PreReleaseSchemaTest {
     return java.util.stream.Stream.concat(
             java.util.stream.Stream.of(first),
             java.util.stream.Stream.of(
-                "2 Cluster pause", "3 Worker agent version", "4 Vm pending since"))
+                "2 Cluster pause",
+                "3 Worker agent version",
+                "4 Vm pending since",
+                "5 Vm lease",
+                "6 Vm disk"))
         .toList();
   }
 

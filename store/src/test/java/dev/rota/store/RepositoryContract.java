@@ -103,8 +103,19 @@ abstract class RepositoryContract {
                         "echo hi"),
                     new dev.rota.agentapi.Disconnect(false, 600)),
                 new VmState(
-                    "running", "why", "w1", 3, 2, T0, T0, T0.plusSeconds(5), 7, T0.plusSeconds(9)),
-                new VmPlacementNotes("w9", T0.plusSeconds(90), "no room", "w8", "w7", "w6", true),
+                    "running",
+                    "why",
+                    "w1",
+                    3,
+                    2,
+                    T0,
+                    T0,
+                    T0.plusSeconds(5),
+                    7,
+                    T0.plusSeconds(9),
+                    T0.plusSeconds(3600)),
+                new VmPlacementNotes(
+                    "w9", T0.plusSeconds(90), "no room", "w8", "w7", "w6", true, "w5"),
                 new VmSetMembership(set, 2),
                 new VmReadiness(0, T0, null),
                 0));
@@ -143,8 +154,12 @@ abstract class RepositoryContract {
                     new dev.rota.agentapi.Checks(
                         new dev.rota.agentapi.CheckSpec(null, "web", null, null, 0, 10, 1, 3),
                         null),
-                    new dev.rota.agentapi.SecretRefs(Map.of("TOKEN", "ci-token"), null, null)),
-                new VmState("running", "why", "w1", 2, 0, T0, T0, null, 0, null),
+                    new dev.rota.agentapi.SecretRefs(Map.of("TOKEN", "ci-token"), null, null),
+                    7200,
+                    "delete",
+                    true,
+                    20),
+                new VmState("running", "why", "w1", 2, 0, T0, T0, null, 0, null, null),
                 VmPlacementNotes.NONE,
                 VmSetMembership.NONE,
                 new VmReadiness(1, T0, null),
@@ -281,7 +296,7 @@ abstract class RepositoryContract {
         vms.recordLifecycle(
             a.name(), deleted, 0, "running", "w1", "running", null, 5, T0, T0, null));
     assertEquals(0, vms.recordStatus(a.name(), deleted, "stopped", "stopped by request"));
-    assertEquals(0, vms.requeue(a.name(), deleted, 1, "restarted", null, T0));
+    assertEquals(0, vms.requeue(a.name(), deleted, 1, "restarted", null, T0, null));
     assertEquals(0, vms.restartAt(a.name(), deleted, T0));
     VmRow read = vms.findById(a.name()).orElseThrow();
     assertEquals("pending", read.state().status());
@@ -536,7 +551,7 @@ abstract class RepositoryContract {
     try {
       assertTrue(
           vms.oldestPendingSince().map(t -> t.isAfter(early)).orElse(true), "not pending yet");
-      assertEquals(1, vms.requeue(row.name(), row.seq(), 1, "restarted", null, early));
+      assertEquals(1, vms.requeue(row.name(), row.seq(), 1, "restarted", null, early, null));
       assertEquals(early, vms.oldestPendingSince().orElseThrow().truncatedTo(ChronoUnit.SECONDS));
     } finally {
       vms.deleteById(row.name());
@@ -570,7 +585,7 @@ abstract class RepositoryContract {
     assertEquals(0, vms.moveEnded(row.name(), "w1"), "once");
 
     vms.startMove(row.name(), row.seq(), 1, "w1", "moving again");
-    vms.requeue(row.name(), 0, 3, "restarted", null, T0);
+    vms.requeue(row.name(), 0, 3, "restarted", null, T0, null);
     assertEquals(
         null, vms.findById(row.name()).orElseThrow().notes().movingFrom(), "a restart ends a move");
   }
@@ -620,7 +635,7 @@ abstract class RepositoryContract {
     assertEquals(0, vms.evicted(row.name(), row.seq(), 1), "not its generation");
     assertEquals(1, vms.evicted(row.name(), row.seq(), 0));
     assertEquals(0, vms.evicted(row.name(), row.seq(), 0), "told once");
-    vms.requeue(row.name(), 0, 1, "restarted", null, T0);
+    vms.requeue(row.name(), 0, 1, "restarted", null, T0, null);
     assertEquals(0, vms.evicted(row.name(), row.seq(), 1), "pending: not on any worker");
   }
 

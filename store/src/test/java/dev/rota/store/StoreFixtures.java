@@ -43,7 +43,7 @@ public final class StoreFixtures {
             Map.of("cpu", 1L),
             Map.of(),
             "Never"),
-        new VmState(status, "why", worker, 0, null, null, null, null, 0, null),
+        new VmState(status, "why", worker, 0, null, null, null, null, 0, null, null),
         VmPlacementNotes.NONE,
         VmSetMembership.NONE,
         VmReadiness.NONE,

@@ -361,6 +361,61 @@ class EndToEndTest extends SharedDevStack {
     stack.api("DELETE", "/v1/vms/giant", null);
   }
 
+  /**
+   * A lease begins when the VM runs, an extension moves its end by what it says, and when it runs
+   * out the VM is stopped (its process ended) with the reason in its status and events.
+   */
+  @Test
+  void aVmWhoseLeaseRunsOutIsStoppedAndItsProcessEnds() {
+    assertEquals(
+        201,
+        stack
+            .api(
+                "POST",
+                "/v1/vms",
+                "{\"name\":\"leased\",\"command\":[\"sleep\",\"302\"],\"maxRunDuration\":\"3s\"}")
+            .status());
+    try {
+      eventually("its lease began", () -> stack.vm("leased").get("leaseExpiresAt") != null);
+    } catch (AssertionError e) {
+      throw new AssertionError(
+          stack.vm("leased") + "\n" + stack.api("GET", "/v1/vms/leased/events", null).body(), e);
+    }
+    java.time.Instant began =
+        java.time.Instant.parse((String) stack.vm("leased").get("leaseExpiresAt"));
+    RotaClient.Reply extended = stack.api("PUT", "/v1/vms/leased/lease", "{\"extendBy\":\"2s\"}");
+    assertEquals(200, extended.status(), extended.body());
+    java.time.Instant endsAt =
+        java.time.Instant.parse((String) extended.map().get("leaseExpiresAt"));
+    assertEquals(began.plusSeconds(2), endsAt, "extended by what it said");
+
+    eventually("stopped", () -> "stopped".equals(stack.vm("leased").get("status")));
+    Map<String, Object> vm = stack.vm("leased");
+    assertTrue(
+        String.valueOf(vm.get("statusMessage")).contains("its lease of 3s ran out"),
+        String.valueOf(vm.get("statusMessage")));
+    assertEquals(null, vm.get("leaseExpiresAt"), "no lease under way once stopped");
+    eventually("the process is gone", () -> Stack.processes("sleep 302").isEmpty());
+    @SuppressWarnings("unchecked")
+    List<Map<String, Object>> events =
+        (List<Map<String, Object>>)
+            stack.api("GET", "/v1/vms/leased/events?limit=100", null).map().get("items");
+    List<Object> types = events.stream().map(e -> e.get("type")).toList();
+    assertTrue(
+        types.containsAll(List.of("lease-started", "lease-extended", "lease-expired")),
+        types.toString());
+    java.time.Instant expired =
+        java.time.Instant.parse(
+            (String)
+                events.stream()
+                    .filter(e -> "lease-expired".equals(e.get("type")))
+                    .findFirst()
+                    .orElseThrow()
+                    .get("time"));
+    assertTrue(!expired.isBefore(endsAt), "not before its lease ran out: " + expired);
+    stack.api("DELETE", "/v1/vms/leased", null);
+  }
+
   @Test
   void aCommandExitingThreeUnderNeverEndsFailedWithExitCodeThree() {
     stack.api(

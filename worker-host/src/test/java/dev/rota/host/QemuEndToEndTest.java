@@ -2,6 +2,7 @@ package dev.rota.host;
 
 import static dev.rota.testing.Eventually.eventually;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -138,6 +139,106 @@ class QemuEndToEndTest extends SharedDevStack {
         "its task folder and disk overlay are removed from its worker",
         BOOT,
         () -> left("brief").isEmpty());
+  }
+
+  /**
+   * A guest's user data that counts its boots on its own (FAT) boot disk and says how many: its
+   * disk's content, made visible on the console.
+   */
+  private static final String COUNT_BOOTS =
+      "#!/bin/sh\n"
+          + "mkdir -p /d\n"
+          + "for dev in /dev/vd?; do mount -t vfat $dev /d 2>/dev/null || continue;"
+          + " [ -f /d/syslinux.cfg ] && break; umount /d; done\n"
+          + "n=$(( $(cat /d/boots 2>/dev/null || echo 0) + 1 ))\n"
+          + "echo $n > /d/boots; sync; echo boots=$n\n";
+
+  /**
+   * A persistent disk stays on the worker of the VM's first task: a stop and start, and a restart,
+   * place the VM back there and boot it from what its guest last wrote; deleting the VM deletes the
+   * disk.
+   */
+  @Test
+  void aPersistentDiskKeepsWhatItsGuestWroteAcrossStopStartAndRestartAndGoesWithTheVm()
+      throws Exception {
+    String vm =
+        new com.fasterxml.jackson.databind.ObjectMapper()
+            .writeValueAsString(
+                Map.of(
+                    "name",
+                    "devbox",
+                    "runtime",
+                    "qemu",
+                    "image",
+                    guest.qcow2Disk().toUri().toString(),
+                    "resources",
+                    Map.of("cpu", 1, "memory", 128),
+                    "disk",
+                    Map.of("persistent", true),
+                    "guest",
+                    Map.of("userData", COUNT_BOOTS)));
+    assertEquals(201, stack.api("POST", "/v1/vms", vm).status());
+    awaitBoots("devbox", 1);
+    String worker = (String) stack.vm("devbox").get("worker");
+    assertEquals(worker, stack.vm("devbox").get("diskOn"), "its disk is where it first ran");
+    assertFalse(disksOf("devbox").isEmpty(), "kept outside its task's folder");
+
+    assertEquals(202, stack.api("POST", "/v1/vms/devbox/stop", null).status());
+    eventually("stopped", BOOT, () -> "stopped".equals(stack.vm("devbox").get("status")));
+    assertEquals(202, stack.api("POST", "/v1/vms/devbox/start", null).status());
+    awaitBoots("devbox", 2);
+    assertEquals(worker, stack.vm("devbox").get("worker"), "placed back with its disk");
+
+    assertEquals(202, stack.api("POST", "/v1/vms/devbox/restart", null).status());
+    awaitBoots("devbox", 3);
+    assertEquals(worker, stack.vm("devbox").get("worker"));
+
+    assertEquals(202, stack.api("DELETE", "/v1/vms/devbox", null).status());
+    eventually(
+        "deleted, its disk with it",
+        BOOT,
+        () ->
+            stack.api("GET", "/v1/vms/devbox", null).status() == 404
+                && disksOf("devbox").isEmpty());
+  }
+
+  /** Waits for {@code vm}'s current guest to say it booted {@code n} times from its disk. */
+  private static void awaitBoots(String vm, int n) {
+    try {
+      awaitBootsOnly(vm, n);
+    } catch (AssertionError e) {
+      throw new AssertionError(
+          stack.vm(vm)
+              + "\n"
+              + stack.api("GET", "/v1/vms/" + vm + "/logs", null).body()
+              + "\n"
+              + stack.api("GET", "/v1/vms/" + vm + "/events", null).body(),
+          e);
+    }
+  }
+
+  private static void awaitBootsOnly(String vm, int n) {
+    eventually(
+        vm + " booted from its disk for the " + n + ". time",
+        BOOT,
+        () ->
+            "running".equals(stack.vm(vm).get("status"))
+                && stack
+                    .api("GET", "/v1/vms/" + vm + "/logs", null)
+                    .body()
+                    .matches("(?s).*ROTA-GUEST-STARTUP boots=" + n + "\\s.*"));
+  }
+
+  /** The persistent disks of {@code vm} on the stack's workers. */
+  private static List<String> disksOf(String vm) {
+    try (var files = java.nio.file.Files.walk(dir)) {
+      return files
+          .map(Path::toString)
+          .filter(f -> f.contains("/disks/" + vm + "-") && f.endsWith("disk.qcow2"))
+          .toList();
+    } catch (java.io.IOException | java.io.UncheckedIOException e) {
+      return List.of("being removed: " + e.getMessage());
+    }
   }
 
   /** The files of {@code vm}'s tasks on the stack's workers. */

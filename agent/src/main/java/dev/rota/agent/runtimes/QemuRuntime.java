@@ -76,6 +76,8 @@ public final class QemuRuntime implements TaskRuntime {
   /** How each guest's QEMU is held: its user, control group and network rules. */
   private final GuestConfinement confinement;
 
+  private final PersistentDisks disks;
+
   public QemuRuntime(
       Supervisor supervisor,
       ImageCache images,
@@ -83,8 +85,10 @@ public final class QemuRuntime implements TaskRuntime {
       ExecutorService starts,
       ScheduledExecutorService timers,
       String forwardHost,
-      GuestConfinement confinement) {
+      GuestConfinement confinement,
+      PersistentDisks disks) {
     this.confinement = confinement;
+    this.disks = disks;
     this.forwardHost = forwardHost;
     this.supervisor = supervisor;
     this.images = images;
@@ -150,7 +154,8 @@ public final class QemuRuntime implements TaskRuntime {
               task.spec.network(),
               cpus(task),
               GuestConfinement.memoryLimitMib(memory, host.accel().equals("tcg")));
-      List<String> argv = command(task, dir, host, disk, kernel, initrd, guest, uid);
+      Path rootDisk = disk == null ? null : rootDisk(task, dir, host, disk, uid);
+      List<String> argv = command(task, dir, host, rootDisk, kernel, initrd, guest, uid);
       if (uid != null) {
         argv = confinement.wrap(task.id, uid, host.devicesGroup(), argv);
       }
@@ -182,6 +187,63 @@ public final class QemuRuntime implements TaskRuntime {
       release(leases);
       Thread.currentThread().interrupt();
       task.failed("the agent stopped while the VM was starting", Instant.now());
+    } catch (IllegalStateException e) {
+      release(leases);
+      task.failed("cannot start the VM: " + e.getMessage(), Instant.now());
+    }
+  }
+
+  /**
+   * The VM's root disk, an overlay of its image: the VM's persistent disk on this worker (made by
+   * its first task here, found again by the next), or one made afresh in the task's folder, which
+   * goes with the task. At the size its spec asks for, when larger than the image.
+   */
+  private Path rootDisk(Task task, Path dir, QemuHost host, ImageCache.Lease image, Integer uid)
+      throws IOException, InterruptedException {
+    dev.rota.agentapi.DiskSpec spec = task.spec.disk();
+    Path overlay;
+    if (spec != null && spec.persistent()) {
+      task.progress("finding the VM's disk");
+      overlay = disks.take(spec.id(), task, image, at -> makeOverlay(host, image, at, spec));
+    } else {
+      overlay = GuestFiles.folder(dir).resolve("disk.qcow2");
+      Files.createDirectories(overlay.getParent());
+      Files.deleteIfExists(overlay);
+      makeOverlay(host, image, overlay, spec);
+    }
+    own(overlay, uid);
+    return overlay;
+  }
+
+  private static void makeOverlay(
+      QemuHost host, ImageCache.Lease image, Path overlay, dev.rota.agentapi.DiskSpec spec)
+      throws IOException {
+    List<String> create =
+        new ArrayList<>(
+            List.of(
+                host.imageTool().toString(),
+                "create",
+                "-q",
+                "-f",
+                "qcow2",
+                "-F",
+                image.format(),
+                "-b",
+                here(overlay.getParent(), image.path()),
+                overlay.toString()));
+    Tools.run(create, "qemu-img is not installed");
+    if (spec != null && spec.sizeGi() != null) {
+      // Grown, never shrunk: qemu-img refuses a size below the image's, and says so.
+      Tools.run(
+          List.of(
+              host.imageTool().toString(),
+              "resize",
+              "-q",
+              "-f",
+              "qcow2",
+              overlay.toString(),
+              spec.sizeGi() + "G"),
+          "qemu-img is not installed");
     }
   }
 
@@ -243,7 +305,7 @@ public final class QemuRuntime implements TaskRuntime {
       Task task,
       Path dir,
       QemuHost host,
-      ImageCache.Lease disk,
+      Path rootDisk,
       ImageCache.Lease kernel,
       ImageCache.Lease initrd,
       GuestSpec guest,
@@ -298,24 +360,8 @@ public final class QemuRuntime implements TaskRuntime {
             "isa-debug-exit,iobase=0xf4,iosize=0x01",
             "-nic",
             nic(task.spec.portsOrNone(), forwardHost, task.spec.network())));
-    if (disk != null) {
-      Path overlay = files.resolve("disk.qcow2");
-      Files.deleteIfExists(overlay);
-      Tools.run(
-          List.of(
-              host.imageTool().toString(),
-              "create",
-              "-q",
-              "-f",
-              "qcow2",
-              "-F",
-              disk.format(),
-              "-b",
-              here(files, disk.path()),
-              overlay.toString()),
-          "qemu-img is not installed");
-      own(overlay, uid);
-      argv.addAll(List.of("-drive", "file=" + here(dir, overlay) + ",if=virtio,format=qcow2"));
+    if (rootDisk != null) {
+      argv.addAll(List.of("-drive", "file=" + here(dir, rootDisk) + ",if=virtio,format=qcow2"));
     }
     if (guest.seeded()) {
       Path seed = CloudInitSeed.write(files, task.id, task.spec.vm(), guest);

@@ -42,6 +42,10 @@ public final class AgentHttp {
   private final TaskTable tasks;
   private static final org.slf4j.Logger log = org.slf4j.LoggerFactory.getLogger(AgentHttp.class);
   private final PortTunnels tunnels;
+
+  /** The persistent disks it holds; null without the qemu runtime. */
+  private final dev.rota.agent.runtimes.PersistentDisks disks;
+
   private final ControllerClock controllerClock;
   private final ObjectMapper json;
 
@@ -57,8 +61,10 @@ public final class AgentHttp {
       String secret,
       javax.net.ssl.SSLContext tls,
       PortTunnels tunnels,
-      ControllerClock controllerClock)
+      ControllerClock controllerClock,
+      dev.rota.agent.runtimes.PersistentDisks disks)
       throws IOException {
+    this.disks = disks;
     this.tunnels = tunnels;
     this.controllerClock = controllerClock;
     // The JDK's server leaves Nagle's algorithm on: each answer waited for the caller's delayed
@@ -87,6 +93,47 @@ public final class AgentHttp {
     server.createContext("/healthz", this::healthz);
     server.createContext("/v1/tasks", this::tasks);
     server.createContext("/v1/logs/", this::keptLogs);
+    server.createContext("/v1/disks", this::disks);
+  }
+
+  /**
+   * {@code GET /v1/disks}: the persistent disks this worker holds; {@code DELETE /v1/disks/{id}}:
+   * the disk's VM is deleted, and the disk goes (409 while a task still runs from it). A worker
+   * without the qemu runtime holds none.
+   */
+  private void disks(HttpExchange x) throws IOException {
+    try {
+      if (!authorized(x)) {
+        problem(x, 401, "the disk API needs this agent's secret as a bearer token");
+        return;
+      }
+      String path = x.getRequestURI().getPath();
+      String method = x.getRequestMethod();
+      if (path.equals("/v1/disks") || path.equals("/v1/disks/")) {
+        if (!method.equals("GET")) {
+          problem(x, 405, "use GET on /v1/disks");
+          return;
+        }
+        send(x, 200, disks == null ? List.of() : disks.list());
+        return;
+      }
+      String id = path.substring("/v1/disks/".length());
+      if (!method.equals("DELETE")) {
+        problem(x, 405, "use DELETE on /v1/disks/{id}");
+        return;
+      }
+      if (!dev.rota.agentapi.DiskSpec.ID.matcher(id).matches()) {
+        problem(x, 400, id + " is not a disk id, <vm>-<submission>");
+        return;
+      }
+      if (disks != null && !disks.delete(id)) {
+        problem(x, 409, "disk " + id + " is in use by a task that has not ended");
+        return;
+      }
+      x.sendResponseHeaders(204, -1);
+    } finally {
+      x.close();
+    }
   }
 
   /** {@code DELETE /v1/logs/{vm}}: the VM is deleted, and the logs kept of its tasks go. */

@@ -104,7 +104,7 @@ public class QemuRuntimeTest {
     images.start();
   }
 
-  private QemuRuntime runtime(ImageCache images) {
+  private QemuRuntime runtime(ImageCache images) throws IOException {
     return new QemuRuntime(
         supervisor,
         images,
@@ -113,7 +113,8 @@ public class QemuRuntimeTest {
         starts,
         timers,
         "127.0.0.1",
-        confinement);
+        confinement,
+        new PersistentDisks(data.resolve("disks"), images, json));
   }
 
   /** The OCI registry a test started, stopped after it. */
@@ -535,6 +536,98 @@ public class QemuRuntimeTest {
     assertTrue(
         held.report().images().stream().anyMatch(i -> i.get("image").equals(image)),
         "held, for placement");
+  }
+
+  /**
+   * User data the guest runs at boot: it counts its boots on its own (FAT) boot disk, and says how
+   * many and how large that disk is.
+   */
+  private static final String COUNT_BOOTS =
+      """
+      #!/bin/sh
+      mkdir -p /d
+      for dev in /dev/vd?; do
+        mount -t vfat "$dev" /d 2>/dev/null || continue
+        [ -f /d/syslinux.cfg ] && break
+        umount /d
+      done
+      n=$(( $(cat /d/boots 2>/dev/null || echo 0) + 1 ))
+      echo "$n" > /d/boots
+      sync
+      echo "boots=$n sectors=$(cat /sys/block/${dev#/dev/}/size)"
+      """;
+
+  /** Waits for the guest to say {@code line}, then stops it as a removal does. */
+  private void sayThenStop(Task task, String line) {
+    eventually(task.id + " says " + line, BOOT, () -> console(task.id).contains(line));
+    runtime.stop(task, Duration.ofMinutes(2));
+    eventually(task.id + " ended", BOOT, task::ended);
+  }
+
+  private Task boot(String id, String image, dev.rota.agentapi.DiskSpec disk, List<TaskView> c) {
+    Task task =
+        new Task(
+            id,
+            new TaskSpec(
+                id.substring(0, id.indexOf('.')),
+                Integer.parseInt(id.substring(id.indexOf('.') + 1)),
+                "qemu",
+                image,
+                List.of(),
+                Map.of(),
+                Map.of("cpu", 1L, "memory", 128L),
+                new GuestSpec(null, null, null, COUNT_BOOTS, null, null),
+                null,
+                null,
+                null,
+                null,
+                null,
+                null,
+                disk),
+            c::add);
+    runtime.start(task);
+    return task;
+  }
+
+  @Test
+  void aPersistentDiskIsBootedAgainByTheVmsNextTaskAndGoesWithTheVm() throws Exception {
+    String image =
+        "http://127.0.0.1:"
+            + images.getAddress().getPort()
+            + "/disk.qcow2@sha256:"
+            + sha256(guest.qcow2Disk());
+    dev.rota.agentapi.DiskSpec kept = new dev.rota.agentapi.DiskSpec("keeper-7", true, null);
+    List<TaskView> first = new CopyOnWriteArrayList<>();
+    List<TaskView> fresh = new CopyOnWriteArrayList<>();
+    Task keeper = boot("keeper.0", image, kept, first);
+    // Beside it, a VM of the same image whose disk goes with its task, made larger.
+    Task plain = boot("plain.0", image, new dev.rota.agentapi.DiskSpec("plain-8", false, 1), fresh);
+    sayThenStop(keeper, "ROTA-GUEST-STARTUP boots=1 ");
+    // Its own disk, grown to 1 GiB.
+    sayThenStop(plain, "ROTA-GUEST-STARTUP boots=1 sectors=2097152");
+
+    List<TaskView> second = new CopyOnWriteArrayList<>();
+    Task next = boot("keeper.1", image, kept, second);
+    // What its first task wrote is there.
+    sayThenStop(next, "ROTA-GUEST-STARTUP boots=2 ");
+    assertFalse(console("keeper.1").contains("boots=1"), console("keeper.1"));
+    assertFalse(
+        Files.exists(GuestFiles.folder(supervisor.folder("keeper.1")).resolve("disk.qcow2")),
+        "no overlay in the task's folder");
+    PersistentDisks disks = new PersistentDisks(data.resolve("disks"), cache, json);
+    assertEquals(
+        List.of("keeper-7"),
+        disks.list().stream().map(PersistentDisks.Held::id).toList(),
+        "found again, as after an agent restart");
+    assertEquals(
+        sha256(guest.qcow2Disk()),
+        sha256(data.resolve("images/blobs").resolve(sha256(guest.qcow2Disk()))),
+        "the image itself was never written");
+
+    assertTrue(disks.delete("keeper-7"));
+    assertFalse(Files.exists(disks.overlay("keeper-7")), "gone with its VM");
+    assertEquals(List.of(), disks.list());
+    assertTrue(disks.delete("keeper-7"), "a disk gone already is no refusal");
   }
 
   @Test

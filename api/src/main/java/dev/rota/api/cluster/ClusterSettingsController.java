@@ -1,5 +1,6 @@
 package dev.rota.api.cluster;
 
+import dev.rota.api.Durations;
 import dev.rota.api.JsonBodies;
 import dev.rota.api.auth.RequiresRole;
 import dev.rota.api.auth.Role;
@@ -35,20 +36,28 @@ public class ClusterSettingsController {
   @Get
   @Operation(operationId = "getClusterSettings", summary = "Get the cluster's settings")
   public ClusterSettingsView get() {
-    return new ClusterSettingsView(cluster.current().schedulerProfile());
+    dev.rota.store.ClusterSettingsRow row = cluster.current();
+    return new ClusterSettingsView(
+        row.schedulerProfile(), Durations.of(row.defaultMaxRunSeconds()));
   }
 
   @RequiresRole({Role.ADMIN_WRITE})
   @Put
   @RequestBody(
       required = true,
-      content = @Content(schema = @Schema(implementation = ClusterSettingsView.class)))
-  @Operation(operationId = "putClusterSettings", summary = "Set the scheduling profile")
+      content = @Content(schema = @Schema(implementation = ClusterSettingsRequest.class)))
+  @Operation(
+      operationId = "putClusterSettings",
+      summary = "Set the scheduling profile and the default lease")
   @ProblemAnswers.Invalid
   @ProblemAnswers.Conflicting
   public ClusterSettingsView put(@Body @Nullable String raw) {
-    ClusterSettingsView body = bodies.read(raw, ClusterSettingsView.class);
-    cluster.setSchedulerProfile(body.schedulerProfile());
-    return body;
+    ClusterSettingsRequest body = bodies.read(raw, ClusterSettingsRequest.class);
+    cluster.setSettings(
+        body.schedulerProfile(),
+        body.defaultMaxRunDuration() == null
+            ? null
+            : Durations.seconds("defaultMaxRunDuration", body.defaultMaxRunDuration(), false));
+    return get();
   }
 }

@@ -1,17 +1,19 @@
 package dev.rota.api.cluster;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
+import io.micronaut.core.annotation.Nullable;
 import io.micronaut.serde.annotation.Serdeable;
-import jakarta.validation.constraints.NotNull;
-import jakarta.validation.constraints.Pattern;
 
-/** {@code /v1/cluster-settings}, in and out. */
+/**
+ * {@code /v1/cluster-settings} as shown.
+ *
+ * @param schedulerProfile how the scheduler places: {@code optimize-utilization} or {@code
+ *     distribute-load}
+ * @param defaultMaxRunDuration the lease a VM or set submitted without {@code maxRunDuration} gets;
+ *     null for none
+ */
 // Every field of the API's resources is present, null or empty included.
 @JsonInclude(JsonInclude.Include.ALWAYS)
 @Serdeable
 public record ClusterSettingsView(
-    @NotNull
-        @Pattern(
-            regexp = "^(optimize-utilization|distribute-load)$",
-            message = "must be one of \"optimize-utilization\", \"distribute-load\"")
-        String schedulerProfile) {}
+    String schedulerProfile, @Nullable String defaultMaxRunDuration) {}

@@ -3,7 +3,6 @@ package dev.rota.api.document;
 import dev.rota.api.RequestFields;
 import dev.rota.api.ShownAs;
 import dev.rota.api.accounts.ServiceAccountRequest;
-import dev.rota.api.cluster.ClusterSettingsView;
 import dev.rota.api.vms.VmBatch;
 import dev.rota.api.vms.VmRequest;
 import dev.rota.api.vmsets.VmSetRequest;
@@ -34,6 +33,7 @@ final class ClosedBodies {
       List.of(
           VmRequest.class,
           VmBatch.Request.class,
+          dev.rota.api.vms.LeaseRequest.class,
           VmSetRequest.class,
           WorkerRequest.class,
           DrainRequest.class,
@@ -44,7 +44,7 @@ final class ClosedBodies {
           dev.rota.api.secrets.SecretValueRequest.class,
           dev.rota.api.forward.AccessTokenRequest.class,
           dev.rota.api.images.ImagePrefetchRequest.class,
-          ClusterSettingsView.class,
+          dev.rota.api.cluster.ClusterSettingsRequest.class,
           dev.rota.api.cluster.ClusterPatch.class);
 
   private static final String SHOWN = "shown by the API; taken back and ignored";

@@ -24,6 +24,7 @@ import io.micronaut.http.annotation.Controller;
 import io.micronaut.http.annotation.Delete;
 import io.micronaut.http.annotation.Get;
 import io.micronaut.http.annotation.Post;
+import io.micronaut.http.annotation.Put;
 import io.micronaut.http.annotation.QueryValue;
 import io.micronaut.http.annotation.Status;
 import io.micronaut.scheduling.TaskExecutors;
@@ -413,6 +414,25 @@ public class VmController {
           @Content(mediaType = "application/json", schema = @Schema(implementation = VmView.class)))
   public HttpResponse<VmView> restart(String name) {
     return HttpResponse.accepted().body(service.restart(name));
+  }
+
+  @RequiresRole({Role.COMPUTE_WRITE})
+  @Put("/{name}/lease")
+  @RequestBody(
+      required = true,
+      content = @Content(schema = @Schema(implementation = LeaseRequest.class)))
+  @Operation(
+      operationId = "extendVmLease",
+      summary = "Extend a VM's lease",
+      description =
+          "Moves the end of the lease under way (maxRunDuration, counted from when the VM first"
+              + " ran) later by extendBy. A VM without maxRunDuration, not yet run, or stopped has"
+              + " none to extend (409); a start after a stop begins a new lease.")
+  @ProblemAnswers.Invalid
+  @ProblemAnswers.Missing
+  @ProblemAnswers.Conflicting
+  public VmView extendLease(String name, @Body @Nullable String body) {
+    return service.extendLease(name, bodies.read(body, LeaseRequest.class));
   }
 
   @RequiresRole({Role.COMPUTE_WRITE})

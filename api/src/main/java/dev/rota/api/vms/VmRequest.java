@@ -68,7 +68,12 @@ public record VmRequest(
             message = "must be one of \"required\", \"optional\"")
         String isolation,
     @Nullable @Valid CheckRequest readiness,
-    @Nullable @Valid CheckRequest liveness) {
+    @Nullable @Valid CheckRequest liveness,
+    @Nullable @Pattern(regexp = Durations.PATTERN, message = Durations.MESSAGE)
+        String maxRunDuration,
+    @Nullable @Pattern(regexp = "^(stop|delete)$", message = "must be one of \"stop\", \"delete\"")
+        String onExpiry,
+    @Nullable @Valid DiskRequest disk) {
   public static final int MAX_RESTARTS = 10_000;
 
   /** The longest value an environment variable is given. */

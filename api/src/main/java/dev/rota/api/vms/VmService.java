@@ -159,11 +159,27 @@ public class VmService {
             field + "isolation",
             "is whether a qemu guest must run confined; the " + runtime + " runtime runs none");
       }
+      if (request.disk() != null) {
+        throw Problems.badRequest(
+            field + "disk",
+            "is a qemu VM's root disk; a " + runtime + " VM runs in its task's folder");
+      }
+    }
+    if (request.disk() != null
+        && request.disk().isPersistent()
+        && (request.image() == null || request.image().isBlank())) {
+      throw Problems.badRequest(
+          field + "disk.persistent",
+          "keeps a qemu VM's root disk, an overlay of its image: give an image");
     }
     if (request.restartWindow() != null && request.maxRestarts() == null) {
       throw Problems.badRequest(
           field + "restartWindow", "is the window maxRestarts counts in: give maxRestarts too");
     }
+    Integer maxRun =
+        request.maxRunDuration() == null
+            ? null
+            : Durations.seconds(field + "maxRunDuration", request.maxRunDuration(), false);
     Map<String, String> env = new TreeMap<>();
     Map<String, String> envSecrets = new TreeMap<>();
     orEmpty(request.env())
@@ -200,11 +216,36 @@ public class VmService {
             ? null
             : Durations.seconds(field + "ttlAfterFinished", request.ttlAfterFinished(), true),
         GuestSpec.none(guest) ? null : guest,
-        request.disconnect() == null ? null : request.disconnect().policy(field),
+        disconnect(request, field),
         ports(request.ports(), field),
         network,
         checks(request, runtime, field),
-        dev.rota.agentapi.SecretRefs.none(secrets) ? null : secrets);
+        dev.rota.agentapi.SecretRefs.none(secrets) ? null : secrets,
+        maxRun,
+        request.onExpiry() == null && maxRun != null ? "stop" : request.onExpiry(),
+        request.disk() != null && request.disk().isPersistent(),
+        request.disk() == null ? null : request.disk().sizeGi());
+  }
+
+  /**
+   * What becomes of it when its worker is cut off: as it says, and for a VM with a persistent disk,
+   * kept there by default (its disk does not move, so neither does it).
+   */
+  private static dev.rota.agentapi.Disconnect disconnect(VmRequest request, String field) {
+    dev.rota.agentapi.Disconnect asked =
+        request.disconnect() == null ? null : request.disconnect().policy(field);
+    if (request.disk() == null || !request.disk().isPersistent()) {
+      return asked;
+    }
+    if (request.disconnect() != null
+        && request.disconnect().replace() != null
+        && request.disconnect().replace()) {
+      throw Problems.badRequest(
+          field + "disconnect.replace",
+          "a VM with a persistent disk stays with its disk on its worker: it is never replaced"
+              + " elsewhere");
+    }
+    return asked != null ? asked : new dev.rota.agentapi.Disconnect(false, null);
   }
 
   /** Its readiness and liveness checks, on the ports it names; null for none. */
@@ -338,6 +379,12 @@ public class VmService {
 
   public VmView restart(String name) {
     commands.restart(name);
+    return get(name);
+  }
+
+  /** Moves the end of the VM's lease later, as its workflow judges it (a 409 without one). */
+  public VmView extendLease(String name, LeaseRequest request) {
+    commands.extendLease(name, Durations.seconds("extendBy", request.extendBy(), false));
     return get(name);
   }
 

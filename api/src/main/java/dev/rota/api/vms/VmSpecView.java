@@ -32,7 +32,15 @@ public record VmSpecView(
     @Nullable dev.rota.agentapi.NetworkSpec network,
     @Nullable String isolation,
     @Nullable CheckRequest readiness,
-    @Nullable CheckRequest liveness) {
+    @Nullable CheckRequest liveness,
+    @Nullable String maxRunDuration,
+    @Nullable String onExpiry,
+    @Nullable DiskView disk) {
+
+  /** A {@code qemu} VM's root disk as its spec gives it; null for the default, ephemeral one. */
+  @JsonInclude(JsonInclude.Include.NON_NULL)
+  @Serdeable
+  public record DiskView(boolean persistent, @Nullable Integer sizeGi) {}
 
   /** A named port as the spec gives it (the worker's port is in the VM's {@code endpoints}). */
   @Serdeable
@@ -64,7 +72,12 @@ public record VmSpecView(
         spec.network(),
         isolation(spec),
         spec.checks() == null ? null : CheckRequest.of(spec.checks().readiness()),
-        spec.checks() == null ? null : CheckRequest.of(spec.checks().liveness()));
+        spec.checks() == null ? null : CheckRequest.of(spec.checks().liveness()),
+        Durations.of(spec.maxRunSeconds()),
+        spec.onExpiry(),
+        spec.persistentDisk() || spec.diskSizeGi() != null
+            ? new DiskView(spec.persistentDisk(), spec.diskSizeGi())
+            : null);
   }
 
   /** Its environment, a variable that is a secret's as the secret's name. */

@@ -16,7 +16,9 @@ import java.util.List;
  * restartAt} is when a VM that ended is restarted, while it waits to be (its back-off); {@code
  * unplaceable}, that a pending VM fits no worker of the cluster as it stands (its message says
  * why), so that it waits until the cluster changes. {@code endpoints} are where a running VM's
- * named ports are reached on its worker.
+ * named ports are reached on its worker. {@code leaseExpiresAt} is when the lease of a VM with a
+ * {@code maxRunDuration} runs out, once it has begun (the VM ran) and until the VM is stopped.
+ * {@code diskOn} is the worker that holds a {@code qemu} VM's persistent disk, once placed.
  */
 // Every field of the API's resources is present, null or empty included.
 @JsonInclude(JsonInclude.Include.ALWAYS)
@@ -38,8 +40,10 @@ public record VmView(
     @Nullable Instant startedAt,
     @Nullable Instant finishedAt,
     @Nullable Instant restartAt,
+    @Nullable Instant leaseExpiresAt,
     @Nullable String set,
     @Nullable String movingFrom,
+    @Nullable String diskOn,
     List<VmEndpoints.Endpoint> endpoints,
     @Nullable String workflowUrl)
     implements Named {
@@ -73,8 +77,10 @@ public record VmView(
         row.state().startedAt(),
         row.state().finishedAt(),
         row.state().restartAt(),
+        row.state().endedForGood() ? null : row.state().leaseExpiresAt(),
         row.membership().vmSet(),
         row.notes().movingFrom() != null ? row.notes().movingFrom() : row.notes().oldCopyOn(),
+        row.notes().diskOn(),
         endpoints,
         workflowUrl);
   }

@@ -58,7 +58,7 @@ class ApiDocumentTest {
             "WorkerRequest",
             "DrainRequest",
             "ServiceAccountRequest",
-            "ClusterSettingsView",
+            "ClusterSettingsRequest",
             "GuestRequest",
             "TaskReportRequestReportedTask")) {
       Map<String, Object> schema = (Map<String, Object>) schemas.get(body);

@@ -82,6 +82,8 @@ public final class Drainer {
       if (tally.passed) {
         evictions.add(
             new Eviction(vm.name(), vm.seq(), vm.restartCount(), r.worker(), tally.deadline));
+      } else if (vm.persistentDisk()) {
+        tally.keepingDisks++;
       } else if (!vm.restarts()) {
         tally.staying++;
       } else if (r.state() != TaskState.RUNNING || vm.status() != VmStatus.RUNNING || vm.moving()) {
@@ -149,6 +151,7 @@ public final class Drainer {
     int left;
     int moving;
     int staying;
+    int keepingDisks;
     int starting;
     int held;
     String heldBy;
@@ -186,6 +189,12 @@ public final class Drainer {
       }
       if (staying > 0) {
         parts.add(staying + " without a restart policy, stopped at the deadline");
+      }
+      if (keepingDisks > 0) {
+        parts.add(
+            keepingDisks
+                + " with a persistent disk, which stays: stopped at the deadline, and waiting"
+                + " for this worker");
       }
       return "draining until " + deadline + ": " + vms(left) + " left; " + String.join(", ", parts);
     }

@@ -14,6 +14,8 @@ import java.util.Map;
  * @param failedOn the worker its last task failed on: taken only when no other worker may take it,
  *     or null
  * @param image the image it runs, which a worker that holds it starts sooner; null for none
+ * @param diskOn the worker that holds its persistent disk, the one worker it may go to; null for
+ *     any
  */
 public record PendingVm(
     String name,
@@ -25,7 +27,22 @@ public record PendingVm(
     String set,
     Spread spread,
     String failedOn,
-    String image) {
+    String image,
+    String diskOn) {
+
+  public PendingVm(
+      String name,
+      long seq,
+      String runtime,
+      Map<String, Long> request,
+      Map<String, String> labels,
+      String avoid,
+      String set,
+      Spread spread,
+      String failedOn,
+      String image) {
+    this(name, seq, runtime, request, labels, avoid, set, spread, failedOn, image, null);
+  }
 
   public PendingVm(
       String name,
@@ -61,7 +78,8 @@ public record PendingVm(
 
   /** The same VM avoiding {@code worker} instead. */
   public PendingVm avoiding(String worker) {
-    return new PendingVm(name, seq, runtime, request, labels, worker, set, spread, failedOn, image);
+    return new PendingVm(
+        name, seq, runtime, request, labels, worker, set, spread, failedOn, image, diskOn);
   }
 
   /** Whether where its set's other replicas are decides where it may go. */

@@ -290,9 +290,18 @@ public final class Placer {
       return chosen;
     }
 
-    /** The workers the VM does not avoid; null when it avoids none. */
+    /**
+     * The workers the VM does not avoid, and the one that holds its disk if it has one; null when
+     * neither narrows them.
+     */
     private static Predicate<Slot> avoiding(PendingVm vm) {
-      return vm.avoid() == null ? null : s -> PlacementStack.AVOIDS.admits(s.worker.name(), vm);
+      Predicate<Slot> avoids =
+          vm.avoid() == null ? null : s -> PlacementStack.AVOIDS.admits(s.worker.name(), vm);
+      if (vm.diskOn() == null) {
+        return avoids;
+      }
+      Predicate<Slot> disk = s -> PlacementStack.DISK.admits(s.worker.name(), vm);
+      return avoids == null ? disk : avoids.and(disk);
     }
 
     private static Predicate<Slot> elsewhere(PendingVm vm, Predicate<Slot> admits) {
@@ -345,7 +354,11 @@ public final class Placer {
 
     /** VMs alike in why they wait. */
     private record ReasonKey(
-        ClassKey cls, Map<String, Long> request, String avoid, String spreadingSet) {}
+        ClassKey cls, Map<String, Long> request, String avoid, String spreadingSet, String diskOn) {
+      ReasonKey(ClassKey cls, Map<String, Long> request, String avoid, String spreadingSet) {
+        this(cls, request, avoid, spreadingSet, null);
+      }
+    }
 
     private ConstraintClass classOf(PendingVm vm) {
       return classes.computeIfAbsent(
@@ -387,8 +400,22 @@ public final class Placer {
               new ClassKey(vm.runtime(), vm.labels()),
               vm.request(),
               vm.avoid(),
-              vm.spreads() ? vm.set() : null),
-          k -> PlacementStack.AVOIDS.why(vm) + explain(vm));
+              vm.spreads() ? vm.set() : null,
+              vm.diskOn()),
+          k -> PlacementStack.AVOIDS.why(vm) + (vm.diskOn() == null ? explain(vm) : disk(vm)));
+    }
+
+    /** Where its persistent disk keeps the VM, and whether that worker is open to it at all. */
+    private String disk(PendingVm vm) {
+      if (vm.diskOn() == null) {
+        return "";
+      }
+      if (vm.diskOn().equals(vm.avoid())) {
+        return "its persistent disk is on that worker: it starts there once the avoidance ends";
+      }
+      boolean open =
+          classOf(vm).members.stream().anyMatch(s -> s.worker.name().equals(vm.diskOn()));
+      return PlacementStack.DISK.why(vm, open);
     }
 
     /**

@@ -208,6 +208,7 @@ public final class Rebalancer {
       return vm.set() != null
           && rebalancing.sets().containsKey(vm.set())
           && vm.status() == VmStatus.RUNNING
+          && !vm.persistentDisk() // its disk stays where it is, and so does it
           && !vm.moveUnderWay();
     }
 

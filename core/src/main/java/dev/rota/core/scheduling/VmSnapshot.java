@@ -26,6 +26,9 @@ import java.util.Map;
  *     {@code disconnect.replace} is false) rather than being placed elsewhere
  * @param awaitingReadiness whether it runs but its readiness check has not passed yet: not yet
  *     available to its set
+ * @param persistentDisk whether its root disk outlives its tasks: then it stays on the worker that
+ *     holds it, is neither moved nor rebalanced, and waits for a drain's deadline
+ * @param diskOn the worker that holds its persistent disk, once placed; null for none
  */
 public record VmSnapshot(
     String name,
@@ -44,7 +47,49 @@ public record VmSnapshot(
     RestartPolicy restartPolicy,
     String oldCopyOn,
     boolean keepsThroughDisconnect,
-    boolean awaitingReadiness) {
+    boolean awaitingReadiness,
+    boolean persistentDisk,
+    String diskOn) {
+  public VmSnapshot(
+      String name,
+      long seq,
+      String runtime,
+      Map<String, Long> request,
+      Map<String, String> labels,
+      VmStatus status,
+      int restartCount,
+      String avoidWorker,
+      String set,
+      Spread spread,
+      String failedOn,
+      String movingFrom,
+      String image,
+      RestartPolicy restartPolicy,
+      String oldCopyOn,
+      boolean keepsThroughDisconnect,
+      boolean awaitingReadiness) {
+    this(
+        name,
+        seq,
+        runtime,
+        request,
+        labels,
+        status,
+        restartCount,
+        avoidWorker,
+        set,
+        spread,
+        failedOn,
+        movingFrom,
+        image,
+        restartPolicy,
+        oldCopyOn,
+        keepsThroughDisconnect,
+        awaitingReadiness,
+        false,
+        null);
+  }
+
   /** Running and ready, or running without a readiness check: what its set counts as available. */
   public boolean available() {
     return status == VmStatus.RUNNING && !awaitingReadiness;
@@ -234,7 +279,7 @@ public record VmSnapshot(
   /** As placement sees it while it waits for a worker. */
   public PendingVm asPending() {
     return new PendingVm(
-        name, seq, runtime, request, labels, avoidWorker, set, spread, failedOn, image);
+        name, seq, runtime, request, labels, avoidWorker, set, spread, failedOn, image, diskOn);
   }
 
   /** Whether a move's new copy is on its way while the previous task still runs. */

@@ -182,6 +182,42 @@ class DrainPlanTest {
   }
 
   @Test
+  void aVmWithAPersistentDiskIsNotMovedEvenWithARestartPolicy() {
+    draining("w1", 8, DEADLINE).worker("w2", 8);
+    vms.add(
+        new VmSnapshot(
+            "dev",
+            1,
+            "qemu",
+            Map.of("cpu", 1L, "memory", 512L),
+            Map.of(),
+            VmStatus.RUNNING,
+            0,
+            null,
+            null,
+            Spread.NONE,
+            null,
+            null,
+            null,
+            RestartPolicy.ALWAYS,
+            null,
+            true,
+            false,
+            true,
+            "w1"));
+    tasks.add(new PlacedTask("dev", 1, 0, "w1", TaskState.RUNNING));
+    TermPlan p = plan(T);
+    assertEquals(List.of(), moves(p), "its disk is on w1, and is not copied");
+    assertEquals(
+        "draining until "
+            + DEADLINE
+            + ": 1 VM left; 1 with a persistent disk, which stays: stopped at the deadline, and"
+            + " waiting for this worker",
+        p.drainProgress().get("w1"));
+    assertEquals(List.of("dev.0@w1"), evicted(plan(DEADLINE)), "the deadline holds for it too");
+  }
+
+  @Test
   void theTermWakesWhenADeadlinePasses() {
     Instant soon = T.plusSeconds(5); // before any worker's health could change
     draining("w1", 8, soon).worker("w2", 8);

@@ -22,6 +22,7 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.MethodSource;
 
 class PlacerTest {
@@ -241,6 +242,54 @@ class PlacerTest {
     assertTrue(
         onlyOne.pending().get(0).reason().startsWith("avoiding worker w1"),
         onlyOne.pending().get(0).reason());
+  }
+
+  /** A VM whose persistent disk is on {@code diskOn}, asking for {@code cpu}. */
+  private static PendingVm withDisk(String name, long cpu, String diskOn) {
+    return new PendingVm(
+        name,
+        1,
+        "process",
+        Map.of("cpu", cpu, "memory", 512L),
+        Map.of(),
+        null,
+        null,
+        dev.rota.core.model.Spread.NONE,
+        null,
+        null,
+        diskOn);
+  }
+
+  @ParameterizedTest(name = "disk on w2, {0}: {1}")
+  @CsvSource(
+      delimiter = '|',
+      textBlock =
+          """
+          w2 has room           | w2 |
+          w2 is full            |    | its persistent disk is on worker w2, which has no room for it now
+          w2 is paused          |    | its persistent disk is on worker w2, which cannot take it now (not registered, not ready, paused or draining)
+          w2 is not registered  |    | its persistent disk is on worker w2, which cannot take it now (not registered, not ready, paused or draining)
+          """)
+  void aVmWithAPersistentDiskGoesToItsWorkerOrWaitsSayingWhy(
+      String w2, String placedOn, String reason) {
+    List<Candidate> workers = new java.util.ArrayList<>(List.of(ready("w1", 8), ready("w3", 8)));
+    List<Holding> holdings = new java.util.ArrayList<>();
+    switch (w2) {
+      case "w2 has room" -> workers.add(ready("w2", 8));
+      case "w2 is full" -> {
+        workers.add(ready("w2", 8));
+        holdings.add(holding("w2", 8));
+      }
+      case "w2 is paused" -> workers.add(paused(ready("w2", 8)));
+      default -> {}
+    }
+    PlacementPlan plan = Placer.place(workers, holdings, List.of(withDisk("kept", 2, "w2")), PACK);
+    if (placedOn != null) {
+      assertEquals(Map.of("kept", placedOn), placements(plan));
+    } else {
+      assertEquals(Map.of(), placements(plan), "never elsewhere: w1 and w3 have room");
+      assertEquals(reason, plan.pending().get(0).reason());
+    }
   }
 
   @Test

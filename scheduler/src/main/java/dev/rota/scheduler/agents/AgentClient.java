@@ -74,4 +74,10 @@ public interface AgentClient {
 
   /** {@code DELETE /v1/logs/{vm}}: the VM is deleted; the logs kept of its tasks go. */
   void forgetLogs(AgentAddress agent, String vm, Duration timeout);
+
+  /**
+   * {@code DELETE /v1/disks/{id}}: the VM whose persistent disk it is is deleted; the disk goes.
+   * Refused (409) while a task still runs from it.
+   */
+  void deleteDisk(AgentAddress agent, String diskId, Duration timeout);
 }

@@ -32,6 +32,7 @@ import java.util.List;
 @SerdeImport(TaskSpec.class)
 @SerdeImport(dev.rota.agentapi.GuestSpec.class)
 @SerdeImport(dev.rota.agentapi.Disconnect.class)
+@SerdeImport(dev.rota.agentapi.DiskSpec.class)
 @SerdeImport(TaskView.class)
 @SerdeImport(TaskStarts.class)
 @SerdeImport(TaskStarts.Item.class)
@@ -199,6 +200,11 @@ public class HttpAgentClient implements AgentClient {
   @Override
   public void forgetLogs(AgentAddress agent, String vm, Duration timeout) {
     delete(agent, "/v1/logs/" + encode(vm), timeout, 204, 404);
+  }
+
+  @Override
+  public void deleteDisk(AgentAddress agent, String diskId, Duration timeout) {
+    delete(agent, "/v1/disks/" + encode(diskId), timeout, 204, 404);
   }
 
   /** A DELETE of {@code path} that may answer {@code ok}; a gone resource is one of them. */

@@ -530,6 +530,12 @@ public class AgentCallPass {
         vm.seq(),
         t.network(),
         t.checks(),
-        refs);
+        refs,
+        t.persistentDisk() || t.diskSizeGi() != null
+            ? new dev.rota.agentapi.DiskSpec(
+                dev.rota.agentapi.DiskSpec.idOf(vm.name(), vm.seq()),
+                t.persistentDisk(),
+                t.diskSizeGi())
+            : null);
   }
 }

@@ -91,7 +91,9 @@ final class Snapshots {
         WireName.parse(RestartPolicy.class, v.restartPolicy()).orElse(RestartPolicy.NEVER),
         v.oldCopyOn(),
         v.keepsThroughDisconnect(),
-        v.awaitingReadiness());
+        v.awaitingReadiness(),
+        v.persistentDisk(),
+        v.diskOn());
   }
 
   static PlacedTask task(VmTaskRow t) {

@@ -104,6 +104,12 @@ public class TermPlanWriter {
               vm.name(), vm.seq(), vm.restartCount(), p.worker(), p.why()));
     }
     List<TaskObservations.Placing> placedNow = observations.placeAll(placings, now);
+    for (TaskObservations.Placing p : placedNow) {
+      VmSchedulingRow vm = vmRows.get(p.vm());
+      if (vm.persistentDisk() && vm.diskOn() == null) {
+        vms.diskOn(p.vm(), p.vmSeq(), p.worker()); // its disk is made there: it stays there
+      }
+    }
     placedNow.forEach(p -> example(examples, "placed " + p.vm() + " on " + p.worker()));
     int placed = placedNow.size();
     lost += placings.size() - placed;

@@ -218,6 +218,9 @@ public class FakeAgents implements AgentClient {
   public void forgetLogs(AgentAddress agent, String vm, Duration timeout) {}
 
   @Override
+  public void deleteDisk(AgentAddress agent, String diskId, Duration timeout) {}
+
+  @Override
   public dev.rota.agentapi.TaskTunnel connect(AgentAddress agent, String target, Duration timeout)
       throws java.io.IOException {
     throw new java.io.IOException("the fake agents hold no ports");

@@ -433,7 +433,8 @@ class TaskReportsTest {
         1,
         "restarted",
         null,
-        java.time.Instant.now()); // what its workflow would do next, were the task to end
+        java.time.Instant.now(),
+        null); // what its workflow would do next, were the task to end
     notifier.notify(started);
 
     assertEquals(2, heard.size(), heard.toString());

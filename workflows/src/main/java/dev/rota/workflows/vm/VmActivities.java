@@ -34,13 +34,24 @@ public interface VmActivities {
    * @param failedOn the worker the ended task failed on, which the restart prefers to avoid; null
    *     for none
    */
+  /**
+   * @param leaseEndsAtMillis when its lease under way runs out, 0 for none (a user's start begins a
+   *     new lease, which begins when it runs)
+   */
   record Requeue(
       String vm,
       int restartCount,
       String message,
       String eventType,
       String failedOn,
-      long submission) {}
+      long submission,
+      long leaseEndsAtMillis) {}
+
+  /**
+   * Its lease runs out at {@code endsAtMillis}: it began, or was extended, as {@code message} says.
+   */
+  record LeaseChange(
+      String vm, long endsAtMillis, String eventType, String message, long submission) {}
 
   /** A task on a worker, of the VM's {@code submission}. */
   record WorkerTask(String worker, String taskId, long submission) {}
@@ -56,6 +67,9 @@ public interface VmActivities {
 
   /** Makes the VM pending again as a new generation, records why, and wakes the scheduler. */
   void requeue(Requeue requeue);
+
+  /** Records when its lease runs out, and why in its events. */
+  void recordLease(LeaseChange change);
 
   /** Ends and removes the task from its worker; a worker or task already gone is fine. */
   void removeTask(WorkerTask task);

@@ -26,6 +26,9 @@ final class VmInbox {
 
   record Hear(TaskEvent event) implements Command {}
 
+  /** A lease extension by {@code seconds}; done with when the lease now runs out. */
+  record Extend(long seconds, CompletablePromise<String> done) implements Command {}
+
   private final String name;
   private final Supplier<VmStatus> status;
   private final Deque<Command> commands = new ArrayDeque<>();
@@ -74,6 +77,38 @@ final class VmInbox {
     }
   }
 
+  /** A lease extension, once the loop has carried it out: when the lease now ends, or why not. */
+  String extend(long seconds) {
+    CompletablePromise<String> done = Workflow.newPromise();
+    commands.add(new Extend(seconds, done));
+    return done.get();
+  }
+
+  /**
+   * Validates an extension before it is accepted, with {@code refusal} the lease's reason to refuse
+   * it (null: none).
+   */
+  void validateExtension(Supplier<String> refusal) {
+    String why = loaded ? extensionRefused(refusal) : null;
+    if (why != null) {
+      throw refused("extend the lease of", why);
+    }
+  }
+
+  /** The loop's turn at an extension: carried out by {@code carryOut} if it is still allowed. */
+  void answer(Extend extend, Supplier<String> refusal, Supplier<String> carryOut) {
+    String why = extensionRefused(refusal);
+    if (why == null) {
+      extend.done().complete(carryOut.get());
+    } else {
+      extend.done().completeExceptionally(refused("extend the lease of", why));
+    }
+  }
+
+  private String extensionRefused(Supplier<String> refusal) {
+    return deleteRequested ? "it is being deleted" : refusal.get();
+  }
+
   void hear(TaskEvent event) {
     if (!deleteRequested) {
       commands.add(new Hear(event));
@@ -97,8 +132,13 @@ final class VmInbox {
   }
 
   private ApplicationFailure notAllowed(UserAction action) {
-    String why = deleteRequested ? "it is being deleted" : "it is " + status.get().wireName();
+    return refused(
+        action.wireName(),
+        deleteRequested ? "it is being deleted" : "it is " + status.get().wireName());
+  }
+
+  private ApplicationFailure refused(String what, String why) {
     return ApplicationFailure.newNonRetryableFailure(
-        "cannot " + action.wireName() + " VM " + name + ": " + why, VmWorkflow.NOT_ALLOWED);
+        "cannot " + what + " VM " + name + ": " + why, VmWorkflow.NOT_ALLOWED);
   }
 }

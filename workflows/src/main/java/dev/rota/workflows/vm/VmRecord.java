@@ -21,6 +21,9 @@ import java.time.Duration;
  * @param restartAtMillis when the restart of a VM that ended is due, 0 if none is
  * @param readiness whether it has a readiness check, and what the check last said as the store
  *     holds it
+ * @param maxRunSeconds how long it may run (its lease); null for no limit
+ * @param onExpiry what becomes of it when its lease runs out
+ * @param leaseEndsAtMillis when its lease under way runs out, 0 if none is
  */
 public record VmRecord(
     String status,
@@ -38,7 +41,10 @@ public record VmRecord(
     Integer ttlSecondsAfterFinished,
     long scheduledAtMillis,
     long restartAtMillis,
-    dev.rota.core.lifecycle.HeardReadiness readiness) {
+    dev.rota.core.lifecycle.HeardReadiness readiness,
+    Integer maxRunSeconds,
+    String onExpiry,
+    long leaseEndsAtMillis) {
 
   /**
    * Where the VM's life stands by the store, for a run begun by a user's action, a delete, or a
@@ -60,6 +66,11 @@ public record VmRecord(
         vmStatus == VmStatus.RUNNING ? movingFrom : null,
         null,
         vmStatus == VmStatus.FAILED ? restartAtMillis : 0);
+  }
+
+  /** Its lease, as far as it has gone. */
+  dev.rota.core.lifecycle.Lease lease() {
+    return dev.rota.core.lifecycle.Lease.of(maxRunSeconds, onExpiry, leaseEndsAtMillis);
   }
 
   /** Its restart policy, with the host's delays. */

@@ -1,6 +1,7 @@
 package dev.rota.workflows.vm;
 
 import dev.rota.core.lifecycle.HeldTasks;
+import dev.rota.core.lifecycle.Lease;
 import dev.rota.core.lifecycle.VmLife;
 import dev.rota.core.model.VmStatus;
 import java.time.Duration;
@@ -21,14 +22,21 @@ final class VmSteps {
   private final VmShown shown;
   private final Supplier<VmLife> life;
   private final Consumer<VmLife> moveOn;
+  private final Supplier<Lease> lease;
 
   VmSteps(
-      String name, long submission, VmShown shown, Supplier<VmLife> life, Consumer<VmLife> moveOn) {
+      String name,
+      long submission,
+      VmShown shown,
+      Supplier<VmLife> life,
+      Consumer<VmLife> moveOn,
+      Supplier<Lease> lease) {
     this.name = name;
     this.submission = submission;
     this.shown = shown;
     this.life = life;
     this.moveOn = moveOn;
+    this.lease = lease;
   }
 
   private VmLife to(VmLife next) {
@@ -42,6 +50,11 @@ final class VmSteps {
 
   /** Removes its task, if it may have one, and stops it, saying {@code why}. */
   void stop(String why) {
+    stop(why, "stopped");
+  }
+
+  /** As {@link #stop(String)}, the event that says so of type {@code eventType}. */
+  void stop(String why, String eventType) {
     VmLife now = life.get();
     if (HeldTasks.mayHaveTask(now.status(), now.worker())) {
       VmLife stopping = to(now.withStatus(VmStatus.STOPPING));
@@ -51,7 +64,7 @@ final class VmSteps {
           "stopping");
       VmCalls.removeTasks(name, submission, stopping);
     }
-    status(to(life.get().withStatus(VmStatus.STOPPED)), why, "stopped");
+    status(to(life.get().withStatus(VmStatus.STOPPED)), why, eventType);
   }
 
   /** A new generation (so a new task id), pending for the scheduler. */
@@ -60,7 +73,13 @@ final class VmSteps {
     VmCalls.saying("pending as " + taskId(next) + ": " + why)
         .requeue(
             new VmActivities.Requeue(
-                name, next.restartCount(), why, eventType, failedOn, submission));
+                name,
+                next.restartCount(),
+                why,
+                eventType,
+                failedOn,
+                submission,
+                lease.get().endsAtMillis()));
     shown.show(next);
   }
 
@@ -110,6 +129,14 @@ final class VmSteps {
     VmCalls.recordStatus(
         new VmActivities.StatusChange(
             name, failed.status().wireName(), failed.message(), "restarts-exhausted", submission));
+  }
+
+  /** Writes when its lease runs out, {@code why} (it began, or was extended) in its events. */
+  void recordLease(String eventType, String why) {
+    VmCalls.saying(why)
+        .recordLease(
+            new VmActivities.LeaseChange(
+                name, lease.get().endsAtMillis(), eventType, why, submission));
   }
 
   /** Writes the lifecycle the task's events made. */

@@ -64,6 +64,17 @@ public interface VmWorkflow {
   void validateRestart();
 
   /**
+   * Moves the end of the VM's lease {@code seconds} later; the answer is when it now runs out (an
+   * RFC 3339 instant). Rejected unless its lease is under way: it has {@code maxRunDuration}, has
+   * run, and is not stopped or failed.
+   */
+  @UpdateMethod
+  String extendLease(long seconds);
+
+  @UpdateValidatorMethod(updateName = "extendLease")
+  void validateExtendLease(long seconds);
+
+  /**
    * The scheduler placed the VM's task, or saw it start, end, vanish or be lost with its worker.
    */
   @SignalMethod

@@ -3,10 +3,12 @@ package dev.rota.workflows.vm;
 import dev.rota.agentapi.TaskId;
 import dev.rota.core.lifecycle.EventRule;
 import dev.rota.core.lifecycle.HeardReadiness;
+import dev.rota.core.lifecycle.Lease;
 import dev.rota.core.lifecycle.RestartRule;
 import dev.rota.core.lifecycle.TaskHeard;
 import dev.rota.core.lifecycle.UserAction;
 import dev.rota.core.lifecycle.VmLife;
+import dev.rota.core.model.LeaseEnd;
 import dev.rota.core.model.RestartPolicy;
 import dev.rota.core.model.TaskEventType;
 import dev.rota.core.model.VmStatus;
@@ -16,6 +18,7 @@ import io.temporal.failure.ApplicationFailure;
 import io.temporal.workflow.Workflow;
 import io.temporal.workflow.WorkflowInit;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 
 /**
@@ -26,7 +29,8 @@ import java.util.List;
  * from the end and doubling on each failure in a row. The scheduler may move a running replica
  * (event {@code moved}): the VM stays running on its old task, at the next generation, until the
  * new copy has started. When its worker's drain deadline passes with the task still there (event
- * {@code drained}), it stops, or with a restart policy starts again elsewhere.
+ * {@code drained}), it stops, or with a restart policy starts again elsewhere. A VM with a lease
+ * ({@link Lease}) is stopped or deleted when it runs out, counted by a timer here.
  */
 public class VmWorkflowImpl implements VmWorkflow {
   /** What {@code RotaVmStatus} says of a VM that was deleted (its workflow is closed). */
@@ -69,6 +73,9 @@ public class VmWorkflowImpl implements VmWorkflow {
   /** When it last became finished (stopped, or failed for good); 0 while it is not. */
   private long finishedSinceMillis;
 
+  /** How long it may run, and when that runs out; the store keeps it, so no carry needs it. */
+  private Lease lease = Lease.NONE;
+
   /** Runs before any handler, so that an update in the first workflow task knows the VM. */
   @WorkflowInit
   public VmWorkflowImpl(String vmName, VmCarry carried, VmRecord submitted) {
@@ -77,7 +84,13 @@ public class VmWorkflowImpl implements VmWorkflow {
     // The submission this run is for; 0 when started without it.
     Object memo = Workflow.getMemo(VmWorkflow.SUBMISSION, Long.class);
     this.steps =
-        new VmSteps(vmName, memo instanceof Long s ? s : 0, shown, () -> life, next -> life = next);
+        new VmSteps(
+            vmName,
+            memo instanceof Long s ? s : 0,
+            shown,
+            () -> life,
+            next -> life = next,
+            () -> lease);
   }
 
   @Override
@@ -92,24 +105,32 @@ public class VmWorkflowImpl implements VmWorkflow {
       return; // deleted before its workflow ran
     }
     resume(stored, carried);
+    leaseHeard(); // a VM whose row shows it running already (its start came before its workflow)
     if (handedOver && (life.worker() == null || shown.startShows(life))) {
       shown.shownByItsStart();
     }
     while (true) {
       // Before it waits: what it heard is shown by the task that heard it.
       shown.now(life);
-      if (life.restartAtMillis() > 0) {
-        Duration wait =
-            Duration.ofMillis(Math.max(0, life.restartAtMillis() - Workflow.currentTimeMillis()));
+      if (inbox.isEmpty() && lease.runsOutBy(Workflow.currentTimeMillis(), life)) {
+        if (leaseRanOut()) {
+          return;
+        }
+      } else if (life.restartAtMillis() > 0) {
+        // A lease that runs out before the restart is due wakes the VM first, to end it.
+        boolean leaseFirst = lease.pending(life) && lease.endsAtMillis() < life.restartAtMillis();
+        Duration wait = until(leaseFirst ? lease.endsAtMillis() : life.restartAtMillis());
         boolean interrupted =
             Timers.sleepUnless(
                 wait,
-                "restart "
-                    + (life.restartCount() + 1)
-                    + " in "
-                    + dev.rota.workflows.Readable.duration(wait),
+                leaseFirst
+                    ? leaseEndsIn(wait)
+                    : "restart "
+                        + (life.restartCount() + 1)
+                        + " in "
+                        + dev.rota.workflows.Readable.duration(wait),
                 () -> !inbox.isEmpty());
-        if (!interrupted) {
+        if (!interrupted && !leaseFirst) {
           restartNow();
         }
       } else if (expires()) {
@@ -136,6 +157,9 @@ public class VmWorkflowImpl implements VmWorkflow {
           say("Failed for good; `rota vm start " + name + "` starts it again in this run.");
           Workflow.await(() -> !inbox.isEmpty()); // a start, a restart or a delete
         }
+      } else if (lease.pending(life)) {
+        Duration wait = until(lease.endsAtMillis());
+        Timers.sleepUnless(wait, leaseEndsIn(wait), () -> !inbox.isEmpty());
       } else {
         Workflow.await(() -> !inbox.isEmpty());
       }
@@ -209,6 +233,67 @@ public class VmWorkflowImpl implements VmWorkflow {
             + next);
   }
 
+  private static Duration until(long atMillis) {
+    return Duration.ofMillis(Math.max(0, atMillis - Workflow.currentTimeMillis()));
+  }
+
+  private static String leaseEndsIn(Duration wait) {
+    return "lease runs out in " + dev.rota.workflows.Readable.duration(wait) + " (maxRunDuration)";
+  }
+
+  /**
+   * Its lease ran out: it stops, or is deleted, as its {@code onExpiry} says. True when it was
+   * deleted and the workflow ends.
+   */
+  private boolean leaseRanOut() {
+    String why =
+        "its lease of "
+            + dev.rota.core.model.WrittenDuration.of(lease.maxRunSeconds())
+            + " ran out at "
+            + Instant.ofEpochMilli(lease.endsAtMillis())
+            + " (maxRunDuration)";
+    life = life.withRestartAt(0);
+    if (lease.onExpiry() == LeaseEnd.DELETE) {
+      inbox.deleting();
+      steps.delete("deleted: " + why);
+      Workflow.await(Workflow::isEveryHandlerFinished);
+      return true;
+    }
+    steps.stop("stopped: " + why, "lease-expired");
+    return false;
+  }
+
+  /**
+   * The lease once the VM's life has moved on: it begins when the VM first runs, and says so in its
+   * events.
+   */
+  private void leaseHeard() {
+    Lease next = lease.heard(life, Workflow.currentTimeMillis());
+    if (next != lease) {
+      lease = next;
+      steps.recordLease(
+          "lease-started",
+          "its lease of "
+              + dev.rota.core.model.WrittenDuration.of(lease.maxRunSeconds())
+              + " runs out at "
+              + Instant.ofEpochMilli(lease.endsAtMillis())
+              + " (maxRunDuration)");
+    }
+  }
+
+  /** Its lease extended by {@code seconds}: when it now runs out. */
+  private String extended(long seconds) {
+    lease = lease.extendedBy(seconds);
+    String endsAt = Instant.ofEpochMilli(lease.endsAtMillis()).toString();
+    steps.recordLease(
+        "lease-extended",
+        "lease extended by "
+            + dev.rota.core.model.WrittenDuration.of(seconds)
+            + ": runs out at "
+            + endsAt);
+    return endsAt;
+  }
+
   /**
    * Whether the VM is finished (stopped, or failed with no restart coming) and has a TTL, noting
    * when it became finished; a VM that runs again starts the count afresh when it next finishes.
@@ -245,6 +330,7 @@ public class VmWorkflowImpl implements VmWorkflow {
   private void resume(VmRecord stored, VmCarry carried) {
     ttlSecondsAfterFinished = stored.ttlSecondsAfterFinished();
     restarts = stored.restartSettings();
+    lease = stored.lease();
     shown.readinessWas(carried != null ? carried.readiness() : stored.readiness());
     if (carried != null) {
       life = carried.life();
@@ -267,6 +353,8 @@ public class VmWorkflowImpl implements VmWorkflow {
       hear(h.event());
     } else if (command instanceof VmInbox.Act a) {
       inbox.answer(a, this::act);
+    } else if (command instanceof VmInbox.Extend x) {
+      inbox.answer(x, () -> lease.refusesExtension(life), () -> extended(x.seconds()));
     } else if (command instanceof VmInbox.Delete) {
       steps.delete(null);
       return true;
@@ -313,6 +401,7 @@ public class VmWorkflowImpl implements VmWorkflow {
                 e.startedAtMillis()));
     life = heard.life();
     unrecorded = !shownAlready;
+    leaseHeard();
     switch (heard.then()) {
       case DRAINED -> drained(e);
       case ENDED -> {
@@ -393,6 +482,7 @@ public class VmWorkflowImpl implements VmWorkflow {
       case STOP -> steps.stop("stopped by request");
       case START -> {
         count = RestartRule.Count.NONE;
+        lease = lease.renewed();
         steps.requeue("started by request", "started", null);
       }
       case RESTART -> {
@@ -433,6 +523,20 @@ public class VmWorkflowImpl implements VmWorkflow {
   @Override
   public String restart() {
     return inbox.act(UserAction.RESTART);
+  }
+
+  @Override
+  public void validateExtendLease(long seconds) {
+    if (seconds <= 0) {
+      throw ApplicationFailure.newNonRetryableFailure(
+          "a lease is extended by a second or more", VmWorkflow.NOT_ALLOWED);
+    }
+    inbox.validateExtension(() -> lease.refusesExtension(life));
+  }
+
+  @Override
+  public String extendLease(long seconds) {
+    return inbox.extend(seconds);
   }
 
   @Override

@@ -26,6 +26,7 @@ import java.util.function.Function;
 import java.util.function.LongSupplier;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
 
 /**
  * The VM lifecycle in skipped time, against a fake store that notes each call with the server's
@@ -87,7 +88,10 @@ class VmWorkflowTest {
                 r.ttlSecondsAfterFinished(),
                 scheduledAt,
                 restartAt,
-                r.readiness());
+                r.readiness(),
+                r.maxRunSeconds(),
+                r.onExpiry(),
+                r.leaseEndsAtMillis());
       }
     }
 
@@ -156,7 +160,22 @@ class VmWorkflowTest {
       submissions.add(requeue.submission());
       calls.add(new Call("requeue " + requeue.restartCount(), now.getAsLong()));
       keepStatus("pending", null, requeue.restartCount(), 0);
+      keepLease(requeue.leaseEndsAtMillis());
       avoiding.put(requeue.restartCount(), String.valueOf(requeue.failedOn()));
+    }
+
+    @Override
+    public void recordLease(LeaseChange change) {
+      submissions.add(change.submission());
+      calls.add(new Call(change.eventType() + " " + change.endsAtMillis(), now.getAsLong()));
+      keepLease(change.endsAtMillis());
+    }
+
+    private void keepLease(long endsAtMillis) {
+      VmRecord r = stored;
+      if (r != null) {
+        stored = rebuilt(r, r.startedAtMillis(), r.maxRunSeconds(), r.onExpiry(), endsAtMillis);
+      }
     }
 
     /**
@@ -238,7 +257,10 @@ class VmWorkflowTest {
         ttlSeconds,
         0,
         0,
-        dev.rota.core.lifecycle.HeardReadiness.none(false));
+        dev.rota.core.lifecycle.HeardReadiness.none(false),
+        null,
+        null,
+        0);
   }
 
   private VmWorkflow start(VmRecord stored) {
@@ -952,6 +974,222 @@ class VmWorkflowTest {
     awaitDeleted();
   }
 
+  /** A pending VM whose lease is {@code maxRunSeconds}, ending as {@code onExpiry} says. */
+  private VmWorkflow startLeased(String policy, int maxRunSeconds, String onExpiry) {
+    return start(
+        leased(stored("pending", null, 0, policy, 0, null, 0, null), maxRunSeconds, onExpiry, 0));
+  }
+
+  private static VmRecord leased(
+      VmRecord r, int maxRunSeconds, String onExpiry, long endsAtMillis) {
+    return rebuilt(r, r.startedAtMillis(), maxRunSeconds, onExpiry, endsAtMillis);
+  }
+
+  /** {@code r} with its task's start and its lease as given. */
+  static VmRecord rebuilt(
+      VmRecord r, long startedAtMillis, Integer maxRunSeconds, String onExpiry, long endsAtMillis) {
+    return new VmRecord(
+        r.status(),
+        r.worker(),
+        r.restartCount(),
+        r.restartPolicy(),
+        startedAtMillis,
+        r.finishedAtMillis(),
+        r.restartDelayMillis(),
+        r.maxRestartDelayMillis(),
+        r.taskEventId(),
+        r.movingFrom(),
+        r.maxRestarts(),
+        r.restartWindowMillis(),
+        r.ttlSecondsAfterFinished(),
+        r.scheduledAtMillis(),
+        r.restartAtMillis(),
+        r.readiness(),
+        maxRunSeconds,
+        onExpiry,
+        endsAtMillis);
+  }
+
+  /** When the lease the store holds runs out, once its workflow has written it. */
+  private long leaseEnds() {
+    for (int i = 0; i < 100 && store.stored.leaseEndsAtMillis() == 0; i++) {
+      settle(); // written by an activity after the workflow task that heard the start
+    }
+    return store.stored.leaseEndsAtMillis();
+  }
+
+  /**
+   * When the lease the store holds runs out: {@code maxRunSeconds} after its task was seen running
+   * (the event's time, a moment after the test noted it).
+   */
+  private long leaseBegan(int maxRunSeconds) {
+    long endsAt = leaseEnds();
+    long from = endsAt - maxRunSeconds * 1000L;
+    assertTrue(
+        from >= startedAt && from < startedAt + 1_000, "began as it ran: " + (from - startedAt));
+    return endsAt;
+  }
+
+  @Test
+  void aVmWhoseLeaseRunsOutIsStoppedAndAnExtensionPutsThatOff() throws Exception {
+    VmWorkflow vm = startLeased("Never", 3600, "stop");
+    placed(vm, 0);
+    env.sleep(Duration.ofMinutes(10)); // waiting for room spends none of it
+    runs(vm, 0);
+    settle();
+    long endsAt = leaseBegan(3600);
+    assertEquals(List.of("lease-started " + endsAt), store.what());
+    env.sleep(Duration.ofMinutes(50));
+    assertEquals(
+        java.time.Instant.ofEpochMilli(endsAt + 1_800_000).toString(), vm.extendLease(1800));
+    env.sleep(Duration.ofMinutes(11)); // past the lease as first given
+    assertEquals("running", vm.status());
+    env.sleep(Duration.ofMinutes(29)); // past the extended lease
+    awaitStatus(vm, "stopped");
+    assertEquals(
+        List.of(
+            "lease-started " + endsAt,
+            "lease-extended " + (endsAt + 1_800_000),
+            "status stopping",
+            "remove w1/a.0",
+            "status stopped"),
+        store.what());
+    assertTrue(
+        store.when("status stopped") >= endsAt + 1_800_000, "not a moment before it ran out");
+    Histories.replayAndMaybeRecord(
+        env.getWorkflowClient(), "vm-a", VmWorkflowImpl.class, "vm-lease");
+  }
+
+  @Test
+  void aRestartGivesNoneOfTheLeaseBackAndAStartBeginsANewOne() {
+    VmWorkflow vm = startLeased("OnFailure", 600, "stop");
+    runs(vm, 0);
+    settle();
+    long endsAt = leaseBegan(600);
+    env.sleep(Duration.ofSeconds(300));
+    fails(vm, 0, 1);
+    env.sleep(Duration.ofSeconds(16)); // restarted 15 s after the failure
+    runs(vm, 1);
+    settle();
+    assertEquals(endsAt, store.stored.leaseEndsAtMillis(), "the same lease across the restart");
+    env.sleep(Duration.ofMillis(Math.max(0, endsAt - now()) + 1_000));
+    awaitStatus(vm, "stopped");
+    assertEquals(
+        List.of(
+            "lease-started " + endsAt,
+            "requeue 1",
+            "status stopping",
+            "remove w1/a.1",
+            "status stopped"),
+        store.what());
+    assertEquals("pending", act(vm, v -> v::start));
+    assertEquals(0, store.stored.leaseEndsAtMillis(), "a start's lease has not begun");
+    env.sleep(Duration.ofHours(1)); // pending: its new lease has not begun
+    runs(vm, 2);
+    awaitStatus(vm, "running");
+    settle();
+    assertTrue(leaseBegan(600) > endsAt + 3_600_000, "a new lease");
+  }
+
+  @Test
+  void aLeaseThatRunsOutBeforeARestartIsDueEndsTheVmWithoutTheRestart() {
+    VmWorkflow vm = startLeased("OnFailure", 20, "stop");
+    runs(vm, 0);
+    settle();
+    env.sleep(Duration.ofSeconds(10));
+    fails(vm, 0, 1); // its restart is due 15 s later, after the lease
+    env.sleep(Duration.ofSeconds(11));
+    awaitStatus(vm, "stopped");
+    assertTrue(
+        store.what().stream().noneMatch(w -> w.startsWith("requeue")), store.what().toString());
+    env.sleep(Duration.ofSeconds(30));
+    assertEquals("stopped", vm.status(), "no restart after the lease ran out");
+  }
+
+  @Test
+  void aLeaseEndingInDeleteDeletesTheVmAndItsWorkflowCompletes() {
+    VmWorkflow vm = startLeased("Always", 60, "delete");
+    placed(vm, 0);
+    runs(vm, 0);
+    settle();
+    long endsAt = leaseBegan(60);
+    env.sleep(Duration.ofSeconds(61));
+    awaitDeleted();
+    assertEquals(List.of("lease-started " + endsAt, "remove w1/a.0", "delete"), store.what());
+  }
+
+  @Test
+  void aVmSeenRunningBeforeItsWorkflowRanBeginsItsLeaseFromItsStart() {
+    store.stored = null;
+    env = TemporalTestEnvironments.started(store);
+    store.now = env::currentTimeMillis;
+    long started = now() - 5_000; // its agent's start, written to its row before the workflow ran
+    store.stored = leased(stored("running", "w1", 0, "Never", 1, null, 0, null), 60, "stop", 0);
+    store.stored = rebuilt(store.stored, started, 60, "stop", 0);
+    VmWorkflow vm = starter();
+    WorkflowClient.start(vm::run, "a", null, null);
+    awaitStatus(vm, "running");
+    assertEquals(started + 60_000, leaseEnds());
+    assertEquals(List.of("lease-started " + (started + 60_000)), store.what());
+    env.sleep(Duration.ofSeconds(56));
+    awaitStatus(vm, "stopped");
+  }
+
+  @Test
+  void aLeaseKeptInTheStoreRunsOutForAWorkflowResumedFromIt() {
+    VmRecord running =
+        leased(stored("running", "w1", 0, "Never", 1, null, 0, null), 3600, "stop", 0);
+    VmWorkflow vm = start(running);
+    awaitStatus(vm, "running");
+    // The run before this one (continued as new, or lost with Temporal) left the lease half spent.
+    long endsAt = now() + 100_000;
+    store.stored = leased(store.stored, 3600, "stop", endsAt);
+    env.getWorkflowClient().newUntypedWorkflowStub(VmWorkflow.workflowId("a")).terminate("lost");
+    VmWorkflow again = starter();
+    WorkflowClient.start(again::run, "a", null, null);
+    awaitStatus(again, "running");
+    env.sleep(Duration.ofSeconds(99));
+    assertEquals("running", again.status());
+    env.sleep(Duration.ofSeconds(2));
+    awaitStatus(again, "stopped");
+    assertTrue(store.when("status stopped") >= endsAt);
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @org.junit.jupiter.params.provider.CsvSource(
+      delimiter = '|',
+      textBlock =
+          """
+          no lease        | 0    | it has no lease (maxRunDuration)
+          not yet begun   | 600  | its lease begins when it first runs
+          """)
+  void anExtensionIsRefusedUnlessALeaseIsUnderWay(String what, int maxRun, String why) {
+    VmRecord pending = stored("pending", null, 0, "Never", 0, null, 0, null);
+    VmWorkflow vm = start(maxRun == 0 ? pending : leased(pending, maxRun, "stop", 0));
+    awaitStatus(vm, "pending");
+    WorkflowUpdateException refused =
+        assertThrows(WorkflowUpdateException.class, () -> vm.extendLease(60));
+    assertTrue(
+        String.valueOf(refused.getCause().getMessage())
+            .contains("cannot extend the lease of VM a: " + why),
+        String.valueOf(refused.getCause().getMessage()));
+    assertEquals(List.of(), store.what(), "a refusal changes nothing");
+  }
+
+  @Test
+  void aStoppedVmsLeaseIsNotExtended() {
+    VmWorkflow vm = startLeased("Never", 600, "stop");
+    runs(vm, 0);
+    settle();
+    assertEquals("stopped", vm.stop());
+    WorkflowUpdateException refused =
+        assertThrows(WorkflowUpdateException.class, () -> act(vm, v -> () -> v.extendLease(60)));
+    assertTrue(
+        String.valueOf(refused.getCause().getMessage())
+            .contains("it is stopped; a start begins a new lease"),
+        String.valueOf(refused.getCause().getMessage()));
+  }
+
   @Test
   void aLongLivedVmContinuesAsNewKeepingWhatTheStoreDoesNotHold() throws Exception {
     VmWorkflow vm = start("pending", null, 0, "OnFailure");
@@ -1154,7 +1392,10 @@ class VmWorkflowTest {
                 null,
                 0,
                 0,
-                dev.rota.core.lifecycle.HeardReadiness.none(true)));
+                dev.rota.core.lifecycle.HeardReadiness.none(true),
+                null,
+                null,
+                0));
     awaitStatus(vm, "running");
     settle();
     assertEquals("**running** on w1, restart 0; not ready yet", currentDetails());
@@ -1364,7 +1605,10 @@ class VmWorkflowTest {
                 null,
                 placedAt,
                 0,
-                dev.rota.core.lifecycle.HeardReadiness.none(false)));
+                dev.rota.core.lifecycle.HeardReadiness.none(false),
+                null,
+                null,
+                0));
     settle();
     tell(
         vm,
@@ -1409,7 +1653,10 @@ class VmWorkflowTest {
             null,
             0,
             due,
-            dev.rota.core.lifecycle.HeardReadiness.none(false)));
+            dev.rota.core.lifecycle.HeardReadiness.none(false),
+            null,
+            null,
+            0));
     env.sleep(Duration.ofMillis(Math.max(0, due - now()) + 1_000));
     assertTrue(
         store.what().contains("requeue 2"),

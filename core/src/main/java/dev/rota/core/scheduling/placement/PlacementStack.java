@@ -19,6 +19,8 @@ public final class PlacementStack {
 
   public static final AvoidsWorker AVOIDS = new AvoidsWorker();
 
+  public static final KeepsItsDisk DISK = new KeepsItsDisk();
+
   public static final FitsResources RESOURCES = new FitsResources();
 
   /**

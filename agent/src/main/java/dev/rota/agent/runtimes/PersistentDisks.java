@@ -1,0 +1,170 @@
+package dev.rota.agent.runtimes;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.rota.agent.images.ImageCache;
+import dev.rota.agent.tasks.Task;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Stream;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The persistent root disks of this worker's {@code qemu} VMs: one overlay of the VM's image per VM
+ * submission, in {@code disks/<id>/} beside the tasks rather than in a task's folder, so that the
+ * VM's next task (a start after a stop, a restart) boots from it again. A disk holds the image it
+ * is an overlay of in the cache for as long as it exists, across agent restarts. It goes when the
+ * controller says its VM is deleted ({@code DELETE /v1/disks/{id}}). One task at a time boots from
+ * a disk: the next generation's waits until the one before has ended.
+ */
+public final class PersistentDisks {
+  private static final Logger log = LoggerFactory.getLogger(PersistentDisks.class);
+
+  /** How long a task waits for the task before it (being removed) to let go of the disk. */
+  static final Duration HANDOVER = Duration.ofMinutes(2);
+
+  /** What a disk is an overlay of, written beside it. */
+  record Record(String id, String image, String sha256) {}
+
+  /** A disk as the agent lists it. */
+  public record Held(String id, String image, long bytes) {}
+
+  private final Path root;
+  private final ImageCache images;
+  private final ObjectMapper json;
+  private final Map<String, Task> users = new HashMap<>();
+
+  public PersistentDisks(Path root, ImageCache images, ObjectMapper json) throws IOException {
+    this.root = root;
+    this.images = images;
+    this.json = json;
+    Files.createDirectories(root);
+    for (Record r : records()) {
+      images.retain(r.sha256()); // the disk needs its image whether or not a task runs from it
+    }
+  }
+
+  /** Where the overlay of disk {@code id} is, made or not. */
+  public Path overlay(String id) {
+    return root.resolve(id).resolve("disk.qcow2");
+  }
+
+  /**
+   * The disk's overlay for {@code task}, made from {@code image} by {@code make} when the VM has
+   * none yet on this worker: made beside its place and renamed, so that a disk is whole or absent.
+   * Waits for an earlier task of the VM that still runs from the disk to end.
+   */
+  public Path take(String id, Task task, ImageCache.Lease image, Maker make)
+      throws IOException, InterruptedException {
+    awaitTurn(id, task);
+    Path overlay = overlay(id);
+    if (Files.exists(overlay)) {
+      return overlay;
+    }
+    Path dir = overlay.getParent();
+    Files.createDirectories(dir);
+    Path partial = dir.resolve("disk.qcow2.partial");
+    Files.deleteIfExists(partial);
+    make.make(partial);
+    json.writeValue(
+        dir.resolve("disk.json").toFile(), new Record(id, image.image(), image.sha256()));
+    images.retain(image.sha256());
+    Files.move(partial, overlay, StandardCopyOption.ATOMIC_MOVE);
+    log.info("disk {} made from {}", id, image.image());
+    return overlay;
+  }
+
+  /** Makes an overlay at the path given. */
+  public interface Maker {
+    void make(Path overlay) throws IOException;
+  }
+
+  private synchronized void awaitTurn(String id, Task task) throws InterruptedException {
+    long deadline = System.nanoTime() + HANDOVER.toNanos();
+    while (true) {
+      Task user = users.get(id);
+      if (user == null || user == task || user.ended() || user.isRemoved()) {
+        users.put(id, task);
+        return;
+      }
+      long left = deadline - System.nanoTime();
+      if (left <= 0) {
+        throw new IllegalStateException(
+            "its disk is still used by task " + user.id + ", which has not ended");
+      }
+      wait(Math.min(100, Math.max(1, left / 1_000_000)));
+    }
+  }
+
+  /** The disks this worker holds. */
+  public List<Held> list() {
+    List<Held> held = new ArrayList<>();
+    for (Record r : records()) {
+      long bytes;
+      try {
+        bytes = Files.size(overlay(r.id()));
+      } catch (IOException e) {
+        continue; // being made, or going
+      }
+      held.add(new Held(r.id(), r.image(), bytes));
+    }
+    return held;
+  }
+
+  /**
+   * Removes disk {@code id}, letting its image go; false when a task still runs from it (its VM is
+   * deleted once its task is gone, so that is an earlier VM's disk under a name taken again).
+   */
+  public synchronized boolean delete(String id) throws IOException {
+    Task user = users.get(id);
+    if (user != null && !user.ended() && !user.isRemoved()) {
+      return false;
+    }
+    users.remove(id);
+    Path dir = root.resolve(id);
+    if (!Files.isDirectory(dir)) {
+      return true;
+    }
+    Record r = read(dir);
+    try (Stream<Path> files = Files.walk(dir)) {
+      for (Path p : files.sorted(java.util.Comparator.reverseOrder()).toList()) {
+        Files.deleteIfExists(p);
+      }
+    }
+    if (r != null) {
+      images.release(r.sha256());
+    }
+    log.info("disk {} deleted", id);
+    return true;
+  }
+
+  private List<Record> records() {
+    List<Record> found = new ArrayList<>();
+    try (Stream<Path> dirs = Files.list(root)) {
+      for (Path dir : dirs.toList()) {
+        Record r = read(dir);
+        if (r != null && Files.exists(overlay(r.id()))) {
+          found.add(r);
+        }
+      }
+    } catch (IOException e) {
+      log.warn("cannot read the disks in {}: {}", root, e.toString());
+    }
+    return found;
+  }
+
+  private Record read(Path dir) {
+    try {
+      return json.readValue(dir.resolve("disk.json").toFile(), Record.class);
+    } catch (IOException e) {
+      return null;
+    }
+  }
+}

@@ -1,0 +1,30 @@
+package dev.rota.core.scheduling.placement;
+
+import dev.rota.core.scheduling.PendingVm;
+
+/**
+ * A VM with a persistent disk goes back to the worker that holds the disk, and to no other: its
+ * disk is not copied, so elsewhere it would boot from a fresh one. Decided per VM, as {@link
+ * AvoidsWorker} is.
+ */
+public final class KeepsItsDisk {
+  /** Whether {@code vm} may go to {@code worker}. */
+  public boolean admits(String worker, PendingVm vm) {
+    return vm.diskOn() == null || worker.equals(vm.diskOn());
+  }
+
+  /**
+   * Why a VM with a disk waits: where its disk is, and whether that worker could take VMs like it
+   * at all ({@code open}) and so has no room, or cannot now; empty without a disk.
+   */
+  public String why(PendingVm vm, boolean open) {
+    if (vm.diskOn() == null) {
+      return "";
+    }
+    return "its persistent disk is on worker "
+        + vm.diskOn()
+        + (open
+            ? ", which has no room for it now"
+            : ", which cannot take it now (not registered, not ready, paused or draining)");
+  }
+}
