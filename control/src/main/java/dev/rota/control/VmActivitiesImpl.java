@@ -101,7 +101,8 @@ public class VmActivitiesImpl implements VmActivities, VmReadModel {
         readiness(v),
         v.spec().maxRunSeconds(),
         v.spec().onExpiry(),
-        Columns.millis(v.state().leaseExpiresAt()));
+        Columns.millis(v.state().leaseExpiresAt()),
+        v.spec().persistentDisk());
   }
 
   /** What the VM's agent last said of its readiness, as the store holds it. */

@@ -24,6 +24,7 @@ import java.time.Duration;
  * @param maxRunSeconds how long it may run (its lease); null for no limit
  * @param onExpiry what becomes of it when its lease runs out
  * @param leaseEndsAtMillis when its lease under way runs out, 0 if none is
+ * @param persistentDisk whether its root disk stays on its worker, and so does it
  */
 public record VmRecord(
     String status,
@@ -44,7 +45,8 @@ public record VmRecord(
     dev.rota.core.lifecycle.HeardReadiness readiness,
     Integer maxRunSeconds,
     String onExpiry,
-    long leaseEndsAtMillis) {
+    long leaseEndsAtMillis,
+    boolean persistentDisk) {
 
   /**
    * Where the VM's life stands by the store, for a run begun by a user's action, a delete, or a

@@ -73,6 +73,9 @@ public class VmWorkflowImpl implements VmWorkflow {
   /** When it last became finished (stopped, or failed for good); 0 while it is not. */
   private long finishedSinceMillis;
 
+  /** Whether its disk, and so the VM, stays on its worker: a drain does not send it elsewhere. */
+  private boolean persistentDisk;
+
   /** How long it may run, and when that runs out; the store keeps it, so no carry needs it. */
   private Lease lease = Lease.NONE;
 
@@ -331,6 +334,7 @@ public class VmWorkflowImpl implements VmWorkflow {
     ttlSecondsAfterFinished = stored.ttlSecondsAfterFinished();
     restarts = stored.restartSettings();
     lease = stored.lease();
+    persistentDisk = stored.persistentDisk();
     shown.readinessWas(carried != null ? carried.readiness() : stored.readiness());
     if (carried != null) {
       life = carried.life();
@@ -424,7 +428,9 @@ public class VmWorkflowImpl implements VmWorkflow {
     String why = "worker " + e.worker() + " was drained";
     if (restarts.policy() != RestartPolicy.NEVER) {
       steps.replace(
-          "started again elsewhere: "
+          (persistentDisk
+                  ? "waiting for worker " + e.worker() + ", which holds its persistent disk: "
+                  : "started again elsewhere: ")
               + why
               + " (restart "
               + (life.restartCount() + 1)

@@ -91,7 +91,8 @@ class VmWorkflowTest {
                 r.readiness(),
                 r.maxRunSeconds(),
                 r.onExpiry(),
-                r.leaseEndsAtMillis());
+                r.leaseEndsAtMillis(),
+                r.persistentDisk());
       }
     }
 
@@ -161,6 +162,7 @@ class VmWorkflowTest {
       calls.add(new Call("requeue " + requeue.restartCount(), now.getAsLong()));
       keepStatus("pending", null, requeue.restartCount(), 0);
       keepLease(requeue.leaseEndsAtMillis());
+      requeued.add(requeue.message());
       avoiding.put(requeue.restartCount(), String.valueOf(requeue.failedOn()));
     }
 
@@ -177,6 +179,9 @@ class VmWorkflowTest {
         stored = rebuilt(r, r.startedAtMillis(), r.maxRunSeconds(), r.onExpiry(), endsAtMillis);
       }
     }
+
+    /** Why each requeue was, in order. */
+    final List<String> requeued = new CopyOnWriteArrayList<>();
 
     /**
      * By generation, the worker its requeue asked the scheduler to prefer to avoid ("null": none).
@@ -260,7 +265,8 @@ class VmWorkflowTest {
         dev.rota.core.lifecycle.HeardReadiness.none(false),
         null,
         null,
-        0);
+        0,
+        false);
   }
 
   private VmWorkflow start(VmRecord stored) {
@@ -793,6 +799,44 @@ class VmWorkflowTest {
   }
 
   @Test
+  void aVmWithAPersistentDiskLeftOnADrainedWorkerWaitsForThatWorkerSayingSo() {
+    VmRecord pending = stored("pending", null, 0, "Always", 0, null, 0, null);
+    VmWorkflow vm =
+        start(
+            new VmRecord(
+                pending.status(),
+                pending.worker(),
+                pending.restartCount(),
+                pending.restartPolicy(),
+                pending.startedAtMillis(),
+                pending.finishedAtMillis(),
+                pending.restartDelayMillis(),
+                pending.maxRestartDelayMillis(),
+                pending.taskEventId(),
+                pending.movingFrom(),
+                pending.maxRestarts(),
+                pending.restartWindowMillis(),
+                pending.ttlSecondsAfterFinished(),
+                pending.scheduledAtMillis(),
+                pending.restartAtMillis(),
+                pending.readiness(),
+                null,
+                null,
+                0,
+                true));
+    placed(vm, 0);
+    runs(vm, 0);
+    on(vm, 0, "w1", "drained");
+    awaitStatus(vm, "pending");
+    for (int i = 0; i < 100 && store.requeued.isEmpty(); i++) {
+      settle();
+    }
+    assertTrue(
+        store.requeued.get(0).startsWith("waiting for worker w1, which holds its persistent disk"),
+        store.requeued.toString());
+  }
+
+  @Test
   void aMovedVmRunsOnItsOldCopyUntilTheNewOneStarts() {
     VmWorkflow vm = running("Always");
     on(vm, 1, "w2", "moved");
@@ -1007,7 +1051,8 @@ class VmWorkflowTest {
         r.readiness(),
         maxRunSeconds,
         onExpiry,
-        endsAtMillis);
+        endsAtMillis,
+        r.persistentDisk());
   }
 
   /** When the lease the store holds runs out, once its workflow has written it. */
@@ -1395,7 +1440,8 @@ class VmWorkflowTest {
                 dev.rota.core.lifecycle.HeardReadiness.none(true),
                 null,
                 null,
-                0));
+                0,
+                false));
     awaitStatus(vm, "running");
     settle();
     assertEquals("**running** on w1, restart 0; not ready yet", currentDetails());
@@ -1608,7 +1654,8 @@ class VmWorkflowTest {
                 dev.rota.core.lifecycle.HeardReadiness.none(false),
                 null,
                 null,
-                0));
+                0,
+                false));
     settle();
     tell(
         vm,
@@ -1656,7 +1703,8 @@ class VmWorkflowTest {
             dev.rota.core.lifecycle.HeardReadiness.none(false),
             null,
             null,
-            0));
+            0,
+            false));
     env.sleep(Duration.ofMillis(Math.max(0, due - now()) + 1_000));
     assertTrue(
         store.what().contains("requeue 2"),
