@@ -161,6 +161,9 @@ public final class RotaHost implements AutoCloseable {
     context
         .getBean(dev.rota.control.VmWorkflowStarter.class)
         .sweepEvery(dev.rota.control.VmWorkflowStarter.SWEEP_EVERY);
+    context
+        .getBean(dev.rota.control.DiskSweeper.class)
+        .sweepEvery(dev.rota.control.DiskSweeper.EVERY);
     if (mode == HostMode.DEV) {
       DevAgentSettings local = context.getBean(DevAgentSettings.class);
       String heartbeat = context.getBean(DevAgentPace.class).heartbeatInterval();

@@ -46,26 +46,72 @@ class AgentBatchStartsTest {
     context.close();
   }
 
+  /** A real agent on loopback offering {@code runtimes}, working in the test's folder. */
+  private Agent agent(String name, String runtimes) {
+    return Agent.start(
+        AgentConfig.from(
+            Map.of(
+                "ROTA_CONTROLLER_URL",
+                "http://127.0.0.1:9",
+                "ROTA_WORKER_NAME",
+                name,
+                "ROTA_AGENT_PORT",
+                "0",
+                "ROTA_WORKER_RUNTIMES",
+                runtimes,
+                "ROTA_AGENT_SECRET",
+                "a-secret-for-this-test-only",
+                "ROTA_AGENT_DATA_DIR",
+                data.toString()),
+            new String[0]));
+  }
+
+  private static AgentAddress address(Agent agent) {
+    return new AgentAddress(
+        "https://127.0.0.1:" + agent.port(), agent.secret(), agent.certificateSha256());
+  }
+
   private static HttpAgentClient client(ApplicationContext context) {
     return new HttpAgentClient(context.getBean(io.micronaut.serde.ObjectMapper.class));
   }
 
+  /**
+   * The controller's client lists a qemu worker's persistent disks and deletes one; the disks are
+   * as an earlier run of the agent left them, found again at its start.
+   */
+  @Test
+  void aRealAgentListsTheDisksItHoldsAndDeletesOne() throws Exception {
+    dev.rota.testing.TestGuest.get(); // QEMU, which the qemu runtime looks for
+    for (String id : List.of("gone-5", "kept-6")) {
+      Path dir = java.nio.file.Files.createDirectories(data.resolve("disks").resolve(id));
+      java.nio.file.Files.write(dir.resolve("disk.qcow2"), new byte[512]);
+      java.nio.file.Files.writeString(
+          dir.resolve("disk.json"),
+          "{\"id\":\"" + id + "\",\"image\":\"file:///d.qcow2\",\"sha256\":\"ab\"}");
+    }
+    try (Agent agent = agent("disks", "qemu")) {
+      AgentAddress address = address(agent);
+      HttpAgentClient client = client(context);
+      assertEquals(
+          List.of(
+              new dev.rota.agentapi.HeldDisk("gone-5", "file:///d.qcow2", 512),
+              new dev.rota.agentapi.HeldDisk("kept-6", "file:///d.qcow2", 512)),
+          client.disks(address, TIMEOUT).stream()
+              .sorted(java.util.Comparator.comparing(dev.rota.agentapi.HeldDisk::id))
+              .toList());
+      client.deleteDisk(address, "gone-5", TIMEOUT);
+      assertEquals(
+          List.of("kept-6"),
+          client.disks(address, TIMEOUT).stream().map(dev.rota.agentapi.HeldDisk::id).toList());
+      assertTrue(!java.nio.file.Files.exists(data.resolve("disks/gone-5")), "its folder is gone");
+      client.deleteDisk(address, "gone-5", TIMEOUT); // gone already: no refusal
+    }
+  }
+
   @Test
   void aRealAgentStartsABatchAndSaysWhichItRefused() {
-    try (Agent agent =
-        Agent.start(
-            AgentConfig.from(
-                Map.of(
-                    "ROTA_CONTROLLER_URL", "http://127.0.0.1:9",
-                    "ROTA_WORKER_NAME", "batch",
-                    "ROTA_AGENT_PORT", "0",
-                    "ROTA_WORKER_RUNTIMES", "synthetic",
-                    "ROTA_AGENT_SECRET", "a-secret-for-this-test-only",
-                    "ROTA_AGENT_DATA_DIR", data.toString()),
-                new String[0]))) {
-      AgentAddress address =
-          new AgentAddress(
-              "https://127.0.0.1:" + agent.port(), agent.secret(), agent.certificateSha256());
+    try (Agent agent = agent("batch", "synthetic")) {
+      AgentAddress address = address(agent);
       List<TaskStarts.Outcome> outcomes =
           client(context)
               .startTasks(

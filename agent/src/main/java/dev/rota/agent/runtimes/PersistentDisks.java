@@ -33,9 +33,6 @@ public final class PersistentDisks {
   /** What a disk is an overlay of, written beside it. */
   record Record(String id, String image, String sha256) {}
 
-  /** A disk as the agent lists it. */
-  public record Held(String id, String image, long bytes) {}
-
   private final Path root;
   private final ImageCache images;
   private final ObjectMapper json;
@@ -104,8 +101,8 @@ public final class PersistentDisks {
   }
 
   /** The disks this worker holds. */
-  public List<Held> list() {
-    List<Held> held = new ArrayList<>();
+  public List<dev.rota.agentapi.HeldDisk> list() {
+    List<dev.rota.agentapi.HeldDisk> held = new ArrayList<>();
     for (Record r : records()) {
       long bytes;
       try {
@@ -113,7 +110,7 @@ public final class PersistentDisks {
       } catch (IOException e) {
         continue; // being made, or going
       }
-      held.add(new Held(r.id(), r.image(), bytes));
+      held.add(new dev.rota.agentapi.HeldDisk(r.id(), r.image(), bytes));
     }
     return held;
   }

@@ -617,7 +617,7 @@ public class QemuRuntimeTest {
     PersistentDisks disks = new PersistentDisks(data.resolve("disks"), cache, json);
     assertEquals(
         List.of("keeper-7"),
-        disks.list().stream().map(PersistentDisks.Held::id).toList(),
+        disks.list().stream().map(dev.rota.agentapi.HeldDisk::id).toList(),
         "found again, as after an agent restart");
     assertEquals(
         sha256(guest.qcow2Disk()),

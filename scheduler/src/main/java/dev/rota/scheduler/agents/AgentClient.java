@@ -80,4 +80,7 @@ public interface AgentClient {
    * Refused (409) while a task still runs from it.
    */
   void deleteDisk(AgentAddress agent, String diskId, Duration timeout);
+
+  /** {@code GET /v1/disks}: the persistent disks the worker holds; none from an older agent. */
+  java.util.List<dev.rota.agentapi.HeldDisk> disks(AgentAddress agent, Duration timeout);
 }

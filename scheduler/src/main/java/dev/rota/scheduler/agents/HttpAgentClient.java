@@ -33,6 +33,7 @@ import java.util.List;
 @SerdeImport(dev.rota.agentapi.GuestSpec.class)
 @SerdeImport(dev.rota.agentapi.Disconnect.class)
 @SerdeImport(dev.rota.agentapi.DiskSpec.class)
+@SerdeImport(dev.rota.agentapi.HeldDisk.class)
 @SerdeImport(TaskView.class)
 @SerdeImport(TaskStarts.class)
 @SerdeImport(TaskStarts.Item.class)
@@ -205,6 +206,25 @@ public class HttpAgentClient implements AgentClient {
   @Override
   public void deleteDisk(AgentAddress agent, String diskId, Duration timeout) {
     delete(agent, "/v1/disks/" + encode(diskId), timeout, 204, 404);
+  }
+
+  @Override
+  public List<dev.rota.agentapi.HeldDisk> disks(AgentAddress agent, Duration timeout) {
+    String endpoint = agent.endpoint();
+    try {
+      HttpResponse<String> listed =
+          send(
+              agent,
+              authorized(HttpRequest.newBuilder(uri(endpoint, "/v1/disks")).GET(), agent),
+              timeout);
+      if (listed.statusCode() == 404) {
+        return List.of(); // an agent from before persistent disks holds none
+      }
+      expect(listed, "GET /v1/disks", 200);
+      return json.readValue(listed.body(), Argument.listOf(dev.rota.agentapi.HeldDisk.class));
+    } catch (IOException e) {
+      throw new UncheckedIOException("GET /v1/disks on " + endpoint + ": " + e.getMessage(), e);
+    }
   }
 
   /** A DELETE of {@code path} that may answer {@code ok}; a gone resource is one of them. */

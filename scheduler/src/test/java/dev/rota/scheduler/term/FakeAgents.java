@@ -221,6 +221,11 @@ public class FakeAgents implements AgentClient {
   public void deleteDisk(AgentAddress agent, String diskId, Duration timeout) {}
 
   @Override
+  public List<dev.rota.agentapi.HeldDisk> disks(AgentAddress agent, Duration timeout) {
+    return List.of();
+  }
+
+  @Override
   public dev.rota.agentapi.TaskTunnel connect(AgentAddress agent, String target, Duration timeout)
       throws java.io.IOException {
     throw new java.io.IOException("the fake agents hold no ports");

@@ -1,0 +1,76 @@
+package dev.rota.control;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import dev.rota.agentapi.HeldDisk;
+import dev.rota.store.VmPlacementNotes;
+import dev.rota.store.VmRow;
+import dev.rota.store.VmState;
+import dev.rota.store.VmTemplate;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+/** Which of a worker's disks no VM has: those, and only those, are deleted. */
+class DiskSweeperTest {
+  private static VmRow vm(long seq, boolean persistent, String diskOn) {
+    VmTemplate spec =
+        new VmTemplate(
+            "qemu",
+            "file:///d.qcow2",
+            List.of(),
+            Map.of(),
+            Map.of("cpu", 1L),
+            Map.of(),
+            "Never",
+            null,
+            null,
+            null,
+            null,
+            null,
+            List.of(),
+            null,
+            null,
+            null,
+            null,
+            null,
+            persistent,
+            null);
+    return new VmRow(
+        "dev",
+        seq,
+        Instant.EPOCH,
+        spec,
+        new VmState("running", null, "w1", 0, null, null, null, null, 0, null, null),
+        new VmPlacementNotes(null, null, null, null, null, null, false, diskOn),
+        null,
+        null,
+        0);
+  }
+
+  @ParameterizedTest(name = "{0}: deleted {4}")
+  @CsvSource(
+      delimiter = '|',
+      textBlock =
+          """
+          its VM, its disk here        | 7 | true  | w1 | false
+          its VM, not yet placed       | 7 | true  |    | false
+          no such VM                   |   | false |    | true
+          the name submitted again     | 8 | true  | w1 | true
+          its VM's disk on w2          | 7 | true  | w2 | true
+          its VM's disk not persistent | 7 | false |    | true
+          """)
+  void aDiskIsAnOrphanWhenNoVmHasItHere(
+      String what, Long seq, boolean persistent, String diskOn, boolean deleted) {
+    HeldDisk held = new HeldDisk("dev-7", "file:///d.qcow2", 1024);
+    Optional<VmRow> row = seq == null ? Optional.empty() : Optional.of(vm(seq, persistent, diskOn));
+    assertEquals(
+        deleted ? List.of(held) : List.of(),
+        DiskSweeper.orphans(
+            "w1", List.of(held), name -> name.equals("dev") ? row : Optional.empty()),
+        what);
+  }
+}
