@@ -111,6 +111,10 @@ public interface VmRepository extends CrudRepository<VmRow, String> {
 
   List<VmRow> findByNameInList(Collection<String> names);
 
+  /** The VMs whose persistent disks the workers hold, by name. */
+  @Query("SELECT * FROM vms WHERE disk_on IN (:workers) ORDER BY name")
+  List<VmRow> withDisksOn(Collection<String> workers);
+
   /**
    * Why a VM still waits (the scheduler's); written only when it changed, and only while it is
    * pending.

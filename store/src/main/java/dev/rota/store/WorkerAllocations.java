@@ -28,4 +28,19 @@ public class WorkerAllocations {
     }
     return result;
   }
+
+  /**
+   * By worker, for those of {@code names} that hold any, the VMs whose persistent disks they hold,
+   * by name; one query.
+   */
+  public Map<String, java.util.List<String>> disks(Collection<String> names) {
+    Map<String, java.util.List<String>> result = new HashMap<>();
+    if (names.isEmpty()) {
+      return result;
+    }
+    for (VmRow vm : vms.withDisksOn(names)) {
+      result.computeIfAbsent(vm.notes().diskOn(), w -> new java.util.ArrayList<>()).add(vm.name());
+    }
+    return result;
+  }
 }

@@ -182,6 +182,10 @@ class QemuEndToEndTest extends SharedDevStack {
     String worker = (String) stack.vm("devbox").get("worker");
     assertEquals(worker, stack.vm("devbox").get("diskOn"), "its disk is where it first ran");
     assertFalse(disksOf("devbox").isEmpty(), "kept outside its task's folder");
+    assertEquals(
+        List.of("devbox"),
+        stack.api("GET", "/v1/workers/" + worker, null).map().get("disks"),
+        "its worker's view names it");
 
     assertEquals(202, stack.api("POST", "/v1/vms/devbox/stop", null).status());
     eventually("stopped", BOOT, () -> "stopped".equals(stack.vm("devbox").get("status")));
@@ -200,6 +204,7 @@ class QemuEndToEndTest extends SharedDevStack {
         () ->
             stack.api("GET", "/v1/vms/devbox", null).status() == 404
                 && disksOf("devbox").isEmpty());
+    assertEquals(List.of(), stack.api("GET", "/v1/workers/" + worker, null).map().get("disks"));
   }
 
   /** Waits for {@code vm}'s current guest to say it booted {@code n} times from its disk. */

@@ -118,13 +118,15 @@ public class WorkerService {
     List<String> names = rows.stream().map(WorkerRow::name).toList();
     Map<String, Allocation> allocations = allocations(names);
     Map<String, Map<String, Instant>> held = images.of(names);
+    Map<String, List<String>> disks = this.allocations.disks(names);
     return rows.stream()
         .map(
             r ->
                 WorkerView.of(
                     r,
                     allocations.getOrDefault(r.name(), Allocation.NONE),
-                    held.getOrDefault(r.name(), Map.of())))
+                    held.getOrDefault(r.name(), Map.of()),
+                    disks.getOrDefault(r.name(), List.of())))
         .toList();
   }
 
@@ -193,10 +195,7 @@ public class WorkerService {
   }
 
   private WorkerView view(WorkerRow row) {
-    return WorkerView.of(
-        row,
-        allocations(List.of(row.name())).getOrDefault(row.name(), Allocation.NONE),
-        images.of(List.of(row.name())).getOrDefault(row.name(), Map.of()));
+    return views(List.of(row)).get(0);
   }
 
   private Map<String, Allocation> allocations(List<String> names) {

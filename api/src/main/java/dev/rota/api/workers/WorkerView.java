@@ -16,7 +16,8 @@ import java.util.Map;
  * of its agent's HTTPS certificate pinned at registration (null for a plain-HTTP agent), and what
  * its agent said a person should know of it ({@code notices}: limits it cannot enforce, guests
  * emulated in software), and the build its agent said it is when it registered ({@code
- * agentVersion}: {@code 0.1.0+<commit>}, null for an agent that did not say).
+ * agentVersion}: {@code 0.1.0+<commit>}, null for an agent that did not say). {@code disks} are the
+ * VMs whose persistent disks it holds, by name: they run nowhere else.
  */
 // Every field of the API's resources is present, null or empty included.
 @JsonInclude(JsonInclude.Include.ALWAYS)
@@ -36,13 +37,15 @@ public record WorkerView(
     Map<String, Long> allocated,
     int vmCount,
     List<HeldImage> images,
+    List<String> disks,
     @Nullable DrainView drain,
     @Nullable String certificateSha256,
     List<String> notices,
     @Nullable String agentVersion)
     implements Named {
 
-  public static WorkerView of(WorkerRow row, Allocation allocation, Map<String, Instant> images) {
+  public static WorkerView of(
+      WorkerRow row, Allocation allocation, Map<String, Instant> images, List<String> disks) {
     return new WorkerView(
         row.name(),
         row.endpoint(),
@@ -58,6 +61,7 @@ public record WorkerView(
         allocation.resources(),
         allocation.vmCount(),
         HeldImage.shown(images),
+        disks,
         DrainView.of(row, allocation.vmCount()),
         row.certificateSha256(),
         row.notices() == null ? List.of() : row.notices(),
