@@ -89,6 +89,9 @@ public record VmRow(
   }
 
   public VmRow withSpec(VmTemplate newSpec) {
+    if (newSpec == spec) {
+      return this;
+    }
     return new VmRow(name, seq, createdAt, newSpec, state, notes, membership, readiness, version);
   }
 

@@ -130,11 +130,7 @@ public final class PersistentDisks {
       return true;
     }
     Record r = read(dir);
-    try (Stream<Path> files = Files.walk(dir)) {
-      for (Path p : files.sorted(java.util.Comparator.reverseOrder()).toList()) {
-        Files.deleteIfExists(p);
-      }
-    }
+    dev.rota.agent.machine.Folders.delete(dir);
     if (r != null) {
       images.release(r.sha256());
     }

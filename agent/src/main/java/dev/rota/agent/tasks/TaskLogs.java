@@ -281,8 +281,8 @@ public final class TaskLogs {
   }
 
   private static void delete(Path dir) {
-    try (Stream<Path> walk = Files.walk(dir)) {
-      walk.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+    try {
+      dev.rota.agent.machine.Folders.delete(dir);
     } catch (IOException e) {
       // gone already
     }

@@ -325,11 +325,8 @@ public final class TaskTable {
   }
 
   private static void deleteFolder(Path dir) {
-    if (!Files.exists(dir)) {
-      return;
-    }
-    try (Stream<Path> walk = Files.walk(dir)) {
-      walk.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+    try {
+      dev.rota.agent.machine.Folders.delete(dir);
     } catch (IOException e) {
       log.debug("could not delete {}: {}", dir, e.toString());
     }

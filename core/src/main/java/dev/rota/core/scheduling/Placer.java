@@ -410,9 +410,6 @@ public final class Placer {
       if (vm.diskOn() == null) {
         return "";
       }
-      if (vm.diskOn().equals(vm.avoid())) {
-        return "its persistent disk is on that worker: it starts there once the avoidance ends";
-      }
       boolean open =
           classOf(vm).members.stream().anyMatch(s -> s.worker.name().equals(vm.diskOn()));
       return PlacementStack.DISK.why(vm, open);

@@ -15,11 +15,15 @@ public final class KeepsItsDisk {
 
   /**
    * Why a VM with a disk waits: where its disk is, and whether that worker could take VMs like it
-   * at all ({@code open}) and so has no room, or cannot now; empty without a disk.
+   * at all ({@code open}) and so has no room, or cannot now, or is the worker it avoids for now;
+   * empty without a disk.
    */
   public String why(PendingVm vm, boolean open) {
     if (vm.diskOn() == null) {
       return "";
+    }
+    if (vm.diskOn().equals(vm.avoid())) {
+      return "its persistent disk is on that worker: it starts there once the avoidance ends";
     }
     return "its persistent disk is on worker "
         + vm.diskOn()
