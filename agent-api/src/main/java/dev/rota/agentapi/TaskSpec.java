@@ -24,6 +24,8 @@ import java.util.Map;
  *     {@link #withoutSecretValues() none of them} to its records; null for none
  * @param disk a {@code qemu} VM's root disk: whether it outlives the task, and its size; null for
  *     one that goes with the task, the image's size
+ * @param resume whether a {@code qemu} VM resumes from the memory it saved on this worker when it
+ *     was suspended, rather than booting; null for false
  */
 public record TaskSpec(
     String vm,
@@ -40,7 +42,8 @@ public record TaskSpec(
     NetworkSpec network,
     Checks checks,
     SecretRefs secrets,
-    DiskSpec disk) {
+    DiskSpec disk,
+    Boolean resume) {
   public TaskSpec(
       String vm,
       int restartCount,
@@ -71,6 +74,7 @@ public record TaskSpec(
         network,
         checks,
         secrets,
+        null,
         null);
   }
 
@@ -118,7 +122,8 @@ public record TaskSpec(
         network,
         checks,
         secrets,
-        disk);
+        disk,
+        resume);
   }
 
   /**
@@ -163,7 +168,21 @@ public record TaskSpec(
         network,
         checks,
         secrets,
-        disk);
+        disk,
+        resume);
+  }
+
+  /** Whether it resumes from saved memory rather than booting. */
+  public boolean resumes() {
+    return Boolean.TRUE.equals(resume);
+  }
+
+  /**
+   * The name of what the VM keeps on its worker (its persistent disk, its saved memory): the same
+   * for every task of one VM submission; null from controllers that send no submission.
+   */
+  public String keepId() {
+    return disk != null ? disk.id() : submission == null ? null : DiskSpec.idOf(vm, submission);
   }
 
   /** Where its guest may connect to: its own network, or the default. */

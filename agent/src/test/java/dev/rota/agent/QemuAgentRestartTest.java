@@ -138,6 +138,97 @@ class QemuAgentRestartTest {
     eventually("an adopted VM can still be stopped", () -> qemus().isEmpty());
   }
 
+  /**
+   * An agent killed while it saves a guest's memory (its save seen begun: the file being written
+   * beside its place), then started again: the controller's call, tried again, answers once the
+   * memory is saved whole, with one QEMU throughout and none left; and the VM's next task resumes
+   * from it, counting on in the same boot.
+   */
+  @Test
+  void anAgentKilledWhileItSuspendsAVmLosesNothingAndTheTriedAgainSuspendSavesItWhole()
+      throws Exception {
+    TestGuest guest = TestGuest.get();
+    try (ServerSocket s = new ServerSocket(0)) {
+      port = s.getLocalPort();
+    }
+    Process first = agent();
+    assertEquals(201, send("PUT", "/v1/tasks/kept.0", counting(guest, 0, false)).statusCode());
+    Path console = data.resolve("agent/tasks/kept.0/stdout.log");
+    eventually(
+        "counting",
+        Duration.ofMinutes(3),
+        () -> Files.exists(console) && read(console).contains("count=3 "));
+    long pid = qemus().get(0).pid();
+
+    java.util.concurrent.CompletableFuture<?> cut =
+        java.util.concurrent.CompletableFuture.runAsync(
+            () -> {
+              try {
+                send("POST", "/v1/tasks/kept.0/suspend", null);
+              } catch (Exception e) {
+                // the agent is killed under it
+              }
+            });
+    Path disk = data.resolve("agent/disks/kept-3");
+    Path whole = disk.resolve("memory.state");
+    eventually(
+        "the save begun",
+        () -> Files.exists(disk.resolve("memory.state.partial")) || Files.exists(whole));
+    first.destroyForcibly().waitFor(); // SIGKILL
+    cut.join();
+
+    agent();
+    HttpResponse<String> again = send("POST", "/v1/tasks/kept.0/suspend", null);
+    assertEquals(200, again.statusCode(), again.body());
+    assertTrue(Files.size(whole) > 0, "saved whole, in its place");
+    assertTrue(!Files.exists(disk.resolve("memory.state.partial")), "nothing half-written left");
+    eventually("its QEMU ended", () -> qemus().isEmpty());
+    assertTrue(!ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false));
+    java.util.regex.Matcher m =
+        java.util.regex.Pattern.compile("count=(\\d+) boot=([0-9a-f-]+)").matcher(read(console));
+    int counted = 0;
+    String bootId = null;
+    while (m.find()) {
+      counted = Integer.parseInt(m.group(1));
+      bootId = m.group(2);
+    }
+
+    assertEquals(204, send("DELETE", "/v1/tasks/kept.0", null).statusCode());
+    assertEquals(201, send("PUT", "/v1/tasks/kept.1", counting(guest, 1, true)).statusCode());
+    Path resumed = data.resolve("agent/tasks/kept.1/stdout.log");
+    String goesOn = "count=" + (counted + 1) + " boot=" + bootId;
+    eventually(
+        "resumed, counting on",
+        Duration.ofMinutes(3),
+        () -> Files.exists(resumed) && read(resumed).contains(goesOn));
+    assertEquals(1, qemus().size(), "one QEMU: the resumed one");
+    assertTrue(!Files.exists(whole), "its memory used once");
+  }
+
+  /** A task of VM {@code kept}, submission 3, whose guest counts on its console. */
+  private static String counting(TestGuest guest, int generation, boolean resume) throws Exception {
+    Map<String, Object> spec = new java.util.LinkedHashMap<>();
+    spec.put("vm", "kept");
+    spec.put("restartCount", generation);
+    spec.put("runtime", "qemu");
+    spec.put("resources", Map.of("cpu", 1, "memory", 128));
+    spec.put(
+        "guest",
+        Map.of(
+            "kernel",
+            guest.kernel().toUri().toString(),
+            "initrd",
+            guest.initrd().toUri().toString(),
+            "kernelArgs",
+            "quiet",
+            "userData",
+            "#!/bin/sh\nboot=$(cat /proc/sys/kernel/random/boot_id)\ni=0\n"
+                + "while true; do i=$((i + 1)); echo \"count=$i boot=$boot\"; sleep 1; done\n"));
+    spec.put("submission", 3);
+    spec.put("resume", resume);
+    return new ObjectMapper().writeValueAsString(spec);
+  }
+
   private static String read(Path file) {
     try {
       return Files.readString(file, java.nio.charset.StandardCharsets.ISO_8859_1);

@@ -78,6 +78,7 @@ class AuthApiTest {
           new Call("GET", "/v1/vms/nobody/exec?command=true", null, Set.of("compute:connect")),
           new Call("POST", "/v1/vms/nobody/start", null, Set.of("compute:write")),
           new Call("POST", "/v1/vms/nobody/restart", null, Set.of("compute:write")),
+          new Call("POST", "/v1/vms/nobody/suspend", null, Set.of("compute:write")),
           new Call("DELETE", "/v1/vms/nobody", null, Set.of("compute:write")),
           new Call(
               "POST",

@@ -168,6 +168,7 @@ class HostileInputTest {
       "/v1/vms/%s/stop",
       "/v1/vms/%s/start",
       "/v1/vms/%s/restart",
+      "/v1/vms/%s/suspend",
       "/v1/workers/%s",
       "/v1/workers/%s/heartbeat",
       "/v1/workers/%s/tasks",

@@ -255,7 +255,8 @@ class VmApiTest {
           negative ttl       | {"name":"ttl","command":["x"],"ttlAfterFinished":"-1s"}               | 400 | ttlAfterFinished
           ttl in seconds     | {"name":"ttl2","command":["x"],"ttlAfterFinished":3600}               | 400 | ttlAfterFinished
           ttl as ISO         | {"name":"ttl3","command":["x"],"ttlAfterFinished":"PT1H"}             | 400 | ttlAfterFinished
-          unknown onExpiry   | {"name":"l2","command":["x"],"maxRunDuration":"1h","onExpiry":"suspend"} | 400 | onExpiry: must be one of "stop", "delete"
+          unknown onExpiry   | {"name":"l2","command":["x"],"maxRunDuration":"1h","onExpiry":"pause"} | 400 | onExpiry: must be one of "stop", "delete", "suspend"
+          suspend a process  | {"name":"l5","command":["x"],"maxRunDuration":"1h","onExpiry":"suspend"} | 400 | onExpiry: suspend is for a VM that can be suspended: only qemu VMs can be suspended
           no run at all      | {"name":"l3","command":["x"],"maxRunDuration":"0s"}                   | 400 | maxRunDuration
           lease in seconds   | {"name":"l4","command":["x"],"maxRunDuration":3600}                   | 400 | maxRunDuration
           disk of a process  | {"name":"k1","command":["x"],"disk":{"persistent":true}}              | 400 | disk: is a qemu VM's root disk
@@ -661,6 +662,7 @@ class VmApiTest {
             http.get("/v1/vms/ghost"),
             http.get("/v1/vms/ghost/events"),
             http.post("/v1/vms/ghost/stop", null),
+            http.post("/v1/vms/ghost/suspend", null),
             http.put("/v1/vms/ghost/lease", "{\"extendBy\":\"1h\"}"),
             http.delete("/v1/vms/ghost"))) {
       assertEquals(404, reply.status(), reply.toString());
@@ -675,6 +677,9 @@ class VmApiTest {
     assertEquals(
         409, http.post("/v1/vms/acts/start", null).status(), "a pending VM cannot be started");
     assertEquals(409, http.post("/v1/vms/acts/restart", null).status(), "nor restarted");
+    Http.Reply suspend = http.post("/v1/vms/acts/suspend", null);
+    assertEquals(409, suspend.status(), "nor a process VM suspended");
+    assertTrue(suspend.detail().contains("only qemu VMs can be suspended"), suspend.detail());
     assertEquals("pending", http.get("/v1/vms/acts").map().get("status"));
 
     Http.Reply stop = http.post("/v1/vms/acts/stop", null);

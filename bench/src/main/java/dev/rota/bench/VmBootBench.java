@@ -26,7 +26,8 @@ import java.util.concurrent.atomic.AtomicInteger;
 /**
  * Real VMs through the whole stack, on one worker: submit-to-guest-running (the guest's init
  * printing its marker on the serial console, read through the API's logs call) for one VM and for a
- * burst, and the image cache's fetch rate over loopback HTTP. One dev host with one agent offering
+ * burst, a VM with a persistent disk booted cold, suspended and resumed, each to its guest's next
+ * word, and the image cache's fetch rate over loopback HTTP. One dev host with one agent offering
  * qemu; the test guest of {@code .ci/qemu guest}, its disk served over HTTP (fetched once for all).
  * Not a test: it prints its figures.
  *
@@ -91,6 +92,7 @@ public final class VmBootBench {
       String image = base + "/disk.qcow2";
       figures.put("oneVm", boot(List.of("one"), image, "one, cold image cache"));
       figures.put("oneVmWarm", boot(List.of("warm"), image, "one, image cached"));
+      figures.put("suspendResume", suspendResume(image));
       List<String> names = new ArrayList<>();
       for (int i = 0; i < burst; i++) {
         names.add("burst-" + i);
@@ -171,6 +173,61 @@ public final class VmBootBench {
                       }
                     }));
     return r;
+  }
+
+  /**
+   * One VM with a persistent disk whose guest says a line every 0.2 s: submit to its first line
+   * (cold), suspend to {@code suspended}, and start to its first line after the resume.
+   */
+  private Map<String, Object> suspendResume(String image) throws Exception {
+    String ticks = "#!/bin/sh\\nwhile true; do echo tick; sleep 0.2; done\\n";
+    Instant submitted = Instant.now();
+    HttpResponse<String> made =
+        send(
+            "POST",
+            "/v1/vms",
+            "{\"name\":\"box\",\"runtime\":\"qemu\",\"image\":\""
+                + image
+                + "\",\"resources\":{\"cpu\":1,\"memory\":256},\"disk\":{\"persistent\":true},"
+                + "\"guest\":{\"userData\":\""
+                + ticks
+                + "\"}}");
+    if (made.statusCode() != 201) {
+      throw new IllegalStateException("submit answered " + made.statusCode() + ": " + made.body());
+    }
+    await("box ticks", () -> get("/v1/vms/box/logs").contains("ROTA-GUEST-STARTUP tick"));
+    double cold = seconds(submitted);
+    Instant suspending = Instant.now();
+    send("POST", "/v1/vms/box/suspend", null);
+    await("box suspended", () -> get("/v1/vms/box").contains("\"status\":\"suspended\""));
+    double suspend = seconds(suspending);
+    String said = String.valueOf(json.readValue(get("/v1/vms/box"), Map.class).get("statusMessage"));
+    Instant resuming = Instant.now();
+    send("POST", "/v1/vms/box/start", null);
+    await(
+        "box ticks again",
+        () ->
+            get("/v1/vms/box").contains("\"status\":\"running\"")
+                && get("/v1/vms/box/logs").contains("ROTA-GUEST-STARTUP tick"));
+    double resume = seconds(resuming);
+    boolean booted = get("/v1/vms/box/logs").contains("ROTA-GUEST-UP");
+    Map<String, Object> r = new LinkedHashMap<>();
+    r.put("coldBootToGuestSeconds", cold);
+    r.put("suspendSeconds", suspend);
+    r.put("resumeToGuestSeconds", resume);
+    r.put("suspended", said);
+    r.put("bootedAgain", booted);
+    System.out.printf(
+        "a dev box (256 MiB, persistent disk): cold boot to its guest's first word %.2f s;"
+            + " suspend %.2f s (%s); resume to its guest's next word %.2f s%s%n",
+        cold, suspend, said, resume, booted ? " (it booted again!)" : "");
+    send("DELETE", "/v1/vms/box", null);
+    await("box deleted", () -> send("GET", "/v1/vms/box", null).statusCode() == 404);
+    return r;
+  }
+
+  private static double seconds(Instant since) {
+    return Duration.between(since, Instant.now()).toMillis() / 1000.0;
   }
 
   /**

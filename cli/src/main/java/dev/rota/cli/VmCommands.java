@@ -598,8 +598,51 @@ final class VmCommands extends Noun {
     return shown(answer, COLUMNS);
   }
 
-  @Command(name = "start", description = "Run a stopped or failed VM again.")
+  @Command(
+      name = "suspend",
+      description =
+          "Save the VM's memory on its worker and end its QEMU; `rota vm resume` goes on from there.")
+  int suspend(@Parameters(paramLabel = "NAME") String name, @Mixin WaitOptions wait) {
+    ApiClient api = root.api();
+    JsonNode answer = api.post(path(name) + "/suspend", null);
+    if (wait.wait) {
+      boolean[] begun = {false};
+      root.waiter(Waiter.parse(wait.timeout))
+          .until(
+              "vm " + name,
+              () -> {
+                JsonNode vm = api.get(path(name));
+                String now = vm.path("status").asText();
+                String message = vm.path("statusMessage").asText();
+                begun[0] |= now.equals("suspending");
+                if (now.equals("suspended")) {
+                  return Waiter.Look.done(now);
+                }
+                // Running after the suspend began: its agent could not save its memory, and says
+                // why. Running before: the suspend is still on its way.
+                boolean failed =
+                    !now.equals("suspending")
+                        && (begun[0] || message.contains("could not be suspended"));
+                return failed
+                    ? Waiter.Look.unreachable("was not suspended", now + ": " + message)
+                    : Waiter.Look.waiting(now);
+              });
+      answer = api.get(path(name));
+    }
+    return shown(answer, COLUMNS);
+  }
+
+  @Command(
+      name = "start",
+      description = "Run a stopped or failed VM again, or resume a suspended one.")
   int start(@Parameters(paramLabel = "NAME") String name, @Mixin WaitOptions wait) {
+    return runAgain(name, "start", wait);
+  }
+
+  @Command(
+      name = "resume",
+      description = "Resume a suspended VM where it was (a start of a suspended VM).")
+  int resume(@Parameters(paramLabel = "NAME") String name, @Mixin WaitOptions wait) {
     return runAgain(name, "start", wait);
   }
 

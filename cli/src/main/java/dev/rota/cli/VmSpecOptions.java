@@ -185,12 +185,12 @@ final class VmSpecOptions {
       names = "--max-run",
       paramLabel = "DURATION",
       description =
-          "its lease: stop it (or --on-expiry delete) once it has run this long (30m, 2h, 7d), counted from when it first runs")
+          "its lease: stop it (or --on-expiry delete|suspend) once it has run this long (30m, 2h, 7d), counted from when it first runs")
   String maxRun;
 
   @Option(
       names = "--on-expiry",
-      paramLabel = "stop|delete",
+      paramLabel = "stop|delete|suspend",
       description = "what becomes of it when its lease (--max-run) runs out (default stop)")
   String onExpiry;
 

@@ -51,9 +51,9 @@ public class DiskSweeper {
   }
 
   /**
-   * The disks {@code worker} holds that no VM has: the disk's VM submission is gone, or the VM's
-   * disk is on another worker. A VM whose disk has no worker yet keeps any disk of its: it is being
-   * placed.
+   * The disks {@code worker} holds that no VM has: the disk's VM submission is gone, the VM has
+   * neither a persistent disk nor saved memory (nor memory being saved), or its disk is on another
+   * worker. A VM whose disk has no worker yet keeps any disk of its: it is being placed.
    */
   static List<HeldDisk> orphans(
       String worker, List<HeldDisk> held, Function<String, Optional<VmRow>> vm) {
@@ -64,8 +64,16 @@ public class DiskSweeper {
               if (row.isEmpty() || row.get().seq() != d.submission()) {
                 return true;
               }
-              String on = row.get().notes().diskOn();
-              return !row.get().spec().persistentDisk() || on != null && !on.equals(worker);
+              dev.rota.store.VmPlacementNotes notes = row.get().notes();
+              String on = notes.diskOn();
+              boolean kept =
+                  row.get().spec().persistentDisk()
+                      || notes.memorySaved()
+                      // its memory being saved, and noted once it is
+                      || dev.rota.core.model.VmStatus.SUSPENDING
+                          .wireName()
+                          .equals(row.get().state().status());
+              return !kept || on != null && !on.equals(worker);
             })
         .toList();
   }

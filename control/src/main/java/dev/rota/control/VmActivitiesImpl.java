@@ -102,7 +102,12 @@ public class VmActivitiesImpl implements VmActivities, VmReadModel {
         v.spec().maxRunSeconds(),
         v.spec().onExpiry(),
         Columns.millis(v.state().leaseExpiresAt()),
-        v.spec().persistentDisk());
+        v.spec().persistentDisk(),
+        dev.rota.core.lifecycle.SuspendRule.refusal(
+            v.spec().runtime(),
+            v.spec().image(),
+            v.spec().persistentDisk(),
+            v.membership().vmSet()));
   }
 
   /** What the VM's agent last said of its readiness, as the store holds it. */
@@ -207,6 +212,33 @@ public class VmActivitiesImpl implements VmActivities, VmReadModel {
     if (removedTasks.removed(task.worker(), task.taskId())) {
       scheduler.roomFreed("task " + task.taskId() + " removed from " + task.worker());
     }
+  }
+
+  /**
+   * Saves the task's memory through its agent, then notes where it is; a refusal (the VM cannot be
+   * suspended, its task no longer runs) is the answer, not tried again.
+   */
+  @Override
+  public long suspendTask(WorkerTask task) {
+    dev.rota.store.WorkerRow worker =
+        workers
+            .findById(task.worker())
+            .orElseThrow(
+                () ->
+                    io.temporal.failure.ApplicationFailure.newNonRetryableFailure(
+                        "worker " + task.worker() + " is gone", "WorkerGone"));
+    long bytes;
+    try {
+      bytes = agents.suspendTask(worker.agent(), task.taskId(), agentCalls.suspendTimeout());
+    } catch (dev.rota.agentapi.AgentRejectedException e) {
+      throw io.temporal.failure.ApplicationFailure.newNonRetryableFailure(
+          e.getMessage(), "SuspendRefused");
+    }
+    String vm = dev.rota.agentapi.TaskId.parse(task.taskId()).map(t -> t.vm()).orElseThrow();
+    long seq =
+        task.submission() != 0 ? task.submission() : vms.findById(vm).map(VmRow::seq).orElse(0L);
+    vms.memorySaved(vm, seq, task.worker());
+    return bytes;
   }
 
   /**

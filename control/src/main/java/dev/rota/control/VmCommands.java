@@ -116,6 +116,12 @@ public class VmCommands {
     workflows.wakeScheduler("vm " + name + " restarted");
   }
 
+  /** Saves the running VM's memory on its worker and ends its task; a start resumes it. */
+  public void suspend(String name) {
+    find(name);
+    actions.act(name, vm -> vm::suspend);
+  }
+
   /** Moves the end of the VM's lease {@code seconds} later, if it has one under way. */
   public void extendLease(String name, long seconds) {
     find(name);

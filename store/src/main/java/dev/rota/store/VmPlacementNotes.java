@@ -9,7 +9,8 @@ import java.time.Instant;
  * What the scheduler's terms note on a VM's row for placing it: the worker to avoid and until when,
  * why it waits (and whether it fits no worker of the cluster), the worker it failed on, and while
  * it moves, where its old copy runs and the worker it moves from, and the worker that holds its
- * persistent disk. The scheduler alone writes these.
+ * persistent disk (or its saved memory), and whether its memory is saved there, to resume from. The
+ * scheduler writes these, and the VM's workflow its saved memory.
  */
 @Embeddable
 public record VmPlacementNotes(
@@ -20,10 +21,11 @@ public record VmPlacementNotes(
     @MappedProperty("moving_from") @Nullable String movingFrom,
     @MappedProperty("old_copy_on") @Nullable String oldCopyOn,
     @MappedProperty("fits_nowhere") boolean fitsNowhere,
-    @MappedProperty("disk_on") @Nullable String diskOn) {
+    @MappedProperty("disk_on") @Nullable String diskOn,
+    @MappedProperty("memory_saved") boolean memorySaved) {
 
   public static final VmPlacementNotes NONE =
-      new VmPlacementNotes(null, null, null, null, null, null, false, null);
+      new VmPlacementNotes(null, null, null, null, null, null, false, null, false);
 
   public VmPlacementNotes(
       String avoidWorker,
@@ -34,6 +36,14 @@ public record VmPlacementNotes(
       String oldCopyOn,
       boolean fitsNowhere) {
     this(
-        avoidWorker, avoidUntil, pendingReason, failedOn, movingFrom, oldCopyOn, fitsNowhere, null);
+        avoidWorker,
+        avoidUntil,
+        pendingReason,
+        failedOn,
+        movingFrom,
+        oldCopyOn,
+        fitsNowhere,
+        null,
+        false);
   }
 }

@@ -163,7 +163,7 @@ public interface VmRepository extends CrudRepository<VmRow, String> {
       """
       UPDATE vms SET restart_count = :generation + 1, pending_reason = NULL, fits_nowhere = FALSE, status_message = :message,
         version = version + 1
-      WHERE name = :name AND seq = :seq AND restart_count = :generation AND status NOT IN ('pending', 'stopping', 'stopped', 'failed')
+      WHERE name = :name AND seq = :seq AND restart_count = :generation AND status NOT IN ('pending', 'stopping', 'stopped', 'failed', 'suspended')
         AND worker = :from AND moving_from IS NULL""";
 
   /**
@@ -172,6 +172,22 @@ public interface VmRepository extends CrudRepository<VmRow, String> {
   @Query(
       "UPDATE vms SET disk_on = :worker WHERE name = :name AND seq = :seq AND disk_persistent AND disk_on IS NULL")
   int diskOn(String name, long seq, String worker);
+
+  /**
+   * Its memory is saved on {@code worker}, which it resumes on: that worker holds it as it holds a
+   * persistent disk.
+   */
+  @Query(
+      "UPDATE vms SET memory_saved = TRUE, disk_on = COALESCE(disk_on, :worker) WHERE name = :name AND seq = :seq")
+  int memorySaved(String name, long seq, String worker);
+
+  /**
+   * Its saved memory is given to the task that resumes it: a VM without a persistent disk holds its
+   * worker no longer.
+   */
+  @Query(
+      "UPDATE vms SET memory_saved = FALSE, disk_on = CASE WHEN disk_persistent THEN disk_on END WHERE name = :name AND seq = :seq AND memory_saved")
+  int memoryUsed(String name, long seq);
 
   /** {@link #startMove}'s statement, for a term's moves as one batch. */
   String START_MOVE =
@@ -192,9 +208,15 @@ public interface VmRepository extends CrudRepository<VmRow, String> {
   @Query("UPDATE vms SET avoid_worker = :worker, avoid_until = :until WHERE name = :name")
   int avoid(String name, String worker, Instant until);
 
-  /** A status its workflow decided (stopping, stopped), with why. */
+  /**
+   * A status its workflow decided (stopping, stopped), with why. A stop drops the memory a
+   * suspended VM saved: a VM without a persistent disk then holds its worker no longer.
+   */
   @Query(
-      "UPDATE vms SET status = :status, status_message = :message, restart_at = NULL, version = version + 1 WHERE name = :name"
+      "UPDATE vms SET status = :status, status_message = :message, restart_at = NULL, version = version + 1,"
+          + " memory_saved = CASE WHEN :status = 'stopped' THEN FALSE ELSE memory_saved END,"
+          + " disk_on = CASE WHEN :status = 'stopped' AND NOT disk_persistent THEN NULL ELSE disk_on END"
+          + " WHERE name = :name"
           + OF_SUBMISSION)
   int recordStatus(String name, long submission, String status, String message);
 
@@ -319,7 +341,7 @@ public interface VmRepository extends CrudRepository<VmRow, String> {
   @Query(
       """
       UPDATE vms SET evicted_generation = :generation
-      WHERE name = :name AND seq = :seq AND restart_count = :generation AND status NOT IN ('pending', 'stopping', 'stopped', 'failed')
+      WHERE name = :name AND seq = :seq AND restart_count = :generation AND status NOT IN ('pending', 'stopping', 'stopped', 'failed', 'suspended')
         AND (evicted_generation IS NULL OR evicted_generation <> :generation)""")
   int evicted(String name, long seq, int generation);
 

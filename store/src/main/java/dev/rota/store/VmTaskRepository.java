@@ -26,7 +26,7 @@ public interface VmTaskRepository extends GenericRepository<VmTaskRow, String> {
       """
       INSERT INTO vm_tasks (id, vm, vm_seq, generation, worker, state, placed_at)
       SELECT :id, :vm, :vmSeq, :generation, :worker, 'scheduled', :at FROM vms
-      WHERE name = :vm AND seq = :vmSeq AND restart_count = :generation AND status NOT IN ('stopping', 'stopped', 'failed')
+      WHERE name = :vm AND seq = :vmSeq AND restart_count = :generation AND status NOT IN ('stopping', 'stopped', 'failed', 'suspending', 'suspended')
         AND NOT EXISTS (SELECT 1 FROM vm_tasks WHERE id = :id)""";
 
   List<VmTaskRow> findAll();

@@ -54,7 +54,8 @@ class PreReleaseSchemaTest {
                 "3 Worker agent version",
                 "4 Vm pending since",
                 "5 Vm lease",
-                "6 Vm disk"))
+                "6 Vm disk",
+                "7 Vm memory"))
         .toList();
   }
 

@@ -207,6 +207,82 @@ class QemuEndToEndTest extends SharedDevStack {
     assertEquals(List.of(), stack.api("GET", "/v1/workers/" + worker, null).map().get("disks"));
   }
 
+  /** User data the guest runs at boot: a counter, with the boot's id. */
+  private static final String COUNTER =
+      "#!/bin/sh\n"
+          + "boot=$(cat /proc/sys/kernel/random/boot_id)\n"
+          + "i=0\n"
+          + "while true; do i=$((i + 1)); echo \"count=$i boot=$boot\"; sleep 1; done\n";
+
+  private static final java.util.regex.Pattern COUNT =
+      java.util.regex.Pattern.compile("count=(\\d+) boot=([0-9a-f-]+)");
+
+  /**
+   * A guest booted from a kernel alone (its whole state in memory) is suspended through the API:
+   * its QEMU ends and its worker holds nothing of it but its saved memory; a start resumes it
+   * there, counting on from where it was in the same boot.
+   */
+  @Test
+  void aSuspendedGuestFreesItsWorkerAndResumesThereCountingOnInTheSameBoot() throws Exception {
+    String vm =
+        new com.fasterxml.jackson.databind.ObjectMapper()
+            .writeValueAsString(
+                Map.of(
+                    "name",
+                    "sleeper",
+                    "runtime",
+                    "qemu",
+                    "resources",
+                    Map.of("cpu", 1, "memory", 128),
+                    "guest",
+                    Map.of(
+                        "kernel",
+                        guest.kernel().toUri().toString(),
+                        "initrd",
+                        guest.initrd().toUri().toString(),
+                        "kernelArgs",
+                        "quiet",
+                        "userData",
+                        COUNTER)));
+    assertEquals(201, stack.api("POST", "/v1/vms", vm).status());
+    eventually("counting", BOOT, () -> logs("sleeper").contains("count=3 "));
+    String worker = (String) stack.vm("sleeper").get("worker");
+
+    assertEquals(202, stack.api("POST", "/v1/vms/sleeper/suspend", null).status());
+    eventually("suspended", BOOT, () -> "suspended".equals(stack.vm("sleeper").get("status")));
+    assertEquals(worker, stack.vm("sleeper").get("diskOn"), "its memory is kept where it ran");
+    eventually("its task is gone from its worker", BOOT, () -> left("sleeper").isEmpty());
+    assertTrue(
+        stack.api("GET", "/v1/vms/sleeper/events", null).body().contains("of memory saved on"),
+        "its events say where its memory is");
+    int counted = 0;
+    String bootId = null;
+    for (var m = COUNT.matcher(logs("sleeper")); m.find(); ) {
+      counted = Integer.parseInt(m.group(1));
+      bootId = m.group(2);
+    }
+
+    assertEquals(202, stack.api("POST", "/v1/vms/sleeper/start", null).status());
+    String goesOn = "count=" + (counted + 1) + " boot=" + bootId;
+    eventually(
+        "resumed, counting on",
+        BOOT,
+        () ->
+            "running".equals(stack.vm("sleeper").get("status"))
+                && logs("sleeper").contains(goesOn));
+    assertEquals(worker, stack.vm("sleeper").get("worker"), "resumed where its memory was");
+    assertFalse(logs("sleeper").contains(TestGuest.UP), "it did not boot again");
+    assertEquals(null, stack.vm("sleeper").get("diskOn"), "its memory is used up");
+
+    assertEquals(202, stack.api("DELETE", "/v1/vms/sleeper", null).status());
+    eventually("deleted", BOOT, () -> stack.api("GET", "/v1/vms/sleeper", null).status() == 404);
+  }
+
+  /** What {@code vm}'s current task has written to its console. */
+  private static String logs(String vm) {
+    return stack.api("GET", "/v1/vms/" + vm + "/logs", null).body();
+  }
+
   /** Waits for {@code vm}'s current guest to say it booted {@code n} times from its disk. */
   private static void awaitBoots(String vm, int n) {
     try {

@@ -3,7 +3,10 @@ package dev.rota.workflows;
 import java.time.Duration;
 import java.util.Locale;
 
-/** Waits as the Temporal UI's summaries say them to a person, never in epoch numbers. */
+/**
+ * Waits and sizes as the Temporal UI's summaries say them to a person, never in epoch numbers or
+ * raw byte counts.
+ */
 public final class Readable {
   private Readable() {}
 
@@ -31,5 +34,20 @@ public final class Readable {
       return minutes + " min" + (s == 0 ? "" : " " + s + " s");
     }
     return (minutes / 60) + " h" + (minutes % 60 == 0 ? "" : " " + (minutes % 60) + " min");
+  }
+
+  /** {@code 512 B}, {@code 3.4 KiB}, {@code 21.0 MiB}, {@code 1.5 GiB}. */
+  public static String bytes(long n) {
+    if (n < 1024) {
+      return n + " B";
+    }
+    String[] units = {"KiB", "MiB", "GiB", "TiB"};
+    double v = n;
+    int u = -1;
+    while (v >= 1024 && u < units.length - 1) {
+      v /= 1024;
+      u++;
+    }
+    return String.format(Locale.ROOT, "%.1f %s", v, units[u]);
   }
 }

@@ -26,6 +26,11 @@ final class GuestFiles {
     return folder(taskDir).resolve("qmp.sock");
   }
 
+  /** The socket a resuming QEMU takes its saved memory from. */
+  static Path incoming(Path taskDir) {
+    return folder(taskDir).resolve("in.sock");
+  }
+
   /** The QEMU guest agent's socket, by which commands run in the guest. */
   static Path guestAgent(Path taskDir) {
     return folder(taskDir).resolve("qga.sock");

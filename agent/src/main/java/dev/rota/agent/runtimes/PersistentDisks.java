@@ -19,8 +19,11 @@ import org.slf4j.LoggerFactory;
 /**
  * The persistent root disks of this worker's {@code qemu} VMs: one overlay of the VM's image per VM
  * submission, in {@code disks/<id>/} beside the tasks rather than in a task's folder, so that the
- * VM's next task (a start after a stop, a restart) boots from it again. A disk holds the image it
- * is an overlay of in the cache for as long as it exists, across agent restarts. It goes when the
+ * VM's next task (a start after a stop, a restart) boots from it again. A suspended VM's saved
+ * memory is kept there too ({@code memory.state}), with its disk or, for a VM booted from a kernel
+ * alone, on its own; it is used once, by the task that resumes the VM, and dropped by any other
+ * task that takes the disk, since the disk has moved on from it. A disk holds the image it is an
+ * overlay of in the cache for as long as it exists, across agent restarts. It goes when the
  * controller says its VM is deleted ({@code DELETE /v1/disks/{id}}). One task at a time boots from
  * a disk: the next generation's waits until the one before has ended.
  */
@@ -30,7 +33,7 @@ public final class PersistentDisks {
   /** How long a task waits for the task before it (being removed) to let go of the disk. */
   static final Duration HANDOVER = Duration.ofMinutes(2);
 
-  /** What a disk is an overlay of, written beside it. */
+  /** What a disk is an overlay of, written beside it; a saved memory alone has no image. */
   record Record(String id, String image, String sha256) {}
 
   private final Path root;
@@ -44,13 +47,49 @@ public final class PersistentDisks {
     this.json = json;
     Files.createDirectories(root);
     for (Record r : records()) {
-      images.retain(r.sha256()); // the disk needs its image whether or not a task runs from it
+      if (r.sha256() != null) {
+        images.retain(r.sha256());
+      } // the disk needs its image whether or not a task runs from it
     }
   }
 
   /** Where the overlay of disk {@code id} is, made or not. */
   public Path overlay(String id) {
     return root.resolve(id).resolve("disk.qcow2");
+  }
+
+  /** Where the saved memory of {@code id} is, saved or not. */
+  public Path memory(String id) {
+    return root.resolve(id).resolve("memory.state");
+  }
+
+  /**
+   * Saves {@code id}'s memory by {@code save}, beside its place and renamed, so that a saved memory
+   * is whole or absent.
+   *
+   * @return its size in bytes
+   */
+  public long saveMemory(String id, Maker save) throws IOException {
+    Path dir = root.resolve(id);
+    Files.createDirectories(dir);
+    if (read(dir) == null) {
+      json.writeValue(dir.resolve("disk.json").toFile(), new Record(id, null, null));
+    }
+    Path partial = dir.resolve("memory.state.partial");
+    Files.deleteIfExists(partial);
+    save.make(partial);
+    Files.move(
+        partial, memory(id), StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+    log.info("memory of {} saved", id);
+    return Files.size(memory(id));
+  }
+
+  /** Drops {@code id}'s saved memory, and its folder when it holds no disk. */
+  public synchronized void dropMemory(String id) throws IOException {
+    Files.deleteIfExists(memory(id));
+    if (!Files.exists(overlay(id)) && Files.isDirectory(root.resolve(id))) {
+      dev.rota.agent.machine.Folders.delete(root.resolve(id));
+    }
   }
 
   /**
@@ -61,6 +100,9 @@ public final class PersistentDisks {
   public Path take(String id, Task task, ImageCache.Lease image, Maker make)
       throws IOException, InterruptedException {
     awaitTurn(id, task);
+    if (!task.spec.resumes()) {
+      Files.deleteIfExists(memory(id));
+    }
     Path overlay = overlay(id);
     if (Files.exists(overlay)) {
       return overlay;
@@ -104,11 +146,13 @@ public final class PersistentDisks {
   public List<dev.rota.agentapi.HeldDisk> list() {
     List<dev.rota.agentapi.HeldDisk> held = new ArrayList<>();
     for (Record r : records()) {
-      long bytes;
+      long bytes = 0;
       try {
-        bytes = Files.size(overlay(r.id()));
+        for (Path file : List.of(overlay(r.id()), memory(r.id()))) {
+          bytes += Files.exists(file) ? Files.size(file) : 0;
+        }
       } catch (IOException e) {
-        continue; // being made, or going
+        continue; // going
       }
       held.add(new dev.rota.agentapi.HeldDisk(r.id(), r.image(), bytes));
     }
@@ -131,7 +175,7 @@ public final class PersistentDisks {
     }
     Record r = read(dir);
     dev.rota.agent.machine.Folders.delete(dir);
-    if (r != null) {
+    if (r != null && r.sha256() != null) {
       images.release(r.sha256());
     }
     log.info("disk {} deleted", id);
@@ -143,7 +187,7 @@ public final class PersistentDisks {
     try (Stream<Path> dirs = Files.list(root)) {
       for (Path dir : dirs.toList()) {
         Record r = read(dir);
-        if (r != null && Files.exists(overlay(r.id()))) {
+        if (r != null && (Files.exists(overlay(r.id())) || Files.exists(memory(r.id())))) {
           found.add(r);
         }
       }

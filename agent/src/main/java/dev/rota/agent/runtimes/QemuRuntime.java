@@ -42,7 +42,9 @@ import java.util.function.Consumer;
  * </ul>
  *
  * QEMU outlives the agent like any task's process ({@link Supervisor}): an agent started again
- * adopts it.
+ * adopts it. A running VM whose disk outlives its task (or that has none) can be suspended: its
+ * memory is saved on the worker ({@link SavedMemory}, {@link PersistentDisks}) and its QEMU ends;
+ * its VM's next task resumes from it, once, instead of booting.
  */
 public final class QemuRuntime implements TaskRuntime {
   /** What the firmware prints when the disk does not boot; QEMU then waits for ever. */
@@ -78,6 +80,12 @@ public final class QemuRuntime implements TaskRuntime {
 
   private final PersistentDisks disks;
 
+  private final SavedMemory memory;
+
+  /** The tasks being suspended: one suspend at a time each. */
+  private final java.util.Set<String> suspending =
+      java.util.concurrent.ConcurrentHashMap.newKeySet();
+
   public QemuRuntime(
       Supervisor supervisor,
       ImageCache images,
@@ -94,6 +102,7 @@ public final class QemuRuntime implements TaskRuntime {
     this.images = images;
     this.hostFound = host;
     this.qmp = new Qmp(timers);
+    this.memory = new SavedMemory(qmp, timers);
     this.starts = starts;
     this.timers = timers;
   }
@@ -133,6 +142,7 @@ public final class QemuRuntime implements TaskRuntime {
         return;
       }
       Path dir = supervisor.prepare(task);
+      Path saved = savedMemory(task);
       Consumer<String> progress = task::progress;
       ImageCache.Lease disk =
           blank(task.spec.image()) ? null : lease(leases, task.spec.image(), progress);
@@ -156,6 +166,9 @@ public final class QemuRuntime implements TaskRuntime {
               GuestConfinement.memoryLimitMib(memory, host.accel().equals("tcg")));
       Path rootDisk = disk == null ? null : rootDisk(task, dir, host, disk, uid);
       List<String> argv = command(task, dir, host, rootDisk, kernel, initrd, guest, uid);
+      if (saved != null) {
+        argv.addAll(List.of("-incoming", "unix:" + here(dir, GuestFiles.incoming(dir))));
+      }
       if (uid != null) {
         argv = confinement.wrap(task.id, uid, host.devicesGroup(), argv);
       }
@@ -175,7 +188,11 @@ public final class QemuRuntime implements TaskRuntime {
               ended(t, code, at);
             });
       }
-      watchBoot(task, dir, Instant.now());
+      if (saved != null) {
+        resume(task, dir, saved);
+      } else {
+        watchBoot(task, dir, Instant.now());
+      }
       keepConsole(task, dir);
     } catch (ImageCache.ImageException e) {
       release(leases);
@@ -190,6 +207,126 @@ public final class QemuRuntime implements TaskRuntime {
     } catch (IllegalStateException e) {
       release(leases);
       task.failed("cannot start the VM: " + e.getMessage(), Instant.now());
+    }
+  }
+
+  /**
+   * The memory the task resumes from, or null when it boots; a task that boots drops any memory its
+   * VM saved, which its disk has moved on from.
+   */
+  private Path savedMemory(Task task) throws IOException {
+    String id = task.spec.keepId();
+    if (id == null) {
+      return null;
+    }
+    if (!task.spec.resumes()) {
+      if (task.spec.disk() == null || !task.spec.disk().persistent()) {
+        disks.dropMemory(id);
+      }
+      return null;
+    }
+    Path saved = disks.memory(id);
+    if (!Files.exists(saved)) {
+      throw new IOException("its saved memory is not on this worker, so it cannot resume");
+    }
+    task.progress("resuming the VM from its saved memory");
+    return saved;
+  }
+
+  /**
+   * Gives the QEMU just started the memory it resumes from, and runs the guest. The memory is used
+   * once: dropped whether or not the resume worked, so that the VM never runs twice from it. A
+   * resume that fails ends the task, saying why.
+   */
+  private void resume(Task task, Path dir, Path saved) {
+    try {
+      memory.load(
+          GuestFiles.qmp(dir),
+          GuestFiles.incoming(dir),
+          saved,
+          () -> task.handle instanceof ProcessHandle p && p.isAlive());
+    } catch (IOException | InterruptedException e) {
+      if (e instanceof InterruptedException) {
+        Thread.currentThread().interrupt();
+      }
+      try {
+        Files.writeString(
+            dir.resolve("resume-failure"), String.valueOf(e.getMessage()), StandardCharsets.UTF_8);
+      } catch (IOException ignored) {
+        // the task is going anyway
+      }
+      if (task.handle instanceof ProcessHandle p) {
+        p.destroyForcibly();
+      }
+    } finally {
+      try {
+        disks.dropMemory(task.spec.keepId());
+      } catch (IOException e) {
+        task.progress("its saved memory could not be dropped: " + e.getMessage());
+      }
+    }
+  }
+
+  /**
+   * Saves the guest's memory with its disk and ends its QEMU. Refused for a VM whose disk goes with
+   * its task (the memory would come back to a fresh disk), and while it is being suspended already.
+   */
+  @Override
+  public long suspend(Task task) throws Refusal, IOException {
+    String id = task.spec.keepId();
+    if (id == null) {
+      throw new Refusal(409, "vm task " + task.id + " was started without its submission");
+    }
+    if (!blank(task.spec.image()) && (task.spec.disk() == null || !task.spec.disk().persistent())) {
+      throw new Refusal(
+          409,
+          "vm task "
+              + task.id
+              + "'s disk goes with the task: only a VM with a persistent disk, or booted from a"
+              + " kernel without one, can be suspended");
+    }
+    Path marker = supervisor.folder(task.id).resolve("suspended");
+    if (Files.exists(marker) && Files.exists(disks.memory(id))) {
+      return Files.size(disks.memory(id)); // suspended already: a retried call
+    }
+    if (task.ended() || !(task.handle instanceof ProcessHandle process) || !process.isAlive()) {
+      throw new Refusal(409, "vm task " + task.id + " is not running");
+    }
+    if (!suspending.add(task.id)) {
+      throw new Refusal(409, "vm task " + task.id + " is being suspended already");
+    }
+    try {
+      Path dir = supervisor.folder(task.id);
+      long bytes =
+          disks.saveMemory(
+              id,
+              target ->
+                  memory.save(
+                      GuestFiles.qmp(dir),
+                      dir,
+                      GuestFiles.folder(dir).resolve("migrate.sock"),
+                      target));
+      Files.writeString(dir.resolve("suspended"), id, StandardCharsets.UTF_8);
+      try {
+        qmp.execute(GuestFiles.qmp(dir), "quit", QMP_DEADLINE);
+      } catch (IOException e) {
+        process.destroy(); // its memory is saved: nothing is lost
+      }
+      try {
+        process.onExit().get(30, TimeUnit.SECONDS);
+      } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
+        process.destroyForcibly();
+      }
+      // Its end is reported by the thread that saw QEMU exit.
+      for (int i = 0; i < 100 && !task.ended(); i++) {
+        Thread.sleep(50);
+      }
+      return bytes;
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IOException("the agent stopped while the VM was being suspended");
+    } finally {
+      suspending.remove(task.id);
     }
   }
 
@@ -435,7 +572,16 @@ public final class QemuRuntime implements TaskRuntime {
     Path dir = supervisor.folder(task.id);
     Optional<String> bootFailure = read(dir.resolve("boot-failure"));
     Optional<String> panic = consoleLine(dir, List.of("Kernel panic"));
-    if (confinement.oomKilled(task.id)) {
+    Optional<String> resumeFailure = read(dir.resolve("resume-failure"));
+    if (Files.exists(dir.resolve("suspended"))) {
+      task.ended(0, "suspended: its memory is saved on this worker", at);
+    } else if (resumeFailure.isPresent()) {
+      task.failed(
+          "the VM could not resume from its saved memory: "
+              + resumeFailure.get()
+              + qemuComplaint(dir).map(c -> " (QEMU: " + c + ")").orElse(""),
+          at);
+    } else if (confinement.oomKilled(task.id)) {
       task.failed(
           "killed by the kernel for using more than its memory limit of "
               + GuestConfinement.memoryLimitMib(

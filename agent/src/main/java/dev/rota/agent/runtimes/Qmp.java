@@ -10,7 +10,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
-import java.util.concurrent.TimeUnit;
 
 /**
  * QEMU's machine protocol (QMP), over the UNIX socket each VM's QEMU listens on: one command at a
@@ -38,6 +37,29 @@ final class Qmp {
     return call(socket, "{\"execute\":\"" + command + "\"}", deadline);
   }
 
+  /**
+   * Sends {@code command} with {@code arguments} and returns what QEMU answered ({@code return}'s
+   * value).
+   */
+  com.fasterxml.jackson.databind.JsonNode execute(
+      Path socket,
+      String command,
+      com.fasterxml.jackson.databind.node.ObjectNode arguments,
+      Duration deadline)
+      throws IOException {
+    com.fasterxml.jackson.databind.node.ObjectNode request = json.createObjectNode();
+    request.put("execute", command);
+    if (arguments != null) {
+      request.set("arguments", arguments);
+    }
+    return json.readTree(call(socket, request.toString(), deadline)).path("return");
+  }
+
+  /** An empty object of arguments, to fill in. */
+  com.fasterxml.jackson.databind.node.ObjectNode arguments() {
+    return json.createObjectNode();
+  }
+
   /** What QEMU's human monitor answers {@code commandLine} ({@code info usernet}) with. */
   String human(Path socket, String commandLine, Duration deadline) throws IOException {
     com.fasterxml.jackson.databind.node.ObjectNode request = json.createObjectNode();
@@ -48,17 +70,7 @@ final class Qmp {
 
   private String call(Path socket, String request, Duration deadline) throws IOException {
     try (SocketChannel channel = SocketChannel.open(StandardProtocolFamily.UNIX)) {
-      ScheduledFuture<?> cut =
-          timers.schedule(
-              () -> {
-                try {
-                  channel.close();
-                } catch (IOException e) {
-                  // closed already
-                }
-              },
-              deadline.toMillis(),
-              TimeUnit.MILLISECONDS);
+      ScheduledFuture<?> cut = ChannelDeadline.closeAfter(timers, channel, deadline);
       try {
         channel.connect(UnixDomainSocketAddress.of(socket));
         Lines lines = new Lines(channel);

@@ -22,7 +22,8 @@ import java.util.concurrent.ExecutorService;
 
 /**
  * The agent API (docs/agent.md): {@code GET /healthz}, {@code GET|POST /v1/tasks}, {@code
- * PUT|DELETE /v1/tasks/{id}}, {@code GET /v1/tasks/{id}/logs}, {@code DELETE /v1/logs/{vm}}.
+ * PUT|DELETE /v1/tasks/{id}}, {@code POST /v1/tasks/{id}/suspend}, {@code GET /v1/tasks/{id}/logs},
+ * {@code DELETE /v1/logs/{vm}}.
  */
 public final class AgentHttp {
   static final int MAX_BODY = 1024 * 1024;
@@ -210,6 +211,10 @@ public final class AgentHttp {
         enter(x, into.group(1), into.group(2), into.group(3));
         return;
       }
+      if (id.endsWith("/suspend")) {
+        suspend(x, method, id.substring(0, id.length() - "/suspend".length()));
+        return;
+      }
       if (id.endsWith("/logs") && method.equals("GET")) {
         logs(x, id.substring(0, id.length() - "/logs".length()));
         return;
@@ -248,6 +253,27 @@ public final class AgentHttp {
       } else {
         x.close();
       }
+    }
+  }
+
+  /**
+   * {@code POST /v1/tasks/{id}/suspend}: the task's memory saved on this worker and the task ended,
+   * answered once both are done with the memory's size ({@code {"bytes": N}}). Refused with 404 for
+   * a task not here, 409 for one not running or whose runtime cannot suspend it.
+   */
+  private void suspend(HttpExchange x, String method, String id) throws IOException {
+    if (!method.equals("POST")) {
+      problem(x, 405, "use POST on /v1/tasks/" + id + "/suspend");
+      return;
+    }
+    try {
+      // A task suspended already answers as it did then: the call may be a retry.
+      long bytes = tasks.access(id, false, TaskRuntime::suspend);
+      send(x, 200, Map.of("bytes", bytes));
+    } catch (Refusal e) {
+      refuse(x, e.status(), e.getMessage());
+    } catch (IOException e) {
+      problem(x, 500, "cannot suspend task " + id + ": " + e.getMessage());
     }
   }
 

@@ -46,6 +46,17 @@ public interface TaskRuntime {
     return false;
   }
 
+  /**
+   * Saves the running task's memory on this worker and ends it, so that a later task of its VM
+   * resumes where it was; returns once the memory is saved and the task has ended. Asked of a task
+   * in any state: one suspended already answers as it did.
+   *
+   * @return the saved memory's size in bytes
+   */
+  default long suspend(Task task) throws Refusal, IOException {
+    throw new Refusal(409, "task " + task.id + " cannot be suspended: only qemu VMs can");
+  }
+
   default Task recover(Path record, Consumer<TaskView> changes) throws IOException {
     return null;
   }

@@ -255,12 +255,20 @@ public final class TaskTable {
    * {@code access} to the task {@code id}; refused (404, 409) when it is not here or not running.
    */
   public <T> T access(String id, Access<T> access) throws Refusal, IOException {
+    return access(id, true, access);
+  }
+
+  /**
+   * {@code access} to the task {@code id}, running or not when {@code running} is false (the
+   * runtime then says what it makes of one that is not); refused (404) when it is not here.
+   */
+  public <T> T access(String id, boolean running, Access<T> access) throws Refusal, IOException {
     Task task = tasks.get(id);
     if (task == null) {
       throw new Refusal(404, "no task " + id + " on this worker");
     }
     String state = task.view().state();
-    if (!state.equals(Task.RUNNING)) {
+    if (running && !state.equals(Task.RUNNING)) {
       throw new Refusal(409, "task " + id + " is " + state + ", not running");
     }
     return access.open(runtimes.get(runtimeOf(task.spec)), task);

@@ -565,6 +565,22 @@ public class QemuRuntimeTest {
   }
 
   private Task boot(String id, String image, dev.rota.agentapi.DiskSpec disk, List<TaskView> c) {
+    return started(
+        id, image, new GuestSpec(null, null, null, COUNT_BOOTS, null, null), disk, null, null, c);
+  }
+
+  /**
+   * A task of 1 vCPU and 128 MiB started: of VM submission {@code submission}, its {@code disk},
+   * resuming from saved memory if {@code resume}.
+   */
+  private Task started(
+      String id,
+      String image,
+      GuestSpec guestSpec,
+      dev.rota.agentapi.DiskSpec disk,
+      Long submission,
+      Boolean resume,
+      List<TaskView> changes) {
     Task task =
         new Task(
             id,
@@ -576,15 +592,16 @@ public class QemuRuntimeTest {
                 List.of(),
                 Map.of(),
                 Map.of("cpu", 1L, "memory", 128L),
-                new GuestSpec(null, null, null, COUNT_BOOTS, null, null),
+                guestSpec,
+                null,
+                null,
+                submission,
                 null,
                 null,
                 null,
-                null,
-                null,
-                null,
-                disk),
-            c::add);
+                disk,
+                resume),
+            changes::add);
     runtime.start(task);
     return task;
   }
@@ -628,6 +645,74 @@ public class QemuRuntimeTest {
     assertFalse(Files.exists(disks.overlay("keeper-7")), "gone with its VM");
     assertEquals(List.of(), disks.list());
     assertTrue(disks.delete("keeper-7"), "a disk gone already is no refusal");
+  }
+
+  /** User data the guest runs at boot: a counter, with the boot's id and the guest's uptime. */
+  private static final String COUNTER =
+      """
+      #!/bin/sh
+      boot=$(cat /proc/sys/kernel/random/boot_id)
+      i=0
+      while true; do i=$((i + 1)); echo "count=$i boot=$boot"; sleep 1; done
+      """;
+
+  private Task counter(String id, boolean resume, List<TaskView> changes) {
+    return started(
+        id,
+        null,
+        new GuestSpec(
+            guest.kernel().toUri().toString(),
+            guest.initrd().toUri().toString(),
+            "quiet",
+            COUNTER,
+            null,
+            null),
+        null,
+        5L,
+        resume,
+        changes);
+  }
+
+  private static final Pattern COUNT = Pattern.compile("count=(\\d+) boot=([0-9a-f-]+)");
+
+  @Test
+  void aSuspendedGuestResumesWhereItWasOnceAndItsMemoryGoes() throws Exception {
+    List<TaskView> first = new CopyOnWriteArrayList<>();
+    Task before = counter("sleeper.0", false, first);
+    eventually("counting", BOOT, () -> console("sleeper.0").contains("count=3 "));
+
+    long bytes = runtime.suspend(before);
+    assertTrue(before.ended(), "its QEMU ended");
+    assertEquals("exited", last(first).state(), last(first).toString());
+    assertTrue(last(first).message().contains("suspended"), last(first).message());
+    PersistentDisks disks = new PersistentDisks(data.resolve("disks"), cache, json);
+    assertEquals(bytes, Files.size(disks.memory("sleeper-5")));
+    assertEquals(
+        List.of("sleeper-5"), disks.list().stream().map(dev.rota.agentapi.HeldDisk::id).toList());
+    int counted = 0;
+    String bootId = null;
+    for (Matcher m = COUNT.matcher(console("sleeper.0")); m.find(); ) {
+      counted = Integer.parseInt(m.group(1));
+      bootId = m.group(2);
+    }
+
+    List<TaskView> second = new CopyOnWriteArrayList<>();
+    Task after = counter("sleeper.1", true, second);
+    String goesOn = "count=" + (counted + 1) + " boot=" + bootId;
+    eventually("counting on", BOOT, () -> console("sleeper.1").contains(goesOn));
+    assertFalse(console("sleeper.1").contains(TestGuest.UP), "it did not boot again");
+    assertFalse(Files.exists(disks.memory("sleeper-5")), "its memory is used once");
+    assertEquals(List.of(), disks.list());
+    sayThenStop(after, "count=" + (counted + 2) + " ");
+    assertEquals("exited", last(second).state(), "its power button works: " + last(second));
+
+    // Resumed again, there is nothing to resume from.
+    List<TaskView> third = new CopyOnWriteArrayList<>();
+    Task again = counter("sleeper.2", true, third);
+    eventually("failed", BOOT, again::ended);
+    assertTrue(
+        last(third).message().contains("saved memory is not on this worker"),
+        last(third).message());
   }
 
   @Test

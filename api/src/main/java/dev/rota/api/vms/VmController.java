@@ -128,7 +128,9 @@ public class VmController {
                 "running",
                 "stopping",
                 "stopped",
-                "failed"
+                "failed",
+                "suspending",
+                "suspended"
               })
           String status,
       @QueryValue @Nullable String worker,
@@ -389,8 +391,31 @@ public class VmController {
   }
 
   @RequiresRole({Role.COMPUTE_WRITE})
+  @Post("/{name}/suspend")
+  @Operation(
+      operationId = "suspendVm",
+      summary = "Suspend a VM",
+      description =
+          "Saves the running VM's memory and device state on its worker, beside its disk, and ends"
+              + " its QEMU: the VM is suspended and holds none of the worker's CPU or memory. A"
+              + " start resumes it there, where it was, once the worker has room; a stop drops the"
+              + " saved memory. Only a qemu VM with a persistent disk, or booted from a kernel"
+              + " without a disk, and not a set's replica, can be suspended (409 otherwise). If"
+              + " its agent cannot save the memory, the VM runs on and its events say why.")
+  @ProblemAnswers.Missing
+  @ProblemAnswers.Conflicting
+  @ApiResponse(
+      responseCode = "202",
+      description = "accepted: the change is under way; the body is the VM as it is now",
+      content =
+          @Content(mediaType = "application/json", schema = @Schema(implementation = VmView.class)))
+  public HttpResponse<VmView> suspend(String name) {
+    return HttpResponse.accepted().body(service.suspend(name));
+  }
+
+  @RequiresRole({Role.COMPUTE_WRITE})
   @Post("/{name}/start")
-  @Operation(operationId = "startVm", summary = "Start a stopped VM")
+  @Operation(operationId = "startVm", summary = "Start a stopped VM, or resume a suspended one")
   @ProblemAnswers.Missing
   @ProblemAnswers.Conflicting
   @ApiResponse(

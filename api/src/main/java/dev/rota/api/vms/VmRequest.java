@@ -71,7 +71,10 @@ public record VmRequest(
     @Nullable @Valid CheckRequest liveness,
     @Nullable @Pattern(regexp = Durations.PATTERN, message = Durations.MESSAGE)
         String maxRunDuration,
-    @Nullable @Pattern(regexp = "^(stop|delete)$", message = "must be one of \"stop\", \"delete\"")
+    @Nullable
+        @Pattern(
+            regexp = "^(stop|delete|suspend)$",
+            message = "must be one of \"stop\", \"delete\", \"suspend\"")
         String onExpiry,
     @Nullable @Valid DiskRequest disk) {
   public static final int MAX_RESTARTS = 10_000;

@@ -172,6 +172,20 @@ public class VmService {
           field + "disk.persistent",
           "keeps a qemu VM's root disk, an overlay of its image: give an image");
     }
+    if ("suspend".equals(request.onExpiry())) {
+      String cannot =
+          !field.isEmpty()
+              ? "a set keeps its replicas running"
+              : dev.rota.core.lifecycle.SuspendRule.refusal(
+                  runtime,
+                  request.image(),
+                  request.disk() != null && request.disk().isPersistent(),
+                  null);
+      if (cannot != null) {
+        throw Problems.badRequest(
+            field + "onExpiry", "suspend is for a VM that can be suspended: " + cannot);
+      }
+    }
     if (request.restartWindow() != null && request.maxRestarts() == null) {
       throw Problems.badRequest(
           field + "restartWindow", "is the window maxRestarts counts in: give maxRestarts too");
@@ -379,6 +393,11 @@ public class VmService {
 
   public VmView restart(String name) {
     commands.restart(name);
+    return get(name);
+  }
+
+  public VmView suspend(String name) {
+    commands.suspend(name);
     return get(name);
   }
 

@@ -11,12 +11,18 @@ import java.util.Set;
 public final class ActionRule {
   private ActionRule() {}
 
-  /** Stopping a VM that is stopped, or on its way there, would do nothing. */
+  /**
+   * Stopping a VM that is stopped, or on its way there, would do nothing. A suspended VM's stop
+   * drops its saved memory.
+   */
   private static final Set<VmStatus> STOPPABLE =
       EnumSet.complementOf(EnumSet.of(VmStatus.STOPPED, VmStatus.STOPPING));
 
-  /** Only a VM that ended can start; one on its way to run is already starting. */
-  private static final Set<VmStatus> STARTABLE = EnumSet.of(VmStatus.STOPPED, VmStatus.FAILED);
+  /**
+   * Only a VM that ended, or is suspended, can start; one on its way to run is already starting.
+   */
+  private static final Set<VmStatus> STARTABLE =
+      EnumSet.of(VmStatus.STOPPED, VmStatus.FAILED, VmStatus.SUSPENDED);
 
   /**
    * A restart replaces a task that is placed, running or failed; a pending VM has none yet, and a
@@ -34,6 +40,7 @@ public final class ActionRule {
       case STOP -> STOPPABLE.contains(status);
       case START -> STARTABLE.contains(status);
       case RESTART -> RESTARTABLE.contains(status);
+      case SUSPEND -> status == VmStatus.RUNNING;
     };
   }
 }

@@ -34,7 +34,10 @@ public final class EventRule {
     if (type == null || type.tellsReadiness() || eventId <= lastApplied) {
       return false;
     }
-    if (status == VmStatus.STOPPING || status == VmStatus.STOPPED) {
+    if (status == VmStatus.STOPPING
+        || status == VmStatus.STOPPED
+        || status == VmStatus.SUSPENDING
+        || status == VmStatus.SUSPENDED) {
       return false;
     }
     return generation == restartCount || (ofNextGeneration(type) && generation == restartCount + 1);

@@ -62,12 +62,19 @@ public record Lease(Integer maxRunSeconds, LeaseEnd onExpiry, long endsAtMillis)
 
   /** Whether the lease has run out by {@code nowMillis} with the VM still to be ended. */
   public boolean runsOutBy(long nowMillis, VmLife life) {
-    return begun() && !life.finished() && nowMillis >= endsAtMillis;
+    return begun() && runs(life) && nowMillis >= endsAtMillis;
   }
 
   /** Whether there is a running lease whose end is still to come, for a timer to wait on. */
   public boolean pending(VmLife life) {
-    return begun() && !life.finished();
+    return begun() && runs(life);
+  }
+
+  /** Whether the VM's lease counts on: not once it is finished or suspended. */
+  private static boolean runs(VmLife life) {
+    return !life.finished()
+        && life.status() != VmStatus.SUSPENDING
+        && life.status() != VmStatus.SUSPENDED;
   }
 
   /**
@@ -78,7 +85,7 @@ public record Lease(Integer maxRunSeconds, LeaseEnd onExpiry, long endsAtMillis)
     if (!exists()) {
       return "it has no lease (maxRunDuration)";
     }
-    if (life.finished() || life.status() == VmStatus.STOPPING) {
+    if (!runs(life) || life.status() == VmStatus.STOPPING) {
       return "it is " + life.status().wireName() + "; a start begins a new lease";
     }
     if (!begun()) {

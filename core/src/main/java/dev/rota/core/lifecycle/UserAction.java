@@ -6,7 +6,8 @@ import dev.rota.core.model.WireName;
 public enum UserAction implements WireName {
   STOP("stop"),
   START("start"),
-  RESTART("restart");
+  RESTART("restart"),
+  SUSPEND("suspend");
 
   private final String wireName;
 

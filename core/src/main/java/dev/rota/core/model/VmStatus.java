@@ -7,11 +7,16 @@ public enum VmStatus implements WireName {
   RUNNING("running"),
   STOPPING("stopping"),
   STOPPED("stopped"),
-  FAILED("failed");
+  FAILED("failed"),
+  /** Its memory is being saved on its worker; its task ends once it is. */
+  SUSPENDING("suspending"),
+  /** Its memory is saved on its worker, and no task runs: a start resumes it there. */
+  SUSPENDED("suspended");
 
   /** The statuses in which a VM holds its worker's resources, as stored. */
   public static final java.util.List<String> HOLDING_WORKER =
-      java.util.List.of(SCHEDULED.wireName, RUNNING.wireName, STOPPING.wireName);
+      java.util.List.of(
+          SCHEDULED.wireName, RUNNING.wireName, STOPPING.wireName, SUSPENDING.wireName);
 
   private final String wireName;
 

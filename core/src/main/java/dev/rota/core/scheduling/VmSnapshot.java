@@ -265,7 +265,11 @@ public record VmSnapshot(
    * that the task ended or is to stop. Placed or not is the tasks' to say, not the status's.
    */
   public boolean wantsTask() {
-    return status == VmStatus.PENDING || status == VmStatus.SCHEDULED || status == VmStatus.RUNNING;
+    // One being suspended keeps its task until its memory is saved: removing it would lose that.
+    return status == VmStatus.PENDING
+        || status == VmStatus.SCHEDULED
+        || status == VmStatus.RUNNING
+        || status == VmStatus.SUSPENDING;
   }
 
   /**

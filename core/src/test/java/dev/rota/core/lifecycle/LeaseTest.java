@@ -76,6 +76,8 @@ class LeaseTest {
           failed,     9000000,     3601000,  true
           failed,     0,           3601000,  false
           stopped,    0,           3601000,  false
+          suspending, 0,           3601000,  false
+          suspended,  0,           3601000,  false
           """)
   void itRunsOutOnlyForAVmNotYetFinished(String status, long restartAt, long now, boolean runsOut) {
     Lease begun = HOUR.heard(life("running", 1000, 0), 1000);
@@ -95,6 +97,7 @@ class LeaseTest {
           stopping,  true,  it is stopping; a start begins a new lease
           stopped,   true,  it is stopped; a start begins a new lease
           failed,    true,  it is failed; a start begins a new lease
+          suspended, true,  it is suspended; a start begins a new lease
           """)
   void anExtensionIsTakenOnlyByALeaseUnderWay(String status, boolean begun, String refusal) {
     Lease lease = begun ? HOUR.heard(life("running", 1000, 0), 1000) : HOUR;

@@ -25,24 +25,43 @@ class VmLifecycleRulesTest {
     return WireName.parse(TaskEventType.class, wire).orElseThrow();
   }
 
-  @ParameterizedTest(name = "{0}: stop {1}, start {2}, restart {3}")
+  @ParameterizedTest(name = "{0}: stop {1}, start {2}, restart {3}, suspend {4}")
   @CsvSource(
       textBlock =
           """
-          # status    stop   start  restart
-          pending,    true,  false, false
-          scheduled,  true,  false, true
-          running,    true,  false, true
-          stopping,   false, false, false
-          stopped,    false, true,  false
-          failed,     true,  true,  true
+          # status    stop   start  restart  suspend
+          pending,    true,  false, false,   false
+          scheduled,  true,  false, true,    false
+          running,    true,  false, true,    true
+          stopping,   false, false, false,   false
+          stopped,    false, true,  false,   false
+          failed,     true,  true,  true,    false
+          suspending, true,  false, false,   false
+          suspended,  true,  true,  false,   false
           """)
   void aUsersActionIsTakenInTheseStatuses(
-      String status, boolean stop, boolean start, boolean restart) {
+      String status, boolean stop, boolean start, boolean restart, boolean suspend) {
     VmStatus s = status(status);
     assertEquals(stop, ActionRule.allows(UserAction.STOP, s, false), "stop");
     assertEquals(start, ActionRule.allows(UserAction.START, s, false), "start");
     assertEquals(restart, ActionRule.allows(UserAction.RESTART, s, false), "restart");
+    assertEquals(suspend, ActionRule.allows(UserAction.SUSPEND, s, false), "suspend");
+  }
+
+  @ParameterizedTest(name = "{0} {1} {2} of set {3}: {4}")
+  @CsvSource(
+      textBlock =
+          """
+          # runtime  image              persistent  set     refusal (empty: can be suspended)
+          qemu,      ,                  false,      ,
+          qemu,      https://i/d.qcow2, true,       ,
+          qemu,      https://i/d.qcow2, false,      ,       'its disk goes with its task (disk.persistent is false): its memory would come back to a fresh disk'
+          qemu,      ,                  false,      runners, 'it is a replica of set runners, which keeps its replicas running'
+          process,   ,                  false,      ,       'only qemu VMs can be suspended: a process VM has no memory to save'
+          """)
+  void onlyAQemuVmWhoseMemoryComesBackToItsDiskIsSuspended(
+      String runtime, String image, boolean persistent, String set, String refusal) {
+    assertEquals(refusal, SuspendRule.refusal(runtime, image, persistent, set));
   }
 
   @ParameterizedTest(name = "{0}, restart due {1}: finished {2}, run open {3}")
@@ -55,6 +74,7 @@ class VmLifecycleRulesTest {
           running,    false,       false,    true
           stopping,   false,       false,    true
           stopped,    false,       true,     false
+          suspended,  false,       false,    true
           failed,     false,       true,     true
           failed,     true,        false,    true
           """)
@@ -85,6 +105,8 @@ class VmLifecycleRulesTest {
           started,      2,   2,    scheduled, 8,  9,    false
           exited,       2,   2,    stopping,  10, 9,    false
           exited,       2,   2,    stopped,   10, 9,    false
+          exited,       2,   2,    suspending, 10, 9,   false
+          exited,       2,   2,    suspended, 10, 9,    false
           exited,       2,   2,    failed,    10, 9,    true
           moved,        3,   2,    running,   10, 9,    true
           moved,        2,   2,    running,   10, 9,    true

@@ -266,9 +266,9 @@ class PlacerTest {
       textBlock =
           """
           w2 has room           | w2 |
-          w2 is full            |    | its persistent disk is on worker w2, which has no room for it now
-          w2 is paused          |    | its persistent disk is on worker w2, which cannot take it now (not registered, not ready, paused or draining)
-          w2 is not registered  |    | its persistent disk is on worker w2, which cannot take it now (not registered, not ready, paused or draining)
+          w2 is full            |    | its disk (or saved memory) is on worker w2, which has no room for it now
+          w2 is paused          |    | its disk (or saved memory) is on worker w2, which cannot take it now (not registered, not ready, paused or draining)
+          w2 is not registered  |    | its disk (or saved memory) is on worker w2, which cannot take it now (not registered, not ready, paused or draining)
           """)
   void aVmWithAPersistentDiskGoesToItsWorkerOrWaitsSayingWhy(
       String w2, String placedOn, String reason) {

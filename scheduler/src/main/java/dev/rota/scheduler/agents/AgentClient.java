@@ -81,6 +81,15 @@ public interface AgentClient {
    */
   void deleteDisk(AgentAddress agent, String diskId, Duration timeout);
 
+  /**
+   * {@code POST /v1/tasks/{id}/suspend}: the running VM's memory saved on its worker and its task
+   * ended; answered once both are done, with the memory's size in bytes.
+   *
+   * @throws AgentRejectedException on a 4xx (404: no such task; 409: it does not run, or its VM
+   *     cannot be suspended)
+   */
+  long suspendTask(AgentAddress agent, String taskId, Duration timeout);
+
   /** {@code GET /v1/disks}: the persistent disks the worker holds; none from an older agent. */
   java.util.List<dev.rota.agentapi.HeldDisk> disks(AgentAddress agent, Duration timeout);
 }

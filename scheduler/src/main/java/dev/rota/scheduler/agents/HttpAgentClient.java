@@ -227,6 +227,25 @@ public class HttpAgentClient implements AgentClient {
     }
   }
 
+  @Override
+  public long suspendTask(AgentAddress agent, String taskId, Duration timeout) {
+    String path = "/v1/tasks/" + encode(taskId) + "/suspend";
+    try {
+      HttpResponse<String> answer =
+          send(
+              agent,
+              authorized(HttpRequest.newBuilder(uri(agent.endpoint(), path)), agent)
+                  .POST(HttpRequest.BodyPublishers.noBody()),
+              timeout);
+      expect(answer, "POST " + path, 200);
+      return json.readValue(answer.body(), Argument.mapOf(String.class, Long.class))
+          .getOrDefault("bytes", 0L);
+    } catch (IOException e) {
+      throw new UncheckedIOException(
+          "POST " + path + " on " + agent.endpoint() + ": " + e.getMessage(), e);
+    }
+  }
+
   /** A DELETE of {@code path} that may answer {@code ok}; a gone resource is one of them. */
   private void delete(AgentAddress agent, String path, Duration timeout, int... ok) {
     String endpoint = agent.endpoint();

@@ -29,4 +29,13 @@ public record AgentCallSettings(
   public Duration removalTimeout() {
     return timeout.compareTo(REMOVAL) > 0 ? timeout : REMOVAL;
   }
+
+  /**
+   * What a call suspending a task may take: its agent answers once the guest's memory is saved (the
+   * agent gives that 10 minutes) and the task has ended. Within the VM workflow's 12 minutes for
+   * the activity.
+   */
+  public Duration suspendTimeout() {
+    return Duration.ofMinutes(11);
+  }
 }

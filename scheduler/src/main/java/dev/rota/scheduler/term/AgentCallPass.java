@@ -274,7 +274,7 @@ public class AgentCallPass {
       }
       TaskSpec spec;
       try {
-        spec = spec(vm, secrets);
+        spec = spec(vm, secrets, a.worker());
       } catch (SecretValues.Unavailable e) {
         failStart(a, "cannot start task " + a.taskId() + ": its " + e.getMessage());
         done.add(a.id());
@@ -299,6 +299,10 @@ public class AgentCallPass {
       OutboxRow a = asked.get(i);
       TaskStarts.Outcome outcome = outcomes.get(i);
       if (outcome.started()) {
+        if (items.get(i).spec().resumes()) {
+          // The agent resumes it once: a later task boots from its disk.
+          vms.memoryUsed(a.vm(), items.get(i).spec().submission());
+        }
         tally.started.incrementAndGet();
         startedNow.add(a.taskId());
         done.add(a.id());
@@ -495,7 +499,7 @@ public class AgentCallPass {
    * What the VM's agent is sent: its spec, with the values of the secrets it refers to, opened now
    * and never stored with it.
    */
-  private static TaskSpec spec(VmRow vm, SecretValues.Opened secrets) {
+  private static TaskSpec spec(VmRow vm, SecretValues.Opened secrets, String worker) {
     VmTemplate t = vm.spec();
     Map<String, String> env = t.env();
     GuestSpec guest = t.guest();
@@ -536,6 +540,7 @@ public class AgentCallPass {
                 dev.rota.agentapi.DiskSpec.idOf(vm.name(), vm.seq()),
                 t.persistentDisk(),
                 t.diskSizeGi())
-            : null);
+            : null,
+        vm.notes().memorySaved() && worker.equals(vm.notes().diskOn()) ? Boolean.TRUE : null);
   }
 }

@@ -74,6 +74,12 @@ public interface VmActivities {
   /** Ends and removes the task from its worker; a worker or task already gone is fine. */
   void removeTask(WorkerTask task);
 
+  /**
+   * Saves the running task's memory on its worker, where the VM then resumes, and ends the task;
+   * returns the memory's size in bytes. Refused (not retried) when the agent says it cannot be.
+   */
+  long suspendTask(WorkerTask task);
+
   /** Deletes the VM's rows and events. Idempotent. */
   void deleteVm(VmRef vm);
 }

@@ -38,12 +38,32 @@ final class VmCalls {
                   .build())
           .build();
 
+  /**
+   * Saving a guest's memory takes as long as its size needs (the agent allows 10 minutes); tried a
+   * few times while its agent does not answer, never when it refuses.
+   */
+  private static final ActivityOptions SUSPEND =
+      ActivityOptions.newBuilder()
+          .setStartToCloseTimeout(Duration.ofMinutes(12))
+          .setRetryOptions(
+              RetryOptions.newBuilder()
+                  .setInitialInterval(Duration.ofSeconds(2))
+                  .setBackoffCoefficient(2)
+                  .setMaximumInterval(Duration.ofSeconds(30))
+                  .setMaximumAttempts(4)
+                  .build())
+          .build();
+
   /** The VM's activities, saying {@code summary}. */
   static VmActivities saying(String summary) {
     return Workflow.newActivityStub(
         VmActivities.class,
         ActivityOptions.newBuilder(STORE).setSummary(summary).build(),
-        Map.of("RemoveTask", ActivityOptions.newBuilder(AGENT).setSummary(summary).build()));
+        Map.of(
+            "RemoveTask",
+            ActivityOptions.newBuilder(AGENT).setSummary(summary).build(),
+            "SuspendTask",
+            ActivityOptions.newBuilder(SUSPEND).setSummary(summary).build()));
   }
 
   static void recordStatus(VmActivities.StatusChange change) {
@@ -103,6 +123,15 @@ final class VmCalls {
    */
   static void removeTasks(String name, long submission, VmLife life) {
     tasksHeld(name, submission, life).forEach(t -> removeTask(name, submission, t));
+  }
+
+  /** What an activity that failed for good said: its own failure's message, not Temporal's. */
+  static String reason(ActivityFailure e) {
+    Throwable cause = e.getCause();
+    if (cause instanceof io.temporal.failure.ApplicationFailure a) {
+      return a.getOriginalMessage();
+    }
+    return cause == null ? e.getMessage() : cause.getMessage();
   }
 
   static void removeTask(String name, long submission, VmActivities.WorkerTask task) {

@@ -37,9 +37,13 @@ final class VmInbox {
   /** Whether the stored state is loaded; until then only the loop can judge an action. */
   private boolean loaded;
 
-  VmInbox(String name, Supplier<VmStatus> status) {
+  /** Why the VM cannot be suspended whatever its status, or null when it can. */
+  private final Supplier<String> suspendRefusal;
+
+  VmInbox(String name, Supplier<VmStatus> status, Supplier<String> suspendRefusal) {
     this.name = name;
     this.status = status;
+    this.suspendRefusal = suspendRefusal;
   }
 
   void loaded() {
@@ -128,13 +132,21 @@ final class VmInbox {
   }
 
   private boolean allows(UserAction action) {
-    return ActionRule.allows(action, status.get(), deleteRequested);
+    return ActionRule.allows(action, status.get(), deleteRequested) && cannot(action) == null;
+  }
+
+  /** Why the VM can never take {@code action}, or null. */
+  private String cannot(UserAction action) {
+    return action == UserAction.SUSPEND ? suspendRefusal.get() : null;
   }
 
   private ApplicationFailure notAllowed(UserAction action) {
+    String never = cannot(action);
     return refused(
         action.wireName(),
-        deleteRequested ? "it is being deleted" : "it is " + status.get().wireName());
+        deleteRequested
+            ? "it is being deleted"
+            : never != null ? never : "it is " + status.get().wireName());
   }
 
   private ApplicationFailure refused(String what, String why) {

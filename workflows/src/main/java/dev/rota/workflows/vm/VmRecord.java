@@ -25,6 +25,8 @@ import java.time.Duration;
  * @param onExpiry what becomes of it when its lease runs out
  * @param leaseEndsAtMillis when its lease under way runs out, 0 if none is
  * @param persistentDisk whether its root disk stays on its worker, and so does it
+ * @param suspendRefusal why it cannot be suspended ({@link dev.rota.core.lifecycle.SuspendRule});
+ *     null when it can
  */
 public record VmRecord(
     String status,
@@ -46,7 +48,8 @@ public record VmRecord(
     Integer maxRunSeconds,
     String onExpiry,
     long leaseEndsAtMillis,
-    boolean persistentDisk) {
+    boolean persistentDisk,
+    String suspendRefusal) {
 
   /**
    * Where the VM's life stands by the store, for a run begun by a user's action, a delete, or a
@@ -55,6 +58,10 @@ public record VmRecord(
    */
   dev.rota.core.lifecycle.VmLife life() {
     VmStatus vmStatus = WireName.parse(VmStatus.class, status).orElse(VmStatus.PENDING);
+    if (vmStatus == VmStatus.SUSPENDING) {
+      // A suspend the last run did not see through: its task's events say how it ended.
+      vmStatus = VmStatus.RUNNING;
+    }
     return new dev.rota.core.lifecycle.VmLife(
         vmStatus,
         worker,

@@ -67,6 +67,40 @@ final class VmSteps {
     status(to(life.get().withStatus(VmStatus.STOPPED)), why, eventType);
   }
 
+  /**
+   * Saves its memory on its worker and ends its task there, saying {@code why}: suspended, holding
+   * nothing of the worker's but the memory a start resumes from. An agent that cannot save it
+   * leaves it running, saying why; false then.
+   */
+  boolean suspend(String why, String eventType) {
+    VmLife suspending = to(life.get().withStatus(VmStatus.SUSPENDING));
+    String worker = suspending.worker();
+    VmActivities.WorkerTask task =
+        new VmActivities.WorkerTask(worker, taskId(suspending), submission);
+    status(suspending, "suspending: saving its memory on " + worker, "suspending");
+    long bytes;
+    try {
+      bytes = VmCalls.saying("save its memory on " + worker).suspendTask(task);
+    } catch (io.temporal.failure.ActivityFailure e) {
+      status(
+          to(life.get().withStatus(VmStatus.RUNNING)),
+          "still running on " + worker + ": it could not be suspended: " + VmCalls.reason(e),
+          "suspend-failed");
+      return false;
+    }
+    VmCalls.removeTask(name, submission, task);
+    status(
+        to(life.get().withStatus(VmStatus.SUSPENDED)),
+        why
+            + " ("
+            + dev.rota.workflows.Readable.bytes(bytes)
+            + " of memory saved on "
+            + worker
+            + ")",
+        eventType);
+    return true;
+  }
+
   /** A new generation (so a new task id), pending for the scheduler. */
   void requeue(String why, String eventType, String failedOn) {
     VmLife next = to(life.get().requeued());

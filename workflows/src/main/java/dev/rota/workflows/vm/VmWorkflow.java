@@ -46,7 +46,10 @@ public interface VmWorkflow {
   @UpdateValidatorMethod(updateName = "stop")
   void validateStop();
 
-  /** Makes a stopped or failed VM pending again; rejected otherwise. */
+  /**
+   * Makes a stopped or failed VM pending again, or a suspended one pending to resume; rejected
+   * otherwise.
+   */
   @UpdateMethod
   String start();
 
@@ -62,6 +65,18 @@ public interface VmWorkflow {
 
   @UpdateValidatorMethod(updateName = "restart")
   void validateRestart();
+
+  /**
+   * Saves the running VM's memory on its worker and ends its task, freeing what it held there; a
+   * start resumes it where it was. Rejected unless it runs and can be suspended ({@link
+   * dev.rota.core.lifecycle.SuspendRule}); the answer is {@code suspended}, or {@code running} when
+   * its agent could not save it (its events say why).
+   */
+  @UpdateMethod
+  String suspend();
+
+  @UpdateValidatorMethod(updateName = "suspend")
+  void validateSuspend();
 
   /**
    * Moves the end of the VM's lease {@code seconds} later; the answer is when it now runs out (an

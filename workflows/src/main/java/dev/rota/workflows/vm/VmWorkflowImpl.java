@@ -76,6 +76,9 @@ public class VmWorkflowImpl implements VmWorkflow {
   /** Whether its disk, and so the VM, stays on its worker: a drain does not send it elsewhere. */
   private boolean persistentDisk;
 
+  /** Why it cannot be suspended, or null when it can. */
+  private String suspendRefusal;
+
   /** How long it may run, and when that runs out; the store keeps it, so no carry needs it. */
   private Lease lease = Lease.NONE;
 
@@ -83,7 +86,7 @@ public class VmWorkflowImpl implements VmWorkflow {
   @WorkflowInit
   public VmWorkflowImpl(String vmName, VmCarry carried, VmRecord submitted) {
     this.name = vmName;
-    this.inbox = new VmInbox(vmName, () -> life.status());
+    this.inbox = new VmInbox(vmName, () -> life.status(), () -> suspendRefusal);
     // The submission this run is for; 0 when started without it.
     Object memo = Workflow.getMemo(VmWorkflow.SUBMISSION, Long.class);
     this.steps =
@@ -262,6 +265,11 @@ public class VmWorkflowImpl implements VmWorkflow {
       Workflow.await(Workflow::isEveryHandlerFinished);
       return true;
     }
+    if (lease.onExpiry() == LeaseEnd.SUSPEND
+        && suspendRefusal == null
+        && steps.suspend("suspended: " + why, "lease-expired")) {
+      return false;
+    }
     steps.stop("stopped: " + why, "lease-expired");
     return false;
   }
@@ -335,6 +343,7 @@ public class VmWorkflowImpl implements VmWorkflow {
     restarts = stored.restartSettings();
     lease = stored.lease();
     persistentDisk = stored.persistentDisk();
+    suspendRefusal = stored.suspendRefusal();
     shown.readinessWas(carried != null ? carried.readiness() : stored.readiness());
     if (carried != null) {
       life = carried.life();
@@ -487,10 +496,17 @@ public class VmWorkflowImpl implements VmWorkflow {
     switch (action) {
       case STOP -> steps.stop("stopped by request");
       case START -> {
+        boolean resumes = life.status() == VmStatus.SUSPENDED;
         count = RestartRule.Count.NONE;
         lease = lease.renewed();
-        steps.requeue("started by request", "started", null);
+        steps.requeue(
+            resumes
+                ? "resuming by request: on worker " + life.worker() + ", which holds its memory"
+                : "started by request",
+            resumes ? "resumed" : "started",
+            null);
       }
+      case SUSPEND -> steps.suspend("suspended by request", "suspended");
       case RESTART -> {
         count = new RestartRule.Count(0, count.restartsAfterFailure());
         steps.replace("restarted by request", "restarted");
@@ -529,6 +545,16 @@ public class VmWorkflowImpl implements VmWorkflow {
   @Override
   public String restart() {
     return inbox.act(UserAction.RESTART);
+  }
+
+  @Override
+  public void validateSuspend() {
+    inbox.validate(UserAction.SUSPEND);
+  }
+
+  @Override
+  public String suspend() {
+    return inbox.act(UserAction.SUSPEND);
   }
 
   @Override

@@ -1,6 +1,7 @@
 package dev.rota.workflows.vm;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -92,7 +93,8 @@ class VmWorkflowTest {
                 r.maxRunSeconds(),
                 r.onExpiry(),
                 r.leaseEndsAtMillis(),
-                r.persistentDisk());
+                r.persistentDisk(),
+                r.suspendRefusal());
       }
     }
 
@@ -196,6 +198,19 @@ class VmWorkflowTest {
       calls.add(new Call("remove " + task.worker() + "/" + task.taskId(), now.getAsLong()));
     }
 
+    /** Why the agent refuses to suspend, or null when it saves the memory. */
+    volatile String suspendRefused;
+
+    @Override
+    public long suspendTask(WorkerTask task) {
+      if (suspendRefused != null) {
+        throw io.temporal.failure.ApplicationFailure.newNonRetryableFailure(
+            suspendRefused, "SuspendRefused");
+      }
+      calls.add(new Call("suspend " + task.worker() + "/" + task.taskId(), now.getAsLong()));
+      return 3 << 20;
+    }
+
     @Override
     public void deleteVm(VmRef vm) {
       submissions.add(vm.submission());
@@ -266,7 +281,8 @@ class VmWorkflowTest {
         null,
         null,
         0,
-        false);
+        false,
+        null);
   }
 
   private VmWorkflow start(VmRecord stored) {
@@ -823,7 +839,8 @@ class VmWorkflowTest {
                 null,
                 null,
                 0,
-                true));
+                true,
+                null));
     placed(vm, 0);
     runs(vm, 0);
     on(vm, 0, "w1", "drained");
@@ -1032,6 +1049,17 @@ class VmWorkflowTest {
   /** {@code r} with its task's start and its lease as given. */
   static VmRecord rebuilt(
       VmRecord r, long startedAtMillis, Integer maxRunSeconds, String onExpiry, long endsAtMillis) {
+    return rebuilt(r, startedAtMillis, maxRunSeconds, onExpiry, endsAtMillis, r.suspendRefusal());
+  }
+
+  /** {@code r} with its task's start, its lease and why it cannot be suspended as given. */
+  static VmRecord rebuilt(
+      VmRecord r,
+      long startedAtMillis,
+      Integer maxRunSeconds,
+      String onExpiry,
+      long endsAtMillis,
+      String suspendRefusal) {
     return new VmRecord(
         r.status(),
         r.worker(),
@@ -1052,7 +1080,8 @@ class VmWorkflowTest {
         maxRunSeconds,
         onExpiry,
         endsAtMillis,
-        r.persistentDisk());
+        r.persistentDisk(),
+        suspendRefusal);
   }
 
   /** When the lease the store holds runs out, once its workflow has written it. */
@@ -1286,6 +1315,118 @@ class VmWorkflowTest {
   }
 
   @Test
+  void aSuspendedVmHoldsNoTaskIgnoresItsTasksEndAndResumesAsANewGenerationOnAStart()
+      throws Exception {
+    VmWorkflow vm = running("Always");
+    settle();
+    assertEquals("suspended", vm.suspend());
+    assertEquals(
+        List.of("status suspending", "suspend w1/a.0", "remove w1/a.0", "status suspended"),
+        store.what());
+    tell(vm, event(0, "exited", 0)); // its QEMU ended with the suspend: no end of the VM's
+    settle();
+    assertEquals("suspended", vm.status());
+    assertFalse(runEnded(), "a suspended VM's run waits for its start");
+    env.sleep(Duration.ofHours(1));
+    assertEquals(List.of("status suspended"), store.what().subList(3, 4), "no restart comes");
+
+    WorkflowUpdateException twice =
+        assertThrows(WorkflowUpdateException.class, () -> act(vm, v -> v::suspend));
+    assertTrue(
+        twice.getCause().getMessage().contains("it is suspended"), twice.getCause().getMessage());
+    assertThrows(WorkflowUpdateException.class, () -> act(vm, v -> v::restart));
+
+    assertEquals("pending", vm.start());
+    assertEquals("requeue 1", store.what().get(store.what().size() - 1));
+    assertTrue(
+        store.requeued.get(0).startsWith("resuming by request: on worker w1"),
+        store.requeued.get(0));
+    placed(vm, 1);
+    runs(vm, 1);
+    settle();
+    assertEquals("running", vm.status());
+    Histories.replayAndMaybeRecord(
+        env.getWorkflowClient(), "vm-a", VmWorkflowImpl.class, "vm-suspend");
+  }
+
+  @Test
+  void aSuspendTheAgentCannotCarryOutLeavesTheVmRunningSayingWhy() {
+    VmWorkflow vm = running("Never");
+    settle();
+    store.suspendRefused = "QEMU could not save the VM's memory: no space left on device";
+    assertEquals("running", vm.suspend());
+    assertEquals(List.of("status suspending", "status running"), store.what());
+    assertEquals("running", vm.status());
+    assertEquals("stopped", vm.stop(), "and it goes on as a running VM");
+  }
+
+  @Test
+  void aVmThatCannotBeSuspendedIsRefusedSayingWhyAndNothingChanges() {
+    VmRecord r = stored("pending", null, 0, "Never", 0, null, 0, null);
+    VmWorkflow vm =
+        start(
+            rebuilt(
+                r,
+                r.startedAtMillis(),
+                r.maxRunSeconds(),
+                r.onExpiry(),
+                r.leaseEndsAtMillis(),
+                "only qemu VMs can be suspended"));
+    placed(vm, 0);
+    runs(vm, 0);
+    settle();
+    WorkflowUpdateException refused =
+        assertThrows(WorkflowUpdateException.class, () -> act(vm, v -> v::suspend));
+    assertTrue(
+        refused.getCause().getMessage().contains("only qemu VMs can be suspended"),
+        refused.getCause().getMessage());
+    assertEquals(List.of(), store.what());
+    assertEquals("running", vm.status());
+  }
+
+  @Test
+  void aLeaseEndingInSuspendSuspendsTheVmAndAStartBeginsANewLease() {
+    VmWorkflow vm = startLeased("Never", 600, "suspend");
+    placed(vm, 0);
+    runs(vm, 0);
+    settle();
+    long endsAt = leaseBegan(600);
+    env.sleep(Duration.ofMinutes(11));
+    awaitStatus(vm, "suspended");
+    assertEquals(
+        List.of(
+            "lease-started " + endsAt,
+            "status suspending",
+            "suspend w1/a.0",
+            "remove w1/a.0",
+            "status suspended"),
+        store.what());
+    env.sleep(Duration.ofHours(2));
+    assertEquals("suspended", vm.status(), "its lease does not run while it is suspended");
+    assertEquals("pending", vm.start());
+    placed(vm, 1);
+    runs(vm, 1);
+    settle();
+    assertEquals("running", vm.status());
+    env.sleep(Duration.ofMinutes(11));
+    awaitStatus(vm, "suspended");
+  }
+
+  @Test
+  void aLeaseEndingInSuspendStopsAVmTheAgentCannotSuspend() {
+    VmWorkflow vm = startLeased("Never", 600, "suspend");
+    store.suspendRefused = "vm task a.0 is not running";
+    placed(vm, 0);
+    runs(vm, 0);
+    settle();
+    env.sleep(Duration.ofMinutes(11));
+    awaitStatus(vm, "stopped");
+    assertTrue(
+        store.what().containsAll(List.of("status suspending", "status running", "status stopped")),
+        store.what().toString());
+  }
+
+  @Test
   void stoppingARunningVmRemovesItsTaskFirst() {
     VmWorkflow vm = running("Never");
     settle();
@@ -1441,7 +1582,8 @@ class VmWorkflowTest {
                 null,
                 null,
                 0,
-                false));
+                false,
+                null));
     awaitStatus(vm, "running");
     settle();
     assertEquals("**running** on w1, restart 0; not ready yet", currentDetails());
@@ -1655,7 +1797,8 @@ class VmWorkflowTest {
                 null,
                 null,
                 0,
-                false));
+                false,
+                null));
     settle();
     tell(
         vm,
@@ -1704,7 +1847,8 @@ class VmWorkflowTest {
             null,
             null,
             0,
-            false));
+            false,
+            null));
     env.sleep(Duration.ofMillis(Math.max(0, due - now()) + 1_000));
     assertTrue(
         store.what().contains("requeue 2"),

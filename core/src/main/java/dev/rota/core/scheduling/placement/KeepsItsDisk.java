@@ -23,9 +23,10 @@ public final class KeepsItsDisk {
       return "";
     }
     if (vm.diskOn().equals(vm.avoid())) {
-      return "its persistent disk is on that worker: it starts there once the avoidance ends";
+      return "its disk (or saved memory) is on that worker: it starts there once the avoidance"
+          + " ends";
     }
-    return "its persistent disk is on worker "
+    return "its disk (or saved memory) is on worker "
         + vm.diskOn()
         + (open
             ? ", which has no room for it now"
