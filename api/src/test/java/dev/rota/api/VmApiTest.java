@@ -680,6 +680,9 @@ class VmApiTest {
     Http.Reply suspend = http.post("/v1/vms/acts/suspend", null);
     assertEquals(409, suspend.status(), "nor a process VM suspended");
     assertTrue(suspend.detail().contains("only qemu VMs can be suspended"), suspend.detail());
+    Http.Reply pause = http.post("/v1/vms/acts/suspend?inPlace=true", null);
+    assertEquals(409, pause.status(), "nor paused");
+    assertTrue(pause.detail().contains("only qemu VMs can be paused"), pause.detail());
     assertEquals("pending", http.get("/v1/vms/acts").map().get("status"));
 
     Http.Reply stop = http.post("/v1/vms/acts/stop", null);

@@ -201,7 +201,8 @@ public final class VmBootBench {
     send("POST", "/v1/vms/box/suspend", null);
     await("box suspended", () -> get("/v1/vms/box").contains("\"status\":\"suspended\""));
     double suspend = seconds(suspending);
-    String said = String.valueOf(json.readValue(get("/v1/vms/box"), Map.class).get("statusMessage"));
+    String said =
+        String.valueOf(json.readValue(get("/v1/vms/box"), Map.class).get("statusMessage"));
     Instant resuming = Instant.now();
     send("POST", "/v1/vms/box/start", null);
     await(

@@ -602,10 +602,26 @@ final class VmCommands extends Noun {
       name = "suspend",
       description =
           "Save the VM's memory on its worker and end its QEMU; `rota vm resume` goes on from there.")
-  int suspend(@Parameters(paramLabel = "NAME") String name, @Mixin WaitOptions wait) {
+  int suspend(
+      @Parameters(paramLabel = "NAME") String name,
+      @Option(
+              names = "--in-place",
+              description =
+                  "pause its guest where it runs instead, its QEMU, memory and room on its worker kept")
+          boolean inPlace,
+      @Mixin WaitOptions wait) {
     ApiClient api = root.api();
-    JsonNode answer = api.post(path(name) + "/suspend", null);
-    if (wait.wait) {
+    JsonNode answer = api.post(path(name) + "/suspend" + (inPlace ? "?inPlace=true" : ""), null);
+    if (wait.wait && inPlace) {
+      root.waiter(Waiter.parse(wait.timeout))
+          .until(
+              "vm " + name,
+              () -> {
+                String now = api.get(path(name)).path("status").asText();
+                return now.equals("paused") ? Waiter.Look.done(now) : Waiter.Look.waiting(now);
+              });
+      answer = api.get(path(name));
+    } else if (wait.wait) {
       boolean[] begun = {false};
       root.waiter(Waiter.parse(wait.timeout))
           .until(
@@ -641,7 +657,8 @@ final class VmCommands extends Noun {
 
   @Command(
       name = "resume",
-      description = "Resume a suspended VM where it was (a start of a suspended VM).")
+      description =
+          "Resume a suspended or paused VM where it was (a start of a suspended or paused VM).")
   int resume(@Parameters(paramLabel = "NAME") String name, @Mixin WaitOptions wait) {
     return runAgain(name, "start", wait);
   }

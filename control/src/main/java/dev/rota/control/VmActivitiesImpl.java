@@ -107,7 +107,9 @@ public class VmActivitiesImpl implements VmActivities, VmReadModel {
             v.spec().runtime(),
             v.spec().image(),
             v.spec().persistentDisk(),
-            v.membership().vmSet()));
+            v.membership().vmSet()),
+        dev.rota.core.lifecycle.SuspendRule.pauseRefusal(
+            v.spec().runtime(), v.membership().vmSet()));
   }
 
   /** What the VM's agent last said of its readiness, as the store holds it. */
@@ -220,25 +222,45 @@ public class VmActivitiesImpl implements VmActivities, VmReadModel {
    */
   @Override
   public long suspendTask(WorkerTask task) {
-    dev.rota.store.WorkerRow worker =
-        workers
-            .findById(task.worker())
-            .orElseThrow(
-                () ->
-                    io.temporal.failure.ApplicationFailure.newNonRetryableFailure(
-                        "worker " + task.worker() + " is gone", "WorkerGone"));
+    dev.rota.store.WorkerRow worker = workerOf(task.worker());
     long bytes;
     try {
       bytes = agents.suspendTask(worker.agent(), task.taskId(), agentCalls.suspendTimeout());
     } catch (dev.rota.agentapi.AgentRejectedException e) {
-      throw io.temporal.failure.ApplicationFailure.newNonRetryableFailure(
-          e.getMessage(), "SuspendRefused");
+      throw refused(e);
     }
     String vm = dev.rota.agentapi.TaskId.parse(task.taskId()).map(t -> t.vm()).orElseThrow();
     long seq =
         task.submission() != 0 ? task.submission() : vms.findById(vm).map(VmRow::seq).orElse(0L);
     vms.memorySaved(vm, seq, task.worker());
     return bytes;
+  }
+
+  @Override
+  public void pauseTask(PauseTask pause) {
+    try {
+      agents.pauseTask(
+          workerOf(pause.worker()).agent(), pause.taskId(), pause.pause(), agentCalls.timeout());
+    } catch (dev.rota.agentapi.AgentRejectedException e) {
+      throw refused(e);
+    }
+  }
+
+  /** The worker a task is on; gone, the call is refused for good. */
+  private dev.rota.store.WorkerRow workerOf(String name) {
+    return workers
+        .findById(name)
+        .orElseThrow(
+            () ->
+                io.temporal.failure.ApplicationFailure.newNonRetryableFailure(
+                    "worker " + name + " is gone", "WorkerGone"));
+  }
+
+  /** An agent's refusal, as the activity's answer: not tried again. */
+  private static io.temporal.failure.ApplicationFailure refused(
+      dev.rota.agentapi.AgentRejectedException e) {
+    return io.temporal.failure.ApplicationFailure.newNonRetryableFailure(
+        e.getMessage(), "AgentRefused");
   }
 
   /**

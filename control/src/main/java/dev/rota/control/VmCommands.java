@@ -122,6 +122,12 @@ public class VmCommands {
     actions.act(name, vm -> vm::suspend);
   }
 
+  /** Pauses the running VM's guest where it runs; a start runs it on. */
+  public void pause(String name) {
+    find(name);
+    actions.act(name, vm -> vm::pause);
+  }
+
   /** Moves the end of the VM's lease {@code seconds} later, if it has one under way. */
   public void extendLease(String name, long seconds) {
     find(name);

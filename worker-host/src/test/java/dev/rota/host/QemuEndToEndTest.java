@@ -218,9 +218,9 @@ class QemuEndToEndTest extends SharedDevStack {
       java.util.regex.Pattern.compile("count=(\\d+) boot=([0-9a-f-]+)");
 
   /**
-   * A guest booted from a kernel alone (its whole state in memory) is suspended through the API:
-   * its QEMU ends and its worker holds nothing of it but its saved memory; a start resumes it
-   * there, counting on from where it was in the same boot.
+   * A guest booted from a kernel alone (its whole state in memory) is paused in place and run on,
+   * then suspended through the API: its QEMU ends and its worker holds nothing of it but its saved
+   * memory; a start resumes it there, counting on from where it was in the same boot.
    */
   @Test
   void aSuspendedGuestFreesItsWorkerAndResumesThereCountingOnInTheSameBoot() throws Exception {
@@ -247,6 +247,14 @@ class QemuEndToEndTest extends SharedDevStack {
     assertEquals(201, stack.api("POST", "/v1/vms", vm).status());
     eventually("counting", BOOT, () -> logs("sleeper").contains("count=3 "));
     String worker = (String) stack.vm("sleeper").get("worker");
+
+    // Paused in place, then run on: the same task, counting on.
+    assertEquals(202, stack.api("POST", "/v1/vms/sleeper/suspend?inPlace=true", null).status());
+    eventually("paused", BOOT, () -> "paused".equals(stack.vm("sleeper").get("status")));
+    assertEquals(202, stack.api("POST", "/v1/vms/sleeper/start", null).status());
+    eventually("running on", BOOT, () -> "running".equals(stack.vm("sleeper").get("status")));
+    assertEquals(0, ((Number) stack.vm("sleeper").get("restartCount")).intValue());
+    eventually("counting on", BOOT, () -> logs("sleeper").contains("count=5 "));
 
     assertEquals(202, stack.api("POST", "/v1/vms/sleeper/suspend", null).status());
     eventually("suspended", BOOT, () -> "suspended".equals(stack.vm("sleeper").get("status")));

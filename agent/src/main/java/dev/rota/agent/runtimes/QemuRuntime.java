@@ -331,6 +331,34 @@ public final class QemuRuntime implements TaskRuntime {
   }
 
   /**
+   * Stops or runs on the guest's CPUs (QMP {@code stop}, {@code cont}), its QEMU and memory kept: a
+   * marker in the task's folder says it is paused, for its health checks and for an agent started
+   * again.
+   */
+  @Override
+  public void pause(Task task, boolean pause) throws Refusal, IOException {
+    if (!(task.handle instanceof ProcessHandle process) || !process.isAlive()) {
+      throw new Refusal(409, "vm task " + task.id + " is not running");
+    }
+    Path dir = supervisor.folder(task.id);
+    if (pause) {
+      Files.writeString(dir.resolve(PAUSED), task.id, StandardCharsets.UTF_8);
+      qmp.execute(GuestFiles.qmp(dir), "stop", QMP_DEADLINE);
+    } else {
+      qmp.execute(GuestFiles.qmp(dir), "cont", QMP_DEADLINE);
+      Files.deleteIfExists(dir.resolve(PAUSED));
+    }
+  }
+
+  @Override
+  public boolean paused(Task task) {
+    return Files.exists(supervisor.folder(task.id).resolve(PAUSED));
+  }
+
+  /** The marker of a guest paused in place. */
+  private static final String PAUSED = "paused";
+
+  /**
    * The VM's root disk, an overlay of its image: the VM's persistent disk on this worker (made by
    * its first task here, found again by the next), or one made afresh in the task's folder, which
    * goes with the task. At the size its spec asks for, when larger than the image.
@@ -679,6 +707,13 @@ public final class QemuRuntime implements TaskRuntime {
   @Override
   public void stop(Task task, Duration grace) {
     Path socket = GuestFiles.qmp(supervisor.folder(task.id));
+    if (paused(task)) {
+      try {
+        pause(task, false); // a paused guest would not hear its power button
+      } catch (Refusal | IOException e) {
+        // not running: nothing to press
+      }
+    }
     Supervisor.stop(task, grace, handle -> press(socket, handle));
   }
 

@@ -22,8 +22,8 @@ import java.util.concurrent.ExecutorService;
 
 /**
  * The agent API (docs/agent.md): {@code GET /healthz}, {@code GET|POST /v1/tasks}, {@code
- * PUT|DELETE /v1/tasks/{id}}, {@code POST /v1/tasks/{id}/suspend}, {@code GET /v1/tasks/{id}/logs},
- * {@code DELETE /v1/logs/{vm}}.
+ * PUT|DELETE /v1/tasks/{id}}, {@code POST /v1/tasks/{id}/suspend|pause|continue}, {@code GET
+ * /v1/tasks/{id}/logs}, {@code DELETE /v1/logs/{vm}}.
  */
 public final class AgentHttp {
   static final int MAX_BODY = 1024 * 1024;
@@ -215,6 +215,12 @@ public final class AgentHttp {
         suspend(x, method, id.substring(0, id.length() - "/suspend".length()));
         return;
       }
+      for (String way : List.of("/pause", "/continue")) {
+        if (id.endsWith(way)) {
+          pause(x, method, id.substring(0, id.length() - way.length()), way.equals("/pause"));
+          return;
+        }
+      }
       if (id.endsWith("/logs") && method.equals("GET")) {
         logs(x, id.substring(0, id.length() - "/logs".length()));
         return;
@@ -274,6 +280,34 @@ public final class AgentHttp {
       refuse(x, e.status(), e.getMessage());
     } catch (IOException e) {
       problem(x, 500, "cannot suspend task " + id + ": " + e.getMessage());
+    }
+  }
+
+  /**
+   * {@code POST /v1/tasks/{id}/pause} and {@code /continue}: the running task's guest paused where
+   * it runs (its CPUs stopped, its QEMU and memory kept) or run on; 204 once done. Refused with 404
+   * for a task not here, 409 for one not running or whose runtime cannot pause it.
+   */
+  private void pause(HttpExchange x, String method, String id, boolean pause) throws IOException {
+    if (!method.equals("POST")) {
+      problem(x, 405, "use POST on /v1/tasks/" + id + (pause ? "/pause" : "/continue"));
+      return;
+    }
+    try {
+      tasks.access(
+          id,
+          (runtime, task) -> {
+            runtime.pause(task, pause);
+            return null;
+          });
+      x.sendResponseHeaders(204, -1);
+    } catch (Refusal e) {
+      refuse(x, e.status(), e.getMessage());
+    } catch (IOException e) {
+      problem(
+          x,
+          500,
+          "cannot " + (pause ? "pause" : "continue") + " task " + id + ": " + e.getMessage());
     }
   }
 

@@ -27,7 +27,7 @@ import org.slf4j.LoggerFactory;
  * the task is ready (told to the controller as it changes); a liveness check that fails its
  * threshold of times in a row stops the task, which then fails with the check's own words, to be
  * restarted under its VM's restart policy. A task with a readiness check is not judged by its
- * liveness check before it was first ready: a guest still booting is not dead.
+ * liveness check before it was first ready: a guest still booting is not dead, nor is one paused.
  */
 public final class HealthChecks {
   private static final Logger log = LoggerFactory.getLogger(HealthChecks.class);
@@ -87,6 +87,11 @@ public final class HealthChecks {
       return;
     }
     Duration period = Duration.ofSeconds(Math.max(1, check.periodSeconds()));
+    if (runtime.paused(task)) {
+      // A paused guest answers nothing, and is neither dead nor newly unready: asked once it runs.
+      schedule(task, runtime, check, ready, failures, period);
+      return;
+    }
     String started = task.view().startedAt();
     if (started == null) {
       schedule(task, runtime, check, ready, failures, period); // still starting

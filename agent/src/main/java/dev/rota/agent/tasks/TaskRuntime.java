@@ -57,6 +57,19 @@ public interface TaskRuntime {
     throw new Refusal(409, "task " + task.id + " cannot be suspended: only qemu VMs can");
   }
 
+  /**
+   * Pauses the running task where it runs ({@code pause} true: its guest's CPUs stop, its memory
+   * and process kept) or runs it on ({@code false}); asked again, it is as asked already.
+   */
+  default void pause(Task task, boolean pause) throws Refusal, IOException {
+    throw new Refusal(409, "task " + task.id + " cannot be paused: only qemu VMs can");
+  }
+
+  /** Whether the task is paused where it runs; a runtime that cannot pause has none paused. */
+  default boolean paused(Task task) {
+    return false;
+  }
+
   default Task recover(Path record, Consumer<TaskView> changes) throws IOException {
     return null;
   }

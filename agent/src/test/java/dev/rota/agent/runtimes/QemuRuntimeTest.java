@@ -681,6 +681,20 @@ public class QemuRuntimeTest {
     Task before = counter("sleeper.0", false, first);
     eventually("counting", BOOT, () -> console("sleeper.0").contains("count=3 "));
 
+    // Paused in place: its CPUs stop, its QEMU and memory stay; continued, it counts on.
+    Qmp qmp = new Qmp(timers);
+    Path control = GuestFiles.qmp(supervisor.folder("sleeper.0"));
+    runtime.pause(before, true);
+    assertTrue(runtime.paused(before));
+    assertEquals(
+        "VM status: paused", qmp.human(control, "info status", Duration.ofSeconds(3)).strip());
+    runtime.pause(before, true); // asked again: as asked already
+    runtime.pause(before, false);
+    assertFalse(runtime.paused(before));
+    assertEquals(
+        "VM status: running", qmp.human(control, "info status", Duration.ofSeconds(3)).strip());
+    eventually("counting on", BOOT, () -> console("sleeper.0").contains("count=5 "));
+
     long bytes = runtime.suspend(before);
     assertTrue(before.ended(), "its QEMU ended");
     assertEquals("exited", last(first).state(), last(first).toString());

@@ -130,7 +130,8 @@ public class VmController {
                 "stopped",
                 "failed",
                 "suspending",
-                "suspended"
+                "suspended",
+                "paused"
               })
           String status,
       @QueryValue @Nullable String worker,
@@ -401,7 +402,10 @@ public class VmController {
               + " start resumes it there, where it was, once the worker has room; a stop drops the"
               + " saved memory. Only a qemu VM with a persistent disk, or booted from a kernel"
               + " without a disk, and not a set's replica, can be suspended (409 otherwise). If"
-              + " its agent cannot save the memory, the VM runs on and its events say why.")
+              + " its agent cannot save the memory, the VM runs on and its events say why. With"
+              + " inPlace=true the guest is paused where it runs instead (status paused): its"
+              + " QEMU, memory and room on its worker are kept, any qemu VM but a set's replica can"
+              + " be, and a start runs it on at once.")
   @ProblemAnswers.Missing
   @ProblemAnswers.Conflicting
   @ApiResponse(
@@ -409,8 +413,13 @@ public class VmController {
       description = "accepted: the change is under way; the body is the VM as it is now",
       content =
           @Content(mediaType = "application/json", schema = @Schema(implementation = VmView.class)))
-  public HttpResponse<VmView> suspend(String name) {
-    return HttpResponse.accepted().body(service.suspend(name));
+  public HttpResponse<VmView> suspend(
+      String name,
+      @QueryValue
+          @Nullable
+          @Schema(description = "pause the guest where it runs, its QEMU and room kept")
+          Boolean inPlace) {
+    return HttpResponse.accepted().body(service.suspend(name, Boolean.TRUE.equals(inPlace)));
   }
 
   @RequiresRole({Role.COMPUTE_WRITE})

@@ -396,8 +396,13 @@ public class VmService {
     return get(name);
   }
 
-  public VmView suspend(String name) {
-    commands.suspend(name);
+  /** Suspends the VM: to its worker's disk, or {@code inPlace}, paused where it runs. */
+  public VmView suspend(String name, boolean inPlace) {
+    if (inPlace) {
+      commands.pause(name);
+    } else {
+      commands.suspend(name);
+    }
     return get(name);
   }
 

@@ -19,17 +19,18 @@ public final class ActionRule {
       EnumSet.complementOf(EnumSet.of(VmStatus.STOPPED, VmStatus.STOPPING));
 
   /**
-   * Only a VM that ended, or is suspended, can start; one on its way to run is already starting.
+   * Only a VM that ended, is suspended or is paused can start; one on its way to run is already
+   * starting.
    */
   private static final Set<VmStatus> STARTABLE =
-      EnumSet.of(VmStatus.STOPPED, VmStatus.FAILED, VmStatus.SUSPENDED);
+      EnumSet.of(VmStatus.STOPPED, VmStatus.FAILED, VmStatus.SUSPENDED, VmStatus.PAUSED);
 
   /**
    * A restart replaces a task that is placed, running or failed; a pending VM has none yet, and a
    * stopped one is started instead.
    */
   private static final Set<VmStatus> RESTARTABLE =
-      EnumSet.of(VmStatus.SCHEDULED, VmStatus.RUNNING, VmStatus.FAILED);
+      EnumSet.of(VmStatus.SCHEDULED, VmStatus.RUNNING, VmStatus.FAILED, VmStatus.PAUSED);
 
   /** Whether {@code action} is taken in {@code status}; nothing is taken once a delete is asked. */
   public static boolean allows(UserAction action, VmStatus status, boolean deleting) {
@@ -40,7 +41,7 @@ public final class ActionRule {
       case STOP -> STOPPABLE.contains(status);
       case START -> STARTABLE.contains(status);
       case RESTART -> RESTARTABLE.contains(status);
-      case SUSPEND -> status == VmStatus.RUNNING;
+      case SUSPEND, PAUSE -> status == VmStatus.RUNNING;
     };
   }
 }

@@ -7,7 +7,9 @@ public enum UserAction implements WireName {
   STOP("stop"),
   START("start"),
   RESTART("restart"),
-  SUSPEND("suspend");
+  SUSPEND("suspend"),
+  /** Suspended in place: paused where it runs. */
+  PAUSE("pause");
 
   private final String wireName;
 

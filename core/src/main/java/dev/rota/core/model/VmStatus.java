@@ -11,12 +11,18 @@ public enum VmStatus implements WireName {
   /** Its memory is being saved on its worker; its task ends once it is. */
   SUSPENDING("suspending"),
   /** Its memory is saved on its worker, and no task runs: a start resumes it there. */
-  SUSPENDED("suspended");
+  SUSPENDED("suspended"),
+  /** Its guest is paused where it runs: its QEMU, memory and room on its worker kept. */
+  PAUSED("paused");
 
   /** The statuses in which a VM holds its worker's resources, as stored. */
   public static final java.util.List<String> HOLDING_WORKER =
       java.util.List.of(
-          SCHEDULED.wireName, RUNNING.wireName, STOPPING.wireName, SUSPENDING.wireName);
+          SCHEDULED.wireName,
+          RUNNING.wireName,
+          STOPPING.wireName,
+          SUSPENDING.wireName,
+          PAUSED.wireName);
 
   private final String wireName;
 

@@ -269,7 +269,8 @@ public record VmSnapshot(
     return status == VmStatus.PENDING
         || status == VmStatus.SCHEDULED
         || status == VmStatus.RUNNING
-        || status == VmStatus.SUSPENDING;
+        || status == VmStatus.SUSPENDING
+        || status == VmStatus.PAUSED;
   }
 
   /**

@@ -78,6 +78,7 @@ class LeaseTest {
           stopped,    0,           3601000,  false
           suspending, 0,           3601000,  false
           suspended,  0,           3601000,  false
+          paused,     0,           3601000,  true
           """)
   void itRunsOutOnlyForAVmNotYetFinished(String status, long restartAt, long now, boolean runsOut) {
     Lease begun = HOUR.heard(life("running", 1000, 0), 1000);

@@ -25,11 +25,11 @@ class VmLifecycleRulesTest {
     return WireName.parse(TaskEventType.class, wire).orElseThrow();
   }
 
-  @ParameterizedTest(name = "{0}: stop {1}, start {2}, restart {3}, suspend {4}")
+  @ParameterizedTest(name = "{0}: stop {1}, start {2}, restart {3}, suspend or pause {4}")
   @CsvSource(
       textBlock =
           """
-          # status    stop   start  restart  suspend
+          # status    stop   start  restart  suspend or pause
           pending,    true,  false, false,   false
           scheduled,  true,  false, true,    false
           running,    true,  false, true,    true
@@ -38,6 +38,7 @@ class VmLifecycleRulesTest {
           failed,     true,  true,  true,    false
           suspending, true,  false, false,   false
           suspended,  true,  true,  false,   false
+          paused,     true,  true,  true,    false
           """)
   void aUsersActionIsTakenInTheseStatuses(
       String status, boolean stop, boolean start, boolean restart, boolean suspend) {
@@ -46,6 +47,7 @@ class VmLifecycleRulesTest {
     assertEquals(start, ActionRule.allows(UserAction.START, s, false), "start");
     assertEquals(restart, ActionRule.allows(UserAction.RESTART, s, false), "restart");
     assertEquals(suspend, ActionRule.allows(UserAction.SUSPEND, s, false), "suspend");
+    assertEquals(suspend, ActionRule.allows(UserAction.PAUSE, s, false), "pause");
   }
 
   @ParameterizedTest(name = "{0} {1} {2} of set {3}: {4}")
@@ -64,6 +66,19 @@ class VmLifecycleRulesTest {
     assertEquals(refusal, SuspendRule.refusal(runtime, image, persistent, set));
   }
 
+  @ParameterizedTest(name = "{0} of set {1}: {2}")
+  @CsvSource(
+      textBlock =
+          """
+          # runtime  set      refusal (empty: can be paused)
+          qemu,      ,
+          qemu,      runners, 'it is a replica of set runners, which keeps its replicas running'
+          process,   ,        'only qemu VMs can be paused: a process VM has no guest to pause'
+          """)
+  void anyQemuVmButASetsReplicaIsPausedInPlace(String runtime, String set, String refusal) {
+    assertEquals(refusal, SuspendRule.pauseRefusal(runtime, set));
+  }
+
   @ParameterizedTest(name = "{0}, restart due {1}: finished {2}, run open {3}")
   @CsvSource(
       textBlock =
@@ -75,6 +90,7 @@ class VmLifecycleRulesTest {
           stopping,   false,       false,    true
           stopped,    false,       true,     false
           suspended,  false,       false,    true
+          paused,     false,       false,    true
           failed,     false,       true,     true
           failed,     true,        false,    true
           """)

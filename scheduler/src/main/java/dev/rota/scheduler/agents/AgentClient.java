@@ -90,6 +90,15 @@ public interface AgentClient {
    */
   long suspendTask(AgentAddress agent, String taskId, Duration timeout);
 
+  /**
+   * {@code POST /v1/tasks/{id}/pause} ({@code pause}) or {@code /continue}: the running VM's guest
+   * paused where it runs, or run on.
+   *
+   * @throws AgentRejectedException on a 4xx (404: no such task; 409: it does not run, or cannot be
+   *     paused)
+   */
+  void pauseTask(AgentAddress agent, String taskId, boolean pause, Duration timeout);
+
   /** {@code GET /v1/disks}: the persistent disks the worker holds; none from an older agent. */
   java.util.List<dev.rota.agentapi.HeldDisk> disks(AgentAddress agent, Duration timeout);
 }

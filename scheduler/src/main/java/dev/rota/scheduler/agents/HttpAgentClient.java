@@ -246,6 +246,24 @@ public class HttpAgentClient implements AgentClient {
     }
   }
 
+  @Override
+  public void pauseTask(AgentAddress agent, String taskId, boolean pause, Duration timeout) {
+    String path = "/v1/tasks/" + encode(taskId) + (pause ? "/pause" : "/continue");
+    try {
+      expect(
+          send(
+              agent,
+              authorized(HttpRequest.newBuilder(uri(agent.endpoint(), path)), agent)
+                  .POST(HttpRequest.BodyPublishers.noBody()),
+              timeout),
+          "POST " + path,
+          204);
+    } catch (IOException e) {
+      throw new UncheckedIOException(
+          "POST " + path + " on " + agent.endpoint() + ": " + e.getMessage(), e);
+    }
+  }
+
   /** A DELETE of {@code path} that may answer {@code ok}; a gone resource is one of them. */
   private void delete(AgentAddress agent, String path, Duration timeout, int... ok) {
     String endpoint = agent.endpoint();

@@ -221,6 +221,11 @@ public class FakeAgents implements AgentClient {
   public void deleteDisk(AgentAddress agent, String diskId, Duration timeout) {}
 
   @Override
+  public void pauseTask(AgentAddress agent, String taskId, boolean pause, Duration timeout) {
+    throw new dev.rota.agentapi.AgentRejectedException(409, "fake agents cannot pause");
+  }
+
+  @Override
   public long suspendTask(AgentAddress agent, String taskId, Duration timeout) {
     throw new dev.rota.agentapi.AgentRejectedException(409, "fake agents cannot suspend");
   }

@@ -53,6 +53,9 @@ public interface VmActivities {
   record LeaseChange(
       String vm, long endsAtMillis, String eventType, String message, long submission) {}
 
+  /** Pause the task where it runs ({@code pause}), or run it on. */
+  record PauseTask(String worker, String taskId, long submission, boolean pause) {}
+
   /** A task on a worker, of the VM's {@code submission}. */
   record WorkerTask(String worker, String taskId, long submission) {}
 
@@ -79,6 +82,12 @@ public interface VmActivities {
    * returns the memory's size in bytes. Refused (not retried) when the agent says it cannot be.
    */
   long suspendTask(WorkerTask task);
+
+  /**
+   * Pauses the running task's guest where it runs, its QEMU and memory kept, or runs it on. Refused
+   * (not retried) when the agent says it cannot be.
+   */
+  void pauseTask(PauseTask pause);
 
   /** Deletes the VM's rows and events. Idempotent. */
   void deleteVm(VmRef vm);

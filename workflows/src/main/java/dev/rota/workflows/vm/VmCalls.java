@@ -63,7 +63,9 @@ final class VmCalls {
             "RemoveTask",
             ActivityOptions.newBuilder(AGENT).setSummary(summary).build(),
             "SuspendTask",
-            ActivityOptions.newBuilder(SUSPEND).setSummary(summary).build()));
+            ActivityOptions.newBuilder(SUSPEND).setSummary(summary).build(),
+            "PauseTask",
+            ActivityOptions.newBuilder(AGENT).setSummary(summary).build()));
   }
 
   static void recordStatus(VmActivities.StatusChange change) {

@@ -37,13 +37,13 @@ final class VmInbox {
   /** Whether the stored state is loaded; until then only the loop can judge an action. */
   private boolean loaded;
 
-  /** Why the VM cannot be suspended whatever its status, or null when it can. */
-  private final Supplier<String> suspendRefusal;
+  /** Why the VM can never take an action whatever its status, or null when it can. */
+  private final Function<UserAction, String> never;
 
-  VmInbox(String name, Supplier<VmStatus> status, Supplier<String> suspendRefusal) {
+  VmInbox(String name, Supplier<VmStatus> status, Function<UserAction, String> never) {
     this.name = name;
     this.status = status;
-    this.suspendRefusal = suspendRefusal;
+    this.never = never;
   }
 
   void loaded() {
@@ -137,7 +137,7 @@ final class VmInbox {
 
   /** Why the VM can never take {@code action}, or null. */
   private String cannot(UserAction action) {
-    return action == UserAction.SUSPEND ? suspendRefusal.get() : null;
+    return never.apply(action);
   }
 
   private ApplicationFailure notAllowed(UserAction action) {

@@ -27,6 +27,7 @@ import java.time.Duration;
  * @param persistentDisk whether its root disk stays on its worker, and so does it
  * @param suspendRefusal why it cannot be suspended ({@link dev.rota.core.lifecycle.SuspendRule});
  *     null when it can
+ * @param pauseRefusal why it cannot be paused in place; null when it can
  */
 public record VmRecord(
     String status,
@@ -49,7 +50,8 @@ public record VmRecord(
     String onExpiry,
     long leaseEndsAtMillis,
     boolean persistentDisk,
-    String suspendRefusal) {
+    String suspendRefusal,
+    String pauseRefusal) {
 
   /**
    * Where the VM's life stands by the store, for a run begun by a user's action, a delete, or a

@@ -101,6 +101,36 @@ final class VmSteps {
     return true;
   }
 
+  /**
+   * Pauses its guest where it runs ({@code pause}), its QEMU, memory and room kept, or runs it on;
+   * an agent that cannot leaves it as it was, saying why. Whether it was done.
+   */
+  boolean pause(boolean pause) {
+    VmLife now = life.get();
+    String worker = now.worker();
+    try {
+      VmCalls.saying((pause ? "pause its guest on " : "run its guest on again on ") + worker)
+          .pauseTask(new VmActivities.PauseTask(worker, taskId(now), submission, pause));
+    } catch (io.temporal.failure.ActivityFailure e) {
+      VmCalls.recordEvent(
+          new VmActivities.VmEvent(
+              name,
+              pause ? "pause-failed" : "continue-failed",
+              "still " + now.status().wireName() + " on " + worker + ": " + VmCalls.reason(e),
+              submission));
+      return false;
+    }
+    if (pause) {
+      status(
+          to(now.withStatus(VmStatus.PAUSED)),
+          "paused in place on " + worker + ": its QEMU, memory and room kept",
+          "paused");
+    } else {
+      status(to(now.withStatus(VmStatus.RUNNING)), "running on again on " + worker, "continued");
+    }
+    return true;
+  }
+
   /** A new generation (so a new task id), pending for the scheduler. */
   void requeue(String why, String eventType, String failedOn) {
     VmLife next = to(life.get().requeued());

@@ -79,6 +79,18 @@ public interface VmWorkflow {
   void validateSuspend();
 
   /**
+   * Pauses the running VM's guest where it runs (a suspend in place): its CPUs stop, its QEMU,
+   * memory and room on its worker are kept; a start runs it on. Rejected unless it runs and is a
+   * {@code qemu} VM of no set; the answer is {@code paused}, or {@code running} when its agent
+   * could not pause it (its events say why).
+   */
+  @UpdateMethod
+  String pause();
+
+  @UpdateValidatorMethod(updateName = "pause")
+  void validatePause();
+
+  /**
    * Moves the end of the VM's lease {@code seconds} later; the answer is when it now runs out (an
    * RFC 3339 instant). Rejected unless its lease is under way: it has {@code maxRunDuration}, has
    * run, and is not stopped or failed.

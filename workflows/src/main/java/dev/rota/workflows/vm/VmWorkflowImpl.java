@@ -79,6 +79,9 @@ public class VmWorkflowImpl implements VmWorkflow {
   /** Why it cannot be suspended, or null when it can. */
   private String suspendRefusal;
 
+  /** Why it cannot be paused in place, or null when it can. */
+  private String pauseRefusal;
+
   /** How long it may run, and when that runs out; the store keeps it, so no carry needs it. */
   private Lease lease = Lease.NONE;
 
@@ -86,7 +89,16 @@ public class VmWorkflowImpl implements VmWorkflow {
   @WorkflowInit
   public VmWorkflowImpl(String vmName, VmCarry carried, VmRecord submitted) {
     this.name = vmName;
-    this.inbox = new VmInbox(vmName, () -> life.status(), () -> suspendRefusal);
+    this.inbox =
+        new VmInbox(
+            vmName,
+            () -> life.status(),
+            action ->
+                switch (action) {
+                  case SUSPEND -> suspendRefusal;
+                  case PAUSE -> pauseRefusal;
+                  default -> null;
+                });
     // The submission this run is for; 0 when started without it.
     Object memo = Workflow.getMemo(VmWorkflow.SUBMISSION, Long.class);
     this.steps =
@@ -344,6 +356,7 @@ public class VmWorkflowImpl implements VmWorkflow {
     lease = stored.lease();
     persistentDisk = stored.persistentDisk();
     suspendRefusal = stored.suspendRefusal();
+    pauseRefusal = stored.pauseRefusal();
     shown.readinessWas(carried != null ? carried.readiness() : stored.readiness());
     if (carried != null) {
       life = carried.life();
@@ -496,6 +509,10 @@ public class VmWorkflowImpl implements VmWorkflow {
     switch (action) {
       case STOP -> steps.stop("stopped by request");
       case START -> {
+        if (life.status() == VmStatus.PAUSED) {
+          steps.pause(false);
+          break;
+        }
         boolean resumes = life.status() == VmStatus.SUSPENDED;
         count = RestartRule.Count.NONE;
         lease = lease.renewed();
@@ -507,6 +524,7 @@ public class VmWorkflowImpl implements VmWorkflow {
             null);
       }
       case SUSPEND -> steps.suspend("suspended by request", "suspended");
+      case PAUSE -> steps.pause(true);
       case RESTART -> {
         count = new RestartRule.Count(0, count.restartsAfterFailure());
         steps.replace("restarted by request", "restarted");
@@ -555,6 +573,16 @@ public class VmWorkflowImpl implements VmWorkflow {
   @Override
   public String suspend() {
     return inbox.act(UserAction.SUSPEND);
+  }
+
+  @Override
+  public void validatePause() {
+    inbox.validate(UserAction.PAUSE);
+  }
+
+  @Override
+  public String pause() {
+    return inbox.act(UserAction.PAUSE);
   }
 
   @Override

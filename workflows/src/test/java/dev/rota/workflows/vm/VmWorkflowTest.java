@@ -94,7 +94,8 @@ class VmWorkflowTest {
                 r.onExpiry(),
                 r.leaseEndsAtMillis(),
                 r.persistentDisk(),
-                r.suspendRefusal());
+                r.suspendRefusal(),
+                null);
       }
     }
 
@@ -212,6 +213,18 @@ class VmWorkflowTest {
     }
 
     @Override
+    public void pauseTask(PauseTask pause) {
+      if (suspendRefused != null) {
+        throw io.temporal.failure.ApplicationFailure.newNonRetryableFailure(
+            suspendRefused, "AgentRefused");
+      }
+      calls.add(
+          new Call(
+              (pause.pause() ? "pause " : "continue ") + pause.worker() + "/" + pause.taskId(),
+              now.getAsLong()));
+    }
+
+    @Override
     public void deleteVm(VmRef vm) {
       submissions.add(vm.submission());
       calls.add(new Call("delete", now.getAsLong()));
@@ -282,6 +295,7 @@ class VmWorkflowTest {
         null,
         0,
         false,
+        null,
         null);
   }
 
@@ -840,6 +854,7 @@ class VmWorkflowTest {
                 null,
                 0,
                 true,
+                null,
                 null));
     placed(vm, 0);
     runs(vm, 0);
@@ -1081,7 +1096,8 @@ class VmWorkflowTest {
         onExpiry,
         endsAtMillis,
         r.persistentDisk(),
-        suspendRefusal);
+        suspendRefusal,
+        r.pauseRefusal());
   }
 
   /** When the lease the store holds runs out, once its workflow has written it. */
@@ -1427,6 +1443,43 @@ class VmWorkflowTest {
   }
 
   @Test
+  void aVmPausedInPlaceKeepsItsTaskAndAStartRunsItOnInTheSameGeneration() throws Exception {
+    VmWorkflow vm = running("Never");
+    settle();
+    assertEquals("paused", vm.pause());
+    assertEquals(List.of("pause w1/a.0", "status paused"), store.what());
+    WorkflowUpdateException twice =
+        assertThrows(WorkflowUpdateException.class, () -> act(vm, v -> v::suspend));
+    assertTrue(
+        twice.getCause().getMessage().contains("it is paused"), twice.getCause().getMessage());
+    assertEquals("running", vm.start());
+    assertEquals(
+        List.of("pause w1/a.0", "status paused", "continue w1/a.0", "status running"),
+        store.what());
+    assertEquals("paused", vm.pause());
+    fails(vm, 0, 3); // its task ends while paused: the VM ends as its task did
+    awaitStatus(vm, "failed");
+    Histories.replayAndMaybeRecord(
+        env.getWorkflowClient(), "vm-a", VmWorkflowImpl.class, "vm-pause");
+  }
+
+  @Test
+  void aPauseTheAgentRefusesLeavesTheVmRunningAndAPausedVmStopsAsARunningOneDoes() {
+    VmWorkflow vm = running("Never");
+    settle();
+    store.suspendRefused = "vm task a.0 is not running";
+    assertEquals("running", vm.pause());
+    assertEquals(List.of(), store.what(), "nothing changed but its events");
+    store.suspendRefused = null;
+    assertEquals("paused", vm.pause());
+    assertEquals("stopped", vm.stop());
+    assertEquals(
+        List.of(
+            "pause w1/a.0", "status paused", "status stopping", "remove w1/a.0", "status stopped"),
+        store.what());
+  }
+
+  @Test
   void stoppingARunningVmRemovesItsTaskFirst() {
     VmWorkflow vm = running("Never");
     settle();
@@ -1583,6 +1636,7 @@ class VmWorkflowTest {
                 null,
                 0,
                 false,
+                null,
                 null));
     awaitStatus(vm, "running");
     settle();
@@ -1798,6 +1852,7 @@ class VmWorkflowTest {
                 null,
                 0,
                 false,
+                null,
                 null));
     settle();
     tell(
@@ -1848,6 +1903,7 @@ class VmWorkflowTest {
             null,
             0,
             false,
+            null,
             null));
     env.sleep(Duration.ofMillis(Math.max(0, due - now()) + 1_000));
     assertTrue(
