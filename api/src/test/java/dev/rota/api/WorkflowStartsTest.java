@@ -129,7 +129,8 @@ class WorkflowStartsTest {
     activities.recordEvent(
         new VmActivities.VmEvent(first.name(), "restart-scheduled", "restart 1", first.seq()));
     activities.requeue(
-        new VmActivities.Requeue(first.name(), 1, "restarted", "restarted", null, first.seq(), 0));
+        new VmActivities.Requeue(
+            first.name(), 1, "restarted", "restarted", null, first.seq(), 0, false));
     VmRow read = vms.findById(again.name()).orElseThrow();
     assertEquals(again.seq(), read.seq(), "the VM accepted second is not lost");
     assertEquals("pending", read.state().status());

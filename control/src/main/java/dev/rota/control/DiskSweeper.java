@@ -73,6 +73,10 @@ public class DiskSweeper {
                       || dev.rota.core.model.VmStatus.SUSPENDING
                           .wireName()
                           .equals(row.get().state().status());
+              // Its next task copies it from here: kept until that task runs.
+              if (worker.equals(notes.diskFrom())) {
+                return false;
+              }
               return !kept || on != null && !on.equals(worker);
             })
         .toList();

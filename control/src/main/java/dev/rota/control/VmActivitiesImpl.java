@@ -169,6 +169,12 @@ public class VmActivitiesImpl implements VmActivities, VmReadModel {
 
   @Override
   public void requeue(Requeue r) {
+    if (r.moveDisk()) {
+      // First: a requeue tried again finds the disk's move noted already.
+      vms.findById(r.vm())
+          .filter(v -> VmSubmissions.holds(v, r.submission()))
+          .ifPresent(v -> vms.moveDisk(v.name(), v.seq()));
+    }
     if (vms.requeue(
             r.vm(),
             r.submission(),

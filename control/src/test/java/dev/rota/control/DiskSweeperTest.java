@@ -17,7 +17,12 @@ import org.junit.jupiter.params.provider.CsvSource;
 /** Which of a worker's disks no VM has: those, and only those, are deleted. */
 class DiskSweeperTest {
   private static VmRow vm(
-      long seq, boolean persistent, String diskOn, boolean memorySaved, String status) {
+      long seq,
+      boolean persistent,
+      String diskOn,
+      boolean memorySaved,
+      String status,
+      String diskFrom) {
     VmTemplate spec =
         new VmTemplate(
             "qemu",
@@ -46,7 +51,8 @@ class DiskSweeperTest {
         Instant.EPOCH,
         spec,
         new VmState(status, null, "w1", 0, null, null, null, null, 0, null, null),
-        new VmPlacementNotes(null, null, null, null, null, null, false, diskOn, memorySaved),
+        new VmPlacementNotes(
+            null, null, null, null, null, null, false, diskOn, memorySaved, diskFrom),
         null,
         null,
         0);
@@ -57,16 +63,18 @@ class DiskSweeperTest {
       delimiter = '|',
       textBlock =
           """
-          its VM, its disk here              | 7 | true  | w1 | false | running    | false
-          its VM, not yet placed             | 7 | true  |    | false | pending    | false
-          no such VM                         |   | false |    | false |            | true
-          the name submitted again           | 8 | true  | w1 | false | running    | true
-          its VM's disk on w2                | 7 | true  | w2 | false | running    | true
-          its VM's disk not persistent       | 7 | false |    | false | running    | true
-          its VM's memory saved here         | 7 | false | w1 | true  | suspended  | false
-          its VM's memory saved on w2        | 7 | false | w2 | true  | suspended  | true
-          its VM's memory being saved here   | 7 | false |    | false | suspending | false
-          its VM's memory resumed from       | 7 | false |    | false | running    | true
+          its VM, its disk here              | 7 | true  | w1 | false | running    |    | false
+          its VM, not yet placed             | 7 | true  |    | false | pending    |    | false
+          no such VM                         |   | false |    | false |            |    | true
+          the name submitted again           | 8 | true  | w1 | false | running    |    | true
+          its VM's disk on w2                | 7 | true  | w2 | false | running    |    | true
+          its VM's disk not persistent       | 7 | false |    | false | running    |    | true
+          its VM's memory saved here         | 7 | false | w1 | true  | suspended  |    | false
+          its VM's memory saved on w2        | 7 | false | w2 | true  | suspended  |    | true
+          its VM's memory being saved here   | 7 | false |    | false | suspending |    | false
+          its VM's memory resumed from       | 7 | false |    | false | running    |    | true
+          its VM's disk being copied from    | 7 | true  | w2 | false | pending    | w1 | false
+          its VM's disk copied from w3       | 7 | true  | w2 | false | running    | w3 | true
           """)
   void aDiskIsAnOrphanWhenNoVmHasItHere(
       String what,
@@ -75,12 +83,13 @@ class DiskSweeperTest {
       String diskOn,
       boolean memorySaved,
       String status,
+      String diskFrom,
       boolean deleted) {
     HeldDisk held = new HeldDisk("dev-7", "file:///d.qcow2", 1024);
     Optional<VmRow> row =
         seq == null
             ? Optional.empty()
-            : Optional.of(vm(seq, persistent, diskOn, memorySaved, status));
+            : Optional.of(vm(seq, persistent, diskOn, memorySaved, status, diskFrom));
     assertEquals(
         deleted ? List.of(held) : List.of(),
         DiskSweeper.orphans(

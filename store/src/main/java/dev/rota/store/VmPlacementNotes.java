@@ -9,8 +9,9 @@ import java.time.Instant;
  * What the scheduler's terms note on a VM's row for placing it: the worker to avoid and until when,
  * why it waits (and whether it fits no worker of the cluster), the worker it failed on, and while
  * it moves, where its old copy runs and the worker it moves from, and the worker that holds its
- * persistent disk (or its saved memory), and whether its memory is saved there, to resume from. The
- * scheduler writes these, and the VM's workflow its saved memory.
+ * persistent disk (or its saved memory), and whether its memory is saved there, to resume from;
+ * while the VM moves with its disk, the worker the disk is copied from. The scheduler writes these,
+ * and the VM's workflow its saved memory.
  */
 @Embeddable
 public record VmPlacementNotes(
@@ -22,10 +23,11 @@ public record VmPlacementNotes(
     @MappedProperty("old_copy_on") @Nullable String oldCopyOn,
     @MappedProperty("fits_nowhere") boolean fitsNowhere,
     @MappedProperty("disk_on") @Nullable String diskOn,
-    @MappedProperty("memory_saved") boolean memorySaved) {
+    @MappedProperty("memory_saved") boolean memorySaved,
+    @MappedProperty("disk_from") @Nullable String diskFrom) {
 
   public static final VmPlacementNotes NONE =
-      new VmPlacementNotes(null, null, null, null, null, null, false, null, false);
+      new VmPlacementNotes(null, null, null, null, null, null, false, null, false, null);
 
   public VmPlacementNotes(
       String avoidWorker,
@@ -44,6 +46,7 @@ public record VmPlacementNotes(
         oldCopyOn,
         fitsNowhere,
         null,
-        false);
+        false,
+        null);
   }
 }

@@ -182,6 +182,22 @@ public interface VmRepository extends CrudRepository<VmRow, String> {
   int memorySaved(String name, long seq, String worker);
 
   /**
+   * It moves with its persistent disk: its next task is placed on any worker and copies the disk
+   * from the one that holds it now, which keeps it until that task runs.
+   */
+  @Query(
+      "UPDATE vms SET disk_from = disk_on, disk_on = NULL WHERE name = :name AND seq = :seq AND disk_persistent AND disk_on IS NOT NULL")
+  int moveDisk(String name, long seq);
+
+  /**
+   * Placed on {@code to} while its disk (or saved memory) is on {@code from}: its task there copies
+   * it from {@code from}, which keeps it until that task runs.
+   */
+  @Query(
+      "UPDATE vms SET disk_from = disk_on, disk_on = :to WHERE name = :name AND seq = :seq AND disk_on = :from")
+  int moveDiskTo(String name, long seq, String from, String to);
+
+  /**
    * Its saved memory is given to the task that resumes it: a VM without a persistent disk holds its
    * worker no longer.
    */
@@ -281,7 +297,7 @@ public interface VmRepository extends CrudRepository<VmRow, String> {
   String REPORTED_RUNNING =
       """
       UPDATE vms SET status = 'running', worker = :worker, status_message = :message, task_event_id = :taskEventId,
-        scheduled_at = :scheduledAt, started_at = :startedAt, version = version + 1
+        scheduled_at = :scheduledAt, started_at = :startedAt, version = version + 1, disk_from = NULL
       WHERE name = :name AND seq = :seq AND restart_count = :generation AND task_event_id < :taskEventId
         AND (status IN ('pending', 'scheduled') OR (status = 'running' AND moving_from IS NULL))""";
 

@@ -55,7 +55,8 @@ class PreReleaseSchemaTest {
                 "4 Vm pending since",
                 "5 Vm lease",
                 "6 Vm disk",
-                "7 Vm memory"))
+                "7 Vm memory",
+                "8 Vm disk from"))
         .toList();
   }
 

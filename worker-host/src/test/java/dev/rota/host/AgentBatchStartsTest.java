@@ -105,7 +105,46 @@ class AgentBatchStartsTest {
           client.disks(address, TIMEOUT).stream().map(dev.rota.agentapi.HeldDisk::id).toList());
       assertTrue(!java.nio.file.Files.exists(data.resolve("disks/gone-5")), "its folder is gone");
       client.deleteDisk(address, "gone-5", TIMEOUT); // gone already: no refusal
+
+      // A disk's files are lent, over the agent's pinned HTTPS, to a token for that disk alone.
+      long inAMinute = java.time.Instant.now().plusSeconds(60).getEpochSecond();
+      String token = dev.rota.agentapi.DiskToken.mint(agent.secret(), "kept-6", inAMinute);
+      assertEquals(200, diskFile(agent, "kept-6", "disk.qcow2", token).statusCode());
+      assertEquals(512, diskFile(agent, "kept-6", "disk.qcow2", token).body().length);
+      assertEquals(401, diskFile(agent, "kept-6", "disk.qcow2", null).statusCode(), "no token");
+      Map<String, String> refused =
+          Map.of(
+              "another disk's token",
+              dev.rota.agentapi.DiskToken.mint(agent.secret(), "gone-5", inAMinute),
+              "an expired token",
+              dev.rota.agentapi.DiskToken.mint(agent.secret(), "kept-6", inAMinute - 120),
+              "a token another agent's secret signed",
+              dev.rota.agentapi.DiskToken.mint("another-agents-secret!", "kept-6", inAMinute));
+      for (Map.Entry<String, String> r : refused.entrySet()) {
+        assertEquals(
+            401, diskFile(agent, "kept-6", "disk.qcow2", r.getValue()).statusCode(), r.getKey());
+      }
+      assertEquals(404, diskFile(agent, "kept-6", "memory.state", token).statusCode());
     }
+  }
+
+  /** {@code GET /v1/disks/{id}/files/{name}} on {@code agent}, showing {@code token} if any. */
+  private static java.net.http.HttpResponse<byte[]> diskFile(
+      Agent agent, String id, String name, String token) throws Exception {
+    dev.rota.agentapi.PinnedCertificates pins = new dev.rota.agentapi.PinnedCertificates();
+    pins.expect("127.0.0.1:" + agent.port(), agent.certificateSha256());
+    java.net.http.HttpRequest.Builder get =
+        java.net.http.HttpRequest.newBuilder(
+                java.net.URI.create(
+                    "https://127.0.0.1:" + agent.port() + "/v1/disks/" + id + "/files/" + name))
+            .GET();
+    if (token != null) {
+      get.header("Authorization", "Bearer " + token);
+    }
+    return java.net.http.HttpClient.newBuilder()
+        .sslContext(pins.context())
+        .build()
+        .send(get.build(), java.net.http.HttpResponse.BodyHandlers.ofByteArray());
   }
 
   @Test

@@ -197,14 +197,34 @@ class QemuEndToEndTest extends SharedDevStack {
     awaitBoots("devbox", 3);
     assertEquals(worker, stack.vm("devbox").get("worker"));
 
+    // A drain whose deadline passes moves it to the other worker, its disk copied there.
+    String moved;
+    try {
+      RotaClient.Reply drain =
+          stack.api(
+              "POST",
+              "/v1/workers/" + worker + "/drain",
+              "{\"deadline\":\"" + java.time.Instant.now().plusSeconds(1) + "\"}");
+      assertEquals(200, drain.status(), drain.body());
+      awaitBoots("devbox", 4);
+      moved = (String) stack.vm("devbox").get("worker");
+      assertNotEquals(worker, moved, "moved off the drained worker");
+      assertEquals(moved, stack.vm("devbox").get("diskOn"), "its disk is where it runs now");
+      assertFalse(disksOf("devbox", moved).isEmpty(), "copied to its new worker");
+    } finally {
+      assertEquals(
+          200,
+          stack.api("PATCH", "/v1/workers/" + worker, "{\"schedulingPaused\":false}").status());
+    }
+
     assertEquals(202, stack.api("DELETE", "/v1/vms/devbox", null).status());
     eventually(
         "deleted, its disk with it",
         BOOT,
         () ->
             stack.api("GET", "/v1/vms/devbox", null).status() == 404
-                && disksOf("devbox").isEmpty());
-    assertEquals(List.of(), stack.api("GET", "/v1/workers/" + worker, null).map().get("disks"));
+                && disksOf("devbox", moved).isEmpty());
+    assertEquals(List.of(), stack.api("GET", "/v1/workers/" + moved, null).map().get("disks"));
   }
 
   /** User data the guest runs at boot: a counter, with the boot's id. */
@@ -220,10 +240,11 @@ class QemuEndToEndTest extends SharedDevStack {
   /**
    * A guest booted from a kernel alone (its whole state in memory) is paused in place and run on,
    * then suspended through the API: its QEMU ends and its worker holds nothing of it but its saved
-   * memory; a start resumes it there, counting on from where it was in the same boot.
+   * memory; with that worker paused, a start resumes it on the other, its memory copied there,
+   * counting on from where it was in the same boot.
    */
   @Test
-  void aSuspendedGuestFreesItsWorkerAndResumesThereCountingOnInTheSameBoot() throws Exception {
+  void aSuspendedGuestFreesItsWorkerAndResumesElsewhereCountingOnInTheSameBoot() throws Exception {
     String vm =
         new com.fasterxml.jackson.databind.ObjectMapper()
             .writeValueAsString(
@@ -245,7 +266,12 @@ class QemuEndToEndTest extends SharedDevStack {
                         "userData",
                         COUNTER)));
     assertEquals(201, stack.api("POST", "/v1/vms", vm).status());
-    eventually("counting", BOOT, () -> logs("sleeper").contains("count=3 "));
+    try {
+      eventually("counting", BOOT, () -> logs("sleeper").contains("count=3 "));
+    } catch (AssertionError e) {
+      throw new AssertionError(
+          stack.vm("sleeper") + "\n" + stack.api("GET", "/v1/vms/sleeper/events", null).body(), e);
+    }
     String worker = (String) stack.vm("sleeper").get("worker");
 
     // Paused in place, then run on: the same task, counting on.
@@ -270,15 +296,24 @@ class QemuEndToEndTest extends SharedDevStack {
       bootId = m.group(2);
     }
 
-    assertEquals(202, stack.api("POST", "/v1/vms/sleeper/start", null).status());
-    String goesOn = "count=" + (counted + 1) + " boot=" + bootId;
-    eventually(
-        "resumed, counting on",
-        BOOT,
-        () ->
-            "running".equals(stack.vm("sleeper").get("status"))
-                && logs("sleeper").contains(goesOn));
-    assertEquals(worker, stack.vm("sleeper").get("worker"), "resumed where its memory was");
+    // Its worker takes no VMs now: it resumes on the other, its memory copied there.
+    assertEquals(
+        200, stack.api("PATCH", "/v1/workers/" + worker, "{\"schedulingPaused\":true}").status());
+    try {
+      assertEquals(202, stack.api("POST", "/v1/vms/sleeper/start", null).status());
+      String goesOn = "count=" + (counted + 1) + " boot=" + bootId;
+      eventually(
+          "resumed, counting on",
+          BOOT,
+          () ->
+              "running".equals(stack.vm("sleeper").get("status"))
+                  && logs("sleeper").contains(goesOn));
+    } finally {
+      assertEquals(
+          200,
+          stack.api("PATCH", "/v1/workers/" + worker, "{\"schedulingPaused\":false}").status());
+    }
+    assertNotEquals(worker, stack.vm("sleeper").get("worker"), "resumed on the other worker");
     assertFalse(logs("sleeper").contains(TestGuest.UP), "it did not boot again");
     assertEquals(null, stack.vm("sleeper").get("diskOn"), "its memory is used up");
 
@@ -320,10 +355,19 @@ class QemuEndToEndTest extends SharedDevStack {
 
   /** The persistent disks of {@code vm} on the stack's workers. */
   private static List<String> disksOf(String vm) {
+    return disksOf(vm, "");
+  }
+
+  /** The persistent disks of {@code vm} on the stack's workers whose names begin {@code worker}. */
+  private static List<String> disksOf(String vm, String worker) {
     try (var files = java.nio.file.Files.walk(dir)) {
       return files
           .map(Path::toString)
-          .filter(f -> f.contains("/disks/" + vm + "-") && f.endsWith("disk.qcow2"))
+          .filter(
+              f ->
+                  f.contains("/" + worker)
+                      && f.contains("/disks/" + vm + "-")
+                      && f.endsWith("disk.qcow2"))
           .toList();
     } catch (java.io.IOException | java.io.UncheckedIOException e) {
       return List.of("being removed: " + e.getMessage());

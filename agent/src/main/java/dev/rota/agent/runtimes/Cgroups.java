@@ -231,18 +231,31 @@ public final class Cgroups {
   }
 
   /**
-   * Removes the agent's own folder of groups if no task's group is left in it (the agent's tasks
-   * outlive it).
+   * Removes the groups of the agent's ended tasks, and its own folder of groups once none is left
+   * in it; a group with a process in it stays (the agent's tasks outlive it).
    */
   public void removeIfEmpty() {
     if (kind == Kind.NONE) {
       return;
     }
-    try {
-      Files.deleteIfExists(memoryParent);
-      Files.deleteIfExists(cpuParent);
-    } catch (IOException e) {
-      // a task's group is still there: kept for the next agent
+    for (Path parent : List.of(memoryParent, cpuParent)) {
+      // The groups of tasks that have ended first (one with a process in it stays, for the next
+      // agent), then the agent's own.
+      try (java.util.stream.Stream<Path> groups = Files.walk(parent)) {
+        groups
+            .filter(Files::isDirectory)
+            .sorted(java.util.Comparator.reverseOrder())
+            .forEach(
+                g -> {
+                  try {
+                    Files.deleteIfExists(g);
+                  } catch (IOException e) {
+                    // a process is still in it
+                  }
+                });
+      } catch (IOException | java.io.UncheckedIOException e) {
+        // gone already
+      }
     }
   }
 

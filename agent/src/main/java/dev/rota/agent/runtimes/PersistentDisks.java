@@ -142,6 +142,20 @@ public final class PersistentDisks {
     }
   }
 
+  /**
+   * The file {@code name} of disk {@code id}, to copy to another worker: only while no task runs
+   * from the disk, so that the copy is of a disk at rest. Null when this worker does not hold it.
+   */
+  public synchronized Path export(String id, String name) {
+    Task user = users.get(id);
+    if (user != null && !user.ended() && !user.isRemoved()) {
+      throw new IllegalStateException(
+          "disk " + id + " is in use by task " + user.id + ", which has not ended");
+    }
+    Path file = root.resolve(id).resolve(name);
+    return Files.isRegularFile(file) ? file : null;
+  }
+
   /** The disks this worker holds. */
   public List<dev.rota.agentapi.HeldDisk> list() {
     List<dev.rota.agentapi.HeldDisk> held = new ArrayList<>();

@@ -226,11 +226,29 @@ public final class QemuRuntime implements TaskRuntime {
       return null;
     }
     Path saved = disks.memory(id);
+    dev.rota.agentapi.DiskSource from = task.spec.disk() == null ? null : task.spec.disk().from();
+    if (!Files.exists(saved) && from != null) {
+      // It resumes here, its memory copied from the worker that saved it.
+      task.progress("copying its saved memory from worker " + from.worker());
+      disks.saveMemory(id, at -> pull(from, id, "memory.state", at, task));
+    }
     if (!Files.exists(saved)) {
       throw new IOException("its saved memory is not on this worker, so it cannot resume");
     }
     task.progress("resuming the VM from its saved memory");
     return saved;
+  }
+
+  /** Copies the file {@code name} of what VM {@code id} keeps from {@code from} to {@code at}. */
+  private static void pull(
+      dev.rota.agentapi.DiskSource from, String id, String name, Path at, Task task)
+      throws IOException {
+    try {
+      DiskPull.copy(from, id, name, at, task::progress);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IOException("the agent stopped while it copied the VM's " + name);
+    }
   }
 
   /**
@@ -369,7 +387,21 @@ public final class QemuRuntime implements TaskRuntime {
     Path overlay;
     if (spec != null && spec.persistent()) {
       task.progress("finding the VM's disk");
-      overlay = disks.take(spec.id(), task, image, at -> makeOverlay(host, image, at, spec));
+      overlay =
+          disks.take(
+              spec.id(),
+              task,
+              image,
+              at -> {
+                if (spec.from() == null) {
+                  makeOverlay(host, image, at, spec);
+                  return;
+                }
+                // It moves with its disk: a copy of the one its last worker holds, never a fresh
+                // one. The base image is held here already, where the overlay expects it.
+                task.progress("copying its disk from worker " + spec.from().worker());
+                pull(spec.from(), spec.id(), "disk.qcow2", at, task);
+              });
     } else {
       overlay = GuestFiles.folder(dir).resolve("disk.qcow2");
       Files.createDirectories(overlay.getParent());

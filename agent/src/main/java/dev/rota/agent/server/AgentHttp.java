@@ -16,6 +16,8 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.InetSocketAddress;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ExecutorService;
@@ -51,6 +53,16 @@ public final class AgentHttp {
   private final ObjectMapper json;
 
   private final byte[] secret;
+
+  /**
+   * This agent's secret, which signs the tokens for its disks ({@link
+   * dev.rota.agentapi.DiskToken}).
+   */
+  private final String rawSecret;
+
+  /** A file of a persistent disk, read by the agent it is copied to. */
+  private static final java.util.regex.Pattern DISK_FILE =
+      java.util.regex.Pattern.compile("^/v1/disks/([^/]+)/files/(disk\\.qcow2|memory\\.state)$");
 
   /** With {@code tls}, HTTPS; without, plain HTTP. */
   public AgentHttp(
@@ -90,6 +102,7 @@ public final class AgentHttp {
     this.tasks = tasks;
     this.json = json;
     this.secret = ("Bearer " + secret).getBytes(java.nio.charset.StandardCharsets.UTF_8);
+    this.rawSecret = secret;
     server.setExecutor(executor);
     server.createContext("/healthz", this::healthz);
     server.createContext("/v1/tasks", this::tasks);
@@ -104,6 +117,11 @@ public final class AgentHttp {
    */
   private void disks(HttpExchange x) throws IOException {
     try {
+      java.util.regex.Matcher file = DISK_FILE.matcher(x.getRequestURI().getPath());
+      if (file.matches()) {
+        diskFile(x, file.group(1), file.group(2));
+        return;
+      }
       if (!authorized(x)) {
         problem(x, 401, "the disk API needs this agent's secret as a bearer token");
         return;
@@ -134,6 +152,48 @@ public final class AgentHttp {
       x.sendResponseHeaders(204, -1);
     } finally {
       x.close();
+    }
+  }
+
+  /**
+   * {@code GET /v1/disks/{id}/files/{name}}: a file of a persistent disk at rest, for the agent it
+   * is copied to, which shows the controller's token for that disk (or this agent's secret). 404
+   * for a disk or file not here, 409 while a task runs from the disk.
+   */
+  private void diskFile(HttpExchange x, String id, String name) throws IOException {
+    String given = x.getRequestHeaders().getFirst("Authorization");
+    boolean granted =
+        authorized(x)
+            || (given != null
+                && given.startsWith("Bearer ")
+                && dev.rota.agentapi.DiskToken.grants(
+                    rawSecret,
+                    id,
+                    given.substring("Bearer ".length()),
+                    java.time.Instant.now().getEpochSecond()));
+    if (!granted) {
+      problem(x, 401, "a disk's files need a token for that disk, or this agent's secret");
+      return;
+    }
+    if (!x.getRequestMethod().equals("GET")) {
+      problem(x, 405, "use GET on /v1/disks/{id}/files/{name}");
+      return;
+    }
+    Path file;
+    try {
+      file = disks == null ? null : disks.export(id, name);
+    } catch (IllegalStateException e) {
+      problem(x, 409, e.getMessage());
+      return;
+    }
+    if (file == null) {
+      problem(x, 404, "no " + name + " of disk " + id + " on this worker");
+      return;
+    }
+    x.getResponseHeaders().set("Content-Type", "application/octet-stream");
+    x.sendResponseHeaders(200, Files.size(file));
+    try (OutputStream out = x.getResponseBody()) {
+      Files.copy(file, out);
     }
   }
 

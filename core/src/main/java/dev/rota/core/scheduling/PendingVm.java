@@ -14,8 +14,9 @@ import java.util.Map;
  * @param failedOn the worker its last task failed on: taken only when no other worker may take it,
  *     or null
  * @param image the image it runs, which a worker that holds it starts sooner; null for none
- * @param diskOn the worker that holds its persistent disk, the one worker it may go to; null for
- *     any
+ * @param diskOn the worker that holds its persistent disk or saved memory: the one worker it goes
+ *     to while that worker can take it, else any, the disk copied, if that worker lends it; null
+ *     for any
  */
 public record PendingVm(
     String name,

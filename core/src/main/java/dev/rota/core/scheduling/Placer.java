@@ -42,7 +42,21 @@ public final class Placer {
       List<Holding> holdings,
       List<PendingVm> pending,
       SchedulerProfile profile) {
-    return new Run(workers, holdings, pending, profile).run();
+    return place(workers, holdings, pending, profile, java.util.Set.of());
+  }
+
+  /**
+   * As {@link #place(List, List, List, SchedulerProfile)}, a VM whose disk's worker cannot take it
+   * going elsewhere, its disk copied from there, when that worker is among {@code lenders} (its
+   * agent answers, whether or not it takes VMs).
+   */
+  public static PlacementPlan place(
+      List<Candidate> workers,
+      List<Holding> holdings,
+      List<PendingVm> pending,
+      SchedulerProfile profile,
+      java.util.Set<String> lenders) {
+    return new Run(workers, holdings, pending, profile, lenders).run();
   }
 
   /** A worker during one placement run, with what it holds so far. */
@@ -171,11 +185,16 @@ public final class Placer {
     private final SpreadsReplicas spreads;
     private long[] smallestRequest;
 
+    /** The workers whose agents answer: each may lend a disk it holds to another worker. */
+    private final java.util.Set<String> lenders;
+
     Run(
         List<Candidate> workers,
         List<Holding> holdings,
         List<PendingVm> pending,
-        SchedulerProfile profile) {
+        SchedulerProfile profile,
+        java.util.Set<String> lenders) {
+      this.lenders = lenders;
       this.workers = workers.stream().sorted(Comparator.comparing(Candidate::name)).toList();
       this.spreads = new SpreadsReplicas(holdings);
       this.pending =
@@ -249,6 +268,11 @@ public final class Placer {
         if (chosen == null) {
           chosen = firstFit(cls, request, admits);
         }
+        if (chosen == null && vm.diskOn() != null && lenders.contains(vm.diskOn())) {
+          // Its disk's worker cannot take it, but can lend the disk: it goes elsewhere with a
+          // copy, where it fits.
+          chosen = cls.available.firstFit(request, withItsDiskCopied(vm, cls));
+        }
         if (chosen == null) {
           unplaced.add(vm);
         } else {
@@ -302,6 +326,16 @@ public final class Placer {
       }
       Predicate<Slot> disk = s -> PlacementStack.DISK.admits(s.worker.name(), vm);
       return avoids == null ? disk : avoids.and(disk);
+    }
+
+    /** What {@link #perVm} admits, but for the disk: any worker other than the disk's. */
+    private Predicate<Slot> withItsDiskCopied(PendingVm vm, ConstraintClass cls) {
+      Predicate<Slot> admits = s -> !s.worker.name().equals(vm.diskOn());
+      if (vm.avoid() != null) {
+        admits = admits.and(s -> PlacementStack.AVOIDS.admits(s.worker.name(), vm));
+      }
+      Predicate<String> spread = spreads.admits(vm, cls.candidates());
+      return spread == null ? admits : admits.and(s -> spread.test(s.worker.name()));
     }
 
     private static Predicate<Slot> elsewhere(PendingVm vm, Predicate<Slot> admits) {
@@ -412,7 +446,8 @@ public final class Placer {
       }
       boolean open =
           classOf(vm).members.stream().anyMatch(s -> s.worker.name().equals(vm.diskOn()));
-      return PlacementStack.DISK.why(vm, open);
+      return PlacementStack.DISK.why(vm, open)
+          + (lenders.contains(vm.diskOn()) ? "; nor has any other worker room to copy it to" : "");
     }
 
     /**

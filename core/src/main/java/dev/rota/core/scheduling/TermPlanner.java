@@ -162,7 +162,7 @@ public final class TermPlanner {
     }
     PlacementPlan placement =
         pausedBecause == null
-            ? Placer.place(candidates, holdings, pending, profile)
+            ? Placer.place(candidates, holdings, pending, profile, lenders(healthOf))
             : PlacementPlan.waiting(
                 pending, "scheduling is paused for the cluster: " + pausedBecause);
     if (!drains.isEmpty() || rebalancing.active()) {
@@ -263,5 +263,17 @@ public final class TermPlanner {
 
   private static Instant earlier(Instant a, Instant b) {
     return a == null || (b != null && b.isBefore(a)) ? b : a;
+  }
+
+  /** The workers whose agents answer now: each may lend a VM's disk to another worker. */
+  private static java.util.Set<String> lenders(Map<String, WorkerHealth> healthOf) {
+    java.util.Set<String> ready = new java.util.HashSet<>();
+    healthOf.forEach(
+        (name, health) -> {
+          if (health == WorkerHealth.READY) {
+            ready.add(name);
+          }
+        });
+    return ready;
   }
 }

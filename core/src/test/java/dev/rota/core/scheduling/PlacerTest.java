@@ -292,6 +292,43 @@ class PlacerTest {
     }
   }
 
+  @ParameterizedTest(name = "disk on w2, which lends it, {0}: {1}")
+  @CsvSource(
+      delimiter = '|',
+      textBlock =
+          """
+          w2 has room           | w2 |
+          w2 is full            | w1 |
+          w2 is paused          | w1 |
+          all are full          |    | its disk (or saved memory) is on worker w2, which has no room for it now; nor has any other worker room to copy it to
+          """)
+  void aVmWhoseDiskWorkerCannotTakeItGoesElsewhereWithACopyWhenThatWorkerLendsIt(
+      String w2, String placedOn, String reason) {
+    List<Candidate> workers = new java.util.ArrayList<>(List.of(ready("w1", 8), ready("w3", 8)));
+    List<Holding> holdings = new java.util.ArrayList<>();
+    switch (w2) {
+      case "w2 has room" -> workers.add(ready("w2", 8));
+      case "w2 is paused" -> workers.add(paused(ready("w2", 8)));
+      default -> {
+        workers.add(ready("w2", 8));
+        holdings.add(holding("w2", 8));
+        if (w2.equals("all are full")) {
+          holdings.add(holding("w1", 8));
+          holdings.add(holding("w3", 8));
+        }
+      }
+    }
+    PlacementPlan plan =
+        Placer.place(
+            workers, holdings, List.of(withDisk("kept", 2, "w2")), PACK, java.util.Set.of("w2"));
+    if (placedOn != null) {
+      assertEquals(Map.of("kept", placedOn), placements(plan));
+    } else {
+      assertEquals(Map.of(), placements(plan));
+      assertEquals(reason, plan.pending().get(0).reason());
+    }
+  }
+
   @Test
   void capacityIsNeverOversubscribedWithinATerm() {
     Random random = new Random(42);

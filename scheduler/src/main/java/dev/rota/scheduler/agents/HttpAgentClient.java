@@ -33,6 +33,7 @@ import java.util.List;
 @SerdeImport(dev.rota.agentapi.GuestSpec.class)
 @SerdeImport(dev.rota.agentapi.Disconnect.class)
 @SerdeImport(dev.rota.agentapi.DiskSpec.class)
+@SerdeImport(dev.rota.agentapi.DiskSource.class)
 @SerdeImport(dev.rota.agentapi.HeldDisk.class)
 @SerdeImport(TaskView.class)
 @SerdeImport(TaskStarts.class)

@@ -71,6 +71,10 @@ public class AgentCallPass {
   private final TransactionOperations<Connection> tx;
   private final SecretValues secretValues;
   private final RemovedTasks removedTasks;
+  private final dev.rota.store.WorkerRepository workers;
+
+  /** How long a token to copy a disk holds: long enough for a large disk at disk speed. */
+  static final java.time.Duration DISK_TOKEN = java.time.Duration.ofHours(6);
 
   public AgentCallPass(
       OutboxRepository actions,
@@ -85,7 +89,9 @@ public class AgentCallPass {
       Clock clock,
       TransactionOperations<Connection> tx,
       SecretValues secretValues,
-      RemovedTasks removedTasks) {
+      RemovedTasks removedTasks,
+      dev.rota.store.WorkerRepository workers) {
+    this.workers = workers;
     this.secretValues = secretValues;
     this.removedTasks = removedTasks;
     this.actions = actions;
@@ -274,7 +280,7 @@ public class AgentCallPass {
       }
       TaskSpec spec;
       try {
-        spec = spec(vm, secrets, a.worker());
+        spec = spec(vm, secrets, a.worker(), diskSource(vm, a.worker()));
       } catch (SecretValues.Unavailable e) {
         failStart(a, "cannot start task " + a.taskId() + ": its " + e.getMessage());
         done.add(a.id());
@@ -499,7 +505,35 @@ public class AgentCallPass {
    * What the VM's agent is sent: its spec, with the values of the secrets it refers to, opened now
    * and never stored with it.
    */
-  private static TaskSpec spec(VmRow vm, SecretValues.Opened secrets, String worker) {
+  /**
+   * Where the VM's persistent disk is copied from when it moves with it to {@code worker}: the
+   * agent that holds it, with a token for that disk alone; null when it is not moving.
+   */
+  private dev.rota.agentapi.DiskSource diskSource(VmRow vm, String worker) {
+    String from = vm.notes().diskFrom();
+    if (from == null
+        || from.equals(worker)
+        || !(vm.spec().persistentDisk() || vm.notes().memorySaved())) {
+      return null;
+    }
+    AgentAddress holder = workers.findById(from).map(dev.rota.store.WorkerRow::agent).orElse(null);
+    if (holder == null) {
+      return new dev.rota.agentapi.DiskSource(from, null, null, null); // its copy fails, saying so
+    }
+    return new dev.rota.agentapi.DiskSource(
+        from,
+        holder.endpoint(),
+        holder.secret() == null
+            ? null
+            : dev.rota.agentapi.DiskToken.mint(
+                holder.secret(),
+                dev.rota.agentapi.DiskSpec.idOf(vm.name(), vm.seq()),
+                clock.instant().plus(DISK_TOKEN).getEpochSecond()),
+        holder.certificateSha256());
+  }
+
+  private static TaskSpec spec(
+      VmRow vm, SecretValues.Opened secrets, String worker, dev.rota.agentapi.DiskSource diskFrom) {
     VmTemplate t = vm.spec();
     Map<String, String> env = t.env();
     GuestSpec guest = t.guest();
@@ -535,11 +569,12 @@ public class AgentCallPass {
         t.network(),
         t.checks(),
         refs,
-        t.persistentDisk() || t.diskSizeGi() != null
+        t.persistentDisk() || t.diskSizeGi() != null || diskFrom != null
             ? new dev.rota.agentapi.DiskSpec(
                 dev.rota.agentapi.DiskSpec.idOf(vm.name(), vm.seq()),
                 t.persistentDisk(),
-                t.diskSizeGi())
+                t.diskSizeGi(),
+                diskFrom)
             : null,
         vm.notes().memorySaved() && worker.equals(vm.notes().diskOn()) ? Boolean.TRUE : null);
   }

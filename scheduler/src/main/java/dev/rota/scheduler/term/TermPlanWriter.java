@@ -108,6 +108,10 @@ public class TermPlanWriter {
       VmSchedulingRow vm = vmRows.get(p.vm());
       if (vm.persistentDisk() && vm.diskOn() == null) {
         vms.diskOn(p.vm(), p.vmSeq(), p.worker()); // its disk is made there: it stays there
+      } else if (vm.diskOn() != null && !vm.diskOn().equals(p.worker())) {
+        // Its disk's worker could not take it but lends it: the disk (and saved memory) is
+        // copied to where it goes.
+        vms.moveDiskTo(p.vm(), p.vmSeq(), vm.diskOn(), p.worker());
       }
     }
     placedNow.forEach(p -> example(examples, "placed " + p.vm() + " on " + p.worker()));

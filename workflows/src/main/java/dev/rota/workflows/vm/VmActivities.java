@@ -37,6 +37,8 @@ public interface VmActivities {
   /**
    * @param leaseEndsAtMillis when its lease under way runs out, 0 for none (a user's start begins a
    *     new lease, which begins when it runs)
+   * @param moveDisk whether its persistent disk moves with it: its next task goes to any worker and
+   *     copies the disk from the one that holds it
    */
   record Requeue(
       String vm,
@@ -45,7 +47,8 @@ public interface VmActivities {
       String eventType,
       String failedOn,
       long submission,
-      long leaseEndsAtMillis) {}
+      long leaseEndsAtMillis,
+      boolean moveDisk) {}
 
   /**
    * Its lease runs out at {@code endsAtMillis}: it began, or was extended, as {@code message} says.

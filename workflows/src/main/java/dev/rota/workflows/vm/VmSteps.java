@@ -133,6 +133,11 @@ final class VmSteps {
 
   /** A new generation (so a new task id), pending for the scheduler. */
   void requeue(String why, String eventType, String failedOn) {
+    requeue(why, eventType, failedOn, false);
+  }
+
+  /** As {@link #requeue(String, String, String)}; with {@code moveDisk}, its disk goes with it. */
+  void requeue(String why, String eventType, String failedOn, boolean moveDisk) {
     VmLife next = to(life.get().requeued());
     VmCalls.saying("pending as " + taskId(next) + ": " + why)
         .requeue(
@@ -143,7 +148,8 @@ final class VmSteps {
                 eventType,
                 failedOn,
                 submission,
-                lease.get().endsAtMillis()));
+                lease.get().endsAtMillis(),
+                moveDisk));
     shown.show(next);
   }
 
@@ -153,8 +159,13 @@ final class VmSteps {
    * generation, the old task is just one to remove.
    */
   void replace(String why, String eventType) {
+    replace(why, eventType, false);
+  }
+
+  /** As {@link #replace(String, String)}; with {@code moveDisk}, its disk goes with it. */
+  void replace(String why, String eventType, boolean moveDisk) {
     List<VmActivities.WorkerTask> old = VmCalls.tasksHeld(name, submission, life.get());
-    requeue(why, eventType, null);
+    requeue(why, eventType, null, moveDisk);
     old.forEach(t -> VmCalls.removeTask(name, submission, t));
   }
 

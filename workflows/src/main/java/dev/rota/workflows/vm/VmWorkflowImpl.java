@@ -442,16 +442,18 @@ public class VmWorkflowImpl implements VmWorkflow {
 
   /**
    * Its worker's drain deadline passed with its task still there: with a restart policy it starts
-   * again elsewhere at once (a drain is no failure of the VM's), else it stops.
+   * again elsewhere at once (a drain is no failure of the VM's), else it stops; one with a
+   * persistent disk starts again elsewhere whatever its policy, its disk copied there.
    */
   private void drained(TaskEvent e) {
     recordHeard(); // the event is applied before the lifecycle moves on
     life = life.withRestartAt(0);
     String why = "worker " + e.worker() + " was drained";
-    if (restarts.policy() != RestartPolicy.NEVER) {
+    // A VM with a persistent disk moves with it whatever its policy: its disk is what it keeps.
+    if (restarts.policy() != RestartPolicy.NEVER || persistentDisk) {
       steps.replace(
           (persistentDisk
-                  ? "waiting for worker " + e.worker() + ", which holds its persistent disk: "
+                  ? "moving with its persistent disk, copied from worker " + e.worker() + ": "
                   : "started again elsewhere: ")
               + why
               + " (restart "
@@ -459,7 +461,8 @@ public class VmWorkflowImpl implements VmWorkflow {
               + ", restartPolicy "
               + restarts.policy().wireName()
               + ")",
-          "restarted");
+          "restarted",
+          persistentDisk);
     } else {
       steps.stop("stopped: " + why + " (restartPolicy Never)");
     }
@@ -518,7 +521,7 @@ public class VmWorkflowImpl implements VmWorkflow {
         lease = lease.renewed();
         steps.requeue(
             resumes
-                ? "resuming by request: on worker " + life.worker() + ", which holds its memory"
+                ? "resuming by request, from its memory saved on worker " + life.worker()
                 : "started by request",
             resumes ? "resumed" : "started",
             null);

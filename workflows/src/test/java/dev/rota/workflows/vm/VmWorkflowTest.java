@@ -166,6 +166,7 @@ class VmWorkflowTest {
       keepStatus("pending", null, requeue.restartCount(), 0);
       keepLease(requeue.leaseEndsAtMillis());
       requeued.add(requeue.message());
+      diskMoves.add(requeue.moveDisk());
       avoiding.put(requeue.restartCount(), String.valueOf(requeue.failedOn()));
     }
 
@@ -182,6 +183,9 @@ class VmWorkflowTest {
         stored = rebuilt(r, r.startedAtMillis(), r.maxRunSeconds(), r.onExpiry(), endsAtMillis);
       }
     }
+
+    /** Whether each requeue moved the VM's disk, in order. */
+    final List<Boolean> diskMoves = new CopyOnWriteArrayList<>();
 
     /** Why each requeue was, in order. */
     final List<String> requeued = new CopyOnWriteArrayList<>();
@@ -829,8 +833,8 @@ class VmWorkflowTest {
   }
 
   @Test
-  void aVmWithAPersistentDiskLeftOnADrainedWorkerWaitsForThatWorkerSayingSo() {
-    VmRecord pending = stored("pending", null, 0, "Always", 0, null, 0, null);
+  void aVmWithAPersistentDiskLeftOnADrainedWorkerMovesWithItsDiskWhateverItsPolicy() {
+    VmRecord pending = stored("pending", null, 0, "Never", 0, null, 0, null);
     VmWorkflow vm =
         start(
             new VmRecord(
@@ -864,8 +868,9 @@ class VmWorkflowTest {
       settle();
     }
     assertTrue(
-        store.requeued.get(0).startsWith("waiting for worker w1, which holds its persistent disk"),
+        store.requeued.get(0).startsWith("moving with its persistent disk, copied from worker w1"),
         store.requeued.toString());
+    assertEquals(List.of(true), store.diskMoves, "its requeue asks its disk to move");
   }
 
   @Test
@@ -1355,7 +1360,7 @@ class VmWorkflowTest {
     assertEquals("pending", vm.start());
     assertEquals("requeue 1", store.what().get(store.what().size() - 1));
     assertTrue(
-        store.requeued.get(0).startsWith("resuming by request: on worker w1"),
+        store.requeued.get(0).startsWith("resuming by request, from its memory saved on worker w1"),
         store.requeued.get(0));
     placed(vm, 1);
     runs(vm, 1);

@@ -3,9 +3,9 @@ package dev.rota.core.scheduling.placement;
 import dev.rota.core.scheduling.PendingVm;
 
 /**
- * A VM with a persistent disk goes back to the worker that holds the disk, and to no other: its
- * disk is not copied, so elsewhere it would boot from a fresh one. Decided per VM, as {@link
- * AvoidsWorker} is.
+ * A VM with a persistent disk (or saved memory) goes back to the worker that holds it: elsewhere it
+ * would have to be copied first. The placer sends it elsewhere, copied, only when that worker
+ * cannot take it but lends it. Decided per VM, as {@link AvoidsWorker} is.
  */
 public final class KeepsItsDisk {
   /** Whether {@code vm} may go to {@code worker}. */
