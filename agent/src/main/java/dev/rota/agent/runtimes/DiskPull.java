@@ -9,7 +9,6 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.function.Consumer;
@@ -71,7 +70,7 @@ final class DiskPull {
       }
       answer.body().close();
       progress.accept(
-          "waiting for its task on worker " + from.worker() + " to end, to copy its disk");
+          "waiting for its task on worker " + from.worker() + " to end, to copy " + what);
       Thread.sleep(1_000);
     }
     try (InputStream in = answer.body()) {
@@ -88,38 +87,61 @@ final class DiskPull {
                 + why.strip());
       }
       long size = answer.headers().firstValueAsLong("Content-Length").orElse(-1);
-      long copied = 0;
-      long said = 0;
-      byte[] buffer = new byte[1 << 20];
-      try (OutputStream out = Files.newOutputStream(to)) {
-        int n;
-        while ((n = in.read(buffer)) > 0) {
-          out.write(buffer, 0, n);
-          copied += n;
-          if (copied - said >= SAY_EVERY) {
-            said = copied;
-            progress.accept(
-                "copying "
-                    + what
-                    + " from worker "
-                    + from.worker()
-                    + ": "
-                    + (size > 0 ? (copied * 100 / size) + "%" : (copied >> 20) + " MiB"));
-          }
+      try {
+        body(in, to, size, what, from.worker(), progress);
+      } catch (IOException e) {
+        if (e.getMessage() != null && e.getMessage().startsWith("could not copy")) {
+          throw e;
+        }
+        throw new IOException(
+            "could not copy " + what + " from worker " + from.worker() + ": " + e.getMessage(), e);
+      }
+    }
+  }
+
+  /** The answer's body written to {@code to} and flushed to disk, its progress said. */
+  private static void body(
+      InputStream in, Path to, long size, String what, String worker, Consumer<String> progress)
+      throws IOException {
+    long copied = 0;
+    long said = 0;
+    byte[] buffer = new byte[1 << 20];
+    try (java.nio.channels.FileChannel file =
+            java.nio.channels.FileChannel.open(
+                to,
+                java.nio.file.StandardOpenOption.CREATE,
+                java.nio.file.StandardOpenOption.WRITE,
+                java.nio.file.StandardOpenOption.TRUNCATE_EXISTING);
+        OutputStream out = java.nio.channels.Channels.newOutputStream(file)) {
+      int n;
+      while ((n = in.read(buffer)) > 0) {
+        out.write(buffer, 0, n);
+        copied += n;
+        if (copied - said >= SAY_EVERY) {
+          said = copied;
+          progress.accept(
+              "copying "
+                  + what
+                  + " from worker "
+                  + worker
+                  + ": "
+                  + (size > 0 ? (copied * 100 / size) + "%" : (copied >> 20) + " MiB"));
         }
       }
-      if (size >= 0 && copied != size) {
-        throw new IOException(
-            "could not copy "
-                + what
-                + " from worker "
-                + from.worker()
-                + ": the copy ended at "
-                + copied
-                + " of "
-                + size
-                + " bytes");
-      }
+      out.flush();
+      file.force(true);
+    }
+    if (size >= 0 && copied != size) {
+      throw new IOException(
+          "could not copy "
+              + what
+              + " from worker "
+              + worker
+              + ": the copy ended at "
+              + copied
+              + " of "
+              + size
+              + " bytes");
     }
   }
 }
