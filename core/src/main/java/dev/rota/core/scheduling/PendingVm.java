@@ -15,8 +15,8 @@ import java.util.Map;
  *     or null
  * @param image the image it runs, which a worker that holds it starts sooner; null for none
  * @param diskOn the worker that holds its persistent disk or saved memory: the one worker it goes
- *     to while that worker can take it, else any, the disk copied, if that worker lends it; null
- *     for any
+ *     to while that worker takes VMs, else any, the disk copied, if that worker lends it; null for
+ *     any
  */
 public record PendingVm(
     String name,

@@ -268,9 +268,10 @@ public final class Placer {
         if (chosen == null) {
           chosen = firstFit(cls, request, admits);
         }
-        if (chosen == null && vm.diskOn() != null && lenders.contains(vm.diskOn())) {
-          // Its disk's worker cannot take it, but can lend the disk: it goes elsewhere with a
-          // copy, where it fits.
+        if (chosen == null && movesWithItsDisk(vm)) {
+          // Its disk's worker takes no VMs now, but can lend the disk: it goes elsewhere with a
+          // copy, where it fits. (A worker that is only full keeps it: its own last task may be
+          // what fills it, and a copy is dear.)
           chosen = cls.available.firstFit(request, withItsDiskCopied(vm, cls));
         }
         if (chosen == null) {
@@ -326,6 +327,16 @@ public final class Placer {
       }
       Predicate<Slot> disk = s -> PlacementStack.DISK.admits(s.worker.name(), vm);
       return avoids == null ? disk : avoids.and(disk);
+    }
+
+    /**
+     * Whether the VM's disk is on a worker that takes no VMs like it now (paused, draining) but
+     * whose agent answers, so that it may lend the disk.
+     */
+    private boolean movesWithItsDisk(PendingVm vm) {
+      return vm.diskOn() != null
+          && lenders.contains(vm.diskOn())
+          && classOf(vm).members.stream().noneMatch(s -> s.worker.name().equals(vm.diskOn()));
     }
 
     /** What {@link #perVm} admits, but for the disk: any worker other than the disk's. */
@@ -447,7 +458,7 @@ public final class Placer {
       boolean open =
           classOf(vm).members.stream().anyMatch(s -> s.worker.name().equals(vm.diskOn()));
       return PlacementStack.DISK.why(vm, open)
-          + (lenders.contains(vm.diskOn()) ? "; nor has any other worker room to copy it to" : "");
+          + (movesWithItsDisk(vm) ? "; nor has any other worker room to copy it to" : "");
     }
 
     /**

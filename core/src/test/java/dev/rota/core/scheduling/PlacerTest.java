@@ -298,24 +298,25 @@ class PlacerTest {
       textBlock =
           """
           w2 has room           | w2 |
-          w2 is full            | w1 |
+          w2 is full            |    | its disk (or saved memory) is on worker w2, which has no room for it now
           w2 is paused          | w1 |
-          all are full          |    | its disk (or saved memory) is on worker w2, which has no room for it now; nor has any other worker room to copy it to
+          w2 paused, others full|    | its disk (or saved memory) is on worker w2, which cannot take it now (not registered, not ready, paused or draining); nor has any other worker room to copy it to
           """)
-  void aVmWhoseDiskWorkerCannotTakeItGoesElsewhereWithACopyWhenThatWorkerLendsIt(
+  void aVmWhoseDiskWorkerTakesNoVmsGoesElsewhereWithACopyWhenThatWorkerLendsIt(
       String w2, String placedOn, String reason) {
     List<Candidate> workers = new java.util.ArrayList<>(List.of(ready("w1", 8), ready("w3", 8)));
     List<Holding> holdings = new java.util.ArrayList<>();
     switch (w2) {
       case "w2 has room" -> workers.add(ready("w2", 8));
       case "w2 is paused" -> workers.add(paused(ready("w2", 8)));
-      default -> {
+      case "w2 is full" -> {
         workers.add(ready("w2", 8));
         holdings.add(holding("w2", 8));
-        if (w2.equals("all are full")) {
-          holdings.add(holding("w1", 8));
-          holdings.add(holding("w3", 8));
-        }
+      }
+      default -> {
+        workers.add(paused(ready("w2", 8)));
+        holdings.add(holding("w1", 8));
+        holdings.add(holding("w3", 8));
       }
     }
     PlacementPlan plan =

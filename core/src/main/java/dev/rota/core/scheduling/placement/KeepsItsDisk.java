@@ -4,8 +4,8 @@ import dev.rota.core.scheduling.PendingVm;
 
 /**
  * A VM with a persistent disk (or saved memory) goes back to the worker that holds it: elsewhere it
- * would have to be copied first. The placer sends it elsewhere, copied, only when that worker
- * cannot take it but lends it. Decided per VM, as {@link AvoidsWorker} is.
+ * would have to be copied first. The placer sends it elsewhere, copied, only when that worker takes
+ * no VMs (paused, draining) but lends it. Decided per VM, as {@link AvoidsWorker} is.
  */
 public final class KeepsItsDisk {
   /** Whether {@code vm} may go to {@code worker}. */
