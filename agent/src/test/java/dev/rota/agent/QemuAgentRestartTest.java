@@ -184,19 +184,11 @@ class QemuAgentRestartTest {
     assertTrue(!Files.exists(disk.resolve("memory.state.partial")), "nothing half-written left");
     eventually("its QEMU ended", () -> qemus().isEmpty());
     assertTrue(!ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false));
-    java.util.regex.Matcher m =
-        java.util.regex.Pattern.compile("count=(\\d+) boot=([0-9a-f-]+)").matcher(read(console));
-    int counted = 0;
-    String bootId = null;
-    while (m.find()) {
-      counted = Integer.parseInt(m.group(1));
-      bootId = m.group(2);
-    }
+    String goesOn = TestGuest.countsOn(read(console));
 
     assertEquals(204, send("DELETE", "/v1/tasks/kept.0", null).statusCode());
     assertEquals(201, send("PUT", "/v1/tasks/kept.1", counting(guest, 1, true)).statusCode());
     Path resumed = data.resolve("agent/tasks/kept.1/stdout.log");
-    String goesOn = "count=" + (counted + 1) + " boot=" + bootId;
     eventually(
         "resumed, counting on",
         Duration.ofMinutes(3),
@@ -222,8 +214,7 @@ class QemuAgentRestartTest {
             "kernelArgs",
             "quiet",
             "userData",
-            "#!/bin/sh\nboot=$(cat /proc/sys/kernel/random/boot_id)\ni=0\n"
-                + "while true; do i=$((i + 1)); echo \"count=$i boot=$boot\"; sleep 1; done\n"));
+            TestGuest.COUNTER));
     spec.put("submission", 3);
     spec.put("resume", resume);
     return new ObjectMapper().writeValueAsString(spec);

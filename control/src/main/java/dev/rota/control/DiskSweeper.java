@@ -65,7 +65,9 @@ public class DiskSweeper {
                 return true;
               }
               dev.rota.store.VmPlacementNotes notes = row.get().notes();
-              String on = notes.diskOn();
+              if (worker.equals(notes.diskFrom())) {
+                return false; // its next task copies it from here: kept until that task runs
+              }
               boolean kept =
                   row.get().spec().persistentDisk()
                       || notes.memorySaved()
@@ -73,11 +75,7 @@ public class DiskSweeper {
                       || dev.rota.core.model.VmStatus.SUSPENDING
                           .wireName()
                           .equals(row.get().state().status());
-              // Its next task copies it from here: kept until that task runs.
-              if (worker.equals(notes.diskFrom())) {
-                return false;
-              }
-              return !kept || on != null && !on.equals(worker);
+              return !kept || notes.diskOn() != null && !notes.diskOn().equals(worker);
             })
         .toList();
   }

@@ -18,6 +18,36 @@ import java.nio.file.Path;
 public record TestGuest(Path kernel, Path initrd, Path rawDisk, Path qcow2Disk) {
   public static final String UP = "ROTA-GUEST-UP";
 
+  /**
+   * User data the guest runs at boot: a counter, a line a second, each with the boot's id: a guest
+   * resumed rather than booted again counts on in the same boot ({@link #countsOn}).
+   */
+  public static final String COUNTER =
+      "#!/bin/sh\n"
+          + "boot=$(cat /proc/sys/kernel/random/boot_id)\n"
+          + "i=0\n"
+          + "while true; do i=$((i + 1)); echo \"count=$i boot=$boot\"; sleep 1; done\n";
+
+  private static final java.util.regex.Pattern COUNT =
+      java.util.regex.Pattern.compile("count=(\\d+) boot=([0-9a-f-]+)");
+
+  /**
+   * The line a guest running {@link #COUNTER} says next after the last one in {@code console}: the
+   * next count, in the same boot.
+   */
+  public static String countsOn(String console) {
+    int counted = 0;
+    String bootId = null;
+    for (java.util.regex.Matcher m = COUNT.matcher(console); m.find(); ) {
+      counted = Integer.parseInt(m.group(1));
+      bootId = m.group(2);
+    }
+    if (bootId == null) {
+      throw new AssertionError("the guest has not counted yet: " + console);
+    }
+    return "count=" + (counted + 1) + " boot=" + bootId;
+  }
+
   /** The guest, built on first use; skips the calling test when it cannot be had. */
   public static TestGuest get() {
     Path dir = Path.of(CiScript.run(".ci/qemu", "guest").needed("QEMU test guest"));

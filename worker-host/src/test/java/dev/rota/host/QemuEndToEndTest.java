@@ -227,16 +227,6 @@ class QemuEndToEndTest extends SharedDevStack {
     assertEquals(List.of(), stack.api("GET", "/v1/workers/" + moved, null).map().get("disks"));
   }
 
-  /** User data the guest runs at boot: a counter, with the boot's id. */
-  private static final String COUNTER =
-      "#!/bin/sh\n"
-          + "boot=$(cat /proc/sys/kernel/random/boot_id)\n"
-          + "i=0\n"
-          + "while true; do i=$((i + 1)); echo \"count=$i boot=$boot\"; sleep 1; done\n";
-
-  private static final java.util.regex.Pattern COUNT =
-      java.util.regex.Pattern.compile("count=(\\d+) boot=([0-9a-f-]+)");
-
   /**
    * A guest booted from a kernel alone (its whole state in memory) is paused in place and run on,
    * then suspended through the API: its QEMU ends and its worker holds nothing of it but its saved
@@ -264,7 +254,7 @@ class QemuEndToEndTest extends SharedDevStack {
                         "kernelArgs",
                         "quiet",
                         "userData",
-                        COUNTER)));
+                        TestGuest.COUNTER)));
     assertEquals(201, stack.api("POST", "/v1/vms", vm).status());
     try {
       eventually("counting", BOOT, () -> logs("sleeper").contains("count=3 "));
@@ -289,19 +279,13 @@ class QemuEndToEndTest extends SharedDevStack {
     assertTrue(
         stack.api("GET", "/v1/vms/sleeper/events", null).body().contains("of memory saved on"),
         "its events say where its memory is");
-    int counted = 0;
-    String bootId = null;
-    for (var m = COUNT.matcher(logs("sleeper")); m.find(); ) {
-      counted = Integer.parseInt(m.group(1));
-      bootId = m.group(2);
-    }
+    String goesOn = TestGuest.countsOn(logs("sleeper"));
 
     // Its worker takes no VMs now: it resumes on the other, its memory copied there.
     assertEquals(
         200, stack.api("PATCH", "/v1/workers/" + worker, "{\"schedulingPaused\":true}").status());
     try {
       assertEquals(202, stack.api("POST", "/v1/vms/sleeper/start", null).status());
-      String goesOn = "count=" + (counted + 1) + " boot=" + bootId;
       eventually(
           "resumed, counting on",
           BOOT,

@@ -62,10 +62,9 @@ final class Qmp {
 
   /** What QEMU's human monitor answers {@code commandLine} ({@code info usernet}) with. */
   String human(Path socket, String commandLine, Duration deadline) throws IOException {
-    com.fasterxml.jackson.databind.node.ObjectNode request = json.createObjectNode();
-    request.put("execute", "human-monitor-command");
-    request.putObject("arguments").put("command-line", commandLine);
-    return json.readTree(call(socket, request.toString(), deadline)).path("return").asText();
+    com.fasterxml.jackson.databind.node.ObjectNode line = arguments();
+    line.put("command-line", commandLine);
+    return execute(socket, "human-monitor-command", line, deadline).asText();
   }
 
   private String call(Path socket, String request, Duration deadline) throws IOException {

@@ -271,13 +271,9 @@ public final class AgentHttp {
         enter(x, into.group(1), into.group(2), into.group(3));
         return;
       }
-      if (id.endsWith("/suspend")) {
-        suspend(x, method, id.substring(0, id.length() - "/suspend".length()));
-        return;
-      }
-      for (String way : List.of("/pause", "/continue")) {
-        if (id.endsWith(way)) {
-          pause(x, method, id.substring(0, id.length() - way.length()), way.equals("/pause"));
+      for (String action : ACTIONS) {
+        if (id.endsWith("/" + action)) {
+          act(x, method, id.substring(0, id.length() - action.length() - 1), action);
           return;
         }
       }
@@ -322,52 +318,38 @@ public final class AgentHttp {
     }
   }
 
-  /**
-   * {@code POST /v1/tasks/{id}/suspend}: the task's memory saved on this worker and the task ended,
-   * answered once both are done with the memory's size ({@code {"bytes": N}}). Refused with 404 for
-   * a task not here, 409 for one not running or whose runtime cannot suspend it.
-   */
-  private void suspend(HttpExchange x, String method, String id) throws IOException {
-    if (!method.equals("POST")) {
-      problem(x, 405, "use POST on /v1/tasks/" + id + "/suspend");
-      return;
-    }
-    try {
-      // A task suspended already answers as it did then: the call may be a retry.
-      long bytes = tasks.access(id, false, TaskRuntime::suspend);
-      send(x, 200, Map.of("bytes", bytes));
-    } catch (Refusal e) {
-      refuse(x, e.status(), e.getMessage());
-    } catch (IOException e) {
-      problem(x, 500, "cannot suspend task " + id + ": " + e.getMessage());
-    }
-  }
+  /** What a task is asked to do through its runtime: {@code POST /v1/tasks/{id}/<action>}. */
+  private static final List<String> ACTIONS = List.of("suspend", "pause", "continue");
 
   /**
-   * {@code POST /v1/tasks/{id}/pause} and {@code /continue}: the running task's guest paused where
-   * it runs (its CPUs stopped, its QEMU and memory kept) or run on; 204 once done. Refused with 404
-   * for a task not here, 409 for one not running or whose runtime cannot pause it.
+   * {@code POST /v1/tasks/{id}/suspend}: the task's memory saved on this worker and the task ended,
+   * answered once both are done with the memory's size ({@code {"bytes": N}}); a task suspended
+   * already answers as it did then, for the call may be a retry. {@code /pause} and {@code
+   * /continue}: the running task's guest paused where it runs (its CPUs stopped, its QEMU and
+   * memory kept) or run on, 204 once done. Refused with 404 for a task not here, 409 for one not
+   * running or whose runtime cannot do it.
    */
-  private void pause(HttpExchange x, String method, String id, boolean pause) throws IOException {
+  private void act(HttpExchange x, String method, String id, String action) throws IOException {
     if (!method.equals("POST")) {
-      problem(x, 405, "use POST on /v1/tasks/" + id + (pause ? "/pause" : "/continue"));
+      problem(x, 405, "use POST on /v1/tasks/" + id + "/" + action);
       return;
     }
     try {
+      if (action.equals("suspend")) {
+        send(x, 200, Map.of("bytes", tasks.access(id, false, TaskRuntime::suspend)));
+        return;
+      }
       tasks.access(
           id,
           (runtime, task) -> {
-            runtime.pause(task, pause);
+            runtime.pause(task, action.equals("pause"));
             return null;
           });
       x.sendResponseHeaders(204, -1);
     } catch (Refusal e) {
       refuse(x, e.status(), e.getMessage());
     } catch (IOException e) {
-      problem(
-          x,
-          500,
-          "cannot " + (pause ? "pause" : "continue") + " task " + id + ": " + e.getMessage());
+      problem(x, 500, "cannot " + action + " task " + id + ": " + e.getMessage());
     }
   }
 

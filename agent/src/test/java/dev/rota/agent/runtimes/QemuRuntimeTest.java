@@ -647,15 +647,6 @@ public class QemuRuntimeTest {
     assertTrue(disks.delete("keeper-7"), "a disk gone already is no refusal");
   }
 
-  /** User data the guest runs at boot: a counter, with the boot's id and the guest's uptime. */
-  private static final String COUNTER =
-      """
-      #!/bin/sh
-      boot=$(cat /proc/sys/kernel/random/boot_id)
-      i=0
-      while true; do i=$((i + 1)); echo "count=$i boot=$boot"; sleep 1; done
-      """;
-
   private Task counter(String id, boolean resume, List<TaskView> changes) {
     return started(
         id,
@@ -664,7 +655,7 @@ public class QemuRuntimeTest {
             guest.kernel().toUri().toString(),
             guest.initrd().toUri().toString(),
             "quiet",
-            COUNTER,
+            TestGuest.COUNTER,
             null,
             null),
         null,
@@ -672,8 +663,6 @@ public class QemuRuntimeTest {
         resume,
         changes);
   }
-
-  private static final Pattern COUNT = Pattern.compile("count=(\\d+) boot=([0-9a-f-]+)");
 
   @Test
   void aSuspendedGuestResumesWhereItWasOnceAndItsMemoryGoes() throws Exception {
@@ -703,21 +692,15 @@ public class QemuRuntimeTest {
     assertEquals(bytes, Files.size(disks.memory("sleeper-5")));
     assertEquals(
         List.of("sleeper-5"), disks.list().stream().map(dev.rota.agentapi.HeldDisk::id).toList());
-    int counted = 0;
-    String bootId = null;
-    for (Matcher m = COUNT.matcher(console("sleeper.0")); m.find(); ) {
-      counted = Integer.parseInt(m.group(1));
-      bootId = m.group(2);
-    }
+    String goesOn = TestGuest.countsOn(console("sleeper.0"));
 
     List<TaskView> second = new CopyOnWriteArrayList<>();
     Task after = counter("sleeper.1", true, second);
-    String goesOn = "count=" + (counted + 1) + " boot=" + bootId;
     eventually("counting on", BOOT, () -> console("sleeper.1").contains(goesOn));
     assertFalse(console("sleeper.1").contains(TestGuest.UP), "it did not boot again");
     assertFalse(Files.exists(disks.memory("sleeper-5")), "its memory is used once");
     assertEquals(List.of(), disks.list());
-    sayThenStop(after, "count=" + (counted + 2) + " ");
+    sayThenStop(after, TestGuest.countsOn(console("sleeper.1")));
     assertEquals("exited", last(second).state(), "its power button works: " + last(second));
 
     // Resumed again, there is nothing to resume from.
