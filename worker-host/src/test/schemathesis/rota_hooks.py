@@ -117,6 +117,29 @@ def _unique_ports(body):
         _unique_ports(body.get(field))
 
 
+def _unique_volumes(body):
+    """A VM mounts each volume once (a 400 otherwise, VmApiTest): a rule across a list's items that a
+    schema cannot state. The first of each name is kept, in any VM the body holds."""
+    if isinstance(body, list):
+        for item in body:
+            _unique_volumes(item)
+        return
+    if not isinstance(body, dict):
+        return
+    volumes = body.get("volumes")
+    if isinstance(volumes, list):
+        names, kept = [], []
+        for volume in volumes:
+            name = volume.get("name") if isinstance(volume, dict) else None
+            if name in names:
+                continue
+            names.append(name)
+            kept.append(volume)
+        body["volumes"] = kept
+    for field in ("items", "template"):
+        _unique_volumes(body.get(field))
+
+
 def _checks_on_named_ports(body):
     """A check on a port names one of the VM's ports (a 400 otherwise, VmApiTest): a rule across fields
     that a schema cannot state. A check on another port is left out, in any VM the body holds."""
@@ -212,6 +235,7 @@ def before_call(ctx, case, **kwargs):
         case.query.pop("waitSeconds", None)
     _keep_small(case)
     _unique_ports(case.body)
+    _unique_volumes(case.body)
     _checks_on_named_ports(case.body)
     _same_set_name(case)
     _takes_submissions(case)

@@ -15,6 +15,7 @@ import dev.rota.agent.link.WorkerFacts;
 import dev.rota.agent.machine.HostPorts;
 import dev.rota.agent.machine.Tools;
 import dev.rota.agent.runtimes.Cgroups;
+import dev.rota.agent.runtimes.DiskSnapshots;
 import dev.rota.agent.runtimes.GuestConfinement;
 import dev.rota.agent.runtimes.Isolation;
 import dev.rota.agent.runtimes.PersistentDisks;
@@ -154,6 +155,7 @@ public final class Agent implements AutoCloseable {
     // asked.
     java.util.function.Consumer<java.util.List<String>> prefetch = asked -> {};
     PersistentDisks disks = null;
+    DiskSnapshots snapshots = null;
     for (String r : config.runtimes()) {
       switch (r.strip()) {
         case "process" -> {
@@ -196,6 +198,11 @@ public final class Agent implements AutoCloseable {
                           + h.why());
                 }
               });
+          OciRegistry registry =
+              new OciRegistry(
+                  json,
+                  registryCredentials(config, json),
+                  java.util.Set.copyOf(config.insecureRegistries()));
           ImageCache cache =
               new ImageCache(
                   config.dataDir().resolve("images"),
@@ -203,10 +210,7 @@ public final class Agent implements AutoCloseable {
                   json,
                   java.time.Clock.systemUTC(),
                   images,
-                  new OciRegistry(
-                      json,
-                      registryCredentials(config, json),
-                      java.util.Set.copyOf(config.insecureRegistries())));
+                  registry);
           GuestConfinement confinement =
               GuestConfinement.detect(
                   cgroups, config.dataDir(), config.guestUids(), config.guestAllow());
@@ -228,6 +232,7 @@ public final class Agent implements AutoCloseable {
                     + e.getMessage()
                     + "): the qemu runtime keeps persistent disks there");
           }
+          snapshots = new DiskSnapshots(disks, cache, registry, () -> host.join().imageTool());
           runtimes.put(
               "qemu",
               new QemuRuntime(
@@ -279,7 +284,8 @@ public final class Agent implements AutoCloseable {
               tls == null ? null : tls.context(),
               tunnels,
               controllerClock,
-              disks);
+              disks,
+              snapshots);
     } catch (BindException e) {
       throw new IllegalStateException(
           "the agent cannot listen on "

@@ -182,6 +182,19 @@ class VmApiTest {
   }
 
   @Test
+  void aBatchsVmMaySuspendAtItsLeasesEndAsASingleVmMay() {
+    Http.Reply reply =
+        http.post(
+            "/v1/vms/batch",
+            "{\"items\":[{\"name\":\"batch-box\",\"runtime\":\"qemu\","
+                + "\"image\":\"file:///d.qcow2\",\"isolation\":\"optional\","
+                + "\"disk\":{\"persistent\":true},\"maxRunDuration\":\"1h\","
+                + "\"onExpiry\":\"suspend\"}]}");
+    assertEquals(201, reply.status(), "an item is no set's replica: " + reply);
+    assertEquals("suspend", http.get("/v1/vms/batch-box").map().get("onExpiry"));
+  }
+
+  @Test
   void aBatchWithOneBadItemIsRejectedNamingItAndCreatesNothing() {
     Http.Reply bad =
         http.post("/v1/vms/batch", "{\"items\":[" + vm("whole-a") + ",{\"name\":\"whole-b\"}]}");
@@ -264,6 +277,14 @@ class VmApiTest {
           disk replaced      | {"name":"k3","runtime":"qemu","image":"file:///d.raw","disk":{"persistent":true},"disconnect":{"replace":true}} | 400 | disconnect.replace: a VM with a persistent disk
           no disk size       | {"name":"k4","runtime":"qemu","image":"file:///d.raw","disk":{"sizeGi":0}} | 400 | disk.sizeGi
           unknown disk field | {"name":"k5","runtime":"qemu","image":"file:///d.raw","disk":{"persist":true}} | 400 | persist
+          volume of a process | {"name":"v1","command":["x"],"volumes":[{"name":"data"}]}          | 400 | volumes: are a qemu VM's disks
+          volume without image | {"name":"v2","runtime":"qemu","guest":{"kernel":"file:///k"},"volumes":[{"name":"data"}]} | 400 | volumes: are kept beside a qemu VM's persistent root disk
+          volume, ephemeral root | {"name":"v3","runtime":"qemu","image":"file:///d.raw","disk":{"persistent":false},"volumes":[{"name":"data"}]} | 400 | disk.persistent: a VM that mounts volumes stays on their worker
+          volume twice       | {"name":"v4","runtime":"qemu","image":"file:///d.raw","volumes":[{"name":"a"},{"name":"a"}]} | 400 | volumes[1].name: "a" is mounted twice
+          no such volume     | {"name":"v5","runtime":"qemu","image":"file:///d.raw","volumes":[{"name":"nowhere"}]} | 409 | volumes[0].name: no volume named nowhere
+          volume name long   | {"name":"v6","runtime":"qemu","image":"file:///d.raw","volumes":[{"name":"aaaaaaaaaaaaaaaaaaaaa"}]} | 400 | at most 20 characters
+          relative mount     | {"name":"v7","runtime":"qemu","image":"file:///d.raw","volumes":[{"name":"a","mountPath":"data"}]} | 400 | mountPath
+          unknown volume field | {"name":"v8","runtime":"qemu","image":"file:///d.raw","volumes":[{"name":"a","readOnly":true}]} | 400 | readOnly
           no command         | {"name":"nocmd"}                                                      | 400 | command
           command as text    | {"name":"cmdtxt","command":"sleep 5"}                                 | 400 | command
           env value list     | {"name":"envl","command":["x"],"env":{"A":[1]}}                       | 400 | env.A

@@ -251,6 +251,7 @@ class VmSetApiTest {
         "{\"name\":\"bad\",\"replicas\":2,\"template\":{\"command\":[\"x\"],\"restartPolicy\":\"Sometimes\"}}|template.restartPolicy",
         "{\"name\":\"bad\",\"replicas\":2,\"template\":{\"command\":\"x\"}}|template.command",
         "{\"name\":\"bad\",\"replicas\":2,\"template\":[]}|template",
+        "{\"name\":\"bad\",\"replicas\":2,\"template\":{\"runtime\":\"qemu\",\"image\":\"file:///d.raw\",\"volumes\":[{\"name\":\"data\"}]}}|template.volumes",
         "{\"name\":\"bad\",\"replicas\":-1,\"template\":{\"command\":[\"x\"]}}|replicas",
         "{\"name\":\"bad\",\"replicas\":10001,\"template\":{\"command\":[\"x\"]}}|replicas",
         "{\"name\":\"bad\",\"template\":{\"command\":[\"x\"]}}|replicas",

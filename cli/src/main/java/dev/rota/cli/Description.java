@@ -65,6 +65,18 @@ final class Description {
               + (disk.path("sizeGi").isInt() ? ", " + disk.path("sizeGi").asInt() + " GiB" : "")
               + (vm.path("diskOn").isTextual() ? ", on " + text(vm, "diskOn") : ""));
     }
+    if (vm.path("volumes").isArray() && !vm.path("volumes").isEmpty()) {
+      List<String> mounts = new java.util.ArrayList<>();
+      vm.path("volumes")
+          .forEach(
+              v ->
+                  mounts.add(
+                      v.path("name").asText()
+                          + (v.path("mountPath").isTextual()
+                              ? " at " + v.path("mountPath").asText()
+                              : "")));
+      line(lines, "Volumes", String.join(", ", mounts));
+    }
     if (vm.path("maxRunDuration").isTextual()) {
       line(
           lines,

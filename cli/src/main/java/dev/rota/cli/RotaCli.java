@@ -33,6 +33,7 @@ import picocli.CommandLine.ScopeType;
       ClusterCommands.class,
       AccountCommands.class,
       SecretCommands.class,
+      VolumeCommands.class,
       ContextCommands.class,
       ApplyCommand.class,
       RotaCli.VersionCommand.class,

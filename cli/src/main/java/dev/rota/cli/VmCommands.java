@@ -599,6 +599,19 @@ final class VmCommands extends Noun {
   }
 
   @Command(
+      name = "snapshot",
+      description =
+          "Save a stopped or suspended VM's persistent disk as an image pushed to an OCI registry"
+              + " (oci://registry/repository:tag); prints the image pinned by its digest.")
+  int snapshot(
+      @Parameters(index = "0", paramLabel = "NAME") String name,
+      @Parameters(index = "1", paramLabel = "IMAGE") String image) {
+    JsonNode made = root.api().post(path(name) + "/snapshot", Map.of("image", image));
+    root.output().say(made.path("pinned").asText());
+    return ExitCodes.OK;
+  }
+
+  @Command(
       name = "suspend",
       description =
           "Save the VM's memory on its worker and end its QEMU; `rota vm resume` goes on from there.")

@@ -182,6 +182,13 @@ final class VmSpecOptions {
   Integer diskSize;
 
   @Option(
+      names = "--volume",
+      paramLabel = "NAME[:PATH]",
+      description =
+          "mount a data volume (rota volume create); PATH is where a guest with cloud-init mounts it. Repeat for more. The VM then stays on the volume's worker, its root disk persistent")
+  List<String> volumes;
+
+  @Option(
       names = "--max-run",
       paramLabel = "DURATION",
       description =
@@ -330,6 +337,17 @@ final class VmSpecOptions {
       }
       if (diskSize != null) {
         disk.put("sizeGi", diskSize);
+      }
+    }
+    if (volumes != null && !volumes.isEmpty()) {
+      com.fasterxml.jackson.databind.node.ArrayNode mounts = spec.putArray("volumes");
+      for (String v : volumes) {
+        int colon = v.indexOf(':');
+        ObjectNode mount = mounts.addObject();
+        mount.put("name", colon < 0 ? v : v.substring(0, colon));
+        if (colon >= 0) {
+          mount.put("mountPath", v.substring(colon + 1));
+        }
       }
     }
     if (maxRun != null) {

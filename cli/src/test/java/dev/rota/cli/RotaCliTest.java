@@ -295,6 +295,73 @@ class RotaCliTest {
   }
 
   @Test
+  void volumesAreMadeListedAndMountedFromFlagsAndDescribeNamesThem() throws Exception {
+    String cache =
+        "{\"name\":\"cache\",\"sizeGi\":10,\"worker\":\"w1\",\"vm\":null,"
+            + "\"createdAt\":\"2026-11-23T07:00:00Z\"}";
+    api.on("POST /v1/volumes", StandInApi.Reply.json(201, cache));
+    api.on("GET /v1/volumes", StandInApi.Reply.json(200, "{\"items\":[" + cache + "]}"));
+    api.on("DELETE /v1/volumes/cache", StandInApi.Reply.json(204, ""));
+    Result made = run("volume", "create", "cache", "--size", "10", "--worker", "w1");
+    assertEquals(0, made.code(), made.err());
+    assertEquals(
+        json.readTree("{\"name\":\"cache\",\"sizeGi\":10,\"worker\":\"w1\"}"),
+        json.readTree(api.last().body()));
+    Result listed = run("volume", "list");
+    assertTrue(
+        listed.out().lines().toList().get(1).matches("cache +10 +w1 +- +2026-11-23T07:00:00Z"),
+        listed.out());
+    assertEquals("volume cache deleted\n", run("volume", "delete", "cache").out());
+
+    api.on("POST /v1/vms", StandInApi.Reply.json(201, vm("dev", "pending", null, 0, "waiting")));
+    Result vm =
+        run(
+            "vm",
+            "create",
+            "dev",
+            "--runtime",
+            "qemu",
+            "--image",
+            "https://example.com/d.qcow2",
+            "--volume",
+            "cache:/var/cache",
+            "--volume",
+            "scratch");
+    assertEquals(0, vm.code(), vm.err());
+    assertEquals(
+        json.readTree("[{\"name\":\"cache\",\"mountPath\":\"/var/cache\"},{\"name\":\"scratch\"}]"),
+        json.readTree(api.last().body()).get("volumes"));
+    com.fasterxml.jackson.databind.node.ObjectNode shown =
+        (com.fasterxml.jackson.databind.node.ObjectNode)
+            json.readTree(vm("dev", "running", "w1", 0, "running"));
+    shown.set(
+        "volumes",
+        json.readTree(
+            "[{\"name\":\"cache\",\"mountPath\":\"/var/cache\"},{\"name\":\"scratch\"}]"));
+    api.on("GET /v1/vms/dev", StandInApi.Reply.json(200, shown.toString()));
+    api.on("GET /v1/vms/dev/events", StandInApi.Reply.json(200, "{\"items\":[]}"));
+    Result described = run("vm", "describe", "dev");
+    assertTrue(
+        described.out().lines().anyMatch(l -> l.matches("Volumes: +cache at /var/cache, scratch")),
+        described.out());
+  }
+
+  @Test
+  void aSnapshotSendsItsImageAndPrintsItPinned() throws Exception {
+    api.on(
+        "POST /v1/vms/dev/snapshot",
+        StandInApi.Reply.json(
+            201,
+            "{\"image\":\"oci://reg/snaps/dev:1\",\"digest\":\"sha256:ab\","
+                + "\"pinned\":\"oci://reg/snaps/dev:1@sha256:ab\",\"bytes\":5,\"worker\":\"w1\"}"));
+    Result made = run("vm", "snapshot", "dev", "oci://reg/snaps/dev:1");
+    assertEquals(0, made.code(), made.err());
+    assertEquals(
+        json.readTree("{\"image\":\"oci://reg/snaps/dev:1\"}"), json.readTree(api.last().body()));
+    assertEquals("oci://reg/snaps/dev:1@sha256:ab\n", made.out());
+  }
+
+  @Test
   void aQemuVmsGuestComesFromFlagsAndItsUserDataFromAFile() throws Exception {
     Path userData =
         Files.writeString(home.resolve("user-data"), "#cloud-config\nruncmd: [[echo, hi]]\n");

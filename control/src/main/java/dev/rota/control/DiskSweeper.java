@@ -20,10 +20,11 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Deletes the persistent disks workers still hold for VMs that are gone. A VM's deletion deletes
- * its disk, waiting for the disk's worker; it goes on without it only once that worker is removed.
- * A removed worker that registers again under its name may then hold a disk no VM has: each host
- * looks at every {@code qemu} worker's disks now and then, and deletes those.
+ * Deletes the persistent disks workers still hold for VMs that are gone, and the volumes they hold
+ * that are deleted or held elsewhere. A VM's deletion deletes its disk, waiting for the disk's
+ * worker; it goes on without it only once that worker is removed. A removed worker that registers
+ * again under its name may then hold a disk no VM has: each host looks at every {@code qemu}
+ * worker's disks now and then, and deletes those.
  */
 @Singleton
 public class DiskSweeper {
@@ -34,6 +35,7 @@ public class DiskSweeper {
 
   private final WorkerRepository workers;
   private final VmRepository vms;
+  private final dev.rota.store.VolumeRepository volumes;
   private final AgentClient agents;
   private final AgentCallSettings agentCalls;
   private final ScheduledExecutorService timer =
@@ -43,9 +45,11 @@ public class DiskSweeper {
       WorkerRepository workers,
       VmRepository vms,
       AgentClient agents,
-      AgentCallSettings agentCalls) {
+      AgentCallSettings agentCalls,
+      dev.rota.store.VolumeRepository volumes) {
     this.workers = workers;
     this.vms = vms;
+    this.volumes = volumes;
     this.agents = agents;
     this.agentCalls = agentCalls;
   }
@@ -56,10 +60,16 @@ public class DiskSweeper {
    * worker. A VM whose disk has no worker yet keeps any disk of its: it is being placed.
    */
   static List<HeldDisk> orphans(
-      String worker, List<HeldDisk> held, Function<String, Optional<VmRow>> vm) {
+      String worker,
+      List<HeldDisk> held,
+      Function<String, Optional<VmRow>> vm,
+      Function<String, Optional<dev.rota.store.VolumeRow>> volume) {
     return held.stream()
         .filter(
             d -> {
+              if (d.volume()) {
+                return orphanVolume(worker, d, vm, volume);
+              }
               Optional<VmRow> row = vm.apply(d.vm());
               if (row.isEmpty() || row.get().seq() != d.submission()) {
                 return true;
@@ -80,6 +90,27 @@ public class DiskSweeper {
         .toList();
   }
 
+  /**
+   * A volume {@code worker} holds is no volume's when the volume is gone (or made again under its
+   * name since), or when it is held elsewhere now; the copy a moving VM's next task takes is kept.
+   */
+  private static boolean orphanVolume(
+      String worker,
+      HeldDisk d,
+      Function<String, Optional<VmRow>> vm,
+      Function<String, Optional<dev.rota.store.VolumeRow>> volume) {
+    Optional<dev.rota.store.VolumeRow> row = volume.apply(d.vm());
+    if (row.isEmpty() || row.get().seq() != d.submission()) {
+      return true;
+    }
+    String mountedBy = row.get().vm();
+    if (mountedBy != null
+        && vm.apply(mountedBy).filter(v -> worker.equals(v.notes().diskFrom())).isPresent()) {
+      return false;
+    }
+    return row.get().worker() != null && !row.get().worker().equals(worker);
+  }
+
   /** Looks at every {@code qemu} worker's disks once; returns how many were deleted. */
   public int sweepOnce() {
     int deleted = 0;
@@ -89,7 +120,11 @@ public class DiskSweeper {
       }
       try {
         for (HeldDisk d :
-            orphans(w.name(), agents.disks(w.agent(), agentCalls.timeout()), vms::findById)) {
+            orphans(
+                w.name(),
+                agents.disks(w.agent(), agentCalls.timeout()),
+                vms::findById,
+                volumes::findHeld)) {
           agents.deleteDisk(w.agent(), d.id(), agentCalls.timeout());
           log.info("deleted disk {} on worker {}: no VM has it", d.id(), w.name());
           deleted++;
@@ -99,6 +134,20 @@ public class DiskSweeper {
       }
     }
     return deleted;
+  }
+
+  /**
+   * Deletes disk or volume {@code id} on {@code worker} now; should the worker not answer, a later
+   * sweep does.
+   */
+  public void deleteNow(String worker, String id) {
+    try {
+      workers
+          .findById(worker)
+          .ifPresent(w -> agents.deleteDisk(w.agent(), id, agentCalls.timeout()));
+    } catch (RuntimeException e) {
+      log.debug("{} stays on worker {} until a sweep: {}", id, worker, e.toString());
+    }
   }
 
   /** Sweeps every {@code every}, from {@code every} after now. */

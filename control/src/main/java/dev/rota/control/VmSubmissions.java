@@ -26,6 +26,7 @@ public class VmSubmissions {
   private final GroupCommit commits;
   private final CertainCommits certain;
   private final WorkflowStartRepository starts;
+  private final dev.rota.store.VolumeRepository volumes;
   private final BatchStatement createdLines = BatchStatement.of(VmEventRepository.INSERT);
   private final BatchStatement startsOwed = BatchStatement.of(WorkflowStartRepository.ADD);
 
@@ -35,8 +36,10 @@ public class VmSubmissions {
       TransactionOperations<Connection> tx,
       GroupCommit commits,
       CertainCommits certain,
-      WorkflowStartRepository starts) {
+      WorkflowStartRepository starts,
+      dev.rota.store.VolumeRepository volumes) {
     this.starts = starts;
+    this.volumes = volumes;
     this.vms = vms;
     this.events = events;
     this.tx = tx;
@@ -66,6 +69,7 @@ public class VmSubmissions {
         GroupCommit.vm(row.name()),
         () -> {
           VmRow stored = vms.save(row.withSeq(vms.nextSeq()));
+          mount(stored);
           events.append(stored.name(), stored.createdAt(), "created", createdMessage);
           if (owesStart) {
             starts.add(stored.name(), stored.seq(), stored.createdAt());
@@ -90,6 +94,7 @@ public class VmSubmissions {
           // The rows and their events as two batches: a new VM's log holds nothing to trim.
           List<VmRow> stored = new ArrayList<>(rows.size());
           vms.saveAll(numbered).forEach(stored::add);
+          stored.forEach(this::mount);
           createdLines.run(
               tx.getConnection(),
               stored.stream()
@@ -127,9 +132,42 @@ public class VmSubmissions {
           }
           events.deleteAllOf(name);
           starts.forget(name);
+          volumes.detach(name);
           vms.deleteById(name);
           return null;
         });
+  }
+
+  /**
+   * Mounts the volumes {@code vm} names on it, in its submission's transaction: each must exist and
+   * be free, and all be on one worker, where the VM's disk then is (or, made nowhere yet, where the
+   * VM is first placed).
+   */
+  private void mount(VmRow vm) {
+    List<String> names =
+        vm.spec().volumes().stream().map(dev.rota.store.VolumeMount::name).toList();
+    if (names.isEmpty()) {
+      return;
+    }
+    if (volumes.attach(vm.name(), names) != names.size()) {
+      throw new VolumesUnavailable(
+          "volumes: each of "
+              + names
+              + " must exist and be mounted by no other VM; nothing was created");
+    }
+    List<String> on =
+        volumes.findHeldByNameInList(names).stream()
+            .map(dev.rota.store.VolumeRow::worker)
+            .filter(java.util.Objects::nonNull)
+            .distinct()
+            .toList();
+    if (on.size() > 1) {
+      throw new VolumesUnavailable(
+          "volumes: " + names + " are on different workers " + on + "; a VM runs on one");
+    }
+    if (on.size() == 1) {
+      vms.diskOn(vm.name(), vm.seq(), on.get(0));
+    }
   }
 
   /** Whether {@code vm} is of {@code submission}: any VM is, for 0. */

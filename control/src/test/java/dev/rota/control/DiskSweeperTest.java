@@ -44,7 +44,8 @@ class DiskSweeperTest {
             null,
             null,
             persistent,
-            null);
+            null,
+            java.util.List.of());
     return new VmRow(
         "dev",
         seq,
@@ -93,7 +94,43 @@ class DiskSweeperTest {
     assertEquals(
         deleted ? List.of(held) : List.of(),
         DiskSweeper.orphans(
-            "w1", List.of(held), name -> name.equals("dev") ? row : Optional.empty()),
+            "w1",
+            List.of(held),
+            name -> name.equals("dev") ? row : Optional.empty(),
+            name -> Optional.empty()),
+        what);
+  }
+
+  @ParameterizedTest(name = "{0}: deleted {5}")
+  @CsvSource(
+      delimiter = '|',
+      textBlock =
+          """
+          held here, no VM mounts it              | 3 | w1 |     |    | false
+          not made anywhere yet                   | 3 |    |     |    | false
+          held on w2                              | 3 | w2 |     |    | true
+          deleted                                 |   |    |     |    | true
+          made again under its name               | 4 | w1 |     |    | true
+          its VM's disk here                      | 3 | w1 | dev |    | false
+          its VM moved with it to w2, copied here | 3 | w2 | dev | w3 | true
+          its VM's next task copies it from here  | 3 | w2 | dev | w1 | false
+          """)
+  void aVolumeIsAnOrphanWhenItIsGoneOrHeldElsewhere(
+      String what, Long seq, String heldOn, String mountedBy, String diskFrom, boolean deleted) {
+    HeldDisk held = new HeldDisk("cache-v3", null, 1024);
+    Optional<dev.rota.store.VolumeRow> volume =
+        seq == null
+            ? Optional.empty()
+            : Optional.of(
+                new dev.rota.store.VolumeRow("cache", seq, 1, heldOn, mountedBy, Instant.EPOCH));
+    Optional<VmRow> vm = Optional.of(vm(7, true, heldOn, false, "running", diskFrom));
+    assertEquals(
+        deleted ? List.of(held) : List.of(),
+        DiskSweeper.orphans(
+            "w1",
+            List.of(held),
+            name -> name.equals("dev") ? vm : Optional.empty(),
+            name -> name.equals("cache") ? volume : Optional.empty()),
         what);
   }
 }

@@ -141,6 +141,21 @@ public final class Converters {
     }
   }
 
+  /** The data volumes a VM mounts, in their order; none is NULL. */
+  @Singleton
+  public static class Mounts extends Json<List<VolumeMount>> {
+    public Mounts(JsonColumns json) {
+      super(json, Argument.listOf(VolumeMount.class), List.of());
+    }
+
+    @Override
+    public String convertToPersistedValue(List<VolumeMount> value, ConversionContext context) {
+      return value == null || value.isEmpty()
+          ? null
+          : super.convertToPersistedValue(value, context);
+    }
+  }
+
   /** A task's worker ports by name, as its agent reported them; none is NULL. */
   @Singleton
   public static class PortNumbers extends Json<Map<String, Integer>> {

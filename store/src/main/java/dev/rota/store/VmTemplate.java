@@ -38,6 +38,7 @@ import java.util.Map;
  * @param persistentDisk whether a {@code qemu} VM's root disk outlives its tasks: kept on its
  *     worker, which the VM then stays on, until the VM is deleted
  * @param diskSizeGi the size of a {@code qemu} VM's root disk in GiB; null for its image's
+ * @param volumes the data volumes a {@code qemu} VM mounts, in order; empty for none
  */
 // Every field is written, null or empty included: a VM's view shows its spec whole.
 @JsonInclude(JsonInclude.Include.ALWAYS)
@@ -87,7 +88,9 @@ public record VmTemplate(
     @MappedProperty("max_run_seconds") @Nullable Integer maxRunSeconds,
     @MappedProperty("on_expiry") @Nullable String onExpiry,
     @MappedProperty("disk_persistent") boolean persistentDisk,
-    @MappedProperty("disk_size_gi") @Nullable Integer diskSizeGi) {
+    @MappedProperty("disk_size_gi") @Nullable Integer diskSizeGi,
+    @MappedProperty("volumes") @TypeDef(type = DataType.STRING, converter = Converters.Mounts.class)
+        List<VolumeMount> volumes) {
 
   /**
    * This spec, or, when it gives no {@code maxRunDuration}, with a lease of {@code
@@ -118,7 +121,8 @@ public record VmTemplate(
         defaultMaxRunSeconds,
         onExpiry == null ? "stop" : onExpiry,
         persistentDisk,
-        diskSizeGi);
+        diskSizeGi,
+        volumes);
   }
 
   /**
@@ -130,6 +134,7 @@ public record VmTemplate(
     resources = resources == null ? Map.of() : resources;
     labels = labels == null ? Map.of() : labels;
     ports = ports == null ? List.of() : ports;
+    volumes = volumes == null ? List.of() : volumes;
   }
 
   public VmTemplate(
@@ -169,7 +174,8 @@ public record VmTemplate(
         null,
         null,
         false,
-        null);
+        null,
+        List.of());
   }
 
   public VmTemplate(

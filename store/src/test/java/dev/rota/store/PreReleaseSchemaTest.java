@@ -56,7 +56,8 @@ class PreReleaseSchemaTest {
                 "5 Vm lease",
                 "6 Vm disk",
                 "7 Vm memory",
-                "8 Vm disk from"))
+                "8 Vm disk from",
+                "9 Volumes"))
         .toList();
   }
 

@@ -158,7 +158,8 @@ abstract class RepositoryContract {
                     7200,
                     "delete",
                     true,
-                    20),
+                    20,
+                    java.util.List.of()),
                 new VmState("running", "why", "w1", 2, 0, T0, T0, null, 0, null, null),
                 VmPlacementNotes.NONE,
                 VmSetMembership.NONE,
@@ -334,6 +335,63 @@ abstract class RepositoryContract {
   }
 
   @Inject AgentTaskRepository agentTasks;
+
+  @Inject VolumeRepository volumes;
+
+  @Test
+  void aVolumeIsMountedByOneVmIsHeldWhereItsDiskIsAndStaysThereWhenTheVmGoes() {
+    String cache = unique("c");
+    String other = unique("o");
+    volumes.create(cache, 10, null, T0);
+    volumes.create(other, 1, "w2", T0);
+    VolumeRow made = volumes.findHeld(cache).orElseThrow();
+    assertEquals(10, made.sizeGi());
+    assertEquals(null, made.worker());
+    assertTrue(volumes.findHeld(other).orElseThrow().seq() > made.seq(), "numbered anew");
+    VmTemplate mounting =
+        new VmTemplate(
+            "qemu",
+            "file:///d.qcow2",
+            List.of(),
+            Map.of(),
+            Map.of("cpu", 1L),
+            Map.of(),
+            "Never",
+            null,
+            null,
+            null,
+            null,
+            null,
+            List.of(),
+            null,
+            null,
+            null,
+            null,
+            null,
+            true,
+            null,
+            List.of(new VolumeMount(cache, "/var/cache"), new VolumeMount(other, null)));
+    VmRow vm = vms.save(VmRow.submitted(unique("m"), vms.nextSeq(), mounting, "waiting", T0));
+    assertEquals(mounting, vms.findById(vm.name()).orElseThrow().spec(), "its volumes round-trip");
+    assertEquals(2, volumes.attach(vm.name(), List.of(cache, other)));
+    assertEquals(0, volumes.attach(unique("x"), List.of(cache)), "one VM mounts a volume");
+    assertEquals(1, vms.diskOn(vm.name(), vm.seq(), "w2"));
+    assertEquals("w2", volumes.findHeld(cache).orElseThrow().worker(), "where its VM's disk is");
+    assertEquals(
+        List.of(cache, other),
+        volumes.findHeldOn(List.of("w2")).stream()
+            .map(VolumeRow::name)
+            .filter(n -> n.equals(cache) || n.equals(other))
+            .sorted()
+            .toList());
+    assertEquals(0, volumes.deleteIfFree(cache), "mounted: kept");
+    assertEquals(2, volumes.detach(vm.name()));
+    VolumeRow left = volumes.findHeld(cache).orElseThrow();
+    assertEquals("w2", left.worker(), "left where its VM's disk was");
+    assertEquals(null, left.vm());
+    assertEquals(1, volumes.deleteIfFree(cache));
+    assertTrue(volumes.findHeld(cache).isEmpty());
+  }
 
   @Test
   void aProbeAnsweredResetsItsWorkerOnly() {

@@ -142,8 +142,9 @@ class QemuEndToEndTest extends SharedDevStack {
   }
 
   /**
-   * A guest's user data that counts its boots on its own (FAT) boot disk and says how many: its
-   * disk's content, made visible on the console.
+   * A guest's user data that counts its boots on its own (FAT) boot disk, and on its data volume
+   * {@code workspace} (found by its serial: a number in its first bytes), and says how many: its
+   * disks' content, made visible on the console.
    */
   private static final String COUNT_BOOTS =
       "#!/bin/sh\n"
@@ -151,12 +152,18 @@ class QemuEndToEndTest extends SharedDevStack {
           + "for dev in /dev/vd?; do mount -t vfat $dev /d 2>/dev/null || continue;"
           + " [ -f /d/syslinux.cfg ] && break; umount /d; done\n"
           + "n=$(( $(cat /d/boots 2>/dev/null || echo 0) + 1 ))\n"
-          + "echo $n > /d/boots; sync; echo boots=$n\n";
+          + "echo $n > /d/boots; sync\n"
+          + "for b in /sys/block/vd?; do"
+          + " [ \"$(cat $b/serial 2>/dev/null)\" = workspace ] && vol=/dev/${b##*/}; done\n"
+          + "v=$(dd if=$vol bs=16 count=1 2>/dev/null | tr -dc 0-9)\n"
+          + "v=$(( ${v:-0} + 1 ))\n"
+          + "printf '%-16s' $v | dd of=$vol bs=16 count=1 conv=notrunc 2>/dev/null; sync\n"
+          + "echo boots=$n volume=$v\n";
 
   /**
    * A persistent disk stays on the worker of the VM's first task: a stop and start, and a restart,
    * place the VM back there and boot it from what its guest last wrote; deleting the VM deletes the
-   * disk.
+   * disk. Its data volume goes where it goes, and outlives it until deleted itself.
    */
   @Test
   void aPersistentDiskKeepsWhatItsGuestWroteAcrossStopStartAndRestartAndGoesWithTheVm()
@@ -175,8 +182,12 @@ class QemuEndToEndTest extends SharedDevStack {
                     Map.of("cpu", 1, "memory", 128),
                     "disk",
                     Map.of("persistent", true),
+                    "volumes",
+                    List.of(Map.of("name", "workspace")),
                     "guest",
                     Map.of("userData", COUNT_BOOTS)));
+    assertEquals(
+        201, stack.api("POST", "/v1/volumes", "{\"name\":\"workspace\",\"sizeGi\":1}").status());
     assertEquals(201, stack.api("POST", "/v1/vms", vm).status());
     awaitBoots("devbox", 1);
     String worker = (String) stack.vm("devbox").get("worker");
@@ -211,6 +222,10 @@ class QemuEndToEndTest extends SharedDevStack {
       assertNotEquals(worker, moved, "moved off the drained worker");
       assertEquals(moved, stack.vm("devbox").get("diskOn"), "its disk is where it runs now");
       assertFalse(disksOf("devbox", moved).isEmpty(), "copied to its new worker");
+      assertEquals(
+          moved,
+          stack.api("GET", "/v1/volumes/workspace", null).map().get("worker"),
+          "its volume copied there with it");
     } finally {
       assertEquals(
           200,
@@ -225,6 +240,14 @@ class QemuEndToEndTest extends SharedDevStack {
             stack.api("GET", "/v1/vms/devbox", null).status() == 404
                 && disksOf("devbox", moved).isEmpty());
     assertEquals(List.of(), stack.api("GET", "/v1/workers/" + moved, null).map().get("disks"));
+    assertEquals(
+        List.of("workspace"),
+        stack.api("GET", "/v1/workers/" + moved, null).map().get("volumes"),
+        "its volume outlives it");
+    assertFalse(disksOf("workspace", moved).isEmpty());
+    assertEquals(204, stack.api("DELETE", "/v1/volumes/workspace", null).status());
+    eventually(
+        "the volume deleted on its worker", BOOT, () -> disksOf("workspace", moved).isEmpty());
   }
 
   /**
@@ -334,7 +357,7 @@ class QemuEndToEndTest extends SharedDevStack {
                 && stack
                     .api("GET", "/v1/vms/" + vm + "/logs", null)
                     .body()
-                    .matches("(?s).*ROTA-GUEST-STARTUP boots=" + n + "\\s.*"));
+                    .matches("(?s).*ROTA-GUEST-STARTUP boots=" + n + " volume=" + n + "\\s.*"));
   }
 
   /** The persistent disks of {@code vm} on the stack's workers. */

@@ -199,15 +199,7 @@ public final class ImageCache {
       String format = format(part);
       readableByEveryGuest(part);
       synchronized (this) {
-        if (Files.exists(blobPath(sha))) {
-          // The same content under another address: the blob stays as it is, since a guest may be
-          // opening it by path right now.
-          Files.delete(part);
-        } else {
-          Files.move(part, blobPath(sha), StandardCopyOption.ATOMIC_MOVE);
-        }
-        blobs.put(sha, new Blob(Files.size(blobPath(sha)), format, clock.millis()));
-        refs.put(image, sha);
+        admit(image, part, sha, format);
         fetching.remove(image);
         inUse.merge(sha, 1, Integer::sum); // held for the waiters until they lease it
         evict();
@@ -242,6 +234,53 @@ public final class ImageCache {
         }
       }
     }
+  }
+
+  /** Takes {@code part} in as blob {@code sha}, image {@code image}'s content. */
+  private synchronized void admit(String image, Path part, String sha, String format)
+      throws IOException {
+    if (Files.exists(blobPath(sha))) {
+      // The same content under another address: the blob stays as it is, since a guest may be
+      // opening it by path right now.
+      Files.delete(part);
+    } else {
+      Files.move(part, blobPath(sha), StandardCopyOption.ATOMIC_MOVE);
+    }
+    blobs.put(sha, new Blob(Files.size(blobPath(sha)), format, clock.millis()));
+    refs.put(image, sha);
+  }
+
+  /** A file to make an image in, beside the blobs; {@link #keep} takes it in. */
+  public Path newFile() throws IOException {
+    Files.createDirectories(root.resolve("blobs"));
+    // Named as a fetch's part: an agent killed while it makes one removes it when it starts.
+    return Files.createTempFile(root, "fetch-", ".part");
+  }
+
+  /**
+   * Takes {@code made} (a {@link #newFile}) in as image {@code image}, as if it had been fetched
+   * from there: a VM started from that image on this worker needs no fetch.
+   */
+  public void keep(String image, Path made) throws IOException {
+    MessageDigest digest;
+    try {
+      digest = MessageDigest.getInstance("SHA-256");
+    } catch (java.security.NoSuchAlgorithmException e) {
+      throw new IllegalStateException(e);
+    }
+    try (InputStream in = new java.security.DigestInputStream(Files.newInputStream(made), digest)) {
+      in.transferTo(java.io.OutputStream.nullOutputStream());
+    }
+    String sha = HexFormat.of().formatHex(digest.digest());
+    String format = format(made);
+    readableByEveryGuest(made);
+    synchronized (this) {
+      admit(image, made, sha, format);
+      evict();
+      save();
+    }
+    held.used(image);
+    log.info("image {} made here: sha256:{}, {}", image, sha, format);
   }
 
   private void failed(String image, Fetch fetch, ImageException e) {

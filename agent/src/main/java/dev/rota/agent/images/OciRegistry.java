@@ -176,6 +176,150 @@ public final class OciRegistry {
             + " holds no disk: no layer is a disk, and no layer has a file under disk/");
   }
 
+  /** The media type of a disk Rota pushes: no tar, so that {@link #pull} takes it as the disk. */
+  static final String DISK_MEDIA_TYPE = "application/vnd.rota.disk.v1+qcow2";
+
+  /**
+   * Pushes {@code disk} as {@code image} (a reference with a tag), an artifact of one layer titled
+   * {@code title} and an empty config, as {@code oras push} would: what {@link #pull} takes back on
+   * any worker. Blobs the registry holds already are not sent again.
+   *
+   * @return the manifest's digest, which pins the image ({@code image@sha256:...})
+   */
+  public String push(String image, Path disk, String title)
+      throws ImageCache.ImageException, IOException, InterruptedException {
+    Reference ref = Reference.parse(image);
+    if (ref.digest() != null) {
+      throw new ImageCache.ImageException(
+          "image " + image + " names a digest: a snapshot is pushed to a tag");
+    }
+    byte[] config = "{}".getBytes(StandardCharsets.UTF_8);
+    String configDigest = digest(config);
+    upload(ref, configDigest, () -> HttpRequest.BodyPublishers.ofByteArray(config));
+    MessageDigest check = sha256();
+    try (InputStream in = new DigestInputStream(java.nio.file.Files.newInputStream(disk), check)) {
+      in.transferTo(java.io.OutputStream.nullOutputStream());
+    }
+    String diskDigest = "sha256:" + HexFormat.of().formatHex(check.digest());
+    upload(
+        ref,
+        diskDigest,
+        () -> {
+          try {
+            return HttpRequest.BodyPublishers.ofFile(disk);
+          } catch (java.io.FileNotFoundException e) {
+            throw new java.io.UncheckedIOException(e);
+          }
+        });
+    byte[] manifest =
+        json.writeValueAsBytes(
+            Map.of(
+                "schemaVersion",
+                2,
+                "mediaType",
+                "application/vnd.oci.image.manifest.v1+json",
+                "config",
+                Map.of(
+                    "mediaType",
+                    "application/vnd.oci.image.config.v1+json",
+                    "digest",
+                    configDigest,
+                    "size",
+                    config.length),
+                "layers",
+                List.of(
+                    Map.of(
+                        "mediaType",
+                        DISK_MEDIA_TYPE,
+                        "digest",
+                        diskDigest,
+                        "size",
+                        java.nio.file.Files.size(disk),
+                        "annotations",
+                        Map.of("org.opencontainers.image.title", title)))));
+    HttpResponse<String> put =
+        send(
+            ref,
+            new Call(
+                "PUT",
+                "/manifests/" + ref.tag(),
+                null,
+                "application/vnd.oci.image.manifest.v1+json",
+                () -> HttpRequest.BodyPublishers.ofByteArray(manifest)),
+            HttpResponse.BodyHandlers.ofString(),
+            PUSH);
+    if (put.statusCode() != 201) {
+      throw new ImageCache.ImageException(
+          "registry "
+              + ref.registry()
+              + " refused the manifest of "
+              + image
+              + " (HTTP "
+              + put.statusCode()
+              + ")");
+    }
+    return digest(manifest);
+  }
+
+  /** Uploads one blob in one request, unless the repository has it already. */
+  private void upload(
+      Reference ref, String digest, java.util.function.Supplier<HttpRequest.BodyPublisher> body)
+      throws ImageCache.ImageException, IOException, InterruptedException {
+    HttpResponse<Void> held =
+        send(
+            ref,
+            new Call("HEAD", "/blobs/" + digest, null, null, null),
+            HttpResponse.BodyHandlers.discarding(),
+            PUSH);
+    if (held.statusCode() == 200) {
+      return;
+    }
+    HttpResponse<Void> started =
+        send(
+            ref,
+            new Call("POST", "/blobs/uploads/", null, null, null),
+            HttpResponse.BodyHandlers.discarding(),
+            PUSH);
+    String location = started.headers().firstValue("Location").orElse(null);
+    if (started.statusCode() != 202 || location == null) {
+      throw new ImageCache.ImageException(
+          "registry "
+              + ref.registry()
+              + " did not start an upload to "
+              + ref.repository()
+              + " (HTTP "
+              + started.statusCode()
+              + ")");
+    }
+    URI to =
+        started
+            .request()
+            .uri()
+            .resolve(location + (location.contains("?") ? "&" : "?") + "digest=" + digest);
+    HttpResponse<Void> put =
+        send(
+            ref,
+            new Call("PUT", to.toString(), null, "application/octet-stream", body),
+            HttpResponse.BodyHandlers.discarding(),
+            PUSH);
+    if (put.statusCode() != 201) {
+      throw new ImageCache.ImageException(
+          "registry "
+              + ref.registry()
+              + " refused blob "
+              + digest
+              + " of "
+              + ref.repository()
+              + " (HTTP "
+              + put.statusCode()
+              + ")");
+    }
+  }
+
+  private static String digest(byte[] bytes) {
+    return "sha256:" + HexFormat.of().formatHex(sha256().digest(bytes));
+  }
+
   /**
    * Whether a layer is a file system's tar: by its media type, unless its title names a disk (oras
    * gives a pushed file a tar's media type and the file's name as its title).
@@ -305,9 +449,50 @@ public final class OciRegistry {
   private <T> HttpResponse<T> send(
       Reference ref, String path, String accept, HttpResponse.BodyHandler<T> body)
       throws ImageCache.ImageException, IOException, InterruptedException {
-    URI uri = URI.create(base(ref.registry()) + "/v2/" + ref.repository() + path);
-    String key = ref.registry() + "/" + ref.repository();
-    HttpResponse<T> answer = http.get().send(request(uri, accept, tokens.get(key)), body);
+    return send(ref, new Call("GET", path, accept, null, null), body, PULL);
+  }
+
+  /** What is pulled with a pull token; pushing asks for one that may push too. */
+  private static final String PULL = "pull";
+
+  private static final String PUSH = "pull,push";
+
+  /**
+   * One call to the repository's API: its method, path (or a whole URI, from a Location), and body
+   * (made anew for each try; null for none).
+   */
+  private record Call(
+      String method,
+      String path,
+      String accept,
+      String contentType,
+      java.util.function.Supplier<HttpRequest.BodyPublisher> body) {
+    HttpRequest request(URI uri, String authorization) {
+      HttpRequest.Builder b =
+          HttpRequest.newBuilder(uri)
+              .method(method, body == null ? HttpRequest.BodyPublishers.noBody() : body.get());
+      if (accept != null) {
+        b.header("Accept", accept);
+      }
+      if (contentType != null) {
+        b.header("Content-Type", contentType);
+      }
+      if (authorization != null) {
+        b.header("Authorization", authorization);
+      }
+      return b.build();
+    }
+  }
+
+  private <T> HttpResponse<T> send(
+      Reference ref, Call call, HttpResponse.BodyHandler<T> body, String scope)
+      throws ImageCache.ImageException, IOException, InterruptedException {
+    URI uri =
+        call.path().startsWith("http")
+            ? URI.create(call.path())
+            : URI.create(base(ref.registry()) + "/v2/" + ref.repository() + call.path());
+    String key = ref.registry() + "/" + ref.repository() + " " + scope;
+    HttpResponse<T> answer = http.get().send(call.request(uri, tokens.get(key)), body);
     if (answer.statusCode() != 401) {
       return answer;
     }
@@ -316,7 +501,7 @@ public final class OciRegistry {
     String secret = credentials.get(ref.registry());
     String authorization;
     if (challenge.regionMatches(true, 0, "Bearer", 0, 6)) {
-      authorization = "Bearer " + token(ref, challenge, secret);
+      authorization = "Bearer " + token(ref, challenge, secret, scope);
     } else if (secret != null) {
       authorization =
           "Basic " + Base64.getEncoder().encodeToString(secret.getBytes(StandardCharsets.UTF_8));
@@ -325,7 +510,7 @@ public final class OciRegistry {
           "registry " + ref.registry() + " needs credentials, and this worker has none for it");
     }
     tokens.put(key, authorization);
-    answer = http.get().send(request(uri, accept, authorization), body);
+    answer = http.get().send(call.request(uri, authorization), body);
     if (answer.statusCode() == 401 || answer.statusCode() == 403) {
       close(answer);
       tokens.remove(key);
@@ -333,7 +518,7 @@ public final class OciRegistry {
           "registry "
               + ref.registry()
               + " refused "
-              + (secret == null ? "an anonymous pull" : "this worker's credentials")
+              + (secret == null ? "an anonymous " + verb(scope) : "this worker's credentials")
               + " of "
               + ref.repository()
               + " (HTTP "
@@ -343,16 +528,12 @@ public final class OciRegistry {
     return answer;
   }
 
-  private static HttpRequest request(URI uri, String accept, String authorization) {
-    HttpRequest.Builder b = HttpRequest.newBuilder(uri).GET().header("Accept", accept);
-    if (authorization != null) {
-      b.header("Authorization", authorization);
-    }
-    return b.build();
+  private static String verb(String scope) {
+    return scope.equals(PULL) ? "pull" : "push";
   }
 
-  /** A pull token from the registry's token service, for the challenge's realm and service. */
-  private String token(Reference ref, String challenge, String secret)
+  /** A token from the registry's token service, for the challenge's realm and service. */
+  private String token(Reference ref, String challenge, String secret, String scope)
       throws ImageCache.ImageException, IOException, InterruptedException {
     Map<String, String> params = new java.util.HashMap<>();
     Matcher m = Pattern.compile("(\\w+)=\"([^\"]*)\"").matcher(challenge);
@@ -372,7 +553,8 @@ public final class OciRegistry {
     }
     url.append("scope=")
         .append(
-            URLEncoder.encode("repository:" + ref.repository() + ":pull", StandardCharsets.UTF_8));
+            URLEncoder.encode(
+                "repository:" + ref.repository() + ":" + scope, StandardCharsets.UTF_8));
     HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(url.toString())).GET();
     if (secret != null) {
       request.header(
@@ -386,7 +568,7 @@ public final class OciRegistry {
           "the token service of registry "
               + ref.registry()
               + " refused "
-              + (secret == null ? "an anonymous pull" : "this worker's credentials")
+              + (secret == null ? "an anonymous " + verb(scope) : "this worker's credentials")
               + " (HTTP "
               + answer.statusCode()
               + ")");

@@ -25,7 +25,9 @@ import org.slf4j.LoggerFactory;
  * task that takes the disk, since the disk has moved on from it. A disk holds the image it is an
  * overlay of in the cache for as long as it exists, across agent restarts. It goes when the
  * controller says its VM is deleted ({@code DELETE /v1/disks/{id}}). One task at a time boots from
- * a disk: the next generation's waits until the one before has ended.
+ * a disk: the next generation's waits until the one before has ended. A data volume is kept here
+ * the same way, under an id of its own ({@code <name>-v<number>}), made blank rather than from an
+ * image, and deleted when the volume is.
  */
 public final class PersistentDisks {
   private static final Logger log = LoggerFactory.getLogger(PersistentDisks.class);
@@ -93,9 +95,10 @@ public final class PersistentDisks {
   }
 
   /**
-   * The disk's overlay for {@code task}, made from {@code image} by {@code make} when the VM has
-   * none yet on this worker: made beside its place and renamed, so that a disk is whole or absent.
-   * Waits for an earlier task of the VM that still runs from the disk to end.
+   * The disk's overlay for {@code task}, made from {@code image} (null for a volume) by {@code
+   * make} when the VM has none yet on this worker: made beside its place and renamed, so that a
+   * disk is whole or absent. Waits for an earlier task of the VM that still runs from the disk to
+   * end.
    */
   public Path take(String id, Task task, ImageCache.Lease image, Maker make)
       throws IOException, InterruptedException {
@@ -112,6 +115,12 @@ public final class PersistentDisks {
     Path partial = dir.resolve("disk.qcow2.partial");
     Files.deleteIfExists(partial);
     make.make(partial);
+    if (image == null) {
+      json.writeValue(dir.resolve("disk.json").toFile(), new Record(id, null, null));
+      Files.move(partial, overlay, StandardCopyOption.ATOMIC_MOVE);
+      log.info("volume {} made", id);
+      return overlay;
+    }
     json.writeValue(
         dir.resolve("disk.json").toFile(), new Record(id, image.image(), image.sha256()));
     images.retain(image.sha256());
@@ -129,14 +138,17 @@ public final class PersistentDisks {
     long deadline = System.nanoTime() + HANDOVER.toNanos();
     while (true) {
       Task user = users.get(id);
-      if (user == null || user == task || user.ended() || user.isRemoved()) {
+      if ((user == null || user == task || user.ended() || user.isRemoved())
+          && !atRest.contains(id)) {
         users.put(id, task);
         return;
       }
       long left = deadline - System.nanoTime();
       if (left <= 0) {
         throw new IllegalStateException(
-            "its disk is still used by task " + user.id + ", which has not ended");
+            user == null
+                ? "its disk is being snapshotted"
+                : "its disk is still used by task " + user.id + ", which has not ended");
       }
       wait(Math.min(100, Math.max(1, left / 1_000_000)));
     }
@@ -154,6 +166,37 @@ public final class PersistentDisks {
     }
     Path file = root.resolve(id).resolve(name);
     return Files.isRegularFile(file) ? file : null;
+  }
+
+  /** Disks being read whole at rest: no task takes them meanwhile. */
+  private final java.util.Set<String> atRest = new java.util.HashSet<>();
+
+  /**
+   * Runs {@code read} on disk {@code id}'s overlay while no task runs from it, and keeps any task
+   * from taking it meanwhile; false when this worker does not hold it.
+   *
+   * @throws IllegalStateException while a task runs from the disk
+   */
+  public boolean whileAtRest(String id, Maker read) throws IOException {
+    Path overlay;
+    synchronized (this) {
+      overlay = export(id, "disk.qcow2");
+      if (overlay == null) {
+        return false;
+      }
+      if (!atRest.add(id)) {
+        throw new IllegalStateException("disk " + id + " is being snapshotted already");
+      }
+    }
+    try {
+      read.make(overlay);
+      return true;
+    } finally {
+      synchronized (this) {
+        atRest.remove(id);
+        notifyAll();
+      }
+    }
   }
 
   /** The disks this worker holds. */
@@ -179,7 +222,7 @@ public final class PersistentDisks {
    */
   public synchronized boolean delete(String id) throws IOException {
     Task user = users.get(id);
-    if (user != null && !user.ended() && !user.isRemoved()) {
+    if (user != null && !user.ended() && !user.isRemoved() || atRest.contains(id)) {
       return false;
     }
     users.remove(id);

@@ -47,6 +47,8 @@ import java.util.function.Consumer;
  * its VM's next task resumes from it, once, instead of booting.
  */
 public final class QemuRuntime implements TaskRuntime {
+  private static final org.slf4j.Logger log = org.slf4j.LoggerFactory.getLogger(QemuRuntime.class);
+
   /** What the firmware prints when the disk does not boot; QEMU then waits for ever. */
   private static final List<String> BOOT_FAILURES = List.of("No bootable device");
 
@@ -165,7 +167,8 @@ public final class QemuRuntime implements TaskRuntime {
               cpus(task),
               GuestConfinement.memoryLimitMib(memory, host.accel().equals("tcg")));
       Path rootDisk = disk == null ? null : rootDisk(task, dir, host, disk, uid);
-      List<String> argv = command(task, dir, host, rootDisk, kernel, initrd, guest, uid);
+      List<Path> volumes = volumes(task, host, uid);
+      List<String> argv = command(task, dir, host, rootDisk, volumes, kernel, initrd, guest, uid);
       if (saved != null) {
         argv.addAll(List.of("-incoming", "unix:" + here(dir, GuestFiles.incoming(dir))));
       }
@@ -207,6 +210,11 @@ public final class QemuRuntime implements TaskRuntime {
     } catch (IllegalStateException e) {
       release(leases);
       task.failed("cannot start the VM: " + e.getMessage(), Instant.now());
+    } catch (RuntimeException e) {
+      // A defect of the agent's: the task fails, saying so, rather than stays starting for ever.
+      release(leases);
+      log.warn("task {} could not start", task.id, e);
+      task.failed("cannot start the VM: " + e, Instant.now());
     }
   }
 
@@ -412,36 +420,69 @@ public final class QemuRuntime implements TaskRuntime {
     return overlay;
   }
 
+  /**
+   * The VM's data volumes on this worker, in its spec's order: each found again, or copied from the
+   * worker that held it when the VM moves with its disk, or made blank by its first task.
+   */
+  private List<Path> volumes(Task task, QemuHost host, Integer uid)
+      throws IOException, InterruptedException {
+    dev.rota.agentapi.DiskSpec spec = task.spec.disk();
+    List<Path> files = new ArrayList<>();
+    for (dev.rota.agentapi.VolumeSpec v :
+        spec == null ? List.<dev.rota.agentapi.VolumeSpec>of() : spec.volumesOrNone()) {
+      task.progress("finding volume " + v.name());
+      Path file =
+          disks.take(
+              v.id(),
+              task,
+              null,
+              at -> {
+                if (spec.from() == null) {
+                  qemuImg(host, "create", "-q", "-f", "qcow2", at.toString(), v.sizeGi() + "G");
+                  return;
+                }
+                dev.rota.agentapi.DiskSource from = spec.from();
+                task.progress("copying volume " + v.name() + " from worker " + from.worker());
+                // With the volume's own token: the disk's grants nothing else.
+                pull(
+                    new dev.rota.agentapi.DiskSource(
+                        from.worker(), from.endpoint(), v.token(), from.certificateSha256()),
+                    v.id(),
+                    "disk.qcow2",
+                    at,
+                    task);
+              });
+      own(file, uid);
+      files.add(file);
+    }
+    return files;
+  }
+
   private static void makeOverlay(
       QemuHost host, ImageCache.Lease image, Path overlay, dev.rota.agentapi.DiskSpec spec)
       throws IOException {
-    List<String> create =
-        new ArrayList<>(
-            List.of(
-                host.imageTool().toString(),
-                "create",
-                "-q",
-                "-f",
-                "qcow2",
-                "-F",
-                image.format(),
-                "-b",
-                here(overlay.getParent(), image.path()),
-                overlay.toString()));
-    Tools.run(create, "qemu-img is not installed");
+    qemuImg(
+        host,
+        "create",
+        "-q",
+        "-f",
+        "qcow2",
+        "-F",
+        image.format(),
+        "-b",
+        here(overlay.getParent(), image.path()),
+        overlay.toString());
     if (spec != null && spec.sizeGi() != null) {
       // Grown, never shrunk: qemu-img refuses a size below the image's, and says so.
-      Tools.run(
-          List.of(
-              host.imageTool().toString(),
-              "resize",
-              "-q",
-              "-f",
-              "qcow2",
-              overlay.toString(),
-              spec.sizeGi() + "G"),
-          "qemu-img is not installed");
+      qemuImg(host, "resize", "-q", "-f", "qcow2", overlay.toString(), spec.sizeGi() + "G");
     }
+  }
+
+  /** Runs the worker's qemu-img with {@code args}; an {@link IOException} says why it failed. */
+  private static void qemuImg(QemuHost host, String... args) throws IOException {
+    List<String> command = new ArrayList<>(List.of(host.imageTool().toString()));
+    command.addAll(List.of(args));
+    Tools.run(command, "qemu-img is not installed");
   }
 
   private ImageCache.Lease lease(
@@ -503,6 +544,7 @@ public final class QemuRuntime implements TaskRuntime {
       Path dir,
       QemuHost host,
       Path rootDisk,
+      List<Path> volumes,
       ImageCache.Lease kernel,
       ImageCache.Lease initrd,
       GuestSpec guest,
@@ -557,11 +599,32 @@ public final class QemuRuntime implements TaskRuntime {
             "isa-debug-exit,iobase=0xf4,iosize=0x01",
             "-nic",
             nic(task.spec.portsOrNone(), forwardHost, task.spec.network())));
-    if (rootDisk != null) {
+    if (rootDisk != null && volumes.isEmpty()) {
       argv.addAll(List.of("-drive", "file=" + here(dir, rootDisk) + ",if=virtio,format=qcow2"));
+    } else if (rootDisk != null) {
+      // Volumes are devices of their own (for their serials), which QEMU sets up before the disks
+      // of -drive if=virtio: the firmware would look for a boot sector on a volume first.
+      argv.addAll(
+          List.of(
+              "-drive",
+              "file=" + here(dir, rootDisk) + ",if=none,id=root,format=qcow2",
+              "-device",
+              "virtio-blk-pci,drive=root,bootindex=0"));
     }
-    if (guest.seeded()) {
-      Path seed = CloudInitSeed.write(files, task.id, task.spec.vm(), guest);
+    List<dev.rota.agentapi.VolumeSpec> volumeSpecs =
+        task.spec.disk() == null ? List.of() : task.spec.disk().volumesOrNone();
+    for (int i = 0; i < volumes.size(); i++) {
+      // Its name as the disk's serial: the guest finds it at /dev/disk/by-id/virtio-<name>.
+      argv.addAll(
+          List.of(
+              "-drive",
+              "file=" + here(dir, volumes.get(i)) + ",if=none,id=volume" + i + ",format=qcow2",
+              "-device",
+              "virtio-blk-pci,drive=volume" + i + ",serial=" + volumeSpecs.get(i).name()));
+    }
+    List<dev.rota.agentapi.VolumeSpec> mounted = volumes.isEmpty() ? List.of() : volumeSpecs;
+    if (CloudInitSeed.seeded(guest, mounted)) {
+      Path seed = CloudInitSeed.write(files, task.id, task.spec.vm(), guest, mounted);
       own(seed, uid);
       argv.addAll(
           List.of("-drive", "file=" + here(dir, seed) + ",if=virtio,format=raw,readonly=on"));

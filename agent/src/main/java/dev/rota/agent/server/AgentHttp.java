@@ -49,6 +49,9 @@ public final class AgentHttp {
   /** The persistent disks it holds; null without the qemu runtime. */
   private final dev.rota.agent.runtimes.PersistentDisks disks;
 
+  /** Snapshots of its persistent disks; null without the qemu runtime. */
+  private final dev.rota.agent.runtimes.DiskSnapshots snapshots;
+
   private final ControllerClock controllerClock;
   private final ObjectMapper json;
 
@@ -75,9 +78,11 @@ public final class AgentHttp {
       javax.net.ssl.SSLContext tls,
       PortTunnels tunnels,
       ControllerClock controllerClock,
-      dev.rota.agent.runtimes.PersistentDisks disks)
+      dev.rota.agent.runtimes.PersistentDisks disks,
+      dev.rota.agent.runtimes.DiskSnapshots snapshots)
       throws IOException {
     this.disks = disks;
+    this.snapshots = snapshots;
     this.tunnels = tunnels;
     this.controllerClock = controllerClock;
     // The JDK's server leaves Nagle's algorithm on: each answer waited for the caller's delayed
@@ -111,9 +116,9 @@ public final class AgentHttp {
   }
 
   /**
-   * {@code GET /v1/disks}: the persistent disks this worker holds; {@code DELETE /v1/disks/{id}}:
-   * the disk's VM is deleted, and the disk goes (409 while a task still runs from it). A worker
-   * without the qemu runtime holds none.
+   * {@code GET /v1/disks}: the persistent disks and data volumes this worker holds; {@code DELETE
+   * /v1/disks/{id}}: the disk's VM, or the volume, is deleted, and it goes (409 while a task still
+   * runs from it). A worker without the qemu runtime holds none.
    */
   private void disks(HttpExchange x) throws IOException {
     try {
@@ -137,12 +142,17 @@ public final class AgentHttp {
         return;
       }
       String id = path.substring("/v1/disks/".length());
+      if (id.endsWith("/snapshot")) {
+        snapshot(x, id.substring(0, id.length() - "/snapshot".length()));
+        return;
+      }
       if (!method.equals("DELETE")) {
         problem(x, 405, "use DELETE on /v1/disks/{id}");
         return;
       }
-      if (!dev.rota.agentapi.DiskSpec.ID.matcher(id).matches()) {
-        problem(x, 400, id + " is not a disk id, <vm>-<submission>");
+      if (!dev.rota.agentapi.DiskSpec.ID.matcher(id).matches()
+          && !dev.rota.agentapi.VolumeSpec.ID.matcher(id).matches()) {
+        problem(x, 400, id + " is not a disk id (<vm>-<submission>) nor a volume's (<name>-v<n>)");
         return;
       }
       if (disks != null && !disks.delete(id)) {
@@ -152,6 +162,47 @@ public final class AgentHttp {
       x.sendResponseHeaders(204, -1);
     } finally {
       x.close();
+    }
+  }
+
+  /**
+   * {@code POST /v1/disks/{id}/snapshot {"image": "oci://..."}}: the disk, at rest, saved as that
+   * image ({@link dev.rota.agent.runtimes.DiskSnapshots}); 404 for a disk not here, 409 while a
+   * task runs from it, 502 when the registry refuses it.
+   */
+  private void snapshot(HttpExchange x, String id) throws IOException {
+    if (!x.getRequestMethod().equals("POST")) {
+      problem(x, 405, "use POST on /v1/disks/{id}/snapshot");
+      return;
+    }
+    dev.rota.agentapi.DiskSnapshot.Request request =
+        body(x, dev.rota.agentapi.DiskSnapshot.Request.class, "a snapshot request");
+    if (request == null) {
+      return;
+    }
+    if (request.image() == null
+        || !dev.rota.agentapi.OciReference.PATTERN.matcher(request.image()).matches()) {
+      problem(x, 400, "image: a snapshot is pushed to an OCI registry: oci://registry/repo:tag");
+      return;
+    }
+    if (snapshots == null) {
+      problem(x, 404, "no disk " + id + " on this worker: it runs no qemu VMs");
+      return;
+    }
+    try {
+      dev.rota.agentapi.DiskSnapshot made = snapshots.snapshot(id, request.image());
+      if (made == null) {
+        problem(x, 404, "no disk " + id + " on this worker");
+        return;
+      }
+      send(x, 200, made);
+    } catch (IllegalStateException e) {
+      problem(x, 409, e.getMessage());
+    } catch (dev.rota.agent.images.ImageCache.ImageException e) {
+      problem(x, 502, e.getMessage());
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      problem(x, 503, "the agent is stopping");
     }
   }
 

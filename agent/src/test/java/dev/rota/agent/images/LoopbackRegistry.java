@@ -101,13 +101,17 @@ public final class LoopbackRegistry implements AutoCloseable {
             x.close();
             return;
           }
-          // scope=repository:<name>:pull, as the registry's challenge asked
+          // scope=repository:<name>:pull (or pull,push), as the registry's challenge asked: the
+          // one user may do either
           String query = String.valueOf(x.getRequestURI().getQuery());
           java.util.regex.Matcher scope =
-              java.util.regex.Pattern.compile("scope=repository:([^:&]+):").matcher(query);
+              java.util.regex.Pattern.compile("scope=repository:([^:&]+):([a-z,]+)").matcher(query);
+          boolean asked = scope.find();
           byte[] body =
               json.writeValueAsBytes(
-                  Map.of("token", token(scope.find() ? scope.group(1) : "", "pull")));
+                  Map.of(
+                      "token",
+                      token(asked ? scope.group(1) : "", asked ? scope.group(2) : "pull")));
           x.getResponseHeaders().set("Content-Type", "application/json");
           x.sendResponseHeaders(200, body.length);
           x.getResponseBody().write(body);

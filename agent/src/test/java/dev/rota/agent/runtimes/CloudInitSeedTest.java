@@ -1,6 +1,7 @@
 package dev.rota.agent.runtimes;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.rota.agentapi.GuestSpec;
@@ -43,14 +44,18 @@ class CloudInitSeedTest {
   void theUserDataIsWhatWasGivenOrTheScriptOrBothAsParts() {
     assertEquals(
         "#cloud-config\nx: 1\n",
-        CloudInitSeed.userData(guest("#cloud-config\nx: 1\n", null, null)));
-    assertEquals("#!/bin/sh\necho hi\n", CloudInitSeed.userData(guest(null, null, "echo hi\n")));
+        CloudInitSeed.userData(guest("#cloud-config\nx: 1\n", null, null), List.of()));
     assertEquals(
-        "#!/bin/bash\nls\n", CloudInitSeed.userData(guest(null, null, "#!/bin/bash\nls\n")));
+        "#!/bin/sh\necho hi\n", CloudInitSeed.userData(guest(null, null, "echo hi\n"), List.of()));
     assertEquals(
-        "#cloud-config\n", CloudInitSeed.userData(guest(null, List.of("ssh-ed25519 A a"), null)));
+        "#!/bin/bash\nls\n",
+        CloudInitSeed.userData(guest(null, null, "#!/bin/bash\nls\n"), List.of()));
+    assertEquals(
+        "#cloud-config\n",
+        CloudInitSeed.userData(guest(null, List.of("ssh-ed25519 A a"), null), List.of()));
     String both =
-        CloudInitSeed.userData(guest("#cloud-config\npackages: [nginx]\n", null, "echo hi"));
+        CloudInitSeed.userData(
+            guest("#cloud-config\npackages: [nginx]\n", null, "echo hi"), List.of());
     String b = "--" + CloudInitSeed.BOUNDARY;
     assertEquals(
         "Content-Type: multipart/mixed; boundary=\""
@@ -68,12 +73,49 @@ class CloudInitSeedTest {
   }
 
   @Test
+  void aVolumeWithAMountPathIsFormattedWhenBlankAndMountedByItsSerialBetweenTheOtherParts() {
+    List<dev.rota.agentapi.VolumeSpec> volumes =
+        List.of(
+            new dev.rota.agentapi.VolumeSpec("cache-v3", "cache", 10, "/var/cache/ci", null),
+            new dev.rota.agentapi.VolumeSpec("raw-v4", "raw", 1, null, null));
+    String mounts =
+        "#cloud-config\n"
+            + "fs_setup:\n"
+            + "  - device: \"/dev/disk/by-id/virtio-cache\"\n"
+            + "    partition: none\n"
+            + "    filesystem: ext4\n"
+            + "    overwrite: false\n"
+            + "mounts:\n"
+            + "  - [\"/dev/disk/by-id/virtio-cache\", \"/var/cache/ci\", \"ext4\","
+            + " \"defaults,nofail\", \"0\", \"2\"]\n";
+    assertEquals(mounts, CloudInitSeed.userData(guest(null, null, null), volumes));
+    assertTrue(CloudInitSeed.seeded(guest(null, null, null), volumes), "a seed for the mounts");
+    assertFalse(
+        CloudInitSeed.seeded(guest(null, null, null), volumes.subList(1, 2)),
+        "a volume the guest mounts itself needs no seed");
+    String all = CloudInitSeed.userData(guest("#cloud-config\nx: 1\n", null, "echo hi"), volumes);
+    String b = "--" + CloudInitSeed.BOUNDARY;
+    assertEquals(
+        List.of("#cloud-config\nx: 1\n", mounts, "#!/bin/sh\necho hi\n"),
+        java.util.Arrays.stream(all.split(java.util.regex.Pattern.quote(b)))
+            .skip(1)
+            .filter(p -> !p.startsWith("--"))
+            .map(p -> p.substring(p.indexOf("\n\n") + 2))
+            .toList(),
+        "the given user data, the mounts, then the script");
+  }
+
+  @Test
   void theSeedIsAFatDiskLabelledCidataHoldingBoth() throws Exception {
     Path seed;
     try {
       seed =
           CloudInitSeed.write(
-              dir, "web.0", "web", guest(null, List.of("ssh-ed25519 AAAA k"), "echo hi"));
+              dir,
+              "web.0",
+              "web",
+              guest(null, List.of("ssh-ed25519 AAAA k"), "echo hi"),
+              List.of());
     } catch (java.io.IOException e) {
       Needs.missing(
           "no dosfstools or mtools here (" + e.getMessage() + "): .ci/qemu installs them");

@@ -45,7 +45,9 @@ final class ClosedBodies {
           dev.rota.api.forward.AccessTokenRequest.class,
           dev.rota.api.images.ImagePrefetchRequest.class,
           dev.rota.api.cluster.ClusterSettingsRequest.class,
-          dev.rota.api.cluster.ClusterPatch.class);
+          dev.rota.api.cluster.ClusterPatch.class,
+          dev.rota.api.volumes.VolumeRequest.class,
+          dev.rota.api.vms.SnapshotRequest.class);
 
   private static final String SHOWN = "shown by the API; taken back and ignored";
 

@@ -3,6 +3,7 @@ package dev.rota.api.problem;
 import dev.rota.control.NotAnswered;
 import dev.rota.control.NotFound;
 import dev.rota.control.Refused;
+import dev.rota.control.RefusedElsewhere;
 import io.micronaut.http.HttpRequest;
 import io.micronaut.http.HttpResponse;
 import io.micronaut.http.HttpStatus;
@@ -14,7 +15,7 @@ import jakarta.inject.Singleton;
 
 /**
  * What the control plane's answers are in HTTP: a refusal is a 409, nothing by that name a 404, no
- * answer in time a 503.
+ * answer in time a 503, a refusal by a system beyond it (a registry) a 502.
  */
 public final class ControlAnswers {
   private ControlAnswers() {}
@@ -63,6 +64,23 @@ public final class ControlAnswers {
           HttpStatus.SERVICE_UNAVAILABLE,
           RetryLater.OUTAGE_SECONDS,
           unanswered.getMessage());
+    }
+  }
+
+  /** A system beyond the control plane refused what was asked: a 502 whose detail says why. */
+  @Produces
+  @Singleton
+  static class RefusedElsewhereHandler
+      implements ExceptionHandler<RefusedElsewhere, HttpResponse<?>> {
+    private final ErrorResponseProcessor<?> problems;
+
+    RefusedElsewhereHandler(ErrorResponseProcessor<?> problems) {
+      this.problems = problems;
+    }
+
+    @Override
+    public HttpResponse<?> handle(HttpRequest request, RefusedElsewhere refused) {
+      return answer(problems, request, HttpStatus.BAD_GATEWAY, refused);
     }
   }
 

@@ -76,7 +76,8 @@ public record VmRequest(
             regexp = "^(stop|delete|suspend)$",
             message = "must be one of \"stop\", \"delete\", \"suspend\"")
         String onExpiry,
-    @Nullable @Valid DiskRequest disk) {
+    @Nullable @Valid DiskRequest disk,
+    @Nullable @Size(max = 8) List<@NotNull @Valid VolumeMountRequest> volumes) {
   public static final int MAX_RESTARTS = 10_000;
 
   /** The longest value an environment variable is given. */

@@ -40,6 +40,7 @@ public class VmService {
   private final Clock clock;
   private final VmEndpoints endpoints;
   private final WorkflowLinks links;
+  private final dev.rota.store.VolumeRepository volumes;
 
   public VmService(
       VmRepository vms,
@@ -48,8 +49,10 @@ public class VmService {
       Clock clock,
       VmEndpoints endpoints,
       WorkflowLinks links,
-      dev.rota.api.secrets.SecretUse secretUse) {
+      dev.rota.api.secrets.SecretUse secretUse,
+      dev.rota.store.VolumeRepository volumes) {
     this.secretUse = secretUse;
+    this.volumes = volumes;
     this.links = links;
     this.endpoints = endpoints;
     this.vms = vms;
@@ -106,6 +109,7 @@ public class VmService {
   private VmTemplate checked(VmRequest request, String field) {
     VmTemplate spec = spec(request, field);
     secretUse.check(spec.secrets(), field);
+    checkVolumes(spec, field);
     return spec;
   }
 
@@ -165,6 +169,9 @@ public class VmService {
             "is a qemu VM's root disk; a " + runtime + " VM runs in its task's folder");
       }
     }
+    List<dev.rota.store.VolumeMount> volumes = volumes(request, runtime, field);
+    boolean persistent =
+        request.disk() != null && request.disk().isPersistent() || !volumes.isEmpty();
     if (request.disk() != null
         && request.disk().isPersistent()
         && (request.image() == null || request.image().isBlank())) {
@@ -174,13 +181,10 @@ public class VmService {
     }
     if ("suspend".equals(request.onExpiry())) {
       String cannot =
-          !field.isEmpty()
+          field.startsWith("template")
               ? "a set keeps its replicas running"
               : dev.rota.core.lifecycle.SuspendRule.refusal(
-                  runtime,
-                  request.image(),
-                  request.disk() != null && request.disk().isPersistent(),
-                  null);
+                  runtime, request.image(), persistent, null);
       if (cannot != null) {
         throw Problems.badRequest(
             field + "onExpiry", "suspend is for a VM that can be suspended: " + cannot);
@@ -230,25 +234,104 @@ public class VmService {
             ? null
             : Durations.seconds(field + "ttlAfterFinished", request.ttlAfterFinished(), true),
         GuestSpec.none(guest) ? null : guest,
-        disconnect(request, field),
+        disconnect(request, field, persistent),
         ports(request.ports(), field),
         network,
         checks(request, runtime, field),
         dev.rota.agentapi.SecretRefs.none(secrets) ? null : secrets,
         maxRun,
         request.onExpiry() == null && maxRun != null ? "stop" : request.onExpiry(),
-        request.disk() != null && request.disk().isPersistent(),
-        request.disk() == null ? null : request.disk().sizeGi());
+        persistent,
+        request.disk() == null ? null : request.disk().sizeGi(),
+        volumes);
+  }
+
+  /**
+   * The data volumes it mounts, each once: a single {@code qemu} VM's, booted from an image, whose
+   * root disk then stays with them on their worker (persistent, whatever {@code disk} leaves out).
+   */
+  private static List<dev.rota.store.VolumeMount> volumes(
+      VmRequest request, String runtime, String field) {
+    if (request.volumes() == null || request.volumes().isEmpty()) {
+      return List.of();
+    }
+    if (field.startsWith("template")) {
+      throw Problems.badRequest(
+          field + "volumes", "a volume is mounted by one VM: a set's replicas cannot share one");
+    }
+    if (!runtime.equals(QEMU)) {
+      throw Problems.badRequest(
+          field + "volumes",
+          "are a qemu VM's disks; a " + runtime + " VM runs in its task's folder");
+    }
+    if (request.image() == null || request.image().isBlank()) {
+      throw Problems.badRequest(
+          field + "volumes",
+          "are kept beside a qemu VM's persistent root disk, an overlay of its image: give an"
+              + " image");
+    }
+    if (request.disk() != null && Boolean.FALSE.equals(request.disk().persistent())) {
+      throw Problems.badRequest(
+          field + "disk.persistent",
+          "a VM that mounts volumes stays on their worker, its root disk with it: leave it out"
+              + " (true with volumes)");
+    }
+    java.util.Set<String> names = new java.util.HashSet<>();
+    List<dev.rota.store.VolumeMount> mounts = new java.util.ArrayList<>();
+    for (int i = 0; i < request.volumes().size(); i++) {
+      VolumeMountRequest v = request.volumes().get(i);
+      if (!names.add(v.name())) {
+        throw Problems.badRequest(
+            field + "volumes[" + i + "].name", "\"" + v.name() + "\" is mounted twice");
+      }
+      mounts.add(new dev.rota.store.VolumeMount(v.name(), v.mountPath()));
+    }
+    return List.copyOf(mounts);
+  }
+
+  /**
+   * That the volumes {@code spec} mounts exist, are mounted by no other VM, and are on one worker,
+   * each refusal naming its field; the submission's transaction checks again.
+   */
+  private void checkVolumes(VmTemplate spec, String field) {
+    List<dev.rota.store.VolumeMount> mounts = spec.volumes();
+    if (mounts.isEmpty()) {
+      return;
+    }
+    Map<String, dev.rota.store.VolumeRow> found = new java.util.HashMap<>();
+    volumes
+        .findHeldByNameInList(mounts.stream().map(dev.rota.store.VolumeMount::name).toList())
+        .forEach(v -> found.put(v.name(), v));
+    String worker = null;
+    for (int i = 0; i < mounts.size(); i++) {
+      String name = mounts.get(i).name();
+      dev.rota.store.VolumeRow v = found.get(name);
+      String at = field + "volumes[" + i + "].name";
+      if (v == null) {
+        // The request is well formed; the cluster holds no such volume (yet): a conflict.
+        throw Problems.conflict(
+            at + ": no volume named " + name + ": create it (POST /v1/volumes)");
+      }
+      if (v.vm() != null) {
+        throw Problems.conflict(at + ": volume " + name + " is mounted by VM " + v.vm());
+      }
+      if (v.worker() != null && worker != null && !worker.equals(v.worker())) {
+        throw Problems.conflict(
+            at + ": volume " + name + " is on worker " + v.worker() + ", the others on " + worker);
+      }
+      worker = v.worker() != null ? v.worker() : worker;
+    }
   }
 
   /**
    * What becomes of it when its worker is cut off: as it says, and for a VM with a persistent disk,
    * kept there by default (its disk does not move, so neither does it).
    */
-  private static dev.rota.agentapi.Disconnect disconnect(VmRequest request, String field) {
+  private static dev.rota.agentapi.Disconnect disconnect(
+      VmRequest request, String field, boolean persistent) {
     dev.rota.agentapi.Disconnect asked =
         request.disconnect() == null ? null : request.disconnect().policy(field);
-    if (request.disk() == null || !request.disk().isPersistent()) {
+    if (!persistent) {
       return asked;
     }
     if (request.disconnect() != null

@@ -35,7 +35,8 @@ public record VmSpecView(
     @Nullable CheckRequest liveness,
     @Nullable String maxRunDuration,
     @Nullable String onExpiry,
-    @Nullable DiskView disk) {
+    @Nullable DiskView disk,
+    List<dev.rota.store.VolumeMount> volumes) {
 
   /** A {@code qemu} VM's root disk as its spec gives it; null for the default, ephemeral one. */
   @JsonInclude(JsonInclude.Include.NON_NULL)
@@ -77,7 +78,8 @@ public record VmSpecView(
         spec.onExpiry(),
         spec.persistentDisk() || spec.diskSizeGi() != null
             ? new DiskView(spec.persistentDisk(), spec.diskSizeGi())
-            : null);
+            : null,
+        spec.volumes());
   }
 
   /** Its environment, a variable that is a secret's as the secret's name. */

@@ -35,12 +35,16 @@ public class WorkerService {
   private final WorkerAllocations allocations;
   private final Clock clock;
 
+  private final dev.rota.store.VolumeRepository volumes;
+
   public WorkerService(
       WorkerRepository workers,
       WorkerCommands commands,
       WorkerImages images,
       WorkerAllocations allocations,
-      Clock clock) {
+      Clock clock,
+      dev.rota.store.VolumeRepository volumes) {
+    this.volumes = volumes;
     this.workers = workers;
     this.commands = commands;
     this.images = images;
@@ -119,6 +123,16 @@ public class WorkerService {
     Map<String, Allocation> allocations = allocations(names);
     Map<String, Map<String, Instant>> held = images.of(names);
     Map<String, List<String>> disks = this.allocations.disks(names);
+    Map<String, List<String>> volumesOn = new HashMap<>();
+    if (!names.isEmpty()) {
+      volumes
+          .findHeldOn(names)
+          .forEach(
+              v ->
+                  volumesOn
+                      .computeIfAbsent(v.worker(), w -> new java.util.ArrayList<>())
+                      .add(v.name()));
+    }
     return rows.stream()
         .map(
             r ->
@@ -126,7 +140,8 @@ public class WorkerService {
                     r,
                     allocations.getOrDefault(r.name(), Allocation.NONE),
                     held.getOrDefault(r.name(), Map.of()),
-                    disks.getOrDefault(r.name(), List.of())))
+                    disks.getOrDefault(r.name(), List.of()),
+                    volumesOn.getOrDefault(r.name(), List.of())))
         .toList();
   }
 

@@ -17,7 +17,8 @@ import java.util.Map;
  * its agent said a person should know of it ({@code notices}: limits it cannot enforce, guests
  * emulated in software), and the build its agent said it is when it registered ({@code
  * agentVersion}: {@code 0.1.0+<commit>}, null for an agent that did not say). {@code disks} are the
- * VMs whose persistent disks it holds, by name: they run nowhere else.
+ * VMs whose persistent disks it holds, by name: they run nowhere else; {@code volumes} the data
+ * volumes it holds, by name.
  */
 // Every field of the API's resources is present, null or empty included.
 @JsonInclude(JsonInclude.Include.ALWAYS)
@@ -38,6 +39,7 @@ public record WorkerView(
     int vmCount,
     List<HeldImage> images,
     List<String> disks,
+    List<String> volumes,
     @Nullable DrainView drain,
     @Nullable String certificateSha256,
     List<String> notices,
@@ -45,7 +47,11 @@ public record WorkerView(
     implements Named {
 
   public static WorkerView of(
-      WorkerRow row, Allocation allocation, Map<String, Instant> images, List<String> disks) {
+      WorkerRow row,
+      Allocation allocation,
+      Map<String, Instant> images,
+      List<String> disks,
+      List<String> volumes) {
     return new WorkerView(
         row.name(),
         row.endpoint(),
@@ -62,6 +68,7 @@ public record WorkerView(
         allocation.vmCount(),
         HeldImage.shown(images),
         disks,
+        volumes,
         DrainView.of(row, allocation.vmCount()),
         row.certificateSha256(),
         row.notices() == null ? List.of() : row.notices(),

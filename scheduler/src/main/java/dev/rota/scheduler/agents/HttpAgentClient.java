@@ -35,6 +35,9 @@ import java.util.List;
 @SerdeImport(dev.rota.agentapi.DiskSpec.class)
 @SerdeImport(dev.rota.agentapi.DiskSource.class)
 @SerdeImport(dev.rota.agentapi.HeldDisk.class)
+@SerdeImport(dev.rota.agentapi.VolumeSpec.class)
+@SerdeImport(dev.rota.agentapi.DiskSnapshot.class)
+@SerdeImport(dev.rota.agentapi.DiskSnapshot.Request.class)
 @SerdeImport(TaskView.class)
 @SerdeImport(TaskStarts.class)
 @SerdeImport(TaskStarts.Item.class)
@@ -225,6 +228,34 @@ public class HttpAgentClient implements AgentClient {
       return json.readValue(listed.body(), Argument.listOf(dev.rota.agentapi.HeldDisk.class));
     } catch (IOException e) {
       throw new UncheckedIOException("GET /v1/disks on " + endpoint + ": " + e.getMessage(), e);
+    }
+  }
+
+  @Override
+  public dev.rota.agentapi.DiskSnapshot snapshotDisk(
+      AgentAddress agent, String diskId, String image, Duration timeout) {
+    String path = "/v1/disks/" + encode(diskId) + "/snapshot";
+    try {
+      HttpResponse<String> answer =
+          send(
+              agent,
+              authorized(HttpRequest.newBuilder(uri(agent.endpoint(), path)), agent)
+                  .header("Content-Type", "application/json")
+                  .POST(
+                      HttpRequest.BodyPublishers.ofByteArray(
+                          json.writeValueAsBytes(
+                              new dev.rota.agentapi.DiskSnapshot.Request(image)))),
+              timeout);
+      if (answer.statusCode() == 502) {
+        // The registry refused it: the agent says why, for the user to read.
+        throw new dev.rota.agentapi.AgentRejectedException(
+            502, "POST " + path + " answered 502: " + answer.body().strip());
+      }
+      expect(answer, "POST " + path, 200);
+      return json.readValue(answer.body(), dev.rota.agentapi.DiskSnapshot.class);
+    } catch (IOException e) {
+      throw new UncheckedIOException(
+          "POST " + path + " on " + agent.endpoint() + ": " + e.getMessage(), e);
     }
   }
 

@@ -76,6 +76,8 @@ public class AgentCallPass {
   /** How long a token to copy a disk holds: long enough for a large disk at disk speed. */
   static final java.time.Duration DISK_TOKEN = java.time.Duration.ofHours(6);
 
+  private final dev.rota.store.VolumeRepository volumes;
+
   public AgentCallPass(
       OutboxRepository actions,
       VmRepository vms,
@@ -90,8 +92,10 @@ public class AgentCallPass {
       TransactionOperations<Connection> tx,
       SecretValues secretValues,
       RemovedTasks removedTasks,
-      dev.rota.store.WorkerRepository workers) {
+      dev.rota.store.WorkerRepository workers,
+      dev.rota.store.VolumeRepository volumes) {
     this.workers = workers;
+    this.volumes = volumes;
     this.secretValues = secretValues;
     this.removedTasks = removedTasks;
     this.actions = actions;
@@ -280,7 +284,8 @@ public class AgentCallPass {
       }
       TaskSpec spec;
       try {
-        spec = spec(vm, secrets, a.worker(), diskSource(vm, a.worker()));
+        dev.rota.agentapi.DiskSource from = diskSource(vm, a.worker());
+        spec = spec(vm, secrets, a.worker(), from, volumes(vm, a.worker()));
       } catch (SecretValues.Unavailable e) {
         failStart(a, "cannot start task " + a.taskId() + ": its " + e.getMessage());
         done.add(a.id());
@@ -502,38 +507,91 @@ public class AgentCallPass {
   }
 
   /**
-   * What the VM's agent is sent: its spec, with the values of the secrets it refers to, opened now
-   * and never stored with it.
-   */
-  /**
    * Where the VM's persistent disk is copied from when it moves with it to {@code worker}: the
    * agent that holds it, with a token for that disk alone; null when it is not moving.
    */
   private dev.rota.agentapi.DiskSource diskSource(VmRow vm, String worker) {
-    String from = vm.notes().diskFrom();
-    if (from == null
-        || from.equals(worker)
-        || !(vm.spec().persistentDisk() || vm.notes().memorySaved())) {
+    if (!moves(vm, worker)) {
       return null;
     }
-    AgentAddress holder = workers.findById(from).map(dev.rota.store.WorkerRow::agent).orElse(null);
+    AgentAddress holder = holder(vm, worker);
     if (holder == null) {
-      return new dev.rota.agentapi.DiskSource(from, null, null, null); // its copy fails, saying so
+      return new dev.rota.agentapi.DiskSource(vm.notes().diskFrom(), null, null, null);
     }
     return new dev.rota.agentapi.DiskSource(
-        from,
+        vm.notes().diskFrom(),
         holder.endpoint(),
-        holder.secret() == null
-            ? null
-            : dev.rota.agentapi.DiskToken.mint(
-                holder.secret(),
-                dev.rota.agentapi.DiskSpec.idOf(vm.name(), vm.seq()),
-                clock.instant().plus(DISK_TOKEN).getEpochSecond()),
+        token(holder, dev.rota.agentapi.DiskSpec.idOf(vm.name(), vm.seq())),
         holder.certificateSha256());
   }
 
+  /** Whether the VM moves with what it keeps on its worker to {@code worker}. */
+  private static boolean moves(VmRow vm, String worker) {
+    String from = vm.notes().diskFrom();
+    return from != null
+        && !from.equals(worker)
+        && (vm.spec().persistentDisk() || vm.notes().memorySaved());
+  }
+
+  /**
+   * The agent holding what the VM keeps, when it moves with it to {@code worker}: null when it does
+   * not move, or that worker is no longer registered (the copy then fails, saying so).
+   */
+  private AgentAddress holder(VmRow vm, String worker) {
+    return moves(vm, worker)
+        ? workers.findById(vm.notes().diskFrom()).map(dev.rota.store.WorkerRow::agent).orElse(null)
+        : null;
+  }
+
+  /** A token for disk or volume {@code id} on {@code holder}; null for an agent that asks none. */
+  private String token(AgentAddress holder, String id) {
+    return holder.secret() == null
+        ? null
+        : dev.rota.agentapi.DiskToken.mint(
+            holder.secret(), id, clock.instant().plus(DISK_TOKEN).getEpochSecond());
+  }
+
+  /**
+   * The data volumes the VM mounts, in its spec's order, each with a token for its copy when the VM
+   * moves with them to {@code worker}.
+   */
+  private List<dev.rota.agentapi.VolumeSpec> volumes(VmRow vm, String worker) {
+    List<dev.rota.store.VolumeMount> mounts = vm.spec().volumes();
+    if (mounts.isEmpty()) {
+      return List.of();
+    }
+    Map<String, dev.rota.store.VolumeRow> rows = new java.util.HashMap<>();
+    volumes
+        .findHeldByNameInList(mounts.stream().map(dev.rota.store.VolumeMount::name).toList())
+        .forEach(r -> rows.put(r.name(), r));
+    AgentAddress holder = holder(vm, worker);
+    List<dev.rota.agentapi.VolumeSpec> specs = new ArrayList<>();
+    for (dev.rota.store.VolumeMount m : mounts) {
+      dev.rota.store.VolumeRow r = rows.get(m.name());
+      if (r == null) {
+        continue; // deleted under it: it mounts what is left
+      }
+      specs.add(
+          new dev.rota.agentapi.VolumeSpec(
+              r.volumeId(),
+              r.name(),
+              r.sizeGi(),
+              m.mountPath(),
+              holder == null ? null : token(holder, r.volumeId())));
+    }
+    return specs;
+  }
+
+  /**
+   * What the VM's agent is sent: its spec, with the values of the secrets it refers to, opened now
+   * and never stored with it.
+   */
   private static TaskSpec spec(
-      VmRow vm, SecretValues.Opened secrets, String worker, dev.rota.agentapi.DiskSource diskFrom) {
+      VmRow vm,
+      SecretValues.Opened secrets,
+      String worker,
+      dev.rota.agentapi.DiskSource diskFrom,
+      List<dev.rota.agentapi.VolumeSpec> volumes) {
     VmTemplate t = vm.spec();
     Map<String, String> env = t.env();
     GuestSpec guest = t.guest();
@@ -574,7 +632,8 @@ public class AgentCallPass {
                 dev.rota.agentapi.DiskSpec.idOf(vm.name(), vm.seq()),
                 t.persistentDisk(),
                 t.diskSizeGi(),
-                diskFrom)
+                diskFrom,
+                volumes.isEmpty() ? null : volumes)
             : null,
         vm.notes().memorySaved() && worker.equals(vm.notes().diskOn()) ? Boolean.TRUE : null);
   }

@@ -226,6 +226,12 @@ public class FakeAgents implements AgentClient {
   }
 
   @Override
+  public dev.rota.agentapi.DiskSnapshot snapshotDisk(
+      AgentAddress agent, String diskId, String image, Duration timeout) {
+    throw new dev.rota.agentapi.AgentRejectedException(404, "fake agents hold no disks");
+  }
+
+  @Override
   public long suspendTask(AgentAddress agent, String taskId, Duration timeout) {
     throw new dev.rota.agentapi.AgentRejectedException(409, "fake agents cannot suspend");
   }

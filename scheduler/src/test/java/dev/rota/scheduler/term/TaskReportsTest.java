@@ -44,46 +44,98 @@ class TaskReportsTest {
   @Inject TermSnapshotReader reader;
   @Inject dev.rota.store.WorkflowStartRepository starts;
 
-  /** VMs whose workflow cannot be reached (Temporal down, this host dying): their notify throws. */
-  private final Set<String> unreachable = ConcurrentHashMap.newKeySet();
+  @Inject
+  @jakarta.inject.Named(AgentCalls.REPORTED_NEWS)
+  java.util.concurrent.ExecutorService telling;
 
-  private final Set<String> told = ConcurrentHashMap.newKeySet();
+  /**
+   * What the fakes below see and do. A bean of its own, not the test's fields: the fakes are made
+   * anew for each test, by whichever thread reaches them first, and one made for a test from
+   * another test's instance would not see this test's VMs.
+   */
+  @jakarta.inject.Singleton
+  static class Fakes {
+    /**
+     * VMs whose workflow cannot be reached (Temporal down, this host dying): their notify throws.
+     */
+    final Set<String> unreachable = ConcurrentHashMap.newKeySet();
 
-  /** Every telling, in order, twice if told twice. */
-  private final List<String> tellings = new java.util.concurrent.CopyOnWriteArrayList<>();
+    final Set<String> told = ConcurrentHashMap.newKeySet();
 
-  /** Run once, as the VM is told: what happens meanwhile on other threads. */
-  private final Map<String, Runnable> whileTelling = new ConcurrentHashMap<>();
+    /** Every telling, in order, twice if told twice. */
+    final List<String> tellings = new java.util.concurrent.CopyOnWriteArrayList<>();
 
-  private final List<String> wakes = new java.util.concurrent.CopyOnWriteArrayList<>();
+    /** Run once, as the VM is told: what happens meanwhile on other threads. */
+    final Map<String, Runnable> whileTelling = new ConcurrentHashMap<>();
+
+    final List<String> wakes = new java.util.concurrent.CopyOnWriteArrayList<>();
+  }
+
+  @Inject Fakes fakes;
+
+  private Set<String> unreachable;
+  private Set<String> told;
+  private List<String> tellings;
+  private Map<String, Runnable> whileTelling;
+  private List<String> wakes;
+
+  @org.junit.jupiter.api.BeforeEach
+  void seeTheFakes() {
+    unreachable = fakes.unreachable;
+    told = fakes.told;
+    tellings = fakes.tellings;
+    whileTelling = fakes.whileTelling;
+    wakes = fakes.wakes;
+    wakes.clear(); // tests count the wakes they cause; VM names are each test's own
+  }
 
   @MockBean(dev.rota.scheduler.SchedulerWaker.class)
-  dev.rota.scheduler.SchedulerWaker waker(VmRepository vms) {
+  dev.rota.scheduler.SchedulerWaker waker(VmRepository vms, Fakes fakes) {
     return new dev.rota.scheduler.SchedulerWaker(null, null, null, null, vms) {
       @Override
       public void wake(String reason) {
-        wakes.add(reason);
+        fakes.wakes.add(reason);
       }
     };
   }
 
   @MockBean(VmNotifier.class)
-  VmNotifier notifier(dev.rota.store.WorkflowStartRepository starts) {
+  VmNotifier notifier(dev.rota.store.WorkflowStartRepository starts, Fakes fakes) {
     return new VmNotifier(null, null, null, starts, null) {
       @Override
       public List<Long> notify(OutboxRow news) {
-        if (unreachable.contains(news.vm())) {
+        if (fakes.unreachable.contains(news.vm())) {
           throw new IllegalStateException("Temporal unreachable");
         }
-        Runnable meanwhile = whileTelling.remove(news.vm());
+        Runnable meanwhile = fakes.whileTelling.remove(news.vm());
         if (meanwhile != null) {
           meanwhile.run();
         }
-        told.add(news.vm() + " " + news.event());
-        tellings.add(news.vm() + " " + news.event());
+        fakes.told.add(news.vm() + " " + news.event());
+        fakes.tellings.add(news.vm() + " " + news.event());
         return List.of(news.id());
       }
     };
+  }
+
+  /**
+   * A report's VMs are told on threads of their own, after the report was answered. A telling still
+   * going on when a test ends would reach the next test's fakes (its notifier is made anew for each
+   * test), or this one's, with that test's VMs unknown to them: each test waits for its own.
+   */
+  @org.junit.jupiter.api.AfterEach
+  void tellingsOver() throws Exception {
+    // Taken in order: once every telling thread holds one of these at once, all that came before
+    // them has run.
+    int threads = AgentCalls.REPORTED_NEWS_THREADS;
+    java.util.concurrent.CyclicBarrier allThreads = new java.util.concurrent.CyclicBarrier(threads);
+    List<java.util.concurrent.Callable<Integer>> meetings = new java.util.ArrayList<>();
+    for (int i = 0; i < threads; i++) {
+      meetings.add(() -> allThreads.await(60, java.util.concurrent.TimeUnit.SECONDS));
+    }
+    for (java.util.concurrent.Future<Integer> met : telling.invokeAll(meetings)) {
+      met.get();
+    }
   }
 
   /** Submitted and placed, the placement's start and news already carried out. */
