@@ -66,6 +66,7 @@ class VolumeApiTest {
     assertEquals(201, vm.status(), vm.toString());
     assertEquals(
         List.of(Map.of("name", "cache", "mountPath", "/var/cache")), vm.map().get("volumes"));
+    assertEquals("vw-1", vm.map().get("diskOn"), "the answer says where it will run");
     Map<String, Object> shown = http.get("/v1/vms/builder").map();
     assertEquals(Map.of("persistent", true), shown.get("disk"), "its root disk stays with them");
     assertEquals("vw-1", shown.get("diskOn"), "placed where its volume is");
@@ -126,6 +127,16 @@ class VolumeApiTest {
         List.of(),
         volumes.listHeld().stream().filter(v -> v.vm() != null).map(v -> v.name()).toList(),
         "none mounted by a VM that was refused");
+
+    Http.Reply batch =
+        http.post(
+            "/v1/vms/batch",
+            "{\"items\":[{\"name\":\"batched\",\"runtime\":\"qemu\","
+                + "\"image\":\"file:///d.qcow2\",\"isolation\":\"optional\","
+                + "\"volumes\":[{\"name\":\"left\"}]}]}");
+    assertEquals(201, batch.status(), batch.toString());
+    assertEquals("vw-2", http.get("/v1/vms/batched").map().get("diskOn"), "where its volume is");
+    assertEquals("batched", http.get("/v1/volumes/left").map().get("vm"));
   }
 
   @ParameterizedTest(name = "{0}")

@@ -68,8 +68,9 @@ public class VmSubmissions {
     return commits.write(
         GroupCommit.vm(row.name()),
         () -> {
-          VmRow stored = vms.save(row.withSeq(vms.nextSeq()));
-          mount(stored);
+          VmRow saved = vms.save(row.withSeq(vms.nextSeq()));
+          // Mounting may place its disk where its volumes are: what is answered shows it.
+          VmRow stored = mount(saved) ? vms.findById(saved.name()).orElseThrow() : saved;
           events.append(stored.name(), stored.createdAt(), "created", createdMessage);
           if (owesStart) {
             starts.add(stored.name(), stored.seq(), stored.createdAt());
@@ -93,8 +94,9 @@ public class VmSubmissions {
           }
           // The rows and their events as two batches: a new VM's log holds nothing to trim.
           List<VmRow> stored = new ArrayList<>(rows.size());
-          vms.saveAll(numbered).forEach(stored::add);
-          stored.forEach(this::mount);
+          for (VmRow saved : vms.saveAll(numbered)) {
+            stored.add(mount(saved) ? vms.findById(saved.name()).orElseThrow() : saved);
+          }
           createdLines.run(
               tx.getConnection(),
               stored.stream()
@@ -141,13 +143,13 @@ public class VmSubmissions {
   /**
    * Mounts the volumes {@code vm} names on it, in its submission's transaction: each must exist and
    * be free, and all be on one worker, where the VM's disk then is (or, made nowhere yet, where the
-   * VM is first placed).
+   * VM is first placed). Whether its disk was placed so: its row then reads otherwise.
    */
-  private void mount(VmRow vm) {
+  private boolean mount(VmRow vm) {
     List<String> names =
         vm.spec().volumes().stream().map(dev.rota.store.VolumeMount::name).toList();
     if (names.isEmpty()) {
-      return;
+      return false;
     }
     if (volumes.attach(vm.name(), names) != names.size()) {
       throw new VolumesUnavailable(
@@ -165,9 +167,7 @@ public class VmSubmissions {
       throw new VolumesUnavailable(
           "volumes: " + names + " are on different workers " + on + "; a VM runs on one");
     }
-    if (on.size() == 1) {
-      vms.diskOn(vm.name(), vm.seq(), on.get(0));
-    }
+    return on.size() == 1 && vms.diskOn(vm.name(), vm.seq(), on.get(0)) == 1;
   }
 
   /** Whether {@code vm} is of {@code submission}: any VM is, for 0. */

@@ -12,11 +12,14 @@ import java.util.Optional;
 /** Data volumes, and which VM mounts each. */
 @JdbcRepository(dialect = Dialect.POSTGRES)
 public interface VolumeRepository extends CrudRepository<VolumeRow, String> {
-  /** Where it is held now: its VM's disk's worker while a VM mounts it and has placed it. */
+  /**
+   * Where it is held now: its VM's disk's worker while a VM mounts it and has placed it, or the
+   * worker it is being copied from while that VM moves.
+   */
   String HELD =
       """
-      SELECT vol.name, vol.seq, vol.size_gi, COALESCE(vm.disk_on, vol.worker) AS worker, vol.vm,
-             vol.created_at
+      SELECT vol.name, vol.seq, vol.size_gi,
+             COALESCE(vm.disk_on, vm.disk_from, vol.worker) AS worker, vol.vm, vol.created_at
       FROM volumes vol LEFT JOIN vms vm ON vm.name = vol.vm""";
 
   @Query(
@@ -42,7 +45,9 @@ public interface VolumeRepository extends CrudRepository<VolumeRow, String> {
   List<VolumeRow> findHeldByNameInList(Collection<String> names);
 
   /** The volumes held on {@code workers} now, by name. */
-  @Query(HELD + " WHERE COALESCE(vm.disk_on, vol.worker) IN (:workers) ORDER BY vol.name")
+  @Query(
+      HELD
+          + " WHERE COALESCE(vm.disk_on, vm.disk_from, vol.worker) IN (:workers) ORDER BY vol.name")
   List<VolumeRow> findHeldOn(Collection<String> workers);
 
   /** Mounts the volumes on {@code vm}: how many were free to be (the caller wants all). */
@@ -54,8 +59,8 @@ public interface VolumeRepository extends CrudRepository<VolumeRow, String> {
    * yet), mounted by nothing.
    */
   @Query(
-      "UPDATE volumes SET worker = COALESCE((SELECT disk_on FROM vms WHERE name = :vm), worker),"
-          + " vm = NULL WHERE vm = :vm")
+      "UPDATE volumes SET worker = COALESCE((SELECT COALESCE(disk_on, disk_from) FROM vms"
+          + " WHERE name = :vm), worker), vm = NULL WHERE vm = :vm")
   int detach(String vm);
 
   /** Deletes the volume while no VM mounts it: 0 if one does, or it is not there. */

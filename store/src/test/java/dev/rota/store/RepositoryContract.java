@@ -384,6 +384,11 @@ abstract class RepositoryContract {
             .filter(n -> n.equals(cache) || n.equals(other))
             .sorted()
             .toList());
+    assertEquals(1, vms.moveDisk(vm.name(), vm.seq()));
+    assertEquals(
+        "w2",
+        volumes.findHeld(cache).orElseThrow().worker(),
+        "held where it is copied from while its VM moves");
     assertEquals(0, volumes.deleteIfFree(cache), "mounted: kept");
     assertEquals(2, volumes.detach(vm.name()));
     VolumeRow left = volumes.findHeld(cache).orElseThrow();
