@@ -232,7 +232,7 @@ public final class Agent implements AutoCloseable {
                     + e.getMessage()
                     + "): the qemu runtime keeps persistent disks there");
           }
-          snapshots = new DiskSnapshots(disks, cache, registry, () -> host.join().imageTool());
+          snapshots = new DiskSnapshots(disks, cache, registry, host::join);
           runtimes.put(
               "qemu",
               new QemuRuntime(

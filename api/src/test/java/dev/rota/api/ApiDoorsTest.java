@@ -31,7 +31,8 @@ class ApiDoorsTest {
           "AgentTaskRepository",
           "VmEventRepository",
           "ChangeRepository",
-          "ClusterStatusRepository");
+          "ClusterStatusRepository",
+          "VolumeRepository");
 
   private static final Pattern FORBIDDEN_IMPORT =
       Pattern.compile(

@@ -143,31 +143,41 @@ public class VmSubmissions {
   /**
    * Mounts the volumes {@code vm} names on it, in its submission's transaction: each must exist and
    * be free, and all be on one worker, where the VM's disk then is (or, made nowhere yet, where the
-   * VM is first placed). Whether its disk was placed so: its row then reads otherwise.
+   * VM is first placed); a refusal names the volume's field. Whether its disk was placed so: its
+   * row then reads otherwise.
    */
   private boolean mount(VmRow vm) {
-    List<String> names =
-        vm.spec().volumes().stream().map(dev.rota.store.VolumeMount::name).toList();
-    if (names.isEmpty()) {
+    List<dev.rota.store.VolumeMount> mounts = vm.spec().volumes();
+    if (mounts.isEmpty()) {
       return false;
     }
+    List<String> names = mounts.stream().map(dev.rota.store.VolumeMount::name).toList();
+    java.util.Map<String, dev.rota.store.VolumeRow> found = new java.util.HashMap<>();
+    volumes.findHeldByNameInList(names).forEach(v -> found.put(v.name(), v));
+    String worker = null;
+    for (int i = 0; i < names.size(); i++) {
+      String name = names.get(i);
+      dev.rota.store.VolumeRow v = found.get(name);
+      String at = "volumes[" + i + "].name: ";
+      if (v == null) {
+        throw new VolumesUnavailable(
+            at + "no volume named " + name + ": create it (POST /v1/volumes)");
+      }
+      if (v.vm() != null) {
+        throw new VolumesUnavailable(at + "volume " + name + " is mounted by VM " + v.vm());
+      }
+      if (v.worker() != null && worker != null && !worker.equals(v.worker())) {
+        throw new VolumesUnavailable(
+            at + "volume " + name + " is on worker " + v.worker() + ", the others on " + worker);
+      }
+      worker = v.worker() != null ? v.worker() : worker;
+    }
+    // Another submission may have taken one since it was read: the update says so.
     if (volumes.attach(vm.name(), names) != names.size()) {
       throw new VolumesUnavailable(
-          "volumes: each of "
-              + names
-              + " must exist and be mounted by no other VM; nothing was created");
+          "volumes: one of " + names + " was mounted by another VM meanwhile; nothing was created");
     }
-    List<String> on =
-        volumes.findHeldByNameInList(names).stream()
-            .map(dev.rota.store.VolumeRow::worker)
-            .filter(java.util.Objects::nonNull)
-            .distinct()
-            .toList();
-    if (on.size() > 1) {
-      throw new VolumesUnavailable(
-          "volumes: " + names + " are on different workers " + on + "; a VM runs on one");
-    }
-    return on.size() == 1 && vms.diskOn(vm.name(), vm.seq(), on.get(0)) == 1;
+    return worker != null && vms.diskOn(vm.name(), vm.seq(), worker) == 1;
   }
 
   /** Whether {@code vm} is of {@code submission}: any VM is, for 0. */

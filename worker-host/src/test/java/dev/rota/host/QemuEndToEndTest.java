@@ -335,8 +335,13 @@ class QemuEndToEndTest extends SharedDevStack {
 
   /** Waits for {@code vm}'s current guest to say it booted {@code n} times from its disk. */
   private static void awaitBoots(String vm, int n) {
+    saying(vm, () -> awaitBootsOnly(vm, n));
+  }
+
+  /** Runs {@code wait}; should it fail, says what {@code vm} is, wrote and went through. */
+  private static void saying(String vm, Runnable wait) {
     try {
-      awaitBootsOnly(vm, n);
+      wait.run();
     } catch (AssertionError e) {
       throw new AssertionError(
           stack.vm(vm)
@@ -450,7 +455,9 @@ class QemuEndToEndTest extends SharedDevStack {
             + "\",\"resources\":{\"cpu\":1,\"memory\":128},"
             + "\"guest\":{\"userData\":\"#cloud-config\\n# rota.test=run\\n\"}}";
     assertEquals(201, stack.api("POST", "/v1/vms", second).status());
-    eventually("running", BOOT, () -> "running".equals(stack.vm("img-b").get("status")));
+    saying(
+        "img-b",
+        () -> eventually("running", BOOT, () -> "running".equals(stack.vm("img-b").get("status"))));
     assertEquals("dev-2", stack.vm("img-b").get("worker"), "placed where its image is");
     eventually(
         "its console is its log",

@@ -250,6 +250,20 @@ public final class ImageCache {
     refs.put(image, sha);
   }
 
+  /** The SHA-256 of {@code file}'s content, in hex: the name a cache gives its blob. */
+  public static String sha256(Path file) throws IOException {
+    MessageDigest digest;
+    try {
+      digest = MessageDigest.getInstance("SHA-256");
+    } catch (java.security.NoSuchAlgorithmException e) {
+      throw new IllegalStateException(e);
+    }
+    try (InputStream in = new java.security.DigestInputStream(Files.newInputStream(file), digest)) {
+      in.transferTo(java.io.OutputStream.nullOutputStream());
+    }
+    return HexFormat.of().formatHex(digest.digest());
+  }
+
   /** A file to make an image in, beside the blobs; {@link #keep} takes it in. */
   public Path newFile() throws IOException {
     Files.createDirectories(root.resolve("blobs"));
@@ -258,20 +272,11 @@ public final class ImageCache {
   }
 
   /**
-   * Takes {@code made} (a {@link #newFile}) in as image {@code image}, as if it had been fetched
-   * from there: a VM started from that image on this worker needs no fetch.
+   * Takes {@code made} (a {@link #newFile}, whose {@link #sha256} is {@code sha}) in as image
+   * {@code image}, as if it had been fetched from there: a VM started from that image on this
+   * worker needs no fetch.
    */
-  public void keep(String image, Path made) throws IOException {
-    MessageDigest digest;
-    try {
-      digest = MessageDigest.getInstance("SHA-256");
-    } catch (java.security.NoSuchAlgorithmException e) {
-      throw new IllegalStateException(e);
-    }
-    try (InputStream in = new java.security.DigestInputStream(Files.newInputStream(made), digest)) {
-      in.transferTo(java.io.OutputStream.nullOutputStream());
-    }
-    String sha = HexFormat.of().formatHex(digest.digest());
+  public void keep(String image, Path made, String sha) throws IOException {
     String format = format(made);
     readableByEveryGuest(made);
     synchronized (this) {

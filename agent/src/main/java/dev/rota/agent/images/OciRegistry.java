@@ -180,13 +180,14 @@ public final class OciRegistry {
   static final String DISK_MEDIA_TYPE = "application/vnd.rota.disk.v1+qcow2";
 
   /**
-   * Pushes {@code disk} as {@code image} (a reference with a tag), an artifact of one layer titled
-   * {@code title} and an empty config, as {@code oras push} would: what {@link #pull} takes back on
-   * any worker. Blobs the registry holds already are not sent again.
+   * Pushes {@code disk} (whose content has SHA-256 {@code sha256}) as {@code image} (a reference
+   * with a tag), an artifact of one layer titled {@code title} and an empty config, as {@code oras
+   * push} would: what {@link #pull} takes back on any worker. Blobs the registry holds already are
+   * not sent again.
    *
    * @return the manifest's digest, which pins the image ({@code image@sha256:...})
    */
-  public String push(String image, Path disk, String title)
+  public String push(String image, Path disk, String sha256, String title)
       throws ImageCache.ImageException, IOException, InterruptedException {
     Reference ref = Reference.parse(image);
     if (ref.digest() != null) {
@@ -196,11 +197,7 @@ public final class OciRegistry {
     byte[] config = "{}".getBytes(StandardCharsets.UTF_8);
     String configDigest = digest(config);
     upload(ref, configDigest, () -> HttpRequest.BodyPublishers.ofByteArray(config));
-    MessageDigest check = sha256();
-    try (InputStream in = new DigestInputStream(java.nio.file.Files.newInputStream(disk), check)) {
-      in.transferTo(java.io.OutputStream.nullOutputStream());
-    }
-    String diskDigest = "sha256:" + HexFormat.of().formatHex(check.digest());
+    String diskDigest = "sha256:" + sha256;
     upload(
         ref,
         diskDigest,

@@ -2,11 +2,9 @@ package dev.rota.agent.runtimes;
 
 import dev.rota.agent.images.ImageCache;
 import dev.rota.agent.images.OciRegistry;
-import dev.rota.agent.machine.Tools;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.List;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -23,14 +21,14 @@ public final class DiskSnapshots {
   private final PersistentDisks disks;
   private final ImageCache images;
   private final OciRegistry registry;
-  private final Supplier<Path> imageTool;
+  private final Supplier<QemuHost> host;
 
   public DiskSnapshots(
-      PersistentDisks disks, ImageCache images, OciRegistry registry, Supplier<Path> imageTool) {
+      PersistentDisks disks, ImageCache images, OciRegistry registry, Supplier<QemuHost> host) {
     this.disks = disks;
     this.images = images;
     this.registry = registry;
-    this.imageTool = imageTool;
+    this.host = host;
   }
 
   /**
@@ -47,22 +45,16 @@ public final class DiskSnapshots {
           disks.whileAtRest(
               id,
               overlay ->
-                  Tools.run(
-                      List.of(
-                          imageTool.get().toString(),
-                          "convert",
-                          "-q",
-                          "-O",
-                          "qcow2",
-                          overlay.toString(),
-                          made.toString()),
-                      "qemu-img is not installed"));
+                  host.get()
+                      .imageTool(
+                          "convert", "-q", "-O", "qcow2", overlay.toString(), made.toString()));
       if (!held) {
         return null;
       }
       long bytes = Files.size(made);
-      String digest = registry.push(image, made, "disk.qcow2");
-      images.keep(image, made);
+      String sha = ImageCache.sha256(made); // read once, for the registry and the cache
+      String digest = registry.push(image, made, sha, "disk.qcow2");
+      images.keep(image, made, sha);
       log.info("disk {} snapshotted as {} ({}, {} bytes)", id, image, digest, bytes);
       return new dev.rota.agentapi.DiskSnapshot(image, digest, bytes);
     } finally {

@@ -30,6 +30,13 @@ public record QemuHost(Path binary, Path imageTool, String accel, String why) {
   private static final Logger log = LoggerFactory.getLogger(QemuHost.class);
   static final Duration PROBE_DEADLINE = Duration.ofSeconds(2);
 
+  /** Runs {@link #imageTool} with {@code args}; an {@link IOException} says why it failed. */
+  public void imageTool(String... args) throws java.io.IOException {
+    List<String> command = new java.util.ArrayList<>(List.of(imageTool.toString()));
+    command.addAll(List.of(args));
+    dev.rota.agent.machine.Tools.run(command, "qemu-img is not installed");
+  }
+
   /** The QEMU of this machine's architecture on the PATH, if both it and qemu-img are there. */
   public static Optional<Path[]> installed() {
     String arch = System.getProperty("os.arch").toLowerCase(Locale.ROOT);

@@ -167,7 +167,7 @@ public final class QemuRuntime implements TaskRuntime {
               cpus(task),
               GuestConfinement.memoryLimitMib(memory, host.accel().equals("tcg")));
       Path rootDisk = disk == null ? null : rootDisk(task, dir, host, disk, uid);
-      List<Path> volumes = volumes(task, host, uid);
+      List<Mounted> volumes = volumes(task, host, uid);
       List<String> argv = command(task, dir, host, rootDisk, volumes, kernel, initrd, guest, uid);
       if (saved != null) {
         argv.addAll(List.of("-incoming", "unix:" + here(dir, GuestFiles.incoming(dir))));
@@ -424,10 +424,10 @@ public final class QemuRuntime implements TaskRuntime {
    * The VM's data volumes on this worker, in its spec's order: each found again, or copied from the
    * worker that held it when the VM moves with its disk, or made blank by its first task.
    */
-  private List<Path> volumes(Task task, QemuHost host, Integer uid)
+  private List<Mounted> volumes(Task task, QemuHost host, Integer uid)
       throws IOException, InterruptedException {
     dev.rota.agentapi.DiskSpec spec = task.spec.disk();
-    List<Path> files = new ArrayList<>();
+    List<Mounted> files = new ArrayList<>();
     for (dev.rota.agentapi.VolumeSpec v :
         spec == null ? List.<dev.rota.agentapi.VolumeSpec>of() : spec.volumesOrNone()) {
       task.progress("finding volume " + v.name());
@@ -438,7 +438,7 @@ public final class QemuRuntime implements TaskRuntime {
               null,
               at -> {
                 if (spec.from() == null) {
-                  qemuImg(host, "create", "-q", "-f", "qcow2", at.toString(), v.sizeGi() + "G");
+                  host.imageTool("create", "-q", "-f", "qcow2", at.toString(), v.sizeGi() + "G");
                   return;
                 }
                 dev.rota.agentapi.DiskSource from = spec.from();
@@ -453,16 +453,18 @@ public final class QemuRuntime implements TaskRuntime {
                     task);
               });
       own(file, uid);
-      files.add(file);
+      files.add(new Mounted(v, file));
     }
     return files;
   }
 
+  /** A data volume of the VM, and its file on this worker. */
+  private record Mounted(dev.rota.agentapi.VolumeSpec spec, Path file) {}
+
   private static void makeOverlay(
       QemuHost host, ImageCache.Lease image, Path overlay, dev.rota.agentapi.DiskSpec spec)
       throws IOException {
-    qemuImg(
-        host,
+    host.imageTool(
         "create",
         "-q",
         "-f",
@@ -474,15 +476,8 @@ public final class QemuRuntime implements TaskRuntime {
         overlay.toString());
     if (spec != null && spec.sizeGi() != null) {
       // Grown, never shrunk: qemu-img refuses a size below the image's, and says so.
-      qemuImg(host, "resize", "-q", "-f", "qcow2", overlay.toString(), spec.sizeGi() + "G");
+      host.imageTool("resize", "-q", "-f", "qcow2", overlay.toString(), spec.sizeGi() + "G");
     }
-  }
-
-  /** Runs the worker's qemu-img with {@code args}; an {@link IOException} says why it failed. */
-  private static void qemuImg(QemuHost host, String... args) throws IOException {
-    List<String> command = new ArrayList<>(List.of(host.imageTool().toString()));
-    command.addAll(List.of(args));
-    Tools.run(command, "qemu-img is not installed");
   }
 
   private ImageCache.Lease lease(
@@ -544,7 +539,7 @@ public final class QemuRuntime implements TaskRuntime {
       Path dir,
       QemuHost host,
       Path rootDisk,
-      List<Path> volumes,
+      List<Mounted> volumes,
       ImageCache.Lease kernel,
       ImageCache.Lease initrd,
       GuestSpec guest,
@@ -611,18 +606,20 @@ public final class QemuRuntime implements TaskRuntime {
               "-device",
               "virtio-blk-pci,drive=root,bootindex=0"));
     }
-    List<dev.rota.agentapi.VolumeSpec> volumeSpecs =
-        task.spec.disk() == null ? List.of() : task.spec.disk().volumesOrNone();
     for (int i = 0; i < volumes.size(); i++) {
       // Its name as the disk's serial: the guest finds it at /dev/disk/by-id/virtio-<name>.
       argv.addAll(
           List.of(
               "-drive",
-              "file=" + here(dir, volumes.get(i)) + ",if=none,id=volume" + i + ",format=qcow2",
+              "file="
+                  + here(dir, volumes.get(i).file())
+                  + ",if=none,id=volume"
+                  + i
+                  + ",format=qcow2",
               "-device",
-              "virtio-blk-pci,drive=volume" + i + ",serial=" + volumeSpecs.get(i).name()));
+              "virtio-blk-pci,drive=volume" + i + ",serial=" + volumes.get(i).spec().name()));
     }
-    List<dev.rota.agentapi.VolumeSpec> mounted = volumes.isEmpty() ? List.of() : volumeSpecs;
+    List<dev.rota.agentapi.VolumeSpec> mounted = volumes.stream().map(Mounted::spec).toList();
     if (CloudInitSeed.seeded(guest, mounted)) {
       Path seed = CloudInitSeed.write(files, task.id, task.spec.vm(), guest, mounted);
       own(seed, uid);

@@ -95,7 +95,12 @@ class DiskSnapshotsTest {
         overlay.toString());
     run("qemu-io", "-c", "write -P 0x5a 1M 64k", overlay.toString());
 
-    DiskSnapshots snapshots = new DiskSnapshots(disks, here, registry(), () -> Path.of("qemu-img"));
+    DiskSnapshots snapshots =
+        new DiskSnapshots(
+            disks,
+            here,
+            registry(),
+            () -> new QemuHost(Path.of("qemu-system-x86_64"), Path.of("qemu-img"), "tcg", "test"));
     String image = "oci://" + registry.address + "/snaps/devbox:1";
     DiskSnapshot made = snapshots.snapshot("devbox-7", image);
     assertEquals(image, made.image());

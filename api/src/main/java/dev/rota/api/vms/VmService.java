@@ -40,7 +40,6 @@ public class VmService {
   private final Clock clock;
   private final VmEndpoints endpoints;
   private final WorkflowLinks links;
-  private final dev.rota.store.VolumeRepository volumes;
 
   public VmService(
       VmRepository vms,
@@ -49,10 +48,8 @@ public class VmService {
       Clock clock,
       VmEndpoints endpoints,
       WorkflowLinks links,
-      dev.rota.api.secrets.SecretUse secretUse,
-      dev.rota.store.VolumeRepository volumes) {
+      dev.rota.api.secrets.SecretUse secretUse) {
     this.secretUse = secretUse;
-    this.volumes = volumes;
     this.links = links;
     this.endpoints = endpoints;
     this.vms = vms;
@@ -109,7 +106,6 @@ public class VmService {
   private VmTemplate checked(VmRequest request, String field) {
     VmTemplate spec = spec(request, field);
     secretUse.check(spec.secrets(), field);
-    checkVolumes(spec, field);
     return spec;
   }
 
@@ -287,40 +283,6 @@ public class VmService {
       mounts.add(new dev.rota.store.VolumeMount(v.name(), v.mountPath()));
     }
     return List.copyOf(mounts);
-  }
-
-  /**
-   * That the volumes {@code spec} mounts exist, are mounted by no other VM, and are on one worker,
-   * each refusal naming its field; the submission's transaction checks again.
-   */
-  private void checkVolumes(VmTemplate spec, String field) {
-    List<dev.rota.store.VolumeMount> mounts = spec.volumes();
-    if (mounts.isEmpty()) {
-      return;
-    }
-    Map<String, dev.rota.store.VolumeRow> found = new java.util.HashMap<>();
-    volumes
-        .findHeldByNameInList(mounts.stream().map(dev.rota.store.VolumeMount::name).toList())
-        .forEach(v -> found.put(v.name(), v));
-    String worker = null;
-    for (int i = 0; i < mounts.size(); i++) {
-      String name = mounts.get(i).name();
-      dev.rota.store.VolumeRow v = found.get(name);
-      String at = field + "volumes[" + i + "].name";
-      if (v == null) {
-        // The request is well formed; the cluster holds no such volume (yet): a conflict.
-        throw Problems.conflict(
-            at + ": no volume named " + name + ": create it (POST /v1/volumes)");
-      }
-      if (v.vm() != null) {
-        throw Problems.conflict(at + ": volume " + name + " is mounted by VM " + v.vm());
-      }
-      if (v.worker() != null && worker != null && !worker.equals(v.worker())) {
-        throw Problems.conflict(
-            at + ": volume " + name + " is on worker " + v.worker() + ", the others on " + worker);
-      }
-      worker = v.worker() != null ? v.worker() : worker;
-    }
   }
 
   /**

@@ -5,11 +5,9 @@ import dev.rota.api.auth.RequiresRole;
 import dev.rota.api.auth.Role;
 import dev.rota.api.problem.ProblemAnswers;
 import dev.rota.api.problem.Problems;
-import dev.rota.control.DiskSweeper;
-import dev.rota.store.Sql;
+import dev.rota.control.VolumeCommands;
 import dev.rota.store.VolumeRepository;
 import dev.rota.store.VolumeRow;
-import dev.rota.store.WorkerRepository;
 import io.micronaut.core.annotation.Nullable;
 import io.micronaut.http.HttpStatus;
 import io.micronaut.http.annotation.Body;
@@ -25,11 +23,8 @@ import io.swagger.v3.oas.annotations.media.Content;
 import io.swagger.v3.oas.annotations.media.Schema;
 import io.swagger.v3.oas.annotations.parameters.RequestBody;
 import io.swagger.v3.oas.annotations.tags.Tag;
-import java.time.Clock;
 import java.util.List;
 import java.util.Map;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * {@code /v1/volumes}: data volumes, blank disks that outlive the VMs mounting them. A volume is on
@@ -41,25 +36,14 @@ import org.slf4j.LoggerFactory;
 @Controller("/v1/volumes")
 @ExecuteOn(TaskExecutors.BLOCKING)
 public class VolumeController {
-  private static final Logger log = LoggerFactory.getLogger(VolumeController.class);
-
   private final VolumeRepository volumes;
-  private final WorkerRepository workers;
-  private final DiskSweeper disks;
+  private final VolumeCommands commands;
   private final JsonBodies bodies;
-  private final Clock clock;
 
-  public VolumeController(
-      VolumeRepository volumes,
-      WorkerRepository workers,
-      DiskSweeper disks,
-      JsonBodies bodies,
-      Clock clock) {
+  public VolumeController(VolumeRepository volumes, VolumeCommands commands, JsonBodies bodies) {
     this.volumes = volumes;
-    this.workers = workers;
-    this.disks = disks;
+    this.commands = commands;
     this.bodies = bodies;
-    this.clock = clock;
   }
 
   /** 201; the volume is made on its worker when a VM that mounts it first starts there. */
@@ -74,28 +58,7 @@ public class VolumeController {
   @ProblemAnswers.Conflicting
   public VolumeView create(@Body @Nullable String body) {
     VolumeRequest request = bodies.read(body, VolumeRequest.class);
-    if (request.worker() != null
-        && workers
-            .findById(request.worker())
-            .filter(w -> w.runtimes().contains("qemu"))
-            .isEmpty()) {
-      throw Problems.conflict(
-          "worker: no worker named " + request.worker() + " runs the qemu runtime");
-    }
-    try {
-      volumes.create(request.name(), request.sizeGi(), request.worker(), clock.instant());
-    } catch (RuntimeException e) {
-      if (Sql.isUniqueViolation(e)) {
-        throw Problems.conflict("volume '" + request.name() + "' already exists");
-      }
-      throw e;
-    }
-    log.info(
-        "volume {} created, {} GiB{}",
-        request.name(),
-        request.sizeGi(),
-        request.worker() == null ? "" : " on worker " + request.worker());
-    return VolumeView.of(find(request.name()));
+    return VolumeView.of(commands.create(request.name(), request.sizeGi(), request.worker()));
   }
 
   @RequiresRole(Role.COMPUTE_READ)
@@ -121,19 +84,7 @@ public class VolumeController {
   @ProblemAnswers.Missing
   @ProblemAnswers.Conflicting
   public void delete(String name) {
-    VolumeRow volume = find(name);
-    if (volumes.deleteIfFree(name) == 0) {
-      throw Problems.conflict(
-          "volume '"
-              + name
-              + "' is mounted by VM "
-              + find(name).vm()
-              + ": delete that VM first (the volume stays)");
-    }
-    if (volume.worker() != null) {
-      disks.deleteNow(volume.worker(), volume.volumeId());
-    }
-    log.info("volume {} deleted", name);
+    commands.delete(name);
   }
 
   private VolumeRow find(String name) {

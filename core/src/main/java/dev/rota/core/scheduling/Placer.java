@@ -272,7 +272,7 @@ public final class Placer {
           // Its disk's worker takes no VMs now, but can lend the disk: it goes elsewhere with a
           // copy, where it fits. (A worker that is only full keeps it: its own last task may be
           // what fills it, and a copy is dear.)
-          chosen = cls.available.firstFit(request, withItsDiskCopied(vm, cls));
+          chosen = cls.available.firstFit(request, perVm(vm, cls, true));
         }
         if (chosen == null) {
           unplaced.add(vm);
@@ -320,12 +320,23 @@ public final class Placer {
      * neither narrows them.
      */
     private static Predicate<Slot> avoiding(PendingVm vm) {
+      return avoiding(vm, false);
+    }
+
+    /**
+     * The workers the VM avoids and, when it has a disk, its disk's rule: only the disk's worker,
+     * or ({@code diskCopied}) any other, the disk copied there.
+     */
+    private static Predicate<Slot> avoiding(PendingVm vm, boolean diskCopied) {
       Predicate<Slot> avoids =
           vm.avoid() == null ? null : s -> PlacementStack.AVOIDS.admits(s.worker.name(), vm);
       if (vm.diskOn() == null) {
         return avoids;
       }
-      Predicate<Slot> disk = s -> PlacementStack.DISK.admits(s.worker.name(), vm);
+      Predicate<Slot> disk =
+          diskCopied
+              ? s -> !s.worker.name().equals(vm.diskOn())
+              : s -> PlacementStack.DISK.admits(s.worker.name(), vm);
       return avoids == null ? disk : avoids.and(disk);
     }
 
@@ -339,16 +350,6 @@ public final class Placer {
           && classOf(vm).members.stream().noneMatch(s -> s.worker.name().equals(vm.diskOn()));
     }
 
-    /** What {@link #perVm} admits, but for the disk: any worker other than the disk's. */
-    private Predicate<Slot> withItsDiskCopied(PendingVm vm, ConstraintClass cls) {
-      Predicate<Slot> admits = s -> !s.worker.name().equals(vm.diskOn());
-      if (vm.avoid() != null) {
-        admits = admits.and(s -> PlacementStack.AVOIDS.admits(s.worker.name(), vm));
-      }
-      Predicate<String> spread = spreads.admits(vm, cls.candidates());
-      return spread == null ? admits : admits.and(s -> spread.test(s.worker.name()));
-    }
-
     private static Predicate<Slot> elsewhere(PendingVm vm, Predicate<Slot> admits) {
       Predicate<Slot> notThere = s -> !s.worker.name().equals(vm.failedOn());
       return admits == null ? notThere : admits.and(notThere);
@@ -360,7 +361,12 @@ public final class Placer {
      * misfits serve.
      */
     private Predicate<Slot> perVm(PendingVm vm, ConstraintClass cls) {
-      Predicate<Slot> admits = avoiding(vm);
+      return perVm(vm, cls, false);
+    }
+
+    /** {@link #perVm}, or ({@code diskCopied}) with its disk copied to any other worker. */
+    private Predicate<Slot> perVm(PendingVm vm, ConstraintClass cls, boolean diskCopied) {
+      Predicate<Slot> admits = avoiding(vm, diskCopied);
       Predicate<String> spread = spreads.admits(vm, cls.candidates());
       if (spread == null) {
         return admits;

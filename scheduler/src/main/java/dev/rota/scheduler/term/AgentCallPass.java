@@ -71,7 +71,6 @@ public class AgentCallPass {
   private final TransactionOperations<Connection> tx;
   private final SecretValues secretValues;
   private final RemovedTasks removedTasks;
-  private final dev.rota.store.WorkerRepository workers;
 
   /** How long a token to copy a disk holds: long enough for a large disk at disk speed. */
   static final java.time.Duration DISK_TOKEN = java.time.Duration.ofHours(6);
@@ -92,9 +91,7 @@ public class AgentCallPass {
       TransactionOperations<Connection> tx,
       SecretValues secretValues,
       RemovedTasks removedTasks,
-      dev.rota.store.WorkerRepository workers,
       dev.rota.store.VolumeRepository volumes) {
-    this.workers = workers;
     this.volumes = volumes;
     this.secretValues = secretValues;
     this.removedTasks = removedTasks;
@@ -284,8 +281,11 @@ public class AgentCallPass {
       }
       TaskSpec spec;
       try {
-        dev.rota.agentapi.DiskSource from = diskSource(vm, a.worker());
-        spec = spec(vm, secrets, a.worker(), from, volumes(vm, a.worker()));
+        // The agent that holds what the VM keeps, when it moves with it here; null when it does
+        // not, or that worker is no longer registered (the copy then fails, saying so).
+        AgentAddress holder = moves(vm, a.worker()) ? endpoints.get(vm.notes().diskFrom()) : null;
+        spec =
+            spec(vm, secrets, a.worker(), diskSource(vm, a.worker(), holder), volumes(vm, holder));
       } catch (SecretValues.Unavailable e) {
         failStart(a, "cannot start task " + a.taskId() + ": its " + e.getMessage());
         done.add(a.id());
@@ -510,11 +510,10 @@ public class AgentCallPass {
    * Where the VM's persistent disk is copied from when it moves with it to {@code worker}: the
    * agent that holds it, with a token for that disk alone; null when it is not moving.
    */
-  private dev.rota.agentapi.DiskSource diskSource(VmRow vm, String worker) {
+  private dev.rota.agentapi.DiskSource diskSource(VmRow vm, String worker, AgentAddress holder) {
     if (!moves(vm, worker)) {
       return null;
     }
-    AgentAddress holder = holder(vm, worker);
     if (holder == null) {
       return new dev.rota.agentapi.DiskSource(vm.notes().diskFrom(), null, null, null);
     }
@@ -533,16 +532,6 @@ public class AgentCallPass {
         && (vm.spec().persistentDisk() || vm.notes().memorySaved());
   }
 
-  /**
-   * The agent holding what the VM keeps, when it moves with it to {@code worker}: null when it does
-   * not move, or that worker is no longer registered (the copy then fails, saying so).
-   */
-  private AgentAddress holder(VmRow vm, String worker) {
-    return moves(vm, worker)
-        ? workers.findById(vm.notes().diskFrom()).map(dev.rota.store.WorkerRow::agent).orElse(null)
-        : null;
-  }
-
   /** A token for disk or volume {@code id} on {@code holder}; null for an agent that asks none. */
   private String token(AgentAddress holder, String id) {
     return holder.secret() == null
@@ -552,10 +541,10 @@ public class AgentCallPass {
   }
 
   /**
-   * The data volumes the VM mounts, in its spec's order, each with a token for its copy when the VM
-   * moves with them to {@code worker}.
+   * The data volumes the VM mounts, in its spec's order, each with a token for its copy from {@code
+   * holder} when the VM moves with them.
    */
-  private List<dev.rota.agentapi.VolumeSpec> volumes(VmRow vm, String worker) {
+  private List<dev.rota.agentapi.VolumeSpec> volumes(VmRow vm, AgentAddress holder) {
     List<dev.rota.store.VolumeMount> mounts = vm.spec().volumes();
     if (mounts.isEmpty()) {
       return List.of();
@@ -564,7 +553,6 @@ public class AgentCallPass {
     volumes
         .findHeldByNameInList(mounts.stream().map(dev.rota.store.VolumeMount::name).toList())
         .forEach(r -> rows.put(r.name(), r));
-    AgentAddress holder = holder(vm, worker);
     List<dev.rota.agentapi.VolumeSpec> specs = new ArrayList<>();
     for (dev.rota.store.VolumeMount m : mounts) {
       dev.rota.store.VolumeRow r = rows.get(m.name());
