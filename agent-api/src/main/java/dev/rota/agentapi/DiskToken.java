@@ -18,6 +18,15 @@ public final class DiskToken {
 
   private DiskToken() {}
 
+  /**
+   * What a token names for the VM arriving at task {@code taskId} by a live move ({@link
+   * LiveMove}): it lets the agent the VM leaves send it to that task alone. It cannot be a disk's
+   * id, which has no colon.
+   */
+  public static String incoming(String taskId) {
+    return "incoming:" + taskId;
+  }
+
   /** A token for disk {@code diskId} that holds until {@code expiresAtEpochSecond}. */
   public static String mint(String secret, String diskId, long expiresAtEpochSecond) {
     return PREFIX + expiresAtEpochSecond + "." + mac(secret, diskId, expiresAtEpochSecond);

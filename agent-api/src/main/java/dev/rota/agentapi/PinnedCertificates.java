@@ -28,6 +28,20 @@ public final class PinnedCertificates extends X509ExtendedTrustManager {
    * The pin for an endpoint's {@code host:port}, set before each call to it (it changes only with a
    * new registration).
    */
+  /**
+   * What trusts the one agent at {@code endpoint} by its certificate's pin {@code sha256}: null for
+   * an {@code http://} endpoint, which has no certificate.
+   */
+  public static javax.net.ssl.SSLContext only(java.net.URI endpoint, String sha256) {
+    if (!"https".equals(endpoint.getScheme())) {
+      return null;
+    }
+    PinnedCertificates pins = new PinnedCertificates();
+    pins.expect(
+        endpoint.getHost() + ":" + (endpoint.getPort() < 0 ? 443 : endpoint.getPort()), sha256);
+    return pins.context();
+  }
+
   public void expect(String authority, String sha256) {
     pins.put(authority, sha256);
   }

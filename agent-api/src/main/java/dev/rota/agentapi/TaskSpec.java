@@ -26,6 +26,9 @@ import java.util.Map;
  *     one that goes with the task, the image's size
  * @param resume whether a {@code qemu} VM resumes from the memory it saved on this worker when it
  *     was suspended, rather than booting; null for false
+ * @param incoming whether a {@code qemu} VM arrives running from another worker, rather than
+ *     booting: its QEMU waits, its disks made blank, for the agent there to send its disks and
+ *     memory ({@link LiveMove}); null for false
  */
 public record TaskSpec(
     String vm,
@@ -43,7 +46,45 @@ public record TaskSpec(
     Checks checks,
     SecretRefs secrets,
     DiskSpec disk,
-    Boolean resume) {
+    Boolean resume,
+    Boolean incoming) {
+  public TaskSpec(
+      String vm,
+      int restartCount,
+      String runtime,
+      String image,
+      List<String> command,
+      Map<String, String> env,
+      Map<String, Long> resources,
+      GuestSpec guest,
+      Disconnect disconnect,
+      List<PortSpec> ports,
+      Long submission,
+      NetworkSpec network,
+      Checks checks,
+      SecretRefs secrets,
+      DiskSpec disk,
+      Boolean resume) {
+    this(
+        vm,
+        restartCount,
+        runtime,
+        image,
+        command,
+        env,
+        resources,
+        guest,
+        disconnect,
+        ports,
+        submission,
+        network,
+        checks,
+        secrets,
+        disk,
+        resume,
+        null);
+  }
+
   public TaskSpec(
       String vm,
       int restartCount,
@@ -123,7 +164,8 @@ public record TaskSpec(
         checks,
         secrets,
         disk,
-        resume);
+        resume,
+        incoming);
   }
 
   /**
@@ -169,7 +211,13 @@ public record TaskSpec(
         checks,
         secrets,
         disk,
-        resume);
+        resume,
+        incoming);
+  }
+
+  /** Whether it arrives running from another worker by a live move rather than booting. */
+  public boolean arrives() {
+    return Boolean.TRUE.equals(incoming);
   }
 
   /** Whether it resumes from saved memory rather than booting. */

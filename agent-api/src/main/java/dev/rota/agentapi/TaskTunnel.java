@@ -60,6 +60,14 @@ public final class TaskTunnel implements Closeable {
     return "/v1/tasks/" + taskId + "/exec" + commandQuery(command);
   }
 
+  /**
+   * The request target of a VM arriving at task {@code taskId} by a live move: its memory, or a
+   * connection to its disks ({@link LiveMove#CHANNELS}).
+   */
+  public static String incoming(String taskId, String channel) {
+    return "/v1/tasks/" + taskId + "/incoming/" + channel;
+  }
+
   /** A command as a query, {@code ?command=sh&command=-c&command=...}: one parameter per word. */
   public static String commandQuery(java.util.List<String> command) {
     StringBuilder query = new StringBuilder();
@@ -70,6 +78,37 @@ public final class TaskTunnel implements Closeable {
           .append(java.net.URLEncoder.encode(word, StandardCharsets.UTF_8).replace("+", "%20"));
     }
     return query.toString();
+  }
+
+  /**
+   * Connects to the agent at {@code endpoint} ({@code https://host:port} over {@code tls}, or
+   * {@code http://}) and asks it for {@code target} with {@code secret}; {@code timeout} bounds the
+   * connection and the answer, after which the tunnel waits as long as its ends are quiet.
+   *
+   * @param tls what trusts the agent's certificate (its pin); null over plain HTTP
+   */
+  public static TaskTunnel dial(
+      java.net.URI endpoint,
+      javax.net.ssl.SSLContext tls,
+      String secret,
+      String target,
+      java.time.Duration timeout)
+      throws IOException {
+    int port = endpoint.getPort() >= 0 ? endpoint.getPort() : tls == null ? 80 : 443;
+    Socket socket = tls == null ? new Socket() : tls.getSocketFactory().createSocket();
+    try {
+      socket.connect(
+          new java.net.InetSocketAddress(endpoint.getHost(), port), (int) timeout.toMillis());
+      socket.setTcpNoDelay(true);
+      socket.setSoTimeout((int) timeout.toMillis());
+      TaskTunnel tunnel =
+          open(socket, endpoint.getHost() + ":" + port, secret == null ? "" : secret, target);
+      socket.setSoTimeout(0);
+      return tunnel;
+    } catch (IOException e) {
+      socket.close();
+      throw e;
+    }
   }
 
   /**
@@ -115,8 +154,7 @@ public final class TaskTunnel implements Closeable {
       String detail = new String(body.readNBytes(8192), StandardCharsets.UTF_8);
       int at = detail.indexOf("\"detail\":\"");
       if (at >= 0) {
-        int end = detail.indexOf('"', at + 10);
-        detail = detail.substring(at + 10, end > 0 ? end : detail.length());
+        detail = jsonString(detail, at + 10);
       }
       socket.close();
       throw new Refused(code, detail);
@@ -137,6 +175,34 @@ public final class TaskTunnel implements Closeable {
   @Override
   public void close() throws IOException {
     socket.close();
+  }
+
+  /** The JSON string whose text starts at {@code from}, its escapes undone, up to its quote. */
+  private static String jsonString(String json, int from) {
+    StringBuilder text = new StringBuilder();
+    for (int i = from; i < json.length(); i++) {
+      char c = json.charAt(i);
+      if (c == '"') {
+        break;
+      }
+      if (c == '\\' && i + 1 < json.length()) {
+        char e = json.charAt(++i);
+        switch (e) {
+          case 'n' -> text.append('\n');
+          case 't' -> text.append('\t');
+          case 'u' -> {
+            if (i + 4 < json.length()) {
+              text.append((char) Integer.parseInt(json.substring(i + 1, i + 5), 16));
+              i += 4;
+            }
+          }
+          default -> text.append(e);
+        }
+      } else {
+        text.append(c);
+      }
+    }
+    return text.toString();
   }
 
   private static String line(InputStream in) throws IOException {

@@ -14,6 +14,7 @@ import dev.rota.agent.link.TaskReporter;
 import dev.rota.agent.link.WorkerFacts;
 import dev.rota.agent.machine.HostPorts;
 import dev.rota.agent.machine.Tools;
+import dev.rota.agent.runtimes.AgentSelf;
 import dev.rota.agent.runtimes.Cgroups;
 import dev.rota.agent.runtimes.DiskSnapshots;
 import dev.rota.agent.runtimes.GuestConfinement;
@@ -156,6 +157,8 @@ public final class Agent implements AutoCloseable {
     java.util.function.Consumer<java.util.List<String>> prefetch = asked -> {};
     PersistentDisks disks = null;
     DiskSnapshots snapshots = null;
+    java.util.concurrent.CompletableFuture<AgentSelf> self =
+        new java.util.concurrent.CompletableFuture<>();
     for (String r : config.runtimes()) {
       switch (r.strip()) {
         case "process" -> {
@@ -243,7 +246,8 @@ public final class Agent implements AutoCloseable {
                   timers,
                   ports.bindHost(),
                   confinement,
-                  disks));
+                  disks,
+                  self));
           prefetch =
               new Prefetcher(cache, images, threads.requests(), java.time.Clock.systemUTC())::want;
         }
@@ -307,6 +311,9 @@ public final class Agent implements AutoCloseable {
     }
     http.start();
     String endpoint = config.endpoint(http.port());
+    self.complete(
+        new AgentSelf(
+            config.workerName(), endpoint, config.secret(), tls == null ? null : tls.sha256()));
     Fence fence = new Fence(config.dataDir().resolve("fence"), java.time.Clock.systemUTC(), tasks);
     fence.start(timers, requests);
     ControllerLink link =

@@ -28,6 +28,24 @@ public record TestGuest(Path kernel, Path initrd, Path rawDisk, Path qcow2Disk) 
           + "i=0\n"
           + "while true; do i=$((i + 1)); echo \"count=$i boot=$boot\"; sleep 1; done\n";
 
+  /**
+   * Shell lines of user data that mount the guest's own boot disk (FAT, booted from an image) at
+   * {@code /d}, its device in {@code $dev}, and count its boots there, in {@code $n}: what a test
+   * writes there stays on the VM's disk.
+   */
+  public static final String COUNT_BOOTS_ON_DISK =
+      """
+      mkdir -p /d
+      for dev in /dev/vd?; do
+        mount -t vfat "$dev" /d 2>/dev/null || continue
+        [ -f /d/syslinux.cfg ] && break
+        umount /d
+      done
+      n=$(( $(cat /d/boots 2>/dev/null || echo 0) + 1 ))
+      echo "$n" > /d/boots
+      sync
+      """;
+
   private static final java.util.regex.Pattern COUNT =
       java.util.regex.Pattern.compile("count=(\\d+) boot=([0-9a-f-]+)");
 

@@ -8,12 +8,16 @@ import ch.qos.logback.core.spi.FilterReply;
 
 /**
  * Drops the SDK's pollers' warnings, stack trace and all, for each poll that failed because the
- * Temporal server was out of reach (gRPC {@code UNAVAILABLE}): a hundred and more a minute from
- * every poller while it is away, where the host's outage watch says it once and again when it is
- * back. A poll failing for another reason still shows.
+ * Temporal server was out of reach (gRPC {@code UNAVAILABLE}) or ended the poll as it went away or
+ * came back ({@code CANCELLED: context canceled}, the server's own cancel): a hundred and more a
+ * minute from every poller while it is away, where the host's outage watch says it once and again
+ * when it is back. A poll failing for another reason still shows.
  */
 public final class TemporalAwayFilter extends Filter<ILoggingEvent> {
   static final String POLLERS = "io.temporal.internal.worker.";
+
+  /** A poll the server cancelled, as it does with those under way when it stops or restarts. */
+  static final String SERVER_CANCELLED = "CANCELLED: context canceled";
 
   @Override
   public FilterReply decide(ILoggingEvent event) {
@@ -25,7 +29,8 @@ public final class TemporalAwayFilter extends Filter<ILoggingEvent> {
     for (IThrowableProxy t = event.getThrowableProxy(); t != null; t = t.getCause()) {
       if ("io.grpc.StatusRuntimeException".equals(t.getClassName())
           && t.getMessage() != null
-          && t.getMessage().startsWith("UNAVAILABLE")) {
+          && (t.getMessage().startsWith("UNAVAILABLE")
+              || t.getMessage().equals(SERVER_CANCELLED))) {
         return FilterReply.DENY;
       }
     }

@@ -16,13 +16,27 @@ class TemporalAwayFilterTest {
   }
 
   @Test
-  void aPollThatFoundTemporalAwayIsDroppedAndEveryOtherFailureKept() {
+  void aPollThatFoundTemporalAwayOrWasCancelledByItIsDroppedAndEveryOtherFailureKept() {
     Throwable away = Status.UNAVAILABLE.withDescription("io exception").asRuntimeException();
     assertEquals(FilterReply.DENY, decide(POLLER, Level.WARN, away));
     assertEquals(
         FilterReply.DENY,
         decide(POLLER, Level.WARN, new IllegalStateException("poll", away)),
         "as a cause too");
+    assertEquals(
+        FilterReply.DENY,
+        decide(
+            POLLER,
+            Level.WARN,
+            Status.CANCELLED.withDescription("context canceled").asRuntimeException()),
+        "a poll the server cancelled as it went away or came back");
+    assertEquals(
+        FilterReply.NEUTRAL,
+        decide(
+            POLLER,
+            Level.WARN,
+            Status.CANCELLED.withDescription("Thread interrupted").asRuntimeException()),
+        "a poll cancelled here is no outage");
     assertEquals(
         FilterReply.NEUTRAL,
         decide(POLLER, Level.WARN, Status.PERMISSION_DENIED.asRuntimeException()),

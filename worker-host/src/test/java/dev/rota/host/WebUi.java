@@ -64,7 +64,7 @@ final class WebUi implements AutoCloseable {
       throws Exception {
     driver.get(url);
     String[] last = {""};
-    long[] loadedAt = {System.nanoTime()};
+    long[] settledAt = {System.nanoTime()};
     try {
       new WebDriverWait(driver, PATIENCE, Duration.ofMillis(250))
           .until(
@@ -74,14 +74,20 @@ final class WebUi implements AutoCloseable {
                   last[0] = now;
                   return true;
                 }
-                if (!now.isBlank()) {
-                  last[0] = now; // a page reloading shows nothing: the failure tells the last seen
+                // A page still loading changes, or shows nothing: wait until it has settled. On a
+                // loaded machine that takes longer than any fixed time after the load.
+                if (now.isBlank() || !now.equals(last[0])) {
+                  if (!now.isBlank()) {
+                    last[0] = now; // the failure tells the last page seen
+                  }
+                  settledAt[0] = System.nanoTime();
+                  return false;
                 }
-                // The UI reads a workflow's details once per load ("press R for freshness"): load
-                // it again.
-                if (System.nanoTime() - loadedAt[0] > RELOAD_AFTER.toNanos()) {
+                // The UI reads a workflow's details once per load ("press R for freshness"): a
+                // page settled without them is loaded again.
+                if (System.nanoTime() - settledAt[0] > RELOAD_AFTER.toNanos()) {
                   driver.navigate().refresh();
-                  loadedAt[0] = System.nanoTime();
+                  settledAt[0] = System.nanoTime();
                 }
                 return false;
               });

@@ -43,12 +43,9 @@ final class DiskPull {
     }
     URI uri = URI.create(from.endpoint() + "/v1/disks/" + id + "/files/" + name);
     HttpClient.Builder client = HttpClient.newBuilder().connectTimeout(CONNECT);
-    if (uri.getScheme().equals("https")) {
-      PinnedCertificates pins = new PinnedCertificates();
-      pins.expect(
-          uri.getHost() + ":" + (uri.getPort() < 0 ? 443 : uri.getPort()),
-          from.certificateSha256());
-      client.sslContext(pins.context());
+    javax.net.ssl.SSLContext tls = PinnedCertificates.only(uri, from.certificateSha256());
+    if (tls != null) {
+      client.sslContext(tls);
     }
     HttpRequest.Builder get = HttpRequest.newBuilder(uri).GET();
     if (from.token() != null) {
@@ -73,29 +70,35 @@ final class DiskPull {
           "waiting for its task on worker " + from.worker() + " to end, to copy " + what);
       Thread.sleep(1_000);
     }
-    try (InputStream in = answer.body()) {
-      if (answer.statusCode() != 200) {
-        String why = new String(in.readNBytes(512), java.nio.charset.StandardCharsets.UTF_8);
-        throw new IOException(
-            "could not copy "
-                + what
-                + " from worker "
-                + from.worker()
-                + ": it answered "
-                + answer.statusCode()
-                + " "
-                + why.strip());
-      }
-      long size = answer.headers().firstValueAsLong("Content-Length").orElse(-1);
-      try {
-        body(in, to, size, what, from.worker(), progress);
-      } catch (IOException e) {
-        if (e.getMessage() != null && e.getMessage().startsWith("could not copy")) {
-          throw e;
+    try {
+      try (InputStream in = answer.body()) {
+        if (answer.statusCode() != 200) {
+          String why = new String(in.readNBytes(512), java.nio.charset.StandardCharsets.UTF_8);
+          throw new IOException(
+              "could not copy "
+                  + what
+                  + " from worker "
+                  + from.worker()
+                  + ": it answered "
+                  + answer.statusCode()
+                  + " "
+                  + why.strip());
         }
-        throw new IOException(
-            "could not copy " + what + " from worker " + from.worker() + ": " + e.getMessage(), e);
+        long size = answer.headers().firstValueAsLong("Content-Length").orElse(-1);
+        try {
+          body(in, to, size, what, from.worker(), progress);
+        } catch (IOException e) {
+          if (e.getMessage() != null && e.getMessage().startsWith("could not copy")) {
+            throw e;
+          }
+          throw new IOException(
+              "could not copy " + what + " from worker " + from.worker() + ": " + e.getMessage(),
+              e);
+        }
       }
+    } finally {
+      // A client no longer reachable closes its connections, even one still being read.
+      java.lang.ref.Reference.reachabilityFence(http);
     }
   }
 

@@ -107,6 +107,15 @@ public final class PersistentDisks {
       Files.deleteIfExists(memory(id));
     }
     Path overlay = overlay(id);
+    if (Files.exists(overlay) && task.spec.arrives()) {
+      // A VM arriving by a live move is sent only what its disk holds over its image: a disk left
+      // here from an earlier time would keep whatever the one sent does not overwrite.
+      Record left = read(overlay.getParent());
+      Files.delete(overlay);
+      if (left != null && left.sha256() != null) {
+        images.release(left.sha256());
+      }
+    }
     if (Files.exists(overlay)) {
       return overlay;
     }

@@ -84,6 +84,8 @@ public final class QemuRuntime implements TaskRuntime {
 
   private final SavedMemory memory;
 
+  private final QemuMoves moves;
+
   /** The tasks being suspended: one suspend at a time each. */
   private final java.util.Set<String> suspending =
       java.util.concurrent.ConcurrentHashMap.newKeySet();
@@ -96,7 +98,8 @@ public final class QemuRuntime implements TaskRuntime {
       ScheduledExecutorService timers,
       String forwardHost,
       GuestConfinement confinement,
-      PersistentDisks disks) {
+      PersistentDisks disks,
+      java.util.concurrent.CompletableFuture<AgentSelf> self) {
     this.confinement = confinement;
     this.disks = disks;
     this.forwardHost = forwardHost;
@@ -105,6 +108,7 @@ public final class QemuRuntime implements TaskRuntime {
     this.hostFound = host;
     this.qmp = new Qmp(timers);
     this.memory = new SavedMemory(qmp, timers);
+    this.moves = new QemuMoves(qmp, self);
     this.starts = starts;
     this.timers = timers;
   }
@@ -131,6 +135,9 @@ public final class QemuRuntime implements TaskRuntime {
               + " bytes): set ROTA_AGENT_DATA_DIR to a shorter path",
           Instant.now());
       return;
+    }
+    if (task.spec.arrives()) {
+      moves.expect(task);
     }
     // Fetching an image and making disks takes a while: the controller's call is answered at once,
     // the task starting, and its progress is its message.
@@ -171,6 +178,8 @@ public final class QemuRuntime implements TaskRuntime {
       List<String> argv = command(task, dir, host, rootDisk, volumes, kernel, initrd, guest, uid);
       if (saved != null) {
         argv.addAll(List.of("-incoming", "unix:" + here(dir, GuestFiles.incoming(dir))));
+      } else if (task.spec.arrives()) {
+        argv.addAll(List.of("-incoming", "defer"));
       }
       if (uid != null) {
         argv = confinement.wrap(task.id, uid, host.devicesGroup(), argv);
@@ -193,6 +202,16 @@ public final class QemuRuntime implements TaskRuntime {
       }
       if (saved != null) {
         resume(task, dir, saved);
+      } else if (task.spec.arrives()) {
+        moves.arrive(
+            task,
+            dir,
+            () -> task.handle instanceof ProcessHandle p && p.isAlive(),
+            () -> {
+              if (task.handle instanceof ProcessHandle p) {
+                p.destroyForcibly();
+              }
+            });
       } else {
         watchBoot(task, dir, Instant.now());
       }
@@ -215,6 +234,10 @@ public final class QemuRuntime implements TaskRuntime {
       release(leases);
       log.warn("task {} could not start", task.id, e);
       task.failed("cannot start the VM: " + e, Instant.now());
+    } finally {
+      if (task.ended()) {
+        moves.ended(task); // it never started: no VM can arrive at it
+      }
     }
   }
 
@@ -318,6 +341,9 @@ public final class QemuRuntime implements TaskRuntime {
     if (task.ended() || !(task.handle instanceof ProcessHandle process) || !process.isAlive()) {
       throw new Refusal(409, "vm task " + task.id + " is not running");
     }
+    if (moves.leaving(task)) {
+      throw new Refusal(409, "vm task " + task.id + " is moving to another worker");
+    }
     if (!suspending.add(task.id)) {
       throw new Refusal(409, "vm task " + task.id + " is being suspended already");
     }
@@ -333,20 +359,7 @@ public final class QemuRuntime implements TaskRuntime {
                       GuestFiles.folder(dir).resolve("migrate.sock"),
                       target));
       Files.writeString(dir.resolve("suspended"), id, StandardCharsets.UTF_8);
-      try {
-        qmp.execute(GuestFiles.qmp(dir), "quit", QMP_DEADLINE);
-      } catch (IOException e) {
-        process.destroy(); // its memory is saved: nothing is lost
-      }
-      try {
-        process.onExit().get(30, TimeUnit.SECONDS);
-      } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
-        process.destroyForcibly();
-      }
-      // Its end is reported by the thread that saw QEMU exit.
-      for (int i = 0; i < 100 && !task.ended(); i++) {
-        Thread.sleep(50);
-      }
+      quit(task, dir, process);
       return bytes;
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
@@ -354,6 +367,60 @@ public final class QemuRuntime implements TaskRuntime {
     } finally {
       suspending.remove(task.id);
     }
+  }
+
+  /**
+   * Ends the QEMU of a guest that is kept elsewhere now (its memory saved, or sent to another
+   * worker), and waits for its task to say so.
+   */
+  private void quit(Task task, Path dir, ProcessHandle process) throws InterruptedException {
+    try {
+      qmp.execute(GuestFiles.qmp(dir), "quit", QMP_DEADLINE);
+    } catch (IOException e) {
+      process.destroy(); // its guest is kept elsewhere: nothing is lost
+    }
+    try {
+      process.onExit().get(30, TimeUnit.SECONDS);
+    } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
+      process.destroyForcibly();
+    }
+    // Its end is reported by the thread that saw QEMU exit.
+    for (int i = 0; i < 100 && !task.ended(); i++) {
+      Thread.sleep(50);
+    }
+  }
+
+  /**
+   * Sends the running guest to the task of its VM's that waits for it on another worker, while it
+   * runs ({@link QemuMoves}), and ends its QEMU here once that task has it. Refused while it is
+   * suspended or moving already.
+   */
+  @Override
+  public dev.rota.agentapi.LiveMove move(Task task, dev.rota.agentapi.LiveMove.Request to)
+      throws Refusal, IOException {
+    if (task.ended() || !(task.handle instanceof ProcessHandle process) || !process.isAlive()) {
+      throw new Refusal(409, "vm task " + task.id + " is not running");
+    }
+    if (suspending.contains(task.id)) {
+      throw new Refusal(409, "vm task " + task.id + " is being suspended");
+    }
+    if (paused(task)) {
+      throw new Refusal(409, "vm task " + task.id + " is paused in place: continue it to move it");
+    }
+    Path dir = supervisor.folder(task.id);
+    dev.rota.agentapi.LiveMove moved = moves.leave(task, dir, to);
+    try {
+      quit(task, dir, process);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      process.destroyForcibly(); // its guest runs on the other worker
+    }
+    return moved;
+  }
+
+  @Override
+  public Conduit incoming(Task task, String channel) throws Refusal, IOException {
+    return moves.incoming(task, supervisor.folder(task.id), channel);
   }
 
   /**
@@ -401,7 +468,7 @@ public final class QemuRuntime implements TaskRuntime {
               task,
               image,
               at -> {
-                if (spec.from() == null) {
+                if (spec.from() == null || task.spec.arrives()) {
                   makeOverlay(host, image, at, spec);
                   return;
                 }
@@ -437,7 +504,7 @@ public final class QemuRuntime implements TaskRuntime {
               task,
               null,
               at -> {
-                if (spec.from() == null) {
+                if (spec.from() == null || task.spec.arrives()) {
                   host.imageTool("create", "-q", "-f", "qcow2", at.toString(), v.sizeGi() + "G");
                   return;
                 }
@@ -689,12 +756,23 @@ public final class QemuRuntime implements TaskRuntime {
 
   /** What QEMU's exit code says happened to the guest. */
   void ended(Task task, Integer code, Instant at) {
+    moves.ended(task);
     Path dir = supervisor.folder(task.id);
     Optional<String> bootFailure = read(dir.resolve("boot-failure"));
     Optional<String> panic = consoleLine(dir, List.of("Kernel panic"));
     Optional<String> resumeFailure = read(dir.resolve("resume-failure"));
+    Optional<String> movedTo = read(dir.resolve(QemuMoves.MOVED));
+    Optional<String> arrivalFailure = read(dir.resolve(QemuMoves.ARRIVAL_FAILURE));
     if (Files.exists(dir.resolve("suspended"))) {
       task.ended(0, "suspended: its memory is saved on this worker", at);
+    } else if (movedTo.isPresent()) {
+      task.ended(0, "moved to worker " + movedTo.get() + " while it ran", at);
+    } else if (arrivalFailure.isPresent()) {
+      task.failed(
+          "the VM did not arrive from the worker it leaves, and runs on there: "
+              + arrivalFailure.get()
+              + qemuComplaint(dir).map(c -> " (QEMU: " + c + ")").orElse(""),
+          at);
     } else if (resumeFailure.isPresent()) {
       task.failed(
           "the VM could not resume from its saved memory: "
@@ -799,6 +877,11 @@ public final class QemuRuntime implements TaskRuntime {
   @Override
   public void stop(Task task, Duration grace) {
     Path socket = GuestFiles.qmp(supervisor.folder(task.id));
+    if (moves.awaiting(task)) {
+      // Its QEMU waits for a VM that has not arrived: there is no guest to power down.
+      Supervisor.stop(task, grace, ProcessHandle::destroy);
+      return;
+    }
     if (paused(task)) {
       try {
         pause(task, false); // a paused guest would not hear its power button
@@ -846,6 +929,14 @@ public final class QemuRuntime implements TaskRuntime {
         shas.forEach(images::release);
       } else {
         keepConsole(task, dir);
+        if (moves.interrupted(task, dir) && task.handle instanceof ProcessHandle process) {
+          try {
+            quit(task, dir, process); // its guest runs on the worker it moved to
+          } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            process.destroyForcibly();
+          }
+        }
       }
     }
     return task;

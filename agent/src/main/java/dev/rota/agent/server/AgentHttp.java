@@ -127,6 +127,11 @@ public final class AgentHttp {
         diskFile(x, file.group(1), file.group(2));
         return;
       }
+      java.util.regex.Matcher send = DISK_MOVE.matcher(x.getRequestURI().getPath());
+      if (send.matches()) {
+        sendVm(x, send.group(1));
+        return;
+      }
       if (!authorized(x)) {
         problem(x, 401, "the disk API needs this agent's secret as a bearer token");
         return;
@@ -212,17 +217,7 @@ public final class AgentHttp {
    * for a disk or file not here, 409 while a task runs from the disk.
    */
   private void diskFile(HttpExchange x, String id, String name) throws IOException {
-    String given = x.getRequestHeaders().getFirst("Authorization");
-    boolean granted =
-        authorized(x)
-            || (given != null
-                && given.startsWith("Bearer ")
-                && dev.rota.agentapi.DiskToken.grants(
-                    rawSecret,
-                    id,
-                    given.substring("Bearer ".length()),
-                    java.time.Instant.now().getEpochSecond()));
-    if (!granted) {
+    if (!granted(x, id)) {
       problem(x, 401, "a disk's files need a token for that disk, or this agent's secret");
       return;
     }
@@ -288,6 +283,22 @@ public final class AgentHttp {
     send(x, 200, Map.of("status", "ready"));
   }
 
+  /**
+   * Whether the caller shows this agent's secret, or a token the controller signed with it for
+   * {@code subject} ({@link dev.rota.agentapi.DiskToken}), unexpired.
+   */
+  private boolean granted(HttpExchange x, String subject) {
+    String given = x.getRequestHeaders().getFirst("Authorization");
+    return authorized(x)
+        || (given != null
+            && given.startsWith("Bearer ")
+            && dev.rota.agentapi.DiskToken.grants(
+                rawSecret,
+                subject,
+                given.substring("Bearer ".length()),
+                java.time.Instant.now().getEpochSecond()));
+  }
+
   /** Only the controller, which holds this agent's secret, may see or change its tasks. */
   private boolean authorized(HttpExchange x) {
     String given = x.getRequestHeaders().getFirst("Authorization");
@@ -298,6 +309,11 @@ public final class AgentHttp {
 
   private void tasks(HttpExchange x) throws IOException {
     try {
+      java.util.regex.Matcher arrival = ARRIVAL.matcher(x.getRequestURI().getPath());
+      if (arrival.matches()) {
+        incoming(x, arrival.group(1), arrival.group(2));
+        return;
+      }
       if (!authorized(x)) {
         problem(x, 401, "the task API needs this agent's secret as a bearer token");
         return;
@@ -320,6 +336,10 @@ public final class AgentHttp {
           return;
         }
         enter(x, into.group(1), into.group(2), into.group(3));
+        return;
+      }
+      if (id.endsWith("/move")) {
+        move(x, method, id.substring(0, id.length() - "/move".length()));
         return;
       }
       for (String action : ACTIONS) {
@@ -505,6 +525,88 @@ public final class AgentHttp {
    */
   private static final java.util.regex.Pattern INTO =
       java.util.regex.Pattern.compile("^([^/]+)/(ports/([a-z0-9-]{1,15})/connect|console|exec)$");
+
+  private static final java.util.regex.Pattern DISK_MOVE =
+      java.util.regex.Pattern.compile("^/v1/disks/([^/]+)/move$");
+
+  /**
+   * {@code POST /v1/disks/{id}/move {worker, endpoint, task, token, certificateSha256}}: the
+   * running VM that keeps disk {@code id} here sent, while it runs, to the task waiting for it on
+   * the caller's worker, as {@code /v1/tasks/{id}/move} does. Asked by that worker's agent, which
+   * shows the controller's token for the disk (as for its files), so that the controller only
+   * starts the task there.
+   */
+  private void sendVm(HttpExchange x, String id) throws IOException {
+    if (!granted(x, id)) {
+      problem(x, 401, "moving a VM needs a token for its disk, or this agent's secret");
+      return;
+    }
+    try {
+      move(x, x.getRequestMethod(), tasks.runningKeeping(id));
+    } catch (Refusal e) {
+      refuse(x, e.status(), e.getMessage());
+    }
+  }
+
+  private static final java.util.regex.Pattern ARRIVAL =
+      java.util.regex.Pattern.compile("^/v1/tasks/([^/]+)/incoming/([a-z]{1,16})$");
+
+  /**
+   * {@code POST /v1/tasks/{id}/move {worker, endpoint, task, token, certificateSha256}}: the
+   * running task's VM sent, while it runs, to the task that waits for it on another worker's agent,
+   * and this task ended; answered once done ({@link dev.rota.agentapi.LiveMove}). A move that fails
+   * leaves the VM running here: 502 saying why. 404 for a task not here, 409 for one not running or
+   * whose runtime cannot move it.
+   */
+  private void move(HttpExchange x, String method, String id) throws IOException {
+    if (!method.equals("POST")) {
+      problem(x, 405, "use POST on /v1/tasks/" + id + "/move");
+      return;
+    }
+    dev.rota.agentapi.LiveMove.Request to =
+        body(x, dev.rota.agentapi.LiveMove.Request.class, "where the VM moves");
+    if (to == null) {
+      return;
+    }
+    try {
+      dev.rota.agentapi.LiveMove moved =
+          tasks.access(id, (runtime, task) -> runtime.move(task, to));
+      log.info("task {} moved to worker {} while it ran", id, moved.worker());
+      send(x, 200, moved);
+    } catch (Refusal e) {
+      refuse(x, e.status(), e.getMessage());
+    } catch (IOException e) {
+      problem(x, 502, e.getMessage());
+    }
+  }
+
+  /**
+   * {@code POST /v1/tasks/{id}/incoming/{memory|disks}}: a tunnel ({@link PortTunnels}) from the
+   * agent of the worker a VM leaves to the QEMU of this task, which waits for it. That agent shows
+   * the controller's token for this task's arrival ({@link dev.rota.agentapi.DiskToken#incoming}),
+   * or this agent's secret.
+   */
+  private void incoming(HttpExchange x, String id, String channel) throws IOException {
+    // Refused with the connection closed: the tunnel's request body never ends on its own.
+    if (!granted(x, dev.rota.agentapi.DiskToken.incoming(id))) {
+      refuse(x, 401, "a VM arriving at a task needs a token for that task, or this agent's secret");
+      return;
+    }
+    if (!x.getRequestMethod().equals("POST")) {
+      refuse(x, 405, "use POST on /v1/tasks/" + id + "/incoming/" + channel);
+      return;
+    }
+    try {
+      tunnels.open(
+          x,
+          id + " arrival (" + channel + ")",
+          tasks.access(id, false, (runtime, task) -> runtime.incoming(task, channel)));
+    } catch (Refusal e) {
+      refuse(x, e.status(), e.getMessage());
+      return;
+    }
+    opened.set(true);
+  }
 
   /**
    * A tunnel into a running task ({@link PortTunnels}): to a named port, its console or a command

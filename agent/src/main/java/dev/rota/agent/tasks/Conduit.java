@@ -43,7 +43,11 @@ public final class Conduit implements AutoCloseable {
    * waiting for the task would hold up every write to it.
    */
   public static Conduit unix(Path socket, Runnable onClose) throws IOException {
-    SocketChannel channel = SocketChannel.open(UnixDomainSocketAddress.of(socket));
+    return of(SocketChannel.open(UnixDomainSocketAddress.of(socket)), onClose);
+  }
+
+  /** A connection made or accepted already, in blocking mode; {@code onClose} as above. */
+  public static Conduit of(SocketChannel channel, Runnable onClose) {
     InputStream in =
         new dev.rota.agentapi.BlockInputStream() {
           @Override

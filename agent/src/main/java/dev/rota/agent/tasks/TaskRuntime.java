@@ -65,6 +65,24 @@ public interface TaskRuntime {
     throw new Refusal(409, "task " + task.id + " cannot be paused: only qemu VMs can");
   }
 
+  /**
+   * Sends the running task's VM, while it runs, to the task of its VM's that waits for it on
+   * another worker ({@link dev.rota.agentapi.TaskSpec#incoming}); returns once that task has it,
+   * this one ended. A move that fails leaves it running here.
+   */
+  default dev.rota.agentapi.LiveMove move(Task task, dev.rota.agentapi.LiveMove.Request to)
+      throws Refusal, IOException {
+    throw new Refusal(409, "task " + task.id + " cannot move while it runs: only qemu VMs can");
+  }
+
+  /**
+   * A connection from the worker a VM leaves to the task it arrives at, on {@code channel} ({@link
+   * dev.rota.agentapi.LiveMove#CHANNELS}).
+   */
+  default Conduit incoming(Task task, String channel) throws Refusal, IOException {
+    throw new Refusal(409, "task " + task.id + " waits for no VM: only qemu VMs can arrive");
+  }
+
   /** Whether the task is paused where it runs; a runtime that cannot pause has none paused. */
   default boolean paused(Task task) {
     return false;

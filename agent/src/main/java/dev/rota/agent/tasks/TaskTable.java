@@ -274,6 +274,19 @@ public final class TaskTable {
     return access.open(runtimes.get(runtimeOf(task.spec)), task);
   }
 
+  /**
+   * The id of the running task whose VM keeps {@code keepId} on this worker ({@link
+   * dev.rota.agentapi.TaskSpec#keepId}); refused (404) when none runs here.
+   */
+  public String runningKeeping(String keepId) throws Refusal {
+    for (Task task : tasks.values()) {
+      if (keepId.equals(task.spec.keepId()) && task.view().state().equals(Task.RUNNING)) {
+        return task.id;
+      }
+    }
+    throw new Refusal(404, "no VM keeping " + keepId + " runs on this worker");
+  }
+
   public List<TaskView> list() {
     return tasks.values().stream()
         .map(Task::view)

@@ -114,7 +114,8 @@ public class QemuRuntimeTest {
         timers,
         "127.0.0.1",
         confinement,
-        new PersistentDisks(data.resolve("disks"), images, json));
+        new PersistentDisks(data.resolve("disks"), images, json),
+        new java.util.concurrent.CompletableFuture<>()); // no other agent to move VMs to
   }
 
   /** The OCI registry a test started, stopped after it. */
@@ -543,17 +544,9 @@ public class QemuRuntimeTest {
    * many and how large that disk is.
    */
   private static final String COUNT_BOOTS =
-      """
-      #!/bin/sh
-      mkdir -p /d
-      for dev in /dev/vd?; do
-        mount -t vfat "$dev" /d 2>/dev/null || continue
-        [ -f /d/syslinux.cfg ] && break
-        umount /d
-      done
-      n=$(( $(cat /d/boots 2>/dev/null || echo 0) + 1 ))
-      echo "$n" > /d/boots
-      sync
+      "#!/bin/sh\n"
+          + TestGuest.COUNT_BOOTS_ON_DISK
+          + """
       echo "boots=$n sectors=$(cat /sys/block/${dev#/dev/}/size)"
       """;
 

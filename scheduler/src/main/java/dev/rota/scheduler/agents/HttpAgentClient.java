@@ -324,29 +324,12 @@ public class HttpAgentClient implements AgentClient {
   public dev.rota.agentapi.TaskTunnel connect(AgentAddress agent, String target, Duration timeout)
       throws IOException {
     URI uri = URI.create(agent.endpoint());
-    String authority = uri.getHost() + ":" + port(uri);
-    java.net.Socket socket;
+    javax.net.ssl.SSLContext tls = null;
     if (uri.getScheme().equals("https")) {
       pin(agent, uri);
-      socket = pins.context().getSocketFactory().createSocket();
-    } else {
-      socket = new java.net.Socket();
+      tls = pins.context();
     }
-    try {
-      socket.connect(
-          new java.net.InetSocketAddress(uri.getHost(), port(uri)), (int) timeout.toMillis());
-      socket.setTcpNoDelay(true);
-      // Bounds the answer to the request; the tunnel then waits as long as its users are quiet.
-      socket.setSoTimeout((int) timeout.toMillis());
-      dev.rota.agentapi.TaskTunnel tunnel =
-          dev.rota.agentapi.TaskTunnel.open(
-              socket, authority, agent.secret() == null ? "" : agent.secret(), target);
-      socket.setSoTimeout(0);
-      return tunnel;
-    } catch (IOException e) {
-      socket.close();
-      throw e;
-    }
+    return dev.rota.agentapi.TaskTunnel.dial(uri, tls, agent.secret(), target, timeout);
   }
 
   private <T> HttpResponse<T> send(
