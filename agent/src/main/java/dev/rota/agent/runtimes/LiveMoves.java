@@ -106,7 +106,11 @@ final class LiveMoves {
           Math.max((System.nanoTime() - pausedAt) / 1_000_000, done.path("downtime").asLong(0));
       return new Sent(diskBytes + done.path("ram").path("transferred").asLong(0), pausedMs);
     } catch (IOException | RuntimeException e) {
-      takeBack(control, jobs);
+      if (takeBack(control, jobs)) {
+        // It failed after the other QEMU took the guest (a call that timed out, say): moved all
+        // the same, and this QEMU must not run it.
+        return new Sent(0, 0);
+      }
       throw e;
     }
   }
@@ -241,13 +245,13 @@ final class LiveMoves {
     }
   }
 
-  /** Waits for the migration to reach {@code status}; what QEMU says of it then. */
+  /** Waits for the migration to reach {@code status}, or to complete; what QEMU says of it then. */
   private JsonNode awaitMigration(Path control, String status) throws IOException {
     long deadline = System.nanoTime() + SavedMemory.TRANSFER_DEADLINE.toNanos();
     while (true) {
       JsonNode state = qmp.execute(control, "query-migrate", null, QMP_DEADLINE);
       String now = state.path("status").asText();
-      if (now.equals(status)) {
+      if (now.equals(status) || now.equals("completed")) {
         return state;
       }
       if (now.equals("failed") || now.equals("cancelled")) {
@@ -272,11 +276,7 @@ final class LiveMoves {
         jobs.add(job.path("device").asText());
       }
     }
-    takeBack(control, jobs);
-    return qmp.execute(control, "query-migrate", null, QMP_DEADLINE)
-        .path("status")
-        .asText()
-        .equals("completed");
+    return takeBack(control, jobs);
   }
 
   /**
@@ -284,7 +284,7 @@ final class LiveMoves {
    * here again, unless the other QEMU has it already (the migration completed), for the guest must
    * never run on both.
    */
-  private void takeBack(Path control, List<String> jobs) {
+  private boolean takeBack(Path control, List<String> jobs) {
     try {
       qmp.execute(control, "migrate_cancel", QMP_DEADLINE);
     } catch (IOException ignored) {
@@ -306,22 +306,23 @@ final class LiveMoves {
         String migration =
             qmp.execute(control, "query-migrate", null, QMP_DEADLINE).path("status").asText();
         if (migration.equals("completed")) {
-          return; // the other QEMU has it: this one stays paused
+          return true; // the other QEMU has it: this one stays paused
         }
         String status =
             qmp.execute(control, "query-status", null, QMP_DEADLINE).path("status").asText();
         if (status.equals("running")) {
-          return;
+          return false;
         }
         if (status.equals("paused") || System.nanoTime() > deadline) {
           qmp.execute(control, "cont", QMP_DEADLINE);
-          return;
+          return false;
         }
         sleep(); // still finishing or cancelling the migration
       }
     } catch (IOException ignored) {
       // QEMU is gone: its task's end says so
     }
+    return false;
   }
 
   private void awaitControl(Path control, BooleanSupplier alive)

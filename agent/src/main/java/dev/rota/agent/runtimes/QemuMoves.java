@@ -79,6 +79,15 @@ final class QemuMoves {
     this.self = self;
   }
 
+  /**
+   * The socket the VM's QEMU connects to on the worker it leaves, for {@code channel}: no longer a
+   * name than its console's, whose path's length the start checks.
+   */
+  private static Path relay(Path dir, String channel) {
+    return GuestFiles.folder(dir)
+        .resolve(channel.equals("memory") ? "out-mem.sock" : "out-nbd.sock");
+  }
+
   /** Where the VM's disks are served for the mirrors, on the worker it arrives at. */
   private static Path disks(Path dir) {
     return GuestFiles.folder(dir).resolve("nbd.sock");
@@ -112,13 +121,12 @@ final class QemuMoves {
     }
     try {
       javax.net.ssl.SSLContext trust = PinnedCertificates.only(endpoint, to.certificateSha256());
-      Path folder = GuestFiles.folder(dir);
       List<MoveRelay> relays = new ArrayList<>();
       try {
         for (String channel : LiveMove.CHANNELS) {
           relays.add(
               MoveRelay.listen(
-                  folder.resolve(channel + "-out.sock"),
+                  relay(dir, channel),
                   () ->
                       TaskTunnel.dial(
                           endpoint,
@@ -137,8 +145,8 @@ final class QemuMoves {
             moves.send(
                 GuestFiles.qmp(dir),
                 dir,
-                folder.resolve("disks-out.sock"),
-                folder.resolve("memory-out.sock"),
+                relay(dir, "disks"),
+                relay(dir, "memory"),
                 what -> log.debug("task {} moving to {}: {}", task.id, to.worker(), what));
         Files.writeString(dir.resolve(MOVED), to.worker(), StandardCharsets.UTF_8);
         return new LiveMove(to.worker(), sent.bytes(), sent.pausedMs());

@@ -124,7 +124,7 @@ public final class QemuRuntime implements TaskRuntime {
       task.failed("an initrd or kernel arguments need a kernel to boot directly", Instant.now());
       return;
     }
-    // The longest of the VM's sockets' paths (QMP, console, guest agent).
+    // The longest of the VM's sockets' paths (QMP, console, guest agent, a move's relays).
     Path socket = GuestFiles.console(supervisor.folder(task.id));
     if (socket.toString().length() > Qmp.MAX_SOCKET_PATH) {
       task.failed(
