@@ -40,6 +40,11 @@ class QemuAgentRestartTest {
   }
 
   private Process agent() throws Exception {
+    return agent("kill-1", port, data.resolve("agent"), SECRET);
+  }
+
+  /** An agent process for {@code worker}, serving plain HTTP on {@code port}. */
+  private Process agent(String worker, int port, Path dir, String secret) throws Exception {
     ProcessBuilder b =
         new ProcessBuilder(
                 Path.of(System.getProperty("java.home"), "bin", "java").toString(),
@@ -51,21 +56,29 @@ class QemuAgentRestartTest {
     b.environment()
         .putAll(
             Map.of(
-                "ROTA_CONTROLLER_URL", "http://127.0.0.1:9",
-                "ROTA_WORKER_NAME", "kill-1",
-                "ROTA_AGENT_PORT", Integer.toString(port),
-                "ROTA_AGENT_DATA_DIR", data.resolve("agent").toString(),
-                "ROTA_WORKER_RUNTIMES", "qemu",
-                "ROTA_AGENT_INSECURE_HTTP", "true",
-                "ROTA_AGENT_SECRET", SECRET,
-                "ROTA_AGENT_STOP_GRACE", "60s"));
+                "ROTA_CONTROLLER_URL",
+                "http://127.0.0.1:9",
+                "ROTA_WORKER_NAME",
+                worker,
+                "ROTA_AGENT_PORT",
+                Integer.toString(port),
+                "ROTA_AGENT_DATA_DIR",
+                dir.toString(),
+                "ROTA_WORKER_RUNTIMES",
+                "qemu",
+                "ROTA_AGENT_INSECURE_HTTP",
+                "true",
+                "ROTA_AGENT_SECRET",
+                secret,
+                "ROTA_AGENT_STOP_GRACE",
+                "60s"));
     Process p = b.start();
     agents.add(p);
     eventually(
         "the agent serves",
         () -> {
           try {
-            return send("GET", "/v1/tasks", null).statusCode() == 200;
+            return send(port, secret, "GET", "/v1/tasks", null).statusCode() == 200;
           } catch (Exception e) {
             return false;
           }
@@ -74,9 +87,14 @@ class QemuAgentRestartTest {
   }
 
   private HttpResponse<String> send(String method, String path, String body) throws Exception {
+    return send(port, SECRET, method, path, body);
+  }
+
+  private HttpResponse<String> send(
+      int port, String secret, String method, String path, String body) throws Exception {
     return http.send(
         HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path))
-            .header("Authorization", "Bearer " + SECRET)
+            .header("Authorization", "Bearer " + secret)
             .method(
                 method,
                 body == null
@@ -195,6 +213,135 @@ class QemuAgentRestartTest {
         () -> Files.exists(resumed) && read(resumed).contains(goesOn));
     assertEquals(1, qemus().size(), "one QEMU: the resumed one");
     assertTrue(!Files.exists(whole), "its memory used once");
+  }
+
+  /**
+   * An agent killed with SIGKILL while its VM moves live to another worker (the move seen begun),
+   * or the agent the VM moves to, then started again: the guest runs on in exactly one place, in
+   * the same boot, and the two tasks say where: one running, the other ended as moved, or failed as
+   * not arrived. No QEMU is left but the one that runs it.
+   */
+  @org.junit.jupiter.params.ParameterizedTest
+  @org.junit.jupiter.params.provider.ValueSource(strings = {"leaves", "takes"})
+  void anAgentKilledInTheMiddleOfALiveMoveLeavesTheGuestRunningInExactlyOnePlace(String killed)
+      throws Exception {
+    TestGuest guest = TestGuest.get();
+    int[] ports = new int[2];
+    for (int i = 0; i < 2; i++) {
+      try (ServerSocket s = new ServerSocket(0)) {
+        ports[i] = s.getLocalPort();
+      }
+    }
+    String[] secrets = {SECRET, SECRET + "-of-the-other"};
+    Path[] dirs = {data.resolve("a"), data.resolve("b")};
+    Process[] running = {
+      agent("w-a", ports[0], dirs[0], secrets[0]), agent("w-b", ports[1], dirs[1], secrets[1])
+    };
+    String image = guest.qcow2Disk().toUri().toString();
+    assertEquals(
+        201,
+        send(ports[0], secrets[0], "PUT", "/v1/tasks/mover.0", moving(image, 0, null))
+            .statusCode());
+    Path before = dirs[0].resolve("tasks/mover.0");
+    eventually(
+        "counting on w-a",
+        Duration.ofMinutes(3),
+        () -> read(before.resolve("stdout.log")).contains("count=3 "));
+    String bootId = TestGuest.countsOn(read(before.resolve("stdout.log"))).split("boot=")[1];
+
+    Map<String, Object> from =
+        Map.of(
+            "worker",
+            "w-a",
+            "endpoint",
+            "http://127.0.0.1:" + ports[0],
+            "token",
+            dev.rota.agentapi.DiskToken.mint(
+                secrets[0], "mover-3", java.time.Instant.now().plusSeconds(600).getEpochSecond()));
+    assertEquals(
+        201,
+        send(ports[1], secrets[1], "PUT", "/v1/tasks/mover.1", moving(image, 1, from))
+            .statusCode());
+    // Killed as soon as the move is seen under way (or done, on a fast machine).
+    long until = System.nanoTime() + Duration.ofMinutes(3).toNanos();
+    while (!Files.exists(before.resolve("moving")) && !Files.exists(before.resolve("moved"))) {
+      assertTrue(System.nanoTime() < until, "the move never began");
+      Thread.sleep(5);
+    }
+    int k = killed.equals("leaves") ? 0 : 1;
+    running[k].destroyForcibly().waitFor(); // SIGKILL
+    running[k] = agent(k == 0 ? "w-a" : "w-b", ports[k], dirs[k], secrets[k]);
+
+    String[] states = new String[2];
+    eventually(
+        "settled: one task running, the other ended",
+        Duration.ofMinutes(3),
+        () -> {
+          states[0] = state(ports[0], secrets[0], "mover.0");
+          states[1] = state(ports[1], secrets[1], "mover.1");
+          return (states[0].equals("running") && states[1].equals("failed"))
+              || (states[0].equals("exited") && states[1].equals("running"));
+        });
+    int runsOn = states[0].equals("running") ? 0 : 1;
+    eventually(
+        "one QEMU, where it runs",
+        Duration.ofMinutes(1),
+        () ->
+            dev.rota.testing.GuestProcesses.under(dirs[1 - runsOn]).isEmpty()
+                && dev.rota.testing.GuestProcesses.under(dirs[runsOn]).size() == 1);
+    Path console = dirs[runsOn].resolve("tasks/mover." + runsOn + "/stdout.log");
+    eventually(
+        "counting where it runs", Duration.ofMinutes(1), () -> read(console).contains("count="));
+    String goesOn = TestGuest.countsOn(read(console));
+    eventually(
+        "counting on in the same boot",
+        Duration.ofMinutes(1),
+        () -> read(console).contains(goesOn));
+    assertTrue(goesOn.endsWith("boot=" + bootId), goesOn + " is not of boot " + bootId);
+    assertTrue(
+        !read(console).contains(TestGuest.UP) || runsOn == 0,
+        "it did not boot again on w-b: " + read(console));
+    System.out.printf(
+        "killed the agent that %s it: the guest runs on w-%s%n", killed, runsOn == 0 ? "a" : "b");
+  }
+
+  @SuppressWarnings("unchecked")
+  private String state(int port, String secret, String task) {
+    try {
+      List<Map<String, Object>> tasks =
+          json.readValue(send(port, secret, "GET", "/v1/tasks", null).body(), List.class);
+      return tasks.stream()
+          .filter(t -> t.get("id").equals(task))
+          .map(t -> String.valueOf(t.get("state")))
+          .findFirst()
+          .orElse("absent");
+    } catch (Exception e) {
+      return "unanswered";
+    }
+  }
+
+  /**
+   * A task of VM {@code mover}, submission 3, booted from {@code image} onto its persistent disk
+   * and counting on its console; with {@code from}, arriving from there instead.
+   */
+  private static String moving(String image, int generation, Map<String, Object> from)
+      throws Exception {
+    Map<String, Object> spec = new java.util.LinkedHashMap<>();
+    spec.put("vm", "mover");
+    spec.put("restartCount", generation);
+    spec.put("runtime", "qemu");
+    spec.put("image", image);
+    spec.put("resources", Map.of("cpu", 1, "memory", 128));
+    spec.put("guest", Map.of("userData", TestGuest.COUNTER));
+    spec.put("submission", 3);
+    Map<String, Object> disk =
+        new java.util.LinkedHashMap<>(Map.of("id", "mover-3", "persistent", true));
+    if (from != null) {
+      spec.put("incoming", true);
+      disk.put("from", from);
+    }
+    spec.put("disk", disk);
+    return new ObjectMapper().writeValueAsString(spec);
   }
 
   /** A task of VM {@code kept}, submission 3, whose guest counts on its console. */

@@ -120,6 +120,33 @@ class QemuLiveMoveTest {
   }
 
   /**
+   * A task waiting for its VM when its agent restarts never runs: the connections that would have
+   * carried the VM went with the agent, so the adopted task ends, saying why, and its QEMU with it.
+   * Told running, the controller would end the VM's old copy, where the guest still runs.
+   */
+  @Test
+  void aTaskWaitingForItsVmWhenItsAgentRestartsEndsSayingSoAndNeverRuns() throws Exception {
+    TestGuest guest = TestGuest.get();
+    to = agent("w-b", b);
+    Map<String, Object> waiting =
+        json.readValue(spec(1, guest.qcow2Disk().toUri().toString(), null), Map.class);
+    waiting.put("incoming", true); // sent to by the worker it leaves, when that one pushes it
+    assertEquals(
+        201, send(to, "PUT", "/v1/tasks/mover.1", json.writeValueAsString(waiting)).statusCode());
+    eventually("its QEMU waiting", BOOT, () -> GuestProcesses.under(b).size() == 1);
+    assertEquals("starting", task(to, "mover.1").get("state"), task(to, "mover.1").toString());
+
+    to.close();
+    to = agent("w-b", b);
+    eventually("ended", BOOT, () -> "failed".equals(task(to, "mover.1").get("state")));
+    assertTrue(
+        String.valueOf(task(to, "mover.1").get("message"))
+            .contains("the agent restarted while it arrived"),
+        task(to, "mover.1").toString());
+    eventually("its QEMU gone", BOOT, () -> GuestProcesses.under(b).isEmpty());
+  }
+
+  /**
    * Where the VM runs, as the controller says it: {@code agent}, with a token for its disk there
    * signed with {@code secret} (that agent's own, or not).
    */
@@ -206,7 +233,9 @@ class QemuLiveMoveTest {
     assertEquals(List.of(), GuestProcesses.under(a), "no QEMU left on w-a");
     assertEquals(
         1, GuestProcesses.under(b).size(), "one QEMU runs it, on w-b: " + task(to, "mover.1"));
-    assertEquals("running", task(to, "mover.1").get("state"), task(to, "mover.1").toString());
+    // Running once its VM arrived, not before: told running sooner, the controller would end the
+    // old copy, the one the guest still ran in.
+    eventually("running on w-b", BOOT, () -> "running".equals(task(to, "mover.1").get("state")));
     String goesOn = TestGuest.countsOn(console(a, "mover.0"));
     eventually(
         "counting on in the same boot on w-b", BOOT, () -> console(b, "mover.1").contains(goesOn));

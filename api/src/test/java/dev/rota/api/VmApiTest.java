@@ -275,6 +275,9 @@ class VmApiTest {
           disk of a process  | {"name":"k1","command":["x"],"disk":{"persistent":true}}              | 400 | disk: is a qemu VM's root disk
           disk without image | {"name":"k2","runtime":"qemu","guest":{"kernel":"file:///k"},"disk":{"persistent":true}} | 400 | disk.persistent: keeps a qemu VM's root disk, an overlay of its image
           disk replaced      | {"name":"k3","runtime":"qemu","image":"file:///d.raw","disk":{"persistent":true},"disconnect":{"replace":true}} | 400 | disconnect.replace: a VM with a persistent disk
+          live process       | {"name":"m1","command":["x"],"migration":"live"}                     | 400 | migration: live carries a running qemu VM's memory and its persistent disk to another worker: a process VM is restarted where it goes
+          live ephemeral     | {"name":"m2","runtime":"qemu","image":"file:///d.raw","migration":"live"} | 400 | migration: live carries a running qemu VM's memory and its persistent disk to another worker: give disk.persistent true
+          unknown migration  | {"name":"m3","command":["x"],"migration":"cold"}                     | 400 | migration: must be one of "live", "restart"
           no disk size       | {"name":"k4","runtime":"qemu","image":"file:///d.raw","disk":{"sizeGi":0}} | 400 | disk.sizeGi
           unknown disk field | {"name":"k5","runtime":"qemu","image":"file:///d.raw","disk":{"persist":true}} | 400 | persist
           volume of a process | {"name":"v1","command":["x"],"volumes":[{"name":"data"}]}          | 400 | volumes: are a qemu VM's disks
@@ -865,5 +868,14 @@ class VmApiTest {
                 "{\"name\":\"cibox\",\"runtime\":\"qemu\",\"image\":\"file:///d.qcow2\"}")
             .map();
     assertTrue(plain.containsKey("disk") && plain.get("disk") == null, "ephemeral unless asked");
+    assertEquals("live", reply.map().get("migration"), "a persistent VM moves live unless told");
+    assertEquals("restart", plain.get("migration"), "an ephemeral one cannot");
+    assertEquals("live", vms.findById("devbox").orElseThrow().spec().migration());
+    Http.Reply restarted =
+        http.post(
+            "/v1/vms",
+            "{\"name\":\"devbox2\",\"runtime\":\"qemu\",\"image\":\"file:///d.qcow2\","
+                + "\"disk\":{\"persistent\":true},\"migration\":\"restart\"}");
+    assertEquals("restart", restarted.map().get("migration"), restarted.toString());
   }
 }

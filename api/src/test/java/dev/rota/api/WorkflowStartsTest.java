@@ -90,6 +90,7 @@ class WorkflowStartsTest {
                     null,
                     null,
                     null,
+                    null,
                     null),
                 ""),
             "waiting for the scheduler",

@@ -65,6 +65,9 @@ final class Description {
               + (disk.path("sizeGi").isInt() ? ", " + disk.path("sizeGi").asInt() + " GiB" : "")
               + (vm.path("diskOn").isTextual() ? ", on " + text(vm, "diskOn") : ""));
     }
+    if ("live".equals(vm.path("migration").asText())) {
+      line(lines, "Migration", "live: a drain moves it while it runs, memory and disk");
+    }
     if (vm.path("volumes").isArray() && !vm.path("volumes").isEmpty()) {
       List<String> mounts = new java.util.ArrayList<>();
       vm.path("volumes")

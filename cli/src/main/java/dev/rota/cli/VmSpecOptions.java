@@ -182,6 +182,13 @@ final class VmSpecOptions {
   Integer diskSize;
 
   @Option(
+      names = "--migration",
+      paramLabel = "live|restart",
+      description =
+          "how a drain moves it while it runs: live (a qemu VM with a persistent disk, the default for one: its memory and disk carried over, no restart) or restart")
+  String migration;
+
+  @Option(
       names = "--volume",
       paramLabel = "NAME[:PATH]",
       description =
@@ -338,6 +345,9 @@ final class VmSpecOptions {
       if (diskSize != null) {
         disk.put("sizeGi", diskSize);
       }
+    }
+    if (migration != null) {
+      spec.put("migration", migration);
     }
     if (volumes != null && !volumes.isEmpty()) {
       com.fasterxml.jackson.databind.node.ArrayNode mounts = spec.putArray("volumes");

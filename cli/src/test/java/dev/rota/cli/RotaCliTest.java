@@ -275,16 +275,20 @@ class RotaCliTest {
             "https://example.com/d.qcow2",
             "--persistent-disk",
             "--disk-size",
-            "20");
+            "20",
+            "--migration",
+            "restart");
     assertEquals(0, made.code(), made.err());
     assertEquals(
         json.readTree("{\"persistent\":true,\"sizeGi\":20}"),
         json.readTree(api.last().body()).get("disk"));
+    assertEquals("restart", json.readTree(api.last().body()).get("migration").asText());
     com.fasterxml.jackson.databind.node.ObjectNode shown =
         (com.fasterxml.jackson.databind.node.ObjectNode)
             json.readTree(vm("dev", "running", "w1", 0, "running"));
     shown.set("disk", json.readTree("{\"persistent\":true,\"sizeGi\":20}"));
     shown.put("diskOn", "w1");
+    shown.put("migration", "live");
     api.on("GET /v1/vms/dev", StandInApi.Reply.json(200, shown.toString()));
     api.on("GET /v1/vms/dev/events", StandInApi.Reply.json(200, "{\"items\":[]}"));
     Result described = run("vm", "describe", "dev");
@@ -292,6 +296,8 @@ class RotaCliTest {
     assertTrue(
         described.out().lines().anyMatch(l -> l.matches("Disk: +persistent, 20 GiB, on w1")),
         described.out());
+    assertTrue(
+        described.out().lines().anyMatch(l -> l.matches("Migration: +live: .*")), described.out());
   }
 
   @Test

@@ -9,7 +9,6 @@ import dev.rota.store.VmState;
 import dev.rota.store.VmTemplate;
 import java.time.Instant;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -23,29 +22,7 @@ class DiskSweeperTest {
       boolean memorySaved,
       String status,
       String diskFrom) {
-    VmTemplate spec =
-        new VmTemplate(
-            "qemu",
-            "file:///d.qcow2",
-            List.of(),
-            Map.of(),
-            Map.of("cpu", 1L),
-            Map.of(),
-            "Never",
-            null,
-            null,
-            null,
-            null,
-            null,
-            List.of(),
-            null,
-            null,
-            null,
-            null,
-            null,
-            persistent,
-            null,
-            java.util.List.of());
+    VmTemplate spec = dev.rota.store.StoreFixtures.qemu(persistent, java.util.List.of(), null);
     return new VmRow(
         "dev",
         seq,

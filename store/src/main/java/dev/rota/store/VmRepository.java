@@ -213,6 +213,15 @@ public interface VmRepository extends CrudRepository<VmRow, String> {
       WHERE name = :name AND seq = :seq AND restart_count = :generation AND status = 'running' AND worker = :from
         AND moving_from IS NULL""";
 
+  /**
+   * A move of a VM that moves live: its disk goes with it from {@code from} to {@code to}, whose
+   * new copy pulls it (and the running VM) from there. A move of any other VM changes nothing here.
+   */
+  String LIVE_MOVE_DISK =
+      """
+      UPDATE vms SET disk_from = disk_on, disk_on = :to
+      WHERE name = :name AND seq = :seq AND migration = 'live' AND disk_persistent AND disk_on = :from""";
+
   /** {@link #placed}'s statement, for a term's placements as one batch. */
   String PLACED =
       "UPDATE vms SET pending_reason = NULL, fits_nowhere = FALSE WHERE name = :name AND pending_reason IS NOT NULL";
@@ -367,11 +376,26 @@ public interface VmRepository extends CrudRepository<VmRow, String> {
    */
   String MOVED =
       """
-      UPDATE vms SET old_copy_on = moving_from, moving_from = NULL
+      UPDATE vms SET old_copy_on = moving_from, moving_from = NULL, disk_from = NULL
       WHERE name = :name AND restart_count = :generation AND moving_from IS NOT NULL""";
 
   @Query(MOVED)
   int moved(String name, int generation);
+
+  /**
+   * A live move's new copy ended, or was lost, before the VM arrived: the VM runs on at its old
+   * copy, at the generation before, with its disk where it was, and avoids {@code worker} until
+   * {@code until}. Only while it moves live at that generation; 1 when it did.
+   */
+  @Query(
+      """
+      UPDATE vms SET restart_count = :generation - 1, worker = moving_from, moving_from = NULL,
+        disk_on = disk_from, disk_from = NULL, status_message = :message, avoid_worker = :worker,
+        avoid_until = :until, version = version + 1
+      WHERE name = :name AND seq = :seq AND restart_count = :generation AND moving_from IS NOT NULL
+        AND migration = 'live' AND disk_from = moving_from AND disk_on = :worker""")
+  int moveFailed(
+      String name, long seq, int generation, String worker, String message, Instant until);
 
   /** The old copy a move left on {@code worker} is gone: the move is over. */
   @Query(

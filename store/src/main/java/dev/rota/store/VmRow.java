@@ -85,7 +85,8 @@ public record VmRow(
         dev.rota.agentapi.Disconnect.keeps(spec.disconnect()),
         readiness.awaited(state.status(), state.restartCount(), checksReadiness()),
         spec.persistentDisk(),
-        notes.diskOn());
+        notes.diskOn(),
+        spec.liveMigration());
   }
 
   public VmRow withSpec(VmTemplate newSpec) {

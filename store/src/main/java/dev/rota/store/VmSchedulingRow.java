@@ -27,4 +27,5 @@ public record VmSchedulingRow(
     boolean keepsThroughDisconnect,
     boolean awaitingReadiness,
     boolean persistentDisk,
-    @Nullable String diskOn) {}
+    @Nullable String diskOn,
+    boolean liveMigration) {}

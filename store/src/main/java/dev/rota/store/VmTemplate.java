@@ -39,6 +39,9 @@ import java.util.Map;
  *     worker, which the VM then stays on, until the VM is deleted
  * @param diskSizeGi the size of a {@code qemu} VM's root disk in GiB; null for its image's
  * @param volumes the data volumes a {@code qemu} VM mounts, in order; empty for none
+ * @param migration how it moves between workers while it runs: {@code live} (a {@code qemu} VM with
+ *     a persistent disk: its memory and disk carried over, no restart), or null or {@code restart}
+ *     (stopped and started again there)
  */
 // Every field is written, null or empty included: a VM's view shows its spec whole.
 @JsonInclude(JsonInclude.Include.ALWAYS)
@@ -90,7 +93,66 @@ public record VmTemplate(
     @MappedProperty("disk_persistent") boolean persistentDisk,
     @MappedProperty("disk_size_gi") @Nullable Integer diskSizeGi,
     @MappedProperty("volumes") @TypeDef(type = DataType.STRING, converter = Converters.Mounts.class)
-        List<VolumeMount> volumes) {
+        List<VolumeMount> volumes,
+    @MappedProperty("migration") @Nullable String migration) {
+
+  /** What {@code migration} says of a VM that moves while it runs. */
+  public static final String LIVE = "live";
+
+  /** What {@code migration} says of a VM restarted where it moves to. */
+  public static final String RESTART = "restart";
+
+  public VmTemplate(
+      String runtime,
+      String image,
+      List<String> command,
+      Map<String, String> env,
+      Map<String, Long> resources,
+      Map<String, String> labels,
+      String restartPolicy,
+      Integer maxRestarts,
+      Integer restartWindowSeconds,
+      Integer ttlSecondsAfterFinished,
+      GuestSpec guest,
+      dev.rota.agentapi.Disconnect disconnect,
+      List<dev.rota.agentapi.PortSpec> ports,
+      dev.rota.agentapi.NetworkSpec network,
+      dev.rota.agentapi.Checks checks,
+      dev.rota.agentapi.SecretRefs secrets,
+      Integer maxRunSeconds,
+      String onExpiry,
+      boolean persistentDisk,
+      Integer diskSizeGi,
+      List<VolumeMount> volumes) {
+    this(
+        runtime,
+        image,
+        command,
+        env,
+        resources,
+        labels,
+        restartPolicy,
+        maxRestarts,
+        restartWindowSeconds,
+        ttlSecondsAfterFinished,
+        guest,
+        disconnect,
+        ports,
+        network,
+        checks,
+        secrets,
+        maxRunSeconds,
+        onExpiry,
+        persistentDisk,
+        diskSizeGi,
+        volumes,
+        null);
+  }
+
+  /** Whether it moves while it runs, its memory and disk carried over: no restart. */
+  public boolean liveMigration() {
+    return LIVE.equals(migration);
+  }
 
   /**
    * This spec, or, when it gives no {@code maxRunDuration}, with a lease of {@code
@@ -122,7 +184,8 @@ public record VmTemplate(
         onExpiry == null ? "stop" : onExpiry,
         persistentDisk,
         diskSizeGi,
-        volumes);
+        volumes,
+        migration);
   }
 
   /**

@@ -57,7 +57,8 @@ class PreReleaseSchemaTest {
                 "6 Vm disk",
                 "7 Vm memory",
                 "8 Vm disk from",
-                "9 Volumes"))
+                "9 Volumes",
+                "10 Vm migration"))
         .toList();
   }
 

@@ -349,28 +349,10 @@ abstract class RepositoryContract {
     assertEquals(null, made.worker());
     assertTrue(volumes.findHeld(other).orElseThrow().seq() > made.seq(), "numbered anew");
     VmTemplate mounting =
-        new VmTemplate(
-            "qemu",
-            "file:///d.qcow2",
-            List.of(),
-            Map.of(),
-            Map.of("cpu", 1L),
-            Map.of(),
-            "Never",
-            null,
-            null,
-            null,
-            null,
-            null,
-            List.of(),
-            null,
-            null,
-            null,
-            null,
-            null,
+        StoreFixtures.qemu(
             true,
-            null,
-            List.of(new VolumeMount(cache, "/var/cache"), new VolumeMount(other, null)));
+            List.of(new VolumeMount(cache, "/var/cache"), new VolumeMount(other, null)),
+            null);
     VmRow vm = vms.save(VmRow.submitted(unique("m"), vms.nextSeq(), mounting, "waiting", T0));
     assertEquals(mounting, vms.findById(vm.name()).orElseThrow().spec(), "its volumes round-trip");
     assertEquals(2, volumes.attach(vm.name(), List.of(cache, other)));

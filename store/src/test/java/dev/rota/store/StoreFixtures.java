@@ -70,4 +70,35 @@ public final class StoreFixtures {
             "waiting",
             at));
   }
+
+  /**
+   * A {@code qemu} VM's spec, booted from an image with 1 CPU and no restart policy: its root disk
+   * {@code persistent} or not, mounting {@code volumes}, moving as {@code migration} says (null:
+   * restarted where it goes).
+   */
+  public static VmTemplate qemu(boolean persistent, List<VolumeMount> volumes, String migration) {
+    return new VmTemplate(
+        "qemu",
+        "file:///d.qcow2",
+        List.of(),
+        Map.of(),
+        Map.of("cpu", 1L),
+        Map.of(),
+        "Never",
+        null,
+        null,
+        null,
+        null,
+        null,
+        List.of(),
+        null,
+        null,
+        null,
+        null,
+        null,
+        persistent,
+        null,
+        volumes,
+        migration);
+  }
 }

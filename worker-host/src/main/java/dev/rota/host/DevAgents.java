@@ -103,11 +103,34 @@ final class DevAgents implements AutoCloseable {
         }
         started.add(Agent.start(config, controllerHttp, threads));
       }
+      awaitRegistered(started);
       return new DevAgents(started, threads);
     } catch (RuntimeException e) {
       started.forEach(Agent::close);
       threads.close();
       throw new StartupException("a dev agent cannot start: " + e.getMessage(), e);
+    }
+  }
+
+  /**
+   * How long the start waits for its agents to register: the banner that follows says all is up,
+   * and a VM created then should find its workers.
+   */
+  private static final java.time.Duration REGISTRATION = java.time.Duration.ofSeconds(30);
+
+  /**
+   * Waits until every agent has registered with the API, for {@link #REGISTRATION} at most: one
+   * still trying after that registers on its own, as any agent does.
+   */
+  private static void awaitRegistered(List<Agent> agents) {
+    long until = System.nanoTime() + REGISTRATION.toNanos();
+    while (!agents.stream().allMatch(Agent::registered) && System.nanoTime() < until) {
+      try {
+        Thread.sleep(20);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        return;
+      }
     }
   }
 

@@ -182,6 +182,8 @@ class QemuEndToEndTest extends SharedDevStack {
                     Map.of("cpu", 1, "memory", 128),
                     "disk",
                     Map.of("persistent", true),
+                    "migration",
+                    "restart", // a drain copies its disk at the deadline (the live way is below)
                     "volumes",
                     List.of(Map.of("name", "workspace")),
                     "guest",
@@ -248,6 +250,95 @@ class QemuEndToEndTest extends SharedDevStack {
     assertEquals(204, stack.api("DELETE", "/v1/volumes/workspace", null).status());
     eventually(
         "the volume deleted on its worker", BOOT, () -> disksOf("workspace", moved).isEmpty());
+  }
+
+  /**
+   * A running guest with a persistent disk moves live off a drained worker: its next task on the
+   * other worker takes it, memory and disk, from the old one, and it counts on in the same boot,
+   * never booting again. The drained worker is left with nothing of it running.
+   */
+  @Test
+  void aDrainMovesARunningGuestLiveAndItCountsOnInTheSameBoot() throws Exception {
+    String vm =
+        new com.fasterxml.jackson.databind.ObjectMapper()
+            .writeValueAsString(
+                Map.of(
+                    "name",
+                    "roamer",
+                    "runtime",
+                    "qemu",
+                    "image",
+                    guest.qcow2Disk().toUri().toString(),
+                    "resources",
+                    Map.of("cpu", 1, "memory", 128),
+                    "disk",
+                    Map.of("persistent", true),
+                    "ports",
+                    List.of(Map.of("name", "echo", "port", 7)),
+                    "guest",
+                    Map.of("userData", TestGuest.COUNTER)));
+    RotaClient.Reply made = stack.api("POST", "/v1/vms", vm);
+    assertEquals(201, made.status(), made.body());
+    assertEquals("live", made.map().get("migration"), "the default for a persistent disk");
+    saying("roamer", () -> eventually("counting", BOOT, () -> logs("roamer").contains("count=3 ")));
+    String worker = (String) stack.vm("roamer").get("worker");
+    String before = TestGuest.countsOn(logs("roamer"));
+    String bootId = before.substring(before.indexOf("boot=") + "boot=".length());
+    // A connection to its forwarded port, held across the move: it ends with the old copy, at most.
+    Forward held = Forward.open(stack.base(), "roamer", "echo");
+    assertEquals("before\n", held.echo("before\n"));
+
+    String moved;
+    try {
+      RotaClient.Reply drain =
+          stack.api(
+              "POST",
+              "/v1/workers/" + worker + "/drain",
+              "{\"deadline\":\"" + java.time.Instant.now().plusSeconds(3600) + "\"}");
+      assertEquals(200, drain.status(), drain.body());
+      saying(
+          "roamer",
+          () ->
+              eventually(
+                  "moved live, counting on",
+                  BOOT,
+                  () ->
+                      !worker.equals(stack.vm("roamer").get("worker"))
+                          && "running".equals(stack.vm("roamer").get("status"))
+                          && logs("roamer").matches("(?s).*count=\\d+ boot=" + bootId + ".*")));
+      moved = (String) stack.vm("roamer").get("worker");
+      assertFalse(
+          logs("roamer").contains(TestGuest.UP), "it did not boot again: " + logs("roamer"));
+      assertEquals(moved, stack.vm("roamer").get("diskOn"), "its disk is where it runs now");
+      assertFalse(disksOf("roamer", moved).isEmpty(), "its disk was carried there");
+      assertEquals(1, ((Number) stack.vm("roamer").get("restartCount")).intValue());
+      eventually(
+          "its old task gone from the drained worker",
+          BOOT,
+          () -> left("roamer").stream().noneMatch(f -> f.contains("/" + worker)));
+      assertTrue(
+          stack
+              .api("GET", "/v1/vms/roamer/events", null)
+              .body()
+              .contains("moving from worker " + worker),
+          "its events say it moved");
+      // Its port is reached where it runs now: a new connection, as the held one ended (at most).
+      try (Forward again = Forward.open(stack.base(), "roamer", "echo")) {
+        assertEquals("after\n", again.echo("after\n"));
+      }
+      held.close();
+    } finally {
+      assertEquals(
+          200,
+          stack.api("PATCH", "/v1/workers/" + worker, "{\"schedulingPaused\":false}").status());
+    }
+    assertEquals(202, stack.api("DELETE", "/v1/vms/roamer", null).status());
+    eventually(
+        "deleted, its disk with it",
+        BOOT,
+        () ->
+            stack.api("GET", "/v1/vms/roamer", null).status() == 404
+                && disksOf("roamer", moved).isEmpty());
   }
 
   /**
@@ -326,6 +417,86 @@ class QemuEndToEndTest extends SharedDevStack {
 
     assertEquals(202, stack.api("DELETE", "/v1/vms/sleeper", null).status());
     eventually("deleted", BOOT, () -> stack.api("GET", "/v1/vms/sleeper", null).status() == 404);
+  }
+
+  /**
+   * A connection to a VM's forwarded port through the API's WebSocket ({@code rota vm
+   * port-forward}'s way in).
+   */
+  static final class Forward implements AutoCloseable {
+    private final java.net.http.WebSocket socket;
+    private final java.util.concurrent.LinkedBlockingQueue<byte[]> received =
+        new java.util.concurrent.LinkedBlockingQueue<>();
+    private final java.util.concurrent.CompletableFuture<Void> opened =
+        new java.util.concurrent.CompletableFuture<>();
+
+    private Forward(String base, String vm, String port) {
+      socket =
+          java.net.http.HttpClient.newHttpClient()
+              .newWebSocketBuilder()
+              .buildAsync(
+                  java.net.URI.create(
+                      base.replaceFirst("^http", "ws")
+                          + "/v1/vms/"
+                          + vm
+                          + "/ports/"
+                          + port
+                          + "/forward"),
+                  new java.net.http.WebSocket.Listener() {
+                    @Override
+                    public java.util.concurrent.CompletionStage<?> onBinary(
+                        java.net.http.WebSocket ws, java.nio.ByteBuffer data, boolean last) {
+                      byte[] bytes = new byte[data.remaining()];
+                      data.get(bytes);
+                      if (!opened.isDone()) {
+                        opened.complete(null); // the server's first message: the way in is open
+                      } else {
+                        received.add(bytes);
+                      }
+                      ws.request(1);
+                      return null;
+                    }
+
+                    @Override
+                    public java.util.concurrent.CompletionStage<?> onClose(
+                        java.net.http.WebSocket ws, int code, String reason) {
+                      opened.completeExceptionally(
+                          new AssertionError("closed: " + code + " " + reason));
+                      received.add(new byte[0]);
+                      return null;
+                    }
+                  })
+              .join();
+    }
+
+    static Forward open(String base, String vm, String port) throws Exception {
+      Forward f = new Forward(base, vm, port);
+      f.opened.get(1, java.util.concurrent.TimeUnit.MINUTES);
+      return f;
+    }
+
+    /** What comes back for {@code text} sent through. */
+    String echo(String text) throws Exception {
+      socket
+          .sendBinary(
+              java.nio.ByteBuffer.wrap(text.getBytes(java.nio.charset.StandardCharsets.UTF_8)),
+              true)
+          .get(1, java.util.concurrent.TimeUnit.MINUTES);
+      java.io.ByteArrayOutputStream back = new java.io.ByteArrayOutputStream();
+      while (back.size() < text.length()) {
+        byte[] part = received.poll(1, java.util.concurrent.TimeUnit.MINUTES);
+        if (part == null || part.length == 0) {
+          break; // nothing more, or closed
+        }
+        back.write(part);
+      }
+      return back.toString(java.nio.charset.StandardCharsets.UTF_8);
+    }
+
+    @Override
+    public void close() {
+      socket.abort();
+    }
   }
 
   /** What {@code vm}'s current task has written to its console. */

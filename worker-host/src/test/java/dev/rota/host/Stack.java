@@ -69,6 +69,11 @@ final class Stack implements AutoCloseable {
     return client.send(method, url, body, bearer);
   }
 
+  /** The API's address, {@code http://127.0.0.1:<port>}. */
+  String base() {
+    return client.base();
+  }
+
   RotaClient.Reply api(String method, String path, String body) {
     return client.api(method, path, body);
   }

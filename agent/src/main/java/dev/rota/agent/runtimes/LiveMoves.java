@@ -159,6 +159,17 @@ final class LiveMoves {
     qmp.execute(control, "migrate-set-capabilities", capabilities, QMP_DEADLINE);
   }
 
+  /** Runs the guest of the QEMU at {@code control}, paused once it arrived. */
+  void resume(Path control) throws IOException {
+    qmp.execute(control, "nbd-server-stop", QMP_DEADLINE);
+    qmp.execute(control, "cont", QMP_DEADLINE);
+  }
+
+  /** What QEMU says of its guest: {@code running}, {@code inmigrate}, {@code paused}, … */
+  String status(Path control) throws IOException {
+    return qmp.execute(control, "query-status", null, QMP_DEADLINE).path("status").asText();
+  }
+
   /**
    * Waits for the guest to arrive at the QEMU readied by {@link #await}, stops serving its disks,
    * and runs it.
@@ -170,8 +181,7 @@ final class LiveMoves {
       if (!alive.getAsBoolean()) {
         throw new IOException("QEMU ended before the VM arrived");
       }
-      String status =
-          qmp.execute(control, "query-status", null, QMP_DEADLINE).path("status").asText();
+      String status = status(control);
       if (status.equals("running") || status.equals("paused")) {
         qmp.execute(control, "nbd-server-stop", QMP_DEADLINE);
         if (status.equals("paused")) {
@@ -247,22 +257,8 @@ final class LiveMoves {
 
   /** Waits for the migration to reach {@code status}, or to complete; what QEMU says of it then. */
   private JsonNode awaitMigration(Path control, String status) throws IOException {
-    long deadline = System.nanoTime() + SavedMemory.TRANSFER_DEADLINE.toNanos();
-    while (true) {
-      JsonNode state = qmp.execute(control, "query-migrate", null, QMP_DEADLINE);
-      String now = state.path("status").asText();
-      if (now.equals(status) || now.equals("completed")) {
-        return state;
-      }
-      if (now.equals("failed") || now.equals("cancelled")) {
-        throw new IOException(
-            "QEMU could not send the VM's memory: " + state.path("error-desc").asText(now));
-      }
-      if (System.nanoTime() > deadline) {
-        throw new IOException("QEMU did not finish sending the VM's memory: " + now);
-      }
-      sleep();
-    }
+    return qmp.awaitMigration(
+        control, status, "send the VM's memory", SavedMemory.TRANSFER_DEADLINE, POLL, QMP_DEADLINE);
   }
 
   /**

@@ -2,6 +2,7 @@ package dev.rota.agent.runtimes;
 
 import dev.rota.agent.tasks.Conduit;
 import dev.rota.agent.tasks.Refusal;
+import dev.rota.agent.tasks.Supervisor;
 import dev.rota.agent.tasks.Task;
 import dev.rota.agentapi.DiskToken;
 import dev.rota.agentapi.LiveMove;
@@ -196,6 +197,42 @@ final class QemuMoves {
     }
   }
 
+  /**
+   * Settles {@code task}, adopted after an agent restart while it waited for its VM: the relays
+   * that carried the VM went with the agent, so either it had arrived (its QEMU runs it: the task
+   * runs), or it never will, and that QEMU is ended, the task failing: the VM runs on where it was.
+   */
+  void adoptedWaiting(Task task, Path dir, ProcessHandle process) {
+    if (!task.spec.arrives() || Files.exists(dir.resolve(Supervisor.ARRIVED))) {
+      return;
+    }
+    String status;
+    try {
+      status = moves.status(GuestFiles.qmp(dir));
+    } catch (IOException e) {
+      status = "unknown (" + e.getMessage() + ")";
+    }
+    try {
+      if (status.equals("running") || status.equals("paused")) {
+        if (status.equals("paused")) {
+          moves.resume(GuestFiles.qmp(dir)); // it had all arrived, not yet run
+        }
+        Files.writeString(dir.resolve(Supervisor.ARRIVED), "", StandardCharsets.UTF_8);
+        task.running(java.time.Instant.now());
+        log.info("task {}: its VM had arrived before the agent restarted", task.id);
+        return;
+      }
+      Files.writeString(
+          dir.resolve(ARRIVAL_FAILURE),
+          "the agent restarted while it arrived (its QEMU was " + status + ")",
+          StandardCharsets.UTF_8);
+    } catch (IOException e) {
+      // the task fails all the same, saying less
+    }
+    log.info("task {}: its VM had not arrived when the agent restarted; ending it", task.id);
+    process.destroyForcibly();
+  }
+
   /** Whether the VM of {@code task} is leaving: it cannot be suspended meanwhile. */
   boolean leaving(Task task) {
     return leaving.contains(task.id);
@@ -255,6 +292,8 @@ final class QemuMoves {
                 GuestFiles.qmp(dir),
                 waiting,
                 LiveMoves.MIRROR_DEADLINE.plus(SavedMemory.TRANSFER_DEADLINE));
+            Files.writeString(dir.resolve(Supervisor.ARRIVED), "", StandardCharsets.UTF_8);
+            task.running(java.time.Instant.now());
             log.info("task {}: its VM arrived", task.id);
           } catch (IOException | InterruptedException e) {
             if (e instanceof InterruptedException) {

@@ -929,6 +929,9 @@ public final class QemuRuntime implements TaskRuntime {
         shas.forEach(images::release);
       } else {
         keepConsole(task, dir);
+        if (task.handle instanceof ProcessHandle waiting) {
+          moves.adoptedWaiting(task, dir, waiting);
+        }
         if (moves.interrupted(task, dir) && task.handle instanceof ProcessHandle process) {
           try {
             quit(task, dir, process); // its guest runs on the worker it moved to

@@ -55,6 +55,39 @@ final class Qmp {
     return json.readTree(call(socket, request.toString(), deadline)).path("return");
   }
 
+  /**
+   * Polls QEMU's migration (to a file or to another QEMU) every {@code poll} until it reaches
+   * {@code status} or completes, and returns its state then. It fails when the migration failed or
+   * was cancelled, saying it could not {@code what} (e.g. "save the VM's memory"), or when it has
+   * not got there within {@code within}.
+   */
+  com.fasterxml.jackson.databind.JsonNode awaitMigration(
+      Path socket, String status, String what, Duration within, Duration poll, Duration deadline)
+      throws IOException {
+    long until = System.nanoTime() + within.toNanos();
+    while (true) {
+      com.fasterxml.jackson.databind.JsonNode state =
+          execute(socket, "query-migrate", null, deadline);
+      String now = state.path("status").asText();
+      if (now.equals(status) || now.equals("completed")) {
+        return state;
+      }
+      if (now.equals("failed") || now.equals("cancelled")) {
+        throw new IOException(
+            "QEMU could not " + what + ": " + state.path("error-desc").asText(now));
+      }
+      if (System.nanoTime() > until) {
+        throw new IOException("QEMU did not " + what + " in time: " + now);
+      }
+      try {
+        Thread.sleep(poll.toMillis());
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new IOException("the agent stopped before QEMU could " + what);
+      }
+    }
+  }
+
   /** An empty object of arguments, to fill in. */
   com.fasterxml.jackson.databind.node.ObjectNode arguments() {
     return json.createObjectNode();

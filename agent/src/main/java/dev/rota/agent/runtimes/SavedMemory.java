@@ -136,26 +136,8 @@ final class SavedMemory {
 
   /** Waits for QEMU to say the state it sent is complete. */
   private void awaitMigration(Path control) throws IOException {
-    long deadline = System.nanoTime() + TRANSFER_DEADLINE.toNanos();
-    while (true) {
-      com.fasterxml.jackson.databind.JsonNode state =
-          qmp.execute(control, "query-migrate", null, QMP_DEADLINE);
-      String status = state.path("status").asText();
-      switch (status) {
-        case "completed" -> {
-          return;
-        }
-        case "failed", "cancelled" ->
-            throw new IOException(
-                "QEMU could not save the VM's memory: " + state.path("error-desc").asText(status));
-        default -> {
-          if (System.nanoTime() > deadline) {
-            throw new IOException("QEMU did not finish saving the VM's memory: " + status);
-          }
-          sleep();
-        }
-      }
-    }
+    qmp.awaitMigration(
+        control, "completed", "save the VM's memory", TRANSFER_DEADLINE, POLL, QMP_DEADLINE);
   }
 
   private SocketChannel connect(Path incoming, BooleanSupplier alive)
@@ -192,14 +174,5 @@ final class SavedMemory {
       buffer.clear();
     }
     return bytes;
-  }
-
-  private static void sleep() throws IOException {
-    try {
-      Thread.sleep(POLL.toMillis());
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new IOException("interrupted while QEMU saved the VM's memory");
-    }
   }
 }

@@ -112,7 +112,9 @@ public final class Supervisor {
       throw e;
     }
     // Running only once recorded: what the controller is told has started, a restarted agent finds.
-    task.running(now);
+    if (runsOnceLaunched(task, dir)) {
+      task.running(now);
+    }
     process
         .onExit()
         .thenAccept(
@@ -149,6 +151,21 @@ public final class Supervisor {
    * start time, so a reused pid is not mistaken for it), reported ended otherwise; null when it
    * never started, so that a start request starts it.
    */
+  /**
+   * What a task's folder says once the VM it waited for (a live move's) arrived there and runs: a
+   * restarted agent finds it running, not waiting.
+   */
+  public static final String ARRIVED = "arrived";
+
+  /**
+   * Whether the task runs once its process is launched. One whose VM arrives from another worker
+   * runs once that VM has arrived, as its runtime says: were it told running before, the controller
+   * would take the VM for moved and end its old copy, the one the guest still runs in.
+   */
+  private static boolean runsOnceLaunched(Task task, Path dir) {
+    return !task.spec.arrives() || Files.exists(dir.resolve(ARRIVED));
+  }
+
   public Task recover(Path record, Consumer<TaskView> changes, Ending ending) throws IOException {
     ProcessRecord r = read(record);
     if (r.pid() == 0) {
@@ -179,14 +196,19 @@ public final class Supervisor {
                 .map(Instant::toString)
                 .orElse("")
                 .equals(r.processStart());
+    boolean runs = runsOnceLaunched(task, record.getParent());
     if (same) {
       task.handle = handle;
-      task.running(Instant.parse(r.startedAt()));
+      if (runs) {
+        task.running(Instant.parse(r.startedAt()));
+      }
       handle.onExit().thenAccept(p -> ending.ended(task, null, Instant.now()));
       return task;
     }
     Path exit = record.resolveSibling("exit-code");
-    task.running(Instant.parse(r.startedAt()));
+    if (runs) {
+      task.running(Instant.parse(r.startedAt()));
+    }
     if (Files.exists(exit)) {
       ending.ended(task, Integer.parseInt(Files.readString(exit).strip()), Instant.now());
     } else {

@@ -77,7 +77,10 @@ public record VmRequest(
             message = "must be one of \"stop\", \"delete\", \"suspend\"")
         String onExpiry,
     @Nullable @Valid DiskRequest disk,
-    @Nullable @Size(max = 8) List<@NotNull @Valid VolumeMountRequest> volumes) {
+    @Nullable @Size(max = 8) List<@NotNull @Valid VolumeMountRequest> volumes,
+    @Nullable
+        @Pattern(regexp = "^(live|restart)$", message = "must be one of \"live\", \"restart\"")
+        String migration) {
   public static final int MAX_RESTARTS = 10_000;
 
   /** The longest value an environment variable is given. */

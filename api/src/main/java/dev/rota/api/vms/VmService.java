@@ -239,7 +239,30 @@ public class VmService {
         request.onExpiry() == null && maxRun != null ? "stop" : request.onExpiry(),
         persistent,
         request.disk() == null ? null : request.disk().sizeGi(),
-        volumes);
+        volumes,
+        migration(request, runtime, persistent, field));
+  }
+
+  /**
+   * How it moves while it runs: live, the default, for a {@code qemu} VM with a persistent disk
+   * (its memory and disk go with it); restarted where it goes for any other, which cannot move
+   * live.
+   */
+  private static String migration(
+      VmRequest request, String runtime, boolean persistent, String field) {
+    boolean canMoveLive = runtime.equals(QEMU) && persistent;
+    if (request.migration() == null) {
+      return canMoveLive ? VmTemplate.LIVE : VmTemplate.RESTART;
+    }
+    if (request.migration().equals(VmTemplate.LIVE) && !canMoveLive) {
+      throw Problems.badRequest(
+          field + "migration",
+          "live carries a running qemu VM's memory and its persistent disk to another worker:"
+              + (runtime.equals(QEMU)
+                  ? " give disk.persistent true"
+                  : " a " + runtime + " VM is restarted where it goes"));
+    }
+    return request.migration();
   }
 
   /**

@@ -36,7 +36,8 @@ public record VmSpecView(
     @Nullable String maxRunDuration,
     @Nullable String onExpiry,
     @Nullable DiskView disk,
-    List<dev.rota.store.VolumeMount> volumes) {
+    List<dev.rota.store.VolumeMount> volumes,
+    String migration) {
 
   /** A {@code qemu} VM's root disk as its spec gives it; null for the default, ephemeral one. */
   @JsonInclude(JsonInclude.Include.NON_NULL)
@@ -79,7 +80,8 @@ public record VmSpecView(
         spec.persistentDisk() || spec.diskSizeGi() != null
             ? new DiskView(spec.persistentDisk(), spec.diskSizeGi())
             : null,
-        spec.volumes());
+        spec.volumes(),
+        spec.liveMigration() ? VmTemplate.LIVE : VmTemplate.RESTART);
   }
 
   /** Its environment, a variable that is a secret's as the secret's name. */

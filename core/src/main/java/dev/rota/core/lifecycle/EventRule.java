@@ -75,6 +75,8 @@ public final class EventRule {
    *       has its task placed;
    *   <li>while it moves, the new copy's placing (or its giving back) changes only where the new
    *       copy is;
+   *   <li>a live move that failed takes it back to its old copy, which never stopped running: the
+   *       generation before, on the worker it was moving from;
    *   <li>any other event is about its one task: the status follows {@link StatusRule}, and an end
    *       records the exit code and times of the task.
    * </ul>
@@ -112,6 +114,14 @@ public final class EventRule {
       restartCount = e.generation();
       if (type == TaskEventType.FAILED_OVER) {
         startedAt = 0;
+      }
+    } else if (type == TaskEventType.MOVE_FAILED) {
+      if (movingFrom != null) {
+        worker = movingFrom;
+        restartCount = e.generation() - 1;
+        status = VmStatus.RUNNING;
+        movingFrom = null;
+        movingTo = null;
       }
     } else if (type == TaskEventType.DRAINED) {
       then = Then.DRAINED;

@@ -16,6 +16,7 @@ public final class StatusRule {
       case STARTED -> VmStatus.RUNNING;
       case GIVEN_BACK -> VmStatus.PENDING; // to be placed again, elsewhere
       case MOVED -> VmStatus.RUNNING; // on its old copy, until the new one has started
+      case MOVE_FAILED -> VmStatus.RUNNING; // on its old copy, which it never left
       case EXITED -> Integer.valueOf(0).equals(exitCode) ? VmStatus.STOPPED : VmStatus.FAILED;
       case FAILED, VANISHED, WORKER_OFFLINE -> VmStatus.FAILED;
       case DRAINED -> VmStatus.STOPPED; // unless a restart policy starts it again elsewhere

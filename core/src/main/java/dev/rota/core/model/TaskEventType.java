@@ -22,6 +22,12 @@ public enum TaskEventType implements WireName {
    */
   MOVED("moved"),
   /**
+   * A move that carries the running VM over (a live move) failed: its new copy ended, or was lost,
+   * before the VM arrived there. The VM runs on at its old copy, at the generation before, as if it
+   * had never moved; the message says why.
+   */
+  MOVE_FAILED("move-failed"),
+  /**
    * The deadline of its worker's drain passed with the task still there: the workflow stops the VM,
    * or with a restart policy starts it again elsewhere.
    */

@@ -16,9 +16,12 @@ import java.util.TreeMap;
  * with a restart policy is moved: its next generation is placed elsewhere, as placement would place
  * it, while the old task keeps running until the new one has started, so a drain takes nothing away
  * unless a new copy fails; a set's replicas move no more at once than its {@code maxUnavailable}
- * allows ({@link SetAllowances}). VMs without a restart policy stay until the deadline: nothing
- * would start them again. Once the deadline has passed, every VM still on the worker is evicted:
- * its workflow stops it, or starts it again elsewhere when it has a restart policy.
+ * allows ({@link SetAllowances}). A running VM that moves live ({@link VmSnapshot#liveMigration})
+ * is moved as well, whatever its restart policy: its new copy takes its memory and disk from the
+ * old one, which it replaces without a restart. VMs without a restart policy stay until the
+ * deadline: nothing would start them again; so do other VMs with a persistent disk, which is copied
+ * when they are stopped there. Once the deadline has passed, every VM still on the worker is
+ * evicted: its workflow stops it, or starts it again elsewhere when it has a restart policy.
  */
 public final class Drainer {
   private Drainer() {}
@@ -42,8 +45,14 @@ public final class Drainer {
    * A VM whose current task is on a draining worker.
    *
    * @param state its task's state as last observed
+   * @param settling whether a move of it failed and the new copy's record is not yet gone: it moves
+   *     again once it is
    */
-  public record Resident(VmSnapshot vm, String worker, TaskState state) {}
+  public record Resident(VmSnapshot vm, String worker, TaskState state, boolean settling) {
+    public Resident(VmSnapshot vm, String worker, TaskState state) {
+      this(vm, worker, state, false);
+    }
+  }
 
   /**
    * @param deadlines the draining workers, each with its drain's deadline
@@ -82,10 +91,15 @@ public final class Drainer {
       if (tally.passed) {
         evictions.add(
             new Eviction(vm.name(), vm.seq(), vm.restartCount(), r.worker(), tally.deadline));
-      } else if (vm.persistentDisk()) {
+      } else if (vm.persistentDisk()
+          && !(vm.liveMigration()
+              && r.state() == TaskState.RUNNING
+              && vm.status() == VmStatus.RUNNING)) {
         tally.keepingDisks++;
-      } else if (!vm.restarts()) {
+      } else if (!vm.restarts() && !vm.persistentDisk()) {
         tally.staying++;
+      } else if (r.settling()) {
+        tally.moving++; // its move failed: tried again once the new copy's record is gone
       } else if (r.state() != TaskState.RUNNING || vm.status() != VmStatus.RUNNING || vm.moving()) {
         tally.starting++; // moved once it runs: until then there is nothing to keep running
         // meanwhile
@@ -96,7 +110,7 @@ public final class Drainer {
         if (vm.set() != null) {
           allowance.computeIfPresent(vm.set(), (s, n) -> n - 1);
         }
-        movers.add(vm.asPending());
+        movers.add(vm.liveMigration() ? vm.asPending().takingItsDisk() : vm.asPending());
         moverOf.put(vm.name(), r);
       }
     }

@@ -83,6 +83,12 @@ public record PendingVm(
         name, seq, runtime, request, labels, worker, set, spread, failedOn, image, diskOn);
   }
 
+  /** The same VM free to go to any worker: what it keeps on its worker goes with it. */
+  public PendingVm takingItsDisk() {
+    return new PendingVm(
+        name, seq, runtime, request, labels, avoid, set, spread, failedOn, image, null);
+  }
+
   /** Whether where its set's other replicas are decides where it may go. */
   public boolean spreads() {
     return set != null && !(spread instanceof Spread.None);

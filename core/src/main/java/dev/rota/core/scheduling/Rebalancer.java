@@ -208,7 +208,9 @@ public final class Rebalancer {
       return vm.set() != null
           && rebalancing.sets().containsKey(vm.set())
           && vm.status() == VmStatus.RUNNING
-          && !vm.persistentDisk() // its disk stays where it is, and so does it
+          // A disk copied only at rest stays where it is, and so does its VM; one that moves
+          // live takes its disk along.
+          && (!vm.persistentDisk() || vm.liveMigration())
           && !vm.moveUnderWay();
     }
 

@@ -123,7 +123,8 @@ public final class Reconciler {
   /**
    * The moving VMs whose new copy has started, as recorded or as its agent says this term: their
    * old copy is kept no longer. Seen here, the old copy is removed in the term that sees the start
-   * rather than the next.
+   * rather than the next. A new copy that ended counts too, unless the VM moves live: then the old
+   * copy still holds the guest, which runs on there.
    */
   private static Set<String> newCopiesRunning(
       Map<String, VmSnapshot> vmByName,
@@ -132,7 +133,12 @@ public final class Reconciler {
     Set<String> running = new HashSet<>();
     for (PlacedTask t : placedHere.values()) {
       VmSnapshot vm = vmByName.get(t.vm());
-      if (vm != null && vm.moving() && t.wantedBy(vm) && t.state() != TaskState.SCHEDULED) {
+      if (vm != null
+          && vm.moving()
+          && t.wantedBy(vm)
+          && (vm.liveMigration()
+              ? t.state() == TaskState.RUNNING
+              : t.state() != TaskState.SCHEDULED)) {
         running.add(vm.name());
       }
     }
@@ -142,7 +148,10 @@ public final class Reconciler {
                 s -> {
                   PlacedTask t = placedHere.get(worker + "/" + s.id());
                   VmSnapshot vm = t == null ? null : vmByName.get(t.vm());
-                  if (vm != null && vm.moving() && t.wantedBy(vm) && (s.running() || s.ended())) {
+                  if (vm != null
+                      && vm.moving()
+                      && t.wantedBy(vm)
+                      && (s.running() || s.ended() && !vm.liveMigration())) {
                     running.add(vm.name());
                   }
                 }));

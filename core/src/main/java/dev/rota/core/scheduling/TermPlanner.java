@@ -104,6 +104,15 @@ public final class TermPlanner {
     Set<String> placedTasks = new HashSet<>();
     Map<String, String> earlierOfItsName = new HashMap<>();
     Map<String, PlacedTask> lostWithWorker = new HashMap<>();
+    // A VM with a record of a later generation than its own is settling a move that failed: its
+    // new copy's record goes first, then it may move again under that task id.
+    Set<String> settlingMoves = new HashSet<>();
+    for (PlacedTask t : tasks) {
+      VmSnapshot vm = vmByName.get(t.vm());
+      if (vm != null && vm.seq() == t.vmSeq() && t.generation() > vm.restartCount()) {
+        settlingMoves.add(vm.name());
+      }
+    }
     for (PlacedTask t : tasks) {
       VmSnapshot vm = vmByName.get(t.vm());
       boolean ofThisVm = vm != null && vm.seq() == t.vmSeq();
@@ -127,7 +136,8 @@ public final class TermPlanner {
         } else {
           current.add(held);
           if (draining) {
-            residents.add(new Drainer.Resident(vm, t.worker(), t.state()));
+            residents.add(
+                new Drainer.Resident(vm, t.worker(), t.state(), settlingMoves.contains(vm.name())));
           }
           if (t.state() == TaskState.RUNNING) {
             runsOn.put(vm.name(), t.worker());

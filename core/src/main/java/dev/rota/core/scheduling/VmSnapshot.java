@@ -29,6 +29,9 @@ import java.util.Map;
  * @param persistentDisk whether its root disk outlives its tasks: then it stays on the worker that
  *     holds it, is neither moved nor rebalanced, and waits for a drain's deadline
  * @param diskOn the worker that holds its persistent disk, once placed; null for none
+ * @param liveMigration whether it moves while it runs (a {@code qemu} VM with a persistent disk and
+ *     {@code migration: live}): a drain moves it with its memory and disk instead of keeping it
+ *     until the deadline, and a failed move leaves it running where it was
  */
 public record VmSnapshot(
     String name,
@@ -49,7 +52,51 @@ public record VmSnapshot(
     boolean keepsThroughDisconnect,
     boolean awaitingReadiness,
     boolean persistentDisk,
-    String diskOn) {
+    String diskOn,
+    boolean liveMigration) {
+  public VmSnapshot(
+      String name,
+      long seq,
+      String runtime,
+      Map<String, Long> request,
+      Map<String, String> labels,
+      VmStatus status,
+      int restartCount,
+      String avoidWorker,
+      String set,
+      Spread spread,
+      String failedOn,
+      String movingFrom,
+      String image,
+      RestartPolicy restartPolicy,
+      String oldCopyOn,
+      boolean keepsThroughDisconnect,
+      boolean awaitingReadiness,
+      boolean persistentDisk,
+      String diskOn) {
+    this(
+        name,
+        seq,
+        runtime,
+        request,
+        labels,
+        status,
+        restartCount,
+        avoidWorker,
+        set,
+        spread,
+        failedOn,
+        movingFrom,
+        image,
+        restartPolicy,
+        oldCopyOn,
+        keepsThroughDisconnect,
+        awaitingReadiness,
+        persistentDisk,
+        diskOn,
+        false);
+  }
+
   public VmSnapshot(
       String name,
       long seq,

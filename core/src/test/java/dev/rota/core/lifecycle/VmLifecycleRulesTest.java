@@ -175,6 +175,8 @@ class VmLifecycleRulesTest {
           running,   w1, w1, -,  placed,      2, w3, -, running,   w1, 2, w1, w3, NOTHING
           running,   w1, w1, w2, started,     2, w2, -, running,   w2, 2, -,  -,  NOTHING
           running,   w1, w1, w2, failed,      2, w2, -, failed,    w2, 2, -,  -,  ENDED
+          running,   w1, w1, w2, move-failed, 2, w2, -, running,   w1, 1, -,  -,  NOTHING
+          running,   w1, w1, -,  move-failed, 2, w2, -, running,   w1, 1, -,  -,  NOTHING
           running,   w1, -,  -,  drained,     2, w1, -, running,   w1, 2, -,  -,  DRAINED
           """)
   void whatATaskEventMakesOfTheVm(
@@ -253,6 +255,7 @@ class VmLifecycleRulesTest {
           vanished,        -,   failed
           worker-offline,  -,   failed
           moved,           -,   running
+          move-failed,     -,   running
           drained,         -,   stopped
           failed-over,     -,   scheduled
           """)

@@ -218,6 +218,59 @@ class DrainPlanTest {
   }
 
   @Test
+  void aRunningVmThatMovesLiveIsMovedWhateverItsRestartPolicy() {
+    draining("w1", 8, DEADLINE).worker("w2", 8);
+    vms.add(devBox(VmStatus.RUNNING, 0, null));
+    tasks.add(new PlacedTask("dev", 1, 0, "w1", TaskState.RUNNING));
+    TermPlan p = plan(T);
+    assertEquals(List.of("dev:w1->w2"), moves(p), "its memory and disk go with it");
+    assertEquals(
+        "draining until " + DEADLINE + ": 1 VM left; 1 moving", p.drainProgress().get("w1"));
+  }
+
+  @Test
+  void aVmThatMovesLiveButDoesNotRunStaysWithItsDisk() {
+    draining("w1", 8, DEADLINE).worker("w2", 8);
+    vms.add(devBox(VmStatus.PAUSED, 0, null));
+    tasks.add(new PlacedTask("dev", 1, 0, "w1", TaskState.RUNNING));
+    assertEquals(List.of(), moves(plan(T)), "a paused guest is not moved");
+  }
+
+  @Test
+  void aLiveMoveThatFailedIsTriedAgainOnlyOnceItsNewCopysRecordIsGone() {
+    draining("w1", 8, DEADLINE).worker("w2", 8);
+    vms.add(devBox(VmStatus.RUNNING, 0, null));
+    tasks.add(new PlacedTask("dev", 1, 0, "w1", TaskState.RUNNING));
+    tasks.add(new PlacedTask("dev", 1, 1, "w2", TaskState.FAILED)); // the failed arrival
+    TermPlan p = plan(T);
+    assertEquals(List.of(), moves(p), "its task id is still taken");
+    assertEquals(
+        "draining until " + DEADLINE + ": 1 VM left; 1 moving", p.drainProgress().get("w1"));
+    tasks.remove(1);
+    assertEquals(List.of("dev:w1->w2"), moves(plan(T)));
+  }
+
+  /** A running dev box on w1 with a persistent disk there, moved live, with no restart policy. */
+  private static VmSnapshot devBox(VmStatus status, int generation, String movingFrom) {
+    return Fixtures.withDisk(
+        new VmSnapshot(
+            "dev",
+            1,
+            "process", // the runtime the fixtures' workers run
+            Map.of("cpu", 1L, "memory", 512L),
+            Map.of(),
+            status,
+            generation,
+            null,
+            null,
+            Spread.NONE,
+            null,
+            movingFrom),
+        "w1",
+        true);
+  }
+
+  @Test
   void theTermWakesWhenADeadlinePasses() {
     Instant soon = T.plusSeconds(5); // before any worker's health could change
     draining("w1", 8, soon).worker("w2", 8);

@@ -41,4 +41,32 @@ final class Fixtures {
   static Holding holding(String worker, long cpu) {
     return new Holding(worker, Map.of("cpu", cpu, "memory", 512L));
   }
+
+  /**
+   * {@code v} with a persistent disk on {@code diskOn}, moving live or not: a {@code qemu} VM's,
+   * whatever runtime the fixture's workers run.
+   */
+  static VmSnapshot withDisk(VmSnapshot v, String diskOn, boolean live) {
+    return new VmSnapshot(
+        v.name(),
+        v.seq(),
+        v.runtime(),
+        v.request(),
+        v.labels(),
+        v.status(),
+        v.restartCount(),
+        v.avoidWorker(),
+        v.set(),
+        v.spread(),
+        v.failedOn(),
+        v.movingFrom(),
+        v.image(),
+        v.restartPolicy(),
+        v.oldCopyOn(),
+        v.keepsThroughDisconnect(),
+        v.awaitingReadiness(),
+        true,
+        diskOn,
+        live);
+  }
 }

@@ -205,6 +205,23 @@ class RebalancerTest {
   }
 
   @Test
+  void replicasWithPersistentDisksMoveOnlyLive() {
+    for (boolean live : new boolean[] {false, true}) {
+      Cluster c = new Cluster().workers("w", 0, 2);
+      for (int i = 0; i < 4; i++) {
+        c.run(Fixtures.withDisk(replica("box", i, Spread.NONE, SMALL), "w0000", live), "w0000");
+      }
+      c.sets.put("box", new SetSnapshot("box", 4, 4));
+      assertEquals(
+          live ? 2 : 0,
+          c.plan(SchedulerProfile.DISTRIBUTE_LOAD, 1000).size(),
+          live
+              ? "carried over running, memory and disk, they balance as any replica"
+              : "a disk copied only at rest stays where it is, and so does its VM");
+    }
+  }
+
+  @Test
   void onlyReplicasOfSetsMove() {
     Cluster c = new Cluster().workers("w", 0, 2);
     for (int i = 0; i < 10; i++) {

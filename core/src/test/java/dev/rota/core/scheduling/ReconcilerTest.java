@@ -289,6 +289,42 @@ class ReconcilerTest {
     assertTrue(oldGone.transitions().isEmpty());
   }
 
+  @Test
+  void aLiveMovesNewCopyThatEndedLeavesTheOldOneRunningAndTellsTheEnd() {
+    VmSnapshot box =
+        Fixtures.withDisk(
+            new VmSnapshot(
+                "dev",
+                1,
+                "qemu",
+                Map.of("cpu", 1L),
+                Map.of(),
+                VmStatus.RUNNING,
+                1,
+                null,
+                null,
+                dev.rota.core.model.Spread.NONE,
+                null,
+                "w1"),
+            "w2",
+            true);
+    List<PlacedTask> tasks =
+        List.of(
+            task("dev", 1, 0, "w1", TaskState.RUNNING),
+            task("dev", 1, 1, "w2", TaskState.SCHEDULED));
+    Map<String, List<ObservedTask>> reported =
+        Map.of(
+            "w1",
+            List.of(running("dev.0")),
+            "w2",
+            List.of(new ObservedTask("dev.1", "failed", null, "the VM did not arrive")));
+    Reconciliation r = Reconciler.reconcile(List.of(box), tasks, reported, Set.of());
+    assertEquals(List.of(), r.removals(), "the guest still runs on w1");
+    assertEquals(
+        List.of("dev.1 failed"),
+        r.transitions().stream().map(t -> t.task().taskId() + " " + t.to().wireName()).toList());
+  }
+
   private static VmSnapshot replica(String movingFrom, String oldCopyOn) {
     return new VmSnapshot(
         "web-0",

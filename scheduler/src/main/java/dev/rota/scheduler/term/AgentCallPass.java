@@ -623,6 +623,19 @@ public class AgentCallPass {
                 diskFrom,
                 volumes.isEmpty() ? null : volumes)
             : null,
-        vm.notes().memorySaved() && worker.equals(vm.notes().diskOn()) ? Boolean.TRUE : null);
+        vm.notes().memorySaved() && worker.equals(vm.notes().diskOn()) ? Boolean.TRUE : null,
+        arrives(vm, worker) ? Boolean.TRUE : null);
+  }
+
+  /**
+   * Whether the task is a live move's new copy: it boots nothing, and takes the running VM, its
+   * memory and disk, from the old copy on the worker the disk comes from.
+   */
+  private static boolean arrives(VmRow vm, String worker) {
+    String from = vm.notes().movingFrom();
+    return vm.spec().liveMigration()
+        && from != null
+        && from.equals(vm.notes().diskFrom())
+        && !from.equals(worker);
   }
 }

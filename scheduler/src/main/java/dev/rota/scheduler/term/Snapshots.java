@@ -93,7 +93,8 @@ final class Snapshots {
         v.keepsThroughDisconnect(),
         v.awaitingReadiness(),
         v.persistentDisk(),
-        v.diskOn());
+        v.diskOn(),
+        v.liveMigration());
   }
 
   static PlacedTask task(VmTaskRow t) {

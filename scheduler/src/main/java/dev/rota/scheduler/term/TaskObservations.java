@@ -60,6 +60,13 @@ public class TaskObservations {
   private final BatchStatement addEvent = BatchStatement.of(OutboxRepository.ADD_EVENT);
   private final BatchStatement vmRunning = BatchStatement.of(VmRepository.REPORTED_RUNNING);
   private final BatchStatement vmMoved = BatchStatement.of(VmRepository.MOVED);
+  private final BatchStatement liveMoveDisk = BatchStatement.of(VmRepository.LIVE_MOVE_DISK);
+
+  /**
+   * How long a VM whose live move to a worker failed avoids that worker: a drain tries another
+   * meanwhile, or that one again after it.
+   */
+  static final java.time.Duration LIVE_MOVE_AVOIDS = java.time.Duration.ofMinutes(2);
 
   public TaskObservations(
       VmTaskRepository tasks,
@@ -216,6 +223,16 @@ public class TaskObservations {
         doneMessages.add(messages.get(i));
       }
     }
+    // A VM that moves live takes its disk to the new copy, which pulls it, and the VM with it,
+    // from the old one.
+    liveMoveDisk.run(
+        db,
+        done.stream()
+            .map(
+                m ->
+                    Map.<String, Object>of(
+                        "name", m.vm(), "seq", m.seq(), "from", m.from(), "to", m.to()))
+            .toList());
     placeNext(
         db,
         done.stream()
@@ -402,6 +419,32 @@ public class TaskObservations {
     String text = Columns.truncate(message, 2048);
     if (tasks.ended(task.id(), to.wireName(), exitCode, text, now) != 1) {
       return Optional.empty();
+    }
+    String stayed =
+        "its live move to worker "
+            + task.worker()
+            + " failed, and it runs on where it was: "
+            + message;
+    if (vms.moveFailed(
+            task.vm(),
+            task.vmSeq(),
+            task.generation(),
+            task.worker(),
+            Columns.truncate(stayed, 2048),
+            now.plus(LIVE_MOVE_AVOIDS))
+        == 1) {
+      return Optional.of(
+          tell(
+              task.vm(),
+              task.vmSeq(),
+              task.taskId(),
+              task.worker(),
+              TaskEventType.MOVE_FAILED,
+              "move-failed",
+              exitCode,
+              stayed,
+              now,
+              task.startedAt()));
     }
     boolean clean = to == TaskState.EXITED && Integer.valueOf(0).equals(exitCode);
     OutboxRow news =

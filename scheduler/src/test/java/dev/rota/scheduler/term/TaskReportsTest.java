@@ -33,6 +33,7 @@ class TaskReportsTest {
   @Inject TaskReports reports;
   @Inject WorkerRepository workers;
   @Inject VmRepository vms;
+  @Inject dev.rota.store.VmEventRepository events;
   @Inject OutboxRepository actions;
   @Inject TaskObservations observations;
   @Inject dev.rota.store.VmTaskRepository tasks;
@@ -592,6 +593,80 @@ class TaskReportsTest {
             .map(a -> a.worker() + " " + a.taskId())
             .toList(),
         "its old copy is removed from the worker it moved from, once");
+  }
+
+  /**
+   * A running dev box on {@code worker}, whose persistent disk is there, being moved live to {@code
+   * to}.
+   */
+  private long liveOn(String vm, String worker, String to) {
+    VmRow row =
+        vms.save(
+            VmRow.submitted(
+                vm,
+                vms.nextSeq(),
+                dev.rota.store.StoreFixtures.qemu(true, List.of(), dev.rota.store.VmTemplate.LIVE),
+                "waiting",
+                dev.rota.store.StoreFixtures.T0));
+    Instant now = Instant.parse("2026-01-01T00:00:00Z");
+    tx.executeWrite(
+        s ->
+            observations.placeAll(
+                List.of(new TaskObservations.Placing(vm, row.seq(), 0, worker, null)), now));
+    vms.diskOn(vm, row.seq(), worker);
+    reports.accept(worker, List.of(new ObservedTask(vm + ".0", "running", null, null)));
+    tx.executeWrite(
+        s ->
+            observations.moveAll(List.of(new Move(vm, row.seq(), 0, worker, to, "draining")), now));
+    actions.after(0, 100_000).stream()
+        .filter(a -> vm.equals(a.vm()))
+        .forEach(a -> actions.done(a.id()));
+    return row.seq();
+  }
+
+  @Test
+  void aLiveMoveTakesItsDiskAlongAndAFailedOneLeavesTheVmWhereItRan() {
+    registered("tr-lw1");
+    registered("tr-lw2");
+    liveOn("tr-lv", "tr-lw1", "tr-lw2");
+    VmRow moving = vms.findById("tr-lv").orElseThrow();
+    assertEquals("tr-lw1", moving.notes().movingFrom());
+    assertEquals("tr-lw2", moving.notes().diskOn(), "its new copy pulls the disk");
+    assertEquals("tr-lw1", moving.notes().diskFrom(), "from where it runs now");
+
+    reports.accept(
+        "tr-lw2",
+        List.of(new ObservedTask("tr-lv.1", "failed", null, "the VM did not arrive: refused")));
+
+    VmRow stayed = vms.findById("tr-lv").orElseThrow();
+    assertEquals(0, stayed.state().restartCount(), "back at the generation that runs");
+    assertEquals("tr-lw1", stayed.state().worker());
+    assertEquals("running", stayed.state().status());
+    assertEquals(null, stayed.notes().movingFrom());
+    assertEquals("tr-lw1", stayed.notes().diskOn(), "its disk is where it runs");
+    assertEquals(null, stayed.notes().diskFrom());
+    assertEquals("tr-lw2", stayed.notes().avoidWorker(), "not tried there again at once");
+    // What its workflow is told (the outbox's news, carried out at once here) its log says too.
+    List<dev.rota.store.VmEventRow> log = events.page("tr-lv", 0, 100);
+    dev.rota.store.VmEventRow last = log.get(log.size() - 1);
+    assertEquals("move-failed", last.type());
+    assertTrue(last.message().contains("refused"), last.message());
+    assertTrue(
+        actions.after(0, 100_000).stream()
+            .noneMatch(a -> a.kind().equals(OutboxRow.REMOVE) && "tr-lv.0".equals(a.taskId())),
+        "the guest still runs in its old task");
+  }
+
+  @Test
+  void aLiveMoveThatArrivedLeavesTheDiskOnlyOnItsNewWorker() {
+    registered("tr-lw3");
+    registered("tr-lw4");
+    liveOn("tr-lm", "tr-lw3", "tr-lw4");
+    reports.accept("tr-lw4", List.of(new ObservedTask("tr-lm.1", "running", null, null)));
+    VmRow moved = vms.findById("tr-lm").orElseThrow();
+    assertEquals("tr-lw4", moved.notes().diskOn());
+    assertEquals(null, moved.notes().diskFrom(), "the old worker's copy is no longer kept");
+    assertEquals(null, moved.notes().movingFrom());
   }
 
   @Test

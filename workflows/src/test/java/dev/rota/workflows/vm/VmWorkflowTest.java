@@ -900,6 +900,28 @@ class VmWorkflowTest {
   }
 
   @Test
+  void aLiveMoveThatFailedLeavesTheVmRunningOnItsOldCopyAsBefore() throws Exception {
+    VmWorkflow vm = running("Never");
+    on(vm, 1, "w2", "moved");
+    awaitLifecycle(l -> l.restartCount() == 1);
+    on(vm, 1, "w2", "move-failed"); // the new copy failed before the VM arrived
+    VmLifecycle stayed =
+        awaitLifecycle(l -> l.restartCount() == 0 && l.message().contains("move-failed"));
+    assertEquals("running", stayed.status());
+    assertEquals("w1", stayed.worker(), "it never left its old copy");
+    assertEquals("running", vm.status());
+    env.sleep(Duration.ofMinutes(5));
+    assertEquals(
+        List.of(),
+        store.what(),
+        "no restart, no removal from here: the scheduler removes the failed copy");
+    on(vm, 0, "w1", "vanished"); // its old copy is its current task again: its end is the VM's
+    awaitStatus(vm, "failed");
+    Histories.replayAndMaybeRecord(
+        env.getWorkflowClient(), "vm-a", VmWorkflowImpl.class, "vm-live-move-failed");
+  }
+
+  @Test
   void stoppingAMovingVmRemovesBothCopies() {
     VmWorkflow vm = running("Never");
     on(vm, 1, "w2", "moved");
