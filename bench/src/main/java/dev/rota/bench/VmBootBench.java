@@ -26,10 +26,11 @@ import java.util.concurrent.atomic.AtomicInteger;
 /**
  * Real VMs through the whole stack, on one worker: submit-to-guest-running (the guest's init
  * printing its marker on the serial console, read through the API's logs call) for one VM and for a
- * burst, a VM with a persistent disk booted cold, suspended and resumed, each to its guest's next
- * word, and the image cache's fetch rate over loopback HTTP. One dev host with one agent offering
- * qemu; the test guest of {@code .ci/qemu guest}, its disk served over HTTP (fetched once for all).
- * Not a test: it prints its figures.
+ * burst, a VM with a persistent disk booted cold, suspended and resumed, and moved live to a second
+ * worker by a drain, each to its guest's next word, and the image cache's fetch rate over loopback
+ * HTTP. One dev host with two agents offering qemu, the second paused but for the live move; the
+ * test guest of {@code .ci/qemu guest}, its disk served over HTTP (fetched once for all). Not a
+ * test: it prints its figures.
  *
  * <pre>
  * java -cp bench/target/rota-bench.jar dev.rota.bench.VmBootBench $(.ci/qemu guest) [BURST=20] [FETCH_MIB=1024]
@@ -78,7 +79,8 @@ public final class VmBootBench {
     props.put("rota.temporal.port", freePort());
     props.put("rota.temporal.dev-server", "embedded");
     props.put("rota.data-dir", data.resolve("host").toString());
-    props.put("rota.dev.agents", 1);
+    // Two agents: the second takes no VMs (paused) but for the live move, which drains the first.
+    props.put("rota.dev.agents", 2);
     props.put("rota.dev.agent-runtimes", "qemu");
     // Room for the whole burst on the one worker: its guests share the machine's cores.
     props.put(
@@ -88,11 +90,13 @@ public final class VmBootBench {
     api = "http://127.0.0.1:" + port;
     Map<String, Object> figures = new LinkedHashMap<>();
     try (RotaHost host = RotaHost.start(HostMode.DEV, props)) {
-      await("the agent ready", () -> get("/v1/workers").contains("\"ready\""));
+      await("both agents ready", () -> get("/v1/cluster").replace(" ", "").contains("\"ready\":2"));
+      paused("dev-2", true);
       String image = base + "/disk.qcow2";
       figures.put("oneVm", boot(List.of("one"), image, "one, cold image cache"));
       figures.put("oneVmWarm", boot(List.of("warm"), image, "one, image cached"));
       figures.put("suspendResume", suspendResume(image));
+      figures.put("liveMove", liveMove(image));
       List<String> names = new ArrayList<>();
       for (int i = 0; i < burst; i++) {
         names.add("burst-" + i);
@@ -180,22 +184,8 @@ public final class VmBootBench {
    * (cold), suspend to {@code suspended}, and start to its first line after the resume.
    */
   private Map<String, Object> suspendResume(String image) throws Exception {
-    String ticks = "#!/bin/sh\\nwhile true; do echo tick; sleep 0.2; done\\n";
     Instant submitted = Instant.now();
-    HttpResponse<String> made =
-        send(
-            "POST",
-            "/v1/vms",
-            "{\"name\":\"box\",\"runtime\":\"qemu\",\"image\":\""
-                + image
-                + "\",\"resources\":{\"cpu\":1,\"memory\":256},\"disk\":{\"persistent\":true},"
-                + "\"guest\":{\"userData\":\""
-                + ticks
-                + "\"}}");
-    if (made.statusCode() != 201) {
-      throw new IllegalStateException("submit answered " + made.statusCode() + ": " + made.body());
-    }
-    await("box ticks", () -> get("/v1/vms/box/logs").contains("ROTA-GUEST-STARTUP tick"));
+    devBox("box", image);
     double cold = seconds(submitted);
     Instant suspending = Instant.now();
     send("POST", "/v1/vms/box/suspend", null);
@@ -225,6 +215,77 @@ public final class VmBootBench {
     send("DELETE", "/v1/vms/box", null);
     await("box deleted", () -> send("GET", "/v1/vms/box", null).statusCode() == 404);
     return r;
+  }
+
+  /**
+   * The same dev box on dev-1, moved live to dev-2 by a drain of dev-1: drain to its task there
+   * running, and drain to its guest's next line read there. dev-1 takes VMs again afterwards, dev-2
+   * none.
+   */
+  private Map<String, Object> liveMove(String image) throws Exception {
+    devBox("mover", image);
+    paused("dev-2", false);
+    Instant draining = Instant.now();
+    send("POST", "/v1/workers/dev-1/drain", null);
+    await(
+        "mover running on dev-2",
+        () ->
+            get("/v1/vms/mover").replace(" ", "").contains("\"worker\":\"dev-2\"")
+                && get("/v1/vms/mover").contains("\"status\":\"running\""));
+    double running = seconds(draining);
+    await(
+        "mover ticks on dev-2",
+        () -> get("/v1/vms/mover/logs").contains("ROTA-GUEST-STARTUP tick"));
+    double ticking = seconds(draining);
+    boolean booted = get("/v1/vms/mover/logs").contains("ROTA-GUEST-UP");
+    Map<String, Object> r = new LinkedHashMap<>();
+    r.put("drainToRunningThereSeconds", running);
+    r.put("drainToGuestThereSeconds", ticking);
+    r.put("bootedAgain", booted);
+    System.out.printf(
+        "the dev box moved live by a drain: running on the other worker %.2f s after it;"
+            + " its guest's next word read there %.2f s after it%s%n",
+        running, ticking, booted ? " (it booted again!)" : "");
+    send("DELETE", "/v1/vms/mover", null);
+    await("mover deleted", () -> send("GET", "/v1/vms/mover", null).statusCode() == 404);
+    paused("dev-1", false);
+    paused("dev-2", true);
+    return r;
+  }
+
+  /**
+   * Submits a dev box: 256 MiB, a persistent disk, a guest that says a line every 0.2 s; returns
+   * once its first line is read.
+   */
+  private void devBox(String name, String image) throws Exception {
+    String ticks = "#!/bin/sh\\nwhile true; do echo tick; sleep 0.2; done\\n";
+    HttpResponse<String> made =
+        send(
+            "POST",
+            "/v1/vms",
+            "{\"name\":\""
+                + name
+                + "\",\"runtime\":\"qemu\",\"image\":\""
+                + image
+                + "\",\"resources\":{\"cpu\":1,\"memory\":256},\"disk\":{\"persistent\":true},"
+                + "\"guest\":{\"userData\":\""
+                + ticks
+                + "\"}}");
+    if (made.statusCode() != 201) {
+      throw new IllegalStateException("submit answered " + made.statusCode() + ": " + made.body());
+    }
+    await(
+        name + " ticks",
+        () -> get("/v1/vms/" + name + "/logs").contains("ROTA-GUEST-STARTUP tick"));
+  }
+
+  /** Pauses {@code worker}, or lets it take VMs again (which ends a drain). */
+  private void paused(String worker, boolean paused) throws Exception {
+    HttpResponse<String> r =
+        send("PATCH", "/v1/workers/" + worker, "{\"schedulingPaused\":" + paused + "}");
+    if (r.statusCode() != 200) {
+      throw new IllegalStateException("pausing answered " + r.statusCode() + ": " + r.body());
+    }
   }
 
   private static double seconds(Instant since) {

@@ -385,15 +385,17 @@ public interface VmRepository extends CrudRepository<VmRow, String> {
   /**
    * A live move's new copy ended, or was lost, before the VM arrived: the VM runs on at its old
    * copy, at the generation before, with its disk where it was, and avoids {@code worker} until
-   * {@code until}. Only while it moves live at that generation; 1 when it did.
+   * {@code until}. Only while it runs and moves live at that generation (a VM being stopped has
+   * both copies removed, and its workflow records the stop at the generation it knows); 1 when it
+   * did.
    */
   @Query(
       """
       UPDATE vms SET restart_count = :generation - 1, worker = moving_from, moving_from = NULL,
         disk_on = disk_from, disk_from = NULL, status_message = :message, avoid_worker = :worker,
         avoid_until = :until, version = version + 1
-      WHERE name = :name AND seq = :seq AND restart_count = :generation AND moving_from IS NOT NULL
-        AND migration = 'live' AND disk_from = moving_from AND disk_on = :worker""")
+      WHERE name = :name AND seq = :seq AND restart_count = :generation AND status = 'running'
+        AND moving_from IS NOT NULL AND migration = 'live' AND disk_from = moving_from AND disk_on = :worker""")
   int moveFailed(
       String name, long seq, int generation, String worker, String message, Instant until);
 

@@ -89,11 +89,13 @@ public final class Reconciler {
         continue;
       }
       VmSnapshot vm = vmByName.get(task.vm());
+      // A task kept through its worker's cut: the VM's own, when it keeps through a disconnect, and
+      // the old copy of a VM moving live, which still holds the guest until the new copy runs.
       boolean waitedFor =
           offline.contains(task.worker())
               && vm != null
-              && vm.keepsThroughDisconnect()
-              && task.wantedBy(vm);
+              && (vm.keepsThroughDisconnect() && task.wantedBy(vm)
+                  || vm.liveMigration() && task.keptBy(vm));
       ReconcileTable.Seen seen =
           gone.contains(task.worker()) && !waitedFor
               ? ReconcileTable.Seen.SILENT

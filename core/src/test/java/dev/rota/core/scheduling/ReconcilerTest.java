@@ -291,27 +291,8 @@ class ReconcilerTest {
 
   @Test
   void aLiveMovesNewCopyThatEndedLeavesTheOldOneRunningAndTellsTheEnd() {
-    VmSnapshot box =
-        Fixtures.withDisk(
-            new VmSnapshot(
-                "dev",
-                1,
-                "qemu",
-                Map.of("cpu", 1L),
-                Map.of(),
-                VmStatus.RUNNING,
-                1,
-                null,
-                null,
-                dev.rota.core.model.Spread.NONE,
-                null,
-                "w1"),
-            "w2",
-            true);
-    List<PlacedTask> tasks =
-        List.of(
-            task("dev", 1, 0, "w1", TaskState.RUNNING),
-            task("dev", 1, 1, "w2", TaskState.SCHEDULED));
+    VmSnapshot box = liveFromW1ToW2();
+    List<PlacedTask> tasks = liveMoveTasks();
     Map<String, List<ObservedTask>> reported =
         Map.of(
             "w1",
@@ -323,6 +304,49 @@ class ReconcilerTest {
     assertEquals(
         List.of("dev.1 failed"),
         r.transitions().stream().map(t -> t.task().taskId() + " " + t.to().wireName()).toList());
+  }
+
+  @Test
+  void aLiveMovesOldCopyIsKeptThroughItsWorkersCutAsTheGuestMayStillRunThere() {
+    VmSnapshot box = liveFromW1ToW2();
+    List<PlacedTask> tasks = liveMoveTasks();
+    Map<String, List<ObservedTask>> reported =
+        Map.of("w2", List.of(new ObservedTask("dev.1", "starting", null, null)));
+    Reconciliation cut =
+        Reconciler.reconcile(List.of(box), tasks, reported, Set.of("w1"), Set.of("w1"));
+    assertEquals(List.of(), cut.forgotten(), "its record stays: the move may yet fail");
+    assertEquals(List.of(), cut.transitions());
+    Reconciliation removed = Reconciler.reconcile(List.of(box), tasks, reported, Set.of("w1"));
+    assertEquals(
+        List.of("dev.0"),
+        removed.forgotten().stream().map(PlacedTask::taskId).toList(),
+        "a worker removed takes it along");
+  }
+
+  /** A dev box moving live from w1, where its guest runs, to w2, its disk with it. */
+  private static VmSnapshot liveFromW1ToW2() {
+    return Fixtures.withDisk(
+        new VmSnapshot(
+            "dev",
+            1,
+            "qemu",
+            Map.of("cpu", 1L),
+            Map.of(),
+            VmStatus.RUNNING,
+            1,
+            null,
+            null,
+            dev.rota.core.model.Spread.NONE,
+            null,
+            "w1"),
+        "w2",
+        true);
+  }
+
+  /** Its old copy running on w1, its new one placed on w2. */
+  private static List<PlacedTask> liveMoveTasks() {
+    return List.of(
+        task("dev", 1, 0, "w1", TaskState.RUNNING), task("dev", 1, 1, "w2", TaskState.SCHEDULED));
   }
 
   private static VmSnapshot replica(String movingFrom, String oldCopyOn) {

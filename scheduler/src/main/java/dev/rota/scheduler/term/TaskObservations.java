@@ -425,14 +425,17 @@ public class TaskObservations {
             + task.worker()
             + " failed, and it runs on where it was: "
             + message;
-    if (vms.moveFailed(
-            task.vm(),
-            task.vmSeq(),
-            task.generation(),
-            task.worker(),
-            Columns.truncate(stayed, 2048),
-            now.plus(LIVE_MOVE_AVOIDS))
-        == 1) {
+    // Only a move's new copy (a later generation) can be a failed arrival: one statement more for
+    // those alone.
+    if (task.generation() > 0
+        && vms.moveFailed(
+                task.vm(),
+                task.vmSeq(),
+                task.generation(),
+                task.worker(),
+                Columns.truncate(stayed, 2048),
+                now.plus(LIVE_MOVE_AVOIDS))
+            == 1) {
       return Optional.of(
           tell(
               task.vm(),

@@ -40,10 +40,29 @@ final class VmInbox {
   /** Why the VM can never take an action whatever its status, or null when it can. */
   private final Function<UserAction, String> never;
 
-  VmInbox(String name, Supplier<VmStatus> status, Function<UserAction, String> never) {
+  /** The worker the VM is moving from, or null when it is not moving. */
+  private final Supplier<String> movingFrom;
+
+  VmInbox(
+      String name,
+      Supplier<VmStatus> status,
+      Supplier<String> movingFrom,
+      Function<UserAction, String> never) {
     this.name = name;
     this.status = status;
+    this.movingFrom = movingFrom;
     this.never = never;
+  }
+
+  /**
+   * Why the VM cannot take {@code action} while it moves, or null: its guest is being handed from
+   * one worker to another, and neither may save or pause it meanwhile.
+   */
+  private String whileMoving(UserAction action) {
+    String from = movingFrom.get();
+    return from != null && (action == UserAction.SUSPEND || action == UserAction.PAUSE)
+        ? "it is moving from worker " + from + ": " + action.wireName() + " it once it has moved"
+        : null;
   }
 
   void loaded() {
@@ -67,7 +86,12 @@ final class VmInbox {
 
   /** The loop's turn at an action: carried out by {@code carryOut} if it is still allowed. */
   void answer(Act act, Function<UserAction, String> carryOut) {
-    if (allows(act.action())) {
+    String moving = whileMoving(act.action());
+    // A history from before this rule may hold such an action carried out: it replays as it ran.
+    if (moving != null
+        && Workflow.getVersion(REFUSED_WHILE_MOVING, Workflow.DEFAULT_VERSION, 1) == 1) {
+      act.done().completeExceptionally(refused(act.action().wireName(), moving));
+    } else if (allows(act.action())) {
       act.done().complete(carryOut.apply(act.action()));
     } else {
       act.done().completeExceptionally(notAllowed(act.action()));
@@ -79,7 +103,14 @@ final class VmInbox {
     if (loaded && !allows(action)) {
       throw notAllowed(action);
     }
+    String moving = loaded ? whileMoving(action) : null;
+    if (moving != null) {
+      throw refused(action.wireName(), moving);
+    }
   }
+
+  /** The change id of refusing a suspend or a pause while the VM moves. */
+  static final String REFUSED_WHILE_MOVING = "refuse-suspend-while-moving";
 
   /** A lease extension, once the loop has carried it out: when the lease now ends, or why not. */
   String extend(long seconds) {

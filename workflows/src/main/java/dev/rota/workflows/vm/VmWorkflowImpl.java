@@ -93,6 +93,7 @@ public class VmWorkflowImpl implements VmWorkflow {
         new VmInbox(
             vmName,
             () -> life.status(),
+            () -> life.movingFrom(),
             action ->
                 switch (action) {
                   case SUSPEND -> suspendRefusal;

@@ -922,6 +922,28 @@ class VmWorkflowTest {
   }
 
   @Test
+  void aSuspendOrAPauseWhileItMovesIsRefusedAndChangesNothing() throws Exception {
+    VmWorkflow vm = running("Never");
+    on(vm, 1, "w2", "moved");
+    awaitLifecycle(l -> l.restartCount() == 1);
+    WorkflowUpdateException suspend =
+        assertThrows(WorkflowUpdateException.class, () -> act(vm, v -> v::suspend));
+    assertTrue(
+        suspend.getCause().getMessage().contains("it is moving from worker w1"),
+        suspend.getCause().getMessage());
+    assertThrows(WorkflowUpdateException.class, () -> act(vm, v -> v::pause));
+    assertEquals("running", vm.status());
+    assertEquals(List.of(), store.what(), "nothing asked of either copy's agent");
+
+    on(vm, 1, "w2", "started"); // moved: it may be suspended now, where it runs
+    awaitLifecycle(l -> "w2".equals(l.worker()));
+    assertEquals("suspended", vm.suspend());
+    assertEquals("suspend w2/a.1", store.what().get(1), store.what().toString());
+    Histories.replayAndMaybeRecord(
+        env.getWorkflowClient(), "vm-a", VmWorkflowImpl.class, "vm-suspend-after-move");
+  }
+
+  @Test
   void stoppingAMovingVmRemovesBothCopies() {
     VmWorkflow vm = running("Never");
     on(vm, 1, "w2", "moved");
