@@ -424,17 +424,7 @@ class VmWorkflowTest {
    * moment).
    */
   private void settle() {
-    env.sleep(Duration.ofMillis(10));
-    dev.rota.testing.Eventually.eventually(
-        "the workflow settles",
-        () -> {
-          var events = env.getWorkflowClient().fetchHistory(VmWorkflow.workflowId("a")).getEvents();
-          var last = events.get(events.size() - 1);
-          return !(last.hasWorkflowTaskScheduledEventAttributes()
-              || last.hasWorkflowTaskStartedEventAttributes()
-              || last.hasActivityTaskScheduledEventAttributes()
-              || last.hasActivityTaskStartedEventAttributes());
-        });
+    dev.rota.workflows.Settled.settle(env, VmWorkflow.workflowId("a"));
   }
 
   @Test

@@ -109,6 +109,7 @@ class VmSetWorkflowTest {
   void makesTheReplicasAtOnceThenLooksAgainOnlyOnTheResync() throws Exception {
     InMemorySet store = start(3);
     env[0].sleep(Duration.ofSeconds(1));
+    dev.rota.workflows.Settled.settle(env[0], VmSetWorkflow.workflowId("web"));
     assertEquals(new TreeSet<>(List.of(0, 1, 2)), store.ordinals);
     assertEquals(1, store.passes());
     assertEquals(3, running().progress().created());
@@ -137,9 +138,11 @@ class VmSetWorkflowTest {
   void aChangeIsActedOnAtOnceAndAScaleDownIsFollowedUpSoonUntilTheReplicasAreGone() {
     InMemorySet store = start(5);
     env[0].sleep(Duration.ofSeconds(1));
+    dev.rota.workflows.Settled.settle(env[0], VmSetWorkflow.workflowId("web"));
     store.replicas = 2;
     running().changed();
     env[0].sleep(Duration.ofSeconds(1));
+    dev.rota.workflows.Settled.settle(env[0], VmSetWorkflow.workflowId("web"));
     assertEquals(2, store.passes(), "the signal brought a pass without waiting for the resync");
     SetProgress scaled = running().progress();
     assertEquals(3, scaled.removing(), "the three highest ordinals asked to go");
