@@ -109,15 +109,12 @@ public final class TermPlanner {
     Set<String> settlingMoves = new HashSet<>();
     for (PlacedTask t : tasks) {
       VmSnapshot vm = vmByName.get(t.vm());
-      if (vm != null && vm.seq() == t.vmSeq() && t.generation() > vm.restartCount()) {
-        settlingMoves.add(vm.name());
-      }
-    }
-    for (PlacedTask t : tasks) {
-      VmSnapshot vm = vmByName.get(t.vm());
       boolean ofThisVm = vm != null && vm.seq() == t.vmSeq();
       if (ofThisVm) {
         placedTasks.add(t.vm() + "." + t.generation());
+        if (t.generation() > vm.restartCount()) {
+          settlingMoves.add(vm.name());
+        }
       } else if (vm != null) {
         // A task of an earlier VM of this name, with the same id, until its agent no longer lists
         // it: a start of the new one there would find the old task and be taken as done.
@@ -136,8 +133,7 @@ public final class TermPlanner {
         } else {
           current.add(held);
           if (draining) {
-            residents.add(
-                new Drainer.Resident(vm, t.worker(), t.state(), settlingMoves.contains(vm.name())));
+            residents.add(new Drainer.Resident(vm, t.worker(), t.state()));
           }
           if (t.state() == TaskState.RUNNING) {
             runsOn.put(vm.name(), t.worker());
@@ -186,6 +182,12 @@ public final class TermPlanner {
         current.add(placed);
       }
     }
+    // Marked once every record is seen: a later generation's may come after the resident's.
+    residents.replaceAll(
+        r ->
+            settlingMoves.contains(r.vm().name())
+                ? new Drainer.Resident(r.vm(), r.worker(), r.state(), true)
+                : r);
     residents.sort(java.util.Comparator.comparingLong((Drainer.Resident r) -> r.vm().seq()));
     Drainer.Outcome drain =
         Drainer.plan(
