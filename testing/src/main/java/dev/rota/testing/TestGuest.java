@@ -46,8 +46,10 @@ public record TestGuest(Path kernel, Path initrd, Path rawDisk, Path qcow2Disk) 
       sync
       """;
 
+  // A boot id is a whole UUID: a line still being written to the console is not counted yet.
   private static final java.util.regex.Pattern COUNT =
-      java.util.regex.Pattern.compile("count=(\\d+) boot=([0-9a-f-]+)");
+      java.util.regex.Pattern.compile(
+          "count=(\\d+) boot=([0-9a-f]{8}(?:-[0-9a-f]{4}){3}-[0-9a-f]{12})");
 
   /**
    * The line a guest running {@link #COUNTER} says next after the last one in {@code console}: the
