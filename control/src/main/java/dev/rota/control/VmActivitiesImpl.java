@@ -109,7 +109,8 @@ public class VmActivitiesImpl implements VmActivities, VmReadModel {
             v.spec().persistentDisk(),
             v.membership().vmSet()),
         dev.rota.core.lifecycle.SuspendRule.pauseRefusal(
-            v.spec().runtime(), v.membership().vmSet()));
+            v.spec().runtime(), v.membership().vmSet()),
+        v.membership().taskName());
   }
 
   /** What the VM's agent last said of its readiness, as the store holds it. */
@@ -235,10 +236,9 @@ public class VmActivitiesImpl implements VmActivities, VmReadModel {
     } catch (dev.rota.agentapi.AgentRejectedException e) {
       throw refused(e);
     }
-    String vm = dev.rota.agentapi.TaskId.parse(task.taskId()).map(t -> t.vm()).orElseThrow();
-    long seq =
-        task.submission() != 0 ? task.submission() : vms.findById(vm).map(VmRow::seq).orElse(0L);
-    vms.memorySaved(vm, seq, task.worker());
+    String taskName = dev.rota.agentapi.TaskId.parse(task.taskId()).map(t -> t.vm()).orElseThrow();
+    vms.ofTask(taskName, task.submission())
+        .ifPresent(v -> vms.memorySaved(v.name(), v.seq(), task.worker()));
     return bytes;
   }
 

@@ -381,7 +381,7 @@ public class VmWorkflowStarter {
         ids.add(
             dev.rota.store.VmTaskRow.id(
                 vm.seq(),
-                dev.rota.agentapi.TaskId.of(vm.name(), vm.state().restartCount()).toString()));
+                dev.rota.agentapi.TaskId.of(vm.taskName(), vm.state().restartCount()).toString()));
       }
     }
     if (ids.isEmpty()) {

@@ -111,6 +111,24 @@ public interface VmRepository extends CrudRepository<VmRow, String> {
 
   List<VmRow> findByNameInList(Collection<String> names);
 
+  /**
+   * The VMs whose tasks carry one of {@code names} on the agents: each VM's own name, or for a VM
+   * claimed from a pool the replica's.
+   */
+  @Query(
+      "SELECT * FROM vms WHERE (name IN (:names) AND task_name IS NULL) OR task_name IN (:names)")
+  List<VmRow> ofTasksNamed(Collection<String> names);
+
+  /**
+   * The VM whose tasks carry {@code taskName}, of submission {@code submission} (0: not said, the
+   * newest).
+   */
+  default java.util.Optional<VmRow> ofTask(String taskName, long submission) {
+    return ofTasksNamed(List.of(taskName)).stream()
+        .filter(v -> submission == 0 || v.seq() == submission)
+        .max(java.util.Comparator.comparingLong(VmRow::seq));
+  }
+
   /** The VMs whose persistent disks the workers hold, by name. */
   @Query("SELECT * FROM vms WHERE disk_on IN (:workers) ORDER BY name")
   List<VmRow> withDisksOn(Collection<String> workers);

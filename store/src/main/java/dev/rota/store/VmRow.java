@@ -59,6 +59,14 @@ public record VmRow(
         0);
   }
 
+  /**
+   * The name its tasks carry on the agents ({@code <taskName>.<generation>}): its own, but for a VM
+   * claimed from a pool, whose tasks carry the replica's.
+   */
+  public String taskName() {
+    return membership.taskName() != null ? membership.taskName() : name;
+  }
+
   /** Whether it has a readiness check: without one it is ready once it runs. */
   public boolean checksReadiness() {
     return spec.checks() != null && spec.checks().readiness() != null;
@@ -86,7 +94,8 @@ public record VmRow(
         readiness.awaited(state.status(), state.restartCount(), checksReadiness()),
         spec.persistentDisk(),
         notes.diskOn(),
-        spec.liveMigration());
+        spec.liveMigration(),
+        membership.taskName());
   }
 
   public VmRow withSpec(VmTemplate newSpec) {

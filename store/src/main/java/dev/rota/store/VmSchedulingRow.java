@@ -28,4 +28,5 @@ public record VmSchedulingRow(
     boolean awaitingReadiness,
     boolean persistentDisk,
     @Nullable String diskOn,
-    boolean liveMigration) {}
+    boolean liveMigration,
+    @Nullable String taskName) {}

@@ -4,11 +4,20 @@ import io.micronaut.core.annotation.Nullable;
 import io.micronaut.data.annotation.Embeddable;
 import io.micronaut.data.annotation.MappedProperty;
 
-/** The set a VM is a replica of, and which one; both null for a VM of no set. Written once. */
+/**
+ * Where a VM came from: the set (or pool) it is a replica of, and which one; and, for a VM claimed
+ * from a pool, the replica's name, which its tasks on the agents go on carrying. All null for a VM
+ * submitted on its own.
+ */
 @Embeddable
 public record VmSetMembership(
     @MappedProperty("vm_set") @Nullable String vmSet,
-    @MappedProperty("set_ordinal") @Nullable Integer setOrdinal) {
+    @MappedProperty("set_ordinal") @Nullable Integer setOrdinal,
+    @MappedProperty("task_name") @Nullable String taskName) {
 
-  public static final VmSetMembership NONE = new VmSetMembership(null, null);
+  public static final VmSetMembership NONE = new VmSetMembership(null, null, null);
+
+  public VmSetMembership(String vmSet, Integer setOrdinal) {
+    this(vmSet, setOrdinal, null);
+  }
 }

@@ -27,7 +27,14 @@ public record VmTaskRow(
     return vmSeq + "/" + taskId;
   }
 
+  /** The name the task carries: its VM's, or for a VM claimed from a pool the replica's. */
+  public String taskName() {
+    String id = taskId();
+    return id.substring(0, id.lastIndexOf('.'));
+  }
+
+  /** The task's id on its agent, as it was placed: the VM's task name and the generation. */
   public String taskId() {
-    return vm + "." + generation;
+    return id.substring(id.indexOf('/') + 1);
   }
 }

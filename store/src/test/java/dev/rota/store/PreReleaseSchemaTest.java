@@ -58,7 +58,8 @@ class PreReleaseSchemaTest {
                 "7 Vm memory",
                 "8 Vm disk from",
                 "9 Volumes",
-                "10 Vm migration"))
+                "10 Vm migration",
+                "11 Vm task name"))
         .toList();
   }
 

@@ -116,10 +116,17 @@ abstract class RepositoryContract {
                     T0.plusSeconds(3600)),
                 new VmPlacementNotes(
                     "w9", T0.plusSeconds(90), "no room", "w8", "w7", "w6", true, "w5", true, "w4"),
-                new VmSetMembership(set, 2),
+                new VmSetMembership(set, 2, unique("replica")),
                 new VmReadiness(0, T0, null),
                 0));
     VmRow readBack = vms.findById(full.name()).orElseThrow();
+    assertEquals(
+        List.of(full.name()),
+        vms.ofTasksNamed(List.of(full.taskName(), full.name())).stream().map(VmRow::name).toList(),
+        "its tasks carry its replica's name, not its own");
+    assertEquals(
+        List.of(plain.name()),
+        vms.ofTasksNamed(List.of(plain.name())).stream().map(VmRow::name).toList());
     assertEquals(full.spec(), readBack.spec(), "the user's columns round-trip");
     assertEquals(full.state(), readBack.state(), "the lifecycle's");
     assertEquals(full.notes(), readBack.notes(), "the scheduler's");

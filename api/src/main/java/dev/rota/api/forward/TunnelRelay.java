@@ -119,7 +119,7 @@ public class TunnelRelay {
   private TaskTunnel open(WebSocketSession socket, String name, String what, Way way) {
     try {
       VmRow vm = vms.findById(name).orElseThrow(() -> new Refused(4404, "no vm " + name));
-      String task = TaskId.of(vm.name(), vm.state().restartCount()).toString();
+      String task = TaskId.of(vm.taskName(), vm.state().restartCount()).toString();
       String target = way.target(vm, task);
       if (!VmStatus.RUNNING.wireName().equals(vm.state().status()) || vm.state().worker() == null) {
         throw new Refused(4409, "vm " + name + " is " + vm.state().status() + ", not running");

@@ -46,7 +46,7 @@ public class VmEndpoints {
         || !VmStatus.RUNNING.wireName().equals(vm.state().status())) {
       return List.of();
     }
-    String taskId = TaskId.of(vm.name(), vm.state().restartCount()).toString();
+    String taskId = TaskId.of(vm.taskName(), vm.state().restartCount()).toString();
     Optional<AgentTaskRow> task = tasks.findById(worker + "/" + taskId);
     Optional<String> host = workers.findById(worker).map(w -> URI.create(w.endpoint()).getHost());
     if (task.isEmpty() || host.isEmpty()) {

@@ -75,7 +75,7 @@ public class VmLogs {
       throw Problems.conflict(
           "vm '" + name + "' is in its first generation: there is none before it to show");
     }
-    String taskId = TaskId.of(vm.name(), generation).toString();
+    String taskId = TaskId.of(vm.taskName(), generation).toString();
     List<String> candidates = taskWorkers.candidates(vm, taskId);
     if (candidates.isEmpty()) {
       throw Problems.conflict(

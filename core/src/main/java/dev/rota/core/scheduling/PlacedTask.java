@@ -6,10 +6,21 @@ import dev.rota.core.model.TaskState;
 /**
  * A task the scheduler placed, and its state as last observed. It belongs to one submission of a VM
  * ({@code vmSeq}: a VM deleted and submitted again under its name is another) and one generation.
+ * Its id on the agent is {@code taskName.generation}: the VM's name but for a VM claimed from a
+ * pool, whose tasks carry the replica's.
  */
-public record PlacedTask(String vm, long vmSeq, int generation, String worker, TaskState state) {
+public record PlacedTask(
+    String vm, long vmSeq, int generation, String worker, TaskState state, String taskName) {
+  public PlacedTask {
+    taskName = taskName == null ? vm : taskName;
+  }
+
+  public PlacedTask(String vm, long vmSeq, int generation, String worker, TaskState state) {
+    this(vm, vmSeq, generation, worker, state, vm);
+  }
+
   public String taskId() {
-    return TaskId.of(vm, generation).toString();
+    return TaskId.of(taskName, generation).toString();
   }
 
   /**
@@ -32,6 +43,6 @@ public record PlacedTask(String vm, long vmSeq, int generation, String worker, T
   }
 
   public PlacedTask withState(TaskState newState) {
-    return new PlacedTask(vm, vmSeq, generation, worker, newState);
+    return new PlacedTask(vm, vmSeq, generation, worker, newState, taskName);
   }
 }

@@ -102,7 +102,7 @@ public final class TermPlanner {
     List<Drainer.Resident> residents = new ArrayList<>();
     Map<String, Integer> leavingDrained = new HashMap<>();
     Set<String> placedTasks = new HashSet<>();
-    Map<String, String> earlierOfItsName = new HashMap<>();
+    Map<String, PlacedTask> othersOfItsId = new HashMap<>();
     Map<String, PlacedTask> lostWithWorker = new HashMap<>();
     // A VM with a record of a later generation than its own is settling a move that failed: its
     // new copy's record goes first, then it may move again under that task id.
@@ -115,10 +115,12 @@ public final class TermPlanner {
         if (t.generation() > vm.restartCount()) {
           settlingMoves.add(vm.name());
         }
-      } else if (vm != null) {
-        // A task of an earlier VM of this name, with the same id, until its agent no longer lists
-        // it: a start of the new one there would find the old task and be taken as done.
-        earlierOfItsName.put(t.vm() + "." + t.generation(), t.worker());
+      }
+      if (vm != null && !ofThisVm || !t.taskName().equals(t.vm())) {
+        // A task of an earlier VM of this name (or of a VM claimed from a pool, which carries a
+        // replica's name) until its agent no longer lists it: a start of another VM's task of the
+        // same id there would find this one and be taken as done.
+        othersOfItsId.put(t.taskId(), t);
       }
       if (t.state().live() && ofThisVm) {
         Holding held = new Holding(t.worker(), vm.request(), vm.set());
@@ -161,7 +163,8 @@ public final class TermPlanner {
       // of.
       if (vm.wantsTask() && !placedTasks.contains(vm.name() + "." + vm.restartCount())
           || lostWithWorker.containsKey(vm.name())) {
-        String held = earlierOfItsName.get(vm.name() + "." + vm.restartCount());
+        PlacedTask same = othersOfItsId.get(vm.taskIdAt(vm.restartCount()));
+        String held = same != null && same.vmSeq() != vm.seq() ? same.worker() : null;
         PendingVm waiting = vm.asPending();
         pending.add(held != null && waiting.avoid() == null ? waiting.avoiding(held) : waiting);
       }

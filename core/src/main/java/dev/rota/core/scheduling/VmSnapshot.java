@@ -32,6 +32,8 @@ import java.util.Map;
  * @param liveMigration whether it moves while it runs (a {@code qemu} VM with a persistent disk and
  *     {@code migration: live}): a drain moves it with its memory and disk instead of keeping it
  *     until the deadline, and a failed move leaves it running where it was
+ * @param taskName the name its tasks carry on the agents: its own, or for a VM claimed from a pool
+ *     the replica's (null is taken for its own)
  */
 public record VmSnapshot(
     String name,
@@ -53,7 +55,17 @@ public record VmSnapshot(
     boolean awaitingReadiness,
     boolean persistentDisk,
     String diskOn,
-    boolean liveMigration) {
+    boolean liveMigration,
+    String taskName) {
+  public VmSnapshot {
+    taskName = taskName == null ? name : taskName;
+  }
+
+  /** The id its task of generation {@code generation} has (or will have) on its agent. */
+  public String taskIdAt(int generation) {
+    return dev.rota.agentapi.TaskId.of(taskName, generation).toString();
+  }
+
   public VmSnapshot(
       String name,
       long seq,
@@ -94,7 +106,8 @@ public record VmSnapshot(
         awaitingReadiness,
         persistentDisk,
         diskOn,
-        false);
+        false,
+        null);
   }
 
   public VmSnapshot(

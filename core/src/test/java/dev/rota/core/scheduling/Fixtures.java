@@ -47,6 +47,16 @@ final class Fixtures {
    * whatever runtime the fixture's workers run.
    */
   static VmSnapshot withDisk(VmSnapshot v, String diskOn, boolean live) {
+    return copy(v, true, diskOn, live, v.taskName());
+  }
+
+  /** {@code v} as claimed from a pool: its tasks carry the replica's name, {@code taskName}. */
+  static VmSnapshot claimedAs(VmSnapshot v, String taskName) {
+    return copy(v, v.persistentDisk(), v.diskOn(), v.liveMigration(), taskName);
+  }
+
+  private static VmSnapshot copy(
+      VmSnapshot v, boolean persistentDisk, String diskOn, boolean live, String taskName) {
     return new VmSnapshot(
         v.name(),
         v.seq(),
@@ -65,8 +75,9 @@ final class Fixtures {
         v.oldCopyOn(),
         v.keepsThroughDisconnect(),
         v.awaitingReadiness(),
-        true,
+        persistentDisk,
         diskOn,
-        live);
+        live,
+        taskName);
   }
 }

@@ -114,6 +114,33 @@ class TermPlannerTest {
   }
 
   @Test
+  void aVmClaimedFromAPoolRunsOnInTheReplicasTaskAndANewVmOfThatNameGoesElsewhere() {
+    // "job-42" was claimed from a pool as its replica "runners-7": its task runs on w1 as
+    // runners-7.0. A VM since submitted as "runners-7" would have a task of that very id.
+    VmSnapshot claimed = Fixtures.claimedAs(vm("job-42", 5, VmStatus.RUNNING, 0, 1), "runners-7");
+    List<VmSnapshot> vms = List.of(claimed, vm("runners-7", 9, VmStatus.PENDING, 0, 1));
+    List<PlacedTask> tasks =
+        List.of(new PlacedTask("job-42", 5, 0, "w1", TaskState.RUNNING, "runners-7"));
+    assertEquals("runners-7.0", tasks.get(0).taskId());
+    assertEquals("runners-7.0", claimed.taskIdAt(0));
+    TermPlan p =
+        TermPlanner.plan(
+            T,
+            null,
+            SchedulerProfile.OPTIMIZE_UTILIZATION,
+            HealthSettings.defaults(),
+            List.of(worker("w1", 8), worker("w2", 8)),
+            vms,
+            tasks,
+            Map.of("w1", List.of(new ObservedTask("runners-7.0", "running", null, null, 5L))),
+            Rebalancing.OFF,
+            null);
+    assertEquals(List.of("runners-7@w2"), placed(p), "job-42 is placed already; runners-7 not w1");
+    assertEquals(List.of(), p.reconciliation().removals(), "the claimed VM's task is its own");
+    assertEquals(List.of(), p.reconciliation().transitions(), "and it runs as it did");
+  }
+
+  @Test
   void liveTasksHoldTheirWorkersResourcesEvenOfAnOldGenerationAndEndedOnesDoNot() {
     List<VmSnapshot> vms =
         List.of(vm("old", 1, VmStatus.PENDING, 1, 3), vm("b", 2, VmStatus.PENDING, 0, 2));

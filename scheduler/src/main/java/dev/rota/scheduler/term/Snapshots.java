@@ -94,7 +94,8 @@ final class Snapshots {
         v.awaitingReadiness(),
         v.persistentDisk(),
         v.diskOn(),
-        v.liveMigration());
+        v.liveMigration(),
+        v.taskName());
   }
 
   static PlacedTask task(VmTaskRow t) {
@@ -103,7 +104,10 @@ final class Snapshots {
         t.vmSeq(),
         t.generation(),
         t.worker(),
-        WireName.parse(TaskState.class, t.state()).orElse(TaskState.LOST));
+        WireName.parse(TaskState.class, t.state()).orElse(TaskState.LOST),
+        dev.rota.agentapi.TaskId.parse(t.taskId())
+            .map(dev.rota.agentapi.TaskId::vm)
+            .orElse(t.vm()));
   }
 
   static VmStatus status(VmSchedulingRow v) {

@@ -31,6 +31,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.UnaryOperator;
 
 /**
  * The one writer of observed task state, for the term and for agents' reports between terms alike.
@@ -87,11 +88,17 @@ public class TaskObservations {
 
   /**
    * A VM's submission {@code vmSeq} to be placed, its generation {@code generation}, on {@code
-   * worker}; {@code why} the worker, or null.
+   * worker}; {@code why} the worker, or null. Its task carries {@code taskName}: the VM's, or for a
+   * VM claimed from a pool the replica's.
    */
-  public record Placing(String vm, long vmSeq, int generation, String worker, String why) {
+  public record Placing(
+      String vm, long vmSeq, int generation, String worker, String why, String taskName) {
+    public Placing(String vm, long vmSeq, int generation, String worker, String why) {
+      this(vm, vmSeq, generation, worker, why, vm);
+    }
+
     String taskId() {
-      return TaskId.of(vm, generation).toString();
+      return TaskId.of(taskName, generation).toString();
     }
   }
 
@@ -133,9 +140,11 @@ public class TaskObservations {
    * failover's target with the action that starts it, and its workflow told; returns those failed
    * over, leaving out those that moved on since the plan. A few batches for them all.
    */
-  public List<TermPlan.Failover> failOverAll(List<TermPlan.Failover> failovers, Instant now) {
+  public List<TermPlan.Failover> failOverAll(
+      List<TermPlan.Failover> failovers, UnaryOperator<String> taskNames, Instant now) {
     Connection db = tx.getConnection();
-    List<String> messages = failovers.stream().map(TaskObservations::failoverMessage).toList();
+    List<String> messages =
+        failovers.stream().map(f -> failoverMessage(f, taskNames.apply(f.vm()))).toList();
     List<Map<String, Object>> vmRows = new ArrayList<>();
     for (int i = 0; i < failovers.size(); i++) {
       TermPlan.Failover f = failovers.get(i);
@@ -164,7 +173,8 @@ public class TaskObservations {
         lost.add(
             nullable(
                 "id",
-                VmTaskRow.id(f.seq(), TaskId.of(f.vm(), f.generation()).toString()),
+                VmTaskRow.id(
+                    f.seq(), TaskId.of(taskNames.apply(f.vm()), f.generation()).toString()),
                 "state",
                 TaskState.LOST.wireName(),
                 "exitCode",
@@ -179,7 +189,15 @@ public class TaskObservations {
     placeNext(
         db,
         done.stream()
-            .map(f -> new Placing(f.vm(), f.seq(), f.generation() + 1, f.to(), f.why()))
+            .map(
+                f ->
+                    new Placing(
+                        f.vm(),
+                        f.seq(),
+                        f.generation() + 1,
+                        f.to(),
+                        f.why(),
+                        taskNames.apply(f.vm())))
             .toList(),
         doneMessages,
         TaskEventType.FAILED_OVER,
@@ -194,7 +212,7 @@ public class TaskObservations {
    * those moved, leaving out those that moved on since the plan (restarted, stopped, moving
    * already).
    */
-  public List<Move> moveAll(List<Move> moves, Instant now) {
+  public List<Move> moveAll(List<Move> moves, UnaryOperator<String> taskNames, Instant now) {
     Connection db = tx.getConnection();
     List<Move> done = new ArrayList<>();
     List<String> messages = new ArrayList<>();
@@ -236,7 +254,15 @@ public class TaskObservations {
     placeNext(
         db,
         done.stream()
-            .map(m -> new Placing(m.vm(), m.seq(), m.generation() + 1, m.to(), m.why()))
+            .map(
+                m ->
+                    new Placing(
+                        m.vm(),
+                        m.seq(),
+                        m.generation() + 1,
+                        m.to(),
+                        m.why(),
+                        taskNames.apply(m.vm())))
             .toList(),
         doneMessages,
         TaskEventType.MOVED,
@@ -265,15 +291,15 @@ public class TaskObservations {
     tell(db, news, now);
   }
 
-  private static String failoverMessage(TermPlan.Failover f) {
+  private static String failoverMessage(TermPlan.Failover f, String taskName) {
     return "worker "
         + f.from()
         + " went offline with task "
-        + TaskId.of(f.vm(), f.generation())
+        + TaskId.of(taskName, f.generation())
         + "; failed over to worker "
         + f.to()
         + " as task "
-        + TaskId.of(f.vm(), f.generation() + 1)
+        + TaskId.of(taskName, f.generation() + 1)
         + (f.why() == null ? "" : " (" + f.why() + ")");
   }
 
@@ -372,7 +398,7 @@ public class TaskObservations {
    * Tells the VM's workflow that its task is on a worker whose drain deadline passed; empty when it
    * was told already or has moved on since the plan.
    */
-  public Optional<OutboxRow> evict(Drainer.Eviction e, Instant now) {
+  public Optional<OutboxRow> evict(Drainer.Eviction e, String taskName, Instant now) {
     if (vms.evicted(e.vm(), e.seq(), e.generation()) != 1) {
       return Optional.empty();
     }
@@ -382,7 +408,7 @@ public class TaskObservations {
         tell(
             e.vm(),
             e.seq(),
-            TaskId.of(e.vm(), e.generation()).toString(),
+            TaskId.of(taskName, e.generation()).toString(),
             e.worker(),
             TaskEventType.DRAINED,
             "drained",
@@ -634,7 +660,7 @@ public class TaskObservations {
                     outbox.add(
                         OutboxRow.REMOVE,
                         from,
-                        TaskId.of(task.vm(), task.generation() - 1).toString(),
+                        TaskId.of(task.taskName(), task.generation() - 1).toString(),
                         null,
                         task.vmSeq(),
                         "its move's new copy runs on worker " + task.worker(),
@@ -668,7 +694,7 @@ public class TaskObservations {
    */
   public boolean removedFrom(String worker, String taskId, Instant now) {
     Optional<TaskId> id = TaskId.parse(taskId);
-    Optional<dev.rota.store.VmRow> vm = id.flatMap(i -> vms.findById(i.vm()));
+    Optional<dev.rota.store.VmRow> vm = id.flatMap(i -> vms.ofTask(i.vm(), 0));
     if (vm.isEmpty()) {
       return false;
     }
@@ -694,7 +720,7 @@ public class TaskObservations {
               .findById(
                   VmTaskRow.id(
                       vm.get().seq(),
-                      TaskId.of(vm.get().name(), vm.get().state().restartCount()).toString()))
+                      TaskId.of(vm.get().taskName(), vm.get().state().restartCount()).toString()))
               .map(VmTaskRow::startedAt)
               .orElse(null);
       moveEnded(

@@ -107,12 +107,12 @@ public class TaskReports {
               // between the two.
               Map<String, Change> changes = new TreeMap<>();
               List<Reported> reported = parsed(tasks);
-              Map<String, VmRow> vmsNamed = vmsOf(reported);
+              Map<String, VmRow> vmsNamed = vmsOf(reported); // by task id
               Map<String, VmTaskRow> records = recordsOf(reported, vmsNamed);
               List<java.util.function.Supplier<Optional<OutboxRow>>> readinessWrites =
                   new ArrayList<>();
               for (Reported r : reported) {
-                VmRow vm = vmsNamed.get(r.id().vm());
+                VmRow vm = vmsNamed.get(r.task().id());
                 VmTaskRow row =
                     vm == null ? null : records.get(VmTaskRow.id(vm.seq(), r.task().id()));
                 if (row != null) {
@@ -197,21 +197,34 @@ public class TaskReports {
     return parsed;
   }
 
-  /** The VMs a report's tasks belong to, by name, in one read whatever the report's size. */
+  /**
+   * The VMs a report's tasks belong to, by task id, in one read whatever the report's size: the VM
+   * whose tasks carry the id's name (its own, or a pool replica's it was claimed as), of the task's
+   * submission when two do.
+   */
   private Map<String, VmRow> vmsOf(List<Reported> reported) {
     List<String> names = reported.stream().map(r -> r.id().vm()).distinct().toList();
-    Map<String, VmRow> named = new java.util.HashMap<>();
+    Map<String, List<VmRow>> carrying = new java.util.HashMap<>();
     if (!names.isEmpty()) {
-      vms.findByNameInList(names).forEach(v -> named.put(v.name(), v));
+      vms.ofTasksNamed(names)
+          .forEach(v -> carrying.computeIfAbsent(v.taskName(), n -> new ArrayList<>()).add(v));
     }
-    return named;
+    Map<String, VmRow> byTask = new java.util.HashMap<>();
+    for (Reported r : reported) {
+      Long submission = r.task().submission();
+      carrying.getOrDefault(r.id().vm(), List.of()).stream()
+          .filter(v -> TaskId.sameSubmission(submission, v.seq()))
+          .max(java.util.Comparator.comparingLong(VmRow::seq))
+          .ifPresent(v -> byTask.put(r.task().id(), v));
+    }
+    return byTask;
   }
 
   /** The scheduler's records of a report's tasks, by record id, in one read. */
   private Map<String, VmTaskRow> recordsOf(List<Reported> reported, Map<String, VmRow> vmsNamed) {
     List<String> ids = new ArrayList<>();
     for (Reported r : reported) {
-      VmRow vm = vmsNamed.get(r.id().vm());
+      VmRow vm = vmsNamed.get(r.task().id());
       if (vm != null) {
         ids.add(VmTaskRow.id(vm.seq(), r.task().id()));
       }

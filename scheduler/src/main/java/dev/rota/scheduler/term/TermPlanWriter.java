@@ -96,12 +96,22 @@ public class TermPlanWriter {
     workers.forgetTaskFailures(now.minus(health.taskFailureWindow()));
     changes.forgetBefore(now.minus(ChangeRepository.RETAINED));
 
+    java.util.function.UnaryOperator<String> taskNames =
+        vm -> {
+          VmSchedulingRow row = vmRows.get(vm);
+          return row == null || row.taskName() == null ? vm : row.taskName();
+        };
     List<TaskObservations.Placing> placings = new ArrayList<>();
     for (PlacementPlan.Placement p : plan.placement().placed()) {
       VmSchedulingRow vm = vmRows.get(p.vm());
       placings.add(
           new TaskObservations.Placing(
-              vm.name(), vm.seq(), vm.restartCount(), p.worker(), p.why()));
+              vm.name(),
+              vm.seq(),
+              vm.restartCount(),
+              p.worker(),
+              p.why(),
+              taskNames.apply(vm.name())));
     }
     List<TaskObservations.Placing> placedNow = observations.placeAll(placings, now);
     for (TaskObservations.Placing p : placedNow) {
@@ -117,7 +127,7 @@ public class TermPlanWriter {
     placedNow.forEach(p -> example(examples, "placed " + p.vm() + " on " + p.worker()));
     int placed = placedNow.size();
     lost += placings.size() - placed;
-    List<TermPlan.Failover> failedOver = observations.failOverAll(plan.failovers(), now);
+    List<TermPlan.Failover> failedOver = observations.failOverAll(plan.failovers(), taskNames, now);
     for (TermPlan.Failover f : failedOver) {
       metrics.failedOver();
       example(
@@ -128,7 +138,7 @@ public class TermPlanWriter {
     for (PlacementPlan.Unplaced u : plan.placement().pending()) {
       vms.explainPending(u.vm(), Columns.truncate(u.reason(), 2048), u.fitsNowhere());
     }
-    List<Move> movedNow = observations.moveAll(plan.moves(), now);
+    List<Move> movedNow = observations.moveAll(plan.moves(), taskNames, now);
     movedNow.forEach(
         m ->
             example(
@@ -138,7 +148,7 @@ public class TermPlanWriter {
     lost += plan.moves().size() - moved;
 
     for (Drainer.Eviction e : plan.evictions()) {
-      if (observations.evict(e, now).isPresent()) {
+      if (observations.evict(e, taskNames.apply(e.vm()), now).isPresent()) {
         metrics.evicted();
         example(examples, "evicting " + e.vm() + " from drained worker " + e.worker());
       }

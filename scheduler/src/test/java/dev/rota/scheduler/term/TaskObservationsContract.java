@@ -202,6 +202,7 @@ abstract class TaskObservationsContract {
                             stopped.name(), stopped.seq(), 0, "w1", "w2", null),
                         new dev.rota.core.scheduling.TermPlan.Failover(
                             a.name(), a.seq(), 0, "w1", "w2", "least loaded")),
+                    vm -> vm,
                     at));
 
     assertEquals(List.of(a.name()), done.stream().map(f -> f.vm()).toList(), "not the stopped one");

@@ -242,6 +242,54 @@ class TaskReportsTest {
   }
 
   @Test
+  void aReportOfATaskCarryingAPoolReplicasNameReachesTheVmClaimedAsIt() {
+    registered("tr-pool");
+    // tr-claimed's tasks carry the name of the pool replica it was claimed as; a VM since
+    // submitted under that name is another submission.
+    VmRow claimed =
+        vms.save(
+            VmRow.replica(
+                "tr-claimed",
+                vms.nextSeq(),
+                dev.rota.store.StoreFixtures.submitted(vms, "tr-replica", 1, Instant.EPOCH).spec(),
+                new dev.rota.store.VmSetMembership(null, null, "tr-replica"),
+                "waiting",
+                Instant.EPOCH));
+    assertEquals("tr-replica", claimed.taskName());
+    Instant now = Instant.parse("2026-01-01T00:00:00Z");
+    tx.executeWrite(
+        s ->
+            observations.placeAll(
+                List.of(
+                    new TaskObservations.Placing(
+                        "tr-claimed", claimed.seq(), 0, "tr-pool", null, "tr-replica")),
+                now));
+    assertEquals(
+        Optional.of(1),
+        reports.accept(
+            "tr-pool",
+            List.of(new ObservedTask("tr-replica.0", "running", null, null, claimed.seq()))));
+    assertEquals(
+        "running",
+        tasks.findById(VmTaskRow.id(claimed.seq(), "tr-replica.0")).orElseThrow().state());
+    assertEquals(
+        "tr-claimed",
+        tasks.findById(VmTaskRow.id(claimed.seq(), "tr-replica.0")).orElseThrow().vm());
+    assertEquals(
+        List.of("tr-claimed"),
+        vms.ofTasksNamed(List.of("tr-replica")).stream()
+            .filter(v -> v.seq() == claimed.seq())
+            .map(VmRow::name)
+            .toList());
+    assertEquals(
+        java.util.Set.of("tr-claimed", "tr-replica"),
+        new java.util.HashSet<>(
+            vms.ofTasksNamed(List.of("tr-replica")).stream().map(VmRow::name).toList()),
+        "both carry it: the claimed one by its replica's name, the other by its own");
+    assertEquals("pending", vms.findById("tr-replica").orElseThrow().state().status());
+  }
+
+  @Test
   void aStartingTasksProgressIsItsVmsMessageAndAnEventOnceEachAndNothingElseChanges() {
     registered("tr-p");
     registered("tr-q");
@@ -550,6 +598,7 @@ class TaskReportsTest {
                       "tr-w3",
                       "tr-w4",
                       "tr-w3 went offline")),
+              vm -> vm,
               later);
           return observations.moveAll(
               List.of(
@@ -560,6 +609,7 @@ class TaskReportsTest {
                       "tr-w3",
                       "tr-w4",
                       "spread")),
+              vm -> vm,
               later);
         });
     VmRow movingBefore = vms.findById("tr-mv").orElseThrow();
@@ -617,7 +667,8 @@ class TaskReportsTest {
     reports.accept(worker, List.of(new ObservedTask(vm + ".0", "running", null, null)));
     tx.executeWrite(
         s ->
-            observations.moveAll(List.of(new Move(vm, row.seq(), 0, worker, to, "draining")), now));
+            observations.moveAll(
+                List.of(new Move(vm, row.seq(), 0, worker, to, "draining")), v -> v, now));
     actions.after(0, 100_000).stream()
         .filter(a -> vm.equals(a.vm()))
         .forEach(a -> actions.done(a.id()));

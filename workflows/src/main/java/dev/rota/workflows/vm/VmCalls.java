@@ -106,10 +106,13 @@ final class VmCalls {
                 submission));
   }
 
-  /** The tasks the VM may have: its current one, and while it moves, the old copy as well. */
-  static List<VmActivities.WorkerTask> tasksHeld(String name, long submission, VmLife life) {
+  /**
+   * The tasks the VM may have: its current one, and while it moves, the old copy as well; their ids
+   * are of {@code taskName}, the name its tasks carry.
+   */
+  static List<VmActivities.WorkerTask> tasksHeld(String taskName, long submission, VmLife life) {
     return HeldTasks.of(
-            name,
+            taskName,
             life.restartCount(),
             life.status(),
             life.worker(),
@@ -123,8 +126,8 @@ final class VmCalls {
   /**
    * Removes the tasks it may have; an unreachable agent does not stop the VM's life from moving on.
    */
-  static void removeTasks(String name, long submission, VmLife life) {
-    tasksHeld(name, submission, life).forEach(t -> removeTask(name, submission, t));
+  static void removeTasks(String name, String taskName, long submission, VmLife life) {
+    tasksHeld(taskName, submission, life).forEach(t -> removeTask(name, submission, t));
   }
 
   /** What an activity that failed for good said: its own failure's message, not Temporal's. */

@@ -28,6 +28,8 @@ import java.time.Duration;
  * @param suspendRefusal why it cannot be suspended ({@link dev.rota.core.lifecycle.SuspendRule});
  *     null when it can
  * @param pauseRefusal why it cannot be paused in place; null when it can
+ * @param taskName the name its tasks carry on the agents when it is not its own (a VM claimed from
+ *     a pool carries the replica's); null: its own
  */
 public record VmRecord(
     String status,
@@ -51,7 +53,8 @@ public record VmRecord(
     long leaseEndsAtMillis,
     boolean persistentDisk,
     String suspendRefusal,
-    String pauseRefusal) {
+    String pauseRefusal,
+    String taskName) {
 
   /**
    * Where the VM's life stands by the store, for a run begun by a user's action, a delete, or a

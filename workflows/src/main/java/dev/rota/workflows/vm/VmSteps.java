@@ -24,14 +24,19 @@ final class VmSteps {
   private final Consumer<VmLife> moveOn;
   private final Supplier<Lease> lease;
 
+  /** The name its tasks carry on the agents: its own, or a pool replica's it was claimed as. */
+  private final Supplier<String> taskName;
+
   VmSteps(
       String name,
+      Supplier<String> taskName,
       long submission,
       VmShown shown,
       Supplier<VmLife> life,
       Consumer<VmLife> moveOn,
       Supplier<Lease> lease) {
     this.name = name;
+    this.taskName = taskName;
     this.submission = submission;
     this.shown = shown;
     this.life = life;
@@ -62,7 +67,7 @@ final class VmSteps {
           stopping,
           "stopping: removing task " + taskId(stopping) + " from " + stopping.worker(),
           "stopping");
-      VmCalls.removeTasks(name, submission, stopping);
+      VmCalls.removeTasks(name, taskName.get(), submission, stopping);
     }
     status(to(life.get().withStatus(VmStatus.STOPPED)), why, eventType);
   }
@@ -164,14 +169,14 @@ final class VmSteps {
 
   /** As {@link #replace(String, String)}; with {@code moveDisk}, its disk goes with it. */
   void replace(String why, String eventType, boolean moveDisk) {
-    List<VmActivities.WorkerTask> old = VmCalls.tasksHeld(name, submission, life.get());
+    List<VmActivities.WorkerTask> old = VmCalls.tasksHeld(taskName.get(), submission, life.get());
     requeue(why, eventType, null, moveDisk);
     old.forEach(t -> VmCalls.removeTask(name, submission, t));
   }
 
   /** Removes its task, if it may have one, then its rows; {@code why} it went, or null. */
   void delete(String why) {
-    VmCalls.removeTasks(name, submission, to(life.get().withRestartAt(0)));
+    VmCalls.removeTasks(name, taskName.get(), submission, to(life.get().withRestartAt(0)));
     VmCalls.saying("delete vm " + name).deleteVm(new VmActivities.VmRef(name, submission));
     VmShown.deleted(why);
   }
@@ -227,6 +232,6 @@ final class VmSteps {
   }
 
   private String taskId(VmLife life) {
-    return name + "." + life.restartCount();
+    return taskName.get() + "." + life.restartCount();
   }
 }

@@ -82,6 +82,9 @@ public class VmWorkflowImpl implements VmWorkflow {
   /** Why it cannot be paused in place, or null when it can. */
   private String pauseRefusal;
 
+  /** The name its tasks carry on the agents: its own, or a pool replica's it was claimed as. */
+  private String taskName;
+
   /** How long it may run, and when that runs out; the store keeps it, so no carry needs it. */
   private Lease lease = Lease.NONE;
 
@@ -89,6 +92,7 @@ public class VmWorkflowImpl implements VmWorkflow {
   @WorkflowInit
   public VmWorkflowImpl(String vmName, VmCarry carried, VmRecord submitted) {
     this.name = vmName;
+    this.taskName = vmName;
     this.inbox =
         new VmInbox(
             vmName,
@@ -105,6 +109,7 @@ public class VmWorkflowImpl implements VmWorkflow {
     this.steps =
         new VmSteps(
             vmName,
+            () -> taskName,
             memo instanceof Long s ? s : 0,
             shown,
             () -> life,
@@ -356,6 +361,7 @@ public class VmWorkflowImpl implements VmWorkflow {
     restarts = stored.restartSettings();
     lease = stored.lease();
     persistentDisk = stored.persistentDisk();
+    taskName = stored.taskName() != null ? stored.taskName() : name;
     suspendRefusal = stored.suspendRefusal();
     pauseRefusal = stored.pauseRefusal();
     shown.readinessWas(carried != null ? carried.readiness() : stored.readiness());

@@ -95,6 +95,7 @@ class VmWorkflowTest {
                 r.leaseEndsAtMillis(),
                 r.persistentDisk(),
                 r.suspendRefusal(),
+                null,
                 null);
       }
     }
@@ -278,6 +279,31 @@ class VmWorkflowTest {
       Integer maxRestarts,
       long restartWindowMillis,
       Integer ttlSeconds) {
+    return stored(
+        status,
+        worker,
+        restartCount,
+        policy,
+        taskEventId,
+        maxRestarts,
+        restartWindowMillis,
+        ttlSeconds,
+        null);
+  }
+
+  /**
+   * As above, its tasks carrying {@code taskName} (a VM claimed from a pool), or null for its own.
+   */
+  private static VmRecord stored(
+      String status,
+      String worker,
+      int restartCount,
+      String policy,
+      long taskEventId,
+      Integer maxRestarts,
+      long restartWindowMillis,
+      Integer ttlSeconds,
+      String taskName) {
     return new VmRecord(
         status,
         worker,
@@ -300,7 +326,8 @@ class VmWorkflowTest {
         0,
         false,
         null,
-        null);
+        null,
+        taskName);
   }
 
   private VmWorkflow start(VmRecord stored) {
@@ -849,6 +876,7 @@ class VmWorkflowTest {
                 0,
                 true,
                 null,
+                null,
                 null));
     placed(vm, 0);
     runs(vm, 0);
@@ -931,6 +959,24 @@ class VmWorkflowTest {
     assertEquals("suspend w2/a.1", store.what().get(1), store.what().toString());
     Histories.replayAndMaybeRecord(
         env.getWorkflowClient(), "vm-a", VmWorkflowImpl.class, "vm-suspend-after-move");
+  }
+
+  @Test
+  void aVmClaimedFromAPoolStopsAndRestartsTheTasksCarryingItsReplicasName() {
+    VmWorkflow vm = start(stored("running", "w1", 0, "Always", 0, null, 0, null, "runners-7"));
+    assertEquals("pending", vm.restart());
+    assertEquals(List.of("requeue 1", "remove w1/runners-7.0"), store.what());
+    placed(vm, 1);
+    runs(vm, 1);
+    assertEquals("stopped", vm.stop());
+    assertEquals(
+        List.of(
+            "requeue 1",
+            "remove w1/runners-7.0",
+            "status stopping",
+            "remove w1/runners-7.1",
+            "status stopped"),
+        store.what());
   }
 
   @Test
@@ -1136,7 +1182,8 @@ class VmWorkflowTest {
         endsAtMillis,
         r.persistentDisk(),
         suspendRefusal,
-        r.pauseRefusal());
+        r.pauseRefusal(),
+        null);
   }
 
   /** When the lease the store holds runs out, once its workflow has written it. */
@@ -1676,6 +1723,7 @@ class VmWorkflowTest {
                 0,
                 false,
                 null,
+                null,
                 null));
     awaitStatus(vm, "running");
     settle();
@@ -1892,6 +1940,7 @@ class VmWorkflowTest {
                 0,
                 false,
                 null,
+                null,
                 null));
     settle();
     tell(
@@ -1942,6 +1991,7 @@ class VmWorkflowTest {
             null,
             0,
             false,
+            null,
             null,
             null));
     env.sleep(Duration.ofMillis(Math.max(0, due - now()) + 1_000));
