@@ -91,6 +91,7 @@ class WorkflowStartsTest {
                     null,
                     null,
                     null,
+                    null,
                     null),
                 ""),
             "waiting for the scheduler",

@@ -29,6 +29,7 @@ import picocli.CommandLine.ScopeType;
       VmCommands.class,
       WorkerCommands.class,
       VmSetCommands.class,
+      PoolCommands.class,
       ImageCommands.class,
       ClusterCommands.class,
       AccountCommands.class,

@@ -160,6 +160,14 @@ final class VmCommands extends Noun {
     @Mixin VmSpecOptions spec;
     @Mixin WaitOptions wait;
 
+    @Option(
+        names = "--from-pool",
+        paramLabel = "POOL",
+        description =
+            "claim a ready VM of this warm pool instead of booting one: the pool's template is"
+                + " its spec")
+    String fromPool;
+
     @Parameters(
         index = "1..*",
         paramLabel = "COMMAND",
@@ -181,8 +189,15 @@ final class VmCommands extends Noun {
         command = all;
         name = null;
       }
+      if (fromPool != null && (command != null || name == null)) {
+        throw new CliException(
+            ExitCodes.USAGE,
+            "a VM from a pool takes a NAME and no command: rota vm create NAME --from-pool POOL");
+      }
       ObjectNode body =
-          spec.spec(vm.root.json, System.in, command, vm.root.api().context().sshKey());
+          fromPool != null
+              ? vm.root.json.createObjectNode().put("fromPool", fromPool)
+              : spec.spec(vm.root.json, System.in, command, vm.root.api().context().sshKey());
       if (name != null) {
         body.put("name", name);
       }

@@ -368,6 +368,34 @@ class RotaCliTest {
   }
 
   @Test
+  void aPoolIsMadeFromFlagsAndAVmClaimedFromItIsNamedAndNothingElse() throws Exception {
+    api.on(
+        "POST /v1/pools",
+        StandInApi.Reply.json(
+            201,
+            "{\"name\":\"runners\",\"minReady\":2,\"max\":5,"
+                + "\"status\":{\"ready\":0,\"starting\":2,\"claimed\":0,\"message\":null}}"));
+    Result made =
+        run("pool", "create", "runners", "--min-ready", "2", "--max", "5", "--", "sleep", "60");
+    assertEquals(0, made.code(), made.err());
+    var sent = json.readTree(api.last().body());
+    assertEquals(2, sent.path("minReady").asInt());
+    assertEquals(5, sent.path("max").asInt());
+    assertEquals("[\"sleep\",\"60\"]", sent.path("template").path("command").toString());
+    assertTrue(made.out().contains("runners"), made.out());
+
+    api.on(
+        "POST /v1/vms", StandInApi.Reply.json(201, "{\"name\":\"job-1\",\"status\":\"running\"}"));
+    Result claimed = run("vm", "create", "job-1", "--from-pool", "runners");
+    assertEquals(0, claimed.code(), claimed.err());
+    assertEquals(
+        json.readTree("{\"name\":\"job-1\",\"fromPool\":\"runners\"}"),
+        json.readTree(api.last().body()));
+    Result withCommand = run("vm", "create", "job-2", "--from-pool", "runners", "--", "true");
+    assertEquals(ExitCodes.USAGE, withCommand.code(), withCommand.out());
+  }
+
+  @Test
   void aQemuVmsGuestComesFromFlagsAndItsUserDataFromAFile() throws Exception {
     Path userData =
         Files.writeString(home.resolve("user-data"), "#cloud-config\nruncmd: [[echo, hi]]\n");

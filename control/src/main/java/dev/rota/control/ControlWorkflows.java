@@ -283,6 +283,21 @@ public class ControlWorkflows {
   }
 
   /**
+   * Ends the VM's open run, saying {@code why}, without a step of its own: a pool replica claimed
+   * as a user's VM, whose life the new name's workflow goes on with. False if it had none.
+   */
+  public boolean endVm(String vmName, String why) {
+    return bounded(
+        () ->
+            signalIfOpen(
+                () ->
+                    stubs
+                        .client()
+                        .newUntypedWorkflowStub(VmWorkflow.workflowId(vmName))
+                        .terminate(why)));
+  }
+
+  /**
    * Starts the workflow of a set just stored; {@link Refused} if one is still open under its name
    * (a delete in progress).
    */

@@ -38,6 +38,7 @@ public class VmSetActivitiesImpl implements VmSetActivities {
   private final SchedulerWaker scheduler;
   private final Clock clock;
   private final VmDeletion deletion;
+  private final dev.rota.store.CertainCommits certain;
 
   public VmSetActivitiesImpl(
       VmSetRepository sets,
@@ -46,8 +47,10 @@ public class VmSetActivitiesImpl implements VmSetActivities {
       VmWorkflowStarter starter,
       SchedulerWaker scheduler,
       Clock clock,
-      VmDeletion deletion) {
+      VmDeletion deletion,
+      dev.rota.store.CertainCommits certain) {
     this.deletion = deletion;
+    this.certain = certain;
     this.sets = sets;
     this.vms = vms;
     this.submissions = submissions;
@@ -66,6 +69,9 @@ public class VmSetActivitiesImpl implements VmSetActivities {
     if (set.deleting() && members.isEmpty()) {
       sets.deleteById(set.name());
       return SetProgress.deleted();
+    }
+    if (set.isPool()) {
+      return poolPass(set, members);
     }
     int wanted = set.deleting() ? 0 : set.replicas();
 
@@ -87,17 +93,8 @@ public class VmSetActivitiesImpl implements VmSetActivities {
         missing.add(replica(set, ordinal));
       }
     }
-    int created = 0;
     List<String> taken = new ArrayList<>();
-    for (int from = 0; from < missing.size(); from += CHUNK) {
-      List<VmRow> stored =
-          storeFree(set, missing.subList(from, Math.min(missing.size(), from + CHUNK)), taken);
-      starter.startSoon(stored);
-      created += stored.size();
-    }
-    if (created > 0) {
-      scheduler.wake("set " + set.name() + ": " + created + " replicas submitted");
-    }
+    int created = submit(set, missing, taken);
     String message =
         taken.isEmpty()
             ? null
@@ -120,6 +117,95 @@ public class VmSetActivitiesImpl implements VmSetActivities {
     int exist =
         missing.size() == created ? members.size() + created : vms.replicasOf(set.name()).size();
     return new SetProgress(false, removing == 0, wanted, exist, created, removing, message);
+  }
+
+  /** Stores the replicas whose names are free and starts their workflows; how many it stored. */
+  private int submit(VmSetRow set, List<VmRow> missing, List<String> taken) {
+    int created = 0;
+    for (int from = 0; from < missing.size(); from += CHUNK) {
+      List<VmRow> stored =
+          storeFree(set, missing.subList(from, Math.min(missing.size(), from + CHUNK)), taken);
+      starter.startSoon(stored);
+      created += stored.size();
+    }
+    if (created > 0) {
+      scheduler.wake("set " + set.name() + ": " + created + " replicas submitted");
+    }
+    return created;
+  }
+
+  /**
+   * A pool's pass: it keeps {@code replicas} (its minReady) replicas, fewer when VMs claimed from
+   * it leave less room under its max; a replica is never made under an ordinal used before, so that
+   * no replica takes the name a claimed VM's tasks carry. Those over the count go, the ones not yet
+   * running first.
+   */
+  private SetProgress poolPass(VmSetRow set, List<VmRow> members) {
+    int wanted =
+        set.deleting()
+            ? 0
+            : (int)
+                Math.max(
+                    0, Math.min(set.replicas(), set.poolMax() - vms.countClaimedFrom(set.name())));
+    int removing = 0;
+    if (members.size() > wanted) {
+      members.sort(
+          Comparator.comparing((VmRow m) -> "running".equals(m.state().status()))
+              .thenComparing(m -> -m.membership().setOrdinal()));
+      for (VmRow m : members.subList(0, members.size() - wanted)) {
+        deletion.delete(m);
+        removing++;
+      }
+    }
+    List<String> taken = new ArrayList<>();
+    int missing = wanted - members.size();
+    List<VmRow> stored =
+        missing <= 0 ? List.of() : certain.write(() -> storeNext(set, missing, taken));
+    starter.startSoon(stored);
+    int created = stored.size();
+    if (created > 0) {
+      scheduler.wake("pool " + set.name() + ": " + created + " replicas submitted");
+    }
+    sets.recordMessage(
+        set.name(),
+        taken.isEmpty()
+            ? null
+            : "VM names taken by VMs not of this pool: "
+                + String.join(", ", taken)
+                + "; its next replicas take other names");
+    int exist = members.size() - removing + created;
+    return new SetProgress(
+        false,
+        removing == 0 && exist == wanted,
+        wanted,
+        Math.max(exist, 0),
+        created,
+        removing,
+        null);
+  }
+
+  /**
+   * Takes the pool's next {@code count} ordinals and stores a replica under each whose name no VM
+   * holds, in one transaction: another pass that took them first leaves this one nothing to do, and
+   * a pass never sees the ordinals taken without their replicas. The names held are added to {@code
+   * taken}, their ordinals spent.
+   */
+  private List<VmRow> storeNext(VmSetRow set, int count, List<String> taken) {
+    int from = set.nextOrdinal();
+    if (sets.takeOrdinals(set.name(), from, from + count) != 1) {
+      return List.of();
+    }
+    List<VmRow> replicas = new ArrayList<>();
+    for (int i = 0; i < count; i++) {
+      replicas.add(replica(set, from + i));
+    }
+    java.util.Set<String> held = new java.util.HashSet<>();
+    vms.findByNameInList(replicas.stream().map(VmRow::name).toList())
+        .forEach(v -> held.add(v.name()));
+    taken.addAll(held);
+    return submissions.storeAll(
+        replicas.stream().filter(r -> !held.contains(r.name())).toList(),
+        "submitted by pool " + set.name() + "; waiting for the scheduler");
   }
 
   private VmRow replica(VmSetRow set, int ordinal) {

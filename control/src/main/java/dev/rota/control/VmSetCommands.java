@@ -50,21 +50,45 @@ public class VmSetCommands {
   public VmSetRow create(String name, SetSpec asked) {
     gate.check("VM set '" + name + "'");
     SetSpec spec = withDefaults(asked);
+    return start(
+        VmSetRow.created(
+            name,
+            sets.nextSeq(),
+            spec.replicas(),
+            spec.template(),
+            spec.spread(),
+            spec.maxUnavailable(),
+            clock.instant()));
+  }
+
+  /**
+   * Stores a warm pool that keeps {@code minReady} replicas of the spec's template ready, and at
+   * most {@code max} VMs out at once; as {@link #create} otherwise. Its workflow is a set's.
+   */
+  public VmSetRow createPool(String name, int minReady, int max, SetSpec asked) {
+    gate.check("pool '" + name + "'");
+    SetSpec spec = withDefaults(asked);
+    return start(
+        VmSetRow.pool(
+            name,
+            sets.nextSeq(),
+            minReady,
+            max,
+            spec.template(),
+            spec.spread(),
+            spec.maxUnavailable(),
+            clock.instant()));
+  }
+
+  private VmSetRow start(VmSetRow row) {
+    String name = row.name();
     VmSetRow saved;
     try {
-      saved =
-          sets.save(
-              VmSetRow.created(
-                  name,
-                  sets.nextSeq(),
-                  spec.replicas(),
-                  spec.template(),
-                  spec.spread(),
-                  spec.maxUnavailable(),
-                  clock.instant()));
+      saved = sets.save(row);
     } catch (RuntimeException e) {
       if (Sql.isUniqueViolation(e)) {
-        throw new Refused("VM set '" + name + "' already exists");
+        throw new Refused(
+            "a VM set or pool named '" + name + "' already exists (they share their names)");
       }
       throw e;
     }

@@ -8,7 +8,10 @@ import io.micronaut.data.repository.GenericRepository;
 import java.time.Instant;
 import java.util.List;
 
-/** The change feed, written by triggers only; read by watches, pruned by the scheduler. */
+/**
+ * The change feed, written by triggers, and by a pool's claim for the replica's name it takes away
+ * (its trigger sees an update of the new name); read by watches, pruned by the scheduler.
+ */
 @JdbcRepository(dialect = Dialect.POSTGRES)
 public interface ChangeRepository extends GenericRepository<ChangeRow, Long> {
   /** How long changes are kept: a watch resumed from an older one must list again. */
@@ -21,6 +24,11 @@ public interface ChangeRepository extends GenericRepository<ChangeRow, Long> {
   /** Every change after {@code afterId}, of any kind: what tells a watch which ids are taken. */
   @Query("SELECT id FROM changes WHERE id > :afterId ORDER BY id LIMIT :limit")
   List<Long> idsAfter(long afterId, int limit);
+
+  /** A VM gone under {@code name}: renamed by a claim. */
+  @Query(
+      "INSERT INTO changes (id, kind, name, deleted, changed_at) VALUES (nextval('change_seq'), 'vm', :name, TRUE, :at)")
+  void vmGone(String name, Instant at);
 
   @Query("SELECT MAX(id) FROM changes")
   @Nullable

@@ -62,6 +62,10 @@ public interface OutboxRepository extends GenericRepository<OutboxRow, Long> {
       @Nullable Instant startedAt);
 
   /** The oldest actions after {@code afterId}: one pass over the outbox tries each action once. */
+  /** A claimed pool replica's calls and news, now its new name's. */
+  @Query("UPDATE outbox SET vm = :to WHERE vm = :from")
+  int renameVm(String from, String to);
+
   @Query("SELECT * FROM outbox WHERE id > :afterId ORDER BY id LIMIT :limit")
   List<OutboxRow> after(long afterId, int limit);
 

@@ -45,6 +45,10 @@ public interface VmEventRepository extends GenericRepository<VmEventRow, Long> {
       "SELECT * FROM vm_events WHERE vm_name = :vmName AND id > :afterId ORDER BY id LIMIT :limit")
   List<VmEventRow> page(String vmName, long afterId, int limit);
 
+  /** A claimed pool replica's events, now its new name's. */
+  @Query("UPDATE vm_events SET vm_name = :to WHERE vm_name = :from")
+  int rename(String from, String to);
+
   @Query("DELETE FROM vm_events WHERE vm_name = :vmName")
   void deleteAllOf(String vmName);
 }

@@ -111,6 +111,26 @@ public interface VmRepository extends CrudRepository<VmRow, String> {
 
   List<VmRow> findByNameInList(Collection<String> names);
 
+  /** A pool's running replicas, oldest first: those a claim may take. */
+  @Query("SELECT * FROM vms WHERE vm_set = :pool AND status = 'running' ORDER BY seq")
+  List<VmRow> runningReplicasOf(String pool);
+
+  /**
+   * Makes a pool's running replica {@code from} the user's VM {@code to}: renamed, no longer the
+   * pool's, its tasks still carrying the replica's name. 0 when another claim took it first, or it
+   * no longer runs; a unique violation when {@code to} is taken.
+   */
+  @Query(
+      """
+      UPDATE vms SET name = :to, vm_set = NULL, set_ordinal = NULL, task_name = :from,
+        claimed_from = :pool, version = version + 1
+      WHERE name = :from AND seq = :seq AND vm_set = :pool AND status = 'running'""")
+  int claim(String from, long seq, String pool, String to);
+
+  /** How many VMs claimed from a pool exist: they count against its {@code max}. */
+  @Query("SELECT COUNT(*) FROM vms WHERE claimed_from = :pool")
+  long countClaimedFrom(String pool);
+
   /**
    * The VMs whose tasks carry one of {@code names} on the agents: each VM's own name, or for a VM
    * claimed from a pool the replica's.

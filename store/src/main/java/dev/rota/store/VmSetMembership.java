@@ -6,18 +6,19 @@ import io.micronaut.data.annotation.MappedProperty;
 
 /**
  * Where a VM came from: the set (or pool) it is a replica of, and which one; and, for a VM claimed
- * from a pool, the replica's name, which its tasks on the agents go on carrying. All null for a VM
- * submitted on its own.
+ * from a pool, the pool and the replica's name, which its tasks on the agents go on carrying. All
+ * null for a VM submitted on its own.
  */
 @Embeddable
 public record VmSetMembership(
     @MappedProperty("vm_set") @Nullable String vmSet,
     @MappedProperty("set_ordinal") @Nullable Integer setOrdinal,
-    @MappedProperty("task_name") @Nullable String taskName) {
+    @MappedProperty("task_name") @Nullable String taskName,
+    @MappedProperty("claimed_from") @Nullable String claimedFrom) {
 
-  public static final VmSetMembership NONE = new VmSetMembership(null, null, null);
+  public static final VmSetMembership NONE = new VmSetMembership(null, null, null, null);
 
   public VmSetMembership(String vmSet, Integer setOrdinal) {
-    this(vmSet, setOrdinal, null);
+    this(vmSet, setOrdinal, null, null);
   }
 }

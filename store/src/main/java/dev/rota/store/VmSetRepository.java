@@ -12,9 +12,24 @@ public interface VmSetRepository extends CrudRepository<VmSetRow, String> {
   @Query("SELECT nextval('vm_seq')")
   long nextSeq();
 
-  /** A page of sets in creation order after {@code afterSeq}. */
+  /** A page of sets and pools in creation order after {@code afterSeq}. */
   @Query("SELECT * FROM vm_sets WHERE seq > :afterSeq ORDER BY seq LIMIT :limit")
   List<VmSetRow> page(long afterSeq, int limit);
+
+  /** {@link #page}, of the sets alone ({@code pools}: of the pools alone). */
+  @Query(
+      """
+      SELECT * FROM vm_sets WHERE seq > :afterSeq AND (pool_max IS NOT NULL) = :pools
+      ORDER BY seq LIMIT :limit""")
+  List<VmSetRow> pageOf(boolean pools, long afterSeq, int limit);
+
+  /**
+   * Takes a pool's ordinals {@code from} to {@code to} (excluded) for new replicas; 0 when another
+   * pass took them first.
+   */
+  @Query(
+      "UPDATE vm_sets SET next_ordinal = :to WHERE name = :name AND next_ordinal = :from AND :to >= :from")
+  int takeOrdinals(String name, int from, int to);
 
   /** The user asked for it to go; unconditional, as asking twice is asking once. */
   @Query("UPDATE vm_sets SET deleting = TRUE, version = version + 1 WHERE name = :name")

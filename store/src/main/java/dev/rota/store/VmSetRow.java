@@ -13,6 +13,12 @@ import java.time.Instant;
  * {@code deleting} is the user's request to remove it; {@code message} is its workflow's word on
  * what keeps the replicas from matching (a name taken by another VM), null when nothing does.
  *
+ * <p>A warm pool is a set whose replicas are handed out, running and ready, as users' VMs ({@code
+ * poolMax} not null): it keeps {@code replicas} of them not yet claimed, and at most {@code
+ * poolMax} VMs out at once, its replicas and the VMs claimed from it together. Its replicas take
+ * ordinals never used before ({@code nextOrdinal}): a claimed VM's tasks go on carrying its
+ * replica's name, which no other replica may then take.
+ *
  * @param spread as {@link dev.rota.core.model.Spread#wireName()} spells it
  */
 @MappedEntity("vm_sets")
@@ -26,7 +32,9 @@ public record VmSetRow(
     boolean deleting,
     @Nullable String message,
     Instant createdAt,
-    @Version long version) {
+    @Version long version,
+    @Nullable Integer poolMax,
+    int nextOrdinal) {
 
   public static VmSetRow created(
       String name,
@@ -36,7 +44,26 @@ public record VmSetRow(
       String spread,
       int maxUnavailable,
       Instant now) {
-    return new VmSetRow(name, seq, replicas, template, spread, maxUnavailable, false, null, now, 0);
+    return new VmSetRow(
+        name, seq, replicas, template, spread, maxUnavailable, false, null, now, 0, null, 0);
+  }
+
+  /** A warm pool: {@code minReady} replicas kept ready, {@code max} VMs out at most. */
+  public static VmSetRow pool(
+      String name,
+      long seq,
+      int minReady,
+      int max,
+      VmTemplate template,
+      String spread,
+      int maxUnavailable,
+      Instant now) {
+    return new VmSetRow(
+        name, seq, minReady, template, spread, maxUnavailable, false, null, now, 0, max, 0);
+  }
+
+  public boolean isPool() {
+    return poolMax != null;
   }
 
   /** The same set as the user now wants it. */
@@ -52,13 +79,26 @@ public record VmSetRow(
         deleting,
         message,
         createdAt,
-        version);
+        version,
+        poolMax,
+        nextOrdinal);
   }
 
   /** The same set, marked for deletion. */
   public VmSetRow markedDeleting() {
     return new VmSetRow(
-        name, seq, replicas, template, spread, maxUnavailable, true, message, createdAt, version);
+        name,
+        seq,
+        replicas,
+        template,
+        spread,
+        maxUnavailable,
+        true,
+        message,
+        createdAt,
+        version,
+        poolMax,
+        nextOrdinal);
   }
 
   /** The VM name of replica {@code ordinal}. */

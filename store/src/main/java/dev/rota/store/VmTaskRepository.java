@@ -31,6 +31,10 @@ public interface VmTaskRepository extends GenericRepository<VmTaskRow, String> {
 
   List<VmTaskRow> findAll();
 
+  /** A claimed pool replica's tasks, now its new name's; their ids, the agents', stay. */
+  @Query("UPDATE vm_tasks SET vm = :to WHERE vm = :from AND vm_seq = :vmSeq")
+  int rename(String from, long vmSeq, String to);
+
   Optional<VmTaskRow> findById(String id);
 
   List<VmTaskRow> findByIdInList(java.util.Collection<String> ids);

@@ -59,7 +59,8 @@ class PreReleaseSchemaTest {
                 "8 Vm disk from",
                 "9 Volumes",
                 "10 Vm migration",
-                "11 Vm task name"))
+                "11 Vm task name",
+                "12 Pools"))
         .toList();
   }
 

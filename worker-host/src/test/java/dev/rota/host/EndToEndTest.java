@@ -35,6 +35,123 @@ class EndToEndTest extends SharedDevStack {
   }
 
   /**
+   * A claim from a warm pool takes a replica that already runs and makes it the user's VM: its one
+   * process runs on untouched, never a second, and the pool boots a replacement. What its view
+   * shows, its stop and its logs reach that process; at its max the pool holds fewer replicas, and
+   * with none ready a claim is refused and changes nothing.
+   */
+  @Test
+  void aVmClaimedFromAPoolIsARunningReplicaRenamedAndThePoolRefills() throws Exception {
+    String sleep = "sleep 321";
+    assertEquals(
+        201,
+        stack
+            .api(
+                "POST",
+                "/v1/pools",
+                "{\"name\":\"warm\",\"minReady\":2,\"max\":3,"
+                    + "\"template\":{\"command\":[\"sh\",\"-c\",\"echo up; exec "
+                    + sleep
+                    + "\"]}}")
+            .status());
+    try {
+      eventually("two replicas ready", () -> pool("warm").get("ready").equals(2));
+    } catch (AssertionError e) {
+      throw new AssertionError(
+          e.getMessage() + "; its replicas: " + stack.api("GET", "/v1/vms?set=warm", null).body(),
+          e);
+    }
+    eventually("their two processes", () -> Stack.processes(sleep).size() == 2);
+    java.util.Set<Long> booted = pids(sleep);
+
+    RotaClient.Reply claimed =
+        stack.api("POST", "/v1/vms", "{\"name\":\"job-1\",\"fromPool\":\"warm\"}");
+    assertEquals(201, claimed.status(), claimed.body());
+    assertEquals("running", claimed.map().get("status"), "ready at once: " + claimed.body());
+    String replica =
+        stack
+            .api("GET", "/v1/vms/job-1/events?limit=100", null)
+            .body()
+            .replaceAll("(?s).*as replica (warm-[0-9]+).*", "$1");
+    assertTrue(replica.matches("warm-[0-9]+"), replica);
+    assertEquals(404, stack.api("GET", "/v1/vms/" + replica, null).status(), "renamed");
+    long job1 = pidOfTask(replica + ".0", sleep);
+    assertTrue(booted.contains(job1), "its task is the replica's, as booted: " + job1);
+
+    eventually(
+        "the pool booted a replacement: two ready again, one claimed",
+        () -> pool("warm").get("ready").equals(2) && pool("warm").get("claimed").equals(1));
+    eventually("three processes", () -> Stack.processes(sleep).size() == 3);
+    assertTrue(pids(sleep).containsAll(booted), "the claimed replica's process ran on: " + booted);
+    assertEquals("running", stack.vm("job-1").get("status"));
+    assertEquals("up\n", stack.api("GET", "/v1/vms/job-1/logs", null).body());
+
+    // Its max is 3 VMs out: with two claimed, the pool keeps one replica.
+    assertEquals(
+        201, stack.api("POST", "/v1/vms", "{\"name\":\"job-2\",\"fromPool\":\"warm\"}").status());
+    eventually(
+        "one replica kept beside two claimed",
+        () ->
+            pool("warm").get("claimed").equals(2)
+                && pool("warm").get("ready").equals(1)
+                && Stack.processes(sleep).size() == 3);
+    RotaClient.Reply taken =
+        stack.api("POST", "/v1/vms", "{\"name\":\"job-2\",\"fromPool\":\"warm\"}");
+    assertEquals(409, taken.status(), taken.body());
+    RotaClient.Reply withCommand =
+        stack.api(
+            "POST", "/v1/vms", "{\"name\":\"job-3\",\"fromPool\":\"warm\",\"command\":[\"true\"]}");
+    assertEquals(400, withCommand.status());
+    assertTrue(withCommand.body().contains("command"), withCommand.body());
+    assertEquals(1, pool("warm").get("ready"), "a refused claim takes nothing");
+
+    assertEquals(202, stack.api("POST", "/v1/vms/job-1/stop", null).status());
+    eventually("job-1 stopped", () -> "stopped".equals(stack.vm("job-1").get("status")));
+    eventually(
+        "its process ended",
+        () -> ProcessHandle.of(job1).map(ProcessHandle::isAlive).orElse(false) == false);
+    assertEquals(2, Stack.processes(sleep).size(), "job-2's and the pool's one replica's");
+    assertEquals(2, pool("warm").get("claimed"), "a stopped VM claimed from it still counts");
+
+    assertEquals(202, stack.api("DELETE", "/v1/pools/warm", null).status());
+    eventually("the pool gone", () -> stack.api("GET", "/v1/pools/warm", null).status() == 404);
+    eventually("its replicas' processes ended", () -> Stack.processes(sleep).size() == 1);
+    assertEquals("running", stack.vm("job-2").get("status"), "a claimed VM is its user's");
+    assertEquals(202, stack.api("DELETE", "/v1/vms/job-2", null).status());
+    assertEquals(202, stack.api("DELETE", "/v1/vms/job-1", null).status());
+    eventually("every process ended", () -> Stack.processes(sleep).isEmpty());
+  }
+
+  @SuppressWarnings("unchecked")
+  private Map<String, Object> pool(String name) {
+    return (Map<String, Object>) stack.api("GET", "/v1/pools/" + name, null).map().get("status");
+  }
+
+  /** The process of task {@code taskId} (the folder it runs in), or -1. */
+  private static long pidOfTask(String taskId, String args) {
+    for (ProcessHandle p : Stack.processes(args)) {
+      try {
+        if (java.nio.file.Files.readSymbolicLink(
+                java.nio.file.Path.of("/proc", Long.toString(p.pid()), "cwd"))
+            .getFileName()
+            .toString()
+            .equals(taskId)) {
+          return p.pid();
+        }
+      } catch (java.io.IOException gone) {
+        // ended between the listing and the look
+      }
+    }
+    return -1;
+  }
+
+  private static java.util.Set<Long> pids(String args) {
+    return Stack.processes(args).stream()
+        .map(ProcessHandle::pid)
+        .collect(java.util.stream.Collectors.toSet());
+  }
+
+  /**
    * A secret's value reaches the environment of the VM that refers to it, and nothing else: no
    * answer, no file in the data folder (the database, the agents' records), no Temporal history and
    * no log line at DEBUG.

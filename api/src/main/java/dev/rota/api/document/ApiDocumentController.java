@@ -50,7 +50,8 @@ public class ApiDocumentController {
           Map.entry("MEMORY", dev.rota.api.Quantities.MEMORY_PATTERN),
           Map.entry("VM_MEMORY", dev.rota.api.Quantities.SOME_MEMORY_PATTERN),
           Map.entry("EGRESS_TARGET", dev.rota.agentapi.EgressTarget.PATTERN),
-          Map.entry("DNS_LABEL", dev.rota.api.Names.DNS_LABEL));
+          Map.entry("DNS_LABEL", dev.rota.api.Names.DNS_LABEL),
+          Map.entry("POOL_NAME", dev.rota.api.vms.VmRequest.POOL_NAME));
 
   /** The document as served; fails at start, naming the stray, when the overlay does not fit. */
   static String render() {

@@ -35,6 +35,7 @@ final class ClosedBodies {
           VmBatch.Request.class,
           dev.rota.api.vms.LeaseRequest.class,
           VmSetRequest.class,
+          dev.rota.api.vmsets.PoolRequest.class,
           WorkerRequest.class,
           DrainRequest.class,
           HeartbeatRequest.class,
@@ -68,7 +69,40 @@ final class ClosedBodies {
     Map<String, Object> template =
         (Map<String, Object>) ((Map<String, Object>) set.get("properties")).get("template");
     close(template, VmRequest.class);
+    // A pool's template is a set's, with an ephemeral disk: a claimed VM keeps its replica's task.
+    Map<String, Object> pool = (Map<String, Object>) schemas.get("PoolRequest");
+    Map<String, Object> poolTemplate = (Map<String, Object>) copy(template);
+    poolTemplate.put(
+        "description",
+        "a set's template (each replica's name is <pool>-<ordinal>), with an ephemeral disk");
+    ((List<Object>) poolTemplate.get("allOf"))
+        .add(
+            Map.of(
+                "properties",
+                Map.of(
+                    "disk",
+                    Map.of(
+                        "type",
+                        List.of("object", "null"),
+                        "properties",
+                        Map.of(
+                            "persistent", Map.of("enum", java.util.Arrays.asList(false, null)))))));
+    ((Map<String, Object>) pool.get("properties")).put("template", poolTemplate);
     return document;
+  }
+
+  /** A deep copy of a schema's maps and lists, which stay changeable. */
+  @SuppressWarnings("unchecked")
+  private static Object copy(Object schema) {
+    if (schema instanceof Map<?, ?> map) {
+      Map<String, Object> copied = new LinkedHashMap<>();
+      map.forEach((k, v) -> copied.put((String) k, copy(v)));
+      return copied;
+    }
+    if (schema instanceof List<?> list) {
+      return new java.util.ArrayList<>(list.stream().map(ClosedBodies::copy).toList());
+    }
+    return schema;
   }
 
   @SuppressWarnings("unchecked")

@@ -65,9 +65,29 @@ public class VmController {
       content = @Content(schema = @Schema(implementation = VmRequest.class)))
   @Operation(operationId = "createVm", summary = "Submit a VM")
   @ProblemAnswers.Invalid
+  @ProblemAnswers.Missing
   @ProblemAnswers.Conflicting
   public VmView create(@Body @Nullable String body) {
+    if (body != null && body.contains("\"fromPool\"")) {
+      onlyNameWithPool(bodies.readObject(body));
+    }
     return service.create(bodies.read(body, VmRequest.class));
+  }
+
+  /**
+   * A claim from a pool names the VM and the pool, and nothing else, not even what a VM's view
+   * shows (which a create otherwise takes back and ignores): the pool's template is the VM's spec.
+   */
+  private static void onlyNameWithPool(Map<String, Object> body) {
+    if (body.get("fromPool") == null) {
+      return;
+    }
+    for (String field : new java.util.TreeSet<>(body.keySet())) {
+      if (!field.equals("name") && !field.equals("fromPool")) {
+        throw dev.rota.api.problem.Problems.badRequest(
+            field, "cannot be given with fromPool: the VM is made from the pool's template");
+      }
+    }
   }
 
   /**

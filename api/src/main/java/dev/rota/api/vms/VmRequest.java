@@ -80,7 +80,12 @@ public record VmRequest(
     @Nullable @Size(max = 8) List<@NotNull @Valid VolumeMountRequest> volumes,
     @Nullable
         @Pattern(regexp = "^(live|restart)$", message = "must be one of \"live\", \"restart\"")
-        String migration) {
+        String migration,
+    @Nullable @Pattern(regexp = VmRequest.POOL_NAME, message = "must be the name of a pool")
+        String fromPool) {
+  /** A pool's name: a DNS label short enough for its replicas' ever-growing ordinals. */
+  public static final String POOL_NAME = "^[a-z0-9]([a-z0-9-]{0,48}[a-z0-9])?$";
+
   public static final int MAX_RESTARTS = 10_000;
 
   /** The longest value an environment variable is given. */

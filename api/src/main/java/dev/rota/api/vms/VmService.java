@@ -40,6 +40,7 @@ public class VmService {
   private final Clock clock;
   private final VmEndpoints endpoints;
   private final WorkflowLinks links;
+  private final dev.rota.control.PoolClaims claims;
 
   public VmService(
       VmRepository vms,
@@ -48,7 +49,9 @@ public class VmService {
       Clock clock,
       VmEndpoints endpoints,
       WorkflowLinks links,
-      dev.rota.api.secrets.SecretUse secretUse) {
+      dev.rota.api.secrets.SecretUse secretUse,
+      dev.rota.control.PoolClaims claims) {
+    this.claims = claims;
     this.secretUse = secretUse;
     this.links = links;
     this.endpoints = endpoints;
@@ -58,8 +61,14 @@ public class VmService {
     this.clock = clock;
   }
 
-  /** Submits the VM ({@link VmCommands#submit}). */
+  /**
+   * Submits the VM ({@link VmCommands#submit}); with {@code fromPool}, claims a ready replica of
+   * that pool as it ({@link dev.rota.control.PoolClaims}).
+   */
   public VmView create(VmRequest request) {
+    if (request.fromPool() != null) {
+      return VmView.of(claims.claim(request.fromPool(), request.name()));
+    }
     return VmView.of(
         commands.submit(
             VmRow.submitted(
@@ -79,6 +88,10 @@ public class VmService {
     Map<String, Integer> byName = new java.util.HashMap<>();
     for (int i = 0; i < requests.size(); i++) {
       VmRequest request = requests.get(i);
+      if (request.fromPool() != null) {
+        throw Problems.badRequest(
+            "items[" + i + "].fromPool", "claims one VM at a time: POST /v1/vms takes it");
+      }
       Integer earlier = byName.putIfAbsent(request.name(), i);
       if (earlier != null) {
         // A name taken, if by the same batch: a conflict, as with a VM that exists.

@@ -56,19 +56,27 @@ public class VmSetService {
    * parsed.
    */
   private SetSpec spec(VmSetRequest request) {
-    Map<String, Object> template = new HashMap<>(request.template());
+    return new SetSpec(
+        request.replicas(),
+        template(request.name(), request.template()),
+        spread(request.spread()).wireName(),
+        request.maxUnavailable() == null ? 1 : request.maxUnavailable());
+  }
+
+  /** A set's (or pool's) template, checked as a VM its replicas' names would have. */
+  VmTemplate template(String setName, Map<String, Object> given) {
+    Map<String, Object> template = new HashMap<>(given);
     // Checked as a VM; every replica's name will be of this shape.
-    template.put("name", VmSetRow.replicaName(request.name(), 0));
+    template.put("name", VmSetRow.replicaName(setName, 0));
     VmRequest vm = bodies.readPart("template", template, VmRequest.class);
+    if (vm.fromPool() != null) {
+      throw Problems.badRequest("template.fromPool", "is for claiming one VM, not a template");
+    }
     // A replica restarts unless the template says otherwise, so that the set heals (a
     // ReplicaSet's pods do alike).
     VmTemplate replica = VmService.spec(vm, "template.", RestartPolicy.ALWAYS);
     secretUse.check(replica.secrets(), "template.");
-    return new SetSpec(
-        request.replicas(),
-        replica,
-        spread(request.spread()).wireName(),
-        request.maxUnavailable() == null ? 1 : request.maxUnavailable());
+    return replica;
   }
 
   static Spread spread(@Nullable Object given) {
@@ -102,7 +110,9 @@ public class VmSetService {
 
   public Page<VmSetView> list(PageRequest page) {
     return page.page(
-        sets.page(page.afterNumber(), page.fetchSize()), s -> Long.toString(s.seq()), this::view);
+        sets.pageOf(false, page.afterNumber(), page.fetchSize()),
+        s -> Long.toString(s.seq()),
+        this::view);
   }
 
   public VmSetView get(String name) {
@@ -117,6 +127,7 @@ public class VmSetService {
       throw Problems.badRequest(
           "name", "must be the set's own name, \"" + name + "\", got \"" + request.name() + "\"");
     }
+    find(name);
     return view(commands.replace(name, spec(request)));
   }
 
@@ -140,17 +151,21 @@ public class VmSetService {
           "replicas",
           "must be a whole number from 0 to " + VmSetRequest.MAX_REPLICAS + ", got " + given);
     }
+    find(name);
     commands.resize(name, replicas);
     return get(name);
   }
 
   /** Marks the set for deletion ({@link VmSetCommands#delete}): the row as marked. */
   public VmSetView delete(String name) {
+    find(name);
     return view(commands.delete(name));
   }
 
   private VmSetRow find(String name) {
-    return sets.findById(name).orElseThrow(() -> Problems.notFound("VM set", name));
+    return sets.findById(name)
+        .filter(s -> !s.isPool())
+        .orElseThrow(() -> Problems.notFound("VM set", name));
   }
 
   private VmSetView view(VmSetRow row) {

@@ -423,12 +423,14 @@ public class TaskObservations {
    */
   public Optional<OutboxRow> reached(
       VmTaskRow task, TaskState to, Integer exitCode, String message, Instant now) {
-    return reached(task, to, exitCode, message, now, null);
+    return reached(task, to, exitCode, message, now, null, null);
   }
 
   /**
    * As {@link #reached(VmTaskRow, TaskState, Integer, String, Instant)}, by a caller that has read
-   * the VM's creation time already ({@code vmCreatedAt}; null to read it here).
+   * the VM's creation time already ({@code vmCreatedAt}; null to read it here) and whether the VM
+   * was moving ({@code inAMove}; null when not known): only a moving VM's task can be a failed
+   * arrival.
    */
   public Optional<OutboxRow> reached(
       VmTaskRow task,
@@ -436,7 +438,8 @@ public class TaskObservations {
       Integer exitCode,
       String message,
       Instant now,
-      Instant vmCreatedAt) {
+      Instant vmCreatedAt,
+      Boolean inAMove) {
     if (to == TaskState.RUNNING) {
       return startedAll(List.of(new Reaching(task, to, exitCode, message, vmCreatedAt, true)), now)
           .stream()
@@ -451,9 +454,10 @@ public class TaskObservations {
             + task.worker()
             + " failed, and it runs on where it was: "
             + message;
-    // Only a move's new copy (a later generation) can be a failed arrival: one statement more for
-    // those alone.
+    // Only a moving VM's new copy (a later generation) can be a failed arrival: one statement more
+    // for those alone.
     if (task.generation() > 0
+        && !Boolean.FALSE.equals(inAMove)
         && vms.moveFailed(
                 task.vm(),
                 task.vmSeq(),
@@ -520,7 +524,7 @@ public class TaskObservations {
       if (r.to() == TaskState.RUNNING) {
         starts.add(r);
       } else {
-        reached(r.task(), r.to(), r.exitCode(), r.message(), now, r.vmCreatedAt())
+        reached(r.task(), r.to(), r.exitCode(), r.message(), now, r.vmCreatedAt(), r.inAMove())
             .ifPresent(told::add);
       }
     }

@@ -85,6 +85,12 @@ public class TermPlanWriter {
         status -> write(plan, snapshot.workerRows(), snapshot.vmRows(), snapshot.taskRows(), now));
   }
 
+  /** Whether the VM of {@code task} was moving when the term read it; null when not read. */
+  private static Boolean movingAt(Map<String, VmSchedulingRow> vmRows, PlacedTask task) {
+    VmSchedulingRow vm = vmRows.get(task.vm());
+    return vm == null || vm.seq() != task.vmSeq() ? null : vm.movingFrom() != null;
+  }
+
   private TermDecisions write(
       TermPlan plan,
       Map<String, WorkerRow> workerRows,
@@ -200,7 +206,14 @@ public class TermPlanWriter {
       if (t == null) {
         placedTasks.forget(id);
       } else if (observations
-          .reached(taskRows.get(t.task()), t.to(), t.exitCode(), t.message(), now)
+          .reached(
+              taskRows.get(t.task()),
+              t.to(),
+              t.exitCode(),
+              t.message(),
+              now,
+              null,
+              movingAt(vmRows, t.task()))
           .isPresent()) {
         if (t.to() == TaskState.VANISHED || t.to() == TaskState.LOST) {
           failures++; // ended without its agent saying how

@@ -1,0 +1,175 @@
+package dev.rota.control;
+
+import dev.rota.store.CertainCommits;
+import dev.rota.store.ChangeRepository;
+import dev.rota.store.OutboxRepository;
+import dev.rota.store.Sql;
+import dev.rota.store.VmAccessTokenRepository;
+import dev.rota.store.VmEventRepository;
+import dev.rota.store.VmRepository;
+import dev.rota.store.VmRow;
+import dev.rota.store.VmSetRepository;
+import dev.rota.store.VmSetRow;
+import dev.rota.store.VmTaskRepository;
+import dev.rota.store.WorkflowStartRepository;
+import dev.rota.workflows.vmset.VmSetActivities;
+import jakarta.inject.Singleton;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.List;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Hands out a warm pool's ready replica as a user's VM. The claim is one transaction: the replica's
+ * row, events, task records and pending calls take the user's name, and it leaves the pool; its
+ * task runs on untouched on its worker under the replica's name, which the VM's tasks carry from
+ * then on. Its workflow ends first (so that no run of the old name acts on it), and the new name's
+ * is owed in the same transaction, started at once, and resumes the VM as it runs. The pool's pass
+ * then makes its replacement, before the answer: the next term places it.
+ */
+@Singleton
+public class PoolClaims {
+  private static final Logger log = LoggerFactory.getLogger(PoolClaims.class);
+
+  private final VmSetRepository sets;
+  private final VmRepository vms;
+  private final VmEventRepository events;
+  private final VmTaskRepository tasks;
+  private final OutboxRepository outbox;
+  private final VmAccessTokenRepository tokens;
+  private final ChangeRepository changes;
+  private final WorkflowStartRepository starts;
+  private final CertainCommits certain;
+  private final ControlWorkflows workflows;
+  private final VmWorkflowStarter starter;
+  private final VmSetActivitiesImpl passes;
+  private final SubmissionGate gate;
+  private final Clock clock;
+
+  public PoolClaims(
+      VmSetRepository sets,
+      VmRepository vms,
+      VmEventRepository events,
+      VmTaskRepository tasks,
+      OutboxRepository outbox,
+      VmAccessTokenRepository tokens,
+      ChangeRepository changes,
+      WorkflowStartRepository starts,
+      CertainCommits certain,
+      ControlWorkflows workflows,
+      VmWorkflowStarter starter,
+      VmSetActivitiesImpl passes,
+      SubmissionGate gate,
+      Clock clock) {
+    this.sets = sets;
+    this.vms = vms;
+    this.events = events;
+    this.tasks = tasks;
+    this.outbox = outbox;
+    this.tokens = tokens;
+    this.changes = changes;
+    this.starts = starts;
+    this.certain = certain;
+    this.workflows = workflows;
+    this.starter = starter;
+    this.passes = passes;
+    this.gate = gate;
+    this.clock = clock;
+  }
+
+  /**
+   * Claims a ready replica of {@code pool} as VM {@code name}: the VM as it now is. {@link
+   * NotFound} without such a pool; {@link Refused} when the name is taken, the pool is being
+   * deleted, or none of its replicas is ready.
+   */
+  public VmRow claim(String pool, String name) {
+    gate.check("VM '" + name + "'");
+    VmSetRow row =
+        sets.findById(pool).filter(VmSetRow::isPool).orElseThrow(() -> new NotFound("pool", pool));
+    if (row.deleting()) {
+      throw new Refused("pool '" + pool + "' is being deleted");
+    }
+    if (vms.findById(name).isPresent()) {
+      throw new Refused("VM '" + name + "' already exists");
+    }
+    List<VmRow> running = vms.runningReplicasOf(pool);
+    for (VmRow replica : running) {
+      if (replica.scheduling().awaitingReadiness()) {
+        continue;
+      }
+      workflows.endVm(replica.name(), "claimed from pool " + pool + " as VM " + name);
+      VmRow claimed;
+      try {
+        claimed = certain.write(() -> rename(replica, pool, name, clock.instant()));
+      } catch (RuntimeException e) {
+        restore(replica);
+        if (Sql.isUniqueViolation(e)) {
+          throw new Refused("VM '" + name + "' already exists");
+        }
+        throw e;
+      }
+      if (claimed == null) {
+        restore(replica); // taken by another claim meanwhile, or it stopped running
+        continue;
+      }
+      starter.startSoon(List.of(claimed));
+      refill(pool);
+      log.info("vm {} claimed from pool {} (replica {})", name, pool, replica.name());
+      return claimed;
+    }
+    throw new Refused(
+        "pool '"
+            + pool
+            + "' has no replica ready to claim ("
+            + running.size()
+            + " running, "
+            + (vms.replicasOf(pool).size() - running.size())
+            + " starting); try again shortly");
+  }
+
+  /** The rename, in the caller's transaction; null when the replica is no longer the pool's. */
+  private VmRow rename(VmRow replica, String pool, String name, Instant now) {
+    if (vms.claim(replica.name(), replica.seq(), pool, name) != 1) {
+      return null;
+    }
+    events.rename(replica.name(), name);
+    tasks.rename(replica.name(), replica.seq(), name);
+    outbox.renameVm(replica.name(), name);
+    tokens.forget(replica.name(), replica.seq());
+    changes.vmGone(replica.name(), now);
+    events.append(
+        name, now, "claimed", "claimed from pool " + pool + " as replica " + replica.name());
+    starts.add(name, replica.seq(), now);
+    return vms.findById(name).orElseThrow();
+  }
+
+  /** A replica left unclaimed gets its workflow back (its row is its own still). */
+  private void restore(VmRow replica) {
+    vms.findById(replica.name())
+        .filter(v -> v.seq() == replica.seq())
+        .ifPresent(
+            v -> {
+              try {
+                workflows.startVm(v, true);
+              } catch (RuntimeException e) {
+                // The keeper's look starts it again.
+                log.debug("replica {}: workflow left to the keeper: {}", v.name(), e.toString());
+              }
+            });
+  }
+
+  /** The pool makes the claimed replica's successor now; its workflow is told in case not. */
+  private void refill(String pool) {
+    try {
+      passes.reconcile(new VmSetActivities.SetRef(pool));
+    } catch (RuntimeException e) {
+      log.debug("pool {}: refill left to its workflow: {}", pool, e.toString());
+    }
+    try {
+      workflows.setChanged(pool);
+    } catch (RuntimeException e) {
+      log.debug("pool {}: its workflow not told: {}", pool, e.toString());
+    }
+  }
+}
