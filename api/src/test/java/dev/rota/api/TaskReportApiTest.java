@@ -5,20 +5,11 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.rota.scheduler.term.TaskObservations;
-import dev.rota.scheduler.term.VmNotifier;
-import dev.rota.store.OutboxRepository;
-import dev.rota.store.OutboxRow;
-import dev.rota.store.VmRepository;
-import dev.rota.store.VmRow;
 import dev.rota.workflows.vm.VmWorkflow;
 import io.micronaut.test.extensions.junit5.annotation.MicronautTest;
-import io.micronaut.transaction.TransactionOperations;
 import io.temporal.api.enums.v1.EventType;
 import io.temporal.client.WorkflowClient;
 import jakarta.inject.Inject;
-import java.sql.Connection;
-import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -29,12 +20,8 @@ import org.junit.jupiter.api.Test;
 @MicronautTest(transactional = false)
 class TaskReportApiTest {
   @Inject Http http;
-  @Inject VmRepository vms;
   @Inject WorkflowClient temporal;
-  @Inject TaskObservations observations;
-  @Inject VmNotifier notifier;
-  @Inject OutboxRepository actions;
-  @Inject TransactionOperations<Connection> tx;
+  @Inject HandPlacement hand;
 
   private static String report(String id, String state, Integer exitCode) {
     return "{\"tasks\":[{\"id\":\""
@@ -71,24 +58,7 @@ class TaskReportApiTest {
     eventually(
         vm + "'s workflow started",
         () -> !starter.owed(vm)); // answered once stored, started right after
-    VmRow row = vms.findById(vm).orElseThrow();
-    assertEquals(
-        1,
-        tx.executeWrite(
-                s ->
-                    observations.placeAll(
-                        List.of(new TaskObservations.Placing(vm, row.seq(), 0, worker, null)),
-                        Instant.now()))
-            .size());
-    OutboxRow news =
-        actions.after(0, 100_000).stream()
-            .filter(a -> vm.equals(a.vm()) && a.kind().equals(OutboxRow.NOTIFY))
-            .findFirst()
-            .orElseThrow();
-    notifier.notify(news);
-    actions.after(0, 100_000).stream()
-        .filter(a -> vm.equals(a.vm()))
-        .forEach(a -> actions.done(a.id()));
+    hand.place(vm, worker);
     eventually(vm + " scheduled", () -> "scheduled".equals(status(vm)));
   }
 

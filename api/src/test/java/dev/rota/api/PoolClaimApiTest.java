@@ -1,0 +1,131 @@
+package dev.rota.api;
+
+import static dev.rota.testing.Eventually.eventually;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.rota.store.VmRepository;
+import io.micronaut.test.extensions.junit5.annotation.MicronautTest;
+import jakarta.inject.Inject;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CyclicBarrier;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Claims from a pool whose replicas run (placed by hand, their agent's reports sent through the
+ * API, as {@link TaskReportApiTest} does), against the real workflows on Temporal's test server.
+ */
+@MicronautTest(transactional = false)
+class PoolClaimApiTest {
+  @Inject Http http;
+  @Inject VmRepository vms;
+  @Inject HandPlacement hand;
+  @Inject dev.rota.control.VmWorkflowStarter starter;
+
+  private static String running(String... tasks) {
+    List<String> items = new ArrayList<>();
+    for (String id : tasks) {
+      items.add(
+          "{\"id\":\""
+              + id
+              + "\",\"vm\":\""
+              + id.substring(0, id.indexOf('.'))
+              + "\",\"state\":\"running\",\"exitCode\":null,\"startedAt\":null,"
+              + "\"finishedAt\":null,\"message\":null}");
+    }
+    return "{\"tasks\":[" + String.join(",", items) + "]}";
+  }
+
+  /** Placed on {@code worker} by hand once its workflow runs. */
+  private void placed(String vm, String worker) {
+    eventually(vm + "'s workflow started", () -> !starter.owed(vm));
+    hand.place(vm, worker);
+  }
+
+  @SuppressWarnings("unchecked")
+  private Map<String, Object> pool(String name) {
+    return (Map<String, Object>) http.get("/v1/pools/" + name).map().get("status");
+  }
+
+  private String status(String vm) {
+    return (String) http.get("/v1/vms/" + vm).map().get("status");
+  }
+
+  @Test
+  void claimsAtOnceTakeEachReadyReplicaOnceAndTheRestAreRefused() throws Exception {
+    assertEquals(
+        201,
+        http.post("/v1/workers", "{\"name\":\"pc-w\",\"endpoint\":\"http://127.0.0.1:1\"}")
+            .status());
+    assertEquals(
+        201,
+        http.post(
+                "/v1/pools",
+                "{\"name\":\"pc\",\"minReady\":2,\"max\":4,"
+                    + "\"template\":{\"command\":[\"sleep\",\"60\"]}}")
+            .status());
+    eventually(
+        "two replicas", () -> vms.findById("pc-0").isPresent() && vms.findById("pc-1").isPresent());
+    placed("pc-0", "pc-w");
+    placed("pc-1", "pc-w");
+    assertEquals(204, http.put("/v1/workers/pc-w/tasks", running("pc-0.0", "pc-1.0")).status());
+    eventually("both ready", () -> pool("pc").get("ready").equals(2));
+
+    int claims = 3;
+    CyclicBarrier together = new CyclicBarrier(claims);
+    ExecutorService threads = Executors.newFixedThreadPool(claims);
+    List<Future<Http.Reply>> replies = new ArrayList<>();
+    for (int i = 0; i < claims; i++) {
+      String name = "pc-job-" + i;
+      replies.add(
+          threads.submit(
+              () -> {
+                together.await();
+                return http.post("/v1/vms", "{\"name\":\"" + name + "\",\"fromPool\":\"pc\"}");
+              }));
+    }
+    List<String> claimed = new ArrayList<>();
+    List<String> replicas = new ArrayList<>();
+    int refused = 0;
+    for (int i = 0; i < claims; i++) {
+      Http.Reply reply = replies.get(i).get();
+      if (reply.status() == 201) {
+        String name = (String) reply.map().get("name");
+        claimed.add(name);
+        assertEquals("running", reply.map().get("status"), reply.toString());
+        String events = http.get("/v1/vms/" + name + "/events").toString();
+        replicas.add(events.replaceAll("(?s).*as replica (pc-[0-9]+).*", "$1"));
+      } else {
+        assertEquals(409, reply.status(), reply.toString());
+        refused++;
+      }
+    }
+    threads.shutdown();
+    assertEquals(2, claimed.size(), "each ready replica claimed once");
+    assertEquals(1, refused);
+    assertEquals(List.of("pc-0", "pc-1"), replicas.stream().sorted().toList());
+    assertEquals(404, http.get("/v1/vms/pc-0").status(), "renamed");
+    assertEquals(404, http.get("/v1/vms/pc-1").status(), "renamed");
+
+    // The agent goes on reporting the tasks under the replicas' names: they are the claimed VMs'.
+    assertEquals(204, http.put("/v1/workers/pc-w/tasks", running("pc-0.0", "pc-1.0")).status());
+    for (String name : claimed) {
+      assertEquals("running", status(name));
+      assertTrue(
+          http.get("/v1/vms/" + name + "/events").items().stream()
+              .noneMatch(e -> List.of("failed", "vanished").contains(e.get("type"))),
+          name + ": " + http.get("/v1/vms/" + name + "/events"));
+    }
+    eventually(
+        "two claimed; the pool makes two more under new names, none reused",
+        () ->
+            pool("pc").get("claimed").equals(2)
+                && vms.findById("pc-2").isPresent()
+                && vms.findById("pc-3").isPresent());
+  }
+}
