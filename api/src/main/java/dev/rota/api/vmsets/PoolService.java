@@ -6,12 +6,10 @@ import dev.rota.api.problem.Problems;
 import dev.rota.control.VmSetCommands;
 import dev.rota.control.VmSetCommands.SetSpec;
 import dev.rota.store.VmRepository;
-import dev.rota.store.VmRow;
 import dev.rota.store.VmSetRepository;
 import dev.rota.store.VmSetRow;
 import dev.rota.store.VmTemplate;
 import jakarta.inject.Singleton;
-import java.util.List;
 
 /** Warm pools as the API takes and shows them; stored as sets that hand out their replicas. */
 @Singleton
@@ -82,16 +80,12 @@ public class PoolService {
   }
 
   private PoolView view(VmSetRow row) {
-    List<VmRow> replicas = vms.replicasOf(row.name());
-    long ready =
-        replicas.stream()
-            .filter(
-                v -> "running".equals(v.state().status()) && !v.scheduling().awaitingReadiness())
-            .count();
+    VmSetService.ReplicaCounts counts = setService.counts(row);
+    long ready = counts.ready();
     long claimed = vms.countClaimedFrom(row.name());
     String message = row.message();
     if (message == null && row.deleting()) {
-      message = "being deleted; " + replicas.size() + " replicas left";
+      message = "being deleted; " + counts.total() + " replicas left";
     } else if (message == null && ready < row.replicas()) {
       message =
           ready
@@ -109,7 +103,7 @@ public class PoolService {
         dev.rota.api.vms.VmSpecView.of(row.template()),
         VmSetService.shown(row.spread()),
         row.maxUnavailable(),
-        new PoolView.Status(ready, replicas.size() - ready, claimed, message),
+        new PoolView.Status(ready, counts.total() - ready, claimed, message),
         row.createdAt());
   }
 }

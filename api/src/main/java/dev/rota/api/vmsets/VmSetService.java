@@ -168,7 +168,13 @@ public class VmSetService {
         .orElseThrow(() -> Problems.notFound("VM set", name));
   }
 
-  private VmSetView view(VmSetRow row) {
+  /**
+   * How a set's (or pool's) replicas stand: how many in each status, how many run, how many are
+   * ready, and how many there are.
+   */
+  record ReplicaCounts(Map<String, Long> byStatus, long running, long ready, long total) {}
+
+  ReplicaCounts counts(VmSetRow row) {
     Map<String, Long> byStatus = new HashMap<>();
     for (Count c : vms.countReplicasByStatus(row.name())) {
       byStatus.put(c.label(), c.total());
@@ -178,8 +184,17 @@ public class VmSetService {
     boolean checked =
         row.template().checks() != null && row.template().checks().readiness() != null;
     long ready = checked ? vms.countReadyReplicas(row.name()) : running;
-    long pending = byStatus.getOrDefault("pending", 0L);
     long total = byStatus.values().stream().mapToLong(Long::longValue).sum();
+    return new ReplicaCounts(byStatus, running, ready, total);
+  }
+
+  private VmSetView view(VmSetRow row) {
+    ReplicaCounts counts = counts(row);
+    Map<String, Long> byStatus = counts.byStatus();
+    long running = counts.running();
+    long ready = counts.ready();
+    long pending = byStatus.getOrDefault("pending", 0L);
+    long total = counts.total();
     int desired = row.deleting() ? 0 : row.replicas();
     return new VmSetView(
         row.name(),

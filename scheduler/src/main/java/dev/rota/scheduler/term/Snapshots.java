@@ -105,9 +105,7 @@ final class Snapshots {
         t.generation(),
         t.worker(),
         WireName.parse(TaskState.class, t.state()).orElse(TaskState.LOST),
-        dev.rota.agentapi.TaskId.parse(t.taskId())
-            .map(dev.rota.agentapi.TaskId::vm)
-            .orElse(t.vm()));
+        t.taskName());
   }
 
   static VmStatus status(VmSchedulingRow v) {
