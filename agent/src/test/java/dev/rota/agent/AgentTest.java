@@ -440,7 +440,16 @@ class AgentTest {
             dev.rota.agentapi.TaskTunnel.Refused.class,
             () -> open(dev.rota.agentapi.TaskTunnel.console("x.0")));
     assertEquals(409, console.status(), "a process has no console");
+    HttpResponse<String> userData = send("POST", "/v1/tasks/x.0/user-data", "token=1");
+    assertEquals(422, userData.statusCode(), "a process takes no user data once started");
+    assertTrue(userData.body().contains("only qemu VMs' guests do"), userData.body());
+    assertEquals(
+        404,
+        send("POST", "/v1/tasks/x.0/user-data?submission=9", "token=1").statusCode(),
+        "a task of another submission");
+    assertEquals(405, send("GET", "/v1/tasks/x.0/user-data", null).statusCode());
     send("DELETE", "/v1/tasks/x.0", null);
+    assertEquals(404, send("POST", "/v1/tasks/x.0/user-data", "token=1").statusCode());
     dev.rota.agentapi.TaskTunnel.Refused gone =
         org.junit.jupiter.api.Assertions.assertThrows(
             dev.rota.agentapi.TaskTunnel.Refused.class, () -> exec("x.0", "", "true"));

@@ -87,6 +87,23 @@ class PoolApiTest {
         "command");
     assertEquals(404, http.post("/v1/vms", "{\"name\":\"pc\",\"fromPool\":\"pb\"}").status());
     assertField(
+        http.post(
+            "/v1/vms",
+            "{\"name\":\"pc\",\"fromPool\":\"pb\",\"guest\":{\"userData\":\"x\",\"kernel\":\"k\"}}"),
+        "guest.kernel");
+    assertEquals(
+        201,
+        http.post("/v1/pools", "{\"name\":\"pd\",\"minReady\":0,\"max\":1," + template + "}")
+            .status());
+    Http.Reply processGuest =
+        http.post(
+            "/v1/vms", "{\"name\":\"pc\",\"fromPool\":\"pd\",\"guest\":{\"userData\":\"x\"}}");
+    assertEquals(409, processGuest.status(), processGuest.toString());
+    assertTrue(
+        processGuest.toString().contains("guest.userData: pool 'pd' runs process VMs"),
+        processGuest.toString());
+    assertEquals(404, http.get("/v1/vms/pc").status(), "nothing claimed");
+    assertField(
         http.post("/v1/vms/batch", "{\"items\":[{\"name\":\"pc\",\"fromPool\":\"pb\"}]}"),
         "items[0].fromPool");
   }

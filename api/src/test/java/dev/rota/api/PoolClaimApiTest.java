@@ -25,6 +25,7 @@ class PoolClaimApiTest {
   @Inject Http http;
   @Inject VmRepository vms;
   @Inject HandPlacement hand;
+  @Inject dev.rota.store.OutboxRepository outbox;
   @Inject dev.rota.control.VmWorkflowStarter starter;
 
   private static String running(String... tasks) {
@@ -54,6 +55,49 @@ class PoolClaimApiTest {
 
   private String status(String vm) {
     return (String) http.get("/v1/vms/" + vm).map().get("status");
+  }
+
+  /**
+   * A claim with user data owes the claimed replica's running task that data, in the claim's
+   * transaction: the outbox's next pass delivers it to the task's agent.
+   */
+  @Test
+  void aClaimWithUserDataOwesTheReplicasRunningTaskItsData() {
+    assertEquals(
+        201,
+        http.post("/v1/workers", "{\"name\":\"pq-w\",\"endpoint\":\"http://127.0.0.1:1\"}")
+            .status());
+    assertEquals(
+        201,
+        http.post(
+                "/v1/pools",
+                "{\"name\":\"pq\",\"minReady\":1,\"max\":1,\"template\":{\"runtime\":\"qemu\","
+                    + "\"image\":\"https://example.com/runner.qcow2\"}}")
+            .status());
+    eventually("a replica", () -> vms.findById("pq-0").isPresent());
+    placed("pq-0", "pq-w");
+    assertEquals(204, http.put("/v1/workers/pq-w/tasks", running("pq-0.0")).status());
+    eventually("ready", () -> pool("pq").get("ready").equals(1));
+
+    Http.Reply claim =
+        http.post(
+            "/v1/vms",
+            "{\"name\":\"pq-job\",\"fromPool\":\"pq\","
+                + "\"guest\":{\"userData\":\"#!/bin/sh\\necho registered\\n\"}}");
+    assertEquals(201, claim.status(), claim.toString());
+    List<dev.rota.store.OutboxRow> owed =
+        outbox.agentCallsAfter(0, 10_000).stream()
+            .filter(a -> a.kind().equals(dev.rota.store.OutboxRow.DELIVER))
+            .filter(a -> "pq-job".equals(a.vm()))
+            .toList();
+    assertEquals(1, owed.size(), owed.toString());
+    assertEquals("pq-w", owed.get(0).worker());
+    assertEquals("pq-0.0", owed.get(0).taskId(), "the replica's task, under its name");
+    assertEquals(vms.findById("pq-job").orElseThrow().seq(), owed.get(0).vmSeq());
+    assertEquals("#!/bin/sh\necho registered\n", owed.get(0).payload());
+    assertEquals(null, owed.get(0).secret());
+    assertTrue(
+        !claim.toString().contains("registered"), "the VM's view does not show it: " + claim);
   }
 
   @Test

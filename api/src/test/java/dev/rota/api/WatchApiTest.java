@@ -28,6 +28,20 @@ class WatchApiTest {
   }
 
   /**
+   * The next change of worker {@code watched}: the other tests' workers (in the same store) may
+   * change meanwhile, their health written by the scheduler's terms as this one's is.
+   */
+  private static Map<String, Object> nextOfWatched(Http.Lines watch) throws Exception {
+    for (int i = 0; i < 100; i++) {
+      Map<String, Object> change = watch.nextChange();
+      if ("watched".equals(object(change).get("name"))) {
+        return change;
+      }
+    }
+    throw new AssertionError("no change of worker watched in 100 lines");
+  }
+
+  /**
    * The next change of worker {@code watched} with that {@code schedulingPaused}. The scheduler's
    * terms write the worker's health too (its endpoint answers no probe), and such a change may come
    * first: each is the worker as it was then, so it still has the old flag.
@@ -36,8 +50,7 @@ class WatchApiTest {
       Http.Lines watch, boolean paused, Map<String, Object> before) throws Exception {
     Map<String, Object> last = before;
     for (int i = 0; i < 10; i++) {
-      Map<String, Object> change = watch.nextChange();
-      assertEquals("watched", object(change).get("name"), change.toString());
+      Map<String, Object> change = nextOfWatched(watch);
       if (Boolean.valueOf(paused).equals(object(change).get("schedulingPaused"))) {
         return change;
       }
@@ -90,18 +103,23 @@ class WatchApiTest {
           false, object(resumed).get("schedulingPaused"), "the heartbeat sent nothing: " + resumed);
 
       assertEquals(204, http.delete("/v1/workers/watched").status());
-      Map<String, Object> deleted = watch.nextChange();
-      assertEquals("delete", deleted.get("type"));
+      Map<String, Object> deleted = nextOfWatched(watch);
+      while (!"delete".equals(deleted.get("type"))) {
+        // a health write of the scheduler's that came before the deletion
+        assertEquals(false, object(deleted).get("schedulingPaused"), deleted.toString());
+        deleted = nextOfWatched(watch);
+      }
       assertEquals(Map.of("name", "watched"), object(deleted));
     }
 
     try (Http.Lines again = http.lines("/v1/workers?watch=true&resourceVersion=" + synced)) {
       Map<String, Object> first = again.nextChange();
-      assertEquals(
-          "watched",
-          object(first).get("name"),
-          "no snapshot: what changed after the line resumed from");
-      assertTrue(List.of("upsert", "delete").contains(first.get("type")));
+      assertTrue(
+          List.of("upsert", "delete").contains(first.get("type")),
+          "no snapshot: what changed after the line resumed from: " + first);
+      if (!"watched".equals(object(first).get("name"))) {
+        assertEquals("watched", object(nextOfWatched(again)).get("name"));
+      }
     }
   }
 

@@ -165,7 +165,7 @@ final class VmCommands extends Noun {
         paramLabel = "POOL",
         description =
             "claim a ready VM of this warm pool instead of booting one: the pool's template is"
-                + " its spec")
+                + " its spec; --user-data FILE is written into its running guest (qemu)")
     String fromPool;
 
     @Parameters(
@@ -194,9 +194,11 @@ final class VmCommands extends Noun {
             ExitCodes.USAGE,
             "a VM from a pool takes a NAME and no command: rota vm create NAME --from-pool POOL");
       }
+      // A claim sends what the flags say too: --user-data is the guest's, and the API names any
+      // other as not taken with a pool.
       ObjectNode body =
           fromPool != null
-              ? vm.root.json.createObjectNode().put("fromPool", fromPool)
+              ? spec.spec(vm.root.json, System.in, null, null).put("fromPool", fromPool)
               : spec.spec(vm.root.json, System.in, command, vm.root.api().context().sshKey());
       if (name != null) {
         body.put("name", name);

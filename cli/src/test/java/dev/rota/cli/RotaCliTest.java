@@ -393,6 +393,16 @@ class RotaCliTest {
         json.readTree(api.last().body()));
     Result withCommand = run("vm", "create", "job-2", "--from-pool", "runners", "--", "true");
     assertEquals(ExitCodes.USAGE, withCommand.code(), withCommand.out());
+
+    Path userData = Files.writeString(home.resolve("token.sh"), "#!/bin/sh\necho token\n");
+    Result withData =
+        run("vm", "create", "job-3", "--from-pool", "runners", "--user-data", userData.toString());
+    assertEquals(0, withData.code(), withData.err());
+    assertEquals(
+        json.readTree(
+            "{\"name\":\"job-3\",\"fromPool\":\"runners\","
+                + "\"guest\":{\"userData\":\"#!/bin/sh\\necho token\\n\"}}"),
+        json.readTree(api.last().body()));
   }
 
   @Test

@@ -79,14 +79,28 @@ public class PoolClaims {
   }
 
   /**
-   * Claims a ready replica of {@code pool} as VM {@code name}: the VM as it now is. {@link
-   * NotFound} without such a pool; {@link Refused} when the name is taken, the pool is being
-   * deleted, or none of its replicas is ready.
+   * User data for the claimed VM's running guest: {@code value} itself, or the value of secret
+   * {@code secret}.
    */
-  public VmRow claim(String pool, String name) {
+  public record UserData(String value, String secret) {}
+
+  /** Pool {@code pool}; {@link NotFound} when there is none. */
+  public VmSetRow pool(String pool) {
+    return sets.findById(pool)
+        .filter(VmSetRow::isPool)
+        .orElseThrow(() -> new NotFound("pool", pool));
+  }
+
+  /**
+   * Claims a ready replica of {@code pool} as VM {@code name}: the VM as it now is. With {@code
+   * userData} (null: none), the claim owes the replica's running task that user data, in the same
+   * transaction: the next pass over the outbox hands it to its agent, which writes it into the
+   * guest. {@link NotFound} without such a pool; {@link Refused} when the name is taken, the pool
+   * is being deleted, or none of its replicas is ready.
+   */
+  public VmRow claim(String pool, String name, UserData userData) {
     gate.check("VM '" + name + "'");
-    VmSetRow row =
-        sets.findById(pool).filter(VmSetRow::isPool).orElseThrow(() -> new NotFound("pool", pool));
+    VmSetRow row = pool(pool);
     if (row.deleting()) {
       throw new Refused("pool '" + pool + "' is being deleted");
     }
@@ -101,7 +115,7 @@ public class PoolClaims {
       workflows.endVm(replica.name(), "claimed from pool " + pool + " as VM " + name);
       VmRow claimed;
       try {
-        claimed = certain.write(() -> rename(replica, pool, name, clock.instant()));
+        claimed = certain.write(() -> rename(replica, pool, name, userData, clock.instant()));
       } catch (RuntimeException e) {
         restore(replica);
         if (Sql.isUniqueViolation(e)) {
@@ -114,6 +128,9 @@ public class PoolClaims {
         continue;
       }
       starter.startSoon(List.of(claimed));
+      if (userData != null) {
+        wake("user data for vm " + name);
+      }
       refill(pool);
       log.info("vm {} claimed from pool {} (replica {})", name, pool, replica.name());
       return claimed;
@@ -129,7 +146,7 @@ public class PoolClaims {
   }
 
   /** The rename, in the caller's transaction; null when the replica is no longer the pool's. */
-  private VmRow rename(VmRow replica, String pool, String name, Instant now) {
+  private VmRow rename(VmRow replica, String pool, String name, UserData userData, Instant now) {
     if (vms.claim(replica.name(), replica.seq(), pool, name) != 1) {
       return null;
     }
@@ -141,6 +158,17 @@ public class PoolClaims {
     events.append(
         name, now, "claimed", "claimed from pool " + pool + " as replica " + replica.name());
     starts.add(name, replica.seq(), now);
+    if (userData != null) {
+      outbox.addDelivery(
+          replica.state().worker(),
+          dev.rota.agentapi.TaskId.of(replica.taskName(), replica.state().restartCount())
+              .toString(),
+          name,
+          replica.seq(),
+          userData.value(),
+          userData.secret(),
+          now);
+    }
     return vms.findById(name).orElseThrow();
   }
 
@@ -157,6 +185,15 @@ public class PoolClaims {
                 log.debug("replica {}: workflow left to the keeper: {}", v.name(), e.toString());
               }
             });
+  }
+
+  /** The next term comes now, to carry out what the claim owes; else it comes in its time. */
+  private void wake(String reason) {
+    try {
+      workflows.wakeScheduler(reason);
+    } catch (RuntimeException e) {
+      log.debug("scheduler not woken ({}): {}", reason, e.toString());
+    }
   }
 
   /** The pool makes the claimed replica's successor now; its workflow is told in case not. */

@@ -25,6 +25,23 @@ public interface OutboxRepository extends GenericRepository<OutboxRow, Long> {
       Instant createdAt);
 
   /**
+   * User data for the running task {@code taskId} of VM {@code vm}: {@code payload} itself, or the
+   * value of secret {@code secret}.
+   */
+  @Query(
+      """
+      INSERT INTO outbox (id, kind, worker, task_id, vm, vm_seq, payload, secret, created_at, attempts)
+      VALUES (nextval('outbox_seq'), 'deliver', :worker, :taskId, :vm, :vmSeq, :payload, :secret, :createdAt, 0)""")
+  void addDelivery(
+      String worker,
+      String taskId,
+      String vm,
+      long vmSeq,
+      @Nullable String payload,
+      @Nullable String secret,
+      Instant createdAt);
+
+  /**
    * An action of any kind, its id the sequence's next, for many as one batch (in the batch's
    * order): {@link #add}'s and {@link #addEvent}'s columns together.
    */
@@ -97,6 +114,10 @@ public interface OutboxRepository extends GenericRepository<OutboxRow, Long> {
 
   @Query("DELETE FROM outbox WHERE id = :id")
   void done(long id);
+
+  /** {@link #done}, saying whether it was still there (1) or another took it out first (0). */
+  @Query("DELETE FROM outbox WHERE id = :id")
+  int takeOut(long id);
 
   /**
    * Takes many out at once: one statement (and one commit) for a pass's or a report's actions done.

@@ -60,7 +60,8 @@ class PreReleaseSchemaTest {
                 "9 Volumes",
                 "10 Vm migration",
                 "11 Vm task name",
-                "12 Pools"))
+                "12 Pools",
+                "13 Claim user data"))
         .toList();
   }
 

@@ -15,10 +15,13 @@ import io.micronaut.core.bind.annotation.Bindable;
  *     {@code qemu} where QEMU is installed
  * @param agentSyntheticStartDelay how long their {@code synthetic} tasks take to start; null: the
  *     agent's own default
+ * @param agentRegistryAuth the OCI registries' credentials they use, a Docker {@code config.json}
+ *     (an agent's {@code ROTA_AGENT_REGISTRY_AUTH}); null: none
  */
 @ConfigurationProperties("rota.dev")
 public record DevAgentSettings(
     @Bindable(defaultValue = "2") int agents,
     @Nullable String agentResources,
     @Nullable String agentRuntimes,
-    @Nullable String agentSyntheticStartDelay) {}
+    @Nullable String agentSyntheticStartDelay,
+    @Nullable String agentRegistryAuth) {}

@@ -52,6 +52,7 @@ final class DevAgents implements AutoCloseable {
    *     run nothing real
    * @param syntheticStartDelay how long their {@code synthetic} tasks take to start, or null for
    *     the agent's default
+   * @param registryAuth the OCI registries' credentials file they use, or null for none
    * @param tokenFor a worker-scoped token for the named worker when auth is on, else null
    */
   static DevAgents start(
@@ -62,6 +63,7 @@ final class DevAgents implements AutoCloseable {
       String resources,
       String runtimes,
       String syntheticStartDelay,
+      String registryAuth,
       java.util.function.Function<String, String> tokenFor) {
     List<Agent> started = new ArrayList<>();
     java.net.http.HttpClient controllerHttp = null;
@@ -90,6 +92,9 @@ final class DevAgents implements AutoCloseable {
         env.put("ROTA_WORKER_RESOURCES", offered);
         if (syntheticStartDelay != null) {
           env.put("ROTA_AGENT_SYNTHETIC_START_DELAY", syntheticStartDelay);
+        }
+        if (registryAuth != null && !registryAuth.isBlank()) {
+          env.put("ROTA_AGENT_REGISTRY_AUTH", registryAuth);
         }
         String token = tokenFor.apply("dev-" + i);
         if (token != null) {

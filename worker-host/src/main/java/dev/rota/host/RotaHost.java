@@ -189,6 +189,7 @@ public final class RotaHost implements AutoCloseable {
                       local.agentResources(),
                       runtimes,
                       local.agentSyntheticStartDelay(),
+                      local.agentRegistryAuth(),
                       tokens));
     }
   }

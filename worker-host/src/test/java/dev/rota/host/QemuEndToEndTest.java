@@ -6,11 +6,13 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.rota.testing.LoopbackRegistry;
 import dev.rota.testing.TestGuest;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
@@ -22,10 +24,23 @@ class QemuEndToEndTest extends SharedDevStack {
   private static final Duration BOOT = Duration.ofMinutes(3);
   private static TestGuest guest;
 
+  /**
+   * The reference OCI registry on loopback, which the dev agents push snapshots to and pull from.
+   */
+  private static LoopbackRegistry registry;
+
   /** Hides the shared start: guests booting under emulation load the machine enough to matter. */
   @BeforeAll
   static void startStack() {
-    startStackWithPatientFence();
+    Path credentials;
+    try {
+      java.nio.file.Files.createDirectories(dir.resolve("registry"));
+      registry = new LoopbackRegistry(dir.resolve("registry"));
+      credentials = registry.credentials(dir.resolve("registry"), LoopbackRegistry.PASSWORD);
+    } catch (Exception e) {
+      throw new IllegalStateException("the registry on loopback did not start", e);
+    }
+    startStackWithPatientFence(Map.of("rota.dev.agent-registry-auth", credentials.toString()));
     guest = TestGuest.get();
     eventually(
         "the dev agents offer qemu",
@@ -120,6 +135,95 @@ class QemuEndToEndTest extends SharedDevStack {
         "the set and its guest are gone",
         BOOT,
         () -> stack.api("GET", "/v1/vms/guests-0", null).status() == 404 && guests().isEmpty());
+  }
+
+  @AfterAll
+  static void stopRegistry() {
+    if (registry != null) {
+      registry.close();
+    }
+  }
+
+  /**
+   * A stopped VM's persistent disk saved as an image, pushed to the registry on loopback: a new VM
+   * of that image on the other worker (the first takes no VMs) pulls it from the registry and boots
+   * with what the first VM's guest wrote on it.
+   */
+  @Test
+  void aSnapshotPulledFromTheRegistryOnTheOtherWorkerBootsWithWhatItsGuestWrote() throws Exception {
+    assertEquals(
+        201,
+        stack
+            .api(
+                "POST",
+                "/v1/vms",
+                countingBoots("origin", guest.qcow2Disk().toUri().toString(), true))
+            .status());
+    awaitStartupLine("origin", "boots=1 ");
+    String worker = (String) stack.vm("origin").get("worker");
+    assertEquals(202, stack.api("POST", "/v1/vms/origin/stop", null).status());
+    eventually("stopped", BOOT, () -> "stopped".equals(stack.vm("origin").get("status")));
+    String image = "oci://" + registry.address + "/snaps/origin:1";
+    RotaClient.Reply saved =
+        stack.api("POST", "/v1/vms/origin/snapshot", "{\"image\":\"" + image + "\"}");
+    assertEquals(201, saved.status(), saved.body());
+    assertEquals(worker, saved.map().get("worker"), "saved where its disk is");
+
+    assertEquals(
+        200, stack.api("PATCH", "/v1/workers/" + worker, "{\"schedulingPaused\":true}").status());
+    try {
+      assertEquals(201, stack.api("POST", "/v1/vms", countingBoots("copy", image, false)).status());
+      awaitStartupLine("copy", "boots=2 ");
+      assertNotEquals(worker, stack.vm("copy").get("worker"), "on the other worker");
+      assertTrue(
+          stack.api("GET", "/v1/vms/copy/events", null).body().contains("pulling"),
+          "pulled from the registry: " + stack.api("GET", "/v1/vms/copy/events", null).body());
+    } finally {
+      assertEquals(
+          200,
+          stack.api("PATCH", "/v1/workers/" + worker, "{\"schedulingPaused\":false}").status());
+    }
+    assertEquals(202, stack.api("DELETE", "/v1/vms/copy", null).status());
+    assertEquals(202, stack.api("DELETE", "/v1/vms/origin", null).status());
+    eventually(
+        "both deleted",
+        BOOT,
+        () ->
+            stack.api("GET", "/v1/vms/copy", null).status() == 404
+                && stack.api("GET", "/v1/vms/origin", null).status() == 404);
+  }
+
+  /** A VM of {@code image} whose guest counts its boots on its boot disk ({@link #COUNT_BOOTS}). */
+  private static String countingBoots(String name, String image, boolean persistent)
+      throws Exception {
+    return new com.fasterxml.jackson.databind.ObjectMapper()
+        .writeValueAsString(
+            Map.of(
+                "name",
+                name,
+                "runtime",
+                "qemu",
+                "image",
+                image,
+                "resources",
+                Map.of("cpu", 1, "memory", 128),
+                "disk",
+                Map.of("persistent", persistent),
+                "guest",
+                Map.of("userData", COUNT_BOOTS)));
+  }
+
+  /** Waits until {@code vm} runs and its guest's startup line says {@code what}. */
+  private static void awaitStartupLine(String vm, String what) {
+    saying(
+        vm,
+        () ->
+            eventually(
+                vm + " says " + what,
+                BOOT,
+                () ->
+                    "running".equals(stack.vm(vm).get("status"))
+                        && logs(vm).contains("ROTA-GUEST-STARTUP " + what)));
   }
 
   @Test
@@ -347,6 +451,67 @@ class QemuEndToEndTest extends SharedDevStack {
    * memory; with that worker paused, a start resumes it on the other, its memory copied there,
    * counting on from where it was in the same boot.
    */
+  /**
+   * A guest claimed from a warm pool is handed the user data of its claim while it runs: its guest
+   * agent writes it and runs it, once, and the VM's events say so. At its max of one the pool boots
+   * no other.
+   */
+  @Test
+  void aGuestClaimedFromAPoolRunsTheUserDataOfItsClaim() throws Exception {
+    String pool =
+        "{\"name\":\"warm\",\"minReady\":1,\"max\":1,\"template\":{"
+            + directSpec("run", "Never")
+            + "}}";
+    assertEquals(201, stack.api("POST", "/v1/pools", pool).status());
+    eventually(
+        "a guest ready in the pool",
+        BOOT,
+        () ->
+            ((Map<?, ?>) stack.api("GET", "/v1/pools/warm", null).map().get("status"))
+                .get("ready")
+                .equals(1));
+    String claim =
+        new com.fasterxml.jackson.databind.ObjectMapper()
+            .writeValueAsString(
+                Map.of(
+                    "name",
+                    "claimed",
+                    "fromPool",
+                    "warm",
+                    "guest",
+                    Map.of("userData", "#!/bin/sh\necho ROTA-CLAIMED-$((6*7)) > /dev/console\n")));
+    RotaClient.Reply claimed = stack.api("POST", "/v1/vms", claim);
+    assertEquals(201, claimed.status(), claimed.body());
+    try {
+      eventually(
+          "the claim's script ran in the guest",
+          BOOT,
+          () -> logs("claimed").contains("ROTA-CLAIMED-42"));
+    } catch (AssertionError e) {
+      throw new AssertionError(stack.api("GET", "/v1/vms/claimed/events", null).body(), e);
+    }
+    // The guest runs the script before its agent answers the delivery, which the events then say.
+    eventually(
+        "its events say it was delivered",
+        BOOT,
+        () ->
+            stack
+                .api("GET", "/v1/vms/claimed/events", null)
+                .body()
+                .contains("user data delivered to task warm-0.0"));
+    assertEquals(0, ((Number) stack.vm("claimed").get("restartCount")).intValue(), "no boot");
+    assertFalse(claimed.body().contains("ROTA-CLAIMED"), "its view does not show it");
+
+    assertEquals(202, stack.api("DELETE", "/v1/pools/warm", null).status());
+    assertEquals(202, stack.api("DELETE", "/v1/vms/claimed", null).status());
+    eventually(
+        "the VM and the pool gone",
+        BOOT,
+        () ->
+            stack.api("GET", "/v1/vms/claimed", null).status() == 404
+                && stack.api("GET", "/v1/pools/warm", null).status() == 404);
+  }
+
   @Test
   void aSuspendedGuestFreesItsWorkerAndResumesElsewhereCountingOnInTheSameBoot() throws Exception {
     String vm =

@@ -24,11 +24,17 @@ abstract class SharedDevStack {
    * their tasks at their fence, as they must in a real partition.
    */
   static void startStackWithPatientFence() {
-    stack =
-        Stack.withAgentsReady(
-            dir.resolve("data"),
+    startStackWithPatientFence(java.util.Map.of());
+  }
+
+  /** {@link #startStackWithPatientFence()}, with these settings too. */
+  static void startStackWithPatientFence(java.util.Map<String, Object> settings) {
+    java.util.Map<String, Object> all =
+        new java.util.HashMap<>(
             java.util.Map.of(
                 "rota.workers.lost-after", "20s", "rota.workers.offline-after", "20s"));
+    all.putAll(settings);
+    stack = Stack.withAgentsReady(dir.resolve("data"), all);
   }
 
   @AfterAll

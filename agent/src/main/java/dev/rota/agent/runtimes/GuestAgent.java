@@ -37,6 +37,12 @@ final class GuestAgent {
   /** How long a command waits for the one before it in the same VM. */
   static final Duration TURN = Duration.ofSeconds(30);
 
+  /**
+   * How long a delivery of user data waits for a command before it in the same VM: less than its
+   * caller waits for the answer, so that a busy guest is a 409 to try again, not a call timed out.
+   */
+  static final Duration DELIVERY_TURN = Duration.ofSeconds(10);
+
   /** How much of the user's input a command takes. */
   static final int MAX_INPUT = 1 << 20;
 
@@ -73,6 +79,70 @@ final class GuestAgent {
       }
     };
   }
+
+  /** Where a claim's user data is kept in the guest, readable by root alone. */
+  static final String USER_DATA = "/run/rota/user-data";
+
+  /**
+   * Run by the guest's shell with the user data as its input: written beside and renamed, so that
+   * the guest never reads half of it; run when it is a script, in a session of its own, its output
+   * in {@code user-data.log}. Data the guest holds already is neither written nor run again, so a
+   * delivery asked twice (its answer lost) runs once.
+   */
+  static final String TAKE_USER_DATA =
+      """
+      set -e
+      umask 077
+      mkdir -p /run/rota
+      cat > %1$s.new
+      if cmp -s %1$s.new %1$s; then rm -f %1$s.new; exit 0; fi
+      mv -f %1$s.new %1$s
+      if [ "$(head -c 2 %1$s)" = '#!' ]; then
+        chmod 700 %1$s
+        if command -v setsid > /dev/null; then
+          setsid %1$s < /dev/null > %1$s.log 2>&1 &
+        else
+          %1$s < /dev/null > %1$s.log 2>&1 &
+        fi
+      fi
+      """
+          .formatted(USER_DATA);
+
+  /**
+   * Writes {@code userData} into the guest of the task in {@code dir} at {@link #USER_DATA}, and
+   * runs it when it is a script ({@link #TAKE_USER_DATA}). Refused with 409 while the guest agent
+   * does not answer, 422 when the guest could not take it.
+   */
+  void deliver(String taskId, Path dir, byte[] userData)
+      throws Refusal, IOException, InterruptedException {
+    if (userData.length > MAX_INPUT) {
+      throw new Refusal(422, "user data of " + userData.length + " bytes: at most " + MAX_INPUT);
+    }
+    ByteArrayOutputStream framed = new ByteArrayOutputStream();
+    int code;
+    try (Connection ready = synced(taskId, dir, DELIVERY_TURN)) {
+      code =
+          ready.run(
+              userData, List.of("/bin/sh", "-c", TAKE_USER_DATA), new ExecFrames.Writer(framed));
+    }
+    if (code == 0) {
+      return;
+    }
+    ByteArrayOutputStream err = new ByteArrayOutputStream();
+    new ExecFrames.Reader(new ByteArrayOutputStream(), err).write(framed.toByteArray());
+    String said = err.toString(StandardCharsets.UTF_8).strip();
+    throw new Refusal(
+        said.endsWith(NO_ANSWER) ? 409 : 422,
+        "the guest of task "
+            + taskId
+            + " did not take its user data (exit "
+            + code
+            + (said.isEmpty() ? "" : ": " + said.lines().findFirst().orElse(""))
+            + ")");
+  }
+
+  /** What a command says when the guest agent gave no answer to it. */
+  private static final String NO_ANSWER = "the guest agent did not answer";
 
   /**
    * Whether the guest agent of the task in {@code dir} answers, waiting at most {@code wait} for a
@@ -184,7 +254,7 @@ final class GuestAgent {
       if (started == null || !started.has("return")) {
         String why =
             started == null
-                ? "the guest agent did not answer"
+                ? NO_ANSWER
                 : started.path("error").path("desc").asText("the guest agent refused it");
         byte[] said =
             ("cannot run " + command.get(0) + " in the guest: " + why + "\n")

@@ -845,6 +845,17 @@ public final class QemuRuntime implements TaskRuntime {
     }
   }
 
+  /** User data written into the guest by its guest agent ({@link GuestAgent#deliver}). */
+  @Override
+  public void deliver(Task task, byte[] userData) throws Refusal, IOException {
+    try {
+      guestAgent.deliver(task.id, supervisor.folder(task.id), userData);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new Refusal(409, "the agent is stopping");
+    }
+  }
+
   /**
    * QEMU's user-mode stack takes a connection to a forwarded port on the worker at once and only
    * then connects to the guest, which may not answer yet (still booting): such a connection shows

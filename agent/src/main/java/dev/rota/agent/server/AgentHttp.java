@@ -338,6 +338,10 @@ public final class AgentHttp {
         enter(x, into.group(1), into.group(2), into.group(3));
         return;
       }
+      if (id.endsWith("/user-data")) {
+        deliver(x, method, id.substring(0, id.length() - "/user-data".length()));
+        return;
+      }
       if (id.endsWith("/move")) {
         move(x, method, id.substring(0, id.length() - "/move".length()));
         return;
@@ -421,6 +425,42 @@ public final class AgentHttp {
       refuse(x, e.status(), e.getMessage());
     } catch (IOException e) {
       problem(x, 500, "cannot " + action + " task " + id + ": " + e.getMessage());
+    }
+  }
+
+  /**
+   * {@code POST /v1/tasks/{id}/user-data?submission=N}: the body, user data for a VM claimed from a
+   * pool, written into the running task's guest (its runtime says how); 204 once it is there. The
+   * same data again is not run again. Refused with 404 for a task not here or of another
+   * submission, 409 for one not running or whose guest agent does not answer yet, 422 for a guest
+   * that cannot take it.
+   */
+  private void deliver(HttpExchange x, String method, String id) throws IOException {
+    if (!method.equals("POST")) {
+      problem(x, 405, "use POST on /v1/tasks/" + id + "/user-data");
+      return;
+    }
+    byte[] userData = read(x.getRequestBody());
+    if (userData == null) {
+      problem(x, 413, "body larger than " + MAX_BODY + " bytes");
+      return;
+    }
+    Long submission = submissionOf(x);
+    try {
+      tasks.access(
+          id,
+          (runtime, task) -> {
+            if (submission != null && !submission.equals(task.spec.submission())) {
+              throw new Refusal(404, "no task " + id + " of submission " + submission + " here");
+            }
+            runtime.deliver(task, userData);
+            return null;
+          });
+      x.sendResponseHeaders(204, -1);
+    } catch (Refusal e) {
+      refuse(x, e.status(), e.getMessage());
+    } catch (IOException e) {
+      problem(x, 500, "cannot deliver user data to task " + id + ": " + e.getMessage());
     }
   }
 

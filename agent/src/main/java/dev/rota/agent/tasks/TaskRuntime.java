@@ -47,6 +47,17 @@ public interface TaskRuntime {
   }
 
   /**
+   * Writes {@code userData} into the running task's guest (given to a VM claimed from a pool, after
+   * it booted), and runs it there when it is a script; asked again with the same data, it neither
+   * writes nor runs it again. Refused with 409 while the guest cannot be reached yet, 422 when it
+   * cannot take user data at all.
+   */
+  default void deliver(Task task, byte[] userData) throws Refusal, IOException {
+    throw new Refusal(
+        422, "task " + task.id + " takes no user data once started: only qemu VMs' guests do");
+  }
+
+  /**
    * Saves the running task's memory on this worker and ends it, so that a later task of its VM
    * resumes where it was; returns once the memory is saved and the task has ended. Asked of a task
    * in any state: one suspended already answers as it did.

@@ -9,7 +9,6 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.sun.net.httpserver.HttpServer;
 import dev.rota.agent.images.HeldImages;
 import dev.rota.agent.images.ImageCache;
-import dev.rota.agent.images.LoopbackRegistry;
 import dev.rota.agent.images.OciRegistry;
 import dev.rota.agent.tasks.Conduit;
 import dev.rota.agent.tasks.Execution;
@@ -20,6 +19,7 @@ import dev.rota.agent.tasks.Task;
 import dev.rota.agentapi.GuestSpec;
 import dev.rota.agentapi.TaskSpec;
 import dev.rota.agentapi.TaskView;
+import dev.rota.testing.LoopbackRegistry;
 import dev.rota.testing.TestGuest;
 import java.io.IOException;
 import java.net.InetSocketAddress;
@@ -226,6 +226,30 @@ public class QemuRuntimeTest {
     return "";
   }
 
+  /** A shell command's exit code and output. */
+  private record Ran(int code, String out, String err) {}
+
+  /** A shell command run in the guest by its guest agent, given {@code stdin}. */
+  private Ran run(Task task, String stdin, String command) throws Exception {
+    Execution run = runtime.exec(task, List.of("sh", "-c", command));
+    run.stdin().write(stdin.getBytes(StandardCharsets.UTF_8));
+    run.stdin().close();
+    java.io.ByteArrayOutputStream framed = new java.io.ByteArrayOutputStream();
+    int code = run.await(new dev.rota.agentapi.ExecFrames.Writer(framed));
+    java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
+    java.io.ByteArrayOutputStream err = new java.io.ByteArrayOutputStream();
+    new dev.rota.agentapi.ExecFrames.Reader(out, err).write(framed.toByteArray());
+    return new Ran(
+        code, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
+  }
+
+  /** What a shell command run in the guest wrote, asserting it succeeded. */
+  private String inGuest(Task task, String command) throws Exception {
+    Ran ran = run(task, "", command);
+    assertEquals(0, ran.code(), command + ": " + ran.err());
+    return ran.out();
+  }
+
   private static TaskView last(List<TaskView> changes) {
     return changes.get(changes.size() - 1);
   }
@@ -327,18 +351,32 @@ public class QemuRuntimeTest {
     runtime.console(task).close(); // free again once the session ended
 
     // A command through the guest agent: its stdin, output and exit code.
-    Execution command =
-        runtime.exec(task, List.of("sh", "-c", "read x; echo got $x; echo oops >&2; exit 3"));
-    command.stdin().write("typed\n".getBytes(StandardCharsets.UTF_8));
-    command.stdin().close();
-    java.io.ByteArrayOutputStream framed = new java.io.ByteArrayOutputStream();
-    int code = command.await(new dev.rota.agentapi.ExecFrames.Writer(framed));
-    java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
-    java.io.ByteArrayOutputStream err = new java.io.ByteArrayOutputStream();
-    new dev.rota.agentapi.ExecFrames.Reader(out, err).write(framed.toByteArray());
-    assertEquals(3, code);
-    assertEquals("got typed\n", out.toString(StandardCharsets.UTF_8));
-    assertEquals("oops\n", err.toString(StandardCharsets.UTF_8));
+    Ran command = run(task, "typed\n", "read x; echo got $x; echo oops >&2; exit 3");
+    assertEquals(3, command.code());
+    assertEquals("got typed\n", command.out());
+    assertEquals("oops\n", command.err());
+
+    // User data given once it runs (a claim's), through the guest agent: kept for root alone and
+    // run as a script, once; given again, not run again. Data that is no script is only kept.
+    byte[] script =
+        "#!/bin/sh\necho ROTA-USER-DATA-$((6*7)) > /dev/console\n".getBytes(StandardCharsets.UTF_8);
+    runtime.deliver(task, script);
+    runtime.deliver(task, script);
+    eventually(
+        "the user data's script ran",
+        Duration.ofSeconds(30),
+        () -> console("boot.0").contains("ROTA-USER-DATA-42"));
+    assertEquals(
+        "700 " + new String(script, StandardCharsets.UTF_8),
+        inGuest(task, "stat -c '%a ' /run/rota/user-data | tr -d '\\n'; cat /run/rota/user-data"));
+    assertEquals(
+        1,
+        Pattern.compile("ROTA-USER-DATA-42").matcher(console("boot.0")).results().count(),
+        "run once:\n" + console("boot.0"));
+    runtime.deliver(task, "token=abc\n".getBytes(StandardCharsets.UTF_8));
+    assertEquals(
+        "600 token=abc\n",
+        inGuest(task, "stat -c '%a ' /run/rota/user-data | tr -d '\\n'; cat /run/rota/user-data"));
 
     runtime.stop(task, Duration.ofMinutes(2));
     assertTrue(

@@ -75,19 +75,33 @@ public class VmController {
   }
 
   /**
-   * A claim from a pool names the VM and the pool, and nothing else, not even what a VM's view
-   * shows (which a create otherwise takes back and ignores): the pool's template is the VM's spec.
+   * A claim from a pool names the VM and the pool, and at most user data for its guest, nothing
+   * else, not even what a VM's view shows (which a create otherwise takes back and ignores): the
+   * pool's template is the VM's spec.
    */
   private static void onlyNameWithPool(Map<String, Object> body) {
     if (body.get("fromPool") == null) {
       return;
     }
     for (String field : new java.util.TreeSet<>(body.keySet())) {
-      if (!field.equals("name") && !field.equals("fromPool")) {
-        throw dev.rota.api.problem.Problems.badRequest(
-            field, "cannot be given with fromPool: the VM is made from the pool's template");
+      if (field.equals("guest") && body.get(field) instanceof Map<?, ?> guest) {
+        for (Object inGuest :
+            new java.util.TreeSet<>(guest.keySet().stream().map(String::valueOf).toList())) {
+          if (!inGuest.equals("userData")) {
+            throw notWithPool("guest." + inGuest);
+          }
+        }
+      } else if (!field.equals("name") && !field.equals("fromPool")) {
+        throw notWithPool(field);
       }
     }
+  }
+
+  private static RuntimeException notWithPool(String field) {
+    return dev.rota.api.problem.Problems.badRequest(
+        field,
+        "cannot be given with fromPool: the VM is made from the pool's template"
+            + " (a claim takes guest.userData alone)");
   }
 
   /**

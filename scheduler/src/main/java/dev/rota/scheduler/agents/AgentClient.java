@@ -100,6 +100,17 @@ public interface AgentClient {
   void pauseTask(AgentAddress agent, String taskId, boolean pause, Duration timeout);
 
   /**
+   * {@code POST /v1/tasks/{id}/user-data?submission=N}: {@code userData} written into the running
+   * task's guest through its guest agent, and run there when it is a script; the same user data
+   * given again is neither written nor run again.
+   *
+   * @throws AgentRejectedException on a 4xx (404: no such task of that submission; 409: it does not
+   *     run, or its guest agent does not answer yet; 422: its guest cannot take user data)
+   */
+  void deliverUserData(
+      AgentAddress agent, String taskId, long submission, byte[] userData, Duration timeout);
+
+  /**
    * {@code POST /v1/disks/{id}/snapshot}: the persistent disk, at rest, saved as {@code image} (an
    * {@code oci://} reference), pushed to its registry and kept in the worker's image cache;
    * answered once it is pushed.

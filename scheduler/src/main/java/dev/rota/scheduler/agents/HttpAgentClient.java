@@ -280,13 +280,23 @@ public class HttpAgentClient implements AgentClient {
 
   @Override
   public void pauseTask(AgentAddress agent, String taskId, boolean pause, Duration timeout) {
-    String path = "/v1/tasks/" + encode(taskId) + (pause ? "/pause" : "/continue");
+    postAnswering204(
+        agent,
+        "/v1/tasks/" + encode(taskId) + (pause ? "/pause" : "/continue"),
+        HttpRequest.BodyPublishers.noBody(),
+        timeout);
+  }
+
+  /** A POST of {@code body} to {@code path} that answers 204. */
+  private void postAnswering204(
+      AgentAddress agent, String path, HttpRequest.BodyPublisher body, Duration timeout) {
     try {
       expect(
           send(
               agent,
               authorized(HttpRequest.newBuilder(uri(agent.endpoint(), path)), agent)
-                  .POST(HttpRequest.BodyPublishers.noBody()),
+                  .header("Content-Type", "application/octet-stream")
+                  .POST(body),
               timeout),
           "POST " + path,
           204);
@@ -294,6 +304,16 @@ public class HttpAgentClient implements AgentClient {
       throw new UncheckedIOException(
           "POST " + path + " on " + agent.endpoint() + ": " + e.getMessage(), e);
     }
+  }
+
+  @Override
+  public void deliverUserData(
+      AgentAddress agent, String taskId, long submission, byte[] userData, Duration timeout) {
+    postAnswering204(
+        agent,
+        "/v1/tasks/" + encode(taskId) + "/user-data?submission=" + submission,
+        HttpRequest.BodyPublishers.ofByteArray(userData),
+        timeout);
   }
 
   /** A DELETE of {@code path} that may answer {@code ok}; a gone resource is one of them. */

@@ -31,6 +31,15 @@ public record AgentCallSettings(
   }
 
   /**
+   * The deadline of a call that hands a running guest its user data: as long as a removal's, for
+   * the guest's own shell writes it, and under software emulation a shell's few commands take
+   * seconds. The agent answers 409 within it while the guest is busy.
+   */
+  public Duration deliveryTimeout() {
+    return removalTimeout();
+  }
+
+  /**
    * What a call suspending a task may take: its agent answers once the guest's memory is saved (the
    * agent gives that 10 minutes) and the task has ended. Within the VM workflow's 12 minutes for
    * the activity.

@@ -76,6 +76,7 @@ public class AgentCallPass {
   static final java.time.Duration DISK_TOKEN = java.time.Duration.ofHours(6);
 
   private final dev.rota.store.VolumeRepository volumes;
+  private final dev.rota.store.VmEventRepository events;
 
   public AgentCallPass(
       OutboxRepository actions,
@@ -91,8 +92,10 @@ public class AgentCallPass {
       TransactionOperations<Connection> tx,
       SecretValues secretValues,
       RemovedTasks removedTasks,
-      dev.rota.store.VolumeRepository volumes) {
+      dev.rota.store.VolumeRepository volumes,
+      dev.rota.store.VmEventRepository events) {
     this.volumes = volumes;
+    this.events = events;
     this.secretValues = secretValues;
     this.removedTasks = removedTasks;
     this.actions = actions;
@@ -217,9 +220,11 @@ public class AgentCallPass {
         continue;
       }
       agentFailed =
-          call.get(0).kind().equals(OutboxRow.START)
-              ? startAll(call, endpoints, read, tally, done, startedNow)
-              : remove(call.get(0), endpoints, tally, done);
+          switch (call.get(0).kind()) {
+            case OutboxRow.START -> startAll(call, endpoints, read, tally, done, startedNow);
+            case OutboxRow.DELIVER -> deliver(call.get(0), endpoints, tally, done);
+            default -> remove(call.get(0), endpoints, tally, done);
+          };
     }
     return agentFailed;
   }
@@ -391,6 +396,69 @@ public class AgentCallPass {
   }
 
   /**
+   * Hands a claimed VM's running task its user data; one carried out joins {@code done}, and the
+   * VM's events say so. Returns the failure when the agent did not answer, else null.
+   */
+  private RuntimeException deliver(
+      OutboxRow a, Map<String, AgentAddress> endpoints, Tally tally, java.util.Queue<Long> done) {
+    AgentAddress endpoint = endpoints.get(a.worker());
+    if (endpoint == null) {
+      notDelivered(a, "its worker " + a.worker() + " is gone");
+      return null;
+    }
+    byte[] userData;
+    try {
+      userData = userData(a).getBytes(java.nio.charset.StandardCharsets.UTF_8);
+    } catch (SecretValues.Unavailable e) {
+      notDelivered(a, e.getMessage());
+      return null;
+    }
+    try {
+      agents.deliverUserData(
+          endpoint, a.taskId(), a.vmSeq(), userData, agentCalls.deliveryTimeout());
+      events.append(
+          a.vm(), clock.instant(), USER_DATA, "user data delivered to task " + a.taskId());
+      done.add(a.id());
+      return null;
+    } catch (RuntimeException e) {
+      notCarriedOut(a, e, tally.failed);
+      return e instanceof AgentRejectedException ? null : e;
+    }
+  }
+
+  /** The VM's event of its claim's user data. */
+  static final String USER_DATA = "user-data";
+
+  /** The user data a delivery carries: its own, or its secret's value. */
+  private String userData(OutboxRow a) {
+    if (a.secret() == null) {
+      return a.payload();
+    }
+    return secretValues.open(List.of(a.secret())).of(List.of(a.secret())).get(a.secret());
+  }
+
+  /** A delivery given up: taken out, and the VM's events say why. */
+  private void notDelivered(OutboxRow a, String why) {
+    boolean first =
+        tx.executeWrite(
+            status -> {
+              if (actions.takeOut(a.id()) == 0) {
+                return false; // another pass gave it up meanwhile, and said so
+              }
+              events.append(
+                  a.vm(),
+                  clock.instant(),
+                  USER_DATA,
+                  Columns.truncate(
+                      "user data not delivered to task " + a.taskId() + ": " + why, 4096));
+              return true;
+            });
+    if (first) {
+      log.warn("vm {}: user data not delivered to task {}: {}", a.vm(), a.taskId(), why);
+    }
+  }
+
+  /**
    * An action the agent did not carry out: tried again next pass, given back, failed or dropped, as
    * {@link ActionRetries} says.
    */
@@ -404,11 +472,27 @@ public class AgentCallPass {
             && r.status() != 409
             && r.status() != TaskStarts.TOO_LATE;
     ActionRetries.Kind kind =
-        a.kind().equals(OutboxRow.START) ? ActionRetries.Kind.START : ActionRetries.Kind.REMOVE;
-    switch (ActionRetries.afterFailure(kind, refused, a.attempts())) {
+        switch (a.kind()) {
+          case OutboxRow.START -> ActionRetries.Kind.START;
+          case OutboxRow.DELIVER -> ActionRetries.Kind.DELIVER;
+          default -> ActionRetries.Kind.REMOVE;
+        };
+    switch (ActionRetries.afterFailure(
+        kind, refused, a.attempts(), java.time.Duration.between(a.createdAt(), clock.instant()))) {
       case FAIL_TASK -> refused(a, e);
       case GIVE_BACK -> giveBack(a, e);
       case DROP -> {
+        if (kind == ActionRetries.Kind.DELIVER) {
+          notDelivered(
+              a,
+              refused
+                  ? e.getMessage()
+                  : "its guest did not take it in "
+                      + ActionRetries.DELIVERY_PATIENCE.toMinutes()
+                      + " minutes: "
+                      + e.getMessage());
+          return;
+        }
         if (!refused) {
           log.warn(
               "dropping {} of task {} on {} after {} attempts: {}",

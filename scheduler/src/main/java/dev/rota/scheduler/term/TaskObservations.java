@@ -647,7 +647,9 @@ public class TaskObservations {
               task.vmSeq(),
               event,
               s.exitCode(),
-              now));
+              now,
+              null,
+              null));
     }
     logLine.run(db, logLines);
     addEvent.run(db, events);
@@ -848,6 +850,8 @@ public class TaskObservations {
         vmSeq,
         type.wireName(),
         exitCode,
-        startedAt);
+        startedAt,
+        null,
+        null);
   }
 }

@@ -37,6 +37,7 @@ class ActionApplierTest {
   @Inject VmRepository vms;
   @Inject WorkerRepository workers;
   @Inject FakeAgents agents;
+  @Inject dev.rota.store.VmEventRepository events;
   @Inject TestClock clock;
   @Inject io.micronaut.transaction.TransactionOperations<java.sql.Connection> tx;
 
@@ -153,6 +154,46 @@ class ActionApplierTest {
     assertEquals(1, freed.started(), freed.toString());
     assertEquals(1, agents.starts("w1", "c.0"));
     assertEquals(seq, agents.spec("w1", "c.0").submission(), "started as its submission");
+  }
+
+  /**
+   * User data a claim owes a running task reaches it through its agent once, and leaves the outbox;
+   * one that cannot be delivered (no such task there, a secret not there) leaves it too, and the
+   * VM's events say why.
+   */
+  @Test
+  void aClaimsUserDataReachesItsRunningTaskAndOneNotDeliveredIsToldInTheVmsEvents() {
+    worker("w1");
+    placed("d", "w1");
+    assertEquals(1, applier.apply().started());
+    long seq = vms.findById("d").orElseThrow().seq();
+
+    actions.addDelivery("w1", "d.0", "d", seq, "#!/bin/sh\necho hi\n", null, clock.instant());
+    actions.addDelivery("w1", "d.7", "d", seq, "token=1", null, clock.instant());
+    actions.addDelivery("w1", "d.0", "d", seq, null, "no-such-secret", clock.instant());
+    applier.apply();
+
+    assertEquals(
+        List.of(new FakeAgents.Delivery("d.0", seq, "#!/bin/sh\necho hi\n")),
+        agents.deliveries("w1"));
+    assertTrue(
+        actions.agentCallsAfter(0, 100).stream().noneMatch(a -> a.kind().equals("deliver")),
+        "none left in the outbox");
+    // The calls go at once, in lanes of their own: their events come in any order.
+    List<String> said =
+        events.page("d", 0, 100).stream()
+            .filter(e -> e.type().equals("user-data"))
+            .map(dev.rota.store.VmEventRow::message)
+            .sorted()
+            .toList();
+    assertEquals(3, said.size(), said.toString());
+    assertEquals("user data delivered to task d.0", said.get(0));
+    // This context has no secrets key: no secret can be opened.
+    assertEquals(
+        "user data not delivered to task d.0: this cluster has no secrets key: its operator sets"
+            + " ROTA_SECRETS_KEY",
+        said.get(1));
+    assertTrue(said.get(2).startsWith("user data not delivered to task d.7: "), said.get(2));
   }
 
   @Test

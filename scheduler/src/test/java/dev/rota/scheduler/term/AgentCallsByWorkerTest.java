@@ -26,6 +26,8 @@ class AgentCallsByWorkerTest {
         1L,
         null,
         null,
+        null,
+        null,
         null);
   }
 
@@ -113,6 +115,8 @@ class AgentCallsByWorkerTest {
         Instant.EPOCH,
         0,
         vmSeq,
+        null,
+        null,
         null,
         null,
         null);

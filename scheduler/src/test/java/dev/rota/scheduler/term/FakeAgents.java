@@ -43,6 +43,7 @@ public class FakeAgents implements AgentClient {
     final Map<String, AtomicInteger> starts = new ConcurrentHashMap<>();
     final AtomicInteger startCalls = new AtomicInteger();
     final Map<String, TaskSpec> specs = new ConcurrentHashMap<>();
+    final List<Delivery> deliveries = new java.util.concurrent.CopyOnWriteArrayList<>();
 
     /**
      * Run once by the next probe, which then answers without these tasks: an answer read before a
@@ -219,6 +220,30 @@ public class FakeAgents implements AgentClient {
 
   @Override
   public void deleteDisk(AgentAddress agent, String diskId, Duration timeout) {}
+
+  /** User data delivered to a running task, in order: its id, submission and data. */
+  public record Delivery(String taskId, long submission, String userData) {}
+
+  /** The user data the controller delivered to {@code worker}'s tasks, in order. */
+  public List<Delivery> deliveries(String worker) {
+    return List.copyOf(agent(worker).deliveries);
+  }
+
+  @Override
+  public void deliverUserData(
+      AgentAddress agent, String taskId, long submission, byte[] userData, Duration timeout) {
+    Agent a = reach(agent.endpoint());
+    TaskView task = a.tasks.get(taskId);
+    if (task == null) {
+      throw new dev.rota.agentapi.AgentRejectedException(404, "no task " + taskId);
+    }
+    if (!"running".equals(task.state())) {
+      throw new dev.rota.agentapi.AgentRejectedException(409, "task " + taskId + " does not run");
+    }
+    a.deliveries.add(
+        new Delivery(
+            taskId, submission, new String(userData, java.nio.charset.StandardCharsets.UTF_8)));
+  }
 
   @Override
   public void pauseTask(AgentAddress agent, String taskId, boolean pause, Duration timeout) {

@@ -1,8 +1,7 @@
-package dev.rota.agent.images;
+package dev.rota.testing;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.sun.net.httpserver.HttpServer;
-import dev.rota.testing.CiScript;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
@@ -32,7 +31,7 @@ import java.util.Map;
  * its images with {@link #push}. Skips the calling test when the registry cannot be had.
  */
 public final class LoopbackRegistry implements AutoCloseable {
-  static final String USER = "rota";
+  public static final String USER = "rota";
   public static final String PASSWORD = "pull-secret";
   static final String SERVICE = "rota-test-registry";
   static final String ISSUER = "rota-test-token-service";
@@ -177,7 +176,7 @@ public final class LoopbackRegistry implements AutoCloseable {
   }
 
   /** A token for the test's repositories, signed as the registry expects (x5c: our certificate). */
-  String token(String repository, String actions) {
+  public String token(String repository, String actions) {
     try {
       long now = Instant.now().getEpochSecond();
       Map<String, Object> header =
@@ -306,7 +305,7 @@ public final class LoopbackRegistry implements AutoCloseable {
     }
   }
 
-  static String digest(byte[] bytes) throws Exception {
+  public static String digest(byte[] bytes) throws Exception {
     return "sha256:" + HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(bytes));
   }
 
