@@ -26,6 +26,10 @@ class PoolClaimApiTest {
   @Inject VmRepository vms;
   @Inject HandPlacement hand;
   @Inject dev.rota.store.OutboxRepository outbox;
+  @Inject dev.rota.control.ControlWorkflows workflows;
+  @Inject dev.rota.control.WorkflowKeeper keeper;
+  @Inject io.micronaut.transaction.TransactionOperations<java.sql.Connection> tx;
+  @Inject io.temporal.client.WorkflowClient temporal;
   @Inject dev.rota.control.VmWorkflowStarter starter;
 
   private static String running(String... tasks) {
@@ -58,26 +62,127 @@ class PoolClaimApiTest {
   }
 
   /**
+   * A host that dies in a claim after ending the replica's workflow and before the claim's
+   * transaction leaves a replica with no workflow: the keeper's two looks start it again from its
+   * row, and it is then claimed as any other, its task running on and never started again.
+   */
+  @Test
+  void aReplicaWhoseClaimDiedBeforeItsCommitGetsItsWorkflowBackAndIsClaimedLater() {
+    oneReady(
+        "pk",
+        "{\"name\":\"pk\",\"minReady\":1,\"max\":1,"
+            + "\"template\":{\"command\":[\"sleep\",\"60\"]}}");
+
+    // The claim's first step, then its host died: no rename, no new workflow.
+    assertTrue(workflows.endVm("pk-0", "claimed from pool pk as VM pk-job"));
+    assertEquals(
+        io.temporal.api.enums.v1.WorkflowExecutionStatus.WORKFLOW_EXECUTION_STATUS_TERMINATED,
+        workflowStatus("pk-0"));
+    keeper.restoreMissingFrom(java.util.Set.of());
+    keeper.restoreMissingFrom(java.util.Set.of());
+    eventually(
+        "the replica's workflow runs again",
+        () ->
+            workflowStatus("pk-0")
+                == io.temporal.api.enums.v1.WorkflowExecutionStatus
+                    .WORKFLOW_EXECUTION_STATUS_RUNNING);
+    assertEquals("running", status("pk-0"), "still the running replica it was");
+
+    Http.Reply claim = http.post("/v1/vms", "{\"name\":\"pk-job\",\"fromPool\":\"pk\"}");
+    assertEquals(201, claim.status(), claim.toString());
+    assertEquals("running", claim.map().get("status"));
+    assertEquals(204, http.put("/v1/workers/pk-w/tasks", running("pk-0.0")).status());
+    assertEquals("running", status("pk-job"), "its replica's task, reported on, is its own");
+    assertTrue(
+        outbox.agentCallsAfter(0, 10_000).stream()
+            .noneMatch(
+                a ->
+                    a.kind().equals(dev.rota.store.OutboxRow.START)
+                        && List.of("pk-0", "pk-job").contains(a.vm())),
+        "its task is never started again");
+  }
+
+  /**
+   * A replica that ends for good before anyone claims it (its template restarts {@code Never})
+   * holds its place in the pool until its pause is over; then the pool deletes it and makes another
+   * under a new name.
+   */
+  @Test
+  void aReplicaThatEndedUnclaimedIsReplacedOnceItsPauseIsOver() throws Exception {
+    oneReady(
+        "pr",
+        "{\"name\":\"pr\",\"minReady\":1,\"max\":2,\"template\":{\"command\":"
+            + "[\"sleep\",\"60\"],\"restartPolicy\":\"Never\"}}");
+
+    assertEquals(
+        204,
+        http.put(
+                "/v1/workers/pr-w/tasks",
+                running("pr-0.0")
+                    .replace("\"running\",\"exitCode\":null", "\"exited\",\"exitCode\":1"))
+            .status());
+    eventually("failed for good", () -> "failed".equals(status("pr-0")));
+    workflows.setChanged("pr");
+    assertTrue(
+        vms.findById("pr-1").isEmpty() && vms.findById("pr-0").isPresent(),
+        "not replaced while its pause lasts");
+
+    // Its pause over, as though its end came a minute ago.
+    Integer aged =
+        tx.executeWrite(
+            status -> {
+              try (java.sql.PreparedStatement update =
+                  status
+                      .getConnection()
+                      .prepareStatement("UPDATE vms SET finished_at = ? WHERE name = 'pr-0'")) {
+                update.setObject(1, java.time.OffsetDateTime.now().minusMinutes(1));
+                return update.executeUpdate();
+              }
+            });
+    assertEquals(1, aged);
+    workflows.setChanged("pr");
+    eventually(
+        "deleted and made anew under a new name",
+        () -> vms.findById("pr-0").isEmpty() && vms.findById("pr-1").isPresent());
+    assertEquals(0, pool("pr").get("claimed"));
+  }
+
+  /**
+   * Worker {@code <pool>-w}, given by hand, and the pool that {@code body} makes, its replica
+   * {@code <pool>-0} placed there by hand and reported running and ready.
+   */
+  private void oneReady(String pool, String body) {
+    String worker = pool + "-w";
+    assertEquals(
+        201,
+        http.post(
+                "/v1/workers", "{\"name\":\"" + worker + "\",\"endpoint\":\"http://127.0.0.1:1\"}")
+            .status());
+    assertEquals(201, http.post("/v1/pools", body).status());
+    eventually("a replica", () -> vms.findById(pool + "-0").isPresent());
+    placed(pool + "-0", worker);
+    assertEquals(
+        204, http.put("/v1/workers/" + worker + "/tasks", running(pool + "-0.0")).status());
+    eventually("ready", () -> pool(pool).get("ready").equals(1));
+  }
+
+  private io.temporal.api.enums.v1.WorkflowExecutionStatus workflowStatus(String vm) {
+    return temporal
+        .newUntypedWorkflowStub(dev.rota.workflows.vm.VmWorkflow.workflowId(vm))
+        .describe()
+        .getStatus();
+  }
+
+  /**
    * A claim with user data owes the claimed replica's running task that data, in the claim's
    * transaction: the outbox's next pass delivers it to the task's agent.
    */
   @Test
   void aClaimWithUserDataOwesTheReplicasRunningTaskItsData() {
-    assertEquals(
-        201,
-        http.post("/v1/workers", "{\"name\":\"pq-w\",\"endpoint\":\"http://127.0.0.1:1\"}")
-            .status());
-    assertEquals(
-        201,
-        http.post(
-                "/v1/pools",
-                "{\"name\":\"pq\",\"minReady\":1,\"max\":1,\"template\":{\"runtime\":\"qemu\","
-                    + "\"image\":\"https://example.com/runner.qcow2\"}}")
-            .status());
-    eventually("a replica", () -> vms.findById("pq-0").isPresent());
-    placed("pq-0", "pq-w");
-    assertEquals(204, http.put("/v1/workers/pq-w/tasks", running("pq-0.0")).status());
-    eventually("ready", () -> pool("pq").get("ready").equals(1));
+    oneReady(
+        "pq",
+        "{\"name\":\"pq\",\"minReady\":1,\"max\":1,\"template\":{\"runtime\":\"qemu\","
+            + "\"image\":\"https://example.com/runner.qcow2\"}}");
 
     Http.Reply claim =
         http.post(

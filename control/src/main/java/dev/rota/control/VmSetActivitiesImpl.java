@@ -11,6 +11,7 @@ import dev.rota.workflows.vmset.SetProgress;
 import dev.rota.workflows.vmset.VmSetActivities;
 import jakarta.inject.Singleton;
 import java.time.Clock;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
@@ -138,9 +139,11 @@ public class VmSetActivitiesImpl implements VmSetActivities {
    * A pool's pass: it keeps {@code replicas} (its minReady) replicas, fewer when VMs claimed from
    * it leave less room under its max; a replica is never made under an ordinal used before, so that
    * no replica takes the name a claimed VM's tasks carry. Those over the count go, the ones not yet
-   * running first.
+   * running first. A replica that ended for good unclaimed is deleted and made anew ({@link
+   * dev.rota.core.lifecycle.PoolRule}), once its pause is over: until then the pass is not settled,
+   * so that its workflow looks again.
    */
-  private SetProgress poolPass(VmSetRow set, List<VmRow> members) {
+  private SetProgress poolPass(VmSetRow set, List<VmRow> replicas) {
     int wanted =
         set.deleting()
             ? 0
@@ -148,6 +151,18 @@ public class VmSetActivitiesImpl implements VmSetActivities {
                 Math.max(
                     0, Math.min(set.replicas(), set.poolMax() - vms.countClaimedFrom(set.name())));
     int removing = 0;
+    Instant now = clock.instant();
+    List<VmRow> members = new ArrayList<>();
+    boolean endedWaiting = false;
+    for (VmRow m : replicas) {
+      if (m.state().replacedInAPool(now)) {
+        deletion.delete(m);
+        removing++;
+      } else {
+        members.add(m);
+        endedWaiting |= m.state().endedForGood();
+      }
+    }
     if (members.size() > wanted) {
       members.sort(
           Comparator.comparing((VmRow m) -> "running".equals(m.state().status()))
@@ -173,10 +188,10 @@ public class VmSetActivitiesImpl implements VmSetActivities {
             : "VM names taken by VMs not of this pool: "
                 + String.join(", ", taken)
                 + "; its next replicas take other names");
-    int exist = members.size() - removing + created;
+    int exist = replicas.size() - removing + created;
     return new SetProgress(
         false,
-        removing == 0 && exist == wanted,
+        removing == 0 && exist == wanted && !endedWaiting,
         wanted,
         Math.max(exist, 0),
         created,

@@ -1,5 +1,6 @@
 package dev.rota.store;
 
+import dev.rota.core.lifecycle.PoolRule;
 import dev.rota.core.lifecycle.RunRule;
 import dev.rota.core.model.VmStatus;
 import dev.rota.core.model.WireName;
@@ -39,6 +40,11 @@ public record VmState(
    */
   public boolean endedForGood() {
     return RunRule.endedForGood(vmStatus(), restartAt != null);
+  }
+
+  /** Whether a warm pool replaces this replica of its now ({@link PoolRule}). */
+  public boolean replacedInAPool(Instant now) {
+    return PoolRule.replaces(vmStatus(), restartAt != null, finishedAt, now);
   }
 
   /** Whether the VM's workflow should have an open run ({@link RunRule#hasOpenRun}). */
