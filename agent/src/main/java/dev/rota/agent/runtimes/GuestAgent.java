@@ -85,9 +85,9 @@ final class GuestAgent {
 
   /**
    * Run by the guest's shell with the user data as its input: written beside and renamed, so that
-   * the guest never reads half of it; run when it is a script, in a session of its own, its output
-   * in {@code user-data.log}. Data the guest holds already is neither written nor run again, so a
-   * delivery asked twice (its answer lost) runs once.
+   * the guest never reads half of it; run when it is a script, detached from the delivery ({@code
+   * setsid}), its output in {@code user-data.log}. Data the guest holds already is neither written
+   * nor run again, so a delivery asked twice (its answer lost) runs once.
    */
   static final String TAKE_USER_DATA =
       """
