@@ -482,6 +482,18 @@ class AgentTest {
         send("GET", "/v1/tasks/k.3/logs", null).statusCode(),
         "a task removed after its VM was deleted leaves nothing kept");
     assertEquals(400, send("DELETE", "/v1/logs/..", null).statusCode());
+
+    // A start that reached the agent after the deletion's forgetting: its removal says the VM is
+    // gone.
+    send("PUT", "/v1/tasks/k.4", spec("k", "process", "sh", "-c", "echo gen4; exit 3"));
+    eventually("ended", () -> ended("k.4"));
+    assertEquals(400, send("DELETE", "/v1/tasks/k.4?logs=maybe", null).statusCode());
+    assertTrue(ended("k.4"), "a removal it cannot read removes nothing");
+    assertEquals(204, send("DELETE", "/v1/tasks/k.4?logs=discard", null).statusCode());
+    assertEquals(
+        404,
+        send("GET", "/v1/tasks/k.4/logs", null).statusCode(),
+        "a task removed with its logs leaves nothing kept");
   }
 
   @Test

@@ -217,6 +217,7 @@ public class VmActivitiesImpl implements VmActivities, VmReadModel {
         worker.get().agent(),
         task.taskId(),
         task.submission() == 0 ? null : task.submission(),
+        false,
         agentCalls.removalTimeout());
     if (removedTasks.removed(task.worker(), task.taskId())) {
       scheduler.roomFreed("task " + task.taskId() + " removed from " + task.worker());
@@ -270,8 +271,10 @@ public class VmActivitiesImpl implements VmActivities, VmReadModel {
   }
 
   /**
-   * Tells each worker the VM ran on to drop the logs it kept of its tasks. A worker that does not
-   * answer keeps them until its own limit drops them (two generations a VM, a week at most).
+   * Tells each worker the VM ran on to drop the logs it kept of its tasks. A ready worker that does
+   * not answer fails the activity, which is tried again (a loaded agent can miss one deadline); one
+   * that is not ready keeps them until its own limit drops them (two generations a VM, a week at
+   * most), rather than holding the deletion up while it is away.
    */
   private void forgetLogs(VmRow vm) {
     for (String name : taskWorkers.all(vm)) {
@@ -282,6 +285,9 @@ public class VmActivitiesImpl implements VmActivities, VmReadModel {
                 try {
                   agents.forgetLogs(w.agent(), vm.name(), agentCalls.timeout());
                 } catch (RuntimeException e) {
+                  if (w.health().equals(dev.rota.core.model.WorkerHealth.READY.wireName())) {
+                    throw e;
+                  }
                   log.debug(
                       "worker {} kept the logs of deleted vm {}: {}",
                       name,

@@ -39,6 +39,13 @@ public record OutboxRow(
 
   public static final String START = "start";
   public static final String REMOVE = "remove";
+
+  /**
+   * A removal of a task whose VM is gone, its logs with it: kept, they would outlive the deletion
+   * that dropped the rest.
+   */
+  public static final String DISCARD = "discard";
+
   public static final String NOTIFY = "notify";
 
   /** User data written into a running guest claimed from a pool, through its guest agent. */

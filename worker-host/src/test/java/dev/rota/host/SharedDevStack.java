@@ -42,6 +42,7 @@ abstract class SharedDevStack {
     if (stack != null) {
       stack.close();
       stack = null;
+      Stack.removeData(dir.resolve("data"));
     }
   }
 }

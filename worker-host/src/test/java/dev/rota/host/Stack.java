@@ -136,6 +136,33 @@ final class Stack implements AutoCloseable {
     }
   }
 
+  /**
+   * Removes a closed stack's data folder. An agent's thread can still be finishing what it began
+   * before the close (a file written beside and renamed into place), so a folder that gains an
+   * entry while it is removed is removed again, for a few seconds, rather than failing the class
+   * that used it.
+   */
+  static void removeData(Path dataDir) {
+    long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+    while (true) {
+      try (var paths = java.nio.file.Files.walk(dataDir)) {
+        for (Path p : paths.sorted(java.util.Comparator.reverseOrder()).toList()) {
+          java.nio.file.Files.deleteIfExists(p);
+        }
+        return;
+      } catch (java.nio.file.NoSuchFileException e) {
+        if (!java.nio.file.Files.exists(dataDir)) {
+          return;
+        }
+      } catch (java.io.IOException | java.io.UncheckedIOException e) {
+        if (System.nanoTime() > deadline) {
+          throw new IllegalStateException("the stack's data folder cannot be removed", e);
+        }
+      }
+      sleep(100);
+    }
+  }
+
   private static void sleep(long millis) {
     try {
       Thread.sleep(millis);

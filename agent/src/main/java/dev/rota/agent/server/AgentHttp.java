@@ -377,7 +377,7 @@ public final class AgentHttp {
               tasks.list().stream().filter(t -> t.id().equals(id)).findFirst().orElse(null));
         }
         case "DELETE" -> {
-          tasks.remove(id, submissionOf(x));
+          tasks.remove(id, submissionOf(x), keepsLogs(x));
           x.sendResponseHeaders(204, -1);
         }
         default -> problem(x, 405, "use PUT or DELETE on /v1/tasks/{id}");
@@ -784,6 +784,17 @@ public final class AgentHttp {
    * {@code ?submission=N} on a task's removal: remove it only if it is of that submission; null
    * when not given. Not a number is a caller's mistake ({@link IllegalArgumentException}: 400).
    */
+  /** A removal keeps the task's logs unless told {@code logs=discard} (its VM is gone). */
+  private static boolean keepsLogs(HttpExchange x) {
+    String given = query(x.getRequestURI().getRawQuery()).get("logs");
+    if (given == null || given.equals("keep")) {
+      return true;
+    } else if (given.equals("discard")) {
+      return false;
+    }
+    throw new IllegalArgumentException("logs: keep or discard, not " + given);
+  }
+
   private static Long submissionOf(HttpExchange x) {
     String given = query(x.getRequestURI().getRawQuery()).get("submission");
     if (given == null) {

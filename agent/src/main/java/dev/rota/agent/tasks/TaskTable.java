@@ -130,6 +130,14 @@ public final class TaskTable {
    * is): a removal meant for a VM deleted since leaves the task of the VM submitted again.
    */
   public void remove(String id, Long submission) {
+    remove(id, submission, true);
+  }
+
+  /**
+   * {@link #remove(String, Long)}; its logs are kept for reads after (the previous generation's)
+   * only when {@code keepLogs}.
+   */
+  public void remove(String id, Long submission, boolean keepLogs) {
     Task here = tasks.get(id);
     if (here != null && !TaskId.sameSubmission(here.spec.submission(), submission)) {
       return;
@@ -153,7 +161,11 @@ public final class TaskTable {
       }
       Path dir = tasksDir.resolve(id);
       runtimes.values().forEach(r -> r.forget(id, dir));
-      keepLogsAndDelete(dir);
+      if (keepLogs) {
+        keepLogsAndDelete(dir);
+      } else if (Files.exists(dir)) {
+        deleteFolder(dir);
+      }
     } finally {
       removing.remove(id, ending);
       ending.complete(null);

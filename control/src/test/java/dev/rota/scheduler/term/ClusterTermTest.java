@@ -967,6 +967,10 @@ class ClusterTermTest {
     env.sleep(Duration.ofSeconds(5));
     assertEquals(
         List.of("a.0"), agents.tasks("w1"), "the stray task and the wrong generation are gone");
+    assertEquals(
+        List.of("stray.0"),
+        agents.logsDiscarded("w1"),
+        "no VM stray exists, so nothing of its task is kept; VM a's old generation's logs are");
 
     agents.exit("w1", "a.0", 3);
     env.sleep(Duration.ofSeconds(5));

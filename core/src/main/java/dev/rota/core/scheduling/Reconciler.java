@@ -77,7 +77,8 @@ public final class Reconciler {
                       worker,
                       seen.id(),
                       whyUnwanted(seen.id(), task, vm, vmByName),
-                      seen.submission()));
+                      seen.submission(),
+                      ofAVmGone(seen, vm, vmByName)));
           case STARTED, ENDED -> transitions.add(transition(task, seen));
           default -> {}
         }
@@ -277,6 +278,17 @@ public final class Reconciler {
             + task.taskId()
             + " failed"
             + (seen.message() == null ? "" : ": " + seen.message()));
+  }
+
+  /**
+   * Whether the VM a task ran for is gone: none holds its name now (the task's record's, else its
+   * id's), or the one that does is another submission than the task's agent said it is of.
+   */
+  private static boolean ofAVmGone(
+      ObservedTask seen, VmSnapshot vm, Map<String, VmSnapshot> vmByName) {
+    VmSnapshot named =
+        vm != null ? vm : TaskId.parse(seen.id()).map(id -> vmByName.get(id.vm())).orElse(null);
+    return named == null || seen.submission() != null && named.seq() != seen.submission();
   }
 
   private static String whyUnwanted(

@@ -25,8 +25,11 @@ public record Reconciliation(
    *
    * @param submission the submission the task is of, as its agent said, for the removal to name;
    *     null when it did not say
+   * @param vmGone the VM it ran for is deleted (or submitted again since): nobody will read its
+   *     logs, so its agent need not keep them
    */
-  public record TaskRemoval(String worker, String taskId, String why, Long submission) {}
+  public record TaskRemoval(
+      String worker, String taskId, String why, Long submission, boolean vmGone) {}
 
   /**
    * A task reached a new state: started, ended (with its exit code, or why), vanished, or lost with

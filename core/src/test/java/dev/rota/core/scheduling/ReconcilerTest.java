@@ -42,13 +42,20 @@ class ReconcilerTest {
             Set.of());
     List<String> removed =
         r.removals().stream()
-            .map(x -> x.worker() + "/" + x.taskId() + ": " + x.why())
+            .map(
+                x ->
+                    x.worker()
+                        + "/"
+                        + x.taskId()
+                        + ": "
+                        + x.why()
+                        + (x.vmGone() ? " (its logs go)" : ""))
             .sorted()
             .toList();
     assertEquals(
         List.of(
-            "w1/ghost.0: no VM ghost exists",
-            "w1/not-ours: not a task id Rota makes",
+            "w1/ghost.0: no VM ghost exists (its logs go)",
+            "w1/not-ours: not a task id Rota makes (its logs go)",
             "w2/a.0: VM a has no task a.0 on this worker"),
         removed);
     assertTrue(r.transitions().isEmpty() && r.forgotten().isEmpty());
@@ -64,6 +71,7 @@ class ReconcilerTest {
     assertEquals(List.of(), r.transitions(), "not started: that task is not submission 7's");
     assertEquals(1, r.removals().size());
     assertEquals(3L, r.removals().get(0).submission(), "its removal names its own submission");
+    assertTrue(r.removals().get(0).vmGone(), "submission 3 is deleted: its logs go");
     assertEquals(
         Optional.empty(),
         Reconciler.reported(tasks.get(0), vms.get(0), "w1", old),
@@ -99,6 +107,9 @@ class ReconcilerTest {
     assertEquals(
         List.of("a.1: VM a is at restart 2", "b.0: VM b is stopped"),
         listed.removals().stream().map(x -> x.taskId() + ": " + x.why()).toList());
+    assertTrue(
+        listed.removals().stream().noneMatch(Reconciliation.TaskRemoval::vmGone),
+        "their VMs are there: their logs are kept for them");
     assertTrue(listed.forgotten().isEmpty(), "still on the agent: still holding its resources");
 
     Reconciliation gone = Reconciler.reconcile(vms, tasks, Map.of("w1", List.of()), Set.of());

@@ -49,9 +49,11 @@ public interface AgentClient {
 
   /**
    * {@code DELETE /v1/tasks/{id}}: ends and removes the task, only if it is of {@code submission}
-   * (null: whichever it is); a task already gone is fine.
+   * (null: whichever it is); a task already gone is fine. Its logs are kept for a while, unless
+   * {@code discardLogs} (its VM is gone).
    */
-  void removeTask(AgentAddress agent, String taskId, Long submission, Duration timeout);
+  void removeTask(
+      AgentAddress agent, String taskId, Long submission, boolean discardLogs, Duration timeout);
 
   /**
    * {@code GET /v1/tasks/{id}/logs}: what a task wrote, while it runs or after.

@@ -24,6 +24,7 @@ import java.net.http.HttpTimeoutException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 
 /** {@link AgentClient} over real HTTP, with a deadline on every call. */
@@ -164,10 +165,18 @@ public class HttpAgentClient implements AgentClient {
   }
 
   @Override
-  public void removeTask(AgentAddress agent, String taskId, Long submission, Duration timeout) {
+  public void removeTask(
+      AgentAddress agent, String taskId, Long submission, boolean discardLogs, Duration timeout) {
+    List<String> query = new ArrayList<>();
+    if (submission != null) {
+      query.add("submission=" + submission);
+    }
+    if (discardLogs) {
+      query.add("logs=discard");
+    }
     delete(
         agent,
-        "/v1/tasks/" + encode(taskId) + (submission == null ? "" : "?submission=" + submission),
+        "/v1/tasks/" + encode(taskId) + (query.isEmpty() ? "" : "?" + String.join("&", query)),
         timeout,
         204,
         200,

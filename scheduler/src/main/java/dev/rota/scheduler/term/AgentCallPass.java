@@ -382,7 +382,12 @@ public class AgentCallPass {
       return null;
     }
     try {
-      agents.removeTask(endpoint, a.taskId(), a.vmSeq(), agentCalls.removalTimeout());
+      agents.removeTask(
+          endpoint,
+          a.taskId(),
+          a.vmSeq(),
+          a.kind().equals(OutboxRow.DISCARD),
+          agentCalls.removalTimeout());
       tally.removed.incrementAndGet();
       if (removedTasks.removed(a.worker(), a.taskId())) {
         tally.roomFreed.set(true);

@@ -183,7 +183,7 @@ public class TermPlanWriter {
     Reconciliation r = plan.reconciliation();
     for (Reconciliation.TaskRemoval removal : r.removals()) {
       actions.add(
-          OutboxRow.REMOVE,
+          removal.vmGone() ? OutboxRow.DISCARD : OutboxRow.REMOVE,
           removal.worker(),
           removal.taskId(),
           null,

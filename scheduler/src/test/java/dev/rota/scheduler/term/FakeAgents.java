@@ -44,6 +44,7 @@ public class FakeAgents implements AgentClient {
     final AtomicInteger startCalls = new AtomicInteger();
     final Map<String, TaskSpec> specs = new ConcurrentHashMap<>();
     final List<Delivery> deliveries = new java.util.concurrent.CopyOnWriteArrayList<>();
+    final List<String> logsDiscarded = new java.util.concurrent.CopyOnWriteArrayList<>();
 
     /**
      * Run once by the next probe, which then answers without these tasks: an answer read before a
@@ -198,8 +199,12 @@ public class FakeAgents implements AgentClient {
   }
 
   @Override
-  public void removeTask(AgentAddress agent, String taskId, Long submission, Duration timeout) {
+  public void removeTask(
+      AgentAddress agent, String taskId, Long submission, boolean discardLogs, Duration timeout) {
     String endpoint = agent.endpoint();
+    if (discardLogs) {
+      reach(endpoint).logsDiscarded.add(taskId);
+    }
     reach(endpoint)
         .tasks
         .computeIfPresent(
@@ -225,6 +230,11 @@ public class FakeAgents implements AgentClient {
   public record Delivery(String taskId, long submission, String userData) {}
 
   /** The user data the controller delivered to {@code worker}'s tasks, in order. */
+  /** The tasks removed from {@code worker} with their logs. */
+  public List<String> logsDiscarded(String worker) {
+    return List.copyOf(agent(worker).logsDiscarded);
+  }
+
   public List<Delivery> deliveries(String worker) {
     return List.copyOf(agent(worker).deliveries);
   }
