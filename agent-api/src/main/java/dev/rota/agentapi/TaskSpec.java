@@ -226,11 +226,18 @@ public record TaskSpec(
   }
 
   /**
-   * The name of what the VM keeps on its worker (its persistent disk, its saved memory): the same
-   * for every task of one VM submission; null from controllers that send no submission.
+   * The name of what the VM keeps on its worker (its persistent disk, its saved memory), for its
+   * task {@code taskId}: the same for every task of one VM submission, of the name its tasks carry
+   * (a VM claimed from a pool keeps what its replica saved); null from controllers that send no
+   * submission.
    */
-  public String keepId() {
-    return disk != null ? disk.id() : submission == null ? null : DiskSpec.idOf(vm, submission);
+  public String keepId(String taskId) {
+    if (disk != null) {
+      return disk.id();
+    }
+    return submission == null
+        ? null
+        : DiskSpec.idOf(TaskId.parse(taskId).map(TaskId::vm).orElse(vm), submission);
   }
 
   /** Where its guest may connect to: its own network, or the default. */

@@ -351,17 +351,7 @@ class QemuAgentRestartTest {
     spec.put("restartCount", generation);
     spec.put("runtime", "qemu");
     spec.put("resources", Map.of("cpu", 1, "memory", 128));
-    spec.put(
-        "guest",
-        Map.of(
-            "kernel",
-            guest.kernel().toUri().toString(),
-            "initrd",
-            guest.initrd().toUri().toString(),
-            "kernelArgs",
-            "quiet",
-            "userData",
-            TestGuest.COUNTER));
+    spec.put("guest", guest.counting());
     spec.put("submission", 3);
     spec.put("resume", resume);
     return new ObjectMapper().writeValueAsString(spec);

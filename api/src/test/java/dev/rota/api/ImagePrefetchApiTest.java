@@ -106,7 +106,7 @@ class ImagePrefetchApiTest {
           not an address | {"image":"debian:12"}                                     | image: must be an https://
           bad oci        | {"image":"oci://registry.example/Vms/x:1"}                | image
           unknown field  | {"image":"oci://r.example/a:1","selector":{"a":"b"}}      | selector
-          blank label    | {"image":"oci://r.example/a:1","workerSelector":{"a":""}} | workerSelector
+          not a label    | {"image":"oci://r.example/a:1","workerSelector":{"a b":"c"}} | workerSelector
           """)
   void badRequestsAreRefusedNamingTheFieldAndStoreNothing(String why, String body, String field) {
     int before = http.get("/v1/images/prefetch").items().size();

@@ -37,6 +37,7 @@ class PoolApiTest {
     assertEquals("/v1/pools/pa", created.header("Location"));
     assertEquals(2, created.map().get("minReady"));
     assertEquals(5, created.map().get("max"));
+    assertEquals("running", created.map().get("standby"), "its ready VMs wait running");
     eventually("two replicas", () -> replicas("pa").equals(List.of("pa-0", "pa-1")));
     Map<String, Object> status = (Map<String, Object>) http.get("/v1/pools/pa").map().get("status");
     assertEquals(0, status.get("ready"));
@@ -65,12 +66,25 @@ class PoolApiTest {
     assertField(
         http.post("/v1/pools", "{\"name\":\"pb\",\"minReady\":3,\"max\":2," + template + "}"),
         "max");
+    assertSays(
+        http.post(
+            "/v1/pools",
+            "{\"name\":\"pb\",\"minReady\":1,\"max\":2,\"standby\":\"suspended\","
+                + "\"template\":{\"runtime\":\"qemu\",\"image\":\"https://example.com/i.qcow2\"}}"),
+        "standby: suspended is for a template whose VMs can be suspended: its disk goes with its"
+            + " task");
+    assertSays(
+        http.post(
+            "/v1/pools",
+            "{\"name\":\"pb\",\"minReady\":1,\"max\":2,\"standby\":\"suspended\","
+                + template
+                + "}"),
+        "standby: suspended is for a template whose VMs can be suspended: only qemu VMs");
     assertField(
         http.post(
             "/v1/pools",
-            "{\"name\":\"pb\",\"minReady\":1,\"max\":2,\"template\":{\"runtime\":\"qemu\","
-                + "\"image\":\"https://example.com/i.qcow2\",\"disk\":{\"persistent\":true}}}"),
-        "template.disk.persistent");
+            "{\"name\":\"pb\",\"minReady\":1,\"max\":2,\"standby\":\"paused\"," + template + "}"),
+        "standby");
     assertField(
         http.post(
             "/v1/pools",
@@ -106,6 +120,29 @@ class PoolApiTest {
     assertField(
         http.post("/v1/vms/batch", "{\"items\":[{\"name\":\"pc\",\"fromPool\":\"pb\"}]}"),
         "items[0].fromPool");
+  }
+
+  /**
+   * A pool of VMs that can be suspended may keep them so, and says it does; a persistent disk is
+   * one such (each replica's own, kept by the VM that claims it).
+   */
+  @Test
+  void aPoolOfVmsThatCanBeSuspendedKeepsThemSuspended() {
+    Http.Reply created =
+        http.post(
+            "/v1/pools",
+            "{\"name\":\"ps\",\"minReady\":0,\"max\":1,\"standby\":\"suspended\","
+                + "\"template\":{\"runtime\":\"qemu\",\"image\":\"https://example.com/i.qcow2\","
+                + "\"disk\":{\"persistent\":true}}}");
+    assertEquals(201, created.status(), created.toString());
+    assertEquals("suspended", created.map().get("standby"));
+    assertEquals("suspended", http.get("/v1/pools/ps").map().get("standby"));
+    assertEquals(202, http.delete("/v1/pools/ps").status());
+  }
+
+  private static void assertSays(Http.Reply reply, String text) {
+    assertEquals(400, reply.status(), reply.toString());
+    assertTrue(reply.toString().contains(text), text + ": " + reply);
   }
 
   private static void assertField(Http.Reply reply, String field) {

@@ -128,18 +128,11 @@ class PoolClaimApiTest {
         "not replaced while its pause lasts");
 
     // Its pause over, as though its end came a minute ago.
-    Integer aged =
-        tx.executeWrite(
-            status -> {
-              try (java.sql.PreparedStatement update =
-                  status
-                      .getConnection()
-                      .prepareStatement("UPDATE vms SET finished_at = ? WHERE name = 'pr-0'")) {
-                update.setObject(1, java.time.OffsetDateTime.now().minusMinutes(1));
-                return update.executeUpdate();
-              }
-            });
-    assertEquals(1, aged);
+    assertEquals(
+        1,
+        update(
+            "UPDATE vms SET finished_at = ? WHERE name = 'pr-0'",
+            java.time.OffsetDateTime.now().minusMinutes(1)));
     workflows.setChanged("pr");
     eventually(
         "deleted and made anew under a new name",
@@ -166,6 +159,19 @@ class PoolClaimApiTest {
     eventually("ready", () -> pool(pool).get("ready").equals(1));
   }
 
+  /** Runs {@code sql} with {@code values}, as a workflow or a clock would have left the rows. */
+  private int update(String sql, Object... values) {
+    return tx.executeWrite(
+        status -> {
+          try (java.sql.PreparedStatement update = status.getConnection().prepareStatement(sql)) {
+            for (int i = 0; i < values.length; i++) {
+              update.setObject(i + 1, values[i]);
+            }
+            return update.executeUpdate();
+          }
+        });
+  }
+
   private io.temporal.api.enums.v1.WorkflowExecutionStatus workflowStatus(String vm) {
     return temporal
         .newUntypedWorkflowStub(dev.rota.workflows.vm.VmWorkflow.workflowId(vm))
@@ -182,7 +188,12 @@ class PoolClaimApiTest {
     oneReady(
         "pq",
         "{\"name\":\"pq\",\"minReady\":1,\"max\":1,\"template\":{\"runtime\":\"qemu\","
-            + "\"image\":\"https://example.com/runner.qcow2\"}}");
+            + "\"image\":\"https://example.com/runner.qcow2\",\"maxRunDuration\":\"2h\"}}");
+    assertEquals(
+        null,
+        vms.findById("pq-0").orElseThrow().spec().maxRunSeconds(),
+        "a replica waits without a lease");
+    java.time.Instant claiming = java.time.Instant.now();
 
     Http.Reply claim =
         http.post(
@@ -203,6 +214,75 @@ class PoolClaimApiTest {
     assertEquals(null, owed.get(0).secret());
     assertTrue(
         !claim.toString().contains("registered"), "the VM's view does not show it: " + claim);
+    assertEquals("2h", claim.map().get("maxRunDuration"), "the template's lease is the VM's");
+    java.time.Instant expires = java.time.Instant.parse((String) claim.map().get("leaseExpiresAt"));
+    assertTrue(
+        !expires.isBefore(claiming.plusSeconds(7200))
+            && expires.isBefore(java.time.Instant.now().plusSeconds(7201)),
+        "and counts from the claim: " + expires);
+  }
+
+  /**
+   * A pool that keeps its replicas suspended hands out a suspended one: the claim makes it the
+   * user's VM pending its next generation, which resumes it from the memory saved on its worker,
+   * owes that task its user data there, and the pool makes another. A running replica is not
+   * claimed from it.
+   */
+  @Test
+  void aClaimFromAPoolThatKeepsItsReplicasSuspendedResumesOne() {
+    assertEquals(
+        201,
+        http.post("/v1/workers", "{\"name\":\"pz-w\",\"endpoint\":\"http://127.0.0.1:1\"}")
+            .status());
+    assertEquals(
+        201,
+        http.post(
+                "/v1/pools",
+                "{\"name\":\"pz\",\"minReady\":1,\"max\":2,\"standby\":\"suspended\","
+                    + "\"template\":{\"runtime\":\"qemu\",\"image\":\"https://example.com/d.qcow2\","
+                    + "\"disk\":{\"persistent\":true},\"maxRunDuration\":\"1h\"}}")
+            .status());
+    eventually("a replica", () -> vms.findById("pz-0").isPresent());
+    assertEquals(
+        409,
+        http.post("/v1/vms", "{\"name\":\"pz-job\",\"fromPool\":\"pz\"}").status(),
+        "none suspended yet");
+    // As its workflow leaves it once suspended on pz-w: its memory saved there, beside its disk.
+    assertEquals(
+        1,
+        update(
+            "UPDATE vms SET status = 'suspended', worker = 'pz-w', disk_on = 'pz-w',"
+                + " memory_saved = TRUE WHERE name = 'pz-0'"));
+    eventually("ready", () -> pool("pz").get("ready").equals(1));
+
+    Http.Reply claim =
+        http.post(
+            "/v1/vms",
+            "{\"name\":\"pz-job\",\"fromPool\":\"pz\",\"guest\":{\"userData\":\"token=3\"}}");
+    assertEquals(201, claim.status(), claim.toString());
+    assertEquals("pending", claim.map().get("status"), "resumed by its next task");
+    assertEquals(1, claim.map().get("restartCount"));
+    dev.rota.store.VmRow job = vms.findById("pz-job").orElseThrow();
+    assertTrue(job.notes().memorySaved(), "it resumes from its memory");
+    assertEquals("pz-w", job.notes().diskOn());
+    assertEquals("pz-0-" + job.seq(), job.diskId(), "the disk and memory its replica made");
+    assertTrue(!job.membership().standby(), "the user's now, suspended only if they ask");
+    assertEquals(3600, job.spec().maxRunSeconds(), "the template's lease is the VM's");
+    assertEquals(null, job.state().leaseExpiresAt(), "begun once it runs again");
+    String events = http.get("/v1/vms/pz-job/events").toString();
+    assertTrue(events.contains("claimed from pool pz as replica pz-0"), events);
+    assertTrue(
+        events.contains("resuming as claimed, from its memory saved on worker pz-w"), events);
+    List<dev.rota.store.OutboxRow> owed =
+        outbox.agentCallsAfter(0, 10_000).stream()
+            .filter(a -> a.kind().equals(dev.rota.store.OutboxRow.DELIVER))
+            .filter(a -> "pz-job".equals(a.vm()))
+            .toList();
+    assertEquals(1, owed.size(), owed.toString());
+    assertEquals("pz-w", owed.get(0).worker());
+    assertEquals("pz-0.1", owed.get(0).taskId(), "the task that resumes it");
+    eventually("the pool makes another", () -> vms.findById("pz-1").isPresent());
+    assertTrue(vms.findById("pz-1").orElseThrow().membership().standby(), "kept suspended too");
   }
 
   @Test

@@ -24,6 +24,7 @@ final class PoolCommands extends Noun {
           Output.Column.field("NAME", "name"),
           Output.Column.field("MIN-READY", "minReady"),
           Output.Column.field("MAX", "max"),
+          Output.Column.field("STANDBY", "standby"),
           new Output.Column("READY", p -> Output.text(p.path("status").path("ready"))),
           new Output.Column("STARTING", p -> Output.text(p.path("status").path("starting"))),
           new Output.Column("CLAIMED", p -> Output.text(p.path("status").path("claimed"))),
@@ -65,6 +66,15 @@ final class PoolCommands extends Noun {
         description = "none, distinct-workers or label:KEY (e.g. label:zone)")
     String spread;
 
+    @Option(
+        names = "--standby",
+        paramLabel = "HOW",
+        defaultValue = "running",
+        description =
+            "how ready VMs wait: running, or suspended (booted once, then saved to their worker's"
+                + " disk and resumed by a claim; a qemu template with --persistent-disk)")
+    String standby;
+
     @Mixin VmSpecOptions template;
 
     @Parameters(
@@ -79,6 +89,7 @@ final class PoolCommands extends Noun {
       body.put("name", name);
       body.put("minReady", minReady);
       body.put("max", max);
+      body.put("standby", standby);
       body.set(
           "template",
           template.spec(pools.root.json, System.in, command, pools.root.api().context().sshKey()));

@@ -382,7 +382,26 @@ class RotaCliTest {
     assertEquals(2, sent.path("minReady").asInt());
     assertEquals(5, sent.path("max").asInt());
     assertEquals("[\"sleep\",\"60\"]", sent.path("template").path("command").toString());
+    assertEquals("running", sent.path("standby").asText(), "ready VMs wait running unless told");
     assertTrue(made.out().contains("runners"), made.out());
+    Result suspended =
+        run(
+            "pool",
+            "create",
+            "devboxes",
+            "--min-ready",
+            "1",
+            "--max",
+            "3",
+            "--standby",
+            "suspended",
+            "--runtime",
+            "qemu",
+            "--image",
+            "https://example.com/i.qcow2",
+            "--persistent-disk");
+    assertEquals(0, suspended.code(), suspended.err());
+    assertEquals("suspended", json.readTree(api.last().body()).path("standby").asText());
 
     api.on(
         "POST /v1/vms", StandInApi.Reply.json(201, "{\"name\":\"job-1\",\"status\":\"running\"}"));

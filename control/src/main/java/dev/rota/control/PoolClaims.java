@@ -1,5 +1,6 @@
 package dev.rota.control;
 
+import dev.rota.core.model.VmStatus;
 import dev.rota.store.CertainCommits;
 import dev.rota.store.ChangeRepository;
 import dev.rota.store.OutboxRepository;
@@ -25,8 +26,10 @@ import org.slf4j.LoggerFactory;
  * row, events, task records and pending calls take the user's name, and it leaves the pool; its
  * task runs on untouched on its worker under the replica's name, which the VM's tasks carry from
  * then on. Its workflow ends first (so that no run of the old name acts on it), and the new name's
- * is owed in the same transaction, started at once, and resumes the VM as it runs. The pool's pass
- * then makes its replacement, before the answer: the next term places it.
+ * is owed in the same transaction, started at once, and resumes the VM as it runs. A pool that
+ * keeps its replicas suspended hands out a suspended one, pending from the claim's transaction on:
+ * the next term places the task that resumes it. The pool's pass then makes its replacement, before
+ * the answer: the next term places it.
  */
 @Singleton
 public class PoolClaims {
@@ -85,7 +88,7 @@ public class PoolClaims {
   public record UserData(String value, String secret) {}
 
   /** Pool {@code pool}; {@link NotFound} when there is none. */
-  public VmSetRow pool(String pool) {
+  private VmSetRow pool(String pool) {
     return sets.findById(pool)
         .filter(VmSetRow::isPool)
         .orElseThrow(() -> new NotFound("pool", pool));
@@ -93,10 +96,11 @@ public class PoolClaims {
 
   /**
    * Claims a ready replica of {@code pool} as VM {@code name}: the VM as it now is. With {@code
-   * userData} (null: none), the claim owes the replica's running task that user data, in the same
-   * transaction: the next pass over the outbox hands it to its agent, which writes it into the
-   * guest. {@link NotFound} without such a pool; {@link Refused} when the name is taken, the pool
-   * is being deleted, or none of its replicas is ready.
+   * userData} (null: none), the claim owes the replica's running task (or, for a suspended one, the
+   * task that resumes it) that user data, in the same transaction: the next pass over the outbox
+   * hands it to its agent, which writes it into the guest. {@link NotFound} without such a pool;
+   * {@link Refused} when the name is taken, the pool is being deleted, its VMs take no user data
+   * (not {@code qemu}), or none of its replicas is ready.
    */
   public VmRow claim(String pool, String name, UserData userData) {
     gate.check("VM '" + name + "'");
@@ -104,18 +108,32 @@ public class PoolClaims {
     if (row.deleting()) {
       throw new Refused("pool '" + pool + "' is being deleted");
     }
+    String runtime = row.template().runtime();
+    if (userData != null && !"qemu".equals(runtime)) {
+      // Well-formed, but not for this pool: a conflict with what the pool is, as a missing replica
+      // is.
+      throw new Refused(
+          "guest.userData: pool '"
+              + pool
+              + "' runs "
+              + runtime
+              + " VMs: only a qemu guest takes user data once it runs, through its guest agent");
+    }
     if (vms.findById(name).isPresent()) {
       throw new Refused("VM '" + name + "' already exists");
     }
-    List<VmRow> running = vms.runningReplicasOf(pool);
-    for (VmRow replica : running) {
-      if (replica.scheduling().awaitingReadiness()) {
+    boolean suspended = row.keepsSuspended();
+    String status = suspended ? VmStatus.SUSPENDED.wireName() : VmStatus.RUNNING.wireName();
+    List<VmRow> ready = vms.poolReplicas(pool, status);
+    for (VmRow replica : ready) {
+      if (!replica.state().claimableInAPool(replica.scheduling().awaitingReadiness(), suspended)) {
         continue;
       }
       workflows.endVm(replica.name(), "claimed from pool " + pool + " as VM " + name);
       VmRow claimed;
       try {
-        claimed = certain.write(() -> rename(replica, pool, name, userData, clock.instant()));
+        claimed =
+            certain.write(() -> rename(replica, row, name, status, userData, clock.instant()));
       } catch (RuntimeException e) {
         restore(replica);
         if (Sql.isUniqueViolation(e)) {
@@ -128,8 +146,8 @@ public class PoolClaims {
         continue;
       }
       starter.startSoon(List.of(claimed));
-      if (userData != null) {
-        wake("user data for vm " + name);
+      if (userData != null || suspended) {
+        wake(suspended ? "vm " + name + " resumes" : "user data for vm " + name);
       }
       refill(pool);
       log.info("vm {} claimed from pool {} (replica {})", name, pool, replica.name());
@@ -139,17 +157,29 @@ public class PoolClaims {
         "pool '"
             + pool
             + "' has no replica ready to claim ("
-            + running.size()
-            + " running, "
-            + (vms.replicasOf(pool).size() - running.size())
+            + ready.size()
+            + " "
+            + status
+            + ", "
+            + (vms.replicasOf(pool).size() - ready.size())
             + " starting); try again shortly");
   }
 
-  /** The rename, in the caller's transaction; null when the replica is no longer the pool's. */
-  private VmRow rename(VmRow replica, String pool, String name, UserData userData, Instant now) {
-    if (vms.claim(replica.name(), replica.seq(), pool, name) != 1) {
+  /**
+   * The rename, in the caller's transaction; null when the replica is no longer the pool's, or no
+   * longer {@code status}. A suspended replica is pending from then on, as a user's start of a
+   * suspended VM leaves it: its next task resumes it from the memory saved on its worker. The VM's
+   * lease, the pool template's, begins now (a resumed one's when it runs again).
+   */
+  private VmRow rename(
+      VmRow replica, VmSetRow row, String name, String status, UserData userData, Instant now) {
+    String pool = row.name();
+    if (vms.claim(replica.name(), replica.seq(), pool, name, status) != 1) {
       return null;
     }
+    boolean resumes = status.equals(VmStatus.SUSPENDED.wireName());
+    int generation = replica.state().restartCount() + (resumes ? 1 : 0);
+    String worker = resumes ? replica.notes().diskOn() : replica.state().worker();
     events.rename(replica.name(), name);
     tasks.rename(replica.name(), replica.seq(), name);
     outbox.renameVm(replica.name(), name);
@@ -157,12 +187,27 @@ public class PoolClaims {
     changes.vmGone(replica.name(), now);
     events.append(
         name, now, "claimed", "claimed from pool " + pool + " as replica " + replica.name());
+    Integer maxRun = row.template().maxRunSeconds();
+    if (maxRun != null) {
+      vms.leaseClaimed(
+          name,
+          replica.seq(),
+          maxRun,
+          row.template().onExpiry(),
+          resumes ? null : now.plusSeconds(maxRun));
+    }
+    if (resumes) {
+      String why = "resuming as claimed, from its memory saved on worker " + worker;
+      vms.requeue(name, replica.seq(), generation, why, null, now, null);
+      events.append(name, now, "resumed", why);
+    }
     starts.add(name, replica.seq(), now);
     if (userData != null) {
+      // A resumed replica's task is placed on the worker that holds its memory when it has room,
+      // as it most often has; where it is placed elsewhere, the delivery follows it there.
       outbox.addDelivery(
-          replica.state().worker(),
-          dev.rota.agentapi.TaskId.of(replica.taskName(), replica.state().restartCount())
-              .toString(),
+          worker,
+          dev.rota.agentapi.TaskId.of(replica.taskName(), generation).toString(),
           name,
           replica.seq(),
           userData.value(),

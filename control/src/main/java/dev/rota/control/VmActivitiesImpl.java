@@ -107,7 +107,8 @@ public class VmActivitiesImpl implements VmActivities, VmReadModel {
             v.spec().runtime(),
             v.spec().image(),
             v.spec().persistentDisk(),
-            v.membership().vmSet()),
+            // A pool that keeps its replicas suspended suspends them itself.
+            v.membership().standby() ? null : v.membership().vmSet()),
         dev.rota.core.lifecycle.SuspendRule.pauseRefusal(
             v.spec().runtime(), v.membership().vmSet()),
         v.membership().taskName());
@@ -310,12 +311,7 @@ public class VmActivitiesImpl implements VmActivities, VmReadModel {
     }
     workers
         .findById(on)
-        .ifPresent(
-            w ->
-                agents.deleteDisk(
-                    w.agent(),
-                    dev.rota.agentapi.DiskSpec.idOf(vm.name(), vm.seq()),
-                    agentCalls.timeout()));
+        .ifPresent(w -> agents.deleteDisk(w.agent(), vm.diskId(), agentCalls.timeout()));
   }
 
   /**

@@ -40,6 +40,7 @@ public class VmSetActivitiesImpl implements VmSetActivities {
   private final Clock clock;
   private final VmDeletion deletion;
   private final dev.rota.store.CertainCommits certain;
+  private final VmActions actions;
 
   public VmSetActivitiesImpl(
       VmSetRepository sets,
@@ -49,7 +50,9 @@ public class VmSetActivitiesImpl implements VmSetActivities {
       SchedulerWaker scheduler,
       Clock clock,
       VmDeletion deletion,
-      dev.rota.store.CertainCommits certain) {
+      dev.rota.store.CertainCommits certain,
+      VmActions actions) {
+    this.actions = actions;
     this.deletion = deletion;
     this.certain = certain;
     this.sets = sets;
@@ -139,9 +142,10 @@ public class VmSetActivitiesImpl implements VmSetActivities {
    * A pool's pass: it keeps {@code replicas} (its minReady) replicas, fewer when VMs claimed from
    * it leave less room under its max; a replica is never made under an ordinal used before, so that
    * no replica takes the name a claimed VM's tasks carry. Those over the count go, the ones not yet
-   * running first. A replica that ended for good unclaimed is deleted and made anew ({@link
+   * ready to claim first. A replica that ended for good unclaimed is deleted and made anew ({@link
    * dev.rota.core.lifecycle.PoolRule}), once its pause is over: until then the pass is not settled,
-   * so that its workflow looks again.
+   * so that its workflow looks again. A pool that keeps its replicas suspended suspends each once
+   * it runs and is ready, and is not settled until all are suspended.
    */
   private SetProgress poolPass(VmSetRow set, List<VmRow> replicas) {
     int wanted =
@@ -165,13 +169,18 @@ public class VmSetActivitiesImpl implements VmSetActivities {
     }
     if (members.size() > wanted) {
       members.sort(
-          Comparator.comparing((VmRow m) -> "running".equals(m.state().status()))
+          Comparator.comparing(
+                  (VmRow m) ->
+                      m.state()
+                          .claimableInAPool(
+                              m.scheduling().awaitingReadiness(), set.keepsSuspended()))
               .thenComparing(m -> -m.membership().setOrdinal()));
       for (VmRow m : members.subList(0, members.size() - wanted)) {
         deletion.delete(m);
         removing++;
       }
     }
+    boolean unsuspended = set.keepsSuspended() && suspendReady(set, members);
     List<String> taken = new ArrayList<>();
     int missing = wanted - members.size();
     List<VmRow> stored =
@@ -191,12 +200,36 @@ public class VmSetActivitiesImpl implements VmSetActivities {
     int exist = replicas.size() - removing + created;
     return new SetProgress(
         false,
-        removing == 0 && exist == wanted && !endedWaiting,
+        removing == 0 && exist == wanted && !endedWaiting && !unsuspended,
         wanted,
         Math.max(exist, 0),
         created,
         removing,
         null);
+  }
+
+  /**
+   * Asks the workflow of each replica that runs and is ready to suspend it; whether any replica is
+   * not suspended yet (booting, or being suspended). A replica whose workflow does not take it now
+   * (being suspended already, or Temporal away) is asked again by the next pass.
+   */
+  private boolean suspendReady(VmSetRow pool, List<VmRow> members) {
+    boolean unsuspended = false;
+    for (VmRow m : members) {
+      if (m.state().claimableInAPool(false, true) || m.state().endedForGood()) {
+        continue;
+      }
+      unsuspended = true;
+      if (m.state().suspendedByItsPool(m.scheduling().awaitingReadiness())) {
+        try {
+          actions.act(m.name(), vm -> vm::suspend);
+        } catch (RuntimeException e) {
+          log.debug(
+              "pool {}: replica {} not suspended now: {}", pool.name(), m.name(), e.toString());
+        }
+      }
+    }
+    return unsuspended;
   }
 
   /**
@@ -223,12 +256,16 @@ public class VmSetActivitiesImpl implements VmSetActivities {
         "submitted by pool " + set.name() + "; waiting for the scheduler");
   }
 
+  /**
+   * A replica of the set's template; a pool's has no lease while it waits: the template's lease is
+   * the VM's that claims it, from the claim ({@link PoolClaims}).
+   */
   private VmRow replica(VmSetRow set, int ordinal) {
     return VmRow.replica(
         VmSetRow.replicaName(set.name(), ordinal),
         0,
-        set.template(),
-        new VmSetMembership(set.name(), ordinal),
+        set.isPool() ? set.template().withLease(null, null) : set.template(),
+        new VmSetMembership(set.name(), ordinal, null, null, set.keepsSuspended()),
         "waiting for the scheduler",
         clock.instant());
   }

@@ -63,9 +63,10 @@ public class VmSetCommands {
 
   /**
    * Stores a warm pool that keeps {@code minReady} replicas of the spec's template ready, and at
-   * most {@code max} VMs out at once; as {@link #create} otherwise. Its workflow is a set's.
+   * most {@code max} VMs out at once, kept running or, with {@code standby} {@link
+   * VmSetRow#SUSPENDED}, suspended; as {@link #create} otherwise. Its workflow is a set's.
    */
-  public VmSetRow createPool(String name, int minReady, int max, SetSpec asked) {
+  public VmSetRow createPool(String name, int minReady, int max, String standby, SetSpec asked) {
     gate.check("pool '" + name + "'");
     SetSpec spec = withDefaults(asked);
     return start(
@@ -74,6 +75,7 @@ public class VmSetCommands {
             sets.nextSeq(),
             minReady,
             max,
+            standby,
             spec.template(),
             spec.spread(),
             spec.maxUnavailable(),

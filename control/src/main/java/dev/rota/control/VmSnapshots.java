@@ -2,7 +2,6 @@ package dev.rota.control;
 
 import dev.rota.agentapi.AgentRejectedException;
 import dev.rota.agentapi.DiskSnapshot;
-import dev.rota.agentapi.DiskSpec;
 import dev.rota.scheduler.agents.AgentClient;
 import dev.rota.store.VmEventRepository;
 import dev.rota.store.VmRepository;
@@ -86,8 +85,7 @@ public class VmSnapshots {
             .orElseThrow(() -> new Refused("the worker that held VM " + name + "'s disk is gone"));
     DiskSnapshot made;
     try {
-      made =
-          agents.snapshotDisk(worker.agent(), DiskSpec.idOf(name, vm.seq()), image, TAKES_AT_MOST);
+      made = agents.snapshotDisk(worker.agent(), vm.diskId(), image, TAKES_AT_MOST);
     } catch (AgentRejectedException e) {
       if (e.status() == 502) {
         throw new RefusedElsewhere("the image could not be pushed: " + e.getMessage());

@@ -125,6 +125,10 @@ public interface OutboxRepository extends GenericRepository<OutboxRow, Long> {
   @Query("DELETE FROM outbox WHERE id IN (:ids)")
   void doneAll(Collection<Long> ids);
 
+  /** A call now for another worker: the task it is for was placed there. */
+  @Query("UPDATE outbox SET worker = :worker WHERE id = :id")
+  int redirect(long id, String worker);
+
   @Query("UPDATE outbox SET attempts = attempts + 1, detail = :detail WHERE id = :id")
   void failedOnce(long id, String detail);
 

@@ -111,21 +111,41 @@ public interface VmRepository extends CrudRepository<VmRow, String> {
 
   List<VmRow> findByNameInList(Collection<String> names);
 
-  /** A pool's running replicas, oldest first: those a claim may take. */
-  @Query("SELECT * FROM vms WHERE vm_set = :pool AND status = 'running' ORDER BY seq")
-  List<VmRow> runningReplicasOf(String pool);
+  /**
+   * A pool's replicas that are {@code status} (running, or suspended for a pool that keeps them
+   * so), oldest first: those a claim may take.
+   */
+  @Query("SELECT * FROM vms WHERE vm_set = :pool AND status = :status ORDER BY seq")
+  List<VmRow> poolReplicas(String pool, String status);
 
   /**
-   * Makes a pool's running replica {@code from} the user's VM {@code to}: renamed, no longer the
-   * pool's, its tasks still carrying the replica's name. 0 when another claim took it first, or it
-   * no longer runs; a unique violation when {@code to} is taken.
+   * Makes a pool's replica {@code from}, {@code status} (running, or suspended), the user's VM
+   * {@code to}: renamed, no longer the pool's, its tasks (and its disk) still carrying the
+   * replica's name. 0 when another claim took it first, or it is no longer {@code status}; a unique
+   * violation when {@code to} is taken.
    */
   @Query(
       """
       UPDATE vms SET name = :to, vm_set = NULL, set_ordinal = NULL, task_name = :from,
-        claimed_from = :pool, version = version + 1
-      WHERE name = :from AND seq = :seq AND vm_set = :pool AND status = 'running'""")
-  int claim(String from, long seq, String pool, String to);
+        claimed_from = :pool, standby = FALSE, version = version + 1
+      WHERE name = :from AND seq = :seq AND vm_set = :pool AND status = :status""")
+  int claim(String from, long seq, String pool, String to, String status);
+
+  /**
+   * A claimed VM's lease, its pool's template's: how long it may run, what becomes of it then, and
+   * when it runs out (null: it begins when the VM next runs).
+   */
+  @Query(
+      """
+      UPDATE vms SET max_run_seconds = :maxRunSeconds, on_expiry = :onExpiry,
+        lease_expires_at = :leaseExpiresAt, version = version + 1
+      WHERE name = :name AND seq = :seq""")
+  int leaseClaimed(
+      String name,
+      long seq,
+      @Nullable Integer maxRunSeconds,
+      @Nullable String onExpiry,
+      @Nullable Instant leaseExpiresAt);
 
   /** How many VMs claimed from a pool exist: they count against its {@code max}. */
   @Query("SELECT COUNT(*) FROM vms WHERE claimed_from = :pool")

@@ -67,6 +67,14 @@ public record VmRow(
     return membership.taskName() != null ? membership.taskName() : name;
   }
 
+  /**
+   * The name of what it keeps on its worker (its persistent disk, its saved memory): of the name
+   * its tasks carry, so that a VM claimed from a pool finds the disk its replica made.
+   */
+  public String diskId() {
+    return dev.rota.agentapi.DiskSpec.idOf(taskName(), seq);
+  }
+
   /** Whether it has a readiness check: without one it is ready once it runs. */
   public boolean checksReadiness() {
     return spec.checks() != null && spec.checks().readiness() != null;

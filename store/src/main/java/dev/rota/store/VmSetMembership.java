@@ -7,18 +7,20 @@ import io.micronaut.data.annotation.MappedProperty;
 /**
  * Where a VM came from: the set (or pool) it is a replica of, and which one; and, for a VM claimed
  * from a pool, the pool and the replica's name, which its tasks on the agents go on carrying. All
- * null for a VM submitted on its own.
+ * null for a VM submitted on its own. {@code standby}: a replica its pool keeps suspended until it
+ * is claimed.
  */
 @Embeddable
 public record VmSetMembership(
     @MappedProperty("vm_set") @Nullable String vmSet,
     @MappedProperty("set_ordinal") @Nullable Integer setOrdinal,
     @MappedProperty("task_name") @Nullable String taskName,
-    @MappedProperty("claimed_from") @Nullable String claimedFrom) {
+    @MappedProperty("claimed_from") @Nullable String claimedFrom,
+    @MappedProperty("standby") boolean standby) {
 
-  public static final VmSetMembership NONE = new VmSetMembership(null, null, null, null);
+  public static final VmSetMembership NONE = new VmSetMembership(null, null, null, null, false);
 
   public VmSetMembership(String vmSet, Integer setOrdinal) {
-    this(vmSet, setOrdinal, null, null);
+    this(vmSet, setOrdinal, null, null, false);
   }
 }

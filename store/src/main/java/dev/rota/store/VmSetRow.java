@@ -34,7 +34,11 @@ public record VmSetRow(
     Instant createdAt,
     @Version long version,
     @Nullable Integer poolMax,
-    int nextOrdinal) {
+    int nextOrdinal,
+    @Nullable String poolStandby) {
+
+  /** A pool's standby that keeps its replicas suspended; null (running) keeps them running. */
+  public static final String SUSPENDED = "suspended";
 
   public static VmSetRow created(
       String name,
@@ -45,25 +49,46 @@ public record VmSetRow(
       int maxUnavailable,
       Instant now) {
     return new VmSetRow(
-        name, seq, replicas, template, spread, maxUnavailable, false, null, now, 0, null, 0);
+        name, seq, replicas, template, spread, maxUnavailable, false, null, now, 0, null, 0, null);
   }
 
-  /** A warm pool: {@code minReady} replicas kept ready, {@code max} VMs out at most. */
+  /**
+   * A warm pool: {@code minReady} replicas kept ready, {@code max} VMs out at most; {@code standby}
+   * {@link #SUSPENDED}, or null to keep them running.
+   */
   public static VmSetRow pool(
       String name,
       long seq,
       int minReady,
       int max,
+      String standby,
       VmTemplate template,
       String spread,
       int maxUnavailable,
       Instant now) {
     return new VmSetRow(
-        name, seq, minReady, template, spread, maxUnavailable, false, null, now, 0, max, 0);
+        name,
+        seq,
+        minReady,
+        template,
+        spread,
+        maxUnavailable,
+        false,
+        null,
+        now,
+        0,
+        max,
+        0,
+        standby);
   }
 
   public boolean isPool() {
     return poolMax != null;
+  }
+
+  /** Whether it is a pool that keeps its replicas suspended until they are claimed. */
+  public boolean keepsSuspended() {
+    return SUSPENDED.equals(poolStandby);
   }
 
   /** The same set as the user now wants it. */
@@ -81,7 +106,8 @@ public record VmSetRow(
         createdAt,
         version,
         poolMax,
-        nextOrdinal);
+        nextOrdinal,
+        poolStandby);
   }
 
   /** The same set, marked for deletion. */
@@ -98,7 +124,8 @@ public record VmSetRow(
         createdAt,
         version,
         poolMax,
-        nextOrdinal);
+        nextOrdinal,
+        poolStandby);
   }
 
   /** The VM name of replica {@code ordinal}. */

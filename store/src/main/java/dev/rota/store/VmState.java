@@ -47,6 +47,16 @@ public record VmState(
     return PoolRule.replaces(vmStatus(), restartAt != null, finishedAt, now);
   }
 
+  /** Whether a claim may take this replica of a pool ({@link PoolRule#claimable}). */
+  public boolean claimableInAPool(boolean awaitingReadiness, boolean keepsSuspended) {
+    return PoolRule.claimable(vmStatus(), awaitingReadiness, keepsSuspended);
+  }
+
+  /** Whether a pool that keeps its replicas suspended suspends this one now. */
+  public boolean suspendedByItsPool(boolean awaitingReadiness) {
+    return PoolRule.suspends(vmStatus(), awaitingReadiness);
+  }
+
   /** Whether the VM's workflow should have an open run ({@link RunRule#hasOpenRun}). */
   public boolean hasOpenRun() {
     return RunRule.hasOpenRun(vmStatus());

@@ -163,6 +163,14 @@ public record VmTemplate(
     if (maxRunSeconds != null || defaultMaxRunSeconds == null) {
       return this;
     }
+    return withLease(defaultMaxRunSeconds, onExpiry == null ? "stop" : onExpiry);
+  }
+
+  /**
+   * This spec with a lease of {@code newMaxRunSeconds} ending as {@code newOnExpiry} says; both
+   * null for none (a pool's replica waits without one: its lease is its claimer's).
+   */
+  public VmTemplate withLease(Integer newMaxRunSeconds, String newOnExpiry) {
     return new VmTemplate(
         runtime,
         image,
@@ -180,8 +188,8 @@ public record VmTemplate(
         network,
         checks,
         secrets,
-        defaultMaxRunSeconds,
-        onExpiry == null ? "stop" : onExpiry,
+        newMaxRunSeconds,
+        newOnExpiry,
         persistentDisk,
         diskSizeGi,
         volumes,

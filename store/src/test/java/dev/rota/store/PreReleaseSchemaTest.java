@@ -61,7 +61,8 @@ class PreReleaseSchemaTest {
                 "10 Vm migration",
                 "11 Vm task name",
                 "12 Pools",
-                "13 Claim user data"))
+                "13 Claim user data",
+                "14 Pool standby"))
         .toList();
   }
 

@@ -116,7 +116,7 @@ abstract class RepositoryContract {
                     T0.plusSeconds(3600)),
                 new VmPlacementNotes(
                     "w9", T0.plusSeconds(90), "no room", "w8", "w7", "w6", true, "w5", true, "w4"),
-                new VmSetMembership(set, 2, unique("replica"), unique("pool")),
+                new VmSetMembership(set, 2, unique("replica"), unique("pool"), true),
                 new VmReadiness(0, T0, null),
                 0));
     VmRow readBack = vms.findById(full.name()).orElseThrow();
@@ -124,6 +124,8 @@ abstract class RepositoryContract {
         List.of(full.name()),
         vms.ofTasksNamed(List.of(full.taskName(), full.name())).stream().map(VmRow::name).toList(),
         "its tasks carry its replica's name, not its own");
+    assertEquals(
+        full.taskName() + "-" + full.seq(), readBack.diskId(), "so do its disk and saved memory");
     assertEquals(
         List.of(plain.name()),
         vms.ofTasksNamed(List.of(plain.name())).stream().map(VmRow::name).toList());

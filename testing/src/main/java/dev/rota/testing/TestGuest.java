@@ -68,6 +68,22 @@ public record TestGuest(Path kernel, Path initrd, Path rawDisk, Path qcow2Disk) 
     return "count=" + (counted + 1) + " boot=" + bootId;
   }
 
+  /**
+   * A VM's {@code guest} field (as its JSON takes it) that boots this kernel alone, counting a line
+   * a second ({@link #COUNTER}): its whole state in memory.
+   */
+  public java.util.Map<String, Object> counting() {
+    return java.util.Map.of(
+        "kernel",
+        kernel().toUri().toString(),
+        "initrd",
+        initrd().toUri().toString(),
+        "kernelArgs",
+        "quiet",
+        "userData",
+        COUNTER);
+  }
+
   /** The guest, built on first use; skips the calling test when it cannot be had. */
   public static TestGuest get() {
     Path dir = Path.of(CiScript.run(".ci/qemu", "guest").needed("QEMU test guest"));

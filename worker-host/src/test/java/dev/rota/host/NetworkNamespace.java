@@ -11,7 +11,8 @@ import java.util.concurrent.TimeUnit;
  * A network namespace joined to this one by a veth pair, {@code 10.231.N.1} on this side and {@code
  * 10.231.N.2} inside: a machine of its own on the network, whose link a test can cut and heal.
  * Needs root and iproute2's {@code ip} ({@code .ci/netns install}); a test that cannot have them is
- * skipped, saying why.
+ * skipped, saying why (under {@code CI=true} it fails). A name already held, by a test beside this
+ * one or left by a run killed before its cleanup, is passed over for another.
  */
 final class NetworkNamespace implements AutoCloseable {
   private final String name;
@@ -26,28 +27,54 @@ final class NetworkNamespace implements AutoCloseable {
 
   static NetworkNamespace create() {
     RealServices.networkNamespaces();
-    int n = ThreadLocalRandom.current().nextInt(1, 250);
-    String name = "rota-it-" + n;
-    String outside = "rv" + n;
-    String inside = "rp" + n;
-    NetworkNamespace ns = new NetworkNamespace(name, outside, n);
-    String failed = ip("netns", "add", name);
-    Needs.had(
-        failed == null,
-        "no network namespace could be made ("
-            + failed
-            + "): the partition test needs root and ip");
+    String failed = null;
+    for (int tries = 0; tries < 20; tries++) {
+      int n = ThreadLocalRandom.current().nextInt(1, 250);
+      String name = "rota-it-" + n;
+      String outside = "rv" + n;
+      failed = ip("netns", "add", name);
+      if (held(failed)) {
+        continue;
+      }
+      Needs.had(
+          failed == null,
+          "no network namespace could be made ("
+              + failed
+              + "): the partition test needs root and ip");
+      NetworkNamespace ns = new NetworkNamespace(name, outside, n);
+      String pair = ip("link", "add", outside, "type", "veth", "peer", "name", "rp" + n);
+      if (pair != null) {
+        ip("netns", "delete", name);
+        if (held(pair)) {
+          continue;
+        }
+        must(pair);
+      }
+      return ns.joined("rp" + n);
+    }
+    throw new IllegalStateException("no free network namespace name in 20 tries: " + failed);
+  }
+
+  /**
+   * Whether a name was held already: by a test running beside this one, or left by a run killed
+   * before it could remove it. Another name is tried.
+   */
+  private static boolean held(String failure) {
+    return failure != null && failure.contains("File exists");
+  }
+
+  /** Moves the pair's {@code inside} end into the namespace and addresses both ends. */
+  private NetworkNamespace joined(String inside) {
     try {
-      must(ip("link", "add", outside, "type", "veth", "peer", "name", inside));
       must(ip("link", "set", inside, "netns", name));
-      must(ip("addr", "add", ns.hostAddress() + "/24", "dev", outside));
+      must(ip("addr", "add", hostAddress() + "/24", "dev", outside));
       must(ip("link", "set", outside, "up"));
-      must(ip("netns", "exec", name, "ip", "addr", "add", ns.address() + "/24", "dev", inside));
+      must(ip("netns", "exec", name, "ip", "addr", "add", address() + "/24", "dev", inside));
       must(ip("netns", "exec", name, "ip", "link", "set", inside, "up"));
       must(ip("netns", "exec", name, "ip", "link", "set", "lo", "up"));
-      return ns;
+      return this;
     } catch (RuntimeException e) {
-      ns.close();
+      close();
       throw e;
     }
   }

@@ -446,12 +446,6 @@ class QemuEndToEndTest extends SharedDevStack {
   }
 
   /**
-   * A guest booted from a kernel alone (its whole state in memory) is paused in place and run on,
-   * then suspended through the API: its QEMU ends and its worker holds nothing of it but its saved
-   * memory; with that worker paused, a start resumes it on the other, its memory copied there,
-   * counting on from where it was in the same boot.
-   */
-  /**
    * A guest claimed from a warm pool is handed the user data of its claim while it runs: its guest
    * agent writes it and runs it, once, and the VM's events say so. At its max of one the pool boots
    * no other.
@@ -512,6 +506,105 @@ class QemuEndToEndTest extends SharedDevStack {
                 && stack.api("GET", "/v1/pools/warm", null).status() == 404);
   }
 
+  /**
+   * A pool that keeps its guests suspended boots one and suspends it once its guest agent answers;
+   * a claim resumes it where it was saved, without booting it again, and hands it the claim's user
+   * data. At its max of one the pool boots no other.
+   */
+  @Test
+  void aGuestClaimedFromASuspendedPoolResumesWithoutBootingAndRunsItsUserData() throws Exception {
+    com.fasterxml.jackson.databind.ObjectMapper json =
+        new com.fasterxml.jackson.databind.ObjectMapper();
+    String pool =
+        json.writeValueAsString(
+            Map.of(
+                "name",
+                "sleepers",
+                "minReady",
+                1,
+                "max",
+                1,
+                "standby",
+                "suspended",
+                "template",
+                Map.of(
+                    "runtime",
+                    "qemu",
+                    "resources",
+                    Map.of("cpu", 1, "memory", 128),
+                    "readiness",
+                    Map.of("guestAgent", true, "period", "1s"),
+                    "guest",
+                    guest.counting())));
+    assertEquals(201, stack.api("POST", "/v1/pools", pool).status());
+    try {
+      eventually(
+          "a guest suspended in the pool",
+          BOOT,
+          () ->
+              ((Map<?, ?>) stack.api("GET", "/v1/pools/sleepers", null).map().get("status"))
+                  .get("ready")
+                  .equals(1));
+    } catch (AssertionError e) {
+      throw new AssertionError(stack.api("GET", "/v1/vms/sleepers-0/events", null).body(), e);
+    }
+    assertEquals("suspended", stack.vm("sleepers-0").get("status"));
+    eventually("its task is gone from its worker", BOOT, () -> left("sleepers-0").isEmpty());
+
+    String claim =
+        json.writeValueAsString(
+            Map.of(
+                "name",
+                "woken",
+                "fromPool",
+                "sleepers",
+                "guest",
+                Map.of("userData", "#!/bin/sh\necho ROTA-WOKEN-$((6*7)) > /dev/console\n")));
+    RotaClient.Reply claimed = stack.api("POST", "/v1/vms", claim);
+    assertEquals(201, claimed.status(), claimed.body());
+    assertEquals("pending", stack.api("GET", "/v1/vms/woken", null).map().get("status"));
+    try {
+      eventually(
+          "resumed, counting, and the claim's script ran",
+          BOOT,
+          () ->
+              "running".equals(stack.vm("woken").get("status"))
+                  && logs("woken").contains("count=")
+                  && logs("woken").contains("ROTA-WOKEN-42"));
+    } catch (AssertionError e) {
+      throw new AssertionError(
+          stack.vm("woken") + "\n" + stack.api("GET", "/v1/vms/woken/events", null).body(), e);
+    }
+    assertEquals(1, ((Number) stack.vm("woken").get("restartCount")).intValue());
+    assertFalse(logs("woken").contains(TestGuest.UP), "it did not boot again: " + logs("woken"));
+    assertTrue(
+        stack.api("GET", "/v1/vms/woken/logs?previous=true", null).body().contains(TestGuest.UP),
+        "it booted once, in the pool");
+    eventually(
+        "its events say the data was delivered",
+        BOOT,
+        () ->
+            stack
+                .api("GET", "/v1/vms/woken/events", null)
+                .body()
+                .contains("user data delivered to task sleepers-0.1"));
+
+    assertEquals(202, stack.api("DELETE", "/v1/pools/sleepers", null).status());
+    assertEquals(202, stack.api("DELETE", "/v1/vms/woken", null).status());
+    eventually(
+        "the VM and the pool gone",
+        BOOT,
+        () ->
+            stack.api("GET", "/v1/vms/woken", null).status() == 404
+                && stack.api("GET", "/v1/pools/sleepers", null).status() == 404);
+  }
+
+  /**
+   * A guest booted from a kernel alone (its whole state in memory) is paused in place and run on,
+   * then suspended through the API: its QEMU ends and its worker holds nothing of it but its saved
+   * memory; with that worker paused, a start resumes it on the other, its memory copied there,
+   * counting on from where it was in the same boot.
+   */
   @Test
   void aSuspendedGuestFreesItsWorkerAndResumesElsewhereCountingOnInTheSameBoot() throws Exception {
     String vm =
@@ -525,15 +618,7 @@ class QemuEndToEndTest extends SharedDevStack {
                     "resources",
                     Map.of("cpu", 1, "memory", 128),
                     "guest",
-                    Map.of(
-                        "kernel",
-                        guest.kernel().toUri().toString(),
-                        "initrd",
-                        guest.initrd().toUri().toString(),
-                        "kernelArgs",
-                        "quiet",
-                        "userData",
-                        TestGuest.COUNTER)));
+                    guest.counting()));
     assertEquals(201, stack.api("POST", "/v1/vms", vm).status());
     try {
       eventually("counting", BOOT, () -> logs("sleeper").contains("count=3 "));

@@ -246,7 +246,7 @@ public final class QemuRuntime implements TaskRuntime {
    * VM saved, which its disk has moved on from.
    */
   private Path savedMemory(Task task) throws IOException {
-    String id = task.spec.keepId();
+    String id = task.spec.keepId(task.id);
     if (id == null) {
       return null;
     }
@@ -309,7 +309,7 @@ public final class QemuRuntime implements TaskRuntime {
       }
     } finally {
       try {
-        disks.dropMemory(task.spec.keepId());
+        disks.dropMemory(task.spec.keepId(task.id));
       } catch (IOException e) {
         task.progress("its saved memory could not be dropped: " + e.getMessage());
       }
@@ -322,7 +322,7 @@ public final class QemuRuntime implements TaskRuntime {
    */
   @Override
   public long suspend(Task task) throws Refusal, IOException {
-    String id = task.spec.keepId();
+    String id = task.spec.keepId(task.id);
     if (id == null) {
       throw new Refusal(409, "vm task " + task.id + " was started without its submission");
     }

@@ -292,7 +292,7 @@ public final class TaskTable {
    */
   public String runningKeeping(String keepId) throws Refusal {
     for (Task task : tasks.values()) {
-      if (keepId.equals(task.spec.keepId()) && task.view().state().equals(Task.RUNNING)) {
+      if (keepId.equals(task.spec.keepId(task.id)) && task.view().state().equals(Task.RUNNING)) {
         return task.id;
       }
     }

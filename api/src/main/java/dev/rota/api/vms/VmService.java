@@ -62,24 +62,12 @@ public class VmService {
   }
 
   /**
-   * The user data a claim hands its VM's running guest, or null: only a {@code qemu} guest takes
-   * it, through its guest agent ({@link dev.rota.control.Refused} for a pool of another runtime),
-   * and a secret it names must exist.
+   * The user data a claim hands its VM's guest, or null: a secret it names must exist (the claim
+   * refuses it for a pool whose VMs are not {@code qemu} guests).
    */
   private dev.rota.control.PoolClaims.UserData claimUserData(VmRequest request) {
     if (request.guest() == null || request.guest().userData() == null) {
       return null;
-    }
-    String runtime = claims.pool(request.fromPool()).template().runtime();
-    if (!"qemu".equals(runtime)) {
-      // Well-formed, but not for this pool: a conflict with what the pool is, as a missing
-      // replica is.
-      throw new dev.rota.control.Refused(
-          "guest.userData: pool '"
-              + request.fromPool()
-              + "' runs "
-              + runtime
-              + " VMs: only a qemu guest takes user data once it runs, through its guest agent");
     }
     String secret = request.guest().userDataSecret("");
     secretUse.check(new dev.rota.agentapi.SecretRefs(java.util.Map.of(), secret, null), "");

@@ -13,7 +13,9 @@ import java.util.Map;
 /**
  * {@code POST /v1/pools}: a warm pool keeping {@code minReady} replicas of its template booted and
  * ready to be claimed ({@code POST /v1/vms {"name", "fromPool"}}), and at most {@code max} VMs out
- * at once, its replicas and the VMs claimed from it together. The template is a set's.
+ * at once, its replicas and the VMs claimed from it together. The template is a set's. {@code
+ * standby}: how the ready replicas wait, {@code running} (the default) or {@code suspended} (booted
+ * once, then saved to their worker's disk, and resumed by the claim).
  */
 @Serdeable
 @ShownAs(PoolView.class)
@@ -23,7 +25,12 @@ public record PoolRequest(
     @NotNull @Min(1) @Max(PoolRequest.MAX_VMS) Integer max,
     @NotNull Map<String, Object> template,
     @Nullable Object spread,
-    @Nullable @Min(0) @Max(PoolRequest.MAX_VMS) Integer maxUnavailable) {
+    @Nullable @Min(0) @Max(PoolRequest.MAX_VMS) Integer maxUnavailable,
+    @Nullable
+        @Pattern(
+            regexp = "^(running|suspended)$",
+            message = "must be one of \"running\", \"suspended\"")
+        String standby) {
 
   public static final int MAX_VMS = 10_000;
 

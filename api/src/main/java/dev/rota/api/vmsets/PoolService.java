@@ -33,19 +33,25 @@ public class PoolService {
           "max", "must be at least minReady (" + request.minReady() + "), got " + request.max());
     }
     VmTemplate template = setService.template(request.name(), request.template());
-    if (template.persistentDisk()) {
-      throw Problems.badRequest(
-          "template.disk.persistent",
-          "must be false: a pool's VMs have ephemeral disks (a claimed VM keeps its replica's)");
-    }
     if (!template.volumes().isEmpty()) {
       throw Problems.badRequest("template.volumes", "cannot be given: a pool's VMs mount none");
+    }
+    boolean suspended = VmSetRow.SUSPENDED.equals(request.standby());
+    if (suspended) {
+      String cannot =
+          dev.rota.core.lifecycle.SuspendRule.refusal(
+              template.runtime(), template.image(), template.persistentDisk(), null);
+      if (cannot != null) {
+        throw Problems.badRequest(
+            "standby", "suspended is for a template whose VMs can be suspended: " + cannot);
+      }
     }
     return view(
         commands.createPool(
             request.name(),
             request.minReady(),
             request.max(),
+            suspended ? VmSetRow.SUSPENDED : null,
             new SetSpec(
                 request.minReady(),
                 template,
@@ -81,7 +87,10 @@ public class PoolService {
 
   private PoolView view(VmSetRow row) {
     VmSetService.ReplicaCounts counts = setService.counts(row);
-    long ready = counts.ready();
+    long ready =
+        row.keepsSuspended()
+            ? counts.byStatus().getOrDefault(dev.rota.core.model.VmStatus.SUSPENDED.wireName(), 0L)
+            : counts.ready();
     long claimed = vms.countClaimedFrom(row.name());
     String message = row.message();
     if (message == null && row.deleting()) {
@@ -103,6 +112,7 @@ public class PoolService {
         dev.rota.api.vms.VmSpecView.of(row.template()),
         VmSetService.shown(row.spread()),
         row.maxUnavailable(),
+        row.keepsSuspended() ? VmSetRow.SUSPENDED : "running",
         new PoolView.Status(ready, counts.total() - ready, claimed, message),
         row.createdAt());
   }

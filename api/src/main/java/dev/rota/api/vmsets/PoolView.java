@@ -16,13 +16,15 @@ public record PoolView(
     dev.rota.api.vms.VmSpecView template,
     Object spread,
     int maxUnavailable,
+    String standby,
     Status status,
     Instant createdAt)
     implements Named {
 
   /**
-   * @param ready replicas running and ready: what a claim takes now
-   * @param starting replicas not yet ready
+   * @param ready replicas ready to be claimed: running and ready, or for a pool whose standby is
+   *     {@code suspended}, suspended
+   * @param starting replicas not yet ready (for a suspended standby, not yet suspended)
    * @param claimed VMs claimed from the pool that still exist
    * @param message what keeps the pool from {@code minReady} ready replicas, or null
    */

@@ -147,12 +147,14 @@ public class AgentCallPass {
    * One worker's calls spread over at most {@link #LANES_PER_AGENT} lanes, in order. A start of a
    * task id that a removal in the batch frees (a VM made again under the name of one deleted while
    * its worker was away) goes alone, after that removal in its lane: before it, the agent would
-   * refuse the id as taken. Removals of one task id share a lane.
+   * refuse the id as taken. The calls on one running task (its removals, a delivery of its user
+   * data) share a lane, in order: a delivery asked before the removal comes first, and the removal
+   * after it wins.
    */
   static List<List<List<OutboxRow>>> lanes(List<List<OutboxRow>> calls) {
     java.util.Set<String> removedIds = new java.util.HashSet<>();
     for (List<OutboxRow> call : calls) {
-      if (!call.get(0).kind().equals(OutboxRow.START)) {
+      if (removes(call.get(0))) {
         removedIds.add(call.get(0).taskId());
       }
     }
@@ -170,12 +172,12 @@ public class AgentCallPass {
       }
     }
     List<List<List<OutboxRow>>> lanes = new ArrayList<>();
-    Map<String, Integer> laneOfRemoval = new HashMap<>();
+    Map<String, Integer> laneOfTask = new HashMap<>();
     int next = 0;
     for (List<OutboxRow> call : inTurn) {
       String taskId = call.get(0).taskId();
-      boolean removal = !call.get(0).kind().equals(OutboxRow.START);
-      Integer lane = removal ? laneOfRemoval.get(taskId) : null;
+      boolean onATask = !call.get(0).kind().equals(OutboxRow.START);
+      Integer lane = onATask ? laneOfTask.get(taskId) : null;
       if (lane == null) {
         lane = next++ % LANES_PER_AGENT;
         if (lane == lanes.size()) {
@@ -183,14 +185,19 @@ public class AgentCallPass {
         }
       }
       lanes.get(lane).add(call);
-      if (removal) {
-        laneOfRemoval.put(taskId, lane);
+      if (onATask) {
+        laneOfTask.put(taskId, lane);
       }
     }
     for (OutboxRow start : afterRemoval) {
-      lanes.get(laneOfRemoval.get(start.taskId())).add(List.of(start));
+      lanes.get(laneOfTask.get(start.taskId())).add(List.of(start));
     }
     return lanes;
+  }
+
+  /** Whether the call removes its task (its logs kept, or discarded with it). */
+  private static boolean removes(OutboxRow a) {
+    return a.kind().equals(OutboxRow.REMOVE) || a.kind().equals(OutboxRow.DISCARD);
   }
 
   /**
@@ -425,10 +432,43 @@ public class AgentCallPass {
           a.vm(), clock.instant(), USER_DATA, "user data delivered to task " + a.taskId());
       done.add(a.id());
       return null;
+    } catch (AgentRejectedException e) {
+      notCarriedOut(a, e, tally.failed, e.status() != 409 && !(e.status() == 404 && coming(a)));
+      return null;
     } catch (RuntimeException e) {
       notCarriedOut(a, e, tally.failed);
-      return e instanceof AgentRejectedException ? null : e;
+      return e;
     }
+  }
+
+  /**
+   * Whether the task a delivery is for, not on its worker, is still to come: placed, and live, but
+   * not started there yet, or placed on another worker (a claimed replica that resumes elsewhere
+   * than where its memory was saved), where the delivery is sent from now on; or not placed yet,
+   * its VM's next task. Any other is not coming.
+   */
+  private boolean coming(OutboxRow a) {
+    if (a.vmSeq() == null) {
+      return false;
+    }
+    Optional<VmTaskRow> placed = tasks.findById(VmTaskRow.id(a.vmSeq(), a.taskId()));
+    if (placed.isPresent()) {
+      VmTaskRow task = placed.get();
+      if (!task.worker().equals(a.worker())) {
+        actions.redirect(a.id(), task.worker());
+      }
+      return dev.rota.core.model.WireName.parse(TaskState.class, task.state())
+          .map(TaskState::live)
+          .orElse(false);
+    }
+    return vms.findById(a.vm())
+        .filter(
+            v ->
+                v.seq() == a.vmSeq()
+                    && dev.rota.agentapi.TaskId.of(v.taskName(), v.state().restartCount())
+                        .toString()
+                        .equals(a.taskId()))
+        .isPresent();
   }
 
   /** The VM's event of its claim's user data. */
@@ -468,14 +508,24 @@ public class AgentCallPass {
    * {@link ActionRetries} says.
    */
   private void notCarriedOut(OutboxRow a, RuntimeException e, AtomicInteger failed) {
-    failed.incrementAndGet();
     // A 409 is the task id held by a task of a VM deleted under the same name: no fault of this
     // task's, and gone once the scheduler has removed that one, so it is tried again; so is a start
     // that reached its agent after its deadline (TOO_LATE), with a new one.
-    boolean refused =
+    notCarriedOut(
+        a,
+        e,
+        failed,
         e instanceof AgentRejectedException r
             && r.status() != 409
-            && r.status() != TaskStarts.TOO_LATE;
+            && r.status() != TaskStarts.TOO_LATE);
+  }
+
+  /**
+   * As {@link #notCarriedOut(OutboxRow, RuntimeException, AtomicInteger)}, {@code refused} or not.
+   */
+  private void notCarriedOut(
+      OutboxRow a, RuntimeException e, AtomicInteger failed, boolean refused) {
+    failed.incrementAndGet();
     ActionRetries.Kind kind =
         switch (a.kind()) {
           case OutboxRow.START -> ActionRetries.Kind.START;
@@ -609,7 +659,7 @@ public class AgentCallPass {
     return new dev.rota.agentapi.DiskSource(
         vm.notes().diskFrom(),
         holder.endpoint(),
-        token(holder, dev.rota.agentapi.DiskSpec.idOf(vm.name(), vm.seq())),
+        token(holder, vm.diskId()),
         holder.certificateSha256());
   }
 
@@ -706,7 +756,7 @@ public class AgentCallPass {
         refs,
         t.persistentDisk() || t.diskSizeGi() != null || diskFrom != null
             ? new dev.rota.agentapi.DiskSpec(
-                dev.rota.agentapi.DiskSpec.idOf(vm.name(), vm.seq()),
+                vm.diskId(),
                 t.persistentDisk(),
                 t.diskSizeGi(),
                 diskFrom,

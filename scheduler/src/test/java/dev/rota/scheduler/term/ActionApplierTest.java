@@ -161,6 +161,39 @@ class ActionApplierTest {
    * one that cannot be delivered (no such task there, a secret not there) leaves it too, and the
    * VM's events say why.
    */
+  /**
+   * User data owed a task that is not on the worker named (a claimed replica that resumed on
+   * another worker than where its memory was saved, or whose start has not reached its agent yet)
+   * waits for it there, or follows it to where it was placed.
+   */
+  @Test
+  void aClaimsUserDataWaitsForItsTaskAndFollowsItToTheWorkerItWasPlacedOn() {
+    worker("w1");
+    worker("w2");
+    long seq = dev.rota.store.StoreFixtures.submitted(vms, "f", 1, clock.instant()).seq();
+    actions.addDelivery("w1", "f.0", "f", seq, "token=2", null, clock.instant());
+    applier.apply();
+    assertEquals(List.of(), agents.deliveries("w1"));
+    assertEquals(
+        List.of("w1"),
+        actions.agentCallsAfter(0, 100).stream()
+            .filter(a -> a.kind().equals("deliver"))
+            .map(OutboxRow::worker)
+            .toList(),
+        "not placed yet: it waits");
+
+    tx.executeWrite(
+        st ->
+            observations.placeAll(
+                List.of(new TaskObservations.Placing("f", seq, 0, "w2", null)), clock.instant()));
+    assertEquals(1, applier.apply().started());
+    applier.apply();
+    assertEquals(List.of(new FakeAgents.Delivery("f.0", seq, "token=2")), agents.deliveries("w2"));
+    assertTrue(
+        actions.agentCallsAfter(0, 100).stream().noneMatch(a -> a.kind().equals("deliver")),
+        "delivered, and taken out");
+  }
+
   @Test
   void aClaimsUserDataReachesItsRunningTaskAndOneNotDeliveredIsToldInTheVmsEvents() {
     worker("w1");

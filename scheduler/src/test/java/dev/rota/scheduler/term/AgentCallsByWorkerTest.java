@@ -104,6 +104,36 @@ class AgentCallsByWorkerTest {
         "the other starts in one call of their own lane");
   }
 
+  /**
+   * A delivery of user data is no removal: a start of its task id (a claimed replica resuming) goes
+   * with the other starts; the delivery and a discard of one task share a lane, in their order.
+   */
+  @Test
+  void aDeliveryHoldsNoStartBackAndSharesItsTasksLaneWithItsRemoval() {
+    OutboxRow start = action(OutboxRow.START, "w1");
+    List<OutboxRow> batch = new ArrayList<>(List.of(start));
+    batch.addAll(starts("w1", 2));
+    OutboxRow delivery = sameTask(start, OutboxRow.DELIVER, 1L);
+    OutboxRow other = action(OutboxRow.DELIVER, "w1");
+    OutboxRow discard = sameTask(other, OutboxRow.DISCARD, 1L);
+    batch.addAll(List.of(delivery, other, discard));
+
+    List<List<List<OutboxRow>>> lanes =
+        AgentCallPass.lanes(AgentCallPass.callsByWorker(batch).iterator().next());
+    assertEquals(
+        List.of(3),
+        lanes.stream()
+            .flatMap(List::stream)
+            .filter(c -> c.get(0).kind().equals(OutboxRow.START))
+            .map(List::size)
+            .toList(),
+        "the three starts in one call, none held back");
+    assertEquals(
+        List.of(List.of(other), List.of(discard)),
+        lanes.stream().filter(l -> l.contains(List.of(other))).findFirst().get(),
+        "its delivery, then its removal, in one lane");
+  }
+
   private OutboxRow sameTask(OutboxRow of, String kind, long vmSeq) {
     return new OutboxRow(
         ++ids,
