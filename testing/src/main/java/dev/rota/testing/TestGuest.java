@@ -11,7 +11,7 @@ import java.nio.file.Path;
  * poweroff}, {@code exit:N}, {@code panic}.
  *
  * @param kernel {@code vmlinuz}, for a direct kernel boot
- * @param initrd {@code initrd.img}, its busybox init
+ * @param initrd {@code initrd.cpio}, its busybox init (uncompressed: one step less under emulation)
  * @param rawDisk a FAT disk that boots the same through SYSLINUX
  * @param qcow2Disk the same disk as qcow2
  */
@@ -89,7 +89,7 @@ public record TestGuest(Path kernel, Path initrd, Path rawDisk, Path qcow2Disk) 
     Path dir = Path.of(CiScript.run(".ci/qemu", "guest").needed("QEMU test guest"));
     return new TestGuest(
         dir.resolve("vmlinuz"),
-        dir.resolve("initrd.img"),
+        dir.resolve("initrd.cpio"),
         dir.resolve("disk.img"),
         dir.resolve("disk.qcow2"));
   }
