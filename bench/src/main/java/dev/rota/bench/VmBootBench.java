@@ -266,43 +266,18 @@ public final class VmBootBench {
             + image
             + "\",\"resources\":{\"cpu\":1,\"memory\":128},"
             + "\"guest\":{\"userData\":\"#cloud-config\\n# rota.test=run\\n\"}}}";
-    HttpResponse<String> created = send("POST", "/v1/pools", pool);
-    if (created.statusCode() != 201) {
-      throw new IllegalStateException(
-          "pool answered " + created.statusCode() + ": " + created.body());
-    }
-    await(
-        "the pool's guest booted",
+    return claim(
+        pool,
+        "bench-pool",
         () ->
             get("/v1/pools/bench-pool").replace(" ", "").contains("\"ready\":1")
-                && send("GET", "/v1/vms/bench-pool-0/logs", null).body().contains("ROTA-GUEST-UP"));
-    Instant claiming = Instant.now();
-    HttpResponse<String> claimed =
-        send("POST", "/v1/vms", "{\"name\":\"claimed\",\"fromPool\":\"bench-pool\"}");
-    double answered = seconds(claiming);
-    if (claimed.statusCode() != 201 || !claimed.body().contains("\"status\":\"running\"")) {
-      throw new IllegalStateException(
-          "claim answered " + claimed.statusCode() + ": " + claimed.body());
-    }
-    await(
-        "the claimed guest's boot line",
-        () -> send("GET", "/v1/vms/claimed/logs", null).body().contains("ROTA-GUEST-UP"));
-    double guest = seconds(claiming);
-    Map<String, Object> r = new LinkedHashMap<>();
-    r.put("claimAnsweredRunningSeconds", answered);
-    r.put("claimToGuestSeconds", guest);
-    System.out.printf(
+                && send("GET", "/v1/vms/bench-pool-0/logs", null).body().contains("ROTA-GUEST-UP"),
+        "claimed",
+        "\"status\":\"running\"",
+        "ROTA-GUEST-UP",
+        "claimAnsweredRunningSeconds",
         "a claim from a warm pool: answered, running, %.3f s; its guest's boot line read through its"
-            + " new name %.3f s after the claim%n",
-        answered, guest);
-    send("DELETE", "/v1/pools/bench-pool", null);
-    send("DELETE", "/v1/vms/claimed", null);
-    await(
-        "pool and claimed VM deleted",
-        () ->
-            send("GET", "/v1/vms/claimed", null).statusCode() == 404
-                && send("GET", "/v1/pools/bench-pool", null).statusCode() == 404);
-    return r;
+            + " new name %.3f s after the claim%n");
   }
 
   /**
@@ -318,40 +293,64 @@ public final class VmBootBench {
             + "\",\"resources\":{\"cpu\":1,\"memory\":256},\"disk\":{\"persistent\":true},"
             + "\"readiness\":{\"guestAgent\":true,\"period\":\"1s\"},"
             + "\"guest\":{\"userData\":\"#!/bin/sh\\nwhile true; do echo tick; sleep 0.2; done\\n\"}}}";
-    HttpResponse<String> created = send("POST", "/v1/pools", pool);
+    return claim(
+        pool,
+        "bench-sleepers",
+        () -> get("/v1/pools/bench-sleepers").replace(" ", "").contains("\"ready\":1"),
+        "woken",
+        "",
+        "tick",
+        "claimAnsweredSeconds",
+        "a claim from a suspended pool: answered %.3f s; its guest's next line read through its new"
+            + " name %.3f s after the claim%n");
+  }
+
+  /**
+   * Creates the pool {@code body} names {@code pool}, waits until it is {@code stocked}, claims
+   * {@code vm} from it (the answer a 201 that says {@code answer}) and waits until its guest's log
+   * says {@code line}; then deletes both. The claim's answer (as {@code answeredKey}) and the line
+   * ({@code claimToGuestSeconds}), in seconds after the claim, also printed as {@code says} puts
+   * them.
+   */
+  private Map<String, Object> claim(
+      String body,
+      String pool,
+      Check stocked,
+      String vm,
+      String answer,
+      String line,
+      String answeredKey,
+      String says)
+      throws Exception {
+    HttpResponse<String> created = send("POST", "/v1/pools", body);
     if (created.statusCode() != 201) {
       throw new IllegalStateException(
           "pool answered " + created.statusCode() + ": " + created.body());
     }
-    await(
-        "the pool's guest suspended",
-        () -> get("/v1/pools/bench-sleepers").replace(" ", "").contains("\"ready\":1"));
+    await("the pool's " + pool + " stocked", stocked);
     Instant claiming = Instant.now();
     HttpResponse<String> claimed =
-        send("POST", "/v1/vms", "{\"name\":\"woken\",\"fromPool\":\"bench-sleepers\"}");
+        send("POST", "/v1/vms", "{\"name\":\"" + vm + "\",\"fromPool\":\"" + pool + "\"}");
     double answered = seconds(claiming);
-    if (claimed.statusCode() != 201) {
+    if (claimed.statusCode() != 201 || !claimed.body().contains(answer)) {
       throw new IllegalStateException(
           "claim answered " + claimed.statusCode() + ": " + claimed.body());
     }
     await(
-        "the claimed guest's next line",
-        () -> send("GET", "/v1/vms/woken/logs", null).body().contains("tick"));
+        "the claimed guest's line " + line,
+        () -> send("GET", "/v1/vms/" + vm + "/logs", null).body().contains(line));
     double guest = seconds(claiming);
-    Map<String, Object> r = new LinkedHashMap<>();
-    r.put("claimAnsweredSeconds", answered);
-    r.put("claimToGuestSeconds", guest);
-    System.out.printf(
-        "a claim from a suspended pool: answered %.3f s; its guest's next line read through its new"
-            + " name %.3f s after the claim%n",
-        answered, guest);
-    send("DELETE", "/v1/pools/bench-sleepers", null);
-    send("DELETE", "/v1/vms/woken", null);
+    send("DELETE", "/v1/pools/" + pool, null);
+    send("DELETE", "/v1/vms/" + vm, null);
     await(
         "pool and claimed VM deleted",
         () ->
-            send("GET", "/v1/vms/woken", null).statusCode() == 404
-                && send("GET", "/v1/pools/bench-sleepers", null).statusCode() == 404);
+            send("GET", "/v1/vms/" + vm, null).statusCode() == 404
+                && send("GET", "/v1/pools/" + pool, null).statusCode() == 404);
+    Map<String, Object> r = new LinkedHashMap<>();
+    r.put(answeredKey, answered);
+    r.put("claimToGuestSeconds", guest);
+    System.out.printf(says, answered, guest);
     return r;
   }
 

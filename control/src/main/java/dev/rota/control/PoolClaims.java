@@ -126,7 +126,7 @@ public class PoolClaims {
     String status = suspended ? VmStatus.SUSPENDED.wireName() : VmStatus.RUNNING.wireName();
     List<VmRow> ready = vms.poolReplicas(pool, status);
     for (VmRow replica : ready) {
-      if (!replica.state().claimableInAPool(replica.scheduling().awaitingReadiness(), suspended)) {
+      if (!replica.state().claimableInAPool(replica.awaitingReadiness(), suspended)) {
         continue;
       }
       workflows.endVm(replica.name(), "claimed from pool " + pool + " as VM " + name);
@@ -174,10 +174,20 @@ public class PoolClaims {
   private VmRow rename(
       VmRow replica, VmSetRow row, String name, String status, UserData userData, Instant now) {
     String pool = row.name();
-    if (vms.claim(replica.name(), replica.seq(), pool, name, status) != 1) {
+    boolean resumes = status.equals(VmStatus.SUSPENDED.wireName());
+    Integer maxRun = row.template().maxRunSeconds();
+    if (vms.claim(
+            replica.name(),
+            replica.seq(),
+            pool,
+            name,
+            status,
+            maxRun,
+            maxRun == null ? null : row.template().onExpiry(),
+            maxRun == null || resumes ? null : now.plusSeconds(maxRun))
+        != 1) {
       return null;
     }
-    boolean resumes = status.equals(VmStatus.SUSPENDED.wireName());
     int generation = replica.state().restartCount() + (resumes ? 1 : 0);
     String worker = resumes ? replica.notes().diskOn() : replica.state().worker();
     events.rename(replica.name(), name);
@@ -187,15 +197,6 @@ public class PoolClaims {
     changes.vmGone(replica.name(), now);
     events.append(
         name, now, "claimed", "claimed from pool " + pool + " as replica " + replica.name());
-    Integer maxRun = row.template().maxRunSeconds();
-    if (maxRun != null) {
-      vms.leaseClaimed(
-          name,
-          replica.seq(),
-          maxRun,
-          row.template().onExpiry(),
-          resumes ? null : now.plusSeconds(maxRun));
-    }
     if (resumes) {
       String why = "resuming as claimed, from its memory saved on worker " + worker;
       vms.requeue(name, replica.seq(), generation, why, null, now, null);

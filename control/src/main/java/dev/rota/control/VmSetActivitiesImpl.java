@@ -171,14 +171,14 @@ public class VmSetActivitiesImpl implements VmSetActivities {
       members.sort(
           Comparator.comparing(
                   (VmRow m) ->
-                      m.state()
-                          .claimableInAPool(
-                              m.scheduling().awaitingReadiness(), set.keepsSuspended()))
+                      m.state().claimableInAPool(m.awaitingReadiness(), set.keepsSuspended()))
               .thenComparing(m -> -m.membership().setOrdinal()));
-      for (VmRow m : members.subList(0, members.size() - wanted)) {
+      List<VmRow> surplus = List.copyOf(members.subList(0, members.size() - wanted));
+      for (VmRow m : surplus) {
         deletion.delete(m);
         removing++;
       }
+      members.removeAll(surplus);
     }
     boolean unsuspended = set.keepsSuspended() && suspendReady(set, members);
     List<String> taken = new ArrayList<>();
@@ -220,7 +220,7 @@ public class VmSetActivitiesImpl implements VmSetActivities {
         continue;
       }
       unsuspended = true;
-      if (m.state().suspendedByItsPool(m.scheduling().awaitingReadiness())) {
+      if (m.state().suspendedByItsPool(m.awaitingReadiness())) {
         try {
           actions.act(m.name(), vm -> vm::suspend);
         } catch (RuntimeException e) {

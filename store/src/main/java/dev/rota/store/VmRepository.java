@@ -121,28 +121,23 @@ public interface VmRepository extends CrudRepository<VmRow, String> {
   /**
    * Makes a pool's replica {@code from}, {@code status} (running, or suspended), the user's VM
    * {@code to}: renamed, no longer the pool's, its tasks (and its disk) still carrying the
-   * replica's name. 0 when another claim took it first, or it is no longer {@code status}; a unique
-   * violation when {@code to} is taken.
+   * replica's name, with its lease (a pool's replicas wait without one): how long it may run, what
+   * becomes of it then, and when it runs out (null: it begins when the VM next runs). 0 when
+   * another claim took it first, or it is no longer {@code status}; a unique violation when {@code
+   * to} is taken.
    */
   @Query(
       """
       UPDATE vms SET name = :to, vm_set = NULL, set_ordinal = NULL, task_name = :from,
-        claimed_from = :pool, standby = FALSE, version = version + 1
+        claimed_from = :pool, standby = FALSE, max_run_seconds = :maxRunSeconds,
+        on_expiry = :onExpiry, lease_expires_at = :leaseExpiresAt, version = version + 1
       WHERE name = :from AND seq = :seq AND vm_set = :pool AND status = :status""")
-  int claim(String from, long seq, String pool, String to, String status);
-
-  /**
-   * A claimed VM's lease, its pool's template's: how long it may run, what becomes of it then, and
-   * when it runs out (null: it begins when the VM next runs).
-   */
-  @Query(
-      """
-      UPDATE vms SET max_run_seconds = :maxRunSeconds, on_expiry = :onExpiry,
-        lease_expires_at = :leaseExpiresAt, version = version + 1
-      WHERE name = :name AND seq = :seq""")
-  int leaseClaimed(
-      String name,
+  int claim(
+      String from,
       long seq,
+      String pool,
+      String to,
+      String status,
       @Nullable Integer maxRunSeconds,
       @Nullable String onExpiry,
       @Nullable Instant leaseExpiresAt);

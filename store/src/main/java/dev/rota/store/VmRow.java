@@ -80,6 +80,11 @@ public record VmRow(
     return spec.checks() != null && spec.checks().readiness() != null;
   }
 
+  /** Whether it runs but its readiness check has not passed yet for its current start. */
+  public boolean awaitingReadiness() {
+    return readiness.awaited(state.status(), state.restartCount(), checksReadiness());
+  }
+
   /** What the scheduler reads of it. */
   public VmSchedulingRow scheduling() {
     return new VmSchedulingRow(
@@ -99,7 +104,7 @@ public record VmRow(
         notes.movingFrom(),
         notes.oldCopyOn(),
         dev.rota.agentapi.Disconnect.keeps(spec.disconnect()),
-        readiness.awaited(state.status(), state.restartCount(), checksReadiness()),
+        awaitingReadiness(),
         spec.persistentDisk(),
         notes.diskOn(),
         spec.liveMigration(),

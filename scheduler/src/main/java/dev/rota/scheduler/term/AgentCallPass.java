@@ -433,7 +433,7 @@ public class AgentCallPass {
       done.add(a.id());
       return null;
     } catch (AgentRejectedException e) {
-      notCarriedOut(a, e, tally.failed, e.status() != 409 && !(e.status() == 404 && coming(a)));
+      notCarriedOut(a, e, tally.failed);
       return null;
     } catch (RuntimeException e) {
       notCarriedOut(a, e, tally.failed);
@@ -508,23 +508,7 @@ public class AgentCallPass {
    * {@link ActionRetries} says.
    */
   private void notCarriedOut(OutboxRow a, RuntimeException e, AtomicInteger failed) {
-    // A 409 is the task id held by a task of a VM deleted under the same name: no fault of this
-    // task's, and gone once the scheduler has removed that one, so it is tried again; so is a start
-    // that reached its agent after its deadline (TOO_LATE), with a new one.
-    notCarriedOut(
-        a,
-        e,
-        failed,
-        e instanceof AgentRejectedException r
-            && r.status() != 409
-            && r.status() != TaskStarts.TOO_LATE);
-  }
-
-  /**
-   * As {@link #notCarriedOut(OutboxRow, RuntimeException, AtomicInteger)}, {@code refused} or not.
-   */
-  private void notCarriedOut(
-      OutboxRow a, RuntimeException e, AtomicInteger failed, boolean refused) {
+    boolean refused = e instanceof AgentRejectedException r && refused(a, r.status());
     failed.incrementAndGet();
     ActionRetries.Kind kind =
         switch (a.kind()) {
@@ -562,6 +546,21 @@ public class AgentCallPass {
       case RETRY ->
           actions.failedOnce(a.id(), Columns.truncate(String.valueOf(e.getMessage()), 2048));
     }
+  }
+
+  /**
+   * Whether the agent's answer to an action refuses it for good (a 4xx: retrying cannot help), or
+   * is one worth trying again. A 409 is the task id held by a task of a VM deleted under the same
+   * name: no fault of this task's, and gone once the scheduler has removed that one. TOO_LATE is a
+   * start that reached its agent after its deadline, sent again with a new one. A 404 to a delivery
+   * is its task not on that worker yet, while the task is still to come ({@link #coming}).
+   */
+  private boolean refused(OutboxRow a, int status) {
+    return switch (status) {
+      case 409, TaskStarts.TOO_LATE -> false;
+      case 404 -> !(OutboxRow.DELIVER.equals(a.kind()) && coming(a));
+      default -> true;
+    };
   }
 
   /** The agent refused the task (a 4xx: retrying cannot help): the task failed. */
