@@ -45,10 +45,16 @@ class VmSnapshotApiTest {
             .status());
     refused("snapdev", "{\"image\":\"oci://127.0.0.1:5000/snaps/dev\"}", 400, "image");
     refused("snapdev", "{\"image\":\"https://example.com/d.qcow2\"}", 400, "image");
-    refused("snapdev", "{\"image\":\"oci://r/s:1\",\"memory\":true}", 400, "memory");
+    refused("snapdev", "{\"image\":\"oci://r/s:1\",\"withMemory\":true}", 400, "withMemory");
+    refused("snapdev", "{\"image\":\"oci://r/s:1\",\"memory\":\"yes\"}", 400, "memory");
     refused("snapdev", IMAGE, 409, "has no disk yet");
     long seq = vms.findById("snapdev").orElseThrow().seq();
     assertEquals(1, vms.diskOn("snapdev", seq, "w-gone"));
     refused("snapdev", IMAGE, 409, "stop or suspend it first");
+    assertEquals(1, vms.recordStatus("snapdev", seq, "stopped", "stopped by its user"));
+    refused("snapdev", WITH_MEMORY, 409, "only a suspended VM's memory can go with its disk");
   }
+
+  private static final String WITH_MEMORY =
+      "{\"image\":\"oci://127.0.0.1:5000/snaps/dev:1\",\"memory\":true}";
 }

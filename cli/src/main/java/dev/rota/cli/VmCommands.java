@@ -622,8 +622,17 @@ final class VmCommands extends Noun {
               + " (oci://registry/repository:tag); prints the image pinned by its digest.")
   int snapshot(
       @Parameters(index = "0", paramLabel = "NAME") String name,
-      @Parameters(index = "1", paramLabel = "IMAGE") String image) {
-    JsonNode made = root.api().post(path(name) + "/snapshot", Map.of("image", image));
+      @Parameters(index = "1", paramLabel = "IMAGE") String image,
+      @Option(
+              names = "--memory",
+              description =
+                  "with the memory a suspended VM saved: VMs of the image go on from where it was")
+          boolean memory) {
+    JsonNode made =
+        root.api()
+            .post(
+                path(name) + "/snapshot",
+                memory ? Map.of("image", image, "memory", true) : Map.of("image", image));
     root.output().say(made.path("pinned").asText());
     return ExitCodes.OK;
   }

@@ -216,7 +216,7 @@ public class VmSetActivitiesImpl implements VmSetActivities {
   private boolean suspendReady(VmSetRow pool, List<VmRow> members) {
     boolean unsuspended = false;
     for (VmRow m : members) {
-      if (m.state().claimableInAPool(false, true) || m.state().endedForGood()) {
+      if (m.state().isSuspended() || m.state().endedForGood()) {
         continue;
       }
       unsuspended = true;

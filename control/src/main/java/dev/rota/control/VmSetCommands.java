@@ -64,7 +64,8 @@ public class VmSetCommands {
   /**
    * Stores a warm pool that keeps {@code minReady} replicas of the spec's template ready, and at
    * most {@code max} VMs out at once, kept running or, with {@code standby} {@link
-   * VmSetRow#SUSPENDED}, suspended; as {@link #create} otherwise. Its workflow is a set's.
+   * dev.rota.core.lifecycle.PoolStandby#SUSPENDED}, suspended; as {@link #create} otherwise. Its
+   * workflow is a set's.
    */
   public VmSetRow createPool(String name, int minReady, int max, String standby, SetSpec asked) {
     gate.check("pool '" + name + "'");

@@ -18,7 +18,9 @@ import org.slf4j.LoggerFactory;
 /**
  * A VM's persistent disk, at rest, saved as an image in an OCI registry by the agent that holds it
  * ({@code POST /v1/disks/{id}/snapshot}); new VMs and sets start from it. The worker keeps the
- * image in its cache too, so the scheduler's image affinity places them there first.
+ * image in its cache too, so the scheduler's image affinity places them there first. A suspended
+ * VM's saved memory may go with it: VMs started from the image then go on from where that guest was
+ * instead of booting.
  */
 @Singleton
 public class VmSnapshots {
@@ -53,15 +55,17 @@ public class VmSnapshots {
   }
 
   /**
-   * Saves VM {@code name}'s disk as {@code image} (an {@code oci://} reference with a tag); returns
-   * once it is pushed, with a {@code snapshot} event in the VM's log.
+   * Saves VM {@code name}'s disk as {@code image} (an {@code oci://} reference with a tag), with
+   * its saved memory when {@code memory}; returns once it is pushed, with a {@code snapshot} event
+   * in the VM's log.
    *
    * @throws NotFound for no such VM
-   * @throws Refused for a VM without a disk at rest, or a disk its worker cannot read now
+   * @throws Refused for a VM without a disk at rest, or a disk its worker cannot read now; with
+   *     {@code memory}, for a VM that is not suspended or that mounts volumes
    * @throws RefusedElsewhere when the registry refuses the push
    * @throws NotAnswered when the disk's agent does not answer
    */
-  public Taken snapshot(String name, String image) {
+  public Taken snapshot(String name, String image, boolean memory) {
     VmRow vm = vms.findById(name).orElseThrow(() -> new NotFound("VM", name));
     if (!"qemu".equals(vm.spec().runtime()) || !vm.spec().persistentDisk()) {
       throw new Refused(
@@ -79,13 +83,27 @@ public class VmSnapshots {
               + vm.state().status()
               + ": stop or suspend it first, a snapshot is of a disk at rest");
     }
+    if (memory && !"suspended".equals(vm.state().status())) {
+      throw new Refused(
+          "VM "
+              + name
+              + " is "
+              + vm.state().status()
+              + ": only a suspended VM's memory can go with its disk, suspend it first");
+    }
+    if (memory && !vm.spec().volumes().isEmpty()) {
+      throw new Refused(
+          "VM "
+              + name
+              + " mounts volumes: its memory holds their state, which a snapshot does not carry");
+    }
     WorkerRow worker =
         workers
             .findById(on)
             .orElseThrow(() -> new Refused("the worker that held VM " + name + "'s disk is gone"));
     DiskSnapshot made;
     try {
-      made = agents.snapshotDisk(worker.agent(), vm.diskId(), image, TAKES_AT_MOST);
+      made = agents.snapshotDisk(worker.agent(), vm.diskId(), image, memory, TAKES_AT_MOST);
     } catch (AgentRejectedException e) {
       if (e.status() == 502) {
         throw new RefusedElsewhere("the image could not be pushed: " + e.getMessage());
@@ -98,7 +116,13 @@ public class VmSnapshots {
         name,
         clock.instant(),
         "snapshot",
-        "disk saved as image " + made.image() + " (" + made.digest() + ") on " + on);
+        (memory ? "disk and memory" : "disk")
+            + " saved as image "
+            + made.image()
+            + " ("
+            + made.digest()
+            + ") on "
+            + on);
     log.info("VM {} snapshotted as {} ({})", name, made.image(), made.digest());
     return new Taken(made, on);
   }

@@ -1,5 +1,6 @@
 package dev.rota.store;
 
+import dev.rota.core.lifecycle.PoolStandby;
 import io.micronaut.core.annotation.Nullable;
 import io.micronaut.data.annotation.Id;
 import io.micronaut.data.annotation.MappedEntity;
@@ -37,9 +38,6 @@ public record VmSetRow(
     int nextOrdinal,
     @Nullable String poolStandby) {
 
-  /** A pool's standby that keeps its replicas suspended; null (running) keeps them running. */
-  public static final String SUSPENDED = "suspended";
-
   public static VmSetRow created(
       String name,
       long seq,
@@ -54,7 +52,7 @@ public record VmSetRow(
 
   /**
    * A warm pool: {@code minReady} replicas kept ready, {@code max} VMs out at most; {@code standby}
-   * {@link #SUSPENDED}, or null to keep them running.
+   * {@link PoolStandby#SUSPENDED}'s name, or null to keep them running.
    */
   public static VmSetRow pool(
       String name,
@@ -88,7 +86,7 @@ public record VmSetRow(
 
   /** Whether it is a pool that keeps its replicas suspended until they are claimed. */
   public boolean keepsSuspended() {
-    return SUSPENDED.equals(poolStandby);
+    return PoolStandby.of(poolStandby) == PoolStandby.SUSPENDED;
   }
 
   /** The same set as the user now wants it. */

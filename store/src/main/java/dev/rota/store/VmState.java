@@ -52,6 +52,11 @@ public record VmState(
     return PoolRule.claimable(vmStatus(), awaitingReadiness, keepsSuspended);
   }
 
+  /** Whether its memory is saved and no task runs: a start resumes it. */
+  public boolean isSuspended() {
+    return vmStatus() == VmStatus.SUSPENDED;
+  }
+
   /** Whether a pool that keeps its replicas suspended suspends this one now. */
   public boolean suspendedByItsPool(boolean awaitingReadiness) {
     return PoolRule.suspends(vmStatus(), awaitingReadiness);

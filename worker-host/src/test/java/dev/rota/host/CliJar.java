@@ -18,16 +18,10 @@ final class CliJar {
     if (jar == null || !Files.exists(Path.of(jar))) {
       throw new IllegalStateException("no jar at " + jar + "; run these tests with 'mvn verify'");
     }
-    // The JVM options bin/rota gives the CLI: a command lives a second, which C2's compiles and a
-    // parallel collector's threads would only take CPU from.
-    List<String> command =
-        new ArrayList<>(
-            List.of(
-                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-XX:TieredStopAtLevel=1",
-                "-XX:+UseSerialGC",
-                "-jar",
-                jar));
+    List<String> command = new ArrayList<>();
+    command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+    command.addAll(JarProcess.SHORT_LIVED);
+    command.addAll(List.of("-jar", jar));
     command.addAll(List.of(args));
     ProcessBuilder pb = new ProcessBuilder(command);
     pb.environment().put("ROTA_SERVER", server);

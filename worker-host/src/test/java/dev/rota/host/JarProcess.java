@@ -110,6 +110,14 @@ final class JarProcess implements AutoCloseable {
         dir);
   }
 
+  /**
+   * The JVM options of a process that lives a minute or less, several at once on two cores (the
+   * hosts and agents of a test, the CLI): C2's compiles and a parallel collector's threads only
+   * take CPU from the work they would speed up. They took a third off LostWorkflowsIT's and
+   * DurableAcksIT's time; bin/rota gives the CLI the same.
+   */
+  static final List<String> SHORT_LIVED = List.of("-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC");
+
   /** Starts (or starts again) the process, its output going to a new file. */
   JarProcess start() throws IOException {
     starts++;
@@ -117,10 +125,8 @@ final class JarProcess implements AutoCloseable {
     ClassArchive.Launch launch = archive.launch();
     List<String> command = new ArrayList<>(wrapper);
     command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-    // The hosts and agents of a test live a minute or so, several at once on two cores: C2's
-    // compiles and a parallel collector's threads only take CPU from the work they would speed up
-    // (these two flags took a third off LostWorkflowsIT's and DurableAcksIT's time).
-    command.addAll(List.of("-Xmx512m", "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC"));
+    command.add("-Xmx512m");
+    command.addAll(SHORT_LIVED);
     command.addAll(launch.options());
     command.addAll(List.of("-jar", jar.toString()));
     command.addAll(args);

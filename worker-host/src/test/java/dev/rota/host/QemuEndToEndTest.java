@@ -12,6 +12,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -193,24 +194,109 @@ class QemuEndToEndTest extends SharedDevStack {
                 && stack.api("GET", "/v1/vms/origin", null).status() == 404);
   }
 
+  /**
+   * A suspended guest's memory pushed with its persistent disk: a VM of that image on the other
+   * worker pulls both and goes on from where the first guest was, counting on in its boot, without
+   * booting; a VM of the image on another machine (more memory) fails saying so.
+   */
+  @Test
+  void aVmFromASnapshotWithMemoryGoesOnWhereItsGuestWasWithoutBooting() throws Exception {
+    assertEquals(
+        201,
+        stack
+            .api("POST", "/v1/vms", counter("warm", guest.qcow2Disk().toUri().toString(), 128))
+            .status());
+    saying("warm", () -> eventually("counting", BOOT, () -> logs("warm").contains("count=2 ")));
+    String worker = (String) stack.vm("warm").get("worker");
+    assertEquals(202, stack.api("POST", "/v1/vms/warm/suspend", null).status());
+    eventually("suspended", BOOT, () -> "suspended".equals(stack.vm("warm").get("status")));
+    String goesOn = TestGuest.countsOn(logs("warm"));
+    String image = "oci://" + registry.address + "/snaps/warm:1";
+    RotaClient.Reply saved =
+        stack.api("POST", "/v1/vms/warm/snapshot", "{\"image\":\"" + image + "\",\"memory\":true}");
+    assertEquals(201, saved.status(), saved.body());
+    assertTrue(((Number) saved.map().get("memoryBytes")).longValue() > 0, saved.body());
+
+    assertEquals(
+        200, stack.api("PATCH", "/v1/workers/" + worker, "{\"schedulingPaused\":true}").status());
+    try {
+      assertEquals(201, stack.api("POST", "/v1/vms", counter("clone", image, 128)).status());
+      saying(
+          "clone",
+          () ->
+              eventually(
+                  "going on from the snapshot",
+                  BOOT,
+                  () ->
+                      "running".equals(stack.vm("clone").get("status"))
+                          && logs("clone").contains(goesOn)));
+      assertNotEquals(worker, stack.vm("clone").get("worker"), "on the other worker");
+      assertFalse(logs("clone").contains(TestGuest.UP), "it did not boot: " + logs("clone"));
+
+      assertEquals(201, stack.api("POST", "/v1/vms", counter("misfit", image, 160)).status());
+      eventually(
+          "a VM of another machine fails saying why",
+          BOOT,
+          () ->
+              stack
+                  .api("GET", "/v1/vms/misfit/events", null)
+                  .body()
+                  .contains("holds the memory of a guest on a machine of 1 CPU, 128 MiB"));
+    } finally {
+      assertEquals(
+          200,
+          stack.api("PATCH", "/v1/workers/" + worker, "{\"schedulingPaused\":false}").status());
+    }
+    for (String vm : List.of("misfit", "clone", "warm")) {
+      assertEquals(202, stack.api("DELETE", "/v1/vms/" + vm, null).status());
+    }
+    eventually(
+        "all deleted",
+        BOOT,
+        () ->
+            Stream.of("misfit", "clone", "warm")
+                .allMatch(vm -> stack.api("GET", "/v1/vms/" + vm, null).status() == 404));
+  }
+
+  /**
+   * A VM of {@code image}, on a persistent disk, whose guest counts ({@link TestGuest#COUNTER}),
+   * never restarted.
+   */
+  private static String counter(String name, String image, int memory) throws Exception {
+    return qemuVm(name, image, memory, true, TestGuest.COUNTER, Map.of("restartPolicy", "Never"));
+  }
+
   /** A VM of {@code image} whose guest counts its boots on its boot disk ({@link #COUNT_BOOTS}). */
   private static String countingBoots(String name, String image, boolean persistent)
       throws Exception {
-    return new com.fasterxml.jackson.databind.ObjectMapper()
-        .writeValueAsString(
-            Map.of(
-                "name",
-                name,
-                "runtime",
-                "qemu",
-                "image",
-                image,
-                "resources",
-                Map.of("cpu", 1, "memory", 128),
-                "disk",
-                Map.of("persistent", persistent),
-                "guest",
-                Map.of("userData", COUNT_BOOTS)));
+    return qemuVm(name, image, 128, persistent, COUNT_BOOTS, Map.of());
+  }
+
+  /** A {@code qemu} VM of one CPU, as {@code POST /v1/vms} takes it, with {@code more} fields. */
+  private static String qemuVm(
+      String name,
+      String image,
+      int memory,
+      boolean persistent,
+      String userData,
+      Map<String, Object> more)
+      throws Exception {
+    Map<String, Object> vm = new java.util.HashMap<>(more);
+    vm.putAll(
+        Map.of(
+            "name",
+            name,
+            "runtime",
+            "qemu",
+            "image",
+            image,
+            "resources",
+            Map.of("cpu", 1, "memory", memory),
+            "disk",
+            Map.of("persistent", persistent),
+            "guest",
+            Map.of("userData", userData)));
+    return new com.fasterxml.jackson.databind.ObjectMapper().writeValueAsString(vm);
   }
 
   /** Waits until {@code vm} runs and its guest's startup line says {@code what}. */

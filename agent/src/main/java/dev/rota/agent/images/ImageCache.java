@@ -59,14 +59,28 @@ public final class ImageCache {
     }
   }
 
-  /** What a VM holds while it runs: the image's file, not to be removed until it is released. */
-  public record Lease(String image, String sha256, Path path, String format) {}
+  /**
+   * What a VM holds while it runs: the image's file, not to be removed until it is released; and
+   * the guest's memory the image holds beside its disk ({@code memory}, saved on a machine of
+   * {@code machine}), or null for a disk alone.
+   */
+  public record Lease(
+      String image, String sha256, Path path, String format, Path memory, String machine) {}
 
   /** One stored image. */
   record Blob(long size, String format, long lastUsedMillis) {}
 
-  /** What the cache remembers on disk: which address gave which content, and the contents. */
-  record Index(Map<String, String> refs, Map<String, Blob> blobs) {}
+  /**
+   * A guest's memory an image holds beside its disk (a snapshot of a suspended VM), stored as a
+   * blob of its own, and the machine it was saved on.
+   */
+  public record Memory(String sha256, long size, String machine) {}
+
+  /**
+   * What the cache remembers on disk: which address gave which content, the contents, and the
+   * memory each address holds with its disk.
+   */
+  record Index(Map<String, String> refs, Map<String, Blob> blobs, Map<String, Memory> memories) {}
 
   private final Path root;
   private final long maxBytes;
@@ -77,6 +91,7 @@ public final class ImageCache {
   private final OciRegistry registry;
   private final Map<String, String> refs = new TreeMap<>();
   private final Map<String, Blob> blobs = new TreeMap<>();
+  private final Map<String, Memory> memories = new TreeMap<>();
   private final Map<String, Integer> inUse = new HashMap<>();
   private final Map<String, Fetch> fetching = new HashMap<>();
 
@@ -124,7 +139,10 @@ public final class ImageCache {
       boolean mine = false;
       synchronized (this) {
         String known = pin != null ? pin : refs.get(image);
-        if (known != null && blobs.containsKey(known) && Files.exists(blobPath(known))) {
+        if (known != null
+            && blobs.containsKey(known)
+            && Files.exists(blobPath(known))
+            && memoryHere(image)) {
           refs.put(image, known);
           return lease(image, known);
         }
@@ -174,7 +192,14 @@ public final class ImageCache {
   }
 
   synchronized long bytes() {
-    return blobs.values().stream().mapToLong(Blob::size).sum();
+    return blobs.values().stream().mapToLong(Blob::size).sum()
+        + memories.values().stream().mapToLong(Memory::size).sum();
+  }
+
+  /** Whether the memory the image holds, if any, is here. */
+  private boolean memoryHere(String image) {
+    Memory m = memories.get(image);
+    return m == null || Files.exists(blobPath(m.sha256()));
   }
 
   private Lease lease(String image, String sha) {
@@ -183,15 +208,25 @@ public final class ImageCache {
     inUse.merge(sha, 1, Integer::sum);
     save();
     held.used(image);
-    return new Lease(image, sha, blobPath(sha), b.format());
+    Memory m = memories.get(image);
+    return new Lease(
+        image,
+        sha,
+        blobPath(sha),
+        b.format(),
+        m == null ? null : blobPath(m.sha256()),
+        m == null ? null : m.machine());
   }
 
   private void fetchInto(String image, String location, String pin, Fetch fetch) {
     Path part = null;
+    Path memoryPart = null;
     try {
       Files.createDirectories(root.resolve("blobs"));
       part = Files.createTempFile(root, "fetch-", ".part");
-      String sha = download(location, part, fetch);
+      memoryPart = part.resolveSibling(part.getFileName() + ".memory.part");
+      Memory[] memory = {null};
+      String sha = download(location, part, fetch, memoryPart, memory);
       if (pin != null && !pin.equals(sha)) {
         throw new ImageException(
             "image " + location + " has content sha256:" + sha + ", not the pinned sha256:" + pin);
@@ -199,7 +234,7 @@ public final class ImageCache {
       String format = format(part);
       readableByEveryGuest(part);
       synchronized (this) {
-        admit(image, part, sha, format);
+        admit(image, part, sha, format, memoryPart, memory[0]);
         fetching.remove(image);
         inUse.merge(sha, 1, Integer::sum); // held for the waiters until they lease it
         evict();
@@ -226,9 +261,11 @@ public final class ImageCache {
       failed(
           image, fetch, new ImageException("the fetch of image " + location + " was interrupted"));
     } finally {
-      if (part != null) {
+      for (Path left : java.util.Arrays.asList(part, memoryPart)) {
         try {
-          Files.deleteIfExists(part);
+          if (left != null) {
+            Files.deleteIfExists(left);
+          }
         } catch (IOException e) {
           // nothing more to do
         }
@@ -236,9 +273,24 @@ public final class ImageCache {
     }
   }
 
-  /** Takes {@code part} in as blob {@code sha}, image {@code image}'s content. */
-  private synchronized void admit(String image, Path part, String sha, String format)
+  /**
+   * Takes {@code part} in as blob {@code sha}, image {@code image}'s content, with {@code
+   * memoryPart} as the guest's memory it holds ({@code memory}; null for none).
+   */
+  private synchronized void admit(
+      String image, Path part, String sha, String format, Path memoryPart, Memory memory)
       throws IOException {
+    if (memory == null) {
+      memories.remove(image);
+    } else {
+      Path file = blobPath(memory.sha256());
+      if (Files.exists(file)) {
+        Files.delete(memoryPart);
+      } else {
+        Files.move(memoryPart, file, StandardCopyOption.ATOMIC_MOVE);
+      }
+      memories.put(image, memory);
+    }
     if (Files.exists(blobPath(sha))) {
       // The same content under another address: the blob stays as it is, since a guest may be
       // opening it by path right now.
@@ -274,13 +326,15 @@ public final class ImageCache {
   /**
    * Takes {@code made} (a {@link #newFile}, whose {@link #sha256} is {@code sha}) in as image
    * {@code image}, as if it had been fetched from there: a VM started from that image on this
-   * worker needs no fetch.
+   * worker needs no fetch. {@code memoryMade} (another new file) is the guest's memory the image
+   * holds, described by {@code memory}; both null for a disk alone.
    */
-  public void keep(String image, Path made, String sha) throws IOException {
+  public void keep(String image, Path made, String sha, Path memoryMade, Memory memory)
+      throws IOException {
     String format = format(made);
     readableByEveryGuest(made);
     synchronized (this) {
-      admit(image, made, sha, format);
+      admit(image, made, sha, format, memoryMade, memory);
       evict();
       save();
     }
@@ -295,8 +349,11 @@ public final class ImageCache {
     fetch.done.completeExceptionally(e);
   }
 
-  /** Copies the address's content to {@code to}; returns its SHA-256. */
-  private String download(String location, Path to, Fetch fetch)
+  /**
+   * Copies the address's content to {@code to}; returns its SHA-256. The guest's memory an OCI
+   * image holds beside its disk goes to {@code memoryTo}, described in {@code memory[0]}.
+   */
+  private String download(String location, Path to, Fetch fetch, Path memoryTo, Memory[] memory)
       throws IOException, ImageException, InterruptedException {
     URI uri;
     try {
@@ -329,7 +386,14 @@ public final class ImageCache {
         }
       }
       case "oci" -> {
-        return registry.pull(location, (in, size) -> copy(in, size, to, fetch));
+        return registry.pull(
+            location,
+            (in, size) -> copy(in, size, to, fetch),
+            (in, size, machine) -> {
+              String sha = copy(in, size, memoryTo, fetch);
+              memory[0] = new Memory(sha, Files.size(memoryTo), machine);
+              return sha;
+            });
       }
       default ->
           throw new ImageException(
@@ -368,7 +432,7 @@ public final class ImageCache {
 
   /** Removes the least recently used images that no VM uses until the cache fits its size. */
   private void evict() {
-    long total = blobs.values().stream().mapToLong(Blob::size).sum();
+    long total = bytes();
     if (total <= maxBytes) {
       return;
     }
@@ -395,6 +459,17 @@ public final class ImageCache {
               .toList();
       names.forEach(refs::remove);
       names.forEach(held::forget);
+      for (String name : names) {
+        Memory m = memories.remove(name);
+        if (m != null && memories.values().stream().noneMatch(o -> o.sha256().equals(m.sha256()))) {
+          total -= m.size();
+          try {
+            Files.deleteIfExists(blobPath(m.sha256()));
+          } catch (IOException e) {
+            log.warn("cannot remove memory sha256:{}: {}", m.sha256(), e.toString());
+          }
+        }
+      }
       log.info(
           "image sha256:{} ({}) evicted: the cache holds {} of {} bytes",
           sha,
@@ -443,6 +518,16 @@ public final class ImageCache {
                   refs.put(image, sha);
                 }
               });
+      if (index.memories() != null) {
+        index
+            .memories()
+            .forEach(
+                (image, m) -> {
+                  if (refs.containsKey(image)) {
+                    memories.put(image, m);
+                  }
+                });
+      }
     } catch (IOException | RuntimeException e) {
       log.warn("image index {} unreadable, starting an empty cache: {}", file, e.toString());
     }
@@ -459,7 +544,7 @@ public final class ImageCache {
   private void save() {
     try {
       Files.createDirectories(root);
-      JsonFiles.writeWhole(json, root.resolve("index.json"), new Index(refs, blobs));
+      JsonFiles.writeWhole(json, root.resolve("index.json"), new Index(refs, blobs, memories));
     } catch (IOException e) {
       log.warn("cannot record the image index in {}: {}", root, e.toString());
     }

@@ -120,8 +120,17 @@ public final class OciRegistry {
     return found;
   }
 
-  /** Pulls the image's disk into {@code sink}; returns the disk's SHA-256. */
-  String pull(String image, Sink sink)
+  /** Where {@link #pull} puts a guest's memory an image holds beside its disk. */
+  interface MemorySink {
+    /** Copies the memory, saved on a machine of {@code machine}; returns its SHA-256. */
+    String copy(InputStream in, long size, String machine) throws IOException;
+  }
+
+  /**
+   * Pulls the image's disk into {@code sink}, and into {@code memory} the guest's memory it holds,
+   * if any (a snapshot of a suspended VM); returns the disk's SHA-256.
+   */
+  String pull(String image, Sink sink, MemorySink memory)
       throws ImageCache.ImageException, IOException, InterruptedException {
     Reference ref = Reference.parse(image);
     JsonNode manifest = manifest(ref, ref.manifest(), ref.digest());
@@ -133,7 +142,26 @@ public final class OciRegistry {
     if (layers.isEmpty()) {
       throw new ImageCache.ImageException("image " + image + " has no layers");
     }
-    List<JsonNode> disks = layers.stream().filter(l -> !isTar(l)).toList();
+    for (JsonNode layer : layers) {
+      if (MEMORY_MEDIA_TYPE.equals(layer.path("mediaType").asText())) {
+        String digest = layer.path("digest").asText();
+        try (InputStream in = blob(ref, digest)) {
+          String sha =
+              memory.copy(
+                  in,
+                  layer.path("size").asLong(-1),
+                  layer.path("annotations").path(MACHINE_ANNOTATION).asText(""));
+          if (!digest.equals("sha256:" + sha)) {
+            throw new ImageCache.ImageException(
+                "image " + image + ": its memory has content sha256:" + sha + ", not " + digest);
+          }
+        }
+      }
+    }
+    List<JsonNode> disks =
+        layers.stream()
+            .filter(l -> !isTar(l) && !MEMORY_MEDIA_TYPE.equals(l.path("mediaType").asText()))
+            .toList();
     if (!disks.isEmpty()) {
       JsonNode disk =
           disks.stream()
@@ -180,6 +208,20 @@ public final class OciRegistry {
   static final String DISK_MEDIA_TYPE = "application/vnd.rota.disk.v1+qcow2";
 
   /**
+   * The media type of a suspended guest's memory pushed with its disk (QEMU's migration stream).
+   */
+  static final String MEMORY_MEDIA_TYPE = "application/vnd.rota.memory.v1";
+
+  /** The annotation of a memory layer that names the machine the memory needs. */
+  static final String MACHINE_ANNOTATION = "dev.rota.machine";
+
+  /**
+   * A guest's memory pushed with its disk: the file, its SHA-256, and the machine (CPUs, memory,
+   * devices) it was saved on, which a QEMU that loads it must be.
+   */
+  public record PushedMemory(Path file, String sha256, String machine) {}
+
+  /**
    * Pushes {@code disk} (whose content has SHA-256 {@code sha256}) as {@code image} (a reference
    * with a tag), an artifact of one layer titled {@code title} and an empty config, as {@code oras
    * push} would: what {@link #pull} takes back on any worker. Blobs the registry holds already are
@@ -187,7 +229,7 @@ public final class OciRegistry {
    *
    * @return the manifest's digest, which pins the image ({@code image@sha256:...})
    */
-  public String push(String image, Path disk, String sha256, String title)
+  public String push(String image, Path disk, String sha256, String title, PushedMemory memory)
       throws ImageCache.ImageException, IOException, InterruptedException {
     Reference ref = Reference.parse(image);
     if (ref.digest() != null) {
@@ -198,16 +240,35 @@ public final class OciRegistry {
     String configDigest = digest(config);
     upload(ref, configDigest, () -> HttpRequest.BodyPublishers.ofByteArray(config));
     String diskDigest = "sha256:" + sha256;
-    upload(
-        ref,
-        diskDigest,
-        () -> {
-          try {
-            return HttpRequest.BodyPublishers.ofFile(disk);
-          } catch (java.io.FileNotFoundException e) {
-            throw new java.io.UncheckedIOException(e);
-          }
-        });
+    upload(ref, diskDigest, disk);
+    List<Map<String, Object>> layers = new ArrayList<>();
+    layers.add(
+        Map.of(
+            "mediaType",
+            DISK_MEDIA_TYPE,
+            "digest",
+            diskDigest,
+            "size",
+            java.nio.file.Files.size(disk),
+            "annotations",
+            Map.of("org.opencontainers.image.title", title)));
+    if (memory != null) {
+      upload(ref, "sha256:" + memory.sha256(), memory.file());
+      layers.add(
+          Map.of(
+              "mediaType",
+              MEMORY_MEDIA_TYPE,
+              "digest",
+              "sha256:" + memory.sha256(),
+              "size",
+              java.nio.file.Files.size(memory.file()),
+              "annotations",
+              Map.of(
+                  "org.opencontainers.image.title",
+                  "memory.state",
+                  MACHINE_ANNOTATION,
+                  memory.machine())));
+    }
     byte[] manifest =
         json.writeValueAsBytes(
             Map.of(
@@ -224,16 +285,7 @@ public final class OciRegistry {
                     "size",
                     config.length),
                 "layers",
-                List.of(
-                    Map.of(
-                        "mediaType",
-                        DISK_MEDIA_TYPE,
-                        "digest",
-                        diskDigest,
-                        "size",
-                        java.nio.file.Files.size(disk),
-                        "annotations",
-                        Map.of("org.opencontainers.image.title", title)))));
+                layers));
     HttpResponse<String> put =
         send(
             ref,
@@ -256,6 +308,21 @@ public final class OciRegistry {
               + ")");
     }
     return digest(manifest);
+  }
+
+  /** Uploads one file as a blob in one request, unless the repository has it already. */
+  private void upload(Reference ref, String digest, Path file)
+      throws ImageCache.ImageException, IOException, InterruptedException {
+    upload(
+        ref,
+        digest,
+        () -> {
+          try {
+            return HttpRequest.BodyPublishers.ofFile(file);
+          } catch (java.io.FileNotFoundException e) {
+            throw new java.io.UncheckedIOException(e);
+          }
+        });
   }
 
   /** Uploads one blob in one request, unless the repository has it already. */

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.rota.agent.images.ImageCache;
 import dev.rota.agent.tasks.Task;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
@@ -66,16 +67,30 @@ public final class PersistentDisks {
   }
 
   /**
-   * Saves {@code id}'s memory by {@code save}, beside its place and renamed, so that a saved memory
-   * is whole or absent.
+   * What the machine that saved {@code id}'s memory was (its CPUs, memory and devices), which a
+   * QEMU loading it must be; null when it is not known.
+   */
+  public String memoryMachine(String id) throws IOException {
+    Path file = root.resolve(id).resolve("memory.machine");
+    return Files.exists(file) ? Files.readString(file, StandardCharsets.UTF_8) : null;
+  }
+
+  /**
+   * Saves {@code id}'s memory by {@code save}, on a machine of {@code machine}, beside its place
+   * and renamed, so that a saved memory is whole or absent.
    *
    * @return its size in bytes
    */
-  public long saveMemory(String id, Maker save) throws IOException {
+  public long saveMemory(String id, String machine, Maker save) throws IOException {
     Path dir = root.resolve(id);
     Files.createDirectories(dir);
     if (read(dir) == null) {
       json.writeValue(dir.resolve("disk.json").toFile(), new Record(id, null, null));
+    }
+    if (machine == null) {
+      Files.deleteIfExists(dir.resolve("memory.machine"));
+    } else {
+      Files.writeString(dir.resolve("memory.machine"), machine, StandardCharsets.UTF_8);
     }
     Path partial = dir.resolve("memory.state.partial");
     Files.deleteIfExists(partial);
@@ -89,6 +104,7 @@ public final class PersistentDisks {
   /** Drops {@code id}'s saved memory, and its folder when it holds no disk. */
   public synchronized void dropMemory(String id) throws IOException {
     Files.deleteIfExists(memory(id));
+    Files.deleteIfExists(root.resolve(id).resolve("memory.machine"));
     if (!Files.exists(overlay(id)) && Files.isDirectory(root.resolve(id))) {
       dev.rota.agent.machine.Folders.delete(root.resolve(id));
     }

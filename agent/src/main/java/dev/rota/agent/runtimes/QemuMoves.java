@@ -277,7 +277,15 @@ final class QemuMoves {
             taking.complete(null);
             dev.rota.agentapi.DiskSpec disk = task.spec.disk();
             if (disk != null && disk.from() != null) {
-              send(task, disk.from(), disk.id(), alive); // the move done, or why not
+              try {
+                send(task, disk.from(), disk.id(), alive); // the move done, or why not
+              } catch (Unanswered e) {
+                // The other agent had the request, and its answer was lost: the move may have
+                // gone through. Only this QEMU knows whether the VM is here; ending it now could
+                // end the only copy of the guest.
+                log.info(
+                    "task {}: {}; its QEMU says whether the VM arrived", task.id, e.getMessage());
+              }
             }
             long firstBy = System.nanoTime() + FIRST_CONTACT.toNanos();
             BooleanSupplier waiting =
@@ -367,8 +375,11 @@ final class QemuMoves {
     java.net.http.HttpClient http = client.build();
     try {
       answer = http.send(post.build(), java.net.http.HttpResponse.BodyHandlers.ofString());
-    } catch (IOException e) {
+    } catch (java.net.ConnectException | java.net.http.HttpConnectTimeoutException e) {
       throw new IOException("worker " + from.worker() + " could not be reached: " + e.getMessage());
+    } catch (IOException e) {
+      throw new Unanswered(
+          "worker " + from.worker() + " did not answer the move: " + e.getMessage());
     } finally {
       // A client no longer reachable closes its connections, even one a call still waits on.
       java.lang.ref.Reference.reachabilityFence(http);
@@ -387,6 +398,13 @@ final class QemuMoves {
 
   private final com.fasterxml.jackson.databind.ObjectMapper json =
       new com.fasterxml.jackson.databind.ObjectMapper();
+
+  /** A move asked of the worker a VM leaves whose answer was lost: it may have gone through. */
+  private static final class Unanswered extends IOException {
+    Unanswered(String message) {
+      super(message);
+    }
+  }
 
   /**
    * A connection from the worker the VM of {@code task} leaves, to its QEMU here: for its memory,

@@ -173,9 +173,27 @@ public final class QemuRuntime implements TaskRuntime {
               task.spec.network(),
               cpus(task),
               GuestConfinement.memoryLimitMib(memory, host.accel().equals("tcg")));
-      Path rootDisk = disk == null ? null : rootDisk(task, dir, host, disk, uid);
+      RootDisk rootDisk = disk == null ? null : rootDisk(task, dir, host, disk, uid);
       List<Mounted> volumes = volumes(task, host, uid);
-      List<String> argv = command(task, dir, host, rootDisk, volumes, kernel, initrd, guest, uid);
+      boolean ownMemory = saved != null;
+      if (saved == null
+          && !task.spec.arrives()
+          && rootDisk != null
+          && rootDisk.fresh()
+          && disk.memory() != null) {
+        saved = imageMemory(task, guest, volumes, disk);
+      }
+      List<String> argv =
+          command(
+              task,
+              dir,
+              host,
+              rootDisk == null ? null : rootDisk.file(),
+              volumes,
+              kernel,
+              initrd,
+              guest,
+              uid);
       if (saved != null) {
         argv.addAll(List.of("-incoming", "unix:" + here(dir, GuestFiles.incoming(dir))));
       } else if (task.spec.arrives()) {
@@ -201,7 +219,7 @@ public final class QemuRuntime implements TaskRuntime {
             });
       }
       if (saved != null) {
-        resume(task, dir, saved);
+        resume(task, dir, saved, ownMemory);
       } else if (task.spec.arrives()) {
         moves.arrive(
             task,
@@ -261,7 +279,7 @@ public final class QemuRuntime implements TaskRuntime {
     if (!Files.exists(saved) && from != null) {
       // It resumes here, its memory copied from the worker that saved it.
       task.progress("copying its saved memory from worker " + from.worker());
-      disks.saveMemory(id, at -> pull(from, id, "memory.state", at, task));
+      disks.saveMemory(id, null, at -> pull(from, id, "memory.state", at, task));
     }
     if (!Files.exists(saved)) {
       throw new IOException("its saved memory is not on this worker, so it cannot resume");
@@ -283,11 +301,52 @@ public final class QemuRuntime implements TaskRuntime {
   }
 
   /**
-   * Gives the QEMU just started the memory it resumes from, and runs the guest. The memory is used
-   * once: dropped whether or not the resume worked, so that the VM never runs twice from it. A
-   * resume that fails ends the task, saying why.
+   * The memory the image of a VM whose disk is fresh from it holds (a snapshot of a suspended VM):
+   * the task takes it back instead of booting, its guest going on as the snapshotted one was, on a
+   * disk that holds what that guest's did. Only on the machine it was saved on.
+   *
+   * @throws IllegalStateException when the VM's machine is not that one
    */
-  private void resume(Task task, Path dir, Path saved) {
+  private Path imageMemory(
+      Task task, GuestSpec guest, List<Mounted> volumes, ImageCache.Lease disk) {
+    String machine = machine(task, guest, volumes.stream().map(Mounted::spec).toList());
+    if (!machine.equals(disk.machine())) {
+      throw new IllegalStateException(
+          "image "
+              + disk.image()
+              + " holds the memory of a guest on a machine of "
+              + disk.machine()
+              + ", and this VM's is "
+              + machine
+              + ": give it the same, or start it from an image of a disk alone");
+    }
+    task.progress("resuming the guest its image saved");
+    return disk.memory();
+  }
+
+  /**
+   * What a guest's saved memory needs of the QEMU that takes it back: the same CPUs, memory and
+   * devices (a seed of user data, volumes, a kernel booted directly).
+   */
+  static String machine(Task task, GuestSpec guest, List<dev.rota.agentapi.VolumeSpec> mounted) {
+    return cpus(task)
+        + " CPU, "
+        + memoryMib(task)
+        + " MiB, "
+        + (CloudInitSeed.seeded(guest, mounted) ? "user data" : "no user data")
+        + ", "
+        + mounted.size()
+        + " volumes, "
+        + (blank(guest.kernel()) ? "booted from its disk" : "booted from a kernel");
+  }
+
+  /**
+   * Gives the QEMU just started the memory it resumes from, and runs the guest. The VM's own saved
+   * memory ({@code own}) is used once: dropped whether or not the resume worked, so that the VM
+   * never runs twice from it; an image's stays in the image cache. A resume that fails ends the
+   * task, saying why.
+   */
+  private void resume(Task task, Path dir, Path saved, boolean own) {
     try {
       memory.load(
           GuestFiles.qmp(dir),
@@ -309,7 +368,9 @@ public final class QemuRuntime implements TaskRuntime {
       }
     } finally {
       try {
-        disks.dropMemory(task.spec.keepId(task.id));
+        if (own) {
+          disks.dropMemory(task.spec.keepId(task.id));
+        }
       } catch (IOException e) {
         task.progress("its saved memory could not be dropped: " + e.getMessage());
       }
@@ -349,9 +410,13 @@ public final class QemuRuntime implements TaskRuntime {
     }
     try {
       Path dir = supervisor.folder(task.id);
+      GuestSpec guest = task.spec.guest() == null ? GuestSpec.NONE : task.spec.guest();
+      List<dev.rota.agentapi.VolumeSpec> mounted =
+          task.spec.disk() == null ? List.of() : task.spec.disk().volumesOrNone();
       long bytes =
           disks.saveMemory(
               id,
+              machine(task, guest, mounted),
               target ->
                   memory.save(
                       GuestFiles.qmp(dir),
@@ -456,10 +521,14 @@ public final class QemuRuntime implements TaskRuntime {
    * its first task here, found again by the next), or one made afresh in the task's folder, which
    * goes with the task. At the size its spec asks for, when larger than the image.
    */
-  private Path rootDisk(Task task, Path dir, QemuHost host, ImageCache.Lease image, Integer uid)
+  /** A VM's root disk, and whether this task made it afresh from its image. */
+  private record RootDisk(Path file, boolean fresh) {}
+
+  private RootDisk rootDisk(Task task, Path dir, QemuHost host, ImageCache.Lease image, Integer uid)
       throws IOException, InterruptedException {
     dev.rota.agentapi.DiskSpec spec = task.spec.disk();
     Path overlay;
+    boolean[] fresh = {false};
     if (spec != null && spec.persistent()) {
       task.progress("finding the VM's disk");
       overlay =
@@ -470,6 +539,7 @@ public final class QemuRuntime implements TaskRuntime {
               at -> {
                 if (spec.from() == null || task.spec.arrives()) {
                   makeOverlay(host, image, at, spec);
+                  fresh[0] = true;
                   return;
                 }
                 // It moves with its disk: a copy of the one its last worker holds, never a fresh
@@ -482,9 +552,10 @@ public final class QemuRuntime implements TaskRuntime {
       Files.createDirectories(overlay.getParent());
       Files.deleteIfExists(overlay);
       makeOverlay(host, image, overlay, spec);
+      fresh[0] = true;
     }
     own(overlay, uid);
-    return overlay;
+    return new RootDisk(overlay, fresh[0]);
   }
 
   /**

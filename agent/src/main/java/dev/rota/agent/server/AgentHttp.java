@@ -195,7 +195,8 @@ public final class AgentHttp {
       return;
     }
     try {
-      dev.rota.agentapi.DiskSnapshot made = snapshots.snapshot(id, request.image());
+      dev.rota.agentapi.DiskSnapshot made =
+          snapshots.snapshot(id, request.image(), request.memory());
       if (made == null) {
         problem(x, 404, "no disk " + id + " on this worker");
         return;

@@ -92,6 +92,45 @@ class ImageCacheTest {
     assertFalse(Files.exists(both.path()), "and goes once no VM uses it");
   }
 
+  /**
+   * An image made here with a guest's memory beside its disk: counted in the cache's size, known
+   * again by the next agent, and evicted with its disk.
+   */
+  @Test
+  void theMemoryAnImageHoldsIsKeptWithItsDiskAndEvictedWithIt() throws Exception {
+    ImageCache cache = cache(3L * MIB);
+    Path disk = cache.newFile();
+    Files.write(disk, new byte[MIB]);
+    Path memory = cache.newFile();
+    byte[] state = new byte[MIB / 2];
+    state[7] = 7;
+    Files.write(memory, state);
+    String sha = ImageCache.sha256(disk);
+    String memorySha = ImageCache.sha256(memory);
+    String snap = "oci://127.0.0.1:5000/snaps/warm:1";
+    cache.keep(
+        snap,
+        disk,
+        sha,
+        memory,
+        new ImageCache.Memory(memorySha, state.length, "1 CPU, 128 MiB, user data, 0 volumes"));
+    assertEquals(MIB + MIB / 2, cache.bytes());
+
+    ImageCache again = cache(3L * MIB); // the next agent's
+    ImageCache.Lease lease = again.acquire(snap, p -> {});
+    assertEquals("1 CPU, 128 MiB, user data, 0 volumes", lease.machine());
+    assertTrue(java.util.Arrays.equals(state, Files.readAllBytes(lease.memory())));
+    again.release(lease.sha256());
+
+    clock.advance(Duration.ofMinutes(1));
+    again.release(again.acquire(image("b", MIB), p -> {}).sha256());
+    clock.advance(Duration.ofMinutes(1));
+    again.release(again.acquire(image("c", MIB), p -> {}).sha256());
+    assertFalse(again.refs().containsKey(snap), "the least recently used went");
+    assertFalse(Files.exists(lease.memory()), "and its memory with it");
+    assertEquals(2L * MIB, again.bytes());
+  }
+
   @Test
   void manyVmsAskingForOneImageAtOnceShareOneFetchAndHearItsProgress() throws Exception {
     byte[] content = new byte[4 * MIB];

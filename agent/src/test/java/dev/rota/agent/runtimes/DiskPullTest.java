@@ -134,7 +134,7 @@ class DiskPullTest {
     return disks.take(
         "box-3",
         task,
-        new ImageCache.Lease("file:///d.qcow2", "ab", data.resolve("d.qcow2"), "qcow2"),
+        new ImageCache.Lease("file:///d.qcow2", "ab", data.resolve("d.qcow2"), "qcow2", null, null),
         at -> {
           try {
             DiskPull.copy(from, "box-3", "disk.qcow2", at, p -> {});

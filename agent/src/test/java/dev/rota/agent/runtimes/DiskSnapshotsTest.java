@@ -72,15 +72,11 @@ class DiskSnapshotsTest {
     return out;
   }
 
-  @Test
-  void aDiskAtRestIsPushedKeptHereAndPulledElsewhereWithWhatItsGuestWrote() throws Exception {
-    TestGuest guest = TestGuest.get();
-    ImageCache here = cache("here");
-    ImageCache elsewhere = cache("elsewhere");
-    PersistentDisks disks = new PersistentDisks(data.resolve("disks"), here, json);
-    // The disk a VM's first task made, an overlay of its image, and what its guest then wrote.
-    ImageCache.Lease base = here.acquire(guest.qcow2Disk().toUri().toString(), p -> {});
-    Path overlay = disks.overlay("devbox-7");
+  /** The disk a VM's first task made on this worker: an overlay of the guest's image. */
+  private static Path overlay(PersistentDisks disks, ImageCache cache, TestGuest guest, String id)
+      throws Exception {
+    ImageCache.Lease base = cache.acquire(guest.qcow2Disk().toUri().toString(), p -> {});
+    Path overlay = disks.overlay(id);
     Files.createDirectories(overlay.getParent());
     run(
         "qemu-img",
@@ -93,16 +89,29 @@ class DiskSnapshotsTest {
         "-b",
         base.path().toString(),
         overlay.toString());
-    run("qemu-io", "-c", "write -P 0x5a 1M 64k", overlay.toString());
+    return overlay;
+  }
 
-    DiskSnapshots snapshots =
-        new DiskSnapshots(
-            disks,
-            here,
-            registry(),
-            () -> new QemuHost(Path.of("qemu-system-x86_64"), Path.of("qemu-img"), "tcg", "test"));
+  private DiskSnapshots snapshots(PersistentDisks disks, ImageCache here) throws Exception {
+    return new DiskSnapshots(
+        disks,
+        here,
+        registry(),
+        () -> new QemuHost(Path.of("qemu-system-x86_64"), Path.of("qemu-img"), "tcg", "test"));
+  }
+
+  @Test
+  void aDiskAtRestIsPushedKeptHereAndPulledElsewhereWithWhatItsGuestWrote() throws Exception {
+    TestGuest guest = TestGuest.get();
+    ImageCache here = cache("here");
+    ImageCache elsewhere = cache("elsewhere");
+    PersistentDisks disks = new PersistentDisks(data.resolve("disks"), here, json);
+    // The disk a VM's first task made, an overlay of its image, and what its guest then wrote.
+    Path overlay = overlay(disks, here, guest, "devbox-7");
+    run("qemu-io", "-c", "write -P 0x5a 1M 64k", overlay.toString());
+    DiskSnapshots snapshots = snapshots(disks, here);
     String image = "oci://" + registry.address + "/snaps/devbox:1";
-    DiskSnapshot made = snapshots.snapshot("devbox-7", image);
+    DiskSnapshot made = snapshots.snapshot("devbox-7", image, false);
     assertEquals(image, made.image());
     assertTrue(made.digest().matches("sha256:[0-9a-f]{64}"), made.digest());
     assertTrue(here.refs().containsKey(image), "kept in this worker's cache: " + here.refs());
@@ -128,7 +137,7 @@ class DiskSnapshotsTest {
             image.substring(0, image.lastIndexOf(':')) + "@" + made.digest(), p -> {});
     assertEquals(pulled.sha256(), pinned.sha256(), "pinned by the digest it answered");
 
-    assertNull(snapshots.snapshot("devbox-8", image), "a disk this worker does not hold");
+    assertNull(snapshots.snapshot("devbox-8", image, false), "a disk this worker does not hold");
     IllegalStateException busy =
         assertThrows(
             IllegalStateException.class,
@@ -137,11 +146,54 @@ class DiskSnapshotsTest {
                     "devbox-7",
                     at -> {
                       try {
-                        snapshots.snapshot("devbox-7", image + "-again");
+                        snapshots.snapshot("devbox-7", image + "-again", false);
                       } catch (ImageCache.ImageException | InterruptedException e) {
                         throw new java.io.IOException(e);
                       }
                     }));
     assertEquals("disk devbox-7 is being snapshotted already", busy.getMessage());
+  }
+
+  /**
+   * A suspended VM's saved memory goes with its disk as a layer naming the machine it was saved on:
+   * another worker's cache hands it out with the disk, for that reference only; the VM resumed
+   * meanwhile (its memory dropped) takes nothing from the image kept here.
+   */
+  @Test
+  void aSuspendedVmsMemoryGoesWithItsDiskAndComesBackWithThatImageAlone() throws Exception {
+    TestGuest guest = TestGuest.get();
+    ImageCache here = cache("here");
+    ImageCache elsewhere = cache("elsewhere");
+    PersistentDisks disks = new PersistentDisks(data.resolve("disks"), here, json);
+    overlay(disks, here, guest, "sandbox-2");
+    DiskSnapshots snapshots = snapshots(disks, here);
+    String image = "oci://" + registry.address + "/snaps/sandbox:warm";
+    IllegalStateException none =
+        assertThrows(
+            IllegalStateException.class, () -> snapshots.snapshot("sandbox-2", image, true));
+    assertTrue(none.getMessage().contains("no saved memory"), none.getMessage());
+
+    byte[] state = new byte[300_000];
+    new java.util.Random(7).nextBytes(state);
+    String machine = "1 CPU, 128 MiB, user data, 0 volumes, booted from its disk";
+    disks.saveMemory("sandbox-2", machine, at -> Files.write(at, state));
+    DiskSnapshot made = snapshots.snapshot("sandbox-2", image, true);
+    assertEquals(state.length, made.memoryBytes());
+    disks.dropMemory("sandbox-2"); // resumed
+    ImageCache.Lease kept = here.acquire(image, p -> {});
+    assertEquals(machine, kept.machine());
+    assertTrue(java.util.Arrays.equals(state, Files.readAllBytes(kept.memory())), "kept whole");
+
+    ImageCache.Lease pulled = elsewhere.acquire(image, p -> {});
+    assertEquals(machine, pulled.machine());
+    assertTrue(java.util.Arrays.equals(state, Files.readAllBytes(pulled.memory())), "pulled whole");
+
+    // The same disk as an image of its own, without memory: its VMs boot.
+    DiskSnapshot diskAlone = snapshots.snapshot("sandbox-2", image + "-cold", false);
+    assertEquals(0, diskAlone.memoryBytes());
+    ImageCache.Lease cold = elsewhere.acquire(image + "-cold", p -> {});
+    assertEquals(pulled.sha256(), cold.sha256(), "the same disk");
+    assertNull(cold.memory());
+    assertNull(cold.machine());
   }
 }

@@ -7,7 +7,7 @@ import jakarta.validation.constraints.Size;
 
 /**
  * {@code POST /v1/vms/{name}/snapshot}: the OCI reference, with a tag, to push the VM's disk to as
- * an image.
+ * an image; {@code memory} (false when absent) to push a suspended VM's saved memory with it.
  */
 @Serdeable
 @com.fasterxml.jackson.annotation.JsonIgnoreProperties(ignoreUnknown = false)
@@ -19,4 +19,11 @@ public record SnapshotRequest(
             message =
                 "must be an image in an OCI registry with a tag to push to,"
                     + " oci://registry/repository:tag")
-        String image) {}
+        String image,
+    @io.micronaut.core.annotation.Nullable Boolean memory) {
+
+  /** Whether the VM's saved memory goes with its disk. */
+  public boolean withMemory() {
+    return Boolean.TRUE.equals(memory);
+  }
+}

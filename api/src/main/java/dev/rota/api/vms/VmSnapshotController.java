@@ -36,10 +36,13 @@ public class VmSnapshotController {
     this.bodies = bodies;
   }
 
-  /** What a snapshot made: the image, pinned by its digest, and the worker whose cache holds it. */
+  /**
+   * What a snapshot made: the image, pinned by its digest, the sizes of its disk and of the memory
+   * saved with it (0 for none), and the worker whose cache holds it.
+   */
   @io.micronaut.serde.annotation.Serdeable
   public record SnapshotView(
-      String image, String digest, String pinned, long bytes, String worker) {}
+      String image, String digest, String pinned, long bytes, long memoryBytes, String worker) {}
 
   @RequiresRole({Role.COMPUTE_WRITE})
   @Post("/{name}/snapshot")
@@ -53,18 +56,21 @@ public class VmSnapshotController {
       description =
           "Saves the persistent disk of a stopped, suspended or failed qemu VM, flattened with its"
               + " image, as an image pushed to the OCI registry named; answered once it is pushed."
-              + " New VMs and sets start from it by that reference.")
+              + " New VMs and sets start from it by that reference. With memory, a suspended VM's"
+              + " saved memory goes with it: a VM started from the image, with the same CPUs,"
+              + " memory and devices, goes on from where that guest was instead of booting.")
   @ProblemAnswers.Invalid
   @ProblemAnswers.Missing
   @ProblemAnswers.Conflicting
   public SnapshotView snapshot(String name, @Body @Nullable String body) {
     SnapshotRequest request = bodies.read(body, SnapshotRequest.class);
-    VmSnapshots.Taken taken = snapshots.snapshot(name, request.image());
+    VmSnapshots.Taken taken = snapshots.snapshot(name, request.image(), request.withMemory());
     return new SnapshotView(
         taken.made().image(),
         taken.made().digest(),
         taken.made().image() + "@" + taken.made().digest(),
         taken.made().bytes(),
+        taken.made().memoryBytes(),
         taken.worker());
   }
 }

@@ -5,6 +5,7 @@ import dev.rota.api.paging.PageRequest;
 import dev.rota.api.problem.Problems;
 import dev.rota.control.VmSetCommands;
 import dev.rota.control.VmSetCommands.SetSpec;
+import dev.rota.core.lifecycle.PoolStandby;
 import dev.rota.store.VmRepository;
 import dev.rota.store.VmSetRepository;
 import dev.rota.store.VmSetRow;
@@ -36,7 +37,7 @@ public class PoolService {
     if (!template.volumes().isEmpty()) {
       throw Problems.badRequest("template.volumes", "cannot be given: a pool's VMs mount none");
     }
-    boolean suspended = VmSetRow.SUSPENDED.equals(request.standby());
+    boolean suspended = PoolStandby.of(request.standby()) == PoolStandby.SUSPENDED;
     if (suspended) {
       String cannot =
           dev.rota.core.lifecycle.SuspendRule.refusal(
@@ -51,7 +52,7 @@ public class PoolService {
             request.name(),
             request.minReady(),
             request.max(),
-            suspended ? VmSetRow.SUSPENDED : null,
+            suspended ? PoolStandby.SUSPENDED.wireName() : null,
             new SetSpec(
                 request.minReady(),
                 template,
@@ -112,7 +113,7 @@ public class PoolService {
         dev.rota.api.vms.VmSpecView.of(row.template()),
         VmSetService.shown(row.spread()),
         row.maxUnavailable(),
-        row.keepsSuspended() ? VmSetRow.SUSPENDED : "running",
+        PoolStandby.of(row.poolStandby()).wireName(),
         new PoolView.Status(ready, counts.total() - ready, claimed, message),
         row.createdAt());
   }

@@ -114,14 +114,14 @@ public interface AgentClient {
 
   /**
    * {@code POST /v1/disks/{id}/snapshot}: the persistent disk, at rest, saved as {@code image} (an
-   * {@code oci://} reference), pushed to its registry and kept in the worker's image cache;
-   * answered once it is pushed.
+   * {@code oci://} reference), with the memory its suspended VM saved when {@code memory}, pushed
+   * to its registry and kept in the worker's image cache; answered once it is pushed.
    *
    * @throws AgentRejectedException on a 4xx or 502 (404: no such disk there; 409: a task runs from
-   *     it; 502: the registry refused it)
+   *     it, or no memory is saved with it; 502: the registry refused it)
    */
   dev.rota.agentapi.DiskSnapshot snapshotDisk(
-      AgentAddress agent, String diskId, String image, Duration timeout);
+      AgentAddress agent, String diskId, String image, boolean memory, Duration timeout);
 
   /** {@code GET /v1/disks}: the persistent disks the worker holds; none from an older agent. */
   java.util.List<dev.rota.agentapi.HeldDisk> disks(AgentAddress agent, Duration timeout);

@@ -242,7 +242,7 @@ public class HttpAgentClient implements AgentClient {
 
   @Override
   public dev.rota.agentapi.DiskSnapshot snapshotDisk(
-      AgentAddress agent, String diskId, String image, Duration timeout) {
+      AgentAddress agent, String diskId, String image, boolean memory, Duration timeout) {
     String path = "/v1/disks/" + encode(diskId) + "/snapshot";
     try {
       HttpResponse<String> answer =
@@ -253,7 +253,7 @@ public class HttpAgentClient implements AgentClient {
                   .POST(
                       HttpRequest.BodyPublishers.ofByteArray(
                           json.writeValueAsBytes(
-                              new dev.rota.agentapi.DiskSnapshot.Request(image)))),
+                              new dev.rota.agentapi.DiskSnapshot.Request(image, memory)))),
               timeout);
       if (answer.statusCode() == 502) {
         // The registry refused it: the agent says why, for the user to read.

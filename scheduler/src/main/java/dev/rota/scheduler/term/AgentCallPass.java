@@ -432,12 +432,9 @@ public class AgentCallPass {
           a.vm(), clock.instant(), USER_DATA, "user data delivered to task " + a.taskId());
       done.add(a.id());
       return null;
-    } catch (AgentRejectedException e) {
-      notCarriedOut(a, e, tally.failed);
-      return null;
     } catch (RuntimeException e) {
       notCarriedOut(a, e, tally.failed);
-      return e;
+      return e instanceof AgentRejectedException ? null : e;
     }
   }
 

@@ -262,7 +262,7 @@ public class FakeAgents implements AgentClient {
 
   @Override
   public dev.rota.agentapi.DiskSnapshot snapshotDisk(
-      AgentAddress agent, String diskId, String image, Duration timeout) {
+      AgentAddress agent, String diskId, String image, boolean memory, Duration timeout) {
     throw new dev.rota.agentapi.AgentRejectedException(404, "fake agents hold no disks");
   }
 
