@@ -8,8 +8,10 @@ import ch.qos.logback.core.spi.FilterReply;
 
 /**
  * Drops the SDK's pollers' warnings, stack trace and all, for each poll that failed because the
- * Temporal server was out of reach (gRPC {@code UNAVAILABLE}) or ended the poll as it went away or
- * came back ({@code CANCELLED: context canceled}, the server's own cancel): a hundred and more a
+ * Temporal server was out of reach (gRPC {@code UNAVAILABLE}), ended the poll as it went away or
+ * came back ({@code CANCELLED: context canceled}, the server's own cancel), or failed inside as it
+ * came back on its state ({@code UNKNOWN: something went wrong, please retry (id)}: the server's
+ * word for an internal error, whose cause its own log holds under that id): a hundred and more a
  * minute from every poller while it is away, where the host's outage watch says it once and again
  * when it is back. A poll failing for another reason still shows.
  */
@@ -18,6 +20,9 @@ public final class TemporalAwayFilter extends Filter<ILoggingEvent> {
 
   /** A poll the server cancelled, as it does with those under way when it stops or restarts. */
   static final String SERVER_CANCELLED = "CANCELLED: context canceled";
+
+  /** An internal error of the server's, as it tells its clients, masked, with an id. */
+  static final String SERVER_FAILED = "UNKNOWN: something went wrong, please retry";
 
   @Override
   public FilterReply decide(ILoggingEvent event) {
@@ -30,7 +35,8 @@ public final class TemporalAwayFilter extends Filter<ILoggingEvent> {
       if ("io.grpc.StatusRuntimeException".equals(t.getClassName())
           && t.getMessage() != null
           && (t.getMessage().startsWith("UNAVAILABLE")
-              || t.getMessage().equals(SERVER_CANCELLED))) {
+              || t.getMessage().equals(SERVER_CANCELLED)
+              || t.getMessage().startsWith(SERVER_FAILED))) {
         return FilterReply.DENY;
       }
     }

@@ -31,6 +31,19 @@ class TemporalAwayFilterTest {
             Status.CANCELLED.withDescription("context canceled").asRuntimeException()),
         "a poll the server cancelled as it went away or came back");
     assertEquals(
+        FilterReply.DENY,
+        decide(
+            POLLER,
+            Level.WARN,
+            Status.UNKNOWN
+                .withDescription("something went wrong, please retry (53cb9dcc)")
+                .asRuntimeException()),
+        "a poll that failed inside the server as it came back");
+    assertEquals(
+        FilterReply.NEUTRAL,
+        decide(POLLER, Level.WARN, Status.UNKNOWN.withDescription("other").asRuntimeException()),
+        "an unknown failure of another kind shows");
+    assertEquals(
         FilterReply.NEUTRAL,
         decide(
             POLLER,

@@ -516,14 +516,14 @@ public final class QemuRuntime implements TaskRuntime {
   /** The marker of a guest paused in place. */
   private static final String PAUSED = "paused";
 
+  /** A VM's root disk, and whether this task made it afresh from its image. */
+  private record RootDisk(Path file, boolean fresh) {}
+
   /**
    * The VM's root disk, an overlay of its image: the VM's persistent disk on this worker (made by
    * its first task here, found again by the next), or one made afresh in the task's folder, which
    * goes with the task. At the size its spec asks for, when larger than the image.
    */
-  /** A VM's root disk, and whether this task made it afresh from its image. */
-  private record RootDisk(Path file, boolean fresh) {}
-
   private RootDisk rootDisk(Task task, Path dir, QemuHost host, ImageCache.Lease image, Integer uid)
       throws IOException, InterruptedException {
     dev.rota.agentapi.DiskSpec spec = task.spec.disk();
@@ -730,6 +730,11 @@ public final class QemuRuntime implements TaskRuntime {
             "panic=exit-failure",
             "-device",
             "isa-debug-exit,iobase=0xf4,iosize=0x01",
+            // A generation id the guest reads through ACPI, new in each QEMU: a guest resumed
+            // from saved memory (many, from one image's) is told it may have been cloned, and
+            // Linux reseeds its random numbers, so that no two guests draw the same keys.
+            "-device",
+            "vmgenid,guid=auto",
             "-nic",
             nic(task.spec.portsOrNone(), forwardHost, task.spec.network())));
     if (rootDisk != null && volumes.isEmpty()) {

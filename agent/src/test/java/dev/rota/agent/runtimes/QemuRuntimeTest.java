@@ -715,6 +715,10 @@ public class QemuRuntimeTest {
         "VM status: running", qmp.human(control, "info status", Duration.ofSeconds(3)).strip());
     eventually("counting on", BOOT, () -> console("sleeper.0").contains("count=5 "));
 
+    String generation =
+        qmp.execute(control, "query-vm-generation-id", null, Duration.ofSeconds(3))
+            .path("guid")
+            .asText();
     long bytes = runtime.suspend(before);
     assertTrue(before.ended(), "its QEMU ended");
     assertEquals("exited", last(first).state(), last(first).toString());
@@ -730,6 +734,17 @@ public class QemuRuntimeTest {
     eventually("counting on", BOOT, () -> console("sleeper.1").contains(goesOn));
     assertFalse(console("sleeper.1").contains(TestGuest.UP), "it did not boot again");
     assertFalse(Files.exists(disks.memory("sleeper-5")), "its memory is used once");
+    String resumed =
+        qmp.execute(
+                GuestFiles.qmp(supervisor.folder("sleeper.1")),
+                "query-vm-generation-id",
+                null,
+                Duration.ofSeconds(3))
+            .path("guid")
+            .asText();
+    assertTrue(
+        resumed.matches("[0-9a-f-]{36}") && !resumed.equals(generation),
+        "a new generation, which tells the guest it may be a copy: " + generation + ", " + resumed);
     assertEquals(List.of(), disks.list());
     sayThenStop(after, TestGuest.countsOn(console("sleeper.1")));
     assertEquals("exited", last(second).state(), "its power button works: " + last(second));
