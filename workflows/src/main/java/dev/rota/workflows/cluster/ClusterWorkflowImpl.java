@@ -48,6 +48,15 @@ public class ClusterWorkflowImpl implements ClusterWorkflow {
   private TermSummary lastTerm;
 
   /**
+   * Whether no timer told what the last term did: a wake-up was waiting when it ended, so the next
+   * term came at once, and its activity's line tells it instead ({@link TermLines#starting}).
+   */
+  private boolean lastUntold;
+
+  /** The change that tells a term no timer followed in the next term's line. */
+  static final String UNTOLD_TERMS = "untold-terms";
+
+  /**
    * Whether the last term's host said a quiet term may rest ({@link TermOutcome#quietTermsRest}:
    * its Temporal lets it); false until a term has said it. Only a resting term is cancelled.
    */
@@ -83,6 +92,8 @@ public class ClusterWorkflowImpl implements ClusterWorkflow {
         Workflow.continueAsNew(new ClusterState(term, lastTerm, wakeRequested));
       }
       if (wait != null) {
+        lastUntold =
+            wakeRequested && Workflow.getVersion(UNTOLD_TERMS, Workflow.DEFAULT_VERSION, 1) == 1;
         Timers.sleepUnless(wait, TermLines.done(lastTerm, wait), () -> wakeRequested);
       }
     }
@@ -108,7 +119,7 @@ public class ClusterWorkflowImpl implements ClusterWorkflow {
         Workflow.newActivityStub(
             ClusterActivities.class,
             ActivityOptions.newBuilder(ActivityDefaults.heartbeating(retryCap))
-                .setSummary(TermLines.starting(numberKnown ? term : 0, woken, lastTerm))
+                .setSummary(TermLines.starting(numberKnown ? term : 0, woken, lastTerm, lastUntold))
                 // A wake-up ends the wait for the next attempt; one running finishes first, so
                 // that two terms never run at once.
                 .setCancellationType(ActivityCancellationType.WAIT_CANCELLATION_COMPLETED)

@@ -13,11 +13,12 @@ final class TermLines {
   private TermLines() {}
 
   /**
-   * The term's activity: its number, why it runs now, and what the last term left waiting. A term
-   * number of 0 is not known yet (the quiet terms before it ran unseen): the activity's result and
-   * the timer after it tell it.
+   * The term's activity: its number, why it runs now, and what the last term left waiting; or, when
+   * no timer told what the last term did ({@code lastUntold}: a wake-up was waiting, so the next
+   * term came at once), that. A term number of 0 is not known yet (the quiet terms before it ran
+   * unseen): the activity's result and the timer after it tell it.
    */
-  static String starting(long term, boolean woken, TermSummary last) {
+  static String starting(long term, boolean woken, TermSummary last, boolean lastUntold) {
     List<String> known = new ArrayList<>();
     if (woken) {
       known.add("woken");
@@ -25,6 +26,8 @@ final class TermLines {
     TermDecisions d = last == null ? null : last.decisions();
     if (d == null) {
       known.add("first look");
+    } else if (lastUntold) {
+      known.add("after term " + last.term() + ": " + deeds(last));
     } else {
       known.add(d.pending() + " waiting");
       if (last.applied() != null && last.applied().remaining() > 0) {
@@ -36,6 +39,16 @@ final class TermLines {
 
   /** The timer after a term: what it did, in counts that are not zero, and the wait. */
   static String done(TermSummary term, Duration wait) {
+    return "term "
+        + term.term()
+        + ": "
+        + deeds(term)
+        + " — next in "
+        + dev.rota.workflows.Readable.duration(wait);
+  }
+
+  /** What a term did, in counts that are not zero, and what it left waiting; or quiet. */
+  private static String deeds(TermSummary term) {
     List<String> did = new ArrayList<>();
     TermDecisions d = term.decisions();
     if (d != null) {
@@ -51,14 +64,7 @@ final class TermLines {
       }
       did.add(d.pending() + " waiting");
     }
-    String what =
-        did.size() <= 1 && d != null && d.pending() == 0 ? "quiet" : String.join(" · ", did);
-    return "term "
-        + term.term()
-        + ": "
-        + what
-        + " — next in "
-        + dev.rota.workflows.Readable.duration(wait);
+    return did.size() <= 1 && d != null && d.pending() == 0 ? "quiet" : String.join(" · ", did);
   }
 
   private static void count(List<String> into, long n, String what) {

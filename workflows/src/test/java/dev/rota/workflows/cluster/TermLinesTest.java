@@ -23,15 +23,20 @@ class TermLinesTest {
 
   @Test
   void aTermStartsFromWhatTheLastOneLeft() {
-    assertEquals("term 1: first look", TermLines.starting(1, false, null));
+    assertEquals("term 1: first look", TermLines.starting(1, false, null, false));
     assertEquals(
         "term 812: woken, 3 waiting, 2 actions left over",
-        TermLines.starting(812, true, term(811, 0, 0, 0, 3, 0, 2)));
-    assertEquals("term 9: 0 waiting", TermLines.starting(9, false, term(8, 1, 0, 0, 0, 1, 0)));
+        TermLines.starting(812, true, term(811, 0, 0, 0, 3, 0, 2), false));
+    assertEquals(
+        "term 9: 0 waiting", TermLines.starting(9, false, term(8, 1, 0, 0, 0, 1, 0), false));
     assertEquals(
         "next term: woken, 3 waiting",
-        TermLines.starting(0, true, term(811, 0, 0, 0, 3, 0, 0)),
+        TermLines.starting(0, true, term(811, 0, 0, 0, 3, 0, 0), false),
         "after quiet terms the workflow did not see, the number is the activity's to tell");
+    assertEquals(
+        "term 9: woken, after term 8: placed 1 · started 1 · 0 waiting",
+        TermLines.starting(9, true, term(8, 1, 0, 0, 0, 1, 0), true),
+        "no timer told what the last term did (a wake-up was waiting): this line does");
   }
 
   @Test
