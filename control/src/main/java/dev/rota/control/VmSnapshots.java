@@ -83,7 +83,7 @@ public class VmSnapshots {
               + vm.state().status()
               + ": stop or suspend it first, a snapshot is of a disk at rest");
     }
-    if (memory && !"suspended".equals(vm.state().status())) {
+    if (memory && !vm.state().isSuspended()) {
       throw new Refused(
           "VM "
               + name

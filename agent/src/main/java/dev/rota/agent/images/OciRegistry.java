@@ -216,20 +216,21 @@ public final class OciRegistry {
   static final String MACHINE_ANNOTATION = "dev.rota.machine";
 
   /**
-   * A guest's memory pushed with its disk: the file, its SHA-256, and the machine (CPUs, memory,
-   * devices) it was saved on, which a QEMU that loads it must be.
-   */
-  public record PushedMemory(Path file, String sha256, String machine) {}
-
-  /**
    * Pushes {@code disk} (whose content has SHA-256 {@code sha256}) as {@code image} (a reference
    * with a tag), an artifact of one layer titled {@code title} and an empty config, as {@code oras
-   * push} would: what {@link #pull} takes back on any worker. Blobs the registry holds already are
-   * not sent again.
+   * push} would: what {@link #pull} takes back on any worker. With {@code memory} (else null), the
+   * guest's memory in {@code memoryFile} goes with it as a second layer that names its machine.
+   * Blobs the registry holds already are not sent again.
    *
    * @return the manifest's digest, which pins the image ({@code image@sha256:...})
    */
-  public String push(String image, Path disk, String sha256, String title, PushedMemory memory)
+  public String push(
+      String image,
+      Path disk,
+      String sha256,
+      String title,
+      Path memoryFile,
+      ImageCache.Memory memory)
       throws ImageCache.ImageException, IOException, InterruptedException {
     Reference ref = Reference.parse(image);
     if (ref.digest() != null) {
@@ -253,7 +254,7 @@ public final class OciRegistry {
             "annotations",
             Map.of("org.opencontainers.image.title", title)));
     if (memory != null) {
-      upload(ref, "sha256:" + memory.sha256(), memory.file());
+      upload(ref, "sha256:" + memory.sha256(), memoryFile);
       layers.add(
           Map.of(
               "mediaType",
@@ -261,7 +262,7 @@ public final class OciRegistry {
               "digest",
               "sha256:" + memory.sha256(),
               "size",
-              java.nio.file.Files.size(memory.file()),
+              memory.size(),
               "annotations",
               Map.of(
                   "org.opencontainers.image.title",

@@ -61,18 +61,14 @@ public final class DiskSnapshots {
       }
       long bytes = Files.size(made);
       String sha = ImageCache.sha256(made); // read once, for the registry and the cache
-      OciRegistry.PushedMemory memory =
+      ImageCache.Memory memory =
           withMemory
-              ? new OciRegistry.PushedMemory(memoryMade, ImageCache.sha256(memoryMade), machine[0])
+              ? new ImageCache.Memory(
+                  ImageCache.sha256(memoryMade), Files.size(memoryMade), machine[0])
               : null;
-      long memoryBytes = withMemory ? Files.size(memoryMade) : 0;
-      String digest = registry.push(image, made, sha, "disk.qcow2", memory);
-      images.keep(
-          image,
-          made,
-          sha,
-          memoryMade,
-          memory == null ? null : new ImageCache.Memory(memory.sha256(), memoryBytes, machine[0]));
+      long memoryBytes = memory == null ? 0 : memory.size();
+      String digest = registry.push(image, made, sha, "disk.qcow2", memoryMade, memory);
+      images.keep(image, made, sha, memoryMade, memory);
       log.info(
           "disk {} snapshotted as {} ({}, {} bytes, {} bytes of memory)",
           id,

@@ -61,6 +61,11 @@ public final class PersistentDisks {
     return root.resolve(id).resolve("disk.qcow2");
   }
 
+  /** Where the machine {@code id}'s saved memory was saved on is written, saved or not. */
+  private Path machineOfMemory(String id) {
+    return root.resolve(id).resolve("memory.machine");
+  }
+
   /** Where the saved memory of {@code id} is, saved or not. */
   public Path memory(String id) {
     return root.resolve(id).resolve("memory.state");
@@ -71,7 +76,7 @@ public final class PersistentDisks {
    * QEMU loading it must be; null when it is not known.
    */
   public String memoryMachine(String id) throws IOException {
-    Path file = root.resolve(id).resolve("memory.machine");
+    Path file = machineOfMemory(id);
     return Files.exists(file) ? Files.readString(file, StandardCharsets.UTF_8) : null;
   }
 
@@ -88,9 +93,9 @@ public final class PersistentDisks {
       json.writeValue(dir.resolve("disk.json").toFile(), new Record(id, null, null));
     }
     if (machine == null) {
-      Files.deleteIfExists(dir.resolve("memory.machine"));
+      Files.deleteIfExists(machineOfMemory(id));
     } else {
-      Files.writeString(dir.resolve("memory.machine"), machine, StandardCharsets.UTF_8);
+      Files.writeString(machineOfMemory(id), machine, StandardCharsets.UTF_8);
     }
     Path partial = dir.resolve("memory.state.partial");
     Files.deleteIfExists(partial);
@@ -104,7 +109,7 @@ public final class PersistentDisks {
   /** Drops {@code id}'s saved memory, and its folder when it holds no disk. */
   public synchronized void dropMemory(String id) throws IOException {
     Files.deleteIfExists(memory(id));
-    Files.deleteIfExists(root.resolve(id).resolve("memory.machine"));
+    Files.deleteIfExists(machineOfMemory(id));
     if (!Files.exists(overlay(id)) && Files.isDirectory(root.resolve(id))) {
       dev.rota.agent.machine.Folders.delete(root.resolve(id));
     }
