@@ -22,6 +22,28 @@ public record LiveMove(String worker, long bytes, long pausedMs) {
   public record Request(
       String worker, String endpoint, String task, String token, String certificateSha256) {}
 
+  /**
+   * {@code GET /v1/disks/{id}/move}'s answer, asked by the agent a VM moves to when it never heard
+   * the answer to its move: where the move stands on the worker the VM leaves, settled from its
+   * QEMU's own state.
+   *
+   * @param state {@link #MOVING}, {@link #MOVED}, {@link #STAYS} or {@link #GONE}
+   * @param worker for {@link #MOVED}, the worker the VM went to
+   */
+  public record Outcome(String state, String worker) {
+    /** Under way, or cut short by an agent restart and not yet settled: ask again. */
+    public static final String MOVING = "moving";
+
+    /** The VM went to {@code worker}: its QEMU there has the guest. */
+    public static final String MOVED = "moved";
+
+    /** The VM runs here and nothing moves it: a move asked for failed, or will. */
+    public static final String STAYS = "stays";
+
+    /** No task here runs the VM, and none sent it: it can arrive nowhere now. */
+    public static final String GONE = "gone";
+  }
+
   /** What a VM arriving at a task is sent over: its memory, or one of its disks (QEMU's NBD). */
   public static final java.util.List<String> CHANNELS = java.util.List.of("memory", "disks");
 }

@@ -12,10 +12,10 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.BooleanSupplier;
 
 /**
- * A TCP proxy in front of an agent that loses its answers once {@code cut} holds: the connection to
- * the client is reset when the agent sends anything then, while the agent's side stays open (what
- * it sends is read and dropped), so that the agent carries out the request and its client never
- * hears how it went. Bytes pass through untouched, TLS and all.
+ * A TCP proxy in front of an agent that loses one answer, the first it sends once {@code cut}
+ * holds: the connection to the client is reset then, while the agent's side stays open (what it
+ * sends is read and dropped), so that the agent carries out the request and its client never hears
+ * how it went. Bytes pass through untouched, TLS and all.
  */
 final class AnswerCuttingProxy implements AutoCloseable {
   private final ServerSocket server;
@@ -41,7 +41,7 @@ final class AnswerCuttingProxy implements AutoCloseable {
     return server.getLocalPort();
   }
 
-  /** How many answers were lost so far. */
+  /** How many answers were lost so far: none, or the one. */
   int cuts() {
     return cuts.get();
   }
@@ -72,9 +72,8 @@ final class AnswerCuttingProxy implements AutoCloseable {
       OutputStream out = to.getOutputStream();
       int n;
       while ((n = in.read(buffer)) >= 0) {
-        if (answers && !cutOff && cut.getAsBoolean()) {
+        if (answers && !cutOff && cut.getAsBoolean() && cuts.compareAndSet(0, 1)) {
           cutOff = true;
-          cuts.incrementAndGet();
           to.setSoLinger(true, 0); // a reset, as a connection lost on the way
           to.close();
         }

@@ -244,6 +244,16 @@ class QemuLiveMoveTest {
     eventually("running on w-b", BOOT, () -> "running".equals(task(to, "mover.1").get("state")));
     assertEquals(1, lossy.cuts(), "w-a's answer was lost");
     lossy.close();
+    // What w-b's agent asked w-a's once the answer was lost, and what w-b's says of the VM now.
+    assertEquals(
+        Map.of("state", "moved", "worker", "w-b"),
+        json.readValue(
+            send(from, "GET", "/v1/disks/mover-3/move?worker=w-b", null).body(), Map.class));
+    assertEquals(
+        "stays",
+        json.readValue(send(to, "GET", "/v1/disks/mover-3/move?worker=w-a", null).body(), Map.class)
+            .get("state"));
+    assertEquals(400, send(to, "GET", "/v1/disks/mover-3/move", null).statusCode());
     String goesOn = TestGuest.countsOn(console(a, "mover.0"));
     eventually(
         "counting on in the same boot on w-b", BOOT, () -> console(b, "mover.1").contains(goesOn));

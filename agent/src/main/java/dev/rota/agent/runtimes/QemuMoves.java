@@ -170,6 +170,26 @@ final class QemuMoves {
   }
 
   /**
+   * What the folder {@code dir} of a task says of its VM's move: {@code moving} (under way, or cut
+   * short by an agent restart that has not settled it yet), {@code moved}, or null for none.
+   */
+  LiveMove.Outcome outcome(Path dir) {
+    try {
+      if (Files.exists(dir.resolve(MOVING))) {
+        return new LiveMove.Outcome(LiveMove.Outcome.MOVING, null);
+      }
+      Path moved = dir.resolve(MOVED);
+      if (Files.exists(moved)) {
+        return new LiveMove.Outcome(
+            LiveMove.Outcome.MOVED, Files.readString(moved, StandardCharsets.UTF_8).strip());
+      }
+    } catch (IOException e) {
+      // gone as it was read: the task says the rest
+    }
+    return null;
+  }
+
+  /**
    * Settles a move of {@code task}'s VM that an agent restart cut short (its relays went with the
    * agent, so the move failed or had just completed): true when the guest reached the other worker
    * (its QEMU here may end, the task saying where it went), else the guest runs on here.
@@ -269,32 +289,38 @@ final class QemuMoves {
   void arrive(Task task, Path dir, BooleanSupplier alive, Runnable end) {
     CompletableFuture<Void> taking =
         ready.computeIfAbsent(task.id, id -> new CompletableFuture<>());
-    boolean[] gaveUp = {false};
+    String[] gaveUp = {null};
     pumps.execute(
         () -> {
           try {
             moves.await(GuestFiles.qmp(dir), dir, disks(dir), GuestFiles.incoming(dir), alive);
             taking.complete(null);
             dev.rota.agentapi.DiskSpec disk = task.spec.disk();
+            BooleanSupplier leaving = () -> true;
             if (disk != null && disk.from() != null) {
               try {
-                send(task, disk.from(), disk.id(), alive); // the move done, or why not
+                send(task, disk.from(), disk.id()); // the move done, or why not
               } catch (Unanswered e) {
                 // The other agent had the request, and its answer was lost: the move may have
-                // gone through. Only this QEMU knows whether the VM is here; ending it now could
-                // end the only copy of the guest.
+                // gone through. Ending this QEMU now could end the only copy of the guest; this
+                // QEMU and the other agent, asked again, say how it ended.
                 log.info(
-                    "task {}: {}; its QEMU says whether the VM arrived", task.id, e.getMessage());
+                    "task {}: {}; asking it again how the move ended", task.id, e.getMessage());
+                leaving = askingAgain(task, disk.from(), disk.id(), gaveUp);
               }
             }
             long firstBy = System.nanoTime() + FIRST_CONTACT.toNanos();
+            BooleanSupplier stillComing = leaving;
             BooleanSupplier waiting =
                 () -> {
                   if (!contacted.contains(task.id) && System.nanoTime() > firstBy) {
-                    gaveUp[0] = true;
+                    gaveUp[0] =
+                        "nothing came from the worker it leaves in "
+                            + FIRST_CONTACT.toMinutes()
+                            + " minutes";
                     return false;
                   }
-                  return alive.getAsBoolean();
+                  return stillComing.getAsBoolean() && alive.getAsBoolean();
                 };
             moves.arrived(
                 GuestFiles.qmp(dir),
@@ -308,12 +334,7 @@ final class QemuMoves {
               Thread.currentThread().interrupt();
             }
             taking.completeExceptionally(e);
-            String why =
-                gaveUp[0]
-                    ? "nothing came from the worker it leaves in "
-                        + FIRST_CONTACT.toMinutes()
-                        + " minutes"
-                    : String.valueOf(e.getMessage());
+            String why = gaveUp[0] != null ? gaveUp[0] : String.valueOf(e.getMessage());
             log.info("task {}: its VM did not arrive: {}", task.id, why);
             try {
               Files.writeString(dir.resolve(ARRIVAL_FAILURE), why, StandardCharsets.UTF_8);
@@ -328,13 +349,110 @@ final class QemuMoves {
         });
   }
 
+  /** How often a task whose move's answer was lost asks the other agent again. */
+  private static final Duration ASK_AGAIN = Duration.ofSeconds(2);
+
+  /**
+   * While a task whose move's answer was lost waits on its QEMU: false, with why in {@code gaveUp},
+   * once the agent of {@code from} says the VM can no longer come (it runs on there, or nothing
+   * there has it twice in a row). An agent that does not answer may be restarting: it is asked
+   * again.
+   */
+  private BooleanSupplier askingAgain(
+      Task task, dev.rota.agentapi.DiskSource from, String id, String[] gaveUp) {
+    long[] next = {0};
+    int[] gone = {0};
+    return () -> {
+      if (System.nanoTime() < next[0]) {
+        return true;
+      }
+      next[0] = System.nanoTime() + ASK_AGAIN.toNanos();
+      LiveMove.Outcome outcome;
+      try {
+        outcome = outcome(task, from, id);
+      } catch (IOException e) {
+        return true;
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        return false;
+      }
+      gone[0] = outcome.state().equals(LiveMove.Outcome.GONE) ? gone[0] + 1 : 0;
+      if (outcome.state().equals(LiveMove.Outcome.STAYS)) {
+        gaveUp[0] = "worker " + from.worker() + " says the move failed: the VM runs on there";
+      } else if (gone[0] >= 2) {
+        gaveUp[0] = "worker " + from.worker() + " no longer runs the VM, and did not send it here";
+      }
+      return gaveUp[0] == null;
+    };
+  }
+
   /**
    * Asks the agent of {@code from}, where the VM runs, to send it here to {@code task}, with the
    * controller's token for the VM's disk {@code id} there and a token of this agent's own for the
    * arrival; returns once it is sent, or says why it was not.
    */
-  private void send(Task task, dev.rota.agentapi.DiskSource from, String id, BooleanSupplier alive)
+  private void send(Task task, dev.rota.agentapi.DiskSource from, String id)
       throws IOException, InterruptedException {
+    AgentSelf me = self(from);
+    Duration patience = LiveMoves.MIRROR_DEADLINE.plus(SavedMemory.TRANSFER_DEADLINE);
+    String token =
+        DiskToken.mint(
+            me.secret(),
+            DiskToken.incoming(task.id),
+            java.time.Instant.now().plus(patience).getEpochSecond());
+    java.net.http.HttpResponse<String> answer;
+    try {
+      answer =
+          call(
+              from,
+              "/v1/disks/" + id + "/move",
+              patience,
+              post ->
+                  post.header("Content-Type", "application/json")
+                      .POST(
+                          java.net.http.HttpRequest.BodyPublishers.ofString(
+                              json.writeValueAsString(
+                                  new LiveMove.Request(
+                                      me.worker(),
+                                      me.endpoint(),
+                                      task.id,
+                                      me.secret() == null ? null : token,
+                                      me.certificateSha256())))));
+    } catch (java.net.ConnectException | java.net.http.HttpConnectTimeoutException e) {
+      throw new IOException("worker " + from.worker() + " could not be reached: " + e.getMessage());
+    } catch (IOException e) {
+      throw new Unanswered(
+          "worker " + from.worker() + " did not answer the move: " + e.getMessage());
+    }
+    if (answer.statusCode() != 200) {
+      throw new IOException(
+          "worker " + from.worker() + " answered " + answer.statusCode() + ": " + detail(answer));
+    }
+  }
+
+  /** What the agent of {@code from} says of the move of the VM keeping disk {@code id} here. */
+  private LiveMove.Outcome outcome(Task task, dev.rota.agentapi.DiskSource from, String id)
+      throws IOException, InterruptedException {
+    String worker = self(from).worker();
+    java.net.http.HttpResponse<String> answer =
+        call(
+            from,
+            "/v1/disks/"
+                + id
+                + "/move?worker="
+                + java.net.URLEncoder.encode(worker, StandardCharsets.UTF_8),
+            ASK_AGAIN.multipliedBy(3),
+            java.net.http.HttpRequest.Builder::GET);
+    if (answer.statusCode() != 200) {
+      throw new IOException(
+          "worker " + from.worker() + " answered " + answer.statusCode() + ": " + detail(answer));
+    }
+    LiveMove.Outcome outcome = json.readValue(answer.body(), LiveMove.Outcome.class);
+    log.debug("task {}: worker {} says the move is {}", task.id, from.worker(), outcome.state());
+    return outcome;
+  }
+
+  private AgentSelf self(dev.rota.agentapi.DiskSource from) throws IOException {
     if (from.endpoint() == null) {
       throw new IOException("worker " + from.worker() + " is no longer registered");
     }
@@ -342,57 +460,46 @@ final class QemuMoves {
     if (me == null) {
       throw new IOException("this agent is not serving yet");
     }
-    Duration patience = LiveMoves.MIRROR_DEADLINE.plus(SavedMemory.TRANSFER_DEADLINE);
-    String token =
-        DiskToken.mint(
-            me.secret(),
-            DiskToken.incoming(task.id),
-            java.time.Instant.now().plus(patience).getEpochSecond());
-    URI uri = URI.create(from.endpoint() + "/v1/disks/" + id + "/move");
+    return me;
+  }
+
+  /** A request to the agent of {@code from}, over its pinned TLS with the controller's token. */
+  private static java.net.http.HttpResponse<String> call(
+      dev.rota.agentapi.DiskSource from, String path, Duration patience, Request request)
+      throws IOException, InterruptedException {
+    URI uri = URI.create(from.endpoint() + path);
     java.net.http.HttpClient.Builder client =
         java.net.http.HttpClient.newBuilder().connectTimeout(DIAL);
     javax.net.ssl.SSLContext tls = PinnedCertificates.only(uri, from.certificateSha256());
     if (tls != null) {
       client.sslContext(tls);
     }
-    java.net.http.HttpRequest.Builder post =
-        java.net.http.HttpRequest.newBuilder(uri)
-            .timeout(patience)
-            .header("Content-Type", "application/json")
-            .POST(
-                java.net.http.HttpRequest.BodyPublishers.ofString(
-                    json.writeValueAsString(
-                        new LiveMove.Request(
-                            me.worker(),
-                            me.endpoint(),
-                            task.id,
-                            me.secret() == null ? null : token,
-                            me.certificateSha256()))));
+    java.net.http.HttpRequest.Builder builder =
+        request.with(java.net.http.HttpRequest.newBuilder(uri).timeout(patience));
     if (from.token() != null) {
-      post.header("Authorization", "Bearer " + from.token());
+      builder.header("Authorization", "Bearer " + from.token());
     }
-    java.net.http.HttpResponse<String> answer;
     java.net.http.HttpClient http = client.build();
     try {
-      answer = http.send(post.build(), java.net.http.HttpResponse.BodyHandlers.ofString());
-    } catch (java.net.ConnectException | java.net.http.HttpConnectTimeoutException e) {
-      throw new IOException("worker " + from.worker() + " could not be reached: " + e.getMessage());
-    } catch (IOException e) {
-      throw new Unanswered(
-          "worker " + from.worker() + " did not answer the move: " + e.getMessage());
+      return http.send(builder.build(), java.net.http.HttpResponse.BodyHandlers.ofString());
     } finally {
       // A client no longer reachable closes its connections, even one a call still waits on.
       java.lang.ref.Reference.reachabilityFence(http);
     }
-    if (answer.statusCode() != 200) {
-      String why = answer.body();
-      try {
-        why = json.readTree(why).path("detail").asText(why);
-      } catch (IOException notJson) {
-        // said as it came
-      }
-      throw new IOException(
-          "worker " + from.worker() + " answered " + answer.statusCode() + ": " + why);
+  }
+
+  /** The rest of a request to another agent: its method and body. */
+  private interface Request {
+    java.net.http.HttpRequest.Builder with(java.net.http.HttpRequest.Builder builder)
+        throws IOException;
+  }
+
+  private String detail(java.net.http.HttpResponse<String> answer) {
+    String why = answer.body();
+    try {
+      return json.readTree(why).path("detail").asText(why);
+    } catch (IOException notJson) {
+      return why;
     }
   }
 

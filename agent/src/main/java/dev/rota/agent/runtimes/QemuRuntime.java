@@ -484,6 +484,11 @@ public final class QemuRuntime implements TaskRuntime {
   }
 
   @Override
+  public dev.rota.agentapi.LiveMove.Outcome moveOf(Task task) {
+    return moves.outcome(supervisor.folder(task.id));
+  }
+
+  @Override
   public Conduit incoming(Task task, String channel) throws Refusal, IOException {
     return moves.incoming(task, supervisor.folder(task.id), channel);
   }

@@ -575,11 +575,22 @@ public final class AgentHttp {
    * running VM that keeps disk {@code id} here sent, while it runs, to the task waiting for it on
    * the caller's worker, as {@code /v1/tasks/{id}/move} does. Asked by that worker's agent, which
    * shows the controller's token for the disk (as for its files), so that the controller only
-   * starts the task there.
+   * starts the task there. {@code GET /v1/disks/{id}/move?worker={name}}, with the same token:
+   * where a move of it to that worker stands ({@link dev.rota.agentapi.LiveMove.Outcome}), for the
+   * agent that asked and lost the answer.
    */
   private void sendVm(HttpExchange x, String id) throws IOException {
     if (!granted(x, id)) {
       problem(x, 401, "moving a VM needs a token for its disk, or this agent's secret");
+      return;
+    }
+    if (x.getRequestMethod().equals("GET")) {
+      List<String> to = queryAll(x.getRequestURI().getRawQuery(), "worker");
+      if (to.size() != 1) {
+        problem(x, 400, "worker: the one worker the VM moves to, as ?worker=NAME");
+        return;
+      }
+      send(x, 200, tasks.moveOf(id, to.get(0)));
       return;
     }
     try {

@@ -87,6 +87,14 @@ public interface TaskRuntime {
   }
 
   /**
+   * What {@link #move} of {@code task} left in its folder: {@code moving} while under way (or until
+   * an agent restart settles it), {@code moved} once sent; null when no move is known.
+   */
+  default dev.rota.agentapi.LiveMove.Outcome moveOf(Task task) {
+    return null;
+  }
+
+  /**
    * A connection from the worker a VM leaves to the task it arrives at, on {@code channel} ({@link
    * dev.rota.agentapi.LiveMove#CHANNELS}).
    */

@@ -1,6 +1,7 @@
 package dev.rota.agent.tasks;
 
 import dev.rota.agent.machine.HostPorts;
+import dev.rota.agentapi.LiveMove;
 import dev.rota.agentapi.TaskId;
 import dev.rota.agentapi.TaskSpec;
 import dev.rota.agentapi.TaskView;
@@ -297,6 +298,29 @@ public final class TaskTable {
       }
     }
     throw new Refusal(404, "no VM keeping " + keepId + " runs on this worker");
+  }
+
+  /**
+   * Where the move of the VM keeping {@code keepId} to worker {@code to} stands here ({@link
+   * LiveMove.Outcome}): the task that runs it decides; without one, a task that sent it there.
+   */
+  public LiveMove.Outcome moveOf(String keepId, String to) {
+    LiveMove.Outcome sent = null;
+    for (Task task : tasks.values()) {
+      if (!keepId.equals(task.spec.keepId(task.id))) {
+        continue;
+      }
+      LiveMove.Outcome outcome = runtimes.get(runtimeOf(task.spec)).moveOf(task);
+      if (!task.ended()) {
+        return outcome != null ? outcome : new LiveMove.Outcome(LiveMove.Outcome.STAYS, null);
+      }
+      if (outcome != null
+          && outcome.state().equals(LiveMove.Outcome.MOVED)
+          && to.equals(outcome.worker())) {
+        sent = outcome;
+      }
+    }
+    return sent != null ? sent : new LiveMove.Outcome(LiveMove.Outcome.GONE, null);
   }
 
   public List<TaskView> list() {
