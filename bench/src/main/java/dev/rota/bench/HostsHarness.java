@@ -52,6 +52,13 @@ public final class HostsHarness {
   private static final int HOSTS = Integer.getInteger("bench.hosts", 2);
   private static final int BATCH = Integer.getInteger("bench.batch", 0);
 
+  /**
+   * {@code -Dbench.temporal=server}: Temporal's own server ({@code .ci/temporal-server}, several
+   * history shards, on the harness's PostgreSQL) instead of the CLI's dev server.
+   */
+  private static final boolean TEMPORAL_SERVER =
+      "server".equals(System.getProperty("bench.temporal"));
+
   private static final boolean OWN_THREADS =
       "own".equals(System.getProperty("bench.agent-threads"));
 
@@ -105,6 +112,7 @@ public final class HostsHarness {
       Map<String, Object> all = new LinkedHashMap<>();
       all.put("machine", LoadHarness.machine());
       all.put("hosts", HOSTS);
+      all.put("temporal", TEMPORAL_SERVER ? "server" : "cli");
       all.put(
           "hostOptions",
           (LAUNCHER_OPTIONS + " " + System.getProperty("bench.host-opts", "")).strip());
@@ -132,7 +140,10 @@ public final class HostsHarness {
     WorkflowServiceStubs stubs = null;
     try {
       String database = script(".ci/postgres", "start", pg.toString());
-      String temporalAddress = script(".ci/temporal", "start", temporalDir.toString());
+      String temporalAddress =
+          TEMPORAL_SERVER
+              ? script(".ci/temporal-server", "start", temporalDir.toString(), database)
+              : script(".ci/temporal", "start", temporalDir.toString());
       long postgresPid =
           Long.parseLong(Files.readAllLines(pg.resolve("data/postmaster.pid")).get(0).strip());
       long temporalPid = Long.parseLong(Files.readString(temporalDir.resolve("pid")).strip());
@@ -188,7 +199,7 @@ public final class HostsHarness {
       if (stubs != null) {
         stubs.shutdownNow();
       }
-      script(".ci/temporal", "stop", temporalDir.toString());
+      script(TEMPORAL_SERVER ? ".ci/temporal-server" : ".ci/temporal", "stop", temporalDir.toString());
       script(".ci/postgres", "stop", pg.toString());
       System.out.println("hosts' output kept in " + dir);
     }

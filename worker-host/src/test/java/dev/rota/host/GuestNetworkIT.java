@@ -59,7 +59,8 @@ class GuestNetworkIT {
                 Map.of("ROTA_SCHEDULER_INTERVAL", "1s", "ROTA_API_INSECURE_HTTP", "true"),
                 RealServices.newPostgresDatabase(),
                 false,
-                net.hostAddress())) {
+                net.hostAddress(),
+                RealServices::temporal)) {
       RotaClient api = stack.admin(0);
       Map<String, Object> worker = api.api("GET", "/v1/workers/w1", null).map();
       assertEquals(

@@ -19,7 +19,8 @@ import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 
 /**
- * Two production hosts, one Temporal server, one database: exactly one scheduler acts; the host
+ * Two production hosts on Temporal's own server (built from its release, several history shards, on
+ * PostgreSQL, as docs/install.md deploys it), one database: exactly one scheduler acts; the host
  * holding the scheduler's workflow is killed with SIGKILL during a burst of submissions, and
  * nothing a user was told was accepted is lost, nothing runs twice, the other host's terms resume,
  * and the agents that talked to the killed host move to the other (no worker turns lost); then both
@@ -34,7 +35,7 @@ class HostFailoverIT {
   @Test
   void aKilledSchedulerHostLosesNothingAndSoDoesARollingRestart() throws Exception {
     try (ProductionStack stack =
-        ProductionStack.start(
+        ProductionStack.onTemporalServer(
             ProductionStack.folder("two-hosts"),
             2,
             3,

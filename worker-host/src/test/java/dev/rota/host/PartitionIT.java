@@ -44,7 +44,8 @@ class PartitionIT {
                 ProductionStack.QUICK_TO_LOSE_WORKERS,
                 RealServices.newPostgresDatabase(),
                 false,
-                net.hostAddress())) {
+                net.hostAddress(),
+                RealServices::temporal)) {
       RotaClient api = stack.admin(0);
       assertEquals(200, api.api("PATCH", "/v1/workers/w2", "{\"schedulingPaused\":true}").status());
       Set<String> vms = new TreeSet<>();

@@ -7,6 +7,7 @@ import io.temporal.client.WorkflowClient;
 import io.temporal.client.WorkflowClientOptions;
 import io.temporal.serviceclient.WorkflowServiceStubs;
 import io.temporal.serviceclient.WorkflowServiceStubsOptions;
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -83,7 +84,26 @@ final class ProductionStack implements AutoCloseable {
         settings,
         database,
         https,
-        "127.0.0.1");
+        "127.0.0.1",
+        RealServices::temporal);
+  }
+
+  /**
+   * {@link #start(Path, int, int, Map)} on Temporal's own server as a production deployment runs it
+   * ({@link RealServices#temporalServer}: several history shards, on PostgreSQL) instead of the
+   * CLI's dev server.
+   */
+  static ProductionStack onTemporalServer(
+      Path dir, int hostCount, int agentCount, Map<String, String> settings) throws Exception {
+    return start(
+        dir,
+        hostCount,
+        java.util.Collections.nCopies(agentCount, AgentPlace.LOOPBACK),
+        settings,
+        RealServices.newPostgresDatabase(),
+        false,
+        "127.0.0.1",
+        RealServices::temporalServer);
   }
 
   /**
@@ -98,10 +118,15 @@ final class ProductionStack implements AutoCloseable {
     }
   }
 
+  /** A Temporal server for a stack, started for it. */
+  interface TemporalStart {
+    RealServices.Temporal start() throws IOException;
+  }
+
   /**
    * Hosts listening on {@code hostAddress} (plain HTTP off loopback needs {@code
-   * ROTA_API_INSECURE_HTTP} in {@code settings}), and an agent for each of {@code agents}, worker
-   * {@code w<i+1>}.
+   * ROTA_API_INSECURE_HTTP} in {@code settings}) on the Temporal server {@code temporalStart}
+   * starts, and an agent for each of {@code agents}, worker {@code w<i+1>}.
    */
   static ProductionStack start(
       Path dir,
@@ -110,10 +135,11 @@ final class ProductionStack implements AutoCloseable {
       Map<String, String> settings,
       String database,
       boolean https,
-      String hostAddress)
+      String hostAddress,
+      TemporalStart temporalStart)
       throws Exception {
     int agentCount = agents.size();
-    RealServices.Temporal temporal = RealServices.temporal();
+    RealServices.Temporal temporal = temporalStart.start();
     ProductionStack stack = new ProductionStack(temporal, dir);
     stack.hostAddress = hostAddress;
     try {

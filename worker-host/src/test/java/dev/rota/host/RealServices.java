@@ -27,11 +27,7 @@ final class RealServices {
   /**
    * A running Temporal dev server of the pinned CLI version; stop it with {@link Temporal#close()}.
    */
-  record Temporal(String address, String webUi, Path dir) implements Outage {
-    @Override
-    public String ciScript() {
-      return ".ci/temporal";
-    }
+  record Temporal(String address, String webUi, Path dir, String ciScript) implements Outage {
 
     /**
      * Starts the halted server again without Rota's search attributes, as a namespace made anew has
@@ -70,7 +66,20 @@ final class RealServices {
   static Temporal temporal() throws IOException {
     Path dir = Files.createTempDirectory("rota-it-temporal");
     String address = CiScript.run(".ci/temporal", "start", dir.toString()).needed("Temporal CLI");
-    return new Temporal(address, Files.readString(dir.resolve("ui-url")).strip(), dir);
+    return new Temporal(
+        address, Files.readString(dir.resolve("ui-url")).strip(), dir, ".ci/temporal");
+  }
+
+  /**
+   * Temporal's own server ({@code .ci/temporal-server}: built from its Go module release, several
+   * history shards, on databases of its own on the tests' PostgreSQL); it serves no Web UI.
+   */
+  static Temporal temporalServer() throws IOException {
+    Path dir = Files.createTempDirectory("rota-it-temporal-server");
+    String address =
+        CiScript.run(".ci/temporal-server", "start", dir.toString(), unusedDatabaseName("rota_ts_"))
+            .needed("Temporal server");
+    return new Temporal(address, null, dir, ".ci/temporal-server");
   }
 
   /** The installed CLI (installing it when missing), for running its commands in a test. */
@@ -133,14 +142,20 @@ final class RealServices {
 
   /** The JDBC URL of a new, empty database. */
   static synchronized String newPostgresDatabase() throws SQLException, IOException {
+    String url = unusedDatabaseName("rota_it_");
+    try (Connection c = DriverManager.getConnection(postgresServer);
+        Statement s = c.createStatement()) {
+      s.execute("CREATE DATABASE " + url.replaceFirst("^.*/([^/?]+)(\\?.*)?$", "$1"));
+    }
+    return url;
+  }
+
+  /** The JDBC URL of a database not made yet on the tests' PostgreSQL, named {@code prefix...}. */
+  private static synchronized String unusedDatabaseName(String prefix) throws IOException {
     if (postgresServer == null) {
       postgresServer = TestPostgres.url();
     }
-    String name = "rota_it_" + UUID.randomUUID().toString().replace("-", "").substring(0, 12);
-    try (Connection c = DriverManager.getConnection(postgresServer);
-        Statement s = c.createStatement()) {
-      s.execute("CREATE DATABASE " + name);
-    }
+    String name = prefix + UUID.randomUUID().toString().replace("-", "").substring(0, 12);
     return postgresServer.replaceFirst("/[^/?]+(\\?|$)", "/" + name + "$1");
   }
 }
