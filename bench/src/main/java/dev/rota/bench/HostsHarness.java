@@ -168,7 +168,7 @@ public final class HostsHarness {
       List<Map<String, Object>> results = new ArrayList<>();
       for (int burst = 1; burst <= bursts; burst++) {
         if (burst > 1) {
-          deleteAll(vms);
+          results.get(results.size() - 1).put("deletedSeconds", deleteAll(vms));
         }
         Map<String, Object> r = new LinkedHashMap<>();
         r.put("hosts", HOSTS);
@@ -199,7 +199,8 @@ public final class HostsHarness {
       if (stubs != null) {
         stubs.shutdownNow();
       }
-      script(TEMPORAL_SERVER ? ".ci/temporal-server" : ".ci/temporal", "stop", temporalDir.toString());
+      script(
+          TEMPORAL_SERVER ? ".ci/temporal-server" : ".ci/temporal", "stop", temporalDir.toString());
       script(".ci/postgres", "stop", pg.toString());
       System.out.println("hosts' output kept in " + dir);
     }
@@ -294,6 +295,13 @@ public final class HostsHarness {
     }
     r.put("hostPeakRssMiB", peak);
     r.put("hostRssMiB", rss);
+    r.put("temporalServerPeakRssMiB", ProcStat.peakRssMiB(temporalPid));
+    r.put("temporalServerRssMiB", ProcStat.rssMiB(temporalPid));
+    long postgres = ProcStat.pssMiBWithDescendants(postgresPid);
+    r.put("postgresPssMiB", postgres);
+    r.put(
+        "controlPlaneMiB",
+        rss.stream().mapToLong(Long::longValue).sum() + ProcStat.rssMiB(temporalPid) + postgres);
     r.put("workByHost", minus(work(), workBefore));
     // What keeping this cluster costs with nothing to do (agents' heartbeats, terms, probes): the
     // floor under the figures above, which the longer workflow phase pays for longer.
@@ -356,8 +364,13 @@ public final class HostsHarness {
     calls.submit(vms, BATCH, n -> apis.get(n % apis.size()), CLIENT_THREADS);
   }
 
-  private void deleteAll(int vms) throws Exception {
+  /**
+   * Deletes the burst's VMs (the set, or each VM), and waits until every row is gone; how long that
+   * took, in seconds.
+   */
+  private double deleteAll(int vms) throws Exception {
     String api = apis.get(0);
+    long from = System.nanoTime();
     calls.deleteSubmitted(vms, BATCH, api, CLIENT_THREADS);
     HarnessApi.await(
         "every VM deleted",
@@ -371,7 +384,10 @@ public final class HostsHarness {
         "the set deleted",
         () -> BATCH > 0 || calls.status(api + "/v1/vm-sets/load") == 404,
         Duration.ofMinutes(5));
+    double took = Math.round((System.nanoTime() - from) / 1e6) / 1000.0;
+    System.out.printf("  all %d deleted in %.3f s%n", vms, took);
     Thread.sleep(2_000); // the deletions' last news and terms, before the next burst's clock starts
+    return took;
   }
 
   /**

@@ -40,11 +40,31 @@ final class ProcStat {
     return status(pid, "VmRSS:");
   }
 
+  /**
+   * The memory of the process and of every process under it, each shared page counted once in
+   * shares ({@code Pss}: PostgreSQL's backends share its buffers), in MiB.
+   */
+  static long pssMiBWithDescendants(long pid) {
+    return java.util.stream.Stream.concat(
+                java.util.stream.Stream.of(pid),
+                ProcessHandle.of(pid).stream()
+                    .flatMap(ProcessHandle::descendants)
+                    .map(ProcessHandle::pid))
+            .mapToLong(p -> Math.max(0, kib(p, "smaps_rollup", "Pss:")))
+            .sum()
+        / 1024;
+  }
+
   private static long status(long pid, String field) {
+    long kib = kib(pid, "status", field);
+    return kib < 0 ? -1 : kib / 1024;
+  }
+
+  private static long kib(long pid, String file, String field) {
     try {
-      for (String line : file("/proc/" + pid + "/status").split("\n")) {
+      for (String line : file("/proc/" + pid + "/" + file).split("\n")) {
         if (line.startsWith(field)) {
-          return Long.parseLong(line.substring(field.length()).replace("kB", "").strip()) / 1024;
+          return Long.parseLong(line.substring(field.length()).replace("kB", "").strip());
         }
       }
     } catch (IOException e) {

@@ -281,9 +281,9 @@ public final class VmBootBench {
   }
 
   /**
-   * A pool keeping one dev box suspended (256 MiB, a persistent disk, a guest that says a line every
-   * 0.2 s, suspended once its guest agent answers): a claim's answer (the VM pending, to resume)
-   * and its guest's next line read through the claimed name.
+   * A pool keeping one dev box suspended (256 MiB, a persistent disk, a guest that says a line
+   * every 0.2 s, suspended once its guest agent answers): a claim's answer (the VM pending, to
+   * resume) and its guest's next line read through the claimed name.
    */
   private Map<String, Object> suspendedPool(String image) throws Exception {
     String pool =

@@ -41,6 +41,7 @@ public class VmSetActivitiesImpl implements VmSetActivities {
   private final VmDeletion deletion;
   private final dev.rota.store.CertainCommits certain;
   private final VmActions actions;
+  private final AskedDeletions asked;
 
   public VmSetActivitiesImpl(
       VmSetRepository sets,
@@ -51,8 +52,10 @@ public class VmSetActivitiesImpl implements VmSetActivities {
       Clock clock,
       VmDeletion deletion,
       dev.rota.store.CertainCommits certain,
-      VmActions actions) {
+      VmActions actions,
+      AskedDeletions asked) {
     this.actions = actions;
+    this.asked = asked;
     this.deletion = deletion;
     this.certain = certain;
     this.sets = sets;
@@ -84,7 +87,7 @@ public class VmSetActivitiesImpl implements VmSetActivities {
     members.sort(Comparator.comparing((VmRow m) -> m.membership().setOrdinal()).reversed());
     for (VmRow m : members) {
       if (m.membership().setOrdinal() >= wanted) {
-        deletion.delete(m);
+        remove(m);
         removing++;
       } else {
         byOrdinal.put(m.membership().setOrdinal(), m);
@@ -121,6 +124,15 @@ public class VmSetActivitiesImpl implements VmSetActivities {
     int exist =
         missing.size() == created ? members.size() + created : vms.replicasOf(set.name()).size();
     return new SetProgress(false, removing == 0, wanted, exist, created, removing, message);
+  }
+
+  /** Asks the replica's workflow to delete it, unless this host asked it lately. */
+  private void remove(VmRow m) {
+    Instant now = clock.instant();
+    if (asked.due(m, now)) {
+      deletion.delete(m);
+      asked.asked(m, now);
+    }
   }
 
   /** Stores the replicas whose names are free and starts their workflows; how many it stored. */
@@ -160,7 +172,7 @@ public class VmSetActivitiesImpl implements VmSetActivities {
     boolean endedWaiting = false;
     for (VmRow m : replicas) {
       if (m.state().replacedInAPool(now)) {
-        deletion.delete(m);
+        remove(m);
         removing++;
       } else {
         members.add(m);
@@ -175,7 +187,7 @@ public class VmSetActivitiesImpl implements VmSetActivities {
               .thenComparing(m -> -m.membership().setOrdinal()));
       List<VmRow> surplus = List.copyOf(members.subList(0, members.size() - wanted));
       for (VmRow m : surplus) {
-        deletion.delete(m);
+        remove(m);
         removing++;
       }
       members.removeAll(surplus);

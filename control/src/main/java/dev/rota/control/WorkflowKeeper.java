@@ -69,6 +69,8 @@ public class WorkflowKeeper implements ApplicationEventListener<SchedulerMissing
 
   private final Instant since;
 
+  private final AskedDeletions asked;
+
   public WorkflowKeeper(
       ControlWorkflows workflows,
       VmRepository vms,
@@ -76,7 +78,9 @@ public class WorkflowKeeper implements ApplicationEventListener<SchedulerMissing
       dev.rota.store.WorkflowStartRepository starts,
       SchedulerSettings scheduler,
       Clock clock,
-      List<TemporalNamespaceSetup> setups) {
+      List<TemporalNamespaceSetup> setups,
+      AskedDeletions asked) {
+    this.asked = asked;
     this.starts = starts;
     this.setups = setups;
     this.workflows = workflows;
@@ -249,6 +253,7 @@ public class WorkflowKeeper implements ApplicationEventListener<SchedulerMissing
                 && !running.contains(id)
                 && restoreNow.test(id)) {
               workflows.startVm(vm, true);
+              asked.forget(vm); // a request to delete it went with its workflow: to be made again
               count[0]++;
             }
           }

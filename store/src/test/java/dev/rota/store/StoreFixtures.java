@@ -55,20 +55,13 @@ public final class StoreFixtures {
    * pending.
    */
   public static VmRow submitted(VmRepository vms, String name, long cpu, Instant at) {
-    return vms.save(
-        VmRow.submitted(
-            name,
-            vms.nextSeq(),
-            new VmTemplate(
-                "process",
-                null,
-                List.of("sleep", "60"),
-                Map.of(),
-                Map.of("cpu", cpu),
-                Map.of(),
-                "Never"),
-            "waiting",
-            at));
+    return vms.save(VmRow.submitted(name, vms.nextSeq(), sleeper(cpu), "waiting", at));
+  }
+
+  /** The spec of one {@code sleep} process asking for {@code cpu} CPUs, never restarted. */
+  public static VmTemplate sleeper(long cpu) {
+    return new VmTemplate(
+        "process", null, List.of("sleep", "60"), Map.of(), Map.of("cpu", cpu), Map.of(), "Never");
   }
 
   /**

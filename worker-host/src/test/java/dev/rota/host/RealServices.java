@@ -75,6 +75,9 @@ final class RealServices {
    * history shards, on databases of its own on the tests' PostgreSQL); it serves no Web UI.
    */
   static Temporal temporalServer() throws IOException {
+    // Outside the tests' lock on installs: the build .ci/run began may take minutes more, and the
+    // other tests' installs and starts should not wait for it.
+    CiScript.run(".ci/temporal-server", "build").needed("Temporal server");
     Path dir = Files.createTempDirectory("rota-it-temporal-server");
     String address =
         CiScript.run(".ci/temporal-server", "start", dir.toString(), unusedDatabaseName("rota_ts_"))
