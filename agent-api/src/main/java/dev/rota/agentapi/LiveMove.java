@@ -40,7 +40,7 @@ public record LiveMove(String worker, long bytes, long pausedMs) {
     /** The VM runs here and nothing moves it: a move asked for failed, or will. */
     public static final String STAYS = "stays";
 
-    /** No task here runs the VM, and none sent it: it can arrive nowhere now. */
+    /** No task here runs the VM, and none sent it to the asking worker: it will not come there. */
     public static final String GONE = "gone";
   }
 

@@ -253,6 +253,12 @@ class QemuLiveMoveTest {
         "stays",
         json.readValue(send(to, "GET", "/v1/disks/mover-3/move?worker=w-a", null).body(), Map.class)
             .get("state"));
+    assertEquals(
+        "gone",
+        json.readValue(
+                send(from, "GET", "/v1/disks/mover-3/move?worker=w-c", null).body(), Map.class)
+            .get("state"),
+        "sent to w-b: for w-c, it will never come");
     assertEquals(400, send(to, "GET", "/v1/disks/mover-3/move", null).statusCode());
     String goesOn = TestGuest.countsOn(console(a, "mover.0"));
     eventually(

@@ -30,21 +30,26 @@ class DurableAcksIT {
       env.put("ROTA_TEMPORAL_CLI", RealServices.temporalCli().toString());
     }
     Path dir = ProductionStack.folder("durable-acks-" + server);
-    int temporalPort = FreePorts.next();
-    int http = FreePorts.next();
-    env.putAll(
-        Map.of(
-            "ROTA_DEV_TEMPORAL", server,
-            "MICRONAUT_SERVER_PORT", String.valueOf(http),
-            "ROTA_TEMPORAL_PORT", String.valueOf(temporalPort),
-            "ROTA_TEMPORAL_UI_PORT", String.valueOf(FreePorts.next()),
-            "ROTA_DATA_DIR", dir.resolve("data").toString(),
-            "ROTA_DEV_AGENTS", "3",
-            "ROTA_DEV_AGENT_RESOURCES", "cpu=100,memory=100000"));
-    RotaClient api = new RotaClient("http://127.0.0.1:" + http, null);
-    JarProcess dev = JarProcess.dev("dev", env, dir);
+    int[] ports = new int[2]; // Temporal's, the API's
+    JarProcess dev =
+        JarProcess.onFreePorts(
+            () -> {
+              ports[0] = FreePorts.next();
+              ports[1] = FreePorts.next();
+              env.putAll(
+                  Map.of(
+                      "ROTA_DEV_TEMPORAL", server,
+                      "MICRONAUT_SERVER_PORT", String.valueOf(ports[1]),
+                      "ROTA_TEMPORAL_PORT", String.valueOf(ports[0]),
+                      "ROTA_TEMPORAL_UI_PORT", String.valueOf(FreePorts.next()),
+                      "ROTA_DATA_DIR", dir.resolve("data").toString(),
+                      "ROTA_DEV_AGENTS", "3",
+                      "ROTA_DEV_AGENT_RESOURCES", "cpu=100,memory=100000"));
+              return JarProcess.dev("dev", env, dir).start().awaitOutput("  Data ");
+            });
+    int temporalPort = ports[0];
+    RotaClient api = new RotaClient("http://127.0.0.1:" + ports[1], null);
     try {
-      dev.start().awaitOutput("  Data ");
       Vms.Burst burst = Vms.burst(BURST, 8, "acked", FIRST_SLEEP, n -> api);
       burst.awaitFirstThird();
       dev.kill();

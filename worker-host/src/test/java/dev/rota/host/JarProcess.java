@@ -146,6 +146,29 @@ final class JarProcess implements AutoCloseable {
     return this;
   }
 
+  /** One start of a process on ports chosen for it, and what it gives. */
+  interface OnPorts<T> {
+    T start() throws Exception;
+  }
+
+  /**
+   * {@code start}, made again (three times at most) while it fails because a port it chose was free
+   * when chosen and taken before the process listened on it (a VM's forwarded port, another test's
+   * server): each time it chooses its ports anew.
+   */
+  static <T> T onFreePorts(OnPorts<T> start) throws Exception {
+    for (int attempt = 1; ; attempt++) {
+      try {
+        return start.start();
+      } catch (AssertionError e) {
+        if (attempt < 3 && String.valueOf(e.getMessage()).contains("Address already in use")) {
+          continue;
+        }
+        throw e;
+      }
+    }
+  }
+
   /** Waits until its output holds {@code marker}; fails with the output if it exits first. */
   JarProcess awaitOutput(String marker) throws Exception {
     Instant deadline = Instant.now().plus(PATIENCE);

@@ -150,34 +150,27 @@ final class ProductionStack implements AutoCloseable {
         hostSettings.put("ROTA_API_TLS_KEYSTORE_PASSWORD", API_KEYSTORE_PASSWORD);
       }
       for (int i = 0; i < hostCount; i++) {
-        for (int attempt = 1; ; attempt++) {
-          int port = FreePorts.next();
-          // The tests' clients, however many users they play, share the admin's token: its rate
-          // would refuse them (the rate is ManyClientsIT's to test).
-          Map<String, String> env =
-              new HashMap<>(Map.of("ROTA_API_RATE_LIMIT", "10000", "ROTA_API_RATE_BURST", "10000"));
-          env.putAll(hostSettings);
-          env.put("TEMPORAL_ADDRESS", temporal.address());
-          env.put("DATASOURCES_DEFAULT_URL", database);
-          env.put("DATASOURCES_DEFAULT_USERNAME", "rota");
-          env.put("MICRONAUT_SERVER_HOST", hostAddress);
-          env.put("MICRONAUT_SERVER_PORT", String.valueOf(port));
-          env.put("ROTA_BOOTSTRAP_ADMIN_TOKEN", stack.adminToken);
-          JarProcess host;
-          try {
-            host = JarProcess.host("host-" + (i + 1), env, dir).start().awaitOutput("  Auth ");
-          } catch (AssertionError e) {
-            // The port was free when chosen, and something took it before the host listened on
-            // it (a VM's forwarded port, another test's server): another port.
-            if (attempt < 3 && String.valueOf(e.getMessage()).contains("Address already in use")) {
-              continue;
-            }
-            throw e;
-          }
-          stack.hostPorts.add(port);
-          stack.hosts.add(host);
-          break;
-        }
+        int host = i;
+        JarProcess.onFreePorts(
+            () -> {
+              int port = FreePorts.next();
+              // The tests' clients, however many users they play, share the admin's token: its
+              // rate would refuse them (the rate is ManyClientsIT's to test).
+              Map<String, String> env =
+                  new HashMap<>(
+                      Map.of("ROTA_API_RATE_LIMIT", "10000", "ROTA_API_RATE_BURST", "10000"));
+              env.putAll(hostSettings);
+              env.put("TEMPORAL_ADDRESS", temporal.address());
+              env.put("DATASOURCES_DEFAULT_URL", database);
+              env.put("DATASOURCES_DEFAULT_USERNAME", "rota");
+              env.put("MICRONAUT_SERVER_HOST", hostAddress);
+              env.put("MICRONAUT_SERVER_PORT", String.valueOf(port));
+              env.put("ROTA_BOOTSTRAP_ADMIN_TOKEN", stack.adminToken);
+              stack.hosts.add(
+                  JarProcess.host("host-" + (host + 1), env, dir).start().awaitOutput("  Auth "));
+              stack.hostPorts.add(port);
+              return port;
+            });
       }
       for (int i = 0; i < agentCount; i++) {
         stack.startAgent("w" + (i + 1), i % hostCount, agents.get(i));

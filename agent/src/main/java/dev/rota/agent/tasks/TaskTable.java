@@ -311,12 +311,20 @@ public final class TaskTable {
         continue;
       }
       LiveMove.Outcome outcome = runtimes.get(runtimeOf(task.spec)).moveOf(task);
+      boolean movedThere =
+          outcome != null
+              && outcome.state().equals(LiveMove.Outcome.MOVED)
+              && to.equals(outcome.worker());
       if (!task.ended()) {
-        return outcome != null ? outcome : new LiveMove.Outcome(LiveMove.Outcome.STAYS, null);
+        if (outcome == null) {
+          return new LiveMove.Outcome(LiveMove.Outcome.STAYS, null);
+        }
+        // Sent to another worker than the one asking: it will not come there.
+        return outcome.state().equals(LiveMove.Outcome.MOVED) && !movedThere
+            ? new LiveMove.Outcome(LiveMove.Outcome.GONE, null)
+            : outcome;
       }
-      if (outcome != null
-          && outcome.state().equals(LiveMove.Outcome.MOVED)
-          && to.equals(outcome.worker())) {
+      if (movedThere) {
         sent = outcome;
       }
     }
