@@ -66,17 +66,7 @@ public class VmSubmissions {
 
   private VmRow store(VmRow row, String createdMessage, boolean owesStart) {
     return commits.write(
-        GroupCommit.vm(row.name()),
-        () -> {
-          VmRow saved = vms.save(row.withSeq(vms.nextSeq()));
-          // Mounting may place its disk where its volumes are: what is answered shows it.
-          VmRow stored = mount(saved) ? vms.findById(saved.name()).orElseThrow() : saved;
-          events.append(stored.name(), stored.createdAt(), "created", createdMessage);
-          if (owesStart) {
-            starts.add(stored.name(), stored.seq(), stored.createdAt());
-          }
-          return stored;
-        });
+        GroupCommit.vm(row.name()), stored, new Submission(row, createdMessage, owesStart));
   }
 
   /**
@@ -86,39 +76,53 @@ public class VmSubmissions {
    */
   public List<VmRow> storeAll(List<VmRow> rows, String createdMessage) {
     return certain.write(
-        () -> {
-          List<VmRow> numbered = new ArrayList<>(rows.size());
-          List<Long> seqs = rows.isEmpty() ? List.of() : vms.nextSeqs(rows.size());
-          for (int i = 0; i < rows.size(); i++) {
-            numbered.add(rows.get(i).withSeq(seqs.get(i)));
-          }
-          // The rows and their events as two batches: a new VM's log holds nothing to trim.
-          List<VmRow> stored = new ArrayList<>(rows.size());
-          for (VmRow saved : vms.saveAll(numbered)) {
-            stored.add(mount(saved) ? vms.findById(saved.name()).orElseThrow() : saved);
-          }
-          createdLines.run(
-              tx.getConnection(),
-              stored.stream()
-                  .map(
-                      v ->
-                          Map.of(
-                              "vmName",
-                              v.name(),
-                              "time",
-                              v.createdAt(),
-                              "type",
-                              "created",
-                              "message",
-                              createdMessage))
-                  .toList());
-          startsOwed.run(
-              tx.getConnection(),
-              stored.stream()
-                  .map(v -> Map.of("vm", v.name(), "vmSeq", v.seq(), "submittedAt", v.createdAt()))
-                  .toList());
-          return stored;
-        });
+        () ->
+            storeTogether(
+                rows.stream().map(r -> new Submission(r, createdMessage, true)).toList()));
+  }
+
+  /** A VM to store: its row, its "created" line, whether its workflow's start is owed. */
+  private record Submission(VmRow row, String createdMessage, boolean owesStart) {}
+
+  /**
+   * Concurrent submissions share their transaction's statements too: each statement is a batch over
+   * all of them, a handful of round trips for a transaction however many it holds.
+   */
+  private final GroupCommit.Together<Submission, VmRow> stored = this::storeTogether;
+
+  private List<VmRow> storeTogether(List<Submission> submissions) {
+    List<VmRow> numbered = new ArrayList<>(submissions.size());
+    List<Long> seqs = vms.nextSeqs(submissions.size());
+    for (int i = 0; i < submissions.size(); i++) {
+      numbered.add(submissions.get(i).row().withSeq(seqs.get(i)));
+    }
+    List<VmRow> stored = new ArrayList<>(submissions.size());
+    for (VmRow saved : vms.saveAll(numbered)) {
+      // Mounting may place its disk where its volumes are: what is answered shows it.
+      stored.add(mount(saved) ? vms.findById(saved.name()).orElseThrow() : saved);
+    }
+    // The events as one batch: a new VM's log holds nothing to trim.
+    List<Map<String, Object>> created = new ArrayList<>(stored.size());
+    List<Map<String, Object>> owed = new ArrayList<>(stored.size());
+    for (int i = 0; i < stored.size(); i++) {
+      VmRow v = stored.get(i);
+      created.add(
+          Map.of(
+              "vmName",
+              v.name(),
+              "time",
+              v.createdAt(),
+              "type",
+              "created",
+              "message",
+              submissions.get(i).createdMessage()));
+      if (submissions.get(i).owesStart()) {
+        owed.add(Map.of("vm", v.name(), "vmSeq", v.seq(), "submittedAt", v.createdAt()));
+      }
+    }
+    createdLines.run(tx.getConnection(), created);
+    startsOwed.run(tx.getConnection(), owed);
+    return stored;
   }
 
   /**

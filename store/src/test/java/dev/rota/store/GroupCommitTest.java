@@ -63,6 +63,71 @@ class GroupCommitTest {
   }
 
   @Test
+  void jointWritesAreDoneTogetherEachAnsweredItsOwnAndATakenNameFailsAlone() throws Exception {
+    workers.save(StoreFixtures.worker("gc-joint-taken"));
+    java.util.concurrent.atomic.AtomicInteger most =
+        new java.util.concurrent.atomic.AtomicInteger();
+    GroupCommit.Together<String, String> saveAll =
+        names -> {
+          most.accumulateAndGet(names.size(), Math::max);
+          List<String> answers = new ArrayList<>();
+          workers
+              .saveAll(names.stream().map(StoreFixtures::worker).toList())
+              .forEach(w -> answers.add("saved " + w.name()));
+          return answers;
+        };
+    // The writer held until the first writers have queued theirs, so that one transaction holds
+    // several.
+    java.util.concurrent.CountDownLatch calling = new java.util.concurrent.CountDownLatch(16);
+    java.util.concurrent.CountDownLatch release = new java.util.concurrent.CountDownLatch(1);
+    commits.writeLater(
+        GroupCommit.worker("gc-joint-hold"),
+        () -> {
+          try {
+            release.await(60, java.util.concurrent.TimeUnit.SECONDS);
+          } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+          }
+        });
+    ExecutorService writers = Executors.newFixedThreadPool(16);
+    try {
+      List<Future<String>> saved = new ArrayList<>();
+      for (int i = 0; i < 300; i++) {
+        String name = i == 5 ? "gc-joint-taken" : "gc-joint-" + i;
+        saved.add(
+            writers.submit(
+                () -> {
+                  calling.countDown();
+                  return commits.write(GroupCommit.worker(name), saveAll, name);
+                }));
+      }
+      calling.await();
+      release.countDown();
+      int failed = 0;
+      for (int i = 0; i < saved.size(); i++) {
+        try {
+          String answer = saved.get(i).get();
+          assertEquals("saved gc-joint-" + i, answer, "each writer gets its own item's answer");
+          assertTrue(workers.findById("gc-joint-" + i).isPresent(), "committed: " + answer);
+        } catch (ExecutionException e) {
+          failed++;
+          assertEquals(5, i, "only the write of a taken name fails: " + e.getCause());
+          assertTrue(
+              Sql.isUniqueViolation((RuntimeException) e.getCause()), e.getCause().toString());
+        }
+      }
+      assertEquals(1, failed);
+      assertTrue(most.get() > 1, "writes queued together were written in one call");
+      assertEquals(
+          "saved gc-joint-again",
+          commits.write(GroupCommit.worker("gc-joint-again"), saveAll, "gc-joint-again"),
+          "the writer goes on after a failed joint batch");
+    } finally {
+      writers.shutdownNow();
+    }
+  }
+
+  @Test
   void aWriteNobodyWaitsForIsCommittedNoLaterThanTheWritesQueuedAfterIt() {
     workers.save(StoreFixtures.worker("gc-later-0"));
     commits.writeLater(
