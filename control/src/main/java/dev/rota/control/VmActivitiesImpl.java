@@ -314,6 +314,25 @@ public class VmActivitiesImpl implements VmActivities, VmReadModel {
         .ifPresent(w -> agents.deleteDisk(w.agent(), vm.diskId(), agentCalls.timeout()));
   }
 
+  @Override
+  public void deleteWithTasks(Deletion deletion) {
+    for (WorkerTask task : deletion.tasks()) {
+      try {
+        removeTask(task);
+      } catch (RuntimeException e) {
+        // Its rows go all the same: the scheduler removes a task no VM holds once its agent
+        // answers.
+        log.debug(
+            "deleting {}: task {} left on {} to the scheduler: {}",
+            deletion.vm().vm(),
+            task.taskId(),
+            task.worker(),
+            e.toString());
+      }
+    }
+    deleteVm(deletion.vm());
+  }
+
   /**
    * Removes the VM's rows; a replica's set hears of it at once, so that it can replace or forget
    * it.

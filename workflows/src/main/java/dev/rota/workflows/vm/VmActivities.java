@@ -1,6 +1,7 @@
 package dev.rota.workflows.vm;
 
 import io.temporal.activity.ActivityInterface;
+import java.util.List;
 
 /**
  * The VM workflow's I/O: the read model, the events log, and removing its task from its worker.
@@ -94,4 +95,14 @@ public interface VmActivities {
 
   /** Deletes the VM's rows and events. Idempotent. */
   void deleteVm(VmRef vm);
+
+  /** A VM to delete, and the tasks it may have on workers. */
+  record Deletion(VmRef vm, List<WorkerTask> tasks) {}
+
+  /**
+   * Removes the VM's tasks from their workers, then deletes its rows and events, in one call; a
+   * task whose agent does not answer is left to the scheduler, which removes a task no VM holds
+   * once its agent answers. Idempotent.
+   */
+  void deleteWithTasks(Deletion deletion);
 }

@@ -4,6 +4,7 @@ import dev.rota.core.lifecycle.HeldTasks;
 import dev.rota.core.lifecycle.Lease;
 import dev.rota.core.lifecycle.VmLife;
 import dev.rota.core.model.VmStatus;
+import io.temporal.workflow.Workflow;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -176,10 +177,24 @@ final class VmSteps {
 
   /** Removes its task, if it may have one, then its rows; {@code why} it went, or null. */
   void delete(String why) {
-    VmCalls.removeTasks(name, taskName.get(), submission, to(life.get().withRestartAt(0)));
-    VmCalls.saying("delete vm " + name).deleteVm(new VmActivities.VmRef(name, submission));
+    VmLife last = to(life.get().withRestartAt(0));
+    VmActivities.VmRef vm = new VmActivities.VmRef(name, submission);
+    if (Workflow.getVersion(DELETED_IN_ONE_TASK, Workflow.DEFAULT_VERSION, 1) == 1) {
+      VmCalls.deleteWithTasks(
+          "delete vm " + name,
+          new VmActivities.Deletion(vm, VmCalls.tasksHeld(taskName.get(), submission, last)));
+    } else {
+      VmCalls.removeTasks(name, taskName.get(), submission, last);
+      VmCalls.saying("delete vm " + name).deleteVm(vm);
+    }
     VmShown.deleted(why);
   }
+
+  /**
+   * The version at which a deletion became one local activity (tasks, then rows) where it had been
+   * an activity per task and one for the rows.
+   */
+  static final String DELETED_IN_ONE_TASK = "deleted-in-one-task";
 
   /** A restart due at {@code atMillis}, {@code delay} after its task ended. */
   void scheduleRestart(long atMillis, Duration delay, int inARow) {
