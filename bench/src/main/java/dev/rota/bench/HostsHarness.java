@@ -42,7 +42,8 @@ import java.util.concurrent.Future;
  * </pre>
  *
  * A burst is one VM set of that many replicas, sent to the first host; {@code -Dbench.batch=1000}
- * sends the VMs in batches instead, each to the next host in turn. {@code WORKERSxVMSxBURSTS} gives
+ * sends the VMs in batches instead, each to the next host in turn, and {@code -Dbench.batch=1} one
+ * {@code POST /v1/vms} per VM, from {@code -Dbench.clients} (8) threads. {@code WORKERSxVMSxBURSTS} gives
  * the hosts that many bursts, each deleted before the next. A host's JVM takes the options {@code
  * bin/rota} gives it ({@link #LAUNCHER_OPTIONS}), then {@code -Dbench.host-opts="-Xmx1g"}, which
  * may override them; {@code -Drota.…=…} settings go to the hosts as they are. {@code
@@ -65,11 +66,20 @@ public final class HostsHarness {
   /** {@code -Dbench.dump=DIR}: each VM's creation, placing and start, from the burst's start. */
   private static final String DUMP = System.getProperty("bench.dump");
 
-  /** What {@code bin/rota} starts a host's JVM with: C1 alone. */
-  static final String LAUNCHER_OPTIONS = "-XX:TieredStopAtLevel=1";
+  /** What {@code bin/rota} starts a host's JVM with: C1 alone, the heap given back. */
+  static final String LAUNCHER_OPTIONS =
+      "-XX:TieredStopAtLevel=1 -XX:G1PeriodicGCInterval=10000 -XX:MaxHeapFreeRatio=30"
+          + " -XX:MinHeapFreeRatio=10";
 
   private static final Path ROOT = Path.of("").toAbsolutePath();
-  private static final int CLIENT_THREADS = 8;
+  /**
+   * {@code -Dbench.live-heap=true}: each host's heap after a full collection, after each burst (a
+   * leak check); the collection it forces changes what the next burst starts from.
+   */
+  private static final boolean LIVE_HEAP = Boolean.getBoolean("bench.live-heap");
+
+  /** {@code -Dbench.clients=N}: the client threads that send the requests of a burst. */
+  private static final int CLIENT_THREADS = Integer.getInteger("bench.clients", 8);
   private static final Duration IDLE = Duration.ofSeconds(30);
 
   /**
@@ -176,6 +186,7 @@ public final class HostsHarness {
         r.put("vms", vms);
         r.put("burst", burst);
         r.put("batch", BATCH == 0 ? "set" : BATCH);
+        r.put("clientThreads", CLIENT_THREADS);
         burst(r, vms, database, temporal, clusterRuns, temporalPid, postgresPid);
         results.add(r);
       }
@@ -302,6 +313,14 @@ public final class HostsHarness {
     r.put(
         "controlPlaneMiB",
         rss.stream().mapToLong(Long::longValue).sum() + ProcStat.rssMiB(temporalPid) + postgres);
+    if (LIVE_HEAP) {
+      // After the resident memory is read: the collection it forces leaves the heap compacted.
+      List<Long> live = new ArrayList<>();
+      for (Process host : hosts) {
+        live.add(LiveHeap.afterFullGcMiB(host.pid()));
+      }
+      r.put("hostLiveHeapMiB", live);
+    }
     r.put("workByHost", minus(work(), workBefore));
     // What keeping this cluster costs with nothing to do (agents' heartbeats, terms, probes): the
     // floor under the figures above, which the longer workflow phase pays for longer.
