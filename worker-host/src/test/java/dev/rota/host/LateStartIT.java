@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -40,7 +39,7 @@ class LateStartIT {
                 }
               });
       try {
-        signal("STOP", w1);
+        Signals.send("STOP", w1);
         assertEquals(
             201,
             api.api(
@@ -64,7 +63,7 @@ class LateStartIT {
             });
         assertEquals(1, Vms.sleeping().getOrDefault(SLEEP, List.of()).size(), "one copy, on w2");
 
-        signal("CONT", w1);
+        Signals.send("CONT", w1);
         eventually(
             "w1 ready again",
             Duration.ofSeconds(90),
@@ -75,7 +74,7 @@ class LateStartIT {
         long termAfter = term(api) + 3;
         eventually("three more terms", Duration.ofSeconds(60), () -> term(api) >= termAfter);
       } finally {
-        signal("CONT", w1);
+        Signals.send("CONT", w1);
         sampler.close();
       }
       assertEquals(List.of(), twice, "never two copies of late");
@@ -90,10 +89,5 @@ class LateStartIT {
         java.util.regex.Pattern.compile("\"term\":(\\d+)")
             .matcher(api.api("GET", "/v1/cluster", null).body());
     return m.find() ? Long.parseLong(m.group(1)) : 0;
-  }
-
-  private static void signal(String signal, long pid) throws Exception {
-    List<String> command = new ArrayList<>(List.of("kill", "-" + signal, Long.toString(pid)));
-    assertEquals(0, new ProcessBuilder(command).inheritIO().start().waitFor(), "kill -" + signal);
   }
 }

@@ -69,9 +69,10 @@ final class VmCalls {
   }
 
   /**
-   * Its tasks removed, then its rows, within the workflow task that decided it: a deletion costs
-   * the workflow one task instead of three and two activities' events, and a set of 1,000 deleted
-   * is 1,000 of them. A removal waits up to 25 s for its task to end, for each of at most two.
+   * Its tasks removed, then its rows, within the workflow task that decided it: one workflow task
+   * and no activity task, where an activity a step took three workflow tasks and two activity
+   * tasks, for each replica of a set being deleted. A removal waits up to 25 s for its task to end,
+   * for each of at most two.
    */
   static void deleteWithTasks(String summary, VmActivities.Deletion deletion) {
     Workflow.newLocalActivityStub(
