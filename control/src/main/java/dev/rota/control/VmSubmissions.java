@@ -66,7 +66,7 @@ public class VmSubmissions {
 
   private VmRow store(VmRow row, String createdMessage, boolean owesStart) {
     return commits.write(
-        GroupCommit.vm(row.name()), stored, new Submission(row, createdMessage, owesStart));
+        GroupCommit.vm(row.name()), together, new Submission(row, createdMessage, owesStart));
   }
 
   /**
@@ -88,7 +88,7 @@ public class VmSubmissions {
    * Concurrent submissions share their transaction's statements too: each statement is a batch over
    * all of them, a handful of round trips for a transaction however many it holds.
    */
-  private final GroupCommit.Together<Submission, VmRow> stored = this::storeTogether;
+  private final GroupCommit.Together<Submission, VmRow> together = this::storeTogether;
 
   private List<VmRow> storeTogether(List<Submission> submissions) {
     List<VmRow> numbered = new ArrayList<>(submissions.size());
