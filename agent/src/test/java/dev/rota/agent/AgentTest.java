@@ -773,8 +773,8 @@ class AgentTest {
 
   @Test
   void aProcessStartedButNotYetRecordedWhenTheAgentDiedIsAdoptedNotStartedAgain() throws Exception {
-    Path folder = recordedButNotStarted("g.0", "sleep", "307");
-    ProcessBuilder started = new ProcessBuilder("sleep", "307");
+    Path folder = recordedButNotStarted("g.0", "sleep", "317");
+    ProcessBuilder started = new ProcessBuilder("sleep", "317");
     started.environment().put("ROTA_TASK_DIR", folder.toString());
     long pid = started.start().pid();
 
@@ -782,14 +782,14 @@ class AgentTest {
     assertEquals("running", task("g.0").get("state"), "adopted by its tag");
     assertEquals(
         200,
-        send("PUT", "/v1/tasks/g.0", spec("g", "process", "sleep", "307")).statusCode(),
+        send("PUT", "/v1/tasks/g.0", spec("g", "process", "sleep", "317")).statusCode(),
         "already there");
     assertEquals(
         List.of(pid),
-        processes("sleep 307").stream().map(ProcessHandle::pid).toList(),
+        processes("sleep 317").stream().map(ProcessHandle::pid).toList(),
         "the same process, not a second");
     assertEquals(204, send("DELETE", "/v1/tasks/g.0", null).statusCode());
-    eventually("an adopted task can still be stopped", () -> processes("sleep 307").isEmpty());
+    eventually("an adopted task can still be stopped", () -> processes("sleep 317").isEmpty());
   }
 
   @Test
