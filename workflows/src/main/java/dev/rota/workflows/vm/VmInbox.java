@@ -98,12 +98,21 @@ final class VmInbox {
     }
   }
 
-  /** Validates an update before it is accepted into the history. */
+  /**
+   * Validates an update before it is accepted into the history. News of its task still waiting for
+   * the loop (a signal taken in the same workflow task, say a report that the VM started) may
+   * change the status the action is judged on, so the loop judges it after the news; only what no
+   * news changes (a delete asked for, what the VM can never take) is refused here then.
+   */
   void validate(UserAction action) {
-    if (loaded && !allows(action)) {
+    if (!loaded) {
+      return;
+    }
+    boolean newsAhead = commands.stream().anyMatch(Hear.class::isInstance);
+    if (newsAhead ? deleteRequested || cannot(action) != null : !allows(action)) {
       throw notAllowed(action);
     }
-    String moving = loaded ? whileMoving(action) : null;
+    String moving = newsAhead ? null : whileMoving(action);
     if (moving != null) {
       throw refused(action.wireName(), moving);
     }
