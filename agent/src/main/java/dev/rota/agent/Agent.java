@@ -123,7 +123,7 @@ public final class Agent implements AutoCloseable {
     // ignored.
     ObjectMapper json =
         new ObjectMapper().configure(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES, false);
-    Path tasksDir = config.dataDir().resolve("tasks");
+    Path tasksDir = tasksDir(config);
     try {
       Files.createDirectories(tasksDir);
     } catch (IOException e) {
@@ -422,10 +422,16 @@ public final class Agent implements AutoCloseable {
     link.close();
     reporter.close();
     http.stop();
-    cgroups.removeIfEmpty();
+    Path tasksDir = tasksDir(config);
+    cgroups.removeUnheld(id -> Files.isDirectory(tasksDir.resolve(id)));
     if (ownThreads != null) {
       ownThreads.close();
     }
+  }
+
+  /** Where the agent keeps a folder per task it holds, named by the task's id. */
+  private static Path tasksDir(AgentConfig config) {
+    return config.dataDir().resolve("tasks");
   }
 
   /**

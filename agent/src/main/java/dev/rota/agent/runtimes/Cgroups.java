@@ -9,6 +9,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.Predicate;
 
 /**
  * A task's CPU and memory limits, enforced by the kernel's control groups (as Nomad's drivers do):
@@ -231,26 +232,29 @@ public final class Cgroups {
   }
 
   /**
-   * Removes the groups of the agent's ended tasks, and its own folder of groups once none is left
-   * in it; a group with a process in it stays (the agent's tasks outlive it).
+   * Removes the groups of the tasks the agent no longer holds, and its own folder of groups once
+   * none is left in it. A group with a process in it stays (the agent's tasks outlive it), and so
+   * does the group of a task it still holds ({@code held}, by task id) though empty: a task being
+   * started has its group made a moment before its process joins it, and the process could not join
+   * a group removed meanwhile.
    */
-  public void removeIfEmpty() {
+  public void removeUnheld(Predicate<String> held) {
     if (kind == Kind.NONE) {
       return;
     }
     for (Path parent : List.of(memoryParent, cpuParent)) {
-      // The groups of tasks that have ended first (one with a process in it stays, for the next
-      // agent), then the agent's own.
+      // The groups of tasks first, then the agent's own.
       try (java.util.stream.Stream<Path> groups = Files.walk(parent)) {
         groups
             .filter(Files::isDirectory)
+            .filter(g -> !(parent.equals(g.getParent()) && held.test(g.getFileName().toString())))
             .sorted(java.util.Comparator.reverseOrder())
             .forEach(
                 g -> {
                   try {
                     Files.deleteIfExists(g);
                   } catch (IOException e) {
-                    // a process is still in it
+                    // a process or a held task's group is still in it
                   }
                 });
       } catch (IOException | java.io.UncheckedIOException e) {
