@@ -8,12 +8,13 @@ import ch.qos.logback.core.spi.FilterReply;
 
 /**
  * Drops the SDK's pollers' warnings, stack trace and all, for each poll that failed because the
- * Temporal server was out of reach (gRPC {@code UNAVAILABLE}), ended the poll as it went away or
- * came back ({@code CANCELLED: context canceled}, the server's own cancel), or failed inside as it
- * came back on its state ({@code UNKNOWN: something went wrong, please retry (id)}: the server's
- * word for an internal error, whose cause its own log holds under that id): a hundred and more a
- * minute from every poller while it is away, where the host's outage watch says it once and again
- * when it is back. A poll failing for another reason still shows.
+ * Temporal server was out of reach (gRPC {@code UNAVAILABLE}, or {@code UNKNOWN: channel closed}
+ * when its connection dropped in the middle of a poll), ended the poll as it went away or came back
+ * ({@code CANCELLED: context canceled}, the server's own cancel), or failed inside as it came back
+ * on its state ({@code UNKNOWN: something went wrong, please retry (id)}: the server's word for an
+ * internal error, whose cause its own log holds under that id): a hundred and more a minute from
+ * every poller while it is away, where the host's outage watch says it once and again when it is
+ * back. A poll failing for another reason still shows.
  */
 public final class TemporalAwayFilter extends Filter<ILoggingEvent> {
   static final String POLLERS = "io.temporal.internal.worker.";
@@ -23,6 +24,9 @@ public final class TemporalAwayFilter extends Filter<ILoggingEvent> {
 
   /** An internal error of the server's, as it tells its clients, masked, with an id. */
   static final String SERVER_FAILED = "UNKNOWN: something went wrong, please retry";
+
+  /** The connection to the server closed under a poll under way: it stopped or was killed. */
+  static final String CHANNEL_CLOSED = "UNKNOWN: channel closed";
 
   @Override
   public FilterReply decide(ILoggingEvent event) {
@@ -36,6 +40,7 @@ public final class TemporalAwayFilter extends Filter<ILoggingEvent> {
           && t.getMessage() != null
           && (t.getMessage().startsWith("UNAVAILABLE")
               || t.getMessage().equals(SERVER_CANCELLED)
+              || t.getMessage().equals(CHANNEL_CLOSED)
               || t.getMessage().startsWith(SERVER_FAILED))) {
         return FilterReply.DENY;
       }

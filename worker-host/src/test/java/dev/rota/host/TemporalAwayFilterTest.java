@@ -40,6 +40,13 @@ class TemporalAwayFilterTest {
                 .asRuntimeException()),
         "a poll that failed inside the server as it came back");
     assertEquals(
+        FilterReply.DENY,
+        decide(
+            POLLER,
+            Level.WARN,
+            Status.UNKNOWN.withDescription("channel closed").asRuntimeException()),
+        "a poll whose connection the server's end closed as it was killed");
+    assertEquals(
         FilterReply.NEUTRAL,
         decide(POLLER, Level.WARN, Status.UNKNOWN.withDescription("other").asRuntimeException()),
         "an unknown failure of another kind shows");
