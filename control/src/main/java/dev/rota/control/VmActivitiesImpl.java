@@ -335,7 +335,11 @@ public class VmActivitiesImpl implements VmActivities, VmReadModel {
 
   /**
    * Removes the VM's rows; a replica's set hears of it at once, so that it can replace or forget
-   * it.
+   * it. A set being deleted hears only of its last replica's going (its workflow then removes the
+   * set's row and ends): a thousand replicas would otherwise be a thousand signals in its history
+   * and a pass for each few. Each replica's count is read after its own removal commits, so the
+   * last of several removed at once finds none left; the set's pass after a short wait backs this
+   * up.
    */
   @Override
   public void deleteVm(VmRef vm) {
@@ -347,7 +351,7 @@ public class VmActivitiesImpl implements VmActivities, VmReadModel {
     row.ifPresent(this::forgetLogs);
     row.ifPresent(this::deleteDisk);
     submissions.remove(vm.vm(), vm.submission());
-    if (set != null) {
+    if (set != null && !vms.deletingSetHasReplicasLeft(set)) {
       workflows.setChanged(set);
     }
     if (row.map(v -> v.state().worker()).isPresent()) {

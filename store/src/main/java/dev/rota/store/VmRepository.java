@@ -87,6 +87,16 @@ public interface VmRepository extends CrudRepository<VmRow, String> {
   @Query("SELECT * FROM vms WHERE vm_set = :vmSet ORDER BY set_ordinal")
   List<VmRow> replicasOf(String vmSet);
 
+  /**
+   * Whether {@code vmSet} is being deleted and still has replicas: a replica's going is news to it
+   * only once it is the last.
+   */
+  @Query(
+      """
+      SELECT EXISTS (SELECT 1 FROM vm_sets WHERE name = :vmSet AND deleting
+        AND EXISTS (SELECT 1 FROM vms WHERE vm_set = :vmSet))""")
+  boolean deletingSetHasReplicasLeft(String vmSet);
+
   /** How many of a set's replicas are in each status. */
   @Query("SELECT status AS label, COUNT(*) AS total FROM vms WHERE vm_set = :vmSet GROUP BY status")
   List<Count> countReplicasByStatus(String vmSet);

@@ -732,12 +732,19 @@ abstract class RepositoryContract {
     assertEquals(0, sets.recordMessage(set, "name taken"), "written only when it changed");
     assertEquals(1, sets.recordMessage(set, null));
     assertEquals(1, sets.resize(set, 5));
+    assertFalse(vms.deletingSetHasReplicasLeft(set), "not being deleted");
     sets.markDeleting(set);
     assertEquals(0, sets.resize(set, 7), "no scaling a set being deleted");
     VmSetRow row = sets.findById(set).orElseThrow();
     assertEquals(5, row.replicas());
     assertTrue(row.deleting());
     assertEquals(null, row.message());
+    assertTrue(vms.deletingSetHasReplicasLeft(set));
+    vms.deleteById(set + "-0");
+    vms.deleteById(set + "-2");
+    assertTrue(vms.deletingSetHasReplicasLeft(set), "one left");
+    vms.deleteById(set + "-1");
+    assertFalse(vms.deletingSetHasReplicasLeft(set), "the last one gone");
   }
 
   @Test
