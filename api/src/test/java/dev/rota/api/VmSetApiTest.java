@@ -150,15 +150,27 @@ class VmSetApiTest {
   void scalingDownRemovesTheHighestOrdinalsAndScalingUpAddsTheLowestMissing() {
     assertEquals(201, http.post("/v1/vm-sets", set("scale", 4, "\"none\"")).status());
     eventually("four replicas", () -> replicas("scale").size() == 4);
+    eventually(
+        "the last one's workflow started",
+        () ->
+            workflowStatus(VmWorkflow.workflowId("scale-3"))
+                == WorkflowExecutionStatus.WORKFLOW_EXECUTION_STATUS_RUNNING);
     Http.Reply down = http.patch("/v1/vm-sets/scale", "{\"replicas\": 1}");
     assertEquals(200, down.status(), down.toString());
     assertEquals(1, down.map().get("replicas"));
     eventually("the three highest gone", () -> replicas("scale").equals(List.of("scale-0")));
-    eventually(
-        "and their workflows closed",
-        () ->
-            workflowStatus(VmWorkflow.workflowId("scale-3"))
-                == WorkflowExecutionStatus.WORKFLOW_EXECUTION_STATUS_COMPLETED);
+    assertEquals(
+        WorkflowExecutionStatus.WORKFLOW_EXECUTION_STATUS_TERMINATED,
+        workflowStatus(VmWorkflow.workflowId("scale-3")),
+        "their workflows were ended before their rows went");
+    assertEquals(
+        "set scale scaled down to 1",
+        temporal
+            .fetchHistory(VmWorkflow.workflowId("scale-3"))
+            .getLastEvent()
+            .getWorkflowExecutionTerminatedEventAttributes()
+            .getReason(),
+        "saying why, in the Temporal UI");
 
     assertEquals(200, http.patch("/v1/vm-sets/scale", "{\"replicas\": 2}").status());
     eventually("scale-1 back", () -> replicas("scale").equals(List.of("scale-0", "scale-1")));

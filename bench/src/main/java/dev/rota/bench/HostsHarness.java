@@ -43,10 +43,10 @@ import java.util.concurrent.Future;
  *
  * A burst is one VM set of that many replicas, sent to the first host; {@code -Dbench.batch=1000}
  * sends the VMs in batches instead, each to the next host in turn, and {@code -Dbench.batch=1} one
- * {@code POST /v1/vms} per VM, from {@code -Dbench.clients} (8) threads. {@code WORKERSxVMSxBURSTS} gives
- * the hosts that many bursts, each deleted before the next. A host's JVM takes the options {@code
- * bin/rota} gives it ({@link #LAUNCHER_OPTIONS}), then {@code -Dbench.host-opts="-Xmx1g"}, which
- * may override them; {@code -Drota.…=…} settings go to the hosts as they are. {@code
+ * {@code POST /v1/vms} per VM, from {@code -Dbench.clients} (8) threads. {@code WORKERSxVMSxBURSTS}
+ * gives the hosts that many bursts, each deleted before the next. A host's JVM takes the options
+ * {@code bin/rota} gives it ({@link #LAUNCHER_OPTIONS}), then {@code -Dbench.host-opts="-Xmx1g"},
+ * which may override them; {@code -Drota.…=…} settings go to the hosts as they are. {@code
  * -Dbench.dump=DIR} writes each burst's VMs' times to {@code DIR/burst-N.csv}.
  */
 public final class HostsHarness {
@@ -72,6 +72,7 @@ public final class HostsHarness {
           + " -XX:MinHeapFreeRatio=10";
 
   private static final Path ROOT = Path.of("").toAbsolutePath();
+
   /**
    * {@code -Dbench.live-heap=true}: each host's heap after a full collection, after each burst (a
    * leak check); the collection it forces changes what the next burst starts from.
@@ -80,6 +81,7 @@ public final class HostsHarness {
 
   /** {@code -Dbench.clients=N}: the client threads that send the requests of a burst. */
   private static final int CLIENT_THREADS = Integer.getInteger("bench.clients", 8);
+
   private static final Duration IDLE = Duration.ofSeconds(30);
 
   /**
@@ -178,7 +180,7 @@ public final class HostsHarness {
       List<Map<String, Object>> results = new ArrayList<>();
       for (int burst = 1; burst <= bursts; burst++) {
         if (burst > 1) {
-          results.get(results.size() - 1).put("deletedSeconds", deleteAll(vms));
+          results.get(results.size() - 1).putAll(deleteAll(vms, agents, temporal));
         }
         Map<String, Object> r = new LinkedHashMap<>();
         r.put("hosts", HOSTS);
@@ -384,10 +386,11 @@ public final class HostsHarness {
   }
 
   /**
-   * Deletes the burst's VMs (the set, or each VM), and waits until every row is gone; how long that
-   * took, in seconds.
+   * Deletes the burst's VMs (the set, or each VM), and waits until every row is gone, then until
+   * every agent's task is gone and every VM workflow is closed; how long each took, in seconds.
    */
-  private double deleteAll(int vms) throws Exception {
+  private Map<String, Object> deleteAll(int vms, List<Agent> agents, WorkflowClient temporal)
+      throws Exception {
     String api = apis.get(0);
     long from = System.nanoTime();
     calls.deleteSubmitted(vms, BATCH, api, CLIENT_THREADS);
@@ -403,10 +406,44 @@ public final class HostsHarness {
         "the set deleted",
         () -> BATCH > 0 || calls.status(api + "/v1/vm-sets/load") == 404,
         Duration.ofMinutes(5));
-    double took = Math.round((System.nanoTime() - from) / 1e6) / 1000.0;
-    System.out.printf("  all %d deleted in %.3f s%n", vms, took);
+    double rowsGone = secondsSince(from);
+    HarnessApi.await(
+        "every agent's task gone",
+        () -> agents.stream().allMatch(a -> a.tasks().isEmpty()),
+        Duration.ofMinutes(5));
+    double tasksGone = secondsSince(from);
+    HarnessApi.await(
+        "every VM workflow closed",
+        () -> openVmWorkflows(temporal) == 0,
+        Duration.ofMinutes(10),
+        Duration.ofMillis(250));
+    double workflowsClosed = secondsSince(from);
+    System.out.printf(
+        "  all %d deleted in %.3f s, their tasks gone in %.3f s, their workflows closed in %.3f s%n",
+        vms, rowsGone, tasksGone, workflowsClosed);
     Thread.sleep(2_000); // the deletions' last news and terms, before the next burst's clock starts
-    return took;
+    Map<String, Object> deleted = new LinkedHashMap<>();
+    deleted.put("deletedSeconds", rowsGone);
+    deleted.put("deletedTasksGoneSeconds", tasksGone);
+    deleted.put("deletedWorkflowsClosedSeconds", workflowsClosed);
+    return deleted;
+  }
+
+  private static double secondsSince(long nanos) {
+    return Math.round((System.nanoTime() - nanos) / 1e6) / 1000.0;
+  }
+
+  /** How many VM workflows Temporal's visibility counts open. */
+  private static long openVmWorkflows(WorkflowClient temporal) {
+    return temporal
+        .getWorkflowServiceStubs()
+        .blockingStub()
+        .countWorkflowExecutions(
+            io.temporal.api.workflowservice.v1.CountWorkflowExecutionsRequest.newBuilder()
+                .setNamespace("default")
+                .setQuery("WorkflowType = 'VmWorkflow' AND ExecutionStatus = 'Running'")
+                .build())
+        .getCount();
   }
 
   /**

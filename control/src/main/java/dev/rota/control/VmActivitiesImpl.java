@@ -5,7 +5,6 @@ import dev.rota.scheduler.agents.AgentClient;
 import dev.rota.scheduler.metrics.SchedulerMetrics;
 import dev.rota.scheduler.settings.AgentCallSettings;
 import dev.rota.scheduler.settings.VmSettings;
-import dev.rota.scheduler.term.RemovedTasks;
 import dev.rota.store.Columns;
 import dev.rota.store.GroupCommit;
 import dev.rota.store.VmEventRepository;
@@ -21,13 +20,9 @@ import jakarta.inject.Singleton;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.Optional;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 @Singleton
 public class VmActivitiesImpl implements VmActivities, VmReadModel {
-  private static final Logger log = LoggerFactory.getLogger(VmActivitiesImpl.class);
-
   private final VmRepository vms;
   private final VmEventRepository events;
   private final WorkerRepository workers;
@@ -41,8 +36,7 @@ public class VmActivitiesImpl implements VmActivities, VmReadModel {
 
   private final SchedulerMetrics metrics;
   private final GroupCommit commits;
-  private final TaskWorkers taskWorkers;
-  private final RemovedTasks removedTasks;
+  private final VmLeftovers leftovers;
 
   public VmActivitiesImpl(
       VmRepository vms,
@@ -57,10 +51,8 @@ public class VmActivitiesImpl implements VmActivities, VmReadModel {
       ControlWorkflows workflows,
       SchedulerMetrics metrics,
       GroupCommit commits,
-      TaskWorkers taskWorkers,
-      RemovedTasks removedTasks) {
-    this.taskWorkers = taskWorkers;
-    this.removedTasks = removedTasks;
+      VmLeftovers leftovers) {
+    this.leftovers = leftovers;
     this.metrics = metrics;
     this.commits = commits;
     this.vms = vms;
@@ -210,19 +202,7 @@ public class VmActivitiesImpl implements VmActivities, VmReadModel {
    */
   @Override
   public void removeTask(WorkerTask task) {
-    Optional<dev.rota.store.WorkerRow> worker = workers.findById(task.worker());
-    if (worker.isEmpty()) {
-      return;
-    }
-    agents.removeTask(
-        worker.get().agent(),
-        task.taskId(),
-        task.submission() == 0 ? null : task.submission(),
-        false,
-        agentCalls.removalTimeout());
-    if (removedTasks.removed(task.worker(), task.taskId())) {
-      scheduler.roomFreed("task " + task.taskId() + " removed from " + task.worker());
-    }
+    leftovers.removeTask(task);
   }
 
   /**
@@ -272,34 +252,6 @@ public class VmActivitiesImpl implements VmActivities, VmReadModel {
   }
 
   /**
-   * Tells each worker the VM ran on to drop the logs it kept of its tasks. A ready worker that does
-   * not answer fails the activity, which is tried again (a loaded agent can miss one deadline); one
-   * that is not ready keeps them until its own limit drops them (two generations a VM, a week at
-   * most), rather than holding the deletion up while it is away.
-   */
-  private void forgetLogs(VmRow vm) {
-    for (String name : taskWorkers.all(vm)) {
-      workers
-          .findById(name)
-          .ifPresent(
-              w -> {
-                try {
-                  agents.forgetLogs(w.agent(), vm.name(), agentCalls.timeout());
-                } catch (RuntimeException e) {
-                  if (w.health().equals(dev.rota.core.model.WorkerHealth.READY.wireName())) {
-                    throw e;
-                  }
-                  log.debug(
-                      "worker {} kept the logs of deleted vm {}: {}",
-                      name,
-                      vm.name(),
-                      e.toString());
-                }
-              });
-    }
-  }
-
-  /**
    * Deletes the VM's persistent disk from the worker that holds it, its task removed already. An
    * agent that refuses or does not answer fails the activity, which is tried again: the rows go
    * only once the disk has (or its worker is gone).
@@ -316,20 +268,7 @@ public class VmActivitiesImpl implements VmActivities, VmReadModel {
 
   @Override
   public void deleteWithTasks(Deletion deletion) {
-    for (WorkerTask task : deletion.tasks()) {
-      try {
-        removeTask(task);
-      } catch (RuntimeException e) {
-        // Its rows go all the same: the scheduler removes a task no VM holds once its agent
-        // answers.
-        log.debug(
-            "deleting {}: task {} left on {} to the scheduler: {}",
-            deletion.vm().vm(),
-            task.taskId(),
-            task.worker(),
-            e.toString());
-      }
-    }
+    leftovers.removeOrLeave(deletion.vm().vm(), deletion.tasks());
     deleteVm(deletion.vm());
   }
 
@@ -348,7 +287,7 @@ public class VmActivitiesImpl implements VmActivities, VmReadModel {
       return; // deleted by an earlier attempt, and the name submitted again since
     }
     String set = row.map(v -> v.membership().vmSet()).orElse(null);
-    row.ifPresent(this::forgetLogs);
+    row.ifPresent(leftovers::forgetLogs);
     row.ifPresent(this::deleteDisk);
     submissions.remove(vm.vm(), vm.submission());
     if (set != null && !vms.deletingSetHasReplicasLeft(set)) {

@@ -42,6 +42,7 @@ public class VmSetActivitiesImpl implements VmSetActivities {
   private final dev.rota.store.CertainCommits certain;
   private final VmActions actions;
   private final AskedDeletions asked;
+  private final ReplicaDeletions replicaDeletions;
 
   public VmSetActivitiesImpl(
       VmSetRepository sets,
@@ -53,7 +54,9 @@ public class VmSetActivitiesImpl implements VmSetActivities {
       VmDeletion deletion,
       dev.rota.store.CertainCommits certain,
       VmActions actions,
-      AskedDeletions asked) {
+      AskedDeletions asked,
+      ReplicaDeletions replicaDeletions) {
+    this.replicaDeletions = replicaDeletions;
     this.actions = actions;
     this.asked = asked;
     this.deletion = deletion;
@@ -84,14 +87,30 @@ public class VmSetActivitiesImpl implements VmSetActivities {
 
     int removing = 0;
     Map<Integer, VmRow> byOrdinal = new HashMap<>();
+    List<VmRow> together = new ArrayList<>();
     members.sort(Comparator.comparing((VmRow m) -> m.membership().setOrdinal()).reversed());
     for (VmRow m : members) {
-      if (m.membership().setOrdinal() >= wanted) {
+      if (m.membership().setOrdinal() < wanted) {
+        byOrdinal.put(m.membership().setOrdinal(), m);
+      } else if (ReplicaDeletions.together(m)) {
+        together.add(m);
+      } else {
         remove(m);
         removing++;
-      } else {
-        byOrdinal.put(m.membership().setOrdinal(), m);
       }
+    }
+    List<VmRow> left =
+        replicaDeletions.delete(
+            together,
+            set.deleting()
+                ? "deleted with set " + set.name()
+                : "set " + set.name() + " scaled down to " + wanted);
+    left.forEach(this::remove);
+    removing += left.size();
+    int deleted = together.size() - left.size();
+    if (set.deleting() && removing == 0) {
+      sets.deleteById(set.name());
+      return SetProgress.deleted();
     }
 
     List<VmRow> missing = new ArrayList<>();
@@ -122,7 +141,9 @@ public class VmSetActivitiesImpl implements VmSetActivities {
     // Another pass (the API's, as it answers a create) may have made some of the missing ones
     // between this pass's look and its write: they exist, though this pass did not make them.
     int exist =
-        missing.size() == created ? members.size() + created : vms.replicasOf(set.name()).size();
+        missing.size() == created
+            ? members.size() - deleted + created
+            : vms.replicasOf(set.name()).size();
     return new SetProgress(false, removing == 0, wanted, exist, created, removing, message);
   }
 

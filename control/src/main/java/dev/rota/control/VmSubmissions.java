@@ -13,6 +13,7 @@ import java.sql.Connection;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * A VM's rows coming and going: stored with its first event when submitted (by a user, or by its
@@ -133,15 +134,30 @@ public class VmSubmissions {
   public void remove(String name, long submission) {
     certain.write(
         () -> {
-          if (vms.findById(name).filter(v -> !holds(v, submission)).isPresent()) {
-            return null;
-          }
-          events.deleteAllOf(name);
-          starts.forget(name);
-          volumes.detach(name);
-          vms.deleteById(name);
+          removeIfHeld(name, submission);
           return null;
         });
+  }
+
+  /**
+   * {@link #remove} for each of {@code rows}, by its own submission, in one transaction; the rows
+   * that were still there to remove.
+   */
+  public List<VmRow> removeAll(List<VmRow> rows) {
+    return certain.write(
+        () -> rows.stream().filter(row -> removeIfHeld(row.name(), row.seq())).toList());
+  }
+
+  private boolean removeIfHeld(String name, long submission) {
+    Optional<VmRow> row = vms.findById(name);
+    if (row.filter(v -> !holds(v, submission)).isPresent()) {
+      return false;
+    }
+    events.deleteAllOf(name);
+    starts.forget(name);
+    volumes.detach(name);
+    vms.deleteById(name);
+    return row.isPresent();
   }
 
   /**

@@ -6,6 +6,7 @@ import io.micronaut.data.annotation.MappedEntity;
 import io.micronaut.data.annotation.Relation;
 import io.micronaut.data.annotation.Version;
 import java.time.Instant;
+import java.util.List;
 
 /**
  * A submitted VM's row, its columns grouped by who writes them: the user's {@link #spec} (at
@@ -65,6 +66,22 @@ public record VmRow(
    */
   public String taskName() {
     return membership.taskName() != null ? membership.taskName() : name;
+  }
+
+  /**
+   * The tasks it may have on workers, as its row tells them: what a workflow begun anew from the
+   * row would remove ({@link dev.rota.core.lifecycle.HeldTasks}). While it moves, both copies.
+   */
+  public List<dev.rota.core.lifecycle.HeldTasks.Held> heldTasks() {
+    dev.rota.core.model.VmStatus status = state.vmStatus();
+    String from = status == dev.rota.core.model.VmStatus.RUNNING ? notes.movingFrom() : null;
+    return dev.rota.core.lifecycle.HeldTasks.of(
+        taskName(),
+        state.restartCount(),
+        status,
+        state.worker(),
+        from,
+        from == null ? null : state.worker());
   }
 
   /**

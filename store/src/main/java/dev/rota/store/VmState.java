@@ -67,7 +67,8 @@ public record VmState(
     return RunRule.hasOpenRun(vmStatus());
   }
 
-  private VmStatus vmStatus() {
+  /** Its status as the lifecycle's rules take it. */
+  public VmStatus vmStatus() {
     return WireName.parse(VmStatus.class, status).orElse(VmStatus.PENDING);
   }
 }

@@ -8,6 +8,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.stream.Stream;
@@ -105,6 +106,23 @@ class LostWorkflowsIT {
           202, stop.status(), "the action restored the workflow and reached it: " + stop.body());
       eventually(another + " stopped", () -> "stopped".equals(api.vm(another).get("status")));
       assertEquals("ok", api.api("GET", "/v1/cluster", null).map().get("scheduler"));
+
+      // The restored set deleted: its replicas' workflows are ended, then their processes and
+      // rows go, then the set.
+      String replicaSleep = String.valueOf(FIRST_SLEEP + 99_000);
+      assertEquals(2, Vms.sleeping().get(replicaSleep).size(), "the replicas' two processes");
+      assertEquals(202, api.api("DELETE", "/v1/vm-sets/kept", null).status());
+      eventually("the set gone", () -> api.api("GET", "/v1/vm-sets/kept", null).status() == 404);
+      eventually("its replicas' processes gone", () -> !Vms.sleeping().containsKey(replicaSleep));
+      assertEquals(404, api.api("GET", "/v1/vms/kept-0", null).status());
+      for (String replica : List.of("kept-0", "kept-1")) {
+        var history =
+            stack.temporalClient.fetchHistory(dev.rota.workflows.vm.VmWorkflow.workflowId(replica));
+        assertEquals(
+            "deleted with set kept",
+            history.getLastEvent().getWorkflowExecutionTerminatedEventAttributes().getReason(),
+            replica + "'s workflow ended saying why");
+      }
 
       String figures =
           String.format(
