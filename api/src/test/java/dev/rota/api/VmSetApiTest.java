@@ -222,6 +222,37 @@ class VmSetApiTest {
   }
 
   @Test
+  void aReplicaWhoseWorkflowEndedBeforeItsRowWentIsDeletedByARunOfItsOwn() {
+    assertEquals(201, http.post("/v1/vm-sets", set("half", 2, "\"none\"")).status());
+    for (String replica : List.of("half-0", "half-1")) {
+      eventually(
+          replica + "'s workflow started",
+          () ->
+              workflowStatus(VmWorkflow.workflowId(replica))
+                  == WorkflowExecutionStatus.WORKFLOW_EXECUTION_STATUS_RUNNING);
+    }
+    // As a host that died in the middle of a pass leaves it: the workflow ended, the row still
+    // there.
+    temporal
+        .newUntypedWorkflowStub(VmWorkflow.workflowId("half-1"))
+        .terminate("its host died deleting it");
+    assertEquals(202, http.delete("/v1/vm-sets/half").status());
+    eventually("the set gone", () -> http.get("/v1/vm-sets/half").status() == 404);
+    assertEquals(List.of(), replicas("half"));
+    assertEquals(
+        "deleted with set half",
+        temporal
+            .fetchHistory(VmWorkflow.workflowId("half-0"))
+            .getLastEvent()
+            .getWorkflowExecutionTerminatedEventAttributes()
+            .getReason());
+    assertEquals(
+        WorkflowExecutionStatus.WORKFLOW_EXECUTION_STATUS_COMPLETED,
+        workflowStatus(VmWorkflow.workflowId("half-1")),
+        "a run begun with the delete deleted the one whose workflow had ended");
+  }
+
+  @Test
   void aReplicaNameTakenByAnotherVmIsNamedAndTheOthersAreMade() {
     assertEquals(
         201, http.post("/v1/vms", "{\"name\":\"taken-1\",\"command\":[\"sleep\",\"1\"]}").status());

@@ -37,11 +37,9 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.LinkedHashMap;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutionException;
@@ -307,11 +305,13 @@ public class ControlWorkflows {
   static final int ENDING_AT_ONCE = 8;
 
   /**
-   * Ends the open runs of {@code vmNames}, saying {@code why}, {@link #ENDING_AT_ONCE} at a time:
-   * the VMs of a set deleted together. Returns the names whose open run was ended here; one that
-   * had none, or whose call failed (Temporal away), is left out.
+   * Ends the open runs of {@code vmNames}, saying {@code why}, {@link #ENDING_AT_ONCE} at a time,
+   * starting no call once {@code budget} has passed: the VMs of a set deleted together. Answers,
+   * for each name it called for, whether an open run was ended (false: it had none, or the call
+   * failed, Temporal away); a name left out was not reached within the budget.
    */
-  public Set<String> endVms(Collection<String> vmNames, String why) {
+  public Map<String, Boolean> endVms(Collection<String> vmNames, String why, Duration budget) {
+    long until = System.nanoTime() + budget.toNanos();
     ExecutorService ending =
         Executors.newFixedThreadPool(
             Math.max(1, Math.min(ENDING_AT_ONCE, vmNames.size())),
@@ -319,16 +319,19 @@ public class ControlWorkflows {
     try {
       Map<String, Future<Boolean>> calls = new LinkedHashMap<>();
       for (String name : vmNames) {
-        calls.put(name, ending.submit(() -> endVm(name, why)));
+        calls.put(
+            name, ending.submit(() -> System.nanoTime() - until > 0 ? null : endVm(name, why)));
       }
-      Set<String> ended = new LinkedHashSet<>();
+      Map<String, Boolean> ended = new LinkedHashMap<>();
       for (Map.Entry<String, Future<Boolean>> call : calls.entrySet()) {
         try {
-          if (call.getValue().get()) {
-            ended.add(call.getKey());
+          Boolean open = call.getValue().get();
+          if (open != null) {
+            ended.put(call.getKey(), open);
           }
         } catch (ExecutionException e) {
           log.debug("VM {}'s workflow not ended now: {}", call.getKey(), e.getCause().toString());
+          ended.put(call.getKey(), false);
         }
       }
       return ended;

@@ -6,8 +6,9 @@ import dev.rota.store.VmRow;
 import dev.rota.workflows.vm.VmActivities.WorkerTask;
 import jakarta.inject.Named;
 import jakarta.inject.Singleton;
+import java.time.Duration;
 import java.util.List;
-import java.util.Set;
+import java.util.Map;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Future;
@@ -58,15 +59,34 @@ public class ReplicaDeletions {
   }
 
   /**
-   * Deletes those of {@code replicas} (each {@link #together}) whose open workflow it ends, saying
-   * {@code why}; returns the others, not deleted here.
+   * How long a pass goes on ending workflows: well within its activity's timeout, whatever the
+   * Temporal server's pace. What it did not reach waits for the next pass, which comes at once.
    */
-  public List<VmRow> delete(List<VmRow> replicas, String why) {
+  static final Duration PASS_BUDGET = Duration.ofSeconds(10);
+
+  /**
+   * What a pass's deletion did.
+   *
+   * @param deleted how many replicas it deleted
+   * @param byTheirWorkflows those whose workflow was not open (its start still owed, or its last
+   *     run ended) or could not be ended: to be deleted by a run of their own, as a single VM is
+   * @param later how many it did not reach within {@link #PASS_BUDGET}
+   */
+  public record Outcome(int deleted, List<VmRow> byTheirWorkflows, int later) {}
+
+  /**
+   * Deletes those of {@code replicas} of {@code set} (each {@link #together}) whose open workflow
+   * it ends, saying {@code why}, as many as {@link #PASS_BUDGET} allows; with some left for later,
+   * the set's workflow is told to pass again at once rather than after its usual wait.
+   */
+  public Outcome delete(String set, List<VmRow> replicas, String why) {
     if (replicas.isEmpty()) {
-      return List.of();
+      return new Outcome(0, List.of(), 0);
     }
-    Set<String> ended = workflows.endVms(replicas.stream().map(VmRow::name).toList(), why);
-    List<VmRow> closed = replicas.stream().filter(r -> ended.contains(r.name())).toList();
+    Map<String, Boolean> ended =
+        workflows.endVms(replicas.stream().map(VmRow::name).toList(), why, PASS_BUDGET);
+    List<VmRow> closed =
+        replicas.stream().filter(r -> Boolean.TRUE.equals(ended.get(r.name()))).toList();
     List<Future<?>> removals =
         closed.stream().<Future<?>>map(r -> agentCalls.submit(() -> removeLeftovers(r))).toList();
     for (Future<?> removal : removals) {
@@ -83,7 +103,14 @@ public class ReplicaDeletions {
     if (!removed.isEmpty()) {
       scheduler.roomFreed(removed.size() + " replicas deleted: " + why);
     }
-    return replicas.stream().filter(r -> !ended.contains(r.name())).toList();
+    int later = replicas.size() - ended.size();
+    if (later > 0) {
+      workflows.setChanged(set);
+    }
+    return new Outcome(
+        closed.size(),
+        replicas.stream().filter(r -> Boolean.FALSE.equals(ended.get(r.name()))).toList(),
+        later);
   }
 
   /** Its tasks and kept logs; what an agent does not answer for now is left to the scheduler. */

@@ -99,15 +99,16 @@ public class VmSetActivitiesImpl implements VmSetActivities {
         removing++;
       }
     }
-    List<VmRow> left =
+    ReplicaDeletions.Outcome deletion =
         replicaDeletions.delete(
+            set.name(),
             together,
             set.deleting()
                 ? "deleted with set " + set.name()
                 : "set " + set.name() + " scaled down to " + wanted);
-    left.forEach(this::remove);
-    removing += left.size();
-    int deleted = together.size() - left.size();
+    deletion.byTheirWorkflows().forEach(this::remove);
+    removing += deletion.byTheirWorkflows().size() + deletion.later();
+    int deleted = deletion.deleted();
     if (set.deleting() && removing == 0) {
       sets.deleteById(set.name());
       return SetProgress.deleted();
