@@ -461,6 +461,9 @@ public final class HostsHarness {
         .filter(k -> k.startsWith("rota."))
         .sorted()
         .forEach(k -> command.add("-D" + k + "=" + System.getProperty(k)));
+    // Names the harness's folder, so that a harness killed before it stops its hosts leaves hosts
+    // that `pkill -f rota-hosts` finds with the rest of what it started.
+    command.add("-Dbench.dir=" + dir);
     command.addAll(
         List.of(
             "-cp",
