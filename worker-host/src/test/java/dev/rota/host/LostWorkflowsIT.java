@@ -110,7 +110,10 @@ class LostWorkflowsIT {
       // The restored set deleted: its replicas' workflows are ended, then their processes and
       // rows go, then the set.
       String replicaSleep = String.valueOf(FIRST_SLEEP + 99_000);
-      assertEquals(2, Vms.sleeping().get(replicaSleep).size(), "the replicas' two processes");
+      assertEquals(
+          2,
+          Vms.sleeping().getOrDefault(replicaSleep, List.of()).size(),
+          "the replicas' two processes");
       assertEquals(202, api.api("DELETE", "/v1/vm-sets/kept", null).status());
       eventually("the set gone", () -> api.api("GET", "/v1/vm-sets/kept", null).status() == 404);
       eventually("its replicas' processes gone", () -> !Vms.sleeping().containsKey(replicaSleep));
