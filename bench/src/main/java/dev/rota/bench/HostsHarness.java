@@ -67,9 +67,7 @@ public final class HostsHarness {
   private static final String DUMP = System.getProperty("bench.dump");
 
   /** What {@code bin/rota} starts a host's JVM with: C1 alone, the heap given back. */
-  static final String LAUNCHER_OPTIONS =
-      "-XX:TieredStopAtLevel=1 -XX:G1PeriodicGCInterval=10000 -XX:MaxHeapFreeRatio=30"
-          + " -XX:MinHeapFreeRatio=10";
+  static final String LAUNCHER_OPTIONS = "-XX:TieredStopAtLevel=1";
 
   private static final Path ROOT = Path.of("").toAbsolutePath();
 

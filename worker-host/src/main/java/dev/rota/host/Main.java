@@ -43,6 +43,7 @@ public final class Main {
       return;
     }
 
+    HeapGiveBack.apply();
     // Said at once: a first start builds and fetches for a while before anything else is printed.
     System.err.println(
         mode == HostMode.DEV
