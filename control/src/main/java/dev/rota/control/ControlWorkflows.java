@@ -105,6 +105,16 @@ public class ControlWorkflows {
           new ArrayBlockingQueue<>(256),
           DaemonThreads.named("temporal-call"));
 
+  /** The newest reason asked: the wake-up made for several names the last. */
+  private final java.util.concurrent.atomic.AtomicReference<String> wakeReason =
+      new java.util.concurrent.atomic.AtomicReference<>();
+
+  /**
+   * The wake-ups asked without waiting: a burst of single submissions, each asking, costs a
+   * wake-up's database claim and signal once per wake-up under way, not once each.
+   */
+  private final OnceMore wakes = new OnceMore(calls, () -> wakeScheduler(wakeReason.get()));
+
   /**
    * The scheduler's account of its last term: the query takes the workflow's lock as its tasks do,
    * so however many ask (a thousand at once made the scheduler's own task wait past its timeout), a
@@ -425,8 +435,9 @@ public class ControlWorkflows {
    * workflows are there), and a burst of submissions runs sooner.
    */
   public void wakeSchedulerMeanwhile(String reason) {
+    wakeReason.set(reason);
     try {
-      calls.execute(() -> wakeScheduler(reason));
+      wakes.ask();
     } catch (RejectedExecutionException e) {
       log.debug("not waking the scheduler ({}): too many calls to Temporal under way", reason);
     }

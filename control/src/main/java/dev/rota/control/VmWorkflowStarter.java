@@ -36,17 +36,17 @@ import org.slf4j.LoggerFactory;
  * submission): a submission is answered once stored, and its VM is placed and run meanwhile, so
  * that neither waits for Temporal (on the CLI's dev server a start is a round trip and a SQLite
  * commit, and submissions that waited for their starts went no faster than those). This host starts
- * its own submissions {@code rota.vms.workflow-start-delay} (2 s) after they were stored, and a VM
- * still pending or scheduled then another delay later, up to fifteen delays: a VM does not wait for
- * its workflow, so its start is left out of the burst that places and runs it, and by then the row
- * shows the VM running, which the start hands over instead of signals (a workflow started before
- * its VM was placed is signalled its placement and its start: three actions where one does). Every
- * host also takes, every {@link #SWEEP_EVERY}, starts owed for longer than {@link #OWED_FOR} that
- * it is not making itself (a host that died with them, Temporal out of reach, or a burst larger
- * than its host starts in that time). A host claims the starts it waits to make until it looks
- * again, and each chunk of starts for {@link #CLAIM} just before it makes them, and leaves those
- * another host's claim holds: each start is made by one host, and a burst's starts are shared
- * between the hosts.
+ * its own submissions {@code rota.vms.workflow-start-delay} (2 s, and up to {@link #GATHER} more)
+ * after they were stored, and a VM still pending or scheduled then another delay later, up to
+ * fifteen delays: a VM does not wait for its workflow, so its start is left out of the burst that
+ * places and runs it, and by then the row shows the VM running, which the start hands over instead
+ * of signals (a workflow started before its VM was placed is signalled its placement and its start:
+ * three actions where one does). Every host also takes, every {@link #SWEEP_EVERY}, starts owed for
+ * longer than {@link #OWED_FOR} that it is not making itself (a host that died with them, Temporal
+ * out of reach, or a burst larger than its host starts in that time). A host claims the starts it
+ * waits to make until it looks again, and each chunk of starts for {@link #CLAIM} just before it
+ * makes them, and leaves those another host's claim holds: each start is made by one host, and a
+ * burst's starts are shared between the hosts.
  *
  * <p>Each workflow is started with its VM's row as it is when started, which may be newer than the
  * submission (placed, running): the workflow takes it as a restored one does, and the news the row
@@ -108,6 +108,15 @@ public class VmWorkflowStarter {
   private final ExecutorService batches =
       Executors.newFixedThreadPool(BATCHES, DaemonThreads.named("workflow-start-batch"));
 
+  /**
+   * How long a submission's names wait for others' before their delay begins: a burst of single
+   * requests then costs its starts' queries once per gathering, where it cost them once per VM.
+   */
+  static final Duration GATHER = Duration.ofMillis(100);
+
+  /** The names of this gathering's submissions; guarded by itself. */
+  private final List<String> gathered = new ArrayList<>();
+
   private final ScheduledExecutorService sweeper =
       Executors.newSingleThreadScheduledExecutor(DaemonThreads.named("workflow-start-sweep"));
 
@@ -139,6 +148,26 @@ public class VmWorkflowStarter {
   public void startSoon(List<VmRow> submitted) {
     List<String> names = submitted.stream().map(VmRow::name).toList();
     making.addAll(names);
+    boolean first;
+    synchronized (gathered) {
+      first = gathered.isEmpty();
+      gathered.addAll(names);
+    }
+    if (first) {
+      try {
+        sweeper.schedule(this::handOverGathered, GATHER.toMillis(), TimeUnit.MILLISECONDS);
+      } catch (java.util.concurrent.RejectedExecutionException e) {
+        handOverGathered(); // closing: the delay's own scheduling lets them go
+      }
+    }
+  }
+
+  private void handOverGathered() {
+    List<String> names;
+    synchronized (gathered) {
+      names = List.copyOf(gathered);
+      gathered.clear();
+    }
     startAfterDelay(names);
   }
 

@@ -3,6 +3,7 @@ package dev.rota.api.accounts;
 import dev.rota.api.JsonBodies;
 import dev.rota.api.auth.RequiresRole;
 import dev.rota.api.auth.Role;
+import dev.rota.api.auth.TokenAccounts;
 import dev.rota.api.auth.Tokens;
 import dev.rota.api.problem.ProblemAnswers;
 import dev.rota.api.problem.Problems;
@@ -38,12 +39,14 @@ public class ServiceAccountController {
   private final ServiceAccountRepository accounts;
   private final JsonBodies bodies;
   private final Clock clock;
+  private final TokenAccounts tokens;
 
   public ServiceAccountController(
-      ServiceAccountRepository accounts, JsonBodies bodies, Clock clock) {
+      ServiceAccountRepository accounts, JsonBodies bodies, Clock clock, TokenAccounts tokens) {
     this.accounts = accounts;
     this.bodies = bodies;
     this.clock = clock;
+    this.tokens = tokens;
   }
 
   /** 201 with the token, shown this once. */
@@ -107,7 +110,10 @@ public class ServiceAccountController {
         null);
   }
 
-  /** 204; the token stops working at once (it is looked up on every request). */
+  /**
+   * 204; the token stops working at once on the host that deleted it, and within two seconds on the
+   * others (each keeps an account it found that long).
+   */
   @RequiresRole(Role.ADMIN_WRITE)
   @Delete("/{name}")
   @Status(HttpStatus.NO_CONTENT)
@@ -116,5 +122,6 @@ public class ServiceAccountController {
   public void delete(String name) {
     accounts.findById(name).orElseThrow(() -> Problems.notFound("service account", name));
     accounts.deleteById(name);
+    tokens.changed();
   }
 }

@@ -1,7 +1,6 @@
 package dev.rota.api.auth;
 
 import dev.rota.api.throttle.Callers;
-import dev.rota.store.ServiceAccountRepository;
 import dev.rota.store.ServiceAccountRow;
 import io.micronaut.core.annotation.Nullable;
 import io.micronaut.http.HttpRequest;
@@ -28,14 +27,14 @@ import java.util.Set;
 @ServerFilter(ServerFilter.MATCH_ALL_PATTERN)
 public class AuthFilter {
   private final AuthSettings settings;
-  private final ServiceAccountRepository accounts;
+  private final TokenAccounts accounts;
   private final ErrorResponseProcessor<?> problems;
   private final Callers callers;
   private final VmTokens vmTokens;
 
   public AuthFilter(
       AuthSettings settings,
-      ServiceAccountRepository accounts,
+      TokenAccounts accounts,
       ErrorResponseProcessor<?> problems,
       Callers callers,
       VmTokens vmTokens) {
@@ -62,8 +61,7 @@ public class AuthFilter {
           "this call needs a bearer token: Authorization: Bearer <token>");
     }
     String hash = bearerHash.get();
-    Optional<ServiceAccountRow> account =
-        accounts.findByTokenHash(hash).filter(a -> Tokens.sameHash(a.tokenHash(), hash));
+    Optional<ServiceAccountRow> account = accounts.byTokenHash(hash);
     if (account.isEmpty()) {
       return vmTokens
           .admit(request, hash)

@@ -11,10 +11,12 @@ import java.util.List;
 public class WorkerTokens {
   private final ServiceAccountRepository accounts;
   private final Clock clock;
+  private final TokenAccounts tokens;
 
-  public WorkerTokens(ServiceAccountRepository accounts, Clock clock) {
+  public WorkerTokens(ServiceAccountRepository accounts, Clock clock, TokenAccounts tokens) {
     this.accounts = accounts;
     this.clock = clock;
+    this.tokens = tokens;
   }
 
   /** A new token for account {@code agent-<worker>}, replacing any it had. */
@@ -25,6 +27,7 @@ public class WorkerTokens {
     accounts.save(
         new ServiceAccountRow(
             name, Tokens.hash(token), List.of(Role.WORKER.wireName()), worker, clock.instant()));
+    tokens.changed();
     return token;
   }
 }

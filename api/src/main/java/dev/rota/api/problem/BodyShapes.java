@@ -3,7 +3,6 @@ package dev.rota.api.problem;
 import dev.rota.api.RequestFields;
 import dev.rota.api.ShownAs;
 import java.lang.reflect.ParameterizedType;
-import java.lang.reflect.RecordComponent;
 import java.lang.reflect.Type;
 import java.util.List;
 import java.util.Map;
@@ -15,6 +14,23 @@ import java.util.Optional;
  * JSON kind (string, number, list, object, …) with what the record declares.
  */
 public final class BodyShapes {
+  /** A record's fields and their declared types. */
+  private record Component(String name, Type type) {}
+
+  /**
+   * Worked out once per record: the reflection behind it is as costly as the rest of a request's
+   * checking.
+   */
+  private static final ClassValue<List<Component>> COMPONENTS =
+      new ClassValue<>() {
+        @Override
+        protected List<Component> computeValue(Class<?> record) {
+          return java.util.Arrays.stream(record.getRecordComponents())
+              .map(c -> new Component(c.getName(), c.getGenericType()))
+              .toList();
+        }
+      };
+
   private BodyShapes() {}
 
   /** The first field of {@code json} whose kind does not fit {@code type}, worded for the user. */
@@ -29,10 +45,10 @@ public final class BodyShapes {
     if (unknown.isPresent()) {
       return unknown;
     }
-    for (RecordComponent component : type.getRecordComponents()) {
-      Object value = fields.get(component.getName());
+    for (Component component : COMPONENTS.get(type)) {
+      Object value = fields.get(component.name());
       if (value != null) {
-        Optional<String> problem = check(component.getName(), component.getGenericType(), value);
+        Optional<String> problem = check(component.name(), component.type(), value);
         if (problem.isPresent()) {
           return problem;
         }
@@ -71,11 +87,10 @@ public final class BodyShapes {
       if (unknown.isPresent()) {
         return unknown;
       }
-      for (RecordComponent component : raw.getRecordComponents()) {
-        Object inner = fields.get(component.getName());
+      for (Component component : COMPONENTS.get(raw)) {
+        Object inner = fields.get(component.name());
         if (inner != null) {
-          Optional<String> p =
-              check(field + "." + component.getName(), component.getGenericType(), inner);
+          Optional<String> p = check(field + "." + component.name(), component.type(), inner);
           if (p.isPresent()) {
             return p;
           }
