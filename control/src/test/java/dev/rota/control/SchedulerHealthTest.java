@@ -14,7 +14,7 @@ import org.junit.jupiter.params.provider.CsvSource;
  */
 class SchedulerHealthTest {
   private static final SchedulerSettings SETTINGS =
-      new SchedulerSettings(Duration.ofSeconds(5), Duration.ofSeconds(30), 1000);
+      new SchedulerSettings(Duration.ofSeconds(5), Duration.ofSeconds(30), 1000, Duration.ZERO);
   private static final Instant NOW = Instant.parse("2026-11-26T12:00:00Z");
 
   @ParameterizedTest(name = "{0}")

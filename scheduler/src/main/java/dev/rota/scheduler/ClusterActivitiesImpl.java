@@ -31,6 +31,7 @@ public class ClusterActivitiesImpl implements ClusterActivities {
   private final Heartbeats heartbeats;
   private final SchedulerMetrics metrics;
   private final dev.rota.scheduler.temporal.QuietTermsRest quietTermsRest;
+  private final WokenTermGap gap;
 
   public ClusterActivitiesImpl(
       TermObserver observer,
@@ -40,7 +41,9 @@ public class ClusterActivitiesImpl implements ClusterActivities {
       java.time.Clock clock,
       Heartbeats heartbeats,
       SchedulerMetrics metrics,
-      dev.rota.scheduler.temporal.QuietTermsRest quietTermsRest) {
+      dev.rota.scheduler.temporal.QuietTermsRest quietTermsRest,
+      WokenTermGap gap) {
+    this.gap = gap;
     this.quietTermsRest = quietTermsRest;
     this.metrics = metrics;
     this.heartbeats = heartbeats;
@@ -54,6 +57,9 @@ public class ClusterActivitiesImpl implements ClusterActivities {
   @Override
   @SuppressWarnings("try") // the beats need the resource, not the body
   public TermOutcome termAndApply(TermStart asked) {
+    if (asked.woken()) {
+      gap.beforeWokenTerm();
+    }
     // A term woken from a pause longer than the heartbeat timeout may have been given to another
     // host meanwhile, and what it read is stale: it stops before each of its writes
     // (Heartbeats.Stale). The record says when this attempt began: an attempt retried after
@@ -90,6 +96,8 @@ public class ClusterActivitiesImpl implements ClusterActivities {
         throw rest.get();
       }
       return done;
+    } finally {
+      gap.termEnded();
     }
   }
 

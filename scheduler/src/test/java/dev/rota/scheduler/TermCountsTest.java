@@ -67,7 +67,8 @@ class TermCountsTest {
               public boolean allowed() {
                 return true;
               }
-            });
+            },
+            new WokenTermGap(0, System::nanoTime, nanos -> {}));
     assertThrows(
         IllegalStateException.class,
         () -> activities.termAndApply(new TermStart(1, clock.millis(), false)));

@@ -211,7 +211,24 @@ public record WorkerRow(
 
   /** How to call this worker's agent. */
   public dev.rota.store.AgentAddress agent() {
-    return new dev.rota.store.AgentAddress(endpoint, agentSecret, certificateSha256);
+    return probeRow().agent();
+  }
+
+  /** What a term's probes need of it. */
+  public WorkerProbeRow probeRow() {
+    return new WorkerProbeRow(
+        name,
+        endpoint,
+        agentSecret,
+        certificateSha256,
+        health,
+        lastSeen,
+        createdAt,
+        lastProbeAt,
+        lastProbeOk,
+        probeFailures,
+        lastProbeError,
+        flakyUntil);
   }
 
   /** The registration's fields replaced; pause, health and history kept. */

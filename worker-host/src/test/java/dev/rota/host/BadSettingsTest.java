@@ -89,6 +89,8 @@ class BadSettingsTest {
     "rota.vms.workflow-start-delay, 1h",
     "rota.scheduler.rebalance-moves-per-term, -1",
     "rota.scheduler.rebalance-moves-per-term, many",
+    "rota.scheduler.woken-term-gap, -1s",
+    "rota.scheduler.woken-term-gap, 1m",
     "rota.workers.remove-offline-after, -1h",
     "rota.workers.remove-offline-after, a day",
     "rota.workers.disruption-threshold, 101",

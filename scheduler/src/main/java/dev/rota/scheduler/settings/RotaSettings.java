@@ -50,7 +50,12 @@ public final class RotaSettings {
               "rota.scheduler.rebalance-moves-per-term",
               Integer.class,
               n -> n >= 0,
-              SchedulerSettings.REBALANCE_EXPECTATION));
+              SchedulerSettings.REBALANCE_EXPECTATION),
+          new SettingRule<>(
+              "rota.scheduler.woken-term-gap",
+              java.time.Duration.class,
+              SchedulerSettings::gapAllowed,
+              SchedulerSettings.GAP_EXPECTATION));
 
   private RotaSettings() {}
 }

@@ -4,8 +4,8 @@ import dev.rota.core.scheduling.ActionRetries;
 import dev.rota.store.AgentAddress;
 import dev.rota.store.OutboxRepository;
 import dev.rota.store.OutboxRow;
+import dev.rota.store.WorkerAddressRow;
 import dev.rota.store.WorkerRepository;
-import dev.rota.store.WorkerRow;
 import dev.rota.workflows.cluster.ApplyResult;
 import jakarta.inject.Singleton;
 import java.util.HashMap;
@@ -51,7 +51,7 @@ public class ActionApplier {
    */
   public ApplyResult apply() {
     Map<String, AgentAddress> endpoints = new HashMap<>();
-    for (WorkerRow w : workers.findAll()) {
+    for (WorkerAddressRow w : workers.addresses()) {
       endpoints.put(w.name(), w.agent());
     }
     OutboxPasses.Tally tally = new OutboxPasses.Tally();

@@ -14,6 +14,7 @@ import dev.rota.core.scheduling.WorkerSnapshot;
 import dev.rota.store.VmRow;
 import dev.rota.store.VmSchedulingRow;
 import dev.rota.store.VmTaskRow;
+import dev.rota.store.WorkerProbeRow;
 import dev.rota.store.WorkerRow;
 import java.util.Map;
 
@@ -22,10 +23,14 @@ final class Snapshots {
   private Snapshots() {}
 
   static WorkerHealth health(WorkerRow w) {
-    return WireName.parse(WorkerHealth.class, w.health()).orElse(WorkerHealth.NOT_READY);
+    return health(w.health());
   }
 
-  static WorkerProbeState probeState(WorkerRow w) {
+  private static WorkerHealth health(String stored) {
+    return WireName.parse(WorkerHealth.class, stored).orElse(WorkerHealth.NOT_READY);
+  }
+
+  static WorkerProbeState probeState(WorkerProbeRow w) {
     return probeState(w, 0);
   }
 
@@ -33,10 +38,10 @@ final class Snapshots {
    * @param taskFailures tasks failed on it lately, as {@code WorkerRepository.taskFailuresSince}
    *     counts them
    */
-  static WorkerProbeState probeState(WorkerRow w, int taskFailures) {
+  static WorkerProbeState probeState(WorkerProbeRow w, int taskFailures) {
     return new WorkerProbeState(
         w.name(),
-        health(w),
+        health(w.health()),
         w.lastSeen() != null ? w.lastSeen() : w.createdAt(),
         w.lastProbeAt(),
         w.lastProbeOk(),
@@ -60,7 +65,8 @@ final class Snapshots {
             health(w),
             w.schedulingPaused(),
             images);
-    return new WorkerSnapshot(c, probeState(w, taskFailures), w.healthMessage(), w.drainDeadline());
+    return new WorkerSnapshot(
+        c, probeState(w.probeRow(), taskFailures), w.healthMessage(), w.drainDeadline());
   }
 
   /**

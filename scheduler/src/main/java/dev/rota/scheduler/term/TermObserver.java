@@ -14,8 +14,8 @@ import dev.rota.store.BatchStatement;
 import dev.rota.store.ClusterStatusRepository;
 import dev.rota.store.Columns;
 import dev.rota.store.TermReads;
+import dev.rota.store.WorkerProbeRow;
 import dev.rota.store.WorkerRepository;
-import dev.rota.store.WorkerRow;
 import dev.rota.workflows.cluster.ClusterWorkflow;
 import dev.rota.workflows.cluster.TermObservation;
 import io.micronaut.transaction.TransactionOperations;
@@ -116,18 +116,18 @@ public class TermObserver {
       java.util.function.Consumer<String> beforeWriting) {
     Instant now = clock.instant();
     Duration timeout = agentCalls.timeout();
-    Map<WorkerRow, Future<Probe>> asked = new LinkedHashMap<>();
+    Map<WorkerProbeRow, Future<Probe>> asked = new LinkedHashMap<>();
     Set<String> sent = ConcurrentHashMap.newKeySet();
-    Map<String, WorkerRow> byName = new HashMap<>();
+    Map<String, WorkerProbeRow> byName = new HashMap<>();
     List<WorkerProbeState> states = new ArrayList<>();
-    for (WorkerRow w : workers.findAll()) {
+    for (WorkerProbeRow w : workers.probeRows()) {
       byName.put(w.name(), w);
       states.add(Snapshots.probeState(w));
     }
     for (WorkerProbeState due :
         HealthJudge.probesDue(
             states.stream().filter(askNow).toList(), now, health.health(), probesPerTerm())) {
-      WorkerRow w = byName.get(due.name());
+      WorkerProbeRow w = byName.get(due.name());
       asked.put(
           w,
           calls.submit(
@@ -137,7 +137,7 @@ public class TermObserver {
               }));
     }
     int answered = 0;
-    List<Map.Entry<WorkerRow, Probe>> results = new ArrayList<>();
+    List<Map.Entry<WorkerProbeRow, Probe>> results = new ArrayList<>();
     long deadline = System.nanoTime() + timeout.toNanos() + TimeUnit.MILLISECONDS.toNanos(250);
     for (Future<Probe> f : asked.values()) {
       if (!finishedBy(f, deadline)) {
@@ -149,7 +149,7 @@ public class TermObserver {
     List<Future<Probe>> newestFirst = new ArrayList<>(asked.values());
     java.util.Collections.reverse(newestFirst);
     newestFirst.forEach(f -> f.cancel(true));
-    for (Map.Entry<WorkerRow, Future<Probe>> e : asked.entrySet()) {
+    for (Map.Entry<WorkerProbeRow, Future<Probe>> e : asked.entrySet()) {
       if (e.getValue().isCancelled() && !sent.contains(e.getKey().name())) {
         // Never sent: the calls ahead of it took the time (a loaded host, many agents due at once).
         // That says nothing of the agent; it is still due, and asked next term.
@@ -171,8 +171,8 @@ public class TermObserver {
     List<Map<String, Object>> failures = new ArrayList<>();
     // Rows are locked in the order of their names, as heartbeats committed together lock them: no
     // deadlock.
-    results.sort(Map.Entry.comparingByKey(java.util.Comparator.comparing(WorkerRow::name)));
-    for (Map.Entry<WorkerRow, Probe> r : results) {
+    results.sort(Map.Entry.comparingByKey(java.util.Comparator.comparing(WorkerProbeRow::name)));
+    for (Map.Entry<WorkerProbeRow, Probe> r : results) {
       String name = r.getKey().name();
       if (r.getValue().answered()) {
         lists.put(name, r.getValue().tasks());
