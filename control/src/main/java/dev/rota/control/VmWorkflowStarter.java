@@ -114,6 +114,9 @@ public class VmWorkflowStarter {
    */
   static final Duration GATHER = Duration.ofMillis(100);
 
+  /** How fast this host takes submissions. */
+  private final SubmissionPace pace = new SubmissionPace();
+
   /** The names of this gathering's submissions; guarded by itself. */
   private final List<String> gathered = new ArrayList<>();
 
@@ -148,6 +151,7 @@ public class VmWorkflowStarter {
   public void startSoon(List<VmRow> submitted) {
     List<String> names = submitted.stream().map(VmRow::name).toList();
     making.addAll(names);
+    pace.submitted(names.size(), monotonicMillis());
     boolean first;
     synchronized (gathered) {
       first = gathered.isEmpty();
@@ -162,20 +166,29 @@ public class VmWorkflowStarter {
     }
   }
 
+  /** The pace is a rate, not a time of day: a clock set back or held by a test does not skew it. */
+  private static long monotonicMillis() {
+    return System.nanoTime() / 1_000_000;
+  }
+
   private void handOverGathered() {
     List<String> names;
     synchronized (gathered) {
       names = List.copyOf(gathered);
       gathered.clear();
     }
-    startAfterDelay(names);
+    startAfterDelay(names, 1);
   }
 
   /**
    * Starts these workflows after the delay; those whose VMs are still in their burst wait another
-   * delay. The names stay in {@link #making} until started or given up, so the sweep leaves them.
+   * delay, and all of them while this host's submissions outpace its starts ({@link
+   * SubmissionPace}), without a query meanwhile. Either wait ends {@link #BURST_DELAYS} delays
+   * after the submission. The names stay in {@link #making} until started or given up, so this
+   * host's sweep leaves them (another host's may take those owed longer than {@link #OWED_FOR}: a
+   * start is made once whoever makes it).
    */
-  private void startAfterDelay(List<String> names) {
+  private void startAfterDelay(List<String> names, int delays) {
     Runnable batch =
         () -> {
           List<String> waiting = List.of();
@@ -188,12 +201,16 @@ public class VmWorkflowStarter {
             names.stream().filter(n -> !again.contains(n)).forEach(making::remove);
           }
           if (!waiting.isEmpty()) {
-            startAfterDelay(waiting);
+            startAfterDelay(waiting, delays + 1);
           }
         };
     try {
       sweeper.schedule(
           () -> {
+            if (delays < BURST_DELAYS && pace.outpacingStarts(monotonicMillis())) {
+              startAfterDelay(names, delays + 1);
+              return;
+            }
             try {
               batches.execute(batch);
             } catch (java.util.concurrent.RejectedExecutionException e) {

@@ -11,11 +11,10 @@ import java.util.function.LongSupplier;
 /**
  * Spaces the terms wake-ups bring ({@code rota.scheduler.woken-term-gap}): a term woken less than
  * the gap after this host's last term ended waits out the rest before it observes. A burst of
- * single submissions wakes the scheduler again during every term; without the gap each term placed
- * the few VMs that came while the one before ran, and a term's fixed cost (every worker read, the
- * agents' task lists, the term's own workflow task and activity on the Temporal server) was paid
- * forty times a burst of 1,000 instead of a dozen. A wake-up after a quiet while begins its term at
- * once.
+ * single submissions wakes the scheduler again during every term; without the gap each term would
+ * place the few VMs that came while the one before ran, paying a term's fixed cost (every worker
+ * read, the agents' task lists, the term's own workflow task and activity on the Temporal server)
+ * for each few. A wake-up after a quiet while begins its term at once.
  */
 @Singleton
 public class WokenTermGap {

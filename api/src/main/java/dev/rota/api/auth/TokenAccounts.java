@@ -13,8 +13,8 @@ import java.util.function.LongSupplier;
 
 /**
  * The service account a token belongs to. An account found is kept for {@link #KEPT}, so that a
- * client's burst of requests costs one lookup, not one each: the lookup was a tenth of what a
- * request cost the host. A token that finds no account is looked up again each time (a new
+ * client's burst of requests costs one lookup, not one each: a lookup costs the host as much as a
+ * tenth of the rest of a request. A token that finds no account is looked up again each time (a new
  * account's token works at once on every host), and any change of accounts made through this host
  * forgets everything kept: on this host a deleted account's token stops at once, on the others
  * within {@link #KEPT}.
