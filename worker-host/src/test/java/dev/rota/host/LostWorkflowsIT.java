@@ -75,11 +75,24 @@ class LostWorkflowsIT {
       stack.temporal.resumeBare();
       eventually("terms again", () -> lastTermAt(api).isAfter(emptiedAt));
       Duration afterEmptied = Duration.between(emptiedAt, lastTermAt(api));
-      eventually(
-          "every VM and the set have a running workflow again",
-          () ->
-              running(stack, "VmWorkflow") == acked.size() + 2
-                  && running(stack, "VmSetWorkflow") == 1);
+      try {
+        eventually(
+            "every VM and the set have a running workflow again",
+            () ->
+                running(stack, "VmWorkflow") == acked.size() + 2
+                    && running(stack, "VmSetWorkflow") == 1);
+      } catch (AssertionError e) {
+        throw new AssertionError(
+            e.getMessage()
+                + " ("
+                + running(stack, "VmWorkflow")
+                + " of "
+                + (acked.size() + 2)
+                + " VM workflows and "
+                + running(stack, "VmSetWorkflow")
+                + " set workflow running)",
+            e);
+      }
       Duration restored = Duration.between(emptiedAt, Instant.now());
       Map<String, Long> after = Vms.onlyOneProcessEachAndPlacedOnce(api, acked);
       pids.forEach((vm, pid) -> assertEquals(pid, after.get(vm), vm + " kept its process"));
