@@ -5,9 +5,9 @@ import io.micronaut.core.annotation.Nullable;
 import java.time.Instant;
 
 /**
- * What a term's probes need of a worker, as {@link WorkerRepository#probeRows()} reads it: its
- * agent's address and its health and probe history; none of the JSON columns whose parsing made the
- * whole row's read a term's most costly query.
+ * What a term's probes and agent calls need of a worker, as {@link WorkerRepository#probeRows()}
+ * reads it: its agent's address and its health and probe history; none of the JSON columns whose
+ * parsing made the whole row's read a term's most costly query.
  */
 @Introspected
 public record WorkerProbeRow(

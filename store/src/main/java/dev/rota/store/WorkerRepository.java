@@ -14,16 +14,12 @@ public interface WorkerRepository extends CrudRepository<WorkerRow, String> {
   @Query("SELECT * FROM workers WHERE name > :afterName ORDER BY name LIMIT :limit")
   List<WorkerRow> page(String afterName, int limit);
 
-  /** Every worker as a term's probes see it. */
+  /** Every worker as a term's probes and agent calls see it. */
   @Query(
       "SELECT name, endpoint, agent_secret, certificate_sha256, health, last_seen, created_at,"
           + " last_probe_at, last_probe_ok, probe_failures, last_probe_error, flaky_until"
           + " FROM workers")
   List<WorkerProbeRow> probeRows();
-
-  /** Every worker's agent address. */
-  @Query("SELECT name, endpoint, agent_secret, certificate_sha256 FROM workers")
-  List<WorkerAddressRow> addresses();
 
   /** Records a heartbeat; no version change, so that it never races the scheduler. */
   @Query("UPDATE workers SET last_seen = :seen WHERE name = :name")

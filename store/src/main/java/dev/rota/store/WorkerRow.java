@@ -211,7 +211,7 @@ public record WorkerRow(
 
   /** How to call this worker's agent. */
   public dev.rota.store.AgentAddress agent() {
-    return probeRow().agent();
+    return new dev.rota.store.AgentAddress(endpoint, agentSecret, certificateSha256);
   }
 
   /** What a term's probes need of it. */

@@ -4,7 +4,7 @@ import dev.rota.core.scheduling.ActionRetries;
 import dev.rota.store.AgentAddress;
 import dev.rota.store.OutboxRepository;
 import dev.rota.store.OutboxRow;
-import dev.rota.store.WorkerAddressRow;
+import dev.rota.store.WorkerProbeRow;
 import dev.rota.store.WorkerRepository;
 import dev.rota.workflows.cluster.ApplyResult;
 import jakarta.inject.Singleton;
@@ -51,7 +51,7 @@ public class ActionApplier {
    */
   public ApplyResult apply() {
     Map<String, AgentAddress> endpoints = new HashMap<>();
-    for (WorkerAddressRow w : workers.addresses()) {
+    for (WorkerProbeRow w : workers.probeRows()) {
       endpoints.put(w.name(), w.agent());
     }
     OutboxPasses.Tally tally = new OutboxPasses.Tally();
