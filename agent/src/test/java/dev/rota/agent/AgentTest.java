@@ -241,6 +241,57 @@ class AgentTest {
     send("DELETE", "/v1/tasks/v.0", null);
   }
 
+  @Test
+  void aBatchOfRemovalsRemovesEachTaskAndDropsTheDeletedVmsLogs() throws Exception {
+    start();
+    send("PUT", "/v1/tasks/r.0", spec("r", "process", "sh", "-c", "echo r0; exit 3"));
+    eventually("ended", () -> ended("r.0"));
+    assertEquals(204, send("DELETE", "/v1/tasks/r.0", null).statusCode());
+    assertEquals("r0\n", send("GET", "/v1/tasks/r.0/logs", null).body(), "kept");
+    send("PUT", "/v1/tasks/r.1", spec("r", "process", "sleep", "321"));
+    send("PUT", "/v1/tasks/q.0", ofSubmission(1, spec("q", "process", "sleep", "322")));
+    send("PUT", "/v1/tasks/p.0", ofSubmission(1, spec("p", "process", "sleep", "323")));
+    java.util.function.IntSupplier running =
+        () ->
+            processes("sleep 321").size()
+                + processes("sleep 322").size()
+                + processes("sleep 323").size();
+    eventually("running", () -> running.getAsInt() == 3);
+
+    assertEquals(
+        400,
+        send("POST", "/v1/removals", "{\"tasks\":[{\"id\":\"r\"}]}").statusCode(),
+        "not a task id");
+    assertEquals(400, send("POST", "/v1/removals", "{\"vms\":[\"..\"]}").statusCode());
+    assertEquals(400, send("POST", "/v1/removals", "{}").statusCode(), "nothing to remove");
+    assertEquals(400, send("POST", "/v1/removals", "{\"tasks\":3}").statusCode());
+    assertEquals(405, send("GET", "/v1/removals", null).statusCode());
+    assertEquals(3, running.getAsInt(), "a refused batch removes nothing");
+
+    HttpResponse<String> removed =
+        send(
+            "POST",
+            "/v1/removals",
+            "{\"tasks\":[{\"id\":\"r.1\"},{\"id\":\"q.0\",\"submission\":1},"
+                + "{\"id\":\"p.0\",\"submission\":999}],\"vms\":[\"r\"]}");
+    assertEquals(204, removed.statusCode(), removed.body());
+    assertEquals(null, task("r.1"));
+    assertTrue(processes("sleep 321").isEmpty(), "ended before the answer");
+    assertEquals(null, task("q.0"), "of its submission");
+    assertEquals("running", task("p.0").get("state"), "of another submission: left");
+    assertEquals(404, send("GET", "/v1/tasks/r.0/logs", null).statusCode(), "the VM's logs go");
+    assertEquals(404, send("GET", "/v1/tasks/q.0/logs", null).statusCode(), "nothing kept");
+    assertEquals(
+        204,
+        send("POST", "/v1/removals", "{\"tasks\":[{\"id\":\"r.1\"}]}").statusCode(),
+        "gone already is fine");
+    send("DELETE", "/v1/tasks/p.0", null);
+  }
+
+  private static String ofSubmission(long submission, String spec) {
+    return spec.replaceFirst("^\\{", "{\"submission\":" + submission + ",");
+  }
+
   private static List<Object> ids(List<Map<String, Object>> outcomes) {
     return outcomes.stream().map(o -> o.get("id")).toList();
   }

@@ -51,6 +51,9 @@ public final class ServerFloor {
   private static final Duration SIGNAL_AFTER =
       Duration.ofMillis(Long.getLong("floor.signal-after-ms", 500));
 
+  /** Terminations in flight, as a set's deletion ends its replicas' workflows. */
+  private static final int ENDING_IN_FLIGHT = Integer.getInteger("floor.ending-in-flight", 8);
+
   /** The SDK's default unless {@code -Dfloor.pollers=N}. */
   private static final int POLLERS = Integer.getInteger("floor.pollers", 5);
 
@@ -215,9 +218,40 @@ public final class ServerFloor {
             latencies[n * 99 / 100] / 1e9,
             latencies[n - 1] / 1e9);
       }
+      end(client, n, cli);
       starters.shutdownNow();
       factory.shutdownNow();
       stubs.shutdownNow();
     }
+  }
+
+  /**
+   * Terminates the {@code n} workflows, {@link #ENDING_IN_FLIGHT} at a time, as a deleted set's
+   * replicas are ended: the floor under a set's deletion.
+   */
+  private static void end(WorkflowClient client, int n, boolean cli) throws Exception {
+    java.util.concurrent.ExecutorService ending = Executors.newFixedThreadPool(ENDING_IN_FLIGHT);
+    long serverCpu0 = LoadHarness.serverCpuTicks();
+    long t0 = System.nanoTime();
+    java.util.List<java.util.concurrent.Future<?>> calls = new java.util.ArrayList<>();
+    for (int i = 0; i < n; i++) {
+      String name = "vm-" + i;
+      calls.add(ending.submit(() -> client.newUntypedWorkflowStub(name).terminate("ended")));
+    }
+    for (java.util.concurrent.Future<?> call : calls) {
+      call.get();
+    }
+    double all = (System.nanoTime() - t0) / 1e9;
+    double serverCpu = (LoadHarness.serverCpuTicks() - serverCpu0) / 100.0;
+    System.out.printf(
+        Locale.ROOT,
+        "all ended (%d at a time): %.1f s (%.0f a second); server CPU %s%n",
+        ENDING_IN_FLIGHT,
+        all,
+        n / all,
+        cli
+            ? String.format(Locale.ROOT, "%.1f s (%.2f ms each)", serverCpu, serverCpu * 1000 / n)
+            : "in the host");
+    ending.shutdownNow();
   }
 }

@@ -4,8 +4,10 @@ import dev.rota.store.VmEventRepository;
 import dev.rota.store.VmRow;
 import jakarta.inject.Singleton;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -55,18 +57,40 @@ public class TaskWorkers {
     return new LinkedHashSet<>(candidates(vm, ""));
   }
 
+  /** {@link #all} for each of {@code vms}, by name, from one read of their events. */
+  public Map<String, Set<String>> allOf(List<VmRow> vms) {
+    Map<String, Set<String>> ran = new HashMap<>();
+    if (vms.isEmpty()) {
+      return ran;
+    }
+    events
+        .allOf(vms.stream().map(VmRow::name).toList())
+        .forEach(
+            e -> {
+              Set<String> workers = ran.computeIfAbsent(e.vmName(), v -> new LinkedHashSet<>());
+              placed(e.message(), placement -> workers.add(placement[0]));
+            });
+    for (VmRow vm : vms) {
+      Set<String> workers = ran.computeIfAbsent(vm.name(), v -> new LinkedHashSet<>());
+      if (vm.state().worker() != null) {
+        workers.add(vm.state().worker());
+      }
+    }
+    return ran;
+  }
+
   /** (worker, task id) of each placement, oldest first. */
   private List<String[]> placements(String vm) {
     List<String[]> found = new ArrayList<>();
-    events
-        .page(vm, 0, READ)
-        .forEach(
-            e -> {
-              Matcher m = PLACED.matcher(e.message());
-              while (m.find()) {
-                found.add(new String[] {m.group(1), m.group(2)});
-              }
-            });
+    events.page(vm, 0, READ).forEach(e -> placed(e.message(), found::add));
     return found;
+  }
+
+  /** Each (worker, task id) an event's message places the VM on. */
+  private static void placed(String message, java.util.function.Consumer<String[]> placement) {
+    Matcher m = PLACED.matcher(message);
+    while (m.find()) {
+      placement.accept(new String[] {m.group(1), m.group(2)});
+    }
   }
 }

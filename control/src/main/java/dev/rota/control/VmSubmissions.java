@@ -144,8 +144,28 @@ public class VmSubmissions {
    * that were still there to remove.
    */
   public List<VmRow> removeAll(List<VmRow> rows) {
+    if (rows.isEmpty()) {
+      return List.of();
+    }
     return certain.write(
-        () -> rows.stream().filter(row -> removeIfHeld(row.name(), row.seq())).toList());
+        () -> {
+          java.util.Map<String, VmRow> there = new java.util.HashMap<>();
+          vms.findByNameInList(rows.stream().map(VmRow::name).toList())
+              .forEach(v -> there.put(v.name(), v));
+          List<VmRow> held =
+              rows.stream()
+                  .filter(row -> there.containsKey(row.name()))
+                  .filter(row -> holds(there.get(row.name()), row.seq()))
+                  .toList();
+          if (!held.isEmpty()) {
+            List<String> names = held.stream().map(VmRow::name).toList();
+            events.deleteAllOfIn(names);
+            starts.forgetAll(names);
+            volumes.detachAll(names);
+            vms.deleteAllNamed(names);
+          }
+          return held;
+        });
   }
 
   private boolean removeIfHeld(String name, long submission) {

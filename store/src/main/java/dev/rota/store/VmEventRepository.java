@@ -51,4 +51,12 @@ public interface VmEventRepository extends GenericRepository<VmEventRow, Long> {
 
   @Query("DELETE FROM vm_events WHERE vm_name = :vmName")
   void deleteAllOf(String vmName);
+
+  /** {@link #deleteAllOf} for many VMs in one statement. */
+  @Query("DELETE FROM vm_events WHERE vm_name IN (:vmNames)")
+  void deleteAllOfIn(java.util.Collection<String> vmNames);
+
+  /** Every event of each of {@code vmNames}, oldest first. */
+  @Query("SELECT * FROM vm_events WHERE vm_name IN (:vmNames) ORDER BY id")
+  List<VmEventRow> allOf(java.util.Collection<String> vmNames);
 }

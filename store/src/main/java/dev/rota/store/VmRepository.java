@@ -121,6 +121,9 @@ public interface VmRepository extends CrudRepository<VmRow, String> {
 
   List<VmRow> findByNameInList(Collection<String> names);
 
+  @Query("DELETE FROM vms WHERE name IN (:names)")
+  void deleteAllNamed(Collection<String> names);
+
   /**
    * A pool's replicas that are {@code status} (running, or suspended for a pool that keeps them
    * so), oldest first: those a claim may take.

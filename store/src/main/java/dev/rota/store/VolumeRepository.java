@@ -63,6 +63,12 @@ public interface VolumeRepository extends CrudRepository<VolumeRow, String> {
           + " WHERE name = :vm), worker), vm = NULL WHERE vm = :vm")
   int detach(String vm);
 
+  /** {@link #detach} for many VMs in one statement. */
+  @Query(
+      "UPDATE volumes SET worker = COALESCE((SELECT COALESCE(disk_on, disk_from) FROM vms"
+          + " WHERE name = volumes.vm), worker), vm = NULL WHERE vm IN (:vms)")
+  int detachAll(java.util.Collection<String> vms);
+
   /** Deletes the volume while no VM mounts it: 0 if one does, or it is not there. */
   @Query("DELETE FROM volumes WHERE name = :name AND vm IS NULL")
   int deleteIfFree(String name);

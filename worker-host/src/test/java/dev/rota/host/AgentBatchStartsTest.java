@@ -21,8 +21,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The scheduler's starts in one call, against a real agent, and against an agent that takes no
- * batch, which is then asked task by task.
+ * The scheduler's starts and a deletion's removals in one call, against a real agent, and against
+ * an agent that takes no batch, which is then asked task by task.
  */
 class AgentBatchStartsTest {
   private static final Duration TIMEOUT = Duration.ofSeconds(10);
@@ -210,6 +210,61 @@ class AgentBatchStartsTest {
             "each start says when its call gives up (its timeout from when it was sent): "
                 + deadlines);
       }
+    } finally {
+      older.stop(0);
+    }
+  }
+
+  @Test
+  void aRealAgentRemovesDeletedVmsTasksInOneCall() {
+    try (Agent agent = agent("removals", "synthetic")) {
+      AgentAddress address = address(agent);
+      HttpAgentClient client = client(context);
+      client.startTasks(
+          address,
+          List.of(item("a", "synthetic"), item("b", "synthetic"), item("c", "synthetic")),
+          TIMEOUT);
+
+      client.removeDeleted(
+          address,
+          new dev.rota.agentapi.TaskRemovals(
+              List.of(
+                  new dev.rota.agentapi.TaskRemovals.Task("a.0", null),
+                  new dev.rota.agentapi.TaskRemovals.Task("b.0", null)),
+              List.of("a", "b")),
+          TIMEOUT);
+
+      assertEquals(
+          List.of("c.0"),
+          client.probe(address, TIMEOUT).tasks().stream().map(t -> t.id()).toList());
+    }
+  }
+
+  @Test
+  void anAgentThatTakesNoBatchOfRemovalsIsAskedCallByCall() throws Exception {
+    List<String> calls = new CopyOnWriteArrayList<>();
+    HttpServer older = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
+    com.sun.net.httpserver.HttpHandler answer =
+        x -> {
+          calls.add(x.getRequestMethod() + " " + x.getRequestURI());
+          x.getRequestBody().readAllBytes();
+          x.sendResponseHeaders(204, -1);
+          x.close();
+        };
+    older.createContext("/v1/tasks", answer);
+    older.createContext("/v1/logs", answer);
+    older.start();
+    try {
+      client(context)
+          .removeDeleted(
+              new AgentAddress(
+                  "http://127.0.0.1:" + older.getAddress().getPort(), "a-secret-of-twenty-c"),
+              new dev.rota.agentapi.TaskRemovals(
+                  List.of(new dev.rota.agentapi.TaskRemovals.Task("a.0", 7L)), List.of("a")),
+              TIMEOUT);
+
+      assertEquals(
+          List.of("DELETE /v1/tasks/a.0?submission=7&logs=discard", "DELETE /v1/logs/a"), calls);
     } finally {
       older.stop(0);
     }

@@ -25,7 +25,7 @@ import java.util.concurrent.ExecutorService;
 /**
  * The agent API (docs/agent.md): {@code GET /healthz}, {@code GET|POST /v1/tasks}, {@code
  * PUT|DELETE /v1/tasks/{id}}, {@code POST /v1/tasks/{id}/suspend|pause|continue}, {@code GET
- * /v1/tasks/{id}/logs}, {@code DELETE /v1/logs/{vm}}.
+ * /v1/tasks/{id}/logs}, {@code DELETE /v1/logs/{vm}}, {@code POST /v1/removals}.
  */
 public final class AgentHttp {
   static final int MAX_BODY = 1024 * 1024;
@@ -112,6 +112,7 @@ public final class AgentHttp {
     server.createContext("/healthz", this::healthz);
     server.createContext("/v1/tasks", this::tasks);
     server.createContext("/v1/logs/", this::keptLogs);
+    server.createContext("/v1/removals", this::removals);
     server.createContext("/v1/disks", this::disks);
   }
 
@@ -265,6 +266,84 @@ public final class AgentHttp {
     } finally {
       x.close();
     }
+  }
+
+  /**
+   * {@code POST /v1/removals}: deleted VMs' tasks removed, at once rather than one after another,
+   * and then their kept logs dropped ({@link dev.rota.agentapi.TaskRemovals}); 204 once all are.
+   */
+  private void removals(HttpExchange x) throws IOException {
+    try {
+      if (!authorized(x)) {
+        problem(x, 401, "the task API needs this agent's secret as a bearer token");
+        return;
+      }
+      if (!x.getRequestURI().getPath().equals("/v1/removals")) {
+        problem(x, 404, "no such path");
+        return;
+      }
+      if (!x.getRequestMethod().equals("POST")) {
+        problem(x, 405, "use POST on /v1/removals");
+        return;
+      }
+      dev.rota.agentapi.TaskRemovals removals =
+          body(x, dev.rota.agentapi.TaskRemovals.class, "a list of removals");
+      if (removals == null) {
+        return;
+      }
+      String refused = refusal(removals);
+      if (refused != null) {
+        problem(x, 400, refused);
+        return;
+      }
+      // Each removal waits for its task to end (a guest's shutdown, a process's grace): side by
+      // side, a batch takes as long as its slowest task.
+      java.util.concurrent.CompletableFuture.allOf(
+              removals.tasks().stream()
+                  .map(
+                      t ->
+                          java.util.concurrent.CompletableFuture.runAsync(
+                              () -> tasks.remove(t.id(), t.submission(), false), AgentHttp::aside))
+                  .toArray(java.util.concurrent.CompletableFuture[]::new))
+          .join();
+      removals.vms().forEach(tasks::forgetLogs);
+      x.sendResponseHeaders(204, -1);
+    } catch (java.util.concurrent.CompletionException e) {
+      problem(x, 500, "a removal failed: " + e.getCause());
+    } finally {
+      x.close();
+    }
+  }
+
+  /** A thread of its own for one removal of a batch. */
+  private static void aside(Runnable removal) {
+    Thread t = new Thread(removal, "task-removal");
+    t.setDaemon(true);
+    t.start();
+  }
+
+  /** Why a batch of removals is refused as a whole; null when it is not. */
+  private static String refusal(dev.rota.agentapi.TaskRemovals removals) {
+    int most = dev.rota.agentapi.TaskRemovals.MOST;
+    if (removals.tasks().isEmpty() && removals.vms().isEmpty()) {
+      return "tasks, vms: nothing to remove";
+    }
+    if (removals.tasks().size() > most || removals.vms().size() > most) {
+      return "tasks, vms: at most " + most + " of each";
+    }
+    for (int i = 0; i < removals.tasks().size(); i++) {
+      String id = removals.tasks().get(i).id();
+      if (id == null || !TaskTable.TASK_ID.matcher(id).matches()) {
+        return "tasks[" + i + "].id: " + id + " is not <vm>.<restartCount>";
+      }
+    }
+    for (int i = 0; i < removals.vms().size(); i++) {
+      String vm = removals.vms().get(i);
+      if (vm == null || !TaskTable.TASK_ID.matcher(vm + ".0").matches()) {
+        return "vms[" + i + "]: " + vm + " is not a VM name";
+      }
+    }
+    return null;
   }
 
   public int port() {

@@ -56,6 +56,25 @@ public interface AgentClient {
       AgentAddress agent, String taskId, Long submission, boolean discardLogs, Duration timeout);
 
   /**
+   * {@code POST /v1/removals}: deleted VMs' tasks removed and their kept logs dropped in one call
+   * ({@link dev.rota.agentapi.TaskRemovals#MOST} of each at most), as {@link #removeTask} with
+   * {@code discardLogs} and then {@link #forgetLogs} would. An agent that takes no batch is asked
+   * call by call.
+   *
+   * @throws RuntimeException when the call failed: some may have been removed, and asking again is
+   *     safe
+   */
+  default void removeDeleted(
+      AgentAddress agent, dev.rota.agentapi.TaskRemovals removals, Duration timeout) {
+    for (dev.rota.agentapi.TaskRemovals.Task task : removals.tasks()) {
+      removeTask(agent, task.id(), task.submission(), true, timeout);
+    }
+    for (String vm : removals.vms()) {
+      forgetLogs(agent, vm, timeout);
+    }
+  }
+
+  /**
    * {@code GET /v1/tasks/{id}/logs}: what a task wrote, while it runs or after.
    *
    * @throws AgentRejectedException on a 4xx (404: neither the task nor its logs are on that agent)

@@ -44,6 +44,8 @@ import java.util.List;
 @SerdeImport(TaskStarts.Item.class)
 @SerdeImport(TaskStarts.Answer.class)
 @SerdeImport(TaskStarts.Outcome.class)
+@SerdeImport(dev.rota.agentapi.TaskRemovals.class)
+@SerdeImport(dev.rota.agentapi.TaskRemovals.Task.class)
 @Singleton
 public class HttpAgentClient implements AgentClient {
   private final PinnedCertificates pins = new PinnedCertificates();
@@ -181,6 +183,31 @@ public class HttpAgentClient implements AgentClient {
         204,
         200,
         404);
+  }
+
+  @Override
+  public void removeDeleted(
+      AgentAddress agent, dev.rota.agentapi.TaskRemovals removals, Duration timeout) {
+    String call =
+        "POST /v1/removals ("
+            + removals.tasks().size()
+            + " tasks, "
+            + removals.vms().size()
+            + " VMs)";
+    try {
+      HttpRequest.Builder post =
+          authorized(HttpRequest.newBuilder(uri(agent.endpoint(), "/v1/removals")), agent)
+              .header("Content-Type", "application/json")
+              .POST(HttpRequest.BodyPublishers.ofString(json.writeValueAsString(removals)));
+      HttpResponse<String> answer = send(agent, post, timeout);
+      if (answer.statusCode() == 404 || answer.statusCode() == 405) {
+        AgentClient.super.removeDeleted(agent, removals, timeout); // an agent that takes no batch
+        return;
+      }
+      expect(answer, call, 204);
+    } catch (IOException e) {
+      throw new UncheckedIOException(call + " on " + agent.endpoint() + ": " + e.getMessage(), e);
+    }
   }
 
   @Override

@@ -31,11 +31,32 @@ public class RemovedTasks {
 
   /** Records the removal of {@code taskId} from {@code worker}; whether it freed room. */
   public boolean removed(String worker, String taskId) {
+    return removedAll(java.util.List.of(java.util.Map.entry(worker, taskId))) > 0;
+  }
+
+  /**
+   * {@link #removed} for each of {@code tasks} (a worker's name and a task id each), in one
+   * transaction; how many freed room.
+   */
+  public int removedAll(java.util.List<java.util.Map.Entry<String, String>> tasks) {
+    if (tasks.isEmpty()) {
+      return 0;
+    }
     try {
-      return tx.executeWrite(status -> observations.removedFrom(worker, taskId, clock.instant()));
+      return tx.executeWrite(
+          status -> {
+            java.time.Instant now = clock.instant();
+            int freed = 0;
+            for (java.util.Map.Entry<String, String> task : tasks) {
+              if (observations.removedFrom(task.getKey(), task.getValue(), now)) {
+                freed++;
+              }
+            }
+            return freed;
+          });
     } catch (RuntimeException e) {
-      log.debug("task {} removed from {}; the term records it: {}", taskId, worker, e.toString());
-      return false;
+      log.debug("{} tasks removed; the term records it: {}", tasks.size(), e.toString());
+      return 0;
     }
   }
 }
