@@ -34,7 +34,8 @@ import java.util.concurrent.atomic.AtomicLong;
  * figures. It runs the bare pattern of a VM's workflow from submission to running, with no
  * database, agents or scheduler: a start with a search attribute, a signal a moment later, one
  * search-attribute upsert; the workflow then waits, as a VM's does. Same SDK, server, worker cache
- * and 64 starts in flight as Rota's host.
+ * and 64 starts in flight as Rota's host. Then it ends them all, as a deleted set's replicas are
+ * ended (8 calls in flight, or {@code -Dfloor.ending-in-flight=N}).
  *
  * <pre>java -cp bench/target/rota-bench.jar dev.rota.bench.ServerFloor 10000
  * java -Drota.temporal.dev-server=cli -Drota.temporal.cli=$(.ci/temporal path) -cp … ServerFloor 10000
