@@ -161,8 +161,7 @@ class WorkflowStartsTest {
     VmRow lost = owed("ws-lost", Instant.now());
     VmRow late = owed("ws-late", Instant.now());
     // Their starts made, as far as the database knows; Temporal's list does not show them yet.
-    starts.forget(lost.name());
-    starts.forget(late.name());
+    starts.forgetAll(List.of(lost.name(), late.name()));
     keeper.restoreMissingFrom(java.util.Set.of());
     assertFalse(workflowExists(lost.name()), "one look may be the list lagging the starts");
     assertFalse(workflowExists(late.name()));

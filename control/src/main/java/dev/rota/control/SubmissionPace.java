@@ -3,10 +3,8 @@ package dev.rota.control;
 /**
  * How fast a host is taking submissions: the VMs submitted to it in the current second and the one
  * before. Above {@link #OUTPACING} a second, submissions come faster than a Temporal server starts
- * workflows (the CLI's dev server starts 40 to 50 a second on two cores), so a start made meanwhile
- * does not start the burst's last workflow any sooner, and takes the CPU the burst's VMs wait for:
- * 10,000 single submissions to one host ran all in 21 s with their starts made meanwhile, in 14 s
- * with them left until the submissions stopped.
+ * workflows, so a start made meanwhile does not start the burst's last workflow any sooner, and
+ * takes the CPU the burst's VMs wait for (docs/performance.md).
  */
 final class SubmissionPace {
   static final int OUTPACING = 50;

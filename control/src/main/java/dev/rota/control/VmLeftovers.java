@@ -151,12 +151,15 @@ public class VmLeftovers {
           .get(vm.name())
           .forEach(w -> logsOn.computeIfAbsent(w, x -> new LinkedHashSet<>()).add(vm.name()));
     }
-    Map<String, WorkerProbeRow> known =
-        workers.probeRows().stream()
-            .collect(Collectors.toMap(WorkerProbeRow::name, Function.identity()));
-    List<Future<List<Map.Entry<String, String>>>> calls = new ArrayList<>();
     Set<String> touched = new LinkedHashSet<>(tasksOn.keySet());
     touched.addAll(logsOn.keySet());
+    if (touched.isEmpty()) {
+      return;
+    }
+    Map<String, WorkerProbeRow> known =
+        workers.probeRowsNamed(touched).stream()
+            .collect(Collectors.toMap(WorkerProbeRow::name, Function.identity()));
+    List<Future<List<Map.Entry<String, String>>>> calls = new ArrayList<>();
     for (String name : touched) {
       WorkerProbeRow worker = known.get(name);
       if (worker == null) {

@@ -13,7 +13,6 @@ import java.sql.Connection;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 
 /**
  * A VM's rows coming and going: stored with its first event when submitted (by a user, or by its
@@ -132,11 +131,7 @@ public class VmSubmissions {
    * its row, events and owed start are its own.
    */
   public void remove(String name, long submission) {
-    certain.write(
-        () -> {
-          removeIfHeld(name, submission);
-          return null;
-        });
+    certain.write(() -> removeHeld(Map.of(name, submission)));
   }
 
   /**
@@ -147,37 +142,33 @@ public class VmSubmissions {
     if (rows.isEmpty()) {
       return List.of();
     }
+    Map<String, Long> submissions = new java.util.LinkedHashMap<>();
+    rows.forEach(row -> submissions.put(row.name(), row.seq()));
     return certain.write(
         () -> {
-          java.util.Map<String, VmRow> there = new java.util.HashMap<>();
-          vms.findByNameInList(rows.stream().map(VmRow::name).toList())
-              .forEach(v -> there.put(v.name(), v));
-          List<VmRow> held =
-              rows.stream()
-                  .filter(row -> there.containsKey(row.name()))
-                  .filter(row -> holds(there.get(row.name()), row.seq()))
-                  .toList();
-          if (!held.isEmpty()) {
-            List<String> names = held.stream().map(VmRow::name).toList();
-            events.deleteAllOfIn(names);
-            starts.forgetAll(names);
-            volumes.detachAll(names);
-            vms.deleteAllNamed(names);
-          }
-          return held;
+          java.util.Set<String> removed = removeHeld(submissions);
+          return rows.stream().filter(row -> removed.contains(row.name())).toList();
         });
   }
 
-  private boolean removeIfHeld(String name, long submission) {
-    Optional<VmRow> row = vms.findById(name);
-    if (row.filter(v -> !holds(v, submission)).isPresent()) {
-      return false;
+  /**
+   * Removes the rows, events, owed starts and volume mounts of each name whose VM is of its
+   * submission, or gone already; the names whose rows were there.
+   */
+  private java.util.Set<String> removeHeld(Map<String, Long> submissions) {
+    Map<String, VmRow> there = new java.util.HashMap<>();
+    vms.findByNameInList(submissions.keySet()).forEach(v -> there.put(v.name(), v));
+    List<String> names =
+        submissions.keySet().stream()
+            .filter(n -> !there.containsKey(n) || holds(there.get(n), submissions.get(n)))
+            .toList();
+    if (!names.isEmpty()) {
+      events.deleteAllOfIn(names);
+      starts.forgetAll(names);
+      volumes.detachAll(names);
+      vms.deleteAllNamed(names);
     }
-    events.deleteAllOf(name);
-    starts.forget(name);
-    volumes.detach(name);
-    vms.deleteById(name);
-    return row.isPresent();
+    return names.stream().filter(there::containsKey).collect(java.util.stream.Collectors.toSet());
   }
 
   /**

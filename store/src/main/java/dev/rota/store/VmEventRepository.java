@@ -49,10 +49,7 @@ public interface VmEventRepository extends GenericRepository<VmEventRow, Long> {
   @Query("UPDATE vm_events SET vm_name = :to WHERE vm_name = :from")
   int rename(String from, String to);
 
-  @Query("DELETE FROM vm_events WHERE vm_name = :vmName")
-  void deleteAllOf(String vmName);
-
-  /** {@link #deleteAllOf} for many VMs in one statement. */
+  /** Deletes every event of each of {@code vmNames}. */
   @Query("DELETE FROM vm_events WHERE vm_name IN (:vmNames)")
   void deleteAllOfIn(java.util.Collection<String> vmNames);
 

@@ -55,15 +55,9 @@ public interface VolumeRepository extends CrudRepository<VolumeRow, String> {
   int attach(String vm, Collection<String> names);
 
   /**
-   * {@code vm} is deleted: its volumes stay where its disk was (or where they were, had it none
-   * yet), mounted by nothing.
+   * {@code vms} are deleted: the volumes of each stay where its disk was (or where they were, had
+   * it none yet), mounted by nothing.
    */
-  @Query(
-      "UPDATE volumes SET worker = COALESCE((SELECT COALESCE(disk_on, disk_from) FROM vms"
-          + " WHERE name = :vm), worker), vm = NULL WHERE vm = :vm")
-  int detach(String vm);
-
-  /** {@link #detach} for many VMs in one statement. */
   @Query(
       "UPDATE volumes SET worker = COALESCE((SELECT COALESCE(disk_on, disk_from) FROM vms"
           + " WHERE name = volumes.vm), worker), vm = NULL WHERE vm IN (:vms)")

@@ -14,12 +14,19 @@ public interface WorkerRepository extends CrudRepository<WorkerRow, String> {
   @Query("SELECT * FROM workers WHERE name > :afterName ORDER BY name LIMIT :limit")
   List<WorkerRow> page(String afterName, int limit);
 
-  /** Every worker as a term's probes and agent calls see it. */
-  @Query(
+  /** The columns of a {@link WorkerProbeRow}. */
+  String PROBE_ROWS =
       "SELECT name, endpoint, agent_secret, certificate_sha256, health, last_seen, created_at,"
           + " last_probe_at, last_probe_ok, probe_failures, last_probe_error, flaky_until"
-          + " FROM workers")
+          + " FROM workers";
+
+  /** Every worker as a term's probes and agent calls see it. */
+  @Query(PROBE_ROWS)
   List<WorkerProbeRow> probeRows();
+
+  /** {@link #probeRows} of the workers named. */
+  @Query(PROBE_ROWS + " WHERE name IN (:names)")
+  List<WorkerProbeRow> probeRowsNamed(java.util.Collection<String> names);
 
   /** Records a heartbeat; no version change, so that it never races the scheduler. */
   @Query("UPDATE workers SET last_seen = :seen WHERE name = :name")

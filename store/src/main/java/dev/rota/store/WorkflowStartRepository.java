@@ -46,11 +46,7 @@ public interface WorkflowStartRepository extends GenericRepository<WorkflowStart
    */
   String DONE = "DELETE FROM workflow_starts WHERE vm = :vm AND vm_seq = :vmSeq";
 
-  /** The start owed a VM that is gone, whatever its submission. */
-  @Query("DELETE FROM workflow_starts WHERE vm = :vm")
-  void forget(String vm);
-
-  /** {@link #forget} for many VMs in one statement. */
+  /** The starts owed VMs that are gone, whatever their submission. */
   @Query("DELETE FROM workflow_starts WHERE vm IN (:vms)")
   void forgetAll(java.util.Collection<String> vms);
 

@@ -381,7 +381,7 @@ abstract class RepositoryContract {
         volumes.findHeld(cache).orElseThrow().worker(),
         "held where it is copied from while its VM moves");
     assertEquals(0, volumes.deleteIfFree(cache), "mounted: kept");
-    assertEquals(2, volumes.detach(vm.name()));
+    assertEquals(2, volumes.detachAll(List.of(vm.name())));
     VolumeRow left = volumes.findHeld(cache).orElseThrow();
     assertEquals("w2", left.worker(), "left where its VM's disk was");
     assertEquals(null, left.vm());
@@ -768,7 +768,7 @@ abstract class RepositoryContract {
     assertEquals(
         List.of("stopped"),
         events.page(name, all.get(0).id(), 10).stream().map(VmEventRow::type).toList());
-    events.deleteAllOf(name);
+    events.deleteAllOfIn(List.of(name));
     assertFalse(events.page(name, 0, 10).iterator().hasNext());
   }
 
