@@ -85,9 +85,9 @@ public class VmSetActivitiesImpl implements VmSetActivities {
     }
     int wanted = set.deleting() ? 0 : set.replicas();
 
-    int removing = 0;
     Map<Integer, VmRow> byOrdinal = new HashMap<>();
     List<VmRow> together = new ArrayList<>();
+    List<VmRow> byTheirWorkflows = new ArrayList<>();
     members.sort(Comparator.comparing((VmRow m) -> m.membership().setOrdinal()).reversed());
     for (VmRow m : members) {
       if (m.membership().setOrdinal() < wanted) {
@@ -95,8 +95,7 @@ public class VmSetActivitiesImpl implements VmSetActivities {
       } else if (ReplicaDeletions.together(m)) {
         together.add(m);
       } else {
-        remove(m);
-        removing++;
+        byTheirWorkflows.add(m);
       }
     }
     ReplicaDeletions.Outcome deletion =
@@ -106,8 +105,9 @@ public class VmSetActivitiesImpl implements VmSetActivities {
             set.deleting()
                 ? "deleted with set " + set.name()
                 : "set " + set.name() + " scaled down to " + wanted);
-    deletion.byTheirWorkflows().forEach(this::remove);
-    removing += deletion.byTheirWorkflows().size() + deletion.later();
+    byTheirWorkflows.addAll(deletion.byTheirWorkflows());
+    remove(byTheirWorkflows);
+    int removing = byTheirWorkflows.size() + deletion.later();
     int deleted = deletion.deleted();
     if (set.deleting() && removing == 0) {
       sets.deleteById(set.name());
@@ -148,12 +148,20 @@ public class VmSetActivitiesImpl implements VmSetActivities {
     return new SetProgress(false, removing == 0, wanted, exist, created, removing, message);
   }
 
-  /** Asks the replica's workflow to delete it, unless this host asked it lately. */
-  private void remove(VmRow m) {
+  /**
+   * Asks the workflow of each of {@code replicas} to delete it, unless a pass asked it lately; the
+   * asks that were taken are noted even when a later one fails.
+   */
+  private void remove(List<VmRow> replicas) {
     Instant now = clock.instant();
-    if (asked.due(m, now)) {
-      deletion.delete(m);
-      asked.asked(m, now);
+    List<VmRow> taken = new ArrayList<>();
+    try {
+      for (VmRow m : asked.due(replicas, now)) {
+        deletion.delete(m);
+        taken.add(m);
+      }
+    } finally {
+      asked.asked(taken, now);
     }
   }
 
@@ -188,14 +196,13 @@ public class VmSetActivitiesImpl implements VmSetActivities {
             : (int)
                 Math.max(
                     0, Math.min(set.replicas(), set.poolMax() - vms.countClaimedFrom(set.name())));
-    int removing = 0;
     Instant now = clock.instant();
     List<VmRow> members = new ArrayList<>();
+    List<VmRow> going = new ArrayList<>();
     boolean endedWaiting = false;
     for (VmRow m : replicas) {
       if (m.state().replacedInAPool(now)) {
-        remove(m);
-        removing++;
+        going.add(m);
       } else {
         members.add(m);
         endedWaiting |= m.state().endedForGood();
@@ -208,12 +215,11 @@ public class VmSetActivitiesImpl implements VmSetActivities {
                       m.state().claimableInAPool(m.awaitingReadiness(), set.keepsSuspended()))
               .thenComparing(m -> -m.membership().setOrdinal()));
       List<VmRow> surplus = List.copyOf(members.subList(0, members.size() - wanted));
-      for (VmRow m : surplus) {
-        remove(m);
-        removing++;
-      }
+      going.addAll(surplus);
       members.removeAll(surplus);
     }
+    remove(going);
+    int removing = going.size();
     boolean unsuspended = set.keepsSuspended() && suspendReady(set, members);
     List<String> taken = new ArrayList<>();
     int missing = wanted - members.size();

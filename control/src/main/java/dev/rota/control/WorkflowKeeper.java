@@ -16,6 +16,7 @@ import jakarta.inject.Singleton;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
@@ -246,6 +247,7 @@ public class WorkflowKeeper implements ApplicationEventListener<SchedulerMissing
                 .findByVmIn(page.stream().map(VmRow::name).toList())
                 .forEach(o -> owed.add(o.vm()));
           }
+          List<VmRow> begunAnew = new ArrayList<>();
           for (VmRow vm : page) {
             String id = VmWorkflow.workflowId(vm.name());
             if (needsRun(vm)
@@ -253,10 +255,12 @@ public class WorkflowKeeper implements ApplicationEventListener<SchedulerMissing
                 && !running.contains(id)
                 && restoreNow.test(id)) {
               workflows.startVm(vm, true);
-              asked.forget(vm); // a request to delete it went with its workflow: to be made again
+              begunAnew.add(vm);
               count[0]++;
             }
           }
+          asked.forget(
+              begunAnew); // a request to delete them went with their runs: to be made again
         });
     return count[0];
   }

@@ -83,6 +83,26 @@ public interface VmRepository extends CrudRepository<VmRow, String> {
   List<VmRow> pageOfSet(
       String vmSet, long afterSeq, @Nullable String status, @Nullable String worker, int limit);
 
+  /**
+   * Of the submissions {@code seqs}, those a set's pass asked to delete at {@code since} or after
+   * (a VM made anew under a name is another submission, never asked).
+   */
+  @Query("SELECT seq FROM vms WHERE seq IN (:seqs) AND deletion_asked_at >= :since")
+  List<Long> deletionAskedSince(Collection<Long> seqs, Instant since);
+
+  /**
+   * Notes that a set's pass asked the workflows of submissions {@code seqs} to delete them {@code
+   * at}; the rows' versions stay, so that no writer of them fails for it.
+   */
+  @Query("UPDATE vms SET deletion_asked_at = :at WHERE seq IN (:seqs)")
+  void deletionAsked(Collection<Long> seqs, Instant at);
+
+  /**
+   * Forgets that submissions {@code seqs} were asked to delete themselves: the requests were lost.
+   */
+  @Query("UPDATE vms SET deletion_asked_at = NULL WHERE seq IN (:seqs)")
+  void deletionUnasked(Collection<Long> seqs);
+
   /** A set's replicas, lowest ordinal first. */
   @Query("SELECT * FROM vms WHERE vm_set = :vmSet ORDER BY set_ordinal")
   List<VmRow> replicasOf(String vmSet);

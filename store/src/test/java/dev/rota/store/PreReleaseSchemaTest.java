@@ -62,7 +62,8 @@ class PreReleaseSchemaTest {
                 "11 Vm task name",
                 "12 Pools",
                 "13 Claim user data",
-                "14 Pool standby"))
+                "14 Pool standby",
+                "15 Vm deletion asked"))
         .toList();
   }
 

@@ -481,6 +481,37 @@ abstract class RepositoryContract {
   }
 
   @Test
+  void aDeletionAskedIsNotedForItsSubmissionOnlyAndOutlivesTheRowsOwnWrites() {
+    VmRow a = vms.save(vm(unique("a"), "running", "w1"));
+    VmRow b = vms.save(vm(unique("b"), "running", "w1"));
+    List<Long> both = List.of(a.seq(), b.seq());
+    assertEquals(List.of(), vms.deletionAskedSince(both, T0), "never asked");
+
+    vms.deletionAsked(List.of(a.seq()), T0.plusSeconds(10));
+    assertEquals(List.of(a.seq()), vms.deletionAskedSince(both, T0.plusSeconds(10)));
+    assertEquals(List.of(), vms.deletionAskedSince(both, T0.plusSeconds(11)), "asked before then");
+    VmRow read = vms.findById(a.name()).orElseThrow();
+    assertEquals(a.version(), read.version(), "so that no writer of the row fails for it");
+    vms.update(read.withSpec(read.spec()));
+    assertEquals(
+        List.of(a.seq()),
+        vms.deletionAskedSince(both, T0),
+        "a write of the row carries no ask and keeps the one noted");
+
+    vms.deleteById(a.name());
+    VmRow again = vms.save(vm(a.name(), "pending", null));
+    assertEquals(
+        List.of(),
+        vms.deletionAskedSince(List.of(again.seq()), T0),
+        "a VM made anew under the name was never asked");
+
+    vms.deletionAsked(both, T0.plusSeconds(20));
+    vms.deletionUnasked(List.of(b.seq()));
+    assertEquals(
+        List.of(), vms.deletionAskedSince(both, T0), "its run begun anew lost the request");
+  }
+
+  @Test
   void aDuplicateNameIsAUniqueViolation() {
     String name = unique("vm");
     vms.save(vm(name, "pending", null));

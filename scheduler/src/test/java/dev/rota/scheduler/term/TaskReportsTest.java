@@ -586,7 +586,8 @@ class TaskReportsTest {
         List.of(
             new ObservedTask("tr-fo.0", "running", null, null),
             new ObservedTask("tr-mv.0", "running", null, null)));
-    Instant later = Instant.now().plusSeconds(60);
+    // To the millisecond, as it is compared: the database may round a finer one up.
+    Instant later = Instant.now().plusSeconds(60).truncatedTo(java.time.temporal.ChronoUnit.MILLIS);
     tx.executeWrite(
         s -> {
           observations.failOverAll(
