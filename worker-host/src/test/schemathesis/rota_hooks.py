@@ -39,7 +39,7 @@ def _get(path):
 # What users asked for, per kind; what Rota changes by itself (status, health, times) is left out.
 ASKED = {
     "vms": ("runtime", "image", "command", "env", "resources", "labels", "restartPolicy", "maxRestarts"),
-    "vm-sets": ("replicas", "template", "spread", "maxUnavailable"),
+    "vm-sets": ("replicas", "template", "spread", "maxUnavailable", "update", "version"),
     "pools": ("minReady", "max", "standby", "template", "spread", "maxUnavailable"),
     "workers": ("endpoint", "resources", "labels", "runtimes", "schedulingPaused"),
     "service-accounts": ("roles", "worker"),
@@ -220,6 +220,27 @@ def _same_set_name(case):
         case.body["name"] = name
 
 
+def _rollout_bounds(case):
+    """A set's rollout needs maxSurge or maxUnavailable above 0, and a progress deadline longer than
+    its healthy time (at most 1h) and at most 1d: rules across fields, and sums of a duration's
+    parts, that a schema cannot state. A body that breaks them is made to keep them."""
+    if case.method.upper() not in ("POST", "PUT") or case.path not in ("/v1/vm-sets", "/v1/vm-sets/{name}") \
+            or not isinstance(case.body, dict):
+        return
+    update = case.body.get("update")
+    if update is not None and not isinstance(update, dict):
+        return
+    if case.body.get("maxUnavailable") == 0:
+        update = case.body["update"] = update if isinstance(update, dict) else {}
+        if not isinstance(update.get("maxSurge"), int) or update.get("maxSurge") < 1:
+            update["maxSurge"] = 1
+    if isinstance(update, dict):
+        if isinstance(update.get("minHealthyTime"), str):
+            update["minHealthyTime"] = "5s"
+        if isinstance(update.get("progressDeadline"), str):
+            update["progressDeadline"] = "10m"
+
+
 def _takes_submissions(case):
     """A cluster that refuses submissions (PATCH /v1/cluster) would refuse, rightly, what every later
     create tries: the fuzzer may pause scheduling, never submissions."""
@@ -255,6 +276,7 @@ def before_call(ctx, case, **kwargs):
     _unique_volumes(case.body)
     _checks_on_named_ports(case.body)
     _same_set_name(case)
+    _rollout_bounds(case)
     _takes_submissions(case)
     if _refs_to_a_secret(case.body):
         _ensure_secret()

@@ -11,6 +11,7 @@ import io.micronaut.test.extensions.junit5.annotation.MicronautTest;
 import io.temporal.api.enums.v1.WorkflowExecutionStatus;
 import io.temporal.client.WorkflowClient;
 import jakarta.inject.Inject;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -285,6 +286,149 @@ class VmSetApiTest {
     assertEquals(404, http.delete("/v1/vm-sets/nope").status());
   }
 
+  private Map<Integer, Long> seqsByOrdinal(String set) {
+    Map<Integer, Long> seqs = new java.util.TreeMap<>();
+    for (Map<String, Object> vm : http.get("/v1/vms?set=" + set).items()) {
+      String name = (String) vm.get("name");
+      seqs.put(
+          Integer.parseInt(name.substring(set.length() + 1)),
+          vms.findById(name).orElseThrow().seq());
+    }
+    return seqs;
+  }
+
+  @Inject dev.rota.store.VmRepository vms;
+
+  @Test
+  @SuppressWarnings("unchecked")
+  void aNewTemplateIsTheSetsNextVersionRolledOutOverItsReplicasAndKeptInItsHistory() {
+    assertEquals(201, http.post("/v1/vm-sets", set("roll", 3, "\"none\"")).status());
+    eventually("three replicas", () -> replicas("roll").size() == 3);
+    Map<Integer, Long> first = seqsByOrdinal("roll");
+    assertEquals(1, http.get("/v1/vm-sets/roll").map().get("version"));
+
+    // Not a new template: nothing is replaced.
+    Http.Reply same = http.put("/v1/vm-sets/roll", set("roll", 3, "{\"label\":\"rack\"}"));
+    assertEquals(200, same.status(), same.toString());
+    assertEquals(1, same.map().get("version"));
+    assertEquals(first, seqsByOrdinal("roll"), "the same VMs");
+
+    String changed =
+        "{\"name\":\"roll\",\"replicas\":3,\"template\":{\"command\":[\"sleep\",\"7200\"],"
+            + "\"resources\":{\"cpu\":2}},\"update\":{\"maxSurge\":1,\"minHealthyTime\":\"5s\"}}";
+    Http.Reply rolled = http.put("/v1/vm-sets/roll", changed);
+    assertEquals(200, rolled.status(), rolled.toString());
+    assertEquals(2, rolled.map().get("version"));
+    assertEquals(
+        Map.of(
+            "maxSurge", 1, "minHealthyTime", "5s", "progressDeadline", "10m", "autoRevert", false),
+        rolled.map().get("update"),
+        "as given, the rest as by default");
+    // Nothing runs here: replicas not available are replaced as soon as their names are free.
+    eventually(
+        "every replica made of version 2",
+        () -> {
+          Map<String, Object> status =
+              (Map<String, Object>) http.get("/v1/vm-sets/roll").map().get("status");
+          return ((Number) status.get("updated")).intValue() == 3 && replicas("roll").size() == 3;
+        });
+    Map<Integer, Long> second = seqsByOrdinal("roll");
+    for (var replica : second.entrySet()) {
+      assertTrue(
+          !first.containsValue(replica.getValue()), "roll-" + replica.getKey() + " is a new VM");
+      assertEquals(
+          List.of("sleep", "7200"),
+          http.get("/v1/vms/roll-" + replica.getKey()).map().get("command"));
+    }
+    assertTrue(second.keySet().stream().allMatch(o -> o < 4), "ordinals within 3 + maxSurge");
+
+    List<Map<String, Object>> versions = http.get("/v1/vm-sets/roll/versions").items();
+    assertEquals(List.of(2, 1), versions.stream().map(v -> v.get("version")).toList());
+    assertEquals(List.of(true, false), versions.stream().map(v -> v.get("current")).toList());
+    assertEquals(
+        List.of("sleep", "7200"),
+        ((Map<String, Object>) versions.get(0).get("template")).get("command"));
+    assertEquals(404, http.get("/v1/vm-sets/nope/versions").status());
+  }
+
+  private static String sleeper(String set, int replicas, String seconds, String update) {
+    return "{\"name\":\""
+        + set
+        + "\",\"replicas\":"
+        + replicas
+        + ",\"template\":{\"command\":[\"sleep\",\""
+        + seconds
+        + "\"],\"resources\":{\"cpu\":2}},\"update\":"
+        + update
+        + "}";
+  }
+
+  @SuppressWarnings("unchecked")
+  private List<Object> commandOfVersion(String set, int version) {
+    return http.get("/v1/vm-sets/" + set + "/versions").items().stream()
+        .filter(v -> ((Number) v.get("version")).intValue() == version)
+        .map(v -> (List<Object>) ((Map<String, Object>) v.get("template")).get("command"))
+        .findFirst()
+        .orElseThrow();
+  }
+
+  @Test
+  void aRevertGivesTheSetAnEarlierTemplateAsItsNextVersionAndBadOnesNameTheField() {
+    assertEquals(201, http.post("/v1/vm-sets", sleeper("back", 1, "100", "{}")).status());
+    assertEquals(200, http.put("/v1/vm-sets/back", sleeper("back", 1, "200", "{}")).status());
+    Http.Reply reverted = http.post("/v1/vm-sets/back/revert", "{\"version\": 1}");
+    assertEquals(200, reverted.status(), reverted.toString());
+    assertEquals(3, reverted.map().get("version"));
+    assertEquals(
+        List.of("sleep", "100"), ((Map<?, ?>) reverted.map().get("template")).get("command"));
+    assertEquals(List.of("sleep", "100"), commandOfVersion("back", 3));
+    eventually(
+        "its replica of the first template again",
+        () ->
+            replicas("back").size() == 1
+                && List.of("sleep", "100").equals(http.get("/v1/vms/back-0").map().get("command")));
+
+    for (String[] bad :
+        new String[][] {
+          {"{\"version\": 9}", "version"},
+          {"{\"version\": 0}", "version"},
+          {"{}", "version"},
+          {"{\"version\": 1, \"why\": \"x\"}", "why"},
+        }) {
+      Http.Reply refused = http.post("/v1/vm-sets/back/revert", bad[0]);
+      assertEquals(400, refused.status(), refused.toString());
+      assertTrue(refused.detail().startsWith(bad[1] + ":"), refused.detail());
+    }
+    assertEquals(3, http.get("/v1/vm-sets/back").map().get("version"), "nothing changed");
+    assertEquals(404, http.post("/v1/vm-sets/nope/revert", "{\"version\": 1}").status());
+  }
+
+  @Test
+  @SuppressWarnings("unchecked")
+  void aStalledRolloutWithAutoRevertGoesBackToTheTemplateThatRolledOutOnceAndNoFurther() {
+    // Nothing runs here: no replica ever becomes available, so every rollout stalls.
+    String update = "{\"progressDeadline\":\"2s\",\"autoRevert\":true}";
+    assertEquals(201, http.post("/v1/vm-sets", sleeper("auto", 2, "100", update)).status());
+    assertEquals(200, http.put("/v1/vm-sets/auto", sleeper("auto", 2, "200", update)).status());
+    eventually(
+        "reverted by itself: version 3, the first template again",
+        Duration.ofSeconds(60),
+        () -> ((Number) http.get("/v1/vm-sets/auto").map().get("version")).intValue() == 3);
+    List<Map<String, Object>> versions = http.get("/v1/vm-sets/auto/versions").items();
+    assertEquals("rota (auto-revert)", versions.get(0).get("createdBy"));
+    assertEquals(List.of("sleep", "100"), commandOfVersion("auto", 3));
+    eventually(
+        "the revert stalls too, and says so, without reverting again",
+        Duration.ofSeconds(60),
+        () -> {
+          Object message =
+              ((Map<String, Object>) http.get("/v1/vm-sets/auto").map().get("status"))
+                  .get("message");
+          return message != null && message.toString().contains("rollout of version 3 is stalled");
+        });
+    assertEquals(3, http.get("/v1/vm-sets/auto").map().get("version"), "no revert of a revert");
+  }
+
   @ParameterizedTest
   @CsvSource(
       delimiter = '|',
@@ -302,6 +446,14 @@ class VmSetApiTest {
         "{\"name\":\"bad\",\"replicas\":2,\"template\":{\"command\":[\"x\"]},\"spread\":{\"label\":\"\"}}|spread",
         "{\"name\":\"bad\",\"replicas\":2,\"template\":{\"command\":[\"x\"]},\"spread\":{\"zone\":\"a\"}}|spread",
         "{\"name\":\"bad\",\"replicas\":2,\"template\":{\"command\":[\"x\"]},\"maxUnavailable\":-1}|maxUnavailable",
+        "{\"name\":\"bad\",\"replicas\":2,\"template\":{\"command\":[\"x\"]},\"update\":{\"maxSurge\":-1}}|update.maxSurge",
+        "{\"name\":\"bad\",\"replicas\":2,\"template\":{\"command\":[\"x\"]},\"maxUnavailable\":0}|update.maxSurge",
+        "{\"name\":\"bad\",\"replicas\":2,\"template\":{\"command\":[\"x\"]},\"update\":{\"minHealthyTime\":\"soon\"}}|update.minHealthyTime",
+        "{\"name\":\"bad\",\"replicas\":2,\"template\":{\"command\":[\"x\"]},\"update\":{\"minHealthyTime\":\"2h\"}}|update.minHealthyTime",
+        "{\"name\":\"bad\",\"replicas\":2,\"template\":{\"command\":[\"x\"]},\"update\":{\"canaries\":1}}|update.canaries",
+        "{\"name\":\"bad\",\"replicas\":2,\"template\":{\"command\":[\"x\"]},\"update\":{\"progressDeadline\":\"0s\"}}|update.progressDeadline",
+        "{\"name\":\"bad\",\"replicas\":2,\"template\":{\"command\":[\"x\"]},\"update\":{\"minHealthyTime\":\"30s\",\"progressDeadline\":\"30s\"}}|update.progressDeadline",
+        "{\"name\":\"bad\",\"replicas\":2,\"template\":{\"command\":[\"x\"]},\"update\":{\"autoRevert\":\"yes\"}}|update.autoRevert",
         "{\"name\":\"abcdefghij-abcdefghij-abcdefghij-abcdefghij-abcdefghij-abcdefghij\",\"replicas\":2,\"template\":{\"command\":[\"x\"]}}|name",
         "{\"name\":\"Bad\",\"replicas\":2,\"template\":{\"command\":[\"x\"]}}|name",
       })

@@ -44,7 +44,7 @@ final class ApplyCommand implements Callable<Integer> {
           "ports");
 
   static final List<String> SET_FIELDS =
-      List.of("name", "replicas", "template", "spread", "maxUnavailable");
+      List.of("name", "replicas", "template", "spread", "maxUnavailable", "update");
 
   @ParentCommand RotaCli root;
 

@@ -14,7 +14,7 @@ import picocli.CommandLine.ParentCommand;
 /** {@code rota vm-set ...}: N replicas of one VM spec, spread over workers. */
 @Command(
     name = "vm-set",
-    description = "Create, list, inspect, scale and delete VM sets.",
+    description = "Create, list, inspect, scale and delete VM sets; list their template versions.",
     subcommands = VmSetCommands.Create.class)
 final class VmSetCommands extends Noun {
   static final List<Output.Column> COLUMNS =
@@ -40,7 +40,10 @@ final class VmSetCommands extends Noun {
     return text.startsWith("label:") ? Map.of("label", text.substring("label:".length())) : text;
   }
 
-  /** Until as many replicas are ready (run, their readiness checks passing) as the set wants. */
+  /**
+   * Until as many replicas are ready (run, their readiness checks passing) as the set wants, all of
+   * its current template.
+   */
   static JsonNode awaitReplicas(
       RotaCli root, ApiClient api, String name, VmCommands.WaitOptions w) {
     root.waiter(Waiter.parse(w.timeout))
@@ -59,7 +62,9 @@ final class VmSetCommands extends Noun {
                   status.has("ready")
                       ? status.path("ready").asInt()
                       : status.path("running").asInt();
-              return available == status.path("desired").asInt()
+              int desired = status.path("desired").asInt();
+              boolean updated = !status.has("updated") || status.path("updated").asInt() == desired;
+              return available == desired && updated
                   ? Waiter.Look.done(progress)
                   : Waiter.Look.waiting(progress);
             });
@@ -89,8 +94,31 @@ final class VmSetCommands extends Noun {
     @Option(
         names = "--max-unavailable",
         paramLabel = "N",
-        description = "replicas that may be down while rebalancing (default 1)")
+        description = "replicas that may be down while rebalancing or rolling out (default 1)")
     Integer maxUnavailable;
+
+    @Option(
+        names = "--max-surge",
+        paramLabel = "N",
+        description = "replicas beyond --replicas a rollout of a new template may add (default 0)")
+    Integer maxSurge;
+
+    @Option(
+        names = "--min-healthy-time",
+        paramLabel = "D",
+        description = "how long a new replica runs, ready, before a rollout counts it (e.g. 30s)")
+    String minHealthyTime;
+
+    @Option(
+        names = "--progress-deadline",
+        paramLabel = "D",
+        description = "how long a rollout may go without a new replica available (default 10m)")
+    String progressDeadline;
+
+    @Option(
+        names = "--auto-revert",
+        description = "a stalled rollout goes back to the template that last rolled out whole")
+    boolean autoRevert;
 
     @Mixin VmSpecOptions template;
     @Mixin VmCommands.WaitOptions wait;
@@ -113,6 +141,22 @@ final class VmSetCommands extends Noun {
       if (maxUnavailable != null) {
         body.put("maxUnavailable", maxUnavailable);
       }
+      ObjectNode update = sets.root.json.createObjectNode();
+      if (maxSurge != null) {
+        update.put("maxSurge", maxSurge);
+      }
+      if (minHealthyTime != null) {
+        update.put("minHealthyTime", minHealthyTime);
+      }
+      if (progressDeadline != null) {
+        update.put("progressDeadline", progressDeadline);
+      }
+      if (autoRevert) {
+        update.put("autoRevert", true);
+      }
+      if (!update.isEmpty()) {
+        body.set("update", update);
+      }
       ApiClient api = sets.root.api();
       JsonNode created = api.post("/v1/vm-sets", body);
       sets.root
@@ -132,6 +176,38 @@ final class VmSetCommands extends Noun {
   @Command(name = "get", description = "Show one VM set (-o yaml for its template).")
   int get(@Parameters(paramLabel = "NAME") String name) {
     return shown(root.api().get(path(name)), COLUMNS);
+  }
+
+  static final List<Output.Column> VERSION_COLUMNS =
+      List.of(
+          Output.Column.field("VERSION", "version"),
+          new Output.Column("CURRENT", v -> v.path("current").asBoolean() ? "*" : ""),
+          Output.Column.field("CREATED", "createdAt"),
+          Output.Column.field("BY", "createdBy"),
+          new Output.Column("COMMAND", v -> ShellWords.of(v.path("template").path("command"))));
+
+  @Command(
+      name = "history",
+      description = "List the templates a set has had, the newest first: rota vm-set history web")
+  int history(@Parameters(paramLabel = "NAME") String name) {
+    List<JsonNode> versions = new java.util.ArrayList<>();
+    root.api().get(path(name) + "/versions").path("items").forEach(versions::add);
+    root.output().list("versions", versions, VERSION_COLUMNS);
+    return ExitCodes.OK;
+  }
+
+  @Command(
+      name = "revert",
+      description =
+          "Roll the set back to the template of one of its versions (as its next version): rota"
+              + " vm-set revert web 1")
+  int revert(
+      @Parameters(index = "0", paramLabel = "NAME") String name,
+      @Parameters(index = "1", paramLabel = "VERSION") int version,
+      @Mixin VmCommands.WaitOptions wait) {
+    ApiClient api = root.api();
+    JsonNode reverted = api.post(path(name) + "/revert", Map.of("version", version));
+    return shown(wait.wait ? awaitReplicas(root, api, name, wait) : reverted, COLUMNS);
   }
 
   @Command(name = "scale", description = "Change how many replicas: rota vm-set scale web 5")

@@ -1382,6 +1382,61 @@ class RotaCliTest {
   }
 
   @Test
+  void aSetsRolloutSettingsAreSentAndItsVersionsListedTheNewestFirst() throws Exception {
+    String set =
+        "{\"name\":\"web\",\"spread\":\"none\",\"status\":{\"desired\":2,\"running\":2,\"pending\":0,\"message\":null}}";
+    api.on("POST /v1/vm-sets", StandInApi.Reply.json(201, set));
+    Result created =
+        run(
+            "vm-set",
+            "create",
+            "web",
+            "--replicas",
+            "2",
+            "--max-unavailable",
+            "0",
+            "--max-surge",
+            "1",
+            "--min-healthy-time",
+            "30s",
+            "--progress-deadline",
+            "5m",
+            "--auto-revert",
+            "--",
+            "sleep",
+            "60");
+    assertEquals(0, created.code(), created.err());
+    assertEquals(
+        json.readTree(
+            "{\"maxSurge\":1,\"minHealthyTime\":\"30s\",\"progressDeadline\":\"5m\",\"autoRevert\":true}"),
+        json.readTree(api.last().body()).get("update"));
+    assertEquals(0, json.readTree(api.last().body()).get("maxUnavailable").asInt());
+
+    api.on(
+        "GET /v1/vm-sets/web/versions",
+        StandInApi.Reply.json(
+            200,
+            """
+            {"items":[
+              {"version":2,"current":true,"template":{"command":["sleep","7200"]},
+               "createdAt":"2026-12-01T10:00:00Z","createdBy":"ci"},
+              {"version":1,"current":false,"template":{"command":["sleep","60"]},
+               "createdAt":"2026-12-01T09:00:00Z","createdBy":"ci"}]}"""));
+    Result history = run("vm-set", "history", "web");
+    assertEquals(0, history.code(), history.err());
+    List<String> lines = history.out().lines().toList();
+    assertEquals(3, lines.size(), history.out());
+    assertTrue(lines.get(0).matches("VERSION +CURRENT +CREATED +BY +COMMAND"), lines.get(0));
+    assertTrue(lines.get(1).matches("2 +\\* +2026-12-01T10:00:00Z +ci +sleep 7200"), lines.get(1));
+    assertTrue(lines.get(2).matches("1 +- +2026-12-01T09:00:00Z +ci +sleep 60"), lines.get(2));
+
+    api.on("POST /v1/vm-sets/web/revert", StandInApi.Reply.json(200, set));
+    Result reverted = run("vm-set", "revert", "web", "1");
+    assertEquals(0, reverted.code(), reverted.err());
+    assertEquals(json.readTree("{\"version\":1}"), json.readTree(api.last().body()));
+  }
+
+  @Test
   void aSecretsValueGoesFromItsFileToTheServerAndNoCommandPrintsIt() throws Exception {
     String shown =
         "{\"name\":\"db\",\"createdAt\":\"2026-11-23T07:00:00Z\",\"updatedAt\":\"2026-11-23T07:00:00Z\"}";

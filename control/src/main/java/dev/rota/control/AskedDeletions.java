@@ -27,14 +27,20 @@ public class AskedDeletions {
     this.vms = vms;
   }
 
+  /**
+   * The submissions ({@code seq}) of those of {@code candidates} asked to delete themselves lately.
+   */
+  Set<Long> askedLately(List<VmRow> candidates, Instant now) {
+    if (candidates.isEmpty()) {
+      return Set.of();
+    }
+    return new HashSet<>(
+        vms.deletionAskedSince(candidates.stream().map(VmRow::seq).toList(), now.minus(AGAIN)));
+  }
+
   /** Those of {@code candidates} to be asked to delete themselves {@code now}: not asked lately. */
   List<VmRow> due(List<VmRow> candidates, Instant now) {
-    if (candidates.isEmpty()) {
-      return List.of();
-    }
-    Set<Long> lately =
-        new HashSet<>(
-            vms.deletionAskedSince(candidates.stream().map(VmRow::seq).toList(), now.minus(AGAIN)));
+    Set<Long> lately = askedLately(candidates, now);
     return candidates.stream().filter(vm -> !lately.contains(vm.seq())).toList();
   }
 

@@ -1,6 +1,8 @@
 package dev.rota.control;
 
+import dev.rota.core.lifecycle.SetRule;
 import dev.rota.scheduler.SchedulerWaker;
+import dev.rota.store.SetRollout;
 import dev.rota.store.Sql;
 import dev.rota.store.VmRepository;
 import dev.rota.store.VmRow;
@@ -11,6 +13,7 @@ import dev.rota.workflows.vmset.SetProgress;
 import dev.rota.workflows.vmset.VmSetActivities;
 import jakarta.inject.Singleton;
 import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -43,6 +46,8 @@ public class VmSetActivitiesImpl implements VmSetActivities {
   private final VmActions actions;
   private final AskedDeletions asked;
   private final ReplicaDeletions replicaDeletions;
+  private final SetVersions versions;
+  private final ControlWorkflows workflows;
 
   public VmSetActivitiesImpl(
       VmSetRepository sets,
@@ -55,7 +60,11 @@ public class VmSetActivitiesImpl implements VmSetActivities {
       dev.rota.store.CertainCommits certain,
       VmActions actions,
       AskedDeletions asked,
-      ReplicaDeletions replicaDeletions) {
+      ReplicaDeletions replicaDeletions,
+      SetVersions versions,
+      ControlWorkflows workflows) {
+    this.versions = versions;
+    this.workflows = workflows;
     this.replicaDeletions = replicaDeletions;
     this.actions = actions;
     this.asked = asked;
@@ -84,30 +93,48 @@ public class VmSetActivitiesImpl implements VmSetActivities {
       return poolPass(set, members);
     }
     int wanted = set.deleting() ? 0 : set.replicas();
-
+    Instant now = clock.instant();
+    java.util.Set<Long> going = asked.askedLately(members, now);
     Map<Integer, VmRow> byOrdinal = new HashMap<>();
+    List<SetRule.Replica> seen = new ArrayList<>();
+    for (VmRow m : members) {
+      byOrdinal.put(m.membership().setOrdinal(), m);
+      seen.add(
+          new SetRule.Replica(
+              m.membership().setOrdinal(),
+              versionOf(m, set),
+              going.contains(m.seq()),
+              readySince(m)));
+    }
+    SetRule.Plan plan =
+        SetRule.plan(
+            wanted,
+            set.templateVersion(),
+            seen,
+            new SetRule.Policy(
+                set.maxUnavailable(),
+                set.update().maxSurge(),
+                Duration.ofSeconds(set.update().minHealthySeconds())),
+            now);
+    RolloutWatch watch = set.deleting() ? RolloutWatch.QUIET : watchRollout(set, plan, now);
+    if (watch.reverted()) {
+      // The set has another template now: the next pass, at once, rolls that one out.
+      return new SetProgress(
+          false, false, wanted, members.size(), 0, 0, watch.message(), watch.message());
+    }
+    String stalled = watch.message();
+
     List<VmRow> together = new ArrayList<>();
     List<VmRow> byTheirWorkflows = new ArrayList<>();
-    members.sort(Comparator.comparing((VmRow m) -> m.membership().setOrdinal()).reversed());
-    for (VmRow m : members) {
-      if (m.membership().setOrdinal() < wanted) {
-        byOrdinal.put(m.membership().setOrdinal(), m);
-      } else if (ReplicaDeletions.together(m)) {
-        together.add(m);
-      } else {
-        byTheirWorkflows.add(m);
-      }
+    for (int ordinal : plan.remove()) {
+      VmRow m = byOrdinal.get(ordinal);
+      (ReplicaDeletions.together(m) ? together : byTheirWorkflows).add(m);
     }
     ReplicaDeletions.Outcome deletion =
-        replicaDeletions.delete(
-            set.name(),
-            together,
-            set.deleting()
-                ? "deleted with set " + set.name()
-                : "set " + set.name() + " scaled down to " + wanted);
+        replicaDeletions.delete(set.name(), together, why(set, wanted, plan));
     byTheirWorkflows.addAll(deletion.byTheirWorkflows());
     remove(byTheirWorkflows);
-    int removing = byTheirWorkflows.size() + deletion.later();
+    int removing = byTheirWorkflows.size() + deletion.later() + going.size();
     int deleted = deletion.deleted();
     if (set.deleting() && removing == 0) {
       sets.deleteById(set.name());
@@ -115,16 +142,14 @@ public class VmSetActivitiesImpl implements VmSetActivities {
     }
 
     List<VmRow> missing = new ArrayList<>();
-    for (int ordinal = 0; ordinal < wanted; ordinal++) {
-      if (!byOrdinal.containsKey(ordinal)) {
-        missing.add(replica(set, ordinal));
-      }
+    for (int ordinal : plan.make()) {
+      missing.add(replica(set, ordinal));
     }
     List<String> taken = new ArrayList<>();
     int created = submit(set, missing, taken);
     String message =
         taken.isEmpty()
-            ? null
+            ? stalled
             : taken.size()
                 + " VM names taken by VMs not of this set ("
                 + String.join(", ", taken.subList(0, Math.min(5, taken.size())))
@@ -145,7 +170,165 @@ public class VmSetActivitiesImpl implements VmSetActivities {
         missing.size() == created
             ? members.size() - deleted + created
             : vms.replicasOf(set.name()).size();
-    return new SetProgress(false, removing == 0, wanted, exist, created, removing, message);
+    return new SetProgress(
+        false,
+        // A stalled rollout waits for a change of the set or its replicas, or the resync.
+        removing == 0
+            && missing.size() == created
+            && !watch.underWay()
+            && (!plan.rolling() || stalled != null),
+        wanted,
+        exist,
+        created,
+        removing,
+        message,
+        rollout(set, plan, missing, created));
+  }
+
+  /**
+   * Keeps a rollout's progress on the set's row: a rollout over makes its version the one a revert
+   * goes back to; one that had no more new replicas available for its deadline is stalled, and,
+   * with {@code autoRevert}, gives the set the template of the version that last rolled out whole,
+   * as its next version.
+   */
+  private RolloutWatch watchRollout(VmSetRow set, SetRule.Plan plan, Instant now) {
+    SetRollout rollout = set.rollout();
+    int version = set.templateVersion();
+    if (version == rollout.stableVersion()) {
+      return RolloutWatch.QUIET;
+    }
+    if (!plan.rolling() && plan.updatedAvailable() == set.replicas()) {
+      sets.rolledOut(set.name(), version);
+      log.debug("set {}: version {} rolled out", set.name(), version);
+      return RolloutWatch.QUIET;
+    }
+    SetRule.Progress was =
+        new SetRule.Progress(
+            rollout.available(), rollout.progressAt() == null ? now : rollout.progressAt());
+    SetRule.Progress progress = was.after(plan.updatedAvailable(), now);
+    if (!progress.equals(was) || rollout.progressAt() == null) {
+      sets.rolloutProgressed(set.name(), version, progress.available(), progress.since());
+    }
+    Duration deadline = Duration.ofSeconds(set.update().progressDeadlineSeconds());
+    if (!progress.stalled(deadline, now)) {
+      return RolloutWatch.GOING_ON;
+    }
+    String stalled =
+        "the rollout of version "
+            + version
+            + " is stalled: "
+            + progress.available()
+            + " of its "
+            + set.replicas()
+            + " replicas available since "
+            + progress.since()
+            + ", longer than its progress deadline of "
+            + dev.rota.core.model.WrittenDuration.of(set.update().progressDeadlineSeconds());
+    if (!set.update().autoRevert()) {
+      return new RolloutWatch(stalled, false, false);
+    }
+    VmSetRow back = versions.revert(set.name(), rollout.stableVersion(), "rota (auto-revert)");
+    if (back.templateVersion() == version) {
+      // Its template is the stable version's already (a revert that stalled): nothing to go back
+      // to.
+      return new RolloutWatch(stalled, false, false);
+    }
+    log.info(
+        "set {}: {}; reverted to version {} as version {}",
+        set.name(),
+        stalled,
+        rollout.stableVersion(),
+        back.templateVersion());
+    workflows.setChanged(set.name());
+    return new RolloutWatch(
+        stalled
+            + "; reverted to version "
+            + rollout.stableVersion()
+            + " as version "
+            + back.templateVersion(),
+        true,
+        false);
+  }
+
+  /**
+   * What watching a rollout found: what to tell the user (a stalled rollout), or null; whether it
+   * reverted the set's template; whether it is under way, neither over nor stalled.
+   */
+  private record RolloutWatch(String message, boolean reverted, boolean underWay) {
+    static final RolloutWatch QUIET = new RolloutWatch(null, false, false);
+
+    /** A rollout that goes on: the set's workflow looks again soon, until its deadline. */
+    static final RolloutWatch GOING_ON = new RolloutWatch(null, false, true);
+  }
+
+  /**
+   * The rollout's state in the pass's result and the set's workflow: which version, how far, what
+   * this pass replaced; null without one.
+   */
+  private static String rollout(VmSetRow set, SetRule.Plan plan, List<VmRow> made, int created) {
+    if (!plan.rolling() || set.deleting()) {
+      return null;
+    }
+    StringBuilder line =
+        new StringBuilder("rolling out version ")
+            .append(set.templateVersion())
+            .append(": ")
+            .append(plan.updated())
+            .append(" of ")
+            .append(set.replicas())
+            .append(" replicas updated, ")
+            .append(plan.available())
+            .append(" available");
+    if (!plan.remove().isEmpty()) {
+      line.append("; replacing ")
+          .append(
+              String.join(
+                  ", ",
+                  plan.remove().stream().map(o -> VmSetRow.replicaName(set.name(), o)).toList()));
+    }
+    if (created > 0) {
+      line.append("; made ")
+          .append(
+              created == made.size()
+                  ? String.join(", ", made.stream().map(VmRow::name).toList())
+                  : created + " new");
+    }
+    return line.toString();
+  }
+
+  /**
+   * Why the pass's replicas go, in the Temporal UI: the set's deletion, a rollout or a scale-down.
+   */
+  private static String why(VmSetRow set, int wanted, SetRule.Plan plan) {
+    if (set.deleting()) {
+      return "deleted with set " + set.name();
+    }
+    return plan.rolling()
+        ? "set " + set.name() + " rolling out version " + set.templateVersion()
+        : "set " + set.name() + " scaled down to " + wanted;
+  }
+
+  /**
+   * The set's template version the replica was made of ({@link SetVersions}: or a later one of the
+   * same template); a replica made by a host that did not write it yet is of the version the set
+   * had then, taken as the current one.
+   */
+  private static int versionOf(VmRow replica, VmSetRow set) {
+    Integer version = replica.membership().setVersion();
+    return version == null ? set.templateVersion() : version;
+  }
+
+  /**
+   * Since when the replica runs, ready: its readiness check's word where it has one, else its
+   * start; null while it does not.
+   */
+  private static Instant readySince(VmRow replica) {
+    if (!"running".equals(replica.state().status()) || replica.awaitingReadiness()) {
+      return null;
+    }
+    Instant since =
+        replica.checksReadiness() ? replica.readiness().since() : replica.state().startedAt();
+    return since == null ? Instant.EPOCH : since;
   }
 
   /**
@@ -245,6 +428,7 @@ public class VmSetActivitiesImpl implements VmSetActivities {
         Math.max(exist, 0),
         created,
         removing,
+        null,
         null);
   }
 
@@ -305,7 +489,8 @@ public class VmSetActivitiesImpl implements VmSetActivities {
         VmSetRow.replicaName(set.name(), ordinal),
         0,
         set.isPool() ? set.template().withLease(null, null) : set.template(),
-        new VmSetMembership(set.name(), ordinal, null, null, set.keepsSuspended()),
+        new VmSetMembership(
+            set.name(), ordinal, null, null, set.keepsSuspended(), set.templateVersion()),
         "waiting for the scheduler",
         clock.instant());
   }

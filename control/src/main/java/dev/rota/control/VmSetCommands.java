@@ -1,6 +1,6 @@
 package dev.rota.control;
 
-import dev.rota.store.Conflicts;
+import dev.rota.store.SetUpdate;
 import dev.rota.store.Sql;
 import dev.rota.store.VmSetRepository;
 import dev.rota.store.VmSetRow;
@@ -25,40 +25,54 @@ public class VmSetCommands {
   private final VmSetActivitiesImpl passes;
 
   private final SubmissionGate gate;
+  private final SetVersions versions;
 
   public VmSetCommands(
       VmSetRepository sets,
       ControlWorkflows workflows,
       Clock clock,
       VmSetActivitiesImpl passes,
-      SubmissionGate gate) {
+      SubmissionGate gate,
+      SetVersions versions) {
     this.sets = sets;
+    this.versions = versions;
     this.gate = gate;
     this.workflows = workflows;
     this.clock = clock;
     this.passes = passes;
   }
 
-  /** What a set asks for: how many replicas of which template, spread how. */
-  public record SetSpec(int replicas, VmTemplate template, String spread, int maxUnavailable) {}
+  /**
+   * What a set asks for: how many replicas of which template, spread how, and how a new template is
+   * rolled out ({@code maxUnavailable} also bounds its moves).
+   */
+  public record SetSpec(
+      int replicas, VmTemplate template, String spread, int maxUnavailable, SetUpdate update) {
+    /** A pool's: it rolls nothing out, its replicas made of the template they are claimed with. */
+    public SetSpec(int replicas, VmTemplate template, String spread, int maxUnavailable) {
+      this(replicas, template, spread, maxUnavailable, SetUpdate.DEFAULT);
+    }
+  }
 
   /**
    * Stores the set, starts its workflow and makes its replicas; {@link Refused} if the name is
    * taken or a deleted set's workflow is still closing under it, {@link NotAnswered} if Temporal
    * cannot start it (the row is taken back: without its workflow the set would never get replicas).
    */
-  public VmSetRow create(String name, SetSpec asked) {
+  public VmSetRow create(String name, SetSpec asked, String by) {
     gate.check("VM set '" + name + "'");
     SetSpec spec = withDefaults(asked);
     return start(
         VmSetRow.created(
-            name,
-            sets.nextSeq(),
-            spec.replicas(),
-            spec.template(),
-            spec.spread(),
-            spec.maxUnavailable(),
-            clock.instant()));
+                name,
+                sets.nextSeq(),
+                spec.replicas(),
+                spec.template(),
+                spec.spread(),
+                spec.maxUnavailable(),
+                clock.instant())
+            .withUpdate(spec.update()),
+        by);
   }
 
   /**
@@ -67,7 +81,8 @@ public class VmSetCommands {
    * dev.rota.core.lifecycle.PoolStandby#SUSPENDED}, suspended; as {@link #create} otherwise. Its
    * workflow is a set's.
    */
-  public VmSetRow createPool(String name, int minReady, int max, String standby, SetSpec asked) {
+  public VmSetRow createPool(
+      String name, int minReady, int max, String standby, SetSpec asked, String by) {
     gate.check("pool '" + name + "'");
     SetSpec spec = withDefaults(asked);
     return start(
@@ -80,14 +95,15 @@ public class VmSetCommands {
             spec.template(),
             spec.spread(),
             spec.maxUnavailable(),
-            clock.instant()));
+            clock.instant()),
+        by);
   }
 
-  private VmSetRow start(VmSetRow row) {
+  private VmSetRow start(VmSetRow row, String by) {
     String name = row.name();
     VmSetRow saved;
     try {
-      saved = sets.save(row);
+      saved = versions.create(row, by);
     } catch (RuntimeException e) {
       if (Sql.isUniqueViolation(e)) {
         throw new Refused(
@@ -117,24 +133,42 @@ public class VmSetCommands {
   /** The set's template with the cluster's defaults for what it does not give. */
   private SetSpec withDefaults(SetSpec spec) {
     return new SetSpec(
-        spec.replicas(), gate.withDefaults(spec.template()), spec.spread(), spec.maxUnavailable());
+        spec.replicas(),
+        gate.withDefaults(spec.template()),
+        spec.spread(),
+        spec.maxUnavailable(),
+        spec.update());
   }
 
   /**
-   * Replaces what the set asks for; replicas already made keep the template they were made from.
+   * Replaces what the set asks for. A template that differs from the set's is its next version,
+   * stored with the set in one transaction; its workflow rolls it out over the replicas made of the
+   * earlier ones.
    */
-  public VmSetRow replace(String name, SetSpec asked) {
+  public VmSetRow replace(String name, SetSpec asked, String by) {
     SetSpec spec = withDefaults(asked);
     VmSetRow updated =
-        Conflicts.retry(
-            () ->
-                sets.update(
-                    notDeleting(find(name))
-                        .respecified(
-                            spec.replicas(),
-                            spec.template(),
-                            spec.spread(),
-                            spec.maxUnavailable())));
+        versions.change(
+            name,
+            set ->
+                set.respecified(
+                    spec.replicas(),
+                    spec.template(),
+                    spec.spread(),
+                    spec.maxUnavailable(),
+                    spec.update(),
+                    clock.instant()),
+            by);
+    workflows.tellSet(name, updated.replicas());
+    return updated;
+  }
+
+  /**
+   * Gives the set the template of its {@code version} again, as its next version, rolled out as any
+   * new template is.
+   */
+  public VmSetRow revert(String name, int version, String by) {
+    VmSetRow updated = versions.revert(name, version, by);
     workflows.tellSet(name, updated.replicas());
     return updated;
   }

@@ -117,6 +117,16 @@ public interface VmRepository extends CrudRepository<VmRow, String> {
         AND EXISTS (SELECT 1 FROM vms WHERE vm_set = :vmSet))""")
   boolean deletingSetHasReplicasLeft(String vmSet);
 
+  /**
+   * The replicas of {@code vmSet} made of its versions {@code from} count as of version {@code to}.
+   */
+  @Query("UPDATE vms SET set_version = :to WHERE vm_set = :vmSet AND set_version IN (:from)")
+  void adoptSetVersion(String vmSet, Collection<Integer> from, int to);
+
+  /** How many of a set's replicas are made of its template's {@code version}. */
+  @Query("SELECT COUNT(*) FROM vms WHERE vm_set = :vmSet AND set_version = :version")
+  long countReplicasOfVersion(String vmSet, int version);
+
   /** How many of a set's replicas are in each status. */
   @Query("SELECT status AS label, COUNT(*) AS total FROM vms WHERE vm_set = :vmSet GROUP BY status")
   List<Count> countReplicasByStatus(String vmSet);

@@ -40,6 +40,24 @@ public interface VmSetRepository extends CrudRepository<VmSetRow, String> {
       "UPDATE vm_sets SET replicas = :replicas, version = version + 1 WHERE name = :name AND deleting = FALSE")
   int resize(String name, int replicas);
 
+  /**
+   * The rollout of {@code templateVersion} progressed: {@code available} of its new replicas at
+   * once, {@code at}; not if the set has a newer version by now.
+   */
+  @Query(
+      """
+      UPDATE vm_sets SET rollout_available = :available, rollout_progress_at = :at
+      WHERE name = :name AND template_version = :templateVersion""")
+  int rolloutProgressed(String name, int templateVersion, int available, java.time.Instant at);
+
+  /** The rollout of {@code templateVersion} is over: it is the version a revert goes back to. */
+  @Query(
+      """
+      UPDATE vm_sets SET stable_version = :templateVersion, rollout_available = 0,
+        rollout_progress_at = NULL
+      WHERE name = :name AND template_version = :templateVersion""")
+  int rolledOut(String name, int templateVersion);
+
   /** Its workflow's word on what keeps the replicas from matching, written only when it changed. */
   @Query(
       """

@@ -4,6 +4,7 @@ import dev.rota.core.lifecycle.PoolStandby;
 import io.micronaut.core.annotation.Nullable;
 import io.micronaut.data.annotation.Id;
 import io.micronaut.data.annotation.MappedEntity;
+import io.micronaut.data.annotation.Relation;
 import io.micronaut.data.annotation.TypeDef;
 import io.micronaut.data.annotation.Version;
 import io.micronaut.data.model.DataType;
@@ -36,7 +37,15 @@ public record VmSetRow(
     @Version long version,
     @Nullable Integer poolMax,
     int nextOrdinal,
-    @Nullable String poolStandby) {
+    @Nullable String poolStandby,
+    int templateVersion,
+    @Relation(Relation.Kind.EMBEDDED) SetUpdate update,
+    @Relation(Relation.Kind.EMBEDDED) SetRollout rollout) {
+
+  public VmSetRow {
+    update = update == null ? SetUpdate.DEFAULT : update;
+    rollout = rollout == null ? SetRollout.FIRST : rollout;
+  }
 
   public static VmSetRow created(
       String name,
@@ -47,7 +56,22 @@ public record VmSetRow(
       int maxUnavailable,
       Instant now) {
     return new VmSetRow(
-        name, seq, replicas, template, spread, maxUnavailable, false, null, now, 0, null, 0, null);
+        name,
+        seq,
+        replicas,
+        template,
+        spread,
+        maxUnavailable,
+        false,
+        null,
+        now,
+        0,
+        null,
+        0,
+        null,
+        1,
+        SetUpdate.DEFAULT,
+        SetRollout.FIRST);
   }
 
   /**
@@ -77,7 +101,10 @@ public record VmSetRow(
         0,
         max,
         0,
-        standby);
+        standby,
+        1,
+        SetUpdate.DEFAULT,
+        SetRollout.FIRST);
   }
 
   public boolean isPool() {
@@ -89,9 +116,18 @@ public record VmSetRow(
     return PoolStandby.of(poolStandby) == PoolStandby.SUSPENDED;
   }
 
-  /** The same set as the user now wants it. */
+  /**
+   * The same set as the user now wants it, {@code now}: a template that differs is its next
+   * version, whose rollout begins.
+   */
   public VmSetRow respecified(
-      int newReplicas, VmTemplate newTemplate, String newSpread, int newMaxUnavailable) {
+      int newReplicas,
+      VmTemplate newTemplate,
+      String newSpread,
+      int newMaxUnavailable,
+      SetUpdate newUpdate,
+      Instant now) {
+    boolean same = newTemplate.equals(template);
     return new VmSetRow(
         name,
         seq,
@@ -105,7 +141,15 @@ public record VmSetRow(
         version,
         poolMax,
         nextOrdinal,
-        poolStandby);
+        poolStandby,
+        same ? templateVersion : templateVersion + 1,
+        newUpdate,
+        same ? rollout : rollout.begun(now));
+  }
+
+  /** The same set with how it rolls out a new template. */
+  public VmSetRow withUpdate(SetUpdate newUpdate) {
+    return respecified(replicas, template, spread, maxUnavailable, newUpdate, createdAt);
   }
 
   /** The same set, marked for deletion. */
@@ -123,7 +167,10 @@ public record VmSetRow(
         version,
         poolMax,
         nextOrdinal,
-        poolStandby);
+        poolStandby,
+        templateVersion,
+        update,
+        rollout);
   }
 
   /** The VM name of replica {@code ordinal}. */

@@ -63,7 +63,9 @@ class PreReleaseSchemaTest {
                 "12 Pools",
                 "13 Claim user data",
                 "14 Pool standby",
-                "15 Vm deletion asked"))
+                "15 Vm deletion asked",
+                "16 Set versions",
+                "17 Set rollout progress"))
         .toList();
   }
 

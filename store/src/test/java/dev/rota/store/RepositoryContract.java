@@ -116,7 +116,7 @@ abstract class RepositoryContract {
                     T0.plusSeconds(3600)),
                 new VmPlacementNotes(
                     "w9", T0.plusSeconds(90), "no room", "w8", "w7", "w6", true, "w5", true, "w4"),
-                new VmSetMembership(set, 2, unique("replica"), unique("pool"), true),
+                new VmSetMembership(set, 2, unique("replica"), unique("pool"), true, 3),
                 new VmReadiness(0, T0, null),
                 0));
     VmRow readBack = vms.findById(full.name()).orElseThrow();
@@ -745,7 +745,7 @@ abstract class RepositoryContract {
               VmSetRow.replicaName(set, i),
               vms.nextSeq(),
               template,
-              new VmSetMembership(set, i),
+              new VmSetMembership(set, i, 1),
               "waiting",
               T0));
     }

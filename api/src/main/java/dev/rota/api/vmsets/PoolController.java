@@ -1,12 +1,14 @@
 package dev.rota.api.vmsets;
 
 import dev.rota.api.JsonBodies;
+import dev.rota.api.auth.Caller;
 import dev.rota.api.auth.RequiresRole;
 import dev.rota.api.auth.Role;
 import dev.rota.api.paging.Page;
 import dev.rota.api.paging.PageRequest;
 import dev.rota.api.problem.ProblemAnswers;
 import io.micronaut.core.annotation.Nullable;
+import io.micronaut.http.HttpRequest;
 import io.micronaut.http.HttpResponse;
 import io.micronaut.http.HttpStatus;
 import io.micronaut.http.annotation.Body;
@@ -51,8 +53,8 @@ public class PoolController {
   @Operation(operationId = "createPool", summary = "Create a warm pool")
   @ProblemAnswers.Invalid
   @ProblemAnswers.Conflicting
-  public PoolView create(@Body @Nullable String body) {
-    return service.create(bodies.read(body, PoolRequest.class));
+  public PoolView create(HttpRequest<?> http, @Body @Nullable String body) {
+    return service.create(bodies.read(body, PoolRequest.class), Caller.of(http).name());
   }
 
   @RequiresRole({Role.COMPUTE_READ})

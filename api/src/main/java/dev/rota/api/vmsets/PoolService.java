@@ -28,7 +28,7 @@ public class PoolService {
     this.setService = setService;
   }
 
-  public PoolView create(PoolRequest request) {
+  public PoolView create(PoolRequest request, String by) {
     if (request.max() < request.minReady()) {
       throw Problems.badRequest(
           "max", "must be at least minReady (" + request.minReady() + "), got " + request.max());
@@ -57,7 +57,8 @@ public class PoolService {
                 request.minReady(),
                 template,
                 VmSetService.spread(request.spread()).wireName(),
-                request.maxUnavailable() == null ? 1 : request.maxUnavailable())));
+                request.maxUnavailable() == null ? 1 : request.maxUnavailable()),
+            by));
   }
 
   public Page<PoolView> list(PageRequest page) {

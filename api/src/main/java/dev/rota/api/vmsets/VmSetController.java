@@ -1,12 +1,14 @@
 package dev.rota.api.vmsets;
 
 import dev.rota.api.JsonBodies;
+import dev.rota.api.auth.Caller;
 import dev.rota.api.auth.RequiresRole;
 import dev.rota.api.auth.Role;
 import dev.rota.api.paging.Page;
 import dev.rota.api.paging.PageRequest;
 import dev.rota.api.problem.ProblemAnswers;
 import io.micronaut.core.annotation.Nullable;
+import io.micronaut.http.HttpRequest;
 import io.micronaut.http.HttpResponse;
 import io.micronaut.http.HttpStatus;
 import io.micronaut.http.annotation.Body;
@@ -50,8 +52,8 @@ public class VmSetController {
   @Operation(operationId = "createVmSet", summary = "Create a VM set")
   @ProblemAnswers.Invalid
   @ProblemAnswers.Conflicting
-  public VmSetView create(@Body @Nullable String body) {
-    return service.create(bodies.read(body, VmSetRequest.class));
+  public VmSetView create(HttpRequest<?> http, @Body @Nullable String body) {
+    return service.create(bodies.read(body, VmSetRequest.class), Caller.of(http).name());
   }
 
   @RequiresRole({Role.COMPUTE_READ})
@@ -93,8 +95,33 @@ public class VmSetController {
   @ProblemAnswers.Invalid
   @ProblemAnswers.Missing
   @ProblemAnswers.Conflicting
-  public VmSetView replace(String name, @Body @Nullable String body) {
-    return service.replace(name, bodies.read(body, VmSetRequest.class));
+  public VmSetView replace(HttpRequest<?> http, String name, @Body @Nullable String body) {
+    return service.replace(name, bodies.read(body, VmSetRequest.class), Caller.of(http).name());
+  }
+
+  @RequiresRole({Role.COMPUTE_READ})
+  @Get("/{name}/versions")
+  @Operation(
+      operationId = "listVmSetVersions",
+      summary = "List the templates a VM set has had, the newest first")
+  @ProblemAnswers.Missing
+  public VmSetVersionsView versions(String name) {
+    return service.versions(name);
+  }
+
+  @RequiresRole({Role.COMPUTE_WRITE})
+  @Post("/{name}/revert")
+  @RequestBody(
+      required = true,
+      content = @Content(schema = @Schema(implementation = VmSetRevert.class)))
+  @Operation(
+      operationId = "revertVmSet",
+      summary = "Roll a VM set back to the template of one of its versions")
+  @ProblemAnswers.Invalid
+  @ProblemAnswers.Missing
+  @ProblemAnswers.Conflicting
+  public VmSetView revert(HttpRequest<?> http, String name, @Body @Nullable String body) {
+    return service.revert(name, bodies.readObject(body), Caller.of(http).name());
   }
 
   @RequiresRole({Role.COMPUTE_WRITE})

@@ -1,8 +1,10 @@
 package dev.rota.api.vmsets;
 
+import dev.rota.api.Durations;
 import dev.rota.api.ShownAs;
 import io.micronaut.core.annotation.Nullable;
 import io.micronaut.serde.annotation.Serdeable;
+import jakarta.validation.Valid;
 import jakarta.validation.constraints.Max;
 import jakarta.validation.constraints.Min;
 import jakarta.validation.constraints.NotNull;
@@ -21,7 +23,25 @@ public record VmSetRequest(
     @NotNull @Min(0) @Max(VmSetRequest.MAX_REPLICAS) Integer replicas,
     @NotNull Map<String, Object> template,
     @Nullable Object spread,
-    @Nullable @Min(0) @Max(VmSetRequest.MAX_REPLICAS) Integer maxUnavailable) {
+    @Nullable @Min(0) @Max(VmSetRequest.MAX_REPLICAS) Integer maxUnavailable,
+    @Nullable @Valid Update update) {
+
+  /**
+   * How a new template is rolled out over the replicas: {@code maxSurge} replicas beyond those
+   * wanted may be made meanwhile (0 unless given); a new replica counts as available once it has
+   * run, ready, for {@code minHealthyTime} (0s unless given); a rollout with no more new replicas
+   * available for {@code progressDeadline} (10m unless given) is stalled, and with {@code
+   * autoRevert} goes back to the version that last rolled out whole.
+   */
+  @Serdeable
+  public record Update(
+      @Nullable @Min(0) @Max(VmSetRequest.MAX_REPLICAS) Integer maxSurge,
+      @Nullable
+          @Pattern(regexp = Durations.PATTERN_OR_ZERO, message = Durations.MESSAGE + ", or 0s")
+          String minHealthyTime,
+      @Nullable @Pattern(regexp = Durations.PATTERN, message = Durations.MESSAGE)
+          String progressDeadline,
+      @Nullable Boolean autoRevert) {}
 
   public static final int MAX_REPLICAS = 10_000;
 

@@ -11,6 +11,7 @@ import dev.rota.control.VmSetCommands.SetSpec;
 import dev.rota.core.model.RestartPolicy;
 import dev.rota.core.model.Spread;
 import dev.rota.store.Count;
+import dev.rota.store.SetUpdate;
 import dev.rota.store.VmRepository;
 import dev.rota.store.VmSetRepository;
 import dev.rota.store.VmSetRow;
@@ -34,6 +35,7 @@ public class VmSetService {
 
   private final VmSetRepository sets;
   private final VmRepository vms;
+  private final dev.rota.store.VmSetVersionRepository versions;
   private final VmSetCommands commands;
   private final JsonBodies bodies;
   private final dev.rota.api.secrets.SecretUse secretUse;
@@ -43,8 +45,10 @@ public class VmSetService {
       VmRepository vms,
       VmSetCommands commands,
       JsonBodies bodies,
-      dev.rota.api.secrets.SecretUse secretUse) {
+      dev.rota.api.secrets.SecretUse secretUse,
+      dev.rota.store.VmSetVersionRepository versions) {
     this.secretUse = secretUse;
+    this.versions = versions;
     this.sets = sets;
     this.vms = vms;
     this.commands = commands;
@@ -56,12 +60,50 @@ public class VmSetService {
    * parsed.
    */
   private SetSpec spec(VmSetRequest request) {
+    int maxUnavailable = request.maxUnavailable() == null ? 1 : request.maxUnavailable();
+    VmSetRequest.Update update = request.update();
+    int maxSurge = update == null || update.maxSurge() == null ? 0 : update.maxSurge();
+    if (maxSurge == 0 && maxUnavailable == 0) {
+      throw Problems.badRequest(
+          "update.maxSurge",
+          "must be at least 1 when maxUnavailable is 0: otherwise no replica could ever be replaced");
+    }
+    int minHealthy =
+        update == null || update.minHealthyTime() == null
+            ? 0
+            : dev.rota.api.Durations.seconds(
+                "update.minHealthyTime", update.minHealthyTime(), true);
+    if (minHealthy > MAX_MIN_HEALTHY_SECONDS) {
+      throw Problems.badRequest(
+          "update.minHealthyTime", "must be at most 1h, got " + update.minHealthyTime());
+    }
+    int deadline =
+        update == null || update.progressDeadline() == null
+            ? SetUpdate.PROGRESS_DEADLINE_SECONDS
+            : dev.rota.api.Durations.seconds(
+                "update.progressDeadline", update.progressDeadline(), false);
+    if (deadline <= minHealthy || deadline > MAX_PROGRESS_DEADLINE_SECONDS) {
+      throw Problems.badRequest(
+          "update.progressDeadline",
+          "must be longer than minHealthyTime and at most 1d, got "
+              + dev.rota.api.Durations.of(deadline));
+    }
     return new SetSpec(
         request.replicas(),
         template(request.name(), request.template()),
         spread(request.spread()).wireName(),
-        request.maxUnavailable() == null ? 1 : request.maxUnavailable());
+        maxUnavailable,
+        new SetUpdate(
+            maxSurge,
+            minHealthy,
+            deadline,
+            update != null && Boolean.TRUE.equals(update.autoRevert())));
   }
+
+  private static final int MAX_PROGRESS_DEADLINE_SECONDS = 86_400;
+
+  /** A new replica proves itself healthy within an hour, or the rollout is not worth waiting on. */
+  private static final int MAX_MIN_HEALTHY_SECONDS = 3_600;
 
   /** A set's (or pool's) template, checked as a VM its replicas' names would have. */
   VmTemplate template(String setName, Map<String, Object> given) {
@@ -104,8 +146,8 @@ public class VmSetService {
         : spread.wireName();
   }
 
-  public VmSetView create(VmSetRequest request) {
-    return view(commands.create(request.name(), spec(request)));
+  public VmSetView create(VmSetRequest request, String by) {
+    return view(commands.create(request.name(), spec(request), by));
   }
 
   public Page<VmSetView> list(PageRequest page) {
@@ -120,16 +162,66 @@ public class VmSetService {
   }
 
   /**
-   * Replaces what the set asks for; replicas already made keep the template they were made from.
+   * Replaces what the set asks for; a template that differs is the set's next version, rolled out
+   * over its replicas.
    */
-  public VmSetView replace(String name, VmSetRequest request) {
+  public VmSetView replace(String name, VmSetRequest request, String by) {
     if (!name.equals(request.name())) {
       throw Problems.badRequest(
           "name", "must be the set's own name, \"" + name + "\", got \"" + request.name() + "\"");
     }
     find(name);
-    return view(commands.replace(name, spec(request)));
+    return view(commands.replace(name, spec(request), by));
   }
+
+  /**
+   * {@code {"version": n}}: gives the set the template of its version {@code n} again, as its next
+   * version, rolled out as any new template is.
+   */
+  public VmSetView revert(String name, Map<String, Object> body, String by) {
+    for (String field : new TreeSet<>(body.keySet())) {
+      if (!field.equals("version")) {
+        throw Problems.badRequest(field, "is not a field of a revert; only version is");
+      }
+    }
+    Object given = body.get("version");
+    if (!(given instanceof Integer version) || version < 1) {
+      throw Problems.badRequest("version", "is required, a version number from 1, got " + given);
+    }
+    VmSetRow set = find(name);
+    if (versions.find(name, version).isEmpty()) {
+      throw Problems.badRequest(
+          "version",
+          "VM set "
+              + name
+              + " has no version "
+              + version
+              + "; it has 1 to "
+              + set.templateVersion()
+              + " (GET /v1/vm-sets/"
+              + name
+              + "/versions)");
+    }
+    return view(commands.revert(name, version, by));
+  }
+
+  /** The templates the set has had, the newest first: at most {@link #VERSIONS_SHOWN}. */
+  public VmSetVersionsView versions(String name) {
+    VmSetRow set = find(name);
+    return new VmSetVersionsView(
+        versions.newestOf(name, VERSIONS_SHOWN).stream()
+            .map(
+                v ->
+                    new VmSetVersionsView.Version(
+                        v.version(),
+                        v.version() == set.templateVersion(),
+                        dev.rota.api.vms.VmSpecView.of(v.template()),
+                        v.createdAt(),
+                        v.createdBy()))
+            .toList());
+  }
+
+  static final int VERSIONS_SHOWN = 100;
 
   /** {@code {"replicas": n}}: scales the set; nothing else may change this way. */
   public VmSetView patch(String name, Map<String, Object> body) {
@@ -196,18 +288,27 @@ public class VmSetService {
     long pending = byStatus.getOrDefault("pending", 0L);
     long total = counts.total();
     int desired = row.deleting() ? 0 : row.replicas();
+    long updated = vms.countReplicasOfVersion(row.name(), row.templateVersion());
     return new VmSetView(
         row.name(),
         row.replicas(),
         dev.rota.api.vms.VmSpecView.of(row.template()),
         shown(row.spread()),
         row.maxUnavailable(),
+        new VmSetView.Update(
+            row.update().maxSurge(),
+            dev.rota.api.Durations.of(row.update().minHealthySeconds()),
+            dev.rota.api.Durations.of(row.update().progressDeadlineSeconds()),
+            row.update().autoRevert()),
+        row.templateVersion(),
         new VmSetView.Status(
             desired,
             running,
             ready,
             pending,
-            message(row, desired, running, pending, total, byStatus)),
+            updated,
+            row.rollout().stableVersion(),
+            message(row, desired, running, pending, total, updated, byStatus)),
         row.createdAt());
   }
 
@@ -236,6 +337,7 @@ public class VmSetService {
       long running,
       long pending,
       long total,
+      long updated,
       Map<String, Long> byStatus) {
     if (row.deleting()) {
       return "being deleted; " + total + " replicas left";
@@ -243,10 +345,21 @@ public class VmSetService {
     if (row.message() != null) {
       return row.message();
     }
-    if (running == desired && total == desired) {
+    boolean rolling = updated < total;
+    if (running == desired && total == desired && !rolling) {
       return null;
     }
-    StringBuilder m = new StringBuilder(counts(running, desired, total));
+    StringBuilder m = new StringBuilder();
+    if (rolling) {
+      m.append("rolling out version ")
+          .append(row.templateVersion())
+          .append(": ")
+          .append(updated)
+          .append(" of ")
+          .append(desired)
+          .append(" replicas updated; ");
+    }
+    m.append(counts(running, desired, total));
     if (pending > 0) {
       m.append("; ").append(pending).append(" pending");
       vms.firstPendingReplica(row.name())

@@ -11,6 +11,8 @@ import java.time.Instant;
  *
  * @param spread {@code "none"}, {@code "distinct-workers"} or {@code {"label": key}}, as it was
  *     given
+ * @param version the version of its template its replicas are made of (from 1, one more at each
+ *     change of template)
  */
 @JsonInclude(JsonInclude.Include.ALWAYS)
 @Serdeable
@@ -20,16 +22,32 @@ public record VmSetView(
     dev.rota.api.vms.VmSpecView template,
     Object spread,
     int maxUnavailable,
+    Update update,
+    int version,
     Status status,
     Instant createdAt)
     implements Named {
 
+  /** How a new template is rolled out, as it was given (defaults filled in). */
+  @Serdeable
+  public record Update(
+      int maxSurge, String minHealthyTime, String progressDeadline, boolean autoRevert) {}
+
   /**
-   * @param message what keeps the set from {@code desired} running replicas, or null when nothing
-   *     does
+   * @param updated how many replicas are made of the set's current template version
+   * @param stableVersion the version that last rolled out whole: the one an auto-revert goes back
+   *     to
+   * @param message what keeps the set from {@code desired} running replicas of its current
+   *     template, or null when nothing does
    */
   @JsonInclude(JsonInclude.Include.ALWAYS)
   @Serdeable
   public record Status(
-      int desired, long running, long ready, long pending, @Nullable String message) {}
+      int desired,
+      long running,
+      long ready,
+      long pending,
+      long updated,
+      int stableVersion,
+      @Nullable String message) {}
 }

@@ -151,7 +151,7 @@ class ClusterTermTest {
               name + "-" + i,
               vms.nextSeq(),
               template,
-              new dev.rota.store.VmSetMembership(name, i),
+              new dev.rota.store.VmSetMembership(name, i, 1),
               "waiting for the scheduler",
               clock.instant()));
       startVmWorkflow(name + "-" + i);

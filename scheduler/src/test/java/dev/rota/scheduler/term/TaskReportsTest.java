@@ -252,7 +252,7 @@ class TaskReportsTest {
                 "tr-claimed",
                 vms.nextSeq(),
                 dev.rota.store.StoreFixtures.submitted(vms, "tr-replica", 1, Instant.EPOCH).spec(),
-                new dev.rota.store.VmSetMembership(null, null, "tr-replica", "tr", false),
+                new dev.rota.store.VmSetMembership(null, null, "tr-replica", "tr", false, null),
                 "waiting",
                 Instant.EPOCH));
     assertEquals("tr-replica", claimed.taskName());

@@ -11,6 +11,8 @@ package dev.rota.workflows.vmset;
  * @param created replicas this pass submitted
  * @param removing replicas this pass asked to delete (scale-down, or the set's deletion)
  * @param message what keeps the replicas from matching, or null
+ * @param rollout how the rollout of a new template stands and what this pass replaced, or null when
+ *     every replica is of the set's current template
  */
 public record SetProgress(
     boolean gone,
@@ -19,9 +21,10 @@ public record SetProgress(
     int replicas,
     int created,
     int removing,
-    String message) {
+    String message,
+    String rollout) {
 
   public static SetProgress deleted() {
-    return new SetProgress(true, true, 0, 0, 0, 0, null);
+    return new SetProgress(true, true, 0, 0, 0, 0, null, null);
   }
 }

@@ -89,6 +89,7 @@ public class VmSetWorkflowImpl implements VmSetWorkflow {
             + (p.removing() > 0 ? "; removing " + p.removing() : "")
             + (p.settled() ? "" : "; looking again in " + RETRY.toSeconds() + " s");
     return line
+        + (p.rollout() != null ? "\n\n" + p.rollout() : "")
         + (p.message() != null ? "\n\n" + p.message() : "")
         + "\n\nIts replicas: `GET /v1/vms?set="
         + setName

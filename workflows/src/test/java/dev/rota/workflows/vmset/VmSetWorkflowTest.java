@@ -65,6 +65,7 @@ class VmSetWorkflowTest {
           ordinals.size(),
           created,
           beingDeleted.size(),
+          null,
           null);
     }
 

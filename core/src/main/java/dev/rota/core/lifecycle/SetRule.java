@@ -1,0 +1,173 @@
+package dev.rota.core.lifecycle;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * What a set does to its replicas in one pass: which ordinals it makes of its current template
+ * version, and which replicas it removes. A set keeps {@code wanted} replicas; a change of its
+ * template is rolled out over the replicas made from an earlier one, in the manner of a Kubernetes
+ * Deployment:
+ *
+ * <ul>
+ *   <li>at no moment more than {@code wanted + maxSurge} replicas, those still being removed
+ *       counted, so that no more copies than that ever run;
+ *   <li>at no moment fewer than {@code wanted - maxUnavailable} available replicas, but for those
+ *       that were not available already: an old replica that is not available (pending, failing) is
+ *       replaced at once, as its going costs nothing that runs;
+ *   <li>a replica is available while it runs, ready (its readiness check passing, where it has
+ *       one); a new one once it has for {@code minHealthyTime}: a new replica that fails soon after
+ *       its start holds the rollout.
+ * </ul>
+ *
+ * <p>Without a rollout, the set scales: the lowest ordinals free are made, the highest go first.
+ * What the user asks to go (a scale-down, the set's deletion) goes at once, old replicas first; the
+ * bounds are the rollout's. New replicas take the lowest ordinals no replica holds, one being
+ * removed included, so that names stay below {@code wanted + maxSurge}.
+ */
+public final class SetRule {
+  private SetRule() {}
+
+  /**
+   * How a set rolls out a new template.
+   *
+   * @param maxUnavailable how many of its replicas may be unavailable because of the rollout
+   * @param maxSurge how many replicas beyond those it wants it may have while it rolls out
+   * @param minHealthyTime how long a replica runs, ready, before it counts as available
+   */
+  public record Policy(int maxUnavailable, int maxSurge, Duration minHealthyTime) {}
+
+  /**
+   * A replica as the pass finds it.
+   *
+   * @param version the set's template version it was made from
+   * @param going whether it is being removed already
+   * @param readySince since when it runs, ready; null while it does not
+   */
+  public record Replica(int ordinal, int version, boolean going, Instant readySince) {
+    /**
+     * Whether it serves: ready, and, made of the set's current {@code version}, for {@code
+     * minHealthyTime} already. A replica of an earlier version proved itself before the rollout.
+     */
+    boolean availableAt(Instant now, int current, Duration minHealthyTime) {
+      return !going
+          && readySince != null
+          && (version != current || !readySince.plus(minHealthyTime).isAfter(now));
+    }
+  }
+
+  /**
+   * One pass's decisions.
+   *
+   * @param make the ordinals to make now, of the current version
+   * @param remove the ordinals to remove now
+   * @param updated how many replicas are of the current version (not being removed)
+   * @param updatedAvailable how many of those are available
+   * @param available how many replicas are available
+   * @param rolling whether replicas of an earlier version are still there
+   */
+  public record Plan(
+      List<Integer> make,
+      List<Integer> remove,
+      int updated,
+      int updatedAvailable,
+      int available,
+      boolean rolling) {
+    /** Whether nothing is left to do: no replica to make or remove, none of an earlier version. */
+    public boolean settled(List<Replica> replicas) {
+      return make.isEmpty()
+          && remove.isEmpty()
+          && !rolling
+          && replicas.stream().noneMatch(Replica::going);
+    }
+  }
+
+  /** The pass over {@code replicas} of a set that wants {@code wanted} of {@code version}. */
+  public static Plan plan(
+      int wanted, int version, List<Replica> replicas, Policy policy, Instant now) {
+    Duration healthy = policy.minHealthyTime();
+    List<Replica> members = replicas.stream().filter(r -> !r.going()).toList();
+    List<Replica> fresh = members.stream().filter(r -> r.version() == version).toList();
+    List<Replica> old = members.stream().filter(r -> r.version() != version).toList();
+    boolean rolling = !old.isEmpty() && wanted > 0;
+    int limit = wanted + (rolling ? policy.maxSurge() : 0);
+    int available =
+        (int) members.stream().filter(r -> r.availableAt(now, version, healthy)).count();
+
+    List<Replica> remove = new ArrayList<>();
+    // What is over the limit goes whatever it costs: the user asked for fewer.
+    List<Replica> byNeed = new ArrayList<>(old);
+    byNeed.sort(unavailableFirst(now, version, healthy));
+    List<Replica> freshHighestFirst = new ArrayList<>(fresh);
+    freshHighestFirst.sort(Comparator.comparingInt(Replica::ordinal).reversed());
+    byNeed.addAll(freshHighestFirst);
+    int over = members.size() - limit;
+    for (int i = 0; i < over; i++) {
+      remove.add(byNeed.get(i));
+    }
+    int availableLeft =
+        available - (int) remove.stream().filter(r -> r.availableAt(now, version, healthy)).count();
+    // The rest of the old ones, as the bounds allow.
+    int floor = Math.max(0, wanted - policy.maxUnavailable());
+    for (Replica r : byNeed) {
+      if (r.version() == version || remove.contains(r)) {
+        continue;
+      }
+      if (!r.availableAt(now, version, healthy)) {
+        remove.add(r);
+      } else if (availableLeft - 1 >= floor) {
+        remove.add(r);
+        availableLeft--;
+      }
+    }
+
+    // A replica being removed still runs: it holds its place until it is gone.
+    int make = Math.max(0, Math.min(wanted - fresh.size(), limit - replicas.size()));
+    Set<Integer> held = new HashSet<>();
+    replicas.forEach(r -> held.add(r.ordinal()));
+    List<Integer> ordinals = new ArrayList<>();
+    for (int ordinal = 0; ordinals.size() < make; ordinal++) {
+      if (!held.contains(ordinal)) {
+        ordinals.add(ordinal);
+      }
+    }
+    return new Plan(
+        ordinals,
+        remove.stream().map(Replica::ordinal).toList(),
+        fresh.size(),
+        (int) fresh.stream().filter(r -> r.availableAt(now, version, healthy)).count(),
+        available,
+        !old.isEmpty());
+  }
+
+  /**
+   * How far a rollout got: the most of its new replicas available at once, and since when.
+   *
+   * @param since when the rollout began, or last had more new replicas available than before
+   */
+  public record Progress(int available, Instant since) {
+    /** This progress after a pass that found {@code updatedAvailable} new replicas available. */
+    public Progress after(int updatedAvailable, Instant now) {
+      return updatedAvailable > available ? new Progress(updatedAvailable, now) : this;
+    }
+
+    /**
+     * Whether the rollout is stalled: no more of its new replicas available for longer than {@code
+     * deadline}, as a template whose VMs never become ready leaves it.
+     */
+    public boolean stalled(Duration deadline, Instant now) {
+      return since.plus(deadline).isBefore(now);
+    }
+  }
+
+  /** Old replicas in the order they go: those not available first, then the highest ordinal. */
+  private static Comparator<Replica> unavailableFirst(Instant now, int version, Duration healthy) {
+    return Comparator.comparing((Replica r) -> r.availableAt(now, version, healthy))
+        .thenComparing(Comparator.comparingInt(Replica::ordinal).reversed());
+  }
+}
