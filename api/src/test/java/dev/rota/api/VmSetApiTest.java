@@ -321,7 +321,18 @@ class VmSetApiTest {
     assertEquals(2, rolled.map().get("version"));
     assertEquals(
         Map.of(
-            "maxSurge", 1, "minHealthyTime", "5s", "progressDeadline", "10m", "autoRevert", false),
+            "maxSurge",
+            1,
+            "minHealthyTime",
+            "5s",
+            "progressDeadline",
+            "10m",
+            "autoRevert",
+            false,
+            "canary",
+            0,
+            "autoPromote",
+            false),
         rolled.map().get("update"),
         "as given, the rest as by default");
     // Nothing runs here: replicas not available are replaced as soon as their names are free.
@@ -370,6 +381,67 @@ class VmSetApiTest {
         .map(v -> (List<Object>) ((Map<String, Object>) v.get("template")).get("command"))
         .findFirst()
         .orElseThrow();
+  }
+
+  /**
+   * A pass over the set, as its workflow's, on a thread of its own: the test's thread writes in the
+   * test's transaction, whose locks would hold up the API's writes until the test ends.
+   */
+  private void passOver(String set) {
+    try {
+      java.util.concurrent.CompletableFuture.supplyAsync(
+              () -> passes.reconcile(new dev.rota.workflows.vmset.VmSetActivities.SetRef(set)))
+          .get();
+    } catch (Exception e) {
+      throw new AssertionError(e);
+    }
+  }
+
+  @SuppressWarnings("unchecked")
+  private Map<String, Object> status(String set) {
+    return (Map<String, Object>) http.get("/v1/vm-sets/" + set).map().get("status");
+  }
+
+  private long ofCommand(String set, String seconds) {
+    return http.get("/v1/vms?set=" + set).items().stream()
+        .filter(vm -> List.of("sleep", seconds).equals(vm.get("command")))
+        .count();
+  }
+
+  @Test
+  void aRolloutWithACanaryWaitsForItsPromotionThenGoesOn() {
+    assertEquals(201, http.post("/v1/vm-sets", sleeper("can", 3, "100", "{}")).status());
+    eventually("three replicas", () -> replicas("can").size() == 3);
+    Http.Reply put = http.put("/v1/vm-sets/can", sleeper("can", 3, "200", "{\"canary\":1}"));
+    assertEquals(200, put.status(), put.toString());
+    eventually(
+        "one canary made, two of the first template kept",
+        () -> ofCommand("can", "200") == 1 && ofCommand("can", "100") == 2);
+    passOver("can");
+    assertEquals(1L, ofCommand("can", "200"), "a pass more makes no more canaries");
+    assertEquals("canary", status("can").get("rollout"));
+
+    Http.Reply promoted = http.post("/v1/vm-sets/can/promote", "");
+    assertEquals(200, promoted.status(), promoted.toString());
+    eventually("every replica of the new template", () -> ofCommand("can", "200") == 3);
+    assertEquals(409, http.post("/v1/vm-sets/can/promote", "").status(), "promoted already");
+    assertEquals(404, http.post("/v1/vm-sets/nope/promote", "").status());
+  }
+
+  @Test
+  void aPausedSetRollsNothingOutUntilItIsResumed() {
+    assertEquals(201, http.post("/v1/vm-sets", sleeper("pz", 2, "100", "{}")).status());
+    eventually("two replicas", () -> replicas("pz").size() == 2);
+    assertEquals(200, http.post("/v1/vm-sets/pz/rollout/pause", "").status());
+    assertEquals(200, http.put("/v1/vm-sets/pz", sleeper("pz", 2, "200", "{}")).status());
+    passOver("pz");
+    assertEquals(2L, ofCommand("pz", "100"), "nothing replaced while paused");
+    assertEquals("paused", status("pz").get("rollout"));
+    assertEquals(409, http.post("/v1/vm-sets/pz/promote", "").status(), "no canaries");
+
+    assertEquals(200, http.post("/v1/vm-sets/pz/rollout/resume", "").status());
+    eventually("both replaced once resumed", () -> ofCommand("pz", "200") == 2);
+    assertEquals(404, http.post("/v1/vm-sets/nope/rollout/pause", "").status());
   }
 
   @Test
@@ -454,6 +526,7 @@ class VmSetApiTest {
         "{\"name\":\"bad\",\"replicas\":2,\"template\":{\"command\":[\"x\"]},\"update\":{\"progressDeadline\":\"0s\"}}|update.progressDeadline",
         "{\"name\":\"bad\",\"replicas\":2,\"template\":{\"command\":[\"x\"]},\"update\":{\"minHealthyTime\":\"30s\",\"progressDeadline\":\"30s\"}}|update.progressDeadline",
         "{\"name\":\"bad\",\"replicas\":2,\"template\":{\"command\":[\"x\"]},\"update\":{\"autoRevert\":\"yes\"}}|update.autoRevert",
+        "{\"name\":\"bad\",\"replicas\":2,\"template\":{\"command\":[\"x\"]},\"update\":{\"canary\":-1}}|update.canary",
         "{\"name\":\"abcdefghij-abcdefghij-abcdefghij-abcdefghij-abcdefghij-abcdefghij\",\"replicas\":2,\"template\":{\"command\":[\"x\"]}}|name",
         "{\"name\":\"Bad\",\"replicas\":2,\"template\":{\"command\":[\"x\"]}}|name",
       })

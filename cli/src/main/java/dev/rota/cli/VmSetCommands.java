@@ -120,6 +120,17 @@ final class VmSetCommands extends Noun {
         description = "a stalled rollout goes back to the template that last rolled out whole")
     boolean autoRevert;
 
+    @Option(
+        names = "--canary",
+        paramLabel = "N",
+        description = "a rollout makes N new replicas first, then waits for: rota vm-set promote")
+    Integer canary;
+
+    @Option(
+        names = "--auto-promote",
+        description = "a rollout's canaries promote themselves once they are available")
+    boolean autoPromote;
+
     @Mixin VmSpecOptions template;
     @Mixin VmCommands.WaitOptions wait;
 
@@ -153,6 +164,12 @@ final class VmSetCommands extends Noun {
       }
       if (autoRevert) {
         update.put("autoRevert", true);
+      }
+      if (canary != null) {
+        update.put("canary", canary);
+      }
+      if (autoPromote) {
+        update.put("autoPromote", true);
       }
       if (!update.isEmpty()) {
         body.set("update", update);
@@ -208,6 +225,45 @@ final class VmSetCommands extends Noun {
     ApiClient api = root.api();
     JsonNode reverted = api.post(path(name) + "/revert", Map.of("version", version));
     return shown(wait.wait ? awaitReplicas(root, api, name, wait) : reverted, COLUMNS);
+  }
+
+  @Command(
+      name = "promote",
+      description = "Promote the canaries of a set's rollout: it goes on to every replica")
+  int promote(@Parameters(paramLabel = "NAME") String name) {
+    return shown(root.api().post(path(name) + "/promote", Map.of()), COLUMNS);
+  }
+
+  static final List<Output.Column> ROLLOUT_COLUMNS =
+      List.of(
+          Output.Column.field("NAME", "name"),
+          Output.Column.field("VERSION", "version"),
+          new Output.Column("ROLLOUT", s -> Output.text(s.path("status").path("rollout"))),
+          new Output.Column(
+              "UPDATED",
+              s ->
+                  s.path("status").path("updated").asInt()
+                      + "/"
+                      + s.path("status").path("desired").asInt()),
+          new Output.Column("STABLE", s -> Output.text(s.path("status").path("stableVersion"))),
+          new Output.Column("MESSAGE", s -> Output.text(s.path("status").path("message"))));
+
+  @Command(
+      name = "rollout",
+      description = "Pause, resume or show a set's rollout: rota vm-set rollout pause web")
+  int rollout(
+      @Parameters(index = "0", paramLabel = "pause|resume|status") String action,
+      @Parameters(index = "1", paramLabel = "NAME") String name) {
+    ApiClient api = root.api();
+    JsonNode set =
+        switch (action) {
+          case "pause", "resume" -> api.post(path(name) + "/rollout/" + action, Map.of());
+          case "status" -> api.get(path(name));
+          default ->
+              throw new CliException(
+                  ExitCodes.USAGE, "rollout takes pause, resume or status, got \"" + action + "\"");
+        };
+    return shown(set, ROLLOUT_COLUMNS);
   }
 
   @Command(name = "scale", description = "Change how many replicas: rota vm-set scale web 5")

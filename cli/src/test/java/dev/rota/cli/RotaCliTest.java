@@ -1430,6 +1430,21 @@ class RotaCliTest {
     assertTrue(lines.get(1).matches("2 +\\* +2026-12-01T10:00:00Z +ci +sleep 7200"), lines.get(1));
     assertTrue(lines.get(2).matches("1 +- +2026-12-01T09:00:00Z +ci +sleep 60"), lines.get(2));
 
+    String rolling =
+        "{\"name\":\"web\",\"version\":3,\"status\":{\"desired\":2,\"updated\":1,\"stableVersion\":2,\"rollout\":\"paused\",\"message\":\"paused\"}}";
+    api.on("POST /v1/vm-sets/web/rollout/pause", StandInApi.Reply.json(200, rolling));
+    Result paused = run("vm-set", "rollout", "pause", "web");
+    assertEquals(0, paused.code(), paused.err());
+    assertTrue(
+        paused.out().lines().toList().get(1).matches("web +3 +paused +1/2 +2 +paused"),
+        paused.out());
+    Result wrong = run("vm-set", "rollout", "undo", "web");
+    assertEquals(2, wrong.code(), "a usage error");
+    assertTrue(wrong.err().contains("pause, resume or status"), wrong.err());
+    api.on("POST /v1/vm-sets/web/promote", StandInApi.Reply.json(200, rolling));
+    assertEquals(0, run("vm-set", "promote", "web").code());
+    assertEquals("POST", api.last().method());
+
     api.on("POST /v1/vm-sets/web/revert", StandInApi.Reply.json(200, set));
     Result reverted = run("vm-set", "revert", "web", "1");
     assertEquals(0, reverted.code(), reverted.err());

@@ -114,7 +114,8 @@ public class VmSetActivitiesImpl implements VmSetActivities {
             new SetRule.Policy(
                 set.maxUnavailable(),
                 set.update().maxSurge(),
-                Duration.ofSeconds(set.update().minHealthySeconds())),
+                Duration.ofSeconds(set.update().minHealthySeconds()),
+                newAtMost(set, seen)),
             now);
     RolloutWatch watch = set.deleting() ? RolloutWatch.QUIET : watchRollout(set, plan, now);
     if (watch.reverted()) {
@@ -122,7 +123,6 @@ public class VmSetActivitiesImpl implements VmSetActivities {
       return new SetProgress(
           false, false, wanted, members.size(), 0, 0, watch.message(), watch.message());
     }
-    String stalled = watch.message();
 
     List<VmRow> together = new ArrayList<>();
     List<VmRow> byTheirWorkflows = new ArrayList<>();
@@ -149,7 +149,7 @@ public class VmSetActivitiesImpl implements VmSetActivities {
     int created = submit(set, missing, taken);
     String message =
         taken.isEmpty()
-            ? stalled
+            ? watch.message()
             : taken.size()
                 + " VM names taken by VMs not of this set ("
                 + String.join(", ", taken.subList(0, Math.min(5, taken.size())))
@@ -172,17 +172,34 @@ public class VmSetActivitiesImpl implements VmSetActivities {
             : vms.replicasOf(set.name()).size();
     return new SetProgress(
         false,
-        // A stalled rollout waits for a change of the set or its replicas, or the resync.
-        removing == 0
-            && missing.size() == created
-            && !watch.underWay()
-            && (!plan.rolling() || stalled != null),
+        // A rollout stalled, paused or awaiting its promotion waits for a change of the set or
+        // its replicas, or the resync.
+        removing == 0 && !watch.underWay() && (!plan.rolling() || watch.message() != null),
         wanted,
         exist,
         created,
         removing,
         message,
         rollout(set, plan, missing, created));
+  }
+
+  /**
+   * How many new replicas the set's rollout goes to now: those it has while paused, its canaries
+   * until they are promoted, else all it wants.
+   */
+  private static int newAtMost(VmSetRow set, List<SetRule.Replica> seen) {
+    if (set.deleting() || set.templateVersion() == set.rollout().stableVersion()) {
+      return SetRule.Policy.ALL;
+    }
+    if (set.rollout().paused()) {
+      return (int)
+          seen.stream().filter(r -> !r.going() && r.version() == set.templateVersion()).count();
+    }
+    return awaitingPromotion(set) ? set.update().canary() : SetRule.Policy.ALL;
+  }
+
+  private static boolean awaitingPromotion(VmSetRow set) {
+    return set.update().canary() > 0 && !set.rollout().promoted();
   }
 
   /**
@@ -201,6 +218,34 @@ public class VmSetActivitiesImpl implements VmSetActivities {
       sets.rolledOut(set.name(), version);
       log.debug("set {}: version {} rolled out", set.name(), version);
       return RolloutWatch.QUIET;
+    }
+    if (set.rollout().paused()) {
+      return RolloutWatch.held(
+          "the rollout of version "
+              + version
+              + " is paused, "
+              + plan.updated()
+              + " of "
+              + set.replicas()
+              + " replicas updated; resume it with rota vm-set rollout resume "
+              + set.name());
+    }
+    int canaries = Math.min(set.update().canary(), set.replicas());
+    if (awaitingPromotion(set) && plan.updatedAvailable() >= canaries) {
+      // Its canaries serve: it waits for a user, or promotes them itself. Until then, canaries
+      // that do not become available stall it as any new replicas would.
+      if (!set.update().autoPromote()) {
+        return RolloutWatch.held(
+            "the rollout of version "
+                + version
+                + " waits for its "
+                + canaries
+                + " canaries, available, to be promoted: rota vm-set promote "
+                + set.name());
+      }
+      sets.promote(set.name(), version, now);
+      log.debug("set {}: the canaries of version {} promoted by themselves", set.name(), version);
+      return RolloutWatch.GOING_ON;
     }
     SetRule.Progress was =
         new SetRule.Progress(
@@ -259,6 +304,11 @@ public class VmSetActivitiesImpl implements VmSetActivities {
 
     /** A rollout that goes on: the set's workflow looks again soon, until its deadline. */
     static final RolloutWatch GOING_ON = new RolloutWatch(null, false, true);
+
+    /** A rollout that waits for a user (paused, or its canaries made): no deadline runs. */
+    static RolloutWatch held(String why) {
+      return new RolloutWatch(why, false, false);
+    }
   }
 
   /**

@@ -173,6 +173,42 @@ public class VmSetCommands {
     return updated;
   }
 
+  /**
+   * Promotes the canaries of the set's rollout: it goes on to every replica; {@link Refused} when
+   * no rollout of its waits for that.
+   */
+  public VmSetRow promote(String name) {
+    VmSetRow set = notDeleting(find(name));
+    boolean waits =
+        set.templateVersion() != set.rollout().stableVersion()
+            && set.update().canary() > 0
+            && !set.rollout().promoted();
+    if (!waits || sets.promote(name, set.templateVersion(), clock.instant()) == 0) {
+      throw new Refused(
+          "VM set '"
+              + name
+              + "' has no canaries waiting to be promoted: its version "
+              + set.templateVersion()
+              + (set.templateVersion() == set.rollout().stableVersion()
+                  ? " is rolled out"
+                  : " rolls out " + (set.update().canary() == 0 ? "without canaries" : "already")));
+    }
+    workflows.tellSet(name, set.replicas());
+    return find(name);
+  }
+
+  /**
+   * Pauses ({@code paused}) or resumes the set's rollouts: a paused set makes and removes no
+   * replica for a rollout (it still replaces one it lacks), this one or the next, until resumed.
+   */
+  public VmSetRow pauseRollouts(String name, boolean paused) {
+    if (sets.pauseRollouts(name, paused, clock.instant()) == 0) {
+      notDeleting(find(name));
+    }
+    workflows.tellSet(name, find(name).replicas());
+    return find(name);
+  }
+
   /** Scales the set to {@code replicas}. */
   public void resize(String name, int replicas) {
     if (sets.resize(name, replicas) == 0) {

@@ -50,6 +50,28 @@ public interface VmSetRepository extends CrudRepository<VmSetRow, String> {
       WHERE name = :name AND template_version = :templateVersion""")
   int rolloutProgressed(String name, int templateVersion, int available, java.time.Instant at);
 
+  /**
+   * The canaries of the rollout of {@code templateVersion} are promoted {@code at}: it goes on, its
+   * deadline counted from then. 0 when the set has another version by now.
+   */
+  @Query(
+      """
+      UPDATE vm_sets SET rollout_promoted = TRUE, rollout_progress_at = :at, version = version + 1
+      WHERE name = :name AND template_version = :templateVersion""")
+  int promote(String name, int templateVersion, java.time.Instant at);
+
+  /**
+   * A user paused ({@code paused}) or resumed the set's rollouts {@code at}; the deadline of one
+   * under way counts from then (it does not run while paused).
+   */
+  @Query(
+      """
+      UPDATE vm_sets SET rollout_paused = :paused, version = version + 1,
+        rollout_progress_at = CASE WHEN rollout_progress_at IS NULL THEN rollout_progress_at
+          ELSE CAST(:at AS TIMESTAMP WITH TIME ZONE) END
+      WHERE name = :name AND deleting = FALSE""")
+  int pauseRollouts(String name, boolean paused, java.time.Instant at);
+
   /** The rollout of {@code templateVersion} is over: it is the version a revert goes back to. */
   @Query(
       """

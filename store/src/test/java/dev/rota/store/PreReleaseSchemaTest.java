@@ -65,7 +65,8 @@ class PreReleaseSchemaTest {
                 "14 Pool standby",
                 "15 Vm deletion asked",
                 "16 Set versions",
-                "17 Set rollout progress"))
+                "17 Set rollout progress",
+                "18 Set canaries"))
         .toList();
   }
 

@@ -725,6 +725,44 @@ abstract class RepositoryContract {
   }
 
   @Test
+  void aSetsRolloutIsKeptOnItsRowAndAStaleVersionsWritesChangeNothing() {
+    String name = unique("set");
+    VmTemplate first =
+        new VmTemplate(
+            "process", null, List.of("sleep", "1"), Map.of(), Map.of(), Map.of(), "Always");
+    VmTemplate second =
+        new VmTemplate(
+            "process", null, List.of("sleep", "2"), Map.of(), Map.of(), Map.of(), "Always");
+    VmSetRow v1 = sets.save(VmSetRow.created(name, sets.nextSeq(), 3, first, "none", 1, T0));
+    SetUpdate update = new SetUpdate(1, 5, 60, true, 1, false);
+    VmSetRow v2 = sets.update(v1.respecified(3, second, "none", 1, update, T0.plusSeconds(1)));
+    assertEquals(2, v2.templateVersion());
+    VmSetRow read = sets.findById(name).orElseThrow();
+    assertEquals(update, read.update(), "how it rolls out round-trips");
+    assertEquals(new SetRollout(1, 0, T0.plusSeconds(1), false, false), read.rollout());
+
+    assertEquals(1, sets.rolloutProgressed(name, 2, 2, T0.plusSeconds(9)));
+    assertEquals(0, sets.rolloutProgressed(name, 1, 3, T0.plusSeconds(9)), "another version's");
+    assertEquals(1, sets.promote(name, 2, T0.plusSeconds(10)));
+    assertEquals(0, sets.promote(name, 1, T0.plusSeconds(10)), "another version's");
+    assertEquals(1, sets.pauseRollouts(name, true, T0.plusSeconds(11)));
+    assertEquals(
+        new SetRollout(1, 2, T0.plusSeconds(11), true, true),
+        sets.findById(name).orElseThrow().rollout());
+    assertEquals(1, sets.pauseRollouts(name, false, T0.plusSeconds(12)));
+    assertEquals(
+        T0.plusSeconds(12),
+        sets.findById(name).orElseThrow().rollout().progressAt(),
+        "a resumed rollout's deadline counts from then");
+    assertEquals(1, sets.rolledOut(name, 2));
+    assertEquals(
+        new SetRollout(2, 0, null, true, false), sets.findById(name).orElseThrow().rollout());
+    assertTrue(
+        sets.findById(name).orElseThrow().version() > v2.version(),
+        "a promotion or a pause makes a concurrent change of the set read it again");
+  }
+
+  @Test
   void aSetKeepsItsTemplateAndItsReplicasAreFoundByIt() {
     String set = unique("set");
     VmTemplate template =

@@ -125,6 +125,35 @@ public class VmSetController {
   }
 
   @RequiresRole({Role.COMPUTE_WRITE})
+  @Post("/{name}/promote")
+  @Operation(
+      operationId = "promoteVmSet",
+      summary = "Promote the canaries of a VM set's rollout: it goes on to every replica")
+  @ProblemAnswers.Missing
+  @ProblemAnswers.Conflicting
+  public VmSetView promote(String name) {
+    return service.promote(name);
+  }
+
+  @RequiresRole({Role.COMPUTE_WRITE})
+  @Post("/{name}/rollout/pause")
+  @Operation(operationId = "pauseVmSetRollout", summary = "Pause a VM set's rollouts")
+  @ProblemAnswers.Missing
+  @ProblemAnswers.Conflicting
+  public VmSetView pauseRollout(String name) {
+    return service.pauseRollouts(name, true);
+  }
+
+  @RequiresRole({Role.COMPUTE_WRITE})
+  @Post("/{name}/rollout/resume")
+  @Operation(operationId = "resumeVmSetRollout", summary = "Resume a VM set's rollouts")
+  @ProblemAnswers.Missing
+  @ProblemAnswers.Conflicting
+  public VmSetView resumeRollout(String name) {
+    return service.pauseRollouts(name, false);
+  }
+
+  @RequiresRole({Role.COMPUTE_WRITE})
   @Patch("/{name}")
   @RequestBody(
       required = true,

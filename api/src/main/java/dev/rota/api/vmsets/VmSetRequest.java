@@ -31,7 +31,9 @@ public record VmSetRequest(
    * wanted may be made meanwhile (0 unless given); a new replica counts as available once it has
    * run, ready, for {@code minHealthyTime} (0s unless given); a rollout with no more new replicas
    * available for {@code progressDeadline} (10m unless given) is stalled, and with {@code
-   * autoRevert} goes back to the version that last rolled out whole.
+   * autoRevert} goes back to the version that last rolled out whole. With {@code canary} above 0 a
+   * rollout makes that many new replicas first and waits until they are promoted (by a user, or
+   * with {@code autoPromote} by themselves once available).
    */
   @Serdeable
   public record Update(
@@ -41,7 +43,9 @@ public record VmSetRequest(
           String minHealthyTime,
       @Nullable @Pattern(regexp = Durations.PATTERN, message = Durations.MESSAGE)
           String progressDeadline,
-      @Nullable Boolean autoRevert) {}
+      @Nullable Boolean autoRevert,
+      @Nullable @Min(0) @Max(VmSetRequest.MAX_REPLICAS) Integer canary,
+      @Nullable Boolean autoPromote) {}
 
   public static final int MAX_REPLICAS = 10_000;
 

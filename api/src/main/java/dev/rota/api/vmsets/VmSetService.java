@@ -97,7 +97,9 @@ public class VmSetService {
             maxSurge,
             minHealthy,
             deadline,
-            update != null && Boolean.TRUE.equals(update.autoRevert())));
+            update != null && Boolean.TRUE.equals(update.autoRevert()),
+            update == null || update.canary() == null ? 0 : update.canary(),
+            update != null && Boolean.TRUE.equals(update.autoPromote())));
   }
 
   private static final int MAX_PROGRESS_DEADLINE_SECONDS = 86_400;
@@ -205,6 +207,31 @@ public class VmSetService {
     return view(commands.revert(name, version, by));
   }
 
+  /**
+   * Where the set's rollouts are: {@code paused} (this one, or the next to come), {@code complete}
+   * (every replica was made of its template once), {@code canary} (until its canaries are promoted)
+   * or {@code rolling}.
+   */
+  static String rolloutState(VmSetRow row) {
+    if (row.rollout().paused()) {
+      return "paused";
+    }
+    if (row.templateVersion() == row.rollout().stableVersion()) {
+      return "complete";
+    }
+    return row.update().canary() > 0 && !row.rollout().promoted() ? "canary" : "rolling";
+  }
+
+  public VmSetView promote(String name) {
+    find(name);
+    return view(commands.promote(name));
+  }
+
+  public VmSetView pauseRollouts(String name, boolean paused) {
+    find(name);
+    return view(commands.pauseRollouts(name, paused));
+  }
+
   /** The templates the set has had, the newest first: at most {@link #VERSIONS_SHOWN}. */
   public VmSetVersionsView versions(String name) {
     VmSetRow set = find(name);
@@ -299,7 +326,9 @@ public class VmSetService {
             row.update().maxSurge(),
             dev.rota.api.Durations.of(row.update().minHealthySeconds()),
             dev.rota.api.Durations.of(row.update().progressDeadlineSeconds()),
-            row.update().autoRevert()),
+            row.update().autoRevert(),
+            row.update().canary(),
+            row.update().autoPromote()),
         row.templateVersion(),
         new VmSetView.Status(
             desired,
@@ -308,6 +337,7 @@ public class VmSetService {
             pending,
             updated,
             row.rollout().stableVersion(),
+            rolloutState(row),
             message(row, desired, running, pending, total, updated, byStatus)),
         row.createdAt());
   }

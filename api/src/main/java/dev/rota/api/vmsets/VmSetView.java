@@ -31,12 +31,19 @@ public record VmSetView(
   /** How a new template is rolled out, as it was given (defaults filled in). */
   @Serdeable
   public record Update(
-      int maxSurge, String minHealthyTime, String progressDeadline, boolean autoRevert) {}
+      int maxSurge,
+      String minHealthyTime,
+      String progressDeadline,
+      boolean autoRevert,
+      int canary,
+      boolean autoPromote) {}
 
   /**
    * @param updated how many replicas are made of the set's current template version
    * @param stableVersion the version that last rolled out whole: the one an auto-revert goes back
    *     to
+   * @param rollout {@code paused} (its rollouts wait until resumed), {@code complete}, {@code
+   *     rolling} or {@code canary} (its canaries made or being made, until promoted)
    * @param message what keeps the set from {@code desired} running replicas of its current
    *     template, or null when nothing does
    */
@@ -49,5 +56,6 @@ public record VmSetView(
       long pending,
       long updated,
       int stableVersion,
+      String rollout,
       @Nullable String message) {}
 }

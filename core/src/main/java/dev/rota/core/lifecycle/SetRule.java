@@ -25,6 +25,9 @@ import java.util.Set;
  *       its start holds the rollout.
  * </ul>
  *
+ * <p>A rollout that waits (its canaries made, until promoted; or paused) goes to {@code newAtMost}
+ * new replicas and keeps the old ones beyond: it removes an old one only to make room for those.
+ *
  * <p>Without a rollout, the set scales: the lowest ordinals free are made, the highest go first.
  * What the user asks to go (a scale-down, the set's deletion) goes at once, old replicas first; the
  * bounds are the rollout's. New replicas take the lowest ordinals no replica holds, one being
@@ -39,8 +42,16 @@ public final class SetRule {
    * @param maxUnavailable how many of its replicas may be unavailable because of the rollout
    * @param maxSurge how many replicas beyond those it wants it may have while it rolls out
    * @param minHealthyTime how long a replica runs, ready, before it counts as available
+   * @param newAtMost how many new replicas the rollout goes to before it waits: its canaries until
+   *     they are promoted, those it has while it is paused; {@link #ALL} otherwise
    */
-  public record Policy(int maxUnavailable, int maxSurge, Duration minHealthyTime) {}
+  public record Policy(int maxUnavailable, int maxSurge, Duration minHealthyTime, int newAtMost) {
+    public static final int ALL = Integer.MAX_VALUE;
+
+    public Policy(int maxUnavailable, int maxSurge, Duration minHealthyTime) {
+      this(maxUnavailable, maxSurge, minHealthyTime, ALL);
+    }
+  }
 
   /**
    * A replica as the pass finds it.
@@ -112,22 +123,33 @@ public final class SetRule {
     }
     int availableLeft =
         available - (int) remove.stream().filter(r -> r.availableAt(now, version, healthy)).count();
-    // The rest of the old ones, as the bounds allow.
+    // The rest of the old ones, as the bounds allow, but for those a waiting rollout keeps.
+    int newTarget = Math.min(wanted, policy.newAtMost());
+    int oldLeft = (int) old.stream().filter(r -> !remove.contains(r)).count();
+    int oldKept = wanted - newTarget;
     int floor = Math.max(0, wanted - policy.maxUnavailable());
     for (Replica r : byNeed) {
       if (r.version() == version || remove.contains(r)) {
         continue;
       }
+      if (oldLeft <= oldKept) {
+        break;
+      }
+      oldLeft--;
       if (!r.availableAt(now, version, healthy)) {
         remove.add(r);
       } else if (availableLeft - 1 >= floor) {
         remove.add(r);
         availableLeft--;
+      } else {
+        oldLeft++;
       }
     }
 
     // A replica being removed still runs: it holds its place until it is gone.
-    int make = Math.max(0, Math.min(wanted - fresh.size(), limit - replicas.size()));
+    // A waiting rollout makes no more new ones than it goes to, but for a replica the set lacks.
+    int lacking = Math.max(newTarget - fresh.size(), wanted - members.size());
+    int make = Math.max(0, Math.min(lacking, limit - replicas.size()));
     Set<Integer> held = new HashSet<>();
     replicas.forEach(r -> held.add(r.ordinal()));
     List<Integer> ordinals = new ArrayList<>();

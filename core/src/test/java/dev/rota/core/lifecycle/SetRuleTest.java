@@ -94,6 +94,35 @@ class SetRuleTest {
     assertEquals(remove, ordinals(plan.remove()), why + ": removed");
   }
 
+  @ParameterizedTest(name = "[{index}] {0}")
+  @CsvSource(
+      delimiter = '|',
+      textBlock =
+          """
+      one canary: an old one goes to make room          | 3 | 1 | 0 | 1 | 0:1:a 1:1:a 2:1:a       | ''  | 2
+      one canary: made once the room is free            | 3 | 1 | 0 | 1 | 0:1:a 1:1:a             | 2   | ''
+      one canary made: the rollout waits                | 3 | 1 | 0 | 1 | 0:1:a 1:1:a 2:2:a       | ''  | ''
+      one canary, surge: made first                     | 3 | 0 | 1 | 1 | 0:1:a 1:1:a 2:1:a       | 3   | ''
+      one canary, surge: one old goes once it is healthy| 3 | 0 | 1 | 1 | 0:1:a 1:1:a 2:1:a 3:2:a | ''  | 2
+      paused before anything new: nothing moves         | 3 | 1 | 1 | 0 | 0:1:a 1:1:p 2:1:a       | ''  | ''
+      paused, a replica lacking: made, of the new one   | 3 | 1 | 1 | 0 | 0:1:a 1:1:a             | 2   | ''
+      """)
+  void aWaitingRolloutGoesToItsCanariesOrWhereItIsAndNoFurther(
+      String why,
+      int wanted,
+      int unavailable,
+      int surge,
+      int newAtMost,
+      String given,
+      String make,
+      String remove) {
+    Plan plan =
+        SetRule.plan(
+            wanted, 2, replicas(given), new Policy(unavailable, surge, HEALTHY, newAtMost), NOW);
+    assertEquals(make, ordinals(plan.make()), why + ": made");
+    assertEquals(remove, ordinals(plan.remove()), why + ": removed");
+  }
+
   @Test
   void aRolloutIsOverOnceNoReplicaOfAnEarlierVersionIsLeft() {
     List<Replica> done = replicas("0:2:a 1:2:r 2:2:p");
