@@ -38,12 +38,6 @@ public class AskedDeletions {
         vms.deletionAskedSince(candidates.stream().map(VmRow::seq).toList(), now.minus(AGAIN)));
   }
 
-  /** Those of {@code candidates} to be asked to delete themselves {@code now}: not asked lately. */
-  List<VmRow> due(List<VmRow> candidates, Instant now) {
-    Set<Long> lately = askedLately(candidates, now);
-    return candidates.stream().filter(vm -> !lately.contains(vm.seq())).toList();
-  }
-
   /** Notes that the workflows of {@code asked} took the request to delete them {@code now}. */
   void asked(List<VmRow> asked, Instant now) {
     if (!asked.isEmpty()) {

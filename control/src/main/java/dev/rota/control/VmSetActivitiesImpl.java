@@ -133,7 +133,7 @@ public class VmSetActivitiesImpl implements VmSetActivities {
     ReplicaDeletions.Outcome deletion =
         replicaDeletions.delete(set.name(), together, why(set, wanted, plan));
     byTheirWorkflows.addAll(deletion.byTheirWorkflows());
-    remove(byTheirWorkflows);
+    remove(byTheirWorkflows, going);
     int removing = byTheirWorkflows.size() + deletion.later() + going.size();
     int deleted = deletion.deleted();
     if (set.deleting() && removing == 0) {
@@ -382,14 +382,18 @@ public class VmSetActivitiesImpl implements VmSetActivities {
   }
 
   /**
-   * Asks the workflow of each of {@code replicas} to delete it, unless a pass asked it lately; the
-   * asks that were taken are noted even when a later one fails.
+   * Asks the workflow of each of {@code replicas} to delete it, unless a pass asked it lately (its
+   * submission in {@code askedLately}, as the pass read them); the asks that were taken are noted
+   * even when a later one fails.
    */
-  private void remove(List<VmRow> replicas) {
+  private void remove(List<VmRow> replicas, java.util.Set<Long> askedLately) {
     Instant now = clock.instant();
     List<VmRow> taken = new ArrayList<>();
     try {
-      for (VmRow m : asked.due(replicas, now)) {
+      for (VmRow m : replicas) {
+        if (askedLately.contains(m.seq())) {
+          continue;
+        }
         deletion.delete(m);
         taken.add(m);
       }
@@ -451,7 +455,7 @@ public class VmSetActivitiesImpl implements VmSetActivities {
       going.addAll(surplus);
       members.removeAll(surplus);
     }
-    remove(going);
+    remove(going, asked.askedLately(going, now));
     int removing = going.size();
     boolean unsuspended = set.keepsSuspended() && suspendReady(set, members);
     List<String> taken = new ArrayList<>();

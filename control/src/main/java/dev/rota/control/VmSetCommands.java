@@ -205,8 +205,9 @@ public class VmSetCommands {
     if (sets.pauseRollouts(name, paused, clock.instant()) == 0) {
       notDeleting(find(name));
     }
-    workflows.tellSet(name, find(name).replicas());
-    return find(name);
+    VmSetRow set = find(name);
+    workflows.tellSet(name, set.replicas());
+    return set;
   }
 
   /** Scales the set to {@code replicas}. */

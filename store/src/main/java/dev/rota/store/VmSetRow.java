@@ -149,6 +149,7 @@ public record VmSetRow(
 
   /** The same set with how it rolls out a new template. */
   public VmSetRow withUpdate(SetUpdate newUpdate) {
+    // The same template: no rollout begins, so the time given is never read.
     return respecified(replicas, template, spread, maxUnavailable, newUpdate, createdAt);
   }
 
