@@ -429,6 +429,68 @@ class VmSetApiTest {
   }
 
   @Test
+  void aRolloutOneOfWhoseNewReplicasFailedGoesNoFurtherAndWithAutoRevertGoesBack() {
+    for (String set : List.of("fa", "fb")) {
+      assertEquals(201, http.post("/v1/vm-sets", sleeper(set, 3, "100", "{}")).status());
+      eventually("three replicas of " + set, () -> replicas(set).size() == 3);
+      String update = "{\"canary\":1" + (set.equals("fb") ? ",\"autoRevert\":true" : "") + "}";
+      assertEquals(200, http.put("/v1/vm-sets/" + set, sleeper(set, 3, "200", update)).status());
+      eventually("a canary of " + set, () -> ofCommand(set, "200") == 1);
+      String canary =
+          http.get("/v1/vms?set=" + set).items().stream()
+              .filter(vm -> List.of("sleep", "200").equals(vm.get("command")))
+              .map(vm -> (String) vm.get("name"))
+              .findFirst()
+              .orElseThrow();
+      failed(canary);
+    }
+    // Promoted, it would go on; it failed, so it goes no further.
+    assertEquals(200, http.post("/v1/vm-sets/fa/promote", "").status());
+    passOver("fa");
+    assertEquals(1L, ofCommand("fa", "200"), "no more of the failed template");
+    assertEquals(2L, ofCommand("fa", "100"), "the old replicas kept");
+    assertTrue(
+        String.valueOf(status("fa").get("message"))
+            .matches("the rollout of version 2 failed: its new replica fa-\\d failed"),
+        String.valueOf(status("fa").get("message")));
+
+    eventually(
+        "fb reverted by itself, at once: version 3, the first template again",
+        () -> ((Number) http.get("/v1/vm-sets/fb").map().get("version")).intValue() == 3);
+    assertEquals(
+        "rota (auto-revert)", http.get("/v1/vm-sets/fb/versions").items().get(0).get("createdBy"));
+    eventually("the failed canary replaced", () -> ofCommand("fb", "100") == 3);
+  }
+
+  /** Shows the VM failed, as its workflow does when its task fails, on a thread of its own. */
+  private void failed(String vm) {
+    try {
+      java.util.concurrent.CompletableFuture.runAsync(
+              () -> {
+                dev.rota.store.VmRow row = vms.findById(vm).orElseThrow();
+                java.time.Instant now = java.time.Instant.now();
+                assertEquals(
+                    1,
+                    vms.recordLifecycle(
+                        vm,
+                        row.seq(),
+                        row.state().restartCount(),
+                        "failed",
+                        "w1",
+                        "exited with code 3",
+                        3,
+                        1_000_000,
+                        now,
+                        now,
+                        now));
+              })
+          .get();
+    } catch (Exception e) {
+      throw new AssertionError(e);
+    }
+  }
+
+  @Test
   void aPausedSetRollsNothingOutUntilItIsResumed() {
     assertEquals(201, http.post("/v1/vm-sets", sleeper("pz", 2, "100", "{}")).status());
     eventually("two replicas", () -> replicas("pz").size() == 2);

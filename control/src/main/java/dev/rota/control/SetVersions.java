@@ -8,6 +8,7 @@ import dev.rota.store.VmSetVersionRepository;
 import dev.rota.store.VmSetVersionRow;
 import jakarta.inject.Singleton;
 import java.time.Clock;
+import java.time.Instant;
 import java.util.function.UnaryOperator;
 
 /**
@@ -89,6 +90,17 @@ public class SetVersions {
                 set.update(),
                 clock.instant()),
         by);
+  }
+
+  /**
+   * Since when the set has its current template: a replica that failed before then failed under
+   * another one (a replica adopted by a version that went back to its template).
+   */
+  public Instant since(VmSetRow set) {
+    return versions
+        .find(set.name(), set.templateVersion())
+        .map(VmSetVersionRow::createdAt)
+        .orElse(set.createdAt());
   }
 
   /**

@@ -1,6 +1,7 @@
 package dev.rota.control;
 
 import dev.rota.core.lifecycle.SetRule;
+import dev.rota.core.model.VmStatus;
 import dev.rota.scheduler.SchedulerWaker;
 import dev.rota.store.SetRollout;
 import dev.rota.store.Sql;
@@ -9,6 +10,7 @@ import dev.rota.store.VmRow;
 import dev.rota.store.VmSetMembership;
 import dev.rota.store.VmSetRepository;
 import dev.rota.store.VmSetRow;
+import dev.rota.store.VmState;
 import dev.rota.workflows.vmset.SetProgress;
 import dev.rota.workflows.vmset.VmSetActivities;
 import jakarta.inject.Singleton;
@@ -95,6 +97,9 @@ public class VmSetActivitiesImpl implements VmSetActivities {
     int wanted = set.deleting() ? 0 : set.replicas();
     Instant now = clock.instant();
     java.util.Set<Long> going = asked.askedLately(members, now);
+    // Failures count while a rollout is under way, from the version's making on.
+    Instant versionSince =
+        set.templateVersion() == set.rollout().stableVersion() ? null : versions.since(set);
     Map<Integer, VmRow> byOrdinal = new HashMap<>();
     List<SetRule.Replica> seen = new ArrayList<>();
     for (VmRow m : members) {
@@ -104,7 +109,8 @@ public class VmSetActivitiesImpl implements VmSetActivities {
               m.membership().setOrdinal(),
               versionOf(m, set),
               going.contains(m.seq()),
-              readySince(m)));
+              readySince(m),
+              versionSince != null && failedSince(m, versionSince)));
     }
     SetRule.Plan plan =
         SetRule.plan(
@@ -219,6 +225,18 @@ public class VmSetActivitiesImpl implements VmSetActivities {
       log.debug("set {}: version {} rolled out", set.name(), version);
       return RolloutWatch.QUIET;
     }
+    if (!plan.failed().isEmpty()) {
+      return stop(
+          set,
+          "the rollout of version "
+              + version
+              + " failed: its new "
+              + (plan.failed().size() == 1 ? "replica " : "replicas ")
+              + String.join(
+                  ", ",
+                  plan.failed().stream().map(o -> VmSetRow.replicaName(set.name(), o)).toList())
+              + (plan.failed().size() == 1 ? " failed" : " failed"));
+    }
     if (set.rollout().paused()) {
       return RolloutWatch.held(
           "the rollout of version "
@@ -258,7 +276,8 @@ public class VmSetActivitiesImpl implements VmSetActivities {
     if (!progress.stalled(deadline, now)) {
       return RolloutWatch.GOING_ON;
     }
-    String stalled =
+    return stop(
+        set,
         "the rollout of version "
             + version
             + " is stalled: "
@@ -268,29 +287,36 @@ public class VmSetActivitiesImpl implements VmSetActivities {
             + " replicas available since "
             + progress.since()
             + ", longer than its progress deadline of "
-            + dev.rota.core.model.WrittenDuration.of(set.update().progressDeadlineSeconds());
+            + dev.rota.core.model.WrittenDuration.of(set.update().progressDeadlineSeconds()));
+  }
+
+  /**
+   * A rollout that failed or stalled stops, saying {@code why}; with {@code autoRevert}, the set
+   * goes back to the template of the version that last rolled out whole, as its next version.
+   */
+  private RolloutWatch stop(VmSetRow set, String why) {
+    int version = set.templateVersion();
+    int stable = set.rollout().stableVersion();
     if (!set.update().autoRevert()) {
-      return new RolloutWatch(stalled, false, false);
+      return new RolloutWatch(why, false, false);
     }
-    VmSetRow back = versions.revert(set.name(), rollout.stableVersion(), "rota (auto-revert)");
+    VmSetRow back = versions.revert(set.name(), stable, "rota (auto-revert)");
     if (back.templateVersion() == version) {
       // Its template is the stable version's already (a revert that stalled): nothing to go back
       // to.
-      return new RolloutWatch(stalled, false, false);
+      return new RolloutWatch(why, false, false);
     }
+    // Going back to what ran well waits for no canaries.
+    sets.promote(set.name(), back.templateVersion(), clock.instant());
     log.info(
         "set {}: {}; reverted to version {} as version {}",
         set.name(),
-        stalled,
-        rollout.stableVersion(),
+        why,
+        stable,
         back.templateVersion());
     workflows.setChanged(set.name());
     return new RolloutWatch(
-        stalled
-            + "; reverted to version "
-            + rollout.stableVersion()
-            + " as version "
-            + back.templateVersion(),
+        why + "; reverted to version " + stable + " as version " + back.templateVersion(),
         true,
         false);
   }
@@ -379,6 +405,16 @@ public class VmSetActivitiesImpl implements VmSetActivities {
     Instant since =
         replica.checksReadiness() ? replica.readiness().since() : replica.state().startedAt();
     return since == null ? Instant.EPOCH : since;
+  }
+
+  /**
+   * Whether the replica failed at {@code since} or later: it shows failed, or started again after
+   * it failed (its task failed, or exited with another code than 0).
+   */
+  private static boolean failedSince(VmRow replica, Instant since) {
+    VmState state = replica.state();
+    boolean failed = state.vmStatus() == VmStatus.FAILED || replica.notes().failedOn() != null;
+    return failed && state.finishedAt() != null && !state.finishedAt().isBefore(since);
   }
 
   /**

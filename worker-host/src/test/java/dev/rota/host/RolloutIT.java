@@ -15,7 +15,7 @@ import org.junit.jupiter.api.Test;
  * replica healthy for 2 s before the next goes). Every 200 ms this machine's processes are counted:
  * never more than seven of the set's at once (one surge), never fewer than five (one unavailable),
  * and at the end six, all of the new template, one each. Then a template whose VMs exit as they
- * start: its rollout stalls and the set reverts by itself, never down more than one replica.
+ * start: its rollout fails and the set reverts by itself, never down more than one replica.
  */
 class RolloutIT {
   private static final String OLD = "970101";
@@ -86,8 +86,9 @@ class RolloutIT {
       List<Map<String, Object>> versions = api.items("/v1/vm-sets/ro/versions");
       assertEquals(List.of(2, 1), versions.stream().map(v -> v.get("version")).toList());
 
-      // A template whose VMs exit as they start: no new replica ever becomes available, the
-      // rollout stalls, and the set goes back by itself to the template that rolled out whole.
+      // A template whose VMs exit as they start: its first new replica fails, the rollout stops
+      // there, long before its deadline, and the set goes back by itself to the template that
+      // rolled out whole.
       eventually(
           "version 2 rolled out whole",
           Duration.ofSeconds(60),
@@ -139,6 +140,6 @@ class RolloutIT {
       "{\"name\":\"ro\",\"replicas\":"
           + REPLICAS
           + ",\"maxUnavailable\":1,\"update\":{\"maxSurge\":1,\"minHealthyTime\":\"2s\","
-          + "\"progressDeadline\":\"6s\",\"autoRevert\":true},"
+          + "\"progressDeadline\":\"1h\",\"autoRevert\":true},"
           + "\"template\":{\"command\":[\"sh\",\"-c\",\"exit 3\"],\"restartPolicy\":\"Always\"}}";
 }

@@ -26,7 +26,10 @@ import java.util.Set;
  * </ul>
  *
  * <p>A rollout that waits (its canaries made, until promoted; or paused) goes to {@code newAtMost}
- * new replicas and keeps the old ones beyond: it removes an old one only to make room for those.
+ * new replicas and keeps the old ones beyond: it removes an old one only to make room for those. A
+ * rollout one of whose new replicas failed goes no further: it makes no more new replicas, but for
+ * one the set lacks, and removes no more old ones, which keep serving while the set is reverted or
+ * given a template that works.
  *
  * <p>Without a rollout, the set scales: the lowest ordinals free are made, the highest go first.
  * What the user asks to go (a scale-down, the set's deletion) goes at once, old replicas first; the
@@ -59,8 +62,15 @@ public final class SetRule {
    * @param version the set's template version it was made from
    * @param going whether it is being removed already
    * @param readySince since when it runs, ready; null while it does not
+   * @param failed whether it failed (its task failed, or exited with another code than 0) since it
+   *     was made
    */
-  public record Replica(int ordinal, int version, boolean going, Instant readySince) {
+  public record Replica(
+      int ordinal, int version, boolean going, Instant readySince, boolean failed) {
+    public Replica(int ordinal, int version, boolean going, Instant readySince) {
+      this(ordinal, version, going, readySince, false);
+    }
+
     /**
      * Whether it serves: ready, and, made of the set's current {@code version}, for {@code
      * minHealthyTime} already. A replica of an earlier version proved itself before the rollout.
@@ -81,6 +91,8 @@ public final class SetRule {
    * @param updatedAvailable how many of those are available
    * @param available how many replicas are available
    * @param rolling whether replicas of an earlier version are still there
+   * @param failed the ordinals of the replicas of the current version that failed, while replicas
+   *     of an earlier version are there: the rollout goes no further
    */
   public record Plan(
       List<Integer> make,
@@ -88,7 +100,8 @@ public final class SetRule {
       int updated,
       int updatedAvailable,
       int available,
-      boolean rolling) {
+      boolean rolling,
+      List<Integer> failed) {
     /** Whether nothing is left to do: no replica to make or remove, none of an earlier version. */
     public boolean settled(List<Replica> replicas) {
       return make.isEmpty()
@@ -124,9 +137,11 @@ public final class SetRule {
     int availableLeft =
         available - (int) remove.stream().filter(r -> r.availableAt(now, version, healthy)).count();
     // The rest of the old ones, as the bounds allow, but for those a waiting rollout keeps.
-    int newTarget = Math.min(wanted, policy.newAtMost());
+    List<Integer> failed =
+        rolling ? fresh.stream().filter(Replica::failed).map(Replica::ordinal).toList() : List.of();
+    int newTarget = Math.min(wanted, failed.isEmpty() ? policy.newAtMost() : fresh.size());
     int oldLeft = (int) old.stream().filter(r -> !remove.contains(r)).count();
-    int oldKept = wanted - newTarget;
+    int oldKept = failed.isEmpty() ? wanted - newTarget : oldLeft;
     int floor = Math.max(0, wanted - policy.maxUnavailable());
     for (Replica r : byNeed) {
       if (r.version() == version || remove.contains(r)) {
@@ -164,7 +179,8 @@ public final class SetRule {
         fresh.size(),
         (int) fresh.stream().filter(r -> r.availableAt(now, version, healthy)).count(),
         available,
-        !old.isEmpty());
+        !old.isEmpty(),
+        failed);
   }
 
   /**

@@ -29,7 +29,7 @@ class SetRuleTest {
 
   /**
    * Replicas written {@code ordinal:version:state}, state {@code a} available, {@code r} ready for
-   * less than the healthy time, {@code p} pending (or failing), {@code g} being removed.
+   * less than the healthy time, {@code p} pending, {@code f} failed, {@code g} being removed.
    */
   private static List<Replica> replicas(String written) {
     if (written.isBlank()) {
@@ -46,7 +46,11 @@ class SetRuleTest {
                     default -> null;
                   };
               return new Replica(
-                  Integer.parseInt(p[0]), Integer.parseInt(p[1]), p[2].equals("g"), since);
+                  Integer.parseInt(p[0]),
+                  Integer.parseInt(p[1]),
+                  p[2].equals("g"),
+                  since,
+                  p[2].equals("f"));
             })
         .toList();
   }
@@ -121,6 +125,32 @@ class SetRuleTest {
             wanted, 2, replicas(given), new Policy(unavailable, surge, HEALTHY, newAtMost), NOW);
     assertEquals(make, ordinals(plan.make()), why + ": made");
     assertEquals(remove, ordinals(plan.remove()), why + ": removed");
+  }
+
+  @ParameterizedTest(name = "[{index}] {0}")
+  @CsvSource(
+      delimiter = '|',
+      textBlock =
+          """
+      a new one pending: the next is made with surge    | 1 | 1 | 0:1:a 1:1:a 2:2:p       | 3   | ''  | ''
+      a new one failed: no more are made                | 1 | 1 | 0:1:a 1:1:a 2:2:f       | ''  | ''  | 2
+      a new one failed: no old one goes to make room    | 1 | 1 | 0:1:a 1:1:a 2:1:a 3:2:f | ''  | ''  | 3
+      a new one failed: an old one gone is made again   | 1 | 0 | 0:1:a 2:2:f             | 1   | ''  | 2
+      a new one failed: what is over the limit goes     | 1 | 0 | 0:1:a 1:1:a 2:1:a 3:2:f | ''  | 2   | 3
+      an old one failed is only not available           | 1 | 0 | 0:1:f 1:1:a 2:1:a       | ''  | 0   | ''
+      """)
+  void aRolloutOneOfWhoseNewReplicasFailedGoesNoFurther(
+      String why,
+      int unavailable,
+      int surge,
+      String given,
+      String make,
+      String remove,
+      String failed) {
+    Plan plan = SetRule.plan(3, 2, replicas(given), new Policy(unavailable, surge, HEALTHY), NOW);
+    assertEquals(make, ordinals(plan.make()), why + ": made");
+    assertEquals(remove, ordinals(plan.remove()), why + ": removed");
+    assertEquals(failed, ordinals(plan.failed()), why + ": failed");
   }
 
   @Test
