@@ -194,12 +194,25 @@ class PoolClaimApiTest {
         vms.findById("pq-0").orElseThrow().spec().maxRunSeconds(),
         "a replica waits without a lease");
     java.time.Instant claiming = java.time.Instant.now();
+    String asked =
+        "{\"name\":\"pq-job\",\"fromPool\":\"pq\","
+            + "\"guest\":{\"userData\":\"#!/bin/sh\\necho registered\\n\"}}";
 
-    Http.Reply claim =
-        http.post(
-            "/v1/vms",
-            "{\"name\":\"pq-job\",\"fromPool\":\"pq\","
-                + "\"guest\":{\"userData\":\"#!/bin/sh\\necho registered\\n\"}}");
+    // Its dry run names the replica it would take, and takes nothing.
+    Http.Reply plan = http.post("/v1/vms?dryRun=true", asked);
+    assertEquals(200, plan.status(), plan.toString());
+    assertEquals(
+        List.of(
+            java.util.Map.of(
+                "vm", "pq-job", "worker", "pq-w", "why", "claims pq-0, ready in pool pq")),
+        ((List<?>) plan.map().get("placements"))
+            .stream()
+                .map(p -> new java.util.HashMap<>((java.util.Map<?, ?>) p))
+                .peek(p -> p.values().removeIf(java.util.Objects::isNull))
+                .toList());
+    assertTrue(vms.findById("pq-job").isEmpty(), "nothing claimed");
+
+    Http.Reply claim = http.post("/v1/vms", asked);
     assertEquals(201, claim.status(), claim.toString());
     List<dev.rota.store.OutboxRow> owed =
         outbox.agentCallsAfter(0, 10_000).stream()

@@ -55,6 +55,13 @@ final class ApplyCommand implements Callable<Integer> {
       description = "a JSON or YAML file; - reads stdin")
   String file;
 
+  @Option(
+      names = "--dry-run",
+      description =
+          "say what would change and where new VMs would go, changing nothing (the API's"
+              + " ?dryRun=true)")
+  boolean dryRun;
+
   @Override
   public Integer call() {
     JsonNode doc = VmSpecOptions.readFile(file, root.json, System.in);
@@ -86,6 +93,10 @@ final class ApplyCommand implements Callable<Integer> {
     String path = collection + "/" + ApiClient.segment(name);
     JsonNode current = api.getIfPresent(path);
     if (current == null) {
+      if (dryRun) {
+        shown(api.post(collection + DRY_RUN, item));
+        return;
+      }
       api.post(collection, item);
       root.output().say(kind + " " + name + " created");
       return;
@@ -93,6 +104,8 @@ final class ApplyCommand implements Callable<Integer> {
     List<String> differ = differences(item, current, set ? SET_FIELDS : VM_FIELDS);
     if (differ.isEmpty()) {
       root.output().say(kind + " " + name + " unchanged");
+    } else if (set && dryRun) {
+      shown(api.put(path + DRY_RUN, item));
     } else if (set) {
       api.put(path, item);
       root.output().say(kind + " " + name + " configured (" + String.join(", ", differ) + ")");
@@ -105,6 +118,17 @@ final class ApplyCommand implements Callable<Integer> {
               + String.join(", ", differ)
               + ": a VM's spec does not change in place; delete it and apply again, or run it in a"
               + " VM set, whose template can change");
+    }
+  }
+
+  private static final String DRY_RUN = "?dryRun=true";
+
+  /** A dry run's answer: as lines for people, whole for scripts. */
+  private void shown(JsonNode plan) {
+    if (root.output().isTable()) {
+      PlanText.of(plan).forEach(root.output()::say);
+    } else {
+      root.output().value(plan);
     }
   }
 

@@ -214,6 +214,56 @@ final class VmSetCommands extends Noun {
   }
 
   @Command(
+      name = "diff",
+      description =
+          "Show what differs, field by field: between two of a set's versions (rota vm-set diff"
+              + " web 1 3; the one before the current and the current by default), or between a"
+              + " file and what runs (rota vm-set diff -f web.yaml), with what applying it would do")
+  int diff(
+      @Parameters(index = "0", arity = "0..1", paramLabel = "NAME") String name,
+      @Parameters(index = "1", arity = "0..1", paramLabel = "V1") Integer from,
+      @Parameters(index = "2", arity = "0..1", paramLabel = "V2") Integer to,
+      @Option(
+              names = {"-f", "--filename"},
+              paramLabel = "FILE",
+              description = "a set as apply takes it; - reads stdin")
+          String file) {
+    ApiClient api = root.api();
+    if (file != null) {
+      JsonNode set = VmSpecOptions.readFile(file, root.json, System.in);
+      if (set == null || !set.path("name").isTextual()) {
+        throw new CliException(ExitCodes.USAGE, file + ": a VM set with a name is needed");
+      }
+      PlanText.of(api.put(path(set.get("name").asText()) + "?dryRun=true", set))
+          .forEach(root.output()::say);
+      return ExitCodes.OK;
+    }
+    if (name == null) {
+      throw new CliException(ExitCodes.USAGE, "diff needs a set's NAME, or -f FILE");
+    }
+    Map<Integer, JsonNode> templates = new java.util.HashMap<>();
+    int current = 0;
+    for (JsonNode v : api.get(path(name) + "/versions").path("items")) {
+      templates.put(v.path("version").asInt(), v.path("template"));
+      current = v.path("current").asBoolean() ? v.path("version").asInt() : current;
+    }
+    int a = from != null ? from : Math.max(1, current - 1);
+    int b = to != null ? to : current;
+    for (int v : List.of(a, b)) {
+      if (!templates.containsKey(v)) {
+        throw new CliException(
+            ExitCodes.USAGE,
+            "vm-set " + name + " has no version " + v + "; it has 1 to " + current);
+      }
+    }
+    List<String> lines = PlanText.differences("template", templates.get(a), templates.get(b));
+    root.output().say("vm-set " + name + ": version " + a + " -> " + b);
+    (lines.isEmpty() ? List.of("  the same template") : lines)
+        .forEach(line -> root.output().say(line.startsWith("  ") ? line : "  " + line));
+    return ExitCodes.OK;
+  }
+
+  @Command(
       name = "revert",
       description =
           "Roll the set back to the template of one of its versions (as its next version): rota"

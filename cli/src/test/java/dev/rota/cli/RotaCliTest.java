@@ -837,6 +837,85 @@ class RotaCliTest {
   }
 
   @Test
+  void applyDryRunAsksTheServersDryRunsAndVmSetDiffComparesVersionsAndFiles() throws Exception {
+    Path file =
+        Files.writeString(
+            home.resolve("plan.yaml"),
+            "items:\n"
+                + "- name: solo\n  command: [true]\n"
+                + "- name: web\n  replicas: 2\n  template: {command: [sleep, 200]}\n");
+    api.on("GET /v1/vms/solo", StandInApi.Reply.problem(404, "vm 'solo' not found"));
+    api.on(
+        "POST /v1/vms?dryRun=true",
+        StandInApi.Reply.json(
+            200,
+            """
+            {"kind":"vm","name":"solo","action":"create","changes":[],"replicas":null,
+             "placements":[{"vm":"solo","worker":null,"why":null,"waiting":"no workers are registered"}]}"""));
+    api.on(
+        "GET /v1/vm-sets/web",
+        StandInApi.Reply.json(
+            200,
+            "{\"name\":\"web\",\"replicas\":2,\"template\":{\"command\":[\"sleep\",\"100\"]}}"));
+    String plan =
+        """
+        {"kind":"vm-set","name":"web","action":"update",
+         "changes":[{"field":"template.command","from":["sleep","100"],"to":["sleep","200"]}],
+         "replicas":{"make":[],"remove":["web-1"],"replace":["web-0","web-1"]},
+         "placements":[],"set":{"version":2}}""";
+    api.on("PUT /v1/vm-sets/web?dryRun=true", StandInApi.Reply.json(200, plan));
+    Result r = run("apply", "-f", file.toString(), "--dry-run");
+    assertEquals(0, r.code(), r.err());
+    assertEquals(
+        List.of(
+            "vm solo: create",
+            "  solo waits: no workers are registered",
+            "vm-set web: update (version 2)",
+            "  template.command: [\"sleep\",\"100\"] -> [\"sleep\",\"200\"]",
+            "  rollout replaces web-0, web-1",
+            "  removes web-1"),
+        r.out().lines().toList());
+    assertTrue(
+        api.requests.stream()
+            .noneMatch(q -> !q.method().equals("GET") && !q.target().contains("dryRun=true")),
+        "nothing but dry runs written");
+
+    Path one =
+        Files.writeString(
+            home.resolve("web.yaml"),
+            "name: web\nreplicas: 2\ntemplate: {command: [sleep, 200]}\n");
+    api.on("PUT /v1/vm-sets/web?dryRun=true", StandInApi.Reply.json(200, plan));
+    Result diffed = run("vm-set", "diff", "-f", one.toString());
+    assertEquals(0, diffed.code(), diffed.err());
+    assertEquals("vm-set web: update (version 2)", diffed.out().lines().findFirst().orElse(""));
+
+    api.on(
+        "GET /v1/vm-sets/web/versions",
+        StandInApi.Reply.json(
+            200,
+            """
+            {"items":[
+              {"version":3,"current":true,"template":{"command":["sleep","300"],"resources":{"cpu":2}}},
+              {"version":2,"current":false,"template":{"command":["sleep","200"],"resources":{"cpu":1}}},
+              {"version":1,"current":false,"template":{"command":["sleep","100"],"resources":{"cpu":1}}}]}"""));
+    Result versions = run("vm-set", "diff", "web");
+    assertEquals(0, versions.code(), versions.err());
+    assertEquals(
+        List.of(
+            "vm-set web: version 2 -> 3",
+            "  template.command: [\"sleep\",\"200\"] -> [\"sleep\",\"300\"]",
+            "  template.resources.cpu: 1 -> 2"),
+        versions.out().lines().toList());
+    api.on(
+        "GET /v1/vm-sets/web/versions",
+        StandInApi.Reply.json(
+            200, "{\"items\":[{\"version\":1,\"current\":true,\"template\":{}}]}"));
+    Result missing = run("vm-set", "diff", "web", "1", "4");
+    assertEquals(ExitCodes.USAGE, missing.code());
+    assertTrue(missing.err().contains("has no version 4; it has 1 to 1"), missing.err());
+  }
+
+  @Test
   void aSelectorIsTheServersLabelSelector() throws Exception {
     String a = "{\"name\":\"a\",\"health\":\"ready\",\"labels\":{\"zone\":\"x\",\"disk\":\"ssd\"}}";
     api.on(

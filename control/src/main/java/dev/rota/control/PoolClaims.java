@@ -103,25 +103,7 @@ public class PoolClaims {
    * (not {@code qemu}), or none of its replicas is ready.
    */
   public VmRow claim(String pool, String name, UserData userData) {
-    gate.check("VM '" + name + "'");
-    VmSetRow row = pool(pool);
-    if (row.deleting()) {
-      throw new Refused("pool '" + pool + "' is being deleted");
-    }
-    String runtime = row.template().runtime();
-    if (userData != null && !"qemu".equals(runtime)) {
-      // Well-formed, but not for this pool: a conflict with what the pool is, as a missing replica
-      // is.
-      throw new Refused(
-          "guest.userData: pool '"
-              + pool
-              + "' runs "
-              + runtime
-              + " VMs: only a qemu guest takes user data once it runs, through its guest agent");
-    }
-    if (vms.findById(name).isPresent()) {
-      throw new Refused("VM '" + name + "' already exists");
-    }
+    VmSetRow row = claimable(pool, name, userData);
     boolean suspended = row.keepsSuspended();
     String status = suspended ? VmStatus.SUSPENDED.wireName() : VmStatus.RUNNING.wireName();
     List<VmRow> ready = vms.poolReplicas(pool, status);
@@ -153,16 +135,59 @@ public class PoolClaims {
       log.info("vm {} claimed from pool {} (replica {})", name, pool, replica.name());
       return claimed;
     }
-    throw new Refused(
+    throw noneReady(pool, ready.size(), status);
+  }
+
+  /**
+   * The replica a claim of {@code pool} as VM {@code name} would take now, checked as {@link
+   * #claim} checks; nothing is written.
+   */
+  public VmRow wouldClaim(String pool, String name, UserData userData) {
+    VmSetRow row = claimable(pool, name, userData);
+    String status =
+        row.keepsSuspended() ? VmStatus.SUSPENDED.wireName() : VmStatus.RUNNING.wireName();
+    List<VmRow> ready = vms.poolReplicas(pool, status);
+    return ready.stream()
+        .filter(r -> r.state().claimableInAPool(r.awaitingReadiness(), row.keepsSuspended()))
+        .findFirst()
+        .orElseThrow(() -> noneReady(pool, ready.size(), status));
+  }
+
+  private Refused noneReady(String pool, int ready, String status) {
+    return new Refused(
         "pool '"
             + pool
             + "' has no replica ready to claim ("
-            + ready.size()
+            + ready
             + " "
             + status
             + ", "
-            + (vms.replicasOf(pool).size() - ready.size())
+            + (vms.replicasOf(pool).size() - ready)
             + " starting); try again shortly");
+  }
+
+  /** The pool a claim takes from, once the claim's checks pass. */
+  private VmSetRow claimable(String pool, String name, UserData userData) {
+    gate.check("VM '" + name + "'");
+    VmSetRow row = pool(pool);
+    if (row.deleting()) {
+      throw new Refused("pool '" + pool + "' is being deleted");
+    }
+    String runtime = row.template().runtime();
+    if (userData != null && !"qemu".equals(runtime)) {
+      // Well-formed, but not for this pool: a conflict with what the pool is, as a missing replica
+      // is.
+      throw new Refused(
+          "guest.userData: pool '"
+              + pool
+              + "' runs "
+              + runtime
+              + " VMs: only a qemu guest takes user data once it runs, through its guest agent");
+    }
+    if (vms.findById(name).isPresent()) {
+      throw new Refused("VM '" + name + "' already exists");
+    }
+    return row;
   }
 
   /**

@@ -57,10 +57,7 @@ public class SetVersions {
         () ->
             certain.write(
                 () -> {
-                  VmSetRow was = find(name);
-                  if (was.deleting()) {
-                    throw new Refused("VM set '" + name + "' is being deleted");
-                  }
+                  VmSetRow was = changeable(name);
                   VmSetRow now = sets.update(change.apply(was));
                   if (now.templateVersion() != was.templateVersion()) {
                     keep(now, by);
@@ -68,6 +65,20 @@ public class SetVersions {
                   }
                   return now;
                 }));
+  }
+
+  /** The set named as {@link #change} would make it; nothing is written. */
+  public VmSetRow wouldChange(String name, UnaryOperator<VmSetRow> change) {
+    return change.apply(changeable(name));
+  }
+
+  /** The set named, {@link Refused} while it is being deleted. */
+  private VmSetRow changeable(String name) {
+    VmSetRow set = find(name);
+    if (set.deleting()) {
+      throw new Refused("VM set '" + name + "' is being deleted");
+    }
+    return set;
   }
 
   /**

@@ -27,6 +27,7 @@ public class VmCommands {
   private final VmDeletion deletion;
 
   private final SubmissionGate gate;
+  private final dev.rota.scheduler.term.PlacementPreview preview;
 
   public VmCommands(
       VmRepository vms,
@@ -35,7 +36,9 @@ public class VmCommands {
       VmActions actions,
       VmWorkflowStarter starter,
       VmDeletion deletion,
-      SubmissionGate gate) {
+      SubmissionGate gate,
+      dev.rota.scheduler.term.PlacementPreview preview) {
+    this.preview = preview;
     this.deletion = deletion;
     this.gate = gate;
     this.vms = vms;
@@ -61,6 +64,27 @@ public class VmCommands {
     workflows.wakeSchedulerMeanwhile("vm " + saved.name() + " submitted");
     starter.startSoon(List.of(saved));
     return saved;
+  }
+
+  /**
+   * A dry run's answer for a VM: as it would be stored, and where it would go.
+   *
+   * @param placement the worker the next term would place it on now, or why it would wait
+   */
+  public record VmPlan(VmRow vm, dev.rota.scheduler.term.PlacementPreview.Outcome placement) {}
+
+  /**
+   * What {@link #submit} would do, checked as it checks ({@link Refused} if the name is taken);
+   * nothing is written.
+   */
+  public VmPlan plan(VmRow asked) {
+    gate.check("VM '" + asked.name() + "'");
+    VmRow row = asked.withSpec(gate.withDefaults(asked.spec()));
+    if (vms.findById(row.name()).isPresent()) {
+      throw new Refused("VM '" + row.name() + "' already exists");
+    }
+    return new VmPlan(
+        row, preview.place(List.of(row), dev.rota.core.model.Spread.NONE).get(row.name()));
   }
 
   /**

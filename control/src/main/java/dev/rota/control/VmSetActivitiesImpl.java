@@ -101,28 +101,8 @@ public class VmSetActivitiesImpl implements VmSetActivities {
     Instant versionSince =
         set.templateVersion() == set.rollout().stableVersion() ? null : versions.since(set);
     Map<Integer, VmRow> byOrdinal = new HashMap<>();
-    List<SetRule.Replica> seen = new ArrayList<>();
-    for (VmRow m : members) {
-      byOrdinal.put(m.membership().setOrdinal(), m);
-      seen.add(
-          new SetRule.Replica(
-              m.membership().setOrdinal(),
-              versionOf(m, set),
-              going.contains(m.seq()),
-              readySince(m),
-              versionSince != null && failedSince(m, versionSince)));
-    }
-    SetRule.Plan plan =
-        SetRule.plan(
-            wanted,
-            set.templateVersion(),
-            seen,
-            new SetRule.Policy(
-                set.maxUnavailable(),
-                set.update().maxSurge(),
-                Duration.ofSeconds(set.update().minHealthySeconds()),
-                newAtMost(set, seen)),
-            now);
+    members.forEach(m -> byOrdinal.put(m.membership().setOrdinal(), m));
+    SetRule.Plan plan = plan(set, members, going, java.util.Set.of(), versionSince, now);
     RolloutWatch watch = set.deleting() ? RolloutWatch.QUIET : watchRollout(set, plan, now);
     if (watch.reverted()) {
       // The set has another template now: the next pass, at once, rolls that one out.
@@ -187,6 +167,41 @@ public class VmSetActivitiesImpl implements VmSetActivities {
         removing,
         message,
         rollout(set, plan, missing, created));
+  }
+
+  /**
+   * What a pass over the set's {@code members} does ({@link SetRule}): those in {@code going} are
+   * being removed already, those made of a version in {@code current} count as of the set's current
+   * one, and failures count from {@code failuresSince} on (null: none do).
+   */
+  static SetRule.Plan plan(
+      VmSetRow set,
+      List<VmRow> members,
+      java.util.Set<Long> going,
+      java.util.Set<Integer> current,
+      Instant failuresSince,
+      Instant now) {
+    List<SetRule.Replica> seen = new ArrayList<>();
+    for (VmRow m : members) {
+      int version = versionOf(m, set);
+      seen.add(
+          new SetRule.Replica(
+              m.membership().setOrdinal(),
+              current.contains(version) ? set.templateVersion() : version,
+              going.contains(m.seq()),
+              readySince(m),
+              failuresSince != null && failedSince(m, failuresSince)));
+    }
+    return SetRule.plan(
+        set.deleting() ? 0 : set.replicas(),
+        set.templateVersion(),
+        seen,
+        new SetRule.Policy(
+            set.maxUnavailable(),
+            set.update().maxSurge(),
+            Duration.ofSeconds(set.update().minHealthySeconds()),
+            newAtMost(set, seen)),
+        now);
   }
 
   /**
@@ -389,7 +404,7 @@ public class VmSetActivitiesImpl implements VmSetActivities {
    * same template); a replica made by a host that did not write it yet is of the version the set
    * had then, taken as the current one.
    */
-  private static int versionOf(VmRow replica, VmSetRow set) {
+  static int versionOf(VmRow replica, VmSetRow set) {
     Integer version = replica.membership().setVersion();
     return version == null ? set.templateVersion() : version;
   }
@@ -575,6 +590,10 @@ public class VmSetActivitiesImpl implements VmSetActivities {
    * the VM's that claims it, from the claim ({@link PoolClaims}).
    */
   private VmRow replica(VmSetRow set, int ordinal) {
+    return replica(set, ordinal, clock.instant());
+  }
+
+  static VmRow replica(VmSetRow set, int ordinal, Instant now) {
     return VmRow.replica(
         VmSetRow.replicaName(set.name(), ordinal),
         0,
@@ -582,7 +601,7 @@ public class VmSetActivitiesImpl implements VmSetActivities {
         new VmSetMembership(
             set.name(), ordinal, null, null, set.keepsSuspended(), set.templateVersion()),
         "waiting for the scheduler",
-        clock.instant());
+        now);
   }
 
   /**

@@ -61,18 +61,36 @@ public class VmSetCommands {
    */
   public VmSetRow create(String name, SetSpec asked, String by) {
     gate.check("VM set '" + name + "'");
-    SetSpec spec = withDefaults(asked);
-    return start(
-        VmSetRow.created(
-                name,
-                sets.nextSeq(),
-                spec.replicas(),
-                spec.template(),
-                spec.spread(),
-                spec.maxUnavailable(),
-                clock.instant())
-            .withUpdate(spec.update()),
-        by);
+    return start(created(name, sets.nextSeq(), withDefaults(asked)), by);
+  }
+
+  /**
+   * The set {@link #create} would store, checked as it checks it ({@link Refused} when the name is
+   * taken); nothing is written.
+   */
+  public VmSetRow wouldCreate(String name, SetSpec asked) {
+    gate.check("VM set '" + name + "'");
+    if (sets.findById(name).isPresent()) {
+      throw taken(name);
+    }
+    return created(name, 0, withDefaults(asked));
+  }
+
+  private VmSetRow created(String name, long seq, SetSpec spec) {
+    return VmSetRow.created(
+            name,
+            seq,
+            spec.replicas(),
+            spec.template(),
+            spec.spread(),
+            spec.maxUnavailable(),
+            clock.instant())
+        .withUpdate(spec.update());
+  }
+
+  private static Refused taken(String name) {
+    return new Refused(
+        "a VM set or pool named '" + name + "' already exists (they share their names)");
   }
 
   /**
@@ -106,8 +124,7 @@ public class VmSetCommands {
       saved = versions.create(row, by);
     } catch (RuntimeException e) {
       if (Sql.isUniqueViolation(e)) {
-        throw new Refused(
-            "a VM set or pool named '" + name + "' already exists (they share their names)");
+        throw taken(name);
       }
       throw e;
     }
@@ -146,21 +163,26 @@ public class VmSetCommands {
    * earlier ones.
    */
   public VmSetRow replace(String name, SetSpec asked, String by) {
-    SetSpec spec = withDefaults(asked);
-    VmSetRow updated =
-        versions.change(
-            name,
-            set ->
-                set.respecified(
-                    spec.replicas(),
-                    spec.template(),
-                    spec.spread(),
-                    spec.maxUnavailable(),
-                    spec.update(),
-                    clock.instant()),
-            by);
+    VmSetRow updated = versions.change(name, respecified(asked), by);
     workflows.tellSet(name, updated.replicas());
     return updated;
+  }
+
+  /** The set {@link #replace} would make of the set named; nothing is written. */
+  public VmSetRow wouldReplace(String name, SetSpec asked) {
+    return versions.wouldChange(name, respecified(asked));
+  }
+
+  private java.util.function.UnaryOperator<VmSetRow> respecified(SetSpec asked) {
+    SetSpec spec = withDefaults(asked);
+    return set ->
+        set.respecified(
+            spec.replicas(),
+            spec.template(),
+            spec.spread(),
+            spec.maxUnavailable(),
+            spec.update(),
+            clock.instant());
   }
 
   /**

@@ -11,11 +11,12 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 
 /**
- * A set of six real processes rolled out to a new template (maxUnavailable 1, maxSurge 1, each new
- * replica healthy for 2 s before the next goes). Every 200 ms this machine's processes are counted:
- * never more than seven of the set's at once (one surge), never fewer than five (one unavailable),
- * and at the end six, all of the new template, one each. Then a template whose VMs exit as they
- * start: its rollout fails and the set reverts by itself, never down more than one replica.
+ * A set of six real processes, each placed where the dry run of its creation said, rolled out to a
+ * new template (maxUnavailable 1, maxSurge 1, each new replica healthy for 2 s before the next
+ * goes). Every 200 ms this machine's processes are counted: never more than seven of the set's at
+ * once (one surge), never fewer than five (one unavailable), and at the end six, all of the new
+ * template, one each. Then a template whose VMs exit as they start: its rollout fails and the set
+ * reverts by itself, never down more than one replica.
  */
 class RolloutIT {
   private static final String OLD = "970101";
@@ -40,6 +41,17 @@ class RolloutIT {
             2,
             Map.of("ROTA_SCHEDULER_INTERVAL", "1s", "ROTA_API_INSECURE_HTTP", "true"))) {
       RotaClient api = stack.admin(0);
+      // Its dry run says where each replica would go; the real creation puts them there.
+      RotaClient.Reply plan = api.api("POST", "/v1/vm-sets?dryRun=true", set(OLD));
+      assertEquals(200, plan.status(), plan.body());
+      Map<String, Object> planned = new java.util.HashMap<>();
+      for (Object p : (List<?>) plan.map().get("placements")) {
+        Map<?, ?> placement = (Map<?, ?>) p;
+        planned.put((String) placement.get("vm"), placement.get("worker"));
+      }
+      assertEquals(REPLICAS, planned.size(), plan.body());
+      assertTrue(planned.values().stream().allMatch(java.util.Objects::nonNull), plan.body());
+      assertEquals(404, api.api("GET", "/v1/vm-sets/ro", null).status(), "nothing made");
       assertEquals(201, api.api("POST", "/v1/vm-sets", set(OLD)).status());
       // Ready as the set sees them: a replica not yet available is replaced at once.
       eventually(
@@ -48,6 +60,11 @@ class RolloutIT {
           () ->
               Vms.sleeping().getOrDefault(OLD, List.of()).size() == REPLICAS
                   && api.api("GET", "/v1/vm-sets/ro", null).body().contains("\"ready\":6"));
+
+      Map<String, Object> placed = new java.util.HashMap<>();
+      api.items("/v1/vms?set=ro")
+          .forEach(vm -> placed.put((String) vm.get("name"), vm.get("worker")));
+      assertEquals(planned, placed, "each replica where its dry run said");
 
       AtomicInteger most = new AtomicInteger();
       AtomicInteger fewest = new AtomicInteger(Integer.MAX_VALUE);

@@ -49,9 +49,16 @@ public class VmController {
 
   private final VmLogs logs;
   private final WatchStreams watches;
+  private final dev.rota.api.plans.Plans plans;
 
-  public VmController(VmService service, JsonBodies bodies, VmLogs logs, WatchStreams watches) {
+  public VmController(
+      VmService service,
+      JsonBodies bodies,
+      VmLogs logs,
+      WatchStreams watches,
+      dev.rota.api.plans.Plans plans) {
     this.watches = watches;
+    this.plans = plans;
     this.service = service;
     this.logs = logs;
     this.bodies = bodies;
@@ -59,19 +66,39 @@ public class VmController {
 
   @RequiresRole({Role.COMPUTE_WRITE})
   @Post
-  @Status(HttpStatus.CREATED)
   @RequestBody(
       required = true,
       content = @Content(schema = @Schema(implementation = VmRequest.class)))
   @Operation(operationId = "createVm", summary = "Submit a VM")
+  @ApiResponse(
+      responseCode = "201",
+      description = "submitted: the VM as stored",
+      content =
+          @Content(mediaType = "application/json", schema = @Schema(implementation = VmView.class)))
+  @ApiResponse(
+      responseCode = "200",
+      description = "with dryRun: what it would do and where the VM would go; nothing written",
+      content =
+          @Content(
+              mediaType = "application/json",
+              schema = @Schema(implementation = dev.rota.api.plans.PlanView.class)))
   @ProblemAnswers.Invalid
   @ProblemAnswers.Missing
   @ProblemAnswers.Conflicting
-  public VmView create(@Body @Nullable String body) {
+  public HttpResponse<?> create(
+      @Body @Nullable String body,
+      @QueryValue
+          @Nullable
+          @Schema(type = "boolean", description = "true: answer what it would do, writing nothing")
+          String dryRun) {
     if (body != null && body.contains("\"fromPool\"")) {
       onlyNameWithPool(bodies.readObject(body));
     }
-    return service.create(bodies.read(body, VmRequest.class));
+    VmRequest request = bodies.read(body, VmRequest.class);
+    if (dryRun != null && QueryValues.flag("dryRun", dryRun)) {
+      return HttpResponse.ok(plans.vm(request.name(), service.plan(request)));
+    }
+    return HttpResponse.created(service.create(request));
   }
 
   /**

@@ -86,14 +86,29 @@ public class VmService {
     if (request.fromPool() != null) {
       return VmView.of(claims.claim(request.fromPool(), request.name(), claimUserData(request)));
     }
-    return VmView.of(
-        commands.submit(
-            VmRow.submitted(
-                request.name(),
-                0,
-                checked(request, ""),
-                "waiting for the scheduler",
-                clock.instant())));
+    return VmView.of(commands.submit(submitted(request)));
+  }
+
+  private VmRow submitted(VmRequest request) {
+    return VmRow.submitted(
+        request.name(), 0, checked(request, ""), "waiting for the scheduler", clock.instant());
+  }
+
+  /**
+   * What {@link #create} would do, checked alike, and where the VM would go: for a claim from a
+   * pool, the ready replica it would take, where that runs; nothing is written.
+   */
+  public VmCommands.VmPlan plan(VmRequest request) {
+    if (request.fromPool() != null) {
+      VmRow replica = claims.wouldClaim(request.fromPool(), request.name(), claimUserData(request));
+      return new VmCommands.VmPlan(
+          replica,
+          new dev.rota.scheduler.term.PlacementPreview.Outcome(
+              replica.state().worker(),
+              "claims " + replica.name() + ", ready in pool " + request.fromPool(),
+              null));
+    }
+    return commands.plan(submitted(request));
   }
 
   /**

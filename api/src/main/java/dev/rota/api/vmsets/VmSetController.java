@@ -10,7 +10,6 @@ import dev.rota.api.problem.ProblemAnswers;
 import io.micronaut.core.annotation.Nullable;
 import io.micronaut.http.HttpRequest;
 import io.micronaut.http.HttpResponse;
-import io.micronaut.http.HttpStatus;
 import io.micronaut.http.annotation.Body;
 import io.micronaut.http.annotation.Controller;
 import io.micronaut.http.annotation.Delete;
@@ -19,7 +18,6 @@ import io.micronaut.http.annotation.Patch;
 import io.micronaut.http.annotation.Post;
 import io.micronaut.http.annotation.Put;
 import io.micronaut.http.annotation.QueryValue;
-import io.micronaut.http.annotation.Status;
 import io.micronaut.scheduling.TaskExecutors;
 import io.micronaut.scheduling.annotation.ExecuteOn;
 import io.swagger.v3.oas.annotations.Operation;
@@ -45,16 +43,47 @@ public class VmSetController {
 
   @RequiresRole({Role.COMPUTE_WRITE})
   @Post
-  @Status(HttpStatus.CREATED)
   @RequestBody(
       required = true,
       content = @Content(schema = @Schema(implementation = VmSetRequest.class)))
   @Operation(operationId = "createVmSet", summary = "Create a VM set")
+  @ApiResponse(
+      responseCode = "201",
+      description = "created: the set as stored",
+      content =
+          @Content(
+              mediaType = "application/json",
+              schema = @Schema(implementation = VmSetView.class)))
+  @DryRunAnswer
   @ProblemAnswers.Invalid
   @ProblemAnswers.Conflicting
-  public VmSetView create(HttpRequest<?> http, @Body @Nullable String body) {
-    return service.create(bodies.read(body, VmSetRequest.class), Caller.of(http).name());
+  public HttpResponse<?> create(
+      HttpRequest<?> http,
+      @Body @Nullable String body,
+      @QueryValue @Nullable @Schema(type = "boolean", description = DRY_RUN) String dryRun) {
+    VmSetRequest request = bodies.read(body, VmSetRequest.class);
+    if (dryRun(dryRun)) {
+      return HttpResponse.ok(service.planCreate(request));
+    }
+    return HttpResponse.created(service.create(request, Caller.of(http).name()));
   }
+
+  static final String DRY_RUN = "true: answer what it would do, writing nothing";
+
+  private static boolean dryRun(@Nullable String given) {
+    return given != null && dev.rota.api.QueryValues.flag("dryRun", given);
+  }
+
+  /** The 200 a dry run answers. */
+  @java.lang.annotation.Retention(java.lang.annotation.RetentionPolicy.RUNTIME)
+  @ApiResponse(
+      responseCode = "200",
+      description = "with dryRun: what it would do, and where new VMs would go; nothing written",
+      content =
+          @Content(
+              mediaType = "application/json",
+              schema = @Schema(implementation = dev.rota.api.plans.PlanView.class)))
+  @interface DryRunAnswer {}
 
   @RequiresRole({Role.COMPUTE_READ})
   @Get
@@ -92,11 +121,27 @@ public class VmSetController {
       required = true,
       content = @Content(schema = @Schema(implementation = VmSetRequest.class)))
   @Operation(operationId = "replaceVmSet", summary = "Replace a VM set's spec")
+  @ApiResponse(
+      responseCode = "200",
+      description =
+          "the set as stored; with dryRun, what it would do (a PlanView), nothing written",
+      content =
+          @Content(
+              mediaType = "application/json",
+              schema = @Schema(oneOf = {VmSetView.class, dev.rota.api.plans.PlanView.class})))
   @ProblemAnswers.Invalid
   @ProblemAnswers.Missing
   @ProblemAnswers.Conflicting
-  public VmSetView replace(HttpRequest<?> http, String name, @Body @Nullable String body) {
-    return service.replace(name, bodies.read(body, VmSetRequest.class), Caller.of(http).name());
+  public Object replace(
+      HttpRequest<?> http,
+      String name,
+      @Body @Nullable String body,
+      @QueryValue @Nullable @Schema(type = "boolean", description = DRY_RUN) String dryRun) {
+    VmSetRequest request = bodies.read(body, VmSetRequest.class);
+    if (dryRun(dryRun)) {
+      return service.planReplace(name, request);
+    }
+    return service.replace(name, request, Caller.of(http).name());
   }
 
   @RequiresRole({Role.COMPUTE_READ})

@@ -39,6 +39,8 @@ public class VmSetService {
   private final VmSetCommands commands;
   private final JsonBodies bodies;
   private final dev.rota.api.secrets.SecretUse secretUse;
+  private final dev.rota.control.SetPlans setPlans;
+  private final dev.rota.api.plans.Plans plans;
 
   public VmSetService(
       VmSetRepository sets,
@@ -46,7 +48,11 @@ public class VmSetService {
       VmSetCommands commands,
       JsonBodies bodies,
       dev.rota.api.secrets.SecretUse secretUse,
-      dev.rota.store.VmSetVersionRepository versions) {
+      dev.rota.store.VmSetVersionRepository versions,
+      dev.rota.control.SetPlans setPlans,
+      dev.rota.api.plans.Plans plans) {
+    this.setPlans = setPlans;
+    this.plans = plans;
     this.secretUse = secretUse;
     this.versions = versions;
     this.sets = sets;
@@ -148,6 +154,20 @@ public class VmSetService {
         : spread.wireName();
   }
 
+  /** What {@link #create} would do; nothing is written. */
+  public dev.rota.api.plans.PlanView planCreate(VmSetRequest request) {
+    dev.rota.control.SetPlans.SetPlan plan = setPlans.create(request.name(), spec(request));
+    return plans.set(plan, null, view(plan.set()));
+  }
+
+  /** What {@link #replace} would do; nothing is written. */
+  public dev.rota.api.plans.PlanView planReplace(String name, VmSetRequest request) {
+    sameName(name, request);
+    VmSetView was = view(find(name));
+    dev.rota.control.SetPlans.SetPlan plan = setPlans.replace(name, spec(request));
+    return plans.set(plan, was, view(plan.set()));
+  }
+
   public VmSetView create(VmSetRequest request, String by) {
     return view(commands.create(request.name(), spec(request), by));
   }
@@ -168,12 +188,16 @@ public class VmSetService {
    * over its replicas.
    */
   public VmSetView replace(String name, VmSetRequest request, String by) {
+    sameName(name, request);
+    find(name);
+    return view(commands.replace(name, spec(request), by));
+  }
+
+  private static void sameName(String name, VmSetRequest request) {
     if (!name.equals(request.name())) {
       throw Problems.badRequest(
           "name", "must be the set's own name, \"" + name + "\", got \"" + request.name() + "\"");
     }
-    find(name);
-    return view(commands.replace(name, spec(request), by));
   }
 
   /**

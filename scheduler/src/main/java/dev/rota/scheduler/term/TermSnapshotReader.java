@@ -94,10 +94,20 @@ public class TermSnapshotReader {
    * for it.
    */
   public TermSnapshot read(Instant now, Instant observedAt) {
-    return tx.execute(ONE_MOMENT, status -> read(status.getConnection(), now, observedAt));
+    return read(now, observedAt, false);
   }
 
-  private TermSnapshot read(Connection db, Instant now, Instant observedAt) {
+  /**
+   * As {@link #read(Instant, Instant)}; with {@code imagesWanted}, the workers' images are read
+   * whatever the VMs read want (a VM not stored yet may want them).
+   */
+  public TermSnapshot read(Instant now, Instant observedAt, boolean imagesWanted) {
+    return tx.execute(
+        ONE_MOMENT, status -> read(status.getConnection(), now, observedAt, imagesWanted));
+  }
+
+  private TermSnapshot read(
+      Connection db, Instant now, Instant observedAt, boolean imagesWantedAnyway) {
     Map<String, Spread> spreads = new HashMap<>();
     Map<String, SetSnapshot> movable = new HashMap<>();
     for (VmSetRepository.SetShape s : sets.shapes()) {
@@ -108,7 +118,7 @@ public class TermSnapshotReader {
     }
     Map<String, VmSchedulingRow> vmRows = new HashMap<>();
     List<VmSnapshot> vmSnapshots = new ArrayList<>();
-    boolean imageWanted = false;
+    boolean imageWanted = imagesWantedAnyway;
     for (VmSchedulingRow v : reads.vms(db)) {
       vmRows.put(v.name(), v);
       VmSnapshot snapshot = Snapshots.vm(v, now, spreads);
