@@ -44,6 +44,7 @@ ASKED = {
     "workers": ("endpoint", "resources", "labels", "runtimes", "schedulingPaused"),
     "service-accounts": ("roles", "worker"),
     "secrets": ("updatedAt",),
+    "templates": ("spec", "parameters", "description"),
 }
 
 
@@ -206,6 +207,39 @@ def _ensure_secret():
     _http.post(BASE + "/v1/secrets", json={"name": SECRET, "value": "fuzzed"}, headers=headers, timeout=30)
 
 
+SIZE = "fuzz"
+
+
+def _sizes_that_exist(body):
+    """An instance size the cluster does not have is a 400 however well named (a rule of the stored
+    settings): every size a VM names is made one the cluster has."""
+    found = False
+    if isinstance(body, dict):
+        if isinstance(body.get("size"), str) and DNS_LABEL.match(body["size"]):
+            body["size"] = SIZE
+            found = True
+        for field in ("template", "items", "spec"):
+            found = _sizes_that_exist(body.get(field)) or found
+    elif isinstance(body, list):
+        for value in body:
+            found = _sizes_that_exist(value) or found
+    return found
+
+
+def _ensure_size():
+    """The cluster has the fuzzer's size, its other settings kept as they are."""
+    settings = _get("/v1/cluster-settings")
+    sizes = settings.get("instanceSizes") or {}
+    if SIZE in sizes:
+        return
+    sizes[SIZE] = {"cpu": 1}
+    headers = {"Authorization": "Bearer " + TOKEN} if TOKEN else {}
+    _http.put(BASE + "/v1/cluster-settings", headers=headers, timeout=30, json={
+        "schedulerProfile": settings["schedulerProfile"],
+        "defaultMaxRunDuration": settings.get("defaultMaxRunDuration"),
+        "instanceSizes": sizes})
+
+
 DNS_LABEL = re.compile(r"^[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$")
 SET_NAME = re.compile(r"^[a-z0-9]([a-z0-9-]{0,56}[a-z0-9])?$")
 
@@ -239,6 +273,39 @@ def _rollout_bounds(case):
             update["minHealthyTime"] = "5s"
         if isinstance(update.get("progressDeadline"), str):
             update["progressDeadline"] = "10m"
+
+
+TEMPLATE = "fuzz-template"
+
+
+def _refs_to_a_template(body):
+    """A template that does not exist is a 400 however well named, and so are values for parameters
+    a template does not have (rules of the stored data): every VM made of a template is made of the
+    fuzzer's own, which has none, and gives none."""
+    found = False
+    for vm in [body] + list(body.get("items") or []) if isinstance(body, dict) else []:
+        if isinstance(vm, dict) and isinstance(vm.get("fromTemplate"), str) \
+                and DNS_LABEL.match(vm["fromTemplate"]):
+            vm["fromTemplate"] = TEMPLATE
+            if isinstance(vm.get("parameters"), dict):
+                vm["parameters"] = {}
+            found = True
+    return found
+
+
+def _ensure_template():
+    if _get("/v1/templates/" + TEMPLATE) is None:
+        headers = {"Authorization": "Bearer " + TOKEN} if TOKEN else {}
+        _http.post(BASE + "/v1/templates", headers=headers, timeout=30,
+                   json={"name": TEMPLATE, "spec": {"command": ["true"]}})
+
+
+def _dispatch_parameters(case):
+    """A dispatch gives values only for the parameters its template has: none, as far as the fuzzer
+    can know."""
+    if case.path == "/v1/templates/{name}/dispatch" and isinstance(case.body, dict) \
+            and isinstance(case.body.get("parameters"), dict):
+        case.body["parameters"] = {}
 
 
 def _takes_submissions(case):
@@ -277,9 +344,14 @@ def before_call(ctx, case, **kwargs):
     _checks_on_named_ports(case.body)
     _same_set_name(case)
     _rollout_bounds(case)
+    _dispatch_parameters(case)
     _takes_submissions(case)
     if _refs_to_a_secret(case.body):
         _ensure_secret()
+    if _sizes_that_exist(case.body):
+        _ensure_size()
+    if _refs_to_a_template(case.body):
+        _ensure_template()
     if case.method.upper() in WRITES:
         _before[id(case)] = {t: _read(*t) for t in _targets(case)}
 

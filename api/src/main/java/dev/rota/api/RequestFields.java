@@ -48,8 +48,17 @@ public final class RequestFields {
     return OWN.get(record).contains(field) || SHOWN_ONLY.get(record).contains(field);
   }
 
+  /**
+   * The record's fields as JSON spells them: a component's {@code @JsonProperty}, else its name.
+   */
   private static SortedSet<String> names(Class<?> record) {
     return new TreeSet<>(
-        Arrays.stream(record.getRecordComponents()).map(RecordComponent::getName).toList());
+        Arrays.stream(record.getRecordComponents()).map(RequestFields::jsonName).toList());
+  }
+
+  private static String jsonName(RecordComponent c) {
+    com.fasterxml.jackson.annotation.JsonProperty named =
+        c.getAccessor().getAnnotation(com.fasterxml.jackson.annotation.JsonProperty.class);
+    return named == null ? c.getName() : named.value();
   }
 }

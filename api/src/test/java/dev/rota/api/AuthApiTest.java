@@ -89,6 +89,15 @@ class AuthApiTest {
           new Call("DELETE", "/v1/secrets/nobody", null, Set.of("secrets:write")),
           new Call("GET", "/v1/secrets", null, Set.of("secrets:write", "secrets:use")),
           new Call("GET", "/v1/secrets/nobody", null, Set.of("secrets:write", "secrets:use")),
+          new Call(
+              "POST",
+              "/v1/templates",
+              "{\"name\":\"template-%d\",\"spec\":{\"command\":[\"true\"]}}",
+              Set.of("compute:write")),
+          new Call("GET", "/v1/templates", null, Set.of("compute:read")),
+          new Call("GET", "/v1/templates/nobody", null, Set.of("compute:read")),
+          new Call("DELETE", "/v1/templates/nobody", null, Set.of("compute:write")),
+          new Call("POST", "/v1/templates/nobody/dispatch", "{}", Set.of("compute:write")),
           new Call("GET", "/v1/cluster", null, Set.of("compute:read")),
           new Call("GET", "/v1/cluster-settings", null, Set.of("admin:read")),
           new Call(

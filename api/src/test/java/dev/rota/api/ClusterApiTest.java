@@ -21,6 +21,7 @@ class ClusterApiTest {
     Map<String, Object> defaults = new java.util.HashMap<>();
     defaults.put("schedulerProfile", "optimize-utilization");
     defaults.put("defaultMaxRunDuration", null);
+    defaults.put("instanceSizes", Map.of());
     assertEquals(defaults, http.get("/v1/cluster-settings").map());
     Http.Reply put = http.put("/v1/cluster-settings", "{\"schedulerProfile\":\"distribute-load\"}");
     assertEquals(200, put.status(), put.toString());
@@ -77,7 +78,13 @@ class ClusterApiTest {
       assertEquals(400, bad.status());
       assertTrue(bad.detail().contains("defaultMaxRunDuration"), bad.detail());
       assertEquals(
-          Map.of("schedulerProfile", "optimize-utilization", "defaultMaxRunDuration", "2h"),
+          Map.of(
+              "schedulerProfile",
+              "optimize-utilization",
+              "defaultMaxRunDuration",
+              "2h",
+              "instanceSizes",
+              Map.of()),
           http.get("/v1/cluster-settings").map(),
           "a refused change changes nothing");
     } finally {

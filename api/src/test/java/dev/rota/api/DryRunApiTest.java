@@ -154,6 +154,10 @@ class DryRunApiTest {
     assertEquals(
         400, http.post("/v1/vms?dryRun=maybe", "{\"name\":\"x\",\"command\":[\"true\"]}").status());
     assertEquals(409, http.post("/v1/vm-sets?dryRun=true", set("dr", 1, "100")).status());
+    Http.Reply misspelt =
+        http.post("/v1/vms?dryrun=true", "{\"name\":\"solo\",\"command\":[\"true\"]}");
+    assertEquals(400, misspelt.status(), "a parameter the call does not take does nothing");
+    assertEquals("dryrun: is not a parameter of this call; it takes [dryRun]", misspelt.detail());
     assertEquals(404, http.put("/v1/vm-sets/nope?dryRun=true", set("nope", 1, "100")).status());
     assertEquals(before, database(), "a dry run writes nothing");
 

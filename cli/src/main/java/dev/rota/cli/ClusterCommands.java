@@ -44,10 +44,17 @@ final class ClusterCommands extends Noun {
               paramLabel = "DURATION|none",
               description =
                   "the lease VMs and sets submitted without --max-run get from now on (8h, 7d), or none")
-          String defaultMaxRun) {
-    if (profile == null && defaultMaxRun == null) {
+          String defaultMaxRun,
+      @Option(
+              names = "--instance-size",
+              paramLabel = "NAME=CPUS,MEMORY|NAME=none",
+              description =
+                  "an instance size VMs may name (--size): small=1,1Gi; small=none removes it"
+                      + " (repeatable)")
+          Map<String, String> sizes) {
+    if (profile == null && defaultMaxRun == null && sizes == null) {
       throw new CommandLine.ParameterException(
-          spec.commandLine(), "give --profile, --default-max-run or both");
+          spec.commandLine(), "give --profile, --default-max-run or --instance-size");
     }
     ApiClient api = root.api();
     Map<String, Object> settings = new java.util.LinkedHashMap<>();
@@ -62,6 +69,29 @@ final class ClusterCommands extends Noun {
           defaultMaxRun.equals("none")
               ? null
               : Waiter.inApi(Waiter.parse("--default-max-run", defaultMaxRun)));
+    }
+    if (sizes != null) {
+      Map<String, Object> all = new java.util.TreeMap<>();
+      current
+          .path("instanceSizes")
+          .fields()
+          .forEachRemaining(f -> all.put(f.getKey(), f.getValue()));
+      sizes.forEach(
+          (name, written) -> {
+            if (written.equals("none")) {
+              all.remove(name);
+              return;
+            }
+            String[] parts = written.split(",");
+            if (parts.length != 2 || !parts[0].strip().matches("[0-9]{1,9}")) {
+              throw new CommandLine.ParameterException(
+                  spec.commandLine(),
+                  "--instance-size " + name + "=" + written + ": give CPUS,MEMORY, as small=1,1Gi");
+            }
+            all.put(
+                name, Map.of("cpu", Long.parseLong(parts[0].strip()), "memory", parts[1].strip()));
+          });
+      settings.put("instanceSizes", all);
     }
     root.output().value(api.put("/v1/cluster-settings", settings));
     return ExitCodes.OK;

@@ -34,6 +34,7 @@ import picocli.CommandLine.ScopeType;
       ClusterCommands.class,
       AccountCommands.class,
       SecretCommands.class,
+      TemplateCommands.class,
       VolumeCommands.class,
       ContextCommands.class,
       ApplyCommand.class,

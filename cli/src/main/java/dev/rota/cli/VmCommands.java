@@ -168,6 +168,21 @@ final class VmCommands extends Noun {
                 + " its spec; --user-data FILE is written into its running guest (qemu)")
     String fromPool;
 
+    @Option(
+        names = "--from-template",
+        paramLabel = "TEMPLATE",
+        description =
+            "make it of this template (rota template list): its spec, with --param values")
+    String fromTemplate;
+
+    @Option(
+        names = "--param",
+        paramLabel = "NAME=VALUE",
+        description =
+            "a value for one of the template's parameters: a whole number, true or false, a JSON"
+                + " list, or else a string (repeatable)")
+    Map<String, String> params = new java.util.LinkedHashMap<>();
+
     @Parameters(
         index = "1..*",
         paramLabel = "COMMAND",
@@ -194,12 +209,25 @@ final class VmCommands extends Noun {
             ExitCodes.USAGE,
             "a VM from a pool takes a NAME and no command: rota vm create NAME --from-pool POOL");
       }
+      if (fromTemplate != null && (command != null || name == null || fromPool != null)) {
+        throw new CliException(
+            ExitCodes.USAGE,
+            "a VM of a template takes a NAME and no command: rota vm create NAME --from-template"
+                + " TEMPLATE [--param NAME=VALUE]...");
+      }
       // A claim sends what the flags say too: --user-data is the guest's, and the API names any
-      // other as not taken with a pool.
+      // other as not taken with a pool (or a template).
       ObjectNode body =
           fromPool != null
               ? spec.spec(vm.root.json, System.in, null, null).put("fromPool", fromPool)
-              : spec.spec(vm.root.json, System.in, command, vm.root.api().context().sshKey());
+              : fromTemplate != null
+                  ? spec.spec(vm.root.json, System.in, null, null)
+                  : spec.spec(vm.root.json, System.in, command, vm.root.api().context().sshKey());
+      if (fromTemplate != null) {
+        body.put("fromTemplate", fromTemplate);
+        ObjectNode values = body.putObject("parameters");
+        params.forEach((k, v) -> values.set(k, TemplateCommands.value(vm.root.json, v)));
+      }
       if (name != null) {
         body.put("name", name);
       }

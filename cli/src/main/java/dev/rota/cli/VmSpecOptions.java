@@ -81,6 +81,14 @@ final class VmSpecOptions {
   Long cpu;
 
   @Option(
+      names = "--size",
+      paramLabel = "SIZE",
+      description =
+          "an instance size the cluster names (rota cluster settings): its CPUs and memory, but for"
+              + " those --cpu and --memory give")
+  String size;
+
+  @Option(
       names = "--memory",
       paramLabel = "SIZE",
       description = "memory to reserve: MiB, or with a unit such as 512Mi or 2Gi (default 512Mi)")
@@ -268,6 +276,9 @@ final class VmSpecOptions {
       if (!keys.isEmpty()) {
         keys.forEach(guest.putArray("sshKeys")::add);
       }
+    }
+    if (size != null) {
+      spec.put("size", size);
     }
     if (cpu != null || memory != null) {
       ObjectNode resources =

@@ -180,6 +180,67 @@ class RotaCliTest {
   }
 
   @Test
+  void instanceSizesAreSetOneByOneAndTemplatesMakeVms() throws Exception {
+    api.on(
+        "GET /v1/cluster-settings",
+        StandInApi.Reply.json(
+            200,
+            "{\"schedulerProfile\":\"distribute-load\",\"defaultMaxRunDuration\":null,"
+                + "\"instanceSizes\":{\"small\":{\"cpu\":1,\"memory\":1024}}}"));
+    api.on("PUT /v1/cluster-settings", StandInApi.Reply.json(200, "{}"));
+    Result sized = run("cluster", "set", "--instance-size", "large=8,16Gi");
+    assertEquals(0, sized.code(), sized.err());
+    assertEquals(
+        json.readTree(
+            "{\"small\":{\"cpu\":1,\"memory\":1024},\"large\":{\"cpu\":8,\"memory\":\"16Gi\"}}"),
+        json.readTree(api.last().body()).get("instanceSizes"),
+        "the new size beside those there");
+
+    Path file =
+        Files.writeString(
+            home.resolve("runner.yaml"),
+            "name: runner\nspec: {command: [sleep, 60]}\n"
+                + "parameters:\n- {name: cpus, type: integer, field: resources.cpu, default: 2}\n");
+    String shown =
+        "{\"name\":\"runner\",\"spec\":{\"command\":[\"sleep\",\"60\"]},"
+            + "\"parameters\":[{\"name\":\"cpus\",\"default\":2},{\"name\":\"branch\",\"default\":null}],"
+            + "\"updatedAt\":\"2026-12-01T10:00:00Z\"}";
+    api.on("POST /v1/templates", StandInApi.Reply.json(201, shown));
+    Result created = run("template", "create", "-f", file.toString());
+    assertEquals(0, created.code(), created.err());
+    assertTrue(
+        created.out().lines().toList().get(1).matches("runner +cpus\\?,branch +sleep 60 +.*"),
+        created.out());
+    assertEquals("runner", json.readTree(api.last().body()).get("name").asText());
+
+    api.on("POST /v1/vms", StandInApi.Reply.json(201, vm("job", "pending", null, 0, null)));
+    Result vm =
+        run(
+            "vm",
+            "create",
+            "job",
+            "--from-template",
+            "runner",
+            "--param",
+            "cpus=4",
+            "--param",
+            "branch=main",
+            "--param",
+            "run=[\"true\"]",
+            "--size",
+            "small");
+    assertEquals(0, vm.code(), vm.err());
+    assertEquals(
+        json.readTree(
+            "{\"size\":\"small\",\"fromTemplate\":\"runner\",\"name\":\"job\",\"parameters\":"
+                + "{\"cpus\":4,\"branch\":\"main\",\"run\":[\"true\"]}}"),
+        json.readTree(api.last().body()),
+        "values as JSON where they read as JSON, else strings");
+    Result withCommand = run("vm", "create", "job", "--from-template", "runner", "--", "true");
+    assertEquals(ExitCodes.USAGE, withCommand.code());
+  }
+
+  @Test
   void memoryWithAUnitGoesAsWrittenForTheApiToRead() throws Exception {
     api.on(
         "POST /v1/vms",

@@ -39,13 +39,15 @@ public class ClusterCommands {
    * maxRunDuration} get (null: none; VMs already submitted keep theirs), together. A new profile
    * wakes the scheduler, whose next term places by it.
    */
-  public void setSettings(String profile, Integer defaultMaxRunSeconds) {
+  public void setSettings(String profile, Integer defaultMaxRunSeconds, String instanceSizes) {
     boolean profileChanged =
         Conflicts.retry(
             () -> {
               ClusterSettingsRow row = current();
               ClusterSettingsRow next =
-                  row.withProfile(profile).withDefaultMaxRun(defaultMaxRunSeconds);
+                  row.withProfile(profile)
+                      .withDefaultMaxRun(defaultMaxRunSeconds)
+                      .withInstanceSizes(instanceSizes);
               if (next.equals(row)) {
                 return false;
               }

@@ -14,6 +14,8 @@ import java.time.Instant;
  * @param rejectSubmissions new VMs and VM sets refused (503) while set
  * @param pauseReason what the operator said of either, shown to users; null when neither is set
  * @param pausedAt since when either is set, or null
+ * @param instanceSizes the sizes a VM may name, as JSON: {@code {"small": {"cpu": 1, "memory":
+ *     1024}}}; null for none
  */
 @MappedEntity("cluster_settings")
 public record ClusterSettingsRow(
@@ -24,7 +26,8 @@ public record ClusterSettingsRow(
     @Nullable String pauseReason,
     @Nullable Instant pausedAt,
     @Nullable Integer defaultMaxRunSeconds,
-    @Version long version) {
+    @Version long version,
+    @Nullable String instanceSizes) {
   public static final String ID = "default";
 
   public ClusterSettingsRow withProfile(String profile) {
@@ -36,7 +39,8 @@ public record ClusterSettingsRow(
         pauseReason,
         pausedAt,
         defaultMaxRunSeconds,
-        version);
+        version,
+        instanceSizes);
   }
 
   /** With the lease VMs submitted without one get; null for none. */
@@ -49,7 +53,22 @@ public record ClusterSettingsRow(
         pauseReason,
         pausedAt,
         seconds,
-        version);
+        version,
+        instanceSizes);
+  }
+
+  /** With the instance sizes VMs may name (JSON), or null for none. */
+  public ClusterSettingsRow withInstanceSizes(String sizes) {
+    return new ClusterSettingsRow(
+        id,
+        schedulerProfile,
+        schedulingPaused,
+        rejectSubmissions,
+        pauseReason,
+        pausedAt,
+        defaultMaxRunSeconds,
+        version,
+        sizes);
   }
 
   /** Paused, or not, as asked: the reason and the time kept while either holds. */
@@ -64,6 +83,7 @@ public record ClusterSettingsRow(
         any ? reason : null,
         any ? (pausedAt != null && (schedulingPaused || rejectSubmissions) ? pausedAt : now) : null,
         defaultMaxRunSeconds,
-        version);
+        version,
+        instanceSizes);
   }
 }

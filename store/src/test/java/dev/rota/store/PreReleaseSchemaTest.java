@@ -66,7 +66,8 @@ class PreReleaseSchemaTest {
                 "15 Vm deletion asked",
                 "16 Set versions",
                 "17 Set rollout progress",
-                "18 Set canaries"))
+                "18 Set canaries",
+                "19 Templates"))
         .toList();
   }
 

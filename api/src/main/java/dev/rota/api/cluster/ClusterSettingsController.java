@@ -5,6 +5,7 @@ import dev.rota.api.JsonBodies;
 import dev.rota.api.auth.RequiresRole;
 import dev.rota.api.auth.Role;
 import dev.rota.api.problem.ProblemAnswers;
+import dev.rota.api.templates.VmExpansion;
 import dev.rota.control.ClusterCommands;
 import io.micronaut.core.annotation.Nullable;
 import io.micronaut.http.annotation.Body;
@@ -26,10 +27,26 @@ import io.swagger.v3.oas.annotations.tags.Tag;
 public class ClusterSettingsController {
   private final ClusterCommands cluster;
   private final JsonBodies bodies;
+  private final VmExpansion expansion;
+  private final io.micronaut.json.JsonMapper json;
 
-  public ClusterSettingsController(ClusterCommands cluster, JsonBodies bodies) {
+  public ClusterSettingsController(
+      ClusterCommands cluster,
+      JsonBodies bodies,
+      VmExpansion expansion,
+      io.micronaut.json.JsonMapper json) {
     this.cluster = cluster;
     this.bodies = bodies;
+    this.expansion = expansion;
+    this.json = json;
+  }
+
+  private String written(Object value) {
+    try {
+      return json.writeValueAsString(value);
+    } catch (java.io.IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    }
   }
 
   @RequiresRole({Role.ADMIN_READ})
@@ -38,7 +55,7 @@ public class ClusterSettingsController {
   public ClusterSettingsView get() {
     dev.rota.store.ClusterSettingsRow row = cluster.current();
     return new ClusterSettingsView(
-        row.schedulerProfile(), Durations.of(row.defaultMaxRunSeconds()));
+        row.schedulerProfile(), Durations.of(row.defaultMaxRunSeconds()), expansion.sizes());
   }
 
   @RequiresRole({Role.ADMIN_WRITE})
@@ -48,16 +65,21 @@ public class ClusterSettingsController {
       content = @Content(schema = @Schema(implementation = ClusterSettingsRequest.class)))
   @Operation(
       operationId = "putClusterSettings",
-      summary = "Set the scheduling profile and the default lease")
+      summary = "Set the scheduling profile, the default lease and the instance sizes")
   @ProblemAnswers.Invalid
   @ProblemAnswers.Conflicting
   public ClusterSettingsView put(@Body @Nullable String raw) {
     ClusterSettingsRequest body = bodies.read(raw, ClusterSettingsRequest.class);
+    String sizes =
+        body.instanceSizes() == null || body.instanceSizes().isEmpty()
+            ? null
+            : written(VmExpansion.checkedSizes(body.instanceSizes()));
     cluster.setSettings(
         body.schedulerProfile(),
         body.defaultMaxRunDuration() == null
             ? null
-            : Durations.seconds("defaultMaxRunDuration", body.defaultMaxRunDuration(), false));
+            : Durations.seconds("defaultMaxRunDuration", body.defaultMaxRunDuration(), false),
+        sizes);
     return get();
   }
 }

@@ -11,9 +11,12 @@ import io.micronaut.serde.annotation.Serdeable;
  *     distribute-load}
  * @param defaultMaxRunDuration the lease a VM or set submitted without {@code maxRunDuration} gets;
  *     null for none
+ * @param instanceSizes the sizes a VM may name, each its resources (memory in MiB)
  */
 // Every field of the API's resources is present, null or empty included.
 @JsonInclude(JsonInclude.Include.ALWAYS)
 @Serdeable
 public record ClusterSettingsView(
-    String schedulerProfile, @Nullable String defaultMaxRunDuration) {}
+    String schedulerProfile,
+    @Nullable String defaultMaxRunDuration,
+    java.util.Map<String, java.util.Map<String, Long>> instanceSizes) {}

@@ -48,7 +48,9 @@ final class ClosedBodies {
           dev.rota.api.cluster.ClusterSettingsRequest.class,
           dev.rota.api.cluster.ClusterPatch.class,
           dev.rota.api.volumes.VolumeRequest.class,
-          dev.rota.api.vms.SnapshotRequest.class);
+          dev.rota.api.vms.SnapshotRequest.class,
+          dev.rota.api.templates.TemplateRequest.class,
+          dev.rota.api.templates.DispatchRequest.class);
 
   private static final String SHOWN = "shown by the API; taken back and ignored";
 

@@ -467,6 +467,7 @@ public class VmController {
               + " inPlace=true the guest is paused where it runs instead (status paused): its"
               + " QEMU, memory and room on its worker are kept, any qemu VM but a set's replica can"
               + " be, and a start runs it on at once.")
+  @ProblemAnswers.Invalid
   @ProblemAnswers.Missing
   @ProblemAnswers.Conflicting
   @ApiResponse(

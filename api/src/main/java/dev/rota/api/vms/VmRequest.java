@@ -82,7 +82,47 @@ public record VmRequest(
         @Pattern(regexp = "^(live|restart)$", message = "must be one of \"live\", \"restart\"")
         String migration,
     @Nullable @Pattern(regexp = VmRequest.POOL_NAME, message = "must be the name of a pool")
-        String fromPool) {
+        String fromPool,
+    @Nullable @Pattern(regexp = Names.DNS_LABEL, message = "must be the name of a template")
+        String fromTemplate,
+    @Nullable @Size(max = 32) Map<String, Object> parameters,
+    @Nullable @Pattern(regexp = Names.DNS_LABEL, message = "must be the name of an instance size")
+        String size) {
+  /**
+   * This request with {@code resources}: what it gives, over its instance size's (a 30-field record
+   * is copied here, once).
+   */
+  public VmRequest withResources(Map<String, Object> given) {
+    return new VmRequest(
+        name,
+        runtime,
+        image,
+        command,
+        env,
+        given,
+        labels,
+        restartPolicy,
+        maxRestarts,
+        restartWindow,
+        ttlAfterFinished,
+        guest,
+        disconnect,
+        ports,
+        network,
+        isolation,
+        readiness,
+        liveness,
+        maxRunDuration,
+        onExpiry,
+        disk,
+        volumes,
+        migration,
+        fromPool,
+        fromTemplate,
+        parameters,
+        null);
+  }
+
   /** A pool's name: a DNS label short enough for its replicas' ever-growing ordinals. */
   public static final String POOL_NAME = "^[a-z0-9]([a-z0-9-]{0,48}[a-z0-9])?$";
 

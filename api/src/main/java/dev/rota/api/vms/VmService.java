@@ -41,6 +41,7 @@ public class VmService {
   private final VmEndpoints endpoints;
   private final WorkflowLinks links;
   private final dev.rota.control.PoolClaims claims;
+  private final dev.rota.api.templates.VmExpansion expansion;
 
   public VmService(
       VmRepository vms,
@@ -50,7 +51,9 @@ public class VmService {
       VmEndpoints endpoints,
       WorkflowLinks links,
       dev.rota.api.secrets.SecretUse secretUse,
-      dev.rota.control.PoolClaims claims) {
+      dev.rota.control.PoolClaims claims,
+      dev.rota.api.templates.VmExpansion expansion) {
+    this.expansion = expansion;
     this.claims = claims;
     this.secretUse = secretUse;
     this.links = links;
@@ -149,7 +152,7 @@ public class VmService {
 
   /** {@link #spec(VmRequest, String)}, its secrets ones the caller may use. */
   private VmTemplate checked(VmRequest request, String field) {
-    VmTemplate spec = spec(request, field);
+    VmTemplate spec = spec(expansion.expand(request, field), field);
     secretUse.check(spec.secrets(), field);
     return spec;
   }

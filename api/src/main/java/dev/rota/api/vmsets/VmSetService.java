@@ -41,6 +41,7 @@ public class VmSetService {
   private final dev.rota.api.secrets.SecretUse secretUse;
   private final dev.rota.control.SetPlans setPlans;
   private final dev.rota.api.plans.Plans plans;
+  private final dev.rota.api.templates.VmExpansion expansion;
 
   public VmSetService(
       VmSetRepository sets,
@@ -50,7 +51,9 @@ public class VmSetService {
       dev.rota.api.secrets.SecretUse secretUse,
       dev.rota.store.VmSetVersionRepository versions,
       dev.rota.control.SetPlans setPlans,
-      dev.rota.api.plans.Plans plans) {
+      dev.rota.api.plans.Plans plans,
+      dev.rota.api.templates.VmExpansion expansion) {
+    this.expansion = expansion;
     this.setPlans = setPlans;
     this.plans = plans;
     this.secretUse = secretUse;
@@ -122,6 +125,12 @@ public class VmSetService {
     if (vm.fromPool() != null) {
       throw Problems.badRequest("template.fromPool", "is for claiming one VM, not a template");
     }
+    if (vm.fromTemplate() != null || vm.parameters() != null) {
+      throw Problems.badRequest(
+          vm.fromTemplate() != null ? "template.fromTemplate" : "template.parameters",
+          "a set's template is a spec of its own: give the VM template's spec (rota template get)");
+    }
+    vm = expansion.expand(vm, "template.");
     // A replica restarts unless the template says otherwise, so that the set heals (a
     // ReplicaSet's pods do alike).
     VmTemplate replica = VmService.spec(vm, "template.", RestartPolicy.ALWAYS);

@@ -203,7 +203,23 @@ class SetRuleTest {
    */
   @Test
   void overRandomTimingsTheBoundsHoldAtEveryInstantAndEveryRolloutEnds() {
-    Random random = new Random(7);
+    rollOut(new Random(7), false);
+  }
+
+  /**
+   * The same rollouts with what happens around them: a replica's worker drained or lost now and
+   * then (it stops being available, and is ready again elsewhere later), and a host that dies in
+   * the middle of a pass (only some of the pass's decisions carried out, the next pass deciding
+   * from the rows alone). No more than {@code wanted + maxSurge} replicas ever, no pass removes an
+   * available replica below {@code wanted - maxUnavailable} available, and every rollout ends.
+   */
+  @Test
+  void aRolloutThroughDrainsAndHostsKilledMidPassKeepsItsBoundsAndEnds() {
+    rollOut(new Random(11), true);
+  }
+
+  /** 500 random rollouts; with {@code disrupted}, through drains and hosts killed mid-pass. */
+  private static void rollOut(Random random, boolean disrupted) {
     for (int run = 0; run < 500; run++) {
       int wanted = 1 + random.nextInt(8);
       int unavailable = random.nextInt(3);
@@ -223,6 +239,13 @@ class SetRuleTest {
       while (true) {
         final Instant at = now;
         set.values().removeIf(r -> r[2] <= at.getEpochSecond());
+        if (disrupted && random.nextInt(4) == 0 && !set.isEmpty()) {
+          // A drain or a lost worker: one replica starts again elsewhere, ready some time later.
+          long[] moved = set.values().stream().skip(random.nextInt(set.size())).findFirst().get();
+          if (moved[2] == Long.MAX_VALUE) {
+            moved[1] = at.getEpochSecond() + 1 + random.nextInt(20);
+          }
+        }
         List<Replica> seen = new ArrayList<>();
         set.forEach(
             (ordinal, r) ->
@@ -234,20 +257,43 @@ class SetRuleTest {
                         r[1] <= at.getEpochSecond() ? Instant.ofEpochSecond(r[1]) : null)));
         long available = seen.stream().filter(r -> r.availableAt(at, 2, HEALTHY)).count();
         assertTrue(set.size() <= wanted + surge, where + ": " + set.size() + " exist");
-        assertTrue(available >= wanted - unavailable, where + ": " + available + " available");
+        if (!disrupted) {
+          assertTrue(available >= wanted - unavailable, where + ": " + available + " available");
+        }
         Plan plan = SetRule.plan(wanted, 2, seen, policy, at);
+        long removedAvailable =
+            seen.stream()
+                .filter(r -> plan.remove().contains(r.ordinal()))
+                .filter(r -> r.availableAt(at, 2, HEALTHY))
+                .count();
+        assertTrue(
+            removedAvailable == 0 || available - removedAvailable >= wanted - unavailable,
+            where
+                + ": a pass took "
+                + available
+                + " available to "
+                + (available - removedAvailable));
         if (plan.settled(seen)) {
           assertEquals(wanted, set.size(), where);
           assertTrue(set.values().stream().allMatch(r -> r[0] == 2), where);
           break;
         }
+        // A host killed mid-pass carries out only the first of its decisions.
+        int decisions = plan.remove().size() + plan.make().size();
+        int budget =
+            disrupted && random.nextInt(5) == 0 ? random.nextInt(decisions + 1) : decisions;
+        int carried = 0;
         for (int ordinal : plan.remove()) {
-          set.get(ordinal)[2] = at.getEpochSecond() + random.nextInt(20);
+          if (carried++ < budget) {
+            set.get(ordinal)[2] = at.getEpochSecond() + random.nextInt(20);
+          }
         }
         for (int ordinal : plan.make()) {
-          set.put(
-              ordinal,
-              new long[] {2, at.getEpochSecond() + 1 + random.nextInt(30), Long.MAX_VALUE});
+          if (carried++ < budget) {
+            set.put(
+                ordinal,
+                new long[] {2, at.getEpochSecond() + 1 + random.nextInt(30), Long.MAX_VALUE});
+          }
         }
         now = now.plusSeconds(1 + random.nextInt(5));
         assertTrue(++passes < 10_000, where + ": the rollout never ends");
