@@ -7,8 +7,6 @@ import dev.rota.scheduler.term.PlacementPreview;
 import dev.rota.store.VmRepository;
 import dev.rota.store.VmRow;
 import dev.rota.store.VmSetRow;
-import dev.rota.store.VmSetVersionRepository;
-import dev.rota.store.VmSetVersionRow;
 import jakarta.inject.Singleton;
 import java.time.Clock;
 import java.time.Instant;
@@ -29,7 +27,6 @@ public class SetPlans {
   private final VmSetCommands commands;
   private final VmRepository vms;
   private final dev.rota.store.VmSetRepository sets;
-  private final VmSetVersionRepository versions;
   private final SetVersions setVersions;
   private final AskedDeletions asked;
   private final PlacementPreview preview;
@@ -39,7 +36,6 @@ public class SetPlans {
       VmSetCommands commands,
       VmRepository vms,
       dev.rota.store.VmSetRepository sets,
-      VmSetVersionRepository versions,
       SetVersions setVersions,
       AskedDeletions asked,
       PlacementPreview preview,
@@ -47,7 +43,6 @@ public class SetPlans {
     this.commands = commands;
     this.vms = vms;
     this.sets = sets;
-    this.versions = versions;
     this.setVersions = setVersions;
     this.asked = asked;
     this.preview = preview;
@@ -91,10 +86,7 @@ public class SetPlans {
     Instant failuresSince = null;
     if (set.templateVersion() != was) {
       // A new version: those of an earlier one with its template are of it ({@link SetVersions}).
-      versions.newestOf(name, Integer.MAX_VALUE).stream()
-          .filter(v -> v.template().equals(set.template()))
-          .map(VmSetVersionRow::version)
-          .forEach(current::add);
+      current.addAll(setVersions.withTemplateOf(set));
     } else if (set.templateVersion() != set.rollout().stableVersion()) {
       failuresSince = setVersions.since(set);
     }

@@ -86,20 +86,33 @@ public class SetVersions {
    * like any other); {@link NotFound} when it never had that version.
    */
   public VmSetRow revert(String name, int version, String by) {
+    return revert(name, version, by, false);
+  }
+
+  /**
+   * As {@link #revert(String, int, String)}; with {@code promoted}, its rollout waits for no
+   * canaries, in the same write (going back to what ran well).
+   */
+  public VmSetRow revert(String name, int version, String by, boolean promoted) {
     VmSetVersionRow back =
         versions
             .find(name, version)
             .orElseThrow(() -> new NotFound("version " + version + " of VM set", name));
     return change(
         name,
-        set ->
-            set.respecified(
-                set.replicas(),
-                back.template(),
-                set.spread(),
-                set.maxUnavailable(),
-                set.update(),
-                clock.instant()),
+        set -> {
+          VmSetRow next =
+              set.respecified(
+                  set.replicas(),
+                  back.template(),
+                  set.spread(),
+                  set.maxUnavailable(),
+                  set.update(),
+                  clock.instant());
+          return promoted && next.templateVersion() != set.templateVersion()
+              ? next.withCanariesPromoted()
+              : next;
+        },
         by);
   }
 
@@ -119,15 +132,19 @@ public class SetVersions {
    * going back to a template replaces only the replicas that have another.
    */
   private void adoptSameTemplate(VmSetRow set) {
-    java.util.List<Integer> same =
-        versions.newestOf(set.name(), Integer.MAX_VALUE).stream()
-            .filter(v -> v.version() != set.templateVersion())
-            .filter(v -> v.template().equals(set.template()))
-            .map(VmSetVersionRow::version)
-            .toList();
+    java.util.List<Integer> same = withTemplateOf(set);
     if (!same.isEmpty()) {
       vms.adoptSetVersion(set.name(), same, set.templateVersion());
     }
+  }
+
+  /** The set's stored versions other than its current one whose template is its template. */
+  java.util.List<Integer> withTemplateOf(VmSetRow set) {
+    return versions.newestOf(set.name(), Integer.MAX_VALUE).stream()
+        .filter(v -> v.version() != set.templateVersion())
+        .filter(v -> v.template().equals(set.template()))
+        .map(VmSetVersionRow::version)
+        .toList();
   }
 
   private void keep(VmSetRow set, String by) {

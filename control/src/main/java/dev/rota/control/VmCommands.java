@@ -57,7 +57,7 @@ public class VmCommands {
       saved = submissions.submit(row, WAITING);
     } catch (RuntimeException e) {
       if (Sql.isUniqueViolation(e)) {
-        throw new Refused("VM '" + row.name() + "' already exists");
+        throw taken(row.name());
       }
       throw e;
     }
@@ -81,7 +81,7 @@ public class VmCommands {
     gate.check("VM '" + asked.name() + "'");
     VmRow row = asked.withSpec(gate.withDefaults(asked.spec()));
     if (vms.findById(row.name()).isPresent()) {
-      throw new Refused("VM '" + row.name() + "' already exists");
+      throw taken(row.name());
     }
     return new VmPlan(
         row, preview.place(List.of(row), dev.rota.core.model.Spread.NONE).get(row.name()));
@@ -167,5 +167,9 @@ public class VmCommands {
 
   private VmRow find(String name) {
     return vms.findById(name).orElseThrow(() -> new NotFound("VM", name));
+  }
+
+  private static Refused taken(String name) {
+    return new Refused("VM '" + name + "' already exists");
   }
 }

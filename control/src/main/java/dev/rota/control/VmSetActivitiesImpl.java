@@ -250,7 +250,7 @@ public class VmSetActivitiesImpl implements VmSetActivities {
               + String.join(
                   ", ",
                   plan.failed().stream().map(o -> VmSetRow.replicaName(set.name(), o)).toList())
-              + (plan.failed().size() == 1 ? " failed" : " failed"));
+              + " failed");
     }
     if (set.rollout().paused()) {
       return RolloutWatch.held(
@@ -315,14 +315,13 @@ public class VmSetActivitiesImpl implements VmSetActivities {
     if (!set.update().autoRevert()) {
       return new RolloutWatch(why, false, false);
     }
-    VmSetRow back = versions.revert(set.name(), stable, "rota (auto-revert)");
+    // Going back to what ran well waits for no canaries.
+    VmSetRow back = versions.revert(set.name(), stable, "rota (auto-revert)", true);
     if (back.templateVersion() == version) {
       // Its template is the stable version's already (a revert that stalled): nothing to go back
       // to.
       return new RolloutWatch(why, false, false);
     }
-    // Going back to what ran well waits for no canaries.
-    sets.promote(set.name(), back.templateVersion(), clock.instant());
     log.info(
         "set {}: {}; reverted to version {} as version {}",
         set.name(),

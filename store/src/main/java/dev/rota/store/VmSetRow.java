@@ -147,6 +147,32 @@ public record VmSetRow(
         same ? rollout : rollout.begun(now));
   }
 
+  /** The same set, its rollout's canaries promoted: the rollout goes on to every replica. */
+  public VmSetRow withCanariesPromoted() {
+    return new VmSetRow(
+        name,
+        seq,
+        replicas,
+        template,
+        spread,
+        maxUnavailable,
+        deleting,
+        message,
+        createdAt,
+        version,
+        poolMax,
+        nextOrdinal,
+        poolStandby,
+        templateVersion,
+        update,
+        new SetRollout(
+            rollout.stableVersion(),
+            rollout.available(),
+            rollout.progressAt(),
+            true,
+            rollout.paused()));
+  }
+
   /** The same set with how it rolls out a new template. */
   public VmSetRow withUpdate(SetUpdate newUpdate) {
     // The same template: no rollout begins, so the time given is never read.

@@ -28,25 +28,12 @@ public class ClusterSettingsController {
   private final ClusterCommands cluster;
   private final JsonBodies bodies;
   private final VmExpansion expansion;
-  private final io.micronaut.json.JsonMapper json;
 
   public ClusterSettingsController(
-      ClusterCommands cluster,
-      JsonBodies bodies,
-      VmExpansion expansion,
-      io.micronaut.json.JsonMapper json) {
+      ClusterCommands cluster, JsonBodies bodies, VmExpansion expansion) {
     this.cluster = cluster;
     this.bodies = bodies;
     this.expansion = expansion;
-    this.json = json;
-  }
-
-  private String written(Object value) {
-    try {
-      return json.writeValueAsString(value);
-    } catch (java.io.IOException e) {
-      throw new java.io.UncheckedIOException(e);
-    }
   }
 
   @RequiresRole({Role.ADMIN_READ})
@@ -70,10 +57,7 @@ public class ClusterSettingsController {
   @ProblemAnswers.Conflicting
   public ClusterSettingsView put(@Body @Nullable String raw) {
     ClusterSettingsRequest body = bodies.read(raw, ClusterSettingsRequest.class);
-    String sizes =
-        body.instanceSizes() == null || body.instanceSizes().isEmpty()
-            ? null
-            : written(VmExpansion.checkedSizes(body.instanceSizes()));
+    String sizes = expansion.storedSizes(body.instanceSizes());
     cluster.setSettings(
         body.schedulerProfile(),
         body.defaultMaxRunDuration() == null

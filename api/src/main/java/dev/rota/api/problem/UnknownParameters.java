@@ -40,6 +40,9 @@ public class UnknownParameters implements Ordered {
   @RequestFilter
   @Nullable
   public HttpResponse<?> check(HttpRequest<?> request) {
+    if (request.getParameters().isEmpty()) {
+      return null; // most calls: nothing to look up
+    }
     if (!(RouteAttributes.getRouteMatch(request).orElse(null)
             instanceof MethodBasedRouteMatch<?, ?> route)
         || route.hasStereotype(ServerWebSocket.class)

@@ -34,7 +34,6 @@ import io.swagger.v3.oas.annotations.responses.ApiResponse;
 import io.swagger.v3.oas.annotations.tags.Tag;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.lang.reflect.RecordComponent;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.HashSet;
@@ -265,10 +264,7 @@ public class TemplateController {
             "spec." + field, "is not part of a template: each VM made of it gives its own");
       }
     }
-    Set<String> vmFields = new HashSet<>();
-    for (RecordComponent c : VmRequest.class.getRecordComponents()) {
-      vmFields.add(c.getName());
-    }
+    Set<String> vmFields = new HashSet<>(dev.rota.api.RequestFields.own(VmRequest.class));
     vmFields.removeAll(NOT_IN_SPEC);
     Map<String, Object> spec = new LinkedHashMap<>(request.spec());
     List<TemplateRequest.Parameter> parameters =

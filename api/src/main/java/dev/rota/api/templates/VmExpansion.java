@@ -143,8 +143,22 @@ public class VmExpansion {
     return read(stored, Argument.mapOf(Argument.STRING, Argument.mapOf(String.class, Long.class)));
   }
 
+  /**
+   * The sizes as given, checked, as they are stored (read back by {@link #sizes}); null for none.
+   */
+  public String storedSizes(Map<String, Map<String, Object>> given) {
+    if (given == null || given.isEmpty()) {
+      return null;
+    }
+    try {
+      return json.writeValueAsString(checkedSizes(given));
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
   /** The sizes as given, checked: each a set of resources, memory written in MiB or with a unit. */
-  public static Map<String, Map<String, Long>> checkedSizes(
+  private static Map<String, Map<String, Long>> checkedSizes(
       Map<String, Map<String, Object>> given) {
     Map<String, Map<String, Long>> sizes = new TreeMap<>();
     given.forEach(
