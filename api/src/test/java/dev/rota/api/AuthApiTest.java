@@ -98,6 +98,13 @@ class AuthApiTest {
           new Call("GET", "/v1/templates/nobody", null, Set.of("compute:read")),
           new Call("DELETE", "/v1/templates/nobody", null, Set.of("compute:write")),
           new Call("POST", "/v1/templates/nobody/dispatch", "{}", Set.of("compute:write")),
+          new Call("POST", "/v1/schedules", "{}", Set.of("compute:write")),
+          new Call("GET", "/v1/schedules", null, Set.of("compute:read")),
+          new Call("GET", "/v1/schedules/nobody", null, Set.of("compute:read")),
+          new Call("POST", "/v1/schedules/nobody/pause", null, Set.of("compute:write")),
+          new Call("POST", "/v1/schedules/nobody/resume", null, Set.of("compute:write")),
+          new Call("POST", "/v1/schedules/nobody/trigger", null, Set.of("compute:write")),
+          new Call("DELETE", "/v1/schedules/nobody", null, Set.of("compute:write")),
           new Call("GET", "/v1/cluster", null, Set.of("compute:read")),
           new Call("GET", "/v1/cluster-settings", null, Set.of("admin:read")),
           new Call(

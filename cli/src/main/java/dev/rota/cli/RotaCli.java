@@ -35,6 +35,7 @@ import picocli.CommandLine.ScopeType;
       AccountCommands.class,
       SecretCommands.class,
       TemplateCommands.class,
+      ScheduleCommands.class,
       VolumeCommands.class,
       ContextCommands.class,
       ApplyCommand.class,

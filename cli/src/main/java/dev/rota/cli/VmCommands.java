@@ -175,13 +175,7 @@ final class VmCommands extends Noun {
             "make it of this template (rota template list): its spec, with --param values")
     String fromTemplate;
 
-    @Option(
-        names = "--param",
-        paramLabel = "NAME=VALUE",
-        description =
-            "a value for one of the template's parameters: a whole number, true or false, a JSON"
-                + " list, or else a string (repeatable)")
-    Map<String, String> params = new java.util.LinkedHashMap<>();
+    @Mixin TemplateParameters params;
 
     @Parameters(
         index = "1..*",
@@ -224,9 +218,7 @@ final class VmCommands extends Noun {
                   ? spec.spec(vm.root.json, System.in, null, null)
                   : spec.spec(vm.root.json, System.in, command, vm.root.api().context().sshKey());
       if (fromTemplate != null) {
-        body.put("fromTemplate", fromTemplate);
-        ObjectNode values = body.putObject("parameters");
-        params.forEach((k, v) -> values.set(k, TemplateCommands.value(vm.root.json, v)));
+        params.into(body, fromTemplate, vm.root.json);
       }
       if (name != null) {
         body.put("name", name);

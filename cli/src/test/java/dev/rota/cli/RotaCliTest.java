@@ -241,6 +241,75 @@ class RotaCliTest {
   }
 
   @Test
+  void aScheduleIsMadeFromFlagsAndShownWithItsNextRunAndRunningVms() throws Exception {
+    String shown =
+        """
+        {"name":"nightly","template":"runner","parameters":{"branch":"main"},"cron":"0 2 * * MON-FRI",
+         "interval":null,"timeZone":"Europe/Berlin","jitter":"30s","overlap":"cancelOther",
+         "paused":false,"nextRuns":["2026-12-02T01:00:00Z"],"recentRuns":[],
+         "runningVms":["nightly-20261201-010000"],"runs":1,"skipped":0}""";
+    api.on("POST /v1/schedules", StandInApi.Reply.json(201, shown));
+    Result created =
+        run(
+            "schedule",
+            "create",
+            "nightly",
+            "--template",
+            "runner",
+            "--param",
+            "branch=main",
+            "--param",
+            "cpus=2",
+            "--cron",
+            "0 2 * * MON-FRI",
+            "--time-zone",
+            "Europe/Berlin",
+            "--jitter",
+            "30s",
+            "--overlap",
+            "cancelOther");
+    assertEquals(0, created.code(), created.err());
+    assertEquals(
+        json.readTree(
+            """
+            {"name":"nightly","template":"runner","parameters":{"branch":"main","cpus":2},
+             "cron":"0 2 * * MON-FRI","timeZone":"Europe/Berlin","jitter":"30s",
+             "overlap":"cancelOther"}"""),
+        json.readTree(api.last().body()));
+    assertTrue(
+        created
+            .out()
+            .lines()
+            .toList()
+            .get(1)
+            .matches(
+                "nightly +runner +0 2 \\* \\* MON-FRI \\(Europe/Berlin\\) +cancelOther +no"
+                    + " +2026-12-02T01:00:00Z +nightly-20261201-010000"),
+        created.out());
+
+    Result both =
+        run("schedule", "create", "x", "--template", "t", "--cron", "@daily", "--every", "1h");
+    assertEquals(ExitCodes.USAGE, both.code(), "a cron expression or an interval, not both");
+    Result neither = run("schedule", "create", "x", "--template", "t");
+    assertEquals(ExitCodes.USAGE, neither.code());
+
+    api.on(
+        "POST /v1/schedules/nightly/pause",
+        StandInApi.Reply.json(200, shown.replace("\"paused\":false", "\"paused\":true")));
+    Result paused = run("schedule", "pause", "nightly", "--note", "release freeze");
+    assertEquals(0, paused.code(), paused.err());
+    assertEquals("{\"note\":\"release freeze\"}", api.last().body());
+    assertTrue(paused.out().matches("(?s).*cancelOther +yes.*"), paused.out());
+
+    api.on("POST /v1/schedules/nightly/trigger", StandInApi.Reply.json(200, shown));
+    assertEquals(0, run("schedule", "trigger", "nightly").code());
+    api.on("DELETE /v1/schedules/nightly", StandInApi.Reply.json(204, ""));
+    Result deleted = run("schedule", "delete", "nightly");
+    assertEquals(0, deleted.code(), deleted.err());
+    assertEquals("schedule nightly deleted", deleted.out().strip());
+  }
+
+  @Test
   void memoryWithAUnitGoesAsWrittenForTheApiToRead() throws Exception {
     api.on(
         "POST /v1/vms",

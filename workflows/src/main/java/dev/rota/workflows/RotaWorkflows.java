@@ -2,6 +2,7 @@ package dev.rota.workflows;
 
 import dev.rota.workflows.cluster.ClusterActivities;
 import dev.rota.workflows.cluster.ClusterWorkflowImpl;
+import dev.rota.workflows.schedule.ScheduledVmWorkflowImpl;
 import dev.rota.workflows.vm.VmWorkflowImpl;
 import dev.rota.workflows.vmset.VmSetWorkflowImpl;
 import io.temporal.worker.Worker;
@@ -10,9 +11,13 @@ import io.temporal.worker.Worker;
 public final class RotaWorkflows {
   private RotaWorkflows() {}
 
-  /** The control queue: the VMs' and the VM sets' workflows, with the activities given. */
+  /**
+   * The control queue: the VMs', the VM sets' and the schedules' runs' workflows, with the
+   * activities given.
+   */
   public static void registerControl(Worker worker, Object... activities) {
-    worker.registerWorkflowImplementationTypes(VmWorkflowImpl.class, VmSetWorkflowImpl.class);
+    worker.registerWorkflowImplementationTypes(
+        VmWorkflowImpl.class, VmSetWorkflowImpl.class, ScheduledVmWorkflowImpl.class);
     worker.registerActivitiesImplementations(activities);
   }
 

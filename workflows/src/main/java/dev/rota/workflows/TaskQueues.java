@@ -13,7 +13,7 @@ public final class TaskQueues {
    */
   public static final String LINE = "1";
 
-  /** The VM and VM-set workflows and their activities. */
+  /** The VM, VM-set and scheduled-run workflows and their activities. */
   public static final String CONTROL = "rota-" + LINE + "-control";
 
   /**

@@ -3,6 +3,7 @@ package dev.rota.workflows;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 
 import dev.rota.workflows.cluster.ClusterWorkflowImpl;
+import dev.rota.workflows.schedule.ScheduledVmWorkflowImpl;
 import dev.rota.workflows.vm.VmWorkflowImpl;
 import dev.rota.workflows.vmset.VmSetWorkflowImpl;
 import io.temporal.testing.WorkflowReplayer;
@@ -32,7 +33,9 @@ class ReplayTest {
           "vm-",
           VmWorkflowImpl.class,
           "vmset-",
-          VmSetWorkflowImpl.class);
+          VmSetWorkflowImpl.class,
+          "schedule-",
+          ScheduledVmWorkflowImpl.class);
 
   @TestFactory
   Stream<DynamicTest> storedHistoriesReplay() throws IOException {

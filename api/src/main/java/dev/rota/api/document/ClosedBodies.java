@@ -50,7 +50,9 @@ final class ClosedBodies {
           dev.rota.api.volumes.VolumeRequest.class,
           dev.rota.api.vms.SnapshotRequest.class,
           dev.rota.api.templates.TemplateRequest.class,
-          dev.rota.api.templates.DispatchRequest.class);
+          dev.rota.api.templates.DispatchRequest.class,
+          dev.rota.api.schedules.ScheduleRequest.class,
+          dev.rota.api.schedules.PauseRequest.class);
 
   private static final String SHOWN = "shown by the API; taken back and ignored";
 

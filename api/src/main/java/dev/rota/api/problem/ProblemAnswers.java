@@ -96,4 +96,13 @@ public final class ProblemAnswers {
       description = "the VM's agent did not answer as it should",
       content = @Content(mediaType = PROBLEM, schema = @Schema(implementation = Problem.class)))
   public @interface AgentFailed {}
+
+  /** The Temporal server has no Schedules (dev mode's embedded server). */
+  @Retention(RetentionPolicy.RUNTIME)
+  @Target({ElementType.TYPE, ElementType.METHOD})
+  @ApiResponse(
+      responseCode = "501",
+      description = "the Temporal server has no Schedules (dev mode's embedded server)",
+      content = @Content(mediaType = PROBLEM, schema = @Schema(implementation = Problem.class)))
+  public @interface Unsupported {}
 }

@@ -65,8 +65,7 @@ public class TemplateController {
   private final JsonMapper json;
   private final VmExpansion expansion;
   private final Clock clock;
-  private final VmService vms;
-  private final java.security.SecureRandom random = new java.security.SecureRandom();
+  private final TemplateDispatch dispatch;
 
   public TemplateController(
       TemplateRepository templates,
@@ -74,8 +73,8 @@ public class TemplateController {
       JsonMapper json,
       VmExpansion expansion,
       Clock clock,
-      VmService vms) {
-    this.vms = vms;
+      TemplateDispatch dispatch) {
+    this.dispatch = dispatch;
     this.templates = templates;
     this.bodies = bodies;
     this.json = json;
@@ -182,7 +181,6 @@ public class TemplateController {
               maxLength = 255)
           String key,
       @Body @Nullable String body) {
-    find(name);
     DispatchRequest request =
         body == null || body.isBlank()
             ? new DispatchRequest(null, null)
@@ -190,53 +188,9 @@ public class TemplateController {
     if (key != null && (key.isEmpty() || key.length() > 255)) {
       throw Problems.badRequest("Idempotency-Key", "must be 1 to 255 characters");
     }
-    String vm = request.name() != null ? request.name() : vmName(name, key);
-    Map<String, Object> asked = new LinkedHashMap<>();
-    asked.put("name", vm);
-    asked.put("fromTemplate", name);
-    if (request.parameters() != null) {
-      asked.put("parameters", request.parameters());
-    }
-    VmRequest made = bodies.readPart("body", asked, VmRequest.class);
-    if (key != null) {
-      java.util.Optional<VmView> done = vms.view(vm);
-      if (done.isPresent()) {
-        return HttpResponse.ok(done.get());
-      }
-    }
-    try {
-      VmView created = vms.create(made);
-      log.info("template {} dispatched as vm {}", name, vm);
-      return HttpResponse.created(created);
-    } catch (dev.rota.control.Refused e) {
-      // The same key, sent twice at once: the other made it.
-      java.util.Optional<VmView> done = key == null ? java.util.Optional.empty() : vms.view(vm);
-      if (done.isPresent()) {
-        return HttpResponse.ok(done.get());
-      }
-      throw e;
-    }
-  }
-
-  /**
-   * A dispatched VM's name: the template's, then a part made of the key (the same key, the same
-   * name), or a random one without.
-   */
-  private String vmName(String template, String key) {
-    String prefix = template.length() > 53 ? template.substring(0, 53) : template;
-    if (key == null) {
-      byte[] random = new byte[4];
-      this.random.nextBytes(random);
-      return prefix + "-" + java.util.HexFormat.of().formatHex(random);
-    }
-    try {
-      byte[] digest =
-          java.security.MessageDigest.getInstance("SHA-256")
-              .digest((template + "\n" + key).getBytes(java.nio.charset.StandardCharsets.UTF_8));
-      return prefix + "-" + java.util.HexFormat.of().formatHex(digest, 0, 5);
-    } catch (java.security.NoSuchAlgorithmException e) {
-      throw new IllegalStateException(e);
-    }
+    TemplateDispatch.Dispatched done =
+        dispatch.dispatch(name, request.name(), key, request.parameters());
+    return done.made() ? HttpResponse.created(done.vm()) : HttpResponse.ok(done.vm());
   }
 
   /** 204; VMs made of it keep their specs. */

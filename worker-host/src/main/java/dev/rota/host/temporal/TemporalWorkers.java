@@ -4,6 +4,7 @@ import dev.rota.scheduler.Heartbeats;
 import dev.rota.workflows.RotaWorkflows;
 import dev.rota.workflows.TaskQueues;
 import dev.rota.workflows.cluster.ClusterActivities;
+import dev.rota.workflows.schedule.ScheduledVmActivities;
 import dev.rota.workflows.vm.VmActivities;
 import dev.rota.workflows.vmset.VmSetActivities;
 import io.temporal.client.WorkflowClient;
@@ -28,6 +29,7 @@ public class TemporalWorkers {
   private final ClusterActivities clusterActivities;
   private final VmActivities vmActivities;
   private final VmSetActivities vmSetActivities;
+  private final ScheduledVmActivities scheduledVmActivities;
 
   /**
    * The scheduler's factory caches the one cluster run, and the run it continues as (the old one
@@ -52,12 +54,14 @@ public class TemporalWorkers {
       TemporalSettings temporal,
       ClusterActivities clusterActivities,
       VmActivities vmActivities,
-      VmSetActivities vmSetActivities) {
+      VmSetActivities vmSetActivities,
+      ScheduledVmActivities scheduledVmActivities) {
     this.client = client;
     this.temporal = temporal;
     this.clusterActivities = clusterActivities;
     this.vmActivities = vmActivities;
     this.vmSetActivities = vmSetActivities;
+    this.scheduledVmActivities = scheduledVmActivities;
   }
 
   public synchronized void start() {
@@ -114,7 +118,8 @@ public class TemporalWorkers {
         controlFactory.newWorker(TaskQueues.CONTROL, control),
         clusterActivities,
         vmActivities,
-        vmSetActivities);
+        vmSetActivities,
+        scheduledVmActivities);
     // Its own factory: its own pollers, task slots and cache, so that neither a backlog of VM
     // workflow
     // tasks nor their turnover in the cache can delay or evict the scheduler.
