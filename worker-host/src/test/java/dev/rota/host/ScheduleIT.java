@@ -13,9 +13,10 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Schedules on the real Temporal server, making real processes: each overlap policy as a run is
- * triggered while the last one's VM still runs (skip, cancel the previous, buffer one), a schedule
- * every 10 s making VMs side by side (allow all), its pause, its page in the Temporal UI (read in
- * headless Chromium), and its deletion, which leaves its VMs running.
+ * triggered while the last one's VM still runs (skip, cancel the previous, buffer one), a run whose
+ * host is killed (SIGKILL) while it waits on its VM, a schedule every 10 s making VMs side by side
+ * (allow all), its pause, its page in the Temporal UI (read in headless Chromium), and its
+ * deletion, which leaves its VMs running.
  */
 class ScheduleIT {
   private static final Path SCREENSHOTS = Path.of("target", "ui-screenshots");
@@ -75,7 +76,24 @@ class ScheduleIT {
                   == 1);
       assertEquals(List.of(first), running(api, "skips"));
       assertEquals(1, processes("971001"), "one process: the first run's");
+
+      // The host waiting on that run's VM killed and started again: the schedule and the run
+      // outlive it, another attempt of the wait takes over, and the run ends once its one VM stops.
+      stack.host(0).kill();
+      stack.restartHost(0);
+      assertEquals(List.of(first), running(api, "skips"), "the run outlives the host");
       stop(api, first);
+      eventually(
+          "the run ended with its VM, its wait taken up after the host died",
+          Duration.ofSeconds(60),
+          () -> running(api, "skips").isEmpty());
+      assertEquals(
+          List.of(first),
+          api.items("/v1/vms").stream()
+              .map(vm -> (String) vm.get("name"))
+              .filter(name -> name.startsWith("skips-"))
+              .toList(),
+          "one VM for the one run made");
 
       // cancelOther: the last run's VM is stopped, then the new one made.
       create(api, "replaces", BY_HAND, "cancelOther", "971002");

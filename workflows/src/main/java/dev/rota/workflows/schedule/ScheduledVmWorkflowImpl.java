@@ -21,7 +21,7 @@ public class ScheduledVmWorkflowImpl implements ScheduledVmWorkflow {
   static final Duration WAIT_ATTEMPT = Duration.ofHours(24);
 
   /** How long a host may go silent while it waits before another host takes the wait over. */
-  static final Duration WAIT_HEARTBEAT = Duration.ofSeconds(30);
+  static final Duration WAIT_HEARTBEAT = Duration.ofSeconds(10);
 
   private static ScheduledVmActivities activities(String summary) {
     return Workflow.newActivityStub(
