@@ -52,12 +52,39 @@ class TemplateApiTest {
     assertEquals(Map.of("MODE", "ci", "BRANCH", "main"), vm.map().get("env"));
     assertEquals(2, ((Map<String, Object>) vm.map().get("resources")).get("cpu"), "its default");
 
+    // A set made of it: the set keeps the spec with the values.
     Http.Reply set =
         http.post(
             "/v1/vm-sets",
-            "{\"name\": \"runners\", \"replicas\": 2, \"template\": {\"fromTemplate\": \"runner\"}}");
-    assertEquals(400, set.status(), "a set's template is a spec of its own");
-    assertTrue(set.detail().startsWith("template.fromTemplate:"), set.detail());
+            "{\"name\": \"runners\", \"replicas\": 2, \"fromTemplate\": \"runner\","
+                + " \"parameters\": {\"branch\": \"dev\", \"run\": [\"sleep\", \"7\"]}}");
+    assertEquals(201, set.status(), set.toString());
+    Map<String, Object> kept = (Map<String, Object>) set.map().get("template");
+    assertEquals(List.of("sleep", "7"), kept.get("command"));
+    assertEquals(Map.of("MODE", "ci", "BRANCH", "dev"), kept.get("env"));
+    assertEquals(2, ((Map<String, Object>) kept.get("resources")).get("cpu"), "its default");
+    for (String[] refused :
+        new String[][] {
+          {"\"template\": {\"command\": [\"true\"]}, \"fromTemplate\": \"runner\"", "fromTemplate"},
+          {
+            "\"parameters\": {\"branch\": \"dev\"}, \"template\": {\"command\": [\"true\"]}",
+            "parameters"
+          },
+          {
+            "\"fromTemplate\": \"runner\", \"parameters\": {\"run\": [\"true\"]}",
+            "parameters.branch"
+          },
+          {"\"fromTemplate\": \"nope\"", "fromTemplate"},
+          {"\"template\": {\"fromTemplate\": \"runner\"}", "template.fromTemplate"},
+          {"\"spread\": \"none\"", "template"},
+        }) {
+      Http.Reply no =
+          http.post(
+              "/v1/vm-sets", "{\"name\": \"runners-2\", \"replicas\": 1, " + refused[0] + "}");
+      assertEquals(400, no.status(), refused[0] + " -> " + no);
+      assertTrue(no.detail().startsWith(refused[1] + ":"), refused[0] + " -> " + no.detail());
+    }
+    assertEquals(404, http.get("/v1/vm-sets/runners-2").status(), "nothing stored");
 
     // A template's change changes no VM made of it.
     assertEquals(

@@ -134,6 +134,15 @@ final class VmSetCommands extends Noun {
     @Mixin VmSpecOptions template;
     @Mixin VmCommands.WaitOptions wait;
 
+    @Option(
+        names = "--from-template",
+        paramLabel = "TEMPLATE",
+        description =
+            "its replicas' spec made of this VM template (rota template list), with --param values")
+    String fromTemplate;
+
+    @Mixin TemplateParameters params;
+
     @Parameters(
         index = "1..*",
         paramLabel = "COMMAND",
@@ -145,9 +154,24 @@ final class VmSetCommands extends Noun {
       ObjectNode body = sets.root.json.createObjectNode();
       body.put("name", name);
       body.put("replicas", replicas);
-      body.set(
-          "template",
-          template.spec(sets.root.json, System.in, command, sets.root.api().context().sshKey()));
+      if (fromTemplate != null) {
+        if (command != null) {
+          throw new CliException(
+              ExitCodes.USAGE,
+              "a set made of a template takes no command: rota vm-set create NAME --replicas N"
+                  + " --from-template TEMPLATE [--param NAME=VALUE]...");
+        }
+        params.into(body, fromTemplate, sets.root.json);
+        // Spec flags beside it are sent, for the API to name.
+        ObjectNode spec = template.spec(sets.root.json, System.in, null, null);
+        if (!spec.isEmpty()) {
+          body.set("template", spec);
+        }
+      } else {
+        body.set(
+            "template",
+            template.spec(sets.root.json, System.in, command, sets.root.api().context().sshKey()));
+      }
       body.set("spread", sets.root.json.valueToTree(spread(spread)));
       if (maxUnavailable != null) {
         body.put("maxUnavailable", maxUnavailable);

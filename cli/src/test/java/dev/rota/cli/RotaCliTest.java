@@ -238,6 +238,36 @@ class RotaCliTest {
         "values as JSON where they read as JSON, else strings");
     Result withCommand = run("vm", "create", "job", "--from-template", "runner", "--", "true");
     assertEquals(ExitCodes.USAGE, withCommand.code());
+
+    api.on("POST /v1/vm-sets", StandInApi.Reply.json(201, "{\"name\":\"runners\",\"replicas\":2}"));
+    Result set =
+        run(
+            "vm-set",
+            "create",
+            "runners",
+            "--replicas",
+            "2",
+            "--from-template",
+            "runner",
+            "--param",
+            "cpus=4");
+    assertEquals(0, set.code(), set.err());
+    JsonNode sent = json.readTree(api.last().body());
+    assertEquals("runner", sent.path("fromTemplate").asText());
+    assertEquals(json.readTree("{\"cpus\":4}"), sent.get("parameters"));
+    assertTrue(sent.path("template").isMissingNode(), "no spec beside it: " + sent);
+    Result setWithCommand =
+        run(
+            "vm-set",
+            "create",
+            "runners",
+            "--replicas",
+            "2",
+            "--from-template",
+            "runner",
+            "--",
+            "true");
+    assertEquals(ExitCodes.USAGE, setWithCommand.code());
   }
 
   @Test

@@ -79,6 +79,8 @@ final class ClosedBodies {
     poolTemplate.put(
         "description",
         "a set's template (each replica's name is <pool>-<ordinal>), with an ephemeral disk");
+    // A pool's is given: it is not made of a VM template.
+    poolTemplate.put("type", "object");
     ((List<Object>) poolTemplate.get("allOf"))
         .add(
             Map.of(

@@ -1,6 +1,7 @@
 package dev.rota.api.vmsets;
 
 import dev.rota.api.Durations;
+import dev.rota.api.Names;
 import dev.rota.api.ShownAs;
 import io.micronaut.core.annotation.Nullable;
 import io.micronaut.serde.annotation.Serdeable;
@@ -9,22 +10,27 @@ import jakarta.validation.constraints.Max;
 import jakarta.validation.constraints.Min;
 import jakarta.validation.constraints.NotNull;
 import jakarta.validation.constraints.Pattern;
+import jakarta.validation.constraints.Size;
 import java.util.Map;
 
 /**
  * {@code POST /v1/vm-sets} and {@code PUT /v1/vm-sets/{name}}. The template is a VM as {@code POST
  * /v1/vms} takes it, without a name (each replica's is {@code <set>-<ordinal>}), and is checked as
- * one; the spread is a string or an object, so both are read by the service.
+ * one; or, instead of it, {@code fromTemplate} and {@code parameters} make it of a VM template, as
+ * a VM is made of one. The spread is a string or an object, so both are read by the service.
  */
 @Serdeable
 @ShownAs(VmSetView.class)
 public record VmSetRequest(
     @NotNull @Pattern(regexp = VmSetRequest.NAME, message = VmSetRequest.NAME_MESSAGE) String name,
     @NotNull @Min(0) @Max(VmSetRequest.MAX_REPLICAS) Integer replicas,
-    @NotNull Map<String, Object> template,
+    @Nullable Map<String, Object> template,
     @Nullable Object spread,
     @Nullable @Min(0) @Max(VmSetRequest.MAX_REPLICAS) Integer maxUnavailable,
-    @Nullable @Valid Update update) {
+    @Nullable @Valid Update update,
+    @Nullable @Pattern(regexp = Names.DNS_LABEL, message = "must be the name of a template")
+        String fromTemplate,
+    @Nullable @Size(max = 32) Map<String, Object> parameters) {
 
   /**
    * How a new template is rolled out over the replicas: {@code maxSurge} replicas beyond those

@@ -99,7 +99,7 @@ public class VmSetService {
     }
     return new SetSpec(
         request.replicas(),
-        template(request.name(), request.template()),
+        replicaTemplate(request),
         spread(request.spread()).wireName(),
         maxUnavailable,
         new SetUpdate(
@@ -116,25 +116,60 @@ public class VmSetService {
   /** A new replica proves itself healthy within an hour, or the rollout is not worth waiting on. */
   private static final int MAX_MIN_HEALTHY_SECONDS = 3_600;
 
+  /**
+   * The set's template as given, or made of a VM template ({@code fromTemplate}, {@code
+   * parameters}): that template's spec as it is now, with the values, which the set keeps. A later
+   * change of the VM template reaches the set when the set is given it again.
+   */
+  private VmTemplate replicaTemplate(VmSetRequest request) {
+    if (request.fromTemplate() == null) {
+      if (request.parameters() != null && !request.parameters().isEmpty()) {
+        throw Problems.badRequest(
+            "parameters", "are a VM template's: give fromTemplate, the template they are for");
+      }
+      if (request.template() == null) {
+        throw Problems.badRequest(
+            "template", "is required: the replicas' spec, or fromTemplate to make it of one");
+      }
+      return template(request.name(), request.template());
+    }
+    if (request.template() != null) {
+      throw Problems.badRequest(
+          "fromTemplate", "give template or fromTemplate, not both: the VM template is the spec");
+    }
+    Map<String, Object> given = new HashMap<>();
+    given.put("fromTemplate", request.fromTemplate());
+    if (request.parameters() != null) {
+      given.put("parameters", request.parameters());
+    }
+    return template(request.name(), given, "");
+  }
+
   /** A set's (or pool's) template, checked as a VM its replicas' names would have. */
   VmTemplate template(String setName, Map<String, Object> given) {
+    return template(setName, given, "template.");
+  }
+
+  /** The same, its rejections naming their fields under {@code field}. */
+  private VmTemplate template(String setName, Map<String, Object> given, String field) {
     Map<String, Object> template = new HashMap<>(given);
     // Checked as a VM; every replica's name will be of this shape.
     template.put("name", VmSetRow.replicaName(setName, 0));
-    VmRequest vm = bodies.readPart("template", template, VmRequest.class);
+    VmRequest vm =
+        bodies.readPart(field.isEmpty() ? "body" : "template", template, VmRequest.class);
     if (vm.fromPool() != null) {
-      throw Problems.badRequest("template.fromPool", "is for claiming one VM, not a template");
+      throw Problems.badRequest(field + "fromPool", "is for claiming one VM, not a template");
     }
-    if (vm.fromTemplate() != null || vm.parameters() != null) {
+    if (!field.isEmpty() && (vm.fromTemplate() != null || vm.parameters() != null)) {
       throw Problems.badRequest(
           vm.fromTemplate() != null ? "template.fromTemplate" : "template.parameters",
-          "a set's template is a spec of its own: give the VM template's spec (rota template get)");
+          "a template is a spec: give fromTemplate and parameters beside it, not in it");
     }
-    vm = expansion.expand(vm, "template.");
+    vm = expansion.expand(vm, field);
     // A replica restarts unless the template says otherwise, so that the set heals (a
     // ReplicaSet's pods do alike).
-    VmTemplate replica = VmService.spec(vm, "template.", RestartPolicy.ALWAYS);
-    secretUse.check(replica.secrets(), "template.");
+    VmTemplate replica = VmService.spec(vm, field, RestartPolicy.ALWAYS);
+    secretUse.check(replica.secrets(), field);
     return replica;
   }
 
