@@ -2,7 +2,6 @@ package dev.rota.control;
 
 import io.temporal.api.enums.v1.ScheduleOverlapPolicy;
 import java.util.Arrays;
-import java.util.List;
 
 /**
  * What a schedule's run does when it comes due while the last run's VM still runs: Temporal's
@@ -16,10 +15,12 @@ public enum ScheduleOverlap {
   /** Every run is made at its time, however many still run. */
   ALLOW_ALL("allowAll", ScheduleOverlapPolicy.SCHEDULE_OVERLAP_POLICY_ALLOW_ALL),
   /** The last run's VM is stopped, then the new one made (a CronJob's {@code Replace}). */
-  CANCEL_OTHER("cancelOther", ScheduleOverlapPolicy.SCHEDULE_OVERLAP_POLICY_CANCEL_OTHER);
-
-  public static final List<String> WORDS =
-      Arrays.stream(values()).map(ScheduleOverlap::word).toList();
+  CANCEL_OTHER("cancelOther", ScheduleOverlapPolicy.SCHEDULE_OVERLAP_POLICY_CANCEL_OTHER),
+  /**
+   * The last run is ended at once, its VM left as it is: only ever set on Temporal's own UI, and
+   * shown as such; the API does not take it, since it would leave a VM no run waits on.
+   */
+  TERMINATE_OTHER("terminateOther", ScheduleOverlapPolicy.SCHEDULE_OVERLAP_POLICY_TERMINATE_OTHER);
 
   private final String word;
   private final ScheduleOverlapPolicy policy;

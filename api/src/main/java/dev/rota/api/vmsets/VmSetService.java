@@ -163,7 +163,8 @@ public class VmSetService {
     if (!field.isEmpty() && (vm.fromTemplate() != null || vm.parameters() != null)) {
       throw Problems.badRequest(
           vm.fromTemplate() != null ? "template.fromTemplate" : "template.parameters",
-          "a template is a spec: give fromTemplate and parameters beside it, not in it");
+          "is not part of a spec: a set takes fromTemplate and parameters in place of its"
+              + " template, and a pool's template is a spec of its own");
     }
     vm = expansion.expand(vm, field);
     // A replica restarts unless the template says otherwise, so that the set heals (a
