@@ -68,6 +68,13 @@ class RotaCliTest {
     api.close();
   }
 
+  /** {@code first}'s arguments, then {@code more}. */
+  private static String[] with(List<String> first, String... more) {
+    List<String> all = new java.util.ArrayList<>(first);
+    all.addAll(List.of(more));
+    return all.toArray(String[]::new);
+  }
+
   private Result run(String... args) {
     return run(false, args);
   }
@@ -240,33 +247,15 @@ class RotaCliTest {
     assertEquals(ExitCodes.USAGE, withCommand.code());
 
     api.on("POST /v1/vm-sets", StandInApi.Reply.json(201, "{\"name\":\"runners\",\"replicas\":2}"));
-    Result set =
-        run(
-            "vm-set",
-            "create",
-            "runners",
-            "--replicas",
-            "2",
-            "--from-template",
-            "runner",
-            "--param",
-            "cpus=4");
+    List<String> ofTemplate =
+        List.of("vm-set", "create", "runners", "--replicas", "2", "--from-template", "runner");
+    Result set = run(with(ofTemplate, "--param", "cpus=4"));
     assertEquals(0, set.code(), set.err());
     JsonNode sent = json.readTree(api.last().body());
     assertEquals("runner", sent.path("fromTemplate").asText());
     assertEquals(json.readTree("{\"cpus\":4}"), sent.get("parameters"));
     assertTrue(sent.path("template").isMissingNode(), "no spec beside it: " + sent);
-    Result setWithCommand =
-        run(
-            "vm-set",
-            "create",
-            "runners",
-            "--replicas",
-            "2",
-            "--from-template",
-            "runner",
-            "--",
-            "true");
+    Result setWithCommand = run(with(ofTemplate, "--", "true"));
     assertEquals(ExitCodes.USAGE, setWithCommand.code());
   }
 

@@ -51,14 +51,22 @@ public class ScheduleCommands {
     this.deadlines = deadlines;
   }
 
-  private ScheduleClient client() {
+  /** Made once, on first use: the Temporal client is there only once the host has connected. */
+  private ScheduleClient client;
+
+  private synchronized ScheduleClient client() {
+    if (client != null) {
+      return client;
+    }
     WorkflowClient workflows = stubs.client();
-    return ScheduleClient.newInstance(
-        workflows.getWorkflowServiceStubs(),
-        ScheduleClientOptions.newBuilder()
-            .setNamespace(workflows.getOptions().getNamespace())
-            .setDataConverter(workflows.getOptions().getDataConverter())
-            .build());
+    client =
+        ScheduleClient.newInstance(
+            workflows.getWorkflowServiceStubs(),
+            ScheduleClientOptions.newBuilder()
+                .setNamespace(workflows.getOptions().getNamespace())
+                .setDataConverter(workflows.getOptions().getDataConverter())
+                .build());
+    return client;
   }
 
   /** Makes the schedule; {@link Refused} when one of its name exists. */
