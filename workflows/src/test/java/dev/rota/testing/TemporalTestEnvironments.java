@@ -4,6 +4,7 @@ import dev.rota.workflows.RotaSearchAttributes;
 import dev.rota.workflows.RotaWorkflows;
 import dev.rota.workflows.TaskQueues;
 import dev.rota.workflows.cluster.ClusterActivities;
+import io.temporal.testing.TestEnvironmentOptions;
 import io.temporal.testing.TestWorkflowEnvironment;
 import java.util.Arrays;
 
@@ -16,7 +17,13 @@ public final class TemporalTestEnvironments {
   private TemporalTestEnvironments() {}
 
   public static TestWorkflowEnvironment started(Object... activities) {
-    TestWorkflowEnvironment env = TestWorkflowEnvironment.newInstance();
+    return started(TestEnvironmentOptions.getDefaultInstance(), activities);
+  }
+
+  /** The same, with the test server's and its worker's options. */
+  public static TestWorkflowEnvironment started(
+      TestEnvironmentOptions options, Object... activities) {
+    TestWorkflowEnvironment env = TestWorkflowEnvironment.newInstance(options);
     RotaSearchAttributes.ALL.forEach(
         key -> env.registerSearchAttribute(key.getName(), key.getValueType()));
     RotaWorkflows.registerControl(env.newWorker(TaskQueues.CONTROL), activities);
