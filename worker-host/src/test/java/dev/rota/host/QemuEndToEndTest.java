@@ -138,6 +138,136 @@ class QemuEndToEndTest extends SharedDevStack {
         () -> stack.api("GET", "/v1/vms/guests-0", null).status() == 404 && guests().isEmpty());
   }
 
+  /**
+   * The guests of the rolling set: with one surging, as many as dev mode's two workers have CPUs
+   * for on a two-core machine, each guest taking one.
+   */
+  private static final int ROLLING = 3;
+
+  /** A rollout's new guest counts as available 2 s after it starts. */
+  private static final String HEALTHY_SOON = "\"minHealthyTime\":\"2s\"";
+
+  /**
+   * Only once it has run for a minute: without a readiness check a guest runs from its QEMU's
+   * start, and a guest that exits once booted boots for longer than 2 s on a loaded machine, long
+   * enough to pass for healthy.
+   */
+  private static final String HEALTHY_ONCE_BOOTED =
+      "\"minHealthyTime\":\"1m\",\"progressDeadline\":\"1h\"";
+
+  /** A set of {@link #ROLLING} guests told {@code mode}, marked as of {@code template}. */
+  private static String rolling(String template, String mode, String policy, String update) {
+    return "{\"name\":\"roll\",\"replicas\":"
+        + ROLLING
+        + ",\"maxUnavailable\":1,\"update\":{\"maxSurge\":1,"
+        + update
+        + "},\"template\":{"
+        + directSpec(mode + " rota.template=" + template, policy)
+        + "}}";
+  }
+
+  /** This stack's guests, by the template marked on their kernel's command line. */
+  private static Map<String, Integer> guestsByTemplate() {
+    Map<String, Integer> by = new java.util.TreeMap<>();
+    for (ProcessHandle guest : guests()) {
+      try {
+        String line = java.nio.file.Files.readString(Path.of("/proc", guest.pid() + "", "cmdline"));
+        java.util.regex.Matcher m =
+            java.util.regex.Pattern.compile("rota\\.template=(\\w+)").matcher(line);
+        by.merge(m.find() ? m.group(1) : "?", 1, Integer::sum);
+      } catch (java.io.IOException gone) {
+        // ended between the listing and the look
+      }
+    }
+    return by;
+  }
+
+  private static long readyOfTheSet() {
+    Map<?, ?> status = (Map<?, ?>) stack.api("GET", "/v1/vm-sets/roll", null).map().get("status");
+    return ((Number) status.get("ready")).longValue();
+  }
+
+  /**
+   * A set of guests rolled out to a new template (maxUnavailable 1, maxSurge 1), its guests and its
+   * ready replicas looked at every 200 ms: never more guests than one over the set, never fewer
+   * ready than one under it. Then a template whose guests exit as they boot: its first new replica
+   * fails, and the set goes back by itself, the good guests left running.
+   */
+  @Test
+  void aSetOfGuestsRollsOutWithinItsBoundsAndRevertsABrokenTemplateByItself() throws Exception {
+    assertEquals(
+        201,
+        stack.api("POST", "/v1/vm-sets", rolling("a", "run", "Always", HEALTHY_SOON)).status());
+    eventually(
+        "the first template's guests up and ready",
+        BOOT,
+        () -> guestsByTemplate().equals(Map.of("a", ROLLING)) && readyOfTheSet() == ROLLING);
+
+    java.util.concurrent.atomic.AtomicInteger most =
+        new java.util.concurrent.atomic.AtomicInteger();
+    java.util.concurrent.atomic.AtomicLong fewestReady =
+        new java.util.concurrent.atomic.AtomicLong(Long.MAX_VALUE);
+    Runnable look =
+        () -> {
+          most.accumulateAndGet(
+              guestsByTemplate().values().stream().mapToInt(Integer::intValue).sum(), Math::max);
+          fewestReady.accumulateAndGet(readyOfTheSet(), Math::min);
+        };
+    try (ProcessSampler sampler = new ProcessSampler(look)) {
+      RotaClient.Reply put =
+          stack.api("PUT", "/v1/vm-sets/roll", rolling("b", "run", "Always", HEALTHY_SOON));
+      assertEquals(200, put.status(), put.body());
+      eventually(
+          "every guest of the new template, version 2 rolled out whole",
+          BOOT.multipliedBy(2),
+          () ->
+              guestsByTemplate().equals(Map.of("b", ROLLING))
+                  && stack
+                      .api("GET", "/v1/vm-sets/roll", null)
+                      .body()
+                      .contains("\"stableVersion\":2"));
+    }
+    assertTrue(most.get() <= ROLLING + 1, "never more guests than the set and its surge: " + most);
+    assertTrue(
+        fewestReady.get() >= ROLLING - 1, "never fewer ready than one under: " + fewestReady);
+
+    List<Long> good = guests().stream().map(ProcessHandle::pid).toList();
+    fewestReady.set(Long.MAX_VALUE);
+    most.set(0);
+    try (ProcessSampler sampler = new ProcessSampler(look)) {
+      RotaClient.Reply broken =
+          stack.api(
+              "PUT",
+              "/v1/vm-sets/roll",
+              rolling("c", "exit:3", "Always", HEALTHY_ONCE_BOOTED + ",\"autoRevert\":true"));
+      assertEquals(200, broken.status(), broken.body());
+      eventually(
+          "reverted by itself, every guest of version 2's template again",
+          BOOT.multipliedBy(2),
+          () ->
+              stack.api("GET", "/v1/vm-sets/roll/versions", null).body().contains("\"version\":4")
+                  && guestsByTemplate().equals(Map.of("b", ROLLING))
+                  && readyOfTheSet() == ROLLING);
+    }
+    assertTrue(most.get() <= ROLLING + 1, "never more guests than one over: " + most);
+    assertTrue(
+        fewestReady.get() >= ROLLING - 1, "never fewer ready than one under: " + fewestReady);
+    List<Long> after = guests().stream().map(ProcessHandle::pid).toList();
+    assertEquals(
+        ROLLING - 1,
+        good.stream().filter(after::contains).count(),
+        "going back left the good guests that ran alone");
+    List<Map<String, Object>> versions = stack.items("/v1/vm-sets/roll/versions");
+    assertEquals(List.of(4, 3, 2, 1), versions.stream().map(v -> v.get("version")).toList());
+    assertEquals("rota (auto-revert)", versions.get(0).get("createdBy"));
+
+    assertEquals(202, stack.api("DELETE", "/v1/vm-sets/roll", null).status());
+    eventually(
+        "the set and its guests are gone",
+        BOOT,
+        () -> stack.api("GET", "/v1/vm-sets/roll", null).status() == 404 && guests().isEmpty());
+  }
+
   @AfterAll
   static void stopRegistry() {
     if (registry != null) {

@@ -15,8 +15,9 @@ import org.junit.jupiter.api.Test;
  * new template (maxUnavailable 1, maxSurge 1, each new replica healthy for 2 s before the next
  * goes). Every 200 ms this machine's processes are counted: never more than seven of the set's at
  * once (one surge), never fewer than five (one unavailable), and at the end six, all of the new
- * template, one each. Then a template whose VMs exit as they start: its rollout fails and the set
- * reverts by itself, never down more than one replica.
+ * template, one each, though the only host was killed (SIGKILL) and started again in the middle.
+ * Then a template whose VMs exit as they start: its rollout fails and the set reverts by itself,
+ * never down more than one replica.
  */
 class RolloutIT {
   private static final String OLD = "970101";
@@ -82,6 +83,14 @@ class RolloutIT {
         RotaClient.Reply put = api.api("PUT", "/v1/vm-sets/ro", set(NEW));
         assertEquals(200, put.status(), put.body());
         assertTrue(put.body().contains("\"version\":2"), put.body());
+        // Mid-rollout the only host is killed (SIGKILL) and started again: the set's workflow
+        // goes on from the rows, the sampler looking all along.
+        eventually(
+            "two processes of the new template",
+            Duration.ofSeconds(60),
+            () -> Vms.sleeping().getOrDefault(NEW, List.of()).size() >= 2);
+        stack.host(0).kill();
+        stack.restartHost(0);
         eventually(
             "six processes of the new template, none of the old",
             Duration.ofSeconds(120),

@@ -86,6 +86,10 @@ final class Stack implements AutoCloseable {
     return client.eventTypes(vm);
   }
 
+  List<Map<String, Object>> items(String path) {
+    return client.items(path);
+  }
+
   /** Processes this JVM's agents started whose command line ends with {@code args}. */
   static List<ProcessHandle> processes(String args) {
     return ProcessHandle.current()

@@ -29,8 +29,8 @@ import org.junit.jupiter.api.Test;
  * A set's rollout through its workflow, in skipped time: each pass is the real rule ({@link
  * SetRule}) over replicas kept in memory, as the real pass reads them from the store, which boot
  * some seconds after they are made and take some seconds to stop. Between passes a drain moves
- * replicas off a worker, and a host dies with the workflow's cache and in the middle of a pass. At
- * every instant the set keeps its bounds, and the rollout ends with every replica of the new
+ * replicas off a worker, the template changes again, or a host dies in the middle of a pass. At
+ * every instant the set keeps its bounds, and the rollout ends with every replica of the newest
  * version.
  */
 class VmSetRolloutWorkflowTest {
@@ -298,6 +298,29 @@ class VmSetRolloutWorkflowTest {
         VmSetWorkflow.workflowId(SET),
         VmSetWorkflowImpl.class,
         "vmset-rollout-drain");
+  }
+
+  /**
+   * The template changed again while version 2 rolls out: the newest rolls out, the replicas of
+   * version 2 being old to it as those of version 1 are, within the same bounds.
+   */
+  @Test
+  void aSecondChangeDuringARolloutRollsOutTheNewestOverBoth() throws Exception {
+    RollingSet set =
+        start(6, new Policy(1, 1, HEALTHY), TestEnvironmentOptions.getDefaultInstance());
+    change(set, 2);
+    watch(set, 600, () -> {}, () -> set.of(2) >= 2);
+    assertTrue(set.of(1) > 0, "version 1 still there: " + set.copies);
+    change(set, 3);
+    watch(set, 600, () -> {}, () -> set.allOf(3));
+    assertEquals(List.of(), set.broken, "the bounds broke");
+    assertTrue(set.allOf(3), "every replica of version 3: " + set.copies);
+    Settled.settle(env[0], VmSetWorkflow.workflowId(SET));
+    Histories.replayAndMaybeRecord(
+        env[0].getWorkflowClient(),
+        VmSetWorkflow.workflowId(SET),
+        VmSetWorkflowImpl.class,
+        "vmset-rollout-newest-wins");
   }
 
   @Test
