@@ -101,6 +101,10 @@ final class ApplyCommand implements Callable<Integer> {
       root.output().say(kind + " " + name + " created");
       return;
     }
+    if (set && item.hasNonNull("fromTemplate")) {
+      madeOfATemplate(api, path, name, item, current);
+      return;
+    }
     List<String> differ = differences(item, current, set ? SET_FIELDS : VM_FIELDS);
     if (differ.isEmpty()) {
       root.output().say(kind + " " + name + " unchanged");
@@ -122,6 +126,30 @@ final class ApplyCommand implements Callable<Integer> {
   }
 
   private static final String DRY_RUN = "?dryRun=true";
+
+  /**
+   * A set made of a VM template: the server expands the template as it is now, so only its answer
+   * tells whether the set's spec changed (its template version grows when it does).
+   */
+  private void madeOfATemplate(
+      ApiClient api, String path, String name, JsonNode item, JsonNode current) {
+    if (dryRun) {
+      shown(api.put(path + DRY_RUN, item));
+      return;
+    }
+    JsonNode after = api.put(path, item);
+    List<String> differ = differences(item, current, SET_FIELDS);
+    if (after.path("version").asInt() != current.path("version").asInt()) {
+      differ.add("template, from " + item.get("fromTemplate").asText());
+    }
+    root.output()
+        .say(
+            "vm-set "
+                + name
+                + (differ.isEmpty()
+                    ? " unchanged"
+                    : " configured (" + String.join(", ", differ) + ")"));
+  }
 
   /** A dry run's answer: as lines for people, whole for scripts. */
   private void shown(JsonNode plan) {

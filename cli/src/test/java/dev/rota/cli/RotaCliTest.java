@@ -985,6 +985,46 @@ class RotaCliTest {
         refused.err());
   }
 
+  /**
+   * A set made of a VM template: the file cannot say whether the expanded template differs, so the
+   * server is asked, and its answer's version says whether the set changed.
+   */
+  @Test
+  void applyOfASetMadeOfATemplateAsksTheServerAndReadsTheVersion() throws Exception {
+    Path file =
+        Files.writeString(
+            home.resolve("set.yaml"),
+            "name: ci\nreplicas: 2\nfromTemplate: runner\nparameters: {size: large}\n");
+    api.on(
+        "GET /v1/vm-sets/ci",
+        StandInApi.Reply.json(200, "{\"name\":\"ci\",\"replicas\":2,\"version\":3}"));
+    api.on("PUT /v1/vm-sets/ci", StandInApi.Reply.json(200, "{\"name\":\"ci\",\"version\":4}"));
+    Result changed = run("apply", "-f", file.toString());
+    assertEquals(0, changed.code(), changed.err());
+    assertEquals("vm-set ci configured (template, from runner)\n", changed.out());
+
+    api.on("PUT /v1/vm-sets/ci", StandInApi.Reply.json(200, "{\"name\":\"ci\",\"version\":3}"));
+    Result same = run("apply", "-f", file.toString());
+    assertEquals("vm-set ci unchanged\n", same.out(), "the template expands as it did");
+    assertEquals(
+        json.readTree(
+            "{\"name\":\"ci\",\"replicas\":2,\"fromTemplate\":\"runner\",\"parameters\":{\"size\":\"large\"}}"),
+        json.readTree(
+            api.requests.stream()
+                .filter(q -> q.method().equals("PUT"))
+                .reduce((a, b) -> b)
+                .orElseThrow()
+                .body()),
+        "the file as written, for the server to expand");
+
+    api.on(
+        "PUT /v1/vm-sets/ci?dryRun=true",
+        StandInApi.Reply.json(200, "{\"name\":\"ci\",\"version\":4}"));
+    Result planned = run("--output", "json", "apply", "-f", file.toString(), "--dry-run");
+    assertEquals(0, planned.code(), planned.err());
+    assertTrue(planned.out().contains("\"version\""), "the server's plan: " + planned.out());
+  }
+
   @Test
   void applyDryRunAsksTheServersDryRunsAndVmSetDiffComparesVersionsAndFiles() throws Exception {
     Path file =
