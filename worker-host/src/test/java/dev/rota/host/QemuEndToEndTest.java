@@ -156,13 +156,13 @@ class QemuEndToEndTest extends SharedDevStack {
       "\"minHealthyTime\":\"1m\",\"progressDeadline\":\"1h\"";
 
   /** A set of {@link #ROLLING} guests told {@code mode}, marked as of {@code template}. */
-  private static String rolling(String template, String mode, String policy, String update) {
+  private static String rolling(String template, String mode, String update) {
     return "{\"name\":\"roll\",\"replicas\":"
         + ROLLING
         + ",\"maxUnavailable\":1,\"update\":{\"maxSurge\":1,"
         + update
         + "},\"template\":{"
-        + directSpec(mode + " rota.template=" + template, policy)
+        + directSpec(mode + " rota.template=" + template, "Always")
         + "}}";
   }
 
@@ -195,9 +195,7 @@ class QemuEndToEndTest extends SharedDevStack {
    */
   @Test
   void aSetOfGuestsRollsOutWithinItsBoundsAndRevertsABrokenTemplateByItself() throws Exception {
-    assertEquals(
-        201,
-        stack.api("POST", "/v1/vm-sets", rolling("a", "run", "Always", HEALTHY_SOON)).status());
+    assertEquals(201, stack.api("POST", "/v1/vm-sets", rolling("a", "run", HEALTHY_SOON)).status());
     eventually(
         "the first template's guests up and ready",
         BOOT,
@@ -215,7 +213,7 @@ class QemuEndToEndTest extends SharedDevStack {
         };
     try (ProcessSampler sampler = new ProcessSampler(look)) {
       RotaClient.Reply put =
-          stack.api("PUT", "/v1/vm-sets/roll", rolling("b", "run", "Always", HEALTHY_SOON));
+          stack.api("PUT", "/v1/vm-sets/roll", rolling("b", "run", HEALTHY_SOON));
       assertEquals(200, put.status(), put.body());
       eventually(
           "every guest of the new template, version 2 rolled out whole",
@@ -239,7 +237,7 @@ class QemuEndToEndTest extends SharedDevStack {
           stack.api(
               "PUT",
               "/v1/vm-sets/roll",
-              rolling("c", "exit:3", "Always", HEALTHY_ONCE_BOOTED + ",\"autoRevert\":true"));
+              rolling("c", "exit:3", HEALTHY_ONCE_BOOTED + ",\"autoRevert\":true"));
       assertEquals(200, broken.status(), broken.body());
       eventually(
           "reverted by itself, every guest of version 2's template again",

@@ -74,9 +74,7 @@ class VmSetRolloutWorkflowTest {
      */
     int dieAfter = -1;
 
-    int passes;
     int diedPasses;
-    int newestMade;
 
     private final TestWorkflowEnvironment[] env;
 
@@ -92,7 +90,6 @@ class VmSetRolloutWorkflowTest {
     @Override
     public synchronized SetProgress reconcile(SetRef set) {
       long now = env[0].currentTimeMillis();
-      passes++;
       look(now);
       List<Replica> seen = new ArrayList<>();
       copies.forEach(
@@ -120,7 +117,6 @@ class VmSetRolloutWorkflowTest {
         }
         copies.put(
             ordinal, new Copy(version, now + BOOT.toMillis(), Copy.NEVER, Copy.NEVER, false));
-        newestMade = Math.max(newestMade, version);
       }
       if (dieAfter >= 0) {
         return died(); // after all it decided, before its answer
