@@ -263,6 +263,10 @@ class VmApiTest {
           resource as text   | {"name":"txt","command":["x"],"resources":{"cpu":"lots"}}             | 400 | resources.cpu
           unknown policy     | {"name":"pol","command":["x"],"restartPolicy":"Sometimes"}            | 400 | restartPolicy
           negative maxRestarts | {"name":"mr","command":["x"],"maxRestarts":-1}                      | 400 | maxRestarts
+          priority above 100 | {"name":"pr1","command":["x"],"priority":101}                        | 400 | priority: must be less than or equal to 100
+          negative priority  | {"name":"pr2","command":["x"],"priority":-1}                         | 400 | priority: must be greater than or equal to 0
+          fractional priority | {"name":"pr3","command":["x"],"priority":50.5}                      | 400 | priority
+          priority as a word | {"name":"pr4","command":["x"],"priority":"high"}                     | 400 | priority
           window alone       | {"name":"win","command":["x"],"restartWindow":"1m"}                   | 400 | restartWindow
           zero window        | {"name":"win0","command":["x"],"maxRestarts":3,"restartWindow":"0s"} | 400 | restartWindow
           negative ttl       | {"name":"ttl","command":["x"],"ttlAfterFinished":"-1s"}               | 400 | ttlAfterFinished
@@ -336,7 +340,7 @@ class VmApiTest {
           relative http path | {"name":"c9","command":["x"],"ports":[{"name":"web","port":80}],"readiness":{"http":{"port":"web","path":"healthz"}}} | 400 | readiness.http.path
           empty exec         | {"name":"c10","command":["x"],"liveness":{"exec":{"command":[]}}}    | 400 | liveness.exec.command
           misspelt field     | {"name":"typo","command":["x"],"resouces":{"cpu":1}}                 | 400 | resouces: is not a field of this request; did you mean resources?
-          unknown field      | {"name":"unk","command":["x"],"priority":5}                           | 400 | priority
+          unknown field      | {"name":"unk","command":["x"],"urgency":5}                            | 400 | urgency
           memory decimal unit | {"name":"memg","command":["x"],"resources":{"memory":"2G"}}         | 400 | resources.memory: must be MiB as a whole number, or a quantity with a binary unit
           memory in KiB      | {"name":"memk","command":["x"],"resources":{"memory":"2048Ki"}}       | 400 | resources.memory: must be MiB as a whole number
           memory too large   | {"name":"memt","command":["x"],"resources":{"memory":"9999999999999Ti"}} | 400 | resources.memory
@@ -783,6 +787,21 @@ class VmApiTest {
             "/v1/vms",
             "{\"name\":\"capped-2\",\"command\":[\"false\"],\"maxRestarts\":0,\"restartWindow\":\"10m\"}");
     assertEquals("10m", windowed.map().get("restartWindow"));
+  }
+
+  @Test
+  void priorityIsKeptAndShownFiftyUnlessGiven() {
+    Http.Reply urgent =
+        http.post("/v1/vms", "{\"name\":\"release\",\"command\":[\"x\"],\"priority\":80}");
+    assertEquals(201, urgent.status(), urgent.toString());
+    assertEquals(80, urgent.map().get("priority"));
+    assertEquals(80, vms.findById("release").orElseThrow().spec().priority());
+    assertEquals(80, vms.findById("release").orElseThrow().scheduling().priority());
+
+    Http.Reply plain = http.post("/v1/vms", vm("nightly"));
+    assertEquals(50, plain.map().get("priority"));
+    assertEquals(50, vms.findById("nightly").orElseThrow().scheduling().priority());
+    assertEquals(50, http.get("/v1/vms/nightly").map().get("priority"));
   }
 
   @Test

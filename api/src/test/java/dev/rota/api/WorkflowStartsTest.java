@@ -95,6 +95,7 @@ class WorkflowStartsTest {
                     null,
                     null,
                     null,
+                    null,
                     null),
                 ""),
             "waiting for the scheduler",

@@ -33,6 +33,7 @@ final class ApplyCommand implements Callable<Integer> {
           "resources",
           "labels",
           "restartPolicy",
+          "priority",
           "maxRestarts",
           "restartWindow",
           "ttlAfterFinished",

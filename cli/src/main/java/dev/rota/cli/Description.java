@@ -36,6 +36,7 @@ final class Description {
     }
     line(lines, "Set", text(vm, "set"));
     line(lines, "Runtime", text(vm, "runtime"));
+    line(lines, "Priority", text(vm, "priority"));
     line(lines, "Image", text(vm, "image"));
     line(lines, "Command", ShellWords.of(vm.path("command")));
     line(lines, "Resources", pairs(vm.path("resources")));

@@ -159,6 +159,12 @@ final class VmSpecOptions {
   String restartPolicy;
 
   @Option(
+      names = "--priority",
+      paramLabel = "0-100",
+      description = "how far ahead of other pending VMs it is placed, 0 to 100 (default 50)")
+  Integer priority;
+
+  @Option(
       names = "--max-restarts",
       paramLabel = "N",
       description = "restarts after failures allowed within the window")
@@ -339,6 +345,9 @@ final class VmSpecOptions {
       spec.set("liveness", check(json, "--liveness", liveness));
     }
     putIfSet(spec, "restartPolicy", restartPolicy);
+    if (priority != null) {
+      spec.put("priority", priority);
+    }
     if (maxRestarts != null) {
       spec.put("maxRestarts", maxRestarts);
     }

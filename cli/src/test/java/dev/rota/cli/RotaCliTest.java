@@ -658,7 +658,7 @@ class RotaCliTest {
                 + "\"statusMessage\":\"no worker has 4 cpu free (most: 2)\",\"runtime\":\"process\","
                 + "\"command\":[\"sh\",\"-c\",\"sleep 60; echo it's done\"],\"resources\":{\"cpu\":4,\"memory\":512},"
                 + "\"labels\":{},\"env\":{},\"restartPolicy\":\"OnFailure\",\"maxRestarts\":3,"
-                + "\"restartWindow\":\"1h\",\"createdAt\":\"2026-11-26T10:00:00Z\",\"set\":null,"
+                + "\"priority\":70,\"restartWindow\":\"1h\",\"createdAt\":\"2026-11-26T10:00:00Z\",\"set\":null,"
                 + "\"workflowUrl\":\"http://127.0.0.1:8233/namespaces/default/workflows/vm-web\"}"));
     StringBuilder events = new StringBuilder();
     for (int i = 1; i <= 12; i++) {
@@ -684,6 +684,7 @@ class RotaCliTest {
         lines.contains("Command:        sh -c 'sleep 60; echo it'\\''s done'"),
         "shell-quoted, to paste back: " + r.out());
     assertTrue(lines.contains("Resources:      cpu=4 memory=512"), r.out());
+    assertTrue(lines.contains("Priority:       70"), r.out());
     assertTrue(
         lines.contains("Restart policy: OnFailure, at most 3 after failures within 1h"), r.out());
     assertTrue(
@@ -1128,6 +1129,9 @@ class RotaCliTest {
         run("vm", "create", "r", "--max-restarts", "3", "--restart-window", "30m", "--", "x");
     assertEquals(0, r.code(), r.err());
     assertEquals("30m", json.readTree(api.last().body()).path("restartWindow").asText());
+    Result urgent = run("vm", "create", "r", "--priority", "80", "--", "x");
+    assertEquals(0, urgent.code(), urgent.err());
+    assertEquals(80, json.readTree(api.last().body()).path("priority").asInt());
     Result seconds = run("vm", "create", "r", "--restart-window", "600", "--", "x");
     assertEquals(ExitCodes.USAGE, seconds.code());
     assertTrue(seconds.err().contains("such as 30s, 5m or 1h"), seconds.err());

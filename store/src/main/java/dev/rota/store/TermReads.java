@@ -26,7 +26,7 @@ public class TermReads {
       """
       SELECT name, seq, runtime, image, resources, labels, restart_policy, status, restart_count, avoid_worker,
              avoid_until, vm_set, failed_on, moving_from, old_copy_on, disconnect, checks, ready_generation,
-             ready_since, disk_persistent, disk_on, migration, task_name
+             ready_since, disk_persistent, disk_on, migration, task_name, priority
       FROM vms""";
   static final String PLACED_TASKS =
       """
@@ -126,7 +126,8 @@ public class TermReads {
                 r.getBoolean("disk_persistent"),
                 r.getString("disk_on"),
                 VmTemplate.LIVE.equals(r.getString("migration")),
-                r.getString("task_name")));
+                r.getString("task_name"),
+                r.getInt("priority")));
   }
 
   /** Every task the scheduler placed, as {@link VmTaskRepository#findAll()} reads it. */

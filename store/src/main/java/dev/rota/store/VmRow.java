@@ -125,7 +125,8 @@ public record VmRow(
         spec.persistentDisk(),
         notes.diskOn(),
         spec.liveMigration(),
-        membership.taskName());
+        membership.taskName(),
+        spec.priority());
   }
 
   public VmRow withSpec(VmTemplate newSpec) {

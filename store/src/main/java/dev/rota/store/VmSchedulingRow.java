@@ -29,4 +29,5 @@ public record VmSchedulingRow(
     boolean persistentDisk,
     @Nullable String diskOn,
     boolean liveMigration,
-    @Nullable String taskName) {}
+    @Nullable String taskName,
+    int priority) {}

@@ -42,6 +42,9 @@ import java.util.Map;
  * @param migration how it moves between workers while it runs: {@code live} (a {@code qemu} VM with
  *     a persistent disk: its memory and disk carried over, no restart), or null or {@code restart}
  *     (stopped and started again there)
+ * @param priority how far ahead of other VMs it is placed, 0 to 100 ({@link
+ *     dev.rota.core.model.Priority}); null, as in a template stored before it had one, is the
+ *     default
  */
 // Every field is written, null or empty included: a VM's view shows its spec whole.
 @JsonInclude(JsonInclude.Include.ALWAYS)
@@ -94,7 +97,8 @@ public record VmTemplate(
     @MappedProperty("disk_size_gi") @Nullable Integer diskSizeGi,
     @MappedProperty("volumes") @TypeDef(type = DataType.STRING, converter = Converters.Mounts.class)
         List<VolumeMount> volumes,
-    @MappedProperty("migration") @Nullable String migration) {
+    @MappedProperty("migration") @Nullable String migration,
+    @MappedProperty("priority") Integer priority) {
 
   /** What {@code migration} says of a VM that moves while it runs. */
   public static final String LIVE = "live";
@@ -149,6 +153,55 @@ public record VmTemplate(
         null);
   }
 
+  public VmTemplate(
+      String runtime,
+      String image,
+      List<String> command,
+      Map<String, String> env,
+      Map<String, Long> resources,
+      Map<String, String> labels,
+      String restartPolicy,
+      Integer maxRestarts,
+      Integer restartWindowSeconds,
+      Integer ttlSecondsAfterFinished,
+      GuestSpec guest,
+      dev.rota.agentapi.Disconnect disconnect,
+      List<dev.rota.agentapi.PortSpec> ports,
+      dev.rota.agentapi.NetworkSpec network,
+      dev.rota.agentapi.Checks checks,
+      dev.rota.agentapi.SecretRefs secrets,
+      Integer maxRunSeconds,
+      String onExpiry,
+      boolean persistentDisk,
+      Integer diskSizeGi,
+      List<VolumeMount> volumes,
+      String migration) {
+    this(
+        runtime,
+        image,
+        command,
+        env,
+        resources,
+        labels,
+        restartPolicy,
+        maxRestarts,
+        restartWindowSeconds,
+        ttlSecondsAfterFinished,
+        guest,
+        disconnect,
+        ports,
+        network,
+        checks,
+        secrets,
+        maxRunSeconds,
+        onExpiry,
+        persistentDisk,
+        diskSizeGi,
+        volumes,
+        migration,
+        null);
+  }
+
   /** Whether it moves while it runs, its memory and disk carried over: no restart. */
   public boolean liveMigration() {
     return LIVE.equals(migration);
@@ -193,7 +246,8 @@ public record VmTemplate(
         persistentDisk,
         diskSizeGi,
         volumes,
-        migration);
+        migration,
+        priority);
   }
 
   /**
@@ -206,6 +260,7 @@ public record VmTemplate(
     labels = labels == null ? Map.of() : labels;
     ports = ports == null ? List.of() : ports;
     volumes = volumes == null ? List.of() : volumes;
+    priority = priority == null ? dev.rota.core.model.Priority.DEFAULT : priority;
   }
 
   public VmTemplate(

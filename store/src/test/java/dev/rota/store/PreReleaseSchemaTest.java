@@ -67,7 +67,8 @@ class PreReleaseSchemaTest {
                 "16 Set versions",
                 "17 Set rollout progress",
                 "18 Set canaries",
-                "19 Templates"))
+                "19 Templates",
+                "20 Vm priority"))
         .toList();
   }
 

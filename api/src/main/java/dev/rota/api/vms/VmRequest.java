@@ -4,6 +4,7 @@ import dev.rota.api.Durations;
 import dev.rota.api.Limits;
 import dev.rota.api.Names;
 import dev.rota.api.ShownAs;
+import dev.rota.core.model.Priority;
 import io.micronaut.core.annotation.Nullable;
 import io.micronaut.serde.annotation.Serdeable;
 import jakarta.validation.Valid;
@@ -87,7 +88,8 @@ public record VmRequest(
         String fromTemplate,
     @Nullable @Size(max = 32) Map<String, Object> parameters,
     @Nullable @Pattern(regexp = Names.DNS_LABEL, message = "must be the name of an instance size")
-        String size) {
+        String size,
+    @Nullable @Min(Priority.MIN) @Max(Priority.MAX) Integer priority) {
   /**
    * This request with {@code resources}: what it gives, over its instance size's (a 30-field record
    * is copied here, once).
@@ -120,7 +122,8 @@ public record VmRequest(
         fromPool,
         fromTemplate,
         parameters,
-        null);
+        null,
+        priority);
   }
 
   /** A pool's name: a DNS label short enough for its replicas' ever-growing ordinals. */

@@ -288,7 +288,8 @@ public class VmService {
         persistent,
         request.disk() == null ? null : request.disk().sizeGi(),
         volumes,
-        migration(request, runtime, persistent, field));
+        migration(request, runtime, persistent, field),
+        request.priority());
   }
 
   /**

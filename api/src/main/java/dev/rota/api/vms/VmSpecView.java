@@ -37,7 +37,8 @@ public record VmSpecView(
     @Nullable String onExpiry,
     @Nullable DiskView disk,
     List<dev.rota.store.VolumeMount> volumes,
-    String migration) {
+    String migration,
+    int priority) {
 
   /** A {@code qemu} VM's root disk as its spec gives it; null for the default, ephemeral one. */
   @JsonInclude(JsonInclude.Include.NON_NULL)
@@ -81,7 +82,8 @@ public record VmSpecView(
             ? new DiskView(spec.persistentDisk(), spec.diskSizeGi())
             : null,
         spec.volumes(),
-        spec.liveMigration() ? VmTemplate.LIVE : VmTemplate.RESTART);
+        spec.liveMigration() ? VmTemplate.LIVE : VmTemplate.RESTART,
+        spec.priority());
   }
 
   /** Its environment, a variable that is a secret's as the secret's name. */

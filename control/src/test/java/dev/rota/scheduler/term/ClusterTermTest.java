@@ -113,6 +113,10 @@ class ClusterTermTest {
 
   /** Only the row: for scenarios about the scheduler alone, whose news then waits in the outbox. */
   private void vmRowOnly(String name, long cpu, String restartPolicy) {
+    vmRowOnly(name, cpu, restartPolicy, dev.rota.core.model.Priority.DEFAULT);
+  }
+
+  private void vmRowOnly(String name, long cpu, String restartPolicy, int priority) {
     vms.save(
         VmRow.submitted(
             name,
@@ -124,7 +128,23 @@ class ClusterTermTest {
                 Map.of(),
                 Map.of("cpu", cpu, "memory", 512L),
                 Map.of(),
-                restartPolicy),
+                restartPolicy,
+                null,
+                null,
+                null,
+                null,
+                null,
+                List.of(),
+                null,
+                null,
+                null,
+                null,
+                null,
+                false,
+                null,
+                List.of(),
+                null,
+                priority),
             "waiting for the scheduler",
             clock.instant()));
   }
@@ -365,6 +385,21 @@ class ClusterTermTest {
             + used
             + ")",
         scheduled.message());
+  }
+
+  @Test
+  void aYoungerVmOfHigherPriorityTakesTheLastRoomFromAnOlderOne() {
+    worker("w1", 1);
+    vm("nightly", 1, "Never");
+    vmRowOnly("release", 1, "Never", 80);
+    startVmWorkflow("release");
+    startCluster(env.getWorkflowClient());
+    awaitFirstResultOf("TermAndApply");
+    assertEquals("w1", placedOn("release"), "priority 80 goes before 50, whatever their ages");
+    assertEquals(null, placedOn("nightly"));
+    assertEquals(
+        "needs cpu 1; the most free on a matching worker is 0",
+        vmRow("nightly").notes().pendingReason());
   }
 
   @Test

@@ -1,12 +1,13 @@
 package dev.rota.core.scheduling;
 
+import dev.rota.core.model.Priority;
 import dev.rota.core.model.Spread;
 import java.util.Map;
 
 /**
  * A VM waiting for a worker.
  *
- * @param seq its place in submission order: older VMs are placed first
+ * @param seq its place in submission order: of VMs of one priority, older ones are placed first
  * @param avoid a worker not to place it on for now (its task could not be started there lately, or
  *     a task of an earlier VM of its name is still there), or null
  * @param set the VM set it is a replica of, or null
@@ -17,6 +18,8 @@ import java.util.Map;
  * @param diskOn the worker that holds its persistent disk or saved memory: the one worker it goes
  *     to while that worker takes VMs, else any, the disk copied, if that worker lends it; null for
  *     any
+ * @param priority how far ahead of other VMs it is placed ({@link Priority}): higher first, then
+ *     older
  */
 public record PendingVm(
     String name,
@@ -29,7 +32,35 @@ public record PendingVm(
     Spread spread,
     String failedOn,
     String image,
-    String diskOn) {
+    String diskOn,
+    int priority) {
+
+  public PendingVm(
+      String name,
+      long seq,
+      String runtime,
+      Map<String, Long> request,
+      Map<String, String> labels,
+      String avoid,
+      String set,
+      Spread spread,
+      String failedOn,
+      String image,
+      String diskOn) {
+    this(
+        name,
+        seq,
+        runtime,
+        request,
+        labels,
+        avoid,
+        set,
+        spread,
+        failedOn,
+        image,
+        diskOn,
+        Priority.DEFAULT);
+  }
 
   public PendingVm(
       String name,
@@ -80,13 +111,31 @@ public record PendingVm(
   /** The same VM avoiding {@code worker} instead. */
   public PendingVm avoiding(String worker) {
     return new PendingVm(
-        name, seq, runtime, request, labels, worker, set, spread, failedOn, image, diskOn);
+        name, seq, runtime, request, labels, worker, set, spread, failedOn, image, diskOn,
+        priority);
   }
 
   /** The same VM free to go to any worker: what it keeps on its worker goes with it. */
   public PendingVm takingItsDisk() {
     return new PendingVm(
-        name, seq, runtime, request, labels, avoid, set, spread, failedOn, image, null);
+        name, seq, runtime, request, labels, avoid, set, spread, failedOn, image, null, priority);
+  }
+
+  /** The same VM at {@code newPriority}. */
+  public PendingVm withPriority(int newPriority) {
+    return new PendingVm(
+        name,
+        seq,
+        runtime,
+        request,
+        labels,
+        avoid,
+        set,
+        spread,
+        failedOn,
+        image,
+        diskOn,
+        newPriority);
   }
 
   /** Whether where its set's other replicas are decides where it may go. */

@@ -16,15 +16,15 @@ import java.util.Optional;
 import java.util.function.Predicate;
 
 /**
- * Places pending VMs on workers, oldest first, through the {@link PlacementStack}: a worker
- * qualifies when every feasibility check admits it (ready and unpaused, offers the runtime, carries
- * the labels), the VM does not avoid it, a replica's set spread allows it ({@link
- * SpreadsReplicas}), and it has every requested resource free; a restart after a failure prefers a
- * worker other than the one it failed on; then a worker that holds the VM's image, the one whose
- * task used it most recently first (Scoot's snapshot groups: it need not fetch it); then the
- * profile's {@link Ranker} picks, ties to the name that sorts first. A VM that fits nowhere does
- * not hold up the ones behind it, and what one placement takes counts at once for the next. Why a
- * VM waits is read from what the checks recorded.
+ * Places pending VMs on workers, highest priority first and oldest first among equals, through the
+ * {@link PlacementStack}: a worker qualifies when every feasibility check admits it (ready and
+ * unpaused, offers the runtime, carries the labels), the VM does not avoid it, a replica's set
+ * spread allows it ({@link SpreadsReplicas}), and it has every requested resource free; a restart
+ * after a failure prefers a worker other than the one it failed on; then a worker that holds the
+ * VM's image, the one whose task used it most recently first (Scoot's snapshot groups: it need not
+ * fetch it); then the profile's {@link Ranker} picks, ties to the name that sorts first. A VM that
+ * fits nowhere does not hold up the ones behind it, and what one placement takes counts at once for
+ * the next. Why a VM waits is read from what the checks recorded.
  *
  * <p>Fast enough for 100,000 VMs on 10,000 workers: workers are grouped by the VMs' constraint
  * classes (runtime and labels) into {@link FitTree}s ordered by preference, which find the first
@@ -199,7 +199,11 @@ public final class Placer {
       this.spreads = new SpreadsReplicas(holdings);
       this.pending =
           pending.stream()
-              .sorted(Comparator.comparingLong(PendingVm::seq).thenComparing(PendingVm::name))
+              .sorted(
+                  Comparator.comparingInt(PendingVm::priority)
+                      .reversed()
+                      .thenComparingLong(PendingVm::seq)
+                      .thenComparing(PendingVm::name))
               .toList();
       Ranker ranker = Ranker.of(profile);
       Comparator<Slot> byScore = (a, b) -> ranker.compare(a.score, b.score);

@@ -34,6 +34,8 @@ import java.util.Map;
  *     until the deadline, and a failed move leaves it running where it was
  * @param taskName the name its tasks carry on the agents: its own, or for a VM claimed from a pool
  *     the replica's (null is taken for its own)
+ * @param priority how far ahead of other VMs it is placed, and which it may evict ({@link
+ *     dev.rota.core.model.Priority})
  */
 public record VmSnapshot(
     String name,
@@ -56,9 +58,57 @@ public record VmSnapshot(
     boolean persistentDisk,
     String diskOn,
     boolean liveMigration,
-    String taskName) {
+    String taskName,
+    int priority) {
   public VmSnapshot {
     taskName = taskName == null ? name : taskName;
+  }
+
+  public VmSnapshot(
+      String name,
+      long seq,
+      String runtime,
+      Map<String, Long> request,
+      Map<String, String> labels,
+      VmStatus status,
+      int restartCount,
+      String avoidWorker,
+      String set,
+      Spread spread,
+      String failedOn,
+      String movingFrom,
+      String image,
+      RestartPolicy restartPolicy,
+      String oldCopyOn,
+      boolean keepsThroughDisconnect,
+      boolean awaitingReadiness,
+      boolean persistentDisk,
+      String diskOn,
+      boolean liveMigration,
+      String taskName) {
+    this(
+        name,
+        seq,
+        runtime,
+        request,
+        labels,
+        status,
+        restartCount,
+        avoidWorker,
+        set,
+        spread,
+        failedOn,
+        movingFrom,
+        image,
+        restartPolicy,
+        oldCopyOn,
+        keepsThroughDisconnect,
+        awaitingReadiness,
+        persistentDisk,
+        diskOn,
+        liveMigration,
+        taskName,
+        dev.rota.core.model.Priority.DEFAULT);
   }
 
   /** The id its task of generation {@code generation} has (or will have) on its agent. */
@@ -344,7 +394,18 @@ public record VmSnapshot(
   /** As placement sees it while it waits for a worker. */
   public PendingVm asPending() {
     return new PendingVm(
-        name, seq, runtime, request, labels, avoidWorker, set, spread, failedOn, image, diskOn);
+        name,
+        seq,
+        runtime,
+        request,
+        labels,
+        avoidWorker,
+        set,
+        spread,
+        failedOn,
+        image,
+        diskOn,
+        priority);
   }
 
   /** Whether a move's new copy is on its way while the previous task still runs. */

@@ -156,6 +156,29 @@ class PlacerTest {
     assertEquals("young", plan.pending().get(0).vm());
   }
 
+  /** Each row: the pending VMs as name:seq:priority, one worker with room for two; who goes. */
+  @ParameterizedTest(name = "{0} -> {1}")
+  @CsvSource(
+      delimiter = '|',
+      value = {
+        "a:1:50 b:2:50 c:3:50 | a b",
+        "a:1:50 b:2:50 c:3:90 | c a",
+        "a:1:10 b:2:20 c:3:30 | c b",
+        "a:1:0 b:2:100 c:3:100 | b c",
+        "a:5:70 b:2:70 c:3:60 | b a",
+      })
+  void higherPriorityFirstThenOldestWhenCapacityIsShort(String vms, String expected) {
+    List<PendingVm> pending = new ArrayList<>();
+    for (String v : vms.split(" ")) {
+      String[] f = v.split(":");
+      pending.add(vm(f[0], Long.parseLong(f[1]), 1).withPriority(Integer.parseInt(f[2])));
+    }
+    PlacementPlan plan = Placer.place(List.of(ready("w1", 2)), List.of(), pending, PACK);
+    assertEquals(
+        java.util.Set.of(expected.split(" ")), placements(plan).keySet(), "placed from " + vms);
+    assertEquals(1, plan.pending().size());
+  }
+
   @Test
   void aWorkerReportingLessCapacityThanItHoldsHasNothingFree() {
     // w1 holds 8 cpu but now reports 4: saturating arithmetic must not wrap into "lots free".

@@ -101,7 +101,8 @@ final class Snapshots {
         v.persistentDisk(),
         v.diskOn(),
         v.liveMigration(),
-        v.taskName());
+        v.taskName(),
+        v.priority());
   }
 
   static PlacedTask task(VmTaskRow t) {
