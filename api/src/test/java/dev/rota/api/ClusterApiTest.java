@@ -22,6 +22,7 @@ class ClusterApiTest {
     defaults.put("schedulerProfile", "optimize-utilization");
     defaults.put("defaultMaxRunDuration", null);
     defaults.put("instanceSizes", Map.of());
+    defaults.put("preemption", false);
     assertEquals(defaults, http.get("/v1/cluster-settings").map());
     Http.Reply put = http.put("/v1/cluster-settings", "{\"schedulerProfile\":\"distribute-load\"}");
     assertEquals(200, put.status(), put.toString());
@@ -33,6 +34,32 @@ class ClusterApiTest {
     assertTrue(bad.detail().contains("schedulerProfile"), bad.detail());
     assertEquals("distribute-load", http.get("/v1/cluster-settings").map().get("schedulerProfile"));
     http.put("/v1/cluster-settings", "{\"schedulerProfile\":\"optimize-utilization\"}");
+  }
+
+  @Test
+  void preemptionIsOffUntilAskedForAndOffAgainWhenLeftOut() {
+    try {
+      Http.Reply on =
+          http.put(
+              "/v1/cluster-settings",
+              "{\"schedulerProfile\":\"optimize-utilization\",\"preemption\":true}");
+      assertEquals(200, on.status(), on.toString());
+      assertEquals(true, on.map().get("preemption"));
+      assertEquals(true, http.get("/v1/cluster-settings").map().get("preemption"));
+
+      Http.Reply bad =
+          http.put(
+              "/v1/cluster-settings",
+              "{\"schedulerProfile\":\"optimize-utilization\",\"preemption\":\"yes\"}");
+      assertEquals(400, bad.status());
+      assertTrue(bad.detail().startsWith("preemption"), bad.detail());
+      assertEquals(true, http.get("/v1/cluster-settings").map().get("preemption"), "unchanged");
+
+      http.put("/v1/cluster-settings", "{\"schedulerProfile\":\"optimize-utilization\"}");
+      assertEquals(false, http.get("/v1/cluster-settings").map().get("preemption"));
+    } finally {
+      http.put("/v1/cluster-settings", "{\"schedulerProfile\":\"optimize-utilization\"}");
+    }
   }
 
   @Test
@@ -84,7 +111,9 @@ class ClusterApiTest {
               "defaultMaxRunDuration",
               "2h",
               "instanceSizes",
-              Map.of()),
+              Map.of(),
+              "preemption",
+              false),
           http.get("/v1/cluster-settings").map(),
           "a refused change changes nothing");
     } finally {

@@ -100,6 +100,29 @@ class VmSetApiTest {
   }
 
   @Test
+  void aSetsReplicasTakeItsTemplatesPriority() {
+    Http.Reply created =
+        http.post(
+            "/v1/vm-sets",
+            "{\"name\":\"urgent\",\"replicas\":2,\"template\":{\"command\":[\"x\"],\"priority\":70}}");
+    assertEquals(201, created.status(), created.toString());
+    assertEquals(70, ((java.util.Map<?, ?>) created.map().get("template")).get("priority"));
+    eventually("two replicas", () -> replicas("urgent").size() == 2);
+    eventually(
+        "both at 70",
+        () ->
+            vms.findAll().stream()
+                .filter(v -> "urgent".equals(v.membership().vmSet()))
+                .allMatch(v -> v.scheduling().priority() == 70));
+    Http.Reply bad =
+        http.post(
+            "/v1/vm-sets",
+            "{\"name\":\"too-urgent\",\"replicas\":1,\"template\":{\"command\":[\"x\"],\"priority\":101}}");
+    assertEquals(400, bad.status());
+    assertTrue(bad.detail().startsWith("template.priority"), bad.detail());
+  }
+
+  @Test
   void aNewSetsReplicasAreStoredBeforeItsAnswerAndOnlyOnce() {
     assertEquals(201, http.post("/v1/vm-sets", set("at-once", 5, "\"none\"")).status());
     assertEquals(

@@ -1,6 +1,8 @@
 package dev.rota.bench;
 
+import dev.rota.core.model.RestartPolicy;
 import dev.rota.core.model.SchedulerProfile;
+import dev.rota.core.model.Spread;
 import dev.rota.core.model.VmStatus;
 import dev.rota.core.model.WorkerHealth;
 import dev.rota.core.scheduling.Candidate;
@@ -30,6 +32,13 @@ public class PlanTermBenchmark extends TermInputs {
   @Param({"optimize-utilization", "distribute-load"})
   public String profile;
 
+  /**
+   * {@code plain}: every VM at the default priority, no preemption; {@code priorities}: priorities
+   * from 0 to 100, the running VMs restarting, the cluster preempting.
+   */
+  @Param({"plain", "priorities"})
+  public String features;
+
   private SchedulerProfile schedulerProfile;
 
   @Setup
@@ -42,6 +51,7 @@ public class PlanTermBenchmark extends TermInputs {
         profile.equals("distribute-load")
             ? SchedulerProfile.DISTRIBUTE_LOAD
             : SchedulerProfile.OPTIMIZE_UTILIZATION;
+    boolean priorities = features.equals("priorities");
     Random random = new Random(7);
     String[] zones = {"a", "b", "c"};
     for (int i = 0; i < workerCount; i++) {
@@ -61,20 +71,55 @@ public class PlanTermBenchmark extends TermInputs {
       String name = String.format("vm%06d", i);
       if (i % 2 == 0) {
         running(
-            new VmSnapshot(name, i, "process", request, Map.of(), VmStatus.RUNNING, 0),
+            vm(name, i, request, Map.of(), VmStatus.RUNNING, priorities ? random.nextInt(101) : 50),
             workers.get(random.nextInt(workerCount)).name());
       } else {
         Map<String, String> labels =
             random.nextInt(10) == 0
                 ? Map.of("zone", "nowhere")
                 : Map.of("zone", zones[random.nextInt(3)]);
-        vms.add(new VmSnapshot(name, i, "process", request, labels, VmStatus.PENDING, 0));
+        vms.add(
+            vm(name, i, request, labels, VmStatus.PENDING, priorities ? random.nextInt(101) : 50));
       }
     }
   }
 
+  /** A VM that restarts always, at {@code priority}. */
+  private static VmSnapshot vm(
+      String name,
+      long seq,
+      Map<String, Long> request,
+      Map<String, String> labels,
+      VmStatus status,
+      int priority) {
+    return new VmSnapshot(
+        name,
+        seq,
+        "process",
+        request,
+        labels,
+        status,
+        0,
+        null,
+        null,
+        Spread.NONE,
+        null,
+        null,
+        null,
+        RestartPolicy.ALWAYS,
+        null,
+        false,
+        false,
+        false,
+        null,
+        false,
+        null,
+        priority,
+        false);
+  }
+
   @Benchmark
   public TermPlan planOneTerm() {
-    return plan(schedulerProfile, Rebalancing.OFF);
+    return plan(schedulerProfile, Rebalancing.OFF, features.equals("priorities"));
   }
 }

@@ -69,6 +69,11 @@ abstract class TermInputs {
   }
 
   protected TermPlan plan(SchedulerProfile profile, Rebalancing rebalancing) {
+    return plan(profile, rebalancing, false);
+  }
+
+  /** As {@link #plan(SchedulerProfile, Rebalancing)}; with {@code preemption}, the cluster preempts. */
+  protected TermPlan plan(SchedulerProfile profile, Rebalancing rebalancing, boolean preemption) {
     return TermPlanner.plan(
         now,
         null,
@@ -79,6 +84,7 @@ abstract class TermInputs {
         placed,
         reported,
         rebalancing,
-        null);
+        null,
+        preemption);
   }
 }

@@ -51,10 +51,20 @@ final class ClusterCommands extends Noun {
               description =
                   "an instance size VMs may name (--size): small=1,1Gi; small=none removes it"
                       + " (repeatable)")
-          Map<String, String> sizes) {
-    if (profile == null && defaultMaxRun == null && sizes == null) {
+          Map<String, String> sizes,
+      @Option(
+              names = "--preemption",
+              paramLabel = "on|off",
+              description =
+                  "on: a waiting VM may evict running VMs at least 10 below its priority that restart, to make room")
+          String preemption) {
+    if (profile == null && defaultMaxRun == null && sizes == null && preemption == null) {
       throw new CommandLine.ParameterException(
-          spec.commandLine(), "give --profile, --default-max-run or --instance-size");
+          spec.commandLine(), "give --profile, --default-max-run, --instance-size or --preemption");
+    }
+    if (preemption != null && !preemption.equals("on") && !preemption.equals("off")) {
+      throw new CommandLine.ParameterException(
+          spec.commandLine(), "--preemption " + preemption + ": give on or off");
     }
     ApiClient api = root.api();
     Map<String, Object> settings = new java.util.LinkedHashMap<>();
@@ -62,6 +72,9 @@ final class ClusterCommands extends Noun {
     current.fields().forEachRemaining(f -> settings.put(f.getKey(), f.getValue()));
     if (profile != null) {
       settings.put("schedulerProfile", profile);
+    }
+    if (preemption != null) {
+      settings.put("preemption", preemption.equals("on"));
     }
     if (defaultMaxRun != null) {
       settings.put(

@@ -179,7 +179,14 @@ class RotaCliTest {
     assertEquals(
         json.readTree("{\"schedulerProfile\":\"distribute-load\",\"defaultMaxRunDuration\":null}"),
         json.readTree(api.last().body()));
+    assertEquals(0, run("cluster", "set", "--preemption", "on").code());
+    assertEquals(true, json.readTree(api.last().body()).path("preemption").asBoolean());
+    assertEquals(
+        "distribute-load", json.readTree(api.last().body()).path("schedulerProfile").asText());
     int before = api.requests.size();
+    Result maybe = run("cluster", "set", "--preemption", "maybe");
+    assertEquals(ExitCodes.USAGE, maybe.code());
+    assertTrue(maybe.err().contains("give on or off"), maybe.err());
     Result nothing = run("cluster", "set");
     assertEquals(ExitCodes.USAGE, nothing.code());
     assertTrue(nothing.err().contains("--default-max-run"), nothing.err());

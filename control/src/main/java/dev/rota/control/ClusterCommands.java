@@ -35,28 +35,29 @@ public class ClusterCommands {
   }
 
   /**
-   * Sets the scheduler's profile and the lease VMs and sets submitted from now on without a {@code
-   * maxRunDuration} get (null: none; VMs already submitted keep theirs), together. A new profile
-   * wakes the scheduler, whose next term places by it.
+   * Sets the scheduler's profile, the lease VMs and sets submitted from now on without a {@code
+   * maxRunDuration} get (null: none; VMs already submitted keep theirs), the instance sizes and
+   * whether the scheduler preempts, together. A new profile or preemption setting wakes the
+   * scheduler, whose next term places by it.
    */
-  public void setSettings(String profile, Integer defaultMaxRunSeconds, String instanceSizes) {
-    boolean profileChanged =
+  public void setSettings(
+      String profile, Integer defaultMaxRunSeconds, String instanceSizes, boolean preemption) {
+    boolean schedulingChanged =
         Conflicts.retry(
             () -> {
               ClusterSettingsRow row = current();
               ClusterSettingsRow next =
-                  row.withProfile(profile)
-                      .withDefaultMaxRun(defaultMaxRunSeconds)
-                      .withInstanceSizes(instanceSizes);
+                  row.withSettings(profile, defaultMaxRunSeconds, instanceSizes, preemption);
               if (next.equals(row)) {
                 return false;
               }
               settings.update(next);
-              return !row.schedulerProfile().equals(profile);
+              return !row.schedulerProfile().equals(profile) || row.preemption() != preemption;
             });
     gate.forget();
-    if (profileChanged) {
-      workflows.wakeScheduler("scheduler profile set to " + profile);
+    if (schedulingChanged) {
+      workflows.wakeScheduler(
+          "scheduler profile set to " + profile + ", preemption " + (preemption ? "on" : "off"));
     }
   }
 

@@ -16,6 +16,7 @@ import java.time.Instant;
  * @param pausedAt since when either is set, or null
  * @param instanceSizes the sizes a VM may name, as JSON: {@code {"small": {"cpu": 1, "memory":
  *     1024}}}; null for none
+ * @param preemption whether a waiting VM may evict running VMs of lower priority to make room
  */
 @MappedEntity("cluster_settings")
 public record ClusterSettingsRow(
@@ -27,10 +28,17 @@ public record ClusterSettingsRow(
     @Nullable Instant pausedAt,
     @Nullable Integer defaultMaxRunSeconds,
     @Version long version,
-    @Nullable String instanceSizes) {
+    @Nullable String instanceSizes,
+    boolean preemption) {
   public static final String ID = "default";
 
-  public ClusterSettingsRow withProfile(String profile) {
+  /**
+   * With the settings users set all at once: the profile, the lease VMs submitted without one get
+   * (null: none), the instance sizes VMs may name (JSON, or null for none) and whether the
+   * scheduler preempts.
+   */
+  public ClusterSettingsRow withSettings(
+      String profile, Integer defaultMaxRun, String sizes, boolean preempts) {
     return new ClusterSettingsRow(
         id,
         profile,
@@ -38,37 +46,10 @@ public record ClusterSettingsRow(
         rejectSubmissions,
         pauseReason,
         pausedAt,
-        defaultMaxRunSeconds,
+        defaultMaxRun,
         version,
-        instanceSizes);
-  }
-
-  /** With the lease VMs submitted without one get; null for none. */
-  public ClusterSettingsRow withDefaultMaxRun(Integer seconds) {
-    return new ClusterSettingsRow(
-        id,
-        schedulerProfile,
-        schedulingPaused,
-        rejectSubmissions,
-        pauseReason,
-        pausedAt,
-        seconds,
-        version,
-        instanceSizes);
-  }
-
-  /** With the instance sizes VMs may name (JSON), or null for none. */
-  public ClusterSettingsRow withInstanceSizes(String sizes) {
-    return new ClusterSettingsRow(
-        id,
-        schedulerProfile,
-        schedulingPaused,
-        rejectSubmissions,
-        pauseReason,
-        pausedAt,
-        defaultMaxRunSeconds,
-        version,
-        sizes);
+        sizes,
+        preempts);
   }
 
   /** Paused, or not, as asked: the reason and the time kept while either holds. */
@@ -84,6 +65,7 @@ public record ClusterSettingsRow(
         any ? (pausedAt != null && (schedulingPaused || rejectSubmissions) ? pausedAt : now) : null,
         defaultMaxRunSeconds,
         version,
-        instanceSizes);
+        instanceSizes,
+        preemption);
   }
 }

@@ -26,7 +26,8 @@ public class TermReads {
       """
       SELECT name, seq, runtime, image, resources, labels, restart_policy, status, restart_count, avoid_worker,
              avoid_until, vm_set, failed_on, moving_from, old_copy_on, disconnect, checks, ready_generation,
-             ready_since, disk_persistent, disk_on, migration, task_name, priority
+             ready_since, disk_persistent, disk_on, migration, task_name, priority,
+             evicted_generation
       FROM vms""";
   static final String PLACED_TASKS =
       """
@@ -127,7 +128,9 @@ public class TermReads {
                 r.getString("disk_on"),
                 VmTemplate.LIVE.equals(r.getString("migration")),
                 r.getString("task_name"),
-                r.getInt("priority")));
+                r.getInt("priority"),
+                Integer.valueOf(r.getInt("restart_count"))
+                    .equals(integer(r, "evicted_generation"))));
   }
 
   /** Every task the scheduler placed, as {@link VmTaskRepository#findAll()} reads it. */

@@ -126,7 +126,9 @@ public record VmRow(
         notes.diskOn(),
         spec.liveMigration(),
         membership.taskName(),
-        spec.priority());
+        spec.priority(),
+        // Whether the term evicted it matters to the term alone, which reads it with TermReads.
+        false);
   }
 
   public VmRow withSpec(VmTemplate newSpec) {

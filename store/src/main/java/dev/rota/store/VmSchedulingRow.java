@@ -7,6 +7,9 @@ import java.util.Map;
 /**
  * What the scheduler reads of a VM every term: the columns of {@link VmRow} a placement or a
  * reconciliation uses, and whether it runs without having passed its readiness check yet.
+ *
+ * @param evicted whether the term evicted its current task (its {@code evicted_generation} is its
+ *     generation): what that task holds is on its way out
  */
 public record VmSchedulingRow(
     String name,
@@ -30,4 +33,5 @@ public record VmSchedulingRow(
     @Nullable String diskOn,
     boolean liveMigration,
     @Nullable String taskName,
-    int priority) {}
+    int priority,
+    boolean evicted) {}

@@ -68,7 +68,8 @@ class PreReleaseSchemaTest {
                 "17 Set rollout progress",
                 "18 Set canaries",
                 "19 Templates",
-                "20 Vm priority"))
+                "20 Vm priority",
+                "21 Cluster preemption"))
         .toList();
   }
 

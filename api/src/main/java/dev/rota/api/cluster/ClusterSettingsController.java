@@ -42,7 +42,10 @@ public class ClusterSettingsController {
   public ClusterSettingsView get() {
     dev.rota.store.ClusterSettingsRow row = cluster.current();
     return new ClusterSettingsView(
-        row.schedulerProfile(), Durations.of(row.defaultMaxRunSeconds()), expansion.sizes());
+        row.schedulerProfile(),
+        Durations.of(row.defaultMaxRunSeconds()),
+        expansion.sizes(),
+        row.preemption());
   }
 
   @RequiresRole({Role.ADMIN_WRITE})
@@ -52,7 +55,7 @@ public class ClusterSettingsController {
       content = @Content(schema = @Schema(implementation = ClusterSettingsRequest.class)))
   @Operation(
       operationId = "putClusterSettings",
-      summary = "Set the scheduling profile, the default lease and the instance sizes")
+      summary = "Set the scheduling profile, the default lease, the instance sizes and preemption")
   @ProblemAnswers.Invalid
   @ProblemAnswers.Conflicting
   public ClusterSettingsView put(@Body @Nullable String raw) {
@@ -63,7 +66,8 @@ public class ClusterSettingsController {
         body.defaultMaxRunDuration() == null
             ? null
             : Durations.seconds("defaultMaxRunDuration", body.defaultMaxRunDuration(), false),
-        sizes);
+        sizes,
+        Boolean.TRUE.equals(body.preemption()));
     return get();
   }
 }

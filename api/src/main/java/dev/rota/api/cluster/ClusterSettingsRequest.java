@@ -16,6 +16,8 @@ import java.util.Map;
  *     (stopped when it runs out); left out or null for none
  * @param instanceSizes the sizes a VM may name ({@code "size": "small"}), each the resources it
  *     gives: {@code {"small": {"cpu": 1, "memory": "1Gi"}}}; left out or null for none
+ * @param preemption whether a waiting VM may evict running VMs of lower priority to make room; left
+ *     out or null for false
  */
 @Serdeable
 @ShownAs(ClusterSettingsView.class)
@@ -29,4 +31,5 @@ public record ClusterSettingsRequest(
         String defaultMaxRunDuration,
     @Nullable @Size(max = 64)
         Map<@NotNull String, @NotNull @Size(max = 32) Map<@NotNull String, @NotNull Object>>
-            instanceSizes) {}
+            instanceSizes,
+    @Nullable Boolean preemption) {}

@@ -12,6 +12,7 @@ import io.micronaut.serde.annotation.Serdeable;
  * @param defaultMaxRunDuration the lease a VM or set submitted without {@code maxRunDuration} gets;
  *     null for none
  * @param instanceSizes the sizes a VM may name, each its resources (memory in MiB)
+ * @param preemption whether a waiting VM may evict running VMs of lower priority to make room
  */
 // Every field of the API's resources is present, null or empty included.
 @JsonInclude(JsonInclude.Include.ALWAYS)
@@ -19,4 +20,5 @@ import io.micronaut.serde.annotation.Serdeable;
 public record ClusterSettingsView(
     String schedulerProfile,
     @Nullable String defaultMaxRunDuration,
-    java.util.Map<String, java.util.Map<String, Long>> instanceSizes) {}
+    java.util.Map<String, java.util.Map<String, Long>> instanceSizes,
+    boolean preemption) {}

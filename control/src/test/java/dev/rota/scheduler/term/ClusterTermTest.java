@@ -446,9 +446,57 @@ class ClusterTermTest {
   }
 
   @Test
+  void withPreemptionOnAVmOfHigherPriorityEvictsALowerOneWhichWaitsForRoomAgain() {
+    var settings = clusterSettings.findById(dev.rota.store.ClusterSettingsRow.ID).orElseThrow();
+    clusterSettings.update(
+        settings.withSettings(
+            settings.schedulerProfile(),
+            settings.defaultMaxRunSeconds(),
+            settings.instanceSizes(),
+            true));
+    try {
+      worker("w1", 1);
+      vmRowOnly("nightly", 1, "Always", 20);
+      startVmWorkflow("nightly");
+      ClusterWorkflow cluster = startCluster(env.getWorkflowClient());
+      awaitStatus("nightly", "running");
+
+      vmRowOnly("release", 1, "Never", 80);
+      startVmWorkflow("release");
+      cluster.wake("release submitted");
+      assertEquals("w1", awaitStatus("release", "running").state().worker());
+      VmRow nightly = awaitStatus("nightly", "pending");
+      assertEquals(1, nightly.state().restartCount(), "a new generation, to be placed");
+      assertEquals(
+          "needs cpu 1; the most free on a matching worker is 0", nightly.notes().pendingReason());
+      assertTrue(eventTypes("nightly").contains("preempted"), eventTypes("nightly").toString());
+      assertTrue(eventTypes("release").contains("preempting"), eventTypes("release").toString());
+      assertEquals(
+          "evicting nightly (priority 20) from worker w1 to make room (priority 80)",
+          events.page("release", 0, 100).stream()
+              .filter(e -> e.type().equals("preempting"))
+              .findFirst()
+              .orElseThrow()
+              .message());
+      assertEquals(1, agents.starts("w1", "release.0"));
+      assertEquals(0, agents.starts("w1", "nightly.1"), "the lower waits: release holds its room");
+    } finally {
+      var now = clusterSettings.findById(dev.rota.store.ClusterSettingsRow.ID).orElseThrow();
+      clusterSettings.update(
+          now.withSettings(
+              now.schedulerProfile(), now.defaultMaxRunSeconds(), now.instanceSizes(), false));
+    }
+  }
+
+  @Test
   void aWorkerJoiningTakesItsShareOfASetUnderDistributeLoadAndEveryReplicaRunsThroughout() {
     var profile = clusterSettings.findById(dev.rota.store.ClusterSettingsRow.ID).orElseThrow();
-    clusterSettings.update(profile.withProfile("distribute-load"));
+    clusterSettings.update(
+        profile.withSettings(
+            "distribute-load",
+            profile.defaultMaxRunSeconds(),
+            profile.instanceSizes(),
+            profile.preemption()));
     worker("w1", 8);
     set("web", 4, "none", 2);
     startCluster(env.getWorkflowClient());

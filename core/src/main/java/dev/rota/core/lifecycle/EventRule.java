@@ -58,7 +58,12 @@ public final class EventRule {
      * Its worker's drain deadline passed with the task there: record the event, then start it again
      * elsewhere (a restart policy) or stop it.
      */
-    DRAINED
+    DRAINED,
+    /**
+     * A VM of higher priority needs its room: record the event, then start it again once there is
+     * room (a restart policy) or stop it.
+     */
+    PREEMPTED
   }
 
   /** The VM after an event, and what follows. */
@@ -125,6 +130,8 @@ public final class EventRule {
       }
     } else if (type == TaskEventType.DRAINED) {
       then = Then.DRAINED;
+    } else if (type == TaskEventType.PREEMPTED) {
+      then = Then.PREEMPTED;
     } else if (movingFrom != null
         && (type == TaskEventType.PLACED || type == TaskEventType.GIVEN_BACK)) {
       movingTo = type == TaskEventType.PLACED ? e.worker() : null;

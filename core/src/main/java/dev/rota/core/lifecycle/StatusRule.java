@@ -20,6 +20,7 @@ public final class StatusRule {
       case EXITED -> Integer.valueOf(0).equals(exitCode) ? VmStatus.STOPPED : VmStatus.FAILED;
       case FAILED, VANISHED, WORKER_OFFLINE -> VmStatus.FAILED;
       case DRAINED -> VmStatus.STOPPED; // unless a restart policy starts it again elsewhere
+      case PREEMPTED -> VmStatus.STOPPED; // unless a restart policy starts it again
       case FAILED_OVER -> VmStatus.SCHEDULED; // its next generation, on another worker
       case READY, NOT_READY ->
           throw new IllegalArgumentException(

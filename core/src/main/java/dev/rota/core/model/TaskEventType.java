@@ -33,6 +33,11 @@ public enum TaskEventType implements WireName {
    */
   DRAINED("drained"),
   /**
+   * A waiting VM of higher priority needs its room: the workflow starts it again once there is room
+   * (it has a restart policy), not counted as a failure; the message names that VM.
+   */
+  PREEMPTED("preempted"),
+  /**
    * Its worker went offline with the task, and the term placed the next generation elsewhere at
    * once (the VM has a restart policy): the VM is scheduled there, not failed.
    */
@@ -78,12 +83,16 @@ public enum TaskEventType implements WireName {
     return this == PLACED || this == MOVED || this == FAILED_OVER;
   }
 
-  /** Whether the task ended with it, or is ended for it (a drained VM's task is removed). */
+  /**
+   * Whether the task ended with it, or is ended for it (a drained or preempted VM's task is
+   * removed).
+   */
   public boolean ends() {
     return this == EXITED
         || this == FAILED
         || this == VANISHED
         || this == WORKER_OFFLINE
-        || this == DRAINED;
+        || this == DRAINED
+        || this == PREEMPTED;
   }
 }

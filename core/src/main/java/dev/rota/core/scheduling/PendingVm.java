@@ -108,6 +108,13 @@ public record PendingVm(
     this(name, seq, runtime, request, labels, null);
   }
 
+  /** The order of the pending queue: the highest priority first, then the oldest. */
+  public static final java.util.Comparator<PendingVm> QUEUE_ORDER =
+      java.util.Comparator.comparingInt(PendingVm::priority)
+          .reversed()
+          .thenComparingLong(PendingVm::seq)
+          .thenComparing(PendingVm::name);
+
   /** The same VM avoiding {@code worker} instead. */
   public PendingVm avoiding(String worker) {
     return new PendingVm(

@@ -24,6 +24,22 @@ public record PlacementPlan(List<Placement> placed, List<Unplaced> pending) {
     }
   }
 
+  /** The same plan, each waiting VM named in {@code reasons} waiting for the reason given there. */
+  public PlacementPlan explainedAs(java.util.Map<String, String> reasons) {
+    if (reasons.isEmpty()) {
+      return this;
+    }
+    return new PlacementPlan(
+        placed,
+        pending.stream()
+            .map(
+                u ->
+                    reasons.containsKey(u.vm())
+                        ? new Unplaced(u.vm(), reasons.get(u.vm()), u.fitsNowhere())
+                        : u)
+            .toList());
+  }
+
   /** Nothing placed: every pending VM waits, for {@code reason}. */
   public static PlacementPlan waiting(java.util.List<PendingVm> pending, String reason) {
     return new PlacementPlan(

@@ -197,14 +197,7 @@ public final class Placer {
       this.lenders = lenders;
       this.workers = workers.stream().sorted(Comparator.comparing(Candidate::name)).toList();
       this.spreads = new SpreadsReplicas(holdings);
-      this.pending =
-          pending.stream()
-              .sorted(
-                  Comparator.comparingInt(PendingVm::priority)
-                      .reversed()
-                      .thenComparingLong(PendingVm::seq)
-                      .thenComparing(PendingVm::name))
-              .toList();
+      this.pending = pending.stream().sorted(PendingVm.QUEUE_ORDER).toList();
       Ranker ranker = Ranker.of(profile);
       Comparator<Slot> byScore = (a, b) -> ranker.compare(a.score, b.score);
       this.order = byScore.thenComparing(s -> s.worker.name());

@@ -14,6 +14,7 @@ import java.util.Map;
  * @param drainProgress what each draining worker still holds, by worker
  * @param removals workers offline longer than {@code removeOfflineAfter}, to be removed
  * @param failovers VMs whose worker went offline with their task, placed elsewhere in this term
+ * @param preemptions running VMs evicted to make room for waiting VMs of higher priority
  * @param nextDeadline the earliest time a worker's health could change, or a drain's deadline pass,
  *     with no new input
  */
@@ -26,6 +27,7 @@ public record TermPlan(
     Map<String, String> drainProgress,
     List<WorkerRemoval> removals,
     List<Failover> failovers,
+    List<Preemptor.Preemption> preemptions,
     Instant nextDeadline) {
 
   /**

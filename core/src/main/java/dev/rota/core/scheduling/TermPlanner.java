@@ -14,8 +14,9 @@ import java.util.Set;
 
 /**
  * One term of the scheduler as a pure function: health first, so that placement sees this term's
- * health, then placement, then what draining takes off workers or else rebalancing moves, then
- * reconciliation of expected against actual.
+ * health, then placement, then what the VMs left waiting evict where the cluster preempts, then
+ * what draining takes off workers or else rebalancing moves, then reconciliation of expected
+ * against actual.
  */
 public final class TermPlanner {
   private TermPlanner() {}
@@ -46,6 +47,37 @@ public final class TermPlanner {
       Map<String, List<ObservedTask>> reported,
       Rebalancing rebalancing,
       String pausedBecause) {
+    return plan(
+        now,
+        listeningSince,
+        profile,
+        settings,
+        workers,
+        vms,
+        tasks,
+        reported,
+        rebalancing,
+        pausedBecause,
+        false);
+  }
+
+  /**
+   * As {@link #plan(Instant, Instant, SchedulerProfile, HealthSettings, List, List, List, Map,
+   * Rebalancing, String)}; with {@code preemption}, a VM left waiting may evict running VMs of
+   * lower priority to make room ({@link Preemptor}).
+   */
+  public static TermPlan plan(
+      Instant now,
+      Instant listeningSince,
+      SchedulerProfile profile,
+      HealthSettings settings,
+      List<WorkerSnapshot> workers,
+      List<VmSnapshot> vms,
+      List<PlacedTask> tasks,
+      Map<String, List<ObservedTask>> reported,
+      Rebalancing rebalancing,
+      String pausedBecause,
+      boolean preemption) {
     List<TermPlan.HealthChange> changes = new ArrayList<>();
     List<Candidate> candidates = new ArrayList<>(workers.size());
     Set<String> gone = new HashSet<>();
@@ -98,6 +130,7 @@ public final class TermPlanner {
     List<Holding> holdings = new ArrayList<>();
     List<Holding> current = new ArrayList<>();
     List<Holding> leaving = new ArrayList<>();
+    List<Preemptor.Running> running = new ArrayList<>();
     Map<String, String> runsOn = new HashMap<>();
     List<Drainer.Resident> residents = new ArrayList<>();
     Map<String, Integer> leavingDrained = new HashMap<>();
@@ -134,6 +167,7 @@ public final class TermPlanner {
           }
         } else {
           current.add(held);
+          running.add(new Preemptor.Running(vm, t.worker()));
           if (draining) {
             residents.add(new Drainer.Resident(vm, t.worker(), t.state()));
           }
@@ -174,16 +208,32 @@ public final class TermPlanner {
             ? Placer.place(candidates, holdings, pending, profile, lenders(healthOf))
             : PlacementPlan.waiting(
                 pending, "scheduling is paused for the cluster: " + pausedBecause);
-    if (!drains.isEmpty() || rebalancing.active()) {
-      // What this term placed counts as held where it went: moves go by what will be.
-      Map<String, PendingVm> pendingByName = new HashMap<>();
-      pending.forEach(p -> pendingByName.put(p.name(), p));
-      for (PlacementPlan.Placement p : placement.placed()) {
-        PendingVm vm = pendingByName.get(p.vm());
-        Holding placed = new Holding(p.worker(), vm.request(), vm.set());
-        holdings.add(placed);
-        current.add(placed);
+    Map<String, PendingVm> pendingByName = new HashMap<>();
+    pending.forEach(p -> pendingByName.put(p.name(), p));
+    // What this term placed counts as held where it went: moves and evictions go by what will be.
+    for (PlacementPlan.Placement p : placement.placed()) {
+      PendingVm vm = pendingByName.get(p.vm());
+      Holding placed = new Holding(p.worker(), vm.request(), vm.set());
+      holdings.add(placed);
+      current.add(placed);
+    }
+    Preemptor.Outcome preempting = Preemptor.Outcome.NONE;
+    if (preemption && pausedBecause == null) {
+      List<PendingVm> waiting = new ArrayList<>();
+      for (PlacementPlan.Unplaced u : placement.pending()) {
+        if (!u.fitsNowhere() && !lostWithWorker.containsKey(u.vm())) {
+          waiting.add(pendingByName.get(u.vm()));
+        }
       }
+      preempting =
+          Preemptor.plan(
+              candidates,
+              holdings,
+              leaving,
+              running,
+              waiting,
+              SetAllowances.of(vms, rebalancing.sets()));
+      placement = placement.explainedAs(preempting.reasons());
     }
     // Marked once every record is seen: a later generation's may come after the resident's.
     residents.replaceAll(
@@ -212,7 +262,15 @@ public final class TermPlanner {
     Reconciliation reconciliation = Reconciler.reconcile(vms, tasks, reported, gone, offline);
     if (!lostWithWorker.isEmpty()) {
       return failingOver(
-          changes, placement, reconciliation, moves, drain, removals, nextDeadline, lostWithWorker);
+          changes,
+          placement,
+          reconciliation,
+          moves,
+          drain,
+          removals,
+          preempting.preemptions(),
+          nextDeadline,
+          lostWithWorker);
     }
     return new TermPlan(
         changes,
@@ -223,6 +281,7 @@ public final class TermPlanner {
         drain.progress(),
         removals,
         List.of(),
+        preempting.preemptions(),
         nextDeadline);
   }
 
@@ -238,6 +297,7 @@ public final class TermPlanner {
       List<Move> moves,
       Drainer.Outcome drain,
       List<TermPlan.WorkerRemoval> removals,
+      List<Preemptor.Preemption> preemptions,
       Instant nextDeadline,
       Map<String, PlacedTask> lostWithWorker) {
     List<PlacementPlan.Placement> placed = new ArrayList<>();
@@ -273,6 +333,7 @@ public final class TermPlanner {
         drain.progress(),
         removals,
         failovers,
+        preemptions,
         nextDeadline);
   }
 

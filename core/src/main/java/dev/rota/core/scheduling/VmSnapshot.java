@@ -36,6 +36,8 @@ import java.util.Map;
  *     the replica's (null is taken for its own)
  * @param priority how far ahead of other VMs it is placed, and which it may evict ({@link
  *     dev.rota.core.model.Priority})
+ * @param evicted whether the term evicted its current task (a drain's deadline, a preemption) and
+ *     its workflow has not yet moved on from it: what it holds is on its way out
  */
 public record VmSnapshot(
     String name,
@@ -59,7 +61,8 @@ public record VmSnapshot(
     String diskOn,
     boolean liveMigration,
     String taskName,
-    int priority) {
+    int priority,
+    boolean evicted) {
   public VmSnapshot {
     taskName = taskName == null ? name : taskName;
   }
@@ -108,7 +111,8 @@ public record VmSnapshot(
         diskOn,
         liveMigration,
         taskName,
-        dev.rota.core.model.Priority.DEFAULT);
+        dev.rota.core.model.Priority.DEFAULT,
+        false);
   }
 
   /** The id its task of generation {@code generation} has (or will have) on its agent. */

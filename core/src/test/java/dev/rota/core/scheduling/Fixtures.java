@@ -47,16 +47,35 @@ final class Fixtures {
    * whatever runtime the fixture's workers run.
    */
   static VmSnapshot withDisk(VmSnapshot v, String diskOn, boolean live) {
-    return copy(v, true, diskOn, live, v.taskName());
+    return copy(v, true, diskOn, live, v.taskName(), v.priority(), v.evicted());
   }
 
   /** {@code v} as claimed from a pool: its tasks carry the replica's name, {@code taskName}. */
   static VmSnapshot claimedAs(VmSnapshot v, String taskName) {
-    return copy(v, v.persistentDisk(), v.diskOn(), v.liveMigration(), taskName);
+    return copy(
+        v, v.persistentDisk(), v.diskOn(), v.liveMigration(), taskName, v.priority(), v.evicted());
+  }
+
+  /** {@code v} at {@code priority}. */
+  static VmSnapshot atPriority(VmSnapshot v, int priority) {
+    return copy(
+        v, v.persistentDisk(), v.diskOn(), v.liveMigration(), v.taskName(), priority, v.evicted());
+  }
+
+  /** {@code v} with its current task evicted by an earlier term. */
+  static VmSnapshot evicted(VmSnapshot v) {
+    return copy(
+        v, v.persistentDisk(), v.diskOn(), v.liveMigration(), v.taskName(), v.priority(), true);
   }
 
   private static VmSnapshot copy(
-      VmSnapshot v, boolean persistentDisk, String diskOn, boolean live, String taskName) {
+      VmSnapshot v,
+      boolean persistentDisk,
+      String diskOn,
+      boolean live,
+      String taskName,
+      int priority,
+      boolean evicted) {
     return new VmSnapshot(
         v.name(),
         v.seq(),
@@ -78,6 +97,8 @@ final class Fixtures {
         persistentDisk,
         diskOn,
         live,
-        taskName);
+        taskName,
+        priority,
+        evicted);
   }
 }

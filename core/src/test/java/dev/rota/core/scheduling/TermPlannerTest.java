@@ -154,6 +154,87 @@ class TermPlannerTest {
     assertEquals(List.of("old@w1"), placed(plan(List.of(worker("w1", 4)), vms, ended)));
   }
 
+  /** A VM restarted always, at {@code priority}. */
+  static VmSnapshot restarting(
+      String name, long seq, VmStatus status, int generation, long cpu, int priority) {
+    return Fixtures.atPriority(
+        new VmSnapshot(
+            name,
+            seq,
+            "process",
+            Map.of("cpu", cpu, "memory", 512L),
+            Map.of(),
+            status,
+            generation,
+            null,
+            null,
+            dev.rota.core.model.Spread.NONE,
+            null,
+            null,
+            null,
+            dev.rota.core.model.RestartPolicy.ALWAYS),
+        priority);
+  }
+
+  private static TermPlan preempting(
+      boolean preemption, List<VmSnapshot> vms, List<PlacedTask> tasks) {
+    return TermPlanner.plan(
+        T,
+        null,
+        SchedulerProfile.OPTIMIZE_UTILIZATION,
+        HealthSettings.defaults(),
+        List.of(worker("w1", 4)),
+        vms,
+        tasks,
+        Map.of(),
+        Rebalancing.OFF,
+        null,
+        preemption);
+  }
+
+  @Test
+  void aWaitingVmOfHigherPriorityEvictsALowerOneWherePreemptionIsOnThenWaitsForItsRoom() {
+    VmSnapshot release = restarting("release", 2, VmStatus.PENDING, 0, 4, 80);
+    VmSnapshot nightly = restarting("nightly", 1, VmStatus.RUNNING, 0, 4, 20);
+    List<PlacedTask> running = List.of(new PlacedTask("nightly", 1, 0, "w1", TaskState.RUNNING));
+
+    TermPlan off = preempting(false, List.of(nightly, release), running);
+    assertEquals(List.of(), off.preemptions(), "off unless the cluster asks for it");
+    assertEquals(
+        "needs cpu 4; the most free on a matching worker is 0",
+        off.placement().pending().get(0).reason());
+
+    TermPlan on = preempting(true, List.of(nightly, release), running);
+    assertEquals(
+        List.of(new Preemptor.Preemption("nightly", 1, 0, 20, "w1", "release", 80)),
+        on.preemptions());
+    assertEquals(List.of(), placed(on), "placed once its room is free, not before");
+    assertEquals(
+        "evicting nightly (priority 20) from worker w1 to make room (priority 80): placed once it"
+            + " stops",
+        on.placement().pending().get(0).reason());
+
+    TermPlan told = preempting(true, List.of(Fixtures.evicted(nightly), release), running);
+    assertEquals(List.of(), told.preemptions(), "its workflow has not moved on yet: no more");
+    assertEquals(
+        "room is being freed for it on worker w1: placed once it is",
+        told.placement().pending().get(0).reason());
+
+    VmSnapshot restarted = restarting("nightly", 1, VmStatus.PENDING, 1, 4, 20);
+    TermPlan stopping = preempting(true, List.of(restarted, release), running);
+    assertEquals(List.of(), stopping.preemptions());
+    assertEquals(List.of(), placed(stopping), "the old task still holds its room");
+
+    TermPlan gone =
+        preempting(
+            true,
+            List.of(restarted, release),
+            List.of(new PlacedTask("nightly", 1, 0, "w1", TaskState.EXITED)));
+    assertEquals(List.of("release@w1"), placed(gone), "the higher first");
+    assertEquals(List.of(), gone.preemptions(), "and the lower never evicts it back");
+    assertEquals("nightly", gone.placement().pending().get(0).vm());
+  }
+
   @Test
   void theTasksOfARemovedWorkerAreLostOrForgotten() {
     List<VmSnapshot> vms =

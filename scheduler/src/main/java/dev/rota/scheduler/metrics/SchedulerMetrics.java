@@ -19,6 +19,7 @@ public class SchedulerMetrics {
   private final Counter moves;
   private final Counter lostRaces;
   private final Counter evictions;
+  private final Counter preemptions;
   private final Counter failovers;
   private final Counter restartsAfterFailure;
   private final Counter restartsOtherwise;
@@ -52,6 +53,10 @@ public class SchedulerMetrics {
     this.evictions =
         Counter.builder("rota.evictions")
             .description("VMs still on a drained worker at its deadline")
+            .register(registry);
+    this.preemptions =
+        Counter.builder("rota.preemptions")
+            .description("VMs evicted to make room for a waiting VM of higher priority")
             .register(registry);
     this.failovers =
         Counter.builder("rota.failovers")
@@ -93,6 +98,10 @@ public class SchedulerMetrics {
 
   public void evicted() {
     evictions.increment();
+  }
+
+  public void preempted() {
+    preemptions.increment();
   }
 
   public void firstRun(Duration sinceSubmission) {

@@ -72,8 +72,9 @@ public class PlacementPreview {
             vms,
             List.copyOf(snapshot.taskRows().keySet()),
             Map.of(),
-            Rebalancing.OFF,
-            snapshot.pausedBecause());
+            new Rebalancing(0, snapshot.movable()),
+            snapshot.pausedBecause(),
+            snapshot.preemption());
     Map<String, Outcome> found = new HashMap<>();
     for (PlacementPlan.Placement p : plan.placement().placed()) {
       found.put(p.vm(), new Outcome(p.worker(), p.why(), null));

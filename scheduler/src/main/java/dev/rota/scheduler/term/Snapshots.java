@@ -102,7 +102,8 @@ final class Snapshots {
         v.diskOn(),
         v.liveMigration(),
         v.taskName(),
-        v.priority());
+        v.priority(),
+        v.evicted());
   }
 
   static PlacedTask task(VmTaskRow t) {

@@ -7,6 +7,7 @@ import dev.rota.core.scheduling.Drainer;
 import dev.rota.core.scheduling.Move;
 import dev.rota.core.scheduling.ObservedTask;
 import dev.rota.core.scheduling.PlacedTask;
+import dev.rota.core.scheduling.Preemptor;
 import dev.rota.core.scheduling.Reconciliation;
 import dev.rota.core.scheduling.TermPlan;
 import dev.rota.scheduler.metrics.SchedulerMetrics;
@@ -414,6 +415,50 @@ public class TaskObservations {
             "drained",
             null,
             message,
+            now,
+            null));
+  }
+
+  /**
+   * The term evicts {@code p.vm()}'s task for a waiting VM of higher priority: its workflow hears
+   * it, and the waiting VM's events say it. Once per generation; empty when that generation is no
+   * longer the VM's, or was evicted already.
+   */
+  public Optional<OutboxRow> preempt(Preemptor.Preemption p, String taskName, Instant now) {
+    if (vms.evicted(p.vm(), p.seq(), p.generation()) != 1) {
+      return Optional.empty();
+    }
+    events.append(
+        p.forVm(),
+        now,
+        "preempting",
+        "evicting "
+            + p.vm()
+            + " (priority "
+            + p.priority()
+            + ") from worker "
+            + p.worker()
+            + " to make room (priority "
+            + p.forPriority()
+            + ")");
+    return Optional.of(
+        tell(
+            p.vm(),
+            p.seq(),
+            TaskId.of(taskName, p.generation()).toString(),
+            p.worker(),
+            TaskEventType.PREEMPTED,
+            "preempted",
+            null,
+            "preempted on worker "
+                + p.worker()
+                + " by "
+                + p.forVm()
+                + " (priority "
+                + p.forPriority()
+                + ", this VM's "
+                + p.priority()
+                + ")",
             now,
             null));
   }

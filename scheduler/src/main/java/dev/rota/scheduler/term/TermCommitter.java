@@ -60,7 +60,8 @@ public class TermCommitter {
             java.util.List.copyOf(snapshot.taskRows().keySet()),
             snapshot.reported(),
             new Rebalancing(scheduler.rebalanceMovesPerTerm(), snapshot.movable()),
-            snapshot.pausedBecause());
+            snapshot.pausedBecause(),
+            snapshot.preemption());
     long planned = System.nanoTime();
     TermDecisions decisions = writer.write(plan, snapshot, now);
     if (log.isDebugEnabled()) {

@@ -5,6 +5,7 @@ import dev.rota.core.scheduling.Drainer;
 import dev.rota.core.scheduling.Move;
 import dev.rota.core.scheduling.PlacedTask;
 import dev.rota.core.scheduling.PlacementPlan;
+import dev.rota.core.scheduling.Preemptor;
 import dev.rota.core.scheduling.Reconciliation;
 import dev.rota.core.scheduling.TermPlan;
 import dev.rota.scheduler.metrics.SchedulerMetrics;
@@ -157,6 +158,24 @@ public class TermPlanWriter {
       if (observations.evict(e, taskNames.apply(e.vm()), now).isPresent()) {
         metrics.evicted();
         example(examples, "evicting " + e.vm() + " from drained worker " + e.worker());
+      }
+    }
+    for (Preemptor.Preemption p : plan.preemptions()) {
+      if (observations.preempt(p, taskNames.apply(p.vm()), now).isPresent()) {
+        metrics.preempted();
+        example(
+            examples,
+            "preempting "
+                + p.vm()
+                + " on "
+                + p.worker()
+                + " for "
+                + p.forVm()
+                + " (priority "
+                + p.forPriority()
+                + " over "
+                + p.priority()
+                + ")");
       }
     }
     plan.drainProgress()

@@ -19,6 +19,7 @@ import java.util.Map;
  * @param reported each worker whose agent answered since the term observed, with the tasks it
  *     reported
  * @param movable the VM sets whose replicas may be moved, by name
+ * @param preemption whether a waiting VM may evict running VMs of lower priority to make room
  */
 public record TermSnapshot(
     Map<String, VmSchedulingRow> vmRows,
@@ -29,4 +30,5 @@ public record TermSnapshot(
     Map<String, List<ObservedTask>> reported,
     SchedulerProfile profile,
     Map<String, SetSnapshot> movable,
-    String pausedBecause) {}
+    String pausedBecause,
+    boolean preemption) {}

@@ -187,6 +187,7 @@ public class TermSnapshotReader {
         reported,
         profile,
         movable,
-        pausedBecause);
+        pausedBecause,
+        cluster.map(ClusterSettingsRow::preemption).orElse(false));
   }
 }

@@ -437,6 +437,7 @@ public class VmWorkflowImpl implements VmWorkflow {
     leaseHeard();
     switch (heard.then()) {
       case DRAINED -> drained(e);
+      case PREEMPTED -> preempted(e);
       case ENDED -> {
         shown.ended(life);
         recordHeard(); // the end first, then the restart it leads to
@@ -453,15 +454,35 @@ public class VmWorkflowImpl implements VmWorkflow {
    * persistent disk starts again elsewhere whatever its policy, its disk copied there.
    */
   private void drained(TaskEvent e) {
+    // A VM with a persistent disk moves with it whatever its policy: its disk is what it keeps.
+    evicted(
+        persistentDisk
+            ? "moving with its persistent disk, copied from worker " + e.worker() + ": "
+            : "started again elsewhere: ",
+        "worker " + e.worker() + " was drained",
+        persistentDisk);
+  }
+
+  /**
+   * A waiting VM of higher priority needs its room (the message names it): with a restart policy it
+   * starts again once there is room, at once and counted as no failure (the term chose it for
+   * having one); without one it stops.
+   */
+  private void preempted(TaskEvent e) {
+    evicted("waiting for room again: ", e.message(), false);
+  }
+
+  /**
+   * The term took its task away ({@code why}): its next generation is queued at once, not counted
+   * as a failure, when its restart policy (or {@code withDisk}, a disk it keeps) starts it again;
+   * else it stops.
+   */
+  private void evicted(String again, String why, boolean withDisk) {
     recordHeard(); // the event is applied before the lifecycle moves on
     life = life.withRestartAt(0);
-    String why = "worker " + e.worker() + " was drained";
-    // A VM with a persistent disk moves with it whatever its policy: its disk is what it keeps.
-    if (restarts.policy() != RestartPolicy.NEVER || persistentDisk) {
+    if (restarts.policy() != RestartPolicy.NEVER || withDisk) {
       steps.replace(
-          (persistentDisk
-                  ? "moving with its persistent disk, copied from worker " + e.worker() + ": "
-                  : "started again elsewhere: ")
+          again
               + why
               + " (restart "
               + (life.restartCount() + 1)
@@ -469,7 +490,7 @@ public class VmWorkflowImpl implements VmWorkflow {
               + restarts.policy().wireName()
               + ")",
           "restarted",
-          persistentDisk);
+          withDisk);
     } else {
       steps.stop("stopped: " + why + " (restartPolicy Never)");
     }

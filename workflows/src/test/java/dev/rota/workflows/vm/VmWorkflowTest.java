@@ -1061,6 +1061,48 @@ class VmWorkflowTest {
         env.getWorkflowClient(), "vm-a", VmWorkflowImpl.class, "vm-drained");
   }
 
+  @Test
+  void aPreemptedVmWaitsForRoomAgainAtOnceAndNotAsAFailureSayingForWhom() throws Exception {
+    VmWorkflow vm = running("Always");
+    vm.taskEvent(
+        new TaskEvent(
+            ++lastEventId,
+            "a.0",
+            "w1",
+            "preempted",
+            null,
+            "preempted on worker w1 by release (priority 80, this VM's 20)",
+            now(),
+            0,
+            false));
+    awaitStatus(vm, "pending");
+    for (int i = 0; i < 100 && store.what().size() < 2; i++) {
+      settle();
+    }
+    assertEquals(
+        List.of("requeue 1", "remove w1/a.0"),
+        store.what(),
+        "no restart delay: the new generation first, then the old task removed");
+    assertEquals(
+        "waiting for room again: preempted on worker w1 by release (priority 80, this VM's 20)"
+            + " (restart 1, restartPolicy Always)",
+        store.requeued.get(0));
+    assertEquals("null", store.avoiding.get(1), "it may go back to w1 once there is room");
+    on(vm, 0, "w1", "preempted"); // a repeat for an older generation changes nothing
+    env.sleep(Duration.ofMinutes(1));
+    assertEquals(List.of("requeue 1", "remove w1/a.0"), store.what());
+    Histories.replayAndMaybeRecord(
+        env.getWorkflowClient(), "vm-a", VmWorkflowImpl.class, "vm-preempted");
+  }
+
+  @Test
+  void aPreemptedVmWithoutARestartPolicyStops() {
+    VmWorkflow vm = running("Never");
+    on(vm, 0, "w1", "preempted");
+    awaitStatus(vm, "stopped");
+    assertEquals(List.of("status stopping", "remove w1/a.0", "status stopped"), store.what());
+  }
+
   private VmWorkflow startWithTtl(String policy, Integer maxRestarts, int ttlSeconds) {
     return start(
         stored(

@@ -1,0 +1,140 @@
+package dev.rota.host;
+
+import static dev.rota.testing.Eventually.eventually;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.Test;
+
+/**
+ * One worker, full with a low-priority VM that restarts (a real process holding 600 of its 1,000
+ * CPUs). A VM of priority 90 that needs as much waits while the cluster does not preempt, through
+ * terms that change nothing; once preemption is on, the low one is evicted and the high one runs,
+ * the two never at once (this machine's processes looked at every 200 ms). When the high one is
+ * deleted, the low one starts again by itself.
+ */
+class PreemptionIT {
+  private static final String LOW = "970301";
+  private static final String HIGH = "970302";
+
+  private static String vm(String name, String sleep, String policy, int priority) {
+    return "{\"name\":\""
+        + name
+        + "\",\"command\":[\"sleep\",\""
+        + sleep
+        + "\"],\"resources\":{\"cpu\":600,\"memory\":512},\"restartPolicy\":\""
+        + policy
+        + "\",\"priority\":"
+        + priority
+        + "}";
+  }
+
+  @Test
+  void aVmOfHigherPriorityEvictsALowerOneOnlyWherePreemptionIsOn() throws Exception {
+    try (ProductionStack stack =
+        ProductionStack.start(
+            ProductionStack.folder("preemption"),
+            1,
+            1,
+            Map.of("ROTA_SCHEDULER_INTERVAL", "1s", "ROTA_API_INSECURE_HTTP", "true"))) {
+      RotaClient api = stack.admin(0);
+      assertEquals(201, api.api("POST", "/v1/vms", vm("nightly", LOW, "Always", 10)).status());
+      eventually(
+          "the low one runs",
+          Duration.ofSeconds(60),
+          () -> Vms.sleeping().getOrDefault(LOW, List.of()).size() == 1);
+      long lowPid = Vms.sleeping().get(LOW).get(0);
+
+      AtomicInteger most = new AtomicInteger();
+      AtomicInteger looks = new AtomicInteger();
+      try (ProcessSampler sampler =
+          new ProcessSampler(
+              sample -> {
+                int live =
+                    sample.getOrDefault(LOW, List.of()).size()
+                        + sample.getOrDefault(HIGH, List.of()).size();
+                most.accumulateAndGet(live, Math::max);
+                looks.incrementAndGet();
+              })) {
+        assertEquals(201, api.api("POST", "/v1/vms", vm("release", HIGH, "Never", 90)).status());
+        // Preemption is off by default: terms go by, the high one waits and the low one runs.
+        long term = term(api);
+        eventually(
+            "three more terms",
+            Duration.ofSeconds(60),
+            () -> term(api) >= term + 3 && pendingReason(api, "release") != null);
+        assertTrue(
+            pendingReason(api, "release").startsWith("needs cpu 600"),
+            pendingReason(api, "release"));
+        assertEquals(List.of(lowPid), Vms.sleeping().get(LOW), "the low one untouched");
+
+        RotaClient.Reply on =
+            api.api(
+                "PUT",
+                "/v1/cluster-settings",
+                "{\"schedulerProfile\":\"optimize-utilization\",\"preemption\":true}");
+        assertEquals(200, on.status(), on.body());
+        eventually(
+            "the high one runs, the low one does not",
+            Duration.ofSeconds(60),
+            () ->
+                Vms.sleeping().getOrDefault(HIGH, List.of()).size() == 1
+                    && Vms.sleeping().getOrDefault(LOW, List.of()).isEmpty());
+        eventually(
+            "the low one waits for room, at its next generation",
+            Duration.ofSeconds(30),
+            () -> {
+              Map<String, Object> low = api.api("GET", "/v1/vms/nightly", null).map();
+              return "pending".equals(low.get("status"))
+                  && Integer.valueOf(1).equals(low.get("restartCount"));
+            });
+        assertTrue(events(api, "nightly").contains("preempted on worker"), events(api, "nightly"));
+        assertTrue(
+            events(api, "release").contains("evicting nightly (priority 10) from worker"),
+            events(api, "release"));
+
+        assertEquals(202, api.api("DELETE", "/v1/vms/release", null).status());
+        eventually(
+            "the low one runs again once the room is back",
+            Duration.ofSeconds(60),
+            () ->
+                Vms.sleeping().getOrDefault(LOW, List.of()).size() == 1
+                    && Vms.sleeping().getOrDefault(HIGH, List.of()).isEmpty());
+      }
+      System.out.printf(
+          "preemption: %d looks, at most %d of the two at once%n", looks.get(), most.get());
+      assertEquals(1, most.get(), "never both at once on the one worker");
+      assertTrue(looks.get() > 0, "the sampler looked");
+      assertEquals(
+          "running",
+          eventuallyStatus(api, "nightly", "running"),
+          "its workflow saw it start again");
+    }
+  }
+
+  private static long term(RotaClient api) {
+    Object term = api.api("GET", "/v1/cluster", null).map().get("term");
+    return term == null ? 0 : ((Number) term).longValue();
+  }
+
+  private static String pendingReason(RotaClient api, String vm) {
+    Map<String, Object> view = api.api("GET", "/v1/vms/" + vm, null).map();
+    return "pending".equals(view.get("status")) ? (String) view.get("statusMessage") : null;
+  }
+
+  private static String events(RotaClient api, String vm) {
+    return api.api("GET", "/v1/vms/" + vm + "/events", null).body();
+  }
+
+  private static String eventuallyStatus(RotaClient api, String vm, String status) {
+    eventually(
+        vm + " " + status,
+        Duration.ofSeconds(30),
+        () -> status.equals(api.api("GET", "/v1/vms/" + vm, null).map().get("status")));
+    return status;
+  }
+}
