@@ -161,7 +161,10 @@ final class JarProcess implements AutoCloseable {
       try {
         return start.start();
       } catch (AssertionError e) {
-        if (attempt < 3 && String.valueOf(e.getMessage()).contains("Address already in use")) {
+        if (attempt < 3
+            && String.valueOf(e.getMessage())
+                .toLowerCase(java.util.Locale.ROOT)
+                .contains("address already in use")) {
           continue;
         }
         throw e;

@@ -277,13 +277,26 @@ public final class CliTemporalServer implements LocalTemporalServer {
     }
   }
 
-  private static Optional<String> lastError(Path logFile) {
+  /**
+   * The last error the CLI logged: a line of its own ({@code Error: …}), or a log entry at level
+   * ERROR or FATAL, as text ({@code level=ERROR}) or JSON ({@code "level":"FATAL"}, where the
+   * server says a port it was given is taken); its message alone when it has one.
+   */
+  static Optional<String> lastError(Path logFile) {
     try {
       List<String> lines = Files.readAllLines(logFile);
       for (int i = lines.size() - 1; i >= 0; i--) {
         String line = lines.get(i).strip();
-        if (line.startsWith("Error:") || line.contains("level=ERROR")) {
-          return Optional.of(line.length() > 300 ? line.substring(0, 300) + "…" : line);
+        if (line.startsWith("Error:")
+            || line.contains("level=ERROR")
+            || line.contains("level=FATAL")
+            || line.contains("\"level\":\"ERROR\"")
+            || line.contains("\"level\":\"FATAL\"")) {
+          java.util.regex.Matcher message =
+              java.util.regex.Pattern.compile("\"message\":\"((?:[^\"\\\\]|\\\\.)*)\"")
+                  .matcher(line);
+          String said = message.find() ? message.group(1) : line;
+          return Optional.of(said.length() > 300 ? said.substring(0, 300) + "…" : said);
         }
       }
     } catch (IOException e) {

@@ -60,4 +60,23 @@ class TemporalCliTest {
     Files.setPosixFilePermissions(path, PosixFilePermissions.fromString("rwxr-xr-x"));
     return path;
   }
+
+  @org.junit.jupiter.api.Test
+  void aStartThatFailedSaysTheServersLastErrorJsonOrText(@org.junit.jupiter.api.io.TempDir Path dir)
+      throws Exception {
+    Path log = dir.resolve("temporal.log");
+    java.nio.file.Files.writeString(
+        log,
+        "{\"time\":\"2026-12-02T03:44:49Z\",\"level\":\"FATAL\",\"prefix\":\"echo\","
+            + "\"message\":\"listen tcp 127.0.0.1:27311: bind: address already in use\"}\n");
+    assertEquals(
+        java.util.Optional.of("listen tcp 127.0.0.1:27311: bind: address already in use"),
+        CliTemporalServer.lastError(log));
+    java.nio.file.Files.writeString(log, "time=x level=ERROR msg=\"no room\"\n");
+    assertEquals(
+        java.util.Optional.of("time=x level=ERROR msg=\"no room\""),
+        CliTemporalServer.lastError(log));
+    java.nio.file.Files.writeString(log, "{\"level\":\"WARN\",\"message\":\"slow\"}\n");
+    assertEquals(java.util.Optional.empty(), CliTemporalServer.lastError(log));
+  }
 }
