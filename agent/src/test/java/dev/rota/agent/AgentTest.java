@@ -1231,6 +1231,23 @@ class AgentTest {
   }
 
   @Test
+  void aWorkersPoolIsALabelAndTheDefaultPoolCarriesNone() {
+    Map<String, String> env = new HashMap<>(Map.of("ROTA_CONTROLLER_URL", "http://127.0.0.1:9"));
+    assertEquals(
+        null,
+        AgentConfig.from(env, new String[0]).labels().get(dev.rota.agentapi.WorkerPool.LABEL));
+    env.put("ROTA_WORKER_POOL", "default");
+    assertEquals(
+        null,
+        AgentConfig.from(env, new String[0]).labels().get(dev.rota.agentapi.WorkerPool.LABEL));
+    env.put("ROTA_WORKER_POOL", "gpu");
+    env.put("ROTA_WORKER_LABELS", "zone=a");
+    assertEquals(
+        Map.of("zone", "a", dev.rota.agentapi.WorkerPool.LABEL, "gpu"),
+        AgentConfig.from(env, new String[0]).labels());
+  }
+
+  @Test
   void badSettingsAreNamedInOneLine() {
     for (String[] bad :
         new String[][] {
@@ -1241,7 +1258,8 @@ class AgentTest {
           {"ROTA_AGENT_SYNTHETIC_START_DELAY", "-1ms"},
           {"ROTA_AGENT_TLS_CERT", "/no/such/cert.pem"},
           {"ROTA_AGENT_ADVERTISE_URL", "http://10.0.0.5:9101"},
-          {"ROTA_AGENT_INSECURE_HTTP", "maybe"}
+          {"ROTA_AGENT_INSECURE_HTTP", "maybe"},
+          {"ROTA_WORKER_POOL", "GPU Boxes"}
         }) {
       Map<String, String> env =
           new HashMap<>(Map.of("ROTA_CONTROLLER_URL", "http://127.0.0.1:9", bad[0], bad[1]));

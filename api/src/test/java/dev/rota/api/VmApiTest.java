@@ -263,6 +263,13 @@ class VmApiTest {
           resource as text   | {"name":"txt","command":["x"],"resources":{"cpu":"lots"}}             | 400 | resources.cpu
           unknown policy     | {"name":"pol","command":["x"],"restartPolicy":"Sometimes"}            | 400 | restartPolicy
           negative maxRestarts | {"name":"mr","command":["x"],"maxRestarts":-1}                      | 400 | maxRestarts
+          bad regexp         | {"name":"cr1","command":["x"],"constraints":[{"label":"name","operator":"regexp","values":["ci-[0-"]}]} | 400 | constraints[0].values: is not a regular expression
+          unknown operator   | {"name":"cr2","command":["x"],"constraints":[{"label":"os","operator":"like","values":["l"]}]} | 400 | constraints.0.operator: must be one of
+          values for exists  | {"name":"cr3","command":["x"],"constraints":[{"label":"os","operator":"=","values":["a"]},{"label":"gpu","operator":"exists","values":["y"]}]} | 400 | constraints[1].values: takes none with exists
+          bad version        | {"name":"cr4","command":["x"],"constraints":[{"label":"kernel","operator":"version","values":["six"]}]} | 400 | constraints[0].values: is not a list of version comparisons
+          unknown constraint field | {"name":"cr5","command":["x"],"constraints":[{"label":"os","operator":"exists","value":"x"}]} | 400 | value
+          bad pool name      | {"name":"pl1","command":["x"],"workerPool":"GPU boxes"}              | 400 | workerPool: must be a worker pool's name
+          pool as constraint | {"name":"pl2","command":["x"],"constraints":[{"label":"rota.dev/worker-pool","operator":"=","values":["gpu"]}]} | 400 | constraints[0].label: is the worker pool's label: give workerPool instead
           priority above 100 | {"name":"pr1","command":["x"],"priority":101}                        | 400 | priority: must be less than or equal to 100
           negative priority  | {"name":"pr2","command":["x"],"priority":-1}                         | 400 | priority: must be greater than or equal to 0
           fractional priority | {"name":"pr3","command":["x"],"priority":50.5}                      | 400 | priority
@@ -361,7 +368,7 @@ class VmApiTest {
         List.of(
             "neg", "frac", "txt", "pol", "mr", "win", "win0", "nocmd", "cmdtxt", "envl", "mal",
             "typo", "unk", "memg", "memk", "memt", "q1", "q2", "q9", "l2", "k1", "k2", "k3", "k4",
-            "k5")) {
+            "k5", "cr1", "cr2", "cr3", "cr4", "cr5", "pr1", "pr2", "pl1", "pl2")) {
       assertFalse(workflowExists(name), "no workflow for " + name);
     }
   }
@@ -802,6 +809,38 @@ class VmApiTest {
     assertEquals(50, plain.map().get("priority"));
     assertEquals(50, vms.findById("nightly").orElseThrow().scheduling().priority());
     assertEquals(50, http.get("/v1/vms/nightly").map().get("priority"));
+  }
+
+  @Test
+  void constraintsAreKeptAndShownAsGiven() {
+    Http.Reply reply =
+        http.post(
+            "/v1/vms",
+            "{\"name\":\"picky\",\"command\":[\"x\"],\"constraints\":["
+                + "{\"label\":\"zone\",\"operator\":\"in\",\"values\":[\"a\",\"b\"]},"
+                + "{\"label\":\"gpu\",\"operator\":\"exists\"}]}");
+    assertEquals(201, reply.status(), reply.toString());
+    assertEquals(
+        List.of(
+            Map.of("label", "zone", "operator", "in", "values", List.of("a", "b")),
+            Map.of("label", "gpu", "operator", "exists", "values", List.of())),
+        reply.map().get("constraints"));
+    assertEquals(
+        "[zone in [a, b], gpu exists, rota.dev/worker-pool notExists]",
+        vms.findById("picky").orElseThrow().scheduling().constraints().toString(),
+        "and the default pool's: no pool label");
+    Map<String, Object> plain = http.post("/v1/vms", vm("plain")).map();
+    assertEquals(List.of(), plain.get("constraints"));
+    assertEquals("default", plain.get("workerPool"));
+
+    Http.Reply gpu =
+        http.post("/v1/vms", "{\"name\":\"on-gpu\",\"command\":[\"x\"],\"workerPool\":\"gpu\"}");
+    assertEquals(201, gpu.status(), gpu.toString());
+    assertEquals("gpu", gpu.map().get("workerPool"));
+    assertEquals(List.of(), gpu.map().get("constraints"), "the pool is shown as the pool");
+    assertEquals(
+        "[rota.dev/worker-pool = gpu]",
+        vms.findById("on-gpu").orElseThrow().scheduling().constraints().toString());
   }
 
   @Test

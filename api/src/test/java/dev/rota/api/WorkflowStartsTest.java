@@ -96,6 +96,8 @@ class WorkflowStartsTest {
                     null,
                     null,
                     null,
+                    null,
+                    null,
                     null),
                 ""),
             "waiting for the scheduler",

@@ -1,5 +1,6 @@
 package dev.rota.bench;
 
+import dev.rota.core.model.LabelConstraint;
 import dev.rota.core.model.RestartPolicy;
 import dev.rota.core.model.SchedulerProfile;
 import dev.rota.core.model.Spread;
@@ -33,10 +34,11 @@ public class PlanTermBenchmark extends TermInputs {
   public String profile;
 
   /**
-   * {@code plain}: every VM at the default priority, no preemption; {@code priorities}: priorities
-   * from 0 to 100, the running VMs restarting, the cluster preempting.
+   * {@code plain}: every VM at the default priority, no preemption, no constraints; {@code
+   * every-feature}: priorities from 0 to 100, the running VMs restarting, the cluster preempting,
+   * and one pending VM in four with a constraint on the workers' labels (a list, a version).
    */
-  @Param({"plain", "priorities"})
+  @Param({"plain", "every-feature"})
   public String features;
 
   private SchedulerProfile schedulerProfile;
@@ -51,7 +53,15 @@ public class PlanTermBenchmark extends TermInputs {
         profile.equals("distribute-load")
             ? SchedulerProfile.DISTRIBUTE_LOAD
             : SchedulerProfile.OPTIMIZE_UTILIZATION;
-    boolean priorities = features.equals("priorities");
+    boolean priorities = features.equals("every-feature");
+    String[] kernels = {"5.10.0", "6.1.0", "6.12.3"};
+    List<List<LabelConstraint>> rules =
+        List.of(
+            List.of(new LabelConstraint("zone", "notIn", List.of("a"))),
+            List.of(new LabelConstraint("kernel", "version", List.of(">= 6.1"))),
+            List.of(
+                new LabelConstraint("zone", "in", List.of("b", "c")),
+                new LabelConstraint("kernel", "version", List.of(">= 6.1, < 6.12"))));
     Random random = new Random(7);
     String[] zones = {"a", "b", "c"};
     for (int i = 0; i < workerCount; i++) {
@@ -60,7 +70,7 @@ public class PlanTermBenchmark extends TermInputs {
           new Candidate(
               String.format("w%05d", i),
               Map.of("cpu", cpu, "memory", cpu * 4096),
-              Map.of("zone", zones[i % 3]),
+              Map.of("zone", zones[i % 3], "kernel", kernels[random.nextInt(3)]),
               List.of("process"),
               WorkerHealth.READY,
               false));
@@ -71,7 +81,14 @@ public class PlanTermBenchmark extends TermInputs {
       String name = String.format("vm%06d", i);
       if (i % 2 == 0) {
         running(
-            vm(name, i, request, Map.of(), VmStatus.RUNNING, priorities ? random.nextInt(101) : 50),
+            vm(
+                name,
+                i,
+                request,
+                Map.of(),
+                VmStatus.RUNNING,
+                priorities ? random.nextInt(101) : 50,
+                List.of()),
             workers.get(random.nextInt(workerCount)).name());
       } else {
         Map<String, String> labels =
@@ -79,19 +96,29 @@ public class PlanTermBenchmark extends TermInputs {
                 ? Map.of("zone", "nowhere")
                 : Map.of("zone", zones[random.nextInt(3)]);
         vms.add(
-            vm(name, i, request, labels, VmStatus.PENDING, priorities ? random.nextInt(101) : 50));
+            vm(
+                name,
+                i,
+                request,
+                labels,
+                VmStatus.PENDING,
+                priorities ? random.nextInt(101) : 50,
+                priorities && random.nextInt(4) == 0
+                    ? rules.get(random.nextInt(rules.size()))
+                    : List.of()));
       }
     }
   }
 
-  /** A VM that restarts always, at {@code priority}. */
+  /** A VM that restarts always, at {@code priority}, meeting {@code constraints}. */
   private static VmSnapshot vm(
       String name,
       long seq,
       Map<String, Long> request,
       Map<String, String> labels,
       VmStatus status,
-      int priority) {
+      int priority,
+      List<LabelConstraint> constraints) {
     return new VmSnapshot(
         name,
         seq,
@@ -115,11 +142,12 @@ public class PlanTermBenchmark extends TermInputs {
         false,
         null,
         priority,
-        false);
+        false,
+        constraints);
   }
 
   @Benchmark
   public TermPlan planOneTerm() {
-    return plan(schedulerProfile, Rebalancing.OFF, features.equals("priorities"));
+    return plan(schedulerProfile, Rebalancing.OFF, features.equals("every-feature"));
   }
 }

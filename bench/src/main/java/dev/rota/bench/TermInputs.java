@@ -72,7 +72,9 @@ abstract class TermInputs {
     return plan(profile, rebalancing, false);
   }
 
-  /** As {@link #plan(SchedulerProfile, Rebalancing)}; with {@code preemption}, the cluster preempts. */
+  /**
+   * As {@link #plan(SchedulerProfile, Rebalancing)}; with {@code preemption}, the cluster preempts.
+   */
   protected TermPlan plan(SchedulerProfile profile, Rebalancing rebalancing, boolean preemption) {
     return TermPlanner.plan(
         now,

@@ -32,6 +32,8 @@ final class ApplyCommand implements Callable<Integer> {
           "env",
           "resources",
           "labels",
+          "constraints",
+          "workerPool",
           "restartPolicy",
           "priority",
           "maxRestarts",

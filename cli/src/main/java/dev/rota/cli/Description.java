@@ -41,6 +41,22 @@ final class Description {
     line(lines, "Command", ShellWords.of(vm.path("command")));
     line(lines, "Resources", pairs(vm.path("resources")));
     line(lines, "Labels", pairs(vm.path("labels")));
+    if (vm.path("workerPool").isTextual() && !"default".equals(vm.path("workerPool").asText())) {
+      line(lines, "Worker pool", text(vm, "workerPool"));
+    }
+    if (vm.path("constraints").size() > 0) {
+      List<String> rules = new ArrayList<>();
+      vm.path("constraints")
+          .forEach(
+              c -> {
+                List<String> values = new ArrayList<>();
+                c.path("values").forEach(v -> values.add(v.asText()));
+                rules.add(
+                    (text(c, "label") + " " + text(c, "operator") + " " + String.join(",", values))
+                        .strip());
+              });
+      line(lines, "Constraints", String.join("; ", rules));
+    }
     line(lines, "Env", pairs(vm.path("env")));
     if (vm.path("ports").size() > 0) {
       line(lines, "Ports", ports(vm));

@@ -101,6 +101,22 @@ final class VmSpecOptions {
   Map<String, String> labels = new LinkedHashMap<>();
 
   @Option(
+      names = "--worker-pool",
+      paramLabel = "POOL",
+      description =
+          "the worker pool it goes to (ROTA_WORKER_POOL on their agents); default: the default pool")
+  String workerPool;
+
+  @Option(
+      names = "--constraint",
+      paramLabel = "'LABEL OP [VALUES]'",
+      description =
+          "a rule on the worker's labels: 'zone in a,b', 'zone notIn c', 'os = linux', 'os != darwin',"
+              + " 'gpu exists', 'gpu notExists', 'name regexp ci-.*', 'kernel version >= 6.1, < 7';"
+              + " repeatable")
+  List<String> constraints = new java.util.ArrayList<>();
+
+  @Option(
       names = "--port",
       paramLabel = "NAME:PORT",
       description =
@@ -234,6 +250,32 @@ final class VmSpecOptions {
       description = "with --keep-through-disconnect, stop it after this long cut off (10m, 1h)")
   String stopAfterDisconnect;
 
+  /**
+   * A {@code --constraint} as the API takes it: the label, the operator, then its values (a comma
+   * list for {@code in} and {@code notIn}, the rest as one for the others); the server checks it.
+   */
+  private static ObjectNode constraint(ObjectMapper json, String written) {
+    String[] parts = written.strip().split("\\s+", 3);
+    if (parts.length < 2) {
+      throw new CliException(
+          ExitCodes.USAGE,
+          "--constraint " + written + ": give LABEL OPERATOR [VALUES], as 'zone in a,b'");
+    }
+    com.fasterxml.jackson.databind.node.ObjectNode rule = json.createObjectNode();
+    rule.put("label", parts[0]).put("operator", parts[1]);
+    com.fasterxml.jackson.databind.node.ArrayNode values = rule.putArray("values");
+    if (parts.length == 3) {
+      if (parts[1].equals("in") || parts[1].equals("notIn")) {
+        for (String v : parts[2].split(",")) {
+          values.add(v.strip());
+        }
+      } else {
+        values.add(parts[2]);
+      }
+    }
+    return rule;
+  }
+
   private static String readFile(String file, String option) {
     try {
       return Files.readString(Path.of(file));
@@ -305,6 +347,13 @@ final class VmSpecOptions {
     }
     if (!labels.isEmpty()) {
       spec.set("labels", json.valueToTree(labels));
+    }
+    if (workerPool != null) {
+      spec.put("workerPool", workerPool);
+    }
+    if (!constraints.isEmpty()) {
+      com.fasterxml.jackson.databind.node.ArrayNode rules = spec.putArray("constraints");
+      constraints.forEach(c -> rules.add(constraint(json, c)));
     }
     if (!env.isEmpty() || !envSecrets.isEmpty()) {
       Map<String, Object> all = new LinkedHashMap<>(env);

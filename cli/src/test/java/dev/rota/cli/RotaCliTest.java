@@ -665,7 +665,8 @@ class RotaCliTest {
                 + "\"statusMessage\":\"no worker has 4 cpu free (most: 2)\",\"runtime\":\"process\","
                 + "\"command\":[\"sh\",\"-c\",\"sleep 60; echo it's done\"],\"resources\":{\"cpu\":4,\"memory\":512},"
                 + "\"labels\":{},\"env\":{},\"restartPolicy\":\"OnFailure\",\"maxRestarts\":3,"
-                + "\"priority\":70,\"restartWindow\":\"1h\",\"createdAt\":\"2026-11-26T10:00:00Z\",\"set\":null,"
+                + "\"priority\":70,\"constraints\":[{\"label\":\"zone\",\"operator\":\"in\",\"values\":[\"a\",\"b\"]}],"
+                + "\"workerPool\":\"gpu\",\"restartWindow\":\"1h\",\"createdAt\":\"2026-11-26T10:00:00Z\",\"set\":null,"
                 + "\"workflowUrl\":\"http://127.0.0.1:8233/namespaces/default/workflows/vm-web\"}"));
     StringBuilder events = new StringBuilder();
     for (int i = 1; i <= 12; i++) {
@@ -692,6 +693,8 @@ class RotaCliTest {
         "shell-quoted, to paste back: " + r.out());
     assertTrue(lines.contains("Resources:      cpu=4 memory=512"), r.out());
     assertTrue(lines.contains("Priority:       70"), r.out());
+    assertTrue(lines.contains("Constraints:    zone in a,b"), r.out());
+    assertTrue(lines.contains("Worker pool:    gpu"), r.out());
     assertTrue(
         lines.contains("Restart policy: OnFailure, at most 3 after failures within 1h"), r.out());
     assertTrue(
@@ -1136,6 +1139,31 @@ class RotaCliTest {
         run("vm", "create", "r", "--max-restarts", "3", "--restart-window", "30m", "--", "x");
     assertEquals(0, r.code(), r.err());
     assertEquals("30m", json.readTree(api.last().body()).path("restartWindow").asText());
+    Result picky =
+        run(
+            "vm",
+            "create",
+            "r",
+            "--constraint",
+            "zone in a, b",
+            "--constraint",
+            "gpu exists",
+            "--constraint",
+            "kernel version >= 6.1, < 7",
+            "--",
+            "x");
+    assertEquals(0, picky.code(), picky.err());
+    assertEquals(
+        json.readTree(
+            "[{\"label\":\"zone\",\"operator\":\"in\",\"values\":[\"a\",\"b\"]},"
+                + "{\"label\":\"gpu\",\"operator\":\"exists\",\"values\":[]},"
+                + "{\"label\":\"kernel\",\"operator\":\"version\",\"values\":[\">= 6.1, < 7\"]}]"),
+        json.readTree(api.last().body()).path("constraints"));
+    assertEquals(0, run("vm", "create", "r", "--worker-pool", "gpu", "--", "x").code());
+    assertEquals("gpu", json.readTree(api.last().body()).path("workerPool").asText());
+    Result lonely = run("vm", "create", "r", "--constraint", "zone", "--", "x");
+    assertEquals(ExitCodes.USAGE, lonely.code());
+    assertTrue(lonely.err().contains("give LABEL OPERATOR [VALUES]"), lonely.err());
     Result urgent = run("vm", "create", "r", "--priority", "80", "--", "x");
     assertEquals(0, urgent.code(), urgent.err());
     assertEquals(80, json.readTree(api.last().body()).path("priority").asInt());

@@ -10,6 +10,7 @@ import java.util.TreeMap;
 
 /** Attribute converters between the rows' maps and lists and their JSON text columns. */
 @io.micronaut.serde.annotation.SerdeImport(dev.rota.agentapi.GuestSpec.class)
+@io.micronaut.serde.annotation.SerdeImport(dev.rota.core.model.LabelConstraint.class)
 @io.micronaut.serde.annotation.SerdeImport(dev.rota.agentapi.PortSpec.class)
 @io.micronaut.serde.annotation.SerdeImport(dev.rota.agentapi.Disconnect.class)
 @io.micronaut.serde.annotation.SerdeImport(dev.rota.agentapi.NetworkSpec.class)
@@ -150,6 +151,22 @@ public final class Converters {
 
     @Override
     public String convertToPersistedValue(List<VolumeMount> value, ConversionContext context) {
+      return value == null || value.isEmpty()
+          ? null
+          : super.convertToPersistedValue(value, context);
+    }
+  }
+
+  /** A VM's constraints on its worker's labels, in their order; none is NULL. */
+  @Singleton
+  public static class Constraints extends Json<List<dev.rota.core.model.LabelConstraint>> {
+    public Constraints(JsonColumns json) {
+      super(json, Argument.listOf(dev.rota.core.model.LabelConstraint.class), List.of());
+    }
+
+    @Override
+    public String convertToPersistedValue(
+        List<dev.rota.core.model.LabelConstraint> value, ConversionContext context) {
       return value == null || value.isEmpty()
           ? null
           : super.convertToPersistedValue(value, context);

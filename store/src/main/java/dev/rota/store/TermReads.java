@@ -27,7 +27,7 @@ public class TermReads {
       SELECT name, seq, runtime, image, resources, labels, restart_policy, status, restart_count, avoid_worker,
              avoid_until, vm_set, failed_on, moving_from, old_copy_on, disconnect, checks, ready_generation,
              ready_since, disk_persistent, disk_on, migration, task_name, priority,
-             evicted_generation
+             evicted_generation, constraints
       FROM vms""";
   static final String PLACED_TASKS =
       """
@@ -46,6 +46,7 @@ public class TermReads {
   private final Converters.DisconnectPolicy disconnect;
   private final Converters.PortNumbers ports;
   private final Converters.HealthChecks checks;
+  private final Converters.Constraints constraints;
 
   /**
    * The entities' own converters read the JSON columns, so that a column reads the same either way.
@@ -55,8 +56,10 @@ public class TermReads {
       Converters.Strings strings,
       Converters.DisconnectPolicy disconnect,
       Converters.PortNumbers ports,
-      Converters.HealthChecks checks) {
+      Converters.HealthChecks checks,
+      Converters.Constraints constraints) {
     this.checks = checks;
+    this.constraints = constraints;
     this.ports = ports;
     this.quantities = quantities;
     this.strings = strings;
@@ -71,6 +74,14 @@ public class TermReads {
         && parsed.computeIfAbsent(
             text,
             t -> dev.rota.agentapi.Disconnect.keeps(disconnect.convertToEntityValue(t, null)));
+  }
+
+  /** The constraints a column's text says; each distinct text parsed once per read, and shared. */
+  private List<dev.rota.core.model.LabelConstraint> constraints(
+      Map<String, List<dev.rota.core.model.LabelConstraint>> parsed, String text) {
+    return text == null
+        ? List.of()
+        : parsed.computeIfAbsent(text, t -> List.copyOf(constraints.convertToEntityValue(t, null)));
   }
 
   /** Whether the checks' text has a readiness check; each distinct text parsed once per read. */
@@ -97,6 +108,7 @@ public class TermReads {
     Map<String, Map<String, String>> labels = new HashMap<>();
     Map<String, Boolean> disconnects = new HashMap<>();
     Map<String, Boolean> checked = new HashMap<>();
+    Map<String, List<dev.rota.core.model.LabelConstraint>> rules = new HashMap<>();
     return read(
         connection,
         VMS,
@@ -129,8 +141,8 @@ public class TermReads {
                 VmTemplate.LIVE.equals(r.getString("migration")),
                 r.getString("task_name"),
                 r.getInt("priority"),
-                Integer.valueOf(r.getInt("restart_count"))
-                    .equals(integer(r, "evicted_generation"))));
+                Integer.valueOf(r.getInt("restart_count")).equals(integer(r, "evicted_generation")),
+                constraints(rules, r.getString("constraints"))));
   }
 
   /** Every task the scheduler placed, as {@link VmTaskRepository#findAll()} reads it. */

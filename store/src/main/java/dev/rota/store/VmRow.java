@@ -128,7 +128,8 @@ public record VmRow(
         membership.taskName(),
         spec.priority(),
         // Whether the term evicted it matters to the term alone, which reads it with TermReads.
-        false);
+        false,
+        spec.constraints());
   }
 
   public VmRow withSpec(VmTemplate newSpec) {

@@ -34,4 +34,5 @@ public record VmSchedulingRow(
     boolean liveMigration,
     @Nullable String taskName,
     int priority,
-    boolean evicted) {}
+    boolean evicted,
+    java.util.List<dev.rota.core.model.LabelConstraint> constraints) {}

@@ -45,6 +45,8 @@ import java.util.Map;
  * @param priority how far ahead of other VMs it is placed, 0 to 100 ({@link
  *     dev.rota.core.model.Priority}); null, as in a template stored before it had one, is the
  *     default
+ * @param constraints rules on its worker's labels beyond {@code labels} ({@link
+ *     dev.rota.core.model.LabelConstraint}); empty for none
  */
 // Every field is written, null or empty included: a VM's view shows its spec whole.
 @JsonInclude(JsonInclude.Include.ALWAYS)
@@ -98,7 +100,10 @@ public record VmTemplate(
     @MappedProperty("volumes") @TypeDef(type = DataType.STRING, converter = Converters.Mounts.class)
         List<VolumeMount> volumes,
     @MappedProperty("migration") @Nullable String migration,
-    @MappedProperty("priority") Integer priority) {
+    @MappedProperty("priority") Integer priority,
+    @MappedProperty("constraints")
+        @TypeDef(type = DataType.STRING, converter = Converters.Constraints.class)
+        List<dev.rota.core.model.LabelConstraint> constraints) {
 
   /** What {@code migration} says of a VM that moves while it runs. */
   public static final String LIVE = "live";
@@ -202,6 +207,57 @@ public record VmTemplate(
         null);
   }
 
+  public VmTemplate(
+      String runtime,
+      String image,
+      List<String> command,
+      Map<String, String> env,
+      Map<String, Long> resources,
+      Map<String, String> labels,
+      String restartPolicy,
+      Integer maxRestarts,
+      Integer restartWindowSeconds,
+      Integer ttlSecondsAfterFinished,
+      GuestSpec guest,
+      dev.rota.agentapi.Disconnect disconnect,
+      List<dev.rota.agentapi.PortSpec> ports,
+      dev.rota.agentapi.NetworkSpec network,
+      dev.rota.agentapi.Checks checks,
+      dev.rota.agentapi.SecretRefs secrets,
+      Integer maxRunSeconds,
+      String onExpiry,
+      boolean persistentDisk,
+      Integer diskSizeGi,
+      List<VolumeMount> volumes,
+      String migration,
+      Integer priority) {
+    this(
+        runtime,
+        image,
+        command,
+        env,
+        resources,
+        labels,
+        restartPolicy,
+        maxRestarts,
+        restartWindowSeconds,
+        ttlSecondsAfterFinished,
+        guest,
+        disconnect,
+        ports,
+        network,
+        checks,
+        secrets,
+        maxRunSeconds,
+        onExpiry,
+        persistentDisk,
+        diskSizeGi,
+        volumes,
+        migration,
+        priority,
+        List.of());
+  }
+
   /** Whether it moves while it runs, its memory and disk carried over: no restart. */
   public boolean liveMigration() {
     return LIVE.equals(migration);
@@ -247,7 +303,8 @@ public record VmTemplate(
         diskSizeGi,
         volumes,
         migration,
-        priority);
+        priority,
+        constraints);
   }
 
   /**
@@ -260,6 +317,7 @@ public record VmTemplate(
     labels = labels == null ? Map.of() : labels;
     ports = ports == null ? List.of() : ports;
     volumes = volumes == null ? List.of() : volumes;
+    constraints = constraints == null ? List.of() : constraints;
     priority = priority == null ? dev.rota.core.model.Priority.DEFAULT : priority;
   }
 

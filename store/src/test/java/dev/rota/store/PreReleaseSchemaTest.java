@@ -69,7 +69,8 @@ class PreReleaseSchemaTest {
                 "18 Set canaries",
                 "19 Templates",
                 "20 Vm priority",
-                "21 Cluster preemption"))
+                "21 Cluster preemption",
+                "22 Vm constraints"))
         .toList();
   }
 

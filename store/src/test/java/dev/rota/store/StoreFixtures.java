@@ -65,6 +65,44 @@ public final class StoreFixtures {
   }
 
   /**
+   * The spec of a {@code process} VM running {@code command} with {@code resources}, restarted as
+   * {@code restartPolicy} says, at {@code priority}, its worker's labels meeting {@code
+   * constraints}.
+   */
+  public static VmTemplate spec(
+      List<String> command,
+      Map<String, Long> resources,
+      String restartPolicy,
+      int priority,
+      List<dev.rota.core.model.LabelConstraint> constraints) {
+    return new VmTemplate(
+        "process",
+        null,
+        command,
+        Map.of(),
+        resources,
+        Map.of(),
+        restartPolicy,
+        null,
+        null,
+        null,
+        null,
+        null,
+        List.of(),
+        null,
+        null,
+        null,
+        null,
+        null,
+        false,
+        null,
+        List.of(),
+        null,
+        priority,
+        constraints);
+  }
+
+  /**
    * A {@code qemu} VM's spec, booted from an image with 1 CPU and no restart policy: its root disk
    * {@code persistent} or not, mounting {@code volumes}, moving as {@code migration} says (null:
    * restarted where it goes).

@@ -79,6 +79,26 @@ public record AgentConfig(
     List<String> guestAllow) {
 
   /** A setting that cannot be used; its message is the one line the agent prints. */
+  /**
+   * The worker's labels as {@code ROTA_WORKER_LABELS} gives them, with its pool ({@code
+   * ROTA_WORKER_POOL}) as {@link dev.rota.agentapi.WorkerPool#LABEL}; the default pool's workers
+   * carry none.
+   */
+  private static Map<String, String> labels(Map<String, String> s) {
+    Map<String, String> labels =
+        new TreeMap<>(
+            pairs(s.getOrDefault("ROTA_WORKER_LABELS", ""), "ROTA_WORKER_LABELS", v -> v));
+    String pool = s.getOrDefault("ROTA_WORKER_POOL", dev.rota.agentapi.WorkerPool.DEFAULT);
+    if (!pool.matches(dev.rota.agentapi.WorkerPool.NAME)) {
+      throw new BadSetting(
+          "ROTA_WORKER_POOL=" + pool + " must be a pool's name: lowercase letters, digits and -");
+    }
+    if (!pool.equals(dev.rota.agentapi.WorkerPool.DEFAULT)) {
+      labels.put(dev.rota.agentapi.WorkerPool.LABEL, pool);
+    }
+    return labels;
+  }
+
   public static final class BadSetting extends RuntimeException {
     public BadSetting(String message) {
       super(message);
@@ -143,8 +163,7 @@ public record AgentConfig(
         host,
         port,
         s.get("ROTA_AGENT_ADVERTISE_URL"),
-        new TreeMap<>(
-            pairs(s.getOrDefault("ROTA_WORKER_LABELS", ""), "ROTA_WORKER_LABELS", v -> v)),
+        labels(s),
         resources,
         List.of(s.getOrDefault("ROTA_WORKER_RUNTIMES", "process").split(",")),
         s.getOrDefault("ROTA_AGENT_TOKEN", ""),

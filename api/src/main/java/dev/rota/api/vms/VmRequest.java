@@ -89,7 +89,13 @@ public record VmRequest(
     @Nullable @Size(max = 32) Map<String, Object> parameters,
     @Nullable @Pattern(regexp = Names.DNS_LABEL, message = "must be the name of an instance size")
         String size,
-    @Nullable @Min(Priority.MIN) @Max(Priority.MAX) Integer priority) {
+    @Nullable @Min(Priority.MIN) @Max(Priority.MAX) Integer priority,
+    @Nullable @Size(max = 16) List<@NotNull @Valid ConstraintRequest> constraints,
+    @Nullable
+        @Pattern(
+            regexp = dev.rota.agentapi.WorkerPool.NAME,
+            message = "must be a worker pool's name")
+        String workerPool) {
   /**
    * This request with {@code resources}: what it gives, over its instance size's (a 30-field record
    * is copied here, once).
@@ -123,7 +129,9 @@ public record VmRequest(
         fromTemplate,
         parameters,
         null,
-        priority);
+        priority,
+        constraints,
+        workerPool);
   }
 
   /** A pool's name: a DNS label short enough for its replicas' ever-growing ordinals. */

@@ -1,6 +1,7 @@
 package dev.rota.api.vms;
 
 import dev.rota.agentapi.GuestSpec;
+import dev.rota.agentapi.WorkerPool;
 import dev.rota.api.Durations;
 import dev.rota.api.Quantities;
 import dev.rota.api.paging.LabelSelector;
@@ -289,7 +290,44 @@ public class VmService {
         request.disk() == null ? null : request.disk().sizeGi(),
         volumes,
         migration(request, runtime, persistent, field),
-        request.priority());
+        request.priority(),
+        constraints(request, field));
+  }
+
+  /**
+   * Its constraints on its worker's labels, each checked as the scheduler reads it (a bad regular
+   * expression or version comparison, or the wrong number of values, is refused naming the part),
+   * and last its worker pool's ({@link WorkerPool}).
+   */
+  private static List<dev.rota.core.model.LabelConstraint> constraints(
+      VmRequest request, String field) {
+    List<dev.rota.core.model.LabelConstraint> all = new java.util.ArrayList<>();
+    List<ConstraintRequest> given =
+        request.constraints() == null ? List.of() : request.constraints();
+    for (int i = 0; i < given.size(); i++) {
+      ConstraintRequest c = given.get(i);
+      dev.rota.core.model.LabelConstraint constraint =
+          new dev.rota.core.model.LabelConstraint(c.label(), c.operator(), c.values());
+      String at = field + "constraints[" + i + "].";
+      if (c.label().equals(WorkerPool.LABEL)) {
+        throw Problems.badRequest(
+            at + "label", "is the worker pool's label: give workerPool instead");
+      }
+      constraint
+          .problem()
+          .ifPresent(
+              p -> {
+                throw Problems.badRequest(at + p.part(), p.message());
+              });
+      all.add(constraint);
+    }
+    // Its worker pool is a constraint on the pool label: the default pool's workers carry none.
+    String pool = request.workerPool() == null ? WorkerPool.DEFAULT : request.workerPool();
+    all.add(
+        pool.equals(WorkerPool.DEFAULT)
+            ? new dev.rota.core.model.LabelConstraint(WorkerPool.LABEL, "notExists", List.of())
+            : new dev.rota.core.model.LabelConstraint(WorkerPool.LABEL, "=", List.of(pool)));
+    return all;
   }
 
   /**

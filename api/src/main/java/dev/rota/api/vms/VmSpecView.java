@@ -38,7 +38,9 @@ public record VmSpecView(
     @Nullable DiskView disk,
     List<dev.rota.store.VolumeMount> volumes,
     String migration,
-    int priority) {
+    int priority,
+    List<ConstraintRequest> constraints,
+    String workerPool) {
 
   /** A {@code qemu} VM's root disk as its spec gives it; null for the default, ephemeral one. */
   @JsonInclude(JsonInclude.Include.NON_NULL)
@@ -83,7 +85,25 @@ public record VmSpecView(
             : null,
         spec.volumes(),
         spec.liveMigration() ? VmTemplate.LIVE : VmTemplate.RESTART,
-        spec.priority());
+        spec.priority(),
+        spec.constraints().stream()
+            .filter(c -> !c.label().equals(dev.rota.agentapi.WorkerPool.LABEL))
+            .map(ConstraintRequest::of)
+            .toList(),
+        workerPool(spec));
+  }
+
+  /**
+   * The worker pool it goes to: the one its pool constraint names, or the default pool (also for a
+   * VM submitted before worker pools, which has no such constraint).
+   */
+  private static String workerPool(VmTemplate spec) {
+    for (dev.rota.core.model.LabelConstraint c : spec.constraints()) {
+      if (c.label().equals(dev.rota.agentapi.WorkerPool.LABEL) && c.operator().equals("=")) {
+        return c.values().get(0);
+      }
+    }
+    return dev.rota.agentapi.WorkerPool.DEFAULT;
   }
 
   /** Its environment, a variable that is a secret's as the secret's name. */

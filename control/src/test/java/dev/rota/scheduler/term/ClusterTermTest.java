@@ -121,30 +121,12 @@ class ClusterTermTest {
         VmRow.submitted(
             name,
             vms.nextSeq(),
-            new VmTemplate(
-                "process",
-                null,
+            dev.rota.store.StoreFixtures.spec(
                 List.of("sleep", "600"),
-                Map.of(),
                 Map.of("cpu", cpu, "memory", 512L),
-                Map.of(),
                 restartPolicy,
-                null,
-                null,
-                null,
-                null,
-                null,
-                List.of(),
-                null,
-                null,
-                null,
-                null,
-                null,
-                false,
-                null,
-                List.of(),
-                null,
-                priority),
+                priority,
+                List.of()),
             "waiting for the scheduler",
             clock.instant()));
   }

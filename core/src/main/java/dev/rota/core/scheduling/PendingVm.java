@@ -1,7 +1,9 @@
 package dev.rota.core.scheduling;
 
+import dev.rota.core.model.LabelConstraint;
 import dev.rota.core.model.Priority;
 import dev.rota.core.model.Spread;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -20,6 +22,7 @@ import java.util.Map;
  *     any
  * @param priority how far ahead of other VMs it is placed ({@link Priority}): higher first, then
  *     older
+ * @param constraints rules on its worker's labels beyond the labels it asks for; empty for none
  */
 public record PendingVm(
     String name,
@@ -33,7 +36,29 @@ public record PendingVm(
     String failedOn,
     String image,
     String diskOn,
-    int priority) {
+    int priority,
+    List<LabelConstraint> constraints) {
+  public PendingVm {
+    constraints = constraints == null ? List.of() : constraints;
+  }
+
+  public PendingVm(
+      String name,
+      long seq,
+      String runtime,
+      Map<String, Long> request,
+      Map<String, String> labels,
+      String avoid,
+      String set,
+      Spread spread,
+      String failedOn,
+      String image,
+      String diskOn,
+      int priority) {
+    this(
+        name, seq, runtime, request, labels, avoid, set, spread, failedOn, image, diskOn, priority,
+        List.of());
+  }
 
   public PendingVm(
       String name,
@@ -125,7 +150,19 @@ public record PendingVm(
   /** The same VM free to go to any worker: what it keeps on its worker goes with it. */
   public PendingVm takingItsDisk() {
     return new PendingVm(
-        name, seq, runtime, request, labels, avoid, set, spread, failedOn, image, null, priority);
+        name,
+        seq,
+        runtime,
+        request,
+        labels,
+        avoid,
+        set,
+        spread,
+        failedOn,
+        image,
+        null,
+        priority,
+        constraints);
   }
 
   /** The same VM at {@code newPriority}. */
@@ -143,6 +180,24 @@ public record PendingVm(
         image,
         diskOn,
         newPriority);
+  }
+
+  /** The same VM with {@code newConstraints} on its worker's labels. */
+  public PendingVm withConstraints(List<LabelConstraint> newConstraints) {
+    return new PendingVm(
+        name,
+        seq,
+        runtime,
+        request,
+        labels,
+        avoid,
+        set,
+        spread,
+        failedOn,
+        image,
+        diskOn,
+        priority,
+        newConstraints);
   }
 
   /** Whether where its set's other replicas are decides where it may go. */

@@ -27,9 +27,10 @@ import java.util.function.Predicate;
  * the next. Why a VM waits is read from what the checks recorded.
  *
  * <p>Fast enough for 100,000 VMs on 10,000 workers: workers are grouped by the VMs' constraint
- * classes (runtime and labels) into {@link FitTree}s ordered by preference, which find the first
- * worker with room without walking past the full ones; a worker that cannot fit even the smallest
- * request left leaves every tree, and a request known not to fit a class is not tried again.
+ * classes (runtime, labels and constraints) into {@link FitTree}s ordered by preference, which find
+ * the first worker with room without walking past the full ones; a worker that cannot fit even the
+ * smallest request left leaves every tree, and a request known not to fit a class is not tried
+ * again.
  */
 public final class Placer {
   /** How many requests a class remembers as not fitting; more would cost more than they save. */
@@ -91,7 +92,9 @@ public final class Placer {
     }
   }
 
-  /** Workers that satisfy one runtime-and-labels combination, in the profile's order. */
+  /**
+   * Workers that satisfy one runtime, labels and constraints combination, in the profile's order.
+   */
   private static final class ConstraintClass {
     final List<Slot> members = new ArrayList<>();
 
@@ -287,7 +290,7 @@ public final class Placer {
       for (PendingVm vm : unplaced) {
         Optional<String> nowhere =
             fitsNowhere.computeIfAbsent(
-                new ReasonKey(new ClassKey(vm.runtime(), vm.labels()), vm.request(), null, null),
+                new ReasonKey(ClassKey.of(vm), vm.request(), null, null),
                 k -> FitsNowhere.why(vm, workers));
         waiting.add(
             nowhere
@@ -398,7 +401,14 @@ public final class Placer {
     }
 
     /** VMs alike in what workers they may go to. */
-    private record ClassKey(String runtime, Map<String, String> labels) {}
+    private record ClassKey(
+        String runtime,
+        Map<String, String> labels,
+        List<dev.rota.core.model.LabelConstraint> constraints) {
+      static ClassKey of(PendingVm vm) {
+        return new ClassKey(vm.runtime(), vm.labels(), vm.constraints());
+      }
+    }
 
     /** VMs alike in why they wait. */
     private record ReasonKey(
@@ -410,7 +420,7 @@ public final class Placer {
 
     private ConstraintClass classOf(PendingVm vm) {
       return classes.computeIfAbsent(
-          new ClassKey(vm.runtime(), vm.labels()),
+          ClassKey.of(vm),
           k -> {
             ConstraintClass cls = new ConstraintClass(order);
             PlacementStack.CHECKS.forEach(check -> cls.tallies.add(new FeasibilityCheck.Tally()));
@@ -445,7 +455,7 @@ public final class Placer {
     private String reason(PendingVm vm) {
       return reasons.computeIfAbsent(
           new ReasonKey(
-              new ClassKey(vm.runtime(), vm.labels()),
+              ClassKey.of(vm),
               vm.request(),
               vm.avoid(),
               vm.spreads() ? vm.set() : null,

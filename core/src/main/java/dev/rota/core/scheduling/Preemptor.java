@@ -9,6 +9,7 @@ import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
 import java.util.function.Predicate;
 
@@ -17,7 +18,7 @@ import java.util.function.Predicate;
  * cluster allows it (Nomad's preemption, Kubernetes' pod priority). Run after placement, over the
  * VMs it left waiting, highest priority first: a VM that would fit on some worker were it empty (it
  * does not fit nowhere) may evict, on one worker it may go to (ready, unpaused, its runtime, its
- * labels, not avoided, its set's spread), running VMs
+ * labels and constraints, not avoided, its disk's, its set's spread), running VMs
  *
  * <ul>
  *   <li>at least {@link Priority#PREEMPTION_GAP} below its own priority: VMs closer than that are
@@ -32,9 +33,9 @@ import java.util.function.Predicate;
  * turn out not to be needed are spared; of the workers, the one with the fewest evictions wins,
  * then the lowest priorities evicted, then the name. A waiting VM for which room is already being
  * freed (VMs leaving a worker, or evicted by an earlier term) evicts nothing more: it waits for
- * that room. What one eviction frees is the evicting VM's alone within the term. The evicting VM is
- * not placed in this term: the next term places it once its victims' tasks are gone, before them,
- * as it is ahead of them in the queue.
+ * that room. What one eviction frees goes to the evicting VM first; what is left over may be a
+ * later one's. The evicting VM is not placed in this term: the next term places it once its
+ * victims' tasks are gone, before them, as it is ahead of them in the queue.
  */
 public final class Preemptor {
   private Preemptor() {}
@@ -114,16 +115,19 @@ public final class Preemptor {
     private final Map<String, String> reasons = new TreeMap<>();
 
     /** The workers with room on its way out, and those with VMs that may be evicted, by name. */
-    private final List<Candidate> freeingOn = new ArrayList<>();
+    private final java.util.Set<Candidate> freeingOn = new java.util.LinkedHashSet<>();
 
     private final List<Candidate> evictingOn = new ArrayList<>();
+
+    private final Map<String, Candidate> byName = new HashMap<>();
 
     /** The lowest priority of the VMs that may be evicted. */
     private int lowest = Integer.MAX_VALUE;
 
     /**
-     * Waiting VMs for which no eviction made room: one alike (runtime, labels, disk, set), of no
-     * higher priority and asking for no less, finds none either, as evictions only take room.
+     * Waiting VMs for which no eviction made room: one alike (runtime, labels, constraints, disk,
+     * avoided worker, no set), of no higher priority and asking for no less, finds none either, as
+     * evictions only take room.
      */
     private final List<PendingVm> noRoom = new ArrayList<>();
 
@@ -134,6 +138,7 @@ public final class Preemptor {
         List<Running> running,
         Map<String, Integer> allowances) {
       this.workers = workers.stream().sorted(Comparator.comparing(Candidate::name)).toList();
+      this.workers.forEach(w -> byName.put(w.name(), w));
       holdings.forEach(h -> add(held, h.worker(), h.request()));
       freeing.forEach(h -> add(this.freeing, h.worker(), h.request()));
       for (Running r : running) {
@@ -148,6 +153,7 @@ public final class Preemptor {
       for (Candidate w : this.workers) {
         if (this.freeing.containsKey(w.name())) {
           freeingOn.add(w);
+          raiseCeiling(w);
         }
         if (evictableOn.containsKey(w.name())) {
           evictingOn.add(w);
@@ -162,6 +168,7 @@ public final class Preemptor {
         if (failed.priority() >= vm.priority()
             && failed.runtime().equals(vm.runtime())
             && failed.labels().equals(vm.labels())
+            && failed.constraints().equals(vm.constraints())
             && java.util.Objects.equals(failed.diskOn(), vm.diskOn())
             && java.util.Objects.equals(failed.avoid(), vm.avoid())
             && failed.set() == null
@@ -173,16 +180,70 @@ public final class Preemptor {
       return false;
     }
 
-    /** What every VM on {@code w} of priority {@code threshold} or lower holds. */
+    /**
+     * What every VM on {@code w} of priority {@code threshold} or lower holds: the sums over its
+     * evictable VMs, lowest first, made once for each worker until one of them is evicted.
+     */
     private Map<String, Long> freeable(Candidate w, int threshold) {
-      Map<String, Long> sum = Map.of();
-      for (VmSnapshot r : evictableOn.get(w.name())) {
-        if (r.priority() > threshold) {
-          break;
-        }
-        sum = Resources.plus(sum, r.request());
+      List<VmSnapshot> there = evictableOn.get(w.name());
+      List<Map<String, Long>> sums =
+          cumulative.computeIfAbsent(
+              w.name(),
+              k -> {
+                List<Map<String, Long>> all = new ArrayList<>(there.size() + 1);
+                Map<String, Long> sum = Map.of();
+                all.add(sum);
+                for (VmSnapshot r : there) {
+                  sum = Resources.plus(sum, r.request());
+                  all.add(sum);
+                }
+                return all;
+              });
+      int n = 0;
+      while (n < there.size() && there.get(n).priority() <= threshold) {
+        n++;
       }
-      return sum;
+      return sums.get(n);
+    }
+
+    /** {@link #freeable}'s sums, by worker. */
+    private final Map<String, List<Map<String, Long>>> cumulative = new HashMap<>();
+
+    /** Whether {@code request} fits in {@code a} and {@code b} together. */
+    private static boolean fitsWith(
+        Map<String, Long> request, Map<String, Long> a, Map<String, Long> b) {
+      for (Map.Entry<String, Long> e : request.entrySet()) {
+        long both =
+            Resources.saturatingAdd(a.getOrDefault(e.getKey(), 0L), b.getOrDefault(e.getKey(), 0L));
+        if (e.getValue() > both) {
+          return false;
+        }
+      }
+      return true;
+    }
+
+    /**
+     * At least as much of each resource as any worker with room on its way out will have: a VM that
+     * asks for more looks at none of them. Raised as workers join; never lowered, as what is
+     * claimed only lowers a worker's room.
+     */
+    private final Map<String, Long> soonCeiling = new HashMap<>();
+
+    private void raiseCeiling(Candidate w) {
+      room(w).forEach((r, amount) -> soonCeiling.merge(r, amount, Math::max));
+    }
+
+    /**
+     * Whether {@code room} has some of each resource {@code like} asks for: room a later VM like it
+     * might fit in, worth looking at again.
+     */
+    private static boolean leavesRoomFor(Map<String, Long> like, Map<String, Long> room) {
+      for (Map.Entry<String, Long> e : like.entrySet()) {
+        if (e.getValue() > 0 && room.getOrDefault(e.getKey(), 0L) <= 0) {
+          return false;
+        }
+      }
+      return true;
     }
 
     /** Whether no room is on its way out and no VM may be evicted: nothing to do. */
@@ -198,7 +259,8 @@ public final class Preemptor {
         }
         Predicate<Candidate> open = open(vm);
         String soon = null;
-        for (Candidate w : freeingOn) {
+        for (Candidate w :
+            Resources.fits(vm.request(), soonCeiling) ? freeingOn : Set.<Candidate>of()) {
           if (open.test(w) && Resources.fits(vm.request(), room(w))) {
             soon = w.name();
             break;
@@ -214,13 +276,18 @@ public final class Preemptor {
         int threshold = vm.priority() - Priority.PREEMPTION_GAP;
         if (mayEvict && !knownNotToMakeRoom(vm)) {
           for (Candidate w : evictingOn) {
-            if (evictableOn.get(w.name()).isEmpty()
-                || evictableOn.get(w.name()).get(0).priority() > threshold
+            List<VmSnapshot> there = evictableOn.get(w.name());
+            if (there.isEmpty()
+                || there.get(0).priority() > threshold
+                // One eviction found: only one of a lower priority, on another worker, beats it.
+                || best != null
+                    && best.victims().size() == 1
+                    && there.get(0).priority() >= best.victims().get(0).priority()
                 || !open.test(w)) {
               continue;
             }
             Map<String, Long> room = room(w);
-            if (!Resources.fits(vm.request(), Resources.plus(room, freeable(w, threshold)))) {
+            if (!fitsWith(vm.request(), room, freeable(w, threshold))) {
               continue; // not even every VM it may evict there would make room
             }
             Choice c = choose(w, vm, room);
@@ -247,21 +314,54 @@ public final class Preemptor {
      * worker it avoids, its disk's, its set's spread).
      */
     private Predicate<Candidate> open(PendingVm vm) {
+      java.util.Set<String> feasible = feasible(vm);
       Predicate<Candidate> admits =
           w ->
-              PlacementStack.feasible(w, vm)
+              feasible.contains(w.name())
                   && PlacementStack.AVOIDS.admits(w.name(), vm)
                   && PlacementStack.DISK.admits(w.name(), vm);
       if (!vm.spreads()) {
         return admits;
       }
       Predicate<String> spread =
-          spreads.admits(vm, workers.stream().filter(w -> PlacementStack.feasible(w, vm)).toList());
+          spreads.admits(vm, workers.stream().filter(w -> feasible.contains(w.name())).toList());
       return spread == null ? admits : admits.and(w -> spread.test(w.name()));
+    }
+
+    /** VMs alike in the workers the feasibility checks admit. */
+    private record Kind(
+        String runtime,
+        Map<String, String> labels,
+        List<dev.rota.core.model.LabelConstraint> rules) {}
+
+    private final Map<Kind, java.util.Set<String>> feasibleByKind = new HashMap<>();
+
+    /**
+     * The workers every feasibility check admits for VMs like {@code vm}, decided once per kind.
+     */
+    private java.util.Set<String> feasible(PendingVm vm) {
+      return feasibleByKind.computeIfAbsent(
+          new Kind(vm.runtime(), vm.labels(), vm.constraints()),
+          k -> {
+            java.util.Set<String> names = new java.util.HashSet<>();
+            for (Candidate w : workers) {
+              if (PlacementStack.feasible(w, vm)) {
+                names.add(w.name());
+              }
+            }
+            return names;
+          });
     }
 
     /** What the worker will have free once what is on its way out is gone. */
     private Map<String, Long> room(Candidate w) {
+      return rooms.computeIfAbsent(w.name(), k -> roomNow(w));
+    }
+
+    /** {@link #room}, by worker, until what it holds or frees changes. */
+    private final Map<String, Map<String, Long>> rooms = new HashMap<>();
+
+    private Map<String, Long> roomNow(Candidate w) {
       Map<String, Long> holds = held.getOrDefault(w.name(), Map.of());
       Map<String, Long> leaving = freeing.getOrDefault(w.name(), Map.of());
       Map<String, Long> staying = new TreeMap<>();
@@ -335,6 +435,7 @@ public final class Preemptor {
                 vm.name(),
                 vm.priority()));
         evictableOn.get(c.worker()).remove(r);
+        cumulative.remove(c.worker());
         add(freeing, c.worker(), r.request());
         if (r.set() != null) {
           allowance.computeIfPresent(r.set(), (s, n) -> n - 1);
@@ -342,6 +443,12 @@ public final class Preemptor {
         names.add(r.name() + " (priority " + r.priority() + ")");
       }
       add(held, c.worker(), vm.request());
+      // What its victims free beyond its needs may be another waiting VM's, later in the run.
+      Candidate there = byName.get(c.worker());
+      if (leavesRoomFor(vm.request(), room(there))) {
+        freeingOn.add(there);
+        raiseCeiling(there);
+      }
       if (vm.set() != null) {
         spreads.placed(vm.set(), c.worker());
       }
@@ -357,8 +464,9 @@ public final class Preemptor {
               + (names.size() == 1 ? "it stops" : "they stop"));
     }
 
-    private static void add(Map<String, Map<String, Long>> by, String worker, Map<String, Long> r) {
+    private void add(Map<String, Map<String, Long>> by, String worker, Map<String, Long> r) {
       by.merge(worker, r, Resources::plus);
+      rooms.remove(worker);
     }
   }
 
@@ -392,11 +500,19 @@ public final class Preemptor {
     }
 
     private int highest() {
-      return victims.stream().mapToInt(VmSnapshot::priority).max().orElse(0);
+      int highest = 0;
+      for (VmSnapshot v : victims) {
+        highest = Math.max(highest, v.priority());
+      }
+      return highest;
     }
 
     private int sum() {
-      return victims.stream().mapToInt(VmSnapshot::priority).sum();
+      int sum = 0;
+      for (VmSnapshot v : victims) {
+        sum += v.priority();
+      }
+      return sum;
     }
   }
 }

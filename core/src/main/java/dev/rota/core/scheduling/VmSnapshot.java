@@ -38,6 +38,7 @@ import java.util.Map;
  *     dev.rota.core.model.Priority})
  * @param evicted whether the term evicted its current task (a drain's deadline, a preemption) and
  *     its workflow has not yet moved on from it: what it holds is on its way out
+ * @param constraints rules on its worker's labels beyond the labels it asks for; empty for none
  */
 public record VmSnapshot(
     String name,
@@ -62,9 +63,62 @@ public record VmSnapshot(
     boolean liveMigration,
     String taskName,
     int priority,
-    boolean evicted) {
+    boolean evicted,
+    java.util.List<dev.rota.core.model.LabelConstraint> constraints) {
   public VmSnapshot {
     taskName = taskName == null ? name : taskName;
+    constraints = constraints == null ? java.util.List.of() : constraints;
+  }
+
+  public VmSnapshot(
+      String name,
+      long seq,
+      String runtime,
+      Map<String, Long> request,
+      Map<String, String> labels,
+      VmStatus status,
+      int restartCount,
+      String avoidWorker,
+      String set,
+      Spread spread,
+      String failedOn,
+      String movingFrom,
+      String image,
+      RestartPolicy restartPolicy,
+      String oldCopyOn,
+      boolean keepsThroughDisconnect,
+      boolean awaitingReadiness,
+      boolean persistentDisk,
+      String diskOn,
+      boolean liveMigration,
+      String taskName,
+      int priority,
+      boolean evicted) {
+    this(
+        name,
+        seq,
+        runtime,
+        request,
+        labels,
+        status,
+        restartCount,
+        avoidWorker,
+        set,
+        spread,
+        failedOn,
+        movingFrom,
+        image,
+        restartPolicy,
+        oldCopyOn,
+        keepsThroughDisconnect,
+        awaitingReadiness,
+        persistentDisk,
+        diskOn,
+        liveMigration,
+        taskName,
+        priority,
+        evicted,
+        java.util.List.of());
   }
 
   public VmSnapshot(
@@ -409,7 +463,8 @@ public record VmSnapshot(
         failedOn,
         image,
         diskOn,
-        priority);
+        priority,
+        constraints);
   }
 
   /** Whether a move's new copy is on its way while the previous task still runs. */

@@ -179,6 +179,39 @@ class PlacerTest {
     assertEquals(1, plan.pending().size());
   }
 
+  /**
+   * Each row: a VM's constraint; where it goes among w1 (zone a), w2 (zone b, paused), w3 (none).
+   */
+  @ParameterizedTest(name = "{0} {1} {2}")
+  @CsvSource(
+      delimiter = '|',
+      value = {
+        "zone | notIn  | b   | w1 | ",
+        "zone | in     | a;b | w1 | ",
+        "zone | notExists |  | w3 | ",
+        "zone | =      | b   |    | no ready worker meets zone = b (2 of 2 failing it)",
+        "zone | regexp | [ab] | w1 | ",
+        "zone | in     | c   |    | fits no worker of the cluster: none meets zone in [c] (3 of 3 failing it)",
+      })
+  void constraintsOnLabelsAdmitWorkersAndNameTheOneUnmet(
+      String label, String operator, String values, String worker, String reason) {
+    List<Candidate> workers =
+        List.of(
+            withLabels(ready("w1", 8), Map.of("zone", "a")),
+            paused(withLabels(ready("w2", 8), Map.of("zone", "b"))),
+            ready("w3", 8));
+    PendingVm vm =
+        vm("c", 1, 1)
+            .withConstraints(
+                List.of(
+                    new dev.rota.core.model.LabelConstraint(
+                        label, operator, values == null ? List.of() : List.of(values.split(";")))));
+    PlacementPlan plan = Placer.place(workers, List.of(), List.of(vm), PACK);
+    assertEquals(worker, placements(plan).get("c"));
+    assertEquals(
+        reason, plan.pending().isEmpty() ? null : plan.pending().get(0).reason(), "why it waits");
+  }
+
   @Test
   void aWorkerReportingLessCapacityThanItHoldsHasNothingFree() {
     // w1 holds 8 cpu but now reports 4: saturating arithmetic must not wrap into "lots free".
@@ -351,6 +384,84 @@ class PlacerTest {
       assertEquals(Map.of(), placements(plan));
       assertEquals(reason, plan.pending().get(0).reason());
     }
+  }
+
+  /**
+   * Over random clusters of labelled workers and VMs with random constraints, every placement meets
+   * every constraint of its VM, and a VM that waits for want of one names a constraint.
+   */
+  @Test
+  void noPlacementEverBreaksAConstraint() {
+    Random random = new Random(72);
+    String[] zones = {"a", "b", "c"};
+    String[] kernels = {"5.10.0", "6.1.0-amd64", "6.12.3", "7.0"};
+    List<java.util.function.Supplier<dev.rota.core.model.LabelConstraint>> kinds =
+        List.of(
+            () -> constraint("zone", "=", zones[random.nextInt(3)]),
+            () -> constraint("zone", "!=", zones[random.nextInt(3)]),
+            () -> constraint("zone", "in", zones[random.nextInt(3)], zones[random.nextInt(3)]),
+            () -> constraint("zone", "notIn", zones[random.nextInt(3)]),
+            () -> constraint("gpu", "exists"),
+            () -> constraint("gpu", "notExists"),
+            () -> constraint("name", "regexp", "w[0-" + random.nextInt(9) + "]"),
+            () -> constraint("kernel", "version", ">= 6.1, < 7"),
+            () -> constraint("kernel", "version", "< 6"));
+    int placedCount = 0;
+    for (int round = 0; round < 300; round++) {
+      List<Candidate> workers = new ArrayList<>();
+      for (int w = 0; w < 1 + random.nextInt(8); w++) {
+        Map<String, String> labels = new HashMap<>();
+        labels.put("name", "w" + w);
+        if (random.nextInt(4) > 0) {
+          labels.put("zone", zones[random.nextInt(3)]);
+        }
+        if (random.nextBoolean()) {
+          labels.put("gpu", "yes");
+        }
+        labels.put("kernel", kernels[random.nextInt(kernels.length)]);
+        workers.add(withLabels(ready("w" + w, 4 + random.nextInt(12)), labels));
+      }
+      List<PendingVm> pending = new ArrayList<>();
+      Map<String, PendingVm> byName = new HashMap<>();
+      for (int v = 0; v < random.nextInt(30); v++) {
+        List<dev.rota.core.model.LabelConstraint> rules = new ArrayList<>();
+        for (int c = 0; c < random.nextInt(3); c++) {
+          rules.add(kinds.get(random.nextInt(kinds.size())).get());
+        }
+        PendingVm vm = vm("v" + v, v, 1 + random.nextInt(4)).withConstraints(rules);
+        pending.add(vm);
+        byName.put(vm.name(), vm);
+      }
+      Map<String, Candidate> workerByName = new HashMap<>();
+      workers.forEach(w -> workerByName.put(w.name(), w));
+      PlacementPlan plan =
+          Placer.place(workers, List.of(), pending, random.nextBoolean() ? PACK : SPREAD);
+      for (PlacementPlan.Placement p : plan.placed()) {
+        List<dev.rota.core.model.LabelConstraint> unmet =
+            dev.rota.core.model.LabelConstraint.unmet(
+                byName.get(p.vm()).constraints(), workerByName.get(p.worker()).labels());
+        assertTrue(unmet.isEmpty(), "round " + round + ": " + p + " breaks " + unmet);
+        placedCount++;
+      }
+      for (PlacementPlan.Unplaced u : plan.pending()) {
+        boolean someWorkerMeetsAll =
+            workers.stream()
+                .anyMatch(
+                    w ->
+                        dev.rota.core.model.LabelConstraint.unmet(
+                                byName.get(u.vm()).constraints(), w.labels())
+                            .isEmpty());
+        if (!someWorkerMeetsAll) {
+          assertTrue(u.reason().contains(" meets "), "round " + round + ": " + u);
+        }
+      }
+    }
+    assertTrue(placedCount > 1000, "placements to check: " + placedCount);
+  }
+
+  private static dev.rota.core.model.LabelConstraint constraint(
+      String label, String operator, String... values) {
+    return new dev.rota.core.model.LabelConstraint(label, operator, List.of(values));
   }
 
   @Test

@@ -53,6 +53,7 @@ class PreemptorTest {
         "each its own room               | w1:2      | a@w1:1:0 b@w1:1:10                        |            | p:1:60 q:1:60 | a@w1>p b@w1>q",
         "the higher waiting first        | w1:1      | a@w1:1:0                                  |            | p:1:20 q:1:90 | a@w1>q",
         "freed room is its alone         | w1:2      | a@w1:1:10:e b@w1:1:10                     |            | p:1:50 q:1:50 | b@w1>q",
+        "what is freed beyond is the next's | w1:2 w2:1 | a@w1:2:10 c@w2:1:10                    |            | p:1:50 q:1:50 | a@w1>p",
         "only where it may go            | w1:2 w2:2+gpu | a@w1:2:0 b@w2:2:30                    |            | p:2:50+gpu | b@w2>p",
         "no worker with its label        | w1:2      | a@w1:2:0                                  |            | p:2:50+gpu | -",
         "a paused worker is not used     | w1:2!     | a@w1:2:0                                  |            | p:2:50   | -",

@@ -103,7 +103,8 @@ final class Snapshots {
         v.liveMigration(),
         v.taskName(),
         v.priority(),
-        v.evicted());
+        v.evicted(),
+        v.constraints());
   }
 
   static PlacedTask task(VmTaskRow t) {

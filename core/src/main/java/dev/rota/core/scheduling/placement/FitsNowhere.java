@@ -9,10 +9,10 @@ import java.util.TreeMap;
 
 /**
  * Whether a VM could not be placed even on an empty cluster of the workers there are, ready or not:
- * no worker offers its runtime, none of those carries its labels, or none of those is big enough
- * for what it asks. Such a VM waits until the cluster changes (a worker joins or is relabelled),
- * and whoever waits for it to run is told at once rather than when their patience ends (as {@code
- * nomad job run} ends on a placement failure).
+ * no worker offers its runtime, none of those carries its labels or meets its constraints, or none
+ * of those is big enough for what it asks. Such a VM waits until the cluster changes (a worker
+ * joins or is relabelled), and whoever waits for it to run is told at once rather than when their
+ * patience ends (as {@code nomad job run} ends on a placement failure).
  */
 public final class FitsNowhere {
   /** What every such reason begins with. */
@@ -46,8 +46,25 @@ public final class FitsNowhere {
       }
       return Optional.of(PREFIX + "none has all of the labels " + Shortfall.pairs(vm.labels()));
     }
-    boolean someFit =
+    List<Candidate> meeting =
         labelled.stream()
+            .filter(
+                w ->
+                    dev.rota.core.model.LabelConstraint.unmet(vm.constraints(), w.labels())
+                        .isEmpty())
+            .toList();
+    if (meeting.isEmpty()) {
+      FeasibilityCheck.Tally tally = new FeasibilityCheck.Tally();
+      labelled.forEach(
+          w -> {
+            tally.reached();
+            dev.rota.core.model.LabelConstraint.unmet(vm.constraints(), w.labels())
+                .forEach(c -> tally.count(c.toString()));
+          });
+      return Optional.of(PREFIX + "none meets " + MeetsConstraints.unmet(vm, tally));
+    }
+    boolean someFit =
+        meeting.stream()
             .anyMatch(
                 w ->
                     vm.request().entrySet().stream()
@@ -59,7 +76,7 @@ public final class FitsNowhere {
         Shortfall.of(
             vm.request(),
             resource ->
-                labelled.stream()
+                meeting.stream()
                     .mapToLong(w -> w.capacity().getOrDefault(resource, 0L))
                     .max()
                     .orElse(0),

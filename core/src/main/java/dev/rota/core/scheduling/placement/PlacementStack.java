@@ -15,7 +15,7 @@ public final class PlacementStack {
 
   /** Adding a check is one class and one line here. */
   public static final List<FeasibilityCheck> CHECKS =
-      List.of(new ReadyAndUnpaused(), new OffersRuntime(), new HasLabels());
+      List.of(new ReadyAndUnpaused(), new OffersRuntime(), new HasLabels(), new MeetsConstraints());
 
   public static final AvoidsWorker AVOIDS = new AvoidsWorker();
 

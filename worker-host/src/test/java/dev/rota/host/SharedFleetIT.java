@@ -11,13 +11,14 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 
 /**
- * One worker, full with a low-priority VM that restarts (a real process holding 600 of its 1,000
- * CPUs). A VM of priority 90 that needs as much waits while the cluster does not preempt, through
- * terms that change nothing; once preemption is on, the low one is evicted and the high one runs,
- * the two never at once (this machine's processes looked at every 200 ms). When the high one is
- * deleted, the low one starts again by itself.
+ * A fleet several kinds of work share, on real processes. Preemption: one worker, full with a
+ * low-priority VM that restarts (a real process holding 600 of its 1,000 CPUs). A VM of priority 90
+ * that needs as much waits while the cluster does not preempt, through terms that change nothing;
+ * once preemption is on, the low one is evicted and the high one runs, the two never at once (this
+ * machine's processes looked at every 200 ms). When the high one is deleted, the low one starts
+ * again by itself. Worker pools: a VM goes only to the workers of its pool.
  */
-class PreemptionIT {
+class SharedFleetIT {
   private static final String LOW = "970301";
   private static final String HIGH = "970302";
 
@@ -113,6 +114,67 @@ class PreemptionIT {
           "running",
           eventuallyStatus(api, "nightly", "running"),
           "its workflow saw it start again");
+    }
+  }
+
+  /**
+   * Two workers, one in the pool {@code gpu} (its agent's ROTA_WORKER_POOL): a VM that names no
+   * pool goes to the default pool's, one that names gpu to the other, and one of a pool no worker
+   * is in waits, saying so.
+   */
+  @Test
+  void aVmGoesOnlyToTheWorkersOfItsPool() throws Exception {
+    try (ProductionStack stack =
+        ProductionStack.start(
+            ProductionStack.folder("pools"),
+            1,
+            List.of(
+                new ProductionStack.AgentPlace(
+                    null, "127.0.0.1", Map.of("ROTA_WORKER_POOL", "gpu")),
+                ProductionStack.AgentPlace.LOOPBACK),
+            Map.of("ROTA_SCHEDULER_INTERVAL", "1s", "ROTA_API_INSECURE_HTTP", "true"),
+            RealServices.newPostgresDatabase(),
+            false,
+            "127.0.0.1",
+            RealServices::temporal)) {
+      RotaClient api = stack.admin(0);
+      assertEquals(
+          "gpu",
+          ((Map<?, ?>) api.api("GET", "/v1/workers/w1", null).map().get("labels"))
+              .get("rota.dev/worker-pool"));
+      assertEquals(
+          201,
+          api.api("POST", "/v1/vms", "{\"name\":\"plain\",\"command\":[\"sleep\",\"970311\"]}")
+              .status());
+      assertEquals(
+          201,
+          api.api(
+                  "POST",
+                  "/v1/vms",
+                  "{\"name\":\"trainer\",\"command\":[\"sleep\",\"970312\"],\"workerPool\":\"gpu\"}")
+              .status());
+      assertEquals(
+          201,
+          api.api(
+                  "POST",
+                  "/v1/vms",
+                  "{\"name\":\"nowhere\",\"command\":[\"sleep\",\"970313\"],\"workerPool\":\"tpu\"}")
+              .status());
+      eventually(
+          "both placed VMs run",
+          Duration.ofSeconds(60),
+          () ->
+              "running".equals(api.api("GET", "/v1/vms/plain", null).map().get("status"))
+                  && "running".equals(api.api("GET", "/v1/vms/trainer", null).map().get("status")));
+      assertEquals("w2", api.api("GET", "/v1/vms/plain", null).map().get("worker"));
+      assertEquals("w1", api.api("GET", "/v1/vms/trainer", null).map().get("worker"));
+      assertEquals("gpu", api.api("GET", "/v1/vms/trainer", null).map().get("workerPool"));
+      eventually(
+          "the VM of a pool no worker is in says so",
+          Duration.ofSeconds(30),
+          () ->
+              ("fits no worker of the cluster: none meets rota.dev/worker-pool = tpu (2 of 2 failing it)")
+                  .equals(pendingReason(api, "nowhere")));
     }
   }
 

@@ -1,0 +1,3 @@
+-- Rules on a VM's worker's labels beyond the labels it asks for (JSON: [{"label": ..., "operator":
+-- ..., "values": [...]}]); NULL for none.
+ALTER TABLE vms ADD COLUMN constraints TEXT;
