@@ -1248,6 +1248,33 @@ class AgentTest {
   }
 
   @Test
+  void aWorkersTaintsTravelAsLabels() {
+    Map<String, String> env =
+        new HashMap<>(
+            Map.of(
+                "ROTA_CONTROLLER_URL",
+                "http://127.0.0.1:9",
+                "ROTA_WORKER_LABELS",
+                "zone=a",
+                "ROTA_WORKER_TAINTS",
+                "dedicated=gpu:NoSchedule, spot:PreferNoSchedule"));
+    Map<String, String> labels = AgentConfig.from(env, new String[0]).labels();
+    assertEquals(
+        Map.of(
+            "zone",
+            "a",
+            "taint.rota.dev/dedicated",
+            "gpu:NoSchedule",
+            "taint.rota.dev/spot",
+            ":PreferNoSchedule"),
+        labels);
+    assertEquals(
+        "[dedicated=gpu:NoSchedule, spot:PreferNoSchedule]",
+        dev.rota.agentapi.Taint.of(labels).toString(),
+        "read back as the scheduler reads them");
+  }
+
+  @Test
   void badSettingsAreNamedInOneLine() {
     for (String[] bad :
         new String[][] {
@@ -1259,7 +1286,11 @@ class AgentTest {
           {"ROTA_AGENT_TLS_CERT", "/no/such/cert.pem"},
           {"ROTA_AGENT_ADVERTISE_URL", "http://10.0.0.5:9101"},
           {"ROTA_AGENT_INSECURE_HTTP", "maybe"},
-          {"ROTA_WORKER_POOL", "GPU Boxes"}
+          {"ROTA_WORKER_POOL", "GPU Boxes"},
+          {"ROTA_WORKER_TAINTS", "dedicated=gpu"},
+          {"ROTA_WORKER_TAINTS", "dedicated=gpu:NoExecute"},
+          {"ROTA_WORKER_TAINTS", "spot:NoSchedule,spot:PreferNoSchedule"},
+          {"ROTA_WORKER_LABELS", "taint.rota.dev/spot=:NoSchedule"}
         }) {
       Map<String, String> env =
           new HashMap<>(Map.of("ROTA_CONTROLLER_URL", "http://127.0.0.1:9", bad[0], bad[1]));

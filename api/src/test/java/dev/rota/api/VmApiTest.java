@@ -270,6 +270,13 @@ class VmApiTest {
           unknown constraint field | {"name":"cr5","command":["x"],"constraints":[{"label":"os","operator":"exists","value":"x"}]} | 400 | value
           bad pool name      | {"name":"pl1","command":["x"],"workerPool":"GPU boxes"}              | 400 | workerPool: must be a worker pool's name
           pool as constraint | {"name":"pl2","command":["x"],"constraints":[{"label":"rota.dev/worker-pool","operator":"=","values":["gpu"]}]} | 400 | constraints[0].label: is the worker pool's label: give workerPool instead
+          taint as constraint | {"name":"tn1","command":["x"],"constraints":[{"label":"taint.rota.dev/gpu","operator":"exists"}]} | 400 | constraints[0].label: carries a worker's taint: give tolerations instead
+          unknown effect     | {"name":"tn2","command":["x"],"tolerations":[{"key":"gpu","effect":"NoExecute"}]} | 400 | tolerations.0.effect: must be "NoSchedule" or "PreferNoSchedule"
+          unknown toleration operator | {"name":"tn3","command":["x"],"tolerations":[{"key":"gpu","operator":"In"}]} | 400 | tolerations.0.operator: must be "Equal" or "Exists"
+          value with Exists  | {"name":"tn4","command":["x"],"tolerations":[{"key":"gpu"},{"key":"os","operator":"Exists","value":"linux"}]} | 400 | tolerations[1].value: takes none with Exists
+          Equal without key  | {"name":"tn5","command":["x"],"tolerations":[{"value":"linux"}]} | 400 | tolerations[0].key: is needed with Equal
+          bad toleration key | {"name":"tn6","command":["x"],"tolerations":[{"key":"a b","operator":"Exists"}]} | 400 | tolerations.0.key: must be a label's name
+          unknown toleration field | {"name":"tn7","command":["x"],"tolerations":[{"key":"gpu","effects":"NoSchedule"}]} | 400 | effects
           priority above 100 | {"name":"pr1","command":["x"],"priority":101}                        | 400 | priority: must be less than or equal to 100
           negative priority  | {"name":"pr2","command":["x"],"priority":-1}                         | 400 | priority: must be greater than or equal to 0
           fractional priority | {"name":"pr3","command":["x"],"priority":50.5}                      | 400 | priority
@@ -841,6 +848,26 @@ class VmApiTest {
     assertEquals(
         "[rota.dev/worker-pool = gpu]",
         vms.findById("on-gpu").orElseThrow().scheduling().constraints().toString());
+  }
+
+  @Test
+  void tolerationsAreKeptAndShownAsGiven() {
+    Http.Reply reply =
+        http.post(
+            "/v1/vms",
+            "{\"name\":\"tolerant\",\"command\":[\"x\"],\"tolerations\":["
+                + "{\"key\":\"dedicated\",\"value\":\"gpu\",\"effect\":\"NoSchedule\"},"
+                + "{\"key\":\"spot\",\"operator\":\"Exists\"}]}");
+    assertEquals(201, reply.status(), reply.toString());
+    assertEquals(
+        List.of(
+            Map.of("key", "dedicated", "operator", "Equal", "value", "gpu", "effect", "NoSchedule"),
+            Map.of("key", "spot", "operator", "Exists")),
+        reply.map().get("tolerations"));
+    assertEquals(
+        "[dedicated=gpu:NoSchedule, spot]",
+        vms.findById("tolerant").orElseThrow().scheduling().tolerations().toString());
+    assertEquals(List.of(), http.post("/v1/vms", vm("intolerant")).map().get("tolerations"));
   }
 
   @Test

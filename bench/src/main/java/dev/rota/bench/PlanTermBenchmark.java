@@ -1,9 +1,10 @@
 package dev.rota.bench;
 
+import dev.rota.agentapi.Taint;
+import dev.rota.agentapi.Toleration;
 import dev.rota.core.model.LabelConstraint;
 import dev.rota.core.model.RestartPolicy;
 import dev.rota.core.model.SchedulerProfile;
-import dev.rota.core.model.Spread;
 import dev.rota.core.model.VmStatus;
 import dev.rota.core.model.WorkerHealth;
 import dev.rota.core.scheduling.Candidate;
@@ -36,7 +37,9 @@ public class PlanTermBenchmark extends TermInputs {
   /**
    * {@code plain}: every VM at the default priority, no preemption, no constraints; {@code
    * every-feature}: priorities from 0 to 100, the running VMs restarting, the cluster preempting,
-   * and one pending VM in four with a constraint on the workers' labels (a list, a version).
+   * one pending VM in four with a constraint on the workers' labels (a list, a version), one worker
+   * in ten tainted ({@code NoSchedule} or {@code PreferNoSchedule}) and one pending VM in eight
+   * tolerating the {@code NoSchedule} taint.
    */
   @Param({"plain", "every-feature"})
   public String features;
@@ -64,13 +67,22 @@ public class PlanTermBenchmark extends TermInputs {
                 new LabelConstraint("kernel", "version", List.of(">= 6.1, < 6.12"))));
     Random random = new Random(7);
     String[] zones = {"a", "b", "c"};
+    Taint[] taints = {Taint.parse("dedicated=ci:NoSchedule"), Taint.parse("spot:PreferNoSchedule")};
+    List<Toleration> tolerateCi = List.of(Toleration.parse("dedicated=ci:NoSchedule"));
     for (int i = 0; i < workerCount; i++) {
       long cpu = 16L << random.nextInt(3);
+      Map<String, String> workerLabels = new java.util.HashMap<>();
+      workerLabels.put("zone", zones[i % 3]);
+      workerLabels.put("kernel", kernels[random.nextInt(3)]);
+      if (priorities && i % 10 == 9) {
+        Taint t = taints[(i / 10) % 2];
+        workerLabels.put(t.label(), t.labelValue());
+      }
       worker(
           new Candidate(
               String.format("w%05d", i),
               Map.of("cpu", cpu, "memory", cpu * 4096),
-              Map.of("zone", zones[i % 3], "kernel", kernels[random.nextInt(3)]),
+              Map.copyOf(workerLabels),
               List.of("process"),
               WorkerHealth.READY,
               false));
@@ -88,6 +100,7 @@ public class PlanTermBenchmark extends TermInputs {
                 Map.of(),
                 VmStatus.RUNNING,
                 priorities ? random.nextInt(101) : 50,
+                List.of(),
                 List.of()),
             workers.get(random.nextInt(workerCount)).name());
       } else {
@@ -105,12 +118,16 @@ public class PlanTermBenchmark extends TermInputs {
                 priorities ? random.nextInt(101) : 50,
                 priorities && random.nextInt(4) == 0
                     ? rules.get(random.nextInt(rules.size()))
-                    : List.of()));
+                    : List.of(),
+                priorities && random.nextInt(8) == 0 ? tolerateCi : List.of()));
       }
     }
   }
 
-  /** A VM that restarts always, at {@code priority}, meeting {@code constraints}. */
+  /**
+   * A VM that restarts always, at {@code priority}, meeting {@code constraints}, tolerating {@code
+   * tolerations}.
+   */
   private static VmSnapshot vm(
       String name,
       long seq,
@@ -118,32 +135,16 @@ public class PlanTermBenchmark extends TermInputs {
       Map<String, String> labels,
       VmStatus status,
       int priority,
-      List<LabelConstraint> constraints) {
-    return new VmSnapshot(
-        name,
-        seq,
-        "process",
-        request,
-        labels,
-        status,
-        0,
-        null,
-        null,
-        Spread.NONE,
-        null,
-        null,
-        null,
-        RestartPolicy.ALWAYS,
-        null,
-        false,
-        false,
-        false,
-        null,
-        false,
-        null,
-        priority,
-        false,
-        constraints);
+      List<LabelConstraint> constraints,
+      List<Toleration> tolerations) {
+    return VmSnapshot.builder(name, seq, "process", request)
+        .labels(labels)
+        .status(status)
+        .restartPolicy(RestartPolicy.ALWAYS)
+        .priority(priority)
+        .constraints(constraints)
+        .tolerations(tolerations)
+        .build();
   }
 
   @Benchmark

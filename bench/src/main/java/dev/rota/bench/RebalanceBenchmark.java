@@ -1,7 +1,6 @@
 package dev.rota.bench;
 
 import dev.rota.core.model.SchedulerProfile;
-import dev.rota.core.model.Spread;
 import dev.rota.core.model.VmStatus;
 import dev.rota.core.model.WorkerHealth;
 import dev.rota.core.scheduling.Candidate;
@@ -54,19 +53,10 @@ public class RebalanceBenchmark extends TermInputs {
       String set = String.format("task%06d", i);
       sets.put(set, new SetSnapshot(set, 1, 1));
       running(
-          new VmSnapshot(
-              set + "-0",
-              i,
-              "process",
-              Map.of("cpu", 1L, "memory", 512L),
-              Map.of(),
-              VmStatus.RUNNING,
-              0,
-              null,
-              set,
-              Spread.NONE,
-              null,
-              null),
+          VmSnapshot.builder(set + "-0", i, "process", Map.of("cpu", 1L, "memory", 512L))
+              .status(VmStatus.RUNNING)
+              .set(set)
+              .build(),
           workers.get(i % existing).name());
     }
     rebalancing = new Rebalancing(1000, sets);

@@ -34,6 +34,7 @@ final class ApplyCommand implements Callable<Integer> {
           "labels",
           "constraints",
           "workerPool",
+          "tolerations",
           "restartPolicy",
           "priority",
           "maxRestarts",

@@ -57,6 +57,20 @@ final class Description {
               });
       line(lines, "Constraints", String.join("; ", rules));
     }
+    if (vm.path("tolerations").size() > 0) {
+      List<String> tolerated = new ArrayList<>();
+      vm.path("tolerations")
+          .forEach(
+              t ->
+                  tolerated.add(
+                      new dev.rota.agentapi.Toleration(
+                              t.path("key").asText(null),
+                              t.path("operator").asText(null),
+                              t.path("value").asText(null),
+                              t.path("effect").asText(null))
+                          .toString()));
+      line(lines, "Tolerations", String.join(", ", tolerated));
+    }
     line(lines, "Env", pairs(vm.path("env")));
     if (vm.path("ports").size() > 0) {
       line(lines, "Ports", ports(vm));

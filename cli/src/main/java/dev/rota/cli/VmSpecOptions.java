@@ -117,6 +117,15 @@ final class VmSpecOptions {
   List<String> constraints = new java.util.ArrayList<>();
 
   @Option(
+      names = "--toleration",
+      paramLabel = "TAINT",
+      description =
+          "a worker taint it may go past (ROTA_WORKER_TAINTS on their agents): 'dedicated=gpu:NoSchedule'"
+              + " that taint, 'spot' or 'spot:PreferNoSchedule' the key's taint whatever its value,"
+              + " '*' every taint; repeatable")
+  List<String> tolerations = new java.util.ArrayList<>();
+
+  @Option(
       names = "--port",
       paramLabel = "NAME:PORT",
       description =
@@ -276,6 +285,23 @@ final class VmSpecOptions {
     return rule;
   }
 
+  /** A {@code --toleration} as the API takes it; the server checks it. */
+  private static ObjectNode toleration(ObjectMapper json, String written) {
+    dev.rota.agentapi.Toleration t = dev.rota.agentapi.Toleration.parse(written.strip());
+    ObjectNode node = json.createObjectNode();
+    if (!t.key().isEmpty()) {
+      node.put("key", t.key());
+    }
+    node.put("operator", t.operator());
+    if (!t.value().isEmpty()) {
+      node.put("value", t.value());
+    }
+    if (t.effect() != null) {
+      node.put("effect", t.effect());
+    }
+    return node;
+  }
+
   private static String readFile(String file, String option) {
     try {
       return Files.readString(Path.of(file));
@@ -354,6 +380,10 @@ final class VmSpecOptions {
     if (!constraints.isEmpty()) {
       com.fasterxml.jackson.databind.node.ArrayNode rules = spec.putArray("constraints");
       constraints.forEach(c -> rules.add(constraint(json, c)));
+    }
+    if (!tolerations.isEmpty()) {
+      com.fasterxml.jackson.databind.node.ArrayNode tolerated = spec.putArray("tolerations");
+      tolerations.forEach(t -> tolerated.add(toleration(json, t)));
     }
     if (!env.isEmpty() || !envSecrets.isEmpty()) {
       Map<String, Object> all = new LinkedHashMap<>(env);

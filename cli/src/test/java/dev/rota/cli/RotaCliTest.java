@@ -1161,6 +1161,27 @@ class RotaCliTest {
         json.readTree(api.last().body()).path("constraints"));
     assertEquals(0, run("vm", "create", "r", "--worker-pool", "gpu", "--", "x").code());
     assertEquals("gpu", json.readTree(api.last().body()).path("workerPool").asText());
+    Result tolerant =
+        run(
+            "vm",
+            "create",
+            "r",
+            "--toleration",
+            "dedicated=gpu:NoSchedule",
+            "--toleration",
+            "spot",
+            "--toleration",
+            "*:PreferNoSchedule",
+            "--",
+            "x");
+    assertEquals(0, tolerant.code(), tolerant.err());
+    assertEquals(
+        json.readTree(
+            "[{\"key\":\"dedicated\",\"operator\":\"Equal\",\"value\":\"gpu\","
+                + "\"effect\":\"NoSchedule\"},"
+                + "{\"key\":\"spot\",\"operator\":\"Exists\"},"
+                + "{\"operator\":\"Exists\",\"effect\":\"PreferNoSchedule\"}]"),
+        json.readTree(api.last().body()).path("tolerations"));
     Result lonely = run("vm", "create", "r", "--constraint", "zone", "--", "x");
     assertEquals(ExitCodes.USAGE, lonely.code());
     assertTrue(lonely.err().contains("give LABEL OPERATOR [VALUES]"), lonely.err());

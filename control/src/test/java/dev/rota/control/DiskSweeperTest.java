@@ -30,7 +30,7 @@ class DiskSweeperTest {
         spec,
         new VmState(status, null, "w1", 0, null, null, null, null, 0, null, null),
         new VmPlacementNotes(
-            null, null, null, null, null, null, false, diskOn, memorySaved, diskFrom),
+            null, null, null, null, null, null, false, diskOn, memorySaved, diskFrom, null),
         null,
         null,
         0);

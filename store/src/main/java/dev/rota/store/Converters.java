@@ -11,6 +11,7 @@ import java.util.TreeMap;
 /** Attribute converters between the rows' maps and lists and their JSON text columns. */
 @io.micronaut.serde.annotation.SerdeImport(dev.rota.agentapi.GuestSpec.class)
 @io.micronaut.serde.annotation.SerdeImport(dev.rota.core.model.LabelConstraint.class)
+@io.micronaut.serde.annotation.SerdeImport(dev.rota.agentapi.Toleration.class)
 @io.micronaut.serde.annotation.SerdeImport(dev.rota.agentapi.PortSpec.class)
 @io.micronaut.serde.annotation.SerdeImport(dev.rota.agentapi.Disconnect.class)
 @io.micronaut.serde.annotation.SerdeImport(dev.rota.agentapi.NetworkSpec.class)
@@ -126,50 +127,49 @@ public final class Converters {
     }
   }
 
-  /** A VM's named ports, in their order; none is NULL. */
+  /** A list in its order; an empty one is NULL, which reads back as empty. */
+  abstract static class JsonList<E> extends Json<List<E>> {
+    JsonList(JsonColumns json, Class<E> element) {
+      super(json, Argument.listOf(element), List.of());
+    }
+
+    @Override
+    public String convertToPersistedValue(List<E> value, ConversionContext context) {
+      return value == null || value.isEmpty()
+          ? null
+          : super.convertToPersistedValue(value, context);
+    }
+  }
+
+  /** A VM's named ports. */
   @Singleton
-  public static class Ports extends Json<List<dev.rota.agentapi.PortSpec>> {
+  public static class Ports extends JsonList<dev.rota.agentapi.PortSpec> {
     public Ports(JsonColumns json) {
-      super(json, Argument.listOf(dev.rota.agentapi.PortSpec.class), List.of());
-    }
-
-    @Override
-    public String convertToPersistedValue(
-        List<dev.rota.agentapi.PortSpec> value, ConversionContext context) {
-      return value == null || value.isEmpty()
-          ? null
-          : super.convertToPersistedValue(value, context);
+      super(json, dev.rota.agentapi.PortSpec.class);
     }
   }
 
-  /** The data volumes a VM mounts, in their order; none is NULL. */
+  /** The data volumes a VM mounts. */
   @Singleton
-  public static class Mounts extends Json<List<VolumeMount>> {
+  public static class Mounts extends JsonList<VolumeMount> {
     public Mounts(JsonColumns json) {
-      super(json, Argument.listOf(VolumeMount.class), List.of());
-    }
-
-    @Override
-    public String convertToPersistedValue(List<VolumeMount> value, ConversionContext context) {
-      return value == null || value.isEmpty()
-          ? null
-          : super.convertToPersistedValue(value, context);
+      super(json, VolumeMount.class);
     }
   }
 
-  /** A VM's constraints on its worker's labels, in their order; none is NULL. */
+  /** A VM's constraints on its worker's labels. */
   @Singleton
-  public static class Constraints extends Json<List<dev.rota.core.model.LabelConstraint>> {
+  public static class Constraints extends JsonList<dev.rota.core.model.LabelConstraint> {
     public Constraints(JsonColumns json) {
-      super(json, Argument.listOf(dev.rota.core.model.LabelConstraint.class), List.of());
+      super(json, dev.rota.core.model.LabelConstraint.class);
     }
+  }
 
-    @Override
-    public String convertToPersistedValue(
-        List<dev.rota.core.model.LabelConstraint> value, ConversionContext context) {
-      return value == null || value.isEmpty()
-          ? null
-          : super.convertToPersistedValue(value, context);
+  /** A VM's tolerations of workers' taints. */
+  @Singleton
+  public static class Tolerations extends JsonList<dev.rota.agentapi.Toleration> {
+    public Tolerations(JsonColumns json) {
+      super(json, dev.rota.agentapi.Toleration.class);
     }
   }
 

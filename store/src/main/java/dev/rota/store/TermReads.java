@@ -27,7 +27,7 @@ public class TermReads {
       SELECT name, seq, runtime, image, resources, labels, restart_policy, status, restart_count, avoid_worker,
              avoid_until, vm_set, failed_on, moving_from, old_copy_on, disconnect, checks, ready_generation,
              ready_since, disk_persistent, disk_on, migration, task_name, priority,
-             evicted_generation, constraints
+             evicted_generation, constraints, tolerations
       FROM vms""";
   static final String PLACED_TASKS =
       """
@@ -47,6 +47,7 @@ public class TermReads {
   private final Converters.PortNumbers ports;
   private final Converters.HealthChecks checks;
   private final Converters.Constraints constraints;
+  private final Converters.Tolerations tolerations;
 
   /**
    * The entities' own converters read the JSON columns, so that a column reads the same either way.
@@ -57,9 +58,11 @@ public class TermReads {
       Converters.DisconnectPolicy disconnect,
       Converters.PortNumbers ports,
       Converters.HealthChecks checks,
-      Converters.Constraints constraints) {
+      Converters.Constraints constraints,
+      Converters.Tolerations tolerations) {
     this.checks = checks;
     this.constraints = constraints;
+    this.tolerations = tolerations;
     this.ports = ports;
     this.quantities = quantities;
     this.strings = strings;
@@ -76,12 +79,12 @@ public class TermReads {
             t -> dev.rota.agentapi.Disconnect.keeps(disconnect.convertToEntityValue(t, null)));
   }
 
-  /** The constraints a column's text says; each distinct text parsed once per read, and shared. */
-  private List<dev.rota.core.model.LabelConstraint> constraints(
-      Map<String, List<dev.rota.core.model.LabelConstraint>> parsed, String text) {
+  /** The list a JSON column's text says; each distinct text parsed once per read, and shared. */
+  private static <T> List<T> list(
+      Map<String, List<T>> parsed, String text, Converters.JsonList<T> converter) {
     return text == null
         ? List.of()
-        : parsed.computeIfAbsent(text, t -> List.copyOf(constraints.convertToEntityValue(t, null)));
+        : parsed.computeIfAbsent(text, t -> List.copyOf(converter.convertToEntityValue(t, null)));
   }
 
   /** Whether the checks' text has a readiness check; each distinct text parsed once per read. */
@@ -109,6 +112,7 @@ public class TermReads {
     Map<String, Boolean> disconnects = new HashMap<>();
     Map<String, Boolean> checked = new HashMap<>();
     Map<String, List<dev.rota.core.model.LabelConstraint>> rules = new HashMap<>();
+    Map<String, List<dev.rota.agentapi.Toleration>> tolerated = new HashMap<>();
     return read(
         connection,
         VMS,
@@ -142,7 +146,8 @@ public class TermReads {
                 r.getString("task_name"),
                 r.getInt("priority"),
                 Integer.valueOf(r.getInt("restart_count")).equals(integer(r, "evicted_generation")),
-                constraints(rules, r.getString("constraints"))));
+                list(rules, r.getString("constraints"), constraints),
+                list(tolerated, r.getString("tolerations"), tolerations)));
   }
 
   /** Every task the scheduler placed, as {@link VmTaskRepository#findAll()} reads it. */

@@ -10,8 +10,8 @@ import java.time.Instant;
  * why it waits (and whether it fits no worker of the cluster), the worker it failed on, and while
  * it moves, where its old copy runs and the worker it moves from, and the worker that holds its
  * persistent disk (or its saved memory), and whether its memory is saved there, to resume from;
- * while the VM moves with its disk, the worker the disk is copied from. The scheduler writes these,
- * and the VM's workflow its saved memory.
+ * while the VM moves with its disk, the worker the disk is copied from; and the generation the term
+ * evicted. The scheduler writes these, and the VM's workflow its saved memory.
  */
 @Embeddable
 public record VmPlacementNotes(
@@ -24,10 +24,11 @@ public record VmPlacementNotes(
     @MappedProperty("fits_nowhere") boolean fitsNowhere,
     @MappedProperty("disk_on") @Nullable String diskOn,
     @MappedProperty("memory_saved") boolean memorySaved,
-    @MappedProperty("disk_from") @Nullable String diskFrom) {
+    @MappedProperty("disk_from") @Nullable String diskFrom,
+    @MappedProperty("evicted_generation") @Nullable Integer evictedGeneration) {
 
   public static final VmPlacementNotes NONE =
-      new VmPlacementNotes(null, null, null, null, null, null, false, null, false, null);
+      new VmPlacementNotes(null, null, null, null, null, null, false, null, false, null, null);
 
   public VmPlacementNotes(
       String avoidWorker,
@@ -47,6 +48,15 @@ public record VmPlacementNotes(
         fitsNowhere,
         null,
         false,
+        null,
         null);
+  }
+
+  /**
+   * Whether the term evicted the task of {@code generation} (a drain's deadline, a preemption) and
+   * its workflow has not yet moved on from it.
+   */
+  public boolean evicted(int generation) {
+    return evictedGeneration != null && evictedGeneration == generation;
   }
 }

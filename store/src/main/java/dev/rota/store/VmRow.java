@@ -127,9 +127,9 @@ public record VmRow(
         spec.liveMigration(),
         membership.taskName(),
         spec.priority(),
-        // Whether the term evicted it matters to the term alone, which reads it with TermReads.
-        false,
-        spec.constraints());
+        notes.evicted(state.restartCount()),
+        spec.constraints(),
+        spec.tolerations());
   }
 
   public VmRow withSpec(VmTemplate newSpec) {

@@ -35,4 +35,5 @@ public record VmSchedulingRow(
     @Nullable String taskName,
     int priority,
     boolean evicted,
-    java.util.List<dev.rota.core.model.LabelConstraint> constraints) {}
+    java.util.List<dev.rota.core.model.LabelConstraint> constraints,
+    java.util.List<dev.rota.agentapi.Toleration> tolerations) {}

@@ -47,6 +47,8 @@ import java.util.Map;
  *     default
  * @param constraints rules on its worker's labels beyond {@code labels} ({@link
  *     dev.rota.core.model.LabelConstraint}); empty for none
+ * @param tolerations the workers' taints it may go past ({@link dev.rota.agentapi.Toleration});
+ *     empty for none
  */
 // Every field is written, null or empty included: a VM's view shows its spec whole.
 @JsonInclude(JsonInclude.Include.ALWAYS)
@@ -103,160 +105,16 @@ public record VmTemplate(
     @MappedProperty("priority") Integer priority,
     @MappedProperty("constraints")
         @TypeDef(type = DataType.STRING, converter = Converters.Constraints.class)
-        List<dev.rota.core.model.LabelConstraint> constraints) {
+        List<dev.rota.core.model.LabelConstraint> constraints,
+    @MappedProperty("tolerations")
+        @TypeDef(type = DataType.STRING, converter = Converters.Tolerations.class)
+        List<dev.rota.agentapi.Toleration> tolerations) {
 
   /** What {@code migration} says of a VM that moves while it runs. */
   public static final String LIVE = "live";
 
   /** What {@code migration} says of a VM restarted where it moves to. */
   public static final String RESTART = "restart";
-
-  public VmTemplate(
-      String runtime,
-      String image,
-      List<String> command,
-      Map<String, String> env,
-      Map<String, Long> resources,
-      Map<String, String> labels,
-      String restartPolicy,
-      Integer maxRestarts,
-      Integer restartWindowSeconds,
-      Integer ttlSecondsAfterFinished,
-      GuestSpec guest,
-      dev.rota.agentapi.Disconnect disconnect,
-      List<dev.rota.agentapi.PortSpec> ports,
-      dev.rota.agentapi.NetworkSpec network,
-      dev.rota.agentapi.Checks checks,
-      dev.rota.agentapi.SecretRefs secrets,
-      Integer maxRunSeconds,
-      String onExpiry,
-      boolean persistentDisk,
-      Integer diskSizeGi,
-      List<VolumeMount> volumes) {
-    this(
-        runtime,
-        image,
-        command,
-        env,
-        resources,
-        labels,
-        restartPolicy,
-        maxRestarts,
-        restartWindowSeconds,
-        ttlSecondsAfterFinished,
-        guest,
-        disconnect,
-        ports,
-        network,
-        checks,
-        secrets,
-        maxRunSeconds,
-        onExpiry,
-        persistentDisk,
-        diskSizeGi,
-        volumes,
-        null);
-  }
-
-  public VmTemplate(
-      String runtime,
-      String image,
-      List<String> command,
-      Map<String, String> env,
-      Map<String, Long> resources,
-      Map<String, String> labels,
-      String restartPolicy,
-      Integer maxRestarts,
-      Integer restartWindowSeconds,
-      Integer ttlSecondsAfterFinished,
-      GuestSpec guest,
-      dev.rota.agentapi.Disconnect disconnect,
-      List<dev.rota.agentapi.PortSpec> ports,
-      dev.rota.agentapi.NetworkSpec network,
-      dev.rota.agentapi.Checks checks,
-      dev.rota.agentapi.SecretRefs secrets,
-      Integer maxRunSeconds,
-      String onExpiry,
-      boolean persistentDisk,
-      Integer diskSizeGi,
-      List<VolumeMount> volumes,
-      String migration) {
-    this(
-        runtime,
-        image,
-        command,
-        env,
-        resources,
-        labels,
-        restartPolicy,
-        maxRestarts,
-        restartWindowSeconds,
-        ttlSecondsAfterFinished,
-        guest,
-        disconnect,
-        ports,
-        network,
-        checks,
-        secrets,
-        maxRunSeconds,
-        onExpiry,
-        persistentDisk,
-        diskSizeGi,
-        volumes,
-        migration,
-        null);
-  }
-
-  public VmTemplate(
-      String runtime,
-      String image,
-      List<String> command,
-      Map<String, String> env,
-      Map<String, Long> resources,
-      Map<String, String> labels,
-      String restartPolicy,
-      Integer maxRestarts,
-      Integer restartWindowSeconds,
-      Integer ttlSecondsAfterFinished,
-      GuestSpec guest,
-      dev.rota.agentapi.Disconnect disconnect,
-      List<dev.rota.agentapi.PortSpec> ports,
-      dev.rota.agentapi.NetworkSpec network,
-      dev.rota.agentapi.Checks checks,
-      dev.rota.agentapi.SecretRefs secrets,
-      Integer maxRunSeconds,
-      String onExpiry,
-      boolean persistentDisk,
-      Integer diskSizeGi,
-      List<VolumeMount> volumes,
-      String migration,
-      Integer priority) {
-    this(
-        runtime,
-        image,
-        command,
-        env,
-        resources,
-        labels,
-        restartPolicy,
-        maxRestarts,
-        restartWindowSeconds,
-        ttlSecondsAfterFinished,
-        guest,
-        disconnect,
-        ports,
-        network,
-        checks,
-        secrets,
-        maxRunSeconds,
-        onExpiry,
-        persistentDisk,
-        diskSizeGi,
-        volumes,
-        migration,
-        priority,
-        List.of());
-  }
 
   /** Whether it moves while it runs, its memory and disk carried over: no restart. */
   public boolean liveMigration() {
@@ -304,7 +162,8 @@ public record VmTemplate(
         volumes,
         migration,
         priority,
-        constraints);
+        constraints,
+        tolerations);
   }
 
   /**
@@ -318,141 +177,194 @@ public record VmTemplate(
     ports = ports == null ? List.of() : ports;
     volumes = volumes == null ? List.of() : volumes;
     constraints = constraints == null ? List.of() : constraints;
+    tolerations = tolerations == null ? List.of() : tolerations;
     priority = priority == null ? dev.rota.core.model.Priority.DEFAULT : priority;
   }
 
-  public VmTemplate(
-      String runtime,
-      String image,
-      List<String> command,
-      Map<String, String> env,
-      Map<String, Long> resources,
-      Map<String, String> labels,
-      String restartPolicy,
-      Integer maxRestarts,
-      Integer restartWindowSeconds,
-      Integer ttlSecondsAfterFinished,
-      GuestSpec guest,
-      dev.rota.agentapi.Disconnect disconnect,
-      List<dev.rota.agentapi.PortSpec> ports,
-      dev.rota.agentapi.NetworkSpec network,
-      dev.rota.agentapi.Checks checks,
-      dev.rota.agentapi.SecretRefs secrets) {
-    this(
-        runtime,
-        image,
-        command,
-        env,
-        resources,
-        labels,
-        restartPolicy,
-        maxRestarts,
-        restartWindowSeconds,
-        ttlSecondsAfterFinished,
-        guest,
-        disconnect,
-        ports,
-        network,
-        checks,
-        secrets,
-        null,
-        null,
-        false,
-        null,
-        List.of());
+  /** A spec for {@code runtime}: every other field left out (null, empty or false) until set. */
+  public static Builder builder(String runtime) {
+    return new Builder(runtime);
   }
 
-  public VmTemplate(
-      String runtime,
-      String image,
-      List<String> command,
-      Map<String, String> env,
-      Map<String, Long> resources,
-      Map<String, String> labels,
-      String restartPolicy,
-      Integer maxRestarts,
-      Integer restartWindowSeconds,
-      Integer ttlSecondsAfterFinished,
-      GuestSpec guest,
-      dev.rota.agentapi.Disconnect disconnect) {
-    this(
-        runtime,
-        image,
-        command,
-        env,
-        resources,
-        labels,
-        restartPolicy,
-        maxRestarts,
-        restartWindowSeconds,
-        ttlSecondsAfterFinished,
-        guest,
-        disconnect,
-        List.of(),
-        null,
-        null,
-        null);
-  }
+  /** A {@link VmTemplate} made field by field, each left out at its default. */
+  public static final class Builder {
+    private final String runtime;
+    private String image;
+    private List<String> command;
+    private Map<String, String> env;
+    private Map<String, Long> resources;
+    private Map<String, String> labels;
+    private String restartPolicy;
+    private Integer maxRestarts;
+    private Integer restartWindowSeconds;
+    private Integer ttlSecondsAfterFinished;
+    private GuestSpec guest;
+    private dev.rota.agentapi.Disconnect disconnect;
+    private List<dev.rota.agentapi.PortSpec> ports;
+    private dev.rota.agentapi.NetworkSpec network;
+    private dev.rota.agentapi.Checks checks;
+    private dev.rota.agentapi.SecretRefs secrets;
+    private Integer maxRunSeconds;
+    private String onExpiry;
+    private boolean persistentDisk;
+    private Integer diskSizeGi;
+    private List<VolumeMount> volumes;
+    private String migration;
+    private Integer priority;
+    private List<dev.rota.core.model.LabelConstraint> constraints;
+    private List<dev.rota.agentapi.Toleration> tolerations;
 
-  public VmTemplate(
-      String runtime,
-      String image,
-      List<String> command,
-      Map<String, String> env,
-      Map<String, Long> resources,
-      Map<String, String> labels,
-      String restartPolicy,
-      Integer maxRestarts,
-      Integer restartWindowSeconds,
-      Integer ttlSecondsAfterFinished,
-      GuestSpec guest) {
-    this(
-        runtime,
-        image,
-        command,
-        env,
-        resources,
-        labels,
-        restartPolicy,
-        maxRestarts,
-        restartWindowSeconds,
-        ttlSecondsAfterFinished,
-        guest,
-        null);
-  }
+    private Builder(String runtime) {
+      this.runtime = runtime;
+    }
 
-  public VmTemplate(
-      String runtime,
-      String image,
-      List<String> command,
-      Map<String, String> env,
-      Map<String, Long> resources,
-      Map<String, String> labels,
-      String restartPolicy,
-      Integer maxRestarts,
-      Integer restartWindowSeconds) {
-    this(
-        runtime,
-        image,
-        command,
-        env,
-        resources,
-        labels,
-        restartPolicy,
-        maxRestarts,
-        restartWindowSeconds,
-        null,
-        null);
-  }
+    public Builder image(String image) {
+      this.image = image;
+      return this;
+    }
 
-  public VmTemplate(
-      String runtime,
-      String image,
-      List<String> command,
-      Map<String, String> env,
-      Map<String, Long> resources,
-      Map<String, String> labels,
-      String restartPolicy) {
-    this(runtime, image, command, env, resources, labels, restartPolicy, null, null, null, null);
+    public Builder command(List<String> command) {
+      this.command = command;
+      return this;
+    }
+
+    public Builder env(Map<String, String> env) {
+      this.env = env;
+      return this;
+    }
+
+    public Builder resources(Map<String, Long> resources) {
+      this.resources = resources;
+      return this;
+    }
+
+    public Builder labels(Map<String, String> labels) {
+      this.labels = labels;
+      return this;
+    }
+
+    public Builder restartPolicy(String restartPolicy) {
+      this.restartPolicy = restartPolicy;
+      return this;
+    }
+
+    public Builder maxRestarts(Integer maxRestarts) {
+      this.maxRestarts = maxRestarts;
+      return this;
+    }
+
+    public Builder restartWindowSeconds(Integer restartWindowSeconds) {
+      this.restartWindowSeconds = restartWindowSeconds;
+      return this;
+    }
+
+    public Builder ttlSecondsAfterFinished(Integer ttlSecondsAfterFinished) {
+      this.ttlSecondsAfterFinished = ttlSecondsAfterFinished;
+      return this;
+    }
+
+    public Builder guest(GuestSpec guest) {
+      this.guest = guest;
+      return this;
+    }
+
+    public Builder disconnect(dev.rota.agentapi.Disconnect disconnect) {
+      this.disconnect = disconnect;
+      return this;
+    }
+
+    public Builder ports(List<dev.rota.agentapi.PortSpec> ports) {
+      this.ports = ports;
+      return this;
+    }
+
+    public Builder network(dev.rota.agentapi.NetworkSpec network) {
+      this.network = network;
+      return this;
+    }
+
+    public Builder checks(dev.rota.agentapi.Checks checks) {
+      this.checks = checks;
+      return this;
+    }
+
+    public Builder secrets(dev.rota.agentapi.SecretRefs secrets) {
+      this.secrets = secrets;
+      return this;
+    }
+
+    public Builder maxRunSeconds(Integer maxRunSeconds) {
+      this.maxRunSeconds = maxRunSeconds;
+      return this;
+    }
+
+    public Builder onExpiry(String onExpiry) {
+      this.onExpiry = onExpiry;
+      return this;
+    }
+
+    public Builder persistentDisk(boolean persistentDisk) {
+      this.persistentDisk = persistentDisk;
+      return this;
+    }
+
+    public Builder diskSizeGi(Integer diskSizeGi) {
+      this.diskSizeGi = diskSizeGi;
+      return this;
+    }
+
+    public Builder volumes(List<VolumeMount> volumes) {
+      this.volumes = volumes;
+      return this;
+    }
+
+    public Builder migration(String migration) {
+      this.migration = migration;
+      return this;
+    }
+
+    public Builder priority(Integer priority) {
+      this.priority = priority;
+      return this;
+    }
+
+    public Builder constraints(List<dev.rota.core.model.LabelConstraint> constraints) {
+      this.constraints = constraints;
+      return this;
+    }
+
+    public Builder tolerations(List<dev.rota.agentapi.Toleration> tolerations) {
+      this.tolerations = tolerations;
+      return this;
+    }
+
+    public VmTemplate build() {
+      return new VmTemplate(
+          runtime,
+          image,
+          command,
+          env,
+          resources,
+          labels,
+          restartPolicy,
+          maxRestarts,
+          restartWindowSeconds,
+          ttlSecondsAfterFinished,
+          guest,
+          disconnect,
+          ports,
+          network,
+          checks,
+          secrets,
+          maxRunSeconds,
+          onExpiry,
+          persistentDisk,
+          diskSizeGi,
+          volumes,
+          migration,
+          priority,
+          constraints,
+          tolerations);
+    }
   }
 }

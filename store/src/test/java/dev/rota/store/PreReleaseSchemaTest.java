@@ -70,7 +70,8 @@ class PreReleaseSchemaTest {
                 "19 Templates",
                 "20 Vm priority",
                 "21 Cluster preemption",
-                "22 Vm constraints"))
+                "22 Vm constraints",
+                "23 Vm tolerations"))
         .toList();
   }
 

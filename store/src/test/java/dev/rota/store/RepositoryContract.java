@@ -83,25 +83,34 @@ abstract class RepositoryContract {
                 unique("f"),
                 vms.nextSeq(),
                 T0,
-                new VmTemplate(
-                    "tart",
-                    "ghcr.io/x/y:1",
-                    List.of("run"),
-                    Map.of(),
-                    Map.of("cpu", 2L, "memory", 4096L),
-                    Map.of("zone", "a", "disk", "ssd"),
-                    "OnFailure",
-                    5,
-                    3600,
-                    60,
-                    new dev.rota.agentapi.GuestSpec(
-                        "file:///k",
-                        null,
-                        "console=ttyS0",
-                        "#cloud-config\n",
-                        List.of("ssh-ed25519 AAAAC3Nz a@b"),
-                        "echo hi"),
-                    new dev.rota.agentapi.Disconnect(false, 600)),
+                VmTemplate.builder("tart")
+                    .image("ghcr.io/x/y:1")
+                    .command(List.of("run"))
+                    .resources(Map.of("cpu", 2L, "memory", 4096L))
+                    .labels(Map.of("zone", "a", "disk", "ssd"))
+                    .restartPolicy("OnFailure")
+                    .maxRestarts(5)
+                    .restartWindowSeconds(3600)
+                    .ttlSecondsAfterFinished(60)
+                    .guest(
+                        new dev.rota.agentapi.GuestSpec(
+                            "file:///k",
+                            null,
+                            "console=ttyS0",
+                            "#cloud-config\n",
+                            List.of("ssh-ed25519 AAAAC3Nz a@b"),
+                            "echo hi"))
+                    .disconnect(new dev.rota.agentapi.Disconnect(false, 600))
+                    .priority(70)
+                    .constraints(
+                        List.of(
+                            new dev.rota.core.model.LabelConstraint(
+                                "zone", "in", List.of("a", "b"))))
+                    .tolerations(
+                        List.of(
+                            dev.rota.agentapi.Toleration.parse("dedicated=gpu:NoSchedule"),
+                            dev.rota.agentapi.Toleration.parse("*")))
+                    .build(),
                 new VmState(
                     "running",
                     "why",
@@ -115,7 +124,17 @@ abstract class RepositoryContract {
                     T0.plusSeconds(9),
                     T0.plusSeconds(3600)),
                 new VmPlacementNotes(
-                    "w9", T0.plusSeconds(90), "no room", "w8", "w7", "w6", true, "w5", true, "w4"),
+                    "w9",
+                    T0.plusSeconds(90),
+                    "no room",
+                    "w8",
+                    "w7",
+                    "w6",
+                    true,
+                    "w5",
+                    true,
+                    "w4",
+                    3),
                 new VmSetMembership(set, 2, unique("replica"), unique("pool"), true, 3),
                 new VmReadiness(0, T0, null),
                 0));
@@ -145,30 +164,23 @@ abstract class RepositoryContract {
                 unique("r"),
                 vms.nextSeq(),
                 T0,
-                new VmTemplate(
-                    "process",
-                    null,
-                    List.of("run"),
-                    Map.of("MODE", "ci"),
-                    Map.of("cpu", 1L),
-                    Map.of(),
-                    "Always",
-                    null,
-                    null,
-                    null,
-                    null,
-                    null,
-                    List.of(new dev.rota.agentapi.PortSpec("web", 80, null)),
-                    null,
-                    new dev.rota.agentapi.Checks(
-                        new dev.rota.agentapi.CheckSpec(null, "web", null, null, 0, 10, 1, 3),
-                        null),
-                    new dev.rota.agentapi.SecretRefs(Map.of("TOKEN", "ci-token"), null, null),
-                    7200,
-                    "delete",
-                    true,
-                    20,
-                    java.util.List.of()),
+                VmTemplate.builder("process")
+                    .command(List.of("run"))
+                    .env(Map.of("MODE", "ci"))
+                    .resources(Map.of("cpu", 1L))
+                    .restartPolicy("Always")
+                    .ports(List.of(new dev.rota.agentapi.PortSpec("web", 80, null)))
+                    .checks(
+                        new dev.rota.agentapi.Checks(
+                            new dev.rota.agentapi.CheckSpec(null, "web", null, null, 0, 10, 1, 3),
+                            null))
+                    .secrets(
+                        new dev.rota.agentapi.SecretRefs(Map.of("TOKEN", "ci-token"), null, null))
+                    .maxRunSeconds(7200)
+                    .onExpiry("delete")
+                    .persistentDisk(true)
+                    .diskSizeGi(20)
+                    .build(),
                 new VmState("running", "why", "w1", 2, 0, T0, T0, null, 0, null, null),
                 VmPlacementNotes.NONE,
                 VmSetMembership.NONE,
@@ -728,11 +740,15 @@ abstract class RepositoryContract {
   void aSetsRolloutIsKeptOnItsRowAndAStaleVersionsWritesChangeNothing() {
     String name = unique("set");
     VmTemplate first =
-        new VmTemplate(
-            "process", null, List.of("sleep", "1"), Map.of(), Map.of(), Map.of(), "Always");
+        VmTemplate.builder("process")
+            .command(List.of("sleep", "1"))
+            .restartPolicy("Always")
+            .build();
     VmTemplate second =
-        new VmTemplate(
-            "process", null, List.of("sleep", "2"), Map.of(), Map.of(), Map.of(), "Always");
+        VmTemplate.builder("process")
+            .command(List.of("sleep", "2"))
+            .restartPolicy("Always")
+            .build();
     VmSetRow v1 = sets.save(VmSetRow.created(name, sets.nextSeq(), 3, first, "none", 1, T0));
     SetUpdate update = new SetUpdate(1, 5, 60, true, 1, false);
     VmSetRow v2 = sets.update(v1.respecified(3, second, "none", 1, update, T0.plusSeconds(1)));
@@ -766,14 +782,13 @@ abstract class RepositoryContract {
   void aSetKeepsItsTemplateAndItsReplicasAreFoundByIt() {
     String set = unique("set");
     VmTemplate template =
-        new VmTemplate(
-            "process",
-            null,
-            List.of("sleep", "1"),
-            Map.of("A", "b"),
-            Map.of("cpu", 2L, "memory", 256L),
-            Map.of("disk", "ssd"),
-            "OnFailure");
+        VmTemplate.builder("process")
+            .command(List.of("sleep", "1"))
+            .env(Map.of("A", "b"))
+            .resources(Map.of("cpu", 2L, "memory", 256L))
+            .labels(Map.of("disk", "ssd"))
+            .restartPolicy("OnFailure")
+            .build();
     sets.save(VmSetRow.created(set, sets.nextSeq(), 3, template, "label:zone", 1, T0));
     assertEquals(
         template, sets.findById(set).orElseThrow().template(), "the template round-trips as JSON");

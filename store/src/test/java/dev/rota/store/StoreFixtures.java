@@ -35,14 +35,12 @@ public final class StoreFixtures {
         name,
         vms.nextSeq(),
         T0,
-        new VmTemplate(
-            "process",
-            null,
-            List.of("sleep", "1"),
-            Map.of("A", "b"),
-            Map.of("cpu", 1L),
-            Map.of(),
-            "Never"),
+        VmTemplate.builder("process")
+            .command(List.of("sleep", "1"))
+            .env(Map.of("A", "b"))
+            .resources(Map.of("cpu", 1L))
+            .restartPolicy("Never")
+            .build(),
         new VmState(status, "why", worker, 0, null, null, null, null, 0, null, null),
         VmPlacementNotes.NONE,
         VmSetMembership.NONE,
@@ -60,8 +58,11 @@ public final class StoreFixtures {
 
   /** The spec of one {@code sleep} process asking for {@code cpu} CPUs, never restarted. */
   public static VmTemplate sleeper(long cpu) {
-    return new VmTemplate(
-        "process", null, List.of("sleep", "60"), Map.of(), Map.of("cpu", cpu), Map.of(), "Never");
+    return VmTemplate.builder("process")
+        .command(List.of("sleep", "60"))
+        .resources(Map.of("cpu", cpu))
+        .restartPolicy("Never")
+        .build();
   }
 
   /**
@@ -75,31 +76,13 @@ public final class StoreFixtures {
       String restartPolicy,
       int priority,
       List<dev.rota.core.model.LabelConstraint> constraints) {
-    return new VmTemplate(
-        "process",
-        null,
-        command,
-        Map.of(),
-        resources,
-        Map.of(),
-        restartPolicy,
-        null,
-        null,
-        null,
-        null,
-        null,
-        List.of(),
-        null,
-        null,
-        null,
-        null,
-        null,
-        false,
-        null,
-        List.of(),
-        null,
-        priority,
-        constraints);
+    return VmTemplate.builder("process")
+        .command(command)
+        .resources(resources)
+        .restartPolicy(restartPolicy)
+        .priority(priority)
+        .constraints(constraints)
+        .build();
   }
 
   /**
@@ -108,28 +91,13 @@ public final class StoreFixtures {
    * restarted where it goes).
    */
   public static VmTemplate qemu(boolean persistent, List<VolumeMount> volumes, String migration) {
-    return new VmTemplate(
-        "qemu",
-        "file:///d.qcow2",
-        List.of(),
-        Map.of(),
-        Map.of("cpu", 1L),
-        Map.of(),
-        "Never",
-        null,
-        null,
-        null,
-        null,
-        null,
-        List.of(),
-        null,
-        null,
-        null,
-        null,
-        null,
-        persistent,
-        null,
-        volumes,
-        migration);
+    return VmTemplate.builder("qemu")
+        .image("file:///d.qcow2")
+        .resources(Map.of("cpu", 1L))
+        .restartPolicy("Never")
+        .persistentDisk(persistent)
+        .volumes(volumes)
+        .migration(migration)
+        .build();
   }
 }

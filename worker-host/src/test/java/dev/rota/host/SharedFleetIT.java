@@ -16,7 +16,8 @@ import org.junit.jupiter.api.Test;
  * that needs as much waits while the cluster does not preempt, through terms that change nothing;
  * once preemption is on, the low one is evicted and the high one runs, the two never at once (this
  * machine's processes looked at every 200 ms). When the high one is deleted, the low one starts
- * again by itself. Worker pools: a VM goes only to the workers of its pool.
+ * again by itself. Worker pools and taints: a VM goes only to the workers of its pool, and past a
+ * worker's taint only if it tolerates it.
  */
 class SharedFleetIT {
   private static final String LOW = "970301";
@@ -118,12 +119,14 @@ class SharedFleetIT {
   }
 
   /**
-   * Two workers, one in the pool {@code gpu} (its agent's ROTA_WORKER_POOL): a VM that names no
-   * pool goes to the default pool's, one that names gpu to the other, and one of a pool no worker
-   * is in waits, saying so.
+   * Three workers: w1 in the pool {@code gpu} (its agent's ROTA_WORKER_POOL), w2 and w3 in the
+   * default pool, w3 tainted {@code dedicated=ci:NoSchedule} (ROTA_WORKER_TAINTS). A VM that names
+   * no pool goes to w2, one that names gpu to w1, and one of a pool no worker is in waits, saying
+   * so. A second default VM that does not fit beside the first on w2 waits rather than go to w3; a
+   * VM that tolerates the taint goes there.
    */
   @Test
-  void aVmGoesOnlyToTheWorkersOfItsPool() throws Exception {
+  void aVmGoesOnlyToTheWorkersOfItsPoolAndPastTaintsItTolerates() throws Exception {
     try (ProductionStack stack =
         ProductionStack.start(
             ProductionStack.folder("pools"),
@@ -131,7 +134,9 @@ class SharedFleetIT {
             List.of(
                 new ProductionStack.AgentPlace(
                     null, "127.0.0.1", Map.of("ROTA_WORKER_POOL", "gpu")),
-                ProductionStack.AgentPlace.LOOPBACK),
+                ProductionStack.AgentPlace.LOOPBACK,
+                new ProductionStack.AgentPlace(
+                    null, "127.0.0.1", Map.of("ROTA_WORKER_TAINTS", "dedicated=ci:NoSchedule"))),
             Map.of("ROTA_SCHEDULER_INTERVAL", "1s", "ROTA_API_INSECURE_HTTP", "true"),
             RealServices.newPostgresDatabase(),
             false,
@@ -143,9 +148,10 @@ class SharedFleetIT {
           ((Map<?, ?>) api.api("GET", "/v1/workers/w1", null).map().get("labels"))
               .get("rota.dev/worker-pool"));
       assertEquals(
-          201,
-          api.api("POST", "/v1/vms", "{\"name\":\"plain\",\"command\":[\"sleep\",\"970311\"]}")
-              .status());
+          "ci:NoSchedule",
+          ((Map<?, ?>) api.api("GET", "/v1/workers/w3", null).map().get("labels"))
+              .get("taint.rota.dev/dedicated"));
+      assertEquals(201, api.api("POST", "/v1/vms", vm("plain", "970311", "Never", 50)).status());
       assertEquals(
           201,
           api.api(
@@ -169,11 +175,32 @@ class SharedFleetIT {
       assertEquals("w2", api.api("GET", "/v1/vms/plain", null).map().get("worker"));
       assertEquals("w1", api.api("GET", "/v1/vms/trainer", null).map().get("worker"));
       assertEquals("gpu", api.api("GET", "/v1/vms/trainer", null).map().get("workerPool"));
+
+      assertEquals(201, api.api("POST", "/v1/vms", vm("second", "970314", "Never", 50)).status());
+      long term = term(api);
+      eventually(
+          "two terms leave the second default VM waiting for room on w2",
+          Duration.ofSeconds(60),
+          () -> term(api) >= term + 2 && pendingReason(api, "second") != null);
+      assertTrue(
+          pendingReason(api, "second").startsWith("needs cpu 600"), pendingReason(api, "second"));
+      assertEquals(List.of(), Vms.sleeping().getOrDefault("970314", List.of()), "not on w3");
+      String ciRunner =
+          "{\"name\":\"ci-runner\",\"command\":[\"sleep\",\"970315\"],"
+              + "\"resources\":{\"cpu\":600,\"memory\":512},"
+              + "\"tolerations\":[{\"key\":\"dedicated\",\"value\":\"ci\",\"effect\":\"NoSchedule\"}]}";
+      assertEquals(201, api.api("POST", "/v1/vms", ciRunner).status());
+      eventually(
+          "the VM that tolerates the taint runs on w3",
+          Duration.ofSeconds(60),
+          () -> "running".equals(api.api("GET", "/v1/vms/ci-runner", null).map().get("status")));
+      assertEquals("w3", api.api("GET", "/v1/vms/ci-runner", null).map().get("worker"));
+      assertEquals("pending", api.api("GET", "/v1/vms/second", null).map().get("status"));
       eventually(
           "the VM of a pool no worker is in says so",
           Duration.ofSeconds(30),
           () ->
-              ("fits no worker of the cluster: none meets rota.dev/worker-pool = tpu (2 of 2 failing it)")
+              ("fits no worker of the cluster: none meets rota.dev/worker-pool = tpu (3 of 3 failing it)")
                   .equals(pendingReason(api, "nowhere")));
     }
   }

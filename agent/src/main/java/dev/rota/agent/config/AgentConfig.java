@@ -81,8 +81,8 @@ public record AgentConfig(
   /** A setting that cannot be used; its message is the one line the agent prints. */
   /**
    * The worker's labels as {@code ROTA_WORKER_LABELS} gives them, with its pool ({@code
-   * ROTA_WORKER_POOL}) as {@link dev.rota.agentapi.WorkerPool#LABEL}; the default pool's workers
-   * carry none.
+   * ROTA_WORKER_POOL}) as {@link dev.rota.agentapi.WorkerPool#LABEL} (the default pool's workers
+   * carry none), and its taints ({@code ROTA_WORKER_TAINTS}, {@link dev.rota.agentapi.Taint}).
    */
   private static Map<String, String> labels(Map<String, String> s) {
     Map<String, String> labels =
@@ -95,6 +95,27 @@ public record AgentConfig(
     }
     if (!pool.equals(dev.rota.agentapi.WorkerPool.DEFAULT)) {
       labels.put(dev.rota.agentapi.WorkerPool.LABEL, pool);
+    }
+    for (String label : labels.keySet()) {
+      if (label.startsWith(dev.rota.agentapi.Taint.PREFIX)) {
+        throw new BadSetting(
+            "ROTA_WORKER_LABELS: " + label + " carries a taint: give it in ROTA_WORKER_TAINTS");
+      }
+    }
+    for (String written : s.getOrDefault("ROTA_WORKER_TAINTS", "").split(",")) {
+      if (written.isBlank()) {
+        continue;
+      }
+      dev.rota.agentapi.Taint taint;
+      try {
+        taint = dev.rota.agentapi.Taint.parse(written.strip());
+      } catch (IllegalArgumentException e) {
+        throw new BadSetting("ROTA_WORKER_TAINTS: " + e.getMessage());
+      }
+      if (labels.put(taint.label(), taint.labelValue()) != null) {
+        throw new BadSetting(
+            "ROTA_WORKER_TAINTS: " + taint.key() + " is given twice: one taint per key");
+      }
     }
     return labels;
   }

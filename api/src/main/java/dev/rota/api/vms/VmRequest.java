@@ -95,7 +95,8 @@ public record VmRequest(
         @Pattern(
             regexp = dev.rota.agentapi.WorkerPool.NAME,
             message = "must be a worker pool's name")
-        String workerPool) {
+        String workerPool,
+    @Nullable @Size(max = 16) List<@NotNull @Valid TolerationRequest> tolerations) {
   /**
    * This request with {@code resources}: what it gives, over its instance size's (a 30-field record
    * is copied here, once).
@@ -131,7 +132,8 @@ public record VmRequest(
         null,
         priority,
         constraints,
-        workerPool);
+        workerPool,
+        tolerations);
   }
 
   /** A pool's name: a DNS label short enough for its replicas' ever-growing ordinals. */

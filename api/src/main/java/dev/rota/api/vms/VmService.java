@@ -261,37 +261,59 @@ public class VmService {
             envSecrets,
             request.guest() == null ? null : request.guest().userDataSecret(field),
             request.guest() == null ? null : request.guest().startupScriptSecret(field));
-    return new VmTemplate(
-        runtime,
-        request.image(),
-        command,
-        env,
-        resources(request, field),
-        labels,
-        request.restartPolicy() == null ? restartPolicy.wireName() : request.restartPolicy(),
-        request.maxRestarts(),
-        request.maxRestarts() == null
-            ? null
-            : request.restartWindow() == null
-                ? VmRequest.DEFAULT_RESTART_WINDOW_SECONDS
-                : Durations.seconds(field + "restartWindow", request.restartWindow(), false),
-        request.ttlAfterFinished() == null
-            ? null
-            : Durations.seconds(field + "ttlAfterFinished", request.ttlAfterFinished(), true),
-        GuestSpec.none(guest) ? null : guest,
-        disconnect(request, field, persistent),
-        ports(request.ports(), field),
-        network,
-        checks(request, runtime, field),
-        dev.rota.agentapi.SecretRefs.none(secrets) ? null : secrets,
-        maxRun,
-        request.onExpiry() == null && maxRun != null ? "stop" : request.onExpiry(),
-        persistent,
-        request.disk() == null ? null : request.disk().sizeGi(),
-        volumes,
-        migration(request, runtime, persistent, field),
-        request.priority(),
-        constraints(request, field));
+    return VmTemplate.builder(runtime)
+        .image(request.image())
+        .command(command)
+        .env(env)
+        .resources(resources(request, field))
+        .labels(labels)
+        .restartPolicy(
+            request.restartPolicy() == null ? restartPolicy.wireName() : request.restartPolicy())
+        .maxRestarts(request.maxRestarts())
+        .restartWindowSeconds(
+            request.maxRestarts() == null
+                ? null
+                : request.restartWindow() == null
+                    ? VmRequest.DEFAULT_RESTART_WINDOW_SECONDS
+                    : Durations.seconds(field + "restartWindow", request.restartWindow(), false))
+        .ttlSecondsAfterFinished(
+            request.ttlAfterFinished() == null
+                ? null
+                : Durations.seconds(field + "ttlAfterFinished", request.ttlAfterFinished(), true))
+        .guest(GuestSpec.none(guest) ? null : guest)
+        .disconnect(disconnect(request, field, persistent))
+        .ports(ports(request.ports(), field))
+        .network(network)
+        .checks(checks(request, runtime, field))
+        .secrets(dev.rota.agentapi.SecretRefs.none(secrets) ? null : secrets)
+        .maxRunSeconds(maxRun)
+        .onExpiry(request.onExpiry() == null && maxRun != null ? "stop" : request.onExpiry())
+        .persistentDisk(persistent)
+        .diskSizeGi(request.disk() == null ? null : request.disk().sizeGi())
+        .volumes(volumes)
+        .migration(migration(request, runtime, persistent, field))
+        .priority(request.priority())
+        .constraints(constraints(request, field))
+        .tolerations(tolerations(request, field))
+        .build();
+  }
+
+  /** Its tolerations of workers' taints, each checked as the scheduler reads it. */
+  private static List<dev.rota.agentapi.Toleration> tolerations(VmRequest request, String field) {
+    List<TolerationRequest> given =
+        request.tolerations() == null ? List.of() : request.tolerations();
+    List<dev.rota.agentapi.Toleration> all = new java.util.ArrayList<>();
+    for (int i = 0; i < given.size(); i++) {
+      dev.rota.agentapi.Toleration t = given.get(i).toleration();
+      String at = field + "tolerations[" + i + "].";
+      t.problem()
+          .ifPresent(
+              p -> {
+                throw Problems.badRequest(at + p.part(), p.message());
+              });
+      all.add(t);
+    }
+    return all;
   }
 
   /**
@@ -312,6 +334,10 @@ public class VmService {
       if (c.label().equals(WorkerPool.LABEL)) {
         throw Problems.badRequest(
             at + "label", "is the worker pool's label: give workerPool instead");
+      }
+      if (c.label().startsWith(dev.rota.agentapi.Taint.PREFIX)) {
+        throw Problems.badRequest(
+            at + "label", "carries a worker's taint: give tolerations instead");
       }
       constraint
           .problem()

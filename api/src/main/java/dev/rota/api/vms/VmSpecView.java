@@ -40,7 +40,8 @@ public record VmSpecView(
     String migration,
     int priority,
     List<ConstraintRequest> constraints,
-    String workerPool) {
+    String workerPool,
+    List<TolerationRequest> tolerations) {
 
   /** A {@code qemu} VM's root disk as its spec gives it; null for the default, ephemeral one. */
   @JsonInclude(JsonInclude.Include.NON_NULL)
@@ -90,7 +91,8 @@ public record VmSpecView(
             .filter(c -> !c.label().equals(dev.rota.agentapi.WorkerPool.LABEL))
             .map(ConstraintRequest::of)
             .toList(),
-        workerPool(spec));
+        workerPool(spec),
+        spec.tolerations().stream().map(TolerationRequest::of).toList());
   }
 
   /**

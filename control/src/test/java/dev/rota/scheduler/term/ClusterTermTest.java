@@ -136,14 +136,11 @@ class ClusterTermTest {
    */
   private void set(String name, int replicas, String spread, int maxUnavailable) {
     VmTemplate template =
-        new VmTemplate(
-            "process",
-            null,
-            List.of("sleep", "600"),
-            Map.of(),
-            Map.of("cpu", 1L, "memory", 512L),
-            Map.of(),
-            "Never");
+        VmTemplate.builder("process")
+            .command(List.of("sleep", "600"))
+            .resources(Map.of("cpu", 1L, "memory", 512L))
+            .restartPolicy("Never")
+            .build();
     sets.save(
         VmSetRow.created(
             name, sets.nextSeq(), replicas, template, spread, maxUnavailable, clock.instant()));
@@ -341,14 +338,12 @@ class ClusterTermTest {
         VmRow.submitted(
             "imaged",
             vms.nextSeq(),
-            new VmTemplate(
-                "process",
-                image,
-                List.of("sleep", "600"),
-                Map.of(),
-                Map.of("cpu", 1L, "memory", 512L),
-                Map.of(),
-                "Never"),
+            VmTemplate.builder("process")
+                .image(image)
+                .command(List.of("sleep", "600"))
+                .resources(Map.of("cpu", 1L, "memory", 512L))
+                .restartPolicy("Never")
+                .build(),
             "waiting for the scheduler",
             clock.instant()));
     startVmWorkflow("imaged");
@@ -788,23 +783,13 @@ class ClusterTermTest {
   /** A VM with TOKEN from the secret {@code secret}, as the API stores it: the name alone. */
   private void vmWithSecret(String name, String secret) {
     VmTemplate t =
-        new VmTemplate(
-            "process",
-            null,
-            List.of("sleep", "600"),
-            Map.of("MODE", "ci"),
-            Map.of("cpu", 1L, "memory", 512L),
-            Map.of(),
-            "Never",
-            null,
-            null,
-            null,
-            null,
-            null,
-            List.of(),
-            null,
-            null,
-            new dev.rota.agentapi.SecretRefs(Map.of("TOKEN", secret), null, null));
+        VmTemplate.builder("process")
+            .command(List.of("sleep", "600"))
+            .env(Map.of("MODE", "ci"))
+            .resources(Map.of("cpu", 1L, "memory", 512L))
+            .restartPolicy("Never")
+            .secrets(new dev.rota.agentapi.SecretRefs(Map.of("TOKEN", secret), null, null))
+            .build();
     vms.save(VmRow.submitted(name, vms.nextSeq(), t, "waiting for the scheduler", clock.instant()));
     startVmWorkflow(name);
   }

@@ -11,9 +11,9 @@ import java.util.regex.Pattern;
 final class BoundedMatch {
   private BoundedMatch() {}
 
-  static boolean matches(String regexp, String value, int steps) {
+  static boolean matches(Pattern regexp, String value, int steps) {
     try {
-      return Pattern.compile(regexp).matcher(new Counted(value, steps)).matches();
+      return regexp.matcher(new Counted(value, steps)).matches();
     } catch (TooLong e) {
       return false;
     }

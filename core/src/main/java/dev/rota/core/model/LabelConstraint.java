@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.Predicate;
 import java.util.regex.Pattern;
 import java.util.regex.PatternSyntaxException;
 
@@ -32,17 +33,44 @@ public record LabelConstraint(String label, String operator, List<String> values
 
   /** Whether a worker with {@code labels} meets it. */
   public boolean admits(Map<String, String> labels) {
-    String value = labels.get(label);
+    return compiled().test(labels);
+  }
+
+  /**
+   * {@link #admits} with its regular expression compiled once: for testing many workers' labels.
+   */
+  public Predicate<Map<String, String>> compiled() {
+    String first = values.isEmpty() ? null : values.get(0);
     return switch (operator) {
-      case "=" -> values.get(0).equals(value);
-      case "!=" -> !values.get(0).equals(value);
-      case "in" -> value != null && values.contains(value);
-      case "notIn" -> value == null || !values.contains(value);
-      case "exists" -> value != null;
-      case "notExists" -> value == null;
-      case "regexp" -> value != null && BoundedMatch.matches(values.get(0), value, REGEXP_STEPS);
-      case "version" -> value != null && Versions.meets(value, values.get(0));
-      default -> false;
+      case "=" -> labels -> first.equals(labels.get(label));
+      case "!=" -> labels -> !first.equals(labels.get(label));
+      case "in" ->
+          labels -> {
+            String value = labels.get(label);
+            return value != null && values.contains(value);
+          };
+      case "notIn" ->
+          labels -> {
+            String value = labels.get(label);
+            return value == null || !values.contains(value);
+          };
+      case "exists" -> labels -> labels.containsKey(label);
+      case "notExists" -> labels -> !labels.containsKey(label);
+      case "regexp" -> {
+        Pattern pattern = Pattern.compile(first);
+        yield labels -> {
+          String value = labels.get(label);
+          return value != null && BoundedMatch.matches(pattern, value, REGEXP_STEPS);
+        };
+      }
+      case "version" -> {
+        Predicate<String> meets = Versions.comparisons(first);
+        yield labels -> {
+          String value = labels.get(label);
+          return value != null && meets.test(value);
+        };
+      }
+      default -> labels -> false;
     };
   }
 

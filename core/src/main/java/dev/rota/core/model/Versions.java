@@ -1,5 +1,9 @@
 package dev.rota.core.model;
 
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.IntPredicate;
+import java.util.function.Predicate;
 import java.util.regex.Pattern;
 
 /**
@@ -14,39 +18,44 @@ final class Versions {
       Pattern.compile("^\\s*(>=|<=|!=|>|<|=)\\s*(v?\\d{1,9}(?:\\.\\d{1,9}){0,5})\\s*$");
 
   /**
-   * Whether {@code value}, read as a version, meets every comparison of {@code comparisons}. Read
-   * by hand, not by the patterns below: the scheduler asks this of every worker for every kind of
-   * VM, and the submission has checked the comparisons already ({@link #problem}).
+   * Whether a value, read as a version, meets every comparison of {@code comparisons}. Read by
+   * hand, not by the patterns below: the scheduler asks this of every worker for every kind of VM,
+   * and the submission has checked the comparisons already ({@link #problem}).
    */
-  static boolean meets(String value, String comparisons) {
-    long[] version = leading(value);
-    if (version == null) {
-      return false;
-    }
+  static Predicate<String> comparisons(String comparisons) {
+    List<Predicate<long[]>> all = new ArrayList<>();
     for (String part : comparisons.split(",")) {
       String p = part.strip();
       int opLength = p.startsWith(">=") || p.startsWith("<=") || p.startsWith("!=") ? 2 : 1;
       String op = p.substring(0, Math.min(opLength, p.length()));
       long[] other = leading(p.substring(op.length()).strip());
       if (other == null || !"<>=!".contains(op.substring(0, 1))) {
-        return false;
+        return value -> false;
       }
-      int c = compare(version, other);
-      boolean holds =
+      IntPredicate holds =
           switch (op) {
-            case ">=" -> c >= 0;
-            case "<=" -> c <= 0;
-            case ">" -> c > 0;
-            case "<" -> c < 0;
-            case "=" -> c == 0;
-            case "!=" -> c != 0;
-            default -> false;
+            case ">=" -> c -> c >= 0;
+            case "<=" -> c -> c <= 0;
+            case ">" -> c -> c > 0;
+            case "<" -> c -> c < 0;
+            case "=" -> c -> c == 0;
+            case "!=" -> c -> c != 0;
+            default -> c -> false;
           };
-      if (!holds) {
+      all.add(version -> holds.test(compare(version, other)));
+    }
+    return value -> {
+      long[] version = leading(value);
+      if (version == null) {
         return false;
       }
-    }
-    return true;
+      for (Predicate<long[]> comparison : all) {
+        if (!comparison.test(version)) {
+          return false;
+        }
+      }
+      return true;
+    };
   }
 
   /** The dotted numbers {@code value} begins with (after a {@code v}), or null when none. */

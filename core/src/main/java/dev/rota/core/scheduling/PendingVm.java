@@ -23,6 +23,8 @@ import java.util.Map;
  * @param priority how far ahead of other VMs it is placed ({@link Priority}): higher first, then
  *     older
  * @param constraints rules on its worker's labels beyond the labels it asks for; empty for none
+ * @param tolerations the workers' taints it may go past ({@link dev.rota.agentapi.Toleration});
+ *     empty for none
  */
 public record PendingVm(
     String name,
@@ -37,100 +39,127 @@ public record PendingVm(
     String image,
     String diskOn,
     int priority,
-    List<LabelConstraint> constraints) {
+    List<LabelConstraint> constraints,
+    java.util.List<dev.rota.agentapi.Toleration> tolerations) {
   public PendingVm {
     constraints = constraints == null ? List.of() : constraints;
+    tolerations = tolerations == null ? java.util.List.of() : tolerations;
   }
 
-  public PendingVm(
-      String name,
-      long seq,
-      String runtime,
-      Map<String, Long> request,
-      Map<String, String> labels,
-      String avoid,
-      String set,
-      Spread spread,
-      String failedOn,
-      String image,
-      String diskOn,
-      int priority) {
-    this(
-        name, seq, runtime, request, labels, avoid, set, spread, failedOn, image, diskOn, priority,
-        List.of());
+  /**
+   * A VM of {@code name} and submission {@code seq} asking for {@code request} on {@code runtime},
+   * of no set and no labels, at priority {@link Priority#DEFAULT}.
+   */
+  public static Builder builder(String name, long seq, String runtime, Map<String, Long> request) {
+    return new Builder(name, seq, runtime, request);
   }
 
-  public PendingVm(
-      String name,
-      long seq,
-      String runtime,
-      Map<String, Long> request,
-      Map<String, String> labels,
-      String avoid,
-      String set,
-      Spread spread,
-      String failedOn,
-      String image,
-      String diskOn) {
-    this(
-        name,
-        seq,
-        runtime,
-        request,
-        labels,
-        avoid,
-        set,
-        spread,
-        failedOn,
-        image,
-        diskOn,
-        Priority.DEFAULT);
+  /** A {@link PendingVm} made field by field, each left out at its default. */
+  public static final class Builder {
+    private final String name;
+    private final long seq;
+    private final String runtime;
+    private final Map<String, Long> request;
+    private Map<String, String> labels = Map.of();
+    private String avoid;
+    private String set;
+    private Spread spread = Spread.NONE;
+    private String failedOn;
+    private String image;
+    private String diskOn;
+    private int priority = Priority.DEFAULT;
+    private List<LabelConstraint> constraints = List.of();
+    private java.util.List<dev.rota.agentapi.Toleration> tolerations = java.util.List.of();
+
+    private Builder(String name, long seq, String runtime, Map<String, Long> request) {
+      this.name = name;
+      this.seq = seq;
+      this.runtime = runtime;
+      this.request = request;
+    }
+
+    public Builder labels(Map<String, String> labels) {
+      this.labels = labels;
+      return this;
+    }
+
+    public Builder avoid(String avoid) {
+      this.avoid = avoid;
+      return this;
+    }
+
+    public Builder set(String set) {
+      this.set = set;
+      return this;
+    }
+
+    public Builder spread(Spread spread) {
+      this.spread = spread;
+      return this;
+    }
+
+    public Builder failedOn(String failedOn) {
+      this.failedOn = failedOn;
+      return this;
+    }
+
+    public Builder image(String image) {
+      this.image = image;
+      return this;
+    }
+
+    public Builder diskOn(String diskOn) {
+      this.diskOn = diskOn;
+      return this;
+    }
+
+    public Builder priority(int priority) {
+      this.priority = priority;
+      return this;
+    }
+
+    public Builder constraints(List<LabelConstraint> constraints) {
+      this.constraints = constraints;
+      return this;
+    }
+
+    public Builder tolerations(java.util.List<dev.rota.agentapi.Toleration> tolerations) {
+      this.tolerations = tolerations;
+      return this;
+    }
+
+    public PendingVm build() {
+      return new PendingVm(
+          name,
+          seq,
+          runtime,
+          request,
+          labels,
+          avoid,
+          set,
+          spread,
+          failedOn,
+          image,
+          diskOn,
+          priority,
+          constraints,
+          tolerations);
+    }
   }
 
-  public PendingVm(
-      String name,
-      long seq,
-      String runtime,
-      Map<String, Long> request,
-      Map<String, String> labels,
-      String avoid,
-      String set,
-      Spread spread,
-      String failedOn,
-      String image) {
-    this(name, seq, runtime, request, labels, avoid, set, spread, failedOn, image, null);
-  }
-
-  public PendingVm(
-      String name,
-      long seq,
-      String runtime,
-      Map<String, Long> request,
-      Map<String, String> labels,
-      String avoid,
-      String set,
-      Spread spread,
-      String failedOn) {
-    this(name, seq, runtime, request, labels, avoid, set, spread, failedOn, null);
-  }
-
-  public PendingVm(
-      String name,
-      long seq,
-      String runtime,
-      Map<String, Long> request,
-      Map<String, String> labels,
-      String avoid) {
-    this(name, seq, runtime, request, labels, avoid, null, Spread.NONE, null, null);
-  }
-
-  public PendingVm(
-      String name,
-      long seq,
-      String runtime,
-      Map<String, Long> request,
-      Map<String, String> labels) {
-    this(name, seq, runtime, request, labels, null);
+  /** A builder that starts from this VM. */
+  public Builder toBuilder() {
+    return builder(name, seq, runtime, request)
+        .labels(labels)
+        .avoid(avoid)
+        .set(set)
+        .spread(spread)
+        .failedOn(failedOn)
+        .image(image)
+        .diskOn(diskOn)
+        .priority(priority)
+        .constraints(constraints)
+        .tolerations(tolerations);
   }
 
   /** The order of the pending queue: the highest priority first, then the oldest. */
@@ -142,62 +171,22 @@ public record PendingVm(
 
   /** The same VM avoiding {@code worker} instead. */
   public PendingVm avoiding(String worker) {
-    return new PendingVm(
-        name, seq, runtime, request, labels, worker, set, spread, failedOn, image, diskOn,
-        priority);
+    return toBuilder().avoid(worker).build();
   }
 
   /** The same VM free to go to any worker: what it keeps on its worker goes with it. */
   public PendingVm takingItsDisk() {
-    return new PendingVm(
-        name,
-        seq,
-        runtime,
-        request,
-        labels,
-        avoid,
-        set,
-        spread,
-        failedOn,
-        image,
-        null,
-        priority,
-        constraints);
+    return toBuilder().diskOn(null).build();
   }
 
   /** The same VM at {@code newPriority}. */
   public PendingVm withPriority(int newPriority) {
-    return new PendingVm(
-        name,
-        seq,
-        runtime,
-        request,
-        labels,
-        avoid,
-        set,
-        spread,
-        failedOn,
-        image,
-        diskOn,
-        newPriority);
+    return toBuilder().priority(newPriority).build();
   }
 
   /** The same VM with {@code newConstraints} on its worker's labels. */
   public PendingVm withConstraints(List<LabelConstraint> newConstraints) {
-    return new PendingVm(
-        name,
-        seq,
-        runtime,
-        request,
-        labels,
-        avoid,
-        set,
-        spread,
-        failedOn,
-        image,
-        diskOn,
-        priority,
-        newConstraints);
+    return toBuilder().constraints(newConstraints).build();
   }
 
   /** Whether where its set's other replicas are decides where it may go. */

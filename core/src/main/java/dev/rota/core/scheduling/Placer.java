@@ -6,6 +6,7 @@ import dev.rota.core.scheduling.placement.FitsNowhere;
 import dev.rota.core.scheduling.placement.PlacementStack;
 import dev.rota.core.scheduling.placement.Ranker;
 import dev.rota.core.scheduling.placement.SpreadsReplicas;
+import dev.rota.core.scheduling.placement.WorkerClasses;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -18,19 +19,21 @@ import java.util.function.Predicate;
 /**
  * Places pending VMs on workers, highest priority first and oldest first among equals, through the
  * {@link PlacementStack}: a worker qualifies when every feasibility check admits it (ready and
- * unpaused, offers the runtime, carries the labels), the VM does not avoid it, a replica's set
- * spread allows it ({@link SpreadsReplicas}), and it has every requested resource free; a restart
- * after a failure prefers a worker other than the one it failed on; then a worker that holds the
- * VM's image, the one whose task used it most recently first (Scoot's snapshot groups: it need not
- * fetch it); then the profile's {@link Ranker} picks, ties to the name that sorts first. A VM that
- * fits nowhere does not hold up the ones behind it, and what one placement takes counts at once for
- * the next. Why a VM waits is read from what the checks recorded.
+ * unpaused, offers the runtime, carries the labels, meets the constraints, has no {@code
+ * NoSchedule} taint the VM does not tolerate), the VM does not avoid it, a replica's set spread
+ * allows it ({@link SpreadsReplicas}), and it has every requested resource free. Of those, a worker
+ * with a {@code PreferNoSchedule} taint the VM does not tolerate only when no other has room; a
+ * restart after a failure prefers a worker other than the one it failed on; then a worker that
+ * holds the VM's image, the one whose task used it most recently first (Scoot's snapshot groups: it
+ * need not fetch it); then the profile's {@link Ranker} picks, ties to the name that sorts first. A
+ * VM that fits nowhere does not hold up the ones behind it, and what one placement takes counts at
+ * once for the next. Why a VM waits is read from what the checks recorded.
  *
- * <p>Fast enough for 100,000 VMs on 10,000 workers: workers are grouped by the VMs' constraint
- * classes (runtime, labels and constraints) into {@link FitTree}s ordered by preference, which find
- * the first worker with room without walking past the full ones; a worker that cannot fit even the
- * smallest request left leaves every tree, and a request known not to fit a class is not tried
- * again.
+ * <p>Fast enough for 100,000 VMs on 10,000 workers: workers are grouped by the VMs' classes ({@link
+ * WorkerClasses}: runtime, labels, constraints and tolerations) into {@link FitTree}s ordered by
+ * preference, which find the first worker with room without walking past the full ones; a worker
+ * that cannot fit even the smallest request left leaves every tree, and a request known not to fit
+ * a class is not tried again.
  */
 public final class Placer {
   /** How many requests a class remembers as not fitting; more would cost more than they save. */
@@ -53,6 +56,18 @@ public final class Placer {
    */
   public static PlacementPlan place(
       List<Candidate> workers,
+      List<Holding> holdings,
+      List<PendingVm> pending,
+      SchedulerProfile profile,
+      java.util.Set<String> lenders) {
+    return place(new WorkerClasses(workers), holdings, pending, profile, lenders);
+  }
+
+  /**
+   * As {@link #place(List, List, List, SchedulerProfile, java.util.Set)}, over a term's classes.
+   */
+  public static PlacementPlan place(
+      WorkerClasses workers,
       List<Holding> holdings,
       List<PendingVm> pending,
       SchedulerProfile profile,
@@ -96,29 +111,38 @@ public final class Placer {
    * Workers that satisfy one runtime, labels and constraints combination, in the profile's order.
    */
   private static final class ConstraintClass {
+    final WorkerClasses.WorkerClass workers;
     final List<Slot> members = new ArrayList<>();
 
-    /** What each feasibility check saw, in {@link PlacementStack#CHECKS}'s order. */
-    final List<FeasibilityCheck.Tally> tallies = new ArrayList<>();
-
+    /** The members these VMs go to first. */
     final FitTree<Slot> available;
+
+    /**
+     * The members with a {@code PreferNoSchedule} taint these VMs do not tolerate, taken only when
+     * none of {@link #available} has room; null when there are none.
+     */
+    FitTree<Slot> reluctant;
+
     final List<long[]> knownMisfits = new ArrayList<>();
 
-    ConstraintClass(Comparator<Slot> order) {
+    ConstraintClass(WorkerClasses.WorkerClass workers, Comparator<Slot> order) {
+      this.workers = workers;
       this.available = new FitTree<>(order, s -> s.free);
     }
 
-    private List<Candidate> candidates;
+    /** Each tree of members, the preferred first. */
+    List<FitTree<Slot>> tiers() {
+      return reluctant == null ? List.of(available) : List.of(available, reluctant);
+    }
 
-    /**
-     * The workers of the class as placement sees them; its members are all known once it is made.
-     */
+    /** The workers of the class as the feasibility checks admitted them. */
     List<Candidate> candidates() {
-      if (candidates == null) {
-        candidates = new ArrayList<>(members.size());
-        members.forEach(s -> candidates.add(s.worker));
-      }
-      return candidates;
+      return workers.members();
+    }
+
+    /** What each feasibility check saw, in {@link PlacementStack#CHECKS}'s order. */
+    List<FeasibilityCheck.Tally> tallies() {
+      return workers.tallies();
     }
 
     /**
@@ -139,6 +163,9 @@ public final class Placer {
       if (holdersByImage == null) {
         holdersByImage = new HashMap<>();
         for (Slot s : members) {
+          if (workers.reluctant(s.worker.name())) {
+            continue; // holding the image does not outweigh the taint
+          }
           s.worker
               .images()
               .keySet()
@@ -176,12 +203,12 @@ public final class Placer {
   }
 
   private static final class Run {
-    private final List<Candidate> workers;
+    private final WorkerClasses workers;
     private final List<PendingVm> pending;
     private final ResourceIndex resources = new ResourceIndex();
     private final Map<String, long[]> held = new HashMap<>();
     private final Map<String, Slot> byName = new HashMap<>();
-    private final Map<ClassKey, ConstraintClass> classes = new HashMap<>();
+    private final Map<WorkerClasses.Key, ConstraintClass> classes = new HashMap<>();
     private final Map<ReasonKey, String> reasons = new HashMap<>();
     private final Map<ReasonKey, Optional<String>> fitsNowhere = new HashMap<>();
     private final Comparator<Slot> order;
@@ -192,19 +219,19 @@ public final class Placer {
     private final java.util.Set<String> lenders;
 
     Run(
-        List<Candidate> workers,
+        WorkerClasses workers,
         List<Holding> holdings,
         List<PendingVm> pending,
         SchedulerProfile profile,
         java.util.Set<String> lenders) {
       this.lenders = lenders;
-      this.workers = workers.stream().sorted(Comparator.comparing(Candidate::name)).toList();
+      this.workers = workers;
       this.spreads = new SpreadsReplicas(holdings);
       this.pending = pending.stream().sorted(PendingVm.QUEUE_ORDER).toList();
       Ranker ranker = Ranker.of(profile);
       Comparator<Slot> byScore = (a, b) -> ranker.compare(a.score, b.score);
       this.order = byScore.thenComparing(s -> s.worker.name());
-      this.workers.forEach(w -> w.capacity().keySet().forEach(resources::add));
+      workers.workers().forEach(w -> w.capacity().keySet().forEach(resources::add));
       this.pending.forEach(v -> v.request().keySet().forEach(resources::add));
       for (Holding h : holdings) {
         long[] sum = held.computeIfAbsent(h.worker(), k -> resources.zero());
@@ -268,11 +295,20 @@ public final class Placer {
         if (chosen == null) {
           chosen = firstFit(cls, request, admits);
         }
+        if (chosen == null && cls.reluctant != null) {
+          // Only workers with a taint it does not tolerate but that allows it have room.
+          if (vm.failedOn() != null) {
+            chosen = cls.reluctant.firstFit(request, elsewhere(vm, admits));
+          }
+          if (chosen == null) {
+            chosen = cls.reluctant.firstFit(request, admits);
+          }
+        }
         if (chosen == null && movesWithItsDisk(vm)) {
           // Its disk's worker takes no VMs now, but can lend the disk: it goes elsewhere with a
           // copy, where it fits. (A worker that is only full keeps it: its own last task may be
           // what fills it, and a copy is dear.)
-          chosen = cls.available.firstFit(request, perVm(vm, cls, true));
+          chosen = anyFit(cls, request, perVm(vm, cls, true));
         }
         if (chosen == null) {
           unplaced.add(vm);
@@ -290,8 +326,8 @@ public final class Placer {
       for (PendingVm vm : unplaced) {
         Optional<String> nowhere =
             fitsNowhere.computeIfAbsent(
-                new ReasonKey(ClassKey.of(vm), vm.request(), null, null),
-                k -> FitsNowhere.why(vm, workers));
+                new ReasonKey(WorkerClasses.Key.of(vm), vm.request(), null, null),
+                k -> FitsNowhere.why(vm, workers.workers()));
         waiting.add(
             nowhere
                 .map(why -> new PlacementPlan.Unplaced(vm.name(), why, true))
@@ -313,6 +349,17 @@ public final class Placer {
         cls.knownMisfits.add(request);
       }
       return chosen;
+    }
+
+    /** The first worker with room that {@code admits} (null: any), the preferred ones first. */
+    private static Slot anyFit(ConstraintClass cls, long[] request, Predicate<Slot> admits) {
+      for (FitTree<Slot> tier : cls.tiers()) {
+        Slot s = admits == null ? tier.firstFit(request) : tier.firstFit(request, admits);
+        if (s != null) {
+          return s;
+        }
+      }
+      return null;
     }
 
     /**
@@ -400,62 +447,48 @@ public final class Placer {
       }
     }
 
-    /** VMs alike in what workers they may go to. */
-    private record ClassKey(
-        String runtime,
-        Map<String, String> labels,
-        List<dev.rota.core.model.LabelConstraint> constraints) {
-      static ClassKey of(PendingVm vm) {
-        return new ClassKey(vm.runtime(), vm.labels(), vm.constraints());
-      }
-    }
-
     /** VMs alike in why they wait. */
     private record ReasonKey(
-        ClassKey cls, Map<String, Long> request, String avoid, String spreadingSet, String diskOn) {
-      ReasonKey(ClassKey cls, Map<String, Long> request, String avoid, String spreadingSet) {
+        WorkerClasses.Key cls,
+        Map<String, Long> request,
+        String avoid,
+        String spreadingSet,
+        String diskOn) {
+      ReasonKey(
+          WorkerClasses.Key cls, Map<String, Long> request, String avoid, String spreadingSet) {
         this(cls, request, avoid, spreadingSet, null);
       }
     }
 
     private ConstraintClass classOf(PendingVm vm) {
       return classes.computeIfAbsent(
-          ClassKey.of(vm),
+          WorkerClasses.Key.of(vm),
           k -> {
-            ConstraintClass cls = new ConstraintClass(order);
-            PlacementStack.CHECKS.forEach(check -> cls.tallies.add(new FeasibilityCheck.Tally()));
-            for (Candidate w : workers) {
-              if (admitted(w, vm, cls)) {
-                Slot s = slotOf(w);
-                cls.members.add(s);
-                s.memberOf.add(cls.available);
-                if (!s.pruned) {
-                  cls.available.add(s);
+            ConstraintClass cls = new ConstraintClass(workers.of(vm), order);
+            for (Candidate w : cls.candidates()) {
+              Slot s = slotOf(w);
+              cls.members.add(s);
+              FitTree<Slot> tier = cls.available;
+              if (cls.workers.reluctant(w.name())) {
+                if (cls.reluctant == null) {
+                  cls.reluctant = new FitTree<>(order, slot -> slot.free);
                 }
+                tier = cls.reluctant;
+              }
+              s.memberOf.add(tier);
+              if (!s.pruned) {
+                tier.add(s);
               }
             }
             return cls;
           });
     }
 
-    /** Whether every check admits {@code w} for VMs like {@code vm}; each notes what it saw. */
-    private static boolean admitted(Candidate w, PendingVm vm, ConstraintClass cls) {
-      for (int i = 0; i < PlacementStack.CHECKS.size(); i++) {
-        FeasibilityCheck.Tally tally = cls.tallies.get(i);
-        tally.reached();
-        if (!PlacementStack.CHECKS.get(i).admits(w, vm, tally)) {
-          return false;
-        }
-        tally.admitted();
-      }
-      return true;
-    }
-
     /** Why a VM still waits, naming what is missing; the same for VMs alike. */
     private String reason(PendingVm vm) {
       return reasons.computeIfAbsent(
           new ReasonKey(
-              ClassKey.of(vm),
+              WorkerClasses.Key.of(vm),
               vm.request(),
               vm.avoid(),
               vm.spreads() ? vm.set() : null,
@@ -480,13 +513,13 @@ public final class Placer {
      */
     private String explain(PendingVm vm) {
       ConstraintClass cls = classOf(vm);
-      if (vm.spreads() && cls.tallies.get(cls.tallies.size() - 1).admittedCount() > 0) {
-        if (cls.available.firstFit(resources.vector(vm.request()), avoiding(vm)) != null) {
+      if (vm.spreads() && !cls.candidates().isEmpty()) {
+        if (anyFit(cls, resources.vector(vm.request()), avoiding(vm)) != null) {
           return spreads.why(vm, cls.candidates());
         }
       }
       for (int i = 0; i < PlacementStack.CHECKS.size(); i++) {
-        FeasibilityCheck.Tally tally = cls.tallies.get(i);
+        FeasibilityCheck.Tally tally = cls.tallies().get(i);
         if (tally.admittedCount() == 0) {
           return PlacementStack.CHECKS.get(i).whyNone(vm, tally);
         }

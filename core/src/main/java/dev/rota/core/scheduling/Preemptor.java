@@ -4,6 +4,7 @@ import dev.rota.core.model.Priority;
 import dev.rota.core.model.VmStatus;
 import dev.rota.core.scheduling.placement.PlacementStack;
 import dev.rota.core.scheduling.placement.SpreadsReplicas;
+import dev.rota.core.scheduling.placement.WorkerClasses;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
@@ -86,6 +87,17 @@ public final class Preemptor {
       List<Running> running,
       List<PendingVm> waiting,
       Map<String, Integer> allowances) {
+    return plan(new WorkerClasses(workers), holdings, freeing, running, waiting, allowances);
+  }
+
+  /** As {@link #plan(List, List, List, List, List, Map)}, over a term's classes of workers. */
+  public static Outcome plan(
+      WorkerClasses workers,
+      List<Holding> holdings,
+      List<Holding> freeing,
+      List<Running> running,
+      List<PendingVm> waiting,
+      Map<String, Integer> allowances) {
     if (waiting.isEmpty()) {
       return Outcome.NONE;
     }
@@ -97,15 +109,14 @@ public final class Preemptor {
 
   /** Whether a VM may be evicted for one of high enough priority. */
   static boolean evictable(VmSnapshot vm) {
-    return vm.restarts()
-        && !vm.persistentDisk()
+    return vm.replaceable()
         && !vm.moveUnderWay()
         && !vm.evicted()
         && (vm.status() == VmStatus.RUNNING || vm.status() == VmStatus.SCHEDULED);
   }
 
   private static final class Run {
-    private final List<Candidate> workers;
+    private final WorkerClasses classes;
     private final Map<String, Map<String, Long>> held = new HashMap<>();
     private final Map<String, Map<String, Long>> freeing = new HashMap<>();
     private final Map<String, List<VmSnapshot>> evictableOn = new HashMap<>();
@@ -132,13 +143,13 @@ public final class Preemptor {
     private final List<PendingVm> noRoom = new ArrayList<>();
 
     Run(
-        List<Candidate> workers,
+        WorkerClasses classes,
         List<Holding> holdings,
         List<Holding> freeing,
         List<Running> running,
         Map<String, Integer> allowances) {
-      this.workers = workers.stream().sorted(Comparator.comparing(Candidate::name)).toList();
-      this.workers.forEach(w -> byName.put(w.name(), w));
+      this.classes = classes;
+      classes.workers().forEach(w -> byName.put(w.name(), w));
       holdings.forEach(h -> add(held, h.worker(), h.request()));
       freeing.forEach(h -> add(this.freeing, h.worker(), h.request()));
       for (Running r : running) {
@@ -150,7 +161,7 @@ public final class Preemptor {
         }
       }
       evictableOn.values().forEach(l -> l.sort(Comparator.comparingInt(VmSnapshot::priority)));
-      for (Candidate w : this.workers) {
+      for (Candidate w : classes.workers()) {
         if (this.freeing.containsKey(w.name())) {
           freeingOn.add(w);
           raiseCeiling(w);
@@ -166,9 +177,7 @@ public final class Preemptor {
     private boolean knownNotToMakeRoom(PendingVm vm) {
       for (PendingVm failed : noRoom) {
         if (failed.priority() >= vm.priority()
-            && failed.runtime().equals(vm.runtime())
-            && failed.labels().equals(vm.labels())
-            && failed.constraints().equals(vm.constraints())
+            && WorkerClasses.Key.of(failed).equals(WorkerClasses.Key.of(vm))
             && java.util.Objects.equals(failed.diskOn(), vm.diskOn())
             && java.util.Objects.equals(failed.avoid(), vm.avoid())
             && failed.set() == null
@@ -314,43 +323,17 @@ public final class Preemptor {
      * worker it avoids, its disk's, its set's spread).
      */
     private Predicate<Candidate> open(PendingVm vm) {
-      java.util.Set<String> feasible = feasible(vm);
+      WorkerClasses.WorkerClass feasible = classes.of(vm);
       Predicate<Candidate> admits =
           w ->
-              feasible.contains(w.name())
+              feasible.admits(w.name())
                   && PlacementStack.AVOIDS.admits(w.name(), vm)
                   && PlacementStack.DISK.admits(w.name(), vm);
       if (!vm.spreads()) {
         return admits;
       }
-      Predicate<String> spread =
-          spreads.admits(vm, workers.stream().filter(w -> feasible.contains(w.name())).toList());
+      Predicate<String> spread = spreads.admits(vm, feasible.members());
       return spread == null ? admits : admits.and(w -> spread.test(w.name()));
-    }
-
-    /** VMs alike in the workers the feasibility checks admit. */
-    private record Kind(
-        String runtime,
-        Map<String, String> labels,
-        List<dev.rota.core.model.LabelConstraint> rules) {}
-
-    private final Map<Kind, java.util.Set<String>> feasibleByKind = new HashMap<>();
-
-    /**
-     * The workers every feasibility check admits for VMs like {@code vm}, decided once per kind.
-     */
-    private java.util.Set<String> feasible(PendingVm vm) {
-      return feasibleByKind.computeIfAbsent(
-          new Kind(vm.runtime(), vm.labels(), vm.constraints()),
-          k -> {
-            java.util.Set<String> names = new java.util.HashSet<>();
-            for (Candidate w : workers) {
-              if (PlacementStack.feasible(w, vm)) {
-                names.add(w.name());
-              }
-            }
-            return names;
-          });
     }
 
     /** What the worker will have free once what is on its way out is gone. */

@@ -5,13 +5,12 @@ import dev.rota.core.model.Spread;
 import dev.rota.core.model.VmStatus;
 import dev.rota.core.scheduling.placement.PlacementStack;
 import dev.rota.core.scheduling.placement.Ranker;
+import dev.rota.core.scheduling.placement.WorkerClasses;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
 
@@ -48,6 +47,7 @@ public final class Rebalancer {
   private Rebalancer() {}
 
   /**
+   * @param workers every worker, with the kinds of VM each may take
    * @param holdings what every worker holds after this term's placements, a moving replica's new
    *     copy among them
    * @param leaving the old copies of moving replicas: they hold room until the new copy starts, and
@@ -57,7 +57,7 @@ public final class Rebalancer {
    *     running
    */
   public static List<Move> plan(
-      List<Candidate> workers,
+      WorkerClasses workers,
       List<Holding> holdings,
       List<Holding> leaving,
       List<VmSnapshot> vms,
@@ -106,13 +106,12 @@ public final class Rebalancer {
   /**
    * A running replica that may move: as placement would see it, its class, and what it asks for.
    */
-  private record Replica(VmSnapshot vm, PendingVm asPending, ClassKey cls, long[] request) {
+  private record Replica(
+      VmSnapshot vm, PendingVm asPending, WorkerClasses.WorkerClass cls, long[] request) {
     String set() {
       return vm.set();
     }
   }
-
-  private record ClassKey(String runtime, Map<String, String> labels) {}
 
   private static final class Run {
     private final Rebalancing rebalancing;
@@ -130,18 +129,17 @@ public final class Rebalancer {
      * The class of the first replica of each set that may move: whose workers a label spread counts
      * over.
      */
-    private final Map<String, ClassKey> classOfSet = new HashMap<>();
+    private final Map<String, WorkerClasses.WorkerClass> classOfSet = new HashMap<>();
 
     /** How many more moves each set may have under way. */
     private final Map<String, Integer> allowance = new HashMap<>();
 
-    private final Map<ClassKey, Set<String>> admitted = new HashMap<>();
     private final Comparator<Node> ranked;
     private final List<Move> moves = new ArrayList<>();
     private int budget;
 
     Run(
-        List<Candidate> workers,
+        WorkerClasses workers,
         List<Holding> holdings,
         List<Holding> leaving,
         List<VmSnapshot> vms,
@@ -154,11 +152,11 @@ public final class Rebalancer {
       Ranker ranker = Ranker.of(profile);
       Comparator<Node> byFullness = (a, b) -> ranker.compare(a.fullness, b.fullness);
       this.ranked = byFullness.thenComparing(Node::name);
-      workers.forEach(w -> w.capacity().keySet().forEach(resources::add));
+      workers.workers().forEach(w -> w.capacity().keySet().forEach(resources::add));
       holdings.forEach(h -> h.request().keySet().forEach(resources::add));
       leaving.forEach(h -> h.request().keySet().forEach(resources::add));
       vms.forEach(v -> v.request().keySet().forEach(resources::add));
-      for (Candidate w : workers) {
+      for (Candidate w : workers.workers()) {
         Node n = new Node(w, resources.vector(w.capacity()));
         nodes.put(w.name(), n);
         if (w.takesPlacements()) {
@@ -193,8 +191,9 @@ public final class Rebalancer {
         String on = runsOn.get(vm.name());
         Node n = on == null ? null : nodes.get(on);
         if (n != null && n.worker.takesPlacements() && movable(vm)) {
-          ClassKey cls = new ClassKey(vm.runtime(), vm.labels());
-          n.replicas.add(new Replica(vm, vm.asPending(), cls, resources.vector(vm.request())));
+          PendingVm asPending = vm.asPending();
+          WorkerClasses.WorkerClass cls = workers.of(asPending);
+          n.replicas.add(new Replica(vm, asPending, cls, resources.vector(vm.request())));
           classOfSet.putIfAbsent(vm.set(), cls);
         }
       }
@@ -311,27 +310,25 @@ public final class Rebalancer {
     /**
      * Replicas of {@code set} per value of {@code key}, over the workers the set's VMs may go to.
      */
-    private Map<String, Integer> perValue(String set, String key, ClassKey cls) {
+    private Map<String, Integer> perValue(String set, String key, WorkerClasses.WorkerClass cls) {
       Map<String, Integer> counts = new TreeMap<>();
       if (cls == null) {
         return counts;
       }
-      Set<String> eligible = admitted(cls);
-      for (String w : eligible) {
-        String value = nodes.get(w).worker.labels().get(key);
+      for (Candidate w : cls.members()) {
+        String value = w.labels().get(key);
         if (value != null) {
-          counts.merge(value, on(set, w), Integer::sum);
+          counts.merge(value, on(set, w.name()), Integer::sum);
         }
       }
       return counts;
     }
 
     /** Replicas of {@code set} on the workers labelled {@code key=value} that its VMs may go to. */
-    private int onValue(String set, String key, String value, ClassKey cls) {
-      Set<String> eligible = admitted(cls);
+    private int onValue(String set, String key, String value, WorkerClasses.WorkerClass cls) {
       int n = 0;
       for (Map.Entry<String, Integer> e : perSet.getOrDefault(set, Map.of()).entrySet()) {
-        if (eligible.contains(e.getKey())
+        if (cls.admits(e.getKey())
             && value.equals(nodes.get(e.getKey()).worker.labels().get(key))) {
           n += e.getValue();
         }
@@ -467,7 +464,8 @@ public final class Rebalancer {
      */
     private boolean mayGo(Replica r, Node from, Node to) {
       return to != from
-          && admitted(r.cls()).contains(to.name())
+          && r.cls().admits(to.name())
+          && !r.cls().reluctant(to.name())
           && PlacementStack.AVOIDS.admits(to.name(), r.asPending())
           && fits(to, r.request())
           && spreadAllows(r, from, to);
@@ -492,24 +490,6 @@ public final class Rebalancer {
             < onValue(r.set(), byLabel.key(), here, r.cls());
       }
       return true;
-    }
-
-    /**
-     * The workers that pass every feasibility check for VMs of one class, decided once per class.
-     */
-    private Set<String> admitted(ClassKey cls) {
-      return admitted.computeIfAbsent(
-          cls,
-          k -> {
-            PendingVm like = new PendingVm("", 0, k.runtime(), Map.of(), k.labels());
-            Set<String> names = new HashSet<>();
-            for (Node n : targets) {
-              if (PlacementStack.feasible(n.worker, like)) {
-                names.add(n.name());
-              }
-            }
-            return names;
-          });
     }
 
     private static boolean fits(Node to, long[] request) {

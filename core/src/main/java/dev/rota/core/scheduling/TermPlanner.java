@@ -3,6 +3,7 @@ package dev.rota.core.scheduling;
 import dev.rota.core.model.SchedulerProfile;
 import dev.rota.core.model.TaskState;
 import dev.rota.core.model.WorkerHealth;
+import dev.rota.core.scheduling.placement.WorkerClasses;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -203,9 +204,12 @@ public final class TermPlanner {
         pending.add(held != null && waiting.avoid() == null ? waiting.avoiding(held) : waiting);
       }
     }
+    // The workers each kind of VM may go to, worked out once for placement, preemption and
+    // rebalancing.
+    WorkerClasses classes = new WorkerClasses(candidates);
     PlacementPlan placement =
         pausedBecause == null
-            ? Placer.place(candidates, holdings, pending, profile, lenders(healthOf))
+            ? Placer.place(classes, holdings, pending, profile, lenders(healthOf))
             : PlacementPlan.waiting(
                 pending, "scheduling is paused for the cluster: " + pausedBecause);
     Map<String, PendingVm> pendingByName = new HashMap<>();
@@ -227,7 +231,7 @@ public final class TermPlanner {
       }
       preempting =
           Preemptor.plan(
-              candidates,
+              classes,
               holdings,
               leaving,
               running,
@@ -255,7 +259,7 @@ public final class TermPlanner {
     List<Move> moves = pausedBecause == null ? drain.moves() : List.of();
     if (moves.isEmpty() && pausedBecause == null) {
       // A term that drains does not also rebalance: the next one balances what the drain left.
-      moves = Rebalancer.plan(candidates, current, leaving, vms, runsOn, rebalancing, profile);
+      moves = Rebalancer.plan(classes, current, leaving, vms, runsOn, rebalancing, profile);
     }
     Set<String> offline = new HashSet<>(gone);
     offline.retainAll(healthOf.keySet()); // offline, and still registered: a VM may wait for it

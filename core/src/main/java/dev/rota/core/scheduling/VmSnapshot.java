@@ -39,6 +39,8 @@ import java.util.Map;
  * @param evicted whether the term evicted its current task (a drain's deadline, a preemption) and
  *     its workflow has not yet moved on from it: what it holds is on its way out
  * @param constraints rules on its worker's labels beyond the labels it asks for; empty for none
+ * @param tolerations the workers' taints it may go past ({@link dev.rota.agentapi.Toleration});
+ *     empty for none
  */
 public record VmSnapshot(
     String name,
@@ -64,109 +66,191 @@ public record VmSnapshot(
     String taskName,
     int priority,
     boolean evicted,
-    java.util.List<dev.rota.core.model.LabelConstraint> constraints) {
+    java.util.List<dev.rota.core.model.LabelConstraint> constraints,
+    java.util.List<dev.rota.agentapi.Toleration> tolerations) {
   public VmSnapshot {
     taskName = taskName == null ? name : taskName;
     constraints = constraints == null ? java.util.List.of() : constraints;
+    tolerations = tolerations == null ? java.util.List.of() : tolerations;
   }
 
-  public VmSnapshot(
-      String name,
-      long seq,
-      String runtime,
-      Map<String, Long> request,
-      Map<String, String> labels,
-      VmStatus status,
-      int restartCount,
-      String avoidWorker,
-      String set,
-      Spread spread,
-      String failedOn,
-      String movingFrom,
-      String image,
-      RestartPolicy restartPolicy,
-      String oldCopyOn,
-      boolean keepsThroughDisconnect,
-      boolean awaitingReadiness,
-      boolean persistentDisk,
-      String diskOn,
-      boolean liveMigration,
-      String taskName,
-      int priority,
-      boolean evicted) {
-    this(
-        name,
-        seq,
-        runtime,
-        request,
-        labels,
-        status,
-        restartCount,
-        avoidWorker,
-        set,
-        spread,
-        failedOn,
-        movingFrom,
-        image,
-        restartPolicy,
-        oldCopyOn,
-        keepsThroughDisconnect,
-        awaitingReadiness,
-        persistentDisk,
-        diskOn,
-        liveMigration,
-        taskName,
-        priority,
-        evicted,
-        java.util.List.of());
+  /**
+   * A VM of {@code name} and submission {@code seq} asking for {@code request} on {@code runtime}:
+   * pending at generation 0, with no labels, set, image or constraints, priority {@link
+   * dev.rota.core.model.Priority#DEFAULT}, and no restart policy until told otherwise.
+   */
+  public static Builder builder(String name, long seq, String runtime, Map<String, Long> request) {
+    return new Builder(name, seq, runtime, request);
   }
 
-  public VmSnapshot(
-      String name,
-      long seq,
-      String runtime,
-      Map<String, Long> request,
-      Map<String, String> labels,
-      VmStatus status,
-      int restartCount,
-      String avoidWorker,
-      String set,
-      Spread spread,
-      String failedOn,
-      String movingFrom,
-      String image,
-      RestartPolicy restartPolicy,
-      String oldCopyOn,
-      boolean keepsThroughDisconnect,
-      boolean awaitingReadiness,
-      boolean persistentDisk,
-      String diskOn,
-      boolean liveMigration,
-      String taskName) {
-    this(
-        name,
-        seq,
-        runtime,
-        request,
-        labels,
-        status,
-        restartCount,
-        avoidWorker,
-        set,
-        spread,
-        failedOn,
-        movingFrom,
-        image,
-        restartPolicy,
-        oldCopyOn,
-        keepsThroughDisconnect,
-        awaitingReadiness,
-        persistentDisk,
-        diskOn,
-        liveMigration,
-        taskName,
-        dev.rota.core.model.Priority.DEFAULT,
-        false);
+  /** A {@link VmSnapshot} made field by field, each left out at its default. */
+  public static final class Builder {
+    private final String name;
+    private final long seq;
+    private final String runtime;
+    private final Map<String, Long> request;
+    private Map<String, String> labels = Map.of();
+    private VmStatus status = VmStatus.PENDING;
+    private int restartCount;
+    private String avoidWorker;
+    private String set;
+    private Spread spread = Spread.NONE;
+    private String failedOn;
+    private String movingFrom;
+    private String image;
+    private RestartPolicy restartPolicy = RestartPolicy.NEVER;
+    private String oldCopyOn;
+    private boolean keepsThroughDisconnect;
+    private boolean awaitingReadiness;
+    private boolean persistentDisk;
+    private String diskOn;
+    private boolean liveMigration;
+    private String taskName;
+    private int priority = dev.rota.core.model.Priority.DEFAULT;
+    private boolean evicted;
+    private java.util.List<dev.rota.core.model.LabelConstraint> constraints = java.util.List.of();
+    private java.util.List<dev.rota.agentapi.Toleration> tolerations = java.util.List.of();
+
+    private Builder(String name, long seq, String runtime, Map<String, Long> request) {
+      this.name = name;
+      this.seq = seq;
+      this.runtime = runtime;
+      this.request = request;
+    }
+
+    public Builder labels(Map<String, String> labels) {
+      this.labels = labels;
+      return this;
+    }
+
+    public Builder status(VmStatus status) {
+      this.status = status;
+      return this;
+    }
+
+    public Builder restartCount(int restartCount) {
+      this.restartCount = restartCount;
+      return this;
+    }
+
+    public Builder avoidWorker(String avoidWorker) {
+      this.avoidWorker = avoidWorker;
+      return this;
+    }
+
+    public Builder set(String set) {
+      this.set = set;
+      return this;
+    }
+
+    public Builder spread(Spread spread) {
+      this.spread = spread;
+      return this;
+    }
+
+    public Builder failedOn(String failedOn) {
+      this.failedOn = failedOn;
+      return this;
+    }
+
+    public Builder movingFrom(String movingFrom) {
+      this.movingFrom = movingFrom;
+      return this;
+    }
+
+    public Builder image(String image) {
+      this.image = image;
+      return this;
+    }
+
+    public Builder restartPolicy(RestartPolicy restartPolicy) {
+      this.restartPolicy = restartPolicy;
+      return this;
+    }
+
+    public Builder oldCopyOn(String oldCopyOn) {
+      this.oldCopyOn = oldCopyOn;
+      return this;
+    }
+
+    public Builder keepsThroughDisconnect(boolean keepsThroughDisconnect) {
+      this.keepsThroughDisconnect = keepsThroughDisconnect;
+      return this;
+    }
+
+    public Builder awaitingReadiness(boolean awaitingReadiness) {
+      this.awaitingReadiness = awaitingReadiness;
+      return this;
+    }
+
+    public Builder persistentDisk(boolean persistentDisk) {
+      this.persistentDisk = persistentDisk;
+      return this;
+    }
+
+    public Builder diskOn(String diskOn) {
+      this.diskOn = diskOn;
+      return this;
+    }
+
+    public Builder liveMigration(boolean liveMigration) {
+      this.liveMigration = liveMigration;
+      return this;
+    }
+
+    public Builder taskName(String taskName) {
+      this.taskName = taskName;
+      return this;
+    }
+
+    public Builder priority(int priority) {
+      this.priority = priority;
+      return this;
+    }
+
+    public Builder evicted(boolean evicted) {
+      this.evicted = evicted;
+      return this;
+    }
+
+    public Builder constraints(java.util.List<dev.rota.core.model.LabelConstraint> constraints) {
+      this.constraints = constraints;
+      return this;
+    }
+
+    public Builder tolerations(java.util.List<dev.rota.agentapi.Toleration> tolerations) {
+      this.tolerations = tolerations;
+      return this;
+    }
+
+    public VmSnapshot build() {
+      return new VmSnapshot(
+          name,
+          seq,
+          runtime,
+          request,
+          labels,
+          status,
+          restartCount,
+          avoidWorker,
+          set,
+          spread,
+          failedOn,
+          movingFrom,
+          image,
+          restartPolicy,
+          oldCopyOn,
+          keepsThroughDisconnect,
+          awaitingReadiness,
+          persistentDisk,
+          diskOn,
+          liveMigration,
+          taskName,
+          priority,
+          evicted,
+          constraints,
+          tolerations);
+    }
   }
 
   /** The id its task of generation {@code generation} has (or will have) on its agent. */
@@ -174,258 +258,9 @@ public record VmSnapshot(
     return dev.rota.agentapi.TaskId.of(taskName, generation).toString();
   }
 
-  public VmSnapshot(
-      String name,
-      long seq,
-      String runtime,
-      Map<String, Long> request,
-      Map<String, String> labels,
-      VmStatus status,
-      int restartCount,
-      String avoidWorker,
-      String set,
-      Spread spread,
-      String failedOn,
-      String movingFrom,
-      String image,
-      RestartPolicy restartPolicy,
-      String oldCopyOn,
-      boolean keepsThroughDisconnect,
-      boolean awaitingReadiness,
-      boolean persistentDisk,
-      String diskOn) {
-    this(
-        name,
-        seq,
-        runtime,
-        request,
-        labels,
-        status,
-        restartCount,
-        avoidWorker,
-        set,
-        spread,
-        failedOn,
-        movingFrom,
-        image,
-        restartPolicy,
-        oldCopyOn,
-        keepsThroughDisconnect,
-        awaitingReadiness,
-        persistentDisk,
-        diskOn,
-        false,
-        null);
-  }
-
-  public VmSnapshot(
-      String name,
-      long seq,
-      String runtime,
-      Map<String, Long> request,
-      Map<String, String> labels,
-      VmStatus status,
-      int restartCount,
-      String avoidWorker,
-      String set,
-      Spread spread,
-      String failedOn,
-      String movingFrom,
-      String image,
-      RestartPolicy restartPolicy,
-      String oldCopyOn,
-      boolean keepsThroughDisconnect,
-      boolean awaitingReadiness) {
-    this(
-        name,
-        seq,
-        runtime,
-        request,
-        labels,
-        status,
-        restartCount,
-        avoidWorker,
-        set,
-        spread,
-        failedOn,
-        movingFrom,
-        image,
-        restartPolicy,
-        oldCopyOn,
-        keepsThroughDisconnect,
-        awaitingReadiness,
-        false,
-        null);
-  }
-
   /** Running and ready, or running without a readiness check: what its set counts as available. */
   public boolean available() {
     return status == VmStatus.RUNNING && !awaitingReadiness;
-  }
-
-  public VmSnapshot(
-      String name,
-      long seq,
-      String runtime,
-      Map<String, Long> request,
-      Map<String, String> labels,
-      VmStatus status,
-      int restartCount,
-      String avoidWorker,
-      String set,
-      Spread spread,
-      String failedOn,
-      String movingFrom,
-      String image,
-      RestartPolicy restartPolicy,
-      String oldCopyOn) {
-    this(
-        name,
-        seq,
-        runtime,
-        request,
-        labels,
-        status,
-        restartCount,
-        avoidWorker,
-        set,
-        spread,
-        failedOn,
-        movingFrom,
-        image,
-        restartPolicy,
-        oldCopyOn,
-        false,
-        false);
-  }
-
-  public VmSnapshot(
-      String name,
-      long seq,
-      String runtime,
-      Map<String, Long> request,
-      Map<String, String> labels,
-      VmStatus status,
-      int restartCount,
-      String avoidWorker,
-      String set,
-      Spread spread,
-      String failedOn,
-      String movingFrom,
-      String image,
-      RestartPolicy restartPolicy) {
-    this(
-        name,
-        seq,
-        runtime,
-        request,
-        labels,
-        status,
-        restartCount,
-        avoidWorker,
-        set,
-        spread,
-        failedOn,
-        movingFrom,
-        image,
-        restartPolicy,
-        null);
-  }
-
-  public VmSnapshot(
-      String name,
-      long seq,
-      String runtime,
-      Map<String, Long> request,
-      Map<String, String> labels,
-      VmStatus status,
-      int restartCount,
-      String avoidWorker,
-      String set,
-      Spread spread,
-      String failedOn,
-      String movingFrom,
-      String image) {
-    this(
-        name,
-        seq,
-        runtime,
-        request,
-        labels,
-        status,
-        restartCount,
-        avoidWorker,
-        set,
-        spread,
-        failedOn,
-        movingFrom,
-        image,
-        RestartPolicy.NEVER);
-  }
-
-  public VmSnapshot(
-      String name,
-      long seq,
-      String runtime,
-      Map<String, Long> request,
-      Map<String, String> labels,
-      VmStatus status,
-      int restartCount,
-      String avoidWorker,
-      String set,
-      Spread spread,
-      String failedOn,
-      String movingFrom) {
-    this(
-        name,
-        seq,
-        runtime,
-        request,
-        labels,
-        status,
-        restartCount,
-        avoidWorker,
-        set,
-        spread,
-        failedOn,
-        movingFrom,
-        null);
-  }
-
-  public VmSnapshot(
-      String name,
-      long seq,
-      String runtime,
-      Map<String, Long> request,
-      Map<String, String> labels,
-      VmStatus status,
-      int restartCount,
-      String avoidWorker) {
-    this(
-        name,
-        seq,
-        runtime,
-        request,
-        labels,
-        status,
-        restartCount,
-        avoidWorker,
-        null,
-        Spread.NONE,
-        null,
-        null,
-        null);
-  }
-
-  public VmSnapshot(
-      String name,
-      long seq,
-      String runtime,
-      Map<String, Long> request,
-      Map<String, String> labels,
-      VmStatus status,
-      int restartCount) {
-    this(name, seq, runtime, request, labels, status, restartCount, null);
   }
 
   /**
@@ -449,22 +284,29 @@ public record VmSnapshot(
     return restartPolicy != RestartPolicy.NEVER;
   }
 
+  /**
+   * Whether it may be taken off its worker and started again elsewhere without loss: its workflow
+   * starts it again, and it keeps nothing on the worker (no persistent disk). A drain moves such a
+   * VM; a preemption may evict it.
+   */
+  public boolean replaceable() {
+    return restarts() && !persistentDisk();
+  }
+
   /** As placement sees it while it waits for a worker. */
   public PendingVm asPending() {
-    return new PendingVm(
-        name,
-        seq,
-        runtime,
-        request,
-        labels,
-        avoidWorker,
-        set,
-        spread,
-        failedOn,
-        image,
-        diskOn,
-        priority,
-        constraints);
+    return PendingVm.builder(name, seq, runtime, request)
+        .labels(labels)
+        .avoid(avoidWorker)
+        .set(set)
+        .spread(spread)
+        .failedOn(failedOn)
+        .image(image)
+        .diskOn(diskOn)
+        .priority(priority)
+        .constraints(constraints)
+        .tolerations(tolerations)
+        .build();
   }
 
   /** Whether a move's new copy is on its way while the previous task still runs. */

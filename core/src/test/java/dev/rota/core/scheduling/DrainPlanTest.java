@@ -60,35 +60,20 @@ class DrainPlanTest {
       String vm, long cpu, RestartPolicy policy, String worker, String set, Spread spread) {
     long seq = vms.size() + 1;
     vms.add(
-        new VmSnapshot(
-            vm,
-            seq,
-            "process",
-            Map.of("cpu", cpu, "memory", 512L),
-            Map.of(),
-            VmStatus.RUNNING,
-            0,
-            null,
-            set,
-            spread,
-            null,
-            null,
-            null,
-            policy));
+        VmSnapshot.builder(vm, seq, "process", Map.of("cpu", cpu, "memory", 512L))
+            .status(VmStatus.RUNNING)
+            .set(set)
+            .spread(spread)
+            .restartPolicy(policy)
+            .build());
     tasks.add(new PlacedTask(vm, seq, 0, worker, TaskState.RUNNING));
     return this;
   }
 
   private DrainPlanTest pending(String vm, long cpu) {
     vms.add(
-        new VmSnapshot(
-            vm,
-            vms.size() + 1,
-            "process",
-            Map.of("cpu", cpu, "memory", 512L),
-            Map.of(),
-            VmStatus.PENDING,
-            0));
+        VmSnapshot.builder(vm, vms.size() + 1, "process", Map.of("cpu", cpu, "memory", 512L))
+            .build());
     return this;
   }
 
@@ -185,26 +170,13 @@ class DrainPlanTest {
   void aVmWithAPersistentDiskIsNotMovedEvenWithARestartPolicy() {
     draining("w1", 8, DEADLINE).worker("w2", 8);
     vms.add(
-        new VmSnapshot(
-            "dev",
-            1,
-            "qemu",
-            Map.of("cpu", 1L, "memory", 512L),
-            Map.of(),
-            VmStatus.RUNNING,
-            0,
-            null,
-            null,
-            Spread.NONE,
-            null,
-            null,
-            null,
-            RestartPolicy.ALWAYS,
-            null,
-            true,
-            false,
-            true,
-            "w1"));
+        VmSnapshot.builder("dev", 1, "qemu", Map.of("cpu", 1L, "memory", 512L))
+            .status(VmStatus.RUNNING)
+            .restartPolicy(RestartPolicy.ALWAYS)
+            .keepsThroughDisconnect(true)
+            .persistentDisk(true)
+            .diskOn("w1")
+            .build());
     tasks.add(new PlacedTask("dev", 1, 0, "w1", TaskState.RUNNING));
     TermPlan p = plan(T);
     assertEquals(List.of(), moves(p), "its disk is on w1, and is not copied");
@@ -253,19 +225,15 @@ class DrainPlanTest {
   /** A running dev box on w1 with a persistent disk there, moved live, with no restart policy. */
   private static VmSnapshot devBox(VmStatus status, int generation, String movingFrom) {
     return Fixtures.withDisk(
-        new VmSnapshot(
-            "dev",
-            1,
-            "process", // the runtime the fixtures' workers run
-            Map.of("cpu", 1L, "memory", 512L),
-            Map.of(),
-            status,
-            generation,
-            null,
-            null,
-            Spread.NONE,
-            null,
-            movingFrom),
+        VmSnapshot.builder(
+                "dev",
+                1,
+                "process", // the runtime the fixtures' workers run
+                Map.of("cpu", 1L, "memory", 512L))
+            .status(status)
+            .restartCount(generation)
+            .movingFrom(movingFrom)
+            .build(),
         "w1",
         true);
   }
@@ -337,21 +305,13 @@ class DrainPlanTest {
     // web-1's new copy (generation 1) is placed on w2 and has not started; generation 0 still runs
     // on w1.
     vms.add(
-        new VmSnapshot(
-            "web-1",
-            1,
-            "process",
-            Map.of("cpu", 1L, "memory", 512L),
-            Map.of(),
-            VmStatus.RUNNING,
-            1,
-            null,
-            "web",
-            Spread.NONE,
-            null,
-            "w1",
-            null,
-            RestartPolicy.ALWAYS));
+        VmSnapshot.builder("web-1", 1, "process", Map.of("cpu", 1L, "memory", 512L))
+            .status(VmStatus.RUNNING)
+            .restartCount(1)
+            .set("web")
+            .movingFrom("w1")
+            .restartPolicy(RestartPolicy.ALWAYS)
+            .build());
     tasks.add(new PlacedTask("web-1", 1, 0, "w1", TaskState.RUNNING));
     tasks.add(new PlacedTask("web-1", 1, 1, "w2", TaskState.SCHEDULED));
     running("web-2", 1, RestartPolicy.ALWAYS, "w1", "web", Spread.NONE);
@@ -406,21 +366,10 @@ class DrainPlanTest {
   void aVmNotYetRunningOnADrainingWorkerIsMovedOnceItRuns() {
     draining("w1", 8, DEADLINE).worker("w2", 8);
     vms.add(
-        new VmSnapshot(
-            "late",
-            1,
-            "process",
-            Map.of("cpu", 1L, "memory", 512L),
-            Map.of(),
-            VmStatus.SCHEDULED,
-            0,
-            null,
-            null,
-            Spread.NONE,
-            null,
-            null,
-            null,
-            RestartPolicy.ALWAYS));
+        VmSnapshot.builder("late", 1, "process", Map.of("cpu", 1L, "memory", 512L))
+            .status(VmStatus.SCHEDULED)
+            .restartPolicy(RestartPolicy.ALWAYS)
+            .build());
     tasks.add(new PlacedTask("late", 1, 0, "w1", TaskState.SCHEDULED));
     TermPlan p = plan(T);
     assertEquals(List.of(), moves(p));

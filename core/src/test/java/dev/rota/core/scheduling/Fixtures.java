@@ -31,11 +31,13 @@ final class Fixtures {
   }
 
   static PendingVm vm(String name, long seq, long cpu) {
-    return new PendingVm(name, seq, "process", Map.of("cpu", cpu, "memory", 512L), Map.of());
+    return PendingVm.builder(name, seq, "process", Map.of("cpu", cpu, "memory", 512L)).build();
   }
 
   static PendingVm vm(String name, long seq, long cpu, Map<String, String> labels) {
-    return new PendingVm(name, seq, "process", Map.of("cpu", cpu, "memory", 512L), labels);
+    return PendingVm.builder(name, seq, "process", Map.of("cpu", cpu, "memory", 512L))
+        .labels(labels)
+        .build();
   }
 
   static Holding holding(String worker, long cpu) {
@@ -76,29 +78,26 @@ final class Fixtures {
       String taskName,
       int priority,
       boolean evicted) {
-    return new VmSnapshot(
-        v.name(),
-        v.seq(),
-        v.runtime(),
-        v.request(),
-        v.labels(),
-        v.status(),
-        v.restartCount(),
-        v.avoidWorker(),
-        v.set(),
-        v.spread(),
-        v.failedOn(),
-        v.movingFrom(),
-        v.image(),
-        v.restartPolicy(),
-        v.oldCopyOn(),
-        v.keepsThroughDisconnect(),
-        v.awaitingReadiness(),
-        persistentDisk,
-        diskOn,
-        live,
-        taskName,
-        priority,
-        evicted);
+    return VmSnapshot.builder(v.name(), v.seq(), v.runtime(), v.request())
+        .labels(v.labels())
+        .status(v.status())
+        .restartCount(v.restartCount())
+        .avoidWorker(v.avoidWorker())
+        .set(v.set())
+        .spread(v.spread())
+        .failedOn(v.failedOn())
+        .movingFrom(v.movingFrom())
+        .image(v.image())
+        .restartPolicy(v.restartPolicy())
+        .oldCopyOn(v.oldCopyOn())
+        .keepsThroughDisconnect(v.keepsThroughDisconnect())
+        .awaitingReadiness(v.awaitingReadiness())
+        .persistentDisk(persistentDisk)
+        .diskOn(diskOn)
+        .liveMigration(live)
+        .taskName(taskName)
+        .priority(priority)
+        .evicted(evicted)
+        .build();
   }
 }

@@ -36,17 +36,9 @@ class ImageAffinityPlacementTest {
   }
 
   private static PendingVm ofImage(String name, long seq, long cpu, String image) {
-    return new PendingVm(
-        name,
-        seq,
-        "process",
-        Map.of("cpu", cpu, "memory", 512L),
-        Map.of(),
-        null,
-        null,
-        Spread.NONE,
-        null,
-        image);
+    return PendingVm.builder(name, seq, "process", Map.of("cpu", cpu, "memory", 512L))
+        .image(image)
+        .build();
   }
 
   private static PlacementPlan.Placement only(PlacementPlan plan) {
@@ -131,17 +123,10 @@ class ImageAffinityPlacementTest {
   @Test
   void aRestartAfterAFailureStillGoesElsewhereFirstThenToAnotherHolder() {
     PendingVm restart =
-        new PendingVm(
-            "r",
-            1,
-            "process",
-            Map.of("cpu", 1L, "memory", 512L),
-            Map.of(),
-            null,
-            null,
-            Spread.NONE,
-            "w1",
-            IMAGE);
+        PendingVm.builder("r", 1, "process", Map.of("cpu", 1L, "memory", 512L))
+            .failedOn("w1")
+            .image(IMAGE)
+            .build();
     List<Candidate> onlyTheFailedOneHolds =
         List.of(holdsImage(ready("w1", 8), IMAGE, LATER), ready("w2", 8));
     assertEquals(
@@ -170,28 +155,16 @@ class ImageAffinityPlacementTest {
     List<Candidate> workers = List.of(holdsImage(ready("w1", 8), IMAGE, LATER), ready("w2", 8));
     List<PendingVm> replicas =
         List.of(
-            new PendingVm(
-                "web-0",
-                1,
-                "process",
-                Map.of("cpu", 1L, "memory", 512L),
-                Map.of(),
-                null,
-                "web",
-                Spread.DISTINCT_WORKERS,
-                null,
-                IMAGE),
-            new PendingVm(
-                "web-1",
-                2,
-                "process",
-                Map.of("cpu", 1L, "memory", 512L),
-                Map.of(),
-                null,
-                "web",
-                Spread.DISTINCT_WORKERS,
-                null,
-                IMAGE));
+            PendingVm.builder("web-0", 1, "process", Map.of("cpu", 1L, "memory", 512L))
+                .set("web")
+                .spread(Spread.DISTINCT_WORKERS)
+                .image(IMAGE)
+                .build(),
+            PendingVm.builder("web-1", 2, "process", Map.of("cpu", 1L, "memory", 512L))
+                .set("web")
+                .spread(Spread.DISTINCT_WORKERS)
+                .image(IMAGE)
+                .build());
     PlacementPlan plan =
         Placer.place(workers, List.of(), replicas, SchedulerProfile.OPTIMIZE_UTILIZATION);
     assertEquals(

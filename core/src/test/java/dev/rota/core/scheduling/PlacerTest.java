@@ -128,7 +128,7 @@ class PlacerTest {
   @Test
   void everyResourceShortIsNamedNotOnlyTheFirst() {
     PendingVm greedy =
-        new PendingVm("greedy", 1, "process", Map.of("cpu", 16L, "memory", 65536L), Map.of());
+        PendingVm.builder("greedy", 1, "process", Map.of("cpu", 16L, "memory", 65536L)).build();
     assertEquals(
         "fits no worker of the cluster: needs cpu 16 and memory 65536; the largest worker that"
             + " could take it has cpu 8 and memory 16384 in all",
@@ -137,7 +137,7 @@ class PlacerTest {
             .get(0)
             .reason());
     PendingVm both =
-        new PendingVm("both", 1, "process", Map.of("cpu", 4L, "memory", 16000L), Map.of());
+        PendingVm.builder("both", 1, "process", Map.of("cpu", 4L, "memory", 16000L)).build();
     assertEquals(
         "needs cpu 4 and memory 16000; the most free on a matching worker is cpu 2 and memory"
             + " 15872",
@@ -225,7 +225,7 @@ class PlacerTest {
 
   @Test
   void resourcesAWorkerDoesNotListCountAsZero() {
-    PendingVm gpu = new PendingVm("gpu", 1, "process", Map.of("gpu", 1L), Map.of());
+    PendingVm gpu = PendingVm.builder("gpu", 1, "process", Map.of("gpu", 1L)).build();
     PlacementPlan plan = Placer.place(List.of(ready("w1", 8)), List.of(), List.of(gpu), PACK);
     assertEquals(
         "fits no worker of the cluster: needs gpu 1; the largest worker that could take it has 0 in all",
@@ -238,7 +238,7 @@ class PlacerTest {
     assertEquals(
         "no workers are registered",
         Placer.place(List.of(), List.of(), List.of(vm("v", 1, 1)), PACK).pending().get(0).reason());
-    PendingVm qemu = new PendingVm("q", 1, "qemu", Map.of("cpu", 1L), Map.of());
+    PendingVm qemu = PendingVm.builder("q", 1, "qemu", Map.of("cpu", 1L)).build();
     assertEquals(
         "fits no worker of the cluster: none offers runtime qemu",
         Placer.place(List.of(ready("w1", 8)), List.of(), List.of(qemu), PACK)
@@ -276,7 +276,7 @@ class PlacerTest {
                 WorkerHealth.READY,
                 false));
     PendingVm both =
-        new PendingVm("both", 1, "process", Map.of("cpu", 4L, "memory", 4096L), Map.of());
+        PendingVm.builder("both", 1, "process", Map.of("cpu", 4L, "memory", 4096L)).build();
     assertEquals(
         "fits no worker of the cluster: needs cpu=4, memory=4096 together; no worker has all of it in all",
         Placer.place(halves, List.of(), List.of(both), PACK).pending().get(0).reason());
@@ -285,7 +285,8 @@ class PlacerTest {
   @Test
   void aVmAvoidsTheWorkerItsTaskCouldNotStartOnWithoutBlockingOthers() {
     List<Candidate> workers = List.of(ready("w1", 8), ready("w2", 8));
-    PendingVm avoiding = new PendingVm("a", 1, "process", Map.of("cpu", 1L), Map.of(), "w1");
+    PendingVm avoiding =
+        PendingVm.builder("a", 1, "process", Map.of("cpu", 1L)).avoid("w1").build();
     PlacementPlan plan = Placer.place(workers, List.of(), List.of(avoiding, vm("b", 2, 1)), PACK);
     assertEquals(
         Map.of("a", "w2", "b", "w2"),
@@ -302,18 +303,9 @@ class PlacerTest {
 
   /** A VM whose persistent disk is on {@code diskOn}, asking for {@code cpu}. */
   private static PendingVm withDisk(String name, long cpu, String diskOn) {
-    return new PendingVm(
-        name,
-        1,
-        "process",
-        Map.of("cpu", cpu, "memory", 512L),
-        Map.of(),
-        null,
-        null,
-        dev.rota.core.model.Spread.NONE,
-        null,
-        null,
-        diskOn);
+    return PendingVm.builder(name, 1, "process", Map.of("cpu", cpu, "memory", 512L))
+        .diskOn(diskOn)
+        .build();
   }
 
   @ParameterizedTest(name = "disk on w2, {0}: {1}")
@@ -491,12 +483,12 @@ class PlacerTest {
       List<PendingVm> pending = new ArrayList<>();
       for (int v = 0; v < random.nextInt(40); v++) {
         pending.add(
-            new PendingVm(
-                "v" + v,
-                v,
-                "process",
-                Map.of("cpu", (long) random.nextInt(6), "memory", (long) random.nextInt(3000)),
-                Map.of()));
+            PendingVm.builder(
+                    "v" + v,
+                    v,
+                    "process",
+                    Map.of("cpu", (long) random.nextInt(6), "memory", (long) random.nextInt(3000)))
+                .build());
       }
       SchedulerProfile profile = random.nextBoolean() ? PACK : SPREAD;
       PlacementPlan plan = Placer.place(workers, held, pending, profile);

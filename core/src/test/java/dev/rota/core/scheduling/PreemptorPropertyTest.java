@@ -10,7 +10,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.rota.core.model.Priority;
 import dev.rota.core.model.RestartPolicy;
-import dev.rota.core.model.Spread;
 import dev.rota.core.model.VmStatus;
 import dev.rota.core.scheduling.placement.PlacementStack;
 import java.util.ArrayList;
@@ -76,21 +75,12 @@ class PreemptorPropertyTest {
         String name = "v" + ++seq;
         VmSnapshot vm =
             atPriority(
-                new VmSnapshot(
-                    name,
-                    seq,
-                    "process",
-                    request,
-                    Map.of(),
-                    random.nextInt(4) == 0 ? VmStatus.SCHEDULED : VmStatus.RUNNING,
-                    0,
-                    null,
-                    set,
-                    Spread.NONE,
-                    null,
-                    null,
-                    null,
-                    random.nextInt(4) == 0 ? RestartPolicy.NEVER : RestartPolicy.ON_FAILURE),
+                VmSnapshot.builder(name, seq, "process", request)
+                    .status(random.nextInt(4) == 0 ? VmStatus.SCHEDULED : VmStatus.RUNNING)
+                    .set(set)
+                    .restartPolicy(
+                        random.nextInt(4) == 0 ? RestartPolicy.NEVER : RestartPolicy.ON_FAILURE)
+                    .build(),
                 random.nextInt(101));
         vm = random.nextInt(8) == 0 ? withDisk(vm, w.name(), false) : vm;
         vm = random.nextInt(10) == 0 ? evicted(vm) : vm;
@@ -105,12 +95,9 @@ class PreemptorPropertyTest {
     int waitingCount = 1 + random.nextInt(4);
     for (int i = 0; i < waitingCount; i++) {
       PendingVm p =
-          new PendingVm(
-                  "p" + i,
-                  1000 + i,
-                  "process",
-                  Map.of("cpu", 1L + random.nextInt(4)),
-                  random.nextInt(4) == 0 ? Map.of("gpu", "yes") : Map.of())
+          PendingVm.builder("p" + i, 1000 + i, "process", Map.of("cpu", 1L + random.nextInt(4)))
+              .labels(random.nextInt(4) == 0 ? Map.of("gpu", "yes") : Map.of())
+              .build()
               .withPriority(random.nextInt(101));
       waiting.add(p);
       waitingByName.put(p.name(), p);

@@ -9,7 +9,6 @@ import static dev.rota.core.scheduling.Fixtures.withLabels;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import dev.rota.core.model.RestartPolicy;
-import dev.rota.core.model.Spread;
 import dev.rota.core.model.VmStatus;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -94,21 +93,11 @@ class PreemptorTest {
       }
       VmSnapshot vm =
           atPriority(
-              new VmSnapshot(
-                  name,
-                  ++seq,
-                  "process",
-                  request,
-                  Map.of(),
-                  VmStatus.RUNNING,
-                  0,
-                  null,
-                  set,
-                  Spread.NONE,
-                  null,
-                  null,
-                  null,
-                  flags.equals("n") ? RestartPolicy.NEVER : RestartPolicy.ALWAYS),
+              VmSnapshot.builder(name, ++seq, "process", request)
+                  .status(VmStatus.RUNNING)
+                  .set(set)
+                  .restartPolicy(flags.equals("n") ? RestartPolicy.NEVER : RestartPolicy.ALWAYS)
+                  .build(),
               Integer.parseInt(f[2]));
       vm = flags.equals("d") ? withDisk(vm, worker, false) : vm;
       vm = flags.equals("e") ? evicted(vm) : vm;
@@ -123,12 +112,10 @@ class PreemptorTest {
       String[] f = p.split("\\+")[0].split(":");
       Map<String, String> labels = p.contains("+") ? Map.of(p.split("\\+")[1], "yes") : Map.of();
       waiting.add(
-          new PendingVm(
-                  f[0],
-                  100 + waiting.size(),
-                  "process",
-                  Map.of("cpu", Long.parseLong(f[1])),
-                  labels)
+          PendingVm.builder(
+                  f[0], 100 + waiting.size(), "process", Map.of("cpu", Long.parseLong(f[1])))
+              .labels(labels)
+              .build()
               .withPriority(Integer.parseInt(f[2])));
     }
 
@@ -151,21 +138,10 @@ class PreemptorTest {
     String[] f = runningSpec.split(":");
     VmSnapshot vm =
         atPriority(
-            new VmSnapshot(
-                "a",
-                1,
-                "process",
-                Map.of("cpu", 2L),
-                Map.of(),
-                VmStatus.RUNNING,
-                0,
-                null,
-                null,
-                Spread.NONE,
-                null,
-                null,
-                null,
-                RestartPolicy.ON_FAILURE),
+            VmSnapshot.builder("a", 1, "process", Map.of("cpu", 2L))
+                .status(VmStatus.RUNNING)
+                .restartPolicy(RestartPolicy.ON_FAILURE)
+                .build(),
             Integer.parseInt(f[2]));
     vm = f.length > 3 ? evicted(vm) : vm;
     Preemptor.Outcome outcome =
@@ -174,7 +150,8 @@ class PreemptorTest {
             List.of(new Holding("w1", Map.of("cpu", 2L))),
             List.of(),
             List.of(new Preemptor.Running(vm, "w1")),
-            List.of(new PendingVm("p", 9, "process", Map.of("cpu", 2L), Map.of()).withPriority(50)),
+            List.of(
+                PendingVm.builder("p", 9, "process", Map.of("cpu", 2L)).build().withPriority(50)),
             Map.of());
     assertEquals(Map.of("p", expected), new TreeMap<>(outcome.reasons()), what);
   }

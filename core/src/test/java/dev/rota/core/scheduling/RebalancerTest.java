@@ -66,7 +66,7 @@ class RebalancerTest {
       runsOn.forEach(
           (vm, w) -> holdings.add(new Holding(w, vms.get(vm).request(), vms.get(vm).set())));
       return Rebalancer.plan(
-          workers,
+          new dev.rota.core.scheduling.placement.WorkerClasses(workers),
           holdings,
           List.of(),
           List.copyOf(vms.values()),
@@ -105,19 +105,11 @@ class RebalancerTest {
   }
 
   static VmSnapshot replica(String set, int ordinal, Spread spread, Map<String, Long> request) {
-    return new VmSnapshot(
-        set + "-" + ordinal,
-        ordinal,
-        "process",
-        request,
-        Map.of(),
-        VmStatus.RUNNING,
-        0,
-        null,
-        set,
-        spread,
-        null,
-        null);
+    return VmSnapshot.builder(set + "-" + ordinal, ordinal, "process", request)
+        .status(VmStatus.RUNNING)
+        .set(set)
+        .spread(spread)
+        .build();
   }
 
   @Test
@@ -187,19 +179,13 @@ class RebalancerTest {
     VmSnapshot r = c.vms.get("web-0");
     c.vms.put(
         "web-0",
-        new VmSnapshot(
-            r.name(),
-            r.seq(),
-            r.runtime(),
-            r.request(),
-            r.labels(),
-            r.status(),
-            1,
-            null,
-            "web",
-            Spread.NONE,
-            null,
-            "w0000")); // its move is under way
+        VmSnapshot.builder(r.name(), r.seq(), r.runtime(), r.request())
+            .labels(r.labels())
+            .status(r.status())
+            .restartCount(1)
+            .set("web")
+            .movingFrom("w0000")
+            .build()); // its move is under way
     c.runsOn.remove("web-0");
     assertEquals(2, c.plan(SchedulerProfile.DISTRIBUTE_LOAD, 1000).size());
   }
@@ -226,7 +212,8 @@ class RebalancerTest {
     Cluster c = new Cluster().workers("w", 0, 2);
     for (int i = 0; i < 10; i++) {
       c.run(
-          new VmSnapshot("solo-" + i, i, "process", SMALL, Map.of(), VmStatus.RUNNING, 0), "w0000");
+          VmSnapshot.builder("solo-" + i, i, "process", SMALL).status(VmStatus.RUNNING).build(),
+          "w0000");
     }
     c.sets.put("other", new SetSnapshot("other", 1, 1));
 
@@ -269,6 +256,31 @@ class RebalancerTest {
             "other-runtime", WORKER, Map.of(), List.of("vetu"), WorkerHealth.READY, false));
 
     assertEquals(List.of(), c.plan(SchedulerProfile.DISTRIBUTE_LOAD, 1000));
+  }
+
+  @Test
+  void aMoveKeepsTheReplicasConstraints() {
+    Cluster c = new Cluster();
+    c.workers.add(worker("a0", Map.of("zone", "a")));
+    c.workers.add(worker("a1", Map.of("zone", "a")));
+    c.workers.add(worker("b0", Map.of("zone", "b")));
+    List<dev.rota.core.model.LabelConstraint> inA =
+        List.of(new dev.rota.core.model.LabelConstraint("zone", "=", List.of("a")));
+    for (int i = 0; i < 6; i++) {
+      c.run(
+          VmSnapshot.builder("web-" + i, i, "process", SMALL)
+              .status(VmStatus.RUNNING)
+              .set("web")
+              .constraints(inA)
+              .build(),
+          "a0");
+    }
+    c.sets.put("web", new SetSnapshot("web", 6, 6));
+
+    List<Move> moves = c.plan(SchedulerProfile.DISTRIBUTE_LOAD, 1000);
+
+    assertEquals(3, moves.size(), moves.toString());
+    assertTrue(moves.stream().allMatch(m -> m.to().equals("a1")), moves.toString());
   }
 
   @Test

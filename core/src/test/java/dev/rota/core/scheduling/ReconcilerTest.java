@@ -17,7 +17,10 @@ class ReconcilerTest {
   }
 
   static VmSnapshot vm(String name, long seq, VmStatus status, int generation) {
-    return new VmSnapshot(name, seq, "process", Map.of("cpu", 1L), Map.of(), status, generation);
+    return VmSnapshot.builder(name, seq, "process", Map.of("cpu", 1L))
+        .status(status)
+        .restartCount(generation)
+        .build();
   }
 
   static PlacedTask task(String vm, long seq, int generation, String worker, TaskState state) {
@@ -237,19 +240,12 @@ class ReconcilerTest {
   @Test
   void aMovingVmsOldCopyRunsUntilItsNewOneHasStartedAndIsThenRemoved() {
     VmSnapshot moving =
-        new VmSnapshot(
-            "web-0",
-            1,
-            "process",
-            Map.of("cpu", 1L),
-            Map.of(),
-            VmStatus.RUNNING,
-            1,
-            null,
-            "web",
-            dev.rota.core.model.Spread.NONE,
-            null,
-            "w1");
+        VmSnapshot.builder("web-0", 1, "process", Map.of("cpu", 1L))
+            .status(VmStatus.RUNNING)
+            .restartCount(1)
+            .set("web")
+            .movingFrom("w1")
+            .build();
     List<PlacedTask> tasks =
         List.of(
             task("web-0", 1, 0, "w1", TaskState.RUNNING),
@@ -266,19 +262,11 @@ class ReconcilerTest {
     assertTrue(underWay.transitions().isEmpty() && underWay.forgotten().isEmpty());
 
     VmSnapshot moved =
-        new VmSnapshot(
-            "web-0",
-            1,
-            "process",
-            Map.of("cpu", 1L),
-            Map.of(),
-            VmStatus.RUNNING,
-            1,
-            null,
-            "web",
-            dev.rota.core.model.Spread.NONE,
-            null,
-            null);
+        VmSnapshot.builder("web-0", 1, "process", Map.of("cpu", 1L))
+            .status(VmStatus.RUNNING)
+            .restartCount(1)
+            .set("web")
+            .build();
     List<PlacedTask> started = List.of(tasks.get(0), task("web-0", 1, 1, "w2", TaskState.RUNNING));
     Reconciliation done =
         Reconciler.reconcile(
@@ -337,19 +325,11 @@ class ReconcilerTest {
   /** A dev box moving live from w1, where its guest runs, to w2, its disk with it. */
   private static VmSnapshot liveFromW1ToW2() {
     return Fixtures.withDisk(
-        new VmSnapshot(
-            "dev",
-            1,
-            "qemu",
-            Map.of("cpu", 1L),
-            Map.of(),
-            VmStatus.RUNNING,
-            1,
-            null,
-            null,
-            dev.rota.core.model.Spread.NONE,
-            null,
-            "w1"),
+        VmSnapshot.builder("dev", 1, "qemu", Map.of("cpu", 1L))
+            .status(VmStatus.RUNNING)
+            .restartCount(1)
+            .movingFrom("w1")
+            .build(),
         "w2",
         true);
   }
@@ -361,22 +341,14 @@ class ReconcilerTest {
   }
 
   private static VmSnapshot replica(String movingFrom, String oldCopyOn) {
-    return new VmSnapshot(
-        "web-0",
-        1,
-        "process",
-        Map.of("cpu", 1L),
-        Map.of(),
-        VmStatus.RUNNING,
-        1,
-        null,
-        "web",
-        dev.rota.core.model.Spread.NONE,
-        null,
-        movingFrom,
-        null,
-        dev.rota.core.model.RestartPolicy.ALWAYS,
-        oldCopyOn);
+    return VmSnapshot.builder("web-0", 1, "process", Map.of("cpu", 1L))
+        .status(VmStatus.RUNNING)
+        .restartCount(1)
+        .set("web")
+        .movingFrom(movingFrom)
+        .restartPolicy(dev.rota.core.model.RestartPolicy.ALWAYS)
+        .oldCopyOn(oldCopyOn)
+        .build();
   }
 
   @Test

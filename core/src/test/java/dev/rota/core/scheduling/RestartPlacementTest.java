@@ -5,7 +5,6 @@ import static dev.rota.core.scheduling.Fixtures.ready;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import dev.rota.core.model.SchedulerProfile;
-import dev.rota.core.model.Spread;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -17,16 +16,9 @@ import org.junit.jupiter.params.provider.EnumSource;
  */
 class RestartPlacementTest {
   private static PendingVm restarted(String failedOn, long cpu) {
-    return new PendingVm(
-        "r",
-        1,
-        "process",
-        Map.of("cpu", cpu, "memory", 512L),
-        Map.of(),
-        null,
-        null,
-        Spread.NONE,
-        failedOn);
+    return PendingVm.builder("r", 1, "process", Map.of("cpu", cpu, "memory", 512L))
+        .failedOn(failedOn)
+        .build();
   }
 
   private static String placedOn(PlacementPlan plan) {

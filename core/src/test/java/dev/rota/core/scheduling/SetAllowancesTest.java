@@ -3,7 +3,6 @@ package dev.rota.core.scheduling;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import dev.rota.core.model.RestartPolicy;
-import dev.rota.core.model.Spread;
 import dev.rota.core.model.VmStatus;
 import java.util.List;
 import java.util.Map;
@@ -12,22 +11,14 @@ import org.junit.jupiter.api.Test;
 class SetAllowancesTest {
   private static VmSnapshot replica(
       String name, VmStatus status, String movingFrom, String oldCopyOn) {
-    return new VmSnapshot(
-        name,
-        1,
-        "process",
-        Map.of("cpu", 1L),
-        Map.of(),
-        status,
-        1,
-        null,
-        "web",
-        Spread.NONE,
-        null,
-        movingFrom,
-        null,
-        RestartPolicy.ALWAYS,
-        oldCopyOn);
+    return VmSnapshot.builder(name, 1, "process", Map.of("cpu", 1L))
+        .status(status)
+        .restartCount(1)
+        .set("web")
+        .movingFrom(movingFrom)
+        .restartPolicy(RestartPolicy.ALWAYS)
+        .oldCopyOn(oldCopyOn)
+        .build();
   }
 
   @Test
@@ -66,24 +57,13 @@ class SetAllowancesTest {
     Map<String, SetSnapshot> sets = Map.of("web", new SetSnapshot("web", 3, 1));
     VmSnapshot ready = replica("web-0", VmStatus.RUNNING, null, null);
     VmSnapshot booting =
-        new VmSnapshot(
-            "web-1",
-            1,
-            "qemu",
-            Map.of("cpu", 1L),
-            Map.of(),
-            VmStatus.RUNNING,
-            1,
-            null,
-            "web",
-            Spread.NONE,
-            null,
-            null,
-            null,
-            RestartPolicy.ALWAYS,
-            null,
-            false,
-            true);
+        VmSnapshot.builder("web-1", 1, "qemu", Map.of("cpu", 1L))
+            .status(VmStatus.RUNNING)
+            .restartCount(1)
+            .set("web")
+            .restartPolicy(RestartPolicy.ALWAYS)
+            .awaitingReadiness(true)
+            .build();
     assertEquals(
         1,
         SetAllowances.of(

@@ -21,16 +21,11 @@ class SpreadPlacementTest {
   private static final Spread ZONE = new Spread.ByLabel("zone");
 
   private static PendingVm replica(String set, int ordinal, long cpu, Spread spread) {
-    return new PendingVm(
-        set + "-" + ordinal,
-        ordinal,
-        "process",
-        Map.of("cpu", cpu, "memory", 512L),
-        Map.of(),
-        null,
-        set,
-        spread,
-        null);
+    return PendingVm.builder(
+            set + "-" + ordinal, ordinal, "process", Map.of("cpu", cpu, "memory", 512L))
+        .set(set)
+        .spread(spread)
+        .build();
   }
 
   private static List<PendingVm> replicas(String set, int count, Spread spread) {

@@ -40,8 +40,10 @@ class TermPlannerTest {
   }
 
   static VmSnapshot vm(String name, long seq, VmStatus status, int generation, long cpu) {
-    return new VmSnapshot(
-        name, seq, "process", Map.of("cpu", cpu, "memory", 512L), Map.of(), status, generation);
+    return VmSnapshot.builder(name, seq, "process", Map.of("cpu", cpu, "memory", 512L))
+        .status(status)
+        .restartCount(generation)
+        .build();
   }
 
   private static TermPlan plan(
@@ -114,6 +116,30 @@ class TermPlannerTest {
   }
 
   @Test
+  void aVmAvoidingAnEarlierVmsTaskKeepsItsConstraints() {
+    VmSnapshot inB =
+        VmSnapshot.builder("a", 7, "process", Map.of("cpu", 1L, "memory", 512L))
+            .constraints(
+                List.of(new dev.rota.core.model.LabelConstraint("zone", "=", List.of("b"))))
+            .build();
+    List<PlacedTask> earlier = List.of(new PlacedTask("a", 3, 0, "w1", TaskState.EXITED));
+    List<WorkerSnapshot> workers =
+        List.of(
+            labelled("w1", Map.of("zone", "b")),
+            labelled("w2", Map.of("zone", "a")),
+            labelled("w3", Map.of("zone", "b")));
+
+    assertEquals(List.of("a@w3"), placed(plan(workers, List.of(inB), earlier)));
+  }
+
+  /** A worker of 8 CPUs with {@code labels}. */
+  private static WorkerSnapshot labelled(String name, Map<String, String> labels) {
+    WorkerSnapshot w = worker(name, 8);
+    return new WorkerSnapshot(
+        Fixtures.withLabels(w.worker(), labels), w.probe(), w.healthMessage());
+  }
+
+  @Test
   void aVmClaimedFromAPoolRunsOnInTheReplicasTaskAndANewVmOfThatNameGoesElsewhere() {
     // "job-42" was claimed from a pool as its replica "runners-7": its task runs on w1 as
     // runners-7.0. A VM since submitted as "runners-7" would have a task of that very id.
@@ -158,21 +184,11 @@ class TermPlannerTest {
   static VmSnapshot restarting(
       String name, long seq, VmStatus status, int generation, long cpu, int priority) {
     return Fixtures.atPriority(
-        new VmSnapshot(
-            name,
-            seq,
-            "process",
-            Map.of("cpu", cpu, "memory", 512L),
-            Map.of(),
-            status,
-            generation,
-            null,
-            null,
-            dev.rota.core.model.Spread.NONE,
-            null,
-            null,
-            null,
-            dev.rota.core.model.RestartPolicy.ALWAYS),
+        VmSnapshot.builder(name, seq, "process", Map.of("cpu", cpu, "memory", 512L))
+            .status(status)
+            .restartCount(generation)
+            .restartPolicy(dev.rota.core.model.RestartPolicy.ALWAYS)
+            .build(),
         priority);
   }
 
@@ -255,21 +271,10 @@ class TermPlannerTest {
   }
 
   static VmSnapshot restarting(String name, long seq, long cpu) {
-    return new VmSnapshot(
-        name,
-        seq,
-        "process",
-        Map.of("cpu", cpu, "memory", 512L),
-        Map.of(),
-        VmStatus.RUNNING,
-        0,
-        null,
-        null,
-        dev.rota.core.model.Spread.NONE,
-        null,
-        null,
-        null,
-        RestartPolicy.ON_FAILURE);
+    return VmSnapshot.builder(name, seq, "process", Map.of("cpu", cpu, "memory", 512L))
+        .status(VmStatus.RUNNING)
+        .restartPolicy(RestartPolicy.ON_FAILURE)
+        .build();
   }
 
   @Test
@@ -330,24 +335,11 @@ class TermPlannerTest {
     Instant lastSeen = T.minus(settings.lostAfter()).minus(settings.offlineAfter()).minusSeconds(1);
     WorkerSnapshot cut = silentWorker("cut", WorkerHealth.LOST, lastSeen);
     VmSnapshot kept =
-        new VmSnapshot(
-            "kept",
-            1,
-            "process",
-            Map.of("cpu", 1L, "memory", 512L),
-            Map.of(),
-            VmStatus.RUNNING,
-            0,
-            null,
-            null,
-            dev.rota.core.model.Spread.NONE,
-            null,
-            null,
-            null,
-            RestartPolicy.ALWAYS,
-            null,
-            true,
-            false);
+        VmSnapshot.builder("kept", 1, "process", Map.of("cpu", 1L, "memory", 512L))
+            .status(VmStatus.RUNNING)
+            .restartPolicy(RestartPolicy.ALWAYS)
+            .keepsThroughDisconnect(true)
+            .build();
     List<PlacedTask> tasks =
         List.of(
             new PlacedTask("kept", 1, 0, "cut", TaskState.RUNNING),

@@ -80,31 +80,30 @@ final class Snapshots {
   static VmSnapshot vm(VmSchedulingRow v, java.time.Instant now, Map<String, Spread> spreads) {
     String avoid = v.avoidUntil() != null && now.isBefore(v.avoidUntil()) ? v.avoidWorker() : null;
     Spread spread = v.vmSet() == null ? Spread.NONE : spreads.getOrDefault(v.vmSet(), Spread.NONE);
-    return new VmSnapshot(
-        v.name(),
-        v.seq(),
-        v.runtime(),
-        v.resources(),
-        v.labels(),
-        status(v),
-        v.restartCount(),
-        avoid,
-        v.vmSet(),
-        spread,
-        v.failedOn(),
-        v.movingFrom(),
-        v.image(),
-        WireName.parse(RestartPolicy.class, v.restartPolicy()).orElse(RestartPolicy.NEVER),
-        v.oldCopyOn(),
-        v.keepsThroughDisconnect(),
-        v.awaitingReadiness(),
-        v.persistentDisk(),
-        v.diskOn(),
-        v.liveMigration(),
-        v.taskName(),
-        v.priority(),
-        v.evicted(),
-        v.constraints());
+    return VmSnapshot.builder(v.name(), v.seq(), v.runtime(), v.resources())
+        .labels(v.labels())
+        .status(status(v))
+        .restartCount(v.restartCount())
+        .avoidWorker(avoid)
+        .set(v.vmSet())
+        .spread(spread)
+        .failedOn(v.failedOn())
+        .movingFrom(v.movingFrom())
+        .image(v.image())
+        .restartPolicy(
+            WireName.parse(RestartPolicy.class, v.restartPolicy()).orElse(RestartPolicy.NEVER))
+        .oldCopyOn(v.oldCopyOn())
+        .keepsThroughDisconnect(v.keepsThroughDisconnect())
+        .awaitingReadiness(v.awaitingReadiness())
+        .persistentDisk(v.persistentDisk())
+        .diskOn(v.diskOn())
+        .liveMigration(v.liveMigration())
+        .taskName(v.taskName())
+        .priority(v.priority())
+        .evicted(v.evicted())
+        .constraints(v.constraints())
+        .tolerations(v.tolerations())
+        .build();
   }
 
   static PlacedTask task(VmTaskRow t) {

@@ -8,12 +8,28 @@ import java.util.TreeMap;
 /**
  * One reason a worker may not take a VM that does not depend on what the worker holds (in the
  * manner of Nomad's {@code scheduler/feasible} checkers): decided once per worker for each class of
- * VMs alike in runtime and labels, in the order of {@link PlacementStack#CHECKS}. Each check
- * records what it saw in its {@link Tally}, and says from that tally why no worker passed it.
+ * VMs alike in runtime, labels and constraints ({@link WorkerClasses}), in the order of {@link
+ * PlacementStack#CHECKS}. Each check records what it saw in its {@link Tally}, and says from that
+ * tally why no worker passed it.
  */
 public interface FeasibilityCheck {
   /** Whether {@code worker} may take VMs like {@code vm}; notes in {@code tally} what it saw. */
   boolean admits(Candidate worker, PendingVm vm, Tally tally);
+
+  /**
+   * This check for VMs like {@code vm}, with what does not depend on the worker worked out once (a
+   * constraint's regular expression compiled), to be run over every worker.
+   */
+  default Prepared prepare(PendingVm vm) {
+    return (worker, tally) -> admits(worker, vm, tally);
+  }
+
+  /** A check made ready for one kind of VM. */
+  @FunctionalInterface
+  interface Prepared {
+    /** As {@link FeasibilityCheck#admits}, for the kind of VM it was made for. */
+    boolean admits(Candidate worker, Tally tally);
+  }
 
   /** Why no worker that reached this check passed it, read from {@code tally}. */
   String whyNone(PendingVm vm, Tally tally);

@@ -9,10 +9,11 @@ import java.util.TreeMap;
 
 /**
  * Whether a VM could not be placed even on an empty cluster of the workers there are, ready or not:
- * no worker offers its runtime, none of those carries its labels or meets its constraints, or none
- * of those is big enough for what it asks. Such a VM waits until the cluster changes (a worker
- * joins or is relabelled), and whoever waits for it to run is told at once rather than when their
- * patience ends (as {@code nomad job run} ends on a placement failure).
+ * no worker offers its runtime, none of those carries its labels or meets its constraints, each of
+ * those has a {@code NoSchedule} taint it does not tolerate, or none of the rest is big enough for
+ * what it asks. Such a VM waits until the cluster changes (a worker joins or is relabelled), and
+ * whoever waits for it to run is told at once rather than when their patience ends (as {@code nomad
+ * job run} ends on a placement failure).
  */
 public final class FitsNowhere {
   /** What every such reason begins with. */
@@ -63,8 +64,28 @@ public final class FitsNowhere {
           });
       return Optional.of(PREFIX + "none meets " + MeetsConstraints.unmet(vm, tally));
     }
-    boolean someFit =
+    List<Candidate> tolerated =
         meeting.stream()
+            .filter(
+                w ->
+                    dev.rota.agentapi.Toleration.untolerated(
+                            vm.tolerations(), w.labels(), dev.rota.agentapi.Taint.NO_SCHEDULE)
+                        .isEmpty())
+            .toList();
+    if (tolerated.isEmpty()) {
+      FeasibilityCheck.Tally tally = new FeasibilityCheck.Tally();
+      meeting.forEach(
+          w -> {
+            tally.reached();
+            new ToleratesTaints().admits(w, vm, tally);
+          });
+      return Optional.of(
+          PREFIX
+              + "every one that could take it has a taint it does not tolerate: "
+              + ToleratesTaints.worst(tally));
+    }
+    boolean someFit =
+        tolerated.stream()
             .anyMatch(
                 w ->
                     vm.request().entrySet().stream()
@@ -76,7 +97,7 @@ public final class FitsNowhere {
         Shortfall.of(
             vm.request(),
             resource ->
-                meeting.stream()
+                tolerated.stream()
                     .mapToLong(w -> w.capacity().getOrDefault(resource, 0L))
                     .max()
                     .orElse(0),

@@ -3,6 +3,10 @@ package dev.rota.core.scheduling.placement;
 import dev.rota.core.model.LabelConstraint;
 import dev.rota.core.scheduling.Candidate;
 import dev.rota.core.scheduling.PendingVm;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Predicate;
 
 /**
  * A VM goes only to a worker whose labels meet every one of its constraints ({@link
@@ -13,14 +17,32 @@ import dev.rota.core.scheduling.PendingVm;
 public final class MeetsConstraints implements FeasibilityCheck {
   @Override
   public boolean admits(Candidate worker, PendingVm vm, Tally tally) {
-    boolean all = true;
-    for (LabelConstraint c : vm.constraints()) {
-      if (!c.admits(worker.labels())) {
-        tally.count(c.toString());
-        all = false;
-      }
+    return prepare(vm).admits(worker, tally);
+  }
+
+  /** Each constraint compiled and named once, for every worker it is then run over. */
+  @Override
+  public Prepared prepare(PendingVm vm) {
+    List<LabelConstraint> constraints = vm.constraints();
+    if (constraints.isEmpty()) {
+      return (worker, tally) -> true;
     }
-    return all;
+    List<Predicate<Map<String, String>>> compiled = new ArrayList<>(constraints.size());
+    List<String> names = new ArrayList<>(constraints.size());
+    for (LabelConstraint c : constraints) {
+      compiled.add(c.compiled());
+      names.add(c.toString());
+    }
+    return (worker, tally) -> {
+      boolean all = true;
+      for (int i = 0; i < compiled.size(); i++) {
+        if (!compiled.get(i).test(worker.labels())) {
+          tally.count(names.get(i));
+          all = false;
+        }
+      }
+      return all;
+    };
   }
 
   @Override

@@ -15,7 +15,12 @@ public final class PlacementStack {
 
   /** Adding a check is one class and one line here. */
   public static final List<FeasibilityCheck> CHECKS =
-      List.of(new ReadyAndUnpaused(), new OffersRuntime(), new HasLabels(), new MeetsConstraints());
+      List.of(
+          new ReadyAndUnpaused(),
+          new OffersRuntime(),
+          new HasLabels(),
+          new MeetsConstraints(),
+          new ToleratesTaints());
 
   public static final AvoidsWorker AVOIDS = new AvoidsWorker();
 

@@ -24,7 +24,9 @@ class PlacementStackTest {
   }
 
   static final PendingVm SSD_IN_A =
-      new PendingVm("v", 1, "process", Map.of("cpu", 1L), Map.of("disk", "ssd", "zone", "a"));
+      PendingVm.builder("v", 1, "process", Map.of("cpu", 1L))
+          .labels(Map.of("disk", "ssd", "zone", "a"))
+          .build();
 
   @Test
   void readyAndUnpausedCountsTheOthersByWhatTheyAre() {
@@ -102,7 +104,8 @@ class PlacementStackTest {
         "needs cpu=4, memory=4096 together; no matching worker has all of it free",
         fits.whyNone(Map.of("memory", 4096L, "cpu", 4L), r -> 10_000));
     AvoidsWorker avoids = new AvoidsWorker();
-    PendingVm avoiding = new PendingVm("v", 1, "process", Map.of("cpu", 1L), Map.of(), "w1");
+    PendingVm avoiding =
+        PendingVm.builder("v", 1, "process", Map.of("cpu", 1L)).avoid("w1").build();
     assertFalse(avoids.admits("w1", avoiding));
     assertTrue(avoids.admits("w2", avoiding));
     assertEquals("", avoids.why(SSD_IN_A));
