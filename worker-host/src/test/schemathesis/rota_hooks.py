@@ -185,21 +185,29 @@ def _checks_on_named_ports(body):
 
 
 def _valid_constraints(body):
-    """A constraint's values are as its operator needs (none, one, or one or more), a regexp's one
-    compiles in Java and a version's one is a list of comparisons (a 400 otherwise, VmApiTest): rules
-    across fields, and of Java's regular expressions, that a schema cannot state. The values are made
-    so, in any VM the body holds; the operator is kept."""
+    """A constraint's values (and an affinity's, whose rule is a constraint's) are as its operator
+    needs (none, one, or one or more), a regexp's one compiles in Java and a version's one is a list
+    of comparisons (a 400 otherwise, VmApiTest), and an affinity's weight is not 0: rules across
+    fields, and of Java's regular expressions, that a schema cannot state. The values are made so, in
+    any VM the body holds; the operator is kept."""
     if isinstance(body, list):
         for item in body:
             _valid_constraints(item)
         return
     if not isinstance(body, dict):
         return
-    constraints = body.get("constraints")
-    if isinstance(constraints, list):
-        for c in constraints:
+    rules = [
+        c
+        for field in ("constraints", "affinities")
+        if isinstance(body.get(field), list)
+        for c in body.get(field)
+    ]
+    if rules:
+        for c in rules:
             if not isinstance(c, dict):
                 continue
+            if c.get("weight") == 0:
+                c["weight"] = 1
             values = c.get("values") if isinstance(c.get("values"), list) else []
             op = c.get("operator")
             if op in ("exists", "notExists"):
@@ -214,6 +222,29 @@ def _valid_constraints(body):
                 c["values"] = values[:1] or ["a"]
     for field in ("items", "template", "spec"):
         _valid_constraints(body.get(field))
+
+
+def _targets_within_100(body):
+    """A label spread's targets add up to at most 100 percent (a 400 otherwise, VmSetApiTest): a sum
+    a schema cannot state. Shares are cut to fit, in any set or pool the body holds."""
+    if isinstance(body, list):
+        for item in body:
+            _targets_within_100(item)
+        return
+    if not isinstance(body, dict):
+        return
+    spread = body.get("spread")
+    if isinstance(spread, dict) and isinstance(spread.get("targets"), dict):
+        left = 100
+        for value in list(spread["targets"]):
+            share = spread["targets"][value]
+            if not isinstance(share, int) or isinstance(share, bool) or left < 1:
+                spread["targets"].pop(value)
+                continue
+            spread["targets"][value] = max(1, min(share, left))
+            left -= spread["targets"][value]
+    for field in ("items",):
+        _targets_within_100(body.get(field))
 
 
 SECRET = "fuzz"
@@ -391,6 +422,7 @@ def before_call(ctx, case, **kwargs):
     _unique_volumes(case.body)
     _checks_on_named_ports(case.body)
     _valid_constraints(case.body)
+    _targets_within_100(case.body)
     _same_set_name(case)
     _rollout_bounds(case)
     _dispatch_parameters(case)

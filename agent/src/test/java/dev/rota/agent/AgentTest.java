@@ -770,6 +770,8 @@ class AgentTest {
   void aRestartedAgentFindsItsRunningProcessAgain() throws Exception {
     start();
     send("PUT", "/v1/tasks/e.0", spec("e", "process", "sleep", "305"));
+    // Its process starts once the task is taken, not necessarily before the answer.
+    eventually("its process runs", () -> !processes("sleep 305").isEmpty());
     long pid = processes("sleep 305").get(0).pid();
     agent.close();
 

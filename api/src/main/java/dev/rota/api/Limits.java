@@ -17,6 +17,9 @@ public final class Limits {
   public static final String LABEL_KEY_BODY =
       "([a-z0-9]([a-z0-9.-]{0,251}[a-z0-9])?/)?[A-Za-z0-9]([A-Za-z0-9._-]{0,61}[A-Za-z0-9])?";
 
+  /** A label's value as a spread's targets name it: Kubernetes' label values, not empty. */
+  public static final String LABEL_VALUE = "^[A-Za-z0-9]([A-Za-z0-9._-]{0,61}[A-Za-z0-9])?$";
+
   /** An environment variable's name, as a VM's {@code env} keys. */
   public static final String ENV_NAME = "^[A-Za-z_][A-Za-z0-9_]{0,255}$";
 

@@ -277,6 +277,10 @@ class VmApiTest {
           Equal without key  | {"name":"tn5","command":["x"],"tolerations":[{"value":"linux"}]} | 400 | tolerations[0].key: is needed with Equal
           bad toleration key | {"name":"tn6","command":["x"],"tolerations":[{"key":"a b","operator":"Exists"}]} | 400 | tolerations.0.key: must be a label's name
           unknown toleration field | {"name":"tn7","command":["x"],"tolerations":[{"key":"gpu","effects":"NoSchedule"}]} | 400 | effects
+          zero weight        | {"name":"af1","command":["x"],"affinities":[{"label":"zone","operator":"=","values":["a"],"weight":0}]} | 400 | affinities[0].weight: must be from -100 to 100, and not 0
+          weight above 100   | {"name":"af2","command":["x"],"affinities":[{"label":"zone","operator":"=","values":["a"],"weight":101}]} | 400 | affinities.0.weight: must be less than or equal to 100
+          no weight          | {"name":"af3","command":["x"],"affinities":[{"label":"zone","operator":"=","values":["a"]}]} | 400 | affinities.0.weight
+          affinity bad regexp | {"name":"af4","command":["x"],"affinities":[{"label":"zone","operator":"regexp","values":["[a"],"weight":5}]} | 400 | affinities[0].values: is not a regular expression
           priority above 100 | {"name":"pr1","command":["x"],"priority":101}                        | 400 | priority: must be less than or equal to 100
           negative priority  | {"name":"pr2","command":["x"],"priority":-1}                         | 400 | priority: must be greater than or equal to 0
           fractional priority | {"name":"pr3","command":["x"],"priority":50.5}                      | 400 | priority
@@ -868,6 +872,25 @@ class VmApiTest {
         "[dedicated=gpu:NoSchedule, spot]",
         vms.findById("tolerant").orElseThrow().scheduling().tolerations().toString());
     assertEquals(List.of(), http.post("/v1/vms", vm("intolerant")).map().get("tolerations"));
+  }
+
+  @Test
+  void affinitiesAreKeptAndShownAsGiven() {
+    Http.Reply reply =
+        http.post(
+            "/v1/vms",
+            "{\"name\":\"fond\",\"command\":[\"x\"],\"affinities\":["
+                + "{\"label\":\"zone\",\"operator\":\"=\",\"values\":[\"a\"],\"weight\":50},"
+                + "{\"label\":\"spot\",\"operator\":\"exists\",\"weight\":-20}]}");
+    assertEquals(201, reply.status(), reply.toString());
+    assertEquals(
+        List.of(
+            Map.of("label", "zone", "operator", "=", "values", List.of("a"), "weight", 50),
+            Map.of("label", "spot", "operator", "exists", "values", List.of(), "weight", -20)),
+        reply.map().get("affinities"));
+    assertEquals(
+        "[50 zone = a, -20 spot exists]",
+        vms.findById("fond").orElseThrow().scheduling().affinities().toString());
   }
 
   @Test

@@ -221,6 +221,14 @@ class VmSetApiTest {
   void deletingASetDeletesItsVmsThenItselfAndEndsItsWorkflow() {
     assertEquals(201, http.post("/v1/vm-sets", set("gone", 2, "{\"label\":\"zone\"}")).status());
     assertEquals(Map.of("label", "zone"), http.get("/v1/vm-sets/gone").map().get("spread"));
+    Http.Reply shared =
+        http.post(
+            "/v1/vm-sets",
+            set("shared", 0, "{\"label\":\"zone\",\"targets\":{\"b\":30,\"a\":70}}"));
+    assertEquals(201, shared.status(), shared.toString());
+    assertEquals(
+        Map.of("label", "zone", "targets", Map.of("a", 70, "b", 30)),
+        http.get("/v1/vm-sets/shared").map().get("spread"));
     eventually("two replicas", () -> replicas("gone").size() == 2);
     Http.Reply deleted = http.delete("/v1/vm-sets/gone");
     assertEquals(202, deleted.status(), deleted.toString());
@@ -602,6 +610,12 @@ class VmSetApiTest {
         "{\"name\":\"bad\",\"replicas\":2,\"template\":{\"command\":[\"x\"]},\"spread\":\"everywhere\"}|spread",
         "{\"name\":\"bad\",\"replicas\":2,\"template\":{\"command\":[\"x\"]},\"spread\":{\"label\":\"\"}}|spread",
         "{\"name\":\"bad\",\"replicas\":2,\"template\":{\"command\":[\"x\"]},\"spread\":{\"zone\":\"a\"}}|spread",
+        "{\"name\":\"bad\",\"replicas\":2,\"template\":{\"command\":[\"x\"]},\"spread\":{\"label\":\"zone\",\"targets\":{\"a\":70,\"b\":40}}}|spread.targets",
+        "{\"name\":\"bad\",\"replicas\":2,\"template\":{\"command\":[\"x\"]},\"spread\":{\"label\":\"zone\",\"targets\":{\"a\":0}}}|spread.targets",
+        "{\"name\":\"bad\",\"replicas\":2,\"template\":{\"command\":[\"x\"]},\"spread\":{\"label\":\"zone\",\"targets\":{\"a\":\"most\"}}}|spread.targets.a",
+        "{\"name\":\"bad\",\"replicas\":2,\"template\":{\"command\":[\"x\"]},\"spread\":{\"label\":\"zone\",\"targets\":{\"a b\":10}}}|spread.targets",
+        "{\"name\":\"bad\",\"replicas\":2,\"template\":{\"command\":[\"x\"]},\"spread\":{\"label\":\"zone\",\"targets\":[70]}}|spread.targets",
+        "{\"name\":\"bad\",\"replicas\":2,\"template\":{\"command\":[\"x\"]},\"spread\":{\"label\":\"zone\",\"weights\":{\"a\":1}}}|spread",
         "{\"name\":\"bad\",\"replicas\":2,\"template\":{\"command\":[\"x\"]},\"maxUnavailable\":-1}|maxUnavailable",
         "{\"name\":\"bad\",\"replicas\":2,\"template\":{\"command\":[\"x\"]},\"update\":{\"maxSurge\":-1}}|update.maxSurge",
         "{\"name\":\"bad\",\"replicas\":2,\"template\":{\"command\":[\"x\"]},\"maxUnavailable\":0}|update.maxSurge",

@@ -99,6 +99,7 @@ class WorkflowStartsTest {
                     null,
                     null,
                     null,
+                    null,
                     null),
                 ""),
             "waiting for the scheduler",

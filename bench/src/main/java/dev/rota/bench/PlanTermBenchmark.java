@@ -2,6 +2,7 @@ package dev.rota.bench;
 
 import dev.rota.agentapi.Taint;
 import dev.rota.agentapi.Toleration;
+import dev.rota.core.model.Affinity;
 import dev.rota.core.model.LabelConstraint;
 import dev.rota.core.model.RestartPolicy;
 import dev.rota.core.model.SchedulerProfile;
@@ -38,8 +39,8 @@ public class PlanTermBenchmark extends TermInputs {
    * {@code plain}: every VM at the default priority, no preemption, no constraints; {@code
    * every-feature}: priorities from 0 to 100, the running VMs restarting, the cluster preempting,
    * one pending VM in four with a constraint on the workers' labels (a list, a version), one worker
-   * in ten tainted ({@code NoSchedule} or {@code PreferNoSchedule}) and one pending VM in eight
-   * tolerating the {@code NoSchedule} taint.
+   * in ten tainted ({@code NoSchedule} or {@code PreferNoSchedule}), one pending VM in eight
+   * tolerating the {@code NoSchedule} taint and about one in eight preferring a zone.
    */
   @Param({"plain", "every-feature"})
   public String features;
@@ -69,6 +70,7 @@ public class PlanTermBenchmark extends TermInputs {
     String[] zones = {"a", "b", "c"};
     Taint[] taints = {Taint.parse("dedicated=ci:NoSchedule"), Taint.parse("spot:PreferNoSchedule")};
     List<Toleration> tolerateCi = List.of(Toleration.parse("dedicated=ci:NoSchedule"));
+    List<Affinity> preferB = List.of(new Affinity("zone", "=", List.of("b"), 50));
     for (int i = 0; i < workerCount; i++) {
       long cpu = 16L << random.nextInt(3);
       Map<String, String> workerLabels = new java.util.HashMap<>();
@@ -101,6 +103,7 @@ public class PlanTermBenchmark extends TermInputs {
                 VmStatus.RUNNING,
                 priorities ? random.nextInt(101) : 50,
                 List.of(),
+                List.of(),
                 List.of()),
             workers.get(random.nextInt(workerCount)).name());
       } else {
@@ -119,14 +122,15 @@ public class PlanTermBenchmark extends TermInputs {
                 priorities && random.nextInt(4) == 0
                     ? rules.get(random.nextInt(rules.size()))
                     : List.of(),
-                priorities && random.nextInt(8) == 0 ? tolerateCi : List.of()));
+                priorities && random.nextInt(8) == 0 ? tolerateCi : List.of(),
+                priorities && random.nextInt(8) == 0 ? preferB : List.of()));
       }
     }
   }
 
   /**
    * A VM that restarts always, at {@code priority}, meeting {@code constraints}, tolerating {@code
-   * tolerations}.
+   * tolerations}, preferring workers by {@code affinities}.
    */
   private static VmSnapshot vm(
       String name,
@@ -136,7 +140,8 @@ public class PlanTermBenchmark extends TermInputs {
       VmStatus status,
       int priority,
       List<LabelConstraint> constraints,
-      List<Toleration> tolerations) {
+      List<Toleration> tolerations,
+      List<Affinity> affinities) {
     return VmSnapshot.builder(name, seq, "process", request)
         .labels(labels)
         .status(status)
@@ -144,6 +149,7 @@ public class PlanTermBenchmark extends TermInputs {
         .priority(priority)
         .constraints(constraints)
         .tolerations(tolerations)
+        .affinities(affinities)
         .build();
   }
 

@@ -35,6 +35,7 @@ final class ApplyCommand implements Callable<Integer> {
           "constraints",
           "workerPool",
           "tolerations",
+          "affinities",
           "restartPolicy",
           "priority",
           "maxRestarts",

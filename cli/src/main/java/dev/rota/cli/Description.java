@@ -46,16 +46,13 @@ final class Description {
     }
     if (vm.path("constraints").size() > 0) {
       List<String> rules = new ArrayList<>();
-      vm.path("constraints")
-          .forEach(
-              c -> {
-                List<String> values = new ArrayList<>();
-                c.path("values").forEach(v -> values.add(v.asText()));
-                rules.add(
-                    (text(c, "label") + " " + text(c, "operator") + " " + String.join(",", values))
-                        .strip());
-              });
+      vm.path("constraints").forEach(c -> rules.add(rule(c)));
       line(lines, "Constraints", String.join("; ", rules));
+    }
+    if (vm.path("affinities").size() > 0) {
+      List<String> preferred = new ArrayList<>();
+      vm.path("affinities").forEach(a -> preferred.add(a.path("weight").asInt() + " " + rule(a)));
+      line(lines, "Affinities", String.join("; ", preferred));
     }
     if (vm.path("tolerations").size() > 0) {
       List<String> tolerated = new ArrayList<>();
@@ -145,6 +142,13 @@ final class Description {
   /**
    * Each named port, and where it is reached while the VM runs: {@code ssh 22 -> 10.0.0.5:20001}.
    */
+  /** A constraint's or an affinity's rule as {@code --constraint} takes it: {@code zone in a,b}. */
+  private static String rule(JsonNode c) {
+    List<String> values = new ArrayList<>();
+    c.path("values").forEach(v -> values.add(v.asText()));
+    return (text(c, "label") + " " + text(c, "operator") + " " + String.join(",", values)).strip();
+  }
+
   private static String ports(JsonNode vm) {
     List<String> shown = new java.util.ArrayList<>();
     for (JsonNode p : vm.path("ports")) {

@@ -63,7 +63,7 @@ final class PoolCommands extends Noun {
         names = "--spread",
         paramLabel = "SPREAD",
         defaultValue = "none",
-        description = "none, distinct-workers or label:KEY (e.g. label:zone)")
+        description = VmSetCommands.SPREAD_HELP)
     String spread;
 
     @Option(

@@ -23,21 +23,60 @@ final class VmSetCommands extends Noun {
           new Output.Column("DESIRED", s -> Output.text(s.path("status").path("desired"))),
           new Output.Column("RUNNING", s -> Output.text(s.path("status").path("running"))),
           new Output.Column("PENDING", s -> Output.text(s.path("status").path("pending"))),
-          new Output.Column(
-              "SPREAD",
-              s ->
-                  s.path("spread").isObject()
-                      ? "label:" + s.path("spread").path("label").asText()
-                      : Output.text(s.path("spread"))),
+          new Output.Column("SPREAD", s -> spreadText(s.path("spread"))),
           new Output.Column("MESSAGE", s -> Output.text(s.path("status").path("message"))));
+
+  /** What {@code --spread} takes, for sets and pools. */
+  static final String SPREAD_HELP =
+      "none, distinct-workers, label:KEY (e.g. label:zone: evenly over its values) or"
+          + " label:KEY:VALUE=PERCENT,… (label:zone:a=70,b=30)";
 
   static String path(String name) {
     return "/v1/vm-sets/" + ApiClient.segment(name);
   }
 
-  /** {@code none}, {@code distinct-workers}, or {@code label:zone} as the API spells it. */
+  /**
+   * {@code none}, {@code distinct-workers}, {@code label:zone} or {@code label:zone:a=70,b=30} as
+   * the API spells it; the server checks it.
+   */
   static Object spread(String text) {
-    return text.startsWith("label:") ? Map.of("label", text.substring("label:".length())) : text;
+    if (!text.startsWith("label:")) {
+      return text;
+    }
+    String rest = text.substring("label:".length());
+    int colon = rest.indexOf(':');
+    if (colon < 0) {
+      return Map.of("label", rest);
+    }
+    Map<String, Object> targets = new java.util.LinkedHashMap<>();
+    for (String pair : rest.substring(colon + 1).split(",")) {
+      String[] kv = pair.strip().split("=", 2);
+      try {
+        targets.put(kv[0], Integer.parseInt(kv.length < 2 ? "" : kv[1].strip()));
+      } catch (NumberFormatException e) {
+        throw new CliException(
+            ExitCodes.USAGE,
+            "--spread " + text + ": give label:KEY:VALUE=PERCENT,…, as label:zone:a=70,b=30");
+      }
+    }
+    return Map.of("label", rest.substring(0, colon), "targets", targets);
+  }
+
+  /** A set's spread as {@code --spread} takes it. */
+  static String spreadText(JsonNode spread) {
+    if (!spread.isObject()) {
+      return Output.text(spread);
+    }
+    StringBuilder b = new StringBuilder("label:").append(spread.path("label").asText());
+    if (spread.path("targets").size() > 0) {
+      java.util.List<String> shares = new java.util.ArrayList<>();
+      spread
+          .path("targets")
+          .fields()
+          .forEachRemaining(e -> shares.add(e.getKey() + "=" + e.getValue().asInt()));
+      b.append(':').append(String.join(",", shares));
+    }
+    return b.toString();
   }
 
   /**
@@ -88,7 +127,7 @@ final class VmSetCommands extends Noun {
         names = "--spread",
         paramLabel = "SPREAD",
         defaultValue = "none",
-        description = "none, distinct-workers or label:KEY (e.g. label:zone)")
+        description = SPREAD_HELP)
     String spread;
 
     @Option(

@@ -126,6 +126,14 @@ final class VmSpecOptions {
   List<String> tolerations = new java.util.ArrayList<>();
 
   @Option(
+      names = "--affinity",
+      paramLabel = "'WEIGHT LABEL OP [VALUES]'",
+      description =
+          "a preference for workers whose labels meet a rule, as --constraint writes it, weighed from"
+              + " -100 (avoid) to 100 (prefer): '50 zone = a', '-20 spot exists'; repeatable")
+  List<String> affinities = new java.util.ArrayList<>();
+
+  @Option(
       names = "--port",
       paramLabel = "NAME:PORT",
       description =
@@ -264,11 +272,30 @@ final class VmSpecOptions {
    * list for {@code in} and {@code notIn}, the rest as one for the others); the server checks it.
    */
   private static ObjectNode constraint(ObjectMapper json, String written) {
+    return rule(json, written, "--constraint " + written);
+  }
+
+  /** An {@code --affinity}: its weight, then a rule as {@link #constraint} reads one. */
+  private static ObjectNode affinity(ObjectMapper json, String written) {
+    String[] parts = written.strip().split("\\s+", 2);
+    int weight;
+    try {
+      weight = Integer.parseInt(parts[0]);
+    } catch (NumberFormatException e) {
+      throw new CliException(
+          ExitCodes.USAGE,
+          "--affinity " + written + ": give WEIGHT LABEL OPERATOR [VALUES], as '50 zone = a'");
+    }
+    ObjectNode node = rule(json, parts.length < 2 ? "" : parts[1], "--affinity " + written);
+    node.put("weight", weight);
+    return node;
+  }
+
+  private static ObjectNode rule(ObjectMapper json, String written, String option) {
     String[] parts = written.strip().split("\\s+", 3);
     if (parts.length < 2) {
       throw new CliException(
-          ExitCodes.USAGE,
-          "--constraint " + written + ": give LABEL OPERATOR [VALUES], as 'zone in a,b'");
+          ExitCodes.USAGE, option + ": give LABEL OPERATOR [VALUES], as 'zone in a,b'");
     }
     com.fasterxml.jackson.databind.node.ObjectNode rule = json.createObjectNode();
     rule.put("label", parts[0]).put("operator", parts[1]);
@@ -380,6 +407,10 @@ final class VmSpecOptions {
     if (!constraints.isEmpty()) {
       com.fasterxml.jackson.databind.node.ArrayNode rules = spec.putArray("constraints");
       constraints.forEach(c -> rules.add(constraint(json, c)));
+    }
+    if (!affinities.isEmpty()) {
+      com.fasterxml.jackson.databind.node.ArrayNode preferred = spec.putArray("affinities");
+      affinities.forEach(a -> preferred.add(affinity(json, a)));
     }
     if (!tolerations.isEmpty()) {
       com.fasterxml.jackson.databind.node.ArrayNode tolerated = spec.putArray("tolerations");

@@ -1182,6 +1182,26 @@ class RotaCliTest {
                 + "{\"key\":\"spot\",\"operator\":\"Exists\"},"
                 + "{\"operator\":\"Exists\",\"effect\":\"PreferNoSchedule\"}]"),
         json.readTree(api.last().body()).path("tolerations"));
+    Result fond =
+        run(
+            "vm",
+            "create",
+            "r",
+            "--affinity",
+            "50 zone in a, b",
+            "--affinity",
+            "-20 spot exists",
+            "--",
+            "x");
+    assertEquals(0, fond.code(), fond.err());
+    assertEquals(
+        json.readTree(
+            "[{\"label\":\"zone\",\"operator\":\"in\",\"values\":[\"a\",\"b\"],\"weight\":50},"
+                + "{\"label\":\"spot\",\"operator\":\"exists\",\"values\":[],\"weight\":-20}]"),
+        json.readTree(api.last().body()).path("affinities"));
+    Result unweighed = run("vm", "create", "r", "--affinity", "zone = a", "--", "x");
+    assertEquals(ExitCodes.USAGE, unweighed.code());
+    assertTrue(unweighed.err().contains("give WEIGHT LABEL OPERATOR [VALUES]"), unweighed.err());
     Result lonely = run("vm", "create", "r", "--constraint", "zone", "--", "x");
     assertEquals(ExitCodes.USAGE, lonely.code());
     assertTrue(lonely.err().contains("give LABEL OPERATOR [VALUES]"), lonely.err());
@@ -1703,6 +1723,23 @@ class RotaCliTest {
         json.readTree(api.last().body()));
     assertTrue(
         r.out().lines().toList().get(1).matches("web +3 +1 +2 +label:zone +2 pending"), r.out());
+
+    String shared =
+        "{\"name\":\"web\",\"spread\":{\"label\":\"zone\",\"targets\":{\"a\":70,\"b\":30}},\"status\":{\"desired\":3,\"running\":3,\"pending\":0,\"message\":null}}";
+    api.on("POST /v1/vm-sets", StandInApi.Reply.json(201, shared));
+    Result targeted =
+        run("vm-set", "create", "web", "--replicas", "3", "--spread", "label:zone:a=70,b=30");
+    assertEquals(0, targeted.code(), targeted.err());
+    assertEquals(
+        json.readTree("{\"label\":\"zone\",\"targets\":{\"a\":70,\"b\":30}}"),
+        json.readTree(api.last().body()).path("spread"));
+    assertTrue(
+        targeted.out().lines().toList().get(1).matches("web +3 +3 +0 +label:zone:a=70,b=30 .*"),
+        targeted.out());
+    Result unshared =
+        run("vm-set", "create", "web", "--replicas", "3", "--spread", "label:zone:a=most");
+    assertEquals(ExitCodes.USAGE, unshared.code());
+    assertTrue(unshared.err().contains("label:KEY:VALUE=PERCENT"), unshared.err());
 
     api.on("PATCH /v1/vm-sets/web", StandInApi.Reply.json(200, set));
     assertEquals(0, run("vm-set", "scale", "web", "5").code());

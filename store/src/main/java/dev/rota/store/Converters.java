@@ -12,6 +12,7 @@ import java.util.TreeMap;
 @io.micronaut.serde.annotation.SerdeImport(dev.rota.agentapi.GuestSpec.class)
 @io.micronaut.serde.annotation.SerdeImport(dev.rota.core.model.LabelConstraint.class)
 @io.micronaut.serde.annotation.SerdeImport(dev.rota.agentapi.Toleration.class)
+@io.micronaut.serde.annotation.SerdeImport(dev.rota.core.model.Affinity.class)
 @io.micronaut.serde.annotation.SerdeImport(dev.rota.agentapi.PortSpec.class)
 @io.micronaut.serde.annotation.SerdeImport(dev.rota.agentapi.Disconnect.class)
 @io.micronaut.serde.annotation.SerdeImport(dev.rota.agentapi.NetworkSpec.class)
@@ -162,6 +163,14 @@ public final class Converters {
   public static class Constraints extends JsonList<dev.rota.core.model.LabelConstraint> {
     public Constraints(JsonColumns json) {
       super(json, dev.rota.core.model.LabelConstraint.class);
+    }
+  }
+
+  /** A VM's affinities for workers. */
+  @Singleton
+  public static class Affinities extends JsonList<dev.rota.core.model.Affinity> {
+    public Affinities(JsonColumns json) {
+      super(json, dev.rota.core.model.Affinity.class);
     }
   }
 

@@ -27,7 +27,7 @@ public class TermReads {
       SELECT name, seq, runtime, image, resources, labels, restart_policy, status, restart_count, avoid_worker,
              avoid_until, vm_set, failed_on, moving_from, old_copy_on, disconnect, checks, ready_generation,
              ready_since, disk_persistent, disk_on, migration, task_name, priority,
-             evicted_generation, constraints, tolerations
+             evicted_generation, constraints, tolerations, affinities
       FROM vms""";
   static final String PLACED_TASKS =
       """
@@ -48,6 +48,7 @@ public class TermReads {
   private final Converters.HealthChecks checks;
   private final Converters.Constraints constraints;
   private final Converters.Tolerations tolerations;
+  private final Converters.Affinities affinities;
 
   /**
    * The entities' own converters read the JSON columns, so that a column reads the same either way.
@@ -59,10 +60,12 @@ public class TermReads {
       Converters.PortNumbers ports,
       Converters.HealthChecks checks,
       Converters.Constraints constraints,
-      Converters.Tolerations tolerations) {
+      Converters.Tolerations tolerations,
+      Converters.Affinities affinities) {
     this.checks = checks;
     this.constraints = constraints;
     this.tolerations = tolerations;
+    this.affinities = affinities;
     this.ports = ports;
     this.quantities = quantities;
     this.strings = strings;
@@ -113,6 +116,7 @@ public class TermReads {
     Map<String, Boolean> checked = new HashMap<>();
     Map<String, List<dev.rota.core.model.LabelConstraint>> rules = new HashMap<>();
     Map<String, List<dev.rota.agentapi.Toleration>> tolerated = new HashMap<>();
+    Map<String, List<dev.rota.core.model.Affinity>> preferred = new HashMap<>();
     return read(
         connection,
         VMS,
@@ -147,7 +151,8 @@ public class TermReads {
                 r.getInt("priority"),
                 Integer.valueOf(r.getInt("restart_count")).equals(integer(r, "evicted_generation")),
                 list(rules, r.getString("constraints"), constraints),
-                list(tolerated, r.getString("tolerations"), tolerations)));
+                list(tolerated, r.getString("tolerations"), tolerations),
+                list(preferred, r.getString("affinities"), affinities)));
   }
 
   /** Every task the scheduler placed, as {@link VmTaskRepository#findAll()} reads it. */

@@ -129,7 +129,8 @@ public record VmRow(
         spec.priority(),
         notes.evicted(state.restartCount()),
         spec.constraints(),
-        spec.tolerations());
+        spec.tolerations(),
+        spec.affinities());
   }
 
   public VmRow withSpec(VmTemplate newSpec) {

@@ -36,4 +36,5 @@ public record VmSchedulingRow(
     int priority,
     boolean evicted,
     java.util.List<dev.rota.core.model.LabelConstraint> constraints,
-    java.util.List<dev.rota.agentapi.Toleration> tolerations) {}
+    java.util.List<dev.rota.agentapi.Toleration> tolerations,
+    java.util.List<dev.rota.core.model.Affinity> affinities) {}

@@ -49,6 +49,8 @@ import java.util.Map;
  *     dev.rota.core.model.LabelConstraint}); empty for none
  * @param tolerations the workers' taints it may go past ({@link dev.rota.agentapi.Toleration});
  *     empty for none
+ * @param affinities the workers it prefers, or avoids, by their labels ({@link
+ *     dev.rota.core.model.Affinity}); empty for none
  */
 // Every field is written, null or empty included: a VM's view shows its spec whole.
 @JsonInclude(JsonInclude.Include.ALWAYS)
@@ -108,7 +110,10 @@ public record VmTemplate(
         List<dev.rota.core.model.LabelConstraint> constraints,
     @MappedProperty("tolerations")
         @TypeDef(type = DataType.STRING, converter = Converters.Tolerations.class)
-        List<dev.rota.agentapi.Toleration> tolerations) {
+        List<dev.rota.agentapi.Toleration> tolerations,
+    @MappedProperty("affinities")
+        @TypeDef(type = DataType.STRING, converter = Converters.Affinities.class)
+        List<dev.rota.core.model.Affinity> affinities) {
 
   /** What {@code migration} says of a VM that moves while it runs. */
   public static final String LIVE = "live";
@@ -163,7 +168,8 @@ public record VmTemplate(
         migration,
         priority,
         constraints,
-        tolerations);
+        tolerations,
+        affinities);
   }
 
   /**
@@ -178,6 +184,7 @@ public record VmTemplate(
     volumes = volumes == null ? List.of() : volumes;
     constraints = constraints == null ? List.of() : constraints;
     tolerations = tolerations == null ? List.of() : tolerations;
+    affinities = affinities == null ? List.of() : affinities;
     priority = priority == null ? dev.rota.core.model.Priority.DEFAULT : priority;
   }
 
@@ -213,6 +220,7 @@ public record VmTemplate(
     private Integer priority;
     private List<dev.rota.core.model.LabelConstraint> constraints;
     private List<dev.rota.agentapi.Toleration> tolerations;
+    private List<dev.rota.core.model.Affinity> affinities;
 
     private Builder(String runtime) {
       this.runtime = runtime;
@@ -338,6 +346,11 @@ public record VmTemplate(
       return this;
     }
 
+    public Builder affinities(List<dev.rota.core.model.Affinity> affinities) {
+      this.affinities = affinities;
+      return this;
+    }
+
     public VmTemplate build() {
       return new VmTemplate(
           runtime,
@@ -364,7 +377,8 @@ public record VmTemplate(
           migration,
           priority,
           constraints,
-          tolerations);
+          tolerations,
+          affinities);
     }
   }
 }

@@ -71,7 +71,8 @@ class PreReleaseSchemaTest {
                 "20 Vm priority",
                 "21 Cluster preemption",
                 "22 Vm constraints",
-                "23 Vm tolerations"))
+                "23 Vm tolerations",
+                "24 Vm affinities"))
         .toList();
   }
 

@@ -110,6 +110,10 @@ abstract class RepositoryContract {
                         List.of(
                             dev.rota.agentapi.Toleration.parse("dedicated=gpu:NoSchedule"),
                             dev.rota.agentapi.Toleration.parse("*")))
+                    .affinities(
+                        List.of(
+                            new dev.rota.core.model.Affinity(
+                                "kernel", "version", List.of(">= 6.1"), -40)))
                     .build(),
                 new VmState(
                     "running",

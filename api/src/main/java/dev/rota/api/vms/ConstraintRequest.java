@@ -19,14 +19,15 @@ import java.util.List;
 @com.fasterxml.jackson.annotation.JsonIgnoreProperties(ignoreUnknown = false)
 public record ConstraintRequest(
     @NotNull @Pattern(regexp = Limits.LABEL_KEY, message = Limits.LABEL_MESSAGE) String label,
-    @NotNull
-        @Pattern(
-            regexp = "^(=|!=|in|notIn|exists|notExists|regexp|version)$",
-            message =
-                "must be one of \"=\", \"!=\", \"in\", \"notIn\", \"exists\", \"notExists\","
-                    + " \"regexp\", \"version\"")
-        String operator,
+    @NotNull @Pattern(regexp = OPERATOR, message = OPERATORS) String operator,
     @Nullable @Size(max = 32) List<@NotNull @Size(max = 253) String> values) {
+
+  /** The operators a constraint, or an affinity, takes. */
+  static final String OPERATOR = "^(=|!=|in|notIn|exists|notExists|regexp|version)$";
+
+  static final String OPERATORS =
+      "must be one of \"=\", \"!=\", \"in\", \"notIn\", \"exists\", \"notExists\","
+          + " \"regexp\", \"version\"";
 
   /** A stored constraint as a VM's view shows it. */
   static ConstraintRequest of(dev.rota.core.model.LabelConstraint c) {

@@ -96,7 +96,8 @@ public record VmRequest(
             regexp = dev.rota.agentapi.WorkerPool.NAME,
             message = "must be a worker pool's name")
         String workerPool,
-    @Nullable @Size(max = 16) List<@NotNull @Valid TolerationRequest> tolerations) {
+    @Nullable @Size(max = 16) List<@NotNull @Valid TolerationRequest> tolerations,
+    @Nullable @Size(max = 16) List<@NotNull @Valid AffinityRequest> affinities) {
   /**
    * This request with {@code resources}: what it gives, over its instance size's (a 30-field record
    * is copied here, once).
@@ -133,7 +134,8 @@ public record VmRequest(
         priority,
         constraints,
         workerPool,
-        tolerations);
+        tolerations,
+        affinities);
   }
 
   /** A pool's name: a DNS label short enough for its replicas' ever-growing ordinals. */

@@ -295,23 +295,48 @@ public class VmService {
         .priority(request.priority())
         .constraints(constraints(request, field))
         .tolerations(tolerations(request, field))
+        .affinities(affinities(request, field))
         .build();
+  }
+
+  /** Its affinities for workers, each checked as the scheduler reads it. */
+  private static List<dev.rota.core.model.Affinity> affinities(VmRequest request, String field) {
+    return checkedEach(
+        request.affinities(),
+        field + "affinities",
+        AffinityRequest::affinity,
+        a -> a.problem().map(p -> Map.entry(p.part(), p.message())));
   }
 
   /** Its tolerations of workers' taints, each checked as the scheduler reads it. */
   private static List<dev.rota.agentapi.Toleration> tolerations(VmRequest request, String field) {
-    List<TolerationRequest> given =
-        request.tolerations() == null ? List.of() : request.tolerations();
-    List<dev.rota.agentapi.Toleration> all = new java.util.ArrayList<>();
-    for (int i = 0; i < given.size(); i++) {
-      dev.rota.agentapi.Toleration t = given.get(i).toleration();
-      String at = field + "tolerations[" + i + "].";
-      t.problem()
+    return checkedEach(
+        request.tolerations(),
+        field + "tolerations",
+        TolerationRequest::toleration,
+        t -> t.problem().map(p -> Map.entry(p.part(), p.message())));
+  }
+
+  /**
+   * Each of {@code given} (null: none) as the scheduler reads it; the first with a wrong part is a
+   * 400 naming that part ({@code tolerations[1].value}).
+   */
+  private static <R, T> List<T> checkedEach(
+      List<R> given,
+      String field,
+      java.util.function.Function<R, T> read,
+      java.util.function.Function<T, java.util.Optional<Map.Entry<String, String>>> problem) {
+    List<T> all = new java.util.ArrayList<>();
+    for (int i = 0; given != null && i < given.size(); i++) {
+      T item = read.apply(given.get(i));
+      String at = field + "[" + i + "].";
+      problem
+          .apply(item)
           .ifPresent(
               p -> {
-                throw Problems.badRequest(at + p.part(), p.message());
+                throw Problems.badRequest(at + p.getKey(), p.getValue());
               });
-      all.add(t);
+      all.add(item);
     }
     return all;
   }

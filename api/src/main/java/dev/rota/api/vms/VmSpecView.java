@@ -41,7 +41,8 @@ public record VmSpecView(
     int priority,
     List<ConstraintRequest> constraints,
     String workerPool,
-    List<TolerationRequest> tolerations) {
+    List<TolerationRequest> tolerations,
+    List<AffinityRequest> affinities) {
 
   /** A {@code qemu} VM's root disk as its spec gives it; null for the default, ephemeral one. */
   @JsonInclude(JsonInclude.Include.NON_NULL)
@@ -92,7 +93,8 @@ public record VmSpecView(
             .map(ConstraintRequest::of)
             .toList(),
         workerPool(spec),
-        spec.tolerations().stream().map(TolerationRequest::of).toList());
+        spec.tolerations().stream().map(TolerationRequest::of).toList(),
+        spec.affinities().stream().map(AffinityRequest::of).toList());
   }
 
   /**

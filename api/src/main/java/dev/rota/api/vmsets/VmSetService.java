@@ -31,7 +31,8 @@ import java.util.TreeSet;
 @Singleton
 public class VmSetService {
   private static final String SPREAD_MESSAGE =
-      "must be \"none\", \"distinct-workers\" or {\"label\": \"<worker label key>\"}";
+      "must be \"none\", \"distinct-workers\" or {\"label\": \"<worker label key>\"} (with"
+          + " \"targets\": {\"<value>\": <percent>} to share it unevenly)";
 
   private final VmSetRepository sets;
   private final VmRepository vms;
@@ -183,20 +184,53 @@ public class VmSetService {
           .orElseThrow(() -> Problems.badRequest("spread", SPREAD_MESSAGE + ", got \"" + s + "\""));
     }
     if (given instanceof Map<?, ?> m
-        && m.size() == 1
         && m.get("label") instanceof String key
-        && key.matches(dev.rota.api.Limits.LABEL_KEY)) {
-      return new Spread.ByLabel(key);
+        && key.matches(dev.rota.api.Limits.LABEL_KEY)
+        && (m.size() == 1 || m.size() == 2 && m.containsKey("targets"))) {
+      Spread.ByLabel spread = new Spread.ByLabel(key, targets(m.get("targets")));
+      String problem = spread.problem();
+      if (problem != null) {
+        throw Problems.badRequest("spread.targets", problem);
+      }
+      return spread;
     }
     throw Problems.badRequest("spread", SPREAD_MESSAGE);
+  }
+
+  /** A label spread's targets: percent by value of the label; none for an even spread. */
+  private static Map<String, Integer> targets(@Nullable Object given) {
+    if (given == null) {
+      return Map.of();
+    }
+    Map<String, Integer> targets = new java.util.TreeMap<>();
+    if (given instanceof Map<?, ?> m) {
+      for (Map.Entry<?, ?> e : m.entrySet()) {
+        if (!(e.getKey() instanceof String value)
+            || !value.matches(dev.rota.api.Limits.LABEL_VALUE)) {
+          throw Problems.badRequest(
+              "spread.targets", "are percentages by a value of the label: " + e.getKey());
+        }
+        if (!(e.getValue() instanceof Number n) || n.doubleValue() != Math.rint(n.doubleValue())) {
+          throw Problems.badRequest(
+              "spread.targets." + value, "must be a whole percent from 1 to 100");
+        }
+        targets.put(
+            value, (int) Math.max(Integer.MIN_VALUE, Math.min(Integer.MAX_VALUE, n.longValue())));
+      }
+      return targets;
+    }
+    throw Problems.badRequest("spread.targets", "must be an object of percentages by value");
   }
 
   /** The spread as the user wrote it. */
   static Object shown(String wire) {
     Spread spread = Spread.parse(wire).orElse(Spread.NONE);
-    return spread instanceof Spread.ByLabel byLabel
-        ? Map.of("label", byLabel.key())
-        : spread.wireName();
+    if (spread instanceof Spread.ByLabel byLabel) {
+      return byLabel.targets().isEmpty()
+          ? Map.of("label", byLabel.key())
+          : Map.of("label", byLabel.key(), "targets", byLabel.targets());
+    }
+    return spread.wireName();
   }
 
   /** What {@link #create} would do; nothing is written. */

@@ -1,17 +1,23 @@
 package dev.rota.core.model;
 
+import java.util.Collection;
+import java.util.Map;
 import java.util.Optional;
+import java.util.TreeMap;
 
 /**
  * How a VM set's replicas are spread over workers: not at all, never two on one worker (Nomad's
- * {@code distinct_hosts}), or evenly over the values of a worker label (Kubernetes' topology spread
- * with a skew of one). Stored and compared as its {@link #wireName()}.
+ * {@code distinct_hosts}), or over the values of a worker label, evenly (Kubernetes' topology
+ * spread with a skew of one) or by target percentages (Nomad's spread targets). Stored and compared
+ * as its {@link #wireName()}.
  */
 public sealed interface Spread {
   Spread NONE = new None();
   Spread DISTINCT_WORKERS = new DistinctWorkers();
 
-  /** {@code none}, {@code distinct-workers} or {@code label:<key>}. */
+  /**
+   * {@code none}, {@code distinct-workers}, {@code label:<key>} or {@code label:<key>;a=70,b=30}.
+   */
   String wireName();
 
   record None() implements Spread {
@@ -29,12 +35,72 @@ public sealed interface Spread {
   }
 
   /**
-   * Per value of {@code key} among the workers that may take the set, replica counts within one.
+   * Over the values of {@code key} among the workers that may take the set: evenly (replica counts
+   * within one), or by {@code targets}, a share in percent for some values (Nomad's spread
+   * targets), the rest of 100 shared evenly by the values not named. Each next replica goes to the
+   * value furthest below its share ({@link #deficit}): ten replicas over {@code a: 70, b: 30} are
+   * seven and three, over {@code a: 50} and two values more five, three and two.
+   *
+   * @param targets percent by value, summing to at most 100; empty for an even spread
    */
-  record ByLabel(String key) implements Spread {
+  record ByLabel(String key, Map<String, Integer> targets) implements Spread {
+    public ByLabel {
+      targets = targets == null ? Map.of() : Map.copyOf(new TreeMap<>(targets));
+    }
+
+    public ByLabel(String key) {
+      this(key, Map.of());
+    }
+
     @Override
     public String wireName() {
-      return "label:" + key;
+      if (targets.isEmpty()) {
+        return "label:" + key;
+      }
+      StringBuilder b = new StringBuilder("label:").append(key).append(';');
+      new TreeMap<>(targets).forEach((v, pct) -> b.append(v).append('=').append(pct).append(','));
+      return b.substring(0, b.length() - 1);
+    }
+
+    /**
+     * Each of {@code values}' weight: its target, or the share of what the targets leave that each
+     * value not named gets, scaled so that all are whole numbers; 1 each for an even spread.
+     */
+    public Map<String, Long> weights(Collection<String> values) {
+      Map<String, Long> weights = new TreeMap<>();
+      if (targets.isEmpty()) {
+        values.forEach(v -> weights.put(v, 1L));
+        return weights;
+      }
+      long unnamed = values.stream().filter(v -> !targets.containsKey(v)).distinct().count();
+      long left = 100L - targets.values().stream().mapToLong(Integer::longValue).sum();
+      for (String v : values) {
+        Integer pct = targets.get(v);
+        weights.put(v, pct == null ? left : pct * Math.max(1, unnamed));
+      }
+      return weights;
+    }
+
+    /**
+     * How far a value of {@code weight} holding {@code count} of {@code total} replicas is below
+     * its share, in {@code 1 / weightSum} replicas: its weight's part of the total less its count.
+     * The next replica goes to the value furthest below its share once it is counted ({@code total}
+     * one more); a replica moves from the value furthest above to the one furthest below while they
+     * are more than one replica apart.
+     */
+    public static long deficit(long count, long weight, long total, long weightSum) {
+      return weight * total - count * weightSum;
+    }
+
+    /** What is wrong with the targets, or null: a share out of 1 to 100, all at most 100. */
+    public String problem() {
+      for (Map.Entry<String, Integer> e : targets.entrySet()) {
+        if (e.getValue() == null || e.getValue() < 1 || e.getValue() > 100) {
+          return "a share is a whole percent from 1 to 100, not " + e.getValue();
+        }
+      }
+      int sum = targets.values().stream().mapToInt(Integer::intValue).sum();
+      return sum > 100 ? "the shares add up to " + sum + " percent, more than 100" : null;
     }
   }
 
@@ -50,7 +116,17 @@ public sealed interface Spread {
       return Optional.of(DISTINCT_WORKERS);
     }
     if (wire.startsWith("label:") && wire.length() > 6) {
-      return Optional.of(new ByLabel(wire.substring(6)));
+      String rest = wire.substring(6);
+      int semi = rest.indexOf(';');
+      if (semi < 0) {
+        return Optional.of(new ByLabel(rest));
+      }
+      Map<String, Integer> targets = new TreeMap<>();
+      for (String pair : rest.substring(semi + 1).split(",")) {
+        int eq = pair.indexOf('=');
+        targets.put(pair.substring(0, eq), Integer.parseInt(pair.substring(eq + 1)));
+      }
+      return Optional.of(new ByLabel(rest.substring(0, semi), targets));
     }
     return Optional.empty();
   }

@@ -13,7 +13,7 @@ import java.util.function.Predicate;
  *
  * @param <T> a worker during a placement run
  */
-final class FitTree<T> {
+final class FitTree<T> implements WorkerFit<T> {
   private final class Node {
     final T item;
     final int priority;
@@ -57,18 +57,21 @@ final class FitTree<T> {
     this.free = free;
   }
 
-  void add(T item) {
+  @Override
+  public void add(T item) {
     Node[] parts = split(root, item);
     root = merge(merge(parts[0], new Node(item, priorities.nextInt())), parts[1]);
   }
 
   /** Removes the item, which must still compare as it did when added. */
-  void remove(T item) {
+  @Override
+  public void remove(T item) {
     root = remove(root, item);
   }
 
   /** The first item in order whose free amounts cover {@code request}, or null. */
-  T firstFit(long[] request) {
+  @Override
+  public T firstFit(long[] request) {
     return firstFit(root, request, null);
   }
 
@@ -76,7 +79,8 @@ final class FitTree<T> {
    * The first item in order whose free amounts cover {@code request} and that {@code admits}, or
    * null: for what is decided per VM (a worker it avoids, where its set's replicas are).
    */
-  T firstFit(long[] request, Predicate<T> admits) {
+  @Override
+  public T firstFit(long[] request, Predicate<T> admits) {
     return firstFit(root, request, admits);
   }
 
@@ -94,7 +98,8 @@ final class FitTree<T> {
     return firstFit(n.right, request, admits);
   }
 
-  private static boolean covers(long[] available, long[] request) {
+  /** Whether {@code available} holds {@code request} of every resource. */
+  static boolean covers(long[] available, long[] request) {
     for (int r = 0; r < request.length; r++) {
       if (request[r] > available[r]) {
         return false;

@@ -25,6 +25,8 @@ import java.util.Map;
  * @param constraints rules on its worker's labels beyond the labels it asks for; empty for none
  * @param tolerations the workers' taints it may go past ({@link dev.rota.agentapi.Toleration});
  *     empty for none
+ * @param affinities the workers it prefers, or avoids, by their labels ({@link
+ *     dev.rota.core.model.Affinity}); empty for none
  */
 public record PendingVm(
     String name,
@@ -40,10 +42,12 @@ public record PendingVm(
     String diskOn,
     int priority,
     List<LabelConstraint> constraints,
-    java.util.List<dev.rota.agentapi.Toleration> tolerations) {
+    java.util.List<dev.rota.agentapi.Toleration> tolerations,
+    java.util.List<dev.rota.core.model.Affinity> affinities) {
   public PendingVm {
     constraints = constraints == null ? List.of() : constraints;
     tolerations = tolerations == null ? java.util.List.of() : tolerations;
+    affinities = affinities == null ? java.util.List.of() : affinities;
   }
 
   /**
@@ -70,6 +74,7 @@ public record PendingVm(
     private int priority = Priority.DEFAULT;
     private List<LabelConstraint> constraints = List.of();
     private java.util.List<dev.rota.agentapi.Toleration> tolerations = java.util.List.of();
+    private java.util.List<dev.rota.core.model.Affinity> affinities = java.util.List.of();
 
     private Builder(String name, long seq, String runtime, Map<String, Long> request) {
       this.name = name;
@@ -128,6 +133,11 @@ public record PendingVm(
       return this;
     }
 
+    public Builder affinities(java.util.List<dev.rota.core.model.Affinity> affinities) {
+      this.affinities = affinities;
+      return this;
+    }
+
     public PendingVm build() {
       return new PendingVm(
           name,
@@ -143,7 +153,8 @@ public record PendingVm(
           diskOn,
           priority,
           constraints,
-          tolerations);
+          tolerations,
+          affinities);
     }
   }
 
@@ -159,7 +170,8 @@ public record PendingVm(
         .diskOn(diskOn)
         .priority(priority)
         .constraints(constraints)
-        .tolerations(tolerations);
+        .tolerations(tolerations)
+        .affinities(affinities);
   }
 
   /** The order of the pending queue: the highest priority first, then the oldest. */

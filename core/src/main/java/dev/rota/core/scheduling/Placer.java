@@ -78,6 +78,10 @@ public final class Placer {
   /** A worker during one placement run, with what it holds so far. */
   private static final class Slot {
     final Candidate worker;
+
+    /** Its place among the run's slots, for what a class keeps of each worker in an array. */
+    final int index;
+
     final long[] capacity;
     final long[] allocated;
     final long[] free;
@@ -85,8 +89,9 @@ public final class Placer {
     double score;
     boolean pruned;
 
-    Slot(Candidate worker, long[] capacity, long[] allocated) {
+    Slot(Candidate worker, int index, long[] capacity, long[] allocated) {
       this.worker = worker;
+      this.index = index;
       this.capacity = capacity;
       this.allocated = allocated;
       this.free = new long[capacity.length];
@@ -115,23 +120,38 @@ public final class Placer {
     final List<Slot> members = new ArrayList<>();
 
     /** The members these VMs go to first. */
-    final FitTree<Slot> available;
+    final WorkerFit<Slot> available;
 
     /**
      * The members with a {@code PreferNoSchedule} taint these VMs do not tolerate, taken only when
      * none of {@link #available} has room; null when there are none.
      */
-    FitTree<Slot> reluctant;
+    WorkerFit<Slot> reluctant;
 
     final List<long[]> knownMisfits = new ArrayList<>();
 
+    /** The order of the class's workers: the profile's, or with the VMs' affinities added. */
+    final Comparator<Slot> order;
+
     ConstraintClass(WorkerClasses.WorkerClass workers, Comparator<Slot> order) {
       this.workers = workers;
-      this.available = new FitTree<>(order, s -> s.free);
+      this.order = order;
+      this.available = fit();
     }
 
-    /** Each tree of members, the preferred first. */
-    List<FitTree<Slot>> tiers() {
+    /**
+     * Workers in the class's order: a tree kept ordered as workers fill, or, for VMs with
+     * affinities (an order of their own, which every placement would otherwise have to keep),
+     * ranked when asked.
+     */
+    WorkerFit<Slot> fit() {
+      return workers.hasAffinities()
+          ? new ScanFit<>(order, s -> s.free)
+          : new FitTree<>(order, s -> s.free);
+    }
+
+    /** Each tier of members, the preferred first. */
+    List<WorkerFit<Slot>> tiers() {
       return reluctant == null ? List.of(available) : List.of(available, reluctant);
     }
 
@@ -211,7 +231,12 @@ public final class Placer {
     private final Map<WorkerClasses.Key, ConstraintClass> classes = new HashMap<>();
     private final Map<ReasonKey, String> reasons = new HashMap<>();
     private final Map<ReasonKey, Optional<String>> fitsNowhere = new HashMap<>();
+
+    /** Whether each kind of VM fits no worker at all, and else the workers that could take it. */
+    private final Map<WorkerClasses.Key, FitsNowhere.Judged> kinds = new HashMap<>();
+
     private final Comparator<Slot> order;
+    private final Ranker ranker;
     private final SpreadsReplicas spreads;
     private long[] smallestRequest;
 
@@ -228,7 +253,7 @@ public final class Placer {
       this.workers = workers;
       this.spreads = new SpreadsReplicas(holdings);
       this.pending = pending.stream().sorted(PendingVm.QUEUE_ORDER).toList();
-      Ranker ranker = Ranker.of(profile);
+      this.ranker = Ranker.of(profile);
       Comparator<Slot> byScore = (a, b) -> ranker.compare(a.score, b.score);
       this.order = byScore.thenComparing(s -> s.worker.name());
       workers.workers().forEach(w -> w.capacity().keySet().forEach(resources::add));
@@ -253,7 +278,10 @@ public final class Placer {
           name -> {
             Slot slot =
                 new Slot(
-                    w, resources.vector(w.capacity()), held.getOrDefault(name, resources.zero()));
+                    w,
+                    byName.size(),
+                    resources.vector(w.capacity()),
+                    held.getOrDefault(name, resources.zero()));
             pruneIfFull(slot);
             return slot;
           });
@@ -278,7 +306,7 @@ public final class Placer {
         long[] request = requests.get(i);
         ConstraintClass cls = classOf(vm);
         Predicate<Slot> admits = perVm(vm, cls);
-        FitTree<Slot> holders = cls.holders(vm.image(), order);
+        FitTree<Slot> holders = cls.holders(vm.image(), cls.order);
         Slot chosen = null;
         if (vm.failedOn() != null) {
           // A restart after a failure prefers any other worker, and takes that one only if none has
@@ -326,8 +354,15 @@ public final class Placer {
       for (PendingVm vm : unplaced) {
         Optional<String> nowhere =
             fitsNowhere.computeIfAbsent(
-                new ReasonKey(WorkerClasses.Key.of(vm), vm.request(), null, null),
-                k -> FitsNowhere.why(vm, workers.workers()));
+                new ReasonKey(WorkerClasses.Key.of(vm).feasibility(), vm.request(), null, null),
+                k -> {
+                  FitsNowhere.Judged kind =
+                      kinds.computeIfAbsent(
+                          k.cls(), c -> FitsNowhere.ofKind(vm, workers.workers()));
+                  return kind.why().isPresent()
+                      ? kind.why()
+                      : FitsNowhere.bySize(vm, kind.couldTake());
+                });
         waiting.add(
             nowhere
                 .map(why -> new PlacementPlan.Unplaced(vm.name(), why, true))
@@ -353,7 +388,7 @@ public final class Placer {
 
     /** The first worker with room that {@code admits} (null: any), the preferred ones first. */
     private static Slot anyFit(ConstraintClass cls, long[] request, Predicate<Slot> admits) {
-      for (FitTree<Slot> tier : cls.tiers()) {
+      for (WorkerFit<Slot> tier : cls.tiers()) {
         Slot s = admits == null ? tier.firstFit(request) : tier.firstFit(request, admits);
         if (s != null) {
           return s;
@@ -464,31 +499,55 @@ public final class Placer {
       return classes.computeIfAbsent(
           WorkerClasses.Key.of(vm),
           k -> {
-            ConstraintClass cls = new ConstraintClass(workers.of(vm), order);
+            WorkerClasses.WorkerClass admitted = workers.of(vm);
+            ConstraintClass cls =
+                new ConstraintClass(
+                    admitted, admitted.hasAffinities() ? withAffinities(admitted) : order);
             for (Candidate w : cls.candidates()) {
               Slot s = slotOf(w);
               cls.members.add(s);
-              FitTree<Slot> tier = cls.available;
+              WorkerFit<Slot> tier = cls.available;
               if (cls.workers.reluctant(w.name())) {
                 if (cls.reluctant == null) {
-                  cls.reluctant = new FitTree<>(order, slot -> slot.free);
+                  cls.reluctant = cls.fit();
                 }
                 tier = cls.reluctant;
               }
-              s.memberOf.add(tier);
-              if (!s.pruned) {
-                tier.add(s);
+              if (tier instanceof FitTree<Slot> tree) {
+                s.memberOf.add(tree);
+                if (!s.pruned) {
+                  tree.add(s);
+                }
+              } else {
+                tier.add(s); // a scan reads what is free when asked: nothing to keep up
               }
             }
             return cls;
           });
     }
 
+    /**
+     * The class's workers by the profile's score of each plus the VMs' affinity for it, the highest
+     * first, ties to the name.
+     */
+    private Comparator<Slot> withAffinities(WorkerClasses.WorkerClass admitted) {
+      int count = resources.size();
+      // Each member's affinity by its slot's index: the tree compares often, and an array is cheap.
+      double[] affinity = new double[workers.workers().size()];
+      for (Candidate w : admitted.members()) {
+        affinity[slotOf(w).index] = admitted.affinity(w.name());
+      }
+      Comparator<Slot> byScore =
+          Comparator.comparingDouble(
+              (Slot s) -> -(ranker.score(s.score, count) + affinity[s.index]));
+      return byScore.thenComparing(s -> s.worker.name());
+    }
+
     /** Why a VM still waits, naming what is missing; the same for VMs alike. */
     private String reason(PendingVm vm) {
       return reasons.computeIfAbsent(
           new ReasonKey(
-              WorkerClasses.Key.of(vm),
+              WorkerClasses.Key.of(vm).feasibility(),
               vm.request(),
               vm.avoid(),
               vm.spreads() ? vm.set() : null,

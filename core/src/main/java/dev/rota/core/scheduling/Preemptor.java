@@ -177,7 +177,9 @@ public final class Preemptor {
     private boolean knownNotToMakeRoom(PendingVm vm) {
       for (PendingVm failed : noRoom) {
         if (failed.priority() >= vm.priority()
-            && WorkerClasses.Key.of(failed).equals(WorkerClasses.Key.of(vm))
+            && WorkerClasses.Key.of(failed)
+                .feasibility()
+                .equals(WorkerClasses.Key.of(vm).feasibility())
             && java.util.Objects.equals(failed.diskOn(), vm.diskOn())
             && java.util.Objects.equals(failed.avoid(), vm.avoid())
             && failed.set() == null

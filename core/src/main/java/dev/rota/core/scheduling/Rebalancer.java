@@ -221,7 +221,7 @@ public final class Rebalancer {
         if (e.getValue() instanceof Spread.DistinctWorkers) {
           mendDistinct(e.getKey());
         } else if (e.getValue() instanceof Spread.ByLabel byLabel) {
-          mendLabelSpread(e.getKey(), byLabel.key());
+          mendLabelSpread(e.getKey(), byLabel);
         }
       }
       if (profile == SchedulerProfile.DISTRIBUTE_LOAD) {
@@ -257,23 +257,40 @@ public final class Rebalancer {
       }
     }
 
-    private void mendLabelSpread(String set, String key) {
+    /**
+     * Moves replicas of {@code set} from the value of the spread's label furthest above its share
+     * to the one furthest below, while they are more than one replica apart ({@link
+     * Spread.ByLabel#deficit}): for an even spread, while two values' counts differ by two or more.
+     */
+    private void mendLabelSpread(String set, Spread.ByLabel spread) {
+      String key = spread.key();
       while (mayMove(set)) {
         Map<String, Integer> perValue = perValue(set, key, classOfSet.get(set));
         if (perValue.size() < 2) {
           return;
         }
+        Map<String, Long> weights = spread.weights(perValue.keySet());
+        long weightSum = weights.values().stream().mapToLong(Long::longValue).sum();
+        long total = perValue.values().stream().mapToLong(Integer::longValue).sum();
         String most = null;
         String fewest = null;
+        long mostDeficit = 0;
+        long fewestDeficit = 0;
         for (Map.Entry<String, Integer> e : perValue.entrySet()) {
-          if (most == null || e.getValue() > perValue.get(most)) {
+          long deficit =
+              Spread.ByLabel.deficit(e.getValue(), weights.get(e.getKey()), total, weightSum);
+          if (e.getValue() > 0 && (most == null || deficit < mostDeficit)) {
             most = e.getKey();
+            mostDeficit = deficit;
           }
-          if (fewest == null || e.getValue() < perValue.get(fewest)) {
+          if (weights.get(e.getKey()) > 0 && (fewest == null || deficit > fewestDeficit)) {
             fewest = e.getKey();
+            fewestDeficit = deficit;
           }
         }
-        if (perValue.get(most) - perValue.get(fewest) <= 1
+        if (most == null
+            || fewest == null
+            || fewestDeficit - mostDeficit <= weightSum
             || !mendOne(set, key, most, fewest, perValue)) {
           return;
         }
@@ -322,18 +339,6 @@ public final class Rebalancer {
         }
       }
       return counts;
-    }
-
-    /** Replicas of {@code set} on the workers labelled {@code key=value} that its VMs may go to. */
-    private int onValue(String set, String key, String value, WorkerClasses.WorkerClass cls) {
-      int n = 0;
-      for (Map.Entry<String, Integer> e : perSet.getOrDefault(set, Map.of()).entrySet()) {
-        if (cls.admits(e.getKey())
-            && value.equals(nodes.get(e.getKey()).worker.labels().get(key))) {
-          n += e.getValue();
-        }
-      }
-      return n;
     }
 
     // ---- pass 2: load ----
@@ -473,7 +478,8 @@ public final class Rebalancer {
 
     /**
      * Whether the set's spread allows the move: {@code distinct-workers}, if the target holds none
-     * of it; a label spread, within one value or towards a value holding fewer.
+     * of it; a label spread, within one value, or towards a value at least one replica further
+     * below its share than the one it leaves (for an even spread, one holding fewer).
      */
     private boolean spreadAllows(Replica r, Node from, Node to) {
       Spread spread = r.vm().spread();
@@ -486,8 +492,20 @@ public final class Rebalancer {
         if (there == null || there.equals(here)) {
           return there != null;
         }
-        return onValue(r.set(), byLabel.key(), there, r.cls())
-            < onValue(r.set(), byLabel.key(), here, r.cls());
+        Map<String, Integer> perValue = perValue(r.set(), byLabel.key(), r.cls());
+        Map<String, Long> weights = byLabel.weights(perValue.keySet());
+        long weightSum = weights.values().stream().mapToLong(Long::longValue).sum();
+        long total = perValue.values().stream().mapToLong(Integer::longValue).sum();
+        long toWeight = weights.getOrDefault(there, 0L);
+        // Allowed while it leaves the two values no more than one replica the other way apart.
+        return toWeight > 0
+            && Spread.ByLabel.deficit(perValue.getOrDefault(there, 0), toWeight, total, weightSum)
+                    - Spread.ByLabel.deficit(
+                        perValue.getOrDefault(here, 0),
+                        weights.getOrDefault(here, 0L),
+                        total,
+                        weightSum)
+                >= weightSum;
       }
       return true;
     }

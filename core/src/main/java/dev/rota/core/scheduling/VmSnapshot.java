@@ -41,6 +41,8 @@ import java.util.Map;
  * @param constraints rules on its worker's labels beyond the labels it asks for; empty for none
  * @param tolerations the workers' taints it may go past ({@link dev.rota.agentapi.Toleration});
  *     empty for none
+ * @param affinities the workers it prefers, or avoids, by their labels ({@link
+ *     dev.rota.core.model.Affinity}); empty for none
  */
 public record VmSnapshot(
     String name,
@@ -67,11 +69,13 @@ public record VmSnapshot(
     int priority,
     boolean evicted,
     java.util.List<dev.rota.core.model.LabelConstraint> constraints,
-    java.util.List<dev.rota.agentapi.Toleration> tolerations) {
+    java.util.List<dev.rota.agentapi.Toleration> tolerations,
+    java.util.List<dev.rota.core.model.Affinity> affinities) {
   public VmSnapshot {
     taskName = taskName == null ? name : taskName;
     constraints = constraints == null ? java.util.List.of() : constraints;
     tolerations = tolerations == null ? java.util.List.of() : tolerations;
+    affinities = affinities == null ? java.util.List.of() : affinities;
   }
 
   /**
@@ -110,6 +114,7 @@ public record VmSnapshot(
     private boolean evicted;
     private java.util.List<dev.rota.core.model.LabelConstraint> constraints = java.util.List.of();
     private java.util.List<dev.rota.agentapi.Toleration> tolerations = java.util.List.of();
+    private java.util.List<dev.rota.core.model.Affinity> affinities = java.util.List.of();
 
     private Builder(String name, long seq, String runtime, Map<String, Long> request) {
       this.name = name;
@@ -223,6 +228,11 @@ public record VmSnapshot(
       return this;
     }
 
+    public Builder affinities(java.util.List<dev.rota.core.model.Affinity> affinities) {
+      this.affinities = affinities;
+      return this;
+    }
+
     public VmSnapshot build() {
       return new VmSnapshot(
           name,
@@ -249,7 +259,8 @@ public record VmSnapshot(
           priority,
           evicted,
           constraints,
-          tolerations);
+          tolerations,
+          affinities);
     }
   }
 
@@ -306,6 +317,7 @@ public record VmSnapshot(
         .priority(priority)
         .constraints(constraints)
         .tolerations(tolerations)
+        .affinities(affinities)
         .build();
   }
 

@@ -320,6 +320,28 @@ class RebalancerTest {
   }
 
   @Test
+  void aLabelSpreadWithTargetsIsMendedToItsShares() {
+    Cluster c = new Cluster();
+    c.workers.add(worker("a1", Map.of("zone", "a")));
+    c.workers.add(worker("b1", Map.of("zone", "b")));
+    Spread shares = new Spread.ByLabel("zone", Map.of("a", 70, "b", 30));
+    for (int i = 0; i < 10; i++) {
+      c.run(replica("web", i, shares, SMALL), i % 2 == 0 ? "a1" : "b1");
+    }
+    c.sets.put("web", new SetSnapshot("web", 10, 10));
+
+    c.settle(SchedulerProfile.OPTIMIZE_UTILIZATION);
+
+    assertEquals(2, c.moves, "5/5 to 7/3");
+    assertEquals(7, c.runsOn.values().stream().filter("a1"::equals).count());
+    // Balancing load under distribute-load moves nothing back against the shares.
+    c.terms = 0;
+    c.moves = 0;
+    c.settle(SchedulerProfile.DISTRIBUTE_LOAD);
+    assertEquals(7, c.runsOn.values().stream().filter("a1"::equals).count());
+  }
+
+  @Test
   void balancingLoadKeepsSpreads() {
     Cluster c = new Cluster().workers("w", 0, 2);
     for (int i = 0; i < 2; i++) {

@@ -67,6 +67,57 @@ class SpreadPlacementTest {
         plan.pending().get(0).reason());
   }
 
+  /** Ten replicas over zones a, b and c, by targets: how many each zone gets, as a table. */
+  @org.junit.jupiter.params.ParameterizedTest(name = "{0}: {1}")
+  @org.junit.jupiter.params.provider.CsvSource(
+      delimiter = '|',
+      value = {
+        "-              | a=4 b=3 c=3",
+        "a=70;b=30      | a=7 b=3",
+        "a=50           | a=5 b=3 c=2",
+        "a=20;b=20;c=60 | a=2 b=2 c=6",
+        "a=100          | a=10",
+        "d=100          | ",
+      })
+  void aLabelSpreadWithTargetsSharesTheReplicasByThem(String targets, String expected) {
+    Map<String, Integer> shares = new TreeMap<>();
+    if (!targets.equals("-")) {
+      for (String pair : targets.split(";")) {
+        String[] kv = pair.split("=");
+        shares.put(kv[0], Integer.parseInt(kv[1]));
+      }
+    }
+    Spread spread = new Spread.ByLabel("zone", shares);
+    List<Candidate> workers =
+        List.of(inZone("a1", 64, "a"), inZone("b1", 64, "b"), inZone("c1", 64, "c"));
+    for (SchedulerProfile profile : SchedulerProfile.values()) {
+      PlacementPlan plan = Placer.place(workers, List.of(), replicas("web", 10, spread), profile);
+      Map<String, Integer> perZone = new TreeMap<>();
+      plan.placed().forEach(p -> perZone.merge(p.worker().substring(0, 1), 1, Integer::sum));
+      List<String> written = new ArrayList<>();
+      perZone.forEach((zone, n) -> written.add(zone + "=" + n));
+      assertEquals(expected == null ? "" : expected, String.join(" ", written), profile.toString());
+      if (expected == null) {
+        assertEquals(
+            "spread over label zone by targets {d=100}: no worker it could go to carries a value"
+                + " with a share",
+            plan.pending().get(0).reason());
+      }
+    }
+  }
+
+  @Test
+  void aTargetSpreadGoesOnFromWhereItsReplicasAre() {
+    Spread spread = new Spread.ByLabel("zone", Map.of("a", 70, "b", 30));
+    List<Candidate> workers = List.of(inZone("a1", 64, "a"), inZone("b1", 64, "b"));
+    // Three already run in b, none in a: the next four all go to a (3 of 7 in b is still more
+    // than its share of the next), then they alternate as the shares say.
+    List<Holding> held = List.of(held("b1", "web"), held("b1", "web"), held("b1", "web"));
+    PlacementPlan plan =
+        Placer.place(workers, held, replicas("web", 4, spread), SchedulerProfile.DISTRIBUTE_LOAD);
+    assertEquals(Map.of("a1", 4), perWorker(plan));
+  }
+
   @Test
   void withoutASpreadPackingPutsEveryReplicaOnOneWorker() {
     List<Candidate> workers = List.of(ready("w1", 8), ready("w2", 8), ready("w3", 8));

@@ -103,6 +103,7 @@ final class Snapshots {
         .evicted(v.evicted())
         .constraints(v.constraints())
         .tolerations(v.tolerations())
+        .affinities(v.affinities())
         .build();
   }
 

@@ -6,4 +6,9 @@ public final class EmptiestFirst implements Ranker {
   public int compare(double a, double b) {
     return Double.compare(a, b);
   }
+
+  @Override
+  public double score(double fullness, int resources) {
+    return resources == 0 ? 1 : 1 - fullness / resources;
+  }
 }

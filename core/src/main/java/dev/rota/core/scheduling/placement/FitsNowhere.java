@@ -21,15 +21,22 @@ public final class FitsNowhere {
 
   private FitsNowhere() {}
 
-  /** Why {@code vm} fits no worker of {@code workers}; empty when some worker could take it. */
-  public static Optional<String> why(PendingVm vm, List<Candidate> workers) {
+  /**
+   * What is decided for every VM of a kind, whatever it asks for: why none of the workers could
+   * ever take it, or the workers that could, room aside ({@link #bySize} then judges each size).
+   */
+  public record Judged(Optional<String> why, List<Candidate> couldTake) {}
+
+  /** {@link Judged} for VMs like {@code vm}: worked out once per kind. */
+  public static Judged ofKind(PendingVm vm, List<Candidate> workers) {
     if (workers.isEmpty()) {
-      return Optional.empty(); // a cluster starting: its workers have yet to register
+      // A cluster starting: its workers have yet to register.
+      return new Judged(Optional.empty(), List.of());
     }
     List<Candidate> offering =
         workers.stream().filter(w -> w.runtimes().contains(vm.runtime())).toList();
     if (offering.isEmpty()) {
-      return Optional.of(PREFIX + "none offers runtime " + vm.runtime());
+      return none(PREFIX + "none offers runtime " + vm.runtime());
     }
     List<Candidate> labelled =
         offering.stream()
@@ -42,18 +49,15 @@ public final class FitsNowhere {
       for (Map.Entry<String, String> label : new TreeMap<>(vm.labels()).entrySet()) {
         if (offering.stream()
             .noneMatch(w -> label.getValue().equals(w.labels().get(label.getKey())))) {
-          return Optional.of(PREFIX + "none has label " + label.getKey() + "=" + label.getValue());
+          return none(PREFIX + "none has label " + label.getKey() + "=" + label.getValue());
         }
       }
-      return Optional.of(PREFIX + "none has all of the labels " + Shortfall.pairs(vm.labels()));
+      return none(PREFIX + "none has all of the labels " + Shortfall.pairs(vm.labels()));
     }
+    List<java.util.function.Predicate<Map<String, String>>> rules =
+        vm.constraints().stream().map(dev.rota.core.model.LabelConstraint::compiled).toList();
     List<Candidate> meeting =
-        labelled.stream()
-            .filter(
-                w ->
-                    dev.rota.core.model.LabelConstraint.unmet(vm.constraints(), w.labels())
-                        .isEmpty())
-            .toList();
+        labelled.stream().filter(w -> rules.stream().allMatch(r -> r.test(w.labels()))).toList();
     if (meeting.isEmpty()) {
       FeasibilityCheck.Tally tally = new FeasibilityCheck.Tally();
       labelled.forEach(
@@ -62,7 +66,7 @@ public final class FitsNowhere {
             dev.rota.core.model.LabelConstraint.unmet(vm.constraints(), w.labels())
                 .forEach(c -> tally.count(c.toString()));
           });
-      return Optional.of(PREFIX + "none meets " + MeetsConstraints.unmet(vm, tally));
+      return none(PREFIX + "none meets " + MeetsConstraints.unmet(vm, tally));
     }
     List<Candidate> tolerated =
         meeting.stream()
@@ -79,13 +83,28 @@ public final class FitsNowhere {
             tally.reached();
             new ToleratesTaints().admits(w, vm, tally);
           });
-      return Optional.of(
+      return none(
           PREFIX
               + "every one that could take it has a taint it does not tolerate: "
               + ToleratesTaints.worst(tally));
     }
+    return new Judged(Optional.empty(), tolerated);
+  }
+
+  private static Judged none(String why) {
+    return new Judged(Optional.of(why), List.of());
+  }
+
+  /**
+   * Why {@code vm} is too big for every one of {@code couldTake} ({@link Judged#couldTake}); empty
+   * when one is big enough, or there are none yet.
+   */
+  public static Optional<String> bySize(PendingVm vm, List<Candidate> couldTake) {
+    if (couldTake.isEmpty()) {
+      return Optional.empty();
+    }
     boolean someFit =
-        tolerated.stream()
+        couldTake.stream()
             .anyMatch(
                 w ->
                     vm.request().entrySet().stream()
@@ -97,7 +116,7 @@ public final class FitsNowhere {
         Shortfall.of(
             vm.request(),
             resource ->
-                tolerated.stream()
+                couldTake.stream()
                     .mapToLong(w -> w.capacity().getOrDefault(resource, 0L))
                     .max()
                     .orElse(0),

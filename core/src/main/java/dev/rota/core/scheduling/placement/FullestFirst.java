@@ -6,4 +6,9 @@ public final class FullestFirst implements Ranker {
   public int compare(double a, double b) {
     return Double.compare(b, a);
   }
+
+  @Override
+  public double score(double fullness, int resources) {
+    return resources == 0 ? 0 : fullness / resources;
+  }
 }

@@ -14,6 +14,13 @@ public interface Ranker {
    */
   int compare(double a, double b);
 
+  /**
+   * How much the profile wants a worker of {@code fullness} over {@code resources} resources, from
+   * 0 to 1: what a VM's affinities ({@link dev.rota.core.model.Affinity}) are added to, as Nomad
+   * adds its scores, when they rank the workers with the profile.
+   */
+  double score(double fullness, int resources);
+
   /** One ranker per profile: adding a profile is one class and one line here. */
   Map<SchedulerProfile, Ranker> BY_PROFILE =
       Map.of(

@@ -15,7 +15,8 @@ import java.util.function.Predicate;
  * Where a set's replicas already are decides where its next one may go: {@code distinct-workers}
  * never puts two on one worker (Nomad's {@code distinct_hosts}); a label spread sends it to a value
  * of the label with the fewest replicas, so that the per-value counts stay within one of each other
- * (Kubernetes' topology spread, {@code maxSkew: 1}, {@code DoNotSchedule}). The values counted are
+ * (Kubernetes' topology spread, {@code maxSkew: 1}, {@code DoNotSchedule}), or with target shares,
+ * to the value whose share is furthest from met ({@link Spread.ByLabel}). The values counted are
  * those of the workers the replica could go to otherwise (ready, unpaused, its runtime and labels),
  * room or not. Decided per replica, and counted as replicas are placed during one run.
  */
@@ -53,7 +54,7 @@ public final class SpreadsReplicas {
       return null;
     }
     if (vm.spread() instanceof Spread.ByLabel byLabel) {
-      TreeSet<String> fewest = fewestValues(vm.set(), byLabel.key(), feasible);
+      TreeSet<String> fewest = nextValues(vm.set(), byLabel, feasible);
       Map<String, String> valueOf = new HashMap<>();
       for (Candidate w : feasible) {
         String value = w.labels().get(byLabel.key());
@@ -67,19 +68,31 @@ public final class SpreadsReplicas {
   }
 
   /**
-   * The values of {@code key} among {@code feasible} that hold the fewest replicas of {@code set}.
+   * The values of the spread's label among {@code feasible} furthest below their share of the
+   * replicas of {@code set} with the next counted: those with the fewest, for an even spread.
    */
-  private TreeSet<String> fewestValues(String set, String key, List<Candidate> feasible) {
-    Map<String, Integer> perValue = perValue(set, key, feasible);
-    int fewest = perValue.values().stream().mapToInt(Integer::intValue).min().orElse(0);
-    TreeSet<String> values = new TreeSet<>();
-    perValue.forEach(
-        (value, n) -> {
-          if (n == fewest) {
-            values.add(value);
-          }
-        });
-    return values;
+  private TreeSet<String> nextValues(String set, Spread.ByLabel spread, List<Candidate> feasible) {
+    Map<String, Integer> perValue = perValue(set, spread.key(), feasible);
+    Map<String, Long> weights = spread.weights(perValue.keySet());
+    long weightSum = weights.values().stream().mapToLong(Long::longValue).sum();
+    long next = perValue.values().stream().mapToLong(Integer::longValue).sum() + 1;
+    TreeSet<String> best = new TreeSet<>();
+    long most = Long.MIN_VALUE;
+    for (Map.Entry<String, Integer> e : perValue.entrySet()) {
+      long weight = weights.get(e.getKey());
+      if (weight <= 0) {
+        continue;
+      }
+      long deficit = Spread.ByLabel.deficit(e.getValue(), weight, next, weightSum);
+      if (deficit > most) {
+        best.clear();
+        most = deficit;
+      }
+      if (deficit == most) {
+        best.add(e.getKey());
+      }
+    }
+    return best;
   }
 
   private Map<String, Integer> perValue(String set, String key, List<Candidate> feasible) {
@@ -104,9 +117,15 @@ public final class SpreadsReplicas {
             + byLabel.key()
             + ": no worker it could go to carries that label";
       }
-      TreeSet<String> fewest = fewestValues(vm.set(), byLabel.key(), feasible);
-      return "spread over label "
-          + byLabel.key()
+      TreeSet<String> fewest = nextValues(vm.set(), byLabel, feasible);
+      String over =
+          "spread over label "
+              + byLabel.key()
+              + (byLabel.targets().isEmpty() ? "" : " by targets " + byLabel.targets());
+      if (fewest.isEmpty()) {
+        return over + ": no worker it could go to carries a value with a share";
+      }
+      return over
           + ": replicas of set "
           + vm.set()
           + " per value "

@@ -17,8 +17,8 @@ import java.util.Set;
  * The workers each kind of VM may go to as far as the feasibility checks ({@link
  * PlacementStack#CHECKS}) go, decided once per kind in a term and shared by placement, preemption
  * and rebalancing, with what each check saw (to say why a VM waits). VMs are of one kind when they
- * ask for the same runtime, labels and constraints, and tolerate the same taints; a term's VMs fall
- * into few kinds, its workers are many.
+ * ask for the same runtime, labels and constraints, tolerate the same taints and have the same
+ * affinities; a term's VMs fall into few kinds, its workers are many.
  */
 public final class WorkerClasses {
   private final List<Candidate> workers;
@@ -48,16 +48,22 @@ public final class WorkerClasses {
     }
     List<Candidate> members = new ArrayList<>();
     Set<String> reluctant = new HashSet<>();
+    Map<String, Double> affinity = new HashMap<>();
+    java.util.function.ToDoubleFunction<Map<String, String>> scorer =
+        dev.rota.core.model.Affinity.scorer(vm.affinities());
     for (Candidate w : workers) {
       if (admits(checks, tallies, w)) {
         members.add(w);
+        if (!vm.affinities().isEmpty()) {
+          affinity.put(w.name(), scorer.applyAsDouble(w.labels()));
+        }
         if (!Toleration.untolerated(vm.tolerations(), w.labels(), Taint.PREFER_NO_SCHEDULE)
             .isEmpty()) {
           reluctant.add(w.name());
         }
       }
     }
-    return new WorkerClass(members, reluctant, tallies);
+    return new WorkerClass(members, reluctant, affinity, tallies);
   }
 
   /** Whether every check admits {@code w}; each notes what it saw. */
@@ -79,9 +85,18 @@ public final class WorkerClasses {
       String runtime,
       Map<String, String> labels,
       List<LabelConstraint> constraints,
-      List<Toleration> tolerations) {
+      List<Toleration> tolerations,
+      List<dev.rota.core.model.Affinity> affinities) {
     public static Key of(PendingVm vm) {
-      return new Key(vm.runtime(), vm.labels(), vm.constraints(), vm.tolerations());
+      return new Key(
+          vm.runtime(), vm.labels(), vm.constraints(), vm.tolerations(), vm.affinities());
+    }
+
+    /** The same without affinities: VMs alike in where they may go, whatever they prefer. */
+    public Key feasibility() {
+      return affinities.isEmpty()
+          ? this
+          : new Key(runtime, labels, constraints, tolerations, List.of());
     }
   }
 
@@ -90,12 +105,17 @@ public final class WorkerClasses {
     private final List<Candidate> members;
     private final Set<String> names = new HashSet<>();
     private final Set<String> reluctant;
+    private final Map<String, Double> affinity;
     private final List<FeasibilityCheck.Tally> tallies;
 
     WorkerClass(
-        List<Candidate> members, Set<String> reluctant, List<FeasibilityCheck.Tally> tallies) {
+        List<Candidate> members,
+        Set<String> reluctant,
+        Map<String, Double> affinity,
+        List<FeasibilityCheck.Tally> tallies) {
       this.members = List.copyOf(members);
       this.reluctant = reluctant;
+      this.affinity = affinity;
       this.tallies = List.copyOf(tallies);
       members.forEach(w -> names.add(w.name()));
     }
@@ -116,6 +136,19 @@ public final class WorkerClasses {
     /** Whether the worker named {@code worker} is one. */
     public boolean admits(String worker) {
       return names.contains(worker);
+    }
+
+    /** Whether these VMs have affinities: then their workers are ranked by them too. */
+    public boolean hasAffinities() {
+      return !affinity.isEmpty();
+    }
+
+    /**
+     * How much these VMs want the member named {@code worker} by their affinities, from -1 to 1 (0
+     * for VMs without any).
+     */
+    public double affinity(String worker) {
+      return affinity.getOrDefault(worker, 0.0);
     }
 
     /** What each check saw, in {@link PlacementStack#CHECKS}'s order. */
