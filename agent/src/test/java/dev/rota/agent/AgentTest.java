@@ -566,7 +566,7 @@ class AgentTest {
     send(
         "PUT",
         "/v1/tasks/o.0",
-        spec("o", "process", "sh", "-c", "printf 'a\\nb\\nc\\n'; sleep 305"));
+        spec("o", "process", "sh", "-c", "printf 'a\\nb\\nc\\n'; sleep 318"));
     eventually("written", () -> logs("o.0", "").equals("a\nb\nc\n"));
     HttpResponse<String> all = send("GET", "/v1/tasks/o.0/logs", null);
     assertEquals("6", all.headers().firstValue("Rota-Log-Next").orElse(null));
@@ -581,6 +581,7 @@ class AgentTest {
     assertEquals(400, send("GET", "/v1/tasks/o.0/logs?from=x", null).statusCode());
     assertEquals(400, send("GET", "/v1/tasks/o.0/logs?stream=stdin", null).statusCode());
     send("DELETE", "/v1/tasks/o.0", null);
+    eventually("its processes end", () -> processes("sleep 318").isEmpty());
   }
 
   private boolean ended(String id) {
@@ -771,7 +772,7 @@ class AgentTest {
     start();
     send("PUT", "/v1/tasks/e.0", spec("e", "process", "sleep", "305"));
     // Its process starts once the task is taken, not necessarily before the answer.
-    eventually("its process runs", () -> !processes("sleep 305").isEmpty());
+    eventually("its process runs", () -> processes("sleep 305").size() == 1);
     long pid = processes("sleep 305").get(0).pid();
     agent.close();
 
