@@ -1,7 +1,6 @@
 package dev.rota.agentapi;
 
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -66,12 +65,11 @@ public record Toleration(String key, String operator, String value, String effec
   }
 
   /**
-   * The taints of a worker with {@code labels} of effect {@code effect} that none of {@code
-   * tolerations} tolerates.
+   * Of a worker's {@code taints} ({@link Taint#of} its labels), those of effect {@code effect} that
+   * none of {@code tolerations} tolerates.
    */
   public static List<Taint> untolerated(
-      List<Toleration> tolerations, Map<String, String> labels, String effect) {
-    List<Taint> taints = Taint.of(labels);
+      List<Toleration> tolerations, List<Taint> taints, String effect) {
     if (taints.isEmpty()) {
       return taints;
     }

@@ -2,6 +2,7 @@ package dev.rota.api.vms;
 
 import dev.rota.api.Limits;
 import dev.rota.core.model.Affinity;
+import dev.rota.core.model.LabelConstraint;
 import io.micronaut.core.annotation.Nullable;
 import io.micronaut.serde.annotation.Serdeable;
 import jakarta.validation.constraints.Max;
@@ -34,6 +35,7 @@ public record AffinityRequest(
 
   /** A stored affinity as a VM's view shows it. */
   static AffinityRequest of(Affinity a) {
-    return new AffinityRequest(a.label(), a.operator(), a.values(), a.weight());
+    LabelConstraint rule = a.rule();
+    return new AffinityRequest(rule.label(), rule.operator(), rule.values(), a.weight());
   }
 }

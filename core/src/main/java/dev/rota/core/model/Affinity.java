@@ -13,18 +13,14 @@ import java.util.function.Predicate;
  * profile's own score of the worker (0 to 1), so that a worker it prefers wins over one the profile
  * prefers but for the fullest against the emptiest.
  */
-public record Affinity(String label, String operator, List<String> values, int weight) {
+public record Affinity(LabelConstraint rule, int weight) {
   public static final int MIN_WEIGHT = -100;
 
   public static final int MAX_WEIGHT = 100;
 
-  public Affinity {
-    values = values == null ? List.of() : List.copyOf(values);
-  }
-
-  /** The rule a worker's labels meet or not. */
-  public LabelConstraint rule() {
-    return new LabelConstraint(label, operator, values);
+  /** Preferring (or avoiding) workers whose label {@code label} meets {@code operator values}. */
+  public Affinity(String label, String operator, List<String> values, int weight) {
+    this(new LabelConstraint(label, operator, values), weight);
   }
 
   /** What is wrong with it, naming the part ({@code operator}, {@code values}, {@code weight}). */

@@ -1,6 +1,5 @@
 package dev.rota.core.model;
 
-import java.util.Collection;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
@@ -38,8 +37,8 @@ public sealed interface Spread {
    * Over the values of {@code key} among the workers that may take the set: evenly (replica counts
    * within one), or by {@code targets}, a share in percent for some values (Nomad's spread
    * targets), the rest of 100 shared evenly by the values not named. Each next replica goes to the
-   * value furthest below its share ({@link #deficit}): ten replicas over {@code a: 70, b: 30} are
-   * seven and three, over {@code a: 50} and two values more five, three and two.
+   * value furthest below its share ({@link SpreadShares}): ten replicas over {@code a: 70, b: 30}
+   * are seven and three, over {@code a: 50} and two values more five, three and two.
    *
    * @param targets percent by value, summing to at most 100; empty for an even spread
    */
@@ -60,36 +59,6 @@ public sealed interface Spread {
       StringBuilder b = new StringBuilder("label:").append(key).append(';');
       new TreeMap<>(targets).forEach((v, pct) -> b.append(v).append('=').append(pct).append(','));
       return b.substring(0, b.length() - 1);
-    }
-
-    /**
-     * Each of {@code values}' weight: its target, or the share of what the targets leave that each
-     * value not named gets, scaled so that all are whole numbers; 1 each for an even spread.
-     */
-    public Map<String, Long> weights(Collection<String> values) {
-      Map<String, Long> weights = new TreeMap<>();
-      if (targets.isEmpty()) {
-        values.forEach(v -> weights.put(v, 1L));
-        return weights;
-      }
-      long unnamed = values.stream().filter(v -> !targets.containsKey(v)).distinct().count();
-      long left = 100L - targets.values().stream().mapToLong(Integer::longValue).sum();
-      for (String v : values) {
-        Integer pct = targets.get(v);
-        weights.put(v, pct == null ? left : pct * Math.max(1, unnamed));
-      }
-      return weights;
-    }
-
-    /**
-     * How far a value of {@code weight} holding {@code count} of {@code total} replicas is below
-     * its share, in {@code 1 / weightSum} replicas: its weight's part of the total less its count.
-     * The next replica goes to the value furthest below its share once it is counted ({@code total}
-     * one more); a replica moves from the value furthest above to the one furthest below while they
-     * are more than one replica apart.
-     */
-    public static long deficit(long count, long weight, long total, long weightSum) {
-      return weight * total - count * weightSum;
     }
 
     /** What is wrong with the targets, or null: a share out of 1 to 100, all at most 100. */

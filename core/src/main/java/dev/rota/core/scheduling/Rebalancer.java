@@ -2,6 +2,7 @@ package dev.rota.core.scheduling;
 
 import dev.rota.core.model.SchedulerProfile;
 import dev.rota.core.model.Spread;
+import dev.rota.core.model.SpreadShares;
 import dev.rota.core.model.VmStatus;
 import dev.rota.core.scheduling.placement.PlacementStack;
 import dev.rota.core.scheduling.placement.Ranker;
@@ -11,6 +12,7 @@ import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.TreeMap;
 import java.util.TreeSet;
 
@@ -260,7 +262,7 @@ public final class Rebalancer {
     /**
      * Moves replicas of {@code set} from the value of the spread's label furthest above its share
      * to the one furthest below, while they are more than one replica apart ({@link
-     * Spread.ByLabel#deficit}): for an even spread, while two values' counts differ by two or more.
+     * SpreadShares#mend}): for an even spread, while two values' counts differ by two or more.
      */
     private void mendLabelSpread(String set, Spread.ByLabel spread) {
       String key = spread.key();
@@ -269,29 +271,8 @@ public final class Rebalancer {
         if (perValue.size() < 2) {
           return;
         }
-        Map<String, Long> weights = spread.weights(perValue.keySet());
-        long weightSum = weights.values().stream().mapToLong(Long::longValue).sum();
-        long total = perValue.values().stream().mapToLong(Integer::longValue).sum();
-        String most = null;
-        String fewest = null;
-        long mostDeficit = 0;
-        long fewestDeficit = 0;
-        for (Map.Entry<String, Integer> e : perValue.entrySet()) {
-          long deficit =
-              Spread.ByLabel.deficit(e.getValue(), weights.get(e.getKey()), total, weightSum);
-          if (e.getValue() > 0 && (most == null || deficit < mostDeficit)) {
-            most = e.getKey();
-            mostDeficit = deficit;
-          }
-          if (weights.get(e.getKey()) > 0 && (fewest == null || deficit > fewestDeficit)) {
-            fewest = e.getKey();
-            fewestDeficit = deficit;
-          }
-        }
-        if (most == null
-            || fewest == null
-            || fewestDeficit - mostDeficit <= weightSum
-            || !mendOne(set, key, most, fewest, perValue)) {
+        Optional<SpreadShares.Move> move = SpreadShares.of(spread, perValue).mend();
+        if (move.isEmpty() || !mendOne(set, key, move.get().from(), move.get().to(), perValue)) {
           return;
         }
       }
@@ -493,19 +474,7 @@ public final class Rebalancer {
           return there != null;
         }
         Map<String, Integer> perValue = perValue(r.set(), byLabel.key(), r.cls());
-        Map<String, Long> weights = byLabel.weights(perValue.keySet());
-        long weightSum = weights.values().stream().mapToLong(Long::longValue).sum();
-        long total = perValue.values().stream().mapToLong(Integer::longValue).sum();
-        long toWeight = weights.getOrDefault(there, 0L);
-        // Allowed while it leaves the two values no more than one replica the other way apart.
-        return toWeight > 0
-            && Spread.ByLabel.deficit(perValue.getOrDefault(there, 0), toWeight, total, weightSum)
-                    - Spread.ByLabel.deficit(
-                        perValue.getOrDefault(here, 0),
-                        weights.getOrDefault(here, 0L),
-                        total,
-                        weightSum)
-                >= weightSum;
+        return SpreadShares.of(byLabel, perValue).allows(here, there);
       }
       return true;
     }

@@ -162,7 +162,7 @@ class TaintPlacementTest {
       workers.forEach(w -> free.put(w.name(), w.capacity().get("cpu")));
       for (PlacementPlan.Placement p : plan.placed()) {
         PendingVm vm = byName.get(p.vm());
-        Map<String, String> labels = workerByName.get(p.worker()).labels();
+        List<Taint> labels = Taint.of(workerByName.get(p.worker()).labels());
         List<Taint> repelling = Toleration.untolerated(vm.tolerations(), labels, Taint.NO_SCHEDULE);
         assertTrue(repelling.isEmpty(), "round " + round + ": " + p + " goes past " + repelling);
         if (!Toleration.untolerated(vm.tolerations(), labels, Taint.PREFER_NO_SCHEDULE).isEmpty()) {
@@ -170,10 +170,11 @@ class TaintPlacementTest {
           // that had room for it then.
           for (Candidate other : workers) {
             boolean preferred =
-                Toleration.untolerated(vm.tolerations(), other.labels(), Taint.NO_SCHEDULE)
+                Toleration.untolerated(
+                            vm.tolerations(), Taint.of(other.labels()), Taint.NO_SCHEDULE)
                         .isEmpty()
                     && Toleration.untolerated(
-                            vm.tolerations(), other.labels(), Taint.PREFER_NO_SCHEDULE)
+                            vm.tolerations(), Taint.of(other.labels()), Taint.PREFER_NO_SCHEDULE)
                         .isEmpty();
             assertTrue(
                 !preferred || free.get(other.name()) < vm.request().get("cpu"),

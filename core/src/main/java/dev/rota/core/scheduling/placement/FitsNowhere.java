@@ -73,7 +73,7 @@ public final class FitsNowhere {
             .filter(
                 w ->
                     dev.rota.agentapi.Toleration.untolerated(
-                            vm.tolerations(), w.labels(), dev.rota.agentapi.Taint.NO_SCHEDULE)
+                            vm.tolerations(), w.taints(), dev.rota.agentapi.Taint.NO_SCHEDULE)
                         .isEmpty())
             .toList();
     if (tolerated.isEmpty()) {

@@ -1,6 +1,7 @@
 package dev.rota.core.scheduling.placement;
 
 import dev.rota.core.model.Spread;
+import dev.rota.core.model.SpreadShares;
 import dev.rota.core.scheduling.Candidate;
 import dev.rota.core.scheduling.Holding;
 import dev.rota.core.scheduling.PendingVm;
@@ -73,26 +74,7 @@ public final class SpreadsReplicas {
    */
   private TreeSet<String> nextValues(String set, Spread.ByLabel spread, List<Candidate> feasible) {
     Map<String, Integer> perValue = perValue(set, spread.key(), feasible);
-    Map<String, Long> weights = spread.weights(perValue.keySet());
-    long weightSum = weights.values().stream().mapToLong(Long::longValue).sum();
-    long next = perValue.values().stream().mapToLong(Integer::longValue).sum() + 1;
-    TreeSet<String> best = new TreeSet<>();
-    long most = Long.MIN_VALUE;
-    for (Map.Entry<String, Integer> e : perValue.entrySet()) {
-      long weight = weights.get(e.getKey());
-      if (weight <= 0) {
-        continue;
-      }
-      long deficit = Spread.ByLabel.deficit(e.getValue(), weight, next, weightSum);
-      if (deficit > most) {
-        best.clear();
-        most = deficit;
-      }
-      if (deficit == most) {
-        best.add(e.getKey());
-      }
-    }
-    return best;
+    return SpreadShares.of(spread, perValue).next();
   }
 
   private Map<String, Integer> perValue(String set, String key, List<Candidate> feasible) {

@@ -17,7 +17,7 @@ public final class ToleratesTaints implements FeasibilityCheck {
   @Override
   public boolean admits(Candidate worker, PendingVm vm, Tally tally) {
     List<Taint> repelling =
-        Toleration.untolerated(vm.tolerations(), worker.labels(), Taint.NO_SCHEDULE);
+        Toleration.untolerated(vm.tolerations(), worker.taints(), Taint.NO_SCHEDULE);
     repelling.forEach(t -> tally.count(t.toString()));
     return repelling.isEmpty();
   }

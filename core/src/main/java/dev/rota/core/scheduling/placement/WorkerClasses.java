@@ -57,7 +57,7 @@ public final class WorkerClasses {
         if (!vm.affinities().isEmpty()) {
           affinity.put(w.name(), scorer.applyAsDouble(w.labels()));
         }
-        if (!Toleration.untolerated(vm.tolerations(), w.labels(), Taint.PREFER_NO_SCHEDULE)
+        if (!Toleration.untolerated(vm.tolerations(), w.taints(), Taint.PREFER_NO_SCHEDULE)
             .isEmpty()) {
           reluctant.add(w.name());
         }
