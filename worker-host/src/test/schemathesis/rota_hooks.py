@@ -10,7 +10,7 @@ import schemathesis
 
 # A watch streams every object and each change: a list's filters and paging are a 400 with it
 # (VmApiTest, WorkerApiTest), a rule across parameters that the document can only say in words.
-LIST_ONLY = ("status", "worker", "set", "limit", "cursor", "labelSelector")
+LIST_ONLY = ("status", "worker", "set", "limit", "cursor", "labelSelector", "namespace")
 WRITES = ("POST", "PUT", "PATCH", "DELETE")
 _watched = set()
 BASE = os.environ.get("ROTA_FUZZ_URL", "http://127.0.0.1:8080")
@@ -44,7 +44,8 @@ ASKED = {
     "workers": ("endpoint", "resources", "labels", "runtimes", "schedulingPaused"),
     "service-accounts": ("roles", "worker"),
     "secrets": ("updatedAt",),
-    "templates": ("spec", "parameters", "description"),
+    "templates": ("spec", "parameters", "description", "namespace"),
+    "namespaces": ("description", "quota"),
     "schedules": ("template", "parameters", "cron", "interval", "timeZone", "jitter", "overlap",
                   "paused", "note"),
 }
@@ -387,6 +388,30 @@ def _schedules_of_the_fuzzers_template(case):
             case.body["paused"] = True
 
 
+def _namespaces_that_exist(case):
+    """A namespace that does not exist is a 400 however well named (a rule of the stored data), and
+    a quota on default would refuse, rightly, what later creates try: what a body puts in a
+    namespace goes to default, and the fuzzer gives quotas to namespaces of its own only."""
+    def to_default(body):
+        if isinstance(body, dict):
+            if isinstance(body.get("namespace"), str):
+                body["namespace"] = "default"
+            elif "namespace" in body and body["namespace"] is not None:
+                body.pop("namespace")  # not a name: a set's template may hold one only as shown
+            for field in ("template", "items"):
+                to_default(body.get(field))
+            if isinstance(body.get("spec"), dict):
+                # A template's spec names none: the template's namespace is its VMs'.
+                body["spec"].pop("namespace", None)
+        elif isinstance(body, list):
+            for value in body:
+                to_default(value)
+    to_default(case.body)
+    if case.method.upper() == "PUT" and case.path == "/v1/namespaces/{name}" \
+            and (case.path_parameters or {}).get("name") == "default" and isinstance(case.body, dict):
+        case.body.pop("quota", None)
+
+
 def _takes_submissions(case):
     """A cluster that refuses submissions (PATCH /v1/cluster) would refuse, rightly, what every later
     create tries: the fuzzer may pause scheduling, never submissions."""
@@ -428,6 +453,7 @@ def before_call(ctx, case, **kwargs):
     _dispatch_parameters(case)
     _schedules_of_the_fuzzers_template(case)
     _takes_submissions(case)
+    _namespaces_that_exist(case)
     if _refs_to_a_secret(case.body):
         _ensure_secret()
     if _sizes_that_exist(case.body):

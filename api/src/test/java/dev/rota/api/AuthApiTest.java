@@ -89,6 +89,10 @@ class AuthApiTest {
           new Call("DELETE", "/v1/secrets/nobody", null, Set.of("secrets:write")),
           new Call("GET", "/v1/secrets", null, Set.of("secrets:write", "secrets:use")),
           new Call("GET", "/v1/secrets/nobody", null, Set.of("secrets:write", "secrets:use")),
+          new Call("PUT", "/v1/namespaces/ns-auth", "{}", Set.of("admin:write")),
+          new Call("GET", "/v1/namespaces", null, Set.of("compute:read", "admin:read")),
+          new Call("GET", "/v1/namespaces/nobody", null, Set.of("compute:read", "admin:read")),
+          new Call("DELETE", "/v1/namespaces/nobody", null, Set.of("admin:write")),
           new Call(
               "POST",
               "/v1/templates",

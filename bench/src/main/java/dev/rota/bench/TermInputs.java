@@ -45,7 +45,11 @@ abstract class TermInputs {
   protected final List<PlacedTask> placed = new ArrayList<>();
   protected final Map<String, List<ObservedTask>> reported = new HashMap<>();
 
+  /** The namespaces' quotas, by namespace; none unless a benchmark gives some. */
+  protected final Map<String, dev.rota.core.model.Quota> quotas = new HashMap<>();
+
   protected void clear() {
+    quotas.clear();
     workers.clear();
     vms.clear();
     placed.clear();
@@ -87,6 +91,7 @@ abstract class TermInputs {
         reported,
         rebalancing,
         null,
-        preemption);
+        preemption,
+        quotas);
   }
 }

@@ -125,6 +125,20 @@ abstract class Noun implements Runnable {
     }
   }
 
+  /**
+   * Every {@code kind} at {@code path} (an unpaged list, {@code {"items": [...]}}), of {@code
+   * namespace} only unless null, as a table.
+   */
+  int listedIn(String kind, String path, String namespace, List<Output.Column> columns) {
+    List<JsonNode> items = new java.util.ArrayList<>();
+    root.api()
+        .get(path + ApiClient.query(java.util.Collections.singletonMap("namespace", namespace)))
+        .path("items")
+        .forEach(items::add);
+    root.output().list(kind, items, columns);
+    return ExitCodes.OK;
+  }
+
   /** One resource as a one-row table (or whole). */
   int shown(JsonNode resource, List<Output.Column> columns) {
     root.output().one(resource, columns);

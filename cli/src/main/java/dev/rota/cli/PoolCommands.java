@@ -90,9 +90,10 @@ final class PoolCommands extends Noun {
       body.put("minReady", minReady);
       body.put("max", max);
       body.put("standby", standby);
-      body.set(
-          "template",
-          template.spec(pools.root.json, System.in, command, pools.root.api().context().sshKey()));
+      ObjectNode spec =
+          template.spec(pools.root.json, System.in, command, pools.root.api().context().sshKey());
+      VmSpecOptions.namespaceOfSet(body, spec);
+      body.set("template", spec);
       body.set("spread", pools.root.json.valueToTree(VmSetCommands.spread(spread)));
       JsonNode created = pools.root.api().post("/v1/pools", body);
       pools.root.output().one(created, COLUMNS);

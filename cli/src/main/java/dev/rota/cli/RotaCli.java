@@ -34,6 +34,7 @@ import picocli.CommandLine.ScopeType;
       ClusterCommands.class,
       AccountCommands.class,
       SecretCommands.class,
+      NamespaceCommands.class,
       TemplateCommands.class,
       ScheduleCommands.class,
       VolumeCommands.class,

@@ -1,11 +1,9 @@
 package dev.rota.cli;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -25,6 +23,7 @@ final class SecretCommands extends Noun {
   static final List<Output.Column> COLUMNS =
       List.of(
           Output.Column.field("NAME", "name"),
+          Output.Column.field("NAMESPACE", "namespace"),
           Output.Column.field("CREATED", "createdAt"),
           Output.Column.field("UPDATED", "updatedAt"));
 
@@ -33,10 +32,20 @@ final class SecretCommands extends Noun {
   }
 
   @Command(name = "create", description = "Create a secret from a file, or stdin.")
-  int create(@Parameters(paramLabel = "NAME") String name, @Mixin ValueSource source) {
+  int create(
+      @Parameters(paramLabel = "NAME") String name,
+      @Mixin ValueSource source,
+      @Option(
+              names = {"-n", "--namespace"},
+              paramLabel = "NAMESPACE",
+              description = "the namespace whose VMs may refer to it (default: default)")
+          String namespace) {
     Map<String, Object> body = new LinkedHashMap<>();
     body.put("name", name);
     body.put("value", source.value());
+    if (namespace != null) {
+      body.put("namespace", namespace);
+    }
     return shown(root.api().post("/v1/secrets", body), COLUMNS);
   }
 
@@ -46,11 +55,13 @@ final class SecretCommands extends Noun {
   }
 
   @Command(name = "list", description = "List secrets by name.")
-  int list() {
-    List<JsonNode> items = new ArrayList<>();
-    root.api().get("/v1/secrets").path("items").forEach(items::add);
-    root.output().list("secrets", items, COLUMNS);
-    return ExitCodes.OK;
+  int list(
+      @Option(
+              names = {"-n", "--namespace"},
+              paramLabel = "NAMESPACE",
+              description = "only secrets of this namespace")
+          String namespace) {
+    return listedIn("secrets", "/v1/secrets", namespace, COLUMNS);
   }
 
   @Command(name = "get", description = "Show a secret's name and times.")

@@ -19,6 +19,7 @@ final class TemplateCommands extends Noun {
   static final List<Output.Column> COLUMNS =
       List.of(
           Output.Column.field("NAME", "name"),
+          Output.Column.field("NAMESPACE", "namespace"),
           new Output.Column(
               "PARAMETERS",
               t -> {
@@ -56,7 +57,7 @@ final class TemplateCommands extends Noun {
         names = {"-f", "--file"},
         required = true,
         paramLabel = "FILE",
-        description = "the template: name, spec, parameters; - reads stdin")
+        description = "the template: name, spec, parameters, namespace; - reads stdin")
     String file;
   }
 
@@ -74,11 +75,13 @@ final class TemplateCommands extends Noun {
   }
 
   @Command(name = "list", description = "List templates by name.")
-  int list() {
-    List<JsonNode> items = new ArrayList<>();
-    root.api().get("/v1/templates").path("items").forEach(items::add);
-    root.output().list("templates", items, COLUMNS);
-    return ExitCodes.OK;
+  int list(
+      @Option(
+              names = {"-n", "--namespace"},
+              paramLabel = "NAMESPACE",
+              description = "only templates of this namespace")
+          String namespace) {
+    return listedIn("templates", "/v1/templates", namespace, COLUMNS);
   }
 
   @Command(name = "get", description = "Show a template.")

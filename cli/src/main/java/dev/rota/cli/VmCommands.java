@@ -254,14 +254,25 @@ final class VmCommands extends Noun {
               description = "only VMs whose labels (what their worker must carry) have these")
           List<String> selector,
       @Option(
+              names = {"-n", "--namespace"},
+              paramLabel = "NAMESPACE",
+              description = "only VMs of this namespace")
+          String namespace,
+      @Option(
               names = {"-w", "--watch"},
               description = "then a row per change, as it happens, until interrupted")
           boolean watch) {
     if (watch) {
-      if (status != null || worker != null || set != null || limit != null || selector != null) {
+      if (status != null
+          || worker != null
+          || set != null
+          || limit != null
+          || selector != null
+          || namespace != null) {
         throw new CliException(
             ExitCodes.USAGE,
-            "--watch shows every VM: it does not go with --status, --worker, --set, --limit or -l");
+            "--watch shows every VM: it does not go with --status, --worker, --set, --limit, -l"
+                + " or -n");
       }
       return watched("/v1/vms", COLUMNS);
     }
@@ -269,6 +280,7 @@ final class VmCommands extends Noun {
     query.put("status", status);
     query.put("worker", worker);
     query.put("set", set);
+    query.put("namespace", namespace);
     return listed("vms", "/v1/vms", query, limit, Selector.parse(selector), COLUMNS);
   }
 

@@ -203,13 +203,15 @@ final class VmSetCommands extends Noun {
         params.into(body, fromTemplate, sets.root.json);
         // Spec flags beside it are sent, for the API to name.
         ObjectNode spec = template.spec(sets.root.json, System.in, null, null);
+        VmSpecOptions.namespaceOfSet(body, spec);
         if (!spec.isEmpty()) {
           body.set("template", spec);
         }
       } else {
-        body.set(
-            "template",
-            template.spec(sets.root.json, System.in, command, sets.root.api().context().sshKey()));
+        ObjectNode spec =
+            template.spec(sets.root.json, System.in, command, sets.root.api().context().sshKey());
+        VmSpecOptions.namespaceOfSet(body, spec);
+        body.set("template", spec);
       }
       body.set("spread", sets.root.json.valueToTree(spread(spread)));
       if (maxUnavailable != null) {
@@ -248,9 +250,15 @@ final class VmSetCommands extends Noun {
 
   @Command(name = "list", description = "List VM sets.")
   int list(
-      @Option(names = "--limit", paramLabel = "N", description = "at most this many")
-          Integer limit) {
-    return listed("vm-sets", "/v1/vm-sets", Map.of(), limit, COLUMNS);
+      @Option(names = "--limit", paramLabel = "N", description = "at most this many") Integer limit,
+      @Option(
+              names = {"-n", "--namespace"},
+              paramLabel = "NAMESPACE",
+              description = "only sets of this namespace")
+          String namespace) {
+    Map<String, String> query = new java.util.HashMap<>();
+    query.put("namespace", namespace);
+    return listed("vm-sets", "/v1/vm-sets", query, limit, COLUMNS);
   }
 
   @Command(name = "get", description = "Show one VM set (-o yaml for its template).")

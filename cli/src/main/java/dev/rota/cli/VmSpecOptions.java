@@ -192,6 +192,12 @@ final class VmSpecOptions {
   String restartPolicy;
 
   @Option(
+      names = {"-n", "--namespace"},
+      paramLabel = "NAMESPACE",
+      description = "the namespace it lives in (default: default)")
+  String namespace;
+
+  @Option(
       names = "--priority",
       paramLabel = "0-100",
       description = "how far ahead of other pending VMs it is placed, 0 to 100 (default 50)")
@@ -342,11 +348,23 @@ final class VmSpecOptions {
    * The spec as the API takes it; {@code stdin} serves {@code -f -}. The command is the caller's
    * positional parameters (a mixin's own could not follow the command's NAME).
    */
+  /**
+   * A set's or pool's body given the template's namespace, which is the set's: {@code --namespace}
+   * names where the set lives, and its replicas with it.
+   */
+  static void namespaceOfSet(ObjectNode body, ObjectNode template) {
+    JsonNode namespace = template.remove("namespace");
+    if (namespace != null) {
+      body.set("namespace", namespace);
+    }
+  }
+
   ObjectNode spec(
       ObjectMapper json, java.io.InputStream stdin, List<String> command, String contextKey) {
     ObjectNode spec = file == null ? json.createObjectNode() : read(json, stdin);
     putIfSet(spec, "image", image);
     putIfSet(spec, "runtime", runtime);
+    putIfSet(spec, "namespace", namespace);
     List<String> keys = new java.util.ArrayList<>();
     for (String f : sshKeys == null ? List.<String>of() : sshKeys) {
       keys.addAll(SshKeys.read(f, "--ssh-key"));

@@ -216,14 +216,19 @@ class RotaCliTest {
             "name: runner\nspec: {command: [sleep, 60]}\n"
                 + "parameters:\n- {name: cpus, type: integer, field: resources.cpu, default: 2}\n");
     String shown =
-        "{\"name\":\"runner\",\"spec\":{\"command\":[\"sleep\",\"60\"]},"
+        "{\"name\":\"runner\",\"namespace\":\"default\",\"spec\":{\"command\":[\"sleep\",\"60\"]},"
             + "\"parameters\":[{\"name\":\"cpus\",\"default\":2},{\"name\":\"branch\",\"default\":null}],"
             + "\"updatedAt\":\"2026-12-01T10:00:00Z\"}";
     api.on("POST /v1/templates", StandInApi.Reply.json(201, shown));
     Result created = run("template", "create", "-f", file.toString());
     assertEquals(0, created.code(), created.err());
     assertTrue(
-        created.out().lines().toList().get(1).matches("runner +cpus\\?,branch +sleep 60 +.*"),
+        created
+            .out()
+            .lines()
+            .toList()
+            .get(1)
+            .matches("runner +default +cpus\\?,branch +sleep 60 +.*"),
         created.out());
     assertEquals("runner", json.readTree(api.last().body()).get("name").asText());
 
@@ -1744,6 +1749,50 @@ class RotaCliTest {
     api.on("PATCH /v1/vm-sets/web", StandInApi.Reply.json(200, set));
     assertEquals(0, run("vm-set", "scale", "web", "5").code());
     assertEquals(json.readTree("{\"replicas\":5}"), json.readTree(api.last().body()));
+  }
+
+  @Test
+  void aNamespacesQuotaIsSetAndShownBesideWhatItsVmsHold() throws Exception {
+    String ci =
+        "{\"name\":\"ci\",\"description\":\"runners\",\"quota\":{\"cpu\":16,\"memory\":32768},"
+            + "\"used\":{\"cpu\":6,\"memory\":2048,\"vms\":3,\"disk\":0}}";
+    api.on("PUT /v1/namespaces/ci", StandInApi.Reply.json(200, ci));
+    Result set =
+        run(
+            "namespace",
+            "set",
+            "ci",
+            "--description",
+            "runners",
+            "--cpu",
+            "16",
+            "--memory",
+            "32Gi");
+    assertEquals(0, set.code(), set.err());
+    assertEquals(
+        json.readTree("{\"description\":\"runners\",\"quota\":{\"cpu\":16,\"memory\":\"32Gi\"}}"),
+        json.readTree(api.last().body()));
+    api.on("GET /v1/namespaces/ci", StandInApi.Reply.json(200, ci));
+    Result shown = run("namespace", "get", "ci");
+    assertEquals(0, shown.code(), shown.err());
+    assertTrue(
+        shown.out().lines().toList().get(1).matches("ci +6/16 +2048Mi/32768Mi +3 +0Gi +runners"),
+        shown.out());
+
+    api.on("POST /v1/vms", StandInApi.Reply.json(201, vm("r", "pending", null, 0, "waiting")));
+    assertEquals(0, run("vm", "create", "r", "-n", "ci", "--", "x").code());
+    assertEquals("ci", json.readTree(api.last().body()).path("namespace").asText());
+    api.on("POST /v1/vm-sets", StandInApi.Reply.json(201, "{\"name\":\"web\",\"replicas\":2}"));
+    assertEquals(
+        0, run("vm-set", "create", "web", "--replicas", "2", "-n", "ci", "--", "x").code());
+    JsonNode body = json.readTree(api.last().body());
+    assertEquals("ci", body.path("namespace").asText(), "the set's namespace");
+    assertTrue(body.path("template").path("namespace").isMissingNode(), body.toString());
+    api.on(
+        "GET /v1/vms?namespace=ci",
+        StandInApi.Reply.json(200, "{\"items\":[],\"nextCursor\":null}"));
+    assertEquals(0, run("vm", "list", "-n", "ci").code());
+    assertEquals("/v1/vms?namespace=ci", api.last().target());
   }
 
   @Test

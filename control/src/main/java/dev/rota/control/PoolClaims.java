@@ -88,6 +88,11 @@ public class PoolClaims {
   public record UserData(String value, String secret) {}
 
   /** Pool {@code pool}; {@link NotFound} when there is none. */
+  /** The namespace {@code pool} lives in, which the VMs claimed from it live in too. */
+  public String namespaceOf(String pool) {
+    return pool(pool).template().namespace();
+  }
+
   private VmSetRow pool(String pool) {
     return sets.findById(pool)
         .filter(VmSetRow::isPool)

@@ -37,6 +37,7 @@ public class VmActivitiesImpl implements VmActivities, VmReadModel {
   private final SchedulerMetrics metrics;
   private final GroupCommit commits;
   private final VmLeftovers leftovers;
+  private final dev.rota.store.VmTaskRepository vmTasks;
 
   public VmActivitiesImpl(
       VmRepository vms,
@@ -51,7 +52,9 @@ public class VmActivitiesImpl implements VmActivities, VmReadModel {
       ControlWorkflows workflows,
       SchedulerMetrics metrics,
       GroupCommit commits,
-      VmLeftovers leftovers) {
+      VmLeftovers leftovers,
+      dev.rota.store.VmTaskRepository vmTasks) {
+    this.vmTasks = vmTasks;
     this.leftovers = leftovers;
     this.metrics = metrics;
     this.commits = commits;
@@ -268,8 +271,31 @@ public class VmActivitiesImpl implements VmActivities, VmReadModel {
 
   @Override
   public void deleteWithTasks(Deletion deletion) {
-    leftovers.removeOrLeave(deletion.vm().vm(), deletion.tasks());
+    leftovers.removeOrLeave(deletion.vm().vm(), withPlaced(deletion));
     deleteVm(deletion.vm());
+  }
+
+  /**
+   * The tasks a deletion removes: those its workflow knows of, and any other the scheduler placed
+   * for the submission and has not seen end (a placement whose news the workflow had not had yet):
+   * once the rows are gone no term counts such a task as holding its worker's room, so left
+   * running, it would run beside the VM placed in its room.
+   */
+  private java.util.List<WorkerTask> withPlaced(Deletion deletion) {
+    java.util.List<WorkerTask> all = new java.util.ArrayList<>(deletion.tasks());
+    java.util.Set<String> known = new java.util.HashSet<>();
+    all.forEach(t -> known.add(t.worker() + "/" + t.taskId()));
+    for (dev.rota.store.VmTaskRow t :
+        vmTasks.findByVmAndVmSeq(deletion.vm().vm(), deletion.vm().submission())) {
+      boolean live =
+          dev.rota.core.model.WireName.parse(dev.rota.core.model.TaskState.class, t.state())
+              .map(dev.rota.core.model.TaskState::live)
+              .orElse(true);
+      if (live && known.add(t.worker() + "/" + t.taskId())) {
+        all.add(new WorkerTask(t.worker(), t.taskId(), t.vmSeq()));
+      }
+    }
+    return all;
   }
 
   /**

@@ -132,15 +132,18 @@ public class VmSetActivitiesImpl implements VmSetActivities {
       missing.add(replica(set, ordinal));
     }
     List<String> taken = new ArrayList<>();
-    int created = submit(set, missing, taken);
+    List<String> refused = new ArrayList<>();
+    int created = submit(set, missing, taken, refused);
     String message =
-        taken.isEmpty()
-            ? watch.message()
-            : taken.size()
-                + " VM names taken by VMs not of this set ("
-                + String.join(", ", taken.subList(0, Math.min(5, taken.size())))
-                + (taken.size() > 5 ? ", …" : "")
-                + "); those replicas are made once the names are free";
+        !refused.isEmpty()
+            ? waitingForQuota(refused.get(0))
+            : taken.isEmpty()
+                ? watch.message()
+                : taken.size()
+                    + " VM names taken by VMs not of this set ("
+                    + String.join(", ", taken.subList(0, Math.min(5, taken.size())))
+                    + (taken.size() > 5 ? ", …" : "")
+                    + "); those replicas are made once the names are free";
     sets.recordMessage(set.name(), message);
     log.debug(
         "set {} pass: {} wanted, {} there, {} created, {} removing, {} names taken",
@@ -159,8 +162,12 @@ public class VmSetActivitiesImpl implements VmSetActivities {
     return new SetProgress(
         false,
         // A rollout stalled, paused or awaiting its promotion waits for a change of the set or
-        // its replicas, or the resync.
-        removing == 0 && !watch.underWay() && (!plan.rolling() || watch.message() != null),
+        // its replicas, or the resync; replicas its quota has no room for now, a pass soon (room
+        // is made by VMs of its namespace, of which the set hears nothing).
+        removing == 0
+            && refused.isEmpty()
+            && !watch.underWay()
+            && (!plan.rolling() || watch.message() != null),
         wanted,
         exist,
         created,
@@ -452,12 +459,21 @@ public class VmSetActivitiesImpl implements VmSetActivities {
     }
   }
 
-  /** Stores the replicas whose names are free and starts their workflows; how many it stored. */
-  private int submit(VmSetRow set, List<VmRow> missing, List<String> taken) {
+  /**
+   * Stores the replicas whose names are free and starts their workflows; how many it stored. Those
+   * its namespace's quota has no room for are left to a later pass, {@code refused} saying why.
+   */
+  private int submit(VmSetRow set, List<VmRow> missing, List<String> taken, List<String> refused) {
     int created = 0;
     for (int from = 0; from < missing.size(); from += CHUNK) {
-      List<VmRow> stored =
-          storeFree(set, missing.subList(from, Math.min(missing.size(), from + CHUNK)), taken);
+      List<VmRow> stored;
+      try {
+        stored =
+            storeFree(set, missing.subList(from, Math.min(missing.size(), from + CHUNK)), taken);
+      } catch (QuotaExceeded e) {
+        refused.add(e.getMessage());
+        break;
+      }
       starter.startSoon(stored);
       created += stored.size();
     }
@@ -510,8 +526,14 @@ public class VmSetActivitiesImpl implements VmSetActivities {
     boolean unsuspended = set.keepsSuspended() && suspendReady(set, members);
     List<String> taken = new ArrayList<>();
     int missing = wanted - members.size();
-    List<VmRow> stored =
-        missing <= 0 ? List.of() : certain.write(() -> storeNext(set, missing, taken));
+    String refused = null;
+    List<VmRow> stored;
+    try {
+      stored = missing <= 0 ? List.of() : certain.write(() -> storeNext(set, missing, taken));
+    } catch (QuotaExceeded e) {
+      stored = List.of();
+      refused = waitingForQuota(e.getMessage());
+    }
     starter.startSoon(stored);
     int created = stored.size();
     if (created > 0) {
@@ -519,11 +541,13 @@ public class VmSetActivitiesImpl implements VmSetActivities {
     }
     sets.recordMessage(
         set.name(),
-        taken.isEmpty()
-            ? null
-            : "VM names taken by VMs not of this pool: "
-                + String.join(", ", taken)
-                + "; its next replicas take other names");
+        refused != null
+            ? refused
+            : taken.isEmpty()
+                ? null
+                : "VM names taken by VMs not of this pool: "
+                    + String.join(", ", taken)
+                    + "; its next replicas take other names");
     int exist = replicas.size() - removing + created;
     return new SetProgress(
         false,
@@ -558,6 +582,11 @@ public class VmSetActivitiesImpl implements VmSetActivities {
       }
     }
     return unsuspended;
+  }
+
+  /** What a set says while its namespace's quota leaves no room for its next replicas. */
+  private static String waitingForQuota(String refusal) {
+    return "its next replicas wait for room in the quota: " + refusal;
   }
 
   /**

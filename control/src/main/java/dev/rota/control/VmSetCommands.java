@@ -26,6 +26,7 @@ public class VmSetCommands {
 
   private final SubmissionGate gate;
   private final SetVersions versions;
+  private final NamespaceQuotas quotas;
 
   public VmSetCommands(
       VmSetRepository sets,
@@ -33,7 +34,9 @@ public class VmSetCommands {
       Clock clock,
       VmSetActivitiesImpl passes,
       SubmissionGate gate,
-      SetVersions versions) {
+      SetVersions versions,
+      NamespaceQuotas quotas) {
+    this.quotas = quotas;
     this.sets = sets;
     this.versions = versions;
     this.gate = gate;
@@ -61,7 +64,9 @@ public class VmSetCommands {
    */
   public VmSetRow create(String name, SetSpec asked, String by) {
     gate.check("VM set '" + name + "'");
-    return start(created(name, sets.nextSeq(), withDefaults(asked)), by);
+    SetSpec spec = withDefaults(asked);
+    fits(spec.template(), spec.replicas());
+    return start(created(name, sets.nextSeq(), spec), by);
   }
 
   /**
@@ -73,7 +78,9 @@ public class VmSetCommands {
     if (sets.findById(name).isPresent()) {
       throw taken(name);
     }
-    return created(name, 0, withDefaults(asked));
+    SetSpec spec = withDefaults(asked);
+    fits(spec.template(), spec.replicas());
+    return created(name, 0, spec);
   }
 
   private VmSetRow created(String name, long seq, SetSpec spec) {
@@ -103,6 +110,7 @@ public class VmSetCommands {
       String name, int minReady, int max, String standby, SetSpec asked, String by) {
     gate.check("pool '" + name + "'");
     SetSpec spec = withDefaults(asked);
+    fits(spec.template(), minReady);
     return start(
         VmSetRow.pool(
             name,
@@ -175,14 +183,35 @@ public class VmSetCommands {
 
   private java.util.function.UnaryOperator<VmSetRow> respecified(SetSpec asked) {
     SetSpec spec = withDefaults(asked);
-    return set ->
-        set.respecified(
-            spec.replicas(),
-            spec.template(),
-            spec.spread(),
-            spec.maxUnavailable(),
-            spec.update(),
-            clock.instant());
+    return set -> {
+      String namespace = set.template().namespace();
+      if (!spec.template().namespace().equals(namespace)) {
+        throw new Refused(
+            "VM set '"
+                + set.name()
+                + "' is in namespace "
+                + namespace
+                + ": a set stays in the namespace it was made in");
+      }
+      quotas.check(
+          namespace,
+          spec.template()
+              .usage()
+              .times(spec.replicas())
+              .minus(set.template().usage().times(set.replicas())));
+      return set.respecified(
+          spec.replicas(),
+          spec.template(),
+          spec.spread(),
+          spec.maxUnavailable(),
+          spec.update(),
+          clock.instant());
+    };
+  }
+
+  /** Throws {@link QuotaExceeded} unless {@code replicas} of {@code template} fit its quota. */
+  private void fits(VmTemplate template, int replicas) {
+    quotas.check(template.namespace(), template.usage().times(replicas));
   }
 
   /**
@@ -234,6 +263,8 @@ public class VmSetCommands {
 
   /** Scales the set to {@code replicas}. */
   public void resize(String name, int replicas) {
+    VmSetRow set = find(name);
+    fits(set.template(), replicas - set.replicas());
     if (sets.resize(name, replicas) == 0) {
       notDeleting(find(name));
     }

@@ -27,6 +27,7 @@ public class VmSubmissions {
   private final CertainCommits certain;
   private final WorkflowStartRepository starts;
   private final dev.rota.store.VolumeRepository volumes;
+  private final NamespaceQuotas quotas;
   private final BatchStatement createdLines = BatchStatement.of(VmEventRepository.INSERT);
   private final BatchStatement startsOwed = BatchStatement.of(WorkflowStartRepository.ADD);
 
@@ -37,7 +38,9 @@ public class VmSubmissions {
       GroupCommit commits,
       CertainCommits certain,
       WorkflowStartRepository starts,
-      dev.rota.store.VolumeRepository volumes) {
+      dev.rota.store.VolumeRepository volumes,
+      NamespaceQuotas quotas) {
+    this.quotas = quotas;
     this.starts = starts;
     this.volumes = volumes;
     this.vms = vms;
@@ -91,6 +94,7 @@ public class VmSubmissions {
   private final GroupCommit.Together<Submission, VmRow> together = this::storeTogether;
 
   private List<VmRow> storeTogether(List<Submission> submissions) {
+    quotas.charge(usage(submissions.stream().map(Submission::row).toList()));
     List<VmRow> numbered = new ArrayList<>(submissions.size());
     List<Long> seqs = vms.nextSeqs(submissions.size());
     for (int i = 0; i < submissions.size(); i++) {
@@ -167,8 +171,15 @@ public class VmSubmissions {
       starts.forgetAll(names);
       volumes.detachAll(names);
       vms.deleteAllNamed(names);
+      quotas.release(usage(names.stream().filter(there::containsKey).map(there::get).toList()));
     }
     return names.stream().filter(there::containsKey).collect(java.util.stream.Collectors.toSet());
+  }
+
+  /** What {@code rows} hold against their namespaces' quotas, by namespace. */
+  private static Map<String, dev.rota.core.model.NamespaceUsage> usage(List<VmRow> rows) {
+    return NamespaceQuotas.byNamespace(
+        rows.stream().map(r -> Map.entry(r.spec().namespace(), r.spec().usage())).toList());
   }
 
   /**

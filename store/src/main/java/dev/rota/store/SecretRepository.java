@@ -18,4 +18,7 @@ public interface SecretRepository extends CrudRepository<SecretRow, String> {
   /** A new value for a secret that exists; 0 if it does not. */
   @Query("UPDATE secrets SET sealed = :sealed, updated_at = :updatedAt WHERE name = :name")
   int reseal(String name, String sealed, Instant updatedAt);
+
+  /** How many live in {@code namespace}. */
+  long countByNamespace(String namespace);
 }

@@ -10,4 +10,7 @@ import java.util.List;
 public interface TemplateRepository extends CrudRepository<TemplateRow, String> {
   /** Every template, by name. */
   List<TemplateRow> listOrderByName();
+
+  /** How many live in {@code namespace}. */
+  long countByNamespace(String namespace);
 }

@@ -12,6 +12,7 @@ import java.time.Instant;
  * @param spec the spec, as JSON
  * @param parameters the parameters, as JSON: {@code [{"name", "type", "field", "default",
  *     "description"}]}
+ * @param namespace the namespace whose VMs and sets may be made of it
  */
 @MappedEntity("templates")
 public record TemplateRow(
@@ -20,4 +21,5 @@ public record TemplateRow(
     String parameters,
     @Nullable String description,
     Instant createdAt,
-    Instant updatedAt) {}
+    Instant updatedAt,
+    String namespace) {}

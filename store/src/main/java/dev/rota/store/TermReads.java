@@ -27,7 +27,7 @@ public class TermReads {
       SELECT name, seq, runtime, image, resources, labels, restart_policy, status, restart_count, avoid_worker,
              avoid_until, vm_set, failed_on, moving_from, old_copy_on, disconnect, checks, ready_generation,
              ready_since, disk_persistent, disk_on, migration, task_name, priority,
-             evicted_generation, constraints, tolerations, affinities
+             evicted_generation, constraints, tolerations, affinities, namespace, disk_size_gi
       FROM vms""";
   static final String PLACED_TASKS =
       """
@@ -152,7 +152,9 @@ public class TermReads {
                 Integer.valueOf(r.getInt("restart_count")).equals(integer(r, "evicted_generation")),
                 list(rules, r.getString("constraints"), constraints),
                 list(tolerated, r.getString("tolerations"), tolerations),
-                list(preferred, r.getString("affinities"), affinities)));
+                list(preferred, r.getString("affinities"), affinities),
+                r.getString("namespace"),
+                integer(r, "disk_size_gi")));
   }
 
   /** Every task the scheduler placed, as {@link VmTaskRepository#findAll()} reads it. */

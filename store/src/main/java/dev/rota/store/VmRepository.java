@@ -76,6 +76,14 @@ public interface VmRepository extends CrudRepository<VmRow, String> {
   @Query(
       """
       SELECT * FROM vms
+      WHERE namespace = :namespace AND seq > :afterSeq
+        AND (CAST(:status AS VARCHAR) IS NULL OR status = :status)
+      ORDER BY seq LIMIT :limit""")
+  List<VmRow> pageOfNamespace(String namespace, long afterSeq, @Nullable String status, int limit);
+
+  @Query(
+      """
+      SELECT * FROM vms
       WHERE vm_set = :vmSet AND seq > :afterSeq
         AND (CAST(:status AS VARCHAR) IS NULL OR status = :status)
         AND (CAST(:worker AS VARCHAR) IS NULL OR worker = :worker)

@@ -130,7 +130,9 @@ public record VmRow(
         notes.evicted(state.restartCount()),
         spec.constraints(),
         spec.tolerations(),
-        spec.affinities());
+        spec.affinities(),
+        spec.namespace(),
+        spec.diskSizeGi());
   }
 
   public VmRow withSpec(VmTemplate newSpec) {

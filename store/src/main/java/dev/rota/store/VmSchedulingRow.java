@@ -37,4 +37,6 @@ public record VmSchedulingRow(
     boolean evicted,
     java.util.List<dev.rota.core.model.LabelConstraint> constraints,
     java.util.List<dev.rota.agentapi.Toleration> tolerations,
-    java.util.List<dev.rota.core.model.Affinity> affinities) {}
+    java.util.List<dev.rota.core.model.Affinity> affinities,
+    String namespace,
+    @Nullable Integer diskSizeGi) {}

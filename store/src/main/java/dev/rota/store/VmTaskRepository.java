@@ -31,6 +31,9 @@ public interface VmTaskRepository extends GenericRepository<VmTaskRow, String> {
 
   List<VmTaskRow> findAll();
 
+  /** The tasks placed for one submission of a VM. */
+  List<VmTaskRow> findByVmAndVmSeq(String vm, long vmSeq);
+
   /** A claimed pool replica's tasks, now its new name's; their ids, the agents', stay. */
   @Query("UPDATE vm_tasks SET vm = :to WHERE vm = :from AND vm_seq = :vmSeq")
   int rename(String from, long vmSeq, String to);

@@ -51,6 +51,8 @@ import java.util.Map;
  *     empty for none
  * @param affinities the workers it prefers, or avoids, by their labels ({@link
  *     dev.rota.core.model.Affinity}); empty for none
+ * @param namespace the namespace it lives in, whose quota it counts against ({@link
+ *     dev.rota.core.model.Quota}); a set's replicas live in the set's
  */
 // Every field is written, null or empty included: a VM's view shows its spec whole.
 @JsonInclude(JsonInclude.Include.ALWAYS)
@@ -113,13 +115,19 @@ public record VmTemplate(
         List<dev.rota.agentapi.Toleration> tolerations,
     @MappedProperty("affinities")
         @TypeDef(type = DataType.STRING, converter = Converters.Affinities.class)
-        List<dev.rota.core.model.Affinity> affinities) {
+        List<dev.rota.core.model.Affinity> affinities,
+    @MappedProperty("namespace") String namespace) {
 
   /** What {@code migration} says of a VM that moves while it runs. */
   public static final String LIVE = "live";
 
   /** What {@code migration} says of a VM restarted where it moves to. */
   public static final String RESTART = "restart";
+
+  /** What it counts against its namespace's quota. */
+  public dev.rota.core.model.NamespaceUsage usage() {
+    return dev.rota.core.model.NamespaceUsage.of(resources, diskSizeGi);
+  }
 
   /** Whether it moves while it runs, its memory and disk carried over: no restart. */
   public boolean liveMigration() {
@@ -169,7 +177,8 @@ public record VmTemplate(
         priority,
         constraints,
         tolerations,
-        affinities);
+        affinities,
+        namespace);
   }
 
   /**
@@ -186,6 +195,7 @@ public record VmTemplate(
     tolerations = tolerations == null ? List.of() : tolerations;
     affinities = affinities == null ? List.of() : affinities;
     priority = priority == null ? dev.rota.core.model.Priority.DEFAULT : priority;
+    namespace = namespace == null ? NamespaceRow.DEFAULT : namespace;
   }
 
   /** A spec for {@code runtime}: every other field left out (null, empty or false) until set. */
@@ -221,6 +231,7 @@ public record VmTemplate(
     private List<dev.rota.core.model.LabelConstraint> constraints;
     private List<dev.rota.agentapi.Toleration> tolerations;
     private List<dev.rota.core.model.Affinity> affinities;
+    private String namespace;
 
     private Builder(String runtime) {
       this.runtime = runtime;
@@ -351,6 +362,11 @@ public record VmTemplate(
       return this;
     }
 
+    public Builder namespace(String namespace) {
+      this.namespace = namespace;
+      return this;
+    }
+
     public VmTemplate build() {
       return new VmTemplate(
           runtime,
@@ -378,7 +394,8 @@ public record VmTemplate(
           priority,
           constraints,
           tolerations,
-          affinities);
+          affinities,
+          namespace);
     }
   }
 }

@@ -72,7 +72,8 @@ class PreReleaseSchemaTest {
                 "21 Cluster preemption",
                 "22 Vm constraints",
                 "23 Vm tolerations",
-                "24 Vm affinities"))
+                "24 Vm affinities",
+                "25 Namespaces"))
         .toList();
   }
 

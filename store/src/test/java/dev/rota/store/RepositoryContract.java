@@ -405,6 +405,37 @@ abstract class RepositoryContract {
     assertTrue(volumes.findHeld(cache).isEmpty());
   }
 
+  @Inject NamespaceRepository namespaces;
+
+  @Test
+  void aNamespaceIsChargedOnlyWithinItsQuotaAndEachLimitAlone() {
+    assertTrue(namespaces.existsById(NamespaceRow.DEFAULT), "default is made by the migration");
+    String ns = unique("ns");
+    java.time.Instant now = java.time.Instant.parse("2026-01-01T00:00:00Z");
+    namespaces.save(
+        NamespaceRow.created(
+            ns, "for the contract", new dev.rota.core.model.Quota(4L, null, 3L, null), now));
+    assertEquals(1, namespaces.charge(ns, 3, 4096, 1, 10));
+    assertEquals(0, namespaces.charge(ns, 2, 0, 1, 0), "cpu 5 of 4");
+    assertEquals(1, namespaces.charge(ns, 1, 100_000, 2, 0), "memory has no limit");
+    assertEquals(0, namespaces.charge(ns, 0, 0, 1, 0), "vms 4 of 3");
+    assertEquals(0, namespaces.charge("elsewhere", 0, 0, 1, 0), "no such namespace");
+    NamespaceRow row = namespaces.findById(ns).orElseThrow();
+    assertEquals(new dev.rota.core.model.NamespaceUsage(4, 104_096, 3, 10), row.used());
+    assertEquals(new dev.rota.core.model.Quota(4L, null, 3L, null), row.quota());
+
+    namespaces.release(ns, 3, 4096, 1, 10);
+    assertEquals(
+        new dev.rota.core.model.NamespaceUsage(1, 100_000, 2, 0),
+        namespaces.findById(ns).orElseThrow().used());
+    assertEquals(0, namespaces.deleteEmpty(ns), "it holds VMs");
+    namespaces.describe(ns, "lowered", 0L, null, null, null, now);
+    assertEquals(0, namespaces.charge(ns, 1, 0, 0, 0), "past a lowered limit");
+    assertEquals(1, namespaces.charge(ns, 0, 5, 0, 0), "other kinds still taken");
+    namespaces.release(ns, 1, 100_005, 2, 0);
+    assertEquals(1, namespaces.deleteEmpty(ns));
+  }
+
   @Test
   void aProbeAnsweredResetsItsWorkerOnly() {
     String a = unique("w");

@@ -17,7 +17,9 @@ import org.junit.jupiter.api.Test;
  * once preemption is on, the low one is evicted and the high one runs, the two never at once (this
  * machine's processes looked at every 200 ms). When the high one is deleted, the low one starts
  * again by itself. Worker pools and taints: a VM goes only to the workers of its pool, and past a
- * worker's taint only if it tolerates it.
+ * worker's taint only if it tolerates it. Namespaces: a submission past its namespace's quota is
+ * refused, and a stopped VM whose quota was lowered meanwhile does not start again until there is
+ * room.
  */
 class SharedFleetIT {
   private static final String LOW = "970301";
@@ -126,7 +128,7 @@ class SharedFleetIT {
    * VM that tolerates the taint goes there.
    */
   @Test
-  void aVmGoesOnlyToTheWorkersOfItsPoolAndPastTaintsItTolerates() throws Exception {
+  void aVmGoesOnlyToTheWorkersOfItsPoolPastTaintsItToleratesAndWithinItsQuota() throws Exception {
     try (ProductionStack stack =
         ProductionStack.start(
             ProductionStack.folder("pools"),
@@ -202,7 +204,55 @@ class SharedFleetIT {
           () ->
               ("fits no worker of the cluster: none meets rota.dev/worker-pool = tpu (3 of 3 failing it)")
                   .equals(pendingReason(api, "nowhere")));
+
+      // Two namespaces with quotas: a submission past one is refused and stores nothing; a quota
+      // lowered below what a stopped VM asks keeps it from starting again until raised.
+      assertEquals(
+          200, api.api("PUT", "/v1/namespaces/team-a", "{\"quota\":{\"vms\":1}}").status());
+      assertEquals(
+          200, api.api("PUT", "/v1/namespaces/team-b", "{\"quota\":{\"cpu\":2}}").status());
+      assertEquals(201, api.api("POST", "/v1/vms", small("a1", "team-a", "970321")).status());
+      RotaClient.Reply refused = api.api("POST", "/v1/vms", small("a2", "team-a", "970322"));
+      assertEquals(403, refused.status(), refused.body());
+      assertTrue(
+          refused.body().contains("namespace team-a: vms quota of 1: 1 in use, 1 more asked"),
+          refused.body());
+      assertEquals(404, api.api("GET", "/v1/vms/a2", null).status(), "nothing was stored");
+      assertEquals(201, api.api("POST", "/v1/vms", small("b1", "team-b", "970323")).status());
+      eventuallyStatus(api, "a1", "running");
+      eventuallyStatus(api, "b1", "running");
+      assertEquals(
+          Map.of("cpu", 1, "memory", 64, "vms", 1, "disk", 0),
+          api.api("GET", "/v1/namespaces/team-b", null).map().get("used"));
+      assertEquals(202, api.api("POST", "/v1/vms/b1/stop", null).status());
+      eventuallyStatus(api, "b1", "stopped");
+      assertEquals(
+          200, api.api("PUT", "/v1/namespaces/team-b", "{\"quota\":{\"cpu\":0}}").status());
+      assertEquals(202, api.api("POST", "/v1/vms/b1/start", null).status());
+      eventually(
+          "the stopped VM waits for room in its quota",
+          Duration.ofSeconds(30),
+          () ->
+              ("waits for room in namespace team-b's quota: cpu quota of 0: 0 running, 1 more"
+                      + " asked")
+                  .equals(pendingReason(api, "b1")));
+      assertEquals(List.of(), Vms.sleeping().getOrDefault("970323", List.of()), "not started");
+      assertEquals(
+          200, api.api("PUT", "/v1/namespaces/team-b", "{\"quota\":{\"cpu\":2}}").status());
+      eventuallyStatus(api, "b1", "running");
+      assertEquals(1, Vms.sleeping().getOrDefault("970323", List.of()).size());
     }
+  }
+
+  /** A VM of one core and 64 MiB in {@code namespace}. */
+  private static String small(String name, String namespace, String sleep) {
+    return "{\"name\":\""
+        + name
+        + "\",\"namespace\":\""
+        + namespace
+        + "\",\"command\":[\"sleep\",\""
+        + sleep
+        + "\"],\"resources\":{\"cpu\":1,\"memory\":64}}";
   }
 
   private static long term(RotaClient api) {

@@ -52,7 +52,8 @@ final class ClosedBodies {
           dev.rota.api.templates.TemplateRequest.class,
           dev.rota.api.templates.DispatchRequest.class,
           dev.rota.api.schedules.ScheduleRequest.class,
-          dev.rota.api.schedules.PauseRequest.class);
+          dev.rota.api.schedules.PauseRequest.class,
+          dev.rota.api.namespaces.NamespaceRequest.class);
 
   private static final String SHOWN = "shown by the API; taken back and ignored";
 

@@ -14,8 +14,8 @@ import io.micronaut.http.server.exceptions.response.ErrorResponseProcessor;
 import jakarta.inject.Singleton;
 
 /**
- * What the control plane's answers are in HTTP: a refusal is a 409, nothing by that name a 404, no
- * answer in time a 503, a refusal by a system beyond it (a registry) a 502.
+ * What the control plane's answers are in HTTP: a refusal is a 409, a quota's a 403, nothing by
+ * that name a 404, no answer in time a 503, a refusal by a system beyond it (a registry) a 502.
  */
 public final class ControlAnswers {
   private ControlAnswers() {}
@@ -81,6 +81,23 @@ public final class ControlAnswers {
     @Override
     public HttpResponse<?> handle(HttpRequest request, RefusedElsewhere refused) {
       return answer(problems, request, HttpStatus.BAD_GATEWAY, refused);
+    }
+  }
+
+  /** A namespace's quota has no room for what was asked: a 403 naming the limit. */
+  @Produces
+  @Singleton
+  static class QuotaExceededHandler
+      implements ExceptionHandler<dev.rota.control.QuotaExceeded, HttpResponse<?>> {
+    private final ErrorResponseProcessor<?> problems;
+
+    QuotaExceededHandler(ErrorResponseProcessor<?> problems) {
+      this.problems = problems;
+    }
+
+    @Override
+    public HttpResponse<?> handle(HttpRequest request, dev.rota.control.QuotaExceeded exceeded) {
+      return answer(problems, request, HttpStatus.FORBIDDEN, exceeded);
     }
   }
 

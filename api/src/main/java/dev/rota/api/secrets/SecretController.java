@@ -17,6 +17,7 @@ import io.micronaut.http.annotation.Delete;
 import io.micronaut.http.annotation.Get;
 import io.micronaut.http.annotation.Post;
 import io.micronaut.http.annotation.Put;
+import io.micronaut.http.annotation.QueryValue;
 import io.micronaut.http.annotation.Status;
 import io.micronaut.scheduling.TaskExecutors;
 import io.micronaut.scheduling.annotation.ExecuteOn;
@@ -47,8 +48,15 @@ public class SecretController {
   private final SecretBox box;
   private final JsonBodies bodies;
   private final Clock clock;
+  private final dev.rota.api.namespaces.NamespaceUse namespaceUse;
 
-  public SecretController(SecretRepository secrets, SecretBox box, JsonBodies bodies, Clock clock) {
+  public SecretController(
+      SecretRepository secrets,
+      SecretBox box,
+      JsonBodies bodies,
+      Clock clock,
+      dev.rota.api.namespaces.NamespaceUse namespaceUse) {
+    this.namespaceUse = namespaceUse;
     this.secrets = secrets;
     this.box = box;
     this.bodies = bodies;
@@ -68,8 +76,10 @@ public class SecretController {
   public SecretView create(@Body @Nullable String body) {
     SecretRequest request = bodies.read(body, SecretRequest.class);
     Instant now = clock.instant();
+    String namespace = dev.rota.control.NamespaceQuotas.orDefault(request.namespace());
+    namespaceUse.check(namespace, "namespace");
     SecretRow row =
-        new SecretRow(request.name(), sealed(request.name(), request.value()), now, now);
+        new SecretRow(request.name(), sealed(request.name(), request.value()), now, now, namespace);
     try {
       secrets.save(row);
     } catch (RuntimeException e) {
@@ -104,14 +114,27 @@ public class SecretController {
       throw Problems.notFound("secret", name);
     }
     log.info("secret {} given a new value", name);
-    return new SecretView(name, row.createdAt(), now);
+    return new SecretView(name, row.createdAt(), now, row.namespace());
   }
 
   @RequiresRole({Role.SECRETS_WRITE, Role.SECRETS_USE})
   @Get
   @Operation(operationId = "listSecrets", summary = "List secrets, by name")
-  public Map<String, List<SecretView>> list() {
-    return Map.of("items", secrets.listOrderByName().stream().map(SecretView::of).toList());
+  @ProblemAnswers.Invalid
+  public Map<String, List<SecretView>> list(
+      @QueryValue
+          @Nullable
+          @io.swagger.v3.oas.annotations.media.Schema(
+              pattern = dev.rota.api.Names.DNS_LABEL,
+              description = "only those of this namespace")
+          String namespace) {
+    String only = dev.rota.api.namespaces.NamespaceUse.filter(namespace);
+    return Map.of(
+        "items",
+        secrets.listOrderByName().stream()
+            .filter(s -> only == null || only.equals(s.namespace()))
+            .map(SecretView::of)
+            .toList());
   }
 
   @RequiresRole({Role.SECRETS_WRITE, Role.SECRETS_USE})

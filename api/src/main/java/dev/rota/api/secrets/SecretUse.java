@@ -27,8 +27,10 @@ public class SecretUse {
     this.box = box;
   }
 
-  /** Checks the secrets a VM's spec, written at {@code field}, refers to. */
-  public void check(SecretRefs refs, String field) {
+  /**
+   * Checks the secrets a VM's spec, written at {@code field}, refers to: each of its namespace's.
+   */
+  public void check(SecretRefs refs, String namespace, String field) {
     if (SecretRefs.none(refs)) {
       return;
     }
@@ -44,20 +46,25 @@ public class SecretUse {
     }
     Set<String> there =
         secrets.findByNameInList(refs.names()).stream()
+            .filter(s -> s.namespace().equals(namespace))
             .map(SecretRow::name)
             .collect(Collectors.toSet());
     for (Map.Entry<String, String> e : refs.env().entrySet()) {
-      missing(there, e.getValue(), field + "env." + e.getKey());
+      missing(there, e.getValue(), field + "env." + e.getKey(), namespace);
     }
-    missing(there, refs.userData(), field + "guest.userData");
-    missing(there, refs.startupScript(), field + "guest.startupScript");
+    missing(there, refs.userData(), field + "guest.userData", namespace);
+    missing(there, refs.startupScript(), field + "guest.startupScript", namespace);
   }
 
-  private static void missing(Set<String> there, String secret, String field) {
+  private static void missing(Set<String> there, String secret, String field, String namespace) {
     if (secret != null && !there.contains(secret)) {
       throw Problems.badRequest(
           field + ".secretRef",
-          "secret '" + secret + "' does not exist (POST /v1/secrets makes it)");
+          "secret '"
+              + secret
+              + "' does not exist in namespace "
+              + namespace
+              + " (POST /v1/secrets makes it)");
     }
   }
 }

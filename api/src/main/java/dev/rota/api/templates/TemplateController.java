@@ -8,6 +8,7 @@ import dev.rota.api.problem.Problems;
 import dev.rota.api.vms.VmRequest;
 import dev.rota.api.vms.VmService;
 import dev.rota.api.vms.VmView;
+import dev.rota.control.NamespaceQuotas;
 import dev.rota.store.Sql;
 import dev.rota.store.TemplateRepository;
 import dev.rota.store.TemplateRow;
@@ -22,6 +23,7 @@ import io.micronaut.http.annotation.Get;
 import io.micronaut.http.annotation.Header;
 import io.micronaut.http.annotation.Post;
 import io.micronaut.http.annotation.Put;
+import io.micronaut.http.annotation.QueryValue;
 import io.micronaut.http.annotation.Status;
 import io.micronaut.json.JsonMapper;
 import io.micronaut.scheduling.TaskExecutors;
@@ -58,7 +60,7 @@ public class TemplateController {
 
   /** The request fields a template's spec leaves to each VM made of it, or that make no sense. */
   private static final Set<String> NOT_IN_SPEC =
-      Set.of("name", "fromTemplate", "parameters", "fromPool");
+      Set.of("name", "fromTemplate", "parameters", "fromPool", "namespace");
 
   private final TemplateRepository templates;
   private final JsonBodies bodies;
@@ -66,6 +68,7 @@ public class TemplateController {
   private final VmExpansion expansion;
   private final Clock clock;
   private final TemplateDispatch dispatch;
+  private final dev.rota.api.namespaces.NamespaceUse namespaceUse;
 
   public TemplateController(
       TemplateRepository templates,
@@ -73,7 +76,9 @@ public class TemplateController {
       JsonMapper json,
       VmExpansion expansion,
       Clock clock,
-      TemplateDispatch dispatch) {
+      TemplateDispatch dispatch,
+      dev.rota.api.namespaces.NamespaceUse namespaceUse) {
+    this.namespaceUse = namespaceUse;
     this.dispatch = dispatch;
     this.templates = templates;
     this.bodies = bodies;
@@ -129,6 +134,15 @@ public class TemplateController {
           "must be the template's own name, \"" + name + "\", got \"" + request.name() + "\"");
     }
     TemplateRow was = find(name);
+    if (!was.namespace().equals(NamespaceQuotas.orDefault(request.namespace()))) {
+      throw Problems.badRequest(
+          "namespace",
+          "template "
+              + name
+              + " is in namespace "
+              + was.namespace()
+              + ": a template stays in the namespace it was made in");
+    }
     TemplateRow row = templates.update(row(request, was.createdAt(), clock.instant()));
     log.info("template {} replaced", name);
     return view(row);
@@ -137,8 +151,21 @@ public class TemplateController {
   @RequiresRole({Role.COMPUTE_READ})
   @Get
   @Operation(operationId = "listTemplates", summary = "List VM templates, by name")
-  public Map<String, List<TemplateView>> list() {
-    return Map.of("items", templates.listOrderByName().stream().map(this::view).toList());
+  @ProblemAnswers.Invalid
+  public Map<String, List<TemplateView>> list(
+      @QueryValue
+          @Nullable
+          @Schema(
+              pattern = dev.rota.api.Names.DNS_LABEL,
+              description = "only those of this namespace")
+          String namespace) {
+    String only = dev.rota.api.namespaces.NamespaceUse.filter(namespace);
+    return Map.of(
+        "items",
+        templates.listOrderByName().stream()
+            .filter(t -> only == null || only.equals(t.namespace()))
+            .map(this::view)
+            .toList());
   }
 
   @RequiresRole({Role.COMPUTE_READ})
@@ -212,6 +239,11 @@ public class TemplateController {
    * value (a required one may fill what the spec itself needs).
    */
   private TemplateRequest checked(TemplateRequest request) {
+    namespaceUse.check(NamespaceQuotas.orDefault(request.namespace()), "namespace");
+    if (request.spec().containsKey("namespace")) {
+      throw Problems.badRequest(
+          "spec.namespace", "is the template's: give namespace beside spec, not in it");
+    }
     for (String field : NOT_IN_SPEC) {
       if (request.spec().containsKey(field)) {
         throw Problems.badRequest(
@@ -260,7 +292,8 @@ public class TemplateController {
         write(request.parameters() == null ? List.of() : request.parameters()),
         request.description(),
         createdAt,
-        now);
+        now,
+        NamespaceQuotas.orDefault(request.namespace()));
   }
 
   private TemplateView view(TemplateRow row) {
@@ -271,7 +304,8 @@ public class TemplateController {
           json.readValue(row.parameters(), Argument.listOf(TemplateRequest.Parameter.class)),
           row.description(),
           row.createdAt(),
-          row.updatedAt());
+          row.updatedAt(),
+          row.namespace());
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }

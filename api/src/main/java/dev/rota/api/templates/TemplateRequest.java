@@ -16,7 +16,9 @@ import java.util.Map;
  * {@code POST /v1/templates}, {@code PUT /v1/templates/{name}}: a VM's spec without its name, and
  * the typed parameters that fill its fields when a VM is made of it.
  *
- * @param spec a VM as {@code POST /v1/vms} takes it, without {@code name}
+ * @param spec a VM as {@code POST /v1/vms} takes it, without {@code name} or {@code namespace}
+ * @param namespace where it lives ({@code default} unless given): the VMs and sets made of it live
+ *     there too
  */
 @Serdeable
 @ShownAs(TemplateView.class)
@@ -24,7 +26,9 @@ public record TemplateRequest(
     @NotNull @Pattern(regexp = Names.DNS_LABEL, message = Names.DNS_LABEL_MESSAGE) String name,
     @NotNull Map<String, Object> spec,
     @Nullable @Size(max = 32) List<@NotNull @Valid Parameter> parameters,
-    @Nullable @Size(max = 1024) String description) {
+    @Nullable @Size(max = 1024) String description,
+    @Nullable @Pattern(regexp = Names.DNS_LABEL, message = "must be the name of a namespace")
+        String namespace) {
 
   /**
    * A parameter: a value of {@code type} given as a VM is made, put at {@code field} of the spec

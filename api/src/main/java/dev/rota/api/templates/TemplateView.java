@@ -17,5 +17,6 @@ public record TemplateView(
     List<TemplateRequest.Parameter> parameters,
     @Nullable String description,
     Instant createdAt,
-    Instant updatedAt)
+    Instant updatedAt,
+    String namespace)
     implements Named {}

@@ -30,7 +30,8 @@ import java.util.TreeSet;
 @Singleton
 public class VmExpansion {
   /** What a request made from a template gives beside the template's name. */
-  private static final Set<String> WITH_TEMPLATE = Set.of("name", "fromTemplate", "parameters");
+  private static final Set<String> WITH_TEMPLATE =
+      Set.of("name", "fromTemplate", "parameters", "namespace");
 
   private final TemplateRepository templates;
   private final ClusterSettingsRepository settings;
@@ -79,6 +80,19 @@ public class VmExpansion {
                         "template '"
                             + request.fromTemplate()
                             + "' does not exist (POST /v1/templates makes it)"));
+    // Made in the template's namespace, unless it names another, which a template cannot serve.
+    String namespace = request.namespace() == null ? template.namespace() : request.namespace();
+    if (!template.namespace().equals(namespace)) {
+      throw Problems.badRequest(
+          field + "fromTemplate",
+          "template '"
+              + template.name()
+              + "' is in namespace "
+              + template.namespace()
+              + ", not "
+              + namespace
+              + ": a VM is made of the templates of its own namespace");
+    }
     Map<String, Object> spec =
         new LinkedHashMap<>(read(template.spec(), Argument.mapOf(String.class, Object.class)));
     Map<String, Object> given =
@@ -108,6 +122,7 @@ public class VmExpansion {
       Parameters.put(spec, p.field(), Parameters.checked(p.type(), value, named), named);
     }
     spec.put("name", request.name());
+    spec.put("namespace", namespace);
     return bodies.readPart(field.isEmpty() ? "spec" : field + "spec", spec, VmRequest.class);
   }
 

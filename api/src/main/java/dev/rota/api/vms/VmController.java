@@ -200,6 +200,12 @@ public class VmController {
       @QueryValue
           @Nullable
           @Schema(
+              pattern = dev.rota.api.Names.DNS_LABEL,
+              description = "only those of this namespace")
+          String namespace,
+      @QueryValue
+          @Nullable
+          @Schema(
               pattern = LabelSelector.PATTERN,
               description = "only those whose labels hold every key=value pair: zone=a,disk=ssd")
           String labelSelector,
@@ -242,7 +248,7 @@ public class VmController {
     java.time.Duration timeout = WatchStreams.timeout(timeoutSeconds);
     WatchStreams.resourceVersion(resourceVersion);
     if (WatchStreams.requested(watch)) {
-      WatchStreams.refuseFilters(status, worker, set, limit, cursor, labelSelector);
+      WatchStreams.refuseFilters(status, worker, set, limit, cursor, labelSelector, namespace);
       if (caller.workerOnly()) {
         throw new io.micronaut.http.exceptions.HttpStatusException(
             HttpStatus.FORBIDDEN, "a worker token cannot watch every VM");
@@ -263,6 +269,7 @@ public class VmController {
             status,
             worker,
             set,
+            dev.rota.api.namespaces.NamespaceUse.filter(namespace),
             LabelSelector.parse("labelSelector", labelSelector),
             PageRequest.of(limit, cursor)));
   }

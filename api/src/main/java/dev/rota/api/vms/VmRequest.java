@@ -97,7 +97,9 @@ public record VmRequest(
             message = "must be a worker pool's name")
         String workerPool,
     @Nullable @Size(max = 16) List<@NotNull @Valid TolerationRequest> tolerations,
-    @Nullable @Size(max = 16) List<@NotNull @Valid AffinityRequest> affinities) {
+    @Nullable @Size(max = 16) List<@NotNull @Valid AffinityRequest> affinities,
+    @Nullable @Pattern(regexp = Names.DNS_LABEL, message = "must be the name of a namespace")
+        String namespace) {
   /**
    * This request with {@code resources}: what it gives, over its instance size's (a 30-field record
    * is copied here, once).
@@ -135,7 +137,8 @@ public record VmRequest(
         constraints,
         workerPool,
         tolerations,
-        affinities);
+        affinities,
+        namespace);
   }
 
   /** A pool's name: a DNS label short enough for its replicas' ever-growing ordinals. */

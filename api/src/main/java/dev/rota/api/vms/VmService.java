@@ -35,6 +35,7 @@ public class VmService {
       new TreeMap<>(Map.of("cpu", 1L, "memory", 512L));
 
   private final dev.rota.api.secrets.SecretUse secretUse;
+  private final dev.rota.api.namespaces.NamespaceUse namespaceUse;
   private final VmRepository vms;
   private final VmEventRepository events;
   private final VmCommands commands;
@@ -52,11 +53,13 @@ public class VmService {
       VmEndpoints endpoints,
       WorkflowLinks links,
       dev.rota.api.secrets.SecretUse secretUse,
+      dev.rota.api.namespaces.NamespaceUse namespaceUse,
       dev.rota.control.PoolClaims claims,
       dev.rota.api.templates.VmExpansion expansion) {
     this.expansion = expansion;
     this.claims = claims;
     this.secretUse = secretUse;
+    this.namespaceUse = namespaceUse;
     this.links = links;
     this.endpoints = endpoints;
     this.vms = vms;
@@ -66,15 +69,34 @@ public class VmService {
   }
 
   /**
+   * The namespace of a claim: its pool's. A VM claimed from a pool lives where the pool does, and a
+   * claim that names another namespace is refused.
+   */
+  private String namespaceOfClaim(VmRequest request) {
+    String namespace = claims.namespaceOf(request.fromPool());
+    if (request.namespace() != null && !request.namespace().equals(namespace)) {
+      throw Problems.badRequest(
+          "namespace",
+          "pool "
+              + request.fromPool()
+              + " is in namespace "
+              + namespace
+              + ": the VMs claimed from it live there");
+    }
+    return namespace;
+  }
+
+  /**
    * The user data a claim hands its VM's guest, or null: a secret it names must exist (the claim
    * refuses it for a pool whose VMs are not {@code qemu} guests).
    */
-  private dev.rota.control.PoolClaims.UserData claimUserData(VmRequest request) {
+  private dev.rota.control.PoolClaims.UserData claimUserData(VmRequest request, String namespace) {
     if (request.guest() == null || request.guest().userData() == null) {
       return null;
     }
     String secret = request.guest().userDataSecret("");
-    secretUse.check(new dev.rota.agentapi.SecretRefs(java.util.Map.of(), secret, null), "");
+    secretUse.check(
+        new dev.rota.agentapi.SecretRefs(java.util.Map.of(), secret, null), namespace, "");
     if (secret == null && ((String) request.guest().userData()).isEmpty()) {
       return null;
     }
@@ -88,7 +110,11 @@ public class VmService {
    */
   public VmView create(VmRequest request) {
     if (request.fromPool() != null) {
-      return VmView.of(claims.claim(request.fromPool(), request.name(), claimUserData(request)));
+      return VmView.of(
+          claims.claim(
+              request.fromPool(),
+              request.name(),
+              claimUserData(request, namespaceOfClaim(request))));
     }
     return VmView.of(commands.submit(submitted(request)));
   }
@@ -104,7 +130,11 @@ public class VmService {
    */
   public VmCommands.VmPlan plan(VmRequest request) {
     if (request.fromPool() != null) {
-      VmRow replica = claims.wouldClaim(request.fromPool(), request.name(), claimUserData(request));
+      VmRow replica =
+          claims.wouldClaim(
+              request.fromPool(),
+              request.name(),
+              claimUserData(request, namespaceOfClaim(request)));
       return new VmCommands.VmPlan(
           replica,
           new dev.rota.scheduler.term.PlacementPreview.Outcome(
@@ -154,7 +184,8 @@ public class VmService {
   /** {@link #spec(VmRequest, String)}, its secrets ones the caller may use. */
   private VmTemplate checked(VmRequest request, String field) {
     VmTemplate spec = spec(expansion.expand(request, field), field);
-    secretUse.check(spec.secrets(), field);
+    namespaceUse.check(spec.namespace(), field + "namespace");
+    secretUse.check(spec.secrets(), spec.namespace(), field);
     return spec;
   }
 
@@ -293,6 +324,7 @@ public class VmService {
         .volumes(volumes)
         .migration(migration(request, runtime, persistent, field))
         .priority(request.priority())
+        .namespace(request.namespace())
         .constraints(constraints(request, field))
         .tolerations(tolerations(request, field))
         .affinities(affinities(request, field))
@@ -539,6 +571,7 @@ public class VmService {
       @Nullable String status,
       @Nullable String worker,
       @Nullable String set,
+      @Nullable String namespace,
       LabelSelector selector,
       PageRequest page) {
     if (status != null && WireName.parse(VmStatus.class, status).isEmpty()) {
@@ -546,14 +579,21 @@ public class VmService {
           "status",
           "must be one of " + WireName.allowed(VmStatus.class) + ", got \"" + status + "\"");
     }
+    // A namespace alone is read by its index; beside a set or a worker, it filters their pages.
+    boolean byNamespace = namespace != null && set == null && worker == null;
+    java.util.function.BiFunction<Long, Integer, List<VmRow>> fetch =
+        (after, n) ->
+            byNamespace
+                ? vms.pageOfNamespace(namespace, after, status, n)
+                : vms.page(after, status, worker, set, n);
     List<VmRow> rows =
-        selector.pairs().isEmpty()
-            ? vms.page(page.afterNumber(), status, worker, set, page.fetchSize())
+        selector.pairs().isEmpty() && (namespace == null || byNamespace)
+            ? fetch.apply(page.afterNumber(), page.fetchSize())
             : page.kept(
-                (last, n) ->
-                    vms.page(
-                        last == null ? page.afterNumber() : last.seq(), status, worker, set, n),
-                r -> selector.matches(r.spec().labels()));
+                (last, n) -> fetch.apply(last == null ? page.afterNumber() : last.seq(), n),
+                r ->
+                    selector.matches(r.spec().labels())
+                        && (namespace == null || namespace.equals(r.spec().namespace())));
     return page.page(rows, r -> Long.toString(r.seq()), this::shown);
   }
 

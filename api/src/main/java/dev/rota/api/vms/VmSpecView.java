@@ -42,7 +42,8 @@ public record VmSpecView(
     List<ConstraintRequest> constraints,
     String workerPool,
     List<TolerationRequest> tolerations,
-    List<AffinityRequest> affinities) {
+    List<AffinityRequest> affinities,
+    String namespace) {
 
   /** A {@code qemu} VM's root disk as its spec gives it; null for the default, ephemeral one. */
   @JsonInclude(JsonInclude.Include.NON_NULL)
@@ -94,7 +95,8 @@ public record VmSpecView(
             .toList(),
         workerPool(spec),
         spec.tolerations().stream().map(TolerationRequest::of).toList(),
-        spec.affinities().stream().map(AffinityRequest::of).toList());
+        spec.affinities().stream().map(AffinityRequest::of).toList(),
+        spec.namespace());
   }
 
   /**

@@ -1,5 +1,6 @@
 package dev.rota.api.vmsets;
 
+import dev.rota.api.Names;
 import dev.rota.api.ShownAs;
 import dev.rota.api.vms.VmRequest;
 import io.micronaut.core.annotation.Nullable;
@@ -30,7 +31,9 @@ public record PoolRequest(
         @Pattern(
             regexp = "^(running|suspended)$",
             message = "must be one of \"running\", \"suspended\"")
-        String standby) {
+        String standby,
+    @Nullable @Pattern(regexp = Names.DNS_LABEL, message = "must be the name of a namespace")
+        String namespace) {
 
   public static final int MAX_VMS = 10_000;
 

@@ -33,7 +33,8 @@ public class PoolService {
       throw Problems.badRequest(
           "max", "must be at least minReady (" + request.minReady() + "), got " + request.max());
     }
-    VmTemplate template = setService.template(request.name(), request.template());
+    VmTemplate template =
+        setService.template(request.name(), request.namespace(), request.template());
     if (!template.volumes().isEmpty()) {
       throw Problems.badRequest("template.volumes", "cannot be given: a pool's VMs mount none");
     }

@@ -103,8 +103,15 @@ public class VmSetController {
           @Schema(
               pattern = PageRequest.NUMBERED_CURSOR,
               description = "the nextCursor of the page before")
-          String cursor) {
-    return service.list(PageRequest.of(limit, cursor));
+          String cursor,
+      @QueryValue
+          @Nullable
+          @Schema(
+              pattern = dev.rota.api.Names.DNS_LABEL,
+              description = "only those of this namespace")
+          String namespace) {
+    return service.list(
+        PageRequest.of(limit, cursor), dev.rota.api.namespaces.NamespaceUse.filter(namespace));
   }
 
   @RequiresRole({Role.COMPUTE_READ})

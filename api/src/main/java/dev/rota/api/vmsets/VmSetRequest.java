@@ -30,7 +30,9 @@ public record VmSetRequest(
     @Nullable @Valid Update update,
     @Nullable @Pattern(regexp = Names.DNS_LABEL, message = "must be the name of a template")
         String fromTemplate,
-    @Nullable @Size(max = 32) Map<String, Object> parameters) {
+    @Nullable @Size(max = 32) Map<String, Object> parameters,
+    @Nullable @Pattern(regexp = Names.DNS_LABEL, message = "must be the name of a namespace")
+        String namespace) {
 
   /**
    * How a new template is rolled out over the replicas: {@code maxSurge} replicas beyond those

@@ -40,6 +40,7 @@ public class VmSetService {
   private final VmSetCommands commands;
   private final JsonBodies bodies;
   private final dev.rota.api.secrets.SecretUse secretUse;
+  private final dev.rota.api.namespaces.NamespaceUse namespaceUse;
   private final dev.rota.control.SetPlans setPlans;
   private final dev.rota.api.plans.Plans plans;
   private final dev.rota.api.templates.VmExpansion expansion;
@@ -50,6 +51,7 @@ public class VmSetService {
       VmSetCommands commands,
       JsonBodies bodies,
       dev.rota.api.secrets.SecretUse secretUse,
+      dev.rota.api.namespaces.NamespaceUse namespaceUse,
       dev.rota.store.VmSetVersionRepository versions,
       dev.rota.control.SetPlans setPlans,
       dev.rota.api.plans.Plans plans,
@@ -58,6 +60,7 @@ public class VmSetService {
     this.setPlans = setPlans;
     this.plans = plans;
     this.secretUse = secretUse;
+    this.namespaceUse = namespaceUse;
     this.versions = versions;
     this.sets = sets;
     this.vms = vms;
@@ -132,7 +135,7 @@ public class VmSetService {
         throw Problems.badRequest(
             "template", "is required: the replicas' spec, or fromTemplate to make it of one");
       }
-      return template(request.name(), request.template());
+      return template(request.name(), request.namespace(), request.template());
     }
     if (request.template() != null) {
       throw Problems.badRequest(
@@ -143,17 +146,31 @@ public class VmSetService {
     if (request.parameters() != null) {
       given.put("parameters", request.parameters());
     }
-    return template(request.name(), given, "");
+    return template(request.name(), request.namespace(), given, "");
   }
 
   /** A set's (or pool's) template, checked as a VM its replicas' names would have. */
-  VmTemplate template(String setName, Map<String, Object> given) {
-    return template(setName, given, "template.");
+  VmTemplate template(String setName, @Nullable String namespace, Map<String, Object> given) {
+    return template(setName, namespace, given, "template.");
   }
 
   /** The same, its rejections naming their fields under {@code field}. */
-  private VmTemplate template(String setName, Map<String, Object> given, String field) {
+  private VmTemplate template(
+      String setName, @Nullable String namespace, Map<String, Object> given, String field) {
+    // As shown, a set's template names the set's namespace: sent back, it is the set's.
+    Object named = given.get("namespace");
+    if (namespace != null && named != null && !namespace.equals(named)) {
+      throw Problems.badRequest(
+          field + "namespace",
+          "is the set's: its replicas live in the namespace given beside the template ("
+              + namespace
+              + ")");
+    }
     Map<String, Object> template = new HashMap<>(given);
+    if (namespace != null) {
+      // Left out, it is the VM template's (fromTemplate), or default.
+      template.put("namespace", namespace);
+    }
     // Checked as a VM; every replica's name will be of this shape.
     template.put("name", VmSetRow.replicaName(setName, 0));
     VmRequest vm =
@@ -171,7 +188,8 @@ public class VmSetService {
     // A replica restarts unless the template says otherwise, so that the set heals (a
     // ReplicaSet's pods do alike).
     VmTemplate replica = VmService.spec(vm, field, RestartPolicy.ALWAYS);
-    secretUse.check(replica.secrets(), field);
+    namespaceUse.check(replica.namespace(), "namespace");
+    secretUse.check(replica.secrets(), replica.namespace(), field);
     return replica;
   }
 
@@ -251,11 +269,14 @@ public class VmSetService {
     return view(commands.create(request.name(), spec(request), by));
   }
 
-  public Page<VmSetView> list(PageRequest page) {
-    return page.page(
-        sets.pageOf(false, page.afterNumber(), page.fetchSize()),
-        s -> Long.toString(s.seq()),
-        this::view);
+  public Page<VmSetView> list(PageRequest page, @Nullable String namespace) {
+    List<VmSetRow> rows =
+        namespace == null
+            ? sets.pageOf(false, page.afterNumber(), page.fetchSize())
+            : page.kept(
+                (last, n) -> sets.pageOf(false, last == null ? page.afterNumber() : last.seq(), n),
+                s -> namespace.equals(s.template().namespace()));
+    return page.page(rows, s -> Long.toString(s.seq()), this::view);
   }
 
   public VmSetView get(String name) {

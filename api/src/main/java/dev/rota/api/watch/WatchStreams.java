@@ -165,8 +165,15 @@ public class WatchStreams {
 
   /** A watch streams everything of its kind; a list's filters and paging do not apply to it. */
   public static void refuseFilters(
-      String status, String worker, String set, String limit, String cursor, String labelSelector) {
+      String status,
+      String worker,
+      String set,
+      String limit,
+      String cursor,
+      String labelSelector,
+      String namespace) {
     Map<String, Object> given = new LinkedHashMap<>();
+    given.put("namespace", namespace);
     given.put("labelSelector", labelSelector);
     given.put("status", status);
     given.put("worker", worker);

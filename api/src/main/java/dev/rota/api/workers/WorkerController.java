@@ -150,7 +150,7 @@ public class WorkerController {
     java.time.Duration timeout = WatchStreams.timeout(timeoutSeconds);
     WatchStreams.resourceVersion(resourceVersion);
     if (WatchStreams.requested(watch)) {
-      WatchStreams.refuseFilters(null, null, null, limit, cursor, labelSelector);
+      WatchStreams.refuseFilters(null, null, null, limit, cursor, labelSelector, null);
       return HttpResponse.ok(
               watches.watch(
                   new WatchStreams.Kind<>("worker", service::all, service::view, WorkerView::name),

@@ -76,6 +76,7 @@ class ClusterTermTest {
   @Inject dev.rota.store.WorkerImages workerImages;
   @Inject dev.rota.store.SecretRepository secrets;
   @Inject dev.rota.store.SecretBox box;
+  @Inject dev.rota.control.VmActivitiesImpl vmActivities;
 
   private ClusterWorkflow startCluster(WorkflowClient client) {
     ClusterWorkflow cluster =
@@ -794,12 +795,39 @@ class ClusterTermTest {
     startVmWorkflow(name);
   }
 
+  /**
+   * A VM deleted before its workflow heard that its task was placed: the deletion removes the task
+   * the scheduler placed all the same, so that nothing runs on in room the term counts as free.
+   */
+  @Test
+  void aDeletionRemovesATaskPlacedThoughItsWorkflowHadNotHeardOfIt() {
+    worker("w1", 4);
+    vmRowOnly("unheard", 1, "Never");
+    startCluster(env.getWorkflowClient());
+    for (int step = 0; !agents.tasks("w1").contains("unheard.0") && step < 300; step++) {
+      env.sleep(Duration.ofMillis(100));
+    }
+    assertTrue(
+        agents.tasks("w1").contains("unheard.0"), "placed and started: " + agents.tasks("w1"));
+    VmRow row = vmRow("unheard");
+    vmActivities.deleteWithTasks(
+        new VmActivities.Deletion(new VmActivities.VmRef("unheard", row.seq()), List.of()));
+    assertTrue(
+        !agents.tasks("w1").contains("unheard.0"),
+        "removed though its workflow named no task: " + agents.tasks("w1"));
+    assertTrue(vms.findById("unheard").isEmpty(), "and its rows gone");
+  }
+
   @Test
   void anAgentGetsTheSecretsValueAtStartAndAVmWhoseSecretIsGoneFailsNamingIt() {
     worker("w1", 4);
     secrets.save(
         new dev.rota.store.SecretRow(
-            "token", box.seal("token", "s3cret-value"), clock.instant(), clock.instant()));
+            "token",
+            box.seal("token", "s3cret-value"),
+            clock.instant(),
+            clock.instant(),
+            "default"));
     vmWithSecret("a", "token");
     vmWithSecret("b", "gone");
     startCluster(env.getWorkflowClient());

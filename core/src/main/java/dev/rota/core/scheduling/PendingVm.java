@@ -27,6 +27,8 @@ import java.util.Map;
  *     empty for none
  * @param affinities the workers it prefers, or avoids, by their labels ({@link
  *     dev.rota.core.model.Affinity}); empty for none
+ * @param namespace the namespace whose quota it counts against ({@link NamespaceBudgets})
+ * @param diskSizeGi its root disk's size, as its namespace's quota counts it; null for its image's
  */
 public record PendingVm(
     String name,
@@ -43,8 +45,11 @@ public record PendingVm(
     int priority,
     List<LabelConstraint> constraints,
     java.util.List<dev.rota.agentapi.Toleration> tolerations,
-    java.util.List<dev.rota.core.model.Affinity> affinities) {
+    java.util.List<dev.rota.core.model.Affinity> affinities,
+    String namespace,
+    Integer diskSizeGi) {
   public PendingVm {
+    namespace = namespace == null ? "default" : namespace;
     constraints = constraints == null ? List.of() : constraints;
     tolerations = tolerations == null ? java.util.List.of() : tolerations;
     affinities = affinities == null ? java.util.List.of() : affinities;
@@ -75,6 +80,8 @@ public record PendingVm(
     private List<LabelConstraint> constraints = List.of();
     private java.util.List<dev.rota.agentapi.Toleration> tolerations = java.util.List.of();
     private java.util.List<dev.rota.core.model.Affinity> affinities = java.util.List.of();
+    private String namespace = "default";
+    private Integer diskSizeGi;
 
     private Builder(String name, long seq, String runtime, Map<String, Long> request) {
       this.name = name;
@@ -154,7 +161,19 @@ public record PendingVm(
           priority,
           constraints,
           tolerations,
-          affinities);
+          affinities,
+          namespace,
+          diskSizeGi);
+    }
+
+    public Builder namespace(String namespace) {
+      this.namespace = namespace;
+      return this;
+    }
+
+    public Builder diskSizeGi(Integer diskSizeGi) {
+      this.diskSizeGi = diskSizeGi;
+      return this;
     }
   }
 
@@ -171,7 +190,14 @@ public record PendingVm(
         .priority(priority)
         .constraints(constraints)
         .tolerations(tolerations)
-        .affinities(affinities);
+        .affinities(affinities)
+        .namespace(namespace)
+        .diskSizeGi(diskSizeGi);
+  }
+
+  /** What it holds against its namespace's quota once placed. */
+  public dev.rota.core.model.NamespaceUsage usage() {
+    return dev.rota.core.model.NamespaceUsage.of(request, diskSizeGi);
   }
 
   /** The order of the pending queue: the highest priority first, then the oldest. */

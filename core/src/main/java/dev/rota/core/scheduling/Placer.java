@@ -72,7 +72,22 @@ public final class Placer {
       List<PendingVm> pending,
       SchedulerProfile profile,
       java.util.Set<String> lenders) {
-    return new Run(workers, holdings, pending, profile, lenders).run();
+    return place(workers, holdings, pending, profile, lenders, NamespaceBudgets.none());
+  }
+
+  /**
+   * As {@link #place(WorkerClasses, List, List, SchedulerProfile, java.util.Set)}, a VM placed only
+   * while its namespace's quota leaves room for it ({@code budgets}, which each placement takes
+   * from); one that it leaves none waits, saying so.
+   */
+  public static PlacementPlan place(
+      WorkerClasses workers,
+      List<Holding> holdings,
+      List<PendingVm> pending,
+      SchedulerProfile profile,
+      java.util.Set<String> lenders,
+      NamespaceBudgets budgets) {
+    return new Run(workers, holdings, pending, profile, lenders, budgets).run();
   }
 
   /** A worker during one placement run, with what it holds so far. */
@@ -243,12 +258,19 @@ public final class Placer {
     /** The workers whose agents answer: each may lend a disk it holds to another worker. */
     private final java.util.Set<String> lenders;
 
+    private final NamespaceBudgets budgets;
+
+    /** Why each VM its namespace's quota keeps waiting waits. */
+    private final Map<String, String> overQuota = new HashMap<>();
+
     Run(
         WorkerClasses workers,
         List<Holding> holdings,
         List<PendingVm> pending,
         SchedulerProfile profile,
-        java.util.Set<String> lenders) {
+        java.util.Set<String> lenders,
+        NamespaceBudgets budgets) {
+      this.budgets = budgets;
       this.lenders = lenders;
       this.workers = workers;
       this.spreads = new SpreadsReplicas(holdings);
@@ -303,6 +325,12 @@ public final class Placer {
       List<PendingVm> unplaced = new ArrayList<>();
       for (int i = 0; i < pending.size(); i++) {
         PendingVm vm = pending.get(i);
+        Optional<String> quota = budgets.refusal(vm);
+        if (quota.isPresent()) {
+          overQuota.put(vm.name(), quota.get());
+          unplaced.add(vm);
+          continue;
+        }
         long[] request = requests.get(i);
         ConstraintClass cls = classOf(vm);
         Predicate<Slot> admits = perVm(vm, cls);
@@ -342,6 +370,7 @@ public final class Placer {
           unplaced.add(vm);
         } else {
           take(chosen, request);
+          budgets.take(vm.namespace(), vm.usage());
           if (vm.set() != null) {
             spreads.placed(vm.set(), chosen.worker.name());
           }
@@ -352,6 +381,10 @@ public final class Placer {
       }
       List<PlacementPlan.Unplaced> waiting = new ArrayList<>(unplaced.size());
       for (PendingVm vm : unplaced) {
+        if (overQuota.containsKey(vm.name())) {
+          waiting.add(new PlacementPlan.Unplaced(vm.name(), overQuota.get(vm.name()), false));
+          continue;
+        }
         Optional<String> nowhere =
             fitsNowhere.computeIfAbsent(
                 new ReasonKey(WorkerClasses.Key.of(vm).feasibility(), vm.request(), null, null),

@@ -59,13 +59,16 @@ public final class TermPlanner {
         reported,
         rebalancing,
         pausedBecause,
-        false);
+        false,
+        Map.of());
   }
 
   /**
    * As {@link #plan(Instant, Instant, SchedulerProfile, HealthSettings, List, List, List, Map,
    * Rebalancing, String)}; with {@code preemption}, a VM left waiting may evict running VMs of
-   * lower priority to make room ({@link Preemptor}).
+   * lower priority to make room ({@link Preemptor}). A VM whose namespace's quota ({@code quotas},
+   * by namespace; one left out has none) its namespace's VMs on workers leave no room for waits,
+   * saying so ({@link NamespaceBudgets}).
    */
   public static TermPlan plan(
       Instant now,
@@ -78,7 +81,8 @@ public final class TermPlanner {
       Map<String, List<ObservedTask>> reported,
       Rebalancing rebalancing,
       String pausedBecause,
-      boolean preemption) {
+      boolean preemption,
+      Map<String, dev.rota.core.model.Quota> quotas) {
     List<TermPlan.HealthChange> changes = new ArrayList<>();
     List<Candidate> candidates = new ArrayList<>(workers.size());
     Set<String> gone = new HashSet<>();
@@ -141,9 +145,14 @@ public final class TermPlanner {
     // A VM with a record of a later generation than its own is settling a move that failed: its
     // new copy's record goes first, then it may move again under that task id.
     Set<String> settlingMoves = new HashSet<>();
+    NamespaceBudgets budgets = new NamespaceBudgets(quotas);
+    Set<String> holdingAWorker = new HashSet<>();
     for (PlacedTask t : tasks) {
       VmSnapshot vm = vmByName.get(t.vm());
       boolean ofThisVm = vm != null && vm.seq() == t.vmSeq();
+      if (ofThisVm && t.state().live() && holdingAWorker.add(vm.name())) {
+        budgets.take(vm.namespace(), vm.usage()); // once, though it moves and holds two
+      }
       if (ofThisVm) {
         placedTasks.add(t.vm() + "." + t.generation());
         if (t.generation() > vm.restartCount()) {
@@ -209,7 +218,7 @@ public final class TermPlanner {
     WorkerClasses classes = new WorkerClasses(candidates);
     PlacementPlan placement =
         pausedBecause == null
-            ? Placer.place(classes, holdings, pending, profile, lenders(healthOf))
+            ? Placer.place(classes, holdings, pending, profile, lenders(healthOf), budgets)
             : PlacementPlan.waiting(
                 pending, "scheduling is paused for the cluster: " + pausedBecause);
     Map<String, PendingVm> pendingByName = new HashMap<>();
@@ -225,8 +234,13 @@ public final class TermPlanner {
     if (preemption && pausedBecause == null) {
       List<PendingVm> waiting = new ArrayList<>();
       for (PlacementPlan.Unplaced u : placement.pending()) {
-        if (!u.fitsNowhere() && !lostWithWorker.containsKey(u.vm())) {
-          waiting.add(pendingByName.get(u.vm()));
+        PendingVm vm = pendingByName.get(u.vm());
+        // Room made for a VM its quota would keep waiting would be an eviction for nothing.
+        if (!u.fitsNowhere()
+            && !lostWithWorker.containsKey(u.vm())
+            && budgets.refusal(vm).isEmpty()) {
+          waiting.add(vm);
+          budgets.take(vm.namespace(), vm.usage());
         }
       }
       preempting =

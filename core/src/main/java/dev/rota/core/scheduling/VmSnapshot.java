@@ -43,6 +43,8 @@ import java.util.Map;
  *     empty for none
  * @param affinities the workers it prefers, or avoids, by their labels ({@link
  *     dev.rota.core.model.Affinity}); empty for none
+ * @param namespace the namespace whose quota it counts against
+ * @param diskSizeGi its root disk's size, as its namespace's quota counts it; null for its image's
  */
 public record VmSnapshot(
     String name,
@@ -70,8 +72,11 @@ public record VmSnapshot(
     boolean evicted,
     java.util.List<dev.rota.core.model.LabelConstraint> constraints,
     java.util.List<dev.rota.agentapi.Toleration> tolerations,
-    java.util.List<dev.rota.core.model.Affinity> affinities) {
+    java.util.List<dev.rota.core.model.Affinity> affinities,
+    String namespace,
+    Integer diskSizeGi) {
   public VmSnapshot {
+    namespace = namespace == null ? "default" : namespace;
     taskName = taskName == null ? name : taskName;
     constraints = constraints == null ? java.util.List.of() : constraints;
     tolerations = tolerations == null ? java.util.List.of() : tolerations;
@@ -87,8 +92,39 @@ public record VmSnapshot(
     return new Builder(name, seq, runtime, request);
   }
 
+  /** A builder that starts from this VM. */
+  public Builder toBuilder() {
+    return builder(name, seq, runtime, request)
+        .labels(labels)
+        .status(status)
+        .restartCount(restartCount)
+        .avoidWorker(avoidWorker)
+        .set(set)
+        .spread(spread)
+        .failedOn(failedOn)
+        .movingFrom(movingFrom)
+        .image(image)
+        .restartPolicy(restartPolicy)
+        .oldCopyOn(oldCopyOn)
+        .keepsThroughDisconnect(keepsThroughDisconnect)
+        .awaitingReadiness(awaitingReadiness)
+        .persistentDisk(persistentDisk)
+        .diskOn(diskOn)
+        .liveMigration(liveMigration)
+        .taskName(taskName)
+        .priority(priority)
+        .evicted(evicted)
+        .constraints(constraints)
+        .tolerations(tolerations)
+        .affinities(affinities)
+        .namespace(namespace)
+        .diskSizeGi(diskSizeGi);
+  }
+
   /** A {@link VmSnapshot} made field by field, each left out at its default. */
   public static final class Builder {
+    private String namespace = "default";
+    private Integer diskSizeGi;
     private final String name;
     private final long seq;
     private final String runtime;
@@ -260,7 +296,19 @@ public record VmSnapshot(
           evicted,
           constraints,
           tolerations,
-          affinities);
+          affinities,
+          namespace,
+          diskSizeGi);
+    }
+
+    public Builder namespace(String namespace) {
+      this.namespace = namespace;
+      return this;
+    }
+
+    public Builder diskSizeGi(Integer diskSizeGi) {
+      this.diskSizeGi = diskSizeGi;
+      return this;
     }
   }
 
@@ -318,7 +366,14 @@ public record VmSnapshot(
         .constraints(constraints)
         .tolerations(tolerations)
         .affinities(affinities)
+        .namespace(namespace)
+        .diskSizeGi(diskSizeGi)
         .build();
+  }
+
+  /** What it holds against its namespace's quota while it holds a worker. */
+  public dev.rota.core.model.NamespaceUsage usage() {
+    return dev.rota.core.model.NamespaceUsage.of(request, diskSizeGi);
   }
 
   /** Whether a move's new copy is on its way while the previous task still runs. */

@@ -49,55 +49,21 @@ final class Fixtures {
    * whatever runtime the fixture's workers run.
    */
   static VmSnapshot withDisk(VmSnapshot v, String diskOn, boolean live) {
-    return copy(v, true, diskOn, live, v.taskName(), v.priority(), v.evicted());
+    return v.toBuilder().persistentDisk(true).diskOn(diskOn).liveMigration(live).build();
   }
 
   /** {@code v} as claimed from a pool: its tasks carry the replica's name, {@code taskName}. */
   static VmSnapshot claimedAs(VmSnapshot v, String taskName) {
-    return copy(
-        v, v.persistentDisk(), v.diskOn(), v.liveMigration(), taskName, v.priority(), v.evicted());
+    return v.toBuilder().taskName(taskName).build();
   }
 
   /** {@code v} at {@code priority}. */
   static VmSnapshot atPriority(VmSnapshot v, int priority) {
-    return copy(
-        v, v.persistentDisk(), v.diskOn(), v.liveMigration(), v.taskName(), priority, v.evicted());
+    return v.toBuilder().priority(priority).build();
   }
 
   /** {@code v} with its current task evicted by an earlier term. */
   static VmSnapshot evicted(VmSnapshot v) {
-    return copy(
-        v, v.persistentDisk(), v.diskOn(), v.liveMigration(), v.taskName(), v.priority(), true);
-  }
-
-  private static VmSnapshot copy(
-      VmSnapshot v,
-      boolean persistentDisk,
-      String diskOn,
-      boolean live,
-      String taskName,
-      int priority,
-      boolean evicted) {
-    return VmSnapshot.builder(v.name(), v.seq(), v.runtime(), v.request())
-        .labels(v.labels())
-        .status(v.status())
-        .restartCount(v.restartCount())
-        .avoidWorker(v.avoidWorker())
-        .set(v.set())
-        .spread(v.spread())
-        .failedOn(v.failedOn())
-        .movingFrom(v.movingFrom())
-        .image(v.image())
-        .restartPolicy(v.restartPolicy())
-        .oldCopyOn(v.oldCopyOn())
-        .keepsThroughDisconnect(v.keepsThroughDisconnect())
-        .awaitingReadiness(v.awaitingReadiness())
-        .persistentDisk(persistentDisk)
-        .diskOn(diskOn)
-        .liveMigration(live)
-        .taskName(taskName)
-        .priority(priority)
-        .evicted(evicted)
-        .build();
+    return v.toBuilder().evicted(true).build();
   }
 }

@@ -184,16 +184,29 @@ class TermPlannerTest {
   static VmSnapshot restarting(
       String name, long seq, VmStatus status, int generation, long cpu, int priority) {
     return Fixtures.atPriority(
-        VmSnapshot.builder(name, seq, "process", Map.of("cpu", cpu, "memory", 512L))
-            .status(status)
-            .restartCount(generation)
-            .restartPolicy(dev.rota.core.model.RestartPolicy.ALWAYS)
-            .build(),
-        priority);
+        restartingIn("default", name, seq, status, generation, cpu).build(), priority);
+  }
+
+  /** A VM of {@code namespace} restarted always, left to be built. */
+  static VmSnapshot.Builder restartingIn(
+      String namespace, String name, long seq, VmStatus status, int generation, long cpu) {
+    return VmSnapshot.builder(name, seq, "process", Map.of("cpu", cpu, "memory", 512L))
+        .status(status)
+        .restartCount(generation)
+        .restartPolicy(dev.rota.core.model.RestartPolicy.ALWAYS)
+        .namespace(namespace);
   }
 
   private static TermPlan preempting(
       boolean preemption, List<VmSnapshot> vms, List<PlacedTask> tasks) {
+    return preempting(preemption, vms, tasks, Map.of());
+  }
+
+  private static TermPlan preempting(
+      boolean preemption,
+      List<VmSnapshot> vms,
+      List<PlacedTask> tasks,
+      Map<String, dev.rota.core.model.Quota> quotas) {
     return TermPlanner.plan(
         T,
         null,
@@ -205,7 +218,38 @@ class TermPlannerTest {
         Map.of(),
         Rebalancing.OFF,
         null,
-        preemption);
+        preemption,
+        quotas);
+  }
+
+  @Test
+  void aVmItsNamespacesQuotaKeepsWaitingEvictsNothingAndARunningVmCountsOnce() {
+    VmSnapshot nightly = restarting("nightly", 1, VmStatus.RUNNING, 0, 4, 20);
+    VmSnapshot release =
+        Fixtures.atPriority(restartingIn("ci", "release", 2, VmStatus.PENDING, 0, 4).build(), 80);
+    Map<String, dev.rota.core.model.Quota> ciCpu2 =
+        Map.of("ci", new dev.rota.core.model.Quota(2L, null, null, null));
+    List<PlacedTask> running = List.of(new PlacedTask("nightly", 1, 0, "w1", TaskState.RUNNING));
+    TermPlan capped = preempting(true, List.of(nightly, release), running, ciCpu2);
+    assertEquals(List.of(), capped.preemptions(), "room it could not use is not made");
+    assertEquals(
+        "waits for room in namespace ci's quota: cpu quota of 2: 0 running, 4 more asked",
+        capped.placement().pending().get(0).reason());
+    assertEquals(false, capped.placement().pending().get(0).fitsNowhere());
+
+    // A ci VM on its way from one worker to another holds its quota once, not twice.
+    VmSnapshot moving =
+        restartingIn("ci", "mover", 3, VmStatus.RUNNING, 1, 1).movingFrom("w1").build();
+    VmSnapshot small = restartingIn("ci", "small", 4, VmStatus.PENDING, 0, 1).build();
+    TermPlan once =
+        preempting(
+            false,
+            List.of(moving, small),
+            List.of(
+                new PlacedTask("mover", 3, 0, "w1", TaskState.RUNNING),
+                new PlacedTask("mover", 3, 1, "w1", TaskState.SCHEDULED)),
+            ciCpu2);
+    assertEquals(List.of("small@w1"), placed(once), "1 of 2 held: room for 1 more");
   }
 
   @Test

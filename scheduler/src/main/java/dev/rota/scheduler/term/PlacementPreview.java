@@ -74,7 +74,8 @@ public class PlacementPreview {
             Map.of(),
             new Rebalancing(0, snapshot.movable()),
             snapshot.pausedBecause(),
-            snapshot.preemption());
+            snapshot.preemption(),
+            snapshot.quotas());
     Map<String, Outcome> found = new HashMap<>();
     for (PlacementPlan.Placement p : plan.placement().placed()) {
       found.put(p.vm(), new Outcome(p.worker(), p.why(), null));

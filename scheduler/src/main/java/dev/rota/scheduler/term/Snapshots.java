@@ -104,6 +104,8 @@ final class Snapshots {
         .constraints(v.constraints())
         .tolerations(v.tolerations())
         .affinities(v.affinities())
+        .namespace(v.namespace())
+        .diskSizeGi(v.diskSizeGi())
         .build();
   }
 

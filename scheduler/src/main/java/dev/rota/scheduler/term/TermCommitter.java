@@ -61,7 +61,8 @@ public class TermCommitter {
             snapshot.reported(),
             new Rebalancing(scheduler.rebalanceMovesPerTerm(), snapshot.movable()),
             snapshot.pausedBecause(),
-            snapshot.preemption());
+            snapshot.preemption(),
+            snapshot.quotas());
     long planned = System.nanoTime();
     TermDecisions decisions = writer.write(plan, snapshot, now);
     if (log.isDebugEnabled()) {

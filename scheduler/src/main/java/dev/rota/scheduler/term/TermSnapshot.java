@@ -20,6 +20,7 @@ import java.util.Map;
  *     reported
  * @param movable the VM sets whose replicas may be moved, by name
  * @param preemption whether a waiting VM may evict running VMs of lower priority to make room
+ * @param quotas the namespaces' quotas that limit anything, by namespace
  */
 public record TermSnapshot(
     Map<String, VmSchedulingRow> vmRows,
@@ -31,4 +32,5 @@ public record TermSnapshot(
     SchedulerProfile profile,
     Map<String, SetSnapshot> movable,
     String pausedBecause,
-    boolean preemption) {}
+    boolean preemption,
+    Map<String, dev.rota.core.model.Quota> quotas) {}

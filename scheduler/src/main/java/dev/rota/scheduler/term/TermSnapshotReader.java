@@ -44,6 +44,7 @@ public class TermSnapshotReader {
   private final WorkerSettings health;
   private final WorkerImages workerImages;
   private final ClusterSettingsRepository settings;
+  private final dev.rota.store.NamespaceRepository namespaces;
 
   public TermSnapshotReader(
       TransactionOperations<Connection> tx,
@@ -52,7 +53,9 @@ public class TermSnapshotReader {
       WorkerRepository workers,
       WorkerSettings health,
       WorkerImages workerImages,
-      ClusterSettingsRepository settings) {
+      ClusterSettingsRepository settings,
+      dev.rota.store.NamespaceRepository namespaces) {
+    this.namespaces = namespaces;
     this.tx = tx;
     this.sets = sets;
     this.reads = reads;
@@ -188,6 +191,18 @@ public class TermSnapshotReader {
         profile,
         movable,
         pausedBecause,
-        cluster.map(ClusterSettingsRow::preemption).orElse(false));
+        cluster.map(ClusterSettingsRow::preemption).orElse(false),
+        quotas());
+  }
+
+  /** Each namespace's quota that limits anything, by namespace: few rows. */
+  private Map<String, dev.rota.core.model.Quota> quotas() {
+    Map<String, dev.rota.core.model.Quota> quotas = new HashMap<>();
+    for (dev.rota.store.NamespaceRow n : namespaces.findAll()) {
+      if (n.quota().limits()) {
+        quotas.put(n.name(), n.quota());
+      }
+    }
+    return quotas;
   }
 }
