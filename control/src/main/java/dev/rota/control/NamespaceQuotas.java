@@ -26,7 +26,12 @@ public class NamespaceQuotas {
     for (Map.Entry<String, NamespaceUsage> e : new TreeMap<>(asked).entrySet()) {
       NamespaceUsage u = e.getValue();
       if (namespaces.charge(e.getKey(), u.cpu(), u.memory(), u.vms(), u.diskGi()) == 0) {
-        throw refusal(e.getKey(), u);
+        // Refused by a limit, as read now; or by one that a commit since has freed again.
+        throw refusal(e.getKey(), u)
+            .orElseGet(
+                () ->
+                    new QuotaExceeded(
+                        "namespace " + e.getKey() + ": its quota was taken meanwhile"));
       }
     }
   }
@@ -44,19 +49,19 @@ public class NamespaceQuotas {
    * counting it: a set's check before its replicas are made.
    */
   public void check(String namespace, NamespaceUsage asked) {
-    NamespaceRow row = namespaces.findById(namespace).orElseThrow(() -> missing(namespace));
-    if (row.quota().breach(row.used(), asked).isPresent()) {
-      throw refusal(namespace, asked);
-    }
+    refusal(namespace, asked)
+        .ifPresent(
+            refused -> {
+              throw refused;
+            });
   }
 
-  private QuotaExceeded refusal(String namespace, NamespaceUsage asked) {
+  /** Why {@code asked} more would pass {@code namespace}'s quota, read once; empty if it fits. */
+  private java.util.Optional<QuotaExceeded> refusal(String namespace, NamespaceUsage asked) {
     NamespaceRow row = namespaces.findById(namespace).orElseThrow(() -> missing(namespace));
-    return new QuotaExceeded(
-        "namespace "
-            + namespace
-            + ": "
-            + row.quota().breach(row.used(), asked).orElse("its quota was taken meanwhile"));
+    return row.quota()
+        .breach(row.used(), asked)
+        .map(why -> new QuotaExceeded("namespace " + namespace + ": " + why));
   }
 
   private static NotFound missing(String namespace) {

@@ -23,11 +23,16 @@ public record Quota(Long cpu, Long memory, Long vms, Long diskGi) {
    * already passed (a quota lowered) is passed by anything more it is asked.
    */
   public Optional<String> breach(NamespaceUsage used, NamespaceUsage asked) {
+    return breach(used, asked, "in use");
+  }
+
+  /** As {@link #breach(NamespaceUsage, NamespaceUsage)}, {@code used} said to be {@code held}. */
+  public Optional<String> breach(NamespaceUsage used, NamespaceUsage asked, String held) {
     return first(
-        check("cpu", cpu, used.cpu(), asked.cpu(), ""),
-        check("memory", memory, used.memory(), asked.memory(), " MiB"),
-        check("vms", vms, used.vms(), asked.vms(), ""),
-        check("disk", diskGi, used.diskGi(), asked.diskGi(), " GiB"));
+        check("cpu", cpu, used.cpu(), asked.cpu(), "", held),
+        check("memory", memory, used.memory(), asked.memory(), " MiB", held),
+        check("vms", vms, used.vms(), asked.vms(), "", held),
+        check("disk", diskGi, used.diskGi(), asked.diskGi(), " GiB", held));
   }
 
   @SafeVarargs
@@ -41,7 +46,7 @@ public record Quota(Long cpu, Long memory, Long vms, Long diskGi) {
   }
 
   private static Optional<String> check(
-      String name, Long limit, long used, long asked, String unit) {
+      String name, Long limit, long used, long asked, String unit, String held) {
     if (limit == null || asked <= 0 || used + asked <= limit) {
       return Optional.empty();
     }
@@ -53,7 +58,9 @@ public record Quota(Long cpu, Long memory, Long vms, Long diskGi) {
             + ": "
             + used
             + unit
-            + " in use, "
+            + " "
+            + held
+            + ", "
             + asked
             + unit
             + " more asked");

@@ -38,12 +38,7 @@ public final class NamespaceBudgets {
       return Optional.empty();
     }
     return quota
-        .breach(held.getOrDefault(vm.namespace(), NamespaceUsage.NONE), vm.usage())
-        .map(
-            why ->
-                "waits for room in namespace "
-                    + vm.namespace()
-                    + "'s quota: "
-                    + why.replace(" in use", " running"));
+        .breach(held.getOrDefault(vm.namespace(), NamespaceUsage.NONE), vm.usage(), "running")
+        .map(why -> "waits for room in namespace " + vm.namespace() + "'s quota: " + why);
   }
 }
