@@ -42,7 +42,7 @@ ASKED = {
     "vm-sets": ("replicas", "template", "spread", "maxUnavailable", "update", "version"),
     "pools": ("minReady", "max", "standby", "template", "spread", "maxUnavailable"),
     "workers": ("endpoint", "resources", "labels", "runtimes", "schedulingPaused"),
-    "service-accounts": ("roles", "worker"),
+    "service-accounts": ("roles", "namespaceRoles", "worker"),
     "secrets": ("updatedAt",),
     "templates": ("spec", "parameters", "description", "namespace"),
     "namespaces": ("description", "quota"),
@@ -407,6 +407,10 @@ def _namespaces_that_exist(case):
             for value in body:
                 to_default(value)
     to_default(case.body)
+    roles = case.body.get("namespaceRoles") if isinstance(case.body, dict) else None
+    if isinstance(roles, dict) and roles:
+        # An account's roles in a namespace, in one that exists.
+        case.body["namespaceRoles"] = {"default": next(iter(roles.values()))}
     if case.method.upper() == "PUT" and case.path == "/v1/namespaces/{name}" \
             and (case.path_parameters or {}).get("name") == "default" and isinstance(case.body, dict):
         case.body.pop("quota", None)

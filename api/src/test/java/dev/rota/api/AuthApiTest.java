@@ -362,6 +362,147 @@ class AuthApiTest {
     assertEquals(201, made.status(), made.toString());
   }
 
+  /**
+   * An account holding roles in one namespace reaches that namespace's VMs, sets, templates and
+   * secrets, and nothing of another's nor anything cluster-wide; each refusal names the namespace.
+   */
+  @Test
+  void rolesInANamespaceReachItsObjectsAlone() {
+    int id = ++serial;
+    String ns = "team-" + id;
+    assertEquals(200, http.send("PUT", "/v1/namespaces/" + ns, "{}", ADMIN).status());
+    for (String[] home : new String[][] {{ns, "in"}, {"default", "out"}}) {
+      String namespace = ",\"namespace\":\"" + home[0] + "\"";
+      String name = home[1] + "-" + id;
+      for (String[] made :
+          new String[][] {
+            {"/v1/vms", "{\"name\":\"vm-" + name + "\",\"command\":[\"sleep\",\"60\"]"},
+            {
+              "/v1/vm-sets",
+              "{\"name\":\"set-"
+                  + name
+                  + "\",\"replicas\":0,"
+                  + "\"template\":{\"command\":[\"true\"]}"
+            },
+            {"/v1/templates", "{\"name\":\"tpl-" + name + "\",\"spec\":{\"command\":[\"true\"]}"},
+            {"/v1/secrets", "{\"name\":\"sec-" + name + "\",\"value\":\"v\""}
+          }) {
+        Http.Reply r = http.send("POST", made[0], made[1] + namespace + "}", ADMIN);
+        assertEquals(201, r.status(), made[0] + " -> " + r);
+      }
+    }
+    String team =
+        (String)
+            http.send(
+                    "POST",
+                    "/v1/service-accounts",
+                    "{\"name\":\"team-acct-"
+                        + serial
+                        + "\",\"namespaceRoles\":{\""
+                        + ns
+                        + "\":[\"compute:read\",\"compute:write\",\"compute:connect\","
+                        + "\"secrets:write\",\"secrets:use\"]}}",
+                    ADMIN)
+                .map()
+                .get("token");
+    for (String path :
+        List.of(
+            "GET /v1/vms/vm-%s",
+            "GET /v1/vms/vm-%s/events",
+            "GET /v1/vms/vm-%s/logs",
+            "PUT /v1/vms/vm-%s/lease",
+            "POST /v1/vms/vm-%s/snapshot",
+            "POST /v1/vms/vm-%s/access-tokens",
+            "GET /v1/vms/vm-%s/console",
+            "GET /v1/vm-sets/set-%s",
+            "GET /v1/vm-sets/set-%s/versions",
+            "PATCH /v1/vm-sets/set-%s",
+            "GET /v1/templates/tpl-%s",
+            "POST /v1/templates/tpl-%s/dispatch",
+            "GET /v1/secrets/sec-%s",
+            "PUT /v1/secrets/sec-%s")) {
+      String[] call = path.split(" ");
+      String body = call[0].equals("GET") ? null : "{}";
+      Http.Reply own = http.send(call[0], String.format(call[1], "in-" + id), body, team);
+      assertFalse(own.status() == 401 || own.status() == 403, path + " in its own: " + own);
+      Http.Reply other = http.send(call[0], String.format(call[1], "out-" + id), body, team);
+      assertEquals(403, other.status(), path + " in default: " + other);
+      assertTrue(other.detail().contains("in namespace default"), other.toString());
+    }
+    for (String kind : List.of("vms", "vm-sets", "pools", "templates", "secrets")) {
+      assertEquals(
+          200, http.send("GET", "/v1/" + kind + "?namespace=" + ns, null, team).status(), kind);
+      assertEquals(
+          403, http.send("GET", "/v1/" + kind + "?namespace=default", null, team).status(), kind);
+      Http.Reply every = http.send("GET", "/v1/" + kind, null, team);
+      assertEquals(403, every.status(), kind + " of every namespace: " + every);
+      assertTrue(every.detail().contains("?namespace=" + ns), every.toString());
+    }
+    // What it makes goes in its namespace only, a secret of its own referred to.
+    String vm =
+        "{\"name\":\"made-%s\",\"command\":[\"true\"],%s"
+            + "\"env\":{\"T\":{\"secretRef\":\"sec-in-"
+            + id
+            + "\"}}}";
+    Http.Reply made =
+        http.send("POST", "/v1/vms", String.format(vm, "a", "\"namespace\":\"" + ns + "\","), team);
+    assertEquals(201, made.status(), made.toString());
+    for (String where : List.of("", "\"namespace\":\"default\",")) {
+      Http.Reply refused = http.send("POST", "/v1/vms", String.format(vm, "b", where), team);
+      assertEquals(403, refused.status(), refused.toString());
+      assertTrue(refused.detail().contains("in namespace default"), refused.toString());
+    }
+    Http.Reply batch =
+        http.send(
+            "POST",
+            "/v1/vms/batch",
+            "{\"items\":[{\"name\":\"batch-a\",\"command\":[\"true\"],\"namespace\":\""
+                + ns
+                + "\"},{\"name\":\"batch-b\",\"command\":[\"true\"]}]}",
+            team);
+    assertEquals(403, batch.status(), batch.toString());
+    assertEquals(404, http.send("GET", "/v1/vms/batch-a", null, ADMIN).status(), "none stored");
+    for (String[] create :
+        new String[][] {
+          {
+            "/v1/vm-sets",
+            "{\"name\":\"s-%d\",\"replicas\":0,\"template\":{\"command\":[\"true\"]}%s}"
+          },
+          {"/v1/templates", "{\"name\":\"t-%d\",\"spec\":{\"command\":[\"true\"]}%s}"},
+          {"/v1/secrets", "{\"name\":\"s-%d\",\"value\":\"v\"%s}"}
+        }) {
+      String own = String.format(create[1], ++serial, ",\"namespace\":\"" + ns + "\"");
+      assertEquals(201, http.send("POST", create[0], own, team).status(), create[0]);
+      Http.Reply other = http.send("POST", create[0], String.format(create[1], ++serial, ""), team);
+      assertEquals(403, other.status(), create[0] + " in default: " + other);
+    }
+    assertEquals(200, http.send("GET", "/v1/namespaces/" + ns, null, team).status());
+    assertEquals(403, http.send("GET", "/v1/namespaces/default", null, team).status());
+    for (String clusterWide : List.of("/v1/cluster", "/v1/workers", "/v1/namespaces")) {
+      Http.Reply r = http.send("GET", clusterWide, null, team);
+      assertEquals(403, r.status(), clusterWide + " -> " + r);
+      assertTrue(r.detail().contains("in every namespace"), r.toString());
+    }
+    // Reading in a namespace is not writing there.
+    String reader =
+        (String)
+            http.send(
+                    "POST",
+                    "/v1/service-accounts",
+                    "{\"name\":\"reader-"
+                        + serial
+                        + "\",\"namespaceRoles\":{\""
+                        + ns
+                        + "\":[\"compute:read\"]}}",
+                    ADMIN)
+                .map()
+                .get("token");
+    assertEquals(200, http.send("GET", "/v1/vms/vm-in-" + id, null, reader).status());
+    Http.Reply stop = http.send("POST", "/v1/vms/vm-in-" + id + "/stop", null, reader);
+    assertEquals(403, stop.status(), stop.toString());
+    assertTrue(stop.detail().contains("lacks compute:write in namespace " + ns), stop.toString());
+  }
+
   @Test
   void aWorkerTokenActsForItsOwnWorkerOnly() {
     String worker = tokens.get("worker");
@@ -438,7 +579,16 @@ class AuthApiTest {
           {"{\"name\":\"a2\",\"roles\":[\"worker\"]}", "worker"},
           {"{\"name\":\"a3\",\"roles\":[\"compute:read\"],\"worker\":\"mini-1\"}", "worker"},
           {"{\"name\":\"A_4\",\"roles\":[\"compute:read\"]}", "name"},
-          {"{\"name\":\"a5\",\"roles\":[]}", "roles"}
+          {"{\"name\":\"a5\",\"roles\":[]}", "roles"},
+          {
+            "{\"name\":\"a6\",\"namespaceRoles\":{\"default\":[\"admin:write\"]}}", "namespaceRoles"
+          },
+          {
+            "{\"name\":\"a7\",\"namespaceRoles\":{\"nowhere\":[\"compute:read\"]}}",
+            "namespaceRoles.nowhere"
+          },
+          {"{\"name\":\"a8\",\"namespaceRoles\":{\"default\":[]}}", "namespaceRoles"},
+          {"{\"name\":\"a9\",\"namespaceRoles\":{}}", "roles"}
         }) {
       Http.Reply r = http.send("POST", "/v1/service-accounts", bad[0], ADMIN);
       assertEquals(400, r.status(), bad[0] + " -> " + r);

@@ -49,6 +49,13 @@ class PoolApiTest {
         http.get("/v1/vm-sets").items().stream().noneMatch(p -> "pa".equals(p.get("name"))),
         "not among the sets");
     assertEquals(404, http.get("/v1/vm-sets/pa").status(), "a pool is not a set to the API");
+    assertTrue(
+        http.get("/v1/pools?namespace=default").items().stream()
+            .anyMatch(p -> "pa".equals(p.get("name"))),
+        "listed in its namespace");
+    http.put("/v1/namespaces/pools-elsewhere", "{}");
+    assertEquals(
+        List.of(), http.get("/v1/pools?namespace=pools-elsewhere").items(), "not another's");
 
     Http.Reply claim = http.post("/v1/vms", "{\"name\":\"pa-job\",\"fromPool\":\"pa\"}");
     assertEquals(409, claim.status(), claim.toString());

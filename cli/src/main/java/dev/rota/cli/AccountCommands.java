@@ -16,6 +16,7 @@ final class AccountCommands extends Noun {
       List.of(
           Output.Column.field("NAME", "name"),
           Output.Column.field("ROLES", "roles"),
+          Output.Column.field("NAMESPACE ROLES", "namespaceRoles"),
           Output.Column.field("WORKER", "worker"),
           Output.Column.field("CREATED", "createdAt"));
 
@@ -28,12 +29,18 @@ final class AccountCommands extends Noun {
       @Parameters(paramLabel = "NAME") String name,
       @Option(
               names = "--role",
-              required = true,
               paramLabel = "ROLE",
               description =
-                  "compute:read, compute:write, compute:connect, admin:read, admin:write, secrets:write,"
-                      + " secrets:use or worker; repeatable")
+                  "a role in every namespace: compute:read, compute:write, compute:connect,"
+                      + " admin:read, admin:write, secrets:write, secrets:use or worker; repeatable")
           List<String> roles,
+      @Option(
+              names = "--namespace-role",
+              paramLabel = "NAMESPACE=ROLE",
+              description =
+                  "a role in one namespace only: compute:read, compute:write, compute:connect,"
+                      + " secrets:write or secrets:use; repeatable")
+          List<String> namespaceRoles,
       @Option(
               names = "--worker",
               paramLabel = "WORKER",
@@ -41,7 +48,21 @@ final class AccountCommands extends Noun {
           String worker) {
     Map<String, Object> body = new LinkedHashMap<>();
     body.put("name", name);
-    body.put("roles", roles);
+    body.put("roles", roles == null ? List.of() : roles);
+    if (namespaceRoles != null) {
+      Map<String, List<String>> byNamespace = new LinkedHashMap<>();
+      for (String given : namespaceRoles) {
+        int eq = given.indexOf('=');
+        if (eq <= 0 || eq == given.length() - 1) {
+          throw new CliException(
+              ExitCodes.USAGE, "--namespace-role takes NAMESPACE=ROLE, not " + given);
+        }
+        byNamespace
+            .computeIfAbsent(given.substring(0, eq), n -> new ArrayList<>())
+            .add(given.substring(eq + 1));
+      }
+      body.put("namespaceRoles", byNamespace);
+    }
     if (worker != null) {
       body.put("worker", worker);
     }

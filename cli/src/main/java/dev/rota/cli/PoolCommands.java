@@ -3,7 +3,6 @@ package dev.rota.cli;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -103,9 +102,9 @@ final class PoolCommands extends Noun {
 
   @Command(name = "list", description = "List warm pools.")
   int list(
-      @Option(names = "--limit", paramLabel = "N", description = "at most this many")
-          Integer limit) {
-    return listed("pools", "/v1/pools", Map.of(), limit, COLUMNS);
+      @Option(names = "--limit", paramLabel = "N", description = "at most this many") Integer limit,
+      @Mixin NamespaceFilter inNamespace) {
+    return listed("pools", "/v1/pools", inNamespace.query(), limit, COLUMNS);
   }
 
   @Command(name = "get", description = "Show one pool (-o yaml for its template).")

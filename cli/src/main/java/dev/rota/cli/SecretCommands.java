@@ -55,13 +55,8 @@ final class SecretCommands extends Noun {
   }
 
   @Command(name = "list", description = "List secrets by name.")
-  int list(
-      @Option(
-              names = {"-n", "--namespace"},
-              paramLabel = "NAMESPACE",
-              description = "only secrets of this namespace")
-          String namespace) {
-    return listedIn("secrets", "/v1/secrets", namespace, COLUMNS);
+  int list(@Mixin NamespaceFilter inNamespace) {
+    return listedIn("secrets", "/v1/secrets", inNamespace.namespace, COLUMNS);
   }
 
   @Command(name = "get", description = "Show a secret's name and times.")

@@ -75,13 +75,8 @@ final class TemplateCommands extends Noun {
   }
 
   @Command(name = "list", description = "List templates by name.")
-  int list(
-      @Option(
-              names = {"-n", "--namespace"},
-              paramLabel = "NAMESPACE",
-              description = "only templates of this namespace")
-          String namespace) {
-    return listedIn("templates", "/v1/templates", namespace, COLUMNS);
+  int list(@Mixin NamespaceFilter inNamespace) {
+    return listedIn("templates", "/v1/templates", inNamespace.namespace, COLUMNS);
   }
 
   @Command(name = "get", description = "Show a template.")

@@ -253,11 +253,7 @@ final class VmCommands extends Noun {
               paramLabel = "KEY=VALUE[,...]",
               description = "only VMs whose labels (what their worker must carry) have these")
           List<String> selector,
-      @Option(
-              names = {"-n", "--namespace"},
-              paramLabel = "NAMESPACE",
-              description = "only VMs of this namespace")
-          String namespace,
+      @Mixin NamespaceFilter inNamespace,
       @Option(
               names = {"-w", "--watch"},
               description = "then a row per change, as it happens, until interrupted")
@@ -268,7 +264,7 @@ final class VmCommands extends Noun {
           || set != null
           || limit != null
           || selector != null
-          || namespace != null) {
+          || inNamespace.namespace != null) {
         throw new CliException(
             ExitCodes.USAGE,
             "--watch shows every VM: it does not go with --status, --worker, --set, --limit, -l"
@@ -280,7 +276,7 @@ final class VmCommands extends Noun {
     query.put("status", status);
     query.put("worker", worker);
     query.put("set", set);
-    query.put("namespace", namespace);
+    query.putAll(inNamespace.query());
     return listed("vms", "/v1/vms", query, limit, Selector.parse(selector), COLUMNS);
   }
 

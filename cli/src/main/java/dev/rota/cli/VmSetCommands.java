@@ -251,14 +251,8 @@ final class VmSetCommands extends Noun {
   @Command(name = "list", description = "List VM sets.")
   int list(
       @Option(names = "--limit", paramLabel = "N", description = "at most this many") Integer limit,
-      @Option(
-              names = {"-n", "--namespace"},
-              paramLabel = "NAMESPACE",
-              description = "only sets of this namespace")
-          String namespace) {
-    Map<String, String> query = new java.util.HashMap<>();
-    query.put("namespace", namespace);
-    return listed("vm-sets", "/v1/vm-sets", query, limit, COLUMNS);
+      @Mixin NamespaceFilter inNamespace) {
+    return listed("vm-sets", "/v1/vm-sets", inNamespace.query(), limit, COLUMNS);
   }
 
   @Command(name = "get", description = "Show one VM set (-o yaml for its template).")

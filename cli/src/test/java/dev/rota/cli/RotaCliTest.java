@@ -1793,6 +1793,11 @@ class RotaCliTest {
         StandInApi.Reply.json(200, "{\"items\":[],\"nextCursor\":null}"));
     assertEquals(0, run("vm", "list", "-n", "ci").code());
     assertEquals("/v1/vms?namespace=ci", api.last().target());
+    api.on(
+        "GET /v1/pools?namespace=ci",
+        StandInApi.Reply.json(200, "{\"items\":[],\"nextCursor\":null}"));
+    assertEquals(0, run("pool", "list", "-n", "ci").code());
+    assertEquals("/v1/pools?namespace=ci", api.last().target());
   }
 
   @Test
@@ -1931,6 +1936,35 @@ class RotaCliTest {
     assertEquals(
         json.readTree("{\"name\":\"ci\",\"roles\":[\"compute:write\"]}"),
         json.readTree(api.last().body()));
+  }
+
+  @Test
+  void anAccountsRolesInANamespaceAreSentByNamespace() throws Exception {
+    api.on(
+        "POST /v1/service-accounts",
+        StandInApi.Reply.json(
+            201,
+            "{\"name\":\"team\",\"roles\":[],\"namespaceRoles\":{\"team-a\":[\"compute:read\","
+                + "\"compute:write\"]},\"createdAt\":\"2026-11-23T07:00:00Z\",\"token\":\"rota_t\"}"));
+    Result made =
+        run(
+            "account",
+            "create",
+            "team",
+            "--namespace-role",
+            "team-a=compute:read",
+            "--namespace-role",
+            "team-a=compute:write");
+    assertEquals(0, made.code(), made.err());
+    assertTrue(made.out().contains("team-a=compute:read compute:write"), made.out());
+    assertEquals(
+        json.readTree(
+            "{\"name\":\"team\",\"roles\":[],"
+                + "\"namespaceRoles\":{\"team-a\":[\"compute:read\",\"compute:write\"]}}"),
+        json.readTree(api.last().body()));
+    Result bad = run("account", "create", "team", "--namespace-role", "compute:read");
+    assertEquals(ExitCodes.USAGE, bad.code());
+    assertTrue(bad.err().contains("NAMESPACE=ROLE"), bad.err());
   }
 
   @Test

@@ -79,6 +79,20 @@ public final class Converters {
     }
   }
 
+  /** Role names by namespace; sorted so that the stored text is stable. */
+  @Singleton
+  public static class StringLists extends Json<Map<String, List<String>>> {
+    public StringLists(JsonColumns json) {
+      super(json, Argument.mapOf(Argument.STRING, Argument.listOf(String.class)), Map.of());
+    }
+
+    @Override
+    public String convertToPersistedValue(
+        Map<String, List<String>> value, ConversionContext context) {
+      return super.convertToPersistedValue(value == null ? null : new TreeMap<>(value), context);
+    }
+  }
+
   /**
    * A JSON column whose value may say nothing: then it is stored as NULL, and read back as null.
    */

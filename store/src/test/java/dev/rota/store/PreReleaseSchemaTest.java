@@ -73,7 +73,8 @@ class PreReleaseSchemaTest {
                 "22 Vm constraints",
                 "23 Vm tolerations",
                 "24 Vm affinities",
-                "25 Namespaces"))
+                "25 Namespaces",
+                "26 Account namespace roles"))
         .toList();
   }
 

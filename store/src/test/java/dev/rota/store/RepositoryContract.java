@@ -953,4 +953,20 @@ abstract class RepositoryContract {
         changes.firstId(),
         "the newest is kept: it says how far the feed has come");
   }
+
+  @Inject ServiceAccountRepository accounts;
+
+  @Test
+  void anAccountKeepsItsRolesInEachNamespace() {
+    Map<String, List<String>> inNamespaces =
+        Map.of(
+            "team-b", List.of("compute:read"), "team-a", List.of("compute:write", "secrets:use"));
+    accounts.save(
+        new ServiceAccountRow(
+            "scoped", "ab".repeat(32), List.of(), inNamespaces, null, java.time.Instant.EPOCH));
+    ServiceAccountRow read = accounts.findByTokenHash("ab".repeat(32)).orElseThrow();
+    assertEquals(inNamespaces, read.namespaceRoles());
+    assertEquals(List.of(), read.roles());
+    accounts.deleteById("scoped");
+  }
 }

@@ -5,6 +5,7 @@ import dev.rota.api.auth.RequiresRole;
 import dev.rota.api.auth.Role;
 import dev.rota.api.auth.TokenAccounts;
 import dev.rota.api.auth.Tokens;
+import dev.rota.api.namespaces.NamespaceUse;
 import dev.rota.api.problem.ProblemAnswers;
 import dev.rota.api.problem.Problems;
 import dev.rota.store.ServiceAccountRepository;
@@ -29,6 +30,7 @@ import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 
 /** {@code /v1/service-accounts}: who may call the API, with which roles. */
 @ProblemAnswers.Guarded
@@ -40,9 +42,15 @@ public class ServiceAccountController {
   private final JsonBodies bodies;
   private final Clock clock;
   private final TokenAccounts tokens;
+  private final NamespaceUse namespaceUse;
 
   public ServiceAccountController(
-      ServiceAccountRepository accounts, JsonBodies bodies, Clock clock, TokenAccounts tokens) {
+      ServiceAccountRepository accounts,
+      JsonBodies bodies,
+      Clock clock,
+      TokenAccounts tokens,
+      NamespaceUse namespaceUse) {
+    this.namespaceUse = namespaceUse;
     this.accounts = accounts;
     this.bodies = bodies;
     this.clock = clock;
@@ -61,11 +69,17 @@ public class ServiceAccountController {
   @ProblemAnswers.Conflicting
   public ServiceAccountView create(@Body @Nullable String body) {
     ServiceAccountRequest request = bodies.read(body, ServiceAccountRequest.class);
-    List<String> roles = new ArrayList<>();
-    for (String r : request.roles()) { // each a role: ServiceAccountRequest.ROLE
-      if (!roles.contains(r)) {
-        roles.add(r);
-      }
+    List<String> roles = distinct(request.roles()); // each a role: ServiceAccountRequest.ROLE
+    Map<String, List<String>> namespaceRoles = new TreeMap<>();
+    request
+        .namespaceRoles()
+        .forEach(
+            (namespace, held) -> {
+              namespaceUse.exists(namespace, "namespaceRoles." + namespace);
+              namespaceRoles.put(namespace, distinct(held));
+            });
+    if (roles.isEmpty() && namespaceRoles.isEmpty()) {
+      throw Problems.badRequest("roles", "must hold at least one role, here or in namespaceRoles");
     }
     boolean worker = roles.contains(Role.WORKER.wireName());
     if (worker && request.worker() == null) {
@@ -78,7 +92,12 @@ public class ServiceAccountController {
     String token = Tokens.generate();
     ServiceAccountRow row =
         new ServiceAccountRow(
-            request.name(), Tokens.hash(token), roles, request.worker(), clock.instant());
+            request.name(),
+            Tokens.hash(token),
+            roles,
+            namespaceRoles,
+            request.worker(),
+            clock.instant());
     try {
       accounts.save(row);
     } catch (RuntimeException e) {
@@ -88,6 +107,10 @@ public class ServiceAccountController {
       throw e;
     }
     return ServiceAccountView.of(row, token);
+  }
+
+  private static List<String> distinct(List<String> roles) {
+    return roles.stream().distinct().toList();
   }
 
   @RequiresRole(Role.ADMIN_READ)

@@ -7,6 +7,8 @@ import io.micronaut.core.annotation.Nullable;
 import io.micronaut.serde.annotation.Serdeable;
 import java.time.Instant;
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
 
 /** A service account; {@code token} only in the answer to its creation, never again. */
 @JsonInclude(JsonInclude.Include.NON_NULL)
@@ -14,12 +16,19 @@ import java.util.List;
 public record ServiceAccountView(
     String name,
     List<String> roles,
+    Map<String, List<String>> namespaceRoles,
     @Nullable String worker,
     Instant createdAt,
     @Nullable String token)
     implements Named {
 
   static ServiceAccountView of(ServiceAccountRow row, @Nullable String token) {
-    return new ServiceAccountView(row.name(), row.roles(), row.worker(), row.createdAt(), token);
+    return new ServiceAccountView(
+        row.name(),
+        row.roles(),
+        new TreeMap<>(row.namespaceRoles()),
+        row.worker(),
+        row.createdAt(),
+        token);
   }
 }

@@ -45,7 +45,9 @@ public class AdminBootstrap {
             "ROTA_BOOTSTRAP_ADMIN_TOKEN is too short: use at least 20 random characters");
       }
       accounts.findById(NAME).ifPresent(accounts::delete);
-      accounts.save(new ServiceAccountRow(NAME, Tokens.hash(given), ROLES, null, clock.instant()));
+      accounts.save(
+          new ServiceAccountRow(
+              NAME, Tokens.hash(given), ROLES, java.util.Map.of(), null, clock.instant()));
       return Optional.empty();
     }
     boolean adminExists =
@@ -55,7 +57,9 @@ public class AdminBootstrap {
       return Optional.empty();
     }
     String token = Tokens.generate();
-    accounts.save(new ServiceAccountRow(NAME, Tokens.hash(token), ROLES, null, clock.instant()));
+    accounts.save(
+        new ServiceAccountRow(
+            NAME, Tokens.hash(token), ROLES, java.util.Map.of(), null, clock.instant()));
     return Optional.of(token);
   }
 }

@@ -85,6 +85,7 @@ public class VmTokens {
         new Caller(
             "access token for vm " + token.vm(),
             EnumSet.of(Role.COMPUTE_CONNECT, Role.COMPUTE_READ),
+            java.util.Map.of(),
             null));
     return Optional.empty();
   }

@@ -26,7 +26,12 @@ public class WorkerTokens {
     String token = Tokens.generate();
     accounts.save(
         new ServiceAccountRow(
-            name, Tokens.hash(token), List.of(Role.WORKER.wireName()), worker, clock.instant()));
+            name,
+            Tokens.hash(token),
+            List.of(Role.WORKER.wireName()),
+            java.util.Map.of(),
+            worker,
+            clock.instant()));
     tokens.changed();
     return token;
   }

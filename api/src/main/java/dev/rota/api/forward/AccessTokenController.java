@@ -2,6 +2,7 @@ package dev.rota.api.forward;
 
 import dev.rota.api.JsonBodies;
 import dev.rota.api.auth.Caller;
+import dev.rota.api.auth.NamespaceScope;
 import dev.rota.api.auth.RequiresRole;
 import dev.rota.api.auth.Role;
 import dev.rota.api.auth.Tokens;
@@ -57,6 +58,7 @@ public class AccessTokenController {
 
   /** 201 with the token, shown this once. */
   @RequiresRole(Role.COMPUTE_CONNECT)
+  @NamespaceScope(NamespaceScope.From.VM)
   @Post
   @Status(HttpStatus.CREATED)
   @RequestBody(content = @Content(schema = @Schema(implementation = AccessTokenRequest.class)))

@@ -43,7 +43,7 @@ import org.slf4j.LoggerFactory;
 public class TunnelRelay {
   /** The paths of the sockets that go into a VM, for the authorization of a socket's opening. */
   public static final Pattern PATHS =
-      Pattern.compile("^/v1/vms/[^/]+/(ports/[^/]+/forward|console|exec)$");
+      Pattern.compile("^/v1/vms/([^/]+)/(ports/[^/]+/forward|console|exec)$");
 
   private static final Logger log = LoggerFactory.getLogger(TunnelRelay.class);
 

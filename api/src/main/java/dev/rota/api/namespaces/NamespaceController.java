@@ -3,6 +3,7 @@ package dev.rota.api.namespaces;
 import dev.rota.api.JsonBodies;
 import dev.rota.api.Names;
 import dev.rota.api.Quantities;
+import dev.rota.api.auth.NamespaceScope;
 import dev.rota.api.auth.RequiresRole;
 import dev.rota.api.auth.Role;
 import dev.rota.api.problem.ProblemAnswers;
@@ -72,6 +73,7 @@ public class NamespaceController {
   }
 
   @RequiresRole({Role.COMPUTE_READ, Role.ADMIN_READ})
+  @NamespaceScope(NamespaceScope.From.NAMESPACE)
   @Get("/{name}")
   @Operation(
       operationId = "getNamespace",

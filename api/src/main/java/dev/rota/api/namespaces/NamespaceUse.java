@@ -1,10 +1,15 @@
 package dev.rota.api.namespaces;
 
+import dev.rota.api.auth.Caller;
+import dev.rota.api.auth.Role;
 import dev.rota.api.problem.Problems;
 import dev.rota.store.NamespaceRepository;
 import jakarta.inject.Singleton;
 
-/** Whether what a request puts in a namespace may go there: the namespace exists. */
+/**
+ * Whether what a request puts in a namespace may go there: its caller holds the role for it there,
+ * and the namespace exists.
+ */
 @Singleton
 public class NamespaceUse {
   private final NamespaceRepository namespaces;
@@ -21,8 +26,17 @@ public class NamespaceUse {
     return namespace;
   }
 
+  /**
+   * A 403 unless the caller holds one of {@code any} in {@code namespace}, then a 400 naming {@code
+   * field} unless it exists.
+   */
+  public void check(String namespace, String field, Role... any) {
+    Caller.current().require(namespace, any);
+    exists(namespace, field);
+  }
+
   /** A 400 naming {@code field} unless {@code namespace} exists. */
-  public void check(String namespace, String field) {
+  public void exists(String namespace, String field) {
     if (!namespaces.existsById(namespace)) {
       throw Problems.badRequest(
           field,

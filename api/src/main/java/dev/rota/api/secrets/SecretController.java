@@ -1,6 +1,7 @@
 package dev.rota.api.secrets;
 
 import dev.rota.api.JsonBodies;
+import dev.rota.api.auth.NamespaceScope;
 import dev.rota.api.auth.RequiresRole;
 import dev.rota.api.auth.Role;
 import dev.rota.api.problem.ProblemAnswers;
@@ -65,6 +66,7 @@ public class SecretController {
 
   /** 201 with its name and times. */
   @RequiresRole(Role.SECRETS_WRITE)
+  @NamespaceScope(NamespaceScope.From.BODY)
   @Post
   @Status(HttpStatus.CREATED)
   @RequestBody(
@@ -77,7 +79,7 @@ public class SecretController {
     SecretRequest request = bodies.read(body, SecretRequest.class);
     Instant now = clock.instant();
     String namespace = dev.rota.control.NamespaceQuotas.orDefault(request.namespace());
-    namespaceUse.check(namespace, "namespace");
+    namespaceUse.check(namespace, "namespace", Role.SECRETS_WRITE);
     SecretRow row =
         new SecretRow(request.name(), sealed(request.name(), request.value()), now, now, namespace);
     try {
@@ -99,6 +101,7 @@ public class SecretController {
 
   /** 200; VMs that start from now on get the new value, those running keep theirs. */
   @RequiresRole(Role.SECRETS_WRITE)
+  @NamespaceScope(NamespaceScope.From.SECRET)
   @Put("/{name}")
   @RequestBody(
       required = true,
@@ -118,6 +121,7 @@ public class SecretController {
   }
 
   @RequiresRole({Role.SECRETS_WRITE, Role.SECRETS_USE})
+  @NamespaceScope(NamespaceScope.From.QUERY)
   @Get
   @Operation(operationId = "listSecrets", summary = "List secrets, by name")
   @ProblemAnswers.Invalid
@@ -138,6 +142,7 @@ public class SecretController {
   }
 
   @RequiresRole({Role.SECRETS_WRITE, Role.SECRETS_USE})
+  @NamespaceScope(NamespaceScope.From.SECRET)
   @Get("/{name}")
   @Operation(operationId = "getSecret", summary = "Get a secret's name and times")
   @ProblemAnswers.Missing
@@ -147,6 +152,7 @@ public class SecretController {
 
   /** 204; a VM that refers to it fails its next start, saying so. */
   @RequiresRole(Role.SECRETS_WRITE)
+  @NamespaceScope(NamespaceScope.From.SECRET)
   @Delete("/{name}")
   @Status(HttpStatus.NO_CONTENT)
   @Operation(operationId = "deleteSecret", summary = "Delete a secret")

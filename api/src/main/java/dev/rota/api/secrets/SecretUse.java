@@ -7,7 +7,6 @@ import dev.rota.api.problem.Problems;
 import dev.rota.store.SecretBox;
 import dev.rota.store.SecretRepository;
 import dev.rota.store.SecretRow;
-import io.micronaut.http.context.ServerRequestContext;
 import jakarta.inject.Singleton;
 import java.util.Map;
 import java.util.Set;
@@ -34,12 +33,11 @@ public class SecretUse {
     if (SecretRefs.none(refs)) {
       return;
     }
-    Caller caller = ServerRequestContext.currentRequest().map(Caller::of).orElse(Caller.EVERYONE);
-    if (!caller.roles().contains(Role.SECRETS_USE)) {
+    Caller caller = Caller.current();
+    if (!caller.holds(namespace, Role.SECRETS_USE)) {
       throw Problems.forbidden(
-          "referring to a secret takes the secrets:use role, which "
-              + caller.name()
-              + " does not hold");
+          "referring to a secret takes the secrets:use role: "
+              + caller.lacks(namespace, Role.SECRETS_USE));
     }
     if (box.unavailable() != null) {
       throw Problems.conflict(box.unavailable());

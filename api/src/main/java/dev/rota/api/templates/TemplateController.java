@@ -1,6 +1,7 @@
 package dev.rota.api.templates;
 
 import dev.rota.api.JsonBodies;
+import dev.rota.api.auth.NamespaceScope;
 import dev.rota.api.auth.RequiresRole;
 import dev.rota.api.auth.Role;
 import dev.rota.api.problem.ProblemAnswers;
@@ -88,6 +89,7 @@ public class TemplateController {
   }
 
   @RequiresRole({Role.COMPUTE_WRITE})
+  @NamespaceScope(NamespaceScope.From.BODY)
   @Post
   @Status(HttpStatus.CREATED)
   @RequestBody(
@@ -119,6 +121,7 @@ public class TemplateController {
 
   /** 200; VMs made of it before keep the spec they were made with. */
   @RequiresRole({Role.COMPUTE_WRITE})
+  @NamespaceScope(NamespaceScope.From.TEMPLATE)
   @Put("/{name}")
   @RequestBody(
       required = true,
@@ -149,6 +152,7 @@ public class TemplateController {
   }
 
   @RequiresRole({Role.COMPUTE_READ})
+  @NamespaceScope(NamespaceScope.From.QUERY)
   @Get
   @Operation(operationId = "listTemplates", summary = "List VM templates, by name")
   @ProblemAnswers.Invalid
@@ -169,6 +173,7 @@ public class TemplateController {
   }
 
   @RequiresRole({Role.COMPUTE_READ})
+  @NamespaceScope(NamespaceScope.From.TEMPLATE)
   @Get("/{name}")
   @Operation(operationId = "getTemplate", summary = "Get a VM template")
   @ProblemAnswers.Missing
@@ -182,6 +187,7 @@ public class TemplateController {
    * 200 with it, while it exists.
    */
   @RequiresRole({Role.COMPUTE_WRITE})
+  @NamespaceScope(NamespaceScope.From.TEMPLATE)
   @Post("/{name}/dispatch")
   @RequestBody(content = @Content(schema = @Schema(implementation = DispatchRequest.class)))
   @Operation(operationId = "dispatchTemplate", summary = "Make a VM of a template now")
@@ -222,6 +228,7 @@ public class TemplateController {
 
   /** 204; VMs made of it keep their specs. */
   @RequiresRole({Role.COMPUTE_WRITE})
+  @NamespaceScope(NamespaceScope.From.TEMPLATE)
   @Delete("/{name}")
   @Status(HttpStatus.NO_CONTENT)
   @Operation(operationId = "deleteTemplate", summary = "Delete a VM template")
@@ -239,7 +246,8 @@ public class TemplateController {
    * value (a required one may fill what the spec itself needs).
    */
   private TemplateRequest checked(TemplateRequest request) {
-    namespaceUse.check(NamespaceQuotas.orDefault(request.namespace()), "namespace");
+    namespaceUse.check(
+        NamespaceQuotas.orDefault(request.namespace()), "namespace", Role.COMPUTE_WRITE);
     if (request.spec().containsKey("namespace")) {
       throw Problems.badRequest(
           "spec.namespace", "is the template's: give namespace beside spec, not in it");

@@ -5,6 +5,7 @@ import dev.rota.agentapi.LogQuery;
 import dev.rota.api.JsonBodies;
 import dev.rota.api.QueryValues;
 import dev.rota.api.auth.Caller;
+import dev.rota.api.auth.NamespaceScope;
 import dev.rota.api.auth.RequiresRole;
 import dev.rota.api.auth.Role;
 import dev.rota.api.auth.WorkerScope;
@@ -65,6 +66,7 @@ public class VmController {
   }
 
   @RequiresRole({Role.COMPUTE_WRITE})
+  @NamespaceScope(NamespaceScope.From.BODY)
   @Post
   @RequestBody(
       required = true,
@@ -137,6 +139,7 @@ public class VmController {
    * still with a workflow of its own.
    */
   @RequiresRole({Role.COMPUTE_WRITE})
+  @NamespaceScope(NamespaceScope.From.BODY)
   @Post("/batch")
   @Status(HttpStatus.CREATED)
   @RequestBody(
@@ -174,6 +177,7 @@ public class VmController {
    * ({@link WatchStreams}), from {@code resourceVersion} when given.
    */
   @RequiresRole({Role.COMPUTE_READ, Role.WORKER})
+  @NamespaceScope(NamespaceScope.From.QUERY)
   @Get(produces = {MediaType.APPLICATION_JSON, WatchStreams.NDJSON})
   @Operation(operationId = "listVms", summary = "List VMs, or watch them")
   @ProblemAnswers.Invalid
@@ -275,6 +279,7 @@ public class VmController {
   }
 
   @RequiresRole({Role.COMPUTE_READ})
+  @NamespaceScope(NamespaceScope.From.VM)
   @Get("/{name}")
   @Operation(operationId = "getVm", summary = "Get a VM")
   @ProblemAnswers.Missing
@@ -292,6 +297,7 @@ public class VmController {
    * a client whose stream broke follows again from where it got to.
    */
   @RequiresRole({Role.COMPUTE_READ})
+  @NamespaceScope(NamespaceScope.From.VM)
   @Get(value = "/{name}/logs", produces = MediaType.TEXT_PLAIN)
   @Operation(operationId = "getVmLogs", summary = "Get a VM's output")
   @ApiResponse(
@@ -422,6 +428,7 @@ public class VmController {
   static final String FROM_HEADER = "Rota-Log-From";
 
   @RequiresRole({Role.COMPUTE_READ})
+  @NamespaceScope(NamespaceScope.From.VM)
   @Get("/{name}/events")
   @Operation(operationId = "listVmEvents", summary = "List a VM's events")
   @ProblemAnswers.Invalid
@@ -446,6 +453,7 @@ public class VmController {
   }
 
   @RequiresRole({Role.COMPUTE_WRITE})
+  @NamespaceScope(NamespaceScope.From.VM)
   @Post("/{name}/stop")
   @Operation(operationId = "stopVm", summary = "Stop a VM")
   @ProblemAnswers.Missing
@@ -460,6 +468,7 @@ public class VmController {
   }
 
   @RequiresRole({Role.COMPUTE_WRITE})
+  @NamespaceScope(NamespaceScope.From.VM)
   @Post("/{name}/suspend")
   @Operation(
       operationId = "suspendVm",
@@ -492,6 +501,7 @@ public class VmController {
   }
 
   @RequiresRole({Role.COMPUTE_WRITE})
+  @NamespaceScope(NamespaceScope.From.VM)
   @Post("/{name}/start")
   @Operation(operationId = "startVm", summary = "Start a stopped VM, or resume a suspended one")
   @ProblemAnswers.Missing
@@ -506,6 +516,7 @@ public class VmController {
   }
 
   @RequiresRole({Role.COMPUTE_WRITE})
+  @NamespaceScope(NamespaceScope.From.VM)
   @Post("/{name}/restart")
   @Operation(operationId = "restartVm", summary = "Restart a VM")
   @ProblemAnswers.Missing
@@ -520,6 +531,7 @@ public class VmController {
   }
 
   @RequiresRole({Role.COMPUTE_WRITE})
+  @NamespaceScope(NamespaceScope.From.VM)
   @Put("/{name}/lease")
   @RequestBody(
       required = true,
@@ -539,6 +551,7 @@ public class VmController {
   }
 
   @RequiresRole({Role.COMPUTE_WRITE})
+  @NamespaceScope(NamespaceScope.From.VM)
   @Delete("/{name}")
   @Operation(operationId = "deleteVm", summary = "Delete a VM")
   @ProblemAnswers.Missing

@@ -4,6 +4,7 @@ import dev.rota.agentapi.GuestSpec;
 import dev.rota.agentapi.WorkerPool;
 import dev.rota.api.Durations;
 import dev.rota.api.Quantities;
+import dev.rota.api.auth.Role;
 import dev.rota.api.paging.LabelSelector;
 import dev.rota.api.paging.Page;
 import dev.rota.api.paging.PageRequest;
@@ -184,7 +185,7 @@ public class VmService {
   /** {@link #spec(VmRequest, String)}, its secrets ones the caller may use. */
   private VmTemplate checked(VmRequest request, String field) {
     VmTemplate spec = spec(expansion.expand(request, field), field);
-    namespaceUse.check(spec.namespace(), field + "namespace");
+    namespaceUse.check(spec.namespace(), field + "namespace", Role.COMPUTE_WRITE);
     secretUse.check(spec.secrets(), spec.namespace(), field);
     return spec;
   }

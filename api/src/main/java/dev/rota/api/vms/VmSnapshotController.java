@@ -1,6 +1,7 @@
 package dev.rota.api.vms;
 
 import dev.rota.api.JsonBodies;
+import dev.rota.api.auth.NamespaceScope;
 import dev.rota.api.auth.RequiresRole;
 import dev.rota.api.auth.Role;
 import dev.rota.api.problem.ProblemAnswers;
@@ -45,6 +46,7 @@ public class VmSnapshotController {
       String image, String digest, String pinned, long bytes, long memoryBytes, String worker) {}
 
   @RequiresRole({Role.COMPUTE_WRITE})
+  @NamespaceScope(NamespaceScope.From.VM)
   @Post("/{name}/snapshot")
   @Status(HttpStatus.CREATED)
   @RequestBody(

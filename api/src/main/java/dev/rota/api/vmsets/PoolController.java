@@ -2,6 +2,7 @@ package dev.rota.api.vmsets;
 
 import dev.rota.api.JsonBodies;
 import dev.rota.api.auth.Caller;
+import dev.rota.api.auth.NamespaceScope;
 import dev.rota.api.auth.RequiresRole;
 import dev.rota.api.auth.Role;
 import dev.rota.api.paging.Page;
@@ -45,6 +46,7 @@ public class PoolController {
   }
 
   @RequiresRole({Role.COMPUTE_WRITE})
+  @NamespaceScope(NamespaceScope.From.BODY)
   @Post
   @Status(HttpStatus.CREATED)
   @RequestBody(
@@ -58,6 +60,7 @@ public class PoolController {
   }
 
   @RequiresRole({Role.COMPUTE_READ})
+  @NamespaceScope(NamespaceScope.From.QUERY)
   @Get
   @Operation(operationId = "listPools", summary = "List warm pools")
   @ProblemAnswers.Invalid
@@ -75,11 +78,19 @@ public class PoolController {
           @Schema(
               pattern = PageRequest.NUMBERED_CURSOR,
               description = "the nextCursor of the page before")
-          String cursor) {
-    return service.list(PageRequest.of(limit, cursor));
+          String cursor,
+      @QueryValue
+          @Nullable
+          @Schema(
+              pattern = dev.rota.api.Names.DNS_LABEL,
+              description = "only those of this namespace")
+          String namespace) {
+    return service.list(
+        PageRequest.of(limit, cursor), dev.rota.api.namespaces.NamespaceUse.filter(namespace));
   }
 
   @RequiresRole({Role.COMPUTE_READ})
+  @NamespaceScope(NamespaceScope.From.VM_SET)
   @Get("/{name}")
   @Operation(operationId = "getPool", summary = "Get a warm pool")
   @ProblemAnswers.Missing
@@ -88,6 +99,7 @@ public class PoolController {
   }
 
   @RequiresRole({Role.COMPUTE_WRITE})
+  @NamespaceScope(NamespaceScope.From.VM_SET)
   @Delete("/{name}")
   @Operation(
       operationId = "deletePool",

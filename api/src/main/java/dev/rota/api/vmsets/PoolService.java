@@ -10,6 +10,7 @@ import dev.rota.store.VmRepository;
 import dev.rota.store.VmSetRepository;
 import dev.rota.store.VmSetRow;
 import dev.rota.store.VmTemplate;
+import io.micronaut.core.annotation.Nullable;
 import jakarta.inject.Singleton;
 
 /** Warm pools as the API takes and shows them; stored as sets that hand out their replicas. */
@@ -62,11 +63,9 @@ public class PoolService {
             by));
   }
 
-  public Page<PoolView> list(PageRequest page) {
+  public Page<PoolView> list(PageRequest page, @Nullable String namespace) {
     return page.page(
-        sets.pageOf(true, page.afterNumber(), page.fetchSize()),
-        s -> Long.toString(s.seq()),
-        this::view);
+        VmSetService.pageOf(sets, true, page, namespace), s -> Long.toString(s.seq()), this::view);
   }
 
   public PoolView get(String name) {

@@ -2,6 +2,7 @@ package dev.rota.api.vmsets;
 
 import dev.rota.api.JsonBodies;
 import dev.rota.api.auth.Caller;
+import dev.rota.api.auth.NamespaceScope;
 import dev.rota.api.auth.RequiresRole;
 import dev.rota.api.auth.Role;
 import dev.rota.api.paging.Page;
@@ -42,6 +43,7 @@ public class VmSetController {
   }
 
   @RequiresRole({Role.COMPUTE_WRITE})
+  @NamespaceScope(NamespaceScope.From.BODY)
   @Post
   @RequestBody(
       required = true,
@@ -86,6 +88,7 @@ public class VmSetController {
   @interface DryRunAnswer {}
 
   @RequiresRole({Role.COMPUTE_READ})
+  @NamespaceScope(NamespaceScope.From.QUERY)
   @Get
   @Operation(operationId = "listVmSets", summary = "List VM sets")
   @ProblemAnswers.Invalid
@@ -115,6 +118,7 @@ public class VmSetController {
   }
 
   @RequiresRole({Role.COMPUTE_READ})
+  @NamespaceScope(NamespaceScope.From.VM_SET)
   @Get("/{name}")
   @Operation(operationId = "getVmSet", summary = "Get a VM set")
   @ProblemAnswers.Missing
@@ -123,6 +127,7 @@ public class VmSetController {
   }
 
   @RequiresRole({Role.COMPUTE_WRITE})
+  @NamespaceScope(NamespaceScope.From.VM_SET)
   @Put("/{name}")
   @RequestBody(
       required = true,
@@ -152,6 +157,7 @@ public class VmSetController {
   }
 
   @RequiresRole({Role.COMPUTE_READ})
+  @NamespaceScope(NamespaceScope.From.VM_SET)
   @Get("/{name}/versions")
   @Operation(
       operationId = "listVmSetVersions",
@@ -162,6 +168,7 @@ public class VmSetController {
   }
 
   @RequiresRole({Role.COMPUTE_WRITE})
+  @NamespaceScope(NamespaceScope.From.VM_SET)
   @Post("/{name}/revert")
   @RequestBody(
       required = true,
@@ -177,6 +184,7 @@ public class VmSetController {
   }
 
   @RequiresRole({Role.COMPUTE_WRITE})
+  @NamespaceScope(NamespaceScope.From.VM_SET)
   @Post("/{name}/promote")
   @Operation(
       operationId = "promoteVmSet",
@@ -188,6 +196,7 @@ public class VmSetController {
   }
 
   @RequiresRole({Role.COMPUTE_WRITE})
+  @NamespaceScope(NamespaceScope.From.VM_SET)
   @Post("/{name}/rollout/pause")
   @Operation(operationId = "pauseVmSetRollout", summary = "Pause a VM set's rollouts")
   @ProblemAnswers.Missing
@@ -197,6 +206,7 @@ public class VmSetController {
   }
 
   @RequiresRole({Role.COMPUTE_WRITE})
+  @NamespaceScope(NamespaceScope.From.VM_SET)
   @Post("/{name}/rollout/resume")
   @Operation(operationId = "resumeVmSetRollout", summary = "Resume a VM set's rollouts")
   @ProblemAnswers.Missing
@@ -206,6 +216,7 @@ public class VmSetController {
   }
 
   @RequiresRole({Role.COMPUTE_WRITE})
+  @NamespaceScope(NamespaceScope.From.VM_SET)
   @Patch("/{name}")
   @RequestBody(
       required = true,
@@ -219,6 +230,7 @@ public class VmSetController {
   }
 
   @RequiresRole({Role.COMPUTE_WRITE})
+  @NamespaceScope(NamespaceScope.From.VM_SET)
   @Delete("/{name}")
   @Operation(operationId = "deleteVmSet", summary = "Delete a VM set and its VMs")
   @ProblemAnswers.Missing

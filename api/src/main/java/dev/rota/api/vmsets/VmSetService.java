@@ -1,6 +1,7 @@
 package dev.rota.api.vmsets;
 
 import dev.rota.api.JsonBodies;
+import dev.rota.api.auth.Role;
 import dev.rota.api.paging.Page;
 import dev.rota.api.paging.PageRequest;
 import dev.rota.api.problem.Problems;
@@ -188,7 +189,7 @@ public class VmSetService {
     // A replica restarts unless the template says otherwise, so that the set heals (a
     // ReplicaSet's pods do alike).
     VmTemplate replica = VmService.spec(vm, field, RestartPolicy.ALWAYS);
-    namespaceUse.check(replica.namespace(), "namespace");
+    namespaceUse.check(replica.namespace(), "namespace", Role.COMPUTE_WRITE);
     secretUse.check(replica.secrets(), replica.namespace(), field);
     return replica;
   }
@@ -270,13 +271,17 @@ public class VmSetService {
   }
 
   public Page<VmSetView> list(PageRequest page, @Nullable String namespace) {
-    List<VmSetRow> rows =
-        namespace == null
-            ? sets.pageOf(false, page.afterNumber(), page.fetchSize())
-            : page.kept(
-                (last, n) -> sets.pageOf(false, last == null ? page.afterNumber() : last.seq(), n),
-                s -> namespace.equals(s.template().namespace()));
-    return page.page(rows, s -> Long.toString(s.seq()), this::view);
+    return page.page(pageOf(sets, false, page, namespace), s -> Long.toString(s.seq()), this::view);
+  }
+
+  /** A page of sets (or of pools), of one namespace when {@code namespace} is given. */
+  static List<VmSetRow> pageOf(
+      VmSetRepository sets, boolean pools, PageRequest page, @Nullable String namespace) {
+    return namespace == null
+        ? sets.pageOf(pools, page.afterNumber(), page.fetchSize())
+        : page.kept(
+            (last, n) -> sets.pageOf(pools, last == null ? page.afterNumber() : last.seq(), n),
+            s -> namespace.equals(s.template().namespace()));
   }
 
   public VmSetView get(String name) {

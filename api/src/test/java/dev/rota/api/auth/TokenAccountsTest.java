@@ -41,7 +41,10 @@ class TokenAccountsTest {
 
   private String account(String name) {
     String hash = Tokens.hash(Tokens.generate());
-    rows.put(hash, new ServiceAccountRow(name, hash, List.of("compute:read"), null, Instant.EPOCH));
+    rows.put(
+        hash,
+        new ServiceAccountRow(
+            name, hash, List.of("compute:read"), java.util.Map.of(), null, Instant.EPOCH));
     return hash;
   }
 
@@ -63,7 +66,9 @@ class TokenAccountsTest {
   void aTokenOfNoAccountIsLookedUpEveryTime() {
     String hash = Tokens.hash(Tokens.generate());
     assertTrue(tokens.byTokenHash(hash).isEmpty());
-    rows.put(hash, new ServiceAccountRow("new", hash, List.of(), null, Instant.EPOCH));
+    rows.put(
+        hash,
+        new ServiceAccountRow("new", hash, List.of(), java.util.Map.of(), null, Instant.EPOCH));
     assertEquals("new", tokens.byTokenHash(hash).orElseThrow().name(), "a new token works at once");
     assertEquals(2, lookups.get());
   }
