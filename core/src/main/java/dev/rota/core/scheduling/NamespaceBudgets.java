@@ -18,7 +18,14 @@ public final class NamespaceBudgets {
 
   /** Over {@code quotas} by namespace (one left out has none), nothing held yet. */
   public NamespaceBudgets(Map<String, Quota> quotas) {
-    this.quotas = Map.copyOf(quotas);
+    Map<String, Quota> limiting = new HashMap<>();
+    quotas.forEach(
+        (namespace, quota) -> {
+          if (quota.limits()) {
+            limiting.put(namespace, quota);
+          }
+        });
+    this.quotas = Map.copyOf(limiting);
   }
 
   /** No quota anywhere: every VM may be placed as far as its namespace goes. */
@@ -26,15 +33,37 @@ public final class NamespaceBudgets {
     return new NamespaceBudgets(Map.of());
   }
 
-  /** Counts {@code usage}, a VM that holds a worker, against {@code namespace}. */
-  public void take(String namespace, NamespaceUsage usage) {
+  /**
+   * Whether {@code namespace}'s quota limits anything: only then is what its VMs hold counted (a
+   * term counts thousands of VMs, most often in namespaces without one).
+   */
+  public boolean limits(String namespace) {
+    return quotas.containsKey(namespace);
+  }
+
+  /** Counts {@code vm}, which holds a worker, against its namespace. */
+  public void take(VmSnapshot vm) {
+    if (limits(vm.namespace())) {
+      take(vm.namespace(), vm.usage());
+    }
+  }
+
+  /** Counts {@code vm}, placed this term, against its namespace. */
+  public void take(PendingVm vm) {
+    if (limits(vm.namespace())) {
+      take(vm.namespace(), vm.usage());
+    }
+  }
+
+  /** Counts {@code usage}, what VMs of {@code namespace} hold, against it. */
+  void take(String namespace, NamespaceUsage usage) {
     held.merge(namespace, usage, NamespaceUsage::plus);
   }
 
   /** Why {@code vm} may not be placed now, its namespace's quota taken; empty when it may. */
   public Optional<String> refusal(PendingVm vm) {
     Quota quota = quotas.get(vm.namespace());
-    if (quota == null || !quota.limits()) {
+    if (quota == null) {
       return Optional.empty();
     }
     return quota

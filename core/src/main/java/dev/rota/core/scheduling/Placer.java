@@ -370,7 +370,7 @@ public final class Placer {
           unplaced.add(vm);
         } else {
           take(chosen, request);
-          budgets.take(vm.namespace(), vm.usage());
+          budgets.take(vm);
           if (vm.set() != null) {
             spreads.placed(vm.set(), chosen.worker.name());
           }

@@ -150,8 +150,11 @@ public final class TermPlanner {
     for (PlacedTask t : tasks) {
       VmSnapshot vm = vmByName.get(t.vm());
       boolean ofThisVm = vm != null && vm.seq() == t.vmSeq();
-      if (ofThisVm && t.state().live() && holdingAWorker.add(vm.name())) {
-        budgets.take(vm.namespace(), vm.usage()); // once, though it moves and holds two
+      if (ofThisVm
+          && t.state().live()
+          && budgets.limits(vm.namespace())
+          && holdingAWorker.add(vm.name())) {
+        budgets.take(vm); // once, though it moves and holds two
       }
       if (ofThisVm) {
         placedTasks.add(t.vm() + "." + t.generation());
@@ -240,7 +243,7 @@ public final class TermPlanner {
             && !lostWithWorker.containsKey(u.vm())
             && budgets.refusal(vm).isEmpty()) {
           waiting.add(vm);
-          budgets.take(vm.namespace(), vm.usage());
+          budgets.take(vm);
         }
       }
       preempting =

@@ -31,14 +31,45 @@ public interface FeasibilityCheck {
     boolean admits(Candidate worker, Tally tally);
   }
 
-  /** Why no worker that reached this check passed it, read from {@code tally}. */
-  String whyNone(PendingVm vm, Tally tally);
+  /** Why no ready worker that reached this check passed it, read from {@code tally}. */
+  default String whyNone(PendingVm vm, Tally tally) {
+    return whyNone(vm, tally, Workers.READY);
+  }
+
+  /** Why none of {@code workers} that reached this check passed it, read from {@code tally}. */
+  String whyNone(PendingVm vm, Tally tally, Workers workers);
+
+  /**
+   * Which workers a reason speaks of, in its words: the ready ones (a VM waiting for this term), or
+   * any of the cluster's ({@link FitsNowhere}).
+   *
+   * @param none no worker of them: "no ready worker"
+   * @param every every one of them: "every ready worker"
+   */
+  record Workers(String none, String every) {
+    public static final Workers READY = new Workers("no ready worker", "every ready worker");
+    public static final Workers ANY = new Workers("none", "every one");
+  }
 
   /** What one check saw of the workers that reached it, for one class of VMs. */
   final class Tally {
     private int reached;
     private int admitted;
     private final Map<String, Integer> counts = new TreeMap<>();
+    private final boolean counting;
+
+    public Tally() {
+      this(true);
+    }
+
+    private Tally(boolean counting) {
+      this.counting = counting;
+    }
+
+    /** A tally that counts no reasons: for a pass that asks only which workers pass. */
+    public static Tally uncounted() {
+      return new Tally(false);
+    }
 
     public void reached() {
       reached++;
@@ -58,7 +89,9 @@ public interface FeasibilityCheck {
     }
 
     public void count(String what) {
-      counts.merge(what, 1, Integer::sum);
+      if (counting) {
+        counts.merge(what, 1, Integer::sum);
+      }
     }
 
     public int count0(String what) {

@@ -2,10 +2,9 @@ package dev.rota.core.scheduling.placement;
 
 import dev.rota.core.scheduling.Candidate;
 import dev.rota.core.scheduling.PendingVm;
+import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
-import java.util.TreeMap;
 
 /**
  * Whether a VM could not be placed even on an empty cluster of the workers there are, ready or not:
@@ -33,62 +32,32 @@ public final class FitsNowhere {
       // A cluster starting: its workers have yet to register.
       return new Judged(Optional.empty(), List.of());
     }
-    List<Candidate> offering =
-        workers.stream().filter(w -> w.runtimes().contains(vm.runtime())).toList();
-    if (offering.isEmpty()) {
-      return none(PREFIX + "none offers runtime " + vm.runtime());
-    }
-    List<Candidate> labelled =
-        offering.stream()
-            .filter(
-                w ->
-                    vm.labels().entrySet().stream()
-                        .allMatch(l -> l.getValue().equals(w.labels().get(l.getKey()))))
-            .toList();
-    if (labelled.isEmpty()) {
-      for (Map.Entry<String, String> label : new TreeMap<>(vm.labels()).entrySet()) {
-        if (offering.stream()
-            .noneMatch(w -> label.getValue().equals(w.labels().get(label.getKey())))) {
-          return none(PREFIX + "none has label " + label.getKey() + "=" + label.getValue());
-        }
+    List<Candidate> could = workers;
+    for (FeasibilityCheck check : PlacementStack.STANDING) {
+      FeasibilityCheck.Prepared prepared = check.prepare(vm);
+      List<Candidate> passed = passing(prepared, could, FeasibilityCheck.Tally.uncounted());
+      if (passed.isEmpty()) {
+        // Only now is it worth counting why each worker was refused.
+        FeasibilityCheck.Tally tally = new FeasibilityCheck.Tally();
+        passing(prepared, could, tally);
+        return none(PREFIX + check.whyNone(vm, tally, FeasibilityCheck.Workers.ANY));
       }
-      return none(PREFIX + "none has all of the labels " + Shortfall.pairs(vm.labels()));
+      could = passed;
     }
-    List<java.util.function.Predicate<Map<String, String>>> rules =
-        vm.constraints().stream().map(dev.rota.core.model.LabelConstraint::compiled).toList();
-    List<Candidate> meeting =
-        labelled.stream().filter(w -> rules.stream().allMatch(r -> r.test(w.labels()))).toList();
-    if (meeting.isEmpty()) {
-      FeasibilityCheck.Tally tally = new FeasibilityCheck.Tally();
-      labelled.forEach(
-          w -> {
-            tally.reached();
-            dev.rota.core.model.LabelConstraint.unmet(vm.constraints(), w.labels())
-                .forEach(c -> tally.count(c.toString()));
-          });
-      return none(PREFIX + "none meets " + MeetsConstraints.unmet(vm, tally));
+    return new Judged(Optional.empty(), could);
+  }
+
+  private static List<Candidate> passing(
+      FeasibilityCheck.Prepared check, List<Candidate> workers, FeasibilityCheck.Tally tally) {
+    List<Candidate> passed = new ArrayList<>(workers.size());
+    for (Candidate w : workers) {
+      tally.reached();
+      if (check.admits(w, tally)) {
+        tally.admitted();
+        passed.add(w);
+      }
     }
-    List<Candidate> tolerated =
-        meeting.stream()
-            .filter(
-                w ->
-                    dev.rota.agentapi.Toleration.untolerated(
-                            vm.tolerations(), w.taints(), dev.rota.agentapi.Taint.NO_SCHEDULE)
-                        .isEmpty())
-            .toList();
-    if (tolerated.isEmpty()) {
-      FeasibilityCheck.Tally tally = new FeasibilityCheck.Tally();
-      meeting.forEach(
-          w -> {
-            tally.reached();
-            new ToleratesTaints().admits(w, vm, tally);
-          });
-      return none(
-          PREFIX
-              + "every one that could take it has a taint it does not tolerate: "
-              + ToleratesTaints.worst(tally));
-    }
-    return new Judged(Optional.empty(), tolerated);
+    return passed;
   }
 
   private static Judged none(String why) {

@@ -22,15 +22,16 @@ public final class HasLabels implements FeasibilityCheck {
   }
 
   @Override
-  public String whyNone(PendingVm vm, Tally tally) {
+  public String whyNone(PendingVm vm, Tally tally, Workers workers) {
     Map<String, String> asked = new TreeMap<>(vm.labels());
     for (Map.Entry<String, String> label : asked.entrySet()) {
       String name = label.getKey() + "=" + label.getValue();
       if (tally.count0(name) == 0) {
-        return "no ready worker has label " + name;
+        return workers.none() + " has label " + name;
       }
     }
-    return "no ready worker has all of the labels "
+    return workers.none()
+        + " has all of the labels "
         + asked.entrySet().stream()
             .map(e -> e.getKey() + "=" + e.getValue())
             .collect(Collectors.joining(", "));

@@ -46,8 +46,8 @@ public final class MeetsConstraints implements FeasibilityCheck {
   }
 
   @Override
-  public String whyNone(PendingVm vm, Tally tally) {
-    return "no ready worker meets " + unmet(vm, tally);
+  public String whyNone(PendingVm vm, Tally tally, Workers workers) {
+    return workers.none() + " meets " + unmet(vm, tally);
   }
 
   /**

@@ -11,7 +11,7 @@ public final class OffersRuntime implements FeasibilityCheck {
   }
 
   @Override
-  public String whyNone(PendingVm vm, Tally tally) {
-    return "no ready worker offers runtime " + vm.runtime();
+  public String whyNone(PendingVm vm, Tally tally, Workers workers) {
+    return workers.none() + " offers runtime " + vm.runtime();
   }
 }

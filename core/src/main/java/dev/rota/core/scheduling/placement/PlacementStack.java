@@ -13,14 +13,19 @@ import java.util.List;
 public final class PlacementStack {
   private PlacementStack() {}
 
-  /** Adding a check is one class and one line here. */
+  /**
+   * The checks that hold of a worker whatever its state: what it offers and what it carries, which
+   * also decide whether a VM could go to any worker of the cluster ({@link FitsNowhere}). Adding a
+   * check is one class and one line here.
+   */
+  public static final List<FeasibilityCheck> STANDING =
+      List.of(new OffersRuntime(), new HasLabels(), new MeetsConstraints(), new ToleratesTaints());
+
+  /** Every check, in order: a worker takes placements only while ready, then the standing ones. */
   public static final List<FeasibilityCheck> CHECKS =
-      List.of(
-          new ReadyAndUnpaused(),
-          new OffersRuntime(),
-          new HasLabels(),
-          new MeetsConstraints(),
-          new ToleratesTaints());
+      java.util.stream.Stream.concat(
+              java.util.stream.Stream.of(new ReadyAndUnpaused()), STANDING.stream())
+          .toList();
 
   public static final AvoidsWorker AVOIDS = new AvoidsWorker();
 

@@ -20,7 +20,7 @@ public final class ReadyAndUnpaused implements FeasibilityCheck {
   }
 
   @Override
-  public String whyNone(PendingVm vm, Tally tally) {
+  public String whyNone(PendingVm vm, Tally tally, Workers workers) {
     if (tally.reachedCount() == 0) {
       return "no workers are registered";
     }

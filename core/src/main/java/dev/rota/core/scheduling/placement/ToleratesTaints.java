@@ -23,8 +23,9 @@ public final class ToleratesTaints implements FeasibilityCheck {
   }
 
   @Override
-  public String whyNone(PendingVm vm, Tally tally) {
-    return "every ready worker that could take it has a taint it does not tolerate: "
+  public String whyNone(PendingVm vm, Tally tally, Workers workers) {
+    return workers.every()
+        + " that could take it has a taint it does not tolerate: "
         + worst(tally);
   }
 
