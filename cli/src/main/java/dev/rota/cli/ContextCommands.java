@@ -26,7 +26,14 @@ final class ContextCommands extends Noun {
               description =
                   "the SSH key qemu VMs created in this context get (vm create --ssh-key), and vm"
                       + " ssh logs in with")
-          String sshKey) {
+          String sshKey,
+      @picocli.CommandLine.Option(
+              names = {"-n", "--namespace"},
+              paramLabel = "NAMESPACE",
+              description =
+                  "the namespace creates and lists are in when they name none (-n) or every one"
+                      + " (-A)")
+          String namespace) {
     if (root.server == null) {
       throw new CliException(
           ExitCodes.USAGE,
@@ -42,7 +49,8 @@ final class ContextCommands extends Noun {
         root.token,
         sshKey == null
             ? null
-            : SshKeys.publicKey(java.nio.file.Path.of(sshKey)).toAbsolutePath().toString());
+            : SshKeys.publicKey(java.nio.file.Path.of(sshKey)).toAbsolutePath().toString(),
+        namespace);
     root.output()
         .say(
             "context "
@@ -72,6 +80,7 @@ final class ContextCommands extends Noun {
       row.put("current", c.name().equals(current) ? "*" : "");
       row.put("name", c.name());
       row.put("server", c.server());
+      row.put("namespace", c.namespace());
       row.put("token", c.token() == null ? "none" : "set");
       rows.add(row);
     }
@@ -83,6 +92,7 @@ final class ContextCommands extends Noun {
                 Output.Column.field("CURRENT", "current"),
                 Output.Column.field("NAME", "name"),
                 Output.Column.field("SERVER", "server"),
+                Output.Column.field("NAMESPACE", "namespace"),
                 Output.Column.field("TOKEN", "token")));
     return ExitCodes.OK;
   }

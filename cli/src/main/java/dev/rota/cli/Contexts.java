@@ -18,6 +18,9 @@ import java.util.Map;
  * {@code ~/.config/rota/config.json}. Written readable by its owner alone: it holds tokens.
  *
  * <pre>{"current": "dev", "contexts": {"dev": {"server": "http://127.0.0.1:8080"}}}</pre>
+ *
+ * <p>A context may name a namespace ({@code "namespace": "team-a"}), as kubectl's does: creates and
+ * lists are then in it unless they name another ({@code -n}) or every one ({@code -A}).
  */
 final class Contexts {
   static final String DEFAULT_SERVER = "http://127.0.0.1:8080";
@@ -76,7 +79,8 @@ final class Contexts {
         name,
         server.replaceAll("/+$", ""),
         token,
-        chosen == null ? null : chosen.path("sshKey").asText(null));
+        chosen == null ? null : chosen.path("sshKey").asText(null),
+        chosen == null ? null : chosen.path("namespace").asText(null));
   }
 
   List<Context> all() {
@@ -92,7 +96,8 @@ final class Contexts {
                         e.getKey(),
                         e.getValue().path("server").asText(null),
                         e.getValue().path("token").asText(null),
-                        e.getValue().path("sshKey").asText(null))));
+                        e.getValue().path("sshKey").asText(null),
+                        e.getValue().path("namespace").asText(null))));
     return contexts;
   }
 
@@ -101,7 +106,7 @@ final class Contexts {
   }
 
   /** Adds or replaces a context; the first one made becomes the current one. */
-  void set(String name, String server, String token, String sshKey) {
+  void set(String name, String server, String token, String sshKey, String namespace) {
     ObjectNode config = read();
     ObjectNode contexts =
         config.has("contexts") ? (ObjectNode) config.get("contexts") : config.putObject("contexts");
@@ -112,6 +117,9 @@ final class Contexts {
     }
     if (sshKey != null) {
       context.put("sshKey", sshKey);
+    }
+    if (namespace != null) {
+      context.put("namespace", namespace);
     }
     if (!config.hasNonNull("current")) {
       config.put("current", name);

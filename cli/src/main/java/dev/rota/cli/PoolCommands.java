@@ -90,7 +90,7 @@ final class PoolCommands extends Noun {
       body.put("max", max);
       body.put("standby", standby);
       ObjectNode spec =
-          template.spec(pools.root.json, System.in, command, pools.root.api().context().sshKey());
+          template.spec(pools.root.json, System.in, command, pools.root.api().context());
       VmSpecOptions.namespaceOfSet(body, spec);
       body.set("template", spec);
       body.set("spread", pools.root.json.valueToTree(VmSetCommands.spread(spread)));
@@ -104,7 +104,7 @@ final class PoolCommands extends Noun {
   int list(
       @Option(names = "--limit", paramLabel = "N", description = "at most this many") Integer limit,
       @Mixin NamespaceFilter inNamespace) {
-    return listed("pools", "/v1/pools", inNamespace.query(), limit, COLUMNS);
+    return listed("pools", "/v1/pools", inNamespace.query(root.api().context()), limit, COLUMNS);
   }
 
   @Command(name = "get", description = "Show one pool (-o yaml for its template).")

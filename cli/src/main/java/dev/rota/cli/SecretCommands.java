@@ -38,13 +38,15 @@ final class SecretCommands extends Noun {
       @Option(
               names = {"-n", "--namespace"},
               paramLabel = "NAMESPACE",
-              description = "the namespace whose VMs may refer to it (default: default)")
+              description =
+                  "the namespace whose VMs may refer to it (default: the context's, else default)")
           String namespace) {
     Map<String, Object> body = new LinkedHashMap<>();
     body.put("name", name);
     body.put("value", source.value());
-    if (namespace != null) {
-      body.put("namespace", namespace);
+    String in = namespace != null ? namespace : root.api().context().namespace();
+    if (in != null) {
+      body.put("namespace", in);
     }
     return shown(root.api().post("/v1/secrets", body), COLUMNS);
   }
@@ -56,7 +58,7 @@ final class SecretCommands extends Noun {
 
   @Command(name = "list", description = "List secrets by name.")
   int list(@Mixin NamespaceFilter inNamespace) {
-    return listedIn("secrets", "/v1/secrets", inNamespace.namespace, COLUMNS);
+    return listedIn("secrets", "/v1/secrets", inNamespace.namespace(root.api().context()), COLUMNS);
   }
 
   @Command(name = "get", description = "Show a secret's name and times.")

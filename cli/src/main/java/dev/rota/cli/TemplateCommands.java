@@ -2,6 +2,7 @@ package dev.rota.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.util.ArrayList;
 import java.util.List;
 import picocli.CommandLine.Command;
@@ -65,7 +66,12 @@ final class TemplateCommands extends Noun {
       name = "create",
       description = "Create a template from a file: rota template create -f runner.yaml")
   int create(@Mixin TemplateFile file) {
-    return shown(root.api().post("/v1/templates", read(file.file)), COLUMNS);
+    JsonNode template = read(file.file);
+    String namespace = root.api().context().namespace();
+    if (template instanceof ObjectNode o && !o.has("namespace") && namespace != null) {
+      o.put("namespace", namespace);
+    }
+    return shown(root.api().post("/v1/templates", template), COLUMNS);
   }
 
   @Command(name = "replace", description = "Replace a template from a file; its VMs keep theirs.")
@@ -76,7 +82,8 @@ final class TemplateCommands extends Noun {
 
   @Command(name = "list", description = "List templates by name.")
   int list(@Mixin NamespaceFilter inNamespace) {
-    return listedIn("templates", "/v1/templates", inNamespace.namespace, COLUMNS);
+    return listedIn(
+        "templates", "/v1/templates", inNamespace.namespace(root.api().context()), COLUMNS);
   }
 
   @Command(name = "get", description = "Show a template.")

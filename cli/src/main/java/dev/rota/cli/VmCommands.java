@@ -213,10 +213,10 @@ final class VmCommands extends Noun {
       // other as not taken with a pool (or a template).
       ObjectNode body =
           fromPool != null
-              ? spec.spec(vm.root.json, System.in, null, null).put("fromPool", fromPool)
+              ? spec.spec(vm.root.json, System.in, null, Context.NONE).put("fromPool", fromPool)
               : fromTemplate != null
-                  ? spec.spec(vm.root.json, System.in, null, null)
-                  : spec.spec(vm.root.json, System.in, command, vm.root.api().context().sshKey());
+                  ? spec.spec(vm.root.json, System.in, null, Context.NONE)
+                  : spec.spec(vm.root.json, System.in, command, vm.root.api().context());
       if (fromTemplate != null) {
         params.into(body, fromTemplate, vm.root.json);
       }
@@ -276,7 +276,7 @@ final class VmCommands extends Noun {
     query.put("status", status);
     query.put("worker", worker);
     query.put("set", set);
-    query.putAll(inNamespace.query());
+    query.putAll(inNamespace.query(root.api().context()));
     return listed("vms", "/v1/vms", query, limit, Selector.parse(selector), COLUMNS);
   }
 

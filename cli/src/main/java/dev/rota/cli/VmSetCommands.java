@@ -202,14 +202,14 @@ final class VmSetCommands extends Noun {
         }
         params.into(body, fromTemplate, sets.root.json);
         // Spec flags beside it are sent, for the API to name.
-        ObjectNode spec = template.spec(sets.root.json, System.in, null, null);
+        ObjectNode spec = template.spec(sets.root.json, System.in, null, Context.NONE);
         VmSpecOptions.namespaceOfSet(body, spec);
         if (!spec.isEmpty()) {
           body.set("template", spec);
         }
       } else {
         ObjectNode spec =
-            template.spec(sets.root.json, System.in, command, sets.root.api().context().sshKey());
+            template.spec(sets.root.json, System.in, command, sets.root.api().context());
         VmSpecOptions.namespaceOfSet(body, spec);
         body.set("template", spec);
       }
@@ -252,7 +252,8 @@ final class VmSetCommands extends Noun {
   int list(
       @Option(names = "--limit", paramLabel = "N", description = "at most this many") Integer limit,
       @Mixin NamespaceFilter inNamespace) {
-    return listed("vm-sets", "/v1/vm-sets", inNamespace.query(), limit, COLUMNS);
+    return listed(
+        "vm-sets", "/v1/vm-sets", inNamespace.query(root.api().context()), limit, COLUMNS);
   }
 
   @Command(name = "get", description = "Show one VM set (-o yaml for its template).")

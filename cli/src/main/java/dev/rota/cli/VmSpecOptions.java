@@ -194,7 +194,7 @@ final class VmSpecOptions {
   @Option(
       names = {"-n", "--namespace"},
       paramLabel = "NAMESPACE",
-      description = "the namespace it lives in (default: default)")
+      description = "the namespace it lives in (default: the context's, else default)")
   String namespace;
 
   @Option(
@@ -345,10 +345,6 @@ final class VmSpecOptions {
   }
 
   /**
-   * The spec as the API takes it; {@code stdin} serves {@code -f -}. The command is the caller's
-   * positional parameters (a mixin's own could not follow the command's NAME).
-   */
-  /**
    * A set's or pool's body given the template's namespace, which is the set's: {@code --namespace}
    * names where the set lives, and its replicas with it.
    */
@@ -359,12 +355,21 @@ final class VmSpecOptions {
     }
   }
 
+  /**
+   * The spec as the API takes it; {@code stdin} serves {@code -f -}. The command is the caller's
+   * positional parameters (a mixin's own could not follow the command's NAME). The context gives
+   * the SSH key and the namespace when neither the options nor the file name one.
+   */
   ObjectNode spec(
-      ObjectMapper json, java.io.InputStream stdin, List<String> command, String contextKey) {
+      ObjectMapper json, java.io.InputStream stdin, List<String> command, Context context) {
     ObjectNode spec = file == null ? json.createObjectNode() : read(json, stdin);
+    String contextKey = context.sshKey();
     putIfSet(spec, "image", image);
     putIfSet(spec, "runtime", runtime);
     putIfSet(spec, "namespace", namespace);
+    if (!spec.has("namespace")) {
+      putIfSet(spec, "namespace", context.namespace());
+    }
     List<String> keys = new java.util.ArrayList<>();
     for (String f : sshKeys == null ? List.<String>of() : sshKeys) {
       keys.addAll(SshKeys.read(f, "--ssh-key"));

@@ -1588,6 +1588,46 @@ class RotaCliTest {
         unreadable.err().startsWith("rota: cannot read --ssh-key /nowhere"), unreadable.err());
   }
 
+  /** A context's namespace is where creates and lists go unless they name another, or every one. */
+  @Test
+  void aContextsNamespaceIsWhereCreatesAndListsGoUnlessTheyNameAnother() throws Exception {
+    env.remove("ROTA_SERVER");
+    assertEquals(0, run("context", "set", "team", "--server", api.url(), "-n", "team-a").code());
+    assertTrue(run("context", "list").out().contains("team-a"), "the list shows it");
+    String page = "{\"items\":[],\"nextCursor\":null}";
+    for (String kind : List.of("vms", "vm-sets", "pools", "secrets", "templates")) {
+      api.on("GET /v1/" + kind + "?namespace=team-a", StandInApi.Reply.json(200, page));
+      api.on("GET /v1/" + kind + "?namespace=team-b", StandInApi.Reply.json(200, page));
+      api.on("GET /v1/" + kind, StandInApi.Reply.json(200, page));
+    }
+    for (String noun : List.of("vm", "vm-set", "pool", "secret", "template")) {
+      String kind =
+          Map.of("vm", "vms", "vm-set", "vm-sets", "pool", "pools").getOrDefault(noun, noun + "s");
+      assertEquals(0, run(noun, "list").code(), noun);
+      assertEquals(
+          "/v1/" + kind + "?namespace=team-a", api.last().target(), noun + ": the context's");
+      assertEquals(0, run(noun, "list", "-n", "team-b").code(), noun);
+      assertEquals("/v1/" + kind + "?namespace=team-b", api.last().target(), noun + ": -n wins");
+      assertEquals(0, run(noun, "list", "-A").code(), noun);
+      assertEquals("/v1/" + kind, api.last().target(), noun + ": -A lists every one");
+    }
+    assertEquals(ExitCodes.USAGE, run("vm", "list", "-A", "-n", "team-b").code());
+
+    api.on("POST /v1/vms", StandInApi.Reply.json(201, "{\"name\":\"r\",\"status\":\"pending\"}"));
+    assertEquals(0, run("vm", "create", "r", "--", "true").code());
+    assertEquals("team-a", json.readTree(api.last().body()).path("namespace").asText());
+    assertEquals(0, run("vm", "create", "r", "-n", "team-b", "--", "true").code());
+    assertEquals("team-b", json.readTree(api.last().body()).path("namespace").asText());
+    assertEquals(0, run("vm", "create", "r", "--from-template", "t").code());
+    assertTrue(
+        json.readTree(api.last().body()).path("namespace").isMissingNode(),
+        "a VM of a template lives in the template's namespace");
+    api.on("POST /v1/secrets", StandInApi.Reply.json(201, "{\"name\":\"s\"}"));
+    Path value = Files.writeString(home.resolve("secret.txt"), "v");
+    assertEquals(0, run("secret", "create", "s", "--from-file", value.toString()).code());
+    assertEquals("team-a", json.readTree(api.last().body()).path("namespace").asText());
+  }
+
   @Test
   void workersShowWhatTheyHoldAgainstWhatTheyHaveAndPauseByPatch() throws Exception {
     String worker =
