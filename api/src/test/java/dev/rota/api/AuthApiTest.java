@@ -503,6 +503,33 @@ class AuthApiTest {
     assertTrue(stop.detail().contains("lacks compute:write in namespace " + ns), stop.toString());
   }
 
+  /** A namespace deleted takes its roles along: one made again under its name grants nothing. */
+  @Test
+  void aNamespaceDeletedTakesTheRolesHeldInItAlong() {
+    String ns = "gone-" + (++serial);
+    assertEquals(200, http.send("PUT", "/v1/namespaces/" + ns, "{}", ADMIN).status());
+    String body =
+        "{\"name\":\"member-%d\",\"namespaceRoles\":{\"%s\":[\"compute:read\"],"
+            + "\"default\":[\"compute:read\"]}}";
+    Http.Reply made =
+        http.send("POST", "/v1/service-accounts", String.format(body, serial, ns), ADMIN);
+    assertEquals(201, made.status(), made.toString());
+    String token = (String) made.map().get("token");
+    assertEquals(200, http.send("GET", "/v1/namespaces/" + ns, null, token).status());
+
+    assertEquals(204, http.send("DELETE", "/v1/namespaces/" + ns, null, ADMIN).status());
+    assertEquals(
+        Map.of("default", List.of("compute:read")),
+        http.send("GET", "/v1/service-accounts/member-" + serial, null, ADMIN)
+            .map()
+            .get("namespaceRoles"),
+        "the roles in the namespace went with it, the others stayed");
+    assertEquals(200, http.send("PUT", "/v1/namespaces/" + ns, "{}", ADMIN).status());
+    Http.Reply again = http.send("GET", "/v1/namespaces/" + ns, null, token);
+    assertEquals(403, again.status(), "made again, it grants nothing: " + again);
+    assertEquals(200, http.send("GET", "/v1/namespaces/default", null, token).status());
+  }
+
   @Test
   void aWorkerTokenActsForItsOwnWorkerOnly() {
     String worker = tokens.get("worker");

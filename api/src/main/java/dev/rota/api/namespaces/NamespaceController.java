@@ -51,13 +51,19 @@ public class NamespaceController {
   private final SecretRepository secrets;
   private final JsonBodies bodies;
   private final Clock clock;
+  private final NamespaceDeletion deletion;
+  private final dev.rota.api.auth.TokenAccounts tokens;
 
   public NamespaceController(
       NamespaceRepository namespaces,
       TemplateRepository templates,
       SecretRepository secrets,
       JsonBodies bodies,
-      Clock clock) {
+      Clock clock,
+      NamespaceDeletion deletion,
+      dev.rota.api.auth.TokenAccounts tokens) {
+    this.deletion = deletion;
+    this.tokens = tokens;
     this.namespaces = namespaces;
     this.templates = templates;
     this.secrets = secrets;
@@ -135,7 +141,7 @@ public class NamespaceController {
       throw Problems.conflict("namespace default always exists");
     }
     long held = templates.countByNamespace(name) + secrets.countByNamespace(name);
-    if (held > 0 || namespaces.deleteEmpty(name) == 0) {
+    if (held > 0 || !deletion.deleteEmpty(name)) {
       throw Problems.conflict(
           "namespace "
               + name
@@ -147,6 +153,7 @@ public class NamespaceController {
               + secrets.countByNamespace(name)
               + " secrets: delete them first");
     }
+    tokens.changed(); // the roles held in it went with it
     log.info("namespace {} deleted", name);
   }
 
